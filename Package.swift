@@ -1,0 +1,111 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Our own targets build in Swift 6 language mode (the tools-version default) with strict
+// concurrency checking; warnings in them are treated as bugs.
+let package = Package(
+    name: "Roster",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "RosterProtocol", targets: ["RosterProtocol"]),
+        .library(name: "RosterDomain", targets: ["RosterDomain"]),
+        .library(name: "RosterServer", targets: ["RosterServer"]),
+        .library(name: "RosterClient", targets: ["RosterClient"]),
+        .executable(name: "roster-server", targets: ["roster-server"]),
+        .executable(name: "roster-client", targets: ["roster-client"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-protobuf.git", from: "1.39.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/swiftcsv/SwiftCSV.git", from: "0.10.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+    ],
+    targets: [
+        // The shared model: records, validation, the on-duty engine, grouping and search,
+        // import parsing. Pure Swift (Foundation only) so any app can embed it.
+        .target(
+            name: "RosterDomain",
+            dependencies: [.product(name: "SwiftCSV", package: "SwiftCSV")],
+            path: "Sources/Domain"
+        ),
+        // The wire protocol: framing, generated protobuf bodies, typed messages, conversions.
+        .target(
+            name: "RosterProtocol",
+            dependencies: [
+                "RosterDomain",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ],
+            path: "Sources/Protocol"
+        ),
+        .target(
+            name: "RosterServer",
+            dependencies: [
+                "RosterDomain", "RosterProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Sources/Server"
+        ),
+        .target(
+            name: "RosterClient",
+            dependencies: [
+                "RosterDomain", "RosterProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/Client"
+        ),
+        .executableTarget(
+            name: "roster-server",
+            dependencies: [
+                "RosterServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/roster-server"
+        ),
+        .executableTarget(
+            name: "roster-client",
+            dependencies: [
+                "RosterClient", "RosterDomain", "RosterProtocol",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Sources/roster-client"
+        ),
+        .testTarget(
+            name: "RosterProtocolTests",
+            dependencies: [
+                "RosterProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOTestUtils", package: "swift-nio"),
+            ],
+            path: "Tests/RosterProtocolTests",
+            resources: [.copy("Vectors")]
+        ),
+        .testTarget(
+            name: "RosterDomainTests",
+            dependencies: [
+                "RosterDomain",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
+            path: "Tests/RosterDomainTests"
+        ),
+        .testTarget(
+            name: "RosterServerTests",
+            dependencies: [
+                "RosterServer", "RosterClient", "RosterProtocol", "RosterDomain",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Tests/RosterServerTests"
+        ),
+    ]
+)

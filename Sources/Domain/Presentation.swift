@@ -1,0 +1,66 @@
+/// How a directory listing is grouped.
+public enum EmployeeGrouping: String, Sendable, CaseIterable, Codable {
+    case position
+    case team
+}
+
+/// A named group of employees, for list screens.
+public struct EmployeeGroup: Sendable, Hashable {
+    public var name: String
+    public var employees: [Employee]
+
+    public init(name: String, employees: [Employee]) {
+        self.name = name
+        self.employees = employees
+    }
+}
+
+extension Collection where Element == Employee {
+    /// Groups by position or team: groups A→Z (ignoring case and diacritics) with people by last
+    /// name, then first name. People with no value form a last group named "No position" or
+    /// "No team".
+    public func grouped(by grouping: EmployeeGrouping) -> [EmployeeGroup] {
+        let key: (Employee) -> String = { employee in
+            let value = grouping == .position ? employee.position : employee.team
+            return value.trimmingCharacters(in: .whitespaces)
+        }
+        // Names that differ only by case or accents land in one group, under the first spelling seen
+        // in display order.
+        var groups: [String: EmployeeGroup] = [:]
+        for employee in self.sorted(by: Employee.displayOrder) {
+            let name = key(employee)
+            let folded = TextFolding.fold(name)
+            groups[folded, default: EmployeeGroup(name: name, employees: [])].employees.append(employee)
+        }
+        let emptyName = grouping == .position ? "No position" : "No team"
+        var named = groups.filter { !$0.key.isEmpty }.values.sorted { TextFolding.compare($0.name, $1.name) == .orderedAscending }
+        if var unnamed = groups[""] {
+            unnamed.name = emptyName
+            named.append(unnamed)
+        }
+        return named
+    }
+
+    /// The employees matching `text` (see `EmployeeSearch`), in display order.
+    public func matching(_ text: String) -> [Employee] {
+        let search = EmployeeSearch(text)
+        return filter(search.matches).sorted(by: Employee.displayOrder)
+    }
+}
+
+/// Search over first name, last name, full name, email, projects and position, ignoring case
+/// and diacritics. Every word of the query must appear in one of those fields.
+public struct EmployeeSearch: Sendable {
+    private let words: [String]
+
+    public init(_ text: String) {
+        words = TextFolding.fold(text).split(whereSeparator: \.isWhitespace).map(String.init)
+    }
+
+    public func matches(_ employee: Employee) -> Bool {
+        guard !words.isEmpty else { return true }
+        let fields = ([employee.firstName, employee.lastName, employee.email, employee.position] + employee.projects)
+            .map(TextFolding.fold)
+        return words.allSatisfy { word in fields.contains { $0.contains(word) } }
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+
+/// An instant as Unix milliseconds, UTC: the representation used on the wire and in storage.
+public typealias UnixMillis = Int64
+
+extension UnixMillis {
+    /// The current wall-clock time.
+    public static var now: UnixMillis { UnixMillis(Date().timeIntervalSince1970 * 1000) }
+}
+
+public enum EmployeeType: String, Sendable, Hashable, Codable, CaseIterable {
+    case unspecified = ""
+    case fullTime = "full-time"
+    case partTime = "part-time"
+    case contractor
+}
+
+/// A person in a tenant's directory.
+public struct Employee: Sendable, Hashable, Codable, Identifiable {
+    public var id: String
+    public var firstName: String
+    public var lastName: String
+    public var email: String
+    public var phone: String
+    public var position: String
+    public var team: String
+    public var projects: [String]
+    public var biography: String
+    public var photoURL: String
+    public var type: EmployeeType
+
+    public init(
+        id: String = "", firstName: String, lastName: String, email: String = "", phone: String = "",
+        position: String = "", team: String = "", projects: [String] = [], biography: String = "",
+        photoURL: String = "", type: EmployeeType = .unspecified
+    ) {
+        self.id = id
+        self.firstName = firstName
+        self.lastName = lastName
+        self.email = email
+        self.phone = phone
+        self.position = position
+        self.team = team
+        self.projects = projects
+        self.biography = biography
+        self.photoURL = photoURL
+        self.type = type
+    }
+
+    public var fullName: String { "\(firstName) \(lastName)" }
+}
+
+/// One stretch of duty: the half-open interval [start, end).
+public struct Shift: Sendable, Hashable, Codable, Identifiable {
+    public var id: String
+    public var employeeID: String
+    public var start: UnixMillis
+    public var end: UnixMillis
+    public var role: String
+
+    public init(id: String = "", employeeID: String, start: UnixMillis, end: UnixMillis, role: String = "") {
+        self.id = id
+        self.employeeID = employeeID
+        self.start = start
+        self.end = end
+        self.role = role
+    }
+
+    public func contains(_ instant: UnixMillis) -> Bool { start <= instant && instant < end }
+}
+
+/// A tenant: one organisation's directory, plan and message of the day.
+public struct Tenant: Sendable, Hashable, Codable {
+    public var id: String
+    public var name: String
+    public var motd: String
+
+    public init(id: String, name: String, motd: String = "") {
+        self.id = id
+        self.name = name
+        self.motd = motd
+    }
+}
+
+/// One change to a tenant's data. A committed revision carries one or more of these.
+public enum RosterChange: Sendable, Hashable {
+    case employeeUpserted(Employee)
+    case employeeDeleted(id: String)
+    case shiftAdded(Shift)
+    case shiftDeleted(id: String)
+    case motdSet(String)
+}

@@ -1,0 +1,86 @@
+import Foundation
+
+/// A tenant's whole data set at one revision: the state a server serves and a client caches.
+public struct RosterState: Sendable, Hashable {
+    public var tenant: Tenant
+    public private(set) var employees: [String: Employee]
+    public private(set) var shifts: [String: Shift]
+
+    public init(tenant: Tenant, employees: [Employee] = [], shifts: [Shift] = []) {
+        self.tenant = tenant
+        self.employees = Dictionary(employees.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+        self.shifts = Dictionary(shifts.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+    }
+
+    /// Employees by last name, then first name.
+    public var sortedEmployees: [Employee] { employees.values.sorted(by: Employee.displayOrder) }
+
+    /// Shifts by start, then by the employee's last name.
+    public var sortedShifts: [Shift] { sortShifts(Array(shifts.values)) }
+
+    public func sortShifts(_ list: [Shift]) -> [Shift] {
+        list.sorted { a, b in
+            if a.start != b.start { return a.start < b.start }
+            let ea = employees[a.employeeID], eb = employees[b.employeeID]
+            if let ea, let eb, ea != eb { return Employee.displayOrder(ea, eb) }
+            return a.id < b.id
+        }
+    }
+
+    /// Applies changes that were already validated (a committed revision, or a replayed event).
+    /// Deleting an employee also deletes their shifts. Applying is idempotent.
+    public mutating func apply(_ change: RosterChange) {
+        switch change {
+        case .employeeUpserted(let employee):
+            employees[employee.id] = employee
+        case .employeeDeleted(let id):
+            employees[id] = nil
+            shifts = shifts.filter { $0.value.employeeID != id }
+        case .shiftAdded(let shift):
+            shifts[shift.id] = shift
+        case .shiftDeleted(let id):
+            shifts[id] = nil
+        case .motdSet(let motd):
+            tenant.motd = motd
+        }
+    }
+
+    public mutating func apply(_ changes: [RosterChange]) {
+        for change in changes { apply(change) }
+    }
+
+    /// The employee with this id, or else with this full name (case- and diacritic-insensitive).
+    public func employee(idOrName: String) -> Employee? {
+        if let byID = employees[idOrName] { return byID }
+        let wanted = TextFolding.fold(idOrName.trimmingCharacters(in: .whitespaces))
+        return employees.values.first { TextFolding.fold($0.fullName) == wanted }
+    }
+
+    /// Builds the on-duty engine for the current plan.
+    public func onDutyEngine() -> OnDutyEngine {
+        OnDutyEngine(shifts: Array(shifts.values), employees: employees)
+    }
+}
+
+extension Employee {
+    /// Last name, then first name, ignoring case and diacritics; the id breaks ties.
+    public static func displayOrder(_ a: Employee, _ b: Employee) -> Bool {
+        let last = TextFolding.compare(a.lastName, b.lastName)
+        if last != .orderedSame { return last == .orderedAscending }
+        let first = TextFolding.compare(a.firstName, b.firstName)
+        if first != .orderedSame { return first == .orderedAscending }
+        return a.id < b.id
+    }
+}
+
+/// Case- and diacritic-insensitive text handling shared by search, sorting and name checks.
+public enum TextFolding {
+    public static func fold(_ text: String) -> String {
+        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+    }
+
+    public static func compare(_ a: String, _ b: String) -> ComparisonResult {
+        let fa = fold(a), fb = fold(b)
+        return fa == fb ? .orderedSame : (fa < fb ? .orderedAscending : .orderedDescending)
+    }
+}

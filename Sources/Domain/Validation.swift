@@ -1,0 +1,153 @@
+import Foundation
+
+/// One rejected value: where it was ("employees[3]", "line 7", or empty for a single request),
+/// which field, and a sentence a person understands.
+public struct RosterViolation: Sendable, Hashable, CustomStringConvertible {
+    public var location: String
+    public var field: String
+    public var message: String
+
+    public init(location: String = "", field: String, message: String) {
+        self.location = location
+        self.field = field
+        self.message = message
+    }
+
+    public var description: String {
+        location.isEmpty ? "\(field): \(message)" : "\(location), \(field): \(message)"
+    }
+}
+
+/// Why a change to a roster was refused.
+public enum RosterError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// One or more values are invalid; nothing was applied.
+    case invalid([RosterViolation])
+    /// The thing named does not exist; close matches, best first.
+    case notFound(String, suggestions: [String])
+
+    public var description: String {
+        switch self {
+        case .invalid(let violations):
+            return "invalid input: " + violations.map(\.description).joined(separator: "; ")
+        case .notFound(let what, let suggestions):
+            return suggestions.isEmpty ? "\(what) not found" : "\(what) not found; did you mean \(suggestions.joined(separator: ", "))?"
+        }
+    }
+}
+
+extension RosterState {
+    /// Checks one change against this state. An empty result means it may be applied.
+    public func violations(of change: RosterChange, at location: String = "") -> [RosterViolation] {
+        switch change {
+        case .employeeUpserted(let employee):
+            return violations(of: employee, at: location)
+        case .shiftAdded(let shift):
+            return violations(of: shift, at: location)
+        case .employeeDeleted, .shiftDeleted:
+            return []
+        case .motdSet(let motd):
+            return motd.count > 4096
+                ? [RosterViolation(location: location, field: "motd", message: "is longer than 4096 characters")]
+                : []
+        }
+    }
+
+    func violations(of employee: Employee, at location: String) -> [RosterViolation] {
+        var found: [RosterViolation] = []
+        func add(_ field: String, _ message: String) {
+            found.append(RosterViolation(location: location, field: field, message: message))
+        }
+        if employee.id.isEmpty { add("id", "is empty") }
+        if employee.firstName.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { add("first_name", "is empty") }
+        if employee.lastName.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { add("last_name", "is empty") }
+        if !employee.email.isEmpty && !EmailAddress.isPlausible(employee.email) {
+            add("email", "\"\(employee.email)\" is not an email address")
+        }
+        let fullName = TextFolding.fold(employee.fullName)
+        if let other = employees.values.first(where: { $0.id != employee.id && TextFolding.fold($0.fullName) == fullName }) {
+            add("name", "\"\(employee.fullName)\" is already used by employee \(other.id)")
+        }
+        return found
+    }
+
+    func violations(of shift: Shift, at location: String) -> [RosterViolation] {
+        var found: [RosterViolation] = []
+        if shift.id.isEmpty { found.append(RosterViolation(location: location, field: "id", message: "is empty")) }
+        if shift.start >= shift.end {
+            found.append(RosterViolation(location: location, field: "end", message: "the start is not before the end"))
+        }
+        if employees[shift.employeeID] == nil {
+            found.append(RosterViolation(location: location, field: "employee_id", message: "unknown employee \"\(shift.employeeID)\""))
+        }
+        return found
+    }
+
+    /// Validates changes in order, each against the state the earlier ones produce, and returns
+    /// the resulting state. Nothing is applied when any change is invalid: all violations are
+    /// reported together. Deleting something that does not exist is `notFound`.
+    public func applyingValidated(_ changes: [(location: String, change: RosterChange)]) throws(RosterError) -> RosterState {
+        var next = self
+        var found: [RosterViolation] = []
+        for (location, change) in changes {
+            switch change {
+            case .employeeDeleted(let id) where next.employees[id] == nil:
+                if changes.count == 1 { throw .notFound("employee \"\(id)\"", suggestions: next.suggestions(for: id)) }
+                found.append(RosterViolation(location: location, field: "id", message: "unknown employee \"\(id)\""))
+                continue
+            case .shiftDeleted(let id) where next.shifts[id] == nil:
+                if changes.count == 1 { throw .notFound("shift \"\(id)\"", suggestions: []) }
+                found.append(RosterViolation(location: location, field: "id", message: "unknown shift \"\(id)\""))
+                continue
+            default:
+                break
+            }
+            let problems = next.violations(of: change, at: location)
+            if problems.isEmpty { next.apply(change) } else { found += problems }
+        }
+        if !found.isEmpty { throw .invalid(found) }
+        return next
+    }
+
+    /// Full names close to `text`, best first, for "did you mean" answers.
+    public func suggestions(for text: String, limit: Int = 3) -> [String] {
+        let wanted = TextFolding.fold(text)
+        guard !wanted.isEmpty else { return [] }
+        let scored = employees.values.map { employee -> (Int, String) in
+            let name = TextFolding.fold(employee.fullName)
+            let distance = name.contains(wanted) || TextFolding.fold(employee.lastName) == wanted
+                ? 0 : EditDistance.levenshtein(wanted, name)
+            return (distance, employee.fullName)
+        }
+        let threshold = max(2, wanted.count / 3)
+        return scored.filter { $0.0 <= threshold }.sorted { $0 < $1 }.prefix(limit).map(\.1)
+    }
+}
+
+enum EmailAddress {
+    /// A deliberately loose check: one "@", something before it, a dot in the domain, no spaces.
+    static func isPlausible(_ text: String) -> Bool {
+        let parts = text.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, !text.contains(where: \.isWhitespace) else { return false }
+        let domain = parts[1]
+        return domain.contains(".") && !domain.hasPrefix(".") && !domain.hasSuffix(".")
+    }
+}
+
+enum EditDistance {
+    static func levenshtein(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+}

@@ -1,0 +1,172 @@
+import NIOCore
+import SwiftProtobuf
+
+// One case per message type, each carrying its protobuf body. Mirrors the type table in
+// docs/PROTOCOL.md and `MessageType`; keep the three in step.
+
+/// A decoded frame body, typed by the frame's message type.
+public enum RosterMessage: Sendable, Hashable {
+    case hello(Roster_V1_Hello)
+    case welcome(Roster_V1_Welcome)
+    case error(Roster_V1_Error)
+    case ping(Roster_V1_Ping)
+    case pong(Roster_V1_Pong)
+    case goingAway(Roster_V1_GoingAway)
+    case getOnDuty(Roster_V1_GetOnDutyRequest)
+    case onDuty(Roster_V1_OnDutyResponse)
+    case listEmployees(Roster_V1_ListEmployeesRequest)
+    case employees(Roster_V1_EmployeesResponse)
+    case search(Roster_V1_SearchRequest)
+    case getEmployee(Roster_V1_GetEmployeeRequest)
+    case employee(Roster_V1_EmployeeResponse)
+    case listShifts(Roster_V1_ListShiftsRequest)
+    case shifts(Roster_V1_ShiftsResponse)
+    case getSnapshot(Roster_V1_GetSnapshotRequest)
+    case snapshot(Roster_V1_Snapshot)
+    case subscribe(Roster_V1_SubscribeRequest)
+    case subscribed(Roster_V1_Subscribed)
+    case unsubscribe(Roster_V1_UnsubscribeRequest)
+    case unsubscribed(Roster_V1_Unsubscribed)
+    case synced(Roster_V1_Synced)
+    case progress(Roster_V1_Progress)
+    case onDutyChanged(Roster_V1_OnDutyChanged)
+    case rosterChanged(Roster_V1_RosterChanged)
+    case upsertEmployee(Roster_V1_UpsertEmployeeRequest)
+    case deleteEmployee(Roster_V1_DeleteEmployeeRequest)
+    case addShift(Roster_V1_AddShiftRequest)
+    case deleteShift(Roster_V1_DeleteShiftRequest)
+    case setMotd(Roster_V1_SetMotdRequest)
+    case importData(Roster_V1_ImportRequest)
+    case mutationResult(Roster_V1_MutationResult)
+
+    /// The message type code this message travels under.
+    public var type: MessageType {
+        switch self {
+        case .hello: return .hello
+        case .welcome: return .welcome
+        case .error: return .error
+        case .ping: return .ping
+        case .pong: return .pong
+        case .goingAway: return .goingAway
+        case .getOnDuty: return .getOnDuty
+        case .onDuty: return .onDuty
+        case .listEmployees: return .listEmployees
+        case .employees: return .employees
+        case .search: return .search
+        case .getEmployee: return .getEmployee
+        case .employee: return .employee
+        case .listShifts: return .listShifts
+        case .shifts: return .shifts
+        case .getSnapshot: return .getSnapshot
+        case .snapshot: return .snapshot
+        case .subscribe: return .subscribe
+        case .subscribed: return .subscribed
+        case .unsubscribe: return .unsubscribe
+        case .unsubscribed: return .unsubscribed
+        case .synced: return .synced
+        case .progress: return .progress
+        case .onDutyChanged: return .onDutyChanged
+        case .rosterChanged: return .rosterChanged
+        case .upsertEmployee: return .upsertEmployee
+        case .deleteEmployee: return .deleteEmployee
+        case .addShift: return .addShift
+        case .deleteShift: return .deleteShift
+        case .setMotd: return .setMotd
+        case .importData: return .importData
+        case .mutationResult: return .mutationResult
+        }
+    }
+
+    /// Decodes a frame's body.
+    ///
+    /// - Returns: nil for an unknown type flagged IGNORABLE, which the receiver drops.
+    /// - Throws: `ProtocolError.unknownMessageType` for an unknown type without the flag, and
+    ///   `.undecodableBody` when the body is not the message the type names.
+    public static func decode(_ frame: Frame) throws(ProtocolError) -> RosterMessage? {
+        guard let type = frame.type else {
+            if frame.flags.contains(.ignorable) { return nil }
+            throw .unknownMessageType(frame.rawType)
+        }
+        do {
+            switch type {
+            case .hello: return .hello(try Roster_V1_Hello(body: frame.body))
+            case .welcome: return .welcome(try Roster_V1_Welcome(body: frame.body))
+            case .error: return .error(try Roster_V1_Error(body: frame.body))
+            case .ping: return .ping(try Roster_V1_Ping(body: frame.body))
+            case .pong: return .pong(try Roster_V1_Pong(body: frame.body))
+            case .goingAway: return .goingAway(try Roster_V1_GoingAway(body: frame.body))
+            case .getOnDuty: return .getOnDuty(try Roster_V1_GetOnDutyRequest(body: frame.body))
+            case .onDuty: return .onDuty(try Roster_V1_OnDutyResponse(body: frame.body))
+            case .listEmployees: return .listEmployees(try Roster_V1_ListEmployeesRequest(body: frame.body))
+            case .employees: return .employees(try Roster_V1_EmployeesResponse(body: frame.body))
+            case .search: return .search(try Roster_V1_SearchRequest(body: frame.body))
+            case .getEmployee: return .getEmployee(try Roster_V1_GetEmployeeRequest(body: frame.body))
+            case .employee: return .employee(try Roster_V1_EmployeeResponse(body: frame.body))
+            case .listShifts: return .listShifts(try Roster_V1_ListShiftsRequest(body: frame.body))
+            case .shifts: return .shifts(try Roster_V1_ShiftsResponse(body: frame.body))
+            case .getSnapshot: return .getSnapshot(try Roster_V1_GetSnapshotRequest(body: frame.body))
+            case .snapshot: return .snapshot(try Roster_V1_Snapshot(body: frame.body))
+            case .subscribe: return .subscribe(try Roster_V1_SubscribeRequest(body: frame.body))
+            case .subscribed: return .subscribed(try Roster_V1_Subscribed(body: frame.body))
+            case .unsubscribe: return .unsubscribe(try Roster_V1_UnsubscribeRequest(body: frame.body))
+            case .unsubscribed: return .unsubscribed(try Roster_V1_Unsubscribed(body: frame.body))
+            case .synced: return .synced(try Roster_V1_Synced(body: frame.body))
+            case .progress: return .progress(try Roster_V1_Progress(body: frame.body))
+            case .onDutyChanged: return .onDutyChanged(try Roster_V1_OnDutyChanged(body: frame.body))
+            case .rosterChanged: return .rosterChanged(try Roster_V1_RosterChanged(body: frame.body))
+            case .upsertEmployee: return .upsertEmployee(try Roster_V1_UpsertEmployeeRequest(body: frame.body))
+            case .deleteEmployee: return .deleteEmployee(try Roster_V1_DeleteEmployeeRequest(body: frame.body))
+            case .addShift: return .addShift(try Roster_V1_AddShiftRequest(body: frame.body))
+            case .deleteShift: return .deleteShift(try Roster_V1_DeleteShiftRequest(body: frame.body))
+            case .setMotd: return .setMotd(try Roster_V1_SetMotdRequest(body: frame.body))
+            case .importData: return .importData(try Roster_V1_ImportRequest(body: frame.body))
+            case .mutationResult: return .mutationResult(try Roster_V1_MutationResult(body: frame.body))
+            }
+        } catch {
+            throw .undecodableBody(type, String(describing: error))
+        }
+    }
+
+    /// The body as protobuf bytes.
+    public func bodyBuffer() -> ByteBuffer {
+        switch self {
+        case .hello(let body): return body.bodyBuffer()
+        case .welcome(let body): return body.bodyBuffer()
+        case .error(let body): return body.bodyBuffer()
+        case .ping(let body): return body.bodyBuffer()
+        case .pong(let body): return body.bodyBuffer()
+        case .goingAway(let body): return body.bodyBuffer()
+        case .getOnDuty(let body): return body.bodyBuffer()
+        case .onDuty(let body): return body.bodyBuffer()
+        case .listEmployees(let body): return body.bodyBuffer()
+        case .employees(let body): return body.bodyBuffer()
+        case .search(let body): return body.bodyBuffer()
+        case .getEmployee(let body): return body.bodyBuffer()
+        case .employee(let body): return body.bodyBuffer()
+        case .listShifts(let body): return body.bodyBuffer()
+        case .shifts(let body): return body.bodyBuffer()
+        case .getSnapshot(let body): return body.bodyBuffer()
+        case .snapshot(let body): return body.bodyBuffer()
+        case .subscribe(let body): return body.bodyBuffer()
+        case .subscribed(let body): return body.bodyBuffer()
+        case .unsubscribe(let body): return body.bodyBuffer()
+        case .unsubscribed(let body): return body.bodyBuffer()
+        case .synced(let body): return body.bodyBuffer()
+        case .progress(let body): return body.bodyBuffer()
+        case .onDutyChanged(let body): return body.bodyBuffer()
+        case .rosterChanged(let body): return body.bodyBuffer()
+        case .upsertEmployee(let body): return body.bodyBuffer()
+        case .deleteEmployee(let body): return body.bodyBuffer()
+        case .addShift(let body): return body.bodyBuffer()
+        case .deleteShift(let body): return body.bodyBuffer()
+        case .setMotd(let body): return body.bodyBuffer()
+        case .importData(let body): return body.bodyBuffer()
+        case .mutationResult(let body): return body.bodyBuffer()
+        }
+    }
+
+    /// This message as a frame.
+    public func frame(requestID: UInt32 = 0, flags: FrameFlags = []) -> Frame {
+        Frame(type: type, flags: flags, requestID: requestID, body: bodyBuffer())
+    }
+}
