@@ -88,7 +88,7 @@ let package = Package(
                 .product(name: "NIOTestUtils", package: "swift-nio"),
             ],
             path: "Tests/RosterProtocolTests",
-            resources: [.copy("Vectors")]
+            exclude: ["Vectors"]
         ),
         .testTarget(
             name: "RosterDomainTests",

@@ -10,6 +10,13 @@ public struct OnDutyLookup: Sendable, Hashable {
     /// The shifts of the people on duty from `until` on, in the same order.
     public var next: [Shift]
 
+    public init(at: UnixMillis, current: [Shift], until: UnixMillis?, next: [Shift]) {
+        self.at = at
+        self.current = current
+        self.until = until
+        self.next = next
+    }
+
     public var currentEmployeeIDs: [String] { current.map(\.employeeID) }
 }
 

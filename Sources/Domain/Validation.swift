@@ -14,7 +14,7 @@ public struct RosterViolation: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        location.isEmpty ? "\(field): \(message)" : "\(location), \(field): \(message)"
+        [location, field].filter { !$0.isEmpty }.joined(separator: ", ") + ": " + message
     }
 }
 

@@ -169,4 +169,42 @@ public enum RosterMessage: Sendable, Hashable {
     public func frame(requestID: UInt32 = 0, flags: FrameFlags = []) -> Frame {
         Frame(type: type, flags: flags, requestID: requestID, body: bodyBuffer())
     }
+
+    /// The protobuf body, for generic handling (logging, JSON rendering of test vectors).
+    public var body: any SwiftProtobuf.Message {
+        switch self {
+        case .hello(let body): return body
+        case .welcome(let body): return body
+        case .error(let body): return body
+        case .ping(let body): return body
+        case .pong(let body): return body
+        case .goingAway(let body): return body
+        case .getOnDuty(let body): return body
+        case .onDuty(let body): return body
+        case .listEmployees(let body): return body
+        case .employees(let body): return body
+        case .search(let body): return body
+        case .getEmployee(let body): return body
+        case .employee(let body): return body
+        case .listShifts(let body): return body
+        case .shifts(let body): return body
+        case .getSnapshot(let body): return body
+        case .snapshot(let body): return body
+        case .subscribe(let body): return body
+        case .subscribed(let body): return body
+        case .unsubscribe(let body): return body
+        case .unsubscribed(let body): return body
+        case .synced(let body): return body
+        case .progress(let body): return body
+        case .onDutyChanged(let body): return body
+        case .rosterChanged(let body): return body
+        case .upsertEmployee(let body): return body
+        case .deleteEmployee(let body): return body
+        case .addShift(let body): return body
+        case .deleteShift(let body): return body
+        case .setMotd(let body): return body
+        case .importData(let body): return body
+        case .mutationResult(let body): return body
+        }
+    }
 }

@@ -1,0 +1,96 @@
+import Foundation
+import RosterProtocol
+
+/// One realistic instance of every message type: the content of the test vectors.
+enum SampleMessages {
+    static let ada = Roster_V1_Employee.with {
+        $0.id = "e-ada"
+        $0.firstName = "Ada"
+        $0.lastName = "Lovelace"
+        $0.email = "ada@example.com"
+        $0.phone = "+44 20 7946 0000"
+        $0.position = "Engineer"
+        $0.team = "Core"
+        $0.projects = ["Analytical Engine", "Notes"]
+        $0.biography = "Wrote the first program."
+        $0.photoURL = "https://example.com/ada.jpg"
+        $0.type = .fullTime
+    }
+    static let shift = Roster_V1_Shift.with {
+        $0.id = "s-1"
+        $0.employeeID = "e-ada"
+        $0.startMs = 1_767_258_000_000
+        $0.endMs = 1_767_286_800_000
+        $0.role = "primary"
+    }
+    static let person = Roster_V1_OnDutyPerson.with {
+        $0.employee = ada
+        $0.shift = shift
+    }
+    static let tenant = Roster_V1_Tenant.with {
+        $0.id = "demo"
+        $0.name = "Demo Corp"
+        $0.motd = "Be kind."
+    }
+    static let filter = Roster_V1_SubscriptionFilter.with { $0.team = "Core" }
+
+    /// (request id, message) for every message type, in type-code order.
+    static let all: [(UInt32, RosterMessage)] = [
+        (1, .hello(.with {
+            $0.minVersion = 1; $0.maxVersion = 1; $0.clientName = "roster-client/1.0"; $0.token = "rt_secret"
+            $0.tenant = "demo"; $0.features = ["progress"]
+        })),
+        (1, .welcome(.with {
+            $0.version = 1; $0.serverID = "srv-1"; $0.epoch = 0x1234_5678_9ABC_DEF0; $0.revision = 42
+            $0.limits = .with { $0.maxFrameBytes = 1_048_576; $0.pingIntervalMs = 15_000; $0.maxSubscriptions = 16; $0.maxInFlight = 64 }
+            $0.features = ["progress"]; $0.tenant = tenant; $0.role = .reader
+        })),
+        (7, .error(.with {
+            $0.code = .invalidArgument; $0.retryable = false; $0.message = "invalid input"; $0.requestID = 7
+            $0.violations = [.with { $0.location = "line 3"; $0.field = "email"; $0.description_p = "is not an email address" }]
+        })),
+        (9, .ping(.with { $0.nonce = 99 })),
+        (9, .pong(.with { $0.nonce = 99 })),
+        (0, .goingAway(.with { $0.reason = "server shutting down"; $0.retryAfterMs = 2_500 })),
+        (2, .getOnDuty(.with { $0.atMs = 1_767_270_000_000 })),
+        (2, .onDuty(.with {
+            $0.epoch = 7; $0.revision = 42; $0.atMs = 1_767_270_000_000; $0.current = [person]
+            $0.untilMs = 1_767_286_800_000; $0.next = [person]
+        })),
+        (3, .listEmployees(.with { $0.groupBy = .byTeam })),
+        (3, .employees(.with {
+            $0.epoch = 7; $0.revision = 42; $0.employees = [ada]; $0.groups = [.with { $0.name = "Core"; $0.employees = [ada] }]
+        })),
+        (4, .search(.with { $0.text = "love"; $0.limit = 10 })),
+        (5, .getEmployee(.with { $0.idOrName = "Ada Lovelace" })),
+        (5, .employee(.with { $0.epoch = 7; $0.revision = 42; $0.employee = ada; $0.shifts = [shift] })),
+        (6, .listShifts(.with { $0.fromMs = 1_767_225_600_000; $0.toMs = 1_767_312_000_000; $0.employeeID = "e-ada" })),
+        (6, .shifts(.with { $0.epoch = 7; $0.revision = 42; $0.shifts = [shift] })),
+        (8, .getSnapshot(Roster_V1_GetSnapshotRequest())),
+        (8, .snapshot(.with { $0.epoch = 7; $0.revision = 42; $0.tenant = tenant; $0.employees = [ada]; $0.shifts = [shift] })),
+        (10, .subscribe(.with { $0.topics = [.onDuty, .roster]; $0.filter = filter; $0.sinceRevision = 40; $0.epoch = 7 })),
+        (10, .subscribed(.with { $0.subscriptionID = 1; $0.epoch = 7; $0.revision = 42 })),
+        (11, .unsubscribe(.with { $0.subscriptionID = 1 })),
+        (11, .unsubscribed(.with { $0.subscriptionID = 1 })),
+        (10, .synced(.with { $0.subscriptionID = 1; $0.epoch = 7; $0.revision = 42 })),
+        (0, .progress(.with { $0.epoch = 7; $0.revision = 42; $0.filter = filter })),
+        (0, .onDutyChanged(.with {
+            $0.epoch = 7; $0.revision = 42; $0.atMs = 1_767_286_800_000; $0.previous = [person]; $0.current = []
+            $0.untilMs = 1_767_290_400_000; $0.next = [person]; $0.cause = .boundary; $0.filter = filter; $0.sequence = 3
+        })),
+        (0, .rosterChanged(.with {
+            $0.epoch = 7; $0.revision = 43; $0.committedAtMs = 1_767_270_000_123; $0.filter = filter
+            $0.changes = [
+                .with { $0.employeeUpserted = ada }, .with { $0.employeeDeleted = "e-old" }, .with { $0.shiftAdded = shift },
+                .with { $0.shiftDeleted = "s-old" }, .with { $0.motdSet = "New motd" },
+            ]
+        })),
+        (12, .upsertEmployee(.with { $0.employee = ada })),
+        (13, .deleteEmployee(.with { $0.id = "e-ada" })),
+        (14, .addShift(.with { $0.shift = shift })),
+        (15, .deleteShift(.with { $0.id = "s-1" })),
+        (16, .setMotd(.with { $0.motd = "Be kind." })),
+        (17, .importData(.with { $0.format = .employeesCsv; $0.data = Data("first_name,last_name\nAda,Lovelace\n".utf8); $0.replace = false })),
+        (17, .mutationResult(.with { $0.epoch = 7; $0.revision = 43; $0.ids = ["e-ada"]; $0.changeCount = 1 })),
+    ]
+}
