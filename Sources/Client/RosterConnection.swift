@@ -1,0 +1,270 @@
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+import RosterProtocol
+
+/// What went wrong talking to a server.
+public enum RosterClientError: Error, Sendable, CustomStringConvertible {
+    /// The server answered with an Error frame.
+    case server(Roster_V1_Error)
+    /// The connection could not be made or was lost.
+    case connectionFailed(String)
+    case connectionClosed
+    /// The server sent bytes that break the protocol.
+    case protocolViolation(String)
+    /// No answer in time.
+    case timedOut
+
+    public var description: String {
+        switch self {
+        case .server(let error): return "\(error.message) (\(error.code))"
+        case .connectionFailed(let why): return "cannot connect: \(why)"
+        case .connectionClosed: return "the connection was closed"
+        case .protocolViolation(let why): return "protocol violation: \(why)"
+        case .timedOut: return "the server did not answer in time"
+        }
+    }
+
+    /// The wire error code when the server refused.
+    public var code: Roster_V1_ErrorCode? {
+        if case .server(let error) = self { return error.code }
+        return nil
+    }
+}
+
+/// A frame received outside a plain request/response exchange: pushes (request id 0) and every
+/// frame of a subscribe exchange (Subscribed, Snapshot or replay, Synced, or its Error).
+public struct InboundMessage: Sendable {
+    public var requestID: UInt32
+    public var message: RosterMessage
+}
+
+/// One connection to a Roster server: handshake, request/response by request id, pushes as an
+/// AsyncStream, and liveness (ping when the server is quiet, close after 1.5 intervals).
+///
+/// This is the transport. `RosterClient` adds reconnecting, resuming and the cache on top.
+public final class RosterConnection: Sendable {
+    public let welcome: Roster_V1_Welcome
+    /// Pushes and subscription frames, in arrival order. Finishes when the connection closes.
+    public let inbound: AsyncStream<InboundMessage>
+    private let channel: any Channel
+    private let handler: NIOLoopBound<ClientFrameHandler>
+    private let nextRequestID = NIOLockedValueBox<UInt32>(1)
+
+    /// Connects and performs the handshake.
+    /// - Parameter hello: version range and client name default to this build's.
+    public static func connect(
+        host: String, port: Int, hello: Roster_V1_Hello = Roster_V1_Hello(),
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        timeout: TimeAmount = .seconds(10)
+    ) async throws -> RosterConnection {
+        var hello = hello
+        if hello.minVersion == 0 && hello.maxVersion == 0 {
+            hello.minVersion = WireProtocol.supportedVersions.lowerBound
+            hello.maxVersion = WireProtocol.supportedVersions.upperBound
+        }
+        if hello.clientName.isEmpty { hello.clientName = "RosterClient" }
+        let (stream, continuation) = AsyncStream<InboundMessage>.makeStream()
+        let channel: any Channel
+        do {
+            channel = try await ClientBootstrap(group: group)
+                .connectTimeout(timeout)
+                .channelOption(.socketOption(.tcp_nodelay), value: 1)
+                .channelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        let limit = FrameSizeLimit(WireProtocol.handshakeMaxFrameLength)
+                        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder(limit: limit)))
+                        try channel.pipeline.syncOperations.addHandler(MessageToByteHandler(FrameEncoder()))
+                        try channel.pipeline.syncOperations.addHandler(
+                            ClientFrameHandler(limit: limit, continuation: continuation))
+                    }
+                }
+                .connect(host: host, port: port)
+                .get()
+        } catch {
+            continuation.finish()
+            throw RosterClientError.connectionFailed("\(host):\(port): \(error)")
+        }
+        let handler = try await channel.eventLoop.submit {
+            NIOLoopBound(try channel.pipeline.syncOperations.handler(type: ClientFrameHandler.self), eventLoop: channel.eventLoop)
+        }.get()
+        let response: RosterMessage
+        do {
+            response = try await Self.exchange(.hello(hello), requestID: 0, channel: channel, handler: handler, timeout: timeout)
+        } catch {
+            try? await channel.close()
+            throw error
+        }
+        guard case .welcome(let welcome) = response else {
+            try? await channel.close()
+            throw RosterClientError.protocolViolation("expected Welcome, got \(response.type)")
+        }
+        try await channel.eventLoop.submit {
+            handler.value.handshakeDone(welcome: welcome)
+        }.get()
+        return RosterConnection(welcome: welcome, inbound: stream, channel: channel, handler: handler)
+    }
+
+    private init(welcome: Roster_V1_Welcome, inbound: AsyncStream<InboundMessage>, channel: any Channel,
+                 handler: NIOLoopBound<ClientFrameHandler>) {
+        self.welcome = welcome
+        self.inbound = inbound
+        self.channel = channel
+        self.handler = handler
+    }
+
+    private func makeRequestID() -> UInt32 {
+        nextRequestID.withLockedValue { id in
+            defer { id = id == UInt32.max ? 1 : id + 1 }
+            return id
+        }
+    }
+
+    /// Sends a request and waits for its one response. An Error frame throws `.server`.
+    public func request(_ message: RosterMessage, timeout: TimeAmount = .seconds(30)) async throws -> RosterMessage {
+        try await Self.exchange(message, requestID: makeRequestID(), channel: channel, handler: handler, timeout: timeout)
+    }
+
+    private static func exchange(_ message: RosterMessage, requestID: UInt32, channel: any Channel,
+                                 handler: NIOLoopBound<ClientFrameHandler>, timeout: TimeAmount) async throws -> RosterMessage {
+        let promise = channel.eventLoop.makePromise(of: RosterMessage.self)
+        channel.eventLoop.execute {
+            handler.value.expectResponse(requestID: requestID, promise: promise, timeout: timeout)
+            channel.writeAndFlush(message.frame(requestID: requestID), promise: nil)
+        }
+        let response = try await promise.futureResult.get()
+        if case .error(let error) = response { throw RosterClientError.server(error) }
+        return response
+    }
+
+    /// Starts a subscription. Its frames (Subscribed, Snapshot or replayed RosterChanged,
+    /// OnDutyChanged, Synced, or an Error) arrive on `inbound` with the returned request id;
+    /// live events follow with request id 0.
+    @discardableResult
+    public func subscribe(_ request: Roster_V1_SubscribeRequest) -> UInt32 {
+        let requestID = makeRequestID()
+        let frame = RosterMessage.subscribe(request).frame(requestID: requestID)
+        channel.writeAndFlush(frame, promise: nil)
+        return requestID
+    }
+
+    /// Sends a frame as is, expecting nothing (tests, and replies such as Pong).
+    public func send(_ frame: Frame) {
+        channel.writeAndFlush(frame, promise: nil)
+    }
+
+    public var isActive: Bool { channel.isActive }
+
+    public func close() async {
+        try? await channel.close()
+    }
+
+    /// Completes when the connection has closed.
+    public func closed() async {
+        try? await channel.closeFuture.get()
+    }
+}
+
+/// Routes inbound frames: responses to waiting requests, everything else to the stream.
+final class ClientFrameHandler: ChannelInboundHandler {
+    typealias InboundIn = Frame
+    typealias OutboundOut = Frame
+
+    private let limit: FrameSizeLimit
+    private let continuation: AsyncStream<InboundMessage>.Continuation
+    private var pending: [UInt32: (promise: EventLoopPromise<RosterMessage>, timeout: Scheduled<Void>)] = [:]
+    private var context: ChannelHandlerContext?
+    private var lastReceived = NIODeadline.now()
+    private var liveness: Scheduled<Void>?
+    private var pingInterval: Int64 = 0
+
+    init(limit: FrameSizeLimit, continuation: AsyncStream<InboundMessage>.Continuation) {
+        self.limit = limit
+        self.continuation = continuation
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) { self.context = context }
+
+    func expectResponse(requestID: UInt32, promise: EventLoopPromise<RosterMessage>, timeout: TimeAmount) {
+        guard let context, context.channel.isActive else {
+            promise.fail(RosterClientError.connectionClosed)
+            return
+        }
+        let task = context.eventLoop.assumeIsolated().scheduleTask(in: timeout) {
+            if let expired = self.pending.removeValue(forKey: requestID) {
+                expired.promise.fail(RosterClientError.timedOut)
+            }
+        }
+        pending[requestID] = (promise, task)
+    }
+
+    func handshakeDone(welcome: Roster_V1_Welcome) {
+        limit.bytes = Int(welcome.limits.maxFrameBytes)
+        pingInterval = Int64(welcome.limits.pingIntervalMs)
+        if pingInterval > 0 { scheduleLivenessCheck() }
+    }
+
+    /// Liveness by receive idleness: ping after one quiet interval, give up after 1.5.
+    private func scheduleLivenessCheck() {
+        guard let context else { return }
+        let interval = pingInterval
+        liveness = context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(interval / 2)) {
+            let quiet = (NIODeadline.now() - self.lastReceived).nanoseconds / 1_000_000
+            if quiet >= interval * 3 / 2 {
+                context.close(promise: nil)
+                return
+            }
+            if quiet >= interval {
+                context.writeAndFlush(self.wrapOutboundOut(RosterMessage.ping(.with { $0.nonce = UInt64(quiet) }).frame()),
+                                      promise: nil)
+            }
+            self.scheduleLivenessCheck()
+        }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        lastReceived = .now()
+        let message: RosterMessage
+        do {
+            guard let decoded = try RosterMessage.decode(frame) else { return }
+            message = decoded
+        } catch {
+            failAll(RosterClientError.protocolViolation("\(error)"))
+            context.close(promise: nil)
+            return
+        }
+        if case .ping(let ping) = message {
+            context.writeAndFlush(wrapOutboundOut(RosterMessage.pong(.with { $0.nonce = ping.nonce }).frame(requestID: frame.requestID)),
+                                  promise: nil)
+            return
+        }
+        if let waiting = pending.removeValue(forKey: frame.requestID) {
+            waiting.timeout.cancel()
+            waiting.promise.succeed(message)
+            return
+        }
+        continuation.yield(InboundMessage(requestID: frame.requestID, message: message))
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        failAll(RosterClientError.protocolViolation("\(error)"))
+        context.close(promise: nil)
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        liveness?.cancel()
+        failAll(RosterClientError.connectionClosed)
+        continuation.finish()
+        context.fireChannelInactive()
+    }
+
+    private func failAll(_ error: RosterClientError) {
+        let waiting = pending
+        pending.removeAll()
+        for (_, entry) in waiting {
+            entry.timeout.cancel()
+            entry.promise.fail(error)
+        }
+    }
+}

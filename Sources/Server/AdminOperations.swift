@@ -1,0 +1,101 @@
+import Foundation
+import RosterDomain
+import RosterProtocol
+
+/// Turns admin requests into committed revisions: resolve and validate against the current state,
+/// commit durably through the store, then publish. Runs on the mutation queue, one at a time.
+struct AdminOperations: Sendable {
+    let store: any RosterStore
+    let clock: any ServerClock
+    let historyLimit: Int
+
+    func perform(_ request: RosterMessage, on tenant: TenantRuntime) async -> Result<Roster_V1_MutationResult, WireError> {
+        let located: [RosterImport.Located]
+        do throws(RosterError) {
+            located = try changes(for: request, state: tenant.view.state)
+        } catch {
+            return .failure(WireError(error))
+        }
+        return await commit(located, on: tenant).map { epoch, entry in
+            Roster_V1_MutationResult.with {
+                $0.epoch = epoch
+                $0.revision = entry.revision
+                $0.changeCount = UInt32(entry.changes.count)
+                $0.ids = entry.changes.compactMap { change in
+                    switch change {
+                    case .employeeUpserted(let employee): employee.id
+                    case .employeeDeleted(let id), .shiftDeleted(let id): id
+                    case .shiftAdded(let shift): shift.id
+                    case .motdSet: nil
+                    }
+                }
+            }
+        }
+    }
+
+    /// Validates `located` against the tenant's current state, commits it durably as the next
+    /// revision, then publishes it. Nothing is published (or acknowledged) if the store fails.
+    func commit(_ located: [RosterImport.Located], on tenant: TenantRuntime) async
+        -> Result<(epoch: UInt64, entry: HistoryEntry), WireError>
+    {
+        let view = tenant.view
+        let newState: RosterState
+        do throws(RosterError) {
+            newState = try view.state.applyingValidated(located)
+        } catch {
+            return .failure(WireError(error))
+        }
+        let entry = HistoryEntry(revision: view.revision + 1, committedAt: clock.now(), changes: located.map(\.change))
+        do {
+            try await store.commit(tenantID: tenant.id, entry: entry, historyLimit: historyLimit)
+        } catch {
+            return .failure(WireError(.unavailable, "the change could not be stored: \(error)", retryable: true))
+        }
+        tenant.didCommit(entry, state: newState)
+        return .success((view.epoch, entry))
+    }
+
+    private func changes(for request: RosterMessage, state: RosterState) throws(RosterError) -> [RosterImport.Located] {
+        switch request {
+        case .upsertEmployee(let body):
+            var employee = Employee(body.employee)
+            if employee.id.isEmpty { employee.id = IdentifierFactory.make("e") }
+            return [("", .employeeUpserted(employee))]
+        case .deleteEmployee(let body):
+            guard let employee = state.employee(idOrName: body.id) else {
+                throw .notFound("employee \"\(body.id)\"", suggestions: state.suggestions(for: body.id))
+            }
+            return [("", .employeeDeleted(id: employee.id))]
+        case .addShift(let body):
+            var shift = Shift(body.shift)
+            if shift.id.isEmpty { shift.id = IdentifierFactory.make("s") }
+            // The employee may be named instead of identified.
+            if let employee = state.employee(idOrName: shift.employeeID) { shift.employeeID = employee.id }
+            return [("", .shiftAdded(shift))]
+        case .deleteShift(let body):
+            return [("", .shiftDeleted(id: body.id))]
+        case .setMotd(let body):
+            return [("", .motdSet(body.motd))]
+        case .importData(let body):
+            guard let format = ImportFormat(body.format) else {
+                throw .invalid([RosterViolation(field: "format", message: "is not a known import format")])
+            }
+            let located = try RosterImport.changes(format: format, data: body.data, replace: body.replace, current: state,
+                                                   newID: IdentifierFactory.make)
+            if located.isEmpty { throw .invalid([RosterViolation(location: "document", field: "", message: "holds no records")]) }
+            return located
+        default:
+            throw .invalid([RosterViolation(field: "type", message: "\(request.type) is not an admin operation")])
+        }
+    }
+}
+
+/// Short random identifiers: a prefix and 12 base-32 characters (60 bits).
+enum IdentifierFactory {
+    private static let alphabet = Array("abcdefghijkmnpqrstuvwxyz23456789")
+
+    static func make(_ prefix: String) -> String {
+        var generator = SystemRandomNumberGenerator()
+        return prefix + "_" + String((0..<12).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] })
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
+import RosterDomain
+
+/// A scheduled alarm that can be called off.
+public protocol ScheduledAlarm: Sendable {
+    func cancel()
+}
+
+/// The server's notion of wall-clock time. On-duty boundaries are wall-clock instants, so the
+/// server asks this clock for "now", arms alarms at boundaries, and hears about clock jumps.
+/// Tests inject `ManualClock` and move time by hand; nothing in the tests sleeps for a boundary.
+public protocol ServerClock: Sendable {
+    func now() -> UnixMillis
+    /// Runs `action` once the wall clock has reached `instant`.
+    func schedule(at instant: UnixMillis, _ action: @escaping @Sendable () -> Void) -> any ScheduledAlarm
+    /// Runs `action` whenever the wall clock jumps (is set forwards or backwards).
+    func onJump(_ action: @escaping @Sendable () -> Void)
+}
+
+/// The real clock: alarms on an event loop's timer wheel, jump detection by comparing the wall
+/// clock with the monotonic clock once a second.
+public final class SystemClock: ServerClock {
+    private let loop: any EventLoop
+    private let jumpHandlers = NIOLockedValueBox<[@Sendable () -> Void]>([])
+    private let watchdog = NIOLockedValueBox<RepeatedTask?>(nil)
+
+    public init(loop: any EventLoop) {
+        self.loop = loop
+    }
+
+    public func now() -> UnixMillis { UnixMillis.now }
+
+    public func schedule(at instant: UnixMillis, _ action: @escaping @Sendable () -> Void) -> any ScheduledAlarm {
+        // The loop's timers are monotonic: if the wall clock moves meanwhile, the jump handlers
+        // re-arm, and a callback that fires early finds the set unchanged and re-arms itself.
+        let delay = max(0, instant - now())
+        return SystemAlarm(task: loop.scheduleTask(in: .milliseconds(delay)) { action() })
+    }
+
+    public func onJump(_ action: @escaping @Sendable () -> Void) {
+        jumpHandlers.withLockedValue { $0.append(action) }
+        watchdog.withLockedValue { task in
+            guard task == nil else { return }
+            let offset = NIOLockedValueBox(Self.wallMinusMonotonic())
+            task = loop.scheduleRepeatedTask(initialDelay: .seconds(1), delay: .seconds(1)) { [jumpHandlers] _ in
+                let current = Self.wallMinusMonotonic()
+                let moved = offset.withLockedValue { previous in
+                    defer { previous = current }
+                    return abs(current - previous) > 500
+                }
+                if moved { for handler in jumpHandlers.withLockedValue({ $0 }) { handler() } }
+            }
+        }
+    }
+
+    public func stop() {
+        watchdog.withLockedValue { $0?.cancel(); $0 = nil }
+    }
+
+    private static func wallMinusMonotonic() -> Int64 {
+        UnixMillis.now - Int64(NIODeadline.now().uptimeNanoseconds / 1_000_000)
+    }
+}
+
+struct SystemAlarm: ScheduledAlarm {
+    let task: Scheduled<Void>
+    func cancel() { task.cancel() }
+}
+
+/// A clock moved by hand, for tests: `advance(to:)` fires due alarms in time order, and `jump(to:)`
+/// sets the time and notifies jump handlers, like an operator setting the system clock.
+public final class ManualClock: ServerClock {
+    private struct Pending {
+        var id: Int
+        var instant: UnixMillis
+        var action: @Sendable () -> Void
+    }
+
+    private struct State {
+        var now: UnixMillis
+        var nextID = 0
+        var pending: [Pending] = []
+        var jumpHandlers: [@Sendable () -> Void] = []
+    }
+
+    private let state: NIOLockedValueBox<State>
+
+    public init(now: UnixMillis) {
+        state = NIOLockedValueBox(State(now: now))
+    }
+
+    public func now() -> UnixMillis { state.withLockedValue { $0.now } }
+
+    public func schedule(at instant: UnixMillis, _ action: @escaping @Sendable () -> Void) -> any ScheduledAlarm {
+        let id = state.withLockedValue { state in
+            state.nextID += 1
+            state.pending.append(Pending(id: state.nextID, instant: instant, action: action))
+            return state.nextID
+        }
+        return ManualAlarm(clock: self, id: id)
+    }
+
+    public func onJump(_ action: @escaping @Sendable () -> Void) {
+        state.withLockedValue { $0.jumpHandlers.append(action) }
+    }
+
+    /// Moves time forward to `instant`, firing every alarm due by then, earliest first.
+    public func advance(to instant: UnixMillis) {
+        while true {
+            let due: Pending? = state.withLockedValue { state in
+                guard let index = state.pending.indices.filter({ state.pending[$0].instant <= instant })
+                    .min(by: { state.pending[$0].instant < state.pending[$1].instant }) else {
+                    state.now = max(state.now, instant)
+                    return nil
+                }
+                let alarm = state.pending.remove(at: index)
+                state.now = max(state.now, alarm.instant)
+                return alarm
+            }
+            guard let due else { return }
+            due.action()
+        }
+    }
+
+    public func advance(by millis: Int64) { advance(to: now() + millis) }
+
+    /// Sets the clock to `instant` without firing alarms, then tells the jump handlers.
+    public func jump(to instant: UnixMillis) {
+        let handlers = state.withLockedValue { state in
+            state.now = instant
+            return state.jumpHandlers
+        }
+        for handler in handlers { handler() }
+    }
+
+    /// Instants of the alarms still armed, for tests that check what was scheduled.
+    public var armedInstants: [UnixMillis] { state.withLockedValue { $0.pending.map(\.instant).sorted() } }
+
+    fileprivate func cancel(id: Int) {
+        state.withLockedValue { $0.pending.removeAll { $0.id == id } }
+    }
+}
+
+struct ManualAlarm: ScheduledAlarm {
+    let clock: ManualClock
+    let id: Int
+    func cancel() { clock.cancel(id: id) }
+}

@@ -1,0 +1,423 @@
+import Logging
+import NIOCore
+import RosterDomain
+import RosterProtocol
+
+/// Told to every connection when the server shuts down.
+struct GoingAwayEvent: Sendable {
+    var reason: String
+    var retryAfterMillis: UInt32
+}
+
+/// One client connection: handshake, request dispatch, subscriptions, liveness and the
+/// slow-consumer policy. Confined to the channel's event loop.
+///
+/// States: awaiting Hello (4 KiB frame limit, Hello deadline) → active (negotiated limit) →
+/// closing (after an error, GoingAway or close). Protocol errors are answered with an Error
+/// frame and the connection is closed; request errors are answered and the connection stays.
+final class ConnectionHandler: ChannelInboundHandler {
+    typealias InboundIn = Frame
+    typealias OutboundOut = ByteBuffer
+
+    private enum State {
+        case awaitingHello
+        case active(Session)
+        case closing
+    }
+
+    private struct Session {
+        var tenant: TenantRuntime
+        var role: Roster_V1_Role
+    }
+
+    private let server: ServerContext
+    private let frameLimit: FrameSizeLimit
+    private let remoteIsLoopback: Bool
+    private var logger: Logger
+    private var state = State.awaitingHello
+    private var context: ChannelHandlerContext?
+    private(set) var eventLoop: any EventLoop
+
+    private var helloDeadline: Scheduled<Void>?
+    private var livenessCheck: Scheduled<Void>?
+    private var lastReceived = NIODeadline.now()
+    private var inFlight = 0
+    private var subscriptions: [UInt64: Subscription] = [:]
+    private var nextSubscriptionID: UInt64 = 1
+
+    /// Set while pushes were written and not yet flushed.
+    private var flushPending = false
+    /// The latest on-duty frame per subscription that could not be written (slow consumer).
+    private var coalescedOnDuty: [UInt64: ByteBuffer] = [:]
+    private var writeStallDeadline: Scheduled<Void>?
+
+    init(server: ServerContext, frameLimit: FrameSizeLimit, channel: any Channel) {
+        self.server = server
+        self.frameLimit = frameLimit
+        eventLoop = channel.eventLoop
+        remoteIsLoopback = channel.remoteAddress.map(Self.isLoopback) ?? false
+        logger = server.logger
+        logger[metadataKey: "peer"] = "\(channel.remoteAddress.map { "\($0)" } ?? "?")"
+    }
+
+    static func isLoopback(_ address: SocketAddress) -> Bool {
+        switch address {
+        case .v4: return address.ipAddress?.hasPrefix("127.") == true
+        case .v6: return address.ipAddress == "::1" || address.ipAddress?.hasPrefix("::ffff:127.") == true
+        case .unixDomainSocket: return true
+        }
+    }
+
+    // MARK: Lifecycle
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        let limits = server.configuration.limits
+        helloDeadline = context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(limits.helloTimeoutMillis)) {
+            self.fail(WireError(.deadlineExceeded, "no Hello within \(limits.helloTimeoutMillis) ms"))
+        }
+        scheduleLivenessCheck()
+        context.fireChannelActive()
+    }
+
+    /// Every half interval: ping a peer that has been quiet for an interval, and give up on one
+    /// that has been quiet for 1.5 intervals.
+    private func scheduleLivenessCheck() {
+        let interval = server.configuration.limits.pingIntervalMillis
+        livenessCheck = eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(interval / 2)) {
+            let quiet = (NIODeadline.now() - self.lastReceived).nanoseconds / 1_000_000
+            if quiet >= interval * 3 / 2 {
+                self.fail(WireError(.deadlineExceeded, "nothing received for \(quiet) ms"))
+                return
+            }
+            if quiet >= interval, case .active = self.state {
+                self.send(.ping(.with { $0.nonce = UInt64(quiet) }))
+            }
+            self.scheduleLivenessCheck()
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        helloDeadline?.cancel()
+        livenessCheck?.cancel()
+        writeStallDeadline?.cancel()
+        for subscription in subscriptions.values {
+            subscription.tenant.fanout(on: context.eventLoop).remove(subscription)
+        }
+        subscriptions.removeAll()
+        state = .closing
+        server.connectionClosed(context.channel)
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if let error = error as? ProtocolError {
+            fail(WireError(error))
+        } else {
+            logger.debug("connection error: \(error)")
+            context.close(promise: nil)
+        }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let goingAway = event as? GoingAwayEvent {
+            send(.goingAway(.with {
+                $0.reason = goingAway.reason
+                $0.retryAfterMs = goingAway.retryAfterMillis
+            }))
+            state = .closing
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    /// Answers with an Error frame, then closes once it is written.
+    private func fail(_ error: WireError, requestID: UInt32 = 0) {
+        guard let context, context.channel.isActive else { return }
+        if case .closing = state {
+            context.close(promise: nil)
+            return
+        }
+        state = .closing
+        logger.info("closing connection: \(error.body.message)", metadata: ["code": "\(error.body.code)"])
+        var body = error.body
+        body.requestID = requestID
+        context.writeAndFlush(wrapOutboundOut(RosterMessage.error(body).frame(requestID: requestID).encoded()))
+            .assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+    }
+
+    private func send(_ message: RosterMessage, requestID: UInt32 = 0) {
+        guard let context else { return }
+        context.writeAndFlush(wrapOutboundOut(message.frame(requestID: requestID).encoded(allocator: context.channel.allocator)),
+                              promise: nil)
+    }
+
+    private func sendError(_ error: WireError, requestID: UInt32) {
+        var body = error.body
+        body.requestID = requestID
+        send(.error(body), requestID: requestID)
+    }
+
+    // MARK: Inbound
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        lastReceived = .now()
+        let message: RosterMessage
+        do {
+            guard let decoded = try RosterMessage.decode(frame) else { return }  // unknown but ignorable
+            message = decoded
+        } catch {
+            fail(WireError(error), requestID: frame.requestID)
+            return
+        }
+        switch state {
+        case .closing:
+            return
+        case .awaitingHello:
+            guard case .hello(let hello) = message else {
+                fail(WireError(.protocolViolation, "the first frame must be Hello, not \(message.type)"), requestID: frame.requestID)
+                return
+            }
+            handshake(hello, requestID: frame.requestID)
+        case .active(let session):
+            dispatch(message, requestID: frame.requestID, session: session)
+        }
+    }
+
+    private func handshake(_ hello: Roster_V1_Hello, requestID: UInt32) {
+        helloDeadline?.cancel()
+        let supported = WireProtocol.supportedVersions
+        guard hello.minVersion <= hello.maxVersion, hello.maxVersion >= supported.lowerBound,
+              hello.minVersion <= supported.upperBound else {
+            fail(WireError(.unsupportedVersion,
+                           "versions \(hello.minVersion)...\(hello.maxVersion) offered; this server speaks \(supported.lowerBound)...\(supported.upperBound)"),
+                 requestID: requestID)
+            return
+        }
+        let version = min(hello.maxVersion, supported.upperBound)
+        let tenantID = hello.tenant.isEmpty ? server.configuration.defaultTenant : hello.tenant
+        guard let tenant = server.tenants[tenantID] else {
+            fail(WireError(.unauthenticated, "authentication failed"), requestID: requestID)
+            return
+        }
+        // Until tokens exist, the peer's address decides: loopback clients may administer.
+        let role: Roster_V1_Role = remoteIsLoopback ? .admin : .reader
+        state = .active(Session(tenant: tenant, role: role))
+        let limits = server.configuration.limits
+        frameLimit.bytes = limits.maxFrameBytes
+        logger[metadataKey: "tenant"] = "\(tenantID)"
+        logger.debug("handshake done", metadata: ["client": "\(hello.clientName)", "role": "\(role)"])
+        let view = tenant.view
+        send(.welcome(.with {
+            $0.version = version
+            $0.serverID = server.serverID
+            $0.epoch = view.epoch
+            $0.revision = view.revision
+            $0.limits = .with {
+                $0.maxFrameBytes = UInt32(limits.maxFrameBytes)
+                $0.pingIntervalMs = UInt32(limits.pingIntervalMillis)
+                $0.maxSubscriptions = UInt32(limits.maxSubscriptionsPerConnection)
+                $0.maxInFlight = UInt32(limits.maxInFlightRequests)
+            }
+            $0.tenant = Roster_V1_Tenant(view.state.tenant)
+            $0.role = role
+        }), requestID: requestID)
+    }
+
+    private func dispatch(_ message: RosterMessage, requestID: UInt32, session: Session) {
+        switch message {
+        case .ping(let ping):
+            send(.pong(.with { $0.nonce = ping.nonce }), requestID: requestID)
+        case .pong:
+            break
+        case .getOnDuty, .listEmployees, .search, .getEmployee, .listShifts, .getSnapshot:
+            switch Queries.answer(message, view: session.tenant.view, now: server.clock.now()) {
+            case .success(let answer): send(answer, requestID: requestID)
+            case .failure(let error): sendError(error, requestID: requestID)
+            }
+        case .subscribe(let request):
+            subscribe(request, requestID: requestID, tenant: session.tenant)
+        case .unsubscribe(let request):
+            guard let subscription = subscriptions.removeValue(forKey: request.subscriptionID) else {
+                sendError(WireError(.notFound, "no subscription \(request.subscriptionID)"), requestID: requestID)
+                return
+            }
+            subscription.tenant.fanout(on: eventLoop).remove(subscription)
+            coalescedOnDuty[subscription.id] = nil
+            send(.unsubscribed(.with { $0.subscriptionID = request.subscriptionID }), requestID: requestID)
+        case .upsertEmployee, .deleteEmployee, .addShift, .deleteShift, .setMotd, .importData:
+            guard session.role == .admin else {
+                sendError(WireError(.permissionDenied, "this connection may not change the plan"), requestID: requestID)
+                return
+            }
+            guard inFlight < server.configuration.limits.maxInFlightRequests else {
+                sendError(WireError(.resourceExhausted, "too many requests in flight", retryable: true), requestID: requestID)
+                return
+            }
+            inFlight += 1
+            let promise = eventLoop.makePromise(of: Result<Roster_V1_MutationResult, WireError>.self)
+            let admin = server.admin, tenant = session.tenant
+            let queued = server.mutations.submit { promise.succeed(await admin.perform(message, on: tenant)) }
+            if !queued { promise.succeed(.failure(WireError(.unavailable, "the server is shutting down", retryable: true))) }
+            promise.futureResult.assumeIsolated().whenSuccess { result in
+                self.inFlight -= 1
+                switch result {
+                case .success(let done): self.send(.mutationResult(done), requestID: requestID)
+                case .failure(let error): self.sendError(error, requestID: requestID)
+                }
+            }
+        case .hello:
+            fail(WireError(.protocolViolation, "Hello was already received"), requestID: requestID)
+        default:
+            fail(WireError(.protocolViolation, "\(message.type) is sent by servers, not clients"), requestID: requestID)
+        }
+    }
+
+    // MARK: Subscriptions
+
+    private func subscribe(_ request: Roster_V1_SubscribeRequest, requestID: UInt32, tenant: TenantRuntime) {
+        guard subscriptions.count < server.configuration.limits.maxSubscriptionsPerConnection else {
+            sendError(WireError(.resourceExhausted,
+                                "at most \(server.configuration.limits.maxSubscriptionsPerConnection) subscriptions per connection"),
+                      requestID: requestID)
+            return
+        }
+        let topics = Set(request.topics.filter { $0 == .onDuty || $0 == .roster })
+        guard !topics.isEmpty else {
+            sendError(WireError(.invalidArgument, "name at least one topic: ON_DUTY or ROSTER"), requestID: requestID)
+            return
+        }
+        let subscription = Subscription(id: nextSubscriptionID, topics: topics, filter: request.filter, connection: self,
+                                        tenant: tenant)
+        let start: TenantRuntime.SubscribeStart, revision: UInt64, epoch: UInt64, onDuty: OnDutyPush
+        do {
+            (start, revision, epoch, onDuty) = try tenant.subscribe(
+                subscription, sinceRevision: request.hasSinceRevision ? request.sinceRevision : nil,
+                epoch: request.hasSinceRevision ? request.epoch : nil)
+        } catch {
+            guard case .resyncRequired(let oldest, let reason) = error else { return }
+            var wire = WireError(.resyncRequired, "resync required: \(reason)")
+            wire.body.oldestRevision = oldest
+            sendError(wire, requestID: requestID)
+            return
+        }
+        nextSubscriptionID += 1
+        subscriptions[subscription.id] = subscription
+        guard let context else { return }
+        func write(_ message: RosterMessage) {
+            context.write(wrapOutboundOut(message.frame(requestID: requestID).encoded(allocator: context.channel.allocator)),
+                          promise: nil)
+        }
+        write(.subscribed(.with {
+            $0.subscriptionID = subscription.id
+            $0.epoch = epoch
+            $0.revision = revision
+        }))
+        let filter = request.filter.isEmpty ? nil : request.filter
+        switch start {
+        case .snapshot(let state):
+            if topics.contains(.roster) {
+                var snapshot = Roster_V1_Snapshot(state, epoch: epoch, revision: revision)
+                if let filter { snapshot.employees = snapshot.employees.filter { filter.admits(Employee($0)) } }
+                write(.snapshot(snapshot))
+            }
+        case .replay(let entries):
+            if topics.contains(.roster) {
+                for entry in entries {
+                    if let changed = PushEncoding.rosterChanged(entry: entry, epoch: epoch, filter: filter, previous: nil,
+                                                                current: onDuty.state) {
+                        write(.rosterChanged(changed))
+                    }
+                }
+            }
+        }
+        if topics.contains(.onDuty), let initial = PushEncoding.onDutyChanged(onDuty, filter: filter) {
+            write(.onDutyChanged(initial))
+        }
+        write(.synced(.with {
+            $0.subscriptionID = subscription.id
+            $0.epoch = epoch
+            $0.revision = revision
+        }))
+        context.flush()
+        subscription.lastSentAt = .now()
+    }
+
+    // MARK: Pushes (called by LoopFanout on this loop)
+
+    func pushRoster(_ frame: ByteBuffer, for subscription: Subscription, touched: inout [ConnectionHandler]) {
+        guard let context, context.channel.isActive else { return }
+        if subscription.needsResync { return }
+        guard context.channel.isWritable else {
+            // A revision can't be coalesced away: stop this subscription's roster stream and end it
+            // with RESYNC_REQUIRED once drained; the client resumes from its last revision.
+            subscription.needsResync = true
+            armWriteStallDeadline()
+            return
+        }
+        write(frame, for: subscription, touched: &touched)
+    }
+
+    func pushOnDuty(_ frame: ByteBuffer, for subscription: Subscription, touched: inout [ConnectionHandler]) {
+        guard let context, context.channel.isActive else { return }
+        guard context.channel.isWritable else {
+            // On-duty is state: keep only the latest for when the connection drains.
+            coalescedOnDuty[subscription.id] = frame
+            armWriteStallDeadline()
+            return
+        }
+        write(frame, for: subscription, touched: &touched)
+    }
+
+    func pushProgress(_ frame: ByteBuffer, for subscription: Subscription, touched: inout [ConnectionHandler]) {
+        guard let context, context.channel.isActive, context.channel.isWritable, !subscription.needsResync else { return }
+        write(frame, for: subscription, touched: &touched)
+    }
+
+    private func write(_ frame: ByteBuffer, for subscription: Subscription, touched: inout [ConnectionHandler]) {
+        context?.write(wrapOutboundOut(frame), promise: nil)
+        subscription.lastSentAt = .now()
+        if !flushPending {
+            flushPending = true
+            touched.append(self)
+        }
+    }
+
+    func flushPushes() {
+        flushPending = false
+        context?.flush()
+    }
+
+    private func armWriteStallDeadline() {
+        guard writeStallDeadline == nil else { return }
+        let deadline = server.configuration.limits.writeDeadlineMillis
+        writeStallDeadline = eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(deadline)) {
+            self.logger.warning("slow consumer: writes stalled for \(deadline) ms, disconnecting")
+            self.context?.close(promise: nil)
+        }
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable {
+            writeStallDeadline?.cancel()
+            writeStallDeadline = nil
+            for (id, frame) in coalescedOnDuty where subscriptions[id] != nil {
+                context.write(wrapOutboundOut(frame), promise: nil)
+            }
+            coalescedOnDuty.removeAll()
+            for subscription in subscriptions.values where subscription.needsResync {
+                subscription.tenant.fanout(on: eventLoop).remove(subscription)
+                subscriptions[subscription.id] = nil
+                var wire = WireError(.resyncRequired, "events were dropped for a slow consumer; resume from your last revision",
+                                     retryable: true)
+                wire.body.subscriptionID = subscription.id
+                context.write(wrapOutboundOut(RosterMessage.error(wire.body).frame().encoded()), promise: nil)
+            }
+            context.flush()
+        }
+        context.fireChannelWritabilityChanged()
+    }
+}

@@ -1,0 +1,42 @@
+import RosterProtocol
+
+/// Everything a server can be told. Defaults are what `roster-server serve` uses.
+public struct ServerConfiguration: Sendable {
+    public var host: String = "127.0.0.1"
+    /// 0 picks a free port (tests); the bound port is `RosterServer.port`.
+    public var port: Int = 7400
+    public var dataDirectory: String
+    /// Create the demo tenant (once) and keep its plan rolling.
+    public var demo: Bool = false
+    /// The tenant a Hello with an empty tenant field selects.
+    public var defaultTenant: String = "demo"
+
+    public var limits = Limits()
+
+    public struct Limits: Sendable {
+        public var maxConnections: Int = 50_000
+        public var maxFrameBytes: Int = WireProtocol.defaultMaxFrameLength
+        public var handshakeMaxFrameBytes: Int = WireProtocol.handshakeMaxFrameLength
+        public var maxSubscriptionsPerConnection: Int = 16
+        public var maxInFlightRequests: Int = 64
+        /// Revisions kept for resume.
+        public var historySize: Int = 10_000
+        public var helloTimeoutMillis: Int64 = 5_000
+        public var pingIntervalMillis: Int64 = 15_000
+        /// Idle subscribers get a Progress bookmark this often.
+        public var progressIntervalMillis: Int64 = 10_000
+        /// Outbound bytes queued per connection before it counts as a slow consumer.
+        public var outboundHighWaterMark: Int = 1 << 20
+        public var outboundLowWaterMark: Int = 256 << 10
+        /// A slow consumer whose writes stall this long is disconnected.
+        public var writeDeadlineMillis: Int64 = 10_000
+        /// How long clients get after GoingAway before the server closes their connections.
+        public var shutdownGraceMillis: Int64 = 2_000
+
+        public init() {}
+    }
+
+    public init(dataDirectory: String) {
+        self.dataDirectory = dataDirectory
+    }
+}

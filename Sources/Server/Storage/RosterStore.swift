@@ -1,0 +1,50 @@
+import RosterDomain
+
+/// A tenant as loaded from storage at start-up.
+public struct StoredTenant: Sendable {
+    public var state: RosterState
+    public var epoch: UInt64
+    public var revision: UInt64
+    /// The retained change history, oldest first.
+    public var history: [HistoryEntry]
+
+    public init(state: RosterState, epoch: UInt64, revision: UInt64, history: [HistoryEntry]) {
+        self.state = state
+        self.epoch = epoch
+        self.revision = revision
+        self.history = history
+    }
+}
+
+/// One committed revision: what changed and when.
+public struct HistoryEntry: Sendable, Hashable {
+    public var revision: UInt64
+    public var committedAt: UnixMillis
+    public var changes: [RosterChange]
+
+    public init(revision: UInt64, committedAt: UnixMillis, changes: [RosterChange]) {
+        self.revision = revision
+        self.committedAt = committedAt
+        self.changes = changes
+    }
+}
+
+/// Durable storage of tenants, their data and their change history.
+///
+/// The server keeps every tenant's current state in memory and writes through this boundary;
+/// nothing above it knows which database is underneath. `commit` must not return before the
+/// transaction is durable: the server acknowledges an admin change only after it returns.
+public protocol RosterStore: Sendable {
+    /// Every tenant with its state, revision, epoch and retained history.
+    func loadTenants() async throws -> [StoredTenant]
+
+    /// Creates an empty tenant at revision 0 with a fresh epoch.
+    func createTenant(_ tenant: Tenant, epoch: UInt64) async throws
+
+    /// Applies `entry.changes` to the tenant's tables, records the entry in the history, and drops
+    /// history older than the newest `historyLimit` revisions, in one durable transaction.
+    func commit(tenantID: String, entry: HistoryEntry, historyLimit: Int) async throws
+
+    /// Releases the database.
+    func close() async throws
+}

@@ -1,0 +1,161 @@
+import Foundation
+import GRDB
+import RosterDomain
+import RosterProtocol
+
+/// The embedded store: one SQLite file in WAL mode with `synchronous=FULL`, so a commit that has
+/// returned survives a crash of the process or of the machine.
+public final class SQLiteRosterStore: RosterStore {
+    private let pool: DatabasePool
+
+    /// Opens (creating if needed) the database at `path` and migrates it.
+    public init(path: String) throws {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            try db.execute(sql: "PRAGMA foreign_keys = ON")
+        }
+        pool = try DatabasePool(path: path, configuration: configuration)
+        try Self.migrator.migrate(pool)
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE tenant (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    name TEXT NOT NULL,
+                    motd TEXT NOT NULL DEFAULT '',
+                    epoch INTEGER NOT NULL,
+                    revision INTEGER NOT NULL DEFAULT 0
+                );
+                CREATE TABLE employee (
+                    tenant_id TEXT NOT NULL REFERENCES tenant(id) ON DELETE CASCADE,
+                    id TEXT NOT NULL,
+                    first_name TEXT NOT NULL,
+                    last_name TEXT NOT NULL,
+                    email TEXT NOT NULL,
+                    phone TEXT NOT NULL,
+                    position TEXT NOT NULL,
+                    team TEXT NOT NULL,
+                    projects TEXT NOT NULL,
+                    biography TEXT NOT NULL,
+                    photo_url TEXT NOT NULL,
+                    type TEXT NOT NULL,
+                    PRIMARY KEY (tenant_id, id)
+                );
+                CREATE TABLE shift (
+                    tenant_id TEXT NOT NULL REFERENCES tenant(id) ON DELETE CASCADE,
+                    id TEXT NOT NULL,
+                    employee_id TEXT NOT NULL,
+                    start_ms INTEGER NOT NULL,
+                    end_ms INTEGER NOT NULL,
+                    role TEXT NOT NULL,
+                    PRIMARY KEY (tenant_id, id)
+                );
+                CREATE INDEX shift_by_employee ON shift(tenant_id, employee_id);
+                -- One row per committed revision; `changes` is a RosterChanged protobuf body.
+                CREATE TABLE change_log (
+                    tenant_id TEXT NOT NULL REFERENCES tenant(id) ON DELETE CASCADE,
+                    revision INTEGER NOT NULL,
+                    committed_at_ms INTEGER NOT NULL,
+                    changes BLOB NOT NULL,
+                    PRIMARY KEY (tenant_id, revision)
+                );
+                """)
+        }
+        return migrator
+    }
+
+    public func loadTenants() async throws -> [StoredTenant] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM tenant ORDER BY id").map { row in
+                let id: String = row["id"]
+                let employees = try Row.fetchAll(db, sql: "SELECT * FROM employee WHERE tenant_id = ?", arguments: [id])
+                    .map(Self.employee(from:))
+                let shifts = try Row.fetchAll(db, sql: "SELECT * FROM shift WHERE tenant_id = ?", arguments: [id]).map { row in
+                    Shift(id: row["id"], employeeID: row["employee_id"], start: row["start_ms"], end: row["end_ms"], role: row["role"])
+                }
+                let history = try Row.fetchAll(
+                    db, sql: "SELECT * FROM change_log WHERE tenant_id = ? ORDER BY revision", arguments: [id]
+                ).map { row in
+                    let body: Data = row["changes"]
+                    let wire = try Roster_V1_RosterChanged(serializedBytes: body)
+                    return HistoryEntry(revision: UInt64(row["revision"] as Int64), committedAt: row["committed_at_ms"],
+                                        changes: wire.changes.compactMap(RosterChange.init))
+                }
+                let tenant = Tenant(id: id, name: row["name"], motd: row["motd"])
+                return StoredTenant(state: RosterState(tenant: tenant, employees: employees, shifts: shifts),
+                                    epoch: UInt64(bitPattern: row["epoch"]), revision: UInt64(row["revision"] as Int64),
+                                    history: history)
+            }
+        }
+    }
+
+    public func createTenant(_ tenant: Tenant, epoch: UInt64) async throws {
+        try await pool.write { db in
+            try db.execute(sql: "INSERT INTO tenant (id, name, motd, epoch, revision) VALUES (?, ?, ?, ?, 0)",
+                           arguments: [tenant.id, tenant.name, tenant.motd, Int64(bitPattern: epoch)])
+        }
+    }
+
+    public func commit(tenantID: String, entry: HistoryEntry, historyLimit: Int) async throws {
+        let body = try Roster_V1_RosterChanged.with {
+            $0.revision = entry.revision
+            $0.committedAtMs = entry.committedAt
+            $0.changes = entry.changes.map(Roster_V1_Change.init)
+        }.serializedBytes() as Data
+        try await pool.write { db in
+            for change in entry.changes { try Self.apply(change, tenantID: tenantID, db: db) }
+            try db.execute(sql: "UPDATE tenant SET revision = ? WHERE id = ?", arguments: [Int64(entry.revision), tenantID])
+            try db.execute(sql: "INSERT INTO change_log (tenant_id, revision, committed_at_ms, changes) VALUES (?, ?, ?, ?)",
+                           arguments: [tenantID, Int64(entry.revision), entry.committedAt, body])
+            try db.execute(sql: "DELETE FROM change_log WHERE tenant_id = ? AND revision <= ?",
+                           arguments: [tenantID, Int64(entry.revision) - Int64(historyLimit)])
+        }
+    }
+
+    public func close() async throws {
+        try pool.close()
+    }
+
+    private static func apply(_ change: RosterChange, tenantID: String, db: Database) throws {
+        switch change {
+        case .employeeUpserted(let e):
+            let projects = String(decoding: try JSONEncoder().encode(e.projects), as: UTF8.self)
+            try db.execute(sql: """
+                INSERT INTO employee (tenant_id, id, first_name, last_name, email, phone, position, team, projects,
+                                      biography, photo_url, type)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (tenant_id, id) DO UPDATE SET
+                    first_name = excluded.first_name, last_name = excluded.last_name, email = excluded.email,
+                    phone = excluded.phone, position = excluded.position, team = excluded.team,
+                    projects = excluded.projects, biography = excluded.biography, photo_url = excluded.photo_url,
+                    type = excluded.type
+                """, arguments: [tenantID, e.id, e.firstName, e.lastName, e.email, e.phone, e.position, e.team, projects,
+                                 e.biography, e.photoURL, e.type.rawValue])
+        case .employeeDeleted(let id):
+            try db.execute(sql: "DELETE FROM shift WHERE tenant_id = ? AND employee_id = ?", arguments: [tenantID, id])
+            try db.execute(sql: "DELETE FROM employee WHERE tenant_id = ? AND id = ?", arguments: [tenantID, id])
+        case .shiftAdded(let s):
+            try db.execute(sql: """
+                INSERT INTO shift (tenant_id, id, employee_id, start_ms, end_ms, role) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (tenant_id, id) DO UPDATE SET employee_id = excluded.employee_id,
+                    start_ms = excluded.start_ms, end_ms = excluded.end_ms, role = excluded.role
+                """, arguments: [tenantID, s.id, s.employeeID, s.start, s.end, s.role])
+        case .shiftDeleted(let id):
+            try db.execute(sql: "DELETE FROM shift WHERE tenant_id = ? AND id = ?", arguments: [tenantID, id])
+        case .motdSet(let motd):
+            try db.execute(sql: "UPDATE tenant SET motd = ? WHERE id = ?", arguments: [motd, tenantID])
+        }
+    }
+
+    private static func employee(from row: Row) throws -> Employee {
+        let projects = try JSONDecoder().decode([String].self, from: Data((row["projects"] as String).utf8))
+        return Employee(id: row["id"], firstName: row["first_name"], lastName: row["last_name"], email: row["email"],
+                        phone: row["phone"], position: row["position"], team: row["team"], projects: projects,
+                        biography: row["biography"], photoURL: row["photo_url"],
+                        type: EmployeeType(rawValue: row["type"]) ?? .unspecified)
+    }
+}

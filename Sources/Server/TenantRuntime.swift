@@ -1,0 +1,214 @@
+import NIOConcurrencyHelpers
+import NIOCore
+import RosterDomain
+import RosterProtocol
+
+/// One tenant's live state in the server: data, revision, retained history, the on-duty engine
+/// and the last on-duty set announced, plus the subscribers on every event loop.
+///
+/// Concurrency: the state sits behind one lock. Mutations come from the server's mutation queue
+/// (one at a time); on-duty recomputes come from the boundary alarm or a clock jump. Both publish
+/// *while holding the lock* by enqueueing one task per event loop, so every loop sees revisions
+/// and on-duty transitions in commit order. Subscribing happens on the subscriber's own loop under
+/// the same lock, which is what makes snapshot → live gap-free (see `subscribe`).
+final class TenantRuntime: Sendable {
+    let id: String
+    private let clock: any ServerClock
+    private let historyLimit: Int
+    /// One fan-out per event loop, each touched only on its own loop.
+    private let fanouts: [LoopFanout]
+    private let inner: NIOLockedValueBox<Inner>
+
+    struct Inner {
+        var state: RosterState
+        var epoch: UInt64
+        var revision: UInt64
+        var history: CircularBuffer<HistoryEntry>
+        var engine: OnDutyEngine
+        var onDuty: OnDutyLookup
+        var onDutySequence: UInt64 = 0
+        var alarm: (any ScheduledAlarm)?
+
+        /// The oldest revision a client may resume *from* (it has applied this one): replay
+        /// starts at the revision after it.
+        var oldestResumableRevision: UInt64 {
+            guard let first = history.first else { return revision }
+            return first.revision - 1
+        }
+    }
+
+    /// A consistent view for queries.
+    struct View {
+        var state: RosterState
+        var epoch: UInt64
+        var revision: UInt64
+        var engine: OnDutyEngine
+    }
+
+    init(stored: StoredTenant, clock: any ServerClock, historyLimit: Int, loops: [any EventLoop]) {
+        id = stored.state.tenant.id
+        self.clock = clock
+        self.historyLimit = historyLimit
+        fanouts = loops.map { LoopFanout(loop: $0, tenantID: stored.state.tenant.id) }
+        let engine = stored.state.onDutyEngine()
+        var history = CircularBuffer<HistoryEntry>(initialCapacity: min(historyLimit, 1024))
+        for entry in stored.history.suffix(historyLimit) { history.append(entry) }
+        inner = NIOLockedValueBox(Inner(
+            state: stored.state, epoch: stored.epoch, revision: stored.revision, history: history, engine: engine,
+            onDuty: engine.lookup(at: clock.now())))
+    }
+
+    var view: View {
+        inner.withLockedValue { View(state: $0.state, epoch: $0.epoch, revision: $0.revision, engine: $0.engine) }
+    }
+
+    func fanout(on loop: any EventLoop) -> LoopFanout {
+        fanouts.first { $0.loop === loop }!
+    }
+
+    var allFanouts: [LoopFanout] { fanouts }
+
+    // MARK: Mutations (called by the mutation queue, one at a time)
+
+    /// Records a committed revision and publishes it. `entry.revision` must be `revision + 1`.
+    func didCommit(_ entry: HistoryEntry, state newState: RosterState) {
+        inner.withLockedValue { inner in
+            let previousState = inner.state
+            inner.state = newState
+            inner.revision = entry.revision
+            inner.history.append(entry)
+            while inner.history.count > historyLimit { inner.history.removeFirst() }
+            inner.engine = newState.onDutyEngine()
+
+            var push = RosterPush(entry: entry, epoch: inner.epoch, previous: previousState, current: newState)
+            push.sharedFrame = PushEncoding.rosterChanged(push, filter: nil).map { PushEncoding.frame(.rosterChanged($0)) }
+            let published = push
+            for fanout in fanouts { fanout.loop.execute { fanout.deliver(published) } }
+            recompute(&inner, cause: .planChanged)
+        }
+    }
+
+    // MARK: On duty
+
+    /// Starts the boundary alarm and listens for clock jumps. Called once at start-up.
+    func startOnDutyTracking() {
+        clock.onJump { [weak self] in self?.recomputeOnDuty(cause: .clockJump) }
+        inner.withLockedValue { inner in
+            inner.onDuty = inner.engine.lookup(at: clock.now())
+            arm(&inner)
+        }
+    }
+
+    func recomputeOnDuty(cause: Roster_V1_OnDutyCause) {
+        inner.withLockedValue { recompute(&$0, cause: cause) }
+    }
+
+    func stopOnDutyTracking() {
+        inner.withLockedValue { $0.alarm?.cancel(); $0.alarm = nil }
+    }
+
+    /// Looks up "now", publishes OnDutyChanged when the set of people differs from the last one
+    /// announced, and re-arms the alarm at the next boundary. A lookup taken before the boundary
+    /// (an early timer) finds the same set, so nothing is ever announced early.
+    private func recompute(_ inner: inout Inner, cause: Roster_V1_OnDutyCause) {
+        let lookup = inner.engine.lookup(at: clock.now())
+        let previous = inner.onDuty
+        if Set(lookup.currentEmployeeIDs) != Set(previous.currentEmployeeIDs) {
+            inner.onDutySequence += 1
+            var push = OnDutyPush(sequence: inner.onDutySequence, epoch: inner.epoch, revision: inner.revision,
+                                  previous: previous, current: lookup, cause: cause, state: inner.state)
+            push.sharedFrame = PushEncoding.onDutyChanged(push, filter: nil).map { PushEncoding.frame(.onDutyChanged($0)) }
+            let published = push
+            for fanout in fanouts { fanout.loop.execute { fanout.deliver(published) } }
+        }
+        // Keep the latest until/next even when the set is unchanged (e.g. a shift was extended).
+        inner.onDuty = lookup
+        arm(&inner)
+    }
+
+    private func arm(_ inner: inout Inner) {
+        inner.alarm?.cancel()
+        inner.alarm = nil
+        guard let until = inner.onDuty.until else { return }
+        inner.alarm = clock.schedule(at: until) { [weak self] in self?.recomputeOnDuty(cause: .boundary) }
+    }
+
+    // MARK: Subscribing (called on the subscriber's event loop)
+
+    enum SubscribeStart {
+        /// Send this snapshot, then Synced.
+        case snapshot(RosterState)
+        /// Replay these revisions, then Synced.
+        case replay([HistoryEntry])
+    }
+
+    enum SubscribeRefusal: Error {
+        case resyncRequired(oldestResumable: UInt64, reason: String)
+    }
+
+    /// Registers `subscription` with this loop's fan-out and returns what must be sent before
+    /// Synced. Runs under the tenant lock on the subscriber's loop: an event committed after the
+    /// captured revision is enqueued on this loop behind us and passes the subscription's floor;
+    /// one committed before is either in the snapshot or filtered out by the floor.
+    func subscribe(_ subscription: Subscription, sinceRevision: UInt64?, epoch: UInt64?) throws(SubscribeRefusal)
+        -> (start: SubscribeStart, revision: UInt64, epoch: UInt64, onDuty: OnDutyPush)
+    {
+        let outcome = inner.withLockedValue { inner -> Result<(SubscribeStart, UInt64, UInt64, OnDutyPush), SubscribeRefusal> in
+            var start = SubscribeStart.snapshot(inner.state)
+            if let since = sinceRevision {
+                let oldest = inner.oldestResumableRevision
+                if let epoch, epoch != inner.epoch {
+                    return .failure(.resyncRequired(oldestResumable: oldest, reason: "the store was recreated (epoch changed)"))
+                }
+                if since > inner.revision {
+                    return .failure(.resyncRequired(
+                        oldestResumable: oldest, reason: "revision \(since) is newer than the server's \(inner.revision)"))
+                }
+                if since < oldest {
+                    return .failure(.resyncRequired(
+                        oldestResumable: oldest, reason: "the history no longer reaches back to revision \(since)"))
+                }
+                start = .replay(inner.history.filter { $0.revision > since })
+            }
+            subscription.floorRevision = inner.revision
+            subscription.onDutyFloor = inner.onDutySequence
+            fanout(on: subscription.connection.eventLoop).add(subscription)
+            let onDuty = OnDutyPush(sequence: inner.onDutySequence, epoch: inner.epoch, revision: inner.revision,
+                                    previous: nil, current: inner.onDuty, cause: .initial, state: inner.state)
+            return .success((start, inner.revision, inner.epoch, onDuty))
+        }
+        return try outcome.get()
+    }
+
+    // MARK: Progress bookmarks
+
+    func sendProgress(idleFor interval: TimeAmount) {
+        let (epoch, revision) = inner.withLockedValue { ($0.epoch, $0.revision) }
+        for fanout in fanouts {
+            fanout.loop.execute { fanout.sendProgress(epoch: epoch, revision: revision, idleFor: interval) }
+        }
+    }
+}
+
+/// A committed revision on its way to subscribers.
+struct RosterPush: Sendable {
+    var entry: HistoryEntry
+    var epoch: UInt64
+    var previous: RosterState
+    var current: RosterState
+    /// The unfiltered frame, encoded once for every subscriber on every loop.
+    var sharedFrame: ByteBuffer?
+}
+
+/// An on-duty transition (or the initial state for a new subscriber).
+struct OnDutyPush: Sendable {
+    var sequence: UInt64
+    var epoch: UInt64
+    var revision: UInt64
+    var previous: OnDutyLookup?
+    var current: OnDutyLookup
+    var cause: Roster_V1_OnDutyCause
+    var state: RosterState
+    /// The unfiltered frame, encoded once for every subscriber on every loop.
+    var sharedFrame: ByteBuffer?
+}

@@ -1,0 +1,162 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import Logging
+import RosterServer
+
+@main
+struct RosterServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "roster-server",
+        abstract: "Serves shift rosters and pushes on-duty changes to subscribers.",
+        subcommands: [Serve.self],
+        defaultSubcommand: Serve.self)
+}
+
+/// Flags win over environment variables (ROSTER_*), which win over the defaults.
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run the server (the default command).",
+        discussion: """
+            Every option can also be set with an environment variable, named after the option in capitals \
+            with a ROSTER_ prefix: --listen is ROSTER_LISTEN, --max-frame-bytes is ROSTER_MAX_FRAME_BYTES. \
+            A flag beats its variable. SIGTERM or SIGINT sends GoingAway to every client and stops after \
+            the grace period.
+            """)
+
+    @Option(help: "Address to listen on, HOST:PORT. (env: ROSTER_LISTEN)")
+    var listen: String?
+
+    @Option(name: .customLong("data-dir"), help: "Directory for the database. (env: ROSTER_DATA_DIR; default: ./roster-data)")
+    var dataDirectory: String?
+
+    @Flag(help: "Create the demo tenant once and keep its plan rolling. (env: ROSTER_DEMO=1)")
+    var demo = false
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error. (env: ROSTER_LOG_LEVEL; default: info)")
+    var logLevel: String?
+
+    @Option(help: "Maximum simultaneous connections. (env: ROSTER_MAX_CONNECTIONS)")
+    var maxConnections: Int?
+    @Option(help: "Maximum frame size after the handshake, in bytes. (env: ROSTER_MAX_FRAME_BYTES)")
+    var maxFrameBytes: Int?
+    @Option(help: "Maximum subscriptions per connection. (env: ROSTER_MAX_SUBSCRIPTIONS)")
+    var maxSubscriptions: Int?
+    @Option(help: "Maximum requests in flight per connection. (env: ROSTER_MAX_IN_FLIGHT)")
+    var maxInFlight: Int?
+    @Option(help: "Revisions kept for resume. (env: ROSTER_HISTORY_SIZE)")
+    var historySize: Int?
+    @Option(help: "Milliseconds a new connection has to send Hello. (env: ROSTER_HELLO_TIMEOUT_MS)")
+    var helloTimeoutMs: Int64?
+    @Option(help: "Ping interval in milliseconds; a peer silent for 1.5 intervals is closed. (env: ROSTER_PING_INTERVAL_MS)")
+    var pingIntervalMs: Int64?
+    @Option(help: "Milliseconds between Progress bookmarks to idle subscribers. (env: ROSTER_PROGRESS_INTERVAL_MS)")
+    var progressIntervalMs: Int64?
+    @Option(help: "Outbound bytes queued per connection before it is a slow consumer. (env: ROSTER_OUTBOUND_BUFFER_BYTES)")
+    var outboundBufferBytes: Int?
+    @Option(help: "Milliseconds a slow consumer's writes may stall before it is disconnected. (env: ROSTER_WRITE_DEADLINE_MS)")
+    var writeDeadlineMs: Int64?
+    @Option(help: "Milliseconds clients get after GoingAway. (env: ROSTER_SHUTDOWN_GRACE_MS)")
+    var shutdownGraceMs: Int64?
+
+    func validate() throws {
+        if let listen = setting(listen, "LISTEN"), (try? Self.parse(listen: listen)) == nil {
+            throw ValidationError("--listen must be HOST:PORT, e.g. 127.0.0.1:7400 (got \"\(listen)\")")
+        }
+        if let level = setting(logLevel, "LOG_LEVEL"), Logger.Level(rawValue: level) == nil {
+            throw ValidationError("unknown log level \"\(level)\"")
+        }
+    }
+
+    func run() async throws {
+        let level = setting(logLevel, "LOG_LEVEL").flatMap(Logger.Level.init(rawValue:)) ?? .info
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "roster.server")
+
+        var configuration = ServerConfiguration(dataDirectory: setting(dataDirectory, "DATA_DIR") ?? "./roster-data")
+        let (host, port) = try Self.parse(listen: setting(listen, "LISTEN") ?? "127.0.0.1:7400")
+        configuration.host = host
+        configuration.port = port
+        configuration.demo = demo || ProcessInfo.processInfo.environment["ROSTER_DEMO"] == "1"
+        var limits = configuration.limits
+        limits.maxConnections = try number(maxConnections, "MAX_CONNECTIONS") ?? limits.maxConnections
+        limits.maxFrameBytes = try number(maxFrameBytes, "MAX_FRAME_BYTES") ?? limits.maxFrameBytes
+        limits.maxSubscriptionsPerConnection = try number(maxSubscriptions, "MAX_SUBSCRIPTIONS") ?? limits.maxSubscriptionsPerConnection
+        limits.maxInFlightRequests = try number(maxInFlight, "MAX_IN_FLIGHT") ?? limits.maxInFlightRequests
+        limits.historySize = try number(historySize, "HISTORY_SIZE") ?? limits.historySize
+        limits.helloTimeoutMillis = try number(helloTimeoutMs, "HELLO_TIMEOUT_MS") ?? limits.helloTimeoutMillis
+        limits.pingIntervalMillis = try number(pingIntervalMs, "PING_INTERVAL_MS") ?? limits.pingIntervalMillis
+        limits.progressIntervalMillis = try number(progressIntervalMs, "PROGRESS_INTERVAL_MS") ?? limits.progressIntervalMillis
+        if let bytes = try number(outboundBufferBytes, "OUTBOUND_BUFFER_BYTES") {
+            limits.outboundHighWaterMark = bytes
+            limits.outboundLowWaterMark = bytes / 4
+        }
+        limits.writeDeadlineMillis = try number(writeDeadlineMs, "WRITE_DEADLINE_MS") ?? limits.writeDeadlineMillis
+        limits.shutdownGraceMillis = try number(shutdownGraceMs, "SHUTDOWN_GRACE_MS") ?? limits.shutdownGraceMillis
+        configuration.limits = limits
+
+        let server = try RosterServer(configuration: configuration, logger: logger)
+        try await server.start()
+        await Self.waitForTerminationSignal()
+        await server.shutdown()
+    }
+
+    private func setting(_ flag: String?, _ name: String) -> String? {
+        flag ?? ProcessInfo.processInfo.environment["ROSTER_" + name]
+    }
+
+    private func number<T: LosslessStringConvertible>(_ flag: T?, _ name: String) throws -> T? {
+        if let flag { return flag }
+        guard let text = ProcessInfo.processInfo.environment["ROSTER_" + name] else { return nil }
+        guard let value = T(text) else { throw ValidationError("ROSTER_\(name) must be a number (got \"\(text)\")") }
+        return value
+    }
+
+    static func parse(listen: String) throws -> (String, Int) {
+        guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]),
+              (0...65535).contains(port) else {
+            throw ValidationError("--listen must be HOST:PORT")
+        }
+        var host = String(listen[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return (host.isEmpty ? "0.0.0.0" : host, port)
+    }
+
+    /// Suspends until SIGINT or SIGTERM.
+    static func waitForTerminationSignal() async {
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let queue = DispatchQueue(label: "roster.signals")
+            let once = SignalOnce(continuation)
+            for number in [SIGINT, SIGTERM] {
+                let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+                source.setEventHandler { once.fire() }
+                source.resume()
+                once.keep(source)
+            }
+        }
+    }
+}
+
+/// Resumes the waiting task on the first signal; keeps the signal sources alive until then.
+private final class SignalOnce: @unchecked Sendable {
+    private var continuation: CheckedContinuation<Void, Never>?
+    private var sources: [any DispatchSourceSignal] = []
+    private let lock = NSLock()
+
+    init(_ continuation: CheckedContinuation<Void, Never>) { self.continuation = continuation }
+
+    func keep(_ source: any DispatchSourceSignal) { lock.withLock { sources.append(source) } }
+
+    func fire() {
+        lock.withLock {
+            continuation?.resume()
+            continuation = nil
+        }
+    }
+}
