@@ -66,28 +66,25 @@ public final class RosterConnection: Sendable {
         if hello.clientName.isEmpty { hello.clientName = "RosterClient" }
         let (stream, continuation) = AsyncStream<InboundMessage>.makeStream()
         let channel: any Channel
+        let handler: NIOLoopBound<ClientFrameHandler>
         do {
-            channel = try await ClientBootstrap(group: group)
+            (channel, handler) = try await ClientBootstrap(group: group)
                 .connectTimeout(timeout)
                 .channelOption(.socketOption(.tcp_nodelay), value: 1)
-                .channelInitializer { channel in
+                .connect(host: host, port: port) { channel in
                     channel.eventLoop.makeCompletedFuture {
                         let limit = FrameSizeLimit(WireProtocol.handshakeMaxFrameLength)
+                        let handler = ClientFrameHandler(limit: limit, continuation: continuation)
                         try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder(limit: limit)))
                         try channel.pipeline.syncOperations.addHandler(MessageToByteHandler(FrameEncoder()))
-                        try channel.pipeline.syncOperations.addHandler(
-                            ClientFrameHandler(limit: limit, continuation: continuation))
+                        try channel.pipeline.syncOperations.addHandler(handler)
+                        return (channel, NIOLoopBound(handler, eventLoop: channel.eventLoop))
                     }
                 }
-                .connect(host: host, port: port)
-                .get()
         } catch {
             continuation.finish()
             throw RosterClientError.connectionFailed("\(host):\(port): \(error)")
         }
-        let handler = try await channel.eventLoop.submit {
-            NIOLoopBound(try channel.pipeline.syncOperations.handler(type: ClientFrameHandler.self), eventLoop: channel.eventLoop)
-        }.get()
         let response: RosterMessage
         do {
             response = try await Self.exchange(.hello(hello), requestID: 0, channel: channel, handler: handler, timeout: timeout)

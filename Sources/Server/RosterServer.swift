@@ -116,7 +116,10 @@ public final class RosterServer: Sendable {
                                 value: .init(low: limits.outboundLowWaterMark, high: limits.outboundHighWaterMark))
             .childChannelInitializer { channel in
                 guard context.connectionOpened(channel) else {
-                    return Self.refuse(channel, WireError(.resourceExhausted, "too many connections", retryable: true))
+                    let refusal = WireError(.resourceExhausted, "too many connections", retryable: true)
+                    return channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(RefusingHandler(refusal))
+                    }
                 }
                 let limit = FrameSizeLimit(limits.handshakeMaxFrameBytes)
                 return channel.eventLoop.makeCompletedFuture {
@@ -140,11 +143,6 @@ public final class RosterServer: Sendable {
         if let host = channel.localAddress, ConnectionHandler.isLoopback(host) {
             logger.notice("loopback listener: plaintext, anonymous reads, and admin changes from local clients are allowed (development mode)")
         }
-    }
-
-    private static func refuse(_ channel: any Channel, _ error: WireError) -> EventLoopFuture<Void> {
-        let frame = RosterMessage.error(error.body).frame().encoded()
-        return channel.writeAndFlush(frame).flatMap { channel.close() }.flatMapErrorThrowing { _ in }
     }
 
     /// Sends GoingAway to every client, waits the grace period, closes everything and the store.
@@ -171,4 +169,20 @@ public final class RosterServer: Sendable {
         if let clock = clock as? SystemClock { clock.stop() }
         logger.info("stopped")
     }
+}
+
+/// Answers a connection the server cannot take with one Error frame, then closes it.
+final class RefusingHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+    private let refusal: WireError
+
+    init(_ refusal: WireError) { self.refusal = refusal }
+
+    func channelActive(context: ChannelHandlerContext) {
+        context.writeAndFlush(wrapOutboundOut(RosterMessage.error(refusal.body).frame().encoded()))
+            .assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {}
 }
