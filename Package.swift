@@ -100,14 +100,27 @@ let package = Package(
             ],
             path: "Tests/RosterDomainTests"
         ),
-        .testTarget(
-            name: "RosterServerTests",
+        // A real server on port 0, raw sockets, and the built executables, for the tests below.
+        .target(
+            name: "RosterTestSupport",
             dependencies: [
                 "RosterServer", "RosterClient", "RosterProtocol", "RosterDomain",
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Tests/RosterTestSupport"
+        ),
+        .testTarget(
+            name: "RosterServerTests",
+            dependencies: [
+                "RosterTestSupport", "RosterServer", "RosterClient", "RosterProtocol", "RosterDomain",
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Tests/RosterServerTests"
+        ),
+        .testTarget(
+            name: "RosterClientTests",
+            dependencies: ["RosterTestSupport", "RosterServer", "RosterClient", "RosterProtocol", "RosterDomain"],
+            path: "Tests/RosterClientTests"
         ),
     ]
 )

@@ -3,6 +3,7 @@ import RosterClient
 import RosterDomain
 import RosterProtocol
 import RosterServer
+import RosterTestSupport
 import Testing
 
 /// Each bad input gets its documented error and a close, and the server keeps serving others.

@@ -1,6 +1,7 @@
 import Foundation
 import RosterClient
 import RosterProtocol
+import RosterTestSupport
 import Testing
 
 /// Nothing is acknowledged before it is durable: a change the server confirmed survives a

@@ -2,6 +2,7 @@ import Foundation
 import RosterClient
 import RosterDomain
 import RosterProtocol
+import RosterTestSupport
 import Testing
 
 func onDutyEvent(_ message: InboundMessage) -> Roster_V1_OnDutyChanged? {

@@ -3,6 +3,7 @@ import RosterClient
 import RosterDomain
 import RosterProtocol
 import RosterServer
+import RosterTestSupport
 import Testing
 
 /// Ada [0, 60m) Core, Grace [30m, 90m) Edge, René [90m, 120m) Edge; the clock at 10m.

@@ -1,6 +1,7 @@
 import Foundation
 import RosterClient
 import RosterProtocol
+import RosterTestSupport
 import Testing
 
 @Suite struct ResumeTests {

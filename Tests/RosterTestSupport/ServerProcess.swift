@@ -2,13 +2,13 @@ import Foundation
 import RosterClient
 
 /// The real `roster-server` executable, started as a child process on 127.0.0.1 port 0.
-final class ServerProcess: @unchecked Sendable {
-    let process = Process()
-    let port: Int
+public final class ServerProcess: @unchecked Sendable {
+    public let process = Process()
+    public let port: Int
     private let errorPipe = Pipe()
 
     /// The built binary: ROSTER_BIN_DIR if set, else the package's .build/debug.
-    static var binDirectory: URL {
+    public static var binDirectory: URL {
         if let directory = ProcessInfo.processInfo.environment["ROSTER_BIN_DIR"] {
             return URL(fileURLWithPath: directory)
         }
@@ -16,7 +16,7 @@ final class ServerProcess: @unchecked Sendable {
             .deletingLastPathComponent().appendingPathComponent(".build/debug")
     }
 
-    init(dataDirectory: String, arguments: [String] = []) throws {
+    public init(dataDirectory: String, arguments: [String] = []) throws {
         let binary = Self.binDirectory.appendingPathComponent("roster-server")
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             throw RosterClientError.connectionFailed("\(binary.path) is missing: run `swift build` first (scripts/test does)")
@@ -45,12 +45,12 @@ final class ServerProcess: @unchecked Sendable {
         throw RosterClientError.connectionFailed("roster-server did not start: \(log)")
     }
 
-    func kill9() {
+    public func kill9() {
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
     }
 
-    func terminate() {
+    public func terminate() {
         process.terminate()
         process.waitUntilExit()
     }

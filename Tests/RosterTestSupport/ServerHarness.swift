@@ -9,23 +9,23 @@ import Glibc
 #endif
 
 /// Base instant for tests: 2026-01-01T00:00:00Z.
-let t0: UnixMillis = 1_767_225_600_000
-let minute: Int64 = 60_000
+public let t0: UnixMillis = 1_767_225_600_000
+public let minute: Int64 = 60_000
 
 /// A real server on 127.0.0.1, port 0, in a fresh data directory, on a manual clock.
-final class ServerHarness: Sendable {
-    let clock: ManualClock
-    let server: RosterServer
-    let dataDirectory: String
-    let port: Int
+public final class ServerHarness: Sendable {
+    public let clock: ManualClock
+    public let server: RosterServer
+    public let dataDirectory: String
+    public let port: Int
 
-    static func start(now: UnixMillis = t0, dataDirectory: String? = nil, store: (any RosterStore)? = nil,
-                      configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> ServerHarness {
+    public static func start(now: UnixMillis = t0, dataDirectory: String? = nil, port: Int = 0,
+                             store: (any RosterStore)? = nil, configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> ServerHarness {
         let directory = dataDirectory ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("roster-test-\(UUID().uuidString)").path
         var configuration = ServerConfiguration(dataDirectory: directory)
         configuration.host = "127.0.0.1"
-        configuration.port = 0
+        configuration.port = port
         configuration.limits.progressIntervalMillis = 3_600_000
         configuration.limits.shutdownGraceMillis = 50
         configure(&configuration)
@@ -42,36 +42,34 @@ final class ServerHarness: Sendable {
         self.port = port
     }
 
-    func connect(tenant: String = "") async throws -> RosterConnection {
+    public func connect(tenant: String = "") async throws -> RosterConnection {
         try await RosterConnection.connect(host: "127.0.0.1", port: port, hello: .with { $0.tenant = tenant })
     }
 
-    func stop() async {
+    public func stop() async {
         await server.shutdown()
     }
 }
 
-/// Reads a connection's inbound stream with a time limit, so a missing push fails the test
-/// instead of hanging it.
-actor Inbox {
-    private var buffered: [InboundMessage] = []
-    private var waiter: CheckedContinuation<InboundMessage?, Never>?
+/// Reads an async stream with a time limit, so a missing push fails the test instead of hanging it.
+public actor AsyncInbox<Element: Sendable> {
+    private var buffered: [Element] = []
+    private var waiter: CheckedContinuation<Element?, Never>?
     private var finished = false
 
-    init(_ connection: RosterConnection) {
-        let stream = connection.inbound
+    public init(_ stream: AsyncStream<Element>) {
         Task { [weak self] in
-            for await message in stream { await self?.deliver(message) }
+            for await element in stream { await self?.deliver(element) }
             await self?.finish()
         }
     }
 
-    private func deliver(_ message: InboundMessage) {
+    private func deliver(_ element: Element) {
         if let waiter {
             self.waiter = nil
-            waiter.resume(returning: message)
+            waiter.resume(returning: element)
         } else {
-            buffered.append(message)
+            buffered.append(element)
         }
     }
 
@@ -81,41 +79,61 @@ actor Inbox {
         waiter = nil
     }
 
-    struct Timeout: Error {}
-    struct Closed: Error {}
+    public struct Timeout: Error {}
+    public struct Closed: Error {}
+
+    /// The next element; throws `Timeout` or `Closed`.
+    public func nextElement(timeout: Duration = .seconds(10)) async throws -> Element {
+        if !buffered.isEmpty { return buffered.removeFirst() }
+        if finished { throw Closed() }
+        let element: Element? = await withCheckedContinuation { continuation in
+            waiter = continuation
+            Task { [weak self] in
+                try? await Task.sleep(for: timeout)
+                await self?.expire()
+            }
+        }
+        guard let element else { throw finished ? Closed() : Timeout() }
+        return element
+    }
+
+    private func expire() {
+        guard let waiter else { return }
+        self.waiter = nil
+        waiter.resume(returning: nil)
+    }
+
+    /// Reads until `predicate` holds, returning everything read.
+    @discardableResult
+    public func until(timeout: Duration = .seconds(20), _ predicate: @Sendable (Element) -> Bool) async throws -> [Element] {
+        var seen: [Element] = []
+        while true {
+            let element = try await nextElement(timeout: timeout)
+            seen.append(element)
+            if predicate(element) { return seen }
+        }
+    }
+}
+
+/// A connection's pushes and subscription frames.
+public typealias Inbox = AsyncInbox<InboundMessage>
+
+extension AsyncInbox where Element == InboundMessage {
+    public init(_ connection: RosterConnection) {
+        self.init(connection.inbound)
+    }
 
     /// The next message, skipping Progress bookmarks unless asked for.
-    func next(includingProgress: Bool = false, timeout: Duration = .seconds(10)) async throws -> InboundMessage {
+    public func next(includingProgress: Bool = false, timeout: Duration = .seconds(10)) async throws -> InboundMessage {
         while true {
-            let message = try await nextAny(timeout: timeout)
+            let message = try await nextElement(timeout: timeout)
             if case .progress = message.message, !includingProgress { continue }
             return message
         }
     }
 
-    private func nextAny(timeout: Duration) async throws -> InboundMessage {
-        if !buffered.isEmpty { return buffered.removeFirst() }
-        if finished { throw Closed() }
-        let message: InboundMessage? = await withCheckedContinuation { continuation in
-            waiter = continuation
-            Task { [weak self] in
-                try? await Task.sleep(for: timeout)
-                await self?.expire(continuation)
-            }
-        }
-        guard let message else { throw finished ? Closed() : Timeout() }
-        return message
-    }
-
-    private func expire(_ continuation: CheckedContinuation<InboundMessage?, Never>) {
-        // Only the waiter still pending is resumed; one already served is left alone.
-        guard waiter != nil else { return }
-        waiter = nil
-        continuation.resume(returning: nil)
-    }
-
-    /// Reads through the subscribe exchange up to and including Synced; returns what it saw.
-    func untilSynced() async throws -> [RosterMessage] {
+    /// Reads through the subscribe exchange up to and including Synced (or an Error).
+    public func untilSynced() async throws -> [RosterMessage] {
         var seen: [RosterMessage] = []
         while true {
             let message = try await next().message
@@ -128,7 +146,7 @@ actor Inbox {
 
 extension RosterConnection {
     @discardableResult
-    func admin(_ message: RosterMessage) async throws -> Roster_V1_MutationResult {
+    public func admin(_ message: RosterMessage) async throws -> Roster_V1_MutationResult {
         guard case .mutationResult(let result) = try await request(message) else {
             throw RosterClientError.protocolViolation("expected MutationResult")
         }
@@ -136,7 +154,7 @@ extension RosterConnection {
     }
 
     @discardableResult
-    func addEmployee(_ first: String, _ last: String, id: String = "", position: String = "Engineer",
+    public func addEmployee(_ first: String, _ last: String, id: String = "", position: String = "Engineer",
                      team: String = "Core") async throws -> String {
         try await admin(.upsertEmployee(.with {
             $0.employee = .with {
@@ -150,7 +168,7 @@ extension RosterConnection {
     }
 
     @discardableResult
-    func addShift(_ employeeID: String, _ start: UnixMillis, _ end: UnixMillis, id: String = "") async throws -> String {
+    public func addShift(_ employeeID: String, _ start: UnixMillis, _ end: UnixMillis, id: String = "") async throws -> String {
         try await admin(.addShift(.with {
             $0.shift = .with {
                 $0.id = id
@@ -162,16 +180,16 @@ extension RosterConnection {
     }
 
     /// A round trip that every earlier push on this connection precedes.
-    func barrier() async throws {
+    public func barrier() async throws {
         _ = try await request(.ping(.with { $0.nonce = 1 }))
     }
 }
 
 /// A plain TCP socket for sending bytes no well-behaved client would.
-final class RawSocket {
+public final class RawSocket {
     private let fd: Int32
 
-    init(port: Int) throws {
+    public init(port: Int) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -187,16 +205,16 @@ final class RawSocket {
 
     deinit { close(fd) }
 
-    func send(_ bytes: [UInt8]) {
+    public func send(_ bytes: [UInt8]) {
         _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 
-    func send(_ message: RosterMessage, requestID: UInt32 = 1) {
+    public func send(_ message: RosterMessage, requestID: UInt32 = 1) {
         send(Array(message.frame(requestID: requestID).encoded().readableBytesView))
     }
 
     /// Reads frames until the server closes the connection (or 10 s pass).
-    func readUntilClosed() -> (frames: [RosterMessage], closed: Bool) {
+    public func readUntilClosed() -> (frames: [RosterMessage], closed: Bool) {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         var closed = false
@@ -210,7 +228,7 @@ final class RawSocket {
     }
 
     /// Reads exactly one frame.
-    func readFrame() -> RosterMessage? {
+    public func readFrame() -> RosterMessage? {
         var bytes: [UInt8] = []
         var byte = [UInt8](repeating: 0, count: 1)
         while true {
@@ -235,14 +253,14 @@ final class RawSocket {
 }
 
 extension RosterMessage {
-    var errorCode: Roster_V1_ErrorCode? {
+    public var errorCode: Roster_V1_ErrorCode? {
         if case .error(let error) = self { return error.code }
         return nil
     }
 }
 
 /// The valid Hello of this protocol version.
-let validHello = RosterMessage.hello(.with {
+public let validHello = RosterMessage.hello(.with {
     $0.minVersion = 1
     $0.maxVersion = 1
     $0.clientName = "raw-test"

@@ -1,0 +1,148 @@
+import Foundation
+import RosterDomain
+import RosterProtocol
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The last synced roster of one server and tenant, as kept on disk.
+public struct CachedRoster: Sendable {
+    public var state: RosterState
+    public var epoch: UInt64
+    public var revision: UInt64
+    /// When this data was last known to match the server (the last Synced or live event).
+    public var syncedAt: Date
+
+    public init(state: RosterState, epoch: UInt64, revision: UInt64, syncedAt: Date) {
+        self.state = state
+        self.epoch = epoch
+        self.revision = revision
+        self.syncedAt = syncedAt
+    }
+
+    /// Who is on duty at `instant`, computed from the cached plan by the shared engine.
+    public func onDuty(at instant: UnixMillis = .now) -> OnDutyLookup {
+        state.onDutyEngine().lookup(at: instant)
+    }
+
+    /// How old the data is.
+    public func age(now: Date = Date()) -> TimeInterval { max(0, now.timeIntervalSince(syncedAt)) }
+}
+
+/// Why a cache file was not used.
+public enum CacheProblem: Error, Sendable, CustomStringConvertible, Equatable {
+    case unreadable(String)
+    case corrupt(String)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let why): return "the cache could not be read: \(why)"
+        case .corrupt(let why): return "the cache file is corrupt and was ignored: \(why)"
+        }
+    }
+}
+
+/// One cache file. Layout (big-endian):
+///
+///     "RSTRCAC1" | u64 synced_at_ms | u32 crc32(body) | u32 body_length | body (Snapshot protobuf)
+///
+/// Writes go to a temporary file that is fsynced, then renamed over the old one, then the
+/// directory is fsynced: a crash leaves the old file or the new one, never a mix. The checksum
+/// catches a torn or corrupted file anyway, which is then ignored, never trusted.
+public struct RosterCacheFile: Sendable {
+    public let url: URL
+    static let magic = Array("RSTRCAC1".utf8)
+
+    public init(url: URL) { self.url = url }
+
+    /// The cache file for one server and tenant under `directory`.
+    public init(directory: URL, server: String, tenant: String) {
+        let safe = "\(server)-\(tenant.isEmpty ? "default" : tenant)".map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" }
+        self.init(url: directory.appendingPathComponent(String(safe) + ".cache"))
+    }
+
+    /// The default cache directory: $XDG_CACHE_HOME/roster, or ~/.cache/roster.
+    public static var defaultDirectory: URL {
+        let environment = ProcessInfo.processInfo.environment
+        if let xdg = environment["XDG_CACHE_HOME"], !xdg.isEmpty {
+            return URL(fileURLWithPath: xdg).appendingPathComponent("roster")
+        }
+        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache/roster")
+    }
+
+    /// The cached roster; nil when there is no file. Throws `CacheProblem` for a bad one.
+    public func load() throws(CacheProblem) -> CachedRoster? {
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch { throw .unreadable("\(error.localizedDescription)") }
+        let bytes = [UInt8](data)
+        guard bytes.count >= 24, Array(bytes[0..<8]) == Self.magic else { throw .corrupt("not a roster cache file") }
+        let syncedAt = Self.read(UInt64.self, bytes, at: 8)
+        let checksum = Self.read(UInt32.self, bytes, at: 16)
+        let length = Int(Self.read(UInt32.self, bytes, at: 20))
+        guard bytes.count == 24 + length else { throw .corrupt("expected \(24 + length) bytes, found \(bytes.count)") }
+        let body = Array(bytes[24...])
+        guard CRC32.checksum(body) == checksum else { throw .corrupt("checksum mismatch") }
+        guard let snapshot = try? Roster_V1_Snapshot(serializedBytes: body) else { throw .corrupt("the body does not decode") }
+        return CachedRoster(state: RosterState(snapshot), epoch: snapshot.epoch, revision: snapshot.revision,
+                            syncedAt: Date(timeIntervalSince1970: Double(syncedAt) / 1000))
+    }
+
+    /// Writes atomically and durably.
+    public func save(_ roster: CachedRoster) throws {
+        let body: [UInt8] = try Roster_V1_Snapshot(roster.state, epoch: roster.epoch, revision: roster.revision).serializedBytes()
+        var bytes = Self.magic
+        Self.append(UInt64(max(0, roster.syncedAt.timeIntervalSince1970 * 1000)), to: &bytes)
+        Self.append(CRC32.checksum(body), to: &bytes)
+        Self.append(UInt32(body.count), to: &bytes)
+        bytes += body
+
+        let directory = url.deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
+        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        guard fd >= 0 else { throw CacheProblem.unreadable("cannot create \(temporary.path): errno \(errno)") }
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            if count <= 0 {
+                close(fd)
+                unlink(temporary.path)
+                throw CacheProblem.unreadable("write failed: errno \(errno)")
+            }
+            written += count
+        }
+        fsync(fd)
+        close(fd)
+        guard rename(temporary.path, url.path) == 0 else {
+            unlink(temporary.path)
+            throw CacheProblem.unreadable("rename failed: errno \(errno)")
+        }
+        let directoryFD = open(directory.path, O_RDONLY)
+        if directoryFD >= 0 {
+            fsync(directoryFD)
+            close(directoryFD)
+        }
+    }
+
+    private static func read<T: FixedWidthInteger>(_: T.Type, _ bytes: [UInt8], at offset: Int) -> T {
+        bytes[offset..<offset + MemoryLayout<T>.size].reduce(T(0)) { $0 << 8 | T($1) }
+    }
+
+    private static func append<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {
+        for shift in stride(from: (MemoryLayout<T>.size - 1) * 8, through: 0, by: -8) {
+            bytes.append(UInt8(truncatingIfNeeded: value >> shift))
+        }
+    }
+}
+
+/// CRC-32 (IEEE 802.3, the zlib polynomial), for detecting torn cache files.
+enum CRC32 {
+    private static let table: [UInt32] = (0..<256).map { index in
+        (0..<8).reduce(UInt32(index)) { crc, _ in crc & 1 == 1 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
+    }
+
+    static func checksum(_ bytes: [UInt8]) -> UInt32 {
+        ~bytes.reduce(~UInt32(0)) { crc, byte in table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
+    }
+}

@@ -1,0 +1,441 @@
+import Foundation
+import NIOCore
+import RosterDomain
+import RosterProtocol
+
+/// Where and how a `RosterClient` connects.
+public struct RosterClientConfiguration: Sendable {
+    public var host: String
+    public var port: Int
+    /// Empty: the server's default tenant.
+    public var tenant: String = ""
+    public var token: String = ""
+    public var clientName: String = "RosterClient"
+    /// Where the cache file lives; nil keeps no cache.
+    public var cacheDirectory: URL? = RosterCacheFile.defaultDirectory
+    public var topics: [Roster_V1_Topic] = [.onDuty, .roster]
+    public var reconnect = ReconnectPolicy()
+
+    /// One immediate retry, then exponential backoff with full jitter up to `maxDelay`; the
+    /// attempt count resets once a connection has stayed up for `stableAfter`.
+    public struct ReconnectPolicy: Sendable {
+        public var baseDelay: Duration = .milliseconds(500)
+        public var maxDelay: Duration = .seconds(30)
+        public var stableAfter: Duration = .seconds(30)
+
+        public init() {}
+
+        /// The delay before reconnect attempt `attempt` (1-based): 0 for the first, then a
+        /// uniformly random delay in [0, min(maxDelay, baseDelay · 2^(attempt-2))].
+        public func delay(forAttempt attempt: Int) -> Duration {
+            guard attempt > 1 else { return .zero }
+            let exponent = min(attempt - 2, 30)
+            let ceiling = min(maxDelay, baseDelay * (1 << exponent))
+            let millis = ceiling.components.seconds * 1000 + ceiling.components.attoseconds / 1_000_000_000_000_000
+            return .milliseconds(Int64.random(in: 0...max(0, millis)))
+        }
+    }
+
+    public init(host: String, port: Int) {
+        self.host = host
+        self.port = port
+    }
+
+    var serverName: String { "\(host):\(port)" }
+}
+
+/// The connection as an app would show it.
+public enum ConnectionState: Sendable, Equatable, CustomStringConvertible {
+    case connecting
+    /// Subscribed and synced: the cache follows the server.
+    case live
+    case reconnecting(attempt: Int, nextRetry: Date)
+    /// Not running (before `start`, after `stop`, or refused for good).
+    case offline
+
+    public var description: String {
+        switch self {
+        case .connecting: return "connecting"
+        case .live: return "live"
+        case .reconnecting(let attempt, let next):
+            return "reconnecting (attempt \(attempt), next in \(max(0, Int(next.timeIntervalSinceNow.rounded(.up))))s)"
+        case .offline: return "offline"
+        }
+    }
+}
+
+/// A person on duty with the shift that puts them there.
+public struct OnDutyEntry: Sendable, Hashable {
+    public var employee: Employee
+    public var shift: Shift
+}
+
+/// Who is on duty, until when, and who comes next.
+public struct OnDutyStatus: Sendable, Hashable {
+    public var at: UnixMillis
+    public var current: [OnDutyEntry]
+    public var until: UnixMillis?
+    public var next: [OnDutyEntry]
+    /// For pushed transitions: who was on duty before, and why it changed.
+    public var previous: [OnDutyEntry] = []
+    public var cause: String = ""
+    public var revision: UInt64 = 0
+}
+
+/// What a running client reports, in order.
+public enum RosterUpdate: Sendable {
+    case connectionState(ConnectionState)
+    /// The cache is whole at this revision (after a snapshot or a replay).
+    case synced(CachedRoster)
+    /// A revision was applied to the cache.
+    case rosterChanged(revision: UInt64, changes: [RosterChange])
+    case onDutyChanged(OnDutyStatus)
+    /// The client is discarding its cache and taking a fresh snapshot.
+    case resyncing(reason: String)
+    case goingAway(reason: String, retryAfter: Duration)
+    /// The cache file could not be used (it is ignored, never trusted).
+    case cacheProblem(CacheProblem)
+    /// The server refused the session for good (e.g. bad credentials); the client stops.
+    case refused(RosterClientError)
+}
+
+/// A Roster client for apps and daemons: connects, subscribes, keeps a cache on disk that
+/// answers offline, reconnects by itself and resumes from the last applied revision.
+///
+/// ```swift
+/// let client = RosterClient(configuration: .init(host: "roster.example", port: 7400))
+/// await client.start()
+/// for await update in client.updates { ... }
+/// ```
+public actor RosterClient {
+    public nonisolated let configuration: RosterClientConfiguration
+    /// Updates in order. One consumer.
+    public nonisolated let updates: AsyncStream<RosterUpdate>
+    private let continuation: AsyncStream<RosterUpdate>.Continuation
+    private let cacheFile: RosterCacheFile?
+
+    public private(set) var state: ConnectionState = .offline
+    /// The cached roster: loaded at init, kept current while live.
+    public private(set) var roster: CachedRoster?
+    /// The latest on-duty status pushed by the server.
+    public private(set) var onDuty: OnDutyStatus?
+    /// Revisions applied from live or replayed events, in order (for diagnostics and tests).
+    public private(set) var appliedRevisions: [UInt64] = []
+
+    private var runner: Task<Void, Never>?
+    private var connection: RosterConnection?
+    private var serverID = ""
+    private var lastOnDutySequence: UInt64 = 0
+    private var synced = false
+    private var retryAfterGoingAway: Duration?
+
+    public init(configuration: RosterClientConfiguration) {
+        self.configuration = configuration
+        (updates, continuation) = AsyncStream<RosterUpdate>.makeStream()
+        cacheFile = configuration.cacheDirectory.map {
+            RosterCacheFile(directory: $0, server: configuration.serverName, tenant: configuration.tenant)
+        }
+        do {
+            roster = try cacheFile?.load()
+        } catch {
+            continuation.yield(.cacheProblem(error))
+        }
+    }
+
+    // MARK: Running
+
+    /// Starts connecting and following the server in the background.
+    public func start() {
+        guard runner == nil else { return }
+        runner = Task { await self.run() }
+    }
+
+    /// Stops following the server and closes the connection. The cache stays.
+    public func stop() async {
+        runner?.cancel()
+        await connection?.close()
+        await runner?.value
+        runner = nil
+        setState(.offline)
+        continuation.finish()
+    }
+
+    private func setState(_ new: ConnectionState) {
+        guard new != state else { return }
+        state = new
+        continuation.yield(.connectionState(new))
+    }
+
+    private func run() async {
+        var attempt = 0
+        while !Task.isCancelled {
+            setState(attempt == 0 ? .connecting : state)
+            var stable = false
+            do {
+                let connection = try await connect()
+                self.connection = connection
+                let connectedAt = ContinuousClock.now
+                try await follow(connection)
+                stable = ContinuousClock.now - connectedAt >= configuration.reconnect.stableAfter
+            } catch let error as RosterClientError where error.code == .unauthenticated || error.code == .permissionDenied {
+                continuation.yield(.refused(error))
+                setState(.offline)
+                return
+            } catch {
+                // Connection failed or dropped: retry below.
+            }
+            connection = nil
+            synced = false
+            if Task.isCancelled { return }
+            attempt = stable ? 1 : attempt + 1
+            var delay = configuration.reconnect.delay(forAttempt: attempt)
+            if let retryAfter = retryAfterGoingAway {
+                delay = max(delay, retryAfter)
+                retryAfterGoingAway = nil
+            }
+            setState(.reconnecting(attempt: attempt, nextRetry: Date().addingTimeInterval(delay.seconds)))
+            try? await Task.sleep(for: delay)
+        }
+    }
+
+    private func connect() async throws -> RosterConnection {
+        try await RosterConnection.connect(host: configuration.host, port: configuration.port, hello: .with {
+            $0.clientName = configuration.clientName
+            $0.tenant = configuration.tenant
+            $0.token = configuration.token
+        })
+    }
+
+    /// Subscribes (resuming when the cache allows) and applies what arrives until the
+    /// connection closes.
+    private func follow(_ connection: RosterConnection) async throws {
+        if serverID != connection.welcome.serverID {
+            serverID = connection.welcome.serverID
+            lastOnDutySequence = 0  // sequences count per server process
+        }
+        var subscribeID = subscribe(on: connection, resume: true)
+        for await inbound in connection.inbound {
+            switch inbound.message {
+            case .subscribed:
+                break
+            case .snapshot(let snapshot) where inbound.requestID == subscribeID:
+                roster = CachedRoster(state: RosterState(snapshot), epoch: snapshot.epoch, revision: snapshot.revision,
+                                      syncedAt: Date())
+            case .rosterChanged(let changed):
+                if !apply(changed) {
+                    subscribeID = resync(on: connection, reason: "revision \(changed.revision) arrived out of order")
+                }
+            case .onDutyChanged(let changed):
+                applyOnDuty(changed)
+            case .synced:
+                synced = true
+                roster?.syncedAt = Date()
+                saveCache()
+                if let roster { continuation.yield(.synced(roster)) }
+                setState(.live)
+            case .progress(let progress):
+                if let roster, progress.epoch == roster.epoch {
+                    if progress.revision > roster.revision {
+                        subscribeID = resync(on: connection, reason: "a bookmark is ahead of the applied revision")
+                    } else {
+                        self.roster?.syncedAt = Date()
+                    }
+                }
+            case .error(let error) where error.code == .resyncRequired:
+                // With a subscription id: a live subscription was ended (slow consumer) and can
+                // resume. Without: the resume point is gone, so take a fresh snapshot.
+                if error.subscriptionID != 0 {
+                    subscribeID = subscribe(on: connection, resume: true)
+                } else {
+                    subscribeID = resync(on: connection, reason: error.message)
+                }
+            case .error(let error) where inbound.requestID == subscribeID:
+                await connection.close()
+                throw RosterClientError.server(error)
+            case .goingAway(let goingAway):
+                let delay = Duration.milliseconds(Int64(goingAway.retryAfterMs))
+                retryAfterGoingAway = delay
+                continuation.yield(.goingAway(reason: goingAway.reason, retryAfter: delay))
+            default:
+                break
+            }
+        }
+    }
+
+    private func subscribe(on connection: RosterConnection, resume: Bool) -> UInt32 {
+        synced = false
+        return connection.subscribe(.with {
+            $0.topics = configuration.topics
+            if resume, let roster {
+                $0.sinceRevision = roster.revision
+                $0.epoch = roster.epoch
+            }
+        })
+    }
+
+    private func resync(on connection: RosterConnection, reason: String) -> UInt32 {
+        continuation.yield(.resyncing(reason: reason))
+        return subscribe(on: connection, resume: false)
+    }
+
+    /// Applies a revision idempotently. Returns false when a revision is missing before it.
+    private func apply(_ changed: Roster_V1_RosterChanged) -> Bool {
+        guard var roster, changed.epoch == roster.epoch else { return false }
+        if changed.revision <= roster.revision { return true }  // already applied: drop
+        if changed.revision != roster.revision + 1 { return false }
+        let changes = changed.changes.compactMap(RosterChange.init)
+        roster.state.apply(changes)
+        roster.revision = changed.revision
+        roster.syncedAt = Date()
+        self.roster = roster
+        appliedRevisions.append(changed.revision)
+        if synced { saveCache() }
+        continuation.yield(.rosterChanged(revision: changed.revision, changes: changes))
+        return true
+    }
+
+    private func applyOnDuty(_ changed: Roster_V1_OnDutyChanged) {
+        if changed.cause != .initial {
+            guard changed.sequence > lastOnDutySequence else { return }  // seen already
+        }
+        lastOnDutySequence = max(lastOnDutySequence, changed.sequence)
+        let status = OnDutyStatus(changed)
+        onDuty = status
+        continuation.yield(.onDutyChanged(status))
+    }
+
+    private func saveCache() {
+        guard let cacheFile, let roster else { return }
+        do {
+            try cacheFile.save(roster)
+        } catch {
+            continuation.yield(.cacheProblem(.unreadable("saving failed: \(error)")))
+        }
+    }
+
+    // MARK: Requests
+
+    /// Sends a request over the live connection, or over a connection of its own when not
+    /// running (one-shot use, as the CLI does).
+    public func request(_ message: RosterMessage) async throws -> RosterMessage {
+        if let connection, connection.isActive {
+            return try await connection.request(message)
+        }
+        let oneShot = try await connect()
+        defer { Task { await oneShot.close() } }
+        return try await oneShot.request(message)
+    }
+
+    /// Fetches the whole state and stores it in the cache, unless the cache already holds a
+    /// newer revision of the same epoch (a late answer never overwrites newer state).
+    @discardableResult
+    public func refreshCache() async throws -> CachedRoster {
+        guard case .snapshot(let snapshot) = try await request(.getSnapshot(.init())) else {
+            throw RosterClientError.protocolViolation("expected Snapshot")
+        }
+        if let roster, roster.epoch == snapshot.epoch, roster.revision > snapshot.revision { return roster }
+        let fresh = CachedRoster(state: RosterState(snapshot), epoch: snapshot.epoch, revision: snapshot.revision, syncedAt: Date())
+        roster = fresh
+        saveCache()
+        return fresh
+    }
+
+    public func onDuty(at instant: UnixMillis? = nil) async throws -> OnDutyStatus {
+        guard case .onDuty(let answer) = try await request(.getOnDuty(.with { if let instant { $0.atMs = instant } })) else {
+            throw RosterClientError.protocolViolation("expected OnDuty")
+        }
+        return OnDutyStatus(answer)
+    }
+
+    public func employees(groupedBy grouping: EmployeeGrouping? = nil) async throws -> (employees: [Employee], groups: [EmployeeGroup]) {
+        let message = RosterMessage.listEmployees(.with {
+            $0.groupBy = switch grouping { case .position: .byPosition; case .team: .byTeam; case nil: .none }
+        })
+        guard case .employees(let answer) = try await request(message) else {
+            throw RosterClientError.protocolViolation("expected Employees")
+        }
+        return (answer.employees.map(Employee.init),
+                answer.groups.map { EmployeeGroup(name: $0.name, employees: $0.employees.map(Employee.init)) })
+    }
+
+    public func search(_ text: String, limit: Int = 0) async throws -> [Employee] {
+        guard case .employees(let answer) = try await request(.search(.with { $0.text = text; $0.limit = UInt32(limit) })) else {
+            throw RosterClientError.protocolViolation("expected Employees")
+        }
+        return answer.employees.map(Employee.init)
+    }
+
+    public func employee(_ idOrName: String) async throws -> (employee: Employee, shifts: [Shift]) {
+        guard case .employee(let answer) = try await request(.getEmployee(.with { $0.idOrName = idOrName })) else {
+            throw RosterClientError.protocolViolation("expected Employee")
+        }
+        return (Employee(answer.employee), answer.shifts.map(Shift.init))
+    }
+
+    public func shifts(from: UnixMillis? = nil, to: UnixMillis? = nil, employee: String? = nil) async throws -> [Shift] {
+        let message = RosterMessage.listShifts(.with {
+            if let from { $0.fromMs = from }
+            if let to { $0.toMs = to }
+            if let employee { $0.employeeID = employee }
+        })
+        guard case .shifts(let answer) = try await request(message) else {
+            throw RosterClientError.protocolViolation("expected Shifts")
+        }
+        return answer.shifts.map(Shift.init)
+    }
+
+    // MARK: Administration
+
+    /// Sends an admin request; returns the committed revision and the ids it touched.
+    public func administer(_ message: RosterMessage) async throws -> (revision: UInt64, ids: [String]) {
+        guard case .mutationResult(let result) = try await request(message) else {
+            throw RosterClientError.protocolViolation("expected MutationResult")
+        }
+        return (result.revision, result.ids)
+    }
+}
+
+extension OnDutyStatus {
+    init(_ wire: Roster_V1_OnDutyChanged) {
+        self.init(at: wire.atMs, current: wire.current.map(OnDutyEntry.init), until: wire.hasUntilMs ? wire.untilMs : nil,
+                  next: wire.next.map(OnDutyEntry.init), previous: wire.previous.map(OnDutyEntry.init),
+                  cause: Self.name(of: wire.cause), revision: wire.revision)
+    }
+
+    init(_ wire: Roster_V1_OnDutyResponse) {
+        self.init(at: wire.atMs, current: wire.current.map(OnDutyEntry.init), until: wire.hasUntilMs ? wire.untilMs : nil,
+                  next: wire.next.map(OnDutyEntry.init), revision: wire.revision)
+    }
+
+    /// From the cache: computed by the shared engine over the cached plan.
+    public init(_ lookup: OnDutyLookup, in state: RosterState, revision: UInt64) {
+        let entry = { (shift: Shift) in
+            OnDutyEntry(employee: state.employees[shift.employeeID] ?? Employee(id: shift.employeeID, firstName: "", lastName: shift.employeeID),
+                        shift: shift)
+        }
+        self.init(at: lookup.at, current: lookup.current.map(entry), until: lookup.until, next: lookup.next.map(entry),
+                  revision: revision)
+    }
+
+    static func name(of cause: Roster_V1_OnDutyCause) -> String {
+        switch cause {
+        case .initial: "initial"
+        case .boundary: "boundary"
+        case .planChanged: "plan-changed"
+        case .clockJump: "clock-jump"
+        default: "unspecified"
+        }
+    }
+}
+
+extension OnDutyEntry {
+    init(_ wire: Roster_V1_OnDutyPerson) {
+        self.init(employee: Employee(wire.employee), shift: Shift(wire.shift))
+    }
+}
+
+extension Duration {
+    var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}

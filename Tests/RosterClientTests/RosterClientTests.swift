@@ -1,0 +1,200 @@
+import Foundation
+import RosterClient
+import RosterDomain
+import RosterProtocol
+import RosterServer
+import RosterTestSupport
+import Testing
+
+typealias UpdateReader = AsyncInbox<RosterUpdate>
+
+extension AsyncInbox where Element == RosterUpdate {
+    init(_ client: RosterClient) {
+        self.init(client.updates)
+    }
+}
+
+func isSynced(_ update: RosterUpdate) -> Bool {
+    if case .synced = update { return true }
+    return false
+}
+
+func temporaryDirectory() -> URL {
+    FileManager.default.temporaryDirectory.appendingPathComponent("roster-client-\(UUID().uuidString)")
+}
+
+func fastReconnect(_ port: Int, cache: URL?) -> RosterClientConfiguration {
+    var configuration = RosterClientConfiguration(host: "127.0.0.1", port: port)
+    configuration.cacheDirectory = cache
+    configuration.reconnect.baseDelay = .milliseconds(20)
+    configuration.reconnect.maxDelay = .milliseconds(200)
+    return configuration
+}
+
+@Suite struct RosterClientTests {
+    @Test func followsTheServerAndKeepsTheCacheOnDisk() async throws {
+        let harness = try await ServerHarness.start(now: t0 + 10 * minute)
+        let admin = try await harness.connect()
+        let ada = try await admin.addEmployee("Ada", "Lovelace")
+        try await admin.addShift(ada, t0, t0 + 60 * minute)
+        let cache = temporaryDirectory()
+        let client = RosterClient(configuration: fastReconnect(harness.port, cache: cache))
+        let reader = UpdateReader(client)
+        await client.start()
+        try await reader.until(isSynced)
+        #expect(await client.state == .live)
+        #expect(await client.onDuty?.current.map(\.employee.firstName) == ["Ada"])
+
+        try await admin.admin(.setMotd(.with { $0.motd = "pushed" }))
+        try await reader.until { if case .rosterChanged(let revision, _) = $0 { return revision == 3 } else { return false } }
+        #expect(await client.roster?.state.tenant.motd == "pushed")
+
+        let saved = try #require(try RosterCacheFile(directory: cache, server: "127.0.0.1:\(harness.port)", tenant: "").load())
+        #expect(saved.revision == 3 && saved.state.tenant.motd == "pushed")
+        await client.stop()
+        await admin.close()
+        await harness.stop()
+    }
+
+    @Test func serverRestartLosesNothingAndAppliesNothingTwice() async throws {
+        let directory = temporaryDirectory().path
+        var harness = try await ServerHarness.start(dataDirectory: directory)
+        let port = harness.port
+        var admin = try await harness.connect()
+        for index in 1...3 { try await admin.addEmployee("Before", "Person\(index)") }
+
+        let client = RosterClient(configuration: fastReconnect(port, cache: temporaryDirectory()))
+        let reader = UpdateReader(client)
+        await client.start()
+        try await reader.until(isSynced)
+        let start = try #require(await client.roster?.revision)
+        for index in 4...6 { try await admin.addEmployee("Live", "Person\(index)") }
+        try await reader.until { if case .rosterChanged(let revision, _) = $0 { return revision == 6 } else { return false } }
+
+        await admin.close()
+        await harness.stop()
+        harness = try await ServerHarness.start(dataDirectory: directory, port: port)
+        admin = try await harness.connect()
+        for index in 7...10 { try await admin.addEmployee("After", "Person\(index)") }
+        try await reader.until { if case .rosterChanged(let revision, _) = $0 { return revision == 10 } else { return false } }
+
+        #expect(await client.appliedRevisions == Array((start + 1)...10), "every revision once, in order")
+        guard case .snapshot(let snapshot) = try await admin.request(.getSnapshot(.init())) else { return }
+        #expect(await client.roster?.state == RosterState(snapshot), "the cache equals the server's state")
+        await client.stop()
+        await admin.close()
+        await harness.stop()
+    }
+
+    @Test func aRecreatedStoreForcesAResync() async throws {
+        var harness = try await ServerHarness.start()
+        let port = harness.port
+        var admin = try await harness.connect()
+        try await admin.addEmployee("Old", "Store")
+        let client = RosterClient(configuration: fastReconnect(port, cache: temporaryDirectory()))
+        let reader = UpdateReader(client)
+        await client.start()
+        try await reader.until(isSynced)
+        await admin.close()
+        await harness.stop()
+
+        harness = try await ServerHarness.start(port: port)  // a new data directory: a new epoch
+        admin = try await harness.connect()
+        try await admin.addEmployee("New", "Store")
+        try await reader.until { if case .resyncing = $0 { return true } else { return false } }
+        try await reader.until(isSynced)
+        #expect(await client.roster?.epoch == admin.welcome.epoch)
+        #expect(await client.roster?.state.sortedEmployees.map(\.firstName) == ["New"])
+        await client.stop()
+        await admin.close()
+        await harness.stop()
+    }
+
+    @Test func resumeBeyondTheHistoryTakesAFreshSnapshot() async throws {
+        let harness = try await ServerHarness.start { $0.limits.historySize = 2 }
+        let admin = try await harness.connect()
+        try await admin.addEmployee("First", "Person")
+        let cache = temporaryDirectory()
+        let first = RosterClient(configuration: fastReconnect(harness.port, cache: cache))
+        let firstReader = UpdateReader(first)
+        await first.start()
+        try await firstReader.until(isSynced)
+        await first.stop()
+
+        for index in 1...5 { try await admin.addEmployee("Later", "Person\(index)") }
+        let second = RosterClient(configuration: fastReconnect(harness.port, cache: cache))
+        #expect(await second.roster?.revision == 1, "starts from the cache")
+        let reader = UpdateReader(second)
+        await second.start()
+        let seen = try await reader.until(isSynced)
+        #expect(seen.contains { if case .resyncing = $0 { return true } else { return false } })
+        let resynced = try #require(await second.roster)
+        #expect(resynced.revision == 6 && resynced.state.employees.count == 6)
+        await second.stop()
+        await admin.close()
+        await harness.stop()
+    }
+
+    @Test func offlineAnswersComeFromTheCache() async throws {
+        let harness = try await ServerHarness.start(now: t0 + 10 * minute)
+        let admin = try await harness.connect()
+        let ada = try await admin.addEmployee("Ada", "Lovelace")
+        let grace = try await admin.addEmployee("Grace", "Hopper")
+        try await admin.addShift(ada, t0, t0 + 30 * minute)
+        try await admin.addShift(grace, t0 + 30 * minute, t0 + 60 * minute)
+        let cache = temporaryDirectory()
+        let online = RosterClient(configuration: fastReconnect(harness.port, cache: cache))
+        try await online.refreshCache()
+        await admin.close()
+        await harness.stop()
+
+        let offline = RosterClient(configuration: fastReconnect(harness.port, cache: cache))
+        let roster = try #require(await offline.roster)
+        #expect(roster.onDuty(at: t0 + 10 * minute).current.map(\.employeeID) == [ada])
+        #expect(roster.onDuty(at: t0 + 10 * minute).until == t0 + 30 * minute)
+        #expect(roster.onDuty(at: t0 + 40 * minute).current.map(\.employeeID) == [grace])
+        #expect(roster.age() < 60)
+        do {
+            _ = try await offline.onDuty()
+            Issue.record("expected the server to be unreachable")
+        } catch let error as RosterClientError {
+            guard case .connectionFailed = error else { Issue.record("\(error)"); return }
+        }
+    }
+
+    @Test func aCorruptOrTornCacheIsIgnoredWithAWarning() async throws {
+        let cache = temporaryDirectory()
+        let file = RosterCacheFile(directory: cache, server: "127.0.0.1:1", tenant: "")
+        let state = RosterState(tenant: Tenant(id: "t", name: "T"), employees: [Employee(id: "e", firstName: "A", lastName: "B")])
+        try file.save(CachedRoster(state: state, epoch: 1, revision: 9, syncedAt: Date()))
+        #expect(try file.load()?.revision == 9)
+
+        var bytes = try Data(contentsOf: file.url)
+        bytes[bytes.count - 3] ^= 0xFF  // flip a byte: a corrupt file
+        try bytes.write(to: file.url)
+        #expect(throws: CacheProblem.corrupt("checksum mismatch")) { try file.load() }
+
+        try bytes.prefix(bytes.count / 2).write(to: file.url)  // a torn write
+        #expect(throws: CacheProblem.self) { try file.load() }
+
+        try Data("not a cache".utf8).write(to: file.url)
+        var configuration = RosterClientConfiguration(host: "127.0.0.1", port: 1)
+        configuration.cacheDirectory = cache
+        let client = RosterClient(configuration: configuration)
+        #expect(await client.roster == nil)
+        guard case .cacheProblem(let problem) = try await UpdateReader(client).nextElement() else { Issue.record("no warning"); return }
+        #expect(problem == .corrupt("not a roster cache file"))
+    }
+
+    @Test func backoffIsImmediateOnceThenExponentialWithFullJitterAndCapped() {
+        let policy = RosterClientConfiguration.ReconnectPolicy()
+        #expect(policy.delay(forAttempt: 1) == .zero)
+        for attempt in 2...12 {
+            let ceiling = min(Duration.seconds(30), Duration.milliseconds(500) * (1 << (attempt - 2)))
+            for _ in 0..<50 { #expect(policy.delay(forAttempt: attempt) <= ceiling) }
+        }
+        let late = (0..<200).map { _ in policy.delay(forAttempt: 40) }
+        #expect(late.allSatisfy { $0 <= .seconds(30) })
+        #expect(Set(late).count > 100, "full jitter spreads the delays")
+    }
+}
