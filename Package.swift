@@ -73,10 +73,17 @@ let package = Package(
             ],
             path: "Sources/roster-server"
         ),
+        // What the roster-client commands share: settings, time arguments, tables, JSON output
+        // and the watch screen. The executable only declares commands.
+        .target(
+            name: "RosterCommandLine",
+            dependencies: ["RosterClient", "RosterDomain", "RosterProtocol"],
+            path: "Sources/CommandLine"
+        ),
         .executableTarget(
             name: "roster-client",
             dependencies: [
-                "RosterClient", "RosterDomain", "RosterProtocol",
+                "RosterCommandLine", "RosterClient", "RosterDomain", "RosterProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/roster-client"
@@ -119,7 +126,9 @@ let package = Package(
         ),
         .testTarget(
             name: "RosterClientTests",
-            dependencies: ["RosterTestSupport", "RosterServer", "RosterClient", "RosterProtocol", "RosterDomain"],
+            dependencies: [
+                "RosterTestSupport", "RosterServer", "RosterClient", "RosterCommandLine", "RosterProtocol", "RosterDomain",
+            ],
             path: "Tests/RosterClientTests"
         ),
     ]

@@ -1,0 +1,334 @@
+import Foundation
+import RosterClient
+import RosterDomain
+import RosterProtocol
+
+/// The work behind each roster-client command. Reads go to the server and fall back to the cache
+/// when it is unreachable (saying how old the data is); errors become a sentence and an exit code.
+public struct CommandRunner: Sendable {
+    public let settings: ClientSettings
+    public let json: Bool
+    public let display: Display
+    public let client: RosterClient
+
+    public init(settings: ClientSettings, json: Bool) {
+        self.settings = settings
+        self.json = json
+        display = Display(utc: settings.useUTC)
+        client = RosterClient(configuration: settings.clientConfiguration())
+    }
+
+    // MARK: Output
+
+    /// Writes a line to standard output. A reader that went away (`| head`) ends the output
+    /// quietly instead of crashing the process.
+    public static func out(_ text: String) {
+        do {
+            try FileHandle.standardOutput.write(contentsOf: Data((text + "\n").utf8))
+        } catch {
+            exit(0)
+        }
+    }
+
+    public static func err(_ text: String) {
+        try? FileHandle.standardError.write(contentsOf: Data((text + "\n").utf8))
+    }
+
+    /// Prints what went wrong and returns the exit code for it.
+    public func report(_ error: any Error) -> ClientExitCode {
+        switch error {
+        case let error as RosterClientError:
+            switch error {
+            case .connectionFailed, .connectionClosed, .timedOut:
+                Self.err("Cannot reach the server at \(settings.server): \(error)")
+                return .unreachable
+            case .protocolViolation(let why):
+                Self.err("The server sent malformed data: \(why)")
+                return .malformedData
+            case .server(let body):
+                switch body.code {
+                case .unauthenticated:
+                    Self.err("Authentication failed: check --token or --token-file.")
+                    return .permissionDenied
+                case .permissionDenied:
+                    Self.err("Permission denied: \(body.message). Admin changes need an admin token.")
+                    return .permissionDenied
+                case .notFound:
+                    // The server's sentence already carries its suggestions.
+                    Self.err(body.message.prefix(1).uppercased() + body.message.dropFirst())
+                    return .notFound
+                case .invalidArgument:
+                    Self.err("The server refused the input:")
+                    for violation in body.violations {
+                        let place = [violation.location, violation.field].filter { !$0.isEmpty }.joined(separator: ", ")
+                        Self.err("  \(place.isEmpty ? "" : place + ": ")\(violation.description_p)")
+                    }
+                    if body.violations.isEmpty { Self.err("  \(body.message)") }
+                    return .invalidInput
+                default:
+                    Self.err("The server answered: \(body.message) (\(body.code))")
+                    return .failure
+                }
+            }
+        case let problem as CacheProblem:
+            Self.err("Warning: \(problem)")
+            return .failure
+        case let invalid as TimeArgument.Invalid:
+            Self.err("error: \(invalid)")
+            return .failure
+        default:
+            Self.err("error: \(error)")
+            return .failure
+        }
+    }
+
+    /// Runs `online`; if the server is unreachable, answers from the cache with a note of its age.
+    func withCacheFallback(offline: Bool = false, online: () async throws -> ClientExitCode,
+                           cached: (CachedRoster) -> ClientExitCode) async -> ClientExitCode {
+        if !offline {
+            do {
+                return try await online()
+            } catch let error as RosterClientError {
+                switch error {
+                case .connectionFailed, .connectionClosed, .timedOut: break
+                default: return report(error)
+                }
+            } catch {
+                return report(error)
+            }
+        }
+        let roster: CachedRoster?
+        do {
+            roster = try RosterCacheFile(directory: settings.cacheDirectory, server: settings.server, tenant: settings.tenant).load()
+        } catch {
+            Self.err("Warning: \(error)")
+            roster = nil
+        }
+        guard let roster else {
+            Self.err(offline ? "Nothing is cached for \(settings.server) yet: run a command while the server is reachable."
+                     : "Cannot reach the server at \(settings.server), and nothing is cached.")
+            return .unreachable
+        }
+        let age = Display.age(seconds: roster.age())
+        if offline {
+            Self.err("Offline: cached data from \(age) ago (revision \(roster.revision)).")
+        } else {
+            Self.err("Cannot reach the server at \(settings.server); showing cached data from \(age) ago (revision \(roster.revision)).")
+        }
+        let code = cached(roster)
+        return code == .success && !offline ? .answeredFromCache : code
+    }
+
+    /// Refreshes the cache quietly after an online read, so the next offline answer is recent.
+    private func refreshCache() async {
+        _ = try? await client.refreshCache()
+    }
+
+    // MARK: Reads
+
+    public func now(at instant: UnixMillis?, offline: Bool) async -> ClientExitCode {
+        await withCacheFallback(offline: offline, online: {
+            let status = try await client.onDuty(at: instant)
+            await refreshCache()
+            printOnDuty(status, source: "server", ageSeconds: nil)
+            return .success
+        }, cached: { roster in
+            let status = OnDutyStatus(roster.onDuty(at: instant ?? .now), in: roster.state, revision: roster.revision)
+            printOnDuty(status, source: "cache", ageSeconds: Int(roster.age()))
+            return .success
+        })
+    }
+
+    func printOnDuty(_ status: OnDutyStatus, source: String, ageSeconds: Int?) {
+        if json {
+            Self.out(JSONShapes.line(JSONShapes.OnDuty(status, source: source, ageSeconds: ageSeconds)))
+            return
+        }
+        Self.out("On duty at \(display.dateTime(status.at)) (\(display.zoneName)):")
+        if status.current.isEmpty { Self.out("  Nobody is on duty.") }
+        var table = TextTable(["  NAME", "POSITION", "TEAM", "UNTIL", "PHONE", "EMAIL"])
+        for entry in status.current {
+            table.rows.append(["  " + entry.employee.fullName, entry.employee.position, entry.employee.team,
+                               display.dateTime(entry.shift.end), entry.employee.phone, entry.employee.email])
+        }
+        if !status.current.isEmpty { Self.out(table.render()) }
+        if let until = status.until {
+            let names = status.next.map(\.employee.fullName)
+            Self.out("Next at \(display.dateTime(until)): \(names.isEmpty ? "nobody" : names.joined(separator: ", "))")
+        } else {
+            Self.out("No change is planned.")
+        }
+    }
+
+    public func employees(groupBy: EmployeeGrouping?) async -> ClientExitCode {
+        await withCacheFallback(online: {
+            let (employees, groups) = try await client.employees(groupedBy: groupBy)
+            await refreshCache()
+            return printEmployees(employees, groups: groupBy == nil ? nil : groups)
+        }, cached: { roster in
+            let employees = roster.state.sortedEmployees
+            return printEmployees(employees, groups: groupBy.map { employees.grouped(by: $0) })
+        })
+    }
+
+    public func search(_ text: String) async -> ClientExitCode {
+        await withCacheFallback(online: {
+            let found = try await client.search(text)
+            return printEmployees(found, groups: nil, emptyMessage: "No employees match \"\(text)\".")
+        }, cached: { roster in
+            printEmployees(roster.state.employees.values.matching(text), groups: nil,
+                           emptyMessage: "No employees match \"\(text)\".")
+        })
+    }
+
+    func printEmployees(_ employees: [Employee], groups: [EmployeeGroup]?, emptyMessage: String = "No employees.") -> ClientExitCode {
+        if json {
+            struct Group: Encodable { var name: String; var employees: [JSONShapes.Person] }
+            struct Listing: Encodable { var employees: [JSONShapes.Person]; var groups: [Group]? }
+            Self.out(JSONShapes.line(Listing(
+                employees: employees.map(JSONShapes.Person.init),
+                groups: groups?.map { Group(name: $0.name, employees: $0.employees.map(JSONShapes.Person.init)) })))
+        } else if employees.isEmpty {
+            Self.err(emptyMessage)
+        } else if let groups {
+            for (index, group) in groups.enumerated() {
+                if index > 0 { Self.out("") }
+                Self.out("\(group.name) (\(group.employees.count))")
+                Self.out(employeeTable(group.employees, indent: "  "))
+            }
+        } else {
+            Self.out(employeeTable(employees, indent: ""))
+        }
+        return employees.isEmpty ? .nothingToShow : .success
+    }
+
+    func employeeTable(_ employees: [Employee], indent: String) -> String {
+        var table = TextTable(["NAME", "POSITION", "TEAM", "EMAIL", "PHONE", "ID"])
+        for employee in employees {
+            table.rows.append([employee.fullName, employee.position, employee.team, employee.email, employee.phone, employee.id])
+        }
+        return table.render(indent: indent)
+    }
+
+    public func show(_ idOrName: String) async -> ClientExitCode {
+        await withCacheFallback(online: {
+            let (employee, shifts) = try await client.employee(idOrName)
+            printEmployee(employee, shifts: shifts)
+            return .success
+        }, cached: { roster in
+            guard let employee = roster.state.employee(idOrName: idOrName) else {
+                let error = RosterError.notFound("employee \"\(idOrName)\"", suggestions: roster.state.suggestions(for: idOrName))
+                Self.err(error.description.prefix(1).uppercased() + error.description.dropFirst())
+                return .notFound
+            }
+            let shifts = roster.state.sortShifts(roster.state.shifts.values.filter { $0.employeeID == employee.id && $0.end > .now })
+            printEmployee(employee, shifts: shifts)
+            return .success
+        })
+    }
+
+    func printEmployee(_ employee: Employee, shifts: [Shift]) {
+        if json {
+            struct Detail: Encodable { var employee: JSONShapes.Person; var shifts: [JSONShapes.ShiftEntry] }
+            Self.out(JSONShapes.line(Detail(employee: JSONShapes.Person(employee), shifts: shifts.map { JSONShapes.ShiftEntry($0) })))
+            return
+        }
+        Self.out(employee.fullName)
+        var details = TextTable(["", ""])
+        let rows: [(String, String)] = [
+            ("Position", employee.position), ("Team", employee.team), ("Email", employee.email), ("Phone", employee.phone),
+            ("Projects", employee.projects.joined(separator: ", ")), ("Type", employee.type.rawValue),
+            ("Photo", employee.photoURL), ("Id", employee.id),
+        ]
+        details.rows = rows.filter { !$0.1.isEmpty }.map { ["  \($0.0):", $0.1] }
+        Self.out(details.render().split(separator: "\n").dropFirst().joined(separator: "\n"))
+        if !employee.biography.isEmpty { Self.out("\n  \(employee.biography)") }
+        Self.out("")
+        if shifts.isEmpty {
+            Self.out("No upcoming shifts.")
+        } else {
+            Self.out("Upcoming shifts (\(display.zoneName)):")
+            for shift in shifts {
+                Self.out("  \(display.dateTime(shift.start)) – \(display.dateTime(shift.end))\(shift.role.isEmpty ? "" : "  \(shift.role)")  [\(shift.id)]")
+            }
+        }
+    }
+
+    public func shifts(from: UnixMillis?, to: UnixMillis?, employee: String?) async -> ClientExitCode {
+        await withCacheFallback(online: {
+            let shifts = try await client.shifts(from: from, to: to, employee: employee)
+            let roster = try? await client.refreshCache()
+            return printShifts(shifts, people: roster?.state.employees ?? [:])
+        }, cached: { roster in
+            var employeeID: String?
+            if let employee {
+                guard let found = roster.state.employee(idOrName: employee) else {
+                    let error = RosterError.notFound("employee \"\(employee)\"", suggestions: roster.state.suggestions(for: employee))
+                    Self.err(error.description.prefix(1).uppercased() + error.description.dropFirst())
+                    return .notFound
+                }
+                employeeID = found.id
+            }
+            let shifts = roster.state.sortShifts(roster.state.shifts.values.filter { shift in
+                (employeeID == nil || shift.employeeID == employeeID) && (from.map { shift.end > $0 } ?? true)
+                    && (to.map { shift.start < $0 } ?? true)
+            })
+            return printShifts(shifts, people: roster.state.employees)
+        })
+    }
+
+    func printShifts(_ shifts: [Shift], people: [String: Employee]) -> ClientExitCode {
+        if json {
+            Self.out(JSONShapes.line(shifts.map { JSONShapes.ShiftEntry($0, employee: people[$0.employeeID]) }))
+            return .success
+        }
+        if shifts.isEmpty {
+            Self.out("No shifts in that window.")
+            return .success
+        }
+        var table = TextTable(["START (\(display.zoneName))", "END", "WHO", "ROLE", "ID"])
+        for shift in shifts {
+            table.rows.append([display.dateTime(shift.start), display.dateTime(shift.end),
+                               people[shift.employeeID]?.fullName ?? shift.employeeID, shift.role, shift.id])
+        }
+        Self.out(table.render())
+        return .success
+    }
+
+    // MARK: Administration
+
+    /// Sends an admin change and prints the committed revision.
+    public func administer(_ message: RosterMessage, done: String) async -> ClientExitCode {
+        do {
+            let (revision, ids) = try await client.administer(message)
+            if json {
+                struct Result: Encodable { var revision: UInt64; var ids: [String] }
+                Self.out(JSONShapes.line(Result(revision: revision, ids: ids)))
+            } else {
+                Self.out("\(done) (revision \(revision)\(ids.isEmpty ? "" : ", " + ids.prefix(5).joined(separator: ", ") + (ids.count > 5 ? ", …" : "")))")
+            }
+            return .success
+        } catch {
+            return report(error)
+        }
+    }
+
+    /// The employee to update: fetched from the server so unspecified fields keep their values.
+    public func currentEmployee(_ idOrName: String) async throws -> Employee {
+        try await client.employee(idOrName).employee
+    }
+
+    /// Guesses an import file's format from its extension and content.
+    public static func importFormat(path: String, data: Data) -> ImportFormat? {
+        let lower = path.lowercased()
+        if lower.hasSuffix(".csv") {
+            let header = String(decoding: data.prefix(4096), as: UTF8.self).split(separator: "\n").first?.lowercased() ?? ""
+            return header.contains("start") ? .shiftsCSV : .employeesCSV
+        }
+        if lower.hasSuffix(".json") {
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+            return object?["roster"] != nil || object?["scheduledToday"] != nil ? .legacyAppJSON : .snapshotJSON
+        }
+        return nil
+    }
+}

@@ -1,0 +1,204 @@
+import Foundation
+import RosterClient
+import RosterDomain
+
+/// Exit codes of roster-client, as documented in its help and the README.
+public enum ClientExitCode: Int32, Sendable {
+    case success = 0
+    case failure = 1
+    /// The server was unreachable; the answer came from the cache (its age is printed).
+    case answeredFromCache = 3
+    /// The server was unreachable and nothing was cached.
+    case unreachable = 4
+    /// No employees (an empty directory, or nothing matched).
+    case nothingToShow = 5
+    /// The server sent data that does not follow the protocol.
+    case malformedData = 6
+    /// The token is missing, wrong or lacks the role (e.g. a reader changing the plan).
+    case permissionDenied = 7
+    /// The employee or shift named does not exist (close matches are suggested).
+    case notFound = 8
+    /// The server refused the input (each bad field is listed).
+    case invalidInput = 9
+
+    public static let summary = """
+        Exit codes: 0 success; 1 other failure; 3 server unreachable, answered from the cache; \
+        4 server unreachable and nothing cached; 5 no employees; 6 malformed data from the server; \
+        7 permission denied; 8 not found; 9 input refused; 64 bad command-line arguments.
+        """
+}
+
+/// How times and names are shown: the local zone, or UTC with --utc.
+public struct Display: Sendable {
+    public var timeZone: TimeZone
+
+    public init(utc: Bool) {
+        timeZone = utc ? TimeZone(identifier: "UTC")! : .current
+    }
+
+    private func format(_ instant: UnixMillis, _ pattern: String) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = timeZone
+        formatter.dateFormat = pattern
+        return formatter.string(from: Date(timeIntervalSince1970: Double(instant) / 1000))
+    }
+
+    /// "2026-11-22 15:47"
+    public func dateTime(_ instant: UnixMillis) -> String { format(instant, "yyyy-MM-dd HH:mm") }
+
+    /// "15:47", or "Mon 15:47" when not on the same day as `now`.
+    public func clock(_ instant: UnixMillis, now: UnixMillis = .now) -> String {
+        format(instant, "yyyy-MM-dd") == format(now, "yyyy-MM-dd") ? format(instant, "HH:mm") : format(instant, "EEE HH:mm")
+    }
+
+    public var zoneName: String { timeZone.identifier == "UTC" ? "UTC" : (timeZone.abbreviation() ?? timeZone.identifier) }
+
+    /// "42s", "5m 03s", "2h 05m", "3d 4h".
+    public static func duration(millis: Int64) -> String {
+        let seconds = max(0, millis / 1000)
+        switch seconds {
+        case ..<60: return "\(seconds)s"
+        case ..<3600: return String(format: "%dm %02ds", seconds / 60, seconds % 60)
+        case ..<86400: return String(format: "%dh %02dm", seconds / 3600, (seconds % 3600) / 60)
+        default: return "\(seconds / 86400)d \((seconds % 86400) / 3600)h"
+        }
+    }
+
+    /// "3 seconds", "5 minutes", "2 hours", "4 days".
+    public static func age(seconds: TimeInterval) -> String {
+        let value = Int(seconds)
+        func unit(_ count: Int, _ name: String) -> String { "\(count) \(name)\(count == 1 ? "" : "s")" }
+        switch value {
+        case ..<60: return unit(value, "second")
+        case ..<3600: return unit(value / 60, "minute")
+        case ..<86400: return unit(value / 3600, "hour")
+        default: return unit(value / 86400, "day")
+        }
+    }
+}
+
+/// A plain text table: a header row, then rows, columns padded to their widest cell.
+public struct TextTable {
+    public var headers: [String]
+    public var rows: [[String]] = []
+
+    public init(_ headers: [String]) { self.headers = headers }
+
+    public func render(indent: String = "") -> String {
+        let widths = headers.indices.map { column in
+            ([headers[column]] + rows.map { column < $0.count ? $0[column] : "" }).map(\.count).max() ?? 0
+        }
+        func line(_ cells: [String]) -> String {
+            let padded = cells.enumerated().map { index, cell in
+                index == cells.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+            }
+            return indent + padded.joined(separator: "  ")
+        }
+        return ([line(headers)] + rows.map(line)).joined(separator: "\n")
+    }
+}
+
+/// JSON shapes printed with --json (one object per line in `watch`). Instants are ISO 8601 UTC.
+public enum JSONShapes {
+    public struct Person: Encodable, Sendable {
+        public var id: String
+        public var name: String
+        public var firstName: String
+        public var lastName: String
+        public var email: String
+        public var phone: String
+        public var position: String
+        public var team: String
+        public var projects: [String]
+        public var biography: String
+        public var photoURL: String
+        public var type: String
+
+        public init(_ employee: Employee) {
+            id = employee.id
+            name = employee.fullName
+            firstName = employee.firstName
+            lastName = employee.lastName
+            email = employee.email
+            phone = employee.phone
+            position = employee.position
+            team = employee.team
+            projects = employee.projects
+            biography = employee.biography
+            photoURL = employee.photoURL
+            type = employee.type.rawValue
+        }
+    }
+
+    public struct ShiftEntry: Encodable, Sendable {
+        public var id: String
+        public var employeeId: String
+        public var employee: String?
+        public var start: String
+        public var end: String
+        public var role: String
+
+        public init(_ shift: Shift, employee: Employee? = nil) {
+            id = shift.id
+            employeeId = shift.employeeID
+            self.employee = employee?.fullName
+            start = TimeText.iso8601(shift.start)
+            end = TimeText.iso8601(shift.end)
+            role = shift.role
+        }
+    }
+
+    public struct OnDutyPerson: Encodable, Sendable {
+        public var id: String
+        public var name: String
+        public var position: String
+        public var team: String
+        public var email: String
+        public var phone: String
+        public var shift: ShiftEntry
+
+        public init(_ entry: OnDutyEntry) {
+            id = entry.employee.id
+            name = entry.employee.fullName
+            position = entry.employee.position
+            team = entry.employee.team
+            email = entry.employee.email
+            phone = entry.employee.phone
+            shift = ShiftEntry(entry.shift)
+        }
+    }
+
+    public struct OnDuty: Encodable, Sendable {
+        public var event: String?
+        public var at: String
+        public var current: [OnDutyPerson]
+        public var until: String?
+        public var next: [OnDutyPerson]
+        public var previous: [OnDutyPerson]?
+        public var cause: String?
+        public var revision: UInt64
+        /// "server" or "cache".
+        public var source: String
+        public var ageSeconds: Int?
+
+        public init(_ status: OnDutyStatus, source: String, event: String? = nil, ageSeconds: Int? = nil) {
+            self.event = event
+            at = TimeText.iso8601(status.at)
+            current = status.current.map(OnDutyPerson.init)
+            until = status.until.map(TimeText.iso8601)
+            next = status.next.map(OnDutyPerson.init)
+            previous = event == nil ? nil : status.previous.map(OnDutyPerson.init)
+            cause = status.cause.isEmpty ? nil : status.cause
+            revision = status.revision
+            self.source = source
+            self.ageSeconds = ageSeconds
+        }
+    }
+
+    public static func line<T: Encodable>(_ value: T) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? String(decoding: encoder.encode(value), as: UTF8.self)) ?? "{}"
+    }
+}

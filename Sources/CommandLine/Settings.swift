@@ -1,0 +1,125 @@
+import Foundation
+import RosterClient
+
+/// Connection settings of a roster-client invocation: command-line flags beat environment
+/// variables, which beat the config file, which beats the defaults.
+public struct ClientSettings: Sendable, Equatable {
+    public var server = "127.0.0.1:7400"
+    public var token = ""
+    public var tenant = ""
+    public var cacheDirectory: URL = RosterCacheFile.defaultDirectory
+    public var useUTC = false
+
+    /// Values given on the command line; nil where a flag was not given.
+    public struct Flags: Sendable {
+        public var server: String?
+        public var token: String?
+        public var tokenFile: String?
+        public var tenant: String?
+        public var cacheDirectory: String?
+        public var utc: Bool
+
+        public init(server: String? = nil, token: String? = nil, tokenFile: String? = nil, tenant: String? = nil,
+                    cacheDirectory: String? = nil, utc: Bool = false) {
+            self.server = server
+            self.token = token
+            self.tokenFile = tokenFile
+            self.tenant = tenant
+            self.cacheDirectory = cacheDirectory
+            self.utc = utc
+        }
+    }
+
+    public enum Problem: Error, CustomStringConvertible, Equatable {
+        case badServer(String)
+        case unreadableTokenFile(String)
+        case badConfigLine(file: String, line: Int, text: String)
+
+        public var description: String {
+            switch self {
+            case .badServer(let text): return "the server must be HOST:PORT (got \"\(text)\")"
+            case .unreadableTokenFile(let path): return "cannot read the token file \(path)"
+            case .badConfigLine(let file, let line, let text): return "\(file):\(line): expected key = value, got \"\(text)\""
+            }
+        }
+    }
+
+    /// $XDG_CONFIG_HOME/roster/config, or ~/.config/roster/config.
+    public static func defaultConfigFile(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        if let xdg = environment["XDG_CONFIG_HOME"], !xdg.isEmpty {
+            return URL(fileURLWithPath: xdg).appendingPathComponent("roster/config")
+        }
+        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config/roster/config")
+    }
+
+    /// Resolves settings. The config file holds `key = value` lines (`server`, `token`,
+    /// `token-file`, `tenant`, `cache-dir`, `utc`); `#` starts a comment.
+    public static func resolve(flags: Flags, environment: [String: String] = ProcessInfo.processInfo.environment,
+                               configFile: URL? = nil) throws(Problem) -> ClientSettings {
+        let file = configFile ?? defaultConfigFile(environment: environment)
+        let config = try readConfig(file)
+        func pick(_ flag: String?, _ variable: String, _ key: String) -> String? {
+            flag ?? environment[variable].flatMap { $0.isEmpty ? nil : $0 } ?? config[key]
+        }
+        var settings = ClientSettings()
+        if let server = pick(flags.server, "ROSTER_SERVER", "server") { settings.server = server }
+        guard settings.hostAndPort != nil else { throw .badServer(settings.server) }
+        if let tenant = pick(flags.tenant, "ROSTER_TENANT", "tenant") { settings.tenant = tenant }
+        if let directory = pick(flags.cacheDirectory, "ROSTER_CACHE_DIR", "cache-dir") {
+            settings.cacheDirectory = URL(fileURLWithPath: directory)
+        }
+        settings.useUTC = flags.utc || environment["ROSTER_UTC"] == "1" || config["utc"] == "true"
+        // A token given directly beats a token file at the same level.
+        if let token = flags.token {
+            settings.token = token
+        } else if let path = flags.tokenFile {
+            settings.token = try readToken(path)
+        } else if let token = environment["ROSTER_TOKEN"], !token.isEmpty {
+            settings.token = token
+        } else if let token = config["token"] {
+            settings.token = token
+        } else if let path = config["token-file"] {
+            settings.token = try readToken(path)
+        }
+        return settings
+    }
+
+    public var hostAndPort: (host: String, port: Int)? {
+        guard let colon = server.lastIndex(of: ":"), let port = Int(server[server.index(after: colon)...]),
+              (1...65535).contains(port) else { return nil }
+        var host = String(server[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        return host.isEmpty ? nil : (host, port)
+    }
+
+    public func clientConfiguration(name: String = "roster-client") -> RosterClientConfiguration {
+        let (host, port) = hostAndPort ?? ("127.0.0.1", 7400)
+        var configuration = RosterClientConfiguration(host: host, port: port)
+        configuration.tenant = tenant
+        configuration.token = token
+        configuration.cacheDirectory = cacheDirectory
+        configuration.clientName = name
+        return configuration
+    }
+
+    private static func readToken(_ path: String) throws(Problem) -> String {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw .unreadableTokenFile(path) }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private static func readConfig(_ url: URL) throws(Problem) -> [String: String] {
+        guard let text = try? String(contentsOf: url, encoding: .utf8) else { return [:] }
+        var values: [String: String] = [:]
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first
+                .map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+            if line.isEmpty { continue }
+            let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2, !parts[0].isEmpty else {
+                throw .badConfigLine(file: url.path, line: index + 1, text: String(raw))
+            }
+            values[parts[0]] = parts[1]
+        }
+        return values
+    }
+}

@@ -1,0 +1,106 @@
+import Dispatch
+import Foundation
+import RosterClient
+import RosterDomain
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension CommandRunner {
+    /// Follows the server until Ctrl-C: a live screen on a terminal, JSON lines otherwise.
+    public func watch() async -> ClientExitCode {
+        let onTerminal = !json && isatty(STDOUT_FILENO) == 1
+        let screen = TerminalScreen(enabled: onTerminal)
+        let stopper = SignalStopper { [client] in await client.stop() }
+        if !onTerminal, let roster = await client.roster {
+            // Scripts get the cached view at once, marked as such.
+            let status = OnDutyStatus(roster.onDuty(), in: roster.state, revision: roster.revision)
+            Self.out(JSONShapes.line(JSONShapes.OnDuty(status, source: "cache", event: "onDuty", ageSeconds: Int(roster.age()))))
+        }
+        await client.start()
+        let ticker = Task {
+            // Redraw once a second so countdowns and the data's age stay current.
+            while !Task.isCancelled {
+                await screen.draw(lines: await screenLines())
+                try? await Task.sleep(for: .seconds(1))
+            }
+        }
+        var exitCode = ClientExitCode.success
+        for await update in client.updates {
+            if onTerminal {
+                await screen.draw(lines: await screenLines())
+            } else {
+                Self.out(WatchEvents.json(update))
+            }
+            if case .refused(let error) = update {
+                exitCode = report(error)
+                Task { await client.stop() }
+            }
+        }
+        ticker.cancel()
+        await screen.restore()
+        stopper.cancel()
+        return exitCode
+    }
+
+    private func screenLines() async -> [String] {
+        let size = TerminalScreen.size()
+        let watch = WatchScreen(roster: await client.roster, pushed: await client.onDuty, state: await client.state,
+                                server: settings.server, display: display)
+        return watch.lines(now: .now, width: size.columns, height: size.rows)
+    }
+}
+
+/// Draws full screens on a terminal; serialises draws from the update loop and the ticker.
+actor TerminalScreen {
+    private let enabled: Bool
+    private var started = false
+
+    init(enabled: Bool) { self.enabled = enabled }
+
+    func draw(lines: [String]) {
+        guard enabled else { return }
+        var output = started ? "" : "\u{1B}[?25l"  // hide the cursor once
+        started = true
+        output += "\u{1B}[H\u{1B}[2J" + lines.joined(separator: "\n")
+        try? FileHandle.standardOutput.write(contentsOf: Data(output.utf8))
+    }
+
+    func restore() {
+        guard enabled, started else { return }
+        try? FileHandle.standardOutput.write(contentsOf: Data("\u{1B}[?25h\n".utf8))
+    }
+
+    nonisolated static func size() -> (columns: Int, rows: Int) {
+        var size = winsize()
+        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0, size.ws_row > 0 {
+            return (Int(size.ws_col), Int(size.ws_row))
+        }
+        return (100, 40)
+    }
+}
+
+/// Runs `action` once on SIGINT or SIGTERM, for a clean exit from `watch`.
+final class SignalStopper: @unchecked Sendable {
+    private var sources: [any DispatchSourceSignal] = []
+
+    init(_ action: @escaping @Sendable () async -> Void) {
+        let queue = DispatchQueue(label: "roster-client.signals")
+        var fired = false
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler {
+                guard !fired else { return }
+                fired = true
+                Task { await action() }
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    func cancel() {
+        for source in sources { source.cancel() }
+    }
+}

@@ -1,0 +1,181 @@
+import ArgumentParser
+import Foundation
+import RosterCommandLine
+import RosterDomain
+import RosterProtocol
+
+struct Admin: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Change the directory and the plan (needs an admin token off loopback).",
+        subcommands: [EmployeeCommands.self, ShiftCommands.self, MotdCommands.self, Import.self])
+}
+
+struct EmployeeFields: ParsableArguments {
+    @Option(help: "First name.") var first: String?
+    @Option(help: "Last name.") var last: String?
+    @Option(help: "Email address.") var email: String?
+    @Option(help: "Phone number.") var phone: String?
+    @Option(help: "Position, e.g. Engineer.") var position: String?
+    @Option(help: "Team.") var team: String?
+    @Option(help: "A project (repeat for several; replaces the list).") var project: [String] = []
+    @Option(help: "Biography.") var bio: String?
+    @Option(help: "Photo URL.") var photoUrl: String?
+    @Option(help: "full-time, part-time or contractor.") var type: String?
+
+    func apply(to employee: inout Employee) throws {
+        if let first { employee.firstName = first }
+        if let last { employee.lastName = last }
+        if let email { employee.email = email }
+        if let phone { employee.phone = phone }
+        if let position { employee.position = position }
+        if let team { employee.team = team }
+        if !project.isEmpty { employee.projects = project }
+        if let bio { employee.biography = bio }
+        if let photoUrl { employee.photoURL = photoUrl }
+        if let type {
+            guard let parsed = EmployeeType(parsing: type) else {
+                throw ValidationError("--type must be full-time, part-time or contractor")
+            }
+            employee.type = parsed
+        }
+    }
+}
+
+struct EmployeeCommands: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "employee", abstract: "Add, update or remove an employee.",
+        subcommands: [Add.self, Update.self, Remove.self])
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Add an employee.")
+        @OptionGroup var options: ConnectionOptions
+        @OptionGroup var fields: EmployeeFields
+
+        func validate() throws {
+            guard fields.first != nil, fields.last != nil else { throw ValidationError("--first and --last are required") }
+        }
+
+        func run() async throws {
+            var employee = Employee(firstName: "", lastName: "")
+            try fields.apply(to: &employee)
+            try await options.runner().administer(.upsertEmployee(.with { $0.employee = .init(employee) }),
+                                                  done: "Added \(employee.fullName)").exit()
+        }
+    }
+
+    struct Update: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Change some fields of an employee.")
+        @OptionGroup var options: ConnectionOptions
+        @Argument(help: "An employee id or full name.") var nameOrID: String
+        @OptionGroup var fields: EmployeeFields
+
+        func run() async throws {
+            let runner = try options.runner()
+            var employee: Employee
+            do {
+                employee = try await runner.currentEmployee(nameOrID)
+            } catch {
+                try runner.report(error).exit()
+            }
+            try fields.apply(to: &employee)
+            try await runner.administer(.upsertEmployee(.with { $0.employee = .init(employee) }),
+                                        done: "Updated \(employee.fullName)").exit()
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove an employee and their shifts.")
+        @OptionGroup var options: ConnectionOptions
+        @Argument(help: "An employee id or full name.") var nameOrID: String
+
+        func run() async throws {
+            try await options.runner().administer(.deleteEmployee(.with { $0.id = nameOrID }), done: "Removed \(nameOrID)").exit()
+        }
+    }
+}
+
+struct ShiftCommands: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "shift", abstract: "Add or remove a shift.", subcommands: [Add.self, Remove.self])
+
+    struct Add: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Add a shift [start, end) for an employee.")
+        @OptionGroup var options: ConnectionOptions
+        @Option(help: "Employee id or full name.") var employee: String
+        @Option(help: "Start (ISO 8601, now, +2h, tomorrow 09:00).") var start: String
+        @Option(help: "End (same forms; must be after the start).") var end: String
+        @Option(help: "Optional role label, e.g. primary.") var role: String = ""
+
+        func validate() throws {
+            _ = try options.time(start)
+            _ = try options.time(end)
+        }
+
+        func run() async throws {
+            guard let startTime = try options.time(start), let endTime = try options.time(end) else { return }
+            try await options.runner().administer(.addShift(.with {
+                $0.shift = .with {
+                    $0.employeeID = employee
+                    $0.startMs = startTime
+                    $0.endMs = endTime
+                    $0.role = role
+                }
+            }), done: "Added a shift for \(employee)").exit()
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove a shift by id (see `shifts`).")
+        @OptionGroup var options: ConnectionOptions
+        @Argument(help: "The shift id.") var id: String
+
+        func run() async throws {
+            try await options.runner().administer(.deleteShift(.with { $0.id = id }), done: "Removed shift \(id)").exit()
+        }
+    }
+}
+
+struct MotdCommands: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "motd", abstract: "Set the message of the day.", subcommands: [Set.self])
+
+    struct Set: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Set the message of the day (empty clears it).")
+        @OptionGroup var options: ConnectionOptions
+        @Argument(help: "The message.") var text: String
+
+        func run() async throws {
+            try await options.runner().administer(.setMotd(.with { $0.motd = text }), done: "Message of the day set").exit()
+        }
+    }
+}
+
+struct Import: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Import a file in one change: all of it, or nothing if any record is bad.",
+        discussion: """
+            Formats: snapshot-json (our snapshot), legacy-json (the original roster app's JSON), employees-csv, \
+            shifts-csv. Without --format it is taken from the extension (.json, .csv) and the content. \
+            Every bad record is listed with its line or index and field.
+            """)
+    @OptionGroup var options: ConnectionOptions
+    @Argument(help: "The file to import.") var file: String
+    @Option(help: "snapshot-json, legacy-json, employees-csv or shifts-csv.") var format: ImportFormat?
+    @Flag(help: "Replace the whole directory and plan with the file's content.") var replace = false
+
+    func run() async throws {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw ValidationError("cannot read \(file)")
+        }
+        guard let format = format ?? CommandRunner.importFormat(path: file, data: data) else {
+            throw ValidationError("cannot tell the format of \(file): use --format")
+        }
+        try await options.runner().administer(.importData(.with {
+            $0.format = .init(format)
+            $0.data = data
+            $0.replace = replace
+        }), done: "Imported \(file)").exit()
+    }
+}
+
+extension ImportFormat: ExpressibleByArgument {}

@@ -1,0 +1,164 @@
+import ArgumentParser
+import Foundation
+import RosterCommandLine
+import RosterDomain
+import RosterProtocol
+
+@main
+struct RosterClientCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "roster-client",
+        abstract: "Watch who is on duty, browse the directory, and change the plan.",
+        discussion: """
+            Connects to a roster-server (default 127.0.0.1:7400). Reads fall back to the local cache when \
+            the server is unreachable, and say how old the cached data is.
+
+            Settings: command-line flags beat environment variables (ROSTER_SERVER, ROSTER_TOKEN, \
+            ROSTER_TENANT, ROSTER_CACHE_DIR, ROSTER_UTC=1), which beat the config file \
+            ($XDG_CONFIG_HOME/roster/config: lines such as `server = host:7400`, `token-file = ~/admin.token`, \
+            `tenant = demo`, `cache-dir = /var/cache/roster`, `utc = true`).
+
+            \(ClientExitCode.summary)
+            """,
+        subcommands: [Watch.self, Now.self, Employees.self, Search.self, Show.self, Shifts.self, Admin.self])
+}
+
+/// Options every command takes.
+struct ConnectionOptions: ParsableArguments {
+    @Option(name: .long, help: "Server address HOST:PORT. (env: ROSTER_SERVER; default: 127.0.0.1:7400)")
+    var server: String?
+
+    @Option(name: .long, help: "Access token. (env: ROSTER_TOKEN)")
+    var token: String?
+
+    @Option(name: .long, help: "Read the access token from this file.")
+    var tokenFile: String?
+
+    @Option(name: .long, help: "Tenant id. (env: ROSTER_TENANT; default: the server's default tenant)")
+    var tenant: String?
+
+    @Option(name: .long, help: "Cache directory. (env: ROSTER_CACHE_DIR; default: $XDG_CACHE_HOME/roster)")
+    var cacheDir: String?
+
+    @Flag(name: .long, help: "Print JSON (one object per line for watch) instead of tables.")
+    var json = false
+
+    @Flag(name: .long, help: "Show and read times in UTC instead of the local time zone.")
+    var utc = false
+
+    func runner() throws -> CommandRunner {
+        let flags = ClientSettings.Flags(server: server, token: token, tokenFile: tokenFile, tenant: tenant,
+                                         cacheDirectory: cacheDir, utc: utc)
+        do {
+            return CommandRunner(settings: try ClientSettings.resolve(flags: flags), json: json)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
+    func time(_ text: String?) throws -> UnixMillis? {
+        guard let text else { return nil }
+        do {
+            return try TimeArgument.parse(text, timeZone: utc ? TimeZone(identifier: "UTC")! : .current)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+}
+
+extension ClientExitCode {
+    /// Ends the process with this code.
+    func exit() throws -> Never {
+        throw ExitCode(rawValue)
+    }
+}
+
+struct Watch: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Follow the server live: on duty now at the top, the roster below.",
+        discussion: """
+            On a terminal, draws a live screen that redraws on every push; Ctrl-C exits. When the output is \
+            not a terminal, or with --json, prints one JSON object per event per line (state, synced, onDuty, \
+            rosterChanged, resync, goingAway, warning, error), flushed at once. Reconnects by itself and \
+            resumes where it left off.
+            """)
+    @OptionGroup var options: ConnectionOptions
+
+    func run() async throws {
+        try await options.runner().watch().exit()
+    }
+}
+
+struct Now: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Who is on duty now (or at --at), until when, and who is next.")
+    @OptionGroup var options: ConnectionOptions
+    @Option(help: "The instant: ISO 8601, now, +2h, -30m, tomorrow 09:00.")
+    var at: String?
+    @Flag(help: "Answer from the cache without contacting the server.")
+    var offline = false
+
+    func validate() throws {
+        _ = try options.time(at)
+    }
+
+    func run() async throws {
+        try await options.runner().now(at: options.time(at), offline: offline).exit()
+    }
+}
+
+struct Employees: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List the directory, sorted by last name.")
+    @OptionGroup var options: ConnectionOptions
+    @Option(help: "Group by position or team (groups A→Z).")
+    var groupBy: EmployeeGrouping?
+
+    func run() async throws {
+        try await options.runner().employees(groupBy: groupBy).exit()
+    }
+}
+
+extension EmployeeGrouping: ExpressibleByArgument {}
+
+struct Search: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Find people by name, email, project or position (ignoring case and accents).")
+    @OptionGroup var options: ConnectionOptions
+    @Argument(help: "What to look for; every word must match.")
+    var text: String
+
+    func run() async throws {
+        try await options.runner().search(text).exit()
+    }
+}
+
+struct Show: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "One person's details and upcoming shifts.")
+    @OptionGroup var options: ConnectionOptions
+    @Argument(help: "An employee id or full name.")
+    var nameOrID: String
+
+    func run() async throws {
+        try await options.runner().show(nameOrID).exit()
+    }
+}
+
+struct Shifts: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Shifts overlapping a window, by start time.")
+    @OptionGroup var options: ConnectionOptions
+    @Option(help: "Window start (ISO 8601, now, +2h, tomorrow 09:00).")
+    var from: String?
+    @Option(help: "Window end.")
+    var to: String?
+    @Option(help: "Only this employee (id or full name).")
+    var employee: String?
+
+    func validate() throws {
+        _ = try options.time(from)
+        _ = try options.time(to)
+    }
+
+    func run() async throws {
+        try await options.runner().shifts(from: options.time(from), to: options.time(to), employee: employee).exit()
+    }
+}
