@@ -131,5 +131,13 @@ let package = Package(
             ],
             path: "Tests/RosterClientTests"
         ),
+        .testTarget(
+            name: "RosterCLITests",
+            dependencies: [
+                "RosterTestSupport", "RosterCommandLine", "RosterClient", "RosterDomain",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            path: "Tests/RosterCLITests"
+        ),
     ]
 )

@@ -172,6 +172,7 @@ final class ClientFrameHandler: ChannelInboundHandler {
     private var pending: [UInt32: (promise: EventLoopPromise<RosterMessage>, timeout: Scheduled<Void>)] = [:]
     private var context: ChannelHandlerContext?
     private var lastReceived = NIODeadline.now()
+    private var pingSentAt: NIODeadline?
     private var liveness: Scheduled<Void>?
     private var pingInterval: Int64 = 0
 
@@ -201,17 +202,21 @@ final class ClientFrameHandler: ChannelInboundHandler {
         if pingInterval > 0 { scheduleLivenessCheck() }
     }
 
-    /// Liveness by receive idleness: ping after one quiet interval, give up after 1.5.
+    /// Liveness by receive idleness: ping after one quiet interval; close when 1.5 intervals
+    /// have passed with nothing received and a Ping has gone unanswered for half an interval.
     private func scheduleLivenessCheck() {
         guard let context else { return }
         let interval = pingInterval
         liveness = context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(interval / 2)) {
-            let quiet = (NIODeadline.now() - self.lastReceived).nanoseconds / 1_000_000
-            if quiet >= interval * 3 / 2 {
+            let now = NIODeadline.now()
+            let quiet = (now - self.lastReceived).nanoseconds / 1_000_000
+            if let pinged = self.pingSentAt, pinged > self.lastReceived, quiet >= interval * 3 / 2,
+               (now - pinged).nanoseconds / 1_000_000 >= interval / 2 {
                 context.close(promise: nil)
                 return
             }
-            if quiet >= interval {
+            if quiet >= interval, self.pingSentAt.map({ $0 <= self.lastReceived }) ?? true {
+                self.pingSentAt = now
                 context.writeAndFlush(self.wrapOutboundOut(RosterMessage.ping(.with { $0.nonce = UInt64(quiet) }).frame()),
                                       promise: nil)
             }

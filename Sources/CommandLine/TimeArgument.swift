@@ -2,13 +2,14 @@ import Foundation
 import RosterDomain
 
 /// TIME arguments: ISO 8601 ("2026-11-22T09:00:00Z", or without a zone for local time),
-/// "now", relative offsets ("+2h", "-30m", "+1d", "+90s"), and "today 17:00", "tomorrow 09:00",
-/// "yesterday 09:00" or a bare "09:00" (today) in the display time zone.
+/// "now", relative offsets ("+2h", "-30m", "+1d", "+90s", "1h30m ago", "in 2h"), and
+/// "today 17:00", "tomorrow 09:00", "yesterday 09:00" or a bare "09:00" (today) in the display
+/// time zone. (A leading "-" looks like an option to the shell parser: write --start=-1h or "1h ago".)
 public enum TimeArgument {
     public struct Invalid: Error, CustomStringConvertible, Equatable {
         public let text: String
         public var description: String {
-            "\"\(text)\" is not a time: use ISO 8601 (2026-11-22T09:00:00Z), now, +2h, -30m, +1d, or tomorrow 09:00"
+            "\"\(text)\" is not a time: use ISO 8601 (2026-11-22T09:00:00Z), now, +2h, 30m ago, +1d, or tomorrow 09:00"
         }
     }
 
@@ -17,6 +18,12 @@ public enum TimeArgument {
         if trimmed == "now" { return now }
         if let first = trimmed.first, first == "+" || first == "-", let offset = parseOffset(String(trimmed.dropFirst())) {
             return first == "+" ? now + offset : now - offset
+        }
+        if trimmed.hasSuffix(" ago"), let offset = parseOffset(String(trimmed.dropLast(4)).replacingOccurrences(of: " ", with: "")) {
+            return now - offset
+        }
+        if trimmed.hasPrefix("in "), let offset = parseOffset(String(trimmed.dropFirst(3)).replacingOccurrences(of: " ", with: "")) {
+            return now + offset
         }
         if let instant = TimeText.parseISO8601(text) { return instant }
         var calendar = Calendar(identifier: .gregorian)

@@ -41,6 +41,7 @@ final class ConnectionHandler: ChannelInboundHandler {
     private var helloDeadline: Scheduled<Void>?
     private var livenessCheck: Scheduled<Void>?
     private var lastReceived = NIODeadline.now()
+    private var pingSentAt: NIODeadline?
     private var inFlight = 0
     private var subscriptions: [UInt64: Subscription] = [:]
     private var nextSubscriptionID: UInt64 = 1
@@ -83,17 +84,21 @@ final class ConnectionHandler: ChannelInboundHandler {
         context.fireChannelActive()
     }
 
-    /// Every half interval: ping a peer that has been quiet for an interval, and give up on one
-    /// that has been quiet for 1.5 intervals.
+    /// Every half interval: ping a peer that has been quiet for an interval, and close one that
+    /// has been quiet for 1.5 intervals since it was pinged without answering. A late timer never
+    /// closes a peer that was not given a Ping first.
     private func scheduleLivenessCheck() {
         let interval = server.configuration.limits.pingIntervalMillis
         livenessCheck = eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(interval / 2)) {
-            let quiet = (NIODeadline.now() - self.lastReceived).nanoseconds / 1_000_000
-            if quiet >= interval * 3 / 2 {
+            let now = NIODeadline.now()
+            let quiet = (now - self.lastReceived).nanoseconds / 1_000_000
+            if let pinged = self.pingSentAt, pinged > self.lastReceived, quiet >= interval * 3 / 2,
+               (now - pinged).nanoseconds / 1_000_000 >= interval / 2 {
                 self.fail(WireError(.deadlineExceeded, "nothing received for \(quiet) ms"))
                 return
             }
-            if quiet >= interval, case .active = self.state {
+            if quiet >= interval, self.pingSentAt.map({ $0 <= self.lastReceived }) ?? true, case .active = self.state {
+                self.pingSentAt = now
                 self.send(.ping(.with { $0.nonce = UInt64(quiet) }))
             }
             self.scheduleLivenessCheck()

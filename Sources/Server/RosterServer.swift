@@ -107,7 +107,34 @@ public final class RosterServer: Sendable {
         }
 
         let limits = configuration.limits
-        let channel = try await ServerBootstrap(group: group)
+        let channel: any Channel
+        do {
+            channel = try await bind(context: context)
+        } catch {
+            // Undo the partial start so that start() may be called again.
+            demo?.stop()
+            for tenant in tenants.values { tenant.stopOnDutyTracking() }
+            await context.mutations.finish()
+            throw error
+        }
+
+        let allTenants = tenants
+        let progress = group.next().scheduleRepeatedTask(
+            initialDelay: .milliseconds(limits.progressIntervalMillis), delay: .milliseconds(limits.progressIntervalMillis)
+        ) { _ in
+            for tenant in allTenants.values { tenant.sendProgress(idleFor: .milliseconds(limits.progressIntervalMillis)) }
+        }
+        started.withLockedValue { $0 = Started(context: context, channel: channel, progress: progress, demo: demo) }
+        let address = channel.localAddress.map { "\($0)" } ?? "?"
+        logger.info("listening on \(address)", metadata: ["tenants": "\(tenants.keys.sorted())"])
+        if let host = channel.localAddress, ConnectionHandler.isLoopback(host) {
+            logger.notice("loopback listener: plaintext, anonymous reads, and admin changes from local clients are allowed (development mode)")
+        }
+    }
+
+    private func bind(context: ServerContext) async throws -> any Channel {
+        let limits = configuration.limits
+        return try await ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 4096)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
@@ -130,19 +157,6 @@ public final class RosterServer: Sendable {
             }
             .bind(host: configuration.host, port: configuration.port)
             .get()
-
-        let allTenants = tenants
-        let progress = group.next().scheduleRepeatedTask(
-            initialDelay: .milliseconds(limits.progressIntervalMillis), delay: .milliseconds(limits.progressIntervalMillis)
-        ) { _ in
-            for tenant in allTenants.values { tenant.sendProgress(idleFor: .milliseconds(limits.progressIntervalMillis)) }
-        }
-        started.withLockedValue { $0 = Started(context: context, channel: channel, progress: progress, demo: demo) }
-        let address = channel.localAddress.map { "\($0)" } ?? "?"
-        logger.info("listening on \(address)", metadata: ["tenants": "\(tenants.keys.sorted())"])
-        if let host = channel.localAddress, ConnectionHandler.isLoopback(host) {
-            logger.notice("loopback listener: plaintext, anonymous reads, and admin changes from local clients are allowed (development mode)")
-        }
     }
 
     /// Sends GoingAway to every client, waits the grace period, closes everything and the store.

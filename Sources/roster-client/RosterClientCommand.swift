@@ -93,7 +93,7 @@ struct Now: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Who is on duty now (or at --at), until when, and who is next.")
     @OptionGroup var options: ConnectionOptions
-    @Option(help: "The instant: ISO 8601, now, +2h, -30m, tomorrow 09:00.")
+    @Option(help: "The instant: ISO 8601, now, +2h, 30m ago, tomorrow 09:00.")
     var at: String?
     @Flag(help: "Answer from the cache without contacting the server.")
     var offline = false

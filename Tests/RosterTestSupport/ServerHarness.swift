@@ -31,7 +31,18 @@ public final class ServerHarness: Sendable {
         configure(&configuration)
         let clock = ManualClock(now: now)
         let server = try RosterServer(configuration: configuration, clock: clock, store: store)
-        try await server.start()
+        // A restart on a fixed port can briefly find it busy on a loaded machine: retry for a
+        // couple of seconds, which a leaked listener would still fail.
+        var attempts = 0
+        while true {
+            do {
+                try await server.start()
+                break
+            } catch let error as IOError where error.errnoCode == EADDRINUSE && port != 0 && attempts < 20 {
+                attempts += 1
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
         return ServerHarness(clock: clock, server: server, dataDirectory: directory, port: server.port!)
     }
 
@@ -40,6 +51,22 @@ public final class ServerHarness: Sendable {
         self.server = server
         self.dataDirectory = dataDirectory
         self.port = port
+    }
+
+    /// Starts on a port below the kernel's ephemeral range (32768 and up), so that a test which
+    /// restarts its server on the same port does not find it taken by another test's port-0
+    /// server or outgoing connection meanwhile.
+    public static func startOnStablePort(dataDirectory: String? = nil,
+                                         configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> ServerHarness {
+        var lastError: (any Error)?
+        for _ in 0..<50 {
+            do {
+                return try await start(dataDirectory: dataDirectory, port: Int.random(in: 20_000..<30_000), configure: configure)
+            } catch {
+                lastError = error
+            }
+        }
+        throw lastError!
     }
 
     public func connect(tenant: String = "") async throws -> RosterConnection {

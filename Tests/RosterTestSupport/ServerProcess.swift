@@ -6,6 +6,7 @@ public final class ServerProcess: @unchecked Sendable {
     public let process = Process()
     public let port: Int
     private let errorPipe = Pipe()
+    private let exited = ExitSignal()
 
     /// The built binary: ROSTER_BIN_DIR if set, else the package's .build/debug.
     public static var binDirectory: URL {
@@ -22,9 +23,10 @@ public final class ServerProcess: @unchecked Sendable {
             throw RosterClientError.connectionFailed("\(binary.path) is missing: run `swift build` first (scripts/test does)")
         }
         process.executableURL = binary
-        process.arguments = ["serve", "--listen", "127.0.0.1:0", "--data-dir", dataDirectory] + arguments
+        process.arguments = ["serve", "--listen", "127.0.0.1:0", "--data-dir", dataDirectory, "--shutdown-grace-ms", "50"] + arguments
         process.standardError = errorPipe
         process.standardOutput = FileHandle.nullDevice
+        process.terminationHandler = { [exited] _ in exited.signal() }
         try process.run()
         // The log line "listening on [IPv4]127.0.0.1/127.0.0.1:PORT" gives the port.
         var log = ""
@@ -47,16 +49,134 @@ public final class ServerProcess: @unchecked Sendable {
 
     public func kill9() {
         kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        exited.wait()
     }
 
     public func terminate() {
         process.terminate()
-        process.waitUntilExit()
+        exited.wait()
     }
 
     deinit {
         errorPipe.fileHandleForReading.readabilityHandler = nil
-        if process.isRunning { kill9() }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
+}
+
+/// Runs the built `roster-client` with an isolated config and cache directory.
+public struct CLI: Sendable {
+    public let server: String
+    public let home: URL
+
+    public struct Result: Sendable {
+        public var stdout: String
+        public var stderr: String
+        public var status: Int32
+
+        /// stdout parsed as one JSON object (or array).
+        public var json: Any? { try? JSONSerialization.jsonObject(with: Data(stdout.utf8)) }
+        public var object: [String: Any] { json as? [String: Any] ?? [:] }
+    }
+
+    public init(port: Int) {
+        server = "127.0.0.1:\(port)"
+        home = FileManager.default.temporaryDirectory.appendingPathComponent("roster-cli-\(UUID().uuidString)")
+    }
+
+    public var environment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        for key in environment.keys where key.hasPrefix("ROSTER_") { environment[key] = nil }
+        environment["ROSTER_SERVER"] = server
+        environment["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
+        environment["XDG_CACHE_HOME"] = home.appendingPathComponent("cache").path
+        environment["TZ"] = "UTC"
+        return environment
+    }
+
+    public static var binary: URL { ServerProcess.binDirectory.appendingPathComponent("roster-client") }
+
+    /// Runs the client to completion. Pipes are drained on Dispatch threads and the exit is
+    /// awaited, so no thread of the concurrency pool is ever blocked.
+    @discardableResult
+    public func run(_ arguments: [String]) async throws -> Result {
+        let process = Process()
+        process.executableURL = Self.binary
+        process.arguments = arguments
+        process.environment = environment
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        let exited = AsyncStream<Int32>.makeStream()
+        process.terminationHandler = { exited.continuation.yield($0.terminationStatus); exited.continuation.finish() }
+        try process.run()
+        async let output = Self.readToEnd(out.fileHandleForReading)
+        async let errors = Self.readToEnd(err.fileHandleForReading)
+        var status: Int32 = -1
+        for await code in exited.stream { status = code }
+        return Result(stdout: String(decoding: await output, as: UTF8.self),
+                      stderr: String(decoding: await errors, as: UTF8.self), status: status)
+    }
+
+    static func readToEnd(_ handle: FileHandle) async -> Data {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: handle.readDataToEndOfFile()) }
+        }
+    }
+}
+
+/// Polls `condition` every 50 ms until it holds or `seconds` pass.
+public func eventually(_ seconds: Double = 15, _ condition: () async throws -> Bool) async rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if try await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(50))
+    }
+    return try await condition()
+}
+
+/// Waits for a child process's exit through its termination handler (which runs on Dispatch):
+/// `Process.waitUntilExit()` may never return when called from a concurrency-pool thread.
+public final class ExitSignal: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var done = false
+
+    public init() {}
+
+    public func signal() {
+        condition.withLock {
+            done = true
+            condition.broadcast()
+        }
+    }
+
+    public func wait() {
+        condition.withLock { while !done { condition.wait() } }
+    }
+}
+
+extension Process {
+    /// Runs to completion, waiting without `waitUntilExit()`.
+    public func runToExit() throws {
+        let exited = ExitSignal()
+        terminationHandler = { _ in exited.signal() }
+        try run()
+        exited.wait()
+    }
+}
+
+/// Runs a program with posix_spawn and waits with waitpid. For programs that daemonize (tmux):
+/// Foundation's `Process` notices a child's exit through a descriptor the child inherits, and a
+/// forked daemon keeps it open, so the exit is never seen.
+public func spawnAndWait(_ path: String, _ arguments: [String]) -> Int32 {
+    var pid: pid_t = 0
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    for fd: Int32 in [0, 1, 2] { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
+    let argv = ([path] + arguments).map { strdup($0) } + [nil]
+    defer { for pointer in argv { free(pointer) } }
+    guard posix_spawn(&pid, path, &actions, nil, argv, environ) == 0 else { return -1 }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+    return (status >> 8) & 0xFF
 }
