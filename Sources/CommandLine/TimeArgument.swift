@@ -15,6 +15,7 @@ public enum TimeArgument {
 
     public static func parse(_ text: String, now: UnixMillis = .now, timeZone: TimeZone = .current) throws(Invalid) -> UnixMillis {
         let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        guard !trimmed.isEmpty else { throw Invalid(text: text) }
         if trimmed == "now" { return now }
         if let first = trimmed.first, first == "+" || first == "-", let offset = parseOffset(String(trimmed.dropFirst())) {
             return first == "+" ? now + offset : now - offset

@@ -38,9 +38,36 @@ public enum RosterError: Error, Sendable, Hashable, CustomStringConvertible {
 extension RosterState {
     /// Checks one change against this state. An empty result means it may be applied.
     public func violations(of change: RosterChange, at location: String = "") -> [RosterViolation] {
+        var names = NameIndex(self)
+        return violations(of: change, at: location, names: &names)
+    }
+
+    /// Folded full name → employee id, so a batch checks name clashes in O(1) per record instead
+    /// of folding every name in the directory for each one.
+    struct NameIndex {
+        private var ids: [String: Set<String>] = [:]
+
+        init(_ state: RosterState) {
+            for employee in state.employees.values { insert(employee) }
+        }
+
+        mutating func insert(_ employee: Employee) {
+            ids[TextFolding.fold(employee.fullName), default: []].insert(employee.id)
+        }
+
+        mutating func remove(_ employee: Employee) {
+            ids[TextFolding.fold(employee.fullName)]?.remove(employee.id)
+        }
+
+        func otherID(named employee: Employee) -> String? {
+            ids[TextFolding.fold(employee.fullName)]?.first { $0 != employee.id }
+        }
+    }
+
+    func violations(of change: RosterChange, at location: String, names: inout NameIndex) -> [RosterViolation] {
         switch change {
         case .employeeUpserted(let employee):
-            return violations(of: employee, at: location)
+            return violations(of: employee, at: location, names: names)
         case .shiftAdded(let shift):
             return violations(of: shift, at: location)
         case .employeeDeleted, .shiftDeleted:
@@ -52,7 +79,7 @@ extension RosterState {
         }
     }
 
-    func violations(of employee: Employee, at location: String) -> [RosterViolation] {
+    func violations(of employee: Employee, at location: String, names: NameIndex) -> [RosterViolation] {
         var found: [RosterViolation] = []
         func add(_ field: String, _ message: String) {
             found.append(RosterViolation(location: location, field: field, message: message))
@@ -63,9 +90,8 @@ extension RosterState {
         if !employee.email.isEmpty && !EmailAddress.isPlausible(employee.email) {
             add("email", "\"\(employee.email)\" is not an email address")
         }
-        let fullName = TextFolding.fold(employee.fullName)
-        if let other = employees.values.first(where: { $0.id != employee.id && TextFolding.fold($0.fullName) == fullName }) {
-            add("name", "\"\(employee.fullName)\" is already used by employee \(other.id)")
+        if let other = names.otherID(named: employee) {
+            add("name", "\"\(employee.fullName)\" is already used by employee \(other)")
         }
         return found
     }
@@ -88,6 +114,7 @@ extension RosterState {
     public func applyingValidated(_ changes: [(location: String, change: RosterChange)]) throws(RosterError) -> RosterState {
         var next = self
         var found: [RosterViolation] = []
+        var names = NameIndex(self)
         for (location, change) in changes {
             switch change {
             case .employeeDeleted(let id) where next.employees[id] == nil:
@@ -101,8 +128,22 @@ extension RosterState {
             default:
                 break
             }
-            let problems = next.violations(of: change, at: location)
-            if problems.isEmpty { next.apply(change) } else { found += problems }
+            let problems = next.violations(of: change, at: location, names: &names)
+            guard problems.isEmpty else {
+                found += problems
+                continue
+            }
+            // Keep the name index in step with the state the next change is checked against.
+            switch change {
+            case .employeeUpserted(let employee):
+                if let previous = next.employees[employee.id] { names.remove(previous) }
+                names.insert(employee)
+            case .employeeDeleted(let id):
+                if let previous = next.employees[id] { names.remove(previous) }
+            default:
+                break
+            }
+            next.apply(change)
         }
         if !found.isEmpty { throw .invalid(found) }
         return next

@@ -51,6 +51,11 @@ import Testing
             }
         })
 
+        // SIGTERM to the server reaches the watcher as GoingAway; it then keeps retrying.
+        server.terminate()
+        #expect(await eventually { events().contains { $0["event"] as? String == "goingAway" } })
+        #expect(await eventually { events().contains { ($0["state"] as? String)?.hasPrefix("reconnecting") == true } })
+
         kill(watch.processIdentifier, SIGINT)
         #expect(await eventually { !watch.isRunning })
         #expect(watch.terminationStatus == 0, "Ctrl-C exits cleanly")

@@ -216,8 +216,13 @@ extension RosterConnection {
 public final class RawSocket {
     private let fd: Int32
 
-    public init(port: Int) throws {
+    /// - Parameter receiveBufferBytes: a small kernel receive buffer makes a reader that stops
+    ///   reading look slow to the server sooner.
+    public init(port: Int, receiveBufferBytes: Int32? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if var size = receiveBufferBytes {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -252,6 +257,17 @@ public final class RawSocket {
             bytes += buffer[0..<count]
         }
         return (decodeFrames(bytes), closed)
+    }
+
+    /// Reads frames until nothing arrives for `quiet` seconds or the server closes.
+    public func readFrames(quiet: Double) -> (frames: [RosterMessage], closed: Bool) {
+        var timeout = timeval(tv_sec: Int(quiet), tv_usec: Int((quiet - Double(Int(quiet))) * 1_000_000))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        defer {
+            var normal = timeval(tv_sec: 10, tv_usec: 0)
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &normal, socklen_t(MemoryLayout<timeval>.size))
+        }
+        return readUntilClosed()
     }
 
     /// Reads exactly one frame.

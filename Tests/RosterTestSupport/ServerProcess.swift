@@ -52,8 +52,9 @@ public final class ServerProcess: @unchecked Sendable {
         exited.wait()
     }
 
+    /// SIGTERM, then waits for the exit (the server sends GoingAway and stops after its grace).
     public func terminate() {
-        process.terminate()
+        if process.isRunning { process.terminate() }
         exited.wait()
     }
 

@@ -1,0 +1,113 @@
+import Foundation
+import RosterClient
+import RosterDomain
+import RosterProtocol
+import RosterServer
+import RosterTestSupport
+import Testing
+
+/// A subscriber that stops reading gets the documented treatment and delays nobody else.
+@Suite struct SlowConsumerTests {
+    /// An import of `count` people with long biographies: one large RosterChanged event.
+    func bigImport(_ batch: Int, count: Int = 150) -> RosterMessage {
+        let biography = String(repeating: "A long biography that makes every event large. ", count: 20)
+        var csv = "first_name,last_name,biography\n"
+        for index in 0..<count { csv += "Batch\(batch),Person\(index),\(biography)\n" }
+        return .importData(.with { $0.format = .employeesCsv; $0.data = Data(csv.utf8) })
+    }
+
+    func subscribeRaw(_ socket: RawSocket, topics: [Roster_V1_Topic]) -> UInt64? {
+        socket.send(validHello)
+        guard socket.readFrame()?.type == .welcome else { return nil }
+        socket.send(.subscribe(.with { $0.topics = topics }), requestID: 2)
+        var id: UInt64?
+        while let frame = socket.readFrame() {
+            if case .subscribed(let subscribed) = frame { id = subscribed.subscriptionID }
+            if case .synced = frame { return id }
+        }
+        return nil
+    }
+
+    @Test func aConsumerThatNeverReadsIsDisconnectedAtTheWriteDeadlineAndDelaysNobody() async throws {
+        let harness = try await ServerHarness.start {
+            $0.limits.outboundHighWaterMark = 16 * 1024
+            $0.limits.outboundLowWaterMark = 4 * 1024
+            $0.limits.writeDeadlineMillis = 300
+        }
+        let slow = try RawSocket(port: harness.port, receiveBufferBytes: 4096)
+        #expect(subscribeRaw(slow, topics: [.roster, .onDuty]) != nil)
+
+        let healthy = try await harness.connect()
+        let inbox = Inbox(healthy)
+        healthy.subscribe(.with { $0.topics = [.roster] })
+        _ = try await inbox.untilSynced()
+
+        let admin = try await harness.connect()
+        for batch in 1...30 { try await admin.admin(bigImport(batch)) }
+        var revisions: [UInt64] = []
+        while revisions.count < 30 {
+            guard case .rosterChanged(let changed) = try await inbox.next().message else { continue }
+            revisions.append(changed.revision)
+        }
+        #expect(revisions == Array(1...30), "the healthy subscriber got every revision, in order")
+
+        // ~30 × 150 KB went to a socket that reads nothing: it is cut off after the deadline.
+        let (_, closed) = slow.readFrames(quiet: 5)
+        #expect(closed)
+        await admin.close()
+        await healthy.close()
+        await harness.stop()
+    }
+
+    @Test func aConsumerThatDrainsLateGetsTheLatestOnDutyStateAndAResyncForItsRoster() async throws {
+        let harness = try await ServerHarness.start(now: t0) {
+            $0.limits.outboundHighWaterMark = 16 * 1024
+            $0.limits.outboundLowWaterMark = 4 * 1024
+            $0.limits.writeDeadlineMillis = 60_000
+        }
+        let admin = try await harness.connect()
+        let people = [try await admin.addEmployee("A", "One"), try await admin.addEmployee("B", "Two")]
+        for slot in 0..<6 {
+            try await admin.addShift(people[slot % 2], t0 + Int64(slot) * minute, t0 + Int64(slot + 1) * minute)
+        }
+        let slow = try RawSocket(port: harness.port, receiveBufferBytes: 4096)
+        let subscriptionID = try #require(subscribeRaw(slow, topics: [.roster, .onDuty]))
+
+        for batch in 1...30 { try await admin.admin(bigImport(batch)) }
+        try await admin.barrier()
+        // Five transitions while the subscriber's buffer is full: only the last may be sent.
+        for slot in 1...5 { harness.clock.advance(to: t0 + Int64(slot) * minute) }
+        try await admin.barrier()
+
+        let (frames, closed) = slow.readFrames(quiet: 2)
+        #expect(!closed)
+        let onDuty = frames.compactMap { frame -> Roster_V1_OnDutyChanged? in
+            if case .onDutyChanged(let event) = frame, event.cause == .boundary { return event }
+            return nil
+        }
+        #expect(onDuty.count == 1, "coalesced into the latest state")
+        #expect(onDuty.last?.atMs == t0 + 5 * minute)
+        let resync = frames.compactMap { frame -> Roster_V1_Error? in
+            if case .error(let error) = frame, error.code == .resyncRequired { return error }
+            return nil
+        }
+        #expect(resync.map(\.subscriptionID) == [subscriptionID], "the roster stream ends with RESYNC_REQUIRED, never silently")
+        let lastRevision = frames.compactMap { frame -> UInt64? in
+            if case .rosterChanged(let changed) = frame { return changed.revision }
+            return nil
+        }.max() ?? 0
+        #expect(lastRevision < 36, "some revisions were not sent")
+
+        // Resuming from what it has replays exactly the rest.
+        slow.send(.subscribe(.with { $0.topics = [.roster]; $0.sinceRevision = lastRevision; $0.epoch = admin.welcome.epoch }),
+                  requestID: 3)
+        let (resumed, _) = slow.readFrames(quiet: 2)
+        let replayed = resumed.compactMap { frame -> UInt64? in
+            if case .rosterChanged(let changed) = frame { return changed.revision }
+            return nil
+        }
+        #expect(replayed == Array((lastRevision + 1)...38))
+        await admin.close()
+        await harness.stop()
+    }
+}
