@@ -101,33 +101,18 @@ public struct TextTable {
 
 /// JSON shapes printed with --json (one object per line in `watch`). Instants are ISO 8601 UTC.
 public enum JSONShapes {
+    /// An employee as its Codable fields plus "name", the full name.
     public struct Person: Encodable, Sendable {
-        public var id: String
-        public var name: String
-        public var firstName: String
-        public var lastName: String
-        public var email: String
-        public var phone: String
-        public var position: String
-        public var team: String
-        public var projects: [String]
-        public var biography: String
-        public var photoURL: String
-        public var type: String
+        public var employee: Employee
 
-        public init(_ employee: Employee) {
-            id = employee.id
-            name = employee.fullName
-            firstName = employee.firstName
-            lastName = employee.lastName
-            email = employee.email
-            phone = employee.phone
-            position = employee.position
-            team = employee.team
-            projects = employee.projects
-            biography = employee.biography
-            photoURL = employee.photoURL
-            type = employee.type.rawValue
+        public init(_ employee: Employee) { self.employee = employee }
+
+        enum Keys: String, CodingKey { case name }
+
+        public func encode(to encoder: any Encoder) throws {
+            try employee.encode(to: encoder)
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(employee.fullName, forKey: .name)
         }
     }
 
@@ -149,23 +134,18 @@ public enum JSONShapes {
         }
     }
 
+    /// A person on duty: the employee's fields, "name", and the shift that puts them there.
     public struct OnDutyPerson: Encodable, Sendable {
-        public var id: String
-        public var name: String
-        public var position: String
-        public var team: String
-        public var email: String
-        public var phone: String
-        public var shift: ShiftEntry
+        public var entry: OnDutyEntry
 
-        public init(_ entry: OnDutyEntry) {
-            id = entry.employee.id
-            name = entry.employee.fullName
-            position = entry.employee.position
-            team = entry.employee.team
-            email = entry.employee.email
-            phone = entry.employee.phone
-            shift = ShiftEntry(entry.shift)
+        public init(_ entry: OnDutyEntry) { self.entry = entry }
+
+        enum Keys: String, CodingKey { case shift }
+
+        public func encode(to encoder: any Encoder) throws {
+            try Person(entry.employee).encode(to: encoder)
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encode(ShiftEntry(entry.shift), forKey: .shift)
         }
     }
 

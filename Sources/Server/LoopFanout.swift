@@ -30,45 +30,52 @@ final class LoopFanout: @unchecked Sendable {
     }
 
     func deliver(_ push: RosterPush) {
-        loop.preconditionInEventLoop()
-        var filtered: [Roster_V1_SubscriptionFilter: ByteBuffer?] = [:]
-        var touched: [ConnectionHandler] = []
-        for subscription in subscriptions.values
-        where subscription.topics.contains(.roster) && push.entry.revision > subscription.floorRevision {
+        fanOut(topic: .roster, shared: push.sharedFrame, isNew: { subscription in
+            guard push.entry.revision > subscription.floorRevision else { return false }
             subscription.floorRevision = push.entry.revision
-            let frame: ByteBuffer?
-            if subscription.filter.isEmpty {
-                frame = push.sharedFrame
-            } else if let cached = filtered[subscription.filter] {
-                frame = cached
-            } else {
-                frame = PushEncoding.rosterChanged(push, filter: subscription.filter).map { PushEncoding.frame(.rosterChanged($0)) }
-                filtered[subscription.filter] = frame
-            }
-            guard let frame else { continue }
-            subscription.connection.pushRoster(frame, for: subscription, touched: &touched)
-        }
-        for connection in touched { connection.flushPushes() }
+            return true
+        }, filtered: { filter in
+            PushEncoding.rosterChanged(push, filter: filter).map { PushEncoding.frame(.rosterChanged($0)) }
+        }, write: { connection, frame, subscription, touched in
+            connection.pushRoster(frame, for: subscription, touched: &touched)
+        })
     }
 
     func deliver(_ push: OnDutyPush) {
-        loop.preconditionInEventLoop()
-        var filtered: [Roster_V1_SubscriptionFilter: ByteBuffer?] = [:]
-        var touched: [ConnectionHandler] = []
-        for subscription in subscriptions.values
-        where subscription.topics.contains(.onDuty) && push.sequence > subscription.onDutyFloor {
+        fanOut(topic: .onDuty, shared: push.sharedFrame, isNew: { subscription in
+            guard push.sequence > subscription.onDutyFloor else { return false }
             subscription.onDutyFloor = push.sequence
+            return true
+        }, filtered: { filter in
+            PushEncoding.onDutyChanged(push, filter: filter).map { PushEncoding.frame(.onDutyChanged($0)) }
+        }, write: { connection, frame, subscription, touched in
+            connection.pushOnDuty(frame, for: subscription, touched: &touched)
+        })
+    }
+
+    /// The push loop: for every subscription to `topic` that has not seen this event, write the
+    /// shared frame (or its filter's frame, built at most once per filter on this loop), then
+    /// flush each connection once.
+    private func fanOut(
+        topic: Roster_V1_Topic, shared: ByteBuffer?, isNew: (Subscription) -> Bool,
+        filtered: (Roster_V1_SubscriptionFilter) -> ByteBuffer?,
+        write: (ConnectionHandler, ByteBuffer, Subscription, inout [ConnectionHandler]) -> Void
+    ) {
+        loop.preconditionInEventLoop()
+        var framesByFilter: [Roster_V1_SubscriptionFilter: ByteBuffer?] = [:]
+        var touched: [ConnectionHandler] = []
+        for subscription in subscriptions.values where subscription.topics.contains(topic) && isNew(subscription) {
             let frame: ByteBuffer?
             if subscription.filter.isEmpty {
-                frame = push.sharedFrame
-            } else if let cached = filtered[subscription.filter] {
+                frame = shared
+            } else if let cached = framesByFilter[subscription.filter] {
                 frame = cached
             } else {
-                frame = PushEncoding.onDutyChanged(push, filter: subscription.filter).map { PushEncoding.frame(.onDutyChanged($0)) }
-                filtered[subscription.filter] = frame
+                frame = filtered(subscription.filter)
+                framesByFilter[subscription.filter] = frame
             }
             guard let frame else { continue }
-            subscription.connection.pushOnDuty(frame, for: subscription, touched: &touched)
+            write(subscription.connection, frame, subscription, &touched)
         }
         for connection in touched { connection.flushPushes() }
     }
