@@ -49,7 +49,9 @@ final class DemoRoster: Sendable {
 
     private let tenant: TenantRuntime
     private let context: ServerContext
+    /// The next roll, or nil once stopped for good.
     private let alarm = NIOLockedValueBox<(any ScheduledAlarm)?>(nil)
+    private let stopped = NIOLockedValueBox(false)
 
     init(tenant: TenantRuntime, context: ServerContext) {
         self.tenant = tenant
@@ -67,6 +69,7 @@ final class DemoRoster: Sendable {
     /// Extends the plan now and every ten minutes until `stop`.
     func keepRolling() {
         let next = context.clock.now() + 10 * Self.minute
+        guard !stopped.withLockedValue({ $0 }) else { return }
         alarm.withLockedValue { alarm in
             alarm = context.clock.schedule(at: next) { [weak self] in
                 guard let self else { return }
@@ -79,6 +82,7 @@ final class DemoRoster: Sendable {
     }
 
     func stop() {
+        stopped.withLockedValue { $0 = true }
         alarm.withLockedValue { $0?.cancel(); $0 = nil }
     }
 

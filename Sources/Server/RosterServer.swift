@@ -175,12 +175,13 @@ public final class RosterServer: Sendable {
             let retryAfter = UInt32.random(in: UInt32(grace)...UInt32(grace * 3))
             channel.pipeline.fireUserInboundEventTriggered(GoingAwayEvent(reason: "server shutting down", retryAfterMillis: retryAfter))
         }
-        try? await Task.sleep(for: .milliseconds(grace))
+        if !children.isEmpty { try? await Task.sleep(for: .milliseconds(grace)) }
         for channel in children { try? await channel.close() }
         await started.context.mutations.finish()
         try? await store.close()
-        if ownsGroup { try? await group.shutdownGracefully() }
+        // Nothing may schedule on the loops once they are gone: stop the clock's watchdog first.
         if let clock = clock as? SystemClock { clock.stop() }
+        if ownsGroup { try? await group.shutdownGracefully() }
         logger.info("stopped")
     }
 }
