@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "RosterClient", targets: ["RosterClient"]),
         .executable(name: "roster-server", targets: ["roster-server"]),
         .executable(name: "roster-client", targets: ["roster-client"]),
+        .executable(name: "roster-bench", targets: ["roster-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
@@ -87,6 +88,22 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/roster-client"
+        ),
+        // Load generators and the floor broadcaster behind roster-bench.
+        .target(
+            name: "RosterBench",
+            dependencies: [
+                "RosterProtocol", "RosterDomain", "RosterClient",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            path: "Sources/Bench"
+        ),
+        .executableTarget(
+            name: "roster-bench",
+            dependencies: ["RosterBench", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Sources/roster-bench"
         ),
         .testTarget(
             name: "RosterProtocolTests",

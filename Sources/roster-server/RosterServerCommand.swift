@@ -99,6 +99,7 @@ struct Serve: AsyncParsableCommand {
         limits.shutdownGraceMillis = try number(shutdownGraceMs, "SHUTDOWN_GRACE_MS") ?? limits.shutdownGraceMillis
         configuration.limits = limits
 
+        Self.raiseOpenFileLimit()
         let server = try RosterServer(configuration: configuration, logger: logger)
         try await server.start()
         await Self.waitForTerminationSignal()
@@ -124,6 +125,14 @@ struct Serve: AsyncParsableCommand {
         var host = String(listen[..<colon])
         if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
         return (host.isEmpty ? "0.0.0.0" : host, port)
+    }
+
+    /// Every subscriber is a descriptor: use the hard limit, not the (often 1,024) soft one.
+    static func raiseOpenFileLimit() {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
     }
 
     /// Suspends until SIGINT or SIGTERM.

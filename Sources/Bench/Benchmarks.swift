@@ -1,0 +1,195 @@
+import Foundation
+import NIOCore
+import NIOPosix
+import RosterClient
+import RosterDomain
+import RosterProtocol
+
+/// What one fan-out run measured.
+public struct FanoutResult {
+    public var subscribers: Int
+    public var pushes: Int
+    /// Per subscriber per push: trigger → receipt.
+    public var latency: LatencySummary
+    /// Per push: trigger → the last subscriber's receipt; the median over pushes.
+    public var completionMillis: Double
+    /// Per push: the admin round trip. The acknowledgement queues behind the fan-out on its
+    /// event loop, so this is not the commit time alone.
+    public var triggerMillis: Double
+    public var frameBytes: Int
+    public var residentBytesPerSubscriber: Double?
+    public var pushFrame: [UInt8]?
+}
+
+/// Fan-out: N subscribers, M on-duty changes triggered through admin operations.
+public struct FanoutBenchmark {
+    public var subscribers: Int
+    public var pushes: Int
+    public var serverExecutable: URL
+    public var benchExecutable: URL
+
+    public init(subscribers: Int, pushes: Int, serverExecutable: URL, benchExecutable: URL) {
+        self.subscribers = subscribers
+        self.pushes = pushes
+        self.serverExecutable = serverExecutable
+        self.benchExecutable = benchExecutable
+    }
+
+    /// Runs against a fresh roster-server process.
+    public func runServer() async throws -> FanoutResult {
+        let port = freePort()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-bench-\(UUID().uuidString)").path
+        let server = try ChildProcess(executable: serverExecutable, arguments: [
+            "serve", "--listen", "127.0.0.1:\(port)", "--data-dir", directory, "--log-level", "warning",
+            "--max-connections", "\(subscribers + 100)", "--ping-interval-ms", "3600000",
+            "--progress-interval-ms", "3600000", "--shutdown-grace-ms", "0",
+        ])
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+        try waitForListener(port: port)
+        let admin = try await RosterConnection.connect(host: "127.0.0.1", port: port)
+        // Two short-named people keep each push near 256 bytes, as the targets assume.
+        let first = try await administer(admin, .upsertEmployee(.with { $0.employee = .with { $0.firstName = "Ann"; $0.lastName = "Lee" } }))
+        let second = try await administer(admin, .upsertEmployee(.with { $0.employee = .with { $0.firstName = "Bo"; $0.lastName = "Ng" } }))
+        let now = UnixMillis.now
+        _ = try await administer(admin, .addShift(.with {
+            $0.shift = .with { $0.employeeID = first; $0.startMs = now - 3_600_000; $0.endMs = now + 86_400_000 }
+        }))
+        var result = try await measure(port: port, serverPID: server.pid) { index in
+            // Even pushes put the second person on duty, odd ones take them off again.
+            if index % 2 == 0 {
+                _ = try await administer(admin, .addShift(.with {
+                    $0.shift = .with {
+                        $0.id = "bench-\(index)"; $0.employeeID = second; $0.startMs = now - 60_000; $0.endMs = now + 86_400_000
+                    }
+                }))
+            } else {
+                _ = try await administer(admin, .deleteShift(.with { $0.id = "bench-\(index - 1)" }))
+            }
+        }
+        await admin.close()
+        result.pushes = pushes
+        return result
+    }
+
+    /// Runs against the floor broadcaster, writing `pushFrame` on each trigger.
+    public func runFloor(pushFrame: [UInt8]) async throws -> FanoutResult {
+        let port = freePort()
+        let hex = pushFrame.map { String(format: "%02x", $0) }.joined()
+        let floor = try ChildProcess(executable: benchExecutable, arguments: ["floor-server", "--port", "\(port)", "--frame", hex])
+        defer { floor.stop() }
+        try waitForListener(port: port)
+        let admin = try await RosterConnection.connect(host: "127.0.0.1", port: port)
+        let result = try await measure(port: port, serverPID: floor.pid) { _ in
+            _ = try await admin.request(.setMotd(.init()))
+        }
+        await admin.close()
+        return result
+    }
+
+    private func administer(_ connection: RosterConnection, _ message: RosterMessage) async throws -> String {
+        guard case .mutationResult(let result) = try await connection.request(message) else { throw BenchError("no MutationResult") }
+        return result.ids.first ?? ""
+    }
+
+    private func measure(port: Int, serverPID: Int32, trigger: (Int) async throws -> Void) async throws -> FanoutResult {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+        do {
+            let result = try await measure(port: port, serverPID: serverPID, group: group, trigger: trigger)
+            try? await group.shutdownGracefully()
+            return result
+        } catch {
+            try? await group.shutdownGracefully()
+            throw error
+        }
+    }
+
+    private func measure(port: Int, serverPID: Int32, group: MultiThreadedEventLoopGroup,
+                         trigger: (Int) async throws -> Void) async throws -> FanoutResult {
+        let recorder = PushRecorder(pushes: pushes)
+        let before = residentBytes(pid: serverPID)
+        let channels = try await openSubscribers(count: subscribers, port: port, group: group, recorder: recorder)
+        try await Task.sleep(for: .seconds(1))  // let the server settle before reading its memory
+        let after = residentBytes(pid: serverPID)
+
+        var samples: [UInt64] = []
+        var completions: [Double] = []
+        var triggers: [Double] = []
+        for index in 0..<pushes {
+            let start = nanos()
+            try await trigger(index)
+            triggers.append(Double(nanos() - start) / 1e6)
+            let deadline = nanos() + 60_000_000_000
+            while recorder.received(push: index) < subscribers {
+                guard nanos() < deadline else {
+                    throw BenchError("push \(index): only \(recorder.received(push: index)) of \(subscribers) delivered")
+                }
+                await Task.yield()
+            }
+            let receipts = recorder.receipts(push: index)
+            samples += receipts.map { $0 - start }
+            completions.append(Double(receipts.max()! - start) / 1e6)
+        }
+        for channel in channels { channel.close(promise: nil) }
+        let frame = recorder.sampleFrame ?? []
+        return FanoutResult(
+            subscribers: subscribers, pushes: pushes, latency: LatencySummary(samples),
+            completionMillis: completions.sorted()[completions.count / 2], triggerMillis: triggers.sorted()[triggers.count / 2],
+            frameBytes: frame.count,
+            residentBytesPerSubscriber: after > before ? Double(after - before) / Double(subscribers) : nil,
+            pushFrame: frame)
+    }
+}
+
+/// Closed-loop "on duty now" requests from C connections for S seconds.
+public struct QueryBenchmark {
+    public var connections: Int
+    public var seconds: Double
+    public var serverExecutable: URL
+
+    public init(connections: Int, seconds: Double, serverExecutable: URL) {
+        self.connections = connections
+        self.seconds = seconds
+        self.serverExecutable = serverExecutable
+    }
+
+    public func run() async throws -> (requestsPerSecond: Double, latency: LatencySummary) {
+        let port = freePort()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-bench-\(UUID().uuidString)").path
+        let server = try ChildProcess(executable: serverExecutable, arguments: [
+            "serve", "--listen", "127.0.0.1:\(port)", "--data-dir", directory, "--demo", "--log-level", "warning",
+            "--shutdown-grace-ms", "0",
+        ])
+        defer {
+            server.stop()
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+        try waitForListener(port: port)
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+        let start = nanos()
+        let deadline = start + UInt64(seconds * 1e9)
+        var results: [EventLoopFuture<[UInt64]>] = []
+        for _ in 0..<connections {
+            let loop = group.next()
+            let done = loop.makePromise(of: [UInt64].self)
+            _ = try await ClientBootstrap(group: loop)
+                .channelOption(.socketOption(.tcp_nodelay), value: 1)
+                .channelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder(maxFrameLength: 1 << 20)))
+                        try channel.pipeline.syncOperations.addHandler(MessageToByteHandler(FrameEncoder()))
+                        try channel.pipeline.syncOperations.addHandler(OnDutyRequester(deadline: deadline, done: done))
+                    }
+                }
+                .connect(host: "127.0.0.1", port: port).get()
+            results.append(done.futureResult)
+        }
+        var samples: [UInt64] = []
+        for result in results { samples += (try? await result.get()) ?? [] }
+        let elapsed = Double(nanos() - start) / 1e9
+        try? await group.shutdownGracefully()
+        return (Double(samples.count) / elapsed, LatencySummary(samples))
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import NIOCore
+import RosterProtocol
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Monotonic nanoseconds.
+@inline(__always) func nanos() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+/// Percentiles over nanosecond samples, reported in milliseconds.
+public struct LatencySummary: CustomStringConvertible {
+    public var count: Int
+    public var p50: Double
+    public var p99: Double
+    public var max: Double
+
+    public init(_ samples: [UInt64]) {
+        let sorted = samples.sorted()
+        func at(_ q: Double) -> Double {
+            sorted.isEmpty ? 0 : Double(sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * q))]) / 1e6
+        }
+        count = sorted.count
+        p50 = at(0.5)
+        p99 = at(0.99)
+        max = at(1.0)
+    }
+
+    public var description: String {
+        String(format: "p50 %.2f ms  p99 %.2f ms  max %.2f ms  (n=%d)", p50, p99, max, count)
+    }
+}
+
+/// Raises the open-file limit to the hard limit: 10,000 connections need 10,000 descriptors.
+public func raiseOpenFileLimit() {
+    var limit = rlimit()
+    getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    limit.rlim_cur = limit.rlim_max
+    setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+}
+
+/// Resident memory of a process in bytes, from /proc/PID/status (VmRSS).
+public func residentBytes(pid: Int32) -> Int {
+    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+          let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
+    return kilobytes * 1024
+}
+
+/// A free TCP port on 127.0.0.1.
+public func freePort() -> Int {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Int32 in
+            _ = bind(fd, pointer, length)
+            return getsockname(fd, pointer, &length)
+        }
+    }
+    return Int(UInt16(bigEndian: address.sin_port))
+}
+
+/// A child process (the server under test, or the floor broadcaster).
+public final class ChildProcess: @unchecked Sendable {
+    public let process = Process()
+
+    public init(executable: URL, arguments: [String]) throws {
+        process.executableURL = executable
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.standardError
+        try process.run()
+    }
+
+    public var pid: Int32 { process.processIdentifier }
+
+    public func stop() {
+        if process.isRunning { kill(pid, SIGKILL) }
+    }
+
+    deinit { stop() }
+}
+
+/// Waits until something accepts connections on the port.
+public func waitForListener(port: Int, timeout: Double = 30) throws {
+    let deadline = Date().addingTimeInterval(timeout)
+    while Date() < deadline {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        close(fd)
+        if result == 0 { return }
+        usleep(50_000)
+    }
+    throw BenchError("nothing listens on port \(port)")
+}
+
+public struct BenchError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,78 @@
+import ArgumentParser
+import Foundation
+import RosterBench
+
+@main
+struct RosterBenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "roster-bench",
+        abstract: "Measures roster-server: push fan-out against a floor, and query throughput.",
+        discussion: "Build and run in release: swift run -c release roster-bench fanout --subscribers 10000",
+        subcommands: [Fanout.self, Query.self, FloorServer.self])
+}
+
+/// The roster-server binary next to this one.
+func siblingExecutable(_ name: String) -> URL {
+    URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        .appendingPathComponent(name)
+}
+
+struct Fanout: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "N subscribers, M on-duty changes through admin operations; latency, completion, memory, and the floor.")
+    @Option(help: "Subscriber connections.") var subscribers = 1000
+    @Option(help: "On-duty changes to trigger.") var pushes = 10
+
+    func run() async throws {
+        raiseOpenFileLimit()
+        let benchmark = FanoutBenchmark(subscribers: subscribers, pushes: pushes,
+                                        serverExecutable: siblingExecutable("roster-server"),
+                                        benchExecutable: siblingExecutable("roster-bench"))
+        let server = try await benchmark.runServer()
+        let floor = try await benchmark.runFloor(pushFrame: server.pushFrame ?? [])
+        print("fanout: \(subscribers) subscribers, \(pushes) pushes of \(server.frameBytes)-byte frames (plaintext)")
+        print("  roster-server  latency \(server.latency)")
+        print(String(format: "                 completion %.2f ms (median over pushes)   admin round trip %.2f ms",
+                     server.completionMillis, server.triggerMillis))
+        if let perSubscriber = server.residentBytesPerSubscriber {
+            print(String(format: "                 resident memory per idle subscriber %.0f bytes", perSubscriber))
+        }
+        print("  floor          latency \(floor.latency)")
+        print(String(format: "                 completion %.2f ms", floor.completionMillis))
+        print(String(format: "  ratio to floor: completion %.2f×, p50 %.2f×, p99 %.2f×",
+                     server.completionMillis / floor.completionMillis, server.latency.p50 / floor.latency.p50,
+                     server.latency.p99 / floor.latency.p99))
+    }
+}
+
+struct Query: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Closed-loop \"on duty now\" requests: throughput and latency.")
+    @Option(help: "Connections, each with one request in flight.") var connections = 50
+    @Option(help: "Seconds to run.") var duration: Double = 10
+
+    func run() async throws {
+        raiseOpenFileLimit()
+        let (rate, latency) = try await QueryBenchmark(connections: connections, seconds: duration,
+                                                       serverExecutable: siblingExecutable("roster-server")).run()
+        print("query: \(connections) connections, \(duration) s, on duty now (plaintext, demo roster)")
+        print(String(format: "  %.0f requests/s  latency %@", rate, latency.description))
+    }
+}
+
+struct FloorServer: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "floor-server", abstract: "The floor broadcaster (started by fanout).", shouldDisplay: false)
+    @Option var port: Int
+    @Option(help: "The push frame, hex.") var frame: String
+
+    func run() throws {
+        var bytes: [UInt8] = []
+        var index = frame.startIndex
+        while index < frame.endIndex {
+            let next = frame.index(index, offsetBy: 2)
+            bytes.append(UInt8(frame[index..<next], radix: 16) ?? 0)
+            index = next
+        }
+        try FloorBroadcaster.run(port: port, pushFrame: bytes)
+    }
+}
