@@ -33,7 +33,13 @@ final class ConnectionHandler: ChannelInboundHandler {
     private let server: ServerContext
     private let frameLimit: FrameSizeLimit
     private let remoteIsLoopback: Bool
-    private var logger: Logger
+    /// Per-connection log metadata is built when something is logged (rarely), not held by every
+    /// connection: an idle subscriber should cost as little memory as possible.
+    private var logger: Logger { server.logger }
+    private var tenantID = ""
+    private var logMetadata: Logger.Metadata {
+        ["peer": "\(context?.channel.remoteAddress.map { "\($0)" } ?? "?")", "tenant": "\(tenantID)"]
+    }
     private var state = State.awaitingHello
     private var context: ChannelHandlerContext?
     private(set) var eventLoop: any EventLoop
@@ -57,8 +63,6 @@ final class ConnectionHandler: ChannelInboundHandler {
         self.frameLimit = frameLimit
         eventLoop = channel.eventLoop
         remoteIsLoopback = channel.remoteAddress.map(Self.isLoopback) ?? false
-        logger = server.logger
-        logger[metadataKey: "peer"] = "\(channel.remoteAddress.map { "\($0)" } ?? "?")"
     }
 
     static func isLoopback(_ address: SocketAddress) -> Bool {
@@ -122,7 +126,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         if let error = error as? ProtocolError {
             fail(WireError(error))
         } else {
-            logger.debug("connection error: \(error)")
+            logger.debug("connection error: \(error)", metadata: logMetadata)
             context.close(promise: nil)
         }
     }
@@ -146,7 +150,8 @@ final class ConnectionHandler: ChannelInboundHandler {
             return
         }
         state = .closing
-        logger.info("closing connection: \(error.body.message)", metadata: ["code": "\(error.body.code)"])
+        logger.info("closing connection: \(error.body.message)",
+                    metadata: logMetadata.merging(["code": "\(error.body.code)"]) { current, _ in current })
         var body = error.body
         body.requestID = requestID
         context.writeAndFlush(wrapOutboundOut(RosterMessage.error(body).frame(requestID: requestID).encoded()))
@@ -213,8 +218,8 @@ final class ConnectionHandler: ChannelInboundHandler {
         state = .active(Session(tenant: tenant, role: role))
         let limits = server.configuration.limits
         frameLimit.bytes = limits.maxFrameBytes
-        logger[metadataKey: "tenant"] = "\(tenantID)"
-        logger.debug("handshake done", metadata: ["client": "\(hello.clientName)", "role": "\(role)"])
+        self.tenantID = tenantID
+        logger.debug("handshake done", metadata: logMetadata.merging(["client": "\(hello.clientName)", "role": "\(role)"]) { current, _ in current })
         let view = tenant.view
         send(.welcome(.with {
             $0.version = version
@@ -400,7 +405,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         guard writeStallDeadline == nil else { return }
         let deadline = server.configuration.limits.writeDeadlineMillis
         writeStallDeadline = eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(deadline)) {
-            self.logger.warning("slow consumer: writes stalled for \(deadline) ms, disconnecting")
+            self.logger.warning("slow consumer: writes stalled for \(deadline) ms, disconnecting", metadata: self.logMetadata)
             self.context?.close(promise: nil)
         }
     }

@@ -139,6 +139,7 @@ public final class RosterServer: Sendable {
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelOption(.socketOption(.so_keepalive), value: 1)
+            .childChannelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 256, maximum: 65536))
             .childChannelOption(.writeBufferWaterMark,
                                 value: .init(low: limits.outboundLowWaterMark, high: limits.outboundHighWaterMark))
             .childChannelInitializer { channel in
