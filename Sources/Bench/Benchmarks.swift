@@ -148,22 +148,25 @@ public struct QueryBenchmark {
     public var connections: Int
     public var seconds: Double
     public var serverExecutable: URL
+    /// A running server's port (e.g. one being profiled); nil starts a fresh one.
+    public var existingServerPort: Int?
 
-    public init(connections: Int, seconds: Double, serverExecutable: URL) {
+    public init(connections: Int, seconds: Double, serverExecutable: URL, existingServerPort: Int? = nil) {
         self.connections = connections
         self.seconds = seconds
         self.serverExecutable = serverExecutable
+        self.existingServerPort = existingServerPort
     }
 
     public func run() async throws -> (requestsPerSecond: Double, latency: LatencySummary) {
-        let port = freePort()
+        let port = existingServerPort ?? freePort()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-bench-\(UUID().uuidString)").path
-        let server = try ChildProcess(executable: serverExecutable, arguments: [
+        let server = existingServerPort != nil ? nil : try ChildProcess(executable: serverExecutable, arguments: [
             "serve", "--listen", "127.0.0.1:\(port)", "--data-dir", directory, "--demo", "--log-level", "warning",
             "--shutdown-grace-ms", "0",
         ])
         defer {
-            server.stop()
+            server?.stop()
             try? FileManager.default.removeItem(atPath: directory)
         }
         try waitForListener(port: port)

@@ -243,6 +243,10 @@ final class ConnectionHandler: ChannelInboundHandler {
             send(.pong(.with { $0.nonce = ping.nonce }), requestID: requestID)
         case .pong:
             break
+        case .getOnDuty(let query) where !query.hasAtMs:
+            // The hottest query: answered from the tenant's cached encoding.
+            let body = session.tenant.onDutyNowBody(now: server.clock.now())
+            context?.writeAndFlush(wrapOutboundOut(Frame(type: .onDuty, requestID: requestID, body: body).encoded()), promise: nil)
         case .getOnDuty, .listEmployees, .search, .getEmployee, .listShifts, .getSnapshot:
             switch Queries.answer(message, view: session.tenant.view, now: server.clock.now()) {
             case .success(let answer): send(answer, requestID: requestID)

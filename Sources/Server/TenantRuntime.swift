@@ -28,6 +28,9 @@ final class TenantRuntime: Sendable {
         var onDuty: OnDutyLookup
         var onDutySequence: UInt64 = 0
         var alarm: (any ScheduledAlarm)?
+        /// The encoded people part of "on duty now" (fields 4-6 of OnDutyResponse), reusable
+        /// while the revision is the same and the instant stays in [from, until).
+        var onDutyNowCache: (revision: UInt64, from: UnixMillis, until: UnixMillis?, encoded: ByteBuffer)?
 
         /// The oldest revision a client may resume *from* (it has applied this one): replay
         /// starts at the revision after it.
@@ -60,6 +63,36 @@ final class TenantRuntime: Sendable {
 
     var view: View {
         inner.withLockedValue { View(state: $0.state, epoch: $0.epoch, revision: $0.revision, engine: $0.engine) }
+    }
+
+    /// The body of an OnDutyResponse for `now`. The same people are on duty for every client until
+    /// the next boundary or revision, so their encoding is cached; only epoch, revision and
+    /// at_ms (fields 1-3) are encoded per request. Two protobuf encodings of one message type
+    /// concatenated decode as their merge, so the body equals a whole-message encoding.
+    func onDutyNowBody(now: UnixMillis) -> ByteBuffer {
+        inner.withLockedValue { inner in
+            let people: ByteBuffer
+            if let cache = inner.onDutyNowCache, cache.revision == inner.revision, cache.from <= now,
+               now < (cache.until ?? .max) {
+                people = cache.encoded
+            } else {
+                let lookup = inner.engine.lookup(at: now)
+                let state = inner.state
+                people = RosterMessage.onDuty(.with {
+                    $0.current = lookup.current.map { Roster_V1_OnDutyPerson(shift: $0, in: state) }
+                    if let until = lookup.until { $0.untilMs = until }
+                    $0.next = lookup.next.map { Roster_V1_OnDutyPerson(shift: $0, in: state) }
+                }).bodyBuffer()
+                inner.onDutyNowCache = (inner.revision, now, lookup.until, people)
+            }
+            var body = RosterMessage.onDuty(.with {
+                $0.epoch = inner.epoch
+                $0.revision = inner.revision
+                $0.atMs = now
+            }).bodyBuffer()
+            body.writeImmutableBuffer(people)
+            return body
+        }
     }
 
     func fanout(on loop: any EventLoop) -> LoopFanout {

@@ -49,11 +49,14 @@ struct Query: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Closed-loop \"on duty now\" requests: throughput and latency.")
     @Option(help: "Connections, each with one request in flight.") var connections = 50
     @Option(help: "Seconds to run.") var duration: Double = 10
+    @Option(help: "Port of a running server on 127.0.0.1 to load (e.g. under a profiler); default: start one with --demo.")
+    var port: Int?
 
     func run() async throws {
         raiseOpenFileLimit()
         let (rate, latency) = try await QueryBenchmark(connections: connections, seconds: duration,
-                                                       serverExecutable: siblingExecutable("roster-server")).run()
+                                                       serverExecutable: siblingExecutable("roster-server"),
+                                                       existingServerPort: port).run()
         print("query: \(connections) connections, \(duration) s, on duty now (plaintext, demo roster)")
         print(String(format: "  %.0f requests/s  latency %@", rate, latency.description))
     }

@@ -54,6 +54,34 @@ func names(_ people: [Roster_V1_OnDutyPerson]) -> [String] {
         await roster.stop()
     }
 
+    @Test func onDutyNowFollowsBoundariesAndRevisions() async throws {
+        let roster = try await SeededRoster.start()
+        func now() async throws -> Roster_V1_OnDutyResponse {
+            guard case .onDuty(let answer) = try await roster.admin.request(.getOnDuty(.init())) else {
+                throw RosterClientError.protocolViolation("not OnDuty")
+            }
+            return answer
+        }
+        let first = try await now()
+        #expect(names(first.current) == ["Ada"] && first.revision == 6)
+        #expect(try await now() == first, "the same instant and revision: the same answer")
+
+        roster.harness.clock.advance(to: t0 + 30 * minute)
+        let later = try await now()
+        #expect(names(later.current) == ["Ada", "Grace"] && later.atMs == t0 + 30 * minute)
+        #expect(later.untilMs == t0 + 60 * minute && names(later.next) == ["Grace"])
+
+        try await roster.admin.addEmployee("Alan", "Turing")
+        let afterChange = try await now()
+        #expect(afterChange.revision == 7 && names(afterChange.current) == ["Ada", "Grace"])
+        try await roster.admin.admin(.deleteShift(.with { $0.id = roster.adaShift }))
+        #expect(names(try await now().current) == ["Grace"])
+
+        roster.harness.clock.jump(to: t0)  // backwards: outside the cached window
+        #expect(names(try await now().current).isEmpty)
+        await roster.stop()
+    }
+
     @Test func employeesGroupedAndSorted() async throws {
         let roster = try await SeededRoster.start()
         guard case .employees(let all) = try await roster.admin.request(.listEmployees(.with { $0.groupBy = .byTeam }))
