@@ -45,7 +45,6 @@ final class ConnectionHandler: ChannelInboundHandler {
     private(set) var eventLoop: any EventLoop
 
     private var helloDeadline: Scheduled<Void>?
-    private var livenessCheck: Scheduled<Void>?
     private var lastReceived = NIODeadline.now()
     private var pingSentAt: NIODeadline?
     private var inFlight = 0
@@ -84,34 +83,29 @@ final class ConnectionHandler: ChannelInboundHandler {
         helloDeadline = context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(limits.helloTimeoutMillis)) {
             self.fail(WireError(.deadlineExceeded, "no Hello within \(limits.helloTimeoutMillis) ms"))
         }
-        scheduleLivenessCheck()
+        server.sweeper(for: context.eventLoop).add(self)
         context.fireChannelActive()
     }
 
-    /// Every half interval: ping a peer that has been quiet for an interval, and close one that
-    /// has been quiet for 1.5 intervals since it was pinged without answering. A late timer never
-    /// closes a peer that was not given a Ping first.
-    private func scheduleLivenessCheck() {
-        let interval = server.configuration.limits.pingIntervalMillis
-        livenessCheck = eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(interval / 2)) {
-            let now = NIODeadline.now()
-            let quiet = (now - self.lastReceived).nanoseconds / 1_000_000
-            if let pinged = self.pingSentAt, pinged > self.lastReceived, quiet >= interval * 3 / 2,
-               (now - pinged).nanoseconds / 1_000_000 >= interval / 2 {
-                self.fail(WireError(.deadlineExceeded, "nothing received for \(quiet) ms"))
-                return
-            }
-            if quiet >= interval, self.pingSentAt.map({ $0 <= self.lastReceived }) ?? true, case .active = self.state {
-                self.pingSentAt = now
-                self.send(.ping(.with { $0.nonce = UInt64(quiet) }))
-            }
-            self.scheduleLivenessCheck()
+    /// Called by this loop's `LivenessSweeper` every half interval: ping a peer that has been
+    /// quiet for an interval, and close one that has stayed quiet for 1.5 intervals although it
+    /// was pinged half an interval ago. A late sweep never closes a peer that was not pinged first.
+    func checkLiveness(now: NIODeadline, interval: Int64) {
+        let quiet = (now - lastReceived).nanoseconds / 1_000_000
+        if let pinged = pingSentAt, pinged > lastReceived, quiet >= interval * 3 / 2,
+           (now - pinged).nanoseconds / 1_000_000 >= interval / 2 {
+            fail(WireError(.deadlineExceeded, "nothing received for \(quiet) ms"))
+            return
+        }
+        if quiet >= interval, pingSentAt.map({ $0 <= lastReceived }) ?? true, case .active = state {
+            pingSentAt = now
+            send(.ping(.with { $0.nonce = UInt64(quiet) }))
         }
     }
 
     func channelInactive(context: ChannelHandlerContext) {
         helloDeadline?.cancel()
-        livenessCheck?.cancel()
+        server.sweeper(for: context.eventLoop).remove(self)
         writeStallDeadline?.cancel()
         for subscription in subscriptions.values {
             subscription.tenant.fanout(on: context.eventLoop).remove(subscription)

@@ -15,10 +15,11 @@ final class ServerContext: Sendable {
     let tenants: [String: TenantRuntime]
     let mutations: MutationQueue
     let admin: AdminOperations
+    let sweepers: [LivenessSweeper]
     private let openConnections = NIOLockedValueBox<[ObjectIdentifier: any Channel]>([:])
 
     init(configuration: ServerConfiguration, clock: any ServerClock, logger: Logger, tenants: [String: TenantRuntime],
-         store: any RosterStore) {
+         store: any RosterStore, loops: [any EventLoop]) {
         self.configuration = configuration
         self.clock = clock
         self.logger = logger
@@ -26,6 +27,11 @@ final class ServerContext: Sendable {
         serverID = IdentifierFactory.make("srv")
         mutations = MutationQueue()
         admin = AdminOperations(store: store, clock: clock, historyLimit: configuration.limits.historySize)
+        sweepers = loops.map { LivenessSweeper(loop: $0, intervalMillis: configuration.limits.pingIntervalMillis) }
+    }
+
+    func sweeper(for loop: any EventLoop) -> LivenessSweeper {
+        sweepers.first { $0.loop === loop }!
     }
 
     /// Tracks a new connection; false when the limit is reached.
@@ -95,7 +101,9 @@ public final class RosterServer: Sendable {
             tenants[tenant.state.tenant.id] = TenantRuntime(stored: tenant, clock: clock,
                                                             historyLimit: configuration.limits.historySize, loops: loops)
         }
-        let context = ServerContext(configuration: configuration, clock: clock, logger: logger, tenants: tenants, store: store)
+        let context = ServerContext(configuration: configuration, clock: clock, logger: logger, tenants: tenants, store: store,
+                                    loops: loops)
+        for sweeper in context.sweepers { sweeper.loop.execute { sweeper.start() } }
         for tenant in tenants.values { tenant.startOnDutyTracking() }
 
         var demo: DemoRoster?
@@ -114,6 +122,7 @@ public final class RosterServer: Sendable {
             // Undo the partial start so that start() may be called again.
             demo?.stop()
             for tenant in tenants.values { tenant.stopOnDutyTracking() }
+            for sweeper in context.sweepers { sweeper.loop.execute { sweeper.stop() } }
             await context.mutations.finish()
             throw error
         }
@@ -178,6 +187,7 @@ public final class RosterServer: Sendable {
         }
         if !children.isEmpty { try? await Task.sleep(for: .milliseconds(grace)) }
         for channel in children { try? await channel.close() }
+        for sweeper in started.context.sweepers { try? await sweeper.loop.submit { sweeper.stop() }.get() }
         await started.context.mutations.finish()
         try? await store.close()
         // Nothing may schedule on the loops once they are gone: stop the clock's watchdog first.
