@@ -1,0 +1,27 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// libFuzzer targets, in their own package: they are built with -sanitize=fuzzer,address, which
+// the main build must not use. scripts/fuzz builds and runs them.
+let root = Context.packageDirectory.split(separator: "/").dropLast().last.map { String($0).lowercased() } ?? "main"
+
+let package = Package(
+    name: "RosterFuzz",
+    platforms: [.macOS(.v14)],
+    dependencies: [
+        .package(path: ".."),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "FuzzFrames",
+            dependencies: [.product(name: "RosterProtocol", package: root), .product(name: "NIOCore", package: "swift-nio")],
+            path: "Sources/FuzzFrames"
+        ),
+        .executableTarget(
+            name: "FuzzMessages",
+            dependencies: [.product(name: "RosterProtocol", package: root), .product(name: "NIOCore", package: "swift-nio")],
+            path: "Sources/FuzzMessages"
+        ),
+    ]
+)
