@@ -13,14 +13,15 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     ],
     targets: [
+        .target(name: "FuzzDriver", path: "Sources/FuzzDriver"),
         .executableTarget(
             name: "FuzzFrames",
-            dependencies: [.product(name: "RosterProtocol", package: root), .product(name: "NIOCore", package: "swift-nio")],
+            dependencies: ["FuzzDriver", .product(name: "RosterProtocol", package: root), .product(name: "NIOCore", package: "swift-nio")],
             path: "Sources/FuzzFrames"
         ),
         .executableTarget(
             name: "FuzzMessages",
-            dependencies: [.product(name: "RosterProtocol", package: root), .product(name: "NIOCore", package: "swift-nio")],
+            dependencies: ["FuzzDriver", .product(name: "RosterProtocol", package: root), .product(name: "NIOCore", package: "swift-nio")],
             path: "Sources/FuzzMessages"
         ),
     ]
