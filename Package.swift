@@ -102,7 +102,9 @@ let package = Package(
         ),
         .executableTarget(
             name: "roster-bench",
-            dependencies: ["RosterBench", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            // roster-server is listed so that `swift run -c release roster-bench` builds the server
+            // it starts, next to itself.
+            dependencies: ["RosterBench", "roster-server", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Sources/roster-bench"
         ),
         .testTarget(
