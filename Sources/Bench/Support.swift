@@ -47,22 +47,28 @@ public func residentBytes(pid: Int32) -> Int {
     return kilobytes * 1024
 }
 
+/// Calls `body` with 127.0.0.1:`port` as a `sockaddr` for bind, connect or getsockname.
+@discardableResult
+func withLoopbackAddress(port: Int, _ body: (UnsafeMutablePointer<sockaddr>, inout socklen_t) -> Int32) -> (result: Int32, port: Int) {
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let result = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, &length) }
+    }
+    return (result, Int(UInt16(bigEndian: address.sin_port)))
+}
+
 /// A free TCP port on 127.0.0.1.
 public func freePort() -> Int {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Int32 in
-            _ = bind(fd, pointer, length)
-            return getsockname(fd, pointer, &length)
-        }
-    }
-    return Int(UInt16(bigEndian: address.sin_port))
+    return withLoopbackAddress(port: 0) { address, length in
+        _ = bind(fd, address, length)
+        return getsockname(fd, address, &length)
+    }.port
 }
 
 /// A child process (the server under test, or the floor broadcaster).
@@ -91,13 +97,7 @@ public func waitForListener(port: Int, timeout: Double = 30) throws {
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
+        let result = withLoopbackAddress(port: port) { address, length in connect(fd, address, length) }.result
         close(fd)
         if result == 0 { return }
         usleep(50_000)
