@@ -171,10 +171,8 @@ final class ClientFrameHandler: ChannelInboundHandler {
     private let continuation: AsyncStream<InboundMessage>.Continuation
     private var pending: [UInt32: (promise: EventLoopPromise<RosterMessage>, timeout: Scheduled<Void>)] = [:]
     private var context: ChannelHandlerContext?
-    private var lastReceived = NIODeadline.now()
-    private var pingSentAt: NIODeadline?
-    private var liveness: Scheduled<Void>?
-    private var pingInterval: Int64 = 0
+    private var liveness: LivenessMonitor?
+    private var livenessCheck: Scheduled<Void>?
 
     init(limit: FrameSizeLimit, continuation: AsyncStream<InboundMessage>.Continuation) {
         self.limit = limit
@@ -198,27 +196,25 @@ final class ClientFrameHandler: ChannelInboundHandler {
 
     func handshakeDone(welcome: Roster_V1_Welcome) {
         limit.bytes = Int(welcome.limits.maxFrameBytes)
-        pingInterval = Int64(welcome.limits.pingIntervalMs)
-        if pingInterval > 0 { scheduleLivenessCheck() }
+        let interval = Int64(welcome.limits.pingIntervalMs)
+        if interval > 0 {
+            liveness = LivenessMonitor(intervalMillis: interval)
+            scheduleLivenessCheck()
+        }
     }
 
-    /// Liveness by receive idleness: ping after one quiet interval; close when 1.5 intervals
-    /// have passed with nothing received and a Ping has gone unanswered for half an interval.
+    /// Liveness by receive idleness, every half interval (rule: `LivenessMonitor`).
     private func scheduleLivenessCheck() {
-        guard let context else { return }
-        let interval = pingInterval
-        liveness = context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(interval / 2)) {
-            let now = NIODeadline.now()
-            let quiet = (now - self.lastReceived).nanoseconds / 1_000_000
-            if let pinged = self.pingSentAt, pinged > self.lastReceived, quiet >= interval * 3 / 2,
-               (now - pinged).nanoseconds / 1_000_000 >= interval / 2 {
+        guard let context, let interval = liveness?.intervalMillis else { return }
+        livenessCheck = context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(max(1, interval / 2))) {
+            switch self.liveness?.check() ?? .none {
+            case .close:
                 context.close(promise: nil)
                 return
-            }
-            if quiet >= interval, self.pingSentAt.map({ $0 <= self.lastReceived }) ?? true {
-                self.pingSentAt = now
-                context.writeAndFlush(self.wrapOutboundOut(RosterMessage.ping(.with { $0.nonce = UInt64(quiet) }).frame()),
-                                      promise: nil)
+            case .ping:
+                context.writeAndFlush(self.wrapOutboundOut(RosterMessage.ping(.init()).frame()), promise: nil)
+            case .none:
+                break
             }
             self.scheduleLivenessCheck()
         }
@@ -226,7 +222,7 @@ final class ClientFrameHandler: ChannelInboundHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = unwrapInboundIn(data)
-        lastReceived = .now()
+        liveness?.received()
         let message: RosterMessage
         do {
             guard let decoded = try RosterMessage.decode(frame) else { return }
@@ -255,7 +251,7 @@ final class ClientFrameHandler: ChannelInboundHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        liveness?.cancel()
+        livenessCheck?.cancel()
         failAll(RosterClientError.connectionClosed)
         continuation.finish()
         context.fireChannelInactive()

@@ -45,8 +45,7 @@ final class ConnectionHandler: ChannelInboundHandler {
     private(set) var eventLoop: any EventLoop
 
     private var helloDeadline: Scheduled<Void>?
-    private var lastReceived = NIODeadline.now()
-    private var pingSentAt: NIODeadline?
+    private var liveness: LivenessMonitor
     private var inFlight = 0
     private var subscriptions: [UInt64: Subscription] = [:]
     private var nextSubscriptionID: UInt64 = 1
@@ -62,6 +61,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         self.frameLimit = frameLimit
         eventLoop = channel.eventLoop
         remoteIsLoopback = channel.remoteAddress.map(Self.isLoopback) ?? false
+        liveness = LivenessMonitor(intervalMillis: server.configuration.limits.pingIntervalMillis)
     }
 
     static func isLoopback(_ address: SocketAddress) -> Bool {
@@ -87,19 +87,17 @@ final class ConnectionHandler: ChannelInboundHandler {
         context.fireChannelActive()
     }
 
-    /// Called by this loop's `LivenessSweeper` every half interval: ping a peer that has been
-    /// quiet for an interval, and close one that has stayed quiet for 1.5 intervals although it
-    /// was pinged half an interval ago. A late sweep never closes a peer that was not pinged first.
-    func checkLiveness(now: NIODeadline, interval: Int64) {
-        let quiet = (now - lastReceived).nanoseconds / 1_000_000
-        if let pinged = pingSentAt, pinged > lastReceived, quiet >= interval * 3 / 2,
-           (now - pinged).nanoseconds / 1_000_000 >= interval / 2 {
+    /// Called by this loop's `LivenessSweeper` every half interval (rule: `LivenessMonitor`).
+    /// Before Hello, the Hello deadline is what applies.
+    func checkLiveness(now: NIODeadline) {
+        guard case .active = state else { return }
+        switch liveness.check(now: now) {
+        case .none:
+            break
+        case .ping:
+            send(.ping(.with { $0.nonce = UInt64(now.uptimeNanoseconds) }))
+        case .close(let quiet):
             fail(WireError(.deadlineExceeded, "nothing received for \(quiet) ms"))
-            return
-        }
-        if quiet >= interval, pingSentAt.map({ $0 <= lastReceived }) ?? true, case .active = state {
-            pingSentAt = now
-            send(.ping(.with { $0.nonce = UInt64(quiet) }))
         }
     }
 
@@ -168,7 +166,7 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = unwrapInboundIn(data)
-        lastReceived = .now()
+        liveness.received()
         let message: RosterMessage
         do {
             guard let decoded = try RosterMessage.decode(frame) else { return }  // unknown but ignorable

@@ -38,7 +38,7 @@ final class LivenessSweeper: @unchecked Sendable {
         let now = NIODeadline.now()
         // checkLiveness may close a connection, which removes it: iterate over a copy.
         for connection in Array(connections.values) {
-            connection.checkLiveness(now: now, interval: intervalMillis)
+            connection.checkLiveness(now: now)
         }
     }
 }
