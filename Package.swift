@@ -25,6 +25,19 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
     ],
     targets: [
+        // The system OpenSSL (Debian: libssl-dev), with a header shim for the macros Swift cannot import.
+        .systemLibrary(
+            name: "COpenSSL",
+            path: "Sources/COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        // TLS over memory BIOs for SwiftNIO, certificates, and the hashing tokens need.
+        .target(
+            name: "RosterTLS",
+            dependencies: ["COpenSSL", .product(name: "NIOCore", package: "swift-nio")],
+            path: "Sources/TLS"
+        ),
         // The shared model: records, validation, the on-duty engine, grouping and search,
         // import parsing. Pure Swift (Foundation only) so any app can embed it.
         .target(
@@ -45,7 +58,7 @@ let package = Package(
         .target(
             name: "RosterServer",
             dependencies: [
-                "RosterDomain", "RosterProtocol",
+                "RosterDomain", "RosterProtocol", "RosterTLS",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -57,7 +70,7 @@ let package = Package(
         .target(
             name: "RosterClient",
             dependencies: [
-                "RosterDomain", "RosterProtocol",
+                "RosterDomain", "RosterProtocol", "RosterTLS",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -78,13 +91,13 @@ let package = Package(
         // and the watch screen. The executable only declares commands.
         .target(
             name: "RosterCommandLine",
-            dependencies: ["RosterClient", "RosterDomain", "RosterProtocol"],
+            dependencies: ["RosterClient", "RosterDomain", "RosterProtocol", "RosterTLS"],
             path: "Sources/CommandLine"
         ),
         .executableTarget(
             name: "roster-client",
             dependencies: [
-                "RosterCommandLine", "RosterClient", "RosterDomain", "RosterProtocol",
+                "RosterCommandLine", "RosterClient", "RosterDomain", "RosterProtocol", "RosterTLS",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/roster-client"
@@ -130,7 +143,7 @@ let package = Package(
         .target(
             name: "RosterTestSupport",
             dependencies: [
-                "RosterServer", "RosterClient", "RosterProtocol", "RosterDomain",
+                "RosterServer", "RosterClient", "RosterProtocol", "RosterDomain", "RosterTLS",
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Tests/RosterTestSupport"

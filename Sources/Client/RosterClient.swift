@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import RosterDomain
 import RosterProtocol
+import RosterTLS
 
 /// Where and how a `RosterClient` connects.
 public struct RosterClientConfiguration: Sendable {
@@ -10,6 +11,8 @@ public struct RosterClientConfiguration: Sendable {
     /// Empty: the server's default tenant.
     public var tenant: String = ""
     public var token: String = ""
+    /// nil connects in plaintext (loopback servers only allow that).
+    public var tls: TLSClientConfiguration?
     public var clientName: String = "RosterClient"
     /// Where the cache file lives; nil keeps no cache.
     public var cacheDirectory: URL? = RosterCacheFile.defaultDirectory
@@ -177,7 +180,7 @@ public actor RosterClient {
                 let connectedAt = ContinuousClock.now
                 try await follow(connection)
                 stable = ContinuousClock.now - connectedAt >= configuration.reconnect.stableAfter
-            } catch let error as RosterClientError where error.code == .unauthenticated || error.code == .permissionDenied {
+            } catch let error as RosterClientError where error.isPermanent {
                 continuation.yield(.refused(error))
                 setState(.offline)
                 return
@@ -198,8 +201,13 @@ public actor RosterClient {
         }
     }
 
+    private var tlsContext: TLSContext?
+
     private func connect() async throws -> RosterConnection {
-        try await RosterConnection.connect(host: configuration.host, port: configuration.port, hello: .with {
+        if let tls = configuration.tls, tlsContext == nil {
+            do { tlsContext = try TLSContext.client(tls) } catch let error as TLSError { throw RosterClientError.tls(error) }
+        }
+        return try await RosterConnection.connect(host: configuration.host, port: configuration.port, tls: tlsContext, hello: .with {
             $0.clientName = configuration.clientName
             $0.tenant = configuration.tenant
             $0.token = configuration.token

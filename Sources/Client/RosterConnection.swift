@@ -2,6 +2,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import RosterProtocol
+import RosterTLS
 
 /// What went wrong talking to a server.
 public enum RosterClientError: Error, Sendable, CustomStringConvertible {
@@ -14,6 +15,8 @@ public enum RosterClientError: Error, Sendable, CustomStringConvertible {
     case protocolViolation(String)
     /// No answer in time.
     case timedOut
+    /// TLS failed: certificate rejected, changed fingerprint, no shared version ...
+    case tls(TLSError)
 
     public var description: String {
         switch self {
@@ -22,6 +25,17 @@ public enum RosterClientError: Error, Sendable, CustomStringConvertible {
         case .connectionClosed: return "the connection was closed"
         case .protocolViolation(let why): return "protocol violation: \(why)"
         case .timedOut: return "the server did not answer in time"
+        case .tls(let error): return error.description
+        }
+    }
+
+    /// Retrying cannot help: bad credentials, or a certificate that will not verify.
+    public var isPermanent: Bool {
+        switch self {
+        case .server(let error): return [.unauthenticated, .permissionDenied, .tlsRequired].contains(error.code)
+        case .tls(.uncleanShutdown), .tls(.recordFailed), .tls(.closed): return false
+        case .tls: return true
+        default: return false
         }
     }
 
@@ -53,8 +67,9 @@ public final class RosterConnection: Sendable {
 
     /// Connects and performs the handshake.
     /// - Parameter hello: version range and client name default to this build's.
+    /// - Parameter tls: connect over TLS with this context; the certificate must match `host`.
     public static func connect(
-        host: String, port: Int, hello: Roster_V1_Hello = Roster_V1_Hello(),
+        host: String, port: Int, tls: TLSContext? = nil, hello: Roster_V1_Hello = Roster_V1_Hello(),
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
         timeout: TimeAmount = .seconds(10)
     ) async throws -> RosterConnection {
@@ -73,6 +88,9 @@ public final class RosterConnection: Sendable {
                 .channelOption(.socketOption(.tcp_nodelay), value: 1)
                 .connect(host: host, port: port) { channel in
                     channel.eventLoop.makeCompletedFuture {
+                        if let tls {
+                            try channel.pipeline.syncOperations.addHandler(try TLSHandler(context: tls, serverHostname: host))
+                        }
                         let limit = FrameSizeLimit(WireProtocol.handshakeMaxFrameLength)
                         let handler = ClientFrameHandler(limit: limit, continuation: continuation)
                         try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder(limit: limit)))
@@ -246,7 +264,11 @@ final class ClientFrameHandler: ChannelInboundHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        failAll(RosterClientError.protocolViolation("\(error)"))
+        switch error {
+        case TLSError.uncleanShutdown: failAll(.connectionClosed)
+        case let error as TLSError: failAll(.tls(error))
+        default: failAll(.protocolViolation("\(error)"))
+        }
         context.close(promise: nil)
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import RosterClient
 import RosterDomain
 import RosterProtocol
+import RosterTLS
 
 /// The work behind each roster-client command. Reads go to the server and fall back to the cache
 /// when it is unreachable (saying how old the data is); errors become a sentence and an exit code.
@@ -45,14 +46,27 @@ public struct CommandRunner: Sendable {
             case .protocolViolation(let why):
                 Self.err("The server sent malformed data: \(why)")
                 return .malformedData
+            case .tls(let tls):
+                switch tls {
+                case .uncleanShutdown, .closed, .recordFailed:
+                    Self.err("Cannot reach the server at \(settings.server): \(tls)")
+                    return .unreachable
+                default:
+                    Self.err("TLS with \(settings.server) failed: \(tls)")
+                    return .insecure
+                }
             case .server(let body):
                 switch body.code {
                 case .unauthenticated:
-                    Self.err("Authentication failed: check --token or --token-file.")
+                    Self.err(body.message == "authentication failed" ? "Authentication failed: check --token or --token-file."
+                             : "Refused: \(body.message).")
                     return .permissionDenied
                 case .permissionDenied:
-                    Self.err("Permission denied: \(body.message). Admin changes need an admin token.")
+                    Self.err("Permission denied: \(body.message) (--token or --token-file).")
                     return .permissionDenied
+                case .tlsRequired:
+                    Self.err("The server at \(settings.server) requires TLS: run `roster-client trust \(settings.server)`, or pass --ca-file or --tls.")
+                    return .insecure
                 case .notFound:
                     // The server's sentence already carries its suggestions.
                     Self.err(body.message.prefix(1).uppercased() + body.message.dropFirst())
@@ -330,5 +344,53 @@ public struct CommandRunner: Sendable {
             return object?["roster"] != nil || object?["scheduledToday"] != nil ? .legacyAppJSON : .snapshotJSON
         }
         return nil
+    }
+}
+
+// MARK: Trust
+
+extension CommandRunner {
+    /// `roster-client trust HOST:PORT`: shows the CA the server presents and pins it in
+    /// known_hosts once a person (or `--fingerprint`) has confirmed it.
+    public func trust(expectedFingerprint: String?, assumeYes: Bool, replace: Bool,
+                      confirm: (String) -> Bool) async -> ClientExitCode {
+        guard let (host, port) = settings.hostAndPort else { return .failure }
+        let chain: [Certificate]
+        do {
+            chain = try await ServerTrust.presentedChain(host: host, port: port)
+        } catch {
+            return report(error)
+        }
+        guard let authority = chain.last else {
+            Self.err("\(settings.server) presented no certificate.")
+            return .insecure
+        }
+        Self.out("\(settings.server) presents a certificate issued by:")
+        Self.out("  \(authority.subject)")
+        Self.out("  \(authority.fingerprint)")
+        if let pinned = settings.knownHosts.entry(for: settings.server), pinned.fingerprint == authority.fingerprint {
+            Self.out("Already trusted.")
+            return .success
+        }
+        if let expectedFingerprint {
+            guard expectedFingerprint.uppercased() == authority.fingerprint.uppercased()
+                    || "SHA256:" + expectedFingerprint.uppercased() == authority.fingerprint.uppercased() else {
+                Self.err("The fingerprint does not match the expected \(expectedFingerprint): not trusted.")
+                return .insecure
+            }
+        } else if !assumeYes {
+            guard confirm("Compare it with the fingerprint in the server's log. Trust it? [y/N] ") else {
+                Self.err("Not trusted.")
+                return .failure
+            }
+        }
+        do {
+            try settings.knownHosts.pin(authority, for: settings.server, replace: replace)
+        } catch {
+            Self.err("\(error)")
+            return .insecure
+        }
+        Self.out("Pinned in \(settings.knownHosts.file.path); connections to \(settings.server) now use TLS and trust only this CA.")
+        return .success
     }
 }

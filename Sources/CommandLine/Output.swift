@@ -20,11 +20,14 @@ public enum ClientExitCode: Int32, Sendable {
     case notFound = 8
     /// The server refused the input (each bad field is listed).
     case invalidInput = 9
+    /// TLS failed: the server's certificate was rejected or its pinned CA changed.
+    case insecure = 10
 
     public static let summary = """
         Exit codes: 0 success; 1 other failure; 3 server unreachable, answered from the cache; \
         4 server unreachable and nothing cached; 5 no employees; 6 malformed data from the server; \
-        7 permission denied; 8 not found; 9 input refused; 64 bad command-line arguments.
+        7 permission denied; 8 not found; 9 input refused; 10 TLS refused (certificate or pinned CA); \
+        64 bad command-line arguments.
         """
 }
 

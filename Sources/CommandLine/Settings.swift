@@ -1,5 +1,6 @@
 import Foundation
 import RosterClient
+import RosterTLS
 
 /// Connection settings of a roster-client invocation: command-line flags beat environment
 /// variables, which beat the config file, which beats the defaults.
@@ -9,6 +10,10 @@ public struct ClientSettings: Sendable, Equatable {
     public var tenant = ""
     public var cacheDirectory: URL = RosterCacheFile.defaultDirectory
     public var useUTC = false
+    /// Connect over TLS. Implied by a CA file or a pinned CA for the server.
+    public var tls = false
+    public var caFile: String?
+    public var knownHosts = KnownHosts()
 
     /// Values given on the command line; nil where a flag was not given.
     public struct Flags: Sendable {
@@ -18,9 +23,13 @@ public struct ClientSettings: Sendable, Equatable {
         public var tenant: String?
         public var cacheDirectory: String?
         public var utc: Bool
+        public var tls: Bool
+        public var caFile: String?
 
         public init(server: String? = nil, token: String? = nil, tokenFile: String? = nil, tenant: String? = nil,
-                    cacheDirectory: String? = nil, utc: Bool = false) {
+                    cacheDirectory: String? = nil, utc: Bool = false, tls: Bool = false, caFile: String? = nil) {
+            self.tls = tls
+            self.caFile = caFile
             self.server = server
             self.token = token
             self.tokenFile = tokenFile
@@ -53,7 +62,7 @@ public struct ClientSettings: Sendable, Equatable {
     }
 
     /// Resolves settings. The config file holds `key = value` lines (`server`, `token`,
-    /// `token-file`, `tenant`, `cache-dir`, `utc`); `#` starts a comment.
+    /// `token-file`, `tenant`, `cache-dir`, `utc`, `tls`, `ca-file`); `#` starts a comment.
     public static func resolve(flags: Flags, environment: [String: String] = ProcessInfo.processInfo.environment,
                                configFile: URL? = nil) throws(Problem) -> ClientSettings {
         let file = configFile ?? defaultConfigFile(environment: environment)
@@ -69,6 +78,10 @@ public struct ClientSettings: Sendable, Equatable {
             settings.cacheDirectory = URL(fileURLWithPath: directory)
         }
         settings.useUTC = flags.utc || environment["ROSTER_UTC"] == "1" || config["utc"] == "true"
+        settings.knownHosts = KnownHosts(file: KnownHosts.defaultFile(environment: environment))
+        settings.caFile = pick(flags.caFile, "ROSTER_CA_FILE", "ca-file")
+        settings.tls = flags.tls || environment["ROSTER_TLS"] == "1" || config["tls"] == "true" || settings.caFile != nil
+            || settings.knownHosts.entry(for: settings.server) != nil
         // A token given directly beats a token file at the same level.
         if let token = flags.token {
             settings.token = token
@@ -99,7 +112,18 @@ public struct ClientSettings: Sendable, Equatable {
         configuration.token = token
         configuration.cacheDirectory = cacheDirectory
         configuration.clientName = name
+        configuration.tls = tlsConfiguration
         return configuration
+    }
+
+    /// --ca-file, else the CA pinned for this server, else the system trust store.
+    public var tlsConfiguration: TLSClientConfiguration? {
+        guard tls else { return nil }
+        if let caFile { return TLSClientConfiguration(trust: .caFile(caFile)) }
+        if let pinned = knownHosts.entry(for: server) {
+            return TLSClientConfiguration(trust: .pinned(der: pinned.der, fingerprint: pinned.fingerprint))
+        }
+        return TLSClientConfiguration(trust: .system)
     }
 
     private static func readToken(_ path: String) throws(Problem) -> String {

@@ -27,12 +27,11 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     private struct Session {
         var tenant: TenantRuntime
-        var role: Roster_V1_Role
+        var credential: Credential
     }
 
     private let server: ServerContext
     private let frameLimit: FrameSizeLimit
-    private let remoteIsLoopback: Bool
     /// Per-connection log metadata is built when something is logged (rarely), not held by every
     /// connection: an idle subscriber should cost as little memory as possible.
     private var logger: Logger { server.logger }
@@ -60,16 +59,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         self.server = server
         self.frameLimit = frameLimit
         eventLoop = channel.eventLoop
-        remoteIsLoopback = channel.remoteAddress.map(Self.isLoopback) ?? false
         liveness = LivenessMonitor(intervalMillis: server.configuration.limits.pingIntervalMillis)
-    }
-
-    static func isLoopback(_ address: SocketAddress) -> Bool {
-        switch address {
-        case .v4: return address.ipAddress?.hasPrefix("127.") == true
-        case .v6: return address.ipAddress == "::1" || address.ipAddress?.hasPrefix("::ffff:127.") == true
-        case .unixDomainSocket: return true
-        }
     }
 
     // MARK: Lifecycle
@@ -90,7 +80,11 @@ final class ConnectionHandler: ChannelInboundHandler {
     /// Called by this loop's `LivenessSweeper` every half interval (rule: `LivenessMonitor`).
     /// Before Hello, the Hello deadline is what applies.
     func checkLiveness(now: NIODeadline) {
-        guard case .active = state else { return }
+        guard case .active(let session) = state else { return }
+        guard session.credential.isValid(at: server.clock.now()) else {
+            fail(WireError(.unauthenticated, "the token has expired"))
+            return
+        }
         switch liveness.check(now: now) {
         case .none:
             break
@@ -124,7 +118,11 @@ final class ConnectionHandler: ChannelInboundHandler {
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if let goingAway = event as? GoingAwayEvent {
+        if let revoked = event as? CredentialRevokedEvent {
+            if case .active(let session) = state, let id = session.credential.tokenID, revoked.tokenIDs.contains(id) {
+                fail(WireError(.unauthenticated, "the token was revoked"))
+            }
+        } else if let goingAway = event as? GoingAwayEvent {
             send(.goingAway(.with {
                 $0.reason = goingAway.reason
                 $0.retryAfterMs = goingAway.retryAfterMillis
@@ -200,14 +198,24 @@ final class ConnectionHandler: ChannelInboundHandler {
             return
         }
         let version = min(hello.maxVersion, supported.upperBound)
-        let tenantID = hello.tenant.isEmpty ? server.configuration.defaultTenant : hello.tenant
-        guard let tenant = server.tenants[tenantID] else {
-            fail(WireError(.unauthenticated, "authentication failed"), requestID: requestID)
+        guard let credential = authenticate(hello), let tenant = server.tenant(credential.tenantID) else {
+            // One answer for every cause (unknown token, wrong secret, expired, revoked, other
+            // tenant), and only after a delay, so that guessing learns nothing and goes slowly.
+            state = .closing
+            let delay = server.configuration.limits.authFailureDelayMillis
+            logger.info("authentication failed", metadata: logMetadata)
+            eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(delay)) {
+                guard let context = self.context, context.channel.isActive else { return }
+                var body = WireError(.unauthenticated, "authentication failed").body
+                body.requestID = requestID
+                context.writeAndFlush(self.wrapOutboundOut(RosterMessage.error(body).frame(requestID: requestID).encoded()))
+                    .assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+            }
             return
         }
-        // Until tokens exist, the peer's address decides: loopback clients may administer.
-        let role: Roster_V1_Role = remoteIsLoopback ? .admin : .reader
-        state = .active(Session(tenant: tenant, role: role))
+        let tenantID = credential.tenantID
+        let role = credential.role.wire
+        state = .active(Session(tenant: tenant, credential: credential))
         let limits = server.configuration.limits
         frameLimit.bytes = limits.maxFrameBytes
         self.tenantID = tenantID
@@ -227,6 +235,30 @@ final class ConnectionHandler: ChannelInboundHandler {
             $0.tenant = Roster_V1_Tenant(view.state.tenant)
             $0.role = role
         }), requestID: requestID)
+    }
+
+    /// A token decides tenant and role; with none, a loopback listener admits an anonymous reader.
+    private func authenticate(_ hello: Roster_V1_Hello) -> Credential? {
+        let now = server.clock.now()
+        if hello.token.isEmpty {
+            guard server.configuration.isLoopbackListener else { return nil }
+            return Credential(tokenID: nil, tenantID: hello.tenant.isEmpty ? server.configuration.defaultTenant : hello.tenant,
+                              role: .reader)
+        }
+        guard let credential = server.tokens.authenticate(hello.token, now: now) else { return nil }
+        // A token only ever opens its own tenant.
+        guard hello.tenant.isEmpty || hello.tenant == credential.tenantID else { return nil }
+        return credential
+    }
+
+    /// Checked before every event written to a subscriber, not only at subscribe time.
+    private func mayReceiveEvents() -> Bool {
+        guard case .active(let session) = state else { return false }
+        if session.credential.expiresAt != nil && !session.credential.isValid(at: server.clock.now()) {
+            fail(WireError(.unauthenticated, "the token has expired"))
+            return false
+        }
+        return true
     }
 
     private func dispatch(_ message: RosterMessage, requestID: UInt32, session: Session) {
@@ -255,8 +287,8 @@ final class ConnectionHandler: ChannelInboundHandler {
             coalescedOnDuty[subscription.id] = nil
             send(.unsubscribed(.with { $0.subscriptionID = request.subscriptionID }), requestID: requestID)
         case .upsertEmployee, .deleteEmployee, .addShift, .deleteShift, .setMotd, .importData:
-            guard session.role == .admin else {
-                sendError(WireError(.permissionDenied, "this connection may not change the plan"), requestID: requestID)
+            guard session.credential.role == .admin else {
+                sendError(WireError(.permissionDenied, "changing the plan needs an admin token"), requestID: requestID)
                 return
             }
             guard inFlight < server.configuration.limits.maxInFlightRequests else {
@@ -355,7 +387,7 @@ final class ConnectionHandler: ChannelInboundHandler {
     // MARK: Pushes (called by LoopFanout on this loop)
 
     func pushRoster(_ frame: ByteBuffer, for subscription: Subscription, touched: inout [ConnectionHandler]) {
-        guard let context, context.channel.isActive else { return }
+        guard let context, context.channel.isActive, mayReceiveEvents() else { return }
         if subscription.needsResync { return }
         guard context.channel.isWritable else {
             // A revision can't be coalesced away: stop this subscription's roster stream and end it
@@ -368,7 +400,7 @@ final class ConnectionHandler: ChannelInboundHandler {
     }
 
     func pushOnDuty(_ frame: ByteBuffer, for subscription: Subscription, touched: inout [ConnectionHandler]) {
-        guard let context, context.channel.isActive else { return }
+        guard let context, context.channel.isActive, mayReceiveEvents() else { return }
         guard context.channel.isWritable else {
             // On-duty is state: keep only the latest for when the connection drains.
             coalescedOnDuty[subscription.id] = frame
@@ -379,7 +411,8 @@ final class ConnectionHandler: ChannelInboundHandler {
     }
 
     func pushProgress(_ frame: ByteBuffer, for subscription: Subscription, touched: inout [ConnectionHandler]) {
-        guard let context, context.channel.isActive, context.channel.isWritable, !subscription.needsResync else { return }
+        guard let context, context.channel.isActive, context.channel.isWritable, !subscription.needsResync,
+              mayReceiveEvents() else { return }
         write(frame, for: subscription, touched: &touched)
     }
 

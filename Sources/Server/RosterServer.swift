@@ -5,6 +5,28 @@ import NIOCore
 import NIOPosix
 import RosterDomain
 import RosterProtocol
+import RosterTLS
+
+/// Why a server would not start.
+public enum ServerStartError: Error, CustomStringConvertible {
+    /// A non-loopback listener without TLS.
+    case insecureListener(host: String)
+
+    public var description: String {
+        switch self {
+        case .insecureListener(let host):
+            return """
+                refusing to listen on \(host) without TLS: only loopback listeners may serve plaintext. \
+                Add --tls (a certificate is generated in the data dir) or --tls-cert/--tls-key.
+                """
+        }
+    }
+}
+
+/// Told to every connection when a token stops being usable; those using it close.
+struct CredentialRevokedEvent: Sendable {
+    var tokenIDs: Set<String>
+}
 
 /// What every connection shares: configuration, tenants, the store's write path.
 final class ServerContext: Sendable {
@@ -12,22 +34,39 @@ final class ServerContext: Sendable {
     let clock: any ServerClock
     let logger: Logger
     let serverID: String
-    let tenants: [String: TenantRuntime]
+    private let tenantsByID: NIOLockedValueBox<[String: TenantRuntime]>
+    let tokens: TokenRegistry
+    let tls: TLSContext?
     let mutations: MutationQueue
     let admin: AdminOperations
     let sweepers: [LivenessSweeper]
     private let openConnections = NIOLockedValueBox<[ObjectIdentifier: any Channel]>([:])
 
     init(configuration: ServerConfiguration, clock: any ServerClock, logger: Logger, tenants: [String: TenantRuntime],
-         store: any RosterStore, loops: [any EventLoop]) {
+         tokens: TokenRegistry, tls: TLSContext?, store: any RosterStore, loops: [any EventLoop]) {
         self.configuration = configuration
         self.clock = clock
         self.logger = logger
-        self.tenants = tenants
+        self.tenantsByID = NIOLockedValueBox(tenants)
+        self.tokens = tokens
+        self.tls = tls
         serverID = IdentifierFactory.make("srv")
         mutations = MutationQueue()
         admin = AdminOperations(store: store, clock: clock, historyLimit: configuration.limits.historySize)
         sweepers = loops.map { LivenessSweeper(loop: $0, intervalMillis: configuration.limits.pingIntervalMillis) }
+    }
+
+    func tenant(_ id: String) -> TenantRuntime? { tenantsByID.withLockedValue { $0[id] } }
+
+    var tenants: [String: TenantRuntime] { tenantsByID.withLockedValue { $0 } }
+
+    /// Adds tenants created while running; false for one already known.
+    func addTenant(_ tenant: TenantRuntime) -> Bool {
+        tenantsByID.withLockedValue { tenants in
+            guard tenants[tenant.id] == nil else { return false }
+            tenants[tenant.id] = tenant
+            return true
+        }
     }
 
     func sweeper(for loop: any EventLoop) -> LivenessSweeper {
@@ -65,6 +104,7 @@ public final class RosterServer: Sendable {
         var context: ServerContext
         var channel: any Channel
         var progress: RepeatedTask
+        var tokenRefresh: RepeatedTask
         var demo: DemoRoster?
     }
 
@@ -87,6 +127,12 @@ public final class RosterServer: Sendable {
 
     /// Loads tenants, creates the default (and demo) tenant on first start, and starts listening.
     public func start() async throws {
+        guard configuration.tls != nil || configuration.isLoopbackListener else {
+            throw ServerStartError.insecureListener(host: configuration.host)
+        }
+        let tls = try configuration.tls.map {
+            try ServerTLS.makeContext($0, dataDirectory: configuration.dataDirectory, host: configuration.host, logger: logger)
+        }
         var stored = try await store.loadTenants()
         if !stored.contains(where: { $0.state.tenant.id == configuration.defaultTenant }) {
             let name = configuration.demo ? DemoRoster.tenantName : configuration.defaultTenant
@@ -101,8 +147,9 @@ public final class RosterServer: Sendable {
             tenants[tenant.state.tenant.id] = TenantRuntime(stored: tenant, clock: clock,
                                                             historyLimit: configuration.limits.historySize, loops: loops)
         }
-        let context = ServerContext(configuration: configuration, clock: clock, logger: logger, tenants: tenants, store: store,
-                                    loops: loops)
+        let tokens = TokenRegistry(try await initialTokens())
+        let context = ServerContext(configuration: configuration, clock: clock, logger: logger, tenants: tenants,
+                                    tokens: tokens, tls: tls, store: store, loops: loops)
         for sweeper in context.sweepers { sweeper.loop.execute { sweeper.start() } }
         for tenant in tenants.values { tenant.startOnDutyTracking() }
 
@@ -127,17 +174,70 @@ public final class RosterServer: Sendable {
             throw error
         }
 
-        let allTenants = tenants
         let progress = group.next().scheduleRepeatedTask(
             initialDelay: .milliseconds(limits.progressIntervalMillis), delay: .milliseconds(limits.progressIntervalMillis)
         ) { _ in
-            for tenant in allTenants.values { tenant.sendProgress(idleFor: .milliseconds(limits.progressIntervalMillis)) }
+            for tenant in context.tenants.values { tenant.sendProgress(idleFor: .milliseconds(limits.progressIntervalMillis)) }
         }
-        started.withLockedValue { $0 = Started(context: context, channel: channel, progress: progress, demo: demo) }
+        let store = self.store, refreshLogger = self.logger
+        let refreshLoop = group.next()
+        let tokenRefresh = refreshLoop.scheduleRepeatedAsyncTask(
+            initialDelay: .milliseconds(limits.tokenRefreshMillis), delay: .milliseconds(limits.tokenRefreshMillis)
+        ) { _ in
+            refreshLoop.makeFutureWithTask {
+                do {
+                    try await Self.refresh(context: context, store: store, loops: loops)
+                } catch {
+                    refreshLogger.warning("could not re-read tokens and tenants: \(error)")
+                }
+            }
+        }
+        started.withLockedValue {
+            $0 = Started(context: context, channel: channel, progress: progress, tokenRefresh: tokenRefresh, demo: demo)
+        }
         let address = channel.localAddress.map { "\($0)" } ?? "?"
-        logger.info("listening on \(address)", metadata: ["tenants": "\(tenants.keys.sorted())"])
-        if let host = channel.localAddress, ConnectionHandler.isLoopback(host) {
-            logger.notice("loopback listener: plaintext, anonymous reads, and admin changes from local clients are allowed (development mode)")
+        logger.info("listening on \(address)\(tls == nil ? "" : " (TLS)")", metadata: ["tenants": "\(tenants.keys.sorted())"])
+        if configuration.isLoopbackListener {
+            logger.notice("""
+                loopback listener: \(tls == nil ? "plaintext and " : "")anonymous reads are allowed (development mode); \
+                changes need an admin token (\(configuration.dataDirectory)/admin.token)
+                """)
+        }
+    }
+
+    /// The stored tokens; at first start, also an admin token for the default tenant, written to
+    /// DATA_DIR/admin.token (mode 0600) for `roster-client --token-file`.
+    private func initialTokens() async throws -> [StoredToken] {
+        let existing = try await store.loadTokens()
+        guard existing.isEmpty else { return existing }
+        let (text, token) = AccessToken.issue(tenantID: configuration.defaultTenant, role: .admin, label: "initial admin token",
+                                              now: clock.now())
+        try await store.insertToken(token)
+        let path = configuration.dataDirectory + "/admin.token"
+        try SecretFile.write(text + "\n", to: path)
+        logger.notice("wrote an admin token for tenant \(configuration.defaultTenant) to \(path)")
+        return [token]
+    }
+
+    /// Picks up tokens and tenants changed by `roster-server token|tenant ...` while running, and
+    /// closes the connections of tokens that were revoked.
+    private static func refresh(context: ServerContext, store: any RosterStore, loops: [any EventLoop]) async throws {
+        let revoked = context.tokens.replace(with: try await store.loadTokens())
+        if !revoked.isEmpty {
+            context.logger.notice("tokens revoked: \(revoked.joined(separator: ", ")); closing their connections")
+            let event = CredentialRevokedEvent(tokenIDs: Set(revoked))
+            for channel in context.connections { channel.pipeline.fireUserInboundEventTriggered(event) }
+        }
+        let known = Set(context.tenants.keys)
+        let ids = try await store.tenantIDs()
+        guard ids.contains(where: { !known.contains($0) }) else { return }
+        for stored in try await store.loadTenants() where !known.contains(stored.state.tenant.id) {
+            let runtime = TenantRuntime(stored: stored, clock: context.clock,
+                                        historyLimit: context.configuration.limits.historySize, loops: loops)
+            if context.addTenant(runtime) {
+                runtime.startOnDutyTracking()
+                context.logger.notice("serving new tenant \(runtime.id)")
+            }
         }
     }
 
@@ -160,6 +260,9 @@ public final class RosterServer: Sendable {
                 }
                 let limit = FrameSizeLimit(limits.handshakeMaxFrameBytes)
                 return channel.eventLoop.makeCompletedFuture {
+                    if let tls = context.tls {
+                        try channel.pipeline.syncOperations.addHandler(try TLSHandler(context: tls, plaintextRefusal: Self.tlsRequired))
+                    }
                     try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder(limit: limit)))
                     try channel.pipeline.syncOperations.addHandler(
                         ConnectionHandler(server: context, frameLimit: limit, channel: channel))
@@ -169,6 +272,11 @@ public final class RosterServer: Sendable {
             .get()
     }
 
+    /// What a plaintext client on a TLS port gets: an Error frame it can read.
+    private static let tlsRequired = RosterMessage.error(
+        WireError(.tlsRequired, "this port requires TLS: connect with --tls or --ca-file, or pin the server with `roster-client trust`").body
+    ).frame().encoded()
+
     /// Sends GoingAway to every client, waits the grace period, closes everything and the store.
     public func shutdown() async {
         guard let started = started.withLockedValue({ value -> Started? in defer { value = nil }; return value }) else { return }
@@ -176,6 +284,7 @@ public final class RosterServer: Sendable {
         let children = started.context.connections
         logger.info("shutting down: GoingAway to \(children.count) connections, grace \(grace) ms")
         started.progress.cancel()
+        started.tokenRefresh.cancel()
         started.demo?.stop()
         try? await started.channel.close()
         for tenant in started.context.tenants.values { tenant.stopOnDutyTracking() }

@@ -11,6 +11,27 @@ public struct ServerConfiguration: Sendable {
     /// The tenant a Hello with an empty tenant field selects.
     public var defaultTenant: String = "demo"
 
+    /// nil serves plaintext, which only a loopback listener may do.
+    public var tls: TLSSettings?
+
+    public struct TLSSettings: Sendable {
+        /// PEM files; both nil means "generate a CA and certificate in DATA_DIR/tls".
+        public var certificateChainFile: String?
+        public var privateKeyFile: String?
+        /// Require client certificates issued by a CA in this file (mTLS).
+        public var clientCAFile: String?
+        /// More names for the generated certificate (DNS names or IP addresses).
+        public var names: [String] = []
+
+        public init() {}
+    }
+
+    /// Loopback listeners serve plaintext and anonymous reads for local development; every other
+    /// address requires TLS and a token.
+    public var isLoopbackListener: Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+
     public var limits = Limits()
 
     public struct Limits: Sendable {
@@ -32,6 +53,10 @@ public struct ServerConfiguration: Sendable {
         public var writeDeadlineMillis: Int64 = 10_000
         /// How long clients get after GoingAway before the server closes their connections.
         public var shutdownGraceMillis: Int64 = 2_000
+        /// A failed authentication is answered after this long, slowing down guessing.
+        public var authFailureDelayMillis: Int64 = 250
+        /// How often the token and tenant tables are re-read for changes made by `roster-server token ...`.
+        public var tokenRefreshMillis: Int64 = 1_000
 
         public init() {}
     }

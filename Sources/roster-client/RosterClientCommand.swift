@@ -14,13 +14,15 @@ struct RosterClientCommand: AsyncParsableCommand {
             the server is unreachable, and say how old the cached data is.
 
             Settings: command-line flags beat environment variables (ROSTER_SERVER, ROSTER_TOKEN, \
-            ROSTER_TENANT, ROSTER_CACHE_DIR, ROSTER_UTC=1), which beat the config file \
+            ROSTER_TENANT, ROSTER_CACHE_DIR, ROSTER_UTC=1, ROSTER_TLS=1, ROSTER_CA_FILE), which beat the config file \
             ($XDG_CONFIG_HOME/roster/config: lines such as `server = host:7400`, `token-file = ~/admin.token`, \
-            `tenant = demo`, `cache-dir = /var/cache/roster`, `utc = true`).
+            `tenant = demo`, `cache-dir = /var/cache/roster`, `utc = true`, `tls = true`, `ca-file = ca.pem`).
+
+            TLS is used with --tls, with --ca-file, or when the server's CA was pinned with `roster-client trust`.
 
             \(ClientExitCode.summary)
             """,
-        subcommands: [Watch.self, Now.self, Employees.self, Search.self, Show.self, Shifts.self, Admin.self])
+        subcommands: [Watch.self, Now.self, Employees.self, Search.self, Show.self, Shifts.self, Admin.self, Trust.self])
 }
 
 /// Options every command takes.
@@ -40,6 +42,12 @@ struct ConnectionOptions: ParsableArguments {
     @Option(name: .long, help: "Cache directory. (env: ROSTER_CACHE_DIR; default: $XDG_CACHE_HOME/roster)")
     var cacheDir: String?
 
+    @Flag(name: .long, help: "Connect over TLS, trusting the system's CAs (unless --ca-file or a pin says otherwise).")
+    var tls = false
+
+    @Option(name: .long, help: "Trust the CAs in this PEM file (implies --tls). (env: ROSTER_CA_FILE)")
+    var caFile: String?
+
     @Flag(name: .long, help: "Print JSON (one object per line for watch) instead of tables.")
     var json = false
 
@@ -48,7 +56,7 @@ struct ConnectionOptions: ParsableArguments {
 
     func runner() throws -> CommandRunner {
         let flags = ClientSettings.Flags(server: server, token: token, tokenFile: tokenFile, tenant: tenant,
-                                         cacheDirectory: cacheDir, utc: utc)
+                                         cacheDirectory: cacheDir, utc: utc, tls: tls, caFile: caFile)
         do {
             return CommandRunner(settings: try ClientSettings.resolve(flags: flags), json: json)
         } catch {
@@ -160,5 +168,37 @@ struct Shifts: AsyncParsableCommand {
 
     func run() async throws {
         try await options.runner().shifts(from: options.time(from), to: options.time(to), employee: employee).exit()
+    }
+}
+
+struct Trust: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show a server's TLS certificate authority and pin it (like ssh known_hosts).",
+        discussion: """
+            Connects without trusting anything, prints the CA's SHA-256 fingerprint, and after confirmation \
+            writes it to $XDG_CONFIG_HOME/roster/known_hosts. From then on connections to that server use TLS \
+            and trust only that CA; a different CA is refused with a warning.
+            """)
+    @Argument(help: "The server, HOST:PORT.") var server: String
+    @Option(help: "The fingerprint the server logged (SHA256:AB:CD:...); pin only if it matches.") var fingerprint: String?
+    @Flag(help: "Pin without asking.") var yes = false
+    @Flag(help: "Replace a different CA pinned earlier for this server.") var replace = false
+
+    func run() async throws {
+        let settings: ClientSettings
+        do {
+            settings = try ClientSettings.resolve(flags: .init(server: server))
+        } catch {
+            throw ValidationError(error.description)
+        }
+        if fingerprint == nil && !yes && isatty(STDIN_FILENO) == 0 {
+            throw ValidationError("not a terminal: pass --fingerprint SHA256:... (from the server's log) or --yes")
+        }
+        try await CommandRunner(settings: settings, json: false).trust(
+            expectedFingerprint: fingerprint, assumeYes: yes, replace: replace,
+            confirm: { question in
+                FileHandle.standardOutput.write(Data(question.utf8))
+                return readLine()?.lowercased().hasPrefix("y") == true
+            }).exit()
     }
 }

@@ -9,7 +9,7 @@ struct RosterServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "roster-server",
         abstract: "Serves shift rosters and pushes on-duty changes to subscribers.",
-        subcommands: [Serve.self],
+        subcommands: [Serve.self, TokenCommand.self, TenantCommand.self],
         defaultSubcommand: Serve.self)
 }
 
@@ -32,6 +32,17 @@ struct Serve: AsyncParsableCommand {
 
     @Flag(help: "Create the demo tenant once and keep its plan rolling. (env: ROSTER_DEMO=1)")
     var demo = false
+
+    @Flag(help: "Serve TLS. Without --tls-cert/--tls-key, a CA and certificate are generated in DATA_DIR/tls. Required on non-loopback addresses. (env: ROSTER_TLS=1)")
+    var tls = false
+    @Option(help: "PEM certificate chain (server certificate first). Implies --tls. (env: ROSTER_TLS_CERT)")
+    var tlsCert: String?
+    @Option(help: "PEM private key of --tls-cert. (env: ROSTER_TLS_KEY)")
+    var tlsKey: String?
+    @Option(help: "Require client certificates issued by the CAs in this PEM file (mTLS). (env: ROSTER_TLS_CLIENT_CA)")
+    var tlsClientCa: String?
+    @Option(help: "Another name for the generated certificate (DNS name or IP); repeatable.")
+    var tlsName: [String] = []
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error. (env: ROSTER_LOG_LEVEL; default: info)")
     var logLevel: String?
@@ -63,6 +74,9 @@ struct Serve: AsyncParsableCommand {
         if let listen = setting(listen, "LISTEN"), (try? Self.parse(listen: listen)) == nil {
             throw ValidationError("--listen must be HOST:PORT, e.g. 127.0.0.1:7400 (got \"\(listen)\")")
         }
+        if (setting(tlsCert, "TLS_CERT") == nil) != (setting(tlsKey, "TLS_KEY") == nil) {
+            throw ValidationError("--tls-cert and --tls-key go together")
+        }
         if let level = setting(logLevel, "LOG_LEVEL"), Logger.Level(rawValue: level) == nil {
             throw ValidationError("unknown log level \"\(level)\"")
         }
@@ -82,6 +96,15 @@ struct Serve: AsyncParsableCommand {
         configuration.host = host
         configuration.port = port
         configuration.demo = demo || ProcessInfo.processInfo.environment["ROSTER_DEMO"] == "1"
+        let certificate = setting(tlsCert, "TLS_CERT"), clientCA = setting(tlsClientCa, "TLS_CLIENT_CA")
+        if tls || ProcessInfo.processInfo.environment["ROSTER_TLS"] == "1" || certificate != nil || clientCA != nil || !tlsName.isEmpty {
+            var settings = ServerConfiguration.TLSSettings()
+            settings.certificateChainFile = certificate
+            settings.privateKeyFile = setting(tlsKey, "TLS_KEY")
+            settings.clientCAFile = clientCA
+            settings.names = tlsName
+            configuration.tls = settings
+        }
         var limits = configuration.limits
         limits.maxConnections = try number(maxConnections, "MAX_CONNECTIONS") ?? limits.maxConnections
         limits.maxFrameBytes = try number(maxFrameBytes, "MAX_FRAME_BYTES") ?? limits.maxFrameBytes

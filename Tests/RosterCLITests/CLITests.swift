@@ -7,7 +7,7 @@ import Testing
     func freshServer() throws -> (ServerProcess, CLI) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-cli-server-\(UUID().uuidString)").path
         let server = try ServerProcess(dataDirectory: directory)
-        return (server, CLI(port: server.port))
+        return (server, CLI(port: server.port, token: server.adminToken))
     }
 
     @Test func adminThenReadsThroughTheCLI() async throws {

@@ -8,7 +8,7 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-watch-\(UUID().uuidString)").path
         let server = try ServerProcess(dataDirectory: directory)
         defer { server.terminate() }
-        let cli = CLI(port: server.port)
+        let cli = CLI(port: server.port, token: server.adminToken)
         try await cli.run(["admin", "employee", "add", "--first", "Ada", "--last", "Lovelace"])
 
         let watch = Process()
@@ -68,7 +68,7 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-tty-\(UUID().uuidString)").path
         let server = try ServerProcess(dataDirectory: directory)
         defer { server.terminate() }
-        let cli = CLI(port: server.port)
+        let cli = CLI(port: server.port, token: server.adminToken)
         try await cli.run(["admin", "employee", "add", "--first", "Ada", "--last", "Lovelace", "--position", "Engineer"])
         try await cli.run(["admin", "shift", "add", "--employee", "Ada Lovelace", "--start", "1h ago", "--end", "in 2h"])
 

@@ -191,5 +191,9 @@ final class GatedStore: RosterStore, @unchecked Sendable {
         }.value
         try await store.commit(tenantID: tenantID, entry: entry, historyLimit: historyLimit)
     }
+    func loadTokens() async throws -> [StoredToken] { try await store.loadTokens() }
+    func insertToken(_ token: StoredToken) async throws { try await store.insertToken(token) }
+    func revokeToken(id: String, at: UnixMillis) async throws -> Bool { try await store.revokeToken(id: id, at: at) }
+    func tenantIDs() async throws -> [String] { try await store.tenantIDs() }
     func close() async throws { try await store.close() }
 }

@@ -14,7 +14,8 @@ import Testing
         var acknowledged: [String] = []
         for round in 1...Self.rounds {
             let server = try ServerProcess(dataDirectory: directory)
-            let client = try await RosterConnection.connect(host: "127.0.0.1", port: server.port)
+            let client = try await RosterConnection.connect(host: "127.0.0.1", port: server.port,
+                                                            hello: .with { $0.token = server.adminToken })
             // Kill at a random moment while changes stream in.
             let killer = Task.detached {
                 try await Task.sleep(for: .milliseconds(Int.random(in: 30...150)))

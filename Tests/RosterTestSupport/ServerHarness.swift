@@ -4,6 +4,7 @@ import RosterClient
 import RosterDomain
 import RosterProtocol
 import RosterServer
+import RosterTLS
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -18,6 +19,12 @@ public final class ServerHarness: Sendable {
     public let server: RosterServer
     public let dataDirectory: String
     public let port: Int
+    /// The admin token of the default tenant the server wrote at first start.
+    public var adminToken: String {
+        (try? String(contentsOfFile: dataDirectory + "/admin.token", encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+    }
+    public var adminTokenFile: String { dataDirectory + "/admin.token" }
 
     public static func start(now: UnixMillis = t0, dataDirectory: String? = nil, port: Int = 0,
                              store: (any RosterStore)? = nil, configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> ServerHarness {
@@ -69,8 +76,15 @@ public final class ServerHarness: Sendable {
         throw lastError!
     }
 
-    public func connect(tenant: String = "") async throws -> RosterConnection {
-        try await RosterConnection.connect(host: "127.0.0.1", port: port, hello: .with { $0.tenant = tenant })
+    /// Connects with the default tenant's admin token unless another token (or "" for an
+    /// anonymous reader) is given.
+    public func connect(tenant: String = "", token: String? = nil, tls: TLSContext? = nil,
+                        host: String = "127.0.0.1") async throws -> RosterConnection {
+        let token = token ?? adminToken
+        return try await RosterConnection.connect(host: host, port: port, tls: tls, hello: .with {
+            $0.tenant = tenant
+            $0.token = token
+        })
     }
 
     public func stop() async {

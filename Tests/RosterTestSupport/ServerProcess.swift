@@ -5,6 +5,7 @@ import RosterClient
 public final class ServerProcess: @unchecked Sendable {
     public let process = Process()
     public let port: Int
+    public let dataDirectory: String
     private let errorPipe = Pipe()
     private let exited = ExitSignal()
 
@@ -22,6 +23,7 @@ public final class ServerProcess: @unchecked Sendable {
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             throw RosterClientError.connectionFailed("\(binary.path) is missing: run `swift build` first (scripts/test does)")
         }
+        self.dataDirectory = dataDirectory
         process.executableURL = binary
         process.arguments = ["serve", "--listen", "127.0.0.1:0", "--data-dir", dataDirectory, "--shutdown-grace-ms", "50"] + arguments
         process.standardError = errorPipe
@@ -36,7 +38,7 @@ public final class ServerProcess: @unchecked Sendable {
             if chunk.isEmpty { break }
             log += String(decoding: chunk, as: UTF8.self)
             if let line = log.split(separator: "\n").first(where: { $0.contains("listening on") }),
-               let port = line.split(separator: ":").last.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) {
+               let port = line.split(separator: ":").last.flatMap({ Int($0.prefix { $0.isNumber }) }) {
                 self.port = port
                 // Keep draining stderr so the server never blocks on a full pipe.
                 errorPipe.fileHandleForReading.readabilityHandler = { _ = $0.availableData }
@@ -58,6 +60,12 @@ public final class ServerProcess: @unchecked Sendable {
         exited.wait()
     }
 
+    /// The admin token the server wrote at first start.
+    public var adminToken: String {
+        (try? String(contentsOfFile: dataDirectory + "/admin.token", encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+    }
+
     deinit {
         errorPipe.fileHandleForReading.readabilityHandler = nil
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
@@ -68,6 +76,8 @@ public final class ServerProcess: @unchecked Sendable {
 public struct CLI: Sendable {
     public let server: String
     public let home: URL
+    /// Passed as ROSTER_TOKEN when set.
+    public let token: String?
 
     public struct Result: Sendable {
         public var stdout: String
@@ -79,7 +89,8 @@ public struct CLI: Sendable {
         public var object: [String: Any] { json as? [String: Any] ?? [:] }
     }
 
-    public init(port: Int) {
+    public init(port: Int, token: String? = nil) {
+        self.token = token
         server = "127.0.0.1:\(port)"
         home = FileManager.default.temporaryDirectory.appendingPathComponent("roster-cli-\(UUID().uuidString)")
     }
@@ -88,6 +99,7 @@ public struct CLI: Sendable {
         var environment = ProcessInfo.processInfo.environment
         for key in environment.keys where key.hasPrefix("ROSTER_") { environment[key] = nil }
         environment["ROSTER_SERVER"] = server
+        if let token { environment["ROSTER_TOKEN"] = token }
         environment["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
         environment["XDG_CACHE_HOME"] = home.appendingPathComponent("cache").path
         environment["TZ"] = "UTC"

@@ -133,6 +133,9 @@ public nonisolated enum Roster_V1_ErrorCode: SwiftProtobuf.Enum, Swift.CaseItera
 
   /// no Hello in time, or nothing received for 1.5 ping intervals
   case deadlineExceeded // = 15
+
+  /// plaintext sent to a TLS port (this Error is sent in the clear)
+  case tlsRequired // = 16
   case UNRECOGNIZED(Int)
 
   public init() {
@@ -157,6 +160,7 @@ public nonisolated enum Roster_V1_ErrorCode: SwiftProtobuf.Enum, Swift.CaseItera
     case 13: self = .internal
     case 14: self = .protocolViolation
     case 15: self = .deadlineExceeded
+    case 16: self = .tlsRequired
     default: self = .UNRECOGNIZED(rawValue)
     }
   }
@@ -179,6 +183,7 @@ public nonisolated enum Roster_V1_ErrorCode: SwiftProtobuf.Enum, Swift.CaseItera
     case .internal: return 13
     case .protocolViolation: return 14
     case .deadlineExceeded: return 15
+    case .tlsRequired: return 16
     case .UNRECOGNIZED(let i): return i
     }
   }
@@ -201,6 +206,7 @@ public nonisolated enum Roster_V1_ErrorCode: SwiftProtobuf.Enum, Swift.CaseItera
     .internal,
     .protocolViolation,
     .deadlineExceeded,
+    .tlsRequired,
   ]
 
 }
@@ -1302,7 +1308,7 @@ nonisolated extension Roster_V1_Role: SwiftProtobuf._ProtoNameProviding {
 }
 
 nonisolated extension Roster_V1_ErrorCode: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0ERROR_CODE_UNSPECIFIED\0\u{1}UNSUPPORTED_VERSION\0\u{1}UNAUTHENTICATED\0\u{1}PERMISSION_DENIED\0\u{1}INVALID_ARGUMENT\0\u{1}NOT_FOUND\0\u{1}ALREADY_EXISTS\0\u{1}FRAME_TOO_LARGE\0\u{1}MALFORMED_FRAME\0\u{1}UNKNOWN_MESSAGE_TYPE\0\u{1}RESOURCE_EXHAUSTED\0\u{1}RESYNC_REQUIRED\0\u{1}UNAVAILABLE\0\u{1}INTERNAL\0\u{1}PROTOCOL_VIOLATION\0\u{1}DEADLINE_EXCEEDED\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0ERROR_CODE_UNSPECIFIED\0\u{1}UNSUPPORTED_VERSION\0\u{1}UNAUTHENTICATED\0\u{1}PERMISSION_DENIED\0\u{1}INVALID_ARGUMENT\0\u{1}NOT_FOUND\0\u{1}ALREADY_EXISTS\0\u{1}FRAME_TOO_LARGE\0\u{1}MALFORMED_FRAME\0\u{1}UNKNOWN_MESSAGE_TYPE\0\u{1}RESOURCE_EXHAUSTED\0\u{1}RESYNC_REQUIRED\0\u{1}UNAVAILABLE\0\u{1}INTERNAL\0\u{1}PROTOCOL_VIOLATION\0\u{1}DEADLINE_EXCEEDED\0\u{1}TLS_REQUIRED\0")
 }
 
 nonisolated extension Roster_V1_Grouping: SwiftProtobuf._ProtoNameProviding {

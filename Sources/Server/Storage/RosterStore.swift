@@ -45,6 +45,17 @@ public protocol RosterStore: Sendable {
     /// history older than the newest `historyLimit` revisions, in one durable transaction.
     func commit(tenantID: String, entry: HistoryEntry, historyLimit: Int) async throws
 
+    /// Every access token, revoked ones included (so that revocation is seen by running servers).
+    func loadTokens() async throws -> [StoredToken]
+
+    func insertToken(_ token: StoredToken) async throws
+
+    /// Marks a token revoked; false when there is no such token.
+    func revokeToken(id: String, at: UnixMillis) async throws -> Bool
+
+    /// The ids of every tenant, cheaply (for noticing tenants created while running).
+    func tenantIDs() async throws -> [String]
+
     /// Releases the database.
     func close() async throws
 }

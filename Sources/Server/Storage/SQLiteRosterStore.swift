@@ -65,7 +65,53 @@ public final class SQLiteRosterStore: RosterStore {
                 );
                 """)
         }
+        migrator.registerMigration("v2-tokens") { db in
+            try db.execute(sql: """
+                -- Only the SHA-256 of a token's secret is kept; the secret is shown once, at creation.
+                CREATE TABLE token (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    tenant_id TEXT NOT NULL REFERENCES tenant(id) ON DELETE CASCADE,
+                    role TEXT NOT NULL,
+                    secret_sha256 BLOB NOT NULL,
+                    label TEXT NOT NULL DEFAULT '',
+                    created_at_ms INTEGER NOT NULL,
+                    expires_at_ms INTEGER,
+                    revoked_at_ms INTEGER
+                );
+                """)
+        }
         return migrator
+    }
+
+    public func loadTokens() async throws -> [StoredToken] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM token ORDER BY created_at_ms, id").map { row in
+                StoredToken(id: row["id"], tenantID: row["tenant_id"], role: AccessRole(rawValue: row["role"]) ?? .reader,
+                            secretHash: [UInt8](row["secret_sha256"] as Data), label: row["label"],
+                            createdAt: row["created_at_ms"], expiresAt: row["expires_at_ms"], revokedAt: row["revoked_at_ms"])
+            }
+        }
+    }
+
+    public func insertToken(_ token: StoredToken) async throws {
+        try await pool.write { db in
+            try db.execute(sql: """
+                INSERT INTO token (id, tenant_id, role, secret_sha256, label, created_at_ms, expires_at_ms, revoked_at_ms)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [token.id, token.tenantID, token.role.rawValue, Data(token.secretHash), token.label,
+                                 token.createdAt, token.expiresAt, token.revokedAt])
+        }
+    }
+
+    public func revokeToken(id: String, at: UnixMillis) async throws -> Bool {
+        try await pool.write { db in
+            try db.execute(sql: "UPDATE token SET revoked_at_ms = ? WHERE id = ? AND revoked_at_ms IS NULL", arguments: [at, id])
+            return try Bool.fetchOne(db, sql: "SELECT 1 FROM token WHERE id = ?", arguments: [id]) ?? false
+        }
+    }
+
+    public func tenantIDs() async throws -> [String] {
+        try await pool.read { db in try String.fetchAll(db, sql: "SELECT id FROM tenant ORDER BY id") }
     }
 
     public func loadTenants() async throws -> [StoredTenant] {

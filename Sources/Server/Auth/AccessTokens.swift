@@ -1,0 +1,83 @@
+import Foundation
+import RosterDomain
+import RosterProtocol
+import RosterTLS
+
+/// What a token lets its holder do. Readers query and subscribe; admins may also change the plan.
+public enum AccessRole: String, Sendable, CaseIterable {
+    case reader, admin
+
+    var wire: Roster_V1_Role { self == .admin ? .admin : .reader }
+}
+
+/// A token as stored: never the secret itself, only its SHA-256.
+public struct StoredToken: Sendable, Equatable {
+    /// The public part, shown by `token list` and used by `token revoke`.
+    public var id: String
+    public var tenantID: String
+    public var role: AccessRole
+    public var secretHash: [UInt8]
+    public var label: String
+    public var createdAt: UnixMillis
+    public var expiresAt: UnixMillis?
+    public var revokedAt: UnixMillis?
+
+    public init(id: String, tenantID: String, role: AccessRole, secretHash: [UInt8], label: String = "",
+                createdAt: UnixMillis, expiresAt: UnixMillis? = nil, revokedAt: UnixMillis? = nil) {
+        self.id = id
+        self.tenantID = tenantID
+        self.role = role
+        self.secretHash = secretHash
+        self.label = label
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+        self.revokedAt = revokedAt
+    }
+
+    public func isUsable(at now: UnixMillis) -> Bool {
+        revokedAt == nil && (expiresAt.map { now < $0 } ?? true)
+    }
+}
+
+/// The text a client presents: `rst_<id>_<secret>`. The id finds the stored token; the secret
+/// (32 random bytes, hex) is what proves possession.
+public enum AccessToken {
+    public static let prefix = "rst_"
+
+    /// A new token: the text to hand to its holder once, and what to store.
+    public static func issue(tenantID: String, role: AccessRole, label: String = "", now: UnixMillis,
+                             expiresAt: UnixMillis? = nil) -> (text: String, stored: StoredToken) {
+        let id = hex(Crypto.randomBytes(6))
+        let secret = hex(Crypto.randomBytes(32))
+        let stored = StoredToken(id: id, tenantID: tenantID, role: role, secretHash: Crypto.sha256(Array(secret.utf8)),
+                                 label: label, createdAt: now, expiresAt: expiresAt)
+        return (prefix + id + "_" + secret, stored)
+    }
+
+    /// Splits a presented token into id and secret; nil when it is not shaped like one.
+    public static func parse(_ text: String) -> (id: String, secret: String)? {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard trimmed.hasPrefix(prefix) else { return nil }
+        let parts = trimmed.dropFirst(prefix.count).split(separator: "_", maxSplits: 1)
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else { return nil }
+        return (String(parts[0]), String(parts[1]))
+    }
+
+    static func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { byte in
+            let digits = String(byte, radix: 16)
+            return digits.count == 1 ? "0" + digits : digits
+        }.joined()
+    }
+}
+
+/// Who a connection is, decided at Hello.
+struct Credential: Sendable, Equatable {
+    /// nil for an anonymous reader on a loopback listener.
+    var tokenID: String?
+    var tenantID: String
+    var role: AccessRole
+    var expiresAt: UnixMillis?
+
+    func isValid(at now: UnixMillis) -> Bool { expiresAt.map { now < $0 } ?? true }
+}

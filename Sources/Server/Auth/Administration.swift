@@ -1,0 +1,74 @@
+import Foundation
+import RosterDomain
+
+/// What `roster-server token ...` and `roster-server tenant ...` do, on the data directory's
+/// store. A running server picks the changes up within `tokenRefreshMillis`.
+public struct StoreAdministration {
+    public enum Failure: Error, CustomStringConvertible {
+        case noSuchTenant(String)
+        case tenantExists(String)
+        case noSuchToken(String)
+        case invalid(String)
+
+        public var description: String {
+            switch self {
+            case .noSuchTenant(let id): return "no tenant \"\(id)\" (create it with `roster-server tenant create \(id)`)"
+            case .tenantExists(let id): return "tenant \"\(id)\" already exists"
+            case .noSuchToken(let id): return "no token \"\(id)\" (see `roster-server token list`)"
+            case .invalid(let why): return why
+            }
+        }
+    }
+
+    private let store: any RosterStore
+
+    public init(store: any RosterStore) { self.store = store }
+
+    /// Opens the SQLite store of a data directory.
+    public init(dataDirectory: String) throws {
+        try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
+        store = try SQLiteRosterStore(path: dataDirectory + "/roster.sqlite")
+    }
+
+    /// Returns the token's text, which is shown only this once.
+    public func createToken(tenant: String, role: AccessRole, expiresIn: Duration?, label: String = "",
+                            now: UnixMillis = UnixMillis(Date().timeIntervalSince1970 * 1000)) async throws -> (text: String, token: StoredToken) {
+        guard try await store.tenantIDs().contains(tenant) else { throw Failure.noSuchTenant(tenant) }
+        let expiresAt = expiresIn.map { now + UnixMillis($0.components.seconds * 1000) }
+        let issued = AccessToken.issue(tenantID: tenant, role: role, label: label, now: now, expiresAt: expiresAt)
+        try await store.insertToken(issued.stored)
+        return (issued.text, issued.stored)
+    }
+
+    public func tokens() async throws -> [StoredToken] { try await store.loadTokens() }
+
+    public func revokeToken(_ id: String, now: UnixMillis = UnixMillis(Date().timeIntervalSince1970 * 1000)) async throws {
+        let bare = id.hasPrefix(AccessToken.prefix) ? (AccessToken.parse(id)?.id ?? id) : id
+        guard try await store.revokeToken(id: bare, at: now) else { throw Failure.noSuchToken(id) }
+    }
+
+    public func createTenant(id: String, name: String) async throws {
+        guard id.range(of: "^[a-z0-9][a-z0-9_-]{0,62}$", options: .regularExpression) != nil else {
+            throw Failure.invalid("a tenant id is 1-63 lowercase letters, digits, '-' or '_' (got \"\(id)\")")
+        }
+        guard try await !store.tenantIDs().contains(id) else { throw Failure.tenantExists(id) }
+        try await store.createTenant(Tenant(id: id, name: name.isEmpty ? id : name), epoch: UInt64.random(in: 1...UInt64.max))
+    }
+
+    public func tenantIDs() async throws -> [String] { try await store.tenantIDs() }
+
+    public func close() async { try? await store.close() }
+
+    /// "30d", "12h", "90m", "45s": how long a token lasts.
+    public static func parseDuration(_ text: String) -> Duration? {
+        guard let unit = text.last, let value = Int64(text.dropLast()), value > 0 else { return nil }
+        switch unit {
+        case "s": return .seconds(value)
+        case "m": return .seconds(value * 60)
+        case "h": return .seconds(value * 3600)
+        case "d": return .seconds(value * 86_400)
+        case "w": return .seconds(value * 7 * 86_400)
+        default: return nil
+        }
+    }
+}

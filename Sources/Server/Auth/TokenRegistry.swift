@@ -1,0 +1,47 @@
+import NIOConcurrencyHelpers
+import RosterDomain
+import RosterTLS
+
+/// The tokens a running server accepts, mirrored from the store. `roster-server token ...`
+/// writes the store directly (possibly while the server runs); `refresh` picks the changes up
+/// and reports which tokens were revoked, so that their live connections can be closed.
+final class TokenRegistry: Sendable {
+    private let tokens = NIOLockedValueBox<[String: StoredToken]>([:])
+    /// Compared against when the id is unknown, so that a wrong id costs the same as a wrong secret.
+    private let decoyHash = Crypto.sha256(Array("decoy".utf8))
+
+    init(_ initial: [StoredToken] = []) {
+        replace(with: initial)
+    }
+
+    /// Installs a fresh copy of the store's tokens; returns the ids that became unusable (revoked
+    /// or deleted) since the last copy.
+    @discardableResult
+    func replace(with stored: [StoredToken]) -> [String] {
+        let fresh = Dictionary(stored.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+        return tokens.withLockedValue { current in
+            let lost = current.values.filter { old in
+                old.revokedAt == nil && (fresh[old.id] == nil || fresh[old.id]?.revokedAt != nil)
+            }.map(\.id)
+            current = fresh
+            return lost
+        }
+    }
+
+    var isEmpty: Bool { tokens.withLockedValue { $0.isEmpty } }
+
+    /// The credential a presented token grants, or nil (unknown, wrong secret, expired or
+    /// revoked: the caller answers all of these the same way).
+    func authenticate(_ text: String, now: UnixMillis) -> Credential? {
+        guard let (id, secret) = AccessToken.parse(text) else { return nil }
+        let stored = tokens.withLockedValue { $0[id] }
+        let presented = Crypto.sha256(Array(secret.utf8))
+        let matches = Crypto.constantTimeEqual(presented, stored?.secretHash ?? decoyHash)
+        guard let stored, matches, stored.isUsable(at: now) else { return nil }
+        return Credential(tokenID: stored.id, tenantID: stored.tenantID, role: stored.role, expiresAt: stored.expiresAt)
+    }
+
+    func isRevoked(_ id: String) -> Bool {
+        tokens.withLockedValue { $0[id].map { $0.revokedAt != nil } ?? true }
+    }
+}

@@ -1,0 +1,120 @@
+import ArgumentParser
+import Foundation
+import RosterServer
+
+/// Options every store command shares.
+struct DataDirectoryOption: ParsableArguments {
+    @Option(name: .customLong("data-dir"), help: "The server's data directory. (env: ROSTER_DATA_DIR; default: ./roster-data)")
+    var dataDirectory: String?
+
+    var path: String { dataDirectory ?? ProcessInfo.processInfo.environment["ROSTER_DATA_DIR"] ?? "./roster-data" }
+
+    func open() throws -> StoreAdministration { try StoreAdministration(dataDirectory: path) }
+}
+
+extension AccessRole: ExpressibleByArgument {}
+
+struct TokenCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "token", abstract: "Create, list and revoke access tokens.",
+        subcommands: [Create.self, List.self, Revoke.self])
+
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create a token and print it (it is shown only once).",
+            discussion: "Readers may query and subscribe; admins may also change the plan. A running server accepts the token within a second.")
+        @OptionGroup var store: DataDirectoryOption
+        @Option(help: "The tenant the token opens.") var tenant: String
+        @Option(help: "reader or admin.") var role: AccessRole
+        @Option(help: "Lifetime, e.g. 30d, 12h, 90m (default: no expiry).") var expires: String?
+        @Option(help: "A note shown by `token list`.") var label: String = ""
+
+        func validate() throws {
+            if let expires, StoreAdministration.parseDuration(expires) == nil {
+                throw ValidationError("--expires takes a number and a unit s, m, h, d or w, e.g. 30d (got \"\(expires)\")")
+            }
+        }
+
+        func run() async throws {
+            let administration = try store.open()
+            let created: (text: String, token: StoredToken)
+            do {
+                created = try await administration.createToken(
+                    tenant: tenant, role: role, expiresIn: expires.flatMap(StoreAdministration.parseDuration), label: label)
+            } catch {
+                await administration.close()
+                throw error
+            }
+            await administration.close()
+            print(created.text)
+            FileHandle.standardError.write(Data("token \(created.token.id): \(role.rawValue) of tenant \(tenant)\n".utf8))
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List tokens (never their secrets).")
+        @OptionGroup var store: DataDirectoryOption
+
+        func run() async throws {
+            let administration = try store.open()
+            let tokens = try await administration.tokens()
+            await administration.close()
+            let now = Date()
+            print(["ID", "TENANT", "ROLE", "CREATED", "EXPIRES", "STATUS", "LABEL"].joined(separator: "\t"))
+            for token in tokens {
+                let status = token.revokedAt != nil ? "revoked"
+                    : token.isUsable(at: Int64(now.timeIntervalSince1970 * 1000)) ? "active" : "expired"
+                print([token.id, token.tenantID, token.role.rawValue, Self.time(token.createdAt),
+                       token.expiresAt.map(Self.time) ?? "never", status, token.label].joined(separator: "\t"))
+            }
+        }
+
+        static func time(_ millis: Int64) -> String {
+            Date(timeIntervalSince1970: Double(millis) / 1000).formatted(.iso8601)
+        }
+    }
+
+    struct Revoke: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Revoke a token; a running server closes its connections within a second.")
+        @OptionGroup var store: DataDirectoryOption
+        @Argument(help: "The token's id (from `token list`) or the token itself.") var id: String
+
+        func run() async throws {
+            let administration = try store.open()
+            try await administration.revokeToken(id)
+            await administration.close()
+            print("revoked \(id)")
+        }
+    }
+}
+
+struct TenantCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tenant", abstract: "Create and list tenants.", subcommands: [Create.self, List.self])
+
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create an empty tenant (a running server serves it within a second).")
+        @OptionGroup var store: DataDirectoryOption
+        @Argument(help: "Tenant id: lowercase letters, digits, '-' or '_'.") var id: String
+        @Option(help: "Display name.") var name: String = ""
+
+        func run() async throws {
+            let administration = try store.open()
+            try await administration.createTenant(id: id, name: name)
+            await administration.close()
+            print("created tenant \(id)")
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List tenant ids.")
+        @OptionGroup var store: DataDirectoryOption
+
+        func run() async throws {
+            let administration = try store.open()
+            for id in try await administration.tenantIDs() { print(id) }
+            await administration.close()
+        }
+    }
+}
