@@ -132,6 +132,16 @@ let package = Package(
             exclude: ["Vectors"]
         ),
         .testTarget(
+            name: "RosterTLSTests",
+            dependencies: [
+                "RosterTLS", "RosterTestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Tests/RosterTLSTests"
+        ),
+        .testTarget(
             name: "RosterDomainTests",
             dependencies: [
                 "RosterDomain",
@@ -151,7 +161,7 @@ let package = Package(
         .testTarget(
             name: "RosterServerTests",
             dependencies: [
-                "RosterTestSupport", "RosterServer", "RosterClient", "RosterProtocol", "RosterDomain",
+                "RosterTestSupport", "RosterServer", "RosterClient", "RosterProtocol", "RosterDomain", "RosterTLS",
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Tests/RosterServerTests"
@@ -160,13 +170,14 @@ let package = Package(
             name: "RosterClientTests",
             dependencies: [
                 "RosterTestSupport", "RosterServer", "RosterClient", "RosterCommandLine", "RosterProtocol", "RosterDomain",
+                "RosterTLS",
             ],
             path: "Tests/RosterClientTests"
         ),
         .testTarget(
             name: "RosterCLITests",
             dependencies: [
-                "RosterTestSupport", "RosterCommandLine", "RosterClient", "RosterDomain",
+                "RosterTestSupport", "RosterCommandLine", "RosterClient", "RosterDomain", "RosterTLS",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             path: "Tests/RosterCLITests"

@@ -191,6 +191,9 @@ final class ClientFrameHandler: ChannelInboundHandler {
     private var context: ChannelHandlerContext?
     private var liveness: LivenessMonitor?
     private var livenessCheck: Scheduled<Void>?
+    /// Why the connection failed, for requests made after it did (e.g. a TLS handshake that
+    /// failed before the first request was sent).
+    private var failure: RosterClientError?
 
     init(limit: FrameSizeLimit, continuation: AsyncStream<InboundMessage>.Continuation) {
         self.limit = limit
@@ -200,8 +203,8 @@ final class ClientFrameHandler: ChannelInboundHandler {
     func handlerAdded(context: ChannelHandlerContext) { self.context = context }
 
     func expectResponse(requestID: UInt32, promise: EventLoopPromise<RosterMessage>, timeout: TimeAmount) {
-        guard let context, context.channel.isActive else {
-            promise.fail(RosterClientError.connectionClosed)
+        guard let context, context.channel.isActive, failure == nil else {
+            promise.fail(failure ?? RosterClientError.connectionClosed)
             return
         }
         let task = context.eventLoop.assumeIsolated().scheduleTask(in: timeout) {
@@ -280,6 +283,7 @@ final class ClientFrameHandler: ChannelInboundHandler {
     }
 
     private func failAll(_ error: RosterClientError) {
+        if failure == nil { failure = error }
         let waiting = pending
         pending.removeAll()
         for (_, entry) in waiting {

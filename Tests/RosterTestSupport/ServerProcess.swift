@@ -112,8 +112,18 @@ public struct CLI: Sendable {
     /// awaited, so no thread of the concurrency pool is ever blocked.
     @discardableResult
     public func run(_ arguments: [String]) async throws -> Result {
+        try await Self.execute(Self.binary, arguments, environment: environment)
+    }
+
+    /// Runs the built `roster-server` with a subcommand such as `token create`.
+    @discardableResult
+    public func server(_ arguments: [String]) async throws -> Result {
+        try await Self.execute(ServerProcess.binDirectory.appendingPathComponent("roster-server"), arguments, environment: environment)
+    }
+
+    static func execute(_ binary: URL, _ arguments: [String], environment: [String: String]) async throws -> Result {
         let process = Process()
-        process.executableURL = Self.binary
+        process.executableURL = binary
         process.arguments = arguments
         process.environment = environment
         let out = Pipe(), err = Pipe()
