@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "RosterDomain", targets: ["RosterDomain"]),
         .library(name: "RosterServer", targets: ["RosterServer"]),
         .library(name: "RosterClient", targets: ["RosterClient"]),
+        .library(name: "RosterTLS", targets: ["RosterTLS"]),
         .executable(name: "roster-server", targets: ["roster-server"]),
         .executable(name: "roster-client", targets: ["roster-client"]),
         .executable(name: "roster-bench", targets: ["roster-bench"]),
