@@ -107,7 +107,7 @@ let package = Package(
         .target(
             name: "RosterBench",
             dependencies: [
-                "RosterProtocol", "RosterDomain", "RosterClient",
+                "RosterProtocol", "RosterDomain", "RosterClient", "RosterTLS",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

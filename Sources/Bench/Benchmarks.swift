@@ -4,6 +4,29 @@ import NIOPosix
 import RosterClient
 import RosterDomain
 import RosterProtocol
+import RosterTLS
+
+/// The server's TLS set-up as the benchmark clients see it: TLS to the CA it generated.
+struct BenchTLS {
+    let context: TLSContext
+
+    /// The client side for a server started with `--tls` in `dataDirectory`.
+    init(dataDirectory: String) throws {
+        context = try TLSContext.client(.init(trust: .caFile(dataDirectory + "/tls/ca.pem")))
+    }
+}
+
+/// The admin token a freshly started server wrote to its data dir.
+func adminToken(dataDirectory: String) throws -> String {
+    let deadline = Date().addingTimeInterval(30)
+    while Date() < deadline {
+        if let text = try? String(contentsOfFile: dataDirectory + "/admin.token", encoding: .utf8) {
+            return text.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        usleep(50_000)
+    }
+    throw BenchError("no admin token in \(dataDirectory)")
+}
 
 /// What one fan-out run measured.
 public struct FanoutResult {
@@ -35,21 +58,23 @@ public struct FanoutBenchmark {
         self.benchExecutable = benchExecutable
     }
 
-    /// Runs against a fresh roster-server process.
-    public func runServer() async throws -> FanoutResult {
+    /// Runs against a fresh roster-server process, over TLS when `tls` is set.
+    public func runServer(tls: Bool = false) async throws -> FanoutResult {
         let port = freePort()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-bench-\(UUID().uuidString)").path
         let server = try ChildProcess(executable: serverExecutable, arguments: [
             "serve", "--listen", "127.0.0.1:\(port)", "--data-dir", directory, "--log-level", "warning",
             "--max-connections", "\(subscribers + 100)", "--ping-interval-ms", "3600000",
             "--progress-interval-ms", "3600000", "--shutdown-grace-ms", "0",
-        ])
+        ] + (tls ? ["--tls"] : []))
         defer {
             server.stop()
             try? FileManager.default.removeItem(atPath: directory)
         }
         try waitForListener(port: port)
-        let admin = try await RosterConnection.connect(host: "127.0.0.1", port: port)
+        let clientTLS = tls ? try BenchTLS(dataDirectory: directory) : nil
+        let admin = try await RosterConnection.connect(host: "127.0.0.1", port: port, tls: clientTLS?.context,
+                                                       hello: .with { $0.token = (try? adminToken(dataDirectory: directory)) ?? "" })
         // Two short-named people keep each push near 256 bytes, as the targets assume.
         let first = try await administer(admin, .upsertEmployee(.with { $0.employee = .with { $0.firstName = "Ann"; $0.lastName = "Lee" } }))
         let second = try await administer(admin, .upsertEmployee(.with { $0.employee = .with { $0.firstName = "Bo"; $0.lastName = "Ng" } }))
@@ -57,7 +82,7 @@ public struct FanoutBenchmark {
         _ = try await administer(admin, .addShift(.with {
             $0.shift = .with { $0.employeeID = first; $0.startMs = now - 3_600_000; $0.endMs = now + 86_400_000 }
         }))
-        var result = try await measure(port: port, serverPID: server.pid) { index in
+        var result = try await measure(port: port, serverPID: server.pid, tls: clientTLS) { index in
             // Even pushes put the second person on duty, odd ones take them off again.
             if index % 2 == 0 {
                 _ = try await administer(admin, .addShift(.with {
@@ -94,10 +119,11 @@ public struct FanoutBenchmark {
         return result.ids.first ?? ""
     }
 
-    private func measure(port: Int, serverPID: Int32, trigger: (Int) async throws -> Void) async throws -> FanoutResult {
+    private func measure(port: Int, serverPID: Int32, tls: BenchTLS? = nil,
+                         trigger: (Int) async throws -> Void) async throws -> FanoutResult {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
         do {
-            let result = try await measure(port: port, serverPID: serverPID, group: group, trigger: trigger)
+            let result = try await measure(port: port, serverPID: serverPID, tls: tls, group: group, trigger: trigger)
             try? await group.shutdownGracefully()
             return result
         } catch {
@@ -106,11 +132,11 @@ public struct FanoutBenchmark {
         }
     }
 
-    private func measure(port: Int, serverPID: Int32, group: MultiThreadedEventLoopGroup,
+    private func measure(port: Int, serverPID: Int32, tls: BenchTLS?, group: MultiThreadedEventLoopGroup,
                          trigger: (Int) async throws -> Void) async throws -> FanoutResult {
         let recorder = PushRecorder(pushes: pushes)
         let before = residentBytes(pid: serverPID)
-        let channels = try await openSubscribers(count: subscribers, port: port, group: group, recorder: recorder)
+        let channels = try await openSubscribers(count: subscribers, port: port, tls: tls?.context, group: group, recorder: recorder)
         try await Task.sleep(for: .seconds(1))  // let the server settle before reading its memory
         let after = residentBytes(pid: serverPID)
 
@@ -150,8 +176,10 @@ public struct QueryBenchmark {
     public var serverExecutable: URL
     /// A running server's port (e.g. one being profiled); nil starts a fresh one.
     public var existingServerPort: Int?
+    public var tls: Bool
 
-    public init(connections: Int, seconds: Double, serverExecutable: URL, existingServerPort: Int? = nil) {
+    public init(connections: Int, seconds: Double, serverExecutable: URL, existingServerPort: Int? = nil, tls: Bool = false) {
+        self.tls = tls
         self.connections = connections
         self.seconds = seconds
         self.serverExecutable = serverExecutable
@@ -164,12 +192,13 @@ public struct QueryBenchmark {
         let server = existingServerPort != nil ? nil : try ChildProcess(executable: serverExecutable, arguments: [
             "serve", "--listen", "127.0.0.1:\(port)", "--data-dir", directory, "--demo", "--log-level", "warning",
             "--shutdown-grace-ms", "0",
-        ])
+        ] + (tls ? ["--tls"] : []))
         defer {
             server?.stop()
             try? FileManager.default.removeItem(atPath: directory)
         }
         try waitForListener(port: port)
+        let clientTLS = tls ? try BenchTLS(dataDirectory: directory) : nil
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
         let start = nanos()
         let deadline = start + UInt64(seconds * 1e9)
@@ -181,6 +210,10 @@ public struct QueryBenchmark {
                 .channelOption(.socketOption(.tcp_nodelay), value: 1)
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
+                        if let clientTLS {
+                            try channel.pipeline.syncOperations.addHandler(try TLSHandler(context: clientTLS.context,
+                                                                                          serverHostname: "127.0.0.1"))
+                        }
                         try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder(maxFrameLength: 1 << 20)))
                         try channel.pipeline.syncOperations.addHandler(MessageToByteHandler(FrameEncoder()))
                         try channel.pipeline.syncOperations.addHandler(OnDutyRequester(deadline: deadline, done: done))

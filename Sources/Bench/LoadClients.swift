@@ -2,6 +2,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import RosterProtocol
+import RosterTLS
 
 /// Shared by all benchmark subscribers: who is ready, and when each push arrived.
 final class PushRecorder: Sendable {
@@ -71,11 +72,15 @@ final class CountingSubscriber: ChannelInboundHandler {
 }
 
 /// Opens `count` subscribers, `batch` connects at a time, and waits until all are synced.
-func openSubscribers(count: Int, port: Int, group: any EventLoopGroup, recorder: PushRecorder) async throws -> [any Channel] {
+func openSubscribers(count: Int, port: Int, tls: TLSContext? = nil, group: any EventLoopGroup,
+                     recorder: PushRecorder) async throws -> [any Channel] {
     let bootstrap = ClientBootstrap(group: group)
         .channelOption(.socketOption(.tcp_nodelay), value: 1)
         .channelInitializer { channel in
             channel.eventLoop.makeCompletedFuture {
+                if let tls {
+                    try channel.pipeline.syncOperations.addHandler(try TLSHandler(context: tls, serverHostname: "127.0.0.1"))
+                }
                 try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder(maxFrameLength: 1 << 20)))
                 try channel.pipeline.syncOperations.addHandler(MessageToByteHandler(FrameEncoder()))
                 try channel.pipeline.syncOperations.addHandler(CountingSubscriber(recorder: recorder))

@@ -23,6 +23,13 @@ static inline void roster_SSL_CTX_set_hardened_options(SSL_CTX *ctx) {
     SSL_CTX_set_options(ctx, SSL_OP_NO_RENEGOTIATION | SSL_OP_CIPHER_SERVER_PREFERENCE);
 }
 
+// Long-lived connections gain nothing from resumption; without a session cache and tickets a
+// server keeps no SSL_SESSION per connection beyond the live one.
+static inline void roster_SSL_CTX_disable_resumption(SSL_CTX *ctx) {
+    SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_OFF);
+    SSL_CTX_set_num_tickets(ctx, 0);
+}
+
 static inline long roster_SSL_CTX_set_mode(SSL_CTX *ctx, long mode) {
     return SSL_CTX_set_mode(ctx, mode);
 }

@@ -65,6 +65,7 @@ public final class TLSContext: @unchecked Sendable {
 
     public static func server(_ configuration: TLSServerConfiguration) throws -> TLSContext {
         let tls = try TLSContext(isServer: true)
+        roster_SSL_CTX_disable_resumption(tls.context)
         guard SSL_CTX_use_certificate_chain_file(tls.context, configuration.certificateChainFile) == 1 else {
             throw TLSError.configuration("cannot use certificate \(configuration.certificateChainFile): \(OpenSSLErrorEntry.drain())")
         }

@@ -25,6 +25,7 @@ public final class TLSHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var encryptedPromises: [EventLoopPromise<Void>] = []
     private var closePromise: EventLoopPromise<Void>?
     private var readPending = false
+    private var handshakeBuffersReleased = false
     private let plaintextRefusal: ByteBuffer?
 
     /// - Parameters:
@@ -66,6 +67,9 @@ public final class TLSHandler: ChannelDuplexHandler, RemovableChannelHandler {
         if state.phase == .handshaking { advanceHandshake(context: context) }
         if state.phase == .active || state.phase == .closing { readApplicationData(context: context) }
         flushCiphertext(context: context)
+        if state.phase == .active && !handshakeBuffersReleased {
+            handshakeBuffersReleased = engine.releaseHandshakeBuffers()
+        }
     }
 
     public func channelReadComplete(context: ChannelHandlerContext) {

@@ -22,6 +22,7 @@ struct Fanout: AsyncParsableCommand {
         abstract: "N subscribers, M on-duty changes through admin operations; latency, completion, memory, and the floor.")
     @Option(help: "Subscriber connections.") var subscribers = 1000
     @Option(help: "On-duty changes to trigger.") var pushes = 10
+    @Flag(help: "Also run the same fan-out over TLS and compare it with plaintext.") var tls = false
 
     func run() async throws {
         raiseOpenFileLimit()
@@ -30,6 +31,7 @@ struct Fanout: AsyncParsableCommand {
                                         benchExecutable: siblingExecutable("roster-bench"))
         let server = try await benchmark.runServer()
         let floor = try await benchmark.runFloor(pushFrame: server.pushFrame ?? [])
+        let secure = tls ? try await benchmark.runServer(tls: true) : nil
         print("fanout: \(subscribers) subscribers, \(pushes) pushes of \(server.frameBytes)-byte frames (plaintext)")
         print("  roster-server  latency \(server.latency)")
         print(String(format: "                 completion %.2f ms (median over pushes)   admin round trip %.2f ms",
@@ -42,6 +44,16 @@ struct Fanout: AsyncParsableCommand {
         print(String(format: "  ratio to floor: completion %.2f×, p50 %.2f×, p99 %.2f×",
                      server.completionMillis / floor.completionMillis, server.latency.p50 / floor.latency.p50,
                      server.latency.p99 / floor.latency.p99))
+        if let secure {
+            print("  roster-server over TLS (TLS 1.3)  latency \(secure.latency)")
+            print(String(format: "                 completion %.2f ms (median over pushes)", secure.completionMillis))
+            if let perSubscriber = secure.residentBytesPerSubscriber {
+                print(String(format: "                 resident memory per idle TLS subscriber %.0f bytes", perSubscriber))
+            }
+            print(String(format: "  ratio TLS to plaintext: completion %.2f×, p50 %.2f×, p99 %.2f×",
+                         secure.completionMillis / server.completionMillis, secure.latency.p50 / server.latency.p50,
+                         secure.latency.p99 / server.latency.p99))
+        }
     }
 }
 
@@ -51,13 +63,14 @@ struct Query: AsyncParsableCommand {
     @Option(help: "Seconds to run.") var duration: Double = 10
     @Option(help: "Port of a running server on 127.0.0.1 to load (e.g. under a profiler); default: start one with --demo.")
     var port: Int?
+    @Flag(help: "Over TLS (starts the server with --tls).") var tls = false
 
     func run() async throws {
         raiseOpenFileLimit()
         let (rate, latency) = try await QueryBenchmark(connections: connections, seconds: duration,
                                                        serverExecutable: siblingExecutable("roster-server"),
-                                                       existingServerPort: port).run()
-        print("query: \(connections) connections, \(duration) s, on duty now (plaintext, demo roster)")
+                                                       existingServerPort: port, tls: tls).run()
+        print("query: \(connections) connections, \(duration) s, on duty now (\(tls ? "TLS" : "plaintext"), demo roster)")
         print(String(format: "  %.0f requests/s  latency %@", rate, latency.description))
     }
 }
