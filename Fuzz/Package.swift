@@ -24,5 +24,13 @@ let package = Package(
             dependencies: ["FuzzDriver", .product(name: "RosterProtocol", package: root), .product(name: "NIOCore", package: "swift-nio")],
             path: "Sources/FuzzMessages"
         ),
+        .executableTarget(
+            name: "FuzzConnection",
+            dependencies: [
+                "FuzzDriver", .product(name: "RosterProtocol", package: root), .product(name: "RosterServer", package: root),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
+            ],
+            path: "Sources/FuzzConnection"
+        ),
     ]
 )

@@ -202,6 +202,12 @@ final class ClientFrameHandler: ChannelInboundHandler {
 
     func handlerAdded(context: ChannelHandlerContext) { self.context = context }
 
+    /// Breaks the handler ↔ context cycle when the pipeline is torn down.
+    func handlerRemoved(context: ChannelHandlerContext) {
+        livenessCheck?.cancel()
+        self.context = nil
+    }
+
     func expectResponse(requestID: UInt32, promise: EventLoopPromise<RosterMessage>, timeout: TimeAmount) {
         guard let context, context.channel.isActive, failure == nil else {
             promise.fail(failure ?? RosterClientError.connectionClosed)

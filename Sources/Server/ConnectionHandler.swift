@@ -68,6 +68,12 @@ final class ConnectionHandler: ChannelInboundHandler {
         self.context = context
     }
 
+    /// The context holds this handler and this handler holds the context: break the cycle, or
+    /// every closed connection would keep both alive.
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+    }
+
     func channelActive(context: ChannelHandlerContext) {
         let limits = server.configuration.limits
         helloDeadline = context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(limits.helloTimeoutMillis)) {

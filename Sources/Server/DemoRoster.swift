@@ -10,7 +10,7 @@ final class DemoRoster: Sendable {
     static let motd = "Welcome to the Roster demo: the person on duty changes every minute."
 
     private static let minute: Int64 = 60_000
-    private static let people: [Employee] = [
+    static let people: [Employee] = [
         ("Ada", "Lovelace", "Engineer", "Platform", ["Analytical Engine"]),
         ("Alan", "Turing", "Engineer", "Platform", ["Bombe", "ACE"]),
         ("Grace", "Hopper", "Engineering Manager", "Platform", ["COBOL"]),

@@ -1,0 +1,42 @@
+import Foundation
+import NIOCore
+import NIOEmbedded
+import RosterProtocol
+import RosterServer
+
+/// One server connection's whole inbound path, from the first byte through the handshake to
+/// dispatch: the bytes arrive in two reads (the first input byte picks where they split), the
+/// server's timers then run (Hello deadline, liveness, authentication delay), and everything the
+/// server wrote must be well-formed frames that decode.
+
+nonisolated(unsafe) private let loop = EmbeddedEventLoop()
+nonisolated(unsafe) private let harness = try! InboundPathHarness(
+    loop: loop, dataDirectory: NSTemporaryDirectory() + "roster-fuzz-\(getpid())", now: 1_767_225_600_000)
+
+public func fuzzConnection(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    guard size > 0 else { return 0 }
+    let input = UnsafeBufferPointer(start: data + 1, count: size - 1)
+    let cut = input.isEmpty ? 0 : Int(data[0]) % (input.count + 1)
+    let channel = EmbeddedChannel(loop: loop)
+    try! harness.attach(to: channel)
+    _ = try? channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 9)).wait()
+    for part in [UnsafeBufferPointer(rebasing: input[..<cut]), UnsafeBufferPointer(rebasing: input[cut...])]
+    where !part.isEmpty && channel.isActive {
+        _ = try? channel.writeInbound(ByteBuffer(bytes: part))
+    }
+    loop.advanceTime(by: .seconds(30))
+
+    var written = ByteBuffer()
+    while let chunk = try? channel.readOutbound(as: ByteBuffer.self) { written.writeImmutableBuffer(chunk) }
+    var decoder = FrameDecoder(maxFrameLength: 1 << 24)
+    do {
+        while let frame = try decoder.decodeFrame(from: &written) {
+            _ = try RosterMessage.decode(frame)
+        }
+    } catch {
+        preconditionFailure("the server wrote a malformed frame: \(error)")
+    }
+    precondition(written.readableBytes == 0, "the server wrote a partial frame")
+    _ = try? channel.finish()
+    return 0
+}

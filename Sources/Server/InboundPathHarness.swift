@@ -1,0 +1,45 @@
+import Foundation
+import Logging
+import NIOCore
+import RosterDomain
+import RosterProtocol
+
+/// One server connection's whole inbound path (frame decoder, handshake, authentication,
+/// dispatch, subscriptions) on a channel the caller provides, with no listener: what the
+/// FuzzConnection target drives through an EmbeddedChannel. The tenant is the demo directory
+/// with a shift plan around `now`; the listener counts as loopback (anonymous readers allowed).
+public final class InboundPathHarness: Sendable {
+    private let context: ServerContext
+    private let limit: Int
+
+    /// - Parameter loop: the loop every attached channel runs on (an EmbeddedEventLoop).
+    public init(loop: any EventLoop, dataDirectory: String, now: UnixMillis) throws {
+        var configuration = ServerConfiguration(dataDirectory: dataDirectory)
+        configuration.limits.maxFrameBytes = 64 << 10
+        try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
+        let store = try SQLiteRosterStore(path: dataDirectory + "/roster.sqlite")
+        let clock = ManualClock(now: now)
+        let shifts = DemoRoster.people.enumerated().map { index, person in
+            Shift(id: "s\(index)", employeeID: person.id, start: now + Int64(index - 2) * 3_600_000,
+                  end: now + Int64(index - 1) * 3_600_000, role: index % 2 == 0 ? "primary" : "")
+        }
+        let state = RosterState(tenant: Tenant(id: "demo", name: DemoRoster.tenantName, motd: DemoRoster.motd),
+                                employees: DemoRoster.people, shifts: shifts)
+        let tenant = TenantRuntime(stored: StoredTenant(state: state, epoch: 1, revision: 1, history: []), clock: clock,
+                                   historyLimit: 100, loops: [loop])
+        var logger = Logger(label: "roster.fuzz")
+        logger.logLevel = .critical
+        context = ServerContext(configuration: configuration, clock: clock, logger: logger, tenants: ["demo": tenant],
+                                tokens: TokenRegistry(), tls: nil, store: store, loops: [loop])
+        limit = configuration.limits.handshakeMaxFrameBytes
+    }
+
+    /// Adds the server's decoder and connection handler to `channel` (call on its loop, before
+    /// it becomes active).
+    public func attach(to channel: any Channel) throws {
+        let frameLimit = FrameSizeLimit(limit)
+        _ = context.connectionOpened(channel)
+        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder(limit: frameLimit)))
+        try channel.pipeline.syncOperations.addHandler(ConnectionHandler(server: context, frameLimit: frameLimit, channel: channel))
+    }
+}
