@@ -164,6 +164,7 @@ let package = Package(
             dependencies: [
                 "RosterTestSupport", "RosterServer", "RosterClient", "RosterProtocol", "RosterDomain", "RosterTLS",
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
             path: "Tests/RosterServerTests"
         ),
