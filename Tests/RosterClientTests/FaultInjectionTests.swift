@@ -1,0 +1,175 @@
+import Foundation
+import RosterClient
+import RosterDomain
+import RosterProtocol
+import RosterServer
+import RosterTestSupport
+import Testing
+
+/// Clients behind a fault-injecting proxy while an admin keeps changing the plan and the server
+/// restarts now and then. For every client the history checker must find no revision applied
+/// twice or out of order and no gap without a resync; after every fault each client catches up,
+/// and at the end its cache equals the server's snapshot.
+@Suite struct FaultInjectionTests {
+    static let rounds = Int(ProcessInfo.processInfo.environment["ROSTER_FAULT_ROUNDS"] ?? "") ?? 12
+
+    enum Fault: CaseIterable { case delay, blackhole, reset, cutMidFrame, serverRestart }
+
+    /// Keeps writing through a direct connection, reconnecting across restarts; counts acknowledged changes.
+    actor Writer {
+        private var harness: ServerHarness
+        private var connection: RosterConnection?
+        private(set) var acknowledged = 0
+        private var running = true
+
+        init(harness: ServerHarness) { self.harness = harness }
+
+        func use(_ harness: ServerHarness) {
+            self.harness = harness
+            connection = nil
+        }
+
+        func stop() async {
+            running = false
+            await connection?.close()
+        }
+
+        func run() async {
+            var index = 0
+            while running {
+                index += 1
+                do {
+                    if connection == nil || connection?.isActive == false { connection = try await harness.connect() }
+                    try await connection!.admin(.setMotd(.with { $0.motd = "change \(index)" }))
+                    acknowledged += 1
+                } catch {
+                    connection = nil
+                }
+                try? await Task.sleep(for: .milliseconds(15))
+            }
+        }
+    }
+
+    @Test func clientsStaySoundThroughFaultsAndRestarts() async throws {
+        let directory = temporaryDirectory().path
+        let configure: (inout ServerConfiguration) -> Void = { configuration in
+            configuration.limits.pingIntervalMillis = 300  // a blackholed connection is noticed in 450 ms
+            configuration.limits.historySize = 50           // long faults end in a resync, short ones in a resume
+        }
+        var harness = try await ServerHarness.startOnStablePort(dataDirectory: directory, configure: configure)
+        let port = harness.port
+        let proxy = try await FaultProxy(upstreamPort: port)
+
+        var clients: [(RosterClient, HistoryChecker, URL)] = []
+        for index in 0..<3 {
+            let cache = temporaryDirectory()
+            let client = RosterClient(configuration: fastReconnect(proxy.port, cache: cache))
+            let checker = HistoryChecker(name: "client \(index)")
+            Task { for await update in client.updates { checker.observe(update) } }
+            await client.start()
+            clients.append((client, checker, cache))
+        }
+        let writer = Writer(harness: harness)
+        let writing = Task { await writer.run() }
+
+        func serverRevision() async throws -> UInt64 {
+            let reader = try await harness.connect(token: "")
+            defer { Task { await reader.close() } }
+            guard case .snapshot(let snapshot) = try await reader.request(.getSnapshot(.init())) else { return 0 }
+            return snapshot.revision
+        }
+        /// Every client reaches the revision the server had when this was called.
+        func allCatchUp() async throws -> Bool {
+            let target = try await serverRevision()
+            return await eventually(20) {
+                for (client, _, _) in clients where (await client.roster?.revision ?? 0) < target { return false }
+                return true
+            }
+        }
+
+        var injected: [Fault: Int] = [:]
+        for round in 0..<Self.rounds {
+            let fault = Fault.allCases[round % Fault.allCases.count]
+            injected[fault, default: 0] += 1
+            switch fault {
+            case .delay:
+                proxy.setMode(.delay(.milliseconds(120)))
+                try await Task.sleep(for: .milliseconds(600))
+                proxy.setMode(.pass)
+            case .blackhole:
+                proxy.setMode(.blackhole)
+                try await Task.sleep(for: .milliseconds(900))  // past the 450 ms liveness limit
+                proxy.setMode(.pass)
+            case .reset:
+                proxy.resetAll()
+            case .cutMidFrame:
+                proxy.cutNextServerChunk()
+                try await Task.sleep(for: .milliseconds(300))
+            case .serverRestart:
+                await harness.stop()
+                harness = try await ServerHarness.start(dataDirectory: directory, port: port, configure: configure)
+                await writer.use(harness)
+            }
+            let caughtUp = try await allCatchUp()
+            #expect(caughtUp, "round \(round) (\(fault)): every client resumes and catches up")
+        }
+
+        await writer.stop()
+        writing.cancel()
+        _ = await writing.value
+        #expect(try await allCatchUp())
+        let reader = try await harness.connect(token: "")
+        guard case .snapshot(let snapshot) = try await reader.request(.getSnapshot(.init())) else { return }
+        let serverState = RosterState(snapshot)
+        for (client, checker, cache) in clients {
+            #expect(checker.violations.isEmpty, "\(checker.violations)")
+            #expect(await client.roster?.revision == snapshot.revision)
+            #expect(await client.roster?.state == serverState, "\(checker.name)'s cache equals the server's snapshot")
+            await client.stop()
+            let onDisk = try RosterCacheFile(directory: cache, server: "127.0.0.1:\(proxy.port)", tenant: "").load()
+            #expect(onDisk?.state == serverState, "\(checker.name)'s cache file equals the server's snapshot")
+            #expect(checker.applied > 0)
+            // Resets, blackholes and restarts each cost every client its connection (a cut hits
+            // whichever connection the server writes to next).
+            let disruptive = injected.filter { $0.key != .delay && $0.key != .cutMidFrame }.values.reduce(0, +)
+            #expect(checker.disconnects >= disruptive, "\(checker.name) lost its connection \(checker.disconnects) times")
+            print("fault run: \(checker.name) applied \(checker.applied) revisions one by one, resynced \(checker.resyncs) times, "
+                  + "lost its connection \(checker.disconnects) times over \(Self.rounds) faults; violations: \(checker.violations.count)")
+        }
+        #expect(await writer.acknowledged > 0)
+        #expect(injected.count == Fault.allCases.count, "every kind of fault was injected")
+        await reader.close()
+        await proxy.close()
+        await harness.stop()
+    }
+}
+
+/// The checker itself: it must catch what it is there to catch.
+@Suite struct HistoryCheckerTests {
+    static func roster(_ revision: UInt64) -> CachedRoster {
+        CachedRoster(state: RosterState(tenant: Tenant(id: "demo", name: "Demo")), epoch: 1, revision: revision, syncedAt: Date())
+    }
+
+    @Test func aSoundHistoryPasses() {
+        let checker = HistoryChecker(name: "c")
+        for update: RosterUpdate in [.synced(Self.roster(5)), .rosterChanged(revision: 6, changes: []),
+                                     .rosterChanged(revision: 7, changes: []), .synced(Self.roster(7)),
+                                     .resyncing(reason: "gone"), .synced(Self.roster(40)), .rosterChanged(revision: 41, changes: [])] {
+            checker.observe(update)
+        }
+        #expect(checker.violations.isEmpty)
+        #expect(checker.revision == 41 && checker.applied == 3 && checker.resyncs == 1)
+    }
+
+    @Test func duplicatesGapsAndGoingBackAreCaught() {
+        let checker = HistoryChecker(name: "c")
+        for update: RosterUpdate in [.synced(Self.roster(5)), .rosterChanged(revision: 6, changes: []),
+                                     .rosterChanged(revision: 6, changes: []),   // twice
+                                     .rosterChanged(revision: 9, changes: []),   // gap
+                                     .synced(Self.roster(12)),                   // jump without resync
+                                     .synced(Self.roster(3))] {                  // back
+            checker.observe(update)
+        }
+        #expect(checker.violations.count == 4, "\(checker.violations)")
+    }
+}
