@@ -50,6 +50,8 @@ public struct FanoutBenchmark {
     public var pushes: Int
     public var serverExecutable: URL
     public var benchExecutable: URL
+    /// Subscribers (besides `subscribers`) that stop reading once synced.
+    public var stalledSubscribers = 0
 
     public init(subscribers: Int, pushes: Int, serverExecutable: URL, benchExecutable: URL) {
         self.subscribers = subscribers
@@ -64,7 +66,7 @@ public struct FanoutBenchmark {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-bench-\(UUID().uuidString)").path
         let server = try ChildProcess(executable: serverExecutable, arguments: [
             "serve", "--listen", "127.0.0.1:\(port)", "--data-dir", directory, "--log-level", "warning",
-            "--max-connections", "\(subscribers + 100)", "--ping-interval-ms", "3600000",
+            "--max-connections", "\(subscribers + stalledSubscribers + 100)", "--ping-interval-ms", "3600000",
             "--progress-interval-ms", "3600000", "--shutdown-grace-ms", "0",
         ] + (tls ? ["--tls"] : []))
         defer {
@@ -136,7 +138,10 @@ public struct FanoutBenchmark {
                          trigger: (Int) async throws -> Void) async throws -> FanoutResult {
         let recorder = PushRecorder(pushes: pushes)
         let before = residentBytes(pid: serverPID)
+        let stalled = try await openStalledSubscribers(count: stalledSubscribers, port: port, tls: tls?.context, group: group,
+                                                       recorder: recorder)
         let channels = try await openSubscribers(count: subscribers, port: port, tls: tls?.context, group: group, recorder: recorder)
+            + stalled
         try await Task.sleep(for: .seconds(1))  // let the server settle before reading its memory
         let after = residentBytes(pid: serverPID)
 

@@ -8,6 +8,7 @@ import RosterTLS
 final class PushRecorder: Sendable {
     private struct State {
         var ready = 0
+        var stalled = 0
         var receipts: [[UInt64]]
         var sampleFrame: [UInt8]?
     }
@@ -18,6 +19,8 @@ final class PushRecorder: Sendable {
     }
 
     func subscriberReady() { state.withLockedValue { $0.ready += 1 } }
+    func stalledReady() { state.withLockedValue { $0.stalled += 1 } }
+    var stalled: Int { state.withLockedValue { $0.stalled } }
     var ready: Int { state.withLockedValue { $0.ready } }
 
     func record(push index: Int, at time: UInt64, frame: () -> [UInt8]) {
@@ -42,8 +45,13 @@ final class CountingSubscriber: ChannelInboundHandler {
     private let recorder: PushRecorder
     private var pushesSeen = 0
     private var synced = false
+    /// A stalled subscriber stops reading once synced, as a client that hangs would.
+    private let stalls: Bool
 
-    init(recorder: PushRecorder) { self.recorder = recorder }
+    init(recorder: PushRecorder, stalls: Bool = false) {
+        self.recorder = recorder
+        self.stalls = stalls
+    }
 
     func channelActive(context: ChannelHandlerContext) {
         let hello = RosterMessage.hello(.with { $0.minVersion = 1; $0.maxVersion = 1; $0.clientName = "roster-bench" })
@@ -54,12 +62,16 @@ final class CountingSubscriber: ChannelInboundHandler {
         let frame = unwrapInboundIn(data)
         switch MessageType(rawValue: frame.rawType) {
         case .welcome:
-            let subscribe = RosterMessage.subscribe(.with { $0.topics = [.onDuty] })
+            let subscribe = RosterMessage.subscribe(.with { $0.topics = stalls ? [.onDuty, .roster] : [.onDuty] })
             context.writeAndFlush(wrapOutboundOut(subscribe.frame(requestID: 2)), promise: nil)
+        case .synced where stalls:
+            synced = true
+            context.channel.setOption(.autoRead, value: false).whenComplete { _ in }
+            recorder.stalledReady()
         case .synced:
             synced = true
             recorder.subscriberReady()
-        case .onDutyChanged where synced && frame.requestID == 0:
+        case .onDutyChanged where synced && frame.requestID == 0 && !stalls:
             let now = nanos()
             recorder.record(push: pushesSeen, at: now) { Array(frame.encoded().readableBytesView) }
             pushesSeen += 1
@@ -69,6 +81,32 @@ final class CountingSubscriber: ChannelInboundHandler {
             break
         }
     }
+}
+
+/// Opens `count` subscribers that stop reading once synced, with a 4 KB receive buffer.
+func openStalledSubscribers(count: Int, port: Int, tls: TLSContext?, group: any EventLoopGroup,
+                            recorder: PushRecorder) async throws -> [any Channel] {
+    guard count > 0 else { return [] }
+    let bootstrap = ClientBootstrap(group: group)
+        .channelOption(.socketOption(.so_rcvbuf), value: 4096)
+        .channelInitializer { channel in
+            channel.eventLoop.makeCompletedFuture {
+                if let tls {
+                    try channel.pipeline.syncOperations.addHandler(try TLSHandler(context: tls, serverHostname: "127.0.0.1"))
+                }
+                try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder(maxFrameLength: 1 << 20)))
+                try channel.pipeline.syncOperations.addHandler(MessageToByteHandler(FrameEncoder()))
+                try channel.pipeline.syncOperations.addHandler(CountingSubscriber(recorder: recorder, stalls: true))
+            }
+        }
+    var channels: [any Channel] = []
+    for _ in 0..<count { channels.append(try await bootstrap.connect(host: "127.0.0.1", port: port).get()) }
+    let deadline = nanos() + 60_000_000_000
+    while recorder.stalled < count {
+        guard nanos() < deadline else { throw BenchError("only \(recorder.stalled) of \(count) stalled subscribers synced") }
+        try await Task.sleep(for: .milliseconds(20))
+    }
+    return channels
 }
 
 /// Opens `count` subscribers, `batch` connects at a time, and waits until all are synced.

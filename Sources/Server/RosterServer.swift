@@ -272,6 +272,17 @@ public final class RosterServer: Sendable {
             .get()
     }
 
+    /// Bytes each open connection has queued for writing and not yet handed to the kernel: what
+    /// a slow consumer costs the server (bounded by the outbound high-water mark plus one frame).
+    public func queuedOutboundBytes() async -> [Int] {
+        guard let context = started.withLockedValue({ $0?.context }) else { return [] }
+        var queued: [Int] = []
+        for channel in context.connections {
+            if let bytes = try? await channel.getOption(.bufferedWritableBytes).get() { queued.append(bytes) }
+        }
+        return queued
+    }
+
     /// What a plaintext client on a TLS port gets: an Error frame it can read.
     private static let tlsRequired = RosterMessage.error(
         WireError(.tlsRequired, "this port requires TLS: connect with --tls or --ca-file, or pin the server with `roster-client trust`").body

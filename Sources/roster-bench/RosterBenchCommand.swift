@@ -23,6 +23,8 @@ struct Fanout: AsyncParsableCommand {
     @Option(help: "Subscriber connections.") var subscribers = 1000
     @Option(help: "On-duty changes to trigger.") var pushes = 10
     @Flag(help: "Also run the same fan-out over TLS and compare it with plaintext.") var tls = false
+    @Option(help: "Also run with this many extra subscribers that stop reading, and compare the others' completion.")
+    var stalled = 0
 
     func run() async throws {
         raiseOpenFileLimit()
@@ -32,6 +34,9 @@ struct Fanout: AsyncParsableCommand {
         let server = try await benchmark.runServer()
         let floor = try await benchmark.runFloor(pushFrame: server.pushFrame ?? [])
         let secure = tls ? try await benchmark.runServer(tls: true) : nil
+        var withStalled = benchmark
+        withStalled.stalledSubscribers = stalled
+        let slowed = stalled > 0 ? try await withStalled.runServer() : nil
         print("fanout: \(subscribers) subscribers, \(pushes) pushes of \(server.frameBytes)-byte frames (plaintext)")
         print("  roster-server  latency \(server.latency)")
         print(String(format: "                 completion %.2f ms (median over pushes)   admin round trip %.2f ms",
@@ -44,6 +49,11 @@ struct Fanout: AsyncParsableCommand {
         print(String(format: "  ratio to floor: completion %.2f×, p50 %.2f×, p99 %.2f×",
                      server.completionMillis / floor.completionMillis, server.latency.p50 / floor.latency.p50,
                      server.latency.p99 / floor.latency.p99))
+        if let slowed {
+            print("  with \(stalled) stalled subscribers  latency \(slowed.latency)")
+            print(String(format: "                 completion %.2f ms; ratio to the run without them %.2f×",
+                         slowed.completionMillis, slowed.completionMillis / server.completionMillis))
+        }
         if let secure {
             print("  roster-server over TLS (TLS 1.3)  latency \(secure.latency)")
             print(String(format: "                 completion %.2f ms (median over pushes)", secure.completionMillis))

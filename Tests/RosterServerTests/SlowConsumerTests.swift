@@ -59,6 +59,32 @@ import Testing
         await harness.stop()
     }
 
+    @Test func aStalledConsumerCostsTheServerNoMoreThanItsOutboundCap() async throws {
+        let highWaterMark = 64 * 1024
+        let harness = try await ServerHarness.start {
+            $0.limits.outboundHighWaterMark = highWaterMark
+            $0.limits.outboundLowWaterMark = 16 * 1024
+            $0.limits.writeDeadlineMillis = 60_000  // stays connected through the test
+        }
+        let stalled = try RawSocket(port: harness.port, receiveBufferBytes: 4096)
+        #expect(subscribeRaw(stalled, topics: [.roster, .onDuty]) != nil)
+        let admin = try await harness.connect()
+        var largestFrame = 0
+        for batch in 1...30 {
+            let message = bigImport(batch)
+            largestFrame = max(largestFrame, message.frame(requestID: 1).encoded().readableBytes)
+            try await admin.admin(message)
+        }
+        // About 4.5 MB of events went to a socket that reads nothing: the server queued at most
+        // its cap plus the one frame that crossed it, and dropped the rest (a resync is owed).
+        let queued = await harness.server.queuedOutboundBytes()
+        let worst = try #require(queued.max())
+        #expect(worst <= highWaterMark + 2 * largestFrame, "queued \(worst) bytes for the stalled consumer")
+        #expect(worst > 0, "the stalled consumer does have bytes queued")
+        await admin.close()
+        await harness.stop()
+    }
+
     @Test func aConsumerThatDrainsLateGetsTheLatestOnDutyStateAndAResyncForItsRoster() async throws {
         let harness = try await ServerHarness.start(now: t0) {
             $0.limits.outboundHighWaterMark = 16 * 1024
