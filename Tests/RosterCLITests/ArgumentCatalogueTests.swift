@@ -1,0 +1,47 @@
+import Foundation
+import RosterTestSupport
+import Testing
+
+/// Bad command-line arguments (part of the bad-input catalogue): the real binaries exit 64 with
+/// a sentence that says what is wrong, and contact no server.
+@Suite struct ArgumentCatalogueTests {
+    static let clientCases: [(String, [String], String)] = [
+        ("an unreadable time", ["now", "--at", "not a time"], "time"),
+        ("a server without a port", ["now", "--server", "rosterhost"], "HOST:PORT"),
+        ("a port out of range", ["now", "--server", "127.0.0.1:70000"], "HOST:PORT"),
+        ("an unknown command", ["frobnicate"], "frobnicate"),
+        ("an unknown option", ["now", "--colour"], "--colour"),
+        ("an employee without names", ["admin", "employee", "add", "--first", "Ada"], "--first and --last"),
+        ("an unknown employment type", ["admin", "employee", "add", "--first", "A", "--last", "B", "--type", "pirate"], "--type"),
+        ("an unreadable shift start", ["shifts", "--from", "the day after"], "time"),
+        ("a missing token file", ["now", "--token-file", "/nonexistent/token"], "token file"),
+        ("trust without HOST:PORT", ["trust", "rosterhost", "--yes"], "HOST:PORT"),
+    ]
+
+    static let serverCases: [(String, [String], String)] = [
+        ("a bad listen address", ["serve", "--listen", "everywhere"], "HOST:PORT"),
+        ("an unknown log level", ["serve", "--log-level", "loud"], "log level"),
+        ("a certificate without its key", ["serve", "--tls-cert", "/tmp/x.pem"], "--tls-key"),
+        ("an unknown role", ["token", "create", "--tenant", "demo", "--role", "boss"], "boss"),
+        ("an unreadable expiry", ["token", "create", "--tenant", "demo", "--role", "reader", "--expires", "soon"], "--expires"),
+        ("a number that is not one", ["serve", "--max-connections", "many"], "many"),
+    ]
+
+    @Test func badClientArgumentsExit64() async throws {
+        let cli = CLI(port: 1)
+        for (name, arguments, mention) in Self.clientCases {
+            let result = try await cli.run(arguments)
+            #expect(result.status == 64, "\(name): exit \(result.status), \(result.stderr)")
+            #expect(result.stderr.localizedCaseInsensitiveContains(mention), "\(name): \(result.stderr)")
+        }
+    }
+
+    @Test func badServerArgumentsExit64() async throws {
+        let cli = CLI(port: 1)
+        for (name, arguments, mention) in Self.serverCases {
+            let result = try await cli.server(arguments + (arguments.first == "serve" ? [] : ["--data-dir", cli.home.path]))
+            #expect(result.status == 64, "\(name): exit \(result.status), \(result.stderr)")
+            #expect(result.stderr.localizedCaseInsensitiveContains(mention), "\(name): \(result.stderr)")
+        }
+    }
+}
