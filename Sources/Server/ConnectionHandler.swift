@@ -283,6 +283,11 @@ final class ConnectionHandler: ChannelInboundHandler {
             case .failure(let error): sendError(error, requestID: requestID)
             }
         case .subscribe(let request):
+            // Authorization at subscribe time; `mayReceiveEvents` repeats it for every event.
+            guard session.credential.isValid(at: server.clock.now()) else {
+                fail(WireError(.unauthenticated, "the token has expired"), requestID: requestID)
+                return
+            }
             subscribe(request, requestID: requestID, tenant: session.tenant)
         case .unsubscribe(let request):
             guard let subscription = subscriptions.removeValue(forKey: request.subscriptionID) else {

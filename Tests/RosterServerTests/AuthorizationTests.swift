@@ -151,6 +151,21 @@ import Testing
         await watcher.closed()
         #expect(!watcher.isActive)
         #expect(await Self.refusal { _ = try await servers.harness.connect(token: expiring) }?.code == .unauthenticated)
+
+        // A connection made before expiry may not subscribe after it.
+        let later = try await servers.administration.createToken(tenant: "demo", role: .reader, expiresIn: .seconds(60),
+                                                                 now: t0 + 61_000).text
+        #expect(await eventually(10) { (try? await servers.harness.connect(token: later)) != nil })
+        let early = try await servers.harness.connect(token: later)
+        servers.harness.clock.advance(to: t0 + 122_000)
+        let earlyInbox = Inbox(early)
+        early.subscribe(.with { $0.topics = [.onDuty] })
+        guard case .error(let refused) = try await earlyInbox.next().message else {
+            Issue.record("a subscription was accepted on an expired token")
+            return
+        }
+        #expect(refused.code == .unauthenticated)
+        await early.closed()
         await admin.close()
         await servers.stop()
     }
