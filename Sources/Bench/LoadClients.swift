@@ -83,22 +83,26 @@ final class CountingSubscriber: ChannelInboundHandler {
     }
 }
 
+/// A bench subscriber's pipeline: TLS when asked, framing, and the counting subscriber.
+func installSubscriber(on channel: any Channel, tls: TLSContext?, recorder: PushRecorder,
+                       stalls: Bool) -> EventLoopFuture<Void> {
+    channel.eventLoop.makeCompletedFuture {
+        if let tls {
+            try channel.pipeline.syncOperations.addHandler(try TLSHandler(context: tls, serverHostname: "127.0.0.1"))
+        }
+        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder(maxFrameLength: 1 << 20)))
+        try channel.pipeline.syncOperations.addHandler(MessageToByteHandler(FrameEncoder()))
+        try channel.pipeline.syncOperations.addHandler(CountingSubscriber(recorder: recorder, stalls: stalls))
+    }
+}
+
 /// Opens `count` subscribers that stop reading once synced, with a 4 KB receive buffer.
 func openStalledSubscribers(count: Int, port: Int, tls: TLSContext?, group: any EventLoopGroup,
                             recorder: PushRecorder) async throws -> [any Channel] {
     guard count > 0 else { return [] }
     let bootstrap = ClientBootstrap(group: group)
         .channelOption(.socketOption(.so_rcvbuf), value: 4096)
-        .channelInitializer { channel in
-            channel.eventLoop.makeCompletedFuture {
-                if let tls {
-                    try channel.pipeline.syncOperations.addHandler(try TLSHandler(context: tls, serverHostname: "127.0.0.1"))
-                }
-                try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder(maxFrameLength: 1 << 20)))
-                try channel.pipeline.syncOperations.addHandler(MessageToByteHandler(FrameEncoder()))
-                try channel.pipeline.syncOperations.addHandler(CountingSubscriber(recorder: recorder, stalls: true))
-            }
-        }
+        .channelInitializer { installSubscriber(on: $0, tls: tls, recorder: recorder, stalls: true) }
     var channels: [any Channel] = []
     for _ in 0..<count { channels.append(try await bootstrap.connect(host: "127.0.0.1", port: port).get()) }
     let deadline = nanos() + 60_000_000_000
@@ -114,16 +118,7 @@ func openSubscribers(count: Int, port: Int, tls: TLSContext? = nil, group: any E
                      recorder: PushRecorder) async throws -> [any Channel] {
     let bootstrap = ClientBootstrap(group: group)
         .channelOption(.socketOption(.tcp_nodelay), value: 1)
-        .channelInitializer { channel in
-            channel.eventLoop.makeCompletedFuture {
-                if let tls {
-                    try channel.pipeline.syncOperations.addHandler(try TLSHandler(context: tls, serverHostname: "127.0.0.1"))
-                }
-                try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder(maxFrameLength: 1 << 20)))
-                try channel.pipeline.syncOperations.addHandler(MessageToByteHandler(FrameEncoder()))
-                try channel.pipeline.syncOperations.addHandler(CountingSubscriber(recorder: recorder))
-            }
-        }
+        .channelInitializer { installSubscriber(on: $0, tls: tls, recorder: recorder, stalls: false) }
     var channels: [any Channel] = []
     channels.reserveCapacity(count)
     var opened = 0
