@@ -96,9 +96,12 @@ public final class TLSContext: @unchecked Sendable {
             }
         case .pinned(let der, _):
             let certificate = try Certificate(der: der)
-            guard X509_STORE_add_cert(SSL_CTX_get_cert_store(tls.context), certificate.x509) == 1 else {
+            let store = SSL_CTX_get_cert_store(tls.context)
+            guard X509_STORE_add_cert(store, certificate.x509) == 1 else {
                 throw TLSError.configuration("cannot trust the pinned certificate: \(OpenSSLErrorEntry.drain())")
             }
+            // The pin is the anchor even when it is not self-signed (a server that sends only its leaf).
+            X509_STORE_set_flags(store, UInt(X509_V_FLAG_PARTIAL_CHAIN))
         case .insecureProbe:
             break
         }

@@ -152,6 +152,14 @@ import Testing
         #expect(error!.description.contains("CHANGED"))
     }
 
+    @Test func aPinnedLeafIsTrustedWhenTheServerSendsNoCA() throws {
+        let pki = try TestPKI()
+        let leaf = try Certificate.load(pemFile: pki.serverChainFile)[0]
+        let pair = try Pair(pki: pki, trust: .pinned(der: leaf.der, fingerprint: leaf.fingerprint))
+        try pair.connect()
+        #expect(pair.clientSide.handshake != nil, "\(pair.clientSide.errors)")
+    }
+
     @Test func thePinnedCAIsTrusted() throws {
         let pki = try TestPKI()
         let pair = try Pair(pki: pki, trust: .pinned(der: pki.authority.certificate.der, fingerprint: pki.authority.certificate.fingerprint))
