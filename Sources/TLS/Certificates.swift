@@ -151,7 +151,7 @@ public enum CertificateIssuer {
         ]
         if !names.isEmpty {
             let alternatives = names.map { name in
-                name.contains(":") || name.allSatisfy({ $0.isNumber || $0 == "." }) ? "IP:\(name)" : "DNS:\(name)"
+                isIPLiteral(name) ? "IP:\(name)" : "DNS:\(name)"
             }
             extensions.append((NID_subject_alt_name, alternatives.joined(separator: ",")))
         }
@@ -210,4 +210,9 @@ func withOutputBIO(_ body: (OpaquePointer) -> Int32) -> String {
     let length = roster_BIO_get_mem_data(bio, &data)
     guard length > 0, let data else { return "" }
     return String(decoding: UnsafeRawBufferPointer(start: data, count: Int(length)), as: UTF8.self)
+}
+
+/// An IPv4 or IPv6 address literal, as opposed to a DNS name (certificates and SNI treat them apart).
+func isIPLiteral(_ name: String) -> Bool {
+    name.contains(":") || (!name.isEmpty && name.allSatisfy { $0.isNumber || $0 == "." })
 }

@@ -36,12 +36,10 @@ final class TLSEngine {
         } else {
             SSL_set_connect_state(ssl)
             if let serverName {
+                let isIP = isIPLiteral(serverName)
                 // SNI only carries DNS names; IP literals are checked below all the same.
-                if !serverName.contains(":") && !serverName.allSatisfy({ $0.isNumber || $0 == "." }) {
-                    roster_SSL_set_tlsext_host_name(ssl, serverName)
-                }
+                if !isIP { roster_SSL_set_tlsext_host_name(ssl, serverName) }
                 if context.verifyHostname {
-                    let isIP = serverName.contains(":") || serverName.allSatisfy({ $0.isNumber || $0 == "." })
                     if isIP {
                         X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), serverName)
                     } else {
