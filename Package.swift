@@ -167,6 +167,7 @@ let package = Package(
                 "RosterTestSupport", "RosterServer", "RosterClient", "RosterProtocol", "RosterDomain", "RosterTLS",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             path: "Tests/RosterServerTests"
         ),

@@ -1,5 +1,7 @@
 import Foundation
 import RosterDomain
+import NIOConcurrencyHelpers
+import NIOPosix
 import RosterProtocol
 #if canImport(Glibc)
 import Glibc
@@ -97,31 +99,10 @@ public struct RosterCacheFile: Sendable {
         Self.append(UInt32(body.count), to: &bytes)
         bytes += body
 
-        let directory = url.deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
-        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard fd >= 0 else { throw CacheProblem.unreadable("cannot create \(temporary.path): errno \(errno)") }
-        var written = 0
-        while written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if count <= 0 {
-                close(fd)
-                unlink(temporary.path)
-                throw CacheProblem.unreadable("write failed: errno \(errno)")
-            }
-            written += count
-        }
-        fsync(fd)
-        close(fd)
-        guard rename(temporary.path, url.path) == 0 else {
-            unlink(temporary.path)
-            throw CacheProblem.unreadable("rename failed: errno \(errno)")
-        }
-        let directoryFD = open(directory.path, O_RDONLY)
-        if directoryFD >= 0 {
-            fsync(directoryFD)
-            close(directoryFD)
+        do {
+            try AtomicFile.write(bytes, to: url.path)
+        } catch {
+            throw CacheProblem.unreadable(error.description)
         }
     }
 
@@ -144,5 +125,61 @@ enum CRC32 {
 
     static func checksum(_ bytes: [UInt8]) -> UInt32 {
         ~bytes.reduce(~UInt32(0)) { crc, byte in table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
+    }
+}
+
+/// Writes the cache off the concurrency pool (a write ends in fsync, which blocks): one write at
+/// a time on a thread of NIOThreadPool, always of the newest roster asked for; a roster
+/// superseded before its turn is never written.
+final class CacheWriter: Sendable {
+    private typealias Write = (roster: CachedRoster, file: RosterCacheFile, failed: @Sendable (any Error) -> Void)
+    private struct State {
+        var pending: Write?
+        var writing = false
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+    private let state = NIOLockedValueBox(State())
+
+    func save(_ roster: CachedRoster, to file: RosterCacheFile, failed: @escaping @Sendable (any Error) -> Void) {
+        let start = state.withLockedValue { state -> Bool in
+            state.pending = (roster, file, failed)
+            guard !state.writing else { return false }
+            state.writing = true
+            return true
+        }
+        if start { NIOThreadPool.singleton.submit { _ in self.drain() } }
+    }
+
+    private func drain() {
+        while true {
+            let next = state.withLockedValue { state -> Write? in
+                if let pending = state.pending {
+                    state.pending = nil
+                    return pending
+                }
+                state.writing = false
+                return nil
+            }
+            guard let next else { break }
+            do { try next.file.save(next.roster) } catch { next.failed(error) }
+        }
+        let waiters = state.withLockedValue { state in
+            guard !state.writing else { return [CheckedContinuation<Void, Never>]() }
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Returns once nothing is pending or being written.
+    func flush() async {
+        await withCheckedContinuation { continuation in
+            let idle = state.withLockedValue { state in
+                if !state.writing { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if idle { continuation.resume() }
+        }
     }
 }

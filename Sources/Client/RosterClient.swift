@@ -116,6 +116,7 @@ public actor RosterClient {
     public nonisolated let updates: AsyncStream<RosterUpdate>
     private let continuation: AsyncStream<RosterUpdate>.Continuation
     private let cacheFile: RosterCacheFile?
+    private let cacheWriter = CacheWriter()
 
     public private(set) var state: ConnectionState = .offline
     /// The cached roster: loaded at init, kept current while live.
@@ -159,6 +160,7 @@ public actor RosterClient {
         await connection?.close()
         await runner?.value
         runner = nil
+        await cacheWriter.flush()
         setState(.offline)
         continuation.finish()
     }
@@ -314,11 +316,14 @@ public actor RosterClient {
 
     private func saveCache() {
         guard let cacheFile, let roster else { return }
-        do {
-            try cacheFile.save(roster)
-        } catch {
+        cacheWriter.save(roster, to: cacheFile) { [continuation] error in
             continuation.yield(.cacheProblem(.unreadable("saving failed: \(error)")))
         }
+    }
+
+    /// Waits until every cache write asked for so far is on disk.
+    public func flushCache() async {
+        await cacheWriter.flush()
     }
 
     // MARK: Requests
@@ -345,6 +350,7 @@ public actor RosterClient {
         let fresh = CachedRoster(state: RosterState(snapshot), epoch: snapshot.epoch, revision: snapshot.revision, syncedAt: Date())
         roster = fresh
         saveCache()
+        await cacheWriter.flush()
         return fresh
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOPosix
+import RosterDomain
 import RosterTLS
 
 /// Pinned certificate authorities, one line per server, like ssh's known_hosts:
@@ -65,8 +66,7 @@ public struct KnownHosts: Sendable, Equatable {
         kept.append(Entry(server: server, fingerprint: certificate.fingerprint, der: certificate.der))
         let text = kept.map { "\($0.server) \($0.fingerprint) \(Data($0.der).base64EncodedString())" }.joined(separator: "\n") + "\n"
         do {
-            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: file, options: .atomic)
+            try AtomicFile.write(text, to: file.path, mode: 0o644)
         } catch {
             throw Problem.unwritable(file.path)
         }

@@ -16,8 +16,9 @@ public final class InboundPathHarness: Sendable {
     public init(loop: any EventLoop, dataDirectory: String, now: UnixMillis) throws {
         var configuration = ServerConfiguration(dataDirectory: dataDirectory)
         configuration.limits.maxFrameBytes = 64 << 10
-        try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
-        let store = try SQLiteRosterStore(path: dataDirectory + "/roster.sqlite")
+        let directory = DataDirectory(dataDirectory)
+        try directory.create()
+        let store = try SQLiteRosterStore(path: directory.database)
         let clock = ManualClock(now: now)
         let shifts = DemoRoster.people.enumerated().map { index, person in
             Shift(id: "s\(index)", employeeID: person.id, start: now + Int64(index - 2) * 3_600_000,

@@ -11,6 +11,8 @@ import RosterTLS
 public enum ServerStartError: Error, CustomStringConvertible {
     /// A non-loopback listener without TLS.
     case insecureListener(host: String)
+    /// Another process listens on the address.
+    case addressInUse(String)
 
     public var description: String {
         switch self {
@@ -19,6 +21,8 @@ public enum ServerStartError: Error, CustomStringConvertible {
                 refusing to listen on \(host) without TLS: only loopback listeners may serve plaintext. \
                 Add --tls (a certificate is generated in the data dir) or --tls-cert/--tls-key.
                 """
+        case .addressInUse(let address):
+            return "\(address) is already in use (another roster-server, or another program, listens there)"
         }
     }
 }
@@ -97,11 +101,13 @@ public final class RosterServer: Sendable {
     private let ownsGroup: Bool
     private let logger: Logger
     private let clock: any ServerClock
-    private let store: any RosterStore
+    /// The store given to `init`; nil opens SQLite in the data directory at `start`.
+    private let givenStore: (any RosterStore)?
     private let started = NIOLockedValueBox<Started?>(nil)
 
     private struct Started: @unchecked Sendable {
         var context: ServerContext
+        var store: any RosterStore
         var channel: any Channel
         var progress: RepeatedTask
         var tokenRefresh: RepeatedTask
@@ -111,27 +117,56 @@ public final class RosterServer: Sendable {
     /// - Parameters:
     ///   - clock: the wall clock; tests pass a `ManualClock`.
     ///   - store: storage; defaults to SQLite at `DATA_DIR/roster.sqlite`.
+    ///
+    /// Nothing is touched on disk before `start` has bound the listener.
     public init(configuration: ServerConfiguration, clock: (any ServerClock)? = nil, store: (any RosterStore)? = nil,
-                group: (any EventLoopGroup)? = nil, logger: Logger = Logger(label: "roster.server")) throws {
+                group: (any EventLoopGroup)? = nil, logger: Logger = Logger(label: "roster.server")) {
         self.configuration = configuration
         self.ownsGroup = group == nil
         self.group = group ?? MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
         self.logger = logger
         self.clock = clock ?? SystemClock(loop: self.group.next())
-        try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
-        self.store = try store ?? SQLiteRosterStore(path: configuration.dataDirectory + "/roster.sqlite")
+        self.givenStore = store
     }
 
     /// The bound port (useful with port 0).
     public var port: Int? { started.withLockedValue { $0?.channel.localAddress?.port } }
 
-    /// Loads tenants, creates the default (and demo) tenant on first start, and starts listening.
+    /// Binds the listener, then opens the data directory, loads tenants (creating the default
+    /// and demo tenant on first start) and starts accepting. A busy address fails before
+    /// anything is written to the data directory.
     public func start() async throws {
         guard configuration.tls != nil || configuration.isLoopbackListener else {
             throw ServerStartError.insecureListener(host: configuration.host)
         }
-        let tls = try configuration.tls.map {
-            try ServerTLS.makeContext($0, dataDirectory: configuration.dataDirectory, host: configuration.host, logger: logger)
+        // The listener accepts nothing until the context exists (autoRead off until then).
+        let pending = NIOLockedValueBox<ServerContext?>(nil)
+        let channel = try await bind(context: pending)
+        let store: any RosterStore
+        do {
+            if let givenStore { store = givenStore } else { store = try await DataDirectory(configuration.dataDirectory).openStore() }
+        } catch {
+            try? await channel.close()
+            throw error
+        }
+        do {
+            try await open(channel: channel, store: store, pending: pending)
+        } catch {
+            try? await channel.close()
+            if givenStore == nil { try? await store.close() }
+            throw error
+        }
+    }
+
+    private func open(channel: any Channel, store: any RosterStore, pending: NIOLockedValueBox<ServerContext?>) async throws {
+        let dataDirectory = DataDirectory(configuration.dataDirectory)
+        var tls: TLSContext?
+        if let settings = configuration.tls {
+            // Reading and generating keys and certificates is blocking file and CPU work.
+            let host = configuration.host, logger = self.logger
+            tls = try await NIOThreadPool.singleton.runIfActive {
+                try ServerTLS.makeContext(settings, dataDirectory: dataDirectory, host: host, logger: logger)
+            }
         }
         var stored = try await store.loadTenants()
         if !stored.contains(where: { $0.state.tenant.id == configuration.defaultTenant }) {
@@ -147,7 +182,7 @@ public final class RosterServer: Sendable {
             tenants[tenant.state.tenant.id] = TenantRuntime(stored: tenant, clock: clock,
                                                             historyLimit: configuration.limits.historySize, loops: loops)
         }
-        let tokens = TokenRegistry(try await initialTokens())
+        let tokens = TokenRegistry(try await initialTokens(store: store, dataDirectory: dataDirectory))
         let context = ServerContext(configuration: configuration, clock: clock, logger: logger, tenants: tenants,
                                     tokens: tokens, tls: tls, store: store, loops: loops)
         for sweeper in context.sweepers { sweeper.loop.execute { sweeper.start() } }
@@ -156,30 +191,25 @@ public final class RosterServer: Sendable {
         var demo: DemoRoster?
         if configuration.demo, let tenant = tenants[configuration.defaultTenant] {
             let roster = DemoRoster(tenant: tenant, context: context)
-            try await roster.seedIfEmpty()
+            do {
+                try await roster.seedIfEmpty()
+            } catch {
+                for tenant in tenants.values { tenant.stopOnDutyTracking() }
+                for sweeper in context.sweepers { sweeper.loop.execute { sweeper.stop() } }
+                await context.mutations.finish()
+                throw error
+            }
             roster.keepRolling()
             demo = roster
         }
 
         let limits = configuration.limits
-        let channel: any Channel
-        do {
-            channel = try await bind(context: context)
-        } catch {
-            // Undo the partial start so that start() may be called again.
-            demo?.stop()
-            for tenant in tenants.values { tenant.stopOnDutyTracking() }
-            for sweeper in context.sweepers { sweeper.loop.execute { sweeper.stop() } }
-            await context.mutations.finish()
-            throw error
-        }
-
         let progress = group.next().scheduleRepeatedTask(
             initialDelay: .milliseconds(limits.progressIntervalMillis), delay: .milliseconds(limits.progressIntervalMillis)
         ) { _ in
             for tenant in context.tenants.values { tenant.sendProgress(idleFor: .milliseconds(limits.progressIntervalMillis)) }
         }
-        let store = self.store, refreshLogger = self.logger
+        let refreshLogger = self.logger
         let refreshLoop = group.next()
         let tokenRefresh = refreshLoop.scheduleRepeatedAsyncTask(
             initialDelay: .milliseconds(limits.tokenRefreshMillis), delay: .milliseconds(limits.tokenRefreshMillis)
@@ -193,28 +223,31 @@ public final class RosterServer: Sendable {
             }
         }
         started.withLockedValue {
-            $0 = Started(context: context, channel: channel, progress: progress, tokenRefresh: tokenRefresh, demo: demo)
+            $0 = Started(context: context, store: store, channel: channel, progress: progress, tokenRefresh: tokenRefresh,
+                         demo: demo)
         }
+        pending.withLockedValue { $0 = context }
+        try await channel.setOption(.autoRead, value: true).get()
         let address = channel.localAddress.map { "\($0)" } ?? "?"
         logger.info("listening on \(address)\(tls == nil ? "" : " (TLS)")", metadata: ["tenants": "\(tenants.keys.sorted())"])
         if configuration.isLoopbackListener {
             logger.notice("""
                 loopback listener: \(tls == nil ? "plaintext and " : "")anonymous reads are allowed (development mode); \
-                changes need an admin token (\(configuration.dataDirectory)/admin.token)
+                changes need an admin token (\(dataDirectory.adminToken))
                 """)
         }
     }
 
     /// The stored tokens; at first start, also an admin token for the default tenant, written to
     /// DATA_DIR/admin.token (mode 0600) for `roster-client --token-file`.
-    private func initialTokens() async throws -> [StoredToken] {
+    private func initialTokens(store: any RosterStore, dataDirectory: DataDirectory) async throws -> [StoredToken] {
         let existing = try await store.loadTokens()
         guard existing.isEmpty else { return existing }
         let (text, token) = AccessToken.issue(tenantID: configuration.defaultTenant, role: .admin, label: "initial admin token",
                                               now: clock.now())
         try await store.insertToken(token)
-        let path = configuration.dataDirectory + "/admin.token"
-        try SecretFile.write(text + "\n", to: path)
+        let path = dataDirectory.adminToken
+        try await NIOThreadPool.singleton.runIfActive { try PrivateFile.write(text + "\n", to: path) }
         logger.notice("wrote an admin token for tenant \(configuration.defaultTenant) to \(path)")
         return [token]
     }
@@ -241,9 +274,19 @@ public final class RosterServer: Sendable {
         }
     }
 
-    private func bind(context: ServerContext) async throws -> any Channel {
+    /// Binds with autoRead off: connections wait in the kernel's backlog until `context` is set.
+    private func bind(context pending: NIOLockedValueBox<ServerContext?>) async throws -> any Channel {
         let limits = configuration.limits
-        return try await ServerBootstrap(group: group)
+        do {
+            return try await bootstrap(pending, limits: limits).bind(host: configuration.host, port: configuration.port).get()
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            throw ServerStartError.addressInUse(configuration.listenAddress)
+        }
+    }
+
+    private func bootstrap(_ pending: NIOLockedValueBox<ServerContext?>, limits: ServerConfiguration.Limits) -> ServerBootstrap {
+        ServerBootstrap(group: group)
+            .serverChannelOption(.autoRead, value: false)
             .serverChannelOption(.backlog, value: 4096)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
@@ -252,6 +295,9 @@ public final class RosterServer: Sendable {
             .childChannelOption(.writeBufferWaterMark,
                                 value: .init(low: limits.outboundLowWaterMark, high: limits.outboundHighWaterMark))
             .childChannelInitializer { channel in
+                guard let context = pending.withLockedValue({ $0 }) else {
+                    return channel.eventLoop.makeFailedFuture(ChannelError.ioOnClosedChannel)
+                }
                 guard context.connectionOpened(channel) else {
                     let refusal = WireError(.resourceExhausted, "too many connections", retryable: true)
                     return channel.eventLoop.makeCompletedFuture {
@@ -268,8 +314,6 @@ public final class RosterServer: Sendable {
                         ConnectionHandler(server: context, frameLimit: limit, channel: channel))
                 }
             }
-            .bind(host: configuration.host, port: configuration.port)
-            .get()
     }
 
     /// Bytes each open connection has queued for writing and not yet handed to the kernel: what
@@ -309,7 +353,7 @@ public final class RosterServer: Sendable {
         for channel in children { try? await channel.close() }
         for sweeper in started.context.sweepers { try? await sweeper.loop.submit { sweeper.stop() }.get() }
         await started.context.mutations.finish()
-        try? await store.close()
+        try? await started.store.close()
         // Nothing may schedule on the loops once they are gone: stop the clock's watchdog first.
         if let clock = clock as? SystemClock { clock.stop() }
         if ownsGroup { try? await group.shutdownGracefully() }

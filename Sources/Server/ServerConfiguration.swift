@@ -6,6 +6,9 @@ public struct ServerConfiguration: Sendable {
     /// 0 picks a free port (tests); the bound port is `RosterServer.port`.
     public var port: Int = 7400
     public var dataDirectory: String
+
+    /// HOST:PORT as a person writes it ([v6]:PORT for IPv6 literals).
+    public var listenAddress: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
     /// Create the demo tenant (once) and keep its plan rolling.
     public var demo: Bool = false
     /// The tenant a Hello with an empty tenant field selects.

@@ -9,7 +9,7 @@ struct DataDirectoryOption: ParsableArguments {
 
     var path: String { dataDirectory ?? ProcessInfo.processInfo.environment["ROSTER_DATA_DIR"] ?? "./roster-data" }
 
-    func open() throws -> StoreAdministration { try StoreAdministration(dataDirectory: path) }
+    func open() async throws -> StoreAdministration { try await StoreAdministration.open(dataDirectory: path) }
 }
 
 extension AccessRole: ExpressibleByArgument {}
@@ -36,7 +36,7 @@ struct TokenCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            let administration = try store.open()
+            let administration = try await store.open()
             let created: (text: String, token: StoredToken)
             do {
                 created = try await administration.createToken(
@@ -56,7 +56,7 @@ struct TokenCommand: AsyncParsableCommand {
         @OptionGroup var store: DataDirectoryOption
 
         func run() async throws {
-            let administration = try store.open()
+            let administration = try await store.open()
             let tokens = try await administration.tokens()
             await administration.close()
             let now = Date()
@@ -81,7 +81,7 @@ struct TokenCommand: AsyncParsableCommand {
         @Argument(help: "The token's id (from `token list`) or the token itself.") var id: String
 
         func run() async throws {
-            let administration = try store.open()
+            let administration = try await store.open()
             try await administration.revokeToken(id)
             await administration.close()
             print("revoked \(id)")
@@ -100,7 +100,7 @@ struct TenantCommand: AsyncParsableCommand {
         @Option(help: "Display name.") var name: String = ""
 
         func run() async throws {
-            let administration = try store.open()
+            let administration = try await store.open()
             try await administration.createTenant(id: id, name: name)
             await administration.close()
             print("created tenant \(id)")
@@ -112,7 +112,7 @@ struct TenantCommand: AsyncParsableCommand {
         @OptionGroup var store: DataDirectoryOption
 
         func run() async throws {
-            let administration = try store.open()
+            let administration = try await store.open()
             for id in try await administration.tenantIDs() { print(id) }
             await administration.close()
         }

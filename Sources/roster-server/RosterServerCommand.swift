@@ -123,7 +123,7 @@ struct Serve: AsyncParsableCommand {
         configuration.limits = limits
 
         Self.raiseOpenFileLimit()
-        let server = try RosterServer(configuration: configuration, logger: logger)
+        let server = RosterServer(configuration: configuration, logger: logger)
         try await server.start()
         await Self.waitForTerminationSignal()
         await server.shutdown()

@@ -3,111 +3,113 @@ import RosterTestSupport
 import Testing
 
 /// The built roster-client against a real roster-server process, through --json output.
-@Suite(.serialized) struct CLITests {
-    func freshServer() throws -> (ServerProcess, CLI) {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-cli-server-\(UUID().uuidString)").path
-        let server = try ServerProcess(dataDirectory: directory)
-        return (server, CLI(port: server.port, token: server.adminToken))
+@Suite(.serialized, .timeLimit(.minutes(3))) struct CLITests {
+    /// A fresh server child and a CLI with its admin token; the server is stopped afterwards.
+    func withFreshServer(_ body: (ServerProcess, CLI) async throws -> Void) async throws {
+        try await withServerProcess { server in
+            try await body(server, CLI(port: server.port, token: server.adminToken))
+        }
     }
 
     @Test func adminThenReadsThroughTheCLI() async throws {
-        let (server, cli) = try freshServer()
-        defer { server.terminate() }
-        let added = try await cli.run(["admin", "employee", "add", "--first", "Ada", "--last", "Lovelace", "--position", "Engineer",
-                                 "--team", "Core", "--email", "ada@example.com", "--project", "Engine", "--json"])
-        #expect(added.status == 0, "\(added.stderr)")
-        #expect(added.object["revision"] as? Int == 1)
-        try await cli.run(["admin", "employee", "add", "--first", "René", "--last", "Descartes", "--position", "Philosopher", "--team", "Edge"])
-        // Absolute instants, so that René starts exactly when Ada ends.
-        let hour = 3_600.0, base = (Date().timeIntervalSince1970 / 60).rounded(.down) * 60
-        func iso(_ offset: Double) -> String { Date(timeIntervalSince1970: base + offset).formatted(.iso8601) }
-        let shift = try await cli.run(["admin", "shift", "add", "--employee", "Ada Lovelace", "--start", iso(-hour), "--end", iso(hour),
-                                 "--role", "primary"])
-        #expect(shift.status == 0, "\(shift.stderr)")
-        try await cli.run(["admin", "shift", "add", "--employee", "rene descartes", "--start", iso(hour), "--end", iso(3 * hour)])
+        try await withFreshServer { server, cli in
+            let added = try await cli.run(["admin", "employee", "add", "--first", "Ada", "--last", "Lovelace", "--position", "Engineer",
+                                     "--team", "Core", "--email", "ada@example.com", "--project", "Engine", "--json"])
+            #expect(added.status == 0, "\(added.stderr)")
+            #expect(added.object["revision"] as? Int == 1)
+            try await cli.run(["admin", "employee", "add", "--first", "René", "--last", "Descartes", "--position", "Philosopher", "--team", "Edge"])
+            // Absolute instants, so that René starts exactly when Ada ends.
+            let hour = 3_600.0, base = (Date().timeIntervalSince1970 / 60).rounded(.down) * 60
+            func iso(_ offset: Double) -> String { Date(timeIntervalSince1970: base + offset).formatted(.iso8601) }
+            let shift = try await cli.run(["admin", "shift", "add", "--employee", "Ada Lovelace", "--start", iso(-hour), "--end", iso(hour),
+                                     "--role", "primary"])
+            #expect(shift.status == 0, "\(shift.stderr)")
+            try await cli.run(["admin", "shift", "add", "--employee", "rene descartes", "--start", iso(hour), "--end", iso(3 * hour)])
 
-        let now = try await cli.run(["now", "--json"])
-        #expect(now.status == 0)
-        #expect(now.object["source"] as? String == "server")
-        let current = now.object["current"] as? [[String: Any]] ?? []
-        #expect(current.map { $0["name"] as? String } == ["Ada Lovelace"])
-        let next = now.object["next"] as? [[String: Any]] ?? []
-        #expect(next.map { $0["name"] as? String } == ["René Descartes"])
+            let now = try await cli.run(["now", "--json"])
+            #expect(now.status == 0)
+            #expect(now.object["source"] as? String == "server")
+            let current = now.object["current"] as? [[String: Any]] ?? []
+            #expect(current.map { $0["name"] as? String } == ["Ada Lovelace"])
+            let next = now.object["next"] as? [[String: Any]] ?? []
+            #expect(next.map { $0["name"] as? String } == ["René Descartes"])
 
-        let groups = try await cli.run(["employees", "--group-by", "team", "--json"])
-        #expect((groups.object["groups"] as? [[String: Any]])?.map { $0["name"] as? String } == ["Core", "Edge"])
+            let groups = try await cli.run(["employees", "--group-by", "team", "--json"])
+            #expect((groups.object["groups"] as? [[String: Any]])?.map { $0["name"] as? String } == ["Core", "Edge"])
 
-        let search = try await cli.run(["search", "rene", "--json"])
-        #expect((search.object["employees"] as? [[String: Any]])?.map { $0["lastName"] as? String } == ["Descartes"])
+            let search = try await cli.run(["search", "rene", "--json"])
+            #expect((search.object["employees"] as? [[String: Any]])?.map { $0["lastName"] as? String } == ["Descartes"])
 
-        let show = try await cli.run(["show", "Ada Lovelace", "--json"])
-        #expect((show.object["employee"] as? [String: Any])?["email"] as? String == "ada@example.com")
-        #expect((show.object["shifts"] as? [[String: Any]])?.count == 1)
+            let show = try await cli.run(["show", "Ada Lovelace", "--json"])
+            #expect((show.object["employee"] as? [String: Any])?["email"] as? String == "ada@example.com")
+            #expect((show.object["shifts"] as? [[String: Any]])?.count == 1)
 
-        let shifts = try await cli.run(["shifts", "--from", "now", "--to", "+4h", "--json"])
-        #expect((shifts.json as? [[String: Any]])?.map { $0["employee"] as? String } == ["Ada Lovelace", "René Descartes"])
+            let shifts = try await cli.run(["shifts", "--from", "now", "--to", "+4h", "--json"])
+            #expect((shifts.json as? [[String: Any]])?.map { $0["employee"] as? String } == ["Ada Lovelace", "René Descartes"])
 
-        let table = try await cli.run(["employees"])
-        #expect(table.stdout.split(separator: "\n").first?.hasPrefix("NAME") == true)
-        #expect(table.stdout.contains("René Descartes"))
+            let table = try await cli.run(["employees"])
+            #expect(table.stdout.split(separator: "\n").first?.hasPrefix("NAME") == true)
+            #expect(table.stdout.contains("René Descartes"))
 
-        try await cli.run(["admin", "motd", "set", "Hello from the CLI"])
-        let update = try await cli.run(["admin", "employee", "update", "Ada Lovelace", "--team", "Edge"])
-        #expect(update.status == 0, "\(update.stderr)")
-        let moved = try await cli.run(["show", "ada lovelace", "--json"])
-        #expect((moved.object["employee"] as? [String: Any])?["team"] as? String == "Edge")
-        let removed = try await cli.run(["admin", "employee", "remove", "René Descartes"])
-        #expect(removed.status == 0)
-        #expect(try await cli.run(["shifts", "--json"]).json as? [Any] != nil)
+            try await cli.run(["admin", "motd", "set", "Hello from the CLI"])
+            let update = try await cli.run(["admin", "employee", "update", "Ada Lovelace", "--team", "Edge"])
+            #expect(update.status == 0, "\(update.stderr)")
+            let moved = try await cli.run(["show", "ada lovelace", "--json"])
+            #expect((moved.object["employee"] as? [String: Any])?["team"] as? String == "Edge")
+            let removed = try await cli.run(["admin", "employee", "remove", "René Descartes"])
+            #expect(removed.status == 0)
+            #expect(try await cli.run(["shifts", "--json"]).json as? [Any] != nil)
+        }
     }
 
     @Test func unknownEmployeeSuggestsCloseNames() async throws {
-        let (server, cli) = try freshServer()
-        defer { server.terminate() }
-        try await cli.run(["admin", "employee", "add", "--first", "Grace", "--last", "Hopper"])
-        let result = try await cli.run(["show", "Grace Hoper"])
-        #expect(result.status == 8)
-        #expect(result.stderr.contains("did you mean Grace Hopper?"))
-        #expect(try await cli.run(["admin", "employee", "remove", "Nobody At All"]).status == 8)
+        try await withFreshServer { server, cli in
+            try await cli.run(["admin", "employee", "add", "--first", "Grace", "--last", "Hopper"])
+            let result = try await cli.run(["show", "Grace Hoper"])
+            #expect(result.status == 8)
+            #expect(result.stderr.contains("did you mean Grace Hopper?"))
+            #expect(try await cli.run(["admin", "employee", "remove", "Nobody At All"]).status == 8)
+        }
     }
 
     @Test func refusedInputListsEveryBadRecord() async throws {
-        let (server, cli) = try freshServer()
-        defer { server.terminate() }
-        let file = cli.home.appendingPathComponent("people.csv")
-        try FileManager.default.createDirectory(at: cli.home, withIntermediateDirectories: true)
-        try "first_name,last_name,email\nAda,Lovelace,ada@example.com\n,Nobody,\nAlan,Turing,not-an-email\n".write(to: file, atomically: true, encoding: .utf8)
-        let result = try await cli.run(["admin", "import", file.path])
-        #expect(result.status == 9)
-        #expect(result.stderr.contains("line 3, first_name: is empty"))
-        #expect(result.stderr.contains("line 4, email: \"not-an-email\" is not an email address"))
-        #expect(try await cli.run(["employees", "--json"]).status == 5, "nothing was imported: no employees")
+        try await withFreshServer { server, cli in
+            let file = cli.home.appendingPathComponent("people.csv")
+            try FileManager.default.createDirectory(at: cli.home, withIntermediateDirectories: true)
+            try "first_name,last_name,email\nAda,Lovelace,ada@example.com\n,Nobody,\nAlan,Turing,not-an-email\n".write(to: file, atomically: false, encoding: .utf8)
+            let result = try await cli.run(["admin", "import", file.path])
+            #expect(result.status == 9)
+            #expect(result.stderr.contains("line 3, first_name: is empty"))
+            #expect(result.stderr.contains("line 4, email: \"not-an-email\" is not an email address"))
+            #expect(try await cli.run(["employees", "--json"]).status == 5, "nothing was imported: no employees")
 
-        let bad = try await cli.run(["admin", "shift", "add", "--employee", "x", "--start", "+2h", "--end", "+1h"])
-        #expect(bad.status == 9 || bad.status == 8)
+            let bad = try await cli.run(["admin", "shift", "add", "--employee", "x", "--start", "+2h", "--end", "+1h"])
+            #expect(bad.status == 9 || bad.status == 8)
+        }
     }
 
     @Test func unreachableServerAnswersFromTheCacheWithItsAge() async throws {
-        let (server, cli) = try freshServer()
-        try await cli.run(["admin", "employee", "add", "--first", "Ada", "--last", "Lovelace"])
-        try await cli.run(["admin", "shift", "add", "--employee", "Ada Lovelace", "--start", "1h ago", "--end", "in 1h"])
-        #expect(try await cli.run(["now"]).status == 0)  // fills the cache
-        server.terminate()
+        try await withFreshServer { server, cli in
+            try await cli.run(["admin", "employee", "add", "--first", "Ada", "--last", "Lovelace"])
+            try await cli.run(["admin", "shift", "add", "--employee", "Ada Lovelace", "--start", "1h ago", "--end", "in 1h"])
+            #expect(try await cli.run(["now"]).status == 0)  // fills the cache
+            await server.terminate()
 
-        let cached = try await cli.run(["now", "--json"])
-        #expect(cached.status == 3)
-        #expect(cached.object["source"] as? String == "cache")
-        #expect(cached.object["ageSeconds"] as? Int != nil)
-        #expect((cached.object["current"] as? [[String: Any]])?.first?["name"] as? String == "Ada Lovelace")
-        #expect(cached.stderr.contains("showing cached data from"))
+            let cached = try await cli.run(["now", "--json"])
+            #expect(cached.status == 3)
+            #expect(cached.object["source"] as? String == "cache")
+            #expect(cached.object["ageSeconds"] as? Int != nil)
+            #expect((cached.object["current"] as? [[String: Any]])?.first?["name"] as? String == "Ada Lovelace")
+            #expect(cached.stderr.contains("showing cached data from"))
 
-        let offline = try await cli.run(["now", "--offline"])
-        #expect(offline.status == 0)
-        #expect(offline.stdout.contains("Ada Lovelace"))
-        #expect(offline.stderr.contains("Offline: cached data from"))
+            let offline = try await cli.run(["now", "--offline"])
+            #expect(offline.status == 0)
+            #expect(offline.stdout.contains("Ada Lovelace"))
+            #expect(offline.stderr.contains("Offline: cached data from"))
 
-        let employees = try await cli.run(["employees"])
-        #expect(employees.status == 3 && employees.stdout.contains("Lovelace"))
+            let employees = try await cli.run(["employees"])
+            #expect(employees.status == 3 && employees.stdout.contains("Lovelace"))
+        }
     }
 
     @Test func corruptCacheIsIgnoredWithAWarning() async throws {

@@ -5,10 +5,9 @@ import RosterTLS
 import Testing
 
 /// TLS, pinning and tokens as a user meets them: the real roster-server and roster-client binaries.
-@Suite(.serialized) struct SecurityCLITests {
-    static func tlsServer() throws -> ServerProcess {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-tls-cli-\(UUID().uuidString)").path
-        return try ServerProcess(dataDirectory: directory, arguments: ["--tls"])
+@Suite(.serialized, .timeLimit(.minutes(3))) struct SecurityCLITests {
+    static func withTLSServer<T>(_ body: (ServerProcess) async throws -> T) async throws -> T {
+        try await withServerProcess(arguments: ["--tls"], body)
     }
 
     static func authority(of server: ServerProcess) throws -> Certificate {
@@ -16,92 +15,90 @@ import Testing
     }
 
     @Test func trustThenReadAndAdministerOverTLS() async throws {
-        let server = try Self.tlsServer()
-        defer { server.terminate() }
-        let cli = CLI(port: server.port)
-        let fingerprint = try Self.authority(of: server).fingerprint
+        try await Self.withTLSServer { server in
+            let cli = CLI(port: server.port)
+            let fingerprint = try Self.authority(of: server).fingerprint
 
-        let plaintext = try await cli.run(["now"])
-        #expect(plaintext.status == 10)
-        #expect(plaintext.stderr.contains("requires TLS"), "\(plaintext.stderr)")
+            let plaintext = try await cli.run(["now"])
+            #expect(plaintext.status == 10)
+            #expect(plaintext.stderr.contains("requires TLS"), "\(plaintext.stderr)")
 
-        let wrong = try await cli.run(["trust", cli.server, "--fingerprint", "SHA256:00:11"])
-        #expect(wrong.status == 10)
-        #expect(wrong.stderr.contains("does not match"))
+            let wrong = try await cli.run(["trust", cli.server, "--fingerprint", "SHA256:00:11"])
+            #expect(wrong.status == 10)
+            #expect(wrong.stderr.contains("does not match"))
 
-        let trusted = try await cli.run(["trust", cli.server, "--fingerprint", fingerprint])
-        #expect(trusted.status == 0, "\(trusted.stderr)")
-        #expect(trusted.stdout.contains(fingerprint))
-        let knownHosts = try String(contentsOf: cli.home.appendingPathComponent("config/roster/known_hosts"), encoding: .utf8)
-        #expect(knownHosts.hasPrefix("\(cli.server) \(fingerprint) "))
+            let trusted = try await cli.run(["trust", cli.server, "--fingerprint", fingerprint])
+            #expect(trusted.status == 0, "\(trusted.stderr)")
+            #expect(trusted.stdout.contains(fingerprint))
+            let knownHosts = try String(contentsOf: cli.home.appendingPathComponent("config/roster/known_hosts"), encoding: .utf8)
+            #expect(knownHosts.hasPrefix("\(cli.server) \(fingerprint) "))
 
-        let anonymous = try await cli.run(["admin", "employee", "add", "--first", "Ada", "--last", "Lovelace"])
-        #expect(anonymous.status == 7, "admin needs a token, loopback included")
-        let added = try await cli.run(["admin", "employee", "add", "--first", "Ada", "--last", "Lovelace",
-                                       "--token-file", server.dataDirectory + "/admin.token"])
-        #expect(added.status == 0, "\(added.stderr)")
-        let employees = try await cli.run(["employees", "--json"])
-        #expect(employees.status == 0)
-        #expect(employees.stdout.contains("Lovelace"))
+            let anonymous = try await cli.run(["admin", "employee", "add", "--first", "Ada", "--last", "Lovelace"])
+            #expect(anonymous.status == 7, "admin needs a token, loopback included")
+            let added = try await cli.run(["admin", "employee", "add", "--first", "Ada", "--last", "Lovelace",
+                                           "--token-file", server.dataDirectory + "/admin.token"])
+            #expect(added.status == 0, "\(added.stderr)")
+            let employees = try await cli.run(["employees", "--json"])
+            #expect(employees.status == 0)
+            #expect(employees.stdout.contains("Lovelace"))
+        }
     }
 
     @Test func aChangedCertificateAuthorityIsRefusedWithAWarning() async throws {
-        let first = try Self.tlsServer()
-        defer { first.terminate() }
-        let second = try Self.tlsServer()
-        defer { second.terminate() }
-        let cli = CLI(port: second.port)
-        // The pin for the second server's address names the first server's CA, as if the
-        // server's certificates had been replaced since `trust`.
-        let knownHosts = KnownHosts(file: cli.home.appendingPathComponent("config/roster/known_hosts"))
-        try knownHosts.pin(try Self.authority(of: first), for: cli.server, replace: false)
+        try await Self.withTLSServer { first in try await Self.withTLSServer { second in
+            let cli = CLI(port: second.port)
+            // The pin for the second server's address names the first server's CA, as if the
+            // server's certificates had been replaced since `trust`.
+            let knownHosts = KnownHosts(file: cli.home.appendingPathComponent("config/roster/known_hosts"))
+            try knownHosts.pin(try Self.authority(of: first), for: cli.server, replace: false)
 
-        let refused = try await cli.run(["now"])
-        #expect(refused.status == 10)
-        #expect(refused.stderr.contains("CHANGED"), "\(refused.stderr)")
-        #expect(refused.stderr.contains(try Self.authority(of: first).fingerprint))
-        #expect(refused.stderr.contains(try Self.authority(of: second).fingerprint))
+            let refused = try await cli.run(["now"])
+            #expect(refused.status == 10)
+            #expect(refused.stderr.contains("CHANGED"), "\(refused.stderr)")
+            #expect(refused.stderr.contains(try Self.authority(of: first).fingerprint))
+            #expect(refused.stderr.contains(try Self.authority(of: second).fingerprint))
 
-        let noSilentReplace = try await cli.run(["trust", cli.server, "--yes"])
-        #expect(noSilentReplace.status == 10)
-        #expect(noSilentReplace.stderr.contains("--replace"))
-        let replaced = try await cli.run(["trust", cli.server, "--yes", "--replace"])
-        #expect(replaced.status == 0)
-        #expect(try await cli.run(["now"]).status == 0)
+            let noSilentReplace = try await cli.run(["trust", cli.server, "--yes"])
+            #expect(noSilentReplace.status == 10)
+            #expect(noSilentReplace.stderr.contains("--replace"))
+            let replaced = try await cli.run(["trust", cli.server, "--yes", "--replace"])
+            #expect(replaced.status == 0)
+            #expect(try await cli.run(["now"]).status == 0)
+        } }
     }
 
     @Test func tokensAreCreatedListedAndRevoked() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-token-cli-\(UUID().uuidString)").path
-        let server = try ServerProcess(dataDirectory: directory)
-        defer { server.terminate() }
-        let cli = CLI(port: server.port)
+        try await withServerProcess { server in
+            let directory = server.dataDirectory
+            let cli = CLI(port: server.port)
 
-        let created = try await cli.server(["token", "create", "--tenant", "demo", "--role", "reader", "--expires", "30d",
-                                            "--data-dir", directory])
-        #expect(created.status == 0, "\(created.stderr)")
-        let token = created.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let id = try #require(AccessTokenText.id(of: token))
+            let created = try await cli.server(["token", "create", "--tenant", "demo", "--role", "reader", "--expires", "30d",
+                                                "--data-dir", directory])
+            #expect(created.status == 0, "\(created.stderr)")
+            let token = created.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            let id = try #require(AccessTokenText.id(of: token))
 
-        let listed = try await cli.server(["token", "list", "--data-dir", directory])
-        let line = listed.stdout.split(separator: "\n").first { $0.hasPrefix(id) }
-        #expect(line?.contains("reader") == true && line?.contains("active") == true, "\(listed.stdout)")
-        #expect(!listed.stdout.contains(token), "list never shows a secret")
+            let listed = try await cli.server(["token", "list", "--data-dir", directory])
+            let line = listed.stdout.split(separator: "\n").first { $0.hasPrefix(id) }
+            #expect(line?.contains("reader") == true && line?.contains("active") == true, "\(listed.stdout)")
+            #expect(!listed.stdout.contains(token), "list never shows a secret")
 
-        // The running server accepts a new token within its refresh interval (1 s).
-        #expect(await eventually(10) { (try? await cli.run(["now", "--token", token]).status) == 0 })
-        #expect(try await cli.run(["admin", "motd", "set", "hi", "--token", token]).status == 7, "a reader cannot change the plan")
+            // The running server accepts a new token within its refresh interval (1 s).
+            #expect(await eventually(10) { (try? await cli.run(["now", "--token", token]).status) == 0 })
+            #expect(try await cli.run(["admin", "motd", "set", "hi", "--token", token]).status == 7, "a reader cannot change the plan")
 
-        #expect(try await cli.server(["token", "revoke", id, "--data-dir", directory]).status == 0)
-        // The running server notices within its refresh interval.
-        #expect(await eventually(10) { (try? await cli.run(["employees", "--token", token]).status) == 7 })
+            #expect(try await cli.server(["token", "revoke", id, "--data-dir", directory]).status == 0)
+            // The running server notices within its refresh interval.
+            #expect(await eventually(10) { (try? await cli.run(["employees", "--token", token]).status) == 7 })
 
-        let unknownTenant = try await cli.server(["token", "create", "--tenant", "nosuch", "--role", "reader", "--data-dir", directory])
-        #expect(unknownTenant.status != 0 && unknownTenant.stderr.contains("no tenant \"nosuch\""))
-        let badRole = try await cli.server(["token", "create", "--tenant", "demo", "--role", "boss", "--data-dir", directory])
-        #expect(badRole.status == 64)
-        let badExpiry = try await cli.server(["token", "create", "--tenant", "demo", "--role", "reader", "--expires", "soon",
-                                              "--data-dir", directory])
-        #expect(badExpiry.status == 64)
+            let unknownTenant = try await cli.server(["token", "create", "--tenant", "nosuch", "--role", "reader", "--data-dir", directory])
+            #expect(unknownTenant.status != 0 && unknownTenant.stderr.contains("no tenant \"nosuch\""))
+            let badRole = try await cli.server(["token", "create", "--tenant", "demo", "--role", "boss", "--data-dir", directory])
+            #expect(badRole.status == 64)
+            let badExpiry = try await cli.server(["token", "create", "--tenant", "demo", "--role", "reader", "--expires", "soon",
+                                                  "--data-dir", directory])
+            #expect(badExpiry.status == 64)
+        }
     }
 }
 

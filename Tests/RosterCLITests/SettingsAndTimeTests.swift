@@ -2,12 +2,13 @@ import Foundation
 import RosterClient
 import RosterCommandLine
 import RosterDomain
+import RosterTestSupport
 import Testing
 
-@Suite struct SettingsTests {
+@Suite(.timeLimit(.minutes(2))) struct SettingsTests {
     func configFile(_ text: String) throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("roster-config-\(UUID().uuidString)")
-        try text.write(to: url, atomically: true, encoding: .utf8)
+        let url = TestScratch.directory("roster-config").appendingPathComponent("config")
+        try text.write(to: url, atomically: false, encoding: .utf8)
         return url
     }
 
@@ -52,7 +53,7 @@ import Testing
     }
 }
 
-@Suite struct TimeArgumentTests {
+@Suite(.timeLimit(.minutes(2))) struct TimeArgumentTests {
     // 2026-11-22T10:30:00Z.
     let now: UnixMillis = 1_795_343_400_000
     let utc = TimeZone(identifier: "UTC")!
@@ -88,7 +89,7 @@ import Testing
     }
 }
 
-@Suite struct WatchScreenTests {
+@Suite(.timeLimit(.minutes(2))) struct WatchScreenTests {
     let now: UnixMillis = 1_795_343_400_000  // 10:30 UTC
     var roster: CachedRoster {
         let ada = Employee(id: "a", firstName: "Ada", lastName: "Lovelace", email: "ada@example.com", position: "Engineer", team: "Core")

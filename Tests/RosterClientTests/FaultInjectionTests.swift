@@ -10,7 +10,7 @@ import Testing
 /// restarts now and then. For every client the history checker must find no revision applied
 /// twice or out of order and no gap without a resync; after every fault each client catches up,
 /// and at the end its cache equals the server's snapshot.
-@Suite struct FaultInjectionTests {
+@Suite(.timeLimit(.minutes(2))) struct FaultInjectionTests {
     static let rounds = Int(ProcessInfo.processInfo.environment["ROSTER_FAULT_ROUNDS"] ?? "") ?? 12
 
     enum Fault: CaseIterable { case delay, blackhole, reset, cutMidFrame, serverRestart }
@@ -145,7 +145,7 @@ import Testing
 }
 
 /// The checker itself: it must catch what it is there to catch.
-@Suite struct HistoryCheckerTests {
+@Suite(.timeLimit(.minutes(2))) struct HistoryCheckerTests {
     static func roster(_ revision: UInt64) -> CachedRoster {
         CachedRoster(state: RosterState(tenant: Tenant(id: "demo", name: "Demo")), epoch: 1, revision: revision, syncedAt: Date())
     }

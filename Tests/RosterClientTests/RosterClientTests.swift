@@ -20,7 +20,7 @@ func isSynced(_ update: RosterUpdate) -> Bool {
 }
 
 func temporaryDirectory() -> URL {
-    FileManager.default.temporaryDirectory.appendingPathComponent("roster-client-\(UUID().uuidString)")
+    TestScratch.directory("roster-client")
 }
 
 func fastReconnect(_ port: Int, cache: URL?) -> RosterClientConfiguration {
@@ -31,7 +31,7 @@ func fastReconnect(_ port: Int, cache: URL?) -> RosterClientConfiguration {
     return configuration
 }
 
-@Suite struct RosterClientTests {
+@Suite(.timeLimit(.minutes(2))) struct RosterClientTests {
     @Test func followsTheServerAndKeepsTheCacheOnDisk() async throws {
         let harness = try await ServerHarness.start(now: t0 + 10 * minute)
         let admin = try await harness.connect()

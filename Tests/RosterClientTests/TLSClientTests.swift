@@ -8,7 +8,7 @@ import RosterTLS
 import Testing
 
 /// RosterClient over TLS: follows, resumes across a restart, and refuses a server it cannot verify.
-@Suite struct TLSClientTests {
+@Suite(.timeLimit(.minutes(2))) struct TLSClientTests {
     @Test func followsAndResumesAcrossARestartOverTLS() async throws {
         let directory = temporaryDirectory().path
         var harness = try await ServerHarness.startOnStablePort(dataDirectory: directory) { $0.tls = .init() }

@@ -59,7 +59,7 @@ let planGenerator = zip(
         probes: probes.map { Int64($0) })
 }
 
-@Suite struct OnDutyEngineTests {
+@Suite(.timeLimit(.minutes(2))) struct OnDutyEngineTests {
     @Test func agreesWithTheOracleOnRandomPlans() async {
         await propertyCheck(count: 1000, input: planGenerator) { plan in
             let engine = OnDutyEngine(shifts: plan.shifts, employees: testEmployees)

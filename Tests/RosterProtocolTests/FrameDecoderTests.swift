@@ -4,7 +4,7 @@ import NIOTestUtils
 import RosterProtocol
 import Testing
 
-@Suite struct FrameDecoderTests {
+@Suite(.timeLimit(.minutes(2))) struct FrameDecoderTests {
     func frame(_ type: MessageType, _ requestID: UInt32, _ body: [UInt8]) -> Frame {
         Frame(type: type, requestID: requestID, body: ByteBuffer(bytes: body))
     }
@@ -81,7 +81,7 @@ import Testing
     }
 }
 
-@Suite struct MessageDecodingTests {
+@Suite(.timeLimit(.minutes(2))) struct MessageDecodingTests {
     @Test func unknownTypeWithoutIgnorableFlagIsAnError() {
         #expect(throws: ProtocolError.unknownMessageType(0x7F)) {
             try RosterMessage.decode(Frame(rawType: 0x7F, requestID: 1, body: ByteBuffer()))

@@ -8,7 +8,7 @@ import RosterTLS
 import Testing
 
 /// Tokens, roles and tenants (PROTOCOL.md section 13): who may read, subscribe and change what.
-@Suite struct AuthorizationTests {
+@Suite(.timeLimit(.minutes(2))) struct AuthorizationTests {
     /// A server with tenants "demo" (the default) and "beta", each with one employee, and tokens.
     struct TwoTenants {
         let harness: ServerHarness
@@ -23,7 +23,7 @@ import Testing
                 configuration.limits.authFailureDelayMillis = 200
                 configure(&configuration)
             }
-            let administration = try StoreAdministration(dataDirectory: harness.dataDirectory)
+            let administration = try await StoreAdministration.open(dataDirectory: harness.dataDirectory)
             try await administration.createTenant(id: "beta", name: "Beta Corp")
             let readerA = try await administration.createToken(tenant: "demo", role: .reader, expiresIn: nil, now: t0).text
             let readerB = try await administration.createToken(tenant: "beta", role: .reader, expiresIn: nil, now: t0).text
@@ -194,11 +194,10 @@ import Testing
     }
 
     @Test func aNonLoopbackListenerRefusesToStartWithoutTLS() async throws {
-        var configuration = ServerConfiguration(dataDirectory: FileManager.default.temporaryDirectory
-            .appendingPathComponent("roster-insecure-\(UUID().uuidString)").path)
+        var configuration = ServerConfiguration(dataDirectory: TestScratch.directory("roster-insecure").path)
         configuration.host = "0.0.0.0"
         configuration.port = 0
-        let server = try RosterServer(configuration: configuration, clock: ManualClock(now: t0))
+        let server = RosterServer(configuration: configuration, clock: ManualClock(now: t0))
         await #expect(throws: ServerStartError.self) { try await server.start() }
         await server.shutdown()
     }

@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import RosterClient
 import RosterDomain
 import RosterProtocol
@@ -7,7 +8,7 @@ import RosterTestSupport
 import Testing
 
 /// Each bad input gets its documented error and a close, and the server keeps serving others.
-@Suite struct BadInputTests {
+@Suite(.timeLimit(.minutes(2))) struct BadInputTests {
     func expectClosedWith(_ code: Roster_V1_ErrorCode, _ socket: RawSocket, sourceLocation: SourceLocation = #_sourceLocation) {
         let (frames, closed) = socket.readUntilClosed()
         #expect(frames.last?.errorCode == code, "frames: \(frames.map(\.type))", sourceLocation: sourceLocation)
@@ -122,7 +123,7 @@ import Testing
     }
 }
 
-@Suite struct LimitTests {
+@Suite(.timeLimit(.minutes(2))) struct LimitTests {
     @Test func connectionLimit() async throws {
         let harness = try await ServerHarness.start { $0.limits.maxConnections = 2 }
         let one = try await harness.connect()
@@ -149,9 +150,9 @@ import Testing
     }
 
     @Test func inFlightLimit() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-test-\(UUID().uuidString)").path
+        let directory = TestScratch.directory("roster-test").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let gate = GatedStore(try SQLiteRosterStore(path: directory + "/roster.sqlite"))
+        let gate = GatedStore(try await SQLiteRosterStore.open(path: directory + "/roster.sqlite"))
         let harness = try await ServerHarness.start(dataDirectory: directory, store: gate) {
             $0.limits.maxInFlightRequests = 1
         }
@@ -173,22 +174,37 @@ import Testing
 }
 
 /// The real SQLite store, with commits that can be held back to make a request stay in flight.
-final class GatedStore: RosterStore, @unchecked Sendable {
+/// A held commit waits on a continuation, never on a lock: no thread is blocked.
+final class GatedStore: RosterStore, Sendable {
     private let store: SQLiteRosterStore
-    private let condition = NSCondition()
-    private var isOpen = true
+    private let gate = NIOLockedValueBox<(open: Bool, waiting: [CheckedContinuation<Void, Never>])>((true, []))
 
     init(_ store: SQLiteRosterStore) { self.store = store }
 
-    func hold() { condition.withLock { isOpen = false } }
-    func release() { condition.withLock { isOpen = true; condition.broadcast() } }
+    func hold() { gate.withLockedValue { $0.open = false } }
+    func release() {
+        let waiting = gate.withLockedValue { gate in
+            gate.open = true
+            defer { gate.waiting = [] }
+            return gate.waiting
+        }
+        for waiter in waiting { waiter.resume() }
+    }
+
+    private func passGate() async {
+        await withCheckedContinuation { continuation in
+            let open = gate.withLockedValue { gate in
+                if !gate.open { gate.waiting.append(continuation) }
+                return gate.open
+            }
+            if open { continuation.resume() }
+        }
+    }
 
     func loadTenants() async throws -> [StoredTenant] { try await store.loadTenants() }
     func createTenant(_ tenant: Tenant, epoch: UInt64) async throws { try await store.createTenant(tenant, epoch: epoch) }
     func commit(tenantID: String, entry: HistoryEntry, historyLimit: Int) async throws {
-        await Task.detached { [self] in
-            self.condition.withLock { while !self.isOpen { self.condition.wait() } }
-        }.value
+        await passGate()
         try await store.commit(tenantID: tenantID, entry: entry, historyLimit: historyLimit)
     }
     func loadTokens() async throws -> [StoredToken] { try await store.loadTokens() }

@@ -8,7 +8,7 @@ import Testing
 
 /// Regression for what FuzzConnection found first: a closed connection must not keep its
 /// handler, context and pipeline alive (the handler held its context, which holds the handler).
-@Suite struct ConnectionLifetimeTests {
+@Suite(.timeLimit(.minutes(2))) struct ConnectionLifetimeTests {
     static let inputs: [(String, [ByteBuffer])] = [
         ("nothing", []),
         ("hello and subscribe", [
@@ -25,7 +25,7 @@ import Testing
         let (name, input) = Self.inputs[index]
         let loop = EmbeddedEventLoop()
         let harness = try InboundPathHarness(
-            loop: loop, dataDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("roster-life-\(UUID().uuidString)").path,
+            loop: loop, dataDirectory: TestScratch.directory("roster-life").path,
             now: t0)
         weak var released: ChannelPipeline?
         do {

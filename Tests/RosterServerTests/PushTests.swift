@@ -10,7 +10,7 @@ func onDutyEvent(_ message: InboundMessage) -> Roster_V1_OnDutyChanged? {
     return nil
 }
 
-@Suite struct PushTests {
+@Suite(.timeLimit(.minutes(2))) struct PushTests {
     @Test func subscribeGivesSubscribedInitialStateThenSynced() async throws {
         let roster = try await SeededRoster.start()
         let watcher = try await roster.harness.connect()

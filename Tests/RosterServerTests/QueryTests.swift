@@ -36,7 +36,7 @@ func names(_ people: [Roster_V1_OnDutyPerson]) -> [String] {
     people.map(\.employee.firstName)
 }
 
-@Suite struct QueryTests {
+@Suite(.timeLimit(.minutes(2))) struct QueryTests {
     @Test func onDutyNowAndAtAnInstant() async throws {
         let roster = try await SeededRoster.start()
         guard case .onDuty(let now) = try await roster.admin.request(.getOnDuty(.init())) else { Issue.record("not OnDuty"); return }

@@ -4,7 +4,7 @@ import RosterProtocol
 import RosterTestSupport
 import Testing
 
-@Suite struct ResumeTests {
+@Suite(.timeLimit(.minutes(2))) struct ResumeTests {
     @Test func resumeReplaysExactlyWhatWasMissedThenGoesLive() async throws {
         let roster = try await SeededRoster.start()
         let first = try await roster.harness.connect()
@@ -64,7 +64,7 @@ import Testing
     }
 
     @Test func historySurvivesARestart() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-test-\(UUID().uuidString)").path
+        let directory = TestScratch.directory("roster-test").path
         let harness = try await ServerHarness.start(dataDirectory: directory)
         let admin = try await harness.connect()
         for index in 1...3 { try await admin.admin(.setMotd(.with { $0.motd = "motd \(index)" })) }

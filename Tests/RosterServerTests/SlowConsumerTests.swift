@@ -7,7 +7,7 @@ import RosterTestSupport
 import Testing
 
 /// A subscriber that stops reading gets the documented treatment and delays nobody else.
-@Suite struct SlowConsumerTests {
+@Suite(.timeLimit(.minutes(2))) struct SlowConsumerTests {
     /// An import of `count` people with long biographies: one large RosterChanged event.
     func bigImport(_ batch: Int, count: Int = 150) -> RosterMessage {
         let biography = String(repeating: "A long biography that makes every event large. ", count: 20)

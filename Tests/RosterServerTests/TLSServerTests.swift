@@ -7,7 +7,7 @@ import RosterTLS
 import Testing
 
 /// The server's TLS listener against real peers: our client, and Debian's `openssl s_client`.
-@Suite struct TLSServerTests {
+@Suite(.timeLimit(.minutes(2))) struct TLSServerTests {
     /// A TLS server with the CA and certificate it generates itself in its data dir.
     static func tlsServer(configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> (ServerHarness, TLSContext) {
         let harness = try await ServerHarness.start { configuration in
@@ -45,10 +45,12 @@ import Testing
     }
 
     @Test func theCAIsKeptAcrossRestartsSoPinsStayValid() async throws {
-        let (first, _) = try await Self.tlsServer()
+        let directory = TestScratch.directory("roster-ca")
+        defer { TestScratch.remove(directory) }
+        let first = try await ServerHarness.start(dataDirectory: directory.path) { $0.tls = .init() }
         let before = try Certificate.load(pemFile: first.dataDirectory + "/tls/ca.pem")[0].fingerprint
         await first.stop()
-        let second = try await ServerHarness.start(dataDirectory: first.dataDirectory) { $0.tls = .init(); $0.tls?.names = ["roster.example"] }
+        let second = try await ServerHarness.start(dataDirectory: directory.path) { $0.tls = .init(); $0.tls?.names = ["roster.example"] }
         let chain = try Certificate.load(pemFile: second.dataDirectory + "/tls/server.pem")
         #expect(chain[1].fingerprint == before)
         #expect(chain[0].matches(name: "roster.example"), "a new name re-issues the server certificate from the same CA")

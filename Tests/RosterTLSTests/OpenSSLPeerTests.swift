@@ -6,7 +6,7 @@ import RosterTLS
 import Testing
 
 /// Our TLSHandler as a client of Debian's `openssl s_server` over real sockets.
-@Suite struct OpenSSLPeerTests {
+@Suite(.timeLimit(.minutes(2))) struct OpenSSLPeerTests {
     /// Sends a line and waits for the answer or an error.
     final class LineExchange: ChannelInboundHandler, @unchecked Sendable {
         typealias InboundIn = ByteBuffer
@@ -58,44 +58,40 @@ import Testing
     @Test func ourClientTalksToOpenSSLServer() async throws {
         try #require(OpenSSLTool.isAvailable, "openssl is needed (apt-get install openssl)")
         let pki = try TestPKI()
-        let server = try OpenSSLServer(arguments: ["-cert", pki.serverChainFile, "-key", pki.serverKeyFile, "-rev"])
-        defer { server.stop() }
-        let (answer, version) = try await Self.exchange(port: server.port, hostname: "localhost", trust: .caFile(pki.caFile),
-                                                        line: "roster")
-        #expect(answer == "retsor\n")  // -rev: the line, reversed, came back through TLS
-        #expect(version == "TLSv1.3")
+        try await withOpenSSLServer(arguments: ["-cert", pki.serverChainFile, "-key", pki.serverKeyFile, "-rev"]) { server in
+            let (answer, version) = try await Self.exchange(port: server.port, hostname: "localhost",
+                                                            trust: .caFile(pki.caFile), line: "roster")
+            #expect(answer == "retsor\n")  // -rev: the line, reversed, came back through TLS
+            #expect(version == "TLSv1.3")
+        }
     }
 
     @Test func aServerOfferingOnlyTLS11IsRefused() async throws {
         try #require(OpenSSLTool.isAvailable, "openssl is needed (apt-get install openssl)")
         let pki = try TestPKI()
-        let server = try OpenSSLServer(arguments: ["-cert", pki.serverChainFile, "-key", pki.serverKeyFile, "-rev",
-                                                   "-tls1_1", "-cipher", "DEFAULT@SECLEVEL=0"])
-        defer { server.stop() }
-        do {
-            _ = try await Self.exchange(port: server.port, hostname: "localhost", trust: .caFile(pki.caFile), line: "x")
-            Issue.record("TLS 1.1 was accepted")
-        } catch let error as TLSError {
-            guard case .protocolVersionRefused = error else {
-                Issue.record("expected protocolVersionRefused, got \(error)")
-                return
+        let refusal = try await withOpenSSLServer(arguments: ["-cert", pki.serverChainFile, "-key", pki.serverKeyFile, "-rev",
+                                                              "-tls1_1", "-cipher", "DEFAULT@SECLEVEL=0"]) { server in
+            await #expect(throws: TLSError.self) {
+                _ = try await Self.exchange(port: server.port, hostname: "localhost", trust: .caFile(pki.caFile), line: "x")
             }
         }
+        let error = try #require(refusal)
+        if case .protocolVersionRefused = error {} else { Issue.record("expected protocolVersionRefused, got \(error)") }
     }
 
     @Test func openSSLServerWithAnUntrustedCertificateIsRefused() async throws {
         try #require(OpenSSLTool.isAvailable, "openssl is needed (apt-get install openssl)")
         let pki = try TestPKI()
-        let server = try OpenSSLServer(arguments: ["-cert", pki.serverChainFile, "-key", pki.serverKeyFile, "-rev"])
-        defer { server.stop() }
-        await #expect(throws: TLSError.self) {
-            _ = try await Self.exchange(port: server.port, hostname: "localhost", trust: .system, line: "x")
+        _ = try await withOpenSSLServer(arguments: ["-cert", pki.serverChainFile, "-key", pki.serverKeyFile, "-rev"]) { server in
+            await #expect(throws: TLSError.self) {
+                _ = try await Self.exchange(port: server.port, hostname: "localhost", trust: .system, line: "x")
+            }
         }
     }
 }
 
 /// Certificates we issue, checked by OpenSSL's own tool.
-@Suite struct CertificateTests {
+@Suite(.timeLimit(.minutes(2))) struct CertificateTests {
     @Test func fingerprintMatchesOpenSSL() async throws {
         try #require(OpenSSLTool.isAvailable, "openssl is needed (apt-get install openssl)")
         let pki = try TestPKI()
@@ -110,7 +106,7 @@ import Testing
         let pki = try TestPKI()
         let leaf = try Certificate.load(pemFile: pki.serverChainFile)[0]
         let leafFile = pki.directory.appendingPathComponent("leaf-only.pem").path
-        try leaf.pem.write(toFile: leafFile, atomically: true, encoding: .utf8)
+        try leaf.pem.write(toFile: leafFile, atomically: false, encoding: .utf8)
         let result = try await OpenSSLTool.run(["verify", "-CAfile", pki.caFile, "-verify_hostname", "localhost", leafFile])
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains("OK"))

@@ -19,6 +19,8 @@ public final class ServerHarness: Sendable {
     public let server: RosterServer
     public let dataDirectory: String
     public let port: Int
+    /// Set when the harness made the data directory, so that `stop` removes it.
+    private let ownsDataDirectory: Bool
     /// The admin token of the default tenant the server wrote at first start.
     public var adminToken: String {
         (try? String(contentsOfFile: dataDirectory + "/admin.token", encoding: .utf8))?
@@ -28,8 +30,7 @@ public final class ServerHarness: Sendable {
 
     public static func start(now: UnixMillis = t0, dataDirectory: String? = nil, port: Int = 0,
                              store: (any RosterStore)? = nil, configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> ServerHarness {
-        let directory = dataDirectory ?? FileManager.default.temporaryDirectory
-            .appendingPathComponent("roster-test-\(UUID().uuidString)").path
+        let directory = dataDirectory ?? TestScratch.directory("roster-test").path
         var configuration = ServerConfiguration(dataDirectory: directory)
         configuration.host = "127.0.0.1"
         configuration.port = port
@@ -37,7 +38,7 @@ public final class ServerHarness: Sendable {
         configuration.limits.shutdownGraceMillis = 50
         configure(&configuration)
         let clock = ManualClock(now: now)
-        let server = try RosterServer(configuration: configuration, clock: clock, store: store)
+        let server = RosterServer(configuration: configuration, clock: clock, store: store)
         // A restart on a fixed port can briefly find it busy on a loaded machine: retry for a
         // couple of seconds, which a leaked listener would still fail.
         var attempts = 0
@@ -45,19 +46,21 @@ public final class ServerHarness: Sendable {
             do {
                 try await server.start()
                 break
-            } catch let error as IOError where error.errnoCode == EADDRINUSE && port != 0 && attempts < 20 {
+            } catch ServerStartError.addressInUse where port != 0 && attempts < 20 {
                 attempts += 1
                 try await Task.sleep(for: .milliseconds(100))
             }
         }
-        return ServerHarness(clock: clock, server: server, dataDirectory: directory, port: server.port!)
+        return ServerHarness(clock: clock, server: server, dataDirectory: directory, port: server.port!,
+                             ownsDataDirectory: dataDirectory == nil)
     }
 
-    private init(clock: ManualClock, server: RosterServer, dataDirectory: String, port: Int) {
+    private init(clock: ManualClock, server: RosterServer, dataDirectory: String, port: Int, ownsDataDirectory: Bool) {
         self.clock = clock
         self.server = server
         self.dataDirectory = dataDirectory
         self.port = port
+        self.ownsDataDirectory = ownsDataDirectory
     }
 
     /// Starts on a port below the kernel's ephemeral range (32768 and up), so that a test which
@@ -87,9 +90,19 @@ public final class ServerHarness: Sendable {
         })
     }
 
+    /// Shuts the server down and removes the data directory if the harness made it.
     public func stop() async {
         await server.shutdown()
+        if ownsDataDirectory { try? FileManager.default.removeItem(atPath: dataDirectory) }
     }
+}
+
+/// Runs `body` with a fresh server on port 0, stopped (and its data directory removed)
+/// afterwards whether `body` returned or threw.
+public func withServer<T>(now: UnixMillis = t0, configure: (inout ServerConfiguration) -> Void = { _ in },
+                          _ body: (ServerHarness) async throws -> T) async throws -> T {
+    let harness = try await ServerHarness.start(now: now, configure: configure)
+    return try await withCleanup(harness, cleanUp: { await $0.stop() }, body)
 }
 
 /// Reads an async stream with a time limit, so a missing push fails the test instead of hanging it.

@@ -2,12 +2,11 @@ import Foundation
 import RosterClient
 
 /// The real `roster-server` executable, started as a child process on 127.0.0.1 port 0.
-public final class ServerProcess: @unchecked Sendable {
-    public let process = Process()
+/// Prefer `withServerProcess`, which always stops it.
+public final class ServerProcess: Sendable {
+    public let child: ChildProcess
     public let port: Int
     public let dataDirectory: String
-    private let errorPipe = Pipe()
-    private let exited = ExitSignal()
 
     /// The built binary: ROSTER_BIN_DIR if set, else the package's .build/debug.
     public static var binDirectory: URL {
@@ -18,46 +17,39 @@ public final class ServerProcess: @unchecked Sendable {
             .deletingLastPathComponent().appendingPathComponent(".build/debug")
     }
 
-    public init(dataDirectory: String, arguments: [String] = []) throws {
-        let binary = Self.binDirectory.appendingPathComponent("roster-server")
+    /// Starts the server and waits for its "listening on" log line, which gives the port.
+    public static func start(dataDirectory: String, arguments: [String] = []) async throws -> ServerProcess {
+        let binary = binDirectory.appendingPathComponent("roster-server")
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
-            throw RosterClientError.connectionFailed("\(binary.path) is missing: run `swift build` first (scripts/test does)")
+            throw TestFailure("\(binary.path) is missing: run `swift build` first (scripts/test does)")
         }
-        self.dataDirectory = dataDirectory
-        process.executableURL = binary
-        process.arguments = ["serve", "--listen", "127.0.0.1:0", "--data-dir", dataDirectory, "--shutdown-grace-ms", "50"] + arguments
-        process.standardError = errorPipe
-        process.standardOutput = FileHandle.nullDevice
-        process.terminationHandler = { [exited] _ in exited.signal() }
-        try process.run()
-        // The log line "listening on [IPv4]127.0.0.1/127.0.0.1:PORT" gives the port.
-        var log = ""
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
-            let chunk = errorPipe.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            log += String(decoding: chunk, as: UTF8.self)
-            if let line = log.split(separator: "\n").first(where: { $0.contains("listening on") }),
-               let port = line.split(separator: ":").last.flatMap({ Int($0.prefix { $0.isNumber }) }) {
-                self.port = port
-                // Keep draining stderr so the server never blocks on a full pipe.
-                errorPipe.fileHandleForReading.readabilityHandler = { _ = $0.availableData }
-                return
-            }
+        let child = try ChildProcess(binary.path, ["serve", "--listen", "127.0.0.1:0", "--data-dir", dataDirectory,
+                                                   "--shutdown-grace-ms", "50"] + arguments)
+        // "listening on [IPv4]127.0.0.1/127.0.0.1:PORT"
+        let port = await child.waitForOutput { log in
+            log.split(separator: "\n").first { $0.contains("listening on") }
+                .flatMap { $0.split(separator: ":").last }.flatMap { Int($0.prefix { $0.isNumber }) }
         }
-        process.terminate()
-        throw RosterClientError.connectionFailed("roster-server did not start: \(log)")
+        guard let port else {
+            await child.stop(signal: SIGKILL)
+            throw TestFailure("roster-server did not start: \(child.output)")
+        }
+        return ServerProcess(child: child, port: port, dataDirectory: dataDirectory)
     }
 
-    public func kill9() {
-        kill(process.processIdentifier, SIGKILL)
-        exited.wait()
+    private init(child: ChildProcess, port: Int, dataDirectory: String) {
+        self.child = child
+        self.port = port
+        self.dataDirectory = dataDirectory
+    }
+
+    public func kill9() async {
+        await child.stop(signal: SIGKILL)
     }
 
     /// SIGTERM, then waits for the exit (the server sends GoingAway and stops after its grace).
-    public func terminate() {
-        if process.isRunning { process.terminate() }
-        exited.wait()
+    public func terminate() async {
+        await child.stop(signal: SIGTERM)
     }
 
     /// The admin token the server wrote at first start.
@@ -65,11 +57,16 @@ public final class ServerProcess: @unchecked Sendable {
         (try? String(contentsOfFile: dataDirectory + "/admin.token", encoding: .utf8))?
             .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
     }
+}
 
-    deinit {
-        errorPipe.fileHandleForReading.readabilityHandler = nil
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-    }
+/// Runs `body` with a `roster-server` child in `dataDirectory` (a fresh scratch directory if
+/// nil); the server is stopped and a scratch directory removed afterwards, also when `body` throws.
+public func withServerProcess<T>(dataDirectory: String? = nil, arguments: [String] = [],
+                                 _ body: (ServerProcess) async throws -> T) async throws -> T {
+    let scratch = dataDirectory == nil ? TestScratch.directory("roster-server") : nil
+    defer { if let scratch { TestScratch.remove(scratch) } }
+    let server = try await ServerProcess.start(dataDirectory: dataDirectory ?? scratch!.path, arguments: arguments)
+    return try await withCleanup(server, cleanUp: { await $0.terminate() }, body)
 }
 
 /// Runs the built `roster-client` with an isolated config and cache directory.
@@ -92,7 +89,7 @@ public struct CLI: Sendable {
     public init(port: Int, token: String? = nil) {
         self.token = token
         server = "127.0.0.1:\(port)"
-        home = FileManager.default.temporaryDirectory.appendingPathComponent("roster-cli-\(UUID().uuidString)")
+        home = TestScratch.directory("roster-cli")
     }
 
     public var environment: [String: String] {
@@ -121,29 +118,15 @@ public struct CLI: Sendable {
         try await Self.execute(ServerProcess.binDirectory.appendingPathComponent("roster-server"), arguments, environment: environment)
     }
 
-    static func execute(_ binary: URL, _ arguments: [String], environment: [String: String]) async throws -> Result {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        let exited = AsyncStream<Int32>.makeStream()
-        process.terminationHandler = { exited.continuation.yield($0.terminationStatus); exited.continuation.finish() }
-        try process.run()
-        async let output = Self.readToEnd(out.fileHandleForReading)
-        async let errors = Self.readToEnd(err.fileHandleForReading)
-        var status: Int32 = -1
-        for await code in exited.stream { status = code }
-        return Result(stdout: String(decoding: await output, as: UTF8.self),
-                      stderr: String(decoding: await errors, as: UTF8.self), status: status)
-    }
-
-    static func readToEnd(_ handle: FileHandle) async -> Data {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: handle.readDataToEndOfFile()) }
+    /// Runs to completion; a child still running after `timeout` is killed and fails the call.
+    static func execute(_ binary: URL, _ arguments: [String], environment: [String: String],
+                        timeout: Duration = .seconds(60)) async throws -> Result {
+        let child = try ChildProcess(binary.path, arguments, environment: environment)
+        guard let status = await child.waitForExit(timeout: timeout) else {
+            await child.stop(signal: SIGKILL)
+            throw TestFailure("\(binary.lastPathComponent) \(arguments.joined(separator: " ")) did not exit within \(timeout)")
         }
+        return Result(stdout: child.stdout, stderr: child.stderr, status: status)
     }
 }
 
@@ -157,49 +140,3 @@ public func eventually(_ seconds: Double = 15, _ condition: () async throws -> B
     return try await condition()
 }
 
-/// Waits for a child process's exit through its termination handler (which runs on Dispatch):
-/// `Process.waitUntilExit()` may never return when called from a concurrency-pool thread.
-public final class ExitSignal: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var done = false
-
-    public init() {}
-
-    public func signal() {
-        condition.withLock {
-            done = true
-            condition.broadcast()
-        }
-    }
-
-    public func wait() {
-        condition.withLock { while !done { condition.wait() } }
-    }
-}
-
-extension Process {
-    /// Runs to completion, waiting without `waitUntilExit()`.
-    public func runToExit() throws {
-        let exited = ExitSignal()
-        terminationHandler = { _ in exited.signal() }
-        try run()
-        exited.wait()
-    }
-}
-
-/// Runs a program with posix_spawn and waits with waitpid. For programs that daemonize (tmux):
-/// Foundation's `Process` notices a child's exit through a descriptor the child inherits, and a
-/// forked daemon keeps it open, so the exit is never seen.
-public func spawnAndWait(_ path: String, _ arguments: [String]) -> Int32 {
-    var pid: pid_t = 0
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    for fd: Int32 in [0, 1, 2] { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
-    let argv = ([path] + arguments).map { strdup($0) } + [nil]
-    defer { for pointer in argv { free(pointer) } }
-    guard posix_spawn(&pid, path, &actions, nil, argv, environ) == 0 else { return -1 }
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
-    return (status >> 8) & 0xFF
-}

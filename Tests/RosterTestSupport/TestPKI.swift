@@ -11,11 +11,10 @@ public struct TestPKI: Sendable {
     public let serverKeyFile: String
 
     public init(names: [String] = ["localhost", "127.0.0.1"]) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-pki-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        directory = TestScratch.directory("roster-pki")
         authority = try CertificateIssuer.makeAuthority(commonName: "Roster Test CA")
         caFile = directory.appendingPathComponent("ca.pem").path
-        try authority.certificate.pem.write(toFile: caFile, atomically: true, encoding: .utf8)
+        try authority.certificate.pem.write(toFile: caFile, atomically: false, encoding: .utf8)
         (serverChainFile, serverKeyFile) = try Self.write(
             CertificateIssuer.makeLeaf(names: names, signedBy: authority), chain: authority, name: "server", in: directory)
     }
@@ -33,8 +32,8 @@ public struct TestPKI: Sendable {
                               in directory: URL) throws -> (String, String) {
         let chain = directory.appendingPathComponent("\(name).pem").path
         let key = directory.appendingPathComponent("\(name).key").path
-        try (leaf.certificate.pem + authority.certificate.pem).write(toFile: chain, atomically: true, encoding: .utf8)
-        try leaf.key.pem.write(toFile: key, atomically: true, encoding: .utf8)
+        try (leaf.certificate.pem + authority.certificate.pem).write(toFile: chain, atomically: false, encoding: .utf8)
+        try leaf.key.pem.write(toFile: key, atomically: false, encoding: .utf8)
         return (chain, key)
     }
 }
@@ -52,65 +51,52 @@ public enum OpenSSLTool {
 
     /// `openssl ARGS` to completion with `input` on stdin; stdout and stderr together.
     public static func run(_ arguments: [String], input: String = "") async throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        let output = Pipe(), stdin = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = stdin
-        let exited = AsyncStream<Int32>.makeStream()
-        process.terminationHandler = { exited.continuation.yield($0.terminationStatus); exited.continuation.finish() }
-        try process.run()
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try? stdin.fileHandleForWriting.close()
-        async let text = CLI.readToEnd(output.fileHandleForReading)
-        var status: Int32 = -1
-        for await code in exited.stream { status = code }
-        return Result(output: String(decoding: await text, as: UTF8.self), status: status)
+        let child = try ChildProcess(path, arguments, stdin: true)
+        child.write(input)
+        child.closeInput()
+        guard let status = await child.waitForExit(timeout: .seconds(60)) else {
+            await child.stop(signal: SIGKILL)
+            throw TestFailure("openssl \(arguments.joined(separator: " ")) did not exit")
+        }
+        return Result(output: child.output, status: status)
     }
 }
 
 /// `openssl s_server` on a free port, for our client to connect to. `-rev` answers each line
-/// reversed, which exercises application data both ways.
-public final class OpenSSLServer: @unchecked Sendable {
-    public let process = Process()
+/// reversed, which exercises application data both ways. s_server ignores SIGTERM while it
+/// waits for input, so `stop` closes its input and kills it; prefer `withOpenSSLServer`.
+public final class OpenSSLServer: Sendable {
+    public let child: ChildProcess
     public let port: Int
-    private let output = Pipe()
 
-    public init(arguments: [String]) throws {
-        process.executableURL = URL(fileURLWithPath: OpenSSLTool.path)
-        process.arguments = ["s_server", "-accept", "0"] + arguments
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = Pipe()
-        try process.run()
-        var log = ""
-        var found: Int?
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline, found == nil {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            log += String(decoding: chunk, as: UTF8.self)
-            // "ACCEPT [::]:PORT"
-            if let line = log.split(separator: "\n").first(where: { $0.hasPrefix("ACCEPT") }) {
-                found = line.split(separator: ":").last.flatMap { Int($0.prefix { $0.isNumber }) }
-            }
+    public static func start(arguments: [String]) async throws -> OpenSSLServer {
+        let child = try ChildProcess(OpenSSLTool.path, ["s_server", "-accept", "0"] + arguments, stdin: true)
+        // "ACCEPT [::]:PORT"
+        let port = await child.waitForOutput(timeout: .seconds(10)) { log in
+            log.split(separator: "\n").first { $0.hasPrefix("ACCEPT") }
+                .flatMap { $0.split(separator: ":").last }.flatMap { Int($0.prefix { $0.isNumber }) }
         }
-        guard let found else {
-            process.terminate()
-            throw TestFailure("s_server did not start: \(log)")
+        guard let port else {
+            await child.stop(signal: SIGKILL)
+            throw TestFailure("s_server did not start: \(child.output)")
         }
-        port = found
-        output.fileHandleForReading.readabilityHandler = { _ = $0.availableData }
+        return OpenSSLServer(child: child, port: port)
     }
 
-    public func stop() {
-        output.fileHandleForReading.readabilityHandler = nil
-        if process.isRunning { process.terminate() }
+    private init(child: ChildProcess, port: Int) {
+        self.child = child
+        self.port = port
     }
 
-    deinit { stop() }
+    public func stop() async {
+        child.closeInput()
+        await child.stop(signal: SIGKILL)
+    }
+}
+
+/// Runs `body` with an `openssl s_server`, stopped afterwards whether `body` returned or threw.
+public func withOpenSSLServer<T>(arguments: [String], _ body: (OpenSSLServer) async throws -> T) async throws -> T {
+    try await withCleanup(try await OpenSSLServer.start(arguments: arguments), cleanUp: { await $0.stop() }, body)
 }
 
 public struct TestFailure: Error, CustomStringConvertible {

@@ -24,10 +24,9 @@ public struct StoreAdministration {
 
     public init(store: any RosterStore) { self.store = store }
 
-    /// Opens the SQLite store of a data directory.
-    public init(dataDirectory: String) throws {
-        try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
-        store = try SQLiteRosterStore(path: dataDirectory + "/roster.sqlite")
+    /// Opens the SQLite store of a data directory a server has run on; creates nothing.
+    public static func open(dataDirectory: String) async throws -> StoreAdministration {
+        StoreAdministration(store: try await DataDirectory(dataDirectory).openExistingStore())
     }
 
     /// Returns the token's text, which is shown only this once.

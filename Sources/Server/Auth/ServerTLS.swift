@@ -3,11 +3,11 @@ import Logging
 import RosterTLS
 
 /// The certificate the server presents. Either files the operator gave, or, with none given,
-/// a CA and server certificate the server generates in `DATA_DIR/tls` at first start (keys mode
+/// a CA and server certificate the server generates in `DATA_DIR/tls` at first start (mode
 /// 0600). The CA is kept; the server certificate is re-issued from it whenever the names it must
 /// cover change, so a client's pin (on the CA) stays valid.
 enum ServerTLS {
-    static func makeContext(_ settings: ServerConfiguration.TLSSettings, dataDirectory: String, host: String,
+    static func makeContext(_ settings: ServerConfiguration.TLSSettings, dataDirectory: DataDirectory, host: String,
                             logger: Logger) throws -> TLSContext {
         if let chain = settings.certificateChainFile, let key = settings.privateKeyFile {
             let context = try TLSContext.server(.init(certificateChainFile: chain, privateKeyFile: key,
@@ -16,7 +16,7 @@ enum ServerTLS {
             logger.notice("TLS with \(chain): \(certificates[0].subject), \(certificates.last?.fingerprint ?? "")")
             return context
         }
-        let directory = dataDirectory + "/tls"
+        let directory = dataDirectory.tls
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
         let authority = try loadOrCreateAuthority(in: directory, logger: logger)
@@ -30,8 +30,8 @@ enum ServerTLS {
         } ?? false
         if !upToDate || !FileManager.default.fileExists(atPath: keyPath) {
             let leaf = try CertificateIssuer.makeLeaf(names: names, signedBy: authority)
-            try SecretFile.write(leaf.key.pem, to: keyPath)
-            try SecretFile.write(leaf.certificate.pem + authority.certificate.pem, to: chainPath, mode: 0o644)
+            try PrivateFile.write(leaf.key.pem, to: keyPath)
+            try PrivateFile.write(leaf.certificate.pem + authority.certificate.pem, to: chainPath)
             logger.info("issued a TLS server certificate for \(names.joined(separator: ", "))")
         }
         logger.notice("""
@@ -49,8 +49,8 @@ enum ServerTLS {
             return .init(certificate: try Certificate(pem: certificateText), key: try PrivateKey(pem: keyText))
         }
         let authority = try CertificateIssuer.makeAuthority(commonName: "Roster CA \(ProcessInfo.processInfo.hostName)")
-        try SecretFile.write(authority.key.pem, to: keyPath)
-        try SecretFile.write(authority.certificate.pem, to: certificatePath, mode: 0o644)
+        try PrivateFile.write(authority.key.pem, to: keyPath)
+        try PrivateFile.write(authority.certificate.pem, to: certificatePath)
         logger.notice("generated a TLS certificate authority in \(directory)")
         return authority
     }
@@ -63,24 +63,5 @@ enum ServerTLS {
         names += extra
         var seen = Set<String>()
         return names.filter { seen.insert($0.lowercased()).inserted }
-    }
-}
-
-/// Files that hold secrets: created with the given mode from the start (never briefly readable
-/// by others), written to a temporary name, fsynced and renamed into place.
-enum SecretFile {
-    static func write(_ text: String, to path: String, mode: mode_t = 0o600) throws {
-        let temporary = path + ".tmp"
-        let descriptor = open(temporary, O_CREAT | O_WRONLY | O_TRUNC, mode)
-        guard descriptor >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path]) }
-        let bytes = Array(text.utf8)
-        let written = bytes.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress, $0.count) }
-        fchmod(descriptor, mode)
-        let synced = fsync(descriptor)
-        close(descriptor)
-        guard written == bytes.count, synced == 0, rename(temporary, path) == 0 else {
-            unlink(temporary)
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
-        }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import NIOPosix
 import RosterDomain
 import RosterProtocol
 
@@ -8,8 +9,10 @@ import RosterProtocol
 public final class SQLiteRosterStore: RosterStore {
     private let pool: DatabasePool
 
-    /// Opens (creating if needed) the database at `path` and migrates it.
+    /// Opens (creating if needed, mode 0600) the database at `path` and migrates it. Blocking:
+    /// from async code use `DataDirectory.openStore()` or `SQLiteRosterStore.open(path:)`.
     public init(path: String) throws {
+        try PrivateFile.createEmpty(path)
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
@@ -17,6 +20,11 @@ public final class SQLiteRosterStore: RosterStore {
         }
         pool = try DatabasePool(path: path, configuration: configuration)
         try Self.migrator.migrate(pool)
+    }
+
+    /// Opens the database on a thread of NIOThreadPool, not on the caller's.
+    public static func open(path: String) async throws -> SQLiteRosterStore {
+        try await NIOThreadPool.singleton.runIfActive { try SQLiteRosterStore(path: path) }
     }
 
     static var migrator: DatabaseMigrator {
@@ -162,8 +170,10 @@ public final class SQLiteRosterStore: RosterStore {
         }
     }
 
+    /// Closing waits for reads and writes in progress: a blocking call, so it runs on a thread
+    /// of NIOThreadPool (on the concurrency pool it could block every thread of it).
     public func close() async throws {
-        try pool.close()
+        try await NIOThreadPool.singleton.runIfActive { [pool] in try pool.close() }
     }
 
     private static func apply(_ change: RosterChange, tenantID: String, db: Database) throws {
