@@ -115,6 +115,9 @@ final class ConnectionHandler: ChannelInboundHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if case .closing = state, error is ProtocolError {
+            return  // lingering after an error frame: what the peer still sends is discarded
+        }
         if let error = error as? ProtocolError {
             fail(WireError(error))
         } else {
@@ -150,8 +153,32 @@ final class ConnectionHandler: ChannelInboundHandler {
                     metadata: logMetadata.merging(["code": "\(error.body.code)"]) { current, _ in current })
         var body = error.body
         body.requestID = requestID
+        writeErrorAndLinger(body, requestID: requestID, context: context)
+    }
+
+    /// How long a closing connection keeps reading (and discarding) after its Error frame.
+    static let lingerMillis: Int64 = 2_000
+
+    /// Writes the Error frame, then closes gracefully: a lingering close, as nginx and Apache do.
+    /// Closing a socket that still has unread input makes the kernel send a reset, which can
+    /// destroy the Error frame before the peer reads it; so on plaintext the server half-closes
+    /// (FIN after the frame), reads and discards until the peer closes, and closes fully after
+    /// `lingerMillis` at the latest. Over TLS the handler's close_notify ends the stream instead.
+    private func writeErrorAndLinger(_ body: Roster_V1_Error, requestID: UInt32, context: ChannelHandlerContext) {
+        let isTLS = server.tls != nil
         context.writeAndFlush(wrapOutboundOut(RosterMessage.error(body).frame(requestID: requestID).encoded()))
-            .assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+            .assumeIsolated().whenComplete { _ in
+                guard !isTLS else {
+                    context.close(promise: nil)
+                    return
+                }
+                let halfClosed = context.eventLoop.makePromise(of: Void.self)
+                context.close(mode: .output, promise: halfClosed)
+                halfClosed.futureResult.assumeIsolated().whenFailure { _ in context.close(promise: nil) }
+                context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(Self.lingerMillis)) {
+                    context.close(promise: nil)
+                }
+            }
     }
 
     private func send(_ message: RosterMessage, requestID: UInt32 = 0) {
@@ -169,6 +196,7 @@ final class ConnectionHandler: ChannelInboundHandler {
     // MARK: Inbound
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if case .closing = state { return }  // lingering: discard
         let frame = unwrapInboundIn(data)
         liveness.received()
         let message: RosterMessage
@@ -214,8 +242,7 @@ final class ConnectionHandler: ChannelInboundHandler {
                 guard let context = self.context, context.channel.isActive else { return }
                 var body = WireError(.unauthenticated, "authentication failed").body
                 body.requestID = requestID
-                context.writeAndFlush(self.wrapOutboundOut(RosterMessage.error(body).frame(requestID: requestID).encoded()))
-                    .assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+                self.writeErrorAndLinger(body, requestID: requestID, context: context)
             }
             return
         }

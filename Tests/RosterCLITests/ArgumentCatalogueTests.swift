@@ -44,4 +44,28 @@ import Testing
             #expect(result.stderr.localizedCaseInsensitiveContains(mention), "\(name): \(result.stderr)")
         }
     }
+
+    /// A mistyped --data-dir is an error for every store command, and nothing is created there.
+    @Test func storeCommandsOnADirectoryWithoutADatabaseFailAndCreateNothing() async throws {
+        let cli = CLI(port: 1)
+        let typo = cli.home.appendingPathComponent("typo").path
+        for arguments in [["token", "list"], ["token", "create", "--tenant", "demo", "--role", "reader"],
+                          ["token", "revoke", "abc"], ["tenant", "list"], ["tenant", "create", "acme"]] {
+            let result = try await cli.server(arguments + ["--data-dir", typo])
+            #expect(result.status != 0, "\(arguments)")
+            #expect(result.stderr.contains("no Roster database in \(typo)"), "\(arguments): \(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: typo), "\(arguments) created \(typo)")
+        }
+    }
+
+    @Test func aBusyPortIsNamed() async throws {
+        try await withServerProcess { running in
+            let cli = CLI(port: 1)
+            let data = cli.home.appendingPathComponent("data").path
+            let result = try await cli.server(["serve", "--listen", "127.0.0.1:\(running.port)", "--data-dir", data])
+            #expect(result.status != 0)
+            #expect(result.stderr.contains("127.0.0.1:\(running.port) is already in use"), "\(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: data))
+        }
+    }
 }

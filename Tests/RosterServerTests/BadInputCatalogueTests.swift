@@ -63,7 +63,7 @@ import Testing
         for (name, bytes, code) in Self.closingCases {
             let socket = try RawSocket(port: harness.port)
             socket.send(bytes)
-            let (frames, closed) = socket.readUntilClosed()
+            let (frames, closed) = await socket.readUntilClosed()
             #expect(frames.last?.errorCode == code, "\(name): got \(frames.map(\.type)) \(frames.last?.errorCode.map { "\($0)" } ?? "")")
             #expect(closed, "\(name): the connection is closed")
             try await Self.expectHealthy(harness, after: name)
@@ -167,7 +167,7 @@ import Testing
         // An unknown type marked ignorable is dropped without an answer; the connection goes on.
         let socket = try RawSocket(port: harness.port)
         socket.send(Self.helloOK + Self.frame(0x7D, flags: 0x01, body: [1, 2, 3]) + Self.encoded(.ping(.with { $0.nonce = 7 }), requestID: 9))
-        let answers = socket.readFrames(quiet: 0.5).frames
+        let answers = await socket.readFrames(quiet: 0.5).frames
         #expect(answers.map(\.type) == [.welcome, .pong], "the ignorable frame got no answer, the Ping its Pong")
         await admin.close()
         await reader.close()

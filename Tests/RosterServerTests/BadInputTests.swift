@@ -9,8 +9,8 @@ import Testing
 
 /// Each bad input gets its documented error and a close, and the server keeps serving others.
 @Suite(.timeLimit(.minutes(2))) struct BadInputTests {
-    func expectClosedWith(_ code: Roster_V1_ErrorCode, _ socket: RawSocket, sourceLocation: SourceLocation = #_sourceLocation) {
-        let (frames, closed) = socket.readUntilClosed()
+    func expectClosedWith(_ code: Roster_V1_ErrorCode, _ socket: RawSocket, sourceLocation: SourceLocation = #_sourceLocation) async {
+        let (frames, closed) = await socket.readUntilClosed()
         #expect(frames.last?.errorCode == code, "frames: \(frames.map(\.type))", sourceLocation: sourceLocation)
         #expect(closed, sourceLocation: sourceLocation)
     }
@@ -28,7 +28,7 @@ import Testing
         let harness = try await ServerHarness.start()
         let socket = try RawSocket(port: harness.port)
         socket.send(Array("GET / HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
-        expectClosedWith(.frameTooLarge, socket)
+        await expectClosedWith(.frameTooLarge, socket)
         try await expectHealthy(harness)
         await harness.stop()
     }
@@ -37,7 +37,7 @@ import Testing
         let harness = try await ServerHarness.start()
         let socket = try RawSocket(port: harness.port)
         socket.send([0, 0, 0, 2, 1, 0])
-        expectClosedWith(.malformedFrame, socket)
+        await expectClosedWith(.malformedFrame, socket)
         try await expectHealthy(harness)
         await harness.stop()
     }
@@ -46,13 +46,13 @@ import Testing
         let harness = try await ServerHarness.start { $0.limits.maxFrameBytes = 64 * 1024 }
         let early = try RawSocket(port: harness.port)
         early.send([0, 0, 0x13, 0x88])  // 5,000 bytes declared before Hello: over the 4 KiB limit
-        expectClosedWith(.frameTooLarge, early)
+        await expectClosedWith(.frameTooLarge, early)
 
         let late = try RawSocket(port: harness.port)
         late.send(validHello)
-        #expect(late.readFrame()?.type == .welcome)
+        #expect(await late.readFrame()?.type == .welcome)
         late.send([0, 0x01, 0x86, 0xA0, 0x12, 0])  // 100,000 bytes declared: over 64 KiB
-        expectClosedWith(.frameTooLarge, late)
+        await expectClosedWith(.frameTooLarge, late)
         try await expectHealthy(harness)
         await harness.stop()
     }
@@ -60,7 +60,7 @@ import Testing
     @Test func noHelloBeforeTheDeadline() async throws {
         let harness = try await ServerHarness.start { $0.limits.helloTimeoutMillis = 200 }
         let socket = try RawSocket(port: harness.port)
-        expectClosedWith(.deadlineExceeded, socket)
+        await expectClosedWith(.deadlineExceeded, socket)
         try await expectHealthy(harness)
         await harness.stop()
     }
@@ -69,7 +69,7 @@ import Testing
         let harness = try await ServerHarness.start()
         let socket = try RawSocket(port: harness.port)
         socket.send(.hello(.with { $0.minVersion = 2; $0.maxVersion = 3 }))
-        expectClosedWith(.unsupportedVersion, socket)
+        await expectClosedWith(.unsupportedVersion, socket)
         try await expectHealthy(harness)
         await harness.stop()
     }
@@ -78,13 +78,13 @@ import Testing
         let harness = try await ServerHarness.start()
         let socket = try RawSocket(port: harness.port)
         socket.send(validHello)
-        #expect(socket.readFrame()?.type == .welcome)
+        #expect(await socket.readFrame()?.type == .welcome)
         // IGNORABLE: dropped, and the connection goes on.
         socket.send(Array(Frame(rawType: 0x7E, flags: .ignorable, requestID: 2, body: .init()).encoded().readableBytesView))
         socket.send(.ping(.with { $0.nonce = 3 }), requestID: 3)
-        #expect(socket.readFrame()?.type == .pong)
+        #expect(await socket.readFrame()?.type == .pong)
         socket.send(Array(Frame(rawType: 0x7F, requestID: 4, body: .init()).encoded().readableBytesView))
-        expectClosedWith(.unknownMessageType, socket)
+        await expectClosedWith(.unknownMessageType, socket)
         try await expectHealthy(harness)
         await harness.stop()
     }
@@ -93,7 +93,7 @@ import Testing
         let harness = try await ServerHarness.start()
         let socket = try RawSocket(port: harness.port)
         socket.send(.getOnDuty(.init()))
-        expectClosedWith(.protocolViolation, socket)
+        await expectClosedWith(.protocolViolation, socket)
         try await expectHealthy(harness)
         await harness.stop()
     }
@@ -102,9 +102,9 @@ import Testing
         let harness = try await ServerHarness.start()
         let socket = try RawSocket(port: harness.port)
         socket.send(validHello)
-        #expect(socket.readFrame()?.type == .welcome)
+        #expect(await socket.readFrame()?.type == .welcome)
         socket.send(Array(Frame(type: .search, requestID: 5, body: .init(bytes: [0x0A, 0xFF])).encoded().readableBytesView))
-        expectClosedWith(.malformedFrame, socket)
+        await expectClosedWith(.malformedFrame, socket)
         try await expectHealthy(harness)
         await harness.stop()
     }
@@ -113,8 +113,8 @@ import Testing
         let harness = try await ServerHarness.start { $0.limits.pingIntervalMillis = 200 }
         let socket = try RawSocket(port: harness.port)
         socket.send(validHello)
-        #expect(socket.readFrame()?.type == .welcome)
-        let (frames, closed) = socket.readUntilClosed()
+        #expect(await socket.readFrame()?.type == .welcome)
+        let (frames, closed) = await socket.readUntilClosed()
         #expect(frames.first?.type == .ping)
         #expect(frames.last?.errorCode == .deadlineExceeded)
         #expect(closed)
@@ -129,7 +129,7 @@ import Testing
         let one = try await harness.connect()
         let two = try await harness.connect()
         let three = try RawSocket(port: harness.port)
-        let (frames, closed) = three.readUntilClosed()
+        let (frames, closed) = await three.readUntilClosed()
         #expect(frames.map(\.errorCode) == [.resourceExhausted] && closed)
         await one.close()
         await two.close()

@@ -16,12 +16,12 @@ import Testing
         return .importData(.with { $0.format = .employeesCsv; $0.data = Data(csv.utf8) })
     }
 
-    func subscribeRaw(_ socket: RawSocket, topics: [Roster_V1_Topic]) -> UInt64? {
+    func subscribeRaw(_ socket: RawSocket, topics: [Roster_V1_Topic]) async -> UInt64? {
         socket.send(validHello)
-        guard socket.readFrame()?.type == .welcome else { return nil }
+        guard await socket.readFrame()?.type == .welcome else { return nil }
         socket.send(.subscribe(.with { $0.topics = topics }), requestID: 2)
         var id: UInt64?
-        while let frame = socket.readFrame() {
+        while let frame = await socket.readFrame() {
             if case .subscribed(let subscribed) = frame { id = subscribed.subscriptionID }
             if case .synced = frame { return id }
         }
@@ -35,7 +35,7 @@ import Testing
             $0.limits.writeDeadlineMillis = 300
         }
         let slow = try RawSocket(port: harness.port, receiveBufferBytes: 4096)
-        #expect(subscribeRaw(slow, topics: [.roster, .onDuty]) != nil)
+        #expect(await subscribeRaw(slow, topics: [.roster, .onDuty]) != nil)
 
         let healthy = try await harness.connect()
         let inbox = Inbox(healthy)
@@ -52,7 +52,7 @@ import Testing
         #expect(revisions == Array(1...30), "the healthy subscriber got every revision, in order")
 
         // ~30 × 150 KB went to a socket that reads nothing: it is cut off after the deadline.
-        let (_, closed) = slow.readFrames(quiet: 5)
+        let (_, closed) = await slow.readFrames(quiet: 5)
         #expect(closed)
         await admin.close()
         await healthy.close()
@@ -67,7 +67,7 @@ import Testing
             $0.limits.writeDeadlineMillis = 60_000  // stays connected through the test
         }
         let stalled = try RawSocket(port: harness.port, receiveBufferBytes: 4096)
-        #expect(subscribeRaw(stalled, topics: [.roster, .onDuty]) != nil)
+        #expect(await subscribeRaw(stalled, topics: [.roster, .onDuty]) != nil)
         let admin = try await harness.connect()
         var largestFrame = 0
         for batch in 1...30 {
@@ -97,7 +97,7 @@ import Testing
             try await admin.addShift(people[slot % 2], t0 + Int64(slot) * minute, t0 + Int64(slot + 1) * minute)
         }
         let slow = try RawSocket(port: harness.port, receiveBufferBytes: 4096)
-        let subscriptionID = try #require(subscribeRaw(slow, topics: [.roster, .onDuty]))
+        let subscriptionID = try #require(await subscribeRaw(slow, topics: [.roster, .onDuty]))
 
         for batch in 1...30 { try await admin.admin(bigImport(batch)) }
         try await admin.barrier()
@@ -105,7 +105,7 @@ import Testing
         for slot in 1...5 { harness.clock.advance(to: t0 + Int64(slot) * minute) }
         try await admin.barrier()
 
-        let (frames, closed) = slow.readFrames(quiet: 2)
+        let (frames, closed) = await slow.readFrames(quiet: 2)
         #expect(!closed)
         let onDuty = frames.compactMap { frame -> Roster_V1_OnDutyChanged? in
             if case .onDutyChanged(let event) = frame, event.cause == .boundary { return event }
@@ -127,7 +127,7 @@ import Testing
         // Resuming from what it has replays exactly the rest.
         slow.send(.subscribe(.with { $0.topics = [.roster]; $0.sinceRevision = lastRevision; $0.epoch = admin.welcome.epoch }),
                   requestID: 3)
-        let (resumed, _) = slow.readFrames(quiet: 2)
+        let (resumed, _) = await slow.readFrames(quiet: 2)
         let replayed = resumed.compactMap { frame -> UInt64? in
             if case .rosterChanged(let changed) = frame { return changed.revision }
             return nil

@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import NIOPosix
 import RosterClient
 import RosterDomain
 import RosterProtocol
@@ -239,9 +240,12 @@ extension RosterConnection {
     }
 }
 
-/// A plain TCP socket for sending bytes no well-behaved client would.
-public final class RawSocket {
+/// A plain TCP socket for sending bytes no well-behaved client would. Its reads block, so they
+/// run on a thread of NIOThreadPool; one test uses a socket at a time.
+public final class RawSocket: @unchecked Sendable {
     private let fd: Int32
+    /// Whether the last read that ended on a close ended on a reset rather than an orderly FIN.
+    public private(set) var wasReset = false
 
     /// - Parameter receiveBufferBytes: a small kernel receive buffer makes a reader that stops
     ///   reading look slow to the server sooner.
@@ -273,32 +277,44 @@ public final class RawSocket {
     }
 
     /// Reads frames until the server closes the connection (or 10 s pass).
-    public func readUntilClosed() -> (frames: [RosterMessage], closed: Bool) {
+    public func readUntilClosed() async -> (frames: [RosterMessage], closed: Bool) {
+        (try? await NIOThreadPool.singleton.runIfActive { self.readUntilClosedBlocking() }) ?? ([], false)
+    }
+
+    /// Reads frames until nothing arrives for `quiet` seconds or the server closes.
+    public func readFrames(quiet: Double) async -> (frames: [RosterMessage], closed: Bool) {
+        (try? await NIOThreadPool.singleton.runIfActive { self.readFramesBlocking(quiet: quiet) }) ?? ([], false)
+    }
+
+    /// Reads exactly one frame.
+    public func readFrame() async -> RosterMessage? {
+        try? await NIOThreadPool.singleton.runIfActive { self.readFrameBlocking() }
+    }
+
+    private func readUntilClosedBlocking() -> (frames: [RosterMessage], closed: Bool) {
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         var closed = false
         while true {
             let count = recv(fd, &buffer, buffer.count, 0)
-            if count == 0 { closed = true; break }
-            if count < 0 { closed = errno == ECONNRESET; break }
+            if count == 0 { closed = true; wasReset = false; break }
+            if count < 0 { closed = errno == ECONNRESET; wasReset = closed; break }
             bytes += buffer[0..<count]
         }
         return (decodeFrames(bytes), closed)
     }
 
-    /// Reads frames until nothing arrives for `quiet` seconds or the server closes.
-    public func readFrames(quiet: Double) -> (frames: [RosterMessage], closed: Bool) {
+    private func readFramesBlocking(quiet: Double) -> (frames: [RosterMessage], closed: Bool) {
         var timeout = timeval(tv_sec: Int(quiet), tv_usec: Int((quiet - Double(Int(quiet))) * 1_000_000))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         defer {
             var normal = timeval(tv_sec: 10, tv_usec: 0)
             setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &normal, socklen_t(MemoryLayout<timeval>.size))
         }
-        return readUntilClosed()
+        return readUntilClosedBlocking()
     }
 
-    /// Reads exactly one frame.
-    public func readFrame() -> RosterMessage? {
+    private func readFrameBlocking() -> RosterMessage? {
         var bytes: [UInt8] = []
         var byte = [UInt8](repeating: 0, count: 1)
         while true {

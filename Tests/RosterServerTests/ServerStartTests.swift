@@ -1,0 +1,59 @@
+import Foundation
+import RosterProtocol
+import RosterServer
+import RosterTLS
+import RosterTestSupport
+import Testing
+
+/// The server fails clearly and keeps its data private.
+@Suite(.timeLimit(.minutes(2))) struct ServerStartTests {
+    @Test func aBusyPortIsNamedAndNothingIsWrittenBeforeTheBind() async throws {
+        try await withServer { running in
+            let directory = TestScratch.directory("roster-busy").appendingPathComponent("data").path
+            var configuration = ServerConfiguration(dataDirectory: directory)
+            configuration.port = running.port
+            let second = RosterServer(configuration: configuration, clock: ManualClock(now: t0))
+            await #expect {
+                try await second.start()
+            } throws: { error in
+                "\(error)" == "127.0.0.1:\(running.port) is already in use (another roster-server, or another program, listens there)"
+            }
+            #expect(!FileManager.default.fileExists(atPath: directory), "nothing is written to the data dir before the bind")
+        }
+    }
+
+    @Test func theDataDirectoryIsPrivate() async throws {
+        try await withServer(configure: { $0.tls = .init() }) { harness in
+            let client = try await harness.connect(tls: try TLSContext.client(.init(trust: .caFile(harness.dataDirectory + "/tls/ca.pem"))))
+            _ = try await client.addEmployee("Ada", "Lovelace")  // so that the WAL exists
+            await client.close()
+            func mode(_ path: String) throws -> Int {
+                try #require(FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
+            }
+            #expect(try mode(harness.dataDirectory) == 0o700)
+            #expect(try mode(harness.dataDirectory + "/tls") == 0o700)
+            let files = try FileManager.default.subpathsOfDirectory(atPath: harness.dataDirectory)
+                .filter { !$0.hasSuffix("tls") }
+            #expect(files.contains("roster.sqlite") && files.contains("roster.sqlite-wal") && files.contains("admin.token"))
+            #expect(files.contains("tls/ca.pem") && files.contains("tls/server.key"))
+            for file in files {
+                #expect(try mode(harness.dataDirectory + "/" + file) == 0o600, "\(file)")
+            }
+        }
+    }
+
+    /// The peer reads the Error frame even when it has sent much more than the server read: the
+    /// server half-closes and drains instead of closing on unread input (which sends a reset).
+    @Test func anErrorIsReadByThePeerEvenWithUnreadInputBehindIt() async throws {
+        try await withServer { harness in
+            for _ in 0..<20 {
+                let socket = try RawSocket(port: harness.port)
+                // A frame declaring 2 MiB before Hello (limit 4 KiB), then 256 KiB the server never decodes.
+                socket.send([0x00, 0x20, 0x00, 0x00] + [UInt8](repeating: 0x41, count: 256 << 10))
+                let (frames, closed) = await socket.readUntilClosed()
+                #expect(frames.map(\.errorCode) == [.frameTooLarge], "the Error frame arrives, not a reset")
+                #expect(closed && !socket.wasReset, "an orderly close after the frame, not a reset")
+            }
+        }
+    }
+}
