@@ -11,45 +11,127 @@ public enum ImportFormat: String, Sendable, CaseIterable {
     case shiftsCSV = "shifts-csv"
 }
 
-/// Turns an import file into validated-ready changes against a tenant's current state.
+/// How an import treats what already exists.
+public struct ImportOptions: Sendable, Hashable {
+    /// Everything of the kinds the format carries that the file does not hold is removed: the
+    /// directory for an employees file, the plan for a shifts file, both for the JSON formats.
+    public var replace: Bool
+    /// A record naming an existing employee (by id or full name) or shift (by id) changes it,
+    /// only in the fields the file gives. Without it such a record is an error, unless it would
+    /// change nothing (then it is reported unchanged and skipped).
+    public var updateExisting: Bool
+
+    public init(replace: Bool = false, updateExisting: Bool = false) {
+        self.replace = replace
+        self.updateExisting = updateExisting
+    }
+}
+
+/// What one record of an import does.
+public enum ImportAction: String, Sendable, Hashable, CaseIterable {
+    case added, updated, unchanged, removed
+}
+
+public struct ImportRow: Sendable, Hashable {
+    public var action: ImportAction
+    /// "employee", "shift" or "motd".
+    public var kind: String
+    public var id: String
+    public var description: String
+    /// "line 3", "employees[2]"; empty for removals.
+    public var location: String
+
+    public init(action: ImportAction, kind: String, id: String, description: String, location: String) {
+        self.action = action
+        self.kind = kind
+        self.id = id
+        self.description = description
+        self.location = location
+    }
+}
+
+/// An import, checked against a tenant's state: the changes to commit (records that change
+/// nothing are left out; an employee's removal is preceded by their shifts'), and what each
+/// record does, for a dry run or the result.
+public struct ImportPlan: Sendable {
+    public var changes: [RosterImport.Located]
+    public var rows: [ImportRow]
+
+    public func count(_ action: ImportAction) -> Int { rows.filter { $0.action == action }.count }
+}
+
+/// Turns an import file into a plan against a tenant's current state.
 ///
-/// Every bad record is reported with its location ("employees[2]", "line 5") and field; the
-/// caller applies nothing unless the whole batch is valid (`RosterState.applyingValidated`).
+/// Every bad record is reported with its location ("employees[2]", "line 5") and field, all in
+/// one pass (at most `maxViolations`); nothing is applied unless the whole file is valid.
 public struct RosterImport {
     public typealias Located = (location: String, change: RosterChange)
+    public static let maxViolations = 100
 
     private let current: RosterState
+    private let options: ImportOptions
     private let newID: (_ prefix: String) -> String
     private var violations: [RosterViolation] = []
+    /// Violations that only say "this exists already" (ALREADY_EXISTS when they are all there is).
+    private var conflicts = 0
     private var changes: [Located] = []
-    /// Employees known so far by folded full name: the current directory plus this batch.
+    private var rows: [ImportRow] = []
+    /// Employees known so far by folded full name: the directory plus this file.
     private var idsByName: [String: String] = [:]
+    /// Where this file first named each employee (folded full name or id) and shift.
+    private var employeeSeenAt: [String: String] = [:]
+    private var shiftSeenAt: [String: String] = [:]
+    /// Existing records the file matched (kept by a replace).
+    private var matchedEmployees = Set<String>()
+    private var matchedShifts = Set<String>()
 
-    /// - Parameter newID: makes a fresh id for a record that has none ("e" employees, "s" shifts).
-    public static func changes(
-        format: ImportFormat, data: Data, replace: Bool = false, current: RosterState,
+    /// The plan for `data`. Throws every violation at once.
+    public static func plan(
+        format: ImportFormat, data: Data, options: ImportOptions = ImportOptions(), current: RosterState,
         newID: @escaping (_ prefix: String) -> String
-    ) throws(RosterError) -> [Located] {
-        var importer = RosterImport(current: replace ? RosterState(tenant: current.tenant) : current, newID: newID)
-        if replace {
-            // Deleting an employee also deletes their shifts.
-            importer.changes = current.sortedEmployees.map { ("replace", .employeeDeleted(id: $0.id)) }
-        }
+    ) throws(RosterError) -> ImportPlan {
+        var importer = RosterImport(current: current, options: options, newID: newID)
         importer.idsByName = Dictionary(
-            importer.current.employees.values.map { (TextFolding.fold($0.fullName), $0.id) },
-            uniquingKeysWith: { first, _ in first })
+            current.employees.values.map { (TextFolding.fold($0.fullName), $0.id) }, uniquingKeysWith: { first, _ in first })
         switch format {
         case .snapshotJSON: importer.parseSnapshotJSON(data)
         case .legacyAppJSON: importer.parseLegacyJSON(data)
         case .employeesCSV: importer.parseEmployeesCSV(data)
         case .shiftsCSV: importer.parseShiftsCSV(data)
         }
-        if !importer.violations.isEmpty { throw .invalid(importer.violations) }
-        return importer.changes
+        if options.replace { importer.removeUnmatched(format: format) }
+        // The records' own rules (names, emails, times), checked with the rest in one pass.
+        do throws(RosterError) {
+            _ = try current.applyingValidated(importer.changes)
+        } catch {
+            switch error {
+            case .invalid(let found), .alreadyExists(let found): importer.violations += found
+            case .notFound(let what, _): importer.reject("document", "", "\(what) not found")
+            }
+        }
+        if !importer.violations.isEmpty {
+            var found = importer.violations
+            if found.count > maxViolations {
+                let more = found.count - maxViolations
+                found = Array(found.prefix(maxViolations))
+                found.append(RosterViolation(location: "document", field: "", message: "and \(more) more errors"))
+            }
+            throw importer.conflicts == importer.violations.count ? .alreadyExists(found) : .invalid(found)
+        }
+        return ImportPlan(changes: importer.changes, rows: importer.rows)
     }
 
-    private init(current: RosterState, newID: @escaping (String) -> String) {
+    /// The changes `plan` would commit.
+    public static func changes(
+        format: ImportFormat, data: Data, replace: Bool = false, current: RosterState,
+        newID: @escaping (_ prefix: String) -> String
+    ) throws(RosterError) -> [Located] {
+        try plan(format: format, data: data, options: ImportOptions(replace: replace), current: current, newID: newID).changes
+    }
+
+    private init(current: RosterState, options: ImportOptions, newID: @escaping (String) -> String) {
         self.current = current
+        self.options = options
         self.newID = newID
     }
 
@@ -57,31 +139,152 @@ public struct RosterImport {
         violations.append(RosterViolation(location: location, field: field, message: message))
     }
 
-    private mutating func addEmployee(_ employee: Employee, at location: String) {
-        var employee = employee
-        if employee.id.isEmpty {
-            employee.id = idsByName[TextFolding.fold(employee.fullName)] ?? newID("e")
-        }
-        idsByName[TextFolding.fold(employee.fullName)] = employee.id
-        changes.append((location, .employeeUpserted(employee)))
+    private mutating func conflict(_ location: String, _ field: String, _ message: String) {
+        reject(location, field, message)
+        conflicts += 1
     }
 
-    /// An employee reference: an id known in this batch or the directory, or a full name.
+    private mutating func row(_ action: ImportAction, _ kind: String, _ id: String, _ description: String, _ location: String) {
+        rows.append(ImportRow(action: action, kind: kind, id: id, description: description, location: location))
+    }
+
+    // MARK: Employees
+
+    /// An employee record: the fields the file gave (`present`), the rest at their defaults.
+    private mutating func addEmployee(_ parsed: Employee, present: Set<EmployeeField>, at location: String) {
+        let folded = TextFolding.fold(parsed.fullName)
+        let hasName = present.contains(.firstName) && present.contains(.lastName)
+            && !parsed.firstName.isEmpty && !parsed.lastName.isEmpty
+        // The same person twice in one file: which row wins would be a guess.
+        if hasName, let earlier = employeeSeenAt["name:" + folded] {
+            reject(location, "name", "\"\(parsed.fullName)\" is also on \(earlier)")
+            return
+        }
+        if !parsed.id.isEmpty, let earlier = employeeSeenAt["id:" + parsed.id] {
+            reject(location, "id", "\"\(parsed.id)\" is also on \(earlier)")
+            return
+        }
+        if hasName { employeeSeenAt["name:" + folded] = location }
+        if !parsed.id.isEmpty { employeeSeenAt["id:" + parsed.id] = location }
+
+        let existing = parsed.id.isEmpty
+            ? (hasName ? idsByName[folded].flatMap { current.employees[$0] } : nil)
+            : current.employees[parsed.id]
+        guard let existing else {
+            var employee = parsed
+            if employee.id.isEmpty { employee.id = newID("e") }
+            if hasName { idsByName[folded] = employee.id }
+            changes.append((location, .employeeUpserted(employee)))
+            row(.added, "employee", employee.id, employee.fullName, location)
+            return
+        }
+        matchedEmployees.insert(existing.id)
+        let merged = existing.merging(parsed, fields: present)
+        if merged == existing {
+            row(.unchanged, "employee", existing.id, existing.fullName, location)
+            return
+        }
+        guard options.updateExisting || options.replace else {
+            conflict(location, parsed.id.isEmpty ? "name" : "id", """
+                employee \(existing.id) "\(existing.fullName)" already exists; --update-existing changes the fields this file gives
+                """)
+            return
+        }
+        if hasName { idsByName[folded] = existing.id }
+        changes.append((location, .employeeUpserted(merged)))
+        row(.updated, "employee", existing.id, merged.fullName, location)
+    }
+
+    /// An employee reference: an id known in this file or the directory, or a full name.
     private func resolveEmployee(_ reference: String) -> String? {
         if current.employees[reference] != nil || idsByName.values.contains(reference) { return reference }
         return idsByName[TextFolding.fold(reference.trimmingCharacters(in: .whitespaces))]
     }
 
+    private func employeeName(_ id: String) -> String {
+        if let employee = current.employees[id] { return employee.fullName }
+        for (_, change) in changes {
+            if case .employeeUpserted(let employee) = change, employee.id == id { return employee.fullName }
+        }
+        return id
+    }
+
+    // MARK: Shifts
+
     private mutating func addShift(id: String, employee reference: String, start: UnixMillis?, end: UnixMillis?,
-                                   role: String, at location: String, employeeField: String) {
+                                   role: String?, at location: String, employeeField: String) {
         guard let employeeID = resolveEmployee(reference) else {
             reject(location, employeeField, reference.isEmpty ? "is empty" : "unknown employee \"\(reference)\"")
             return
         }
         guard let start, let end else { return }  // already reported by the time parser
-        changes.append((location, .shiftAdded(Shift(id: id.isEmpty ? newID("s") : id, employeeID: employeeID,
-                                                    start: start, end: end, role: role))))
+        let key = "\(employeeID)|\(start)|\(end)|\(role ?? "")"
+        if let earlier = shiftSeenAt["same:" + key] {
+            reject(location, employeeField, "the same shift as \(earlier)")
+            return
+        }
+        if !id.isEmpty, let earlier = shiftSeenAt["id:" + id] {
+            reject(location, "id", "\"\(id)\" is also on \(earlier)")
+            return
+        }
+        shiftSeenAt["same:" + key] = location
+        if !id.isEmpty { shiftSeenAt["id:" + id] = location }
+
+        let existing = id.isEmpty
+            ? current.shifts.values.first { $0.employeeID == employeeID && $0.start == start && $0.end == end && $0.role == (role ?? "") }
+            : current.shifts[id]
+        var shift = Shift(id: id, employeeID: employeeID, start: start, end: end, role: role ?? "")
+        guard let existing else {
+            if shift.id.isEmpty { shift.id = newID("s") }
+            changes.append((location, .shiftAdded(shift)))
+            row(.added, "shift", shift.id, describe(shift: shift), location)
+            return
+        }
+        matchedShifts.insert(existing.id)
+        shift.id = existing.id
+        if role == nil { shift.role = existing.role }  // no role column: keep it
+        if shift == existing {
+            row(.unchanged, "shift", existing.id, describe(shift: existing), location)
+            return
+        }
+        guard options.updateExisting || options.replace else {
+            conflict(location, "id", "shift \(existing.id) already exists; --update-existing changes it")
+            return
+        }
+        changes.append((location, .shiftAdded(shift)))
+        row(.updated, "shift", shift.id, describe(shift: shift), location)
     }
+
+    private func describe(shift: Shift) -> String {
+        "\(employeeName(shift.employeeID)) \(TimeText.iso8601(shift.start))–\(TimeText.iso8601(shift.end))"
+            + (shift.role.isEmpty ? "" : " \(shift.role)")
+    }
+
+    // MARK: Replace
+
+    /// Removes what the file did not match, of the kinds its format carries.
+    private mutating func removeUnmatched(format: ImportFormat) {
+        let directory = format != .shiftsCSV, plan = format != .employeesCSV
+        var removals: [Located] = []
+        let rowsOfTheFile = rows
+        rows = []
+        let removedEmployees = directory
+            ? Set(current.employees.keys.filter { !matchedEmployees.contains($0) }) : []
+        for shift in current.sortedShifts where !matchedShifts.contains(shift.id) {
+            guard plan || removedEmployees.contains(shift.employeeID) else { continue }
+            removals.append(("replace", .shiftDeleted(id: shift.id)))
+            row(.removed, "shift", shift.id, "\(employeeName(shift.employeeID)) \(TimeText.iso8601(shift.start))", "")
+        }
+        for employee in current.sortedEmployees where removedEmployees.contains(employee.id) {
+            removals.append(("replace", .employeeDeleted(id: employee.id)))
+            row(.removed, "employee", employee.id, employee.fullName, "")
+        }
+        // Removals first: a renamed person may take a name the file frees.
+        changes = removals + changes
+        rows += rowsOfTheFile
+    }
+
+    // MARK: Fields
 
     private mutating func time(_ value: Any?, at location: String, field: String) -> UnixMillis? {
         switch value {
@@ -111,26 +314,29 @@ public struct RosterImport {
         }
     }
 
+    private mutating func setMotd(_ motd: String, at location: String) {
+        if motd == current.tenant.motd {
+            row(.unchanged, "motd", "", motd, location)
+        } else {
+            changes.append((location, .motdSet(motd)))
+            row(.updated, "motd", "", motd, location)
+        }
+    }
+
     // MARK: Snapshot JSON
 
     private mutating func parseSnapshotJSON(_ data: Data) {
         guard let root = jsonObject(data) else { return }
-        if let tenant = root["tenant"] as? [String: Any], let motd = tenant["motd"] as? String {
-            changes.append(("tenant", .motdSet(motd)))
-        }
         let employees = root["employees"] as? [Any] ?? []
         if root["employees"] != nil && root["employees"] as? [Any] == nil { reject("document", "employees", "is not a list") }
         for (index, item) in employees.enumerated() {
             let location = "employees[\(index)]"
             guard let record = item as? [String: Any] else { reject(location, "", "is not an object"); continue }
             var fields = FieldReader(record: record, location: location)
-            let employee = Employee(
-                id: fields.string("id"), firstName: fields.string("firstName"), lastName: fields.string("lastName"),
-                email: fields.string("email"), phone: fields.string("phone"), position: fields.string("position"),
-                team: fields.string("team"), projects: fields.strings("projects"), biography: fields.string("biography"),
-                photoURL: fields.string("photoURL"), type: fields.employeeType("type"))
+            let (employee, present) = fields.employee(projects: { $0.strings("projects") })
             violations += fields.violations
-            addEmployee(employee, at: location)
+            guard fields.violations.isEmpty else { continue }
+            addEmployee(employee, present: present, at: location)
         }
         let shifts = root["shifts"] as? [Any] ?? []
         if root["shifts"] != nil && root["shifts"] as? [Any] == nil { reject("document", "shifts", "is not a list") }
@@ -138,11 +344,15 @@ public struct RosterImport {
             let location = "shifts[\(index)]"
             guard let record = item as? [String: Any] else { reject(location, "", "is not an object"); continue }
             var fields = FieldReader(record: record, location: location)
-            let id = fields.string("id"), employee = fields.string("employeeId"), role = fields.string("role")
+            let id = fields.string("id"), employee = fields.string("employeeId")
+            let role = fields.has("role") ? fields.string("role") : nil
             violations += fields.violations
-            let start = time(record["start"], at: location, field: "start")
-            let end = time(record["end"], at: location, field: "end")
+            let start = time(fields.value("start"), at: location, field: "start")
+            let end = time(fields.value("end"), at: location, field: "end")
             addShift(id: id, employee: employee, start: start, end: end, role: role, at: location, employeeField: "employeeId")
+        }
+        if let tenant = root["tenant"] as? [String: Any], let motd = tenant["motd"] as? String {
+            setMotd(motd, at: "tenant")
         }
     }
 
@@ -150,7 +360,6 @@ public struct RosterImport {
 
     private mutating func parseLegacyJSON(_ data: Data) {
         guard let root = jsonObject(data) else { return }
-        if let motd = root["motd"] as? String { changes.append(("motd", .motdSet(motd))) }
         var entries: [(String, [String: Any])] = []
         if let today = root["scheduledToday"] as? [String: Any] { entries.append(("scheduledToday", today)) }
         if let roster = root["roster"] as? [Any] {
@@ -170,65 +379,174 @@ public struct RosterImport {
             let end = time(record["toDate"], at: location, field: "toDate")
             // scheduledToday usually repeats one of the roster's entries.
             guard seen.insert("\(TextFolding.fold(name))|\(start ?? 0)|\(end ?? 0)").inserted else { continue }
+            // People are references here: known ones are used as they are, unknown ones created.
             if resolveEmployee(name) == nil {
                 let parts = name.split(separator: " ")
                 let last = parts.count > 1 ? String(parts.last!) : ""
                 let first = parts.count > 1 ? parts.dropLast().joined(separator: " ") : name
-                addEmployee(Employee(firstName: first, lastName: last), at: location)
+                addEmployee(Employee(firstName: first, lastName: last), present: [.firstName, .lastName], at: location)
+            } else if let id = resolveEmployee(name), current.employees[id] != nil {
+                matchedEmployees.insert(id)
             }
-            addShift(id: "", employee: name, start: start, end: end, role: "", at: location, employeeField: "name")
+            addShift(id: "", employee: name, start: start, end: end, role: nil, at: location, employeeField: "name")
         }
+        if let motd = root["motd"] as? String { setMotd(motd, at: "motd") }
     }
 
     // MARK: CSV
 
-    private mutating func csvRows(_ data: Data) -> [(line: Int, fields: [String: String])]? {
+    /// The rows of a CSV file with a header that has every `required` column and no unknown one;
+    /// nil (with violations) otherwise. Line numbers count the header as line 1.
+    private mutating func csvRows(_ data: Data, required: [String], known: [String])
+        -> (columns: Set<String>, rows: [(line: Int, fields: [String: String])])?
+    {
         guard let text = String(data: data, encoding: .utf8) else {
             reject("document", "", "is not UTF-8 text")
             return nil
         }
+        if let line = CSVText.unclosedQuoteLine(text) {
+            reject("line \(line)", "", "a quoted field opened here is never closed")
+            return nil
+        }
+        let csv: CSV<Enumerated>
         do {
-            let csv = try CSV<Enumerated>(string: text, delimiter: .comma, loadColumns: false)
-            let header = csv.header.map(FieldReader.normalize)
-            return csv.rows.enumerated().compactMap { index, row in
-                if row.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { return nil }
-                var fields: [String: String] = [:]
-                for (column, value) in zip(header, row) { fields[column] = value.trimmingCharacters(in: .whitespaces) }
-                return (index + 2, fields)
-            }
+            csv = try CSV<Enumerated>(string: text, delimiter: .comma, loadColumns: false)
         } catch {
             reject("document", "", "is not valid CSV (\(error))")
             return nil
         }
+        let header = csv.header.map(FieldReader.normalize)
+        let knownColumns = Dictionary(known.map { (FieldReader.normalize($0), $0) }, uniquingKeysWith: { first, _ in first })
+        for (name, column) in zip(csv.header, header) where knownColumns[column] == nil {
+            reject("line 1", "", "unknown column \"\(name)\" (known: \(known.joined(separator: ", ")))")
+        }
+        for column in required where !header.contains(FieldReader.normalize(column)) {
+            reject("line 1", "", "missing column \(column)")
+        }
+        guard violations.isEmpty else { return nil }
+        // SwiftCSV numbers records, not lines: a quoted field may span lines.
+        let lines = CSVText.recordStartLines(text)
+        let rows = csv.rows.enumerated().compactMap { index, row -> (line: Int, fields: [String: String])? in
+            if row.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { return nil }
+            var fields: [String: String] = [:]
+            for (column, value) in zip(header, row) { fields[column] = value.trimmingCharacters(in: .whitespaces) }
+            return (index + 1 < lines.count ? lines[index + 1] : index + 2, fields)
+        }
+        return (Set(header), rows)
     }
 
+    static let employeeColumns = ["id", "first_name", "last_name", "email", "phone", "position", "team", "projects",
+                                  "biography", "photo_url", "type"]
+    static let shiftColumns = ["id", "employee", "start", "end", "role"]
+
     private mutating func parseEmployeesCSV(_ data: Data) {
-        guard let rows = csvRows(data) else { return }
+        guard let (columns, rows) = csvRows(data, required: ["first_name", "last_name"], known: Self.employeeColumns) else { return }
         for (line, row) in rows {
             let location = "line \(line)"
             var fields = FieldReader(record: row, location: location)
-            let employee = Employee(
-                id: fields.string("id"), firstName: fields.string("firstName"), lastName: fields.string("lastName"),
-                email: fields.string("email"), phone: fields.string("phone"), position: fields.string("position"),
-                team: fields.string("team"),
-                projects: fields.string("projects").split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) },
-                biography: fields.string("biography"), photoURL: fields.string("photoURL"), type: fields.employeeType("type"))
+            let (employee, present) = fields.employee(projects: { fields in
+                fields.string("projects").split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+                    .filter { !$0.isEmpty }
+            })
             violations += fields.violations
-            addEmployee(employee, at: location)
+            guard fields.violations.isEmpty else { continue }
+            addEmployee(employee, present: present.filter { columns.contains($0.column) }, at: location)
         }
     }
 
     private mutating func parseShiftsCSV(_ data: Data) {
-        guard let rows = csvRows(data) else { return }
+        guard let (columns, rows) = csvRows(data, required: ["employee", "start", "end"], known: Self.shiftColumns) else { return }
         for (line, row) in rows {
             let location = "line \(line)"
             var fields = FieldReader(record: row, location: location)
             let start = time(row["start"].flatMap { $0.isEmpty ? nil : $0 }, at: location, field: "start")
             let end = time(row["end"].flatMap { $0.isEmpty ? nil : $0 }, at: location, field: "end")
-            let id = fields.string("id"), employee = fields.string("employee"), role = fields.string("role")
+            let id = fields.string("id"), employee = fields.string("employee")
+            let role = columns.contains("role") ? fields.string("role") : nil
             violations += fields.violations
             addShift(id: id, employee: employee, start: start, end: end, role: role, at: location, employeeField: "employee")
         }
+    }
+}
+
+/// The employee fields a file can give, by their CSV column and JSON key.
+public enum EmployeeField: String, Sendable, CaseIterable {
+    case id, firstName, lastName, email, phone, position, team, projects, biography, photoURL, type
+
+    /// The normalized column name (see `FieldReader.normalize`).
+    var column: String { FieldReader.normalize(rawValue) }
+}
+
+extension Employee {
+    /// This employee with the `fields` of `other` (the id stays).
+    public func merging(_ other: Employee, fields: Set<EmployeeField>) -> Employee {
+        var merged = self
+        for field in fields {
+            switch field {
+            case .id: break
+            case .firstName: merged.firstName = other.firstName
+            case .lastName: merged.lastName = other.lastName
+            case .email: merged.email = other.email
+            case .phone: merged.phone = other.phone
+            case .position: merged.position = other.position
+            case .team: merged.team = other.team
+            case .projects: merged.projects = other.projects
+            case .biography: merged.biography = other.biography
+            case .photoURL: merged.photoURL = other.photoURL
+            case .type: merged.type = other.type
+            }
+        }
+        return merged
+    }
+}
+
+/// What the CSV parser does not say: where a quoted field that never closes was opened, and on
+/// which line each record starts.
+enum CSVText {
+    static func unclosedQuoteLine(_ text: String) -> Int? {
+        scan(text).unclosedAt
+    }
+
+    static func recordStartLines(_ text: String) -> [Int] {
+        scan(text).starts
+    }
+
+    private static func scan(_ text: String) -> (starts: [Int], unclosedAt: Int?) {
+        var line = 1, starts = [1], inQuotes = false, openedAt = 0, atFieldStart = true
+        var iterator = Array(text.unicodeScalars).makeIterator()
+        var pending: Unicode.Scalar? = nil
+        while let scalar = pending ?? iterator.next() {
+            pending = nil
+            if inQuotes {
+                if scalar == "\"" {
+                    if let next = iterator.next() {
+                        if next == "\"" { continue }  // an escaped quote
+                        pending = next
+                    }
+                    inQuotes = false
+                } else if scalar == "\n" {
+                    line += 1
+                }
+                continue
+            }
+            switch scalar {
+            case "\"" where atFieldStart:
+                inQuotes = true
+                openedAt = line
+                atFieldStart = false
+            case ",":
+                atFieldStart = true
+            case "\n":
+                line += 1
+                starts.append(line)
+                atFieldStart = true
+            case "\r":
+                break
+            default:
+                atFieldStart = false
+            }
+        }
+        return (starts, inQuotes ? openedAt : nil)
     }
 }
 
@@ -246,6 +564,20 @@ struct FieldReader {
 
     static func normalize(_ key: String) -> String {
         key.lowercased().filter { $0.isLetter || $0.isNumber }
+    }
+
+    func has(_ key: String) -> Bool { record[Self.normalize(key)] != nil }
+
+    func value(_ key: String) -> Any? { record[Self.normalize(key)] }
+
+    /// An employee from the record's fields, and which fields it gave.
+    mutating func employee(projects: (inout FieldReader) -> [String]) -> (Employee, Set<EmployeeField>) {
+        let present = Set(EmployeeField.allCases.filter { has($0.rawValue) })
+        let employee = Employee(
+            id: string("id"), firstName: string("firstName"), lastName: string("lastName"), email: string("email"),
+            phone: string("phone"), position: string("position"), team: string("team"), projects: projects(&self),
+            biography: string("biography"), photoURL: string("photoURL"), type: employeeType("type"))
+        return (employee, present)
     }
 
     mutating func string(_ key: String) -> String {

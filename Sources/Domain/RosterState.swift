@@ -45,6 +45,28 @@ public struct RosterState: Sendable, Hashable {
         }
     }
 
+    /// `changes` with each employee deletion preceded by the deletion of that employee's shifts
+    /// (those still there at that point), so that a revision says on the wire everything it
+    /// removes and a client never keeps an orphan shift.
+    public func expandingCascades(_ changes: [(location: String, change: RosterChange)])
+        -> [(location: String, change: RosterChange)]
+    {
+        guard changes.contains(where: { if case .employeeDeleted = $0.change { true } else { false } }) else { return changes }
+        var state = self
+        var expanded: [(location: String, change: RosterChange)] = []
+        for (location, change) in changes {
+            if case .employeeDeleted(let id) = change {
+                for shift in state.sortShifts(state.shifts.values.filter { $0.employeeID == id }) {
+                    expanded.append((location, .shiftDeleted(id: shift.id)))
+                    state.apply(.shiftDeleted(id: shift.id))
+                }
+            }
+            expanded.append((location, change))
+            state.apply(change)
+        }
+        return expanded
+    }
+
     public mutating func apply(_ changes: [RosterChange]) {
         for change in changes { apply(change) }
     }

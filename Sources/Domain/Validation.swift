@@ -24,11 +24,15 @@ public enum RosterError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalid([RosterViolation])
     /// The thing named does not exist; close matches, best first.
     case notFound(String, suggestions: [String])
+    /// What was to be created exists already (and would be changed): each such record.
+    case alreadyExists([RosterViolation])
 
     public var description: String {
         switch self {
         case .invalid(let violations):
             return "invalid input: " + violations.map(\.description).joined(separator: "; ")
+        case .alreadyExists(let violations):
+            return "already exists: " + violations.map(\.description).joined(separator: "; ")
         case .notFound(let what, let suggestions):
             return suggestions.isEmpty ? "\(what) not found" : "\(what) not found; did you mean \(suggestions.joined(separator: ", "))?"
         }

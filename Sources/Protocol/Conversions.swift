@@ -180,3 +180,46 @@ extension ImportFormat {
         }
     }
 }
+
+extension Roster_V1_ImportSummary {
+    public init(_ plan: ImportPlan) {
+        self = .with {
+            $0.added = UInt32(plan.count(.added))
+            $0.updated = UInt32(plan.count(.updated))
+            $0.unchanged = UInt32(plan.count(.unchanged))
+            $0.removed = UInt32(plan.count(.removed))
+            $0.rows = plan.rows.map { row in
+                .with {
+                    $0.action = Roster_V1_ImportAction(row.action)
+                    $0.kind = row.kind
+                    $0.id = row.id
+                    $0.description_p = row.description
+                    $0.location = row.location
+                }
+            }
+        }
+    }
+}
+
+extension Roster_V1_ImportAction {
+    public init(_ action: ImportAction) {
+        switch action {
+        case .added: self = .added
+        case .updated: self = .updated
+        case .unchanged: self = .unchanged
+        case .removed: self = .removed
+        }
+    }
+}
+
+extension ImportAction {
+    public init?(_ wire: Roster_V1_ImportAction) {
+        switch wire {
+        case .added: self = .added
+        case .updated: self = .updated
+        case .unchanged: self = .unchanged
+        case .removed: self = .removed
+        default: return nil
+        }
+    }
+}

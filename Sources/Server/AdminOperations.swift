@@ -10,9 +10,26 @@ struct AdminOperations: Sendable {
     let historyLimit: Int
 
     func perform(_ request: RosterMessage, on tenant: TenantRuntime) async -> Result<Roster_V1_MutationResult, WireError> {
+        let view = tenant.view
         let located: [RosterImport.Located]
+        var summary: Roster_V1_ImportSummary?
         do throws(RosterError) {
-            located = try changes(for: request, state: tenant.view.state)
+            if case .importData(let body) = request {
+                let plan = try importPlan(body, state: view.state)
+                located = plan.changes
+                summary = Roster_V1_ImportSummary(plan)
+                if body.dryRun || located.isEmpty {
+                    // Nothing to commit: a dry run, or a file that changes nothing (all unchanged).
+                    return .success(.with {
+                        $0.epoch = view.epoch
+                        $0.revision = view.revision
+                        $0.importSummary = summary!
+                        $0.dryRun = body.dryRun
+                    })
+                }
+            } else {
+                located = try changes(for: request, state: view.state)
+            }
         } catch {
             return .failure(WireError(error))
         }
@@ -29,8 +46,20 @@ struct AdminOperations: Sendable {
                     case .motdSet: nil
                     }
                 }
+                if let summary { $0.importSummary = summary }
             }
         }
+    }
+
+    private func importPlan(_ body: Roster_V1_ImportRequest, state: RosterState) throws(RosterError) -> ImportPlan {
+        guard let format = ImportFormat(body.format) else {
+            throw .invalid([RosterViolation(field: "format", message: "is not a known import format")])
+        }
+        let plan = try RosterImport.plan(format: format, data: body.data,
+                                         options: ImportOptions(replace: body.replace, updateExisting: body.updateExisting),
+                                         current: state, newID: IdentifierFactory.make)
+        if plan.rows.isEmpty { throw .invalid([RosterViolation(location: "document", field: "", message: "holds no records")]) }
+        return plan
     }
 
     /// Validates `located` against the tenant's current state, commits it durably as the next
@@ -39,6 +68,7 @@ struct AdminOperations: Sendable {
         -> Result<(epoch: UInt64, entry: HistoryEntry), WireError>
     {
         let view = tenant.view
+        let located = view.state.expandingCascades(located)
         let newState: RosterState
         do throws(RosterError) {
             newState = try view.state.applyingValidated(located)
@@ -71,19 +101,15 @@ struct AdminOperations: Sendable {
             if shift.id.isEmpty { shift.id = IdentifierFactory.make("s") }
             // The employee may be named instead of identified.
             if let employee = state.employee(idOrName: shift.employeeID) { shift.employeeID = employee.id }
+            // AddShift creates; it never silently replaces a shift with the same id.
+            if state.shifts[shift.id] != nil {
+                throw .alreadyExists([RosterViolation(field: "id", message: "shift \(shift.id) already exists")])
+            }
             return [("", .shiftAdded(shift))]
         case .deleteShift(let body):
             return [("", .shiftDeleted(id: body.id))]
         case .setMotd(let body):
             return [("", .motdSet(body.motd))]
-        case .importData(let body):
-            guard let format = ImportFormat(body.format) else {
-                throw .invalid([RosterViolation(field: "format", message: "is not a known import format")])
-            }
-            let located = try RosterImport.changes(format: format, data: body.data, replace: body.replace, current: state,
-                                                   newID: IdentifierFactory.make)
-            if located.isEmpty { throw .invalid([RosterViolation(location: "document", field: "", message: "holds no records")]) }
-            return located
         default:
             throw .invalid([RosterViolation(field: "type", message: "\(request.type) is not an admin operation")])
         }

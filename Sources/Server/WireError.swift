@@ -15,8 +15,12 @@ struct WireError: Error {
 
     init(_ error: RosterError) {
         switch error {
-        case .invalid(let violations):
-            self.init(.invalidArgument, error.description)
+        case .invalid(let violations), .alreadyExists(let violations):
+            if case .alreadyExists = error {
+                self.init(.alreadyExists, error.description)
+            } else {
+                self.init(.invalidArgument, error.description)
+            }
             body.violations = violations.map { violation in
                 Roster_V1_FieldViolation.with {
                     $0.location = violation.location

@@ -391,6 +391,56 @@ public nonisolated enum Roster_V1_ImportFormat: SwiftProtobuf.Enum, Swift.CaseIt
 
 }
 
+public nonisolated enum Roster_V1_ImportAction: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
+  case unspecified // = 0
+  case added // = 1
+  case updated // = 2
+
+  /// the record equals what exists: skipped
+  case unchanged // = 3
+
+  /// replace: not in the file; or the shifts of a removed employee
+  case removed // = 4
+  case UNRECOGNIZED(Int)
+
+  public init() {
+    self = .unspecified
+  }
+
+  public init?(rawValue: Int) {
+    switch rawValue {
+    case 0: self = .unspecified
+    case 1: self = .added
+    case 2: self = .updated
+    case 3: self = .unchanged
+    case 4: self = .removed
+    default: self = .UNRECOGNIZED(rawValue)
+    }
+  }
+
+  public var rawValue: Int {
+    switch self {
+    case .unspecified: return 0
+    case .added: return 1
+    case .updated: return 2
+    case .unchanged: return 3
+    case .removed: return 4
+    case .UNRECOGNIZED(let i): return i
+    }
+  }
+
+  // The compiler won't synthesize support with the UNRECOGNIZED case.
+  public static let allCases: [Roster_V1_ImportAction] = [
+    .unspecified,
+    .added,
+    .updated,
+    .unchanged,
+    .removed,
+  ]
+
+}
+
 public nonisolated struct Roster_V1_Employee: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -512,6 +562,8 @@ public nonisolated struct Roster_V1_Hello: Sendable {
   /// tenant id; empty selects the server's default tenant
   public var tenant: String = String()
 
+  /// Optional features the client understands, by name. Version 1 defines none; a receiver
+  /// ignores names it does not know.
   public var features: [String] = []
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
@@ -559,6 +611,7 @@ public nonisolated struct Roster_V1_Welcome: Sendable {
   /// Clears the value of `limits`. Subsequent reads from it will return its default value.
   public mutating func clearLimits() {self._limits = nil}
 
+  /// The names from Hello.features that this server supports (none in version 1).
   public var features: [String] = []
 
   public var tenant: Roster_V1_Tenant {
@@ -612,7 +665,7 @@ public nonisolated struct Roster_V1_Error: Sendable {
 
   public var violations: [Roster_V1_FieldViolation] = []
 
-  /// RESYNC_REQUIRED: the oldest revision the history still holds
+  /// RESYNC_REQUIRED: the oldest since_revision the server can resume from
   public var oldestRevision: UInt64 = 0
 
   /// NOT_FOUND: close matches, best first
@@ -1169,7 +1222,8 @@ public nonisolated struct Roster_V1_OnDutyChanged: Sendable {
   /// Clears the value of `filter`. Subsequent reads from it will return its default value.
   public mutating func clearFilter() {self._filter = nil}
 
-  /// per-tenant counter of on-duty transitions since server start
+  /// Per-tenant counter of on-duty transitions since the server process started; a client drops
+  /// an event whose sequence is not above the last it applied for the same subscription.
   public var sequence: UInt64 = 0
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
@@ -1270,6 +1324,57 @@ public nonisolated struct Roster_V1_ImportRequest: Sendable {
   /// replace the whole directory and plan instead of merging
   public var replace: Bool = false
 
+  /// Records that name an existing employee (by id or full name) or shift (by id) change it:
+  /// only the fields the file gives. Without it such a record is an error unless it changes nothing.
+  public var updateExisting: Bool = false
+
+  /// validate and report what would change; commit nothing
+  public var dryRun: Bool = false
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// One record of an import and what it did (or, with dry_run, would do).
+public nonisolated struct Roster_V1_ImportRow: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var action: Roster_V1_ImportAction = .unspecified
+
+  /// "employee", "shift" or "motd"
+  public var kind: String = String()
+
+  public var id: String = String()
+
+  /// "Ada Lovelace", "Ada Lovelace 2026-01-01T09:00:00Z–17:00:00Z primary"
+  public var description_p: String = String()
+
+  /// "line 3", "employees[2]"; empty for removals
+  public var location: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Roster_V1_ImportSummary: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var added: UInt32 = 0
+
+  public var updated: UInt32 = 0
+
+  public var unchanged: UInt32 = 0
+
+  public var removed: UInt32 = 0
+
+  public var rows: [Roster_V1_ImportRow] = []
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -1282,17 +1387,32 @@ public nonisolated struct Roster_V1_MutationResult: Sendable {
 
   public var epoch: UInt64 = 0
 
-  /// the revision the change was committed as
+  /// the revision the change was committed as (dry run: the current one)
   public var revision: UInt64 = 0
 
-  /// ids assigned or affected
+  /// ids assigned or affected, cascaded deletions included
   public var ids: [String] = []
 
   public var changeCount: UInt32 = 0
 
+  /// Import only
+  public var importSummary: Roster_V1_ImportSummary {
+    get {_importSummary ?? Roster_V1_ImportSummary()}
+    set {_importSummary = newValue}
+  }
+  /// Returns true if `importSummary` has been explicitly set.
+  public var hasImportSummary: Bool {self._importSummary != nil}
+  /// Clears the value of `importSummary`. Subsequent reads from it will return its default value.
+  public mutating func clearImportSummary() {self._importSummary = nil}
+
+  /// true: nothing was committed
+  public var dryRun: Bool = false
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
+
+  fileprivate var _importSummary: Roster_V1_ImportSummary? = nil
 }
 
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
@@ -1325,6 +1445,10 @@ nonisolated extension Roster_V1_OnDutyCause: SwiftProtobuf._ProtoNameProviding {
 
 nonisolated extension Roster_V1_ImportFormat: SwiftProtobuf._ProtoNameProviding {
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0IMPORT_FORMAT_UNSPECIFIED\0\u{1}SNAPSHOT_JSON\0\u{1}LEGACY_APP_JSON\0\u{1}EMPLOYEES_CSV\0\u{1}SHIFTS_CSV\0")
+}
+
+nonisolated extension Roster_V1_ImportAction: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0IMPORT_ACTION_UNSPECIFIED\0\u{1}ADDED\0\u{1}UPDATED\0\u{1}UNCHANGED\0\u{1}REMOVED\0")
 }
 
 nonisolated extension Roster_V1_Employee: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
@@ -3043,7 +3167,7 @@ nonisolated extension Roster_V1_SetMotdRequest: SwiftProtobuf.Message, SwiftProt
 
 nonisolated extension Roster_V1_ImportRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ImportRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}format\0\u{1}data\0\u{1}replace\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}format\0\u{1}data\0\u{1}replace\0\u{3}update_existing\0\u{3}dry_run\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3054,6 +3178,8 @@ nonisolated extension Roster_V1_ImportRequest: SwiftProtobuf.Message, SwiftProto
       case 1: try { try decoder.decodeSingularEnumField(value: &self.format) }()
       case 2: try { try decoder.decodeSingularBytesField(value: &self.data) }()
       case 3: try { try decoder.decodeSingularBoolField(value: &self.replace) }()
+      case 4: try { try decoder.decodeSingularBoolField(value: &self.updateExisting) }()
+      case 5: try { try decoder.decodeSingularBoolField(value: &self.dryRun) }()
       default: break
       }
     }
@@ -3069,6 +3195,12 @@ nonisolated extension Roster_V1_ImportRequest: SwiftProtobuf.Message, SwiftProto
     if self.replace != false {
       try visitor.visitSingularBoolField(value: self.replace, fieldNumber: 3)
     }
+    if self.updateExisting != false {
+      try visitor.visitSingularBoolField(value: self.updateExisting, fieldNumber: 4)
+    }
+    if self.dryRun != false {
+      try visitor.visitSingularBoolField(value: self.dryRun, fieldNumber: 5)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -3076,6 +3208,108 @@ nonisolated extension Roster_V1_ImportRequest: SwiftProtobuf.Message, SwiftProto
     if lhs.format != rhs.format {return false}
     if lhs.data != rhs.data {return false}
     if lhs.replace != rhs.replace {return false}
+    if lhs.updateExisting != rhs.updateExisting {return false}
+    if lhs.dryRun != rhs.dryRun {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_ImportRow: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ImportRow"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}action\0\u{1}kind\0\u{1}id\0\u{1}description\0\u{1}location\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularEnumField(value: &self.action) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.kind) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.id) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.description_p) }()
+      case 5: try { try decoder.decodeSingularStringField(value: &self.location) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.action != .unspecified {
+      try visitor.visitSingularEnumField(value: self.action, fieldNumber: 1)
+    }
+    if !self.kind.isEmpty {
+      try visitor.visitSingularStringField(value: self.kind, fieldNumber: 2)
+    }
+    if !self.id.isEmpty {
+      try visitor.visitSingularStringField(value: self.id, fieldNumber: 3)
+    }
+    if !self.description_p.isEmpty {
+      try visitor.visitSingularStringField(value: self.description_p, fieldNumber: 4)
+    }
+    if !self.location.isEmpty {
+      try visitor.visitSingularStringField(value: self.location, fieldNumber: 5)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_ImportRow, rhs: Roster_V1_ImportRow) -> Bool {
+    if lhs.action != rhs.action {return false}
+    if lhs.kind != rhs.kind {return false}
+    if lhs.id != rhs.id {return false}
+    if lhs.description_p != rhs.description_p {return false}
+    if lhs.location != rhs.location {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_ImportSummary: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ImportSummary"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}added\0\u{1}updated\0\u{1}unchanged\0\u{1}removed\0\u{1}rows\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt32Field(value: &self.added) }()
+      case 2: try { try decoder.decodeSingularUInt32Field(value: &self.updated) }()
+      case 3: try { try decoder.decodeSingularUInt32Field(value: &self.unchanged) }()
+      case 4: try { try decoder.decodeSingularUInt32Field(value: &self.removed) }()
+      case 5: try { try decoder.decodeRepeatedMessageField(value: &self.rows) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.added != 0 {
+      try visitor.visitSingularUInt32Field(value: self.added, fieldNumber: 1)
+    }
+    if self.updated != 0 {
+      try visitor.visitSingularUInt32Field(value: self.updated, fieldNumber: 2)
+    }
+    if self.unchanged != 0 {
+      try visitor.visitSingularUInt32Field(value: self.unchanged, fieldNumber: 3)
+    }
+    if self.removed != 0 {
+      try visitor.visitSingularUInt32Field(value: self.removed, fieldNumber: 4)
+    }
+    if !self.rows.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.rows, fieldNumber: 5)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_ImportSummary, rhs: Roster_V1_ImportSummary) -> Bool {
+    if lhs.added != rhs.added {return false}
+    if lhs.updated != rhs.updated {return false}
+    if lhs.unchanged != rhs.unchanged {return false}
+    if lhs.removed != rhs.removed {return false}
+    if lhs.rows != rhs.rows {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -3083,7 +3317,7 @@ nonisolated extension Roster_V1_ImportRequest: SwiftProtobuf.Message, SwiftProto
 
 nonisolated extension Roster_V1_MutationResult: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".MutationResult"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}epoch\0\u{1}revision\0\u{1}ids\0\u{3}change_count\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}epoch\0\u{1}revision\0\u{1}ids\0\u{3}change_count\0\u{3}import_summary\0\u{3}dry_run\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3095,12 +3329,18 @@ nonisolated extension Roster_V1_MutationResult: SwiftProtobuf.Message, SwiftProt
       case 2: try { try decoder.decodeSingularUInt64Field(value: &self.revision) }()
       case 3: try { try decoder.decodeRepeatedStringField(value: &self.ids) }()
       case 4: try { try decoder.decodeSingularUInt32Field(value: &self.changeCount) }()
+      case 5: try { try decoder.decodeSingularMessageField(value: &self._importSummary) }()
+      case 6: try { try decoder.decodeSingularBoolField(value: &self.dryRun) }()
       default: break
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
     if self.epoch != 0 {
       try visitor.visitSingularUInt64Field(value: self.epoch, fieldNumber: 1)
     }
@@ -3113,6 +3353,12 @@ nonisolated extension Roster_V1_MutationResult: SwiftProtobuf.Message, SwiftProt
     if self.changeCount != 0 {
       try visitor.visitSingularUInt32Field(value: self.changeCount, fieldNumber: 4)
     }
+    try { if let v = self._importSummary {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
+    } }()
+    if self.dryRun != false {
+      try visitor.visitSingularBoolField(value: self.dryRun, fieldNumber: 6)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -3121,6 +3367,8 @@ nonisolated extension Roster_V1_MutationResult: SwiftProtobuf.Message, SwiftProt
     if lhs.revision != rhs.revision {return false}
     if lhs.ids != rhs.ids {return false}
     if lhs.changeCount != rhs.changeCount {return false}
+    if lhs._importSummary != rhs._importSummary {return false}
+    if lhs.dryRun != rhs.dryRun {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
