@@ -39,6 +39,18 @@ public enum MessageType: UInt8, Sendable, CaseIterable {
     case mutationResult = 0x36
 }
 
+extension MessageType {
+    /// The type's name in docs/PROTOCOL.md's table (section 3), as test vectors name it.
+    public var name: String {
+        switch self {
+        case .importData: return "Import"
+        default:
+            let text = String(describing: self)
+            return text.prefix(1).uppercased() + text.dropFirst()
+        }
+    }
+}
+
 /// Frame flag bits.
 public struct FrameFlags: OptionSet, Sendable, Hashable {
     public let rawValue: UInt8

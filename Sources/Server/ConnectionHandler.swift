@@ -217,6 +217,11 @@ final class ConnectionHandler: ChannelInboundHandler {
             }
             handshake(hello, requestID: frame.requestID)
         case .active(let session):
+            // Id 0 is reserved for frames tied to no request: pushes, and liveness pings.
+            if frame.requestID == 0, message.type != .ping, message.type != .pong {
+                fail(WireError(.protocolViolation, "request id 0 is reserved for pushes and pings; number requests from 1"))
+                return
+            }
             dispatch(message, requestID: frame.requestID, session: session)
         }
     }
@@ -396,9 +401,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         switch start {
         case .snapshot(let state):
             if topics.contains(.roster) {
-                var snapshot = Roster_V1_Snapshot(state, epoch: epoch, revision: revision)
-                if let filter { snapshot.employees = snapshot.employees.filter { filter.admits(Employee($0)) } }
-                write(.snapshot(snapshot))
+                write(.snapshot(PushEncoding.snapshot(state, epoch: epoch, revision: revision, filter: filter)))
             }
         case .replay(let entries):
             if topics.contains(.roster) {

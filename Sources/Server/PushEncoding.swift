@@ -9,6 +9,19 @@ enum PushEncoding {
         message.frame(requestID: requestID).encoded()
     }
 
+    /// The snapshot a subscription starts from: through a filter, the matching employees and
+    /// only their shifts (what the filtered events that follow keep up to date).
+    static func snapshot(_ state: RosterState, epoch: UInt64, revision: UInt64,
+                         filter: Roster_V1_SubscriptionFilter?) -> Roster_V1_Snapshot {
+        var snapshot = Roster_V1_Snapshot(state, epoch: epoch, revision: revision)
+        if let filter, !filter.isEmpty {
+            let admitted = Set(state.employees.values.filter(filter.admits).map(\.id))
+            snapshot.employees = snapshot.employees.filter { admitted.contains($0.id) }
+            snapshot.shifts = snapshot.shifts.filter { admitted.contains($0.employeeID) }
+        }
+        return snapshot
+    }
+
     /// OnDutyChanged as seen through `filter`; nil when the filtered set did not change (a
     /// transition elsewhere in the tenant). An initial push (no `previous`) is always built.
     static func onDutyChanged(_ push: OnDutyPush, filter: Roster_V1_SubscriptionFilter?) -> Roster_V1_OnDutyChanged? {
@@ -35,9 +48,12 @@ enum PushEncoding {
 
     /// RosterChanged as seen through `filter`; nil when no change passes it.
     ///
-    /// Filter rule: deletions always pass (deleting what a client does not hold is a no-op); an
-    /// employee upsert passes when the employee matches before or after; a shift passes when its
-    /// employee matches; motd changes always pass.
+    /// A filtered subscription holds the employees that match and their shifts, and each event
+    /// keeps it equal to a fresh filtered snapshot: an employee who starts matching arrives with
+    /// their shifts; one who stops matching (or a shift moved to someone outside) is deleted from
+    /// the subscriber's view; changes outside the filter are left out; deletions and motd always
+    /// pass. `previous` is the state before the revision; nil (a replay) when unknown, and then
+    /// whatever might have been in the view is deleted rather than kept.
     static func rosterChanged(_ push: RosterPush, filter: Roster_V1_SubscriptionFilter?) -> Roster_V1_RosterChanged? {
         rosterChanged(entry: push.entry, epoch: push.epoch, filter: filter, previous: push.previous, current: push.current)
     }
@@ -46,16 +62,7 @@ enum PushEncoding {
                               previous: RosterState?, current: RosterState) -> Roster_V1_RosterChanged? {
         var changes = entry.changes
         if let filter, !filter.isEmpty {
-            let matches: (String) -> Bool = { id in
-                current.employees[id].map(filter.admits) == true || previous?.employees[id].map(filter.admits) == true
-            }
-            changes = changes.filter { change in
-                switch change {
-                case .employeeUpserted(let employee): return filter.admits(employee) || matches(employee.id)
-                case .shiftAdded(let shift): return matches(shift.employeeID)
-                case .employeeDeleted, .shiftDeleted, .motdSet: return true
-                }
-            }
+            changes = FilteredView(filter: filter, previous: previous, current: current).changes(entry.changes)
             if changes.isEmpty { return nil }
         }
         return Roster_V1_RosterChanged.with {
@@ -65,5 +72,57 @@ enum PushEncoding {
             $0.changes = changes.map(Roster_V1_Change.init)
             if let filter { $0.filter = filter }
         }
+    }
+}
+
+/// The rule behind filtered ROSTER events (see `PushEncoding.rosterChanged`).
+struct FilteredView {
+    let filter: Roster_V1_SubscriptionFilter
+    let previous: RosterState?
+    let current: RosterState
+
+    func matchesNow(_ employeeID: String) -> Bool { current.employees[employeeID].map(filter.admits) == true }
+
+    /// Whether the employee may have been in the view before; unknown (a replay) counts as yes.
+    func mayHaveMatched(_ employeeID: String) -> Bool {
+        guard let previous else { return true }
+        return previous.employees[employeeID].map(filter.admits) == true
+    }
+
+    func changes(_ changes: [RosterChange]) -> [RosterChange] {
+        var seen: [RosterChange] = []
+        var added = Set<String>()  // shift ids already in `seen`
+        for change in changes {
+            if case .shiftAdded(let shift) = change { added.insert(shift.id) }
+        }
+        for change in changes {
+            switch change {
+            case .employeeUpserted(let employee):
+                if filter.admits(employee) {
+                    seen.append(change)
+                    // Newly in the view: with their shifts, which earlier events left out.
+                    if previous?.employees[employee.id].map(filter.admits) != true {
+                        for shift in current.sortShifts(current.shifts.values.filter { $0.employeeID == employee.id })
+                        where !added.contains(shift.id) {
+                            seen.append(.shiftAdded(shift))
+                            added.insert(shift.id)
+                        }
+                    }
+                } else if mayHaveMatched(employee.id) {
+                    seen.append(.employeeDeleted(id: employee.id))  // left the view (a client deletes their shifts too)
+                }
+            case .shiftAdded(let shift):
+                if matchesNow(shift.employeeID) {
+                    seen.append(change)
+                } else if let before = previous?.shifts[shift.id] {
+                    if mayHaveMatched(before.employeeID) { seen.append(.shiftDeleted(id: shift.id)) }
+                } else if previous == nil {
+                    seen.append(.shiftDeleted(id: shift.id))
+                }
+            case .employeeDeleted, .shiftDeleted, .motdSet:
+                seen.append(change)
+            }
+        }
+        return seen
     }
 }

@@ -206,8 +206,12 @@ final class TenantRuntime: Sendable {
             subscription.floorRevision = inner.revision
             subscription.onDutyFloor = inner.onDutySequence
             fanout(on: subscription.connection.eventLoop).add(subscription)
+            // INITIAL: the set announced last, as of now (at_ms is the subscribe instant; it stays
+            // before until_ms if the boundary alarm is late, when a BOUNDARY event follows).
+            var current = inner.onDuty
+            current.at = min(max(current.at, clock.now()), (current.until ?? .max) - 1)
             let onDuty = OnDutyPush(sequence: inner.onDutySequence, epoch: inner.epoch, revision: inner.revision,
-                                    previous: nil, current: inner.onDuty, cause: .initial, state: inner.state)
+                                    previous: nil, current: current, cause: .initial, state: inner.state)
             return .success((start, inner.revision, inner.epoch, onDuty))
         }
         return try outcome.get()

@@ -27,6 +27,24 @@ enum SampleMessages {
         $0.employee = ada
         $0.shift = shift
     }
+    static let grace = Roster_V1_Employee.with {
+        $0.id = "e-grace"
+        $0.firstName = "Grace"
+        $0.lastName = "Hopper"
+        $0.position = "Engineer"
+        $0.team = "Core"
+    }
+    /// Grace's shift starts when Ada's ends: 2026-01-01T17:00Z to 2026-01-02T01:00Z.
+    static let graceShift = Roster_V1_Shift.with {
+        $0.id = "s-2"
+        $0.employeeID = "e-grace"
+        $0.startMs = 1_767_286_800_000
+        $0.endMs = 1_767_315_600_000
+    }
+    static let nextPerson = Roster_V1_OnDutyPerson.with {
+        $0.employee = grace
+        $0.shift = graceShift
+    }
     static let tenant = Roster_V1_Tenant.with {
         $0.id = "demo"
         $0.name = "Demo Corp"
@@ -37,13 +55,14 @@ enum SampleMessages {
     /// (request id, message) for every message type, in type-code order.
     static let all: [(UInt32, RosterMessage)] = [
         (1, .hello(.with {
-            $0.minVersion = 1; $0.maxVersion = 1; $0.clientName = "roster-client/1.0"; $0.token = "rt_secret"
-            $0.tenant = "demo"; $0.features = ["progress"]
+            $0.minVersion = 1; $0.maxVersion = 1; $0.clientName = "roster-client/1.0"
+            $0.token = "rst_0123456789ab_" + String(repeating: "5f3c", count: 16)
+            $0.tenant = "demo"; $0.features = ["x-example"]
         })),
         (1, .welcome(.with {
             $0.version = 1; $0.serverID = "srv-1"; $0.epoch = 0x1234_5678_9ABC_DEF0; $0.revision = 42
             $0.limits = .with { $0.maxFrameBytes = 1_048_576; $0.pingIntervalMs = 15_000; $0.maxSubscriptions = 16; $0.maxInFlight = 64 }
-            $0.features = ["progress"]; $0.tenant = tenant; $0.role = .reader
+            $0.tenant = tenant; $0.role = .reader
         })),
         (7, .error(.with {
             $0.code = .invalidArgument; $0.retryable = false; $0.message = "invalid input"; $0.requestID = 7
@@ -55,7 +74,7 @@ enum SampleMessages {
         (2, .getOnDuty(.with { $0.atMs = 1_767_270_000_000 })),
         (2, .onDuty(.with {
             $0.epoch = 7; $0.revision = 42; $0.atMs = 1_767_270_000_000; $0.current = [person]
-            $0.untilMs = 1_767_286_800_000; $0.next = [person]
+            $0.untilMs = 1_767_286_800_000; $0.next = [nextPerson]
         })),
         (3, .listEmployees(.with { $0.groupBy = .byTeam })),
         (3, .employees(.with {
@@ -75,8 +94,8 @@ enum SampleMessages {
         (10, .synced(.with { $0.subscriptionID = 1; $0.epoch = 7; $0.revision = 42 })),
         (0, .progress(.with { $0.epoch = 7; $0.revision = 42; $0.filter = filter })),
         (0, .onDutyChanged(.with {
-            $0.epoch = 7; $0.revision = 42; $0.atMs = 1_767_286_800_000; $0.previous = [person]; $0.current = []
-            $0.untilMs = 1_767_290_400_000; $0.next = [person]; $0.cause = .boundary; $0.filter = filter; $0.sequence = 3
+            $0.epoch = 7; $0.revision = 42; $0.atMs = 1_767_286_800_000; $0.previous = [person]; $0.current = [nextPerson]
+            $0.untilMs = 1_767_315_600_000; $0.next = []; $0.cause = .boundary; $0.filter = filter; $0.sequence = 3
         })),
         (0, .rosterChanged(.with {
             $0.epoch = 7; $0.revision = 43; $0.committedAtMs = 1_767_270_000_123; $0.filter = filter
@@ -90,7 +109,16 @@ enum SampleMessages {
         (14, .addShift(.with { $0.shift = shift })),
         (15, .deleteShift(.with { $0.id = "s-1" })),
         (16, .setMotd(.with { $0.motd = "Be kind." })),
-        (17, .importData(.with { $0.format = .employeesCsv; $0.data = Data("first_name,last_name\nAda,Lovelace\n".utf8); $0.replace = false })),
-        (17, .mutationResult(.with { $0.epoch = 7; $0.revision = 43; $0.ids = ["e-ada"]; $0.changeCount = 1 })),
+        (17, .importData(.with {
+            $0.format = .employeesCsv; $0.data = Data("first_name,last_name\nAda,Lovelace\n".utf8); $0.replace = false
+            $0.updateExisting = true
+        })),
+        (17, .mutationResult(.with {
+            $0.epoch = 7; $0.revision = 43; $0.ids = ["e-ada"]; $0.changeCount = 1
+            $0.importSummary = .with {
+                $0.updated = 1
+                $0.rows = [.with { $0.action = .updated; $0.kind = "employee"; $0.id = "e-ada"; $0.description_p = "Ada Lovelace"; $0.location = "line 2" }]
+            }
+        })),
     ]
 }

@@ -11,7 +11,7 @@ import Testing
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Vectors")
 
     static func fileName(_ message: RosterMessage) -> String {
-        String(format: "%02x-%@.json", message.type.rawValue, String(describing: message.type))
+        String(format: "%02x-%@.json", message.type.rawValue, message.type.name)
     }
 
     static func hex(_ buffer: ByteBuffer) -> String {
@@ -40,7 +40,7 @@ import Testing
         if ProcessInfo.processInfo.environment["ROSTER_WRITE_VECTORS"] == "1" {
             let body = try JSONSerialization.jsonObject(with: Data(message.body.jsonString().utf8))
             let document: [String: Any] = [
-                "type": String(describing: message.type), "code": Int(message.type.rawValue),
+                "type": message.type.name, "code": Int(message.type.rawValue),
                 "requestId": Int(requestID), "flags": 0, "frame": Self.hex(encoded), "body": body,
             ]
             try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys]).write(to: url)
