@@ -401,6 +401,27 @@ public actor RosterClient {
     // MARK: Administration
 
     /// Sends an admin request; returns the committed revision and the ids it touched.
+    /// Imports a file (docs/PROTOCOL.md, "Import formats"); with `dryRun`, only says what it would do.
+    public func importFile(_ data: Data, format: ImportFormat, options: ImportOptions, dryRun: Bool) async throws -> ImportResult {
+        let message = RosterMessage.importData(.with {
+            $0.format = .init(format)
+            $0.data = data
+            $0.replace = options.replace
+            $0.updateExisting = options.updateExisting
+            $0.dryRun = dryRun
+        })
+        guard case .mutationResult(let result) = try await request(message) else {
+            throw RosterClientError.protocolViolation("expected MutationResult")
+        }
+        return ImportResult(revision: result.revision, ids: result.ids, dryRun: result.dryRun,
+                            rows: result.importSummary.rows.compactMap { row in
+                                ImportAction(row.action).map {
+                                    ImportRow(action: $0, kind: row.kind, id: row.id, description: row.description_p,
+                                              location: row.location)
+                                }
+                            })
+    }
+
     public func administer(_ message: RosterMessage) async throws -> (revision: UInt64, ids: [String]) {
         guard case .mutationResult(let result) = try await request(message) else {
             throw RosterClientError.protocolViolation("expected MutationResult")
@@ -451,5 +472,20 @@ extension OnDutyEntry {
 extension Duration {
     var seconds: Double {
         Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}
+
+/// What an import did, or with a dry run would do.
+public struct ImportResult: Sendable {
+    public var revision: UInt64
+    public var ids: [String]
+    public var dryRun: Bool
+    public var rows: [ImportRow]
+
+    public func count(_ action: ImportAction) -> Int { rows.filter { $0.action == action }.count }
+
+    /// "2 added, 1 updated, 3 unchanged, 0 removed".
+    public var counts: String {
+        ImportAction.allCases.map { "\(count($0)) \($0.rawValue)" }.joined(separator: ", ")
     }
 }

@@ -4,6 +4,16 @@ import RosterDomain
 import RosterProtocol
 import RosterTLS
 
+/// What `export` writes.
+public enum ExportFormat: String, Sendable, CaseIterable {
+    /// snapshot-json: the directory, the plan and the motd in one file.
+    case json
+    /// employees-csv.
+    case employeesCSV = "employees-csv"
+    /// shifts-csv.
+    case shiftsCSV = "shifts-csv"
+}
+
 /// The work behind each roster-client command. Reads go to the server and fall back to the cache
 /// when it is unreachable (saying how old the data is); errors become a sentence and an exit code.
 public struct CommandRunner: Sendable {
@@ -22,17 +32,18 @@ public struct CommandRunner: Sendable {
     // MARK: Output
 
     /// Writes a line to standard output. A reader that went away (`| head`) ends the output
-    /// quietly instead of crashing the process.
+    /// quietly instead of crashing the process. Control characters from the server never reach
+    /// the terminal (JSON output has them escaped already).
     public static func out(_ text: String) {
         do {
-            try FileHandle.standardOutput.write(contentsOf: Data((text + "\n").utf8))
+            try FileHandle.standardOutput.write(contentsOf: Data((ControlCharacters.stripped(text, keepLineBreaks: true) + "\n").utf8))
         } catch {
             exit(0)
         }
     }
 
     public static func err(_ text: String) {
-        try? FileHandle.standardError.write(contentsOf: Data((text + "\n").utf8))
+        try? FileHandle.standardError.write(contentsOf: Data((ControlCharacters.stripped(text, keepLineBreaks: true) + "\n").utf8))
     }
 
     /// Prints what went wrong and returns the exit code for it.
@@ -71,8 +82,8 @@ public struct CommandRunner: Sendable {
                     // The server's sentence already carries its suggestions.
                     Self.err(body.message.prefix(1).uppercased() + body.message.dropFirst())
                     return .notFound
-                case .invalidArgument:
-                    Self.err("The server refused the input:")
+                case .invalidArgument, .alreadyExists:
+                    Self.err(body.code == .alreadyExists ? "Refused: this would change what exists:" : "The server refused the input:")
                     for violation in body.violations {
                         let place = [violation.location, violation.field].filter { !$0.isEmpty }.joined(separator: ", ")
                         Self.err("  \(place.isEmpty ? "" : place + ": ")\(violation.description_p)")
@@ -324,6 +335,81 @@ public struct CommandRunner: Sendable {
             return .success
         } catch {
             return report(error)
+        }
+    }
+
+    /// `admin import`: with `dryRun`, prints what the file would change and commits nothing;
+    /// with `confirm`, shows that first and applies only when it answers yes.
+    public func importFile(_ path: String, data: Data, format: ImportFormat, options: ImportOptions, dryRun: Bool,
+                           confirm: ((String) -> Bool)?) async -> ClientExitCode {
+        do {
+            if let confirm, !dryRun {
+                let preview = try await client.importFile(data, format: format, options: options, dryRun: true)
+                printImport(preview, path: path)
+                guard confirm("Apply this to \(settings.server)? [y/N] ") else {
+                    Self.err("Nothing imported.")
+                    return .failure
+                }
+            }
+            let result = try await client.importFile(data, format: format, options: options, dryRun: dryRun)
+            printImport(result, path: path)
+            return .success
+        } catch {
+            return report(error)
+        }
+    }
+
+    private func printImport(_ result: ImportResult, path: String) {
+        if json {
+            struct Row: Encodable { var action, kind, id, description, location: String }
+            struct Summary: Encodable {
+                var dryRun: Bool; var revision: UInt64; var added, updated, unchanged, removed: Int; var ids: [String]; var rows: [Row]
+            }
+            Self.out(JSONShapes.line(Summary(
+                dryRun: result.dryRun, revision: result.revision, added: result.count(.added), updated: result.count(.updated),
+                unchanged: result.count(.unchanged), removed: result.count(.removed), ids: result.ids,
+                rows: result.rows.map { Row(action: $0.action.rawValue, kind: $0.kind, id: $0.id, description: $0.description,
+                                            location: $0.location) })))
+            return
+        }
+        let changed = result.rows.contains { $0.action != .unchanged }
+        let verdict = result.dryRun ? "Would import \(path)" : changed ? "Imported \(path) (revision \(result.revision))"
+            : "Nothing to change in \(path)"
+        Self.out("\(verdict): \(result.counts).")
+        let shown = result.rows.filter { $0.action != .unchanged }
+        guard !shown.isEmpty else { return }
+        var table = TextTable(["ACTION", "KIND", "ID", "WHAT", "WHERE"])
+        for row in shown.prefix(200) {
+            table.rows.append([row.action.rawValue, row.kind, row.id, row.description, row.location])
+        }
+        Self.out(table.render())
+        if shown.count > 200 { Self.out("… and \(shown.count - 200) more") }
+    }
+
+    /// `export`: the directory and plan in an import format, from the server (or the cache).
+    public func export(format: ExportFormat) async -> ClientExitCode {
+        func write(_ state: RosterState) {
+            switch format {
+            case .json: Self.out(String(decoding: RosterExport.snapshotJSON(state), as: UTF8.self))
+            case .employeesCSV: Self.write(RosterExport.employeesCSV(state))
+            case .shiftsCSV: Self.write(RosterExport.shiftsCSV(state))
+            }
+        }
+        return await withCacheFallback(online: {
+            write(try await client.refreshCache().state)
+            return .success
+        }, cached: { roster in
+            write(roster.state)
+            return .success
+        })
+    }
+
+    /// Writes `text` to standard output as it is.
+    static func write(_ text: String) {
+        do {
+            try FileHandle.standardOutput.write(contentsOf: Data(ControlCharacters.stripped(text, keepLineBreaks: true).utf8))
+        } catch {
+            exit(0)
         }
     }
 

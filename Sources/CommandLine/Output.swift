@@ -179,9 +179,21 @@ public enum JSONShapes {
         }
     }
 
+    /// One JSON object on one line. Every control character is escaped (JSONEncoder leaves DEL,
+    /// the C1 range and bidi overrides raw), so a line is safe on a terminal too.
     public static func line<T: Encodable>(_ value: T) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? String(decoding: encoder.encode(value), as: UTF8.self)) ?? "{}"
+        let text = (try? String(decoding: encoder.encode(value), as: UTF8.self)) ?? "{}"
+        guard text.unicodeScalars.contains(where: ControlCharacters.isControl) else { return text }
+        var escaped = ""
+        for scalar in text.unicodeScalars {
+            if ControlCharacters.isControl(scalar) {
+                escaped += String(format: "\\u%04x", scalar.value)
+            } else {
+                escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
     }
 }

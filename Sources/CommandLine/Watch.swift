@@ -89,7 +89,9 @@ public struct WatchScreen {
 
     private func fit(_ top: [String], bottom: [String], width: Int, height: Int) -> [String] {
         let body = Array(top.prefix(max(0, height - bottom.count)))
-        return (body + bottom).map { $0.count > width ? String($0.prefix(max(0, width - 1))) + "…" : $0 }
+        // Names, motd and messages come from the server: nothing in them may drive the terminal.
+        return (body + bottom).map { ControlCharacters.stripped($0) }
+            .map { $0.count > width ? String($0.prefix(max(0, width - 1))) + "…" : $0 }
     }
 }
 

@@ -435,9 +435,10 @@ public struct RosterImport {
         return (Set(header), rows)
     }
 
-    static let employeeColumns = ["id", "first_name", "last_name", "email", "phone", "position", "team", "projects",
+    /// The columns of EMPLOYEES_CSV and SHIFTS_CSV, in export order.
+    public static let employeeColumns = ["id", "first_name", "last_name", "email", "phone", "position", "team", "projects",
                                   "biography", "photo_url", "type"]
-    static let shiftColumns = ["id", "employee", "start", "end", "role"]
+    public static let shiftColumns = ["id", "employee", "start", "end", "role"]
 
     private mutating func parseEmployeesCSV(_ data: Data) {
         guard let (columns, rows) = csvRows(data, required: ["first_name", "last_name"], known: Self.employeeColumns) else { return }

@@ -77,6 +77,9 @@ extension RosterState {
         case .employeeDeleted, .shiftDeleted:
             return []
         case .motdSet(let motd):
+            if ControlCharacters.contains(in: motd, allowingLineBreaks: true) {
+                return [RosterViolation(location: location, field: "motd", message: "contains a control character")]
+            }
             return motd.count > 4096
                 ? [RosterViolation(location: location, field: "motd", message: "is longer than 4096 characters")]
                 : []
@@ -94,6 +97,16 @@ extension RosterState {
         if !employee.email.isEmpty && !EmailAddress.isPlausible(employee.email) {
             add("email", "\"\(employee.email)\" is not an email address")
         }
+        let lines: [(String, String)] = [("first_name", employee.firstName), ("last_name", employee.lastName),
+                                         ("email", employee.email), ("phone", employee.phone), ("position", employee.position),
+                                         ("team", employee.team), ("photo_url", employee.photoURL)]
+            + employee.projects.map { ("projects", $0) }
+        for (field, text) in lines where ControlCharacters.contains(in: text) {
+            add(field, "contains a control character")
+        }
+        if ControlCharacters.contains(in: employee.biography, allowingLineBreaks: true) {
+            add("biography", "contains a control character")
+        }
         if let other = names.otherID(named: employee) {
             add("name", "\"\(employee.fullName)\" is already used by employee \(other)")
         }
@@ -103,6 +116,9 @@ extension RosterState {
     func violations(of shift: Shift, at location: String) -> [RosterViolation] {
         var found: [RosterViolation] = []
         if shift.id.isEmpty { found.append(RosterViolation(location: location, field: "id", message: "is empty")) }
+        if ControlCharacters.contains(in: shift.role) {
+            found.append(RosterViolation(location: location, field: "role", message: "contains a control character"))
+        }
         if shift.start >= shift.end {
             found.append(RosterViolation(location: location, field: "end", message: "the start is not before the end"))
         }

@@ -154,14 +154,33 @@ struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Import a file in one change: all of it, or nothing if any record is bad.",
         discussion: """
-            Formats: snapshot-json (our snapshot), legacy-json (the original roster app's JSON), employees-csv, \
-            shifts-csv. Without --format it is taken from the extension (.json, .csv) and the content. \
-            Every bad record is listed with its line or index and field.
+            Formats: snapshot-json (what `roster-client export` writes), legacy-json (the original roster \
+            app's JSON), employees-csv, shifts-csv. Without --format it is taken from the extension (.json, \
+            .csv) and the header. Every bad record is listed with its line or index and field, all at once.
+
+            employees-csv columns (a header row first): id, first_name (required), last_name (required), \
+            email, phone, position, team, projects (separated by ";"), biography, photo_url, type \
+            (full-time, part-time or contractor). Line 1 is the header.
+
+            shifts-csv columns: id, employee (required: an id or a full name), start (required), end \
+            (required), role. Times are ISO 8601 with a zone, e.g. 2026-01-01T09:00:00Z.
+
+            Nothing changes silently: a row naming an existing employee (by id or full name) or shift \
+            (by id) that would change it is refused unless --update-existing is given, and then only the \
+            columns in the file change. A row equal to what exists is reported unchanged and skipped, so \
+            importing the same file twice changes nothing.
             """)
     @OptionGroup var options: ConnectionOptions
     @Argument(help: "The file to import.") var file: String
     @Option(help: "snapshot-json, legacy-json, employees-csv or shifts-csv.") var format: ImportFormat?
-    @Flag(help: "Replace the whole directory and plan with the file's content.") var replace = false
+    @Flag(help: "Replace what the file's format carries (the directory, the plan, or both) with the file. Asks first on a terminal.")
+    var replace = false
+    @Flag(help: "Let rows change the existing employees and shifts they name (only the columns given).")
+    var updateExisting = false
+    @Flag(help: "Show what would change (added, updated, unchanged, removed) and change nothing.")
+    var dryRun = false
+    @Flag(name: .shortAndLong, help: "Do not ask before --replace.")
+    var yes = false
 
     func run() async throws {
         guard let data = FileManager.default.contents(atPath: file) else {
@@ -170,12 +189,38 @@ struct Import: AsyncParsableCommand {
         guard let format = format ?? CommandRunner.importFormat(path: file, data: data) else {
             throw ValidationError("cannot tell the format of \(file): use --format")
         }
-        try await options.runner().administer(.importData(.with {
-            $0.format = .init(format)
-            $0.data = data
-            $0.replace = replace
-        }), done: "Imported \(file)").exit()
+        var confirm: ((String) -> Bool)?
+        if replace && !yes && !dryRun {
+            guard isatty(STDIN_FILENO) == 1 else {
+                throw ValidationError("--replace removes what the file does not hold: confirm with --yes (or look first with --dry-run)")
+            }
+            confirm = { prompt in
+                FileHandle.standardError.write(Data(prompt.utf8))
+                return ["y", "yes"].contains(readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? "")
+            }
+        }
+        try await options.runner().importFile(file, data: data, format: format,
+                                              options: ImportOptions(replace: replace, updateExisting: updateExisting),
+                                              dryRun: dryRun, confirm: confirm).exit()
     }
 }
+
+/// `roster-client export`: what `admin import` reads back to the same state.
+struct Export: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write the directory and plan in a form `admin import` reads back to the same state.",
+        discussion: """
+            json (snapshot-json: employees, shifts and the motd in one file), employees-csv or shifts-csv. \
+            Restore with `roster-client admin import FILE --replace` (for CSV: the employees file first).
+            """)
+    @OptionGroup var options: ConnectionOptions
+    @Option(help: "json, employees-csv or shifts-csv.") var format: ExportFormat = .json
+
+    func run() async throws {
+        try await options.runner().export(format: format).exit()
+    }
+}
+
+extension ExportFormat: ExpressibleByArgument {}
 
 extension ImportFormat: ExpressibleByArgument {}

@@ -22,7 +22,7 @@ struct RosterClientCommand: AsyncParsableCommand {
 
             \(ClientExitCode.summary)
             """,
-        subcommands: [Watch.self, Now.self, Employees.self, Search.self, Show.self, Shifts.self, Admin.self, Trust.self])
+        subcommands: [Watch.self, Now.self, Employees.self, Search.self, Show.self, Shifts.self, Export.self, Admin.self, Trust.self])
 }
 
 /// Options every command takes.

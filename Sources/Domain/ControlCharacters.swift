@@ -1,0 +1,52 @@
+/// Text from a server, a file or another person must never drive a terminal: an escape sequence
+/// in a name could clear the screen, retitle the window or fake a line. Servers refuse control
+/// characters in text fields; clients strip them before anything reaches a terminal.
+public enum ControlCharacters {
+    /// C0 controls, DEL, C1 controls, and the bidirectional overrides that reorder what is shown.
+    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F: return true
+        case 0x202A...0x202E, 0x2066...0x2069: return true  // LRE…RLO, LRI…PDI
+        default: return false
+        }
+    }
+
+    /// Whether `text` holds a control character; `allowingLineBreaks` permits "\n" and "\t"
+    /// (a motd or biography may have several lines).
+    public static func contains(in text: String, allowingLineBreaks: Bool = false) -> Bool {
+        text.unicodeScalars.contains { scalar in
+            if allowingLineBreaks, scalar == "\n" || scalar == "\t" { return false }
+            return isControl(scalar)
+        }
+    }
+
+    /// `text` safe for a terminal: escape sequences (ESC [ … final byte, ESC ] … BEL/ST, and the
+    /// like) removed with their parameters, other controls dropped; line breaks and tabs kept
+    /// when `keepLineBreaks`, else each becomes a space.
+    public static func stripped(_ text: String, keepLineBreaks: Bool = false) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var result = String.UnicodeScalarView()
+        var scalars = Array(text.unicodeScalars)[...]
+        while let scalar = scalars.popFirst() {
+            switch scalar.value {
+            case 0x0A, 0x09:
+                result.append(keepLineBreaks ? scalar : " ")
+            case 0x1B:  // ESC: drop the sequence it starts
+                guard let kind = scalars.popFirst() else { break }
+                if kind == "[" {  // CSI: parameters and intermediates, then a final byte 0x40-0x7E
+                    while let next = scalars.popFirst(), !(0x40...0x7E).contains(next.value) {}
+                } else if kind == "]" || kind == "P" || kind == "_" || kind == "^" {  // OSC, DCS, APC, PM: up to BEL or ESC \
+                    while let next = scalars.popFirst() {
+                        if next.value == 0x07 { break }
+                        if next.value == 0x1B { _ = scalars.popFirst(); break }
+                    }
+                }
+            case 0x9B:  // C1 CSI
+                while let next = scalars.popFirst(), !(0x40...0x7E).contains(next.value) {}
+            default:
+                if !isControl(scalar) { result.append(scalar) }
+            }
+        }
+        return String(result)
+    }
+}
