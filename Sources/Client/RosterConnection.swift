@@ -21,7 +21,7 @@ public enum RosterClientError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .server(let error): return "\(error.message) (\(error.code))"
-        case .connectionFailed(let why): return "cannot connect: \(why)"
+        case .connectionFailed(let why): return why
         case .connectionClosed: return "the connection was closed"
         case .protocolViolation(let why): return "protocol violation: \(why)"
         case .timedOut: return "the server did not answer in time"
@@ -101,7 +101,7 @@ public final class RosterConnection: Sendable {
                 }
         } catch {
             continuation.finish()
-            throw RosterClientError.connectionFailed("\(host):\(port): \(error)")
+            throw RosterClientError.connectionFailed("cannot reach \(host.contains(":") ? "[\(host)]" : host):\(port): \(ConnectFailure.reason(error))")
         }
         let response: RosterMessage
         do {
@@ -296,5 +296,20 @@ final class ClientFrameHandler: ChannelInboundHandler {
             entry.timeout.cancel()
             entry.promise.fail(error)
         }
+    }
+}
+
+/// A connect error as a person reads it: "connection refused", not a type dump.
+enum ConnectFailure {
+    static func reason(_ error: any Error) -> String {
+        if let failure = error as? NIOConnectionError {
+            if failure.dnsAAAAError != nil && failure.dnsAError != nil && failure.connectionErrors.isEmpty {
+                return "the name does not resolve"
+            }
+            if let first = failure.connectionErrors.first { return reason(first.error) }
+        }
+        if let io = error as? IOError { return String(cString: strerror(io.errnoCode)).lowercased() }
+        if let channel = error as? ChannelError, case .connectTimeout = channel { return "timed out" }
+        return "\(error)"
     }
 }

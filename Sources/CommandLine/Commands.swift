@@ -51,7 +51,10 @@ public struct CommandRunner: Sendable {
         switch error {
         case let error as RosterClientError:
             switch error {
-            case .connectionFailed, .connectionClosed, .timedOut:
+            case .connectionFailed(let why):
+                Self.err(why.prefix(1).uppercased() + why.dropFirst())
+                return .unreachable
+            case .connectionClosed, .timedOut:
                 Self.err("Cannot reach the server at \(settings.server): \(error)")
                 return .unreachable
             case .protocolViolation(let why):
@@ -62,6 +65,15 @@ public struct CommandRunner: Sendable {
                 case .uncleanShutdown, .closed, .recordFailed:
                     Self.err("Cannot reach the server at \(settings.server): \(tls)")
                     return .unreachable
+                case .pinnedFingerprintChanged(_, let pinned, let presented):
+                    Self.err("""
+                        WARNING: the certificate authority of \(settings.server) has CHANGED.
+                          pinned:    \(pinned)
+                          presented: \(presented)
+                        Someone may be intercepting the connection, or the server's certificates were regenerated.
+                        If you trust the change, run `roster-client trust \(settings.server) --replace`.
+                        """)
+                    return .insecure
                 default:
                     Self.err("TLS with \(settings.server) failed: \(tls)")
                     return .insecure
@@ -69,8 +81,8 @@ public struct CommandRunner: Sendable {
             case .server(let body):
                 switch body.code {
                 case .unauthenticated:
-                    Self.err(body.message == "authentication failed" ? "Authentication failed: check --token or --token-file."
-                             : "Refused: \(body.message).")
+                    // One code for every cause, by design: the server does not say which.
+                    Self.err("Authentication failed (\(body.message)): unknown tenant or token, or the token expired or was revoked. Check --tenant, --token or --token-file.")
                     return .permissionDenied
                 case .permissionDenied:
                     Self.err("Permission denied: \(body.message) (--token or --token-file).")
@@ -110,12 +122,14 @@ public struct CommandRunner: Sendable {
     /// Runs `online`; if the server is unreachable, answers from the cache with a note of its age.
     func withCacheFallback(offline: Bool = false, online: () async throws -> ClientExitCode,
                            cached: (CachedRoster) -> ClientExitCode) async -> ClientExitCode {
+        var unreachable = "Cannot reach the server at \(settings.server)"
         if !offline {
             do {
                 return try await online()
             } catch let error as RosterClientError {
                 switch error {
-                case .connectionFailed, .connectionClosed, .timedOut: break
+                case .connectionFailed(let why): unreachable = why.prefix(1).uppercased() + why.dropFirst()
+                case .connectionClosed, .timedOut: unreachable += ": \(error)"
                 default: return report(error)
                 }
             } catch {
@@ -131,14 +145,14 @@ public struct CommandRunner: Sendable {
         }
         guard let roster else {
             Self.err(offline ? "Nothing is cached for \(settings.server) yet: run a command while the server is reachable."
-                     : "Cannot reach the server at \(settings.server), and nothing is cached.")
+                     : "\(unreachable), and nothing is cached.")
             return .unreachable
         }
         let age = Display.age(seconds: roster.age())
         if offline {
             Self.err("Offline: cached data from \(age) ago (revision \(roster.revision)).")
         } else {
-            Self.err("Cannot reach the server at \(settings.server); showing cached data from \(age) ago (revision \(roster.revision)).")
+            Self.err("\(unreachable); showing cached data from \(age) ago (revision \(roster.revision)).")
         }
         let code = cached(roster)
         return code == .success && !offline ? .answeredFromCache : code

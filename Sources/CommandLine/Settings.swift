@@ -46,7 +46,9 @@ public struct ClientSettings: Sendable, Equatable {
 
         public var description: String {
             switch self {
-            case .badServer(let text): return "the server must be HOST:PORT (got \"\(text)\")"
+            case .badServer(let text):
+                return text.contains("://") ? "the server must be HOST:PORT, without a scheme (got \"\(text)\")"
+                    : "the server must be HOST:PORT (got \"\(text)\")"
             case .unreadableTokenFile(let path): return "cannot read the token file \(path)"
             case .badConfigLine(let file, let line, let text): return "\(file):\(line): expected key = value, got \"\(text)\""
             }
@@ -98,6 +100,8 @@ public struct ClientSettings: Sendable, Equatable {
     }
 
     public var hostAndPort: (host: String, port: Int)? {
+        // A URL is not an address: "http://host:7400" names a scheme this client does not speak.
+        guard !server.contains("/") else { return nil }
         guard let colon = server.lastIndex(of: ":"), let port = Int(server[server.index(after: colon)...]),
               (1...65535).contains(port) else { return nil }
         var host = String(server[..<colon])

@@ -48,7 +48,7 @@ extension Collection where Element == Employee {
     }
 }
 
-/// Search over first name, last name, full name, email, projects and position, ignoring case
+/// Search over first name, last name, full name, email, projects, position, team and phone, ignoring case
 /// and diacritics. Every word of the query must appear in one of those fields.
 public struct EmployeeSearch: Sendable {
     private let words: [String]
@@ -59,7 +59,7 @@ public struct EmployeeSearch: Sendable {
 
     public func matches(_ employee: Employee) -> Bool {
         guard !words.isEmpty else { return true }
-        let fields = ([employee.firstName, employee.lastName, employee.email, employee.position] + employee.projects)
+        let fields = ([employee.firstName, employee.lastName, employee.email, employee.position, employee.team, employee.phone] + employee.projects)
             .map(TextFolding.fold)
         return words.allSatisfy { word in fields.contains { $0.contains(word) } }
     }

@@ -39,6 +39,12 @@ public enum MessageType: UInt8, Sendable, CaseIterable {
     case mutationResult = 0x36
 }
 
+/// The release, as `--version` prints it.
+public enum RosterVersion {
+    public static let release = "0.3.0"
+    public static var description: String { "\(release) (wire protocol \(WireProtocol.supportedVersions.upperBound))" }
+}
+
 extension MessageType {
     /// The type's name in docs/PROTOCOL.md's table (section 3), as test vectors name it.
     public var name: String {

@@ -22,6 +22,7 @@ struct RosterClientCommand: AsyncParsableCommand {
 
             \(ClientExitCode.summary)
             """,
+        version: RosterVersion.description,
         subcommands: [Watch.self, Now.self, Employees.self, Search.self, Show.self, Shifts.self, Export.self, Admin.self, Trust.self])
 }
 
@@ -162,8 +163,9 @@ struct Shifts: AsyncParsableCommand {
     var employee: String?
 
     func validate() throws {
-        _ = try options.time(from)
-        _ = try options.time(to)
+        if let start = try options.time(from), let end = try options.time(to), start >= end {
+            throw ValidationError("--from must be before --to (got \(from ?? "") and \(to ?? ""))")
+        }
     }
 
     func run() async throws {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import Logging
+import RosterProtocol
 import RosterServer
 
 @main
@@ -9,6 +10,7 @@ struct RosterServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "roster-server",
         abstract: "Serves shift rosters and pushes on-duty changes to subscribers.",
+        version: RosterVersion.description,
         subcommands: [Serve.self, TokenCommand.self, TenantCommand.self],
         defaultSubcommand: Serve.self)
 }
@@ -53,7 +55,7 @@ struct Serve: AsyncParsableCommand {
     var maxFrameBytes: Int?
     @Option(help: "Maximum subscriptions per connection. (env: ROSTER_MAX_SUBSCRIPTIONS)")
     var maxSubscriptions: Int?
-    @Option(help: "Maximum requests in flight per connection. (env: ROSTER_MAX_IN_FLIGHT)")
+    @Option(help: "Maximum admin requests (changes and imports) awaiting their answer per connection; queries are not limited by it. (env: ROSTER_MAX_IN_FLIGHT)")
     var maxInFlight: Int?
     @Option(help: "Revisions kept for resume. (env: ROSTER_HISTORY_SIZE)")
     var historySize: Int?

@@ -16,6 +16,8 @@ import Testing
         ("an unreadable shift start", ["shifts", "--from", "the day after"], "time"),
         ("a missing token file", ["now", "--token-file", "/nonexistent/token"], "token file"),
         ("trust without HOST:PORT", ["trust", "rosterhost", "--yes"], "HOST:PORT"),
+        ("a URL instead of HOST:PORT", ["now", "--server", "http://127.0.0.1:7400"], "without a scheme"),
+        ("a reversed window", ["shifts", "--from", "+2h", "--to", "+1h"], "--from must be before --to"),
     ]
 
     static let serverCases: [(String, [String], String)] = [
@@ -67,5 +69,15 @@ import Testing
             #expect(result.stderr.contains("127.0.0.1:\(running.port) is already in use"), "\(result.stderr)")
             #expect(!FileManager.default.fileExists(atPath: data))
         }
+    }
+
+    @Test func bothBinariesSayTheirVersionAndUnreachableIsASentence() async throws {
+        let cli = CLI(port: 1)
+        for result in [try await cli.run(["--version"]), try await cli.server(["--version"])] {
+            #expect(result.status == 0 && result.stdout.contains("wire protocol 1"), "\(result.stdout)")
+        }
+        let refused = try await cli.run(["now"])
+        #expect(refused.status == 4)
+        #expect(refused.stderr == "Cannot reach 127.0.0.1:1: connection refused, and nothing is cached.\n", "\(refused.stderr)")
     }
 }
