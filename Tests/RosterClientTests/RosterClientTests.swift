@@ -49,6 +49,8 @@ func fastReconnect(_ port: Int, cache: URL?) -> RosterClientConfiguration {
         try await reader.until { if case .rosterChanged(let revision, _) = $0 { return revision == 3 } else { return false } }
         #expect(await client.roster?.state.tenant.motd == "pushed")
 
+        // The cache is written off the concurrency pool; flushCache waits until it is on disk.
+        await client.flushCache()
         let saved = try #require(try RosterCacheFile(directory: cache, server: "127.0.0.1:\(harness.port)", tenant: "").load())
         #expect(saved.revision == 3 && saved.state.tenant.motd == "pushed")
         await client.stop()
