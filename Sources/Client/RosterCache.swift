@@ -57,7 +57,8 @@ public struct RosterCacheFile: Sendable {
 
     public init(url: URL) { self.url = url }
 
-    /// The cache file for one server and tenant under `directory`.
+    /// The cache file for one server and tenant under `directory`. `tenant` is the tenant the
+    /// server authenticated (Welcome), so two credentials never share or swap a cache.
     public init(directory: URL, server: String, tenant: String) {
         let safe = "\(server)-\(tenant.isEmpty ? "default" : tenant)".map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" }
         self.init(url: directory.appendingPathComponent(String(safe) + ".cache"))
@@ -125,6 +126,65 @@ enum CRC32 {
 
     static func checksum(_ bytes: [UInt8]) -> UInt32 {
         ~bytes.reduce(~UInt32(0)) { crc, byte in table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
+    }
+}
+
+/// The cache directory, and which tenant each credential opened on each server, as the server
+/// said in Welcome. A cache belongs to the authenticated tenant, never to a `--tenant` flag: a
+/// token of one tenant can never be shown another tenant's cached roster.
+///
+/// The index (`tenants`, one "server credential tenant" line each) holds no secret: a token is
+/// named by its id (`rst_<id>_...`), never by its secret.
+public struct RosterCacheDirectory: Sendable {
+    public let url: URL
+
+    public init(_ url: URL) { self.url = url }
+
+    /// How a credential is named in the index: the token's id, or "anonymous:TENANT".
+    public static func credential(token: String, requestedTenant: String) -> String {
+        let parts = token.split(separator: "_", omittingEmptySubsequences: false)
+        if token.isEmpty { return "anonymous:" + requestedTenant }
+        if parts.count == 3, parts[0] == "rst", !parts[1].isEmpty { return "token:" + parts[1] }
+        // Not our token form: a hash, so the index never holds the secret itself.
+        let digest = token.utf8.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+        return "token-fnv:" + String(digest, radix: 16)
+    }
+
+    private var index: URL { url.appendingPathComponent("tenants") }
+
+    /// The tenant this credential last authenticated as on `server`.
+    public func tenant(server: String, credential: String) -> String? {
+        guard let text = try? String(contentsOf: index, encoding: .utf8) else { return nil }
+        return text.split(separator: "\n").reversed().lazy.compactMap { line -> String? in
+            let fields = line.split(separator: " ")
+            guard fields.count == 3, fields[0] == server, fields[1] == credential else { return nil }
+            return String(fields[2])
+        }.first
+    }
+
+    /// Records the tenant a credential opened (blocking: a small atomic write).
+    public func remember(server: String, credential: String, tenant: String) throws {
+        guard self.tenant(server: server, credential: credential) != tenant else { return }
+        let kept = ((try? String(contentsOf: index, encoding: .utf8)) ?? "").split(separator: "\n").filter { line in
+            let fields = line.split(separator: " ")
+            return !(fields.count == 3 && fields[0] == server && fields[1] == credential)
+        }
+        try AtomicFile.write((kept + ["\(server) \(credential) \(tenant)"]).joined(separator: "\n") + "\n", to: index.path)
+    }
+
+    /// The cache file for a credential: its authenticated tenant's, when known. An anonymous
+    /// reader not yet seen falls back to the file of the tenant it asks for (as caches of
+    /// earlier releases were named); a token not yet seen has none.
+    public func file(server: String, credential: String) -> RosterCacheFile? {
+        if let tenant = tenant(server: server, credential: credential) {
+            return RosterCacheFile(directory: url, server: server, tenant: tenant)
+        }
+        guard credential.hasPrefix("anonymous:") else { return nil }
+        return RosterCacheFile(directory: url, server: server, tenant: String(credential.dropFirst("anonymous:".count)))
+    }
+
+    public func file(server: String, tenant: String) -> RosterCacheFile {
+        RosterCacheFile(directory: url, server: server, tenant: tenant)
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import NIOPosix
 import RosterDomain
 import RosterProtocol
 import RosterTLS
@@ -44,7 +45,8 @@ public struct RosterClientConfiguration: Sendable {
         self.port = port
     }
 
-    var serverName: String { "\(host):\(port)" }
+    /// "HOST:PORT", as the cache names the server.
+    public var serverName: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 }
 
 /// The connection as an app would show it.
@@ -115,7 +117,13 @@ public actor RosterClient {
     /// Updates in order. One consumer.
     public nonisolated let updates: AsyncStream<RosterUpdate>
     private let continuation: AsyncStream<RosterUpdate>.Continuation
-    private let cacheFile: RosterCacheFile?
+    private let cacheDirectory: RosterCacheDirectory?
+    /// The file of the tenant the server authenticated; before the first Welcome, the one the
+    /// index remembers for this credential.
+    private var cacheFile: RosterCacheFile?
+    private nonisolated var credential: String {
+        RosterCacheDirectory.credential(token: configuration.token, requestedTenant: configuration.tenant)
+    }
     private let cacheWriter = CacheWriter()
 
     public private(set) var state: ConnectionState = .offline
@@ -136,9 +144,10 @@ public actor RosterClient {
     public init(configuration: RosterClientConfiguration) {
         self.configuration = configuration
         (updates, continuation) = AsyncStream<RosterUpdate>.makeStream()
-        cacheFile = configuration.cacheDirectory.map {
-            RosterCacheFile(directory: $0, server: configuration.serverName, tenant: configuration.tenant)
-        }
+        cacheDirectory = configuration.cacheDirectory.map(RosterCacheDirectory.init)
+        cacheFile = cacheDirectory?.file(
+            server: configuration.serverName,
+            credential: RosterCacheDirectory.credential(token: configuration.token, requestedTenant: configuration.tenant))
         do {
             roster = try cacheFile?.load()
         } catch {
@@ -209,11 +218,32 @@ public actor RosterClient {
         if let tls = configuration.tls, tlsContext == nil {
             do { tlsContext = try TLSContext.client(tls) } catch let error as TLSError { throw RosterClientError.tls(error) }
         }
-        return try await RosterConnection.connect(host: configuration.host, port: configuration.port, tls: tlsContext, hello: .with {
+        let connection = try await RosterConnection.connect(host: configuration.host, port: configuration.port, tls: tlsContext,
+                                                            hello: .with {
             $0.clientName = configuration.clientName
             $0.tenant = configuration.tenant
             $0.token = configuration.token
         })
+        await authenticated(as: connection.welcome.tenant.id)
+        return connection
+    }
+
+    /// The tenant the server authenticated is the one whose cache this client keeps. If the
+    /// cache loaded at start belonged to another tenant (the index was stale), it is dropped
+    /// for this tenant's own.
+    private func authenticated(as tenant: String) async {
+        guard let cacheDirectory else { return }
+        let server = configuration.serverName, credential = self.credential
+        let file = cacheDirectory.file(server: server, tenant: tenant)
+        if file.url != cacheFile?.url {
+            await cacheWriter.flush()
+            cacheFile = file
+            roster = try? await NIOThreadPool.singleton.runIfActive { try file.load() }
+            synced = false
+        }
+        try? await NIOThreadPool.singleton.runIfActive {
+            try cacheDirectory.remember(server: server, credential: credential, tenant: tenant)
+        }
     }
 
     /// Subscribes (resuming when the cache allows) and applies what arrives until the

@@ -138,7 +138,10 @@ public struct CommandRunner: Sendable {
         }
         let roster: CachedRoster?
         do {
-            roster = try RosterCacheFile(directory: settings.cacheDirectory, server: settings.server, tenant: settings.tenant).load()
+            // The cache of the tenant this credential authenticated as (never the --tenant flag's).
+            roster = try RosterCacheDirectory(settings.cacheDirectory)
+                .file(server: client.configuration.serverName, credential: RosterCacheDirectory.credential(token: settings.token, requestedTenant: settings.tenant))?
+                .load()
         } catch {
             Self.err("Warning: \(error)")
             roster = nil

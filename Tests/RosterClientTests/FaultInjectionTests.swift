@@ -126,7 +126,7 @@ import Testing
             #expect(await client.roster?.revision == snapshot.revision)
             #expect(await client.roster?.state == serverState, "\(checker.name)'s cache equals the server's snapshot")
             await client.stop()
-            let onDisk = try RosterCacheFile(directory: cache, server: "127.0.0.1:\(proxy.port)", tenant: "").load()
+            let onDisk = try RosterCacheFile(directory: cache, server: "127.0.0.1:\(proxy.port)", tenant: "demo").load()
             #expect(onDisk?.state == serverState, "\(checker.name)'s cache file equals the server's snapshot")
             #expect(checker.applied > 0)
             // Resets, blackholes and restarts each cost every client its connection (a cut hits

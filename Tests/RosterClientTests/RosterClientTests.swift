@@ -51,7 +51,7 @@ func fastReconnect(_ port: Int, cache: URL?) -> RosterClientConfiguration {
 
         // The cache is written off the concurrency pool; flushCache waits until it is on disk.
         await client.flushCache()
-        let saved = try #require(try RosterCacheFile(directory: cache, server: "127.0.0.1:\(harness.port)", tenant: "").load())
+        let saved = try #require(try RosterCacheFile(directory: cache, server: "127.0.0.1:\(harness.port)", tenant: "demo").load())
         #expect(saved.revision == 3 && saved.state.tenant.motd == "pushed")
         await client.stop()
         await admin.close()
