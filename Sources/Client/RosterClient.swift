@@ -18,6 +18,8 @@ public struct RosterClientConfiguration: Sendable {
     /// Where the cache file lives; nil keeps no cache.
     public var cacheDirectory: URL? = RosterCacheFile.defaultDirectory
     public var topics: [Roster_V1_Topic] = [.onDuty, .roster]
+    /// How long connecting, the handshake and each request may take.
+    public var timeout: Duration = .seconds(10)
     public var reconnect = ReconnectPolicy()
 
     /// One immediate retry, then exponential backoff with full jitter up to `maxDelay`; the
@@ -44,6 +46,8 @@ public struct RosterClientConfiguration: Sendable {
         self.host = host
         self.port = port
     }
+
+    var timeAmount: TimeAmount { .nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000) }
 
     /// "HOST:PORT", as the cache names the server.
     public var serverName: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
@@ -85,6 +89,13 @@ public struct OnDutyStatus: Sendable, Hashable {
     public var previous: [OnDutyEntry] = []
     public var cause: String = ""
     public var revision: UInt64 = 0
+
+    /// Who comes on duty at `until`: `next` without those already on duty (who stay on), so a
+    /// "Next:" line never names someone who is on duty now.
+    public var incoming: [OnDutyEntry] {
+        let onDuty = Set(current.map(\.employee.id))
+        return next.filter { !onDuty.contains($0.employee.id) }
+    }
 }
 
 /// What a running client reports, in order.
@@ -219,7 +230,7 @@ public actor RosterClient {
             do { tlsContext = try TLSContext.client(tls) } catch let error as TLSError { throw RosterClientError.tls(error) }
         }
         let connection = try await RosterConnection.connect(host: configuration.host, port: configuration.port, tls: tlsContext,
-                                                            hello: .with {
+                                                            timeout: configuration.timeAmount, hello: .with {
             $0.clientName = configuration.clientName
             $0.tenant = configuration.tenant
             $0.token = configuration.token
@@ -289,7 +300,10 @@ public actor RosterClient {
                 } else {
                     subscribeID = resync(on: connection, reason: error.message)
                 }
-            case .error(let error) where inbound.requestID == subscribeID:
+            case .error(let error) where inbound.requestID == subscribeID
+                || (inbound.requestID == 0 && RosterClientError.server(error).isPermanent):
+                // The subscription was refused, or the server ended the connection for good
+                // ("the token was revoked"): say why instead of reconnecting into a refusal.
                 await connection.close()
                 throw RosterClientError.server(error)
             case .goingAway(let goingAway):
@@ -362,11 +376,11 @@ public actor RosterClient {
     /// running (one-shot use, as the CLI does).
     public func request(_ message: RosterMessage) async throws -> RosterMessage {
         if let connection, connection.isActive {
-            return try await connection.request(message)
+            return try await connection.request(message, timeout: configuration.timeAmount)
         }
         let oneShot = try await connect()
         defer { Task { await oneShot.close() } }
-        return try await oneShot.request(message)
+        return try await oneShot.request(message, timeout: configuration.timeAmount)
     }
 
     /// Fetches the whole state and stores it in the cache, unless the cache already holds a

@@ -69,9 +69,9 @@ public final class RosterConnection: Sendable {
     /// - Parameter hello: version range and client name default to this build's.
     /// - Parameter tls: connect over TLS with this context; the certificate must match `host`.
     public static func connect(
-        host: String, port: Int, tls: TLSContext? = nil, hello: Roster_V1_Hello = Roster_V1_Hello(),
-        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
-        timeout: TimeAmount = .seconds(10)
+        host: String, port: Int, tls: TLSContext? = nil, timeout: TimeAmount = .seconds(10),
+        hello: Roster_V1_Hello = Roster_V1_Hello(),
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws -> RosterConnection {
         var hello = hello
         if hello.minVersion == 0 && hello.maxVersion == 0 {

@@ -188,15 +188,14 @@ public struct CommandRunner: Sendable {
         }
         Self.out("On duty at \(display.dateTime(status.at)) (\(display.zoneName)):")
         if status.current.isEmpty { Self.out("  Nobody is on duty.") }
-        var table = TextTable(["  NAME", "POSITION", "TEAM", "UNTIL", "PHONE", "EMAIL"])
+        var table = TextTable(["  NAME", "ROLE", "POSITION", "TEAM", "UNTIL", "PHONE", "EMAIL"])
         for entry in status.current {
-            table.rows.append(["  " + entry.employee.fullName, entry.employee.position, entry.employee.team,
+            table.rows.append(["  " + entry.employee.fullName, entry.shift.role, entry.employee.position, entry.employee.team,
                                display.dateTime(entry.shift.end), entry.employee.phone, entry.employee.email])
         }
         if !status.current.isEmpty { Self.out(table.render()) }
         if let until = status.until {
-            let names = status.next.map(\.employee.fullName)
-            Self.out("Next at \(display.dateTime(until)): \(names.isEmpty ? "nobody" : names.joined(separator: ", "))")
+            Self.out("Next at \(display.dateTime(until)): \(Display.incoming(status))")
         } else {
             Self.out("No change is planned.")
         }
@@ -258,7 +257,7 @@ public struct CommandRunner: Sendable {
             printEmployee(employee, shifts: shifts)
             return .success
         }, cached: { roster in
-            guard let employee = roster.state.employee(idOrName: idOrName) else {
+            guard let employee = roster.state.employee(matching: idOrName) else {
                 let error = RosterError.notFound("employee \"\(idOrName)\"", suggestions: roster.state.suggestions(for: idOrName))
                 Self.err(error.description.prefix(1).uppercased() + error.description.dropFirst())
                 return .notFound

@@ -103,6 +103,17 @@ public struct TextTable {
 }
 
 /// JSON shapes printed with --json (one object per line in `watch`). Instants are ISO 8601 UTC.
+extension Display {
+    /// Who comes on duty at the next change: "Grace Hopper", "nobody", or, when only someone
+    /// leaves, "nobody new (Ada Lovelace stays on)". Never someone already on duty.
+    public static func incoming(_ status: OnDutyStatus) -> String {
+        let names = status.incoming.map(\.employee.fullName)
+        if !names.isEmpty { return names.joined(separator: ", ") }
+        let staying = status.next.map(\.employee.fullName)
+        return staying.isEmpty ? "nobody" : "nobody new (\(staying.joined(separator: ", ")) stays on)"
+    }
+}
+
 public enum JSONShapes {
     /// An employee as its Codable fields plus "name", the full name.
     public struct Person: Encodable, Sendable {

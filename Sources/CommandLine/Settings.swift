@@ -1,5 +1,6 @@
 import Foundation
 import RosterClient
+import RosterDomain
 import RosterTLS
 
 /// Connection settings of a roster-client invocation: command-line flags beat environment
@@ -14,6 +15,8 @@ public struct ClientSettings: Sendable, Equatable {
     public var tls = false
     public var caFile: String?
     public var knownHosts = KnownHosts()
+    /// How long connecting and each request may take (`--timeout`, ROSTER_TIMEOUT, `timeout =`).
+    public var timeout: Duration = .seconds(10)
 
     /// Values given on the command line; nil where a flag was not given.
     public struct Flags: Sendable {
@@ -25,9 +28,12 @@ public struct ClientSettings: Sendable, Equatable {
         public var utc: Bool
         public var tls: Bool
         public var caFile: String?
+        public var timeout: String?
 
         public init(server: String? = nil, token: String? = nil, tokenFile: String? = nil, tenant: String? = nil,
-                    cacheDirectory: String? = nil, utc: Bool = false, tls: Bool = false, caFile: String? = nil) {
+                    cacheDirectory: String? = nil, utc: Bool = false, tls: Bool = false, caFile: String? = nil,
+                    timeout: String? = nil) {
+            self.timeout = timeout
             self.tls = tls
             self.caFile = caFile
             self.server = server
@@ -43,6 +49,7 @@ public struct ClientSettings: Sendable, Equatable {
         case badServer(String)
         case unreadableTokenFile(String)
         case badConfigLine(file: String, line: Int, text: String)
+        case badTimeout(String)
 
         public var description: String {
             switch self {
@@ -51,6 +58,7 @@ public struct ClientSettings: Sendable, Equatable {
                     : "the server must be HOST:PORT (got \"\(text)\")"
             case .unreadableTokenFile(let path): return "cannot read the token file \(path)"
             case .badConfigLine(let file, let line, let text): return "\(file):\(line): expected key = value, got \"\(text)\""
+            case .badTimeout(let text): return "--timeout takes a duration such as 10s, 500ms or 2m (got \"\(text)\")"
             }
         }
     }
@@ -76,6 +84,10 @@ public struct ClientSettings: Sendable, Equatable {
         if let server = pick(flags.server, "ROSTER_SERVER", "server") { settings.server = server }
         guard settings.hostAndPort != nil else { throw .badServer(settings.server) }
         if let tenant = pick(flags.tenant, "ROSTER_TENANT", "tenant") { settings.tenant = tenant }
+        if let timeout = pick(flags.timeout, "ROSTER_TIMEOUT", "timeout") {
+            guard let duration = DurationText.parse(timeout) else { throw .badTimeout(timeout) }
+            settings.timeout = duration
+        }
         if let directory = pick(flags.cacheDirectory, "ROSTER_CACHE_DIR", "cache-dir") {
             settings.cacheDirectory = URL(fileURLWithPath: directory)
         }
@@ -117,6 +129,7 @@ public struct ClientSettings: Sendable, Equatable {
         configuration.cacheDirectory = cacheDirectory
         configuration.clientName = name
         configuration.tls = tlsConfiguration
+        configuration.timeout = timeout
         return configuration
     }
 

@@ -50,9 +50,7 @@ public struct WatchScreen {
                 if !contact.isEmpty { top.append("    \(contact)") }
             }
             if let until = status.until {
-                let names = status.next.map(\.employee.fullName)
-                let who = names.isEmpty ? "nobody" : names.joined(separator: ", ")
-                top.append("  Next: \(who) at \(display.clock(until, now: now)) (in \(Display.duration(millis: until - now)))")
+                top.append("  Next: \(Display.incoming(status)) at \(display.clock(until, now: now)) (in \(Display.duration(millis: until - now)))")
             }
         }
         if roster.state.employees.isEmpty {

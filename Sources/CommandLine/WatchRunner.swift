@@ -12,6 +12,10 @@ extension CommandRunner {
         let onTerminal = !json && isatty(STDOUT_FILENO) == 1
         let screen = TerminalScreen(enabled: onTerminal)
         let stopper = SignalStopper { [client] in await client.stop() }
+        // On a terminal, `q` quits as Ctrl-C does.
+        let keys = onTerminal && isatty(STDIN_FILENO) == 1 ? KeyReader { [client] key in
+            if key == UInt8(ascii: "q") || key == UInt8(ascii: "Q") { Task { await client.stop() } }
+        } : nil
         if !onTerminal, let roster = await client.roster {
             // Scripts get the cached view at once, marked as such.
             let status = OnDutyStatus(roster.onDuty(), in: roster.state, revision: roster.revision)
@@ -25,7 +29,7 @@ extension CommandRunner {
                 try? await Task.sleep(for: .seconds(1))
             }
         }
-        var exitCode = ClientExitCode.success
+        var refusal: RosterClientError?
         for await update in client.updates {
             if onTerminal {
                 await screen.draw(lines: await screenLines())
@@ -33,14 +37,18 @@ extension CommandRunner {
                 Self.out(WatchEvents.json(update))
             }
             if case .refused(let error) = update {
-                exitCode = report(error)
+                refusal = error
                 Task { await client.stop() }
             }
         }
         ticker.cancel()
+        _ = await ticker.value
+        keys?.restore()
         await screen.restore()
         stopper.cancel()
-        return exitCode
+        // Why watch ended, after the screen is gone so that nothing draws over it (the JSON
+        // event was written above).
+        return refusal.map { report($0) } ?? .success
     }
 
     private func screenLines() async -> [String] {
@@ -102,5 +110,33 @@ final class SignalStopper: @unchecked Sendable {
 
     func cancel() {
         for source in sources { source.cancel() }
+    }
+}
+
+/// Reads single key presses from a terminal on a thread of its own (a blocking read must not
+/// hold a thread of the concurrency pool), with the terminal in non-canonical, no-echo mode
+/// until `restore`.
+final class KeyReader: @unchecked Sendable {
+    private var saved = termios()
+    private var active = false
+
+    init(_ pressed: @escaping @Sendable (UInt8) -> Void) {
+        guard tcgetattr(STDIN_FILENO, &saved) == 0 else { return }
+        var raw = saved
+        raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
+        guard tcsetattr(STDIN_FILENO, TCSANOW, &raw) == 0 else { return }
+        active = true
+        Thread.detachNewThread {
+            var byte: UInt8 = 0
+            while read(STDIN_FILENO, &byte, 1) == 1 { pressed(byte) }
+        }
+    }
+
+    /// Puts the terminal back as it was.
+    func restore() {
+        guard active else { return }
+        active = false
+        var original = saved
+        tcsetattr(STDIN_FILENO, TCSANOW, &original)
     }
 }

@@ -78,6 +78,22 @@ public struct RosterState: Sendable, Hashable {
         return employees.values.first { TextFolding.fold($0.fullName) == wanted }
     }
 
+    /// The one employee a person means by `query`, as `show` and GetEmployee answer: an id, a
+    /// full name, or else a query that only one employee matches (by the search rule: "Ada",
+    /// "lovelace", an email). nil when nobody or several people match; then
+    /// `suggestions(for:)` names them. Changes (delete, shift add) use `employee(idOrName:)`,
+    /// which never guesses.
+    public func employee(matching query: String) -> Employee? {
+        if let exact = employee(idOrName: query) { return exact }
+        let search = EmployeeSearch(query)
+        var found: Employee?
+        for employee in employees.values where search.matches(employee) {
+            guard found == nil else { return nil }  // ambiguous
+            found = employee
+        }
+        return found
+    }
+
     /// Builds the on-duty engine for the current plan.
     public func onDutyEngine() -> OnDutyEngine {
         OnDutyEngine(shifts: Array(shifts.values), employees: employees)

@@ -180,7 +180,11 @@ extension RosterState {
             return (distance, employee.fullName)
         }
         let threshold = max(2, wanted.count / 3)
-        return scored.filter { $0.0 <= threshold }.sorted { $0 < $1 }.prefix(limit).map(\.1)
+        // Everyone the search rule matches comes first (an ambiguous "Ada" names each Ada).
+        let search = EmployeeSearch(text)
+        let matching = employees.values.filter(search.matches).map(\.fullName).sorted()
+        let close = scored.filter { $0.0 <= threshold }.sorted { $0 < $1 }.map(\.1).filter { !matching.contains($0) }
+        return Array((matching + close).prefix(max(limit, matching.count)))
     }
 }
 

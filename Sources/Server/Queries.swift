@@ -48,7 +48,7 @@ enum Queries {
             }))
 
         case .getEmployee(let query):
-            guard let employee = state.employee(idOrName: query.idOrName) else {
+            guard let employee = state.employee(matching: query.idOrName) else {
                 return .failure(WireError(.notFound(
                     "employee \"\(query.idOrName)\"", suggestions: state.suggestions(for: query.idOrName))))
             }

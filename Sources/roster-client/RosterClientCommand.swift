@@ -49,6 +49,9 @@ struct ConnectionOptions: ParsableArguments {
     @Option(name: .long, help: "Trust the CAs in this PEM file (implies --tls). (env: ROSTER_CA_FILE)")
     var caFile: String?
 
+    @Option(name: .long, help: "How long connecting and each request may take: 10s, 500ms, 2m. (env: ROSTER_TIMEOUT; default: 10s)")
+    var timeout: String?
+
     @Flag(name: .long, help: "Print JSON (one object per line for watch) instead of tables.")
     var json = false
 
@@ -57,7 +60,7 @@ struct ConnectionOptions: ParsableArguments {
 
     func runner() throws -> CommandRunner {
         let flags = ClientSettings.Flags(server: server, token: token, tokenFile: tokenFile, tenant: tenant,
-                                         cacheDirectory: cacheDir, utc: utc, tls: tls, caFile: caFile)
+                                         cacheDirectory: cacheDir, utc: utc, tls: tls, caFile: caFile, timeout: timeout)
         do {
             return CommandRunner(settings: try ClientSettings.resolve(flags: flags), json: json)
         } catch {

@@ -144,4 +144,45 @@ import Testing
         #expect(admin.status == 0 && admin.stdout.contains("employee") && admin.stdout.contains("import"))
         #expect(help.stdout.contains("Exit codes"))
     }
+
+    @Test func showTakesAUniqueMatchAndNowNamesOnlyWhoComesOn() async throws {
+        try await withFreshServer { server, cli in
+            try await cli.run(["admin", "employee", "add", "--first", "Ada", "--last", "Lovelace"])
+            try await cli.run(["admin", "employee", "add", "--first", "Grace", "--last", "Hopper"])
+            try await cli.run(["admin", "employee", "add", "--first", "Grace", "--last", "Kelly"])
+            let unique = try await cli.run(["show", "Ada", "--json"])
+            #expect(unique.status == 0 && (unique.object["employee"] as? [String: Any])?["lastName"] as? String == "Lovelace")
+            let ambiguous = try await cli.run(["show", "Grace"])
+            #expect(ambiguous.status == 8)
+            #expect(ambiguous.stderr.contains("Grace Hopper") && ambiguous.stderr.contains("Grace Kelly"), "\(ambiguous.stderr)")
+
+            try await cli.run(["admin", "shift", "add", "--employee", "Ada Lovelace", "--start", "1h ago", "--end", "in 3h",
+                               "--role", "primary"])
+            try await cli.run(["admin", "shift", "add", "--employee", "Grace Hopper", "--start", "1h ago", "--end", "in 1h",
+                               "--role", "secondary"])
+            let now = try await cli.run(["now"])
+            let lines = now.stdout.split(separator: "\n")
+            #expect(lines.contains { $0.contains("ROLE") }, "\(now.stdout)")
+            #expect(lines.contains { $0.contains("Ada Lovelace") && $0.contains("primary") })
+            let next = try #require(lines.first { $0.hasPrefix("Next at") })
+            #expect(next.hasSuffix("nobody new (Ada Lovelace stays on)"), "Ada is on duty: not named as next (\(next))")
+        }
+    }
+
+    @Test func aTimeoutIsADurationAndASilentServerTimesOut() async throws {
+        #expect(try await CLI(port: 1).run(["now", "--timeout", "soon"]).status == 64)
+        // A listener that accepts and never answers.
+        let silent = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(silent) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(silent, $0, length) } }
+        listen(silent, 8)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(silent, $0, &length) } }
+        let result = try await CLI(port: Int(UInt16(bigEndian: address.sin_port))).run(["now", "--timeout", "1s"])
+        #expect(result.status == 4)
+        #expect(result.stderr.contains("did not answer in time"), "\(result.stderr)")
+    }
 }

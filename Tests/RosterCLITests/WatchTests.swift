@@ -79,9 +79,32 @@ import Testing
                 try await cli.run(["admin", "shift", "add", "--employee", "Grace Hopper", "--start", "1h ago", "--end", "in 1h"])
                 #expect(try await eventually { try await screen().contains("● Grace Hopper") }, "an on-duty push redraws the top")
 
-                _ = await tmuxRun(["send-keys", "-t", session, "C-c"])
+                _ = await tmuxRun(["send-keys", "-t", session, "q"])
                 #expect(await eventually { await tmuxRun(["has-session", "-t", session]) != 0 },
-                        "Ctrl-C ends watch, and with it the session")
+                        "q ends watch, and with it the session")
+            }
+        }
+    }
+
+    /// A revoked token ends watch with the reason, as a JSON event and on stderr, and exit 7.
+    @Test func watchSaysWhyItEnds() async throws {
+        try await withServerProcess { server in
+            let admin = CLI(port: server.port)
+            let created = try await admin.server(["token", "create", "--tenant", "demo", "--role", "reader",
+                                                  "--data-dir", server.dataDirectory])
+            let token = created.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            let id = try #require(token.split(separator: "_").dropFirst().first.map(String.init))
+            let cli = CLI(port: server.port, token: token)
+            #expect(await eventually(10) { (try? await cli.run(["now"]).status) == 0 }, "the server knows the new token")
+
+            let watch = try ChildProcess(CLI.binary.path, ["watch", "--json"], environment: cli.environment)
+            try await withCleanup(watch, cleanUp: { await $0.stop(signal: SIGKILL) }) { watch in
+                #expect(await eventually { watch.stdout.contains(#""event":"synced""#) })
+                let revoked = try await admin.server(["token", "revoke", id, "--data-dir", server.dataDirectory])
+                #expect(revoked.status == 0)
+                #expect(await watch.waitForExit(timeout: .seconds(20)) == 7, "\(watch.stdout) \(watch.stderr)")
+                #expect(watch.stdout.contains(#""event":"error""#) && watch.stdout.contains("revoked"), "\(watch.stdout)")
+                #expect(watch.stderr.contains("the token was revoked"), "\(watch.stderr)")
             }
         }
     }

@@ -59,16 +59,8 @@ public struct StoreAdministration {
 
     public func close() async { try? await store.close() }
 
-    /// "30d", "12h", "90m", "45s": how long a token lasts.
+    /// "30d", "12h", "90m", "45s": how long a token lasts (`DurationText`).
     public static func parseDuration(_ text: String) -> Duration? {
-        guard let unit = text.last, let value = Int64(text.dropLast()), value > 0 else { return nil }
-        switch unit {
-        case "s": return .seconds(value)
-        case "m": return .seconds(value * 60)
-        case "h": return .seconds(value * 3600)
-        case "d": return .seconds(value * 86_400)
-        case "w": return .seconds(value * 7 * 86_400)
-        default: return nil
-        }
+        DurationText.parse(text)
     }
 }

@@ -1,0 +1,21 @@
+import Foundation
+
+/// The one grammar for durations people type: a number and a unit, "500ms", "10s", "5m",
+/// "2h", "30d", "1w"; a bare number is seconds. Used by `--timeout`, token lifetimes and the
+/// like, so that every flag reads durations the same way.
+public enum DurationText {
+    public static func parse(_ text: String) -> Duration? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let digits = trimmed.prefix { $0.isNumber }
+        guard let value = Int64(digits), value > 0 else { return nil }
+        switch trimmed.dropFirst(digits.count) {
+        case "ms": return .milliseconds(value)
+        case "", "s": return .seconds(value)
+        case "m": return .seconds(value * 60)
+        case "h": return .seconds(value * 3_600)
+        case "d": return .seconds(value * 86_400)
+        case "w": return .seconds(value * 7 * 86_400)
+        default: return nil
+        }
+    }
+}
