@@ -148,6 +148,8 @@ public actor RosterClient {
     private var runner: Task<Void, Never>?
     private var connection: RosterConnection?
     private var serverID = ""
+    /// The subscription the cache follows on the current connection.
+    private var currentSubscription: UInt64?
     private var lastOnDutySequence: UInt64 = 0
     private var synced = false
     private var retryAfterGoingAway: Duration?
@@ -264,11 +266,16 @@ public actor RosterClient {
             serverID = connection.welcome.serverID
             lastOnDutySequence = 0  // sequences count per server process
         }
+        currentSubscription = nil
         var subscribeID = subscribe(on: connection, resume: true)
         for await inbound in connection.inbound {
             switch inbound.message {
-            case .subscribed:
-                break
+            case .subscribed(let subscribed) where inbound.requestID == subscribeID:
+                // A subscription replaced by a resync is ended, so its events stop coming twice.
+                if let previous = currentSubscription, previous != subscribed.subscriptionID {
+                    connection.post(.unsubscribe(.with { $0.subscriptionID = previous }))
+                }
+                currentSubscription = subscribed.subscriptionID
             case .snapshot(let snapshot) where inbound.requestID == subscribeID:
                 roster = CachedRoster(state: RosterState(snapshot), epoch: snapshot.epoch, revision: snapshot.revision,
                                       syncedAt: Date())
@@ -278,7 +285,9 @@ public actor RosterClient {
                 }
             case .onDutyChanged(let changed):
                 applyOnDuty(changed)
-            case .synced:
+            case .synced where inbound.requestID == subscribeID:
+                // Only the current subscription's marker: a replaced one's late Synced says
+                // nothing about the copy the new subscription is building.
                 synced = true
                 roster?.syncedAt = Date()
                 saveCache()

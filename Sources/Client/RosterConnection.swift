@@ -164,6 +164,14 @@ public final class RosterConnection: Sendable {
     }
 
     /// Sends a frame as is, expecting nothing (tests, and replies such as Pong).
+    /// Sends a request without waiting: its answer arrives on `inbound` with the returned id.
+    @discardableResult
+    public func post(_ message: RosterMessage) -> UInt32 {
+        let requestID = makeRequestID()
+        channel.writeAndFlush(message.frame(requestID: requestID), promise: nil)
+        return requestID
+    }
+
     public func send(_ frame: Frame) {
         channel.writeAndFlush(frame, promise: nil)
     }

@@ -279,7 +279,7 @@ final class ConnectionHandler: ChannelInboundHandler {
     private func authenticate(_ hello: Roster_V1_Hello) -> Credential? {
         let now = server.clock.now()
         if hello.token.isEmpty {
-            guard server.configuration.isLoopbackListener else { return nil }
+            guard server.isLoopback else { return nil }
             return Credential(tokenID: nil, tenantID: hello.tenant.isEmpty ? server.configuration.defaultTenant : hello.tenant,
                               role: .reader)
         }

@@ -31,7 +31,7 @@ public final class InboundPathHarness: Sendable {
         var logger = Logger(label: "roster.fuzz")
         logger.logLevel = .critical
         context = ServerContext(configuration: configuration, clock: clock, logger: logger, tenants: ["demo": tenant],
-                                tokens: TokenRegistry(), tls: nil, store: store, loops: [loop])
+                                tokens: TokenRegistry(), tls: nil, store: store, loops: [loop], isLoopback: true)
         limit = configuration.limits.handshakeMaxFrameBytes
     }
 

@@ -46,8 +46,13 @@ final class ServerContext: Sendable {
     let sweepers: [LivenessSweeper]
     private let openConnections = NIOLockedValueBox<[ObjectIdentifier: any Channel]>([:])
 
+    /// Whether the listener is bound to a loopback address: plaintext and anonymous readers are
+    /// allowed there only.
+    let isLoopback: Bool
+
     init(configuration: ServerConfiguration, clock: any ServerClock, logger: Logger, tenants: [String: TenantRuntime],
-         tokens: TokenRegistry, tls: TLSContext?, store: any RosterStore, loops: [any EventLoop]) {
+         tokens: TokenRegistry, tls: TLSContext?, store: any RosterStore, loops: [any EventLoop], isLoopback: Bool) {
+        self.isLoopback = isLoopback
         self.configuration = configuration
         self.clock = clock
         self.logger = logger
@@ -136,12 +141,16 @@ public final class RosterServer: Sendable {
     /// and demo tenant on first start) and starts accepting. A busy address fails before
     /// anything is written to the data directory.
     public func start() async throws {
-        guard configuration.tls != nil || configuration.isLoopbackListener else {
-            throw ServerStartError.insecureListener(host: configuration.host)
-        }
         // The listener accepts nothing until the context exists (autoRead off until then).
         let pending = NIOLockedValueBox<ServerContext?>(nil)
         let channel = try await bind(context: pending)
+        // Loopback is what the socket is bound to, not what the name looks like: a name such as
+        // "127.example.com" may resolve anywhere.
+        let isLoopback = channel.localAddress.map(ServerConfiguration.isLoopback) ?? false
+        guard configuration.tls != nil || isLoopback else {
+            try? await channel.close()
+            throw ServerStartError.insecureListener(host: configuration.host)
+        }
         let store: any RosterStore
         do {
             if let givenStore { store = givenStore } else { store = try await DataDirectory(configuration.dataDirectory).openStore() }
@@ -150,7 +159,7 @@ public final class RosterServer: Sendable {
             throw error
         }
         do {
-            try await open(channel: channel, store: store, pending: pending)
+            try await open(channel: channel, store: store, pending: pending, isLoopback: isLoopback)
         } catch {
             try? await channel.close()
             if givenStore == nil { try? await store.close() }
@@ -158,7 +167,8 @@ public final class RosterServer: Sendable {
         }
     }
 
-    private func open(channel: any Channel, store: any RosterStore, pending: NIOLockedValueBox<ServerContext?>) async throws {
+    private func open(channel: any Channel, store: any RosterStore, pending: NIOLockedValueBox<ServerContext?>,
+                      isLoopback: Bool) async throws {
         let dataDirectory = DataDirectory(configuration.dataDirectory)
         var tls: TLSContext?
         if let settings = configuration.tls {
@@ -184,7 +194,7 @@ public final class RosterServer: Sendable {
         }
         let tokens = TokenRegistry(try await initialTokens(store: store, dataDirectory: dataDirectory))
         let context = ServerContext(configuration: configuration, clock: clock, logger: logger, tenants: tenants,
-                                    tokens: tokens, tls: tls, store: store, loops: loops)
+                                    tokens: tokens, tls: tls, store: store, loops: loops, isLoopback: isLoopback)
         for sweeper in context.sweepers { sweeper.loop.execute { sweeper.start() } }
         for tenant in tenants.values { tenant.startOnDutyTracking() }
 
@@ -230,7 +240,7 @@ public final class RosterServer: Sendable {
         try await channel.setOption(.autoRead, value: true).get()
         let address = channel.localAddress.map { "\($0)" } ?? "?"
         logger.info("listening on \(address)\(tls == nil ? "" : " (TLS)")", metadata: ["tenants": "\(tenants.keys.sorted())"])
-        if configuration.isLoopbackListener {
+        if isLoopback {
             logger.notice("""
                 loopback listener: \(tls == nil ? "plaintext and " : "")anonymous reads are allowed (development mode); \
                 changes need an admin token (\(dataDirectory.adminToken))

@@ -1,3 +1,4 @@
+import NIOCore
 import RosterProtocol
 
 /// Everything a server can be told. Defaults are what `roster-server serve` uses.
@@ -30,9 +31,19 @@ public struct ServerConfiguration: Sendable {
     }
 
     /// Loopback listeners serve plaintext and anonymous reads for local development; every other
-    /// address requires TLS and a token.
-    public var isLoopbackListener: Bool {
-        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    /// address requires TLS and a token. Decided on the bound socket address, never on the name.
+    public static func isLoopback(_ address: SocketAddress) -> Bool {
+        switch address {
+        case .v4(let v4):
+            return UInt32(bigEndian: v4.address.sin_addr.s_addr) >> 24 == 127
+        case .v6(let v6):
+            let bytes = withUnsafeBytes(of: v6.address.sin6_addr) { Array($0) }
+            if bytes == Array(repeating: 0, count: 15) + [1] { return true }  // ::1
+            // ::ffff:127.x.y.z, an IPv4 loopback address mapped into IPv6.
+            return bytes[0..<10].allSatisfy { $0 == 0 } && bytes[10] == 0xFF && bytes[11] == 0xFF && bytes[12] == 127
+        default:
+            return false
+        }
     }
 
     public var limits = Limits()

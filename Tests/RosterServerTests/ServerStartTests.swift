@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import RosterProtocol
 import RosterServer
 import RosterTLS
@@ -54,6 +55,27 @@ import Testing
                 #expect(frames.map(\.errorCode) == [.frameTooLarge], "the Error frame arrives, not a reset")
                 #expect(closed && !socket.wasReset, "an orderly close after the frame, not a reset")
             }
+        }
+    }
+
+    /// Loopback is decided by the bound address, not by how the name looks.
+    @Test func loopbackIsTheBoundAddressNotTheName() async throws {
+        for (text, loopback) in [("127.0.0.1", true), ("127.200.1.9", true), ("::1", true), ("::ffff:127.0.0.1", true),
+                                 ("0.0.0.0", false), ("10.0.0.1", false), ("::", false), ("::ffff:10.0.0.1", false)] {
+            #expect(ServerConfiguration.isLoopback(try SocketAddress(ipAddress: text, port: 7400)) == loopback, "\(text)")
+        }
+        // A name that only looks like loopback does not get plaintext: here it does not even resolve.
+        var configuration = ServerConfiguration(dataDirectory: TestScratch.directory("roster-name").appendingPathComponent("d").path)
+        configuration.host = "127.evil.invalid"
+        configuration.port = 0
+        let server = RosterServer(configuration: configuration, clock: ManualClock(now: t0))
+        await #expect(throws: (any Error).self) { try await server.start() }
+        #expect(server.port == nil, "nothing listens")
+        await server.shutdown()
+        // "localhost" resolves to a loopback address and serves plaintext.
+        try await withServer(configure: { $0.host = "localhost" }) { harness in
+            let client = try await harness.connect(token: "", host: "localhost")
+            await client.close()
         }
     }
 }
