@@ -57,6 +57,7 @@ import Testing
             #expect(refused.stderr.contains("CHANGED"), "\(refused.stderr)")
             #expect(refused.stderr.contains(try Self.authority(of: first).fingerprint))
             #expect(refused.stderr.contains(try Self.authority(of: second).fingerprint))
+        #expect(refused.stderr.contains("roster-client trust \(cli.server) --replace"), "the warning names the real HOST:PORT")
 
             let noSilentReplace = try await cli.run(["trust", cli.server, "--yes"])
             #expect(noSilentReplace.status == 10)
@@ -91,7 +92,10 @@ import Testing
             // The running server notices within its refresh interval.
             #expect(await eventually(10) { (try? await cli.run(["employees", "--token", token]).status) == 7 })
 
-            let unknownTenant = try await cli.server(["token", "create", "--tenant", "nosuch", "--role", "reader", "--data-dir", directory])
+            let wrongTenant = try await cli.run(["now", "--tenant", "nosuch"])
+        #expect(wrongTenant.status == 7)
+        #expect(wrongTenant.stderr.contains("unknown tenant or token"), "\(wrongTenant.stderr)")
+        let unknownTenant = try await cli.server(["token", "create", "--tenant", "nosuch", "--role", "reader", "--data-dir", directory])
             #expect(unknownTenant.status != 0 && unknownTenant.stderr.contains("no tenant \"nosuch\""))
             let badRole = try await cli.server(["token", "create", "--tenant", "demo", "--role", "boss", "--data-dir", directory])
             #expect(badRole.status == 64)
