@@ -85,9 +85,10 @@ public struct OnDutyStatus: Sendable, Hashable {
     public var current: [OnDutyEntry]
     public var until: UnixMillis?
     public var next: [OnDutyEntry]
-    /// For pushed transitions: who was on duty before, and why it changed.
+    /// For pushed transitions: who was on duty before, and why it changed (nil for answers
+    /// to queries and the cache's own).
     public var previous: [OnDutyEntry] = []
-    public var cause: String = ""
+    public var cause: OnDutyCause?
     public var revision: UInt64 = 0
 
     /// Who comes on duty at `until`: `next` without those already on duty (who stay on), so a
@@ -96,6 +97,18 @@ public struct OnDutyStatus: Sendable, Hashable {
         let onDuty = Set(current.map(\.employee.id))
         return next.filter { !onDuty.contains($0.employee.id) }
     }
+}
+
+/// Why the set of people on duty was announced (docs/PROTOCOL.md §7.5).
+public enum OnDutyCause: String, Sendable, Hashable, CaseIterable {
+    /// The state at subscribe or resume.
+    case initial
+    /// A shift started or ended.
+    case boundary
+    /// An admin change altered who is on duty now.
+    case planChanged = "plan-changed"
+    /// The server's wall clock was set.
+    case clockJump = "clock-jump"
 }
 
 /// What a running client reports, in order.
@@ -138,20 +151,17 @@ public actor RosterClient {
     private let cacheWriter = CacheWriter()
 
     public private(set) var state: ConnectionState = .offline
+    /// The rules that keep the copy in step with the server; this actor only performs them.
+    private var sync: SubscriptionSync
     /// The cached roster: loaded at init, kept current while live.
-    public private(set) var roster: CachedRoster?
+    public var roster: CachedRoster? { sync.roster }
     /// The latest on-duty status pushed by the server.
-    public private(set) var onDuty: OnDutyStatus?
+    public var onDuty: OnDutyStatus? { sync.onDuty }
     /// Revisions applied from live or replayed events, in order (for diagnostics and tests).
     public private(set) var appliedRevisions: [UInt64] = []
 
     private var runner: Task<Void, Never>?
     private var connection: RosterConnection?
-    private var serverID = ""
-    /// The subscription the cache follows on the current connection.
-    private var currentSubscription: UInt64?
-    private var lastOnDutySequence: UInt64 = 0
-    private var synced = false
     private var retryAfterGoingAway: Duration?
 
     public init(configuration: RosterClientConfiguration) {
@@ -161,11 +171,13 @@ public actor RosterClient {
         cacheFile = cacheDirectory?.file(
             server: configuration.serverName,
             credential: RosterCacheDirectory.credential(token: configuration.token, requestedTenant: configuration.tenant))
+        var cached: CachedRoster?
         do {
-            roster = try cacheFile?.load()
+            cached = try cacheFile?.load()
         } catch {
             continuation.yield(.cacheProblem(error))
         }
+        sync = SubscriptionSync(roster: cached, topics: configuration.topics)
     }
 
     // MARK: Running
@@ -212,7 +224,7 @@ public actor RosterClient {
                 // Connection failed or dropped: retry below.
             }
             connection = nil
-            synced = false
+            sync.disconnected()
             if Task.isCancelled { return }
             attempt = stable ? 1 : attempt + 1
             var delay = configuration.reconnect.delay(forAttempt: attempt)
@@ -251,8 +263,7 @@ public actor RosterClient {
         if file.url != cacheFile?.url {
             await cacheWriter.flush()
             cacheFile = file
-            roster = try? await NIOThreadPool.singleton.runIfActive { try file.load() }
-            synced = false
+            sync.replaceCopy(with: try? await NIOThreadPool.singleton.runIfActive { try file.load() })
         }
         try? await NIOThreadPool.singleton.runIfActive {
             try cacheDirectory.remember(server: server, credential: credential, tenant: tenant)
@@ -260,111 +271,35 @@ public actor RosterClient {
     }
 
     /// Subscribes (resuming when the cache allows) and applies what arrives until the
-    /// connection closes.
+    /// connection closes, doing what `SubscriptionSync` says.
     private func follow(_ connection: RosterConnection) async throws {
-        if serverID != connection.welcome.serverID {
-            serverID = connection.welcome.serverID
-            lastOnDutySequence = 0  // sequences count per server process
-        }
-        currentSubscription = nil
-        var subscribeID = subscribe(on: connection, resume: true)
+        try await perform(sync.connected(serverID: connection.welcome.serverID), on: connection)
         for await inbound in connection.inbound {
-            switch inbound.message {
-            case .subscribed(let subscribed) where inbound.requestID == subscribeID:
-                // A subscription replaced by a resync is ended, so its events stop coming twice.
-                if let previous = currentSubscription, previous != subscribed.subscriptionID {
-                    connection.post(.unsubscribe(.with { $0.subscriptionID = previous }))
-                }
-                currentSubscription = subscribed.subscriptionID
-            case .snapshot(let snapshot) where inbound.requestID == subscribeID:
-                roster = CachedRoster(state: RosterState(snapshot), epoch: snapshot.epoch, revision: snapshot.revision,
-                                      syncedAt: Date())
-            case .rosterChanged(let changed):
-                if !apply(changed) {
-                    subscribeID = resync(on: connection, reason: "revision \(changed.revision) arrived out of order")
-                }
-            case .onDutyChanged(let changed):
-                applyOnDuty(changed)
-            case .synced where inbound.requestID == subscribeID:
-                // Only the current subscription's marker: a replaced one's late Synced says
-                // nothing about the copy the new subscription is building.
-                synced = true
-                roster?.syncedAt = Date()
+            try await perform(sync.receive(inbound), on: connection)
+        }
+    }
+
+    private func perform(_ actions: [SubscriptionSync.Action], on connection: RosterConnection) async throws {
+        for action in actions {
+            switch action {
+            case .subscribe(let request):
+                sync.subscribing(requestID: connection.subscribe(request))
+            case .unsubscribe(let id):
+                connection.post(.unsubscribe(.with { $0.subscriptionID = id }))
+            case .saveCache:
                 saveCache()
-                if let roster { continuation.yield(.synced(roster)) }
+            case .emit(let update):
+                if case .rosterChanged(let revision, _) = update { appliedRevisions.append(revision) }
+                continuation.yield(update)
+            case .live:
                 setState(.live)
-            case .progress(let progress):
-                if let roster, progress.epoch == roster.epoch {
-                    if progress.revision > roster.revision {
-                        subscribeID = resync(on: connection, reason: "a bookmark is ahead of the applied revision")
-                    } else {
-                        self.roster?.syncedAt = Date()
-                    }
-                }
-            case .error(let error) where error.code == .resyncRequired:
-                // With a subscription id: a live subscription was ended (slow consumer) and can
-                // resume. Without: the resume point is gone, so take a fresh snapshot.
-                if error.subscriptionID != 0 {
-                    subscribeID = subscribe(on: connection, resume: true)
-                } else {
-                    subscribeID = resync(on: connection, reason: error.message)
-                }
-            case .error(let error) where inbound.requestID == subscribeID
-                || (inbound.requestID == 0 && RosterClientError.server(error).isPermanent):
-                // The subscription was refused, or the server ended the connection for good
-                // ("the token was revoked"): say why instead of reconnecting into a refusal.
-                await connection.close()
-                throw RosterClientError.server(error)
-            case .goingAway(let goingAway):
-                let delay = Duration.milliseconds(Int64(goingAway.retryAfterMs))
+            case .delayReconnect(let delay):
                 retryAfterGoingAway = delay
-                continuation.yield(.goingAway(reason: goingAway.reason, retryAfter: delay))
-            default:
-                break
+            case .fail(let error):
+                await connection.close()
+                throw error
             }
         }
-    }
-
-    private func subscribe(on connection: RosterConnection, resume: Bool) -> UInt32 {
-        synced = false
-        return connection.subscribe(.with {
-            $0.topics = configuration.topics
-            if resume, let roster {
-                $0.sinceRevision = roster.revision
-                $0.epoch = roster.epoch
-            }
-        })
-    }
-
-    private func resync(on connection: RosterConnection, reason: String) -> UInt32 {
-        continuation.yield(.resyncing(reason: reason))
-        return subscribe(on: connection, resume: false)
-    }
-
-    /// Applies a revision idempotently. Returns false when a revision is missing before it.
-    private func apply(_ changed: Roster_V1_RosterChanged) -> Bool {
-        guard var roster, changed.epoch == roster.epoch else { return false }
-        if changed.revision <= roster.revision { return true }  // already applied: drop
-        if changed.revision != roster.revision + 1 { return false }
-        let changes = changed.changes.compactMap(RosterChange.init)
-        roster.state.apply(changes)
-        roster.revision = changed.revision
-        roster.syncedAt = Date()
-        self.roster = roster
-        appliedRevisions.append(changed.revision)
-        if synced { saveCache() }
-        continuation.yield(.rosterChanged(revision: changed.revision, changes: changes))
-        return true
-    }
-
-    private func applyOnDuty(_ changed: Roster_V1_OnDutyChanged) {
-        if changed.cause != .initial {
-            guard changed.sequence > lastOnDutySequence else { return }  // seen already
-        }
-        lastOnDutySequence = max(lastOnDutySequence, changed.sequence)
-        let status = OnDutyStatus(changed)
-        onDuty = status
-        continuation.yield(.onDutyChanged(status))
     }
 
     private func saveCache() {
@@ -399,12 +334,11 @@ public actor RosterClient {
         guard case .snapshot(let snapshot) = try await request(.getSnapshot(.init())) else {
             throw RosterClientError.protocolViolation("expected Snapshot")
         }
-        if let roster, roster.epoch == snapshot.epoch, roster.revision > snapshot.revision { return roster }
-        let fresh = CachedRoster(state: RosterState(snapshot), epoch: snapshot.epoch, revision: snapshot.revision, syncedAt: Date())
-        roster = fresh
+        let kept = sync.fetched(CachedRoster(state: RosterState(snapshot), epoch: snapshot.epoch, revision: snapshot.revision,
+                                             syncedAt: Date()))
         saveCache()
         await cacheWriter.flush()
-        return fresh
+        return kept
     }
 
     public func onDuty(at instant: UnixMillis? = nil) async throws -> OnDutyStatus {
@@ -505,13 +439,13 @@ extension OnDutyStatus {
                   revision: revision)
     }
 
-    static func name(of cause: Roster_V1_OnDutyCause) -> String {
+    static func name(of cause: Roster_V1_OnDutyCause) -> OnDutyCause? {
         switch cause {
-        case .initial: "initial"
-        case .boundary: "boundary"
-        case .planChanged: "plan-changed"
-        case .clockJump: "clock-jump"
-        default: "unspecified"
+        case .initial: .initial
+        case .boundary: .boundary
+        case .planChanged: .planChanged
+        case .clockJump: .clockJump
+        default: nil
         }
     }
 }

@@ -51,6 +51,11 @@ public enum RosterClientError: Error, Sendable, CustomStringConvertible {
 public struct InboundMessage: Sendable {
     public var requestID: UInt32
     public var message: RosterMessage
+
+    public init(requestID: UInt32, message: RosterMessage) {
+        self.requestID = requestID
+        self.message = message
+    }
 }
 
 /// One connection to a Roster server: handshake, request/response by request id, pushes as an

@@ -183,7 +183,7 @@ public enum JSONShapes {
             until = status.until.map(TimeText.iso8601)
             next = status.next.map(OnDutyPerson.init)
             previous = event == nil ? nil : status.previous.map(OnDutyPerson.init)
-            cause = status.cause.isEmpty ? nil : status.cause
+            cause = status.cause?.rawValue
             revision = status.revision
             self.source = source
             self.ageSeconds = ageSeconds
