@@ -162,6 +162,8 @@ public actor RosterClient {
 
     private var runner: Task<Void, Never>?
     private var connection: RosterConnection?
+    /// The connection requests use while the client is not following the server.
+    private var requestConnection: RosterConnection?
     private var retryAfterGoingAway: Duration?
 
     public init(configuration: RosterClientConfiguration) {
@@ -192,6 +194,8 @@ public actor RosterClient {
     public func stop() async {
         runner?.cancel()
         await connection?.close()
+        await requestConnection?.close()
+        requestConnection = nil
         await runner?.value
         runner = nil
         await cacheWriter.flush()
@@ -322,9 +326,12 @@ public actor RosterClient {
         if let connection, connection.isActive {
             return try await connection.request(message, timeout: configuration.timeAmount)
         }
-        let oneShot = try await connect()
-        defer { Task { await oneShot.close() } }
-        return try await oneShot.request(message, timeout: configuration.timeAmount)
+        // Not following: one connection serves every request until `stop()` (a CLI command's
+        // query and its cache refresh share it).
+        if requestConnection?.isActive != true {
+            requestConnection = try await connect()
+        }
+        return try await requestConnection!.request(message, timeout: configuration.timeAmount)
     }
 
     /// Fetches the whole state and stores it in the cache, unless the cache already holds a

@@ -82,9 +82,13 @@ final class ServerContext: Sendable {
         sweepers.first { $0.loop === loop }!
     }
 
+    /// Connections accepted since start, refused ones included.
+    let acceptedConnections = NIOLockedValueBox(0)
+
     /// Tracks a new connection; false when the limit is reached.
     func connectionOpened(_ channel: any Channel) -> Bool {
-        openConnections.withLockedValue { open in
+        acceptedConnections.withLockedValue { $0 += 1 }
+        return openConnections.withLockedValue { open in
             guard open.count < configuration.limits.maxConnections else { return false }
             open[ObjectIdentifier(channel)] = channel
             return true
@@ -324,6 +328,11 @@ public final class RosterServer: Sendable {
                         ConnectionHandler(server: context, frameLimit: limit, channel: channel))
                 }
             }
+    }
+
+    /// Connections accepted since `start`.
+    public var acceptedConnections: Int {
+        started.withLockedValue { $0?.context.acceptedConnections.withLockedValue { $0 } } ?? 0
     }
 
     /// Bytes each open connection has queued for writing and not yet handed to the kernel: what

@@ -191,6 +191,19 @@ func fastReconnect(_ port: Int, cache: URL?) -> RosterClientConfiguration {
         #expect(problem == .corrupt("not a roster cache file"))
     }
 
+    /// A CLI read (a query, then the cache refresh) opens one connection, not one per request.
+    @Test func requestsWithoutFollowingShareOneConnection() async throws {
+        try await withServer { harness in
+            let before = harness.server.acceptedConnections
+            let client = RosterClient(configuration: fastReconnect(harness.port, cache: temporaryDirectory()))
+            _ = try await client.onDuty()
+            _ = try await client.refreshCache()
+            _ = try await client.employees()
+            #expect(harness.server.acceptedConnections - before == 1)
+            await client.stop()
+        }
+    }
+
     @Test func backoffIsImmediateOnceThenExponentialWithFullJitterAndCapped() {
         let policy = RosterClientConfiguration.ReconnectPolicy()
         #expect(policy.delay(forAttempt: 1) == .zero)
