@@ -82,7 +82,7 @@ let package = Package(
         .executableTarget(
             name: "roster-server",
             dependencies: [
-                "RosterServer", "RosterProtocol",
+                "RosterServer", "RosterProtocol", "RosterDomain",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -118,7 +118,7 @@ let package = Package(
             name: "roster-bench",
             // roster-server is listed so that `swift run -c release roster-bench` builds the server
             // it starts, next to itself.
-            dependencies: ["RosterBench", "roster-server", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["RosterBench", "RosterDomain", "roster-server", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Sources/roster-bench"
         ),
         .testTarget(

@@ -31,14 +31,6 @@ public struct LatencySummary: CustomStringConvertible {
     }
 }
 
-/// Raises the open-file limit to the hard limit: 10,000 connections need 10,000 descriptors.
-public func raiseOpenFileLimit() {
-    var limit = rlimit()
-    getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-    limit.rlim_cur = limit.rlim_max
-    setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-}
-
 /// Resident memory of a process in bytes, from /proc/PID/status (VmRSS).
 public func residentBytes(pid: Int32) -> Int {
     guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),

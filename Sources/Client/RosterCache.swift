@@ -65,13 +65,7 @@ public struct RosterCacheFile: Sendable {
     }
 
     /// The default cache directory: $XDG_CACHE_HOME/roster, or ~/.cache/roster.
-    public static var defaultDirectory: URL {
-        let environment = ProcessInfo.processInfo.environment
-        if let xdg = environment["XDG_CACHE_HOME"], !xdg.isEmpty {
-            return URL(fileURLWithPath: xdg).appendingPathComponent("roster")
-        }
-        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache/roster")
-    }
+    public static var defaultDirectory: URL { XDGPaths.cache() }
 
     /// The cached roster; nil when there is no file. Throws `CacheProblem` for a bad one.
     public func load() throws(CacheProblem) -> CachedRoster? {

@@ -50,7 +50,7 @@ public struct RosterClientConfiguration: Sendable {
     var timeAmount: TimeAmount { .nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000) }
 
     /// "HOST:PORT", as the cache names the server.
-    public var serverName: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+    public var serverName: String { HostPort(host: host, port: port).description }
 }
 
 /// The connection as an app would show it.

@@ -36,10 +36,7 @@ public struct KnownHosts: Sendable, Equatable {
 
     /// $XDG_CONFIG_HOME/roster/known_hosts, or ~/.config/roster/known_hosts.
     public static func defaultFile(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        if let xdg = environment["XDG_CONFIG_HOME"], !xdg.isEmpty {
-            return URL(fileURLWithPath: xdg).appendingPathComponent("roster/known_hosts")
-        }
-        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config/roster/known_hosts")
+        XDGPaths.config("known_hosts", environment: environment)
     }
 
     /// Lines that do not parse are skipped, never trusted.

@@ -262,7 +262,7 @@ public struct CommandRunner: Sendable {
                 Self.err(error.description.prefix(1).uppercased() + error.description.dropFirst())
                 return .notFound
             }
-            let shifts = roster.state.sortShifts(roster.state.shifts.values.filter { $0.employeeID == employee.id && $0.end > .now })
+            let shifts = roster.state.upcomingShifts(of: employee.id, now: .now)
             printEmployee(employee, shifts: shifts)
             return .success
         })
@@ -310,10 +310,7 @@ public struct CommandRunner: Sendable {
                 }
                 employeeID = found.id
             }
-            let shifts = roster.state.sortShifts(roster.state.shifts.values.filter { shift in
-                (employeeID == nil || shift.employeeID == employeeID) && (from.map { shift.end > $0 } ?? true)
-                    && (to.map { shift.start < $0 } ?? true)
-            })
+            let shifts = roster.state.shifts(from: from, to: to, employeeID: employeeID)
             return printShifts(shifts, people: roster.state.employees)
         })
     }

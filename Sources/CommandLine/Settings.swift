@@ -65,10 +65,7 @@ public struct ClientSettings: Sendable, Equatable {
 
     /// $XDG_CONFIG_HOME/roster/config, or ~/.config/roster/config.
     public static func defaultConfigFile(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        if let xdg = environment["XDG_CONFIG_HOME"], !xdg.isEmpty {
-            return URL(fileURLWithPath: xdg).appendingPathComponent("roster/config")
-        }
-        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config/roster/config")
+        XDGPaths.config("config", environment: environment)
     }
 
     /// Resolves settings. The config file holds `key = value` lines (`server`, `token`,
@@ -112,13 +109,7 @@ public struct ClientSettings: Sendable, Equatable {
     }
 
     public var hostAndPort: (host: String, port: Int)? {
-        // A URL is not an address: "http://host:7400" names a scheme this client does not speak.
-        guard !server.contains("/") else { return nil }
-        guard let colon = server.lastIndex(of: ":"), let port = Int(server[server.index(after: colon)...]),
-              (1...65535).contains(port) else { return nil }
-        var host = String(server[..<colon])
-        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        return host.isEmpty ? nil : (host, port)
+        HostPort(parsing: server).map { ($0.host, $0.port) }
     }
 
     public func clientConfiguration(name: String = "roster-client") -> RosterClientConfiguration {

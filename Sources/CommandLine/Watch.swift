@@ -59,7 +59,7 @@ public struct WatchScreen {
         }
         top.append("")
         top.append("ROSTER (times in \(display.zoneName))")
-        let upcoming = roster.state.sortShifts(roster.state.shifts.values.filter { $0.end > now })
+        let upcoming = roster.state.upcomingShifts(now: now)
         if upcoming.isEmpty { top.append("  No upcoming shifts.") }
         let room = max(0, height - top.count - 2)
         var table = TextTable(["  WHEN", "WHO", "POSITION", "TEAM"])

@@ -94,6 +94,20 @@ public struct RosterState: Sendable, Hashable {
         return found
     }
 
+    /// Shifts overlapping `[from, to)` (either end open when nil), of one employee if given, by
+    /// start then last name: ListShifts on the server, `shifts` from the cache.
+    public func shifts(from: UnixMillis?, to: UnixMillis?, employeeID: String? = nil) -> [Shift] {
+        sortShifts(shifts.values.filter { shift in
+            (employeeID == nil || shift.employeeID == employeeID)
+                && (from.map { shift.end > $0 } ?? true) && (to.map { shift.start < $0 } ?? true)
+        })
+    }
+
+    /// An employee's shifts that have not ended at `now`: GetEmployee, `show`, the watch screen.
+    public func upcomingShifts(of employeeID: String? = nil, now: UnixMillis) -> [Shift] {
+        shifts(from: now, to: nil, employeeID: employeeID)
+    }
+
     /// Builds the on-duty engine for the current plan.
     public func onDutyEngine() -> OnDutyEngine {
         OnDutyEngine(shifts: Array(shifts.values), employees: employees)

@@ -52,7 +52,7 @@ enum Queries {
                 return .failure(WireError(.notFound(
                     "employee \"\(query.idOrName)\"", suggestions: state.suggestions(for: query.idOrName))))
             }
-            let shifts = state.sortShifts(state.shifts.values.filter { $0.employeeID == employee.id && $0.end > now })
+            let shifts = state.upcomingShifts(of: employee.id, now: now)
             return .success(.employee(.with {
                 $0.epoch = view.epoch
                 $0.revision = view.revision
@@ -72,11 +72,8 @@ enum Queries {
             if query.hasFromMs, query.hasToMs, query.fromMs >= query.toMs {
                 return .failure(WireError(.invalidArgument, "the window's start is not before its end"))
             }
-            let shifts = state.sortShifts(state.shifts.values.filter { shift in
-                (employeeID == nil || shift.employeeID == employeeID)
-                    && (!query.hasFromMs || shift.end > query.fromMs)
-                    && (!query.hasToMs || shift.start < query.toMs)
-            })
+            let shifts = state.shifts(from: query.hasFromMs ? query.fromMs : nil, to: query.hasToMs ? query.toMs : nil,
+                                      employeeID: employeeID)
             return .success(.shifts(.with {
                 $0.epoch = view.epoch
                 $0.revision = view.revision

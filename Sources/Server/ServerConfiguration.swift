@@ -1,4 +1,5 @@
 import NIOCore
+import RosterDomain
 import RosterProtocol
 
 /// Everything a server can be told. Defaults are what `roster-server serve` uses.
@@ -9,7 +10,7 @@ public struct ServerConfiguration: Sendable {
     public var dataDirectory: String
 
     /// HOST:PORT as a person writes it ([v6]:PORT for IPv6 literals).
-    public var listenAddress: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
+    public var listenAddress: String { HostPort(host: host, port: port).description }
     /// Create the demo tenant (once) and keep its plan rolling.
     public var demo: Bool = false
     /// The tenant a Hello with an empty tenant field selects.

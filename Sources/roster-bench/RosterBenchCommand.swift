@@ -1,4 +1,5 @@
 import ArgumentParser
+import RosterDomain
 import Foundation
 import RosterBench
 
@@ -27,7 +28,7 @@ struct Fanout: AsyncParsableCommand {
     var stalled = 0
 
     func run() async throws {
-        raiseOpenFileLimit()
+        ProcessLimits.raiseOpenFileLimit()
         let benchmark = FanoutBenchmark(subscribers: subscribers, pushes: pushes,
                                         serverExecutable: siblingExecutable("roster-server"),
                                         benchExecutable: siblingExecutable("roster-bench"))
@@ -76,7 +77,7 @@ struct Query: AsyncParsableCommand {
     @Flag(help: "Over TLS (starts the server with --tls).") var tls = false
 
     func run() async throws {
-        raiseOpenFileLimit()
+        ProcessLimits.raiseOpenFileLimit()
         let (rate, latency) = try await QueryBenchmark(connections: connections, seconds: duration,
                                                        serverExecutable: siblingExecutable("roster-server"),
                                                        existingServerPort: port, tls: tls).run()

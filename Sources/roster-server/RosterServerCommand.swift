@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import Logging
+import RosterDomain
 import RosterProtocol
 import RosterServer
 
@@ -124,7 +125,7 @@ struct Serve: AsyncParsableCommand {
         limits.shutdownGraceMillis = try number(shutdownGraceMs, "SHUTDOWN_GRACE_MS") ?? limits.shutdownGraceMillis
         configuration.limits = limits
 
-        Self.raiseOpenFileLimit()
+        ProcessLimits.raiseOpenFileLimit()
         let server = RosterServer(configuration: configuration, logger: logger)
         try await server.start()
         await Self.waitForTerminationSignal()
@@ -143,21 +144,10 @@ struct Serve: AsyncParsableCommand {
     }
 
     static func parse(listen: String) throws -> (String, Int) {
-        guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]),
-              (0...65535).contains(port) else {
+        guard let address = HostPort(parsing: listen, allowingPortZero: true, defaultHost: "0.0.0.0") else {
             throw ValidationError("--listen must be HOST:PORT")
         }
-        var host = String(listen[..<colon])
-        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-        return (host.isEmpty ? "0.0.0.0" : host, port)
-    }
-
-    /// Every subscriber is a descriptor: use the hard limit, not the (often 1,024) soft one.
-    static func raiseOpenFileLimit() {
-        var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
-        limit.rlim_cur = limit.rlim_max
-        setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        return (address.host, address.port)
     }
 
     /// Suspends until SIGINT or SIGTERM.
