@@ -104,7 +104,7 @@ import Testing
         let adminB = try await servers.harness.connect(token: servers.adminB)
         try await adminB.admin(.setMotd(.with { $0.motd = "beta news" }))
         #expect(adminB.welcome.role == .admin)
-        guard case .snapshot(let demo) = try await reader.request(.getSnapshot(.init())) else { return }
+        let demo = try await reader.request(.getSnapshot(.init())).snapshotBody()
         #expect(demo.tenant.motd.isEmpty)
         for connection in [reader, anonymous, adminB] { await connection.close() }
         await servers.stop()

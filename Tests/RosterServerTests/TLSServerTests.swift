@@ -72,7 +72,7 @@ import Testing
             return
         }
         #expect(changed.revision == 2)
-        guard case .employees(let list) = try await watcher.request(.listEmployees(.init())) else { return }
+        let list = try await watcher.request(.listEmployees(.init())).employeesBody()
         #expect(list.employees.map(\.lastName) == ["Lovelace"])
         await watcher.close()
         await admin.close()

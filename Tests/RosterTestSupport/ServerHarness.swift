@@ -351,3 +351,17 @@ public let validHello = RosterMessage.hello(.with {
     $0.maxVersion = 1
     $0.clientName = "raw-test"
 })
+
+extension RosterMessage {
+    /// This Snapshot's body; a failure naming what came instead (never a silent skip).
+    public func snapshotBody() throws -> Roster_V1_Snapshot {
+        guard case .snapshot(let snapshot) = self else { throw TestFailure("expected a Snapshot, got \(type)") }
+        return snapshot
+    }
+
+    /// This Employees answer's body; a failure naming what came instead.
+    public func employeesBody() throws -> Roster_V1_EmployeesResponse {
+        guard case .employees(let employees) = self else { throw TestFailure("expected Employees, got \(type)") }
+        return employees
+    }
+}

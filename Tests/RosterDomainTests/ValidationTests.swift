@@ -73,33 +73,3 @@ let bob = Employee(id: "e4", firstName: "Bob", lastName: "Descartes", position: 
         #expect(state.employee(idOrName: "nobody") == nil)
     }
 }
-
-@Suite(.timeLimit(.minutes(2))) struct PresentationTests {
-    let everyone = [ada, rene, zoe, bob]
-
-    @Test func groupsByPositionAToZIgnoringCaseWithPeopleByLastName() {
-        let groups = everyone.grouped(by: .position)
-        #expect(groups.map(\.name) == ["Engineer", "Philosopher"], "spelling of the first person in display order")
-        #expect(groups[0].employees.map(\.lastName) == ["Ångström", "Lovelace"])
-        #expect(groups[1].employees.map(\.firstName) == ["Bob", "René"], "same last name: by first name")
-    }
-
-    @Test func peopleWithoutATeamFormTheLastGroup() {
-        #expect(everyone.grouped(by: .team).map(\.name) == ["Core", "Edge", "No team"])
-    }
-
-    @Test func searchIgnoresCaseAndDiacritics() {
-        #expect(everyone.matching("rene").map(\.id) == ["e2"])
-        #expect(everyone.matching("ZOE").map(\.id) == ["e3"])
-        #expect(everyone.matching("angstrom").map(\.id) == ["e3"])
-    }
-
-    @Test func searchCoversEmailProjectsAndPositionAndNeedsEveryWord() {
-        #expect(everyone.matching("analytical").map(\.id) == ["e1"])
-        #expect(everyone.matching("rene@").map(\.id) == ["e2"])
-        #expect(everyone.matching("philosopher").map(\.id) == ["e4", "e2"])
-        #expect(everyone.matching("bob philosopher").map(\.id) == ["e4"])
-        #expect(everyone.matching("bob engineer").isEmpty)
-        #expect(everyone.matching("").count == 4)
-    }
-}

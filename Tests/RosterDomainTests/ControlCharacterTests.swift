@@ -1,0 +1,29 @@
+import Foundation
+import RosterDomain
+import Testing
+
+/// Text from elsewhere never drives a terminal, and servers refuse it in the first place.
+@Suite(.timeLimit(.minutes(2))) struct ControlCharacterTests {
+    @Test func escapeSequencesAndControlsAreStripped() {
+        #expect(ControlCharacters.stripped("Ada\u{1B}[2J\u{1B}[HLovelace") == "AdaLovelace")
+        #expect(ControlCharacters.stripped("title\u{1B}]0;owned\u{07}done") == "titledone")
+        #expect(ControlCharacters.stripped("a\u{9B}31mb\u{7F}c\u{202E}d") == "abcd")
+        #expect(ControlCharacters.stripped("two\nlines\tx") == "two lines x")
+        #expect(ControlCharacters.stripped("two\nlines", keepLineBreaks: true) == "two\nlines")
+        #expect(ControlCharacters.stripped("Renée") == "Renée")
+    }
+
+    @Test func validationRefusesControlCharactersInTextFields() {
+        let state = RosterState(tenant: Tenant(id: "t", name: "T"))
+        let employee = Employee(id: "e", firstName: "Ada\u{1B}[31m", lastName: "Lovelace", biography: "line one\nline two")
+        #expect(state.violations(of: .employeeUpserted(employee)).map(\.description) == ["first_name: contains a control character"])
+        #expect(state.violations(of: .motdSet("hi\u{07}")).map(\.description) == ["motd: contains a control character"])
+        #expect(state.violations(of: .motdSet("two\nlines")).isEmpty)
+    }
+
+    @Test func searchMatchesTeamAndPhone() {
+        let people = [Employee(id: "a", firstName: "Ada", lastName: "Lovelace", phone: "+44 20 7946", team: "Platform")]
+        #expect(EmployeeSearch("platform").matches(people[0]))
+        #expect(EmployeeSearch("7946").matches(people[0]))
+    }
+}

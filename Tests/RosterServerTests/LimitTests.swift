@@ -1,0 +1,99 @@
+import Foundation
+import NIOConcurrencyHelpers
+import RosterClient
+import RosterDomain
+import RosterProtocol
+import RosterServer
+import RosterTestSupport
+import Testing
+
+@Suite(.timeLimit(.minutes(2))) struct LimitTests {
+    @Test func connectionLimit() async throws {
+        let harness = try await ServerHarness.start { $0.limits.maxConnections = 2 }
+        let one = try await harness.connect()
+        let two = try await harness.connect()
+        let three = try RawSocket(port: harness.port)
+        let (frames, closed) = await three.readUntilClosed()
+        #expect(frames.map(\.errorCode) == [.resourceExhausted] && closed)
+        await one.close()
+        await two.close()
+        await harness.stop()
+    }
+
+    @Test func subscriptionLimit() async throws {
+        let harness = try await ServerHarness.start { $0.limits.maxSubscriptionsPerConnection = 1 }
+        let client = try await harness.connect()
+        let inbox = Inbox(client)
+        client.subscribe(.with { $0.topics = [.onDuty] })
+        _ = try await inbox.untilSynced()
+        client.subscribe(.with { $0.topics = [.roster] })
+        #expect(try await inbox.next().message.errorCode == .resourceExhausted)
+        try await client.barrier()  // the connection stays open
+        await client.close()
+        await harness.stop()
+    }
+
+    @Test func inFlightLimit() async throws {
+        let directory = TestScratch.directory("roster-test").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let gate = GatedStore(try await SQLiteRosterStore.open(path: directory + "/roster.sqlite"))
+        let harness = try await ServerHarness.start(dataDirectory: directory, store: gate) {
+            $0.limits.maxInFlightRequests = 1
+        }
+        let client = try await harness.connect()
+        gate.hold()
+        async let first = client.admin(.setMotd(.with { $0.motd = "one" }))
+        try await Task.sleep(for: .milliseconds(100))  // let the first reach the server and block on the gate
+        do {
+            try await client.admin(.setMotd(.with { $0.motd = "two" }))
+            Issue.record("expected RESOURCE_EXHAUSTED")
+        } catch let error as RosterClientError {
+            #expect(error.code == .resourceExhausted)
+        }
+        gate.release()
+        #expect(try await first.revision == 1)
+        await client.close()
+        await harness.stop()
+    }
+}
+
+/// The real SQLite store, with commits that can be held back to make a request stay in flight.
+/// A held commit waits on a continuation, never on a lock: no thread is blocked.
+final class GatedStore: RosterStore, Sendable {
+    private let store: SQLiteRosterStore
+    private let gate = NIOLockedValueBox<(open: Bool, waiting: [CheckedContinuation<Void, Never>])>((true, []))
+
+    init(_ store: SQLiteRosterStore) { self.store = store }
+
+    func hold() { gate.withLockedValue { $0.open = false } }
+    func release() {
+        let waiting = gate.withLockedValue { gate in
+            gate.open = true
+            defer { gate.waiting = [] }
+            return gate.waiting
+        }
+        for waiter in waiting { waiter.resume() }
+    }
+
+    private func passGate() async {
+        await withCheckedContinuation { continuation in
+            let open = gate.withLockedValue { gate in
+                if !gate.open { gate.waiting.append(continuation) }
+                return gate.open
+            }
+            if open { continuation.resume() }
+        }
+    }
+
+    func loadTenants() async throws -> [StoredTenant] { try await store.loadTenants() }
+    func createTenant(_ tenant: Tenant, epoch: UInt64) async throws { try await store.createTenant(tenant, epoch: epoch) }
+    func commit(tenantID: String, entry: HistoryEntry, historyLimit: Int) async throws {
+        await passGate()
+        try await store.commit(tenantID: tenantID, entry: entry, historyLimit: historyLimit)
+    }
+    func loadTokens() async throws -> [StoredToken] { try await store.loadTokens() }
+    func insertToken(_ token: StoredToken) async throws { try await store.insertToken(token) }
+    func revokeToken(id: String, at: UnixMillis) async throws -> Bool { try await store.revokeToken(id: id, at: at) }
+    func tenantIDs() async throws -> [String] { try await store.tenantIDs() }
+    func close() async throws { try await store.close() }
+}
