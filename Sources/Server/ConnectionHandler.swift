@@ -9,57 +9,46 @@ struct GoingAwayEvent: Sendable {
     var retryAfterMillis: UInt32
 }
 
-/// One client connection: handshake, request dispatch, subscriptions, liveness and the
-/// slow-consumer policy. Confined to the channel's event loop.
-///
-/// States: awaiting Hello (4 KiB frame limit, Hello deadline) → active (negotiated limit) →
-/// closing (after an error, GoingAway or close). Protocol errors are answered with an Error
-/// frame and the connection is closed; request errors are answered and the connection stays.
+/// One client connection, as an adapter: it decodes, asks `ConnectionStateMachine` what to
+/// do, and runs the answer through `run(_:)`; every write goes through `write(_:)`. The
+/// decisions (handshake, limits, expiry, slow consumers, closing) are the machine's.
+/// Confined to the channel's event loop.
 final class ConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = Frame
     typealias OutboundOut = ByteBuffer
 
-    private enum State {
-        case awaitingHello
-        case active(Session)
-        case closing
-    }
-
-    private struct Session {
-        var tenant: TenantRuntime
-        var credential: Credential
-    }
-
     private let server: ServerContext
     private let frameLimit: FrameSizeLimit
+    private var machine: ConnectionStateMachine
+    private var context: ChannelHandlerContext?
+    private(set) var eventLoop: any EventLoop
+    /// The tenant the credential opened, once active.
+    private var tenant: TenantRuntime?
+    private var subscriptions: [UInt64: Subscription] = [:]
+    /// The latest on-duty frame held back per subscription while the connection is not writable.
+    private var coalescedOnDuty: [UInt64: ByteBuffer] = [:]
+    private var helloDeadline: Scheduled<Void>?
+    private var writeStallDeadline: Scheduled<Void>?
+    private var liveness: LivenessMonitor
+    /// Set while pushes were written and not yet flushed.
+    private var flushPending = false
+
     /// Per-connection log metadata is built when something is logged (rarely), not held by every
     /// connection: an idle subscriber should cost as little memory as possible.
     private var logger: Logger { server.logger }
-    private var tenantID = ""
     private var logMetadata: Logger.Metadata {
-        ["peer": "\(context?.channel.remoteAddress.map { "\($0)" } ?? "?")", "tenant": "\(tenantID)"]
+        ["peer": "\(context?.channel.remoteAddress.map { "\($0)" } ?? "?")", "tenant": "\(tenant?.id ?? "")"]
     }
-    private var state = State.awaitingHello
-    private var context: ChannelHandlerContext?
-    private(set) var eventLoop: any EventLoop
-
-    private var helloDeadline: Scheduled<Void>?
-    private var liveness: LivenessMonitor
-    private var inFlight = 0
-    private var subscriptions: [UInt64: Subscription] = [:]
-    private var nextSubscriptionID: UInt64 = 1
-
-    /// Set while pushes were written and not yet flushed.
-    private var flushPending = false
-    /// The latest on-duty frame per subscription that could not be written (slow consumer).
-    private var coalescedOnDuty: [UInt64: ByteBuffer] = [:]
-    private var writeStallDeadline: Scheduled<Void>?
 
     init(server: ServerContext, frameLimit: FrameSizeLimit, channel: any Channel) {
         self.server = server
         self.frameLimit = frameLimit
         eventLoop = channel.eventLoop
-        liveness = LivenessMonitor(intervalMillis: server.configuration.limits.pingIntervalMillis)
+        let limits = server.configuration.limits
+        machine = ConnectionStateMachine(limits: .init(
+            maxSubscriptions: limits.maxSubscriptionsPerConnection, maxInFlight: limits.maxInFlightRequests,
+            allowsAnonymous: server.isLoopback, defaultTenant: server.configuration.defaultTenant))
+        liveness = LivenessMonitor(intervalMillis: limits.pingIntervalMillis)
     }
 
     // MARK: Lifecycle
@@ -75,51 +64,36 @@ final class ConnectionHandler: ChannelInboundHandler {
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        let limits = server.configuration.limits
-        helloDeadline = context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(limits.helloTimeoutMillis)) {
-            self.fail(WireError(.deadlineExceeded, "no Hello within \(limits.helloTimeoutMillis) ms"))
+        let millis = server.configuration.limits.helloTimeoutMillis
+        helloDeadline = context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(millis)) {
+            self.run(self.machine.helloDeadlinePassed(afterMillis: millis))
         }
         server.sweeper(for: context.eventLoop).add(self)
         context.fireChannelActive()
     }
 
-    /// Called by this loop's `LivenessSweeper` every half interval (rule: `LivenessMonitor`).
-    /// Before Hello, the Hello deadline is what applies.
-    func checkLiveness(now: NIODeadline) {
-        guard case .active(let session) = state else { return }
-        guard session.credential.isValid(at: server.clock.now()) else {
-            fail(WireError(.unauthenticated, "the token has expired"))
-            return
-        }
-        switch liveness.check(now: now) {
-        case .none:
-            break
-        case .ping:
-            send(.ping(.with { $0.nonce = UInt64(now.uptimeNanoseconds) }))
-        case .close(let quiet):
-            fail(WireError(.deadlineExceeded, "nothing received for \(quiet) ms"))
-        }
-    }
-
     func channelInactive(context: ChannelHandlerContext) {
         helloDeadline?.cancel()
-        server.sweeper(for: context.eventLoop).remove(self)
         writeStallDeadline?.cancel()
-        for subscription in subscriptions.values {
-            subscription.tenant.fanout(on: context.eventLoop).remove(subscription)
-        }
+        server.sweeper(for: context.eventLoop).remove(self)
+        for subscription in subscriptions.values { subscription.tenant.fanout(on: context.eventLoop).remove(subscription) }
         subscriptions.removeAll()
-        state = .closing
+        coalescedOnDuty.removeAll()
+        machine.closed()
         server.connectionClosed(context.channel)
         context.fireChannelInactive()
     }
 
+    /// Called by this loop's `LivenessSweeper` every half interval.
+    func checkLiveness(now: NIODeadline) {
+        guard machine.credential != nil else { return }  // before Hello, the Hello deadline applies
+        run(machine.livenessCheck(now: server.clock.now(), liveness: liveness.check(now: now),
+                                  nonce: UInt64(now.uptimeNanoseconds)))
+    }
+
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        if case .closing = state, error is ProtocolError {
-            return  // lingering after an error frame: what the peer still sends is discarded
-        }
         if let error = error as? ProtocolError {
-            fail(WireError(error))
+            run(machine.protocolError(WireError(error), requestID: 0))
         } else {
             logger.debug("connection error: \(error)", metadata: logMetadata)
             context.close(promise: nil)
@@ -128,45 +102,108 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if let revoked = event as? CredentialRevokedEvent {
-            if case .active(let session) = state, let id = session.credential.tokenID, revoked.tokenIDs.contains(id) {
-                fail(WireError(.unauthenticated, "the token was revoked"))
-            }
+            run(machine.credentialsRevoked(revoked.tokenIDs))
         } else if let goingAway = event as? GoingAwayEvent {
-            send(.goingAway(.with {
-                $0.reason = goingAway.reason
-                $0.retryAfterMs = goingAway.retryAfterMillis
-            }))
-            state = .closing
+            run(machine.goingAway(reason: goingAway.reason, retryAfterMillis: goingAway.retryAfterMillis))
         }
         context.fireUserInboundEventTriggered(event)
     }
 
-    /// Answers with an Error frame, then closes once it is written.
-    private func fail(_ error: WireError, requestID: UInt32 = 0) {
-        guard let context, context.channel.isActive else { return }
-        if case .closing = state {
-            context.close(promise: nil)
+    // MARK: Inbound
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        liveness.received()
+        let message: RosterMessage
+        do {
+            guard let decoded = try RosterMessage.decode(frame) else { return }  // unknown but ignorable
+            message = decoded
+        } catch {
+            run(machine.protocolError(WireError(error), requestID: frame.requestID))
             return
         }
-        state = .closing
-        logger.info("closing connection: \(error.body.message)",
-                    metadata: logMetadata.merging(["code": "\(error.body.code)"]) { current, _ in current })
-        var body = error.body
-        body.requestID = requestID
-        writeErrorAndLinger(body, requestID: requestID, context: context)
+        run(machine.received(message, requestID: frame.requestID, now: server.clock.now()))
     }
 
-    /// How long a closing connection keeps reading (and discarding) after its Error frame.
-    static let lingerMillis: Int64 = 2_000
+    // MARK: Running the machine's actions
+
+    private func run(_ action: ConnectionStateMachine.Action) {
+        switch action {
+        case .none:
+            break
+        case .authenticate(let hello, let version, let requestID):
+            helloDeadline?.cancel()
+            let credential = hello.token.isEmpty ? nil : server.tokens.authenticate(hello.token, now: server.clock.now())
+            run(machine.authenticated(hello, tokenCredential: credential, tenantExists: { self.server.tenant($0) != nil },
+                                      version: version, requestID: requestID))
+        case .sendWelcome(let version, let credential, let requestID):
+            welcome(version: version, credential: credential, requestID: requestID)
+        case .rejectAuthentication(let requestID):
+            // One answer for every cause, and only after a delay, so guessing learns nothing and goes slowly.
+            logger.info("authentication failed", metadata: logMetadata)
+            eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(server.configuration.limits.authFailureDelayMillis)) {
+                self.failAndClose(WireError(.unauthenticated, "authentication failed"), requestID: requestID)
+            }
+        case .send(let message, let requestID):
+            write(message.frame(requestID: requestID), flush: true)
+        case .sendError(let error, let requestID):
+            write(Self.errorFrame(error, requestID: requestID), flush: true)
+        case .failAndClose(let error, let requestID):
+            logger.info("closing connection: \(error.body.message)",
+                        metadata: logMetadata.merging(["code": "\(error.body.code)"]) { current, _ in current })
+            failAndClose(error, requestID: requestID)
+        case .answerOnDutyNow(let requestID):
+            // The hottest query: answered from the tenant's cached encoding.
+            guard let tenant else { return }
+            write(Frame(type: .onDuty, requestID: requestID, body: tenant.onDutyNowBody(now: server.clock.now())), flush: true)
+        case .answerQuery(let message, let requestID):
+            guard let tenant else { return }
+            switch Queries.answer(message, view: tenant.view, now: server.clock.now()) {
+            case .success(let answer): write(answer.frame(requestID: requestID), flush: true)
+            case .failure(let error): write(Self.errorFrame(error, requestID: requestID), flush: true)
+            }
+        case .subscribe(let request, let id, let topics, let requestID):
+            subscribe(request, id: id, topics: topics, requestID: requestID)
+        case .unsubscribe(let id, let requestID):
+            if let subscription = subscriptions.removeValue(forKey: id) {
+                subscription.tenant.fanout(on: eventLoop).remove(subscription)
+            }
+            coalescedOnDuty[id] = nil
+            write(RosterMessage.unsubscribed(.with { $0.subscriptionID = id }).frame(requestID: requestID), flush: true)
+        case .enqueueMutation(let message, let requestID):
+            enqueue(message, requestID: requestID)
+        case .close:
+            context?.close(promise: nil)
+        }
+    }
+
+    /// The one write path: every frame this connection sends goes through here.
+    private func write(_ frame: Frame, flush: Bool) {
+        guard let context else { return }
+        write(frame.encoded(allocator: context.channel.allocator), flush: flush)
+    }
+
+    private func write(_ bytes: ByteBuffer, flush: Bool) {
+        guard let context else { return }
+        context.write(wrapOutboundOut(bytes), promise: nil)
+        if flush { context.flush() }
+    }
+
+    private static func errorFrame(_ error: WireError, requestID: UInt32) -> Frame {
+        var body = error.body
+        body.requestID = requestID
+        return RosterMessage.error(body).frame(requestID: requestID)
+    }
 
     /// Writes the Error frame, then closes gracefully: a lingering close, as nginx and Apache do.
     /// Closing a socket that still has unread input makes the kernel send a reset, which can
     /// destroy the Error frame before the peer reads it; so on plaintext the server half-closes
     /// (FIN after the frame), reads and discards until the peer closes, and closes fully after
     /// `lingerMillis` at the latest. Over TLS the handler's close_notify ends the stream instead.
-    private func writeErrorAndLinger(_ body: Roster_V1_Error, requestID: UInt32, context: ChannelHandlerContext) {
+    private func failAndClose(_ error: WireError, requestID: UInt32) {
+        guard let context, context.channel.isActive else { return }
         let isTLS = server.tls != nil
-        context.writeAndFlush(wrapOutboundOut(RosterMessage.error(body).frame(requestID: requestID).encoded()))
+        context.writeAndFlush(wrapOutboundOut(Self.errorFrame(error, requestID: requestID).encoded()))
             .assumeIsolated().whenComplete { _ in
                 guard !isTLS else {
                     context.close(promise: nil)
@@ -181,85 +218,17 @@ final class ConnectionHandler: ChannelInboundHandler {
             }
     }
 
-    private func send(_ message: RosterMessage, requestID: UInt32 = 0) {
-        guard let context else { return }
-        context.writeAndFlush(wrapOutboundOut(message.frame(requestID: requestID).encoded(allocator: context.channel.allocator)),
-                              promise: nil)
-    }
+    /// How long a closing connection keeps reading (and discarding) after its Error frame.
+    static let lingerMillis: Int64 = 2_000
 
-    private func sendError(_ error: WireError, requestID: UInt32) {
-        var body = error.body
-        body.requestID = requestID
-        send(.error(body), requestID: requestID)
-    }
-
-    // MARK: Inbound
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if case .closing = state { return }  // lingering: discard
-        let frame = unwrapInboundIn(data)
-        liveness.received()
-        let message: RosterMessage
-        do {
-            guard let decoded = try RosterMessage.decode(frame) else { return }  // unknown but ignorable
-            message = decoded
-        } catch {
-            fail(WireError(error), requestID: frame.requestID)
-            return
-        }
-        switch state {
-        case .closing:
-            return
-        case .awaitingHello:
-            guard case .hello(let hello) = message else {
-                fail(WireError(.protocolViolation, "the first frame must be Hello, not \(message.type)"), requestID: frame.requestID)
-                return
-            }
-            handshake(hello, requestID: frame.requestID)
-        case .active(let session):
-            // Id 0 is reserved for frames tied to no request: pushes, and liveness pings.
-            if frame.requestID == 0, message.type != .ping, message.type != .pong {
-                fail(WireError(.protocolViolation, "request id 0 is reserved for pushes and pings; number requests from 1"))
-                return
-            }
-            dispatch(message, requestID: frame.requestID, session: session)
-        }
-    }
-
-    private func handshake(_ hello: Roster_V1_Hello, requestID: UInt32) {
-        helloDeadline?.cancel()
-        let supported = WireProtocol.supportedVersions
-        guard hello.minVersion <= hello.maxVersion, hello.maxVersion >= supported.lowerBound,
-              hello.minVersion <= supported.upperBound else {
-            fail(WireError(.unsupportedVersion,
-                           "versions \(hello.minVersion)...\(hello.maxVersion) offered; this server speaks \(supported.lowerBound)...\(supported.upperBound)"),
-                 requestID: requestID)
-            return
-        }
-        let version = min(hello.maxVersion, supported.upperBound)
-        guard let credential = authenticate(hello), let tenant = server.tenant(credential.tenantID) else {
-            // One answer for every cause (unknown token, wrong secret, expired, revoked, other
-            // tenant), and only after a delay, so that guessing learns nothing and goes slowly.
-            state = .closing
-            let delay = server.configuration.limits.authFailureDelayMillis
-            logger.info("authentication failed", metadata: logMetadata)
-            eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(delay)) {
-                guard let context = self.context, context.channel.isActive else { return }
-                var body = WireError(.unauthenticated, "authentication failed").body
-                body.requestID = requestID
-                self.writeErrorAndLinger(body, requestID: requestID, context: context)
-            }
-            return
-        }
-        let tenantID = credential.tenantID
-        let role = credential.role.wire
-        state = .active(Session(tenant: tenant, credential: credential))
+    private func welcome(version: UInt32, credential: Credential, requestID: UInt32) {
+        guard let tenant = server.tenant(credential.tenantID) else { return }
+        self.tenant = tenant
         let limits = server.configuration.limits
         frameLimit.bytes = limits.maxFrameBytes
-        self.tenantID = tenantID
-        logger.debug("handshake done", metadata: logMetadata.merging(["client": "\(hello.clientName)", "role": "\(role)"]) { current, _ in current })
+        logger.debug("handshake done", metadata: logMetadata.merging(["role": "\(credential.role)"]) { current, _ in current })
         let view = tenant.view
-        send(.welcome(.with {
+        write(RosterMessage.welcome(.with {
             $0.version = version
             $0.serverID = server.serverID
             $0.epoch = view.epoch
@@ -271,108 +240,30 @@ final class ConnectionHandler: ChannelInboundHandler {
                 $0.maxInFlight = UInt32(limits.maxInFlightRequests)
             }
             $0.tenant = Roster_V1_Tenant(view.state.tenant)
-            $0.role = role
-        }), requestID: requestID)
+            $0.role = credential.role.wire
+        }).frame(requestID: requestID), flush: true)
     }
 
-    /// A token decides tenant and role; with none, a loopback listener admits an anonymous reader.
-    private func authenticate(_ hello: Roster_V1_Hello) -> Credential? {
-        let now = server.clock.now()
-        if hello.token.isEmpty {
-            guard server.isLoopback else { return nil }
-            return Credential(tokenID: nil, tenantID: hello.tenant.isEmpty ? server.configuration.defaultTenant : hello.tenant,
-                              role: .reader)
-        }
-        guard let credential = server.tokens.authenticate(hello.token, now: now) else { return nil }
-        // A token only ever opens its own tenant.
-        guard hello.tenant.isEmpty || hello.tenant == credential.tenantID else { return nil }
-        return credential
-    }
-
-    /// Checked before every event written to a subscriber, not only at subscribe time.
-    private func mayReceiveEvents() -> Bool {
-        guard case .active(let session) = state else { return false }
-        if session.credential.expiresAt != nil && !session.credential.isValid(at: server.clock.now()) {
-            fail(WireError(.unauthenticated, "the token has expired"))
-            return false
-        }
-        return true
-    }
-
-    private func dispatch(_ message: RosterMessage, requestID: UInt32, session: Session) {
-        switch message {
-        case .ping(let ping):
-            send(.pong(.with { $0.nonce = ping.nonce }), requestID: requestID)
-        case .pong:
-            break
-        case .getOnDuty(let query) where !query.hasAtMs:
-            // The hottest query: answered from the tenant's cached encoding.
-            let body = session.tenant.onDutyNowBody(now: server.clock.now())
-            context?.writeAndFlush(wrapOutboundOut(Frame(type: .onDuty, requestID: requestID, body: body).encoded()), promise: nil)
-        case .getOnDuty, .listEmployees, .search, .getEmployee, .listShifts, .getSnapshot:
-            switch Queries.answer(message, view: session.tenant.view, now: server.clock.now()) {
-            case .success(let answer): send(answer, requestID: requestID)
-            case .failure(let error): sendError(error, requestID: requestID)
+    private func enqueue(_ message: RosterMessage, requestID: UInt32) {
+        guard let tenant else { return }
+        let promise = eventLoop.makePromise(of: Result<Roster_V1_MutationResult, WireError>.self)
+        let admin = server.admin
+        let queued = server.mutations.submit { promise.succeed(await admin.perform(message, on: tenant)) }
+        if !queued { promise.succeed(.failure(WireError(.unavailable, "the server is shutting down", retryable: true))) }
+        promise.futureResult.assumeIsolated().whenSuccess { result in
+            self.machine.mutationFinished()
+            switch result {
+            case .success(let done): self.write(RosterMessage.mutationResult(done).frame(requestID: requestID), flush: true)
+            case .failure(let error): self.write(Self.errorFrame(error, requestID: requestID), flush: true)
             }
-        case .subscribe(let request):
-            // Authorization at subscribe time; `mayReceiveEvents` repeats it for every event.
-            guard session.credential.isValid(at: server.clock.now()) else {
-                fail(WireError(.unauthenticated, "the token has expired"), requestID: requestID)
-                return
-            }
-            subscribe(request, requestID: requestID, tenant: session.tenant)
-        case .unsubscribe(let request):
-            guard let subscription = subscriptions.removeValue(forKey: request.subscriptionID) else {
-                sendError(WireError(.notFound, "no subscription \(request.subscriptionID)"), requestID: requestID)
-                return
-            }
-            subscription.tenant.fanout(on: eventLoop).remove(subscription)
-            coalescedOnDuty[subscription.id] = nil
-            send(.unsubscribed(.with { $0.subscriptionID = request.subscriptionID }), requestID: requestID)
-        case .upsertEmployee, .deleteEmployee, .addShift, .deleteShift, .setMotd, .importData:
-            guard session.credential.role == .admin else {
-                sendError(WireError(.permissionDenied, "changing the plan needs an admin token"), requestID: requestID)
-                return
-            }
-            guard inFlight < server.configuration.limits.maxInFlightRequests else {
-                sendError(WireError(.resourceExhausted, "too many requests in flight", retryable: true), requestID: requestID)
-                return
-            }
-            inFlight += 1
-            let promise = eventLoop.makePromise(of: Result<Roster_V1_MutationResult, WireError>.self)
-            let admin = server.admin, tenant = session.tenant
-            let queued = server.mutations.submit { promise.succeed(await admin.perform(message, on: tenant)) }
-            if !queued { promise.succeed(.failure(WireError(.unavailable, "the server is shutting down", retryable: true))) }
-            promise.futureResult.assumeIsolated().whenSuccess { result in
-                self.inFlight -= 1
-                switch result {
-                case .success(let done): self.send(.mutationResult(done), requestID: requestID)
-                case .failure(let error): self.sendError(error, requestID: requestID)
-                }
-            }
-        case .hello:
-            fail(WireError(.protocolViolation, "Hello was already received"), requestID: requestID)
-        default:
-            fail(WireError(.protocolViolation, "\(message.type) is sent by servers, not clients"), requestID: requestID)
         }
     }
 
     // MARK: Subscriptions
 
-    private func subscribe(_ request: Roster_V1_SubscribeRequest, requestID: UInt32, tenant: TenantRuntime) {
-        guard subscriptions.count < server.configuration.limits.maxSubscriptionsPerConnection else {
-            sendError(WireError(.resourceExhausted,
-                                "at most \(server.configuration.limits.maxSubscriptionsPerConnection) subscriptions per connection"),
-                      requestID: requestID)
-            return
-        }
-        let topics = Set(request.topics.filter { $0 == .onDuty || $0 == .roster })
-        guard !topics.isEmpty else {
-            sendError(WireError(.invalidArgument, "name at least one topic: ON_DUTY or ROSTER"), requestID: requestID)
-            return
-        }
-        let subscription = Subscription(id: nextSubscriptionID, topics: topics, filter: request.filter, connection: self,
-                                        tenant: tenant)
+    private func subscribe(_ request: Roster_V1_SubscribeRequest, id: UInt64, topics: Set<Roster_V1_Topic>, requestID: UInt32) {
+        guard let tenant, let context else { return }
+        let subscription = Subscription(id: id, topics: topics, filter: request.filter, connection: self, tenant: tenant)
         let start: TenantRuntime.SubscribeStart, revision: UInt64, epoch: UInt64, onDuty: OnDutyPush
         do {
             (start, revision, epoch, onDuty) = try tenant.subscribe(
@@ -382,42 +273,38 @@ final class ConnectionHandler: ChannelInboundHandler {
             guard case .resyncRequired(let oldest, let reason) = error else { return }
             var wire = WireError(.resyncRequired, "resync required: \(reason)")
             wire.body.oldestRevision = oldest
-            sendError(wire, requestID: requestID)
+            write(Self.errorFrame(wire, requestID: requestID), flush: true)
             return
         }
-        nextSubscriptionID += 1
-        subscriptions[subscription.id] = subscription
-        guard let context else { return }
-        func write(_ message: RosterMessage) {
-            context.write(wrapOutboundOut(message.frame(requestID: requestID).encoded(allocator: context.channel.allocator)),
-                          promise: nil)
+        machine.subscribed(id)
+        subscriptions[id] = subscription
+        func send(_ message: RosterMessage) {
+            write(message.frame(requestID: requestID).encoded(allocator: context.channel.allocator), flush: false)
         }
-        write(.subscribed(.with {
-            $0.subscriptionID = subscription.id
+        send(.subscribed(.with {
+            $0.subscriptionID = id
             $0.epoch = epoch
             $0.revision = revision
         }))
         let filter = request.filter.isEmpty ? nil : request.filter
         switch start {
         case .snapshot(let state):
-            if topics.contains(.roster) {
-                write(.snapshot(PushEncoding.snapshot(state, epoch: epoch, revision: revision, filter: filter)))
-            }
+            if topics.contains(.roster) { send(.snapshot(PushEncoding.snapshot(state, epoch: epoch, revision: revision, filter: filter))) }
         case .replay(let entries):
             if topics.contains(.roster) {
                 for entry in entries {
                     if let changed = PushEncoding.rosterChanged(entry: entry, epoch: epoch, filter: filter, previous: nil,
                                                                 current: onDuty.state) {
-                        write(.rosterChanged(changed))
+                        send(.rosterChanged(changed))
                     }
                 }
             }
         }
         if topics.contains(.onDuty), let initial = PushEncoding.onDutyChanged(onDuty, filter: filter) {
-            write(.onDutyChanged(initial))
+            send(.onDutyChanged(initial))
         }
-        write(.synced(.with {
-            $0.subscriptionID = subscription.id
+        send(.synced(.with {
+            $0.subscriptionID = id
             $0.epoch = epoch
             $0.revision = revision
         }))
@@ -428,41 +315,40 @@ final class ConnectionHandler: ChannelInboundHandler {
     // MARK: Pushes (called by LoopFanout on this loop)
 
     func pushRoster(_ frame: ByteBuffer, for subscription: Subscription, touched: inout [ConnectionHandler]) {
-        guard let context, context.channel.isActive, mayReceiveEvents() else { return }
-        if subscription.needsResync { return }
-        guard context.channel.isWritable else {
-            // A revision can't be coalesced away: stop this subscription's roster stream and end it
-            // with RESYNC_REQUIRED once drained; the client resumes from its last revision.
-            subscription.needsResync = true
-            armWriteStallDeadline()
-            return
-        }
-        write(frame, for: subscription, touched: &touched)
+        push(.roster, frame, for: subscription, touched: &touched)
     }
 
     func pushOnDuty(_ frame: ByteBuffer, for subscription: Subscription, touched: inout [ConnectionHandler]) {
-        guard let context, context.channel.isActive, mayReceiveEvents() else { return }
-        guard context.channel.isWritable else {
-            // On-duty is state: keep only the latest for when the connection drains.
-            coalescedOnDuty[subscription.id] = frame
-            armWriteStallDeadline()
-            return
-        }
-        write(frame, for: subscription, touched: &touched)
+        push(.onDuty, frame, for: subscription, touched: &touched)
     }
 
     func pushProgress(_ frame: ByteBuffer, for subscription: Subscription, touched: inout [ConnectionHandler]) {
-        guard let context, context.channel.isActive, context.channel.isWritable, !subscription.needsResync,
-              mayReceiveEvents() else { return }
-        write(frame, for: subscription, touched: &touched)
+        push(.progress, frame, for: subscription, touched: &touched)
     }
 
-    private func write(_ frame: ByteBuffer, for subscription: Subscription, touched: inout [ConnectionHandler]) {
-        context?.write(wrapOutboundOut(frame), promise: nil)
-        subscription.lastSentAt = .now()
-        if !flushPending {
-            flushPending = true
-            touched.append(self)
+    private func push(_ kind: ConnectionStateMachine.PushKind, _ frame: ByteBuffer, for subscription: Subscription,
+                      touched: inout [ConnectionHandler]) {
+        guard let context, context.channel.isActive else { return }
+        let (allowed, action) = machine.mayDeliver(now: server.clock.now())
+        guard allowed else {
+            run(action)
+            return
+        }
+        switch machine.push(kind, to: subscription.id, writable: context.channel.isWritable) {
+        case .write:
+            write(frame, flush: false)
+            subscription.lastSentAt = .now()
+            if !flushPending {
+                flushPending = true
+                touched.append(self)
+            }
+        case .drop:
+            break
+        case .coalesce:
+            coalescedOnDuty[subscription.id] = frame  // on-duty is state: keep only the latest
+            armWriteStallDeadline()
+        case .resyncWhenDrained:
+            armWriteStallDeadline()
         }
     }
 
@@ -484,17 +370,19 @@ final class ConnectionHandler: ChannelInboundHandler {
         if context.channel.isWritable {
             writeStallDeadline?.cancel()
             writeStallDeadline = nil
-            for (id, frame) in coalescedOnDuty where subscriptions[id] != nil {
-                context.write(wrapOutboundOut(frame), promise: nil)
+            let (flush, ended) = machine.drained()
+            for id in flush.sorted() {
+                if let frame = coalescedOnDuty[id] { write(frame, flush: false) }
             }
             coalescedOnDuty.removeAll()
-            for subscription in subscriptions.values where subscription.needsResync {
-                subscription.tenant.fanout(on: eventLoop).remove(subscription)
-                subscriptions[subscription.id] = nil
+            for id in ended.sorted() {
+                if let subscription = subscriptions.removeValue(forKey: id) {
+                    subscription.tenant.fanout(on: eventLoop).remove(subscription)
+                }
                 var wire = WireError(.resyncRequired, "events were dropped for a slow consumer; resume from your last revision",
                                      retryable: true)
-                wire.body.subscriptionID = subscription.id
-                context.write(wrapOutboundOut(RosterMessage.error(wire.body).frame().encoded()), promise: nil)
+                wire.body.subscriptionID = id
+                write(Self.errorFrame(wire, requestID: 0), flush: false)
             }
             context.flush()
         }

@@ -111,9 +111,6 @@ final class Subscription {
     /// The newest on-duty sequence it has been given.
     var onDutyFloor: UInt64 = 0
     var lastSentAt = NIODeadline.now()
-    /// Set when roster events had to be dropped for a slow consumer: the subscription is ended
-    /// with RESYNC_REQUIRED once the connection drains, and the client resumes from its revision.
-    var needsResync = false
 
     init(id: UInt64, topics: Set<Roster_V1_Topic>, filter: Roster_V1_SubscriptionFilter, connection: ConnectionHandler,
          tenant: TenantRuntime) {

@@ -2,7 +2,7 @@ import RosterDomain
 import RosterProtocol
 
 /// An error on its way to a client as an Error frame.
-struct WireError: Error {
+struct WireError: Error, Equatable {
     var body: Roster_V1_Error
 
     init(_ code: Roster_V1_ErrorCode, _ message: String, retryable: Bool = false) {
