@@ -10,7 +10,6 @@ import RosterProtocol
 /// with a shift plan around `now`; the listener counts as loopback (anonymous readers allowed).
 public final class InboundPathHarness: Sendable {
     private let context: ServerContext
-    private let limit: Int
 
     /// - Parameter loop: the loop every attached channel runs on (an EmbeddedEventLoop).
     public init(loop: any EventLoop, dataDirectory: String, now: UnixMillis) throws {
@@ -32,15 +31,11 @@ public final class InboundPathHarness: Sendable {
         logger.logLevel = .critical
         context = ServerContext(configuration: configuration, clock: clock, logger: logger, tenants: ["demo": tenant],
                                 tokens: TokenRegistry(), tls: nil, store: store, loops: [loop], isLoopback: true)
-        limit = configuration.limits.handshakeMaxFrameBytes
     }
 
-    /// Adds the server's decoder and connection handler to `channel` (call on its loop, before
-    /// it becomes active).
+    /// Builds the server's own connection pipeline on `channel` (call on its loop, before it
+    /// becomes active): the same function the listener calls for every connection.
     public func attach(to channel: any Channel) throws {
-        let frameLimit = FrameSizeLimit(limit)
-        _ = context.connectionOpened(channel)
-        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder(limit: frameLimit)))
-        try channel.pipeline.syncOperations.addHandler(ConnectionHandler(server: context, frameLimit: frameLimit, channel: channel))
+        try context.configurePipeline(of: channel)
     }
 }

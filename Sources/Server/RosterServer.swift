@@ -100,6 +100,23 @@ final class ServerContext: Sendable {
     }
 
     var connections: [any Channel] { openConnections.withLockedValue { Array($0.values) } }
+
+    /// The one pipeline of a server connection (TLS when configured, frame decoder, connection
+    /// handler), used by the listener and by the fuzz target alike; past the connection limit a
+    /// refusal instead. Call on the channel's loop.
+    func configurePipeline(of channel: any Channel) throws {
+        guard connectionOpened(channel) else {
+            let refusal = WireError(.resourceExhausted, "too many connections", retryable: true)
+            try channel.pipeline.syncOperations.addHandler(RefusingHandler(refusal))
+            return
+        }
+        let limit = FrameSizeLimit(configuration.limits.handshakeMaxFrameBytes)
+        if let tls {
+            try channel.pipeline.syncOperations.addHandler(try TLSHandler(context: tls, plaintextRefusal: RosterServer.tlsRequired))
+        }
+        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder(limit: limit)))
+        try channel.pipeline.syncOperations.addHandler(ConnectionHandler(server: self, frameLimit: limit, channel: channel))
+    }
 }
 
 /// The Roster server: loads every tenant from the store, listens for clients, pushes on-duty
@@ -312,21 +329,7 @@ public final class RosterServer: Sendable {
                 guard let context = pending.withLockedValue({ $0 }) else {
                     return channel.eventLoop.makeFailedFuture(ChannelError.ioOnClosedChannel)
                 }
-                guard context.connectionOpened(channel) else {
-                    let refusal = WireError(.resourceExhausted, "too many connections", retryable: true)
-                    return channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(RefusingHandler(refusal))
-                    }
-                }
-                let limit = FrameSizeLimit(limits.handshakeMaxFrameBytes)
-                return channel.eventLoop.makeCompletedFuture {
-                    if let tls = context.tls {
-                        try channel.pipeline.syncOperations.addHandler(try TLSHandler(context: tls, plaintextRefusal: Self.tlsRequired))
-                    }
-                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder(limit: limit)))
-                    try channel.pipeline.syncOperations.addHandler(
-                        ConnectionHandler(server: context, frameLimit: limit, channel: channel))
-                }
+                return channel.eventLoop.makeCompletedFuture { try context.configurePipeline(of: channel) }
             }
     }
 
@@ -347,7 +350,7 @@ public final class RosterServer: Sendable {
     }
 
     /// What a plaintext client on a TLS port gets: an Error frame it can read.
-    private static let tlsRequired = RosterMessage.error(
+    static let tlsRequired = RosterMessage.error(
         WireError(.tlsRequired, "this port requires TLS: connect with --tls or --ca-file, or pin the server with `roster-client trust`").body
     ).frame().encoded()
 
