@@ -9,9 +9,12 @@ import RosterServer
 /// server's timers then run (Hello deadline, liveness, authentication delay), and everything the
 /// server wrote must be well-formed frames that decode.
 
-nonisolated(unsafe) private let loop = EmbeddedEventLoop()
-nonisolated(unsafe) private let harness = try! InboundPathHarness(
-    loop: loop, dataDirectory: NSTemporaryDirectory() + "roster-fuzz-\(getpid())", now: 1_767_225_600_000)
+private let loop = EmbeddedEventLoop()
+private let dataDirectory = NSTemporaryDirectory() + "roster-fuzz-\(getpid())"
+private let harness: InboundPathHarness = {
+    atexit { try? FileManager.default.removeItem(atPath: dataDirectory) }  // leave nothing in /tmp
+    return try! InboundPathHarness(loop: loop, dataDirectory: dataDirectory, now: 1_767_225_600_000)
+}()
 
 public func fuzzConnection(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard size > 0 else { return 0 }
