@@ -263,11 +263,11 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     private func subscribe(_ request: Roster_V1_SubscribeRequest, id: UInt64, topics: Set<Roster_V1_Topic>, requestID: UInt32) {
         guard let tenant, let context else { return }
-        let subscription = Subscription(id: id, topics: topics, filter: request.filter, connection: self, tenant: tenant)
-        let start: TenantRuntime.SubscribeStart, revision: UInt64, epoch: UInt64, onDuty: OnDutyPush
+        let subscribed: TenantRuntime.Subscribed
         do {
-            (start, revision, epoch, onDuty) = try tenant.subscribe(
-                subscription, sinceRevision: request.hasSinceRevision ? request.sinceRevision : nil,
+            subscribed = try tenant.subscribe(
+                id: id, topics: topics, filter: request.filter, connection: self,
+                sinceRevision: request.hasSinceRevision ? request.sinceRevision : nil,
                 epoch: request.hasSinceRevision ? request.epoch : nil)
         } catch {
             guard case .resyncRequired(let oldest, let reason) = error else { return }
@@ -276,6 +276,8 @@ final class ConnectionHandler: ChannelInboundHandler {
             write(Self.errorFrame(wire, requestID: requestID), flush: true)
             return
         }
+        let (subscription, revision, epoch, onDuty) = (subscribed.subscription, subscribed.revision, subscribed.epoch,
+                                                       subscribed.onDuty)
         machine.subscribed(id)
         subscriptions[id] = subscription
         func send(_ message: RosterMessage) {
@@ -287,7 +289,7 @@ final class ConnectionHandler: ChannelInboundHandler {
             $0.revision = revision
         }))
         let filter = request.filter.isEmpty ? nil : request.filter
-        switch start {
+        switch subscribed.start {
         case .snapshot(let state):
             if topics.contains(.roster) { send(.snapshot(PushEncoding.snapshot(state, epoch: epoch, revision: revision, filter: filter))) }
         case .replay(let entries):
@@ -314,41 +316,31 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     // MARK: Pushes (called by LoopFanout on this loop)
 
-    func pushRoster(_ frame: ByteBuffer, for subscription: Subscription, touched: inout [ConnectionHandler]) {
-        push(.roster, frame, for: subscription, touched: &touched)
-    }
-
-    func pushOnDuty(_ frame: ByteBuffer, for subscription: Subscription, touched: inout [ConnectionHandler]) {
-        push(.onDuty, frame, for: subscription, touched: &touched)
-    }
-
-    func pushProgress(_ frame: ByteBuffer, for subscription: Subscription, touched: inout [ConnectionHandler]) {
-        push(.progress, frame, for: subscription, touched: &touched)
-    }
-
-    private func push(_ kind: ConnectionStateMachine.PushKind, _ frame: ByteBuffer, for subscription: Subscription,
-                      touched: inout [ConnectionHandler]) {
-        guard let context, context.channel.isActive else { return }
+    /// Writes (without flushing) or holds back one pushed frame, as the machine says. Returns
+    /// true the first time in a fan-out that this connection has something to flush: the
+    /// fan-out then flushes it once, after every subscriber on the loop was written.
+    func push(_ kind: ConnectionStateMachine.PushKind, _ frame: ByteBuffer, for subscription: Subscription) -> Bool {
+        guard let context, context.channel.isActive else { return false }
         let (allowed, action) = machine.mayDeliver(now: server.clock.now())
         guard allowed else {
             run(action)
-            return
+            return false
         }
         switch machine.push(kind, to: subscription.id, writable: context.channel.isWritable) {
         case .write:
             write(frame, flush: false)
             subscription.lastSentAt = .now()
-            if !flushPending {
-                flushPending = true
-                touched.append(self)
-            }
+            defer { flushPending = true }
+            return !flushPending
         case .drop:
-            break
+            return false
         case .coalesce:
             coalescedOnDuty[subscription.id] = frame  // on-duty is state: keep only the latest
             armWriteStallDeadline()
+            return false
         case .resyncWhenDrained:
             armWriteStallDeadline()
+            return false
         }
     }
 

@@ -30,40 +30,36 @@ final class LoopFanout: @unchecked Sendable {
     }
 
     func deliver(_ push: RosterPush) {
-        fanOut(topic: .roster, shared: push.sharedFrame, isNew: { subscription in
+        fanOut(topic: .roster, kind: .roster, shared: push.sharedFrame, isNew: { subscription in
             guard push.entry.revision > subscription.floorRevision else { return false }
             subscription.floorRevision = push.entry.revision
             return true
         }, filtered: { filter in
             PushEncoding.rosterChanged(push, filter: filter).map { PushEncoding.frame(.rosterChanged($0)) }
-        }, write: { connection, frame, subscription, touched in
-            connection.pushRoster(frame, for: subscription, touched: &touched)
         })
     }
 
     func deliver(_ push: OnDutyPush) {
-        fanOut(topic: .onDuty, shared: push.sharedFrame, isNew: { subscription in
+        fanOut(topic: .onDuty, kind: .onDuty, shared: push.sharedFrame, isNew: { subscription in
             guard push.sequence > subscription.onDutyFloor else { return false }
             subscription.onDutyFloor = push.sequence
             return true
         }, filtered: { filter in
             PushEncoding.onDutyChanged(push, filter: filter).map { PushEncoding.frame(.onDutyChanged($0)) }
-        }, write: { connection, frame, subscription, touched in
-            connection.pushOnDuty(frame, for: subscription, touched: &touched)
         })
     }
 
-    /// The push loop: for every subscription to `topic` that has not seen this event, write the
-    /// shared frame (or its filter's frame, built at most once per filter on this loop), then
-    /// flush each connection once.
+    /// The push loop: for every subscription to `topic` that has not seen this event, hand the
+    /// shared frame (or its filter's frame, built at most once per filter on this loop) to its
+    /// connection, then flush each connection that wrote, once. The list of connections to
+    /// flush is this loop's own; nothing is handed back and forth.
     private func fanOut(
-        topic: Roster_V1_Topic, shared: ByteBuffer?, isNew: (Subscription) -> Bool,
-        filtered: (Roster_V1_SubscriptionFilter) -> ByteBuffer?,
-        write: (ConnectionHandler, ByteBuffer, Subscription, inout [ConnectionHandler]) -> Void
+        topic: Roster_V1_Topic, kind: ConnectionStateMachine.PushKind, shared: ByteBuffer?, isNew: (Subscription) -> Bool,
+        filtered: (Roster_V1_SubscriptionFilter) -> ByteBuffer?
     ) {
         loop.preconditionInEventLoop()
         var framesByFilter: [Roster_V1_SubscriptionFilter: ByteBuffer?] = [:]
-        var touched: [ConnectionHandler] = []
+        var toFlush: [ConnectionHandler] = []
         for subscription in subscriptions.values where subscription.topics.contains(topic) && isNew(subscription) {
             let frame: ByteBuffer?
             if subscription.filter.isEmpty {
@@ -75,9 +71,9 @@ final class LoopFanout: @unchecked Sendable {
                 framesByFilter[subscription.filter] = frame
             }
             guard let frame else { continue }
-            write(subscription.connection, frame, subscription, &touched)
+            if subscription.connection.push(kind, frame, for: subscription) { toFlush.append(subscription.connection) }
         }
-        for connection in touched { connection.flushPushes() }
+        for connection in toFlush { connection.flushPushes() }
     }
 
     /// Sends a Progress bookmark to every subscription that has been sent nothing for `interval`.
@@ -85,7 +81,7 @@ final class LoopFanout: @unchecked Sendable {
         loop.preconditionInEventLoop()
         let now = NIODeadline.now()
         var frames: [Roster_V1_SubscriptionFilter: ByteBuffer] = [:]
-        var touched: [ConnectionHandler] = []
+        var toFlush: [ConnectionHandler] = []
         for subscription in subscriptions.values where now - subscription.lastSentAt >= interval {
             let frame = frames[subscription.filter] ?? PushEncoding.frame(.progress(.with {
                 $0.epoch = epoch
@@ -93,9 +89,9 @@ final class LoopFanout: @unchecked Sendable {
                 $0.filter = subscription.filter
             }))
             frames[subscription.filter] = frame
-            subscription.connection.pushProgress(frame, for: subscription, touched: &touched)
+            if subscription.connection.push(.progress, frame, for: subscription) { toFlush.append(subscription.connection) }
         }
-        for connection in touched { connection.flushPushes() }
+        for connection in toFlush { connection.flushPushes() }
     }
 }
 
@@ -106,18 +102,24 @@ final class Subscription {
     let filter: Roster_V1_SubscriptionFilter
     unowned let connection: ConnectionHandler
     let tenant: TenantRuntime
-    /// The newest revision this subscription has been given (or covered by its snapshot).
-    var floorRevision: UInt64 = 0
+    /// The newest revision this subscription has been given (or covered by its snapshot); only
+    /// this loop's fan-out moves it.
+    var floorRevision: UInt64
     /// The newest on-duty sequence it has been given.
-    var onDutyFloor: UInt64 = 0
+    var onDutyFloor: UInt64
+    /// When its connection last wrote to it (for Progress bookmarks); only the connection sets it.
     var lastSentAt = NIODeadline.now()
 
+    /// Made by `TenantRuntime.subscribe`, starting from the tenant's revision and on-duty
+    /// sequence at that moment.
     init(id: UInt64, topics: Set<Roster_V1_Topic>, filter: Roster_V1_SubscriptionFilter, connection: ConnectionHandler,
-         tenant: TenantRuntime) {
+         tenant: TenantRuntime, floorRevision: UInt64, onDutyFloor: UInt64) {
         self.id = id
         self.topics = topics
         self.filter = filter
         self.connection = connection
         self.tenant = tenant
+        self.floorRevision = floorRevision
+        self.onDutyFloor = onDutyFloor
     }
 }

@@ -179,14 +179,24 @@ final class TenantRuntime: Sendable {
         case resyncRequired(oldestResumable: UInt64, reason: String)
     }
 
-    /// Registers `subscription` with this loop's fan-out and returns what must be sent before
-    /// Synced. Runs under the tenant lock on the subscriber's loop: an event committed after the
-    /// captured revision is enqueued on this loop behind us and passes the subscription's floor;
-    /// one committed before is either in the snapshot or filtered out by the floor.
-    func subscribe(_ subscription: Subscription, sinceRevision: UInt64?, epoch: UInt64?) throws(SubscribeRefusal)
-        -> (start: SubscribeStart, revision: UInt64, epoch: UInt64, onDuty: OnDutyPush)
-    {
-        let outcome = inner.withLockedValue { inner -> Result<(SubscribeStart, UInt64, UInt64, OnDutyPush), SubscribeRefusal> in
+    /// What a new subscription starts from: itself (registered with its loop's fan-out), what
+    /// must be sent before Synced, and the tenant's revision, epoch and on-duty state then.
+    struct Subscribed {
+        var subscription: Subscription
+        var start: SubscribeStart
+        var revision: UInt64
+        var epoch: UInt64
+        var onDuty: OnDutyPush
+    }
+
+    /// Makes the subscription, registers it with the connection's loop's fan-out and returns
+    /// what it starts from. Runs under the tenant lock on the subscriber's loop: an event
+    /// committed after the captured revision is enqueued on this loop behind us and passes the
+    /// subscription's floor; one committed before is either in the snapshot or filtered out by
+    /// the floor.
+    func subscribe(id: UInt64, topics: Set<Roster_V1_Topic>, filter: Roster_V1_SubscriptionFilter, connection: ConnectionHandler,
+                   sinceRevision: UInt64?, epoch: UInt64?) throws(SubscribeRefusal) -> Subscribed {
+        let outcome = inner.withLockedValue { inner -> Result<Subscribed, SubscribeRefusal> in
             var start = SubscribeStart.snapshot(inner.state)
             if let since = sinceRevision {
                 let oldest = inner.oldestResumableRevision
@@ -203,16 +213,17 @@ final class TenantRuntime: Sendable {
                 }
                 start = .replay(inner.history.filter { $0.revision > since })
             }
-            subscription.floorRevision = inner.revision
-            subscription.onDutyFloor = inner.onDutySequence
-            fanout(on: subscription.connection.eventLoop).add(subscription)
+            let subscription = Subscription(id: id, topics: topics, filter: filter, connection: connection, tenant: self,
+                                            floorRevision: inner.revision, onDutyFloor: inner.onDutySequence)
+            fanout(on: connection.eventLoop).add(subscription)
             // INITIAL: the set announced last, as of now (at_ms is the subscribe instant; it stays
             // before until_ms if the boundary alarm is late, when a BOUNDARY event follows).
             var current = inner.onDuty
             current.at = min(max(current.at, clock.now()), (current.until ?? .max) - 1)
             let onDuty = OnDutyPush(sequence: inner.onDutySequence, epoch: inner.epoch, revision: inner.revision,
                                     previous: nil, current: current, cause: .initial, state: inner.state)
-            return .success((start, inner.revision, inner.epoch, onDuty))
+            return .success(Subscribed(subscription: subscription, start: start, revision: inner.revision, epoch: inner.epoch,
+                                       onDuty: onDuty))
         }
         return try outcome.get()
     }
