@@ -64,6 +64,7 @@ public func freePort() -> Int {
 }
 
 /// A child process (the server under test, or the floor broadcaster).
+// @unchecked: Foundation's Process is not Sendable; the bench starts and stops it from one task.
 public final class ChildProcess: @unchecked Sendable {
     public let process = Process()
 

@@ -47,8 +47,6 @@ public struct RosterClientConfiguration: Sendable {
         self.port = port
     }
 
-    var timeAmount: TimeAmount { .nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000) }
-
     /// "HOST:PORT", as the cache names the server.
     public var serverName: String { HostPort(host: host, port: port).description }
 }
@@ -248,7 +246,7 @@ public actor RosterClient {
             do { tlsContext = try TLSContext.client(tls) } catch let error as TLSError { throw RosterClientError.tls(error) }
         }
         let connection = try await RosterConnection.connect(host: configuration.host, port: configuration.port, tls: tlsContext,
-                                                            timeout: configuration.timeAmount, hello: .with {
+                                                            timeout: configuration.timeout, hello: .with {
             $0.clientName = configuration.clientName
             $0.tenant = configuration.tenant
             $0.token = configuration.token
@@ -324,14 +322,14 @@ public actor RosterClient {
     /// running (one-shot use, as the CLI does).
     public func request(_ message: RosterMessage) async throws -> RosterMessage {
         if let connection, connection.isActive {
-            return try await connection.request(message, timeout: configuration.timeAmount)
+            return try await connection.request(message, timeout: configuration.timeout)
         }
         // Not following: one connection serves every request until `stop()` (a CLI command's
         // query and its cache refresh share it).
         if requestConnection?.isActive != true {
             requestConnection = try await connect()
         }
-        return try await requestConnection!.request(message, timeout: configuration.timeAmount)
+        return try await requestConnection!.request(message, timeout: configuration.timeout)
     }
 
     /// Fetches the whole state and stores it in the cache, unless the cache already holds a

@@ -74,7 +74,7 @@ public final class RosterConnection: Sendable {
     /// - Parameter hello: version range and client name default to this build's.
     /// - Parameter tls: connect over TLS with this context; the certificate must match `host`.
     public static func connect(
-        host: String, port: Int, tls: TLSContext? = nil, timeout: TimeAmount = .seconds(10),
+        host: String, port: Int, tls: TLSContext? = nil, timeout: Duration = .seconds(10),
         hello: Roster_V1_Hello = Roster_V1_Hello(),
         group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     ) async throws -> RosterConnection {
@@ -89,7 +89,7 @@ public final class RosterConnection: Sendable {
         let handler: NIOLoopBound<ClientFrameHandler>
         do {
             (channel, handler) = try await ClientBootstrap(group: group)
-                .connectTimeout(timeout)
+                .connectTimeout(TimeAmount(timeout))
                 .channelOption(.socketOption(.tcp_nodelay), value: 1)
                 .connect(host: host, port: port) { channel in
                     channel.eventLoop.makeCompletedFuture {
@@ -110,7 +110,8 @@ public final class RosterConnection: Sendable {
         }
         let response: RosterMessage
         do {
-            response = try await Self.exchange(.hello(hello), requestID: 0, channel: channel, handler: handler, timeout: timeout)
+            response = try await Self.exchange(.hello(hello), requestID: 0, channel: channel, handler: handler,
+                                               timeout: TimeAmount(timeout))
         } catch {
             try? await channel.close()
             throw error
@@ -141,8 +142,8 @@ public final class RosterConnection: Sendable {
     }
 
     /// Sends a request and waits for its one response. An Error frame throws `.server`.
-    public func request(_ message: RosterMessage, timeout: TimeAmount = .seconds(30)) async throws -> RosterMessage {
-        try await Self.exchange(message, requestID: makeRequestID(), channel: channel, handler: handler, timeout: timeout)
+    public func request(_ message: RosterMessage, timeout: Duration = .seconds(30)) async throws -> RosterMessage {
+        try await Self.exchange(message, requestID: makeRequestID(), channel: channel, handler: handler, timeout: TimeAmount(timeout))
     }
 
     private static func exchange(_ message: RosterMessage, requestID: UInt32, channel: any Channel,

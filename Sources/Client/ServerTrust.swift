@@ -73,7 +73,7 @@ public struct KnownHosts: Sendable, Equatable {
 /// Fetches the certificate chain a server presents, without trusting it, so that a person can
 /// compare its fingerprint with the one the server logged before pinning it.
 public enum ServerTrust {
-    public static func presentedChain(host: String, port: Int, timeout: TimeAmount = .seconds(10),
+    public static func presentedChain(host: String, port: Int, timeout: Duration = .seconds(10),
                                       group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) async throws -> [Certificate] {
         let context: TLSContext
         do { context = try TLSContext.client(.init(trust: .insecureProbe)) } catch let error as TLSError { throw RosterClientError.tls(error) }
@@ -81,7 +81,7 @@ public enum ServerTrust {
         let presented: EventLoopPromise<[Certificate]>
         do {
             (channel, presented) = try await ClientBootstrap(group: group)
-                .connectTimeout(timeout)
+                .connectTimeout(TimeAmount(timeout))
                 .connect(host: host, port: port) { channel in
                     channel.eventLoop.makeCompletedFuture {
                         let tls = try TLSHandler(context: context, serverHostname: host)
@@ -94,7 +94,7 @@ public enum ServerTrust {
         } catch {
             throw RosterClientError.connectionFailed("\(host):\(port): \(error)")
         }
-        let timer = channel.eventLoop.scheduleTask(in: timeout) { presented.fail(RosterClientError.timedOut) }
+        let timer = channel.eventLoop.scheduleTask(in: TimeAmount(timeout)) { presented.fail(RosterClientError.timedOut) }
         defer { timer.cancel() }
         let chain = try await presented.futureResult.get()
         try? await channel.close()

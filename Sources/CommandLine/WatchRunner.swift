@@ -89,6 +89,7 @@ actor TerminalScreen {
 }
 
 /// Runs `action` once on SIGINT or SIGTERM, for a clean exit from `watch`.
+// @unchecked: its sources are set up in init and cancelled once; `fired` is touched only on its queue.
 final class SignalStopper: @unchecked Sendable {
     private var sources: [any DispatchSourceSignal] = []
 
@@ -116,6 +117,7 @@ final class SignalStopper: @unchecked Sendable {
 /// Reads single key presses from a terminal on a thread of its own (a blocking read must not
 /// hold a thread of the concurrency pool), with the terminal in non-canonical, no-echo mode
 /// until `restore`.
+// @unchecked: the saved terminal state is written in init and read once by `restore`.
 final class KeyReader: @unchecked Sendable {
     private var saved = termios()
     private var active = false

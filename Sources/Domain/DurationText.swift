@@ -3,6 +3,13 @@ import Foundation
 /// The one grammar for durations people type: a number and a unit, "500ms", "10s", "5m",
 /// "2h", "30d", "1w"; a bare number is seconds. Used by `--timeout`, token lifetimes and the
 /// like, so that every flag reads durations the same way.
+extension Duration {
+    /// Whole milliseconds (rounded down), for the wire and for APIs that count in them.
+    public var milliseconds: Int64 {
+        components.seconds * 1_000 + components.attoseconds / 1_000_000_000_000_000
+    }
+}
+
 public enum DurationText {
     public static func parse(_ text: String) -> Duration? {
         let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()

@@ -48,7 +48,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         machine = ConnectionStateMachine(limits: .init(
             maxSubscriptions: limits.maxSubscriptionsPerConnection, maxInFlight: limits.maxInFlightRequests,
             allowsAnonymous: server.isLoopback, defaultTenant: server.configuration.defaultTenant))
-        liveness = LivenessMonitor(intervalMillis: limits.pingIntervalMillis)
+        liveness = LivenessMonitor(intervalMillis: limits.pingInterval.milliseconds)
     }
 
     // MARK: Lifecycle
@@ -64,8 +64,8 @@ final class ConnectionHandler: ChannelInboundHandler {
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        let millis = server.configuration.limits.helloTimeoutMillis
-        helloDeadline = context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(millis)) {
+        let timeout = server.configuration.limits.helloTimeout, millis = timeout.milliseconds
+        helloDeadline = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(timeout)) {
             self.run(self.machine.helloDeadlinePassed(afterMillis: millis))
         }
         server.sweeper(for: context.eventLoop).add(self)
@@ -141,7 +141,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         case .rejectAuthentication(let requestID):
             // One answer for every cause, and only after a delay, so guessing learns nothing and goes slowly.
             logger.info("authentication failed", metadata: logMetadata)
-            eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(server.configuration.limits.authFailureDelayMillis)) {
+            eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(server.configuration.limits.authFailureDelay)) {
                 self.failAndClose(WireError(.unauthenticated, "authentication failed"), requestID: requestID)
             }
         case .send(let message, let requestID):
@@ -235,7 +235,7 @@ final class ConnectionHandler: ChannelInboundHandler {
             $0.revision = view.revision
             $0.limits = .with {
                 $0.maxFrameBytes = UInt32(limits.maxFrameBytes)
-                $0.pingIntervalMs = UInt32(limits.pingIntervalMillis)
+                $0.pingIntervalMs = UInt32(limits.pingInterval.milliseconds)
                 $0.maxSubscriptions = UInt32(limits.maxSubscriptionsPerConnection)
                 $0.maxInFlight = UInt32(limits.maxInFlightRequests)
             }
@@ -351,9 +351,9 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     private func armWriteStallDeadline() {
         guard writeStallDeadline == nil else { return }
-        let deadline = server.configuration.limits.writeDeadlineMillis
-        writeStallDeadline = eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(deadline)) {
-            self.logger.warning("slow consumer: writes stalled for \(deadline) ms, disconnecting", metadata: self.logMetadata)
+        let deadline = server.configuration.limits.writeDeadline
+        writeStallDeadline = eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(deadline)) {
+            self.logger.warning("slow consumer: writes stalled for \(deadline), disconnecting", metadata: self.logMetadata)
             self.context?.close(promise: nil)
         }
     }

@@ -3,6 +3,7 @@ import NIOCore
 /// Checks every connection of one event loop for liveness, every half ping interval, from one
 /// timer: a timer per connection would cost each idle subscriber a scheduled task (about 350
 /// bytes of resident memory, measured with roster-bench). Touched only on its loop.
+// @unchecked: confined to `loop` (every mutation runs there); shared only to be found by loop.
 final class LivenessSweeper: @unchecked Sendable {
     let loop: any EventLoop
     private let intervalMillis: Int64

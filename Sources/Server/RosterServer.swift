@@ -62,7 +62,7 @@ final class ServerContext: Sendable {
         serverID = IdentifierFactory.make("srv")
         mutations = MutationQueue()
         admin = AdminOperations(store: store, clock: clock, historyLimit: configuration.limits.historySize)
-        sweepers = loops.map { LivenessSweeper(loop: $0, intervalMillis: configuration.limits.pingIntervalMillis) }
+        sweepers = loops.map { LivenessSweeper(loop: $0, intervalMillis: configuration.limits.pingInterval.milliseconds) }
     }
 
     func tenant(_ id: String) -> TenantRuntime? { tenantsByID.withLockedValue { $0[id] } }
@@ -131,7 +131,7 @@ public final class RosterServer: Sendable {
     private let givenStore: (any RosterStore)?
     private let started = NIOLockedValueBox<Started?>(nil)
 
-    private struct Started: @unchecked Sendable {
+    private struct Started: Sendable {
         var context: ServerContext
         var store: any RosterStore
         var channel: any Channel
@@ -236,14 +236,14 @@ public final class RosterServer: Sendable {
 
         let limits = configuration.limits
         let progress = group.next().scheduleRepeatedTask(
-            initialDelay: .milliseconds(limits.progressIntervalMillis), delay: .milliseconds(limits.progressIntervalMillis)
+            initialDelay: TimeAmount(limits.progressInterval), delay: TimeAmount(limits.progressInterval)
         ) { _ in
-            for tenant in context.tenants.values { tenant.sendProgress(idleFor: .milliseconds(limits.progressIntervalMillis)) }
+            for tenant in context.tenants.values { tenant.sendProgress(idleFor: TimeAmount(limits.progressInterval)) }
         }
         let refreshLogger = self.logger
         let refreshLoop = group.next()
         let tokenRefresh = refreshLoop.scheduleRepeatedAsyncTask(
-            initialDelay: .milliseconds(limits.tokenRefreshMillis), delay: .milliseconds(limits.tokenRefreshMillis)
+            initialDelay: TimeAmount(limits.tokenRefresh), delay: TimeAmount(limits.tokenRefresh)
         ) { _ in
             refreshLoop.makeFutureWithTask {
                 do {
@@ -357,7 +357,7 @@ public final class RosterServer: Sendable {
     /// Sends GoingAway to every client, waits the grace period, closes everything and the store.
     public func shutdown() async {
         guard let started = started.withLockedValue({ value -> Started? in defer { value = nil }; return value }) else { return }
-        let grace = configuration.limits.shutdownGraceMillis
+        let grace = configuration.limits.shutdownGrace.milliseconds
         let children = started.context.connections
         logger.info("shutting down: GoingAway to \(children.count) connections, grace \(grace) ms")
         started.progress.cancel()

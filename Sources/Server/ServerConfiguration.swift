@@ -57,21 +57,21 @@ public struct ServerConfiguration: Sendable {
         public var maxInFlightRequests: Int = 64
         /// Revisions kept for resume.
         public var historySize: Int = 10_000
-        public var helloTimeoutMillis: Int64 = 5_000
-        public var pingIntervalMillis: Int64 = 15_000
+        public var helloTimeout: Duration = .seconds(5)
+        public var pingInterval: Duration = .seconds(15)
         /// Idle subscribers get a Progress bookmark this often.
-        public var progressIntervalMillis: Int64 = 10_000
+        public var progressInterval: Duration = .seconds(10)
         /// Outbound bytes queued per connection before it counts as a slow consumer.
         public var outboundHighWaterMark: Int = 1 << 20
         public var outboundLowWaterMark: Int = 256 << 10
         /// A slow consumer whose writes stall this long is disconnected.
-        public var writeDeadlineMillis: Int64 = 10_000
+        public var writeDeadline: Duration = .seconds(10)
         /// How long clients get after GoingAway before the server closes their connections.
-        public var shutdownGraceMillis: Int64 = 2_000
+        public var shutdownGrace: Duration = .seconds(2)
         /// A failed authentication is answered after this long, slowing down guessing.
-        public var authFailureDelayMillis: Int64 = 250
+        public var authFailureDelay: Duration = .milliseconds(250)
         /// How often the token and tenant tables are re-read for changes made by `roster-server token ...`.
-        public var tokenRefreshMillis: Int64 = 1_000
+        public var tokenRefresh: Duration = .seconds(1)
 
         public init() {}
     }

@@ -2,6 +2,7 @@ import COpenSSL
 import Foundation
 
 /// An X.509 certificate held by OpenSSL.
+// @unchecked: an immutable handle; OpenSSL allows reading an X509 from several threads.
 public final class Certificate: @unchecked Sendable {
     let x509: OpaquePointer
 
@@ -81,6 +82,7 @@ public final class Certificate: @unchecked Sendable {
 }
 
 /// A private key held by OpenSSL.
+// @unchecked: an immutable handle; OpenSSL allows using an EVP_PKEY from several threads.
 public final class PrivateKey: @unchecked Sendable {
     let key: OpaquePointer
 

@@ -41,6 +41,7 @@ public struct TLSClientConfiguration: Sendable, Equatable {
 /// An OpenSSL SSL_CTX configured once and then shared by every connection (OpenSSL allows
 /// concurrent use of a configured context). TLS 1.2 minimum, 1.3 preferred, no renegotiation,
 /// buffers released while idle.
+// @unchecked: configured once in init, then only read (OpenSSL allows sharing an SSL_CTX).
 public final class TLSContext: @unchecked Sendable {
     let context: OpaquePointer
     public let isServer: Bool

@@ -114,15 +114,16 @@ struct Serve: AsyncParsableCommand {
         limits.maxSubscriptionsPerConnection = try number(maxSubscriptions, "MAX_SUBSCRIPTIONS") ?? limits.maxSubscriptionsPerConnection
         limits.maxInFlightRequests = try number(maxInFlight, "MAX_IN_FLIGHT") ?? limits.maxInFlightRequests
         limits.historySize = try number(historySize, "HISTORY_SIZE") ?? limits.historySize
-        limits.helloTimeoutMillis = try number(helloTimeoutMs, "HELLO_TIMEOUT_MS") ?? limits.helloTimeoutMillis
-        limits.pingIntervalMillis = try number(pingIntervalMs, "PING_INTERVAL_MS") ?? limits.pingIntervalMillis
-        limits.progressIntervalMillis = try number(progressIntervalMs, "PROGRESS_INTERVAL_MS") ?? limits.progressIntervalMillis
+        limits.helloTimeout = try number(helloTimeoutMs, "HELLO_TIMEOUT_MS").map(Duration.milliseconds) ?? limits.helloTimeout
+        limits.pingInterval = try number(pingIntervalMs, "PING_INTERVAL_MS").map(Duration.milliseconds) ?? limits.pingInterval
+        limits.progressInterval = try number(progressIntervalMs, "PROGRESS_INTERVAL_MS").map(Duration.milliseconds)
+            ?? limits.progressInterval
         if let bytes = try number(outboundBufferBytes, "OUTBOUND_BUFFER_BYTES") {
             limits.outboundHighWaterMark = bytes
             limits.outboundLowWaterMark = bytes / 4
         }
-        limits.writeDeadlineMillis = try number(writeDeadlineMs, "WRITE_DEADLINE_MS") ?? limits.writeDeadlineMillis
-        limits.shutdownGraceMillis = try number(shutdownGraceMs, "SHUTDOWN_GRACE_MS") ?? limits.shutdownGraceMillis
+        limits.writeDeadline = try number(writeDeadlineMs, "WRITE_DEADLINE_MS").map(Duration.milliseconds) ?? limits.writeDeadline
+        limits.shutdownGrace = try number(shutdownGraceMs, "SHUTDOWN_GRACE_MS").map(Duration.milliseconds) ?? limits.shutdownGrace
         configuration.limits = limits
 
         ProcessLimits.raiseOpenFileLimit()
@@ -168,6 +169,7 @@ struct Serve: AsyncParsableCommand {
 }
 
 /// Resumes the waiting task on the first signal; keeps the signal sources alive until then.
+// @unchecked: every mutable field is guarded by `lock`.
 private final class SignalOnce: @unchecked Sendable {
     private var continuation: CheckedContinuation<Void, Never>?
     private var sources: [any DispatchSourceSignal] = []

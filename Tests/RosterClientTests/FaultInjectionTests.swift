@@ -53,7 +53,7 @@ import Testing
     @Test func clientsStaySoundThroughFaultsAndRestarts() async throws {
         let directory = temporaryDirectory().path
         let configure: (inout ServerConfiguration) -> Void = { configuration in
-            configuration.limits.pingIntervalMillis = 300  // a blackholed connection is noticed in 450 ms
+            configuration.limits.pingInterval = .milliseconds(300)  // a blackholed connection is noticed in 450 ms
             configuration.limits.historySize = 50           // long faults end in a resync, short ones in a resume
         }
         var harness = try await ServerHarness.startOnStablePort(dataDirectory: directory, configure: configure)

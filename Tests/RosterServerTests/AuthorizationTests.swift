@@ -19,8 +19,8 @@ import Testing
 
         static func start(configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> TwoTenants {
             let harness = try await ServerHarness.start { configuration in
-                configuration.limits.tokenRefreshMillis = 50
-                configuration.limits.authFailureDelayMillis = 200
+                configuration.limits.tokenRefresh = .milliseconds(50)
+                configuration.limits.authFailureDelay = .milliseconds(200)
                 configure(&configuration)
             }
             let administration = try await StoreAdministration.open(dataDirectory: harness.dataDirectory)
@@ -123,7 +123,7 @@ import Testing
             let refusal = await Self.refusal { _ = try await servers.harness.connect(token: token) }
             #expect(refusal?.code == .unauthenticated)
             #expect(refusal?.message == "authentication failed", "the answer does not say which part was wrong")
-            #expect(ContinuousClock.now - started >= .milliseconds(200), "refusals wait authFailureDelayMillis")
+            #expect(ContinuousClock.now - started >= .milliseconds(200), "refusals wait authFailureDelay")
         }
         await servers.stop()
     }
@@ -206,7 +206,7 @@ import Testing
         let harness = try await ServerHarness.start { configuration in
             configuration.host = "0.0.0.0"
             configuration.tls = .init()
-            configuration.limits.authFailureDelayMillis = 10
+            configuration.limits.authFailureDelay = .milliseconds(10)
         }
         let tls = try TLSContext.client(.init(trust: .caFile(harness.dataDirectory + "/tls/ca.pem")))
         let anonymous = await Self.refusal { _ = try await harness.connect(token: "", tls: tls) }

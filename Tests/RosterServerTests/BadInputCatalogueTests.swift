@@ -59,7 +59,7 @@ import Testing
     ]
 
     @Test func framesAndBodiesThatCloseTheConnection() async throws {
-        let harness = try await ServerHarness.start { $0.limits.authFailureDelayMillis = 10 }
+        let harness = try await ServerHarness.start { $0.limits.authFailureDelay = .milliseconds(10) }
         for (name, bytes, code) in Self.closingCases {
             let socket = try RawSocket(port: harness.port)
             socket.send(bytes)

@@ -58,7 +58,7 @@ import Testing
     }
 
     @Test func noHelloBeforeTheDeadline() async throws {
-        let harness = try await ServerHarness.start { $0.limits.helloTimeoutMillis = 200 }
+        let harness = try await ServerHarness.start { $0.limits.helloTimeout = .milliseconds(200) }
         let socket = try RawSocket(port: harness.port)
         await expectClosedWith(.deadlineExceeded, socket)
         try await expectHealthy(harness)
@@ -110,7 +110,7 @@ import Testing
     }
 
     @Test func silentPeerIsPingedThenClosed() async throws {
-        let harness = try await ServerHarness.start { $0.limits.pingIntervalMillis = 200 }
+        let harness = try await ServerHarness.start { $0.limits.pingInterval = .milliseconds(200) }
         let socket = try RawSocket(port: harness.port)
         socket.send(validHello)
         #expect(await socket.readFrame()?.type == .welcome)

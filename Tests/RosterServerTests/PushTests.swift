@@ -126,7 +126,7 @@ func onDutyEvent(_ message: InboundMessage) -> Roster_V1_OnDutyChanged? {
     }
 
     @Test func idleSubscribersGetProgressBookmarks() async throws {
-        let harness = try await ServerHarness.start { $0.limits.progressIntervalMillis = 100 }
+        let harness = try await ServerHarness.start { $0.limits.progressInterval = .milliseconds(100) }
         let watcher = try await harness.connect()
         let inbox = Inbox(watcher)
         watcher.subscribe(.with { $0.topics = [.roster] })

@@ -32,7 +32,7 @@ import Testing
         let harness = try await ServerHarness.start {
             $0.limits.outboundHighWaterMark = 16 * 1024
             $0.limits.outboundLowWaterMark = 4 * 1024
-            $0.limits.writeDeadlineMillis = 300
+            $0.limits.writeDeadline = .milliseconds(300)
         }
         let slow = try RawSocket(port: harness.port, receiveBufferBytes: 4096)
         #expect(await subscribeRaw(slow, topics: [.roster, .onDuty]) != nil)
@@ -64,7 +64,7 @@ import Testing
         let harness = try await ServerHarness.start {
             $0.limits.outboundHighWaterMark = highWaterMark
             $0.limits.outboundLowWaterMark = 16 * 1024
-            $0.limits.writeDeadlineMillis = 60_000  // stays connected through the test
+            $0.limits.writeDeadline = .seconds(60)  // stays connected through the test
         }
         let stalled = try RawSocket(port: harness.port, receiveBufferBytes: 4096)
         #expect(await subscribeRaw(stalled, topics: [.roster, .onDuty]) != nil)
@@ -89,7 +89,7 @@ import Testing
         let harness = try await ServerHarness.start(now: t0) {
             $0.limits.outboundHighWaterMark = 16 * 1024
             $0.limits.outboundLowWaterMark = 4 * 1024
-            $0.limits.writeDeadlineMillis = 60_000
+            $0.limits.writeDeadline = .seconds(60)
         }
         let admin = try await harness.connect()
         let people = [try await admin.addEmployee("A", "One"), try await admin.addEmployee("B", "Two")]

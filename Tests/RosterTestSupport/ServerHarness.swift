@@ -35,8 +35,8 @@ public final class ServerHarness: Sendable {
         var configuration = ServerConfiguration(dataDirectory: directory)
         configuration.host = "127.0.0.1"
         configuration.port = port
-        configuration.limits.progressIntervalMillis = 3_600_000
-        configuration.limits.shutdownGraceMillis = 50
+        configuration.limits.progressInterval = .seconds(3_600)
+        configuration.limits.shutdownGrace = .milliseconds(50)
         configure(&configuration)
         let clock = ManualClock(now: now)
         let server = RosterServer(configuration: configuration, clock: clock, store: store)

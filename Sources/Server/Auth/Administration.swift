@@ -2,7 +2,7 @@ import Foundation
 import RosterDomain
 
 /// What `roster-server token ...` and `roster-server tenant ...` do, on the data directory's
-/// store. A running server picks the changes up within `tokenRefreshMillis`.
+/// store. A running server picks the changes up within `tokenRefresh`.
 public struct StoreAdministration {
     public enum Failure: Error, CustomStringConvertible {
         case noSuchTenant(String)
