@@ -276,42 +276,13 @@ final class ConnectionHandler: ChannelInboundHandler {
             write(Self.errorFrame(wire, requestID: requestID), flush: true)
             return
         }
-        let (subscription, revision, epoch, onDuty) = (subscribed.subscription, subscribed.revision, subscribed.epoch,
-                                                       subscribed.onDuty)
         machine.subscribed(id)
-        subscriptions[id] = subscription
-        func send(_ message: RosterMessage) {
+        subscriptions[id] = subscribed.subscription
+        for message in PushEncoding.initialSync(subscribed, topics: topics, filter: request.filter) {
             write(message.frame(requestID: requestID).encoded(allocator: context.channel.allocator), flush: false)
         }
-        send(.subscribed(.with {
-            $0.subscriptionID = id
-            $0.epoch = epoch
-            $0.revision = revision
-        }))
-        let filter = request.filter.isEmpty ? nil : request.filter
-        switch subscribed.start {
-        case .snapshot(let state):
-            if topics.contains(.roster) { send(.snapshot(PushEncoding.snapshot(state, epoch: epoch, revision: revision, filter: filter))) }
-        case .replay(let entries):
-            if topics.contains(.roster) {
-                for entry in entries {
-                    if let changed = PushEncoding.rosterChanged(entry: entry, epoch: epoch, filter: filter, previous: nil,
-                                                                current: onDuty.state) {
-                        send(.rosterChanged(changed))
-                    }
-                }
-            }
-        }
-        if topics.contains(.onDuty), let initial = PushEncoding.onDutyChanged(onDuty, filter: filter) {
-            send(.onDutyChanged(initial))
-        }
-        send(.synced(.with {
-            $0.subscriptionID = id
-            $0.epoch = epoch
-            $0.revision = revision
-        }))
         context.flush()
-        subscription.lastSentAt = .now()
+        subscribed.subscription.lastSentAt = .now()
     }
 
     // MARK: Pushes (called by LoopFanout on this loop)

@@ -9,6 +9,40 @@ enum PushEncoding {
         message.frame(requestID: requestID).encoded()
     }
 
+    /// What a new subscription is sent before it goes live: Subscribed, then the Snapshot or
+    /// the replayed revisions (ROSTER), the INITIAL on-duty state (ON_DUTY), and Synced. The
+    /// same encodings, through the same filter rule, as every later push.
+    static func initialSync(_ subscribed: TenantRuntime.Subscribed, topics: Set<Roster_V1_Topic>,
+                            filter requested: Roster_V1_SubscriptionFilter) -> [RosterMessage] {
+        let (id, epoch, revision) = (subscribed.subscription.id, subscribed.epoch, subscribed.revision)
+        let filter = requested.isEmpty ? nil : requested
+        var messages: [RosterMessage] = [.subscribed(.with {
+            $0.subscriptionID = id
+            $0.epoch = epoch
+            $0.revision = revision
+        })]
+        if topics.contains(.roster) {
+            switch subscribed.start {
+            case .snapshot(let state):
+                messages.append(.snapshot(snapshot(state, epoch: epoch, revision: revision, filter: filter)))
+            case .replay(let entries):
+                messages += entries.compactMap { entry in
+                    rosterChanged(entry: entry, epoch: epoch, filter: filter, previous: nil, current: subscribed.onDuty.state)
+                        .map(RosterMessage.rosterChanged)
+                }
+            }
+        }
+        if topics.contains(.onDuty), let initial = onDutyChanged(subscribed.onDuty, filter: filter) {
+            messages.append(.onDutyChanged(initial))
+        }
+        messages.append(.synced(.with {
+            $0.subscriptionID = id
+            $0.epoch = epoch
+            $0.revision = revision
+        }))
+        return messages
+    }
+
     /// The snapshot a subscription starts from: through a filter, the matching employees and
     /// only their shifts (what the filtered events that follow keep up to date).
     static func snapshot(_ state: RosterState, epoch: UInt64, revision: UInt64,
