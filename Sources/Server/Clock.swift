@@ -19,6 +19,52 @@ public protocol ServerClock: Sendable {
     func onJump(_ action: @escaping @Sendable () -> Void)
 }
 
+/// Where a `ServerClock.sleep` stands.
+private enum ClockWait {
+    case armed(CheckedContinuation<Void, any Error>), cancelled, done
+}
+
+extension ServerClock {
+    /// Suspends until this clock reaches `instant` (so a `ManualClock` moves it by hand); throws
+    /// `CancellationError` if the task is cancelled first, and calls the alarm off.
+    func sleep(until instant: UnixMillis) async throws {
+        let wait = NIOLockedValueBox<ClockWait?>(nil)
+        let alarm = NIOLockedValueBox<(any ScheduledAlarm)?>(nil)
+        /// Resumes the waiter once, whichever of the alarm and the cancellation comes first.
+        @Sendable func finish(_ result: Result<Void, any Error>) {
+            let waiter: CheckedContinuation<Void, any Error>? = wait.withLockedValue { state in
+                guard case .armed(let continuation) = state else {
+                    if case .none = state, case .failure = result { state = .cancelled }
+                    return nil
+                }
+                state = .done
+                return continuation
+            }
+            waiter?.resume(with: result)
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let cancelledAlready = wait.withLockedValue { state -> Bool in
+                    if case .cancelled = state { return true }
+                    state = .armed(continuation)
+                    return false
+                }
+                if cancelledAlready {
+                    continuation.resume(throwing: CancellationError())
+                    return
+                }
+                let armed = schedule(at: instant) { finish(.success(())) }
+                alarm.withLockedValue { $0 = armed }
+                // Cancelled while arming: call off the alarm the handler could not see.
+                if case .done = wait.withLockedValue({ $0 }) { armed.cancel() }
+            }
+        } onCancel: {
+            alarm.withLockedValue { $0?.cancel() }
+            finish(.failure(CancellationError()))
+        }
+    }
+}
+
 /// The real clock: alarms on an event loop's timer wheel, jump detection by comparing the wall
 /// clock with the monotonic clock once a second.
 public final class SystemClock: ServerClock {

@@ -1,4 +1,3 @@
-import NIOConcurrencyHelpers
 import RosterDomain
 
 /// The demo tenant: two dozen people across positions and teams, and a plan in which the person
@@ -49,9 +48,6 @@ final class DemoRoster: Sendable {
 
     private let tenant: TenantRuntime
     private let context: ServerContext
-    /// The next roll, or nil once stopped for good.
-    private let alarm = NIOLockedValueBox<(any ScheduledAlarm)?>(nil)
-    private let stopped = NIOLockedValueBox(false)
 
     init(tenant: TenantRuntime, context: ServerContext) {
         self.tenant = tenant
@@ -66,24 +62,14 @@ final class DemoRoster: Sendable {
         try await roll()
     }
 
-    /// Extends the plan now and every ten minutes until `stop`.
-    func keepRolling() {
-        let next = context.clock.now() + 10 * Self.minute
-        guard !stopped.withLockedValue({ $0 }) else { return }
-        alarm.withLockedValue { alarm in
-            alarm = context.clock.schedule(at: next) { [weak self] in
-                guard let self else { return }
-                Task {
-                    try? await self.roll()
-                    self.keepRolling()
-                }
-            }
+    /// Extends the plan now (a restarted server finds its plan ended while it was down) and
+    /// every ten minutes until cancelled. A failed commit ends the server's run with that error
+    /// rather than leaving the demo silently frozen.
+    func run() async throws {
+        while true {
+            try await roll()
+            try await context.clock.sleep(until: context.clock.now() + 10 * Self.minute)
         }
-    }
-
-    func stop() {
-        stopped.withLockedValue { $0 = true }
-        alarm.withLockedValue { $0?.cancel(); $0 = nil }
     }
 
     /// One-minute shifts from the current minute to two hours ahead, each person in turn.

@@ -6,6 +6,7 @@ import NIOPosix
 import RosterDomain
 import RosterProtocol
 import RosterTLS
+import ServiceLifecycle
 
 /// Why a server would not start.
 public enum ServerStartError: Error, CustomStringConvertible {
@@ -121,7 +122,10 @@ final class ServerContext: Sendable {
 
 /// The Roster server: loads every tenant from the store, listens for clients, pushes on-duty
 /// changes at shift boundaries and after admin changes, and shuts down gracefully.
-public final class RosterServer: Sendable {
+///
+/// A swift-service-lifecycle `Service`: run it in a `ServiceGroup`, whose graceful shutdown
+/// (SIGTERM, SIGINT) ends it. `start()` may be called first to learn the bound port.
+public final class RosterServer: Service, Sendable {
     private let configuration: ServerConfiguration
     private let group: any EventLoopGroup
     private let ownsGroup: Bool
@@ -135,8 +139,6 @@ public final class RosterServer: Sendable {
         var context: ServerContext
         var store: any RosterStore
         var channel: any Channel
-        var progress: RepeatedTask
-        var tokenRefresh: RepeatedTask
         var demo: DemoRoster?
     }
 
@@ -230,33 +232,9 @@ public final class RosterServer: Sendable {
                 await context.mutations.finish()
                 throw error
             }
-            roster.keepRolling()
             demo = roster
         }
-
-        let limits = configuration.limits
-        let progress = group.next().scheduleRepeatedTask(
-            initialDelay: TimeAmount(limits.progressInterval), delay: TimeAmount(limits.progressInterval)
-        ) { _ in
-            for tenant in context.tenants.values { tenant.sendProgress(idleFor: TimeAmount(limits.progressInterval)) }
-        }
-        let refreshLogger = self.logger
-        let refreshLoop = group.next()
-        let tokenRefresh = refreshLoop.scheduleRepeatedAsyncTask(
-            initialDelay: TimeAmount(limits.tokenRefresh), delay: TimeAmount(limits.tokenRefresh)
-        ) { _ in
-            refreshLoop.makeFutureWithTask {
-                do {
-                    try await Self.refresh(context: context, store: store, loops: loops)
-                } catch {
-                    refreshLogger.warning("could not re-read tokens and tenants: \(error)")
-                }
-            }
-        }
-        started.withLockedValue {
-            $0 = Started(context: context, store: store, channel: channel, progress: progress, tokenRefresh: tokenRefresh,
-                         demo: demo)
-        }
+        started.withLockedValue { $0 = Started(context: context, store: store, channel: channel, demo: demo) }
         pending.withLockedValue { $0 = context }
         try await channel.setOption(.autoRead, value: true).get()
         let address = channel.localAddress.map { "\($0)" } ?? "?"
@@ -266,6 +244,52 @@ public final class RosterServer: Sendable {
                 loopback listener: \(tls == nil ? "plaintext and " : "")anonymous reads are allowed (development mode); \
                 changes need an admin token (\(dataDirectory.adminToken))
                 """)
+        }
+    }
+
+    /// Runs the server until the service group shuts down gracefully or the task is cancelled:
+    /// starts it (unless `start` already did), runs the periodic work as child tasks (progress
+    /// frames, re-reading tokens and tenants, the demo roller), then sends GoingAway and stops.
+    /// An error in a child task ends the run with that error, after the same shutdown.
+    public func run() async throws {
+        if started.withLockedValue({ $0 == nil }) { try await start() }
+        guard let running = started.withLockedValue({ $0 }) else { return }
+        let context = running.context, store = running.store, demo = running.demo
+        let limits = configuration.limits, loops = Array(group.makeIterator())
+        do {
+            try await cancelWhenGracefulShutdown {
+                try await withThrowingDiscardingTaskGroup { tasks in
+                    tasks.addTask {
+                        try await Self.repeatedly(every: limits.progressInterval) {
+                            for tenant in context.tenants.values { tenant.sendProgress(idleFor: TimeAmount(limits.progressInterval)) }
+                        }
+                    }
+                    tasks.addTask {
+                        try await Self.repeatedly(every: limits.tokenRefresh) {
+                            // A failed read is retried on the next tick; admin changes do not depend on it.
+                            do {
+                                try await Self.refresh(context: context, store: store, loops: loops)
+                            } catch {
+                                context.logger.warning("could not re-read tokens and tenants: \(error)")
+                            }
+                        }
+                    }
+                    if let demo { tasks.addTask { try await demo.run() } }
+                }
+            }
+        } catch is CancellationError {
+        } catch {
+            logger.error("stopping: \(error)")
+            await shutdown()
+            throw error
+        }
+        await shutdown()
+    }
+
+    private static func repeatedly(every interval: Duration, _ body: @Sendable () async -> Void) async throws {
+        while true {
+            try await Task.sleep(for: interval)
+            await body()
         }
     }
 
@@ -355,14 +379,12 @@ public final class RosterServer: Sendable {
     ).frame().encoded()
 
     /// Sends GoingAway to every client, waits the grace period, closes everything and the store.
-    public func shutdown() async {
+    /// Also closes a server whose `start` succeeded but that never ran.
+    func shutdown() async {
         guard let started = started.withLockedValue({ value -> Started? in defer { value = nil }; return value }) else { return }
         let grace = configuration.limits.shutdownGrace.milliseconds
         let children = started.context.connections
         logger.info("shutting down: GoingAway to \(children.count) connections, grace \(grace) ms")
-        started.progress.cancel()
-        started.tokenRefresh.cancel()
-        started.demo?.stop()
         try? await started.channel.close()
         for tenant in started.context.tenants.values { tenant.stopOnDutyTracking() }
         // Each client gets its own retry delay within the grace window, so they do not all

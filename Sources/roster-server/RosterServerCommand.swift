@@ -1,10 +1,10 @@
 import ArgumentParser
-import Dispatch
 import Foundation
 import Logging
 import RosterDomain
 import RosterProtocol
 import RosterServer
+import ServiceLifecycle
 
 @main
 struct RosterServerCommand: AsyncParsableCommand {
@@ -128,9 +128,9 @@ struct Serve: AsyncParsableCommand {
 
         ProcessLimits.raiseOpenFileLimit()
         let server = RosterServer(configuration: configuration, logger: logger)
-        try await server.start()
-        await Self.waitForTerminationSignal()
-        await server.shutdown()
+        let services = ServiceGroup(configuration: .init(
+            services: [server], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        try await services.run()
     }
 
     private func setting(_ flag: String?, _ name: String) -> String? {
@@ -149,40 +149,5 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--listen must be HOST:PORT")
         }
         return (address.host, address.port)
-    }
-
-    /// Suspends until SIGINT or SIGTERM.
-    static func waitForTerminationSignal() async {
-        signal(SIGINT, SIG_IGN)
-        signal(SIGTERM, SIG_IGN)
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let queue = DispatchQueue(label: "roster.signals")
-            let once = SignalOnce(continuation)
-            for number in [SIGINT, SIGTERM] {
-                let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-                source.setEventHandler { once.fire() }
-                source.resume()
-                once.keep(source)
-            }
-        }
-    }
-}
-
-/// Resumes the waiting task on the first signal; keeps the signal sources alive until then.
-// @unchecked: every mutable field is guarded by `lock`.
-private final class SignalOnce: @unchecked Sendable {
-    private var continuation: CheckedContinuation<Void, Never>?
-    private var sources: [any DispatchSourceSignal] = []
-    private let lock = NSLock()
-
-    init(_ continuation: CheckedContinuation<Void, Never>) { self.continuation = continuation }
-
-    func keep(_ source: any DispatchSourceSignal) { lock.withLock { sources.append(source) } }
-
-    func fire() {
-        lock.withLock {
-            continuation?.resume()
-            continuation = nil
-        }
     }
 }

@@ -199,7 +199,6 @@ import Testing
         configuration.port = 0
         let server = RosterServer(configuration: configuration, clock: ManualClock(now: t0))
         await #expect(throws: ServerStartError.self) { try await server.start() }
-        await server.shutdown()
     }
 
     @Test func aNonLoopbackListenerAdmitsNoAnonymousReaders() async throws {

@@ -71,7 +71,6 @@ import Testing
         let server = RosterServer(configuration: configuration, clock: ManualClock(now: t0))
         await #expect(throws: (any Error).self) { try await server.start() }
         #expect(server.port == nil, "nothing listens")
-        await server.shutdown()
         // "localhost" resolves to a loopback address and serves plaintext.
         try await withServer(configure: { $0.host = "localhost" }) { harness in
             let client = try await harness.connect(token: "", host: "localhost")

@@ -6,6 +6,8 @@ import RosterDomain
 import RosterProtocol
 import RosterServer
 import RosterTLS
+import ServiceLifecycle
+import Logging
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -20,6 +22,9 @@ public final class ServerHarness: Sendable {
     public let server: RosterServer
     public let dataDirectory: String
     public let port: Int
+    /// The server runs in a service group, as roster-server runs it; `stop` shuts it down gracefully.
+    private let services: ServiceGroup
+    private let running: Task<Void, any Error>
     /// Set when the harness made the data directory, so that `stop` removes it.
     private let ownsDataDirectory: Bool
     /// The admin token of the default tenant the server wrote at first start.
@@ -52,13 +57,20 @@ public final class ServerHarness: Sendable {
                 try await Task.sleep(for: .milliseconds(100))
             }
         }
-        return ServerHarness(clock: clock, server: server, dataDirectory: directory, port: server.port!,
-                             ownsDataDirectory: dataDirectory == nil)
+        var logger = Logger(label: "roster.test.services")
+        logger.logLevel = .error
+        let services = ServiceGroup(configuration: .init(services: [server], logger: logger))
+        let running = Task { try await services.run() }
+        return ServerHarness(clock: clock, server: server, services: services, running: running, dataDirectory: directory,
+                             port: server.port!, ownsDataDirectory: dataDirectory == nil)
     }
 
-    private init(clock: ManualClock, server: RosterServer, dataDirectory: String, port: Int, ownsDataDirectory: Bool) {
+    private init(clock: ManualClock, server: RosterServer, services: ServiceGroup, running: Task<Void, any Error>,
+                 dataDirectory: String, port: Int, ownsDataDirectory: Bool) {
         self.clock = clock
         self.server = server
+        self.services = services
+        self.running = running
         self.dataDirectory = dataDirectory
         self.port = port
         self.ownsDataDirectory = ownsDataDirectory
@@ -93,7 +105,8 @@ public final class ServerHarness: Sendable {
 
     /// Shuts the server down and removes the data directory if the harness made it.
     public func stop() async {
-        await server.shutdown()
+        await services.triggerGracefulShutdown()
+        _ = try? await running.value
         if ownsDataDirectory { try? FileManager.default.removeItem(atPath: dataDirectory) }
     }
 }
