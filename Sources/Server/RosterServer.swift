@@ -172,7 +172,7 @@ public final class RosterServer: Service, Sendable {
         let isLoopback = channel.localAddress.map(ServerConfiguration.isLoopback) ?? false
         guard configuration.tls != nil || isLoopback else {
             try? await channel.close()
-            throw ServerStartError.insecureListener(host: configuration.host)
+            throw ServerStartError.insecureListener(host: configuration.listen.host)
         }
         let store: any RosterStore
         do {
@@ -196,7 +196,7 @@ public final class RosterServer: Service, Sendable {
         var tls: TLSContext?
         if let settings = configuration.tls {
             // Reading and generating keys and certificates is blocking file and CPU work.
-            let host = configuration.host, logger = self.logger
+            let host = configuration.listen.host, logger = self.logger
             tls = try await NIOThreadPool.singleton.runIfActive {
                 try ServerTLS.makeContext(settings, dataDirectory: dataDirectory, host: host, logger: logger)
             }
@@ -333,9 +333,9 @@ public final class RosterServer: Service, Sendable {
     private func bind(context pending: NIOLockedValueBox<ServerContext?>) async throws -> any Channel {
         let limits = configuration.limits
         do {
-            return try await bootstrap(pending, limits: limits).bind(host: configuration.host, port: configuration.port).get()
+            return try await bootstrap(pending, limits: limits).bind(host: configuration.listen.host, port: configuration.listen.port).get()
         } catch let error as IOError where error.errnoCode == EADDRINUSE {
-            throw ServerStartError.addressInUse(configuration.listenAddress)
+            throw ServerStartError.addressInUse(configuration.listen.description)
         }
     }
 

@@ -4,13 +4,11 @@ import RosterProtocol
 
 /// Everything a server can be told. Defaults are what `roster-server serve` uses.
 public struct ServerConfiguration: Sendable {
-    public var host: String = "127.0.0.1"
-    /// 0 picks a free port (tests); the bound port is `RosterServer.port`.
-    public var port: Int = 7400
+    /// Where to listen. Port 0 picks a free port (tests); the bound port is `RosterServer.port`.
+    /// Whether it is loopback is decided on the address the socket is bound to, never on this
+    /// name (`isLoopback(_:)`).
+    public var listen = HostPort(host: "127.0.0.1", port: 7400)
     public var dataDirectory: String
-
-    /// HOST:PORT as a person writes it ([v6]:PORT for IPv6 literals).
-    public var listenAddress: String { HostPort(host: host, port: port).description }
     /// Create the demo tenant (once) and keep its plan rolling.
     public var demo: Bool = false
     /// The tenant a Hello with an empty tenant field selects.

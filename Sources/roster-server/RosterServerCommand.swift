@@ -95,9 +95,7 @@ struct Serve: AsyncParsableCommand {
         let logger = Logger(label: "roster.server")
 
         var configuration = ServerConfiguration(dataDirectory: setting(dataDirectory, "DATA_DIR") ?? "./roster-data")
-        let (host, port) = try Self.parse(listen: setting(listen, "LISTEN") ?? "127.0.0.1:7400")
-        configuration.host = host
-        configuration.port = port
+        configuration.listen = try Self.parse(listen: setting(listen, "LISTEN") ?? "127.0.0.1:7400")
         configuration.demo = demo || ProcessInfo.processInfo.environment["ROSTER_DEMO"] == "1"
         let certificate = setting(tlsCert, "TLS_CERT"), clientCA = setting(tlsClientCa, "TLS_CLIENT_CA")
         if tls || ProcessInfo.processInfo.environment["ROSTER_TLS"] == "1" || certificate != nil || clientCA != nil || !tlsName.isEmpty {
@@ -144,10 +142,10 @@ struct Serve: AsyncParsableCommand {
         return value
     }
 
-    static func parse(listen: String) throws -> (String, Int) {
+    static func parse(listen: String) throws -> HostPort {
         guard let address = HostPort(parsing: listen, allowingPortZero: true, defaultHost: "0.0.0.0") else {
-            throw ValidationError("--listen must be HOST:PORT")
+            throw ValidationError("--listen must be HOST:PORT (got \"\(listen)\")")
         }
-        return (address.host, address.port)
+        return address
     }
 }

@@ -195,15 +195,15 @@ import Testing
 
     @Test func aNonLoopbackListenerRefusesToStartWithoutTLS() async throws {
         var configuration = ServerConfiguration(dataDirectory: TestScratch.directory("roster-insecure").path)
-        configuration.host = "0.0.0.0"
-        configuration.port = 0
+        configuration.listen.host = "0.0.0.0"
+        configuration.listen.port = 0
         let server = RosterServer(configuration: configuration, clock: ManualClock(now: t0))
         await #expect(throws: ServerStartError.self) { try await server.start() }
     }
 
     @Test func aNonLoopbackListenerAdmitsNoAnonymousReaders() async throws {
         let harness = try await ServerHarness.start { configuration in
-            configuration.host = "0.0.0.0"
+            configuration.listen.host = "0.0.0.0"
             configuration.tls = .init()
             configuration.limits.authFailureDelay = .milliseconds(10)
         }

@@ -12,7 +12,7 @@ import Testing
         try await withServer { running in
             let directory = TestScratch.directory("roster-busy").appendingPathComponent("data").path
             var configuration = ServerConfiguration(dataDirectory: directory)
-            configuration.port = running.port
+            configuration.listen.port = running.port
             let second = RosterServer(configuration: configuration, clock: ManualClock(now: t0))
             await #expect {
                 try await second.start()
@@ -66,13 +66,13 @@ import Testing
         }
         // A name that only looks like loopback does not get plaintext: here it does not even resolve.
         var configuration = ServerConfiguration(dataDirectory: TestScratch.directory("roster-name").appendingPathComponent("d").path)
-        configuration.host = "127.evil.invalid"
-        configuration.port = 0
+        configuration.listen.host = "127.evil.invalid"
+        configuration.listen.port = 0
         let server = RosterServer(configuration: configuration, clock: ManualClock(now: t0))
         await #expect(throws: (any Error).self) { try await server.start() }
         #expect(server.port == nil, "nothing listens")
         // "localhost" resolves to a loopback address and serves plaintext.
-        try await withServer(configure: { $0.host = "localhost" }) { harness in
+        try await withServer(configure: { $0.listen.host = "localhost" }) { harness in
             let client = try await harness.connect(token: "", host: "localhost")
             await client.close()
         }

@@ -38,8 +38,8 @@ public final class ServerHarness: Sendable {
                              store: (any RosterStore)? = nil, configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> ServerHarness {
         let directory = dataDirectory ?? TestScratch.directory("roster-test").path
         var configuration = ServerConfiguration(dataDirectory: directory)
-        configuration.host = "127.0.0.1"
-        configuration.port = port
+        configuration.listen.host = "127.0.0.1"
+        configuration.listen.port = port
         configuration.limits.progressInterval = .seconds(3_600)
         configuration.limits.shutdownGrace = .milliseconds(50)
         configure(&configuration)
