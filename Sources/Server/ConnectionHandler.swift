@@ -3,12 +3,6 @@ import NIOCore
 import RosterDomain
 import RosterProtocol
 
-/// Told to every connection when the server shuts down.
-struct GoingAwayEvent: Sendable {
-    var reason: String
-    var retryAfterMillis: UInt32
-}
-
 /// One client connection, as an adapter: it decodes, asks `ConnectionStateMachine` what to
 /// do, and runs the answer through `run(_:)`; every write goes through `write(_:)`. The
 /// decisions (handshake, limits, expiry, slow consumers, closing) are the machine's.
@@ -24,9 +18,7 @@ final class ConnectionHandler: ChannelInboundHandler {
     private(set) var eventLoop: any EventLoop
     /// The tenant the credential opened, once active.
     private var tenant: TenantRuntime?
-    private var subscriptions: [UInt64: Subscription] = [:]
-    /// The latest on-duty frame held back per subscription while the connection is not writable.
-    private var coalescedOnDuty: [UInt64: ByteBuffer] = [:]
+    private var subscriptions = ConnectionSubscriptions()
     private var helloDeadline: Scheduled<Void>?
     private var writeStallDeadline: Scheduled<Void>?
     private var liveness: LivenessMonitor
@@ -53,15 +45,11 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     // MARK: Lifecycle
 
-    func handlerAdded(context: ChannelHandlerContext) {
-        self.context = context
-    }
+    func handlerAdded(context: ChannelHandlerContext) { self.context = context }
 
     /// The context holds this handler and this handler holds the context: break the cycle, or
     /// every closed connection would keep both alive.
-    func handlerRemoved(context: ChannelHandlerContext) {
-        self.context = nil
-    }
+    func handlerRemoved(context: ChannelHandlerContext) { self.context = nil }
 
     func channelActive(context: ChannelHandlerContext) {
         let timeout = server.configuration.limits.helloTimeout, millis = timeout.milliseconds
@@ -76,9 +64,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         helloDeadline?.cancel()
         writeStallDeadline?.cancel()
         server.sweeper(for: context.eventLoop).remove(self)
-        for subscription in subscriptions.values { subscription.tenant.fanout(on: context.eventLoop).remove(subscription) }
-        subscriptions.removeAll()
-        coalescedOnDuty.removeAll()
+        subscriptions.removeAll(on: context.eventLoop)
         machine.closed()
         server.connectionClosed(context.channel)
         context.fireChannelInactive()
@@ -147,28 +133,19 @@ final class ConnectionHandler: ChannelInboundHandler {
         case .send(let message, let requestID):
             write(message.frame(requestID: requestID), flush: true)
         case .sendError(let error, let requestID):
-            write(Self.errorFrame(error, requestID: requestID), flush: true)
+            write(ConnectionReplies.error(error, requestID: requestID), flush: true)
         case .failAndClose(let error, let requestID):
             logger.info("closing connection: \(error.body.message)",
                         metadata: logMetadata.merging(["code": "\(error.body.code)"]) { current, _ in current })
             failAndClose(error, requestID: requestID)
         case .answerOnDutyNow(let requestID):
-            // The hottest query: answered from the tenant's cached encoding.
-            guard let tenant else { return }
-            write(Frame(type: .onDuty, requestID: requestID, body: tenant.onDutyNowBody(now: server.clock.now())), flush: true)
+            if let tenant { write(tenant.answerFrame(nil, requestID: requestID, now: server.clock.now()), flush: true) }
         case .answerQuery(let message, let requestID):
-            guard let tenant else { return }
-            switch Queries.answer(message, view: tenant.view, now: server.clock.now()) {
-            case .success(let answer): write(answer.frame(requestID: requestID), flush: true)
-            case .failure(let error): write(Self.errorFrame(error, requestID: requestID), flush: true)
-            }
+            if let tenant { write(tenant.answerFrame(message, requestID: requestID, now: server.clock.now()), flush: true) }
         case .subscribe(let request, let id, let topics, let requestID):
             subscribe(request, id: id, topics: topics, requestID: requestID)
         case .unsubscribe(let id, let requestID):
-            if let subscription = subscriptions.removeValue(forKey: id) {
-                subscription.tenant.fanout(on: eventLoop).remove(subscription)
-            }
-            coalescedOnDuty[id] = nil
+            subscriptions.remove(id, on: eventLoop)
             write(RosterMessage.unsubscribed(.with { $0.subscriptionID = id }).frame(requestID: requestID), flush: true)
         case .enqueueMutation(let message, let requestID):
             enqueue(message, requestID: requestID)
@@ -189,72 +166,31 @@ final class ConnectionHandler: ChannelInboundHandler {
         if flush { context.flush() }
     }
 
-    private static func errorFrame(_ error: WireError, requestID: UInt32) -> Frame {
-        var body = error.body
-        body.requestID = requestID
-        return RosterMessage.error(body).frame(requestID: requestID)
-    }
-
-    /// Writes the Error frame, then closes gracefully: a lingering close, as nginx and Apache do.
-    /// Closing a socket that still has unread input makes the kernel send a reset, which can
-    /// destroy the Error frame before the peer reads it; so on plaintext the server half-closes
-    /// (FIN after the frame), reads and discards until the peer closes, and closes fully after
-    /// `lingerMillis` at the latest. Over TLS the handler's close_notify ends the stream instead.
+    /// Writes the Error frame and closes with a lingering close (see `writeErrorAndLinger`).
     private func failAndClose(_ error: WireError, requestID: UInt32) {
-        guard let context, context.channel.isActive else { return }
-        let isTLS = server.tls != nil
-        context.writeAndFlush(wrapOutboundOut(Self.errorFrame(error, requestID: requestID).encoded()))
-            .assumeIsolated().whenComplete { _ in
-                guard !isTLS else {
-                    context.close(promise: nil)
-                    return
-                }
-                let halfClosed = context.eventLoop.makePromise(of: Void.self)
-                context.close(mode: .output, promise: halfClosed)
-                halfClosed.futureResult.assumeIsolated().whenFailure { _ in context.close(promise: nil) }
-                context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(Self.lingerMillis)) {
-                    context.close(promise: nil)
-                }
-            }
+        context?.writeErrorAndLinger(ConnectionReplies.error(error, requestID: requestID).encoded(),
+                                     isTLS: server.tls != nil, linger: Self.linger)
     }
 
     /// How long a closing connection keeps reading (and discarding) after its Error frame.
-    static let lingerMillis: Int64 = 2_000
+    static let linger = TimeAmount.seconds(2)
 
     private func welcome(version: UInt32, credential: Credential, requestID: UInt32) {
         guard let tenant = server.tenant(credential.tenantID) else { return }
         self.tenant = tenant
-        let limits = server.configuration.limits
-        frameLimit.bytes = limits.maxFrameBytes
+        frameLimit.bytes = server.configuration.limits.maxFrameBytes
         logger.debug("handshake done", metadata: logMetadata.merging(["role": "\(credential.role)"]) { current, _ in current })
-        let view = tenant.view
-        write(RosterMessage.welcome(.with {
-            $0.version = version
-            $0.serverID = server.serverID
-            $0.epoch = view.epoch
-            $0.revision = view.revision
-            $0.limits = .with {
-                $0.maxFrameBytes = UInt32(limits.maxFrameBytes)
-                $0.pingIntervalMs = UInt32(limits.pingInterval.milliseconds)
-                $0.maxSubscriptions = UInt32(limits.maxSubscriptionsPerConnection)
-                $0.maxInFlight = UInt32(limits.maxInFlightRequests)
-            }
-            $0.tenant = Roster_V1_Tenant(view.state.tenant)
-            $0.role = credential.role.wire
-        }).frame(requestID: requestID), flush: true)
+        write(ConnectionReplies.welcome(version: version, credential: credential, view: tenant.view, serverID: server.serverID,
+                                        limits: server.configuration.limits, requestID: requestID), flush: true)
     }
 
     private func enqueue(_ message: RosterMessage, requestID: UInt32) {
         guard let tenant else { return }
-        let promise = eventLoop.makePromise(of: Result<Roster_V1_MutationResult, WireError>.self)
-        let admin = server.admin
-        let queued = server.mutations.submit { promise.succeed(await admin.perform(message, on: tenant)) }
-        if !queued { promise.succeed(.failure(WireError(.unavailable, "the server is shutting down", retryable: true))) }
-        promise.futureResult.assumeIsolated().whenSuccess { result in
+        server.perform(message, on: tenant, loop: eventLoop).assumeIsolated().whenSuccess { result in
             self.machine.mutationFinished()
             switch result {
             case .success(let done): self.write(RosterMessage.mutationResult(done).frame(requestID: requestID), flush: true)
-            case .failure(let error): self.write(Self.errorFrame(error, requestID: requestID), flush: true)
+            case .failure(let error): self.write(ConnectionReplies.error(error, requestID: requestID), flush: true)
             }
         }
     }
@@ -270,14 +206,11 @@ final class ConnectionHandler: ChannelInboundHandler {
                 sinceRevision: request.hasSinceRevision ? request.sinceRevision : nil,
                 epoch: request.hasSinceRevision ? request.epoch : nil)
         } catch {
-            guard case .resyncRequired(let oldest, let reason) = error else { return }
-            var wire = WireError(.resyncRequired, "resync required: \(reason)")
-            wire.body.oldestRevision = oldest
-            write(Self.errorFrame(wire, requestID: requestID), flush: true)
+            write(ConnectionReplies.refusal(error, requestID: requestID), flush: true)
             return
         }
         machine.subscribed(id)
-        subscriptions[id] = subscribed.subscription
+        subscriptions.add(subscribed.subscription)
         for message in PushEncoding.initialSync(subscribed, topics: topics, filter: request.filter) {
             write(message.frame(requestID: requestID).encoded(allocator: context.channel.allocator), flush: false)
         }
@@ -306,7 +239,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         case .drop:
             return false
         case .coalesce:
-            coalescedOnDuty[subscription.id] = frame  // on-duty is state: keep only the latest
+            subscriptions.holdOnDuty(frame, for: subscription.id)
             armWriteStallDeadline()
             return false
         case .resyncWhenDrained:
@@ -334,19 +267,7 @@ final class ConnectionHandler: ChannelInboundHandler {
             writeStallDeadline?.cancel()
             writeStallDeadline = nil
             let (flush, ended) = machine.drained()
-            for id in flush.sorted() {
-                if let frame = coalescedOnDuty[id] { write(frame, flush: false) }
-            }
-            coalescedOnDuty.removeAll()
-            for id in ended.sorted() {
-                if let subscription = subscriptions.removeValue(forKey: id) {
-                    subscription.tenant.fanout(on: eventLoop).remove(subscription)
-                }
-                var wire = WireError(.resyncRequired, "events were dropped for a slow consumer; resume from your last revision",
-                                     retryable: true)
-                wire.body.subscriptionID = id
-                write(Self.errorFrame(wire, requestID: 0), flush: false)
-            }
+            for frame in subscriptions.drained(flush: flush, ended: ended, on: eventLoop) { write(frame, flush: false) }
             context.flush()
         }
         context.fireChannelWritabilityChanged()

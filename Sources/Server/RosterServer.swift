@@ -28,6 +28,12 @@ public enum ServerStartError: Error, CustomStringConvertible {
     }
 }
 
+/// Told to every connection when the server shuts down.
+struct GoingAwayEvent: Sendable {
+    var reason: String
+    var retryAfterMillis: UInt32
+}
+
 /// Told to every connection when a token stops being usable; those using it close.
 struct CredentialRevokedEvent: Sendable {
     var tokenIDs: Set<String>

@@ -65,6 +65,16 @@ final class TenantRuntime: Sendable {
         inner.withLockedValue { View(state: $0.state, epoch: $0.epoch, revision: $0.revision, engine: $0.engine) }
     }
 
+    /// The answer to a read request as a frame: "on duty now" from the cached encoding (the
+    /// hottest query), anything else from a consistent view.
+    func answerFrame(_ request: RosterMessage?, requestID: UInt32, now: UnixMillis) -> Frame {
+        guard let request else { return Frame(type: .onDuty, requestID: requestID, body: onDutyNowBody(now: now)) }
+        switch Queries.answer(request, view: view, now: now) {
+        case .success(let answer): return answer.frame(requestID: requestID)
+        case .failure(let error): return ConnectionReplies.error(error, requestID: requestID)
+        }
+    }
+
     /// The body of an OnDutyResponse for `now`. The same people are on duty for every client until
     /// the next boundary or revision, so their encoding is cached; only epoch, revision and
     /// at_ms (fields 1-3) are encoded per request. Two protobuf encodings of one message type

@@ -1,0 +1,35 @@
+import NIOCore
+
+/// A connection's subscriptions and the on-duty frames held back for them while the connection
+/// is not writable. Confined to the connection's event loop, like its handler.
+struct ConnectionSubscriptions {
+    private var byID: [UInt64: Subscription] = [:]
+    /// The latest on-duty frame per subscription: on-duty is state, so only the newest matters.
+    private var heldOnDuty: [UInt64: ByteBuffer] = [:]
+
+    mutating func add(_ subscription: Subscription) { byID[subscription.id] = subscription }
+
+    /// Ends one subscription: it leaves its loop's fan-out and loses any held frame.
+    mutating func remove(_ id: UInt64, on loop: any EventLoop) {
+        if let subscription = byID.removeValue(forKey: id) { subscription.tenant.fanout(on: loop).remove(subscription) }
+        heldOnDuty[id] = nil
+    }
+
+    mutating func removeAll(on loop: any EventLoop) {
+        for id in Array(byID.keys) { remove(id, on: loop) }
+    }
+
+    mutating func holdOnDuty(_ frame: ByteBuffer, for id: UInt64) { heldOnDuty[id] = frame }
+
+    /// What to write once the connection drained: the held on-duty frames of `flush`, then a
+    /// resync notice for each subscription in `ended`, which ends.
+    mutating func drained(flush: Set<UInt64>, ended: Set<UInt64>, on loop: any EventLoop) -> [ByteBuffer] {
+        var frames = flush.sorted().compactMap { heldOnDuty[$0] }
+        heldOnDuty.removeAll()
+        for id in ended.sorted() {
+            remove(id, on: loop)
+            frames.append(ConnectionReplies.slowConsumerResync(subscriptionID: id).encoded())
+        }
+        return frames
+    }
+}
