@@ -33,29 +33,29 @@ func fastReconnect(_ port: Int, cache: URL?) -> RosterClientConfiguration {
 
 @Suite(.timeLimit(.minutes(2))) struct RosterClientTests {
     @Test func followsTheServerAndKeepsTheCacheOnDisk() async throws {
-        let harness = try await ServerHarness.start(now: t0 + 10 * minute)
-        let admin = try await harness.connect()
-        let ada = try await admin.addEmployee("Ada", "Lovelace")
-        try await admin.addShift(ada, t0, t0 + 60 * minute)
-        let cache = temporaryDirectory()
-        let client = RosterClient(configuration: fastReconnect(harness.port, cache: cache))
-        let reader = UpdateReader(client)
-        await client.start()
-        try await reader.until(isSynced)
-        #expect(await client.state == .live)
-        #expect(await client.onDuty?.current.map(\.employee.firstName) == ["Ada"])
+        try await using(try await ServerHarness.start(now: t0 + 10 * minute)) { harness in
+            let admin = try await harness.connect()
+            let ada = try await admin.addEmployee("Ada", "Lovelace")
+            try await admin.addShift(ada, t0, t0 + 60 * minute)
+            let cache = temporaryDirectory()
+            let client = RosterClient(configuration: fastReconnect(harness.port, cache: cache))
+            let reader = UpdateReader(client)
+            await client.start()
+            try await reader.until(isSynced)
+            #expect(await client.state == .live)
+            #expect(await client.onDuty?.current.map(\.employee.firstName) == ["Ada"])
 
-        try await admin.admin(.setMotd(.with { $0.motd = "pushed" }))
-        try await reader.until { if case .rosterChanged(let revision, _) = $0 { return revision == 3 } else { return false } }
-        #expect(await client.roster?.state.tenant.motd == "pushed")
+            try await admin.admin(.setMotd(.with { $0.motd = "pushed" }))
+            try await reader.until { if case .rosterChanged(let revision, _) = $0 { return revision == 3 } else { return false } }
+            #expect(await client.roster?.state.tenant.motd == "pushed")
 
-        // The cache is written off the concurrency pool; flushCache waits until it is on disk.
-        await client.flushCache()
-        let saved = try #require(try RosterCacheFile(directory: cache, server: "127.0.0.1:\(harness.port)", tenant: "demo").load())
-        #expect(saved.revision == 3 && saved.state.tenant.motd == "pushed")
-        await client.stop()
-        await admin.close()
-        await harness.stop()
+            // The cache is written off the concurrency pool; flushCache waits until it is on disk.
+            await client.flushCache()
+            let saved = try #require(try RosterCacheFile(directory: cache, server: "127.0.0.1:\(harness.port)", tenant: "demo").load())
+            #expect(saved.revision == 3 && saved.state.tenant.motd == "pushed")
+            await client.stop()
+            await admin.close()
+        }
     }
 
     @Test func serverRestartLosesNothingAndAppliesNothingTwice() async throws {
@@ -114,28 +114,28 @@ func fastReconnect(_ port: Int, cache: URL?) -> RosterClientConfiguration {
     }
 
     @Test func resumeBeyondTheHistoryTakesAFreshSnapshot() async throws {
-        let harness = try await ServerHarness.start { $0.limits.historySize = 2 }
-        let admin = try await harness.connect()
-        try await admin.addEmployee("First", "Person")
-        let cache = temporaryDirectory()
-        let first = RosterClient(configuration: fastReconnect(harness.port, cache: cache))
-        let firstReader = UpdateReader(first)
-        await first.start()
-        try await firstReader.until(isSynced)
-        await first.stop()
+        try await using(try await ServerHarness.start { $0.limits.historySize = 2 }) { harness in
+            let admin = try await harness.connect()
+            try await admin.addEmployee("First", "Person")
+            let cache = temporaryDirectory()
+            let first = RosterClient(configuration: fastReconnect(harness.port, cache: cache))
+            let firstReader = UpdateReader(first)
+            await first.start()
+            try await firstReader.until(isSynced)
+            await first.stop()
 
-        for index in 1...5 { try await admin.addEmployee("Later", "Person\(index)") }
-        let second = RosterClient(configuration: fastReconnect(harness.port, cache: cache))
-        #expect(await second.roster?.revision == 1, "starts from the cache")
-        let reader = UpdateReader(second)
-        await second.start()
-        let seen = try await reader.until(isSynced)
-        #expect(seen.contains { if case .resyncing = $0 { return true } else { return false } })
-        let resynced = try #require(await second.roster)
-        #expect(resynced.revision == 6 && resynced.state.employees.count == 6)
-        await second.stop()
-        await admin.close()
-        await harness.stop()
+            for index in 1...5 { try await admin.addEmployee("Later", "Person\(index)") }
+            let second = RosterClient(configuration: fastReconnect(harness.port, cache: cache))
+            #expect(await second.roster?.revision == 1, "starts from the cache")
+            let reader = UpdateReader(second)
+            await second.start()
+            let seen = try await reader.until(isSynced)
+            #expect(seen.contains { if case .resyncing = $0 { return true } else { return false } })
+            let resynced = try #require(await second.roster)
+            #expect(resynced.revision == 6 && resynced.state.employees.count == 6)
+            await second.stop()
+            await admin.close()
+        }
     }
 
     @Test func offlineAnswersComeFromTheCache() async throws {

@@ -43,19 +43,19 @@ import Testing
     }
 
     @Test func aServerThatCannotBeVerifiedIsRefusedForGood() async throws {
-        let harness = try await ServerHarness.start { $0.tls = .init() }
-        var configuration = fastReconnect(harness.port, cache: nil)
-        configuration.tls = TLSClientConfiguration(trust: .caFile(try TestPKI().caFile))
-        let client = RosterClient(configuration: configuration)
-        let reader = UpdateReader(client)
-        await client.start()
-        let updates = try await reader.until { if case .refused = $0 { return true } else { return false } }
-        guard case .refused(let error) = updates.last, case .tls(.certificateRejected) = error else {
-            Issue.record("expected a refusal for the certificate, got \(String(describing: updates.last))")
-            return
+        try await using(try await ServerHarness.start { $0.tls = .init() }) { harness in
+            var configuration = fastReconnect(harness.port, cache: nil)
+            configuration.tls = TLSClientConfiguration(trust: .caFile(try TestPKI().caFile))
+            let client = RosterClient(configuration: configuration)
+            let reader = UpdateReader(client)
+            await client.start()
+            let updates = try await reader.until { if case .refused = $0 { return true } else { return false } }
+            guard case .refused(let error) = updates.last, case .tls(.certificateRejected) = error else {
+                Issue.record("expected a refusal for the certificate, got \(String(describing: updates.last))")
+                return
+            }
+            #expect(await client.state == .offline, "no retry loop against a server that cannot be verified")
+            await client.stop()
         }
-        #expect(await client.state == .offline, "no retry loop against a server that cannot be verified")
-        await client.stop()
-        await harness.stop()
     }
 }

@@ -59,16 +59,16 @@ import Testing
     ]
 
     @Test func framesAndBodiesThatCloseTheConnection() async throws {
-        let harness = try await ServerHarness.start { $0.limits.authFailureDelay = .milliseconds(10) }
-        for (name, bytes, code) in Self.closingCases {
-            let socket = try RawSocket(port: harness.port)
-            socket.send(bytes)
-            let (frames, closed) = await socket.readUntilClosed()
-            #expect(frames.last?.errorCode == code, "\(name): got \(frames.map(\.type)) \(frames.last?.errorCode.map { "\($0)" } ?? "")")
-            #expect(closed, "\(name): the connection is closed")
-            try await Self.expectHealthy(harness, after: name)
+        try await using(try await ServerHarness.start { $0.limits.authFailureDelay = .milliseconds(10) }) { harness in
+            for (name, bytes, code) in Self.closingCases {
+                let socket = try RawSocket(port: harness.port)
+                socket.send(bytes)
+                let (frames, closed) = await socket.readUntilClosed()
+                #expect(frames.last?.errorCode == code, "\(name): got \(frames.map(\.type)) \(frames.last?.errorCode.map { "\($0)" } ?? "")")
+                #expect(closed, "\(name): the connection is closed")
+                try await Self.expectHealthy(harness, after: name)
+            }
         }
-        await harness.stop()
     }
 
     static func expectHealthy(_ harness: ServerHarness, after name: String) async throws {
@@ -144,33 +144,33 @@ import Testing
     ]
 
     @Test func requestsAndFieldValuesAnsweredWithAnError() async throws {
-        let harness = try await ServerHarness.start()
-        let admin = try await harness.connect()
-        _ = try await admin.addEmployee("Ada", "Lovelace")
-        let reader = try await harness.connect(token: "")
-        for (name, asAdmin, request, code, detail) in Self.requestCases {
-            let connection = asAdmin ? admin : reader
-            let error = await Self.refusal { _ = try await connection.request(request) }
-            #expect(error?.code == code, "\(name): got \(String(describing: error?.code)) \(error?.message ?? "")")
-            if let detail, let error {
-                let mentioned = error.violations.contains { $0.field == detail } || error.message.contains(detail)
-                #expect(mentioned, "\(name): the error names \(detail): \(error.violations) \(error.message)")
+        try await using(try await ServerHarness.start()) { harness in
+            let admin = try await harness.connect()
+            _ = try await admin.addEmployee("Ada", "Lovelace")
+            let reader = try await harness.connect(token: "")
+            for (name, asAdmin, request, code, detail) in Self.requestCases {
+                let connection = asAdmin ? admin : reader
+                let error = await Self.refusal { _ = try await connection.request(request) }
+                #expect(error?.code == code, "\(name): got \(String(describing: error?.code)) \(error?.message ?? "")")
+                if let detail, let error {
+                    let mentioned = error.violations.contains { $0.field == detail } || error.message.contains(detail)
+                    #expect(mentioned, "\(name): the error names \(detail): \(error.violations) \(error.message)")
+                }
+                #expect(connection.isActive, "\(name): the connection stays open")
+                try await Self.expectHealthy(harness, after: name)
             }
-            #expect(connection.isActive, "\(name): the connection stays open")
-            try await Self.expectHealthy(harness, after: name)
-        }
-        // Nothing refused was applied.
-        let snapshot = try await reader.request(.getSnapshot(.init())).snapshotBody()
-        #expect(snapshot.employees.map(\.lastName) == ["Lovelace"] && snapshot.shifts.isEmpty && snapshot.tenant.motd.isEmpty)
-        #expect(snapshot.revision == 1)
+            // Nothing refused was applied.
+            let snapshot = try await reader.request(.getSnapshot(.init())).snapshotBody()
+            #expect(snapshot.employees.map(\.lastName) == ["Lovelace"] && snapshot.shifts.isEmpty && snapshot.tenant.motd.isEmpty)
+            #expect(snapshot.revision == 1)
 
-        // An unknown type marked ignorable is dropped without an answer; the connection goes on.
-        let socket = try RawSocket(port: harness.port)
-        socket.send(Self.helloOK + Self.frame(0x7D, flags: 0x01, body: [1, 2, 3]) + Self.encoded(.ping(.with { $0.nonce = 7 }), requestID: 9))
-        let answers = await socket.readFrames(quiet: 0.5).frames
-        #expect(answers.map(\.type) == [.welcome, .pong], "the ignorable frame got no answer, the Ping its Pong")
-        await admin.close()
-        await reader.close()
-        await harness.stop()
+            // An unknown type marked ignorable is dropped without an answer; the connection goes on.
+            let socket = try RawSocket(port: harness.port)
+            socket.send(Self.helloOK + Self.frame(0x7D, flags: 0x01, body: [1, 2, 3]) + Self.encoded(.ping(.with { $0.nonce = 7 }), requestID: 9))
+            let answers = await socket.readFrames(quiet: 0.5).frames
+            #expect(answers.map(\.type) == [.welcome, .pong], "the ignorable frame got no answer, the Ping its Pong")
+            await admin.close()
+            await reader.close()
+        }
     }
 }

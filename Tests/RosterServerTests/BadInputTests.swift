@@ -25,100 +25,100 @@ import Testing
     }
 
     @Test func garbageBytes() async throws {
-        let harness = try await ServerHarness.start()
-        let socket = try RawSocket(port: harness.port)
-        socket.send(Array("GET / HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
-        await expectClosedWith(.frameTooLarge, socket)
-        try await expectHealthy(harness)
-        await harness.stop()
+        try await using(try await ServerHarness.start()) { harness in
+            let socket = try RawSocket(port: harness.port)
+            socket.send(Array("GET / HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+            await expectClosedWith(.frameTooLarge, socket)
+            try await expectHealthy(harness)
+        }
     }
 
     @Test func lengthShorterThanAHeader() async throws {
-        let harness = try await ServerHarness.start()
-        let socket = try RawSocket(port: harness.port)
-        socket.send([0, 0, 0, 2, 1, 0])
-        await expectClosedWith(.malformedFrame, socket)
-        try await expectHealthy(harness)
-        await harness.stop()
+        try await using(try await ServerHarness.start()) { harness in
+            let socket = try RawSocket(port: harness.port)
+            socket.send([0, 0, 0, 2, 1, 0])
+            await expectClosedWith(.malformedFrame, socket)
+            try await expectHealthy(harness)
+        }
     }
 
     @Test func oversizeFrameBeforeAndAfterTheHandshake() async throws {
-        let harness = try await ServerHarness.start { $0.limits.maxFrameBytes = 64 * 1024 }
-        let early = try RawSocket(port: harness.port)
-        early.send([0, 0, 0x13, 0x88])  // 5,000 bytes declared before Hello: over the 4 KiB limit
-        await expectClosedWith(.frameTooLarge, early)
+        try await using(try await ServerHarness.start { $0.limits.maxFrameBytes = 64 * 1024 }) { harness in
+            let early = try RawSocket(port: harness.port)
+            early.send([0, 0, 0x13, 0x88])  // 5,000 bytes declared before Hello: over the 4 KiB limit
+            await expectClosedWith(.frameTooLarge, early)
 
-        let late = try RawSocket(port: harness.port)
-        late.send(validHello)
-        #expect(await late.readFrame()?.type == .welcome)
-        late.send([0, 0x01, 0x86, 0xA0, 0x12, 0])  // 100,000 bytes declared: over 64 KiB
-        await expectClosedWith(.frameTooLarge, late)
-        try await expectHealthy(harness)
-        await harness.stop()
+            let late = try RawSocket(port: harness.port)
+            late.send(validHello)
+            #expect(await late.readFrame()?.type == .welcome)
+            late.send([0, 0x01, 0x86, 0xA0, 0x12, 0])  // 100,000 bytes declared: over 64 KiB
+            await expectClosedWith(.frameTooLarge, late)
+            try await expectHealthy(harness)
+        }
     }
 
     @Test func noHelloBeforeTheDeadline() async throws {
-        let harness = try await ServerHarness.start { $0.limits.helloTimeout = .milliseconds(200) }
-        let socket = try RawSocket(port: harness.port)
-        await expectClosedWith(.deadlineExceeded, socket)
-        try await expectHealthy(harness)
-        await harness.stop()
+        try await using(try await ServerHarness.start { $0.limits.helloTimeout = .milliseconds(200) }) { harness in
+            let socket = try RawSocket(port: harness.port)
+            await expectClosedWith(.deadlineExceeded, socket)
+            try await expectHealthy(harness)
+        }
     }
 
     @Test func unsupportedVersion() async throws {
-        let harness = try await ServerHarness.start()
-        let socket = try RawSocket(port: harness.port)
-        socket.send(.hello(.with { $0.minVersion = 2; $0.maxVersion = 3 }))
-        await expectClosedWith(.unsupportedVersion, socket)
-        try await expectHealthy(harness)
-        await harness.stop()
+        try await using(try await ServerHarness.start()) { harness in
+            let socket = try RawSocket(port: harness.port)
+            socket.send(.hello(.with { $0.minVersion = 2; $0.maxVersion = 3 }))
+            await expectClosedWith(.unsupportedVersion, socket)
+            try await expectHealthy(harness)
+        }
     }
 
     @Test func unknownTypeIsRefusedUnlessIgnorable() async throws {
-        let harness = try await ServerHarness.start()
-        let socket = try RawSocket(port: harness.port)
-        socket.send(validHello)
-        #expect(await socket.readFrame()?.type == .welcome)
-        // IGNORABLE: dropped, and the connection goes on.
-        socket.send(Array(Frame(rawType: 0x7E, flags: .ignorable, requestID: 2, body: .init()).encoded().readableBytesView))
-        socket.send(.ping(.with { $0.nonce = 3 }), requestID: 3)
-        #expect(await socket.readFrame()?.type == .pong)
-        socket.send(Array(Frame(rawType: 0x7F, requestID: 4, body: .init()).encoded().readableBytesView))
-        await expectClosedWith(.unknownMessageType, socket)
-        try await expectHealthy(harness)
-        await harness.stop()
+        try await using(try await ServerHarness.start()) { harness in
+            let socket = try RawSocket(port: harness.port)
+            socket.send(validHello)
+            #expect(await socket.readFrame()?.type == .welcome)
+            // IGNORABLE: dropped, and the connection goes on.
+            socket.send(Array(Frame(rawType: 0x7E, flags: .ignorable, requestID: 2, body: .init()).encoded().readableBytesView))
+            socket.send(.ping(.with { $0.nonce = 3 }), requestID: 3)
+            #expect(await socket.readFrame()?.type == .pong)
+            socket.send(Array(Frame(rawType: 0x7F, requestID: 4, body: .init()).encoded().readableBytesView))
+            await expectClosedWith(.unknownMessageType, socket)
+            try await expectHealthy(harness)
+        }
     }
 
     @Test func requestBeforeHello() async throws {
-        let harness = try await ServerHarness.start()
-        let socket = try RawSocket(port: harness.port)
-        socket.send(.getOnDuty(.init()))
-        await expectClosedWith(.protocolViolation, socket)
-        try await expectHealthy(harness)
-        await harness.stop()
+        try await using(try await ServerHarness.start()) { harness in
+            let socket = try RawSocket(port: harness.port)
+            socket.send(.getOnDuty(.init()))
+            await expectClosedWith(.protocolViolation, socket)
+            try await expectHealthy(harness)
+        }
     }
 
     @Test func bodyThatDoesNotDecode() async throws {
-        let harness = try await ServerHarness.start()
-        let socket = try RawSocket(port: harness.port)
-        socket.send(validHello)
-        #expect(await socket.readFrame()?.type == .welcome)
-        socket.send(Array(Frame(type: .search, requestID: 5, body: .init(bytes: [0x0A, 0xFF])).encoded().readableBytesView))
-        await expectClosedWith(.malformedFrame, socket)
-        try await expectHealthy(harness)
-        await harness.stop()
+        try await using(try await ServerHarness.start()) { harness in
+            let socket = try RawSocket(port: harness.port)
+            socket.send(validHello)
+            #expect(await socket.readFrame()?.type == .welcome)
+            socket.send(Array(Frame(type: .search, requestID: 5, body: .init(bytes: [0x0A, 0xFF])).encoded().readableBytesView))
+            await expectClosedWith(.malformedFrame, socket)
+            try await expectHealthy(harness)
+        }
     }
 
     @Test func silentPeerIsPingedThenClosed() async throws {
-        let harness = try await ServerHarness.start { $0.limits.pingInterval = .milliseconds(200) }
-        let socket = try RawSocket(port: harness.port)
-        socket.send(validHello)
-        #expect(await socket.readFrame()?.type == .welcome)
-        let (frames, closed) = await socket.readUntilClosed()
-        #expect(frames.first?.type == .ping)
-        #expect(frames.last?.errorCode == .deadlineExceeded)
-        #expect(closed)
-        try await expectHealthy(harness)
-        await harness.stop()
+        try await using(try await ServerHarness.start { $0.limits.pingInterval = .milliseconds(200) }) { harness in
+            let socket = try RawSocket(port: harness.port)
+            socket.send(validHello)
+            #expect(await socket.readFrame()?.type == .welcome)
+            let (frames, closed) = await socket.readUntilClosed()
+            #expect(frames.first?.type == .ping)
+            #expect(frames.last?.errorCode == .deadlineExceeded)
+            #expect(closed)
+            try await expectHealthy(harness)
+        }
     }
 }

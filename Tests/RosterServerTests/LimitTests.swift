@@ -9,51 +9,51 @@ import Testing
 
 @Suite(.timeLimit(.minutes(2))) struct LimitTests {
     @Test func connectionLimit() async throws {
-        let harness = try await ServerHarness.start { $0.limits.maxConnections = 2 }
-        let one = try await harness.connect()
-        let two = try await harness.connect()
-        let three = try RawSocket(port: harness.port)
-        let (frames, closed) = await three.readUntilClosed()
-        #expect(frames.map(\.errorCode) == [.resourceExhausted] && closed)
-        await one.close()
-        await two.close()
-        await harness.stop()
+        try await using(try await ServerHarness.start { $0.limits.maxConnections = 2 }) { harness in
+            let one = try await harness.connect()
+            let two = try await harness.connect()
+            let three = try RawSocket(port: harness.port)
+            let (frames, closed) = await three.readUntilClosed()
+            #expect(frames.map(\.errorCode) == [.resourceExhausted] && closed)
+            await one.close()
+            await two.close()
+        }
     }
 
     @Test func subscriptionLimit() async throws {
-        let harness = try await ServerHarness.start { $0.limits.maxSubscriptionsPerConnection = 1 }
-        let client = try await harness.connect()
-        let inbox = Inbox(client)
-        client.subscribe(.with { $0.topics = [.onDuty] })
-        _ = try await inbox.untilSynced()
-        client.subscribe(.with { $0.topics = [.roster] })
-        #expect(try await inbox.next().message.errorCode == .resourceExhausted)
-        try await client.barrier()  // the connection stays open
-        await client.close()
-        await harness.stop()
+        try await using(try await ServerHarness.start { $0.limits.maxSubscriptionsPerConnection = 1 }) { harness in
+            let client = try await harness.connect()
+            let inbox = Inbox(client)
+            client.subscribe(.with { $0.topics = [.onDuty] })
+            _ = try await inbox.untilSynced()
+            client.subscribe(.with { $0.topics = [.roster] })
+            #expect(try await inbox.next().message.errorCode == .resourceExhausted)
+            try await client.barrier()  // the connection stays open
+            await client.close()
+        }
     }
 
     @Test func inFlightLimit() async throws {
         let directory = TestScratch.directory("roster-test").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let gate = GatedStore(try await SQLiteRosterStore.open(path: directory + "/roster.sqlite"))
-        let harness = try await ServerHarness.start(dataDirectory: directory, store: gate) {
+        try await using(try await ServerHarness.start(dataDirectory: directory, store: gate) {
             $0.limits.maxInFlightRequests = 1
+        }) { harness in
+            let client = try await harness.connect()
+            gate.hold()
+            async let first = client.admin(.setMotd(.with { $0.motd = "one" }))
+            try await Task.sleep(for: .milliseconds(100))  // let the first reach the server and block on the gate
+            do {
+                try await client.admin(.setMotd(.with { $0.motd = "two" }))
+                Issue.record("expected RESOURCE_EXHAUSTED")
+            } catch let error as RosterClientError {
+                #expect(error.code == .resourceExhausted)
+            }
+            gate.release()
+            #expect(try await first.revision == 1)
+            await client.close()
         }
-        let client = try await harness.connect()
-        gate.hold()
-        async let first = client.admin(.setMotd(.with { $0.motd = "one" }))
-        try await Task.sleep(for: .milliseconds(100))  // let the first reach the server and block on the gate
-        do {
-            try await client.admin(.setMotd(.with { $0.motd = "two" }))
-            Issue.record("expected RESOURCE_EXHAUSTED")
-        } catch let error as RosterClientError {
-            #expect(error.code == .resourceExhausted)
-        }
-        gate.release()
-        #expect(try await first.revision == 1)
-        await client.close()
-        await harness.stop()
     }
 }
 

@@ -50,11 +50,11 @@ import Testing
         let first = try await ServerHarness.start(dataDirectory: directory.path) { $0.tls = .init() }
         let before = try Certificate.load(pemFile: first.dataDirectory + "/tls/ca.pem")[0].fingerprint
         await first.stop()
-        let second = try await ServerHarness.start(dataDirectory: directory.path) { $0.tls = .init(); $0.tls?.names = ["roster.example"] }
-        let chain = try Certificate.load(pemFile: second.dataDirectory + "/tls/server.pem")
-        #expect(chain[1].fingerprint == before)
-        #expect(chain[0].matches(name: "roster.example"), "a new name re-issues the server certificate from the same CA")
-        await second.stop()
+        try await using(try await ServerHarness.start(dataDirectory: directory.path) { $0.tls = .init(); $0.tls?.names = ["roster.example"] }) { second in
+            let chain = try Certificate.load(pemFile: second.dataDirectory + "/tls/server.pem")
+            #expect(chain[1].fingerprint == before)
+            #expect(chain[0].matches(name: "roster.example"), "a new name re-issues the server certificate from the same CA")
+        }
     }
 
     @Test func ourClientQueriesAndSubscribesOverTLS() async throws {
@@ -121,14 +121,14 @@ import Testing
     }
 
     @Test func tlsToAPlaintextPortIsReportedAsNotTLS() async throws {
-        let harness = try await ServerHarness.start()
-        let tls = try TLSContext.client(.init(trust: .caFile(try TestPKI().caFile)))
-        let error = await Self.tlsError { _ = try await harness.connect(token: "", tls: tls) }
-        guard case .notTLS = error else {
-            Issue.record("expected notTLS, got \(String(describing: error))")
-            return
+        try await using(try await ServerHarness.start()) { harness in
+            let tls = try TLSContext.client(.init(trust: .caFile(try TestPKI().caFile)))
+            let error = await Self.tlsError { _ = try await harness.connect(token: "", tls: tls) }
+            guard case .notTLS = error else {
+                Issue.record("expected notTLS, got \(String(describing: error))")
+                return
+            }
         }
-        await harness.stop()
     }
 
     @Test func wrongHostnameUnknownCAAndExpiredCertificatesAreRefused() async throws {
@@ -170,21 +170,21 @@ import Testing
     @Test func clientCertificatesWhenTheServerRequiresThem() async throws {
         let pki = try TestPKI()
         let clientCertificate = try pki.leaf("client", names: ["reader-1"], usage: .client)
-        let harness = try await ServerHarness.start { configuration in
+        try await using(try await ServerHarness.start { configuration in
             configuration.tls = .init()
             configuration.tls?.certificateChainFile = pki.serverChainFile
             configuration.tls?.privateKeyFile = pki.serverKeyFile
             configuration.tls?.clientCAFile = pki.caFile
-        }
-        var withCertificate = TLSClientConfiguration(trust: .caFile(pki.caFile))
-        withCertificate.certificateChainFile = clientCertificate.chain
-        withCertificate.privateKeyFile = clientCertificate.key
-        let accepted = try await harness.connect(token: "", tls: try TLSContext.client(withCertificate))
-        #expect(accepted.welcome.tenant.id == "demo")
-        await accepted.close()
+        }) { harness in
+            var withCertificate = TLSClientConfiguration(trust: .caFile(pki.caFile))
+            withCertificate.certificateChainFile = clientCertificate.chain
+            withCertificate.privateKeyFile = clientCertificate.key
+            let accepted = try await harness.connect(token: "", tls: try TLSContext.client(withCertificate))
+            #expect(accepted.welcome.tenant.id == "demo")
+            await accepted.close()
 
-        let without = try TLSContext.client(.init(trust: .caFile(pki.caFile)))
-        await #expect(throws: RosterClientError.self) { _ = try await harness.connect(token: "", tls: without) }
-        await harness.stop()
+            let without = try TLSContext.client(.init(trust: .caFile(pki.caFile)))
+            await #expect(throws: RosterClientError.self) { _ = try await harness.connect(token: "", tls: without) }
+        }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import NIOConcurrencyHelpers
+import RosterClient
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -213,4 +214,19 @@ public func withCleanup<Resource, Result>(_ resource: Resource, cleanUp: (Resour
         await cleanUp(resource)
         throw error
     }
+}
+
+/// What a test starts and must stop: servers, clients, peers.
+public protocol StoppableTestResource {
+    func stop() async
+}
+
+extension ServerHarness: StoppableTestResource {}
+extension RosterClient: StoppableTestResource {}
+
+/// Runs `body` with `resource` and stops it afterwards, whether `body` returned or threw, so a
+/// failing test never leaks a server, a client or a peer process.
+public func using<Resource: StoppableTestResource, Result>(_ resource: Resource,
+                                                           _ body: (Resource) async throws -> Result) async throws -> Result {
+    try await withCleanup(resource, cleanUp: { await $0.stop() }, body)
 }
