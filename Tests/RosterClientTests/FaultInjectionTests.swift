@@ -56,104 +56,109 @@ import Testing
             configuration.limits.pingInterval = .milliseconds(300)  // a blackholed connection is noticed in 450 ms
             configuration.limits.historySize = 50           // long faults end in a resync, short ones in a resume
         }
-        var harness = try await ServerHarness.startOnStablePort(dataDirectory: directory, configure: configure)
-        let port = harness.port
-        let proxy = try await FaultProxy(upstreamPort: port)
+        try await using(ServerSlot(try await ServerHarness.startOnStablePort(dataDirectory: directory, configure: configure))) { servers in
+            var harness = servers.harness
+            let port = harness.port
+            try await withCleanup(try await FaultProxy(upstreamPort: port), cleanUp: { await $0.close() }) { proxy in
 
-        var clients: [(RosterClient, HistoryChecker, URL)] = []
-        for index in 0..<3 {
-            let cache = temporaryDirectory()
-            let client = RosterClient(configuration: fastReconnect(proxy.port, cache: cache))
-            let checker = HistoryChecker(name: "client \(index)")
-            Task { for await update in client.updates { checker.observe(update) } }
-            await client.start()
-            clients.append((client, checker, cache))
-        }
-        let writer = Writer(harness: harness)
-        let writing = Task { await writer.run() }
+                var clients: [(RosterClient, HistoryChecker, URL)] = []
+                for index in 0..<3 {
+                    let cache = temporaryDirectory()
+                    let client = RosterClient(configuration: fastReconnect(proxy.port, cache: cache))
+                    let checker = HistoryChecker(name: "client \(index)")
+                    Task { for await update in client.updates { checker.observe(update) } }
+                    await client.start()
+                    clients.append((client, checker, cache))
+                }
+                // Stopped one by one below; here too if the test throws first (stopping twice is harmless).
+                try await withCleanup(clients, cleanUp: { for (client, _, _) in $0 { await client.stop() } }) { clients in
+                    let writer = Writer(harness: harness)
+                    let writing = Task { await writer.run() }
 
-        /// The server's revision, asked over a direct connection. With a 300 ms ping interval a
-        /// loaded machine may stall that connection past its liveness limit: ask again then (the
-        /// clients under test are not this connection).
-        func serverRevision() async throws -> UInt64 {
-            var attempt = 0
-            while true {
-                attempt += 1
-                do {
-                    let reader = try await harness.connect(token: "")
-                    let answer = try await withCleanup(reader, cleanUp: { await $0.close() }) {
-                        try await $0.request(.getSnapshot(.init()))
+                    /// The server's revision, asked over a direct connection. With a 300 ms ping interval a
+                    /// loaded machine may stall that connection past its liveness limit: ask again then (the
+                    /// clients under test are not this connection).
+                    func serverRevision() async throws -> UInt64 {
+                        var attempt = 0
+                        while true {
+                            attempt += 1
+                            do {
+                                let reader = try await harness.connect(token: "")
+                                let answer = try await withCleanup(reader, cleanUp: { await $0.close() }) {
+                                    try await $0.request(.getSnapshot(.init()))
+                                }
+                                guard case .snapshot(let snapshot) = answer else { throw TestFailure("expected a snapshot, got \(answer)") }
+                                return snapshot.revision
+                            } catch let error as RosterClientError where attempt < 5 {
+                                _ = error
+                                try await Task.sleep(for: .milliseconds(100))
+                            }
+                        }
                     }
-                    guard case .snapshot(let snapshot) = answer else { throw TestFailure("expected a snapshot, got \(answer)") }
-                    return snapshot.revision
-                } catch let error as RosterClientError where attempt < 5 {
-                    _ = error
-                    try await Task.sleep(for: .milliseconds(100))
+                    /// Every client reaches the revision the server had when this was called.
+                    func allCatchUp() async throws -> Bool {
+                        let target = try await serverRevision()
+                        return await eventually(20) {
+                            for (client, _, _) in clients where (await client.roster?.revision ?? 0) < target { return false }
+                            return true
+                        }
+                    }
+
+                    var injected: [Fault: Int] = [:]
+                    for round in 0..<Self.rounds {
+                        let fault = Fault.allCases[round % Fault.allCases.count]
+                        injected[fault, default: 0] += 1
+                        switch fault {
+                        case .delay:
+                            proxy.setMode(.delay(.milliseconds(120)))
+                            try await Task.sleep(for: .milliseconds(600))
+                            proxy.setMode(.pass)
+                        case .blackhole:
+                            proxy.setMode(.blackhole)
+                            try await Task.sleep(for: .milliseconds(900))  // past the 450 ms liveness limit
+                            proxy.setMode(.pass)
+                        case .reset:
+                            proxy.resetAll()
+                        case .cutMidFrame:
+                            proxy.cutNextServerChunk()
+                            try await Task.sleep(for: .milliseconds(300))
+                        case .serverRestart:
+                            harness = try await servers.restart {
+                                try await ServerHarness.start(dataDirectory: directory, port: port, configure: configure)
+                            }
+                            await writer.use(harness)
+                        }
+                        let caughtUp = try await allCatchUp()
+                        #expect(caughtUp, "round \(round) (\(fault)): every client resumes and catches up")
+                    }
+
+                    await writer.stop()
+                    writing.cancel()
+                    _ = await writing.value
+                    #expect(try await allCatchUp())
+                    let reader = try await harness.connect(token: "")
+                    let snapshot = try await reader.request(.getSnapshot(.init())).snapshotBody()
+                    let serverState = RosterState(snapshot)
+                    for (client, checker, cache) in clients {
+                        #expect(checker.violations.isEmpty, "\(checker.violations)")
+                        #expect(await client.roster?.revision == snapshot.revision)
+                        #expect(await client.roster?.state == serverState, "\(checker.name)'s cache equals the server's snapshot")
+                        await client.stop()
+                        let onDisk = try RosterCacheFile(directory: cache, server: "127.0.0.1:\(proxy.port)", tenant: "demo").load()
+                        #expect(onDisk?.state == serverState, "\(checker.name)'s cache file equals the server's snapshot")
+                        #expect(checker.applied > 0)
+                        // Resets, blackholes and restarts each cost every client its connection (a cut hits
+                        // whichever connection the server writes to next).
+                        let disruptive = injected.filter { $0.key != .delay && $0.key != .cutMidFrame }.values.reduce(0, +)
+                        #expect(checker.disconnects >= disruptive, "\(checker.name) lost its connection \(checker.disconnects) times")
+                        print("fault run: \(checker.name) applied \(checker.applied) revisions one by one, resynced \(checker.resyncs) times, "
+                              + "lost its connection \(checker.disconnects) times over \(Self.rounds) faults; violations: \(checker.violations.count)")
+                    }
+                    #expect(await writer.acknowledged > 0)
+                    #expect(injected.count == Fault.allCases.count, "every kind of fault was injected")
+                    await reader.close()
                 }
             }
         }
-        /// Every client reaches the revision the server had when this was called.
-        func allCatchUp() async throws -> Bool {
-            let target = try await serverRevision()
-            return await eventually(20) {
-                for (client, _, _) in clients where (await client.roster?.revision ?? 0) < target { return false }
-                return true
-            }
-        }
-
-        var injected: [Fault: Int] = [:]
-        for round in 0..<Self.rounds {
-            let fault = Fault.allCases[round % Fault.allCases.count]
-            injected[fault, default: 0] += 1
-            switch fault {
-            case .delay:
-                proxy.setMode(.delay(.milliseconds(120)))
-                try await Task.sleep(for: .milliseconds(600))
-                proxy.setMode(.pass)
-            case .blackhole:
-                proxy.setMode(.blackhole)
-                try await Task.sleep(for: .milliseconds(900))  // past the 450 ms liveness limit
-                proxy.setMode(.pass)
-            case .reset:
-                proxy.resetAll()
-            case .cutMidFrame:
-                proxy.cutNextServerChunk()
-                try await Task.sleep(for: .milliseconds(300))
-            case .serverRestart:
-                await harness.stop()
-                harness = try await ServerHarness.start(dataDirectory: directory, port: port, configure: configure)
-                await writer.use(harness)
-            }
-            let caughtUp = try await allCatchUp()
-            #expect(caughtUp, "round \(round) (\(fault)): every client resumes and catches up")
-        }
-
-        await writer.stop()
-        writing.cancel()
-        _ = await writing.value
-        #expect(try await allCatchUp())
-        let reader = try await harness.connect(token: "")
-        let snapshot = try await reader.request(.getSnapshot(.init())).snapshotBody()
-        let serverState = RosterState(snapshot)
-        for (client, checker, cache) in clients {
-            #expect(checker.violations.isEmpty, "\(checker.violations)")
-            #expect(await client.roster?.revision == snapshot.revision)
-            #expect(await client.roster?.state == serverState, "\(checker.name)'s cache equals the server's snapshot")
-            await client.stop()
-            let onDisk = try RosterCacheFile(directory: cache, server: "127.0.0.1:\(proxy.port)", tenant: "demo").load()
-            #expect(onDisk?.state == serverState, "\(checker.name)'s cache file equals the server's snapshot")
-            #expect(checker.applied > 0)
-            // Resets, blackholes and restarts each cost every client its connection (a cut hits
-            // whichever connection the server writes to next).
-            let disruptive = injected.filter { $0.key != .delay && $0.key != .cutMidFrame }.values.reduce(0, +)
-            #expect(checker.disconnects >= disruptive, "\(checker.name) lost its connection \(checker.disconnects) times")
-            print("fault run: \(checker.name) applied \(checker.applied) revisions one by one, resynced \(checker.resyncs) times, "
-                  + "lost its connection \(checker.disconnects) times over \(Self.rounds) faults; violations: \(checker.violations.count)")
-        }
-        #expect(await writer.acknowledged > 0)
-        #expect(injected.count == Fault.allCases.count, "every kind of fault was injected")
-        await reader.close()
-        await proxy.close()
-        await harness.stop()
     }
 }

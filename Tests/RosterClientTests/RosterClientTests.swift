@@ -38,79 +38,79 @@ func fastReconnect(_ port: Int, cache: URL?) -> RosterClientConfiguration {
             let ada = try await admin.addEmployee("Ada", "Lovelace")
             try await admin.addShift(ada, t0, t0 + 60 * minute)
             let cache = temporaryDirectory()
-            let client = RosterClient(configuration: fastReconnect(harness.port, cache: cache))
-            let reader = UpdateReader(client)
-            await client.start()
-            try await reader.until(isSynced)
-            #expect(await client.state == .live)
-            #expect(await client.onDuty?.current.map(\.employee.firstName) == ["Ada"])
+            try await using(RosterClient(configuration: fastReconnect(harness.port, cache: cache))) { client in
+                let reader = UpdateReader(client)
+                await client.start()
+                try await reader.until(isSynced)
+                #expect(await client.state == .live)
+                #expect(await client.onDuty?.current.map(\.employee.firstName) == ["Ada"])
 
-            try await admin.admin(.setMotd(.with { $0.motd = "pushed" }))
-            try await reader.until { if case .rosterChanged(let revision, _) = $0 { return revision == 3 } else { return false } }
-            #expect(await client.roster?.state.tenant.motd == "pushed")
+                try await admin.admin(.setMotd(.with { $0.motd = "pushed" }))
+                try await reader.until { if case .rosterChanged(let revision, _) = $0 { return revision == 3 } else { return false } }
+                #expect(await client.roster?.state.tenant.motd == "pushed")
 
-            // The cache is written off the concurrency pool; flushCache waits until it is on disk.
-            await client.flushCache()
-            let saved = try #require(try RosterCacheFile(directory: cache, server: "127.0.0.1:\(harness.port)", tenant: "demo").load())
-            #expect(saved.revision == 3 && saved.state.tenant.motd == "pushed")
-            await client.stop()
-            await admin.close()
+                // The cache is written off the concurrency pool; flushCache waits until it is on disk.
+                await client.flushCache()
+                let saved = try #require(try RosterCacheFile(directory: cache, server: "127.0.0.1:\(harness.port)", tenant: "demo").load())
+                #expect(saved.revision == 3 && saved.state.tenant.motd == "pushed")
+                await admin.close()
+            }
         }
     }
 
     @Test func serverRestartLosesNothingAndAppliesNothingTwice() async throws {
         let directory = temporaryDirectory().path
-        var harness = try await ServerHarness.startOnStablePort(dataDirectory: directory)
-        let port = harness.port
-        var admin = try await harness.connect()
-        for index in 1...3 { try await admin.addEmployee("Before", "Person\(index)") }
+        try await using(ServerSlot(try await ServerHarness.startOnStablePort(dataDirectory: directory))) { servers in
+            var harness = servers.harness
+            let port = harness.port
+            var admin = try await harness.connect()
+            for index in 1...3 { try await admin.addEmployee("Before", "Person\(index)") }
 
-        let client = RosterClient(configuration: fastReconnect(port, cache: temporaryDirectory()))
-        let reader = UpdateReader(client)
-        await client.start()
-        try await reader.until(isSynced)
-        let start = try #require(await client.roster?.revision)
-        for index in 4...6 { try await admin.addEmployee("Live", "Person\(index)") }
-        try await reader.until { if case .rosterChanged(let revision, _) = $0 { return revision == 6 } else { return false } }
+            try await using(RosterClient(configuration: fastReconnect(port, cache: temporaryDirectory()))) { client in
+                let reader = UpdateReader(client)
+                await client.start()
+                try await reader.until(isSynced)
+                let start = try #require(await client.roster?.revision)
+                for index in 4...6 { try await admin.addEmployee("Live", "Person\(index)") }
+                try await reader.until { if case .rosterChanged(let revision, _) = $0 { return revision == 6 } else { return false } }
 
-        await admin.close()
-        await harness.stop()
-        harness = try await ServerHarness.start(dataDirectory: directory, port: port)
-        admin = try await harness.connect()
-        for index in 7...10 { try await admin.addEmployee("After", "Person\(index)") }
-        try await reader.until { if case .rosterChanged(let revision, _) = $0 { return revision == 10 } else { return false } }
+                await admin.close()
+                harness = try await servers.restart { try await ServerHarness.start(dataDirectory: directory, port: port) }
+                admin = try await harness.connect()
+                for index in 7...10 { try await admin.addEmployee("After", "Person\(index)") }
+                try await reader.until { if case .rosterChanged(let revision, _) = $0 { return revision == 10 } else { return false } }
 
-        #expect(await client.appliedRevisions == Array((start + 1)...10), "every revision once, in order")
-        let snapshot = try await admin.request(.getSnapshot(.init())).snapshotBody()
-        #expect(await client.roster?.state == RosterState(snapshot), "the cache equals the server's state")
-        await client.stop()
-        await admin.close()
-        await harness.stop()
+                #expect(await client.appliedRevisions == Array((start + 1)...10), "every revision once, in order")
+                let snapshot = try await admin.request(.getSnapshot(.init())).snapshotBody()
+                #expect(await client.roster?.state == RosterState(snapshot), "the cache equals the server's state")
+                await admin.close()
+            }
+        }
     }
 
     @Test func aRecreatedStoreForcesAResync() async throws {
-        var harness = try await ServerHarness.startOnStablePort()
-        let port = harness.port
-        var admin = try await harness.connect()
-        try await admin.addEmployee("Old", "Store")
-        let client = RosterClient(configuration: fastReconnect(port, cache: temporaryDirectory()))
-        let reader = UpdateReader(client)
-        await client.start()
-        try await reader.until(isSynced)
-        await admin.close()
-        await harness.stop()
+        try await using(ServerSlot(try await ServerHarness.startOnStablePort())) { servers in
+            var harness = servers.harness
+            let port = harness.port
+            var admin = try await harness.connect()
+            try await admin.addEmployee("Old", "Store")
+            try await using(RosterClient(configuration: fastReconnect(port, cache: temporaryDirectory()))) { client in
+                let reader = UpdateReader(client)
+                await client.start()
+                try await reader.until(isSynced)
+                await admin.close()
 
-        harness = try await ServerHarness.start(port: port)  // a new data directory: a new epoch
-        admin = try await harness.connect()
-        try await admin.addEmployee("New", "Store")
-        try await reader.until { if case .resyncing = $0 { return true } else { return false } }
-        try await reader.until(isSynced)
-        #expect(await client.roster?.epoch == admin.welcome.epoch)
-        // "New" is in the snapshot or arrives just after it, depending on who was first.
-        #expect(await eventually { await client.roster?.state.sortedEmployees.map(\.firstName) == ["New"] })
-        await client.stop()
-        await admin.close()
-        await harness.stop()
+                harness = try await servers.restart { try await ServerHarness.start(port: port) }  // a new data directory: a new epoch
+                admin = try await harness.connect()
+                try await admin.addEmployee("New", "Store")
+                try await reader.until { if case .resyncing = $0 { return true } else { return false } }
+                try await reader.until(isSynced)
+                #expect(await client.roster?.epoch == admin.welcome.epoch)
+                // "New" is in the snapshot or arrives just after it, depending on who was first.
+                #expect(await eventually { await client.roster?.state.sortedEmployees.map(\.firstName) == ["New"] })
+                await admin.close()
+            }
+        }
     }
 
     @Test func resumeBeyondTheHistoryTakesAFreshSnapshot() async throws {
@@ -125,33 +125,34 @@ func fastReconnect(_ port: Int, cache: URL?) -> RosterClientConfiguration {
             await first.stop()
 
             for index in 1...5 { try await admin.addEmployee("Later", "Person\(index)") }
-            let second = RosterClient(configuration: fastReconnect(harness.port, cache: cache))
-            #expect(await second.roster?.revision == 1, "starts from the cache")
-            let reader = UpdateReader(second)
-            await second.start()
-            let seen = try await reader.until(isSynced)
-            #expect(seen.contains { if case .resyncing = $0 { return true } else { return false } })
-            let resynced = try #require(await second.roster)
-            #expect(resynced.revision == 6 && resynced.state.employees.count == 6)
-            await second.stop()
-            await admin.close()
+            try await using(RosterClient(configuration: fastReconnect(harness.port, cache: cache))) { second in
+                #expect(await second.roster?.revision == 1, "starts from the cache")
+                let reader = UpdateReader(second)
+                await second.start()
+                let seen = try await reader.until(isSynced)
+                #expect(seen.contains { if case .resyncing = $0 { return true } else { return false } })
+                let resynced = try #require(await second.roster)
+                #expect(resynced.revision == 6 && resynced.state.employees.count == 6)
+                await admin.close()
+            }
         }
     }
 
     @Test func offlineAnswersComeFromTheCache() async throws {
-        let harness = try await ServerHarness.start(now: t0 + 10 * minute)
-        let admin = try await harness.connect()
-        let ada = try await admin.addEmployee("Ada", "Lovelace")
-        let grace = try await admin.addEmployee("Grace", "Hopper")
-        try await admin.addShift(ada, t0, t0 + 30 * minute)
-        try await admin.addShift(grace, t0 + 30 * minute, t0 + 60 * minute)
         let cache = temporaryDirectory()
-        let online = RosterClient(configuration: fastReconnect(harness.port, cache: cache))
-        try await online.refreshCache()
-        await admin.close()
-        await harness.stop()
+        let (port, ada, grace) = try await using(try await ServerHarness.start(now: t0 + 10 * minute)) { harness in
+            let admin = try await harness.connect()
+            let ada = try await admin.addEmployee("Ada", "Lovelace")
+            let grace = try await admin.addEmployee("Grace", "Hopper")
+            try await admin.addShift(ada, t0, t0 + 30 * minute)
+            try await admin.addShift(grace, t0 + 30 * minute, t0 + 60 * minute)
+            let online = RosterClient(configuration: fastReconnect(harness.port, cache: cache))
+            try await online.refreshCache()
+            await admin.close()
+            return (harness.port, ada, grace)
+        }
 
-        let offline = RosterClient(configuration: fastReconnect(harness.port, cache: cache))
+        let offline = RosterClient(configuration: fastReconnect(port, cache: cache))
         let roster = try #require(await offline.roster)
         #expect(roster.onDuty(at: t0 + 10 * minute).current.map(\.employeeID) == [ada])
         #expect(roster.onDuty(at: t0 + 10 * minute).until == t0 + 30 * minute)
@@ -195,12 +196,12 @@ func fastReconnect(_ port: Int, cache: URL?) -> RosterClientConfiguration {
     @Test func requestsWithoutFollowingShareOneConnection() async throws {
         try await withServer { harness in
             let before = harness.server.acceptedConnections
-            let client = RosterClient(configuration: fastReconnect(harness.port, cache: temporaryDirectory()))
-            _ = try await client.onDuty()
-            _ = try await client.refreshCache()
-            _ = try await client.employees()
-            #expect(harness.server.acceptedConnections - before == 1)
-            await client.stop()
+            try await using(RosterClient(configuration: fastReconnect(harness.port, cache: temporaryDirectory()))) { client in
+                _ = try await client.onDuty()
+                _ = try await client.refreshCache()
+                _ = try await client.employees()
+                #expect(harness.server.acceptedConnections - before == 1)
+            }
         }
     }
 

@@ -23,21 +23,23 @@ import Testing
                 configuration.limits.authFailureDelay = .milliseconds(200)
                 configure(&configuration)
             }
-            let administration = try await StoreAdministration.open(dataDirectory: harness.dataDirectory)
-            try await administration.createTenant(id: "beta", name: "Beta Corp")
-            let readerA = try await administration.createToken(tenant: "demo", role: .reader, expiresIn: nil, now: t0).text
-            let readerB = try await administration.createToken(tenant: "beta", role: .reader, expiresIn: nil, now: t0).text
-            let adminB = try await administration.createToken(tenant: "beta", role: .admin, expiresIn: nil, now: t0).text
-            // The running server picks up the new tenant and tokens from the store.
-            let ready = await eventually(10) { (try? await harness.connect(token: adminB)) != nil }
-            try #require(ready, "the server did not pick up tenant beta")
-            let adminA = try await harness.connect()
-            _ = try await adminA.addEmployee("Alice", "Alpha")
-            await adminA.close()
-            let beta = try await harness.connect(token: adminB)
-            _ = try await beta.addEmployee("Bob", "Beta")
-            await beta.close()
-            return TwoTenants(harness: harness, administration: administration, readerA: readerA, readerB: readerB, adminB: adminB)
+            return try await harness.stoppingOnError { harness in
+                let administration = try await StoreAdministration.open(dataDirectory: harness.dataDirectory)
+                try await administration.createTenant(id: "beta", name: "Beta Corp")
+                let readerA = try await administration.createToken(tenant: "demo", role: .reader, expiresIn: nil, now: t0).text
+                let readerB = try await administration.createToken(tenant: "beta", role: .reader, expiresIn: nil, now: t0).text
+                let adminB = try await administration.createToken(tenant: "beta", role: .admin, expiresIn: nil, now: t0).text
+                // The running server picks up the new tenant and tokens from the store.
+                let ready = await eventually(10) { (try? await harness.connect(token: adminB)) != nil }
+                try #require(ready, "the server did not pick up tenant beta")
+                let adminA = try await harness.connect()
+                _ = try await adminA.addEmployee("Alice", "Alpha")
+                await adminA.close()
+                let beta = try await harness.connect(token: adminB)
+                _ = try await beta.addEmployee("Bob", "Beta")
+                await beta.close()
+                return TwoTenants(harness: harness, administration: administration, readerA: readerA, readerB: readerB, adminB: adminB)
+            }
         }
 
         func stop() async {

@@ -139,13 +139,15 @@ func onDutyEvent(_ message: InboundMessage) -> Roster_V1_OnDutyChanged? {
     }
 
     @Test func shutdownSendsGoingAway() async throws {
-        let harness = try await ServerHarness.start()
-        let client = try await harness.connect()
-        let inbox = Inbox(client)
-        await harness.stop()
-        let message = try await inbox.next()
-        guard case .goingAway(let goingAway) = message.message else { Issue.record("\(message.message.type)"); return }
-        #expect(goingAway.retryAfterMs >= 50)
-        await client.closed()
+        let servers = ServerSlot(try await ServerHarness.start())
+        try await using(servers) { servers in
+            let client = try await servers.harness.connect()
+            let inbox = Inbox(client)
+            await servers.stop()
+            let message = try await inbox.next()
+            guard case .goingAway(let goingAway) = message.message else { Issue.record("\(message.message.type)"); return }
+            #expect(goingAway.retryAfterMs >= 50)
+            await client.closed()
+        }
     }
 }

@@ -15,15 +15,17 @@ struct SeededRoster: StoppableTestResource {
 
     static func start(configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> SeededRoster {
         let harness = try await ServerHarness.start(now: t0 + 10 * minute, configure: configure)
-        let admin = try await harness.connect()
-        var seeded = SeededRoster(harness: harness, admin: admin)
-        seeded.ada = try await admin.addEmployee("Ada", "Lovelace", position: "Engineer", team: "Core")
-        seeded.grace = try await admin.addEmployee("Grace", "Hopper", position: "Engineer", team: "Edge")
-        seeded.rene = try await admin.addEmployee("René", "Descartes", position: "Philosopher", team: "Edge")
-        seeded.adaShift = try await admin.addShift(seeded.ada, t0, t0 + 60 * minute)
-        try await admin.addShift(seeded.grace, t0 + 30 * minute, t0 + 90 * minute)
-        try await admin.addShift(seeded.rene, t0 + 90 * minute, t0 + 120 * minute)
-        return seeded
+        return try await harness.stoppingOnError { harness in
+            let admin = try await harness.connect()
+            var seeded = SeededRoster(harness: harness, admin: admin)
+            seeded.ada = try await admin.addEmployee("Ada", "Lovelace", position: "Engineer", team: "Core")
+            seeded.grace = try await admin.addEmployee("Grace", "Hopper", position: "Engineer", team: "Edge")
+            seeded.rene = try await admin.addEmployee("René", "Descartes", position: "Philosopher", team: "Edge")
+            seeded.adaShift = try await admin.addShift(seeded.ada, t0, t0 + 60 * minute)
+            try await admin.addShift(seeded.grace, t0 + 30 * minute, t0 + 90 * minute)
+            try await admin.addShift(seeded.rene, t0 + 90 * minute, t0 + 120 * minute)
+            return seeded
+        }
     }
 
     func stop() async {

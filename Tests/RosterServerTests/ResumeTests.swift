@@ -65,12 +65,12 @@ import Testing
 
     @Test func historySurvivesARestart() async throws {
         let directory = TestScratch.directory("roster-test").path
-        let harness = try await ServerHarness.start(dataDirectory: directory)
-        let admin = try await harness.connect()
-        for index in 1...3 { try await admin.admin(.setMotd(.with { $0.motd = "motd \(index)" })) }
-        let epoch = admin.welcome.epoch
-        await admin.close()
-        await harness.stop()
+        let epoch = try await using(try await ServerHarness.start(dataDirectory: directory)) { harness in
+            let admin = try await harness.connect()
+            for index in 1...3 { try await admin.admin(.setMotd(.with { $0.motd = "motd \(index)" })) }
+            await admin.close()
+            return admin.welcome.epoch
+        }
 
         try await using(try await ServerHarness.start(dataDirectory: directory)) { restarted in
             let client = try await restarted.connect()

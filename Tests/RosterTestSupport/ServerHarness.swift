@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import RosterClient
@@ -101,6 +102,17 @@ public final class ServerHarness: Sendable {
             $0.tenant = tenant
             $0.token = token
         })
+    }
+
+    /// Runs `body` (a fixture that builds on this server); if it throws, stops the server first,
+    /// so a fixture that fails half-way leaks nothing.
+    public func stoppingOnError<T>(_ body: (ServerHarness) async throws -> T) async throws -> T {
+        do {
+            return try await body(self)
+        } catch {
+            await stop()
+            throw error
+        }
     }
 
     /// Shuts the server down and removes the data directory if the harness made it.
@@ -376,5 +388,29 @@ extension RosterMessage {
     public func employeesBody() throws -> Roster_V1_EmployeesResponse {
         guard case .employees(let employees) = self else { throw TestFailure("expected Employees, got \(type)") }
         return employees
+    }
+}
+
+/// The server of a test that restarts it: `restart` stops the running one and starts the next,
+/// and `stop` (at the end of `using`) stops whichever runs then.
+public final class ServerSlot: StoppableTestResource, Sendable {
+    private let current: NIOLockedValueBox<ServerHarness?>
+
+    public init(_ harness: ServerHarness) { current = NIOLockedValueBox(harness) }
+
+    /// The running server.
+    public var harness: ServerHarness { current.withLockedValue { $0! } }
+
+    /// Stops the running server (if any), then starts another in its place.
+    public func restart(_ start: () async throws -> ServerHarness) async throws -> ServerHarness {
+        await stop()
+        let next = try await start()
+        current.withLockedValue { $0 = next }
+        return next
+    }
+
+    /// Stops the running server; for a test that checks what happens while none runs.
+    public func stop() async {
+        await current.withLockedValue { harness in defer { harness = nil }; return harness }?.stop()
     }
 }
