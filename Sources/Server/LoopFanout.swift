@@ -4,30 +4,26 @@ import RosterProtocol
 /// The subscribers of one tenant on one event loop. Touched only on that loop: a push costs one
 /// hop per loop, then a plain loop over subscribers writing a shared buffer, then one flush per
 /// connection. No task or allocation per subscriber on that path.
-// @unchecked: confined to `loop` (every method checks it); shared only to be found by loop.
-final class LoopFanout: @unchecked Sendable {
+final class LoopFanout: Sendable {
     let loop: any EventLoop
     let tenantID: String
-    private var subscriptions: [ObjectIdentifier: Subscription] = [:]
+    /// Bound to `loop`: reading or changing it elsewhere traps.
+    private let subscriptions: NIOLoopBoundBox<[ObjectIdentifier: Subscription]>
 
     init(loop: any EventLoop, tenantID: String) {
         self.loop = loop
         self.tenantID = tenantID
+        subscriptions = .makeBoxSendingValue([:], eventLoop: loop)
     }
 
-    var count: Int {
-        loop.preconditionInEventLoop()
-        return subscriptions.count
-    }
+    var count: Int { subscriptions.value.count }
 
     func add(_ subscription: Subscription) {
-        loop.preconditionInEventLoop()
-        subscriptions[ObjectIdentifier(subscription)] = subscription
+        subscriptions.value[ObjectIdentifier(subscription)] = subscription
     }
 
     func remove(_ subscription: Subscription) {
-        loop.preconditionInEventLoop()
-        subscriptions[ObjectIdentifier(subscription)] = nil
+        subscriptions.value[ObjectIdentifier(subscription)] = nil
     }
 
     func deliver(_ push: RosterPush) {
@@ -58,10 +54,9 @@ final class LoopFanout: @unchecked Sendable {
         topic: Roster_V1_Topic, kind: ConnectionStateMachine.PushKind, shared: ByteBuffer?, isNew: (Subscription) -> Bool,
         filtered: (Roster_V1_SubscriptionFilter) -> ByteBuffer?
     ) {
-        loop.preconditionInEventLoop()
         var framesByFilter: [Roster_V1_SubscriptionFilter: ByteBuffer?] = [:]
         var toFlush: [ConnectionHandler] = []
-        for subscription in subscriptions.values where subscription.topics.contains(topic) && isNew(subscription) {
+        for subscription in subscriptions.value.values where subscription.topics.contains(topic) && isNew(subscription) {
             let frame: ByteBuffer?
             if subscription.filter.isEmpty {
                 frame = shared
@@ -79,11 +74,10 @@ final class LoopFanout: @unchecked Sendable {
 
     /// Sends a Progress bookmark to every subscription that has been sent nothing for `interval`.
     func sendProgress(epoch: UInt64, revision: UInt64, idleFor interval: TimeAmount) {
-        loop.preconditionInEventLoop()
         let now = NIODeadline.now()
         var frames: [Roster_V1_SubscriptionFilter: ByteBuffer] = [:]
         var toFlush: [ConnectionHandler] = []
-        for subscription in subscriptions.values where now - subscription.lastSentAt >= interval {
+        for subscription in subscriptions.value.values where now - subscription.lastSentAt >= interval {
             let frame = frames[subscription.filter] ?? PushEncoding.frame(.progress(.with {
                 $0.epoch = epoch
                 $0.revision = max(revision, subscription.floorRevision)
