@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "RosterServer", targets: ["RosterServer"]),
         .library(name: "RosterClient", targets: ["RosterClient"]),
         .library(name: "RosterTLS", targets: ["RosterTLS"]),
+        .library(name: "RosterViewModels", targets: ["RosterViewModels"]),
         .executable(name: "roster-server", targets: ["roster-server"]),
         .executable(name: "roster-client", targets: ["roster-client"]),
         .executable(name: "roster-bench", targets: ["roster-bench"]),
@@ -81,6 +82,13 @@ let package = Package(
             ],
             path: "Sources/Client"
         ),
+        // Observable view models of the original apps' screens (Observation only, no UI
+        // framework), and contacts matching from vCard files.
+        .target(
+            name: "RosterViewModels",
+            dependencies: ["RosterClient", "RosterDomain"],
+            path: "Sources/ViewModels"
+        ),
         .executableTarget(
             name: "roster-server",
             dependencies: [
@@ -95,7 +103,7 @@ let package = Package(
         // and the watch screen. The executable only declares commands.
         .target(
             name: "RosterCommandLine",
-            dependencies: ["RosterClient", "RosterDomain", "RosterProtocol", "RosterTLS"],
+            dependencies: ["RosterClient", "RosterDomain", "RosterProtocol", "RosterTLS", "RosterViewModels"],
             path: "Sources/CommandLine"
         ),
         .executableTarget(
@@ -183,6 +191,11 @@ let package = Package(
                 "RosterTLS",
             ],
             path: "Tests/RosterClientTests"
+        ),
+        .testTarget(
+            name: "RosterViewModelTests",
+            dependencies: ["RosterTestSupport", "RosterViewModels", "RosterClient", "RosterDomain", "RosterServer"],
+            path: "Tests/RosterViewModelTests"
         ),
         .testTarget(
             name: "RosterCLITests",

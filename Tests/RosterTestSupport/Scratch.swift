@@ -204,7 +204,9 @@ func spawnAndWaitBlocking(_ path: String, _ arguments: [String]) -> Int32 {
 }
 
 /// Runs `body` with `resource`, then `cleanUp`, whether `body` returned or threw.
-public func withCleanup<Resource, Result>(_ resource: Resource, cleanUp: (Resource) async -> Void,
+/// Runs on the caller's actor (`isolation`), so a test on the main actor may use it too.
+public func withCleanup<Resource: Sendable, Result>(isolation: isolated (any Actor)? = #isolation, _ resource: Resource,
+                                          cleanUp: (Resource) async -> Void,
                                           _ body: (Resource) async throws -> Result) async throws -> Result {
     do {
         let result = try await body(resource)
@@ -217,7 +219,7 @@ public func withCleanup<Resource, Result>(_ resource: Resource, cleanUp: (Resour
 }
 
 /// What a test starts and must stop: servers, clients, peers.
-public protocol StoppableTestResource {
+public protocol StoppableTestResource: Sendable {
     func stop() async
 }
 
@@ -226,7 +228,7 @@ extension RosterClient: StoppableTestResource {}
 
 /// Runs `body` with `resource` and stops it afterwards, whether `body` returned or threw, so a
 /// failing test never leaks a server, a client or a peer process.
-public func using<Resource: StoppableTestResource, Result>(_ resource: Resource,
+public func using<Resource: StoppableTestResource, Result>(isolation: isolated (any Actor)? = #isolation, _ resource: Resource,
                                                            _ body: (Resource) async throws -> Result) async throws -> Result {
-    try await withCleanup(resource, cleanUp: { await $0.stop() }, body)
+    try await withCleanup(isolation: isolation, resource, cleanUp: { await $0.stop() }, body)
 }

@@ -3,7 +3,7 @@ import RosterDomain
 
 /// What `roster-server token ...` and `roster-server tenant ...` do, on the data directory's
 /// store. A running server picks the changes up within `tokenRefresh`.
-public struct StoreAdministration {
+public struct StoreAdministration: Sendable {
     public enum Failure: Error, CustomStringConvertible {
         case noSuchTenant(String)
         case tenantExists(String)

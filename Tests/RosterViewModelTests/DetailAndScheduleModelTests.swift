@@ -1,0 +1,51 @@
+import Foundation
+import RosterClient
+import RosterDomain
+import RosterViewModels
+import Testing
+
+/// The detail and schedule screens, reading the screen model's roster.
+@MainActor @Suite(.timeLimit(.minutes(1))) struct DetailAndScheduleModelTests {
+    let shifts = [Shift(id: "s1", employeeID: ada.id, start: t0, end: t0 + 30 * minute),
+                  Shift(id: "s2", employeeID: grace.id, start: t0 + 30 * minute, end: t0 + 60 * minute),
+                  Shift(id: "s3", employeeID: ada.id, start: t0 + 90 * minute, end: t0 + 120 * minute)]
+
+    @Test func detailShowsThePersonTheirNextShiftsAndTheContact() async throws {
+        let contacts = VCardDirectory(parsing: "BEGIN:VCARD\nN:LOVELACE;ada\nTEL:+44 1\nEND:VCARD\n")
+        let source = FakeRosterSource(roster: cached([ada, grace], shifts: shifts))
+        let screen = RosterScreenModel(source: source, contacts: contacts)
+        await screen.receive(.synced(try #require(source.roster)))
+        let detail = EmployeeDetailModel(employeeID: ada.id, screen: screen)
+        #expect(detail.fullName == "Ada Lovelace" && detail.email == "ada@acme.test")
+        #expect(detail.position == "Engineer" && detail.team == "Core" && detail.projects == ["Engine"])
+        #expect(detail.phone == "" && detail.biography == "" && detail.photoURL == nil && detail.employeeType == .unspecified)
+        #expect(detail.matchesContact && detail.contact?.phones == ["+44 1"])
+        let next = detail.nextShifts(now: t0 + 40 * minute)
+        #expect(next.map(\.schedule) == ["Acme"])
+        #expect(next.first?.shifts.map(\.id) == ["s3"], "a shift that ended is not next")
+        #expect(!EmployeeDetailModel(employeeID: grace.id, screen: screen).matchesContact)
+
+        source.roster = cached([grace], shifts: [shifts[1]], revision: 2)
+        await screen.receive(.rosterChanged(revision: 2, changes: [.employeeDeleted(id: ada.id)]))
+        #expect(detail.employee == nil && detail.fullName == "" && detail.nextShifts().isEmpty, "deleted while shown")
+    }
+
+    @Test func scheduleListsHandoffsAndTheFinalScheduleInAWindow() async throws {
+        let screen = RosterScreenModel(source: FakeRosterSource())
+        let schedule = ScheduleModel(screen: screen)
+        #expect(schedule.handoffs(after: t0).isEmpty && schedule.finalSchedule(from: t0, to: t0 + 1).isEmpty)
+        await screen.receive(.synced(cached([ada, grace], shifts: shifts)))
+        #expect(schedule.name == "Acme")
+        let handoffs = schedule.handoffs(after: t0 + 10 * minute)
+        #expect(handoffs.map(\.at) == [t0 + 30 * minute, t0 + 60 * minute, t0 + 90 * minute, t0 + 120 * minute])
+        #expect(handoffs.map { $0.from.map(\.firstName) } == [["Ada"], ["Grace"], [], ["Ada"]])
+        #expect(handoffs.map { $0.to.map(\.firstName) } == [["Grace"], [], ["Ada"], []], "a gap is a handoff to nobody")
+        #expect(schedule.handoffs(after: t0, limit: 2).count == 2)
+
+        let window = schedule.finalSchedule(from: t0 + 15 * minute, to: t0 + 100 * minute)
+        #expect(window.map(\.employeeID) == [ada.id, grace.id, ada.id])
+        #expect(window.first?.start == t0 + 15 * minute, "clipped to the window")
+        #expect(window.last?.end == t0 + 100 * minute)
+        #expect(window.allSatisfy { $0.source == "shift" && $0.employee != nil })
+    }
+}
