@@ -3,6 +3,7 @@ import RosterClient
 import RosterDomain
 import RosterProtocol
 import RosterTLS
+import RosterViewModels
 
 /// What `export` writes.
 public enum ExportFormat: String, Sendable, CaseIterable {
@@ -21,10 +22,13 @@ public struct CommandRunner: Sendable {
     public let json: Bool
     public let display: Display
     public let client: RosterClient
+    /// The people of `settings.contactsFile`, marked in listings and shown with a person.
+    public let contacts: VCardDirectory?
 
-    public init(settings: ClientSettings, json: Bool) {
+    public init(settings: ClientSettings, json: Bool, contacts: VCardDirectory? = nil) {
         self.settings = settings
         self.json = json
+        self.contacts = contacts
         display = Display(utc: settings.useUTC)
         client = RosterClient(configuration: settings.clientConfiguration())
     }
@@ -227,8 +231,8 @@ public struct CommandRunner: Sendable {
             struct Group: Encodable { var name: String; var employees: [JSONShapes.Person] }
             struct Listing: Encodable { var employees: [JSONShapes.Person]; var groups: [Group]? }
             Self.out(JSONShapes.line(Listing(
-                employees: employees.map(JSONShapes.Person.init),
-                groups: groups?.map { Group(name: $0.name, employees: $0.employees.map(JSONShapes.Person.init)) })))
+                employees: employees.map(person),
+                groups: groups?.map { Group(name: $0.name, employees: $0.employees.map(person)) })))
         } else if employees.isEmpty {
             Self.err(emptyMessage)
         } else if let groups {
@@ -243,10 +247,17 @@ public struct CommandRunner: Sendable {
         return employees.isEmpty ? .nothingToShow : .success
     }
 
+    /// A person for JSON output, marked when a contacts file is given.
+    func person(_ employee: Employee) -> JSONShapes.Person {
+        JSONShapes.Person(employee, inContacts: contacts.map { $0.matches(employee) })
+    }
+
+    /// The directory table; with a contacts file, a CONTACT column marks the people in it.
     func employeeTable(_ employees: [Employee], indent: String) -> String {
-        var table = TextTable(["NAME", "POSITION", "TEAM", "EMAIL", "PHONE", "ID"])
+        var table = TextTable(["NAME", "POSITION", "TEAM", "EMAIL", "PHONE", "ID"] + (contacts == nil ? [] : ["CONTACT"]))
         for employee in employees {
-            table.rows.append([employee.fullName, employee.position, employee.team, employee.email, employee.phone, employee.id])
+            let mark = contacts.map { [$0.matches(employee) ? "✓" : ""] } ?? []
+            table.rows.append([employee.fullName, employee.position, employee.team, employee.email, employee.phone, employee.id] + mark)
         }
         return table.render(indent: indent)
     }
@@ -270,8 +281,9 @@ public struct CommandRunner: Sendable {
 
     func printEmployee(_ employee: Employee, shifts: [Shift]) {
         if json {
-            struct Detail: Encodable { var employee: JSONShapes.Person; var shifts: [JSONShapes.ShiftEntry] }
-            Self.out(JSONShapes.line(Detail(employee: JSONShapes.Person(employee), shifts: shifts.map { JSONShapes.ShiftEntry($0) })))
+            struct Detail: Encodable { var employee: JSONShapes.Person; var shifts: [JSONShapes.ShiftEntry]; var contact: Contact? }
+            Self.out(JSONShapes.line(Detail(employee: person(employee), shifts: shifts.map { JSONShapes.ShiftEntry($0) },
+                                            contact: contacts?.contact(matching: employee))))
             return
         }
         Self.out(employee.fullName)
@@ -284,6 +296,9 @@ public struct CommandRunner: Sendable {
         details.rows = rows.filter { !$0.1.isEmpty }.map { ["  \($0.0):", $0.1] }
         Self.out(details.render().split(separator: "\n").dropFirst().joined(separator: "\n"))
         if !employee.biography.isEmpty { Self.out("\n  \(employee.biography)") }
+        if let contact = contacts?.contact(matching: employee) {
+            Self.out("\n  In your contacts as \(contact.fullName): " + (contact.phones + contact.emails).joined(separator: " · "))
+        }
         Self.out("")
         if shifts.isEmpty {
             Self.out("No upcoming shifts.")

@@ -118,15 +118,21 @@ public enum JSONShapes {
     /// An employee as its Codable fields plus "name", the full name.
     public struct Person: Encodable, Sendable {
         public var employee: Employee
+        /// Whether the person is in the `--contacts` file; nil (left out) without one.
+        public var inContacts: Bool?
 
-        public init(_ employee: Employee) { self.employee = employee }
+        public init(_ employee: Employee, inContacts: Bool? = nil) {
+            self.employee = employee
+            self.inContacts = inContacts
+        }
 
-        enum Keys: String, CodingKey { case name }
+        enum Keys: String, CodingKey { case name, inContacts }
 
         public func encode(to encoder: any Encoder) throws {
             try employee.encode(to: encoder)
             var container = encoder.container(keyedBy: Keys.self)
             try container.encode(employee.fullName, forKey: .name)
+            try container.encodeIfPresent(inContacts, forKey: .inContacts)
         }
     }
 

@@ -17,6 +17,8 @@ public struct ClientSettings: Sendable, Equatable {
     public var knownHosts = KnownHosts()
     /// How long connecting and each request may take (`--timeout`, ROSTER_TIMEOUT, `timeout =`).
     public var timeout: Duration = .seconds(10)
+    /// A vCard file whose people are marked in listings (`--contacts`, ROSTER_CONTACTS, `contacts =`).
+    public var contactsFile: String?
 
     /// Values given on the command line; nil where a flag was not given.
     public struct Flags: Sendable {
@@ -29,11 +31,13 @@ public struct ClientSettings: Sendable, Equatable {
         public var tls: Bool
         public var caFile: String?
         public var timeout: String?
+        public var contactsFile: String?
 
         public init(server: String? = nil, token: String? = nil, tokenFile: String? = nil, tenant: String? = nil,
                     cacheDirectory: String? = nil, utc: Bool = false, tls: Bool = false, caFile: String? = nil,
-                    timeout: String? = nil) {
+                    timeout: String? = nil, contactsFile: String? = nil) {
             self.timeout = timeout
+            self.contactsFile = contactsFile
             self.tls = tls
             self.caFile = caFile
             self.server = server
@@ -69,7 +73,8 @@ public struct ClientSettings: Sendable, Equatable {
     }
 
     /// Resolves settings. The config file holds `key = value` lines (`server`, `token`,
-    /// `token-file`, `tenant`, `cache-dir`, `utc`, `tls`, `ca-file`); `#` starts a comment.
+    /// `token-file`, `tenant`, `cache-dir`, `utc`, `tls`, `ca-file`, `timeout`, `contacts`); `#`
+    /// starts a comment.
     public static func resolve(flags: Flags, environment: [String: String] = ProcessInfo.processInfo.environment,
                                configFile: URL? = nil) throws(Problem) -> ClientSettings {
         let file = configFile ?? defaultConfigFile(environment: environment)
@@ -91,6 +96,7 @@ public struct ClientSettings: Sendable, Equatable {
         settings.useUTC = flags.utc || environment["ROSTER_UTC"] == "1" || config["utc"] == "true"
         settings.knownHosts = KnownHosts(file: KnownHosts.defaultFile(environment: environment))
         settings.caFile = pick(flags.caFile, "ROSTER_CA_FILE", "ca-file")
+        settings.contactsFile = pick(flags.contactsFile, "ROSTER_CONTACTS", "contacts")
         settings.tls = flags.tls || environment["ROSTER_TLS"] == "1" || config["tls"] == "true" || settings.caFile != nil
             || settings.knownHosts.entry(for: settings.server) != nil
         // A token given directly beats a token file at the same level.

@@ -1,87 +1,229 @@
 import Foundation
 import RosterClient
 import RosterDomain
+import RosterViewModels
 
-/// What the live screen shows: the original app's layout in a terminal. Tenant and motd, on
-/// duty now (until when, who is next), the roster of upcoming shifts, and a status line.
+/// What the watch screen does besides showing the roster: browsing the directory with a
+/// selection, typing a search, or showing one person.
+public struct WatchView: Sendable, Equatable {
+    public enum Mode: Sendable, Equatable {
+        case browse
+        /// Keys go to the search text.
+        case searching
+        /// One person's detail, by employee id.
+        case detail(String)
+    }
+
+    public var mode: Mode = .browse
+    /// Index into the people listed, in screen order.
+    public var selection = 0
+
+    public init() {}
+}
+
+/// A key the watch screen understands.
+public enum WatchKey: Sendable, Equatable {
+    case character(Character)
+    case enter, backspace, escape, up, down
+
+    /// The keys in what one read from a terminal in non-canonical mode returned: arrows arrive
+    /// as ESC [ A and ESC [ B, a lone ESC is Escape.
+    public static func decode(_ bytes: [UInt8]) -> [WatchKey] {
+        var keys: [WatchKey] = []
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case 0x1B:
+                if index + 2 < bytes.count, bytes[index + 1] == UInt8(ascii: "[") {
+                    let code = bytes[index + 2]
+                    if code == UInt8(ascii: "A") { keys.append(.up) } else if code == UInt8(ascii: "B") { keys.append(.down) }
+                    index += 3
+                    continue
+                }
+                keys.append(.escape)
+            case 0x0A, 0x0D: keys.append(.enter)
+            case 0x08, 0x7F: keys.append(.backspace)
+            case 0x20..<0x7F: keys.append(.character(Character(UnicodeScalar(byte))))
+            default:
+                // UTF-8 text typed into the search (an accented letter): take the whole sequence.
+                if byte >= 0xC0 {
+                    var end = index + 1
+                    while end < bytes.count, bytes[end] & 0xC0 == 0x80 { end += 1 }
+                    if let text = String(bytes: bytes[index..<end], encoding: .utf8) { keys += text.map(WatchKey.character) }
+                    index = end
+                    continue
+                }
+            }
+            index += 1
+        }
+        return keys
+    }
+}
+
+/// The live screen: `RosterScreenModel` in a terminal and nothing else. Tenant and motd, on duty
+/// now (until when, who is next), the directory grouped by position or team with a search, one
+/// person's detail, the model's message, and a status line with the keys.
+@MainActor
 public struct WatchScreen {
-    public var roster: CachedRoster?
-    /// The server's latest on-duty push; used while live, else the cache answers.
-    public var pushed: OnDutyStatus?
-    public var state: ConnectionState
+    public let model: RosterScreenModel
+    public var view: WatchView
     public var server: String
     public var display: Display
 
-    public init(roster: CachedRoster?, pushed: OnDutyStatus?, state: ConnectionState, server: String, display: Display) {
-        self.roster = roster
-        self.pushed = pushed
-        self.state = state
+    public init(model: RosterScreenModel, view: WatchView = WatchView(), server: String, display: Display) {
+        self.model = model
+        self.view = view
         self.server = server
         self.display = display
     }
 
-    /// Who is on duty at `now`: the push when live and still current, else the cached plan.
-    public func onDuty(now: UnixMillis) -> OnDutyStatus? {
-        if state == .live, let pushed, pushed.until.map({ now < $0 }) ?? true { return pushed }
-        guard let roster else { return pushed }
-        return OnDutyStatus(roster.onDuty(at: now), in: roster.state, revision: roster.revision)
+    /// The people listed, in screen order (what the selection indexes).
+    public var people: [Employee] { model.sections.flatMap(\.employees) }
+
+    /// Applies a key to the model and the view; false means quit.
+    public mutating func handle(_ key: WatchKey) -> Bool {
+        switch (view.mode, key) {
+        case (.searching, .enter):
+            view.mode = .browse
+        case (.searching, .escape):
+            model.searchText = ""
+            view.mode = .browse
+        case (.searching, .backspace):
+            if !model.searchText.isEmpty { model.searchText.removeLast() }
+        case (.searching, .character(let character)):
+            model.searchText.append(character)
+        case (.detail, .escape), (.detail, .enter), (.detail, .backspace), (.detail, .character("q")):
+            view.mode = .browse
+        case (.browse, .character("q")), (.browse, .character("Q")):
+            return false
+        case (.browse, .character("/")):
+            view.mode = .searching
+        case (.browse, .character("g")):
+            model.grouping = model.grouping == .position ? .team : .position
+        case (.browse, .escape):
+            model.searchText = ""
+        case (.browse, .up), (.browse, .character("k")):
+            view.selection -= 1
+        case (.browse, .down), (.browse, .character("j")):
+            view.selection += 1
+        case (.browse, .enter):
+            if people.indices.contains(view.selection) { view.mode = .detail(people[view.selection].id) }
+        default:
+            break
+        }
+        view.selection = min(max(0, view.selection), max(0, people.count - 1))
+        return true
     }
 
     /// The screen as lines, at most `height` of them, none wider than `width`.
     public func lines(now: UnixMillis, width: Int = 100, height: Int = 40) -> [String] {
         var top: [String] = []
-        guard let roster else {
-            top.append("Roster — \(server)")
+        if model.roster != nil {
+            top.append(model.tenantName)
+            if !model.motd.isEmpty { top.append(model.motd) }
             top.append("")
-            top.append(state == .live ? "No data yet." : "No connection to \(server), and nothing cached yet.")
-            return fit(top, bottom: [status(now: now)], width: width, height: height)
+            top += onDutyLines(now: now)
+        } else {
+            top.append("Roster — \(server)")
         }
-        top.append(roster.state.tenant.name.isEmpty ? roster.state.tenant.id : roster.state.tenant.name)
-        if !roster.state.tenant.motd.isEmpty { top.append(roster.state.tenant.motd) }
+        if let message = model.message(now: Date(timeIntervalSince1970: Double(now) / 1000)) {
+            top.append("")
+            top.append(message)
+        }
+        if let notice = model.notice { top.append("Note: \(notice)") }
         top.append("")
-        top.append("ON DUTY NOW")
-        if let status = onDuty(now: now) {
-            if status.current.isEmpty { top.append("  Nobody is on duty.") }
+        let bottom = ["", status()]
+        let room = max(0, height - top.count - bottom.count)
+        if case .detail(let id) = view.mode {
+            top += detailLines(EmployeeDetailModel(employeeID: id, screen: model), now: now)
+        } else if model.roster != nil {
+            top += directoryLines(room: room)
+        }
+        return fit(top, bottom: bottom, width: width, height: height)
+    }
+
+    private func onDutyLines(now: UnixMillis) -> [String] {
+        var lines = ["ON DUTY NOW"]
+        for schedule in model.onDuty {
+            let status = schedule.status
+            if status.current.isEmpty { lines.append("  Nobody is on duty.") }
             for entry in status.current {
                 let role = [entry.employee.position, entry.employee.team].filter { !$0.isEmpty }.joined(separator: ", ")
                 let until = "until \(display.clock(entry.shift.end, now: now)) (in \(Display.duration(millis: entry.shift.end - now)))"
-                top.append("  ● \(entry.employee.fullName)\(role.isEmpty ? "" : " — \(role)")   \(until)")
+                lines.append("  ● \(entry.employee.fullName)\(role.isEmpty ? "" : " — \(role)")   \(until)")
                 let contact = [entry.employee.email, entry.employee.phone].filter { !$0.isEmpty }.joined(separator: " · ")
-                if !contact.isEmpty { top.append("    \(contact)") }
+                if !contact.isEmpty { lines.append("    \(contact)") }
             }
             if let until = status.until {
-                top.append("  Next: \(Display.incoming(status)) at \(display.clock(until, now: now)) (in \(Display.duration(millis: until - now)))")
+                lines.append("  Next: \(Display.incoming(status)) at \(display.clock(until, now: now)) (in \(Display.duration(millis: until - now)))")
             }
         }
-        if roster.state.employees.isEmpty {
-            top.append("")
-            top.append("No employees.")
-        }
-        top.append("")
-        top.append("ROSTER (times in \(display.zoneName))")
-        let upcoming = roster.state.upcomingShifts(now: now)
-        if upcoming.isEmpty { top.append("  No upcoming shifts.") }
-        let room = max(0, height - top.count - 2)
-        var table = TextTable(["  WHEN", "WHO", "POSITION", "TEAM"])
-        for shift in upcoming.prefix(max(0, room - 1)) {
-            let person = roster.state.employees[shift.employeeID]
-            let marker = shift.contains(now) ? "▶ " : "  "
-            table.rows.append([marker + "\(display.clock(shift.start, now: now))–\(display.clock(shift.end, now: now))",
-                               person?.fullName ?? shift.employeeID, person?.position ?? "", person?.team ?? ""])
-        }
-        if !upcoming.isEmpty { top += table.render().split(separator: "\n").map(String.init) }
-        return fit(top, bottom: ["", status(now: now)], width: width, height: height)
+        return lines
     }
 
-    private func status(now: UnixMillis) -> String {
-        var parts = [state.description]
-        if let roster {
-            parts.append("revision \(roster.revision)")
-            let age = Date(timeIntervalSince1970: Double(now) / 1000).timeIntervalSince(roster.syncedAt)
-            parts.append(state == .live ? "synced" : "data \(Display.age(seconds: max(0, age))) old")
+    /// The directory's sections, scrolled so that the selection is on screen.
+    private func directoryLines(room: Int) -> [String] {
+        let other = model.grouping == .position ? "team" : "position"
+        var header = "EMPLOYEES by \(model.grouping.rawValue) · g: by \(other)"
+        switch view.mode {
+        case .searching: header += " · search: \(model.searchText)▏ (Enter: done, Esc: clear)"
+        case _ where !model.searchText.isEmpty: header += " · search: \(model.searchText) (/: edit, Esc: clear)"
+        default: header += " · /: search"
         }
+        var rows: [String] = []
+        var selectedRow = 0
+        var index = 0
+        let onDuty = Set(model.onDuty.flatMap { $0.status.current.map(\.employee.id) })
+        for section in model.sections {
+            rows.append(section.name)
+            for employee in section.employees {
+                if index == view.selection { selectedRow = rows.count }
+                var table = [employee.fullName.padding(toLength: max(24, employee.fullName.count), withPad: " ", startingAt: 0),
+                             model.grouping == .position ? employee.team : employee.position, employee.email, employee.phone]
+                    .filter { !$0.isEmpty }.joined(separator: "  ")
+                if onDuty.contains(employee.id) { table += "  ● on duty" }
+                if model.contacts?.matches(employee) == true { table += "  ✓ contact" }
+                rows.append((index == view.selection ? "  ▸ " : "    ") + table)
+                index += 1
+            }
+        }
+        if rows.isEmpty, !model.searchText.isEmpty { rows.append("  Nobody matches \"\(model.searchText)\".") }
+        let visible = max(1, room - 1)
+        let first = min(max(0, selectedRow - visible / 2), max(0, rows.count - visible))
+        return [header] + rows.dropFirst(first).prefix(visible)
+    }
+
+    private func detailLines(_ detail: EmployeeDetailModel, now: UnixMillis) -> [String] {
+        guard detail.employee != nil else { return ["This person is no longer in the directory. (Esc: back)"] }
+        var lines = ["\(detail.fullName)   (Esc: back)"]
+        let fields: [(String, String)] = [
+            ("Position", detail.position), ("Team", detail.team), ("Email", detail.email), ("Phone", detail.phone),
+            ("Projects", detail.projects.joined(separator: ", ")), ("Type", detail.employeeType.rawValue),
+            ("Photo", detail.photoURL?.absoluteString ?? ""),
+        ]
+        for (name, value) in fields where !value.isEmpty { lines.append("  \(name + ":")\(String(repeating: " ", count: max(1, 10 - name.count)))\(value)") }
+        if !detail.biography.isEmpty { lines += ["", "  \(detail.biography)"] }
+        if let contact = detail.contact {
+            lines += ["", "  In your contacts as \(contact.fullName): " + (contact.phones + contact.emails).joined(separator: " · ")]
+        }
+        lines.append("")
+        let schedules = detail.nextShifts(now: now)
+        if schedules.isEmpty { lines.append("  No upcoming shifts.") }
+        for (schedule, shifts) in schedules {
+            lines.append("  Next shifts on \(schedule) (\(display.zoneName)):")
+            for shift in shifts {
+                lines.append("    \(display.dateTime(shift.start)) – \(display.dateTime(shift.end))\(shift.role.isEmpty ? "" : "  \(shift.role)")")
+            }
+        }
+        return lines
+    }
+
+    private func status() -> String {
+        var parts = [model.connection.description]
+        if let roster = model.roster { parts.append("revision \(roster.revision)") }
         parts.append(server)
-        parts.append("Ctrl-C to quit")
+        parts.append(view.mode == .browse ? "↑↓ Enter: details · q: quit" : "Ctrl-C: quit")
         return parts.joined(separator: " · ")
     }
 

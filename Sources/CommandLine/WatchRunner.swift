@@ -1,61 +1,93 @@
 import Dispatch
 import Foundation
 import RosterClient
+import Observation
 import RosterDomain
+import RosterViewModels
 #if canImport(Glibc)
 import Glibc
 #endif
 
 extension CommandRunner {
-    /// Follows the server until Ctrl-C: a live screen on a terminal, JSON lines otherwise.
+    /// Follows the server until Ctrl-C or `q`: a live screen on a terminal, JSON lines otherwise.
     public func watch() async -> ClientExitCode {
-        let onTerminal = !json && isatty(STDOUT_FILENO) == 1
-        let screen = TerminalScreen(enabled: onTerminal)
+        if !json && isatty(STDOUT_FILENO) == 1 { return await watchOnScreen() }
+        return await watchAsEvents()
+    }
+
+    /// JSON lines for scripts: the cached view at once (marked as such), then every update.
+    private func watchAsEvents() async -> ClientExitCode {
         let stopper = SignalStopper { [client] in await client.stop() }
-        // On a terminal, `q` quits as Ctrl-C does.
-        let keys = onTerminal && isatty(STDIN_FILENO) == 1 ? KeyReader { [client] key in
-            if key == UInt8(ascii: "q") || key == UInt8(ascii: "Q") { Task { await client.stop() } }
-        } : nil
-        if !onTerminal, let roster = await client.roster {
-            // Scripts get the cached view at once, marked as such.
+        if let roster = await client.roster {
             let status = OnDutyStatus(roster.onDuty(), in: roster.state, revision: roster.revision)
             Self.out(JSONShapes.line(JSONShapes.OnDuty(status, source: "cache", event: "onDuty", ageSeconds: Int(roster.age()))))
         }
         await client.start()
-        let ticker = Task {
-            // Redraw once a second so countdowns and the data's age stay current.
-            while !Task.isCancelled {
-                await screen.draw(lines: await screenLines())
-                try? await Task.sleep(for: .seconds(1))
-            }
-        }
         var refusal: RosterClientError?
         for await update in client.updates {
-            if onTerminal {
-                await screen.draw(lines: await screenLines())
-            } else {
-                Self.out(WatchEvents.json(update))
-            }
+            Self.out(WatchEvents.json(update))
             if case .refused(let error) = update {
                 refusal = error
                 Task { await client.stop() }
             }
         }
-        ticker.cancel()
-        _ = await ticker.value
-        keys?.restore()
-        await screen.restore()
         stopper.cancel()
-        // Why watch ended, after the screen is gone so that nothing draws over it (the JSON
-        // event was written above).
         return refusal.map { report($0) } ?? .success
     }
 
-    private func screenLines() async -> [String] {
-        let size = TerminalScreen.size()
-        let watch = WatchScreen(roster: await client.roster, pushed: await client.onDuty, state: await client.state,
-                                server: settings.server, display: display)
-        return watch.lines(now: .now, width: size.columns, height: size.rows)
+    /// What wakes the screen up.
+    private enum ScreenEvent: Sendable {
+        case keys([UInt8]), changed, tick, quit
+    }
+
+    /// The terminal screen: `RosterScreenModel` drawn by `WatchScreen`, redrawn when the model
+    /// changes (observed), on every key and once a second for the countdowns.
+    @MainActor
+    private func watchOnScreen() async -> ClientExitCode {
+        let model = RosterScreenModel(source: client, contacts: contacts)
+        var screen = WatchScreen(model: model, server: settings.server, display: display)
+        let terminal = TerminalScreen(enabled: true)
+        let (events, input) = AsyncStream<ScreenEvent>.makeStream()
+        let stopper = SignalStopper { input.yield(.quit) }
+        let keys = isatty(STDIN_FILENO) == 1 ? KeyReader { input.yield(.keys($0)) } : nil
+        let running = Task { await model.run() }
+        let ticker = Task {
+            while !Task.isCancelled {
+                input.yield(.tick)
+                try? await Task.sleep(for: .seconds(1))
+            }
+        }
+        func draw() async {
+            let size = TerminalScreen.size()
+            // Reading the model inside the tracking registers what the screen depends on.
+            let lines = withObservationTracking {
+                screen.lines(now: .now, width: size.columns, height: size.rows)
+            } onChange: {
+                input.yield(.changed)
+            }
+            await terminal.draw(lines: lines)
+        }
+        await draw()
+        loop: for await event in events {
+            switch event {
+            case .keys(let bytes):
+                for key in WatchKey.decode(bytes) where !screen.handle(key) { break loop }
+            case .quit:
+                break loop
+            case .changed, .tick:
+                break
+            }
+            if model.refusal != nil { break }
+            await draw()
+        }
+        ticker.cancel()
+        running.cancel()
+        await running.value
+        keys?.restore()
+        await terminal.restore()
+        stopper.cancel()
+        // Why watch ended, after the screen is gone so that nothing draws over it.
+        return model.refusal.map { report($0) } ?? .success
     }
 }
 
@@ -122,15 +154,20 @@ final class KeyReader: @unchecked Sendable {
     private var saved = termios()
     private var active = false
 
-    init(_ pressed: @escaping @Sendable (UInt8) -> Void) {
+    /// `pressed` gets what each read returned: one key, or the bytes of an arrow key.
+    init(_ pressed: @escaping @Sendable ([UInt8]) -> Void) {
         guard tcgetattr(STDIN_FILENO, &saved) == 0 else { return }
         var raw = saved
         raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
         guard tcsetattr(STDIN_FILENO, TCSANOW, &raw) == 0 else { return }
         active = true
         Thread.detachNewThread {
-            var byte: UInt8 = 0
-            while read(STDIN_FILENO, &byte, 1) == 1 { pressed(byte) }
+            var buffer = [UInt8](repeating: 0, count: 64)
+            while true {
+                let count = read(STDIN_FILENO, &buffer, buffer.count)
+                guard count > 0 else { return }
+                pressed(Array(buffer[0..<count]))
+            }
         }
     }
 

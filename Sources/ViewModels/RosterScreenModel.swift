@@ -44,6 +44,8 @@ public final class RosterScreenModel {
     public private(set) var sections: [EmployeeGroup] = []
     /// A note worth showing next to the data (a corrupt cache that was ignored), or nil.
     public private(set) var notice: String?
+    /// Why the server refused the session for good (bad or revoked credentials), once it did.
+    public private(set) var refusal: RosterClientError?
 
     public var grouping: EmployeeGrouping = .position { didSet { rebuildSections() } }
     /// Filters `sections` over first name, last name, email, projects, position and team,
@@ -133,6 +135,7 @@ public final class RosterScreenModel {
             notice = problem.description
             if roster == nil { malformed = true }
         case .refused(let error):
+            refusal = error
             problem = "The server refused the connection: \(error.description)"
         }
         updateState()
@@ -210,7 +213,7 @@ public final class RosterScreenModel {
     static func age(_ seconds: TimeInterval) -> String {
         let seconds = max(0, Int(seconds))
         switch seconds {
-        case ..<60: return "just now"
+        case ..<60: return "less than a minute ago"
         case ..<120: return "1 minute ago"
         case ..<3600: return "\(seconds / 60) minutes ago"
         case ..<7200: return "1 hour ago"

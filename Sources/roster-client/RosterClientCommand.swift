@@ -16,7 +16,8 @@ struct RosterClientCommand: AsyncParsableCommand {
             Settings: command-line flags beat environment variables (ROSTER_SERVER, ROSTER_TOKEN, \
             ROSTER_TENANT, ROSTER_CACHE_DIR, ROSTER_UTC=1, ROSTER_TLS=1, ROSTER_CA_FILE), which beat the config file \
             ($XDG_CONFIG_HOME/roster/config: lines such as `server = host:7400`, `token-file = ~/admin.token`, \
-            `tenant = demo`, `cache-dir = /var/cache/roster`, `utc = true`, `tls = true`, `ca-file = ca.pem`).
+            `tenant = demo`, `cache-dir = /var/cache/roster`, `utc = true`, `tls = true`, `ca-file = ca.pem`, \
+            `contacts = ~/people.vcf`).
 
             TLS is used with --tls, with --ca-file, or when the server's CA was pinned with `roster-client trust`.
 
@@ -52,6 +53,9 @@ struct ConnectionOptions: ParsableArguments {
     @Option(name: .long, help: "How long connecting and each request may take: 10s, 500ms, 2m. (env: ROSTER_TIMEOUT; default: 10s)")
     var timeout: String?
 
+    @Option(name: .long, help: "Mark the people of this vCard file (3.0 or 4.0) in listings and details. (env: ROSTER_CONTACTS)")
+    var contacts: String?
+
     @Flag(name: .long, help: "Print JSON (one object per line for watch) instead of tables.")
     var json = false
 
@@ -60,9 +64,16 @@ struct ConnectionOptions: ParsableArguments {
 
     func runner() throws -> CommandRunner {
         let flags = ClientSettings.Flags(server: server, token: token, tokenFile: tokenFile, tenant: tenant,
-                                         cacheDirectory: cacheDir, utc: utc, tls: tls, caFile: caFile, timeout: timeout)
+                                         cacheDirectory: cacheDir, utc: utc, tls: tls, caFile: caFile, timeout: timeout,
+                                         contactsFile: contacts)
+        let settings: ClientSettings
         do {
-            return CommandRunner(settings: try ClientSettings.resolve(flags: flags), json: json)
+            settings = try ClientSettings.resolve(flags: flags)
+        } catch {
+            throw ValidationError(error.description)
+        }
+        do {
+            return CommandRunner(settings: settings, json: json, contacts: try ContactsFile.load(settings.contactsFile))
         } catch {
             throw ValidationError(error.description)
         }

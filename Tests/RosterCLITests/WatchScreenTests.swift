@@ -3,46 +3,124 @@ import RosterClient
 import RosterCommandLine
 import RosterDomain
 import RosterTestSupport
+import RosterViewModels
 import Testing
 
-@Suite(.timeLimit(.minutes(2))) struct WatchScreenTests {
+/// The terminal screen draws `RosterScreenModel` and handles the keys of `watch`.
+@MainActor @Suite(.timeLimit(.minutes(2))) struct WatchScreenTests {
     let now: UnixMillis = 1_795_343_400_000  // 10:30 UTC
     var roster: CachedRoster {
         let ada = Employee(id: "a", firstName: "Ada", lastName: "Lovelace", email: "ada@example.com", position: "Engineer", team: "Core")
         let alan = Employee(id: "b", firstName: "Alan", lastName: "Turing", position: "Engineer", team: "Core")
-        let state = RosterState(tenant: Tenant(id: "t", name: "Acme", motd: "Be kind"), employees: [ada, alan], shifts: [
+        let rene = Employee(id: "c", firstName: "René", lastName: "Descartes", position: "Philosopher", team: "Edge",
+                            biography: "Thinks, therefore is.")
+        let state = RosterState(tenant: Tenant(id: "t", name: "Acme", motd: "Be kind"), employees: [ada, alan, rene], shifts: [
             Shift(id: "1", employeeID: "a", start: now - 1_800_000, end: now + 1_800_000),
             Shift(id: "2", employeeID: "b", start: now + 1_800_000, end: now + 5_400_000),
         ])
         return CachedRoster(state: state, epoch: 1, revision: 7, syncedAt: Date(timeIntervalSince1970: Double(now) / 1000 - 120))
     }
 
-    @Test func showsTenantOnDutyNextRosterAndStatus() {
-        let screen = WatchScreen(roster: roster, pushed: nil, state: .reconnecting(attempt: 2, nextRetry: Date()),
-                                 server: "h:1", display: Display(utc: true))
-        let lines = screen.lines(now: now, width: 100, height: 30)
+    /// A model fed by hand; its client is never started.
+    func model(contacts: VCardDirectory? = nil) -> RosterScreenModel {
+        let client = RosterClient(configuration: RosterClientConfiguration(host: "127.0.0.1", port: 1))
+        let now = self.now
+        return RosterScreenModel(source: client, contacts: contacts, clock: { now })
+    }
+
+    @Test func showsTenantOnDutyTheDirectoryAndTheOfflineMessage() async throws {
+        let model = model()
+        await model.receive(.synced(roster))
+        await model.receive(.connectionState(.reconnecting(attempt: 2, nextRetry: Date())))
+        let lines = WatchScreen(model: model, server: "h:1", display: Display(utc: true)).lines(now: now, width: 100, height: 30)
         #expect(lines[0] == "Acme" && lines[1] == "Be kind")
         #expect(lines.contains { $0.hasPrefix("  ● Ada Lovelace — Engineer, Core") && $0.contains("until 11:00 (in 30m 00s)") })
         #expect(lines.contains("  Next: Alan Turing at 11:00 (in 30m 00s)"))
-        #expect(lines.contains { $0.hasPrefix("▶ 10:00–11:00  Ada Lovelace") })
-        #expect(lines.last?.contains("data 2 minutes old") == true, "offline: the data's age is shown")
-        #expect(lines.last?.contains("reconnecting (attempt 2") == true)
+        #expect(lines.contains("No connection — showing data from 2 minutes ago"), "the model's message, with the data's age")
+        #expect(lines.contains { $0.hasPrefix("EMPLOYEES by position") })
+        let engineer = try #require(lines.firstIndex(of: "Engineer"), "an Engineer section")
+        #expect(lines[engineer + 1].hasPrefix("  ▸ Ada Lovelace") && lines[engineer + 1].contains("● on duty"))
+        #expect(lines[engineer + 2].hasPrefix("    Alan Turing"))
+        #expect(lines.contains("Philosopher"))
+        #expect(lines.last?.hasPrefix("reconnecting (attempt 2") == true)
         #expect(lines.count <= 30 && lines.allSatisfy { $0.count <= 100 })
     }
 
-    @Test func fitsASmallTerminal() {
-        let screen = WatchScreen(roster: roster, pushed: nil, state: .live, server: "h:1", display: Display(utc: true))
-        let lines = screen.lines(now: now, width: 30, height: 8)
+    @Test func slashSearchesGTogglesGroupingAndEnterShowsTheDetail() async {
+        let contacts = VCardDirectory(parsing: "BEGIN:VCARD\nN:Descartes;Rene\nTEL:+33 1\nEND:VCARD\n")
+        let model = model(contacts: contacts)
+        await model.receive(.synced(roster))
+        var screen = WatchScreen(model: model, server: "h:1", display: Display(utc: true))
+        for key in WatchKey.decode(Array("/DESC".utf8)) {
+            let goesOn = screen.handle(key)
+            #expect(goesOn)
+        }
+        #expect(screen.view.mode == .searching)
+        #expect(model.searchText == "DESC")
+        var lines = screen.lines(now: now)
+        #expect(lines.contains { $0.contains("search: DESC▏") })
+        #expect(screen.people.map(\.firstName) == ["René"])
+        #expect(lines.contains { $0.hasPrefix("  ▸ René Descartes") && $0.contains("✓ contact") })
+
+        _ = screen.handle(.backspace)
+        #expect(model.searchText == "DES")
+        _ = screen.handle(.enter)
+        #expect(screen.view.mode == .browse && model.searchText == "DES", "Enter ends typing and keeps the filter")
+        _ = screen.handle(.enter)
+        #expect(screen.view.mode == .detail("c"))
+        lines = screen.lines(now: now)
+        #expect(lines.contains("René Descartes   (Esc: back)"))
+        #expect(lines.contains("  Thinks, therefore is."))
+        #expect(lines.contains("  In your contacts as Rene Descartes: +33 1"))
+        #expect(lines.contains("  No upcoming shifts."))
+        _ = screen.handle(.escape)
+        #expect(screen.view.mode == .browse)
+        _ = screen.handle(.escape)
+        #expect(model.searchText.isEmpty, "Esc while browsing clears the search")
+
+        _ = screen.handle(.character("g"))
+        #expect(model.grouping == .team)
+        #expect(screen.lines(now: now).contains { $0.hasPrefix("EMPLOYEES by team · g: by position") })
+        for key in WatchKey.decode([0x1B, UInt8(ascii: "["), UInt8(ascii: "B"), 0x1B, UInt8(ascii: "["), UInt8(ascii: "B")]) {
+            _ = screen.handle(key)
+        }
+        #expect(screen.view.selection == 2)
+        _ = screen.handle(.down)
+        #expect(screen.view.selection == 2, "the selection stays on the list")
+        _ = screen.handle(.enter)
+        #expect(screen.view.mode == .detail("c"), "by team: Core (Ada, Alan), then Edge (René)")
+        _ = screen.handle(.character("q"))
+        #expect(screen.view.mode == .browse)
+        let goesOn = screen.handle(.character("q"))
+        #expect(!goesOn, "q quits while browsing")
+    }
+
+    @Test func decodesKeysAsATerminalSendsThem() {
+        #expect(WatchKey.decode([0x1B]) == [.escape])
+        #expect(WatchKey.decode([0x7F, 0x0D, 0x0A]) == [.backspace, .enter, .enter])
+        #expect(WatchKey.decode([0x1B, 0x5B, 0x41]) == [.up])
+        #expect(WatchKey.decode(Array("é".utf8)) == [.character("é")])
+    }
+
+    @Test func fitsASmallTerminal() async {
+        let model = model()
+        await model.receive(.connectionState(.live))
+        await model.receive(.synced(roster))
+        let lines = WatchScreen(model: model, server: "h:1", display: Display(utc: true)).lines(now: now, width: 30, height: 8)
         #expect(lines.count <= 8 && lines.allSatisfy { $0.count <= 30 })
         #expect(lines.last?.hasPrefix("live") == true, "the status line is always shown")
     }
 
-    @Test func saysWhenThereIsNothingToShow() {
-        let screen = WatchScreen(roster: nil, pushed: nil, state: .connecting, server: "h:1", display: Display(utc: true))
-        #expect(screen.lines(now: now).contains("No connection to h:1, and nothing cached yet."))
-        var empty = roster
-        empty = CachedRoster(state: RosterState(tenant: Tenant(id: "t", name: "Acme")), epoch: 1, revision: 1, syncedAt: Date())
-        let lines = WatchScreen(roster: empty, pushed: nil, state: .live, server: "h:1", display: Display(utc: true)).lines(now: now)
-        #expect(lines.contains("No employees.") && lines.contains("  Nobody is on duty."))
+    @Test func saysWhenThereIsNothingToShow() async {
+        let model = model()
+        let screen = WatchScreen(model: model, server: "h:1", display: Display(utc: true))
+        #expect(screen.lines(now: now).contains("Loading…"))
+        await model.receive(.connectionState(.reconnecting(attempt: 1, nextRetry: Date())))
+        #expect(screen.lines(now: now).contains("No connection to 127.0.0.1:1"))
+        await model.receive(.connectionState(.live))
+        await model.receive(.synced(CachedRoster(state: RosterState(tenant: Tenant(id: "t", name: "Acme")), epoch: 1, revision: 1,
+                                                 syncedAt: Date())))
+        let lines = screen.lines(now: now)
+        #expect(lines.contains("No employees found") && lines.contains("  Nobody is on duty."))
     }
 }

@@ -63,21 +63,47 @@ import Testing
             }
             TestScratch.trackTmux(socket: session)
             defer { TestScratch.untrackTmux(socket: session) }
+            let contacts = TestScratch.directory("roster-contacts").appendingPathComponent("people.vcf")
+            try Data("BEGIN:VCARD\r\nVERSION:3.0\r\nN:LOVELACE;ada;;;\r\nEND:VCARD\r\n".utf8).write(to: contacts)
             try await withCleanup(session, cleanUp: { _ in _ = await tmuxRun(["kill-server"]) }) { _ in
                 #expect(await tmuxRun(["new-session", "-d", "-s", session, "-x", "100", "-y", "30",
-                                       "env \(environment) \(CLI.binary.path) watch"]) == 0)
+                                       "env \(environment) \(CLI.binary.path) watch --contacts \(contacts.path)"]) == 0)
 
                 #expect(try await eventually { try await screen().contains("live ·") })
                 let first = try await screen()
                 #expect(first.contains("ON DUTY NOW"))
                 #expect(first.contains("● Ada Lovelace — Engineer"))
-                #expect(first.contains("ROSTER"))
+                #expect(first.contains("EMPLOYEES by position"))
+                #expect(first.contains("▸ Ada Lovelace") && first.contains("✓ contact"), "people in --contacts are marked")
 
                 try await cli.run(["admin", "motd", "set", "Redrawn by a push"])
                 #expect(try await eventually { try await screen().contains("Redrawn by a push") })
                 try await cli.run(["admin", "employee", "add", "--first", "Grace", "--last", "Hopper"])
                 try await cli.run(["admin", "shift", "add", "--employee", "Grace Hopper", "--start", "1h ago", "--end", "in 1h"])
                 #expect(try await eventually { try await screen().contains("● Grace Hopper") }, "an on-duty push redraws the top")
+                #expect(try await eventually { try await screen().contains("    Grace Hopper") }, "and the directory")
+
+                // `/` then "lov" narrows the directory to Ada Lovelace as it is typed.
+                _ = await tmuxRun(["send-keys", "-t", session, "/", "l", "o", "v"])
+                #expect(try await eventually {
+                    let text = try await screen()
+                    return text.contains("search: lov") && text.contains("▸ Ada Lovelace") && !text.contains("    Grace Hopper")
+                })
+                _ = await tmuxRun(["send-keys", "-t", session, "Escape"])
+                #expect(try await eventually { try await screen().contains("    Grace Hopper") }, "Esc clears the search")
+
+                // Enter on a name shows the person.
+                _ = await tmuxRun(["send-keys", "-t", session, "Enter"])
+                #expect(try await eventually { try await screen().contains("Ada Lovelace   (Esc: back)") })
+                _ = await tmuxRun(["send-keys", "-t", session, "Escape"])
+                #expect(try await eventually { try await screen().contains("EMPLOYEES by position") })
+
+                // With the server gone the screen says so, with the data's age, and keeps the data.
+                await server.terminate()
+                #expect(try await eventually {
+                    let text = try await screen()
+                    return text.contains("No connection — showing data from") && text.contains("▸ Ada Lovelace")
+                })
 
                 _ = await tmuxRun(["send-keys", "-t", session, "q"])
                 #expect(await eventually { await tmuxRun(["has-session", "-t", session]) != 0 },
