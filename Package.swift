@@ -194,7 +194,8 @@ let package = Package(
         ),
         .testTarget(
             name: "RosterViewModelTests",
-            dependencies: ["RosterTestSupport", "RosterViewModels", "RosterClient", "RosterDomain", "RosterServer"],
+            dependencies: ["RosterTestSupport", "RosterViewModels", "RosterClient", "RosterDomain", "RosterServer",
+                           .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
             path: "Tests/RosterViewModelTests"
         ),
         .testTarget(

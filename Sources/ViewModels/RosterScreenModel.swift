@@ -62,6 +62,9 @@ public final class RosterScreenModel {
     private var problem: String?
     private var malformed = false
     private var hasTriedToConnect = false
+    /// Wakes the model at the next handoff; re-armed whenever who is on duty is recomputed.
+    private var handoffTimer: Task<Void, Never>?
+    private var isRunning = false
 
     /// - Parameter clock: the wall clock, in Unix milliseconds; tests pass their own.
     public init(source: any RosterSource, contacts: (any ContactsDirectory)? = nil,
@@ -92,10 +95,13 @@ public final class RosterScreenModel {
     public func run() async {
         if let cached = await source.currentRoster() { show(cached) }
         await source.start()
-        let ticking = Task { await self.tickAtHandoffs() }
+        isRunning = true
+        tick()
         // Ends when the task is cancelled (or the client finishes its stream).
         for await update in source.updates { await receive(update) }
-        ticking.cancel()
+        isRunning = false
+        handoffTimer?.cancel()
+        handoffTimer = nil
         await source.stop()
     }
 
@@ -147,6 +153,7 @@ public final class RosterScreenModel {
         let now = now ?? clock()
         guard let roster else {
             onDuty = []
+            armHandoffTimer()
             return
         }
         let status: OnDutyStatus
@@ -157,17 +164,20 @@ public final class RosterScreenModel {
         }
         let schedule = ScheduleOnDuty(id: roster.state.tenant.id, name: tenantName, status: status)
         if onDuty != [schedule] { onDuty = [schedule] }
+        armHandoffTimer()
     }
 
-    /// Sleeps until the next handoff, then ticks; again until cancelled.
-    private func tickAtHandoffs() async {
-        while !Task.isCancelled {
-            tick()
-            let now = clock()
-            let until = onDuty.compactMap(\.status.until).min() ?? now + 60_000
-            // Wake at the handoff, and at least once a minute (the cache may have changed).
-            let wait = max(1, min(until - now, 60_000))
+    /// While `run` runs, wakes at the next handoff (at least once a minute, in case the wall
+    /// clock was set) and ticks, which arms the timer again.
+    private func armHandoffTimer() {
+        handoffTimer?.cancel()
+        handoffTimer = nil
+        guard isRunning else { return }
+        let now = clock()
+        let wait = max(1, min((onDuty.compactMap(\.status.until).min() ?? now + 60_000) - now, 60_000))
+        handoffTimer = Task { [weak self] in
             do { try await Task.sleep(for: .milliseconds(wait)) } catch { return }
+            self?.tick()
         }
     }
 
