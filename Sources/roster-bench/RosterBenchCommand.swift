@@ -40,8 +40,8 @@ struct Fanout: AsyncParsableCommand {
         let slowed = stalled > 0 ? try await withStalled.runServer() : nil
         print("fanout: \(subscribers) subscribers, \(pushes) pushes of \(server.frameBytes)-byte frames (plaintext)")
         print("  roster-server  latency \(server.latency)")
-        print(String(format: "                 completion %.2f ms (median over pushes)   admin round trip %.2f ms",
-                     server.completionMillis, server.triggerMillis))
+        print(String(format: "                 completion %.2f ms (median over pushes)   admin round trip p50 %.2f ms  p99 %.2f ms",
+                     server.completionMillis, server.triggerMillis, server.triggerP99Millis))
         if let perSubscriber = server.residentBytesPerSubscriber {
             print(String(format: "                 resident memory per idle subscriber %.0f bytes", perSubscriber))
         }
