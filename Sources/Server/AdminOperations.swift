@@ -3,13 +3,21 @@ import RosterDomain
 import RosterProtocol
 
 /// Turns admin requests into committed revisions: resolve and validate against the current state,
-/// commit durably through the store, then publish. Runs on the mutation queue, one at a time.
+/// commit durably through the store and record it in the tenant. The caller answers the admin,
+/// then publishes to subscribers. Runs on the mutation queue, one at a time.
 struct AdminOperations: Sendable {
     let store: any RosterStore
     let clock: any ServerClock
     let historyLimit: Int
 
-    func perform(_ request: RosterMessage, on tenant: TenantRuntime) async -> Result<Roster_V1_MutationResult, WireError> {
+    /// The answer for the admin, and the revision to publish once it is written (nil when
+    /// nothing was committed).
+    struct Performed: Sendable {
+        var result: Result<Roster_V1_MutationResult, WireError>
+        var committed: TenantRuntime.CommittedRevision?
+    }
+
+    func perform(_ request: RosterMessage, on tenant: TenantRuntime) async -> Performed {
         let view = tenant.view
         let located: [RosterImport.Located]
         var summary: Roster_V1_ImportSummary?
@@ -20,20 +28,26 @@ struct AdminOperations: Sendable {
                 summary = Roster_V1_ImportSummary(plan)
                 if body.dryRun || located.isEmpty {
                     // Nothing to commit: a dry run, or a file that changes nothing (all unchanged).
-                    return .success(.with {
+                    return Performed(result: .success(.with {
                         $0.epoch = view.epoch
                         $0.revision = view.revision
                         $0.importSummary = summary!
                         $0.dryRun = body.dryRun
-                    })
+                    }))
                 }
             } else {
                 located = try changes(for: request, state: view.state)
             }
         } catch {
-            return .failure(WireError(error))
+            return Performed(result: .failure(WireError(error)))
         }
-        return await commit(located, on: tenant).map { epoch, entry in
+        let committed: (epoch: UInt64, entry: HistoryEntry, revision: TenantRuntime.CommittedRevision)
+        switch await commit(located, on: tenant) {
+        case .success(let done): committed = done
+        case .failure(let error): return Performed(result: .failure(error))
+        }
+        let (epoch, entry) = (committed.epoch, committed.entry)
+        return Performed(result: .success(
             Roster_V1_MutationResult.with {
                 $0.epoch = epoch
                 $0.revision = entry.revision
@@ -47,8 +61,7 @@ struct AdminOperations: Sendable {
                     }
                 }
                 if let summary { $0.importSummary = summary }
-            }
-        }
+            }), committed: committed.revision)
     }
 
     private func importPlan(_ body: Roster_V1_ImportRequest, state: RosterState) throws(RosterError) -> ImportPlan {
@@ -63,9 +76,10 @@ struct AdminOperations: Sendable {
     }
 
     /// Validates `located` against the tenant's current state, commits it durably as the next
-    /// revision, then publishes it. Nothing is published (or acknowledged) if the store fails.
+    /// revision and records it in the tenant; the caller publishes it (`TenantRuntime.publish`).
+    /// Nothing is recorded, published or acknowledged if the store fails.
     func commit(_ located: [RosterImport.Located], on tenant: TenantRuntime) async
-        -> Result<(epoch: UInt64, entry: HistoryEntry), WireError>
+        -> Result<(epoch: UInt64, entry: HistoryEntry, revision: TenantRuntime.CommittedRevision), WireError>
     {
         let view = tenant.view
         let located = view.state.expandingCascades(located)
@@ -81,8 +95,7 @@ struct AdminOperations: Sendable {
         } catch {
             return .failure(WireError(.unavailable, "the change could not be stored: \(error)", retryable: true))
         }
-        tenant.didCommit(entry, state: newState)
-        return .success((view.epoch, entry))
+        return .success((view.epoch, entry, tenant.apply(entry, state: newState)))
     }
 
     private func changes(for request: RosterMessage, state: RosterState) throws(RosterError) -> [RosterImport.Located] {

@@ -96,7 +96,9 @@ final class DemoRoster: Sendable {
         let admin = context.admin, tenant = self.tenant
         let result: Result<Void, WireError> = await withCheckedContinuation { continuation in
             let queued = context.mutations.submit {
-                continuation.resume(returning: await admin.commit(changes, on: tenant).map { _ in () })
+                let committed = await admin.commit(changes, on: tenant)
+                if case .success(let done) = committed { tenant.publish(done.revision) }
+                continuation.resume(returning: committed.map { _ in () })
             }
             if !queued { continuation.resume(returning: .failure(WireError(.unavailable, "shutting down"))) }
         }

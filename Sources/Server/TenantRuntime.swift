@@ -113,8 +113,15 @@ final class TenantRuntime: Sendable {
 
     // MARK: Mutations (called by the mutation queue, one at a time)
 
-    /// Records a committed revision and publishes it. `entry.revision` must be `revision + 1`.
-    func didCommit(_ entry: HistoryEntry, state newState: RosterState) {
+    /// A revision recorded by `apply` and not yet sent to subscribers.
+    struct CommittedRevision: Sendable {
+        fileprivate var push: RosterPush
+    }
+
+    /// Records a committed revision: from now on every query and new subscription sees it.
+    /// `entry.revision` must be `revision + 1`. Subscribers hear of it from `publish`, so that
+    /// the admin's acknowledgement can be written first instead of queueing behind the fan-out.
+    func apply(_ entry: HistoryEntry, state newState: RosterState) -> CommittedRevision {
         inner.withLockedValue { inner in
             let previousState = inner.state
             inner.state = newState
@@ -122,13 +129,19 @@ final class TenantRuntime: Sendable {
             inner.history.append(entry)
             while inner.history.count > historyLimit { inner.history.removeFirst() }
             inner.engine = newState.onDutyEngine()
-
-            var push = RosterPush(entry: entry, epoch: inner.epoch, previous: previousState, current: newState)
-            push.sharedFrame = PushEncoding.rosterChanged(push, filter: nil).map { PushEncoding.frame(.rosterChanged($0)) }
-            let published = push
-            for fanout in fanouts { fanout.loop.execute { fanout.deliver(published) } }
-            recompute(&inner, cause: .planChanged)
+            return CommittedRevision(push: RosterPush(entry: entry, epoch: inner.epoch, previous: previousState, current: newState))
         }
+    }
+
+    /// Sends a revision recorded by `apply` to every loop's subscribers, encoded once, and
+    /// announces who is on duty if the change altered it. A subscription made between `apply`
+    /// and `publish` already has the revision in its snapshot and its floor filters the push.
+    func publish(_ committed: CommittedRevision) {
+        var push = committed.push
+        push.sharedFrame = PushEncoding.rosterChanged(push, filter: nil).map { PushEncoding.frame(.rosterChanged($0)) }
+        let published = push
+        for fanout in fanouts { fanout.loop.execute { fanout.deliver(published) } }
+        inner.withLockedValue { recompute(&$0, cause: .planChanged) }
     }
 
     // MARK: On duty

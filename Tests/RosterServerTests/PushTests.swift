@@ -74,6 +74,27 @@ func onDutyEvent(_ message: InboundMessage) -> Roster_V1_OnDutyChanged? {
         }
     }
 
+    /// The admin is answered as soon as the change is durable, before its fan-out: on the
+    /// admin's own connection the MutationResult comes before the push of its revision.
+    @Test func theAdminsAnswerComesBeforeThePushOfItsRevision() async throws {
+        try await withServer { harness in
+            let admin = try await harness.connect()
+            let inbox = Inbox(admin)
+            admin.subscribe(.with { $0.topics = [.roster] })
+            _ = try await inbox.untilSynced()
+            for round in 1...3 {
+                let requestID = admin.post(.setMotd(.with { $0.motd = "answer first \(round)" }))
+                let answer = try await inbox.next()
+                #expect(answer.requestID == requestID, "round \(round): \(answer.message.type)")
+                let result = try #require({ if case .mutationResult(let result) = answer.message { result } else { nil } }())
+                let push = try await inbox.next()
+                guard case .rosterChanged(let changed) = push.message else { throw TestFailure("expected RosterChanged, got \(push.message.type)") }
+                #expect(push.requestID == 0 && changed.revision == result.revision)
+            }
+            await admin.close()
+        }
+    }
+
     @Test func clockJumpRecomputes() async throws {
         try await using(try await SeededRoster.start()) { roster in
             let watcher = try await roster.harness.connect()
