@@ -42,6 +42,9 @@ public struct FanoutResult {
     public var triggerMillis: Double
     public var triggerP99Millis: Double
     public var frameBytes: Int
+    /// Server CPU (user + system) per push, and per subscriber connect (handshake and subscribe).
+    public var cpuMillisPerPush: Double
+    public var cpuMillisPerConnect: Double
     public var residentBytesPerSubscriber: Double?
     public var pushFrame: [UInt8]?
 }
@@ -140,16 +143,19 @@ public struct FanoutBenchmark {
                          trigger: (Int) async throws -> Void) async throws -> FanoutResult {
         let recorder = PushRecorder(pushes: pushes)
         let before = residentBytes(pid: serverPID)
+        let cpuBeforeConnects = cpuMillis(pid: serverPID)
         let stalled = try await openStalledSubscribers(count: stalledSubscribers, port: port, tls: tls?.context, group: group,
                                                        recorder: recorder)
         let channels = try await openSubscribers(count: subscribers, port: port, tls: tls?.context, group: group, recorder: recorder)
             + stalled
+        let cpuPerConnect = (cpuMillis(pid: serverPID) - cpuBeforeConnects) / Double(max(1, subscribers + stalledSubscribers))
         try await Task.sleep(for: .seconds(1))  // let the server settle before reading its memory
         let after = residentBytes(pid: serverPID)
 
         var samples: [UInt64] = []
         var completions: [Double] = []
         var triggers: [Double] = []
+        let cpuBeforePushes = cpuMillis(pid: serverPID)
         for index in 0..<pushes {
             let start = nanos()
             try await trigger(index)
@@ -167,6 +173,7 @@ public struct FanoutBenchmark {
             samples += receipts.map { $0 - start }
             if let last = receipts.max() { completions.append(Double(last - start) / 1e6) }
         }
+        let cpuPerPush = (cpuMillis(pid: serverPID) - cpuBeforePushes) / Double(max(1, pushes))
         for channel in channels { channel.close(promise: nil) }
         let frame = recorder.sampleFrame ?? []
         return FanoutResult(
@@ -174,7 +181,7 @@ public struct FanoutBenchmark {
             completionMillis: completions.isEmpty ? 0 : completions.sorted()[completions.count / 2],
             triggerMillis: triggers.sorted()[triggers.count / 2],
             triggerP99Millis: triggers.sorted()[min(triggers.count - 1, triggers.count * 99 / 100)],
-            frameBytes: frame.count,
+            frameBytes: frame.count, cpuMillisPerPush: cpuPerPush, cpuMillisPerConnect: cpuPerConnect,
             residentBytesPerSubscriber: after > before ? Double(after - before) / Double(subscribers) : nil,
             pushFrame: frame)
     }

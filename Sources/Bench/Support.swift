@@ -39,6 +39,17 @@ public func residentBytes(pid: Int32) -> Int {
     return kilobytes * 1024
 }
 
+/// CPU time (user + system) a process has used so far, in milliseconds, from /proc/PID/stat
+/// (clock ticks, usually 10 ms each: measure over many pushes, not one).
+public func cpuMillis(pid: Int32) -> Double {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+          let close = stat.lastIndex(of: ")") else { return 0 }
+    // Fields after "(comm)": state is field 3, utime field 14, stime field 15.
+    let fields = stat[stat.index(after: close)...].split(separator: " ")
+    guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+    return (user + system) * 1000 / Double(sysconf(Int32(_SC_CLK_TCK)))
+}
+
 /// Calls `body` with 127.0.0.1:`port` as a `sockaddr` for bind, connect or getsockname.
 @discardableResult
 func withLoopbackAddress(port: Int, _ body: (UnsafeMutablePointer<sockaddr>, inout socklen_t) -> Int32) -> (result: Int32, port: Int) {

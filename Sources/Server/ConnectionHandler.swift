@@ -15,6 +15,8 @@ final class ConnectionHandler: ChannelInboundHandler {
     private let frameLimit: FrameSizeLimit
     private var machine: ConnectionStateMachine
     private var context: ChannelHandlerContext?
+    /// The channel, held for the push path (asking the context for it costs a retain each time).
+    private unowned let channel: any Channel
     private(set) var eventLoop: any EventLoop
     /// The tenant the credential opened, once active.
     private var tenant: TenantRuntime?
@@ -35,6 +37,7 @@ final class ConnectionHandler: ChannelInboundHandler {
     init(server: ServerContext, frameLimit: FrameSizeLimit, channel: any Channel) {
         self.server = server
         self.frameLimit = frameLimit
+        self.channel = channel
         eventLoop = channel.eventLoop
         let limits = server.configuration.limits
         machine = ConnectionStateMachine(limits: .init(
@@ -223,17 +226,17 @@ final class ConnectionHandler: ChannelInboundHandler {
     /// Writes (without flushing) or holds back one pushed frame, as the machine says. Returns
     /// true the first time in a fan-out that this connection has something to flush: the
     /// fan-out then flushes it once, after every subscriber on the loop was written.
-    func push(_ kind: ConnectionStateMachine.PushKind, _ frame: ByteBuffer, for subscription: Subscription) -> Bool {
-        guard let context, context.channel.isActive else { return false }
-        let (allowed, action) = machine.mayDeliver(now: server.clock.now())
-        guard allowed else {
-            run(action)
+    func push(_ kind: ConnectionStateMachine.PushKind, _ frame: ByteBuffer, for subscription: Subscription,
+              at instant: PushInstant) -> Bool {
+        guard let context, channel.isActive else { return false }
+        if let refusal = machine.pushRefusal(now: instant.wall) {
+            run(refusal)
             return false
         }
-        switch machine.push(kind, to: subscription.id, writable: context.channel.isWritable) {
+        switch machine.push(kind, to: subscription.id, writable: channel.isWritable) {
         case .write:
-            write(frame, flush: false)
-            subscription.lastSentAt = .now()
+            context.write(wrapOutboundOut(frame), promise: nil)
+            subscription.lastSentAt = instant.monotonic
             defer { flushPending = true }
             return !flushPending
         case .drop:

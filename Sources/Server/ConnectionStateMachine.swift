@@ -62,6 +62,9 @@ struct ConnectionStateMachine {
     enum PushKind { case roster, onDuty, progress }
 
     private(set) var state = State.awaitingHello
+    /// The active credential's expiry, kept apart so that the push path reads it without
+    /// copying the credential.
+    private var credentialExpiry: UnixMillis?
     let limits: Limits
     private(set) var inFlight = 0
     private(set) var subscriptions = Set<UInt64>()
@@ -108,6 +111,7 @@ struct ConnectionStateMachine {
             return .rejectAuthentication(requestID: requestID)
         }
         state = .active(credential)
+        credentialExpiry = credential.expiresAt
         return .sendWelcome(version: version, credential: credential, requestID: requestID)
     }
 
@@ -252,12 +256,13 @@ struct ConnectionStateMachine {
 
     // MARK: Pushes and slow consumers
 
-    /// Whether this connection may be given events at all; an expired credential closes it
-    /// (the returned action) at the first event after expiry.
-    mutating func mayDeliver(now: UnixMillis) -> (Bool, Action) {
-        guard case .active(let credential) = state else { return (false, .none) }
-        guard credential.expiresAt == nil || credential.isValid(at: now) else { return (false, expired(requestID: 0)) }
-        return (true, .none)
+    /// Whether this connection may be given events at all, run once per subscriber per push: nil
+    /// when pushes may be written, else what to do instead (nothing before Hello or while
+    /// closing; close on an expired credential, at the first event after expiry).
+    mutating func pushRefusal(now: UnixMillis) -> Action? {
+        guard case .active = state else { return Action.none }
+        guard let expiry = credentialExpiry, now >= expiry else { return nil }
+        return expired(requestID: 0)
     }
 
     /// What to do with a push for `subscriptionID` given whether the channel is writable.
@@ -265,7 +270,7 @@ struct ConnectionStateMachine {
         guard subscriptions.contains(subscriptionID) else { return .drop }
         switch kind {
         case .roster:
-            if awaitingResync.contains(subscriptionID) { return .drop }
+            if !awaitingResync.isEmpty, awaitingResync.contains(subscriptionID) { return .drop }
             guard writable else {
                 awaitingResync.insert(subscriptionID)
                 return .resyncWhenDrained
@@ -278,7 +283,7 @@ struct ConnectionStateMachine {
             }
             return .write
         case .progress:
-            return writable && !awaitingResync.contains(subscriptionID) ? .write : .drop
+            return writable && (awaitingResync.isEmpty || !awaitingResync.contains(subscriptionID)) ? .write : .drop
         }
     }
 

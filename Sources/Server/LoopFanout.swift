@@ -1,4 +1,5 @@
 import NIOCore
+import RosterDomain
 import RosterProtocol
 
 /// The subscribers of one tenant on one event loop. Touched only on that loop: a push costs one
@@ -7,27 +8,40 @@ import RosterProtocol
 final class LoopFanout: Sendable {
     let loop: any EventLoop
     let tenantID: String
-    /// Bound to `loop`: reading or changing it elsewhere traps.
-    private let subscriptions: NIOLoopBoundBox<[ObjectIdentifier: Subscription]>
+    /// The server's clock, read once per push for credential expiry.
+    private let clock: any ServerClock
+    /// Bound to `loop`: reading or changing it elsewhere traps. An array, walked on every push
+    /// (cheaper than a dictionary's values); each subscription knows its index for removal.
+    private let subscriptions: NIOLoopBoundBox<ContiguousArray<Subscription>>
 
-    init(loop: any EventLoop, tenantID: String) {
+    init(loop: any EventLoop, tenantID: String, clock: any ServerClock) {
         self.loop = loop
         self.tenantID = tenantID
-        subscriptions = .makeBoxSendingValue([:], eventLoop: loop)
+        self.clock = clock
+        subscriptions = .makeBoxSendingValue([], eventLoop: loop)
     }
 
     var count: Int { subscriptions.value.count }
 
     func add(_ subscription: Subscription) {
-        subscriptions.value[ObjectIdentifier(subscription)] = subscription
+        guard subscription.fanoutIndex == nil else { return }
+        subscription.fanoutIndex = subscriptions.value.count
+        subscriptions.value.append(subscription)
     }
 
+    /// Swaps the last subscription into the removed one's place.
     func remove(_ subscription: Subscription) {
-        subscriptions.value[ObjectIdentifier(subscription)] = nil
+        guard let index = subscription.fanoutIndex else { return }
+        subscription.fanoutIndex = nil
+        let last = subscriptions.value.removeLast()
+        if last !== subscription {
+            subscriptions.value[index] = last
+            last.fanoutIndex = index
+        }
     }
 
     func deliver(_ push: RosterPush) {
-        fanOut(topic: .roster, kind: .roster, shared: push.sharedFrame, isNew: { subscription in
+        fanOut(kind: .roster, shared: push.sharedFrame, isNew: { subscription in
             guard push.entry.revision > subscription.floorRevision else { return false }
             subscription.floorRevision = push.entry.revision
             return true
@@ -37,7 +51,7 @@ final class LoopFanout: Sendable {
     }
 
     func deliver(_ push: OnDutyPush) {
-        fanOut(topic: .onDuty, kind: .onDuty, shared: push.sharedFrame, isNew: { subscription in
+        fanOut(kind: .onDuty, shared: push.sharedFrame, isNew: { subscription in
             guard push.sequence > subscription.onDutyFloor else { return false }
             subscription.onDutyFloor = push.sequence
             return true
@@ -46,19 +60,21 @@ final class LoopFanout: Sendable {
         })
     }
 
-    /// The push loop: for every subscription to `topic` that has not seen this event, hand the
-    /// shared frame (or its filter's frame, built at most once per filter on this loop) to its
-    /// connection, then flush each connection that wrote, once. The list of connections to
-    /// flush is this loop's own; nothing is handed back and forth.
+    /// The push loop: for every subscription to the topic of `kind` that has not seen this
+    /// event, hand the shared frame (or its filter's frame, built at most once per filter on
+    /// this loop) to its connection, then flush each connection that wrote, once. The list of
+    /// connections to flush is this loop's own; nothing is handed back and forth. The clock is
+    /// read once per push, not per subscriber.
     private func fanOut(
-        topic: Roster_V1_Topic, kind: ConnectionStateMachine.PushKind, shared: ByteBuffer?, isNew: (Subscription) -> Bool,
+        kind: ConnectionStateMachine.PushKind, shared: ByteBuffer?, isNew: (Subscription) -> Bool,
         filtered: (Roster_V1_SubscriptionFilter) -> ByteBuffer?
     ) {
         var framesByFilter: [Roster_V1_SubscriptionFilter: ByteBuffer?] = [:]
         var toFlush: [ConnectionHandler] = []
-        for subscription in subscriptions.value.values where subscription.topics.contains(topic) && isNew(subscription) {
+        let now = PushInstant(wall: clock.now())
+        for subscription in subscriptions.value where subscription.wants(kind) && isNew(subscription) {
             let frame: ByteBuffer?
-            if subscription.filter.isEmpty {
+            if !subscription.isFiltered {
                 frame = shared
             } else if let cached = framesByFilter[subscription.filter] {
                 frame = cached
@@ -67,26 +83,38 @@ final class LoopFanout: Sendable {
                 framesByFilter[subscription.filter] = frame
             }
             guard let frame else { continue }
-            if subscription.connection.push(kind, frame, for: subscription) { toFlush.append(subscription.connection) }
+            if subscription.connection.push(kind, frame, for: subscription, at: now) { toFlush.append(subscription.connection) }
         }
         for connection in toFlush { connection.flushPushes() }
     }
 
     /// Sends a Progress bookmark to every subscription that has been sent nothing for `interval`.
     func sendProgress(epoch: UInt64, revision: UInt64, idleFor interval: TimeAmount) {
-        let now = NIODeadline.now()
+        let now = PushInstant(wall: clock.now())
         var frames: [Roster_V1_SubscriptionFilter: ByteBuffer] = [:]
         var toFlush: [ConnectionHandler] = []
-        for subscription in subscriptions.value.values where now - subscription.lastSentAt >= interval {
+        for subscription in subscriptions.value where now.monotonic - subscription.lastSentAt >= interval {
             let frame = frames[subscription.filter] ?? PushEncoding.frame(.progress(.with {
                 $0.epoch = epoch
                 $0.revision = max(revision, subscription.floorRevision)
                 $0.filter = subscription.filter
             }))
             frames[subscription.filter] = frame
-            if subscription.connection.push(.progress, frame, for: subscription) { toFlush.append(subscription.connection) }
+            if subscription.connection.push(.progress, frame, for: subscription, at: now) { toFlush.append(subscription.connection) }
         }
         for connection in toFlush { connection.flushPushes() }
+    }
+}
+
+/// The instant of one push, read once for all its subscribers: wall clock (credential expiry)
+/// and monotonic (when each subscription was last sent something).
+struct PushInstant {
+    var wall: UnixMillis
+    var monotonic: NIODeadline
+
+    init(wall: UnixMillis, monotonic: NIODeadline = .now()) {
+        self.wall = wall
+        self.monotonic = monotonic
     }
 }
 
@@ -95,6 +123,12 @@ final class Subscription {
     let id: UInt64
     let topics: Set<Roster_V1_Topic>
     let filter: Roster_V1_SubscriptionFilter
+    /// Decided once, read on every push.
+    let wantsRoster: Bool
+    let wantsOnDuty: Bool
+    let isFiltered: Bool
+    /// Where it sits in its loop's fan-out; nil when not in it.
+    var fanoutIndex: Int?
     unowned let connection: ConnectionHandler
     let tenant: TenantRuntime
     /// The newest revision this subscription has been given (or covered by its snapshot); only
@@ -107,11 +141,22 @@ final class Subscription {
 
     /// Made by `TenantRuntime.subscribe`, starting from the tenant's revision and on-duty
     /// sequence at that moment.
+    func wants(_ kind: ConnectionStateMachine.PushKind) -> Bool {
+        switch kind {
+        case .roster: wantsRoster
+        case .onDuty: wantsOnDuty
+        case .progress: true
+        }
+    }
+
     init(id: UInt64, topics: Set<Roster_V1_Topic>, filter: Roster_V1_SubscriptionFilter, connection: ConnectionHandler,
          tenant: TenantRuntime, floorRevision: UInt64, onDutyFloor: UInt64) {
         self.id = id
         self.topics = topics
         self.filter = filter
+        wantsRoster = topics.contains(.roster)
+        wantsOnDuty = topics.contains(.onDuty)
+        isFiltered = !filter.isEmpty
         self.connection = connection
         self.tenant = tenant
         self.floorRevision = floorRevision

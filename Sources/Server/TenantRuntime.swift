@@ -52,7 +52,7 @@ final class TenantRuntime: Sendable {
         id = stored.state.tenant.id
         self.clock = clock
         self.historyLimit = historyLimit
-        fanouts = loops.map { LoopFanout(loop: $0, tenantID: stored.state.tenant.id) }
+        fanouts = loops.map { LoopFanout(loop: $0, tenantID: stored.state.tenant.id, clock: clock) }
         let engine = stored.state.onDutyEngine()
         var history = CircularBuffer<HistoryEntry>(initialCapacity: min(historyLimit, 1024))
         for entry in stored.history.suffix(historyLimit) { history.append(entry) }

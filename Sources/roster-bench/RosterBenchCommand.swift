@@ -45,8 +45,13 @@ struct Fanout: AsyncParsableCommand {
         if let perSubscriber = server.residentBytesPerSubscriber {
             print(String(format: "                 resident memory per idle subscriber %.0f bytes", perSubscriber))
         }
+        print(String(format: "                 server CPU %.1f ms per push, %.3f ms per connect",
+                     server.cpuMillisPerPush, server.cpuMillisPerConnect))
         print("  floor          latency \(floor.latency)")
         print(String(format: "                 completion %.2f ms", floor.completionMillis))
+        print(String(format: "                 server CPU %.1f ms per push, %.3f ms per connect",
+                     floor.cpuMillisPerPush, floor.cpuMillisPerConnect))
+        print(String(format: "  ratio to floor: CPU per push %.2f×", server.cpuMillisPerPush / floor.cpuMillisPerPush))
         print(String(format: "  ratio to floor: completion %.2f×, p50 %.2f×, p99 %.2f×",
                      server.completionMillis / floor.completionMillis, server.latency.p50 / floor.latency.p50,
                      server.latency.p99 / floor.latency.p99))

@@ -130,9 +130,13 @@ import Testing
         #expect(code(atSubscribe.received(.subscribe(.with { $0.topics = [.onDuty] }), requestID: 2, now: 100)) == .unauthenticated)
 
         var atEvent = active(expiring)
-        #expect(atEvent.mayDeliver(now: 99).0)
-        let (allowed, action) = atEvent.mayDeliver(now: 100)
-        #expect(!allowed && code(action) == .unauthenticated)
+        let beforeExpiry = atEvent.pushRefusal(now: 99)
+        #expect(beforeExpiry == nil)
+        let atExpiry = atEvent.pushRefusal(now: 100)
+        #expect(code(atExpiry ?? .none) == .unauthenticated)
+        var beforeHello = Machine(limits: Self.limits)
+        let refusal = beforeHello.pushRefusal(now: 1)
+        #expect(refusal == Machine.Action.none, "no pushes before Hello, and nothing to do")
 
         var atSweep = active(expiring)
         #expect(code(atSweep.livenessCheck(now: 100, liveness: .none, nonce: 1)) == .unauthenticated)
