@@ -1,0 +1,119 @@
+import Foundation
+
+/// A wall-clock date and time in a schedule's zone, as people write handoffs: 2026-11-30T09:00.
+public struct LocalDateTime: Sendable, Hashable, Codable, CustomStringConvertible {
+    public var year: Int, month: Int, day: Int, hour: Int, minute: Int
+
+    public init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0) {
+        (self.year, self.month, self.day, self.hour, self.minute) = (year, month, day, hour, minute)
+    }
+
+    /// "YYYY-MM-DDTHH:MM" (a space may stand for the T); nil for anything else.
+    public init?(parsing text: String) {
+        let parts = text.split(whereSeparator: { $0 == "T" || $0 == " " })
+        guard parts.count == 2 else { return nil }
+        let date = parts[0].split(separator: "-").compactMap { Int($0) }
+        let time = parts[1].split(separator: ":").compactMap { Int($0) }
+        guard date.count == 3, time.count == 2, (1...12).contains(date[1]), (1...31).contains(date[2]),
+              (0...23).contains(time[0]), (0...59).contains(time[1]) else { return nil }
+        self.init(year: date[0], month: date[1], day: date[2], hour: time[0], minute: time[1])
+    }
+
+    public var description: String { String(format: "%04d-%02d-%02dT%02d:%02d", year, month, day, hour, minute) }
+    var minuteOfDay: Int { hour * 60 + minute }
+}
+
+/// How often a rotation hands off. Hours, days, weeks and months follow the wall clock of the
+/// schedule's zone (a daily 09:00 handoff stays at 09:00 across DST); `minutes` is a fixed
+/// length of real time.
+public enum Cadence: Sendable, Hashable, Codable {
+    case hours(Int), days(Int), weeks(Int), months(Int), minutes(Int)
+}
+
+/// When a rotation's people may be on duty: on these weekdays (1 = Sunday … 7 = Saturday, as
+/// Foundation's Calendar counts), from `start` to `end` minutes after local midnight. An end at
+/// or before the start runs into the next day.
+public struct RestrictionWindow: Sendable, Hashable, Codable {
+    public var weekdays: Set<Int>
+    public var start: Int
+    public var end: Int
+
+    public init(weekdays: Set<Int> = Set(1...7), start: Int, end: Int) {
+        (self.weekdays, self.start, self.end) = (weekdays, start, end)
+    }
+}
+
+/// Turns of ordered slots. Turn k starts at the k-th handoff after the anchor; its slot is the
+/// k-th (calendar) or the one after as many slots as there were active turns before it (the
+/// default: a turn hidden entirely by the restrictions is not counted, so nobody loses a turn).
+public struct Rotation: Sendable, Hashable, Codable {
+    public enum Advance: String, Sendable, Hashable, Codable { case activeTurns = "active-turns", calendar }
+
+    public var id: String
+    /// Each slot is the people on duty together in a turn; an empty slot is a turn for nobody.
+    public var slots: [[String]]
+    public var cadence: Cadence
+    public var handoff: LocalDateTime
+    public var end: UnixMillis?
+    /// Empty: always.
+    public var restrictions: [RestrictionWindow]
+    public var advance: Advance
+
+    public init(id: String, slots: [[String]], cadence: Cadence, handoff: LocalDateTime, end: UnixMillis? = nil,
+                restrictions: [RestrictionWindow] = [], advance: Advance = .activeTurns) {
+        (self.id, self.slots, self.cadence, self.handoff, self.end) = (id, slots, cadence, handoff, end)
+        (self.restrictions, self.advance) = (restrictions, advance)
+    }
+}
+
+/// Rotations at one level. Where levels overlap, the highest level with anyone on duty wins;
+/// rotations in one level add up (follow-the-sun).
+public struct ScheduleLayer: Sendable, Hashable, Codable {
+    public var level: Int
+    public var rotations: [Rotation]
+
+    public init(level: Int, rotations: [Rotation]) {
+        self.level = level
+        self.rotations = rotations
+    }
+}
+
+/// A change to who is on duty for a window, applied after layers and one-off shifts.
+public struct ScheduleOverride: Sendable, Hashable, Codable {
+    public enum Kind: Sendable, Hashable, Codable {
+        /// `employee` takes over wherever `replacing` would be on duty in the window.
+        case replace(replacing: String, with: String)
+        case add(String)
+        case remove(String)
+    }
+
+    public var id: String
+    public var kind: Kind
+    public var start: UnixMillis
+    public var end: UnixMillis
+    public var author: String
+    public var reason: String
+
+    public init(id: String, kind: Kind, start: UnixMillis, end: UnixMillis, author: String = "", reason: String = "") {
+        (self.id, self.kind, self.start, self.end, self.author, self.reason) = (id, kind, start, end, author, reason)
+    }
+}
+
+/// A schedule's definitions: what the resolver turns into shifts.
+public struct ScheduleDefinition: Sendable, Hashable, Codable {
+    public var id: String
+    public var name: String
+    /// An IANA zone: handoffs and restrictions are wall-clock times there.
+    public var zone: String
+    public var team: String
+    public var layers: [ScheduleLayer]
+    /// One-off shifts, on top of the layers.
+    public var shifts: [Shift]
+    public var overrides: [ScheduleOverride]
+
+    public init(id: String, name: String, zone: String, team: String = "", layers: [ScheduleLayer] = [],
+                shifts: [Shift] = [], overrides: [ScheduleOverride] = []) {
+        (self.id, self.name, self.zone, self.team, self.layers) = (id, name, zone, team, layers)
+        (self.shifts, self.overrides) = (shifts, overrides)
+    }
+}

@@ -1,0 +1,210 @@
+import Foundation
+
+/// Where a resolved shift comes from.
+public enum ShiftSource: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// Turn `turn` of a rotation in a layer.
+    case rotation(level: Int, rotation: String, turn: Int)
+    /// A one-off shift.
+    case shift(id: String)
+    case override(id: String)
+
+    public var description: String {
+        switch self {
+        case .rotation(let level, let rotation, let turn): "layer \(level), rotation \(rotation), turn \(turn)"
+        case .shift(let id): "shift \(id)"
+        case .override(let id): "override \(id)"
+        }
+    }
+
+    var key: String {
+        switch self {
+        case .rotation(_, let rotation, let turn): "r:\(rotation):\(turn)"
+        case .shift(let id): "s:\(id)"
+        case .override(let id): "o:\(id)"
+        }
+    }
+}
+
+/// One person on duty over [start, end), and why. The id is derived from the source, the person
+/// and the start, so it is the same for everyone who resolves the same definitions.
+public struct ResolvedShift: Sendable, Hashable, Codable {
+    public var id: String
+    public var employeeID: String
+    public var start: UnixMillis
+    public var end: UnixMillis
+    public var source: ShiftSource
+}
+
+/// The final schedule: definitions and a window in, resolved shifts out. Pure and deterministic,
+/// shared by server and client so that an offline answer equals the server's.
+public enum ScheduleResolver {
+    public enum Problem: Error, Sendable, Equatable, CustomStringConvertible {
+        case unknownZone(String)
+        public var description: String {
+            switch self {
+            case .unknownZone(let zone): "\"\(zone)\" is not an IANA time zone (e.g. Europe/Berlin)"
+            }
+        }
+    }
+
+    /// Who is on duty at every instant of [from, to), as shifts clipped to the window, ordered by
+    /// start, then employee.
+    public static func resolve(_ schedule: ScheduleDefinition, from: UnixMillis, to: UnixMillis) throws(Problem) -> [ResolvedShift] {
+        guard let clock = WallClock(zone: schedule.zone) else { throw .unknownZone(schedule.zone) }
+        guard from < to else { return [] }
+        var pieces: [(level: Int?, piece: Piece)] = []
+        for layer in schedule.layers {
+            for rotation in layer.rotations {
+                for piece in RotationTurns(rotation, level: layer.level, clock: clock).pieces(from: from, to: to) {
+                    pieces.append((layer.level, piece))
+                }
+            }
+        }
+        for shift in schedule.shifts where shift.start < to && shift.end > from && shift.start < shift.end {
+            pieces.append((nil, Piece(employeeID: shift.employeeID, start: max(shift.start, from), end: min(shift.end, to),
+                                      source: .shift(id: shift.id))))
+        }
+        let overrides = schedule.overrides.filter { $0.start < to && $0.end > from && $0.start < $0.end }
+            .sorted { ($0.start, $0.id) < ($1.start, $1.id) }
+
+        // Elementary intervals between every boundary; in each, one set of people.
+        var boundaries = Set([from, to])
+        for (_, piece) in pieces { boundaries.insert(piece.start); boundaries.insert(piece.end) }
+        for override in overrides { boundaries.insert(max(override.start, from)); boundaries.insert(min(override.end, to)) }
+        let instants = boundaries.sorted()
+        var open: [String: ResolvedShift] = [:]  // person + source → the shift being extended
+        var result: [ResolvedShift] = []
+        for (start, end) in zip(instants, instants.dropFirst()) {
+            let covering = pieces.filter { $0.piece.start <= start && $0.piece.end >= end }
+            // The highest level with anyone wins; one-off shifts add to it.
+            let top = covering.compactMap(\.level).max()
+            var onDuty: [(String, ShiftSource)] = []
+            for (level, piece) in covering where level == nil || level == top {
+                if !onDuty.contains(where: { $0.0 == piece.employeeID }) { onDuty.append((piece.employeeID, piece.source)) }
+            }
+            for override in overrides where override.start <= start && override.end >= end {
+                switch override.kind {
+                case .replace(let replaced, let replacement):
+                    guard let index = onDuty.firstIndex(where: { $0.0 == replaced }) else { continue }
+                    onDuty.remove(at: index)
+                    if !onDuty.contains(where: { $0.0 == replacement }) { onDuty.append((replacement, .override(id: override.id))) }
+                case .add(let person):
+                    if !onDuty.contains(where: { $0.0 == person }) { onDuty.append((person, .override(id: override.id))) }
+                case .remove(let person):
+                    onDuty.removeAll { $0.0 == person }
+                }
+            }
+            var still: [String: ResolvedShift] = [:]
+            for (person, source) in onDuty {
+                let key = person + "\u{1F}" + source.key
+                if var running = open[key], running.end == start {
+                    running.end = end
+                    still[key] = running
+                } else {
+                    still[key] = ResolvedShift(id: "\(source.key):\(person)@\(start)", employeeID: person, start: start, end: end,
+                                               source: source)
+                }
+            }
+            for (key, shift) in open where still[key] == nil { result.append(shift) }
+            open = still
+        }
+        result += open.values
+        return result.sorted { ($0.start, $0.employeeID, $0.id) < ($1.start, $1.employeeID, $1.id) }
+    }
+
+    struct Piece {
+        var employeeID: String
+        var start: UnixMillis
+        var end: UnixMillis
+        var source: ShiftSource
+    }
+}
+
+/// The turns of one rotation: handoff instants, restriction windows, and who has each turn.
+struct RotationTurns {
+    let rotation: Rotation
+    let level: Int
+    let clock: WallClock
+    private let anchorDay: WallClock.Day
+
+    init(_ rotation: Rotation, level: Int, clock: WallClock) {
+        self.rotation = rotation
+        self.level = level
+        self.clock = clock
+        anchorDay = WallClock.Day(year: rotation.handoff.year, month: rotation.handoff.month, day: rotation.handoff.day)
+    }
+
+    /// The instant turn `k` starts (k ≥ 0).
+    func handoff(_ k: Int) -> UnixMillis {
+        let minute = rotation.handoff.minuteOfDay
+        switch rotation.cadence {
+        case .days(let n): return clock.instant(clock.day(anchorDay, adding: k * n), minuteOfDay: minute)
+        case .weeks(let n): return clock.instant(clock.day(anchorDay, adding: k * n * 7), minuteOfDay: minute)
+        case .months(let n): return clock.instant(clock.day(anchorDay, months: k * n), minuteOfDay: minute)
+        case .hours(let n):
+            // Aligned to the wall clock: the k-th handoff is k·n wall hours after the anchor.
+            let total = minute + k * n * 60
+            let days = total >= 0 ? total / 1440 : (total - 1439) / 1440
+            return clock.instant(clock.day(anchorDay, adding: days), minuteOfDay: total - days * 1440)
+        case .minutes(let n):
+            return clock.instant(anchorDay, minuteOfDay: minute) + UnixMillis(k * n) * 60_000
+        }
+    }
+
+    /// [start, end) of turn k clipped to the restrictions: the stretches its slot is on duty.
+    func onDutyStretches(start: UnixMillis, end: UnixMillis) -> [(UnixMillis, UnixMillis)] {
+        guard start < end else { return [] }
+        guard !rotation.restrictions.isEmpty else { return [(start, end)] }
+        var stretches: [(UnixMillis, UnixMillis)] = []
+        var day = clock.day(clock.day(of: start).day, adding: -1)
+        let last = clock.day(of: end).day
+        while day <= last {
+            let weekday = clock.weekday(of: day)
+            for window in rotation.restrictions where window.weekdays.contains(weekday) {
+                let opens = clock.instant(day, minuteOfDay: window.start)
+                let closes = clock.instant(day, minuteOfDay: window.end > window.start ? window.end : window.end + 1440,
+                                           lastOccurrence: true)
+                let s = max(opens, start), e = min(closes, end)
+                if s < e { stretches.append((s, e)) }
+            }
+            day = clock.day(day, adding: 1)
+        }
+        // Merge overlapping or touching stretches.
+        var merged: [(UnixMillis, UnixMillis)] = []
+        for stretch in stretches.sorted(by: { $0.0 < $1.0 }) {
+            if let lastStretch = merged.last, stretch.0 <= lastStretch.1 {
+                merged[merged.count - 1].1 = max(lastStretch.1, stretch.1)
+            } else {
+                merged.append(stretch)
+            }
+        }
+        return merged
+    }
+
+    /// Every on-duty stretch of every turn that overlaps [from, to), per person in the turn's slot.
+    func pieces(from: UnixMillis, to: UnixMillis) -> [ScheduleResolver.Piece] {
+        guard !rotation.slots.isEmpty else { return [] }
+        var pieces: [ScheduleResolver.Piece] = []
+        var activeTurns = 0
+        var k = 0
+        var start = handoff(0)
+        let stop = min(to, rotation.end ?? .max)
+        while start < stop {
+            let end = handoff(k + 1)
+            let stretches = onDutyStretches(start: start, end: min(end, rotation.end ?? .max))
+            let slot = rotation.slots[(rotation.advance == .calendar ? k : activeTurns) % rotation.slots.count]
+            if end > from {
+                for (s, e) in stretches where e > from && s < to {
+                    for person in slot {
+                        pieces.append(.init(employeeID: person, start: max(s, from), end: min(e, to),
+                                            source: .rotation(level: level, rotation: rotation.id, turn: k)))
+                    }
+                }
+            }
+            if !stretches.isEmpty { activeTurns += 1 }
+            k += 1
+            start = end
+        }
+        return pieces
+    }
+}
