@@ -65,6 +65,7 @@ import Testing
             $0.limits.outboundHighWaterMark = highWaterMark
             $0.limits.outboundLowWaterMark = 16 * 1024
             $0.limits.writeDeadline = .seconds(60)  // stays connected through the test
+            $0.limits.pingInterval = .seconds(3_600)  // a socket that reads nothing answers no ping either
         }) { harness in
             let stalled = try RawSocket(port: harness.port, receiveBufferBytes: 4096)
             #expect(await subscribeRaw(stalled, topics: [.roster, .onDuty]) != nil)
@@ -90,6 +91,9 @@ import Testing
             $0.limits.outboundHighWaterMark = 16 * 1024
             $0.limits.outboundLowWaterMark = 4 * 1024
             $0.limits.writeDeadline = .seconds(60)
+            // The consumer reads nothing for a while, so it answers no ping: on a loaded machine
+            // this test can outlast the liveness limit (1.5 ping intervals), which is not what it tests.
+            $0.limits.pingInterval = .seconds(3_600)
         }) { harness in
             let admin = try await harness.connect()
             let people = [try await admin.addEmployee("A", "One"), try await admin.addEmployee("B", "Two")]
