@@ -189,7 +189,7 @@ import Testing
         let model = RosterScreenModel(source: source)
         let running = Task { await model.run() }
         #expect(await eventually { model.state == .loaded }, "the cache is shown at launch")
-        #expect(source.started.withLockedValue { $0 } == 1)
+        #expect(await eventually { source.started.withLockedValue { $0 } == 1 }, "and the client is started")
         source.roster = cached([ada, grace], revision: 2)
         source.continuation.yield(.rosterChanged(revision: 2, changes: [.employeeUpserted(grace)]))
         #expect(await eventually { model.sections.first?.employees.count == 2 }, "updates are applied as they come")
