@@ -204,9 +204,9 @@ struct Failure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// Polls `condition` on the main actor for up to five seconds.
+/// Polls `condition` on the main actor for up to ten seconds (a loaded machine is slow to connect).
 @MainActor func eventually(_ condition: @MainActor () -> Bool) async -> Bool {
-    for _ in 0..<500 {
+    for _ in 0..<1000 {
         if condition() { return true }
         try? await Task.sleep(for: .milliseconds(10))
     }
