@@ -1,5 +1,4 @@
 import Foundation
-import NIOConcurrencyHelpers
 import RosterClient
 import RosterDomain
 import RosterViewModels
@@ -211,26 +210,4 @@ struct Failure: Error, CustomStringConvertible {
         try? await Task.sleep(for: .milliseconds(10))
     }
     return condition()
-}
-
-/// The model's own handoff timer, on a clock the test moves.
-@MainActor @Suite(.timeLimit(.minutes(1))) struct HandoffTimerTests {
-    @Test func runTicksAtTheHandoffWhileOffline() async throws {
-        let shifts = [Shift(id: "s1", employeeID: ada.id, start: t0, end: t0 + 30 * minute),
-                      Shift(id: "s2", employeeID: grace.id, start: t0 + 30 * minute, end: t0 + 60 * minute)]
-        let instant = NIOLockedValueBox(t0 + 30 * minute - 100)  // 100 ms before the handoff
-        // Nothing cached at launch: the plan arrives after the model started waiting.
-        let source = FakeRosterSource()
-        let model = RosterScreenModel(source: source, clock: { instant.withLockedValue { $0 } })
-        let running = Task { await model.run() }
-        try await Task.sleep(for: .milliseconds(20))
-        source.continuation.yield(.synced(cached([ada, grace], shifts: shifts)))
-        source.continuation.yield(.connectionState(.reconnecting(attempt: 1, nextRetry: Date())))
-        #expect(await eventually { model.onDuty.first?.status.current.map(\.employee.firstName) == ["Ada"] })
-        instant.withLockedValue { $0 = t0 + 30 * minute }
-        #expect(await eventually { model.onDuty.first?.status.current.map(\.employee.firstName) == ["Grace"] },
-                "the model ticks at the handoff by itself")
-        running.cancel()
-        await running.value
-    }
 }
