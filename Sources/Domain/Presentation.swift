@@ -27,7 +27,7 @@ extension Collection where Element == Employee {
         // Names that differ only by case or accents land in one group, under the first spelling seen
         // in display order.
         var groups: [String: EmployeeGroup] = [:]
-        for employee in self.sorted(by: Employee.displayOrder) {
+        for employee in self.sortedForDisplay() {
             let name = key(employee)
             let folded = TextFolding.fold(name)
             groups[folded, default: EmployeeGroup(name: name, employees: [])].employees.append(employee)
@@ -44,7 +44,7 @@ extension Collection where Element == Employee {
     /// The employees matching `text` (see `EmployeeSearch`), in display order.
     public func matching(_ text: String) -> [Employee] {
         let search = EmployeeSearch(text)
-        return filter(search.matches).sorted(by: Employee.displayOrder)
+        return filter(search.matches).sortedForDisplay()
     }
 }
 

@@ -42,7 +42,8 @@ public enum RosterError: Error, Sendable, Hashable, CustomStringConvertible {
 extension RosterState {
     /// Checks one change against this state. An empty result means it may be applied.
     public func violations(of change: RosterChange, at location: String = "") -> [RosterViolation] {
-        var names = NameIndex(self)
+        // Folding every name costs O(directory); only an employee upsert needs it.
+        var names = change.upsertsEmployee ? NameIndex(self) : NameIndex()
         return violations(of: change, at: location, names: &names)
     }
 
@@ -50,6 +51,9 @@ extension RosterState {
     /// of folding every name in the directory for each one.
     struct NameIndex {
         private var ids: [String: Set<String>] = [:]
+
+        /// An index that knows no names: for batches without employee upserts, which never ask.
+        init() {}
 
         init(_ state: RosterState) {
             for employee in state.employees.values { insert(employee) }
@@ -134,7 +138,9 @@ extension RosterState {
     public func applyingValidated(_ changes: [(location: String, change: RosterChange)]) throws(RosterError) -> RosterState {
         var next = self
         var found: [RosterViolation] = []
-        var names = NameIndex(self)
+        // Folding every name costs O(directory): only a batch that upserts employees needs it,
+        // so a shift change on a big tenant does not pay it.
+        var names = changes.contains { $0.change.upsertsEmployee } ? NameIndex(self) : NameIndex()
         for (location, change) in changes {
             switch change {
             case .employeeDeleted(let id) where next.employees[id] == nil:
@@ -214,5 +220,12 @@ enum EditDistance {
             swap(&previous, &current)
         }
         return previous[b.count]
+    }
+}
+
+extension RosterChange {
+    var upsertsEmployee: Bool {
+        if case .employeeUpserted = self { return true }
+        return false
     }
 }

@@ -9,7 +9,7 @@ struct RosterBenchCommand: AsyncParsableCommand {
         commandName: "roster-bench",
         abstract: "Measures roster-server: push fan-out against a floor, and query throughput.",
         discussion: "Build and run in release: swift run -c release roster-bench fanout --subscribers 10000",
-        subcommands: [Fanout.self, Query.self, FloorServer.self])
+        subcommands: [Fanout.self, Query.self, TenantSize.self, FloorServer.self])
 }
 
 /// The roster-server binary next to this one.
@@ -88,6 +88,25 @@ struct Query: AsyncParsableCommand {
                                                        existingServerPort: port, tls: tls).run()
         print("query: \(connections) connections, \(duration) s, on duty now (\(tls ? "TLS" : "plaintext"), demo roster)")
         print(String(format: "  %.0f requests/s  latency %@", rate, latency.description))
+    }
+}
+
+struct TenantSize: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tenant-size",
+        abstract: "What one small admin change and one snapshot cost on a tenant of this size (in process).")
+    @Option(help: "Employees.") var employees = 10_000
+    @Option(help: "Shifts.") var shifts = 100_000
+    @Option(help: "Single-shift changes to time.") var changes = 20
+
+    func run() throws {
+        let result = try TenantSizeBenchmark(employees: employees, shifts: shifts, changes: changes).run()
+        print("tenant-size: \(employees) employees, \(shifts) shifts")
+        print(String(format: "  build the state and its on-duty index once: %.0f ms", result.buildMillis))
+        print("  one AddShift, validate and apply: \(result.applyMillis)")
+        print("  rebuild the on-duty index after it:  \(result.indexMillis)")
+        print(String(format: "  snapshot: %d bytes, encoded in %.0f ms", result.snapshotBytes, result.snapshotEncodeMillis))
+        print(String(format: "  resident memory of the process: %.0f MB", Double(result.residentBytes) / 1_048_576))
     }
 }
 
