@@ -9,7 +9,7 @@ struct RosterBenchCommand: AsyncParsableCommand {
         commandName: "roster-bench",
         abstract: "Measures roster-server: push fan-out against a floor, and query throughput.",
         discussion: "Build and run in release: swift run -c release roster-bench fanout --subscribers 10000",
-        subcommands: [Fanout.self, Query.self, TenantSize.self, FloorServer.self])
+        subcommands: [Fanout.self, Query.self, TenantSize.self, Resolve.self, FloorServer.self])
 }
 
 /// The roster-server binary next to this one.
@@ -107,6 +107,18 @@ struct TenantSize: ParsableCommand {
         print("  rebuild the on-duty index after it:  \(result.indexMillis)")
         print(String(format: "  snapshot: %d bytes, encoded in %.0f ms", result.snapshotBytes, result.snapshotEncodeMillis))
         print(String(format: "  resident memory of the process: %.0f MB", Double(result.residentBytes) / 1_048_576))
+    }
+}
+
+struct Resolve: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Resolve a year of a three-layer schedule with 50 people, restrictions and 200 overrides.")
+    @Option(help: "Times to resolve it.") var runs = 20
+
+    func run() throws {
+        let result = try ResolveBenchmark(runs: runs).run()
+        print(String(format: "resolve: one year, 3 layers, 50 participants, 200 overrides: median %.2f ms, worst %.2f ms, %d shifts",
+                     result.median, result.worst, result.shifts))
     }
 }
 

@@ -67,22 +67,39 @@ public enum ScheduleResolver {
         let overrides = schedule.overrides.filter { $0.start < to && $0.end > from && $0.start < $0.end }
             .sorted { ($0.start, $0.id) < ($1.start, $1.id) }
 
-        // Elementary intervals between every boundary; in each, one set of people.
+        // Elementary intervals between every boundary; in each, one set of people. A sweep keeps
+        // the pieces and overrides that cover the current interval, so the work is the number of
+        // boundaries times the few that are active, not times all of them.
         var boundaries = Set([from, to])
         for (_, piece) in pieces { boundaries.insert(piece.start); boundaries.insert(piece.end) }
         for override in overrides { boundaries.insert(max(override.start, from)); boundaries.insert(min(override.end, to)) }
         let instants = boundaries.sorted()
+        let byStart = pieces.indices.sorted { pieces[$0].piece.start < pieces[$1].piece.start }
+        let overridesByStart = overrides.indices.sorted { (overrides[$0].start, overrides[$0].id) < (overrides[$1].start, overrides[$1].id) }
+        var nextPiece = 0, nextOverride = 0
+        var activePieces: [Int] = [], activeOverrides: [Int] = []
         var open: [String: ResolvedShift] = [:]  // person + source → the shift being extended
         var result: [ResolvedShift] = []
         for (start, end) in zip(instants, instants.dropFirst()) {
-            let covering = pieces.filter { $0.piece.start <= start && $0.piece.end >= end }
+            activePieces.removeAll { pieces[$0].piece.end <= start }
+            while nextPiece < byStart.count, pieces[byStart[nextPiece]].piece.start <= start {
+                if pieces[byStart[nextPiece]].piece.end > start { activePieces.append(byStart[nextPiece]) }
+                nextPiece += 1
+            }
+            activeOverrides.removeAll { overrides[$0].end <= start }
+            while nextOverride < overridesByStart.count, overrides[overridesByStart[nextOverride]].start <= start {
+                if overrides[overridesByStart[nextOverride]].end > start { activeOverrides.append(overridesByStart[nextOverride]) }
+                nextOverride += 1
+            }
+            // In the order the pieces were made (layers, then one-off shifts), as before.
+            let covering = activePieces.sorted().map { pieces[$0] }
             // The highest level with anyone wins; one-off shifts add to it.
             let top = covering.compactMap(\.level).max()
             var onDuty: [(String, ShiftSource)] = []
             for (level, piece) in covering where level == nil || level == top {
                 if !onDuty.contains(where: { $0.0 == piece.employeeID }) { onDuty.append((piece.employeeID, piece.source)) }
             }
-            for override in overrides where override.start <= start && override.end >= end {
+            for override in activeOverrides.sorted().map({ overrides[$0] }) {
                 switch override.kind {
                 case .replace(let replaced, let replacement):
                     guard let index = onDuty.firstIndex(where: { $0.0 == replaced }) else { continue }

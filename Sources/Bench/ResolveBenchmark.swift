@@ -1,0 +1,47 @@
+import Foundation
+import RosterDomain
+
+/// Resolving a year of a realistic schedule: three layers (a weekly primary of 20 people; above
+/// it a daily secondary of 20 for business hours on weekdays; on top a weekend follow-the-sun
+/// level of three rotations of eight hours each), 50 participants, 200 overrides over the year.
+public struct ResolveBenchmark {
+    public var runs: Int
+
+    public init(runs: Int = 20) { self.runs = runs }
+
+    public static func schedule() -> ScheduleDefinition {
+        let people = (0..<50).map { "p\($0)" }
+        let anchor = LocalDateTime(year: 2026, month: 1, day: 5, hour: 9, minute: 0)
+        let primary = Rotation(id: "primary", slots: people[0..<20].map { [$0] }, cadence: .weeks(1), handoff: anchor)
+        let secondary = Rotation(id: "secondary", slots: people[20..<40].map { [$0] }, cadence: .days(1), handoff: anchor,
+                                 restrictions: [RestrictionWindow(weekdays: [2, 3, 4, 5, 6], start: 9 * 60, end: 17 * 60)])
+        let sun = (0..<3).map { index in
+            Rotation(id: "sun\(index)", slots: people[(40 + index * 3)..<(43 + index * 3)].map { [$0] }, cadence: .weeks(1),
+                     handoff: anchor, restrictions: [RestrictionWindow(weekdays: [1, 7], start: index * 480, end: (index + 1) * 480)])
+        }
+        let yearStart: UnixMillis = 1_767_225_600_000
+        let overrides = (0..<200).map { index in
+            ScheduleOverride(id: "o\(index)", kind: .replace(replacing: people[index % 20], with: people[49 - index % 10]),
+                             start: yearStart + UnixMillis(index) * 43 * 3_600_000, end: yearStart + UnixMillis(index) * 43 * 3_600_000 + 6 * 3_600_000)
+        }
+        return ScheduleDefinition(id: "s", name: "Platform", zone: "Europe/Berlin",
+                                  layers: [ScheduleLayer(level: 1, rotations: [primary]), ScheduleLayer(level: 2, rotations: [secondary]),
+                                           ScheduleLayer(level: 3, rotations: sun)],
+                                  overrides: overrides)
+    }
+
+    /// Milliseconds per resolve of 2026 (median, worst) and the number of resolved shifts.
+    public func run() throws -> (median: Double, worst: Double, shifts: Int) {
+        let schedule = Self.schedule()
+        let from: UnixMillis = 1_767_225_600_000, to = from + 365 * 86_400_000
+        var times: [Double] = []
+        var count = 0
+        for _ in 0..<runs {
+            let start = nanos()
+            count = try ScheduleResolver.resolve(schedule, from: from, to: to).count
+            times.append(Double(nanos() - start) / 1e6)
+        }
+        times.sort()
+        return (times[times.count / 2], times.last!, count)
+    }
+}
