@@ -155,7 +155,7 @@ public struct CommandRunner: Sendable {
                      : "\(unreachable), and nothing is cached.")
             return .unreachable
         }
-        let age = Display.age(seconds: roster.age())
+        let age = DurationText.age(seconds: roster.age())
         if offline {
             Self.err("Offline: cached data from \(age) ago (revision \(roster.revision)).")
         } else {

@@ -67,18 +67,6 @@ public struct Display: Sendable {
         default: return "\(seconds / 86400)d \((seconds % 86400) / 3600)h"
         }
     }
-
-    /// "3 seconds", "5 minutes", "2 hours", "4 days".
-    public static func age(seconds: TimeInterval) -> String {
-        let value = Int(seconds)
-        func unit(_ count: Int, _ name: String) -> String { "\(count) \(name)\(count == 1 ? "" : "s")" }
-        switch value {
-        case ..<60: return unit(value, "second")
-        case ..<3600: return unit(value / 60, "minute")
-        case ..<86400: return unit(value / 3600, "hour")
-        default: return unit(value / 86400, "day")
-        }
-    }
 }
 
 /// A plain text table: a header row, then rows, columns padded to their widest cell.

@@ -25,4 +25,17 @@ public enum DurationText {
         default: return nil
         }
     }
+
+    /// How old something is, in its largest whole unit: "3 seconds", "5 minutes", "2 hours",
+    /// "4 days". The CLI's cache answers and the view models' offline message both say it so.
+    public static func age(seconds: TimeInterval) -> String {
+        let value = max(0, Int(seconds))
+        func unit(_ count: Int, _ name: String) -> String { "\(count) \(name)\(count == 1 ? "" : "s")" }
+        switch value {
+        case ..<60: return unit(value, "second")
+        case ..<3600: return unit(value / 60, "minute")
+        case ..<86400: return unit(value / 3600, "hour")
+        default: return unit(value / 86400, "day")
+        }
+    }
 }

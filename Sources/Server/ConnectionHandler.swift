@@ -142,7 +142,7 @@ final class ConnectionHandler: ChannelInboundHandler {
                         metadata: logMetadata.merging(["code": "\(error.body.code)"]) { current, _ in current })
             failAndClose(error, requestID: requestID)
         case .answerOnDutyNow(let requestID):
-            if let tenant { write(tenant.answerFrame(nil, requestID: requestID, now: server.clock.now()), flush: true) }
+            if let tenant { write(tenant.onDutyNowFrame(requestID: requestID, now: server.clock.now()), flush: true) }
         case .answerQuery(let message, let requestID):
             if let tenant { write(tenant.answerFrame(message, requestID: requestID, now: server.clock.now()), flush: true) }
         case .subscribe(let request, let id, let topics, let requestID):

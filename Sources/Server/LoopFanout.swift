@@ -121,9 +121,8 @@ struct PushInstant {
 /// One subscription of one connection. Lives on the connection's event loop.
 final class Subscription {
     let id: UInt64
-    let topics: Set<Roster_V1_Topic>
     let filter: Roster_V1_SubscriptionFilter
-    /// Decided once, read on every push.
+    /// Its topics, decided once and read on every push.
     let wantsRoster: Bool
     let wantsOnDuty: Bool
     let isFiltered: Bool
@@ -139,8 +138,6 @@ final class Subscription {
     /// When its connection last wrote to it (for Progress bookmarks); only the connection sets it.
     var lastSentAt = NIODeadline.now()
 
-    /// Made by `TenantRuntime.subscribe`, starting from the tenant's revision and on-duty
-    /// sequence at that moment.
     func wants(_ kind: ConnectionStateMachine.PushKind) -> Bool {
         switch kind {
         case .roster: wantsRoster
@@ -149,10 +146,11 @@ final class Subscription {
         }
     }
 
+    /// Made by `TenantRuntime.subscribe`, starting from the tenant's revision and on-duty
+    /// sequence at that moment.
     init(id: UInt64, topics: Set<Roster_V1_Topic>, filter: Roster_V1_SubscriptionFilter, connection: ConnectionHandler,
          tenant: TenantRuntime, floorRevision: UInt64, onDutyFloor: UInt64) {
         self.id = id
-        self.topics = topics
         self.filter = filter
         wantsRoster = topics.contains(.roster)
         wantsOnDuty = topics.contains(.onDuty)

@@ -1,3 +1,6 @@
+import NIOCore
+import RosterProtocol
+
 /// Runs admin mutations one at a time, in arrival order. A single writer matches SQLite (one
 /// write transaction at a time) and lets validation see the state the previous mutation left,
 /// with no interleaving across the store's await.
@@ -26,5 +29,26 @@ final class MutationQueue: Sendable {
     func finish() async {
         continuation.finish()
         await worker.value
+    }
+}
+
+extension ServerContext {
+    /// Queues an admin change behind every earlier one; the future completes on `loop` with
+    /// the result once it is durable (or refused). The revision is published from `loop` right
+    /// after that answer was written and flushed, so the admin never waits behind the fan-out;
+    /// the queue waits for the publish, so revisions reach subscribers in order.
+    func perform(_ message: RosterMessage, on tenant: TenantRuntime,
+                 loop: any EventLoop) -> EventLoopFuture<Result<Roster_V1_MutationResult, WireError>> {
+        let promise = loop.makePromise(of: Result<Roster_V1_MutationResult, WireError>.self)
+        let admin = self.admin
+        let queued = mutations.submit {
+            let performed = await admin.perform(message, on: tenant)
+            promise.succeed(performed.result)
+            guard let committed = performed.committed else { return }
+            // Queued on the loop behind the answer's callbacks (which write it).
+            try? await loop.submit { tenant.publish(committed) }.get()
+        }
+        if !queued { promise.succeed(.failure(WireError(.unavailable, "the server is shutting down", retryable: true))) }
+        return promise.futureResult
     }
 }

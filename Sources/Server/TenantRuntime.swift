@@ -65,10 +65,13 @@ final class TenantRuntime: Sendable {
         inner.withLockedValue { View(state: $0.state, epoch: $0.epoch, revision: $0.revision, engine: $0.engine) }
     }
 
-    /// The answer to a read request as a frame: "on duty now" from the cached encoding (the
-    /// hottest query), anything else from a consistent view.
-    func answerFrame(_ request: RosterMessage?, requestID: UInt32, now: UnixMillis) -> Frame {
-        guard let request else { return Frame(type: .onDuty, requestID: requestID, body: onDutyNowBody(now: now)) }
+    /// "On duty now", the hottest query, from the cached encoding.
+    func onDutyNowFrame(requestID: UInt32, now: UnixMillis) -> Frame {
+        Frame(type: .onDuty, requestID: requestID, body: onDutyNowBody(now: now))
+    }
+
+    /// The answer to any other read request, from a consistent view.
+    func answerFrame(_ request: RosterMessage, requestID: UInt32, now: UnixMillis) -> Frame {
         switch Queries.answer(request, view: view, now: now) {
         case .success(let answer): return answer.frame(requestID: requestID)
         case .failure(let error): return ConnectionReplies.error(error, requestID: requestID)

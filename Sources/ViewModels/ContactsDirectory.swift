@@ -108,7 +108,8 @@ public struct VCardDirectory: ContactsDirectory {
         }
         let contact = Contact(firstName: names[0], lastName: names[1], fullName: formatted, phones: phones, emails: emails)
         contacts.append(contact)
-        byName[Self.key(first: contact.firstName, last: contact.lastName)] = byName[Self.key(first: contact.firstName, last: contact.lastName)] ?? contact
+        let key = Self.key(first: contact.firstName, last: contact.lastName)
+        if byName[key] == nil { byName[key] = contact }  // the first card with a name wins
     }
 
     private static func key(first: String, last: String) -> String {

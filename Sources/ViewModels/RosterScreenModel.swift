@@ -83,7 +83,7 @@ public final class RosterScreenModel {
         case .malformed: return "Malformed employees found"
         case .offline(let from):
             guard let from else { return "No connection to \(source.serverName)" }
-            return "No connection — showing data from \(Self.age(now.timeIntervalSince(from)))"
+            return "No connection — showing data from \(DurationText.age(seconds: now.timeIntervalSince(from))) ago"
         case .error(let sentence): return sentence
         }
     }
@@ -218,18 +218,5 @@ public final class RosterScreenModel {
             next = .loading
         }
         if state != next { state = next }
-    }
-
-    static func age(_ seconds: TimeInterval) -> String {
-        let seconds = max(0, Int(seconds))
-        switch seconds {
-        case ..<60: return "less than a minute ago"
-        case ..<120: return "1 minute ago"
-        case ..<3600: return "\(seconds / 60) minutes ago"
-        case ..<7200: return "1 hour ago"
-        case ..<86_400: return "\(seconds / 3600) hours ago"
-        case ..<172_800: return "1 day ago"
-        default: return "\(seconds / 86_400) days ago"
-        }
     }
 }

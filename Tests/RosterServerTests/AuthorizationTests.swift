@@ -145,10 +145,7 @@ import Testing
             let admin = try await servers.harness.connect()
             try await admin.admin(.setMotd(.with { $0.motd = "after expiry" }))
             let next = try await inbox.next()
-            guard case .error(let error) = next.message else {
-                Issue.record("expected an Error, got \(next.message.type)")
-                return
-            }
+            let error = try #require(next.message.errorBody, "expected an Error, got \(next.message.type)")
             #expect(error.code == .unauthenticated && error.message.contains("expired"))
             await watcher.closed()
             #expect(!watcher.isActive)
@@ -162,10 +159,7 @@ import Testing
             servers.harness.clock.advance(to: t0 + 122_000)
             let earlyInbox = Inbox(early)
             early.subscribe(.with { $0.topics = [.onDuty] })
-            guard case .error(let refused) = try await earlyInbox.next().message else {
-                Issue.record("a subscription was accepted on an expired token")
-                return
-            }
+            let refused = try #require(try await earlyInbox.next().message.errorBody, "a subscription was accepted on an expired token")
             #expect(refused.code == .unauthenticated)
             await early.closed()
             await admin.close()
@@ -182,10 +176,7 @@ import Testing
 
             try await servers.administration.revokeToken(servers.readerB)
             let next = try await inbox.next()
-            guard case .error(let error) = next.message else {
-                Issue.record("expected an Error, got \(next.message.type)")
-                return
-            }
+            let error = try #require(next.message.errorBody, "expected an Error, got \(next.message.type)")
             #expect(error.code == .unauthenticated && error.message.contains("revoked"))
             await watcher.closed()
             #expect(other.isActive, "other tokens' connections stay")

@@ -364,8 +364,11 @@ public final class RawSocket: @unchecked Sendable {
 }
 
 extension RosterMessage {
-    public var errorCode: Roster_V1_ErrorCode? {
-        if case .error(let error) = self { return error.code }
+    public var errorCode: Roster_V1_ErrorCode? { errorBody?.code }
+
+    /// The Error frame's body, or nil for any other message.
+    public var errorBody: Roster_V1_Error? {
+        if case .error(let error) = self { return error }
         return nil
     }
 }
