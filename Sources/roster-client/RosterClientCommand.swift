@@ -98,9 +98,12 @@ extension ClientExitCode {
 
 struct Watch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Follow the server live: on duty now at the top, the roster below.",
+        abstract: "Follow the server live: on duty now at the top, the directory below.",
         discussion: """
-            On a terminal, draws a live screen that redraws on every push; Ctrl-C exits. When the output is \
+            On a terminal, draws a live screen that redraws on every push: who is on duty, then the directory \
+            grouped by position. Keys: / search (Enter done, Esc clear), g group by team or position, \
+            up/down or j/k select, Enter show the person (Esc back), q or Ctrl-C quit. With --contacts, the \
+            people in that vCard file are marked. When the output is \
             not a terminal, or with --json, prints one JSON object per event per line (state, synced, onDuty, \
             rosterChanged, resync, goingAway, warning, error), flushed at once. Reconnects by itself and \
             resumes where it left off.
