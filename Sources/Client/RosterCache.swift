@@ -24,7 +24,7 @@ public struct CachedRoster: Sendable {
 
     /// Who is on duty at `instant`, computed from the cached plan by the shared engine.
     public func onDuty(at instant: UnixMillis = .now) -> OnDutyLookup {
-        state.onDutyEngine().lookup(at: instant)
+        state.onDuty(at: instant) ?? OnDutyLookup(at: instant, current: [], until: nil, next: [])
     }
 
     /// How old the data is.

@@ -18,6 +18,8 @@ public struct RosterClientConfiguration: Sendable {
     /// Where the cache file lives; nil keeps no cache.
     public var cacheDirectory: URL? = RosterCacheFile.defaultDirectory
     public var topics: [Roster_V1_Topic] = [.onDuty, .roster]
+    /// Follow the on-duty sets of every schedule (`onDutyBySchedule`), not only the default one.
+    public var allSchedules = false
     /// How long connecting, the handshake and each request may take.
     public var timeout: Duration = .seconds(10)
     public var reconnect = ReconnectPolicy()
@@ -88,6 +90,9 @@ public struct OnDutyStatus: Sendable, Hashable {
     public var previous: [OnDutyEntry] = []
     public var cause: OnDutyCause?
     public var revision: UInt64 = 0
+    /// The schedule this is the on-duty set of.
+    public var scheduleID: String = ScheduleDefinition.defaultID
+    public var scheduleName: String = ""
 
     /// Who comes on duty at `until`: `next` without those already on duty (who stay on), so a
     /// "Next:" line never names someone who is on duty now.
@@ -155,6 +160,8 @@ public actor RosterClient {
     public var roster: CachedRoster? { sync.roster }
     /// The latest on-duty status pushed by the server.
     public var onDuty: OnDutyStatus? { sync.onDuty }
+    /// The latest on-duty status pushed, per schedule id (every schedule with `allSchedules`).
+    public var onDutyBySchedule: [String: OnDutyStatus] { sync.onDutyBySchedule }
     /// Revisions applied from live or replayed events, in order (for diagnostics and tests).
     public private(set) var appliedRevisions: [UInt64] = []
 
@@ -177,7 +184,7 @@ public actor RosterClient {
         } catch {
             continuation.yield(.cacheProblem(error))
         }
-        sync = SubscriptionSync(roster: cached, topics: configuration.topics)
+        sync = SubscriptionSync(roster: cached, topics: configuration.topics, allSchedules: configuration.allSchedules)
     }
 
     // MARK: Running
@@ -346,8 +353,13 @@ public actor RosterClient {
         return kept
     }
 
-    public func onDuty(at instant: UnixMillis? = nil) async throws -> OnDutyStatus {
-        guard case .onDuty(let answer) = try await request(.getOnDuty(.with { if let instant { $0.atMs = instant } })) else {
+    /// Who is on duty on a schedule (id or name; the default schedule when nil).
+    public func onDuty(at instant: UnixMillis? = nil, schedule: String? = nil) async throws -> OnDutyStatus {
+        let query = RosterMessage.getOnDuty(.with {
+            if let instant { $0.atMs = instant }
+            if let schedule { $0.schedule = schedule }
+        })
+        guard case .onDuty(let answer) = try await request(query) else {
             throw RosterClientError.protocolViolation("expected OnDuty")
         }
         return OnDutyStatus(answer)
@@ -426,12 +438,15 @@ extension OnDutyStatus {
     init(_ wire: Roster_V1_OnDutyChanged) {
         self.init(at: wire.atMs, current: wire.current.map(OnDutyEntry.init), until: wire.hasUntilMs ? wire.untilMs : nil,
                   next: wire.next.map(OnDutyEntry.init), previous: wire.previous.map(OnDutyEntry.init),
-                  cause: Self.name(of: wire.cause), revision: wire.revision)
+                  cause: Self.name(of: wire.cause), revision: wire.revision,
+                  scheduleID: wire.scheduleID.isEmpty ? ScheduleDefinition.defaultID : wire.scheduleID,
+                  scheduleName: wire.scheduleName)
     }
 
     init(_ wire: Roster_V1_OnDutyResponse) {
         self.init(at: wire.atMs, current: wire.current.map(OnDutyEntry.init), until: wire.hasUntilMs ? wire.untilMs : nil,
-                  next: wire.next.map(OnDutyEntry.init), revision: wire.revision)
+                  next: wire.next.map(OnDutyEntry.init), revision: wire.revision,
+                  scheduleID: wire.scheduleID.isEmpty ? ScheduleDefinition.defaultID : wire.scheduleID)
     }
 
     /// From the cache: computed by the shared engine over the cached plan.

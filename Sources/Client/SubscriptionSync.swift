@@ -37,10 +37,14 @@ public struct SubscriptionSync: Sendable {
     }
 
     public let topics: [Roster_V1_Topic]
+    /// Follow every schedule's on-duty set (true), or the default schedule's only.
+    public let allSchedules: Bool
     /// The copy: loaded from the cache, then kept by the subscription.
     public private(set) var roster: CachedRoster?
-    /// The latest on-duty state pushed.
-    public private(set) var onDuty: OnDutyStatus?
+    /// The latest on-duty state pushed for the default schedule.
+    public var onDuty: OnDutyStatus? { onDutyBySchedule[ScheduleDefinition.defaultID] }
+    /// The latest on-duty state pushed, per schedule id.
+    public private(set) var onDutyBySchedule: [String: OnDutyStatus] = [:]
     /// Whether the copy is whole at its revision on the current connection.
     public private(set) var isSynced = false
 
@@ -50,9 +54,10 @@ public struct SubscriptionSync: Sendable {
     private var subscribeRequestID: UInt32?
     private var subscriptionID: UInt64?
 
-    public init(roster: CachedRoster?, topics: [Roster_V1_Topic] = [.onDuty, .roster]) {
+    public init(roster: CachedRoster?, topics: [Roster_V1_Topic] = [.onDuty, .roster], allSchedules: Bool = false) {
         self.roster = roster
         self.topics = topics
+        self.allSchedules = allSchedules
     }
 
     // MARK: Events
@@ -144,6 +149,7 @@ public struct SubscriptionSync: Sendable {
         subscribeRequestID = nil
         return .subscribe(.with {
             $0.topics = topics
+            $0.allSchedules = allSchedules
             if resume, let roster {
                 $0.sinceRevision = roster.revision
                 $0.epoch = roster.epoch
@@ -178,7 +184,12 @@ public struct SubscriptionSync: Sendable {
         }
         lastOnDutySequence = max(lastOnDutySequence, changed.sequence)
         let status = OnDutyStatus(changed)
-        onDuty = status
+        if status.current.isEmpty && status.cause != .initial && roster?.state.schedules[status.scheduleID] == nil
+            && status.scheduleID != ScheduleDefinition.defaultID {
+            onDutyBySchedule[status.scheduleID] = nil  // the schedule was deleted
+        } else {
+            onDutyBySchedule[status.scheduleID] = status
+        }
         return [.emit(.onDutyChanged(status))]
     }
 }

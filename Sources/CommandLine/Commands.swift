@@ -172,22 +172,63 @@ public struct CommandRunner: Sendable {
 
     // MARK: Reads
 
-    public func now(at instant: UnixMillis?, offline: Bool) async -> ClientExitCode {
+    /// `now`: who is on duty on each schedule (or only `schedule`). A tenant with only the
+    /// default schedule prints exactly what it did before schedules existed.
+    public func now(at instant: UnixMillis?, offline: Bool, schedule: String? = nil) async -> ClientExitCode {
         await withCacheFallback(offline: offline, online: {
-            let status = try await client.onDuty(at: instant)
+            var statuses: [(ScheduleDefinition, OnDutyStatus)] = []
+            if let schedule {
+                let status = try await client.onDuty(at: instant, schedule: schedule)
+                let definitions = try await client.schedules()
+                statuses = [(definitions.first { $0.id == status.scheduleID } ?? .makeDefault(), status)]
+            } else {
+                for definition in try await client.schedules() {
+                    statuses.append((definition, try await client.onDuty(at: instant, schedule: definition.id)))
+                }
+            }
             await refreshCache()
-            printOnDuty(status, source: "server", ageSeconds: nil)
+            printOnDuty(statuses, source: "server", ageSeconds: nil, named: schedule != nil)
             return .success
         }, cached: { roster in
-            let status = OnDutyStatus(roster.onDuty(at: instant ?? .now), in: roster.state, revision: roster.revision)
-            printOnDuty(status, source: "cache", ageSeconds: Int(roster.age()))
+            var statuses: [(ScheduleDefinition, OnDutyStatus)] = []
+            if let schedule {
+                guard let definition = roster.state.schedule(idOrName: schedule),
+                      let status = roster.onDuty(schedule: definition.id, at: instant ?? .now) else {
+                    return notFound(schedule: schedule, among: roster.state.sortedSchedules)
+                }
+                statuses = [(definition, status)]
+            } else {
+                for definition in roster.state.sortedSchedules {
+                    if let status = roster.onDuty(schedule: definition.id, at: instant ?? .now) { statuses.append((definition, status)) }
+                }
+            }
+            printOnDuty(statuses, source: "cache", ageSeconds: Int(roster.age()), named: schedule != nil)
             return .success
         })
     }
 
-    func printOnDuty(_ status: OnDutyStatus, source: String, ageSeconds: Int?) {
+    /// One block per schedule; the default schedule is left out when other schedules exist and
+    /// it has nothing on it.
+    func printOnDuty(_ statuses: [(ScheduleDefinition, OnDutyStatus)], source: String, ageSeconds: Int?, named: Bool) {
+        let shown = statuses.count <= 1 ? statuses : statuses.filter { definition, status in
+            definition.id != ScheduleDefinition.defaultID || !status.current.isEmpty || status.until != nil
+        }
+        let headed = named || shown.contains { $0.0.id != ScheduleDefinition.defaultID }
+        for (index, (definition, status)) in shown.enumerated() {
+            if headed && !json {
+                if index > 0 { Self.out("") }
+                Self.out("\(definition.name) (\(definition.zone))")
+            }
+            printOnDuty(status, source: source, ageSeconds: ageSeconds, schedule: headed ? definition : nil)
+        }
+    }
+
+    func printOnDuty(_ status: OnDutyStatus, source: String, ageSeconds: Int?, schedule: ScheduleDefinition? = nil) {
         if json {
-            Self.out(JSONShapes.line(JSONShapes.OnDuty(status, source: source, ageSeconds: ageSeconds)))
+            var shape = JSONShapes.OnDuty(status, source: source, ageSeconds: ageSeconds)
+            shape.schedule = schedule?.name
+            shape.scheduleId = schedule?.id
+            Self.out(JSONShapes.line(shape))
             return
         }
         Self.out("On duty at \(display.dateTime(status.at)) (\(display.zoneName)):")

@@ -169,6 +169,9 @@ public enum JSONShapes {
         /// "server" or "cache".
         public var source: String
         public var ageSeconds: Int?
+        /// The schedule, when the tenant has more than the default one (or it was asked for).
+        public var schedule: String?
+        public var scheduleId: String?
 
         public init(_ status: OnDutyStatus, source: String, event: String? = nil, ageSeconds: Int? = nil) {
             self.event = event

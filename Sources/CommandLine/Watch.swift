@@ -298,6 +298,10 @@ public enum WatchEvents {
             return ChangeEntry(kind: "shiftDeleted", id: id)
         case .motdSet(let motd):
             return ChangeEntry(kind: "motdSet", motd: motd)
+        case .scheduleUpserted(let schedule):
+            return ChangeEntry(kind: "scheduleUpserted", id: schedule.id)
+        case .scheduleDeleted(let id):
+            return ChangeEntry(kind: "scheduleDeleted", id: id)
         }
     }
 }

@@ -57,13 +57,18 @@ public struct Shift: Sendable, Hashable, Codable, Identifiable {
     public var start: UnixMillis
     public var end: UnixMillis
     public var role: String
+    /// The schedule this one-off shift belongs to; "" is the tenant's default schedule (where
+    /// every shift made before schedules existed lives).
+    public var scheduleID: String
 
-    public init(id: String = "", employeeID: String, start: UnixMillis, end: UnixMillis, role: String = "") {
+    public init(id: String = "", employeeID: String, start: UnixMillis, end: UnixMillis, role: String = "",
+                scheduleID: String = "") {
         self.id = id
         self.employeeID = employeeID
         self.start = start
         self.end = end
         self.role = role
+        self.scheduleID = scheduleID == ScheduleDefinition.defaultID ? "" : scheduleID
     }
 
     public func contains(_ instant: UnixMillis) -> Bool { start <= instant && instant < end }
@@ -89,4 +94,9 @@ public enum RosterChange: Sendable, Hashable {
     case shiftAdded(Shift)
     case shiftDeleted(id: String)
     case motdSet(String)
+    /// A schedule's whole definition (layers, rotations, overrides; not its one-off shifts),
+    /// created or replaced: one definition change is one revision.
+    case scheduleUpserted(ScheduleDefinition)
+    /// Deleting a schedule also deletes its one-off shifts (said on the wire first).
+    case scheduleDeleted(id: String)
 }

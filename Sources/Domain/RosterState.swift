@@ -5,11 +5,20 @@ public struct RosterState: Sendable, Hashable {
     public var tenant: Tenant
     public private(set) var employees: [String: Employee]
     public private(set) var shifts: [String: Shift]
+    /// Schedule definitions by id, without their one-off shifts (those are in `shifts`). The
+    /// default schedule is always here.
+    public private(set) var schedules: [String: ScheduleDefinition]
 
-    public init(tenant: Tenant, employees: [Employee] = [], shifts: [Shift] = []) {
+    public init(tenant: Tenant, employees: [Employee] = [], shifts: [Shift] = [], schedules: [ScheduleDefinition] = []) {
         self.tenant = tenant
         self.employees = Dictionary(employees.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
         self.shifts = Dictionary(shifts.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+        var byID = [ScheduleDefinition.defaultID: ScheduleDefinition.makeDefault()]
+        for var schedule in schedules {
+            schedule.shifts = []
+            byID[schedule.id] = schedule
+        }
+        self.schedules = byID
     }
 
     /// Employees by last name, then first name.
@@ -36,6 +45,13 @@ public struct RosterState: Sendable, Hashable {
         case .employeeDeleted(let id):
             employees[id] = nil
             shifts = shifts.filter { $0.value.employeeID != id }
+        case .scheduleUpserted(var schedule):
+            schedule.shifts = []
+            schedules[schedule.id] = schedule
+        case .scheduleDeleted(let id):
+            guard id != ScheduleDefinition.defaultID else { return }
+            schedules[id] = nil
+            shifts = shifts.filter { $0.value.scheduleID != id }
         case .shiftAdded(let shift):
             shifts[shift.id] = shift
         case .shiftDeleted(let id):
@@ -45,18 +61,25 @@ public struct RosterState: Sendable, Hashable {
         }
     }
 
-    /// `changes` with each employee deletion preceded by the deletion of that employee's shifts
+    /// `changes` with each employee or schedule deletion preceded by the deletion of its shifts
     /// (those still there at that point), so that a revision says on the wire everything it
     /// removes and a client never keeps an orphan shift.
     public func expandingCascades(_ changes: [(location: String, change: RosterChange)])
         -> [(location: String, change: RosterChange)]
     {
-        guard changes.contains(where: { if case .employeeDeleted = $0.change { true } else { false } }) else { return changes }
+        func cascades(_ change: RosterChange) -> ((Shift) -> Bool)? {
+            switch change {
+            case .employeeDeleted(let id): { $0.employeeID == id }
+            case .scheduleDeleted(let id): { $0.scheduleID == id }
+            default: nil
+            }
+        }
+        guard changes.contains(where: { cascades($0.change) != nil }) else { return changes }
         var state = self
         var expanded: [(location: String, change: RosterChange)] = []
         for (location, change) in changes {
-            if case .employeeDeleted(let id) = change {
-                for shift in state.sortShifts(state.shifts.values.filter { $0.employeeID == id }) {
+            if let owned = cascades(change) {
+                for shift in state.sortShifts(state.shifts.values.filter(owned)) {
                     expanded.append((location, .shiftDeleted(id: shift.id)))
                     state.apply(.shiftDeleted(id: shift.id))
                 }
@@ -108,9 +131,37 @@ public struct RosterState: Sendable, Hashable {
         shifts(from: now, to: nil, employeeID: employeeID)
     }
 
-    /// Builds the on-duty engine for the current plan.
-    public func onDutyEngine() -> OnDutyEngine {
-        OnDutyEngine(shifts: Array(shifts.values), employees: employees)
+    /// A schedule's whole definition, its one-off shifts included.
+    public func definition(of scheduleID: String) -> ScheduleDefinition? {
+        guard var schedule = schedules[scheduleID] else { return nil }
+        let key = scheduleID == ScheduleDefinition.defaultID ? "" : scheduleID
+        schedule.shifts = shifts.values.filter { $0.scheduleID == key }
+        return schedule
+    }
+
+    /// The schedule with this id, or else this name (case- and diacritic-insensitive).
+    public func schedule(idOrName: String) -> ScheduleDefinition? {
+        if let byID = schedules[idOrName] { return byID }
+        let wanted = TextFolding.fold(idOrName.trimmingCharacters(in: .whitespaces))
+        return schedules.values.first { TextFolding.fold($0.name) == wanted }
+    }
+
+    /// Schedules by name, the default one first.
+    public var sortedSchedules: [ScheduleDefinition] {
+        schedules.values.sorted { a, b in
+            if (a.id == ScheduleDefinition.defaultID) != (b.id == ScheduleDefinition.defaultID) { return a.id == ScheduleDefinition.defaultID }
+            return (TextFolding.fold(a.name), a.id) < (TextFolding.fold(b.name), b.id)
+        }
+    }
+
+    /// Builds the on-duty index of one schedule (the default one when nil) around `instant`.
+    public func onDutyIndex(of scheduleID: String = ScheduleDefinition.defaultID, around instant: UnixMillis) -> ScheduleOnDutyIndex? {
+        definition(of: scheduleID).map { ScheduleOnDutyIndex($0, employees: employees, around: instant) }
+    }
+
+    /// Who is on duty on a schedule (the default one unless named) at `instant`.
+    public func onDuty(of scheduleID: String = ScheduleDefinition.defaultID, at instant: UnixMillis) -> OnDutyLookup? {
+        onDutyIndex(of: scheduleID, around: instant)?.lookup(at: instant)
     }
 }
 

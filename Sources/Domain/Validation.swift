@@ -78,8 +78,21 @@ extension RosterState {
             return violations(of: employee, at: location, names: names)
         case .shiftAdded(let shift):
             return violations(of: shift, at: location)
-        case .employeeDeleted, .shiftDeleted:
+        case .shiftDeleted:
             return []
+        case .employeeDeleted(let id):
+            // A rotation or an override that names someone who is gone would resolve to nobody.
+            let naming = schedules.values.filter { $0.mentionedEmployees.contains(id) }.map(\.name).sorted()
+            guard naming.isEmpty else {
+                return [RosterViolation(location: location, field: "id", message: "\(employees[id]?.fullName ?? id) is in "
+                    + "the rotations or overrides of \(naming.map { "\"\($0)\"" }.joined(separator: ", ")); take them out first")]
+            }
+            return []
+        case .scheduleUpserted(let schedule):
+            return violations(of: schedule, at: location)
+        case .scheduleDeleted(let id):
+            return id == ScheduleDefinition.defaultID
+                ? [RosterViolation(location: location, field: "id", message: "the default schedule cannot be deleted")] : []
         case .motdSet(let motd):
             if ControlCharacters.contains(in: motd, allowingLineBreaks: true) {
                 return [RosterViolation(location: location, field: "motd", message: "contains a control character")]
@@ -117,6 +130,26 @@ extension RosterState {
         return found
     }
 
+    func violations(of schedule: ScheduleDefinition, at location: String) -> [RosterViolation] {
+        var found = schedule.violations().map { violation in
+            var located = violation
+            if !location.isEmpty { located.location = [location, violation.location].filter { !$0.isEmpty }.joined(separator: ", ") }
+            return located
+        }
+        if schedule.id.isEmpty { found.append(RosterViolation(location: location, field: "id", message: "is empty")) }
+        for (field, text) in [("name", schedule.name), ("team", schedule.team)] where ControlCharacters.contains(in: text) {
+            found.append(RosterViolation(location: location, field: field, message: "contains a control character"))
+        }
+        let folded = TextFolding.fold(schedule.name)
+        if let other = schedules.values.first(where: { $0.id != schedule.id && TextFolding.fold($0.name) == folded }) {
+            found.append(RosterViolation(location: location, field: "name", message: "\"\(schedule.name)\" is already the name of schedule \(other.id)"))
+        }
+        for person in schedule.mentionedEmployees.sorted() where employees[person] == nil {
+            found.append(RosterViolation(location: location, field: "employee_id", message: "unknown employee \"\(person)\""))
+        }
+        return found
+    }
+
     func violations(of shift: Shift, at location: String) -> [RosterViolation] {
         var found: [RosterViolation] = []
         if shift.id.isEmpty { found.append(RosterViolation(location: location, field: "id", message: "is empty")) }
@@ -128,6 +161,9 @@ extension RosterState {
         }
         if employees[shift.employeeID] == nil {
             found.append(RosterViolation(location: location, field: "employee_id", message: "unknown employee \"\(shift.employeeID)\""))
+        }
+        if !shift.scheduleID.isEmpty && schedules[shift.scheduleID] == nil {
+            found.append(RosterViolation(location: location, field: "schedule_id", message: "unknown schedule \"\(shift.scheduleID)\""))
         }
         return found
     }
@@ -146,6 +182,10 @@ extension RosterState {
             case .employeeDeleted(let id) where next.employees[id] == nil:
                 if changes.count == 1 { throw .notFound("employee \"\(id)\"", suggestions: next.suggestions(for: id)) }
                 found.append(RosterViolation(location: location, field: "id", message: "unknown employee \"\(id)\""))
+                continue
+            case .scheduleDeleted(let id) where next.schedules[id] == nil:
+                if changes.count == 1 { throw .notFound("schedule \"\(id)\"", suggestions: []) }
+                found.append(RosterViolation(location: location, field: "id", message: "unknown schedule \"\(id)\""))
                 continue
             case .shiftDeleted(let id) where next.shifts[id] == nil:
                 if changes.count == 1 { throw .notFound("shift \"\(id)\"", suggestions: []) }

@@ -67,12 +67,14 @@ extension Roster_V1_Shift {
         startMs = shift.start
         endMs = shift.end
         role = shift.role
+        scheduleID = shift.scheduleID
     }
 }
 
 extension Shift {
     public init(_ wire: Roster_V1_Shift) {
-        self.init(id: wire.id, employeeID: wire.employeeID, start: wire.startMs, end: wire.endMs, role: wire.role)
+        self.init(id: wire.id, employeeID: wire.employeeID, start: wire.startMs, end: wire.endMs, role: wire.role,
+                  scheduleID: wire.scheduleID)
     }
 }
 
@@ -100,6 +102,8 @@ extension Roster_V1_Change {
         case .shiftAdded(let shift): shiftAdded = Roster_V1_Shift(shift)
         case .shiftDeleted(let id): shiftDeleted = id
         case .motdSet(let motd): motdSet = motd
+        case .scheduleUpserted(let schedule): scheduleUpserted = Roster_V1_Schedule(schedule)
+        case .scheduleDeleted(let id): scheduleDeleted = id
         }
     }
 }
@@ -113,6 +117,8 @@ extension RosterChange {
         case .shiftAdded(let shift): self = .shiftAdded(Shift(shift))
         case .shiftDeleted(let id): self = .shiftDeleted(id: id)
         case .motdSet(let motd): self = .motdSet(motd)
+        case .scheduleUpserted(let schedule): self = .scheduleUpserted(ScheduleDefinition(schedule))
+        case .scheduleDeleted(let id): self = .scheduleDeleted(id: id)
         case nil: return nil
         }
     }
@@ -126,13 +132,14 @@ extension Roster_V1_Snapshot {
         tenant = Roster_V1_Tenant(state.tenant)
         employees = state.sortedEmployees.map(Roster_V1_Employee.init)
         shifts = state.sortedShifts.map(Roster_V1_Shift.init)
+        schedules = state.sortedSchedules.map(Roster_V1_Schedule.init)
     }
 }
 
 extension RosterState {
     public init(_ snapshot: Roster_V1_Snapshot) {
         self.init(tenant: Tenant(snapshot.tenant), employees: snapshot.employees.map(Employee.init),
-                  shifts: snapshot.shifts.map(Shift.init))
+                  shifts: snapshot.shifts.map(Shift.init), schedules: snapshot.schedules.map(ScheduleDefinition.init))
     }
 }
 

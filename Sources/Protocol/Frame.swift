@@ -20,6 +20,11 @@ public enum MessageType: UInt8, Sendable, CaseIterable {
     case shifts = 0x18
     case getSnapshot = 0x19
     case snapshot = 0x1A
+    case listSchedules = 0x1B
+    case schedules = 0x1C
+    case getFinalSchedule = 0x1D
+    case finalSchedule = 0x1E
+    case getNextOnDuty = 0x1F
 
     case subscribe = 0x20
     case subscribed = 0x21
@@ -37,11 +42,12 @@ public enum MessageType: UInt8, Sendable, CaseIterable {
     case setMotd = 0x34
     case importData = 0x35
     case mutationResult = 0x36
+    case editSchedule = 0x37
 }
 
 /// The release, as `--version` prints it.
 public enum RosterVersion {
-    public static let release = "0.3.0"
+    public static let release = "0.4.0"
     public static var description: String { "\(release) (wire protocol \(WireProtocol.supportedVersions.upperBound))" }
 }
 

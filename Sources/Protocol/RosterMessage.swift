@@ -38,6 +38,12 @@ public enum RosterMessage: Sendable, Hashable {
     case setMotd(Roster_V1_SetMotdRequest)
     case importData(Roster_V1_ImportRequest)
     case mutationResult(Roster_V1_MutationResult)
+    case listSchedules(Roster_V1_ListSchedulesRequest)
+    case schedules(Roster_V1_SchedulesResponse)
+    case getFinalSchedule(Roster_V1_GetFinalScheduleRequest)
+    case finalSchedule(Roster_V1_FinalScheduleResponse)
+    case getNextOnDuty(Roster_V1_GetNextOnDutyRequest)
+    case editSchedule(Roster_V1_EditScheduleRequest)
 
     /// The message type code this message travels under.
     public var type: MessageType {
@@ -74,6 +80,12 @@ public enum RosterMessage: Sendable, Hashable {
         case .setMotd: return .setMotd
         case .importData: return .importData
         case .mutationResult: return .mutationResult
+        case .listSchedules: return .listSchedules
+        case .schedules: return .schedules
+        case .getFinalSchedule: return .getFinalSchedule
+        case .finalSchedule: return .finalSchedule
+        case .getNextOnDuty: return .getNextOnDuty
+        case .editSchedule: return .editSchedule
         }
     }
 
@@ -121,6 +133,12 @@ public enum RosterMessage: Sendable, Hashable {
             case .setMotd: return .setMotd(try Roster_V1_SetMotdRequest(body: frame.body))
             case .importData: return .importData(try Roster_V1_ImportRequest(body: frame.body))
             case .mutationResult: return .mutationResult(try Roster_V1_MutationResult(body: frame.body))
+            case .listSchedules: return .listSchedules(try Roster_V1_ListSchedulesRequest(body: frame.body))
+            case .schedules: return .schedules(try Roster_V1_SchedulesResponse(body: frame.body))
+            case .getFinalSchedule: return .getFinalSchedule(try Roster_V1_GetFinalScheduleRequest(body: frame.body))
+            case .finalSchedule: return .finalSchedule(try Roster_V1_FinalScheduleResponse(body: frame.body))
+            case .getNextOnDuty: return .getNextOnDuty(try Roster_V1_GetNextOnDutyRequest(body: frame.body))
+            case .editSchedule: return .editSchedule(try Roster_V1_EditScheduleRequest(body: frame.body))
             }
         } catch {
             throw .undecodableBody(type, String(describing: error))
@@ -162,6 +180,12 @@ public enum RosterMessage: Sendable, Hashable {
         case .setMotd(let body): return body.bodyBuffer()
         case .importData(let body): return body.bodyBuffer()
         case .mutationResult(let body): return body.bodyBuffer()
+        case .listSchedules(let body): return body.bodyBuffer()
+        case .schedules(let body): return body.bodyBuffer()
+        case .getFinalSchedule(let body): return body.bodyBuffer()
+        case .finalSchedule(let body): return body.bodyBuffer()
+        case .getNextOnDuty(let body): return body.bodyBuffer()
+        case .editSchedule(let body): return body.bodyBuffer()
         }
     }
 
@@ -205,6 +229,12 @@ public enum RosterMessage: Sendable, Hashable {
         case .setMotd(let body): return body
         case .importData(let body): return body
         case .mutationResult(let body): return body
+        case .listSchedules(let body): return body
+        case .schedules(let body): return body
+        case .getFinalSchedule(let body): return body
+        case .finalSchedule(let body): return body
+        case .getNextOnDuty(let body): return body
+        case .editSchedule(let body): return body
         }
     }
 }

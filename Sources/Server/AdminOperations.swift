@@ -17,12 +17,29 @@ struct AdminOperations: Sendable {
         var committed: TenantRuntime.CommittedRevision?
     }
 
-    func perform(_ request: RosterMessage, on tenant: TenantRuntime) async -> Performed {
+    func perform(_ request: RosterMessage, on tenant: TenantRuntime, author: String) async -> Performed {
         let view = tenant.view
         let located: [RosterImport.Located]
         var summary: Roster_V1_ImportSummary?
+        var preview: [Roster_V1_DutyDelta] = []
         do throws(RosterError) {
-            if case .importData(let body) = request {
+            if case .editSchedule(let body) = request {
+                let edit = try ScheduleEdit.plan(body, state: view.state, author: author, now: clock.now(),
+                                                 newID: IdentifierFactory.make)
+                located = edit.changes
+                preview = edit.deltas.map { Roster_V1_DutyDelta($0, scheduleID: edit.scheduleID, in: view.state) }
+                if body.preview {
+                    // Validated like a commit, so a preview never shows what would be refused.
+                    _ = try view.state.applyingValidated(view.state.expandingCascades(located))
+                    return Performed(result: .success(.with {
+                        $0.epoch = view.epoch
+                        $0.revision = view.revision
+                        $0.ids = [edit.scheduleID]
+                        $0.dryRun = true
+                        $0.preview = preview
+                    }))
+                }
+            } else if case .importData(let body) = request {
                 let plan = try importPlan(body, state: view.state)
                 located = plan.changes
                 summary = Roster_V1_ImportSummary(plan)
@@ -57,10 +74,13 @@ struct AdminOperations: Sendable {
                     case .employeeUpserted(let employee): employee.id
                     case .employeeDeleted(let id), .shiftDeleted(let id): id
                     case .shiftAdded(let shift): shift.id
+                    case .scheduleUpserted(let schedule): schedule.id
+                    case .scheduleDeleted(let id): id
                     case .motdSet: nil
                     }
                 }
                 if let summary { $0.importSummary = summary }
+                $0.preview = preview
             }), committed: committed.revision)
     }
 

@@ -189,7 +189,9 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     private func enqueue(_ message: RosterMessage, requestID: UInt32) {
         guard let tenant else { return }
-        server.perform(message, on: tenant, loop: eventLoop).assumeIsolated().whenSuccess { result in
+        // Overrides record who made them: the token's id.
+        let author = machine.credential?.tokenID ?? "anonymous"
+        server.perform(message, on: tenant, author: author, loop: eventLoop).assumeIsolated().whenSuccess { result in
             self.machine.mutationFinished()
             switch result {
             case .success(let done): self.write(RosterMessage.mutationResult(done).frame(requestID: requestID), flush: true)
@@ -207,7 +209,8 @@ final class ConnectionHandler: ChannelInboundHandler {
             subscribed = try tenant.subscribe(
                 id: id, topics: topics, filter: request.filter, connection: self,
                 sinceRevision: request.hasSinceRevision ? request.sinceRevision : nil,
-                epoch: request.hasSinceRevision ? request.epoch : nil)
+                epoch: request.hasSinceRevision ? request.epoch : nil,
+                schedules: request.schedules, allSchedules: request.allSchedules)
         } catch {
             write(ConnectionReplies.refusal(error, requestID: requestID), flush: true)
             return
@@ -226,8 +229,9 @@ final class ConnectionHandler: ChannelInboundHandler {
     /// Writes (without flushing) or holds back one pushed frame, as the machine says. Returns
     /// true the first time in a fan-out that this connection has something to flush: the
     /// fan-out then flushes it once, after every subscriber on the loop was written.
+    /// `heldKey` keeps one held-back on-duty frame per schedule.
     func push(_ kind: ConnectionStateMachine.PushKind, _ frame: ByteBuffer, for subscription: Subscription,
-              at instant: PushInstant) -> Bool {
+              at instant: PushInstant, heldKey: String = "") -> Bool {
         guard let context, channel.isActive else { return false }
         if let refusal = machine.pushRefusal(now: instant.wall) {
             run(refusal)
@@ -242,7 +246,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         case .drop:
             return false
         case .coalesce:
-            subscriptions.holdOnDuty(frame, for: subscription.id)
+            subscriptions.holdOnDuty(frame, for: subscription.id, schedule: heldKey)
             armWriteStallDeadline()
             return false
         case .resyncWhenDrained:

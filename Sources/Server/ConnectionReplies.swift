@@ -40,6 +40,8 @@ enum ConnectionReplies {
             var wire = WireError(.resyncRequired, "resync required: \(reason)")
             wire.body.oldestRevision = oldest
             return error(wire, requestID: requestID)
+        case .unknownSchedule(let name):
+            return error(WireError(.notFound, "schedule \"\(name)\" not found"), requestID: requestID)
         }
     }
 

@@ -152,9 +152,10 @@ struct ConnectionStateMachine {
             return .send(.pong(.with { $0.nonce = ping.nonce }), requestID: requestID)
         case .pong:
             return .none
-        case .getOnDuty(let query) where !query.hasAtMs:
+        case .getOnDuty(let query) where !query.hasAtMs && query.schedule.isEmpty:
             return .answerOnDutyNow(requestID: requestID)
-        case .getOnDuty, .listEmployees, .search, .getEmployee, .listShifts, .getSnapshot:
+        case .getOnDuty, .listEmployees, .search, .getEmployee, .listShifts, .getSnapshot, .listSchedules, .getFinalSchedule,
+             .getNextOnDuty:
             return .answerQuery(message, requestID: requestID)
         case .subscribe(let request):
             // Authorization at subscribe time; `deliver` repeats it for every event.
@@ -176,7 +177,7 @@ struct ConnectionStateMachine {
             awaitingResync.remove(request.subscriptionID)
             coalesced.remove(request.subscriptionID)
             return .unsubscribe(subscriptionID: request.subscriptionID, requestID: requestID)
-        case .upsertEmployee, .deleteEmployee, .addShift, .deleteShift, .setMotd, .importData:
+        case .upsertEmployee, .deleteEmployee, .addShift, .deleteShift, .setMotd, .importData, .editSchedule:
             guard credential.role == .admin else {
                 return .sendError(WireError(.permissionDenied, "changing the plan needs an admin token"), requestID: requestID)
             }

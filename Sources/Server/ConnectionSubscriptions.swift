@@ -4,8 +4,9 @@ import NIOCore
 /// is not writable. Confined to the connection's event loop, like its handler.
 struct ConnectionSubscriptions {
     private var byID: [UInt64: Subscription] = [:]
-    /// The latest on-duty frame per subscription: on-duty is state, so only the newest matters.
-    private var heldOnDuty: [UInt64: ByteBuffer] = [:]
+    /// The latest on-duty frame per subscription and schedule: on-duty is state, so only the
+    /// newest of each schedule matters.
+    private var heldOnDuty: [UInt64: [String: ByteBuffer]] = [:]
 
     mutating func add(_ subscription: Subscription) { byID[subscription.id] = subscription }
 
@@ -19,12 +20,12 @@ struct ConnectionSubscriptions {
         for id in Array(byID.keys) { remove(id, on: loop) }
     }
 
-    mutating func holdOnDuty(_ frame: ByteBuffer, for id: UInt64) { heldOnDuty[id] = frame }
+    mutating func holdOnDuty(_ frame: ByteBuffer, for id: UInt64, schedule: String) { heldOnDuty[id, default: [:]][schedule] = frame }
 
     /// What to write once the connection drained: the held on-duty frames of `flush`, then a
     /// resync notice for each subscription in `ended`, which ends.
     mutating func drained(flush: Set<UInt64>, ended: Set<UInt64>, on loop: any EventLoop) -> [ByteBuffer] {
-        var frames = flush.sorted().compactMap { heldOnDuty[$0] }
+        var frames = flush.sorted().flatMap { id in (heldOnDuty[id] ?? [:]).sorted { $0.key < $1.key }.map(\.value) }
         heldOnDuty.removeAll()
         for id in ended.sorted() {
             remove(id, on: loop)

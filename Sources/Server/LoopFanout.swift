@@ -51,8 +51,8 @@ final class LoopFanout: Sendable {
     }
 
     func deliver(_ push: OnDutyPush) {
-        fanOut(kind: .onDuty, shared: push.sharedFrame, isNew: { subscription in
-            guard push.sequence > subscription.onDutyFloor else { return false }
+        fanOut(kind: .onDuty, heldKey: push.scheduleID, shared: push.sharedFrame, isNew: { subscription in
+            guard subscription.schedules.includes(push.scheduleID), push.sequence > subscription.onDutyFloor else { return false }
             subscription.onDutyFloor = push.sequence
             return true
         }, filtered: { filter in
@@ -66,7 +66,7 @@ final class LoopFanout: Sendable {
     /// connections to flush is this loop's own; nothing is handed back and forth. The clock is
     /// read once per push, not per subscriber.
     private func fanOut(
-        kind: ConnectionStateMachine.PushKind, shared: ByteBuffer?, isNew: (Subscription) -> Bool,
+        kind: ConnectionStateMachine.PushKind, heldKey: String = "", shared: ByteBuffer?, isNew: (Subscription) -> Bool,
         filtered: (Roster_V1_SubscriptionFilter) -> ByteBuffer?
     ) {
         var framesByFilter: [Roster_V1_SubscriptionFilter: ByteBuffer?] = [:]
@@ -83,7 +83,9 @@ final class LoopFanout: Sendable {
                 framesByFilter[subscription.filter] = frame
             }
             guard let frame else { continue }
-            if subscription.connection.push(kind, frame, for: subscription, at: now) { toFlush.append(subscription.connection) }
+            if subscription.connection.push(kind, frame, for: subscription, at: now, heldKey: heldKey) {
+                toFlush.append(subscription.connection)
+            }
         }
         for connection in toFlush { connection.flushPushes() }
     }
@@ -122,6 +124,8 @@ struct PushInstant {
 final class Subscription {
     let id: UInt64
     let filter: Roster_V1_SubscriptionFilter
+    /// The schedules whose on-duty sets it follows.
+    let schedules: TenantRuntime.ScheduleSelection
     /// Its topics, decided once and read on every push.
     let wantsRoster: Bool
     let wantsOnDuty: Bool
@@ -148,10 +152,12 @@ final class Subscription {
 
     /// Made by `TenantRuntime.subscribe`, starting from the tenant's revision and on-duty
     /// sequence at that moment.
-    init(id: UInt64, topics: Set<Roster_V1_Topic>, filter: Roster_V1_SubscriptionFilter, connection: ConnectionHandler,
+    init(id: UInt64, topics: Set<Roster_V1_Topic>, filter: Roster_V1_SubscriptionFilter,
+         schedules: TenantRuntime.ScheduleSelection, connection: ConnectionHandler,
          tenant: TenantRuntime, floorRevision: UInt64, onDutyFloor: UInt64) {
         self.id = id
         self.filter = filter
+        self.schedules = schedules
         wantsRoster = topics.contains(.roster)
         wantsOnDuty = topics.contains(.onDuty)
         isFiltered = !filter.isEmpty

@@ -27,13 +27,15 @@ enum PushEncoding {
                 messages.append(.snapshot(snapshot(state, epoch: epoch, revision: revision, filter: filter)))
             case .replay(let entries):
                 messages += entries.compactMap { entry in
-                    rosterChanged(entry: entry, epoch: epoch, filter: filter, previous: nil, current: subscribed.onDuty.state)
+                    rosterChanged(entry: entry, epoch: epoch, filter: filter, previous: nil, current: subscribed.state)
                         .map(RosterMessage.rosterChanged)
                 }
             }
         }
-        if topics.contains(.onDuty), let initial = onDutyChanged(subscribed.onDuty, filter: filter) {
-            messages.append(.onDutyChanged(initial))
+        if topics.contains(.onDuty) {
+            for push in subscribed.onDuty {
+                if let initial = onDutyChanged(push, filter: filter) { messages.append(.onDutyChanged(initial)) }
+            }
         }
         messages.append(.synced(.with {
             $0.subscriptionID = id
@@ -77,6 +79,11 @@ enum PushEncoding {
             $0.cause = push.cause
             $0.sequence = push.sequence
             if let filter { $0.filter = filter }
+            // The default schedule is what an old client follows: its events look as they did.
+            if push.scheduleID != ScheduleDefinition.defaultID {
+                $0.scheduleID = push.scheduleID
+                $0.scheduleName = push.scheduleName
+            }
         }
     }
 
@@ -153,7 +160,7 @@ struct FilteredView {
                 } else if previous == nil {
                     seen.append(.shiftDeleted(id: shift.id))
                 }
-            case .employeeDeleted, .shiftDeleted, .motdSet:
+            case .employeeDeleted, .shiftDeleted, .motdSet, .scheduleUpserted, .scheduleDeleted:
                 seen.append(change)
             }
         }

@@ -7,7 +7,14 @@ enum Queries {
         let state = view.state
         switch request {
         case .getOnDuty(let query):
-            let lookup = view.engine.lookup(at: query.hasAtMs ? query.atMs : now)
+            let scheduleID: String
+            switch schedule(named: query.schedule, in: state) {
+            case .success(let found): scheduleID = found?.id ?? ScheduleDefinition.defaultID
+            case .failure(let error): return .failure(error)
+            }
+            guard let lookup = view.onDuty(scheduleID: scheduleID, at: query.hasAtMs ? query.atMs : now) else {
+                return .failure(WireError(.notFound("schedule \"\(query.schedule)\"", suggestions: [])))
+            }
             return .success(.onDuty(.with {
                 $0.epoch = view.epoch
                 $0.revision = view.revision
@@ -15,7 +22,45 @@ enum Queries {
                 $0.current = lookup.current.map { Roster_V1_OnDutyPerson(shift: $0, in: state) }
                 if let until = lookup.until { $0.untilMs = until }
                 $0.next = lookup.next.map { Roster_V1_OnDutyPerson(shift: $0, in: state) }
+                if scheduleID != ScheduleDefinition.defaultID { $0.scheduleID = scheduleID }
             }))
+
+        case .listSchedules:
+            return .success(.schedules(.with {
+                $0.epoch = view.epoch
+                $0.revision = view.revision
+                $0.schedules = state.sortedSchedules.map(Roster_V1_Schedule.init)
+            }))
+
+        case .getFinalSchedule(let query):
+            guard query.fromMs < query.toMs else {
+                return .failure(WireError(.invalidArgument, "the window's start is not before its end"))
+            }
+            guard query.toMs - query.fromMs <= maxWindow else {
+                return .failure(WireError(.invalidArgument, "the window is longer than 366 days; ask in parts"))
+            }
+            return finalSchedule(schedule: query.schedule, employee: query.employee, from: query.fromMs, to: query.toMs,
+                                 view: view).map { shifts in
+                .finalSchedule(.with {
+                    $0.epoch = view.epoch
+                    $0.revision = view.revision
+                    $0.shifts = shifts
+                })
+            }
+
+        case .getNextOnDuty(let query):
+            guard !query.employee.isEmpty else { return .failure(WireError(.invalidArgument, "name an employee")) }
+            let from = query.hasAtMs ? query.atMs : now
+            return finalSchedule(schedule: query.schedule, employee: query.employee, from: from, to: from + maxWindow,
+                                 view: view).map { shifts in
+                // The first stretch per schedule: when they are next on duty there.
+                var seen = Set<String>()
+                return .finalSchedule(.with {
+                    $0.epoch = view.epoch
+                    $0.revision = view.revision
+                    $0.shifts = shifts.filter { seen.insert($0.scheduleID).inserted }
+                })
+            }
 
         case .listEmployees(let query):
             let employees = state.sortedEmployees
@@ -86,5 +131,44 @@ enum Queries {
         default:
             return .failure(WireError(.protocolViolation, "\(request.type) is not a query"))
         }
+    }
+
+    /// The longest window the final schedule is resolved for in one request.
+    static let maxWindow: UnixMillis = 366 * 86_400_000
+
+    /// nil for an empty name (meaning "every schedule" or "the default one", as the caller says).
+    static func schedule(named name: String, in state: RosterState) -> Result<ScheduleDefinition?, WireError> {
+        guard !name.isEmpty else { return .success(nil) }
+        guard let found = state.schedule(idOrName: name) else {
+            return .failure(WireError(.notFound("schedule \"\(name)\"", suggestions: state.sortedSchedules.map(\.name))))
+        }
+        return .success(found)
+    }
+
+    /// The final schedule of one schedule (or all), for one employee (or all), by start.
+    static func finalSchedule(schedule name: String, employee: String, from: UnixMillis, to: UnixMillis,
+                              view: TenantRuntime.View) -> Result<[Roster_V1_ResolvedShift], WireError> {
+        let state = view.state
+        var employeeID: String?
+        if !employee.isEmpty {
+            guard let found = state.employee(idOrName: employee) else {
+                return .failure(WireError(.notFound("employee \"\(employee)\"", suggestions: state.suggestions(for: employee))))
+            }
+            employeeID = found.id
+        }
+        let schedules: [ScheduleDefinition]
+        switch schedule(named: name, in: state) {
+        case .success(let found): schedules = found.map { [$0] } ?? state.sortedSchedules
+        case .failure(let error): return .failure(error)
+        }
+        var shifts: [Roster_V1_ResolvedShift] = []
+        for schedule in schedules {
+            guard let definition = state.definition(of: schedule.id),
+                  let resolved = try? ScheduleResolver.resolve(definition, from: from, to: to) else { continue }
+            shifts += resolved.filter { employeeID == nil || $0.employeeID == employeeID }
+                .map { Roster_V1_ResolvedShift($0, scheduleID: schedule.id, in: state) }
+        }
+        shifts.sort { ($0.startMs, $0.scheduleID, $0.employeeID, $0.id) < ($1.startMs, $1.scheduleID, $1.employeeID, $1.id) }
+        return .success(shifts)
     }
 }

@@ -24,13 +24,16 @@ final class TenantRuntime: Sendable {
         var epoch: UInt64
         var revision: UInt64
         var history: CircularBuffer<HistoryEntry>
-        var engine: OnDutyEngine
-        var onDuty: OnDutyLookup
+        /// Per schedule: the on-duty index, and the set last announced.
+        var indexes: [String: ScheduleOnDutyIndex]
+        var announced: [String: OnDutyLookup]
         var onDutySequence: UInt64 = 0
+        /// One alarm for every schedule: at the earliest handoff or index rebuild of any.
         var alarm: (any ScheduledAlarm)?
-        /// The encoded people part of "on duty now" (fields 4-6 of OnDutyResponse), reusable
-        /// while the revision is the same and the instant stays in [from, until).
-        var onDutyNowCache: (revision: UInt64, from: UnixMillis, until: UnixMillis?, encoded: ByteBuffer)?
+        /// Per schedule, the encoded people part of "on duty now" (fields 4-7 of
+        /// OnDutyResponse), reusable while the revision is the same and the instant stays in
+        /// [from, until).
+        var onDutyNowCache: [String: (revision: UInt64, from: UnixMillis, until: UnixMillis, encoded: ByteBuffer)] = [:]
 
         /// The oldest revision a client may resume *from* (it has applied this one): replay
         /// starts at the revision after it.
@@ -45,7 +48,12 @@ final class TenantRuntime: Sendable {
         var state: RosterState
         var epoch: UInt64
         var revision: UInt64
-        var engine: OnDutyEngine
+        var indexes: [String: ScheduleOnDutyIndex]
+
+        /// Who is on duty on a schedule at an instant: the same answer the pushes give.
+        func onDuty(scheduleID: String, at instant: UnixMillis) -> OnDutyLookup? {
+            indexes[scheduleID]?.lookup(at: instant)
+        }
     }
 
     init(stored: StoredTenant, clock: any ServerClock, historyLimit: Int, loops: [any EventLoop]) {
@@ -53,21 +61,28 @@ final class TenantRuntime: Sendable {
         self.clock = clock
         self.historyLimit = historyLimit
         fanouts = loops.map { LoopFanout(loop: $0, tenantID: stored.state.tenant.id, clock: clock) }
-        let engine = stored.state.onDutyEngine()
         var history = CircularBuffer<HistoryEntry>(initialCapacity: min(historyLimit, 1024))
         for entry in stored.history.suffix(historyLimit) { history.append(entry) }
+        let now = clock.now()
+        var indexes: [String: ScheduleOnDutyIndex] = [:]
+        var announced: [String: OnDutyLookup] = [:]
+        for id in stored.state.schedules.keys {
+            let index = stored.state.onDutyIndex(of: id, around: now)!
+            indexes[id] = index
+            announced[id] = index.lookup(at: now)
+        }
         inner = NIOLockedValueBox(Inner(
-            state: stored.state, epoch: stored.epoch, revision: stored.revision, history: history, engine: engine,
-            onDuty: engine.lookup(at: clock.now())))
+            state: stored.state, epoch: stored.epoch, revision: stored.revision, history: history, indexes: indexes,
+            announced: announced))
     }
 
     var view: View {
-        inner.withLockedValue { View(state: $0.state, epoch: $0.epoch, revision: $0.revision, engine: $0.engine) }
+        inner.withLockedValue { View(state: $0.state, epoch: $0.epoch, revision: $0.revision, indexes: $0.indexes) }
     }
 
-    /// "On duty now", the hottest query, from the cached encoding.
+    /// "On duty now" on the default schedule, the hottest query, from the cached encoding.
     func onDutyNowFrame(requestID: UInt32, now: UnixMillis) -> Frame {
-        Frame(type: .onDuty, requestID: requestID, body: onDutyNowBody(now: now))
+        Frame(type: .onDuty, requestID: requestID, body: onDutyNowBody(now: now, scheduleID: ScheduleDefinition.defaultID)!)
     }
 
     /// The answer to any other read request, from a consistent view.
@@ -82,21 +97,25 @@ final class TenantRuntime: Sendable {
     /// the next boundary or revision, so their encoding is cached; only epoch, revision and
     /// at_ms (fields 1-3) are encoded per request. Two protobuf encodings of one message type
     /// concatenated decode as their merge, so the body equals a whole-message encoding.
-    func onDutyNowBody(now: UnixMillis) -> ByteBuffer {
+    /// nil when there is no such schedule.
+    func onDutyNowBody(now: UnixMillis, scheduleID: String) -> ByteBuffer? {
         inner.withLockedValue { inner in
             let people: ByteBuffer
-            if let cache = inner.onDutyNowCache, cache.revision == inner.revision, cache.from <= now,
-               now < (cache.until ?? .max) {
+            if let cache = inner.onDutyNowCache[scheduleID], cache.revision == inner.revision, cache.from <= now,
+               now < cache.until {
                 people = cache.encoded
             } else {
-                let lookup = inner.engine.lookup(at: now)
+                guard let index = inner.indexes[scheduleID] else { return nil }
+                let lookup = index.lookup(at: now)
                 let state = inner.state
                 people = RosterMessage.onDuty(.with {
                     $0.current = lookup.current.map { Roster_V1_OnDutyPerson(shift: $0, in: state) }
                     if let until = lookup.until { $0.untilMs = until }
                     $0.next = lookup.next.map { Roster_V1_OnDutyPerson(shift: $0, in: state) }
+                    if scheduleID != ScheduleDefinition.defaultID { $0.scheduleID = scheduleID }
                 }).bodyBuffer()
-                inner.onDutyNowCache = (inner.revision, now, lookup.until, people)
+                let validUntil = min(lookup.until ?? .max, index.validFor.contains(now) ? index.validFor.upperBound : now)
+                inner.onDutyNowCache[scheduleID] = (inner.revision, now, validUntil, people)
             }
             var body = RosterMessage.onDuty(.with {
                 $0.epoch = inner.epoch
@@ -119,6 +138,8 @@ final class TenantRuntime: Sendable {
     /// A revision recorded by `apply` and not yet sent to subscribers.
     struct CommittedRevision: Sendable {
         fileprivate var push: RosterPush
+        /// The schedules whose on-duty sets the revision may have changed.
+        fileprivate var schedules: Set<String>
     }
 
     /// Records a committed revision: from now on every query and new subscription sees it.
@@ -131,9 +152,46 @@ final class TenantRuntime: Sendable {
             inner.revision = entry.revision
             inner.history.append(entry)
             while inner.history.count > historyLimit { inner.history.removeFirst() }
-            inner.engine = newState.onDutyEngine()
-            return CommittedRevision(push: RosterPush(entry: entry, epoch: inner.epoch, previous: previousState, current: newState))
+            // Only the schedules the revision touched are resolved again: the work is
+            // proportional to what changed, not to the tenant.
+            let affected = Self.schedules(changedBy: entry.changes, previous: previousState, current: newState)
+            let now = clock.now()
+            for id in affected {
+                inner.indexes[id] = newState.onDutyIndex(of: id, around: now)
+            }
+            return CommittedRevision(push: RosterPush(entry: entry, epoch: inner.epoch, previous: previousState, current: newState),
+                                     schedules: affected)
         }
+    }
+
+    /// The schedules whose resolved shifts may differ after `changes`. An employee change
+    /// touches the schedules that name them (their display order is part of the answer).
+    static func schedules(changedBy changes: [RosterChange], previous: RosterState, current: RosterState) -> Set<String> {
+        var ids = Set<String>()
+        func scheduleOf(_ shift: Shift) -> String { shift.scheduleID.isEmpty ? ScheduleDefinition.defaultID : shift.scheduleID }
+        for change in changes {
+            switch change {
+            case .shiftAdded(let shift):
+                ids.insert(scheduleOf(shift))
+                if let before = previous.shifts[shift.id] { ids.insert(scheduleOf(before)) }
+            case .shiftDeleted(let id):
+                if let before = previous.shifts[id] { ids.insert(scheduleOf(before)) }
+            case .scheduleUpserted(let schedule): ids.insert(schedule.id)
+            case .scheduleDeleted(let id): ids.insert(id)
+            case .employeeUpserted(let employee): ids.formUnion(schedules(naming: employee.id, in: current))
+            case .employeeDeleted(let id): ids.formUnion(schedules(naming: id, in: previous))
+            case .motdSet: break
+            }
+        }
+        return ids
+    }
+
+    private static func schedules(naming employeeID: String, in state: RosterState) -> Set<String> {
+        var ids = Set(state.schedules.values.filter { $0.mentionedEmployees.contains(employeeID) }.map(\.id))
+        for shift in state.shifts.values where shift.employeeID == employeeID {
+            ids.insert(shift.scheduleID.isEmpty ? ScheduleDefinition.defaultID : shift.scheduleID)
+        }
+        return ids
     }
 
     /// Sends a revision recorded by `apply` to every loop's subscribers, encoded once, and
@@ -144,7 +202,7 @@ final class TenantRuntime: Sendable {
         push.sharedFrame = PushEncoding.rosterChanged(push, filter: nil).map { PushEncoding.frame(.rosterChanged($0)) }
         let published = push
         for fanout in fanouts { fanout.loop.execute { fanout.deliver(published) } }
-        inner.withLockedValue { recompute(&$0, cause: .planChanged) }
+        inner.withLockedValue { recompute(&$0, cause: .planChanged, schedules: committed.schedules) }
     }
 
     // MARK: On duty
@@ -153,43 +211,74 @@ final class TenantRuntime: Sendable {
     func startOnDutyTracking() {
         clock.onJump { [weak self] in self?.recomputeOnDuty(cause: .clockJump) }
         inner.withLockedValue { inner in
-            inner.onDuty = inner.engine.lookup(at: clock.now())
+            let now = clock.now()
+            for (id, index) in inner.indexes { inner.announced[id] = index.lookup(at: now) }
             arm(&inner)
         }
     }
 
+    /// Every schedule, looked up again (a clock jump).
     func recomputeOnDuty(cause: Roster_V1_OnDutyCause) {
-        inner.withLockedValue { recompute(&$0, cause: cause) }
+        inner.withLockedValue { recompute(&$0, cause: cause, schedules: Set($0.indexes.keys)) }
+    }
+
+    /// The alarm: the schedules whose handoff or index rebuild is due. An early timer finds none
+    /// due and is re-armed for the same instant, so nothing is ever announced early.
+    private func alarmFired() {
+        inner.withLockedValue { inner in
+            let now = clock.now()
+            let due = inner.indexes.compactMap { id, index in
+                (inner.announced[id]?.until ?? .max) <= now || (index.rebuildAt ?? .max) <= now ? id : nil
+            }
+            recompute(&inner, cause: .boundary, schedules: Set(due))
+        }
     }
 
     func stopOnDutyTracking() {
         inner.withLockedValue { $0.alarm?.cancel(); $0.alarm = nil }
     }
 
-    /// Looks up "now", publishes OnDutyChanged when the set of people differs from the last one
-    /// announced, and re-arms the alarm at the next boundary. A lookup taken before the boundary
-    /// (an early timer) finds the same set, so nothing is ever announced early.
-    private func recompute(_ inner: inout Inner, cause: Roster_V1_OnDutyCause) {
-        let lookup = inner.engine.lookup(at: clock.now())
-        let previous = inner.onDuty
-        if Set(lookup.currentEmployeeIDs) != Set(previous.currentEmployeeIDs) {
+    /// Looks up "now" on each of `schedules`, publishes OnDutyChanged for each whose set of
+    /// people differs from the last one announced (a deleted schedule announces nobody), and
+    /// re-arms the alarm.
+    private func recompute(_ inner: inout Inner, cause: Roster_V1_OnDutyCause, schedules: Set<String>) {
+        let now = clock.now()
+        for id in schedules.sorted() {
+            let previous = inner.announced[id] ?? OnDutyLookup(at: now, current: [], until: nil, next: [])
+            var lookup = OnDutyLookup(at: now, current: [], until: nil, next: [])
+            if var index = inner.indexes[id] {
+                if !index.validFor.contains(now) {
+                    index = inner.state.onDutyIndex(of: id, around: now)!
+                    inner.indexes[id] = index
+                }
+                lookup = index.lookup(at: now)
+                // Keep the latest until/next even when the set is unchanged (a shift was extended).
+                inner.announced[id] = lookup
+            } else {
+                inner.announced[id] = nil
+            }
+            guard Set(lookup.currentEmployeeIDs) != Set(previous.currentEmployeeIDs) else { continue }
             inner.onDutySequence += 1
             var push = OnDutyPush(sequence: inner.onDutySequence, epoch: inner.epoch, revision: inner.revision,
+                                  scheduleID: id, scheduleName: inner.state.schedules[id]?.name ?? id,
                                   previous: previous, current: lookup, cause: cause, state: inner.state)
             push.sharedFrame = PushEncoding.onDutyChanged(push, filter: nil).map { PushEncoding.frame(.onDutyChanged($0)) }
             let published = push
             for fanout in fanouts { fanout.loop.execute { fanout.deliver(published) } }
         }
-        // Keep the latest until/next even when the set is unchanged (e.g. a shift was extended).
-        inner.onDuty = lookup
         arm(&inner)
     }
 
+    /// One timer for all schedules, at the earliest instant any of them needs a look.
     private func arm(_ inner: inout Inner) {
         inner.alarm?.cancel()
         inner.alarm = nil
-        guard let until = inner.onDuty.until else { return }
-        inner.alarm = clock.schedule(at: until) { [weak self] in self?.recomputeOnDuty(cause: .boundary) }
+        var next = UnixMillis.max
+        for (id, index) in inner.indexes {
+            next = min(next, inner.announced[id]?.until ?? .max, index.rebuildAt ?? .max)
+        }
+        guard next != .max else { return }
+        inner.alarm = clock.schedule(at: next) { [weak self] in self?.alarmFired() }
     }
 
     // MARK: Subscribing (called on the subscriber's event loop)
@@ -203,6 +292,20 @@ final class TenantRuntime: Sendable {
 
     enum SubscribeRefusal: Error {
         case resyncRequired(oldestResumable: UInt64, reason: String)
+        case unknownSchedule(String)
+    }
+
+    /// Which schedules' on-duty sets a subscription follows.
+    enum ScheduleSelection: Sendable, Hashable {
+        case only(Set<String>)
+        case all
+
+        func includes(_ id: String) -> Bool {
+            switch self {
+            case .all: true
+            case .only(let ids): ids.contains(id)
+            }
+        }
     }
 
     /// What a new subscription starts from: itself (registered with its loop's fan-out), what
@@ -212,7 +315,9 @@ final class TenantRuntime: Sendable {
         var start: SubscribeStart
         var revision: UInt64
         var epoch: UInt64
-        var onDuty: OnDutyPush
+        /// The INITIAL on-duty state of each schedule followed, by schedule name.
+        var onDuty: [OnDutyPush]
+        var state: RosterState
     }
 
     /// Makes the subscription, registers it with the connection's loop's fan-out and returns
@@ -221,8 +326,19 @@ final class TenantRuntime: Sendable {
     /// subscription's floor; one committed before is either in the snapshot or filtered out by
     /// the floor.
     func subscribe(id: UInt64, topics: Set<Roster_V1_Topic>, filter: Roster_V1_SubscriptionFilter, connection: ConnectionHandler,
-                   sinceRevision: UInt64?, epoch: UInt64?) throws(SubscribeRefusal) -> Subscribed {
+                   sinceRevision: UInt64?, epoch: UInt64?, schedules requested: [String], allSchedules: Bool)
+        throws(SubscribeRefusal) -> Subscribed
+    {
         let outcome = inner.withLockedValue { inner -> Result<Subscribed, SubscribeRefusal> in
+            var selection = ScheduleSelection.all
+            if !allSchedules {
+                var ids = Set<String>()
+                for name in requested.isEmpty ? [ScheduleDefinition.defaultID] : requested {
+                    guard let schedule = inner.state.schedule(idOrName: name) else { return .failure(.unknownSchedule(name)) }
+                    ids.insert(schedule.id)
+                }
+                selection = .only(ids)
+            }
             var start = SubscribeStart.snapshot(inner.state)
             if let since = sinceRevision {
                 let oldest = inner.oldestResumableRevision
@@ -239,17 +355,23 @@ final class TenantRuntime: Sendable {
                 }
                 start = .replay(inner.history.filter { $0.revision > since })
             }
-            let subscription = Subscription(id: id, topics: topics, filter: filter, connection: connection, tenant: self,
+            let subscription = Subscription(id: id, topics: topics, filter: filter, schedules: selection,
+                                            connection: connection, tenant: self,
                                             floorRevision: inner.revision, onDutyFloor: inner.onDutySequence)
             fanout(on: connection.eventLoop).add(subscription)
             // INITIAL: the set announced last, as of now (at_ms is the subscribe instant; it stays
             // before until_ms if the boundary alarm is late, when a BOUNDARY event follows).
-            var current = inner.onDuty
-            current.at = min(max(current.at, clock.now()), (current.until ?? .max) - 1)
-            let onDuty = OnDutyPush(sequence: inner.onDutySequence, epoch: inner.epoch, revision: inner.revision,
-                                    previous: nil, current: current, cause: .initial, state: inner.state)
+            let now = clock.now()
+            let followed = inner.state.sortedSchedules.filter { selection.includes($0.id) }
+            let onDuty = followed.compactMap { schedule -> OnDutyPush? in
+                guard var current = inner.announced[schedule.id] else { return nil }
+                current.at = min(max(current.at, now), (current.until ?? .max) - 1)
+                return OnDutyPush(sequence: inner.onDutySequence, epoch: inner.epoch, revision: inner.revision,
+                                  scheduleID: schedule.id, scheduleName: schedule.name,
+                                  previous: nil, current: current, cause: .initial, state: inner.state)
+            }
             return .success(Subscribed(subscription: subscription, start: start, revision: inner.revision, epoch: inner.epoch,
-                                       onDuty: onDuty))
+                                       onDuty: onDuty, state: inner.state))
         }
         return try outcome.get()
     }
@@ -279,6 +401,8 @@ struct OnDutyPush: Sendable {
     var sequence: UInt64
     var epoch: UInt64
     var revision: UInt64
+    var scheduleID: String
+    var scheduleName: String
     var previous: OnDutyLookup?
     var current: OnDutyLookup
     var cause: Roster_V1_OnDutyCause

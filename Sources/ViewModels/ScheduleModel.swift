@@ -35,7 +35,7 @@ public final class ScheduleModel {
     /// The next `limit` handoffs after `now`, in time order.
     public func handoffs(after now: UnixMillis, limit: Int = 10) -> [Handoff] {
         guard let roster = screen.roster else { return [] }
-        let engine = roster.state.onDutyEngine()
+        guard let engine = roster.state.onDutyIndex(around: now) else { return [] }
         let employees = roster.state.employees
         func people(_ shifts: [Shift]) -> [Employee] { shifts.compactMap { employees[$0.employeeID] } }
         var result: [Handoff] = []

@@ -7,7 +7,8 @@ import RosterProtocol
 struct Admin: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Change the directory and the plan (needs an admin token, on loopback too: --token-file DATA_DIR/admin.token).",
-        subcommands: [EmployeeCommands.self, ShiftCommands.self, MotdCommands.self, Import.self])
+        subcommands: [EmployeeCommands.self, ShiftCommands.self, MotdCommands.self, Import.self, ScheduleAdmin.self, RotationAdmin.self,
+                      OverrideAdmin.self, SwapCommand.self])
 }
 
 struct EmployeeFields: ParsableArguments {

@@ -24,7 +24,8 @@ struct RosterClientCommand: AsyncParsableCommand {
             \(ClientExitCode.summary)
             """,
         version: RosterVersion.description,
-        subcommands: [Watch.self, Now.self, Employees.self, Search.self, Show.self, Shifts.self, Export.self, Admin.self, Trust.self])
+        subcommands: [Watch.self, Now.self, Employees.self, Search.self, Show.self, Shifts.self, Schedules.self, ScheduleCommand.self,
+                      Oncall.self, Next.self, Export.self, Admin.self, Trust.self])
 }
 
 /// Options every command takes.
@@ -117,10 +118,12 @@ struct Watch: AsyncParsableCommand {
 
 struct Now: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Who is on duty now (or at --at), until when, and who is next.")
+        abstract: "Who is on duty now (or at --at), until when, and who is next, per schedule.")
     @OptionGroup var options: ConnectionOptions
     @Option(help: "The instant: ISO 8601, now, +2h, 30m ago, tomorrow 09:00.")
     var at: String?
+    @Option(help: "Only this schedule (name or id).")
+    var schedule: String?
     @Flag(help: "Answer from the cache without contacting the server.")
     var offline = false
 
@@ -129,7 +132,7 @@ struct Now: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await options.runner().now(at: options.time(at), offline: offline).exit()
+        try await options.runner().now(at: options.time(at), offline: offline, schedule: schedule).exit()
     }
 }
 

@@ -27,6 +27,41 @@ enum SampleMessages {
         $0.employee = ada
         $0.shift = shift
     }
+    /// A weekly rotation of Ada and Grace handing off Mondays 09:00 Berlin time, with a
+    /// business-hours restriction, and an override.
+    static let schedule = Roster_V1_Schedule.with {
+        $0.id = "sch-platform"
+        $0.name = "Platform primary"
+        $0.zone = "Europe/Berlin"
+        $0.team = "Core"
+        $0.layers = [.with {
+            $0.level = 1
+            $0.rotations = [.with {
+                $0.id = "rot-weekly"
+                $0.slots = [.with { $0.employeeIds = ["e-ada"] }, .with { $0.employeeIds = ["e-grace"] }]
+                $0.cadence = .with { $0.unit = .weeks; $0.count = 1 }
+                $0.handoff = "2026-11-30T09:00"
+                $0.restrictions = [.with { $0.weekdays = [2, 3, 4, 5, 6]; $0.startMinute = 540; $0.endMinute = 1020 }]
+                $0.version = 1
+            }]
+        }]
+        $0.overrides = [.with {
+            $0.id = "ovr-1"; $0.kind = .replace; $0.employeeID = "e-grace"; $0.replacedEmployeeID = "e-ada"
+            $0.startMs = 1_764_633_600_000; $0.endMs = 1_764_720_000_000; $0.author = "tok_admin"; $0.reason = "conference"
+        }]
+    }
+    static let resolvedShift = Roster_V1_ResolvedShift.with {
+        $0.id = "r:rot-weekly:0:e-ada@1764489600000"
+        $0.employeeID = "e-ada"
+        $0.startMs = 1_764_489_600_000
+        $0.endMs = 1_764_633_600_000
+        $0.scheduleID = "sch-platform"
+        $0.sourceKind = .rotation
+        $0.sourceID = "rot-weekly"
+        $0.level = 1
+        $0.turn = 0
+        $0.version = 1
+    }
     static let grace = Roster_V1_Employee.with {
         $0.id = "e-grace"
         $0.firstName = "Grace"
@@ -112,6 +147,20 @@ enum SampleMessages {
         (17, .importData(.with {
             $0.format = .employeesCsv; $0.data = Data("first_name,last_name\nAda,Lovelace\n".utf8); $0.replace = false
             $0.updateExisting = true
+        })),
+        (18, .listSchedules(.init())),
+        (18, .schedules(.with { $0.epoch = 7; $0.revision = 43; $0.schedules = [schedule] })),
+        (19, .getFinalSchedule(.with {
+            $0.schedule = "Platform primary"; $0.fromMs = 1_764_460_800_000; $0.toMs = 1_767_484_800_000
+        })),
+        (19, .finalSchedule(.with { $0.epoch = 7; $0.revision = 43; $0.shifts = [resolvedShift] })),
+        (20, .getNextOnDuty(.with { $0.employee = "Ada Lovelace"; $0.schedule = "Platform primary" })),
+        (21, .editSchedule(.with {
+            $0.schedule = "Platform primary"; $0.preview = true
+            $0.addOverride = .with {
+                $0.kind = .replace; $0.replacedEmployeeID = "Ada Lovelace"; $0.employeeID = "Grace Hopper"
+                $0.startMs = 1_764_633_600_000; $0.endMs = 1_764_720_000_000; $0.reason = "conference"
+            }
         })),
         (17, .mutationResult(.with {
             $0.epoch = 7; $0.revision = 43; $0.ids = ["e-ada"]; $0.changeCount = 1

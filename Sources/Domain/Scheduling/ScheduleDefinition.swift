@@ -58,11 +58,20 @@ public struct Rotation: Sendable, Hashable, Codable {
     /// Empty: always.
     public var restrictions: [RestrictionWindow]
     public var advance: Advance
+    /// Edits are versioned: an edited rotation is a new version that starts (`since`) where the
+    /// previous one ends, so the past is never rewritten. Turns before `since` are not on duty.
+    public var since: UnixMillis?
+    public var version: Int
+    /// Added to every turn's slot index, so that a new version continues with the person the
+    /// previous one would have had (see `Rotation.successor`).
+    public var slotOffset: Int
 
     public init(id: String, slots: [[String]], cadence: Cadence, handoff: LocalDateTime, end: UnixMillis? = nil,
-                restrictions: [RestrictionWindow] = [], advance: Advance = .activeTurns) {
+                restrictions: [RestrictionWindow] = [], advance: Advance = .activeTurns, since: UnixMillis? = nil,
+                version: Int = 1, slotOffset: Int = 0) {
         (self.id, self.slots, self.cadence, self.handoff, self.end) = (id, slots, cadence, handoff, end)
         (self.restrictions, self.advance) = (restrictions, advance)
+        (self.since, self.version, self.slotOffset) = (since, version, slotOffset)
     }
 }
 
@@ -106,14 +115,51 @@ public struct ScheduleDefinition: Sendable, Hashable, Codable {
     /// An IANA zone: handoffs and restrictions are wall-clock times there.
     public var zone: String
     public var team: String
+    public var description: String
     public var layers: [ScheduleLayer]
-    /// One-off shifts, on top of the layers.
+    /// One-off shifts, on top of the layers. In a `RosterState` they live in `state.shifts`
+    /// (by `Shift.scheduleID`); `RosterState.definition(of:)` puts them here.
     public var shifts: [Shift]
     public var overrides: [ScheduleOverride]
 
-    public init(id: String, name: String, zone: String, team: String = "", layers: [ScheduleLayer] = [],
-                shifts: [Shift] = [], overrides: [ScheduleOverride] = []) {
-        (self.id, self.name, self.zone, self.team, self.layers) = (id, name, zone, team, layers)
-        (self.shifts, self.overrides) = (shifts, overrides)
+    public init(id: String, name: String, zone: String, team: String = "", description: String = "",
+                layers: [ScheduleLayer] = [], shifts: [Shift] = [], overrides: [ScheduleOverride] = []) {
+        (self.id, self.name, self.zone, self.team, self.description) = (id, name, zone, team, description)
+        (self.layers, self.shifts, self.overrides) = (layers, shifts, overrides)
+    }
+
+    /// The schedule every tenant has: the shifts made before schedules existed live here, and an
+    /// old client's on-duty queries and subscriptions follow it.
+    public static let defaultID = "default"
+
+    public static func makeDefault() -> ScheduleDefinition {
+        ScheduleDefinition(id: defaultID, name: "Default", zone: "UTC")
+    }
+
+    /// Layers and overrides only: what a one-off shift list alone cannot express.
+    public var hasRules: Bool { !overrides.isEmpty || layers.contains { !$0.rotations.isEmpty } }
+
+    /// Every employee the definition names (slots and overrides; not one-off shifts).
+    public var mentionedEmployees: Set<String> {
+        var ids = Set<String>()
+        for layer in layers { for rotation in layer.rotations { for slot in rotation.slots { ids.formUnion(slot) } } }
+        for override in overrides {
+            switch override.kind {
+            case .replace(let a, let b): ids.insert(a); ids.insert(b)
+            case .add(let a), .remove(let a): ids.insert(a)
+            }
+        }
+        return ids
+    }
+
+    /// The rotation with this id (its newest version), and where it is.
+    public func rotation(id: String) -> (layer: Int, index: Int, rotation: Rotation)? {
+        var found: (Int, Int, Rotation)?
+        for (l, layer) in layers.enumerated() {
+            for (r, rotation) in layer.rotations.enumerated() where rotation.id == id {
+                if found == nil || rotation.version > found!.2.version { found = (l, r, rotation) }
+            }
+        }
+        return found
     }
 }

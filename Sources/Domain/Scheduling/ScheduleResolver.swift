@@ -2,15 +2,16 @@ import Foundation
 
 /// Where a resolved shift comes from.
 public enum ShiftSource: Sendable, Hashable, Codable, CustomStringConvertible {
-    /// Turn `turn` of a rotation in a layer.
-    case rotation(level: Int, rotation: String, turn: Int)
+    /// Turn `turn` of a rotation (the given version of it) in a layer.
+    case rotation(level: Int, rotation: String, version: Int, turn: Int)
     /// A one-off shift.
     case shift(id: String)
     case override(id: String)
 
     public var description: String {
         switch self {
-        case .rotation(let level, let rotation, let turn): "layer \(level), rotation \(rotation), turn \(turn)"
+        case .rotation(let level, let rotation, let version, let turn):
+            "layer \(level), rotation \(rotation)\(version > 1 ? " v\(version)" : ""), turn \(turn)"
         case .shift(let id): "shift \(id)"
         case .override(let id): "override \(id)"
         }
@@ -18,7 +19,7 @@ public enum ShiftSource: Sendable, Hashable, Codable, CustomStringConvertible {
 
     var key: String {
         switch self {
-        case .rotation(_, let rotation, let turn): "r:\(rotation):\(turn)"
+        case .rotation(_, let rotation, let version, let turn): "r:\(rotation)\(version > 1 ? ".v\(version)" : ""):\(turn)"
         case .shift(let id): "s:\(id)"
         case .override(let id): "o:\(id)"
         }
@@ -33,6 +34,10 @@ public struct ResolvedShift: Sendable, Hashable, Codable {
     public var start: UnixMillis
     public var end: UnixMillis
     public var source: ShiftSource
+
+    public init(id: String, employeeID: String, start: UnixMillis, end: UnixMillis, source: ShiftSource) {
+        (self.id, self.employeeID, self.start, self.end, self.source) = (id, employeeID, start, end, source)
+    }
 }
 
 /// The final schedule: definitions and a window in, resolved shifts out. Pure and deterministic,
@@ -199,29 +204,80 @@ struct RotationTurns {
     }
 
     /// Every on-duty stretch of every turn that overlaps [from, to), per person in the turn's slot.
+    ///
+    /// Cost: O(turns in the window) when every turn counts (no restrictions, or `advance:
+    /// calendar`): the first turn is found by binary search over the handoffs. With restrictions
+    /// and active-turn advance, the turns before the window must be counted: O(turns since the
+    /// anchor), each O(days in the turn).
     func pieces(from: UnixMillis, to: UnixMillis) -> [ScheduleResolver.Piece] {
         guard !rotation.slots.isEmpty else { return [] }
         var pieces: [ScheduleResolver.Piece] = []
-        var activeTurns = 0
+        let from = max(from, rotation.since ?? .min)
         var k = 0
-        var start = handoff(0)
+        var activeTurns = 0
+        if rotation.advance == .calendar || rotation.restrictions.isEmpty && !rotation.cadence.mayHaveEmptyTurns {
+            k = max(0, lastTurn(startingAtOrBefore: from))
+            activeTurns = k
+        }
+        var start = handoff(k)
         let stop = min(to, rotation.end ?? .max)
         while start < stop {
             let end = handoff(k + 1)
-            let stretches = onDutyStretches(start: start, end: min(end, rotation.end ?? .max))
-            let slot = rotation.slots[(rotation.advance == .calendar ? k : activeTurns) % rotation.slots.count]
+            let turn = onDutyStretches(start: start, end: end)
+            let (lower, upper) = (rotation.since ?? .min, rotation.end ?? .max)
+            let stretches = turn.compactMap { s, e in max(s, lower) < min(e, upper) ? (max(s, lower), min(e, upper)) : nil }
+            let index = (rotation.advance == .calendar ? k : activeTurns) + rotation.slotOffset
+            let slot = rotation.slots[index % rotation.slots.count]
             if end > from {
                 for (s, e) in stretches where e > from && s < to {
                     for person in slot {
                         pieces.append(.init(employeeID: person, start: max(s, from), end: min(e, to),
-                                            source: .rotation(level: level, rotation: rotation.id, turn: k)))
+                                            source: .rotation(level: level, rotation: rotation.id, version: rotation.version,
+                                                              turn: k)))
                     }
                 }
             }
-            if !stretches.isEmpty { activeTurns += 1 }
+            if !turn.isEmpty { activeTurns += 1 }
             k += 1
             start = end
         }
         return pieces
     }
+
+    /// The largest k with handoff(k) <= instant (-1 when the first handoff is later):
+    /// handoffs increase with k, so an exponential then binary search finds it in O(log k).
+    func lastTurn(startingAtOrBefore instant: UnixMillis) -> Int {
+        guard handoff(0) <= instant else { return -1 }
+        var low = 0, high = 1
+        while handoff(high) <= instant { low = high; high *= 2 }
+        while high - low > 1 {
+            let mid = (low + high) / 2
+            if handoff(mid) <= instant { low = mid } else { high = mid }
+        }
+        return low
+    }
+
+    /// The slot index turn-taking would give the turn holding `instant` (for continuing a
+    /// rotation's order in its next version); nil before the first turn.
+    func slotIndex(at instant: UnixMillis) -> Int? {
+        guard !rotation.slots.isEmpty else { return nil }
+        let target = lastTurn(startingAtOrBefore: instant)
+        guard target >= 0 else { return nil }
+        if rotation.advance == .calendar { return (target + rotation.slotOffset) % rotation.slots.count }
+        var activeTurns = 0
+        if rotation.restrictions.isEmpty && !rotation.cadence.mayHaveEmptyTurns {
+            activeTurns = target
+        } else {
+            for k in 0..<target {
+                let (start, end) = (handoff(k), handoff(k + 1))
+                if !onDutyStretches(start: start, end: end).isEmpty { activeTurns += 1 }
+            }
+        }
+        return (activeTurns + rotation.slotOffset) % rotation.slots.count
+    }
+}
+
+extension Cadence {
+    /// Hourly handoffs inside a spring-forward gap fall on the same instant: a turn of no length.
+    var mayHaveEmptyTurns: Bool { if case .hours = self { true } else { false } }
 }

@@ -16,8 +16,12 @@ extension ScheduleDefinition {
         for layer in layers {
             for rotation in layer.rotations {
                 let location = "rotation \(rotation.id)"
-                if !rotationIDs.insert(rotation.id).inserted { add(location, "id", "is used twice") }
+                if rotation.id.isEmpty { add(location, "id", "is empty") }
+                if !rotationIDs.insert("\(rotation.id)#\(rotation.version)").inserted { add(location, "id", "is used twice") }
                 if rotation.slots.isEmpty { add(location, "slots", "has no participants") }
+                if !(1900...9999).contains(rotation.handoff.year) {
+                    add(location, "handoff", "is not a local date-time such as 2026-11-30T09:00")
+                }
                 let multiplier: Int = switch rotation.cadence {
                 case .hours(let n), .days(let n), .weeks(let n), .months(let n), .minutes(let n): n
                 }

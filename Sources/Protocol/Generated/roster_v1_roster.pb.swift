@@ -73,6 +73,44 @@ public nonisolated enum Roster_V1_EmployeeType: SwiftProtobuf.Enum, Swift.CaseIt
 
 }
 
+public nonisolated enum Roster_V1_RotationAdvance: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
+
+  /// a turn hidden entirely by the restrictions is not counted
+  case activeTurns // = 0
+
+  /// every turn counts
+  case calendar // = 1
+  case UNRECOGNIZED(Int)
+
+  public init() {
+    self = .activeTurns
+  }
+
+  public init?(rawValue: Int) {
+    switch rawValue {
+    case 0: self = .activeTurns
+    case 1: self = .calendar
+    default: self = .UNRECOGNIZED(rawValue)
+    }
+  }
+
+  public var rawValue: Int {
+    switch self {
+    case .activeTurns: return 0
+    case .calendar: return 1
+    case .UNRECOGNIZED(let i): return i
+    }
+  }
+
+  // The compiler won't synthesize support with the UNRECOGNIZED case.
+  public static let allCases: [Roster_V1_RotationAdvance] = [
+    .activeTurns,
+    .calendar,
+  ]
+
+}
+
 public nonisolated enum Roster_V1_Role: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
   case unspecified // = 0
@@ -492,6 +530,9 @@ public nonisolated struct Roster_V1_Shift: Sendable {
   /// optional label, e.g. "primary"
   public var role: String = String()
 
+  /// the schedule it belongs to; empty: the default schedule
+  public var scheduleID: String = String()
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -513,37 +554,432 @@ public nonisolated struct Roster_V1_Tenant: Sendable {
   public init() {}
 }
 
-/// One person on duty, with the shift that puts them there (the earliest-starting one when
-/// several of their shifts overlap).
-public nonisolated struct Roster_V1_OnDutyPerson: Sendable {
+public nonisolated struct Roster_V1_Cadence: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var employee: Roster_V1_Employee {
-    get {_employee ?? Roster_V1_Employee()}
-    set {_employee = newValue}
-  }
-  /// Returns true if `employee` has been explicitly set.
-  public var hasEmployee: Bool {self._employee != nil}
-  /// Clears the value of `employee`. Subsequent reads from it will return its default value.
-  public mutating func clearEmployee() {self._employee = nil}
+  public var unit: Roster_V1_Cadence.Unit = .unspecified
 
-  public var shift: Roster_V1_Shift {
-    get {_shift ?? Roster_V1_Shift()}
-    set {_shift = newValue}
+  /// at least 1
+  public var count: UInt32 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public nonisolated enum Unit: SwiftProtobuf.Enum, Swift.CaseIterable {
+    public typealias RawValue = Int
+    case unspecified // = 0
+
+    /// wall-clock hours in the schedule's zone
+    case hours // = 1
+    case days // = 2
+    case weeks // = 3
+    case months // = 4
+
+    /// a fixed length of real time
+    case minutes // = 5
+    case UNRECOGNIZED(Int)
+
+    public init() {
+      self = .unspecified
+    }
+
+    public init?(rawValue: Int) {
+      switch rawValue {
+      case 0: self = .unspecified
+      case 1: self = .hours
+      case 2: self = .days
+      case 3: self = .weeks
+      case 4: self = .months
+      case 5: self = .minutes
+      default: self = .UNRECOGNIZED(rawValue)
+      }
+    }
+
+    public var rawValue: Int {
+      switch self {
+      case .unspecified: return 0
+      case .hours: return 1
+      case .days: return 2
+      case .weeks: return 3
+      case .months: return 4
+      case .minutes: return 5
+      case .UNRECOGNIZED(let i): return i
+      }
+    }
+
+    // The compiler won't synthesize support with the UNRECOGNIZED case.
+    public static let allCases: [Roster_V1_Cadence.Unit] = [
+      .unspecified,
+      .hours,
+      .days,
+      .weeks,
+      .months,
+      .minutes,
+    ]
+
   }
-  /// Returns true if `shift` has been explicitly set.
-  public var hasShift: Bool {self._shift != nil}
-  /// Clears the value of `shift`. Subsequent reads from it will return its default value.
-  public mutating func clearShift() {self._shift = nil}
+
+  public init() {}
+}
+
+/// When a rotation's people may be on duty: on these weekdays (1 = Sunday ... 7 = Saturday), from
+/// start_minute to end_minute after local midnight; an end at or before the start runs into the
+/// next day.
+public nonisolated struct Roster_V1_RestrictionWindow: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var weekdays: [UInt32] = []
+
+  public var startMinute: UInt32 = 0
+
+  public var endMinute: UInt32 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// The people on duty together in one turn; empty: a turn for nobody.
+public nonisolated struct Roster_V1_RotationSlot: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var employeeIds: [String] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Roster_V1_Rotation: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var id: String = String()
+
+  public var slots: [Roster_V1_RotationSlot] = []
+
+  public var cadence: Roster_V1_Cadence {
+    get {_cadence ?? Roster_V1_Cadence()}
+    set {_cadence = newValue}
+  }
+  /// Returns true if `cadence` has been explicitly set.
+  public var hasCadence: Bool {self._cadence != nil}
+  /// Clears the value of `cadence`. Subsequent reads from it will return its default value.
+  public mutating func clearCadence() {self._cadence = nil}
+
+  /// the anchor: a local date-time in the schedule's zone, "2026-11-30T09:00"
+  public var handoff: String = String()
+
+  /// no turns from here on
+  public var endMs: Int64 {
+    get {_endMs ?? 0}
+    set {_endMs = newValue}
+  }
+  /// Returns true if `endMs` has been explicitly set.
+  public var hasEndMs: Bool {self._endMs != nil}
+  /// Clears the value of `endMs`. Subsequent reads from it will return its default value.
+  public mutating func clearEndMs() {self._endMs = nil}
+
+  public var restrictions: [Roster_V1_RestrictionWindow] = []
+
+  public var advance: Roster_V1_RotationAdvance = .activeTurns
+
+  /// versioned edits: this version applies from here on
+  public var sinceMs: Int64 {
+    get {_sinceMs ?? 0}
+    set {_sinceMs = newValue}
+  }
+  /// Returns true if `sinceMs` has been explicitly set.
+  public var hasSinceMs: Bool {self._sinceMs != nil}
+  /// Clears the value of `sinceMs`. Subsequent reads from it will return its default value.
+  public mutating func clearSinceMs() {self._sinceMs = nil}
+
+  /// 0 reads as 1
+  public var version: UInt32 = 0
+
+  /// added to every turn's slot index
+  public var slotOffset: UInt32 = 0
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
-  fileprivate var _employee: Roster_V1_Employee? = nil
-  fileprivate var _shift: Roster_V1_Shift? = nil
+  fileprivate var _cadence: Roster_V1_Cadence? = nil
+  fileprivate var _endMs: Int64? = nil
+  fileprivate var _sinceMs: Int64? = nil
+}
+
+public nonisolated struct Roster_V1_ScheduleLayer: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// the highest level with anyone on duty wins
+  public var level: Int32 = 0
+
+  public var rotations: [Roster_V1_Rotation] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Roster_V1_ScheduleOverride: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var id: String = String()
+
+  public var kind: Roster_V1_ScheduleOverride.Kind = .unspecified
+
+  public var employeeID: String = String()
+
+  public var replacedEmployeeID: String = String()
+
+  public var startMs: Int64 = 0
+
+  public var endMs: Int64 = 0
+
+  /// set by the server: the token that made it
+  public var author: String = String()
+
+  public var reason: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public nonisolated enum Kind: SwiftProtobuf.Enum, Swift.CaseIterable {
+    public typealias RawValue = Int
+    case unspecified // = 0
+
+    /// employee_id takes over wherever replaced_employee_id would be on duty
+    case replace // = 1
+
+    /// employee_id is on duty too
+    case add // = 2
+
+    /// employee_id is not on duty
+    case remove // = 3
+    case UNRECOGNIZED(Int)
+
+    public init() {
+      self = .unspecified
+    }
+
+    public init?(rawValue: Int) {
+      switch rawValue {
+      case 0: self = .unspecified
+      case 1: self = .replace
+      case 2: self = .add
+      case 3: self = .remove
+      default: self = .UNRECOGNIZED(rawValue)
+      }
+    }
+
+    public var rawValue: Int {
+      switch self {
+      case .unspecified: return 0
+      case .replace: return 1
+      case .add: return 2
+      case .remove: return 3
+      case .UNRECOGNIZED(let i): return i
+      }
+    }
+
+    // The compiler won't synthesize support with the UNRECOGNIZED case.
+    public static let allCases: [Roster_V1_ScheduleOverride.Kind] = [
+      .unspecified,
+      .replace,
+      .add,
+      .remove,
+    ]
+
+  }
+
+  public init() {}
+}
+
+public nonisolated struct Roster_V1_Schedule: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var id: String = String()
+
+  public var name: String = String()
+
+  /// IANA time zone, e.g. Europe/Berlin
+  public var zone: String = String()
+
+  public var team: String = String()
+
+  public var description_p: String = String()
+
+  public var layers: [Roster_V1_ScheduleLayer] = []
+
+  public var overrides: [Roster_V1_ScheduleOverride] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// One stretch of the final schedule: who, when, and why.
+public nonisolated struct Roster_V1_ResolvedShift: @unchecked Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// stable: derived from the source, the person and the start
+  public var id: String {
+    get {_storage._id}
+    set {_uniqueStorage()._id = newValue}
+  }
+
+  public var employeeID: String {
+    get {_storage._employeeID}
+    set {_uniqueStorage()._employeeID = newValue}
+  }
+
+  public var startMs: Int64 {
+    get {_storage._startMs}
+    set {_uniqueStorage()._startMs = newValue}
+  }
+
+  public var endMs: Int64 {
+    get {_storage._endMs}
+    set {_uniqueStorage()._endMs = newValue}
+  }
+
+  public var scheduleID: String {
+    get {_storage._scheduleID}
+    set {_uniqueStorage()._scheduleID = newValue}
+  }
+
+  public var sourceKind: Roster_V1_ResolvedShift.SourceKind {
+    get {_storage._sourceKind}
+    set {_uniqueStorage()._sourceKind = newValue}
+  }
+
+  /// the rotation, one-off shift or override
+  public var sourceID: String {
+    get {_storage._sourceID}
+    set {_uniqueStorage()._sourceID = newValue}
+  }
+
+  /// ROTATION: the layer
+  public var level: Int32 {
+    get {_storage._level}
+    set {_uniqueStorage()._level = newValue}
+  }
+
+  /// ROTATION: the turn
+  public var turn: UInt32 {
+    get {_storage._turn}
+    set {_uniqueStorage()._turn = newValue}
+  }
+
+  /// ROTATION: the rotation's version
+  public var version: UInt32 {
+    get {_storage._version}
+    set {_uniqueStorage()._version = newValue}
+  }
+
+  /// the person, for display
+  public var employee: Roster_V1_Employee {
+    get {_storage._employee ?? Roster_V1_Employee()}
+    set {_uniqueStorage()._employee = newValue}
+  }
+  /// Returns true if `employee` has been explicitly set.
+  public var hasEmployee: Bool {_storage._employee != nil}
+  /// Clears the value of `employee`. Subsequent reads from it will return its default value.
+  public mutating func clearEmployee() {_uniqueStorage()._employee = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public nonisolated enum SourceKind: SwiftProtobuf.Enum, Swift.CaseIterable {
+    public typealias RawValue = Int
+    case sourceUnspecified // = 0
+    case rotation // = 1
+    case shift // = 2
+    case override // = 3
+    case UNRECOGNIZED(Int)
+
+    public init() {
+      self = .sourceUnspecified
+    }
+
+    public init?(rawValue: Int) {
+      switch rawValue {
+      case 0: self = .sourceUnspecified
+      case 1: self = .rotation
+      case 2: self = .shift
+      case 3: self = .override
+      default: self = .UNRECOGNIZED(rawValue)
+      }
+    }
+
+    public var rawValue: Int {
+      switch self {
+      case .sourceUnspecified: return 0
+      case .rotation: return 1
+      case .shift: return 2
+      case .override: return 3
+      case .UNRECOGNIZED(let i): return i
+      }
+    }
+
+    // The compiler won't synthesize support with the UNRECOGNIZED case.
+    public static let allCases: [Roster_V1_ResolvedShift.SourceKind] = [
+      .sourceUnspecified,
+      .rotation,
+      .shift,
+      .override,
+    ]
+
+  }
+
+  public init() {}
+
+  fileprivate var _storage = _StorageClass.defaultInstance
+}
+
+/// One person on duty, with the shift that puts them there (the earliest-starting one when
+/// several of their shifts overlap).
+public nonisolated struct Roster_V1_OnDutyPerson: @unchecked Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var employee: Roster_V1_Employee {
+    get {_storage._employee ?? Roster_V1_Employee()}
+    set {_uniqueStorage()._employee = newValue}
+  }
+  /// Returns true if `employee` has been explicitly set.
+  public var hasEmployee: Bool {_storage._employee != nil}
+  /// Clears the value of `employee`. Subsequent reads from it will return its default value.
+  public mutating func clearEmployee() {_uniqueStorage()._employee = nil}
+
+  public var shift: Roster_V1_Shift {
+    get {_storage._shift ?? Roster_V1_Shift()}
+    set {_uniqueStorage()._shift = newValue}
+  }
+  /// Returns true if `shift` has been explicitly set.
+  public var hasShift: Bool {_storage._shift != nil}
+  /// Clears the value of `shift`. Subsequent reads from it will return its default value.
+  public mutating func clearShift() {_uniqueStorage()._shift = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _storage = _StorageClass.defaultInstance
 }
 
 public nonisolated struct Roster_V1_Hello: Sendable {
@@ -732,6 +1168,9 @@ public nonisolated struct Roster_V1_GetOnDutyRequest: Sendable {
   /// Clears the value of `atMs`. Subsequent reads from it will return its default value.
   public mutating func clearAtMs() {self._atMs = nil}
 
+  /// id or name; empty: the default schedule
+  public var schedule: String = String()
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -763,6 +1202,8 @@ public nonisolated struct Roster_V1_OnDutyResponse: Sendable {
   public mutating func clearUntilMs() {self._untilMs = nil}
 
   public var next: [Roster_V1_OnDutyPerson] = []
+
+  public var scheduleID: String = String()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -955,11 +1396,108 @@ public nonisolated struct Roster_V1_Snapshot: Sendable {
 
   public var shifts: [Roster_V1_Shift] = []
 
+  /// the default schedule included
+  public var schedules: [Roster_V1_Schedule] = []
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
   fileprivate var _tenant: Roster_V1_Tenant? = nil
+}
+
+public nonisolated struct Roster_V1_ListSchedulesRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Roster_V1_SchedulesResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var epoch: UInt64 = 0
+
+  public var revision: UInt64 = 0
+
+  /// by name, the default schedule first
+  public var schedules: [Roster_V1_Schedule] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// The final schedule over [from_ms, to_ms), at most 366 days.
+public nonisolated struct Roster_V1_GetFinalScheduleRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// id or name; empty: every schedule
+  public var schedule: String = String()
+
+  public var fromMs: Int64 = 0
+
+  public var toMs: Int64 = 0
+
+  /// id or full name; empty: everyone
+  public var employee: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Roster_V1_FinalScheduleResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var epoch: UInt64 = 0
+
+  public var revision: UInt64 = 0
+
+  /// by start, then schedule, then employee
+  public var shifts: [Roster_V1_ResolvedShift] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// When a person is next on duty on each schedule (within 366 days).
+public nonisolated struct Roster_V1_GetNextOnDutyRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// id or full name
+  public var employee: String = String()
+
+  /// id or name; empty: every schedule
+  public var schedule: String = String()
+
+  /// absent: now
+  public var atMs: Int64 {
+    get {_atMs ?? 0}
+    set {_atMs = newValue}
+  }
+  /// Returns true if `atMs` has been explicitly set.
+  public var hasAtMs: Bool {self._atMs != nil}
+  /// Clears the value of `atMs`. Subsequent reads from it will return its default value.
+  public mutating func clearAtMs() {self._atMs = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _atMs: Int64? = nil
 }
 
 public nonisolated struct Roster_V1_SubscriptionFilter: Sendable {
@@ -1005,6 +1543,13 @@ public nonisolated struct Roster_V1_SubscribeRequest: Sendable {
 
   /// the epoch since_revision belongs to
   public var epoch: UInt64 = 0
+
+  /// ON_DUTY: the schedules to follow, by id or name. Empty (and all_schedules false): the
+  /// default schedule, as before schedules existed.
+  public var schedules: [String] = []
+
+  /// every schedule, including ones created later
+  public var allSchedules: Bool = false
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -1142,6 +1687,24 @@ public nonisolated struct Roster_V1_Change: Sendable {
     set {kind = .motdSet(newValue)}
   }
 
+  /// the whole definition; one-off shifts travel as Shift
+  public var scheduleUpserted: Roster_V1_Schedule {
+    get {
+      if case .scheduleUpserted(let v)? = kind {return v}
+      return Roster_V1_Schedule()
+    }
+    set {kind = .scheduleUpserted(newValue)}
+  }
+
+  /// preceded by the deletion of its one-off shifts
+  public var scheduleDeleted: String {
+    get {
+      if case .scheduleDeleted(let v)? = kind {return v}
+      return String()
+    }
+    set {kind = .scheduleDeleted(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Kind: Equatable, Sendable {
@@ -1150,6 +1713,10 @@ public nonisolated struct Roster_V1_Change: Sendable {
     case shiftAdded(Roster_V1_Shift)
     case shiftDeleted(String)
     case motdSet(String)
+    /// the whole definition; one-off shifts travel as Shift
+    case scheduleUpserted(Roster_V1_Schedule)
+    /// preceded by the deletion of its one-off shifts
+    case scheduleDeleted(String)
 
   }
 
@@ -1225,6 +1792,11 @@ public nonisolated struct Roster_V1_OnDutyChanged: Sendable {
   /// Per-tenant counter of on-duty transitions since the server process started; a client drops
   /// an event whose sequence is not above the last it applied for the same subscription.
   public var sequence: UInt64 = 0
+
+  /// the schedule whose on-duty set this is
+  public var scheduleID: String = String()
+
+  public var scheduleName: String = String()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -1306,6 +1878,219 @@ public nonisolated struct Roster_V1_SetMotdRequest: Sendable {
   // methods supported on all messages.
 
   public var motd: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// Every change to schedules: one request, one revision. With preview, nothing is committed and
+/// the MutationResult lists who would gain or lose duty in the next five weeks.
+public nonisolated struct Roster_V1_EditScheduleRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// id or name (ignored by upsert_schedule, which names its own)
+  public var schedule: String = String()
+
+  public var preview: Bool = false
+
+  public var edit: Roster_V1_EditScheduleRequest.OneOf_Edit? = nil
+
+  /// create (empty id: assigned) or change name, zone, team, description
+  public var upsertSchedule: Roster_V1_Schedule {
+    get {
+      if case .upsertSchedule(let v)? = edit {return v}
+      return Roster_V1_Schedule()
+    }
+    set {edit = .upsertSchedule(newValue)}
+  }
+
+  public var deleteSchedule: Bool {
+    get {
+      if case .deleteSchedule(let v)? = edit {return v}
+      return false
+    }
+    set {edit = .deleteSchedule(newValue)}
+  }
+
+  public var upsertRotation: Roster_V1_RotationEdit {
+    get {
+      if case .upsertRotation(let v)? = edit {return v}
+      return Roster_V1_RotationEdit()
+    }
+    set {edit = .upsertRotation(newValue)}
+  }
+
+  public var endRotation: Roster_V1_RotationEnd {
+    get {
+      if case .endRotation(let v)? = edit {return v}
+      return Roster_V1_RotationEnd()
+    }
+    set {edit = .endRotation(newValue)}
+  }
+
+  /// empty id: assigned
+  public var addOverride: Roster_V1_ScheduleOverride {
+    get {
+      if case .addOverride(let v)? = edit {return v}
+      return Roster_V1_ScheduleOverride()
+    }
+    set {edit = .addOverride(newValue)}
+  }
+
+  /// the override's id
+  public var deleteOverride: String {
+    get {
+      if case .deleteOverride(let v)? = edit {return v}
+      return String()
+    }
+    set {edit = .deleteOverride(newValue)}
+  }
+
+  public var swap: Roster_V1_Swap {
+    get {
+      if case .swap(let v)? = edit {return v}
+      return Roster_V1_Swap()
+    }
+    set {edit = .swap(newValue)}
+  }
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public nonisolated enum OneOf_Edit: Equatable, Sendable {
+    /// create (empty id: assigned) or change name, zone, team, description
+    case upsertSchedule(Roster_V1_Schedule)
+    case deleteSchedule(Bool)
+    case upsertRotation(Roster_V1_RotationEdit)
+    case endRotation(Roster_V1_RotationEnd)
+    /// empty id: assigned
+    case addOverride(Roster_V1_ScheduleOverride)
+    /// the override's id
+    case deleteOverride(String)
+    case swap(Roster_V1_Swap)
+
+  }
+
+  public init() {}
+}
+
+public nonisolated struct Roster_V1_RotationEdit: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// empty or unknown id: added; a known id: changed from effective_ms on
+  public var rotation: Roster_V1_Rotation {
+    get {_rotation ?? Roster_V1_Rotation()}
+    set {_rotation = newValue}
+  }
+  /// Returns true if `rotation` has been explicitly set.
+  public var hasRotation: Bool {self._rotation != nil}
+  /// Clears the value of `rotation`. Subsequent reads from it will return its default value.
+  public mutating func clearRotation() {self._rotation = nil}
+
+  /// the layer, when adding
+  public var level: Int32 = 0
+
+  /// changes: absent means now
+  public var effectiveMs: Int64 {
+    get {_effectiveMs ?? 0}
+    set {_effectiveMs = newValue}
+  }
+  /// Returns true if `effectiveMs` has been explicitly set.
+  public var hasEffectiveMs: Bool {self._effectiveMs != nil}
+  /// Clears the value of `effectiveMs`. Subsequent reads from it will return its default value.
+  public mutating func clearEffectiveMs() {self._effectiveMs = nil}
+
+  /// changes: the slot the new version starts with
+  public var startSlot: UInt32 {
+    get {_startSlot ?? 0}
+    set {_startSlot = newValue}
+  }
+  /// Returns true if `startSlot` has been explicitly set.
+  public var hasStartSlot: Bool {self._startSlot != nil}
+  /// Clears the value of `startSlot`. Subsequent reads from it will return its default value.
+  public mutating func clearStartSlot() {self._startSlot = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _rotation: Roster_V1_Rotation? = nil
+  fileprivate var _effectiveMs: Int64? = nil
+  fileprivate var _startSlot: UInt32? = nil
+}
+
+public nonisolated struct Roster_V1_RotationEnd: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var rotationID: String = String()
+
+  /// absent: now
+  public var effectiveMs: Int64 {
+    get {_effectiveMs ?? 0}
+    set {_effectiveMs = newValue}
+  }
+  /// Returns true if `effectiveMs` has been explicitly set.
+  public var hasEffectiveMs: Bool {self._effectiveMs != nil}
+  /// Clears the value of `effectiveMs`. Subsequent reads from it will return its default value.
+  public mutating func clearEffectiveMs() {self._effectiveMs = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _effectiveMs: Int64? = nil
+}
+
+/// `first` takes over second's duty in [second_from_ms, second_to_ms) and `second` takes over
+/// first's in [first_from_ms, first_to_ms): two replace overrides in one revision.
+public nonisolated struct Roster_V1_Swap: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// employee id or full name
+  public var first: String = String()
+
+  public var firstFromMs: Int64 = 0
+
+  public var firstToMs: Int64 = 0
+
+  public var second: String = String()
+
+  public var secondFromMs: Int64 = 0
+
+  public var secondToMs: Int64 = 0
+
+  public var reason: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Roster_V1_DutyDelta: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var employeeID: String = String()
+
+  public var employeeName: String = String()
+
+  public var startMs: Int64 = 0
+
+  public var endMs: Int64 = 0
+
+  /// false: lost
+  public var gained: Bool = false
+
+  public var scheduleID: String = String()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -1408,6 +2193,9 @@ public nonisolated struct Roster_V1_MutationResult: Sendable {
   /// true: nothing was committed
   public var dryRun: Bool = false
 
+  /// EditSchedule: who gains or loses duty (also when committed)
+  public var preview: [Roster_V1_DutyDelta] = []
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -1421,6 +2209,10 @@ fileprivate nonisolated let _protobuf_package = "roster.v1"
 
 nonisolated extension Roster_V1_EmployeeType: SwiftProtobuf._ProtoNameProviding {
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0EMPLOYEE_TYPE_UNSPECIFIED\0\u{1}FULL_TIME\0\u{1}PART_TIME\0\u{1}CONTRACTOR\0")
+}
+
+nonisolated extension Roster_V1_RotationAdvance: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0ACTIVE_TURNS\0\u{1}CALENDAR\0")
 }
 
 nonisolated extension Roster_V1_Role: SwiftProtobuf._ProtoNameProviding {
@@ -1533,7 +2325,7 @@ nonisolated extension Roster_V1_Employee: SwiftProtobuf.Message, SwiftProtobuf._
 
 nonisolated extension Roster_V1_Shift: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Shift"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{3}employee_id\0\u{3}start_ms\0\u{3}end_ms\0\u{1}role\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{3}employee_id\0\u{3}start_ms\0\u{3}end_ms\0\u{1}role\0\u{3}schedule_id\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1546,6 +2338,7 @@ nonisolated extension Roster_V1_Shift: SwiftProtobuf.Message, SwiftProtobuf._Mes
       case 3: try { try decoder.decodeSingularInt64Field(value: &self.startMs) }()
       case 4: try { try decoder.decodeSingularInt64Field(value: &self.endMs) }()
       case 5: try { try decoder.decodeSingularStringField(value: &self.role) }()
+      case 6: try { try decoder.decodeSingularStringField(value: &self.scheduleID) }()
       default: break
       }
     }
@@ -1567,6 +2360,9 @@ nonisolated extension Roster_V1_Shift: SwiftProtobuf.Message, SwiftProtobuf._Mes
     if !self.role.isEmpty {
       try visitor.visitSingularStringField(value: self.role, fieldNumber: 5)
     }
+    if !self.scheduleID.isEmpty {
+      try visitor.visitSingularStringField(value: self.scheduleID, fieldNumber: 6)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -1576,6 +2372,7 @@ nonisolated extension Roster_V1_Shift: SwiftProtobuf.Message, SwiftProtobuf._Mes
     if lhs.startMs != rhs.startMs {return false}
     if lhs.endMs != rhs.endMs {return false}
     if lhs.role != rhs.role {return false}
+    if lhs.scheduleID != rhs.scheduleID {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -1621,9 +2418,9 @@ nonisolated extension Roster_V1_Tenant: SwiftProtobuf.Message, SwiftProtobuf._Me
   }
 }
 
-nonisolated extension Roster_V1_OnDutyPerson: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".OnDutyPerson"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}employee\0\u{1}shift\0")
+nonisolated extension Roster_V1_Cadence: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".Cadence"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}unit\0\u{1}count\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1631,8 +2428,125 @@ nonisolated extension Roster_V1_OnDutyPerson: SwiftProtobuf.Message, SwiftProtob
       // allocates stack space for every case branch when no optimizations are
       // enabled. https://github.com/apple/swift-protobuf/issues/1034
       switch fieldNumber {
-      case 1: try { try decoder.decodeSingularMessageField(value: &self._employee) }()
-      case 2: try { try decoder.decodeSingularMessageField(value: &self._shift) }()
+      case 1: try { try decoder.decodeSingularEnumField(value: &self.unit) }()
+      case 2: try { try decoder.decodeSingularUInt32Field(value: &self.count) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.unit != .unspecified {
+      try visitor.visitSingularEnumField(value: self.unit, fieldNumber: 1)
+    }
+    if self.count != 0 {
+      try visitor.visitSingularUInt32Field(value: self.count, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_Cadence, rhs: Roster_V1_Cadence) -> Bool {
+    if lhs.unit != rhs.unit {return false}
+    if lhs.count != rhs.count {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_Cadence.Unit: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0UNIT_UNSPECIFIED\0\u{1}HOURS\0\u{1}DAYS\0\u{1}WEEKS\0\u{1}MONTHS\0\u{1}MINUTES\0")
+}
+
+nonisolated extension Roster_V1_RestrictionWindow: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".RestrictionWindow"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}weekdays\0\u{3}start_minute\0\u{3}end_minute\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedUInt32Field(value: &self.weekdays) }()
+      case 2: try { try decoder.decodeSingularUInt32Field(value: &self.startMinute) }()
+      case 3: try { try decoder.decodeSingularUInt32Field(value: &self.endMinute) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.weekdays.isEmpty {
+      try visitor.visitPackedUInt32Field(value: self.weekdays, fieldNumber: 1)
+    }
+    if self.startMinute != 0 {
+      try visitor.visitSingularUInt32Field(value: self.startMinute, fieldNumber: 2)
+    }
+    if self.endMinute != 0 {
+      try visitor.visitSingularUInt32Field(value: self.endMinute, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_RestrictionWindow, rhs: Roster_V1_RestrictionWindow) -> Bool {
+    if lhs.weekdays != rhs.weekdays {return false}
+    if lhs.startMinute != rhs.startMinute {return false}
+    if lhs.endMinute != rhs.endMinute {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_RotationSlot: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".RotationSlot"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}employee_ids\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedStringField(value: &self.employeeIds) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.employeeIds.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.employeeIds, fieldNumber: 1)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_RotationSlot, rhs: Roster_V1_RotationSlot) -> Bool {
+    if lhs.employeeIds != rhs.employeeIds {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_Rotation: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".Rotation"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}slots\0\u{1}cadence\0\u{1}handoff\0\u{3}end_ms\0\u{1}restrictions\0\u{1}advance\0\u{3}since_ms\0\u{1}version\0\u{3}slot_offset\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.id) }()
+      case 2: try { try decoder.decodeRepeatedMessageField(value: &self.slots) }()
+      case 3: try { try decoder.decodeSingularMessageField(value: &self._cadence) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.handoff) }()
+      case 5: try { try decoder.decodeSingularInt64Field(value: &self._endMs) }()
+      case 6: try { try decoder.decodeRepeatedMessageField(value: &self.restrictions) }()
+      case 7: try { try decoder.decodeSingularEnumField(value: &self.advance) }()
+      case 8: try { try decoder.decodeSingularInt64Field(value: &self._sinceMs) }()
+      case 9: try { try decoder.decodeSingularUInt32Field(value: &self.version) }()
+      case 10: try { try decoder.decodeSingularUInt32Field(value: &self.slotOffset) }()
       default: break
       }
     }
@@ -1643,18 +2557,435 @@ nonisolated extension Roster_V1_OnDutyPerson: SwiftProtobuf.Message, SwiftProtob
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
     // https://github.com/apple/swift-protobuf/issues/1182
-    try { if let v = self._employee {
-      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    if !self.id.isEmpty {
+      try visitor.visitSingularStringField(value: self.id, fieldNumber: 1)
+    }
+    if !self.slots.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.slots, fieldNumber: 2)
+    }
+    try { if let v = self._cadence {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 3)
     } }()
-    try { if let v = self._shift {
-      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    if !self.handoff.isEmpty {
+      try visitor.visitSingularStringField(value: self.handoff, fieldNumber: 4)
+    }
+    try { if let v = self._endMs {
+      try visitor.visitSingularInt64Field(value: v, fieldNumber: 5)
     } }()
+    if !self.restrictions.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.restrictions, fieldNumber: 6)
+    }
+    if self.advance != .activeTurns {
+      try visitor.visitSingularEnumField(value: self.advance, fieldNumber: 7)
+    }
+    try { if let v = self._sinceMs {
+      try visitor.visitSingularInt64Field(value: v, fieldNumber: 8)
+    } }()
+    if self.version != 0 {
+      try visitor.visitSingularUInt32Field(value: self.version, fieldNumber: 9)
+    }
+    if self.slotOffset != 0 {
+      try visitor.visitSingularUInt32Field(value: self.slotOffset, fieldNumber: 10)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_Rotation, rhs: Roster_V1_Rotation) -> Bool {
+    if lhs.id != rhs.id {return false}
+    if lhs.slots != rhs.slots {return false}
+    if lhs._cadence != rhs._cadence {return false}
+    if lhs.handoff != rhs.handoff {return false}
+    if lhs._endMs != rhs._endMs {return false}
+    if lhs.restrictions != rhs.restrictions {return false}
+    if lhs.advance != rhs.advance {return false}
+    if lhs._sinceMs != rhs._sinceMs {return false}
+    if lhs.version != rhs.version {return false}
+    if lhs.slotOffset != rhs.slotOffset {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_ScheduleLayer: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ScheduleLayer"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}level\0\u{1}rotations\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularInt32Field(value: &self.level) }()
+      case 2: try { try decoder.decodeRepeatedMessageField(value: &self.rotations) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.level != 0 {
+      try visitor.visitSingularInt32Field(value: self.level, fieldNumber: 1)
+    }
+    if !self.rotations.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.rotations, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_ScheduleLayer, rhs: Roster_V1_ScheduleLayer) -> Bool {
+    if lhs.level != rhs.level {return false}
+    if lhs.rotations != rhs.rotations {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_ScheduleOverride: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ScheduleOverride"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}kind\0\u{3}employee_id\0\u{3}replaced_employee_id\0\u{3}start_ms\0\u{3}end_ms\0\u{1}author\0\u{1}reason\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.id) }()
+      case 2: try { try decoder.decodeSingularEnumField(value: &self.kind) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.employeeID) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.replacedEmployeeID) }()
+      case 5: try { try decoder.decodeSingularInt64Field(value: &self.startMs) }()
+      case 6: try { try decoder.decodeSingularInt64Field(value: &self.endMs) }()
+      case 7: try { try decoder.decodeSingularStringField(value: &self.author) }()
+      case 8: try { try decoder.decodeSingularStringField(value: &self.reason) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.id.isEmpty {
+      try visitor.visitSingularStringField(value: self.id, fieldNumber: 1)
+    }
+    if self.kind != .unspecified {
+      try visitor.visitSingularEnumField(value: self.kind, fieldNumber: 2)
+    }
+    if !self.employeeID.isEmpty {
+      try visitor.visitSingularStringField(value: self.employeeID, fieldNumber: 3)
+    }
+    if !self.replacedEmployeeID.isEmpty {
+      try visitor.visitSingularStringField(value: self.replacedEmployeeID, fieldNumber: 4)
+    }
+    if self.startMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.startMs, fieldNumber: 5)
+    }
+    if self.endMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.endMs, fieldNumber: 6)
+    }
+    if !self.author.isEmpty {
+      try visitor.visitSingularStringField(value: self.author, fieldNumber: 7)
+    }
+    if !self.reason.isEmpty {
+      try visitor.visitSingularStringField(value: self.reason, fieldNumber: 8)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_ScheduleOverride, rhs: Roster_V1_ScheduleOverride) -> Bool {
+    if lhs.id != rhs.id {return false}
+    if lhs.kind != rhs.kind {return false}
+    if lhs.employeeID != rhs.employeeID {return false}
+    if lhs.replacedEmployeeID != rhs.replacedEmployeeID {return false}
+    if lhs.startMs != rhs.startMs {return false}
+    if lhs.endMs != rhs.endMs {return false}
+    if lhs.author != rhs.author {return false}
+    if lhs.reason != rhs.reason {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_ScheduleOverride.Kind: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0KIND_UNSPECIFIED\0\u{1}REPLACE\0\u{1}ADD\0\u{1}REMOVE\0")
+}
+
+nonisolated extension Roster_V1_Schedule: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".Schedule"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}name\0\u{1}zone\0\u{1}team\0\u{1}description\0\u{1}layers\0\u{1}overrides\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.id) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.name) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.zone) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.team) }()
+      case 5: try { try decoder.decodeSingularStringField(value: &self.description_p) }()
+      case 6: try { try decoder.decodeRepeatedMessageField(value: &self.layers) }()
+      case 7: try { try decoder.decodeRepeatedMessageField(value: &self.overrides) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.id.isEmpty {
+      try visitor.visitSingularStringField(value: self.id, fieldNumber: 1)
+    }
+    if !self.name.isEmpty {
+      try visitor.visitSingularStringField(value: self.name, fieldNumber: 2)
+    }
+    if !self.zone.isEmpty {
+      try visitor.visitSingularStringField(value: self.zone, fieldNumber: 3)
+    }
+    if !self.team.isEmpty {
+      try visitor.visitSingularStringField(value: self.team, fieldNumber: 4)
+    }
+    if !self.description_p.isEmpty {
+      try visitor.visitSingularStringField(value: self.description_p, fieldNumber: 5)
+    }
+    if !self.layers.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.layers, fieldNumber: 6)
+    }
+    if !self.overrides.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.overrides, fieldNumber: 7)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_Schedule, rhs: Roster_V1_Schedule) -> Bool {
+    if lhs.id != rhs.id {return false}
+    if lhs.name != rhs.name {return false}
+    if lhs.zone != rhs.zone {return false}
+    if lhs.team != rhs.team {return false}
+    if lhs.description_p != rhs.description_p {return false}
+    if lhs.layers != rhs.layers {return false}
+    if lhs.overrides != rhs.overrides {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_ResolvedShift: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ResolvedShift"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{3}employee_id\0\u{3}start_ms\0\u{3}end_ms\0\u{3}schedule_id\0\u{3}source_kind\0\u{3}source_id\0\u{1}level\0\u{1}turn\0\u{1}version\0\u{1}employee\0")
+
+  fileprivate class _StorageClass {
+    var _id: String = String()
+    var _employeeID: String = String()
+    var _startMs: Int64 = 0
+    var _endMs: Int64 = 0
+    var _scheduleID: String = String()
+    var _sourceKind: Roster_V1_ResolvedShift.SourceKind = .sourceUnspecified
+    var _sourceID: String = String()
+    var _level: Int32 = 0
+    var _turn: UInt32 = 0
+    var _version: UInt32 = 0
+    var _employee: Roster_V1_Employee? = nil
+
+      // This property is used as the initial default value for new instances of the type.
+      // The type itself is protecting the reference to its storage via CoW semantics.
+      // This will force a copy to be made of this reference when the first mutation occurs;
+      // hence, it is safe to mark this as `nonisolated(unsafe)`.
+      static nonisolated(unsafe) let defaultInstance = _StorageClass()
+
+    private init() {}
+
+    init(copying source: _StorageClass) {
+      _id = source._id
+      _employeeID = source._employeeID
+      _startMs = source._startMs
+      _endMs = source._endMs
+      _scheduleID = source._scheduleID
+      _sourceKind = source._sourceKind
+      _sourceID = source._sourceID
+      _level = source._level
+      _turn = source._turn
+      _version = source._version
+      _employee = source._employee
+    }
+  }
+
+  fileprivate mutating func _uniqueStorage() -> _StorageClass {
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _StorageClass(copying: _storage)
+    }
+    return _storage
+  }
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    _ = _uniqueStorage()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      while let fieldNumber = try decoder.nextFieldNumber() {
+        // The use of inline closures is to circumvent an issue where the compiler
+        // allocates stack space for every case branch when no optimizations are
+        // enabled. https://github.com/apple/swift-protobuf/issues/1034
+        switch fieldNumber {
+        case 1: try { try decoder.decodeSingularStringField(value: &_storage._id) }()
+        case 2: try { try decoder.decodeSingularStringField(value: &_storage._employeeID) }()
+        case 3: try { try decoder.decodeSingularInt64Field(value: &_storage._startMs) }()
+        case 4: try { try decoder.decodeSingularInt64Field(value: &_storage._endMs) }()
+        case 5: try { try decoder.decodeSingularStringField(value: &_storage._scheduleID) }()
+        case 6: try { try decoder.decodeSingularEnumField(value: &_storage._sourceKind) }()
+        case 7: try { try decoder.decodeSingularStringField(value: &_storage._sourceID) }()
+        case 8: try { try decoder.decodeSingularInt32Field(value: &_storage._level) }()
+        case 9: try { try decoder.decodeSingularUInt32Field(value: &_storage._turn) }()
+        case 10: try { try decoder.decodeSingularUInt32Field(value: &_storage._version) }()
+        case 11: try { try decoder.decodeSingularMessageField(value: &_storage._employee) }()
+        default: break
+        }
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every if/case branch local when no optimizations
+      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+      // https://github.com/apple/swift-protobuf/issues/1182
+      if !_storage._id.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._id, fieldNumber: 1)
+      }
+      if !_storage._employeeID.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._employeeID, fieldNumber: 2)
+      }
+      if _storage._startMs != 0 {
+        try visitor.visitSingularInt64Field(value: _storage._startMs, fieldNumber: 3)
+      }
+      if _storage._endMs != 0 {
+        try visitor.visitSingularInt64Field(value: _storage._endMs, fieldNumber: 4)
+      }
+      if !_storage._scheduleID.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._scheduleID, fieldNumber: 5)
+      }
+      if _storage._sourceKind != .sourceUnspecified {
+        try visitor.visitSingularEnumField(value: _storage._sourceKind, fieldNumber: 6)
+      }
+      if !_storage._sourceID.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._sourceID, fieldNumber: 7)
+      }
+      if _storage._level != 0 {
+        try visitor.visitSingularInt32Field(value: _storage._level, fieldNumber: 8)
+      }
+      if _storage._turn != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._turn, fieldNumber: 9)
+      }
+      if _storage._version != 0 {
+        try visitor.visitSingularUInt32Field(value: _storage._version, fieldNumber: 10)
+      }
+      try { if let v = _storage._employee {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 11)
+      } }()
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_ResolvedShift, rhs: Roster_V1_ResolvedShift) -> Bool {
+    if lhs._storage !== rhs._storage {
+      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
+        let _storage = _args.0
+        let rhs_storage = _args.1
+        if _storage._id != rhs_storage._id {return false}
+        if _storage._employeeID != rhs_storage._employeeID {return false}
+        if _storage._startMs != rhs_storage._startMs {return false}
+        if _storage._endMs != rhs_storage._endMs {return false}
+        if _storage._scheduleID != rhs_storage._scheduleID {return false}
+        if _storage._sourceKind != rhs_storage._sourceKind {return false}
+        if _storage._sourceID != rhs_storage._sourceID {return false}
+        if _storage._level != rhs_storage._level {return false}
+        if _storage._turn != rhs_storage._turn {return false}
+        if _storage._version != rhs_storage._version {return false}
+        if _storage._employee != rhs_storage._employee {return false}
+        return true
+      }
+      if !storagesAreEqual {return false}
+    }
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_ResolvedShift.SourceKind: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0SOURCE_UNSPECIFIED\0\u{1}ROTATION\0\u{1}SHIFT\0\u{1}OVERRIDE\0")
+}
+
+nonisolated extension Roster_V1_OnDutyPerson: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".OnDutyPerson"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}employee\0\u{1}shift\0")
+
+  fileprivate class _StorageClass {
+    var _employee: Roster_V1_Employee? = nil
+    var _shift: Roster_V1_Shift? = nil
+
+      // This property is used as the initial default value for new instances of the type.
+      // The type itself is protecting the reference to its storage via CoW semantics.
+      // This will force a copy to be made of this reference when the first mutation occurs;
+      // hence, it is safe to mark this as `nonisolated(unsafe)`.
+      static nonisolated(unsafe) let defaultInstance = _StorageClass()
+
+    private init() {}
+
+    init(copying source: _StorageClass) {
+      _employee = source._employee
+      _shift = source._shift
+    }
+  }
+
+  fileprivate mutating func _uniqueStorage() -> _StorageClass {
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _StorageClass(copying: _storage)
+    }
+    return _storage
+  }
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    _ = _uniqueStorage()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      while let fieldNumber = try decoder.nextFieldNumber() {
+        // The use of inline closures is to circumvent an issue where the compiler
+        // allocates stack space for every case branch when no optimizations are
+        // enabled. https://github.com/apple/swift-protobuf/issues/1034
+        switch fieldNumber {
+        case 1: try { try decoder.decodeSingularMessageField(value: &_storage._employee) }()
+        case 2: try { try decoder.decodeSingularMessageField(value: &_storage._shift) }()
+        default: break
+        }
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every if/case branch local when no optimizations
+      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+      // https://github.com/apple/swift-protobuf/issues/1182
+      try { if let v = _storage._employee {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+      } }()
+      try { if let v = _storage._shift {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+      } }()
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Roster_V1_OnDutyPerson, rhs: Roster_V1_OnDutyPerson) -> Bool {
-    if lhs._employee != rhs._employee {return false}
-    if lhs._shift != rhs._shift {return false}
+    if lhs._storage !== rhs._storage {
+      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
+        let _storage = _args.0
+        let rhs_storage = _args.1
+        if _storage._employee != rhs_storage._employee {return false}
+        if _storage._shift != rhs_storage._shift {return false}
+        return true
+      }
+      if !storagesAreEqual {return false}
+    }
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -2031,7 +3362,7 @@ nonisolated extension Roster_V1_GoingAway: SwiftProtobuf.Message, SwiftProtobuf.
 
 nonisolated extension Roster_V1_GetOnDutyRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".GetOnDutyRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}at_ms\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}at_ms\0\u{1}schedule\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2040,6 +3371,7 @@ nonisolated extension Roster_V1_GetOnDutyRequest: SwiftProtobuf.Message, SwiftPr
       // enabled. https://github.com/apple/swift-protobuf/issues/1034
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularInt64Field(value: &self._atMs) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.schedule) }()
       default: break
       }
     }
@@ -2053,11 +3385,15 @@ nonisolated extension Roster_V1_GetOnDutyRequest: SwiftProtobuf.Message, SwiftPr
     try { if let v = self._atMs {
       try visitor.visitSingularInt64Field(value: v, fieldNumber: 1)
     } }()
+    if !self.schedule.isEmpty {
+      try visitor.visitSingularStringField(value: self.schedule, fieldNumber: 2)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Roster_V1_GetOnDutyRequest, rhs: Roster_V1_GetOnDutyRequest) -> Bool {
     if lhs._atMs != rhs._atMs {return false}
+    if lhs.schedule != rhs.schedule {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -2065,7 +3401,7 @@ nonisolated extension Roster_V1_GetOnDutyRequest: SwiftProtobuf.Message, SwiftPr
 
 nonisolated extension Roster_V1_OnDutyResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".OnDutyResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}epoch\0\u{1}revision\0\u{3}at_ms\0\u{1}current\0\u{3}until_ms\0\u{1}next\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}epoch\0\u{1}revision\0\u{3}at_ms\0\u{1}current\0\u{3}until_ms\0\u{1}next\0\u{3}schedule_id\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2079,6 +3415,7 @@ nonisolated extension Roster_V1_OnDutyResponse: SwiftProtobuf.Message, SwiftProt
       case 4: try { try decoder.decodeRepeatedMessageField(value: &self.current) }()
       case 5: try { try decoder.decodeSingularInt64Field(value: &self._untilMs) }()
       case 6: try { try decoder.decodeRepeatedMessageField(value: &self.next) }()
+      case 7: try { try decoder.decodeSingularStringField(value: &self.scheduleID) }()
       default: break
       }
     }
@@ -2107,6 +3444,9 @@ nonisolated extension Roster_V1_OnDutyResponse: SwiftProtobuf.Message, SwiftProt
     if !self.next.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.next, fieldNumber: 6)
     }
+    if !self.scheduleID.isEmpty {
+      try visitor.visitSingularStringField(value: self.scheduleID, fieldNumber: 7)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -2117,6 +3457,7 @@ nonisolated extension Roster_V1_OnDutyResponse: SwiftProtobuf.Message, SwiftProt
     if lhs.current != rhs.current {return false}
     if lhs._untilMs != rhs._untilMs {return false}
     if lhs.next != rhs.next {return false}
+    if lhs.scheduleID != rhs.scheduleID {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -2451,7 +3792,7 @@ nonisolated extension Roster_V1_GetSnapshotRequest: SwiftProtobuf.Message, Swift
 
 nonisolated extension Roster_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Snapshot"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}epoch\0\u{1}revision\0\u{1}tenant\0\u{1}employees\0\u{1}shifts\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}epoch\0\u{1}revision\0\u{1}tenant\0\u{1}employees\0\u{1}shifts\0\u{1}schedules\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2464,6 +3805,7 @@ nonisolated extension Roster_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobuf._
       case 3: try { try decoder.decodeSingularMessageField(value: &self._tenant) }()
       case 4: try { try decoder.decodeRepeatedMessageField(value: &self.employees) }()
       case 5: try { try decoder.decodeRepeatedMessageField(value: &self.shifts) }()
+      case 6: try { try decoder.decodeRepeatedMessageField(value: &self.schedules) }()
       default: break
       }
     }
@@ -2489,6 +3831,9 @@ nonisolated extension Roster_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobuf._
     if !self.shifts.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.shifts, fieldNumber: 5)
     }
+    if !self.schedules.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.schedules, fieldNumber: 6)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -2498,6 +3843,195 @@ nonisolated extension Roster_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobuf._
     if lhs._tenant != rhs._tenant {return false}
     if lhs.employees != rhs.employees {return false}
     if lhs.shifts != rhs.shifts {return false}
+    if lhs.schedules != rhs.schedules {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_ListSchedulesRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ListSchedulesRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap()
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    // Load everything into unknown fields
+    while try decoder.nextFieldNumber() != nil {}
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_ListSchedulesRequest, rhs: Roster_V1_ListSchedulesRequest) -> Bool {
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_SchedulesResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".SchedulesResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}epoch\0\u{1}revision\0\u{1}schedules\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.epoch) }()
+      case 2: try { try decoder.decodeSingularUInt64Field(value: &self.revision) }()
+      case 3: try { try decoder.decodeRepeatedMessageField(value: &self.schedules) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.epoch != 0 {
+      try visitor.visitSingularUInt64Field(value: self.epoch, fieldNumber: 1)
+    }
+    if self.revision != 0 {
+      try visitor.visitSingularUInt64Field(value: self.revision, fieldNumber: 2)
+    }
+    if !self.schedules.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.schedules, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_SchedulesResponse, rhs: Roster_V1_SchedulesResponse) -> Bool {
+    if lhs.epoch != rhs.epoch {return false}
+    if lhs.revision != rhs.revision {return false}
+    if lhs.schedules != rhs.schedules {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_GetFinalScheduleRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".GetFinalScheduleRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}schedule\0\u{3}from_ms\0\u{3}to_ms\0\u{1}employee\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.schedule) }()
+      case 2: try { try decoder.decodeSingularInt64Field(value: &self.fromMs) }()
+      case 3: try { try decoder.decodeSingularInt64Field(value: &self.toMs) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.employee) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.schedule.isEmpty {
+      try visitor.visitSingularStringField(value: self.schedule, fieldNumber: 1)
+    }
+    if self.fromMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.fromMs, fieldNumber: 2)
+    }
+    if self.toMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.toMs, fieldNumber: 3)
+    }
+    if !self.employee.isEmpty {
+      try visitor.visitSingularStringField(value: self.employee, fieldNumber: 4)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_GetFinalScheduleRequest, rhs: Roster_V1_GetFinalScheduleRequest) -> Bool {
+    if lhs.schedule != rhs.schedule {return false}
+    if lhs.fromMs != rhs.fromMs {return false}
+    if lhs.toMs != rhs.toMs {return false}
+    if lhs.employee != rhs.employee {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_FinalScheduleResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".FinalScheduleResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}epoch\0\u{1}revision\0\u{1}shifts\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.epoch) }()
+      case 2: try { try decoder.decodeSingularUInt64Field(value: &self.revision) }()
+      case 3: try { try decoder.decodeRepeatedMessageField(value: &self.shifts) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.epoch != 0 {
+      try visitor.visitSingularUInt64Field(value: self.epoch, fieldNumber: 1)
+    }
+    if self.revision != 0 {
+      try visitor.visitSingularUInt64Field(value: self.revision, fieldNumber: 2)
+    }
+    if !self.shifts.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.shifts, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_FinalScheduleResponse, rhs: Roster_V1_FinalScheduleResponse) -> Bool {
+    if lhs.epoch != rhs.epoch {return false}
+    if lhs.revision != rhs.revision {return false}
+    if lhs.shifts != rhs.shifts {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_GetNextOnDutyRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".GetNextOnDutyRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}employee\0\u{1}schedule\0\u{3}at_ms\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.employee) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.schedule) }()
+      case 3: try { try decoder.decodeSingularInt64Field(value: &self._atMs) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.employee.isEmpty {
+      try visitor.visitSingularStringField(value: self.employee, fieldNumber: 1)
+    }
+    if !self.schedule.isEmpty {
+      try visitor.visitSingularStringField(value: self.schedule, fieldNumber: 2)
+    }
+    try { if let v = self._atMs {
+      try visitor.visitSingularInt64Field(value: v, fieldNumber: 3)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_GetNextOnDutyRequest, rhs: Roster_V1_GetNextOnDutyRequest) -> Bool {
+    if lhs.employee != rhs.employee {return false}
+    if lhs.schedule != rhs.schedule {return false}
+    if lhs._atMs != rhs._atMs {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -2540,7 +4074,7 @@ nonisolated extension Roster_V1_SubscriptionFilter: SwiftProtobuf.Message, Swift
 
 nonisolated extension Roster_V1_SubscribeRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".SubscribeRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}topics\0\u{1}filter\0\u{3}since_revision\0\u{1}epoch\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}topics\0\u{1}filter\0\u{3}since_revision\0\u{1}epoch\0\u{1}schedules\0\u{3}all_schedules\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2552,6 +4086,8 @@ nonisolated extension Roster_V1_SubscribeRequest: SwiftProtobuf.Message, SwiftPr
       case 2: try { try decoder.decodeSingularMessageField(value: &self._filter) }()
       case 3: try { try decoder.decodeSingularUInt64Field(value: &self._sinceRevision) }()
       case 4: try { try decoder.decodeSingularUInt64Field(value: &self.epoch) }()
+      case 5: try { try decoder.decodeRepeatedStringField(value: &self.schedules) }()
+      case 6: try { try decoder.decodeSingularBoolField(value: &self.allSchedules) }()
       default: break
       }
     }
@@ -2574,6 +4110,12 @@ nonisolated extension Roster_V1_SubscribeRequest: SwiftProtobuf.Message, SwiftPr
     if self.epoch != 0 {
       try visitor.visitSingularUInt64Field(value: self.epoch, fieldNumber: 4)
     }
+    if !self.schedules.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.schedules, fieldNumber: 5)
+    }
+    if self.allSchedules != false {
+      try visitor.visitSingularBoolField(value: self.allSchedules, fieldNumber: 6)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -2582,6 +4124,8 @@ nonisolated extension Roster_V1_SubscribeRequest: SwiftProtobuf.Message, SwiftPr
     if lhs._filter != rhs._filter {return false}
     if lhs._sinceRevision != rhs._sinceRevision {return false}
     if lhs.epoch != rhs.epoch {return false}
+    if lhs.schedules != rhs.schedules {return false}
+    if lhs.allSchedules != rhs.allSchedules {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -2773,7 +4317,7 @@ nonisolated extension Roster_V1_Progress: SwiftProtobuf.Message, SwiftProtobuf._
 
 nonisolated extension Roster_V1_Change: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Change"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}employee_upserted\0\u{3}employee_deleted\0\u{3}shift_added\0\u{3}shift_deleted\0\u{3}motd_set\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}employee_upserted\0\u{3}employee_deleted\0\u{3}shift_added\0\u{3}shift_deleted\0\u{3}motd_set\0\u{3}schedule_upserted\0\u{3}schedule_deleted\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2831,6 +4375,27 @@ nonisolated extension Roster_V1_Change: SwiftProtobuf.Message, SwiftProtobuf._Me
           self.kind = .motdSet(v)
         }
       }()
+      case 6: try {
+        var v: Roster_V1_Schedule?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .scheduleUpserted(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .scheduleUpserted(v)
+        }
+      }()
+      case 7: try {
+        var v: String?
+        try decoder.decodeSingularStringField(value: &v)
+        if let v = v {
+          if self.kind != nil {try decoder.handleConflictingOneOf()}
+          self.kind = .scheduleDeleted(v)
+        }
+      }()
       default: break
       }
     }
@@ -2861,6 +4426,14 @@ nonisolated extension Roster_V1_Change: SwiftProtobuf.Message, SwiftProtobuf._Me
     case .motdSet?: try {
       guard case .motdSet(let v)? = self.kind else { preconditionFailure() }
       try visitor.visitSingularStringField(value: v, fieldNumber: 5)
+    }()
+    case .scheduleUpserted?: try {
+      guard case .scheduleUpserted(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 6)
+    }()
+    case .scheduleDeleted?: try {
+      guard case .scheduleDeleted(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularStringField(value: v, fieldNumber: 7)
     }()
     case nil: break
     }
@@ -2930,7 +4503,7 @@ nonisolated extension Roster_V1_RosterChanged: SwiftProtobuf.Message, SwiftProto
 
 nonisolated extension Roster_V1_OnDutyChanged: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".OnDutyChanged"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}epoch\0\u{1}revision\0\u{3}at_ms\0\u{1}previous\0\u{1}current\0\u{3}until_ms\0\u{1}next\0\u{1}cause\0\u{1}filter\0\u{1}sequence\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}epoch\0\u{1}revision\0\u{3}at_ms\0\u{1}previous\0\u{1}current\0\u{3}until_ms\0\u{1}next\0\u{1}cause\0\u{1}filter\0\u{1}sequence\0\u{3}schedule_id\0\u{3}schedule_name\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2948,6 +4521,8 @@ nonisolated extension Roster_V1_OnDutyChanged: SwiftProtobuf.Message, SwiftProto
       case 8: try { try decoder.decodeSingularEnumField(value: &self.cause) }()
       case 9: try { try decoder.decodeSingularMessageField(value: &self._filter) }()
       case 10: try { try decoder.decodeSingularUInt64Field(value: &self.sequence) }()
+      case 11: try { try decoder.decodeSingularStringField(value: &self.scheduleID) }()
+      case 12: try { try decoder.decodeSingularStringField(value: &self.scheduleName) }()
       default: break
       }
     }
@@ -2988,6 +4563,12 @@ nonisolated extension Roster_V1_OnDutyChanged: SwiftProtobuf.Message, SwiftProto
     if self.sequence != 0 {
       try visitor.visitSingularUInt64Field(value: self.sequence, fieldNumber: 10)
     }
+    if !self.scheduleID.isEmpty {
+      try visitor.visitSingularStringField(value: self.scheduleID, fieldNumber: 11)
+    }
+    if !self.scheduleName.isEmpty {
+      try visitor.visitSingularStringField(value: self.scheduleName, fieldNumber: 12)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -3002,6 +4583,8 @@ nonisolated extension Roster_V1_OnDutyChanged: SwiftProtobuf.Message, SwiftProto
     if lhs.cause != rhs.cause {return false}
     if lhs._filter != rhs._filter {return false}
     if lhs.sequence != rhs.sequence {return false}
+    if lhs.scheduleID != rhs.scheduleID {return false}
+    if lhs.scheduleName != rhs.scheduleName {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -3165,6 +4748,361 @@ nonisolated extension Roster_V1_SetMotdRequest: SwiftProtobuf.Message, SwiftProt
   }
 }
 
+nonisolated extension Roster_V1_EditScheduleRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".EditScheduleRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}schedule\0\u{1}preview\0\u{4}\u{8}upsert_schedule\0\u{3}delete_schedule\0\u{3}upsert_rotation\0\u{3}end_rotation\0\u{3}add_override\0\u{3}delete_override\0\u{1}swap\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.schedule) }()
+      case 2: try { try decoder.decodeSingularBoolField(value: &self.preview) }()
+      case 10: try {
+        var v: Roster_V1_Schedule?
+        var hadOneofValue = false
+        if let current = self.edit {
+          hadOneofValue = true
+          if case .upsertSchedule(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.edit = .upsertSchedule(v)
+        }
+      }()
+      case 11: try {
+        var v: Bool?
+        try decoder.decodeSingularBoolField(value: &v)
+        if let v = v {
+          if self.edit != nil {try decoder.handleConflictingOneOf()}
+          self.edit = .deleteSchedule(v)
+        }
+      }()
+      case 12: try {
+        var v: Roster_V1_RotationEdit?
+        var hadOneofValue = false
+        if let current = self.edit {
+          hadOneofValue = true
+          if case .upsertRotation(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.edit = .upsertRotation(v)
+        }
+      }()
+      case 13: try {
+        var v: Roster_V1_RotationEnd?
+        var hadOneofValue = false
+        if let current = self.edit {
+          hadOneofValue = true
+          if case .endRotation(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.edit = .endRotation(v)
+        }
+      }()
+      case 14: try {
+        var v: Roster_V1_ScheduleOverride?
+        var hadOneofValue = false
+        if let current = self.edit {
+          hadOneofValue = true
+          if case .addOverride(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.edit = .addOverride(v)
+        }
+      }()
+      case 15: try {
+        var v: String?
+        try decoder.decodeSingularStringField(value: &v)
+        if let v = v {
+          if self.edit != nil {try decoder.handleConflictingOneOf()}
+          self.edit = .deleteOverride(v)
+        }
+      }()
+      case 16: try {
+        var v: Roster_V1_Swap?
+        var hadOneofValue = false
+        if let current = self.edit {
+          hadOneofValue = true
+          if case .swap(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.edit = .swap(v)
+        }
+      }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.schedule.isEmpty {
+      try visitor.visitSingularStringField(value: self.schedule, fieldNumber: 1)
+    }
+    if self.preview != false {
+      try visitor.visitSingularBoolField(value: self.preview, fieldNumber: 2)
+    }
+    switch self.edit {
+    case .upsertSchedule?: try {
+      guard case .upsertSchedule(let v)? = self.edit else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 10)
+    }()
+    case .deleteSchedule?: try {
+      guard case .deleteSchedule(let v)? = self.edit else { preconditionFailure() }
+      try visitor.visitSingularBoolField(value: v, fieldNumber: 11)
+    }()
+    case .upsertRotation?: try {
+      guard case .upsertRotation(let v)? = self.edit else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 12)
+    }()
+    case .endRotation?: try {
+      guard case .endRotation(let v)? = self.edit else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 13)
+    }()
+    case .addOverride?: try {
+      guard case .addOverride(let v)? = self.edit else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 14)
+    }()
+    case .deleteOverride?: try {
+      guard case .deleteOverride(let v)? = self.edit else { preconditionFailure() }
+      try visitor.visitSingularStringField(value: v, fieldNumber: 15)
+    }()
+    case .swap?: try {
+      guard case .swap(let v)? = self.edit else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 16)
+    }()
+    case nil: break
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_EditScheduleRequest, rhs: Roster_V1_EditScheduleRequest) -> Bool {
+    if lhs.schedule != rhs.schedule {return false}
+    if lhs.preview != rhs.preview {return false}
+    if lhs.edit != rhs.edit {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_RotationEdit: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".RotationEdit"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}rotation\0\u{1}level\0\u{3}effective_ms\0\u{3}start_slot\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularMessageField(value: &self._rotation) }()
+      case 2: try { try decoder.decodeSingularInt32Field(value: &self.level) }()
+      case 3: try { try decoder.decodeSingularInt64Field(value: &self._effectiveMs) }()
+      case 4: try { try decoder.decodeSingularUInt32Field(value: &self._startSlot) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._rotation {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    } }()
+    if self.level != 0 {
+      try visitor.visitSingularInt32Field(value: self.level, fieldNumber: 2)
+    }
+    try { if let v = self._effectiveMs {
+      try visitor.visitSingularInt64Field(value: v, fieldNumber: 3)
+    } }()
+    try { if let v = self._startSlot {
+      try visitor.visitSingularUInt32Field(value: v, fieldNumber: 4)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_RotationEdit, rhs: Roster_V1_RotationEdit) -> Bool {
+    if lhs._rotation != rhs._rotation {return false}
+    if lhs.level != rhs.level {return false}
+    if lhs._effectiveMs != rhs._effectiveMs {return false}
+    if lhs._startSlot != rhs._startSlot {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_RotationEnd: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".RotationEnd"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}rotation_id\0\u{3}effective_ms\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.rotationID) }()
+      case 2: try { try decoder.decodeSingularInt64Field(value: &self._effectiveMs) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.rotationID.isEmpty {
+      try visitor.visitSingularStringField(value: self.rotationID, fieldNumber: 1)
+    }
+    try { if let v = self._effectiveMs {
+      try visitor.visitSingularInt64Field(value: v, fieldNumber: 2)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_RotationEnd, rhs: Roster_V1_RotationEnd) -> Bool {
+    if lhs.rotationID != rhs.rotationID {return false}
+    if lhs._effectiveMs != rhs._effectiveMs {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_Swap: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".Swap"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}first\0\u{3}first_from_ms\0\u{3}first_to_ms\0\u{1}second\0\u{3}second_from_ms\0\u{3}second_to_ms\0\u{1}reason\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.first) }()
+      case 2: try { try decoder.decodeSingularInt64Field(value: &self.firstFromMs) }()
+      case 3: try { try decoder.decodeSingularInt64Field(value: &self.firstToMs) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.second) }()
+      case 5: try { try decoder.decodeSingularInt64Field(value: &self.secondFromMs) }()
+      case 6: try { try decoder.decodeSingularInt64Field(value: &self.secondToMs) }()
+      case 7: try { try decoder.decodeSingularStringField(value: &self.reason) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.first.isEmpty {
+      try visitor.visitSingularStringField(value: self.first, fieldNumber: 1)
+    }
+    if self.firstFromMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.firstFromMs, fieldNumber: 2)
+    }
+    if self.firstToMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.firstToMs, fieldNumber: 3)
+    }
+    if !self.second.isEmpty {
+      try visitor.visitSingularStringField(value: self.second, fieldNumber: 4)
+    }
+    if self.secondFromMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.secondFromMs, fieldNumber: 5)
+    }
+    if self.secondToMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.secondToMs, fieldNumber: 6)
+    }
+    if !self.reason.isEmpty {
+      try visitor.visitSingularStringField(value: self.reason, fieldNumber: 7)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_Swap, rhs: Roster_V1_Swap) -> Bool {
+    if lhs.first != rhs.first {return false}
+    if lhs.firstFromMs != rhs.firstFromMs {return false}
+    if lhs.firstToMs != rhs.firstToMs {return false}
+    if lhs.second != rhs.second {return false}
+    if lhs.secondFromMs != rhs.secondFromMs {return false}
+    if lhs.secondToMs != rhs.secondToMs {return false}
+    if lhs.reason != rhs.reason {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_DutyDelta: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".DutyDelta"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}employee_id\0\u{3}employee_name\0\u{3}start_ms\0\u{3}end_ms\0\u{1}gained\0\u{3}schedule_id\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.employeeID) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.employeeName) }()
+      case 3: try { try decoder.decodeSingularInt64Field(value: &self.startMs) }()
+      case 4: try { try decoder.decodeSingularInt64Field(value: &self.endMs) }()
+      case 5: try { try decoder.decodeSingularBoolField(value: &self.gained) }()
+      case 6: try { try decoder.decodeSingularStringField(value: &self.scheduleID) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.employeeID.isEmpty {
+      try visitor.visitSingularStringField(value: self.employeeID, fieldNumber: 1)
+    }
+    if !self.employeeName.isEmpty {
+      try visitor.visitSingularStringField(value: self.employeeName, fieldNumber: 2)
+    }
+    if self.startMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.startMs, fieldNumber: 3)
+    }
+    if self.endMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.endMs, fieldNumber: 4)
+    }
+    if self.gained != false {
+      try visitor.visitSingularBoolField(value: self.gained, fieldNumber: 5)
+    }
+    if !self.scheduleID.isEmpty {
+      try visitor.visitSingularStringField(value: self.scheduleID, fieldNumber: 6)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_DutyDelta, rhs: Roster_V1_DutyDelta) -> Bool {
+    if lhs.employeeID != rhs.employeeID {return false}
+    if lhs.employeeName != rhs.employeeName {return false}
+    if lhs.startMs != rhs.startMs {return false}
+    if lhs.endMs != rhs.endMs {return false}
+    if lhs.gained != rhs.gained {return false}
+    if lhs.scheduleID != rhs.scheduleID {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
 nonisolated extension Roster_V1_ImportRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ImportRequest"
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}format\0\u{1}data\0\u{1}replace\0\u{3}update_existing\0\u{3}dry_run\0")
@@ -3317,7 +5255,7 @@ nonisolated extension Roster_V1_ImportSummary: SwiftProtobuf.Message, SwiftProto
 
 nonisolated extension Roster_V1_MutationResult: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".MutationResult"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}epoch\0\u{1}revision\0\u{1}ids\0\u{3}change_count\0\u{3}import_summary\0\u{3}dry_run\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}epoch\0\u{1}revision\0\u{1}ids\0\u{3}change_count\0\u{3}import_summary\0\u{3}dry_run\0\u{1}preview\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3331,6 +5269,7 @@ nonisolated extension Roster_V1_MutationResult: SwiftProtobuf.Message, SwiftProt
       case 4: try { try decoder.decodeSingularUInt32Field(value: &self.changeCount) }()
       case 5: try { try decoder.decodeSingularMessageField(value: &self._importSummary) }()
       case 6: try { try decoder.decodeSingularBoolField(value: &self.dryRun) }()
+      case 7: try { try decoder.decodeRepeatedMessageField(value: &self.preview) }()
       default: break
       }
     }
@@ -3359,6 +5298,9 @@ nonisolated extension Roster_V1_MutationResult: SwiftProtobuf.Message, SwiftProt
     if self.dryRun != false {
       try visitor.visitSingularBoolField(value: self.dryRun, fieldNumber: 6)
     }
+    if !self.preview.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.preview, fieldNumber: 7)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -3369,6 +5311,7 @@ nonisolated extension Roster_V1_MutationResult: SwiftProtobuf.Message, SwiftProt
     if lhs.changeCount != rhs.changeCount {return false}
     if lhs._importSummary != rhs._importSummary {return false}
     if lhs.dryRun != rhs.dryRun {return false}
+    if lhs.preview != rhs.preview {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -88,6 +88,20 @@ public final class SQLiteRosterStore: RosterStore {
                 );
                 """)
         }
+        migrator.registerMigration("v3-schedules") { db in
+            // Every shift made before schedules existed belongs to the default schedule ('').
+            try db.execute(sql: """
+                ALTER TABLE shift ADD COLUMN schedule_id TEXT NOT NULL DEFAULT '';
+                -- `definition` is a Schedule protobuf body: layers, rotations and overrides change
+                -- together, one row per schedule, as one revision changes them.
+                CREATE TABLE schedule (
+                    tenant_id TEXT NOT NULL REFERENCES tenant(id) ON DELETE CASCADE,
+                    id TEXT NOT NULL,
+                    definition BLOB NOT NULL,
+                    PRIMARY KEY (tenant_id, id)
+                );
+                """)
+        }
         return migrator
     }
 
@@ -129,8 +143,11 @@ public final class SQLiteRosterStore: RosterStore {
                 let employees = try Row.fetchAll(db, sql: "SELECT * FROM employee WHERE tenant_id = ?", arguments: [id])
                     .map(Self.employee(from:))
                 let shifts = try Row.fetchAll(db, sql: "SELECT * FROM shift WHERE tenant_id = ?", arguments: [id]).map { row in
-                    Shift(id: row["id"], employeeID: row["employee_id"], start: row["start_ms"], end: row["end_ms"], role: row["role"])
+                    Shift(id: row["id"], employeeID: row["employee_id"], start: row["start_ms"], end: row["end_ms"], role: row["role"],
+                          scheduleID: row["schedule_id"])
                 }
+                let schedules = try Row.fetchAll(db, sql: "SELECT definition FROM schedule WHERE tenant_id = ?", arguments: [id])
+                    .map { row in ScheduleDefinition(try Roster_V1_Schedule(serializedBytes: row["definition"] as Data)) }
                 let history = try Row.fetchAll(
                     db, sql: "SELECT * FROM change_log WHERE tenant_id = ? ORDER BY revision", arguments: [id]
                 ).map { row in
@@ -140,7 +157,7 @@ public final class SQLiteRosterStore: RosterStore {
                                         changes: wire.changes.compactMap(RosterChange.init))
                 }
                 let tenant = Tenant(id: id, name: row["name"], motd: row["motd"])
-                return StoredTenant(state: RosterState(tenant: tenant, employees: employees, shifts: shifts),
+                return StoredTenant(state: RosterState(tenant: tenant, employees: employees, shifts: shifts, schedules: schedules),
                                     epoch: UInt64(bitPattern: row["epoch"]), revision: UInt64(row["revision"] as Int64),
                                     history: history)
             }
@@ -196,14 +213,24 @@ public final class SQLiteRosterStore: RosterStore {
             try db.execute(sql: "DELETE FROM employee WHERE tenant_id = ? AND id = ?", arguments: [tenantID, id])
         case .shiftAdded(let s):
             try db.execute(sql: """
-                INSERT INTO shift (tenant_id, id, employee_id, start_ms, end_ms, role) VALUES (?, ?, ?, ?, ?, ?)
+                INSERT INTO shift (tenant_id, id, employee_id, start_ms, end_ms, role, schedule_id) VALUES (?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (tenant_id, id) DO UPDATE SET employee_id = excluded.employee_id,
-                    start_ms = excluded.start_ms, end_ms = excluded.end_ms, role = excluded.role
-                """, arguments: [tenantID, s.id, s.employeeID, s.start, s.end, s.role])
+                    start_ms = excluded.start_ms, end_ms = excluded.end_ms, role = excluded.role,
+                    schedule_id = excluded.schedule_id
+                """, arguments: [tenantID, s.id, s.employeeID, s.start, s.end, s.role, s.scheduleID])
         case .shiftDeleted(let id):
             try db.execute(sql: "DELETE FROM shift WHERE tenant_id = ? AND id = ?", arguments: [tenantID, id])
         case .motdSet(let motd):
             try db.execute(sql: "UPDATE tenant SET motd = ? WHERE id = ?", arguments: [motd, tenantID])
+        case .scheduleUpserted(let schedule):
+            let definition = try Roster_V1_Schedule(schedule).serializedBytes() as Data
+            try db.execute(sql: """
+                INSERT INTO schedule (tenant_id, id, definition) VALUES (?, ?, ?)
+                ON CONFLICT (tenant_id, id) DO UPDATE SET definition = excluded.definition
+                """, arguments: [tenantID, schedule.id, definition])
+        case .scheduleDeleted(let id):
+            try db.execute(sql: "DELETE FROM shift WHERE tenant_id = ? AND schedule_id = ?", arguments: [tenantID, id])
+            try db.execute(sql: "DELETE FROM schedule WHERE tenant_id = ? AND id = ?", arguments: [tenantID, id])
         }
     }
 

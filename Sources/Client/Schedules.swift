@@ -1,0 +1,159 @@
+import Foundation
+import RosterDomain
+import RosterProtocol
+
+/// One stretch of the final schedule, from the server or resolved offline from the cache by the
+/// same resolver: the two agree at every instant.
+public struct FinalShift: Sendable, Hashable {
+    public var id: String
+    public var scheduleID: String
+    public var scheduleName: String
+    public var employeeID: String
+    /// nil when the employee is not in the directory (never for a consistent tenant).
+    public var employee: Employee?
+    public var start: UnixMillis
+    public var end: UnixMillis
+    public var source: ShiftSource
+
+    public init(id: String, scheduleID: String, scheduleName: String, employeeID: String, employee: Employee?,
+                start: UnixMillis, end: UnixMillis, source: ShiftSource) {
+        (self.id, self.scheduleID, self.scheduleName, self.employeeID) = (id, scheduleID, scheduleName, employeeID)
+        (self.employee, self.start, self.end, self.source) = (employee, start, end, source)
+    }
+
+    init(_ wire: Roster_V1_ResolvedShift, scheduleName: String) {
+        let resolved = ResolvedShift(wire)
+        self.init(id: wire.id, scheduleID: wire.scheduleID, scheduleName: scheduleName, employeeID: wire.employeeID,
+                  employee: wire.hasEmployee ? Employee(wire.employee) : nil, start: wire.startMs, end: wire.endMs,
+                  source: resolved.source)
+    }
+}
+
+/// What a schedule edit did, or with a preview would do.
+public struct ScheduleEditResult: Sendable {
+    public var revision: UInt64
+    /// The schedule's id.
+    public var scheduleID: String
+    /// true: a preview; nothing was committed.
+    public var preview: Bool
+    /// Who gains or loses duty in the next five weeks.
+    public var deltas: [Delta]
+
+    public struct Delta: Sendable, Hashable {
+        public var employeeName: String
+        public var start: UnixMillis
+        public var end: UnixMillis
+        public var gained: Bool
+    }
+}
+
+/// A query about a range of the final schedule.
+public struct FinalScheduleQuery: Sendable, Hashable {
+    /// Id or name; nil: every schedule.
+    public var schedule: String?
+    public var from: UnixMillis
+    public var to: UnixMillis
+    /// Id or full name; nil: everyone.
+    public var employee: String?
+
+    public init(schedule: String? = nil, from: UnixMillis, to: UnixMillis, employee: String? = nil) {
+        (self.schedule, self.from, self.to, self.employee) = (schedule, from, to, employee)
+    }
+}
+
+extension RosterClient {
+    /// Every schedule's definition, the default one first.
+    public func schedules() async throws -> [ScheduleDefinition] {
+        guard case .schedules(let answer) = try await request(.listSchedules(.init())) else {
+            throw RosterClientError.protocolViolation("expected Schedules")
+        }
+        return answer.schedules.map(ScheduleDefinition.init)
+    }
+
+    /// The final schedule over a window, with each shift's source.
+    public func finalSchedule(_ query: FinalScheduleQuery) async throws -> [FinalShift] {
+        let message = RosterMessage.getFinalSchedule(.with {
+            $0.schedule = query.schedule ?? ""
+            $0.fromMs = query.from
+            $0.toMs = query.to
+            $0.employee = query.employee ?? ""
+        })
+        guard case .finalSchedule(let answer) = try await request(message) else {
+            throw RosterClientError.protocolViolation("expected FinalSchedule")
+        }
+        return try await named(answer.shifts)
+    }
+
+    /// When a person is next on duty, per schedule (within a year).
+    public func nextOnDuty(employee: String, schedule: String? = nil, at instant: UnixMillis? = nil) async throws -> [FinalShift] {
+        let message = RosterMessage.getNextOnDuty(.with {
+            $0.employee = employee
+            $0.schedule = schedule ?? ""
+            if let instant { $0.atMs = instant }
+        })
+        guard case .finalSchedule(let answer) = try await request(message) else {
+            throw RosterClientError.protocolViolation("expected FinalSchedule")
+        }
+        return try await named(answer.shifts)
+    }
+
+    /// Sends one schedule edit (docs/PROTOCOL.md §14).
+    public func editSchedule(_ edit: Roster_V1_EditScheduleRequest) async throws -> ScheduleEditResult {
+        guard case .mutationResult(let result) = try await request(.editSchedule(edit)) else {
+            throw RosterClientError.protocolViolation("expected MutationResult")
+        }
+        return ScheduleEditResult(
+            revision: result.revision, scheduleID: result.ids.first ?? "", preview: result.dryRun,
+            deltas: result.preview.map {
+                .init(employeeName: $0.employeeName, start: $0.startMs, end: $0.endMs, gained: $0.gained)
+            })
+    }
+
+    private func named(_ shifts: [Roster_V1_ResolvedShift]) async throws -> [FinalShift] {
+        let names = try await Dictionary(schedules().map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+        return shifts.map { FinalShift($0, scheduleName: names[$0.scheduleID] ?? $0.scheduleID) }
+    }
+}
+
+extension CachedRoster {
+    /// The final schedule from the cached definitions: the server's answer, offline.
+    public func finalSchedule(_ query: FinalScheduleQuery) throws(RosterError) -> [FinalShift] {
+        let state = self.state
+        var employeeID: String?
+        if let name = query.employee {
+            guard let found = state.employee(idOrName: name) else {
+                throw .notFound("employee \"\(name)\"", suggestions: state.suggestions(for: name))
+            }
+            employeeID = found.id
+        }
+        let schedules: [ScheduleDefinition]
+        if let name = query.schedule {
+            guard let found = state.schedule(idOrName: name) else { throw .notFound("schedule \"\(name)\"", suggestions: []) }
+            schedules = [found]
+        } else {
+            schedules = state.sortedSchedules
+        }
+        var result: [FinalShift] = []
+        for schedule in schedules {
+            guard let definition = state.definition(of: schedule.id),
+                  let resolved = try? ScheduleResolver.resolve(definition, from: query.from, to: query.to) else { continue }
+            for shift in resolved where employeeID == nil || shift.employeeID == employeeID {
+                result.append(FinalShift(id: shift.id, scheduleID: schedule.id, scheduleName: schedule.name,
+                                         employeeID: shift.employeeID, employee: state.employees[shift.employeeID],
+                                         start: shift.start, end: shift.end, source: shift.source))
+            }
+        }
+        // The server's order: start, then schedule id, then employee id, then id.
+        return result.sorted { ($0.start, $0.scheduleID, $0.employeeID, $0.id) < ($1.start, $1.scheduleID, $1.employeeID, $1.id) }
+    }
+
+    /// Who is on duty on one schedule (id or name; the default one when nil) at an instant.
+    public func onDuty(schedule: String?, at instant: UnixMillis = .now) -> OnDutyStatus? {
+        guard let definition = schedule.map({ state.schedule(idOrName: $0) }) ?? state.schedules[ScheduleDefinition.defaultID],
+              let lookup = state.onDuty(of: definition.id, at: instant) else { return nil }
+        var status = OnDutyStatus(lookup, in: state, revision: revision)
+        status.scheduleID = definition.id
+        status.scheduleName = definition.name
+        return status
+    }
+}

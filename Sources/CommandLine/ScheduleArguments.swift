@@ -1,0 +1,100 @@
+import Foundation
+import RosterDomain
+
+/// The schedule-definition arguments of the CLI: `--every 1w`, `--restrict "Mon-Fri 09:00-17:00"`,
+/// `--people "Ada Lovelace+Alan Turing,Grace Hopper"`. Each parse error says what was expected.
+public enum ScheduleArguments {
+    public struct Invalid: Error, CustomStringConvertible, Equatable {
+        public let description: String
+    }
+
+    /// "30m", "12h", "1d", "1w", "2w", "1mo" (months).
+    public static func cadence(_ text: String) throws(Invalid) -> Cadence {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let digits = trimmed.prefix { $0.isNumber }
+        let unit = trimmed.dropFirst(digits.count)
+        guard let count = Int(digits), count >= 1 else {
+            throw Invalid(description: "\"\(text)\" is not a cadence: use a number and a unit, e.g. 30m, 12h, 1d, 1w, 1mo")
+        }
+        switch unit {
+        case "m", "min": return .minutes(count)
+        case "h": return .hours(count)
+        case "d": return .days(count)
+        case "w": return .weeks(count)
+        case "mo": return .months(count)
+        default: throw Invalid(description: "\"\(text)\": the unit must be m, h, d, w or mo (e.g. 1w)")
+        }
+    }
+
+    /// The text `cadence` reads.
+    public static func text(_ cadence: Cadence) -> String {
+        switch cadence {
+        case .minutes(let n): "\(n)m"
+        case .hours(let n): "\(n)h"
+        case .days(let n): "\(n)d"
+        case .weeks(let n): "\(n)w"
+        case .months(let n): "\(n)mo"
+        }
+    }
+
+    static let weekdayNames = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"]
+
+    /// "Mon-Fri 09:00-17:00", "Sat,Sun 10:00-14:00", "22:00-06:00" (every day, past midnight).
+    public static func restriction(_ text: String) throws(Invalid) -> RestrictionWindow {
+        let parts = text.split(separator: " ", omittingEmptySubsequences: true)
+        let invalid = Invalid(description: "\"\(text)\" is not a restriction: use e.g. \"Mon-Fri 09:00-17:00\" or \"22:00-06:00\"")
+        guard (1...2).contains(parts.count) else { throw invalid }
+        var weekdays = Set(1...7)
+        if parts.count == 2 {
+            weekdays = []
+            for item in parts[0].lowercased().split(separator: ",") {
+                let range = item.split(separator: "-").map { String($0.prefix(3)) }
+                let indices = range.compactMap { weekdayNames.firstIndex(of: $0) }
+                guard indices.count == range.count, (1...2).contains(indices.count) else { throw invalid }
+                var day = indices[0]
+                while true {
+                    weekdays.insert(day + 1)
+                    if day == indices.last! { break }
+                    day = (day + 1) % 7
+                }
+            }
+        }
+        let times = parts.last!.split(separator: "-").map(String.init)
+        guard times.count == 2, let start = minutes(times[0]), let end = minutes(times[1]) else { throw invalid }
+        return RestrictionWindow(weekdays: weekdays, start: start, end: end)
+    }
+
+    /// "Mon-Fri 09:00-17:00" style text of a window.
+    public static func text(_ window: RestrictionWindow) -> String {
+        let days = window.weekdays.count == 7 ? "" : window.weekdays.sorted().map { weekdayNames[$0 - 1].capitalized }
+            .joined(separator: ",") + " "
+        return days + String(format: "%02d:%02d-%02d:%02d", window.start / 60, window.start % 60, window.end / 60, window.end % 60)
+    }
+
+    private static func minutes(_ text: String) -> Int? {
+        let parts = text.split(separator: ":").compactMap { Int($0) }
+        guard parts.count == 2, (0...24).contains(parts[0]), (0...59).contains(parts[1]) else { return nil }
+        let total = parts[0] * 60 + parts[1]
+        return total <= 1440 ? total : nil
+    }
+
+    /// Slots separated by commas; people on duty together joined by "+".
+    public static func people(_ text: String) throws(Invalid) -> [[String]] {
+        let slots = text.split(separator: ",").map { slot in
+            slot.split(separator: "+").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        }
+        guard !slots.isEmpty, !slots.contains(where: \.isEmpty) else {
+            throw Invalid(description: "--people needs names separated by commas (\"Ada Lovelace,Alan Turing\"); "
+                          + "join people on duty together with +")
+        }
+        return slots
+    }
+
+    /// "2026-11-30T09:00" in the schedule's zone.
+    public static func handoff(_ text: String) throws(Invalid) -> LocalDateTime {
+        guard let local = LocalDateTime(parsing: text) else {
+            throw Invalid(description: "\"\(text)\" is not a local date-time: use YYYY-MM-DDTHH:MM in the schedule's zone, e.g. 2026-11-30T09:00")
+        }
+        return local
+    }
+}

@@ -1,0 +1,369 @@
+import Foundation
+import RosterClient
+import RosterDomain
+import RosterProtocol
+
+extension JSONShapes {
+    /// One entry of `oncall --json`.
+    public struct FinalShiftEntry: Encodable, Sendable {
+        public var id: String
+        public var schedule: String
+        public var scheduleId: String
+        public var employee: String
+        public var employeeId: String
+        public var start: String
+        public var end: String
+        /// "layer 0, rotation rot_x, turn 3", "override ovr_x" or "shift s_x".
+        public var source: String
+        public var sourceKind: String
+        public var sourceId: String
+
+        public init(_ shift: FinalShift) {
+            id = shift.id
+            schedule = shift.scheduleName
+            scheduleId = shift.scheduleID
+            employee = shift.employee?.fullName ?? shift.employeeID
+            employeeId = shift.employeeID
+            start = TimeText.iso8601(shift.start)
+            end = TimeText.iso8601(shift.end)
+            source = shift.source.description
+            switch shift.source {
+            case .rotation(_, let rotation, _, _): (sourceKind, sourceId) = ("rotation", rotation)
+            case .override(let id): (sourceKind, sourceId) = ("override", id)
+            case .shift(let id): (sourceKind, sourceId) = ("shift", id)
+            }
+        }
+    }
+}
+
+extension CommandRunner {
+    // MARK: Reads
+
+    /// `schedules`: every schedule with who is on duty on it now.
+    public func schedules() async -> ClientExitCode {
+        await withCacheFallback(online: {
+            let schedules = try await client.schedules()
+            var onDuty: [String: OnDutyStatus] = [:]
+            for schedule in schedules { onDuty[schedule.id] = try await client.onDuty(schedule: schedule.id) }
+            await refreshCacheQuietly()
+            printSchedules(schedules, onDuty: onDuty)
+            return .success
+        }, cached: { roster in
+            let schedules = roster.state.sortedSchedules
+            var onDuty: [String: OnDutyStatus] = [:]
+            for schedule in schedules { onDuty[schedule.id] = roster.onDuty(schedule: schedule.id) }
+            printSchedules(schedules, onDuty: onDuty)
+            return .success
+        })
+    }
+
+    func printSchedules(_ schedules: [ScheduleDefinition], onDuty: [String: OnDutyStatus]) {
+        if json {
+            struct Entry: Encodable { var id, name, zone, team: String; var rotations, overrides: Int; var onDuty: [String] }
+            for schedule in schedules {
+                Self.out(JSONShapes.line(Entry(
+                    id: schedule.id, name: schedule.name, zone: schedule.zone, team: schedule.team,
+                    rotations: schedule.layers.map(\.rotations.count).reduce(0, +), overrides: schedule.overrides.count,
+                    onDuty: onDuty[schedule.id]?.current.map(\.employee.fullName) ?? [])))
+            }
+            return
+        }
+        var table = TextTable(["NAME", "ZONE", "TEAM", "ROTATIONS", "ON DUTY NOW", "UNTIL"])
+        for schedule in schedules {
+            let status = onDuty[schedule.id]
+            let people = status?.current.map(\.employee.fullName).joined(separator: ", ") ?? ""
+            table.rows.append([schedule.name, schedule.zone, schedule.team,
+                               String(schedule.layers.map(\.rotations.count).reduce(0, +)),
+                               people.isEmpty ? "nobody" : people, status?.until.map(display.dateTime) ?? ""])
+        }
+        Self.out(table.render())
+    }
+
+    /// `schedule show`: the definition, then the handoffs of the next `days` days, each in the
+    /// schedule's zone and the viewer's.
+    public func showSchedule(_ name: String, days: Int, now: UnixMillis = .now) async -> ClientExitCode {
+        let query = FinalScheduleQuery(schedule: name, from: now, to: now + UnixMillis(days) * 86_400_000)
+        return await withCacheFallback(online: {
+            let schedules = try await client.schedules()
+            guard let schedule = Self.find(name, in: schedules) else { return notFound(schedule: name, among: schedules) }
+            let shifts = try await client.finalSchedule(FinalScheduleQuery(schedule: schedule.id, from: query.from, to: query.to))
+            let people = try await client.employees().employees
+            await refreshCacheQuietly()
+            printSchedule(schedule, shifts: shifts, people: Dictionary(people.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }),
+                          query: query)
+            return .success
+        }, cached: { roster in
+            guard let schedule = roster.state.schedule(idOrName: name) else {
+                return notFound(schedule: name, among: roster.state.sortedSchedules)
+            }
+            do {
+                let shifts = try roster.finalSchedule(FinalScheduleQuery(schedule: schedule.id, from: query.from, to: query.to))
+                printSchedule(schedule, shifts: shifts, people: roster.state.employees, query: query)
+                return .success
+            } catch {
+                return report(error)
+            }
+        })
+    }
+
+    static func find(_ name: String, in schedules: [ScheduleDefinition]) -> ScheduleDefinition? {
+        let folded = TextFolding.fold(name)
+        return schedules.first { $0.id == name } ?? schedules.first { TextFolding.fold($0.name) == folded }
+    }
+
+    func notFound(schedule name: String, among schedules: [ScheduleDefinition]) -> ClientExitCode {
+        Self.err("No schedule \"\(name)\". Schedules: \(schedules.map(\.name).joined(separator: ", ")).")
+        return .notFound
+    }
+
+    func printSchedule(_ schedule: ScheduleDefinition, shifts: [FinalShift], people: [String: Employee], query: FinalScheduleQuery) {
+        let handoffs = Self.handoffs(shifts, from: query.from, to: query.to)
+        if json {
+            struct Handoff: Encodable { var at: String; var onDuty: [String] }
+            struct Shown: Encodable {
+                var id, name, zone, team, description: String
+                var rotations: [String]
+                var overrides: Int
+                var handoffs: [Handoff]
+            }
+            Self.out(JSONShapes.line(Shown(
+                id: schedule.id, name: schedule.name, zone: schedule.zone, team: schedule.team,
+                description: schedule.description,
+                rotations: schedule.layers.flatMap { layer in layer.rotations.map { describe($0, level: layer.level, people: people) } },
+                overrides: schedule.overrides.count,
+                handoffs: handoffs.map { Handoff(at: TimeText.iso8601($0.at), onDuty: $0.people.map { people[$0]?.fullName ?? $0 }) })))
+            return
+        }
+        let zone = TimeZone(identifier: schedule.zone) ?? TimeZone(identifier: "UTC")!
+        var local = display
+        local.timeZone = zone
+        Self.out("\(schedule.name) (\(schedule.zone)\(schedule.team.isEmpty ? "" : ", team \(schedule.team)"))")
+        if !schedule.description.isEmpty { Self.out("  \(schedule.description)") }
+        if !schedule.hasRules && schedule.id == ScheduleDefinition.defaultID {
+            Self.out("  One-off shifts only.")
+        }
+        for layer in schedule.layers {
+            for rotation in layer.rotations { Self.out("  " + describe(rotation, level: layer.level, people: people)) }
+        }
+        let upcoming = schedule.overrides.filter { $0.end > query.from }.sorted { $0.start < $1.start }
+        for override in upcoming {
+            let what: String = switch override.kind {
+            case .replace(let a, let b): "\(people[b]?.fullName ?? b) replaces \(people[a]?.fullName ?? a)"
+            case .add(let a): "\(people[a]?.fullName ?? a) added"
+            case .remove(let a): "\(people[a]?.fullName ?? a) removed"
+            }
+            Self.out("  override \(override.id): \(what), \(local.dateTime(override.start)) – \(local.dateTime(override.end))"
+                     + (override.reason.isEmpty ? "" : " (\(override.reason))"))
+        }
+        let days = (query.to - query.from) / 86_400_000
+        Self.out("")
+        Self.out("Next \(days) days, one line per handoff:")
+        if handoffs.isEmpty {
+            Self.out("  No handoff.")
+            return
+        }
+        let sameZone = zone.identifier == display.timeZone.identifier
+            || zone.secondsFromGMT() == display.timeZone.secondsFromGMT() && zone.identifier == "UTC"
+        var table = TextTable(sameZone ? ["  " + schedule.zone, "ON DUTY"] : ["  " + schedule.zone, display.zoneName, "ON DUTY"])
+        for handoff in handoffs {
+            let names = handoff.people.map { people[$0]?.fullName ?? $0 }.joined(separator: ", ")
+            let row = ["  " + local.dateTime(handoff.at)] + (sameZone ? [] : [display.dateTime(handoff.at)])
+                + [names.isEmpty ? "nobody" : names]
+            table.rows.append(row)
+        }
+        Self.out(table.render())
+    }
+
+    func describe(_ rotation: Rotation, level: Int, people: [String: Employee]) -> String {
+        let slots = rotation.slots.map { slot in slot.map { people[$0]?.fullName ?? $0 }.joined(separator: " + ") }
+        var text = "layer \(level) rotation \(rotation.id)\(rotation.version > 1 ? " v\(rotation.version)" : ""): every "
+            + "\(ScheduleArguments.text(rotation.cadence)) from \(rotation.handoff): \(slots.joined(separator: ", "))"
+        if !rotation.restrictions.isEmpty {
+            text += "; only " + rotation.restrictions.map(ScheduleArguments.text).joined(separator: ", ")
+        }
+        if rotation.advance == .calendar { text += "; calendar advance" }
+        if let since = rotation.since { text += "; since \(display.dateTime(since))" }
+        if let end = rotation.end { text += "; until \(display.dateTime(end))" }
+        return text
+    }
+
+    /// The instants in [from, to) where the set of people on duty changes, and who is on duty
+    /// from each (the first line is who is on duty at `from`).
+    static func handoffs(_ shifts: [FinalShift], from: UnixMillis, to: UnixMillis) -> [(at: UnixMillis, people: [String])] {
+        let engine = OnDutyEngine(shifts: shifts.map { Shift(id: $0.id, employeeID: $0.employeeID, start: $0.start, end: $0.end) })
+        var result: [(at: UnixMillis, people: [String])] = []
+        var lookup = engine.lookup(at: from)
+        result.append((from, lookup.current.map(\.employeeID)))
+        while let until = lookup.until, until < to {
+            lookup = engine.lookup(at: until)
+            result.append((until, lookup.current.map(\.employeeID)))
+        }
+        return result
+    }
+
+    /// `oncall`: the final schedule over a window, with the source of each shift.
+    public func oncall(_ query: FinalScheduleQuery, offline: Bool) async -> ClientExitCode {
+        await withCacheFallback(offline: offline, online: {
+            let shifts = try await client.finalSchedule(query)
+            await refreshCacheQuietly()
+            printFinal(shifts)
+            return .success
+        }, cached: { roster in
+            do {
+                printFinal(try roster.finalSchedule(query))
+                return .success
+            } catch {
+                return report(error)
+            }
+        })
+    }
+
+    func printFinal(_ shifts: [FinalShift]) {
+        if json {
+            Self.out(JSONShapes.line(shifts.map(JSONShapes.FinalShiftEntry.init)))
+            return
+        }
+        if shifts.isEmpty {
+            Self.out("Nobody is on duty in this window.")
+            return
+        }
+        var table = TextTable(["SCHEDULE", "NAME", "START", "END", "SOURCE"])
+        for shift in shifts {
+            table.rows.append([shift.scheduleName, shift.employee?.fullName ?? shift.employeeID, display.dateTime(shift.start),
+                               display.dateTime(shift.end), shift.source.description])
+        }
+        Self.out(table.render())
+    }
+
+    /// `next PERSON`: when they are next on duty on each schedule; without a person, the next
+    /// handoff of each schedule.
+    public func next(person: String?, schedule: String?) async -> ClientExitCode {
+        guard let person else {
+            return await withCacheFallback(online: {
+                var statuses: [(String, OnDutyStatus)] = []
+                for definition in try await client.schedules() where schedule == nil || Self.find(schedule!, in: [definition]) != nil {
+                    statuses.append((definition.name, try await client.onDuty(schedule: definition.id)))
+                }
+                printNextHandoffs(statuses)
+                return .success
+            }, cached: { roster in
+                let statuses = roster.state.sortedSchedules
+                    .filter { schedule == nil || Self.find(schedule!, in: [$0]) != nil }
+                    .compactMap { definition in roster.onDuty(schedule: definition.id).map { (definition.name, $0) } }
+                printNextHandoffs(statuses)
+                return .success
+            })
+        }
+        let now = UnixMillis.now
+        return await withCacheFallback(online: {
+            let shifts = try await client.nextOnDuty(employee: person, schedule: schedule, at: now)
+            printNext(shifts, person: person, now: now)
+            return .success
+        }, cached: { roster in
+            do {
+                var seen = Set<String>()
+                let shifts = try roster.finalSchedule(FinalScheduleQuery(schedule: schedule, from: now, to: now + 366 * 86_400_000,
+                                                                         employee: person))
+                    .filter { seen.insert($0.scheduleID).inserted }
+                printNext(shifts, person: person, now: now)
+                return .success
+            } catch {
+                return report(error)
+            }
+        })
+    }
+
+    func printNextHandoffs(_ statuses: [(String, OnDutyStatus)]) {
+        if json {
+            struct Entry: Encodable { var schedule: String; var onDuty: [String]; var until: String?; var next: [String] }
+            for (name, status) in statuses {
+                Self.out(JSONShapes.line(Entry(schedule: name, onDuty: status.current.map(\.employee.fullName),
+                                               until: status.until.map(TimeText.iso8601),
+                                               next: status.incoming.map(\.employee.fullName))))
+            }
+            return
+        }
+        var table = TextTable(["SCHEDULE", "ON DUTY NOW", "HANDOFF", "NEXT"])
+        for (name, status) in statuses {
+            let now = status.current.map(\.employee.fullName).joined(separator: ", ")
+            table.rows.append([name, now.isEmpty ? "nobody" : now, status.until.map(display.dateTime) ?? "none planned",
+                               status.until == nil ? "" : Display.incoming(status)])
+        }
+        Self.out(table.render())
+    }
+
+    func printNext(_ shifts: [FinalShift], person: String, now: UnixMillis) {
+        if json {
+            Self.out(JSONShapes.line(shifts.map(JSONShapes.FinalShiftEntry.init)))
+            return
+        }
+        guard let first = shifts.first else {
+            Self.out("\(person) is not on duty on any schedule in the next year.")
+            return
+        }
+        let name = first.employee?.fullName ?? person
+        for shift in shifts {
+            let when = shift.start <= now ? "on duty now, until \(display.dateTime(shift.end))"
+                : "next on duty \(display.dateTime(shift.start)) – \(display.dateTime(shift.end))"
+            Self.out("\(name) on \(shift.scheduleName): \(when)")
+        }
+    }
+
+    // MARK: Changes
+
+    /// Sends one schedule edit; prints the revision, or with a preview who would gain or lose
+    /// which duty and commits nothing.
+    public func editSchedule(_ edit: Roster_V1_EditScheduleRequest, done: String) async -> ClientExitCode {
+        do {
+            let result = try await client.editSchedule(edit)
+            if json {
+                struct Delta: Encodable { var employee: String; var start: String; var end: String; var change: String }
+                struct Result: Encodable { var revision: UInt64; var schedule: String; var preview: Bool; var changes: [Delta] }
+                Self.out(JSONShapes.line(Result(
+                    revision: result.revision, schedule: result.scheduleID, preview: result.preview,
+                    changes: result.deltas.map {
+                        Delta(employee: $0.employeeName, start: TimeText.iso8601($0.start), end: TimeText.iso8601($0.end),
+                              change: $0.gained ? "gains" : "loses")
+                    })))
+                return .success
+            }
+            if result.preview {
+                Self.out("Preview (nothing was changed): in the next 35 days")
+            } else {
+                Self.out("\(done) (revision \(result.revision), \(result.scheduleID))")
+            }
+            if result.preview || !result.deltas.isEmpty {
+                if result.deltas.isEmpty { Self.out("  nobody gains or loses duty.") }
+                for delta in result.deltas {
+                    Self.out("  \(delta.employeeName) \(delta.gained ? "gains" : "loses") "
+                             + "\(display.dateTime(delta.start)) – \(display.dateTime(delta.end))")
+                }
+            }
+            return .success
+        } catch {
+            return report(error)
+        }
+    }
+
+    /// The definition of one schedule from the server, for edits that change part of it.
+    public func schedule(named name: String) async throws -> ScheduleDefinition? {
+        Self.find(name, in: try await client.schedules())
+    }
+
+    /// The window of `person`'s turn on a schedule that holds `instant` (its rotation turn, or
+    /// else the stretch they are on duty then): what a swap exchanges.
+    public func turn(of person: String, on schedule: String, at instant: UnixMillis) async throws -> Range<UnixMillis>? {
+        let window: UnixMillis = 62 * 86_400_000
+        let shifts = try await client.finalSchedule(FinalScheduleQuery(schedule: schedule, from: instant - window,
+                                                                       to: instant + window, employee: person))
+        guard let hit = shifts.first(where: { $0.start <= instant && instant < $0.end }) else { return nil }
+        guard case .rotation = hit.source else { return hit.start..<hit.end }
+        // The whole turn: every stretch from the same turn.
+        let sameTurn = shifts.filter { $0.source == hit.source }
+        return sameTurn.map(\.start).min()!..<sameTurn.map(\.end).max()!
+    }
+
+    private func refreshCacheQuietly() async {
+        _ = try? await client.refreshCache()
+    }
+}

@@ -1,0 +1,171 @@
+import RosterDomain
+
+// Schedule definitions and the final schedule on the wire.
+
+extension Roster_V1_Schedule {
+    public init(_ schedule: ScheduleDefinition) {
+        self.init()
+        id = schedule.id
+        name = schedule.name
+        zone = schedule.zone
+        team = schedule.team
+        description_p = schedule.description
+        layers = schedule.layers.map { layer in
+            Roster_V1_ScheduleLayer.with {
+                $0.level = Int32(clamping: layer.level)
+                $0.rotations = layer.rotations.map(Roster_V1_Rotation.init)
+            }
+        }
+        overrides = schedule.overrides.map(Roster_V1_ScheduleOverride.init)
+    }
+}
+
+extension ScheduleDefinition {
+    /// A definition as sent. Values the domain cannot represent (an unknown cadence unit, an
+    /// unparsable handoff) become ones `violations()` reports, never a crash.
+    public init(_ wire: Roster_V1_Schedule) {
+        self.init(id: wire.id, name: wire.name, zone: wire.zone, team: wire.team, description: wire.description_p,
+                  layers: wire.layers.map { ScheduleLayer(level: Int($0.level), rotations: $0.rotations.map(Rotation.init)) },
+                  overrides: wire.overrides.map(ScheduleOverride.init))
+    }
+}
+
+extension Roster_V1_Rotation {
+    public init(_ rotation: Rotation) {
+        self.init()
+        id = rotation.id
+        slots = rotation.slots.map { slot in Roster_V1_RotationSlot.with { $0.employeeIds = slot } }
+        cadence = Roster_V1_Cadence(rotation.cadence)
+        handoff = rotation.handoff.description
+        if let end = rotation.end { endMs = end }
+        restrictions = rotation.restrictions.map { window in
+            Roster_V1_RestrictionWindow.with {
+                $0.weekdays = window.weekdays.sorted().map { UInt32($0) }
+                $0.startMinute = UInt32(clamping: window.start)
+                $0.endMinute = UInt32(clamping: window.end)
+            }
+        }
+        advance = rotation.advance == .calendar ? .calendar : .activeTurns
+        if let since = rotation.since { sinceMs = since }
+        version = UInt32(clamping: rotation.version)
+        slotOffset = UInt32(clamping: rotation.slotOffset)
+    }
+}
+
+extension Rotation {
+    public init(_ wire: Roster_V1_Rotation) {
+        self.init(id: wire.id, slots: wire.slots.map(\.employeeIds), cadence: Cadence(wire.cadence),
+                  // An unparsable anchor becomes year 0, which `violations()` refuses by name.
+                  handoff: LocalDateTime(parsing: wire.handoff) ?? LocalDateTime(year: 0, month: 1, day: 1),
+                  end: wire.hasEndMs ? wire.endMs : nil,
+                  restrictions: wire.restrictions.map {
+                      RestrictionWindow(weekdays: Set($0.weekdays.map { Int(clamping: $0) }), start: Int($0.startMinute),
+                                        end: Int($0.endMinute))
+                  },
+                  advance: wire.advance == .calendar ? .calendar : .activeTurns,
+                  since: wire.hasSinceMs ? wire.sinceMs : nil, version: max(1, Int(wire.version)),
+                  slotOffset: Int(wire.slotOffset))
+    }
+}
+
+extension Roster_V1_Cadence {
+    public init(_ cadence: Cadence) {
+        self.init()
+        switch cadence {
+        case .hours(let n): (unit, count) = (.hours, UInt32(clamping: n))
+        case .days(let n): (unit, count) = (.days, UInt32(clamping: n))
+        case .weeks(let n): (unit, count) = (.weeks, UInt32(clamping: n))
+        case .months(let n): (unit, count) = (.months, UInt32(clamping: n))
+        case .minutes(let n): (unit, count) = (.minutes, UInt32(clamping: n))
+        }
+    }
+}
+
+extension Cadence {
+    /// An unknown unit reads as a cadence of 0, which validation refuses.
+    public init(_ wire: Roster_V1_Cadence) {
+        let n = Int(clamping: wire.count)
+        switch wire.unit {
+        case .hours: self = .hours(n)
+        case .days: self = .days(n)
+        case .weeks: self = .weeks(n)
+        case .months: self = .months(n)
+        case .minutes: self = .minutes(n)
+        case .unspecified, .UNRECOGNIZED: self = .days(0)
+        }
+    }
+}
+
+extension Roster_V1_ScheduleOverride {
+    public init(_ override: ScheduleOverride) {
+        self.init()
+        id = override.id
+        switch override.kind {
+        case .replace(let replaced, let with): (kind, employeeID, replacedEmployeeID) = (.replace, with, replaced)
+        case .add(let person): (kind, employeeID) = (.add, person)
+        case .remove(let person): (kind, employeeID) = (.remove, person)
+        }
+        startMs = override.start
+        endMs = override.end
+        author = override.author
+        reason = override.reason
+    }
+}
+
+extension ScheduleOverride {
+    /// An unknown kind reads as removing nobody (""), which validation refuses.
+    public init(_ wire: Roster_V1_ScheduleOverride) {
+        let kind: Kind = switch wire.kind {
+        case .replace: .replace(replacing: wire.replacedEmployeeID, with: wire.employeeID)
+        case .add: .add(wire.employeeID)
+        case .remove: .remove(wire.employeeID)
+        case .unspecified, .UNRECOGNIZED: .remove("")
+        }
+        self.init(id: wire.id, kind: kind, start: wire.startMs, end: wire.endMs, author: wire.author, reason: wire.reason)
+    }
+}
+
+extension Roster_V1_ResolvedShift {
+    public init(_ shift: ResolvedShift, scheduleID: String, in state: RosterState? = nil) {
+        self.init()
+        id = shift.id
+        employeeID = shift.employeeID
+        startMs = shift.start
+        endMs = shift.end
+        self.scheduleID = scheduleID
+        switch shift.source {
+        case .rotation(let level, let rotation, let version, let turn):
+            (sourceKind, sourceID) = (.rotation, rotation)
+            self.level = Int32(clamping: level)
+            self.turn = UInt32(clamping: turn)
+            self.version = UInt32(clamping: version)
+        case .shift(let id): (sourceKind, sourceID) = (.shift, id)
+        case .override(let id): (sourceKind, sourceID) = (.override, id)
+        }
+        if let employee = state?.employees[shift.employeeID] { self.employee = Roster_V1_Employee(employee) }
+    }
+}
+
+extension ResolvedShift {
+    public init(_ wire: Roster_V1_ResolvedShift) {
+        let source: ShiftSource = switch wire.sourceKind {
+        case .rotation: .rotation(level: Int(wire.level), rotation: wire.sourceID, version: max(1, Int(wire.version)),
+                                  turn: Int(wire.turn))
+        case .shift: .shift(id: wire.sourceID)
+        default: .override(id: wire.sourceID)
+        }
+        self.init(id: wire.id, employeeID: wire.employeeID, start: wire.startMs, end: wire.endMs, source: source)
+    }
+}
+
+extension Roster_V1_DutyDelta {
+    public init(_ delta: DutyDelta, scheduleID: String, in state: RosterState) {
+        self.init()
+        employeeID = delta.employeeID
+        employeeName = state.employees[delta.employeeID]?.fullName ?? delta.employeeID
+        startMs = delta.start
+        endMs = delta.end
+        gained = delta.gained
+        self.scheduleID = scheduleID
+    }
+}

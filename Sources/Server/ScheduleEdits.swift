@@ -1,0 +1,133 @@
+import RosterDomain
+import RosterProtocol
+
+/// Turns an EditSchedule request into the one change it commits (the schedule's new definition,
+/// or its deletion) and the duty it moves, for `--preview` and the admin's answer.
+struct ScheduleEdit {
+    var changes: [RosterImport.Located]
+    var scheduleID: String
+    /// Who gains or loses duty in the preview window.
+    var deltas: [DutyDelta]
+
+    /// How far ahead a preview looks.
+    static let previewWindow: UnixMillis = 35 * 86_400_000
+
+    static func plan(_ request: Roster_V1_EditScheduleRequest, state: RosterState, author: String, now: UnixMillis,
+                     newID: (String) -> String) throws(RosterError) -> ScheduleEdit {
+        func schedule() throws(RosterError) -> ScheduleDefinition {
+            let name = request.schedule.isEmpty ? ScheduleDefinition.defaultID : request.schedule
+            guard let found = state.schedule(idOrName: name) else {
+                throw .notFound("schedule \"\(request.schedule)\"", suggestions: state.sortedSchedules.map(\.name))
+            }
+            return found
+        }
+        func employee(_ reference: String, field: String) throws(RosterError) -> String {
+            guard let found = state.employee(idOrName: reference) else {
+                throw .invalid([RosterViolation(field: field, message: "unknown employee \"\(reference)\""
+                    + (state.suggestions(for: reference).first.map { "; did you mean \($0)?" } ?? ""))])
+            }
+            return found.id
+        }
+        let before: ScheduleDefinition?
+        let after: ScheduleDefinition?
+        switch request.edit {
+        case .upsertSchedule(let wire):
+            var incoming = ScheduleDefinition(wire)
+            if incoming.id.isEmpty {
+                // A name that exists means that schedule: upserting by name never makes a twin.
+                incoming.id = state.schedule(idOrName: incoming.name)?.id ?? newID("sch")
+            }
+            before = state.schedules[incoming.id]
+            var merged = before ?? incoming
+            // Name, zone, team and description; layers and overrides have their own edits.
+            merged.name = incoming.name.isEmpty ? merged.name : incoming.name
+            merged.zone = incoming.zone.isEmpty ? (before == nil ? "UTC" : merged.zone) : incoming.zone
+            merged.team = incoming.team
+            merged.description = incoming.description
+            after = merged
+        case .deleteSchedule:
+            before = try schedule()
+            after = nil
+        case .upsertRotation(let edit):
+            let current = try schedule()
+            before = current
+            var rotation = Rotation(edit.rotation)
+            rotation.slots = try rotation.slots.map { slot throws(RosterError) in
+                try slot.map { person throws(RosterError) in try employee(person, field: "slots") }
+            }
+            if !rotation.id.isEmpty, current.rotation(id: rotation.id) != nil {
+                let effective = edit.hasEffectiveMs ? edit.effectiveMs : now
+                after = current.editingRotation(rotation.id, to: rotation, effective: effective,
+                                                startSlot: edit.hasStartSlot ? Int(edit.startSlot) : nil)
+            } else {
+                if rotation.id.isEmpty { rotation.id = newID("rot") }
+                rotation.version = 1
+                rotation.slotOffset = 0
+                after = current.addingRotation(rotation, level: Int(edit.level))
+            }
+        case .endRotation(let edit):
+            let current = try schedule()
+            before = current
+            guard let ended = current.endingRotation(edit.rotationID, effective: edit.hasEffectiveMs ? edit.effectiveMs : now) else {
+                throw .notFound("rotation \"\(edit.rotationID)\" in schedule \"\(current.name)\"", suggestions: [])
+            }
+            after = ended
+        case .addOverride(let wire):
+            let current = try schedule()
+            before = current
+            var override = ScheduleOverride(wire)
+            override.kind = switch override.kind {
+            case .replace(let replaced, let with):
+                .replace(replacing: try employee(replaced, field: "replace"), with: try employee(with, field: "with"))
+            case .add(let person): .add(try employee(person, field: "add"))
+            case .remove(let person): .remove(try employee(person, field: "remove"))
+            }
+            if override.id.isEmpty { override.id = newID("ovr") }
+            if current.overrides.contains(where: { $0.id == override.id }) {
+                throw .alreadyExists([RosterViolation(field: "id", message: "override \(override.id) already exists")])
+            }
+            override.author = author
+            var next = current
+            next.overrides.append(override)
+            after = next
+        case .deleteOverride(let id):
+            let current = try schedule()
+            before = current
+            guard current.overrides.contains(where: { $0.id == id }) else {
+                throw .notFound("override \"\(id)\" in schedule \"\(current.name)\"", suggestions: current.overrides.map(\.id))
+            }
+            var next = current
+            next.overrides.removeAll { $0.id == id }
+            after = next
+        case .swap(let swap):
+            let current = try schedule()
+            before = current
+            let first = try employee(swap.first, field: "first"), second = try employee(swap.second, field: "second")
+            guard swap.firstFromMs < swap.firstToMs, swap.secondFromMs < swap.secondToMs else {
+                throw .invalid([RosterViolation(field: "window", message: "each turn's start must be before its end")])
+            }
+            after = current.swapping(first, swap.firstFromMs..<swap.firstToMs, with: second, swap.secondFromMs..<swap.secondToMs,
+                                     ids: (newID("ovr"), newID("ovr")), author: author, reason: swap.reason)
+        case nil:
+            throw .invalid([RosterViolation(field: "edit", message: "names no edit")])
+        }
+        let id = after?.id ?? before!.id
+        let changes: [RosterImport.Located] = after.map { [("", .scheduleUpserted($0))] } ?? [("", .scheduleDeleted(id: id))]
+        return ScheduleEdit(changes: changes, scheduleID: id,
+                            deltas: deltas(before: before.flatMap { state.definition(of: $0.id) },
+                                           after: after.map { definition in
+                                               var full = definition
+                                               full.shifts = state.definition(of: definition.id)?.shifts ?? []
+                                               return full
+                                           }, now: now))
+    }
+
+    private static func deltas(before: ScheduleDefinition?, after: ScheduleDefinition?, now: UnixMillis) -> [DutyDelta] {
+        let end = now + previewWindow
+        func resolve(_ definition: ScheduleDefinition?) -> [ResolvedShift] {
+            guard let definition else { return [] }
+            return (try? ScheduleResolver.resolve(definition, from: now, to: end)) ?? []
+        }
+        return DutyDelta.between(resolve(before), resolve(after))
+    }
+}
