@@ -182,7 +182,8 @@ let package = Package(
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
-            path: "Tests/RosterServerTests"
+            path: "Tests/RosterServerTests",
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "RosterClientTests",

@@ -261,11 +261,7 @@ extension CommandRunner {
             return .success
         }, cached: { roster in
             do {
-                var seen = Set<String>()
-                let shifts = try roster.finalSchedule(FinalScheduleQuery(schedule: schedule, from: now, to: now + 366 * 86_400_000,
-                                                                         employee: person))
-                    .filter { seen.insert($0.scheduleID).inserted }
-                printNext(shifts, person: person, now: now)
+                printNext(try roster.nextOnDuty(employee: person, schedule: schedule, at: now), person: person, now: now)
                 return .success
             } catch {
                 return report(error)

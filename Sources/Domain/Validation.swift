@@ -131,7 +131,7 @@ extension RosterState {
     }
 
     func violations(of schedule: ScheduleDefinition, at location: String) -> [RosterViolation] {
-        var found = schedule.violations().map { violation in
+        var found = schedule.violations(naming: { self.employees[$0]?.fullName ?? $0 }).map { violation in
             var located = violation
             if !location.isEmpty { located.location = [location, violation.location].filter { !$0.isEmpty }.joined(separator: ", ") }
             return located

@@ -22,21 +22,28 @@ struct AdminOperations: Sendable {
         let located: [RosterImport.Located]
         var summary: Roster_V1_ImportSummary?
         var preview: [Roster_V1_DutyDelta] = []
+        var editIDs: [String] = []
+        var previewOmitted: UInt32 = 0
         do throws(RosterError) {
             if case .editSchedule(let body) = request {
                 let edit = try ScheduleEdit.plan(body, state: view.state, author: author, now: clock.now(),
                                                  newID: IdentifierFactory.make)
                 located = edit.changes
-                preview = edit.deltas.map { Roster_V1_DutyDelta($0, scheduleID: edit.scheduleID, in: view.state) }
+                // A minutely rotation moves tens of thousands of stretches: list the first ones.
+                preview = edit.deltas.prefix(ScheduleEdit.maxListedDeltas)
+                    .map { Roster_V1_DutyDelta($0, scheduleID: edit.scheduleID, in: view.state) }
+                previewOmitted = UInt32(max(0, edit.deltas.count - ScheduleEdit.maxListedDeltas))
+                editIDs = [edit.scheduleID] + edit.createdIDs
                 if body.preview {
                     // Validated like a commit, so a preview never shows what would be refused.
                     _ = try view.state.applyingValidated(view.state.expandingCascades(located))
                     return Performed(result: .success(.with {
                         $0.epoch = view.epoch
                         $0.revision = view.revision
-                        $0.ids = [edit.scheduleID]
+                        $0.ids = editIDs
                         $0.dryRun = true
                         $0.preview = preview
+                        $0.previewOmitted = previewOmitted
                     }))
                 }
             } else if case .importData(let body) = request {
@@ -81,6 +88,9 @@ struct AdminOperations: Sendable {
                 }
                 if let summary { $0.importSummary = summary }
                 $0.preview = preview
+                $0.previewOmitted = previewOmitted
+                // A schedule edit names the schedule, then what it made (a rotation, overrides).
+                if !editIDs.isEmpty { $0.ids = editIDs }
             }), committed: committed.revision)
     }
 

@@ -40,27 +40,35 @@ enum Queries {
                 return .failure(WireError(.invalidArgument, "the window is longer than 366 days; ask in parts"))
             }
             return finalSchedule(schedule: query.schedule, employee: query.employee, from: query.fromMs, to: query.toMs,
-                                 view: view).map { shifts in
+                                 view: view).map { shifts, truncated in
                 .finalSchedule(.with {
                     $0.epoch = view.epoch
                     $0.revision = view.revision
                     $0.shifts = shifts
+                    $0.truncated = truncated
                 })
             }
 
         case .getNextOnDuty(let query):
             guard !query.employee.isEmpty else { return .failure(WireError(.invalidArgument, "name an employee")) }
-            let from = query.hasAtMs ? query.atMs : now
-            return finalSchedule(schedule: query.schedule, employee: query.employee, from: from, to: from + maxWindow,
-                                 view: view).map { shifts in
-                // The first stretch per schedule: when they are next on duty there.
-                var seen = Set<String>()
-                return .finalSchedule(.with {
-                    $0.epoch = view.epoch
-                    $0.revision = view.revision
-                    $0.shifts = shifts.filter { seen.insert($0.scheduleID).inserted }
-                })
+            guard let employee = state.employee(idOrName: query.employee) else {
+                return .failure(WireError(.notFound("employee \"\(query.employee)\"", suggestions: state.suggestions(for: query.employee))))
             }
+            let schedules: [ScheduleDefinition]
+            switch schedule(named: query.schedule, in: state) {
+            case .success(let found): schedules = found.map { [$0] } ?? state.sortedSchedules
+            case .failure(let error): return .failure(error)
+            }
+            let next = schedules.compactMap { schedule in
+                state.definition(of: schedule.id)
+                    .flatMap { NextDuty.first(of: employee.id, on: $0, from: query.hasAtMs ? query.atMs : now) }
+                    .map { Roster_V1_ResolvedShift($0, scheduleID: schedule.id, in: state) }
+            }
+            return .success(.finalSchedule(.with {
+                $0.epoch = view.epoch
+                $0.revision = view.revision
+                $0.shifts = next.sorted { ($0.startMs, $0.scheduleID) < ($1.startMs, $1.scheduleID) }
+            }))
 
         case .listEmployees(let query):
             let employees = state.sortedEmployees
@@ -145,9 +153,10 @@ enum Queries {
         return .success(found)
     }
 
-    /// The final schedule of one schedule (or all), for one employee (or all), by start.
+    /// The final schedule of one schedule (or all), for one employee (or all), by start: at
+    /// most `FinalSchedule.maxShifts`, so the answer fits a frame whatever the cadence.
     static func finalSchedule(schedule name: String, employee: String, from: UnixMillis, to: UnixMillis,
-                              view: TenantRuntime.View) -> Result<[Roster_V1_ResolvedShift], WireError> {
+                              view: TenantRuntime.View) -> Result<([Roster_V1_ResolvedShift], Bool), WireError> {
         let state = view.state
         var employeeID: String?
         if !employee.isEmpty {
@@ -161,14 +170,9 @@ enum Queries {
         case .success(let found): schedules = found.map { [$0] } ?? state.sortedSchedules
         case .failure(let error): return .failure(error)
         }
-        var shifts: [Roster_V1_ResolvedShift] = []
-        for schedule in schedules {
-            guard let definition = state.definition(of: schedule.id),
-                  let resolved = try? ScheduleResolver.resolve(definition, from: from, to: to) else { continue }
-            shifts += resolved.filter { employeeID == nil || $0.employeeID == employeeID }
-                .map { Roster_V1_ResolvedShift($0, scheduleID: schedule.id, in: state) }
-        }
-        shifts.sort { ($0.startMs, $0.scheduleID, $0.employeeID, $0.id) < ($1.startMs, $1.scheduleID, $1.employeeID, $1.id) }
-        return .success(shifts)
+        let answer = FinalSchedule.resolve(schedules.compactMap { state.definition(of: $0.id) }, from: from, to: to,
+                                           employeeID: employeeID)
+        return .success((answer.shifts.map { Roster_V1_ResolvedShift($0.shift, scheduleID: $0.scheduleID, in: state) },
+                         answer.truncated))
     }
 }

@@ -6,8 +6,13 @@ import RosterProtocol
 struct ScheduleEdit {
     var changes: [RosterImport.Located]
     var scheduleID: String
+    /// What the edit made: a rotation's or override's id (the swap's two overrides).
+    var createdIDs: [String] = []
     /// Who gains or loses duty in the preview window.
     var deltas: [DutyDelta]
+
+    /// The most stretches a MutationResult lists.
+    static let maxListedDeltas = 500
 
     /// How far ahead a preview looks.
     static let previewWindow: UnixMillis = 35 * 86_400_000
@@ -30,6 +35,7 @@ struct ScheduleEdit {
         }
         let before: ScheduleDefinition?
         let after: ScheduleDefinition?
+        var created: [String] = []
         switch request.edit {
         case .upsertSchedule(let wire):
             var incoming = ScheduleDefinition(wire)
@@ -61,6 +67,7 @@ struct ScheduleEdit {
                                                 startSlot: edit.hasStartSlot ? Int(edit.startSlot) : nil)
             } else {
                 if rotation.id.isEmpty { rotation.id = newID("rot") }
+                created = [rotation.id]
                 rotation.version = 1
                 rotation.slotOffset = 0
                 after = current.addingRotation(rotation, level: Int(edit.level))
@@ -87,6 +94,7 @@ struct ScheduleEdit {
                 throw .alreadyExists([RosterViolation(field: "id", message: "override \(override.id) already exists")])
             }
             override.author = author
+            created = [override.id]
             var next = current
             next.overrides.append(override)
             after = next
@@ -106,14 +114,16 @@ struct ScheduleEdit {
             guard swap.firstFromMs < swap.firstToMs, swap.secondFromMs < swap.secondToMs else {
                 throw .invalid([RosterViolation(field: "window", message: "each turn's start must be before its end")])
             }
+            let ids = (newID("ovr"), newID("ovr"))
+            created = [ids.0, ids.1]
             after = current.swapping(first, swap.firstFromMs..<swap.firstToMs, with: second, swap.secondFromMs..<swap.secondToMs,
-                                     ids: (newID("ovr"), newID("ovr")), author: author, reason: swap.reason)
+                                     ids: ids, author: author, reason: swap.reason)
         case nil:
             throw .invalid([RosterViolation(field: "edit", message: "names no edit")])
         }
         let id = after?.id ?? before!.id
         let changes: [RosterImport.Located] = after.map { [("", .scheduleUpserted($0))] } ?? [("", .scheduleDeleted(id: id))]
-        return ScheduleEdit(changes: changes, scheduleID: id,
+        return ScheduleEdit(changes: changes, scheduleID: id, createdIDs: created,
                             deltas: deltas(before: before.flatMap { state.definition(of: $0.id) },
                                            after: after.map { definition in
                                                var full = definition

@@ -126,7 +126,8 @@ public struct DutyDelta: Sendable, Hashable, Codable {
             deltas += subtract(has, had).map { DutyDelta(employeeID: person, start: $0.0, end: $0.1, gained: true) }
             deltas += subtract(had, has).map { DutyDelta(employeeID: person, start: $0.0, end: $0.1, gained: false) }
         }
-        return deltas.sorted { ($0.start, $0.employeeID, $0.gained ? 1 : 0) < ($1.start, $1.employeeID, $1.gained ? 1 : 0) }
+        // By start; at one instant who loses before who gains (the handoff reads left to right).
+        return deltas.sorted { ($0.start, $0.gained ? 1 : 0, $0.employeeID) < ($1.start, $1.gained ? 1 : 0, $1.employeeID) }
     }
 
     /// Sorted disjoint intervals `a` minus sorted disjoint intervals `b`.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Who is on duty on one schedule, from its definitions: the resolved shifts of a rolling horizon,
 /// indexed by `OnDutyEngine` for O(log n) lookups.
 ///
@@ -6,6 +8,9 @@
 /// the same week is therefore the same, whoever builds it, so the server and a client resolving
 /// offline give the same answer at every instant. Moving into the next week means building the
 /// next index; that is not a revision, because the definitions did not change.
+///
+/// (A schedule with a rotation that hands off more often than hourly uses the week and a day
+/// either side instead.)
 ///
 /// A schedule of one-off shifts only (every schedule before rotations existed) needs no
 /// resolving: its index is the engine over the shifts themselves, valid forever, and answers
@@ -18,6 +23,8 @@ public struct ScheduleOnDutyIndex: Sendable {
     private let engine: OnDutyEngine
     private let definition: ScheduleDefinition
     private let employees: [String: Employee]
+    /// The engine past the horizon, built the first time a lookup needs it.
+    private let far = FarEngine()
 
     static let week: UnixMillis = 7 * 86_400_000
     /// How far past the horizon a lookup looks for `until` when nothing changes inside it.
@@ -35,7 +42,11 @@ public struct ScheduleOnDutyIndex: Sendable {
         }
         let weekStart = Self.floor(instant, to: Self.week)
         validFor = weekStart..<(weekStart + Self.week)
-        horizon = (weekStart - 5 * Self.week)..<(weekStart + 7 * Self.week)
+        // A rotation that hands off within the hour would put hundreds of thousands of turns in
+        // twelve weeks: its horizon is the week and a day either side.
+        let fast = definition.layers.contains { $0.rotations.contains { $0.cadence.isSubHourly } }
+        horizon = fast ? (weekStart - 86_400_000)..<(weekStart + Self.week + 86_400_000)
+            : (weekStart - 5 * Self.week)..<(weekStart + 7 * Self.week)
         engine = OnDutyEngine(shifts: Self.shifts(of: definition, from: horizon.lowerBound, to: horizon.upperBound),
                               employees: employees)
     }
@@ -49,9 +60,12 @@ public struct ScheduleOnDutyIndex: Sendable {
         // The horizon's end is not a handoff: when the people only change there (or not at all
         // inside the horizon), look further out once.
         guard horizon.upperBound != .max, (lookup.until ?? .max) >= horizon.upperBound else { return lookup }
-        let farEnd = instant + Self.farLookahead
-        let far = OnDutyEngine(shifts: Self.shifts(of: definition, from: horizon.lowerBound, to: farEnd), employees: employees)
-        var result = far.lookup(at: instant)
+        // One engine per index (the same for every instant of its week), built on first use.
+        let farEnd = validFor.upperBound + Self.farLookahead
+        let engine = far.engine {
+            OnDutyEngine(shifts: Self.shifts(of: definition, from: horizon.lowerBound, to: farEnd), employees: employees)
+        }
+        var result = engine.lookup(at: instant)
         if let until = result.until, until >= farEnd {
             result.until = nil
             result.next = []
@@ -85,5 +99,30 @@ public struct ScheduleOnDutyIndex: Sendable {
 
     static func floor(_ value: UnixMillis, to step: UnixMillis) -> UnixMillis {
         value >= 0 ? value / step * step : -((-value + step - 1) / step) * step
+    }
+}
+
+extension Cadence {
+    var isSubHourly: Bool {
+        switch self {
+        case .minutes(let n): n < 60
+        case .hours(let n): n < 1
+        default: false
+        }
+    }
+}
+
+/// A lazily built engine shared by copies of one index. Immutable once built.
+private final class FarEngine: @unchecked Sendable {  // guarded by `lock`
+    private let lock = NSLock()
+    private var built: OnDutyEngine?
+
+    func engine(_ build: () -> OnDutyEngine) -> OnDutyEngine {
+        lock.lock()
+        defer { lock.unlock() }
+        if let built { return built }
+        let engine = build()
+        built = engine
+        return engine
     }
 }

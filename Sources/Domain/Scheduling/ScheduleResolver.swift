@@ -134,6 +134,38 @@ public enum ScheduleResolver {
         return result.sorted { ($0.start, $0.employeeID, $0.id) < ($1.start, $1.employeeID, $1.id) }
     }
 
+    /// The first `limit` shifts of [from, to) (by start), resolving in growing chunks so that a
+    /// rotation handing off every minute does not resolve a year to answer a day. Pieces split
+    /// at a chunk's edge are joined again, so the shifts equal `resolve`'s. `truncated` is true
+    /// when more shifts start before `to`.
+    public static func resolve(_ schedule: ScheduleDefinition, from: UnixMillis, to: UnixMillis,
+                               limit: Int) throws(Problem) -> (shifts: [ResolvedShift], truncated: Bool) {
+        var result: [ResolvedShift] = []
+        var start = from
+        var chunk: UnixMillis = 86_400_000
+        while start < to {
+            let end = min(to, start + chunk)
+            for shift in try resolve(schedule, from: start, to: end) {
+                // Join the piece the previous chunk cut at `start` (same person and source).
+                if shift.start == start, let index = result.lastIndex(where: {
+                    $0.end == start && $0.employeeID == shift.employeeID && $0.source == shift.source
+                }) {
+                    result[index].end = shift.end
+                } else {
+                    result.append(shift)
+                }
+            }
+            if result.count > limit {
+                result.sort { ($0.start, $0.employeeID, $0.id) < ($1.start, $1.employeeID, $1.id) }
+                return (Array(result.prefix(limit)), true)
+            }
+            start = end
+            chunk *= 2
+        }
+        result.sort { ($0.start, $0.employeeID, $0.id) < ($1.start, $1.employeeID, $1.id) }
+        return (result, false)
+    }
+
     struct Piece {
         var employeeID: String
         var start: UnixMillis

@@ -5,7 +5,8 @@ extension ScheduleDefinition {
     /// stored. Overlapping overrides that touch the same person are refused, naming the other
     /// one (GoAlert's rule): resolving them silently by creation order is how people end up
     /// surprised by who is on duty.
-    public func violations() -> [RosterViolation] {
+    /// `name` says who an employee id is, in messages.
+    public func violations(naming nameOf: (String) -> String = { $0 }) -> [RosterViolation] {
         var found: [RosterViolation] = []
         func add(_ location: String, _ field: String, _ message: String) {
             found.append(RosterViolation(location: location, field: field, message: message))
@@ -48,10 +49,11 @@ extension ScheduleDefinition {
         for (index, first) in sorted.enumerated() {
             for second in sorted[(index + 1)...] {
                 guard second.start < first.end else { break }
-                let common = first.people.intersection(second.people)
-                if let person = common.sorted().first {
+                let common = first.people.intersection(second.people).map(nameOf).sorted()
+                if !common.isEmpty {
                     add("override \(second.id)", "window",
-                        "overlaps override \(first.id), which also changes \(person); change or remove that one first")
+                        "overlaps override \(first.id), which also changes \(common.joined(separator: " and ")); "
+                            + "change or remove that one first")
                 }
             }
         }

@@ -1466,6 +1466,9 @@ public nonisolated struct Roster_V1_FinalScheduleResponse: Sendable {
   /// by start, then schedule, then employee
   public var shifts: [Roster_V1_ResolvedShift] = []
 
+  /// more than 2,000 shifts: these are the first; ask for a shorter window
+  public var truncated: Bool = false
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -2195,6 +2198,9 @@ public nonisolated struct Roster_V1_MutationResult: Sendable {
 
   /// EditSchedule: who gains or loses duty (also when committed)
   public var preview: [Roster_V1_DutyDelta] = []
+
+  /// stretches left out of `preview` (at most 500 are listed)
+  public var previewOmitted: UInt32 = 0
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -3955,7 +3961,7 @@ nonisolated extension Roster_V1_GetFinalScheduleRequest: SwiftProtobuf.Message, 
 
 nonisolated extension Roster_V1_FinalScheduleResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".FinalScheduleResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}epoch\0\u{1}revision\0\u{1}shifts\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}epoch\0\u{1}revision\0\u{1}shifts\0\u{1}truncated\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3966,6 +3972,7 @@ nonisolated extension Roster_V1_FinalScheduleResponse: SwiftProtobuf.Message, Sw
       case 1: try { try decoder.decodeSingularUInt64Field(value: &self.epoch) }()
       case 2: try { try decoder.decodeSingularUInt64Field(value: &self.revision) }()
       case 3: try { try decoder.decodeRepeatedMessageField(value: &self.shifts) }()
+      case 4: try { try decoder.decodeSingularBoolField(value: &self.truncated) }()
       default: break
       }
     }
@@ -3981,6 +3988,9 @@ nonisolated extension Roster_V1_FinalScheduleResponse: SwiftProtobuf.Message, Sw
     if !self.shifts.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.shifts, fieldNumber: 3)
     }
+    if self.truncated != false {
+      try visitor.visitSingularBoolField(value: self.truncated, fieldNumber: 4)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -3988,6 +3998,7 @@ nonisolated extension Roster_V1_FinalScheduleResponse: SwiftProtobuf.Message, Sw
     if lhs.epoch != rhs.epoch {return false}
     if lhs.revision != rhs.revision {return false}
     if lhs.shifts != rhs.shifts {return false}
+    if lhs.truncated != rhs.truncated {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -5255,7 +5266,7 @@ nonisolated extension Roster_V1_ImportSummary: SwiftProtobuf.Message, SwiftProto
 
 nonisolated extension Roster_V1_MutationResult: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".MutationResult"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}epoch\0\u{1}revision\0\u{1}ids\0\u{3}change_count\0\u{3}import_summary\0\u{3}dry_run\0\u{1}preview\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}epoch\0\u{1}revision\0\u{1}ids\0\u{3}change_count\0\u{3}import_summary\0\u{3}dry_run\0\u{1}preview\0\u{3}preview_omitted\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -5270,6 +5281,7 @@ nonisolated extension Roster_V1_MutationResult: SwiftProtobuf.Message, SwiftProt
       case 5: try { try decoder.decodeSingularMessageField(value: &self._importSummary) }()
       case 6: try { try decoder.decodeSingularBoolField(value: &self.dryRun) }()
       case 7: try { try decoder.decodeRepeatedMessageField(value: &self.preview) }()
+      case 8: try { try decoder.decodeSingularUInt32Field(value: &self.previewOmitted) }()
       default: break
       }
     }
@@ -5301,6 +5313,9 @@ nonisolated extension Roster_V1_MutationResult: SwiftProtobuf.Message, SwiftProt
     if !self.preview.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.preview, fieldNumber: 7)
     }
+    if self.previewOmitted != 0 {
+      try visitor.visitSingularUInt32Field(value: self.previewOmitted, fieldNumber: 8)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -5312,6 +5327,7 @@ nonisolated extension Roster_V1_MutationResult: SwiftProtobuf.Message, SwiftProt
     if lhs._importSummary != rhs._importSummary {return false}
     if lhs.dryRun != rhs.dryRun {return false}
     if lhs.preview != rhs.preview {return false}
+    if lhs.previewOmitted != rhs.previewOmitted {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -1,0 +1,47 @@
+/// The final schedule of several schedules at once, as the server answers it and a client
+/// resolves it offline: the same code, so the same shifts in the same order.
+public enum FinalSchedule {
+    /// The most shifts one answer carries (a minutely rotation would otherwise fill a year with
+    /// half a million).
+    public static let maxShifts = 2_000
+
+    /// Shifts of `schedules` over [from, to), of one employee if given, by start, then schedule
+    /// id, employee id and id; at most `maxShifts` (`truncated` then says more exist).
+    public static func resolve(_ schedules: [ScheduleDefinition], from: UnixMillis, to: UnixMillis, employeeID: String? = nil)
+        -> (shifts: [(scheduleID: String, shift: ResolvedShift)], truncated: Bool)
+    {
+        var all: [(scheduleID: String, shift: ResolvedShift)] = []
+        var truncated = false
+        for schedule in schedules {
+            guard let answer = try? ScheduleResolver.resolve(schedule, from: from, to: to, limit: maxShifts) else { continue }
+            truncated = truncated || answer.truncated
+            all += answer.shifts.filter { employeeID == nil || $0.employeeID == employeeID }.map { (schedule.id, $0) }
+        }
+        all.sort { a, b in
+            (a.shift.start, a.scheduleID, a.shift.employeeID, a.shift.id) < (b.shift.start, b.scheduleID, b.shift.employeeID, b.shift.id)
+        }
+        if all.count > maxShifts { truncated = true }
+        return (Array(all.prefix(maxShifts)), truncated)
+    }
+}
+
+/// When one person is next on duty on a schedule.
+public enum NextDuty {
+    /// Their first stretch on duty that has not ended at `from` (within 366 days), looking a day
+    /// ahead first, then further, so a fast rotation is not resolved for a year.
+    public static func first(of employeeID: String, on schedule: ScheduleDefinition, from: UnixMillis) -> ResolvedShift? {
+        let day: UnixMillis = 86_400_000
+        var lower = from
+        for span in [1, 7, 35, 366].map({ UnixMillis($0) * day }) {
+            let upper = from + span
+            let shifts = (try? ScheduleResolver.resolve(schedule, from: lower, to: upper)) ?? []
+            if let hit = shifts.first(where: { $0.employeeID == employeeID }) {
+                // Its whole length, not cut at the window searched.
+                let whole = try? ScheduleResolver.resolve(schedule, from: hit.start, to: hit.start + 366 * day, limit: 64)
+                return whole?.shifts.first { $0.employeeID == employeeID && $0.source == hit.source } ?? hit
+            }
+            lower = upper
+        }
+        return nil
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import PropertyBased
+import RosterDomain
+import Testing
+
+/// The on-duty index and the chunked resolver give the oracle's answers: what the server pushes
+/// and what a client resolves offline are the final schedule, not an approximation of it.
+@Suite(.timeLimit(.minutes(5))) struct ScheduleIndexTests {
+    @Test func theIndexAgreesWithTheOracleAndItsUntilIsTheNextChange() async throws {
+        await propertyCheck(count: 300, input: ScheduleOracleTests.caseGen) { example in
+            let oracle = Oracle(example.schedule, until: example.to + 86_400_000)
+            // One index, as the server keeps it; a lookup in another week builds that week's.
+            let index = ScheduleOnDutyIndex(example.schedule, employees: [:], around: example.from)
+            var t = example.from
+            while t < example.to {
+                let lookup = index.lookup(at: t)
+                let now = oracle.onDuty(at: t)
+                #expect(Set(lookup.currentEmployeeIDs) == now, "at \(t) in \(example.schedule.zone)")
+                if let until = lookup.until, until < example.to {
+                    #expect(oracle.onDuty(at: until) != now, "until \(until) is a change")
+                    var u = t + ScheduleOracleTests.quarter
+                    while u < until {
+                        #expect(oracle.onDuty(at: u) == now, "nothing changes before until (\(u))")
+                        u += ScheduleOracleTests.quarter
+                    }
+                }
+                t += 4 * ScheduleOracleTests.quarter
+            }
+        }
+    }
+
+    @Test func resolvingInChunksGivesTheSameShiftsAsOneWindow() async throws {
+        await propertyCheck(count: 300, input: ScheduleOracleTests.caseGen) { example in
+            let whole = try ScheduleResolver.resolve(example.schedule, from: example.from - 86_400_000, to: example.to + 86_400_000)
+            let chunked = try ScheduleResolver.resolve(example.schedule, from: example.from - 86_400_000, to: example.to + 86_400_000,
+                                                       limit: 100_000)
+            #expect(chunked.shifts == whole && !chunked.truncated)
+        }
+    }
+
+    @Test func aFastRotationIsCutAtTheLimitAndSaysSo() throws {
+        let schedule = ScheduleDefinition(id: "fast", name: "Fast", zone: "UTC", layers: [
+            ScheduleLayer(level: 0, rotations: [Rotation(id: "m", slots: [["a"], ["b"]], cadence: .minutes(1),
+                                                         handoff: LocalDateTime(year: 2026, month: 1, day: 1))]),
+        ])
+        let start: UnixMillis = 1_767_225_600_000
+        let answer = FinalSchedule.resolve([schedule], from: start, to: start + 366 * 86_400_000)
+        #expect(answer.truncated && answer.shifts.count == FinalSchedule.maxShifts)
+        #expect(answer.shifts.last?.shift.start == start + UnixMillis(FinalSchedule.maxShifts - 1) * 60_000)
+        let next = try #require(NextDuty.first(of: "b", on: schedule, from: start + 30 * 86_400_000 + 1))
+        #expect(next.start == start + 30 * 86_400_000 + 60_000 && next.end == next.start + 60_000)
+    }
+}
+
+/// Versioned rotation edits and what a preview reports.
+@Suite(.timeLimit(.minutes(1))) struct ScheduleEditingTests {
+    static let day: UnixMillis = 86_400_000
+    /// Monday 2026-11-30 09:00 in Berlin is 08:00 UTC.
+    static let firstHandoff: UnixMillis = 1_796_025_600_000
+    static let weekly = ScheduleDefinition(id: "p", name: "Platform", zone: "Europe/Berlin", layers: [
+        ScheduleLayer(level: 0, rotations: [Rotation(id: "w", slots: [["ada"], ["alan"], ["grace"], ["linus"]], cadence: .weeks(1),
+                                                     handoff: LocalDateTime(year: 2026, month: 11, day: 30, hour: 9))]),
+    ])
+
+    func people(_ schedule: ScheduleDefinition, from: UnixMillis, to: UnixMillis) throws -> [String] {
+        try ScheduleResolver.resolve(schedule, from: from, to: to).map(\.employeeID)
+    }
+
+    @Test func anEditKeepsThePastAndContinuesWithWhoeverHadTheTurn() throws {
+        // Mid-way through Grace's turn (third week), the rotation becomes daily with a new order.
+        let effective = Self.firstHandoff + 17 * Self.day
+        var replacement = Self.weekly.layers[0].rotations[0]
+        replacement.cadence = .days(1)
+        replacement.slots = [["linus"], ["grace"], ["ada"]]
+        replacement.handoff = LocalDateTime(year: 2026, month: 12, day: 17, hour: 9)
+        let edited = try #require(Self.weekly.editingRotation("w", to: replacement, effective: effective))
+        #expect(try people(edited, from: Self.firstHandoff, to: effective) == ["ada", "alan", "grace"], "the past is unchanged")
+        let after = try ScheduleResolver.resolve(edited, from: effective, to: effective + 4 * Self.day)
+        #expect(after.map(\.employeeID) == ["grace", "ada", "linus", "grace"], "Grace keeps her turn, then the new order")
+        #expect(after[0].start == effective && after[0].id.hasPrefix("r:w.v2:"))
+        #expect(edited.violations().isEmpty)
+    }
+
+    @Test func anEditCanNameWhoStartsAndAnUnstartedRotationIsReplaced() throws {
+        let effective = Self.firstHandoff + 3 * Self.day
+        var replacement = Self.weekly.layers[0].rotations[0]
+        replacement.slots = [["linus"], ["ada"]]
+        let edited = try #require(Self.weekly.editingRotation("w", to: replacement, effective: effective, startSlot: 1))
+        #expect(try people(edited, from: effective, to: effective + 1) == ["ada"])
+        #expect(try people(edited, from: Self.firstHandoff + 7 * Self.day, to: Self.firstHandoff + 7 * Self.day + 1) == ["linus"])
+
+        let early = try #require(Self.weekly.editingRotation("w", to: replacement, effective: Self.firstHandoff - Self.day))
+        #expect(early.layers[0].rotations.count == 1 && early.layers[0].rotations[0].slots == [["linus"], ["ada"]],
+                "before its first turn there is no past to keep")
+    }
+
+    @Test func endingARotationKeepsItsPast() throws {
+        let ended = try #require(Self.weekly.endingRotation("w", effective: Self.firstHandoff + 10 * Self.day))
+        #expect(try people(ended, from: Self.firstHandoff, to: Self.firstHandoff + 30 * Self.day) == ["ada", "alan"])
+        let removed = try #require(Self.weekly.endingRotation("w", effective: Self.firstHandoff))
+        #expect(removed.layers.isEmpty)
+        #expect(Self.weekly.endingRotation("nope", effective: 0) == nil)
+    }
+
+    @Test func dutyDeltasSayWhoGainsAndLosesWhat() throws {
+        let swapped = Self.weekly.swapping("ada", Self.firstHandoff..<(Self.firstHandoff + 7 * Self.day), with: "grace",
+                                           (Self.firstHandoff + 14 * Self.day)..<(Self.firstHandoff + 21 * Self.day),
+                                           ids: ("o1", "o2"), author: "tok", reason: "holiday")
+        let window = (Self.firstHandoff - Self.day, Self.firstHandoff + 28 * Self.day)
+        let deltas = DutyDelta.between(try ScheduleResolver.resolve(Self.weekly, from: window.0, to: window.1),
+                                       try ScheduleResolver.resolve(swapped, from: window.0, to: window.1))
+        #expect(deltas.map { "\($0.employeeID)\($0.gained ? "+" : "-")\(($0.start - Self.firstHandoff) / Self.day)" }
+                == ["ada-0", "grace+0", "grace-14", "ada+14"])
+        #expect(deltas.allSatisfy { $0.end - $0.start == 7 * Self.day })
+        #expect(swapped.violations().isEmpty && swapped.overrides.allSatisfy { $0.author == "tok" && $0.reason == "holiday" })
+    }
+}
