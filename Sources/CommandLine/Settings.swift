@@ -127,6 +127,8 @@ public struct ClientSettings: Sendable, Equatable {
         configuration.clientName = name
         configuration.tls = tlsConfiguration
         configuration.timeout = timeout
+        // `watch` shows every schedule's on-duty people.
+        configuration.allSchedules = true
         return configuration
     }
 

@@ -145,8 +145,10 @@ public struct WatchScreen {
 
     private func onDutyLines(now: UnixMillis) -> [String] {
         var lines = ["ON DUTY NOW"]
+        let named = model.onDuty.count > 1
         for schedule in model.onDuty {
             let status = schedule.status
+            if named { lines.append(" \(schedule.name)") }
             if status.current.isEmpty { lines.append("  Nobody is on duty.") }
             for entry in status.current {
                 let role = [entry.employee.position, entry.employee.team].filter { !$0.isEmpty }.joined(separator: ", ")
@@ -273,7 +275,12 @@ public enum WatchEvents {
         case .rosterChanged(let revision, let changes):
             return JSONShapes.line(RosterEvent(revision: revision, changes: changes.map(entry)))
         case .onDutyChanged(let status):
-            return JSONShapes.line(JSONShapes.OnDuty(status, source: "server", event: "onDuty"))
+            var shape = JSONShapes.OnDuty(status, source: "server", event: "onDuty")
+            if status.scheduleID != ScheduleDefinition.defaultID {
+                shape.schedule = status.scheduleName
+                shape.scheduleId = status.scheduleID
+            }
+            return JSONShapes.line(shape)
         case .resyncing(let reason):
             return JSONShapes.line(MessageEvent(event: "resync", message: reason))
         case .goingAway(let reason, let retryAfter):

@@ -3,7 +3,10 @@ import RosterDomain
 /// The demo tenant: two dozen people across positions and teams, and a plan in which the person
 /// on duty changes every minute, around the clock. The plan is kept rolling: every ten minutes the
 /// next two hours of one-minute shifts are added and shifts that ended over an hour ago removed,
-/// each batch as one ordinary admin revision.
+/// each batch as one ordinary admin revision. Besides that default schedule, a realistic company's
+/// schedules (`DemoRoster.schedules`): a weekly primary with an override, a daily secondary under a
+/// follow-the-sun layer across three regions, business-hours support, and a rotation handing off
+/// every minute.
 final class DemoRoster: Sendable {
     static let tenantName = "Demo Corp"
     static let motd = "Welcome to the Roster demo: the person on duty changes every minute."
@@ -54,12 +57,74 @@ final class DemoRoster: Sendable {
         self.context = context
     }
 
-    /// Adds the people and the message of the day once, when the tenant has no employees yet.
+    /// Adds the people and the message of the day once, when the tenant has no employees yet,
+    /// and the schedules when it has none besides the default one (a demo made before
+    /// schedules existed gets them too).
     func seedIfEmpty() async throws {
-        guard tenant.view.state.employees.isEmpty else { return }
-        let changes: [RosterImport.Located] = Self.people.map { ("demo", .employeeUpserted($0)) } + [("demo", .motdSet(Self.motd))]
-        try await commitOnQueue(changes)
-        try await roll()
+        if tenant.view.state.employees.isEmpty {
+            let changes: [RosterImport.Located] = Self.people.map { ("demo", .employeeUpserted($0)) } + [("demo", .motdSet(Self.motd))]
+            try await commitOnQueue(changes)
+            try await roll()
+        }
+        let state = tenant.view.state
+        if state.schedules.count == 1, Self.people.allSatisfy({ state.employees[$0.id] != nil }) {
+            try await commitOnQueue(Self.schedules(now: context.clock.now()).map { ("demo", .scheduleUpserted($0)) })
+        }
+    }
+
+    /// The demo company's schedules. Anchors are fixed dates in the past, so every server
+    /// resolves the same turns; the override is placed around `now`.
+    static func schedules(now: UnixMillis) -> [ScheduleDefinition] {
+        func person(_ last: String) -> String { people.first { $0.lastName == last }!.id }
+        func rotation(_ id: String, _ people: [String], _ cadence: Cadence, _ handoff: LocalDateTime,
+                      only restrictions: [RestrictionWindow] = []) -> Rotation {
+            Rotation(id: id, slots: people.map { [person($0)] }, cadence: cadence, handoff: handoff, restrictions: restrictions)
+        }
+        let day: UnixMillis = 86_400_000
+        let tomorrow = (now / day + 1) * day
+        let weekdays = Set(2...6)
+        return [
+            ScheduleDefinition(
+                id: "demo-platform", name: "Platform primary", zone: "Europe/Berlin", team: "Platform",
+                description: "Weekly, handing off Mondays 09:00 Berlin time.",
+                layers: [ScheduleLayer(level: 0, rotations: [
+                    rotation("platform-weekly", ["Lovelace", "Turing", "Hopper", "Dijkstra", "Liskov"], .weeks(1),
+                             LocalDateTime(year: 2026, month: 1, day: 5, hour: 9)),
+                ])],
+                overrides: [ScheduleOverride(id: "demo-override", kind: .add(person("Liskov")), start: tomorrow + 8 * 3_600_000,
+                                             end: tomorrow + 16 * 3_600_000, author: "demo", reason: "release day: a second pair of eyes")]),
+            ScheduleDefinition(
+                id: "demo-operations", name: "Operations secondary", zone: "UTC", team: "Operations",
+                description: "Daily at 08:00 UTC; the follow-the-sun layer above covers each region's working hours.",
+                layers: [
+                    ScheduleLayer(level: 0, rotations: [
+                        rotation("ops-daily", ["Hamilton", "Thompson", "Ritchie", "Perlman"], .days(1),
+                                 LocalDateTime(year: 2026, month: 1, day: 1, hour: 8)),
+                    ]),
+                    ScheduleLayer(level: 1, rotations: [
+                        rotation("sun-apac", ["Johnson", "Vaughan"], .weeks(1), LocalDateTime(year: 2026, month: 1, day: 5),
+                                 only: [RestrictionWindow(weekdays: weekdays, start: 0, end: 8 * 60)]),
+                        rotation("sun-emea", ["Berners-Lee", "Wium Lie"], .weeks(1), LocalDateTime(year: 2026, month: 1, day: 5),
+                                 only: [RestrictionWindow(weekdays: weekdays, start: 8 * 60, end: 16 * 60)]),
+                        rotation("sun-amer", ["Eich", "Victor"], .weeks(1), LocalDateTime(year: 2026, month: 1, day: 5),
+                                 only: [RestrictionWindow(weekdays: weekdays, start: 16 * 60, end: 24 * 60)]),
+                    ]),
+                ]),
+            ScheduleDefinition(
+                id: "demo-support", name: "Support business hours", zone: "America/New_York", team: "Support",
+                description: "Weekdays 09:00-17:00 New York time, weekly turns.",
+                layers: [ScheduleLayer(level: 0, rotations: [
+                    rotation("support-weekly", ["Easley", "Boyd Granville"], .weeks(1), LocalDateTime(year: 2026, month: 1, day: 5, hour: 9),
+                             only: [RestrictionWindow(weekdays: weekdays, start: 9 * 60, end: 17 * 60)]),
+                ])]),
+            ScheduleDefinition(
+                id: "demo-fast", name: "Demo fast rotation", zone: "UTC", team: "Mobile",
+                description: "Hands off every minute, so `watch` shows a push within a minute.",
+                layers: [ScheduleLayer(level: 0, rotations: [
+                    rotation("fast-minutely", ["Lamarr", "Kare", "Wilson", "Allen", "Backus", "Wirth"], .minutes(1),
+                             LocalDateTime(year: 2026, month: 1, day: 1)),
+                ])]),
+        ]
     }
 
     /// Extends the plan now (a restarted server finds its plan ended while it was down) and

@@ -3,7 +3,7 @@ import Observation
 import RosterClient
 import RosterDomain
 
-/// Who is on duty on one schedule. Today a tenant has one schedule, its flat shifts.
+/// Who is on duty on one schedule.
 public struct ScheduleOnDuty: Sendable, Hashable, Identifiable {
     public var id: String
     public var name: String
@@ -55,8 +55,8 @@ public final class RosterScreenModel {
     public let contacts: (any ContactsDirectory)?
     private let source: any RosterSource
     private let clock: @Sendable () -> UnixMillis
-    /// The server's latest on-duty push, used while live and still current.
-    private var pushed: OnDutyStatus?
+    /// The server's latest on-duty push per schedule id, used while live and still current.
+    private var pushed: [String: OnDutyStatus] = [:]
     /// Employees of `roster`, each person once (by full name, ignoring case and diacritics).
     private var directory: [Employee] = []
     private var problem: String?
@@ -131,7 +131,7 @@ public final class RosterScreenModel {
         case .rosterChanged:
             if let roster = await source.currentRoster() { show(roster) }
         case .onDutyChanged(let status):
-            pushed = status
+            pushed[status.scheduleID] = status
             tick()
         case .resyncing:
             break
@@ -156,14 +156,26 @@ public final class RosterScreenModel {
             armHandoffTimer()
             return
         }
-        let status: OnDutyStatus
-        if connection == .live, let pushed, pushed.until.map({ now < $0 }) ?? true, pushed.revision >= roster.revision {
-            status = pushed
-        } else {
-            status = OnDutyStatus(roster.onDuty(at: now), in: roster.state, revision: roster.revision)
+        var schedules: [ScheduleOnDuty] = []
+        for definition in roster.state.sortedSchedules {
+            let status: OnDutyStatus
+            if connection == .live, let pushed = pushed[definition.id], pushed.until.map({ now < $0 }) ?? true,
+               pushed.revision >= roster.revision {
+                status = pushed
+            } else if let cached = roster.onDuty(schedule: definition.id, at: now) {
+                status = cached
+            } else {
+                continue
+            }
+            // The default schedule is named after the tenant; with other schedules, it is
+            // shown only when it has something on it.
+            let isDefault = definition.id == ScheduleDefinition.defaultID
+            schedules.append(ScheduleOnDuty(id: definition.id, name: isDefault ? tenantName : definition.name, status: status))
         }
-        let schedule = ScheduleOnDuty(id: roster.state.tenant.id, name: tenantName, status: status)
-        if onDuty != [schedule] { onDuty = [schedule] }
+        if schedules.count > 1 {
+            schedules.removeAll { $0.id == ScheduleDefinition.defaultID && $0.status.current.isEmpty && $0.status.until == nil }
+        }
+        if onDuty != schedules { onDuty = schedules }
         armHandoffTimer()
     }
 

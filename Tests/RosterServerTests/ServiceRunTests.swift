@@ -50,4 +50,31 @@ import Testing
         let after = try await withCleanup(later, cleanUp: { await $0.stop() }) { harness in try await onDuty(harness) { !$0.isEmpty } }
         #expect(after.count == 1, "the restarted demo has someone on duty without waiting ten minutes")
     }
+
+    @Test func theDemoHasACompanysSchedulesAndAFastRotationThatPushesEveryMinute() async throws {
+        try await withServer(configure: { $0.demo = true }) { harness in
+            let watcher = try await harness.connect(token: "")
+            let inbox = Inbox(watcher)
+            // The demo seeds its schedules on the run's first turn: wait for them.
+            var names: [String] = []
+            for _ in 0..<250 where names.count < 5 {
+                guard case .schedules(let listed) = try await watcher.request(.listSchedules(.init())) else { break }
+                names = listed.schedules.map(\.name)
+                if names.count < 5 { try await Task.sleep(for: .milliseconds(20)) }
+            }
+            #expect(names == ["Default", "Demo fast rotation", "Operations secondary", "Platform primary", "Support business hours"])
+            guard case .schedules(let listed) = try await watcher.request(.listSchedules(.init())) else { return }
+            let operations = try #require(listed.schedules.first { $0.name == "Operations secondary" })
+            #expect(operations.layers.map(\.rotations.count) == [1, 3], "a daily layer under a follow-the-sun layer")
+            #expect(listed.schedules.contains { !$0.overrides.isEmpty })
+            #expect(listed.schedules.contains { $0.layers.contains { $0.rotations.contains { !$0.restrictions.isEmpty } } })
+
+            watcher.subscribe(.with { $0.topics = [.onDuty]; $0.schedules = ["Demo fast rotation"] })
+            _ = try await inbox.untilSynced()
+            harness.clock.advance(to: t0 + minute)
+            let event = try #require(onDutyEvent(try await inbox.next()))
+            #expect(event.scheduleName == "Demo fast rotation" && event.cause == .boundary && event.atMs == t0 + minute)
+            await watcher.close()
+        }
+    }
 }

@@ -1,0 +1,111 @@
+import Foundation
+import RosterTestSupport
+import Testing
+
+/// Schedules through the built roster-client against a real roster-server, as a new user would.
+@Suite(.serialized, .timeLimit(.minutes(3))) struct ScheduleCLITests {
+    static let window = ["--from", "2026-11-30T00:00:00Z", "--to", "2027-01-04T00:00:00Z"]
+
+    /// The issue's acceptance sequence, word for word.
+    func platformPrimary(_ cli: CLI) async throws {
+        for (first, last) in [("Ada", "Lovelace"), ("Alan", "Turing"), ("Grace", "Hopper"), ("Linus", "Torvalds")] {
+            let added = try await cli.run(["admin", "employee", "add", "--first", first, "--last", last])
+            #expect(added.status == 0, "\(added.stderr)")
+        }
+        let schedule = try await cli.run(["admin", "schedule", "add", "Platform primary", "--zone", "Europe/Berlin"])
+        #expect(schedule.status == 0, "\(schedule.stderr)")
+        let rotation = try await cli.run(["admin", "rotation", "add", "--schedule", "Platform primary", "--every", "1w",
+                                          "--handoff", "2026-11-30T09:00", "--people", "Ada Lovelace,Alan Turing,Grace Hopper,Linus Torvalds"])
+        #expect(rotation.status == 0, "\(rotation.stderr)")
+        let override = try await cli.run(["admin", "override", "add", "--schedule", "Platform primary", "--replace", "Ada Lovelace",
+                                          "--with", "Alan Turing", "--from", "2026-12-02T00:00:00Z", "--to", "2026-12-03T00:00:00Z"])
+        #expect(override.status == 0, "\(override.stderr)")
+    }
+
+    @Test func theAcceptanceScenarioThenTheSameAnswerOffline() async throws {
+        try await withServerProcess { server in
+            let cli = CLI(port: server.port, token: server.adminToken)
+            try await platformPrimary(cli)
+            let online = try await cli.run(["oncall", "--schedule", "Platform primary"] + Self.window + ["--json"])
+            #expect(online.status == 0, "\(online.stderr)")
+            let shifts = try #require(online.json as? [[String: Any]])
+            #expect(shifts.map { "\($0["employee"]!) \($0["start"]!) \($0["end"]!)" } == [
+                "Ada Lovelace 2026-11-30T08:00:00Z 2026-12-02T00:00:00Z",
+                "Alan Turing 2026-12-02T00:00:00Z 2026-12-03T00:00:00Z",
+                "Ada Lovelace 2026-12-03T00:00:00Z 2026-12-07T08:00:00Z",
+                "Alan Turing 2026-12-07T08:00:00Z 2026-12-14T08:00:00Z",
+                "Grace Hopper 2026-12-14T08:00:00Z 2026-12-21T08:00:00Z",
+                "Linus Torvalds 2026-12-21T08:00:00Z 2026-12-28T08:00:00Z",
+                "Ada Lovelace 2026-12-28T08:00:00Z 2027-01-04T00:00:00Z",
+            ])
+            #expect((shifts[1]["source"] as? String)?.hasPrefix("override ovr_") == true)
+            #expect(shifts.allSatisfy { $0["id"] is String && $0["employeeId"] is String && $0["schedule"] as? String == "Platform primary" })
+
+            // The same answer from the cache, offline, and with the server gone.
+            let offline = try await cli.run(["oncall", "--schedule", "Platform primary"] + Self.window + ["--json", "--offline"])
+            #expect(offline.status == 0, "\(offline.stderr)")
+            #expect(offline.stdout == online.stdout)
+            await server.terminate()
+            let unreachable = try await cli.run(["oncall", "--schedule", "Platform primary"] + Self.window + ["--json"])
+            #expect(unreachable.status == 3, "answered from the cache: \(unreachable.stderr)")
+            #expect(unreachable.stdout == online.stdout)
+        }
+    }
+
+    @Test func scheduleShowSwapAndPreview() async throws {
+        try await withServerProcess { server in
+            let cli = CLI(port: server.port, token: server.adminToken)
+            try await platformPrimary(cli)
+
+            let shown = try await cli.run(["schedule", "show", "Platform primary", "--days", "40", "--utc"])
+            #expect(shown.status == 0, "\(shown.stderr)")
+            #expect(shown.stdout.contains("every 1w from 2026-11-30T09:00: Ada Lovelace, Alan Turing, Grace Hopper, Linus Torvalds"))
+            let handoffs = shown.stdout.split(separator: "\n").filter { $0.hasPrefix("  2026-12-14") }
+            #expect(handoffs.count == 1 && handoffs[0].contains("2026-12-14 09:00  2026-12-14 08:00  Grace Hopper"),
+                    "Berlin and UTC side by side:\n\(shown.stdout)")
+
+            let swap = ["admin", "swap", "--schedule", "Platform primary", "Alan Turing", "--at", "2026-12-08T12:00:00Z",
+                        "Grace Hopper", "--at", "2026-12-15T12:00:00Z", "--utc"]
+            let preview = try await cli.run(swap + ["--preview"])
+            #expect(preview.status == 0, "\(preview.stderr)")
+            #expect(preview.stdout.contains("Preview (nothing was changed)"))
+            #expect(preview.stdout.contains("Alan Turing loses 2026-12-07 08:00 – 2026-12-14 08:00"), "\(preview.stdout)")
+            #expect(preview.stdout.contains("Grace Hopper gains 2026-12-07 08:00 – 2026-12-14 08:00"))
+            let unchanged = try await cli.run(["oncall", "--schedule", "Platform primary", "--from", "2026-12-08T00:00:00Z",
+                                               "--to", "2026-12-09T00:00:00Z", "--json"])
+            #expect((unchanged.json as? [[String: Any]])?.first?["employee"] as? String == "Alan Turing")
+
+            let swapped = try await cli.run(swap)
+            #expect(swapped.status == 0, "\(swapped.stderr)")
+            let after = try await cli.run(["oncall", "--schedule", "Platform primary", "--from", "2026-12-07T08:00:00Z",
+                                           "--to", "2026-12-21T08:00:00Z", "--json"])
+            let people = (after.json as? [[String: Any]])?.map { "\($0["employee"]!) \($0["sourceKind"]!)" }
+            #expect(people == ["Grace Hopper override", "Alan Turing override"])
+
+            let next = try await cli.run(["next", "Linus Torvalds", "--utc"])
+            #expect(next.stdout.contains("Linus Torvalds on Platform primary: next on duty 2026-12-21 08:00 – 2026-12-28 08:00"),
+                    "\(next.stdout)\(next.stderr)")
+        }
+    }
+
+    @Test func badDefinitionsAreRefusedWithWhatToDo() async throws {
+        try await withServerProcess { server in
+            let cli = CLI(port: server.port, token: server.adminToken)
+            try await platformPrimary(cli)
+            let cadence = try await cli.run(["admin", "rotation", "add", "--schedule", "Platform primary", "--every", "1x",
+                                             "--handoff", "2026-11-30T09:00", "--people", "Ada Lovelace"])
+            #expect(cadence.status == 64 && cadence.stderr.contains("the unit must be m, h, d, w or mo"), "\(cadence.stderr)")
+            let handoff = try await cli.run(["admin", "rotation", "add", "--schedule", "Platform primary", "--every", "1d",
+                                             "--handoff", "Monday 9am", "--people", "Ada Lovelace"])
+            #expect(handoff.status == 64 && handoff.stderr.contains("YYYY-MM-DDTHH:MM"), "\(handoff.stderr)")
+            let zone = try await cli.run(["admin", "schedule", "add", "Mars", "--zone", "Mars/Olympus"])
+            #expect(zone.status == 64 && zone.stderr.contains("IANA"), "\(zone.stderr)")
+            let conflict = try await cli.run(["admin", "override", "add", "--schedule", "Platform primary", "--add", "Ada Lovelace",
+                                              "--from", "2026-12-02T12:00:00Z", "--to", "2026-12-04T00:00:00Z"])
+            #expect(conflict.status == 9, "\(conflict.stderr)")
+            #expect(conflict.stderr.contains("overlaps override ovr_") && conflict.stderr.contains("Ada Lovelace"), "\(conflict.stderr)")
+            let unknown = try await cli.run(["oncall", "--schedule", "Nope"])
+            #expect(unknown.status == 8 && unknown.stderr.contains("Platform primary"), "suggests the schedules: \(unknown.stderr)")
+        }
+    }
+}
