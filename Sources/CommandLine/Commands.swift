@@ -496,7 +496,10 @@ public struct CommandRunner: Sendable {
         }
         if lower.hasSuffix(".json") {
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-            return object?["roster"] != nil || object?["scheduledToday"] != nil ? .legacyAppJSON : .snapshotJSON
+            if object?["roster"] != nil || object?["scheduledToday"] != nil { return .legacyAppJSON }
+            // PagerDuty's REST API: {"schedule": {"schedule_layers": [...]}}.
+            if (object?["schedule"] as? [String: Any])?["schedule_layers"] != nil { return .pagerDutyJSON }
+            return .snapshotJSON
         }
         return nil
     }

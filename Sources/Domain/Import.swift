@@ -3,12 +3,14 @@ import SwiftCSV
 
 /// The file formats an admin can import in bulk (docs/PROTOCOL.md, "Import formats").
 public enum ImportFormat: String, Sendable, CaseIterable {
-    /// Our snapshot JSON: {tenant, employees[], shifts[]}.
+    /// Our snapshot JSON: {tenant, employees[], schedules[], shifts[]}.
     case snapshotJSON = "snapshot-json"
     /// The original roster app's JSON: {tenant, motd, scheduledToday{name, fromDate, toDate}, roster[...]}.
     case legacyAppJSON = "legacy-json"
     case employeesCSV = "employees-csv"
     case shiftsCSV = "shifts-csv"
+    /// A PagerDuty schedule as its REST API returns it: {schedule: {name, time_zone, schedule_layers[]}}.
+    case pagerDutyJSON = "pagerduty-json"
 }
 
 /// How an import treats what already exists.
@@ -68,16 +70,16 @@ public struct RosterImport {
     public typealias Located = (location: String, change: RosterChange)
     public static let maxViolations = 100
 
-    private let current: RosterState
-    private let options: ImportOptions
-    private let newID: (_ prefix: String) -> String
-    private var violations: [RosterViolation] = []
+    let current: RosterState
+    let options: ImportOptions
+    let newID: (_ prefix: String) -> String
+    var violations: [RosterViolation] = []
     /// Violations that only say "this exists already" (ALREADY_EXISTS when they are all there is).
     private var conflicts = 0
-    private var changes: [Located] = []
-    private var rows: [ImportRow] = []
+    var changes: [Located] = []
+    var rows: [ImportRow] = []
     /// Employees known so far by folded full name: the directory plus this file.
-    private var idsByName: [String: String] = [:]
+    var idsByName: [String: String] = [:]
     /// Where this file first named each employee (folded full name or id) and shift.
     private var employeeSeenAt: [String: String] = [:]
     private var shiftSeenAt: [String: String] = [:]
@@ -95,6 +97,7 @@ public struct RosterImport {
             current.employees.values.map { (TextFolding.fold($0.fullName), $0.id) }, uniquingKeysWith: { first, _ in first })
         switch format {
         case .snapshotJSON: importer.parseSnapshotJSON(data)
+        case .pagerDutyJSON: importer.parsePagerDutySchedule(data)
         case .legacyAppJSON: importer.parseLegacyJSON(data)
         case .employeesCSV: importer.parseEmployeesCSV(data)
         case .shiftsCSV: importer.parseShiftsCSV(data)
@@ -135,16 +138,16 @@ public struct RosterImport {
         self.newID = newID
     }
 
-    private mutating func reject(_ location: String, _ field: String, _ message: String) {
+    mutating func reject(_ location: String, _ field: String, _ message: String) {
         violations.append(RosterViolation(location: location, field: field, message: message))
     }
 
-    private mutating func conflict(_ location: String, _ field: String, _ message: String) {
+    mutating func conflict(_ location: String, _ field: String, _ message: String) {
         reject(location, field, message)
         conflicts += 1
     }
 
-    private mutating func row(_ action: ImportAction, _ kind: String, _ id: String, _ description: String, _ location: String) {
+    mutating func row(_ action: ImportAction, _ kind: String, _ id: String, _ description: String, _ location: String) {
         rows.append(ImportRow(action: action, kind: kind, id: id, description: description, location: location))
     }
 
@@ -196,12 +199,12 @@ public struct RosterImport {
     }
 
     /// An employee reference: an id known in this file or the directory, or a full name.
-    private func resolveEmployee(_ reference: String) -> String? {
+    func resolveEmployee(_ reference: String) -> String? {
         if current.employees[reference] != nil || idsByName.values.contains(reference) { return reference }
         return idsByName[TextFolding.fold(reference.trimmingCharacters(in: .whitespaces))]
     }
 
-    private func employeeName(_ id: String) -> String {
+    func employeeName(_ id: String) -> String {
         if let employee = current.employees[id] { return employee.fullName }
         for (_, change) in changes {
             if case .employeeUpserted(let employee) = change, employee.id == id { return employee.fullName }
@@ -212,7 +215,7 @@ public struct RosterImport {
     // MARK: Shifts
 
     private mutating func addShift(id: String, employee reference: String, start: UnixMillis?, end: UnixMillis?,
-                                   role: String?, at location: String, employeeField: String) {
+                                   role: String?, scheduleID: String = "", at location: String, employeeField: String) {
         guard let employeeID = resolveEmployee(reference) else {
             reject(location, employeeField, reference.isEmpty ? "is empty" : "unknown employee \"\(reference)\"")
             return
@@ -233,7 +236,7 @@ public struct RosterImport {
         let existing = id.isEmpty
             ? current.shifts.values.first { $0.employeeID == employeeID && $0.start == start && $0.end == end && $0.role == (role ?? "") }
             : current.shifts[id]
-        var shift = Shift(id: id, employeeID: employeeID, start: start, end: end, role: role ?? "")
+        var shift = Shift(id: id, employeeID: employeeID, start: start, end: end, role: role ?? "", scheduleID: scheduleID)
         guard let existing else {
             if shift.id.isEmpty { shift.id = newID("s") }
             changes.append((location, .shiftAdded(shift)))
@@ -264,6 +267,8 @@ public struct RosterImport {
 
     /// Removes what the file did not match, of the kinds its format carries.
     private mutating func removeUnmatched(format: ImportFormat) {
+        // A PagerDuty file carries one schedule: it replaces that schedule only (as its upsert does).
+        guard format != .pagerDutyJSON else { return }
         let directory = format != .shiftsCSV, plan = format != .employeesCSV
         var removals: [Located] = []
         let rowsOfTheFile = rows
@@ -286,7 +291,7 @@ public struct RosterImport {
 
     // MARK: Fields
 
-    private mutating func time(_ value: Any?, at location: String, field: String) -> UnixMillis? {
+    mutating func time(_ value: Any?, at location: String, field: String) -> UnixMillis? {
         switch value {
         case let number as NSNumber where !(value is String):
             return number.int64Value
@@ -301,7 +306,7 @@ public struct RosterImport {
         return nil
     }
 
-    private mutating func jsonObject(_ data: Data) -> [String: Any]? {
+    mutating func jsonObject(_ data: Data) -> [String: Any]? {
         do {
             guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
                 reject("document", "", "is not a JSON object")
@@ -338,6 +343,8 @@ public struct RosterImport {
             guard fields.violations.isEmpty else { continue }
             addEmployee(employee, present: present, at: location)
         }
+        // Schedules name employees (above) and one-off shifts name schedules (below).
+        parseSchedules(root["schedules"])
         let shifts = root["shifts"] as? [Any] ?? []
         if root["shifts"] != nil && root["shifts"] as? [Any] == nil { reject("document", "shifts", "is not a list") }
         for (index, item) in shifts.enumerated() {
@@ -346,10 +353,19 @@ public struct RosterImport {
             var fields = FieldReader(record: record, location: location)
             let id = fields.string("id"), employee = fields.string("employeeId")
             let role = fields.has("role") ? fields.string("role") : nil
+            let schedule = fields.string("scheduleId")
             violations += fields.violations
             let start = time(fields.value("start"), at: location, field: "start")
             let end = time(fields.value("end"), at: location, field: "end")
-            addShift(id: id, employee: employee, start: start, end: end, role: role, at: location, employeeField: "employeeId")
+            var scheduleID = ""
+            if !schedule.isEmpty {
+                guard let found = resolveSchedule(schedule) else {
+                    reject(location, "scheduleId", "unknown schedule \"\(schedule)\""); continue
+                }
+                scheduleID = found
+            }
+            addShift(id: id, employee: employee, start: start, end: end, role: role, scheduleID: scheduleID, at: location,
+                     employeeField: "employeeId")
         }
         if let tenant = root["tenant"] as? [String: Any], let motd = tenant["motd"] as? String {
             setMotd(motd, at: "tenant")

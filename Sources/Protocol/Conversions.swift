@@ -172,6 +172,7 @@ extension Roster_V1_ImportFormat {
         case .legacyAppJSON: self = .legacyAppJson
         case .employeesCSV: self = .employeesCsv
         case .shiftsCSV: self = .shiftsCsv
+        case .pagerDutyJSON: self = .pagerdutyScheduleJson
         }
     }
 }
@@ -182,6 +183,7 @@ extension ImportFormat {
         case .snapshotJson: self = .snapshotJSON
         case .legacyAppJson: self = .legacyAppJSON
         case .employeesCsv: self = .employeesCSV
+        case .pagerdutyScheduleJson: self = .pagerDutyJSON
         case .shiftsCsv: self = .shiftsCSV
         case .unspecified, .UNRECOGNIZED: return nil
         }

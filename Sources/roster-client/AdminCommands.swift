@@ -155,9 +155,11 @@ struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Import a file in one change: all of it, or nothing if any record is bad.",
         discussion: """
-            Formats: snapshot-json (what `roster-client export` writes), legacy-json (the original roster \
-            app's JSON), employees-csv, shifts-csv. Without --format it is taken from the extension (.json, \
-            .csv) and the header. Every bad record is listed with its line or index and field, all at once.
+            Formats: snapshot-json (what `roster-client export` writes, schedules included), legacy-json (the \
+            original roster app's JSON), employees-csv, shifts-csv, pagerduty-json (one PagerDuty schedule as \
+            their API returns it: each layer becomes a rotation advancing by the calendar; its people must exist, \
+            matched by full name or email). Without --format it is taken from the extension (.json, \
+            .csv) and the content. Every bad record is listed with its line or index and field, all at once.
 
             employees-csv columns (a header row first): id, first_name (required), last_name (required), \
             email, phone, position, team, projects (separated by ";"), biography, photo_url, type \
@@ -173,7 +175,7 @@ struct Import: AsyncParsableCommand {
             """)
     @OptionGroup var options: ConnectionOptions
     @Argument(help: "The file to import.") var file: String
-    @Option(help: "snapshot-json, legacy-json, employees-csv or shifts-csv.") var format: ImportFormat?
+    @Option(help: "snapshot-json, legacy-json, employees-csv, shifts-csv or pagerduty-json.") var format: ImportFormat?
     @Flag(help: "Replace what the file's format carries (the directory, the plan, or both) with the file. Asks first on a terminal.")
     var replace = false
     @Flag(help: "Let rows change the existing employees and shifts they name (only the columns given).")

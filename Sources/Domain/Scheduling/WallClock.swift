@@ -97,6 +97,15 @@ public struct WallClock: Sendable {
 
     public func weekday(of day: Day) -> Int { Self.weekday(days: Self.days(day)) }
 
+    /// The wall-clock date and time of an instant, to the minute.
+    public func local(_ instant: UnixMillis) -> LocalDateTime {
+        let seconds = Int((instant >= 0 ? instant : instant - 999) / 1000)
+        let local = seconds + zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(seconds)))
+        let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
+        let day = Self.day(fromDays: days), minute = (local - days * 86_400) / 60
+        return LocalDateTime(year: day.year, month: day.month, day: day.day, hour: minute / 60, minute: minute % 60)
+    }
+
     /// 1970-01-01 was a Thursday, weekday 5 when Sunday is 1.
     static func weekday(days: Int) -> Int { ((days % 7) + 7 + 4) % 7 + 1 }
 }

@@ -390,6 +390,9 @@ public nonisolated enum Roster_V1_ImportFormat: SwiftProtobuf.Enum, Swift.CaseIt
   case legacyAppJson // = 2
   case employeesCsv // = 3
   case shiftsCsv // = 4
+
+  /// one PagerDuty schedule as their REST API returns it
+  case pagerdutyScheduleJson // = 5
   case UNRECOGNIZED(Int)
 
   public init() {
@@ -403,6 +406,7 @@ public nonisolated enum Roster_V1_ImportFormat: SwiftProtobuf.Enum, Swift.CaseIt
     case 2: self = .legacyAppJson
     case 3: self = .employeesCsv
     case 4: self = .shiftsCsv
+    case 5: self = .pagerdutyScheduleJson
     default: self = .UNRECOGNIZED(rawValue)
     }
   }
@@ -414,6 +418,7 @@ public nonisolated enum Roster_V1_ImportFormat: SwiftProtobuf.Enum, Swift.CaseIt
     case .legacyAppJson: return 2
     case .employeesCsv: return 3
     case .shiftsCsv: return 4
+    case .pagerdutyScheduleJson: return 5
     case .UNRECOGNIZED(let i): return i
     }
   }
@@ -425,6 +430,7 @@ public nonisolated enum Roster_V1_ImportFormat: SwiftProtobuf.Enum, Swift.CaseIt
     .legacyAppJson,
     .employeesCsv,
     .shiftsCsv,
+    .pagerdutyScheduleJson,
   ]
 
 }
@@ -2242,7 +2248,7 @@ nonisolated extension Roster_V1_OnDutyCause: SwiftProtobuf._ProtoNameProviding {
 }
 
 nonisolated extension Roster_V1_ImportFormat: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0IMPORT_FORMAT_UNSPECIFIED\0\u{1}SNAPSHOT_JSON\0\u{1}LEGACY_APP_JSON\0\u{1}EMPLOYEES_CSV\0\u{1}SHIFTS_CSV\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0IMPORT_FORMAT_UNSPECIFIED\0\u{1}SNAPSHOT_JSON\0\u{1}LEGACY_APP_JSON\0\u{1}EMPLOYEES_CSV\0\u{1}SHIFTS_CSV\0\u{1}PAGERDUTY_SCHEDULE_JSON\0")
 }
 
 nonisolated extension Roster_V1_ImportAction: SwiftProtobuf._ProtoNameProviding {
