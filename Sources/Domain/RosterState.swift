@@ -8,6 +8,8 @@ public struct RosterState: Sendable, Hashable {
     /// Schedule definitions by id, without their one-off shifts (those are in `shifts`). The
     /// default schedule is always here.
     public private(set) var schedules: [String: ScheduleDefinition]
+    /// Folded schedule name → id, so finding a schedule by name does not fold every name.
+    private var scheduleIDsByName: [String: String]
 
     public init(tenant: Tenant, employees: [Employee] = [], shifts: [Shift] = [], schedules: [ScheduleDefinition] = []) {
         self.tenant = tenant
@@ -19,6 +21,7 @@ public struct RosterState: Sendable, Hashable {
             byID[schedule.id] = schedule
         }
         self.schedules = byID
+        scheduleIDsByName = Dictionary(byID.values.map { (TextFolding.fold($0.name), $0.id) }, uniquingKeysWith: { a, _ in a })
     }
 
     /// Employees by last name, then first name.
@@ -47,9 +50,12 @@ public struct RosterState: Sendable, Hashable {
             shifts = shifts.filter { $0.value.employeeID != id }
         case .scheduleUpserted(var schedule):
             schedule.shifts = []
+            if let previous = schedules[schedule.id] { scheduleIDsByName[TextFolding.fold(previous.name)] = nil }
             schedules[schedule.id] = schedule
+            scheduleIDsByName[TextFolding.fold(schedule.name)] = schedule.id
         case .scheduleDeleted(let id):
             guard id != ScheduleDefinition.defaultID else { return }
+            if let previous = schedules[id] { scheduleIDsByName[TextFolding.fold(previous.name)] = nil }
             schedules[id] = nil
             shifts = shifts.filter { $0.value.scheduleID != id }
         case .shiftAdded(let shift):
@@ -142,8 +148,7 @@ public struct RosterState: Sendable, Hashable {
     /// The schedule with this id, or else this name (case- and diacritic-insensitive).
     public func schedule(idOrName: String) -> ScheduleDefinition? {
         if let byID = schedules[idOrName] { return byID }
-        let wanted = TextFolding.fold(idOrName.trimmingCharacters(in: .whitespaces))
-        return schedules.values.first { TextFolding.fold($0.name) == wanted }
+        return scheduleIDsByName[TextFolding.fold(idOrName.trimmingCharacters(in: .whitespaces))].flatMap { schedules[$0] }
     }
 
     /// Schedules by name, the default one first.

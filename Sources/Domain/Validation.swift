@@ -140,8 +140,8 @@ extension RosterState {
         for (field, text) in [("name", schedule.name), ("team", schedule.team)] where ControlCharacters.contains(in: text) {
             found.append(RosterViolation(location: location, field: field, message: "contains a control character"))
         }
-        let folded = TextFolding.fold(schedule.name)
-        if let other = schedules.values.first(where: { $0.id != schedule.id && TextFolding.fold($0.name) == folded }) {
+        if let other = self.schedule(idOrName: schedule.name), other.id != schedule.id, !schedule.name.isEmpty,
+           TextFolding.fold(other.name) == TextFolding.fold(schedule.name) {
             found.append(RosterViolation(location: location, field: "name", message: "\"\(schedule.name)\" is already the name of schedule \(other.id)"))
         }
         for person in schedule.mentionedEmployees.sorted() where employees[person] == nil {

@@ -40,8 +40,12 @@ struct ScheduleEdit {
         case .upsertSchedule(let wire):
             var incoming = ScheduleDefinition(wire)
             if incoming.id.isEmpty {
-                // A name that exists means that schedule: upserting by name never makes a twin.
-                incoming.id = state.schedule(idOrName: incoming.name)?.id ?? newID("sch")
+                // Creating: a name that exists is refused, never a twin nor a silent change.
+                if let existing = state.schedule(idOrName: incoming.name) {
+                    throw .alreadyExists([RosterViolation(field: "name", message: "schedule \"\(existing.name)\" exists already (\(existing.id)); "
+                        + "change it with its id (`admin schedule edit`)")])
+                }
+                incoming.id = newID("sch")
             }
             before = state.schedules[incoming.id]
             var merged = before ?? incoming

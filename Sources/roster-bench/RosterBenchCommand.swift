@@ -9,7 +9,7 @@ struct RosterBenchCommand: AsyncParsableCommand {
         commandName: "roster-bench",
         abstract: "Measures roster-server: push fan-out against a floor, and query throughput.",
         discussion: "Build and run in release: swift run -c release roster-bench fanout --subscribers 10000",
-        subcommands: [Fanout.self, Query.self, TenantSize.self, Resolve.self, FloorServer.self])
+        subcommands: [Fanout.self, Query.self, TenantSize.self, Resolve.self, Schedules.self, FloorServer.self])
 }
 
 /// The roster-server binary next to this one.
@@ -119,6 +119,22 @@ struct Resolve: ParsableCommand {
         let result = try ResolveBenchmark(runs: runs).run()
         print(String(format: "resolve: one year, 3 layers, 50 participants, 200 overrides: median %.2f ms, worst %.2f ms, %d shifts",
                      result.median, result.worst, result.shifts))
+    }
+}
+
+struct Schedules: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "A tenant with many schedules: acknowledgement of an admin change to one of them.")
+    @Option(help: "Schedules in the tenant.") var schedules = 1000
+    @Option(help: "Changes to time (an override added, then deleted).") var changes = 400
+
+    func run() async throws {
+        let result = try await ScheduleTenantBenchmark(schedules: schedules, changes: changes,
+                                                       serverExecutable: siblingExecutable("roster-server")).run()
+        print("schedules: \(schedules) schedules (weekly rotations of 5, half restricted), set up in "
+              + String(format: "%.1f s", result.setupSeconds))
+        print("  admin change to one schedule, acknowledged: \(result.ack)")
+        print(String(format: "  server resident memory %.1f MB", Double(result.residentBytes) / 1e6))
     }
 }
 

@@ -372,12 +372,19 @@ struct SwapCommand: AsyncParsableCommand {
     func run() async throws {
         let runner = try options.connection.runner()
         let firstAt = try options.connection.time(at[0])!, secondAt = try options.connection.time(at[1])!
-        guard let firstTurn = try await runner.turn(of: first, on: schedule, at: firstAt) else {
-            throw ValidationError("\(first) is not on duty on \(schedule) at \(at[0])")
+        let firstTurn: Range<UnixMillis>?, secondTurn: Range<UnixMillis>?
+        do {
+            firstTurn = try await runner.turn(of: first, on: schedule, at: firstAt)
+            secondTurn = try await runner.turn(of: second, on: schedule, at: secondAt)
+        } catch {
+            try runner.report(error).exit()
         }
-        guard let secondTurn = try await runner.turn(of: second, on: schedule, at: secondAt) else {
-            throw ValidationError("\(second) is not on duty on \(schedule) at \(at[1])")
+        for (person, turn, instant) in [(first, firstTurn, at[0]), (second, secondTurn, at[1])] where turn == nil {
+            CommandRunner.err("\(person) is not on duty on \(schedule) at \(instant): give an instant inside their turn "
+                              + "(`roster-client oncall --schedule \"\(schedule)\" --person \"\(person)\"` lists them).")
+            try ClientExitCode.invalidInput.exit()
         }
+        guard let firstTurn, let secondTurn else { return }
         try await options.send(.with {
             $0.schedule = schedule
             $0.swap = .with {

@@ -257,4 +257,20 @@ import Testing
             await connection.close()
         }
     }
+
+    @Test func theBoundariesOfManySchedulesCostOneTimer() async throws {
+        try await withServer { harness in
+            let team = try await Self.team(harness, zone: "UTC", every: .with { $0.unit = .days; $0.count = 1 }, handoff: "2026-01-01T12:00")
+            // Thirty more schedules handing off daily at 01:00, 02:00, ... UTC.
+            for hour in 1...30 {
+                _ = try await Self.schedule("S\(hour)", team.admin, zone: "UTC", every: .with { $0.unit = .days; $0.count = 1 },
+                                            handoff: String(format: "2026-01-01T%02d:00", hour % 24))
+            }
+            #expect(harness.clock.armedInstants == [t0 + 60 * minute], "one alarm, at the earliest handoff of any schedule")
+            harness.clock.advance(to: t0 + 60 * minute)
+            try await team.admin.barrier()
+            #expect(harness.clock.armedInstants.count == 1 && harness.clock.armedInstants[0] == t0 + 120 * minute)
+            await team.admin.close()
+        }
+    }
 }

@@ -28,8 +28,12 @@ public enum FinalSchedule {
 /// When one person is next on duty on a schedule.
 public enum NextDuty {
     /// Their first stretch on duty that has not ended at `from` (within 366 days), looking a day
-    /// ahead first, then further, so a fast rotation is not resolved for a year.
+    /// ahead first, then further, so a fast rotation is not resolved for a year. (A person in a
+    /// fast rotation is found within the first day; one who is not in it is never looked for.)
     public static func first(of employeeID: String, on schedule: ScheduleDefinition, from: UnixMillis) -> ResolvedShift? {
+        // Someone the schedule never names is never on it: no need to resolve a year of it.
+        guard schedule.mentionedEmployees.contains(employeeID) || schedule.shifts.contains(where: { $0.employeeID == employeeID })
+        else { return nil }
         let day: UnixMillis = 86_400_000
         var lower = from
         for span in [1, 7, 35, 366].map({ UnixMillis($0) * day }) {

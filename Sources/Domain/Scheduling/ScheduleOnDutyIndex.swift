@@ -15,7 +15,10 @@ import Foundation
 /// A schedule of one-off shifts only (every schedule before rotations existed) needs no
 /// resolving: its index is the engine over the shifts themselves, valid forever, and answers
 /// exactly as before schedules existed.
-public struct ScheduleOnDutyIndex: Sendable {
+///
+/// A class, not a struct: a tenant keeps one per schedule in a dictionary that every query's view
+/// shares, and copying that dictionary on a change must cost one reference per schedule.
+public final class ScheduleOnDutyIndex: Sendable {
     public let scheduleID: String
     /// The instants this index answers for; `lookup(at:)` outside it builds the right index.
     public let validFor: Range<UnixMillis>

@@ -247,7 +247,7 @@ struct RotationTurns {
         let from = max(from, rotation.since ?? .min)
         var k = 0
         var activeTurns = 0
-        if rotation.advance == .calendar || rotation.restrictions.isEmpty && !rotation.cadence.mayHaveEmptyTurns {
+        if rotation.advance == .calendar || everyTurnIsActive {
             k = max(0, lastTurn(startingAtOrBefore: from))
             activeTurns = k
         }
@@ -276,6 +276,21 @@ struct RotationTurns {
         return pieces
     }
 
+    /// Whether no turn can be hidden entirely, so that active turns are calendar turns and the
+    /// turn holding an instant is found by search instead of by counting from the anchor: true
+    /// without restrictions (unless an hourly turn can fall into a spring-forward gap), and for
+    /// weekly or monthly turns, which span every local weekday and so hold the start of every
+    /// restriction window. (Not exact for a rotation whose only window lies wholly inside a
+    /// spring-forward gap, which has no on-duty time that week: such a turn still counts.)
+    var everyTurnIsActive: Bool {
+        if rotation.restrictions.isEmpty { return !rotation.cadence.mayHaveEmptyTurns }
+        guard rotation.restrictions.allSatisfy({ !$0.weekdays.isEmpty }) else { return false }
+        switch rotation.cadence {
+        case .weeks(let n), .months(let n): return n >= 1
+        default: return false
+        }
+    }
+
     /// The largest k with handoff(k) <= instant (-1 when the first handoff is later):
     /// handoffs increase with k, so an exponential then binary search finds it in O(log k).
     func lastTurn(startingAtOrBefore instant: UnixMillis) -> Int {
@@ -297,7 +312,7 @@ struct RotationTurns {
         guard target >= 0 else { return nil }
         if rotation.advance == .calendar { return (target + rotation.slotOffset) % rotation.slots.count }
         var activeTurns = 0
-        if rotation.restrictions.isEmpty && !rotation.cadence.mayHaveEmptyTurns {
+        if everyTurnIsActive {
             activeTurns = target
         } else {
             for k in 0..<target {
