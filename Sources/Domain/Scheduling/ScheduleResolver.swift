@@ -54,6 +54,13 @@ public enum ScheduleResolver {
 
     /// Who is on duty at every instant of [from, to), as shifts clipped to the window, ordered by
     /// start, then employee.
+    ///
+    /// Complexity: with P the pieces (turn stretches of every rotation, one-off shifts) and O
+    /// the overrides overlapping the window, B ≤ 2(P + O) boundaries, and a the pieces and
+    /// overrides active at once (a few in practice): O((P + O) log(P + O) + B·a·log a). Producing
+    /// the pieces is O(turns in the window × days per turn) per rotation, plus, for a restricted
+    /// rotation advancing by active turns with a cadence shorter than a week, O(turns since its
+    /// anchor) to count the turns before the window (`RotationTurns.pieces`).
     public static func resolve(_ schedule: ScheduleDefinition, from: UnixMillis, to: UnixMillis) throws(Problem) -> [ResolvedShift] {
         guard let clock = WallClock(zone: schedule.zone) else { throw .unknownZone(schedule.zone) }
         guard from < to else { return [] }
