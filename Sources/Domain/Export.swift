@@ -62,7 +62,8 @@ public enum RosterExport {
             return entry
         }
         return ["id": schedule.id, "name": schedule.name, "zone": schedule.zone, "team": schedule.team,
-                "description": schedule.description, "layers": layers, "overrides": overrides]
+                "description": schedule.description, "layers": layers, "overrides": overrides,
+                "readersMayVolunteer": schedule.readersMayVolunteer]
     }
 
     /// EMPLOYEES_CSV with every column; projects joined with "; ".

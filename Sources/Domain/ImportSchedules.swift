@@ -55,6 +55,7 @@ extension RosterImport {
         var schedule = ScheduleDefinition(id: fields.string("id"), name: fields.string("name"), zone: fields.string("zone"),
                                           team: fields.string("team"), description: fields.string("description"))
         if schedule.zone.isEmpty { schedule.zone = "UTC" }
+        schedule.readersMayVolunteer = (fields.value("readersMayVolunteer") as? Bool) ?? false
         violations += fields.violations
         let before = violations.count
         for (layerIndex, item) in (record["layers"] as? [Any] ?? []).enumerated() {

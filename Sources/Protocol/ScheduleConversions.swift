@@ -17,6 +17,7 @@ extension Roster_V1_Schedule {
             }
         }
         overrides = schedule.overrides.map(Roster_V1_ScheduleOverride.init)
+        readersMayVolunteer = schedule.readersMayVolunteer
     }
 }
 
@@ -26,7 +27,7 @@ extension ScheduleDefinition {
     public init(_ wire: Roster_V1_Schedule) {
         self.init(id: wire.id, name: wire.name, zone: wire.zone, team: wire.team, description: wire.description_p,
                   layers: wire.layers.map { ScheduleLayer(level: Int($0.level), rotations: $0.rotations.map(Rotation.init)) },
-                  overrides: wire.overrides.map(ScheduleOverride.init))
+                  overrides: wire.overrides.map(ScheduleOverride.init), readersMayVolunteer: wire.readersMayVolunteer)
     }
 }
 

@@ -17,7 +17,7 @@ struct AdminOperations: Sendable {
         var committed: TenantRuntime.CommittedRevision?
     }
 
-    func perform(_ request: RosterMessage, on tenant: TenantRuntime, author: String) async -> Performed {
+    func perform(_ request: RosterMessage, on tenant: TenantRuntime, actor: Actor) async -> Performed {
         let view = tenant.view
         let located: [RosterImport.Located]
         var summary: Roster_V1_ImportSummary?
@@ -26,7 +26,12 @@ struct AdminOperations: Sendable {
         var previewOmitted: UInt32 = 0
         do throws(RosterError) {
             if case .editSchedule(let body) = request {
-                let edit = try ScheduleEdit.plan(body, state: view.state, author: author, now: clock.now(),
+                if !actor.isAdmin {
+                    if let refusal = ScheduleEdit.refusal(of: body, by: actor, state: view.state) {
+                        return Performed(result: .failure(refusal))
+                    }
+                }
+                let edit = try ScheduleEdit.plan(body, state: view.state, author: actor.author, now: clock.now(),
                                                  newID: IdentifierFactory.make)
                 located = edit.changes
                 // A minutely rotation moves tens of thousands of stretches: list the first ones.
@@ -157,6 +162,14 @@ struct AdminOperations: Sendable {
             throw .invalid([RosterViolation(field: "type", message: "\(request.type) is not an admin operation")])
         }
     }
+}
+
+/// Who asks for a change: overrides record the author (the token's id); a reader's token may
+/// name the employee who holds it.
+struct Actor: Sendable {
+    var author: String
+    var isAdmin: Bool
+    var employeeID: String?
 }
 
 /// Short random identifiers: a prefix and 12 base-32 characters (60 bits).

@@ -189,9 +189,10 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     private func enqueue(_ message: RosterMessage, requestID: UInt32) {
         guard let tenant else { return }
-        // Overrides record who made them: the token's id.
-        let author = machine.credential?.tokenID ?? "anonymous"
-        server.perform(message, on: tenant, author: author, loop: eventLoop).assumeIsolated().whenSuccess { result in
+        let credential = machine.credential
+        let actor = Actor(author: credential?.tokenID ?? "anonymous", isAdmin: credential?.role == .admin,
+                          employeeID: credential?.employeeID)
+        server.perform(message, on: tenant, actor: actor, loop: eventLoop).assumeIsolated().whenSuccess { result in
             self.machine.mutationFinished()
             switch result {
             case .success(let done): self.write(RosterMessage.mutationResult(done).frame(requestID: requestID), flush: true)

@@ -178,7 +178,10 @@ struct ConnectionStateMachine {
             coalesced.remove(request.subscriptionID)
             return .unsubscribe(subscriptionID: request.subscriptionID, requestID: requestID)
         case .upsertEmployee, .deleteEmployee, .addShift, .deleteShift, .setMotd, .importData, .editSchedule:
-            guard credential.role == .admin else {
+            // A reader whose token names them may volunteer on schedules that allow it; what
+            // exactly they may do is decided with the schedule at hand (`ScheduleEdit.authorize`).
+            let volunteering = credential.employeeID != nil && { if case .editSchedule = message { true } else { false } }()
+            guard credential.role == .admin || volunteering else {
                 return .sendError(WireError(.permissionDenied, "changing the plan needs an admin token"), requestID: requestID)
             }
             guard inFlight < limits.maxInFlight else {

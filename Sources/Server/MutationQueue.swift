@@ -37,12 +37,12 @@ extension ServerContext {
     /// the result once it is durable (or refused). The revision is published from `loop` right
     /// after that answer was written and flushed, so the admin never waits behind the fan-out;
     /// the queue waits for the publish, so revisions reach subscribers in order.
-    func perform(_ message: RosterMessage, on tenant: TenantRuntime, author: String,
+    func perform(_ message: RosterMessage, on tenant: TenantRuntime, actor: Actor,
                  loop: any EventLoop) -> EventLoopFuture<Result<Roster_V1_MutationResult, WireError>> {
         let promise = loop.makePromise(of: Result<Roster_V1_MutationResult, WireError>.self)
         let admin = self.admin
         let queued = mutations.submit {
-            let performed = await admin.perform(message, on: tenant, author: author)
+            let performed = await admin.perform(message, on: tenant, actor: actor)
             promise.succeed(performed.result)
             guard let committed = performed.committed else { return }
             // Queued on the loop behind the answer's callbacks (which write it).

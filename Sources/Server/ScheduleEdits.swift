@@ -11,6 +11,27 @@ struct ScheduleEdit {
     /// Who gains or loses duty in the preview window.
     var deltas: [DutyDelta]
 
+    /// Why a reader may not make this edit; nil when they may: an override that puts themselves
+    /// on duty (added, or replacing someone) on a schedule whose `readersMayVolunteer` is set.
+    static func refusal(of request: Roster_V1_EditScheduleRequest, by actor: Actor, state: RosterState) -> WireError? {
+        let denied = { (why: String) in WireError(.permissionDenied, why) }
+        guard let me = actor.employeeID, let person = state.employees[me] else {
+            return denied("changing schedules needs an admin token")
+        }
+        guard case .addOverride(let override) = request.edit, override.kind == .add || override.kind == .replace else {
+            return denied("a reader may only add an override that puts themselves on duty")
+        }
+        guard state.employee(idOrName: override.employeeID)?.id == me else {
+            return denied("a reader may only put themselves (\(person.fullName)) on duty")
+        }
+        let name = request.schedule.isEmpty ? ScheduleDefinition.defaultID : request.schedule
+        guard let schedule = state.schedule(idOrName: name) else { return nil }  // NOT_FOUND comes from `plan`
+        guard schedule.readersMayVolunteer else {
+            return denied("schedule \"\(schedule.name)\" does not let readers put themselves on duty (an admin can allow it)")
+        }
+        return nil
+    }
+
     /// The most stretches a MutationResult lists.
     static let maxListedDeltas = 500
 
@@ -54,6 +75,7 @@ struct ScheduleEdit {
             merged.zone = incoming.zone.isEmpty ? (before == nil ? "UTC" : merged.zone) : incoming.zone
             merged.team = incoming.team
             merged.description = incoming.description
+            merged.readersMayVolunteer = incoming.readersMayVolunteer
             after = merged
         case .deleteSchedule:
             before = try schedule()

@@ -100,6 +100,8 @@ struct ScheduleAdmin: AsyncParsableCommand {
         @Option(help: "IANA time zone for handoffs and restrictions, e.g. Europe/Berlin.") var zone: String
         @Option(help: "The team it belongs to.") var team = ""
         @Option(help: "What it is for.") var description = ""
+        @Flag(help: "Let readers whose token names them add overrides that put themselves on duty.")
+        var readersMayVolunteer = false
 
         func validate() throws {
             guard TimeZone(identifier: zone) != nil else {
@@ -114,6 +116,7 @@ struct ScheduleAdmin: AsyncParsableCommand {
                     $0.zone = zone
                     $0.team = team
                     $0.description_p = description
+                    $0.readersMayVolunteer = readersMayVolunteer
                 }
             }, done: "Added schedule \(name)")
         }
@@ -127,6 +130,8 @@ struct ScheduleAdmin: AsyncParsableCommand {
         @Option(help: "New IANA time zone.") var zone: String?
         @Option(help: "New team.") var team: String?
         @Option(help: "New description.") var description: String?
+        @Option(help: "Let readers whose token names them put themselves on duty: true or false.")
+        var readersMayVolunteer: Bool?
 
         func run() async throws {
             let runner = try options.connection.runner()
@@ -140,6 +145,7 @@ struct ScheduleAdmin: AsyncParsableCommand {
                     $0.zone = zone ?? current.zone
                     $0.team = team ?? current.team
                     $0.description_p = description ?? current.description
+                    $0.readersMayVolunteer = readersMayVolunteer ?? current.readersMayVolunteer
                 }
             }, done: "Changed schedule \(name ?? current.name)")
         }
@@ -290,7 +296,11 @@ struct OverrideAdmin: AsyncParsableCommand {
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Replace a person with another, add a person, or remove one, for a window.",
-            discussion: "Overlapping overrides that involve the same person are refused, naming the other one.")
+            discussion: """
+                Overlapping overrides that involve the same person are refused, naming the other one. On a \
+                schedule that lets readers volunteer, a reader token that names its holder may add one that puts \
+                that person on duty (--add ME, or --replace SOMEONE --with ME).
+                """)
         @OptionGroup var options: EditOptions
         @Option(help: "The schedule's name or id.") var schedule: String
         @Option(help: "The person replaced (with --with).") var replace: String?

@@ -28,6 +28,8 @@ struct TokenCommand: AsyncParsableCommand {
         @Option(help: "reader or admin.") var role: AccessRole
         @Option(help: "Lifetime, e.g. 30d, 12h, 90m (default: no expiry).") var expires: String?
         @Option(help: "A note shown by `token list`.") var label: String = ""
+        @Option(help: "The employee who holds it (id or full name): a reader may then put themselves on duty where a schedule allows.")
+        var employee: String?
 
         func validate() throws {
             if let expires, StoreAdministration.parseDuration(expires) == nil {
@@ -40,7 +42,8 @@ struct TokenCommand: AsyncParsableCommand {
             let created: (text: String, token: StoredToken)
             do {
                 created = try await administration.createToken(
-                    tenant: tenant, role: role, expiresIn: expires.flatMap(StoreAdministration.parseDuration), label: label)
+                    tenant: tenant, role: role, expiresIn: expires.flatMap(StoreAdministration.parseDuration), label: label,
+                    employee: employee)
             } catch {
                 await administration.close()
                 throw error

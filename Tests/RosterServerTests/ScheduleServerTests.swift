@@ -2,6 +2,7 @@ import Foundation
 import RosterClient
 import RosterDomain
 import RosterProtocol
+import RosterServer
 import RosterTestSupport
 import Testing
 
@@ -270,6 +271,50 @@ import Testing
             harness.clock.advance(to: t0 + 60 * minute)
             try await team.admin.barrier()
             #expect(harness.clock.armedInstants.count == 1 && harness.clock.armedInstants[0] == t0 + 120 * minute)
+            await team.admin.close()
+        }
+    }
+
+    @Test func aReaderMayPutThemselvesOnDutyWhereTheScheduleAllowsAndNothingElse() async throws {
+        try await withServer(now: TimeText.parseISO8601("2026-11-23T12:00:00Z")!, configure: { $0.limits.tokenRefresh = .milliseconds(50) }) { harness in
+            let team = try await Self.team(harness)
+            let administration = try await StoreAdministration.open(dataDirectory: harness.dataDirectory)
+            let created = try await administration.createToken(tenant: "demo", role: .reader, expiresIn: nil, employee: "Grace Hopper")
+            let anonymous = try await administration.createToken(tenant: "demo", role: .reader, expiresIn: nil)
+            await administration.close()
+            #expect(created.token.employeeID == team.grace)
+            let ready = await eventually(10) { (try? await harness.connect(token: created.text)) != nil }
+            try #require(ready, "the server did not pick up the token")
+            let grace = try await harness.connect(token: created.text)
+            func volunteer(_ kind: Roster_V1_ScheduleOverride.Kind, _ person: String, replacing: String = "") -> RosterMessage {
+                .editSchedule(.with {
+                    $0.schedule = "Platform primary"
+                    $0.addOverride = .with {
+                        $0.kind = kind; $0.employeeID = person; $0.replacedEmployeeID = replacing
+                        $0.startMs = TimeText.parseISO8601("2026-12-01T00:00:00Z")!
+                        $0.endMs = TimeText.parseISO8601("2026-12-02T00:00:00Z")!
+                    }
+                })
+            }
+            #expect(try await Self.refusal(grace, volunteer(.replace, "Grace Hopper", replacing: "Ada Lovelace")).code == .permissionDenied,
+                    "the schedule does not allow it yet")
+            try await team.admin.admin(.editSchedule(.with {
+                $0.upsertSchedule = .with { $0.id = team.scheduleID; $0.name = "Platform primary"; $0.zone = "Europe/Berlin"
+                                            $0.readersMayVolunteer = true }
+            }))
+            let done = try await grace.admin(volunteer(.replace, "Grace Hopper", replacing: "Ada Lovelace"))
+            #expect(done.revision > 0 && done.preview.map(\.employeeName) == ["Ada Lovelace", "Grace Hopper"])
+            #expect(try await Self.refusal(grace, volunteer(.add, "Linus Torvalds")).code == .permissionDenied, "only themselves")
+            #expect(try await Self.refusal(grace, .editSchedule(.with { $0.schedule = "Platform primary"; $0.deleteOverride = done.ids.last! }))
+                .code == .permissionDenied)
+            #expect(try await Self.refusal(grace, .deleteShift(.with { $0.id = "x" })).code == .permissionDenied)
+            let nobody = try await harness.connect(token: anonymous.text)
+            #expect(try await Self.refusal(nobody, volunteer(.add, "Grace Hopper")).code == .permissionDenied,
+                    "a reader token that names nobody cannot volunteer")
+            let shifts = try await Self.final(team.admin, "Platform primary", from: "2026-12-01T00:00:00Z", to: "2026-12-02T00:00:00Z")
+            #expect(shifts.map(\.employeeID) == [team.grace] && shifts.first?.sourceKind == .override)
+            await grace.close()
+            await nobody.close()
             await team.admin.close()
         }
     }

@@ -121,11 +121,16 @@ public struct ScheduleDefinition: Sendable, Hashable, Codable {
     /// (by `Shift.scheduleID`); `RosterState.definition(of:)` puts them here.
     public var shifts: [Shift]
     public var overrides: [ScheduleOverride]
+    /// The setting that lets readers whose token names them add an override putting themselves
+    /// on duty here (to cover a gap, or take someone's turn); admins can always.
+    public var readersMayVolunteer: Bool
 
     public init(id: String, name: String, zone: String, team: String = "", description: String = "",
-                layers: [ScheduleLayer] = [], shifts: [Shift] = [], overrides: [ScheduleOverride] = []) {
+                layers: [ScheduleLayer] = [], shifts: [Shift] = [], overrides: [ScheduleOverride] = [],
+                readersMayVolunteer: Bool = false) {
         (self.id, self.name, self.zone, self.team, self.description) = (id, name, zone, team, description)
         (self.layers, self.shifts, self.overrides) = (layers, shifts, overrides)
+        self.readersMayVolunteer = readersMayVolunteer
     }
 
     /// The schedule every tenant has: the shifts made before schedules existed live here, and an

@@ -831,6 +831,9 @@ public nonisolated struct Roster_V1_Schedule: Sendable {
 
   public var overrides: [Roster_V1_ScheduleOverride] = []
 
+  /// Readers whose token names an employee may add overrides that put themselves on duty here.
+  public var readersMayVolunteer: Bool = false
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -2724,7 +2727,7 @@ nonisolated extension Roster_V1_ScheduleOverride.Kind: SwiftProtobuf._ProtoNameP
 
 nonisolated extension Roster_V1_Schedule: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Schedule"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}name\0\u{1}zone\0\u{1}team\0\u{1}description\0\u{1}layers\0\u{1}overrides\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}name\0\u{1}zone\0\u{1}team\0\u{1}description\0\u{1}layers\0\u{1}overrides\0\u{3}readers_may_volunteer\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2739,6 +2742,7 @@ nonisolated extension Roster_V1_Schedule: SwiftProtobuf.Message, SwiftProtobuf._
       case 5: try { try decoder.decodeSingularStringField(value: &self.description_p) }()
       case 6: try { try decoder.decodeRepeatedMessageField(value: &self.layers) }()
       case 7: try { try decoder.decodeRepeatedMessageField(value: &self.overrides) }()
+      case 8: try { try decoder.decodeSingularBoolField(value: &self.readersMayVolunteer) }()
       default: break
       }
     }
@@ -2766,6 +2770,9 @@ nonisolated extension Roster_V1_Schedule: SwiftProtobuf.Message, SwiftProtobuf._
     if !self.overrides.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.overrides, fieldNumber: 7)
     }
+    if self.readersMayVolunteer != false {
+      try visitor.visitSingularBoolField(value: self.readersMayVolunteer, fieldNumber: 8)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -2777,6 +2784,7 @@ nonisolated extension Roster_V1_Schedule: SwiftProtobuf.Message, SwiftProtobuf._
     if lhs.description_p != rhs.description_p {return false}
     if lhs.layers != rhs.layers {return false}
     if lhs.overrides != rhs.overrides {return false}
+    if lhs.readersMayVolunteer != rhs.readersMayVolunteer {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

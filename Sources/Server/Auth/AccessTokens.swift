@@ -21,9 +21,13 @@ public struct StoredToken: Sendable, Equatable {
     public var createdAt: UnixMillis
     public var expiresAt: UnixMillis?
     public var revokedAt: UnixMillis?
+    /// The employee who holds the token, if it says: a reader may then put themselves on duty on
+    /// schedules that allow it.
+    public var employeeID: String?
 
     public init(id: String, tenantID: String, role: AccessRole, secretHash: [UInt8], label: String = "",
-                createdAt: UnixMillis, expiresAt: UnixMillis? = nil, revokedAt: UnixMillis? = nil) {
+                createdAt: UnixMillis, expiresAt: UnixMillis? = nil, revokedAt: UnixMillis? = nil, employeeID: String? = nil) {
+        self.employeeID = employeeID
         self.id = id
         self.tenantID = tenantID
         self.role = role
@@ -46,11 +50,11 @@ public enum AccessToken {
 
     /// A new token: the text to hand to its holder once, and what to store.
     public static func issue(tenantID: String, role: AccessRole, label: String = "", now: UnixMillis,
-                             expiresAt: UnixMillis? = nil) -> (text: String, stored: StoredToken) {
+                             expiresAt: UnixMillis? = nil, employeeID: String? = nil) -> (text: String, stored: StoredToken) {
         let id = hex(Crypto.randomBytes(6))
         let secret = hex(Crypto.randomBytes(32))
         let stored = StoredToken(id: id, tenantID: tenantID, role: role, secretHash: Crypto.sha256(Array(secret.utf8)),
-                                 label: label, createdAt: now, expiresAt: expiresAt)
+                                 label: label, createdAt: now, expiresAt: expiresAt, employeeID: employeeID)
         return (prefix + id + "_" + secret, stored)
     }
 
@@ -78,6 +82,8 @@ struct Credential: Sendable, Equatable {
     var tenantID: String
     var role: AccessRole
     var expiresAt: UnixMillis?
+    /// Who holds it (`StoredToken.employeeID`).
+    var employeeID: String? = nil
 
     func isValid(at now: UnixMillis) -> Bool { expiresAt.map { now < $0 } ?? true }
 }

@@ -30,11 +30,20 @@ public struct StoreAdministration: Sendable {
     }
 
     /// Returns the token's text, which is shown only this once.
-    public func createToken(tenant: String, role: AccessRole, expiresIn: Duration?, label: String = "",
+    /// `employee` (an id or full name in the tenant) says who holds the token.
+    public func createToken(tenant: String, role: AccessRole, expiresIn: Duration?, label: String = "", employee: String? = nil,
                             now: UnixMillis = UnixMillis(Date().timeIntervalSince1970 * 1000)) async throws -> (text: String, token: StoredToken) {
         guard try await store.tenantIDs().contains(tenant) else { throw Failure.noSuchTenant(tenant) }
+        var employeeID: String?
+        if let employee {
+            let state = try await store.loadTenants().first { $0.state.tenant.id == tenant }?.state
+            guard let found = state?.employee(idOrName: employee) else {
+                throw Failure.invalid("tenant \(tenant) has no employee \"\(employee)\" (an id or full name)")
+            }
+            employeeID = found.id
+        }
         let expiresAt = expiresIn.map { now + UnixMillis($0.components.seconds * 1000) }
-        let issued = AccessToken.issue(tenantID: tenant, role: role, label: label, now: now, expiresAt: expiresAt)
+        let issued = AccessToken.issue(tenantID: tenant, role: role, label: label, now: now, expiresAt: expiresAt, employeeID: employeeID)
         try await store.insertToken(issued.stored)
         return (issued.text, issued.stored)
     }

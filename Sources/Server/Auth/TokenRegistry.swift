@@ -38,7 +38,8 @@ final class TokenRegistry: Sendable {
         let presented = Crypto.sha256(Array(secret.utf8))
         let matches = Crypto.constantTimeEqual(presented, stored?.secretHash ?? decoyHash)
         guard let stored, matches, stored.isUsable(at: now) else { return nil }
-        return Credential(tokenID: stored.id, tenantID: stored.tenantID, role: stored.role, expiresAt: stored.expiresAt)
+        return Credential(tokenID: stored.id, tenantID: stored.tenantID, role: stored.role, expiresAt: stored.expiresAt,
+                          employeeID: stored.employeeID)
     }
 
     func isRevoked(_ id: String) -> Bool {

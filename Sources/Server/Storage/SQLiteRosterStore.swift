@@ -102,6 +102,9 @@ public final class SQLiteRosterStore: RosterStore {
                 );
                 """)
         }
+        migrator.registerMigration("v4-token-employee") { db in
+            try db.execute(sql: "ALTER TABLE token ADD COLUMN employee_id TEXT")
+        }
         return migrator
     }
 
@@ -110,7 +113,8 @@ public final class SQLiteRosterStore: RosterStore {
             try Row.fetchAll(db, sql: "SELECT * FROM token ORDER BY created_at_ms, id").map { row in
                 StoredToken(id: row["id"], tenantID: row["tenant_id"], role: AccessRole(rawValue: row["role"]) ?? .reader,
                             secretHash: [UInt8](row["secret_sha256"] as Data), label: row["label"],
-                            createdAt: row["created_at_ms"], expiresAt: row["expires_at_ms"], revokedAt: row["revoked_at_ms"])
+                            createdAt: row["created_at_ms"], expiresAt: row["expires_at_ms"], revokedAt: row["revoked_at_ms"],
+                            employeeID: row["employee_id"])
             }
         }
     }
@@ -118,10 +122,11 @@ public final class SQLiteRosterStore: RosterStore {
     public func insertToken(_ token: StoredToken) async throws {
         try await pool.write { db in
             try db.execute(sql: """
-                INSERT INTO token (id, tenant_id, role, secret_sha256, label, created_at_ms, expires_at_ms, revoked_at_ms)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO token (id, tenant_id, role, secret_sha256, label, created_at_ms, expires_at_ms, revoked_at_ms,
+                                   employee_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [token.id, token.tenantID, token.role.rawValue, Data(token.secretHash), token.label,
-                                 token.createdAt, token.expiresAt, token.revokedAt])
+                                 token.createdAt, token.expiresAt, token.revokedAt, token.employeeID])
         }
     }
 
