@@ -7,6 +7,9 @@ enum Queries {
         let state = view.state
         switch request {
         case .getOnDuty(let query):
+            if query.hasAtMs, !TimeRange.supported.contains(query.atMs) {
+                return .failure(WireError(.invalidArgument, "at_ms \(TimeRange.message)"))
+            }
             let scheduleID: String
             switch schedule(named: query.schedule, in: state) {
             case .success(let found): scheduleID = found?.id ?? ScheduleDefinition.defaultID
@@ -33,6 +36,9 @@ enum Queries {
             }))
 
         case .getFinalSchedule(let query):
+            guard TimeRange.supported.contains(query.fromMs), TimeRange.supported.contains(query.toMs) else {
+                return .failure(WireError(.invalidArgument, "from_ms and to_ms: each \(TimeRange.message)"))
+            }
             guard query.fromMs < query.toMs else {
                 return .failure(WireError(.invalidArgument, "the window's start is not before its end"))
             }
@@ -51,6 +57,9 @@ enum Queries {
 
         case .getNextOnDuty(let query):
             guard !query.employee.isEmpty else { return .failure(WireError(.invalidArgument, "name an employee")) }
+            if query.hasAtMs, !TimeRange.supported.contains(query.atMs) {
+                return .failure(WireError(.invalidArgument, "at_ms \(TimeRange.message)"))
+            }
             guard let employee = state.employee(idOrName: query.employee) else {
                 return .failure(WireError(.notFound("employee \"\(query.employee)\"", suggestions: state.suggestions(for: query.employee))))
             }

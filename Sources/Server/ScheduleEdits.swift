@@ -81,12 +81,22 @@ struct ScheduleEdit {
             before = try schedule()
             after = nil
         case .upsertRotation(let edit):
+            if edit.hasEffectiveMs, !TimeRange.supported.contains(edit.effectiveMs) {
+                throw .invalid([RosterViolation(field: "effective_ms", message: TimeRange.message)])
+            }
             let current = try schedule()
             before = current
             var rotation = Rotation(edit.rotation)
             rotation.slots = try rotation.slots.map { slot throws(RosterError) in
                 try slot.map { person throws(RosterError) in try employee(person, field: "slots") }
             }
+            // Checked alone before a new version is derived from it (which computes turns); the id
+            // may still be empty here (assigned below).
+            var probe = rotation
+            if probe.id.isEmpty { probe.id = "new" }
+            let alone = ScheduleDefinition(id: current.id, name: current.name, zone: current.zone,
+                                           layers: [ScheduleLayer(level: 0, rotations: [probe])]).violations()
+            if !alone.isEmpty { throw .invalid(alone) }
             if !rotation.id.isEmpty, current.rotation(id: rotation.id) != nil {
                 let effective = edit.hasEffectiveMs ? edit.effectiveMs : now
                 after = current.editingRotation(rotation.id, to: rotation, effective: effective,
@@ -99,6 +109,9 @@ struct ScheduleEdit {
                 after = current.addingRotation(rotation, level: Int(edit.level))
             }
         case .endRotation(let edit):
+            if edit.hasEffectiveMs, !TimeRange.supported.contains(edit.effectiveMs) {
+                throw .invalid([RosterViolation(field: "effective_ms", message: TimeRange.message)])
+            }
             let current = try schedule()
             before = current
             guard let ended = current.endingRotation(edit.rotationID, effective: edit.hasEffectiveMs ? edit.effectiveMs : now) else {
@@ -146,6 +159,13 @@ struct ScheduleEdit {
                                      ids: ids, author: author, reason: swap.reason)
         case nil:
             throw .invalid([RosterViolation(field: "edit", message: "names no edit")])
+        }
+        if let after {
+            // The rules first: the preview below resolves the new definition, which must be sound.
+            let problems = state.violations(of: .scheduleUpserted(after))
+            if !problems.isEmpty { throw .invalid(problems) }
+            let slow = after.slowRotations(now: now)
+            if !slow.isEmpty { throw .invalid(slow) }
         }
         let id = after?.id ?? before!.id
         let changes: [RosterImport.Located] = after.map { [("", .scheduleUpserted($0))] } ?? [("", .scheduleDeleted(id: id))]

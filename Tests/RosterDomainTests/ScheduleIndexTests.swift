@@ -115,3 +115,18 @@ import Testing
         #expect(swapped.violations().isEmpty && swapped.overrides.allSatisfy { $0.author == "tok" && $0.reason == "holiday" })
     }
 }
+
+/// The library never traps on an instant an app passes in, however far out.
+@Suite(.timeLimit(.minutes(1))) struct ScheduleEdgeOfTimeTests {
+    @Test func instantsAtTheEdgesOfTimeAnswerNobodyInsteadOfTrapping() throws {
+        let schedule = ScheduleEditingTests.weekly
+        for instant in [UnixMillis.min, .min + 1, -62_135_596_800_001, 253_402_300_800_000, .max - 1, .max] {
+            let lookup = ScheduleOnDutyIndex(schedule, employees: [:], around: instant).lookup(at: instant)
+            #expect(lookup.current.isEmpty && lookup.until == nil, "at \(instant)")
+            #expect(NextDuty.first(of: "ada", on: schedule, from: instant) == nil)
+        }
+        #expect(FinalSchedule.resolve([schedule], from: .min, to: .max).truncated, "a window over all of time is cut, not trapped")
+        let index = ScheduleOnDutyIndex(schedule, employees: [:], around: 0)
+        #expect(index.lookup(at: .max).current.isEmpty)
+    }
+}

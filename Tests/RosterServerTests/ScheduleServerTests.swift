@@ -318,4 +318,62 @@ import Testing
             await team.admin.close()
         }
     }
+
+    @Test func hostileInstantsAndSizesGetTypedErrorsAndTheServerKeepsServing() async throws {
+        try await withServer { harness in
+            let team = try await Self.team(harness)
+            let admin = team.admin
+            func rotation(_ change: (inout Roster_V1_Rotation) -> Void) -> RosterMessage {
+                .editSchedule(.with {
+                    $0.schedule = "Platform primary"
+                    $0.upsertRotation = .with {
+                        $0.rotation = .with {
+                            $0.cadence = .with { $0.unit = .hours; $0.count = 1 }
+                            $0.handoff = "2026-01-01T00:00"
+                            $0.slots = [.with { $0.employeeIds = [team.ada] }]
+                            change(&$0)
+                        }
+                    }
+                })
+            }
+            let refusals: [(String, RosterMessage, String)] = [
+                ("at_ms at the edge of time", .getOnDuty(.with { $0.atMs = .min; $0.schedule = "Platform primary" }), "years 1 and 9999"),
+                ("a window at the end of time", .getFinalSchedule(.with { $0.fromMs = .max - 1; $0.toMs = .max }), "years 1 and 9999"),
+                ("next from the start of time", .getNextOnDuty(.with { $0.employee = "Ada Lovelace"; $0.atMs = .min }), "years 1 and 9999"),
+                ("a cadence of four billion hours", rotation { $0.cadence.count = 4_000_000_000 }, "at most 1000"),
+                ("an unknown cadence unit", rotation { $0.cadence.unit = .unspecified }, "at least 1"),
+                ("a handoff that is not a date", rotation { $0.handoff = "soon" }, "local date-time"),
+                ("an end at the end of time", rotation { $0.endMs = .max }, "years 1 and 9999"),
+                ("restricted hourly turns counted since 1950",
+                 rotation { $0.handoff = "1950-01-01T00:00"; $0.restrictions = [.with { $0.weekdays = [2]; $0.startMinute = 0; $0.endMinute = 60 }] },
+                 "turns back"),
+                ("an edit effective at the start of time", .editSchedule(.with {
+                    $0.schedule = "Platform primary"
+                    $0.upsertRotation = .with { $0.rotation = .with { $0.id = "x" }; $0.effectiveMs = .min }
+                }), "years 1 and 9999"),
+                ("an override from the start of time", .editSchedule(.with {
+                    $0.schedule = "Platform primary"
+                    $0.addOverride = .with { $0.kind = .add; $0.employeeID = team.ada; $0.startMs = .min; $0.endMs = 0 }
+                }), "years 1 and 9999"),
+            ]
+            for (what, message, expected) in refusals {
+                let error = try await Self.refusal(admin, message)
+                #expect(error.code == .invalidArgument, "\(what): \(error)")
+                let text = ([error.message] + error.violations.map(\.description_p)).joined(separator: " ")
+                #expect(text.contains(expected), "\(what): \(text)")
+            }
+            guard case .schedules(let listed) = try await admin.request(.listSchedules(.init())) else { return }
+            let existing = try #require(listed.schedules.first { $0.name == "Platform primary" }?.layers.first?.rotations.first)
+            var huge = existing
+            huge.cadence = .with { $0.unit = .weeks; $0.count = 4_000_000_000 }
+            let edit = try await Self.refusal(admin, .editSchedule(.with {
+                $0.schedule = "Platform primary"
+                $0.upsertRotation = .with { $0.rotation = huge; $0.effectiveMs = t0 + 400 * 24 * 60 * minute }
+            }))
+            #expect(edit.code == .invalidArgument && edit.violations.contains { $0.description_p.contains("at most 1000") }, "\(edit)")
+            let still = try await Self.final(admin, "Platform primary", from: "2026-11-30T00:00:00Z", to: "2026-12-07T00:00:00Z")
+            #expect(still.map(\.employeeID) == [team.ada], "the server still answers")
+            await admin.close()
+        }
+    }
 }

@@ -12,6 +12,7 @@ public enum FinalSchedule {
     {
         var all: [(scheduleID: String, shift: ResolvedShift)] = []
         var truncated = false
+        let from = max(from, TimeRange.supported.lowerBound), to = min(to, TimeRange.supported.upperBound)
         for schedule in schedules {
             guard let answer = try? ScheduleResolver.resolve(schedule, from: from, to: to, limit: maxShifts) else { continue }
             truncated = truncated || answer.truncated
@@ -32,7 +33,8 @@ public enum NextDuty {
     /// fast rotation is found within the first day; one who is not in it is never looked for.)
     public static func first(of employeeID: String, on schedule: ScheduleDefinition, from: UnixMillis) -> ResolvedShift? {
         // Someone the schedule never names is never on it: no need to resolve a year of it.
-        guard schedule.mentionedEmployees.contains(employeeID) || schedule.shifts.contains(where: { $0.employeeID == employeeID })
+        guard TimeRange.supported.contains(from),
+              schedule.mentionedEmployees.contains(employeeID) || schedule.shifts.contains(where: { $0.employeeID == employeeID })
         else { return nil }
         let day: UnixMillis = 86_400_000
         var lower = from

@@ -90,6 +90,27 @@ extension ScheduleDefinition {
     }
 
     static func modulo(_ value: Int, _ count: Int) -> Int { ((value % count) + count) % count }
+
+    /// The most turns a restricted rotation advancing over active turns may lie between its
+    /// anchor and now: each is examined to count the active ones, on every resolve.
+    public static let maxCountedTurns = 100_000
+
+    /// Rotations whose anchor is so far back that counting their active turns up to `now` would
+    /// stall the server (`maxCountedTurns`), with a sentence saying what to do.
+    public func slowRotations(now: UnixMillis) -> [RosterViolation] {
+        guard let clock = WallClock(zone: zone) else { return [] }
+        var found: [RosterViolation] = []
+        for layer in layers {
+            for rotation in layer.rotations where rotation.advance == .activeTurns {
+                let turns = RotationTurns(rotation, level: layer.level, clock: clock)
+                guard !turns.everyTurnIsActive, turns.lastTurn(startingAtOrBefore: now) > Self.maxCountedTurns else { continue }
+                found.append(RosterViolation(location: "rotation \(rotation.id)", field: "handoff",
+                    message: "is more than \(Self.maxCountedTurns) turns back; with restrictions every turn since it is counted: "
+                        + "choose a later handoff (or calendar advance)"))
+            }
+        }
+        return found
+    }
 }
 
 /// Who gains or loses duty by a definition change, over a window: what `--preview` shows.

@@ -43,6 +43,7 @@ public final class ScheduleOnDutyIndex: Sendable {
             engine = OnDutyEngine(shifts: definition.shifts, employees: employees)
             return
         }
+        let instant = min(max(instant, TimeRange.supported.lowerBound), TimeRange.supported.upperBound)
         let weekStart = Self.floor(instant, to: Self.week)
         validFor = weekStart..<(weekStart + Self.week)
         // A rotation that hands off within the hour would put hundreds of thousands of turns in
@@ -56,6 +57,10 @@ public final class ScheduleOnDutyIndex: Sendable {
 
     /// Who is on duty at `instant`, until when, and who next. O(log n + k) inside `validFor`.
     public func lookup(at instant: UnixMillis) -> OnDutyLookup {
+        // Rules are resolved for the years 1 to 9999 only; nobody is on duty outside them.
+        guard horizon.upperBound == .max || TimeRange.supported.contains(instant) else {
+            return OnDutyLookup(at: instant, current: [], until: nil, next: [])
+        }
         guard validFor.contains(instant) else {
             return ScheduleOnDutyIndex(definition, employees: employees, around: instant).lookup(at: instant)
         }

@@ -303,7 +303,9 @@ struct RotationTurns {
     func lastTurn(startingAtOrBefore instant: UnixMillis) -> Int {
         guard handoff(0) <= instant else { return -1 }
         var low = 0, high = 1
-        while handoff(high) <= instant { low = high; high *= 2 }
+        // 2^33 one-minute turns span 16,000 years: more than any instant in `TimeRange` needs,
+        // and a bound that keeps the handoff arithmetic from overflowing.
+        while high < 1 << 33, handoff(high) <= instant { low = high; high *= 2 }
         while high - low > 1 {
             let mid = (low + high) / 2
             if handoff(mid) <= instant { low = mid } else { high = mid }

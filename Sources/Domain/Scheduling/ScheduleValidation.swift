@@ -27,6 +27,14 @@ extension ScheduleDefinition {
                 case .hours(let n), .days(let n), .weeks(let n), .months(let n), .minutes(let n): n
                 }
                 if multiplier < 1 { add(location, "cadence", "must be at least 1") }
+                // Bounds that keep turn arithmetic far from overflow whatever an admin sends.
+                if multiplier > 1000 { add(location, "cadence", "is at most 1000 of its unit") }
+                if rotation.slots.count > 1000 { add(location, "slots", "are at most 1000") }
+                if !(0...1_000_000).contains(rotation.slotOffset) { add(location, "slot_offset", "is 0 to 1,000,000") }
+                if rotation.restrictions.count > 100 { add(location, "restrictions", "are at most 100") }
+                for (field, instant) in [("end", rotation.end), ("since", rotation.since)] {
+                    if let instant, !TimeRange.supported.contains(instant) { add(location, field, TimeRange.message) }
+                }
                 for window in rotation.restrictions {
                     if !window.weekdays.isSubset(of: 1...7) || window.weekdays.isEmpty {
                         add(location, "restrictions", "weekdays are 1 (Sunday) to 7 (Saturday), at least one")
@@ -40,6 +48,9 @@ extension ScheduleDefinition {
         for override in overrides {
             let location = "override \(override.id)"
             if override.start >= override.end { add(location, "end", "the start is not before the end") }
+            if !TimeRange.supported.contains(override.start) || !TimeRange.supported.contains(override.end) {
+                add(location, "window", TimeRange.message)
+            }
             if case .replace(let replaced, let replacement) = override.kind, replaced == replacement {
                 add(location, "with", "replaces a person with themselves")
             }
@@ -69,4 +80,11 @@ extension ScheduleOverride {
         case .add(let person), .remove(let person): [person]
         }
     }
+}
+
+/// The instants schedules are resolved for: years 1 to 9999. Wall-clock arithmetic outside them
+/// would overflow, so requests and definitions beyond are refused with this message.
+public enum TimeRange {
+    public static let supported: ClosedRange<UnixMillis> = -62_135_596_800_000...253_402_300_799_999
+    public static let message = "is not an instant between the years 1 and 9999"
 }
