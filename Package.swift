@@ -181,6 +181,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Tests/RosterServerTests",
             exclude: ["Fixtures"]

@@ -50,6 +50,24 @@ public struct StoreAdministration: Sendable {
 
     public func tokens() async throws -> [StoredToken] { try await store.loadTokens() }
 
+    /// One line of `roster-server status` per tenant.
+    public struct TenantStatus: Sendable {
+        public var id: String
+        public var revision: UInt64
+        public var epoch: UInt64
+        public var employees: Int
+        public var schedules: Int
+        public var shifts: Int
+    }
+
+    public func tenantStatus() async throws -> [TenantStatus] {
+        try await store.loadTenants().map { stored in
+            TenantStatus(id: stored.state.tenant.id, revision: stored.revision, epoch: stored.epoch,
+                         employees: stored.state.employees.count, schedules: stored.state.schedules.count,
+                         shifts: stored.state.shifts.count)
+        }
+    }
+
     public func revokeToken(_ id: String, now: UnixMillis = UnixMillis(Date().timeIntervalSince1970 * 1000)) async throws {
         let bare = id.hasPrefix(AccessToken.prefix) ? (AccessToken.parse(id)?.id ?? id) : id
         guard try await store.revokeToken(id: bare, at: now) else { throw Failure.noSuchToken(id) }

@@ -192,6 +192,20 @@ public final class SQLiteRosterStore: RosterStore {
         }
     }
 
+    /// Gives every tenant a new epoch (a restored store: its revisions are another history's).
+    /// Blocking.
+    func renewEpochsBlocking() throws {
+        try pool.write { db in
+            for id in try String.fetchAll(db, sql: "SELECT id FROM tenant") {
+                try db.execute(sql: "UPDATE tenant SET epoch = ? WHERE id = ?",
+                               arguments: [Int64(bitPattern: UInt64.random(in: 1...UInt64.max)), id])
+            }
+        }
+    }
+
+    /// `close()` for callers already on a thread of their own.
+    func closeBlocking() throws { try pool.close() }
+
     /// Closing waits for reads and writes in progress: a blocking call, so it runs on a thread
     /// of NIOThreadPool (on the concurrency pool it could block every thread of it).
     public func close() async throws {

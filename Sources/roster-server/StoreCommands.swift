@@ -1,0 +1,79 @@
+import ArgumentParser
+import Foundation
+import RosterServer
+
+// The store over the years: an online backup, a checked restore, and what a data directory holds.
+
+struct BackupCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "backup",
+        abstract: "Write a consistent copy of the store to a file, while the server runs.",
+        discussion: """
+            The copy is one snapshot of every committed change (SQLite's VACUUM INTO on a read connection, which \
+            does not block the server's writes or pushes). It holds the tenants, their history and the token \
+            hashes; the admin token file and the TLS files of the data directory are not in it.
+            """)
+    @OptionGroup var store: DataDirectoryOption
+    @Option(help: "The backup file to write (must not exist).") var to: String
+
+    func validate() throws {
+        if FileManager.default.fileExists(atPath: to) { throw ValidationError("\(to) exists: choose a new file") }
+    }
+
+    func run() async throws {
+        let directory = DataDirectory(store.path)
+        guard directory.hasDatabase else { throw DataDirectoryError.noDatabase(directory.path) }
+        try await StoreBackup.backup(databasePath: directory.database, to: to)
+        let summary = try await StoreBackup.check(to)
+        print("backed up \(summary.tenants.count) tenant(s) to \(to): "
+              + summary.tenants.map { "\($0) at revision \(summary.revisions[$0] ?? 0)" }.joined(separator: ", "))
+    }
+}
+
+struct RestoreCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "restore",
+        abstract: "Check a backup file, then make it the store of a data directory (stop its server first).",
+        discussion: """
+            The file must pass SQLite's integrity check and have a schema this release knows; nothing is \
+            replaced otherwise. Every tenant gets a new epoch, so connected clients take a fresh snapshot \
+            instead of resuming from revisions of another history.
+            """)
+    @Option(help: "The backup file.") var from: String
+    @OptionGroup var store: DataDirectoryOption
+    @Flag(help: "Overwrite the directory's existing database.") var replace = false
+
+    func run() async throws {
+        let summary = try await StoreBackup.restore(from: from, into: DataDirectory(store.path), replace: replace)
+        print("restored \(summary.tenants.count) tenant(s) into \(store.path) with new epochs: "
+              + summary.tenants.map { "\($0) at revision \(summary.revisions[$0] ?? 0)" }.joined(separator: ", "))
+    }
+}
+
+struct StatusCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status", abstract: "What a data directory holds: schema, tenants, revisions, epochs, tokens, size.")
+    @OptionGroup var store: DataDirectoryOption
+
+    func run() async throws {
+        let directory = DataDirectory(store.path)
+        guard directory.hasDatabase else { throw DataDirectoryError.noDatabase(directory.path) }
+        let summary = try await StoreBackup.check(directory.database)
+        let administration = try await store.open()
+        let tenants = try await administration.tenantStatus()
+        let tokens = try await administration.tokens()
+        await administration.close()
+        let bytes = ["", "-wal"].compactMap {
+            (try? FileManager.default.attributesOfItem(atPath: directory.database + $0))?[.size] as? Int
+        }.reduce(0, +)
+        print("data directory \(directory.path)")
+        print("schema: \(summary.migrations.joined(separator: ", "))")
+        print(String(format: "database: %.1f MB (with its write-ahead log)", Double(bytes) / 1e6))
+        for tenant in tenants {
+            print("tenant \(tenant.id): revision \(tenant.revision), epoch \(String(tenant.epoch, radix: 16)), "
+                  + "\(tenant.employees) employees, \(tenant.schedules) schedules, \(tenant.shifts) one-off shifts")
+        }
+        let active = tokens.filter { $0.isUsable(at: Int64(Date().timeIntervalSince1970 * 1000)) }
+        print("tokens: \(active.count) active, \(tokens.count - active.count) revoked or expired")
+    }
+}
