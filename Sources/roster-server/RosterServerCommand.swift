@@ -49,6 +49,8 @@ struct Serve: AsyncParsableCommand {
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error. (env: ROSTER_LOG_LEVEL; default: info)")
     var logLevel: String?
+    @Option(help: "Log format: text, or json (one object per line, for journald and log shippers). (env: ROSTER_LOG_FORMAT; default: text)")
+    var logFormat: String?
 
     @Option(help: "Maximum simultaneous connections. (env: ROSTER_MAX_CONNECTIONS)")
     var maxConnections: Int?
@@ -83,11 +85,20 @@ struct Serve: AsyncParsableCommand {
         if let level = setting(logLevel, "LOG_LEVEL"), Logger.Level(rawValue: level) == nil {
             throw ValidationError("unknown log level \"\(level)\"")
         }
+        if let format = setting(logFormat, "LOG_FORMAT"), !["text", "json"].contains(format) {
+            throw ValidationError("--log-format is text or json (got \"\(format)\")")
+        }
     }
 
     func run() async throws {
         let level = setting(logLevel, "LOG_LEVEL").flatMap(Logger.Level.init(rawValue:)) ?? .info
+        let json = setting(logFormat, "LOG_FORMAT") == "json"
         LoggingSystem.bootstrap { label in
+            if json {
+                var handler = JSONLogHandler(label: label)
+                handler.logLevel = level
+                return handler
+            }
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level
             return handler

@@ -77,4 +77,19 @@ import Testing
             await client.close()
         }
     }
+
+    @Test func logsCanBeJSONLinesForJournaldAndShippers() async throws {
+        try await withServerProcess(arguments: ["--log-format", "json"]) { server in
+            let cli = CLI(port: server.port, token: server.adminToken)
+            try await cli.run(["admin", "motd", "set", "a line with \"quotes\"\nand a break"])
+            await server.terminate()
+            let lines = server.child.stderr.split(separator: "\n").map(String.init)
+            #expect(lines.count >= 3)
+            for line in lines {
+                let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not JSON: \(line)")
+                #expect(object["time"] is String && object["level"] is String && object["message"] is String, "\(line)")
+            }
+            #expect(lines.contains { $0.contains("\"message\":\"listening on") })
+        }
+    }
 }
