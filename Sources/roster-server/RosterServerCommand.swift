@@ -12,20 +12,26 @@ struct RosterServerCommand: AsyncParsableCommand {
         commandName: "roster-server",
         abstract: "Serves shift rosters and pushes on-duty changes to subscribers.",
         version: RosterVersion.description,
-        subcommands: [Serve.self, TokenCommand.self, TenantCommand.self, BackupCommand.self, RestoreCommand.self, StatusCommand.self],
+        subcommands: [Serve.self, TokenCommand.self, TenantCommand.self, BackupCommand.self, RestoreCommand.self, StatusCommand.self,
+                      ConfigCommand.self],
         defaultSubcommand: Serve.self)
 }
 
-/// Flags win over environment variables (ROSTER_*), which win over the defaults.
+/// Flags win over environment variables (ROSTER_*), which win over the config file, which wins
+/// over the defaults.
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run the server (the default command).",
         discussion: """
             Every option can also be set with an environment variable, named after the option in capitals \
-            with a ROSTER_ prefix: --listen is ROSTER_LISTEN, --max-frame-bytes is ROSTER_MAX_FRAME_BYTES. \
-            A flag beats its variable. SIGTERM or SIGINT sends GoingAway to every client and stops after \
+            with a ROSTER_ prefix: --listen is ROSTER_LISTEN, --max-frame-bytes is ROSTER_MAX_FRAME_BYTES, \
+            and in a YAML file given with --config, as a key named like the option (`listen: 0.0.0.0:7400`, \
+            `tls: true`, `tls-name: [a.example, b.example]`). A flag beats its variable, which beats the file. SIGTERM or SIGINT sends GoingAway to every client and stops after \
             the grace period.
             """)
+
+    @Option(help: "A YAML file with any of these options as keys (`roster-server config check FILE` checks it). (env: ROSTER_CONFIG)")
+    var config: String?
 
     @Option(help: "Address to listen on, HOST:PORT. (env: ROSTER_LISTEN)")
     var listen: String?
@@ -76,6 +82,7 @@ struct Serve: AsyncParsableCommand {
     var shutdownGraceMs: Int64?
 
     func validate() throws {
+        _ = try configFile()
         if let listen = setting(listen, "LISTEN"), (try? Self.parse(listen: listen)) == nil {
             throw ValidationError("--listen must be HOST:PORT, e.g. 127.0.0.1:7400 (got \"\(listen)\")")
         }
@@ -107,14 +114,15 @@ struct Serve: AsyncParsableCommand {
 
         var configuration = ServerConfiguration(dataDirectory: setting(dataDirectory, "DATA_DIR") ?? "./roster-data")
         configuration.listen = try Self.parse(listen: setting(listen, "LISTEN") ?? "127.0.0.1:7400")
-        configuration.demo = demo || ProcessInfo.processInfo.environment["ROSTER_DEMO"] == "1"
+        configuration.demo = try flag(demo, "DEMO")
         let certificate = setting(tlsCert, "TLS_CERT"), clientCA = setting(tlsClientCa, "TLS_CLIENT_CA")
-        if tls || ProcessInfo.processInfo.environment["ROSTER_TLS"] == "1" || certificate != nil || clientCA != nil || !tlsName.isEmpty {
+        let names = tlsName.isEmpty ? try configFile()?.list("tls-name") ?? [] : tlsName
+        if try flag(tls, "TLS") || certificate != nil || clientCA != nil || !names.isEmpty {
             var settings = ServerConfiguration.TLSSettings()
             settings.certificateChainFile = certificate
             settings.privateKeyFile = setting(tlsKey, "TLS_KEY")
             settings.clientCAFile = clientCA
-            settings.names = tlsName
+            settings.names = names
             configuration.tls = settings
         }
         var limits = configuration.limits
@@ -142,15 +150,34 @@ struct Serve: AsyncParsableCommand {
         try await services.run()
     }
 
+    /// The --config file (or ROSTER_CONFIG's), checked; nil without one.
+    private func configFile() throws -> ServerConfigFile? {
+        guard let path = config ?? ProcessInfo.processInfo.environment["ROSTER_CONFIG"] else { return nil }
+        do { return try ServerConfigFile.load(path) } catch { throw ValidationError(error.description) }
+    }
+
+    private static func key(_ name: String) -> String { name.lowercased().replacingOccurrences(of: "_", with: "-") }
+
     private func setting(_ flag: String?, _ name: String) -> String? {
-        flag ?? ProcessInfo.processInfo.environment["ROSTER_" + name]
+        flag ?? ProcessInfo.processInfo.environment["ROSTER_" + name] ?? (try? configFile())??.text(Self.key(name))
     }
 
     private func number<T: LosslessStringConvertible>(_ flag: T?, _ name: String) throws -> T? {
         if let flag { return flag }
-        guard let text = ProcessInfo.processInfo.environment["ROSTER_" + name] else { return nil }
-        guard let value = T(text) else { throw ValidationError("ROSTER_\(name) must be a number (got \"\(text)\")") }
+        if let text = ProcessInfo.processInfo.environment["ROSTER_" + name] {
+            guard let value = T(text) else { throw ValidationError("ROSTER_\(name) must be a number (got \"\(text)\")") }
+            return value
+        }
+        guard let file = try configFile(), let text = file.text(Self.key(name)) else { return nil }
+        guard let value = T(text) else { throw ValidationError("\(file.path): \(Self.key(name)) is out of range (\(text))") }
         return value
+    }
+
+    /// A flag given, else ROSTER_NAME (1 or 0), else the file.
+    private func flag(_ given: Bool, _ name: String) throws -> Bool {
+        if given { return true }
+        if let text = ProcessInfo.processInfo.environment["ROSTER_" + name] { return text == "1" }
+        return try configFile()?.flag(Self.key(name)) ?? false
     }
 
     static func parse(listen: String) throws -> HostPort {
@@ -158,5 +185,67 @@ struct Serve: AsyncParsableCommand {
             throw ValidationError("--listen must be HOST:PORT (got \"\(listen)\")")
         }
         return address
+    }
+}
+
+struct ConfigCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "config", abstract: "Check a configuration file, or show the settings and where each comes from.",
+        subcommands: [Check.self, Print.self])
+
+    struct Check: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Check a YAML configuration file without starting.")
+        @Argument(help: "The file.") var file: String
+
+        func run() throws {
+            let loaded: ServerConfigFile
+            do { loaded = try ServerConfigFile.load(file) } catch {
+                FileHandle.standardError.write(Data("\(error.description)\n".utf8))
+                throw ExitCode(65)
+            }
+            var problems: [String] = []
+            if let listen = loaded.text("listen"), HostPort(parsing: listen, allowingPortZero: true, defaultHost: "0.0.0.0") == nil {
+                problems.append("line \(loaded.entries["listen"]!.line): listen must be HOST:PORT (got \"\(listen)\")")
+            }
+            if let level = loaded.text("log-level"), Logger.Level(rawValue: level) == nil {
+                problems.append("line \(loaded.entries["log-level"]!.line): log-level: unknown level \"\(level)\"")
+            }
+            if let format = loaded.text("log-format"), !["text", "json"].contains(format) {
+                problems.append("line \(loaded.entries["log-format"]!.line): log-format is text or json (got \"\(format)\")")
+            }
+            if (loaded.text("tls-cert") == nil) != (loaded.text("tls-key") == nil) {
+                problems.append("tls-cert and tls-key go together")
+            }
+            guard problems.isEmpty else {
+                FileHandle.standardError.write(Data("\(file):\n  \(problems.joined(separator: "\n  "))\n".utf8))
+                throw ExitCode(65)
+            }
+            print("\(file): ok (\(loaded.entries.count) setting\(loaded.entries.count == 1 ? "" : "s"))")
+        }
+    }
+
+    struct Print: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show every setting of `serve` from the environment and the file, and where each comes from (flags given to serve beat both).")
+        @Option(help: "The configuration file. (env: ROSTER_CONFIG)") var config: String?
+
+        func run() throws {
+            let environment = ProcessInfo.processInfo.environment
+            var file: ServerConfigFile?
+            if let path = config ?? environment["ROSTER_CONFIG"] {
+                do { file = try ServerConfigFile.load(path) } catch { throw ValidationError(error.description) }
+            }
+            for (key, kind) in ServerConfigFile.keys {
+                let variable = ServerConfigFile.environmentName(of: key)
+                if let value = environment[variable] {
+                    print("\(key) = \(value)\t(environment \(variable))")
+                } else if let file, let entry = file.entries[key] {
+                    let shown = kind == .flag ? (entry.texts == ["1"] ? "true" : "false") : entry.texts.joined(separator: ", ")
+                    print("\(key) = \(shown)\t(\(file.path):\(entry.line))")
+                } else {
+                    print("\(key)\t(default)")
+                }
+            }
+        }
     }
 }

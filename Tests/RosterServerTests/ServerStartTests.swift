@@ -92,4 +92,33 @@ import Testing
             #expect(lines.contains { $0.contains("\"message\":\"listening on") })
         }
     }
+
+    @Test func aConfigFileIsCheckedLineByLineAndServesWithFlagsAndEnvironmentAboveIt() async throws {
+        let scratch = TestScratch.directory("roster-config")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let cli = CLI(port: 1)
+        let bad = scratch.appendingPathComponent("bad.yaml")
+        try "listen: 127.0.0.1:7400\nlisen: x\nmax-connections: lots\ntls: maybe\n".write(to: bad, atomically: true, encoding: .utf8)
+        let refused = try await cli.server(["config", "check", bad.path])
+        #expect(refused.status == 65)
+        #expect(refused.stderr.contains("line 2: unknown key \"lisen\" (did you mean listen?)"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("line 3: max-connections: expected a whole number (got \"lots\")"))
+        #expect(refused.stderr.contains("line 4: tls: expected true or false"))
+
+        let good = scratch.appendingPathComponent("roster.yaml")
+        try "# the demo, logging JSON\nlog-format: json\ndemo: true\nlog-level: info\n".write(to: good, atomically: true, encoding: .utf8)
+        let checked = try await cli.server(["config", "check", good.path])
+        #expect(checked.status == 0 && checked.stdout.contains("ok (3 settings)"), "\(checked.stderr)")
+        let printed = try await cli.server(["config", "print", "--config", good.path])
+        #expect(printed.stdout.contains("demo = true\t(\(good.path):3)") && printed.stdout.contains("listen\t(default)"), "\(printed.stdout)")
+
+        // serve --config: the file's settings apply (JSON logs, the demo) under the flags given.
+        try await withServerProcess(arguments: ["--config", good.path]) { server in
+            let schedules = try await CLI(port: server.port).run(["schedules", "--json"])
+            #expect(schedules.stdout.contains("Demo fast rotation"), "demo: true from the file")
+            await server.terminate()
+            let first = try #require(server.child.stderr.split(separator: "\n").first)
+            #expect(first.hasPrefix("{\"time\":"), "log-format: json from the file: \(first)")
+        }
+    }
 }
