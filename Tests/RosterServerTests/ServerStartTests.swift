@@ -98,7 +98,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: scratch) }
         let cli = CLI(port: 1)
         let bad = scratch.appendingPathComponent("bad.yaml")
-        try "listen: 127.0.0.1:7400\nlisen: x\nmax-connections: lots\ntls: maybe\n".write(to: bad, atomically: true, encoding: .utf8)
+        try Data("listen: 127.0.0.1:7400\nlisen: x\nmax-connections: lots\ntls: maybe\n".utf8).write(to: bad)
         let refused = try await cli.server(["config", "check", bad.path])
         #expect(refused.status == 65)
         #expect(refused.stderr.contains("line 2: unknown key \"lisen\" (did you mean listen?)"), "\(refused.stderr)")
@@ -106,7 +106,7 @@ import Testing
         #expect(refused.stderr.contains("line 4: tls: expected true or false"))
 
         let good = scratch.appendingPathComponent("roster.yaml")
-        try "# the demo, logging JSON\nlog-format: json\ndemo: true\nlog-level: info\n".write(to: good, atomically: true, encoding: .utf8)
+        try Data("# the demo, logging JSON\nlog-format: json\ndemo: true\nlog-level: info\n".utf8).write(to: good)
         let checked = try await cli.server(["config", "check", good.path])
         #expect(checked.status == 0 && checked.stdout.contains("ok (3 settings)"), "\(checked.stderr)")
         let printed = try await cli.server(["config", "print", "--config", good.path])
