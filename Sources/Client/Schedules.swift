@@ -119,47 +119,20 @@ extension CachedRoster {
     /// The final schedule from the cached definitions: the server's answer, offline.
     /// At most `FinalSchedule.maxShifts`, like the server's answer.
     public func finalSchedule(_ query: FinalScheduleQuery) throws(RosterError) -> [FinalShift] {
-        let state = self.state
-        var employeeID: String?
-        if let name = query.employee {
-            guard let found = state.employee(idOrName: name) else {
-                throw .notFound("employee \"\(name)\"", suggestions: state.suggestions(for: name))
-            }
-            employeeID = found.id
-        }
-        let schedules: [ScheduleDefinition]
-        if let name = query.schedule {
-            guard let found = state.schedule(idOrName: name) else { throw .notFound("schedule \"\(name)\"", suggestions: []) }
-            schedules = [found]
-        } else {
-            schedules = state.sortedSchedules
-        }
-        let answer = FinalSchedule.resolve(schedules.compactMap { state.definition(of: $0.id) }, from: query.from, to: query.to,
-                                           employeeID: employeeID)
-        let names = Dictionary(schedules.map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
-        return answer.shifts.map { scheduleID, shift in
-            FinalShift(id: shift.id, scheduleID: scheduleID, scheduleName: names[scheduleID] ?? scheduleID,
-                       employeeID: shift.employeeID, employee: state.employees[shift.employeeID],
-                       start: shift.start, end: shift.end, source: shift.source)
-        }
+        named(try state.finalSchedule(schedule: query.schedule, employee: query.employee, from: query.from, to: query.to).shifts)
     }
 
     /// When a person is next on duty on each schedule (or one), as the server answers it.
     public func nextOnDuty(employee: String, schedule: String?, at instant: UnixMillis) throws(RosterError) -> [FinalShift] {
-        guard let person = state.employee(idOrName: employee) else {
-            throw .notFound("employee \"\(employee)\"", suggestions: state.suggestions(for: employee))
+        named(try state.nextOnDuty(employee: employee, schedule: schedule, at: instant))
+    }
+
+    private func named(_ shifts: [(scheduleID: String, shift: ResolvedShift)]) -> [FinalShift] {
+        shifts.map { scheduleID, shift in
+            FinalShift(id: shift.id, scheduleID: scheduleID, scheduleName: state.schedules[scheduleID]?.name ?? scheduleID,
+                       employeeID: shift.employeeID, employee: state.employees[shift.employeeID],
+                       start: shift.start, end: shift.end, source: shift.source)
         }
-        var schedules = state.sortedSchedules
-        if let schedule {
-            guard let found = state.schedule(idOrName: schedule) else { throw .notFound("schedule \"\(schedule)\"", suggestions: []) }
-            schedules = [found]
-        }
-        return schedules.compactMap { definition -> FinalShift? in
-            guard let full = state.definition(of: definition.id),
-                  let shift = NextDuty.first(of: person.id, on: full, from: instant) else { return nil }
-            return FinalShift(id: shift.id, scheduleID: definition.id, scheduleName: definition.name, employeeID: person.id,
-                              employee: person, start: shift.start, end: shift.end, source: shift.source)
-        }.sorted { ($0.start, $0.scheduleID) < ($1.start, $1.scheduleID) }
     }
 
     /// Who is on duty on one schedule (id or name; the default one when nil) at an instant.

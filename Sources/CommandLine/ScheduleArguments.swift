@@ -60,7 +60,8 @@ public enum ScheduleArguments {
             }
         }
         let times = parts.last!.split(separator: "-").map(String.init)
-        guard times.count == 2, let start = minutes(times[0]), let end = minutes(times[1]) else { throw invalid }
+        guard times.count == 2, let start = RestrictionWindow.minuteOfDay(times[0]),
+              let end = RestrictionWindow.minuteOfDay(times[1]) else { throw invalid }
         return RestrictionWindow(weekdays: weekdays, start: start, end: end)
     }
 
@@ -68,15 +69,9 @@ public enum ScheduleArguments {
     public static func text(_ window: RestrictionWindow) -> String {
         let days = window.weekdays.count == 7 ? "" : window.weekdays.sorted().map { weekdayNames[$0 - 1].capitalized }
             .joined(separator: ",") + " "
-        return days + String(format: "%02d:%02d-%02d:%02d", window.start / 60, window.start % 60, window.end / 60, window.end % 60)
+        return days + RestrictionWindow.clockText(window.start) + "-" + RestrictionWindow.clockText(window.end)
     }
 
-    private static func minutes(_ text: String) -> Int? {
-        let parts = text.split(separator: ":").compactMap { Int($0) }
-        guard parts.count == 2, (0...24).contains(parts[0]), (0...59).contains(parts[1]) else { return nil }
-        let total = parts[0] * 60 + parts[1]
-        return total <= 1440 ? total : nil
-    }
 
     /// Slots separated by commas; people on duty together joined by "+".
     public static func people(_ text: String) throws(Invalid) -> [[String]] {

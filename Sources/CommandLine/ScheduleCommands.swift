@@ -163,7 +163,6 @@ extension CommandRunner {
             return
         }
         let sameZone = zone.identifier == display.timeZone.identifier
-            || zone.secondsFromGMT() == display.timeZone.secondsFromGMT() && zone.identifier == "UTC"
         var table = TextTable(sameZone ? ["  " + schedule.zone, "ON DUTY"] : ["  " + schedule.zone, display.zoneName, "ON DUTY"])
         for handoff in handoffs {
             let names = handoff.people.map { people[$0]?.fullName ?? $0 }.joined(separator: ", ")

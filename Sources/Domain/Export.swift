@@ -28,7 +28,6 @@ public enum RosterExport {
 
     /// One schedule's definition in the snapshot JSON (what `RosterImport` reads back).
     public static func schedule(_ schedule: ScheduleDefinition) -> [String: Any] {
-        func clock(_ minute: Int) -> String { String(format: "%02d:%02d", minute / 60, minute % 60) }
         let layers: [[String: Any]] = schedule.layers.map { layer in
             ["level": layer.level, "rotations": layer.rotations.map { rotation -> [String: Any] in
                 let (unit, count): (String, Int) = switch rotation.cadence {
@@ -43,7 +42,8 @@ public enum RosterExport {
                     "handoff": rotation.handoff.description, "advance": rotation.advance.rawValue,
                     "version": rotation.version, "slotOffset": rotation.slotOffset,
                     "restrictions": rotation.restrictions.map { window -> [String: Any] in
-                        ["weekdays": window.weekdays.sorted(), "start": clock(window.start), "end": clock(window.end)]
+                        ["weekdays": window.weekdays.sorted(), "start": RestrictionWindow.clockText(window.start),
+                         "end": RestrictionWindow.clockText(window.end)]
                     },
                 ]
                 if let end = rotation.end { entry["end"] = time(end) }

@@ -139,13 +139,7 @@ extension RosterImport {
                         slotOffset: (object["slotOffset"] as? NSNumber)?.intValue ?? 0)
     }
 
-    static func minutes(_ value: Any?) -> Int? {
-        guard let text = value as? String else { return nil }
-        let parts = text.split(separator: ":").compactMap { Int($0) }
-        guard parts.count >= 2, (0...24).contains(parts[0]), (0...59).contains(parts[1]) else { return nil }
-        let total = parts[0] * 60 + parts[1]
-        return total <= 1440 ? total : nil
-    }
+    static func minutes(_ value: Any?) -> Int? { (value as? String).flatMap(RestrictionWindow.minuteOfDay) }
 
     // MARK: PagerDuty
 

@@ -40,8 +40,6 @@ struct AdminOperations: Sendable {
                 previewOmitted = UInt32(max(0, edit.deltas.count - ScheduleEdit.maxListedDeltas))
                 editIDs = [edit.scheduleID] + edit.createdIDs
                 if body.preview {
-                    // Validated like a commit, so a preview never shows what would be refused.
-                    _ = try view.state.applyingValidated(view.state.expandingCascades(located))
                     return Performed(result: .success(.with {
                         $0.epoch = view.epoch
                         $0.revision = view.revision

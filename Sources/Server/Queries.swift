@@ -60,23 +60,16 @@ enum Queries {
             if query.hasAtMs, !TimeRange.supported.contains(query.atMs) {
                 return .failure(WireError(.invalidArgument, "at_ms \(TimeRange.message)"))
             }
-            guard let employee = state.employee(idOrName: query.employee) else {
-                return .failure(WireError(.notFound("employee \"\(query.employee)\"", suggestions: state.suggestions(for: query.employee))))
-            }
-            let schedules: [ScheduleDefinition]
-            switch schedule(named: query.schedule, in: state) {
-            case .success(let found): schedules = found.map { [$0] } ?? state.sortedSchedules
-            case .failure(let error): return .failure(error)
-            }
-            let next = schedules.compactMap { schedule in
-                state.definition(of: schedule.id)
-                    .flatMap { NextDuty.first(of: employee.id, on: $0, from: query.hasAtMs ? query.atMs : now) }
-                    .map { Roster_V1_ResolvedShift($0, scheduleID: schedule.id, in: state) }
+            let next: [(scheduleID: String, shift: ResolvedShift)]
+            do throws(RosterError) {
+                next = try state.nextOnDuty(employee: query.employee, schedule: query.schedule, at: query.hasAtMs ? query.atMs : now)
+            } catch {
+                return .failure(WireError(error))
             }
             return .success(.finalSchedule(.with {
                 $0.epoch = view.epoch
                 $0.revision = view.revision
-                $0.shifts = next.sorted { ($0.startMs, $0.scheduleID) < ($1.startMs, $1.scheduleID) }
+                $0.shifts = next.map { Roster_V1_ResolvedShift($0.shift, scheduleID: $0.scheduleID, in: state) }
             }))
 
         case .listEmployees(let query):
@@ -153,35 +146,26 @@ enum Queries {
     /// The longest window the final schedule is resolved for in one request.
     static let maxWindow: UnixMillis = 366 * 86_400_000
 
-    /// nil for an empty name (meaning "every schedule" or "the default one", as the caller says).
+    /// nil for an empty name (meaning "the default one" here).
     static func schedule(named name: String, in state: RosterState) -> Result<ScheduleDefinition?, WireError> {
         guard !name.isEmpty else { return .success(nil) }
-        guard let found = state.schedule(idOrName: name) else {
-            return .failure(WireError(.notFound("schedule \"\(name)\"", suggestions: state.sortedSchedules.map(\.name))))
+        do throws(RosterError) {
+            return .success(try state.schedules(named: name).first)
+        } catch {
+            return .failure(WireError(error))
         }
-        return .success(found)
     }
 
-    /// The final schedule of one schedule (or all), for one employee (or all), by start: at
-    /// most `FinalSchedule.maxShifts`, so the answer fits a frame whatever the cadence.
+    /// The final schedule as the wire carries it (the rules are `RosterState.finalSchedule`).
     static func finalSchedule(schedule name: String, employee: String, from: UnixMillis, to: UnixMillis,
                               view: TenantRuntime.View) -> Result<([Roster_V1_ResolvedShift], Bool), WireError> {
         let state = view.state
-        var employeeID: String?
-        if !employee.isEmpty {
-            guard let found = state.employee(idOrName: employee) else {
-                return .failure(WireError(.notFound("employee \"\(employee)\"", suggestions: state.suggestions(for: employee))))
-            }
-            employeeID = found.id
+        do throws(RosterError) {
+            let answer = try state.finalSchedule(schedule: name, employee: employee, from: from, to: to)
+            return .success((answer.shifts.map { Roster_V1_ResolvedShift($0.shift, scheduleID: $0.scheduleID, in: state) },
+                             answer.truncated))
+        } catch {
+            return .failure(WireError(error))
         }
-        let schedules: [ScheduleDefinition]
-        switch schedule(named: name, in: state) {
-        case .success(let found): schedules = found.map { [$0] } ?? state.sortedSchedules
-        case .failure(let error): return .failure(error)
-        }
-        let answer = FinalSchedule.resolve(schedules.compactMap { state.definition(of: $0.id) }, from: from, to: to,
-                                           employeeID: employeeID)
-        return .success((answer.shifts.map { Roster_V1_ResolvedShift($0.shift, scheduleID: $0.scheduleID, in: state) },
-                         answer.truncated))
     }
 }

@@ -160,15 +160,13 @@ struct ScheduleEdit {
         case nil:
             throw .invalid([RosterViolation(field: "edit", message: "names no edit")])
         }
-        if let after {
-            // The rules first: the preview below resolves the new definition, which must be sound.
-            let problems = state.violations(of: .scheduleUpserted(after))
-            if !problems.isEmpty { throw .invalid(problems) }
-            let slow = after.slowRotations(now: now)
-            if !slow.isEmpty { throw .invalid(slow) }
-        }
         let id = after?.id ?? before!.id
-        let changes: [RosterImport.Located] = after.map { [("", .scheduleUpserted($0))] } ?? [("", .scheduleDeleted(id: id))]
+        let change: RosterChange = after.map { .scheduleUpserted($0) } ?? .scheduleDeleted(id: id)
+        // The rules first (the same check a commit makes, so a preview never shows what would be
+        // refused): the preview below resolves the new definition, which must be sound.
+        let problems = state.violations(of: change) + (after?.slowRotations(now: now) ?? [])
+        if !problems.isEmpty { throw .invalid(problems) }
+        let changes: [RosterImport.Located] = [("", change)]
         return ScheduleEdit(changes: changes, scheduleID: id, createdIDs: created,
                             deltas: deltas(before: before.flatMap { state.definition(of: $0.id) },
                                            after: after.map { definition in

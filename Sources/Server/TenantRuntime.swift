@@ -168,6 +168,7 @@ final class TenantRuntime: Sendable {
     /// touches the schedules that name them (their display order is part of the answer).
     static func schedules(changedBy changes: [RosterChange], previous: RosterState, current: RosterState) -> Set<String> {
         var ids = Set<String>()
+        var people = Set<String>()
         func scheduleOf(_ shift: Shift) -> String { shift.scheduleID.isEmpty ? ScheduleDefinition.defaultID : shift.scheduleID }
         for change in changes {
             switch change {
@@ -178,19 +179,22 @@ final class TenantRuntime: Sendable {
                 if let before = previous.shifts[id] { ids.insert(scheduleOf(before)) }
             case .scheduleUpserted(let schedule): ids.insert(schedule.id)
             case .scheduleDeleted(let id): ids.insert(id)
-            case .employeeUpserted(let employee): ids.formUnion(schedules(naming: employee.id, in: current))
-            case .employeeDeleted(let id): ids.formUnion(schedules(naming: id, in: previous))
+            case .employeeUpserted(let employee): people.insert(employee.id)
+            case .employeeDeleted(let id): people.insert(id)
             case .motdSet: break
             }
         }
-        return ids
-    }
-
-    private static func schedules(naming employeeID: String, in state: RosterState) -> Set<String> {
-        var ids = Set(state.schedules.values.filter { $0.mentionedEmployees.contains(employeeID) }.map(\.id))
-        for shift in state.shifts.values where shift.employeeID == employeeID {
-            ids.insert(shift.scheduleID.isEmpty ? ScheduleDefinition.defaultID : shift.scheduleID)
+        guard !people.isEmpty else { return ids }
+        // One pass over the schedules and the shifts for all the people an import touched, not
+        // one per person. `previous` still has the shifts of people this revision deleted.
+        for schedule in previous.schedules.values where !schedule.mentionedEmployees.isDisjoint(with: people) {
+            ids.insert(schedule.id)
         }
+        for schedule in current.schedules.values where !schedule.mentionedEmployees.isDisjoint(with: people) {
+            ids.insert(schedule.id)
+        }
+        for shift in previous.shifts.values where people.contains(shift.employeeID) { ids.insert(scheduleOf(shift)) }
+        for shift in current.shifts.values where people.contains(shift.employeeID) { ids.insert(scheduleOf(shift)) }
         return ids
     }
 
@@ -296,14 +300,20 @@ final class TenantRuntime: Sendable {
     }
 
     /// Which schedules' on-duty sets a subscription follows.
+    /// Checked for every subscriber on every on-duty push: following one schedule (the usual
+    /// case, and every old client) is a string comparison, not a hash.
     enum ScheduleSelection: Sendable, Hashable {
-        case only(Set<String>)
+        case one(String)
+        case several(Set<String>)
         case all
+
+        init(_ ids: Set<String>) { self = ids.count == 1 ? .one(ids.first!) : .several(ids) }
 
         func includes(_ id: String) -> Bool {
             switch self {
             case .all: true
-            case .only(let ids): ids.contains(id)
+            case .one(let only): only == id
+            case .several(let ids): ids.contains(id)
             }
         }
     }
@@ -337,7 +347,7 @@ final class TenantRuntime: Sendable {
                     guard let schedule = inner.state.schedule(idOrName: name) else { return .failure(.unknownSchedule(name)) }
                     ids.insert(schedule.id)
                 }
-                selection = .only(ids)
+                selection = ScheduleSelection(ids)
             }
             var start = SubscribeStart.snapshot(inner.state)
             if let since = sinceRevision {

@@ -82,24 +82,25 @@ struct Serve: AsyncParsableCommand {
     var shutdownGraceMs: Int64?
 
     func validate() throws {
-        _ = try configFile()
-        if let listen = setting(listen, "LISTEN"), (try? Self.parse(listen: listen)) == nil {
+        let below = try Fallbacks(file: configFile())
+        if let listen = below.text(listen, "LISTEN"), (try? Self.parse(listen: listen)) == nil {
             throw ValidationError("--listen must be HOST:PORT, e.g. 127.0.0.1:7400 (got \"\(listen)\")")
         }
-        if (setting(tlsCert, "TLS_CERT") == nil) != (setting(tlsKey, "TLS_KEY") == nil) {
+        if (below.text(tlsCert, "TLS_CERT") == nil) != (below.text(tlsKey, "TLS_KEY") == nil) {
             throw ValidationError("--tls-cert and --tls-key go together")
         }
-        if let level = setting(logLevel, "LOG_LEVEL"), Logger.Level(rawValue: level) == nil {
+        if let level = below.text(logLevel, "LOG_LEVEL"), Logger.Level(rawValue: level) == nil {
             throw ValidationError("unknown log level \"\(level)\"")
         }
-        if let format = setting(logFormat, "LOG_FORMAT"), !["text", "json"].contains(format) {
+        if let format = below.text(logFormat, "LOG_FORMAT"), !["text", "json"].contains(format) {
             throw ValidationError("--log-format is text or json (got \"\(format)\")")
         }
     }
 
     func run() async throws {
-        let level = setting(logLevel, "LOG_LEVEL").flatMap(Logger.Level.init(rawValue:)) ?? .info
-        let json = setting(logFormat, "LOG_FORMAT") == "json"
+        let below = try Fallbacks(file: configFile())
+        let level = below.text(logLevel, "LOG_LEVEL").flatMap(Logger.Level.init(rawValue:)) ?? .info
+        let json = below.text(logFormat, "LOG_FORMAT") == "json"
         LoggingSystem.bootstrap { label in
             if json {
                 var handler = JSONLogHandler(label: label)
@@ -112,35 +113,35 @@ struct Serve: AsyncParsableCommand {
         }
         let logger = Logger(label: "roster.server")
 
-        var configuration = ServerConfiguration(dataDirectory: setting(dataDirectory, "DATA_DIR") ?? "./roster-data")
-        configuration.listen = try Self.parse(listen: setting(listen, "LISTEN") ?? "127.0.0.1:7400")
-        configuration.demo = try flag(demo, "DEMO")
-        let certificate = setting(tlsCert, "TLS_CERT"), clientCA = setting(tlsClientCa, "TLS_CLIENT_CA")
-        let names = tlsName.isEmpty ? try configFile()?.list("tls-name") ?? [] : tlsName
-        if try flag(tls, "TLS") || certificate != nil || clientCA != nil || !names.isEmpty {
+        var configuration = ServerConfiguration(dataDirectory: below.text(dataDirectory, "DATA_DIR") ?? "./roster-data")
+        configuration.listen = try Self.parse(listen: below.text(listen, "LISTEN") ?? "127.0.0.1:7400")
+        configuration.demo = below.flag(demo, "DEMO")
+        let certificate = below.text(tlsCert, "TLS_CERT"), clientCA = below.text(tlsClientCa, "TLS_CLIENT_CA")
+        let names = tlsName.isEmpty ? below.file?.list("tls-name") ?? [] : tlsName
+        if below.flag(tls, "TLS") || certificate != nil || clientCA != nil || !names.isEmpty {
             var settings = ServerConfiguration.TLSSettings()
             settings.certificateChainFile = certificate
-            settings.privateKeyFile = setting(tlsKey, "TLS_KEY")
+            settings.privateKeyFile = below.text(tlsKey, "TLS_KEY")
             settings.clientCAFile = clientCA
             settings.names = names
             configuration.tls = settings
         }
         var limits = configuration.limits
-        limits.maxConnections = try number(maxConnections, "MAX_CONNECTIONS") ?? limits.maxConnections
-        limits.maxFrameBytes = try number(maxFrameBytes, "MAX_FRAME_BYTES") ?? limits.maxFrameBytes
-        limits.maxSubscriptionsPerConnection = try number(maxSubscriptions, "MAX_SUBSCRIPTIONS") ?? limits.maxSubscriptionsPerConnection
-        limits.maxInFlightRequests = try number(maxInFlight, "MAX_IN_FLIGHT") ?? limits.maxInFlightRequests
-        limits.historySize = try number(historySize, "HISTORY_SIZE") ?? limits.historySize
-        limits.helloTimeout = try number(helloTimeoutMs, "HELLO_TIMEOUT_MS").map(Duration.milliseconds) ?? limits.helloTimeout
-        limits.pingInterval = try number(pingIntervalMs, "PING_INTERVAL_MS").map(Duration.milliseconds) ?? limits.pingInterval
-        limits.progressInterval = try number(progressIntervalMs, "PROGRESS_INTERVAL_MS").map(Duration.milliseconds)
+        limits.maxConnections = try below.number(maxConnections, "MAX_CONNECTIONS") ?? limits.maxConnections
+        limits.maxFrameBytes = try below.number(maxFrameBytes, "MAX_FRAME_BYTES") ?? limits.maxFrameBytes
+        limits.maxSubscriptionsPerConnection = try below.number(maxSubscriptions, "MAX_SUBSCRIPTIONS") ?? limits.maxSubscriptionsPerConnection
+        limits.maxInFlightRequests = try below.number(maxInFlight, "MAX_IN_FLIGHT") ?? limits.maxInFlightRequests
+        limits.historySize = try below.number(historySize, "HISTORY_SIZE") ?? limits.historySize
+        limits.helloTimeout = try below.number(helloTimeoutMs, "HELLO_TIMEOUT_MS").map(Duration.milliseconds) ?? limits.helloTimeout
+        limits.pingInterval = try below.number(pingIntervalMs, "PING_INTERVAL_MS").map(Duration.milliseconds) ?? limits.pingInterval
+        limits.progressInterval = try below.number(progressIntervalMs, "PROGRESS_INTERVAL_MS").map(Duration.milliseconds)
             ?? limits.progressInterval
-        if let bytes = try number(outboundBufferBytes, "OUTBOUND_BUFFER_BYTES") {
+        if let bytes = try below.number(outboundBufferBytes, "OUTBOUND_BUFFER_BYTES") {
             limits.outboundHighWaterMark = bytes
             limits.outboundLowWaterMark = bytes / 4
         }
-        limits.writeDeadline = try number(writeDeadlineMs, "WRITE_DEADLINE_MS").map(Duration.milliseconds) ?? limits.writeDeadline
-        limits.shutdownGrace = try number(shutdownGraceMs, "SHUTDOWN_GRACE_MS").map(Duration.milliseconds) ?? limits.shutdownGrace
+        limits.writeDeadline = try below.number(writeDeadlineMs, "WRITE_DEADLINE_MS").map(Duration.milliseconds) ?? limits.writeDeadline
+        limits.shutdownGrace = try below.number(shutdownGraceMs, "SHUTDOWN_GRACE_MS").map(Duration.milliseconds) ?? limits.shutdownGrace
         configuration.limits = limits
 
         ProcessLimits.raiseOpenFileLimit()
@@ -156,28 +157,34 @@ struct Serve: AsyncParsableCommand {
         do { return try ServerConfigFile.load(path) } catch { throw ValidationError(error.description) }
     }
 
-    private static func key(_ name: String) -> String { name.lowercased().replacingOccurrences(of: "_", with: "-") }
+    /// What stands under a flag: its ROSTER_ variable, then the config file (read once).
+    private struct Fallbacks {
+        let file: ServerConfigFile?
+        let environment = ProcessInfo.processInfo.environment
 
-    private func setting(_ flag: String?, _ name: String) -> String? {
-        flag ?? ProcessInfo.processInfo.environment["ROSTER_" + name] ?? (try? configFile())??.text(Self.key(name))
-    }
+        private static func key(_ name: String) -> String { name.lowercased().replacingOccurrences(of: "_", with: "-") }
 
-    private func number<T: LosslessStringConvertible>(_ flag: T?, _ name: String) throws -> T? {
-        if let flag { return flag }
-        if let text = ProcessInfo.processInfo.environment["ROSTER_" + name] {
-            guard let value = T(text) else { throw ValidationError("ROSTER_\(name) must be a number (got \"\(text)\")") }
+        func text(_ flag: String?, _ name: String) -> String? {
+            flag ?? environment["ROSTER_" + name] ?? file?.text(Self.key(name))
+        }
+
+        func number<T: LosslessStringConvertible>(_ flag: T?, _ name: String) throws -> T? {
+            if let flag { return flag }
+            if let text = environment["ROSTER_" + name] {
+                guard let value = T(text) else { throw ValidationError("ROSTER_\(name) must be a number (got \"\(text)\")") }
+                return value
+            }
+            guard let file, let text = file.text(Self.key(name)) else { return nil }
+            guard let value = T(text) else { throw ValidationError("\(file.path): \(Self.key(name)) is out of range (\(text))") }
             return value
         }
-        guard let file = try configFile(), let text = file.text(Self.key(name)) else { return nil }
-        guard let value = T(text) else { throw ValidationError("\(file.path): \(Self.key(name)) is out of range (\(text))") }
-        return value
-    }
 
-    /// A flag given, else ROSTER_NAME (1 or 0), else the file.
-    private func flag(_ given: Bool, _ name: String) throws -> Bool {
-        if given { return true }
-        if let text = ProcessInfo.processInfo.environment["ROSTER_" + name] { return text == "1" }
-        return try configFile()?.flag(Self.key(name)) ?? false
+        /// A flag given, else ROSTER_NAME (1 or 0), else the file.
+        func flag(_ given: Bool, _ name: String) -> Bool {
+            if given { return true }
+            if let text = environment["ROSTER_" + name] { return text == "1" }
+            return file?.flag(Self.key(name)) ?? false
+        }
     }
 
     static func parse(listen: String) throws -> HostPort {

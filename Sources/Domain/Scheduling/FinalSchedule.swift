@@ -51,3 +51,43 @@ public enum NextDuty {
         return nil
     }
 }
+
+extension RosterState {
+    /// The schedules a query names: one by id or name, or every schedule for nil or "".
+    public func schedules(named name: String?) throws(RosterError) -> [ScheduleDefinition] {
+        guard let name, !name.isEmpty else { return sortedSchedules }
+        guard let found = schedule(idOrName: name) else {
+            throw .notFound("schedule \"\(name)\"", suggestions: sortedSchedules.map(\.name))
+        }
+        return [found]
+    }
+
+    /// The final schedule over [from, to) of the schedules named (all for nil), of one employee
+    /// (id or full name) or everyone: GetFinalSchedule on the server, `oncall` from the cache.
+    public func finalSchedule(schedule: String?, employee: String?, from: UnixMillis, to: UnixMillis) throws(RosterError)
+        -> (shifts: [(scheduleID: String, shift: ResolvedShift)], truncated: Bool)
+    {
+        var employeeID: String?
+        if let employee, !employee.isEmpty {
+            guard let found = self.employee(idOrName: employee) else {
+                throw .notFound("employee \"\(employee)\"", suggestions: suggestions(for: employee))
+            }
+            employeeID = found.id
+        }
+        return FinalSchedule.resolve(try schedules(named: schedule).compactMap { definition(of: $0.id) }, from: from, to: to,
+                                     employeeID: employeeID)
+    }
+
+    /// When a person is next on duty on each schedule named (all for nil), by start:
+    /// GetNextOnDuty on the server, `next PERSON` from the cache.
+    public func nextOnDuty(employee: String, schedule: String?, at instant: UnixMillis) throws(RosterError)
+        -> [(scheduleID: String, shift: ResolvedShift)]
+    {
+        guard let person = self.employee(idOrName: employee) else {
+            throw .notFound("employee \"\(employee)\"", suggestions: suggestions(for: employee))
+        }
+        return try schedules(named: schedule).compactMap { schedule -> (scheduleID: String, shift: ResolvedShift)? in
+            definition(of: schedule.id).flatMap { NextDuty.first(of: person.id, on: $0, from: instant) }.map { (schedule.id, $0) }
+        }.sorted { ($0.shift.start, $0.scheduleID) < ($1.shift.start, $1.scheduleID) }
+    }
+}

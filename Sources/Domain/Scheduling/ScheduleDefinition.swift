@@ -41,6 +41,19 @@ public struct RestrictionWindow: Sendable, Hashable, Codable {
     public init(weekdays: Set<Int> = Set(1...7), start: Int, end: Int) {
         (self.weekdays, self.start, self.end) = (weekdays, start, end)
     }
+
+    /// Minutes after midnight of "HH:MM" (seconds, as in "09:00:00", are ignored); "24:00" is
+    /// 1440. nil for anything else.
+    public static func minuteOfDay(_ text: String) -> Int? {
+        let parts = text.split(separator: ":").map { Int($0) }
+        guard (2...3).contains(parts.count), let hour = parts[0], let minute = parts[1], (0...24).contains(hour),
+              (0...59).contains(minute) else { return nil }
+        let total = hour * 60 + minute
+        return total <= 1440 ? total : nil
+    }
+
+    /// "HH:MM" of a minute of the day, as `minuteOfDay` reads it.
+    public static func clockText(_ minute: Int) -> String { String(format: "%02d:%02d", minute / 60, minute % 60) }
 }
 
 /// Turns of ordered slots. Turn k starts at the k-th handoff after the anchor; its slot is the
