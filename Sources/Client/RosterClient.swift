@@ -406,13 +406,16 @@ public actor RosterClient {
 
     /// Sends an admin request; returns the committed revision and the ids it touched.
     /// Imports a file (docs/PROTOCOL.md, "Import formats"); with `dryRun`, only says what it would do.
-    public func importFile(_ data: Data, format: ImportFormat, options: ImportOptions, dryRun: Bool) async throws -> ImportResult {
+    /// `reason` is kept in the audit log.
+    public func importFile(_ data: Data, format: ImportFormat, options: ImportOptions, dryRun: Bool,
+                           reason: String = "") async throws -> ImportResult {
         let message = RosterMessage.importData(.with {
             $0.format = .init(format)
             $0.data = data
             $0.replace = options.replace
             $0.updateExisting = options.updateExisting
             $0.dryRun = dryRun
+            $0.reason = reason
         })
         guard case .mutationResult(let result) = try await request(message) else {
             throw RosterClientError.protocolViolation("expected MutationResult")

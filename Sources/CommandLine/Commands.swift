@@ -407,10 +407,57 @@ public struct CommandRunner: Sendable {
         }
     }
 
+    /// `admin audit`: one block per entry (when, what, who, from where; then each change with its
+    /// before and after values, and the reason), or with --json one JSON object per line.
+    public func audit(_ query: AuditQuery) async -> ClientExitCode {
+        do {
+            let (entries, truncated) = try await client.audit(query)
+            if truncated {
+                Self.err("Only the newest \(entries.count) matching entries are shown: narrow with --since, --person or --schedule.")
+            }
+            if json {
+                for entry in entries { Self.out(entry.jsonLine) }
+                return .success
+            }
+            guard !entries.isEmpty else {
+                Self.out("No audit entries match.")
+                return .success
+            }
+            // Shifts and overrides name people and schedules by id: show today's names.
+            let state = try? await client.refreshCache().state
+            var names: [String: String] = [:]
+            for employee in state?.employees.values ?? [:].values { names[employee.id] = employee.fullName }
+            for schedule in state?.schedules.values ?? [:].values { names[schedule.id] = schedule.name }
+            for entry in entries {
+                let wire = entry.wire
+                var head = "\(display.dateTimeSeconds(entry.at))  \(entry.kind)"
+                if wire.revision > 0 { head += "  revision \(wire.revision)" }
+                if entry.kind != "auth.failed" { head += "  by \(entry.actor)" } else if !wire.tokenID.isEmpty {
+                    head += "  token \(wire.tokenID)"
+                }
+                if !wire.address.isEmpty { head += "  from \(wire.address)" }
+                Self.out(head)
+                let lines = entry.changeLines(names: names)
+                for line in lines.prefix(Self.auditLinesPerEntry) { Self.out("    " + line) }
+                if lines.count > Self.auditLinesPerEntry {
+                    Self.out("    … and \(lines.count - Self.auditLinesPerEntry) more changes (--json lists them all)")
+                }
+                if !wire.detail.isEmpty { Self.out("    " + wire.detail) }
+                if !wire.reason.isEmpty { Self.out("    reason: " + wire.reason) }
+            }
+            return .success
+        } catch {
+            return report(error)
+        }
+    }
+
+    /// A demo roll or an import changes hundreds of records in one revision: list the first ones.
+    static let auditLinesPerEntry = 12
+
     /// `admin import`: with `dryRun`, prints what the file would change and commits nothing;
     /// with `confirm`, shows that first and applies only when it answers yes.
     public func importFile(_ path: String, data: Data, format: ImportFormat, options: ImportOptions, dryRun: Bool,
-                           confirm: ((String) -> Bool)?) async -> ClientExitCode {
+                           reason: String = "", confirm: ((String) -> Bool)?) async -> ClientExitCode {
         do {
             if let confirm, !dryRun {
                 let preview = try await client.importFile(data, format: format, options: options, dryRun: true)
@@ -420,7 +467,7 @@ public struct CommandRunner: Sendable {
                     return .failure
                 }
             }
-            let result = try await client.importFile(data, format: format, options: options, dryRun: dryRun)
+            let result = try await client.importFile(data, format: format, options: options, dryRun: dryRun, reason: reason)
             printImport(result, path: path)
             return .success
         } catch {

@@ -50,6 +50,9 @@ public struct Display: Sendable {
     /// "2026-11-22 15:47"
     public func dateTime(_ instant: UnixMillis) -> String { format(instant, "yyyy-MM-dd HH:mm") }
 
+    /// "2026-11-22 15:47:09"
+    public func dateTimeSeconds(_ instant: UnixMillis) -> String { format(instant, "yyyy-MM-dd HH:mm:ss") }
+
     /// "15:47", or "Mon 15:47" when not on the same day as `now`.
     public func clock(_ instant: UnixMillis, now: UnixMillis = .now) -> String {
         format(instant, "yyyy-MM-dd") == format(now, "yyyy-MM-dd") ? format(instant, "HH:mm") : format(instant, "EEE HH:mm")

@@ -43,6 +43,8 @@ public enum MessageType: UInt8, Sendable, CaseIterable {
     case importData = 0x35
     case mutationResult = 0x36
     case editSchedule = 0x37
+    case getAudit = 0x38
+    case audit = 0x39
 }
 
 /// The release, as `--version` prints it.

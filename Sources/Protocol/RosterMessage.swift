@@ -44,6 +44,8 @@ public enum RosterMessage: Sendable, Hashable {
     case finalSchedule(Roster_V1_FinalScheduleResponse)
     case getNextOnDuty(Roster_V1_GetNextOnDutyRequest)
     case editSchedule(Roster_V1_EditScheduleRequest)
+    case getAudit(Roster_V1_GetAuditRequest)
+    case audit(Roster_V1_AuditResponse)
 
     /// The message type code this message travels under.
     public var type: MessageType {
@@ -86,6 +88,8 @@ public enum RosterMessage: Sendable, Hashable {
         case .finalSchedule: return .finalSchedule
         case .getNextOnDuty: return .getNextOnDuty
         case .editSchedule: return .editSchedule
+        case .getAudit: return .getAudit
+        case .audit: return .audit
         }
     }
 
@@ -139,6 +143,8 @@ public enum RosterMessage: Sendable, Hashable {
             case .finalSchedule: return .finalSchedule(try Roster_V1_FinalScheduleResponse(body: frame.body))
             case .getNextOnDuty: return .getNextOnDuty(try Roster_V1_GetNextOnDutyRequest(body: frame.body))
             case .editSchedule: return .editSchedule(try Roster_V1_EditScheduleRequest(body: frame.body))
+            case .getAudit: return .getAudit(try Roster_V1_GetAuditRequest(body: frame.body))
+            case .audit: return .audit(try Roster_V1_AuditResponse(body: frame.body))
             }
         } catch {
             throw .undecodableBody(type, String(describing: error))
@@ -186,6 +192,8 @@ public enum RosterMessage: Sendable, Hashable {
         case .finalSchedule(let body): return body.bodyBuffer()
         case .getNextOnDuty(let body): return body.bodyBuffer()
         case .editSchedule(let body): return body.bodyBuffer()
+        case .getAudit(let body): return body.bodyBuffer()
+        case .audit(let body): return body.bodyBuffer()
         }
     }
 
@@ -235,6 +243,24 @@ public enum RosterMessage: Sendable, Hashable {
         case .finalSchedule(let body): return body
         case .getNextOnDuty(let body): return body
         case .editSchedule(let body): return body
+        case .getAudit(let body): return body
+        case .audit(let body): return body
+        }
+    }
+}
+
+extension RosterMessage {
+    /// The same admin request with `reason` set (kept in the audit log); other messages unchanged.
+    public func withReason(_ reason: String) -> RosterMessage {
+        switch self {
+        case .upsertEmployee(var body): body.reason = reason; return .upsertEmployee(body)
+        case .deleteEmployee(var body): body.reason = reason; return .deleteEmployee(body)
+        case .addShift(var body): body.reason = reason; return .addShift(body)
+        case .deleteShift(var body): body.reason = reason; return .deleteShift(body)
+        case .setMotd(var body): body.reason = reason; return .setMotd(body)
+        case .importData(var body): body.reason = reason; return .importData(body)
+        case .editSchedule(var body): body.reason = reason; return .editSchedule(body)
+        default: return self
         }
     }
 }

@@ -69,7 +69,7 @@ struct AdminOperations: Sendable {
             return Performed(result: .failure(WireError(error)))
         }
         let committed: (epoch: UInt64, entry: HistoryEntry, revision: TenantRuntime.CommittedRevision)
-        switch await commit(located, on: tenant) {
+        switch await commit(located, on: tenant, actor: actor, reason: AuditLog.reason(of: request)) {
         case .success(let done): committed = done
         case .failure(let error): return Performed(result: .failure(error))
         }
@@ -97,6 +97,35 @@ struct AdminOperations: Sendable {
             }), committed: committed.revision)
     }
 
+    /// GetAudit: the tenant's matching entries, oldest first. Readers never get here.
+    func audit(_ request: Roster_V1_GetAuditRequest, on tenant: TenantRuntime) async -> Result<Roster_V1_AuditResponse, WireError> {
+        let limit = request.limit == 0 ? AuditLog.maxEntries : min(Int(request.limit), AuditLog.maxEntries)
+        let state = tenant.view.state
+        do {
+            // A person is found by id or name as the directory has them now, else by the name
+            // their records had in the log (someone removed since).
+            var people: Set<String>?
+            let person = request.person.trimmingCharacters(in: .whitespaces)
+            if !person.isEmpty {
+                if let employee = state.employee(idOrName: person) {
+                    people = [employee.id]
+                } else {
+                    let named = try await store.auditEntries(tenantID: tenant.id, since: 0, limit: Int.max,
+                                                             matching: AuditLog.named(person)).entries
+                    people = AuditLog.employeeIDs(named: person, in: named).union([person])
+                }
+            }
+            let matching = AuditLog.matcher(request, people: people, state: state)
+            let found = try await store.auditEntries(tenantID: tenant.id, since: request.sinceMs, limit: limit, matching: matching)
+            return .success(.with {
+                $0.entries = found.entries.reversed()
+                $0.truncated = found.truncated
+            })
+        } catch {
+            return .failure(WireError(.unavailable, "the audit log could not be read: \(error)", retryable: true))
+        }
+    }
+
     private func importPlan(_ body: Roster_V1_ImportRequest, state: RosterState) throws(RosterError) -> ImportPlan {
         guard let format = ImportFormat(body.format) else {
             throw .invalid([RosterViolation(field: "format", message: "is not a known import format")])
@@ -111,7 +140,7 @@ struct AdminOperations: Sendable {
     /// Validates `located` against the tenant's current state, commits it durably as the next
     /// revision and records it in the tenant; the caller publishes it (`TenantRuntime.publish`).
     /// Nothing is recorded, published or acknowledged if the store fails.
-    func commit(_ located: [RosterImport.Located], on tenant: TenantRuntime) async
+    func commit(_ located: [RosterImport.Located], on tenant: TenantRuntime, actor: Actor, reason: String) async
         -> Result<(epoch: UInt64, entry: HistoryEntry, revision: TenantRuntime.CommittedRevision), WireError>
     {
         let view = tenant.view
@@ -123,8 +152,10 @@ struct AdminOperations: Sendable {
             return .failure(WireError(error))
         }
         let entry = HistoryEntry(revision: view.revision + 1, committedAt: clock.now(), changes: located.map(\.change))
+        let audit = AuditLog.change(revision: entry.revision, at: entry.committedAt, changes: entry.changes, before: view.state,
+                                    actor: actor, reason: reason)
         do {
-            try await store.commit(tenantID: tenant.id, entry: entry, historyLimit: historyLimit)
+            try await store.commit(tenantID: tenant.id, entry: entry, historyLimit: historyLimit, audit: audit)
         } catch {
             return .failure(WireError(.unavailable, "the change could not be stored: \(error)", retryable: true))
         }
@@ -162,12 +193,20 @@ struct AdminOperations: Sendable {
     }
 }
 
-/// Who asks for a change: overrides record the author (the token's id); a reader's token may
-/// name the employee who holds it.
+/// Who asks for a change: overrides record the author (the token's id), the audit log the token,
+/// its label and the peer's address; a reader's token may name the employee who holds it.
 struct Actor: Sendable {
-    var author: String
+    var tokenID: String?
+    /// The token's label (or its id when it has none), or what the server itself is doing.
+    var name: String
+    var address: String = ""
     var isAdmin: Bool
     var employeeID: String?
+
+    var author: String { tokenID ?? "anonymous" }
+
+    /// The demo tenant's plan rolling forward by itself.
+    static let demoRoller = Actor(tokenID: nil, name: "demo roller", isAdmin: true)
 }
 
 /// Short random identifiers: a prefix and 12 base-32 characters (60 bits).

@@ -34,6 +34,13 @@ final class ConnectionHandler: ChannelInboundHandler {
         ["peer": "\(context?.channel.remoteAddress.map { "\($0)" } ?? "?")", "tenant": "\(tenant?.id ?? "")"]
     }
 
+    /// "203.0.113.7:51234", "[2001:db8::1]:51234": the peer as the audit log records it.
+    private var peerAddress: String {
+        guard let address = channel.remoteAddress, let ip = address.ipAddress else { return "" }
+        let host = ip.contains(":") ? "[\(ip)]" : ip
+        return address.port.map { "\(host):\($0)" } ?? host
+    }
+
     init(server: ServerContext, frameLimit: FrameSizeLimit, channel: any Channel) {
         self.server = server
         self.frameLimit = frameLimit
@@ -122,9 +129,12 @@ final class ConnectionHandler: ChannelInboundHandler {
             break
         case .authenticate(let hello, let version, let requestID):
             helloDeadline?.cancel()
-            let credential = hello.token.isEmpty ? nil : server.tokens.authenticate(hello.token, now: server.clock.now())
-            run(machine.authenticated(hello, tokenCredential: credential, tenantExists: { self.server.tenant($0) != nil },
-                                      version: version, requestID: requestID))
+            let now = server.clock.now()
+            let credential = hello.token.isEmpty ? nil : server.tokens.authenticate(hello.token, now: now)
+            let action = machine.authenticated(hello, tokenCredential: credential, tenantExists: { self.server.tenant($0) != nil },
+                                               version: version, requestID: requestID)
+            if case .rejectAuthentication = action { server.auditAuthenticationFailure(hello, address: peerAddress, at: now) }
+            run(action)
         case .sendWelcome(let version, let credential, let requestID):
             welcome(version: version, credential: credential, requestID: requestID)
         case .rejectAuthentication(let requestID):
@@ -190,12 +200,12 @@ final class ConnectionHandler: ChannelInboundHandler {
     private func enqueue(_ message: RosterMessage, requestID: UInt32) {
         guard let tenant else { return }
         let credential = machine.credential
-        let actor = Actor(author: credential?.tokenID ?? "anonymous", isAdmin: credential?.role == .admin,
-                          employeeID: credential?.employeeID)
+        let actor = Actor(tokenID: credential?.tokenID, name: credential.map { $0.label.isEmpty ? ($0.tokenID ?? "") : $0.label } ?? "",
+                          address: peerAddress, isAdmin: credential?.role == .admin, employeeID: credential?.employeeID)
         server.perform(message, on: tenant, actor: actor, loop: eventLoop).assumeIsolated().whenSuccess { result in
             self.machine.mutationFinished()
             switch result {
-            case .success(let done): self.write(RosterMessage.mutationResult(done).frame(requestID: requestID), flush: true)
+            case .success(let answer): self.write(answer.frame(requestID: requestID), flush: true)
             case .failure(let error): self.write(ConnectionReplies.error(error, requestID: requestID), flush: true)
             }
         }

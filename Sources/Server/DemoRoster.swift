@@ -161,7 +161,7 @@ final class DemoRoster: Sendable {
         let admin = context.admin, tenant = self.tenant
         let result: Result<Void, WireError> = await withCheckedContinuation { continuation in
             let queued = context.mutations.submit {
-                let committed = await admin.commit(changes, on: tenant)
+                let committed = await admin.commit(changes, on: tenant, actor: .demoRoller, reason: "the demo plan rolls forward")
                 if case .success(let done) = committed { tenant.publish(done.revision) }
                 continuation.resume(returning: committed.map { _ in () })
             }

@@ -37,13 +37,18 @@ extension ServerContext {
     /// the result once it is durable (or refused). The revision is published from `loop` right
     /// after that answer was written and flushed, so the admin never waits behind the fan-out;
     /// the queue waits for the publish, so revisions reach subscribers in order.
+    /// GetAudit queues here too, so that it sees every change acknowledged before it was asked.
     func perform(_ message: RosterMessage, on tenant: TenantRuntime, actor: Actor,
-                 loop: any EventLoop) -> EventLoopFuture<Result<Roster_V1_MutationResult, WireError>> {
-        let promise = loop.makePromise(of: Result<Roster_V1_MutationResult, WireError>.self)
+                 loop: any EventLoop) -> EventLoopFuture<Result<RosterMessage, WireError>> {
+        let promise = loop.makePromise(of: Result<RosterMessage, WireError>.self)
         let admin = self.admin
         let queued = mutations.submit {
+            if case .getAudit(let request) = message {
+                promise.succeed(await admin.audit(request, on: tenant).map(RosterMessage.audit))
+                return
+            }
             let performed = await admin.perform(message, on: tenant, actor: actor)
-            promise.succeed(performed.result)
+            promise.succeed(performed.result.map(RosterMessage.mutationResult))
             guard let committed = performed.committed else { return }
             // Queued on the loop behind the answer's callbacks (which write it).
             try? await loop.submit { tenant.publish(committed) }.get()

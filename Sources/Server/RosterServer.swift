@@ -280,6 +280,10 @@ public final class RosterServer: Service, Sendable {
                             }
                         }
                     }
+                    tasks.addTask {
+                        await context.pruneAudit()
+                        try await Self.repeatedly(every: .seconds(3600)) { await context.pruneAudit() }
+                    }
                     if let demo { tasks.addTask { try await demo.run() } }
                 }
             }
@@ -307,6 +311,7 @@ public final class RosterServer: Service, Sendable {
         let (text, token) = AccessToken.issue(tenantID: configuration.defaultTenant, role: .admin, label: "initial admin token",
                                               now: clock.now())
         try await store.insertToken(token)
+        try await store.appendAudit(tenantID: token.tenantID, AuditLog.token(AuditLog.Kind.tokenCreated, token, at: clock.now()))
         let path = dataDirectory.adminToken
         try await NIOThreadPool.singleton.runIfActive { try PrivateFile.write(text + "\n", to: path) }
         logger.notice("wrote an admin token for tenant \(configuration.defaultTenant) to \(path)")

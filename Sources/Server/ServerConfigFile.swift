@@ -15,7 +15,7 @@ public struct ServerConfigFile: Sendable {
         ("max-connections", .number), ("max-frame-bytes", .number), ("max-subscriptions", .number), ("max-in-flight", .number),
         ("history-size", .number), ("hello-timeout-ms", .number), ("ping-interval-ms", .number),
         ("progress-interval-ms", .number), ("outbound-buffer-bytes", .number), ("write-deadline-ms", .number),
-        ("shutdown-grace-ms", .number),
+        ("shutdown-grace-ms", .number), ("audit-retention-days", .number),
     ]
 
     public static func environmentName(of key: String) -> String {

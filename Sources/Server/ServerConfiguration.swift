@@ -13,6 +13,9 @@ public struct ServerConfiguration: Sendable {
     public var demo: Bool = false
     /// The tenant a Hello with an empty tenant field selects.
     public var defaultTenant: String = "demo"
+    /// How long audit entries are kept (pruned hourly): a little over a year, so that a yearly
+    /// review still sees the whole year.
+    public var auditRetention: Duration = .seconds(400 * 86_400)
 
     /// nil serves plaintext, which only a loopback listener may do.
     public var tls: TLSSettings?

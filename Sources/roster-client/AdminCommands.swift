@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RosterClient
 import RosterCommandLine
 import RosterDomain
 import RosterProtocol
@@ -8,7 +9,37 @@ struct Admin: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Change the directory and the plan (needs an admin token, on loopback too: --token-file DATA_DIR/admin.token).",
         subcommands: [EmployeeCommands.self, ShiftCommands.self, MotdCommands.self, Import.self, ScheduleAdmin.self, RotationAdmin.self,
-                      OverrideAdmin.self, SwapCommand.self])
+                      OverrideAdmin.self, SwapCommand.self, AuditCommand.self])
+}
+
+/// `--reason`, which every admin change takes: kept in the audit log with the change.
+struct ReasonOption: ParsableArguments {
+    @Option(help: "Why: kept in the audit log with the change.") var reason = ""
+}
+
+struct AuditCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "audit", abstract: "Who changed what, when, from where and why (admin tokens only).",
+        discussion: """
+            Shows each change with the values before and after, authentication failures, and tokens created or \
+            revoked on the server's host. --json prints one JSON object per entry (JSON lines), for export. Entries \
+            are kept for the server's --audit-retention-days (400 by default).
+            """)
+    @OptionGroup var options: ConnectionOptions
+    @Option(help: "Entries at or after this time (ISO 8601, \"7d ago\", yesterday 09:00).") var since: String?
+    @Option(help: "Entries whose changes touch this employee (id or full name).") var person: String?
+    @Option(help: "Entries whose changes touch this schedule (id or name).") var schedule: String?
+    @Option(help: "The newest N matching entries (at most and by default 1000).") var limit: Int?
+
+    func validate() throws {
+        _ = try options.time(since)
+        if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
+    }
+
+    func run() async throws {
+        try await options.runner().audit(AuditQuery(since: try options.time(since), person: person, schedule: schedule,
+                                                    limit: limit)).exit()
+    }
 }
 
 struct EmployeeFields: ParsableArguments {
@@ -51,6 +82,7 @@ struct EmployeeCommands: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Add an employee.")
         @OptionGroup var options: ConnectionOptions
         @OptionGroup var fields: EmployeeFields
+        @OptionGroup var why: ReasonOption
 
         func validate() throws {
             guard fields.first != nil, fields.last != nil else { throw ValidationError("--first and --last are required") }
@@ -59,7 +91,7 @@ struct EmployeeCommands: AsyncParsableCommand {
         func run() async throws {
             var employee = Employee(firstName: "", lastName: "")
             try fields.apply(to: &employee)
-            try await options.runner().administer(.upsertEmployee(.with { $0.employee = .init(employee) }),
+            try await options.runner().administer(.upsertEmployee(.with { $0.employee = .init(employee) }).withReason(why.reason),
                                                   done: "Added \(employee.fullName)").exit()
         }
     }
@@ -69,6 +101,7 @@ struct EmployeeCommands: AsyncParsableCommand {
         @OptionGroup var options: ConnectionOptions
         @Argument(help: "An employee id or full name.") var nameOrID: String
         @OptionGroup var fields: EmployeeFields
+        @OptionGroup var why: ReasonOption
 
         func run() async throws {
             let runner = try options.runner()
@@ -79,7 +112,7 @@ struct EmployeeCommands: AsyncParsableCommand {
                 try runner.report(error).exit()
             }
             try fields.apply(to: &employee)
-            try await runner.administer(.upsertEmployee(.with { $0.employee = .init(employee) }),
+            try await runner.administer(.upsertEmployee(.with { $0.employee = .init(employee) }).withReason(why.reason),
                                         done: "Updated \(employee.fullName)").exit()
         }
     }
@@ -88,9 +121,10 @@ struct EmployeeCommands: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Remove an employee and their shifts.")
         @OptionGroup var options: ConnectionOptions
         @Argument(help: "An employee id or full name.") var nameOrID: String
+        @OptionGroup var why: ReasonOption
 
         func run() async throws {
-            try await options.runner().administer(.deleteEmployee(.with { $0.id = nameOrID }), done: "Removed \(nameOrID)").exit()
+            try await options.runner().administer(.deleteEmployee(.with { $0.id = nameOrID }).withReason(why.reason), done: "Removed \(nameOrID)").exit()
         }
     }
 }
@@ -106,6 +140,7 @@ struct ShiftCommands: AsyncParsableCommand {
         @Option(help: "Start (ISO 8601, now, +2h, tomorrow 09:00).") var start: String
         @Option(help: "End (same forms; must be after the start).") var end: String
         @Option(help: "Optional role label, e.g. primary.") var role: String = ""
+        @OptionGroup var why: ReasonOption
 
         func validate() throws {
             _ = try options.time(start)
@@ -121,7 +156,7 @@ struct ShiftCommands: AsyncParsableCommand {
                     $0.endMs = endTime
                     $0.role = role
                 }
-            }), done: "Added a shift for \(employee)").exit()
+            }).withReason(why.reason), done: "Added a shift for \(employee)").exit()
         }
     }
 
@@ -129,9 +164,10 @@ struct ShiftCommands: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Remove a shift by id (see `shifts`).")
         @OptionGroup var options: ConnectionOptions
         @Argument(help: "The shift id.") var id: String
+        @OptionGroup var why: ReasonOption
 
         func run() async throws {
-            try await options.runner().administer(.deleteShift(.with { $0.id = id }), done: "Removed shift \(id)").exit()
+            try await options.runner().administer(.deleteShift(.with { $0.id = id }).withReason(why.reason), done: "Removed shift \(id)").exit()
         }
     }
 }
@@ -144,9 +180,10 @@ struct MotdCommands: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Set the message of the day (empty clears it).")
         @OptionGroup var options: ConnectionOptions
         @Argument(help: "The message.") var text: String
+        @OptionGroup var why: ReasonOption
 
         func run() async throws {
-            try await options.runner().administer(.setMotd(.with { $0.motd = text }), done: "Message of the day set").exit()
+            try await options.runner().administer(.setMotd(.with { $0.motd = text }).withReason(why.reason), done: "Message of the day set").exit()
         }
     }
 }
@@ -184,6 +221,7 @@ struct Import: AsyncParsableCommand {
     var dryRun = false
     @Flag(name: .shortAndLong, help: "Do not ask before --replace.")
     var yes = false
+    @OptionGroup var why: ReasonOption
 
     func run() async throws {
         guard let data = FileManager.default.contents(atPath: file) else {
@@ -204,7 +242,7 @@ struct Import: AsyncParsableCommand {
         }
         try await options.runner().importFile(file, data: data, format: format,
                                               options: ImportOptions(replace: replace, updateExisting: updateExisting),
-                                              dryRun: dryRun, confirm: confirm).exit()
+                                              dryRun: dryRun, reason: why.reason, confirm: confirm).exit()
     }
 }
 

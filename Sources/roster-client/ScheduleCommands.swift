@@ -77,14 +77,16 @@ struct Next: AsyncParsableCommand {
 
 // MARK: Administration
 
-/// `--preview` and the connection, shared by every schedule change.
+/// `--preview`, `--reason` and the connection, shared by every schedule change.
 struct EditOptions: ParsableArguments {
     @OptionGroup var connection: ConnectionOptions
     @Flag(help: "Show who would gain or lose which duty in the next 35 days; change nothing.") var preview = false
+    @Option(help: "Why: kept in the audit log (and, for an override or swap, with the override).") var reason = ""
 
     func send(_ edit: Roster_V1_EditScheduleRequest, done: String) async throws -> Never {
         var edit = edit
         edit.preview = preview
+        edit.reason = reason
         try await connection.runner().editSchedule(edit, done: done).exit()
     }
 }
@@ -309,7 +311,6 @@ struct OverrideAdmin: AsyncParsableCommand {
         @Option(help: "A person taken off duty.") var remove: String?
         @Option(help: "Window start (ISO 8601, tomorrow 09:00, ...).") var from: String
         @Option(help: "Window end.") var to: String
-        @Option(help: "Why (kept with the override).") var reason = ""
 
         func validate() throws {
             let kinds = [replace != nil || with != nil, add != nil, remove != nil].filter { $0 }.count
@@ -338,7 +339,7 @@ struct OverrideAdmin: AsyncParsableCommand {
                     }
                     $0.startMs = start
                     $0.endMs = end
-                    $0.reason = reason
+                    $0.reason = options.reason
                 }
             }, done: "Added an override to \(schedule)")
         }
@@ -372,7 +373,6 @@ struct SwapCommand: AsyncParsableCommand {
     @Option(name: .customLong("at"), help: "An instant in the first person's turn, then one in the second's (give --at twice).")
     var at: [String] = []
     @Argument(help: "The second person.") var second: String
-    @Option(help: "Why (kept with the overrides).") var reason = ""
 
     func validate() throws {
         guard at.count == 2 else { throw ValidationError("give --at twice: an instant in each person's turn") }
@@ -404,7 +404,7 @@ struct SwapCommand: AsyncParsableCommand {
                 $0.second = second
                 $0.secondFromMs = secondTurn.lowerBound
                 $0.secondToMs = secondTurn.upperBound
-                $0.reason = reason
+                $0.reason = options.reason
             }
         }, done: "Swapped the turns of \(first) and \(second)")
     }

@@ -80,6 +80,8 @@ struct Serve: AsyncParsableCommand {
     var writeDeadlineMs: Int64?
     @Option(help: "Milliseconds clients get after GoingAway. (env: ROSTER_SHUTDOWN_GRACE_MS)")
     var shutdownGraceMs: Int64?
+    @Option(help: "Days audit entries are kept. (env: ROSTER_AUDIT_RETENTION_DAYS; default: 400)")
+    var auditRetentionDays: Int?
 
     func validate() throws {
         let below = try Fallbacks(file: configFile())
@@ -143,6 +145,10 @@ struct Serve: AsyncParsableCommand {
         limits.writeDeadline = try below.number(writeDeadlineMs, "WRITE_DEADLINE_MS").map(Duration.milliseconds) ?? limits.writeDeadline
         limits.shutdownGrace = try below.number(shutdownGraceMs, "SHUTDOWN_GRACE_MS").map(Duration.milliseconds) ?? limits.shutdownGrace
         configuration.limits = limits
+        if let days = try below.number(auditRetentionDays, "AUDIT_RETENTION_DAYS") {
+            guard days > 0 else { throw ValidationError("--audit-retention-days must be at least 1 (got \(days))") }
+            configuration.auditRetention = .seconds(Int64(days) * 86_400)
+        }
 
         ProcessLimits.raiseOpenFileLimit()
         let server = RosterServer(configuration: configuration, logger: logger)

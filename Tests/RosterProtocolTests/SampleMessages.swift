@@ -162,6 +162,17 @@ enum SampleMessages {
                 $0.startMs = 1_764_633_600_000; $0.endMs = 1_764_720_000_000; $0.reason = "conference"
             }
         })),
+        (22, .getAudit(.with { $0.sinceMs = 1_764_460_800_000; $0.person = "Ada Lovelace"; $0.limit = 50 })),
+        (22, .audit(.with {
+            $0.entries = [.with {
+                $0.id = 9; $0.atMs = 1_764_633_600_000; $0.kind = "change"; $0.revision = 43; $0.tokenID = "1a2b3c4d5e6f"
+                $0.actor = "ops laptop"; $0.address = "192.0.2.10:51234"; $0.reason = "release freeze"
+                $0.changes = [.with {
+                    $0.change = .with { $0.motdSet = "Freeze from Friday" }
+                    $0.before = .with { $0.motdSet = "Be kind." }
+                }]
+            }]
+        })),
         (17, .mutationResult(.with {
             $0.epoch = 7; $0.revision = 43; $0.ids = ["e-ada"]; $0.changeCount = 1
             $0.importSummary = .with {

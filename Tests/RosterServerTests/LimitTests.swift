@@ -87,10 +87,17 @@ final class GatedStore: RosterStore, Sendable {
 
     func loadTenants() async throws -> [StoredTenant] { try await store.loadTenants() }
     func createTenant(_ tenant: Tenant, epoch: UInt64) async throws { try await store.createTenant(tenant, epoch: epoch) }
-    func commit(tenantID: String, entry: HistoryEntry, historyLimit: Int) async throws {
+    func commit(tenantID: String, entry: HistoryEntry, historyLimit: Int, audit: Roster_V1_AuditEntry?) async throws {
         await passGate()
-        try await store.commit(tenantID: tenantID, entry: entry, historyLimit: historyLimit)
+        try await store.commit(tenantID: tenantID, entry: entry, historyLimit: historyLimit, audit: audit)
     }
+    func appendAudit(tenantID: String, _ entry: Roster_V1_AuditEntry) async throws { try await store.appendAudit(tenantID: tenantID, entry) }
+    func auditEntries(tenantID: String, since: UnixMillis, limit: Int, matching: @escaping @Sendable (Roster_V1_AuditEntry) -> Bool)
+        async throws -> (entries: [Roster_V1_AuditEntry], truncated: Bool)
+    {
+        try await store.auditEntries(tenantID: tenantID, since: since, limit: limit, matching: matching)
+    }
+    func pruneAudit(before: UnixMillis) async throws -> Int { try await store.pruneAudit(before: before) }
     func loadTokens() async throws -> [StoredToken] { try await store.loadTokens() }
     func insertToken(_ token: StoredToken) async throws { try await store.insertToken(token) }
     func revokeToken(id: String, at: UnixMillis) async throws -> Bool { try await store.revokeToken(id: id, at: at) }

@@ -1818,6 +1818,7 @@ public nonisolated struct Roster_V1_OnDutyChanged: Sendable {
   fileprivate var _filter: Roster_V1_SubscriptionFilter? = nil
 }
 
+/// Every admin request may say why (`reason`): it is kept in the audit log with the change.
 public nonisolated struct Roster_V1_UpsertEmployeeRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -1832,6 +1833,8 @@ public nonisolated struct Roster_V1_UpsertEmployeeRequest: Sendable {
   /// Clears the value of `employee`. Subsequent reads from it will return its default value.
   public mutating func clearEmployee() {self._employee = nil}
 
+  public var reason: String = String()
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -1845,6 +1848,8 @@ public nonisolated struct Roster_V1_DeleteEmployeeRequest: Sendable {
   // methods supported on all messages.
 
   public var id: String = String()
+
+  public var reason: String = String()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -1865,6 +1870,8 @@ public nonisolated struct Roster_V1_AddShiftRequest: Sendable {
   /// Clears the value of `shift`. Subsequent reads from it will return its default value.
   public mutating func clearShift() {self._shift = nil}
 
+  public var reason: String = String()
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -1879,6 +1886,8 @@ public nonisolated struct Roster_V1_DeleteShiftRequest: Sendable {
 
   public var id: String = String()
 
+  public var reason: String = String()
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -1891,6 +1900,8 @@ public nonisolated struct Roster_V1_SetMotdRequest: Sendable {
 
   public var motd: String = String()
 
+  public var reason: String = String()
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -1898,75 +1909,90 @@ public nonisolated struct Roster_V1_SetMotdRequest: Sendable {
 
 /// Every change to schedules: one request, one revision. With preview, nothing is committed and
 /// the MutationResult lists who would gain or lose duty in the next five weeks.
-public nonisolated struct Roster_V1_EditScheduleRequest: Sendable {
+public nonisolated struct Roster_V1_EditScheduleRequest: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// id or name (ignored by upsert_schedule, which names its own)
-  public var schedule: String = String()
+  public var schedule: String {
+    get {_storage._schedule}
+    set {_uniqueStorage()._schedule = newValue}
+  }
 
-  public var preview: Bool = false
+  public var preview: Bool {
+    get {_storage._preview}
+    set {_uniqueStorage()._preview = newValue}
+  }
 
-  public var edit: Roster_V1_EditScheduleRequest.OneOf_Edit? = nil
+  public var edit: OneOf_Edit? {
+    get {return _storage._edit}
+    set {_uniqueStorage()._edit = newValue}
+  }
 
   /// create (empty id: assigned) or change name, zone, team, description
   public var upsertSchedule: Roster_V1_Schedule {
     get {
-      if case .upsertSchedule(let v)? = edit {return v}
+      if case .upsertSchedule(let v)? = _storage._edit {return v}
       return Roster_V1_Schedule()
     }
-    set {edit = .upsertSchedule(newValue)}
+    set {_uniqueStorage()._edit = .upsertSchedule(newValue)}
   }
 
   public var deleteSchedule: Bool {
     get {
-      if case .deleteSchedule(let v)? = edit {return v}
+      if case .deleteSchedule(let v)? = _storage._edit {return v}
       return false
     }
-    set {edit = .deleteSchedule(newValue)}
+    set {_uniqueStorage()._edit = .deleteSchedule(newValue)}
   }
 
   public var upsertRotation: Roster_V1_RotationEdit {
     get {
-      if case .upsertRotation(let v)? = edit {return v}
+      if case .upsertRotation(let v)? = _storage._edit {return v}
       return Roster_V1_RotationEdit()
     }
-    set {edit = .upsertRotation(newValue)}
+    set {_uniqueStorage()._edit = .upsertRotation(newValue)}
   }
 
   public var endRotation: Roster_V1_RotationEnd {
     get {
-      if case .endRotation(let v)? = edit {return v}
+      if case .endRotation(let v)? = _storage._edit {return v}
       return Roster_V1_RotationEnd()
     }
-    set {edit = .endRotation(newValue)}
+    set {_uniqueStorage()._edit = .endRotation(newValue)}
   }
 
   /// empty id: assigned
   public var addOverride: Roster_V1_ScheduleOverride {
     get {
-      if case .addOverride(let v)? = edit {return v}
+      if case .addOverride(let v)? = _storage._edit {return v}
       return Roster_V1_ScheduleOverride()
     }
-    set {edit = .addOverride(newValue)}
+    set {_uniqueStorage()._edit = .addOverride(newValue)}
   }
 
   /// the override's id
   public var deleteOverride: String {
     get {
-      if case .deleteOverride(let v)? = edit {return v}
+      if case .deleteOverride(let v)? = _storage._edit {return v}
       return String()
     }
-    set {edit = .deleteOverride(newValue)}
+    set {_uniqueStorage()._edit = .deleteOverride(newValue)}
   }
 
   public var swap: Roster_V1_Swap {
     get {
-      if case .swap(let v)? = edit {return v}
+      if case .swap(let v)? = _storage._edit {return v}
       return Roster_V1_Swap()
     }
-    set {edit = .swap(newValue)}
+    set {_uniqueStorage()._edit = .swap(newValue)}
+  }
+
+  /// for the audit log (an override's own reason is kept with it)
+  public var reason: String {
+    get {_storage._reason}
+    set {_uniqueStorage()._reason = newValue}
   }
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
@@ -1986,6 +2012,8 @@ public nonisolated struct Roster_V1_EditScheduleRequest: Sendable {
   }
 
   public init() {}
+
+  fileprivate var _storage = _StorageClass.defaultInstance
 }
 
 public nonisolated struct Roster_V1_RotationEdit: Sendable {
@@ -2128,6 +2156,8 @@ public nonisolated struct Roster_V1_ImportRequest: Sendable {
   /// validate and report what would change; commit nothing
   public var dryRun: Bool = false
 
+  public var reason: String = String()
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -2216,6 +2246,115 @@ public nonisolated struct Roster_V1_MutationResult: Sendable {
   public init() {}
 
   fileprivate var _importSummary: Roster_V1_ImportSummary? = nil
+}
+
+public nonisolated struct Roster_V1_GetAuditRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// entries at or after this instant; 0: every kept entry
+  public var sinceMs: Int64 = 0
+
+  /// employee id or full name: entries whose changes touch them
+  public var person: String = String()
+
+  /// schedule id or name: entries whose changes touch it
+  public var schedule: String = String()
+
+  /// the newest `limit` matching entries; 0: 1000 (also the most)
+  public var limit: UInt32 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// One change of a revision with the record as it was before (absent when it did not exist).
+/// `before` is expressed as the change that would recreate it: an employee_upserted,
+/// shift_added, schedule_upserted or motd_set.
+public nonisolated struct Roster_V1_AuditChange: @unchecked Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var change: Roster_V1_Change {
+    get {_storage._change ?? Roster_V1_Change()}
+    set {_uniqueStorage()._change = newValue}
+  }
+  /// Returns true if `change` has been explicitly set.
+  public var hasChange: Bool {_storage._change != nil}
+  /// Clears the value of `change`. Subsequent reads from it will return its default value.
+  public mutating func clearChange() {_uniqueStorage()._change = nil}
+
+  public var before: Roster_V1_Change {
+    get {_storage._before ?? Roster_V1_Change()}
+    set {_uniqueStorage()._before = newValue}
+  }
+  /// Returns true if `before` has been explicitly set.
+  public var hasBefore: Bool {_storage._before != nil}
+  /// Clears the value of `before`. Subsequent reads from it will return its default value.
+  public mutating func clearBefore() {_uniqueStorage()._before = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _storage = _StorageClass.defaultInstance
+}
+
+public nonisolated struct Roster_V1_AuditEntry: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// increases with every entry of the server's store
+  public var id: UInt64 = 0
+
+  public var atMs: Int64 = 0
+
+  /// "change", "auth.failed", "token.created", "token.revoked"
+  public var kind: String = String()
+
+  /// change: the revision it committed
+  public var revision: UInt64 = 0
+
+  /// the acting token; empty for the local admin or the server itself
+  public var tokenID: String = String()
+
+  /// the token's label, "local admin" or "demo roller"
+  public var actor: String = String()
+
+  /// the peer's address; empty for local commands
+  public var address: String = String()
+
+  /// the admin's reason, if they gave one
+  public var reason: String = String()
+
+  public var changes: [Roster_V1_AuditChange] = []
+
+  /// auth.failed: why; token.*: which token, role and label (never a secret)
+  public var detail: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Roster_V1_AuditResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// oldest first
+  public var entries: [Roster_V1_AuditEntry] = []
+
+  /// more entries matched than `limit`: the oldest were left out
+  public var truncated: Bool = false
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
 }
 
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
@@ -4617,7 +4756,7 @@ nonisolated extension Roster_V1_OnDutyChanged: SwiftProtobuf.Message, SwiftProto
 
 nonisolated extension Roster_V1_UpsertEmployeeRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".UpsertEmployeeRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}employee\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}employee\0\u{2}\u{e}reason\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -4626,6 +4765,7 @@ nonisolated extension Roster_V1_UpsertEmployeeRequest: SwiftProtobuf.Message, Sw
       // enabled. https://github.com/apple/swift-protobuf/issues/1034
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularMessageField(value: &self._employee) }()
+      case 15: try { try decoder.decodeSingularStringField(value: &self.reason) }()
       default: break
       }
     }
@@ -4639,11 +4779,15 @@ nonisolated extension Roster_V1_UpsertEmployeeRequest: SwiftProtobuf.Message, Sw
     try { if let v = self._employee {
       try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
     } }()
+    if !self.reason.isEmpty {
+      try visitor.visitSingularStringField(value: self.reason, fieldNumber: 15)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Roster_V1_UpsertEmployeeRequest, rhs: Roster_V1_UpsertEmployeeRequest) -> Bool {
     if lhs._employee != rhs._employee {return false}
+    if lhs.reason != rhs.reason {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -4651,7 +4795,7 @@ nonisolated extension Roster_V1_UpsertEmployeeRequest: SwiftProtobuf.Message, Sw
 
 nonisolated extension Roster_V1_DeleteEmployeeRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".DeleteEmployeeRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{2}\u{e}reason\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -4660,6 +4804,7 @@ nonisolated extension Roster_V1_DeleteEmployeeRequest: SwiftProtobuf.Message, Sw
       // enabled. https://github.com/apple/swift-protobuf/issues/1034
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularStringField(value: &self.id) }()
+      case 15: try { try decoder.decodeSingularStringField(value: &self.reason) }()
       default: break
       }
     }
@@ -4669,11 +4814,15 @@ nonisolated extension Roster_V1_DeleteEmployeeRequest: SwiftProtobuf.Message, Sw
     if !self.id.isEmpty {
       try visitor.visitSingularStringField(value: self.id, fieldNumber: 1)
     }
+    if !self.reason.isEmpty {
+      try visitor.visitSingularStringField(value: self.reason, fieldNumber: 15)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Roster_V1_DeleteEmployeeRequest, rhs: Roster_V1_DeleteEmployeeRequest) -> Bool {
     if lhs.id != rhs.id {return false}
+    if lhs.reason != rhs.reason {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -4681,7 +4830,7 @@ nonisolated extension Roster_V1_DeleteEmployeeRequest: SwiftProtobuf.Message, Sw
 
 nonisolated extension Roster_V1_AddShiftRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".AddShiftRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}shift\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}shift\0\u{2}\u{e}reason\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -4690,6 +4839,7 @@ nonisolated extension Roster_V1_AddShiftRequest: SwiftProtobuf.Message, SwiftPro
       // enabled. https://github.com/apple/swift-protobuf/issues/1034
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularMessageField(value: &self._shift) }()
+      case 15: try { try decoder.decodeSingularStringField(value: &self.reason) }()
       default: break
       }
     }
@@ -4703,11 +4853,15 @@ nonisolated extension Roster_V1_AddShiftRequest: SwiftProtobuf.Message, SwiftPro
     try { if let v = self._shift {
       try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
     } }()
+    if !self.reason.isEmpty {
+      try visitor.visitSingularStringField(value: self.reason, fieldNumber: 15)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Roster_V1_AddShiftRequest, rhs: Roster_V1_AddShiftRequest) -> Bool {
     if lhs._shift != rhs._shift {return false}
+    if lhs.reason != rhs.reason {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -4715,7 +4869,7 @@ nonisolated extension Roster_V1_AddShiftRequest: SwiftProtobuf.Message, SwiftPro
 
 nonisolated extension Roster_V1_DeleteShiftRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".DeleteShiftRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{2}\u{e}reason\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -4724,6 +4878,7 @@ nonisolated extension Roster_V1_DeleteShiftRequest: SwiftProtobuf.Message, Swift
       // enabled. https://github.com/apple/swift-protobuf/issues/1034
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularStringField(value: &self.id) }()
+      case 15: try { try decoder.decodeSingularStringField(value: &self.reason) }()
       default: break
       }
     }
@@ -4733,11 +4888,15 @@ nonisolated extension Roster_V1_DeleteShiftRequest: SwiftProtobuf.Message, Swift
     if !self.id.isEmpty {
       try visitor.visitSingularStringField(value: self.id, fieldNumber: 1)
     }
+    if !self.reason.isEmpty {
+      try visitor.visitSingularStringField(value: self.reason, fieldNumber: 15)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Roster_V1_DeleteShiftRequest, rhs: Roster_V1_DeleteShiftRequest) -> Bool {
     if lhs.id != rhs.id {return false}
+    if lhs.reason != rhs.reason {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -4745,7 +4904,7 @@ nonisolated extension Roster_V1_DeleteShiftRequest: SwiftProtobuf.Message, Swift
 
 nonisolated extension Roster_V1_SetMotdRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".SetMotdRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}motd\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}motd\0\u{2}\u{e}reason\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -4754,6 +4913,7 @@ nonisolated extension Roster_V1_SetMotdRequest: SwiftProtobuf.Message, SwiftProt
       // enabled. https://github.com/apple/swift-protobuf/issues/1034
       switch fieldNumber {
       case 1: try { try decoder.decodeSingularStringField(value: &self.motd) }()
+      case 15: try { try decoder.decodeSingularStringField(value: &self.reason) }()
       default: break
       }
     }
@@ -4763,11 +4923,15 @@ nonisolated extension Roster_V1_SetMotdRequest: SwiftProtobuf.Message, SwiftProt
     if !self.motd.isEmpty {
       try visitor.visitSingularStringField(value: self.motd, fieldNumber: 1)
     }
+    if !self.reason.isEmpty {
+      try visitor.visitSingularStringField(value: self.reason, fieldNumber: 15)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Roster_V1_SetMotdRequest, rhs: Roster_V1_SetMotdRequest) -> Bool {
     if lhs.motd != rhs.motd {return false}
+    if lhs.reason != rhs.reason {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -4775,151 +4939,198 @@ nonisolated extension Roster_V1_SetMotdRequest: SwiftProtobuf.Message, SwiftProt
 
 nonisolated extension Roster_V1_EditScheduleRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".EditScheduleRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}schedule\0\u{1}preview\0\u{4}\u{8}upsert_schedule\0\u{3}delete_schedule\0\u{3}upsert_rotation\0\u{3}end_rotation\0\u{3}add_override\0\u{3}delete_override\0\u{1}swap\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}schedule\0\u{1}preview\0\u{1}reason\0\u{4}\u{7}upsert_schedule\0\u{3}delete_schedule\0\u{3}upsert_rotation\0\u{3}end_rotation\0\u{3}add_override\0\u{3}delete_override\0\u{1}swap\0")
+
+  fileprivate class _StorageClass {
+    var _schedule: String = String()
+    var _preview: Bool = false
+    var _edit: Roster_V1_EditScheduleRequest.OneOf_Edit?
+    var _reason: String = String()
+
+      // This property is used as the initial default value for new instances of the type.
+      // The type itself is protecting the reference to its storage via CoW semantics.
+      // This will force a copy to be made of this reference when the first mutation occurs;
+      // hence, it is safe to mark this as `nonisolated(unsafe)`.
+      static nonisolated(unsafe) let defaultInstance = _StorageClass()
+
+    private init() {}
+
+    init(copying source: _StorageClass) {
+      _schedule = source._schedule
+      _preview = source._preview
+      _edit = source._edit
+      _reason = source._reason
+    }
+  }
+
+  fileprivate mutating func _uniqueStorage() -> _StorageClass {
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _StorageClass(copying: _storage)
+    }
+    return _storage
+  }
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
-    while let fieldNumber = try decoder.nextFieldNumber() {
-      // The use of inline closures is to circumvent an issue where the compiler
-      // allocates stack space for every case branch when no optimizations are
-      // enabled. https://github.com/apple/swift-protobuf/issues/1034
-      switch fieldNumber {
-      case 1: try { try decoder.decodeSingularStringField(value: &self.schedule) }()
-      case 2: try { try decoder.decodeSingularBoolField(value: &self.preview) }()
-      case 10: try {
-        var v: Roster_V1_Schedule?
-        var hadOneofValue = false
-        if let current = self.edit {
-          hadOneofValue = true
-          if case .upsertSchedule(let m) = current {v = m}
+    _ = _uniqueStorage()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      while let fieldNumber = try decoder.nextFieldNumber() {
+        // The use of inline closures is to circumvent an issue where the compiler
+        // allocates stack space for every case branch when no optimizations are
+        // enabled. https://github.com/apple/swift-protobuf/issues/1034
+        switch fieldNumber {
+        case 1: try { try decoder.decodeSingularStringField(value: &_storage._schedule) }()
+        case 2: try { try decoder.decodeSingularBoolField(value: &_storage._preview) }()
+        case 3: try { try decoder.decodeSingularStringField(value: &_storage._reason) }()
+        case 10: try {
+          var v: Roster_V1_Schedule?
+          var hadOneofValue = false
+          if let current = _storage._edit {
+            hadOneofValue = true
+            if case .upsertSchedule(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._edit = .upsertSchedule(v)
+          }
+        }()
+        case 11: try {
+          var v: Bool?
+          try decoder.decodeSingularBoolField(value: &v)
+          if let v = v {
+            if _storage._edit != nil {try decoder.handleConflictingOneOf()}
+            _storage._edit = .deleteSchedule(v)
+          }
+        }()
+        case 12: try {
+          var v: Roster_V1_RotationEdit?
+          var hadOneofValue = false
+          if let current = _storage._edit {
+            hadOneofValue = true
+            if case .upsertRotation(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._edit = .upsertRotation(v)
+          }
+        }()
+        case 13: try {
+          var v: Roster_V1_RotationEnd?
+          var hadOneofValue = false
+          if let current = _storage._edit {
+            hadOneofValue = true
+            if case .endRotation(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._edit = .endRotation(v)
+          }
+        }()
+        case 14: try {
+          var v: Roster_V1_ScheduleOverride?
+          var hadOneofValue = false
+          if let current = _storage._edit {
+            hadOneofValue = true
+            if case .addOverride(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._edit = .addOverride(v)
+          }
+        }()
+        case 15: try {
+          var v: String?
+          try decoder.decodeSingularStringField(value: &v)
+          if let v = v {
+            if _storage._edit != nil {try decoder.handleConflictingOneOf()}
+            _storage._edit = .deleteOverride(v)
+          }
+        }()
+        case 16: try {
+          var v: Roster_V1_Swap?
+          var hadOneofValue = false
+          if let current = _storage._edit {
+            hadOneofValue = true
+            if case .swap(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._edit = .swap(v)
+          }
+        }()
+        default: break
         }
-        try decoder.decodeSingularMessageField(value: &v)
-        if let v = v {
-          if hadOneofValue {try decoder.handleConflictingOneOf()}
-          self.edit = .upsertSchedule(v)
-        }
-      }()
-      case 11: try {
-        var v: Bool?
-        try decoder.decodeSingularBoolField(value: &v)
-        if let v = v {
-          if self.edit != nil {try decoder.handleConflictingOneOf()}
-          self.edit = .deleteSchedule(v)
-        }
-      }()
-      case 12: try {
-        var v: Roster_V1_RotationEdit?
-        var hadOneofValue = false
-        if let current = self.edit {
-          hadOneofValue = true
-          if case .upsertRotation(let m) = current {v = m}
-        }
-        try decoder.decodeSingularMessageField(value: &v)
-        if let v = v {
-          if hadOneofValue {try decoder.handleConflictingOneOf()}
-          self.edit = .upsertRotation(v)
-        }
-      }()
-      case 13: try {
-        var v: Roster_V1_RotationEnd?
-        var hadOneofValue = false
-        if let current = self.edit {
-          hadOneofValue = true
-          if case .endRotation(let m) = current {v = m}
-        }
-        try decoder.decodeSingularMessageField(value: &v)
-        if let v = v {
-          if hadOneofValue {try decoder.handleConflictingOneOf()}
-          self.edit = .endRotation(v)
-        }
-      }()
-      case 14: try {
-        var v: Roster_V1_ScheduleOverride?
-        var hadOneofValue = false
-        if let current = self.edit {
-          hadOneofValue = true
-          if case .addOverride(let m) = current {v = m}
-        }
-        try decoder.decodeSingularMessageField(value: &v)
-        if let v = v {
-          if hadOneofValue {try decoder.handleConflictingOneOf()}
-          self.edit = .addOverride(v)
-        }
-      }()
-      case 15: try {
-        var v: String?
-        try decoder.decodeSingularStringField(value: &v)
-        if let v = v {
-          if self.edit != nil {try decoder.handleConflictingOneOf()}
-          self.edit = .deleteOverride(v)
-        }
-      }()
-      case 16: try {
-        var v: Roster_V1_Swap?
-        var hadOneofValue = false
-        if let current = self.edit {
-          hadOneofValue = true
-          if case .swap(let m) = current {v = m}
-        }
-        try decoder.decodeSingularMessageField(value: &v)
-        if let v = v {
-          if hadOneofValue {try decoder.handleConflictingOneOf()}
-          self.edit = .swap(v)
-        }
-      }()
-      default: break
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    // The use of inline closures is to circumvent an issue where the compiler
-    // allocates stack space for every if/case branch local when no optimizations
-    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
-    // https://github.com/apple/swift-protobuf/issues/1182
-    if !self.schedule.isEmpty {
-      try visitor.visitSingularStringField(value: self.schedule, fieldNumber: 1)
-    }
-    if self.preview != false {
-      try visitor.visitSingularBoolField(value: self.preview, fieldNumber: 2)
-    }
-    switch self.edit {
-    case .upsertSchedule?: try {
-      guard case .upsertSchedule(let v)? = self.edit else { preconditionFailure() }
-      try visitor.visitSingularMessageField(value: v, fieldNumber: 10)
-    }()
-    case .deleteSchedule?: try {
-      guard case .deleteSchedule(let v)? = self.edit else { preconditionFailure() }
-      try visitor.visitSingularBoolField(value: v, fieldNumber: 11)
-    }()
-    case .upsertRotation?: try {
-      guard case .upsertRotation(let v)? = self.edit else { preconditionFailure() }
-      try visitor.visitSingularMessageField(value: v, fieldNumber: 12)
-    }()
-    case .endRotation?: try {
-      guard case .endRotation(let v)? = self.edit else { preconditionFailure() }
-      try visitor.visitSingularMessageField(value: v, fieldNumber: 13)
-    }()
-    case .addOverride?: try {
-      guard case .addOverride(let v)? = self.edit else { preconditionFailure() }
-      try visitor.visitSingularMessageField(value: v, fieldNumber: 14)
-    }()
-    case .deleteOverride?: try {
-      guard case .deleteOverride(let v)? = self.edit else { preconditionFailure() }
-      try visitor.visitSingularStringField(value: v, fieldNumber: 15)
-    }()
-    case .swap?: try {
-      guard case .swap(let v)? = self.edit else { preconditionFailure() }
-      try visitor.visitSingularMessageField(value: v, fieldNumber: 16)
-    }()
-    case nil: break
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every if/case branch local when no optimizations
+      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+      // https://github.com/apple/swift-protobuf/issues/1182
+      if !_storage._schedule.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._schedule, fieldNumber: 1)
+      }
+      if _storage._preview != false {
+        try visitor.visitSingularBoolField(value: _storage._preview, fieldNumber: 2)
+      }
+      if !_storage._reason.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._reason, fieldNumber: 3)
+      }
+      switch _storage._edit {
+      case .upsertSchedule?: try {
+        guard case .upsertSchedule(let v)? = _storage._edit else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 10)
+      }()
+      case .deleteSchedule?: try {
+        guard case .deleteSchedule(let v)? = _storage._edit else { preconditionFailure() }
+        try visitor.visitSingularBoolField(value: v, fieldNumber: 11)
+      }()
+      case .upsertRotation?: try {
+        guard case .upsertRotation(let v)? = _storage._edit else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 12)
+      }()
+      case .endRotation?: try {
+        guard case .endRotation(let v)? = _storage._edit else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 13)
+      }()
+      case .addOverride?: try {
+        guard case .addOverride(let v)? = _storage._edit else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 14)
+      }()
+      case .deleteOverride?: try {
+        guard case .deleteOverride(let v)? = _storage._edit else { preconditionFailure() }
+        try visitor.visitSingularStringField(value: v, fieldNumber: 15)
+      }()
+      case .swap?: try {
+        guard case .swap(let v)? = _storage._edit else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 16)
+      }()
+      case nil: break
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Roster_V1_EditScheduleRequest, rhs: Roster_V1_EditScheduleRequest) -> Bool {
-    if lhs.schedule != rhs.schedule {return false}
-    if lhs.preview != rhs.preview {return false}
-    if lhs.edit != rhs.edit {return false}
+    if lhs._storage !== rhs._storage {
+      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
+        let _storage = _args.0
+        let rhs_storage = _args.1
+        if _storage._schedule != rhs_storage._schedule {return false}
+        if _storage._preview != rhs_storage._preview {return false}
+        if _storage._edit != rhs_storage._edit {return false}
+        if _storage._reason != rhs_storage._reason {return false}
+        return true
+      }
+      if !storagesAreEqual {return false}
+    }
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -5130,7 +5341,7 @@ nonisolated extension Roster_V1_DutyDelta: SwiftProtobuf.Message, SwiftProtobuf.
 
 nonisolated extension Roster_V1_ImportRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ImportRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}format\0\u{1}data\0\u{1}replace\0\u{3}update_existing\0\u{3}dry_run\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}format\0\u{1}data\0\u{1}replace\0\u{3}update_existing\0\u{3}dry_run\0\u{2}\u{a}reason\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -5143,6 +5354,7 @@ nonisolated extension Roster_V1_ImportRequest: SwiftProtobuf.Message, SwiftProto
       case 3: try { try decoder.decodeSingularBoolField(value: &self.replace) }()
       case 4: try { try decoder.decodeSingularBoolField(value: &self.updateExisting) }()
       case 5: try { try decoder.decodeSingularBoolField(value: &self.dryRun) }()
+      case 15: try { try decoder.decodeSingularStringField(value: &self.reason) }()
       default: break
       }
     }
@@ -5164,6 +5376,9 @@ nonisolated extension Roster_V1_ImportRequest: SwiftProtobuf.Message, SwiftProto
     if self.dryRun != false {
       try visitor.visitSingularBoolField(value: self.dryRun, fieldNumber: 5)
     }
+    if !self.reason.isEmpty {
+      try visitor.visitSingularStringField(value: self.reason, fieldNumber: 15)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -5173,6 +5388,7 @@ nonisolated extension Roster_V1_ImportRequest: SwiftProtobuf.Message, SwiftProto
     if lhs.replace != rhs.replace {return false}
     if lhs.updateExisting != rhs.updateExisting {return false}
     if lhs.dryRun != rhs.dryRun {return false}
+    if lhs.reason != rhs.reason {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -5342,6 +5558,238 @@ nonisolated extension Roster_V1_MutationResult: SwiftProtobuf.Message, SwiftProt
     if lhs.dryRun != rhs.dryRun {return false}
     if lhs.preview != rhs.preview {return false}
     if lhs.previewOmitted != rhs.previewOmitted {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_GetAuditRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".GetAuditRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}since_ms\0\u{1}person\0\u{1}schedule\0\u{1}limit\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularInt64Field(value: &self.sinceMs) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.person) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.schedule) }()
+      case 4: try { try decoder.decodeSingularUInt32Field(value: &self.limit) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.sinceMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.sinceMs, fieldNumber: 1)
+    }
+    if !self.person.isEmpty {
+      try visitor.visitSingularStringField(value: self.person, fieldNumber: 2)
+    }
+    if !self.schedule.isEmpty {
+      try visitor.visitSingularStringField(value: self.schedule, fieldNumber: 3)
+    }
+    if self.limit != 0 {
+      try visitor.visitSingularUInt32Field(value: self.limit, fieldNumber: 4)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_GetAuditRequest, rhs: Roster_V1_GetAuditRequest) -> Bool {
+    if lhs.sinceMs != rhs.sinceMs {return false}
+    if lhs.person != rhs.person {return false}
+    if lhs.schedule != rhs.schedule {return false}
+    if lhs.limit != rhs.limit {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_AuditChange: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".AuditChange"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}change\0\u{1}before\0")
+
+  fileprivate class _StorageClass {
+    var _change: Roster_V1_Change? = nil
+    var _before: Roster_V1_Change? = nil
+
+      // This property is used as the initial default value for new instances of the type.
+      // The type itself is protecting the reference to its storage via CoW semantics.
+      // This will force a copy to be made of this reference when the first mutation occurs;
+      // hence, it is safe to mark this as `nonisolated(unsafe)`.
+      static nonisolated(unsafe) let defaultInstance = _StorageClass()
+
+    private init() {}
+
+    init(copying source: _StorageClass) {
+      _change = source._change
+      _before = source._before
+    }
+  }
+
+  fileprivate mutating func _uniqueStorage() -> _StorageClass {
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _StorageClass(copying: _storage)
+    }
+    return _storage
+  }
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    _ = _uniqueStorage()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      while let fieldNumber = try decoder.nextFieldNumber() {
+        // The use of inline closures is to circumvent an issue where the compiler
+        // allocates stack space for every case branch when no optimizations are
+        // enabled. https://github.com/apple/swift-protobuf/issues/1034
+        switch fieldNumber {
+        case 1: try { try decoder.decodeSingularMessageField(value: &_storage._change) }()
+        case 2: try { try decoder.decodeSingularMessageField(value: &_storage._before) }()
+        default: break
+        }
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every if/case branch local when no optimizations
+      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+      // https://github.com/apple/swift-protobuf/issues/1182
+      try { if let v = _storage._change {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+      } }()
+      try { if let v = _storage._before {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+      } }()
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_AuditChange, rhs: Roster_V1_AuditChange) -> Bool {
+    if lhs._storage !== rhs._storage {
+      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
+        let _storage = _args.0
+        let rhs_storage = _args.1
+        if _storage._change != rhs_storage._change {return false}
+        if _storage._before != rhs_storage._before {return false}
+        return true
+      }
+      if !storagesAreEqual {return false}
+    }
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_AuditEntry: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".AuditEntry"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{3}at_ms\0\u{1}kind\0\u{1}revision\0\u{3}token_id\0\u{1}actor\0\u{1}address\0\u{1}reason\0\u{1}changes\0\u{1}detail\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.id) }()
+      case 2: try { try decoder.decodeSingularInt64Field(value: &self.atMs) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.kind) }()
+      case 4: try { try decoder.decodeSingularUInt64Field(value: &self.revision) }()
+      case 5: try { try decoder.decodeSingularStringField(value: &self.tokenID) }()
+      case 6: try { try decoder.decodeSingularStringField(value: &self.actor) }()
+      case 7: try { try decoder.decodeSingularStringField(value: &self.address) }()
+      case 8: try { try decoder.decodeSingularStringField(value: &self.reason) }()
+      case 9: try { try decoder.decodeRepeatedMessageField(value: &self.changes) }()
+      case 10: try { try decoder.decodeSingularStringField(value: &self.detail) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.id != 0 {
+      try visitor.visitSingularUInt64Field(value: self.id, fieldNumber: 1)
+    }
+    if self.atMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.atMs, fieldNumber: 2)
+    }
+    if !self.kind.isEmpty {
+      try visitor.visitSingularStringField(value: self.kind, fieldNumber: 3)
+    }
+    if self.revision != 0 {
+      try visitor.visitSingularUInt64Field(value: self.revision, fieldNumber: 4)
+    }
+    if !self.tokenID.isEmpty {
+      try visitor.visitSingularStringField(value: self.tokenID, fieldNumber: 5)
+    }
+    if !self.actor.isEmpty {
+      try visitor.visitSingularStringField(value: self.actor, fieldNumber: 6)
+    }
+    if !self.address.isEmpty {
+      try visitor.visitSingularStringField(value: self.address, fieldNumber: 7)
+    }
+    if !self.reason.isEmpty {
+      try visitor.visitSingularStringField(value: self.reason, fieldNumber: 8)
+    }
+    if !self.changes.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.changes, fieldNumber: 9)
+    }
+    if !self.detail.isEmpty {
+      try visitor.visitSingularStringField(value: self.detail, fieldNumber: 10)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_AuditEntry, rhs: Roster_V1_AuditEntry) -> Bool {
+    if lhs.id != rhs.id {return false}
+    if lhs.atMs != rhs.atMs {return false}
+    if lhs.kind != rhs.kind {return false}
+    if lhs.revision != rhs.revision {return false}
+    if lhs.tokenID != rhs.tokenID {return false}
+    if lhs.actor != rhs.actor {return false}
+    if lhs.address != rhs.address {return false}
+    if lhs.reason != rhs.reason {return false}
+    if lhs.changes != rhs.changes {return false}
+    if lhs.detail != rhs.detail {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_AuditResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".AuditResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}entries\0\u{1}truncated\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedMessageField(value: &self.entries) }()
+      case 2: try { try decoder.decodeSingularBoolField(value: &self.truncated) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.entries.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.entries, fieldNumber: 1)
+    }
+    if self.truncated != false {
+      try visitor.visitSingularBoolField(value: self.truncated, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_AuditResponse, rhs: Roster_V1_AuditResponse) -> Bool {
+    if lhs.entries != rhs.entries {return false}
+    if lhs.truncated != rhs.truncated {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -84,6 +84,8 @@ struct Credential: Sendable, Equatable {
     var expiresAt: UnixMillis?
     /// Who holds it (`StoredToken.employeeID`).
     var employeeID: String? = nil
+    /// The token's label, for the audit log.
+    var label: String = ""
 
     func isValid(at now: UnixMillis) -> Bool { expiresAt.map { now < $0 } ?? true }
 }

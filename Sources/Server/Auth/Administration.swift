@@ -45,6 +45,7 @@ public struct StoreAdministration: Sendable {
         let expiresAt = expiresIn.map { now + UnixMillis($0.components.seconds * 1000) }
         let issued = AccessToken.issue(tenantID: tenant, role: role, label: label, now: now, expiresAt: expiresAt, employeeID: employeeID)
         try await store.insertToken(issued.stored)
+        try await store.appendAudit(tenantID: tenant, AuditLog.token(AuditLog.Kind.tokenCreated, issued.stored, at: now))
         return (issued.text, issued.stored)
     }
 
@@ -71,6 +72,9 @@ public struct StoreAdministration: Sendable {
     public func revokeToken(_ id: String, now: UnixMillis = UnixMillis(Date().timeIntervalSince1970 * 1000)) async throws {
         let bare = id.hasPrefix(AccessToken.prefix) ? (AccessToken.parse(id)?.id ?? id) : id
         guard try await store.revokeToken(id: bare, at: now) else { throw Failure.noSuchToken(id) }
+        if let token = try await store.loadTokens().first(where: { $0.id == bare }) {
+            try await store.appendAudit(tenantID: token.tenantID, AuditLog.token(AuditLog.Kind.tokenRevoked, token, at: now))
+        }
     }
 
     public func createTenant(id: String, name: String) async throws {

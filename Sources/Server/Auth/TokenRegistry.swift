@@ -39,7 +39,21 @@ final class TokenRegistry: Sendable {
         let matches = Crypto.constantTimeEqual(presented, stored?.secretHash ?? decoyHash)
         guard let stored, matches, stored.isUsable(at: now) else { return nil }
         return Credential(tokenID: stored.id, tenantID: stored.tenantID, role: stored.role, expiresAt: stored.expiresAt,
-                          employeeID: stored.employeeID)
+                          employeeID: stored.employeeID, label: stored.label)
+    }
+
+    /// Why `authenticate` refused a presented token, for the audit log (never for the peer, who
+    /// gets one answer for every cause), and the id and tenant of the token it names if known.
+    func refusal(of text: String, now: UnixMillis) -> (detail: String, tokenID: String, tenantID: String?) {
+        guard !text.isEmpty else { return ("no token (anonymous access is for loopback listeners)", "", nil) }
+        guard let (id, secret) = AccessToken.parse(text) else { return ("not a Roster token", "", nil) }
+        guard let stored = tokens.withLockedValue({ $0[id] }) else { return ("unknown token", id, nil) }
+        if !Crypto.constantTimeEqual(Crypto.sha256(Array(secret.utf8)), stored.secretHash) {
+            return ("wrong secret", id, stored.tenantID)
+        }
+        if stored.revokedAt != nil { return ("revoked token", id, stored.tenantID) }
+        if !stored.isUsable(at: now) { return ("expired token", id, stored.tenantID) }
+        return ("the token is for another tenant", id, stored.tenantID)
     }
 
     func isRevoked(_ id: String) -> Bool {

@@ -1,4 +1,5 @@
 import RosterDomain
+import RosterProtocol
 
 /// A tenant as loaded from storage at start-up.
 public struct StoredTenant: Sendable {
@@ -41,9 +42,23 @@ public protocol RosterStore: Sendable {
     /// Creates an empty tenant at revision 0 with a fresh epoch.
     func createTenant(_ tenant: Tenant, epoch: UInt64) async throws
 
-    /// Applies `entry.changes` to the tenant's tables, records the entry in the history, and drops
-    /// history older than the newest `historyLimit` revisions, in one durable transaction.
-    func commit(tenantID: String, entry: HistoryEntry, historyLimit: Int) async throws
+    /// Applies `entry.changes` to the tenant's tables, records the entry in the history, drops
+    /// history older than the newest `historyLimit` revisions and appends `audit` to the audit
+    /// log, in one durable transaction: an acknowledged change always has its audit entry.
+    func commit(tenantID: String, entry: HistoryEntry, historyLimit: Int, audit: Roster_V1_AuditEntry?) async throws
+
+    /// Appends an audit entry that belongs to no revision (an auth failure, a token created or
+    /// revoked). The store assigns `id`.
+    func appendAudit(tenantID: String, _ entry: Roster_V1_AuditEntry) async throws
+
+    /// The tenant's audit entries at or after `since` that `matching` accepts, newest first, at
+    /// most `limit`; `truncated` when more matched.
+    func auditEntries(tenantID: String, since: UnixMillis, limit: Int,
+                      matching: @escaping @Sendable (Roster_V1_AuditEntry) -> Bool) async throws
+        -> (entries: [Roster_V1_AuditEntry], truncated: Bool)
+
+    /// Deletes every tenant's audit entries older than `before` (the retention); returns how many.
+    func pruneAudit(before: UnixMillis) async throws -> Int
 
     /// Every access token, revoked ones included (so that revocation is seen by running servers).
     func loadTokens() async throws -> [StoredToken]
@@ -58,4 +73,11 @@ public protocol RosterStore: Sendable {
 
     /// Releases the database.
     func close() async throws
+}
+
+extension RosterStore {
+    /// A commit with nothing to audit (tests, tools).
+    public func commit(tenantID: String, entry: HistoryEntry, historyLimit: Int) async throws {
+        try await commit(tenantID: tenantID, entry: entry, historyLimit: historyLimit, audit: nil)
+    }
 }

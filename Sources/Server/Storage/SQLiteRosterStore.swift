@@ -105,6 +105,21 @@ public final class SQLiteRosterStore: RosterStore {
         migrator.registerMigration("v4-token-employee") { db in
             try db.execute(sql: "ALTER TABLE token ADD COLUMN employee_id TEXT")
         }
+        migrator.registerMigration("v5-audit") { db in
+            try db.execute(sql: """
+                -- `entry` is an AuditEntry protobuf body; kind and time are columns for pruning and
+                -- reading by time. No foreign key: an auth failure may name a tenant that is gone.
+                CREATE TABLE audit (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    tenant_id TEXT NOT NULL,
+                    at_ms INTEGER NOT NULL,
+                    kind TEXT NOT NULL,
+                    entry BLOB NOT NULL
+                );
+                CREATE INDEX audit_by_tenant_time ON audit(tenant_id, at_ms);
+                CREATE INDEX audit_by_time ON audit(at_ms);
+                """)
+        }
         return migrator
     }
 
@@ -176,7 +191,7 @@ public final class SQLiteRosterStore: RosterStore {
         }
     }
 
-    public func commit(tenantID: String, entry: HistoryEntry, historyLimit: Int) async throws {
+    public func commit(tenantID: String, entry: HistoryEntry, historyLimit: Int, audit: Roster_V1_AuditEntry?) async throws {
         let body = try Roster_V1_RosterChanged.with {
             $0.revision = entry.revision
             $0.committedAtMs = entry.committedAt
@@ -189,6 +204,43 @@ public final class SQLiteRosterStore: RosterStore {
                            arguments: [tenantID, Int64(entry.revision), entry.committedAt, body])
             try db.execute(sql: "DELETE FROM change_log WHERE tenant_id = ? AND revision <= ?",
                            arguments: [tenantID, Int64(entry.revision) - Int64(historyLimit)])
+            if let audit { try Self.insert(audit, tenantID: tenantID, db: db) }
+        }
+    }
+
+    public func appendAudit(tenantID: String, _ entry: Roster_V1_AuditEntry) async throws {
+        try await pool.write { db in try Self.insert(entry, tenantID: tenantID, db: db) }
+    }
+
+    private static func insert(_ entry: Roster_V1_AuditEntry, tenantID: String, db: Database) throws {
+        try db.execute(sql: "INSERT INTO audit (tenant_id, at_ms, kind, entry) VALUES (?, ?, ?, ?)",
+                       arguments: [tenantID, entry.atMs, entry.kind, try entry.serializedBytes() as Data])
+    }
+
+    public func auditEntries(tenantID: String, since: UnixMillis, limit: Int,
+                             matching: @escaping @Sendable (Roster_V1_AuditEntry) -> Bool) async throws
+        -> (entries: [Roster_V1_AuditEntry], truncated: Bool)
+    {
+        try await pool.read { db in
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT id, entry FROM audit WHERE tenant_id = ? AND at_ms >= ? ORDER BY at_ms DESC, id DESC
+                """, arguments: [tenantID, since])
+            var found: [Roster_V1_AuditEntry] = []
+            while let row = try rows.next() {
+                var entry = try Roster_V1_AuditEntry(serializedBytes: row["entry"] as Data)
+                entry.id = UInt64(row["id"] as Int64)
+                guard matching(entry) else { continue }
+                if found.count == limit { return (found, true) }
+                found.append(entry)
+            }
+            return (found, false)
+        }
+    }
+
+    public func pruneAudit(before: UnixMillis) async throws -> Int {
+        try await pool.write { db in
+            try db.execute(sql: "DELETE FROM audit WHERE at_ms < ?", arguments: [before])
+            return db.changesCount
         }
     }
 

@@ -1,0 +1,161 @@
+import Foundation
+import RosterDomain
+import RosterProtocol
+import SwiftProtobuf
+
+/// What `audit` asks for: entries since an instant, touching a person or a schedule.
+public struct AuditQuery: Sendable {
+    public var since: UnixMillis?
+    /// An employee id or full name.
+    public var person: String?
+    /// A schedule id or name.
+    public var schedule: String?
+    /// The newest `limit` matching entries (the server returns at most 1000).
+    public var limit: Int?
+
+    public init(since: UnixMillis? = nil, person: String? = nil, schedule: String? = nil, limit: Int? = nil) {
+        self.since = since
+        self.person = person
+        self.schedule = schedule
+        self.limit = limit
+    }
+}
+
+/// One audit-log entry (docs/PROTOCOL.md, "Audit log").
+public struct AuditEntry: Sendable {
+    public var wire: Roster_V1_AuditEntry
+
+    public init(wire: Roster_V1_AuditEntry) { self.wire = wire }
+
+    public var at: UnixMillis { wire.atMs }
+    /// "change", "auth.failed", "token.created" or "token.revoked".
+    public var kind: String { wire.kind }
+
+    /// The entry as one JSON object (protobuf's JSON mapping with the schema's field names),
+    /// for `admin audit --json` and log pipelines.
+    public var jsonLine: String {
+        var options = JSONEncodingOptions()
+        options.preserveProtoFieldNames = true
+        return (try? wire.jsonString(options: options)) ?? "{}"
+    }
+
+    /// Who acted: "ops laptop (token 1a2b3c4d5e6f)", "local admin", "demo roller".
+    public var actor: String {
+        switch (wire.actor.isEmpty, wire.tokenID.isEmpty) {
+        case (false, false) where wire.actor != wire.tokenID: "\(wire.actor) (token \(wire.tokenID))"
+        case (_, false): "token \(wire.tokenID)"
+        case (false, true): wire.actor
+        case (true, true): "unknown"
+        }
+    }
+
+    /// One line per change, with before and after values; `names` maps employee and schedule
+    /// ids to names where the entry itself does not carry them.
+    public func changeLines(names: [String: String] = [:]) -> [String] {
+        wire.changes.map { AuditChangeText(names: names).describe($0) }
+    }
+}
+
+extension RosterClient {
+    /// The tenant's audit log (admin tokens only), oldest first, and whether older matching
+    /// entries were left out.
+    public func audit(_ query: AuditQuery) async throws -> (entries: [AuditEntry], truncated: Bool) {
+        let message = RosterMessage.getAudit(.with {
+            $0.sinceMs = query.since ?? 0
+            $0.person = query.person ?? ""
+            $0.schedule = query.schedule ?? ""
+            $0.limit = UInt32(clamping: query.limit ?? 0)
+        })
+        guard case .audit(let answer) = try await request(message) else {
+            throw RosterClientError.protocolViolation("expected Audit")
+        }
+        return (answer.entries.map(AuditEntry.init(wire:)), answer.truncated)
+    }
+}
+
+/// Says what one audited change did, in words: "motd: "a" → "b"", "employee Ada Lovelace:
+/// team "Core" → "Platform"".
+struct AuditChangeText {
+    var names: [String: String]
+
+    func describe(_ audited: Roster_V1_AuditChange) -> String {
+        guard let change = RosterChange(audited.change) else { return "a change this client does not know" }
+        let before = audited.hasBefore ? RosterChange(audited.before) : nil
+        switch (change, before) {
+        case (.employeeUpserted(let after), .employeeUpserted(let old)?):
+            let diff = Self.fieldChanges(old, after)
+            return "employee \(after.fullName): " + (diff.isEmpty ? "unchanged" : diff.joined(separator: ", "))
+        case (.employeeUpserted(let employee), _):
+            return "employee added: \(employee.fullName) (\(employee.id))"
+        case (.employeeDeleted(let id), let old):
+            if case .employeeUpserted(let employee)? = old { return "employee removed: \(employee.fullName) (\(id))" }
+            return "employee removed: \(id)"
+        case (.shiftAdded(let shift), .shiftAdded(let old)?):
+            return "shift \(shift.id): \(describe(old)) → \(describe(shift))"
+        case (.shiftAdded(let shift), _):
+            return "shift added: \(shift.id) \(describe(shift))"
+        case (.shiftDeleted(let id), let old):
+            if case .shiftAdded(let shift)? = old { return "shift removed: \(id) \(describe(shift))" }
+            return "shift removed: \(id)"
+        case (.motdSet(let motd), let old):
+            if case .motdSet(let previous)? = old { return "motd: \(Self.quoted(previous)) → \(Self.quoted(motd))" }
+            return "motd: \(Self.quoted(motd))"
+        case (.scheduleUpserted(let schedule), .scheduleUpserted(let old)?):
+            let diff = Self.scheduleChanges(old, schedule)
+            return "schedule \(schedule.name): " + (diff.isEmpty ? "unchanged" : diff.joined(separator: ", "))
+        case (.scheduleUpserted(let schedule), _):
+            return "schedule added: \(schedule.name) (\(schedule.id), \(schedule.zone))"
+        case (.scheduleDeleted(let id), let old):
+            if case .scheduleUpserted(let schedule)? = old { return "schedule removed: \(schedule.name) (\(id))" }
+            return "schedule removed: \(id)"
+        }
+    }
+
+    private func describe(_ shift: Shift) -> String {
+        let who = names[shift.employeeID] ?? shift.employeeID
+        var text = "\(who) \(Self.instant(shift.start))–\(Self.instant(shift.end))"
+        if !shift.role.isEmpty { text += " \(shift.role)" }
+        if !shift.scheduleID.isEmpty { text += " on \(names[shift.scheduleID] ?? shift.scheduleID)" }
+        return text
+    }
+
+    private static func instant(_ millis: UnixMillis) -> String {
+        Date(timeIntervalSince1970: Double(millis) / 1000).formatted(.iso8601)
+    }
+
+    private static func quoted(_ text: String) -> String { "\"\(text)\"" }
+
+    private static func fieldChanges(_ old: Employee, _ new: Employee) -> [String] {
+        let fields: [(String, String, String)] = [
+            ("first name", old.firstName, new.firstName), ("last name", old.lastName, new.lastName),
+            ("email", old.email, new.email), ("phone", old.phone, new.phone), ("position", old.position, new.position),
+            ("team", old.team, new.team), ("projects", old.projects.joined(separator: ", "), new.projects.joined(separator: ", ")),
+            ("biography", old.biography, new.biography), ("photo URL", old.photoURL, new.photoURL),
+            ("type", old.type.rawValue, new.type.rawValue),
+        ]
+        return fields.filter { $0.1 != $0.2 }.map { "\($0.0) \(quoted($0.1)) → \(quoted($0.2))" }
+    }
+
+    private static func scheduleChanges(_ old: ScheduleDefinition, _ new: ScheduleDefinition) -> [String] {
+        var lines: [String] = []
+        let fields: [(String, String, String)] = [
+            ("name", old.name, new.name), ("zone", old.zone, new.zone), ("team", old.team, new.team),
+            ("description", old.description, new.description),
+        ]
+        lines += fields.filter { $0.1 != $0.2 }.map { "\($0.0) \(quoted($0.1)) → \(quoted($0.2))" }
+        let oldRotations = Dictionary(old.layers.flatMap(\.rotations).map { ($0.id + "#\($0.version)", $0) }, uniquingKeysWith: { a, _ in a })
+        let newRotations = Dictionary(new.layers.flatMap(\.rotations).map { ($0.id + "#\($0.version)", $0) }, uniquingKeysWith: { a, _ in a })
+        for key in newRotations.keys.sorted() where oldRotations[key] == nil { lines.append("rotation \(key) added") }
+        for key in oldRotations.keys.sorted() where newRotations[key] == nil { lines.append("rotation \(key) removed") }
+        for key in newRotations.keys.sorted() where oldRotations[key] != nil && oldRotations[key] != newRotations[key] {
+            lines.append("rotation \(key) changed")
+        }
+        let oldOverrides = Set(old.overrides.map(\.id)), newOverrides = Set(new.overrides.map(\.id))
+        for id in newOverrides.subtracting(oldOverrides).sorted() { lines.append("override \(id) added") }
+        for id in oldOverrides.subtracting(newOverrides).sorted() { lines.append("override \(id) removed") }
+        if old.readersMayVolunteer != new.readersMayVolunteer {
+            lines.append(new.readersMayVolunteer ? "readers may volunteer" : "readers may no longer volunteer")
+        }
+        return lines
+    }
+}

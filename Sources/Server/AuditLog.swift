@@ -1,0 +1,181 @@
+import RosterDomain
+import RosterProtocol
+
+/// What the audit log records (who, when, from where, what with the values before, and why) and
+/// how an admin's GetAudit is matched. Change entries are written by the store in the same
+/// transaction as their revision; the rest (auth failures, tokens) are appended on their own.
+enum AuditLog {
+    enum Kind {
+        static let change = "change"
+        static let authFailed = "auth.failed"
+        static let tokenCreated = "token.created"
+        static let tokenRevoked = "token.revoked"
+    }
+
+    /// The most entries one GetAudit returns (and the default).
+    static let maxEntries = 1000
+    /// Who acts when a command runs on the server's host (`roster-server token ...`).
+    static let localAdmin = "local admin"
+
+    /// The entry for a revision about to be committed: each change with the record as `state`
+    /// (the state before the revision) held it.
+    static func change(revision: UInt64, at: UnixMillis, changes: [RosterChange], before state: RosterState, actor: Actor,
+                       reason: String) -> Roster_V1_AuditEntry {
+        var entry = entry(kind: Kind.change, at: at, actor: actor)
+        entry.revision = revision
+        entry.reason = reason
+        entry.changes = changes.map { change in
+            Roster_V1_AuditChange.with {
+                $0.change = Roster_V1_Change(change)
+                if let before = previous(of: change, in: state) { $0.before = Roster_V1_Change(before) }
+            }
+        }
+        return entry
+    }
+
+    static func authFailure(at: UnixMillis, address: String, tokenID: String, detail: String) -> Roster_V1_AuditEntry {
+        .with {
+            $0.kind = Kind.authFailed
+            $0.atMs = at
+            $0.address = address
+            $0.tokenID = tokenID
+            $0.detail = detail
+        }
+    }
+
+    /// A token created or revoked on the host; `detail` names the token, never its secret.
+    static func token(_ kind: String, _ token: StoredToken, at: UnixMillis) -> Roster_V1_AuditEntry {
+        .with {
+            $0.kind = kind
+            $0.atMs = at
+            $0.actor = localAdmin
+            var detail = "token \(token.id) (\(token.role.rawValue)"
+            if !token.label.isEmpty { detail += ", \"\(token.label)\"" }
+            if let employee = token.employeeID { detail += ", held by \(employee)" }
+            $0.detail = detail + ")"
+        }
+    }
+
+    private static func entry(kind: String, at: UnixMillis, actor: Actor) -> Roster_V1_AuditEntry {
+        .with {
+            $0.kind = kind
+            $0.atMs = at
+            $0.tokenID = actor.tokenID ?? ""
+            $0.actor = actor.name
+            $0.address = actor.address
+        }
+    }
+
+    /// The record a change replaces or removes, as the change that would recreate it.
+    private static func previous(of change: RosterChange, in state: RosterState) -> RosterChange? {
+        switch change {
+        case .employeeUpserted(let employee): state.employees[employee.id].map(RosterChange.employeeUpserted)
+        case .employeeDeleted(let id): state.employees[id].map(RosterChange.employeeUpserted)
+        case .shiftAdded(let shift): state.shifts[shift.id].map(RosterChange.shiftAdded)
+        case .shiftDeleted(let id): state.shifts[id].map(RosterChange.shiftAdded)
+        case .motdSet: .motdSet(state.tenant.motd)
+        case .scheduleUpserted(let schedule): state.schedules[schedule.id].map(RosterChange.scheduleUpserted)
+        case .scheduleDeleted(let id): state.schedules[id].map(RosterChange.scheduleUpserted)
+        }
+    }
+
+    /// The reason an admin request gives, if any.
+    static func reason(of request: RosterMessage) -> String {
+        switch request {
+        case .upsertEmployee(let body): body.reason
+        case .deleteEmployee(let body): body.reason
+        case .addShift(let body): body.reason
+        case .deleteShift(let body): body.reason
+        case .setMotd(let body): body.reason
+        case .importData(let body): body.reason
+        case .editSchedule(let body): body.reason
+        default: ""
+        }
+    }
+
+    /// Which entries a GetAudit asks for: those touching any of `people` (employee ids; see
+    /// `named`) and the schedule (by id, or by name as it is now).
+    static func matcher(_ request: Roster_V1_GetAuditRequest, people: Set<String>?, state: RosterState)
+        -> @Sendable (Roster_V1_AuditEntry) -> Bool
+    {
+        let schedule = request.schedule.trimmingCharacters(in: .whitespaces)
+        let scheduleID = schedule.isEmpty ? nil : (state.schedule(idOrName: schedule)?.id ?? schedule)
+        return { entry in
+            let changes = entry.changes.flatMap { [$0.change, $0.before] }.compactMap(RosterChange.init)
+            if let people, !changes.contains(where: { touches($0, people: people) }) { return false }
+            if let scheduleID, !changes.contains(where: { touches($0, scheduleID: scheduleID) }) { return false }
+            return true
+        }
+    }
+
+    /// Entries holding an employee record with this full name (folded): how someone deleted
+    /// since is still found by name.
+    static func named(_ name: String) -> @Sendable (Roster_V1_AuditEntry) -> Bool {
+        let folded = TextFolding.fold(name.trimmingCharacters(in: .whitespaces))
+        return { entry in !employeeIDs(in: entry, folded: folded).isEmpty }
+    }
+
+    /// The ids of the employees with this full name in `entries` (found by `named`).
+    static func employeeIDs(named name: String, in entries: [Roster_V1_AuditEntry]) -> Set<String> {
+        let folded = TextFolding.fold(name.trimmingCharacters(in: .whitespaces))
+        return entries.reduce(into: Set<String>()) { ids, entry in ids.formUnion(employeeIDs(in: entry, folded: folded)) }
+    }
+
+    private static func employeeIDs(in entry: Roster_V1_AuditEntry, folded: String) -> Set<String> {
+        var ids = Set<String>()
+        for audited in entry.changes {
+            for case .employeeUpserted(let employee)? in [audited.change.kind, audited.before.kind]
+            where TextFolding.fold(employee.firstName + " " + employee.lastName) == folded {
+                ids.insert(employee.id)
+            }
+        }
+        return ids
+    }
+
+    private static func touches(_ change: RosterChange, people: Set<String>) -> Bool {
+        switch change {
+        case .employeeUpserted(let employee): people.contains(employee.id)
+        case .employeeDeleted(let id): people.contains(id)
+        case .shiftAdded(let shift): people.contains(shift.employeeID)
+        case .scheduleUpserted(let schedule): !schedule.mentionedEmployees.isDisjoint(with: people)
+        case .shiftDeleted, .motdSet, .scheduleDeleted: false
+        }
+    }
+
+    private static func touches(_ change: RosterChange, scheduleID: String) -> Bool {
+        switch change {
+        case .scheduleUpserted(let schedule): schedule.id == scheduleID
+        case .scheduleDeleted(let id): id == scheduleID
+        case .shiftAdded(let shift): (shift.scheduleID.isEmpty ? ScheduleDefinition.defaultID : shift.scheduleID) == scheduleID
+        case .employeeUpserted, .employeeDeleted, .shiftDeleted, .motdSet: false
+        }
+    }
+}
+
+extension ServerContext {
+    /// Records a refused Hello: why (the peer only ever hears "authentication failed"), from
+    /// where, and under the tenant of the token it named (else the tenant it asked for). Written
+    /// off the event loop; a store that cannot take it is logged, not fatal.
+    func auditAuthenticationFailure(_ hello: Roster_V1_Hello, address: String, at now: UnixMillis) {
+        let refusal = tokens.refusal(of: hello.token, now: now)
+        let tenantID = refusal.tenantID ?? (hello.tenant.isEmpty ? configuration.defaultTenant : hello.tenant)
+        let entry = AuditLog.authFailure(at: now, address: address, tokenID: refusal.tokenID, detail: refusal.detail)
+        let store = admin.store, logger = self.logger
+        Task {
+            do { try await store.appendAudit(tenantID: tenantID, entry) } catch {
+                logger.warning("could not record an authentication failure in the audit log: \(error)")
+            }
+        }
+    }
+
+    /// Drops entries older than the configured retention.
+    func pruneAudit() async {
+        let cutoff = clock.now() - UnixMillis(configuration.auditRetention.milliseconds)
+        do {
+            let dropped = try await admin.store.pruneAudit(before: cutoff)
+            if dropped > 0 { logger.info("audit log: dropped \(dropped) entries older than the retention") }
+        } catch {
+            logger.warning("could not prune the audit log: \(error)")
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import RosterTestSupport
+import Testing
+
+/// `admin audit` through the built binaries: "who changed the motd?"
+@Suite(.serialized, .timeLimit(.minutes(2))) struct AuditCLITests {
+    @Test func whoChangedTheMotdAsTextAndAsJSONLinesAndReadersAreRefused() async throws {
+        try await withServerProcess { server in
+            let cli = CLI(port: server.port, token: server.adminToken)
+            let set = try await cli.run(["admin", "motd", "set", "Freeze from Friday", "--reason", "release freeze"])
+            #expect(set.status == 0, "\(set.stderr)")
+            let added = try await cli.run(["admin", "employee", "add", "--first", "Ada", "--last", "Lovelace", "--team", "Core"])
+            #expect(added.status == 0, "\(added.stderr)")
+            let moved = try await cli.run(["admin", "employee", "update", "Ada Lovelace", "--team", "Platform", "--reason", "reorg"])
+            #expect(moved.status == 0, "\(moved.stderr)")
+
+            let text = try await cli.run(["admin", "audit", "--since", "1h ago"])
+            #expect(text.status == 0, "\(text.stderr)")
+            #expect(text.stdout.contains("motd: \"\" → \"Freeze from Friday\""), "\(text.stdout)")
+            #expect(text.stdout.contains("reason: release freeze"))
+            #expect(text.stdout.contains("by initial admin token (token "))
+            #expect(text.stdout.contains("employee Ada Lovelace: team \"Core\" → \"Platform\""))
+
+            let json = try await cli.run(["admin", "audit", "--person", "Ada Lovelace", "--json"])
+            #expect(json.status == 0, "\(json.stderr)")
+            let lines = json.stdout.split(separator: "\n").map { line in
+                (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+            }
+            #expect(lines.count == 2 && lines.allSatisfy { $0 != nil }, "one JSON object per line: \(json.stdout)")
+            #expect(lines.last??["reason"] as? String == "reorg" && lines.last??["kind"] as? String == "change")
+            #expect((lines.last??["address"] as? String)?.hasPrefix("127.0.0.1:") == true)
+
+            let anonymous = CLI(port: server.port, token: nil)
+            let refused = try await anonymous.run(["admin", "audit"])
+            #expect(refused.status == 7, "permission denied: \(refused.stderr)")
+            #expect(refused.stderr.contains("the audit log is for admins"))
+        }
+    }
+}
