@@ -70,6 +70,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Yams", package: "Yams"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             path: "Sources/Server"
         ),

@@ -182,7 +182,7 @@ final class ConnectionHandler: ChannelInboundHandler {
     /// Writes the Error frame and closes with a lingering close (see `writeErrorAndLinger`).
     private func failAndClose(_ error: WireError, requestID: UInt32) {
         context?.writeErrorAndLinger(ConnectionReplies.error(error, requestID: requestID).encoded(),
-                                     isTLS: server.tls != nil, linger: Self.linger)
+                                     isTLS: server.servesTLS, linger: Self.linger)
     }
 
     /// How long a closing connection keeps reading (and discarding) after its Error frame.

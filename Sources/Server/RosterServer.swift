@@ -47,7 +47,12 @@ final class ServerContext: Sendable {
     let serverID: String
     private let tenantsByID: NIOLockedValueBox<[String: TenantRuntime]>
     let tokens: TokenRegistry
-    let tls: TLSContext?
+    /// The TLS configuration new connections get; SIGHUP may replace it (`replaceTLS`), while
+    /// connections already open keep the one they started with.
+    private let currentTLS: NIOLockedValueBox<TLSContext?>
+    var tls: TLSContext? { currentTLS.withLockedValue { $0 } }
+    /// Whether this listener serves TLS (fixed for its life, unlike the certificate).
+    let servesTLS: Bool
     let mutations: MutationQueue
     let admin: AdminOperations
     let sweepers: [LivenessSweeper]
@@ -65,7 +70,8 @@ final class ServerContext: Sendable {
         self.logger = logger
         self.tenantsByID = NIOLockedValueBox(tenants)
         self.tokens = tokens
-        self.tls = tls
+        currentTLS = NIOLockedValueBox(tls)
+        servesTLS = tls != nil
         serverID = IdentifierFactory.make("srv")
         mutations = MutationQueue()
         admin = AdminOperations(store: store, clock: clock, historyLimit: configuration.limits.historySize)
@@ -73,6 +79,8 @@ final class ServerContext: Sendable {
     }
 
     func tenant(_ id: String) -> TenantRuntime? { tenantsByID.withLockedValue { $0[id] } }
+
+    func replaceTLS(_ context: TLSContext) { currentTLS.withLockedValue { $0 = context } }
 
     var tenants: [String: TenantRuntime] { tenantsByID.withLockedValue { $0 } }
 
@@ -251,6 +259,22 @@ public final class RosterServer: Service, Sendable {
                 changes need an admin token (\(dataDirectory.adminToken))
                 """)
         }
+        SystemdNotify.send("READY=1\nSTATUS=listening on \(address)")
+    }
+
+    /// SIGHUP: reads the certificate and key again (the files given, or the generated ones,
+    /// re-issued if due). New connections get the new certificate; open connections keep
+    /// theirs and are not dropped. A file that does not load leaves the old certificate in
+    /// place and throws. Does nothing without TLS.
+    public func reloadCertificates() async throws {
+        guard let settings = configuration.tls, let context = started.withLockedValue({ $0?.context }) else { return }
+        let dataDirectory = DataDirectory(configuration.dataDirectory)
+        let host = configuration.listen.host, logger = self.logger
+        let fresh = try await NIOThreadPool.singleton.runIfActive {
+            try ServerTLS.makeContext(settings, dataDirectory: dataDirectory, host: host, logger: logger)
+        }
+        context.replaceTLS(fresh)
+        logger.notice("reloaded the TLS certificate: new connections get it, open ones keep theirs")
     }
 
     /// Runs the server until the service group shuts down gracefully or the task is cancelled:
@@ -395,6 +419,7 @@ public final class RosterServer: Service, Sendable {
         guard let started = started.withLockedValue({ value -> Started? in defer { value = nil }; return value }) else { return }
         let grace = configuration.limits.shutdownGrace.milliseconds
         let children = started.context.connections
+        SystemdNotify.send("STOPPING=1")
         logger.info("shutting down: GoingAway to \(children.count) connections, grace \(grace) ms")
         try? await started.channel.close()
         for tenant in started.context.tenants.values { tenant.stopOnDutyTracking() }

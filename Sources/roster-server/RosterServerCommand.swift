@@ -103,15 +103,11 @@ struct Serve: AsyncParsableCommand {
         let below = try Fallbacks(file: configFile())
         let level = below.text(logLevel, "LOG_LEVEL").flatMap(Logger.Level.init(rawValue:)) ?? .info
         let json = below.text(logFormat, "LOG_FORMAT") == "json"
+        // One level for every logger, which SIGHUP may change (`HangupReload`).
+        let levels = LogLevelSwitch(level)
         LoggingSystem.bootstrap { label in
-            if json {
-                var handler = JSONLogHandler(label: label)
-                handler.logLevel = level
-                return handler
-            }
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
+            let handler: any LogHandler = json ? JSONLogHandler(label: label) : StreamLogHandler.standardError(label: label)
+            return SwitchedLogHandler(handler, levels: levels)
         }
         let logger = Logger(label: "roster.server")
 
@@ -152,19 +148,33 @@ struct Serve: AsyncParsableCommand {
 
         ProcessLimits.raiseOpenFileLimit()
         let server = RosterServer(configuration: configuration, logger: logger)
+        // SIGHUP re-reads the level the way start-up did: flag, environment, then the file anew.
+        let flagLevel = logLevel, configPath = config
+        let reload = HangupReload(server: server, logLevels: levels, logger: logger) {
+            let fresh = try Self.Fallbacks(file: configPath.map(ServerConfigFile.load) ?? Self.environmentConfigFile())
+            guard let text = fresh.text(flagLevel, "LOG_LEVEL") else { return nil }
+            guard let level = Logger.Level(rawValue: text) else { throw ValidationError("unknown log level \"\(text)\"") }
+            return level
+        }
         let services = ServiceGroup(configuration: .init(
-            services: [server], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+            services: [.init(service: server), .init(service: reload, successTerminationBehavior: .ignore)],
+            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await services.run()
     }
 
     /// The --config file (or ROSTER_CONFIG's), checked; nil without one.
     private func configFile() throws -> ServerConfigFile? {
-        guard let path = config ?? ProcessInfo.processInfo.environment["ROSTER_CONFIG"] else { return nil }
+        guard let path = config else { return try Self.environmentConfigFile() }
+        do { return try ServerConfigFile.load(path) } catch { throw ValidationError(error.description) }
+    }
+
+    private static func environmentConfigFile() throws -> ServerConfigFile? {
+        guard let path = ProcessInfo.processInfo.environment["ROSTER_CONFIG"] else { return nil }
         do { return try ServerConfigFile.load(path) } catch { throw ValidationError(error.description) }
     }
 
     /// What stands under a flag: its ROSTER_ variable, then the config file (read once).
-    private struct Fallbacks {
+    struct Fallbacks {
         let file: ServerConfigFile?
         let environment = ProcessInfo.processInfo.environment
 

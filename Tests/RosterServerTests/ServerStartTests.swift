@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import RosterClient
 import RosterProtocol
 import RosterServer
 import RosterTLS
@@ -119,6 +120,60 @@ import Testing
             await server.terminate()
             let first = try #require(server.child.stderr.split(separator: "\n").first)
             #expect(first.hasPrefix("{\"time\":"), "log-format: json from the file: \(first)")
+        }
+    }
+
+    /// SIGHUP (`systemctl reload`): the log level from the config file and the certificate from
+    /// its files, while a connection made before stays open; systemd hears READY, RELOADING,
+    /// READY and STOPPING on NOTIFY_SOCKET.
+    @Test func sighupReloadsTheLogLevelAndTheCertificateWithoutDroppingConnectionsAndSystemdIsTold() async throws {
+        let scratch = TestScratch.directory("roster-reload")
+        defer { TestScratch.remove(scratch) }
+        let first = try TestPKI(), second = try TestPKI()
+        defer { TestScratch.remove(first.directory); TestScratch.remove(second.directory) }
+        let chain = scratch.appendingPathComponent("server.pem").path, key = scratch.appendingPathComponent("server.key").path
+        func install(_ pki: TestPKI) throws {
+            try Data(contentsOf: URL(fileURLWithPath: pki.serverChainFile)).write(to: URL(fileURLWithPath: chain))
+            try Data(contentsOf: URL(fileURLWithPath: pki.serverKeyFile)).write(to: URL(fileURLWithPath: key))
+        }
+        try install(first)
+        let config = scratch.appendingPathComponent("roster.yaml")
+        try Data("log-level: info\n".utf8).write(to: config)
+        let notify = try NotifySocket(in: scratch)
+        let data = scratch.appendingPathComponent("data").path
+        let server = try await ServerProcess.start(dataDirectory: data, arguments: ["--config", config.path, "--tls-cert", chain, "--tls-key", key],
+                                                   environment: ["NOTIFY_SOCKET": notify.path])
+        try await withCleanup(server, cleanUp: { await $0.terminate(); notify.close() }) { server in
+            #expect(await notify.waitFor { $0.hasPrefix("READY=1") }, "READY once listening: \(notify.messages)")
+            let trustsFirst = try TLSContext.client(.init(trust: .caFile(first.caFile)))
+            let trustsSecond = try TLSContext.client(.init(trust: .caFile(second.caFile)))
+            let before = try await RosterConnection.connect(host: "127.0.0.1", port: server.port, tls: trustsFirst)
+            #expect(!server.child.stderr.contains("handshake done"), "debug is off at info")
+
+            try install(second)
+            try Data("log-level: debug\n".utf8).write(to: config)
+            server.child.signal(SIGHUP)
+            #expect(await notify.waitFor(2) { $0.hasPrefix("READY=1") }, "READY again after the reload: \(notify.messages)")
+            #expect(notify.messages.contains { $0.hasPrefix("RELOADING=1\nMONOTONIC_USEC=") })
+
+            let after = try await RosterConnection.connect(host: "127.0.0.1", port: server.port, tls: trustsSecond)
+            await #expect(throws: (any Error).self, "the old certificate is gone for new connections") {
+                _ = try await RosterConnection.connect(host: "127.0.0.1", port: server.port, tls: trustsFirst)
+            }
+            guard case .onDuty = try await before.request(.getOnDuty(.init())) else { throw TestFailure("expected OnDuty") }
+            let debugLogged = await server.child.waitForOutput { $0.contains("handshake done") ? true : nil } ?? false
+            #expect(debugLogged, "debug logging after the reload: \(server.child.stderr)")
+
+            // A certificate that does not load leaves the current one serving.
+            try Data("not a certificate".utf8).write(to: URL(fileURLWithPath: chain))
+            server.child.signal(SIGHUP)
+            #expect(await notify.waitFor(3) { $0.hasPrefix("READY=1") })
+            #expect(server.child.stderr.contains("the TLS certificate does not load, the old one stays"))
+            let still = try await RosterConnection.connect(host: "127.0.0.1", port: server.port, tls: trustsSecond)
+            for connection in [before, after, still] { await connection.close() }
+
+            await server.terminate()
+            #expect(notify.messages.last == "STOPPING=1")
         }
     }
 }

@@ -166,6 +166,11 @@ public final class ChildProcess: @unchecked Sendable {
         return status
     }
 
+    /// Sends `signal` and returns at once (SIGHUP, SIGSTOP ...).
+    public func signal(_ signal: Int32) {
+        if isRunning { kill(pid, signal) }
+    }
+
     /// Sends `signal`; if the child has not exited after `grace`, SIGKILL. Returns its status.
     @discardableResult
     public func stop(signal: Int32 = SIGTERM, grace: Duration = .seconds(10)) async -> Int32 {

@@ -18,13 +18,18 @@ public final class ServerProcess: Sendable {
     }
 
     /// Starts the server and waits for its "listening on" log line, which gives the port.
-    public static func start(dataDirectory: String, arguments: [String] = []) async throws -> ServerProcess {
+    /// `environment` is added to this process's.
+    public static func start(dataDirectory: String, arguments: [String] = [], environment: [String: String] = [:]) async throws
+        -> ServerProcess
+    {
         let binary = binDirectory.appendingPathComponent("roster-server")
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             throw TestFailure("\(binary.path) is missing: run `swift build` first (scripts/test does)")
         }
         let child = try ChildProcess(binary.path, ["serve", "--listen", "127.0.0.1:0", "--data-dir", dataDirectory,
-                                                   "--shutdown-grace-ms", "50"] + arguments)
+                                                   "--shutdown-grace-ms", "50"] + arguments,
+                                 environment: environment.isEmpty ? nil
+                                     : ProcessInfo.processInfo.environment.merging(environment) { _, given in given })
         // "listening on [IPv4]127.0.0.1/127.0.0.1:PORT"
         let port = await child.waitForOutput { log in
             log.split(separator: "\n").first { $0.contains("listening on") }
