@@ -50,7 +50,11 @@ public enum MessageType: UInt8, Sendable, CaseIterable {
 /// The release, as `--version` prints it.
 public enum RosterVersion {
     public static let release = "0.4.0"
-    public static var description: String { "\(release) (wire protocol \(WireProtocol.supportedVersions.upperBound))" }
+    /// The commit a release build was made from; "development" for any other build.
+    public static var commit: String { BuildInfo.commit }
+    public static var description: String {
+        "\(release) (commit \(commit), wire protocol \(WireProtocol.supportedVersions.upperBound))"
+    }
 }
 
 extension MessageType {

@@ -34,9 +34,12 @@ import Testing
             ScheduleLayer(level: 0, rotations: [Rotation(id: "r", slots: [[ada.id]], cadence: .weeks(1),
                                                          handoff: LocalDateTime(year: 2026, month: 11, day: 30, hour: 9))]),
         ])
+        // ... and keeps an audit log like a new one.
         try await store.commit(tenantID: tenant.state.tenant.id,
                                entry: HistoryEntry(revision: 5, committedAt: 0, changes: [.scheduleUpserted(schedule)]),
-                               historyLimit: 100)
+                               historyLimit: 100, audit: .with { $0.kind = "change"; $0.revision = 5; $0.reason = "after the upgrade" })
+        let audited = try await store.auditEntries(tenantID: tenant.state.tenant.id, since: 0, limit: 10, matching: { _ in true })
+        #expect(audited.entries.map(\.reason) == ["after the upgrade"])
         try await store.close()
         let reopened = try await SQLiteRosterStore.open(path: path)
         let again = try #require(try await reopened.loadTenants().first)

@@ -18,11 +18,11 @@ public final class ServerProcess: Sendable {
     }
 
     /// Starts the server and waits for its "listening on" log line, which gives the port.
-    /// `environment` is added to this process's.
-    public static func start(dataDirectory: String, arguments: [String] = [], environment: [String: String] = [:]) async throws
-        -> ServerProcess
-    {
-        let binary = binDirectory.appendingPathComponent("roster-server")
+    /// `environment` is added to this process's; `binaries` is where roster-server is (the
+    /// build's by default, an unpacked release in its test).
+    public static func start(dataDirectory: String, arguments: [String] = [], environment: [String: String] = [:],
+                             binaries: URL = binDirectory) async throws -> ServerProcess {
+        let binary = binaries.appendingPathComponent("roster-server")
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             throw TestFailure("\(binary.path) is missing: run `swift build` first (scripts/test does)")
         }
@@ -80,6 +80,8 @@ public struct CLI: Sendable {
     public let home: URL
     /// Passed as ROSTER_TOKEN when set.
     public let token: String?
+    /// Where roster-client and roster-server are: the build's, or an unpacked release's.
+    public let binaries: URL
 
     public struct Result: Sendable {
         public var stdout: String
@@ -91,8 +93,9 @@ public struct CLI: Sendable {
         public var object: [String: Any] { json as? [String: Any] ?? [:] }
     }
 
-    public init(port: Int, token: String? = nil) {
+    public init(port: Int, token: String? = nil, binaries: URL = ServerProcess.binDirectory) {
         self.token = token
+        self.binaries = binaries
         server = "127.0.0.1:\(port)"
         home = TestScratch.directory("roster-cli")
     }
@@ -114,13 +117,13 @@ public struct CLI: Sendable {
     /// awaited, so no thread of the concurrency pool is ever blocked.
     @discardableResult
     public func run(_ arguments: [String]) async throws -> Result {
-        try await Self.execute(Self.binary, arguments, environment: environment)
+        try await Self.execute(binaries.appendingPathComponent("roster-client"), arguments, environment: environment)
     }
 
     /// Runs the built `roster-server` with a subcommand such as `token create`.
     @discardableResult
     public func server(_ arguments: [String]) async throws -> Result {
-        try await Self.execute(ServerProcess.binDirectory.appendingPathComponent("roster-server"), arguments, environment: environment)
+        try await Self.execute(binaries.appendingPathComponent("roster-server"), arguments, environment: environment)
     }
 
     /// Runs to completion; a child still running after `timeout` is killed and fails the call.
