@@ -14,6 +14,30 @@ enum AuditLog {
 
     /// The most entries one GetAudit returns (and the default).
     static let maxEntries = 1000
+
+    /// Refused Hellos recorded one by one per second; a flood beyond that is counted and the
+    /// count told with the next one recorded, so guessing cannot fill the disk or the write path.
+    struct FailureBudget: Sendable {
+        static let perSecond = 20
+        var second: UnixMillis = 0
+        var recorded = 0
+        var suppressed = 0
+
+        /// Whether to record a failure at `now`, and how many went unrecorded before it.
+        mutating func admit(at now: UnixMillis) -> (record: Bool, suppressedBefore: Int) {
+            if now / 1000 != second {
+                second = now / 1000
+                recorded = 0
+            }
+            guard recorded < Self.perSecond else {
+                suppressed += 1
+                return (false, 0)
+            }
+            recorded += 1
+            defer { suppressed = 0 }
+            return (true, suppressed)
+        }
+    }
     /// Who acts when a command runs on the server's host (`roster-server token ...`).
     static let localAdmin = "local admin"
 
@@ -157,9 +181,13 @@ extension ServerContext {
     /// where, and under the tenant of the token it named (else the tenant it asked for). Written
     /// off the event loop; a store that cannot take it is logged, not fatal.
     func auditAuthenticationFailure(_ hello: Roster_V1_Hello, address: String, at now: UnixMillis) {
+        let admitted = authFailureBudget.withLockedValue { $0.admit(at: now) }
+        guard admitted.record else { return }
         let refusal = tokens.refusal(of: hello.token, now: now)
         let tenantID = refusal.tenantID ?? (hello.tenant.isEmpty ? configuration.defaultTenant : hello.tenant)
-        let entry = AuditLog.authFailure(at: now, address: address, tokenID: refusal.tokenID, detail: refusal.detail)
+        var detail = refusal.detail
+        if admitted.suppressedBefore > 0 { detail += " (\(admitted.suppressedBefore) more failures before this one were not recorded one by one)" }
+        let entry = AuditLog.authFailure(at: now, address: address, tokenID: refusal.tokenID, detail: detail)
         let store = admin.store, logger = self.logger
         Task {
             do { try await store.appendAudit(tenantID: tenantID, entry) } catch {

@@ -57,6 +57,7 @@ final class ServerContext: Sendable {
     let admin: AdminOperations
     let sweepers: [LivenessSweeper]
     private let openConnections = NIOLockedValueBox<[ObjectIdentifier: any Channel]>([:])
+    let authFailureBudget = NIOLockedValueBox(AuditLog.FailureBudget())
 
     /// Whether the listener is bound to a loopback address: plaintext and anonymous readers are
     /// allowed there only.

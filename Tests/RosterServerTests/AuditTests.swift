@@ -2,7 +2,7 @@ import Foundation
 import RosterClient
 import RosterDomain
 import RosterProtocol
-import RosterServer
+@testable import RosterServer
 import RosterTestSupport
 import Testing
 
@@ -143,5 +143,18 @@ import Testing
         let left = try await store.auditEntries(tenantID: "demo", since: 0, limit: 10, matching: { _ in true })
         #expect(left.entries.map(\.detail) == ["0", "399"], "newest first, the old one gone")
         try await store.close()
+    }
+}
+
+/// The budget that keeps a flood of refused Hellos from flooding the audit log.
+@Suite(.timeLimit(.minutes(1))) struct AuditFailureBudgetTests {
+    @Test func aFloodIsRecordedTwentyASecondAndTheRestCounted() {
+        var budget = AuditLog.FailureBudget()
+        let admitted = (0..<25).map { _ in budget.admit(at: 10_000) }
+        #expect(admitted.filter(\.record).count == 20)
+        #expect(admitted.allSatisfy { $0.suppressedBefore == 0 })
+        let nextSecond = budget.admit(at: 11_000)
+        #expect(nextSecond.record && nextSecond.suppressedBefore == 5, "the next one recorded says how many were not")
+        #expect(budget.admit(at: 11_001).suppressedBefore == 0)
     }
 }
