@@ -57,6 +57,8 @@ public struct FanoutBenchmark {
     public var benchExecutable: URL
     /// Subscribers (besides `subscribers`) that stop reading once synced.
     public var stalledSubscribers = 0
+    /// With the HTTP listener, and so metrics counted (the default of `roster-server serve`).
+    public var metrics = true
 
     public init(subscribers: Int, pushes: Int, serverExecutable: URL, benchExecutable: URL) {
         self.subscribers = subscribers
@@ -73,6 +75,7 @@ public struct FanoutBenchmark {
             "serve", "--listen", "127.0.0.1:\(port)", "--data-dir", directory, "--log-level", "warning",
             "--max-connections", "\(subscribers + stalledSubscribers + 100)", "--ping-interval-ms", "3600000",
             "--progress-interval-ms", "3600000", "--shutdown-grace-ms", "0",
+            "--http-listen", metrics ? "127.0.0.1:0" : "none",
         ] + (tls ? ["--tls"] : []))
         defer {
             server.stop()
@@ -208,7 +211,7 @@ public struct QueryBenchmark {
         let port = existingServerPort ?? freePort()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-bench-\(UUID().uuidString)").path
         let server = existingServerPort != nil ? nil : try ChildProcess(executable: serverExecutable, arguments: [
-            "serve", "--listen", "127.0.0.1:\(port)", "--data-dir", directory, "--demo", "--log-level", "warning",
+            "serve", "--listen", "127.0.0.1:\(port)", "--http-listen", "127.0.0.1:0", "--data-dir", directory, "--demo", "--log-level", "warning",
             "--shutdown-grace-ms", "0",
         ] + (tls ? ["--tls"] : []))
         defer {

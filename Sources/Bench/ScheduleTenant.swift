@@ -27,7 +27,7 @@ public struct ScheduleTenantBenchmark {
         let port = freePort()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-bench-\(UUID().uuidString)").path
         let server = try ChildProcess(executable: serverExecutable, arguments: [
-            "serve", "--listen", "127.0.0.1:\(port)", "--data-dir", directory, "--log-level", "warning",
+            "serve", "--listen", "127.0.0.1:\(port)", "--http-listen", "127.0.0.1:0", "--data-dir", directory, "--log-level", "warning",
             "--ping-interval-ms", "3600000", "--progress-interval-ms", "3600000", "--shutdown-grace-ms", "0",
         ])
         defer {

@@ -9,6 +9,7 @@ struct AdminOperations: Sendable {
     let store: any RosterStore
     let clock: any ServerClock
     let historyLimit: Int
+    var metrics: ServerMetrics? = nil
 
     /// The answer for the admin, and the revision to publish once it is written (nil when
     /// nothing was committed).
@@ -155,7 +156,9 @@ struct AdminOperations: Sendable {
         let audit = AuditLog.change(revision: entry.revision, at: entry.committedAt, changes: entry.changes, before: view.state,
                                     actor: actor, reason: reason)
         do {
+            let started = ContinuousClock.now
             try await store.commit(tenantID: tenant.id, entry: entry, historyLimit: historyLimit, audit: audit)
+            metrics?.committed(entry.changes, after: .now - started)
         } catch {
             return .failure(WireError(.unavailable, "the change could not be stored: \(error)", retryable: true))
         }

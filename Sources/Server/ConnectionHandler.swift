@@ -110,6 +110,7 @@ final class ConnectionHandler: ChannelInboundHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = unwrapInboundIn(data)
         liveness.received()
+        server.metrics?.received(rawType: frame.rawType)
         let message: RosterMessage
         do {
             guard let decoded = try RosterMessage.decode(frame) else { return }  // unknown but ignorable
@@ -133,7 +134,10 @@ final class ConnectionHandler: ChannelInboundHandler {
             let credential = hello.token.isEmpty ? nil : server.tokens.authenticate(hello.token, now: now)
             let action = machine.authenticated(hello, tokenCredential: credential, tenantExists: { self.server.tenant($0) != nil },
                                                version: version, requestID: requestID)
-            if case .rejectAuthentication = action { server.auditAuthenticationFailure(hello, address: peerAddress, at: now) }
+            if case .rejectAuthentication = action {
+                server.metrics?.authenticationFailed()
+                server.auditAuthenticationFailure(hello, address: peerAddress, at: now)
+            }
             run(action)
         case .sendWelcome(let version, let credential, let requestID):
             welcome(version: version, credential: credential, requestID: requestID)
@@ -170,6 +174,7 @@ final class ConnectionHandler: ChannelInboundHandler {
     /// The one write path: every frame this connection sends goes through here.
     private func write(_ frame: Frame, flush: Bool) {
         guard let context else { return }
+        server.metrics?.sent(frame)
         write(frame.encoded(allocator: context.channel.allocator), flush: flush)
     }
 
@@ -181,6 +186,7 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     /// Writes the Error frame and closes with a lingering close (see `writeErrorAndLinger`).
     private func failAndClose(_ error: WireError, requestID: UInt32) {
+        server.metrics?.sent(ConnectionReplies.error(error, requestID: requestID))
         context?.writeErrorAndLinger(ConnectionReplies.error(error, requestID: requestID).encoded(),
                                      isTLS: server.servesTLS, linger: Self.linger)
     }
@@ -229,7 +235,9 @@ final class ConnectionHandler: ChannelInboundHandler {
         machine.subscribed(id)
         subscriptions.add(subscribed.subscription)
         for message in PushEncoding.initialSync(subscribed, topics: topics, filter: request.filter) {
-            write(message.frame(requestID: requestID).encoded(allocator: context.channel.allocator), flush: false)
+            let frame = message.frame(requestID: requestID)
+            server.metrics?.sent(frame)
+            write(frame.encoded(allocator: context.channel.allocator), flush: false)
         }
         context.flush()
         subscribed.subscription.lastSentAt = .now()
@@ -257,6 +265,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         case .drop:
             return false
         case .coalesce:
+            server.metrics?.coalescedOnDuty()
             subscriptions.holdOnDuty(frame, for: subscription.id, schedule: heldKey)
             armWriteStallDeadline()
             return false
@@ -276,6 +285,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         let deadline = server.configuration.limits.writeDeadline
         writeStallDeadline = eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(deadline)) {
             self.logger.warning("slow consumer: writes stalled for \(deadline), disconnecting", metadata: self.logMetadata)
+            self.server.metrics?.slowConsumerDisconnected()
             self.context?.close(promise: nil)
         }
     }

@@ -8,11 +8,17 @@ struct ConnectionSubscriptions {
     /// newest of each schedule matters.
     private var heldOnDuty: [UInt64: [String: ByteBuffer]] = [:]
 
-    mutating func add(_ subscription: Subscription) { byID[subscription.id] = subscription }
+    mutating func add(_ subscription: Subscription) {
+        byID[subscription.id] = subscription
+        subscription.tenant.metrics?.subscribed(onDuty: subscription.wantsOnDuty, roster: subscription.wantsRoster, by: 1)
+    }
 
     /// Ends one subscription: it leaves its loop's fan-out and loses any held frame.
     mutating func remove(_ id: UInt64, on loop: any EventLoop) {
-        if let subscription = byID.removeValue(forKey: id) { subscription.tenant.fanout(on: loop).remove(subscription) }
+        if let subscription = byID.removeValue(forKey: id) {
+            subscription.tenant.fanout(on: loop).remove(subscription)
+            subscription.tenant.metrics?.subscribed(onDuty: subscription.wantsOnDuty, roster: subscription.wantsRoster, by: -1)
+        }
         heldOnDuty[id] = nil
     }
 

@@ -14,10 +14,13 @@ final class LoopFanout: Sendable {
     /// (cheaper than a dictionary's values); each subscription knows its index for removal.
     private let subscriptions: NIOLoopBoundBox<ContiguousArray<Subscription>>
 
-    init(loop: any EventLoop, tenantID: String, clock: any ServerClock) {
+    private let metrics: ServerMetrics?
+
+    init(loop: any EventLoop, tenantID: String, clock: any ServerClock, metrics: ServerMetrics? = nil) {
         self.loop = loop
         self.tenantID = tenantID
         self.clock = clock
+        self.metrics = metrics
         subscriptions = .makeBoxSendingValue([], eventLoop: loop)
     }
 
@@ -71,6 +74,7 @@ final class LoopFanout: Sendable {
     ) {
         var framesByFilter: [Roster_V1_SubscriptionFilter: ByteBuffer?] = [:]
         var toFlush: [ConnectionHandler] = []
+        var handed = 0
         let now = PushInstant(wall: clock.now())
         for subscription in subscriptions.value where subscription.wants(kind) && isNew(subscription) {
             let frame: ByteBuffer?
@@ -83,11 +87,13 @@ final class LoopFanout: Sendable {
                 framesByFilter[subscription.filter] = frame
             }
             guard let frame else { continue }
+            handed += 1
             if subscription.connection.push(kind, frame, for: subscription, at: now, heldKey: heldKey) {
                 toFlush.append(subscription.connection)
             }
         }
         for connection in toFlush { connection.flushPushes() }
+        metrics?.pushed(kind, count: handed)
     }
 
     /// Sends a Progress bookmark to every subscription that has been sent nothing for `interval`.
@@ -105,6 +111,7 @@ final class LoopFanout: Sendable {
             if subscription.connection.push(.progress, frame, for: subscription, at: now) { toFlush.append(subscription.connection) }
         }
         for connection in toFlush { connection.flushPushes() }
+        metrics?.pushed(.progress, count: toFlush.count)
     }
 }
 

@@ -63,8 +63,13 @@ final class ServerContext: Sendable {
     /// allowed there only.
     let isLoopback: Bool
 
+    /// What the server counts for GET /metrics; nil without an HTTP listener.
+    let metrics: ServerMetrics?
+
     init(configuration: ServerConfiguration, clock: any ServerClock, logger: Logger, tenants: [String: TenantRuntime],
-         tokens: TokenRegistry, tls: TLSContext?, store: any RosterStore, loops: [any EventLoop], isLoopback: Bool) {
+         tokens: TokenRegistry, tls: TLSContext?, store: any RosterStore, loops: [any EventLoop], isLoopback: Bool,
+         metrics: ServerMetrics? = nil) {
+        self.metrics = metrics
         self.isLoopback = isLoopback
         self.configuration = configuration
         self.clock = clock
@@ -75,7 +80,7 @@ final class ServerContext: Sendable {
         servesTLS = tls != nil
         serverID = IdentifierFactory.make("srv")
         mutations = MutationQueue()
-        admin = AdminOperations(store: store, clock: clock, historyLimit: configuration.limits.historySize)
+        admin = AdminOperations(store: store, clock: clock, historyLimit: configuration.limits.historySize, metrics: metrics)
         sweepers = loops.map { LivenessSweeper(loop: $0, intervalMillis: configuration.limits.pingInterval.milliseconds) }
     }
 
@@ -107,12 +112,15 @@ final class ServerContext: Sendable {
         return openConnections.withLockedValue { open in
             guard open.count < configuration.limits.maxConnections else { return false }
             open[ObjectIdentifier(channel)] = channel
+            metrics?.connectionOpened(tls: servesTLS)
             return true
         }
     }
 
     func connectionClosed(_ channel: any Channel) {
-        _ = openConnections.withLockedValue { $0.removeValue(forKey: ObjectIdentifier(channel)) }
+        if openConnections.withLockedValue({ $0.removeValue(forKey: ObjectIdentifier(channel)) }) != nil {
+            metrics?.connectionClosed(tls: servesTLS)
+        }
     }
 
     var connections: [any Channel] { openConnections.withLockedValue { Array($0.values) } }
@@ -154,8 +162,16 @@ public final class RosterServer: Service, Sendable {
         var context: ServerContext
         var store: any RosterStore
         var channel: any Channel
+        var http: (any Channel)?
         var demo: DemoRoster?
     }
+
+    /// The HTTP side: its metrics are counted from the start; nil without `httpListen`.
+    private let http: HTTPSide?
+    private let httpChannel = NIOLockedValueBox<(any Channel)?>(nil)
+
+    /// The HTTP listener's port (port 0 in tests picks one), once started.
+    public var httpPort: Int? { httpChannel.withLockedValue { $0?.localAddress?.port } }
 
     /// - Parameters:
     ///   - clock: the wall clock; tests pass a `ManualClock`.
@@ -170,6 +186,7 @@ public final class RosterServer: Service, Sendable {
         self.logger = logger
         self.clock = clock ?? SystemClock(loop: self.group.next())
         self.givenStore = store
+        http = configuration.httpListen == nil ? nil : HTTPSide(metrics: ServerMetrics())
     }
 
     /// The bound port (useful with port 0).
@@ -200,6 +217,9 @@ public final class RosterServer: Service, Sendable {
             try await open(channel: channel, store: store, pending: pending, isLoopback: isLoopback)
         } catch {
             try? await channel.close()
+            if let http = httpChannel.withLockedValue({ value -> (any Channel)? in defer { value = nil }; return value }) {
+                try? await http.close()
+            }
             if givenStore == nil { try? await store.close() }
             throw error
         }
@@ -216,6 +236,16 @@ public final class RosterServer: Service, Sendable {
                 try ServerTLS.makeContext(settings, dataDirectory: dataDirectory, host: host, logger: logger)
             }
         }
+        if let http, let address = configuration.httpListen {
+            // Up before the tenants load, so that /livez answers and /readyz says "starting".
+            let channel = try await HTTPListener.bind(address, group: group, side: http, tls: tls)
+            httpChannel.withLockedValue { $0 = channel }
+            guard tls != nil || (channel.localAddress.map(ServerConfiguration.isLoopback) ?? false) else {
+                try? await channel.close()
+                throw ServerStartError.insecureListener(host: address.host)
+            }
+            logger.info("HTTP on \(channel.localAddress.map { "\($0)" } ?? "?") (health, metrics, /v1; docs/HTTP.md)")
+        }
         var stored = try await store.loadTenants()
         if !stored.contains(where: { $0.state.tenant.id == configuration.defaultTenant }) {
             let name = configuration.demo ? DemoRoster.tenantName : configuration.defaultTenant
@@ -228,11 +258,13 @@ public final class RosterServer: Service, Sendable {
         var tenants: [String: TenantRuntime] = [:]
         for tenant in stored {
             tenants[tenant.state.tenant.id] = TenantRuntime(stored: tenant, clock: clock,
-                                                            historyLimit: configuration.limits.historySize, loops: loops)
+                                                            historyLimit: configuration.limits.historySize, loops: loops,
+                                                            metrics: http?.metrics)
         }
         let tokens = TokenRegistry(try await initialTokens(store: store, dataDirectory: dataDirectory))
         let context = ServerContext(configuration: configuration, clock: clock, logger: logger, tenants: tenants,
-                                    tokens: tokens, tls: tls, store: store, loops: loops, isLoopback: isLoopback)
+                                    tokens: tokens, tls: tls, store: store, loops: loops, isLoopback: isLoopback,
+                                    metrics: http?.metrics)
         for sweeper in context.sweepers { sweeper.loop.execute { sweeper.start() } }
         for tenant in tenants.values { tenant.startOnDutyTracking() }
 
@@ -249,7 +281,10 @@ public final class RosterServer: Service, Sendable {
             }
             demo = roster
         }
-        started.withLockedValue { $0 = Started(context: context, store: store, channel: channel, demo: demo) }
+        started.withLockedValue {
+            $0 = Started(context: context, store: store, channel: channel, http: httpChannel.withLockedValue { $0 }, demo: demo)
+        }
+        http?.serving(context, store: store)
         pending.withLockedValue { $0 = context }
         try await channel.setOption(.autoRead, value: true).get()
         let address = channel.localAddress.map { "\($0)" } ?? "?"
@@ -357,7 +392,8 @@ public final class RosterServer: Service, Sendable {
         guard ids.contains(where: { !known.contains($0) }) else { return }
         for stored in try await store.loadTenants() where !known.contains(stored.state.tenant.id) {
             let runtime = TenantRuntime(stored: stored, clock: context.clock,
-                                        historyLimit: context.configuration.limits.historySize, loops: loops)
+                                        historyLimit: context.configuration.limits.historySize, loops: loops,
+                                        metrics: context.metrics)
             if context.addTenant(runtime) {
                 runtime.startOnDutyTracking()
                 context.logger.notice("serving new tenant \(runtime.id)")
@@ -421,8 +457,10 @@ public final class RosterServer: Service, Sendable {
         let grace = configuration.limits.shutdownGrace.milliseconds
         let children = started.context.connections
         SystemdNotify.send("STOPPING=1")
+        http?.stopping()
         logger.info("shutting down: GoingAway to \(children.count) connections, grace \(grace) ms")
         try? await started.channel.close()
+        try? await started.http?.close()
         for tenant in started.context.tenants.values { tenant.stopOnDutyTracking() }
         // Each client gets its own retry delay within the grace window, so they do not all
         // reconnect to the next server at the same instant.

@@ -11,6 +11,9 @@ public struct ServerConfiguration: Sendable {
     public var dataDirectory: String
     /// Create the demo tenant (once) and keep its plan rolling.
     public var demo: Bool = false
+    /// The HTTP listener (health, metrics, the on-call JSON API; docs/HTTP.md); nil: none.
+    /// Metrics are counted only when it is on. `roster-server serve` listens on 127.0.0.1:7480.
+    public var httpListen: HostPort?
     /// The tenant a Hello with an empty tenant field selects.
     public var defaultTenant: String = "demo"
     /// How long audit entries are kept (pruned hourly): a little over a year, so that a yearly

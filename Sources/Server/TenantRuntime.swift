@@ -13,7 +13,9 @@ import RosterProtocol
 /// the same lock, which is what makes snapshot → live gap-free (see `subscribe`).
 final class TenantRuntime: Sendable {
     let id: String
-    private let clock: any ServerClock
+    let clock: any ServerClock
+    /// Counts pushes and fan-out time when the server keeps metrics.
+    let metrics: ServerMetrics?
     private let historyLimit: Int
     /// One fan-out per event loop, each touched only on its own loop.
     private let fanouts: [LoopFanout]
@@ -56,11 +58,12 @@ final class TenantRuntime: Sendable {
         }
     }
 
-    init(stored: StoredTenant, clock: any ServerClock, historyLimit: Int, loops: [any EventLoop]) {
+    init(stored: StoredTenant, clock: any ServerClock, historyLimit: Int, loops: [any EventLoop], metrics: ServerMetrics? = nil) {
         id = stored.state.tenant.id
         self.clock = clock
         self.historyLimit = historyLimit
-        fanouts = loops.map { LoopFanout(loop: $0, tenantID: stored.state.tenant.id, clock: clock) }
+        self.metrics = metrics
+        fanouts = loops.map { LoopFanout(loop: $0, tenantID: stored.state.tenant.id, clock: clock, metrics: metrics) }
         var history = CircularBuffer<HistoryEntry>(initialCapacity: min(historyLimit, 1024))
         for entry in stored.history.suffix(historyLimit) { history.append(entry) }
         let now = clock.now()
@@ -205,7 +208,8 @@ final class TenantRuntime: Sendable {
         var push = committed.push
         push.sharedFrame = PushEncoding.rosterChanged(push, filter: nil).map { PushEncoding.frame(.rosterChanged($0)) }
         let published = push
-        for fanout in fanouts { fanout.loop.execute { fanout.deliver(published) } }
+        let timing = metrics.map { FanoutClock(loops: fanouts.count, metrics: $0) }
+        for fanout in fanouts { fanout.loop.execute { fanout.deliver(published); timing?.loopFinished() } }
         inner.withLockedValue { recompute(&$0, cause: .planChanged, schedules: committed.schedules) }
     }
 
@@ -268,7 +272,8 @@ final class TenantRuntime: Sendable {
                                   previous: previous, current: lookup, cause: cause, state: inner.state)
             push.sharedFrame = PushEncoding.onDutyChanged(push, filter: nil).map { PushEncoding.frame(.onDutyChanged($0)) }
             let published = push
-            for fanout in fanouts { fanout.loop.execute { fanout.deliver(published) } }
+            let timing = metrics.map { FanoutClock(loops: fanouts.count, metrics: $0) }
+            for fanout in fanouts { fanout.loop.execute { fanout.deliver(published); timing?.loopFinished() } }
         }
         arm(&inner)
     }

@@ -26,6 +26,7 @@ struct Fanout: AsyncParsableCommand {
     @Flag(help: "Also run the same fan-out over TLS and compare it with plaintext.") var tls = false
     @Option(help: "Also run with this many extra subscribers that stop reading, and compare the others' completion.")
     var stalled = 0
+    @Flag(help: "Also run without the HTTP listener (no metrics counted) and compare.") var compareMetrics = false
 
     func run() async throws {
         ProcessLimits.raiseOpenFileLimit()
@@ -59,6 +60,16 @@ struct Fanout: AsyncParsableCommand {
             print("  with \(stalled) stalled subscribers  latency \(slowed.latency)")
             print(String(format: "                 completion %.2f ms; ratio to the run without them %.2f×",
                          slowed.completionMillis, slowed.completionMillis / server.completionMillis))
+        }
+        if compareMetrics {
+            var unmetered = benchmark
+            unmetered.metrics = false
+            let plain = try await unmetered.runServer()
+            print("  without metrics  latency \(plain.latency)")
+            print(String(format: "                 completion %.2f ms; server CPU %.1f ms per push", plain.completionMillis, plain.cpuMillisPerPush))
+            print(String(format: "  ratio metrics on to off: CPU per push %.2f×, completion %.2f×, p50 %.2f×",
+                         server.cpuMillisPerPush / plain.cpuMillisPerPush, server.completionMillis / plain.completionMillis,
+                         server.latency.p50 / plain.latency.p50))
         }
         if let secure {
             print("  roster-server over TLS (TLS 1.3)  latency \(secure.latency)")

@@ -36,6 +36,9 @@ struct Serve: AsyncParsableCommand {
     @Option(help: "Address to listen on, HOST:PORT. (env: ROSTER_LISTEN)")
     var listen: String?
 
+    @Option(help: "HTTP address for health, metrics and the on-call JSON API (docs/HTTP.md), HOST:PORT, or none. Not loopback: TLS, as for --listen. (env: ROSTER_HTTP_LISTEN; default: 127.0.0.1:7480)")
+    var httpListen: String?
+
     @Option(name: .customLong("data-dir"), help: "Directory for the database. (env: ROSTER_DATA_DIR; default: ./roster-data)")
     var dataDirectory: String?
 
@@ -88,6 +91,9 @@ struct Serve: AsyncParsableCommand {
         if let listen = below.text(listen, "LISTEN"), (try? Self.parse(listen: listen)) == nil {
             throw ValidationError("--listen must be HOST:PORT, e.g. 127.0.0.1:7400 (got \"\(listen)\")")
         }
+        if let http = below.text(httpListen, "HTTP_LISTEN"), http != "none", (try? Self.parse(listen: http)) == nil {
+            throw ValidationError("--http-listen must be HOST:PORT or none, e.g. 127.0.0.1:7480 (got \"\(http)\")")
+        }
         if (below.text(tlsCert, "TLS_CERT") == nil) != (below.text(tlsKey, "TLS_KEY") == nil) {
             throw ValidationError("--tls-cert and --tls-key go together")
         }
@@ -113,6 +119,8 @@ struct Serve: AsyncParsableCommand {
 
         var configuration = ServerConfiguration(dataDirectory: below.text(dataDirectory, "DATA_DIR") ?? "./roster-data")
         configuration.listen = try Self.parse(listen: below.text(listen, "LISTEN") ?? "127.0.0.1:7400")
+        let http = below.text(httpListen, "HTTP_LISTEN") ?? "127.0.0.1:7480"
+        configuration.httpListen = http == "none" ? nil : try Self.parse(listen: http)
         configuration.demo = below.flag(demo, "DEMO")
         let certificate = below.text(tlsCert, "TLS_CERT"), clientCA = below.text(tlsClientCa, "TLS_CLIENT_CA")
         let names = tlsName.isEmpty ? below.file?.list("tls-name") ?? [] : tlsName

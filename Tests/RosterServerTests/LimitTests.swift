@@ -98,6 +98,7 @@ final class GatedStore: RosterStore, Sendable {
         try await store.auditEntries(tenantID: tenantID, since: since, limit: limit, matching: matching)
     }
     func pruneAudit(before: UnixMillis) async throws -> Int { try await store.pruneAudit(before: before) }
+    func checkWritable() async throws { try await store.checkWritable() }
     func loadTokens() async throws -> [StoredToken] { try await store.loadTokens() }
     func insertToken(_ token: StoredToken) async throws { try await store.insertToken(token) }
     func revokeToken(id: String, at: UnixMillis) async throws -> Bool { try await store.revokeToken(id: id, at: at) }

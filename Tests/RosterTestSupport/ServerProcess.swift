@@ -26,7 +26,7 @@ public final class ServerProcess: Sendable {
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             throw TestFailure("\(binary.path) is missing: run `swift build` first (scripts/test does)")
         }
-        let child = try ChildProcess(binary.path, ["serve", "--listen", "127.0.0.1:0", "--data-dir", dataDirectory,
+        let child = try ChildProcess(binary.path, ["serve", "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0", "--data-dir", dataDirectory,
                                                    "--shutdown-grace-ms", "50"] + arguments,
                                  environment: environment.isEmpty ? nil
                                      : ProcessInfo.processInfo.environment.merging(environment) { _, given in given })
@@ -39,12 +39,20 @@ public final class ServerProcess: Sendable {
             await child.stop(signal: SIGKILL)
             throw TestFailure("roster-server did not start: \(child.output)")
         }
-        return ServerProcess(child: child, port: port, dataDirectory: dataDirectory)
+        // "HTTP on [IPv4]127.0.0.1/127.0.0.1:PORT (...)"
+        let httpPort = child.output.split(separator: "\n").first { $0.contains("HTTP on") }
+            .flatMap { $0.split(separator: " ").first { $0.hasPrefix("[IPv") } }
+            .flatMap { $0.split(separator: ":").last }.flatMap { Int($0) }
+        return ServerProcess(child: child, port: port, httpPort: httpPort, dataDirectory: dataDirectory)
     }
 
-    private init(child: ChildProcess, port: Int, dataDirectory: String) {
+    /// The HTTP listener's port.
+    public let httpPort: Int?
+
+    private init(child: ChildProcess, port: Int, httpPort: Int?, dataDirectory: String) {
         self.child = child
         self.port = port
+        self.httpPort = httpPort
         self.dataDirectory = dataDirectory
     }
 

@@ -134,3 +134,23 @@ private final class FarEngine: @unchecked Sendable {  // guarded by `lock`
         return engine
     }
 }
+
+extension ScheduleOnDutyIndex {
+    /// The first instant in [from, to) when nobody is on duty, or nil when someone always is.
+    /// Walks the handoffs with one index per week it crosses (at most `maxSteps` handoffs; a
+    /// schedule busier than that is taken as covered past the last one looked at).
+    public func firstGap(from: UnixMillis, to: UnixMillis, maxSteps: Int = 50_000) -> UnixMillis? {
+        var index = self
+        var instant = from
+        for _ in 0..<maxSteps where instant < to {
+            if !index.validFor.contains(instant) {
+                index = ScheduleOnDutyIndex(definition, employees: employees, around: instant)
+            }
+            let lookup = index.lookup(at: instant)
+            if lookup.current.isEmpty { return instant }
+            guard let until = lookup.until else { return nil }
+            instant = until
+        }
+        return nil
+    }
+}

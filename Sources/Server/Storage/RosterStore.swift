@@ -71,6 +71,9 @@ public protocol RosterStore: Sendable {
     /// The ids of every tenant, cheaply (for noticing tenants created while running).
     func tenantIDs() async throws -> [String]
 
+    /// Throws unless the store takes writes now (for /readyz): takes the write lock and gives it back.
+    func checkWritable() async throws
+
     /// Releases the database.
     func close() async throws
 }

@@ -237,6 +237,14 @@ public final class SQLiteRosterStore: RosterStore {
         }
     }
 
+    public func checkWritable() async throws {
+        // BEGIN IMMEDIATE takes SQLite's write lock: it fails on a read-only file or directory.
+        try await pool.writeWithoutTransaction { db in
+            try db.execute(sql: "BEGIN IMMEDIATE")
+            try db.execute(sql: "ROLLBACK")
+        }
+    }
+
     public func pruneAudit(before: UnixMillis) async throws -> Int {
         try await pool.write { db in
             try db.execute(sql: "DELETE FROM audit WHERE at_ms < ?", arguments: [before])

@@ -1,0 +1,168 @@
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import RosterDomain
+import RosterProtocol
+import RosterTLS
+
+/// What the HTTP listener knows of its server: nothing while starting (health says so), then
+/// the server's context; its metrics from the first moment.
+final class HTTPSide: Sendable {
+    enum Readiness: Equatable { case ready, notReady(String) }
+
+    let metrics: ServerMetrics?
+    private let state = NIOLockedValueBox<(context: ServerContext?, store: (any RosterStore)?, stopping: Bool)>((nil, nil, false))
+
+    init(metrics: ServerMetrics?) { self.metrics = metrics }
+
+    /// Coverage gaps per tenant, walked at most once a minute or revision (a minutely rotation
+    /// has 10,080 handoffs in a week).
+    private let gaps = NIOLockedValueBox<[String: (revision: UInt64, at: UnixMillis, count: Int)]>([:])
+
+    private func coverageGaps(_ tenant: TenantRuntime, revision: UInt64, now: UnixMillis) -> Int {
+        if let cached = gaps.withLockedValue({ $0[tenant.id] }), cached.revision == revision, now - cached.at < 60_000 {
+            return cached.count
+        }
+        let count = tenant.schedulesWithCoverageGap(now: now)
+        gaps.withLockedValue { $0[tenant.id] = (revision, now, count) }
+        return count
+    }
+
+    var context: ServerContext? { state.withLockedValue { $0.stopping ? nil : $0.context } }
+
+    func serving(_ context: ServerContext, store: any RosterStore) { state.withLockedValue { $0.context = context; $0.store = store } }
+    func stopping() { state.withLockedValue { $0.stopping = true } }
+
+    /// Ready: every tenant loaded and the store takes writes (a write lock taken and given back).
+    func readiness() async -> Readiness {
+        let (context, store, stopping) = state.withLockedValue { ($0.context, $0.store, $0.stopping) }
+        if stopping { return .notReady("stopping") }
+        guard context != nil, let store else { return .notReady("starting: the tenants are not loaded yet") }
+        do {
+            try await store.checkWritable()
+        } catch {
+            return .notReady("the store does not take writes: \(error)")
+        }
+        return .ready
+    }
+
+    /// The gauges read at scrape time: each tenant's revision, and per schedule the people on
+    /// duty and the seconds until the next handoff.
+    func readings() -> [ServerMetrics.Reading] {
+        guard let context else { return [] }
+        let now = context.clock.now()
+        var readings: [ServerMetrics.Reading] = []
+        for tenant in context.tenants.values.sorted(by: { $0.id < $1.id }) {
+            let view = tenant.view
+            readings.append(.init(name: "roster_revision", help: "The tenant's current revision.",
+                                  labels: [("tenant", tenant.id)], value: Double(view.revision)))
+            for schedule in view.state.sortedSchedules {
+                guard let index = view.indexes[schedule.id] else { continue }
+                let lookup = index.lookup(at: now)
+                let labels = [("tenant", tenant.id), ("schedule", schedule.name)]
+                readings.append(.init(name: "roster_on_duty_people", help: "People on duty on the schedule now.",
+                                      labels: labels, value: Double(lookup.current.count)))
+                if let until = lookup.until {
+                    readings.append(.init(name: "roster_next_handoff_seconds", help: "Seconds until the schedule's on-duty set next changes.",
+                                          labels: labels, value: Double(until - now) / 1000))
+                }
+            }
+            readings.append(.init(name: "roster_schedules_with_coverage_gap",
+                                  help: "Schedules with nobody on duty at some moment of the next 7 days.",
+                                  labels: [("tenant", tenant.id)], value: Double(coverageGaps(tenant, revision: view.revision, now: now))))
+        }
+        return readings
+    }
+}
+
+/// The HTTP listener (`--http-listen`): NIOHTTP1 behind the same TLS as the protocol port when
+/// not on loopback. Each request is answered by `HTTPAPI` off the event loop.
+enum HTTPListener {
+    static func bind(_ address: HostPort, group: any EventLoopGroup, side: HTTPSide, tls: TLSContext?) async throws -> any Channel {
+        let api = HTTPAPI(side: side)
+        do {
+            return try await ServerBootstrap(group: group)
+                .serverChannelOption(.backlog, value: 256)
+                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                .childChannelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        if let tls { try channel.pipeline.syncOperations.addHandler(try TLSHandler(context: tls)) }
+                        try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                        try channel.pipeline.syncOperations.addHandler(HTTPHandler(api: api))
+                    }
+                }
+                .bind(host: address.host, port: address.port).get()
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            throw ServerStartError.addressInUse(address.description + " (HTTP)")
+        }
+    }
+}
+
+/// One HTTP connection: gathers a request, has `HTTPAPI` answer it, writes the reply.
+final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    private let api: HTTPAPI
+    private var head: HTTPRequestHead?
+
+    init(api: HTTPAPI) { self.api = api }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head): self.head = head
+        case .body: break  // nothing here takes a body
+        case .end:
+            guard let head else { return }
+            self.head = nil
+            let components = URLComponents(string: head.uri)
+            var query: [String: String] = [:]
+            for item in components?.queryItems ?? [] { query[item.name] = item.value ?? "" }
+            let request = HTTPAPI.Request(method: head.method.rawValue, path: components?.path ?? head.uri, query: query,
+                                          authorization: head.headers.first(name: "authorization"))
+            let api = self.api, loop = context.eventLoop
+            let promise = loop.makePromise(of: HTTPAPI.Reply.self)
+            promise.completeWithTask { await api.respond(to: request) }
+            promise.futureResult.assumeIsolated().whenSuccess { reply in
+                self.write(reply, for: head, context: context)
+            }
+        }
+    }
+
+    private func write(_ reply: HTTPAPI.Reply, for request: HTTPRequestHead, context: ChannelHandlerContext) {
+        var headers = HTTPHeaders([("Content-Type", reply.contentType), ("Content-Length", "\(reply.body.count)"),
+                                   ("Cache-Control", "no-store")])
+        for (name, value) in reply.headers { headers.add(name: name, value: value) }
+        let keepAlive = request.isKeepAlive
+        if !keepAlive { headers.add(name: "Connection", value: "close") }
+        let head = HTTPResponseHead(version: request.version, status: HTTPResponseStatus(statusCode: reply.status), headers: headers)
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        if request.method != .HEAD {
+            context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: reply.body)))), promise: nil)
+        }
+        let done = context.writeAndFlushPromise()
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: done)
+        if !keepAlive { done.futureResult.assumeIsolated().whenComplete { _ in context.close(promise: nil) } }
+    }
+}
+
+extension ChannelHandlerContext {
+    fileprivate func writeAndFlushPromise() -> EventLoopPromise<Void> { eventLoop.makePromise() }
+}
+
+extension TenantRuntime {
+    /// How many schedules have nobody on duty at some moment of the next 7 days. The default
+    /// schedule counts only when it has one-off shifts (a tenant that plans with schedules
+    /// leaves it empty).
+    func schedulesWithCoverageGap(now: UnixMillis) -> Int {
+        let view = self.view
+        let week: UnixMillis = 7 * 86_400_000
+        let defaultInUse = view.state.shifts.values.contains { $0.scheduleID.isEmpty || $0.scheduleID == ScheduleDefinition.defaultID }
+        return view.indexes.filter { id, index in
+            (id != ScheduleDefinition.defaultID || defaultInUse) && index.firstGap(from: now, to: now + week) != nil
+        }.count
+    }
+}

@@ -1,0 +1,192 @@
+import Foundation
+import NIOConcurrencyHelpers
+import RosterClient
+import RosterDomain
+import RosterProtocol
+@testable import RosterServer
+import RosterTestSupport
+import Testing
+
+/// The HTTP listener through curl against a real server: health, metrics, and the on-call JSON
+/// API answering exactly what the protocol answers.
+@Suite(.timeLimit(.minutes(2))) struct HTTPTests {
+    static func withHTTPServer(now: UnixMillis = t0, store: (any RosterStore)? = nil,
+                               _ body: (ServerHarness, String) async throws -> Void) async throws {
+        let harness = try await ServerHarness.start(now: now, store: store) { $0.httpListen = HostPort(host: "127.0.0.1", port: 0) }
+        try await using(harness) { harness in
+            try await body(harness, "http://127.0.0.1:\(try #require(harness.server.httpPort))")
+        }
+    }
+
+    @Test func healthSaysServingAndReady() async throws {
+        try await Self.withHTTPServer { _, base in
+            let live = try await HTTPGet.request(base + "/livez")
+            #expect(live.status == 200 && live.body == "ok\n")
+            let ready = try await HTTPGet.request(base + "/readyz")
+            #expect(ready.status == 200 && ready.body == "ready\n")
+            let wrongMethod = try await HTTPGet.request(base + "/livez", method: "POST")
+            #expect(wrongMethod.status == 405 && wrongMethod.headers.contains("Allow: GET, HEAD"))
+            let unknown = try await HTTPGet.request(base + "/nope")
+            #expect(unknown.status == 404 && unknown.headers.lowercased().contains("content-type: application/problem+json"))
+            #expect(unknown.json["status"] as? Int == 404 && unknown.json["title"] as? String == "Not Found")
+        }
+        // Before the tenants are loaded, and while stopping, not ready (with the reason).
+        let side = HTTPSide(metrics: nil)
+        #expect(await side.readiness() == .notReady("starting: the tenants are not loaded yet"))
+    }
+
+    @Test func aStoreThatTakesNoWritesIsNotReady() async throws {
+        let directory = TestScratch.directory("roster-unwritable")
+        defer { TestScratch.remove(directory) }
+        let store = UnwritableStore(try await SQLiteRosterStore.open(path: directory.path + "/roster.sqlite"))
+        try await Self.withHTTPServer(store: store) { _, base in
+            #expect(try await HTTPGet.request(base + "/readyz").status == 200)
+            store.unwritable.withLockedValue { $0 = true }
+            let ready = try await HTTPGet.request(base + "/readyz")
+            #expect(ready.status == 503 && (ready.json["detail"] as? String)?.contains("does not take writes") == true, "\(ready.body)")
+            #expect(try await HTTPGet.request(base + "/livez").status == 200, "alive all the same")
+        }
+    }
+
+    @Test func metricsCountWhatHappensInPrometheusText() async throws {
+        try await Self.withHTTPServer { harness, base in
+            let admin = try await harness.connect()
+            let subscriber = try await harness.connect(token: "")
+            _ = try await subscriber.request(.subscribe(.with { $0.topics = [.onDuty, .roster] }))
+            try await admin.admin(.setMotd(.with { $0.motd = "counted" }))
+            let ada = try await admin.addEmployee("Ada", "Lovelace")
+            _ = try await admin.addShift(ada, t0 - minute, t0 + 60 * minute)
+            await #expect(throws: (any Error).self) { _ = try await harness.connect(token: "rst_nope_nope") }
+            try await admin.barrier()
+
+            let scraped = try await HTTPGet.request(base + "/metrics")
+            #expect(scraped.status == 200 && scraped.headers.contains("text/plain; version=0.0.4"))
+            let lines = Set(scraped.body.split(separator: "\n").map(String.init))
+            for expected in [
+                #"roster_connections_open{tls="false"} 2.0"#,
+                #"roster_subscriptions_open{topic="on_duty"} 1.0"#,
+                #"roster_subscriptions_open{topic="roster"} 1.0"#,
+                #"roster_admin_changes_total{kind="motd_set"} 1"#,
+                #"roster_admin_changes_total{kind="employee_upserted"} 1"#,
+                #"roster_store_commit_seconds_count 3"#,
+                #"roster_auth_failures_total 1"#,
+                #"roster_revision{tenant="demo"} 3.0"#,
+                #"roster_on_duty_people{tenant="demo",schedule="Default"} 1.0"#,
+                #"roster_next_handoff_seconds{tenant="demo",schedule="Default"} 3600.0"#,
+                #"roster_frames_received_total{type="Subscribe"} 1"#,
+                #"roster_errors_sent_total{code="UNAUTHENTICATED"} 1"#,
+                #"roster_frames_sent_total{type="Synced"} 1"#,
+            ] {
+                #expect(lines.contains(expected), "\(expected) in:\n\(scraped.body.split(separator: "\n").filter { !$0.contains("_bucket") }.joined(separator: "\n"))")
+            }
+            let pushes = lines.first { $0.hasPrefix(#"roster_pushes_sent_total{type="roster_changed"}"#) }
+            #expect(pushes.flatMap { Int($0.split(separator: " ").last!) } == 3, "three revisions pushed to the one subscriber")
+            #expect(lines.contains { $0.hasPrefix("roster_push_fanout_seconds_count ") && !$0.hasSuffix(" 0") })
+            await admin.close()
+            await subscriber.close()
+        }
+    }
+
+    @Test func onCallAnswersWhatTheProtocolAnswers() async throws {
+        try await Self.withHTTPServer(now: TimeText.parseISO8601("2026-11-23T12:00:00Z")!) { harness, base in
+            let team = try await ScheduleServerTests.team(harness)
+            let token = harness.adminToken
+            let instants = ["2026-11-23T12:00:00Z", "2026-12-01T07:59:59Z", "2026-12-01T08:00:00Z", "2027-03-28T03:00:00Z"]
+            for at in instants {
+                let http = try await HTTPGet.request(base + "/v1/oncall?at=\(at)", token: token)
+                #expect(http.status == 200, "\(http.body)")
+                let schedules = try #require(http.json["schedules"] as? [[String: Any]])
+                #expect(schedules.map { $0["name"] as? String } == ["Default", "Platform primary"])
+                for schedule in schedules {
+                    let answer = try await team.admin.request(.getOnDuty(.with {
+                        $0.schedule = schedule["id"] as! String
+                        $0.atMs = TimeText.parseISO8601(at)!
+                    }))
+                    guard case .onDuty(let wire) = answer else { throw TestFailure("expected OnDuty") }
+                    let people = (schedule["onDuty"] as? [[String: Any]] ?? []).map { $0["id"] as? String }
+                    #expect(people == wire.current.map(\.employee.id), "at \(at)")
+                    #expect(schedule["until"] as? String == (wire.hasUntilMs ? TimeText.iso8601(wire.untilMs) : nil))
+                    #expect((schedule["next"] as? [[String: Any]] ?? []).map { $0["id"] as? String } == wire.next.map(\.employee.id))
+                }
+            }
+            let one = try await HTTPGet.request(base + "/v1/oncall?schedule=\(team.scheduleID)", token: token)
+            #expect((one.json["schedules"] as? [[String: Any]])?.count == 1)
+
+            let from = "2026-11-30T00:00:00Z", to = "2027-01-04T00:00:00Z"
+            let final = try await HTTPGet.request(base + "/v1/oncall?schedule=Platform%20primary&from=\(from)&to=\(to)", token: token)
+            let shifts = try #require(final.json["shifts"] as? [[String: Any]])
+            let protocolShifts = try await ScheduleServerTests.final(team.admin, "Platform primary", from: from, to: to)
+            #expect(shifts.map { $0["id"] as? String } == protocolShifts.map(\.id))
+            #expect(shifts.map { $0["start"] as? String } == protocolShifts.map { TimeText.iso8601($0.startMs) })
+            #expect(shifts.first?["source"] as? String == "rotation" && shifts.first?["schedule"] as? String == "Platform primary")
+
+            let next = try await HTTPGet.request(base + "/v1/people/Grace%20Hopper/next", token: token)
+            let answer = try await team.admin.request(.getNextOnDuty(.with { $0.employee = "Grace Hopper" }))
+            guard case .finalSchedule(let wireNext) = answer else { throw TestFailure("expected FinalSchedule") }
+            #expect((next.json["shifts"] as? [[String: Any]])?.map { $0["id"] as? String } == wireNext.shifts.map(\.id))
+            #expect(!wireNext.shifts.isEmpty)
+            await team.admin.close()
+        }
+    }
+
+    @Test func tokensAndBadQueriesAreRefusedAsProblems() async throws {
+        try await Self.withHTTPServer { harness, base in
+            let none = try await HTTPGet.request(base + "/v1/oncall")
+            #expect(none.status == 401 && none.headers.contains("WWW-Authenticate: Bearer"))
+            let wrong = try await HTTPGet.request(base + "/v1/oncall", token: "rst_0123456789ab_" + String(repeating: "f", count: 64))
+            #expect(wrong.status == 401 && wrong.json["detail"] as? String == "authentication failed")
+            let reader = try await StoreAdministration.open(dataDirectory: harness.dataDirectory)
+            let created = try await reader.createToken(tenant: "demo", role: .reader, expiresIn: nil)
+            try await reader.revokeToken(created.token.id)
+            await reader.close()
+            let badAt = try await HTTPGet.request(base + "/v1/oncall?at=tomorrow", token: harness.adminToken)
+            #expect(badAt.status == 400 && (badAt.json["detail"] as? String)?.contains("ISO 8601") == true)
+            let half = try await HTTPGet.request(base + "/v1/oncall?from=2026-01-01T00:00:00Z", token: harness.adminToken)
+            #expect(half.status == 400)
+            let unknown = try await HTTPGet.request(base + "/v1/oncall?schedule=Nope", token: harness.adminToken)
+            #expect(unknown.status == 404 && (unknown.json["detail"] as? String)?.contains("schedule \"Nope\" not found") == true)
+            let nobody = try await HTTPGet.request(base + "/v1/people/Nobody/next", token: harness.adminToken)
+            #expect(nobody.status == 404)
+        }
+    }
+
+    @Test func plaintextHTTPOffLoopbackIsRefused() async throws {
+        await #expect(throws: ServerStartError.self) {
+            let harness = try await ServerHarness.start { $0.httpListen = HostPort(host: "0.0.0.0", port: 0) }
+            await harness.stop()
+        }
+    }
+}
+
+/// A store whose writes can be made to fail, as a full or read-only disk would (tests run as
+/// root, which file modes do not stop).
+final class UnwritableStore: RosterStore, Sendable {
+    let store: SQLiteRosterStore
+    let unwritable = NIOLockedValueBox(false)
+
+    init(_ store: SQLiteRosterStore) { self.store = store }
+
+    struct Refused: Error, CustomStringConvertible { var description: String { "attempt to write a readonly database" } }
+
+    func checkWritable() async throws {
+        if unwritable.withLockedValue({ $0 }) { throw Refused() }
+        try await store.checkWritable()
+    }
+    func loadTenants() async throws -> [StoredTenant] { try await store.loadTenants() }
+    func createTenant(_ tenant: Tenant, epoch: UInt64) async throws { try await store.createTenant(tenant, epoch: epoch) }
+    func commit(tenantID: String, entry: HistoryEntry, historyLimit: Int, audit: Roster_V1_AuditEntry?) async throws {
+        try await store.commit(tenantID: tenantID, entry: entry, historyLimit: historyLimit, audit: audit)
+    }
+    func appendAudit(tenantID: String, _ entry: Roster_V1_AuditEntry) async throws { try await store.appendAudit(tenantID: tenantID, entry) }
+    func auditEntries(tenantID: String, since: UnixMillis, limit: Int, matching: @escaping @Sendable (Roster_V1_AuditEntry) -> Bool)
+        async throws -> (entries: [Roster_V1_AuditEntry], truncated: Bool)
+    {
+        try await store.auditEntries(tenantID: tenantID, since: since, limit: limit, matching: matching)
+    }
+    func pruneAudit(before: UnixMillis) async throws -> Int { try await store.pruneAudit(before: before) }
+    func loadTokens() async throws -> [StoredToken] { try await store.loadTokens() }
+    func insertToken(_ token: StoredToken) async throws { try await store.insertToken(token) }
+    func revokeToken(id: String, at: UnixMillis) async throws -> Bool { try await store.revokeToken(id: id, at: at) }
+    func tenantIDs() async throws -> [String] { try await store.tenantIDs() }
+    func close() async throws { try await store.close() }
+}
