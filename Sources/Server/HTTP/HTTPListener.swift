@@ -89,7 +89,10 @@ enum HTTPListener {
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
                 .childChannelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        if let tls { try channel.pipeline.syncOperations.addHandler(try TLSHandler(context: tls)) }
+                        // The server's current certificate once it serves (SIGHUP may replace it).
+                        if let tls = tls.map({ side.context?.tls ?? $0 }) {
+                            try channel.pipeline.syncOperations.addHandler(try TLSHandler(context: tls))
+                        }
                         try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
                         try channel.pipeline.syncOperations.addHandler(HTTPHandler(api: api))
                     }
