@@ -1,7 +1,7 @@
 import Foundation
 
 /// One event of a calendar feed: a resolved shift, or one that was removed (cancelled).
-public struct CalendarEvent: Sendable, Hashable {
+public struct CalendarEvent: Sendable, Hashable, Codable {
     /// Stable across feeds and refreshes: the resolved shift's id.
     public var uid: String
     public var start: UnixMillis
@@ -11,11 +11,13 @@ public struct CalendarEvent: Sendable, Hashable {
     /// Increases whenever the event changes (RFC 5545 §3.8.7.4), so calendars take the new one.
     public var sequence: Int
     public var lastModified: UnixMillis
-    /// A shift removed from the plan: kept with STATUS:CANCELLED so subscribed calendars drop it.
-    public var cancelled: Bool
+    /// When the shift left the plan: it is kept with STATUS:CANCELLED for a while, so that
+    /// subscribed calendars drop it.
+    public var cancelledAt: UnixMillis?
+    public var cancelled: Bool { cancelledAt != nil }
 
     public init(uid: String, start: UnixMillis, end: UnixMillis, summary: String, description: String = "", sequence: Int = 0,
-                lastModified: UnixMillis, cancelled: Bool = false) {
+                lastModified: UnixMillis, cancelledAt: UnixMillis? = nil) {
         self.uid = uid
         self.start = start
         self.end = end
@@ -23,7 +25,64 @@ public struct CalendarEvent: Sendable, Hashable {
         self.description = description
         self.sequence = sequence
         self.lastModified = lastModified
-        self.cancelled = cancelled
+        self.cancelledAt = cancelledAt
+    }
+
+    /// What a subscriber sees of it: a change in any of these is a new SEQUENCE.
+    var content: [String] { [String(start), String(end), summary, description] }
+}
+
+/// What a feed publishes, given what it published last time: an unchanged event keeps its
+/// SEQUENCE and LAST-MODIFIED, a changed one gets the next SEQUENCE, and a future one that left
+/// the plan stays as CANCELLED for `keepCancelled` (a past one that left the window is dropped).
+public enum CalendarFeedState {
+    public static let keepCancelled: UnixMillis = 30 * 86_400_000
+
+    public struct Update: Sendable {
+        /// The feed, by start.
+        public var publish: [CalendarEvent]
+        /// Events to store (new or changed), and uids to forget.
+        public var store: [CalendarEvent]
+        public var forget: [String]
+    }
+
+    public static func update(previous: [CalendarEvent], current: [CalendarEvent], now: UnixMillis) -> Update {
+        let before = Dictionary(previous.map { ($0.uid, $0) }, uniquingKeysWith: { a, _ in a })
+        var publish: [CalendarEvent] = [], store: [CalendarEvent] = [], forget: [String] = []
+        var seen = Set<String>()
+        for var event in current {
+            seen.insert(event.uid)
+            if let old = before[event.uid] {
+                if old.content == event.content && !old.cancelled {
+                    event.sequence = old.sequence
+                    event.lastModified = old.lastModified
+                } else {
+                    event.sequence = old.sequence + 1
+                    event.lastModified = now
+                    store.append(event)
+                }
+            } else {
+                event.sequence = 0
+                event.lastModified = now
+                store.append(event)
+            }
+            publish.append(event)
+        }
+        for var old in previous where !seen.contains(old.uid) {
+            if let cancelled = old.cancelledAt {
+                if now - cancelled < keepCancelled { publish.append(old) } else { forget.append(old.uid) }
+            } else if old.end > now {
+                old.cancelledAt = now
+                old.sequence += 1
+                old.lastModified = now
+                store.append(old)
+                publish.append(old)
+            } else {
+                forget.append(old.uid)
+            }
+        }
+        publish.sort { ($0.start, $0.uid) < ($1.start, $1.uid) }
+        return Update(publish: publish, store: store, forget: forget)
     }
 }
 

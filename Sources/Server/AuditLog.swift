@@ -76,6 +76,7 @@ enum AuditLog {
             var detail = "token \(token.id) (\(token.role.rawValue)"
             if !token.label.isEmpty { detail += ", \"\(token.label)\"" }
             if let employee = token.employeeID { detail += ", held by \(employee)" }
+            if let scope = token.scope { detail += ", feed \(scope)" }
             $0.detail = detail + ")"
         }
     }

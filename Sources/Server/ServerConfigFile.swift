@@ -16,6 +16,7 @@ public struct ServerConfigFile: Sendable {
         ("history-size", .number), ("hello-timeout-ms", .number), ("ping-interval-ms", .number),
         ("progress-interval-ms", .number), ("outbound-buffer-bytes", .number), ("write-deadline-ms", .number),
         ("shutdown-grace-ms", .number), ("audit-retention-days", .number),
+        ("calendar-days-back", .number), ("calendar-days-ahead", .number),
     ]
 
     public static func environmentName(of key: String) -> String {

@@ -16,6 +16,9 @@ public struct ServerConfiguration: Sendable {
     public var httpListen: HostPort?
     /// The tenant a Hello with an empty tenant field selects.
     public var defaultTenant: String = "demo"
+    /// The window of a calendar feed: this many days back and ahead.
+    public var calendarDaysBack = 30
+    public var calendarDaysAhead = 90
     /// How long audit entries are kept (pruned hourly): a little over a year, so that a yearly
     /// review still sees the whole year.
     public var auditRetention: Duration = .seconds(400 * 86_400)

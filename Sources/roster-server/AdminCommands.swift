@@ -25,13 +25,23 @@ struct TokenCommand: AsyncParsableCommand {
             discussion: "Readers may query and subscribe; admins may also change the plan. A running server accepts the token within a second.")
         @OptionGroup var store: DataDirectoryOption
         @Option(help: "The tenant the token opens.") var tenant: String
-        @Option(help: "reader or admin.") var role: AccessRole
+        @Option(help: "reader or admin.") var role: AccessRole?
+        @Flag(help: "A calendar token: it opens the iCalendar feed of --schedule or --person and nothing else.") var calendar = false
+        @Option(help: "With --calendar: the schedule (id or name) whose feed it opens.") var schedule: String?
+        @Option(help: "With --calendar: the person (id or full name) whose feed it opens.") var person: String?
         @Option(help: "Lifetime, e.g. 30d, 12h, 90m (default: no expiry).") var expires: String?
         @Option(help: "A note shown by `token list`.") var label: String = ""
         @Option(help: "The employee who holds it (id or full name): a reader may then put themselves on duty where a schedule allows.")
         var employee: String?
 
         func validate() throws {
+            if calendar {
+                guard role == nil || role == .calendar else { throw ValidationError("--calendar tokens have no --role") }
+                guard (schedule == nil) != (person == nil) else { throw ValidationError("--calendar takes --schedule or --person (one)") }
+            } else {
+                guard let role, role != .calendar else { throw ValidationError("--role reader or admin is required (or --calendar)") }
+                guard schedule == nil, person == nil else { throw ValidationError("--schedule and --person go with --calendar") }
+            }
             if let expires, StoreAdministration.parseDuration(expires) == nil {
                 throw ValidationError("--expires takes a number and a unit s, m, h, d or w, e.g. 30d (got \"\(expires)\")")
             }
@@ -41,16 +51,27 @@ struct TokenCommand: AsyncParsableCommand {
             let administration = try await store.open()
             let created: (text: String, token: StoredToken)
             do {
-                created = try await administration.createToken(
-                    tenant: tenant, role: role, expiresIn: expires.flatMap(StoreAdministration.parseDuration), label: label,
-                    employee: employee)
+                let lifetime = expires.flatMap(StoreAdministration.parseDuration)
+                created = calendar
+                    ? try await administration.createCalendarToken(tenant: tenant, schedule: schedule, person: person,
+                                                                   expiresIn: lifetime, label: label)
+                    : try await administration.createToken(tenant: tenant, role: role ?? .reader, expiresIn: lifetime, label: label,
+                                                           employee: employee)
             } catch {
                 await administration.close()
                 throw error
             }
             await administration.close()
             print(created.text)
-            FileHandle.standardError.write(Data("token \(created.token.id): \(role.rawValue) of tenant \(tenant)\n".utf8))
+            if calendar {
+                FileHandle.standardError.write(Data("""
+                    token \(created.token.id): calendar of tenant \(tenant) (\(created.token.scope ?? "")); \
+                    its feed: http://HOST:7480/v1/calendar/\(created.text).ics (https off loopback)
+
+                    """.utf8))
+            } else {
+                FileHandle.standardError.write(Data("token \(created.token.id): \(created.token.role.rawValue) of tenant \(tenant)\n".utf8))
+            }
         }
     }
 

@@ -85,6 +85,10 @@ struct Serve: AsyncParsableCommand {
     var shutdownGraceMs: Int64?
     @Option(help: "Days audit entries are kept. (env: ROSTER_AUDIT_RETENTION_DAYS; default: 400)")
     var auditRetentionDays: Int?
+    @Option(help: "Days of past shifts in a calendar feed. (env: ROSTER_CALENDAR_DAYS_BACK; default: 30)")
+    var calendarDaysBack: Int?
+    @Option(help: "Days of future shifts in a calendar feed. (env: ROSTER_CALENDAR_DAYS_AHEAD; default: 90)")
+    var calendarDaysAhead: Int?
 
     func validate() throws {
         let below = try Fallbacks(file: configFile())
@@ -149,6 +153,8 @@ struct Serve: AsyncParsableCommand {
         limits.writeDeadline = try below.number(writeDeadlineMs, "WRITE_DEADLINE_MS").map(Duration.milliseconds) ?? limits.writeDeadline
         limits.shutdownGrace = try below.number(shutdownGraceMs, "SHUTDOWN_GRACE_MS").map(Duration.milliseconds) ?? limits.shutdownGrace
         configuration.limits = limits
+        configuration.calendarDaysBack = min(366, max(0, try below.number(calendarDaysBack, "CALENDAR_DAYS_BACK") ?? 30))
+        configuration.calendarDaysAhead = min(366, max(1, try below.number(calendarDaysAhead, "CALENDAR_DAYS_AHEAD") ?? 90))
         if let days = try below.number(auditRetentionDays, "AUDIT_RETENTION_DAYS") {
             guard days > 0 else { throw ValidationError("--audit-retention-days must be at least 1 (got \(days))") }
             configuration.auditRetention = .seconds(Int64(days) * 86_400)

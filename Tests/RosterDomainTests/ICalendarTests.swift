@@ -33,7 +33,7 @@ import Testing
         let feed = ICalendar.feed([
             CalendarEvent(uid: "r:a@1", start: 0, end: 3_600_000, summary: "Ada Lovelace on call, Platform", sequence: 2,
                           lastModified: 1000),
-            CalendarEvent(uid: "r:a@2", start: 3_600_000, end: 7_200_000, summary: "gone", lastModified: 1000, cancelled: true),
+            CalendarEvent(uid: "r:a@2", start: 3_600_000, end: 7_200_000, summary: "gone", lastModified: 1000, cancelledAt: 1000),
         ], options: .init(name: "Platform primary", alarmBefore: .seconds(900)), now: 5000)
         #expect(feed.hasPrefix("BEGIN:VCALENDAR\r\nVERSION:2.0\r\n") && feed.hasSuffix("END:VCALENDAR\r\n"))
         #expect(feed.components(separatedBy: "TRANSP:TRANSPARENT").count == 3)

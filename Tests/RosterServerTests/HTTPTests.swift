@@ -150,6 +150,80 @@ import Testing
         }
     }
 
+    /// A calendar token's feed: one VEVENT per resolved shift, SEQUENCE up when a shift changes,
+    /// CANCELLED when it leaves the plan; the token opens nothing else and dies with revocation.
+    @Test func aCalendarFeedFollowsThePlanWithSequencesAndCancellations() async throws {
+        let now = TimeText.parseISO8601("2026-11-23T12:00:00Z")!
+        let harness = try await ServerHarness.start(now: now) {
+            $0.httpListen = HostPort(host: "127.0.0.1", port: 0)
+            $0.limits.tokenRefresh = .milliseconds(50)
+        }
+        try await using(harness) { harness in
+            let base = "http://127.0.0.1:\(try #require(harness.server.httpPort))"
+            let team = try await ScheduleServerTests.team(harness)
+            let administration = try await StoreAdministration.open(dataDirectory: harness.dataDirectory)
+            let calendar = try await administration.createCalendarToken(tenant: "demo", schedule: "Platform primary", person: nil,
+                                                                        expiresIn: nil, label: "team calendar")
+            #expect(calendar.token.scope == "schedule:\(team.scheduleID)")
+            let url = base + "/v1/calendar/\(calendar.text).ics"
+            #expect(await eventually(10) { (try? await HTTPGet.request(url).status) == 200 }, "the server picks the token up")
+
+            func events(_ feed: String) -> [String: [String: String]] {
+                var found: [String: [String: String]] = [:]
+                for block in feed.components(separatedBy: "BEGIN:VEVENT\r\n").dropFirst() {
+                    var fields: [String: String] = [:]
+                    for line in block.components(separatedBy: "\r\n") {
+                        let pair = line.split(separator: ":", maxSplits: 1).map(String.init)
+                        if pair.count == 2, fields[pair[0]] == nil { fields[pair[0]] = pair[1] }
+                    }
+                    found[fields["UID"] ?? ""] = fields
+                }
+                return found
+            }
+            let first = try await HTTPGet.request(url + "?alarm=15m")
+            #expect(first.status == 200 && first.headers.contains("text/calendar"))
+            let published = events(first.body)
+            let window = try await ScheduleServerTests.final(team.admin, "Platform primary", from: "2026-10-24T12:00:00Z",
+                                                             to: "2027-02-21T12:00:00Z")
+            #expect(Set(published.keys) == Set(window.map(\.id)), "one event per resolved shift in 30 days back, 90 ahead")
+            #expect(published.values.allSatisfy { $0["SEQUENCE"] == "0" && $0["TRANSP"] == "TRANSPARENT" && $0["STATUS"] == "CONFIRMED" })
+            #expect(first.body.contains("TRIGGER:-PT15M") && first.body.contains("X-WR-CALNAME:Platform primary"))
+            let adasWeek = try #require(window.first { TimeText.iso8601($0.startMs) == "2026-11-30T08:00:00Z" })
+            #expect(published[adasWeek.id]?["SUMMARY"] == "Ada Lovelace on call: Platform primary")
+
+            // An override shortens Ada's week: her event changes, Alan's day appears.
+            let override = try await team.admin.admin(.editSchedule(.with {
+                $0.schedule = "Platform primary"
+                $0.addOverride = .with {
+                    $0.kind = .replace; $0.replacedEmployeeID = "Ada Lovelace"; $0.employeeID = "Alan Turing"
+                    $0.startMs = TimeText.parseISO8601("2026-12-02T00:00:00Z")!
+                    $0.endMs = TimeText.parseISO8601("2026-12-03T00:00:00Z")!
+                }
+            }))
+            let second = events(try await HTTPGet.request(url).body)
+            #expect(second[adasWeek.id]?["SEQUENCE"] == "1" && second[adasWeek.id]?["DTEND"] == "20261202T000000Z")
+            let alansDay = try #require(second.first { $0.value["DTSTART"] == "20261202T000000Z" })
+            #expect(alansDay.value["SEQUENCE"] == "0" && alansDay.value["SUMMARY"] == "Alan Turing on call: Platform primary")
+            #expect(second.filter { $0.key != adasWeek.id && $0.key != alansDay.key && published[$0.key] != nil }
+                .allSatisfy { $0.value["SEQUENCE"] == "0" }, "the others are unchanged")
+
+            // Without the override, Alan's day leaves the plan: it stays, cancelled.
+            try await team.admin.admin(.editSchedule(.with { $0.schedule = "Platform primary"; $0.deleteOverride = override.ids.last! }))
+            let third = events(try await HTTPGet.request(url).body)
+            #expect(third[alansDay.key]?["STATUS"] == "CANCELLED" && third[alansDay.key]?["SEQUENCE"] == "1")
+            #expect(third[adasWeek.id]?["SEQUENCE"] == "2" && third[adasWeek.id]?["DTEND"] == "20261207T080000Z")
+
+            // The token opens its feed and nothing else, and not after revocation.
+            #expect(try await HTTPGet.request(base + "/v1/oncall", token: calendar.text).status == 401)
+            await #expect(throws: (any Error).self) { _ = try await harness.connect(token: calendar.text) }
+            try await administration.revokeToken(calendar.token.id)
+            await administration.close()
+            #expect(await eventually(10) { (try? await HTTPGet.request(url).status) == 404 }, "revoked")
+            #expect(try await HTTPGet.request(url.replacingOccurrences(of: "_", with: "-")).status == 404)
+            await team.admin.close()
+        }
+    }
+
     @Test func plaintextHTTPOffLoopbackIsRefused() async throws {
         await #expect(throws: ServerStartError.self) {
             let harness = try await ServerHarness.start { $0.httpListen = HostPort(host: "0.0.0.0", port: 0) }
@@ -171,6 +245,12 @@ final class UnwritableStore: RosterStore, Sendable {
     func checkWritable() async throws {
         if unwritable.withLockedValue({ $0 }) { throw Refused() }
         try await store.checkWritable()
+    }
+    func calendarEvents(tenantID: String, feed: String) async throws -> [CalendarEvent] {
+        try await store.calendarEvents(tenantID: tenantID, feed: feed)
+    }
+    func saveCalendarEvents(tenantID: String, feed: String, store events: [CalendarEvent], forget: [String]) async throws {
+        try await store.saveCalendarEvents(tenantID: tenantID, feed: feed, store: events, forget: forget)
     }
     func loadTenants() async throws -> [StoredTenant] { try await store.loadTenants() }
     func createTenant(_ tenant: Tenant, epoch: UInt64) async throws { try await store.createTenant(tenant, epoch: epoch) }

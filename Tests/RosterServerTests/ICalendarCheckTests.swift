@@ -31,7 +31,7 @@ import Testing
             CalendarEvent(uid: shift.id, start: shift.start, end: shift.end, summary: "\(names[shift.employeeID]!) on call; Platform primary",
                           lastModified: from)
         }
-        events.append(CalendarEvent(uid: "removed@1", start: to, end: to + 86_400_000, summary: "removed", lastModified: from, cancelled: true))
+        events.append(CalendarEvent(uid: "removed@1", start: to, end: to + 86_400_000, summary: "removed", lastModified: from, cancelledAt: from))
         let feed = ICalendar.feed(events, options: .init(name: "Platform primary, Berlin", alarmBefore: .seconds(900)), now: from)
 
         let scratch = TestScratch.directory("roster-ical")

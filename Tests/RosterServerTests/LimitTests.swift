@@ -99,6 +99,13 @@ final class GatedStore: RosterStore, Sendable {
     }
     func pruneAudit(before: UnixMillis) async throws -> Int { try await store.pruneAudit(before: before) }
     func checkWritable() async throws { try await store.checkWritable() }
+    func calendarEvents(tenantID: String, feed: String) async throws -> [CalendarEvent] {
+        try await store.calendarEvents(tenantID: tenantID, feed: feed)
+    }
+    func saveCalendarEvents(tenantID: String, feed: String, store events: [CalendarEvent], forget: [String]) async throws {
+        try await store.saveCalendarEvents(tenantID: tenantID, feed: feed, store: events, forget: forget)
+    }
+
     func loadTokens() async throws -> [StoredToken] { try await store.loadTokens() }
     func insertToken(_ token: StoredToken) async throws { try await store.insertToken(token) }
     func revokeToken(id: String, at: UnixMillis) async throws -> Bool { try await store.revokeToken(id: id, at: at) }

@@ -3,9 +3,10 @@ import RosterDomain
 import RosterProtocol
 import RosterTLS
 
-/// What a token lets its holder do. Readers query and subscribe; admins may also change the plan.
+/// What a token lets its holder do. Readers query and subscribe; admins may also change the plan;
+/// a calendar token reads one iCalendar feed and nothing else (`StoredToken.scope` says which).
 public enum AccessRole: String, Sendable, CaseIterable {
-    case reader, admin
+    case reader, admin, calendar
 
     var wire: Roster_V1_Role { self == .admin ? .admin : .reader }
 }
@@ -24,10 +25,14 @@ public struct StoredToken: Sendable, Equatable {
     /// The employee who holds the token, if it says: a reader may then put themselves on duty on
     /// schedules that allow it.
     public var employeeID: String?
+    /// A calendar token's feed: "schedule:ID" or "person:ID".
+    public var scope: String?
 
     public init(id: String, tenantID: String, role: AccessRole, secretHash: [UInt8], label: String = "",
-                createdAt: UnixMillis, expiresAt: UnixMillis? = nil, revokedAt: UnixMillis? = nil, employeeID: String? = nil) {
+                createdAt: UnixMillis, expiresAt: UnixMillis? = nil, revokedAt: UnixMillis? = nil, employeeID: String? = nil,
+                scope: String? = nil) {
         self.employeeID = employeeID
+        self.scope = scope
         self.id = id
         self.tenantID = tenantID
         self.role = role
@@ -50,11 +55,11 @@ public enum AccessToken {
 
     /// A new token: the text to hand to its holder once, and what to store.
     public static func issue(tenantID: String, role: AccessRole, label: String = "", now: UnixMillis,
-                             expiresAt: UnixMillis? = nil, employeeID: String? = nil) -> (text: String, stored: StoredToken) {
+                             expiresAt: UnixMillis? = nil, employeeID: String? = nil, scope: String? = nil) -> (text: String, stored: StoredToken) {
         let id = hex(Crypto.randomBytes(6))
         let secret = hex(Crypto.randomBytes(32))
         let stored = StoredToken(id: id, tenantID: tenantID, role: role, secretHash: Crypto.sha256(Array(secret.utf8)),
-                                 label: label, createdAt: now, expiresAt: expiresAt, employeeID: employeeID)
+                                 label: label, createdAt: now, expiresAt: expiresAt, employeeID: employeeID, scope: scope)
         return (prefix + id + "_" + secret, stored)
     }
 

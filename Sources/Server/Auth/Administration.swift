@@ -49,6 +49,36 @@ public struct StoreAdministration: Sendable {
         return (issued.text, issued.stored)
     }
 
+    /// A calendar token: it opens the iCalendar feed of one schedule or one person (id or name)
+    /// and nothing else. Returns the token's text, shown once; the feed is
+    /// `http(s)://HOST:HTTP_PORT/v1/calendar/TEXT.ics`.
+    public func createCalendarToken(tenant: String, schedule: String?, person: String?, expiresIn: Duration?, label: String = "",
+                                    now: UnixMillis = UnixMillis(Date().timeIntervalSince1970 * 1000)) async throws
+        -> (text: String, token: StoredToken)
+    {
+        guard (schedule == nil) != (person == nil) else { throw Failure.invalid("a calendar is one schedule's or one person's: give one") }
+        guard let state = try await store.loadTenants().first(where: { $0.state.tenant.id == tenant })?.state else {
+            throw Failure.noSuchTenant(tenant)
+        }
+        let scope: String
+        if let schedule {
+            guard let found = state.schedule(idOrName: schedule) else {
+                throw Failure.invalid("tenant \(tenant) has no schedule \"\(schedule)\" (an id or name)")
+            }
+            scope = "schedule:" + found.id
+        } else {
+            guard let found = state.employee(idOrName: person!) else {
+                throw Failure.invalid("tenant \(tenant) has no employee \"\(person!)\" (an id or full name)")
+            }
+            scope = "person:" + found.id
+        }
+        let expiresAt = expiresIn.map { now + UnixMillis($0.components.seconds * 1000) }
+        let issued = AccessToken.issue(tenantID: tenant, role: .calendar, label: label, now: now, expiresAt: expiresAt, scope: scope)
+        try await store.insertToken(issued.stored)
+        try await store.appendAudit(tenantID: tenant, AuditLog.token(AuditLog.Kind.tokenCreated, issued.stored, at: now))
+        return (issued.text, issued.stored)
+    }
+
     public func tokens() async throws -> [StoredToken] { try await store.loadTokens() }
 
     /// One line of `roster-server status` per tenant.

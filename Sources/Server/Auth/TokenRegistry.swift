@@ -33,13 +33,26 @@ final class TokenRegistry: Sendable {
     /// The credential a presented token grants, or nil (unknown, wrong secret, expired or
     /// revoked: the caller answers all of these the same way).
     func authenticate(_ text: String, now: UnixMillis) -> Credential? {
+        // A calendar token opens its feed only.
+        guard let stored = verified(text, now: now), stored.role != .calendar else { return nil }
+        return Credential(tokenID: stored.id, tenantID: stored.tenantID, role: stored.role, expiresAt: stored.expiresAt,
+                          employeeID: stored.employeeID, label: stored.label)
+    }
+
+    /// The calendar token a feed URL presents, if it is one and usable.
+    func calendarToken(_ text: String, now: UnixMillis) -> StoredToken? {
+        guard let stored = verified(text, now: now), stored.role == .calendar, stored.scope != nil else { return nil }
+        return stored
+    }
+
+    /// The stored token whose secret `text` proves, if usable; a wrong id costs what a wrong secret does.
+    private func verified(_ text: String, now: UnixMillis) -> StoredToken? {
         guard let (id, secret) = AccessToken.parse(text) else { return nil }
         let stored = tokens.withLockedValue { $0[id] }
         let presented = Crypto.sha256(Array(secret.utf8))
         let matches = Crypto.constantTimeEqual(presented, stored?.secretHash ?? decoyHash)
         guard let stored, matches, stored.isUsable(at: now) else { return nil }
-        return Credential(tokenID: stored.id, tenantID: stored.tenantID, role: stored.role, expiresAt: stored.expiresAt,
-                          employeeID: stored.employeeID, label: stored.label)
+        return stored
     }
 
     /// Why `authenticate` refused a presented token, for the audit log (never for the peer, who

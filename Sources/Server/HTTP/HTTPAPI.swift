@@ -43,6 +43,10 @@ struct HTTPAPI: Sendable {
         case "/v1/oncall":
             return authorized(request) { tenant in oncall(request, tenant: tenant) }
         default:
+            if request.path.hasPrefix("/v1/calendar/"), request.path.hasSuffix(".ics") {
+                let token = String(request.path.dropFirst("/v1/calendar/".count).dropLast(".ics".count))
+                return await calendar(tokenText: token.removingPercentEncoding ?? token, request: request)
+            }
             let parts = request.path.split(separator: "/", omittingEmptySubsequences: false)
             if parts.count == 5, parts[1] == "v1", parts[2] == "people", parts[4] == "next", !parts[3].isEmpty {
                 let person = String(parts[3]).removingPercentEncoding ?? String(parts[3])

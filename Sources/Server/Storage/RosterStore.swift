@@ -71,6 +71,12 @@ public protocol RosterStore: Sendable {
     /// The ids of every tenant, cheaply (for noticing tenants created while running).
     func tenantIDs() async throws -> [String]
 
+    /// What a calendar feed ("schedule:ID", "person:ID") last published (`CalendarFeedState`).
+    func calendarEvents(tenantID: String, feed: String) async throws -> [CalendarEvent]
+
+    /// Stores the feed's new and changed events and forgets `forget`, in one transaction.
+    func saveCalendarEvents(tenantID: String, feed: String, store events: [CalendarEvent], forget: [String]) async throws
+
     /// Throws unless the store takes writes now (for /readyz): takes the write lock and gives it back.
     func checkWritable() async throws
 

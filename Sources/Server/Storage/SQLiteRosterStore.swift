@@ -120,6 +120,21 @@ public final class SQLiteRosterStore: RosterStore {
                 CREATE INDEX audit_by_time ON audit(at_ms);
                 """)
         }
+        migrator.registerMigration("v6-calendar") { db in
+            try db.execute(sql: """
+                -- A calendar token's feed: 'schedule:ID' or 'person:ID'.
+                ALTER TABLE token ADD COLUMN scope TEXT;
+                -- What each feed last published, so that a changed shift gets a higher SEQUENCE and a
+                -- removed one stays as CANCELLED for a while. `event` is a CalendarEvent as JSON.
+                CREATE TABLE calendar_event (
+                    tenant_id TEXT NOT NULL,
+                    feed TEXT NOT NULL,
+                    uid TEXT NOT NULL,
+                    event TEXT NOT NULL,
+                    PRIMARY KEY (tenant_id, feed, uid)
+                );
+                """)
+        }
         return migrator
     }
 
@@ -129,7 +144,7 @@ public final class SQLiteRosterStore: RosterStore {
                 StoredToken(id: row["id"], tenantID: row["tenant_id"], role: AccessRole(rawValue: row["role"]) ?? .reader,
                             secretHash: [UInt8](row["secret_sha256"] as Data), label: row["label"],
                             createdAt: row["created_at_ms"], expiresAt: row["expires_at_ms"], revokedAt: row["revoked_at_ms"],
-                            employeeID: row["employee_id"])
+                            employeeID: row["employee_id"], scope: row["scope"])
             }
         }
     }
@@ -138,10 +153,10 @@ public final class SQLiteRosterStore: RosterStore {
         try await pool.write { db in
             try db.execute(sql: """
                 INSERT INTO token (id, tenant_id, role, secret_sha256, label, created_at_ms, expires_at_ms, revoked_at_ms,
-                                   employee_id)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                   employee_id, scope)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [token.id, token.tenantID, token.role.rawValue, Data(token.secretHash), token.label,
-                                 token.createdAt, token.expiresAt, token.revokedAt, token.employeeID])
+                                 token.createdAt, token.expiresAt, token.revokedAt, token.employeeID, token.scope])
         }
     }
 
@@ -234,6 +249,28 @@ public final class SQLiteRosterStore: RosterStore {
                 found.append(entry)
             }
             return (found, false)
+        }
+    }
+
+    public func calendarEvents(tenantID: String, feed: String) async throws -> [CalendarEvent] {
+        try await pool.read { db in
+            try String.fetchAll(db, sql: "SELECT event FROM calendar_event WHERE tenant_id = ? AND feed = ?", arguments: [tenantID, feed])
+                .map { try JSONDecoder().decode(CalendarEvent.self, from: Data($0.utf8)) }
+        }
+    }
+
+    public func saveCalendarEvents(tenantID: String, feed: String, store events: [CalendarEvent], forget: [String]) async throws {
+        let encoded = try events.map { ($0.uid, String(decoding: try JSONEncoder().encode($0), as: UTF8.self)) }
+        try await pool.write { db in
+            for (uid, event) in encoded {
+                try db.execute(sql: """
+                    INSERT INTO calendar_event (tenant_id, feed, uid, event) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (tenant_id, feed, uid) DO UPDATE SET event = excluded.event
+                    """, arguments: [tenantID, feed, uid, event])
+            }
+            for uid in forget {
+                try db.execute(sql: "DELETE FROM calendar_event WHERE tenant_id = ? AND feed = ? AND uid = ?", arguments: [tenantID, feed, uid])
+            }
         }
     }
 
