@@ -159,3 +159,38 @@ struct AuditChangeText {
         return lines
     }
 }
+
+/// A calendar feed: its text now, and with a token, the URL a calendar program subscribes to.
+public struct CalendarFeed: Sendable {
+    /// The iCalendar text, as the feed's URL serves it now.
+    public var ics: String
+    /// `http(s)://HOST:PORT/v1/calendar/TOKEN.ics`, when a token was asked for.
+    public var url: String?
+}
+
+extension RosterClient {
+    /// The feed of one schedule or one person (id or name). With `subscribe`, the server also
+    /// makes a calendar token for it (read-only, for that feed only, revocable) and the URL names
+    /// the host this client connects to.
+    public func calendar(schedule: String? = nil, person: String? = nil, subscribe: Bool = false, alarm: String? = nil,
+                         label: String = "") async throws -> CalendarFeed {
+        let message = RosterMessage.getCalendar(.with {
+            $0.schedule = schedule ?? ""
+            $0.person = person ?? ""
+            $0.createToken = subscribe
+            $0.alarm = alarm ?? ""
+            $0.label = label
+        })
+        guard case .calendar(let answer) = try await request(message) else {
+            throw RosterClientError.protocolViolation("expected Calendar")
+        }
+        var url: String?
+        if !answer.token.isEmpty {
+            let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+            var query = ""
+            if let alarm, !alarm.isEmpty { query = "?alarm=" + alarm }
+            url = "\(answer.https ? "https" : "http")://\(host):\(answer.httpPort)/v1/calendar/\(answer.token).ics\(query)"
+        }
+        return CalendarFeed(ics: answer.ics, url: url)
+    }
+}

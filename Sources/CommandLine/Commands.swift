@@ -520,6 +520,24 @@ public struct CommandRunner: Sendable {
         })
     }
 
+    /// `calendar url` (prints the feed's URL, making a calendar token) and `export --ical`
+    /// (writes the feed itself).
+    public func calendar(schedule: String?, person: String?, url: Bool, alarm: String?, label: String) async -> ClientExitCode {
+        do {
+            let feed = try await client.calendar(schedule: schedule, person: person, subscribe: url, alarm: alarm, label: label)
+            if url {
+                Self.out(feed.url ?? "")
+            } else {
+                // iCalendar lines end in CRLF; nothing else from the server reaches the terminal.
+                let text = feed.ics.components(separatedBy: "\r\n").map { ControlCharacters.stripped($0) }.joined(separator: "\r\n")
+                do { try FileHandle.standardOutput.write(contentsOf: Data(text.utf8)) } catch { return .failure }
+            }
+            return .success
+        } catch {
+            return report(error)
+        }
+    }
+
     /// Writes `text` to standard output as it is.
     static func write(_ text: String) {
         do {

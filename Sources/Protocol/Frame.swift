@@ -45,6 +45,8 @@ public enum MessageType: UInt8, Sendable, CaseIterable {
     case editSchedule = 0x37
     case getAudit = 0x38
     case audit = 0x39
+    case getCalendar = 0x3A
+    case calendar = 0x3B
 }
 
 /// The release, as `--version` prints it.

@@ -46,6 +46,8 @@ public enum RosterMessage: Sendable, Hashable {
     case editSchedule(Roster_V1_EditScheduleRequest)
     case getAudit(Roster_V1_GetAuditRequest)
     case audit(Roster_V1_AuditResponse)
+    case getCalendar(Roster_V1_GetCalendarRequest)
+    case calendar(Roster_V1_CalendarResponse)
 
     /// The message type code this message travels under.
     public var type: MessageType {
@@ -90,6 +92,8 @@ public enum RosterMessage: Sendable, Hashable {
         case .editSchedule: return .editSchedule
         case .getAudit: return .getAudit
         case .audit: return .audit
+        case .getCalendar: return .getCalendar
+        case .calendar: return .calendar
         }
     }
 
@@ -145,6 +149,8 @@ public enum RosterMessage: Sendable, Hashable {
             case .editSchedule: return .editSchedule(try Roster_V1_EditScheduleRequest(body: frame.body))
             case .getAudit: return .getAudit(try Roster_V1_GetAuditRequest(body: frame.body))
             case .audit: return .audit(try Roster_V1_AuditResponse(body: frame.body))
+            case .getCalendar: return .getCalendar(try Roster_V1_GetCalendarRequest(body: frame.body))
+            case .calendar: return .calendar(try Roster_V1_CalendarResponse(body: frame.body))
             }
         } catch {
             throw .undecodableBody(type, String(describing: error))
@@ -194,6 +200,8 @@ public enum RosterMessage: Sendable, Hashable {
         case .editSchedule(let body): return body.bodyBuffer()
         case .getAudit(let body): return body.bodyBuffer()
         case .audit(let body): return body.bodyBuffer()
+        case .getCalendar(let body): return body.bodyBuffer()
+        case .calendar(let body): return body.bodyBuffer()
         }
     }
 
@@ -245,6 +253,8 @@ public enum RosterMessage: Sendable, Hashable {
         case .editSchedule(let body): return body
         case .getAudit(let body): return body
         case .audit(let body): return body
+        case .getCalendar(let body): return body
+        case .calendar(let body): return body
         }
     }
 }

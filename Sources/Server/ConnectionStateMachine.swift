@@ -189,6 +189,12 @@ struct ConnectionStateMachine {
             }
             inFlight += 1
             return .enqueueMutation(message, requestID: requestID)
+        case .getCalendar:
+            guard inFlight < limits.maxInFlight else {
+                return .sendError(WireError(.resourceExhausted, "too many requests in flight", retryable: true), requestID: requestID)
+            }
+            inFlight += 1
+            return .enqueueMutation(message, requestID: requestID)
         case .getAudit:
             guard credential.role == .admin else {
                 return .sendError(WireError(.permissionDenied, "the audit log is for admins"), requestID: requestID)

@@ -47,6 +47,10 @@ extension ServerContext {
                 promise.succeed(await admin.audit(request, on: tenant).map(RosterMessage.audit))
                 return
             }
+            if case .getCalendar(let request) = message {
+                promise.succeed(await self.calendar(request, tenant: tenant, actor: actor))
+                return
+            }
             let performed = await admin.perform(message, on: tenant, actor: actor)
             promise.succeed(performed.result.map(RosterMessage.mutationResult))
             guard let committed = performed.committed else { return }

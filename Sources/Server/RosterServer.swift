@@ -65,11 +65,14 @@ final class ServerContext: Sendable {
 
     /// What the server counts for GET /metrics; nil without an HTTP listener.
     let metrics: ServerMetrics?
+    /// The HTTP listener's port, for calendar URLs; nil without one.
+    let httpPort: Int?
 
     init(configuration: ServerConfiguration, clock: any ServerClock, logger: Logger, tenants: [String: TenantRuntime],
          tokens: TokenRegistry, tls: TLSContext?, store: any RosterStore, loops: [any EventLoop], isLoopback: Bool,
-         metrics: ServerMetrics? = nil) {
+         metrics: ServerMetrics? = nil, httpPort: Int? = nil) {
         self.metrics = metrics
+        self.httpPort = httpPort
         self.isLoopback = isLoopback
         self.configuration = configuration
         self.clock = clock
@@ -264,7 +267,7 @@ public final class RosterServer: Service, Sendable {
         let tokens = TokenRegistry(try await initialTokens(store: store, dataDirectory: dataDirectory))
         let context = ServerContext(configuration: configuration, clock: clock, logger: logger, tenants: tenants,
                                     tokens: tokens, tls: tls, store: store, loops: loops, isLoopback: isLoopback,
-                                    metrics: http?.metrics)
+                                    metrics: http?.metrics, httpPort: httpChannel.withLockedValue { $0?.localAddress?.port })
         for sweeper in context.sweepers { sweeper.loop.execute { sweeper.start() } }
         for tenant in tenants.values { tenant.startOnDutyTracking() }
 

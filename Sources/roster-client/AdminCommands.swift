@@ -256,9 +256,52 @@ struct Export: AsyncParsableCommand {
             """)
     @OptionGroup var options: ConnectionOptions
     @Option(help: "json, employees-csv or shifts-csv.") var format: ExportFormat = .json
+    @Flag(help: "Write the iCalendar feed of --schedule or --person instead (what its calendar URL serves now).") var ical = false
+    @Option(help: "With --ical: the schedule (id or name).") var schedule: String?
+    @Option(help: "With --ical: the person (id or full name).") var person: String?
+    @Option(help: "With --ical: an alarm this long before each shift, e.g. 15m.") var alarm: String?
+
+    func validate() throws {
+        if ical, (schedule == nil) == (person == nil) { throw ValidationError("--ical takes --schedule or --person (one)") }
+        if !ical, schedule != nil || person != nil || alarm != nil { throw ValidationError("--schedule, --person and --alarm go with --ical") }
+    }
 
     func run() async throws {
-        try await options.runner().export(format: format).exit()
+        let runner = try options.runner()
+        if ical {
+            try await runner.calendar(schedule: schedule, person: person, url: false, alarm: alarm, label: "").exit()
+        }
+        try await runner.export(format: format).exit()
+    }
+}
+
+/// `roster-client calendar url`: a feed to subscribe to in a calendar program.
+struct CalendarCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "calendar", abstract: "Subscribe a calendar program to a schedule's or a person's shifts.",
+        subcommands: [URLCommand.self])
+
+    struct URLCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "url", abstract: "Print the URL of an iCalendar feed (a new calendar token, shown once).",
+            discussion: """
+                The URL opens that feed and nothing else; an admin revokes it with `roster-server token revoke ID` \
+                (`roster-server token list` shows calendar tokens). Off loopback the URL is https: the calendar program \
+                must trust the server's certificate.
+                """)
+        @OptionGroup var options: ConnectionOptions
+        @Option(help: "The schedule (id or name).") var schedule: String?
+        @Option(help: "The person (id or full name).") var person: String?
+        @Option(help: "An alarm this long before each shift, e.g. 15m.") var alarm: String?
+        @Option(help: "A note shown by `roster-server token list`.") var label = "calendar"
+
+        func validate() throws {
+            if (schedule == nil) == (person == nil) { throw ValidationError("give --schedule or --person (one)") }
+        }
+
+        func run() async throws {
+            try await options.runner().calendar(schedule: schedule, person: person, url: true, alarm: alarm, label: label).exit()
+        }
     }
 }
 

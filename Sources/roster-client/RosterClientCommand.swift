@@ -25,7 +25,7 @@ struct RosterClientCommand: AsyncParsableCommand {
             """,
         version: RosterVersion.description,
         subcommands: [Watch.self, Now.self, Employees.self, Search.self, Show.self, Shifts.self, Schedules.self, ScheduleCommand.self,
-                      Oncall.self, Next.self, Export.self, Admin.self, Trust.self])
+                      Oncall.self, Next.self, CalendarCommand.self, Export.self, Admin.self, Trust.self])
 }
 
 /// Options every command takes.

@@ -173,6 +173,11 @@ enum SampleMessages {
                 }]
             }]
         })),
+        (23, .getCalendar(.with { $0.schedule = "Platform primary"; $0.createToken = true; $0.alarm = "15m"; $0.label = "phone" })),
+        (23, .calendar(.with {
+            $0.ics = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nEND:VCALENDAR\r\n"; $0.token = "rst_0a1b2c3d4e5f_00ff"
+            $0.httpPort = 7480; $0.https = true
+        })),
         (17, .mutationResult(.with {
             $0.epoch = 7; $0.revision = 43; $0.ids = ["e-ada"]; $0.changeCount = 1
             $0.importSummary = .with {

@@ -2357,6 +2357,53 @@ public nonisolated struct Roster_V1_AuditResponse: Sendable {
   public init() {}
 }
 
+public nonisolated struct Roster_V1_GetCalendarRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// id or name; or
+  public var schedule: String = String()
+
+  /// employee id or full name (exactly one of the two)
+  public var person: String = String()
+
+  /// also make a calendar token for this feed (its URL: CalendarResponse)
+  public var createToken: Bool = false
+
+  /// "15m", "1h": a VALARM that long before each shift; empty: none
+  public var alarm: String = String()
+
+  /// for the token, shown by `roster-server token list`
+  public var label: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Roster_V1_CalendarResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// the feed as GET /v1/calendar/TOKEN.ics serves it now
+  public var ics: String = String()
+
+  /// create_token: the calendar token, shown once
+  public var token: String = String()
+
+  /// the server's HTTP listener (0: none)
+  public var httpPort: UInt32 = 0
+
+  /// whether it serves TLS
+  public var https: Bool = false
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
 
 fileprivate nonisolated let _protobuf_package = "roster.v1"
@@ -5790,6 +5837,101 @@ nonisolated extension Roster_V1_AuditResponse: SwiftProtobuf.Message, SwiftProto
   public static func ==(lhs: Roster_V1_AuditResponse, rhs: Roster_V1_AuditResponse) -> Bool {
     if lhs.entries != rhs.entries {return false}
     if lhs.truncated != rhs.truncated {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_GetCalendarRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".GetCalendarRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}schedule\0\u{1}person\0\u{3}create_token\0\u{1}alarm\0\u{1}label\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.schedule) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.person) }()
+      case 3: try { try decoder.decodeSingularBoolField(value: &self.createToken) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.alarm) }()
+      case 5: try { try decoder.decodeSingularStringField(value: &self.label) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.schedule.isEmpty {
+      try visitor.visitSingularStringField(value: self.schedule, fieldNumber: 1)
+    }
+    if !self.person.isEmpty {
+      try visitor.visitSingularStringField(value: self.person, fieldNumber: 2)
+    }
+    if self.createToken != false {
+      try visitor.visitSingularBoolField(value: self.createToken, fieldNumber: 3)
+    }
+    if !self.alarm.isEmpty {
+      try visitor.visitSingularStringField(value: self.alarm, fieldNumber: 4)
+    }
+    if !self.label.isEmpty {
+      try visitor.visitSingularStringField(value: self.label, fieldNumber: 5)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_GetCalendarRequest, rhs: Roster_V1_GetCalendarRequest) -> Bool {
+    if lhs.schedule != rhs.schedule {return false}
+    if lhs.person != rhs.person {return false}
+    if lhs.createToken != rhs.createToken {return false}
+    if lhs.alarm != rhs.alarm {return false}
+    if lhs.label != rhs.label {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_CalendarResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".CalendarResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}ics\0\u{1}token\0\u{3}http_port\0\u{1}https\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.ics) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.token) }()
+      case 3: try { try decoder.decodeSingularUInt32Field(value: &self.httpPort) }()
+      case 4: try { try decoder.decodeSingularBoolField(value: &self.https) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.ics.isEmpty {
+      try visitor.visitSingularStringField(value: self.ics, fieldNumber: 1)
+    }
+    if !self.token.isEmpty {
+      try visitor.visitSingularStringField(value: self.token, fieldNumber: 2)
+    }
+    if self.httpPort != 0 {
+      try visitor.visitSingularUInt32Field(value: self.httpPort, fieldNumber: 3)
+    }
+    if self.https != false {
+      try visitor.visitSingularBoolField(value: self.https, fieldNumber: 4)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_CalendarResponse, rhs: Roster_V1_CalendarResponse) -> Bool {
+    if lhs.ics != rhs.ics {return false}
+    if lhs.token != rhs.token {return false}
+    if lhs.httpPort != rhs.httpPort {return false}
+    if lhs.https != rhs.https {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -30,6 +30,9 @@ final class TokenRegistry: Sendable {
 
     var isEmpty: Bool { tokens.withLockedValue { $0.isEmpty } }
 
+    /// A token just stored by this server, usable at once (before the next refresh).
+    func insert(_ token: StoredToken) { tokens.withLockedValue { $0[token.id] = token } }
+
     /// The credential a presented token grants, or nil (unknown, wrong secret, expired or
     /// revoked: the caller answers all of these the same way).
     func authenticate(_ text: String, now: UnixMillis) -> Credential? {

@@ -7,6 +7,88 @@ import RosterProtocol
 /// feed published before is kept in the store, so that a changed shift gets a higher SEQUENCE and a
 /// removed one stays CANCELLED for 30 days (`CalendarFeedState`). Fetches run one at a time on
 /// the mutation queue, which also orders them after the changes they may reflect.
+extension ServerContext {
+    /// The feed of `scope` ("schedule:ID", "person:ID") as published now, after updating what it
+    /// published before. Run it on the mutation queue: feeds change state in the store.
+    func calendarFeed(scope: String, tenant: TenantRuntime, alarm: Duration?, now: UnixMillis) async -> Result<String, WireError> {
+        // Whole UTC days, so the window moves once a day, not with every fetch.
+        let day: UnixMillis = 86_400_000
+        let from = (now - UnixMillis(configuration.calendarDaysBack) * day) / day * day
+        let to = (now + UnixMillis(configuration.calendarDaysAhead) * day) / day * day
+        let content: (name: String, events: [CalendarEvent])
+        do throws(RosterError) {
+            content = try HTTPAPI.events(scope: scope, state: tenant.view.state, from: from, to: to, now: now)
+        } catch {
+            return .failure(WireError(error))
+        }
+        let store = admin.store
+        do {
+            let previous = try await store.calendarEvents(tenantID: tenant.id, feed: scope)
+            let update = CalendarFeedState.update(previous: previous, current: content.events, now: now)
+            if !update.store.isEmpty || !update.forget.isEmpty {
+                try await store.saveCalendarEvents(tenantID: tenant.id, feed: scope, store: update.store, forget: update.forget)
+            }
+            return .success(ICalendar.feed(update.publish, options: .init(name: content.name, alarmBefore: alarm), now: now))
+        } catch {
+            return .failure(WireError(.unavailable, "the feed could not be read from the store: \(error)", retryable: true))
+        }
+    }
+
+    /// GetCalendar: the feed of a schedule or person, and with `create_token` a calendar token
+    /// for it (any role of the tenant may subscribe a calendar; the token is audited).
+    func calendar(_ request: Roster_V1_GetCalendarRequest, tenant: TenantRuntime, actor: Actor) async -> Result<RosterMessage, WireError> {
+        let state = tenant.view.state, now = clock.now()
+        let scope: String
+        switch (request.schedule.isEmpty, request.person.isEmpty) {
+        case (false, true):
+            guard let schedule = state.schedule(idOrName: request.schedule) else {
+                return .failure(WireError(.notFound("schedule \"\(request.schedule)\"", suggestions: state.sortedSchedules.map(\.name))))
+            }
+            scope = "schedule:" + schedule.id
+        case (true, false):
+            guard let person = state.employee(idOrName: request.person) else {
+                return .failure(WireError(.notFound("employee \"\(request.person)\"", suggestions: state.suggestions(for: request.person))))
+            }
+            scope = "person:" + person.id
+        default:
+            return .failure(WireError(.invalidArgument, "a calendar is one schedule's or one person's: name one"))
+        }
+        var alarm: Duration?
+        if !request.alarm.isEmpty {
+            guard let parsed = DurationText.parse(request.alarm) else {
+                return .failure(WireError(.invalidArgument, "alarm is a duration such as 15m or 1h (got \"\(request.alarm)\")"))
+            }
+            alarm = parsed
+        }
+        var answer = Roster_V1_CalendarResponse()
+        if request.createToken {
+            guard let port = httpPort else {
+                return .failure(WireError(.unavailable, "this server has no HTTP listener to serve calendars (--http-listen)"))
+            }
+            let issued = AccessToken.issue(tenantID: tenant.id, role: .calendar, label: request.label, now: now, scope: scope)
+            do {
+                try await admin.store.insertToken(issued.stored)
+                var entry = AuditLog.token(AuditLog.Kind.tokenCreated, issued.stored, at: now)
+                entry.tokenID = actor.tokenID ?? ""
+                entry.actor = actor.name
+                entry.address = actor.address
+                try await admin.store.appendAudit(tenantID: tenant.id, entry)
+            } catch {
+                return .failure(WireError(.unavailable, "the token could not be stored: \(error)", retryable: true))
+            }
+            tokens.insert(issued.stored)
+            answer.token = issued.text
+            answer.httpPort = UInt32(port)
+            answer.https = servesTLS
+        }
+        switch await calendarFeed(scope: scope, tenant: tenant, alarm: alarm, now: now) {
+        case .success(let ics): answer.ics = ics
+        case .failure(let error): return .failure(error)
+        }
+        return .success(.calendar(answer))
+    }
+}
+
 extension HTTPAPI {
     func calendar(tokenText: String, request: Request) async -> Reply {
         guard let context = side.context else { return Self.problem(503, "starting: the tenants are not loaded yet") }
@@ -23,35 +105,20 @@ extension HTTPAPI {
             }
             alarm = parsed
         }
-        let limits = context.configuration
-        let from = now - UnixMillis(limits.calendarDaysBack) * 86_400_000
-        let to = now + UnixMillis(limits.calendarDaysAhead) * 86_400_000
-        let content: (name: String, events: [CalendarEvent])
-        do throws(RosterError) {
-            content = try Self.events(scope: scope, state: tenant.view.state, from: from, to: to, now: now)
-        } catch {
-            return Self.problem(WireError(error))
-        }
-        let store = context.admin.store
-        let published: Result<[CalendarEvent], any Error> = await withCheckedContinuation { continuation in
+        let before = alarm
+        let feed: Result<String, WireError> = await withCheckedContinuation { continuation in
             let queued = context.mutations.submit {
-                do {
-                    let previous = try await store.calendarEvents(tenantID: tenant.id, feed: scope)
-                    let update = CalendarFeedState.update(previous: previous, current: content.events, now: now)
-                    if !update.store.isEmpty || !update.forget.isEmpty {
-                        try await store.saveCalendarEvents(tenantID: tenant.id, feed: scope, store: update.store, forget: update.forget)
-                    }
-                    continuation.resume(returning: .success(update.publish))
-                } catch {
-                    continuation.resume(returning: .failure(error))
-                }
+                continuation.resume(returning: await context.calendarFeed(scope: scope, tenant: tenant, alarm: before, now: now))
             }
-            if !queued { continuation.resume(returning: .failure(CancellationError())) }
+            if !queued { continuation.resume(returning: .failure(WireError(.unavailable, "the server is shutting down", retryable: true))) }
         }
-        guard case .success(let events) = published else { return Self.problem(503, "the feed could not be read from the store") }
-        let text = ICalendar.feed(events, options: .init(name: content.name, alarmBefore: alarm), now: now)
-        return Reply(status: 200, contentType: "text/calendar; charset=utf-8", body: Array(text.utf8),
-                     headers: [("Content-Disposition", "inline; filename=\"roster.ics\"")])
+        switch feed {
+        case .success(let text):
+            return Reply(status: 200, contentType: "text/calendar; charset=utf-8", body: Array(text.utf8),
+                         headers: [("Content-Disposition", "inline; filename=\"roster.ics\"")])
+        case .failure(let error):
+            return Self.problem(error)
+        }
     }
 
     /// The feed's name and events: on a schedule's feed each event names the person, on a
@@ -70,7 +137,8 @@ extension HTTPAPI {
         } else {
             name = (state.employees[parts[1]].map { "\($0.fullName)" } ?? parts[1]) + " on call"
         }
-        let events = resolved.map { entry -> CalendarEvent in
+        // A shift cut by the window's edge would change as the window moves: only whole ones.
+        let events = resolved.filter { $0.shift.start > from && $0.shift.end < to }.map { entry -> CalendarEvent in
             let shift = entry.shift
             let scheduleName = state.schedules[entry.scheduleID]?.name ?? entry.scheduleID
             var role = ""
