@@ -226,6 +226,35 @@ import Testing
         }
     }
 
+    @Test func withTLSTheHTTPListenerServesHTTPSWithTheServersCertificate() async throws {
+        let harness = try await ServerHarness.start {
+            $0.tls = .init()
+            $0.httpListen = HostPort(host: "127.0.0.1", port: 0)
+        }
+        try await using(harness) { harness in
+            let port = try #require(harness.server.httpPort)
+            let ca = harness.dataDirectory + "/tls/ca.pem"
+            let secure = try await HTTPGet.request("https://127.0.0.1:\(port)/readyz", insecureCA: ca)
+            #expect(secure.status == 200 && secure.body == "ready\n")
+            let child = try ChildProcess(HTTPGet.curl, ["-s", "-m", "10", "http://127.0.0.1:\(port)/readyz"])
+            #expect(await child.waitForExit(timeout: .seconds(20)) != 0, "plaintext gets no answer from a TLS listener")
+        }
+    }
+
+    @Test func aTokenSeesItsOwnTenantOnly() async throws {
+        try await Self.withHTTPServer { harness, base in
+            let administration = try await StoreAdministration.open(dataDirectory: harness.dataDirectory)
+            try await administration.createTenant(id: "beta", name: "Beta")
+            let beta = try await administration.createToken(tenant: "beta", role: .reader, expiresIn: nil)
+            await administration.close()
+            #expect(await eventually(10) { (try? await HTTPGet.request(base + "/v1/oncall", token: beta.text).status) == 200 })
+            let answer = try await HTTPGet.request(base + "/v1/oncall", token: beta.text)
+            #expect(answer.json["tenant"] as? String == "beta")
+            let demo = try await HTTPGet.request(base + "/v1/oncall", token: harness.adminToken)
+            #expect(demo.json["tenant"] as? String == "demo")
+        }
+    }
+
     @Test func plaintextHTTPOffLoopbackIsRefused() async throws {
         await #expect(throws: ServerStartError.self) {
             let harness = try await ServerHarness.start { $0.httpListen = HostPort(host: "0.0.0.0", port: 0) }
