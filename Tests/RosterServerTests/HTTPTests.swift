@@ -59,6 +59,11 @@ import Testing
             await #expect(throws: (any Error).self) { _ = try await harness.connect(token: "rst_nope_nope") }
             try await admin.barrier()
 
+            // The refused connection lingers up to 2 s after its Error frame (so the peer reads it).
+            let settled = await eventually(10) {
+                (try? await HTTPGet.request(base + "/metrics"))?.body.contains(#"roster_connections_open{tls="false"} 2.0"#) == true
+            }
+            #expect(settled, "the refused connection closes")
             let scraped = try await HTTPGet.request(base + "/metrics")
             #expect(scraped.status == 200 && scraped.headers.contains("text/plain; version=0.0.4"))
             let lines = Set(scraped.body.split(separator: "\n").map(String.init))
