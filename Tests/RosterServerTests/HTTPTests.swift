@@ -270,39 +270,16 @@ import Testing
 
 /// A store whose writes can be made to fail, as a full or read-only disk would (tests run as
 /// root, which file modes do not stop).
-final class UnwritableStore: RosterStore, Sendable {
-    let store: SQLiteRosterStore
+final class UnwritableStore: ForwardingStore, Sendable {
+    let inner: SQLiteRosterStore
     let unwritable = NIOLockedValueBox(false)
 
-    init(_ store: SQLiteRosterStore) { self.store = store }
+    init(_ store: SQLiteRosterStore) { inner = store }
 
     struct Refused: Error, CustomStringConvertible { var description: String { "attempt to write a readonly database" } }
 
     func checkWritable() async throws {
         if unwritable.withLockedValue({ $0 }) { throw Refused() }
-        try await store.checkWritable()
+        try await inner.checkWritable()
     }
-    func calendarEvents(tenantID: String, feed: String) async throws -> [CalendarEvent] {
-        try await store.calendarEvents(tenantID: tenantID, feed: feed)
-    }
-    func saveCalendarEvents(tenantID: String, feed: String, store events: [CalendarEvent], forget: [String]) async throws {
-        try await store.saveCalendarEvents(tenantID: tenantID, feed: feed, store: events, forget: forget)
-    }
-    func loadTenants() async throws -> [StoredTenant] { try await store.loadTenants() }
-    func createTenant(_ tenant: Tenant, epoch: UInt64) async throws { try await store.createTenant(tenant, epoch: epoch) }
-    func commit(tenantID: String, entry: HistoryEntry, historyLimit: Int, audit: Roster_V1_AuditEntry?) async throws {
-        try await store.commit(tenantID: tenantID, entry: entry, historyLimit: historyLimit, audit: audit)
-    }
-    func appendAudit(tenantID: String, _ entry: Roster_V1_AuditEntry) async throws { try await store.appendAudit(tenantID: tenantID, entry) }
-    func auditEntries(tenantID: String, since: UnixMillis, limit: Int, matching: @escaping @Sendable (Roster_V1_AuditEntry) -> Bool)
-        async throws -> (entries: [Roster_V1_AuditEntry], truncated: Bool)
-    {
-        try await store.auditEntries(tenantID: tenantID, since: since, limit: limit, matching: matching)
-    }
-    func pruneAudit(before: UnixMillis) async throws -> Int { try await store.pruneAudit(before: before) }
-    func loadTokens() async throws -> [StoredToken] { try await store.loadTokens() }
-    func insertToken(_ token: StoredToken) async throws { try await store.insertToken(token) }
-    func revokeToken(id: String, at: UnixMillis) async throws -> Bool { try await store.revokeToken(id: id, at: at) }
-    func tenantIDs() async throws -> [String] { try await store.tenantIDs() }
-    func close() async throws { try await store.close() }
 }

@@ -59,11 +59,11 @@ import Testing
 
 /// The real SQLite store, with commits that can be held back to make a request stay in flight.
 /// A held commit waits on a continuation, never on a lock: no thread is blocked.
-final class GatedStore: RosterStore, Sendable {
-    private let store: SQLiteRosterStore
+final class GatedStore: ForwardingStore, Sendable {
+    let inner: SQLiteRosterStore
     private let gate = NIOLockedValueBox<(open: Bool, waiting: [CheckedContinuation<Void, Never>])>((true, []))
 
-    init(_ store: SQLiteRosterStore) { self.store = store }
+    init(_ store: SQLiteRosterStore) { inner = store }
 
     func hold() { gate.withLockedValue { $0.open = false } }
     func release() {
@@ -85,30 +85,8 @@ final class GatedStore: RosterStore, Sendable {
         }
     }
 
-    func loadTenants() async throws -> [StoredTenant] { try await store.loadTenants() }
-    func createTenant(_ tenant: Tenant, epoch: UInt64) async throws { try await store.createTenant(tenant, epoch: epoch) }
     func commit(tenantID: String, entry: HistoryEntry, historyLimit: Int, audit: Roster_V1_AuditEntry?) async throws {
         await passGate()
-        try await store.commit(tenantID: tenantID, entry: entry, historyLimit: historyLimit, audit: audit)
+        try await inner.commit(tenantID: tenantID, entry: entry, historyLimit: historyLimit, audit: audit)
     }
-    func appendAudit(tenantID: String, _ entry: Roster_V1_AuditEntry) async throws { try await store.appendAudit(tenantID: tenantID, entry) }
-    func auditEntries(tenantID: String, since: UnixMillis, limit: Int, matching: @escaping @Sendable (Roster_V1_AuditEntry) -> Bool)
-        async throws -> (entries: [Roster_V1_AuditEntry], truncated: Bool)
-    {
-        try await store.auditEntries(tenantID: tenantID, since: since, limit: limit, matching: matching)
-    }
-    func pruneAudit(before: UnixMillis) async throws -> Int { try await store.pruneAudit(before: before) }
-    func checkWritable() async throws { try await store.checkWritable() }
-    func calendarEvents(tenantID: String, feed: String) async throws -> [CalendarEvent] {
-        try await store.calendarEvents(tenantID: tenantID, feed: feed)
-    }
-    func saveCalendarEvents(tenantID: String, feed: String, store events: [CalendarEvent], forget: [String]) async throws {
-        try await store.saveCalendarEvents(tenantID: tenantID, feed: feed, store: events, forget: forget)
-    }
-
-    func loadTokens() async throws -> [StoredToken] { try await store.loadTokens() }
-    func insertToken(_ token: StoredToken) async throws { try await store.insertToken(token) }
-    func revokeToken(id: String, at: UnixMillis) async throws -> Bool { try await store.revokeToken(id: id, at: at) }
-    func tenantIDs() async throws -> [String] { try await store.tenantIDs() }
-    func close() async throws { try await store.close() }
 }

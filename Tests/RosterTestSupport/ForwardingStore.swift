@@ -1,0 +1,39 @@
+import RosterDomain
+import RosterProtocol
+import RosterServer
+
+/// A store that hands every call to a real SQLite store; a test double conforms and replaces
+/// only the calls it is about (a held commit, a refused write).
+public protocol ForwardingStore: RosterStore {
+    var inner: SQLiteRosterStore { get }
+}
+
+extension ForwardingStore {
+    public func loadTenants() async throws -> [StoredTenant] { try await inner.loadTenants() }
+    public func createTenant(_ tenant: Tenant, epoch: UInt64) async throws { try await inner.createTenant(tenant, epoch: epoch) }
+    public func commit(tenantID: String, entry: HistoryEntry, historyLimit: Int, audit: Roster_V1_AuditEntry?) async throws {
+        try await inner.commit(tenantID: tenantID, entry: entry, historyLimit: historyLimit, audit: audit)
+    }
+    public func appendAudit(tenantID: String, _ entry: Roster_V1_AuditEntry) async throws {
+        try await inner.appendAudit(tenantID: tenantID, entry)
+    }
+    public func auditEntries(tenantID: String, since: UnixMillis, limit: Int,
+                             matching: @escaping @Sendable (Roster_V1_AuditEntry) -> Bool) async throws
+        -> (entries: [Roster_V1_AuditEntry], truncated: Bool)
+    {
+        try await inner.auditEntries(tenantID: tenantID, since: since, limit: limit, matching: matching)
+    }
+    public func pruneAudit(before: UnixMillis) async throws -> Int { try await inner.pruneAudit(before: before) }
+    public func checkWritable() async throws { try await inner.checkWritable() }
+    public func calendarEvents(tenantID: String, feed: String) async throws -> [CalendarEvent] {
+        try await inner.calendarEvents(tenantID: tenantID, feed: feed)
+    }
+    public func saveCalendarEvents(tenantID: String, feed: String, store events: [CalendarEvent], forget: [String]) async throws {
+        try await inner.saveCalendarEvents(tenantID: tenantID, feed: feed, store: events, forget: forget)
+    }
+    public func loadTokens() async throws -> [StoredToken] { try await inner.loadTokens() }
+    public func insertToken(_ token: StoredToken) async throws { try await inner.insertToken(token) }
+    public func revokeToken(id: String, at: UnixMillis) async throws -> Bool { try await inner.revokeToken(id: id, at: at) }
+    public func tenantIDs() async throws -> [String] { try await inner.tenantIDs() }
+    public func close() async throws { try await inner.close() }
+}
