@@ -55,11 +55,16 @@ public enum TestScratch {
 
 /// A child process with its output captured, its exit awaited without blocking a thread, and a
 /// stop that always ends it (SIGTERM, then SIGKILL after a grace period).
+///
+/// Started with posix_spawn, not Foundation's `Process`: on this toolchain `Process.run` reads
+/// past the end of its /proc/self/fd listing buffer (AddressSanitizer's heap-buffer-overflow in
+/// `findMaximumOpenFromProcSelfFD`) and, now and then, into an unmapped page: a crash of the
+/// whole test process. Our pipes (socket pairs) are close-on-exec, so a child inherits only its own three.
 public final class ChildProcess: @unchecked Sendable {
-    public let process = Process()
+    public let pid: pid_t
     private let captured = NIOLockedValueBox(Captured())
     private let exitStatus = NIOLockedValueBox<Int32?>(nil)
-    private let stdinPipe: Pipe?
+    private let input: FileHandle?
 
     private struct Captured {
         var stdout = Data()
@@ -68,50 +73,99 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     /// - Parameters:
+    ///   - environment: the child's whole environment (nil: this process's).
     ///   - captureOutput: collect stdout and stderr; otherwise both go to /dev/null.
     ///   - stdin: give the child a pipe for standard input (see `closeInput`), else /dev/null.
     public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
                 captureOutput: Bool = true, stdin: Bool = false) throws {
         _ = TestScratch.root
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        if captureOutput {
-            let out = Pipe(), err = Pipe()
-            process.standardOutput = out
-            process.standardError = err
-            captured.withLockedValue { $0.openPipes = 2 }
-            // One reading thread per pipe, holding its handle until EOF. (A readabilityHandler
-            // whose handle is freed before EOF crashes libdispatch's event loop.)
-            for (handle, isError) in [(out.fileHandleForReading, false), (err.fileHandleForReading, true)] {
-                Thread.detachNewThread { [captured] in
-                    while true {
-                        let data = handle.availableData
-                        let done = captured.withLockedValue { captured in
-                            if data.isEmpty {
-                                captured.openPipes -= 1
-                                return true
-                            }
-                            if isError { captured.stderr.append(data) } else { captured.stdout.append(data) }
-                            return false
-                        }
-                        if done { break }
-                    }
-                    try? handle.close()
-                }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // The child starts with no signal blocked and every one at its default action.
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        // A socket pair made close-on-exec atomically (Glibc does not export pipe2), so that a
+        // child spawned by another thread meanwhile inherits neither end.
+        func makePipe() throws -> (read: Int32, write: Int32) {
+            var fds: [Int32] = [0, 0]
+            guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
+                throw TestFailure("socketpair: errno \(errno)")
             }
+            return (fds[0], fds[1])
+        }
+        var childEnds: [Int32] = [], readers: [(Int32, Bool)] = []
+        var inputEnd: Int32?
+        if stdin {
+            let pipe = try makePipe()
+            posix_spawn_file_actions_adddup2(&actions, pipe.read, 0)
+            childEnds.append(pipe.read)
+            inputEnd = pipe.write
         } else {
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         }
-        stdinPipe = stdin ? Pipe() : nil
-        process.standardInput = stdinPipe ?? FileHandle.nullDevice
-        process.terminationHandler = { [exitStatus] process in
-            exitStatus.withLockedValue { $0 = process.terminationStatus }
-            TestScratch.untrack(process.processIdentifier)
+        for (fd, isError) in [(Int32(1), false), (Int32(2), true)] {
+            if captureOutput {
+                let pipe = try makePipe()
+                posix_spawn_file_actions_adddup2(&actions, pipe.write, fd)
+                childEnds.append(pipe.write)
+                readers.append((pipe.read, isError))
+            } else {
+                posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", O_WRONLY, 0)
+            }
         }
-        try process.run()
-        TestScratch.track(process.processIdentifier)
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let variables = environment ?? ProcessInfo.processInfo.environment
+        let envp = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for pointer in argv + envp { free(pointer) } }
+        var spawnedPID: pid_t = 0
+        let spawned = posix_spawn(&spawnedPID, executable, &actions, &attributes, argv, envp)
+        for fd in childEnds { close(fd) }
+        guard spawned == 0 else {
+            for (fd, _) in readers { close(fd) }
+            if let inputEnd { close(inputEnd) }
+            throw TestFailure("cannot start \(executable): \(String(cString: strerror(spawned)))")
+        }
+        let pid = spawnedPID
+        self.pid = pid
+        input = inputEnd.map { FileHandle(fileDescriptor: $0, closeOnDealloc: true) }
+        TestScratch.track(pid)
+        captured.withLockedValue { $0.openPipes = readers.count }
+        // One reading thread per pipe, holding its handle until EOF.
+        for (fd, isError) in readers {
+            let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+            Thread.detachNewThread { [captured] in
+                while true {
+                    let data = handle.availableData
+                    let done = captured.withLockedValue { captured in
+                        if data.isEmpty {
+                            captured.openPipes -= 1
+                            return true
+                        }
+                        if isError { captured.stderr.append(data) } else { captured.stdout.append(data) }
+                        return false
+                    }
+                    if done { break }
+                }
+                try? handle.close()
+            }
+        }
+        // The exit, awaited on a thread of its own: the exit code, or the signal that ended it.
+        Thread.detachNewThread { [exitStatus] in
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+            let signal = status & 0x7F
+            exitStatus.withLockedValue { $0 = signal == 0 ? (status >> 8) & 0xFF : signal }
+            TestScratch.untrack(pid)
+        }
     }
 
     public var stdout: String { String(decoding: captured.withLockedValue { $0.stdout }, as: UTF8.self) }
@@ -120,7 +174,6 @@ public final class ChildProcess: @unchecked Sendable {
     /// Everything the child has written so far, stdout then stderr.
     public var output: String { stdout + stderr }
 
-    public var pid: pid_t { process.processIdentifier }
 
     /// The exit status once the child has exited.
     public var status: Int32? { exitStatus.withLockedValue { $0 } }
@@ -128,11 +181,11 @@ public final class ChildProcess: @unchecked Sendable {
     public var isRunning: Bool { status == nil }
 
     public func write(_ text: String) {
-        stdinPipe?.fileHandleForWriting.write(Data(text.utf8))
+        input?.write(Data(text.utf8))
     }
 
     public func closeInput() {
-        try? stdinPipe?.fileHandleForWriting.close()
+        try? input?.close()
     }
 
     /// Waits until `parse` finds something in the output, the child exits, or `timeout` passes.
@@ -181,7 +234,7 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        if isRunning { kill(pid, SIGKILL) }
     }
 }
 
