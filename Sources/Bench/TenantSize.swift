@@ -21,6 +21,8 @@ public struct TenantSizeBenchmark {
         public var buildMillis: Double
         public var applyMillis: LatencyFigures
         public var indexMillis: LatencyFigures
+        /// One employee's phone number changed: validate and apply.
+        public var employeeMillis: LatencyFigures
         public var snapshotBytes: Int
         public var snapshotEncodeMillis: Double
         public var residentBytes: Int
@@ -64,10 +66,19 @@ public struct TenantSizeBenchmark {
             apply.append(Double(t1 - t0) / 1e6)
             index.append(Double(t2 - t1) / 1e6)
         }
+        var employee: [Double] = []
+        for change in 0..<changes {
+            var person = people[change % employees]
+            person.phone = "+1 555 \(change)"
+            let t0 = nanos()
+            state = try state.applyingValidated([(location: "bench", change: .employeeUpserted(person))])
+            employee.append(Double(nanos() - t0) / 1e6)
+        }
         let t3 = nanos()
         let bytes = try Roster_V1_Snapshot(state, epoch: 1, revision: 1).serializedBytes() as [UInt8]
         let encodeMillis = Double(nanos() - t3) / 1e6
         return Result(buildMillis: buildMillis, applyMillis: LatencyFigures(apply), indexMillis: LatencyFigures(index),
+                      employeeMillis: LatencyFigures(employee),
                       snapshotBytes: bytes.count, snapshotEncodeMillis: encodeMillis,
                       residentBytes: residentBytes(pid: getpid()))
     }

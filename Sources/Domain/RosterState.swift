@@ -4,17 +4,20 @@ import Foundation
 public struct RosterState: Sendable, Hashable {
     public var tenant: Tenant
     public private(set) var employees: [String: Employee]
-    public private(set) var shifts: [String: Shift]
+    public private(set) var shifts: ShiftTable
     /// Schedule definitions by id, without their one-off shifts (those are in `shifts`). The
     /// default schedule is always here.
     public private(set) var schedules: [String: ScheduleDefinition]
     /// Folded schedule name → id, so finding a schedule by name does not fold every name.
     private var scheduleIDsByName: [String: String]
+    /// Folded full name → ids, so checking a name or finding a person by it does not fold the
+    /// whole directory (300 ms at 100,000 people).
+    private var employeeIDsByName: [String: Set<String>] = [:]
 
     public init(tenant: Tenant, employees: [Employee] = [], shifts: [Shift] = [], schedules: [ScheduleDefinition] = []) {
         self.tenant = tenant
         self.employees = Dictionary(employees.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
-        self.shifts = Dictionary(shifts.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+        self.shifts = ShiftTable(shifts)
         var byID = [ScheduleDefinition.defaultID: ScheduleDefinition.makeDefault()]
         for var schedule in schedules {
             schedule.shifts = []
@@ -22,6 +25,23 @@ public struct RosterState: Sendable, Hashable {
         }
         self.schedules = byID
         scheduleIDsByName = Dictionary(byID.values.map { (TextFolding.fold($0.name), $0.id) }, uniquingKeysWith: { a, _ in a })
+        for employee in self.employees.values { employeeIDsByName[TextFolding.fold(employee.fullName), default: []].insert(employee.id) }
+    }
+
+    /// The ids of the employees with this full name (case- and diacritic-insensitive).
+    public func employeeIDs(named fullName: String) -> Set<String> {
+        employeeIDsByName[TextFolding.fold(fullName.trimmingCharacters(in: .whitespaces))] ?? []
+    }
+
+    private mutating func fileName(of employee: Employee) {
+        employeeIDsByName[TextFolding.fold(employee.fullName), default: []].insert(employee.id)
+    }
+
+    private mutating func unfileName(of id: String) {
+        guard let previous = employees[id] else { return }
+        let key = TextFolding.fold(previous.fullName)
+        employeeIDsByName[key]?.remove(id)
+        if employeeIDsByName[key]?.isEmpty == true { employeeIDsByName[key] = nil }
     }
 
     /// Employees by last name, then first name.
@@ -44,10 +64,13 @@ public struct RosterState: Sendable, Hashable {
     public mutating func apply(_ change: RosterChange) {
         switch change {
         case .employeeUpserted(let employee):
+            unfileName(of: employee.id)
             employees[employee.id] = employee
+            fileName(of: employee)
         case .employeeDeleted(let id):
+            unfileName(of: id)
             employees[id] = nil
-            shifts = shifts.filter { $0.value.employeeID != id }
+            shifts.removeAll { $0.employeeID == id }
         case .scheduleUpserted(var schedule):
             schedule.shifts = []
             if let previous = schedules[schedule.id] { scheduleIDsByName[TextFolding.fold(previous.name)] = nil }
@@ -57,7 +80,7 @@ public struct RosterState: Sendable, Hashable {
             guard id != ScheduleDefinition.defaultID else { return }
             if let previous = schedules[id] { scheduleIDsByName[TextFolding.fold(previous.name)] = nil }
             schedules[id] = nil
-            shifts = shifts.filter { $0.value.scheduleID != id }
+            shifts.removeAll { ShiftTable.scheduleKey($0.scheduleID) == id }
         case .shiftAdded(let shift):
             shifts[shift.id] = shift
         case .shiftDeleted(let id):
@@ -103,8 +126,7 @@ public struct RosterState: Sendable, Hashable {
     /// The employee with this id, or else with this full name (case- and diacritic-insensitive).
     public func employee(idOrName: String) -> Employee? {
         if let byID = employees[idOrName] { return byID }
-        let wanted = TextFolding.fold(idOrName.trimmingCharacters(in: .whitespaces))
-        return employees.values.first { TextFolding.fold($0.fullName) == wanted }
+        return employeeIDs(named: idOrName).min().flatMap { employees[$0] }
     }
 
     /// The one employee a person means by `query`, as `show` and GetEmployee answer: an id, a
@@ -140,8 +162,15 @@ public struct RosterState: Sendable, Hashable {
     /// A schedule's whole definition, its one-off shifts included.
     public func definition(of scheduleID: String) -> ScheduleDefinition? {
         guard var schedule = schedules[scheduleID] else { return nil }
-        let key = scheduleID == ScheduleDefinition.defaultID ? "" : scheduleID
-        schedule.shifts = shifts.values.filter { $0.scheduleID == key }
+        schedule.shifts = shifts.all(schedule: scheduleID)
+        return schedule
+    }
+
+    /// A schedule's definition with the one-off shifts that overlap `[from, to)`: enough to
+    /// resolve that window, found by week rather than by looking at every shift.
+    public func definition(of scheduleID: String, from: UnixMillis, to: UnixMillis) -> ScheduleDefinition? {
+        guard var schedule = schedules[scheduleID] else { return nil }
+        schedule.shifts = shifts.overlapping(schedule: scheduleID, from: from, to: to)
         return schedule
     }
 
@@ -161,7 +190,7 @@ public struct RosterState: Sendable, Hashable {
 
     /// Builds the on-duty index of one schedule (the default one when nil) around `instant`.
     public func onDutyIndex(of scheduleID: String = ScheduleDefinition.defaultID, around instant: UnixMillis) -> ScheduleOnDutyIndex? {
-        definition(of: scheduleID).map { ScheduleOnDutyIndex($0, employees: employees, around: instant) }
+        schedules[scheduleID].map { ScheduleOnDutyIndex($0, shifts: shifts, employees: employees, around: instant) }
     }
 
     /// Who is on duty on a schedule (the default one unless named) at `instant`.

@@ -42,44 +42,14 @@ public enum RosterError: Error, Sendable, Hashable, CustomStringConvertible {
 extension RosterState {
     /// Checks one change against this state. An empty result means it may be applied.
     public func violations(of change: RosterChange, at location: String = "") -> [RosterViolation] {
-        // Folding every name costs O(directory); only an employee upsert needs it.
-        var names = change.upsertsEmployee ? NameIndex(self) : NameIndex()
-        return violations(of: change, at: location, names: &names)
-    }
-
-    /// Folded full name → employee id, so a batch checks name clashes in O(1) per record instead
-    /// of folding every name in the directory for each one.
-    struct NameIndex {
-        private var ids: [String: Set<String>] = [:]
-
-        /// An index that knows no names: for batches without employee upserts, which never ask.
-        init() {}
-
-        init(_ state: RosterState) {
-            for employee in state.employees.values { insert(employee) }
-        }
-
-        mutating func insert(_ employee: Employee) {
-            ids[TextFolding.fold(employee.fullName), default: []].insert(employee.id)
-        }
-
-        mutating func remove(_ employee: Employee) {
-            ids[TextFolding.fold(employee.fullName)]?.remove(employee.id)
-        }
-
-        func otherID(named employee: Employee) -> String? {
-            ids[TextFolding.fold(employee.fullName)]?.first { $0 != employee.id }
-        }
-    }
-
-    func violations(of change: RosterChange, at location: String, names: inout NameIndex) -> [RosterViolation] {
         switch change {
         case .employeeUpserted(let employee):
-            return violations(of: employee, at: location, names: names)
+            return violations(of: employee, at: location)
         case .shiftAdded(let shift):
             return violations(of: shift, at: location)
         case .shiftDeleted:
             return []
+
         case .employeeDeleted(let id):
             // A rotation or an override that names someone who is gone would resolve to nobody.
             let naming = schedules.values.filter { $0.mentionedEmployees.contains(id) }.map(\.name).sorted()
@@ -103,7 +73,7 @@ extension RosterState {
         }
     }
 
-    func violations(of employee: Employee, at location: String, names: NameIndex) -> [RosterViolation] {
+    func violations(of employee: Employee, at location: String) -> [RosterViolation] {
         var found: [RosterViolation] = []
         func add(_ field: String, _ message: String) {
             found.append(RosterViolation(location: location, field: field, message: message))
@@ -124,7 +94,7 @@ extension RosterState {
         if ControlCharacters.contains(in: employee.biography, allowingLineBreaks: true) {
             add("biography", "contains a control character")
         }
-        if let other = names.otherID(named: employee) {
+        if let other = employeeIDs(named: employee.fullName).first(where: { $0 != employee.id }) {
             add("name", "\"\(employee.fullName)\" is already used by employee \(other)")
         }
         return found
@@ -174,9 +144,6 @@ extension RosterState {
     public func applyingValidated(_ changes: [(location: String, change: RosterChange)]) throws(RosterError) -> RosterState {
         var next = self
         var found: [RosterViolation] = []
-        // Folding every name costs O(directory): only a batch that upserts employees needs it,
-        // so a shift change on a big tenant does not pay it.
-        var names = changes.contains { $0.change.upsertsEmployee } ? NameIndex(self) : NameIndex()
         for (location, change) in changes {
             switch change {
             case .employeeDeleted(let id) where next.employees[id] == nil:
@@ -194,20 +161,10 @@ extension RosterState {
             default:
                 break
             }
-            let problems = next.violations(of: change, at: location, names: &names)
+            let problems = next.violations(of: change, at: location)
             guard problems.isEmpty else {
                 found += problems
                 continue
-            }
-            // Keep the name index in step with the state the next change is checked against.
-            switch change {
-            case .employeeUpserted(let employee):
-                if let previous = next.employees[employee.id] { names.remove(previous) }
-                names.insert(employee)
-            case .employeeDeleted(let id):
-                if let previous = next.employees[id] { names.remove(previous) }
-            default:
-                break
             }
             next.apply(change)
         }
@@ -260,12 +217,5 @@ enum EditDistance {
             swap(&previous, &current)
         }
         return previous[b.count]
-    }
-}
-
-extension RosterChange {
-    var upsertsEmployee: Bool {
-        if case .employeeUpserted = self { return true }
-        return false
     }
 }

@@ -172,7 +172,7 @@ final class TenantRuntime: Sendable {
     static func schedules(changedBy changes: [RosterChange], previous: RosterState, current: RosterState) -> Set<String> {
         var ids = Set<String>()
         var people = Set<String>()
-        func scheduleOf(_ shift: Shift) -> String { shift.scheduleID.isEmpty ? ScheduleDefinition.defaultID : shift.scheduleID }
+        func scheduleOf(_ shift: Shift) -> String { ShiftTable.scheduleKey(shift.scheduleID) }
         for change in changes {
             switch change {
             case .shiftAdded(let shift):
@@ -188,16 +188,19 @@ final class TenantRuntime: Sendable {
             }
         }
         guard !people.isEmpty else { return ids }
-        // One pass over the schedules and the shifts for all the people an import touched, not
-        // one per person. `previous` still has the shifts of people this revision deleted.
+        // One pass over the schedules for all the people an import touched, not one per person;
+        // their shifts' schedules come from the shift table. `previous` still has the shifts of
+        // people this revision deleted.
         for schedule in previous.schedules.values where !schedule.mentionedEmployees.isDisjoint(with: people) {
             ids.insert(schedule.id)
         }
         for schedule in current.schedules.values where !schedule.mentionedEmployees.isDisjoint(with: people) {
             ids.insert(schedule.id)
         }
-        for shift in previous.shifts.values where people.contains(shift.employeeID) { ids.insert(scheduleOf(shift)) }
-        for shift in current.shifts.values where people.contains(shift.employeeID) { ids.insert(scheduleOf(shift)) }
+        for person in people {
+            ids.formUnion(previous.shifts.schedules(ofEmployee: person))
+            ids.formUnion(current.shifts.schedules(ofEmployee: person))
+        }
         return ids
     }
 

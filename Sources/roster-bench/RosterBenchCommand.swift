@@ -116,6 +116,7 @@ struct TenantSize: ParsableCommand {
         print(String(format: "  build the state and its on-duty index once: %.0f ms", result.buildMillis))
         print("  one AddShift, validate and apply: \(result.applyMillis)")
         print("  rebuild the on-duty index after it:  \(result.indexMillis)")
+        print("  one employee's phone changed, validate and apply: \(result.employeeMillis)")
         print(String(format: "  snapshot: %d bytes, encoded in %.0f ms", result.snapshotBytes, result.snapshotEncodeMillis))
         print(String(format: "  resident memory of the process: %.0f MB", Double(result.residentBytes) / 1_048_576))
     }

@@ -74,7 +74,7 @@ extension RosterState {
             }
             employeeID = found.id
         }
-        return FinalSchedule.resolve(try schedules(named: schedule).compactMap { definition(of: $0.id) }, from: from, to: to,
+        return FinalSchedule.resolve(try schedules(named: schedule).compactMap { definition(of: $0.id, from: from, to: to) }, from: from, to: to,
                                      employeeID: employeeID)
     }
 

@@ -12,9 +12,11 @@ import Foundation
 /// (A schedule with a rotation that hands off more often than hourly uses the week and a day
 /// either side instead.)
 ///
-/// A schedule of one-off shifts only (every schedule before rotations existed) needs no
-/// resolving: its index is the engine over the shifts themselves, valid forever, and answers
-/// exactly as before schedules existed.
+/// A schedule of one-off shifts only needs no resolving: its index is the engine over the shifts
+/// that overlap the horizon, taken from the tenant's `ShiftTable` by week, so a change to a
+/// tenant with a million shifts indexes the few thousand near now. When nothing changes inside
+/// the horizon it looks at every later shift once, so `until` is the next change however far
+/// away, as it always was.
 ///
 /// A class, not a struct: a tenant keeps one per schedule in a dictionary that every query's view
 /// shares, and copying that dictionary on a change must cost one reference per schedule.
@@ -24,7 +26,9 @@ public final class ScheduleOnDutyIndex: Sendable {
     public let validFor: Range<UnixMillis>
     private let horizon: Range<UnixMillis>
     private let engine: OnDutyEngine
+    /// The definition without its one-off shifts; those come from `source` for each window.
     private let definition: ScheduleDefinition
+    private let source: ScheduleShiftSource
     private let employees: [String: Employee]
     /// The engine past the horizon, built the first time a lookup needs it.
     private let far = FarEngine()
@@ -33,16 +37,28 @@ public final class ScheduleOnDutyIndex: Sendable {
     /// How far past the horizon a lookup looks for `until` when nothing changes inside it.
     static let farLookahead: UnixMillis = 400 * 86_400_000
 
-    public init(_ definition: ScheduleDefinition, employees: [String: Employee], around instant: UnixMillis) {
+    /// An index over `definition` with its one-off shifts in `definition.shifts`.
+    public convenience init(_ definition: ScheduleDefinition, employees: [String: Employee], around instant: UnixMillis) {
+        var rules = definition
+        rules.shifts = []
+        self.init(rules, source: ScheduleShiftSource(list: definition.shifts), employees: employees, around: instant)
+    }
+
+    /// An index over `definition` (whose `shifts` are ignored) with its one-off shifts in a
+    /// tenant's table.
+    public convenience init(_ definition: ScheduleDefinition, shifts: ShiftTable, employees: [String: Employee],
+                            around instant: UnixMillis)
+    {
+        var rules = definition
+        rules.shifts = []
+        self.init(rules, source: ScheduleShiftSource(table: shifts, scheduleID: definition.id), employees: employees, around: instant)
+    }
+
+    init(_ definition: ScheduleDefinition, source: ScheduleShiftSource, employees: [String: Employee], around instant: UnixMillis) {
         scheduleID = definition.id
         self.definition = definition
+        self.source = source
         self.employees = employees
-        guard definition.hasRules else {
-            validFor = UnixMillis.min..<UnixMillis.max
-            horizon = UnixMillis.min..<UnixMillis.max
-            engine = OnDutyEngine(shifts: definition.shifts, employees: employees)
-            return
-        }
         let instant = min(max(instant, TimeRange.supported.lowerBound), TimeRange.supported.upperBound)
         let weekStart = Self.floor(instant, to: Self.week)
         validFor = weekStart..<(weekStart + Self.week)
@@ -51,27 +67,29 @@ public final class ScheduleOnDutyIndex: Sendable {
         let fast = definition.layers.contains { $0.rotations.contains { $0.cadence.isSubHourly } }
         horizon = fast ? (weekStart - 86_400_000)..<(weekStart + Self.week + 86_400_000)
             : (weekStart - 5 * Self.week)..<(weekStart + 7 * Self.week)
-        engine = OnDutyEngine(shifts: Self.shifts(of: definition, from: horizon.lowerBound, to: horizon.upperBound),
+        engine = OnDutyEngine(shifts: Self.shifts(of: definition, source: source, from: horizon.lowerBound, to: horizon.upperBound),
                               employees: employees)
     }
 
     /// Who is on duty at `instant`, until when, and who next. O(log n + k) inside `validFor`.
     public func lookup(at instant: UnixMillis) -> OnDutyLookup {
-        // Rules are resolved for the years 1 to 9999 only; nobody is on duty outside them.
-        guard horizon.upperBound == .max || TimeRange.supported.contains(instant) else {
+        // Plans hold the years 1 to 9999 only; nobody is on duty outside them.
+        guard TimeRange.supported.contains(instant) else {
             return OnDutyLookup(at: instant, current: [], until: nil, next: [])
         }
         guard validFor.contains(instant) else {
-            return ScheduleOnDutyIndex(definition, employees: employees, around: instant).lookup(at: instant)
+            return ScheduleOnDutyIndex(definition, source: source, employees: employees, around: instant).lookup(at: instant)
         }
         let lookup = engine.lookup(at: instant)
         // The horizon's end is not a handoff: when the people only change there (or not at all
         // inside the horizon), look further out once.
-        guard horizon.upperBound != .max, (lookup.until ?? .max) >= horizon.upperBound else { return lookup }
+        guard (lookup.until ?? .max) >= horizon.upperBound else { return lookup }
         // One engine per index (the same for every instant of its week), built on first use.
-        let farEnd = validFor.upperBound + Self.farLookahead
+        // Rules repeat forever, so they are resolved a year further; one-off shifts end, so all
+        // the later ones are looked at and `until` is exact.
+        let farEnd = definition.hasRules ? validFor.upperBound + Self.farLookahead : .max
         let engine = far.engine {
-            OnDutyEngine(shifts: Self.shifts(of: definition, from: horizon.lowerBound, to: farEnd), employees: employees)
+            OnDutyEngine(shifts: Self.shifts(of: definition, source: source, from: horizon.lowerBound, to: farEnd), employees: employees)
         }
         var result = engine.lookup(at: instant)
         if let until = result.until, until >= farEnd {
@@ -82,13 +100,18 @@ public final class ScheduleOnDutyIndex: Sendable {
     }
 
     /// When this index stops answering: the next instant a caller must build a new one for.
-    public var rebuildAt: UnixMillis? { validFor.upperBound == .max ? nil : validFor.upperBound }
+    public var rebuildAt: UnixMillis? { validFor.upperBound }
 
-    /// The final schedule as shifts for the engine. A one-off shift that comes out whole keeps
-    /// its id and role; everything else carries the resolved shift's stable id.
-    static func shifts(of definition: ScheduleDefinition, from: UnixMillis, to: UnixMillis) -> [Shift] {
+    /// The final schedule as shifts for the engine: the one-off shifts overlapping the window as
+    /// they are when there are no rules; otherwise resolved, where a one-off shift that comes out
+    /// whole keeps its id and role and everything else carries the resolved shift's stable id.
+    static func shifts(of rules: ScheduleDefinition, source: ScheduleShiftSource, from: UnixMillis, to: UnixMillis) -> [Shift] {
+        let oneOff = source.overlapping(from: from, to: to)
+        guard rules.hasRules else { return oneOff }
+        var definition = rules
+        definition.shifts = oneOff
         let resolved = (try? ScheduleResolver.resolve(definition, from: from, to: to)) ?? []
-        let originals = Dictionary(definition.shifts.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let originals = Dictionary(oneOff.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         return resolved.map { piece in
             var role = ""
             switch piece.source {
@@ -144,7 +167,7 @@ extension ScheduleOnDutyIndex {
         var instant = from
         for _ in 0..<maxSteps where instant < to {
             if !index.validFor.contains(instant) {
-                index = ScheduleOnDutyIndex(definition, employees: employees, around: instant)
+                index = ScheduleOnDutyIndex(definition, source: source, employees: employees, around: instant)
             }
             let lookup = index.lookup(at: instant)
             if lookup.current.isEmpty { return instant }
@@ -152,5 +175,30 @@ extension ScheduleOnDutyIndex {
             instant = until
         }
         return nil
+    }
+}
+
+/// Where an index finds a schedule's one-off shifts: the tenant's table, or a plain list (a
+/// definition handed in whole).
+struct ScheduleShiftSource: Sendable {
+    private let table: ShiftTable?
+    private let scheduleID: String
+    private let list: [Shift]
+
+    init(table: ShiftTable, scheduleID: String) {
+        self.table = table
+        self.scheduleID = scheduleID
+        list = []
+    }
+
+    init(list: [Shift]) {
+        table = nil
+        scheduleID = ""
+        self.list = list
+    }
+
+    func overlapping(from: UnixMillis, to: UnixMillis) -> [Shift] {
+        if let table { return table.overlapping(schedule: scheduleID, from: from, to: to) }
+        return list.filter { $0.start < to && $0.end > from }
     }
 }
