@@ -371,7 +371,7 @@ public struct CommandRunner: Sendable {
         })
     }
 
-    func printShifts(_ shifts: [Shift], people: [String: Employee]) -> ClientExitCode {
+    func printShifts(_ shifts: [Shift], people: EmployeeDirectory) -> ClientExitCode {
         if json {
             Self.out(JSONShapes.line(shifts.map { JSONShapes.ShiftEntry($0, employee: people[$0.employeeID]) }))
             return .success
@@ -426,8 +426,10 @@ public struct CommandRunner: Sendable {
             // Shifts and overrides name people and schedules by id: show today's names.
             let state = try? await client.refreshCache().state
             var names: [String: String] = [:]
-            for employee in state?.employees.values ?? [:].values { names[employee.id] = employee.fullName }
-            for schedule in state?.schedules.values ?? [:].values { names[schedule.id] = schedule.name }
+            if let state {
+                for employee in state.employees.values { names[employee.id] = employee.fullName }
+                for schedule in state.schedules.values { names[schedule.id] = schedule.name }
+            }
             for entry in entries {
                 let wire = entry.wire
                 var head = "\(display.dateTimeSeconds(entry.at))  \(entry.kind)"

@@ -89,7 +89,7 @@ extension CommandRunner {
             let shifts = try await client.finalSchedule(FinalScheduleQuery(schedule: schedule.id, from: query.from, to: query.to))
             let people = try await client.employees().employees
             await refreshCacheQuietly()
-            printSchedule(schedule, shifts: shifts, people: Dictionary(people.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }),
+            printSchedule(schedule, shifts: shifts, people: EmployeeDirectory(Dictionary(people.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })),
                           query: query)
             return .success
         }, cached: { roster in
@@ -116,7 +116,7 @@ extension CommandRunner {
         return .notFound
     }
 
-    func printSchedule(_ schedule: ScheduleDefinition, shifts: [FinalShift], people: [String: Employee], query: FinalScheduleQuery) {
+    func printSchedule(_ schedule: ScheduleDefinition, shifts: [FinalShift], people: EmployeeDirectory, query: FinalScheduleQuery) {
         let handoffs = Self.handoffs(shifts, from: query.from, to: query.to)
         if json {
             struct Handoff: Encodable { var at: String; var onDuty: [String] }
@@ -173,7 +173,7 @@ extension CommandRunner {
         Self.out(table.render())
     }
 
-    func describe(_ rotation: Rotation, level: Int, people: [String: Employee]) -> String {
+    func describe(_ rotation: Rotation, level: Int, people: EmployeeDirectory) -> String {
         let slots = rotation.slots.map { slot in slot.map { people[$0]?.fullName ?? $0 }.joined(separator: " + ") }
         var text = "layer \(level) rotation \(rotation.id)\(rotation.version > 1 ? " v\(rotation.version)" : ""): every "
             + "\(ScheduleArguments.text(rotation.cadence)) from \(rotation.handoff): \(slots.joined(separator: ", "))"

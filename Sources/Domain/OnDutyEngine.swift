@@ -43,7 +43,7 @@ public struct OnDutyEngine: Sendable {
     public var shiftCount: Int { shifts.count }
 
     /// - Parameter employees: used for the last-name tie-break in the display order.
-    public init(shifts input: [Shift], employees: [String: Employee] = [:]) {
+    public init(shifts input: [Shift], employees: EmployeeDirectory = [:]) {
         let shifts = input.filter { $0.start < $0.end }
         self.shifts = shifts
 

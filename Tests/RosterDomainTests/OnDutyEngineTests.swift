@@ -62,7 +62,7 @@ let planGenerator = zip(
 @Suite(.timeLimit(.minutes(2))) struct OnDutyEngineTests {
     @Test func agreesWithTheOracleOnRandomPlans() async {
         await propertyCheck(count: 1000, input: planGenerator) { plan in
-            let engine = OnDutyEngine(shifts: plan.shifts, employees: testEmployees)
+            let engine = OnDutyEngine(shifts: plan.shifts, employees: EmployeeDirectory(testEmployees))
             for t in plan.probes {
                 #expect(engine.lookup(at: t) == OnDutyOracle.lookup(at: t, shifts: plan.shifts, employees: testEmployees))
             }
@@ -86,7 +86,7 @@ let planGenerator = zip(
             Shift(id: "2", employeeID: "e0", start: 10, end: 100), // Ng
             Shift(id: "3", employeeID: "e2", start: 10, end: 100), // Abe
         ]
-        let lookup = OnDutyEngine(shifts: shifts, employees: testEmployees).lookup(at: 50)
+        let lookup = OnDutyEngine(shifts: shifts, employees: EmployeeDirectory(testEmployees)).lookup(at: 50)
         #expect(lookup.currentEmployeeIDs == ["e3", "e2", "e0"])
     }
 
@@ -96,7 +96,7 @@ let planGenerator = zip(
             Shift(id: "2", employeeID: "e0", start: 10, end: 20),
             Shift(id: "3", employeeID: "e1", start: 20, end: 30),
         ]
-        let lookup = OnDutyEngine(shifts: shifts, employees: testEmployees).lookup(at: 5)
+        let lookup = OnDutyEngine(shifts: shifts, employees: EmployeeDirectory(testEmployees)).lookup(at: 5)
         #expect(lookup.until == 20)
         #expect(lookup.next.map(\.employeeID) == ["e1"])
     }

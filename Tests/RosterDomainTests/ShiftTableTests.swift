@@ -67,7 +67,7 @@ import Testing
         await propertyCheck(count: 200, input: zip(Self.editsGen, Gen.int(in: -450...450).array(of: 1...12))) { edits, probes in
             let shifts = edits.0.enumerated().map { Self.shift($0, $1) }.filter { $0.scheduleID != "b" }
             let state = RosterState(tenant: Tenant(id: "t", name: "T"), employees: Array(employees.values), shifts: shifts)
-            let engine = OnDutyEngine(shifts: shifts, employees: employees)
+            let engine = OnDutyEngine(shifts: shifts, employees: EmployeeDirectory(employees))
             for probe in probes {
                 let instant = UnixMillis(probe) * Self.day + UnixMillis(probe & 7) * 3_600_000
                 #expect(state.onDuty(at: instant) == engine.lookup(at: instant), "at \(instant)")

@@ -29,7 +29,7 @@ public final class ScheduleOnDutyIndex: Sendable {
     /// The definition without its one-off shifts; those come from `source` for each window.
     private let definition: ScheduleDefinition
     private let source: ScheduleShiftSource
-    private let employees: [String: Employee]
+    private let employees: EmployeeDirectory
     /// The engine past the horizon, built the first time a lookup needs it.
     private let far = FarEngine()
 
@@ -38,7 +38,7 @@ public final class ScheduleOnDutyIndex: Sendable {
     static let farLookahead: UnixMillis = 400 * 86_400_000
 
     /// An index over `definition` with its one-off shifts in `definition.shifts`.
-    public convenience init(_ definition: ScheduleDefinition, employees: [String: Employee], around instant: UnixMillis) {
+    public convenience init(_ definition: ScheduleDefinition, employees: EmployeeDirectory, around instant: UnixMillis) {
         var rules = definition
         rules.shifts = []
         self.init(rules, source: ScheduleShiftSource(list: definition.shifts), employees: employees, around: instant)
@@ -46,7 +46,7 @@ public final class ScheduleOnDutyIndex: Sendable {
 
     /// An index over `definition` (whose `shifts` are ignored) with its one-off shifts in a
     /// tenant's table.
-    public convenience init(_ definition: ScheduleDefinition, shifts: ShiftTable, employees: [String: Employee],
+    public convenience init(_ definition: ScheduleDefinition, shifts: ShiftTable, employees: EmployeeDirectory,
                             around instant: UnixMillis)
     {
         var rules = definition
@@ -54,7 +54,7 @@ public final class ScheduleOnDutyIndex: Sendable {
         self.init(rules, source: ScheduleShiftSource(table: shifts, scheduleID: definition.id), employees: employees, around: instant)
     }
 
-    init(_ definition: ScheduleDefinition, source: ScheduleShiftSource, employees: [String: Employee], around instant: UnixMillis) {
+    init(_ definition: ScheduleDefinition, source: ScheduleShiftSource, employees: EmployeeDirectory, around instant: UnixMillis) {
         scheduleID = definition.id
         self.definition = definition
         self.source = source
