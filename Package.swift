@@ -127,7 +127,7 @@ let package = Package(
         .target(
             name: "RosterBench",
             dependencies: [
-                "RosterProtocol", "RosterDomain", "RosterClient", "RosterTLS",
+                "RosterProtocol", "RosterDomain", "RosterClient", "RosterTLS", "RosterServer",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

@@ -84,6 +84,7 @@ public final class RosterConnection: Sendable {
             hello.maxVersion = WireProtocol.supportedVersions.upperBound
         }
         if hello.clientName.isEmpty { hello.clientName = "RosterClient" }
+        if !hello.features.contains(SnapshotParts.feature) { hello.features.append(SnapshotParts.feature) }
         let (stream, continuation) = AsyncStream<InboundMessage>.makeStream()
         let channel: any Channel
         let handler: NIOLoopBound<ClientFrameHandler>
@@ -208,6 +209,8 @@ final class ClientFrameHandler: ChannelInboundHandler {
     /// Why the connection failed, for requests made after it did (e.g. a TLS handshake that
     /// failed before the first request was sent).
     private var failure: RosterClientError?
+    /// Snapshots that come in parts, until their last part is in.
+    private var snapshots = SnapshotAssembly()
 
     init(limit: FrameSizeLimit, continuation: AsyncStream<InboundMessage>.Continuation) {
         self.limit = limit
@@ -264,7 +267,7 @@ final class ClientFrameHandler: ChannelInboundHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = unwrapInboundIn(data)
         liveness?.received()
-        let message: RosterMessage
+        var message: RosterMessage
         do {
             guard let decoded = try RosterMessage.decode(frame) else { return }
             message = decoded
@@ -277,6 +280,10 @@ final class ClientFrameHandler: ChannelInboundHandler {
             context.writeAndFlush(wrapOutboundOut(RosterMessage.pong(.with { $0.nonce = ping.nonce }).frame(requestID: frame.requestID)),
                                   promise: nil)
             return
+        }
+        if case .snapshot(let part) = message {
+            guard let whole = snapshots.add(part, requestID: frame.requestID) else { return }
+            message = .snapshot(whole)
         }
         if let waiting = pending.removeValue(forKey: frame.requestID) {
             waiting.timeout.cancel()

@@ -26,6 +26,8 @@ final class ConnectionHandler: ChannelInboundHandler {
     private var liveness: LivenessMonitor
     /// Set while pushes were written and not yet flushed.
     private var flushPending = false
+    /// The client listed the "snapshot-parts" feature in its Hello.
+    private var takesSnapshotParts = false
 
     /// Per-connection log metadata is built when something is logged (rarely), not held by every
     /// connection: an idle subscriber should cost as little memory as possible.
@@ -130,6 +132,7 @@ final class ConnectionHandler: ChannelInboundHandler {
             break
         case .authenticate(let hello, let version, let requestID):
             helloDeadline?.cancel()
+            takesSnapshotParts = hello.features.contains(SnapshotParts.feature)
             let now = server.clock.now()
             let credential = hello.token.isEmpty ? nil : server.tokens.authenticate(hello.token, now: now)
             let action = machine.authenticated(hello, tokenCredential: credential, tenantExists: { self.server.tenant($0) != nil },
@@ -158,7 +161,9 @@ final class ConnectionHandler: ChannelInboundHandler {
         case .answerOnDutyNow(let requestID):
             if let tenant { write(tenant.onDutyNowFrame(requestID: requestID, now: server.clock.now()), flush: true) }
         case .answerQuery(let message, let requestID):
-            if let tenant { write(tenant.answerFrame(message, requestID: requestID, now: server.clock.now()), flush: true) }
+            guard let tenant else { return }
+            let frames = tenant.answerFrames(message, requestID: requestID, now: server.clock.now(), snapshotPartsLimit: snapshotPartsLimit)
+            for (index, frame) in frames.enumerated() { write(frame, flush: index == frames.count - 1) }
         case .subscribe(let request, let id, let topics, let requestID):
             subscribe(request, id: id, topics: topics, requestID: requestID)
         case .unsubscribe(let id, let requestID):
@@ -170,6 +175,9 @@ final class ConnectionHandler: ChannelInboundHandler {
             context?.close(promise: nil)
         }
     }
+
+    /// The frame limit to split snapshots by, when this client takes them in parts.
+    private var snapshotPartsLimit: Int? { takesSnapshotParts ? server.configuration.limits.maxFrameBytes : nil }
 
     /// The one write path: every frame this connection sends goes through here.
     private func write(_ frame: Frame, flush: Bool) {
@@ -200,7 +208,8 @@ final class ConnectionHandler: ChannelInboundHandler {
         frameLimit.bytes = server.configuration.limits.maxFrameBytes
         logger.debug("handshake done", metadata: logMetadata.merging(["role": "\(credential.role)"]) { current, _ in current })
         write(ConnectionReplies.welcome(version: version, credential: credential, view: tenant.view, serverID: server.serverID,
-                                        limits: server.configuration.limits, requestID: requestID), flush: true)
+                                        limits: server.configuration.limits,
+                                        features: takesSnapshotParts ? [SnapshotParts.feature] : [], requestID: requestID), flush: true)
     }
 
     private func enqueue(_ message: RosterMessage, requestID: UInt32) {
@@ -235,9 +244,15 @@ final class ConnectionHandler: ChannelInboundHandler {
         machine.subscribed(id)
         subscriptions.add(subscribed.subscription)
         for message in PushEncoding.initialSync(subscribed, topics: topics, filter: request.filter) {
-            let frame = message.frame(requestID: requestID)
-            server.metrics?.sent(frame)
-            write(frame.encoded(allocator: context.channel.allocator), flush: false)
+            let frames = if case .snapshot(let snapshot) = message, let limit = snapshotPartsLimit {
+                SnapshotParts.frames(snapshot, requestID: requestID, maxFrameBytes: limit)
+            } else {
+                [message.frame(requestID: requestID)]
+            }
+            for frame in frames {
+                server.metrics?.sent(frame)
+                write(frame.encoded(allocator: context.channel.allocator), flush: false)
+            }
         }
         context.flush()
         subscribed.subscription.lastSentAt = .now()

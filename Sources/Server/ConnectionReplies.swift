@@ -16,7 +16,7 @@ enum ConnectionReplies {
     /// The handshake's answer: the negotiated version, the tenant's revision and the limits
     /// this connection now has.
     static func welcome(version: UInt32, credential: Credential, view: TenantRuntime.View, serverID: String,
-                        limits: ServerConfiguration.Limits, requestID: UInt32) -> Frame {
+                        limits: ServerConfiguration.Limits, features: [String], requestID: UInt32) -> Frame {
         RosterMessage.welcome(.with {
             $0.version = version
             $0.serverID = serverID
@@ -30,6 +30,7 @@ enum ConnectionReplies {
             }
             $0.tenant = Roster_V1_Tenant(view.state.tenant)
             $0.role = credential.role.wire
+            $0.features = features
         }).frame(requestID: requestID)
     }
 

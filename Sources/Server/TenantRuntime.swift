@@ -89,10 +89,14 @@ final class TenantRuntime: Sendable {
     }
 
     /// The answer to any other read request, from a consistent view.
-    func answerFrame(_ request: RosterMessage, requestID: UInt32, now: UnixMillis) -> Frame {
+    /// A snapshot past the frame limit comes as parts when `snapshotPartsLimit` is given (the
+    /// client said it understands them).
+    func answerFrames(_ request: RosterMessage, requestID: UInt32, now: UnixMillis, snapshotPartsLimit: Int?) -> [Frame] {
         switch Queries.answer(request, view: view, now: now) {
-        case .success(let answer): return answer.frame(requestID: requestID)
-        case .failure(let error): return ConnectionReplies.error(error, requestID: requestID)
+        case .success(.snapshot(let snapshot)) where snapshotPartsLimit != nil:
+            return SnapshotParts.frames(snapshot, requestID: requestID, maxFrameBytes: snapshotPartsLimit!)
+        case .success(let answer): return [answer.frame(requestID: requestID)]
+        case .failure(let error): return [ConnectionReplies.error(error, requestID: requestID)]
         }
     }
 

@@ -9,7 +9,7 @@ struct RosterBenchCommand: AsyncParsableCommand {
         commandName: "roster-bench",
         abstract: "Measures roster-server: push fan-out against a floor, and query throughput.",
         discussion: "Build and run in release: swift run -c release roster-bench fanout --subscribers 10000",
-        subcommands: [Fanout.self, Query.self, TenantSize.self, Resolve.self, Schedules.self, FloorServer.self])
+        subcommands: [Fanout.self, Query.self, TenantSize.self, BigTenant.self, Resolve.self, Schedules.self, FloorServer.self])
 }
 
 /// The roster-server binary next to this one.
@@ -119,6 +119,30 @@ struct TenantSize: ParsableCommand {
         print("  one employee's phone changed, validate and apply: \(result.employeeMillis)")
         print(String(format: "  snapshot: %d bytes, encoded in %.0f ms", result.snapshotBytes, result.snapshotEncodeMillis))
         print(String(format: "  resident memory of the process: %.0f MB", Double(result.residentBytes) / 1_048_576))
+    }
+}
+
+struct BigTenant: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "big-tenant",
+        abstract: "A roster-server process serving a big tenant: load time, memory, snapshot to a client, admin change ack.")
+    @Option(help: "Employees.") var employees = 10_000
+    @Option(help: "Shifts.") var shifts = 100_000
+    @Option(help: "Single-shift changes to time (added, then deleted).") var changes = 200
+    @Option(help: "The server's --max-frame-bytes.") var maxFrameBytes = 1_048_576
+
+    func run() async throws {
+        let result = try await BigTenantBenchmark(employees: employees, shifts: shifts, changes: changes, maxFrameBytes: maxFrameBytes,
+                                                  serverExecutable: siblingExecutable("roster-server")).run()
+        print("big-tenant: \(employees) employees, \(shifts) shifts (store written in \(String(format: "%.1f s", result.seedSeconds)))")
+        print(String(format: "  server start to first answer (store loaded, indexes built): %.2f s", result.loadSeconds))
+        print(String(format: "  server resident memory: %.0f MB", Double(result.residentBytes) / 1_048_576))
+        if let failure = result.snapshotFailure {
+            print("  snapshot to a client: failed: \(failure)")
+        } else {
+            print("  snapshot to a client (\(result.snapshotBytes) bytes), request to decoded answer: \(result.snapshot)")
+        }
+        print("  admin change (a shift added or deleted), acknowledged: \(result.ack)")
     }
 }
 

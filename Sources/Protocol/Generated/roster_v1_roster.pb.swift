@@ -1007,8 +1007,8 @@ public nonisolated struct Roster_V1_Hello: Sendable {
   /// tenant id; empty selects the server's default tenant
   public var tenant: String = String()
 
-  /// Optional features the client understands, by name. Version 1 defines none; a receiver
-  /// ignores names it does not know.
+  /// Optional features the client understands, by name: "snapshot-parts" (a snapshot larger than
+  /// the frame limit may come in several frames). A receiver ignores names it does not know.
   public var features: [String] = []
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
@@ -1407,6 +1407,10 @@ public nonisolated struct Roster_V1_Snapshot: Sendable {
 
   /// the default schedule included
   public var schedules: [Roster_V1_Schedule] = []
+
+  /// Set on every part but the last of a snapshot sent in parts (feature "snapshot-parts",
+  /// PROTOCOL.md section 7.6): the receiver merges the parts in order.
+  public var more: Bool = false
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -3998,7 +4002,7 @@ nonisolated extension Roster_V1_GetSnapshotRequest: SwiftProtobuf.Message, Swift
 
 nonisolated extension Roster_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Snapshot"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}epoch\0\u{1}revision\0\u{1}tenant\0\u{1}employees\0\u{1}shifts\0\u{1}schedules\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}epoch\0\u{1}revision\0\u{1}tenant\0\u{1}employees\0\u{1}shifts\0\u{1}schedules\0\u{1}more\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -4012,6 +4016,7 @@ nonisolated extension Roster_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobuf._
       case 4: try { try decoder.decodeRepeatedMessageField(value: &self.employees) }()
       case 5: try { try decoder.decodeRepeatedMessageField(value: &self.shifts) }()
       case 6: try { try decoder.decodeRepeatedMessageField(value: &self.schedules) }()
+      case 7: try { try decoder.decodeSingularBoolField(value: &self.more) }()
       default: break
       }
     }
@@ -4040,6 +4045,9 @@ nonisolated extension Roster_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobuf._
     if !self.schedules.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.schedules, fieldNumber: 6)
     }
+    if self.more != false {
+      try visitor.visitSingularBoolField(value: self.more, fieldNumber: 7)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -4050,6 +4058,7 @@ nonisolated extension Roster_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobuf._
     if lhs.employees != rhs.employees {return false}
     if lhs.shifts != rhs.shifts {return false}
     if lhs.schedules != rhs.schedules {return false}
+    if lhs.more != rhs.more {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
