@@ -59,15 +59,24 @@ public struct OnDutyEngine: Sendable {
         for instant in instants where boundaries.last != instant { boundaries.append(instant) }
         self.boundaries = boundaries
 
-        // Sweep: shifts sorted by start enter, shifts sorted by end leave.
+        // Sweep: shifts sorted by start enter, shifts sorted by end leave. People are small
+        // integers here, so a segment costs no hashing and no allocation of its own (a string
+        // dictionary per segment was most of the time of an index over thousands of shifts).
         let byStart = shifts.indices.sorted { shifts[$0].start < shifts[$1].start }
         let byEnd = shifts.indices.sorted { shifts[$0].end < shifts[$1].end }
+        var personNumbers: [String: Int32] = [:]
+        let personOf: [Int32] = shifts.map { shift in
+            if let number = personNumbers[shift.employeeID] { return number }
+            let number = Int32(personNumbers.count)
+            personNumbers[shift.employeeID] = number
+            return number
+        }
         let segmentCount = boundaries.count + 1
         var memberStart = [Int](repeating: 0, count: segmentCount + 1)
         var members: [Int32] = []
-        var peopleOfSegment: [[String]] = []
-        peopleOfSegment.reserveCapacity(segmentCount)
-        peopleOfSegment.append([])  // segment 0: before everything
+        // The people of each segment, sorted, CSR like the members: for "did the set change".
+        var peopleStart = [Int](repeating: 0, count: segmentCount + 1)
+        var people: [Int32] = []
 
         func precedes(_ a: Int, _ b: Int) -> Bool {
             let sa = shifts[a], sb = shifts[b]
@@ -79,35 +88,57 @@ public struct OnDutyEngine: Sendable {
             return sa.id < sb.id
         }
 
-        var active = Set<Int>()
+        // The active shifts, with each one's position for O(1) removal.
+        var active: [Int] = []
+        var position = [Int](repeating: -1, count: shifts.count)
+        // Per person, their chosen shift in the current segment (-1: none); reset after use.
+        var chosenOf = [Int](repeating: -1, count: personNumbers.count)
+        var chosen: [Int] = []
         var startCursor = 0, endCursor = 0
         for (k, boundary) in boundaries.enumerated() {
             while endCursor < byEnd.count, shifts[byEnd[endCursor]].end == boundary {
-                active.remove(byEnd[endCursor]); endCursor += 1
+                let leaving = byEnd[endCursor]
+                let at = position[leaving], last = active.removeLast()
+                if last != leaving { active[at] = last; position[last] = at }
+                position[leaving] = -1
+                endCursor += 1
             }
             while startCursor < byStart.count, shifts[byStart[startCursor]].start == boundary {
-                active.insert(byStart[startCursor]); startCursor += 1
+                position[byStart[startCursor]] = active.count
+                active.append(byStart[startCursor])
+                startCursor += 1
             }
             // One entry per person: their earliest-starting active shift.
-            var chosen: [String: Int] = [:]
+            chosen.removeAll(keepingCapacity: true)
             for index in active {
-                let person = shifts[index].employeeID
-                if let existing = chosen[person], !precedes(index, existing) { continue }
-                chosen[person] = index
+                let person = Int(personOf[index])
+                let existing = chosenOf[person]
+                if existing < 0 {
+                    chosenOf[person] = index
+                    chosen.append(person)
+                } else if precedes(index, existing) {
+                    chosenOf[person] = index
+                }
             }
-            let ordered = chosen.values.sorted(by: precedes)
+            let ordered = chosen.map { chosenOf[$0] }.sorted(by: precedes)
             memberStart[k + 1] = members.count
             members.append(contentsOf: ordered.map { Int32($0) })
             memberStart[k + 2] = members.count
-            peopleOfSegment.append(chosen.keys.sorted())
+            peopleStart[k + 1] = people.count
+            people.append(contentsOf: chosen.sorted().map { Int32($0) })
+            peopleStart[k + 2] = people.count
+            for person in chosen { chosenOf[person] = -1 }
         }
         self.memberStart = memberStart
         self.members = members
 
+        func samePeople(_ a: Int, _ b: Int) -> Bool {
+            people[peopleStart[a]..<peopleStart[a + 1]].elementsEqual(people[peopleStart[b]..<peopleStart[b + 1]])
+        }
         var nextChange = [Int?](repeating: nil, count: segmentCount)
         if segmentCount >= 2 {
             for k in stride(from: segmentCount - 2, through: 0, by: -1) {
-                nextChange[k] = peopleOfSegment[k + 1] != peopleOfSegment[k] ? k + 1 : nextChange[k + 1]
+                nextChange[k] = !samePeople(k + 1, k) ? k + 1 : nextChange[k + 1]
             }
         }
         self.nextChange = nextChange

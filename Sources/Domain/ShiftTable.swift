@@ -55,16 +55,23 @@ public struct ShiftTable: Sendable {
     public func overlapping(schedule scheduleID: String, from: UnixMillis, to: UnixMillis) -> [Shift] {
         let key = Self.scheduleKey(scheduleID)
         guard from < to else { return [] }
-        var ids = long[key] ?? []
-        if let byWeek = weeks[key] {
-            let first = Self.week(of: from), last = Self.week(of: to - 1)
-            if last - first < Int64(byWeek.count) {
-                for week in first...last { if let found = byWeek[week] { ids.formUnion(found) } }
-            } else {
-                for (week, found) in byWeek where week >= first && week <= last { ids.formUnion(found) }
+        func overlaps(_ shift: Shift) -> Bool { shift.start < to && shift.end > from }
+        var found = (long[key] ?? []).compactMap { byID[$0] }.filter(overlaps)
+        guard let byWeek = weeks[key] else { return found }
+        let first = Self.week(of: from), last = Self.week(of: to - 1)
+        // A shift filed under several weeks of the window is taken from the first of them.
+        func take(_ ids: Set<String>, week: Int64) {
+            for id in ids {
+                guard let shift = byID[id], overlaps(shift), max(Self.week(of: shift.start), first) == week else { continue }
+                found.append(shift)
             }
         }
-        return ids.compactMap { self[$0] }.filter { $0.start < to && $0.end > from }
+        if last - first < Int64(byWeek.count) {
+            for week in first...last { if let ids = byWeek[week] { take(ids, week: week) } }
+        } else {
+            for (week, ids) in byWeek where week >= first && week <= last { take(ids, week: week) }
+        }
+        return found
     }
 
     /// A schedule's shifts, all of them.
