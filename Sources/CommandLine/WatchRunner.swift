@@ -10,29 +10,61 @@ import Glibc
 
 extension CommandRunner {
     /// Follows the server until Ctrl-C or `q`: a live screen on a terminal, JSON lines otherwise.
-    public func watch() async -> ClientExitCode {
-        if !json && isatty(STDOUT_FILENO) == 1 { return await watchOnScreen() }
-        return await watchAsEvents()
+    /// With `exec`, runs that command for each on-duty change (`OnDutyHooks`) and prints the
+    /// JSON lines, on a terminal too.
+    public func watch(exec: String? = nil, execTimeLimit: Duration = .seconds(30)) async -> ClientExitCode {
+        if exec == nil && !json && isatty(STDOUT_FILENO) == 1 { return await watchOnScreen() }
+        let hooks = exec.map { OnDutyHooks(command: $0, timeLimit: execTimeLimit, report: { Self.err("roster-client: \($0)") }) }
+        return await watchAsEvents(hooks: hooks)
     }
 
     /// JSON lines for scripts: the cached view at once (marked as such), then every update.
-    private func watchAsEvents() async -> ClientExitCode {
+    private func watchAsEvents(hooks: OnDutyHooks?) async -> ClientExitCode {
         let stopper = SignalStopper { [client] in await client.stop() }
         if let roster = await client.roster {
             let status = OnDutyStatus(roster.onDuty(), in: roster.state, revision: roster.revision)
             Self.out(JSONShapes.line(JSONShapes.OnDuty(status, source: "cache", event: "onDuty", ageSeconds: Int(roster.age()))))
         }
+        let cachedHandoffs = hooks.map { hooks in Task { await Self.followCachedPlan(of: client, into: hooks) } }
         await client.start()
         var refusal: RosterClientError?
         for await update in client.updates {
             Self.out(WatchEvents.json(update))
+            if case .onDutyChanged(let status) = update { await hooks?.observe(status, source: "server") }
             if case .refused(let error) = update {
                 refusal = error
                 Task { await client.stop() }
             }
         }
+        cachedHandoffs?.cancel()
+        await hooks?.finish()
         stopper.cancel()
         return refusal.map { report($0) } ?? .success
+    }
+
+    /// Who is on duty on every schedule by the cached plan, looked at again at each handoff it
+    /// names and whenever the cache takes a new revision (checked four times a second), and at
+    /// least every minute: the handoffs reach the hooks while the server is unreachable, as
+    /// `now --offline` would answer.
+    private static func followCachedPlan(of client: RosterClient, into hooks: OnDutyHooks) async {
+        var looked: (revision: UInt64, epoch: UInt64)?
+        var wake: UnixMillis = 0
+        while !Task.isCancelled {
+            let now = UnixMillis.now
+            if let roster = await client.roster, now >= wake || looked == nil || looked! != (roster.revision, roster.epoch) {
+                looked = (roster.revision, roster.epoch)
+                wake = now + 60_000
+                for schedule in roster.state.sortedSchedules {
+                    guard let lookup = roster.state.onDuty(of: schedule.id, at: now) else { continue }
+                    var status = OnDutyStatus(lookup, in: roster.state, revision: roster.revision)
+                    status.scheduleID = schedule.id
+                    status.scheduleName = schedule.id == ScheduleDefinition.defaultID ? "" : schedule.name
+                    await hooks.observe(status, source: "cache")
+                    if let until = lookup.until { wake = min(wake, until) }
+                }
+            }
+            try? await Task.sleep(for: .milliseconds(max(20, min(250, wake - UnixMillis.now))))
+        }
     }
 
     /// What wakes the screen up.

@@ -67,3 +67,19 @@ public enum ProcessLimits {
         setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
     }
 }
+
+/// Marks every open descriptor from 3 on close-on-exec, so that a child process started next
+/// inherits only standard input, output and error (and what it is given with dup2, which
+/// clears the flag). SwiftNIO opens its sockets without close-on-exec, and a child that kept a
+/// copy would hold a server's port or a connection open for as long as it lives.
+public func markDescriptorsCloseOnExec() {
+    guard let directory = opendir("/proc/self/fd") else { return }
+    defer { closedir(directory) }
+    let own = dirfd(directory)
+    while let entry = readdir(directory) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        guard let fd = Int32(name), fd >= 3, fd != own else { continue }
+        let flags = fcntl(fd, F_GETFD)
+        if flags >= 0 && flags & FD_CLOEXEC == 0 { _ = fcntl(fd, F_SETFD, flags | FD_CLOEXEC) }
+    }
+}

@@ -108,11 +108,27 @@ struct Watch: AsyncParsableCommand {
             not a terminal, or with --json, prints one JSON object per event per line (state, synced, onDuty, \
             rosterChanged, resync, goingAway, warning, error), flushed at once. Reconnects by itself and \
             resumes where it left off.
+
+            With --exec CMD, runs CMD (with /bin/sh) once for each change of who is on duty on a schedule, \
+            one run at a time: the event as one JSON line on standard input, and ROSTER_SCHEDULE, \
+            ROSTER_SCHEDULE_ID, ROSTER_ON_DUTY (names), ROSTER_ON_DUTY_IDS, ROSTER_UNTIL and ROSTER_SOURCE \
+            (server or cache) in the environment. Handoffs in the cached plan run it while the server is \
+            unreachable. A command that fails or outlives --exec-timeout is reported and the watch goes on. \
+            --exec prints JSON lines, on a terminal too.
             """)
     @OptionGroup var options: ConnectionOptions
+    @Option(name: .long, help: ArgumentHelp("Run this command for each on-duty change.", valueName: "command"))
+    var exec: String?
+    @Option(name: .long, help: ArgumentHelp("Stop a command from --exec after this many seconds.", valueName: "seconds"))
+    var execTimeout: Int = 30
+
+    func validate() throws {
+        if let exec, exec.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--exec needs a command") }
+        guard (1...86_400).contains(execTimeout) else { throw ValidationError("--exec-timeout must be 1 to 86400 seconds") }
+    }
 
     func run() async throws {
-        try await options.runner().watch().exit()
+        try await options.runner().watch(exec: exec, execTimeLimit: .seconds(execTimeout)).exit()
     }
 }
 

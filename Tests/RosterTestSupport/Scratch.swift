@@ -1,6 +1,7 @@
 import Foundation
 import NIOConcurrencyHelpers
 import RosterClient
+import RosterDomain
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -122,6 +123,10 @@ public final class ChildProcess: @unchecked Sendable {
                 posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", O_WRONLY, 0)
             }
         }
+        // Only 0-2 reach the child: SwiftNIO's sockets are not close-on-exec, so a child would
+        // otherwise keep the listening sockets of servers other tests run in this process, and a
+        // long-lived one (a watcher) would hold a port another test restarts its server on.
+        markDescriptorsCloseOnExec()
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let variables = environment ?? ProcessInfo.processInfo.environment
         let envp = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -253,6 +258,7 @@ func spawnAndWaitBlocking(_ path: String, _ arguments: [String]) -> Int32 {
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     for fd: Int32 in [0, 1, 2] { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
+    markDescriptorsCloseOnExec()  // as in ChildProcess: no inherited sockets
     let argv = ([path] + arguments).map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
     guard posix_spawn(&pid, path, &actions, nil, argv, environ) == 0 else { return -1 }

@@ -1,0 +1,85 @@
+import Foundation
+import RosterTestSupport
+import Testing
+
+/// `roster-client watch --exec`: the real binaries, real handoffs a few seconds apart.
+@Suite(.serialized, .timeLimit(.minutes(2))) struct WatchExecTests {
+    static func iso(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: date)
+    }
+
+    @Test func aHookRunsForEachHandoffReportsAFailureAndFiresFromTheCacheWhenTheServerIsGone() async throws {
+        let scratch = TestScratch.directory("roster-hooks")
+        defer { TestScratch.remove(scratch) }
+        let events = scratch.appendingPathComponent("handoffs.jsonl").path
+        let fields = scratch.appendingPathComponent("fields.txt").path
+        try await withServerProcess { server in
+            let cli = CLI(port: server.port, token: server.adminToken)
+            for (first, last) in [("Ada", "Lovelace"), ("Alan", "Turing"), ("Grace", "Hopper")] {
+                #expect(try await cli.run(["admin", "employee", "add", "--first", first, "--last", last]).status == 0)
+            }
+            // Ada now, Alan from in 4 s, Grace from in 9 s.
+            let now = Date()
+            let first = now.addingTimeInterval(4), second = now.addingTimeInterval(9)
+            for (person, start, end) in [("Ada Lovelace", now.addingTimeInterval(-60), first), ("Alan Turing", first, second),
+                                         ("Grace Hopper", second, now.addingTimeInterval(3600))] {
+                let added = try await cli.run(["admin", "shift", "add", "--employee", person, "--start", Self.iso(start), "--end", Self.iso(end)])
+                #expect(added.status == 0, "\(added.stderr)")
+            }
+            // Alan's handoff makes the command fail; the watch goes on to Grace's.
+            let command = """
+                if [ "$ROSTER_ON_DUTY" = "Alan Turing" ]; then exit 3; fi
+                cat >> \(events); echo "$ROSTER_ON_DUTY|$ROSTER_SOURCE|$ROSTER_SCHEDULE_ID|$ROSTER_UNTIL" >> \(fields)
+                """
+            let watch = try ChildProcess(CLI.binary.path, ["watch", "--exec", command], environment: cli.environment)
+            try await withCleanup(watch, cleanUp: { await $0.stop(signal: SIGKILL) }) { watch in
+                func lines(_ path: String) -> [String] {
+                    ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+                }
+                #expect(await eventually(20) { watch.stderr.contains("exited with status 3") }, "\(watch.stderr)")
+                #expect(await eventually(20) { lines(fields).contains { $0.hasPrefix("Grace Hopper|") } },
+                        "\(lines(fields)) \(watch.stderr)")
+                #expect(lines(fields).first?.hasPrefix("Grace Hopper|") == true, "Ada was the baseline; Alan's run failed")
+                #expect(lines(fields).first?.contains("|default|") == true)
+                let json = try #require(lines(events).first.flatMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
+                #expect(json["event"] as? String == "onDuty")
+                #expect((json["current"] as? [[String: Any]])?.first?["name"] as? String == "Grace Hopper")
+                #expect(lines(fields).count == 1, "one run per change: the push and the cache agreeing is not a second change")
+
+                // Offline: the server is gone; a handoff in the cached plan still runs the hook.
+                let third = Date().addingTimeInterval(7)
+                #expect(try await cli.run(["admin", "shift", "add", "--employee", "Ada Lovelace", "--start", Self.iso(third),
+                                           "--end", Self.iso(third.addingTimeInterval(3600))]).status == 0)
+                #expect(try await cli.run(["admin", "shift", "add", "--employee", "Alan Turing", "--start", Self.iso(third),
+                                           "--end", Self.iso(third.addingTimeInterval(3600))]).status == 0)
+                try await Task.sleep(for: .milliseconds(500))  // the watch has the revisions
+                await server.kill9()
+                let killedBeforeTheHandoff = Date() < third
+                #expect(await eventually(20) { lines(fields).count == 2 }, "\(lines(fields))")
+                let offline = lines(fields).last ?? ""
+                #expect(offline.contains("Ada Lovelace") && offline.contains("Alan Turing") && offline.contains("Grace Hopper"), "\(offline)")
+                if killedBeforeTheHandoff { #expect(offline.contains("|cache|"), "\(offline)") }
+                #expect(watch.isRunning, "a failing command does not stop the watch")
+            }
+        }
+    }
+
+    @Test func aCommandThatOutlivesItsTimeLimitIsStoppedAndReported() async throws {
+        try await withServerProcess { server in
+            let cli = CLI(port: server.port, token: server.adminToken)
+            #expect(try await cli.run(["admin", "employee", "add", "--first", "Ada", "--last", "Lovelace"]).status == 0)
+            let start = Date().addingTimeInterval(3)
+            #expect(try await cli.run(["admin", "shift", "add", "--employee", "Ada Lovelace", "--start", Self.iso(start),
+                                       "--end", Self.iso(start.addingTimeInterval(3600))]).status == 0)
+            let watch = try ChildProcess(CLI.binary.path, ["watch", "--exec-timeout", "1", "--exec", "sleep 30"], environment: cli.environment)
+            try await withCleanup(watch, cleanUp: { await $0.stop(signal: SIGKILL) }) { watch in
+                #expect(await eventually(20) { watch.stderr.contains("did not finish in time") }, "\(watch.stderr)")
+                #expect(watch.isRunning)
+            }
+            let refused = try await cli.run(["watch", "--exec-timeout", "0", "--exec", "true"])
+            #expect(refused.status == 64)
+        }
+    }
+}
