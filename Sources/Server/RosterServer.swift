@@ -128,8 +128,8 @@ final class ServerContext: Sendable {
 
     var connections: [any Channel] { openConnections.withLockedValue { Array($0.values) } }
 
-    /// The one pipeline of a server connection (TLS when configured, frame decoder, connection
-    /// handler), used by the listener and by the fuzz target alike; past the connection limit a
+    /// The one pipeline of a server connection (TLS when configured, then the connection handler,
+    /// which also cuts the frames), used by the listener and by the fuzz target alike; past the connection limit a
     /// refusal instead. Call on the channel's loop.
     func configurePipeline(of channel: any Channel) throws {
         guard connectionOpened(channel) else {
@@ -141,7 +141,6 @@ final class ServerContext: Sendable {
         if let tls {
             try channel.pipeline.syncOperations.addHandler(try TLSHandler(context: tls, plaintextRefusal: RosterServer.tlsRequired))
         }
-        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder(limit: limit)))
         try channel.pipeline.syncOperations.addHandler(ConnectionHandler(server: self, frameLimit: limit, channel: channel))
     }
 }
