@@ -10,6 +10,18 @@ import Testing
         return formatter.string(from: date)
     }
 
+    /// Starts `watch` with these arguments and waits until it has synced, so that everything the
+    /// test changes afterwards is a change to it (a loaded machine must not turn a handoff the
+    /// test meant into the watch's starting point).
+    static func startWatch(_ arguments: [String], cli: CLI) async throws -> ChildProcess {
+        let watch = try ChildProcess(CLI.binary.path, ["watch"] + arguments, environment: cli.environment)
+        guard await eventually(30, { watch.stdout.contains("\"event\":\"synced\"") }) else {
+            await watch.stop(signal: SIGKILL)
+            throw TestFailure("watch did not sync: \(watch.stderr)")
+        }
+        return watch
+    }
+
     @Test func aHookRunsForEachHandoffReportsAFailureAndFiresFromTheCacheWhenTheServerIsGone() async throws {
         let scratch = TestScratch.directory("roster-hooks")
         defer { TestScratch.remove(scratch) }
@@ -20,28 +32,27 @@ import Testing
             for (first, last) in [("Ada", "Lovelace"), ("Alan", "Turing"), ("Grace", "Hopper")] {
                 #expect(try await cli.run(["admin", "employee", "add", "--first", first, "--last", last]).status == 0)
             }
-            // Ada now, Alan from in 4 s, Grace from in 9 s.
-            let now = Date()
-            let first = now.addingTimeInterval(4), second = now.addingTimeInterval(9)
-            for (person, start, end) in [("Ada Lovelace", now.addingTimeInterval(-60), first), ("Alan Turing", first, second),
-                                         ("Grace Hopper", second, now.addingTimeInterval(3600))] {
-                let added = try await cli.run(["admin", "shift", "add", "--employee", person, "--start", Self.iso(start), "--end", Self.iso(end)])
-                #expect(added.status == 0, "\(added.stderr)")
-            }
             // Alan's handoff makes the command fail; the watch goes on to Grace's.
             let command = """
                 if [ "$ROSTER_ON_DUTY" = "Alan Turing" ]; then exit 3; fi
                 cat >> \(events); echo "$ROSTER_ON_DUTY|$ROSTER_SOURCE|$ROSTER_SCHEDULE_ID|$ROSTER_UNTIL" >> \(fields)
                 """
-            let watch = try ChildProcess(CLI.binary.path, ["watch", "--exec", command], environment: cli.environment)
+            let watch = try await Self.startWatch(["--exec", command], cli: cli)
             try await withCleanup(watch, cleanUp: { await $0.stop(signal: SIGKILL) }) { watch in
                 func lines(_ path: String) -> [String] {
                     ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
                 }
-                #expect(await eventually(20) { watch.stderr.contains("exited with status 3") }, "\(watch.stderr)")
-                #expect(await eventually(20) { lines(fields).contains { $0.hasPrefix("Grace Hopper|") } },
+                // Nobody is on duty (the watch's starting point); Alan from in 8 s, Grace from in 14 s.
+                let now = Date()
+                let first = now.addingTimeInterval(8), second = now.addingTimeInterval(14)
+                for (person, start, end) in [("Alan Turing", first, second), ("Grace Hopper", second, now.addingTimeInterval(3600))] {
+                    let added = try await cli.run(["admin", "shift", "add", "--employee", person, "--start", Self.iso(start), "--end", Self.iso(end)])
+                    #expect(added.status == 0, "\(added.stderr)")
+                }
+                #expect(await eventually(30) { watch.stderr.contains("exited with status 3") }, "\(watch.stderr)")
+                #expect(await eventually(30) { lines(fields).contains { $0.hasPrefix("Grace Hopper|") } },
                         "\(lines(fields)) \(watch.stderr)")
-                #expect(lines(fields).first?.hasPrefix("Grace Hopper|") == true, "Ada was the baseline; Alan's run failed")
+                #expect(lines(fields).first?.hasPrefix("Grace Hopper|") == true, "nobody was the starting point; Alan's run failed")
                 #expect(lines(fields).first?.contains("|default|") == true)
                 let json = try #require(lines(events).first.flatMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
                 #expect(json["event"] as? String == "onDuty")
@@ -70,12 +81,13 @@ import Testing
         try await withServerProcess { server in
             let cli = CLI(port: server.port, token: server.adminToken)
             #expect(try await cli.run(["admin", "employee", "add", "--first", "Ada", "--last", "Lovelace"]).status == 0)
-            let start = Date().addingTimeInterval(3)
-            #expect(try await cli.run(["admin", "shift", "add", "--employee", "Ada Lovelace", "--start", Self.iso(start),
-                                       "--end", Self.iso(start.addingTimeInterval(3600))]).status == 0)
-            let watch = try ChildProcess(CLI.binary.path, ["watch", "--exec-timeout", "1", "--exec", "sleep 30"], environment: cli.environment)
+            let watch = try await Self.startWatch(["--exec-timeout", "1", "--exec", "sleep 30"], cli: cli)
             try await withCleanup(watch, cleanUp: { await $0.stop(signal: SIGKILL) }) { watch in
-                #expect(await eventually(20) { watch.stderr.contains("did not finish in time") }, "\(watch.stderr)")
+                // Ada on duty from now: a change of plan the watch hears at once.
+                let added = try await cli.run(["admin", "shift", "add", "--employee", "Ada Lovelace", "--start", Self.iso(Date().addingTimeInterval(-60)),
+                                               "--end", Self.iso(Date().addingTimeInterval(3600))])
+                #expect(added.status == 0, "\(added.stderr)")
+                #expect(await eventually(30) { watch.stderr.contains("did not finish in time") }, "\(watch.stderr)")
                 #expect(watch.isRunning)
             }
             let refused = try await cli.run(["watch", "--exec-timeout", "0", "--exec", "true"])
