@@ -197,7 +197,11 @@ public struct RosterState: Sendable, Hashable {
 
     /// Builds the on-duty index of one schedule (the default one when nil) around `instant`.
     public func onDutyIndex(of scheduleID: String = ScheduleDefinition.defaultID, around instant: UnixMillis) -> ScheduleOnDutyIndex? {
-        schedules[scheduleID].map { ScheduleOnDutyIndex($0, shifts: shifts, employees: employees, around: instant) }
+        guard let schedule = schedules[scheduleID] else { return nil }
+        // An index outlives revisions (only the schedules a change touches are rebuilt): one that
+        // has no one-off shifts to read does not keep this revision's shift table alive.
+        guard shifts.holdsShifts(schedule: scheduleID) else { return ScheduleOnDutyIndex(schedule, employees: employees, around: instant) }
+        return ScheduleOnDutyIndex(schedule, shifts: shifts, employees: employees, around: instant)
     }
 
     /// Who is on duty on a schedule (the default one unless named) at `instant`.

@@ -74,6 +74,12 @@ public struct ShiftTable: Sendable {
         return found
     }
 
+    /// Whether any shift belongs to the schedule.
+    public func holdsShifts(schedule scheduleID: String) -> Bool {
+        let key = Self.scheduleKey(scheduleID)
+        return !(weeks[key]?.isEmpty ?? true) || !(long[key]?.isEmpty ?? true)
+    }
+
     /// A schedule's shifts, all of them.
     public func all(schedule scheduleID: String) -> [Shift] {
         let key = Self.scheduleKey(scheduleID)

@@ -53,6 +53,7 @@ import Testing
             for schedule in ["", "b"] {
                 let mine = plain.values.filter { ShiftTable.scheduleKey($0.scheduleID) == ShiftTable.scheduleKey(schedule) }
                 #expect(Set(table.all(schedule: schedule)) == Set(mine))
+                #expect(table.holdsShifts(schedule: schedule) == !mine.isEmpty)
                 for start in windows {
                     let from = UnixMillis(start) * Self.day, to = from + UnixMillis(abs(start) % 50 + 1) * Self.day
                     let expected = mine.filter { $0.start < to && $0.end > from }

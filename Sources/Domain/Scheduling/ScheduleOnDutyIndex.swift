@@ -34,7 +34,8 @@ public final class ScheduleOnDutyIndex: Sendable {
     private let far = FarEngine()
 
     static let week: UnixMillis = 7 * 86_400_000
-    /// How far past the horizon a lookup looks for `until` when nothing changes inside it.
+    /// How far past the horizon a lookup looks for `until` when nothing changes inside it (with
+    /// rules; one-off shifts alone are looked at to the last).
     static let farLookahead: UnixMillis = 400 * 86_400_000
 
     /// An index over `definition` with its one-off shifts in `definition.shifts`.
