@@ -148,6 +148,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOTestUtils", package: "swift-nio"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             path: "Tests/RosterProtocolTests",
             exclude: ["Vectors"]
