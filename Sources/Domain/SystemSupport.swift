@@ -77,7 +77,11 @@ public func markDescriptorsCloseOnExec() {
     defer { closedir(directory) }
     let own = dirfd(directory)
     while let entry = readdir(directory) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        // Read the name in place: the kernel packs entries, so the last one's 256-byte d_name
+        // may run past the end of readdir's buffer, and copying the whole field (as
+        // `entry.pointee.d_name` would) can fault on the page after it.
+        let name = String(cString: UnsafeRawPointer(entry).advanced(by: MemoryLayout<dirent>.offset(of: \dirent.d_name)!)
+            .assumingMemoryBound(to: CChar.self))
         guard let fd = Int32(name), fd >= 3, fd != own else { continue }
         let flags = fcntl(fd, F_GETFD)
         if flags >= 0 && flags & FD_CLOEXEC == 0 { _ = fcntl(fd, F_SETFD, flags | FD_CLOEXEC) }
