@@ -112,7 +112,10 @@ let package = Package(
         // and the watch screen. The executable only declares commands.
         .target(
             name: "RosterCommandLine",
-            dependencies: ["RosterClient", "RosterDomain", "RosterProtocol", "RosterTLS", "RosterViewModels"],
+            dependencies: [
+                "RosterClient", "RosterDomain", "RosterProtocol", "RosterTLS", "RosterViewModels",
+                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+            ],
             path: "Sources/CommandLine"
         ),
         .executableTarget(
@@ -181,6 +184,7 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             path: "Tests/RosterTestSupport"
         ),

@@ -26,6 +26,13 @@ public enum DurationText {
         }
     }
 
+    /// A whole number of minutes in the largest unit that divides it: "15m", "2h", "1d".
+    public static func format(minutes: Int) -> String {
+        if minutes > 0, minutes % 1440 == 0 { return "\(minutes / 1440)d" }
+        if minutes > 0, minutes % 60 == 0 { return "\(minutes / 60)h" }
+        return "\(minutes)m"
+    }
+
     /// How old something is, in its largest whole unit: "3 seconds", "5 minutes", "2 hours",
     /// "4 days". The CLI's cache answers and the view models' offline message both say it so.
     public static func age(seconds: TimeInterval) -> String {

@@ -47,6 +47,8 @@ public enum MessageType: UInt8, Sendable, CaseIterable {
     case audit = 0x39
     case getCalendar = 0x3A
     case calendar = 0x3B
+    case notificationAdmin = 0x3C
+    case notificationAdminResult = 0x3D
 }
 
 /// The release, as `--version` prints it.

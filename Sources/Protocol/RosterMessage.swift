@@ -48,6 +48,8 @@ public enum RosterMessage: Sendable, Hashable {
     case audit(Roster_V1_AuditResponse)
     case getCalendar(Roster_V1_GetCalendarRequest)
     case calendar(Roster_V1_CalendarResponse)
+    case notificationAdmin(Roster_V1_NotificationAdminRequest)
+    case notificationAdminResult(Roster_V1_NotificationAdminResponse)
 
     /// The message type code this message travels under.
     public var type: MessageType {
@@ -94,6 +96,8 @@ public enum RosterMessage: Sendable, Hashable {
         case .audit: return .audit
         case .getCalendar: return .getCalendar
         case .calendar: return .calendar
+        case .notificationAdmin: return .notificationAdmin
+        case .notificationAdminResult: return .notificationAdminResult
         }
     }
 
@@ -151,6 +155,8 @@ public enum RosterMessage: Sendable, Hashable {
             case .audit: return .audit(try Roster_V1_AuditResponse(body: frame.body))
             case .getCalendar: return .getCalendar(try Roster_V1_GetCalendarRequest(body: frame.body))
             case .calendar: return .calendar(try Roster_V1_CalendarResponse(body: frame.body))
+            case .notificationAdmin: return .notificationAdmin(try Roster_V1_NotificationAdminRequest(body: frame.body))
+            case .notificationAdminResult: return .notificationAdminResult(try Roster_V1_NotificationAdminResponse(body: frame.body))
             }
         } catch {
             throw .undecodableBody(type, String(describing: error))
@@ -202,6 +208,8 @@ public enum RosterMessage: Sendable, Hashable {
         case .audit(let body): return body.bodyBuffer()
         case .getCalendar(let body): return body.bodyBuffer()
         case .calendar(let body): return body.bodyBuffer()
+        case .notificationAdmin(let body): return body.bodyBuffer()
+        case .notificationAdminResult(let body): return body.bodyBuffer()
         }
     }
 
@@ -255,6 +263,8 @@ public enum RosterMessage: Sendable, Hashable {
         case .audit(let body): return body
         case .getCalendar(let body): return body
         case .calendar(let body): return body
+        case .notificationAdmin(let body): return body
+        case .notificationAdminResult(let body): return body
         }
     }
 }

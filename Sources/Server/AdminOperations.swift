@@ -10,6 +10,8 @@ struct AdminOperations: Sendable {
     let clock: any ServerClock
     let historyLimit: Int
     var metrics: ServerMetrics? = nil
+    /// Derives the notifications a change causes, committed with it; nil: none (tools, tests).
+    var notifier: Notifier? = nil
 
     /// The answer for the admin, and the revision to publish once it is written (nil when
     /// nothing was committed).
@@ -155,10 +157,13 @@ struct AdminOperations: Sendable {
         let entry = HistoryEntry(revision: view.revision + 1, committedAt: clock.now(), changes: located.map(\.change))
         let audit = AuditLog.change(revision: entry.revision, at: entry.committedAt, changes: entry.changes, before: view.state,
                                     actor: actor, reason: reason)
+        let outbox = notifier?.outbox(tenantID: tenant.id, previous: view.state, current: newState, changes: entry.changes,
+                                      revision: entry.revision, now: entry.committedAt, actor: actor.name) ?? OutboxWrite()
         do {
             let started = ContinuousClock.now
-            try await store.commit(tenantID: tenant.id, entry: entry, historyLimit: historyLimit, audit: audit)
+            try await store.commit(tenantID: tenant.id, entry: entry, historyLimit: historyLimit, audit: audit, outbox: outbox)
             metrics?.committed(entry.changes, after: .now - started)
+            notifier?.committed(tenantID: tenant.id, write: outbox)
         } catch {
             return .failure(WireError(.unavailable, "the change could not be stored: \(error)", retryable: true))
         }

@@ -199,6 +199,14 @@ extension ServerContext {
 
     /// Drops entries older than the configured retention.
     func pruneAudit() async {
+        // Delivered notifications are kept 30 days, for `admin webhook deliveries`.
+        if let notifier {
+            do {
+                _ = try await notifier.store.pruneNotices(before: clock.now() - 30 * 86_400_000)
+            } catch {
+                logger.warning("could not prune delivered notifications: \(error)")
+            }
+        }
         let cutoff = clock.now() - UnixMillis(configuration.auditRetention.milliseconds)
         do {
             let dropped = try await admin.store.pruneAudit(before: cutoff)

@@ -195,6 +195,15 @@ struct ConnectionStateMachine {
             }
             inFlight += 1
             return .enqueueMutation(message, requestID: requestID)
+        case .notificationAdmin:
+            guard credential.role == .admin else {
+                return .sendError(WireError(.permissionDenied, "webhooks and reminders are for admins"), requestID: requestID)
+            }
+            guard inFlight < limits.maxInFlight else {
+                return .sendError(WireError(.resourceExhausted, "too many requests in flight", retryable: true), requestID: requestID)
+            }
+            inFlight += 1
+            return .enqueueMutation(message, requestID: requestID)
         case .getAudit:
             guard credential.role == .admin else {
                 return .sendError(WireError(.permissionDenied, "the audit log is for admins"), requestID: requestID)

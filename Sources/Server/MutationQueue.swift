@@ -47,6 +47,10 @@ extension ServerContext {
                 promise.succeed(await admin.audit(request, on: tenant).map(RosterMessage.audit))
                 return
             }
+            if case .notificationAdmin(let request) = message {
+                promise.succeed(await self.notificationAdmin(request, tenant: tenant))
+                return
+            }
             if case .getCalendar(let request) = message {
                 promise.succeed(await self.calendar(request, tenant: tenant, actor: actor))
                 return

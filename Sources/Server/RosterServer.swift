@@ -67,10 +67,13 @@ final class ServerContext: Sendable {
     let metrics: ServerMetrics?
     /// The HTTP listener's port, for calendar URLs; nil without one.
     let httpPort: Int?
+    /// Webhooks and reminders; nil when the server runs without (tools, some tests).
+    let notifier: Notifier?
 
     init(configuration: ServerConfiguration, clock: any ServerClock, logger: Logger, tenants: [String: TenantRuntime],
          tokens: TokenRegistry, tls: TLSContext?, store: any RosterStore, loops: [any EventLoop], isLoopback: Bool,
-         metrics: ServerMetrics? = nil, httpPort: Int? = nil) {
+         metrics: ServerMetrics? = nil, httpPort: Int? = nil, notifier: Notifier? = nil) {
+        self.notifier = notifier
         self.metrics = metrics
         self.httpPort = httpPort
         self.isLoopback = isLoopback
@@ -83,7 +86,8 @@ final class ServerContext: Sendable {
         servesTLS = tls != nil
         serverID = IdentifierFactory.make("srv")
         mutations = MutationQueue()
-        admin = AdminOperations(store: store, clock: clock, historyLimit: configuration.limits.historySize, metrics: metrics)
+        admin = AdminOperations(store: store, clock: clock, historyLimit: configuration.limits.historySize, metrics: metrics,
+                                notifier: notifier)
         sweepers = loops.map { LivenessSweeper(loop: $0, intervalMillis: configuration.limits.pingInterval.milliseconds) }
     }
 
@@ -264,9 +268,17 @@ public final class RosterServer: Service, Sendable {
                                                             metrics: http?.metrics)
         }
         let tokens = TokenRegistry(try await initialTokens(store: store, dataDirectory: dataDirectory))
+        let notifier = Notifier(store: store, settings: configuration.notifications, clock: clock, logger: logger)
+        do {
+            try await notifier.load()
+        } catch {
+            await notifier.dispatcher.shutdown()
+            throw error
+        }
         let context = ServerContext(configuration: configuration, clock: clock, logger: logger, tenants: tenants,
                                     tokens: tokens, tls: tls, store: store, loops: loops, isLoopback: isLoopback,
-                                    metrics: http?.metrics, httpPort: httpChannel.withLockedValue { $0?.localAddress?.port })
+                                    metrics: http?.metrics, httpPort: httpChannel.withLockedValue { $0?.localAddress?.port },
+                                    notifier: notifier)
         for sweeper in context.sweepers { sweeper.loop.execute { sweeper.start() } }
         for tenant in tenants.values { tenant.startOnDutyTracking() }
 
@@ -279,6 +291,7 @@ public final class RosterServer: Service, Sendable {
                 for tenant in tenants.values { tenant.stopOnDutyTracking() }
                 for sweeper in context.sweepers { sweeper.loop.execute { sweeper.stop() } }
                 await context.mutations.finish()
+                await notifier.dispatcher.shutdown()
                 throw error
             }
             demo = roster
@@ -347,6 +360,13 @@ public final class RosterServer: Service, Sendable {
                         try await Self.repeatedly(every: .seconds(3600)) { await context.pruneAudit() }
                     }
                     if let demo { tasks.addTask { try await demo.run() } }
+                    if let notifier = context.notifier {
+                        tasks.addTask { await notifier.dispatcher.run() }
+                        tasks.addTask {
+                            await context.planNotifications()
+                            try await Self.repeatedly(every: notifier.settings.planAhead / 3) { await context.planNotifications() }
+                        }
+                    }
                 }
             }
         } catch is CancellationError {
@@ -474,6 +494,7 @@ public final class RosterServer: Service, Sendable {
         for channel in children { try? await channel.close() }
         for sweeper in started.context.sweepers { try? await sweeper.loop.submit { sweeper.stop() }.get() }
         await started.context.mutations.finish()
+        await started.context.notifier?.dispatcher.shutdown()
         try? await started.store.close()
         // Nothing may schedule on the loops once they are gone: stop the clock's watchdog first.
         if let clock = clock as? SystemClock { clock.stop() }

@@ -17,6 +17,8 @@ public struct ServerConfigFile: Sendable {
         ("progress-interval-ms", .number), ("outbound-buffer-bytes", .number), ("write-deadline-ms", .number),
         ("shutdown-grace-ms", .number), ("audit-retention-days", .number),
         ("calendar-days-back", .number), ("calendar-days-ahead", .number),
+        ("webhook-timeout-ms", .number), ("webhook-retry-base-ms", .number), ("webhook-retry-budget-ms", .number),
+        ("coverage-gap-days", .number),
     ]
 
     public static func environmentName(of key: String) -> String {

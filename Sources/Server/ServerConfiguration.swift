@@ -56,6 +56,28 @@ public struct ServerConfiguration: Sendable {
 
     public var limits = Limits()
 
+    /// Webhook delivery and notice planning (docs/NOTIFICATIONS.md).
+    public var notifications = NotificationSettings()
+
+    public struct NotificationSettings: Sendable {
+        /// The first retry waits about this long; each later one twice as long (with jitter),
+        /// at most `retryCap`.
+        public var retryBase: Duration = .seconds(10)
+        public var retryCap: Duration = .seconds(3600)
+        /// An endpoint failing for this long is disabled.
+        public var retryBudget: Duration = .seconds(86_400)
+        /// A request that has not been answered in this time has failed.
+        public var requestTimeout: Duration = .seconds(10)
+        /// Time-driven events (handoffs, reminders, gaps) are written to the outbox this far ahead.
+        public var planAhead: Duration = .seconds(900)
+        /// `shifts.changed` compares each person's shifts over this many days ahead.
+        public var changeHorizonDays = 28
+        /// `coverage.gap` looks this many days ahead.
+        public var gapDays = 7
+
+        public init() {}
+    }
+
     public struct Limits: Sendable {
         public var maxConnections: Int = 50_000
         public var maxFrameBytes: Int = WireProtocol.defaultMaxFrameLength

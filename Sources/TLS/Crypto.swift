@@ -14,6 +14,33 @@ public enum Crypto {
         return Array(digest.prefix(Int(length)))
     }
 
+    /// HMAC-SHA256 of `message` under `key` (webhook signatures).
+    public static func hmacSHA256(key: some Collection<UInt8>, message: some Collection<UInt8>) -> [UInt8] {
+        let key = Array(key), input = Array(message)
+        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        let result = key.withUnsafeBytes { rawKey in
+            input.withUnsafeBytes { raw in
+                HMAC(EVP_sha256(), rawKey.baseAddress, Int32(rawKey.count), raw.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                     raw.count, &digest, &length)
+            }
+        }
+        precondition(result != nil, "HMAC-SHA256 failed: \(OpenSSLErrorEntry.drain())")
+        return Array(digest.prefix(Int(length)))
+    }
+
+    /// Lower-case hexadecimal, as signatures are written in headers.
+    public static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text = [UInt8]()
+        text.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
     /// Compares in time that depends only on the length, not on where the bytes differ.
     public static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         guard a.count == b.count else { return false }

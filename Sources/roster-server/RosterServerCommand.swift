@@ -89,6 +89,14 @@ struct Serve: AsyncParsableCommand {
     var calendarDaysBack: Int?
     @Option(help: "Days of future shifts in a calendar feed. (env: ROSTER_CALENDAR_DAYS_AHEAD; default: 90)")
     var calendarDaysAhead: Int?
+    @Option(help: "Milliseconds a webhook endpoint has to answer. (env: ROSTER_WEBHOOK_TIMEOUT_MS; default: 10000)")
+    var webhookTimeoutMs: Int64?
+    @Option(help: "Milliseconds before a failed webhook delivery's first retry; each later one waits twice as long, at most an hour. (env: ROSTER_WEBHOOK_RETRY_BASE_MS; default: 10000)")
+    var webhookRetryBaseMs: Int64?
+    @Option(help: "Milliseconds a webhook endpoint may keep failing before it is disabled. (env: ROSTER_WEBHOOK_RETRY_BUDGET_MS; default: 86400000, a day)")
+    var webhookRetryBudgetMs: Int64?
+    @Option(help: "Days ahead in which a schedule with nobody on duty is a coverage.gap event. (env: ROSTER_COVERAGE_GAP_DAYS; default: 7)")
+    var coverageGapDays: Int?
 
     func validate() throws {
         let below = try Fallbacks(file: configFile())
@@ -155,6 +163,12 @@ struct Serve: AsyncParsableCommand {
         configuration.limits = limits
         configuration.calendarDaysBack = min(366, max(0, try below.number(calendarDaysBack, "CALENDAR_DAYS_BACK") ?? 30))
         configuration.calendarDaysAhead = min(366, max(1, try below.number(calendarDaysAhead, "CALENDAR_DAYS_AHEAD") ?? 90))
+        var notifications = configuration.notifications
+        if let ms = try below.number(webhookTimeoutMs, "WEBHOOK_TIMEOUT_MS") { notifications.requestTimeout = .milliseconds(max(1, ms)) }
+        if let ms = try below.number(webhookRetryBaseMs, "WEBHOOK_RETRY_BASE_MS") { notifications.retryBase = .milliseconds(max(1, ms)) }
+        if let ms = try below.number(webhookRetryBudgetMs, "WEBHOOK_RETRY_BUDGET_MS") { notifications.retryBudget = .milliseconds(max(0, ms)) }
+        if let days = try below.number(coverageGapDays, "COVERAGE_GAP_DAYS") { notifications.gapDays = min(90, max(1, days)) }
+        configuration.notifications = notifications
         if let days = try below.number(auditRetentionDays, "AUDIT_RETENTION_DAYS") {
             guard days > 0 else { throw ValidationError("--audit-retention-days must be at least 1 (got \(days))") }
             configuration.auditRetention = .seconds(Int64(days) * 86_400)

@@ -178,6 +178,16 @@ enum SampleMessages {
             $0.ics = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nEND:VCALENDAR\r\n"; $0.token = "rst_0a1b2c3d4e5f_00ff"
             $0.httpPort = 7480; $0.https = true
         })),
+        (24, .notificationAdmin(.with {
+            $0.addWebhook = .with { $0.url = "https://ops.example.com/roster"; $0.events = ["on-duty.changed", "shift.starting"] }
+        })),
+        (24, .notificationAdminResult(.with {
+            $0.webhooks = [.with {
+                $0.id = "whk_0a1b2c3d4e5f"; $0.url = "https://ops.example.com/roster"; $0.events = ["on-duty.changed", "shift.starting"]
+                $0.createdMs = 1_767_225_600_000
+            }]
+            $0.secret = "whsec_00ff"
+        })),
         (17, .mutationResult(.with {
             $0.epoch = 7; $0.revision = 43; $0.ids = ["e-ada"]; $0.changeCount = 1
             $0.importSummary = .with {

@@ -85,8 +85,9 @@ final class GatedStore: ForwardingStore, Sendable {
         }
     }
 
-    func commit(tenantID: String, entry: HistoryEntry, historyLimit: Int, audit: Roster_V1_AuditEntry?) async throws {
+    func commit(tenantID: String, entry: HistoryEntry, historyLimit: Int, audit: Roster_V1_AuditEntry?,
+                outbox: OutboxWrite) async throws {
         await passGate()
-        try await inner.commit(tenantID: tenantID, entry: entry, historyLimit: historyLimit, audit: audit)
+        try await inner.commit(tenantID: tenantID, entry: entry, historyLimit: historyLimit, audit: audit, outbox: outbox)
     }
 }

@@ -37,7 +37,8 @@ import Testing
         // ... and keeps an audit log like a new one.
         try await store.commit(tenantID: tenant.state.tenant.id,
                                entry: HistoryEntry(revision: 5, committedAt: 0, changes: [.scheduleUpserted(schedule)]),
-                               historyLimit: 100, audit: .with { $0.kind = "change"; $0.revision = 5; $0.reason = "after the upgrade" })
+                               historyLimit: 100, audit: .with { $0.kind = "change"; $0.revision = 5; $0.reason = "after the upgrade" },
+                               outbox: OutboxWrite())
         let audited = try await store.auditEntries(tenantID: tenant.state.tenant.id, since: 0, limit: 10, matching: { _ in true })
         #expect(audited.entries.map(\.reason) == ["after the upgrade"])
         try await store.close()

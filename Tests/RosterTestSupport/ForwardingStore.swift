@@ -11,8 +11,9 @@ public protocol ForwardingStore: RosterStore {
 extension ForwardingStore {
     public func loadTenants() async throws -> [StoredTenant] { try await inner.loadTenants() }
     public func createTenant(_ tenant: Tenant, epoch: UInt64) async throws { try await inner.createTenant(tenant, epoch: epoch) }
-    public func commit(tenantID: String, entry: HistoryEntry, historyLimit: Int, audit: Roster_V1_AuditEntry?) async throws {
-        try await inner.commit(tenantID: tenantID, entry: entry, historyLimit: historyLimit, audit: audit)
+    public func commit(tenantID: String, entry: HistoryEntry, historyLimit: Int, audit: Roster_V1_AuditEntry?,
+                       outbox: OutboxWrite) async throws {
+        try await inner.commit(tenantID: tenantID, entry: entry, historyLimit: historyLimit, audit: audit, outbox: outbox)
     }
     public func appendAudit(tenantID: String, _ entry: Roster_V1_AuditEntry) async throws {
         try await inner.appendAudit(tenantID: tenantID, entry)
@@ -36,4 +37,33 @@ extension ForwardingStore {
     public func revokeToken(id: String, at: UnixMillis) async throws -> Bool { try await inner.revokeToken(id: id, at: at) }
     public func tenantIDs() async throws -> [String] { try await inner.tenantIDs() }
     public func close() async throws { try await inner.close() }
+
+    public func webhooks(tenantID: String?) async throws -> [StoredWebhook] { try await inner.webhooks(tenantID: tenantID) }
+    public func insertWebhook(_ webhook: StoredWebhook) async throws { try await inner.insertWebhook(webhook) }
+    public func removeWebhook(tenantID: String, id: String) async throws -> Bool {
+        try await inner.removeWebhook(tenantID: tenantID, id: id)
+    }
+    public func reminderRules(tenantID: String) async throws -> [ReminderRule] { try await inner.reminderRules(tenantID: tenantID) }
+    public func insertReminderRule(tenantID: String, _ rule: ReminderRule) async throws {
+        try await inner.insertReminderRule(tenantID: tenantID, rule)
+    }
+    public func removeReminderRule(tenantID: String, id: String) async throws -> Bool {
+        try await inner.removeReminderRule(tenantID: tenantID, id: id)
+    }
+    public func plannedThrough(tenantID: String) async throws -> UnixMillis? { try await inner.plannedThrough(tenantID: tenantID) }
+    public func writeOutbox(tenantID: String, _ write: OutboxWrite) async throws { try await inner.writeOutbox(tenantID: tenantID, write) }
+    public func enqueue(_ event: NotificationEvent, forWebhook webhookID: String) async throws {
+        try await inner.enqueue(event, forWebhook: webhookID)
+    }
+    public func deliveryHeads(now: UnixMillis) async throws -> (heads: [DueDelivery], nextDue: UnixMillis?) {
+        try await inner.deliveryHeads(now: now)
+    }
+    public func recordAttempt(_ attempt: DeliveryAttempt, outcome: DeliveryOutcome) async throws {
+        try await inner.recordAttempt(attempt, outcome: outcome)
+    }
+    public func deliveryAttempts(tenantID: String, webhookID: String?, limit: Int) async throws -> [DeliveryAttempt] {
+        try await inner.deliveryAttempts(tenantID: tenantID, webhookID: webhookID, limit: limit)
+    }
+    public func notices(tenantID: String) async throws -> [NotificationEvent] { try await inner.notices(tenantID: tenantID) }
+    public func pruneNotices(before: UnixMillis) async throws -> Int { try await inner.pruneNotices(before: before) }
 }

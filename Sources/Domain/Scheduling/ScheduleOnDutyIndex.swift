@@ -161,9 +161,27 @@ private final class FarEngine: @unchecked Sendable {  // guarded by `lock`
 
 extension ScheduleOnDutyIndex {
     /// The first instant in [from, to) when nobody is on duty, or nil when someone always is.
-    /// Walks the handoffs with one index per week it crosses (at most `maxSteps` handoffs; a
-    /// schedule busier than that is taken as covered past the last one looked at).
     public func firstGap(from: UnixMillis, to: UnixMillis, maxSteps: Int = 50_000) -> UnixMillis? {
+        var gap: UnixMillis?
+        walk(from: from, to: to, maxSteps: maxSteps) { lookup in
+            if lookup.current.isEmpty { gap = lookup.at }
+            return gap == nil
+        }
+        return gap
+    }
+
+    /// The on-duty sets over [from, to): one lookup per stretch in which the set of people is
+    /// constant, each covering [at, until ?? to). The first is at `from`.
+    public func timeline(from: UnixMillis, to: UnixMillis, maxSteps: Int = 50_000) -> [OnDutyLookup] {
+        var stretches: [OnDutyLookup] = []
+        walk(from: from, to: to, maxSteps: maxSteps) { stretches.append($0); return true }
+        return stretches
+    }
+
+    /// Walks the handoffs with one index per week it crosses (at most `maxSteps` handoffs; a
+    /// schedule busier than that is taken as unchanged past the last one looked at), until
+    /// `visit` returns false.
+    private func walk(from: UnixMillis, to: UnixMillis, maxSteps: Int, _ visit: (OnDutyLookup) -> Bool) {
         var index = self
         var instant = from
         for _ in 0..<maxSteps where instant < to {
@@ -171,11 +189,9 @@ extension ScheduleOnDutyIndex {
                 index = ScheduleOnDutyIndex(definition, source: source, employees: employees, around: instant)
             }
             let lookup = index.lookup(at: instant)
-            if lookup.current.isEmpty { return instant }
-            guard let until = lookup.until else { return nil }
+            guard visit(lookup), let until = lookup.until else { return }
             instant = until
         }
-        return nil
     }
 }
 

@@ -2408,6 +2408,223 @@ public nonisolated struct Roster_V1_CalendarResponse: Sendable {
   public init() {}
 }
 
+public nonisolated struct Roster_V1_Webhook: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var id: String = String()
+
+  public var url: String = String()
+
+  /// event types delivered; empty: every type
+  public var events: [String] = []
+
+  /// schedule ids; empty: every schedule
+  public var schedules: [String] = []
+
+  public var createdMs: Int64 = 0
+
+  /// 0: enabled
+  public var disabledMs: Int64 = 0
+
+  public var disabledReason: String = String()
+
+  /// 0: the last attempt succeeded (or none was made)
+  public var failingSinceMs: Int64 = 0
+
+  /// events waiting to be delivered to it
+  public var pending: UInt32 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Roster_V1_WebhookDelivery: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// the event id and the webhook id: the Idempotency-Key
+  public var deliveryID: String = String()
+
+  public var eventID: String = String()
+
+  public var eventType: String = String()
+
+  public var webhookID: String = String()
+
+  /// 1 for the first try
+  public var attempt: UInt32 = 0
+
+  public var atMs: Int64 = 0
+
+  /// the HTTP status; 0 when no response came
+  public var status: UInt32 = 0
+
+  /// why it failed (timeout, refused, status)
+  public var error: String = String()
+
+  public var durationMs: UInt32 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Roster_V1_ReminderRule: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var id: String = String()
+
+  /// schedule id; empty with no person: every schedule of the tenant
+  public var schedule: String = String()
+
+  /// employee id: only that person's shifts
+  public var person: String = String()
+
+  /// remind this long before a shift starts; or
+  public var leadMinutes: Int64 = 0
+
+  /// remind on the day this many days before the shift starts,
+  public var daysBefore: UInt32 = 0
+
+  /// at this local time (minutes after midnight),
+  public var atMinuteOfDay: UInt32 = 0
+
+  /// in this zone (empty: the schedule's)
+  public var timeZone: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Roster_V1_NotificationAdminRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var action: Roster_V1_NotificationAdminRequest.OneOf_Action? = nil
+
+  /// id, created and status fields are ignored
+  public var addWebhook: Roster_V1_Webhook {
+    get {
+      if case .addWebhook(let v)? = action {return v}
+      return Roster_V1_Webhook()
+    }
+    set {action = .addWebhook(newValue)}
+  }
+
+  /// webhook id
+  public var removeWebhook: String {
+    get {
+      if case .removeWebhook(let v)? = action {return v}
+      return String()
+    }
+    set {action = .removeWebhook(newValue)}
+  }
+
+  public var listWebhooks: Bool {
+    get {
+      if case .listWebhooks(let v)? = action {return v}
+      return false
+    }
+    set {action = .listWebhooks(newValue)}
+  }
+
+  /// webhook id: queues a `ping` event for it
+  public var testWebhook: String {
+    get {
+      if case .testWebhook(let v)? = action {return v}
+      return String()
+    }
+    set {action = .testWebhook(newValue)}
+  }
+
+  /// webhook id; empty: every webhook of the tenant
+  public var listDeliveries: String {
+    get {
+      if case .listDeliveries(let v)? = action {return v}
+      return String()
+    }
+    set {action = .listDeliveries(newValue)}
+  }
+
+  public var addReminder: Roster_V1_ReminderRule {
+    get {
+      if case .addReminder(let v)? = action {return v}
+      return Roster_V1_ReminderRule()
+    }
+    set {action = .addReminder(newValue)}
+  }
+
+  public var removeReminder: String {
+    get {
+      if case .removeReminder(let v)? = action {return v}
+      return String()
+    }
+    set {action = .removeReminder(newValue)}
+  }
+
+  public var listReminders: Bool {
+    get {
+      if case .listReminders(let v)? = action {return v}
+      return false
+    }
+    set {action = .listReminders(newValue)}
+  }
+
+  /// list_deliveries: the newest `limit` attempts; 0: 100
+  public var limit: UInt32 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public nonisolated enum OneOf_Action: Equatable, Sendable {
+    /// id, created and status fields are ignored
+    case addWebhook(Roster_V1_Webhook)
+    /// webhook id
+    case removeWebhook(String)
+    case listWebhooks(Bool)
+    /// webhook id: queues a `ping` event for it
+    case testWebhook(String)
+    /// webhook id; empty: every webhook of the tenant
+    case listDeliveries(String)
+    case addReminder(Roster_V1_ReminderRule)
+    case removeReminder(String)
+    case listReminders(Bool)
+
+  }
+
+  public init() {}
+}
+
+public nonisolated struct Roster_V1_NotificationAdminResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// add (the new one), list
+  public var webhooks: [Roster_V1_Webhook] = []
+
+  /// add: the signing secret, shown once
+  public var secret: String = String()
+
+  public var deliveries: [Roster_V1_WebhookDelivery] = []
+
+  public var reminders: [Roster_V1_ReminderRule] = []
+
+  /// test: the queued event
+  public var eventID: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
 
 fileprivate nonisolated let _protobuf_package = "roster.v1"
@@ -5941,6 +6158,400 @@ nonisolated extension Roster_V1_CalendarResponse: SwiftProtobuf.Message, SwiftPr
     if lhs.token != rhs.token {return false}
     if lhs.httpPort != rhs.httpPort {return false}
     if lhs.https != rhs.https {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_Webhook: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".Webhook"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}url\0\u{1}events\0\u{1}schedules\0\u{3}created_ms\0\u{3}disabled_ms\0\u{3}disabled_reason\0\u{3}failing_since_ms\0\u{1}pending\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.id) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.url) }()
+      case 3: try { try decoder.decodeRepeatedStringField(value: &self.events) }()
+      case 4: try { try decoder.decodeRepeatedStringField(value: &self.schedules) }()
+      case 5: try { try decoder.decodeSingularInt64Field(value: &self.createdMs) }()
+      case 6: try { try decoder.decodeSingularInt64Field(value: &self.disabledMs) }()
+      case 7: try { try decoder.decodeSingularStringField(value: &self.disabledReason) }()
+      case 8: try { try decoder.decodeSingularInt64Field(value: &self.failingSinceMs) }()
+      case 9: try { try decoder.decodeSingularUInt32Field(value: &self.pending) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.id.isEmpty {
+      try visitor.visitSingularStringField(value: self.id, fieldNumber: 1)
+    }
+    if !self.url.isEmpty {
+      try visitor.visitSingularStringField(value: self.url, fieldNumber: 2)
+    }
+    if !self.events.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.events, fieldNumber: 3)
+    }
+    if !self.schedules.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.schedules, fieldNumber: 4)
+    }
+    if self.createdMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.createdMs, fieldNumber: 5)
+    }
+    if self.disabledMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.disabledMs, fieldNumber: 6)
+    }
+    if !self.disabledReason.isEmpty {
+      try visitor.visitSingularStringField(value: self.disabledReason, fieldNumber: 7)
+    }
+    if self.failingSinceMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.failingSinceMs, fieldNumber: 8)
+    }
+    if self.pending != 0 {
+      try visitor.visitSingularUInt32Field(value: self.pending, fieldNumber: 9)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_Webhook, rhs: Roster_V1_Webhook) -> Bool {
+    if lhs.id != rhs.id {return false}
+    if lhs.url != rhs.url {return false}
+    if lhs.events != rhs.events {return false}
+    if lhs.schedules != rhs.schedules {return false}
+    if lhs.createdMs != rhs.createdMs {return false}
+    if lhs.disabledMs != rhs.disabledMs {return false}
+    if lhs.disabledReason != rhs.disabledReason {return false}
+    if lhs.failingSinceMs != rhs.failingSinceMs {return false}
+    if lhs.pending != rhs.pending {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_WebhookDelivery: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".WebhookDelivery"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}delivery_id\0\u{3}event_id\0\u{3}event_type\0\u{3}webhook_id\0\u{1}attempt\0\u{3}at_ms\0\u{1}status\0\u{1}error\0\u{3}duration_ms\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.deliveryID) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.eventID) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.eventType) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.webhookID) }()
+      case 5: try { try decoder.decodeSingularUInt32Field(value: &self.attempt) }()
+      case 6: try { try decoder.decodeSingularInt64Field(value: &self.atMs) }()
+      case 7: try { try decoder.decodeSingularUInt32Field(value: &self.status) }()
+      case 8: try { try decoder.decodeSingularStringField(value: &self.error) }()
+      case 9: try { try decoder.decodeSingularUInt32Field(value: &self.durationMs) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.deliveryID.isEmpty {
+      try visitor.visitSingularStringField(value: self.deliveryID, fieldNumber: 1)
+    }
+    if !self.eventID.isEmpty {
+      try visitor.visitSingularStringField(value: self.eventID, fieldNumber: 2)
+    }
+    if !self.eventType.isEmpty {
+      try visitor.visitSingularStringField(value: self.eventType, fieldNumber: 3)
+    }
+    if !self.webhookID.isEmpty {
+      try visitor.visitSingularStringField(value: self.webhookID, fieldNumber: 4)
+    }
+    if self.attempt != 0 {
+      try visitor.visitSingularUInt32Field(value: self.attempt, fieldNumber: 5)
+    }
+    if self.atMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.atMs, fieldNumber: 6)
+    }
+    if self.status != 0 {
+      try visitor.visitSingularUInt32Field(value: self.status, fieldNumber: 7)
+    }
+    if !self.error.isEmpty {
+      try visitor.visitSingularStringField(value: self.error, fieldNumber: 8)
+    }
+    if self.durationMs != 0 {
+      try visitor.visitSingularUInt32Field(value: self.durationMs, fieldNumber: 9)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_WebhookDelivery, rhs: Roster_V1_WebhookDelivery) -> Bool {
+    if lhs.deliveryID != rhs.deliveryID {return false}
+    if lhs.eventID != rhs.eventID {return false}
+    if lhs.eventType != rhs.eventType {return false}
+    if lhs.webhookID != rhs.webhookID {return false}
+    if lhs.attempt != rhs.attempt {return false}
+    if lhs.atMs != rhs.atMs {return false}
+    if lhs.status != rhs.status {return false}
+    if lhs.error != rhs.error {return false}
+    if lhs.durationMs != rhs.durationMs {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_ReminderRule: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ReminderRule"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}schedule\0\u{1}person\0\u{3}lead_minutes\0\u{3}days_before\0\u{3}at_minute_of_day\0\u{3}time_zone\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.id) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.schedule) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.person) }()
+      case 4: try { try decoder.decodeSingularInt64Field(value: &self.leadMinutes) }()
+      case 5: try { try decoder.decodeSingularUInt32Field(value: &self.daysBefore) }()
+      case 6: try { try decoder.decodeSingularUInt32Field(value: &self.atMinuteOfDay) }()
+      case 7: try { try decoder.decodeSingularStringField(value: &self.timeZone) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.id.isEmpty {
+      try visitor.visitSingularStringField(value: self.id, fieldNumber: 1)
+    }
+    if !self.schedule.isEmpty {
+      try visitor.visitSingularStringField(value: self.schedule, fieldNumber: 2)
+    }
+    if !self.person.isEmpty {
+      try visitor.visitSingularStringField(value: self.person, fieldNumber: 3)
+    }
+    if self.leadMinutes != 0 {
+      try visitor.visitSingularInt64Field(value: self.leadMinutes, fieldNumber: 4)
+    }
+    if self.daysBefore != 0 {
+      try visitor.visitSingularUInt32Field(value: self.daysBefore, fieldNumber: 5)
+    }
+    if self.atMinuteOfDay != 0 {
+      try visitor.visitSingularUInt32Field(value: self.atMinuteOfDay, fieldNumber: 6)
+    }
+    if !self.timeZone.isEmpty {
+      try visitor.visitSingularStringField(value: self.timeZone, fieldNumber: 7)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_ReminderRule, rhs: Roster_V1_ReminderRule) -> Bool {
+    if lhs.id != rhs.id {return false}
+    if lhs.schedule != rhs.schedule {return false}
+    if lhs.person != rhs.person {return false}
+    if lhs.leadMinutes != rhs.leadMinutes {return false}
+    if lhs.daysBefore != rhs.daysBefore {return false}
+    if lhs.atMinuteOfDay != rhs.atMinuteOfDay {return false}
+    if lhs.timeZone != rhs.timeZone {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_NotificationAdminRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".NotificationAdminRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}add_webhook\0\u{3}remove_webhook\0\u{3}list_webhooks\0\u{3}test_webhook\0\u{3}list_deliveries\0\u{3}add_reminder\0\u{3}remove_reminder\0\u{3}list_reminders\0\u{2}\u{7}limit\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try {
+        var v: Roster_V1_Webhook?
+        var hadOneofValue = false
+        if let current = self.action {
+          hadOneofValue = true
+          if case .addWebhook(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.action = .addWebhook(v)
+        }
+      }()
+      case 2: try {
+        var v: String?
+        try decoder.decodeSingularStringField(value: &v)
+        if let v = v {
+          if self.action != nil {try decoder.handleConflictingOneOf()}
+          self.action = .removeWebhook(v)
+        }
+      }()
+      case 3: try {
+        var v: Bool?
+        try decoder.decodeSingularBoolField(value: &v)
+        if let v = v {
+          if self.action != nil {try decoder.handleConflictingOneOf()}
+          self.action = .listWebhooks(v)
+        }
+      }()
+      case 4: try {
+        var v: String?
+        try decoder.decodeSingularStringField(value: &v)
+        if let v = v {
+          if self.action != nil {try decoder.handleConflictingOneOf()}
+          self.action = .testWebhook(v)
+        }
+      }()
+      case 5: try {
+        var v: String?
+        try decoder.decodeSingularStringField(value: &v)
+        if let v = v {
+          if self.action != nil {try decoder.handleConflictingOneOf()}
+          self.action = .listDeliveries(v)
+        }
+      }()
+      case 6: try {
+        var v: Roster_V1_ReminderRule?
+        var hadOneofValue = false
+        if let current = self.action {
+          hadOneofValue = true
+          if case .addReminder(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.action = .addReminder(v)
+        }
+      }()
+      case 7: try {
+        var v: String?
+        try decoder.decodeSingularStringField(value: &v)
+        if let v = v {
+          if self.action != nil {try decoder.handleConflictingOneOf()}
+          self.action = .removeReminder(v)
+        }
+      }()
+      case 8: try {
+        var v: Bool?
+        try decoder.decodeSingularBoolField(value: &v)
+        if let v = v {
+          if self.action != nil {try decoder.handleConflictingOneOf()}
+          self.action = .listReminders(v)
+        }
+      }()
+      case 15: try { try decoder.decodeSingularUInt32Field(value: &self.limit) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    switch self.action {
+    case .addWebhook?: try {
+      guard case .addWebhook(let v)? = self.action else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    }()
+    case .removeWebhook?: try {
+      guard case .removeWebhook(let v)? = self.action else { preconditionFailure() }
+      try visitor.visitSingularStringField(value: v, fieldNumber: 2)
+    }()
+    case .listWebhooks?: try {
+      guard case .listWebhooks(let v)? = self.action else { preconditionFailure() }
+      try visitor.visitSingularBoolField(value: v, fieldNumber: 3)
+    }()
+    case .testWebhook?: try {
+      guard case .testWebhook(let v)? = self.action else { preconditionFailure() }
+      try visitor.visitSingularStringField(value: v, fieldNumber: 4)
+    }()
+    case .listDeliveries?: try {
+      guard case .listDeliveries(let v)? = self.action else { preconditionFailure() }
+      try visitor.visitSingularStringField(value: v, fieldNumber: 5)
+    }()
+    case .addReminder?: try {
+      guard case .addReminder(let v)? = self.action else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 6)
+    }()
+    case .removeReminder?: try {
+      guard case .removeReminder(let v)? = self.action else { preconditionFailure() }
+      try visitor.visitSingularStringField(value: v, fieldNumber: 7)
+    }()
+    case .listReminders?: try {
+      guard case .listReminders(let v)? = self.action else { preconditionFailure() }
+      try visitor.visitSingularBoolField(value: v, fieldNumber: 8)
+    }()
+    case nil: break
+    }
+    if self.limit != 0 {
+      try visitor.visitSingularUInt32Field(value: self.limit, fieldNumber: 15)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_NotificationAdminRequest, rhs: Roster_V1_NotificationAdminRequest) -> Bool {
+    if lhs.action != rhs.action {return false}
+    if lhs.limit != rhs.limit {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_NotificationAdminResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".NotificationAdminResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}webhooks\0\u{1}secret\0\u{1}deliveries\0\u{1}reminders\0\u{3}event_id\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedMessageField(value: &self.webhooks) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.secret) }()
+      case 3: try { try decoder.decodeRepeatedMessageField(value: &self.deliveries) }()
+      case 4: try { try decoder.decodeRepeatedMessageField(value: &self.reminders) }()
+      case 5: try { try decoder.decodeSingularStringField(value: &self.eventID) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.webhooks.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.webhooks, fieldNumber: 1)
+    }
+    if !self.secret.isEmpty {
+      try visitor.visitSingularStringField(value: self.secret, fieldNumber: 2)
+    }
+    if !self.deliveries.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.deliveries, fieldNumber: 3)
+    }
+    if !self.reminders.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.reminders, fieldNumber: 4)
+    }
+    if !self.eventID.isEmpty {
+      try visitor.visitSingularStringField(value: self.eventID, fieldNumber: 5)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_NotificationAdminResponse, rhs: Roster_V1_NotificationAdminResponse) -> Bool {
+    if lhs.webhooks != rhs.webhooks {return false}
+    if lhs.secret != rhs.secret {return false}
+    if lhs.deliveries != rhs.deliveries {return false}
+    if lhs.reminders != rhs.reminders {return false}
+    if lhs.eventID != rhs.eventID {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

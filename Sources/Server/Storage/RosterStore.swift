@@ -35,7 +35,7 @@ public struct HistoryEntry: Sendable, Hashable {
 /// The server keeps every tenant's current state in memory and writes through this boundary;
 /// nothing above it knows which database is underneath. `commit` must not return before the
 /// transaction is durable: the server acknowledges an admin change only after it returns.
-public protocol RosterStore: Sendable {
+public protocol RosterStore: NotificationStore {
     /// Every tenant with its state, revision, epoch and retained history.
     func loadTenants() async throws -> [StoredTenant]
 
@@ -44,8 +44,9 @@ public protocol RosterStore: Sendable {
 
     /// Applies `entry.changes` to the tenant's tables, records the entry in the history, drops
     /// history older than the newest `historyLimit` revisions and appends `audit` to the audit
-    /// log, in one durable transaction: an acknowledged change always has its audit entry.
-    func commit(tenantID: String, entry: HistoryEntry, historyLimit: Int, audit: Roster_V1_AuditEntry?) async throws
+    /// log, and writes `outbox` (the notifications the change causes), in one durable
+    /// transaction: an acknowledged change always has its audit entry and its notifications.
+    func commit(tenantID: String, entry: HistoryEntry, historyLimit: Int, audit: Roster_V1_AuditEntry?, outbox: OutboxWrite) async throws
 
     /// Appends an audit entry that belongs to no revision (an auth failure, a token created or
     /// revoked). The store assigns `id`.
@@ -87,6 +88,6 @@ public protocol RosterStore: Sendable {
 extension RosterStore {
     /// A commit with nothing to audit (tests, tools).
     public func commit(tenantID: String, entry: HistoryEntry, historyLimit: Int) async throws {
-        try await commit(tenantID: tenantID, entry: entry, historyLimit: historyLimit, audit: nil)
+        try await commit(tenantID: tenantID, entry: entry, historyLimit: historyLimit, audit: nil, outbox: OutboxWrite())
     }
 }

@@ -7,7 +7,7 @@ import RosterProtocol
 /// The embedded store: one SQLite file in WAL mode with `synchronous=FULL`, so a commit that has
 /// returned survives a crash of the process or of the machine.
 public final class SQLiteRosterStore: RosterStore {
-    private let pool: DatabasePool
+    let pool: DatabasePool
 
     /// Opens (creating if needed, mode 0600) the database at `path` and migrates it. Blocking:
     /// from async code use `DataDirectory.openStore()` or `SQLiteRosterStore.open(path:)`.
@@ -135,6 +135,7 @@ public final class SQLiteRosterStore: RosterStore {
                 );
                 """)
         }
+        registerNotificationMigration(&migrator)
         return migrator
     }
 
@@ -206,7 +207,8 @@ public final class SQLiteRosterStore: RosterStore {
         }
     }
 
-    public func commit(tenantID: String, entry: HistoryEntry, historyLimit: Int, audit: Roster_V1_AuditEntry?) async throws {
+    public func commit(tenantID: String, entry: HistoryEntry, historyLimit: Int, audit: Roster_V1_AuditEntry?,
+                       outbox: OutboxWrite) async throws {
         let body = try Roster_V1_RosterChanged.with {
             $0.revision = entry.revision
             $0.committedAtMs = entry.committedAt
@@ -220,6 +222,7 @@ public final class SQLiteRosterStore: RosterStore {
             try db.execute(sql: "DELETE FROM change_log WHERE tenant_id = ? AND revision <= ?",
                            arguments: [tenantID, Int64(entry.revision) - Int64(historyLimit)])
             if let audit { try Self.insert(audit, tenantID: tenantID, db: db) }
+            try Self.writeOutbox(outbox, tenantID: tenantID, db: db)
         }
     }
 

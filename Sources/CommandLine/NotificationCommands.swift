@@ -1,0 +1,121 @@
+import Foundation
+import RosterClient
+import RosterDomain
+import RosterProtocol
+import SwiftProtobuf
+
+/// `admin webhook ...` and `admin reminder ...`: text for people, or with --json one JSON object
+/// per line (the wire message in protobuf's JSON mapping).
+extension CommandRunner {
+    public func addWebhook(url: String, events: [String], schedules: [String]) async -> ClientExitCode {
+        await run {
+            let (webhook, secret) = try await client.addWebhook(url: url, events: events, schedules: schedules)
+            if json {
+                var line = try webhook.jsonString()
+                line.removeLast()
+                Self.out(line + ",\"secret\":\"\(secret)\"}")
+                return
+            }
+            Self.out("Added webhook \(webhook.id) → \(webhook.url)")
+            Self.out("Events: \(webhook.events.isEmpty ? "all" : webhook.events.joined(separator: ", "))"
+                + (webhook.schedules.isEmpty ? "" : "; schedules: \(webhook.schedules.joined(separator: ", "))"))
+            Self.out("Signing secret (shown only now; verify Roster-Signature with it, docs/NOTIFICATIONS.md):")
+            Self.out(secret)
+        }
+    }
+
+    public func listWebhooks() async -> ClientExitCode {
+        await run {
+            let webhooks = try await client.webhooks()
+            if json { return try webhooks.forEach { Self.out(try $0.jsonString()) } }
+            guard !webhooks.isEmpty else { return Self.out("No webhooks.") }
+            for webhook in webhooks {
+                var line = "\(webhook.id)  \(webhook.url)  events: \(webhook.events.isEmpty ? "all" : webhook.events.joined(separator: ","))"
+                if !webhook.schedules.isEmpty { line += "  schedules: \(webhook.schedules.joined(separator: ","))" }
+                line += "  pending: \(webhook.pending)"
+                if webhook.disabledMs != 0 {
+                    line += "\n    DISABLED at \(display.dateTimeSeconds(webhook.disabledMs)): \(webhook.disabledReason)"
+                } else if webhook.failingSinceMs != 0 {
+                    line += "\n    failing since \(display.dateTimeSeconds(webhook.failingSinceMs)) (retrying)"
+                }
+                Self.out(line)
+            }
+        }
+    }
+
+    public func removeWebhook(id: String) async -> ClientExitCode {
+        await run {
+            try await client.removeWebhook(id: id)
+            if !json { Self.out("Removed webhook \(id).") }
+        }
+    }
+
+    public func testWebhook(id: String) async -> ClientExitCode {
+        await run {
+            let event = try await client.testWebhook(id: id)
+            Self.out(json ? "{\"eventId\":\"\(event)\"}" : "Queued ping \(event): `roster-client admin webhook deliveries \(id)` shows the attempt.")
+        }
+    }
+
+    public func webhookDeliveries(id: String?, limit: Int) async -> ClientExitCode {
+        await run {
+            let attempts = try await client.webhookDeliveries(webhookID: id, limit: limit)
+            if json { return try attempts.forEach { Self.out(try $0.jsonString()) } }
+            guard !attempts.isEmpty else { return Self.out("No delivery attempts yet.") }
+            for attempt in attempts {
+                let outcome = attempt.status == 0 ? "no response" : "HTTP \(attempt.status)"
+                var line = "\(display.dateTimeSeconds(attempt.atMs))  \(attempt.webhookID)  \(attempt.eventType)  \(attempt.eventID)"
+                line += "  attempt \(attempt.attempt)  \(outcome)  \(attempt.durationMs) ms"
+                if !attempt.error.isEmpty && attempt.status == 0 { line += "  (\(attempt.error))" }
+                Self.out(line)
+            }
+        }
+    }
+
+    public func addReminder(_ rule: Roster_V1_ReminderRule) async -> ClientExitCode {
+        await run {
+            let made = try await client.addReminder(rule)
+            Self.out(json ? try made.jsonString() : "Added reminder \(made.id): \(Self.describe(made)).")
+        }
+    }
+
+    public func listReminders() async -> ClientExitCode {
+        await run {
+            let rules = try await client.reminders()
+            if json { return try rules.forEach { Self.out(try $0.jsonString()) } }
+            guard !rules.isEmpty else { return Self.out("No reminders.") }
+            for rule in rules { Self.out("\(rule.id)  \(Self.describe(rule))") }
+        }
+    }
+
+    public func removeReminder(id: String) async -> ClientExitCode {
+        await run {
+            try await client.removeReminder(id: id)
+            if !json { Self.out("Removed reminder \(id).") }
+        }
+    }
+
+    static func describe(_ rule: Roster_V1_ReminderRule) -> String {
+        var text: String
+        if rule.leadMinutes > 0 {
+            text = DurationText.format(minutes: Int(rule.leadMinutes)) + " before each shift"
+        } else {
+            let minute = Int(rule.atMinuteOfDay)
+            let time = String(format: "%02d:%02d", minute / 60, minute % 60)
+            text = "\(rule.daysBefore) day\(rule.daysBefore == 1 ? "" : "s") before each shift at \(time)"
+            text += rule.timeZone.isEmpty ? " (the schedule's time zone)" : " \(rule.timeZone)"
+        }
+        text += rule.schedule.isEmpty ? ", every schedule" : ", schedule \(rule.schedule)"
+        if !rule.person.isEmpty { text += ", only \(rule.person)" }
+        return text
+    }
+
+    private func run(_ body: () async throws -> Void) async -> ClientExitCode {
+        do {
+            try await body()
+            return .success
+        } catch {
+            return report(error)
+        }
+    }
+}

@@ -1,0 +1,202 @@
+import Foundation
+import RosterDomain
+import RosterTLS
+
+/// What a notification is about (docs/NOTIFICATIONS.md, "Events").
+public enum NotificationType: String, Sendable, Codable, CaseIterable {
+    case onDutyChanged = "on-duty.changed"
+    case shiftStarting = "shift.starting"
+    case shiftsChanged = "shifts.changed"
+    case coverageGap = "coverage.gap"
+    /// `admin webhook test`: delivered to one webhook only.
+    case ping
+}
+
+/// One event in the outbox: typed, with an id that is the same however often it is derived
+/// (so writing it twice stores it once), the revision of the plan it comes from, the instant it
+/// is about, and when it is due to be sent.
+public struct NotificationEvent: Sendable, Hashable {
+    public var id: String
+    public var type: NotificationType
+    public var tenantID: String
+    public var revision: UInt64
+    public var about: UnixMillis
+    /// Not sent before this instant (a reminder's; the others are due when written).
+    public var due: UnixMillis
+    /// Set for time-driven events still to come, which a plan change may withdraw.
+    public var planned: Bool
+    /// The schedules it concerns, for webhooks and subscriptions filtered by schedule.
+    public var scheduleIDs: [String]
+    /// The people it concerns, for subscriptions filtered to a person.
+    public var people: [String]
+    /// The JSON body a webhook receives (docs/NOTIFICATIONS.md, "Payloads").
+    public var payload: Data
+
+    /// A stable id from what makes the event unique: a webhook receiver deduplicates on it.
+    static func id(tenantID: String, key: String) -> String {
+        "evt_" + Crypto.hex(Crypto.sha256(Array("\(tenantID)\u{1F}\(key)".utf8))).prefix(24)
+    }
+
+    /// - Parameter planned: a time-driven event written ahead of `due`, which a plan change
+    ///   may withdraw; the others are written with the change that caused them.
+    init(type: NotificationType, tenantID: String, key: String, revision: UInt64, about: UnixMillis, due: UnixMillis,
+         planned: Bool, scheduleIDs: [String], people: [String], data: some Encodable) {
+        id = Self.id(tenantID: tenantID, key: key)
+        self.type = type
+        self.tenantID = tenantID
+        self.revision = revision
+        self.about = about
+        self.due = due
+        self.planned = planned
+        self.scheduleIDs = scheduleIDs
+        self.people = people
+        payload = NotificationPayload.encode(id: id, type: type, tenantID: tenantID, revision: revision, about: about, data: data)
+    }
+
+    /// An event as read back from the outbox.
+    public init(id: String, type: NotificationType, tenantID: String, revision: UInt64, about: UnixMillis, due: UnixMillis,
+                planned: Bool, scheduleIDs: [String], people: [String], payload: Data) {
+        self.id = id
+        self.type = type
+        self.tenantID = tenantID
+        self.revision = revision
+        self.about = about
+        self.due = due
+        self.planned = planned
+        self.scheduleIDs = scheduleIDs
+        self.people = people
+        self.payload = payload
+    }
+}
+
+/// The JSON of an event: an envelope (id, type, tenant, revision, about) around `data`.
+enum NotificationPayload {
+    struct Envelope<Body: Encodable>: Encodable {
+        var id: String
+        var type: String
+        var tenant: String
+        var revision: UInt64
+        var about: String
+        var aboutMs: Int64
+        var data: Body
+
+        enum CodingKeys: String, CodingKey {
+            case id, type, tenant, revision, about, data
+            case aboutMs = "about_ms"
+        }
+    }
+
+    static func encode(id: String, type: NotificationType, tenantID: String, revision: UInt64, about: UnixMillis,
+                       data: some Encodable) -> Data {
+        let envelope = Envelope(id: id, type: type.rawValue, tenant: tenantID, revision: revision,
+                                about: Timestamp.iso8601(about), aboutMs: about, data: data)
+        // Sorted keys: the same event always has the same bytes, and so the same signature input.
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try! encoder.encode(envelope)
+    }
+
+    struct Person: Encodable, Hashable {
+        var id: String
+        var name: String
+    }
+
+    struct ScheduleRef: Encodable {
+        var id: String
+        var name: String
+    }
+
+    struct Stretch: Encodable, Hashable {
+        var start: String
+        var end: String
+        var startMs: Int64
+        var endMs: Int64
+
+        init(start: UnixMillis, end: UnixMillis) {
+            self.start = Timestamp.iso8601(start)
+            self.end = Timestamp.iso8601(end)
+            startMs = start
+            endMs = end
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case start, end
+            case startMs = "start_ms"
+            case endMs = "end_ms"
+        }
+    }
+
+    struct OnDutyChanged: Encodable {
+        var schedule: ScheduleRef
+        var cause: String
+        var previous: [Person]
+        var current: [Person]
+        var until: String?
+        var untilMs: Int64?
+        var next: [Person]
+
+        enum CodingKeys: String, CodingKey {
+            case schedule, cause, previous, current, until, next
+            case untilMs = "until_ms"
+        }
+    }
+
+    struct ShiftStarting: Encodable {
+        var schedule: ScheduleRef
+        var person: Person
+        var shift: Stretch
+        var reminder: String
+    }
+
+    struct ShiftChange: Encodable, Hashable {
+        var schedule: String
+        var scheduleName: String
+        var shift: Stretch
+        var previously: Stretch?
+
+        enum CodingKeys: String, CodingKey {
+            case schedule, shift, previously
+            case scheduleName = "schedule_name"
+        }
+    }
+
+    struct ShiftsChanged: Encodable {
+        var person: Person
+        var by: String
+        var gained: [ShiftChange]
+        var lost: [ShiftChange]
+        var moved: [ShiftChange]
+    }
+
+    struct CoverageGap: Encodable {
+        var schedule: ScheduleRef
+        var start: String
+        var startMs: Int64
+        /// nil: nobody is on duty from `start` on, as far as the plan goes.
+        var end: String?
+        var endMs: Int64?
+
+        enum CodingKeys: String, CodingKey {
+            case schedule, start, end
+            case startMs = "start_ms"
+            case endMs = "end_ms"
+        }
+    }
+
+    struct Ping: Encodable {
+        var webhook: String
+    }
+}
+
+/// RFC 3339 UTC instants with milliseconds only when there are any.
+enum Timestamp {
+    static func iso8601(_ millis: UnixMillis) -> String {
+        // Whole seconds through Foundation, milliseconds by integer arithmetic: a Double of the
+        // instant can round .392 down to .391.
+        let fraction = ((millis % 1000) + 1000) % 1000, seconds = (millis - fraction) / 1000
+        let text = Date(timeIntervalSince1970: Double(seconds)).formatted(Date.ISO8601FormatStyle(timeZone: .gmt))
+        guard fraction != 0 else { return text }
+        let digits = String(fraction)
+        return text.dropLast() + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+import RosterDomain
+import RosterProtocol
+
+/// Decides what goes into the outbox: the events each admin change causes (written in the
+/// change's own transaction) and the time-driven ones (handoffs, reminders, gaps ahead), written
+/// `planAhead` before they are due by a planning round. Both run on the mutation queue, so a
+/// round and a change never interleave. A tenant without webhooks costs nothing here.
+final class Notifier: Sendable {
+    let store: any RosterStore
+    let settings: ServerConfiguration.NotificationSettings
+    let clock: any ServerClock
+    let logger: Logger
+    let dispatcher: WebhookDispatcher
+    private let tenants = NIOLockedValueBox<[String: TenantNotices]>([:])
+
+    /// What a tenant's notifications need, kept in memory.
+    struct TenantNotices: Sendable {
+        /// The event types some enabled webhook wants; empty: nothing to derive.
+        var wanted: Set<NotificationType> = []
+        var rules: [ReminderRule] = []
+        /// Time-driven events are in the outbox up to here.
+        var plannedThrough: UnixMillis?
+    }
+
+    init(store: any RosterStore, settings: ServerConfiguration.NotificationSettings, clock: any ServerClock, logger: Logger) {
+        self.store = store
+        self.settings = settings
+        self.clock = clock
+        self.logger = logger
+        dispatcher = WebhookDispatcher(store: store, settings: settings, clock: clock, logger: logger)
+    }
+
+    /// Reads every tenant's webhooks, rules and planning mark.
+    func load() async throws {
+        let hooks = try await store.webhooks(tenantID: nil)
+        for tenantID in Set(hooks.map(\.tenantID)) { try await reload(tenantID: tenantID) }
+    }
+
+    /// Reads one tenant's again (after an admin changed its webhooks or rules).
+    func reload(tenantID: String) async throws {
+        let hooks = try await store.webhooks(tenantID: tenantID).filter { $0.disabledAt == nil }
+        var notices = TenantNotices()
+        for hook in hooks {
+            notices.wanted.formUnion(hook.events.isEmpty ? Set(NotificationType.allCases) : Set(hook.events.compactMap(NotificationType.init)))
+        }
+        notices.wanted.remove(.ping)
+        notices.rules = try await store.reminderRules(tenantID: tenantID)
+        notices.plannedThrough = try await store.plannedThrough(tenantID: tenantID)
+        let loaded = notices
+        tenants.withLockedValue { $0[tenantID] = loaded }
+    }
+
+    private func derivation(_ tenantID: String) -> NoticeDerivation { NoticeDerivation(tenantID: tenantID, settings: settings) }
+
+    // MARK: With a change (on the mutation queue)
+
+    /// The outbox rows a change commits with: the events it causes, and the time-driven events
+    /// of the schedules it touched planned again under the new plan.
+    func outbox(tenantID: String, previous: RosterState, current: RosterState, changes: [RosterChange], revision: UInt64,
+                now: UnixMillis, actor: String) -> OutboxWrite {
+        guard let notices = tenants.withLockedValue({ $0[tenantID] }), !notices.wanted.isEmpty else { return OutboxWrite() }
+        let schedules = TenantRuntime.schedules(changedBy: changes, previous: previous, current: current)
+        guard !schedules.isEmpty else { return OutboxWrite() }
+        let derivation = derivation(tenantID)
+        var write = OutboxWrite(events: derivation.afterChange(previous: previous, current: current, schedules: schedules,
+                                                               revision: revision, now: now, actor: actor, wanted: notices.wanted))
+        if let through = notices.plannedThrough, through > now {
+            write.withdrawPlanned = (from: now, schedules: schedules.sorted())
+            write.events += derivation.planned(state: current, revision: revision, from: now, to: through, rules: notices.rules,
+                                               wanted: notices.wanted, schedules: schedules)
+        }
+        return write
+    }
+
+    // MARK: Ahead of time
+
+    /// One planning round for a tenant: writes the time-driven events due up to `planAhead` from
+    /// now that are not written yet. After a stop, it catches up on at most a day.
+    func plan(_ tenant: TenantRuntime) async {
+        guard let notices = tenants.withLockedValue({ $0[tenant.id] }), !notices.wanted.isEmpty else { return }
+        let now = clock.now()
+        let from = max(notices.plannedThrough ?? now, now - 86_400_000)
+        let through = now + settings.planAhead.milliseconds
+        guard from < through else { return }
+        let view = tenant.view
+        let events = derivation(tenant.id).planned(state: view.state, revision: view.revision, from: from, to: through,
+                                                    rules: notices.rules, wanted: notices.wanted, schedules: nil)
+        do {
+            try await store.writeOutbox(tenantID: tenant.id, OutboxWrite(events: events, plannedThrough: through))
+            tenants.withLockedValue { $0[tenant.id]?.plannedThrough = through }
+            if !events.isEmpty { dispatcher.wake() }
+        } catch {
+            logger.warning("could not plan notifications for tenant \(tenant.id): \(error)")
+        }
+    }
+
+    /// Plans the already planned window again from now (reminder rules changed).
+    func replan(_ tenant: TenantRuntime) async {
+        guard let notices = tenants.withLockedValue({ $0[tenant.id] }), !notices.wanted.isEmpty else { return }
+        guard let through = notices.plannedThrough else { return await plan(tenant) }
+        let now = clock.now(), view = tenant.view
+        var write = OutboxWrite(events: derivation(tenant.id).planned(state: view.state, revision: view.revision, from: now, to: through,
+                                                                       rules: notices.rules, wanted: notices.wanted, schedules: nil))
+        write.withdrawPlanned = (from: now, schedules: nil)
+        do {
+            try await store.writeOutbox(tenantID: tenant.id, write)
+            dispatcher.wake()
+        } catch {
+            logger.warning("could not plan notifications for tenant \(tenant.id): \(error)")
+        }
+    }
+
+    /// After a change's commit: the new plan holds up to where the old one was planned.
+    func committed(tenantID: String, write: OutboxWrite) {
+        if !write.events.isEmpty { dispatcher.wake() }
+    }
+}
+
+extension ServerContext {
+    /// A planning round for every tenant, each on the mutation queue between changes.
+    func planNotifications() async {
+        guard let notifier else { return }
+        for tenant in tenants.values {
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                let queued = mutations.submit {
+                    await notifier.plan(tenant)
+                    done.resume()
+                }
+                if !queued { done.resume() }
+            }
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import RosterDomain
+
+/// A webhook endpoint as the store keeps it.
+public struct StoredWebhook: Sendable, Hashable {
+    public var id: String
+    public var tenantID: String
+    public var url: String
+    /// The HMAC key, kept so that every delivery can be signed; shown to the admin once.
+    public var secret: String
+    /// Event types delivered; empty: every type.
+    public var events: [String]
+    /// Schedule ids; empty: every schedule.
+    public var schedules: [String]
+    public var created: UnixMillis
+    public var disabledAt: UnixMillis?
+    public var disabledReason: String
+    /// When the current run of failed attempts began; nil after a success.
+    public var failingSince: UnixMillis?
+    /// Events waiting to be delivered (filled in by `webhooks(tenantID:)`).
+    public var pending: Int = 0
+
+    public init(id: String, tenantID: String, url: String, secret: String, events: [String], schedules: [String],
+                created: UnixMillis, disabledAt: UnixMillis? = nil, disabledReason: String = "", failingSince: UnixMillis? = nil) {
+        (self.id, self.tenantID, self.url, self.secret, self.events, self.schedules) = (id, tenantID, url, secret, events, schedules)
+        (self.created, self.disabledAt, self.disabledReason, self.failingSince) = (created, disabledAt, disabledReason, failingSince)
+    }
+
+    /// Whether `event` goes to this webhook: its type and one of its schedules are wanted.
+    func wants(_ event: NotificationEvent) -> Bool {
+        guard event.type != .ping else { return false }
+        guard events.isEmpty || events.contains(event.type.rawValue) else { return false }
+        return schedules.isEmpty || !Set(schedules).isDisjoint(with: event.scheduleIDs)
+    }
+}
+
+/// What a change or a planning round writes to the outbox, in the same transaction.
+public struct OutboxWrite: Sendable {
+    /// New events; one whose id is already stored is left as it is.
+    public var events: [NotificationEvent] = []
+    /// Withdraws planned events due at or after `from` that concern one of `schedules` (nil:
+    /// any) and that no attempt has been made to deliver: the plan changed, and `events` holds
+    /// their replacements.
+    public var withdrawPlanned: (from: UnixMillis, schedules: [String]?)?
+    /// Records that time-driven events are written up to this instant.
+    public var plannedThrough: UnixMillis?
+
+    public init(events: [NotificationEvent] = [], plannedThrough: UnixMillis? = nil) {
+        (self.events, self.plannedThrough) = (events, plannedThrough)
+    }
+
+    public var isEmpty: Bool { events.isEmpty && withdrawPlanned == nil && plannedThrough == nil }
+}
+
+/// The next event a webhook should receive: the oldest undelivered one that is due.
+public struct DueDelivery: Sendable {
+    public var webhook: StoredWebhook
+    public var event: NotificationEvent
+    /// Attempts made so far.
+    public var attempts: Int
+    /// Not before this instant (a retry's back-off).
+    public var notBefore: UnixMillis
+}
+
+/// One attempt to deliver an event to a webhook.
+public struct DeliveryAttempt: Sendable, Hashable {
+    public var webhookID: String
+    public var eventID: String
+    public var eventType: String
+    public var attempt: Int
+    public var at: UnixMillis
+    /// The HTTP status; nil when no response came.
+    public var status: Int?
+    public var error: String
+    public var durationMillis: Int
+
+    public var succeeded: Bool { status.map { (200..<300).contains($0) } ?? false }
+
+    public init(webhookID: String, eventID: String, eventType: String, attempt: Int, at: UnixMillis, status: Int?, error: String,
+                durationMillis: Int) {
+        (self.webhookID, self.eventID, self.eventType, self.attempt, self.at) = (webhookID, eventID, eventType, attempt, at)
+        (self.status, self.error, self.durationMillis) = (status, error, durationMillis)
+    }
+}
+
+/// What happens after an attempt.
+public enum DeliveryOutcome: Sendable {
+    case delivered
+    case retry(at: UnixMillis)
+    /// The webhook has failed for its whole budget: it is disabled with this reason.
+    case disable(reason: String)
+}
+
+/// The durable side of notifications: webhooks, reminder rules, the outbox of events and the
+/// deliveries of each to each webhook. Every write is one transaction.
+public protocol NotificationStore: Sendable {
+    /// A tenant's webhooks (nil: every tenant's), with their pending counts.
+    func webhooks(tenantID: String?) async throws -> [StoredWebhook]
+    func insertWebhook(_ webhook: StoredWebhook) async throws
+    /// Deletes a webhook and its pending deliveries; false when the tenant has no such webhook.
+    func removeWebhook(tenantID: String, id: String) async throws -> Bool
+
+    func reminderRules(tenantID: String) async throws -> [ReminderRule]
+    func insertReminderRule(tenantID: String, _ rule: ReminderRule) async throws
+    func removeReminderRule(tenantID: String, id: String) async throws -> Bool
+
+    /// Up to when the tenant's time-driven events are written; nil before the first planning.
+    func plannedThrough(tenantID: String) async throws -> UnixMillis?
+    /// Writes `write` in one transaction, queueing each new event for every webhook that wants it.
+    func writeOutbox(tenantID: String, _ write: OutboxWrite) async throws
+    /// Queues `event` for one webhook only (`admin webhook test`).
+    func enqueue(_ event: NotificationEvent, forWebhook webhookID: String) async throws
+
+    /// For every enabled webhook with an event due at `now`, the oldest one (deliveries to a
+    /// webhook are in order); and the earliest instant something else becomes due.
+    func deliveryHeads(now: UnixMillis) async throws -> (heads: [DueDelivery], nextDue: UnixMillis?)
+    /// Records an attempt and what follows from it, in one transaction.
+    func recordAttempt(_ attempt: DeliveryAttempt, outcome: DeliveryOutcome) async throws
+    /// The newest attempts, newest first.
+    func deliveryAttempts(tenantID: String, webhookID: String?, limit: Int) async throws -> [DeliveryAttempt]
+    /// The events stored for a tenant (tests and `admin webhook` views), oldest due first.
+    func notices(tenantID: String) async throws -> [NotificationEvent]
+    /// Forgets delivered events and attempts older than `before`; returns how many events.
+    func pruneNotices(before: UnixMillis) async throws -> Int
+}

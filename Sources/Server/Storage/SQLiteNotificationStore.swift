@@ -1,0 +1,306 @@
+import Foundation
+import GRDB
+import RosterDomain
+
+extension SQLiteRosterStore {
+    static func registerNotificationMigration(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v7-notifications") { db in
+            try db.execute(sql: """
+                CREATE TABLE webhook (
+                    id TEXT PRIMARY KEY,
+                    tenant_id TEXT NOT NULL,
+                    url TEXT NOT NULL,
+                    secret TEXT NOT NULL,
+                    events TEXT NOT NULL,            -- JSON array of types; empty: all
+                    schedules TEXT NOT NULL,         -- JSON array of schedule ids; empty: all
+                    created_ms INTEGER NOT NULL,
+                    disabled_ms INTEGER NOT NULL DEFAULT 0,
+                    disabled_reason TEXT NOT NULL DEFAULT '',
+                    failing_since_ms INTEGER NOT NULL DEFAULT 0
+                );
+                -- The outbox: every event, written in the transaction that caused it (or, for
+                -- time-driven ones, before it is due). `planned` ones may be withdrawn until attempted.
+                CREATE TABLE notice (
+                    tenant_id TEXT NOT NULL,
+                    id TEXT NOT NULL,
+                    type TEXT NOT NULL,
+                    revision INTEGER NOT NULL,
+                    about_ms INTEGER NOT NULL,
+                    due_ms INTEGER NOT NULL,
+                    planned INTEGER NOT NULL,
+                    schedules TEXT NOT NULL,
+                    people TEXT NOT NULL,
+                    payload BLOB NOT NULL,
+                    PRIMARY KEY (tenant_id, id)
+                );
+                CREATE INDEX notice_by_due ON notice(tenant_id, due_ms);
+                -- One row per event and webhook; the rowid orders events of equal due time.
+                CREATE TABLE delivery (
+                    webhook_id TEXT NOT NULL REFERENCES webhook(id) ON DELETE CASCADE,
+                    tenant_id TEXT NOT NULL,
+                    event_id TEXT NOT NULL,
+                    due_ms INTEGER NOT NULL,
+                    attempts INTEGER NOT NULL DEFAULT 0,
+                    next_attempt_ms INTEGER NOT NULL DEFAULT 0,
+                    delivered_ms INTEGER NOT NULL DEFAULT 0,
+                    UNIQUE (webhook_id, event_id)
+                );
+                CREATE INDEX delivery_pending ON delivery(webhook_id, due_ms) WHERE delivered_ms = 0;
+                CREATE INDEX delivery_by_event ON delivery(tenant_id, event_id);
+                CREATE TABLE delivery_attempt (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    tenant_id TEXT NOT NULL,
+                    webhook_id TEXT NOT NULL,
+                    event_id TEXT NOT NULL,
+                    event_type TEXT NOT NULL,
+                    attempt INTEGER NOT NULL,
+                    at_ms INTEGER NOT NULL,
+                    status INTEGER,
+                    error TEXT NOT NULL,
+                    duration_ms INTEGER NOT NULL
+                );
+                CREATE INDEX delivery_attempt_by_tenant ON delivery_attempt(tenant_id, id);
+                CREATE TABLE reminder_rule (
+                    tenant_id TEXT NOT NULL,
+                    id TEXT NOT NULL,
+                    rule TEXT NOT NULL,              -- a ReminderRule as JSON
+                    PRIMARY KEY (tenant_id, id)
+                );
+                CREATE TABLE notice_plan (
+                    tenant_id TEXT PRIMARY KEY,
+                    planned_through_ms INTEGER NOT NULL
+                );
+                """)
+        }
+    }
+
+    private static func json(_ list: [String]) -> String {
+        String(decoding: try! JSONEncoder().encode(list), as: UTF8.self)
+    }
+
+    private static func list(_ text: String) -> [String] {
+        (try? JSONDecoder().decode([String].self, from: Data(text.utf8))) ?? []
+    }
+
+    private static func webhook(from row: Row) -> StoredWebhook {
+        let disabled: Int64 = row["disabled_ms"], failing: Int64 = row["failing_since_ms"]
+        return StoredWebhook(id: row["id"], tenantID: row["tenant_id"], url: row["url"], secret: row["secret"],
+                             events: list(row["events"]), schedules: list(row["schedules"]), created: row["created_ms"],
+                             disabledAt: disabled == 0 ? nil : disabled, disabledReason: row["disabled_reason"],
+                             failingSince: failing == 0 ? nil : failing)
+    }
+
+    private static func event(from row: Row) -> NotificationEvent? {
+        guard let type = NotificationType(rawValue: row["type"]) else { return nil }
+        let revision: Int64 = row["revision"], planned: Int64 = row["planned"]
+        return NotificationEvent(id: row["id"], type: type, tenantID: row["tenant_id"], revision: UInt64(revision),
+                                 about: row["about_ms"], due: row["due_ms"], planned: planned != 0,
+                                 scheduleIDs: list(row["schedules"]), people: list(row["people"]), payload: row["payload"])
+    }
+
+    public func webhooks(tenantID: String?) async throws -> [StoredWebhook] {
+        try await pool.read { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT w.*, (SELECT COUNT(*) FROM delivery d WHERE d.webhook_id = w.id AND d.delivered_ms = 0) AS pending
+                FROM webhook w WHERE ?1 IS NULL OR w.tenant_id = ?1 ORDER BY w.created_ms, w.id
+                """, arguments: [tenantID])
+            return rows.map { row in
+                var webhook = Self.webhook(from: row)
+                webhook.pending = row["pending"]
+                return webhook
+            }
+        }
+    }
+
+    public func insertWebhook(_ webhook: StoredWebhook) async throws {
+        try await pool.write { db in
+            try db.execute(sql: """
+                INSERT INTO webhook (id, tenant_id, url, secret, events, schedules, created_ms) VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [webhook.id, webhook.tenantID, webhook.url, webhook.secret, Self.json(webhook.events),
+                                 Self.json(webhook.schedules), webhook.created])
+        }
+    }
+
+    public func removeWebhook(tenantID: String, id: String) async throws -> Bool {
+        try await pool.write { db in
+            try db.execute(sql: "DELETE FROM webhook WHERE tenant_id = ? AND id = ?", arguments: [tenantID, id])
+            return db.changesCount > 0
+        }
+    }
+
+    public func reminderRules(tenantID: String) async throws -> [ReminderRule] {
+        try await pool.read { db in
+            try String.fetchAll(db, sql: "SELECT rule FROM reminder_rule WHERE tenant_id = ? ORDER BY id", arguments: [tenantID])
+                .map { try JSONDecoder().decode(ReminderRule.self, from: Data($0.utf8)) }
+        }
+    }
+
+    public func insertReminderRule(tenantID: String, _ rule: ReminderRule) async throws {
+        let text = String(decoding: try JSONEncoder().encode(rule), as: UTF8.self)
+        try await pool.write { db in
+            try db.execute(sql: "INSERT INTO reminder_rule (tenant_id, id, rule) VALUES (?, ?, ?)", arguments: [tenantID, rule.id, text])
+        }
+    }
+
+    public func removeReminderRule(tenantID: String, id: String) async throws -> Bool {
+        try await pool.write { db in
+            try db.execute(sql: "DELETE FROM reminder_rule WHERE tenant_id = ? AND id = ?", arguments: [tenantID, id])
+            return db.changesCount > 0
+        }
+    }
+
+    public func plannedThrough(tenantID: String) async throws -> UnixMillis? {
+        try await pool.read { db in
+            try Int64.fetchOne(db, sql: "SELECT planned_through_ms FROM notice_plan WHERE tenant_id = ?", arguments: [tenantID])
+        }
+    }
+
+    public func writeOutbox(tenantID: String, _ write: OutboxWrite) async throws {
+        guard !write.isEmpty else { return }
+        try await pool.write { db in try Self.writeOutbox(write, tenantID: tenantID, db: db) }
+    }
+
+    /// The outbox part of a transaction (also called from `commit`).
+    static func writeOutbox(_ write: OutboxWrite, tenantID: String, db: Database) throws {
+        if let (from, schedules) = write.withdrawPlanned {
+            // ?3: a JSON array of schedule ids, or NULL for every schedule.
+            let withdrawn = """
+                SELECT id FROM notice WHERE tenant_id = ?1 AND planned = 1 AND due_ms >= ?2
+                AND (?3 IS NULL OR EXISTS (SELECT 1 FROM json_each(notice.schedules) s WHERE s.value IN (SELECT value FROM json_each(?3))))
+                AND NOT EXISTS (SELECT 1 FROM delivery d WHERE d.tenant_id = ?1 AND d.event_id = notice.id AND d.attempts > 0)
+                """
+            let arguments: StatementArguments = [tenantID, from, schedules.map(json)]
+            try db.execute(sql: "DELETE FROM delivery WHERE tenant_id = ?1 AND event_id IN (\(withdrawn))", arguments: arguments)
+            try db.execute(sql: "DELETE FROM notice WHERE tenant_id = ?1 AND id IN (\(withdrawn))", arguments: arguments)
+        }
+        if !write.events.isEmpty {
+            let webhooks = try Row.fetchAll(db, sql: "SELECT * FROM webhook WHERE tenant_id = ? AND disabled_ms = 0",
+                                            arguments: [tenantID]).map(webhook(from:))
+            for event in write.events {
+                try db.execute(sql: """
+                    INSERT INTO notice (tenant_id, id, type, revision, about_ms, due_ms, planned, schedules, people, payload)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
+                    """, arguments: [tenantID, event.id, event.type.rawValue, Int64(event.revision), event.about, event.due,
+                                     event.planned ? 1 : 0, json(event.scheduleIDs), json(event.people), event.payload])
+                guard db.changesCount > 0 else { continue }
+                for webhook in webhooks where webhook.wants(event) {
+                    try db.execute(sql: "INSERT INTO delivery (webhook_id, tenant_id, event_id, due_ms) VALUES (?, ?, ?, ?)",
+                                   arguments: [webhook.id, tenantID, event.id, event.due])
+                }
+            }
+        }
+        if let through = write.plannedThrough {
+            try db.execute(sql: """
+                INSERT INTO notice_plan (tenant_id, planned_through_ms) VALUES (?, ?)
+                ON CONFLICT (tenant_id) DO UPDATE SET planned_through_ms = excluded.planned_through_ms
+                """, arguments: [tenantID, through])
+        }
+    }
+
+    public func enqueue(_ event: NotificationEvent, forWebhook webhookID: String) async throws {
+        try await pool.write { db in
+            try db.execute(sql: """
+                INSERT INTO notice (tenant_id, id, type, revision, about_ms, due_ms, planned, schedules, people, payload)
+                VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?)
+                """, arguments: [event.tenantID, event.id, event.type.rawValue, Int64(event.revision), event.about, event.due,
+                                 Self.json(event.scheduleIDs), Self.json(event.people), event.payload])
+            try db.execute(sql: "INSERT INTO delivery (webhook_id, tenant_id, event_id, due_ms) VALUES (?, ?, ?, ?)",
+                           arguments: [webhookID, event.tenantID, event.id, event.due])
+        }
+    }
+
+    public func deliveryHeads(now: UnixMillis) async throws -> (heads: [DueDelivery], nextDue: UnixMillis?) {
+        try await pool.read { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT w.*, d.attempts, d.next_attempt_ms, n.id AS event_id, n.type, n.revision, n.about_ms, n.due_ms,
+                       n.planned, n.schedules AS event_schedules, n.people, n.payload
+                FROM webhook w
+                JOIN delivery d ON d.rowid = (
+                    SELECT d2.rowid FROM delivery d2 WHERE d2.webhook_id = w.id AND d2.delivered_ms = 0
+                    ORDER BY d2.due_ms, d2.rowid LIMIT 1)
+                JOIN notice n ON n.tenant_id = w.tenant_id AND n.id = d.event_id
+                WHERE w.disabled_ms = 0
+                """)
+            var heads: [DueDelivery] = []
+            var nextDue: UnixMillis?
+            for row in rows {
+                let due: Int64 = row["due_ms"], notBefore: Int64 = row["next_attempt_ms"]
+                let ready = max(due, notBefore)
+                guard ready <= now else {
+                    nextDue = min(nextDue ?? .max, ready)
+                    continue
+                }
+                guard let type = NotificationType(rawValue: row["type"]) else { continue }
+                let revision: Int64 = row["revision"], planned: Int64 = row["planned"]
+                let event = NotificationEvent(id: row["event_id"], type: type, tenantID: row["tenant_id"], revision: UInt64(revision),
+                                              about: row["about_ms"], due: due, planned: planned != 0,
+                                              scheduleIDs: Self.list(row["event_schedules"]), people: Self.list(row["people"]),
+                                              payload: row["payload"])
+                heads.append(DueDelivery(webhook: Self.webhook(from: row), event: event, attempts: row["attempts"], notBefore: notBefore))
+            }
+            return (heads, nextDue)
+        }
+    }
+
+    public func recordAttempt(_ attempt: DeliveryAttempt, outcome: DeliveryOutcome) async throws {
+        try await pool.write { db in
+            guard let tenantID = try String.fetchOne(db, sql: "SELECT tenant_id FROM webhook WHERE id = ?", arguments: [attempt.webhookID])
+            else { return }  // removed while the request was out
+            try db.execute(sql: """
+                INSERT INTO delivery_attempt (tenant_id, webhook_id, event_id, event_type, attempt, at_ms, status, error, duration_ms)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [tenantID, attempt.webhookID, attempt.eventID, attempt.eventType, attempt.attempt, attempt.at,
+                                 attempt.status, attempt.error, attempt.durationMillis])
+            switch outcome {
+            case .delivered:
+                try db.execute(sql: """
+                    UPDATE delivery SET attempts = attempts + 1, delivered_ms = ? WHERE webhook_id = ? AND event_id = ?
+                    """, arguments: [attempt.at, attempt.webhookID, attempt.eventID])
+                try db.execute(sql: "UPDATE webhook SET failing_since_ms = 0 WHERE id = ?", arguments: [attempt.webhookID])
+            case .retry(let at):
+                try db.execute(sql: """
+                    UPDATE delivery SET attempts = attempts + 1, next_attempt_ms = ? WHERE webhook_id = ? AND event_id = ?
+                    """, arguments: [at, attempt.webhookID, attempt.eventID])
+                try db.execute(sql: "UPDATE webhook SET failing_since_ms = ? WHERE id = ? AND failing_since_ms = 0",
+                               arguments: [attempt.at, attempt.webhookID])
+            case .disable(let reason):
+                try db.execute(sql: "UPDATE delivery SET attempts = attempts + 1 WHERE webhook_id = ? AND event_id = ?",
+                               arguments: [attempt.webhookID, attempt.eventID])
+                try db.execute(sql: "UPDATE webhook SET disabled_ms = ?, disabled_reason = ? WHERE id = ?",
+                               arguments: [attempt.at, reason, attempt.webhookID])
+            }
+        }
+    }
+
+    public func deliveryAttempts(tenantID: String, webhookID: String?, limit: Int) async throws -> [DeliveryAttempt] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT * FROM delivery_attempt WHERE tenant_id = ?1 AND (?2 IS NULL OR webhook_id = ?2) ORDER BY id DESC LIMIT ?3
+                """, arguments: [tenantID, webhookID, limit]).map { row in
+                DeliveryAttempt(webhookID: row["webhook_id"], eventID: row["event_id"], eventType: row["event_type"],
+                                attempt: row["attempt"], at: row["at_ms"], status: row["status"], error: row["error"],
+                                durationMillis: row["duration_ms"])
+            }
+        }
+    }
+
+    public func notices(tenantID: String) async throws -> [NotificationEvent] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM notice WHERE tenant_id = ? ORDER BY due_ms, rowid", arguments: [tenantID])
+                .compactMap(Self.event(from:))
+        }
+    }
+
+    public func pruneNotices(before: UnixMillis) async throws -> Int {
+        try await pool.write { db in
+            try db.execute(sql: "DELETE FROM delivery_attempt WHERE at_ms < ?", arguments: [before])
+            try db.execute(sql: "DELETE FROM delivery WHERE delivered_ms != 0 AND delivered_ms < ?", arguments: [before])
+            // An event goes once no delivery of it is pending.
+            try db.execute(sql: """
+                DELETE FROM notice WHERE due_ms < ?
+                AND NOT EXISTS (SELECT 1 FROM delivery d WHERE d.tenant_id = notice.tenant_id AND d.event_id = notice.id)
+                """, arguments: [before])
+            return db.changesCount
+        }
+    }
+}

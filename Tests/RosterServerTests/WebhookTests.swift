@@ -1,0 +1,214 @@
+import Foundation
+import RosterClient
+import RosterDomain
+import RosterProtocol
+import RosterServer
+import RosterTestSupport
+import Testing
+
+/// Webhook delivery from a real server to a real HTTP receiver on loopback in this process:
+/// signatures, order per endpoint, retries after errors and timeouts, disabling after the budget,
+/// and planned events withdrawn when the plan changes. The server runs on a manual clock: back-off
+/// and budgets are in its time, which the tests move.
+@Suite(.timeLimit(.minutes(2))) struct WebhookTests {
+    static let hour: Int64 = 3_600_000
+
+    static func configure(_ configuration: inout ServerConfiguration) {
+        configuration.notifications.retryBase = .seconds(10)
+        configuration.notifications.retryBudget = .seconds(600)
+        configuration.notifications.requestTimeout = .milliseconds(500)
+        configuration.notifications.planAhead = .seconds(4 * 3600)
+    }
+
+    static func notificationAdmin(_ connection: RosterConnection, _ request: Roster_V1_NotificationAdminRequest) async throws
+        -> Roster_V1_NotificationAdminResponse
+    {
+        guard case .notificationAdminResult(let answer) = try await connection.request(.notificationAdmin(request)) else {
+            throw TestFailure("expected NotificationAdminResult")
+        }
+        return answer
+    }
+
+    static func addWebhook(_ connection: RosterConnection, url: String, events: [String]) async throws -> (id: String, secret: String) {
+        let answer = try await notificationAdmin(connection, .with { $0.addWebhook = .with { $0.url = url; $0.events = events } })
+        return (answer.webhooks[0].id, answer.secret)
+    }
+
+    /// Runs `body` with a receiver and a server on a manual clock, both stopped afterwards.
+    static func withReceiverAndServer(_ body: (WebhookReceiver, ServerHarness, RosterConnection) async throws -> Void) async throws {
+        let receiver = try await WebhookReceiver.start()
+        try await withCleanup(receiver, cleanUp: { await $0.stop() }) { receiver in
+            try await withServer(configure: configure) { harness in
+                let admin = try await harness.connect()
+                try await withCleanup(admin, cleanUp: { await $0.close() }) { admin in
+                    try await body(receiver, harness, admin)
+                }
+            }
+        }
+    }
+
+    /// Moves the server's clock forward in steps until `condition` holds (retries are due in its time).
+    static func advance(_ harness: ServerHarness, by step: Int64, until condition: () -> Bool, what: String) async throws {
+        for _ in 0..<400 where !condition() {
+            harness.clock.advance(by: step)
+            try await Task.sleep(for: .milliseconds(25))
+        }
+        guard condition() else { throw TestFailure("the server's clock moved on and still not: \(what)") }
+    }
+
+    @Test func changesArriveSignedOncePerEventAndInOrder() async throws {
+        try await Self.withReceiverAndServer { receiver, harness, admin in
+            let (webhookID, secret) = try await Self.addWebhook(admin, url: receiver.url, events: ["shifts.changed"])
+            let ada = try await admin.addEmployee("Ada", "Lovelace")
+            var revisions: [UInt64] = []
+            for i in 0..<5 {
+                let start = t0 + Int64(i + 1) * Self.hour
+                let result = try await admin.admin(.addShift(.with {
+                    $0.shift = .with { $0.employeeID = ada; $0.startMs = start; $0.endMs = start + Self.hour }
+                }))
+                revisions.append(result.revision)
+            }
+            try await receiver.wait("five shifts.changed events") { $0.count >= 5 }
+            let requests = receiver.requests
+            #expect(requests.count == 5)
+            #expect(Set(requests.map(\.eventID)).count == 5)
+            let now = Int64(Date().timeIntervalSince1970)
+            for request in requests {
+                #expect(request.eventType == "shifts.changed")
+                #expect(request.headers["roster-delivery"] == "\(request.eventID).\(webhookID)")
+                #expect(request.headers["idempotency-key"] == request.headers["roster-delivery"])
+                #expect(request.headers["content-type"] == "application/json")
+                let signature = request.headers["roster-signature"] ?? ""
+                #expect(WebhookSignature.verify(header: signature, body: request.body, secret: secret, now: now))
+                // Another secret, or a body changed by one byte, does not verify.
+                #expect(!WebhookSignature.verify(header: signature, body: request.body, secret: secret + "x", now: now))
+                #expect(!WebhookSignature.verify(header: signature, body: request.body + Data(" ".utf8), secret: secret, now: now))
+                #expect(request.json["id"] as? String == request.eventID)
+                let data = request.json["data"] as? [String: Any]
+                #expect((data?["person"] as? [String: Any])?["name"] as? String == "Ada Lovelace")
+                #expect(((data?["gained"] as? [[String: Any]])?.count ?? 0) >= 1)
+            }
+            // One endpoint gets its events in the order of the changes.
+            #expect(requests.compactMap { $0.json["revision"] as? UInt64 } == revisions)
+        }
+    }
+
+    @Test func failedAttemptsAreRetriedWithBackOffAndLaterEventsWait() async throws {
+        try await Self.withReceiverAndServer { receiver, harness, admin in
+            // Two 500s, then an answer slower than the server's 500 ms timeout, then success.
+            receiver.answer { _, index in
+                switch index {
+                case 0, 1: .init(status: 500)
+                case 2: .init(status: 204, delay: .seconds(2))
+                default: .init(status: 204)
+                }
+            }
+            let (webhookID, _) = try await Self.addWebhook(admin, url: receiver.url, events: ["shifts.changed"])
+            let ada = try await admin.addEmployee("Ada", "Lovelace")
+            _ = try await admin.addShift(ada, t0 + Self.hour, t0 + 2 * Self.hour)
+            _ = try await admin.addShift(ada, t0 + 3 * Self.hour, t0 + 4 * Self.hour)
+            try await receiver.wait("the first attempt") { $0.count >= 1 }
+            try await Self.advance(harness, by: 5_000, until: { receiver.requests.count >= 5 }, what: "five requests")
+            let requests = receiver.requests
+            let first = requests[0].eventID
+            // The first event four times (attempts 1-4), and only then the second.
+            #expect(requests.prefix(4).allSatisfy { $0.eventID == first })
+            #expect(requests.prefix(4).map { $0.headers["roster-attempt"] } == ["1", "2", "3", "4"])
+            #expect(requests[4].eventID != first)
+            #expect(requests[4].headers["roster-attempt"] == "1")
+            // Back-off: the server's clock had to move between attempts; the deliveries listing shows each.
+            let deliveries = try await Self.notificationAdmin(admin, .with { $0.listDeliveries = webhookID }).deliveries
+            let ofFirst = deliveries.filter { $0.eventID == first }.sorted { $0.attempt < $1.attempt }
+            #expect(ofFirst.map(\.status) == [500, 500, 0, 204])
+            #expect(ofFirst[2].error.contains("timed out"))
+            let webhooks = try await Self.notificationAdmin(admin, .with { $0.listWebhooks = true }).webhooks
+            #expect(webhooks.first?.failingSinceMs == 0)
+            #expect(webhooks.first?.disabledMs == 0)
+        }
+    }
+
+    @Test func anEndpointFailingForItsWholeBudgetIsDisabledWithTheReason() async throws {
+        try await Self.withReceiverAndServer { receiver, harness, admin in
+            receiver.answer { _, _ in .init(status: 503) }
+            let (webhookID, _) = try await Self.addWebhook(admin, url: receiver.url, events: [])
+            let ada = try await admin.addEmployee("Ada", "Lovelace")
+            _ = try await admin.addShift(ada, t0 + 30 * Self.hour, t0 + 31 * Self.hour)
+            try await receiver.wait("the first attempt") { $0.count >= 1 }
+            var disabled: Roster_V1_Webhook?
+            for _ in 0..<200 where disabled == nil {
+                harness.clock.advance(by: 60_000)
+                try await Task.sleep(for: .milliseconds(25))
+                disabled = try await Self.notificationAdmin(admin, .with { $0.listWebhooks = true }).webhooks
+                    .first { $0.id == webhookID && $0.disabledMs != 0 }
+            }
+            let webhook = try #require(disabled)
+            #expect(webhook.disabledReason.contains("HTTP 503"))
+            #expect(webhook.pending >= 1)  // kept, not dropped: visible to the admin
+            // The budget is 600 s of the server's time: at least two attempts, and nothing after disabling.
+            let attempts = receiver.requests.count
+            #expect(attempts >= 2)
+            harness.clock.advance(by: 3_600_000)
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(receiver.requests.count == attempts)
+        }
+    }
+
+    @Test func aReminderForADeletedShiftIsWithdrawnAndTheOthersArriveWhenDue() async throws {
+        try await Self.withReceiverAndServer { receiver, harness, admin in
+            let ada = try await admin.addEmployee("Ada", "Lovelace")
+            let kept = try await admin.addShift(ada, t0 + Self.hour, t0 + 2 * Self.hour)
+            let dropped = try await admin.addShift(ada, t0 + 3 * Self.hour, t0 + 4 * Self.hour)
+            _ = try await Self.notificationAdmin(admin, .with { $0.addReminder = .with { $0.leadMinutes = 15 } })
+            _ = try await Self.addWebhook(admin, url: receiver.url, events: ["shift.starting"])
+            try await admin.admin(.deleteShift(.with { $0.id = dropped }))
+            // Nothing is due yet.
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(receiver.requests.isEmpty)
+            try await Self.advance(harness, by: 15 * 60_000, until: { !receiver.requests.isEmpty }, what: "the reminder")
+            harness.clock.advance(by: 4 * Self.hour)
+            try await Task.sleep(for: .milliseconds(300))
+            let reminders = receiver.requests
+            #expect(reminders.count == 1)
+            let data = reminders.first?.json["data"] as? [String: Any]
+            #expect((data?["shift"] as? [String: Any])?["start_ms"] as? Int64 == t0 + Self.hour)
+            #expect(data?["reminder"] as? String == "15m before")
+            #expect(reminders.first?.json["about_ms"] as? Int64 == t0 + Self.hour)
+            _ = kept
+        }
+    }
+
+    @Test func adminRequestsAreCheckedAndForAdminsOnly() async throws {
+        try await Self.withReceiverAndServer { receiver, harness, admin in
+            for url in ["ftp://example.com/x", "not a url", "http://"] {
+                await #expect(throws: RosterClientError.self) {
+                    _ = try await Self.addWebhook(admin, url: url, events: [])
+                }
+            }
+            await #expect(throws: RosterClientError.self) {
+                _ = try await Self.addWebhook(admin, url: receiver.url, events: ["on-duty.changd"])
+            }
+            await #expect(throws: RosterClientError.self) {
+                _ = try await Self.notificationAdmin(admin, .with { $0.addReminder = .with { $0.leadMinutes = 15; $0.daysBefore = 1 } })
+            }
+            let reader = try await harness.connect(token: "")
+            try await withCleanup(reader, cleanUp: { await $0.close() }) { reader in
+                do {
+                    _ = try await Self.notificationAdmin(reader, .with { $0.listWebhooks = true })
+                    Issue.record("a reader listed webhooks")
+                } catch RosterClientError.server(let error) {
+                    #expect(error.code == .permissionDenied)
+                }
+            }
+            // `test` queues a ping for that webhook only.
+            let (id, secret) = try await Self.addWebhook(admin, url: receiver.url, events: ["coverage.gap"])
+            let event = try await Self.notificationAdmin(admin, .with { $0.testWebhook = id }).eventID
+            try await receiver.wait("the ping") { $0.contains { $0.eventID == event } }
+            let ping = try #require(receiver.requests.first { $0.eventID == event })
+            #expect(ping.eventType == "ping")
+            #expect(WebhookSignature.verify(header: ping.headers["roster-signature"] ?? "", body: ping.body, secret: secret,
+                                            now: Int64(Date().timeIntervalSince1970)))
+            _ = try await Self.notificationAdmin(admin, .with { $0.removeWebhook = id })
+            #expect(try await Self.notificationAdmin(admin, .with { $0.listWebhooks = true }).webhooks.isEmpty)
+        }
+    }
+}
