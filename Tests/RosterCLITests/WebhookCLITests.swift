@@ -11,13 +11,15 @@ import Testing
     static let hour: Int64 = 3_600_000
 
     @Test func aKilledServerDeliversEveryAcknowledgedChangeAfterItsRestartAndInventsNone() async throws {
-        // A slow receiver (the first answer takes 2 s, while the changes are made), so that a
-        // backlog is still being delivered when the server is killed.
-        let receiver = try await WebhookReceiver.start { _, index in .init(status: 204, delay: .milliseconds(index == 0 ? 2_000 : 150)) }
+        // The receiver takes the first requests slowly (the first while the changes are made) and
+        // holds the fourth, so that the server is killed with it in flight and a backlog behind it.
+        let receiver = try await WebhookReceiver.start { _, index in
+            .init(status: 204, delay: .milliseconds(index == 0 ? 2_000 : index < 3 ? 150 : 120_000))
+        }
         try await withCleanup(receiver, cleanUp: { await $0.stop() }) { receiver in
             let scratch = TestScratch.directory("roster-webhook")
             defer { TestScratch.remove(scratch) }
-            let arguments = ["--webhook-retry-base-ms", "200"]
+            let arguments = ["--webhook-retry-base-ms", "200", "--webhook-timeout-ms", "120000"]
             let first = try await ServerProcess.start(dataDirectory: scratch.path, arguments: arguments)
             let restarted = try await withCleanup(first, cleanUp: { await $0.kill9() }) { server in
                 let cli = CLI(port: server.port, token: server.adminToken)
@@ -53,8 +55,9 @@ import Testing
                         acknowledged.append(result.revision)
                     }
                 }
-                try await receiver.wait("some deliveries before the kill") { $0.count >= 3 }
+                try await receiver.wait("the fourth request, held") { $0.count >= 4 }
                 await server.kill9()
+                receiver.answer { _, _ in .init(status: 204) }
                 let delivered = Set(receiver.requests.compactMap { $0.json["revision"] as? UInt64 })
                 #expect(delivered.count < acknowledged.count, "the kill should come with a backlog left")
                 let again = try await ServerProcess.start(dataDirectory: scratch.path, arguments: arguments)
@@ -84,6 +87,8 @@ import Testing
                     if !order.contains(revision) { order.append(revision) }
                 }
                 #expect(firstSeen == acknowledged)
+                // The event in flight at the kill was never answered: it came again, with the same id.
+                #expect(requests.filter { $0.eventID == requests[3].eventID }.count >= 2)
 
                 let cli = CLI(port: server.port, token: server.adminToken)
                 defer { TestScratch.remove(cli.home) }

@@ -38,7 +38,9 @@ extension ForwardingStore {
     public func tenantIDs() async throws -> [String] { try await inner.tenantIDs() }
     public func close() async throws { try await inner.close() }
 
-    public func webhooks(tenantID: String?) async throws -> [StoredWebhook] { try await inner.webhooks(tenantID: tenantID) }
+    public func webhooks(tenantID: String?, now: UnixMillis) async throws -> [StoredWebhook] {
+        try await inner.webhooks(tenantID: tenantID, now: now)
+    }
     public func insertWebhook(_ webhook: StoredWebhook) async throws { try await inner.insertWebhook(webhook) }
     public func removeWebhook(tenantID: String, id: String) async throws -> Bool {
         try await inner.removeWebhook(tenantID: tenantID, id: id)

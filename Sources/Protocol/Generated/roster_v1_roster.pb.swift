@@ -2433,7 +2433,7 @@ public nonisolated struct Roster_V1_Webhook: Sendable {
   /// 0: the last attempt succeeded (or none was made)
   public var failingSinceMs: Int64 = 0
 
-  /// events waiting to be delivered to it
+  /// events due and not yet delivered to it
   public var pending: UInt32 = 0
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()

@@ -44,9 +44,9 @@ extension ServerContext {
                 }
                 try await notifier.reload(tenantID: tenant.id)
             case .listWebhooks:
-                answer.webhooks = try await store.webhooks(tenantID: tenant.id).map(Roster_V1_Webhook.init)
+                answer.webhooks = try await store.webhooks(tenantID: tenant.id, now: clock.now()).map(Roster_V1_Webhook.init)
             case .testWebhook(let id):
-                guard try await store.webhooks(tenantID: tenant.id).contains(where: { $0.id == id }) else {
+                guard try await store.webhooks(tenantID: tenant.id, now: clock.now()).contains(where: { $0.id == id }) else {
                     return .failure(WireError(.notFound, "no webhook \(id)"))
                 }
                 let now = clock.now()

@@ -35,13 +35,13 @@ final class Notifier: Sendable {
 
     /// Reads every tenant's webhooks, rules and planning mark.
     func load() async throws {
-        let hooks = try await store.webhooks(tenantID: nil)
+        let hooks = try await store.webhooks(tenantID: nil, now: clock.now())
         for tenantID in Set(hooks.map(\.tenantID)) { try await reload(tenantID: tenantID) }
     }
 
     /// Reads one tenant's again (after an admin changed its webhooks or rules).
     func reload(tenantID: String) async throws {
-        let hooks = try await store.webhooks(tenantID: tenantID).filter { $0.disabledAt == nil }
+        let hooks = try await store.webhooks(tenantID: tenantID, now: clock.now()).filter { $0.disabledAt == nil }
         var notices = TenantNotices()
         for hook in hooks {
             notices.wanted.formUnion(hook.events.isEmpty ? Set(NotificationType.allCases) : Set(hook.events.compactMap(NotificationType.init)))

@@ -70,7 +70,7 @@ struct WebhookClient: Sendable {
                 }
             }
         let connected = bootstrap.connect(host: host, port: port)
-        connected.whenFailure { promise.fail(Failure.connection("cannot connect: \($0)")) }
+        connected.whenFailure { promise.fail(Failure.connection("cannot connect to \(host):\(port): \(Self.reason($0))")) }
         connected.whenSuccess { channel in
             var head = HTTPRequestHead(version: .http1_1, method: .POST, uri: target)
             head.headers.add(name: "Host", value: url.port.map { "\(host):\($0)" } ?? host)
@@ -97,6 +97,14 @@ struct WebhookClient: Sendable {
             deadline.cancel()
             throw .connection("\(error)")
         }
+    }
+
+    /// "Connection refused", not NIO's nested description of every address tried.
+    private static func reason(_ error: any Error) -> String {
+        var error = error
+        if let connection = error as? NIOConnectionError, let first = connection.connectionErrors.first?.error { error = first }
+        if let io = error as? IOError { return String(cString: strerror(io.errnoCode)) }
+        return "\(error)"
     }
 
     /// Completes the promise with the response head's status, or fails it when the connection

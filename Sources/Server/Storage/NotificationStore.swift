@@ -17,7 +17,8 @@ public struct StoredWebhook: Sendable, Hashable {
     public var disabledReason: String
     /// When the current run of failed attempts began; nil after a success.
     public var failingSince: UnixMillis?
-    /// Events waiting to be delivered (filled in by `webhooks(tenantID:)`).
+    /// Events due and not yet delivered (filled in by `webhooks(tenantID:now:)`); planned ones
+    /// not yet due are not counted.
     public var pending: Int = 0
 
     public init(id: String, tenantID: String, url: String, secret: String, events: [String], schedules: [String],
@@ -94,8 +95,8 @@ public enum DeliveryOutcome: Sendable {
 /// The durable side of notifications: webhooks, reminder rules, the outbox of events and the
 /// deliveries of each to each webhook. Every write is one transaction.
 public protocol NotificationStore: Sendable {
-    /// A tenant's webhooks (nil: every tenant's), with their pending counts.
-    func webhooks(tenantID: String?) async throws -> [StoredWebhook]
+    /// A tenant's webhooks (nil: every tenant's), with the count of events due at `now` and not delivered.
+    func webhooks(tenantID: String?, now: UnixMillis) async throws -> [StoredWebhook]
     func insertWebhook(_ webhook: StoredWebhook) async throws
     /// Deletes a webhook and its pending deliveries; false when the tenant has no such webhook.
     func removeWebhook(tenantID: String, id: String) async throws -> Bool

@@ -98,12 +98,12 @@ extension SQLiteRosterStore {
                                  scheduleIDs: list(row["schedules"]), people: list(row["people"]), payload: row["payload"])
     }
 
-    public func webhooks(tenantID: String?) async throws -> [StoredWebhook] {
+    public func webhooks(tenantID: String?, now: UnixMillis) async throws -> [StoredWebhook] {
         try await pool.read { db in
             let rows = try Row.fetchAll(db, sql: """
-                SELECT w.*, (SELECT COUNT(*) FROM delivery d WHERE d.webhook_id = w.id AND d.delivered_ms = 0) AS pending
+                SELECT w.*, (SELECT COUNT(*) FROM delivery d WHERE d.webhook_id = w.id AND d.delivered_ms = 0 AND d.due_ms <= ?2) AS pending
                 FROM webhook w WHERE ?1 IS NULL OR w.tenant_id = ?1 ORDER BY w.created_ms, w.id
-                """, arguments: [tenantID])
+                """, arguments: [tenantID, now])
             return rows.map { row in
                 var webhook = Self.webhook(from: row)
                 webhook.pending = row["pending"]
