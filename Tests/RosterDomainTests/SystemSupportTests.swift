@@ -5,6 +5,15 @@ import Testing
 /// The one of each helper: HOST:PORT, XDG paths, durations, and the query rules the server,
 /// the CLI's cache answers and the watch screen share.
 @Suite(.timeLimit(.minutes(1))) struct SystemSupportTests {
+    @Test func descriptorsOpenedWithoutCloseOnExecAreMarked() throws {
+        // A socket made without SOCK_CLOEXEC, as SwiftNIO makes them.
+        let descriptors = (0..<8).map { _ in socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0) }
+        defer { for fd in descriptors { close(fd) } }
+        #expect(descriptors.allSatisfy { $0 >= 3 && fcntl($0, F_GETFD) & FD_CLOEXEC == 0 })
+        markDescriptorsCloseOnExec()
+        for fd in descriptors { #expect(fcntl(fd, F_GETFD) & FD_CLOEXEC != 0, "descriptor \(fd)") }
+    }
+
     @Test func hostPortParsesWhatPeopleWrite() {
         #expect(HostPort(parsing: "roster.example.com:7400") == HostPort(host: "roster.example.com", port: 7400))
         #expect(HostPort(parsing: "[::1]:7400") == HostPort(host: "::1", port: 7400))

@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import RosterClient
 import RosterDomain
 import RosterProtocol
@@ -177,6 +178,31 @@ import Testing
         }
     }
 
+    /// After a delivery the dispatcher waits for the next due event or a wake-up: it does not
+    /// poll the outbox in a loop (a cancelled sleep that woke it again once made it spin).
+    @Test func anIdleDispatcherLooksAtTheOutboxAboutOnceASecond() async throws {
+        let directory = TestScratch.directory("roster-test")
+        defer { TestScratch.remove(directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let store = CountingStore(try await SQLiteRosterStore.open(path: directory.path + "/roster.sqlite"))
+        let receiver = try await WebhookReceiver.start()
+        try await withCleanup(receiver, cleanUp: { await $0.stop() }) { receiver in
+            try await using(try await ServerHarness.start(dataDirectory: directory.path, store: store, configure: Self.configure)) { harness in
+                let admin = try await harness.connect()
+                try await withCleanup(admin, cleanUp: { await $0.close() }) { admin in
+                    _ = try await Self.addWebhook(admin, url: receiver.url, events: ["shifts.changed"])
+                    let ada = try await admin.addEmployee("Ada", "Lovelace")
+                    _ = try await admin.addShift(ada, t0 + Self.hour, t0 + 2 * Self.hour)
+                    try await receiver.wait("the delivery") { $0.count == 1 }
+                    let before = store.headQueries.withLockedValue { $0 }
+                    try await Task.sleep(for: .seconds(2))
+                    let looks = store.headQueries.withLockedValue { $0 } - before
+                    #expect(looks <= 6, "\(looks) outbox queries in 2 s of idleness")
+                }
+            }
+        }
+    }
+
     @Test func adminRequestsAreCheckedAndForAdminsOnly() async throws {
         try await Self.withReceiverAndServer { receiver, harness, admin in
             for url in ["ftp://example.com/x", "not a url", "http://"] {
@@ -210,5 +236,18 @@ import Testing
             _ = try await Self.notificationAdmin(admin, .with { $0.removeWebhook = id })
             #expect(try await Self.notificationAdmin(admin, .with { $0.listWebhooks = true }).webhooks.isEmpty)
         }
+    }
+}
+
+/// The real store, counting how often the dispatcher asks for due deliveries.
+final class CountingStore: ForwardingStore, Sendable {
+    let inner: SQLiteRosterStore
+    let headQueries = NIOLockedValueBox(0)
+
+    init(_ store: SQLiteRosterStore) { inner = store }
+
+    func deliveryHeads(now: UnixMillis) async throws -> (heads: [DueDelivery], nextDue: UnixMillis?) {
+        headQueries.withLockedValue { $0 += 1 }
+        return try await inner.deliveryHeads(now: now)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -14,7 +15,28 @@ import RosterTLS
 struct WebhookClient: Sendable {
     let group: any EventLoopGroup
     /// For https URLs: the system's trusted CAs (or a test's CA file).
-    let tls: TLSContext?
+    let tls: LazyTLS
+
+    /// A client TLS context made on first use, on a thread of NIOThreadPool (it reads the CA file).
+    final class LazyTLS: Sendable {
+        private let configuration: TLSClientConfiguration
+        private let made = NIOLockedValueBox<Result<TLSContext, any Error>?>(nil)
+
+        init(_ configuration: TLSClientConfiguration) { self.configuration = configuration }
+
+        func context() async throws -> TLSContext {
+            if let made = made.withLockedValue({ $0 }) { return try made.get() }
+            let configuration = self.configuration
+            let result: Result<TLSContext, any Error>
+            do {
+                result = .success(try await NIOThreadPool.singleton.runIfActive { try TLSContext.client(configuration) })
+            } catch {
+                result = .failure(error)
+            }
+            made.withLockedValue { $0 = result }
+            return try result.get()
+        }
+    }
 
     struct Response: Sendable {
         var status: Int
@@ -53,8 +75,11 @@ struct WebhookClient: Sendable {
         let port = url.port ?? (https ? 443 : 80)
         let path = url.path.isEmpty ? "/" : url.path
         let target = url.query.map { path + "?" + $0 } ?? path
-        if https && tls == nil { throw .badURL("https is not available") }
-        let tls = self.tls
+        var context: TLSContext?
+        if https {
+            do { context = try await self.tls.context() } catch { throw .connection("TLS is not available: \(error)") }
+        }
+        let tls = context
         let loop = group.next()
         let promise = loop.makePromise(of: Response.self)
         let deadline = loop.scheduleTask(in: TimeAmount(timeout)) { promise.fail(Failure.timedOut) }

@@ -50,8 +50,6 @@ final class WebhookDispatcher: Sendable {
     private let clock: any ServerClock
     private let logger: Logger
     private let client: WebhookClient
-    /// Its own thread: webhook I/O never runs on the loops that serve clients.
-    private let group: MultiThreadedEventLoopGroup
     private let wakeups: AsyncStream<Void>.Continuation
     private let wakeStream: AsyncStream<Void>
     private let inFlight = NIOLockedValueBox<Set<String>>([])
@@ -62,8 +60,10 @@ final class WebhookDispatcher: Sendable {
         self.settings = settings
         self.clock = clock
         self.logger = logger
-        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        client = WebhookClient(group: group, tls: try? TLSContext.client(trust))
+        // NIO's process-wide group, not the server's: webhook I/O never runs on the loops that
+        // serve clients. Nothing here blocks (a server in a test suite starts in milliseconds):
+        // the TLS context, which reads the system's CA file, is made on first use.
+        client = WebhookClient(group: MultiThreadedEventLoopGroup.singleton, tls: WebhookClient.LazyTLS(trust))
         (wakeStream, wakeups) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
@@ -97,7 +97,12 @@ final class WebhookDispatcher: Sendable {
                 // Sleep until woken, or until the next due instant, at most a second (the clock
                 // may be a test's, and a retry due later than that is looked at again anyway).
                 let wait = min(1_000, max(10, (nextDue ?? .max) - clock.now()))
-                let sleeper = Task { try? await Task.sleep(for: .milliseconds(wait)); self.wake() }
+                // Cancelled when something else woke us: then it must not wake us again, or the
+                // next round would start at once, and so on.
+                let sleeper = Task {
+                    guard (try? await Task.sleep(for: .milliseconds(wait))) != nil else { return }
+                    self.wake()
+                }
                 // A test's manual clock moves by jumps: its alarm wakes us at the due instant.
                 let alarm = nextDue.map { clock.schedule(at: $0) { [weak self] in self?.wake() } }
                 let woken: Void? = await wakes.next()
@@ -108,10 +113,9 @@ final class WebhookDispatcher: Sendable {
         }
     }
 
-    /// Stops the dispatcher's thread (after `run` has returned, or when it never ran).
+    /// Ends `run` (also when it has not started yet).
     func shutdown() async {
         wakeups.finish()
-        try? await group.shutdownGracefully()
     }
 
     private func deliver(_ head: DueDelivery) async {
