@@ -14,8 +14,13 @@ public struct BigTenantBenchmark {
     public var changes: Int
     public var maxFrameBytes: Int
     public var serverExecutable: URL
+    /// Registers a webhook for every event type first, so that each change also derives its
+    /// notifications and writes them to the outbox (its endpoint refuses connections: deliveries
+    /// are retried in the background, as for an endpoint that is down).
+    public var webhook = false
 
-    public init(employees: Int, shifts: Int, changes: Int, maxFrameBytes: Int, serverExecutable: URL) {
+    public init(employees: Int, shifts: Int, changes: Int, maxFrameBytes: Int, serverExecutable: URL, webhook: Bool = false) {
+        self.webhook = webhook
         self.employees = employees
         self.shifts = shifts
         self.changes = changes
@@ -72,6 +77,12 @@ public struct BigTenantBenchmark {
                 admin = try await RosterConnection.connect(host: "127.0.0.1", port: port, hello: .with { $0.token = token })
                 break
             }
+        }
+
+        if webhook {
+            guard case .notificationAdminResult = try await admin.request(.notificationAdmin(.with {
+                $0.addWebhook = .with { $0.url = "http://127.0.0.1:9/roster" }
+            }), timeout: .seconds(600)) else { throw BenchError("no NotificationAdminResult") }
         }
 
         // Small changes: a shift added near now, then deleted.

@@ -130,10 +130,11 @@ struct BigTenant: AsyncParsableCommand {
     @Option(help: "Shifts.") var shifts = 100_000
     @Option(help: "Single-shift changes to time (added, then deleted).") var changes = 200
     @Option(help: "The server's --max-frame-bytes.") var maxFrameBytes = 1_048_576
+    @Flag(help: "Register a webhook for every event first: each change then also derives its notifications.") var webhook = false
 
     func run() async throws {
         let result = try await BigTenantBenchmark(employees: employees, shifts: shifts, changes: changes, maxFrameBytes: maxFrameBytes,
-                                                  serverExecutable: siblingExecutable("roster-server")).run()
+                                                  serverExecutable: siblingExecutable("roster-server"), webhook: webhook).run()
         print("big-tenant: \(employees) employees, \(shifts) shifts (store written in \(String(format: "%.1f s", result.seedSeconds)))")
         print(String(format: "  server start to first answer (store loaded, indexes built): %.2f s", result.loadSeconds))
         print(String(format: "  server resident memory: %.0f MB", Double(result.residentBytes) / 1_048_576))
@@ -142,7 +143,7 @@ struct BigTenant: AsyncParsableCommand {
         } else {
             print("  snapshot to a client (\(result.snapshotBytes) bytes), request to decoded answer: \(result.snapshot)")
         }
-        print("  admin change (a shift added or deleted), acknowledged: \(result.ack)")
+        print("  admin change (a shift added or deleted)\(webhook ? " with a webhook for every event" : ""), acknowledged: \(result.ack)")
     }
 }
 

@@ -21,6 +21,13 @@ import Testing
         configuration.notifications.planAhead = .seconds(4 * 3600)
     }
 
+    /// Time-driven events planned three days ahead (the usual 15 minutes would need planning
+    /// rounds, which run on the real clock).
+    static func configureThreeDaysAhead(_ configuration: inout ServerConfiguration) {
+        configure(&configuration)
+        configuration.notifications.planAhead = .seconds(72 * 3600)
+    }
+
     static func notificationAdmin(_ connection: RosterConnection, _ request: Roster_V1_NotificationAdminRequest) async throws
         -> Roster_V1_NotificationAdminResponse
     {
@@ -36,10 +43,15 @@ import Testing
     }
 
     /// Runs `body` with a receiver and a server on a manual clock, both stopped afterwards.
-    static func withReceiverAndServer(_ body: (WebhookReceiver, ServerHarness, RosterConnection) async throws -> Void) async throws {
+    /// `requestTimeout`: the server's webhook timeout, when not the usual 500 ms.
+    static func withReceiverAndServer(requestTimeout: Duration? = nil,
+                                      _ body: (WebhookReceiver, ServerHarness, RosterConnection) async throws -> Void) async throws {
         let receiver = try await WebhookReceiver.start()
         try await withCleanup(receiver, cleanUp: { await $0.stop() }) { receiver in
-            try await withServer(configure: configure) { harness in
+            try await withServer(configure: { configuration in
+                configure(&configuration)
+                if let requestTimeout { configuration.notifications.requestTimeout = requestTimeout }
+            }) { harness in
                 let admin = try await harness.connect()
                 try await withCleanup(admin, cleanUp: { await $0.close() }) { admin in
                     try await body(receiver, harness, admin)
@@ -175,6 +187,53 @@ import Testing
             #expect(data?["reminder"] as? String == "15m before")
             #expect(reminders.first?.json["about_ms"] as? Int64 == t0 + Self.hour)
             _ = kept
+        }
+    }
+
+    @Test func theEveningBeforeReminderComesAt18InBerlinOnTheDayTheClocksChange() async throws {
+        let receiver = try await WebhookReceiver.start()
+        try await withCleanup(receiver, cleanUp: { await $0.stop() }) { receiver in
+            // Saturday 2027-03-27 12:00Z; Berlin changes to summer time early on Sunday the 28th.
+            try await withServer(now: 1_806_148_800_000, configure: Self.configureThreeDaysAhead) { harness in
+                let admin = try await ScheduleServerTests.team(harness, handoff: "2027-03-01T09:00").admin
+                try await withCleanup(admin, cleanUp: { await $0.close() }) { admin in
+                    try await Self.checkEveningReminder(admin: admin, harness: harness, receiver: receiver)
+                }
+            }
+        }
+    }
+
+    static func checkEveningReminder(admin: RosterConnection, harness: ServerHarness, receiver: WebhookReceiver) async throws {
+        _ = try await notificationAdmin(admin, .with {
+            $0.addReminder = .with { $0.schedule = "Platform primary"; $0.daysBefore = 1; $0.atMinuteOfDay = 18 * 60 }
+        })
+        _ = try await addWebhook(admin, url: receiver.url, events: ["shift.starting"])
+        // Sunday 18:00 in Berlin is 16:00Z (it would be 17:00Z a day earlier).
+        harness.clock.advance(to: 1_806_249_540_000)  // 2027-03-28T15:59Z
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(receiver.requests.isEmpty)
+        harness.clock.advance(to: 1_806_249_600_000)  // 2027-03-28T16:00Z
+        try await receiver.wait("the reminder") { !$0.isEmpty }
+        let requests = receiver.requests
+        #expect(requests.count == 1)
+        let envelope = requests.first?.json ?? [:]
+        #expect(envelope["about"] as? String == "2027-03-29T07:00:00Z")  // Monday 09:00 CEST
+        #expect(envelope["type"] as? String == "shift.starting")
+        #expect((envelope["data"] as? [String: Any])?["reminder"] as? String == "1 day before at 18:00")
+    }
+
+    @Test func aHangingEndpointDoesNotHoldBackAnotherOne() async throws {
+        let hanging = try await WebhookReceiver.start { _, _ in .init(status: 204, delay: .seconds(30)) }
+        try await withCleanup(hanging, cleanUp: { await $0.stop() }) { hanging in
+            // The hanging endpoint's request stays open for the whole test (a 60 s timeout).
+            try await Self.withReceiverAndServer(requestTimeout: .seconds(60)) { receiver, harness, admin in
+                _ = try await Self.addWebhook(admin, url: hanging.url, events: ["shifts.changed"])
+                _ = try await Self.addWebhook(admin, url: receiver.url, events: ["shifts.changed"])
+                let ada = try await admin.addEmployee("Ada", "Lovelace")
+                for i in 1...3 { _ = try await admin.addShift(ada, t0 + Int64(i) * Self.hour, t0 + Int64(i) * Self.hour + 1_800_000) }
+                try await receiver.wait("three events while the other endpoint hangs") { $0.count == 3 }
+                #expect(hanging.requests.count == 1)  // its first event, still unanswered
+            }
         }
     }
 
