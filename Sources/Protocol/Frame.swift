@@ -34,6 +34,7 @@ public enum MessageType: UInt8, Sendable, CaseIterable {
     case progress = 0x25
     case onDutyChanged = 0x26
     case rosterChanged = 0x27
+    case notice = 0x28
 
     case upsertEmployee = 0x30
     case deleteEmployee = 0x31

@@ -49,6 +49,7 @@ public enum RosterMessage: Sendable, Hashable {
     case getCalendar(Roster_V1_GetCalendarRequest)
     case calendar(Roster_V1_CalendarResponse)
     case notificationAdmin(Roster_V1_NotificationAdminRequest)
+    case notice(Roster_V1_Notice)
     case notificationAdminResult(Roster_V1_NotificationAdminResponse)
 
     /// The message type code this message travels under.
@@ -97,6 +98,7 @@ public enum RosterMessage: Sendable, Hashable {
         case .getCalendar: return .getCalendar
         case .calendar: return .calendar
         case .notificationAdmin: return .notificationAdmin
+        case .notice: return .notice
         case .notificationAdminResult: return .notificationAdminResult
         }
     }
@@ -156,6 +158,7 @@ public enum RosterMessage: Sendable, Hashable {
             case .getCalendar: return .getCalendar(try Roster_V1_GetCalendarRequest(body: frame.body))
             case .calendar: return .calendar(try Roster_V1_CalendarResponse(body: frame.body))
             case .notificationAdmin: return .notificationAdmin(try Roster_V1_NotificationAdminRequest(body: frame.body))
+            case .notice: return .notice(try Roster_V1_Notice(body: frame.body))
             case .notificationAdminResult: return .notificationAdminResult(try Roster_V1_NotificationAdminResponse(body: frame.body))
             }
         } catch {
@@ -209,6 +212,7 @@ public enum RosterMessage: Sendable, Hashable {
         case .getCalendar(let body): return body.bodyBuffer()
         case .calendar(let body): return body.bodyBuffer()
         case .notificationAdmin(let body): return body.bodyBuffer()
+        case .notice(let body): return body.bodyBuffer()
         case .notificationAdminResult(let body): return body.bodyBuffer()
         }
     }
@@ -264,6 +268,7 @@ public enum RosterMessage: Sendable, Hashable {
         case .getCalendar(let body): return body
         case .calendar(let body): return body
         case .notificationAdmin(let body): return body
+        case .notice(let body): return body
         case .notificationAdminResult(let body): return body
         }
     }

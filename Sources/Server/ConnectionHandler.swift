@@ -272,7 +272,8 @@ final class ConnectionHandler: ChannelInboundHandler {
                 id: id, topics: topics, filter: request.filter, connection: self,
                 sinceRevision: request.hasSinceRevision ? request.sinceRevision : nil,
                 epoch: request.hasSinceRevision ? request.epoch : nil,
-                schedules: request.schedules, allSchedules: request.allSchedules)
+                schedules: request.schedules, allSchedules: request.allSchedules,
+                sinceNotice: request.hasSinceNotice ? request.sinceNotice : nil, noticePeople: request.noticePeople)
         } catch {
             write(ConnectionReplies.refusal(error, requestID: requestID), flush: true)
             return

@@ -43,6 +43,8 @@ enum ConnectionReplies {
             return error(wire, requestID: requestID)
         case .unknownSchedule(let name):
             return error(WireError(.notFound, "schedule \"\(name)\" not found"), requestID: requestID)
+        case .unknownPerson(let name):
+            return error(WireError(.notFound, "employee \"\(name)\" not found"), requestID: requestID)
         }
     }
 

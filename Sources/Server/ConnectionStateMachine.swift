@@ -59,7 +59,7 @@ struct ConnectionStateMachine {
         case resyncWhenDrained
     }
 
-    enum PushKind { case roster, onDuty, progress }
+    enum PushKind { case roster, onDuty, notice, progress }
 
     private(set) var state = State.awaitingHello
     /// The active credential's expiry, kept apart so that the push path reads it without
@@ -164,9 +164,9 @@ struct ConnectionStateMachine {
                 return .sendError(WireError(.resourceExhausted, "at most \(limits.maxSubscriptions) subscriptions per connection"),
                                   requestID: requestID)
             }
-            let topics = Set(request.topics.filter { $0 == .onDuty || $0 == .roster })
+            let topics = Set(request.topics.filter { $0 == .onDuty || $0 == .roster || $0 == .notices })
             guard !topics.isEmpty else {
-                return .sendError(WireError(.invalidArgument, "name at least one topic: ON_DUTY or ROSTER"), requestID: requestID)
+                return .sendError(WireError(.invalidArgument, "name at least one topic: ON_DUTY, ROSTER or NOTICES"), requestID: requestID)
             }
             let id = nextSubscriptionID
             return .subscribe(request, subscriptionID: id, topics: topics, requestID: requestID)
@@ -297,7 +297,9 @@ struct ConnectionStateMachine {
     mutating func push(_ kind: PushKind, to subscriptionID: UInt64, writable: Bool) -> PushAction {
         guard subscriptions.contains(subscriptionID) else { return .drop }
         switch kind {
-        case .roster:
+        case .roster, .notice:
+            // Neither may be dropped: a subscription that cannot keep up resyncs (RESYNC_REQUIRED),
+            // and a NOTICES one resumes from its last sequence.
             if !awaitingResync.isEmpty, awaitingResync.contains(subscriptionID) { return .drop }
             guard writable else {
                 awaitingResync.insert(subscriptionID)

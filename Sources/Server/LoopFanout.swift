@@ -63,6 +63,14 @@ final class LoopFanout: Sendable {
         })
     }
 
+    func deliver(_ push: NoticePush) {
+        fanOut(kind: .notice, shared: push.sharedFrame, isNew: { subscription in
+            guard push.notice.sequence > subscription.noticeFloor, subscription.admits(push.notice.event) else { return false }
+            subscription.noticeFloor = push.notice.sequence
+            return true
+        }, filtered: { _ in push.sharedFrame })  // team/position filters are for the directory, not notices
+    }
+
     /// The push loop: for every subscription to the topic of `kind` that has not seen this
     /// event, hand the shared frame (or its filter's frame, built at most once per filter on
     /// this loop) to its connection, then flush each connection that wrote, once. The list of
@@ -136,6 +144,9 @@ final class Subscription {
     /// Its topics, decided once and read on every push.
     let wantsRoster: Bool
     let wantsOnDuty: Bool
+    let wantsNotices: Bool
+    /// NOTICES: the people whose notices it gets; empty: those of its schedules.
+    let noticePeople: Set<String>
     let isFiltered: Bool
     /// Where it sits in its loop's fan-out; nil when not in it.
     var fanoutIndex: Int?
@@ -146,6 +157,8 @@ final class Subscription {
     var floorRevision: UInt64
     /// The newest on-duty sequence it has been given.
     var onDutyFloor: UInt64
+    /// The newest notice sequence it has been given (or replayed).
+    var noticeFloor: UInt64 = 0
     /// When its connection last wrote to it (for Progress bookmarks); only the connection sets it.
     var lastSentAt = NIODeadline.now()
 
@@ -153,20 +166,30 @@ final class Subscription {
         switch kind {
         case .roster: wantsRoster
         case .onDuty: wantsOnDuty
+        case .notice: wantsNotices
         case .progress: true
         }
+    }
+
+    /// Whether a notice is for it: one of its people, or else one of its schedules.
+    func admits(_ event: NotificationEvent) -> Bool {
+        if !noticePeople.isEmpty { return !noticePeople.isDisjoint(with: event.people) }
+        return event.scheduleIDs.contains { schedules.includes($0) }
     }
 
     /// Made by `TenantRuntime.subscribe`, starting from the tenant's revision and on-duty
     /// sequence at that moment.
     init(id: UInt64, topics: Set<Roster_V1_Topic>, filter: Roster_V1_SubscriptionFilter,
          schedules: TenantRuntime.ScheduleSelection, connection: ConnectionHandler,
-         tenant: TenantRuntime, floorRevision: UInt64, onDutyFloor: UInt64) {
+         tenant: TenantRuntime, floorRevision: UInt64, onDutyFloor: UInt64, noticePeople: Set<String> = [], noticeFloor: UInt64 = 0) {
         self.id = id
         self.filter = filter
         self.schedules = schedules
         wantsRoster = topics.contains(.roster)
         wantsOnDuty = topics.contains(.onDuty)
+        wantsNotices = topics.contains(.notices)
+        self.noticePeople = noticePeople
+        self.noticeFloor = noticeFloor
         isFiltered = !filter.isEmpty
         self.connection = connection
         self.tenant = tenant

@@ -37,10 +37,17 @@ enum PushEncoding {
                 if let initial = onDutyChanged(push, filter: filter) { messages.append(.onDutyChanged(initial)) }
             }
         }
+        if topics.contains(.notices) {
+            messages += subscribed.notices.replay.map { .notice(Roster_V1_Notice($0, epoch: epoch)) }
+        }
         messages.append(.synced(.with {
             $0.subscriptionID = id
             $0.epoch = epoch
             $0.revision = revision
+            if topics.contains(.notices) {
+                $0.noticeSequence = subscribed.notices.sequence
+                $0.noticesMissed = subscribed.notices.missed
+            }
         }))
         return messages
     }

@@ -270,7 +270,10 @@ public final class RosterServer: Service, Sendable {
         let tokens = TokenRegistry(try await initialTokens(store: store, dataDirectory: dataDirectory))
         let notifier = Notifier(store: store, settings: configuration.notifications, clock: clock, logger: logger)
         do {
-            try await notifier.load()
+            try await notifier.load(tenantIDs: Array(tenants.keys))
+            for tenant in tenants.values {
+                tenant.restoreNotices(try await store.publishedNotices(tenantID: tenant.id, limit: TenantRuntime.keptNotices))
+            }
         } catch {
             await notifier.dispatcher.shutdown()
             throw error
@@ -279,6 +282,7 @@ public final class RosterServer: Service, Sendable {
                                     tokens: tokens, tls: tls, store: store, loops: loops, isLoopback: isLoopback,
                                     metrics: http?.metrics, httpPort: httpChannel.withLockedValue { $0?.localAddress?.port },
                                     notifier: notifier)
+        notifier.dispatcher.onPublished { [weak context] tenantID, notices in context?.tenant(tenantID)?.publishNotices(notices) }
         for sweeper in context.sweepers { sweeper.loop.execute { sweeper.start() } }
         for tenant in tenants.values { tenant.startOnDutyTracking() }
 

@@ -32,6 +32,9 @@ final class TenantRuntime: Sendable {
         var onDutySequence: UInt64 = 0
         /// One alarm for every schedule: at the earliest handoff or index rebuild of any.
         var alarm: (any ScheduledAlarm)?
+        /// The newest published notices (NOTICES), for subscribers that resume, and the last sequence.
+        var notices = CircularBuffer<PublishedNotice>()
+        var noticeSequence: UInt64 = 0
         /// Per schedule, the encoded people part of "on duty now" (fields 4-7 of
         /// OnDutyResponse), reusable while the revision is the same and the instant stays in
         /// [from, until).
@@ -309,6 +312,17 @@ final class TenantRuntime: Sendable {
     enum SubscribeRefusal: Error {
         case resyncRequired(oldestResumable: UInt64, reason: String)
         case unknownSchedule(String)
+        case unknownPerson(String)
+    }
+
+    /// Where a NOTICES subscription starts.
+    struct NoticeStart: Sendable {
+        /// `since_notice` was given: what to replay (already filtered), and whether the kept
+        /// notices no longer reach back to it.
+        var replay: [PublishedNotice] = []
+        var missed = false
+        /// The tenant's latest notice sequence.
+        var sequence: UInt64 = 0
     }
 
     /// Which schedules' on-duty sets a subscription follows.
@@ -340,6 +354,7 @@ final class TenantRuntime: Sendable {
         /// The INITIAL on-duty state of each schedule followed, by schedule name.
         var onDuty: [OnDutyPush]
         var state: RosterState
+        var notices = NoticeStart()
     }
 
     /// Makes the subscription, registers it with the connection's loop's fan-out and returns
@@ -348,7 +363,8 @@ final class TenantRuntime: Sendable {
     /// subscription's floor; one committed before is either in the snapshot or filtered out by
     /// the floor.
     func subscribe(id: UInt64, topics: Set<Roster_V1_Topic>, filter: Roster_V1_SubscriptionFilter, connection: ConnectionHandler,
-                   sinceRevision: UInt64?, epoch: UInt64?, schedules requested: [String], allSchedules: Bool)
+                   sinceRevision: UInt64?, epoch: UInt64?, schedules requested: [String], allSchedules: Bool,
+                   sinceNotice: UInt64? = nil, noticePeople requestedPeople: [String] = [])
         throws(SubscribeRefusal) -> Subscribed
     {
         let outcome = inner.withLockedValue { inner -> Result<Subscribed, SubscribeRefusal> in
@@ -377,9 +393,21 @@ final class TenantRuntime: Sendable {
                 }
                 start = .replay(inner.history.filter { $0.revision > since })
             }
+            var people = Set<String>()
+            for name in requestedPeople {
+                guard let person = inner.state.employee(idOrName: name) else { return .failure(.unknownPerson(name)) }
+                people.insert(person.id)
+            }
             let subscription = Subscription(id: id, topics: topics, filter: filter, schedules: selection,
                                             connection: connection, tenant: self,
-                                            floorRevision: inner.revision, onDutyFloor: inner.onDutySequence)
+                                            floorRevision: inner.revision, onDutyFloor: inner.onDutySequence,
+                                            noticePeople: people, noticeFloor: inner.noticeSequence)
+            var notices = NoticeStart(sequence: inner.noticeSequence)
+            if topics.contains(.notices), let since = sinceNotice {
+                let oldest = inner.notices.first?.sequence ?? inner.noticeSequence + 1
+                notices.missed = since > inner.noticeSequence || since + 1 < oldest
+                notices.replay = inner.notices.filter { $0.sequence > since && subscription.admits($0.event) }
+            }
             fanout(on: connection.eventLoop).add(subscription)
             // INITIAL: the set announced last, as of now (at_ms is the subscribe instant; it stays
             // before until_ms if the boundary alarm is late, when a BOUNDARY event follows).
@@ -393,9 +421,38 @@ final class TenantRuntime: Sendable {
                                   previous: nil, current: current, cause: .initial, state: inner.state)
             }
             return .success(Subscribed(subscription: subscription, start: start, revision: inner.revision, epoch: inner.epoch,
-                                       onDuty: onDuty, state: inner.state))
+                                       onDuty: onDuty, state: inner.state, notices: notices))
         }
         return try outcome.get()
+    }
+
+    // MARK: Notices
+
+    /// How many published notices a tenant keeps in memory for subscribers that resume.
+    static let keptNotices = 1_000
+
+    /// The notices published before this start (from the store).
+    func restoreNotices(_ notices: [PublishedNotice]) {
+        inner.withLockedValue { inner in
+            for notice in notices.suffix(Self.keptNotices) { inner.notices.append(notice) }
+            inner.noticeSequence = max(inner.noticeSequence, notices.last?.sequence ?? 0)
+        }
+    }
+
+    /// Notices that fell due, in sequence order: kept, and pushed to every loop's subscribers,
+    /// under the lock (so that a subscription made meanwhile either replays them or gets them).
+    func publishNotices(_ notices: [PublishedNotice]) {
+        inner.withLockedValue { inner in
+            for notice in notices where notice.sequence > inner.noticeSequence {
+                inner.notices.append(notice)
+                while inner.notices.count > Self.keptNotices { inner.notices.removeFirst() }
+                inner.noticeSequence = notice.sequence
+                var push = NoticePush(notice: notice, epoch: inner.epoch)
+                push.sharedFrame = PushEncoding.frame(.notice(Roster_V1_Notice(notice, epoch: inner.epoch)))
+                let published = push
+                for fanout in fanouts { fanout.loop.execute { fanout.deliver(published) } }
+            }
+        }
     }
 
     // MARK: Progress bookmarks
@@ -406,6 +463,13 @@ final class TenantRuntime: Sendable {
             fanout.loop.execute { fanout.sendProgress(epoch: epoch, revision: revision, idleFor: interval) }
         }
     }
+}
+
+/// A notice on its way to NOTICES subscribers.
+struct NoticePush: Sendable {
+    var notice: PublishedNotice
+    var epoch: UInt64
+    var sharedFrame: ByteBuffer?
 }
 
 /// A committed revision on its way to subscribers.

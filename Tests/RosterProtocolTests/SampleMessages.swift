@@ -178,6 +178,11 @@ enum SampleMessages {
             $0.ics = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nEND:VCALENDAR\r\n"; $0.token = "rst_0a1b2c3d4e5f_00ff"
             $0.httpPort = 7480; $0.https = true
         })),
+        (25, .notice(.with {
+            $0.epoch = 7; $0.sequence = 12; $0.id = "evt_c7528bff981111b5ab82cac9"; $0.type = "shifts.changed"; $0.revision = 42
+            $0.aboutMs = 1_767_225_600_000; $0.scheduleIds = ["default"]; $0.people = ["e-ada"]
+            $0.json = #"{"about":"2026-01-01T00:00:00Z","id":"evt_c7528bff981111b5ab82cac9","type":"shifts.changed"}"#
+        })),
         (24, .notificationAdmin(.with {
             $0.addWebhook = .with { $0.url = "https://ops.example.com/roster"; $0.events = ["on-duty.changed", "shift.starting"] }
         })),

@@ -67,5 +67,11 @@ extension ForwardingStore {
         try await inner.deliveryAttempts(tenantID: tenantID, webhookID: webhookID, limit: limit)
     }
     public func notices(tenantID: String) async throws -> [NotificationEvent] { try await inner.notices(tenantID: tenantID) }
+    public func publishDue(now: UnixMillis) async throws -> (published: [String: [PublishedNotice]], nextDue: UnixMillis?) {
+        try await inner.publishDue(now: now)
+    }
+    public func publishedNotices(tenantID: String, limit: Int) async throws -> [PublishedNotice] {
+        try await inner.publishedNotices(tenantID: tenantID, limit: limit)
+    }
     public func pruneNotices(before: UnixMillis) async throws -> Int { try await inner.pruneNotices(before: before) }
 }

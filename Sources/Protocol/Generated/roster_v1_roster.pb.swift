@@ -292,6 +292,9 @@ public nonisolated enum Roster_V1_Topic: SwiftProtobuf.Enum, Swift.CaseIterable 
   case unspecified // = 0
   case onDuty // = 1
   case roster // = 2
+
+  /// notification events (docs/NOTIFICATIONS.md), resumable by sequence
+  case notices // = 3
   case UNRECOGNIZED(Int)
 
   public init() {
@@ -303,6 +306,7 @@ public nonisolated enum Roster_V1_Topic: SwiftProtobuf.Enum, Swift.CaseIterable 
     case 0: self = .unspecified
     case 1: self = .onDuty
     case 2: self = .roster
+    case 3: self = .notices
     default: self = .UNRECOGNIZED(rawValue)
     }
   }
@@ -312,6 +316,7 @@ public nonisolated enum Roster_V1_Topic: SwiftProtobuf.Enum, Swift.CaseIterable 
     case .unspecified: return 0
     case .onDuty: return 1
     case .roster: return 2
+    case .notices: return 3
     case .UNRECOGNIZED(let i): return i
     }
   }
@@ -321,6 +326,7 @@ public nonisolated enum Roster_V1_Topic: SwiftProtobuf.Enum, Swift.CaseIterable 
     .unspecified,
     .onDuty,
     .roster,
+    .notices,
   ]
 
 }
@@ -1567,12 +1573,27 @@ public nonisolated struct Roster_V1_SubscribeRequest: Sendable {
   /// every schedule, including ones created later
   public var allSchedules: Bool = false
 
+  /// NOTICES: resume after this notice sequence (the last Notice applied); absent: only new ones.
+  public var sinceNotice: UInt64 {
+    get {_sinceNotice ?? 0}
+    set {_sinceNotice = newValue}
+  }
+  /// Returns true if `sinceNotice` has been explicitly set.
+  public var hasSinceNotice: Bool {self._sinceNotice != nil}
+  /// Clears the value of `sinceNotice`. Subsequent reads from it will return its default value.
+  public mutating func clearSinceNotice() {self._sinceNotice = nil}
+
+  /// NOTICES: the notices concerning these people (ids or full names); empty: the notices of
+  /// the schedules followed (schedules / all_schedules, as for ON_DUTY).
+  public var noticePeople: [String] = []
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
   fileprivate var _filter: Roster_V1_SubscriptionFilter? = nil
   fileprivate var _sinceRevision: UInt64? = nil
+  fileprivate var _sinceNotice: UInt64? = nil
 }
 
 public nonisolated struct Roster_V1_Subscribed: Sendable {
@@ -1625,6 +1646,12 @@ public nonisolated struct Roster_V1_Synced: Sendable {
   public var epoch: UInt64 = 0
 
   public var revision: UInt64 = 0
+
+  /// NOTICES: the tenant's latest notice sequence
+  public var noticeSequence: UInt64 = 0
+
+  /// NOTICES: the kept notices no longer reach since_notice
+  public var noticesMissed: Bool = false
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -1820,6 +1847,42 @@ public nonisolated struct Roster_V1_OnDutyChanged: Sendable {
 
   fileprivate var _untilMs: Int64? = nil
   fileprivate var _filter: Roster_V1_SubscriptionFilter? = nil
+}
+
+/// A notification event (docs/NOTIFICATIONS.md), as a webhook receives it, when it falls due.
+public nonisolated struct Roster_V1_Notice: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var epoch: UInt64 = 0
+
+  /// per tenant: one more for each notice published
+  public var sequence: UInt64 = 0
+
+  public var subscriptionID: UInt64 = 0
+
+  /// the event id, the same a webhook receives
+  public var id: String = String()
+
+  /// "on-duty.changed", "shift.starting", "shifts.changed", "coverage.gap"
+  public var type: String = String()
+
+  public var revision: UInt64 = 0
+
+  public var aboutMs: Int64 = 0
+
+  public var scheduleIds: [String] = []
+
+  /// employee ids the event concerns
+  public var people: [String] = []
+
+  /// the event's JSON, byte for byte the body a webhook receives
+  public var json: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
 }
 
 /// Every admin request may say why (`reason`): it is kept in the audit log with the change.
@@ -2650,7 +2713,7 @@ nonisolated extension Roster_V1_Grouping: SwiftProtobuf._ProtoNameProviding {
 }
 
 nonisolated extension Roster_V1_Topic: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0TOPIC_UNSPECIFIED\0\u{1}ON_DUTY\0\u{1}ROSTER\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0TOPIC_UNSPECIFIED\0\u{1}ON_DUTY\0\u{1}ROSTER\0\u{1}NOTICES\0")
 }
 
 nonisolated extension Roster_V1_OnDutyCause: SwiftProtobuf._ProtoNameProviding {
@@ -4511,7 +4574,7 @@ nonisolated extension Roster_V1_SubscriptionFilter: SwiftProtobuf.Message, Swift
 
 nonisolated extension Roster_V1_SubscribeRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".SubscribeRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}topics\0\u{1}filter\0\u{3}since_revision\0\u{1}epoch\0\u{1}schedules\0\u{3}all_schedules\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}topics\0\u{1}filter\0\u{3}since_revision\0\u{1}epoch\0\u{1}schedules\0\u{3}all_schedules\0\u{3}since_notice\0\u{3}notice_people\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -4525,6 +4588,8 @@ nonisolated extension Roster_V1_SubscribeRequest: SwiftProtobuf.Message, SwiftPr
       case 4: try { try decoder.decodeSingularUInt64Field(value: &self.epoch) }()
       case 5: try { try decoder.decodeRepeatedStringField(value: &self.schedules) }()
       case 6: try { try decoder.decodeSingularBoolField(value: &self.allSchedules) }()
+      case 7: try { try decoder.decodeSingularUInt64Field(value: &self._sinceNotice) }()
+      case 8: try { try decoder.decodeRepeatedStringField(value: &self.noticePeople) }()
       default: break
       }
     }
@@ -4553,6 +4618,12 @@ nonisolated extension Roster_V1_SubscribeRequest: SwiftProtobuf.Message, SwiftPr
     if self.allSchedules != false {
       try visitor.visitSingularBoolField(value: self.allSchedules, fieldNumber: 6)
     }
+    try { if let v = self._sinceNotice {
+      try visitor.visitSingularUInt64Field(value: v, fieldNumber: 7)
+    } }()
+    if !self.noticePeople.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.noticePeople, fieldNumber: 8)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -4563,6 +4634,8 @@ nonisolated extension Roster_V1_SubscribeRequest: SwiftProtobuf.Message, SwiftPr
     if lhs.epoch != rhs.epoch {return false}
     if lhs.schedules != rhs.schedules {return false}
     if lhs.allSchedules != rhs.allSchedules {return false}
+    if lhs._sinceNotice != rhs._sinceNotice {return false}
+    if lhs.noticePeople != rhs.noticePeople {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -4670,7 +4743,7 @@ nonisolated extension Roster_V1_Unsubscribed: SwiftProtobuf.Message, SwiftProtob
 
 nonisolated extension Roster_V1_Synced: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Synced"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}subscription_id\0\u{1}epoch\0\u{1}revision\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}subscription_id\0\u{1}epoch\0\u{1}revision\0\u{3}notice_sequence\0\u{3}notices_missed\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -4681,6 +4754,8 @@ nonisolated extension Roster_V1_Synced: SwiftProtobuf.Message, SwiftProtobuf._Me
       case 1: try { try decoder.decodeSingularUInt64Field(value: &self.subscriptionID) }()
       case 2: try { try decoder.decodeSingularUInt64Field(value: &self.epoch) }()
       case 3: try { try decoder.decodeSingularUInt64Field(value: &self.revision) }()
+      case 4: try { try decoder.decodeSingularUInt64Field(value: &self.noticeSequence) }()
+      case 5: try { try decoder.decodeSingularBoolField(value: &self.noticesMissed) }()
       default: break
       }
     }
@@ -4696,6 +4771,12 @@ nonisolated extension Roster_V1_Synced: SwiftProtobuf.Message, SwiftProtobuf._Me
     if self.revision != 0 {
       try visitor.visitSingularUInt64Field(value: self.revision, fieldNumber: 3)
     }
+    if self.noticeSequence != 0 {
+      try visitor.visitSingularUInt64Field(value: self.noticeSequence, fieldNumber: 4)
+    }
+    if self.noticesMissed != false {
+      try visitor.visitSingularBoolField(value: self.noticesMissed, fieldNumber: 5)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -4703,6 +4784,8 @@ nonisolated extension Roster_V1_Synced: SwiftProtobuf.Message, SwiftProtobuf._Me
     if lhs.subscriptionID != rhs.subscriptionID {return false}
     if lhs.epoch != rhs.epoch {return false}
     if lhs.revision != rhs.revision {return false}
+    if lhs.noticeSequence != rhs.noticeSequence {return false}
+    if lhs.noticesMissed != rhs.noticesMissed {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -5022,6 +5105,81 @@ nonisolated extension Roster_V1_OnDutyChanged: SwiftProtobuf.Message, SwiftProto
     if lhs.sequence != rhs.sequence {return false}
     if lhs.scheduleID != rhs.scheduleID {return false}
     if lhs.scheduleName != rhs.scheduleName {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_Notice: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".Notice"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}epoch\0\u{1}sequence\0\u{3}subscription_id\0\u{1}id\0\u{1}type\0\u{1}revision\0\u{3}about_ms\0\u{3}schedule_ids\0\u{1}people\0\u{1}json\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.epoch) }()
+      case 2: try { try decoder.decodeSingularUInt64Field(value: &self.sequence) }()
+      case 3: try { try decoder.decodeSingularUInt64Field(value: &self.subscriptionID) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.id) }()
+      case 5: try { try decoder.decodeSingularStringField(value: &self.type) }()
+      case 6: try { try decoder.decodeSingularUInt64Field(value: &self.revision) }()
+      case 7: try { try decoder.decodeSingularInt64Field(value: &self.aboutMs) }()
+      case 8: try { try decoder.decodeRepeatedStringField(value: &self.scheduleIds) }()
+      case 9: try { try decoder.decodeRepeatedStringField(value: &self.people) }()
+      case 10: try { try decoder.decodeSingularStringField(value: &self.json) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.epoch != 0 {
+      try visitor.visitSingularUInt64Field(value: self.epoch, fieldNumber: 1)
+    }
+    if self.sequence != 0 {
+      try visitor.visitSingularUInt64Field(value: self.sequence, fieldNumber: 2)
+    }
+    if self.subscriptionID != 0 {
+      try visitor.visitSingularUInt64Field(value: self.subscriptionID, fieldNumber: 3)
+    }
+    if !self.id.isEmpty {
+      try visitor.visitSingularStringField(value: self.id, fieldNumber: 4)
+    }
+    if !self.type.isEmpty {
+      try visitor.visitSingularStringField(value: self.type, fieldNumber: 5)
+    }
+    if self.revision != 0 {
+      try visitor.visitSingularUInt64Field(value: self.revision, fieldNumber: 6)
+    }
+    if self.aboutMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.aboutMs, fieldNumber: 7)
+    }
+    if !self.scheduleIds.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.scheduleIds, fieldNumber: 8)
+    }
+    if !self.people.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.people, fieldNumber: 9)
+    }
+    if !self.json.isEmpty {
+      try visitor.visitSingularStringField(value: self.json, fieldNumber: 10)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_Notice, rhs: Roster_V1_Notice) -> Bool {
+    if lhs.epoch != rhs.epoch {return false}
+    if lhs.sequence != rhs.sequence {return false}
+    if lhs.subscriptionID != rhs.subscriptionID {return false}
+    if lhs.id != rhs.id {return false}
+    if lhs.type != rhs.type {return false}
+    if lhs.revision != rhs.revision {return false}
+    if lhs.aboutMs != rhs.aboutMs {return false}
+    if lhs.scheduleIds != rhs.scheduleIds {return false}
+    if lhs.people != rhs.people {return false}
+    if lhs.json != rhs.json {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -105,6 +105,7 @@ final class ServerMetrics: Sendable {
         switch kind {
         case .onDuty: type = "on_duty_changed"
         case .roster: type = "roster_changed"
+        case .notice: type = "notice"
         case .progress: type = "progress"
         }
         pushes[type]?.increment(by: count)

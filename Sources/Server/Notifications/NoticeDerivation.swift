@@ -58,6 +58,8 @@ struct NoticeDerivation {
     var settings: ServerConfiguration.NotificationSettings
 
     private static let day: UnixMillis = 86_400_000
+    /// At most this many resolved shifts, or handoffs, are looked at per schedule and derivation.
+    static let maxShifts = 2_000
 
     // MARK: Written with a change
 
@@ -95,11 +97,25 @@ struct NoticeDerivation {
                                now: UnixMillis, actor: String) -> [NotificationEvent] {
         let end = now + UnixMillis(settings.changeHorizonDays) * Self.day
         typealias Entry = NotificationPayload.ShiftChange
-        func byPerson(_ state: RosterState) -> [String: [String: Entry]] {
+        // A rotation handing off every few minutes has tens of thousands of shifts in the
+        // horizon: each schedule is compared over its first `maxShifts` of them at most, the
+        // same stretch before and after (up to the earlier cut).
+        var resolvedBefore: [String: [ResolvedShift]] = [:], resolvedAfter: [String: [ResolvedShift]] = [:]
+        for id in schedules {
+            var cut = end
+            for (state, isBefore) in [(previous, true), (current, false)] {
+                guard let definition = state.definition(of: id, from: now, to: end),
+                      let resolved = try? ScheduleResolver.resolve(definition, from: now, to: end, limit: Self.maxShifts) else { continue }
+                if resolved.truncated, let last = resolved.shifts.last { cut = min(cut, last.start) }
+                if isBefore { resolvedBefore[id] = resolved.shifts } else { resolvedAfter[id] = resolved.shifts }
+            }
+            resolvedBefore[id] = resolvedBefore[id]?.filter { $0.start < cut }
+            resolvedAfter[id] = resolvedAfter[id]?.filter { $0.start < cut }
+        }
+        func byPerson(_ state: RosterState, _ resolvedShifts: [String: [ResolvedShift]]) -> [String: [String: Entry]] {
             var found: [String: [String: Entry]] = [:]
             for id in schedules {
-                guard let definition = state.definition(of: id, from: now, to: end),
-                      let resolved = try? ScheduleResolver.resolve(definition, from: now, to: end) else { continue }
+                guard let definition = state.schedules[id], let resolved = resolvedShifts[id] else { continue }
                 // A shift is the same one before and after when it comes from the same source (a
                 // one-off shift's id, a rotation's turn, an override) for the same person: then a
                 // change of times is a move. Stretches cut from one source are told apart by order.
@@ -115,7 +131,7 @@ struct NoticeDerivation {
             }
             return found
         }
-        let before = byPerson(previous), after = byPerson(current)
+        let before = byPerson(previous, resolvedBefore), after = byPerson(current, resolvedAfter)
         var events: [NotificationEvent] = []
         for person in Set(before.keys).union(after.keys).sorted() {
             let old = before[person] ?? [:], new = after[person] ?? [:]
@@ -230,7 +246,7 @@ struct NoticeDerivation {
     /// The stretches in [from, to) with nobody on duty (one that began before `from` starts there).
     func gaps(in state: RosterState, scheduleID: String, from: UnixMillis, to: UnixMillis) -> [Gap] {
         guard let index = state.onDutyIndex(of: scheduleID, around: from) else { return [] }
-        return index.timeline(from: from, to: to).filter(\.current.isEmpty).map { Gap(start: $0.at, end: $0.until) }
+        return index.timeline(from: from, to: to, maxSteps: Self.maxShifts).filter(\.current.isEmpty).map { Gap(start: $0.at, end: $0.until) }
     }
 
     private func coverageGap(_ gap: Gap, scheduleID: String, state: RosterState, revision: UInt64, due: UnixMillis,

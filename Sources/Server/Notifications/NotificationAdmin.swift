@@ -165,3 +165,18 @@ extension ReminderRule {
         return .success(ReminderRule(id: id, scheduleID: scheduleID, personID: personID, timing: timing, zone: wire.timeZone))
     }
 }
+
+extension Roster_V1_Notice {
+    init(_ published: PublishedNotice, epoch: UInt64) {
+        self.init()
+        self.epoch = epoch
+        sequence = published.sequence
+        id = published.event.id
+        type = published.event.type.rawValue
+        revision = published.event.revision
+        aboutMs = published.event.about
+        scheduleIds = published.event.scheduleIDs
+        people = published.event.people
+        json = String(decoding: published.event.payload, as: UTF8.self)
+    }
+}

@@ -7,19 +7,20 @@ import RosterProtocol
 /// Decides what goes into the outbox: the events each admin change causes (written in the
 /// change's own transaction) and the time-driven ones (handoffs, reminders, gaps ahead), written
 /// `planAhead` before they are due by a planning round. Both run on the mutation queue, so a
-/// round and a change never interleave. A tenant without webhooks costs nothing here.
+/// round and a change never interleave. Every tenant's events are kept, webhooks or not: they
+/// are also the NOTICES history a subscriber resumes from.
 final class Notifier: Sendable {
     let store: any RosterStore
     let settings: ServerConfiguration.NotificationSettings
     let clock: any ServerClock
     let logger: Logger
-    let dispatcher: WebhookDispatcher
+    let dispatcher: OutboxDispatcher
     private let tenants = NIOLockedValueBox<[String: TenantNotices]>([:])
 
     /// What a tenant's notifications need, kept in memory.
     struct TenantNotices: Sendable {
-        /// The event types some enabled webhook wants; empty: nothing to derive.
-        var wanted: Set<NotificationType> = []
+        /// The event types derived (every one but `ping`, which only `webhook test` makes).
+        var wanted = Set(NotificationType.allCases).subtracting([.ping])
         var rules: [ReminderRule] = []
         /// Time-driven events are in the outbox up to here.
         var plannedThrough: UnixMillis?
@@ -30,23 +31,17 @@ final class Notifier: Sendable {
         self.settings = settings
         self.clock = clock
         self.logger = logger
-        dispatcher = WebhookDispatcher(store: store, settings: settings, clock: clock, logger: logger)
+        dispatcher = OutboxDispatcher(store: store, settings: settings, clock: clock, logger: logger)
     }
 
-    /// Reads every tenant's webhooks, rules and planning mark.
-    func load() async throws {
-        let hooks = try await store.webhooks(tenantID: nil, now: clock.now())
-        for tenantID in Set(hooks.map(\.tenantID)) { try await reload(tenantID: tenantID) }
+    /// Reads the tenants' reminder rules and planning marks.
+    func load(tenantIDs: [String]) async throws {
+        for tenantID in tenantIDs { try await reload(tenantID: tenantID) }
     }
 
     /// Reads one tenant's again (after an admin changed its webhooks or rules).
     func reload(tenantID: String) async throws {
-        let hooks = try await store.webhooks(tenantID: tenantID, now: clock.now()).filter { $0.disabledAt == nil }
         var notices = TenantNotices()
-        for hook in hooks {
-            notices.wanted.formUnion(hook.events.isEmpty ? Set(NotificationType.allCases) : Set(hook.events.compactMap(NotificationType.init)))
-        }
-        notices.wanted.remove(.ping)
         notices.rules = try await store.reminderRules(tenantID: tenantID)
         notices.plannedThrough = try await store.plannedThrough(tenantID: tenantID)
         let loaded = notices
@@ -61,7 +56,7 @@ final class Notifier: Sendable {
     /// of the schedules it touched planned again under the new plan.
     func outbox(tenantID: String, previous: RosterState, current: RosterState, changes: [RosterChange], revision: UInt64,
                 now: UnixMillis, actor: String) -> OutboxWrite {
-        guard let notices = tenants.withLockedValue({ $0[tenantID] }), !notices.wanted.isEmpty else { return OutboxWrite() }
+        let notices = tenants.withLockedValue { $0[tenantID] } ?? TenantNotices()
         let schedules = TenantRuntime.schedules(changedBy: changes, previous: previous, current: current)
         guard !schedules.isEmpty else { return OutboxWrite() }
         let derivation = derivation(tenantID)
@@ -80,7 +75,7 @@ final class Notifier: Sendable {
     /// One planning round for a tenant: writes the time-driven events due up to `planAhead` from
     /// now that are not written yet. After a stop, it catches up on at most a day.
     func plan(_ tenant: TenantRuntime) async {
-        guard let notices = tenants.withLockedValue({ $0[tenant.id] }), !notices.wanted.isEmpty else { return }
+        let notices = tenants.withLockedValue { $0[tenant.id] } ?? TenantNotices()
         let now = clock.now()
         let from = max(notices.plannedThrough ?? now, now - 86_400_000)
         let through = now + settings.planAhead.milliseconds
@@ -90,7 +85,7 @@ final class Notifier: Sendable {
                                                     rules: notices.rules, wanted: notices.wanted, schedules: nil)
         do {
             try await store.writeOutbox(tenantID: tenant.id, OutboxWrite(events: events, plannedThrough: through))
-            tenants.withLockedValue { $0[tenant.id]?.plannedThrough = through }
+            tenants.withLockedValue { $0[tenant.id, default: TenantNotices()].plannedThrough = through }
             if !events.isEmpty { dispatcher.wake() }
         } catch {
             logger.warning("could not plan notifications for tenant \(tenant.id): \(error)")
@@ -99,7 +94,7 @@ final class Notifier: Sendable {
 
     /// Plans the already planned window again from now (reminder rules changed).
     func replan(_ tenant: TenantRuntime) async {
-        guard let notices = tenants.withLockedValue({ $0[tenant.id] }), !notices.wanted.isEmpty else { return }
+        let notices = tenants.withLockedValue { $0[tenant.id] } ?? TenantNotices()
         guard let through = notices.plannedThrough else { return await plan(tenant) }
         let now = clock.now(), view = tenant.view
         var write = OutboxWrite(events: derivation(tenant.id).planned(state: view.state, revision: view.revision, from: now, to: through,

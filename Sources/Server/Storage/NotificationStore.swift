@@ -63,6 +63,12 @@ public struct DueDelivery: Sendable {
     public var notBefore: UnixMillis
 }
 
+/// An event as NOTICES subscribers get it: published when due, with the tenant's next sequence.
+public struct PublishedNotice: Sendable, Hashable {
+    public var sequence: UInt64
+    public var event: NotificationEvent
+}
+
 /// One attempt to deliver an event to a webhook.
 public struct DeliveryAttempt: Sendable, Hashable {
     public var webhookID: String
@@ -97,6 +103,7 @@ public enum DeliveryOutcome: Sendable {
 public protocol NotificationStore: Sendable {
     /// A tenant's webhooks (nil: every tenant's), with the count of events due at `now` and not delivered.
     func webhooks(tenantID: String?, now: UnixMillis) async throws -> [StoredWebhook]
+    /// Stores a webhook and queues for it the events already planned after `webhook.created`.
     func insertWebhook(_ webhook: StoredWebhook) async throws
     /// Deletes a webhook and its pending deliveries; false when the tenant has no such webhook.
     func removeWebhook(tenantID: String, id: String) async throws -> Bool
@@ -117,6 +124,11 @@ public protocol NotificationStore: Sendable {
     func deliveryHeads(now: UnixMillis) async throws -> (heads: [DueDelivery], nextDue: UnixMillis?)
     /// Records an attempt and what follows from it, in one transaction.
     func recordAttempt(_ attempt: DeliveryAttempt, outcome: DeliveryOutcome) async throws
+    /// Gives every unpublished event due at `now` the tenant's next notice sequence, in due
+    /// order; returns them by tenant, and when the next unpublished one falls due.
+    func publishDue(now: UnixMillis) async throws -> (published: [String: [PublishedNotice]], nextDue: UnixMillis?)
+    /// The tenant's newest `limit` published notices, oldest first.
+    func publishedNotices(tenantID: String, limit: Int) async throws -> [PublishedNotice]
     /// The newest attempts, newest first.
     func deliveryAttempts(tenantID: String, webhookID: String?, limit: Int) async throws -> [DeliveryAttempt]
     /// The events stored for a tenant (tests and `admin webhook` views), oldest due first.

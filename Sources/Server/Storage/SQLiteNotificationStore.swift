@@ -31,9 +31,13 @@ extension SQLiteRosterStore {
                     schedules TEXT NOT NULL,
                     people TEXT NOT NULL,
                     payload BLOB NOT NULL,
+                    -- Set when it falls due and is published to NOTICES subscribers: per tenant, 1, 2, ...
+                    sequence INTEGER,
                     PRIMARY KEY (tenant_id, id)
                 );
                 CREATE INDEX notice_by_due ON notice(tenant_id, due_ms);
+                CREATE INDEX notice_unpublished ON notice(due_ms) WHERE sequence IS NULL;
+                CREATE INDEX notice_by_sequence ON notice(tenant_id, sequence) WHERE sequence IS NOT NULL;
                 -- One row per event and webhook; the rowid orders events of equal due time.
                 CREATE TABLE delivery (
                     webhook_id TEXT NOT NULL REFERENCES webhook(id) ON DELETE CASCADE,
@@ -118,6 +122,13 @@ extension SQLiteRosterStore {
                 INSERT INTO webhook (id, tenant_id, url, secret, events, schedules, created_ms) VALUES (?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [webhook.id, webhook.tenantID, webhook.url, webhook.secret, Self.json(webhook.events),
                                  Self.json(webhook.schedules), webhook.created])
+            // Events already planned for later (handoffs, reminders) are its events too.
+            let planned = try Row.fetchAll(db, sql: "SELECT * FROM notice WHERE tenant_id = ? AND due_ms > ? ORDER BY due_ms, rowid",
+                                           arguments: [webhook.tenantID, webhook.created]).compactMap(Self.event(from:))
+            for event in planned where webhook.wants(event) {
+                try db.execute(sql: "INSERT INTO delivery (webhook_id, tenant_id, event_id, due_ms) VALUES (?, ?, ?, ?)",
+                               arguments: [webhook.id, webhook.tenantID, event.id, event.due])
+            }
         }
     }
 
@@ -165,7 +176,7 @@ extension SQLiteRosterStore {
         if let (from, schedules) = write.withdrawPlanned {
             // ?3: a JSON array of schedule ids, or NULL for every schedule.
             let withdrawn = """
-                SELECT id FROM notice WHERE tenant_id = ?1 AND planned = 1 AND due_ms >= ?2
+                SELECT id FROM notice WHERE tenant_id = ?1 AND planned = 1 AND due_ms >= ?2 AND sequence IS NULL
                 AND (?3 IS NULL OR EXISTS (SELECT 1 FROM json_each(notice.schedules) s WHERE s.value IN (SELECT value FROM json_each(?3))))
                 AND NOT EXISTS (SELECT 1 FROM delivery d WHERE d.tenant_id = ?1 AND d.event_id = notice.id AND d.attempts > 0)
                 """
@@ -194,6 +205,41 @@ extension SQLiteRosterStore {
                 INSERT INTO notice_plan (tenant_id, planned_through_ms) VALUES (?, ?)
                 ON CONFLICT (tenant_id) DO UPDATE SET planned_through_ms = excluded.planned_through_ms
                 """, arguments: [tenantID, through])
+        }
+    }
+
+    public func publishDue(now: UnixMillis) async throws -> (published: [String: [PublishedNotice]], nextDue: UnixMillis?) {
+        try await pool.write { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT * FROM notice WHERE sequence IS NULL AND due_ms <= ? AND type != 'ping' ORDER BY due_ms, rowid
+                """, arguments: [now])
+            var published: [String: [PublishedNotice]] = [:]
+            var next: [String: UInt64] = [:]
+            for row in rows {
+                guard let event = Self.event(from: row) else { continue }
+                let tenant = event.tenantID
+                if next[tenant] == nil {
+                    let last = try Int64.fetchOne(db, sql: "SELECT MAX(sequence) FROM notice WHERE tenant_id = ?", arguments: [tenant]) ?? 0
+                    next[tenant] = UInt64(last) + 1
+                }
+                let sequence = next[tenant]!
+                next[tenant] = sequence + 1
+                try db.execute(sql: "UPDATE notice SET sequence = ? WHERE tenant_id = ? AND id = ?",
+                               arguments: [Int64(sequence), tenant, event.id])
+                published[tenant, default: []].append(PublishedNotice(sequence: sequence, event: event))
+            }
+            let nextDue = try Int64.fetchOne(db, sql: "SELECT MIN(due_ms) FROM notice WHERE sequence IS NULL AND type != 'ping'")
+            return (published, nextDue)
+        }
+    }
+
+    public func publishedNotices(tenantID: String, limit: Int) async throws -> [PublishedNotice] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT * FROM notice WHERE tenant_id = ? AND sequence IS NOT NULL ORDER BY sequence DESC LIMIT ?
+                """, arguments: [tenantID, limit]).reversed().compactMap { row in
+                Self.event(from: row).map { PublishedNotice(sequence: UInt64(row["sequence"] as Int64), event: $0) }
+            }
         }
     }
 

@@ -38,13 +38,14 @@ public enum WebhookSignature {
     static func newSecret() -> String { "whsec_" + Crypto.hex(Crypto.randomBytes(32)) }
 }
 
-/// Delivers the outbox to webhooks: for each enabled webhook the oldest due event, one at a
-/// time per webhook (so each receives its events in order), many webhooks at once. A failed
+/// Takes events out of the outbox when they fall due: publishes them to NOTICES subscribers
+/// (each with the tenant's next sequence, through `onPublished`), and delivers them to webhooks:
+/// for each enabled webhook the oldest due event, one at a time per webhook (so each receives its events in order), many webhooks at once. A failed
 /// attempt is retried with exponential back-off and jitter; a webhook that has failed for the
 /// whole retry budget is disabled with the reason. At least once: the delivery is marked done
 /// only after a 2xx, so a crash between the response and the mark sends it again with the same
 /// `Roster-Delivery` id, which the receiver deduplicates on.
-final class WebhookDispatcher: Sendable {
+final class OutboxDispatcher: Sendable {
     private let store: any NotificationStore
     private let settings: ServerConfiguration.NotificationSettings
     private let clock: any ServerClock
@@ -53,6 +54,10 @@ final class WebhookDispatcher: Sendable {
     private let wakeups: AsyncStream<Void>.Continuation
     private let wakeStream: AsyncStream<Void>
     private let inFlight = NIOLockedValueBox<Set<String>>([])
+    private let publish = NIOLockedValueBox<(@Sendable (String, [PublishedNotice]) -> Void)?>(nil)
+
+    /// Where published notices go (the server's tenants); set once before `run`.
+    func onPublished(_ body: @escaping @Sendable (String, [PublishedNotice]) -> Void) { publish.withLockedValue { $0 = body } }
 
     init(store: any NotificationStore, settings: ServerConfiguration.NotificationSettings, clock: any ServerClock,
          logger: Logger, trust: TLSClientConfiguration = TLSClientConfiguration()) {
@@ -80,9 +85,13 @@ final class WebhookDispatcher: Sendable {
                     // A webhook busy when the query starts may finish during it: its head as read
                     // is then stale (already delivered), so it waits for the next round, which its
                     // finishing delivery wakes.
+                    let due = try await store.publishDue(now: clock.now())
+                    if let publish = publish.withLockedValue({ $0 }) {
+                        for (tenantID, notices) in due.published { publish(tenantID, notices) }
+                    }
                     let busy = inFlight.withLockedValue { $0 }
                     let found = try await store.deliveryHeads(now: clock.now())
-                    nextDue = found.nextDue
+                    nextDue = [found.nextDue, due.nextDue].compactMap { $0 }.min()
                     for head in found.heads where !busy.contains(head.webhook.id)
                         && inFlight.withLockedValue({ $0.insert(head.webhook.id).inserted }) {
                         deliveries.addTask {
