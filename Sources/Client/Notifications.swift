@@ -61,3 +61,66 @@ extension RosterClient {
         return answer
     }
 }
+
+/// What a NOTICES subscription yields: a notice, or word that some were missed.
+public enum NoticeUpdate: Sendable {
+    case notice(Roster_V1_Notice)
+    /// The server's kept notices no longer reach back to the last one applied (a long absence,
+    /// or a restored store): some notices were not seen.
+    case missed
+}
+
+extension RosterClient {
+    /// The tenant's notification events as they fall due (docs/NOTIFICATIONS.md): those of
+    /// `people` (ids or full names), or else of `schedules` (ids or names; `allSchedules`: every
+    /// one; neither: the default schedule). The stream reconnects with the client's back-off
+    /// and resumes after the last notice it yielded, so none is missed or repeated while the
+    /// server keeps them; start with `after` (a sequence from an earlier run) to resume across
+    /// runs. It ends with an error when the server refuses the subscription (an unknown person).
+    public nonisolated func notices(people: [String] = [], schedules: [String] = [], allSchedules: Bool = false,
+                                    after: UInt64? = nil) -> AsyncThrowingStream<NoticeUpdate, any Error> {
+        let (stream, continuation) = AsyncThrowingStream<NoticeUpdate, any Error>.makeStream()
+        let task = Task {
+            var last = after
+            var attempt = 0
+            while !Task.isCancelled {
+                attempt += 1
+                let opened = ContinuousClock.now
+                do {
+                    let connection = try await self.connect()
+                    _ = connection.subscribe(.with {
+                        $0.topics = [.notices]
+                        $0.noticePeople = people
+                        $0.schedules = schedules
+                        $0.allSchedules = allSchedules
+                        if let last { $0.sinceNotice = last }
+                    })
+                    for await inbound in connection.inbound {
+                        switch inbound.message {
+                        case .notice(let notice) where notice.sequence > (last ?? 0):
+                            last = notice.sequence
+                            continuation.yield(.notice(notice))
+                        case .synced(let synced):
+                            if synced.noticesMissed { continuation.yield(.missed) }
+                            if last == nil || synced.noticesMissed { last = synced.noticeSequence }
+                        case .error(let error) where error.code != .resyncRequired:
+                            await connection.close()
+                            continuation.finish(throwing: RosterClientError.server(error))
+                            return
+                        default:
+                            break
+                        }
+                    }
+                    await connection.close()  // it ended, or the stream's reader went away
+                } catch {
+                    // Unreachable: try again after the back-off, like the client's own connection.
+                }
+                if ContinuousClock.now - opened >= configuration.reconnect.stableAfter { attempt = 1 }
+                try? await Task.sleep(for: configuration.reconnect.delay(forAttempt: attempt + 1))
+            }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+}

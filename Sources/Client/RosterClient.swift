@@ -248,7 +248,7 @@ public actor RosterClient {
 
     private var tlsContext: TLSContext?
 
-    private func connect() async throws -> RosterConnection {
+    func connect() async throws -> RosterConnection {
         if let tls = configuration.tls, tlsContext == nil {
             do { tlsContext = try TLSContext.client(tls) } catch let error as TLSError { throw RosterClientError.tls(error) }
         }
