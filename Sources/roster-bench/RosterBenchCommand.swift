@@ -130,7 +130,7 @@ struct BigTenant: AsyncParsableCommand {
     @Option(help: "Shifts.") var shifts = 100_000
     @Option(help: "Single-shift changes to time (added, then deleted).") var changes = 200
     @Option(help: "The server's --max-frame-bytes.") var maxFrameBytes = 1_048_576
-    @Flag(help: "Register a webhook for every event first: each change then also derives its notifications.") var webhook = false
+    @Flag(help: "Register a webhook for every event first (its endpoint refuses connections): each change then also queues a delivery, retried in the background.") var webhook = false
 
     func run() async throws {
         let result = try await BigTenantBenchmark(employees: employees, shifts: shifts, changes: changes, maxFrameBytes: maxFrameBytes,

@@ -120,6 +120,30 @@ import Testing
         #expect(Self.data(events[0])["end_ms"] as? Int64 == start + 2 * Self.hour)
     }
 
+    @Test func businessHourGapsAreAnnouncedAWeekAheadAtTheirLocalTimeAcrossTheChange() {
+        // Weekdays 09:00-17:00 Berlin: nobody from 17:00 to 09:00 and over the weekend.
+        let rotation = Rotation(id: "r1", slots: [["ada"], ["alan"]], cadence: .weeks(1),
+                                handoff: LocalDateTime(year: 2027, month: 3, day: 1, hour: 9),
+                                restrictions: [RestrictionWindow(weekdays: Set(2...6), start: 9 * 60, end: 17 * 60)])
+        let schedule = ScheduleDefinition(id: "support", name: "Support", zone: "Europe/Berlin",
+                                          layers: [ScheduleLayer(level: 1, rotations: [rotation])])
+        let state = RosterState(tenant: Tenant(id: "acme", name: "Acme"),
+                                employees: [Employee(id: "ada", firstName: "Ada", lastName: "Lovelace"),
+                                            Employee(id: "alan", firstName: "Alan", lastName: "Turing")],
+                                schedules: [schedule])
+        // Gaps starting 2027-03-25 to 03-31 are announced a week before, 03-18 to 03-24.
+        let events = derivation.planned(state: state, revision: 2, from: Self.instant("2027-03-18T00:00:00Z"),
+                                        to: Self.instant("2027-03-24T00:00:00Z"), rules: [], wanted: [.coverageGap],
+                                        schedules: ["support"])
+        // 17:00 Berlin: 16:00Z before the change (Thu 25th, Fri 26th: into the weekend), 15:00Z after (Mon 29th, Tue 30th).
+        #expect(events.map(\.about) == ["2027-03-25T16:00:00Z", "2027-03-26T16:00:00Z", "2027-03-29T15:00:00Z",
+                                         "2027-03-30T15:00:00Z"].map(Self.instant))
+        #expect(events.map(\.due) == events.map { $0.about - 7 * 24 * Self.hour })
+        // The weekend gap ends Monday 09:00 CEST (07:00Z); Thursday's ends Friday 09:00 CET (08:00Z).
+        #expect(Self.data(events[1])["end"] as? String == "2027-03-29T07:00:00Z")
+        #expect(Self.data(events[0])["end"] as? String == "2027-03-26T08:00:00Z")
+    }
+
     @Test func timestampsKeepEveryMillisecond() {
         #expect(Timestamp.iso8601(1_795_469_051_392) == "2026-11-23T21:24:11.392Z")
         #expect(Timestamp.iso8601(1_795_469_051_000) == "2026-11-23T21:24:11Z")

@@ -184,7 +184,9 @@ struct NoticeDerivation {
             }
             if wanted.contains(.coverageGap) {
                 let ahead = UnixMillis(settings.gapDays) * Self.day
-                for gap in gaps(in: state, scheduleID: id, from: from + ahead, to: to + ahead) where gap.start >= from + ahead {
+                // From just before the window, so that a gap already under way there (announced
+                // by the window before, with its true start) is not taken as starting at its edge.
+                for gap in gaps(in: state, scheduleID: id, from: from + ahead - 1, to: to + ahead) where gap.start >= from + ahead {
                     events.append(coverageGap(gap, scheduleID: id, state: state, revision: revision, due: gap.start - ahead, planned: true))
                 }
             }
