@@ -209,7 +209,16 @@ extension SQLiteRosterStore {
     }
 
     public func publishDue(now: UnixMillis) async throws -> (published: [String: [PublishedNotice]], nextDue: UnixMillis?) {
-        try await pool.write { db in
+        // Asked about once a second: look first, and take the write lock (which `roster-server
+        // token create` and other tools also need) only when something is due.
+        let (anyDue, nextDue) = try await pool.read { db in
+            (try Bool.fetchOne(db, sql: """
+                SELECT EXISTS (SELECT 1 FROM notice WHERE sequence IS NULL AND due_ms <= ? AND type != 'ping')
+                """, arguments: [now]) ?? false,
+             try Int64.fetchOne(db, sql: "SELECT MIN(due_ms) FROM notice WHERE sequence IS NULL AND type != 'ping'"))
+        }
+        guard anyDue else { return ([:], nextDue) }
+        return try await pool.write { db in
             let rows = try Row.fetchAll(db, sql: """
                 SELECT * FROM notice WHERE sequence IS NULL AND due_ms <= ? AND type != 'ping' ORDER BY due_ms, rowid
                 """, arguments: [now])

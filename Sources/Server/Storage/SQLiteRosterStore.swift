@@ -14,6 +14,9 @@ public final class SQLiteRosterStore: RosterStore {
     public init(path: String) throws {
         try PrivateFile.createEmpty(path)
         var configuration = Configuration()
+        // The server and `roster-server token|tenant ...` write the same file: one waits for the
+        // other's transaction (milliseconds) instead of failing with "database is locked".
+        configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
             try db.execute(sql: "PRAGMA foreign_keys = ON")
