@@ -280,6 +280,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         }
         machine.subscribed(id)
         subscriptions.add(subscribed.subscription)
+        if topics.contains(.notices) { server.noticesWanted(by: tenant) }
         for message in PushEncoding.initialSync(subscribed, topics: topics, filter: request.filter) {
             let frames = if case .snapshot(let snapshot) = message, let limit = snapshotPartsLimit {
                 SnapshotParts.frames(snapshot, requestID: requestID, maxFrameBytes: limit)

@@ -17,6 +17,12 @@ import Testing
             var admin = try await harness.connect()
             let ada = try await admin.addEmployee("Ada", "Lovelace")
             let alan = try await admin.addEmployee("Alan", "Turing")
+            // A tenant's notices are kept from its first NOTICES subscription on: make one, and
+            // know it is made, before the changes.
+            let first = try await harness.connect(token: "")
+            _ = first.subscribe(.with { $0.topics = [.notices]; $0.allSchedules = true })
+            _ = try await Inbox(first).untilSynced()
+            await first.close()
             try await using(RosterClient(configuration: fastReconnect(port, cache: nil))) { client in
                 let inbox = AsyncInbox(Self.updates(client.notices(people: ["Ada Lovelace"], after: 0)))
                 // From sequence 0: whatever is published before the subscription is made comes as history.

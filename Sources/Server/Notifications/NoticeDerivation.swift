@@ -69,10 +69,17 @@ struct NoticeDerivation {
                      now: UnixMillis, actor: String, wanted: Set<NotificationType>) -> [NotificationEvent] {
         var events: [NotificationEvent] = []
         let ids = schedules.sorted()
+        // Building an on-duty index is most of the cost: one per schedule and state, shared by
+        // the on-duty comparison and the gaps.
+        var indexes: [String: (before: ScheduleOnDutyIndex?, after: ScheduleOnDutyIndex?)] = [:]
+        if wanted.contains(.onDutyChanged) || wanted.contains(.coverageGap) {
+            for id in ids { indexes[id] = (previous.onDutyIndex(of: id, around: now), current.onDutyIndex(of: id, around: now)) }
+        }
         if wanted.contains(.onDutyChanged) {
             for id in ids {
-                let before = previous.onDuty(of: id, at: now) ?? OnDutyLookup(at: now, current: [], until: nil, next: [])
-                let after = current.onDuty(of: id, at: now) ?? OnDutyLookup(at: now, current: [], until: nil, next: [])
+                let nobody = OnDutyLookup(at: now, current: [], until: nil, next: [])
+                let before = indexes[id]?.before?.lookup(at: now) ?? nobody
+                let after = indexes[id]?.after?.lookup(at: now) ?? nobody
                 guard Set(before.currentEmployeeIDs) != Set(after.currentEmployeeIDs) else { continue }
                 events.append(onDutyChanged(scheduleID: id, state: current, previous: before, current: after, revision: revision,
                                             at: now, cause: "plan-changed", key: "rev:\(revision):on-duty:\(id)", planned: false))
@@ -84,8 +91,8 @@ struct NoticeDerivation {
         if wanted.contains(.coverageGap) {
             let end = now + UnixMillis(settings.gapDays) * Self.day
             for id in ids {
-                let known = Set(gaps(in: previous, scheduleID: id, from: now, to: end).map(\.key))
-                for gap in gaps(in: current, scheduleID: id, from: now, to: end) where !known.contains(gap.key) {
+                let known = Set(gaps(of: indexes[id]?.before, from: now, to: end).map(\.key))
+                for gap in gaps(of: indexes[id]?.after, from: now, to: end) where !known.contains(gap.key) {
                     events.append(coverageGap(gap, scheduleID: id, state: current, revision: revision, due: now, planned: false))
                 }
             }
@@ -247,7 +254,11 @@ struct NoticeDerivation {
 
     /// The stretches in [from, to) with nobody on duty (one that began before `from` starts there).
     func gaps(in state: RosterState, scheduleID: String, from: UnixMillis, to: UnixMillis) -> [Gap] {
-        guard let index = state.onDutyIndex(of: scheduleID, around: from) else { return [] }
+        gaps(of: state.onDutyIndex(of: scheduleID, around: from), from: from, to: to)
+    }
+
+    func gaps(of index: ScheduleOnDutyIndex?, from: UnixMillis, to: UnixMillis) -> [Gap] {
+        guard let index else { return [] }
         return index.timeline(from: from, to: to, maxSteps: Self.maxShifts).filter(\.current.isEmpty).map { Gap(start: $0.at, end: $0.until) }
     }
 

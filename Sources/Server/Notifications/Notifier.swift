@@ -7,8 +7,9 @@ import RosterProtocol
 /// Decides what goes into the outbox: the events each admin change causes (written in the
 /// change's own transaction) and the time-driven ones (handoffs, reminders, gaps ahead), written
 /// `planAhead` before they are due by a planning round. Both run on the mutation queue, so a
-/// round and a change never interleave. Every tenant's events are kept, webhooks or not: they
-/// are also the NOTICES history a subscriber resumes from.
+/// round and a change never interleave. A tenant's events are derived and kept from its first
+/// webhook or first NOTICES subscription on (they are the history a subscriber resumes from);
+/// until then it pays nothing: deriving costs a few on-duty indexes per change.
 final class Notifier: Sendable {
     let store: any RosterStore
     let settings: ServerConfiguration.NotificationSettings
@@ -21,6 +22,9 @@ final class Notifier: Sendable {
     struct TenantNotices: Sendable {
         /// The event types derived (every one but `ping`, which only `webhook test` makes).
         var wanted = Set(NotificationType.allCases).subtracting([.ping])
+        /// Whether the tenant uses notifications (a webhook, or once a NOTICES subscription);
+        /// lasting, since the planning mark is stored with its first planning round.
+        var active = false
         var rules: [ReminderRule] = []
         /// Time-driven events are in the outbox up to here.
         var plannedThrough: UnixMillis?
@@ -44,6 +48,8 @@ final class Notifier: Sendable {
         var notices = TenantNotices()
         notices.rules = try await store.reminderRules(tenantID: tenantID)
         notices.plannedThrough = try await store.plannedThrough(tenantID: tenantID)
+        let hasWebhooks = try await !store.webhooks(tenantID: tenantID, now: clock.now()).isEmpty
+        notices.active = notices.plannedThrough != nil || hasWebhooks || tenants.withLockedValue { $0[tenantID]?.active ?? false }
         let loaded = notices
         tenants.withLockedValue { $0[tenantID] = loaded }
     }
@@ -57,6 +63,7 @@ final class Notifier: Sendable {
     func outbox(tenantID: String, previous: RosterState, current: RosterState, changes: [RosterChange], revision: UInt64,
                 now: UnixMillis, actor: String) -> OutboxWrite {
         let notices = tenants.withLockedValue { $0[tenantID] } ?? TenantNotices()
+        guard notices.active else { return OutboxWrite() }
         let schedules = TenantRuntime.schedules(changedBy: changes, previous: previous, current: current)
         guard !schedules.isEmpty else { return OutboxWrite() }
         let derivation = derivation(tenantID)
@@ -76,6 +83,7 @@ final class Notifier: Sendable {
     /// now that are not written yet. After a stop, it catches up on at most a day.
     func plan(_ tenant: TenantRuntime) async {
         let notices = tenants.withLockedValue { $0[tenant.id] } ?? TenantNotices()
+        guard notices.active else { return }
         let now = clock.now()
         let from = max(notices.plannedThrough ?? now, now - 86_400_000)
         let through = now + settings.planAhead.milliseconds
@@ -95,6 +103,7 @@ final class Notifier: Sendable {
     /// Plans the already planned window again from now (reminder rules changed).
     func replan(_ tenant: TenantRuntime) async {
         let notices = tenants.withLockedValue { $0[tenant.id] } ?? TenantNotices()
+        guard notices.active else { return }
         guard let through = notices.plannedThrough else { return await plan(tenant) }
         let now = clock.now(), view = tenant.view
         var write = OutboxWrite(events: derivation(tenant.id).planned(state: view.state, revision: view.revision, from: now, to: through,
@@ -108,6 +117,15 @@ final class Notifier: Sendable {
         }
     }
 
+    /// Marks the tenant as using notifications; true when it did not yet.
+    func activate(_ tenantID: String) -> Bool {
+        tenants.withLockedValue { tenants in
+            guard !(tenants[tenantID]?.active ?? false) else { return false }
+            tenants[tenantID, default: TenantNotices()].active = true
+            return true
+        }
+    }
+
     /// After a change's commit: the new plan holds up to where the old one was planned.
     func committed(tenantID: String, write: OutboxWrite) {
         if !write.events.isEmpty { dispatcher.wake() }
@@ -115,6 +133,13 @@ final class Notifier: Sendable {
 }
 
 extension ServerContext {
+    /// A NOTICES subscription: from now on the tenant's events are derived and kept (its first
+    /// planning round, queued behind any change, stores the mark that keeps it so).
+    func noticesWanted(by tenant: TenantRuntime) {
+        guard let notifier, notifier.activate(tenant.id) else { return }
+        mutations.submit { await notifier.plan(tenant) }
+    }
+
     /// A planning round for every tenant, each on the mutation queue between changes.
     func planNotifications() async {
         guard let notifier else { return }
