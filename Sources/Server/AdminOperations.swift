@@ -18,7 +18,12 @@ struct AdminOperations: Sendable {
     struct Performed: Sendable {
         var result: Result<Roster_V1_MutationResult, WireError>
         var committed: TenantRuntime.CommittedRevision?
+        /// Another node committed to the tenant first: catch up and perform the request again.
+        var conflicted = false
     }
+
+    /// How often a request is tried again after another node committed to the tenant first.
+    static let conflictRetries = 10
 
     func perform(_ request: RosterMessage, on tenant: TenantRuntime, actor: Actor) async -> Performed {
         let view = tenant.view
@@ -72,9 +77,9 @@ struct AdminOperations: Sendable {
             return Performed(result: .failure(WireError(error)))
         }
         let committed: (epoch: UInt64, entry: HistoryEntry, revision: TenantRuntime.CommittedRevision)
-        switch await commit(located, on: tenant, actor: actor, reason: AuditLog.reason(of: request)) {
+        switch await commitOnce(located, on: tenant, actor: actor, reason: AuditLog.reason(of: request)) {
         case .success(let done): committed = done
-        case .failure(let error): return Performed(result: .failure(error))
+        case .failure(let failure): return Performed(result: .failure(failure.error), conflicted: failure.conflicted)
         }
         let (epoch, entry) = (committed.epoch, committed.entry)
         return Performed(result: .success(
@@ -146,13 +151,24 @@ struct AdminOperations: Sendable {
     func commit(_ located: [RosterImport.Located], on tenant: TenantRuntime, actor: Actor, reason: String) async
         -> Result<(epoch: UInt64, entry: HistoryEntry, revision: TenantRuntime.CommittedRevision), WireError>
     {
+        await commitOnce(located, on: tenant, actor: actor, reason: reason).mapError(\.error)
+    }
+
+    struct CommitFailure: Error {
+        var error: WireError
+        var conflicted = false
+    }
+
+    private func commitOnce(_ located: [RosterImport.Located], on tenant: TenantRuntime, actor: Actor, reason: String) async
+        -> Result<(epoch: UInt64, entry: HistoryEntry, revision: TenantRuntime.CommittedRevision), CommitFailure>
+    {
         let view = tenant.view
         let located = view.state.expandingCascades(located)
         let newState: RosterState
         do throws(RosterError) {
             newState = try view.state.applyingValidated(located)
         } catch {
-            return .failure(WireError(error))
+            return .failure(CommitFailure(error: WireError(error)))
         }
         let entry = HistoryEntry(revision: view.revision + 1, committedAt: clock.now(), changes: located.map(\.change))
         let audit = AuditLog.change(revision: entry.revision, at: entry.committedAt, changes: entry.changes, before: view.state,
@@ -164,8 +180,13 @@ struct AdminOperations: Sendable {
             try await store.commit(tenantID: tenant.id, entry: entry, historyLimit: historyLimit, audit: audit, outbox: outbox)
             metrics?.committed(entry.changes, after: .now - started)
             notifier?.committed(tenantID: tenant.id, write: outbox)
+        } catch let conflict as StoreError {
+            guard case .revisionConflict = conflict else {
+                return .failure(CommitFailure(error: WireError(.unavailable, "the change could not be stored: \(conflict)", retryable: true)))
+            }
+            return .failure(CommitFailure(error: WireError(.unavailable, "\(conflict); try again", retryable: true), conflicted: true))
         } catch {
-            return .failure(WireError(.unavailable, "the change could not be stored: \(error)", retryable: true))
+            return .failure(CommitFailure(error: WireError(.unavailable, "the change could not be stored: \(error)", retryable: true)))
         }
         return .success((view.epoch, entry, tenant.apply(entry, state: newState)))
     }

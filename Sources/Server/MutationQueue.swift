@@ -55,7 +55,15 @@ extension ServerContext {
                 promise.succeed(await self.calendar(request, tenant: tenant, actor: actor))
                 return
             }
-            let performed = await admin.perform(message, on: tenant, actor: actor)
+            var performed = await admin.perform(message, on: tenant, actor: actor)
+            // Another node committed to the tenant first (a shared store): take its changes and
+            // validate the request again against the plan as it now is.
+            var retries = 0
+            while performed.conflicted && retries < AdminOperations.conflictRetries {
+                retries += 1
+                await self.catchUp(tenant)
+                performed = await admin.perform(message, on: tenant, actor: actor)
+            }
             promise.succeed(performed.result.map(RosterMessage.mutationResult))
             guard let committed = performed.committed else { return }
             // Queued on the loop behind the answer's callbacks (which write it).

@@ -214,7 +214,13 @@ public final class RosterServer: Service, Sendable {
         }
         let store: any RosterStore
         do {
-            if let givenStore { store = givenStore } else { store = try await DataDirectory(configuration.dataDirectory).openStore() }
+            if let givenStore {
+                store = givenStore
+            } else if let location = configuration.store {
+                store = try await location.open()
+            } else {
+                store = try await DataDirectory(configuration.dataDirectory).openStore()
+            }
         } catch {
             try? await channel.close()
             throw error
@@ -364,6 +370,20 @@ public final class RosterServer: Service, Sendable {
                         try await Self.repeatedly(every: .seconds(3600)) { await context.pruneAudit() }
                     }
                     if let demo { tasks.addTask { try await demo.run() } }
+                    if let signals = store.signals {
+                        // A shared store: follow the other nodes' commits, and compare revisions
+                        // now and then in case an announcement was lost.
+                        tasks.addTask {
+                            await context.follow(signals) {
+                                do {
+                                    try await Self.refresh(context: context, store: store, loops: loops)
+                                } catch {
+                                    context.logger.warning("could not re-read tokens and tenants: \(error)")
+                                }
+                            }
+                        }
+                        tasks.addTask { try await Self.repeatedly(every: limits.storeSync) { await context.compareRevisions() } }
+                    }
                     if let notifier = context.notifier {
                         tasks.addTask { await notifier.dispatcher.run() }
                         tasks.addTask {

@@ -10,7 +10,7 @@ public struct ServerConfigFile: Sendable {
 
     /// Every key, its kind, and the environment variable that overrides it.
     public static let keys: [(key: String, kind: Kind)] = [
-        ("listen", .text), ("http-listen", .text), ("data-dir", .text), ("demo", .flag), ("tls", .flag), ("tls-cert", .text), ("tls-key", .text),
+        ("listen", .text), ("http-listen", .text), ("data-dir", .text), ("store", .text), ("demo", .flag), ("tls", .flag), ("tls-cert", .text), ("tls-key", .text),
         ("tls-client-ca", .text), ("tls-name", .list), ("log-level", .text), ("log-format", .text),
         ("max-connections", .number), ("max-frame-bytes", .number), ("max-subscriptions", .number), ("max-in-flight", .number),
         ("history-size", .number), ("hello-timeout-ms", .number), ("ping-interval-ms", .number),

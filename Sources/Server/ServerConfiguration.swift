@@ -9,6 +9,9 @@ public struct ServerConfiguration: Sendable {
     /// name (`isLoopback(_:)`).
     public var listen = HostPort(host: "127.0.0.1", port: 7400)
     public var dataDirectory: String
+    /// The database; nil: SQLite in the data directory. PostgreSQL lets several nodes share one
+    /// store (docs/SCALING.md); the data directory still holds the TLS files and the first admin token.
+    public var store: StoreLocation?
     /// Create the demo tenant (once) and keep its plan rolling.
     public var demo: Bool = false
     /// The HTTP listener (health, metrics, the on-call JSON API; docs/HTTP.md); nil: none.
@@ -101,6 +104,9 @@ public struct ServerConfiguration: Sendable {
         public var authFailureDelay: Duration = .milliseconds(250)
         /// How often the token and tenant tables are re-read for changes made by `roster-server token ...`.
         public var tokenRefresh: Duration = .seconds(1)
+        /// On a shared store, how often a node compares its revisions with the store's, in case
+        /// an announcement of another node's commit was lost.
+        public var storeSync: Duration = .seconds(2)
 
         public init() {}
     }

@@ -42,6 +42,9 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("data-dir"), help: "Directory for the database. (env: ROSTER_DATA_DIR; default: ./roster-data)")
     var dataDirectory: String?
 
+    @Option(help: "The database: sqlite:PATH, or postgres://USER@HOST[:PORT]/DATABASE shared by several nodes (docs/SCALING.md). (env: ROSTER_STORE; default: SQLite in --data-dir)")
+    var store: String?
+
     @Flag(help: "Create the demo tenant once and keep its plan rolling. (env: ROSTER_DEMO=1)")
     var demo = false
 
@@ -134,6 +137,7 @@ struct Serve: AsyncParsableCommand {
         let http = below.text(httpListen, "HTTP_LISTEN") ?? "127.0.0.1:7480"
         configuration.httpListen = http == "none" ? nil : try Self.parse(listen: http)
         configuration.demo = below.flag(demo, "DEMO")
+        configuration.store = try below.text(store, "STORE").map { try StoreLocation(parsing: $0) }
         let certificate = below.text(tlsCert, "TLS_CERT"), clientCA = below.text(tlsClientCa, "TLS_CLIENT_CA")
         let names = tlsName.isEmpty ? below.file?.list("tls-name") ?? [] : tlsName
         if below.flag(tls, "TLS") || certificate != nil || clientCA != nil || !names.isEmpty {

@@ -36,6 +36,11 @@ extension ForwardingStore {
     public func insertToken(_ token: StoredToken) async throws { try await inner.insertToken(token) }
     public func revokeToken(id: String, at: UnixMillis) async throws -> Bool { try await inner.revokeToken(id: id, at: at) }
     public func tenantIDs() async throws -> [String] { try await inner.tenantIDs() }
+    public func history(tenantID: String, after revision: UInt64) async throws -> [HistoryEntry] {
+        try await inner.history(tenantID: tenantID, after: revision)
+    }
+    public func revisions() async throws -> [String: UInt64] { try await inner.revisions() }
+    public var signals: AsyncStream<StoreSignal>? { inner.signals }
     public func close() async throws { try await inner.close() }
 
     public func webhooks(tenantID: String?, now: UnixMillis) async throws -> [StoredWebhook] {

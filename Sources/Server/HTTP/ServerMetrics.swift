@@ -22,6 +22,7 @@ final class ServerMetrics: Sendable {
     private let fanoutLatency: CoreMetrics.Timer
     private let coalesced: CoreMetrics.Counter
     private let slowDisconnects: CoreMetrics.Counter
+    private let caughtUpRevisions: CoreMetrics.Counter
     private let adminChanges: [String: CoreMetrics.Counter]
     private let storeCommit: CoreMetrics.Timer
     private let authFailures: CoreMetrics.Counter
@@ -72,6 +73,7 @@ final class ServerMetrics: Sendable {
         fanoutLatency = CoreMetrics.Timer(label: "roster_push_fanout_seconds", factory: factory)
         coalesced = CoreMetrics.Counter(label: "roster_slow_consumer_coalesced_total", factory: factory)
         slowDisconnects = CoreMetrics.Counter(label: "roster_slow_consumer_disconnects_total", factory: factory)
+        caughtUpRevisions = CoreMetrics.Counter(label: "roster_node_caught_up_revisions_total", factory: factory)
         adminChanges = Dictionary(uniqueKeysWithValues: Self.changeKinds.map {
             ($0, CoreMetrics.Counter(label: "roster_admin_changes_total", dimensions: [("kind", $0)], factory: factory))
         })
@@ -116,6 +118,8 @@ final class ServerMetrics: Sendable {
     func fanoutFinished(after duration: Duration) { fanoutLatency.recordNanoseconds(duration.nanoseconds) }
     func coalescedOnDuty() { coalesced.increment() }
     func slowConsumerDisconnected() { slowDisconnects.increment() }
+    /// A revision another node committed, applied here from the shared store.
+    func caughtUp() { caughtUpRevisions.increment() }
     func authenticationFailed() { authFailures.increment() }
 
     func committed(_ changes: [RosterChange], after duration: Duration) {

@@ -46,6 +46,8 @@ public protocol RosterStore: NotificationStore {
     /// history older than the newest `historyLimit` revisions and appends `audit` to the audit
     /// log, and writes `outbox` (the notifications the change causes), in one durable
     /// transaction: an acknowledged change always has its audit entry and its notifications.
+    /// Throws `StoreError.revisionConflict` unless the tenant is at `entry.revision - 1` in the
+    /// store (another node committed first), changing nothing.
     func commit(tenantID: String, entry: HistoryEntry, historyLimit: Int, audit: Roster_V1_AuditEntry?, outbox: OutboxWrite) async throws
 
     /// Appends an audit entry that belongs to no revision (an auth failure, a token created or
@@ -78,6 +80,17 @@ public protocol RosterStore: NotificationStore {
     /// Stores the feed's new and changed events and forgets `forget`, in one transaction.
     func saveCalendarEvents(tenantID: String, feed: String, store events: [CalendarEvent], forget: [String]) async throws
 
+    /// The tenant's committed entries after `revision`, oldest first (a node catching up with
+    /// changes another node committed). Empty when it holds none after it.
+    func history(tenantID: String, after revision: UInt64) async throws -> [HistoryEntry]
+
+    /// Every tenant's committed revision (a node comparing what it holds).
+    func revisions() async throws -> [String: UInt64]
+
+    /// What other nodes did, for a store that several nodes share; nil for one that only this
+    /// process writes (SQLite). One stream per store, read by one reader.
+    var signals: AsyncStream<StoreSignal>? { get }
+
     /// Throws unless the store takes writes now (for /readyz): takes the write lock and gives it back.
     func checkWritable() async throws
 
@@ -85,7 +98,20 @@ public protocol RosterStore: NotificationStore {
     func close() async throws
 }
 
+/// A change another node made, as a shared store announces it (PostgreSQL's NOTIFY).
+public enum StoreSignal: Sendable, Equatable {
+    case committed(tenant: String, revision: UInt64)
+    case noticesPublished(tenant: String)
+    /// Tokens or tenants changed.
+    case accessChanged
+    /// The store's listening connection was re-established: announcements may have been missed,
+    /// so compare revisions.
+    case resync
+}
+
 extension RosterStore {
+    public var signals: AsyncStream<StoreSignal>? { nil }
+
     /// A commit with nothing to audit (tests, tools).
     public func commit(tenantID: String, entry: HistoryEntry, historyLimit: Int) async throws {
         try await commit(tenantID: tenantID, entry: entry, historyLimit: historyLimit, audit: nil, outbox: OutboxWrite())

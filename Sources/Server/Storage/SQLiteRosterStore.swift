@@ -22,6 +22,12 @@ public final class SQLiteRosterStore: RosterStore {
             try db.execute(sql: "PRAGMA foreign_keys = ON")
         }
         pool = try DatabasePool(path: path, configuration: configuration)
+        let applied = try pool.read { db in try Self.migrator.appliedIdentifiers(db) }
+        let unknown = StoreSchema.unknown(applied: Array(applied))
+        guard unknown.isEmpty else {
+            try? pool.close()
+            throw StoreError.schemaNewer(unknown: unknown)
+        }
         try Self.migrator.migrate(pool)
     }
 
@@ -189,12 +195,7 @@ public final class SQLiteRosterStore: RosterStore {
                     .map { row in ScheduleDefinition(try Roster_V1_Schedule(serializedBytes: row["definition"] as Data)) }
                 let history = try Row.fetchAll(
                     db, sql: "SELECT * FROM change_log WHERE tenant_id = ? ORDER BY revision", arguments: [id]
-                ).map { row in
-                    let body: Data = row["changes"]
-                    let wire = try Roster_V1_RosterChanged(serializedBytes: body)
-                    return HistoryEntry(revision: UInt64(row["revision"] as Int64), committedAt: row["committed_at_ms"],
-                                        changes: wire.changes.compactMap(RosterChange.init))
-                }
+                ).map(Self.historyEntry(from:))
                 let tenant = Tenant(id: id, name: row["name"], motd: row["motd"])
                 return StoredTenant(state: RosterState(tenant: tenant, employees: employees, shifts: shifts, schedules: schedules),
                                     epoch: UInt64(bitPattern: row["epoch"]), revision: UInt64(row["revision"] as Int64),
@@ -218,8 +219,16 @@ public final class SQLiteRosterStore: RosterStore {
             $0.changes = entry.changes.map(Roster_V1_Change.init)
         }.serializedBytes() as Data
         try await pool.write { db in
+            // The revision is the store's: another writer of the same file may have committed first.
+            try db.execute(sql: "UPDATE tenant SET revision = ? WHERE id = ? AND revision = ?",
+                           arguments: [Int64(entry.revision), tenantID, Int64(entry.revision) - 1])
+            if db.changesCount == 0 {
+                guard let stored = try Int64.fetchOne(db, sql: "SELECT revision FROM tenant WHERE id = ?", arguments: [tenantID]) else {
+                    throw StoreError.noSuchTenant(tenantID)
+                }
+                throw StoreError.revisionConflict(tenant: tenantID, stored: UInt64(stored), expected: entry.revision - 1)
+            }
             for change in entry.changes { try Self.apply(change, tenantID: tenantID, db: db) }
-            try db.execute(sql: "UPDATE tenant SET revision = ? WHERE id = ?", arguments: [Int64(entry.revision), tenantID])
             try db.execute(sql: "INSERT INTO change_log (tenant_id, revision, committed_at_ms, changes) VALUES (?, ?, ?, ?)",
                            arguments: [tenantID, Int64(entry.revision), entry.committedAt, body])
             try db.execute(sql: "DELETE FROM change_log WHERE tenant_id = ? AND revision <= ?",
@@ -227,6 +236,27 @@ public final class SQLiteRosterStore: RosterStore {
             if let audit { try Self.insert(audit, tenantID: tenantID, db: db) }
             try Self.writeOutbox(outbox, tenantID: tenantID, db: db)
         }
+    }
+
+    public func history(tenantID: String, after revision: UInt64) async throws -> [HistoryEntry] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM change_log WHERE tenant_id = ? AND revision > ? ORDER BY revision",
+                             arguments: [tenantID, Int64(revision)]).map(Self.historyEntry(from:))
+        }
+    }
+
+    public func revisions() async throws -> [String: UInt64] {
+        try await pool.read { db in
+            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT id, revision FROM tenant").map { row in
+                (row["id"] as String, UInt64(row["revision"] as Int64))
+            })
+        }
+    }
+
+    private static func historyEntry(from row: Row) throws -> HistoryEntry {
+        let wire = try Roster_V1_RosterChanged(serializedBytes: row["changes"] as Data)
+        return HistoryEntry(revision: UInt64(row["revision"] as Int64), committedAt: row["committed_at_ms"],
+                            changes: wire.changes.compactMap(RosterChange.init))
     }
 
     public func appendAudit(tenantID: String, _ entry: Roster_V1_AuditEntry) async throws {

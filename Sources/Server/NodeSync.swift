@@ -1,0 +1,74 @@
+import Foundation
+import Logging
+import RosterDomain
+
+/// Several nodes on one shared store (docs/SCALING.md): each holds every tenant in memory and
+/// learns of the others' commits from the store's announcements, reading the history entries
+/// after the revision it holds and publishing each exactly as a local commit. A lost
+/// announcement delays, never loses: revisions are compared after the listening connection
+/// comes back and every `syncInterval` as a safety net.
+extension ServerContext {
+    /// Applies the entries committed elsewhere after what `tenant` holds, in order, and publishes
+    /// each to this node's subscribers. Runs on the mutation queue, between local changes.
+    func catchUp(_ tenant: TenantRuntime) async {
+        let store = admin.store
+        do {
+            for entry in try await store.history(tenantID: tenant.id, after: tenant.view.revision) {
+                let view = tenant.view
+                guard entry.revision > view.revision else { continue }
+                guard entry.revision == view.revision + 1 else {
+                    // Only when a node was away for more revisions than the store keeps (--history-size).
+                    logger.error("""
+                        tenant \(tenant.id) is at revision \(view.revision) here and the store's history now starts at \
+                        \(entry.revision): restart this node to load the tenant again
+                        """)
+                    return
+                }
+                var state = view.state
+                state.apply(entry.changes)
+                tenant.publish(tenant.apply(entry, state: state))
+                metrics?.caughtUp()
+            }
+        } catch {
+            logger.warning("could not read tenant \(tenant.id)'s changes from the store: \(error); trying again on the next signal")
+        }
+    }
+
+    /// Queues a catch-up for every tenant the store holds at a newer revision than this node.
+    func compareRevisions() async {
+        do {
+            let stored = try await admin.store.revisions()
+            for (id, revision) in stored {
+                guard let tenant = tenant(id), tenant.view.revision < revision else { continue }
+                mutations.submit { await self.catchUp(tenant) }
+            }
+        } catch {
+            logger.warning("could not compare revisions with the store: \(error)")
+        }
+    }
+
+    /// Follows what other nodes do until the stream ends (the store closed).
+    func follow(_ signals: AsyncStream<StoreSignal>, accessChanged: @escaping @Sendable () async -> Void) async {
+        for await signal in signals {
+            switch signal {
+            case .committed(let id, let revision):
+                // This node's own commits come back too; by then, or by the time the queue gets
+                // here, they are applied and the catch-up finds nothing.
+                guard let tenant = tenant(id), tenant.view.revision < revision else { continue }
+                mutations.submit { await self.catchUp(tenant) }
+            case .resync:
+                await compareRevisions()
+                await accessChanged()
+            case .noticesPublished(let id):
+                guard let tenant = tenant(id) else { continue }
+                do {
+                    tenant.publishNotices(try await admin.store.publishedNotices(tenantID: id, limit: TenantRuntime.keptNotices))
+                } catch {
+                    logger.warning("could not read tenant \(id)'s notices from the store: \(error)")
+                }
+            case .accessChanged:
+                await accessChanged()
+            }
+        }
+    }
+}

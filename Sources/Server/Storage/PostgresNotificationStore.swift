@@ -1,0 +1,420 @@
+import Foundation
+import Logging
+import PostgresNIO
+import RosterDomain
+
+/// The notification tables in PostgreSQL. Work that must happen once although every node runs
+/// a dispatcher is claimed in the database: publishing takes an advisory lock (one node assigns
+/// the sequences), and a webhook's head delivery is claimed with `FOR UPDATE SKIP LOCKED` and a
+/// lease, so only one node sends it; events are idempotent by id either way.
+extension PostgresRosterStore {
+    /// How long a node's claim on a delivery holds before another node may send it (the node
+    /// died mid-request). Longer than any webhook timeout.
+    static let deliveryLease: Int64 = 120_000
+
+    static let notificationMigration = """
+        CREATE TABLE webhook (
+            id TEXT PRIMARY KEY,
+            tenant_id TEXT NOT NULL,
+            url TEXT NOT NULL,
+            secret TEXT NOT NULL,
+            events TEXT NOT NULL,
+            schedules TEXT NOT NULL,
+            created_ms BIGINT NOT NULL,
+            disabled_ms BIGINT NOT NULL DEFAULT 0,
+            disabled_reason TEXT NOT NULL DEFAULT '',
+            failing_since_ms BIGINT NOT NULL DEFAULT 0
+        );
+        CREATE TABLE notice (
+            seq BIGSERIAL,
+            tenant_id TEXT NOT NULL,
+            id TEXT NOT NULL,
+            type TEXT NOT NULL,
+            revision BIGINT NOT NULL,
+            about_ms BIGINT NOT NULL,
+            due_ms BIGINT NOT NULL,
+            planned BOOLEAN NOT NULL,
+            schedules TEXT NOT NULL,
+            people TEXT NOT NULL,
+            payload BYTEA NOT NULL,
+            sequence BIGINT,
+            PRIMARY KEY (tenant_id, id)
+        );
+        CREATE INDEX notice_by_due ON notice(tenant_id, due_ms);
+        CREATE INDEX notice_unpublished ON notice(due_ms) WHERE sequence IS NULL;
+        CREATE INDEX notice_by_sequence ON notice(tenant_id, sequence) WHERE sequence IS NOT NULL;
+        CREATE TABLE delivery (
+            seq BIGSERIAL PRIMARY KEY,
+            webhook_id TEXT NOT NULL REFERENCES webhook(id) ON DELETE CASCADE,
+            tenant_id TEXT NOT NULL,
+            event_id TEXT NOT NULL,
+            due_ms BIGINT NOT NULL,
+            attempts INTEGER NOT NULL DEFAULT 0,
+            next_attempt_ms BIGINT NOT NULL DEFAULT 0,
+            delivered_ms BIGINT NOT NULL DEFAULT 0,
+            UNIQUE (webhook_id, event_id)
+        );
+        CREATE INDEX delivery_pending ON delivery(webhook_id, due_ms) WHERE delivered_ms = 0;
+        CREATE INDEX delivery_by_event ON delivery(tenant_id, event_id);
+        CREATE TABLE delivery_attempt (
+            id BIGSERIAL PRIMARY KEY,
+            tenant_id TEXT NOT NULL,
+            webhook_id TEXT NOT NULL,
+            event_id TEXT NOT NULL,
+            event_type TEXT NOT NULL,
+            attempt INTEGER NOT NULL,
+            at_ms BIGINT NOT NULL,
+            status INTEGER,
+            error TEXT NOT NULL,
+            duration_ms INTEGER NOT NULL
+        );
+        CREATE INDEX delivery_attempt_by_tenant ON delivery_attempt(tenant_id, id);
+        CREATE TABLE reminder_rule (
+            tenant_id TEXT NOT NULL,
+            id TEXT NOT NULL,
+            rule TEXT NOT NULL,
+            PRIMARY KEY (tenant_id, id)
+        );
+        CREATE TABLE notice_plan (
+            tenant_id TEXT PRIMARY KEY,
+            planned_through_ms BIGINT NOT NULL
+        )
+        """
+
+    private static func json(_ list: [String]) -> String {
+        String(decoding: try! JSONEncoder().encode(list), as: UTF8.self)
+    }
+
+    private static func list(_ text: String) -> [String] {
+        (try? JSONDecoder().decode([String].self, from: Data(text.utf8))) ?? []
+    }
+
+    static let webhookColumns = "w.id, w.tenant_id, w.url, w.secret, w.events, w.schedules, w.created_ms, w.disabled_ms, w.disabled_reason, w.failing_since_ms"
+    typealias WebhookRow = (String, String, String, String, String, String, Int64, Int64, String, Int64)
+
+    private static func webhook(_ row: WebhookRow) -> StoredWebhook {
+        StoredWebhook(id: row.0, tenantID: row.1, url: row.2, secret: row.3, events: list(row.4), schedules: list(row.5), created: row.6,
+                      disabledAt: row.7 == 0 ? nil : row.7, disabledReason: row.8, failingSince: row.9 == 0 ? nil : row.9)
+    }
+
+    static let noticeColumns = "n.id, n.tenant_id, n.type, n.revision, n.about_ms, n.due_ms, n.planned, n.schedules, n.people, n.payload"
+    typealias NoticeRow = (String, String, String, Int64, Int64, Int64, Bool, String, String, Data)
+
+    private static func event(_ row: NoticeRow) -> NotificationEvent? {
+        guard let type = NotificationType(rawValue: row.2) else { return nil }
+        return NotificationEvent(id: row.0, type: type, tenantID: row.1, revision: UInt64(row.3), about: row.4, due: row.5, planned: row.6,
+                                 scheduleIDs: list(row.7), people: list(row.8), payload: row.9)
+    }
+
+    public func webhooks(tenantID: String?, now: UnixMillis) async throws -> [StoredWebhook] {
+        var found: [StoredWebhook] = []
+        for try await row in try await client.query("""
+            SELECT \(unescaped: Self.webhookColumns),
+                   (SELECT COUNT(*) FROM delivery d WHERE d.webhook_id = w.id AND d.delivered_ms = 0 AND d.due_ms <= \(now))
+            FROM webhook w WHERE \(tenantID)::text IS NULL OR w.tenant_id = \(tenantID) ORDER BY w.created_ms, w.id
+            """).decode((String, String, String, String, String, String, Int64, Int64, String, Int64, Int64).self) {
+            var webhook = Self.webhook((row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9))
+            webhook.pending = Int(row.10)
+            found.append(webhook)
+        }
+        return found
+    }
+
+    public func insertWebhook(_ webhook: StoredWebhook) async throws {
+        try await transaction { connection in
+            try await connection.query("""
+                INSERT INTO webhook (id, tenant_id, url, secret, events, schedules, created_ms)
+                VALUES (\(webhook.id), \(webhook.tenantID), \(webhook.url), \(webhook.secret), \(Self.json(webhook.events)),
+                        \(Self.json(webhook.schedules)), \(webhook.created))
+                """, logger: logger)
+            var planned: [NotificationEvent] = []
+            for try await row in try await connection.query("""
+                SELECT \(unescaped: Self.noticeColumns) FROM notice n WHERE n.tenant_id = \(webhook.tenantID) AND n.due_ms > \(webhook.created)
+                ORDER BY n.due_ms, n.seq
+                """, logger: logger).decode(NoticeRow.self) {
+                if let event = Self.event(row) { planned.append(event) }
+            }
+            for event in planned where webhook.wants(event) {
+                try await connection.query("""
+                    INSERT INTO delivery (webhook_id, tenant_id, event_id, due_ms) VALUES (\(webhook.id), \(webhook.tenantID), \(event.id), \(event.due))
+                    """, logger: logger)
+            }
+        }
+    }
+
+    public func removeWebhook(tenantID: String, id: String) async throws -> Bool {
+        var removed = false
+        for try await _ in try await client.query("DELETE FROM webhook WHERE tenant_id = \(tenantID) AND id = \(id) RETURNING id")
+            .decode(String.self) { removed = true }
+        return removed
+    }
+
+    public func reminderRules(tenantID: String) async throws -> [ReminderRule] {
+        var rules: [ReminderRule] = []
+        for try await text in try await client.query("SELECT rule FROM reminder_rule WHERE tenant_id = \(tenantID) ORDER BY id")
+            .decode(String.self) {
+            rules.append(try JSONDecoder().decode(ReminderRule.self, from: Data(text.utf8)))
+        }
+        return rules
+    }
+
+    public func insertReminderRule(tenantID: String, _ rule: ReminderRule) async throws {
+        let text = String(decoding: try JSONEncoder().encode(rule), as: UTF8.self)
+        try await client.query("INSERT INTO reminder_rule (tenant_id, id, rule) VALUES (\(tenantID), \(rule.id), \(text))")
+    }
+
+    public func removeReminderRule(tenantID: String, id: String) async throws -> Bool {
+        var removed = false
+        for try await _ in try await client.query("DELETE FROM reminder_rule WHERE tenant_id = \(tenantID) AND id = \(id) RETURNING id")
+            .decode(String.self) { removed = true }
+        return removed
+    }
+
+    public func plannedThrough(tenantID: String) async throws -> UnixMillis? {
+        var through: UnixMillis?
+        for try await value in try await client.query("SELECT planned_through_ms FROM notice_plan WHERE tenant_id = \(tenantID)")
+            .decode(Int64.self) { through = value }
+        return through
+    }
+
+    public func writeOutbox(tenantID: String, _ write: OutboxWrite) async throws {
+        guard !write.isEmpty else { return }
+        try await transaction { connection in
+            try await Self.writeOutbox(write, tenantID: tenantID, connection: connection, logger: logger)
+        }
+    }
+
+    /// The outbox part of a transaction (also called from `commit`).
+    static func writeOutbox(_ write: OutboxWrite, tenantID: String, connection: PostgresConnection, logger: Logger) async throws {
+        if let (from, schedules) = write.withdrawPlanned {
+            let withdrawn = """
+                SELECT n.id FROM notice n WHERE n.tenant_id = $1 AND n.planned AND n.due_ms >= $2 AND n.sequence IS NULL
+                AND ($3::text IS NULL OR EXISTS (SELECT 1 FROM jsonb_array_elements_text(n.schedules::jsonb) s
+                                                 WHERE s IN (SELECT jsonb_array_elements_text($3::jsonb))))
+                AND NOT EXISTS (SELECT 1 FROM delivery d WHERE d.tenant_id = $1 AND d.event_id = n.id AND d.attempts > 0)
+                """
+            var binds = PostgresBindings()
+            binds.append(tenantID)
+            binds.append(from)
+            binds.append(schedules.map(json))
+            try await connection.query(PostgresQuery(unsafeSQL: "DELETE FROM delivery WHERE tenant_id = $1 AND event_id IN (\(withdrawn))",
+                                                     binds: binds), logger: logger)
+            try await connection.query(PostgresQuery(unsafeSQL: "DELETE FROM notice WHERE tenant_id = $1 AND id IN (\(withdrawn))",
+                                                     binds: binds), logger: logger)
+        }
+        if !write.events.isEmpty {
+            var webhooks: [StoredWebhook] = []
+            for try await row in try await connection.query("""
+                SELECT \(unescaped: webhookColumns) FROM webhook w WHERE w.tenant_id = \(tenantID) AND w.disabled_ms = 0
+                """, logger: logger).decode(WebhookRow.self) {
+                webhooks.append(webhook(row))
+            }
+            for event in write.events {
+                var inserted = false
+                for try await _ in try await connection.query("""
+                    INSERT INTO notice (tenant_id, id, type, revision, about_ms, due_ms, planned, schedules, people, payload)
+                    VALUES (\(tenantID), \(event.id), \(event.type.rawValue), \(Int64(event.revision)), \(event.about), \(event.due),
+                            \(event.planned), \(json(event.scheduleIDs)), \(json(event.people)), \(event.payload))
+                    ON CONFLICT DO NOTHING RETURNING seq
+                    """, logger: logger).decode(Int64.self) { inserted = true }
+                // Already stored (another node planned the same event): its deliveries exist.
+                guard inserted else { continue }
+                for webhook in webhooks where webhook.wants(event) {
+                    try await connection.query("""
+                        INSERT INTO delivery (webhook_id, tenant_id, event_id, due_ms) VALUES (\(webhook.id), \(tenantID), \(event.id), \(event.due))
+                        """, logger: logger)
+                }
+            }
+        }
+        if let through = write.plannedThrough {
+            try await connection.query("""
+                INSERT INTO notice_plan (tenant_id, planned_through_ms) VALUES (\(tenantID), \(through))
+                ON CONFLICT (tenant_id) DO UPDATE SET planned_through_ms = GREATEST(notice_plan.planned_through_ms, excluded.planned_through_ms)
+                """, logger: logger)
+        }
+    }
+
+    public func publishDue(now: UnixMillis) async throws -> (published: [String: [PublishedNotice]], nextDue: UnixMillis?) {
+        try await transaction { connection in
+            var nextDue: UnixMillis?
+            for try await value in try await connection.query("""
+                SELECT MIN(due_ms) FROM notice WHERE sequence IS NULL AND type != 'ping'
+                """, logger: logger).decode(Int64?.self) { nextDue = value }
+            guard let due = nextDue, due <= now else { return ([:], nextDue) }
+            // One node publishes at a time; the others find the notices published and hear of them.
+            var locked = false
+            for try await value in try await connection.query("SELECT pg_try_advisory_xact_lock(7400002)", logger: logger).decode(Bool.self) {
+                locked = value
+            }
+            guard locked else { return ([:], now + 1_000) }
+            var events: [NotificationEvent] = []
+            for try await row in try await connection.query("""
+                SELECT \(unescaped: Self.noticeColumns) FROM notice n WHERE n.sequence IS NULL AND n.due_ms <= \(now) AND n.type != 'ping'
+                ORDER BY n.due_ms, n.seq
+                """, logger: logger).decode(NoticeRow.self) {
+                if let event = Self.event(row) { events.append(event) }
+            }
+            var published: [String: [PublishedNotice]] = [:]
+            var next: [String: UInt64] = [:]
+            for event in events {
+                let tenant = event.tenantID
+                if next[tenant] == nil {
+                    var last: Int64 = 0
+                    for try await value in try await connection.query("SELECT MAX(sequence) FROM notice WHERE tenant_id = \(tenant)",
+                                                                      logger: logger).decode(Int64?.self) { last = value ?? 0 }
+                    next[tenant] = UInt64(last) + 1
+                }
+                let sequence = next[tenant]!
+                next[tenant] = sequence + 1
+                try await connection.query("UPDATE notice SET sequence = \(Int64(sequence)) WHERE tenant_id = \(tenant) AND id = \(event.id)",
+                                           logger: logger)
+                published[tenant, default: []].append(PublishedNotice(sequence: sequence, event: event))
+            }
+            for tenant in published.keys {
+                try await connection.query("SELECT pg_notify(\(Self.channel), \("n:\(tenant)"))", logger: logger)
+            }
+            var after: UnixMillis?
+            for try await value in try await connection.query("""
+                SELECT MIN(due_ms) FROM notice WHERE sequence IS NULL AND type != 'ping'
+                """, logger: logger).decode(Int64?.self) { after = value }
+            return (published, after)
+        }
+    }
+
+    public func publishedNotices(tenantID: String, limit: Int) async throws -> [PublishedNotice] {
+        var found: [PublishedNotice] = []
+        for try await row in try await client.query("""
+            SELECT \(unescaped: Self.noticeColumns), n.sequence FROM notice n WHERE n.tenant_id = \(tenantID) AND n.sequence IS NOT NULL
+            ORDER BY n.sequence DESC LIMIT \(limit)
+            """).decode((String, String, String, Int64, Int64, Int64, Bool, String, String, Data, Int64).self) {
+            if let event = Self.event((row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9)) {
+                found.append(PublishedNotice(sequence: UInt64(row.10), event: event))
+            }
+        }
+        return found.reversed()
+    }
+
+    public func enqueue(_ event: NotificationEvent, forWebhook webhookID: String) async throws {
+        try await transaction { connection in
+            try await connection.query("""
+                INSERT INTO notice (tenant_id, id, type, revision, about_ms, due_ms, planned, schedules, people, payload)
+                VALUES (\(event.tenantID), \(event.id), \(event.type.rawValue), \(Int64(event.revision)), \(event.about), \(event.due), false,
+                        \(Self.json(event.scheduleIDs)), \(Self.json(event.people)), \(event.payload))
+                """, logger: logger)
+            try await connection.query("""
+                INSERT INTO delivery (webhook_id, tenant_id, event_id, due_ms) VALUES (\(webhookID), \(event.tenantID), \(event.id), \(event.due))
+                """, logger: logger)
+        }
+    }
+
+    public func deliveryHeads(now: UnixMillis) async throws -> (heads: [DueDelivery], nextDue: UnixMillis?) {
+        try await transaction { connection in
+            // Each enabled webhook's oldest undelivered event; a head another node is sending is
+            // locked (skipped) or leased (not ready yet).
+            let rows = try await connection.query("""
+                SELECT \(unescaped: Self.webhookColumns), d.seq, d.attempts, d.next_attempt_ms, \(unescaped: Self.noticeColumns)
+                FROM webhook w
+                JOIN delivery d ON d.seq = (SELECT d2.seq FROM delivery d2 WHERE d2.webhook_id = w.id AND d2.delivered_ms = 0
+                                            ORDER BY d2.due_ms, d2.seq LIMIT 1)
+                JOIN notice n ON n.tenant_id = w.tenant_id AND n.id = d.event_id
+                WHERE w.disabled_ms = 0
+                FOR UPDATE OF d SKIP LOCKED
+                """, logger: logger)
+            typealias HeadRow = (String, String, String, String, String, String, Int64, Int64, String, Int64, Int64, Int32, Int64,
+                                 String, String, String, Int64, Int64, Int64, Bool, String, String, Data)
+            var heads: [DueDelivery] = []
+            var claimed: [Int64] = []
+            var nextDue: UnixMillis?
+            for try await row in rows.decode(HeadRow.self) {
+                let notBefore = row.12, due = row.18
+                let ready = max(due, notBefore)
+                guard ready <= now else {
+                    nextDue = min(nextDue ?? .max, ready)
+                    continue
+                }
+                guard let event = Self.event((row.13, row.14, row.15, row.16, row.17, row.18, row.19, row.20, row.21, row.22)) else { continue }
+                heads.append(DueDelivery(webhook: Self.webhook((row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9)),
+                                         event: event, attempts: Int(row.11), notBefore: notBefore))
+                claimed.append(row.10)
+            }
+            // The claim: no other node sends these until the attempt is recorded or the lease ends.
+            for seq in claimed {
+                try await connection.query("UPDATE delivery SET next_attempt_ms = \(now + Self.deliveryLease) WHERE seq = \(seq)", logger: logger)
+            }
+            return (heads, nextDue)
+        }
+    }
+
+    public func recordAttempt(_ attempt: DeliveryAttempt, outcome: DeliveryOutcome) async throws {
+        try await transaction { connection in
+            var tenant: String?
+            for try await id in try await connection.query("SELECT tenant_id FROM webhook WHERE id = \(attempt.webhookID)", logger: logger)
+                .decode(String.self) { tenant = id }
+            guard let tenantID = tenant else { return }  // removed while the request was out
+            try await connection.query("""
+                INSERT INTO delivery_attempt (tenant_id, webhook_id, event_id, event_type, attempt, at_ms, status, error, duration_ms)
+                VALUES (\(tenantID), \(attempt.webhookID), \(attempt.eventID), \(attempt.eventType), \(attempt.attempt), \(attempt.at),
+                        \(attempt.status), \(attempt.error), \(attempt.durationMillis))
+                """, logger: logger)
+            switch outcome {
+            case .delivered:
+                try await connection.query("""
+                    UPDATE delivery SET attempts = attempts + 1, delivered_ms = \(attempt.at), next_attempt_ms = 0
+                    WHERE webhook_id = \(attempt.webhookID) AND event_id = \(attempt.eventID)
+                    """, logger: logger)
+                try await connection.query("UPDATE webhook SET failing_since_ms = 0 WHERE id = \(attempt.webhookID)", logger: logger)
+            case .retry(let at):
+                try await connection.query("""
+                    UPDATE delivery SET attempts = attempts + 1, next_attempt_ms = \(at)
+                    WHERE webhook_id = \(attempt.webhookID) AND event_id = \(attempt.eventID)
+                    """, logger: logger)
+                try await connection.query("""
+                    UPDATE webhook SET failing_since_ms = \(attempt.at) WHERE id = \(attempt.webhookID) AND failing_since_ms = 0
+                    """, logger: logger)
+            case .disable(let reason):
+                try await connection.query("""
+                    UPDATE delivery SET attempts = attempts + 1, next_attempt_ms = 0
+                    WHERE webhook_id = \(attempt.webhookID) AND event_id = \(attempt.eventID)
+                    """, logger: logger)
+                try await connection.query("""
+                    UPDATE webhook SET disabled_ms = \(attempt.at), disabled_reason = \(reason) WHERE id = \(attempt.webhookID)
+                    """, logger: logger)
+            }
+        }
+    }
+
+    public func deliveryAttempts(tenantID: String, webhookID: String?, limit: Int) async throws -> [DeliveryAttempt] {
+        var found: [DeliveryAttempt] = []
+        for try await row in try await client.query("""
+            SELECT webhook_id, event_id, event_type, attempt, at_ms, status, error, duration_ms FROM delivery_attempt
+            WHERE tenant_id = \(tenantID) AND (\(webhookID)::text IS NULL OR webhook_id = \(webhookID)) ORDER BY id DESC LIMIT \(limit)
+            """).decode((String, String, String, Int32, Int64, Int32?, String, Int32).self) {
+            found.append(DeliveryAttempt(webhookID: row.0, eventID: row.1, eventType: row.2, attempt: Int(row.3), at: row.4,
+                                         status: row.5.map(Int.init), error: row.6, durationMillis: Int(row.7)))
+        }
+        return found
+    }
+
+    public func notices(tenantID: String) async throws -> [NotificationEvent] {
+        var found: [NotificationEvent] = []
+        for try await row in try await client.query("""
+            SELECT \(unescaped: Self.noticeColumns) FROM notice n WHERE n.tenant_id = \(tenantID) ORDER BY n.due_ms, n.seq
+            """).decode(NoticeRow.self) {
+            if let event = Self.event(row) { found.append(event) }
+        }
+        return found
+    }
+
+    public func pruneNotices(before: UnixMillis) async throws -> Int {
+        try await transaction { connection in
+            try await connection.query("DELETE FROM delivery_attempt WHERE at_ms < \(before)", logger: logger)
+            try await connection.query("DELETE FROM delivery WHERE delivered_ms != 0 AND delivered_ms < \(before)", logger: logger)
+            var count = 0
+            for try await _ in try await connection.query("""
+                DELETE FROM notice n WHERE n.due_ms < \(before)
+                AND NOT EXISTS (SELECT 1 FROM delivery d WHERE d.tenant_id = n.tenant_id AND d.event_id = n.id) RETURNING n.id
+                """, logger: logger).decode(String.self) { count += 1 }
+            return count
+        }
+    }
+}

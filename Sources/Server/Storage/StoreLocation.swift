@@ -1,0 +1,129 @@
+import Foundation
+import NIOPosix
+import RosterDomain
+
+/// Where the server keeps its data: the embedded SQLite file (the default, in the data
+/// directory or at a path) or a PostgreSQL database that several nodes share.
+public enum StoreLocation: Sendable, Hashable, CustomStringConvertible {
+    case sqlite(path: String)
+    case postgres(PostgresAddress)
+
+    /// Parses `--store`: `sqlite:PATH`, `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE` (also
+    /// `postgresql://`), or `postgres:///DATABASE?host=/run/postgresql` for a Unix socket.
+    public init(parsing text: String) throws(StoreLocationError) {
+        if text.hasPrefix("sqlite:") {
+            let path = String(text.dropFirst("sqlite:".count))
+            guard !path.isEmpty else { throw .invalid(text, "sqlite: needs a file path, e.g. sqlite:/var/lib/roster/roster.sqlite") }
+            self = .sqlite(path: path)
+            return
+        }
+        guard text.hasPrefix("postgres://") || text.hasPrefix("postgresql://") else {
+            throw .invalid(text, "a store is sqlite:PATH or postgres://USER@HOST[:PORT]/DATABASE")
+        }
+        self = .postgres(try PostgresAddress(parsing: text))
+    }
+
+    public var description: String {
+        switch self {
+        case .sqlite(let path): return "sqlite:\(path)"
+        case .postgres(let address): return address.description
+        }
+    }
+
+    /// Opens the store, migrating its schema to this build's; refuses a schema newer than it.
+    public func open() async throws -> any RosterStore {
+        switch self {
+        case .sqlite(let path):
+            let directory = (path as NSString).deletingLastPathComponent
+            return try await NIOThreadPool.singleton.runIfActive {
+                if !directory.isEmpty { try DataDirectory(directory).create() }
+                return try SQLiteRosterStore(path: path)
+            }
+        case .postgres(let address):
+            return try await PostgresRosterStore.open(address)
+        }
+    }
+}
+
+/// A PostgreSQL server and database, from a `postgres://` URL. The password is never printed.
+public struct PostgresAddress: Sendable, Hashable, CustomStringConvertible {
+    public var host: String
+    public var port: Int
+    /// A directory holding the server's socket, used instead of host and port when set.
+    public var socketDirectory: String?
+    public var user: String
+    public var password: String?
+    public var database: String
+
+    public init(host: String, port: Int, user: String, password: String? = nil, database: String, socketDirectory: String? = nil) {
+        (self.host, self.port, self.user, self.password, self.database) = (host, port, user, password, database)
+        self.socketDirectory = socketDirectory
+    }
+
+    public init(parsing text: String) throws(StoreLocationError) {
+        guard let url = URLComponents(string: text) else { throw .invalid(text, "is not a URL") }
+        let socket = url.queryItems?.first(where: { $0.name == "host" })?.value
+        guard let user = url.user, !user.isEmpty else {
+            throw .invalid(text, "names no user: postgres://USER@HOST/DATABASE")
+        }
+        let database = String(url.path.drop(while: { $0 == "/" }))
+        guard !database.isEmpty else { throw .invalid(text, "names no database: postgres://USER@HOST/DATABASE") }
+        let host = url.host ?? ""
+        guard !host.isEmpty || socket != nil else { throw .invalid(text, "names no host") }
+        self.init(host: host.isEmpty ? "localhost" : host, port: url.port ?? 5432, user: user,
+                  password: url.password.flatMap { $0.removingPercentEncoding }, database: database, socketDirectory: socket)
+    }
+
+    public var description: String {
+        if let socketDirectory { return "postgres://\(user)@/\(database)?host=\(socketDirectory)" }
+        return "postgres://\(user)@\(host):\(port)/\(database)"
+    }
+
+    var socketPath: String? { socketDirectory.map { "\($0)/.s.PGSQL.\(port)" } }
+}
+
+public enum StoreLocationError: Error, CustomStringConvertible, Equatable {
+    case invalid(String, String)
+
+    public var description: String {
+        switch self {
+        case .invalid(let text, let why):
+            // A password in the URL must not reach a log or a terminal.
+            let shown = text.replacingOccurrences(of: #":[^:@/]*@"#, with: ":***@", options: .regularExpression)
+            return "invalid store \(shown): \(why)"
+        }
+    }
+}
+
+/// Errors of any store, whatever the database underneath.
+public enum StoreError: Error, CustomStringConvertible, Equatable {
+    /// Another node committed first: the tenant is at `stored`, not at the revision before the
+    /// one being committed. The change is re-validated against the newer plan and tried again.
+    case revisionConflict(tenant: String, stored: UInt64, expected: UInt64)
+    /// The database was migrated by a newer Roster: this build does not know these versions.
+    case schemaNewer(unknown: [String])
+    case noSuchTenant(String)
+
+    public var description: String {
+        switch self {
+        case .revisionConflict(let tenant, let stored, let expected):
+            return "tenant \(tenant) is at revision \(stored) in the store, not \(expected): another node committed first"
+        case .schemaNewer(let unknown):
+            return "the store's schema is newer than this roster-server (it has \(unknown.joined(separator: ", ")), which this build does not know); run the newer roster-server"
+        case .noSuchTenant(let id):
+            return "no tenant \(id) in the store"
+        }
+    }
+}
+
+/// The schema versions, oldest first: both backends apply the same list, each in its own SQL,
+/// and record which they applied, so a node can tell a schema newer than itself.
+public enum StoreSchema {
+    public static let versions = ["v1", "v2-tokens", "v3-schedules", "v4-token-employee", "v5-audit", "v6-calendar",
+                                  "v7-notifications"]
+
+    /// The applied versions this build does not know (a newer build migrated the store).
+    static func unknown(applied: [String]) -> [String] {
+        applied.filter { !versions.contains($0) }.sorted()
+    }
+}
