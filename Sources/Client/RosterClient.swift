@@ -7,8 +7,21 @@ import RosterTLS
 
 /// Where and how a `RosterClient` connects.
 public struct RosterClientConfiguration: Sendable {
-    public var host: String
-    public var port: Int
+    /// The servers to use, in order of preference: nodes of one cluster (docs/SCALING.md).
+    /// A lost connection is resumed on the next one; revisions are the shared store's, so the
+    /// resume is gap-free on any node. Never empty.
+    public var servers: [HostPort] {
+        didSet { if servers.isEmpty { servers = oldValue } }
+    }
+    /// The first server's host and port.
+    public var host: String {
+        get { servers[0].host }
+        set { servers[0].host = newValue }
+    }
+    public var port: Int {
+        get { servers[0].port }
+        set { servers[0].port = newValue }
+    }
     /// Empty: the server's default tenant.
     public var tenant: String = ""
     public var token: String = ""
@@ -45,12 +58,18 @@ public struct RosterClientConfiguration: Sendable {
     }
 
     public init(host: String, port: Int) {
-        self.host = host
-        self.port = port
+        servers = [HostPort(host: host, port: port)]
     }
 
-    /// "HOST:PORT", as the cache names the server.
-    public var serverName: String { HostPort(host: host, port: port).description }
+    /// Several nodes of one cluster, tried in this order; `servers` must not be empty.
+    public init(servers: [HostPort]) {
+        precondition(!servers.isEmpty, "a client needs at least one server")
+        self.servers = servers
+    }
+
+    /// "HOST:PORT" (or the comma-separated list of a cluster's nodes), as the cache names the
+    /// server: a cluster's nodes share one cache, as they share one history.
+    public var serverName: String { servers.map(\.description).joined(separator: ",") }
 }
 
 /// The connection as an app would show it.
@@ -235,6 +254,7 @@ public actor RosterClient {
             connection = nil
             sync.disconnected()
             if Task.isCancelled { return }
+            preferNextServer()
             attempt = stable ? 1 : attempt + 1
             var delay = configuration.reconnect.delay(forAttempt: attempt)
             if let retryAfter = retryAfterGoingAway {
@@ -252,14 +272,44 @@ public actor RosterClient {
         if let tls = configuration.tls, tlsContext == nil {
             do { tlsContext = try TLSContext.client(tls) } catch let error as TLSError { throw RosterClientError.tls(error) }
         }
-        let connection = try await RosterConnection.connect(host: configuration.host, port: configuration.port, tls: tlsContext,
-                                                            timeout: configuration.timeout, hello: .with {
-            $0.clientName = configuration.clientName
-            $0.tenant = configuration.tenant
-            $0.token = configuration.token
-        })
+        let connection = try await connectToAServer()
         await authenticated(as: connection.welcome.tenant.id)
         return connection
+    }
+
+    /// The server tried first next time: the one that last answered, or after a lost
+    /// connection the one after it.
+    private var preferredServer = 0
+
+    /// Tries each server once, from the preferred one on; the first that completes the
+    /// handshake is kept. An authentication or protocol refusal is final (every node would
+    /// say the same); a connection that fails moves on to the next node.
+    private func connectToAServer() async throws -> RosterConnection {
+        let servers = configuration.servers
+        var lastError: (any Error)?
+        for offset in 0..<servers.count {
+            let index = (preferredServer + offset) % servers.count
+            do {
+                let connection = try await RosterConnection.connect(host: servers[index].host, port: servers[index].port, tls: tlsContext,
+                                                                    timeout: configuration.timeout, hello: .with {
+                    $0.clientName = configuration.clientName
+                    $0.tenant = configuration.tenant
+                    $0.token = configuration.token
+                })
+                preferredServer = index
+                return connection
+            } catch let error as RosterClientError where error.isPermanent {
+                throw error
+            } catch {
+                lastError = error
+            }
+        }
+        throw lastError ?? RosterClientError.connectionFailed("no server to connect to")
+    }
+
+    /// After a lost connection, the next attempt starts with the next node.
+    private func preferNextServer() {
+        preferredServer = (preferredServer + 1) % configuration.servers.count
     }
 
     /// The tenant the server authenticated is the one whose cache this client keeps. If the

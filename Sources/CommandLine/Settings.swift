@@ -59,7 +59,7 @@ public struct ClientSettings: Sendable, Equatable {
             switch self {
             case .badServer(let text):
                 return text.contains("://") ? "the server must be HOST:PORT, without a scheme (got \"\(text)\")"
-                    : "the server must be HOST:PORT (got \"\(text)\")"
+                    : "the server must be HOST:PORT, or several nodes as HOST:PORT,HOST:PORT (got \"\(text)\")"
             case .unreadableTokenFile(let path): return "cannot read the token file \(path)"
             case .badConfigLine(let file, let line, let text): return "\(file):\(line): expected key = value, got \"\(text)\""
             case .badTimeout(let text): return "--timeout takes a duration such as 10s, 500ms or 2m (got \"\(text)\")"
@@ -114,13 +114,20 @@ public struct ClientSettings: Sendable, Equatable {
         return settings
     }
 
+    /// The first server's host and port.
     public var hostAndPort: (host: String, port: Int)? {
-        HostPort(parsing: server).map { ($0.host, $0.port) }
+        servers?.first.map { ($0.host, $0.port) }
+    }
+
+    /// `--server` may list several nodes of one cluster, comma-separated; nil if any is malformed.
+    public var servers: [HostPort]? {
+        let parts = server.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let parsed = parts.compactMap { HostPort(parsing: $0) }
+        return parsed.isEmpty || parsed.count != parts.count ? nil : parsed
     }
 
     public func clientConfiguration(name: String = "roster-client") -> RosterClientConfiguration {
-        let (host, port) = hostAndPort ?? ("127.0.0.1", 7400)
-        var configuration = RosterClientConfiguration(host: host, port: port)
+        var configuration = RosterClientConfiguration(servers: servers ?? [HostPort(host: "127.0.0.1", port: 7400)])
         configuration.tenant = tenant
         configuration.token = token
         configuration.cacheDirectory = cacheDirectory

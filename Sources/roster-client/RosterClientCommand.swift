@@ -30,7 +30,7 @@ struct RosterClientCommand: AsyncParsableCommand {
 
 /// Options every command takes.
 struct ConnectionOptions: ParsableArguments {
-    @Option(name: .long, help: "Server address HOST:PORT. (env: ROSTER_SERVER; default: 127.0.0.1:7400)")
+    @Option(name: .long, help: "Server address HOST:PORT, or the nodes of a cluster as HOST:PORT,HOST:PORT (a lost connection resumes on the next). (env: ROSTER_SERVER; default: 127.0.0.1:7400)")
     var server: String?
 
     @Option(name: .long, help: "Access token. (env: ROSTER_TOKEN)")

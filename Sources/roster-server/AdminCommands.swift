@@ -7,9 +7,19 @@ struct DataDirectoryOption: ParsableArguments {
     @Option(name: .customLong("data-dir"), help: "The server's data directory. (env: ROSTER_DATA_DIR; default: ./roster-data)")
     var dataDirectory: String?
 
+    @Option(help: "The server's database, if not SQLite in --data-dir: sqlite:PATH or postgres://USER@HOST[:PORT]/DATABASE. (env: ROSTER_STORE)")
+    var store: String?
+
     var path: String { dataDirectory ?? ProcessInfo.processInfo.environment["ROSTER_DATA_DIR"] ?? "./roster-data" }
 
-    func open() async throws -> StoreAdministration { try await StoreAdministration.open(dataDirectory: path) }
+    var location: StoreLocation? {
+        get throws { try (store ?? ProcessInfo.processInfo.environment["ROSTER_STORE"]).map { try StoreLocation(parsing: $0) } }
+    }
+
+    func open() async throws -> StoreAdministration {
+        if let location = try location { return StoreAdministration(store: try await location.open()) }
+        return try await StoreAdministration.open(dataDirectory: path)
+    }
 }
 
 extension AccessRole: ExpressibleByArgument {}

@@ -12,7 +12,7 @@ struct RosterServerCommand: AsyncParsableCommand {
         commandName: "roster-server",
         abstract: "Serves shift rosters and pushes on-duty changes to subscribers.",
         version: RosterVersion.description,
-        subcommands: [Serve.self, TokenCommand.self, TenantCommand.self, BackupCommand.self, RestoreCommand.self, StatusCommand.self,
+        subcommands: [Serve.self, TokenCommand.self, TenantCommand.self, BackupCommand.self, RestoreCommand.self, StatusCommand.self, MigrateCommand.self,
                       ConfigCommand.self],
         defaultSubcommand: Serve.self)
 }

@@ -77,3 +77,22 @@ struct StatusCommand: AsyncParsableCommand {
         print("tokens: \(active.count) active, \(tokens.count - active.count) revoked or expired")
     }
 }
+
+struct MigrateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "migrate",
+        abstract: "Bring a store's schema to this release's (a server does it at start; nodes sharing PostgreSQL may want it first).",
+        discussion: """
+            Applies the schema versions the store lacks, in one transaction on PostgreSQL (under a lock, so \
+            nodes starting together take turns). A store migrated by a newer release is refused, and so is a \
+            node of an older release started against it.
+            """)
+    @OptionGroup var store: DataDirectoryOption
+
+    func run() async throws {
+        let location = try store.location ?? .sqlite(path: DataDirectory(store.path).database)
+        let opened = try await location.open()
+        try await opened.close()
+        print("\(location): schema at \(StoreSchema.versions.last ?? "") (\(StoreSchema.versions.count) versions)")
+    }
+}

@@ -42,9 +42,22 @@ import Testing
         }
     }
 
+    @Test func severalNodesAreTriedInTheOrderGiven() throws {
+        let settings = try ClientSettings.resolve(flags: .init(server: "10.0.0.1:7401, node-b:7402"), environment: [:],
+                                                  configFile: URL(fileURLWithPath: "/nonexistent"))
+        let configuration = settings.clientConfiguration()
+        #expect(configuration.servers == [HostPort(host: "10.0.0.1", port: 7401), HostPort(host: "node-b", port: 7402)])
+        #expect(configuration.host == "10.0.0.1" && configuration.port == 7401)
+        // One cache for the cluster, whichever node answers.
+        #expect(configuration.serverName == "10.0.0.1:7401,node-b:7402")
+    }
+
     @Test func badValuesAreNamed() throws {
         #expect(throws: ClientSettings.Problem.badServer("no-port")) {
             try ClientSettings.resolve(flags: .init(server: "no-port"), environment: [:], configFile: URL(fileURLWithPath: "/nonexistent"))
+        }
+        #expect(throws: ClientSettings.Problem.badServer("a:7401,no-port")) {
+            try ClientSettings.resolve(flags: .init(server: "a:7401,no-port"), environment: [:], configFile: URL(fileURLWithPath: "/nonexistent"))
         }
         let broken = try configFile("server = a:1\nthis line has no equals sign\n")
         #expect(throws: ClientSettings.Problem.badConfigLine(file: broken.path, line: 2, text: "this line has no equals sign")) {

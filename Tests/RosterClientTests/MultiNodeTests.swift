@@ -1,0 +1,191 @@
+import Foundation
+import NIOConcurrencyHelpers
+import RosterClient
+import RosterDomain
+import RosterProtocol
+import RosterServer
+import RosterTestSupport
+import Testing
+
+/// Several `roster-server` processes on one PostgreSQL database (docs/SCALING.md): a change
+/// made through one node reaches the subscribers of every node in order; a subscriber whose
+/// node dies carries on from another without a gap; a restarted PostgreSQL loses nothing that
+/// was acknowledged; two nodes writing one tenant at once give one gap-free history.
+@Suite(.timeLimit(.minutes(3)), .enabled(if: PostgresCluster.isAvailable, "PostgreSQL is not installed"))
+struct MultiNodeTests {
+    /// Nodes on `cluster` (a new database), started one after another (the first creates the
+    /// tenant and the admin token), stopped and removed afterwards whatever happens.
+    static func withNodes<T>(_ count: Int, cluster: PostgresCluster? = nil,
+                             _ body: ([ServerProcess], PostgresAddress) async throws -> T) async throws -> T {
+        let cluster = if let cluster { cluster } else { try await PostgresCluster.shared() }
+        let address = try await cluster.createDatabase()
+        let store = "postgres://\(address.user)@\(address.host):\(address.port)/\(address.database)"
+        var nodes: [ServerProcess] = []
+        var directories: [URL] = []
+        defer { for directory in directories { TestScratch.remove(directory) } }
+        do {
+            for _ in 0..<count {
+                let directory = TestScratch.directory("node")
+                directories.append(directory)
+                nodes.append(try await ServerProcess.start(dataDirectory: directory.path, arguments: ["--store", store]))
+            }
+        } catch {
+            for node in nodes { await node.kill9() }
+            throw error
+        }
+        return try await withCleanup(nodes, cleanUp: { for node in $0 { await node.kill9() } }) { try await body($0, address) }
+    }
+
+    static func admin(_ node: ServerProcess, token: String) async throws -> RosterConnection {
+        try await RosterConnection.connect(host: "127.0.0.1", port: node.port, hello: .with { $0.token = token })
+    }
+
+    /// A subscriber with a history checker; `servers` in order of preference.
+    static func subscriber(_ servers: [ServerProcess], name: String) async -> (RosterClient, HistoryChecker) {
+        var configuration = RosterClientConfiguration(servers: servers.map { HostPort(host: "127.0.0.1", port: $0.port) })
+        configuration.cacheDirectory = nil
+        configuration.reconnect.baseDelay = .milliseconds(20)
+        configuration.reconnect.maxDelay = .milliseconds(200)
+        let client = RosterClient(configuration: configuration)
+        let checker = HistoryChecker(name: name)
+        Task { for await update in client.updates { checker.observe(update) } }
+        await client.start()
+        return (client, checker)
+    }
+
+    /// Waits until every checker has reached `revision` (or the time is up).
+    static func waitFor(_ checkers: [HistoryChecker], revision: UInt64, timeout: Duration = .seconds(30)) async {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline, checkers.contains(where: { ($0.revision ?? 0) < revision }) {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    static func motd(_ text: String) -> RosterMessage { .setMotd(.with { $0.motd = text }) }
+
+    @Test func aChangeThroughOneNodeReachesTheSubscribersOfTheOthersInOrder() async throws {
+        try await Self.withNodes(3) { nodes, address in
+            let token = nodes[0].adminToken
+            let onB = await Self.subscriber([nodes[1]], name: "on B")
+            let onC = await Self.subscriber([nodes[2]], name: "on C")
+            try await withCleanup([onB.0, onC.0], cleanUp: { for client in $0 { await client.stop() } }) { _ in
+                await Self.waitFor([onB.1, onC.1], revision: 0)
+                let admin = try await Self.admin(nodes[0], token: token)
+                var last: UInt64 = 0
+                for index in 1...15 {
+                    last = try await admin.admin(Self.motd("change \(index)")).revision
+                }
+                await admin.close()
+                #expect(last == 15)
+                await Self.waitFor([onB.1, onC.1], revision: last)
+                for (client, checker) in [onB, onC] {
+                    #expect(checker.violations == [], "\(checker.name)")
+                    #expect(checker.revision == 15 && checker.applied == 15, "\(checker.name) got every change as a push")
+                    #expect(await client.roster?.state.tenant.motd == "change 15")
+                }
+            }
+        }
+    }
+
+    @Test func aSubscriberWhoseNodeIsKilledCarriesOnFromAnotherWithoutAGap() async throws {
+        try await Self.withNodes(2) { nodes, address in
+            let token = nodes[0].adminToken
+            // Subscribed to B first, A next; the changes go through A.
+            let (client, checker) = await Self.subscriber([nodes[1], nodes[0]], name: "failing over")
+            try await withCleanup(client, cleanUp: { await $0.stop() }) { client in
+                await Self.waitFor([checker], revision: 0)
+                let admin = try await Self.admin(nodes[0], token: token)
+                var last: UInt64 = 0
+                for index in 1...30 {
+                    last = try await admin.admin(Self.motd("change \(index)")).revision
+                    if index == 10 { await nodes[1].kill9() }
+                    try await Task.sleep(for: .milliseconds(10))
+                }
+                await admin.close()
+                await Self.waitFor([checker], revision: last)
+                #expect(checker.violations == [])
+                #expect(checker.revision == 30)
+                #expect(checker.disconnects >= 1, "the node it was on was killed")
+                #expect(checker.resyncs == 0, "it resumed on the other node rather than taking a snapshot")
+                #expect(await client.roster?.state.tenant.motd == "change 30")
+            }
+        }
+    }
+
+    @Test func twoNodesCommittingToOneTenantAtOnceGiveOneGapFreeHistory() async throws {
+        try await Self.withNodes(3) { nodes, address in
+            let token = nodes[0].adminToken
+            let (client, checker) = await Self.subscriber([nodes[2]], name: "on C")
+            try await withCleanup(client, cleanUp: { await $0.stop() }) { _ in
+                await Self.waitFor([checker], revision: 0)
+                @Sendable func write(through node: ServerProcess, _ name: String) async throws -> [UInt64] {
+                    let admin = try await Self.admin(node, token: token)
+                    var revisions: [UInt64] = []
+                    for index in 0..<20 { revisions.append(try await admin.admin(Self.motd("\(name) \(index)")).revision) }
+                    await admin.close()
+                    return revisions
+                }
+                async let a = write(through: nodes[0], "a")
+                async let b = write(through: nodes[1], "b")
+                let (fromA, fromB) = try await (a, b)
+                // Every change acknowledged with its own revision, and together they are 1...40.
+                #expect((fromA + fromB).sorted() == Array(1...40))
+                #expect(fromA == fromA.sorted() && fromB == fromB.sorted())
+                await Self.waitFor([checker], revision: 40)
+                #expect(checker.violations == [])
+                #expect(checker.revision == 40 && checker.applied == 40)
+            }
+        }
+    }
+
+    @Test func aRestartedPostgreSQLLosesNoAcknowledgedChange() async throws {
+        let cluster = try await PostgresCluster.start()
+        try await withCleanup(cluster, cleanUp: { await $0.stop() }) { cluster in
+            try await Self.withNodes(2, cluster: cluster) { nodes, address in
+                let token = nodes[0].adminToken
+                let (client, checker) = await Self.subscriber([nodes[1]], name: "on B")
+                try await withCleanup(client, cleanUp: { await $0.stop() }) { client in
+                    await Self.waitFor([checker], revision: 0)
+                    let acknowledged = NIOLockedValueBox<[UInt64: String]>([:])
+                    let writing = Task {
+                        var admin: RosterConnection?
+                        for index in 1...400 {
+                            if Task.isCancelled { break }
+                            do {
+                                if admin == nil { admin = try await Self.admin(nodes[0], token: token) }
+                                let text = "change \(index)"
+                                let revision = try await admin!.admin(Self.motd(text)).revision
+                                acknowledged.withLockedValue { $0[revision] = text }
+                            } catch {
+                                // Refused while PostgreSQL is away (retryable), or the connection went: go on.
+                                if let connection = admin, !connection.isActive { admin = nil }
+                                try? await Task.sleep(for: .milliseconds(50))
+                            }
+                            try? await Task.sleep(for: .milliseconds(5))
+                        }
+                        await admin?.close()
+                    }
+                    try await Task.sleep(for: .milliseconds(600))
+                    await cluster.stopServer()
+                    try await Task.sleep(for: .milliseconds(500))
+                    try await cluster.startServer()
+                    _ = await writing.value
+                    let acked = acknowledged.withLockedValue { $0 }
+                    let newest = acked.keys.max() ?? 0
+                    #expect(acked.count > 20, "changes were acknowledged before and after the restart")
+                    // What the store holds: every acknowledged revision, with its text.
+                    let stored = try await cluster.psql(address.database,
+                                                        "SELECT revision FROM change_log ORDER BY revision")
+                    let revisions = stored.split(separator: "\n").compactMap { UInt64($0) }
+                    #expect(Set(acked.keys).isSubset(of: Set(revisions)))
+                    #expect(revisions == Array(1...UInt64(revisions.count)))
+                    // The subscriber on the other node caught up with all of it, in order.
+                    await Self.waitFor([checker], revision: newest)
+                    #expect(checker.violations == [])
+                    #expect((checker.revision ?? 0) >= newest)
+                    #expect(await client.roster?.state.tenant.motd == acked[revisions.last ?? 0] ?? acked[newest])
+                }
+            }
+        }
+    }
+}
