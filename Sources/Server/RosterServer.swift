@@ -217,7 +217,11 @@ public final class RosterServer: Service, Sendable {
             if let givenStore {
                 store = givenStore
             } else if let location = configuration.store {
+                // The data directory still holds the TLS files and the first admin token.
+                let dataDirectory = DataDirectory(configuration.dataDirectory)
+                try await NIOThreadPool.singleton.runIfActive { try dataDirectory.create() }
                 store = try await location.open()
+                logger.info("store \(location)")
             } else {
                 store = try await DataDirectory(configuration.dataDirectory).openStore()
             }
@@ -262,9 +266,14 @@ public final class RosterServer: Service, Sendable {
         if !stored.contains(where: { $0.state.tenant.id == configuration.defaultTenant }) {
             let name = configuration.demo ? DemoRoster.tenantName : configuration.defaultTenant
             let epoch = UInt64.random(in: 1...UInt64.max)
-            try await store.createTenant(Tenant(id: configuration.defaultTenant, name: name), epoch: epoch)
+            do {
+                try await store.createTenant(Tenant(id: configuration.defaultTenant, name: name), epoch: epoch)
+                logger.info("created tenant \(configuration.defaultTenant)")
+            } catch {
+                // Another node sharing the store may have created it at the same moment.
+                guard try await store.tenantIDs().contains(configuration.defaultTenant) else { throw error }
+            }
             stored = try await store.loadTenants()
-            logger.info("created tenant \(configuration.defaultTenant)")
         }
         let loops = Array(group.makeIterator())
         var tenants: [String: TenantRuntime] = [:]

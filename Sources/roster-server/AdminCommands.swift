@@ -16,6 +16,13 @@ struct DataDirectoryOption: ParsableArguments {
         get throws { try (store ?? ProcessInfo.processInfo.environment["ROSTER_STORE"]).map { try StoreLocation(parsing: $0) } }
     }
 
+    /// For commands that work on the SQLite file itself.
+    func requireEmbedded(_ command: String, instead: String) throws {
+        if case .postgres = try location {
+            throw ValidationError("`\(command)` works on the embedded SQLite store; for PostgreSQL use \(instead)")
+        }
+    }
+
     func open() async throws -> StoreAdministration {
         if let location = try location { return StoreAdministration(store: try await location.open()) }
         return try await StoreAdministration.open(dataDirectory: path)

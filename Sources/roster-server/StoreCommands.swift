@@ -21,6 +21,7 @@ struct BackupCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        try store.requireEmbedded("backup", instead: "pg_dump (docs/SCALING.md)")
         let directory = DataDirectory(store.path)
         guard directory.hasDatabase else { throw DataDirectoryError.noDatabase(directory.path) }
         try await StoreBackup.backup(databasePath: directory.database, to: to)
@@ -44,6 +45,7 @@ struct RestoreCommand: AsyncParsableCommand {
     @Flag(help: "Overwrite the directory's existing database.") var replace = false
 
     func run() async throws {
+        try store.requireEmbedded("restore", instead: "pg_restore (docs/SCALING.md)")
         let summary = try await StoreBackup.restore(from: from, into: DataDirectory(store.path), replace: replace)
         print("restored \(summary.tenants.count) tenant(s) into \(store.path) with new epochs: "
               + summary.tenants.map { "\($0) at revision \(summary.revisions[$0] ?? 0)" }.joined(separator: ", "))
@@ -56,6 +58,7 @@ struct StatusCommand: AsyncParsableCommand {
     @OptionGroup var store: DataDirectoryOption
 
     func run() async throws {
+        try store.requireEmbedded("status", instead: "roster-server tenant list --store ... and PostgreSQL's own tools")
         let directory = DataDirectory(store.path)
         guard directory.hasDatabase else { throw DataDirectoryError.noDatabase(directory.path) }
         let summary = try await StoreBackup.check(directory.database)
