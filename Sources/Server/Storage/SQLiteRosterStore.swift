@@ -336,8 +336,13 @@ public final class SQLiteRosterStore: RosterStore {
         }
     }
 
-    /// `close()` for callers already on a thread of their own.
-    func closeBlocking() throws { try pool.close() }
+    /// `close()` for callers already on a thread of their own. Everything written is moved from
+    /// the WAL into the database file first: a restore moves the file alone, and SQLite's own
+    /// checkpoint at close is skipped when a read-only connection of the pool closes last.
+    func closeBlocking() throws {
+        _ = try pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        try pool.close()
+    }
 
     /// Closing waits for reads and writes in progress: a blocking call, so it runs on a thread
     /// of NIOThreadPool (on the concurrency pool it could block every thread of it).
