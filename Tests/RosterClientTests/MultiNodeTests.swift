@@ -53,10 +53,10 @@ struct MultiNodeTests {
         return (client, checker)
     }
 
-    /// Waits until every checker has reached `revision` (or the time is up).
+    /// Waits until every checker has synced and reached `revision` (or the time is up).
     static func waitFor(_ checkers: [HistoryChecker], revision: UInt64, timeout: Duration = .seconds(30)) async {
         let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline, checkers.contains(where: { ($0.revision ?? 0) < revision }) {
+        while ContinuousClock.now < deadline, checkers.contains(where: { $0.revision.map { $0 < revision } ?? true }) {
             try? await Task.sleep(for: .milliseconds(20))
         }
     }
