@@ -22,8 +22,10 @@ struct AdminOperations: Sendable {
         var conflicted = false
     }
 
-    /// How often a request is tried again after another node committed to the tenant first.
-    static let conflictRetries = 10
+    /// How long a request is tried again after another node committed to the tenant first. Each
+    /// round some node's commit succeeds, so only a node that keeps losing to a busier writer of
+    /// the same tenant uses it up; then the admin gets a retryable `unavailable`.
+    static let conflictPatience: Duration = .seconds(10)
 
     func perform(_ request: RosterMessage, on tenant: TenantRuntime, actor: Actor) async -> Performed {
         let view = tenant.view
@@ -181,7 +183,7 @@ struct AdminOperations: Sendable {
             metrics?.committed(entry.changes, after: .now - started)
             notifier?.committed(tenantID: tenant.id, write: outbox)
         } catch let conflict as StoreError {
-            guard case .revisionConflict = conflict else {
+            guard conflict.isConflict else {
                 return .failure(CommitFailure(error: WireError(.unavailable, "the change could not be stored: \(conflict)", retryable: true)))
             }
             return .failure(CommitFailure(error: WireError(.unavailable, "\(conflict); try again", retryable: true), conflicted: true))

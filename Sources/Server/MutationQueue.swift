@@ -58,10 +58,9 @@ extension ServerContext {
             var performed = await admin.perform(message, on: tenant, actor: actor)
             // Another node committed to the tenant first (a shared store): take its changes and
             // validate the request again against the plan as it now is.
-            var retries = 0
-            while performed.conflicted && retries < AdminOperations.conflictRetries {
-                retries += 1
-                await self.catchUp(tenant)
+            let patience = ContinuousClock.now + AdminOperations.conflictPatience
+            while performed.conflicted && ContinuousClock.now < patience {
+                await self.resolveConflict(tenant)
                 performed = await admin.perform(message, on: tenant, actor: actor)
             }
             promise.succeed(performed.result.map(RosterMessage.mutationResult))

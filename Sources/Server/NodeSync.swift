@@ -8,6 +8,15 @@ import RosterDomain
 /// announcement delays, never loses: revisions are compared after the listening connection
 /// comes back and every `syncInterval` as a safety net.
 extension ServerContext {
+    /// After a change was refused because another node got there first: take what it did, the
+    /// notification planning mark included, before the change is validated again.
+    func resolveConflict(_ tenant: TenantRuntime) async {
+        await catchUp(tenant)
+        do { try await notifier?.reload(tenantID: tenant.id) } catch {
+            logger.warning("could not read tenant \(tenant.id)'s notification settings: \(error)")
+        }
+    }
+
     /// Applies the entries committed elsewhere after what `tenant` holds, in order, and publishes
     /// each to this node's subscribers. Runs on the mutation queue, between local changes.
     func catchUp(_ tenant: TenantRuntime) async {
@@ -65,6 +74,14 @@ extension ServerContext {
                     tenant.publishNotices(try await admin.store.publishedNotices(tenantID: id, limit: TenantRuntime.keptNotices))
                 } catch {
                     logger.warning("could not read tenant \(id)'s notices from the store: \(error)")
+                }
+            case .notificationSettingsChanged(let id):
+                guard let notifier, let tenant = tenant(id) else { continue }
+                mutations.submit {
+                    do { try await notifier.reload(tenantID: id) } catch {
+                        self.logger.warning("could not read tenant \(id)'s webhooks and reminder rules: \(error)")
+                    }
+                    await notifier.plan(tenant)
                 }
             case .accessChanged:
                 await accessChanged()

@@ -71,6 +71,7 @@ final class Notifier: Sendable {
                                                                revision: revision, now: now, actor: actor, wanted: notices.wanted))
         if let through = notices.plannedThrough, through > now {
             write.withdrawPlanned = (from: now, schedules: schedules.sorted())
+            write.replannedThrough = through
             write.events += derivation.planned(state: current, revision: revision, from: now, to: through, rules: notices.rules,
                                                wanted: notices.wanted, schedules: schedules)
         }
@@ -109,6 +110,7 @@ final class Notifier: Sendable {
         var write = OutboxWrite(events: derivation(tenant.id).planned(state: view.state, revision: view.revision, from: now, to: through,
                                                                        rules: notices.rules, wanted: notices.wanted, schedules: nil))
         write.withdrawPlanned = (from: now, schedules: nil)
+        write.replannedThrough = through
         do {
             try await store.writeOutbox(tenantID: tenant.id, write)
             dispatcher.wake()
@@ -140,12 +142,16 @@ extension ServerContext {
         mutations.submit { await notifier.plan(tenant) }
     }
 
-    /// A planning round for every tenant, each on the mutation queue between changes.
+    /// A planning round for every tenant, each on the mutation queue between changes. On a
+    /// shared store the tenant first takes the other nodes' changes, so that what is planned
+    /// follows the newest plan.
     func planNotifications() async {
         guard let notifier else { return }
+        let shared = admin.store.signals != nil
         for tenant in tenants.values {
             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
                 let queued = mutations.submit {
+                    if shared { await self.catchUp(tenant) }
                     await notifier.plan(tenant)
                     done.resume()
                 }

@@ -45,6 +45,10 @@ public struct OutboxWrite: Sendable {
     public var withdrawPlanned: (from: UnixMillis, schedules: [String]?)?
     /// Records that time-driven events are written up to this instant.
     public var plannedThrough: UnixMillis?
+    /// With `withdrawPlanned`: the planning mark the replacements were derived up to. The write
+    /// is refused (`StoreError.planMoved`) if the stored mark is another (another node planned
+    /// further meanwhile), since what lies beyond it would be withdrawn and not planned again.
+    public var replannedThrough: UnixMillis?
 
     public init(events: [NotificationEvent] = [], plannedThrough: UnixMillis? = nil) {
         (self.events, self.plannedThrough) = (events, plannedThrough)

@@ -139,14 +139,23 @@ extension PostgresRosterStore {
                     INSERT INTO delivery (webhook_id, tenant_id, event_id, due_ms) VALUES (\(webhook.id), \(webhook.tenantID), \(event.id), \(event.due))
                     """, logger: logger)
             }
+            try await Self.announceSettings(tenantID: webhook.tenantID, connection: connection, logger: logger)
         }
     }
 
+    /// The other nodes read the tenant's webhooks and reminder rules again when they hear this.
+    private static func announceSettings(tenantID: String, connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("SELECT pg_notify(\(channel), \("w:\(tenantID)"))", logger: logger)
+    }
+
     public func removeWebhook(tenantID: String, id: String) async throws -> Bool {
-        var removed = false
-        for try await _ in try await client.query("DELETE FROM webhook WHERE tenant_id = \(tenantID) AND id = \(id) RETURNING id")
-            .decode(String.self) { removed = true }
-        return removed
+        try await transaction { connection in
+            var removed = false
+            for try await _ in try await connection.query("DELETE FROM webhook WHERE tenant_id = \(tenantID) AND id = \(id) RETURNING id",
+                                                          logger: logger).decode(String.self) { removed = true }
+            try await Self.announceSettings(tenantID: tenantID, connection: connection, logger: logger)
+            return removed
+        }
     }
 
     public func reminderRules(tenantID: String) async throws -> [ReminderRule] {
@@ -160,14 +169,21 @@ extension PostgresRosterStore {
 
     public func insertReminderRule(tenantID: String, _ rule: ReminderRule) async throws {
         let text = String(decoding: try JSONEncoder().encode(rule), as: UTF8.self)
-        try await client.query("INSERT INTO reminder_rule (tenant_id, id, rule) VALUES (\(tenantID), \(rule.id), \(text))")
+        try await transaction { connection in
+            try await connection.query("INSERT INTO reminder_rule (tenant_id, id, rule) VALUES (\(tenantID), \(rule.id), \(text))",
+                                       logger: logger)
+            try await Self.announceSettings(tenantID: tenantID, connection: connection, logger: logger)
+        }
     }
 
     public func removeReminderRule(tenantID: String, id: String) async throws -> Bool {
-        var removed = false
-        for try await _ in try await client.query("DELETE FROM reminder_rule WHERE tenant_id = \(tenantID) AND id = \(id) RETURNING id")
-            .decode(String.self) { removed = true }
-        return removed
+        try await transaction { connection in
+            var removed = false
+            for try await _ in try await connection.query("DELETE FROM reminder_rule WHERE tenant_id = \(tenantID) AND id = \(id) RETURNING id",
+                                                          logger: logger).decode(String.self) { removed = true }
+            try await Self.announceSettings(tenantID: tenantID, connection: connection, logger: logger)
+            return removed
+        }
     }
 
     public func plannedThrough(tenantID: String) async throws -> UnixMillis? {
@@ -180,6 +196,8 @@ extension PostgresRosterStore {
     public func writeOutbox(tenantID: String, _ write: OutboxWrite) async throws {
         guard !write.isEmpty else { return }
         try await transaction { connection in
+            // Serialized with the tenant's commits on every node (which hold the same lock).
+            try await connection.query("SELECT 1 FROM tenant WHERE id = \(tenantID) FOR UPDATE", logger: logger)
             try await Self.writeOutbox(write, tenantID: tenantID, connection: connection, logger: logger)
         }
     }
@@ -187,6 +205,12 @@ extension PostgresRosterStore {
     /// The outbox part of a transaction (also called from `commit`).
     static func writeOutbox(_ write: OutboxWrite, tenantID: String, connection: PostgresConnection, logger: Logger) async throws {
         if let (from, schedules) = write.withdrawPlanned {
+            if let assumed = write.replannedThrough {
+                var stored: Int64?
+                for try await value in try await connection.query("SELECT planned_through_ms FROM notice_plan WHERE tenant_id = \(tenantID)",
+                                                                  logger: logger).decode(Int64.self) { stored = value }
+                guard stored == assumed else { throw StoreError.planMoved(tenant: tenantID) }
+            }
             let withdrawn = """
                 SELECT n.id FROM notice n WHERE n.tenant_id = $1 AND n.planned AND n.due_ms >= $2 AND n.sequence IS NULL
                 AND ($3::text IS NULL OR EXISTS (SELECT 1 FROM jsonb_array_elements_text(n.schedules::jsonb) s

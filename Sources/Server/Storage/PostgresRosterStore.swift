@@ -523,7 +523,7 @@ public final class PostgresRosterStore: RosterStore, Sendable {
 }
 
 extension StoreSignal {
-    /// `c:REVISION:TENANT`, `n:TENANT` or `a` (tokens or tenants).
+    /// `c:REVISION:TENANT`, `n:TENANT`, `w:TENANT` or `a` (tokens or tenants).
     init?(payload: String) {
         let parts = payload.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
         switch parts.first {
@@ -532,6 +532,8 @@ extension StoreSignal {
             self = .committed(tenant: String(parts[2]), revision: revision)
         case "n" where parts.count >= 2:
             self = .noticesPublished(tenant: parts.dropFirst().joined(separator: ":"))
+        case "w" where parts.count >= 2:
+            self = .notificationSettingsChanged(tenant: parts.dropFirst().joined(separator: ":"))
         case "a":
             self = .accessChanged
         default:

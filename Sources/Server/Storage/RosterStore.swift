@@ -102,6 +102,8 @@ public protocol RosterStore: NotificationStore {
 public enum StoreSignal: Sendable, Equatable {
     case committed(tenant: String, revision: UInt64)
     case noticesPublished(tenant: String)
+    /// The tenant's webhooks or reminder rules changed.
+    case notificationSettingsChanged(tenant: String)
     /// Tokens or tenants changed.
     case accessChanged
     /// The store's listening connection was re-established: announcements may have been missed,

@@ -174,6 +174,10 @@ extension SQLiteRosterStore {
     /// The outbox part of a transaction (also called from `commit`).
     static func writeOutbox(_ write: OutboxWrite, tenantID: String, db: Database) throws {
         if let (from, schedules) = write.withdrawPlanned {
+            if let assumed = write.replannedThrough,
+               try Int64.fetchOne(db, sql: "SELECT planned_through_ms FROM notice_plan WHERE tenant_id = ?", arguments: [tenantID]) != assumed {
+                throw StoreError.planMoved(tenant: tenantID)
+            }
             // ?3: a JSON array of schedule ids, or NULL for every schedule.
             let withdrawn = """
                 SELECT id FROM notice WHERE tenant_id = ?1 AND planned = 1 AND due_ms >= ?2 AND sequence IS NULL

@@ -97,12 +97,22 @@ public enum StoreLocationError: Error, CustomStringConvertible, Equatable {
 
 /// Errors of any store, whatever the database underneath.
 public enum StoreError: Error, CustomStringConvertible, Equatable {
+    /// Whether the change should be validated again against the store's newer state and retried.
+    public var isConflict: Bool {
+        switch self {
+        case .revisionConflict, .planMoved: return true
+        default: return false
+        }
+    }
+
     /// Another node committed first: the tenant is at `stored`, not at the revision before the
     /// one being committed. The change is re-validated against the newer plan and tried again.
     case revisionConflict(tenant: String, stored: UInt64, expected: UInt64)
     /// The database was migrated by a newer Roster: this build does not know these versions.
     case schemaNewer(unknown: [String])
     case noSuchTenant(String)
+    /// The tenant's notifications were planned further by another node than this change assumed.
+    case planMoved(tenant: String)
 
     public var description: String {
         switch self {
@@ -112,6 +122,8 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
             return "the store's schema is newer than this roster-server (it has \(unknown.joined(separator: ", ")), which this build does not know); run the newer roster-server"
         case .noSuchTenant(let id):
             return "no tenant \(id) in the store"
+        case .planMoved(let tenant):
+            return "tenant \(tenant)'s notifications were planned further by another node"
         }
     }
 }
