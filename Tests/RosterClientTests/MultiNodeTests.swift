@@ -188,4 +188,69 @@ struct MultiNodeTests {
             }
         }
     }
+    /// Webhook delivery is work for one node: with two nodes dispatching from one outbox, the
+    /// receiver gets each event once, in the order of the changes, whichever node made them.
+    @Test func eachWebhookEventIsDeliveredOnceWhicheverNodeMadeTheChange() async throws {
+        let receiver = try await WebhookReceiver.start()
+        try await withCleanup(receiver, cleanUp: { await $0.stop() }) { receiver in
+            try await Self.withNodes(2) { nodes, _ in
+                let token = nodes[0].adminToken
+                let (a, b) = (try await Self.admin(nodes[0], token: token), try await Self.admin(nodes[1], token: token))
+                try await withCleanup([a, b], cleanUp: { for connection in $0 { await connection.close() } }) { _ in
+                    guard case .notificationAdminResult = try await a.request(.notificationAdmin(.with {
+                        $0.addWebhook = .with { $0.url = receiver.url; $0.events = ["shifts.changed"] }
+                    })) else { throw TestFailure("the webhook was not added") }
+                    let ada = try await a.addEmployee("Ada", "Lovelace")
+                    let hour: Int64 = 3_600_000
+                    let start = (Int64(Date().timeIntervalSince1970 * 1000) / hour + 24) * hour
+                    var revisions: [UInt64] = []
+                    for index in 0..<12 {
+                        let through = index.isMultiple(of: 2) ? a : b
+                        let shiftStart = start + Int64(index) * hour
+                        revisions.append(try await through.admin(.addShift(.with {
+                            $0.shift = .with { $0.employeeID = ada; $0.startMs = shiftStart; $0.endMs = shiftStart + hour }
+                        })).revision)
+                    }
+                    try await receiver.wait("twelve shifts.changed events") { $0.count >= 12 }
+                    // Long enough for a second delivery by the other node's dispatcher to show.
+                    try await Task.sleep(for: .seconds(2))
+                    let requests = receiver.requests
+                    #expect(requests.count == 12)
+                    #expect(Set(requests.map(\.eventID)).count == 12, "each event once")
+                    #expect(requests.compactMap { $0.json["revision"] as? UInt64 } == revisions, "in the order of the changes")
+                }
+            }
+        }
+    }
+
+    /// A token revoked from the command line, against the store, closes its connections on
+    /// every node; a token created the same way is known to every node.
+    @Test func aTokenRevokedThroughTheStoreClosesItsConnectionsOnEveryNode() async throws {
+        try await Self.withNodes(2) { nodes, address in
+            let store = "postgres://\(address.user)@\(address.host):\(address.port)/\(address.database)"
+            let cli = CLI(port: nodes[0].port)
+            defer { TestScratch.remove(cli.home) }
+            let created = try await cli.server(["token", "create", "--tenant", "demo", "--role", "reader", "--store", store])
+            try #require(created.status == 0, "\(created.stderr)")
+            let token = created.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            let id = try #require(token.split(separator: "_").dropFirst().first.map(String.init))
+            var connections: [RosterConnection] = []
+            for node in nodes {
+                var connected: RosterConnection?
+                _ = await eventually(10) {
+                    connected = try? await RosterConnection.connect(host: "127.0.0.1", port: node.port, hello: .with { $0.token = token })
+                    return connected != nil
+                }
+                connections.append(try #require(connected, "node \(node.port) knows the new token"))
+            }
+            try await withCleanup(connections, cleanUp: { for connection in $0 { await connection.close() } }) { connections in
+                for connection in connections { _ = try await connection.request(.listEmployees(.init())) }
+                let revoked = try await cli.server(["token", "revoke", id, "--store", store])
+                #expect(revoked.status == 0, "\(revoked.stderr)")
+                for (node, connection) in zip(nodes, connections) {
+                    #expect(await eventually(5) { !connection.isActive }, "the connection on node \(node.port) was closed")
+                }
+            }
+        }
+    }
 }
