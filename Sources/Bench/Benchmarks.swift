@@ -20,8 +20,10 @@ struct BenchTLS {
 func adminToken(dataDirectory: String) throws -> String {
     let deadline = Date().addingTimeInterval(30)
     while Date() < deadline {
-        if let text = try? String(contentsOfFile: dataDirectory + "/admin.token", encoding: .utf8) {
-            return text.trimmingCharacters(in: .whitespacesAndNewlines)
+        // Not empty: a file just created may not have been written yet.
+        if let text = try? String(contentsOfFile: dataDirectory + "/admin.token", encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty {
+            return text
         }
         usleep(50_000)
     }
@@ -36,6 +38,9 @@ public struct FanoutResult {
     public var latency: LatencySummary
     /// Per push: trigger → the last subscriber's receipt; the median over pushes.
     public var completionMillis: Double
+    /// With several nodes: the same, for the subscribers of the nodes the change was not made
+    /// through (what the store's announcement and the catch-up add).
+    public var otherNodesCompletionMillis: Double?
     /// Per push: the admin round trip (request to MutationResult), median and 99th percentile.
     /// The server answers before it queues the fan-out, so this is the commit's time plus
     /// whatever the machine's two cores are busy with.
@@ -57,6 +62,12 @@ public struct FanoutBenchmark {
     public var benchExecutable: URL
     /// Subscribers (besides `subscribers`) that stop reading once synced.
     public var stalledSubscribers = 0
+    /// A PostgreSQL server (postgres://USER@HOST:PORT/DATABASE) on which each run gets a
+    /// database of its own; nil runs on the embedded SQLite store.
+    public var postgres: String?
+    /// Nodes on that database, with the subscribers spread evenly and the changes made through
+    /// the first (docs/SCALING.md). Only with `postgres`.
+    public var nodes = 1
     /// With the HTTP listener, and so metrics counted (the default of `roster-server serve`).
     public var metrics = true
 
@@ -67,24 +78,53 @@ public struct FanoutBenchmark {
         self.benchExecutable = benchExecutable
     }
 
-    /// Runs against a fresh roster-server process, over TLS when `tls` is set.
+    /// Runs against fresh roster-server processes (`nodes` of them on one PostgreSQL database
+    /// when `postgres` is set), over TLS when `tls` is set.
     public func runServer(tls: Bool = false) async throws -> FanoutResult {
-        let port = freePort()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-bench-\(UUID().uuidString)").path
-        let server = try ChildProcess(executable: serverExecutable, arguments: [
-            "serve", "--listen", "127.0.0.1:\(port)", "--data-dir", directory, "--log-level", "warning",
-            "--max-connections", "\(subscribers + stalledSubscribers + 100)", "--ping-interval-ms", "3600000",
-            "--progress-interval-ms", "3600000", "--shutdown-grace-ms", "0",
-            "--http-listen", metrics ? "127.0.0.1:0" : "none",
-        ] + (tls ? ["--tls"] : []))
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(atPath: directory)
+        var database: ScratchDatabase?
+        if let postgres { database = try await ScratchDatabase.create(on: postgres) }
+        var nodes: [ChildProcess] = []
+        var directories: [String] = []
+        do {
+            let result = try await runServer(tls: tls, store: database?.url, nodes: &nodes, directories: &directories)
+            await stop(nodes, directories, database)
+            return result
+        } catch {
+            await stop(nodes, directories, database)
+            throw error
         }
-        try waitForListener(port: port)
+    }
+
+    private func stop(_ nodes: [ChildProcess], _ directories: [String], _ database: ScratchDatabase?) async {
+        for node in nodes { node.stop() }
+        for directory in directories { try? FileManager.default.removeItem(atPath: directory) }
+        await database?.drop()
+    }
+
+    private func runServer(tls: Bool, store: String?, nodes: inout [ChildProcess], directories: inout [String]) async throws
+        -> FanoutResult
+    {
+        var targets: [Target] = []
+        // One after another: the first creates the tenant and writes the admin token.
+        for _ in 0..<(store == nil ? 1 : max(1, self.nodes)) {
+            let port = freePort()
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-bench-\(UUID().uuidString)").path
+            directories.append(directory)
+            let node = try ChildProcess(executable: serverExecutable, arguments: [
+                "serve", "--listen", "127.0.0.1:\(port)", "--data-dir", directory, "--log-level", "warning",
+                "--max-connections", "\(subscribers + stalledSubscribers + 100)", "--ping-interval-ms", "3600000",
+                "--progress-interval-ms", "3600000", "--shutdown-grace-ms", "0",
+                "--http-listen", metrics ? "127.0.0.1:0" : "none",
+            ] + (tls ? ["--tls"] : []) + (store.map { ["--store", $0] } ?? []))
+            nodes.append(node)
+            try waitForListener(port: port)
+            targets.append(Target(port: port, pid: node.pid))
+        }
+        let directory = directories[0], port = targets[0].port
         let clientTLS = tls ? try BenchTLS(dataDirectory: directory) : nil
+        let token = try adminToken(dataDirectory: directory)
         let admin = try await RosterConnection.connect(host: "127.0.0.1", port: port, tls: clientTLS?.context,
-                                                       hello: .with { $0.token = (try? adminToken(dataDirectory: directory)) ?? "" })
+                                                       hello: .with { $0.token = token })
         // Two short-named people keep each push near 256 bytes, as the targets assume.
         let first = try await administer(admin, .upsertEmployee(.with { $0.employee = .with { $0.firstName = "Ann"; $0.lastName = "Lee" } }))
         let second = try await administer(admin, .upsertEmployee(.with { $0.employee = .with { $0.firstName = "Bo"; $0.lastName = "Ng" } }))
@@ -92,7 +132,7 @@ public struct FanoutBenchmark {
         _ = try await administer(admin, .addShift(.with {
             $0.shift = .with { $0.employeeID = first; $0.startMs = now - 3_600_000; $0.endMs = now + 86_400_000 }
         }))
-        var result = try await measure(port: port, serverPID: server.pid, tls: clientTLS) { index in
+        var result = try await measure(targets, tls: clientTLS) { index in
             // Even pushes put the second person on duty, odd ones take them off again.
             if index % 2 == 0 {
                 _ = try await administer(admin, .addShift(.with {
@@ -117,7 +157,7 @@ public struct FanoutBenchmark {
         defer { floor.stop() }
         try waitForListener(port: port)
         let admin = try await RosterConnection.connect(host: "127.0.0.1", port: port)
-        let result = try await measure(port: port, serverPID: floor.pid) { _ in
+        let result = try await measure([Target(port: port, pid: floor.pid)]) { _ in
             _ = try await admin.request(.setMotd(.init()))
         }
         await admin.close()
@@ -129,11 +169,16 @@ public struct FanoutBenchmark {
         return result.ids.first ?? ""
     }
 
-    private func measure(port: Int, serverPID: Int32, tls: BenchTLS? = nil,
-                         trigger: (Int) async throws -> Void) async throws -> FanoutResult {
+    /// A process under test: where it listens, and its PID for CPU and memory.
+    struct Target {
+        var port: Int
+        var pid: Int32
+    }
+
+    private func measure(_ targets: [Target], tls: BenchTLS? = nil, trigger: (Int) async throws -> Void) async throws -> FanoutResult {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
         do {
-            let result = try await measure(port: port, serverPID: serverPID, tls: tls, group: group, trigger: trigger)
+            let result = try await measure(targets, tls: tls, group: group, trigger: trigger)
             try? await group.shutdownGracefully()
             return result
         } catch {
@@ -142,52 +187,64 @@ public struct FanoutBenchmark {
         }
     }
 
-    private func measure(port: Int, serverPID: Int32, tls: BenchTLS?, group: MultiThreadedEventLoopGroup,
+    /// Subscribers are spread evenly over `targets` (stalled ones all on the first); the
+    /// triggers go through the first.
+    private func measure(_ targets: [Target], tls: BenchTLS?, group: MultiThreadedEventLoopGroup,
                          trigger: (Int) async throws -> Void) async throws -> FanoutResult {
-        let recorder = PushRecorder(pushes: pushes)
-        let before = residentBytes(pid: serverPID)
-        let cpuBeforeConnects = cpuMillis(pid: serverPID)
-        let stalled = try await openStalledSubscribers(count: stalledSubscribers, port: port, tls: tls?.context, group: group,
-                                                       recorder: recorder)
-        let channels = try await openSubscribers(count: subscribers, port: port, tls: tls?.context, group: group, recorder: recorder)
-            + stalled
-        let cpuPerConnect = (cpuMillis(pid: serverPID) - cpuBeforeConnects) / Double(max(1, subscribers + stalledSubscribers))
-        try await Task.sleep(for: .seconds(1))  // let the server settle before reading its memory
-        let after = residentBytes(pid: serverPID)
+        let recorders = targets.map { _ in PushRecorder(pushes: pushes) }
+        let counts = targets.indices.map { subscribers / targets.count + ($0 < subscribers % targets.count ? 1 : 0) }
+        let memory = { targets.reduce(0) { $0 + residentBytes(pid: $1.pid) } }
+        let cpu = { targets.reduce(0.0) { $0 + cpuMillis(pid: $1.pid) } }
+        let before = memory()
+        let cpuBeforeConnects = cpu()
+        var channels = try await openStalledSubscribers(count: stalledSubscribers, port: targets[0].port, tls: tls?.context,
+                                                        group: group, recorder: recorders[0])
+        for (index, target) in targets.enumerated() {
+            channels += try await openSubscribers(count: counts[index], port: target.port, tls: tls?.context, group: group,
+                                                  recorder: recorders[index])
+        }
+        let cpuPerConnect = (cpu() - cpuBeforeConnects) / Double(max(1, subscribers + stalledSubscribers))
+        try await Task.sleep(for: .seconds(1))  // let the servers settle before reading their memory
+        let after = memory()
 
         var samples: [UInt64] = []
         var completions: [Double] = []
+        var otherCompletions: [Double] = []
         var triggers: [Double] = []
-        let cpuBeforePushes = cpuMillis(pid: serverPID)
+        let cpuBeforePushes = cpu()
         for index in 0..<pushes {
             let start = nanos()
             try await trigger(index)
             triggers.append(Double(nanos() - start) / 1e6)
             let deadline = nanos() + 60_000_000_000
-            while recorder.received(push: index) < subscribers {
+            while let behind = targets.indices.first(where: { recorders[$0].received(push: index) < counts[$0] }) {
                 guard nanos() < deadline else {
-                    throw BenchError("push \(index): only \(recorder.received(push: index)) of \(subscribers) delivered")
+                    throw BenchError("push \(index): only \(recorders[behind].received(push: index)) of \(counts[behind]) delivered by node \(behind + 1)")
                 }
                 // Sleep rather than spin: receipts are timed where they arrive, and a spinning
                 // poll would take a core from the server under test on a two-core machine.
                 try await Task.sleep(for: .milliseconds(1))
             }
-            let receipts = recorder.receipts(push: index)
-            samples += receipts.map { $0 - start }
-            if let last = receipts.max() { completions.append(Double(last - start) / 1e6) }
+            let receipts = recorders.map { $0.receipts(push: index) }
+            samples += receipts.joined().map { $0 - start }
+            if let last = receipts.joined().max() { completions.append(Double(last - start) / 1e6) }
+            if let last = receipts.dropFirst().joined().max() { otherCompletions.append(Double(last - start) / 1e6) }
         }
-        let cpuPerPush = (cpuMillis(pid: serverPID) - cpuBeforePushes) / Double(max(1, pushes))
+        let cpuPerPush = (cpu() - cpuBeforePushes) / Double(max(1, pushes))
         for channel in channels { channel.close(promise: nil) }
-        let frame = recorder.sampleFrame ?? []
+        let frame = recorders[0].sampleFrame ?? []
         return FanoutResult(
             subscribers: subscribers, pushes: pushes, latency: LatencySummary(samples),
-            completionMillis: completions.isEmpty ? 0 : completions.sorted()[completions.count / 2],
+            completionMillis: median(completions),
+            otherNodesCompletionMillis: otherCompletions.isEmpty ? nil : median(otherCompletions),
             triggerMillis: triggers.sorted()[triggers.count / 2],
             triggerP99Millis: triggers.sorted()[min(triggers.count - 1, triggers.count * 99 / 100)],
             frameBytes: frame.count, cpuMillisPerPush: cpuPerPush, cpuMillisPerConnect: cpuPerConnect,
             residentBytesPerSubscriber: after > before ? Double(after - before) / Double(subscribers) : nil,
             pushFrame: frame)
     }
+
+    private func median(_ values: [Double]) -> Double { values.isEmpty ? 0 : values.sorted()[values.count / 2] }
 }
 
 /// Closed-loop "on duty now" requests from C connections for S seconds.

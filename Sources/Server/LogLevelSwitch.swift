@@ -19,16 +19,19 @@ public final class LogLevelSwitch: Sendable {
 public struct SwitchedLogHandler: LogHandler {
     private var inner: any LogHandler
     private let levels: LogLevelSwitch
+    /// A level one logger sets for itself (a library's chatty background logger): it can only
+    /// be quieter than the switch.
+    private var floor: Logger.Level = .trace
 
     public init(_ inner: any LogHandler, levels: LogLevelSwitch) {
         self.inner = inner
         self.levels = levels
     }
 
-    /// The switch's level; setting it on one logger does nothing (set the switch).
+    /// The switch's level, or the logger's own if that is higher.
     public var logLevel: Logger.Level {
-        get { levels.level }
-        set {}
+        get { max(levels.level, floor) }
+        set { floor = newValue }
     }
 
     public var metadata: Logger.Metadata {

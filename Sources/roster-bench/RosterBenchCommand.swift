@@ -27,12 +27,30 @@ struct Fanout: AsyncParsableCommand {
     @Option(help: "Also run with this many extra subscribers that stop reading, and compare the others' completion.")
     var stalled = 0
     @Flag(help: "Also run without the HTTP listener (no metrics counted) and compare.") var compareMetrics = false
+    @Option(help: """
+        A PostgreSQL server to run on as well (postgres://USER@HOST:PORT/DATABASE; each run makes \
+        and drops a database of its own there): compares one node on SQLite, one on PostgreSQL and --nodes.
+        """)
+    var postgres: String?
+    @Option(help: "Nodes on PostgreSQL, subscribers spread over them, changes through the first (needs --postgres).")
+    var nodes = 1
+
+    func validate() throws {
+        guard nodes >= 1 else { throw ValidationError("--nodes is at least 1") }
+        if nodes > 1 && postgres == nil {
+            throw ValidationError("--nodes \(nodes) needs --postgres postgres://USER@HOST:PORT/DATABASE: nodes share a PostgreSQL store")
+        }
+    }
 
     func run() async throws {
         ProcessLimits.raiseOpenFileLimit()
         let benchmark = FanoutBenchmark(subscribers: subscribers, pushes: pushes,
                                         serverExecutable: siblingExecutable("roster-server"),
                                         benchExecutable: siblingExecutable("roster-bench"))
+        if let postgres {
+            try await compareStores(benchmark, postgres: postgres)
+            return
+        }
         let server = try await benchmark.runServer()
         let floor = try await benchmark.runFloor(pushFrame: server.pushFrame ?? [])
         let secure = tls ? try await benchmark.runServer(tls: true) : nil
@@ -80,6 +98,39 @@ struct Fanout: AsyncParsableCommand {
             print(String(format: "  ratio TLS to plaintext: completion %.2f×, p50 %.2f×, p99 %.2f×",
                          secure.completionMillis / server.completionMillis, secure.latency.p50 / server.latency.p50,
                          secure.latency.p99 / server.latency.p99))
+        }
+    }
+}
+
+extension Fanout {
+    /// One node on SQLite, one on PostgreSQL, and `nodes` on PostgreSQL, with the same
+    /// subscribers in all: what the shared store costs the admin, and what a node that learns
+    /// of a change from the store's announcement adds to the fan-out.
+    func compareStores(_ benchmark: FanoutBenchmark, postgres: String) async throws {
+        let sqlite = try await benchmark.runServer()
+        var onPostgres = benchmark
+        onPostgres.postgres = postgres
+        let single = try await onPostgres.runServer()
+        var spread = onPostgres
+        spread.nodes = nodes
+        let several = nodes > 1 ? try await spread.runServer() : nil
+        print("fanout: \(subscribers) subscribers, \(pushes) pushes of \(sqlite.frameBytes)-byte frames (plaintext)")
+        for (name, result) in [("1 node, SQLite", sqlite), ("1 node, PostgreSQL", single)] + (several.map { [("\(nodes) nodes, PostgreSQL", $0)] } ?? []) {
+            print("  \(name)  latency \(result.latency)")
+            print(String(format: "      completion %.2f ms (median over pushes)", result.completionMillis)
+                  + (result.otherNodesCompletionMillis.map { String(format: ", on the nodes the change was not made through %.2f ms", $0) } ?? ""))
+            print(String(format: "      admin change acknowledged p50 %.2f ms  p99 %.2f ms", result.triggerMillis, result.triggerP99Millis))
+            print(String(format: "      server CPU %.1f ms per push (all nodes)", result.cpuMillisPerPush))
+        }
+        print(String(format: "  PostgreSQL to SQLite: acknowledgement p50 %.2f×, p99 %.2f×",
+                     single.triggerMillis / sqlite.triggerMillis, single.triggerP99Millis / sqlite.triggerP99Millis)
+              + (subscribers > 0 ? String(format: "; completion %.2f×", single.completionMillis / sqlite.completionMillis) : ""))
+        if let several, subscribers > 0 {
+            let others = several.otherNodesCompletionMillis ?? several.completionMillis
+            print(String(format: "  %d nodes to 1 (PostgreSQL): completion on the other nodes %.2f×, overall %.2f×",
+                         nodes, others / single.completionMillis, several.completionMillis / single.completionMillis))
+            print(String(format: "  %d nodes to 1 (SQLite): completion on the other nodes %.2f×, overall %.2f×",
+                         nodes, others / sqlite.completionMillis, several.completionMillis / sqlite.completionMillis))
         }
     }
 }
