@@ -326,7 +326,8 @@ public final class RosterServer: Service, Sendable {
         if isLoopback {
             logger.notice("""
                 loopback listener: \(tls == nil ? "plaintext and " : "")anonymous reads are allowed (development mode); \
-                changes need an admin token (\(dataDirectory.adminToken))
+                changes need an admin token (\(dataDirectory.adminToken) if this node started the store, \
+                or one from roster-server token create)
                 """)
         }
         SystemdNotify.send("READY=1\nSTATUS=listening on \(address)")

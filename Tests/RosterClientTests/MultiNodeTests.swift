@@ -224,13 +224,15 @@ struct MultiNodeTests {
     }
 
     /// A token revoked from the command line, against the store, closes its connections on
-    /// every node; a token created the same way is known to every node.
+    /// every node; a tenant and a token created the same way are known to every node.
     @Test func aTokenRevokedThroughTheStoreClosesItsConnectionsOnEveryNode() async throws {
         try await Self.withNodes(2) { nodes, address in
             let store = "postgres://\(address.user)@\(address.host):\(address.port)/\(address.database)"
             let cli = CLI(port: nodes[0].port)
             defer { TestScratch.remove(cli.home) }
-            let created = try await cli.server(["token", "create", "--tenant", "demo", "--role", "reader", "--store", store])
+            let tenant = try await cli.server(["tenant", "create", "acme", "--store", store])
+            try #require(tenant.status == 0, "\(tenant.stderr)")
+            let created = try await cli.server(["token", "create", "--tenant", "acme", "--role", "reader", "--store", store])
             try #require(created.status == 0, "\(created.stderr)")
             let token = created.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
             let id = try #require(token.split(separator: "_").dropFirst().first.map(String.init))
@@ -241,7 +243,9 @@ struct MultiNodeTests {
                     connected = try? await RosterConnection.connect(host: "127.0.0.1", port: node.port, hello: .with { $0.token = token })
                     return connected != nil
                 }
-                connections.append(try #require(connected, "node \(node.port) knows the new token"))
+                let connection = try #require(connected, "node \(node.port) knows the new tenant and token")
+                #expect(connection.welcome.tenant.id == "acme")
+                connections.append(connection)
             }
             try await withCleanup(connections, cleanUp: { for connection in $0 { await connection.close() } }) { connections in
                 for connection in connections { _ = try await connection.request(.listEmployees(.init())) }
