@@ -51,6 +51,8 @@ public struct FanoutResult {
     public var cpuMillisPerPush: Double
     public var cpuMillisPerConnect: Double
     public var residentBytesPerSubscriber: Double?
+    /// The same after the subscribers stayed idle for `idleSeconds` (when more than 1).
+    public var residentBytesPerSubscriberAfterIdle: Double?
     public var pushFrame: [UInt8]?
 }
 
@@ -70,6 +72,9 @@ public struct FanoutBenchmark {
     public var nodes = 1
     /// With the HTTP listener, and so metrics counted (the default of `roster-server serve`).
     public var metrics = true
+    /// How long the synced subscribers stay idle before the memory is read a second time (an
+    /// idle minute shows what the server keeps for a connection that does nothing).
+    public var idleSeconds: Double = 1
 
     public init(subscribers: Int, pushes: Int, serverExecutable: URL, benchExecutable: URL) {
         self.subscribers = subscribers
@@ -132,7 +137,7 @@ public struct FanoutBenchmark {
         _ = try await administer(admin, .addShift(.with {
             $0.shift = .with { $0.employeeID = first; $0.startMs = now - 3_600_000; $0.endMs = now + 86_400_000 }
         }))
-        var result = try await measure(targets, tls: clientTLS) { index in
+        var result = try await measure(targets, tls: clientTLS, idleSeconds: idleSeconds) { index in
             // Even pushes put the second person on duty, odd ones take them off again.
             if index % 2 == 0 {
                 _ = try await administer(admin, .addShift(.with {
@@ -157,7 +162,7 @@ public struct FanoutBenchmark {
         defer { floor.stop() }
         try waitForListener(port: port)
         let admin = try await RosterConnection.connect(host: "127.0.0.1", port: port)
-        let result = try await measure([Target(port: port, pid: floor.pid)]) { _ in
+        let result = try await measure([Target(port: port, pid: floor.pid)], idleSeconds: 1) { _ in
             _ = try await admin.request(.setMotd(.init()))
         }
         await admin.close()
@@ -175,10 +180,11 @@ public struct FanoutBenchmark {
         var pid: Int32
     }
 
-    private func measure(_ targets: [Target], tls: BenchTLS? = nil, trigger: (Int) async throws -> Void) async throws -> FanoutResult {
+    private func measure(_ targets: [Target], tls: BenchTLS? = nil, idleSeconds: Double,
+                         trigger: (Int) async throws -> Void) async throws -> FanoutResult {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
         do {
-            let result = try await measure(targets, tls: tls, group: group, trigger: trigger)
+            let result = try await measure(targets, tls: tls, group: group, idleSeconds: idleSeconds, trigger: trigger)
             try? await group.shutdownGracefully()
             return result
         } catch {
@@ -189,7 +195,7 @@ public struct FanoutBenchmark {
 
     /// Subscribers are spread evenly over `targets` (stalled ones all on the first); the
     /// triggers go through the first.
-    private func measure(_ targets: [Target], tls: BenchTLS?, group: MultiThreadedEventLoopGroup,
+    private func measure(_ targets: [Target], tls: BenchTLS?, group: MultiThreadedEventLoopGroup, idleSeconds: Double,
                          trigger: (Int) async throws -> Void) async throws -> FanoutResult {
         let recorders = targets.map { _ in PushRecorder(pushes: pushes) }
         let counts = targets.indices.map { subscribers / targets.count + ($0 < subscribers % targets.count ? 1 : 0) }
@@ -206,6 +212,11 @@ public struct FanoutBenchmark {
         let cpuPerConnect = (cpu() - cpuBeforeConnects) / Double(max(1, subscribers + stalledSubscribers))
         try await Task.sleep(for: .seconds(1))  // let the servers settle before reading their memory
         let after = memory()
+        var afterIdle: Int?
+        if idleSeconds > 1 {
+            try await Task.sleep(for: .seconds(idleSeconds - 1))
+            afterIdle = memory()
+        }
 
         var samples: [UInt64] = []
         var completions: [Double] = []
@@ -241,6 +252,7 @@ public struct FanoutBenchmark {
             triggerP99Millis: triggers.sorted()[min(triggers.count - 1, triggers.count * 99 / 100)],
             frameBytes: frame.count, cpuMillisPerPush: cpuPerPush, cpuMillisPerConnect: cpuPerConnect,
             residentBytesPerSubscriber: after > before ? Double(after - before) / Double(subscribers) : nil,
+            residentBytesPerSubscriberAfterIdle: afterIdle.flatMap { $0 > before ? Double($0 - before) / Double(subscribers) : nil },
             pushFrame: frame)
     }
 

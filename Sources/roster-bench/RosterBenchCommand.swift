@@ -27,6 +27,8 @@ struct Fanout: AsyncParsableCommand {
     @Option(help: "Also run with this many extra subscribers that stop reading, and compare the others' completion.")
     var stalled = 0
     @Flag(help: "Also run without the HTTP listener (no metrics counted) and compare.") var compareMetrics = false
+    @Option(help: "Seconds the synced subscribers stay idle before the server's memory is read again (60: an idle minute).")
+    var idle: Double = 1
     @Option(help: """
         A PostgreSQL server to run on as well (postgres://USER@HOST:PORT/DATABASE; each run makes \
         and drops a database of its own there): compares one node on SQLite, one on PostgreSQL and --nodes.
@@ -44,9 +46,10 @@ struct Fanout: AsyncParsableCommand {
 
     func run() async throws {
         ProcessLimits.raiseOpenFileLimit()
-        let benchmark = FanoutBenchmark(subscribers: subscribers, pushes: pushes,
+        var benchmark = FanoutBenchmark(subscribers: subscribers, pushes: pushes,
                                         serverExecutable: siblingExecutable("roster-server"),
                                         benchExecutable: siblingExecutable("roster-bench"))
+        benchmark.idleSeconds = idle
         if let postgres {
             try await compareStores(benchmark, postgres: postgres)
             return
@@ -62,7 +65,8 @@ struct Fanout: AsyncParsableCommand {
         print(String(format: "                 completion %.2f ms (median over pushes)   admin round trip p50 %.2f ms  p99 %.2f ms",
                      server.completionMillis, server.triggerMillis, server.triggerP99Millis))
         if let perSubscriber = server.residentBytesPerSubscriber {
-            print(String(format: "                 resident memory per idle subscriber %.0f bytes", perSubscriber))
+            print(String(format: "                 resident memory per idle subscriber %.0f bytes", perSubscriber)
+                  + (server.residentBytesPerSubscriberAfterIdle.map { String(format: " after 1 s, %.0f bytes after %.0f s", $0, idle) } ?? ""))
         }
         print(String(format: "                 server CPU %.1f ms per push, %.3f ms per connect",
                      server.cpuMillisPerPush, server.cpuMillisPerConnect))
@@ -93,7 +97,8 @@ struct Fanout: AsyncParsableCommand {
             print("  roster-server over TLS (TLS 1.3)  latency \(secure.latency)")
             print(String(format: "                 completion %.2f ms (median over pushes)", secure.completionMillis))
             if let perSubscriber = secure.residentBytesPerSubscriber {
-                print(String(format: "                 resident memory per idle TLS subscriber %.0f bytes", perSubscriber))
+                print(String(format: "                 resident memory per idle TLS subscriber %.0f bytes", perSubscriber)
+                      + (secure.residentBytesPerSubscriberAfterIdle.map { String(format: " after 1 s, %.0f bytes after %.0f s", $0, idle) } ?? ""))
             }
             print(String(format: "  ratio TLS to plaintext: completion %.2f×, p50 %.2f×, p99 %.2f×",
                          secure.completionMillis / server.completionMillis, secure.latency.p50 / server.latency.p50,
