@@ -189,11 +189,13 @@ extension ServerContext {
         var detail = refusal.detail
         if admitted.suppressedBefore > 0 { detail += " (\(admitted.suppressedBefore) more failures before this one were not recorded one by one)" }
         let entry = AuditLog.authFailure(at: now, address: address, tokenID: refusal.tokenID, detail: detail)
-        let store = admin.store, logger = self.logger
+        let store = admin.store, logger = self.logger, detachedWrites = self.detachedWrites
+        detachedWrites.withLockedValue { $0 += 1 }
         Task {
             do { try await store.appendAudit(tenantID: tenantID, entry) } catch {
                 logger.warning("could not record an authentication failure in the audit log: \(error)")
             }
+            detachedWrites.withLockedValue { $0 -= 1 }
         }
     }
 

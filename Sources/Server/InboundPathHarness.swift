@@ -33,6 +33,15 @@ public final class InboundPathHarness: Sendable {
                                 tokens: TokenRegistry(), tls: nil, store: store, loops: [loop], isLoopback: true)
     }
 
+    /// Whether work the connection handed off the loop is done: requests queued behind admin
+    /// changes (they complete their promise from another thread) and writes nobody waits for
+    /// (a refused Hello's audit entry). An EmbeddedEventLoop must not be driven while such work
+    /// touches it, and an input must not end while it runs (it would run into the next input,
+    /// or look like a leak of this one): the driver waits for this between steps.
+    public var isSettled: Bool {
+        context.mutations.isIdle && context.detachedWrites.withLockedValue { $0 == 0 }
+    }
+
     /// Builds the server's own connection pipeline on `channel` (call on its loop, before it
     /// becomes active): the same function the listener calls for every connection.
     public func attach(to channel: any Channel) throws {

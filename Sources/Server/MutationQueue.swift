@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import NIOCore
 import RosterProtocol
 
@@ -9,21 +10,33 @@ final class MutationQueue: Sendable {
 
     private let continuation: AsyncStream<Job>.Continuation
     private let worker: Task<Void, Never>
+    /// Jobs queued or running.
+    private let pending: NIOLockedValueBox<Int>
 
     init() {
         let (stream, continuation) = AsyncStream<Job>.makeStream()
+        let pending = NIOLockedValueBox(0)
         self.continuation = continuation
+        self.pending = pending
         worker = Task {
-            for await job in stream { await job() }
+            for await job in stream {
+                await job()
+                pending.withLockedValue { $0 -= 1 }
+            }
         }
     }
 
     /// Queues `job`; returns false once the queue has been finished.
     @discardableResult
     func submit(_ job: @escaping Job) -> Bool {
+        pending.withLockedValue { $0 += 1 }
         if case .enqueued = continuation.yield(job) { return true }
+        pending.withLockedValue { $0 -= 1 }
         return false
     }
+
+    /// Whether every job queued so far has finished.
+    var isIdle: Bool { pending.withLockedValue { $0 == 0 } }
 
     /// Stops accepting jobs and waits for the queued ones to finish.
     func finish() async {

@@ -58,6 +58,9 @@ final class ServerContext: Sendable {
     let sweepers: [LivenessSweeper]
     private let openConnections = NIOLockedValueBox<[ObjectIdentifier: any Channel]>([:])
     let authFailureBudget = NIOLockedValueBox(AuditLog.FailureBudget())
+    /// Audit writes nobody waits for (a refused Hello's), counted so that a harness can tell
+    /// when they are done.
+    let detachedWrites = NIOLockedValueBox(0)
 
     /// Whether the listener is bound to a loopback address: plaintext and anonymous readers are
     /// allowed there only.
