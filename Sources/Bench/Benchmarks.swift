@@ -248,7 +248,7 @@ public struct FanoutBenchmark {
             subscribers: subscribers, pushes: pushes, latency: LatencySummary(samples),
             completionMillis: median(completions),
             otherNodesCompletionMillis: otherCompletions.isEmpty ? nil : median(otherCompletions),
-            triggerMillis: triggers.sorted()[triggers.count / 2],
+            triggerMillis: median(triggers),
             triggerP99Millis: triggers.sorted()[min(triggers.count - 1, triggers.count * 99 / 100)],
             frameBytes: frame.count, cpuMillisPerPush: cpuPerPush, cpuMillisPerConnect: cpuPerConnect,
             residentBytesPerSubscriber: after > before ? Double(after - before) / Double(subscribers) : nil,
