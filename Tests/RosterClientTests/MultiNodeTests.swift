@@ -147,32 +147,47 @@ struct MultiNodeTests {
                 try await withCleanup(client, cleanUp: { await $0.stop() }) { client in
                     await Self.waitFor([checker], revision: 0)
                     let acknowledged = NIOLockedValueBox<[UInt64: String]>([:])
-                    let writing = Task {
+                    let refusals = NIOLockedValueBox<[String: Int]>([:])
+                    let restarted = NIOLockedValueBox(false), acknowledgedAfterRestart = NIOLockedValueBox(0)
+                    // A child task, so that the suite's time limit cancels it too; and a deadline
+                    // of its own, so that a node that never recovers fails the test in a minute.
+                    async let writing: Void = {
+                        let deadline = ContinuousClock.now + .seconds(60)
                         var admin: RosterConnection?
-                        for index in 1...400 {
-                            if Task.isCancelled { break }
+                        for index in 1...400 where !Task.isCancelled && ContinuousClock.now < deadline {
                             do {
                                 if admin == nil { admin = try await Self.admin(nodes[0], token: token) }
                                 let text = "change \(index)"
-                                let revision = try await admin!.admin(Self.motd(text)).revision
-                                acknowledged.withLockedValue { $0[revision] = text }
+                                // The node answers within its store's deadlines (5 s to connect, 10 s to wait for a
+                                // connection, 15 s for the statements), PostgreSQL away or not; the client's
+                                // timeout says "the server did not answer in time".
+                                guard case .mutationResult(let result) = try await admin!.request(Self.motd(text), timeout: .seconds(40))
+                                else { throw TestFailure("expected MutationResult") }
+                                acknowledged.withLockedValue { $0[result.revision] = text }
+                                if restarted.withLockedValue({ $0 }) { acknowledgedAfterRestart.withLockedValue { $0 += 1 } }
                             } catch {
                                 // Refused while PostgreSQL is away (retryable), or the connection went: go on.
+                                refusals.withLockedValue { $0[String(describing: error).prefix(120).description, default: 0] += 1 }
                                 if let connection = admin, !connection.isActive { admin = nil }
                                 try? await Task.sleep(for: .milliseconds(50))
                             }
                             try? await Task.sleep(for: .milliseconds(5))
                         }
                         await admin?.close()
-                    }
+                    }()
                     try await Task.sleep(for: .milliseconds(600))
                     await cluster.stopServer()
                     try await Task.sleep(for: .milliseconds(500))
                     try await cluster.startServer()
-                    _ = await writing.value
+                    restarted.withLockedValue { $0 = true }
+                    await writing
                     let acked = acknowledged.withLockedValue { $0 }
                     let newest = acked.keys.max() ?? 0
-                    #expect(acked.count > 20, "changes were acknowledged before and after the restart")
+                    let refused = refusals.withLockedValue { $0 }
+                    #expect(acknowledgedAfterRestart.withLockedValue { $0 } >= 20 && !refused.keys.contains { $0.contains("the server did not answer in time") }, """
+                        the node went on acknowledging changes after the restart, and answered every request; refused: \(refused)
+                        node A's log: \(nodes[0].child.output.suffix(4000))
+                        """)
                     // What the store holds: every acknowledged revision, with its text.
                     let stored = try await cluster.psql(address.database,
                                                         "SELECT revision FROM change_log ORDER BY revision")

@@ -108,7 +108,7 @@ extension PostgresRosterStore {
 
     public func webhooks(tenantID: String?, now: UnixMillis) async throws -> [StoredWebhook] {
         var found: [StoredWebhook] = []
-        for try await row in try await client.query("""
+        for row in try await connections.query("""
             SELECT \(unescaped: Self.webhookColumns),
                    (SELECT COUNT(*) FROM delivery d WHERE d.webhook_id = w.id AND d.delivered_ms = 0 AND d.due_ms <= \(now))
             FROM webhook w WHERE \(tenantID)::text IS NULL OR w.tenant_id = \(tenantID) ORDER BY w.created_ms, w.id
@@ -126,20 +126,20 @@ extension PostgresRosterStore {
                 INSERT INTO webhook (id, tenant_id, url, secret, events, schedules, created_ms)
                 VALUES (\(webhook.id), \(webhook.tenantID), \(webhook.url), \(webhook.secret), \(Self.json(webhook.events)),
                         \(Self.json(webhook.schedules)), \(webhook.created))
-                """, logger: logger)
+                """, logger: self.logger)
             var planned: [NotificationEvent] = []
             for try await row in try await connection.query("""
                 SELECT \(unescaped: Self.noticeColumns) FROM notice n WHERE n.tenant_id = \(webhook.tenantID) AND n.due_ms > \(webhook.created)
                 ORDER BY n.due_ms, n.seq
-                """, logger: logger).decode(NoticeRow.self) {
+                """, logger: self.logger).decode(NoticeRow.self) {
                 if let event = Self.event(row) { planned.append(event) }
             }
             for event in planned where webhook.wants(event) {
                 try await connection.query("""
                     INSERT INTO delivery (webhook_id, tenant_id, event_id, due_ms) VALUES (\(webhook.id), \(webhook.tenantID), \(event.id), \(event.due))
-                    """, logger: logger)
+                    """, logger: self.logger)
             }
-            try await Self.announceSettings(tenantID: webhook.tenantID, connection: connection, logger: logger)
+            try await Self.announceSettings(tenantID: webhook.tenantID, connection: connection, logger: self.logger)
         }
     }
 
@@ -152,15 +152,15 @@ extension PostgresRosterStore {
         try await transaction { connection in
             var removed = false
             for try await _ in try await connection.query("DELETE FROM webhook WHERE tenant_id = \(tenantID) AND id = \(id) RETURNING id",
-                                                          logger: logger).decode(String.self) { removed = true }
-            try await Self.announceSettings(tenantID: tenantID, connection: connection, logger: logger)
+                                                          logger: self.logger).decode(String.self) { removed = true }
+            try await Self.announceSettings(tenantID: tenantID, connection: connection, logger: self.logger)
             return removed
         }
     }
 
     public func reminderRules(tenantID: String) async throws -> [ReminderRule] {
         var rules: [ReminderRule] = []
-        for try await text in try await client.query("SELECT rule FROM reminder_rule WHERE tenant_id = \(tenantID) ORDER BY id")
+        for text in try await connections.query("SELECT rule FROM reminder_rule WHERE tenant_id = \(tenantID) ORDER BY id")
             .decode(String.self) {
             rules.append(try JSONDecoder().decode(ReminderRule.self, from: Data(text.utf8)))
         }
@@ -171,8 +171,8 @@ extension PostgresRosterStore {
         let text = String(decoding: try JSONEncoder().encode(rule), as: UTF8.self)
         try await transaction { connection in
             try await connection.query("INSERT INTO reminder_rule (tenant_id, id, rule) VALUES (\(tenantID), \(rule.id), \(text))",
-                                       logger: logger)
-            try await Self.announceSettings(tenantID: tenantID, connection: connection, logger: logger)
+                                       logger: self.logger)
+            try await Self.announceSettings(tenantID: tenantID, connection: connection, logger: self.logger)
         }
     }
 
@@ -180,15 +180,15 @@ extension PostgresRosterStore {
         try await transaction { connection in
             var removed = false
             for try await _ in try await connection.query("DELETE FROM reminder_rule WHERE tenant_id = \(tenantID) AND id = \(id) RETURNING id",
-                                                          logger: logger).decode(String.self) { removed = true }
-            try await Self.announceSettings(tenantID: tenantID, connection: connection, logger: logger)
+                                                          logger: self.logger).decode(String.self) { removed = true }
+            try await Self.announceSettings(tenantID: tenantID, connection: connection, logger: self.logger)
             return removed
         }
     }
 
     public func plannedThrough(tenantID: String) async throws -> UnixMillis? {
         var through: UnixMillis?
-        for try await value in try await client.query("SELECT planned_through_ms FROM notice_plan WHERE tenant_id = \(tenantID)")
+        for value in try await connections.query("SELECT planned_through_ms FROM notice_plan WHERE tenant_id = \(tenantID)")
             .decode(Int64.self) { through = value }
         return through
     }
@@ -197,8 +197,8 @@ extension PostgresRosterStore {
         guard !write.isEmpty else { return }
         try await transaction { connection in
             // Serialized with the tenant's commits on every node (which hold the same lock).
-            try await connection.query("SELECT 1 FROM tenant WHERE id = \(tenantID) FOR UPDATE", logger: logger)
-            try await Self.writeOutbox(write, tenantID: tenantID, connection: connection, logger: logger)
+            try await connection.query("SELECT 1 FROM tenant WHERE id = \(tenantID) FOR UPDATE", logger: self.logger)
+            try await Self.writeOutbox(write, tenantID: tenantID, connection: connection, logger: self.logger)
         }
     }
 
@@ -263,11 +263,11 @@ extension PostgresRosterStore {
             var nextDue: UnixMillis?
             for try await value in try await connection.query("""
                 SELECT MIN(due_ms) FROM notice WHERE sequence IS NULL AND type != 'ping'
-                """, logger: logger).decode(Int64?.self) { nextDue = value }
+                """, logger: self.logger).decode(Int64?.self) { nextDue = value }
             guard let due = nextDue, due <= now else { return ([:], nextDue) }
             // One node publishes at a time; the others find the notices published and hear of them.
             var locked = false
-            for try await value in try await connection.query("SELECT pg_try_advisory_xact_lock(7400002)", logger: logger).decode(Bool.self) {
+            for try await value in try await connection.query("SELECT pg_try_advisory_xact_lock(7400002)", logger: self.logger).decode(Bool.self) {
                 locked = value
             }
             guard locked else { return ([:], now + 1_000) }
@@ -275,7 +275,7 @@ extension PostgresRosterStore {
             for try await row in try await connection.query("""
                 SELECT \(unescaped: Self.noticeColumns) FROM notice n WHERE n.sequence IS NULL AND n.due_ms <= \(now) AND n.type != 'ping'
                 ORDER BY n.due_ms, n.seq
-                """, logger: logger).decode(NoticeRow.self) {
+                """, logger: self.logger).decode(NoticeRow.self) {
                 if let event = Self.event(row) { events.append(event) }
             }
             var published: [String: [PublishedNotice]] = [:]
@@ -285,29 +285,29 @@ extension PostgresRosterStore {
                 if next[tenant] == nil {
                     var last: Int64 = 0
                     for try await value in try await connection.query("SELECT MAX(sequence) FROM notice WHERE tenant_id = \(tenant)",
-                                                                      logger: logger).decode(Int64?.self) { last = value ?? 0 }
+                                                                      logger: self.logger).decode(Int64?.self) { last = value ?? 0 }
                     next[tenant] = UInt64(last) + 1
                 }
                 let sequence = next[tenant]!
                 next[tenant] = sequence + 1
                 try await connection.query("UPDATE notice SET sequence = \(Int64(sequence)) WHERE tenant_id = \(tenant) AND id = \(event.id)",
-                                           logger: logger)
+                                           logger: self.logger)
                 published[tenant, default: []].append(PublishedNotice(sequence: sequence, event: event))
             }
             for tenant in published.keys {
-                try await connection.query("SELECT pg_notify(\(Self.channel), \("n:\(tenant)"))", logger: logger)
+                try await connection.query("SELECT pg_notify(\(Self.channel), \("n:\(tenant)"))", logger: self.logger)
             }
             var after: UnixMillis?
             for try await value in try await connection.query("""
                 SELECT MIN(due_ms) FROM notice WHERE sequence IS NULL AND type != 'ping'
-                """, logger: logger).decode(Int64?.self) { after = value }
+                """, logger: self.logger).decode(Int64?.self) { after = value }
             return (published, after)
         }
     }
 
     public func publishedNotices(tenantID: String, limit: Int) async throws -> [PublishedNotice] {
         var found: [PublishedNotice] = []
-        for try await row in try await client.query("""
+        for row in try await connections.query("""
             SELECT \(unescaped: Self.noticeColumns), n.sequence FROM notice n WHERE n.tenant_id = \(tenantID) AND n.sequence IS NOT NULL
             ORDER BY n.sequence DESC LIMIT \(limit)
             """).decode((String, String, String, Int64, Int64, Int64, Bool, String, String, Data, Int64).self) {
@@ -324,10 +324,10 @@ extension PostgresRosterStore {
                 INSERT INTO notice (tenant_id, id, type, revision, about_ms, due_ms, planned, schedules, people, payload)
                 VALUES (\(event.tenantID), \(event.id), \(event.type.rawValue), \(Int64(event.revision)), \(event.about), \(event.due), false,
                         \(Self.json(event.scheduleIDs)), \(Self.json(event.people)), \(event.payload))
-                """, logger: logger)
+                """, logger: self.logger)
             try await connection.query("""
                 INSERT INTO delivery (webhook_id, tenant_id, event_id, due_ms) VALUES (\(webhookID), \(event.tenantID), \(event.id), \(event.due))
-                """, logger: logger)
+                """, logger: self.logger)
         }
     }
 
@@ -343,7 +343,7 @@ extension PostgresRosterStore {
                 JOIN notice n ON n.tenant_id = w.tenant_id AND n.id = d.event_id
                 WHERE w.disabled_ms = 0
                 FOR UPDATE OF d SKIP LOCKED
-                """, logger: logger)
+                """, logger: self.logger)
             typealias HeadRow = (String, String, String, String, String, String, Int64, Int64, String, Int64, Int64, Int32, Int64,
                                  String, String, String, Int64, Int64, Int64, Bool, String, String, Data)
             var heads: [DueDelivery] = []
@@ -363,7 +363,7 @@ extension PostgresRosterStore {
             }
             // The claim: no other node sends these until the attempt is recorded or the lease ends.
             for seq in claimed {
-                try await connection.query("UPDATE delivery SET next_attempt_ms = \(now + Self.deliveryLease) WHERE seq = \(seq)", logger: logger)
+                try await connection.query("UPDATE delivery SET next_attempt_ms = \(now + Self.deliveryLease) WHERE seq = \(seq)", logger: self.logger)
             }
             return (heads, nextDue)
         }
@@ -372,44 +372,44 @@ extension PostgresRosterStore {
     public func recordAttempt(_ attempt: DeliveryAttempt, outcome: DeliveryOutcome) async throws {
         try await transaction { connection in
             var tenant: String?
-            for try await id in try await connection.query("SELECT tenant_id FROM webhook WHERE id = \(attempt.webhookID)", logger: logger)
+            for try await id in try await connection.query("SELECT tenant_id FROM webhook WHERE id = \(attempt.webhookID)", logger: self.logger)
                 .decode(String.self) { tenant = id }
             guard let tenantID = tenant else { return }  // removed while the request was out
             try await connection.query("""
                 INSERT INTO delivery_attempt (tenant_id, webhook_id, event_id, event_type, attempt, at_ms, status, error, duration_ms)
                 VALUES (\(tenantID), \(attempt.webhookID), \(attempt.eventID), \(attempt.eventType), \(attempt.attempt), \(attempt.at),
                         \(attempt.status), \(attempt.error), \(attempt.durationMillis))
-                """, logger: logger)
+                """, logger: self.logger)
             switch outcome {
             case .delivered:
                 try await connection.query("""
                     UPDATE delivery SET attempts = attempts + 1, delivered_ms = \(attempt.at), next_attempt_ms = 0
                     WHERE webhook_id = \(attempt.webhookID) AND event_id = \(attempt.eventID)
-                    """, logger: logger)
-                try await connection.query("UPDATE webhook SET failing_since_ms = 0 WHERE id = \(attempt.webhookID)", logger: logger)
+                    """, logger: self.logger)
+                try await connection.query("UPDATE webhook SET failing_since_ms = 0 WHERE id = \(attempt.webhookID)", logger: self.logger)
             case .retry(let at):
                 try await connection.query("""
                     UPDATE delivery SET attempts = attempts + 1, next_attempt_ms = \(at)
                     WHERE webhook_id = \(attempt.webhookID) AND event_id = \(attempt.eventID)
-                    """, logger: logger)
+                    """, logger: self.logger)
                 try await connection.query("""
                     UPDATE webhook SET failing_since_ms = \(attempt.at) WHERE id = \(attempt.webhookID) AND failing_since_ms = 0
-                    """, logger: logger)
+                    """, logger: self.logger)
             case .disable(let reason):
                 try await connection.query("""
                     UPDATE delivery SET attempts = attempts + 1, next_attempt_ms = 0
                     WHERE webhook_id = \(attempt.webhookID) AND event_id = \(attempt.eventID)
-                    """, logger: logger)
+                    """, logger: self.logger)
                 try await connection.query("""
                     UPDATE webhook SET disabled_ms = \(attempt.at), disabled_reason = \(reason) WHERE id = \(attempt.webhookID)
-                    """, logger: logger)
+                    """, logger: self.logger)
             }
         }
     }
 
     public func deliveryAttempts(tenantID: String, webhookID: String?, limit: Int) async throws -> [DeliveryAttempt] {
         var found: [DeliveryAttempt] = []
-        for try await row in try await client.query("""
+        for row in try await connections.query("""
             SELECT webhook_id, event_id, event_type, attempt, at_ms, status, error, duration_ms FROM delivery_attempt
             WHERE tenant_id = \(tenantID) AND (\(webhookID)::text IS NULL OR webhook_id = \(webhookID)) ORDER BY id DESC LIMIT \(limit)
             """).decode((String, String, String, Int32, Int64, Int32?, String, Int32).self) {
@@ -421,7 +421,7 @@ extension PostgresRosterStore {
 
     public func notices(tenantID: String) async throws -> [NotificationEvent] {
         var found: [NotificationEvent] = []
-        for try await row in try await client.query("""
+        for row in try await connections.query("""
             SELECT \(unescaped: Self.noticeColumns) FROM notice n WHERE n.tenant_id = \(tenantID) ORDER BY n.due_ms, n.seq
             """).decode(NoticeRow.self) {
             if let event = Self.event(row) { found.append(event) }
@@ -431,13 +431,13 @@ extension PostgresRosterStore {
 
     public func pruneNotices(before: UnixMillis) async throws -> Int {
         try await transaction { connection in
-            try await connection.query("DELETE FROM delivery_attempt WHERE at_ms < \(before)", logger: logger)
-            try await connection.query("DELETE FROM delivery WHERE delivered_ms != 0 AND delivered_ms < \(before)", logger: logger)
+            try await connection.query("DELETE FROM delivery_attempt WHERE at_ms < \(before)", logger: self.logger)
+            try await connection.query("DELETE FROM delivery WHERE delivered_ms != 0 AND delivered_ms < \(before)", logger: self.logger)
             var count = 0
             for try await _ in try await connection.query("""
                 DELETE FROM notice n WHERE n.due_ms < \(before)
                 AND NOT EXISTS (SELECT 1 FROM delivery d WHERE d.tenant_id = n.tenant_id AND d.event_id = n.id) RETURNING n.id
-                """, logger: logger).decode(String.self) { count += 1 }
+                """, logger: self.logger).decode(String.self) { count += 1 }
             return count
         }
     }

@@ -14,9 +14,8 @@ import RosterProtocol
 public final class PostgresRosterStore: RosterStore, Sendable {
     static let channel = "roster"
 
-    let client: PostgresClient
+    let connections: PostgresConnections
     let logger: Logger
-    private let runner: Task<Void, Never>
     private let listener: Task<Void, Never>
     private let signalStream: AsyncStream<StoreSignal>
     let address: PostgresAddress
@@ -24,15 +23,7 @@ public final class PostgresRosterStore: RosterStore, Sendable {
     private init(address: PostgresAddress, logger: Logger) {
         self.address = address
         self.logger = logger
-        var options = PostgresClient.Configuration.Options()
-        options.maximumConnections = 8
-        // The pool logs a warning for a lease asked for before its run loop has started, which
-        // opening does at once: only errors from the background.
-        var background = logger
-        background.logLevel = .error
-        client = PostgresClient(configuration: Self.clientConfiguration(address, options: options), backgroundLogger: background)
-        let client = self.client
-        runner = Task { await client.run() }
+        connections = PostgresConnections(configuration: Self.connectionConfiguration(address), limit: 8, logger: logger)
         let (stream, continuation) = AsyncStream<StoreSignal>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
         signalStream = stream
         listener = Task { await Self.listen(address, logger: logger, into: continuation) }
@@ -55,20 +46,6 @@ public final class PostgresRosterStore: RosterStore, Sendable {
 
     public var signals: AsyncStream<StoreSignal>? { signalStream }
 
-    private static func clientConfiguration(_ address: PostgresAddress, options: PostgresClient.Configuration.Options)
-        -> PostgresClient.Configuration
-    {
-        var configuration: PostgresClient.Configuration
-        if let socket = address.socketPath {
-            configuration = .init(unixSocketPath: socket, username: address.user, password: address.password, database: address.database)
-        } else {
-            configuration = .init(host: address.host, port: address.port, username: address.user, password: address.password,
-                                  database: address.database, tls: .disable)
-        }
-        configuration.options = options
-        return configuration
-    }
-
     private static func connectionConfiguration(_ address: PostgresAddress) -> PostgresConnection.Configuration {
         if let socket = address.socketPath {
             return .init(unixSocketPath: socket, username: address.user, password: address.password, database: address.database)
@@ -77,13 +54,9 @@ public final class PostgresRosterStore: RosterStore, Sendable {
                      database: address.database, tls: .disable)
     }
 
-    /// One transaction; an error thrown inside it comes out as itself (PostgresNIO wraps it).
-    func transaction<Result: Sendable>(_ body: (PostgresConnection) async throws -> sending Result) async throws -> Result {
-        do {
-            return try await client.withTransaction(logger: logger) { connection in try await body(connection) }
-        } catch let error as PostgresTransactionError {
-            throw error.closureError ?? error.beginError ?? error.commitError ?? error
-        }
+    /// One transaction; an error thrown inside it comes out as itself.
+    func transaction<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
+        try await connections.withTransaction(body)
     }
 
     // MARK: Listening
@@ -126,12 +99,12 @@ public final class PostgresRosterStore: RosterStore, Sendable {
     func migrate() async throws {
         try await transaction { connection in
             // One node migrates at a time; the others wait and then find nothing to do.
-            try await connection.query("SELECT pg_advisory_xact_lock(7400001)", logger: logger)
+            try await connection.query("SELECT pg_advisory_xact_lock(7400001)", logger: self.logger)
             try await connection.query("""
                 CREATE TABLE IF NOT EXISTS roster_schema (version TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())
-                """, logger: logger)
+                """, logger: self.logger)
             var applied: [String] = []
-            for try await version in try await connection.query("SELECT version FROM roster_schema", logger: logger).decode(String.self) {
+            for try await version in try await connection.query("SELECT version FROM roster_schema", logger: self.logger).decode(String.self) {
                 applied.append(version)
             }
             let unknown = StoreSchema.unknown(applied: applied)
@@ -139,9 +112,9 @@ public final class PostgresRosterStore: RosterStore, Sendable {
             for version in StoreSchema.versions where !applied.contains(version) {
                 guard let sql = Self.migrations[version] else { fatalError("no PostgreSQL migration for schema version \(version)") }
                 for statement in sql.components(separatedBy: ";\n") where !statement.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: self.logger)
                 }
-                try await connection.query("INSERT INTO roster_schema (version) VALUES (\(version))", logger: logger)
+                try await connection.query("INSERT INTO roster_schema (version) VALUES (\(version))", logger: self.logger)
             }
         }
     }
@@ -239,9 +212,9 @@ public final class PostgresRosterStore: RosterStore, Sendable {
     // MARK: Tenants and changes
 
     public func loadTenants() async throws -> [StoredTenant] {
-        try await client.withConnection { connection in
+        try await connections.withConnection { connection in
             var tenants: [StoredTenant] = []
-            let rows = try await connection.query("SELECT id, name, motd, epoch, revision FROM tenant ORDER BY id", logger: logger)
+            let rows = try await connection.query("SELECT id, name, motd, epoch, revision FROM tenant ORDER BY id", logger: self.logger)
             var heads: [(String, String, String, Int64, Int64)] = []
             for try await row in rows.decode((String, String, String, Int64, Int64).self) { heads.append(row) }
             for (id, name, motd, epoch, revision) in heads {
@@ -249,7 +222,7 @@ public final class PostgresRosterStore: RosterStore, Sendable {
                 for try await row in try await connection.query("""
                     SELECT id, first_name, last_name, email, phone, position, team, projects, biography, photo_url, type
                     FROM employee WHERE tenant_id = \(id)
-                    """, logger: logger).decode((String, String, String, String, String, String, String, String, String, String, String).self) {
+                    """, logger: self.logger).decode((String, String, String, String, String, String, String, String, String, String, String).self) {
                     let projects = (try? JSONDecoder().decode([String].self, from: Data(row.7.utf8))) ?? []
                     employees.append(Employee(id: row.0, firstName: row.1, lastName: row.2, email: row.3, phone: row.4, position: row.5,
                                               team: row.6, projects: projects, biography: row.8, photoURL: row.9,
@@ -258,15 +231,15 @@ public final class PostgresRosterStore: RosterStore, Sendable {
                 var shifts: [Shift] = []
                 for try await row in try await connection.query("""
                     SELECT id, employee_id, start_ms, end_ms, role, schedule_id FROM shift WHERE tenant_id = \(id)
-                    """, logger: logger).decode((String, String, Int64, Int64, String, String).self) {
+                    """, logger: self.logger).decode((String, String, Int64, Int64, String, String).self) {
                     shifts.append(Shift(id: row.0, employeeID: row.1, start: row.2, end: row.3, role: row.4, scheduleID: row.5))
                 }
                 var schedules: [ScheduleDefinition] = []
                 for try await body in try await connection.query("SELECT definition FROM schedule WHERE tenant_id = \(id)",
-                                                                  logger: logger).decode(Data.self) {
+                                                                  logger: self.logger).decode(Data.self) {
                     schedules.append(ScheduleDefinition(try Roster_V1_Schedule(serializedBytes: body)))
                 }
-                let history = try await Self.history(tenantID: id, after: 0, connection: connection, logger: logger)
+                let history = try await Self.history(tenantID: id, after: 0, connection: connection, logger: self.logger)
                 let state = RosterState(tenant: Tenant(id: id, name: name, motd: motd), employees: employees, shifts: shifts,
                                         schedules: schedules)
                 tenants.append(StoredTenant(state: state, epoch: UInt64(bitPattern: epoch), revision: UInt64(revision), history: history))
@@ -279,8 +252,8 @@ public final class PostgresRosterStore: RosterStore, Sendable {
         try await transaction { connection in
             try await connection.query("""
                 INSERT INTO tenant (id, name, motd, epoch, revision) VALUES (\(tenant.id), \(tenant.name), \(tenant.motd), \(Int64(bitPattern: epoch)), 0)
-                """, logger: logger)
-            try await connection.query("SELECT pg_notify(\(Self.channel), 'a')", logger: logger)
+                """, logger: self.logger)
+            try await connection.query("SELECT pg_notify(\(Self.channel), 'a')", logger: self.logger)
         }
     }
 
@@ -294,35 +267,35 @@ public final class PostgresRosterStore: RosterStore, Sendable {
         let auditBody = try audit.map { try $0.serializedBytes() as Data }
         try await transaction { connection in
             // The row lock orders concurrent commits to one tenant across nodes.
-            let rows = try await connection.query("SELECT revision FROM tenant WHERE id = \(tenantID) FOR UPDATE", logger: logger)
+            let rows = try await connection.query("SELECT revision FROM tenant WHERE id = \(tenantID) FOR UPDATE", logger: self.logger)
             var stored: Int64?
             for try await revision in rows.decode(Int64.self) { stored = revision }
             guard let stored else { throw StoreError.noSuchTenant(tenantID) }
             guard UInt64(stored) == entry.revision - 1 else {
                 throw StoreError.revisionConflict(tenant: tenantID, stored: UInt64(stored), expected: entry.revision - 1)
             }
-            for change in entry.changes { try await Self.apply(change, tenantID: tenantID, connection: connection, logger: logger) }
+            for change in entry.changes { try await Self.apply(change, tenantID: tenantID, connection: connection, logger: self.logger) }
             let revision = Int64(entry.revision)
-            try await connection.query("UPDATE tenant SET revision = \(revision) WHERE id = \(tenantID)", logger: logger)
+            try await connection.query("UPDATE tenant SET revision = \(revision) WHERE id = \(tenantID)", logger: self.logger)
             try await connection.query("""
                 INSERT INTO change_log (tenant_id, revision, committed_at_ms, changes) VALUES (\(tenantID), \(revision), \(entry.committedAt), \(body))
-                """, logger: logger)
+                """, logger: self.logger)
             try await connection.query("DELETE FROM change_log WHERE tenant_id = \(tenantID) AND revision <= \(revision - Int64(historyLimit))",
-                                       logger: logger)
+                                       logger: self.logger)
             if let audit, let auditBody {
                 try await connection.query("""
                     INSERT INTO audit (tenant_id, at_ms, kind, entry) VALUES (\(tenantID), \(audit.atMs), \(audit.kind), \(auditBody))
-                    """, logger: logger)
+                    """, logger: self.logger)
             }
-            try await Self.writeOutbox(outbox, tenantID: tenantID, connection: connection, logger: logger)
+            try await Self.writeOutbox(outbox, tenantID: tenantID, connection: connection, logger: self.logger)
             // Delivered to the listening nodes when (and only if) this transaction commits.
-            try await connection.query("SELECT pg_notify(\(Self.channel), \("c:\(entry.revision):\(tenantID)"))", logger: logger)
+            try await connection.query("SELECT pg_notify(\(Self.channel), \("c:\(entry.revision):\(tenantID)"))", logger: self.logger)
         }
     }
 
     public func history(tenantID: String, after revision: UInt64) async throws -> [HistoryEntry] {
-        try await client.withConnection { connection in
-            try await Self.history(tenantID: tenantID, after: revision, connection: connection, logger: logger)
+        try await connections.withConnection { connection in
+            try await Self.history(tenantID: tenantID, after: revision, connection: connection, logger: self.logger)
         }
     }
 
@@ -343,7 +316,7 @@ public final class PostgresRosterStore: RosterStore, Sendable {
 
     public func revisions() async throws -> [String: UInt64] {
         var revisions: [String: UInt64] = [:]
-        for try await (id, revision) in try await client.query("SELECT id, revision FROM tenant").decode((String, Int64).self) {
+        for (id, revision) in try await connections.query("SELECT id, revision FROM tenant").decode((String, Int64).self) {
             revisions[id] = UInt64(revision)
         }
         return revisions
@@ -351,7 +324,7 @@ public final class PostgresRosterStore: RosterStore, Sendable {
 
     public func tenantIDs() async throws -> [String] {
         var ids: [String] = []
-        for try await id in try await client.query("SELECT id FROM tenant ORDER BY id").decode(String.self) { ids.append(id) }
+        for id in try await connections.query("SELECT id FROM tenant ORDER BY id").decode(String.self) { ids.append(id) }
         return ids
     }
 
@@ -399,11 +372,11 @@ public final class PostgresRosterStore: RosterStore, Sendable {
 
     public func loadTokens() async throws -> [StoredToken] {
         var tokens: [StoredToken] = []
-        let rows = try await client.query("""
+        let rows = try await connections.query("""
             SELECT id, tenant_id, role, secret_sha256, label, created_at_ms, expires_at_ms, revoked_at_ms, employee_id, scope
             FROM token ORDER BY created_at_ms, id
             """)
-        for try await row in rows.decode((String, String, String, Data, String, Int64, Int64?, Int64?, String?, String?).self) {
+        for row in try rows.decode((String, String, String, Data, String, Int64, Int64?, Int64?, String?, String?).self) {
             tokens.append(StoredToken(id: row.0, tenantID: row.1, role: AccessRole(rawValue: row.2) ?? .reader,
                                       secretHash: [UInt8](row.3), label: row.4, createdAt: row.5, expiresAt: row.6,
                                       revokedAt: row.7, employeeID: row.8, scope: row.9))
@@ -417,20 +390,20 @@ public final class PostgresRosterStore: RosterStore, Sendable {
                 INSERT INTO token (id, tenant_id, role, secret_sha256, label, created_at_ms, expires_at_ms, revoked_at_ms, employee_id, scope)
                 VALUES (\(token.id), \(token.tenantID), \(token.role.rawValue), \(Data(token.secretHash)), \(token.label), \(token.createdAt),
                         \(token.expiresAt), \(token.revokedAt), \(token.employeeID), \(token.scope))
-                """, logger: logger)
-            try await connection.query("SELECT pg_notify(\(Self.channel), 'a')", logger: logger)
+                """, logger: self.logger)
+            try await connection.query("SELECT pg_notify(\(Self.channel), 'a')", logger: self.logger)
         }
     }
 
     public func revokeToken(id: String, at: UnixMillis) async throws -> Bool {
         try await transaction { connection in
-            try await connection.query("UPDATE token SET revoked_at_ms = \(at) WHERE id = \(id) AND revoked_at_ms IS NULL", logger: logger)
+            try await connection.query("UPDATE token SET revoked_at_ms = \(at) WHERE id = \(id) AND revoked_at_ms IS NULL", logger: self.logger)
             var found = false
-            for try await _ in try await connection.query("SELECT 1 FROM token WHERE id = \(id)", logger: logger).decode(Int32.self) {
+            for try await _ in try await connection.query("SELECT 1 FROM token WHERE id = \(id)", logger: self.logger).decode(Int32.self) {
                 found = true
             }
             // Every node closes the token's connections as soon as it hears this.
-            try await connection.query("SELECT pg_notify(\(Self.channel), 'a')", logger: logger)
+            try await connection.query("SELECT pg_notify(\(Self.channel), 'a')", logger: self.logger)
             return found
         }
     }
@@ -439,20 +412,20 @@ public final class PostgresRosterStore: RosterStore, Sendable {
 
     public func appendAudit(tenantID: String, _ entry: Roster_V1_AuditEntry) async throws {
         let body = try entry.serializedBytes() as Data
-        try await client.query("INSERT INTO audit (tenant_id, at_ms, kind, entry) VALUES (\(tenantID), \(entry.atMs), \(entry.kind), \(body))")
+        _ = try await connections.query("INSERT INTO audit (tenant_id, at_ms, kind, entry) VALUES (\(tenantID), \(entry.atMs), \(entry.kind), \(body))")
     }
 
     public func auditEntries(tenantID: String, since: UnixMillis, limit: Int,
                              matching: @escaping @Sendable (Roster_V1_AuditEntry) -> Bool) async throws
         -> (entries: [Roster_V1_AuditEntry], truncated: Bool)
     {
-        let rows = try await client.query("""
+        let rows = try await connections.query("""
             SELECT id, entry FROM audit WHERE tenant_id = \(tenantID) AND at_ms >= \(since) ORDER BY at_ms DESC, id DESC
             """)
         var found: [Roster_V1_AuditEntry] = []
         var truncated = false
-        for try await (id, body) in rows.decode((Int64, Data).self) {
-            guard !truncated else { continue }  // read to the end, which gives the connection back
+        for (id, body) in try rows.decode((Int64, Data).self) {
+            guard !truncated else { break }
             var entry = try Roster_V1_AuditEntry(serializedBytes: body)
             entry.id = UInt64(id)
             guard matching(entry) else { continue }
@@ -464,7 +437,7 @@ public final class PostgresRosterStore: RosterStore, Sendable {
 
     public func pruneAudit(before: UnixMillis) async throws -> Int {
         var count = 0
-        for try await _ in try await client.query("DELETE FROM audit WHERE at_ms < \(before) RETURNING id").decode(Int64.self) { count += 1 }
+        for _ in try await connections.query("DELETE FROM audit WHERE at_ms < \(before) RETURNING id").decode(Int64.self) { count += 1 }
         return count
     }
 
@@ -472,7 +445,7 @@ public final class PostgresRosterStore: RosterStore, Sendable {
 
     public func calendarEvents(tenantID: String, feed: String) async throws -> [CalendarEvent] {
         var events: [CalendarEvent] = []
-        for try await text in try await client.query("""
+        for text in try await connections.query("""
             SELECT event FROM calendar_event WHERE tenant_id = \(tenantID) AND feed = \(feed)
             """).decode(String.self) {
             events.append(try JSONDecoder().decode(CalendarEvent.self, from: Data(text.utf8)))
@@ -487,11 +460,11 @@ public final class PostgresRosterStore: RosterStore, Sendable {
                 try await connection.query("""
                     INSERT INTO calendar_event (tenant_id, feed, uid, event) VALUES (\(tenantID), \(feed), \(uid), \(event))
                     ON CONFLICT (tenant_id, feed, uid) DO UPDATE SET event = excluded.event
-                    """, logger: logger)
+                    """, logger: self.logger)
             }
             for uid in forget {
                 try await connection.query("DELETE FROM calendar_event WHERE tenant_id = \(tenantID) AND feed = \(feed) AND uid = \(uid)",
-                                           logger: logger)
+                                           logger: self.logger)
             }
         }
     }
@@ -500,16 +473,15 @@ public final class PostgresRosterStore: RosterStore, Sendable {
 
     public func checkWritable() async throws {
         // A read-only or recovering server (a standby) refuses this.
-        _ = try await transaction { connection in
-            try await connection.query("SELECT 1 FROM tenant FOR UPDATE SKIP LOCKED LIMIT 1", logger: logger)
+        try await transaction { connection in
+            _ = try await connection.query("SELECT 1 FROM tenant FOR UPDATE SKIP LOCKED LIMIT 1", logger: self.logger).collect()
         }
     }
 
     public func close() async throws {
         listener.cancel()
-        runner.cancel()
         await listener.value
-        await runner.value
+        await connections.close()
     }
 
     /// PostgresNIO hides the server's message from `description`; ours shows it.
