@@ -104,6 +104,30 @@ struct StoreConformanceTests {
         }
     }
 
+    /// A node that derived a change's events before it heard of a webhook added through another
+    /// node has the change refused, so that it reads the settings again and derives anew.
+    @Test func aCommitDerivedFromStaleNotificationSettingsIsRefused() async throws {
+        try await Self.withStores(.postgres) { store, other in
+            try await store.createTenant(Tenant(id: "acme", name: "Acme"), epoch: 1)
+            let before = try await other.settingsMark(tenantID: "acme")
+            try await store.insertWebhook(StoredWebhook(id: "wh_1", tenantID: "acme", url: "http://127.0.0.1:9/hook", secret: "s",
+                                                        events: [], schedules: [], created: 0))
+            let after = try await other.settingsMark(tenantID: "acme")
+            #expect(before != nil && after != nil && before != after)
+            var stale = OutboxWrite()
+            stale.settingsMark = before
+            await #expect(throws: StoreError.settingsMoved(tenant: "acme")) {
+                try await other.commit(tenantID: "acme", entry: HistoryEntry(revision: 1, committedAt: 2, changes: [.motdSet("x")]),
+                                       historyLimit: 100, audit: nil, outbox: stale)
+            }
+            var current = OutboxWrite()
+            current.settingsMark = after
+            try await other.commit(tenantID: "acme", entry: HistoryEntry(revision: 1, committedAt: 2, changes: [.motdSet("x")]),
+                                   historyLimit: 100, audit: nil, outbox: current)
+            #expect(try await store.revisions() == ["acme": 1])
+        }
+    }
+
     @Test(arguments: Backend.allCases)
     func concurrentCommitsFromTwoHandlesGiveOneGapFreeSequence(_ backend: Backend) async throws {
         try await Self.withStores(backend) { store, other in
@@ -199,19 +223,21 @@ struct StoreConformanceTests {
             #expect(try await store.notices(tenantID: "acme").map(\.id) == ["evt_a", "evt_b", "evt_p"])
             #expect(try await other.webhooks(tenantID: "acme", now: 200).first?.pending == 2)
 
+            // A webhook the asking node is busy with is left out, and its head not claimed.
+            #expect(try await other.deliveryHeads(now: 200, excluding: ["wh_1"]).heads.isEmpty)
             // The head is the oldest; while one handle holds it, the other does not get it again.
-            let first = try await store.deliveryHeads(now: 200)
+            let first = try await store.deliveryHeads(now: 200, excluding: [])
             #expect(first.heads.map(\.event.id) == ["evt_a"])
             if backend == .postgres {
-                #expect(try await other.deliveryHeads(now: 200).heads.isEmpty, "claimed by the first node")
+                #expect(try await other.deliveryHeads(now: 200, excluding: []).heads.isEmpty, "claimed by the first node")
             }
             try await store.recordAttempt(DeliveryAttempt(webhookID: "wh_1", eventID: "evt_a", eventType: "on-duty.changed", attempt: 1,
                                                           at: 210, status: 204, error: "", durationMillis: 3), outcome: .delivered)
-            let second = try await other.deliveryHeads(now: 300)
+            let second = try await other.deliveryHeads(now: 300, excluding: [])
             #expect(second.heads.map(\.event.id) == ["evt_b"])
             try await other.recordAttempt(DeliveryAttempt(webhookID: "wh_1", eventID: "evt_b", eventType: "on-duty.changed", attempt: 1,
                                                           at: 310, status: 500, error: "HTTP 500", durationMillis: 3), outcome: .retry(at: 1_000))
-            let waiting = try await store.deliveryHeads(now: 400)
+            let waiting = try await store.deliveryHeads(now: 400, excluding: [])
             #expect(waiting.heads.isEmpty && waiting.nextDue == 1_000)
             #expect(try await store.deliveryAttempts(tenantID: "acme", webhookID: nil, limit: 10).map(\.status) == [500, 204])
 

@@ -307,8 +307,8 @@ final class CountingStore: ForwardingStore, Sendable {
 
     init(_ store: SQLiteRosterStore) { inner = store }
 
-    func deliveryHeads(now: UnixMillis) async throws -> (heads: [DueDelivery], nextDue: UnixMillis?) {
+    func deliveryHeads(now: UnixMillis, excluding busy: Set<String>) async throws -> (heads: [DueDelivery], nextDue: UnixMillis?) {
         headQueries.withLockedValue { $0 += 1 }
-        return try await inner.deliveryHeads(now: now)
+        return try await inner.deliveryHeads(now: now, excluding: busy)
     }
 }

@@ -43,6 +43,7 @@ extension ForwardingStore {
     public var signals: AsyncStream<StoreSignal>? { inner.signals }
     public func close() async throws { try await inner.close() }
 
+    public func settingsMark(tenantID: String) async throws -> String? { try await inner.settingsMark(tenantID: tenantID) }
     public func webhooks(tenantID: String?, now: UnixMillis) async throws -> [StoredWebhook] {
         try await inner.webhooks(tenantID: tenantID, now: now)
     }
@@ -62,8 +63,8 @@ extension ForwardingStore {
     public func enqueue(_ event: NotificationEvent, forWebhook webhookID: String) async throws {
         try await inner.enqueue(event, forWebhook: webhookID)
     }
-    public func deliveryHeads(now: UnixMillis) async throws -> (heads: [DueDelivery], nextDue: UnixMillis?) {
-        try await inner.deliveryHeads(now: now)
+    public func deliveryHeads(now: UnixMillis, excluding busy: Set<String>) async throws -> (heads: [DueDelivery], nextDue: UnixMillis?) {
+        try await inner.deliveryHeads(now: now, excluding: busy)
     }
     public func recordAttempt(_ attempt: DeliveryAttempt, outcome: DeliveryOutcome) async throws {
         try await inner.recordAttempt(attempt, outcome: outcome)

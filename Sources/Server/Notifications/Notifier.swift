@@ -28,6 +28,10 @@ final class Notifier: Sendable {
         var rules: [ReminderRule] = []
         /// Time-driven events are in the outbox up to here.
         var plannedThrough: UnixMillis?
+        /// The store's mark for the settings above (read before them), which every change's
+        /// outbox write carries: a node that has not heard of a webhook added through another
+        /// node yet has its change refused, reads the settings again and derives anew.
+        var settingsMark: String?
     }
 
     init(store: any RosterStore, settings: ServerConfiguration.NotificationSettings, clock: any ServerClock, logger: Logger) {
@@ -46,6 +50,7 @@ final class Notifier: Sendable {
     /// Reads one tenant's again (after an admin changed its webhooks or rules).
     func reload(tenantID: String) async throws {
         var notices = TenantNotices()
+        notices.settingsMark = try await store.settingsMark(tenantID: tenantID)
         notices.rules = try await store.reminderRules(tenantID: tenantID)
         notices.plannedThrough = try await store.plannedThrough(tenantID: tenantID)
         let hasWebhooks = try await !store.webhooks(tenantID: tenantID, now: clock.now()).isEmpty
@@ -63,12 +68,14 @@ final class Notifier: Sendable {
     func outbox(tenantID: String, previous: RosterState, current: RosterState, changes: [RosterChange], revision: UInt64,
                 now: UnixMillis, actor: String) -> OutboxWrite {
         let notices = tenants.withLockedValue { $0[tenantID] } ?? TenantNotices()
-        guard notices.active else { return OutboxWrite() }
+        var write = OutboxWrite()
+        write.settingsMark = notices.settingsMark
+        guard notices.active else { return write }
         let schedules = TenantRuntime.schedules(changedBy: changes, previous: previous, current: current)
-        guard !schedules.isEmpty else { return OutboxWrite() }
+        guard !schedules.isEmpty else { return write }
         let derivation = derivation(tenantID)
-        var write = OutboxWrite(events: derivation.afterChange(previous: previous, current: current, schedules: schedules,
-                                                               revision: revision, now: now, actor: actor, wanted: notices.wanted))
+        write.events = derivation.afterChange(previous: previous, current: current, schedules: schedules,
+                                              revision: revision, now: now, actor: actor, wanted: notices.wanted)
         if let through = notices.plannedThrough, through > now {
             write.withdrawPlanned = (from: now, schedules: schedules.sorted())
             write.replannedThrough = through

@@ -90,7 +90,7 @@ final class OutboxDispatcher: Sendable {
                         for (tenantID, notices) in due.published { publish(tenantID, notices) }
                     }
                     let busy = inFlight.withLockedValue { $0 }
-                    let found = try await store.deliveryHeads(now: clock.now())
+                    let found = try await store.deliveryHeads(now: clock.now(), excluding: busy)
                     nextDue = [found.nextDue, due.nextDue].compactMap { $0 }.min()
                     for head in found.heads where !busy.contains(head.webhook.id)
                         && inFlight.withLockedValue({ $0.insert(head.webhook.id).inserted }) {

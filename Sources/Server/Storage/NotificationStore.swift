@@ -49,6 +49,9 @@ public struct OutboxWrite: Sendable {
     /// is refused (`StoreError.planMoved`) if the stored mark is another (another node planned
     /// further meanwhile), since what lies beyond it would be withdrawn and not planned again.
     public var replannedThrough: UnixMillis?
+    /// The store's `settingsMark` for the tenant when the events were derived; a shared store
+    /// refuses the write (`StoreError.settingsMoved`) if it has changed since.
+    public var settingsMark: String?
 
     public init(events: [NotificationEvent] = [], plannedThrough: UnixMillis? = nil) {
         (self.events, self.plannedThrough) = (events, plannedThrough)
@@ -105,6 +108,9 @@ public enum DeliveryOutcome: Sendable {
 /// The durable side of notifications: webhooks, reminder rules, the outbox of events and the
 /// deliveries of each to each webhook. Every write is one transaction.
 public protocol NotificationStore: Sendable {
+    /// Changes whenever the tenant's webhooks, reminder rules or planning start change; nil for
+    /// a store only one node writes (whose settings change on that node's mutation queue).
+    func settingsMark(tenantID: String) async throws -> String?
     /// A tenant's webhooks (nil: every tenant's), with the count of events due at `now` and not delivered.
     func webhooks(tenantID: String?, now: UnixMillis) async throws -> [StoredWebhook]
     /// Stores a webhook and queues for it the events already planned after `webhook.created`.
@@ -124,8 +130,10 @@ public protocol NotificationStore: Sendable {
     func enqueue(_ event: NotificationEvent, forWebhook webhookID: String) async throws
 
     /// For every enabled webhook with an event due at `now`, the oldest one (deliveries to a
-    /// webhook are in order); and the earliest instant something else becomes due.
-    func deliveryHeads(now: UnixMillis) async throws -> (heads: [DueDelivery], nextDue: UnixMillis?)
+    /// webhook are in order); and the earliest instant something else becomes due. Webhooks in
+    /// `busy` (this node is sending to them) are left out: a shared store claims the heads it
+    /// returns, and a head claimed and then not sent would wait out the claim's lease.
+    func deliveryHeads(now: UnixMillis, excluding busy: Set<String>) async throws -> (heads: [DueDelivery], nextDue: UnixMillis?)
     /// Records an attempt and what follows from it, in one transaction.
     func recordAttempt(_ attempt: DeliveryAttempt, outcome: DeliveryOutcome) async throws
     /// Gives every unpublished event due at `now` the tenant's next notice sequence, in due

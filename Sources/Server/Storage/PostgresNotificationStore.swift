@@ -106,6 +106,25 @@ extension PostgresRosterStore {
                                  scheduleIDs: list(row.7), people: list(row.8), payload: row.9)
     }
 
+    public func settingsMark(tenantID: String) async throws -> String? {
+        try await connections.withConnection { connection in
+            try await Self.settingsMark(tenantID: tenantID, connection: connection, logger: self.logger)
+        }
+    }
+
+    /// A digest of what a node derives a tenant's events from: its webhooks, its reminder rules
+    /// and whether its planning has started.
+    private static func settingsMark(tenantID: String, connection: PostgresConnection, logger: Logger) async throws -> String {
+        var mark = ""
+        for try await value in try await connection.query("""
+            SELECT md5(coalesce((SELECT string_agg(id, ',' ORDER BY id) FROM webhook WHERE tenant_id = \(tenantID)), '')
+                       || '#' || coalesce((SELECT string_agg(id || '=' || rule, ',' ORDER BY id) FROM reminder_rule
+                                           WHERE tenant_id = \(tenantID)), '')
+                       || '#' || coalesce((SELECT 'planned' FROM notice_plan WHERE tenant_id = \(tenantID)), ''))
+            """, logger: logger).decode(String.self) { mark = value }
+        return mark
+    }
+
     public func webhooks(tenantID: String?, now: UnixMillis) async throws -> [StoredWebhook] {
         var found: [StoredWebhook] = []
         for row in try await connections.query("""
@@ -204,6 +223,10 @@ extension PostgresRosterStore {
 
     /// The outbox part of a transaction (also called from `commit`).
     static func writeOutbox(_ write: OutboxWrite, tenantID: String, connection: PostgresConnection, logger: Logger) async throws {
+        if let assumed = write.settingsMark,
+           try await settingsMark(tenantID: tenantID, connection: connection, logger: logger) != assumed {
+            throw StoreError.settingsMoved(tenant: tenantID)
+        }
         if let (from, schedules) = write.withdrawPlanned {
             if let assumed = write.replannedThrough {
                 var stored: Int64?
@@ -331,7 +354,7 @@ extension PostgresRosterStore {
         }
     }
 
-    public func deliveryHeads(now: UnixMillis) async throws -> (heads: [DueDelivery], nextDue: UnixMillis?) {
+    public func deliveryHeads(now: UnixMillis, excluding busy: Set<String>) async throws -> (heads: [DueDelivery], nextDue: UnixMillis?) {
         try await transaction { connection in
             // Each enabled webhook's oldest undelivered event; a head another node is sending is
             // locked (skipped) or leased (not ready yet).
@@ -349,7 +372,7 @@ extension PostgresRosterStore {
             var heads: [DueDelivery] = []
             var claimed: [Int64] = []
             var nextDue: UnixMillis?
-            for try await row in rows.decode(HeadRow.self) {
+            for try await row in rows.decode(HeadRow.self) where !busy.contains(row.0) {
                 let notBefore = row.12, due = row.18
                 let ready = max(due, notBefore)
                 guard ready <= now else {

@@ -102,6 +102,8 @@ extension SQLiteRosterStore {
                                  scheduleIDs: list(row["schedules"]), people: list(row["people"]), payload: row["payload"])
     }
 
+    public func settingsMark(tenantID: String) async throws -> String? { nil }
+
     public func webhooks(tenantID: String?, now: UnixMillis) async throws -> [StoredWebhook] {
         try await pool.read { db in
             let rows = try Row.fetchAll(db, sql: """
@@ -268,7 +270,7 @@ extension SQLiteRosterStore {
         }
     }
 
-    public func deliveryHeads(now: UnixMillis) async throws -> (heads: [DueDelivery], nextDue: UnixMillis?) {
+    public func deliveryHeads(now: UnixMillis, excluding busy: Set<String>) async throws -> (heads: [DueDelivery], nextDue: UnixMillis?) {
         try await pool.read { db in
             let rows = try Row.fetchAll(db, sql: """
                 SELECT w.*, d.attempts, d.next_attempt_ms, n.id AS event_id, n.type, n.revision, n.about_ms, n.due_ms,
@@ -282,7 +284,7 @@ extension SQLiteRosterStore {
                 """)
             var heads: [DueDelivery] = []
             var nextDue: UnixMillis?
-            for row in rows {
+            for row in rows where !busy.contains(row["id"]) {
                 let due: Int64 = row["due_ms"], notBefore: Int64 = row["next_attempt_ms"]
                 let ready = max(due, notBefore)
                 guard ready <= now else {

@@ -100,7 +100,7 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     /// Whether the change should be validated again against the store's newer state and retried.
     public var isConflict: Bool {
         switch self {
-        case .revisionConflict, .planMoved: return true
+        case .revisionConflict, .planMoved, .settingsMoved: return true
         default: return false
         }
     }
@@ -113,6 +113,9 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     case noSuchTenant(String)
     /// The tenant's notifications were planned further by another node than this change assumed.
     case planMoved(tenant: String)
+    /// The tenant's webhooks, reminder rules or planning were changed through another node
+    /// after this node read them: its change derived its events from settings no longer current.
+    case settingsMoved(tenant: String)
 
     public var description: String {
         switch self {
@@ -124,6 +127,8 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
             return "no tenant \(id) in the store"
         case .planMoved(let tenant):
             return "tenant \(tenant)'s notifications were planned further by another node"
+        case .settingsMoved(let tenant):
+            return "tenant \(tenant)'s notification settings were changed through another node"
         }
     }
 }
