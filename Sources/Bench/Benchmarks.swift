@@ -53,6 +53,10 @@ public struct FanoutResult {
     public var residentBytesPerSubscriber: Double?
     /// The same after the subscribers stayed idle for `idleSeconds` (when more than 1).
     public var residentBytesPerSubscriberAfterIdle: Double?
+    /// Under callgrind: user-space instructions in the fan-out loop (the floor's: its write
+    /// loop) per subscriber per push, and callgrind's output file.
+    public var instructionsPerSubscriberPush: Double?
+    public var callgrindOutput: String?
     public var pushFrame: [UInt8]?
 }
 
@@ -75,6 +79,10 @@ public struct FanoutBenchmark {
     /// How long the synced subscribers stay idle before the memory is read a second time (an
     /// idle minute shows what the server keeps for a connection that does nothing).
     public var idleSeconds: Double = 1
+    /// Valgrind, to run the server (and the floor) under callgrind and count the instructions
+    /// of the fan-out loop; one node on SQLite only. Everything else it measures is then slowed
+    /// down by valgrind and means nothing.
+    public var valgrind: String?
 
     public init(subscribers: Int, pushes: Int, serverExecutable: URL, benchExecutable: URL) {
         self.subscribers = subscribers
@@ -111,18 +119,21 @@ public struct FanoutBenchmark {
     {
         var targets: [Target] = []
         // One after another: the first creates the tenant and writes the admin token.
+        let callgrind = valgrind.map { Callgrind.fanOut(valgrind: $0) }
         for _ in 0..<(store == nil ? 1 : max(1, self.nodes)) {
             let port = freePort()
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-bench-\(UUID().uuidString)").path
             directories.append(directory)
-            let node = try ChildProcess(executable: serverExecutable, arguments: [
+            let command = (executable: serverExecutable, arguments: [
                 "serve", "--listen", "127.0.0.1:\(port)", "--data-dir", directory, "--log-level", "warning",
                 "--max-connections", "\(subscribers + stalledSubscribers + 100)", "--ping-interval-ms", "3600000",
                 "--progress-interval-ms", "3600000", "--shutdown-grace-ms", "0",
                 "--http-listen", metrics ? "127.0.0.1:0" : "none",
             ] + (tls ? ["--tls"] : []) + (store.map { ["--store", $0] } ?? []))
+            let run = callgrind?.wrapping(command.executable, command.arguments) ?? command
+            let node = try ChildProcess(executable: run.executable, arguments: run.arguments)
             nodes.append(node)
-            try waitForListener(port: port)
+            try waitForListener(port: port, timeout: callgrind == nil ? 30 : 300)
             targets.append(Target(port: port, pid: node.pid))
         }
         let directory = directories[0], port = targets[0].port
@@ -151,6 +162,11 @@ public struct FanoutBenchmark {
         }
         await admin.close()
         result.pushes = pushes
+        if let callgrind {
+            nodes[0].terminate(waitingUpTo: 300)
+            result.instructionsPerSubscriberPush = Double(try callgrind.instructions()) / Double(subscribers * pushes)
+            result.callgrindOutput = callgrind.outputFile
+        }
         return result
     }
 
@@ -158,14 +174,22 @@ public struct FanoutBenchmark {
     public func runFloor(pushFrame: [UInt8]) async throws -> FanoutResult {
         let port = freePort()
         let hex = pushFrame.map { String(format: "%02x", $0) }.joined()
-        let floor = try ChildProcess(executable: benchExecutable, arguments: ["floor-server", "--port", "\(port)", "--frame", hex])
+        let callgrind = valgrind.map { Callgrind.floor(valgrind: $0) }
+        let command = (executable: benchExecutable, arguments: ["floor-server", "--port", "\(port)", "--frame", hex])
+        let run = callgrind?.wrapping(command.executable, command.arguments) ?? command
+        let floor = try ChildProcess(executable: run.executable, arguments: run.arguments)
         defer { floor.stop() }
-        try waitForListener(port: port)
+        try waitForListener(port: port, timeout: callgrind == nil ? 30 : 300)
         let admin = try await RosterConnection.connect(host: "127.0.0.1", port: port)
-        let result = try await measure([Target(port: port, pid: floor.pid)], idleSeconds: 1) { _ in
+        var result = try await measure([Target(port: port, pid: floor.pid)], idleSeconds: 1) { _ in
             _ = try await admin.request(.setMotd(.init()))
         }
         await admin.close()
+        if let callgrind {
+            floor.terminate(waitingUpTo: 300)
+            result.instructionsPerSubscriberPush = Double(try callgrind.instructions()) / Double(subscribers * pushes)
+            result.callgrindOutput = callgrind.outputFile
+        }
         return result
     }
 

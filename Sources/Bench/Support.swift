@@ -93,6 +93,16 @@ public final class ChildProcess: @unchecked Sendable {
         if process.isRunning { kill(pid, SIGKILL) }
     }
 
+    /// SIGTERM, then up to `seconds` for the process to exit (a profiler writes its output
+    /// then), then SIGKILL.
+    public func terminate(waitingUpTo seconds: Double) {
+        guard process.isRunning else { return }
+        kill(pid, SIGTERM)
+        let deadline = Date().addingTimeInterval(seconds)
+        while process.isRunning && Date() < deadline { usleep(50_000) }
+        stop()
+    }
+
     deinit { stop() }
 }
 

@@ -36,9 +36,17 @@ struct Fanout: AsyncParsableCommand {
     var postgres: String?
     @Option(help: "Nodes on PostgreSQL, subscribers spread over them, changes through the first (needs --postgres).")
     var nodes = 1
+    @Option(help: ArgumentHelp("""
+        Count instructions instead: run the server and the floor under this valgrind's callgrind \
+        (3.24 or later) and print the user-space instructions of the fan-out loop per subscriber per push.
+        """, valueName: "valgrind"))
+    var callgrind: String?
 
     func validate() throws {
         guard nodes >= 1 else { throw ValidationError("--nodes is at least 1") }
+        if callgrind != nil && (postgres != nil || tls || stalled > 0 || compareMetrics) {
+            throw ValidationError("--callgrind counts one plaintext node on SQLite: leave out --postgres, --tls, --stalled and --compare-metrics")
+        }
         if nodes > 1 && postgres == nil {
             throw ValidationError("--nodes \(nodes) needs --postgres postgres://USER@HOST:PORT/DATABASE: nodes share a PostgreSQL store")
         }
@@ -50,6 +58,18 @@ struct Fanout: AsyncParsableCommand {
                                         serverExecutable: siblingExecutable("roster-server"),
                                         benchExecutable: siblingExecutable("roster-bench"))
         benchmark.idleSeconds = idle
+        if let callgrind {
+            benchmark.valgrind = callgrind
+            let server = try await benchmark.runServer()
+            let floor = try await benchmark.runFloor(pushFrame: server.pushFrame ?? [])
+            let ours = server.instructionsPerSubscriberPush ?? 0, floors = floor.instructionsPerSubscriberPush ?? 0
+            print("fanout under callgrind: \(subscribers) subscribers, \(pushes) pushes of \(server.frameBytes)-byte frames (plaintext)")
+            print(String(format: "  user-space instructions per subscriber per push: roster-server %.0f (LoopFanout.fanOut), floor %.0f (its write loop)",
+                         ours, floors))
+            print(String(format: "  beyond the floor's: %.0f per subscriber per push; the kernel's share (the write itself) is not counted", ours - floors))
+            print("  profiles: callgrind_annotate --inclusive=yes \(server.callgrindOutput ?? "")   (floor: \(floor.callgrindOutput ?? ""))")
+            return
+        }
         if let postgres {
             try await compareStores(benchmark, postgres: postgres)
             return
