@@ -22,8 +22,9 @@ final class ConnectionHandler: ChannelInboundHandler {
     private var inboundFailed = false
     private var machine: ConnectionStateMachine
     private var context: ChannelHandlerContext?
-    /// The channel, held for the push path (asking the context for it costs a retain each time).
-    private unowned let channel: any Channel
+    /// The channel's writability as its last WritabilityChanged event said: the push path reads
+    /// this instead of asking the channel for every subscriber.
+    private var isWritable = true
     private(set) var eventLoop: any EventLoop
     /// The tenant the credential opened, once active.
     private var tenant: TenantRuntime?
@@ -45,7 +46,7 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     /// "203.0.113.7:51234", "[2001:db8::1]:51234": the peer as the audit log records it.
     private var peerAddress: String {
-        guard let address = channel.remoteAddress, let ip = address.ipAddress else { return "" }
+        guard let address = context?.channel.remoteAddress, let ip = address.ipAddress else { return "" }
         let host = ip.contains(":") ? "[\(ip)]" : ip
         return address.port.map { "\(host):\($0)" } ?? host
     }
@@ -54,7 +55,6 @@ final class ConnectionHandler: ChannelInboundHandler {
         self.server = server
         self.frameLimit = frameLimit
         decoder = FrameDecoder(limit: frameLimit)
-        self.channel = channel
         eventLoop = channel.eventLoop
         let limits = server.configuration.limits
         machine = ConnectionStateMachine(limits: .init(
@@ -69,7 +69,10 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     /// The context holds this handler and this handler holds the context: break the cycle, or
     /// every closed connection would keep both alive.
-    func handlerRemoved(context: ChannelHandlerContext) { self.context = nil }
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+        subscriptions.removeAll(on: eventLoop)  // already done if the channel went inactive first
+    }
 
     func channelActive(context: ChannelHandlerContext) {
         let timeout = server.configuration.limits.helloTimeout, millis = timeout.milliseconds
@@ -82,7 +85,9 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         helloDeadline?.cancel()
+        helloDeadline = nil
         writeStallDeadline?.cancel()
+        writeStallDeadline = nil
         server.sweeper(for: context.eventLoop).remove(self)
         subscriptions.removeAll(on: context.eventLoop)
         machine.closed()
@@ -168,6 +173,7 @@ final class ConnectionHandler: ChannelInboundHandler {
             break
         case .authenticate(let hello, let version, let requestID):
             helloDeadline?.cancel()
+            helloDeadline = nil  // a cancelled task still holds its promise: ~130 bytes per idle connection
             takesSnapshotParts = hello.features.contains(SnapshotParts.feature)
             let now = server.clock.now()
             let credential = hello.token.isEmpty ? nil : server.tokens.authenticate(hello.token, now: now)
@@ -298,21 +304,28 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     // MARK: Pushes (called by LoopFanout on this loop)
 
-    /// Writes (without flushing) or holds back one pushed frame, as the machine says. Returns
-    /// true the first time in a fan-out that this connection has something to flush: the
-    /// fan-out then flushes it once, after every subscriber on the loop was written.
-    /// `heldKey` keeps one held-back on-duty frame per schedule.
+    /// Writes or holds back one pushed frame, as the machine says. A connection with one
+    /// subscription gets nothing else in this fan-out, so its frame is written and flushed at
+    /// once. With several, the frame is only written, and this returns true the first time in a
+    /// fan-out that the connection has something to flush: the fan-out then flushes it once,
+    /// after every subscriber on the loop was written (one flush per connection, not one per
+    /// frame). `heldKey` keeps one held-back on-duty frame per schedule. (After channelInactive
+    /// the machine is closing and refuses.)
     func push(_ kind: ConnectionStateMachine.PushKind, _ frame: ByteBuffer, for subscription: Subscription,
               at instant: PushInstant, heldKey: String = "") -> Bool {
-        guard let context, channel.isActive else { return false }
+        guard let context else { return false }
         if let refusal = machine.pushRefusal(now: instant.wall) {
             run(refusal)
             return false
         }
-        switch machine.push(kind, to: subscription.id, writable: channel.isWritable) {
-        case .write:
-            context.write(wrapOutboundOut(frame), promise: nil)
+        switch machine.push(kind, to: subscription.id, writable: isWritable) {
+        case .writeAndFlush:
             subscription.lastSentAt = instant.monotonic
+            context.writeAndFlush(wrapOutboundOut(frame), promise: nil)
+            return false
+        case .write:
+            subscription.lastSentAt = instant.monotonic
+            context.write(wrapOutboundOut(frame), promise: nil)
             defer { flushPending = true }
             return !flushPending
         case .drop:
@@ -344,7 +357,8 @@ final class ConnectionHandler: ChannelInboundHandler {
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        if context.channel.isWritable {
+        isWritable = context.channel.isWritable
+        if isWritable {
             writeStallDeadline?.cancel()
             writeStallDeadline = nil
             let (flush, ended) = machine.drained()

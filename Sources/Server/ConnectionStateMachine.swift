@@ -48,7 +48,11 @@ struct ConnectionStateMachine {
 
     /// What to do with one push for one subscription.
     enum PushAction: Equatable {
+        /// Write it; the fan-out flushes the connection once it has written all of its frames.
         case write
+        /// Write and flush it now: the connection's only subscription, so nothing else in this
+        /// fan-out is for it.
+        case writeAndFlush
         /// Not delivered and not to be (the subscription's roster stream awaits its resync,
         /// or the connection is not taking events).
         case drop
@@ -67,7 +71,7 @@ struct ConnectionStateMachine {
     private var credentialExpiry: UnixMillis?
     let limits: Limits
     private(set) var inFlight = 0
-    private(set) var subscriptions = Set<UInt64>()
+    private(set) var subscriptions = SubscriptionIDs()
     private var nextSubscriptionID: UInt64 = 1
     /// Subscriptions whose roster stream ends with RESYNC_REQUIRED when the connection drains.
     private(set) var awaitingResync = Set<UInt64>()
@@ -296,6 +300,7 @@ struct ConnectionStateMachine {
     /// What to do with a push for `subscriptionID` given whether the channel is writable.
     mutating func push(_ kind: PushKind, to subscriptionID: UInt64, writable: Bool) -> PushAction {
         guard subscriptions.contains(subscriptionID) else { return .drop }
+        let write: PushAction = subscriptions.count == 1 ? .writeAndFlush : .write
         switch kind {
         case .roster, .notice:
             // Neither may be dropped: a subscription that cannot keep up resyncs (RESYNC_REQUIRED),
@@ -305,26 +310,26 @@ struct ConnectionStateMachine {
                 awaitingResync.insert(subscriptionID)
                 return .resyncWhenDrained
             }
-            return .write
+            return write
         case .onDuty:
             guard writable else {
                 coalesced.insert(subscriptionID)
                 return .coalesce
             }
-            return .write
+            return write
         case .progress:
-            return writable && (awaitingResync.isEmpty || !awaitingResync.contains(subscriptionID)) ? .write : .drop
+            return writable && (awaitingResync.isEmpty || !awaitingResync.contains(subscriptionID)) ? write : .drop
         }
     }
 
     /// The connection drained: which held on-duty frames to write, and which subscriptions to
     /// end with RESYNC_REQUIRED (they are no longer this connection's).
     mutating func drained() -> (flushCoalesced: Set<UInt64>, endWithResync: Set<UInt64>) {
-        let flush = coalesced.intersection(subscriptions)
-        let ended = awaitingResync.intersection(subscriptions)
+        let flush = coalesced.filter(subscriptions.contains)
+        let ended = awaitingResync.filter(subscriptions.contains)
         coalesced.removeAll()
         awaitingResync.removeAll()
-        subscriptions.subtract(ended)
+        for id in ended { subscriptions.remove(id) }
         return (flush, ended)
     }
 }

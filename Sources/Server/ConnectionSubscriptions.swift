@@ -3,19 +3,23 @@ import NIOCore
 /// A connection's subscriptions and the on-duty frames held back for them while the connection
 /// is not writable. Confined to the connection's event loop, like its handler.
 struct ConnectionSubscriptions {
-    private var byID: [UInt64: Subscription] = [:]
+    /// Few (at most `maxSubscriptions`), and usually one: a list, found by id.
+    private var all = InlineFirstArray<Subscription>()
     /// The latest on-duty frame per subscription and schedule: on-duty is state, so only the
     /// newest of each schedule matters.
     private var heldOnDuty: [UInt64: [String: ByteBuffer]] = [:]
 
+    var count: Int { all.count }
+
     mutating func add(_ subscription: Subscription) {
-        byID[subscription.id] = subscription
+        all.append(subscription)
         subscription.tenant.metrics?.subscribed(onDuty: subscription.wantsOnDuty, roster: subscription.wantsRoster, by: 1)
     }
 
     /// Ends one subscription: it leaves its loop's fan-out and loses any held frame.
     mutating func remove(_ id: UInt64, on loop: any EventLoop) {
-        if let subscription = byID.removeValue(forKey: id) {
+        if let index = all.firstIndex(where: { $0.id == id }) {
+            let subscription = all.remove(at: index)
             subscription.tenant.fanout(on: loop).remove(subscription)
             subscription.tenant.metrics?.subscribed(onDuty: subscription.wantsOnDuty, roster: subscription.wantsRoster, by: -1)
         }
@@ -23,7 +27,7 @@ struct ConnectionSubscriptions {
     }
 
     mutating func removeAll(on loop: any EventLoop) {
-        for id in Array(byID.keys) { remove(id, on: loop) }
+        for id in all.map(\.id) { remove(id, on: loop) }
     }
 
     mutating func holdOnDuty(_ frame: ByteBuffer, for id: UInt64, schedule: String) { heldOnDuty[id, default: [:]][schedule] = frame }

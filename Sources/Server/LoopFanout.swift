@@ -150,7 +150,10 @@ final class Subscription {
     let isFiltered: Bool
     /// Where it sits in its loop's fan-out; nil when not in it.
     var fanoutIndex: Int?
-    unowned let connection: ConnectionHandler
+    /// Strong, so that the push path reads it without an unowned reference's check and
+    /// retain. The cycle with the connection's list of subscriptions is broken when the
+    /// connection ends them (channelInactive, or handlerRemoved at the latest).
+    let connection: ConnectionHandler
     let tenant: TenantRuntime
     /// The newest revision this subscription has been given (or covered by its snapshot); only
     /// this loop's fan-out moves it.

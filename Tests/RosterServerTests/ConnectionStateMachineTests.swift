@@ -176,6 +176,20 @@ import Testing
         #expect(flush == [2] && ended == [1])
         #expect(machine.subscriptions == [2], "the resynced subscription is no longer this connection's")
         #expect(machine.push(.roster, to: 1, writable: true) == .drop)
+        #expect(machine.push(.onDuty, to: 2, writable: true) == .writeAndFlush, "its only subscription now")
+    }
+
+    @Test func aConnectionsOnlySubscriptionIsFlushedAtOnceAndSeveralOnceByTheFanout() {
+        var machine = active(reader)
+        machine.subscribed(1)
+        #expect(machine.push(.onDuty, to: 1, writable: true) == .writeAndFlush)
+        #expect(machine.push(.roster, to: 1, writable: true) == .writeAndFlush)
+        machine.subscribed(2)
+        #expect(machine.push(.onDuty, to: 1, writable: true) == .write, "the fan-out flushes once after both")
         #expect(machine.push(.onDuty, to: 2, writable: true) == .write)
+        #expect(machine.push(.onDuty, to: 3, writable: true) == .drop, "not this connection's")
+        #expect(machine.received(.unsubscribe(.with { $0.subscriptionID = 1 }), requestID: 7, now: 0)
+                == .unsubscribe(subscriptionID: 1, requestID: 7))
+        #expect(machine.push(.onDuty, to: 2, writable: true) == .writeAndFlush)
     }
 }
