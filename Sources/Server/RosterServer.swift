@@ -477,7 +477,10 @@ public final class RosterServer: Service, Sendable {
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelOption(.socketOption(.so_keepalive), value: 1)
-            .childChannelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 256, maximum: 65536))
+            // NIO keeps each connection's last receive buffer for its next read, so the first
+            // size is what every idle subscriber holds: 64 bytes fit a Hello and a Subscribe (a
+            // larger read grows the next buffer at once).
+            .childChannelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 64, maximum: 65536))
             .childChannelOption(.writeBufferWaterMark,
                                 value: .init(low: limits.outboundLowWaterMark, high: limits.outboundHighWaterMark))
             .childChannelInitializer { channel in
