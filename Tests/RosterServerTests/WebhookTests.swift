@@ -109,12 +109,21 @@ import Testing
     }
 
     @Test func failedAttemptsAreRetriedWithBackOffAndLaterEventsWait() async throws {
-        try await Self.withReceiverAndServer(requestTimeout: .milliseconds(500)) { receiver, harness, admin in
-            // Two 500s, then an answer slower than the server's 500 ms timeout, then success.
-            receiver.answer { _, index in
-                switch index {
-                case 0, 1: .init(status: 500)
-                case 2: .init(status: 204, delay: .seconds(2))
+        // The timeout is real time, so it must be long enough that only the answer meant to be
+        // slow hits it: 500 ms once timed out a loopback request on two busy cores as well.
+        try await Self.withReceiverAndServer(requestTimeout: .seconds(2)) { receiver, harness, admin in
+            // The first event, by attempt: two 500s, then an answer slower than the server's
+            // timeout, then success. Later events succeed at once.
+            let firstEvent = NIOLockedValueBox<String?>(nil)
+            receiver.answer { request, _ in
+                let isFirst = firstEvent.withLockedValue { first in
+                    if first == nil { first = request.eventID }
+                    return first == request.eventID
+                }
+                guard isFirst else { return .init(status: 204) }
+                return switch request.headers["roster-attempt"] {
+                case "1", "2": .init(status: 500)
+                case "3": .init(status: 204, delay: .seconds(6))
                 default: .init(status: 204)
                 }
             }
