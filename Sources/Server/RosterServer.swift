@@ -373,6 +373,8 @@ public final class RosterServer: Service, Sendable {
                             // A failed read is retried on the next tick; admin changes do not depend on it.
                             do {
                                 try await Self.refresh(context: context, store: store, loops: loops)
+                            } catch is CancellationError {
+                                // The server is stopping: not a failed read.
                             } catch {
                                 context.logger.warning("could not re-read tokens and tenants: \(error)")
                             }
@@ -390,6 +392,8 @@ public final class RosterServer: Service, Sendable {
                             await context.follow(signals) {
                                 do {
                                     try await Self.refresh(context: context, store: store, loops: loops)
+                                } catch is CancellationError {
+                                    // The server is stopping: not a failed read.
                                 } catch {
                                     context.logger.warning("could not re-read tokens and tenants: \(error)")
                                 }
