@@ -9,8 +9,6 @@ struct ConnectionSubscriptions {
     /// newest of each schedule matters.
     private var heldOnDuty: [UInt64: [String: ByteBuffer]] = [:]
 
-    var count: Int { all.count }
-
     mutating func add(_ subscription: Subscription) {
         all.append(subscription)
         subscription.tenant.metrics?.subscribed(onDuty: subscription.wantsOnDuty, roster: subscription.wantsRoster, by: 1)
