@@ -133,7 +133,7 @@ public struct FanoutBenchmark {
             let run = callgrind?.wrapping(command.executable, command.arguments) ?? command
             let node = try ChildProcess(executable: run.executable, arguments: run.arguments)
             nodes.append(node)
-            try waitForListener(port: port, timeout: callgrind == nil ? 30 : 300)
+            try waitForListener(port: port, timeout: callgrind == nil ? 30 : 300, process: node)
             targets.append(Target(port: port, pid: node.pid))
         }
         let directory = directories[0], port = targets[0].port
@@ -179,7 +179,7 @@ public struct FanoutBenchmark {
         let run = callgrind?.wrapping(command.executable, command.arguments) ?? command
         let floor = try ChildProcess(executable: run.executable, arguments: run.arguments)
         defer { floor.stop() }
-        try waitForListener(port: port, timeout: callgrind == nil ? 30 : 300)
+        try waitForListener(port: port, timeout: callgrind == nil ? 30 : 300, process: floor)
         let admin = try await RosterConnection.connect(host: "127.0.0.1", port: port)
         var result = try await measure([Target(port: port, pid: floor.pid)], idleSeconds: 1) { _ in
             _ = try await admin.request(.setMotd(.init()))

@@ -106,10 +106,23 @@ public final class ChildProcess: @unchecked Sendable {
     deinit { stop() }
 }
 
-/// Waits until something accepts connections on the port.
-public func waitForListener(port: Int, timeout: Double = 30) throws {
+/// The path of an executable given by path, or by name on PATH; nil when there is none.
+public func executablePath(_ nameOrPath: String) -> String? {
+    let files = FileManager.default
+    if nameOrPath.contains("/") { return files.isExecutableFile(atPath: nameOrPath) ? nameOrPath : nil }
+    let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+    return directories.map { "\($0)/\(nameOrPath)" }.first { files.isExecutableFile(atPath: $0) }
+}
+
+/// Waits until something accepts connections on the port; fails at once when `process`, the one
+/// meant to listen there, has exited.
+public func waitForListener(port: Int, timeout: Double = 30, process: ChildProcess? = nil) throws {
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline {
+        if let process, !process.process.isRunning {
+            throw BenchError("\(process.process.executableURL?.lastPathComponent ?? "the process") exited "
+                             + "(status \(process.process.terminationStatus)) before it listened on port \(port)")
+        }
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         let result = withLoopbackAddress(port: port) { address, length in connect(fd, address, length) }.result
         close(fd)

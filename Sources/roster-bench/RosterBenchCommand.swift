@@ -44,6 +44,9 @@ struct Fanout: AsyncParsableCommand {
 
     func validate() throws {
         guard nodes >= 1 else { throw ValidationError("--nodes is at least 1") }
+        if let callgrind, executablePath(callgrind) == nil {
+            throw ValidationError("--callgrind \(callgrind): no such executable (valgrind 3.24 or later; docs/BENCHMARKS.md says how to build one)")
+        }
         if callgrind != nil && (postgres != nil || tls || stalled > 0 || compareMetrics) {
             throw ValidationError("--callgrind counts one plaintext node on SQLite: leave out --postgres, --tls, --stalled and --compare-metrics")
         }
@@ -59,7 +62,7 @@ struct Fanout: AsyncParsableCommand {
                                         benchExecutable: siblingExecutable("roster-bench"))
         benchmark.idleSeconds = idle
         if let callgrind {
-            benchmark.valgrind = callgrind
+            benchmark.valgrind = executablePath(callgrind)
             let server = try await benchmark.runServer()
             let floor = try await benchmark.runFloor(pushFrame: server.pushFrame ?? [])
             let ours = server.instructionsPerSubscriberPush ?? 0, floors = floor.instructionsPerSubscriberPush ?? 0
