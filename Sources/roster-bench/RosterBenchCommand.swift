@@ -94,7 +94,10 @@ struct Fanout: AsyncParsableCommand {
         print(String(format: "                 server CPU %.1f ms per push, %.3f ms per connect",
                      server.cpuMillisPerPush, server.cpuMillisPerConnect))
         print("  floor          latency \(floor.latency)")
-        print(String(format: "                 completion %.2f ms", floor.completionMillis))
+        // The floor also answers its trigger before its write loop: the same round trip under
+        // the same load on the bench's side, for comparison with roster-server's.
+        print(String(format: "                 completion %.2f ms   trigger round trip p50 %.2f ms  p99 %.2f ms",
+                     floor.completionMillis, floor.triggerMillis, floor.triggerP99Millis))
         print(String(format: "                 server CPU %.1f ms per push, %.3f ms per connect",
                      floor.cpuMillisPerPush, floor.cpuMillisPerConnect))
         print(String(format: "  ratio to floor: CPU per push %.2f×", server.cpuMillisPerPush / floor.cpuMillisPerPush))
