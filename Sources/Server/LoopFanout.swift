@@ -109,6 +109,7 @@ final class LoopFanout: Sendable {
         let now = PushInstant(wall: clock.now())
         var frames: [Roster_V1_SubscriptionFilter: ByteBuffer] = [:]
         var toFlush: [ConnectionHandler] = []
+        var handed = 0
         for subscription in subscriptions.value where now.monotonic - subscription.lastSentAt >= interval {
             let frame = frames[subscription.filter] ?? PushEncoding.frame(.progress(.with {
                 $0.epoch = epoch
@@ -116,10 +117,11 @@ final class LoopFanout: Sendable {
                 $0.filter = subscription.filter
             }))
             frames[subscription.filter] = frame
+            handed += 1
             if subscription.connection.push(.progress, frame, for: subscription, at: now) { toFlush.append(subscription.connection) }
         }
         for connection in toFlush { connection.flushPushes() }
-        metrics?.pushed(.progress, count: toFlush.count)
+        metrics?.pushed(.progress, count: handed)
     }
 }
 

@@ -11,8 +11,12 @@ import Testing
 /// API answering exactly what the protocol answers.
 @Suite(.timeLimit(.minutes(2))) struct HTTPTests {
     static func withHTTPServer(now: UnixMillis = t0, store: (any RosterStore)? = nil,
+                               configure: (inout ServerConfiguration) -> Void = { _ in },
                                _ body: (ServerHarness, String) async throws -> Void) async throws {
-        let harness = try await ServerHarness.start(now: now, store: store) { $0.httpListen = HostPort(host: "127.0.0.1", port: 0) }
+        let harness = try await ServerHarness.start(now: now, store: store) {
+            $0.httpListen = HostPort(host: "127.0.0.1", port: 0)
+            configure(&$0)
+        }
         try await using(harness) { harness in
             try await body(harness, "http://127.0.0.1:\(try #require(harness.server.httpPort))")
         }
@@ -89,6 +93,39 @@ import Testing
             #expect(lines.contains { $0.hasPrefix("roster_push_fanout_seconds_count ") && !$0.hasSuffix(" 0") })
             await admin.close()
             await subscriber.close()
+        }
+    }
+
+    /// Notices and progress bookmarks are counted as pushes of their own type and as frames of
+    /// their own type, also for a connection whose one subscription is written and flushed at once.
+    @Test func noticeAndProgressPushesAreCountedAsWhatTheyAre() async throws {
+        try await Self.withHTTPServer(configure: { $0.limits.progressInterval = .milliseconds(100) }) { harness, base in
+            let admin = try await harness.connect()
+            let subscriber = try await harness.connect(token: "")
+            let inbox = Inbox(subscriber)
+            _ = subscriber.subscribe(.with { $0.topics = [.notices]; $0.allSchedules = true })
+            _ = try await inbox.untilSynced()
+            let ada = try await admin.addEmployee("Ada", "Lovelace")
+            _ = try await admin.addShift(ada, t0 + minute, t0 + 60 * minute)
+            var kinds = Set<MessageType>()
+            while !kinds.isSuperset(of: [.notice, .progress]) {
+                kinds.insert(try await inbox.next(includingProgress: true).message.type)
+            }
+            await subscriber.close()
+            // Once its connection is gone it gets nothing more: the counters stand still for the scrape.
+            #expect(await eventually(10) {
+                (try? await HTTPGet.request(base + "/metrics"))?.body.contains(#"roster_connections_open{tls="false"} 1.0"#) == true
+            })
+            let lines = try await HTTPGet.request(base + "/metrics").body.split(separator: "\n").map(String.init)
+            func count(_ prefix: String) -> Int {
+                lines.first { $0.hasPrefix(prefix + " ") }.flatMap { Int($0.split(separator: " ").last!) } ?? 0
+            }
+            let notices = count(#"roster_pushes_sent_total{type="notice"}"#)
+            let progress = count(#"roster_pushes_sent_total{type="progress"}"#)
+            #expect(notices >= 1 && progress >= 1, "\(lines.filter { $0.contains("_sent_total") })")
+            #expect(count(#"roster_frames_sent_total{type="Notice"}"#) == notices)
+            #expect(count(#"roster_frames_sent_total{type="Progress"}"#) == progress)
+            await admin.close()
         }
     }
 

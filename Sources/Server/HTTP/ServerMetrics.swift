@@ -67,7 +67,7 @@ final class ServerMetrics: Sendable {
         errorsSent = Dictionary(uniqueKeysWithValues: Roster_V1_ErrorCode.allCases.map {
             ($0.rawValue, CoreMetrics.Counter(label: "roster_errors_sent_total", dimensions: [("code", Self.protocolName($0))], factory: factory))
         })
-        pushes = Dictionary(uniqueKeysWithValues: ["on_duty_changed", "roster_changed", "progress"].map {
+        pushes = Dictionary(uniqueKeysWithValues: ["on_duty_changed", "roster_changed", "notice", "progress"].map {
             ($0, CoreMetrics.Counter(label: "roster_pushes_sent_total", dimensions: [("type", $0)], factory: factory))
         })
         fanoutLatency = CoreMetrics.Timer(label: "roster_push_fanout_seconds", factory: factory)
@@ -103,15 +103,13 @@ final class ServerMetrics: Sendable {
     /// One fan-out on one loop handed `count` frames of `kind` to connections.
     func pushed(_ kind: ConnectionStateMachine.PushKind, count: Int) {
         guard count > 0 else { return }
-        let type: String
-        switch kind {
-        case .onDuty: type = "on_duty_changed"
-        case .roster: type = "roster_changed"
-        case .notice: type = "notice"
-        case .progress: type = "progress"
+        let (type, frameType): (String, MessageType) = switch kind {
+        case .onDuty: ("on_duty_changed", .onDutyChanged)
+        case .roster: ("roster_changed", .rosterChanged)
+        case .notice: ("notice", .notice)
+        case .progress: ("progress", .progress)
         }
         pushes[type]?.increment(by: count)
-        let frameType: MessageType = kind == .onDuty ? .onDutyChanged : kind == .roster ? .rosterChanged : .progress
         framesSent[frameType.rawValue]?.increment(by: count)
     }
 
