@@ -45,3 +45,50 @@ public struct ResolveBenchmark {
         return (times[times.count / 2], times.last!, count)
     }
 }
+
+/// What the resolution budget costs in time: a schedule of minutely rotations (the most units
+/// per hour there is) resolved over windows that spend the whole budget, and the count of active
+/// turns of a restricted minutely rotation anchored years back (the sweep, first and remembered).
+public struct BudgetBenchmark {
+    public var runs: Int
+
+    public init(runs: Int = 10) { self.runs = runs }
+
+    public struct Result {
+        /// Milliseconds to spend one whole `ResolutionBudget.perRequest` (median, worst).
+        public var budgetMedian: Double, budgetWorst: Double
+        /// Milliseconds to count the active turns of ten years of a restricted minutely rotation,
+        /// the first time and from the remembered checkpoints.
+        public var sweepFirst: Double, sweepAgain: Double
+    }
+
+    public func run() throws -> Result {
+        let anchor = LocalDateTime(year: 2026, month: 1, day: 1)
+        let fast = ScheduleDefinition(id: "f", name: "F", zone: "Europe/Berlin", layers: [ScheduleLayer(level: 0, rotations: (0..<4).map {
+            Rotation(id: "m\($0)", slots: [["a"], ["b"]], cadence: .minutes(1), handoff: anchor)
+        })])
+        let from: UnixMillis = 1_767_225_600_000
+        var times: [Double] = []
+        for _ in 0..<runs {
+            // Just under the budget: 4 rotations × 2 units a minute.
+            var budget = ResolutionBudget()
+            let minutes = UnixMillis(ResolutionBudget.perRequest / 8 - 100)
+            let start = nanos()
+            _ = try ScheduleResolver.resolve(fast, from: from, to: from + minutes * 60_000, budget: &budget)
+            times.append(Double(nanos() - start) / 1e6)
+        }
+        times.sort()
+        let old = ScheduleDefinition(id: "o", name: "O", zone: "Europe/Berlin", layers: [ScheduleLayer(level: 0, rotations: [
+            Rotation(id: "r", slots: [["a"], ["b"], ["c"]], cadence: .minutes(1), handoff: LocalDateTime(year: 2016, month: 11, day: 1),
+                     restrictions: [RestrictionWindow(weekdays: [2, 3, 4, 5, 6], start: 540, end: 1020)]),
+        ])])
+        let now: UnixMillis = 1_795_000_000_000
+        var start = nanos()
+        _ = try ScheduleResolver.resolve(old, from: now, to: now + 3_600_000)
+        let first = Double(nanos() - start) / 1e6
+        start = nanos()
+        _ = try ScheduleResolver.resolve(old, from: now + 86_400_000, to: now + 86_400_000 + 3_600_000)
+        let again = Double(nanos() - start) / 1e6
+        return Result(budgetMedian: times[times.count / 2], budgetWorst: times.last!, sweepFirst: first, sweepAgain: again)
+    }
+}

@@ -11,19 +11,30 @@ extension Duration {
 }
 
 public enum DurationText {
-    public static func parse(_ text: String) -> Duration? {
+    /// The longest duration anything accepts: 100 years. Every use has a tighter bound of its
+    /// own (`parse(_:within:)`); this one keeps the arithmetic far from overflow.
+    public static let maximum: Duration = .seconds(100 * 366 * 86_400)
+
+    /// A duration of `text`, or nil when it is not one, is not positive, or is longer than
+    /// `bound`. Digits are ASCII only and the multiplication is checked, so no text can overflow.
+    public static func parse(_ text: String, within bound: Duration = maximum) -> Duration? {
         let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
-        let digits = trimmed.prefix { $0.isNumber }
-        guard let value = Int64(digits), value > 0 else { return nil }
+        let digits = trimmed.prefix { $0.isASCII && $0.isNumber }
+        // 18 digits fit an Int64; more are refused before they are read.
+        guard !digits.isEmpty, digits.count <= 18, let value = Int64(digits), value > 0 else { return nil }
+        let unitMillis: Int64
         switch trimmed.dropFirst(digits.count) {
-        case "ms": return .milliseconds(value)
-        case "", "s": return .seconds(value)
-        case "m": return .seconds(value * 60)
-        case "h": return .seconds(value * 3_600)
-        case "d": return .seconds(value * 86_400)
-        case "w": return .seconds(value * 7 * 86_400)
+        case "ms": unitMillis = 1
+        case "", "s": unitMillis = 1_000
+        case "m": unitMillis = 60_000
+        case "h": unitMillis = 3_600_000
+        case "d": unitMillis = 86_400_000
+        case "w": unitMillis = 7 * 86_400_000
         default: return nil
         }
+        let (millis, overflow) = value.multipliedReportingOverflow(by: unitMillis)
+        guard !overflow, millis <= min(bound, maximum).milliseconds else { return nil }
+        return .milliseconds(millis)
     }
 
     /// A whole number of minutes in the largest unit that divides it: "15m", "2h", "1d".

@@ -89,7 +89,7 @@ public struct RosterImport {
 
     /// The plan for `data`. Throws every violation at once.
     public static func plan(
-        format: ImportFormat, data: Data, options: ImportOptions = ImportOptions(), current: RosterState,
+        format: ImportFormat, data: Data, options: ImportOptions = ImportOptions(), current: RosterState, now: UnixMillis = .now,
         newID: @escaping (_ prefix: String) -> String
     ) throws(RosterError) -> ImportPlan {
         var importer = RosterImport(current: current, options: options, newID: newID)
@@ -105,11 +105,12 @@ public struct RosterImport {
         if options.replace { importer.removeUnmatched(format: format) }
         // The records' own rules (names, emails, times), checked with the rest in one pass.
         do throws(RosterError) {
-            _ = try current.applyingValidated(importer.changes)
+            _ = try current.applyingValidated(importer.changes, now: now)
         } catch {
             switch error {
             case .invalid(let found), .alreadyExists(let found): importer.violations += found
             case .notFound(let what, _): importer.reject("document", "", "\(what) not found")
+            case .overBudget(let why): importer.reject("document", "", why)
             }
         }
         if !importer.violations.isEmpty {

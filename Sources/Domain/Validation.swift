@@ -26,6 +26,9 @@ public enum RosterError: Error, Sendable, Hashable, CustomStringConvertible {
     case notFound(String, suggestions: [String])
     /// What was to be created exists already (and would be changed): each such record.
     case alreadyExists([RosterViolation])
+    /// Answering would take more work than one request may (`ResolutionBudget`); the sentence
+    /// says what to ask instead.
+    case overBudget(String)
 
     public var description: String {
         switch self {
@@ -33,15 +36,45 @@ public enum RosterError: Error, Sendable, Hashable, CustomStringConvertible {
             return "invalid input: " + violations.map(\.description).joined(separator: "; ")
         case .alreadyExists(let violations):
             return "already exists: " + violations.map(\.description).joined(separator: "; ")
+        case .overBudget(let why):
+            return why
         case .notFound(let what, let suggestions):
             return suggestions.isEmpty ? "\(what) not found" : "\(what) not found; did you mean \(suggestions.joined(separator: ", "))?"
         }
     }
 }
 
+/// The rules every id and name from outside follows, in one place: an id is what the store keys
+/// records by (a NUL in it would be cut there, so `base\0x` would overwrite `base`), a name is
+/// what people read.
+public enum TextLimits {
+    /// Characters in an id.
+    public static let maxID = 128
+    /// Characters in a name (a person's first or last name, a schedule's, a role, a team, a position).
+    public static let maxName = 200
+    /// Characters in other one-line fields (email, phone, photo URL, a project).
+    public static let maxLine = 1_000
+
+    /// What is wrong with `id`, or nil.
+    public static func idProblem(_ id: String) -> String? {
+        if id.isEmpty { return "is empty" }
+        if ControlCharacters.contains(in: id) { return "contains a control character" }
+        if id.count > maxID { return "is longer than \(maxID) characters" }
+        return nil
+    }
+
+    /// What is wrong with a one-line text field of at most `limit` characters, or nil.
+    public static func lineProblem(_ text: String, limit: Int) -> String? {
+        if ControlCharacters.contains(in: text) { return "contains a control character" }
+        if text.count > limit { return "is longer than \(limit) characters" }
+        return nil
+    }
+}
+
 extension RosterState {
-    /// Checks one change against this state. An empty result means it may be applied.
-    public func violations(of change: RosterChange, at location: String = "") -> [RosterViolation] {
+    /// Checks one change against this state. An empty result means it may be applied. `now`
+    /// sizes a schedule's cost (`ScheduleDefinition.costViolations`).
+    public func violations(of change: RosterChange, at location: String = "", now: UnixMillis = .now) -> [RosterViolation] {
         switch change {
         case .employeeUpserted(let employee):
             return violations(of: employee, at: location)
@@ -59,7 +92,7 @@ extension RosterState {
             }
             return []
         case .scheduleUpserted(let schedule):
-            return violations(of: schedule, at: location)
+            return violations(of: schedule, at: location, now: now)
         case .scheduleDeleted(let id):
             return id == ScheduleDefinition.defaultID
                 ? [RosterViolation(location: location, field: "id", message: "the default schedule cannot be deleted")] : []
@@ -78,37 +111,48 @@ extension RosterState {
         func add(_ field: String, _ message: String) {
             found.append(RosterViolation(location: location, field: field, message: message))
         }
-        if employee.id.isEmpty { add("id", "is empty") }
+        if let problem = TextLimits.idProblem(employee.id) { add("id", problem) }
         if employee.firstName.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { add("first_name", "is empty") }
         if employee.lastName.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { add("last_name", "is empty") }
         if !employee.email.isEmpty && !EmailAddress.isPlausible(employee.email) {
             add("email", "\"\(employee.email)\" is not an email address")
         }
-        let lines: [(String, String)] = [("first_name", employee.firstName), ("last_name", employee.lastName),
-                                         ("email", employee.email), ("phone", employee.phone), ("position", employee.position),
-                                         ("team", employee.team), ("photo_url", employee.photoURL)]
-            + employee.projects.map { ("projects", $0) }
-        for (field, text) in lines where ControlCharacters.contains(in: text) {
-            add(field, "contains a control character")
+        let lines: [(String, String, Int)] = [
+            ("first_name", employee.firstName, TextLimits.maxName), ("last_name", employee.lastName, TextLimits.maxName),
+            ("email", employee.email, TextLimits.maxLine), ("phone", employee.phone, TextLimits.maxLine),
+            ("position", employee.position, TextLimits.maxName), ("team", employee.team, TextLimits.maxName),
+            ("photo_url", employee.photoURL, TextLimits.maxLine),
+        ] + employee.projects.map { ("projects", $0, TextLimits.maxLine) }
+        for (field, text, limit) in lines {
+            if let problem = TextLimits.lineProblem(text, limit: limit) { add(field, problem) }
         }
+        if employee.projects.count > 100 { add("projects", "are at most 100") }
         if ControlCharacters.contains(in: employee.biography, allowingLineBreaks: true) {
             add("biography", "contains a control character")
         }
+        if employee.biography.count > 10_000 { add("biography", "is longer than 10000 characters") }
         if let other = employeeIDs(named: employee.fullName).first(where: { $0 != employee.id }) {
             add("name", "\"\(employee.fullName)\" is already used by employee \(other)")
         }
         return found
     }
 
-    func violations(of schedule: ScheduleDefinition, at location: String) -> [RosterViolation] {
-        var found = schedule.violations(naming: { self.employees[$0]?.fullName ?? $0 }).map { violation in
+    func violations(of schedule: ScheduleDefinition, at location: String, now: UnixMillis) -> [RosterViolation] {
+        let stored = Set(schedules[schedule.id]?.overrides.map(\.id) ?? [])
+        let own = schedule.violations(naming: { self.employees[$0]?.fullName ?? $0 }, stored: stored)
+        var found = (own + schedule.costViolations(now: now)).map { violation in
             var located = violation
             if !location.isEmpty { located.location = [location, violation.location].filter { !$0.isEmpty }.joined(separator: ", ") }
             return located
         }
-        if schedule.id.isEmpty { found.append(RosterViolation(location: location, field: "id", message: "is empty")) }
-        for (field, text) in [("name", schedule.name), ("team", schedule.team)] where ControlCharacters.contains(in: text) {
-            found.append(RosterViolation(location: location, field: field, message: "contains a control character"))
+        if let problem = TextLimits.idProblem(schedule.id) { found.append(RosterViolation(location: location, field: "id", message: problem)) }
+        for (field, text) in [("name", schedule.name), ("team", schedule.team)] {
+            if let problem = TextLimits.lineProblem(text, limit: TextLimits.maxName) {
+                found.append(RosterViolation(location: location, field: field, message: problem))
+            }
+        }
+        if schedule.description.count > 10_000 {
+            found.append(RosterViolation(location: location, field: "description", message: "is longer than 10000 characters"))
         }
         if let other = self.schedule(idOrName: schedule.name), other.id != schedule.id, !schedule.name.isEmpty,
            TextFolding.fold(other.name) == TextFolding.fold(schedule.name) {
@@ -122,9 +166,12 @@ extension RosterState {
 
     func violations(of shift: Shift, at location: String) -> [RosterViolation] {
         var found: [RosterViolation] = []
-        if shift.id.isEmpty { found.append(RosterViolation(location: location, field: "id", message: "is empty")) }
-        if ControlCharacters.contains(in: shift.role) {
-            found.append(RosterViolation(location: location, field: "role", message: "contains a control character"))
+        if let problem = TextLimits.idProblem(shift.id) { found.append(RosterViolation(location: location, field: "id", message: problem)) }
+        if let problem = TextLimits.lineProblem(shift.role, limit: TextLimits.maxName) {
+            found.append(RosterViolation(location: location, field: "role", message: problem))
+        }
+        if !TimeRange.supported.contains(shift.start) || !TimeRange.supported.contains(shift.end) {
+            found.append(RosterViolation(location: location, field: "start", message: TimeRange.message))
         }
         if shift.start >= shift.end {
             found.append(RosterViolation(location: location, field: "end", message: "the start is not before the end"))
@@ -141,7 +188,8 @@ extension RosterState {
     /// Validates changes in order, each against the state the earlier ones produce, and returns
     /// the resulting state. Nothing is applied when any change is invalid: all violations are
     /// reported together. Deleting something that does not exist is `notFound`.
-    public func applyingValidated(_ changes: [(location: String, change: RosterChange)]) throws(RosterError) -> RosterState {
+    public func applyingValidated(_ changes: [(location: String, change: RosterChange)],
+                                  now: UnixMillis = .now) throws(RosterError) -> RosterState {
         var next = self
         var found: [RosterViolation] = []
         for (location, change) in changes {
@@ -161,7 +209,7 @@ extension RosterState {
             default:
                 break
             }
-            let problems = next.violations(of: change, at: location)
+            let problems = next.violations(of: change, at: location, now: now)
             guard problems.isEmpty else {
                 found += problems
                 continue

@@ -164,7 +164,7 @@ struct ScheduleEdit {
         let change: RosterChange = after.map { .scheduleUpserted($0) } ?? .scheduleDeleted(id: id)
         // The rules first (the same check a commit makes, so a preview never shows what would be
         // refused): the preview below resolves the new definition, which must be sound.
-        let problems = state.violations(of: change) + (after?.slowRotations(now: now) ?? [])
+        let problems = state.violations(of: change, now: now)
         if !problems.isEmpty { throw .invalid(problems) }
         let changes: [RosterImport.Located] = [("", change)]
         return ScheduleEdit(changes: changes, scheduleID: id, createdIDs: created,

@@ -31,6 +31,8 @@ struct WireError: Error, Equatable {
         case .notFound(_, let suggestions):
             self.init(.notFound, error.description)
             body.suggestions = suggestions
+        case .overBudget:
+            self.init(.resourceExhausted, error.description)
         }
     }
 

@@ -233,11 +233,19 @@ struct Resolve: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Resolve a year of a three-layer schedule with 50 people, restrictions and 200 overrides.")
     @Option(help: "Times to resolve it.") var runs = 20
+    @Flag(help: "Also time one whole resolution budget, and the active-turn sweep of a restricted minutely rotation.")
+    var budget = false
 
     func run() throws {
         let result = try ResolveBenchmark(runs: runs).run()
         print(String(format: "resolve: one year, 3 layers, 50 participants, 200 overrides: median %.2f ms, worst %.2f ms, %d shifts",
                      result.median, result.worst, result.shifts))
+        guard budget else { return }
+        let cost = try BudgetBenchmark(runs: runs).run()
+        print(String(format: "resolve: one whole budget (%d units, minutely rotations): median %.1f ms, worst %.1f ms",
+                     ResolutionBudget.perRequest, cost.budgetMedian, cost.budgetWorst))
+        print(String(format: "resolve: active turns of a restricted minutely rotation anchored 10 years back: first %.1f ms, again %.2f ms",
+                     cost.sweepFirst, cost.sweepAgain))
     }
 }
 

@@ -44,10 +44,10 @@ import Testing
                                                          handoff: LocalDateTime(year: 2026, month: 1, day: 1))]),
         ])
         let start: UnixMillis = 1_767_225_600_000
-        let answer = FinalSchedule.resolve([schedule], from: start, to: start + 366 * 86_400_000)
+        let answer = try FinalSchedule.resolve([schedule], from: start, to: start + 366 * 86_400_000)
         #expect(answer.truncated && answer.shifts.count == FinalSchedule.maxShifts)
         #expect(answer.shifts.last?.shift.start == start + UnixMillis(FinalSchedule.maxShifts - 1) * 60_000)
-        let next = try #require(NextDuty.first(of: "b", on: schedule, from: start + 30 * 86_400_000 + 1))
+        let next = try #require(try NextDuty.first(of: "b", on: schedule, from: start + 30 * 86_400_000 + 1))
         #expect(next.start == start + 30 * 86_400_000 + 60_000 && next.end == next.start + 60_000)
     }
 }
@@ -123,9 +123,9 @@ import Testing
         for instant in [UnixMillis.min, .min + 1, -62_135_596_800_001, 253_402_300_800_000, .max - 1, .max] {
             let lookup = ScheduleOnDutyIndex(schedule, employees: [:], around: instant).lookup(at: instant)
             #expect(lookup.current.isEmpty && lookup.until == nil, "at \(instant)")
-            #expect(NextDuty.first(of: "ada", on: schedule, from: instant) == nil)
+            #expect(try NextDuty.first(of: "ada", on: schedule, from: instant) == nil)
         }
-        #expect(FinalSchedule.resolve([schedule], from: .min, to: .max).truncated, "a window over all of time is cut, not trapped")
+        #expect(try FinalSchedule.resolve([schedule], from: .min, to: .max).truncated, "a window over all of time is cut, not trapped")
         let index = ScheduleOnDutyIndex(schedule, employees: [:], around: 0)
         #expect(index.lookup(at: .max).current.isEmpty)
     }

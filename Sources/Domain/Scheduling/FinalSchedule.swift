@@ -7,14 +7,23 @@ public enum FinalSchedule {
 
     /// Shifts of `schedules` over [from, to), of one employee if given, by start, then schedule
     /// id, employee id and id; at most `maxShifts` (`truncated` then says more exist).
+    /// One `ResolutionBudget` covers every schedule of the answer; past it the answer is
+    /// refused (`RosterError.overBudget`), never cut silently.
     public static func resolve(_ schedules: [ScheduleDefinition], from: UnixMillis, to: UnixMillis, employeeID: String? = nil)
-        -> (shifts: [(scheduleID: String, shift: ResolvedShift)], truncated: Bool)
+        throws(RosterError) -> (shifts: [(scheduleID: String, shift: ResolvedShift)], truncated: Bool)
     {
         var all: [(scheduleID: String, shift: ResolvedShift)] = []
         var truncated = false
+        var budget = ResolutionBudget.standard
         let from = max(from, TimeRange.supported.lowerBound), to = min(to, TimeRange.supported.upperBound)
         for schedule in schedules {
-            guard let answer = try? ScheduleResolver.resolve(schedule, from: from, to: to, limit: maxShifts) else { continue }
+            let answer: (shifts: [ResolvedShift], truncated: Bool)
+            do throws(ScheduleResolver.Problem) {
+                answer = try ScheduleResolver.resolve(schedule, from: from, to: to, limit: maxShifts, budget: &budget)
+            } catch {
+                guard case .overBudget = error else { continue }  // an unknown zone resolves to nobody
+                throw .overBudget(error.description)
+            }
             truncated = truncated || answer.truncated
             all += answer.shifts.filter { employeeID == nil || $0.employeeID == employeeID }.map { (schedule.id, $0) }
         }
@@ -31,22 +40,31 @@ public enum NextDuty {
     /// Their first stretch on duty that has not ended at `from` (within 366 days), looking a day
     /// ahead first, then further, so a fast rotation is not resolved for a year. (A person in a
     /// fast rotation is found within the first day; one who is not in it is never looked for.)
-    public static func first(of employeeID: String, on schedule: ScheduleDefinition, from: UnixMillis) -> ResolvedShift? {
+    public static func first(of employeeID: String, on schedule: ScheduleDefinition, from: UnixMillis) throws(RosterError)
+        -> ResolvedShift?
+    {
         // Someone the schedule never names is never on it: no need to resolve a year of it.
         guard TimeRange.supported.contains(from),
               schedule.mentionedEmployees.contains(employeeID) || schedule.shifts.contains(where: { $0.employeeID == employeeID })
         else { return nil }
         let day: UnixMillis = 86_400_000
         var lower = from
-        for span in [1, 7, 35, 366].map({ UnixMillis($0) * day }) {
-            let upper = from + span
-            let shifts = (try? ScheduleResolver.resolve(schedule, from: lower, to: upper)) ?? []
-            if let hit = shifts.first(where: { $0.employeeID == employeeID }) {
-                // Its whole length, not cut at the window searched.
-                let whole = try? ScheduleResolver.resolve(schedule, from: hit.start, to: hit.start + 366 * day, limit: 64)
-                return whole?.shifts.first { $0.employeeID == employeeID && $0.source == hit.source } ?? hit
+        var budget = ResolutionBudget.standard
+        do throws(ScheduleResolver.Problem) {
+            for span in [1, 7, 35, 366].map({ UnixMillis($0) * day }) {
+                let upper = from + span
+                let shifts = try ScheduleResolver.resolve(schedule, from: lower, to: upper, budget: &budget)
+                if let hit = shifts.first(where: { $0.employeeID == employeeID }) {
+                    // Its whole length, not cut at the window searched.
+                    let whole = try ScheduleResolver.resolve(schedule, from: hit.start, to: hit.start + 366 * day, limit: 64,
+                                                             budget: &budget)
+                    return whole.shifts.first { $0.employeeID == employeeID && $0.source == hit.source } ?? hit
+                }
+                lower = upper
             }
-            lower = upper
+        } catch {
+            guard case .overBudget = error else { return nil }
+            throw .overBudget(error.description)
         }
         return nil
     }
@@ -74,7 +92,7 @@ extension RosterState {
             }
             employeeID = found.id
         }
-        return FinalSchedule.resolve(try schedules(named: schedule).compactMap { definition(of: $0.id, from: from, to: to) }, from: from, to: to,
+        return try FinalSchedule.resolve(try schedules(named: schedule).compactMap { definition(of: $0.id, from: from, to: to) }, from: from, to: to,
                                      employeeID: employeeID)
     }
 
@@ -86,8 +104,12 @@ extension RosterState {
         guard let person = self.employee(idOrName: employee) else {
             throw .notFound("employee \"\(employee)\"", suggestions: suggestions(for: employee))
         }
-        return try schedules(named: schedule).compactMap { schedule -> (scheduleID: String, shift: ResolvedShift)? in
-            definition(of: schedule.id).flatMap { NextDuty.first(of: person.id, on: $0, from: instant) }.map { (schedule.id, $0) }
-        }.sorted { ($0.shift.start, $0.scheduleID) < ($1.shift.start, $1.scheduleID) }
+        var found: [(scheduleID: String, shift: ResolvedShift)] = []
+        for schedule in try schedules(named: schedule) {
+            guard let definition = definition(of: schedule.id),
+                  let shift = try NextDuty.first(of: person.id, on: definition, from: instant) else { continue }
+            found.append((schedule.id, shift))
+        }
+        return found.sorted { ($0.shift.start, $0.scheduleID) < ($1.shift.start, $1.scheduleID) }
     }
 }

@@ -92,24 +92,90 @@ extension ScheduleDefinition {
     static func modulo(_ value: Int, _ count: Int) -> Int { ((value % count) + count) % count }
 
     /// The most turns a restricted rotation advancing over active turns may lie between its
-    /// anchor and now: each is examined to count the active ones, on every resolve.
-    public static let maxCountedTurns = 100_000
+    /// anchor and a year from now: they are swept to count the active ones (`ActiveTurnCounter`,
+    /// about 20 ns a minutely turn, once per process and rotation rule).
+    public static let maxCountedTurns = 10_000_000
 
-    /// Rotations whose anchor is so far back that counting their active turns up to `now` would
-    /// stall the server (`maxCountedTurns`), with a sentence saying what to do.
-    public func slowRotations(now: UnixMillis) -> [RosterViolation] {
-        guard let clock = WallClock(zone: zone) else { return [] }
+    /// What makes these definitions too costly to resolve, each naming where and what to do;
+    /// empty when they may be stored. Checked on every path that stores a definition, with the
+    /// bounds of `ScheduleLimits` and `ResolutionBudget`: the windows the server resolves by
+    /// itself must fit one budget whenever they fall (an upper bound, so a rotation that starts
+    /// next year is sized now), and counting active turns must stay small for a year.
+    public func costViolations(now: UnixMillis) -> [RosterViolation] {
         var found: [RosterViolation] = []
+        let location = "schedule \(id)"
+        let rotations = layers.flatMap(\.rotations)
+        if layers.count > ScheduleLimits.maxLayers {
+            found.append(RosterViolation(location: location, field: "layers", message: "are at most \(ScheduleLimits.maxLayers)"))
+        }
+        if rotations.count > ScheduleLimits.maxRotations {
+            found.append(RosterViolation(location: location, field: "rotations",
+                message: "are at most \(ScheduleLimits.maxRotations), every version counted; end old ones or start a new schedule"))
+        }
+        if overrides.count > ScheduleLimits.maxOverrides {
+            found.append(RosterViolation(location: location, field: "overrides",
+                message: "are at most \(ScheduleLimits.maxOverrides); delete past ones first"))
+        }
+        guard let clock = WallClock(zone: zone) else { return found }  // `violations` names the zone
+        let horizon = now + 366 * 86_400_000
         for layer in layers {
-            for rotation in layer.rotations where rotation.advance == .activeTurns {
+            for rotation in layer.rotations {
+                if rotation.slots.contains(where: { $0.count > ScheduleLimits.maxSlotPeople }) {
+                    found.append(RosterViolation(location: "rotation \(rotation.id)", field: "slots",
+                                                 message: "hold at most \(ScheduleLimits.maxSlotPeople) people each"))
+                }
                 let turns = RotationTurns(rotation, level: layer.level, clock: clock)
-                guard !turns.everyTurnIsActive, turns.lastTurn(startingAtOrBefore: now) > Self.maxCountedTurns else { continue }
+                guard rotation.advance == .activeTurns, !turns.everyTurnIsActive,
+                      turns.lastTurn(startingAtOrBefore: horizon) > Self.maxCountedTurns else { continue }
                 found.append(RosterViolation(location: "rotation \(rotation.id)", field: "handoff",
-                    message: "is more than \(Self.maxCountedTurns) turns back; with restrictions every turn since it is counted: "
+                    message: "is more than \(Self.maxCountedTurns) turns back within a year; its active turns are counted from it: "
                         + "choose a later handoff (or calendar advance)"))
             }
         }
+        let units = resolutionUnitsBound(over: checkedWindow)
+        if units > ResolutionBudget.perRequest {
+            found.append(RosterViolation(location: location, field: "rotations",
+                message: "would take up to \(units) turns and stretches to resolve \(checkedWindow / 86_400_000) days "
+                    + "(the limit is \(ResolutionBudget.perRequest)): use fewer rotations, slower cadences or smaller slots"))
+        }
         return found
+    }
+
+    /// The longest window the server resolves by itself for this schedule: its on-duty index's
+    /// horizon (12 weeks, or 9 days with a sub-hourly rotation) or a preview's 35 days.
+    var checkedWindow: UnixMillis {
+        let fast = layers.contains { $0.rotations.contains { $0.cadence.isSubHourly } }
+        return fast ? ScheduleLimits.checkedWindow : max(ScheduleLimits.checkedWindow, 12 * 7 * 86_400_000)
+    }
+
+    /// An upper bound of the budget units a window of `length` costs, wherever it falls: per
+    /// rotation, its turns (each looked at) plus its stretches (each ends at a handoff or at a
+    /// restriction window's end, so they are at most turns plus window occurrences) times the
+    /// largest slot; plus the overrides.
+    func resolutionUnitsBound(over length: UnixMillis) -> Int {
+        let day: UnixMillis = 86_400_000
+        var units = overrides.count
+        for layer in layers {
+            for rotation in layer.rotations {
+                // The shortest a turn can be (a DST day is 23 hours; an hourly turn can be empty at
+                // a spring-forward, at most once per transition, hence the slack).
+                let shortest: UnixMillis = switch rotation.cadence {
+                case .minutes(let n): UnixMillis(max(1, n)) * 60_000
+                case .hours(let n): UnixMillis(max(1, n)) * 3_600_000
+                case .days(let n): UnixMillis(max(1, n)) * 23 * 3_600_000
+                case .weeks(let n): UnixMillis(max(1, n)) * 7 * 23 * 3_600_000
+                case .months(let n): UnixMillis(max(1, n)) * 28 * 23 * 3_600_000
+                }
+                let turns = Int(length / shortest) + 4
+                let occurrences = rotation.restrictions.isEmpty ? 0
+                    : (Int(length / day) + 3) * rotation.restrictions.reduce(0) { $0 + $1.weekdays.count } / 7 + rotation.restrictions.count * 3
+                let people = rotation.slots.map(\.count).max() ?? 0
+                let (product, overflow) = (turns + occurrences).multipliedReportingOverflow(by: people)
+                units += turns + (overflow ? Int.max / 4 : product)
+                if units > Int.max / 4 { return Int.max / 4 }
+            }
+        }
+        return units
     }
 }
 

@@ -89,8 +89,15 @@ public final class ScheduleOnDutyIndex: Sendable {
         // Rules repeat forever, so they are resolved a year further; one-off shifts end, so all
         // the later ones are looked at and `until` is exact.
         let farEnd = definition.hasRules ? validFor.upperBound + Self.farLookahead : .max
-        let engine = far.engine {
-            OnDutyEngine(shifts: Self.shifts(of: definition, source: source, from: horizon.lowerBound, to: farEnd), employees: employees)
+        // Resolving a year further can exceed the budget (fast rotations under a slow top
+        // layer): then `until` past the horizon is not known, and says so by being nil.
+        guard let engine = far.engine({ () -> OnDutyEngine? in
+            guard let shifts = try? Self.resolvedShifts(of: definition, source: source, from: horizon.lowerBound, to: farEnd) else {
+                return nil
+            }
+            return OnDutyEngine(shifts: shifts, employees: employees)
+        }) else {
+            return OnDutyLookup(at: lookup.at, current: lookup.current, until: nil, next: [])
         }
         var result = engine.lookup(at: instant)
         if let until = result.until, until >= farEnd {
@@ -107,11 +114,19 @@ public final class ScheduleOnDutyIndex: Sendable {
     /// they are when there are no rules; otherwise resolved, where a one-off shift that comes out
     /// whole keeps its id and role and everything else carries the resolved shift's stable id.
     static func shifts(of rules: ScheduleDefinition, source: ScheduleShiftSource, from: UnixMillis, to: UnixMillis) -> [Shift] {
+        // Definitions are checked when stored (`costViolations`) so that the horizon fits the
+        // budget; an unknown zone resolves to nobody.
+        (try? resolvedShifts(of: rules, source: source, from: from, to: to)) ?? []
+    }
+
+    static func resolvedShifts(of rules: ScheduleDefinition, source: ScheduleShiftSource, from: UnixMillis, to: UnixMillis)
+        throws(ScheduleResolver.Problem) -> [Shift]
+    {
         let oneOff = source.overlapping(from: from, to: to)
         guard rules.hasRules else { return oneOff }
         var definition = rules
         definition.shifts = oneOff
-        let resolved = (try? ScheduleResolver.resolve(definition, from: from, to: to)) ?? []
+        let resolved = try ScheduleResolver.resolve(definition, from: from, to: to)
         let originals = Dictionary(oneOff.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         return resolved.map { piece in
             var role = ""
@@ -147,14 +162,15 @@ extension Cadence {
 /// A lazily built engine shared by copies of one index. Immutable once built.
 private final class FarEngine: @unchecked Sendable {  // guarded by `lock`
     private let lock = NSLock()
-    private var built: OnDutyEngine?
+    /// nil: not built yet; .some(nil): it could not be (over budget).
+    private var built: OnDutyEngine??
 
-    func engine(_ build: () -> OnDutyEngine) -> OnDutyEngine {
+    func engine(_ build: () -> OnDutyEngine?) -> OnDutyEngine? {
         lock.lock()
         defer { lock.unlock() }
         if let built { return built }
         let engine = build()
-        built = engine
+        built = .some(engine)
         return engine
     }
 }

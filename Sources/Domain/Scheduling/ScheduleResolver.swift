@@ -45,9 +45,13 @@ public struct ResolvedShift: Sendable, Hashable, Codable {
 public enum ScheduleResolver {
     public enum Problem: Error, Sendable, Equatable, CustomStringConvertible {
         case unknownZone(String)
+        /// Resolving the window would take more work than `ResolutionBudget` allows.
+        case overBudget(limit: Int)
         public var description: String {
             switch self {
             case .unknownZone(let zone): "\"\(zone)\" is not an IANA time zone (e.g. Europe/Berlin)"
+            case .overBudget(let limit):
+                "resolving this window takes more than \(limit) turns and stretches (the limit of one request): ask a shorter window"
             }
         }
     }
@@ -62,22 +66,31 @@ public enum ScheduleResolver {
     /// rotation advancing by active turns with a cadence shorter than a week, O(turns since its
     /// anchor) to count the turns before the window (`RotationTurns.pieces`).
     public static func resolve(_ schedule: ScheduleDefinition, from: UnixMillis, to: UnixMillis) throws(Problem) -> [ResolvedShift] {
+        var budget = ResolutionBudget.standard
+        return try resolve(schedule, from: from, to: to, budget: &budget)
+    }
+
+    /// `resolve`, spending from `budget` (throws `overBudget` when it runs out).
+    public static func resolve(_ schedule: ScheduleDefinition, from: UnixMillis, to: UnixMillis,
+                               budget: inout ResolutionBudget) throws(Problem) -> [ResolvedShift] {
         guard let clock = WallClock(zone: schedule.zone) else { throw .unknownZone(schedule.zone) }
         guard from < to else { return [] }
         var pieces: [(level: Int?, piece: Piece)] = []
         for layer in schedule.layers {
             for rotation in layer.rotations {
-                for piece in RotationTurns(rotation, level: layer.level, clock: clock).pieces(from: from, to: to) {
+                for piece in try RotationTurns(rotation, level: layer.level, clock: clock).pieces(from: from, to: to, budget: &budget) {
                     pieces.append((layer.level, piece))
                 }
             }
         }
         for shift in schedule.shifts where shift.start < to && shift.end > from && shift.start < shift.end {
+            try budget.spend()
             pieces.append((nil, Piece(employeeID: shift.employeeID, start: max(shift.start, from), end: min(shift.end, to),
                                       source: .shift(id: shift.id))))
         }
         let overrides = schedule.overrides.filter { $0.start < to && $0.end > from && $0.start < $0.end }
             .sorted { ($0.start, $0.id) < ($1.start, $1.id) }
+        try budget.spend(overrides.count)
 
         // Elementary intervals between every boundary; in each, one set of people. A sweep keeps
         // the pieces and overrides that cover the current interval, so the work is the number of
@@ -147,12 +160,19 @@ public enum ScheduleResolver {
     /// when more shifts start before `to`.
     public static func resolve(_ schedule: ScheduleDefinition, from: UnixMillis, to: UnixMillis,
                                limit: Int) throws(Problem) -> (shifts: [ResolvedShift], truncated: Bool) {
+        var budget = ResolutionBudget.standard
+        return try resolve(schedule, from: from, to: to, limit: limit, budget: &budget)
+    }
+
+    /// The first `limit` shifts, spending from `budget` across every chunk.
+    public static func resolve(_ schedule: ScheduleDefinition, from: UnixMillis, to: UnixMillis, limit: Int,
+                               budget: inout ResolutionBudget) throws(Problem) -> (shifts: [ResolvedShift], truncated: Bool) {
         var result: [ResolvedShift] = []
         var start = from
         var chunk: UnixMillis = 86_400_000
         while start < to {
             let end = min(to, start + chunk)
-            for shift in try resolve(schedule, from: start, to: end) {
+            for shift in try resolve(schedule, from: start, to: end, budget: &budget) {
                 // Join the piece the previous chunk cut at `start` (same person and source).
                 if shift.start == start, let index = result.lastIndex(where: {
                     $0.end == start && $0.employeeID == shift.employeeID && $0.source == shift.source
@@ -188,11 +208,20 @@ struct RotationTurns {
     let clock: WallClock
     private let anchorDay: WallClock.Day
 
+    /// A fixed-length (minutes) cadence's first handoff and step, so that `handoff` is plain
+    /// arithmetic for it (no zone lookup per turn).
+    private let fixed: (first: UnixMillis, step: UnixMillis)?
+
     init(_ rotation: Rotation, level: Int, clock: WallClock) {
         self.rotation = rotation
         self.level = level
         self.clock = clock
         anchorDay = WallClock.Day(year: rotation.handoff.year, month: rotation.handoff.month, day: rotation.handoff.day)
+        if case .minutes(let n) = rotation.cadence {
+            fixed = (clock.instant(anchorDay, minuteOfDay: rotation.handoff.minuteOfDay), UnixMillis(n) * 60_000)
+        } else {
+            fixed = nil
+        }
     }
 
     /// The instant turn `k` starts (k ≥ 0).
@@ -207,8 +236,8 @@ struct RotationTurns {
             let total = minute + k * n * 60
             let days = total >= 0 ? total / 1440 : (total - 1439) / 1440
             return clock.instant(clock.day(anchorDay, adding: days), minuteOfDay: total - days * 1440)
-        case .minutes(let n):
-            return clock.instant(anchorDay, minuteOfDay: minute) + UnixMillis(k * n) * 60_000
+        case .minutes:
+            return fixed!.first + UnixMillis(k) * fixed!.step
         }
     }
 
@@ -244,35 +273,37 @@ struct RotationTurns {
 
     /// Every on-duty stretch of every turn that overlaps [from, to), per person in the turn's slot.
     ///
-    /// Cost: O(turns in the window) when every turn counts (no restrictions, or `advance:
-    /// calendar`): the first turn is found by binary search over the handoffs. With restrictions
-    /// and active-turn advance, the turns before the window must be counted: O(turns since the
-    /// anchor), each O(days in the turn).
-    func pieces(from: UnixMillis, to: UnixMillis) -> [ScheduleResolver.Piece] {
+    /// Cost: O(turns in the window) plus a unit per stretch made, spent from `budget`; the first
+    /// turn is found by binary search over the handoffs. With restrictions and active-turn
+    /// advance, the active turns before the window are counted by `ActiveTurnCounter` (a sweep
+    /// remembered between calls), not turn by turn here.
+    func pieces(from: UnixMillis, to: UnixMillis, budget: inout ResolutionBudget) throws(ScheduleResolver.Problem)
+        -> [ScheduleResolver.Piece]
+    {
         guard !rotation.slots.isEmpty else { return [] }
-        var pieces: [ScheduleResolver.Piece] = []
         let from = max(from, rotation.since ?? .min)
-        var k = 0
-        var activeTurns = 0
-        if rotation.advance == .calendar || everyTurnIsActive {
-            k = max(0, lastTurn(startingAtOrBefore: from))
-            activeTurns = k
-        }
-        var start = handoff(k)
         let stop = min(to, rotation.end ?? .max)
+        guard from < stop else { return [] }
+        var pieces: [ScheduleResolver.Piece] = []
+        // Turns before the one holding `from` end by `from`: they make no stretch.
+        var k = max(0, lastTurn(startingAtOrBefore: from))
+        var activeTurns = rotation.advance == .calendar || everyTurnIsActive ? k : ActiveTurnCounter.count(self, before: k)
+        var start = handoff(k)
+        let (lower, upper) = (rotation.since ?? .min, rotation.end ?? .max)
         while start < stop {
+            try budget.spend()
             let end = handoff(k + 1)
             let turn = onDutyStretches(start: start, end: end)
-            let (lower, upper) = (rotation.since ?? .min, rotation.end ?? .max)
-            let stretches = turn.compactMap { s, e in max(s, lower) < min(e, upper) ? (max(s, lower), min(e, upper)) : nil }
             let index = (rotation.advance == .calendar ? k : activeTurns) + rotation.slotOffset
             let slot = rotation.slots[index % rotation.slots.count]
             if end > from {
-                for (s, e) in stretches where e > from && s < to {
+                for (s, e) in turn {
+                    let (s, e) = (max(s, lower, from), min(e, upper, to))
+                    guard s < e else { continue }
+                    try budget.spend(slot.count)
                     for person in slot {
-                        pieces.append(.init(employeeID: person, start: max(s, from), end: min(e, to),
-                                            source: .rotation(level: level, rotation: rotation.id, version: rotation.version,
-                                                              turn: k)))
+                        pieces.append(.init(employeeID: person, start: s, end: e,
+                                            source: .rotation(level: level, rotation: rotation.id, version: rotation.version, turn: k)))
                     }
                 }
             }
@@ -320,15 +351,7 @@ struct RotationTurns {
         let target = lastTurn(startingAtOrBefore: instant)
         guard target >= 0 else { return nil }
         if rotation.advance == .calendar { return (target + rotation.slotOffset) % rotation.slots.count }
-        var activeTurns = 0
-        if everyTurnIsActive {
-            activeTurns = target
-        } else {
-            for k in 0..<target {
-                let (start, end) = (handoff(k), handoff(k + 1))
-                if !onDutyStretches(start: start, end: end).isEmpty { activeTurns += 1 }
-            }
-        }
+        let activeTurns = everyTurnIsActive ? target : ActiveTurnCounter.count(self, before: target)
         return (activeTurns + rotation.slotOffset) % rotation.slots.count
     }
 }

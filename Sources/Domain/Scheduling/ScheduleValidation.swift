@@ -5,8 +5,9 @@ extension ScheduleDefinition {
     /// stored. Overlapping overrides that touch the same person are refused, naming the other
     /// one (GoAlert's rule): resolving them silently by creation order is how people end up
     /// surprised by who is on duty.
-    /// `name` says who an employee id is, in messages.
-    public func violations(naming nameOf: (String) -> String = { $0 }) -> [RosterViolation] {
+    /// `name` says who an employee id is, in messages; `stored` are the ids of the overrides
+    /// already on the schedule, which a conflict names as the one to change (not the new one).
+    public func violations(naming nameOf: (String) -> String = { $0 }, stored: Set<String> = []) -> [RosterViolation] {
         var found: [RosterViolation] = []
         func add(_ location: String, _ field: String, _ message: String) {
             found.append(RosterViolation(location: location, field: field, message: message))
@@ -17,7 +18,7 @@ extension ScheduleDefinition {
         for layer in layers {
             for rotation in layer.rotations {
                 let location = "rotation \(rotation.id)"
-                if rotation.id.isEmpty { add(location, "id", "is empty") }
+                if let problem = TextLimits.idProblem(rotation.id) { add(location, "id", problem) }
                 if !rotationIDs.insert("\(rotation.id)#\(rotation.version)").inserted { add(location, "id", "is used twice") }
                 if rotation.slots.isEmpty { add(location, "slots", "has no participants") }
                 if !(1900...9999).contains(rotation.handoff.year) {
@@ -47,6 +48,9 @@ extension ScheduleDefinition {
         }
         for override in overrides {
             let location = "override \(override.id)"
+            if let problem = TextLimits.idProblem(override.id) { add(location, "id", problem) }
+            if ControlCharacters.contains(in: override.reason, allowingLineBreaks: true) { add(location, "reason", "contains a control character") }
+            if override.reason.count > TextLimits.maxLine { add(location, "reason", "is longer than \(TextLimits.maxLine) characters") }
             if override.start >= override.end { add(location, "end", "the start is not before the end") }
             if !TimeRange.supported.contains(override.start) || !TimeRange.supported.contains(override.end) {
                 add(location, "window", TimeRange.message)
@@ -55,16 +59,42 @@ extension ScheduleDefinition {
                 add(location, "with", "replaces a person with themselves")
             }
         }
-        // Conflicts: two overrides with overlapping windows that touch a common person.
-        let sorted = overrides.sorted { ($0.start, $0.id) < ($1.start, $1.id) }
-        for (index, first) in sorted.enumerated() {
-            for second in sorted[(index + 1)...] {
-                guard second.start < first.end else { break }
-                let common = first.people.intersection(second.people).map(nameOf).sorted()
-                if !common.isEmpty {
-                    add("override \(second.id)", "window",
-                        "overlaps override \(first.id), which also changes \(common.joined(separator: " and ")); "
-                            + "change or remove that one first")
+        found += overrideConflicts(naming: nameOf, stored: stored)
+        return found
+    }
+}
+
+extension ScheduleDefinition {
+    /// The most conflicts reported at once (a file of thousands of overlapping overrides would
+    /// otherwise produce millions of lines).
+    static let maxReportedConflicts = 100
+
+    /// Two overrides with overlapping windows that touch a common person. A sweep by start keeps,
+    /// per person, the overrides still running: O(n log n) for a valid schedule (where each
+    /// person has at most one running), however many overrides it has.
+    func overrideConflicts(naming nameOf: (String) -> String, stored: Set<String>) -> [RosterViolation] {
+        var found: [RosterViolation] = []
+        var running: [String: [ScheduleOverride]] = [:]
+        for second in overrides.sorted(by: { ($0.start, $0.id) < ($1.start, $1.id) }) {
+            var common: [String: Set<String>] = [:]
+            var firsts: [ScheduleOverride] = []
+            for person in second.people.sorted() {
+                running[person]?.removeAll { $0.end <= second.start }
+                for first in running[person] ?? [] {
+                    if common[first.id] == nil { firsts.append(first) }
+                    common[first.id, default: []].insert(person)
+                }
+                running[person, default: []].append(second)
+            }
+            for first in firsts {
+                // The report is about the override being added; it names the one already stored.
+                let (subject, other) = stored.contains(second.id) && !stored.contains(first.id) ? (first, second) : (second, first)
+                let people = common[first.id, default: []].map(nameOf).sorted().joined(separator: " and ")
+                found.append(RosterViolation(location: "override \(subject.id)", field: "window",
+                    message: "overlaps override \(other.id), which also changes \(people); change or remove that one first"))
+                if found.count >= Self.maxReportedConflicts {
+                    found.append(RosterViolation(location: "overrides", field: "window", message: "and possibly more conflicts"))
+                    return found
                 }
             }
         }

@@ -16,6 +16,9 @@ public struct WallClock: Sendable {
         self.zone = timeZone
     }
 
+    /// The zone's IANA name.
+    public var zoneIdentifier: String { zone.identifier }
+
     /// A local date: year, month, day.
     public struct Day: Sendable, Hashable, Comparable {
         public var year: Int, month: Int, day: Int
