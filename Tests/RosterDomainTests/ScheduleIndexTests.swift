@@ -8,33 +8,40 @@ import Testing
 @Suite(.timeLimit(.minutes(5))) struct ScheduleIndexTests {
     @Test func theIndexAgreesWithTheOracleAndItsUntilIsTheNextChange() async throws {
         await propertyCheck(count: 300, input: ScheduleOracleTests.caseGen) { example in
-            let oracle = Oracle(example.schedule, until: example.to + 86_400_000)
-            // One index, as the server keeps it; a lookup in another week builds that week's.
-            let index = ScheduleOnDutyIndex(example.schedule, employees: [:], around: example.from)
-            var t = example.from
-            while t < example.to {
-                let lookup = index.lookup(at: t)
-                let now = oracle.onDuty(at: t)
-                #expect(Set(lookup.currentEmployeeIDs) == now, "at \(t) in \(example.schedule.zone)")
-                if let until = lookup.until, until < example.to {
-                    #expect(oracle.onDuty(at: until) != now, "until \(until) is a change")
-                    var u = t + ScheduleOracleTests.quarter
-                    while u < until {
-                        #expect(oracle.onDuty(at: u) == now, "nothing changes before until (\(u))")
-                        u += ScheduleOracleTests.quarter
+            let mismatch = try await offThePool { () -> String? in
+                let oracle = Oracle(example.schedule, until: example.to + 86_400_000)
+                // One index, as the server keeps it; a lookup in another week builds that week's.
+                let index = ScheduleOnDutyIndex(example.schedule, employees: [:], around: example.from)
+                var t = example.from
+                while t < example.to {
+                    let lookup = index.lookup(at: t)
+                    let now = oracle.onDuty(at: t)
+                    if Set(lookup.currentEmployeeIDs) != now { return "at \(t) in \(example.schedule.zone)" }
+                    if let until = lookup.until, until < example.to {
+                        if oracle.onDuty(at: until) == now { return "until \(until) is no change" }
+                        var u = t + ScheduleOracleTests.quarter
+                        while u < until {
+                            if oracle.onDuty(at: u) != now { return "a change at \(u) before until \(until)" }
+                            u += ScheduleOracleTests.quarter
+                        }
                     }
+                    t += 4 * ScheduleOracleTests.quarter
                 }
-                t += 4 * ScheduleOracleTests.quarter
+                return nil
             }
+            #expect(mismatch == nil, "\(mismatch ?? "")")
         }
     }
 
     @Test func resolvingInChunksGivesTheSameShiftsAsOneWindow() async throws {
         await propertyCheck(count: 300, input: ScheduleOracleTests.caseGen) { example in
-            let whole = try ScheduleResolver.resolve(example.schedule, from: example.from - 86_400_000, to: example.to + 86_400_000)
-            let chunked = try ScheduleResolver.resolve(example.schedule, from: example.from - 86_400_000, to: example.to + 86_400_000,
-                                                       limit: 100_000)
-            #expect(chunked.shifts == whole && !chunked.truncated)
+            let same = try await offThePool { () throws -> Bool in
+                let whole = try ScheduleResolver.resolve(example.schedule, from: example.from - 86_400_000, to: example.to + 86_400_000)
+                let chunked = try ScheduleResolver.resolve(example.schedule, from: example.from - 86_400_000,
+                                                           to: example.to + 86_400_000, limit: 100_000)
+                return chunked.shifts == whole && !chunked.truncated
+            }
+            #expect(same)
         }
     }
 

@@ -61,22 +61,30 @@ final class PostgresConnections: Sendable {
     /// changes for that. A body that runs out of time has its connection closed (PostgreSQL rolls back what it had not committed) and fails
     /// with `StoreUnavailable`: the outcome of a COMMIT already sent is then unknown, as with
     /// any lost connection, and the next commit's revision check settles it.
-    func withConnection<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws
+    func withConnection<Result: Sendable>(limit given: Duration? = nil,
+                                          _ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws
         -> Result
     {
         let connection = try await lease()
-        let limit = operationLimit
+        let limit = given ?? operationLimit
         return try await withCheckedThrowingContinuation { continuation in
             let pending = NIOLockedValueBox<CheckedContinuation<Result, any Error>?>(continuation)
             let take: @Sendable () -> CheckedContinuation<Result, any Error>? = {
                 pending.withLockedValue { value in defer { value = nil }; return value }
             }
             let timer = Task {
-                let started = ContinuousClock.now
+                var started = ContinuousClock.now
                 var closedAt: ContinuousClock.Instant?
+                var asleepSince = started
                 while true {
                     guard (try? await Task.sleep(for: .milliseconds(250))) != nil else { return }
                     let now = ContinuousClock.now
+                    // Woken far later than asked: this process was not running (its threads busy
+                    // or stopped), so PostgreSQL's answer may be waiting to be read. That time is
+                    // not PostgreSQL's: the deadline moves by it.
+                    let overslept = now - asleepSince - .milliseconds(250)
+                    if overslept > .seconds(1) { started += overslept }
+                    asleepSince = now
                     if closedAt == nil, connection.isClosed { closedAt = now }
                     let why: String
                     if let closedAt, now - closedAt >= .seconds(1) {
@@ -110,10 +118,11 @@ final class PostgresConnections: Sendable {
     }
 
     /// One transaction; an error thrown inside it comes out as itself (PostgresNIO wraps it).
-    func withTransaction<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws
+    func withTransaction<Result: Sendable>(limit: Duration? = nil,
+                                           _ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws
         -> Result
     {
-        try await withConnection { connection in
+        try await withConnection(limit: limit) { connection in
             do {
                 return try await connection.withTransaction(logger: self.logger) { connection in try await body(connection) }
             } catch let error as PostgresTransactionError {

@@ -96,8 +96,12 @@ public final class PostgresRosterStore: RosterStore, Sendable {
 
     // MARK: Schema
 
+    /// How long the schema's migration may take: DDL over a big store, or on a loaded host,
+    /// takes longer than the 15 s a steady-state statement gets.
+    static let migrationLimit: Duration = .seconds(300)
+
     func migrate() async throws {
-        try await transaction { connection in
+        try await connections.withTransaction(limit: Self.migrationLimit) { connection in
             // One node migrates at a time; the others wait and then find nothing to do.
             try await connection.query("SELECT pg_advisory_xact_lock(7400001)", logger: self.logger)
             try await connection.query("""
@@ -207,6 +211,7 @@ public final class PostgresRosterStore: RosterStore, Sendable {
             )
             """,
         "v7-notifications": notificationMigration,
+        "v8-token-minted-by": "ALTER TABLE token ADD COLUMN minted_by TEXT",
     ]
 
     // MARK: Tenants and changes
@@ -373,13 +378,13 @@ public final class PostgresRosterStore: RosterStore, Sendable {
     public func loadTokens() async throws -> [StoredToken] {
         var tokens: [StoredToken] = []
         let rows = try await connections.query("""
-            SELECT id, tenant_id, role, secret_sha256, label, created_at_ms, expires_at_ms, revoked_at_ms, employee_id, scope
+            SELECT id, tenant_id, role, secret_sha256, label, created_at_ms, expires_at_ms, revoked_at_ms, employee_id, scope, minted_by
             FROM token ORDER BY created_at_ms, id
             """)
-        for row in try rows.decode((String, String, String, Data, String, Int64, Int64?, Int64?, String?, String?).self) {
+        for row in try rows.decode((String, String, String, Data, String, Int64, Int64?, Int64?, String?, String?, String?).self) {
             tokens.append(StoredToken(id: row.0, tenantID: row.1, role: AccessRole(rawValue: row.2) ?? .reader,
                                       secretHash: [UInt8](row.3), label: row.4, createdAt: row.5, expiresAt: row.6,
-                                      revokedAt: row.7, employeeID: row.8, scope: row.9))
+                                      revokedAt: row.7, employeeID: row.8, scope: row.9, mintedBy: row.10))
         }
         return tokens
     }
@@ -387,9 +392,10 @@ public final class PostgresRosterStore: RosterStore, Sendable {
     public func insertToken(_ token: StoredToken) async throws {
         try await transaction { connection in
             try await connection.query("""
-                INSERT INTO token (id, tenant_id, role, secret_sha256, label, created_at_ms, expires_at_ms, revoked_at_ms, employee_id, scope)
+                INSERT INTO token (id, tenant_id, role, secret_sha256, label, created_at_ms, expires_at_ms, revoked_at_ms, employee_id, scope,
+                                   minted_by)
                 VALUES (\(token.id), \(token.tenantID), \(token.role.rawValue), \(Data(token.secretHash)), \(token.label), \(token.createdAt),
-                        \(token.expiresAt), \(token.revokedAt), \(token.employeeID), \(token.scope))
+                        \(token.expiresAt), \(token.revokedAt), \(token.employeeID), \(token.scope), \(token.mintedBy))
                 """, logger: self.logger)
             try await connection.query("SELECT pg_notify(\(Self.channel), 'a')", logger: self.logger)
         }
