@@ -27,59 +27,50 @@ struct AdminOperations: Sendable {
     /// the same tenant uses it up; then the admin gets a retryable `unavailable`.
     static let conflictPatience: Duration = .seconds(10)
 
+    /// The most bytes an answer's body may take (the frame limit, less room for its header):
+    /// GetAudit leaves older entries out past it.
+    var maxAnswerBytes: Int = WireProtocol.defaultMaxFrameLength - 1_024
+
+    /// CPU-heavy steps (planning, validation, deriving notices, re-indexing) run on the work
+    /// pool when there is one; without (tools, tests) they run where the caller is.
+    var work: TenantWorkPool? = nil
+
+    /// `body` on the work pool for `tenant`; nil when the pool refused it (the tenant has too
+    /// much waiting, or the server is stopping).
+    func computed<T: Sendable>(_ tenant: String, _ body: @escaping @Sendable () -> T) async -> T? {
+        guard let work else { return body() }
+        return await work.run(tenant, body)
+    }
+
+    static let busy = WireError(.resourceExhausted, "the server is busy with this tenant's work; try again shortly", retryable: true)
+
+    /// What a request commits, or the answer when it commits nothing (a preview, a dry run, a
+    /// refusal): worked out from the tenant's state alone.
+    enum Plan: Sendable {
+        case answer(Result<Roster_V1_MutationResult, WireError>)
+        case commit(Changes)
+
+        struct Changes: Sendable {
+            var located: [RosterImport.Located]
+            var summary: Roster_V1_ImportSummary?
+            var preview: [Roster_V1_DutyDelta] = []
+            var previewOmitted: UInt32 = 0
+            var editIDs: [String] = []
+        }
+    }
+
     func perform(_ request: RosterMessage, on tenant: TenantRuntime, actor: Actor) async -> Performed {
-        let view = tenant.view
-        let located: [RosterImport.Located]
-        var summary: Roster_V1_ImportSummary?
-        var preview: [Roster_V1_DutyDelta] = []
-        var editIDs: [String] = []
-        var previewOmitted: UInt32 = 0
-        do throws(RosterError) {
-            if case .editSchedule(let body) = request {
-                if !actor.isAdmin {
-                    if let refusal = ScheduleEdit.refusal(of: body, by: actor, state: view.state) {
-                        return Performed(result: .failure(refusal))
-                    }
-                }
-                let edit = try ScheduleEdit.plan(body, state: view.state, author: actor.author, now: clock.now(),
-                                                 newID: IdentifierFactory.make)
-                located = edit.changes
-                // A minutely rotation moves tens of thousands of stretches: list the first ones.
-                preview = edit.deltas.prefix(ScheduleEdit.maxListedDeltas)
-                    .map { Roster_V1_DutyDelta($0, scheduleID: edit.scheduleID, in: view.state) }
-                previewOmitted = UInt32(max(0, edit.deltas.count - ScheduleEdit.maxListedDeltas))
-                editIDs = [edit.scheduleID] + edit.createdIDs
-                if body.preview {
-                    return Performed(result: .success(.with {
-                        $0.epoch = view.epoch
-                        $0.revision = view.revision
-                        $0.ids = editIDs
-                        $0.dryRun = true
-                        $0.preview = preview
-                        $0.previewOmitted = previewOmitted
-                    }))
-                }
-            } else if case .importData(let body) = request {
-                let plan = try importPlan(body, state: view.state)
-                located = plan.changes
-                summary = Roster_V1_ImportSummary(plan)
-                if body.dryRun || located.isEmpty {
-                    // Nothing to commit: a dry run, or a file that changes nothing (all unchanged).
-                    return Performed(result: .success(.with {
-                        $0.epoch = view.epoch
-                        $0.revision = view.revision
-                        $0.importSummary = summary!
-                        $0.dryRun = body.dryRun
-                    }))
-                }
-            } else {
-                located = try changes(for: request, state: view.state)
-            }
-        } catch {
-            return Performed(result: .failure(WireError(error)))
+        let now = clock.now()
+        guard let plan = await computed(tenant.id, { self.plan(request, view: tenant.view, actor: actor, now: now) }) else {
+            return Performed(result: .failure(Self.busy))
+        }
+        let changes: Plan.Changes
+        switch plan {
+        case .answer(let result): return Performed(result: result)
+        case .commit(let planned): changes = planned
         }
         let committed: (epoch: UInt64, entry: HistoryEntry, revision: TenantRuntime.CommittedRevision)
-        switch await commitOnce(located, on: tenant, actor: actor, reason: AuditLog.reason(of: request)) {
+        switch await commitOnce(changes.located, on: tenant, actor: actor, reason: AuditLog.reason(of: request)) {
         case .success(let done): committed = done
         case .failure(let failure): return Performed(result: .failure(failure.error), conflicted: failure.conflicted)
         }
@@ -99,12 +90,58 @@ struct AdminOperations: Sendable {
                     case .motdSet: nil
                     }
                 }
-                if let summary { $0.importSummary = summary }
-                $0.preview = preview
-                $0.previewOmitted = previewOmitted
+                if let summary = changes.summary { $0.importSummary = summary }
+                $0.preview = changes.preview
+                $0.previewOmitted = changes.previewOmitted
                 // A schedule edit names the schedule, then what it made (a rotation, overrides).
-                if !editIDs.isEmpty { $0.ids = editIDs }
+                if !changes.editIDs.isEmpty { $0.ids = changes.editIDs }
             }), committed: committed.revision)
+    }
+
+    /// The changes `request` makes to `view`, or its answer when it makes none. Pure CPU work.
+    func plan(_ request: RosterMessage, view: TenantRuntime.View, actor: Actor, now: UnixMillis) -> Plan {
+        do throws(RosterError) {
+            if case .editSchedule(let body) = request {
+                if !actor.isAdmin, let refusal = ScheduleEdit.refusal(of: body, by: actor, state: view.state) {
+                    return .answer(.failure(refusal))
+                }
+                let edit = try ScheduleEdit.plan(body, state: view.state, author: actor.author, now: now, newID: IdentifierFactory.make)
+                var changes = Plan.Changes(located: edit.changes)
+                // A minutely rotation moves tens of thousands of stretches: list the first ones.
+                changes.preview = edit.deltas.prefix(ScheduleEdit.maxListedDeltas)
+                    .map { Roster_V1_DutyDelta($0, scheduleID: edit.scheduleID, in: view.state) }
+                changes.previewOmitted = UInt32(max(0, edit.deltas.count - ScheduleEdit.maxListedDeltas))
+                changes.editIDs = [edit.scheduleID] + edit.createdIDs
+                if body.preview {
+                    return .answer(.success(.with {
+                        $0.epoch = view.epoch
+                        $0.revision = view.revision
+                        $0.ids = changes.editIDs
+                        $0.dryRun = true
+                        $0.preview = changes.preview
+                        $0.previewOmitted = changes.previewOmitted
+                    }))
+                }
+                return .commit(changes)
+            } else if case .importData(let body) = request {
+                let plan = try importPlan(body, state: view.state, now: now)
+                let summary = Roster_V1_ImportSummary(plan)
+                if body.dryRun || plan.changes.isEmpty {
+                    // Nothing to commit: a dry run, or a file that changes nothing (all unchanged).
+                    return .answer(.success(.with {
+                        $0.epoch = view.epoch
+                        $0.revision = view.revision
+                        $0.importSummary = summary
+                        $0.dryRun = body.dryRun
+                    }))
+                }
+                return .commit(Plan.Changes(located: plan.changes, summary: summary))
+            } else {
+                return .commit(Plan.Changes(located: try changes(for: request, state: view.state)))
+            }
+        } catch {
+            return .answer(.failure(WireError(error)))
+        }
     }
 
     /// GetAudit: the tenant's matching entries, oldest first. Readers never get here.
@@ -127,22 +164,30 @@ struct AdminOperations: Sendable {
             }
             let matching = AuditLog.matcher(request, people: people, state: state)
             let found = try await store.auditEntries(tenantID: tenant.id, since: request.sinceMs, limit: limit, matching: matching)
+            // Newest first from the store: keep as many as fit one frame, leaving older ones out.
+            var kept: [Roster_V1_AuditEntry] = [], bytes = 0, cut = false
+            for entry in found.entries {
+                let size = (try? entry.serializedBytes() as [UInt8])?.count ?? maxAnswerBytes
+                guard bytes + size + 8 <= maxAnswerBytes else { cut = true; break }
+                bytes += size + 8
+                kept.append(entry)
+            }
             return .success(.with {
-                $0.entries = found.entries.reversed()
-                $0.truncated = found.truncated
+                $0.entries = kept.reversed()
+                $0.truncated = found.truncated || cut
             })
         } catch {
             return .failure(WireError(.unavailable, "the audit log could not be read: \(error)", retryable: true))
         }
     }
 
-    private func importPlan(_ body: Roster_V1_ImportRequest, state: RosterState) throws(RosterError) -> ImportPlan {
+    private func importPlan(_ body: Roster_V1_ImportRequest, state: RosterState, now: UnixMillis) throws(RosterError) -> ImportPlan {
         guard let format = ImportFormat(body.format) else {
             throw .invalid([RosterViolation(field: "format", message: "is not a known import format")])
         }
         let plan = try RosterImport.plan(format: format, data: body.data,
                                          options: ImportOptions(replace: body.replace, updateExisting: body.updateExisting),
-                                         current: state, newID: IdentifierFactory.make)
+                                         current: state, now: now, newID: IdentifierFactory.make)
         if plan.rows.isEmpty { throw .invalid([RosterViolation(location: "document", field: "", message: "holds no records")]) }
         return plan
     }
@@ -161,27 +206,51 @@ struct AdminOperations: Sendable {
         var conflicted = false
     }
 
-    private func commitOnce(_ located: [RosterImport.Located], on tenant: TenantRuntime, actor: Actor, reason: String) async
-        -> Result<(epoch: UInt64, entry: HistoryEntry, revision: TenantRuntime.CommittedRevision), CommitFailure>
-    {
-        let view = tenant.view
+    /// A revision ready to be stored: the new state, its history entry, audit entry and outbox.
+    struct Staged: Sendable {
+        var state: RosterState
+        var entry: HistoryEntry
+        var audit: Roster_V1_AuditEntry
+        var outbox: OutboxWrite
+    }
+
+    /// Validates `located` against `view` and derives what the commit writes. Pure CPU work.
+    func stage(_ located: [RosterImport.Located], view: TenantRuntime.View, tenantID: String, actor: Actor, reason: String,
+               now: UnixMillis) -> Result<Staged, WireError> {
         let located = view.state.expandingCascades(located)
         let newState: RosterState
         do throws(RosterError) {
-            newState = try view.state.applyingValidated(located)
+            newState = try view.state.applyingValidated(located, now: now)
         } catch {
-            return .failure(CommitFailure(error: WireError(error)))
+            return .failure(WireError(error))
         }
-        let entry = HistoryEntry(revision: view.revision + 1, committedAt: clock.now(), changes: located.map(\.change))
+        let entry = HistoryEntry(revision: view.revision + 1, committedAt: now, changes: located.map(\.change))
         let audit = AuditLog.change(revision: entry.revision, at: entry.committedAt, changes: entry.changes, before: view.state,
                                     actor: actor, reason: reason)
-        let outbox = notifier?.outbox(tenantID: tenant.id, previous: view.state, current: newState, changes: entry.changes,
+        let outbox = notifier?.outbox(tenantID: tenantID, previous: view.state, current: newState, changes: entry.changes,
                                       revision: entry.revision, now: entry.committedAt, actor: actor.name) ?? OutboxWrite()
+        return .success(Staged(state: newState, entry: entry, audit: audit, outbox: outbox))
+    }
+
+    private func commitOnce(_ located: [RosterImport.Located], on tenant: TenantRuntime, actor: Actor, reason: String) async
+        -> Result<(epoch: UInt64, entry: HistoryEntry, revision: TenantRuntime.CommittedRevision), CommitFailure>
+    {
+        let view = tenant.view, now = clock.now(), tenantID = tenant.id
+        guard let staged = await computed(tenant.id, { self.stage(located, view: view, tenantID: tenantID, actor: actor, reason: reason,
+                                                                    now: now) }) else {
+            return .failure(CommitFailure(error: Self.busy))
+        }
+        let ready: Staged
+        switch staged {
+        case .success(let done): ready = done
+        case .failure(let error): return .failure(CommitFailure(error: error))
+        }
+        let entry = ready.entry
         do {
             let started = ContinuousClock.now
-            try await store.commit(tenantID: tenant.id, entry: entry, historyLimit: historyLimit, audit: audit, outbox: outbox)
+            try await store.commit(tenantID: tenant.id, entry: entry, historyLimit: historyLimit, audit: ready.audit, outbox: ready.outbox)
             metrics?.committed(entry.changes, after: .now - started)
-            notifier?.committed(tenantID: tenant.id, write: outbox)
+            notifier?.committed(tenantID: tenant.id, write: ready.outbox)
         } catch let conflict as StoreError {
             guard conflict.isConflict else {
                 return .failure(CommitFailure(error: WireError(.unavailable, "the change could not be stored: \(conflict)", retryable: true)))
@@ -190,7 +259,18 @@ struct AdminOperations: Sendable {
         } catch {
             return .failure(CommitFailure(error: WireError(.unavailable, "the change could not be stored: \(error)", retryable: true)))
         }
-        return .success((view.epoch, entry, tenant.apply(entry, state: newState)))
+        // Durable now: the tenant takes it (re-indexing the schedules it touched), ahead of its
+        // waiting queries, which should see it.
+        let state = ready.state
+        let revision: TenantRuntime.CommittedRevision
+        if let work {
+            revision = await withCheckedContinuation { continuation in
+                work.urgent(tenant.id) { continuation.resume(returning: tenant.apply(entry, state: state)) }
+            }
+        } else {
+            revision = tenant.apply(entry, state: state)
+        }
+        return .success((view.epoch, entry, revision))
     }
 
     private func changes(for request: RosterMessage, state: RosterState) throws(RosterError) -> [RosterImport.Located] {

@@ -15,29 +15,39 @@ enum AuditLog {
     /// The most entries one GetAudit returns (and the default).
     static let maxEntries = 1000
 
-    /// Refused Hellos recorded one by one per second; a flood beyond that is counted and the
-    /// count told with the next one recorded, so guessing cannot fill the disk or the write path.
+    /// Refused Hellos recorded one by one: a burst of `burst`, then one every `refillMillis`
+    /// (a token bucket). A flood beyond is counted and the count told with the next one
+    /// recorded, so guessing cannot fill the disk or the write path: at most 43,200 a day.
     struct FailureBudget: Sendable {
-        static let perSecond = 20
-        var second: UnixMillis = 0
-        var recorded = 0
-        var suppressed = 0
+        static let burst = 20
+        static let refillMillis: UnixMillis = 2_000
+        private var available = Double(burst)
+        private var updatedAt: UnixMillis?
+        private var suppressed = 0
 
         /// Whether to record a failure at `now`, and how many went unrecorded before it.
         mutating func admit(at now: UnixMillis) -> (record: Bool, suppressedBefore: Int) {
-            if now / 1000 != second {
-                second = now / 1000
-                recorded = 0
+            if let updatedAt, now > updatedAt {
+                available = min(Double(Self.burst), available + Double(now - updatedAt) / Double(Self.refillMillis))
             }
-            guard recorded < Self.perSecond else {
+            updatedAt = max(updatedAt ?? now, now)
+            guard available >= 1 else {
                 suppressed += 1
                 return (false, 0)
             }
-            recorded += 1
+            available -= 1
             defer { suppressed = 0 }
             return (true, suppressed)
         }
     }
+
+    /// A tenant name from a refused Hello as a log line may show it: at most 64 characters,
+    /// control characters dropped.
+    static func loggable(_ text: String) -> String {
+        let stripped = ControlCharacters.stripped(text)
+        return stripped.count > 64 ? String(stripped.prefix(64)) + "…" : stripped
+    }
+
     /// Who acts when a command runs on the server's host (`roster-server token ...`).
     static let localAdmin = "local admin"
 
@@ -186,6 +196,12 @@ extension ServerContext {
         guard admitted.record else { return }
         let refusal = tokens.refusal(of: hello.token, now: now)
         let tenantID = refusal.tenantID ?? (hello.tenant.isEmpty ? configuration.defaultTenant : hello.tenant)
+        // A tenant that does not exist has no audit log to read: such a Hello (its name is the
+        // peer's, of any length) goes to the server's log only.
+        guard tenant(tenantID) != nil else {
+            logger.info("refused a Hello for unknown tenant \"\(AuditLog.loggable(tenantID))\" from \(address)")
+            return
+        }
         var detail = refusal.detail
         if admitted.suppressedBefore > 0 { detail += " (\(admitted.suppressedBefore) more failures before this one were not recorded one by one)" }
         let entry = AuditLog.authFailure(at: now, address: address, tokenID: refusal.tokenID, detail: detail)

@@ -1,4 +1,5 @@
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import RosterDomain
 import RosterProtocol
@@ -7,17 +8,33 @@ import RosterProtocol
 /// do, and runs the answer through `run(_:)`; every write goes through `write(_:)`. The
 /// decisions (handshake, limits, expiry, slow consumers, closing) are the machine's.
 /// Confined to the channel's event loop.
-final class ConnectionHandler: ChannelInboundHandler {
+///
+/// Input is taken only as fast as the peer takes output: while the channel is not writable (its
+/// outbound buffer is past the high-water mark), frames already read wait and no more are read
+/// (the channel's read requests are held here); one read's frames are worked through at most
+/// `framesPerTurn` at a time, so other connections on the loop are served in between. Queries
+/// are answered on the tenant work pool and count against `max_in_flight`.
+final class ConnectionHandler: ChannelDuplexHandler {
     typealias InboundIn = ByteBuffer
+    typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
     private let server: ServerContext
     private let frameLimit: FrameSizeLimit
     /// Frames are cut here rather than by a ByteToMessageHandler in front: an idle connection
     /// then keeps no decoder object and no emptied read buffer (about 0.7 KB of each idle
-    /// subscriber). `pendingBytes` holds the start of a frame still arriving, nil otherwise.
+    /// subscriber). `pendingBytes` holds what was read and not yet worked through (frames waiting
+    /// for the peer to read, or the start of a frame still arriving), nil otherwise.
     private var decoder: FrameDecoder
     private var pendingBytes: ByteBuffer?
+    /// Whole frames wait in `pendingBytes`: no more input is read until they are worked through.
+    private var inputWaiting = false
+    /// The channel asked to read while input was waiting: passed on once it is not.
+    private var readHeld = false
+    /// Set while a turn to work through waiting input is scheduled on the loop.
+    private var turnScheduled = false
+    /// Read by jobs on the work pool: a query whose connection is gone is not worked out.
+    private var openFlag: ConnectionOpen?
     /// After a frame error the connection is closing; what still arrives is discarded.
     private var inboundFailed = false
     private var machine: ConnectionStateMachine
@@ -84,6 +101,7 @@ final class ConnectionHandler: ChannelInboundHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
+        openFlag?.close()
         helloDeadline?.cancel()
         helloDeadline = nil
         writeStallDeadline?.cancel()
@@ -93,6 +111,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         machine.closed()
         server.connectionClosed(context.channel)
         pendingBytes = nil  // a stream that ends inside a frame: the partial frame is discarded
+        inputWaiting = false
         context.fireChannelInactive()
     }
 
@@ -131,22 +150,63 @@ final class ConnectionHandler: ChannelInboundHandler {
             pending.writeBuffer(&bytes)
             bytes = pending
         }
-        while self.context != nil {
+        pendingBytes = bytes
+        workThroughInput()
+    }
+
+    /// Outbound: the channel asks for more input. Held while read frames wait.
+    func read(context: ChannelHandlerContext) {
+        if inputWaiting {
+            readHeld = true
+        } else {
+            context.read()
+        }
+    }
+
+    /// Works through the frames read so far: while the peer takes what it is sent, at most
+    /// `framesPerTurn` now (the rest on a later turn of the loop). What stays is a partial frame
+    /// (more is read), or whole frames waiting for writability (nothing more is read).
+    private func workThroughInput() {
+        var worked = 0
+        let perTurn = server.configuration.limits.framesPerTurn
+        while self.context != nil, !inboundFailed, var bytes = pendingBytes {
+            guard isWritable, worked < perTurn else {
+                inputWaiting = true
+                if isWritable { scheduleTurn() }  // else channelWritabilityChanged resumes
+                return
+            }
             let frame: Frame?
             do {
                 frame = try decoder.decodeFrame(from: &bytes)
             } catch {
                 inboundFailed = true
+                pendingBytes = nil
                 run(machine.protocolError(WireError(error), requestID: 0))
                 return
             }
-            guard let frame else { break }
+            guard let frame else {
+                // A frame still arriving: keep only its bytes, and read on.
+                bytes.discardReadBytes()
+                pendingBytes = bytes
+                break
+            }
+            pendingBytes = bytes.readableBytes > 0 ? bytes : nil
+            worked += 1
             received(frame)
         }
-        // Keep only an incomplete frame's bytes; a read that ended on a frame boundary keeps nothing.
-        if bytes.readableBytes > 0 && !inboundFailed {
-            bytes.discardReadBytes()
-            pendingBytes = bytes
+        inputWaiting = false
+        if readHeld, let context {
+            readHeld = false
+            context.read()
+        }
+    }
+
+    private func scheduleTurn() {
+        guard !turnScheduled else { return }
+        turnScheduled = true
+        eventLoop.assumeIsolated().execute {
+            self.turnScheduled = false
+            self.workThroughInput()
         }
     }
 
@@ -204,8 +264,20 @@ final class ConnectionHandler: ChannelInboundHandler {
             if let tenant { write(tenant.onDutyNowFrame(requestID: requestID, now: server.clock.now()), flush: true) }
         case .answerQuery(let message, let requestID):
             guard let tenant else { return }
-            let frames = tenant.answerFrames(message, requestID: requestID, now: server.clock.now(), snapshotPartsLimit: snapshotPartsLimit)
-            for (index, frame) in frames.enumerated() { write(frame, flush: index == frames.count - 1) }
+            let now = server.clock.now(), partsLimit = snapshotPartsLimit, open = connectionOpen
+            server.work.submit(tenant.id, on: eventLoop) { () -> [Frame] in
+                // A query whose connection has gone is not worked out.
+                guard open.isOpen else { return [] }
+                return tenant.answerFrames(message, requestID: requestID, now: now, snapshotPartsLimit: partsLimit)
+            }.assumeIsolated().whenComplete { result in
+                self.machine.requestFinished()
+                switch result {
+                case .success(let frames):
+                    for (index, frame) in frames.enumerated() { self.write(frame, flush: index == frames.count - 1) }
+                case .failure:
+                    self.write(ConnectionReplies.error(AdminOperations.busy, requestID: requestID), flush: true)
+                }
+            }
         case .subscribe(let request, let id, let topics, let requestID):
             subscribe(request, id: id, topics: topics, requestID: requestID)
         case .unsubscribe(let id, let requestID):
@@ -216,6 +288,15 @@ final class ConnectionHandler: ChannelInboundHandler {
         case .close:
             context?.close(promise: nil)
         }
+    }
+
+    /// The flag pool jobs read to skip a query of a closed connection, made with the first query
+    /// (an idle subscriber keeps none).
+    private var connectionOpen: ConnectionOpen {
+        if let made = openFlag { return made }
+        let made = ConnectionOpen()
+        openFlag = made
+        return made
     }
 
     /// The frame limit to split snapshots by, when this client takes them in parts.
@@ -260,7 +341,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         let actor = Actor(tokenID: credential?.tokenID, name: credential.map { $0.label.isEmpty ? ($0.tokenID ?? "") : $0.label } ?? "",
                           address: peerAddress, isAdmin: credential?.role == .admin, employeeID: credential?.employeeID)
         server.perform(message, on: tenant, actor: actor, loop: eventLoop).assumeIsolated().whenSuccess { result in
-            self.machine.mutationFinished()
+            self.machine.requestFinished()
             switch result {
             case .success(let answer): self.write(answer.frame(requestID: requestID), flush: true)
             case .failure(let error): self.write(ConnectionReplies.error(error, requestID: requestID), flush: true)
@@ -356,6 +437,9 @@ final class ConnectionHandler: ChannelInboundHandler {
         }
     }
 
+    /// Not writable: the write-stall deadline starts, whatever filled the buffer (answers,
+    /// snapshots or pushes). Writable again: held on-duty frames and resync notices go out, and
+    /// the input that waited is worked through.
     func channelWritabilityChanged(context: ChannelHandlerContext) {
         isWritable = context.channel.isWritable
         if isWritable {
@@ -364,7 +448,17 @@ final class ConnectionHandler: ChannelInboundHandler {
             let (flush, ended) = machine.drained()
             for frame in subscriptions.drained(flush: flush, ended: ended, on: eventLoop) { write(frame, flush: false) }
             context.flush()
+            if inputWaiting { workThroughInput() }
+        } else {
+            armWriteStallDeadline()
         }
         context.fireChannelWritabilityChanged()
     }
+}
+
+/// Whether a connection is still open, for work that runs off its event loop.
+final class ConnectionOpen: Sendable {
+    private let open = NIOLockedValueBox(true)
+    var isOpen: Bool { open.withLockedValue { $0 } }
+    func close() { open.withLockedValue { $0 = false } }
 }

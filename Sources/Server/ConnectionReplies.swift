@@ -63,9 +63,14 @@ extension ChannelHandlerContext {
     /// destroy the Error frame before the peer reads it; so on plaintext this half-closes (FIN
     /// after the frame), reads and discards until the peer closes, and closes fully after
     /// `linger` at the latest. Over TLS the TLS handler's close_notify ends the stream instead.
+    ///
+    /// The close at `linger` is armed at once, not after the write: a write that never
+    /// completes (a TLS handshake the peer left half-done buffers it) must not keep the
+    /// connection open.
     func writeErrorAndLinger(_ frame: ByteBuffer, isTLS: Bool, linger: TimeAmount) {
         guard channel.isActive else { return }
         let context = self
+        context.eventLoop.assumeIsolated().scheduleTask(in: linger) { context.close(promise: nil) }
         writeAndFlush(NIOAny(frame)).assumeIsolated().whenComplete { _ in
             guard !isTLS else {
                 context.close(promise: nil)
@@ -74,7 +79,6 @@ extension ChannelHandlerContext {
             let halfClosed = context.eventLoop.makePromise(of: Void.self)
             context.close(mode: .output, promise: halfClosed)
             halfClosed.futureResult.assumeIsolated().whenFailure { _ in context.close(promise: nil) }
-            context.eventLoop.assumeIsolated().scheduleTask(in: linger) { context.close(promise: nil) }
         }
     }
 }

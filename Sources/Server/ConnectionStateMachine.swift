@@ -140,6 +140,8 @@ struct ConnectionStateMachine {
             }
             return .authenticate(hello, version: min(hello.maxVersion, supported.upperBound), requestID: requestID)
         case .active(let credential):
+            // A token that expired ends the connection at its next request, not at the next sweep.
+            if let expiry = credentialExpiry, now >= expiry { return expired(requestID: requestID) }
             // Id 0 is reserved for frames tied to no request: pushes, and liveness pings.
             if requestID == 0, message.type != .ping, message.type != .pong {
                 return closing(WireError(.protocolViolation, "request id 0 is reserved for pushes and pings; number requests from 1"),
@@ -160,6 +162,11 @@ struct ConnectionStateMachine {
             return .answerOnDutyNow(requestID: requestID)
         case .getOnDuty, .listEmployees, .search, .getEmployee, .listShifts, .getSnapshot, .listSchedules, .getFinalSchedule,
              .getNextOnDuty:
+            // Worked out on the tenant work pool: counted in flight like every request that is.
+            guard inFlight < limits.maxInFlight else {
+                return .sendError(WireError(.resourceExhausted, "too many requests in flight", retryable: true), requestID: requestID)
+            }
+            inFlight += 1
             return .answerQuery(message, requestID: requestID)
         case .subscribe(let request):
             // Authorization at subscribe time; `deliver` repeats it for every event.
@@ -230,8 +237,8 @@ struct ConnectionStateMachine {
         nextSubscriptionID = max(nextSubscriptionID, subscriptionID + 1)
     }
 
-    /// A mutation from `enqueueMutation` has been answered.
-    mutating func mutationFinished() {
+    /// A request from `enqueueMutation` or `answerQuery` has been answered.
+    mutating func requestFinished() {
         inFlight = max(0, inFlight - 1)
     }
 

@@ -160,7 +160,7 @@ final class DemoRoster: Sendable {
     private func commitOnQueue(_ changes: [RosterImport.Located]) async throws {
         let admin = context.admin, tenant = self.tenant
         let result: Result<Void, WireError> = await withCheckedContinuation { continuation in
-            let queued = context.mutations.submit {
+            let queued = context.mutations.submit(tenant.id) {
                 let committed = await admin.commit(changes, on: tenant, actor: .demoRoller, reason: "the demo plan rolls forward")
                 if case .success(let done) = committed { tenant.publish(done.revision) }
                 continuation.resume(returning: committed.map { _ in () })

@@ -30,7 +30,8 @@ public final class InboundPathHarness: Sendable {
         var logger = Logger(label: "roster.fuzz")
         logger.logLevel = .critical
         context = ServerContext(configuration: configuration, clock: clock, logger: logger, tenants: ["demo": tenant],
-                                tokens: TokenRegistry(), tls: nil, store: store, loops: [loop], isLoopback: true)
+                                tokens: TokenRegistry(), tls: nil, store: store, loops: [loop], isLoopback: true,
+                                work: .inline())
     }
 
     /// Whether work the connection handed off the loop is done: requests queued behind admin

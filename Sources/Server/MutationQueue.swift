@@ -45,8 +45,46 @@ final class MutationQueue: Sendable {
     }
 }
 
+/// One `MutationQueue` per tenant: a tenant's admin changes and the work that must see them in
+/// order (catching up with other nodes, planning notices, calendar feeds) run one at a time and
+/// in arrival order, while another tenant's run beside them, so one tenant's slow change never
+/// waits in front of another's.
+final class TenantQueues: Sendable {
+    private struct State {
+        var queues: [String: MutationQueue] = [:]
+        var finished = false
+    }
+
+    private let state = NIOLockedValueBox(State())
+
+    /// Queues `job` behind the tenant's earlier ones; false once the queues are finished.
+    @discardableResult
+    func submit(_ tenantID: String, _ job: @escaping MutationQueue.Job) -> Bool {
+        let queue: MutationQueue? = state.withLockedValue { state in
+            guard !state.finished else { return nil }
+            if let queue = state.queues[tenantID] { return queue }
+            let made = MutationQueue()
+            state.queues[tenantID] = made
+            return made
+        }
+        return queue?.submit(job) ?? false
+    }
+
+    /// Whether every job queued so far has finished.
+    var isIdle: Bool { state.withLockedValue { $0.queues.values.allSatisfy(\.isIdle) } }
+
+    /// Stops accepting jobs and waits for the queued ones to finish.
+    func finish() async {
+        let queues = state.withLockedValue { state in
+            state.finished = true
+            return Array(state.queues.values)
+        }
+        for queue in queues { await queue.finish() }
+    }
+}
+
 extension ServerContext {
-    /// Queues an admin change behind every earlier one; the future completes on `loop` with
+    /// Queues an admin change behind the tenant's earlier ones; the future completes on `loop` with
     /// the result once it is durable (or refused). The revision is published from `loop` right
     /// after that answer was written and flushed, so the admin never waits behind the fan-out;
     /// the queue waits for the publish, so revisions reach subscribers in order.
@@ -55,7 +93,7 @@ extension ServerContext {
                  loop: any EventLoop) -> EventLoopFuture<Result<RosterMessage, WireError>> {
         let promise = loop.makePromise(of: Result<RosterMessage, WireError>.self)
         let admin = self.admin
-        let queued = mutations.submit {
+        let queued = mutations.submit(tenant.id) {
             if case .getAudit(let request) = message {
                 promise.succeed(await admin.audit(request, on: tenant).map(RosterMessage.audit))
                 return

@@ -35,7 +35,12 @@ extension ServerContext {
                 }
                 var state = view.state
                 state.apply(entry.changes)
-                tenant.publish(tenant.apply(entry, state: state))
+                let applied = state
+                // Re-indexing resolves schedules: on the work pool (ahead of queries: it is durable).
+                let committed = await withCheckedContinuation { continuation in
+                    work.urgent(tenant.id) { continuation.resume(returning: tenant.apply(entry, state: applied)) }
+                }
+                tenant.publish(committed)
                 metrics?.caughtUp()
             }
         } catch {
@@ -49,7 +54,7 @@ extension ServerContext {
             let stored = try await admin.store.revisions()
             for (id, revision) in stored {
                 guard let tenant = tenant(id), tenant.view.revision < revision else { continue }
-                mutations.submit { await self.catchUp(tenant) }
+                mutations.submit(tenant.id) { await self.catchUp(tenant) }
             }
         } catch {
             logger.warning("could not compare revisions with the store: \(error)")
@@ -64,7 +69,7 @@ extension ServerContext {
                 // This node's own commits come back too; by then, or by the time the queue gets
                 // here, they are applied and the catch-up finds nothing.
                 guard let tenant = tenant(id), tenant.view.revision < revision else { continue }
-                mutations.submit { await self.catchUp(tenant) }
+                mutations.submit(tenant.id) { await self.catchUp(tenant) }
             case .resync:
                 await compareRevisions()
                 await accessChanged()
@@ -77,7 +82,7 @@ extension ServerContext {
                 }
             case .notificationSettingsChanged(let id):
                 guard let notifier, let tenant = tenant(id) else { continue }
-                mutations.submit {
+                mutations.submit(id) {
                     do { try await notifier.reload(tenantID: id) } catch {
                         self.logger.warning("could not read tenant \(id)'s webhooks and reminder rules: \(error)")
                     }

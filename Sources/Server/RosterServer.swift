@@ -14,6 +14,8 @@ public enum ServerStartError: Error, CustomStringConvertible {
     case insecureListener(host: String)
     /// Another process listens on the address.
     case addressInUse(String)
+    /// Settings out of their range, each said.
+    case invalidConfiguration([String])
 
     public var description: String {
         switch self {
@@ -24,6 +26,8 @@ public enum ServerStartError: Error, CustomStringConvertible {
                 """
         case .addressInUse(let address):
             return "\(address) is already in use (another roster-server, or another program, listens there)"
+        case .invalidConfiguration(let problems):
+            return "the configuration is not valid: " + problems.joined(separator: "; ")
         }
     }
 }
@@ -53,7 +57,9 @@ final class ServerContext: Sendable {
     var tls: TLSContext? { currentTLS.withLockedValue { $0 } }
     /// Whether this listener serves TLS (fixed for its life, unlike the certificate).
     let servesTLS: Bool
-    let mutations: MutationQueue
+    let mutations: TenantQueues
+    /// Where resolving and planning run: off the event loops and off the cooperative pool.
+    let work: TenantWorkPool
     let admin: AdminOperations
     let sweepers: [LivenessSweeper]
     private let openConnections = NIOLockedValueBox<[ObjectIdentifier: any Channel]>([:])
@@ -75,7 +81,7 @@ final class ServerContext: Sendable {
 
     init(configuration: ServerConfiguration, clock: any ServerClock, logger: Logger, tenants: [String: TenantRuntime],
          tokens: TokenRegistry, tls: TLSContext?, store: any RosterStore, loops: [any EventLoop], isLoopback: Bool,
-         metrics: ServerMetrics? = nil, httpPort: Int? = nil, notifier: Notifier? = nil) {
+         metrics: ServerMetrics? = nil, httpPort: Int? = nil, notifier: Notifier? = nil, work: TenantWorkPool? = nil) {
         self.notifier = notifier
         self.metrics = metrics
         self.httpPort = httpPort
@@ -88,9 +94,12 @@ final class ServerContext: Sendable {
         currentTLS = NIOLockedValueBox(tls)
         servesTLS = tls != nil
         serverID = IdentifierFactory.make("srv")
-        mutations = MutationQueue()
+        mutations = TenantQueues()
+        let limits = configuration.limits
+        self.work = work ?? TenantWorkPool(threads: limits.workThreads > 0 ? limits.workThreads : max(2, System.coreCount),
+                                           maxQueuedPerTenant: limits.maxQueuedWorkPerTenant)
         admin = AdminOperations(store: store, clock: clock, historyLimit: configuration.limits.historySize, metrics: metrics,
-                                notifier: notifier)
+                                notifier: notifier, maxAnswerBytes: limits.maxFrameBytes - 1_024, work: self.work)
         sweepers = loops.map { LivenessSweeper(loop: $0, intervalMillis: configuration.limits.pingInterval.milliseconds) }
     }
 
@@ -189,6 +198,15 @@ public final class RosterServer: Service, Sendable {
     /// Nothing is touched on disk before `start` has bound the listener.
     public init(configuration: ServerConfiguration, clock: (any ServerClock)? = nil, store: (any RosterStore)? = nil,
                 group: (any EventLoopGroup)? = nil, logger: Logger = Logger(label: "roster.server")) {
+        var configuration = configuration
+        var limit = rlimit()
+        if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < 1 << 40,
+           let fitted = configuration.limits.fitted(toOpenFiles: Int(clamping: limit.rlim_cur)) {
+            configuration.limits = fitted.limits
+            fittingNote = fitted.note
+        } else {
+            fittingNote = nil
+        }
         self.configuration = configuration
         self.ownsGroup = group == nil
         self.group = group ?? MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
@@ -198,6 +216,9 @@ public final class RosterServer: Service, Sendable {
         http = configuration.httpListen == nil ? nil : HTTPSide(metrics: ServerMetrics())
     }
 
+    /// Why the connection caps are lower than configured (the open-file limit), said at start.
+    private let fittingNote: String?
+
     /// The bound port (useful with port 0).
     public var port: Int? { started.withLockedValue { $0?.channel.localAddress?.port } }
 
@@ -205,6 +226,9 @@ public final class RosterServer: Service, Sendable {
     /// and demo tenant on first start) and starts accepting. A busy address fails before
     /// anything is written to the data directory.
     public func start() async throws {
+        let problems = configuration.problems
+        guard problems.isEmpty else { throw ServerStartError.invalidConfiguration(problems) }
+        if let fittingNote { logger.warning("\(fittingNote)") }
         // The listener accepts nothing until the context exists (autoRead off until then).
         let pending = NIOLockedValueBox<ServerContext?>(nil)
         let channel = try await bind(context: pending)
@@ -257,12 +281,14 @@ public final class RosterServer: Service, Sendable {
         }
         if let http, let address = configuration.httpListen {
             // Up before the tenants load, so that /livez answers and /readyz says "starting".
-            let channel = try await HTTPListener.bind(address, group: group, side: http, tls: tls)
+            let channel = try await HTTPListener.bind(address, group: group, side: http, tls: tls, limits: configuration.limits)
             httpChannel.withLockedValue { $0 = channel }
-            guard tls != nil || (channel.localAddress.map(ServerConfiguration.isLoopback) ?? false) else {
+            let httpLoopback = channel.localAddress.map(ServerConfiguration.isLoopback) ?? false
+            guard tls != nil || httpLoopback else {
                 try? await channel.close()
                 throw ServerStartError.insecureListener(host: address.host)
             }
+            http.isLoopback = httpLoopback
             logger.info("HTTP on \(channel.localAddress.map { "\($0)" } ?? "?") (health, metrics, /v1; docs/HTTP.md)")
         }
         var stored = try await store.loadTenants()
@@ -279,14 +305,36 @@ public final class RosterServer: Service, Sendable {
             stored = try await store.loadTenants()
         }
         let loops = Array(group.makeIterator())
+        let work = TenantWorkPool(threads: configuration.limits.workThreads > 0 ? configuration.limits.workThreads : max(2, System.coreCount),
+                                  maxQueuedPerTenant: configuration.limits.maxQueuedWorkPerTenant)
         var tenants: [String: TenantRuntime] = [:]
         for tenant in stored {
             tenants[tenant.state.tenant.id] = TenantRuntime(stored: tenant, clock: clock,
                                                             historyLimit: configuration.limits.historySize, loops: loops,
-                                                            metrics: http?.metrics)
+                                                            metrics: http?.metrics, work: work)
         }
-        let tokens = TokenRegistry(try await initialTokens(store: store, dataDirectory: dataDirectory))
-        let notifier = Notifier(store: store, settings: configuration.notifications, clock: clock, logger: logger)
+        let tokens: TokenRegistry
+        do {
+            tokens = TokenRegistry(try await initialTokens(store: store, dataDirectory: dataDirectory))
+        } catch {
+            await work.shutdown()
+            throw error
+        }
+        let sealer: SecretSealer
+        do {
+            let keyFile = configuration.secretsKeyFile ?? dataDirectory.secretsKey
+            let defaultKey = configuration.secretsKeyFile == nil
+            sealer = try await NIOThreadPool.singleton.runIfActive {
+                if defaultKey { try dataDirectory.create() }
+                return try SecretSealer.load(path: keyFile)
+            }
+        } catch {
+            await work.shutdown()
+            throw error
+        }
+        // A server in loopback development mode may post to loopback (a receiver on the same host).
+        let notifier = Notifier(store: store, settings: configuration.notifications, clock: clock, logger: logger, work: work,
+                                allowLoopback: isLoopback, sealer: sealer)
         do {
             try await notifier.load(tenantIDs: Array(tenants.keys))
             for tenant in tenants.values {
@@ -294,12 +342,13 @@ public final class RosterServer: Service, Sendable {
             }
         } catch {
             await notifier.dispatcher.shutdown()
+            await work.shutdown()
             throw error
         }
         let context = ServerContext(configuration: configuration, clock: clock, logger: logger, tenants: tenants,
                                     tokens: tokens, tls: tls, store: store, loops: loops, isLoopback: isLoopback,
                                     metrics: http?.metrics, httpPort: httpChannel.withLockedValue { $0?.localAddress?.port },
-                                    notifier: notifier)
+                                    notifier: notifier, work: work)
         notifier.dispatcher.onPublished { [weak context] tenantID, notices in context?.tenant(tenantID)?.publishNotices(notices) }
         for sweeper in context.sweepers { sweeper.loop.execute { sweeper.start() } }
         for tenant in tenants.values { tenant.startOnDutyTracking() }
@@ -313,6 +362,7 @@ public final class RosterServer: Service, Sendable {
                 for tenant in tenants.values { tenant.stopOnDutyTracking() }
                 for sweeper in context.sweepers { sweeper.loop.execute { sweeper.stop() } }
                 await context.mutations.finish()
+                await context.work.shutdown()
                 await notifier.dispatcher.shutdown()
                 throw error
             }
@@ -456,7 +506,7 @@ public final class RosterServer: Service, Sendable {
         for stored in try await store.loadTenants() where !known.contains(stored.state.tenant.id) {
             let runtime = TenantRuntime(stored: stored, clock: context.clock,
                                         historyLimit: context.configuration.limits.historySize, loops: loops,
-                                        metrics: context.metrics)
+                                        metrics: context.metrics, work: context.work)
             if context.addTenant(runtime) {
                 runtime.startOnDutyTracking()
                 context.logger.notice("serving new tenant \(runtime.id)")
@@ -538,6 +588,7 @@ public final class RosterServer: Service, Sendable {
         for channel in children { try? await channel.close() }
         for sweeper in started.context.sweepers { try? await sweeper.loop.submit { sweeper.stop() }.get() }
         await started.context.mutations.finish()
+        await started.context.work.shutdown()
         await started.context.notifier?.dispatcher.shutdown()
         try? await started.store.close()
         // Nothing may schedule on the loops once they are gone: stop the clock's watchdog first.

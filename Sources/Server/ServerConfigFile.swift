@@ -18,7 +18,7 @@ public struct ServerConfigFile: Sendable {
         ("shutdown-grace-ms", .number), ("audit-retention-days", .number),
         ("calendar-days-back", .number), ("calendar-days-ahead", .number),
         ("webhook-timeout-ms", .number), ("webhook-retry-base-ms", .number), ("webhook-retry-budget-ms", .number),
-        ("coverage-gap-days", .number),
+        ("coverage-gap-days", .number), ("webhook-allow", .list), ("secrets-key-file", .text), ("http-max-connections", .number), ("work-threads", .number),
     ]
 
     public static func environmentName(of key: String) -> String {

@@ -26,6 +26,10 @@ public struct ServerConfiguration: Sendable {
     /// review still sees the whole year.
     public var auditRetention: Duration = .seconds(400 * 86_400)
 
+    /// The key webhook secrets are sealed with (`SecretSealer`); nil: DATA_DIR/secrets.key.
+    /// Nodes sharing a store need the same one.
+    public var secretsKeyFile: String?
+
     /// nil serves plaintext, which only a loopback listener may do.
     public var tls: TLSSettings?
 
@@ -77,6 +81,8 @@ public struct ServerConfiguration: Sendable {
         public var changeHorizonDays = 28
         /// `coverage.gap` looks this many days ahead.
         public var gapDays = 7
+        /// Address ranges webhooks may reach besides public addresses (`WebhookAddressPolicy`).
+        public var webhookAllow: [IPRange] = []
 
         public init() {}
     }
@@ -107,11 +113,85 @@ public struct ServerConfiguration: Sendable {
         /// On a shared store, how often a node compares its revisions with the store's, in case
         /// an announcement of another node's commit was lost.
         public var storeSync: Duration = .seconds(2)
+        /// Threads that resolve schedules and plan changes (`TenantWorkPool`); 0: one per core,
+        /// at least two.
+        public var workThreads: Int = 0
+        /// Jobs one tenant may have waiting for those threads; past it, RESOURCE_EXHAUSTED.
+        public var maxQueuedWorkPerTenant: Int = 256
+        /// Frames one connection's read is worked through before the event loop serves others.
+        public var framesPerTurn: Int = 32
+        /// HTTP connections open at once; past it a new one is answered 503 and closed.
+        public var httpMaxConnections: Int = 1_024
+        /// Time an HTTP connection has for its TLS handshake and a request's head and body.
+        public var httpHeaderTimeout: Duration = .seconds(10)
+        /// Time an HTTP connection may stay open between requests.
+        public var httpIdleTimeout: Duration = .seconds(60)
+        /// Bytes of a request body (no route takes one; more closes the connection).
+        public var httpMaxBodyBytes: Int = 64 << 10
 
         public init() {}
     }
 
     public init(dataDirectory: String) {
         self.dataDirectory = dataDirectory
+    }
+}
+
+extension ServerConfiguration {
+    /// Every setting outside its range, each as a sentence naming it: `RosterServer.start`
+    /// refuses a configuration with any (a library caller gets the same checks as the command).
+    public var problems: [String] {
+        var found: [String] = []
+        func check<T: Comparable>(_ name: String, _ value: T, _ range: ClosedRange<T>, _ show: (T) -> String = { "\($0)" }) {
+            if !range.contains(value) { found.append("\(name) is \(show(range.lowerBound)) to \(show(range.upperBound)) (got \(show(value)))") }
+        }
+        let ms = { (duration: Duration) in "\(duration.milliseconds) ms" }
+        check("max-connections", limits.maxConnections, 1...1_000_000)
+        check("max-frame-bytes", limits.maxFrameBytes, WireProtocol.handshakeMaxFrameLength...(64 << 20))
+        check("max-subscriptions", limits.maxSubscriptionsPerConnection, 1...1_024)
+        check("max-in-flight", limits.maxInFlightRequests, 1...10_000)
+        check("history-size", limits.historySize, 1...10_000_000)
+        check("hello-timeout", limits.helloTimeout, .milliseconds(100)...(.seconds(600)), ms)
+        check("ping-interval", limits.pingInterval, .milliseconds(100)...(.seconds(3_600)), ms)
+        check("progress-interval", limits.progressInterval, .milliseconds(100)...(.seconds(86_400)), ms)
+        check("outbound-buffer-bytes", limits.outboundHighWaterMark, 4_096...(1 << 30))
+        check("write-deadline", limits.writeDeadline, .milliseconds(100)...(.seconds(600)), ms)
+        check("shutdown-grace", limits.shutdownGrace, .zero...(.seconds(600)), ms)
+        check("work-threads", limits.workThreads, 0...256)
+        check("max-queued-work-per-tenant", limits.maxQueuedWorkPerTenant, 1...100_000)
+        check("frames-per-turn", limits.framesPerTurn, 1...10_000)
+        check("http-max-connections", limits.httpMaxConnections, 1...1_000_000)
+        check("http-header-timeout", limits.httpHeaderTimeout, .milliseconds(100)...(.seconds(600)), ms)
+        check("http-idle-timeout", limits.httpIdleTimeout, .milliseconds(100)...(.seconds(86_400)), ms)
+        check("http-max-body-bytes", limits.httpMaxBodyBytes, 0...(64 << 20))
+        check("calendar-days-back", calendarDaysBack, 0...366)
+        check("calendar-days-ahead", calendarDaysAhead, 1...366)
+        check("audit-retention", auditRetention, .seconds(86_400)...(.seconds(100 * 366 * 86_400)), { "\($0.components.seconds / 86_400) days" })
+        check("webhook-timeout", notifications.requestTimeout, .milliseconds(1)...(.seconds(600)), ms)
+        check("webhook-retry-base", notifications.retryBase, .milliseconds(1)...(.seconds(86_400)), ms)
+        check("webhook-retry-budget", notifications.retryBudget, .zero...(.seconds(366 * 86_400)), ms)
+        check("coverage-gap-days", notifications.gapDays, 1...90)
+        return found
+    }
+}
+
+extension ServerConfiguration.Limits {
+    /// Descriptors kept for everything that is not a client: the store, files, webhooks, logs.
+    static let reservedDescriptors = 128
+
+    /// These limits within `openFiles` descriptors (the process's RLIMIT_NOFILE): a connection
+    /// cap the process cannot hold would fail the store's reads and every listener when it is
+    /// reached, not refuse the one extra client. The HTTP listener keeps its cap or a sixteenth
+    /// of what there is, whichever is less; the protocol listener gets the rest. nil: they fit.
+    func fitted(toOpenFiles openFiles: Int) -> (limits: Self, note: String)? {
+        let available = max(32, openFiles - Self.reservedDescriptors)
+        guard maxConnections + httpMaxConnections > available else { return nil }
+        var fitted = self
+        fitted.httpMaxConnections = max(8, min(httpMaxConnections, available / 16))
+        fitted.maxConnections = max(8, min(maxConnections, available - fitted.httpMaxConnections))
+        return (fitted, """
+            the open-file limit (\(openFiles)) holds \(fitted.maxConnections) protocol and \(fitted.httpMaxConnections) HTTP \
+            connections, not the \(maxConnections) and \(httpMaxConnections) configured: raise it (ulimit -n, LimitNOFILE=) for more
+            """)
     }
 }

@@ -17,6 +17,9 @@ final class TenantRuntime: Sendable {
     /// Counts pushes and fan-out time when the server keeps metrics.
     let metrics: ServerMetrics?
     private let historyLimit: Int
+    /// Where a handoff's look (and a rebuild of an index, once a week) runs: not on the clock's
+    /// event loop. nil: where the alarm fires (tools, tests of the runtime alone).
+    let work: TenantWorkPool?
     /// One fan-out per event loop, each touched only on its own loop.
     private let fanouts: [LoopFanout]
     private let inner: NIOLockedValueBox<Inner>
@@ -61,8 +64,10 @@ final class TenantRuntime: Sendable {
         }
     }
 
-    init(stored: StoredTenant, clock: any ServerClock, historyLimit: Int, loops: [any EventLoop], metrics: ServerMetrics? = nil) {
+    init(stored: StoredTenant, clock: any ServerClock, historyLimit: Int, loops: [any EventLoop], metrics: ServerMetrics? = nil,
+         work: TenantWorkPool? = nil) {
         id = stored.state.tenant.id
+        self.work = work
         self.clock = clock
         self.historyLimit = historyLimit
         self.metrics = metrics
@@ -227,7 +232,7 @@ final class TenantRuntime: Sendable {
 
     /// Starts the boundary alarm and listens for clock jumps. Called once at start-up.
     func startOnDutyTracking() {
-        clock.onJump { [weak self] in self?.recomputeOnDuty(cause: .clockJump) }
+        clock.onJump { [weak self] in self?.offTheClock { $0.recomputeOnDuty(cause: .clockJump) } }
         inner.withLockedValue { inner in
             let now = clock.now()
             for (id, index) in inner.indexes { inner.announced[id] = index.lookup(at: now) }
@@ -250,6 +255,12 @@ final class TenantRuntime: Sendable {
             }
             recompute(&inner, cause: .boundary, schedules: Set(due))
         }
+    }
+
+    /// The clock's callbacks hand their work to the pool, ahead of the tenant's waiting queries.
+    private func offTheClock(_ body: @escaping @Sendable (TenantRuntime) -> Void) {
+        guard let work else { return body(self) }
+        work.urgent(id) { [weak self] in if let self { body(self) } }
     }
 
     func stopOnDutyTracking() {
@@ -297,7 +308,7 @@ final class TenantRuntime: Sendable {
             next = min(next, inner.announced[id]?.until ?? .max, index.rebuildAt ?? .max)
         }
         guard next != .max else { return }
-        inner.alarm = clock.schedule(at: next) { [weak self] in self?.alarmFired() }
+        inner.alarm = clock.schedule(at: next) { [weak self] in self?.offTheClock { $0.alarmFired() } }
     }
 
     // MARK: Subscribing (called on the subscriber's event loop)

@@ -49,6 +49,43 @@ public enum Crypto {
         }
     }
 
+    /// AES-256-GCM: a fresh 12-byte nonce, the ciphertext, the 16-byte tag, in that order.
+    public static func seal(_ plaintext: [UInt8], key: [UInt8]) -> [UInt8] {
+        precondition(key.count == 32, "AES-256 takes a 32-byte key")
+        let nonce = randomBytes(12)
+        var output = [UInt8](repeating: 0, count: plaintext.count + 16)
+        var tag = [UInt8](repeating: 0, count: 16)
+        let context = EVP_CIPHER_CTX_new()!
+        defer { EVP_CIPHER_CTX_free(context) }
+        var length: Int32 = 0, total: Int32 = 0
+        let ok = EVP_EncryptInit_ex(context, EVP_aes_256_gcm(), nil, key, nonce) == 1
+            && EVP_EncryptUpdate(context, &output, &length, plaintext, Int32(plaintext.count)) == 1
+            && { total = length; return true }()
+            && output.withUnsafeMutableBufferPointer { EVP_EncryptFinal_ex(context, $0.baseAddress! + Int(total), &length) } == 1
+            && EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_GET_TAG, 16, &tag) == 1
+        precondition(ok, "AES-256-GCM failed: \(OpenSSLErrorEntry.drain())")
+        return nonce + output.prefix(Int(total + length)) + tag
+    }
+
+    /// What `seal` sealed under `key`; nil when it was sealed under another key or changed.
+    public static func open(_ sealed: [UInt8], key: [UInt8]) -> [UInt8]? {
+        guard key.count == 32, sealed.count >= 28 else { return nil }
+        let nonce = Array(sealed.prefix(12)), tag = Array(sealed.suffix(16))
+        let ciphertext = Array(sealed.dropFirst(12).dropLast(16))
+        var output = [UInt8](repeating: 0, count: ciphertext.count + 16)
+        let context = EVP_CIPHER_CTX_new()!
+        defer { EVP_CIPHER_CTX_free(context) }
+        var length: Int32 = 0, total: Int32 = 0
+        var expected = tag
+        let ok = EVP_DecryptInit_ex(context, EVP_aes_256_gcm(), nil, key, nonce) == 1
+            && EVP_DecryptUpdate(context, &output, &length, ciphertext, Int32(ciphertext.count)) == 1
+            && { total = length; return true }()
+            && EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_SET_TAG, 16, &expected) == 1
+            && output.withUnsafeMutableBufferPointer { EVP_DecryptFinal_ex(context, $0.baseAddress! + Int(total), &length) } == 1
+        ERR_clear_error()
+        return ok ? Array(output.prefix(Int(total + length))) : nil
+    }
+
     public static func randomBytes(_ count: Int) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: count)
         precondition(RAND_bytes(&bytes, Int32(count)) == 1, "RAND_bytes failed")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RosterDomain
 import RosterServer
 
 /// Options every store command shares.
@@ -101,12 +102,15 @@ struct TokenCommand: AsyncParsableCommand {
             let tokens = try await administration.tokens()
             await administration.close()
             let now = Date()
-            print(["ID", "TENANT", "ROLE", "CREATED", "EXPIRES", "STATUS", "LABEL"].joined(separator: "\t"))
+            print(["ID", "TENANT", "ROLE", "CREATED", "EXPIRES", "STATUS", "FEED", "MINTED-BY", "LABEL"].joined(separator: "\t"))
             for token in tokens {
                 let status = token.revokedAt != nil ? "revoked"
                     : token.isUsable(at: Int64(now.timeIntervalSince1970 * 1000)) ? "active" : "expired"
+                // A label may come from a client (a calendar subscribed over the protocol): never
+                // let it drive the terminal.
                 print([token.id, token.tenantID, token.role.rawValue, Self.time(token.createdAt),
-                       token.expiresAt.map(Self.time) ?? "never", status, token.label].joined(separator: "\t"))
+                       token.expiresAt.map(Self.time) ?? "never", status, token.scope ?? "-", token.mintedBy ?? "-",
+                       ControlCharacters.stripped(token.label)].joined(separator: "\t"))
             }
         }
 

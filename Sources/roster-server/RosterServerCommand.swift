@@ -70,8 +70,12 @@ struct Serve: AsyncParsableCommand {
     var maxFrameBytes: Int?
     @Option(help: "Maximum subscriptions per connection. (env: ROSTER_MAX_SUBSCRIPTIONS)")
     var maxSubscriptions: Int?
-    @Option(help: "Maximum admin requests (changes and imports) awaiting their answer per connection; queries are not limited by it. (env: ROSTER_MAX_IN_FLIGHT)")
+    @Option(help: "Maximum requests (queries, changes, imports) awaiting their answer per connection; past it RESOURCE_EXHAUSTED. (env: ROSTER_MAX_IN_FLIGHT; default: 64)")
     var maxInFlight: Int?
+    @Option(help: "Maximum simultaneous HTTP connections; past it 503. (env: ROSTER_HTTP_MAX_CONNECTIONS; default: 1024)")
+    var httpMaxConnections: Int?
+    @Option(help: "Threads that resolve schedules and plan changes, off the event loops. (env: ROSTER_WORK_THREADS; default: one per core, at least 2)")
+    var workThreads: Int?
     @Option(help: "Revisions kept for resume. (env: ROSTER_HISTORY_SIZE)")
     var historySize: Int?
     @Option(help: "Milliseconds a new connection has to send Hello. (env: ROSTER_HELLO_TIMEOUT_MS)")
@@ -100,6 +104,10 @@ struct Serve: AsyncParsableCommand {
     var webhookRetryBudgetMs: Int64?
     @Option(help: "Days ahead in which a schedule with nobody on duty is a coverage.gap event. (env: ROSTER_COVERAGE_GAP_DAYS; default: 7)")
     var coverageGapDays: Int?
+    @Option(help: "The key webhook secrets are sealed with in the store; made if missing. Nodes sharing a store need the same file. (env: ROSTER_SECRETS_KEY_FILE; default: DATA_DIR/secrets.key)")
+    var secretsKeyFile: String?
+    @Option(help: "An address range webhooks may reach besides public addresses, e.g. 10.1.0.0/16; repeatable. (env: ROSTER_WEBHOOK_ALLOW, comma-separated; default: public addresses only, and loopback on a loopback listener)")
+    var webhookAllow: [String] = []
 
     func validate() throws {
         let below = try Fallbacks(file: configFile())
@@ -117,6 +125,20 @@ struct Serve: AsyncParsableCommand {
         }
         if let format = below.text(logFormat, "LOG_FORMAT"), !["text", "json"].contains(format) {
             throw ValidationError("--log-format is text or json (got \"\(format)\")")
+        }
+        _ = try Self.ranges(webhookAllow, below: below)
+    }
+
+    /// --webhook-allow, else ROSTER_WEBHOOK_ALLOW (comma-separated), else the file's list.
+    static func ranges(_ flags: [String], below: Fallbacks) throws -> [IPRange] {
+        let texts = !flags.isEmpty ? flags
+            : below.environment["ROSTER_WEBHOOK_ALLOW"].map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+            ?? below.file?.list("webhook-allow") ?? []
+        return try texts.map { text in
+            guard let range = IPRange(text) else {
+                throw ValidationError("--webhook-allow takes an address or a CIDR range such as 10.1.0.0/16 (got \"\(text)\")")
+            }
+            return range
         }
     }
 
@@ -138,6 +160,7 @@ struct Serve: AsyncParsableCommand {
         configuration.httpListen = http == "none" ? nil : try Self.parse(listen: http)
         configuration.demo = below.flag(demo, "DEMO")
         configuration.store = try below.text(store, "STORE").map { try StoreLocation(parsing: $0) }
+        configuration.secretsKeyFile = below.text(secretsKeyFile, "SECRETS_KEY_FILE")
         let certificate = below.text(tlsCert, "TLS_CERT"), clientCA = below.text(tlsClientCa, "TLS_CLIENT_CA")
         let names = tlsName.isEmpty ? below.file?.list("tls-name") ?? [] : tlsName
         if below.flag(tls, "TLS") || certificate != nil || clientCA != nil || !names.isEmpty {
@@ -164,6 +187,8 @@ struct Serve: AsyncParsableCommand {
         }
         limits.writeDeadline = try below.number(writeDeadlineMs, "WRITE_DEADLINE_MS").map(Duration.milliseconds) ?? limits.writeDeadline
         limits.shutdownGrace = try below.number(shutdownGraceMs, "SHUTDOWN_GRACE_MS").map(Duration.milliseconds) ?? limits.shutdownGrace
+        limits.httpMaxConnections = try below.number(httpMaxConnections, "HTTP_MAX_CONNECTIONS") ?? limits.httpMaxConnections
+        limits.workThreads = try below.number(workThreads, "WORK_THREADS") ?? limits.workThreads
         configuration.limits = limits
         configuration.calendarDaysBack = min(366, max(0, try below.number(calendarDaysBack, "CALENDAR_DAYS_BACK") ?? 30))
         configuration.calendarDaysAhead = min(366, max(1, try below.number(calendarDaysAhead, "CALENDAR_DAYS_AHEAD") ?? 90))
@@ -172,12 +197,15 @@ struct Serve: AsyncParsableCommand {
         if let ms = try below.number(webhookRetryBaseMs, "WEBHOOK_RETRY_BASE_MS") { notifications.retryBase = .milliseconds(max(1, ms)) }
         if let ms = try below.number(webhookRetryBudgetMs, "WEBHOOK_RETRY_BUDGET_MS") { notifications.retryBudget = .milliseconds(max(0, ms)) }
         if let days = try below.number(coverageGapDays, "COVERAGE_GAP_DAYS") { notifications.gapDays = min(90, max(1, days)) }
+        notifications.webhookAllow = try Self.ranges(webhookAllow, below: below)
         configuration.notifications = notifications
         if let days = try below.number(auditRetentionDays, "AUDIT_RETENTION_DAYS") {
             guard days > 0 else { throw ValidationError("--audit-retention-days must be at least 1 (got \(days))") }
             configuration.auditRetention = .seconds(Int64(days) * 86_400)
         }
 
+        let problems = configuration.problems
+        guard problems.isEmpty else { throw ValidationError(problems.joined(separator: "\n")) }
         ProcessLimits.raiseOpenFileLimit()
         let server = RosterServer(configuration: configuration, logger: logger)
         // SIGHUP re-reads the level the way start-up did: flag, environment, then the file anew.

@@ -14,11 +14,7 @@ struct BackupCommand: AsyncParsableCommand {
             hashes; the admin token file and the TLS files of the data directory are not in it.
             """)
     @OptionGroup var store: DataDirectoryOption
-    @Option(help: "The backup file to write (must not exist).") var to: String
-
-    func validate() throws {
-        if FileManager.default.fileExists(atPath: to) { throw ValidationError("\(to) exists: choose a new file") }
-    }
+    @Option(help: "The backup file to write (must not exist; it is made private, 0600).") var to: String
 
     func run() async throws {
         try store.requireEmbedded("backup", instead: "pg_dump (docs/SCALING.md)")

@@ -21,13 +21,17 @@ struct MultiNodeTests {
         let address = try await cluster.createDatabase()
         let store = "postgres://\(address.user)@\(address.host):\(address.port)/\(address.database)"
         var nodes: [ServerProcess] = []
-        var directories: [URL] = []
+        // One secrets key for every node, as docs/SCALING.md says: each signs the webhooks of all.
+        let keys = TestScratch.directory("keys")
+        var directories: [URL] = [keys]
         defer { for directory in directories { TestScratch.remove(directory) } }
+        let keyFile = keys.appendingPathComponent("secrets.key").path
         do {
             for _ in 0..<count {
                 let directory = TestScratch.directory("node")
                 directories.append(directory)
-                nodes.append(try await ServerProcess.start(dataDirectory: directory.path, arguments: ["--store", store]))
+                nodes.append(try await ServerProcess.start(dataDirectory: directory.path,
+                                                           arguments: ["--store", store, "--secrets-key-file", keyFile]))
             }
         } catch {
             for node in nodes { await node.kill9() }

@@ -104,7 +104,7 @@ import Testing
         var machine = active(admin)
         #expect(machine.received(.setMotd(.init()), requestID: 2, now: 0) == .enqueueMutation(.setMotd(.init()), requestID: 2))
         #expect(code(machine.received(.setMotd(.init()), requestID: 3, now: 0)) == .resourceExhausted)
-        machine.mutationFinished()
+        machine.requestFinished()
         #expect(machine.received(.setMotd(.init()), requestID: 4, now: 0) == .enqueueMutation(.setMotd(.init()), requestID: 4))
     }
 

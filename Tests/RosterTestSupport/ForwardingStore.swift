@@ -48,6 +48,10 @@ extension ForwardingStore {
         try await inner.webhooks(tenantID: tenantID, now: now)
     }
     public func insertWebhook(_ webhook: StoredWebhook) async throws { try await inner.insertWebhook(webhook) }
+    public func replaceWebhookSecret(tenantID: String, id: String, secret: String) async throws {
+        try await inner.replaceWebhookSecret(tenantID: tenantID, id: id, secret: secret)
+    }
+
     public func removeWebhook(tenantID: String, id: String) async throws -> Bool {
         try await inner.removeWebhook(tenantID: tenantID, id: id)
     }

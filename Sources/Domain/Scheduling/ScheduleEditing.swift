@@ -93,8 +93,10 @@ extension ScheduleDefinition {
 
     /// The most turns a restricted rotation advancing over active turns may lie between its
     /// anchor and a year from now: they are swept to count the active ones (`ActiveTurnCounter`,
-    /// about 20 ns a minutely turn, once per process and rotation rule).
+    /// once per process and rotation rule). A minutely turn's handoff is arithmetic (about 10 ns);
+    /// an hourly or daily one's is a wall-clock conversion, counted as `wallClockTurnCost` of them.
     public static let maxCountedTurns = 10_000_000
+    public static let wallClockTurnCost = 50
 
     /// What makes these definitions too costly to resolve, each naming where and what to do;
     /// empty when they may be stored. Checked on every path that stores a definition, with the
@@ -125,10 +127,12 @@ extension ScheduleDefinition {
                                                  message: "hold at most \(ScheduleLimits.maxSlotPeople) people each"))
                 }
                 let turns = RotationTurns(rotation, level: layer.level, clock: clock)
-                guard rotation.advance == .activeTurns, !turns.everyTurnIsActive,
-                      turns.lastTurn(startingAtOrBefore: horizon) > Self.maxCountedTurns else { continue }
+                guard rotation.advance == .activeTurns, !turns.everyTurnIsActive else { continue }
+                let cost = { if case .minutes = rotation.cadence { 1 } else { Self.wallClockTurnCost } }()
+                let limit = Self.maxCountedTurns / cost
+                guard turns.lastTurn(startingAtOrBefore: horizon) > limit else { continue }
                 found.append(RosterViolation(location: "rotation \(rotation.id)", field: "handoff",
-                    message: "is more than \(Self.maxCountedTurns) turns back within a year; its active turns are counted from it: "
+                    message: "is more than \(limit) turns back within a year; its active turns are counted from it: "
                         + "choose a later handoff (or calendar advance)"))
             }
         }

@@ -27,12 +27,15 @@ public struct StoredToken: Sendable, Equatable {
     public var employeeID: String?
     /// A calendar token's feed: "schedule:ID" or "person:ID".
     public var scope: String?
+    /// The token a calendar token was minted with (GetCalendar): the feed stops when it does.
+    public var mintedBy: String?
 
     public init(id: String, tenantID: String, role: AccessRole, secretHash: [UInt8], label: String = "",
                 createdAt: UnixMillis, expiresAt: UnixMillis? = nil, revokedAt: UnixMillis? = nil, employeeID: String? = nil,
-                scope: String? = nil) {
+                scope: String? = nil, mintedBy: String? = nil) {
         self.employeeID = employeeID
         self.scope = scope
+        self.mintedBy = mintedBy
         self.id = id
         self.tenantID = tenantID
         self.role = role
@@ -55,11 +58,13 @@ public enum AccessToken {
 
     /// A new token: the text to hand to its holder once, and what to store.
     public static func issue(tenantID: String, role: AccessRole, label: String = "", now: UnixMillis,
-                             expiresAt: UnixMillis? = nil, employeeID: String? = nil, scope: String? = nil) -> (text: String, stored: StoredToken) {
+                             expiresAt: UnixMillis? = nil, employeeID: String? = nil, scope: String? = nil,
+                             mintedBy: String? = nil) -> (text: String, stored: StoredToken) {
         let id = hex(Crypto.randomBytes(6))
         let secret = hex(Crypto.randomBytes(32))
         let stored = StoredToken(id: id, tenantID: tenantID, role: role, secretHash: Crypto.sha256(Array(secret.utf8)),
-                                 label: label, createdAt: now, expiresAt: expiresAt, employeeID: employeeID, scope: scope)
+                                 label: label, createdAt: now, expiresAt: expiresAt, employeeID: employeeID, scope: scope,
+                                 mintedBy: mintedBy)
         return (prefix + id + "_" + secret, stored)
     }
 

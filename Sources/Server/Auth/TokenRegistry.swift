@@ -42,10 +42,27 @@ final class TokenRegistry: Sendable {
                           employeeID: stored.employeeID, label: stored.label)
     }
 
-    /// The calendar token a feed URL presents, if it is one and usable.
+    /// The calendar token a feed URL presents, if it is one and usable: also the token that
+    /// minted it, if one did (a feed never outlives the access it was made with).
     func calendarToken(_ text: String, now: UnixMillis) -> StoredToken? {
         guard let stored = verified(text, now: now), stored.role == .calendar, stored.scope != nil else { return nil }
+        if let parent = stored.mintedBy {
+            guard let minter = tokens.withLockedValue({ $0[parent] }), minter.isUsable(at: now) else { return nil }
+        }
         return stored
+    }
+
+    /// Calendar tokens of `tenant` still usable, and those of them minted by `minter` (nil:
+    /// anonymously): what the minting limits count.
+    func liveCalendarTokens(tenant: String, mintedBy minter: String?, now: UnixMillis) -> (tenant: Int, minter: Int) {
+        tokens.withLockedValue { tokens in
+            var ofTenant = 0, ofMinter = 0
+            for token in tokens.values where token.role == .calendar && token.tenantID == tenant && token.isUsable(at: now) {
+                ofTenant += 1
+                if token.mintedBy == minter { ofMinter += 1 }
+            }
+            return (ofTenant, ofMinter)
+        }
     }
 
     /// The stored token whose secret `text` proves, if usable; a wrong id costs what a wrong secret does.

@@ -8,6 +8,17 @@ import RosterProtocol
 /// removed one stays CANCELLED for 30 days (`CalendarFeedState`). Fetches run one at a time on
 /// the mutation queue, which also orders them after the changes they may reflect.
 extension ServerContext {
+    /// Calendar tokens minted through GetCalendar: each lasts a year (a calendar app re-subscribes
+    /// with a new link), stops with the token that minted it, and there are at most so many per
+    /// minting token and per tenant that still work.
+    static let calendarTokenLifetime: Duration = .seconds(366 * 86_400)
+    static let calendarTokensPerMinter = 20
+    static let calendarTokensPerTenant = 1_000
+
+    /// A feed's alarm: a duration before each shift, at most a week.
+    static let calendarAlarmRule = "is a duration before each shift up to a week, such as 15m, 1h or 1d"
+    static func calendarAlarm(_ text: String) -> Duration? { DurationText.parse(text, within: .seconds(7 * 86_400)) }
+
     /// The feed of `scope` ("schedule:ID", "person:ID") as published now, after updating what it
     /// published before. Run it on the mutation queue: feeds change state in the store.
     func calendarFeed(scope: String, tenant: TenantRuntime, alarm: Duration?, now: UnixMillis) async -> Result<String, WireError> {
@@ -16,10 +27,19 @@ extension ServerContext {
         let from = (now - UnixMillis(configuration.calendarDaysBack) * day) / day * day
         let to = (now + UnixMillis(configuration.calendarDaysAhead) * day) / day * day
         let content: (name: String, events: [CalendarEvent])
-        do throws(RosterError) {
-            content = try HTTPAPI.events(scope: scope, state: tenant.view.state, from: from, to: to, now: now)
-        } catch {
-            return .failure(WireError(error))
+        let state = tenant.view.state
+        // Resolving is CPU work: on the work pool, not on the tenant's queue's task.
+        let resolved = await work.run(tenant.id) { () -> Result<(name: String, events: [CalendarEvent]), WireError> in
+            do throws(RosterError) {
+                return .success(try HTTPAPI.events(scope: scope, state: state, from: from, to: to, now: now))
+            } catch {
+                return .failure(WireError(error))
+            }
+        }
+        switch resolved {
+        case .success(let made)?: content = made
+        case .failure(let error)?: return .failure(error)
+        case nil: return .failure(AdminOperations.busy)
         }
         let store = admin.store
         do {
@@ -55,17 +75,29 @@ extension ServerContext {
         }
         var alarm: Duration?
         if !request.alarm.isEmpty {
-            guard let parsed = DurationText.parse(request.alarm) else {
-                return .failure(WireError(.invalidArgument, "alarm is a duration such as 15m or 1h (got \"\(request.alarm)\")"))
+            guard let parsed = Self.calendarAlarm(request.alarm) else {
+                return .failure(WireError(.invalidArgument, "alarm \(Self.calendarAlarmRule) (got \"\(request.alarm.prefix(40))\")"))
             }
             alarm = parsed
         }
         var answer = Roster_V1_CalendarResponse()
+        if request.createToken, let problem = TextLimits.lineProblem(request.label, limit: TextLimits.maxName) {
+            return .failure(WireError(.invalidArgument, "label \(problem)"))
+        }
         if request.createToken {
             guard let port = httpPort else {
                 return .failure(WireError(.unavailable, "this server has no HTTP listener to serve calendars (--http-listen)"))
             }
-            let issued = AccessToken.issue(tenantID: tenant.id, role: .calendar, label: request.label, now: now, scope: scope)
+            let live = tokens.liveCalendarTokens(tenant: tenant.id, mintedBy: actor.tokenID, now: now)
+            guard live.minter < Self.calendarTokensPerMinter, live.tenant < Self.calendarTokensPerTenant else {
+                return .failure(WireError(.resourceExhausted, """
+                    \(live.minter >= Self.calendarTokensPerMinter ? "this token has minted \(live.minter)" : "the tenant has \(live.tenant)") \
+                    calendar tokens that still work (the limit is \(live.minter >= Self.calendarTokensPerMinter ? Self.calendarTokensPerMinter : Self.calendarTokensPerTenant)): \
+                    reuse a feed URL, or have an admin revoke old ones (roster-server token list --tenant \(tenant.id))
+                    """))
+            }
+            let issued = AccessToken.issue(tenantID: tenant.id, role: .calendar, label: request.label, now: now,
+                                           expiresAt: now + Self.calendarTokenLifetime.milliseconds, scope: scope, mintedBy: actor.tokenID)
             do {
                 try await admin.store.insertToken(issued.stored)
                 var entry = AuditLog.token(AuditLog.Kind.tokenCreated, issued.stored, at: now)
@@ -100,14 +132,14 @@ extension HTTPAPI {
         }
         var alarm: Duration?
         if let text = request.query["alarm"] {
-            guard let parsed = DurationText.parse(text) else {
-                return Self.problem(400, "alarm is a duration before each shift, e.g. 15m or 1h (got \"\(text)\")")
+            guard let parsed = ServerContext.calendarAlarm(text) else {
+                return Self.problem(400, "alarm \(ServerContext.calendarAlarmRule) (got \"\(text.prefix(40))\")")
             }
             alarm = parsed
         }
         let before = alarm
         let feed: Result<String, WireError> = await withCheckedContinuation { continuation in
-            let queued = context.mutations.submit {
+            let queued = context.mutations.submit(tenant.id) {
                 continuation.resume(returning: await context.calendarFeed(scope: scope, tenant: tenant, alarm: before, now: now))
             }
             if !queued { continuation.resume(returning: .failure(WireError(.unavailable, "the server is shutting down", retryable: true))) }

@@ -38,10 +38,25 @@ struct HTTPAPI: Sendable {
             }
         case "/metrics":
             guard let metrics = side.metrics else { return Self.problem(404, "metrics are off") }
-            return Reply(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8",
-                         body: metrics.emit(readings: side.readings()))
+            // Series that name tenants and schedules go to whom may see them: on a loopback
+            // listener everyone (development), elsewhere an admin token's own tenant only.
+            let scope: HTTPSide.ReadingScope
+            if side.isLoopback {
+                scope = .all
+            } else if let tenant = adminTenant(request) {
+                scope = .tenant(tenant)
+            } else {
+                scope = .serverOnly
+            }
+            let side = self.side
+            var readings: [ServerMetrics.Reading] = []
+            if let work = side.context?.work {
+                guard let read = await work.run("", { side.readings(scope) }) else { return Self.problem(AdminOperations.busy) }
+                readings = read
+            }
+            return Reply(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: metrics.emit(readings: readings))
         case "/v1/oncall":
-            return authorized(request) { tenant in oncall(request, tenant: tenant) }
+            return await authorized(request) { tenant in oncall(request, tenant: tenant) }
         default:
             if request.path.hasPrefix("/v1/calendar/"), request.path.hasSuffix(".ics") {
                 let token = String(request.path.dropFirst("/v1/calendar/".count).dropLast(".ics".count))
@@ -50,7 +65,7 @@ struct HTTPAPI: Sendable {
             let parts = request.path.split(separator: "/", omittingEmptySubsequences: false)
             if parts.count == 5, parts[1] == "v1", parts[2] == "people", parts[4] == "next", !parts[3].isEmpty {
                 let person = String(parts[3]).removingPercentEncoding ?? String(parts[3])
-                return authorized(request) { tenant in next(person: person, request, tenant: tenant) }
+                return await authorized(request) { tenant in next(person: person, request, tenant: tenant) }
             }
             return Self.problem(404, "no such resource: \(request.path) (see docs/HTTP.md)")
         }
@@ -58,7 +73,9 @@ struct HTTPAPI: Sendable {
 
     // MARK: Who is on call
 
-    private func authorized(_ request: Request, _ body: (TenantRuntime) -> Reply) -> Reply {
+    /// Authenticates the bearer token, then works `body` out on the tenant work pool (it
+    /// resolves schedules): never on the event loop or the cooperative pool.
+    private func authorized(_ request: Request, _ body: @escaping @Sendable (TenantRuntime) -> Reply) async -> Reply {
         guard let context = side.context else { return Self.problem(503, "starting: the tenants are not loaded yet") }
         guard let header = request.authorization, header.lowercased().hasPrefix("bearer ") else {
             return Self.problem(401, "send a token: Authorization: Bearer rst_...", headers: [("WWW-Authenticate", "Bearer")])
@@ -69,7 +86,19 @@ struct HTTPAPI: Sendable {
             side.metrics?.authenticationFailed()
             return Self.problem(401, "authentication failed", headers: [("WWW-Authenticate", "Bearer error=\"invalid_token\"")])
         }
-        return body(tenant)
+        do {
+            return try await context.work.run(tenant.id) { body(tenant) }
+        } catch {
+            return Self.problem(AdminOperations.busy)
+        }
+    }
+
+    /// The tenant of a usable admin token in the request's Authorization header, if any.
+    private func adminTenant(_ request: Request) -> String? {
+        guard let context = side.context, let header = request.authorization, header.lowercased().hasPrefix("bearer "),
+              let credential = context.tokens.authenticate(String(header.dropFirst(7)), now: context.clock.now()),
+              credential.role == .admin else { return nil }
+        return credential.tenantID
     }
 
     private func oncall(_ request: Request, tenant: TenantRuntime) -> Reply {

@@ -15,8 +15,20 @@ final class HTTPSide: Sendable {
 
     let metrics: ServerMetrics?
     private let state = NIOLockedValueBox<(context: ServerContext?, store: (any RosterStore)?, stopping: Bool)>((nil, nil, false))
+    private let loopback = NIOLockedValueBox(false)
 
     init(metrics: ServerMetrics?) { self.metrics = metrics }
+
+    /// Whether the listener is bound to a loopback address (development: every metric is shown).
+    var isLoopback: Bool {
+        get { loopback.withLockedValue { $0 } }
+        set { loopback.withLockedValue { $0 = newValue } }
+    }
+
+    /// Which tenant-labelled series a scrape gets.
+    enum ReadingScope: Sendable {
+        case all, tenant(String), serverOnly
+    }
 
     /// Coverage gaps per tenant, walked at most once a minute or revision (a minutely rotation
     /// has 10,080 handoffs in a week).
@@ -51,11 +63,16 @@ final class HTTPSide: Sendable {
 
     /// The gauges read at scrape time: each tenant's revision, and per schedule the people on
     /// duty and the seconds until the next handoff.
-    func readings() -> [ServerMetrics.Reading] {
+    func readings(_ scope: ReadingScope = .all) -> [ServerMetrics.Reading] {
         guard let context else { return [] }
         let now = context.clock.now()
         var readings: [ServerMetrics.Reading] = []
         for tenant in context.tenants.values.sorted(by: { $0.id < $1.id }) {
+            switch scope {
+            case .all: break
+            case .tenant(let id): guard tenant.id == id else { continue }
+            case .serverOnly: continue
+            }
             let view = tenant.view
             readings.append(.init(name: "roster_revision", help: "The tenant's current revision.",
                                   labels: [("tenant", tenant.id)], value: Double(view.revision)))
@@ -79,22 +96,41 @@ final class HTTPSide: Sendable {
 }
 
 /// The HTTP listener (`--http-listen`): NIOHTTP1 behind the same TLS as the protocol port when
-/// not on loopback. Each request is answered by `HTTPAPI` off the event loop.
+/// not on loopback. Each request is answered by `HTTPAPI`, its heavy work on the tenant work
+/// pool. Bounded like the protocol port: at most `httpMaxConnections` open (then 503 and close),
+/// a deadline for the TLS handshake and each request's head and body (`httpHeaderTimeout`) and
+/// for the time between requests (`httpIdleTimeout`), a cap on body bytes; HTTP/1.1 pipelining
+/// is answered one request at a time (NIO's pipelining handler stops reading meanwhile).
 enum HTTPListener {
-    static func bind(_ address: HostPort, group: any EventLoopGroup, side: HTTPSide, tls: TLSContext?) async throws -> any Channel {
+    static func bind(_ address: HostPort, group: any EventLoopGroup, side: HTTPSide, tls: TLSContext?,
+                     limits: ServerConfiguration.Limits) async throws -> any Channel {
         let api = HTTPAPI(side: side)
+        let open = NIOLockedValueBox(0)
+        let timing = HTTPHandler.Timing(header: TimeAmount(limits.httpHeaderTimeout), idle: TimeAmount(limits.httpIdleTimeout),
+                                        maxBodyBytes: limits.httpMaxBodyBytes)
         do {
             return try await ServerBootstrap(group: group)
                 .serverChannelOption(.backlog, value: 256)
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
                 .childChannelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
+                        let admitted = open.withLockedValue { count in
+                            guard count < limits.httpMaxConnections else { return false }
+                            count += 1
+                            return true
+                        }
+                        guard admitted else {
+                            side.metrics?.httpRefused()
+                            try channel.pipeline.syncOperations.addHandler(HTTPRefusingHandler(plaintext: tls == nil))
+                            return
+                        }
+                        channel.closeFuture.whenComplete { _ in open.withLockedValue { $0 -= 1 } }
                         // The server's current certificate once it serves (SIGHUP may replace it).
                         if let tls = tls.map({ side.context?.tls ?? $0 }) {
                             try channel.pipeline.syncOperations.addHandler(try TLSHandler(context: tls))
                         }
                         try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                        try channel.pipeline.syncOperations.addHandler(HTTPHandler(api: api))
+                        try channel.pipeline.syncOperations.addHandler(HTTPHandler(api: api, timing: timing))
                     }
                 }
                 .bind(host: address.host, port: address.port).get()
@@ -104,23 +140,85 @@ enum HTTPListener {
     }
 }
 
-/// One HTTP connection: gathers a request, has `HTTPAPI` answer it, writes the reply.
+/// What an HTTP connection past the cap gets: on plaintext a 503 it can read, then the close.
+final class HTTPRefusingHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+    private let plaintext: Bool
+
+    init(plaintext: Bool) { self.plaintext = plaintext }
+
+    func channelActive(context: ChannelHandlerContext) {
+        guard plaintext else { return context.close(promise: nil) }
+        let body = "too many connections; try again shortly\n"
+        let text = "HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nRetry-After: 1\r\n"
+            + "Content-Type: text/plain; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body
+        context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(string: text)))
+            .assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {}
+}
+
+/// One HTTP connection: gathers a request, has `HTTPAPI` answer it, writes the reply. Its one
+/// timer is the deadline of what it waits for: the first request's head (TLS handshake included)
+/// or the next one's (idle), or the rest of a request whose head came; a request being answered
+/// has none.
 final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
-    private let api: HTTPAPI
-    private var head: HTTPRequestHead?
+    struct Timing: Sendable {
+        var header: TimeAmount
+        var idle: TimeAmount
+        var maxBodyBytes: Int
+    }
 
-    init(api: HTTPAPI) { self.api = api }
+    private let api: HTTPAPI
+    private let timing: Timing
+    private var head: HTTPRequestHead?
+    private var bodyBytes = 0
+    private var deadline: Scheduled<Void>?
+
+    init(api: HTTPAPI, timing: Timing) {
+        self.api = api
+        self.timing = timing
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { arm(timing.header, context: context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        arm(timing.header, context: context)
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        deadline?.cancel()
+        deadline = nil
+        context.fireChannelInactive()
+    }
+
+    private func arm(_ time: TimeAmount, context: ChannelHandlerContext) {
+        deadline?.cancel()
+        deadline = context.eventLoop.assumeIsolated().scheduleTask(in: time) { context.close(promise: nil) }
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
-        case .head(let head): self.head = head
-        case .body: break  // nothing here takes a body
+        case .head(let head):
+            self.head = head
+            bodyBytes = 0
+            arm(timing.header, context: context)  // the rest of the request comes within it
+        case .body(let part):
+            bodyBytes += part.readableBytes
+            if bodyBytes > timing.maxBodyBytes { context.close(promise: nil) }  // nothing here takes a body
         case .end:
             guard let head else { return }
             self.head = nil
+            deadline?.cancel()
+            deadline = nil
             let components = URLComponents(string: head.uri)
             var query: [String: String] = [:]
             for item in components?.queryItems ?? [] { query[item.name] = item.value ?? "" }
@@ -148,7 +246,12 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
         let done = context.writeAndFlushPromise()
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: done)
-        if !keepAlive { done.futureResult.assumeIsolated().whenComplete { _ in context.close(promise: nil) } }
+        if keepAlive {
+            // The reply must be taken within the idle time too: a peer that never reads is closed.
+            arm(timing.idle, context: context)
+        } else {
+            done.futureResult.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+        }
     }
 }
 

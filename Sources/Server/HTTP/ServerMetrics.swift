@@ -26,6 +26,7 @@ final class ServerMetrics: Sendable {
     private let adminChanges: [String: CoreMetrics.Counter]
     private let storeCommit: CoreMetrics.Timer
     private let authFailures: CoreMetrics.Counter
+    private let httpRefusals: CoreMetrics.Counter
 
     /// Label values of the gauges set at scrape time, so that a deleted schedule's are dropped.
     private let scraped = NIOLockedValueBox<[String: Prometheus.Gauge]>([:])
@@ -79,6 +80,7 @@ final class ServerMetrics: Sendable {
         })
         storeCommit = CoreMetrics.Timer(label: "roster_store_commit_seconds", factory: factory)
         authFailures = CoreMetrics.Counter(label: "roster_auth_failures_total", factory: factory)
+        httpRefusals = CoreMetrics.Counter(label: "roster_http_connections_refused_total", factory: factory)
     }
 
     // MARK: Counting (hot paths: one dictionary lookup and an atomic add)
@@ -119,6 +121,8 @@ final class ServerMetrics: Sendable {
     /// A revision another node committed, applied here from the shared store.
     func caughtUp() { caughtUpRevisions.increment() }
     func authenticationFailed() { authFailures.increment() }
+    /// An HTTP connection past `httpMaxConnections`.
+    func httpRefused() { httpRefusals.increment() }
 
     func committed(_ changes: [RosterChange], after duration: Duration) {
         storeCommit.recordNanoseconds(duration.nanoseconds)
@@ -174,8 +178,9 @@ final class ServerMetrics: Sendable {
                 registry.unregisterGauge(gauge)
                 gauges[key] = nil
             }
+            // Under the lock: a concurrent scrape of another scope must not show these gauges.
+            return registry.emitToBuffer()
         }
-        return registry.emitToBuffer()
     }
 }
 

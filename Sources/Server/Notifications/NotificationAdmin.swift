@@ -15,7 +15,7 @@ extension ServerContext {
         do {
             switch request.action {
             case .addWebhook(let wire):
-                if let problem = WebhookClient.validate(wire.url) {
+                if let problem = WebhookClient.validate(wire.url, addresses: notifier.dispatcher.addresses) {
                     return .failure(WireError(.invalidArgument, "the webhook URL \(problem)"))
                 }
                 let unknownTypes = wire.events.filter { NotificationType(rawValue: $0) == nil || $0 == NotificationType.ping.rawValue }
@@ -30,14 +30,15 @@ extension ServerContext {
                     }
                     schedules.append(schedule.id)
                 }
+                let secret = WebhookSignature.newSecret()
                 let webhook = StoredWebhook(id: IdentifierFactory.make("whk"), tenantID: tenant.id, url: wire.url,
-                                            secret: WebhookSignature.newSecret(), events: wire.events, schedules: schedules,
+                                            secret: notifier.sealer.seal(secret), events: wire.events, schedules: schedules,
                                             created: clock.now())
                 try await store.insertWebhook(webhook)
                 try await notifier.reload(tenantID: tenant.id)
                 await notifier.plan(tenant)
                 answer.webhooks = [Roster_V1_Webhook(webhook)]
-                answer.secret = webhook.secret
+                answer.secret = secret
             case .removeWebhook(let id):
                 guard try await store.removeWebhook(tenantID: tenant.id, id: id) else {
                     return .failure(WireError(.notFound, "no webhook \(id)"))
@@ -93,7 +94,7 @@ extension Roster_V1_Webhook {
     init(_ webhook: StoredWebhook) {
         self.init()
         id = webhook.id
-        url = webhook.url
+        url = WebhookClient.redacted(webhook.url)
         events = webhook.events
         schedules = webhook.schedules
         createdMs = webhook.created

@@ -3,6 +3,7 @@ import Logging
 import NIOConcurrencyHelpers
 import RosterDomain
 import RosterProtocol
+import RosterTLS
 
 /// Decides what goes into the outbox: the events each admin change causes (written in the
 /// change's own transaction) and the time-driven ones (handoffs, reminders, gaps ahead), written
@@ -16,6 +17,8 @@ final class Notifier: Sendable {
     let clock: any ServerClock
     let logger: Logger
     let dispatcher: OutboxDispatcher
+    /// Where derivations run (they resolve schedules); nil: where the caller is.
+    let work: TenantWorkPool?
     private let tenants = NIOLockedValueBox<[String: TenantNotices]>([:])
 
     /// What a tenant's notifications need, kept in memory.
@@ -34,16 +37,28 @@ final class Notifier: Sendable {
         var settingsMark: String?
     }
 
-    init(store: any RosterStore, settings: ServerConfiguration.NotificationSettings, clock: any ServerClock, logger: Logger) {
+    /// Seals webhook secrets before they are stored and opens them to sign.
+    let sealer: SecretSealer
+
+    init(store: any RosterStore, settings: ServerConfiguration.NotificationSettings, clock: any ServerClock, logger: Logger,
+         work: TenantWorkPool? = nil, allowLoopback: Bool = false, sealer: SecretSealer = SecretSealer(key: Crypto.randomBytes(32))) {
+        self.work = work
+        self.sealer = sealer
         self.store = store
         self.settings = settings
         self.clock = clock
         self.logger = logger
-        dispatcher = OutboxDispatcher(store: store, settings: settings, clock: clock, logger: logger)
+        dispatcher = OutboxDispatcher(store: store, settings: settings, clock: clock, logger: logger,
+                                      addresses: WebhookAddressPolicy(allowed: settings.webhookAllow, allowLoopback: allowLoopback),
+                                      sealer: sealer)
     }
 
-    /// Reads the tenants' reminder rules and planning marks.
+    /// Reads the tenants' reminder rules and planning marks, and seals any webhook secret still
+    /// stored as it was given (before secrets were sealed).
     func load(tenantIDs: [String]) async throws {
+        for webhook in try await store.webhooks(tenantID: nil, now: clock.now()) where !SecretSealer.isSealed(webhook.secret) {
+            try await store.replaceWebhookSecret(tenantID: webhook.tenantID, id: webhook.id, secret: sealer.seal(webhook.secret))
+        }
         for tenantID in tenantIDs { try await reload(tenantID: tenantID) }
     }
 
@@ -96,9 +111,13 @@ final class Notifier: Sendable {
         let from = max(notices.plannedThrough ?? now, now - 86_400_000)
         let through = now + settings.planAhead.milliseconds
         guard from < through else { return }
-        let view = tenant.view
-        let events = derivation(tenant.id).planned(state: view.state, revision: view.revision, from: from, to: through,
-                                                    rules: notices.rules, wanted: notices.wanted, schedules: nil)
+        let view = tenant.view, derivation = derivation(tenant.id)
+        let derive: @Sendable () -> [NotificationEvent] = {
+            derivation.planned(state: view.state, revision: view.revision, from: from, to: through, rules: notices.rules,
+                               wanted: notices.wanted, schedules: nil)
+        }
+        // A round the pool refused (the tenant has too much waiting) is the next round's to do.
+        guard let events = work == nil ? derive() : await work!.run(tenant.id, derive) else { return }
         do {
             try await store.writeOutbox(tenantID: tenant.id, OutboxWrite(events: events, plannedThrough: through))
             tenants.withLockedValue { $0[tenant.id, default: TenantNotices()].plannedThrough = through }
@@ -113,9 +132,16 @@ final class Notifier: Sendable {
         let notices = tenants.withLockedValue { $0[tenant.id] } ?? TenantNotices()
         guard notices.active else { return }
         guard let through = notices.plannedThrough else { return await plan(tenant) }
-        let now = clock.now(), view = tenant.view
-        var write = OutboxWrite(events: derivation(tenant.id).planned(state: view.state, revision: view.revision, from: now, to: through,
-                                                                       rules: notices.rules, wanted: notices.wanted, schedules: nil))
+        let now = clock.now(), view = tenant.view, derivation = derivation(tenant.id)
+        let derive: @Sendable () -> [NotificationEvent] = {
+            derivation.planned(state: view.state, revision: view.revision, from: now, to: through, rules: notices.rules,
+                               wanted: notices.wanted, schedules: nil)
+        }
+        guard let events = work == nil ? derive() : await work!.run(tenant.id, derive) else {
+            logger.warning("could not plan notifications for tenant \(tenant.id) again: its work queue is full; the next round plans them")
+            return
+        }
+        var write = OutboxWrite(events: events)
         write.withdrawPlanned = (from: now, schedules: nil)
         write.replannedThrough = through
         do {
@@ -146,7 +172,7 @@ extension ServerContext {
     /// planning round, queued behind any change, stores the mark that keeps it so).
     func noticesWanted(by tenant: TenantRuntime) {
         guard let notifier, notifier.activate(tenant.id) else { return }
-        mutations.submit { await notifier.plan(tenant) }
+        mutations.submit(tenant.id) { await notifier.plan(tenant) }
     }
 
     /// A planning round for every tenant, each on the mutation queue between changes. On a
@@ -157,7 +183,7 @@ extension ServerContext {
         let shared = admin.store.signals != nil
         for tenant in tenants.values {
             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                let queued = mutations.submit {
+                let queued = mutations.submit(tenant.id) {
                     if shared { await self.catchUp(tenant) }
                     await notifier.plan(tenant)
                     done.resume()

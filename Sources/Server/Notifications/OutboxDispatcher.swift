@@ -51,6 +51,9 @@ final class OutboxDispatcher: Sendable {
     private let clock: any ServerClock
     private let logger: Logger
     private let client: WebhookClient
+    private let sealer: SecretSealer
+    /// Which addresses deliveries may reach.
+    var addresses: WebhookAddressPolicy { client.addresses }
     private let wakeups: AsyncStream<Void>.Continuation
     private let wakeStream: AsyncStream<Void>
     private let inFlight = NIOLockedValueBox<Set<String>>([])
@@ -60,7 +63,9 @@ final class OutboxDispatcher: Sendable {
     func onPublished(_ body: @escaping @Sendable (String, [PublishedNotice]) -> Void) { publish.withLockedValue { $0 = body } }
 
     init(store: any NotificationStore, settings: ServerConfiguration.NotificationSettings, clock: any ServerClock,
-         logger: Logger, trust: TLSClientConfiguration = TLSClientConfiguration()) {
+         logger: Logger, trust: TLSClientConfiguration = TLSClientConfiguration(), addresses: WebhookAddressPolicy = WebhookAddressPolicy(),
+         sealer: SecretSealer) {
+        self.sealer = sealer
         self.store = store
         self.settings = settings
         self.clock = clock
@@ -68,7 +73,7 @@ final class OutboxDispatcher: Sendable {
         // NIO's process-wide group, not the server's: webhook I/O never runs on the loops that
         // serve clients. Nothing here blocks (a server in a test suite starts in milliseconds):
         // the TLS context, which reads the system's CA file, is made on first use.
-        client = WebhookClient(group: MultiThreadedEventLoopGroup.singleton, tls: WebhookClient.LazyTLS(trust))
+        client = WebhookClient(group: MultiThreadedEventLoopGroup.singleton, tls: WebhookClient.LazyTLS(trust), addresses: addresses)
         (wakeStream, wakeups) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
@@ -132,6 +137,8 @@ final class OutboxDispatcher: Sendable {
         let started = clock.now()
         let deliveryID = "\(head.event.id).\(head.webhook.id)"
         let timestamp = Int64(Date().timeIntervalSince1970)
+        // A secret this node cannot open was sealed under another key: nothing is sent unsigned.
+        let secret = sealer.open(head.webhook.secret)
         let headers = [
             ("Content-Type", "application/json"),
             ("User-Agent", "Roster-Webhooks/\(RosterVersion.release)"),
@@ -140,11 +147,17 @@ final class OutboxDispatcher: Sendable {
             ("Roster-Delivery", deliveryID),
             ("Idempotency-Key", deliveryID),
             ("Roster-Attempt", "\(attempt)"),
-            (WebhookSignature.header, WebhookSignature.sign(secret: head.webhook.secret, timestamp: timestamp, body: head.event.payload)),
+            (WebhookSignature.header, WebhookSignature.sign(secret: secret ?? "", timestamp: timestamp, body: head.event.payload)),
         ]
         var status: Int?
         var problem = ""
-        do {
+        do throws(WebhookClient.Failure) {
+            guard secret != nil else {
+                throw WebhookClient.Failure.connection("""
+                    the webhook's secret was sealed with another key: every node needs the same secrets key \
+                    (DATA_DIR/secrets.key or --secrets-key-file; docs/SCALING.md)
+                    """)
+            }
             status = try await client.post(url: head.webhook.url, headers: headers, body: head.event.payload,
                                            timeout: settings.requestTimeout).status
             if !(200..<300).contains(status!) { problem = "HTTP \(status!)" }
@@ -162,7 +175,7 @@ final class OutboxDispatcher: Sendable {
             outcome = .delivered
         } else if now - (head.webhook.failingSince ?? now) >= settings.retryBudget.milliseconds {
             outcome = .disable(reason: "failing since \(Timestamp.iso8601(head.webhook.failingSince!)); last attempt: \(problem)")
-            logger.warning("disabled webhook \(head.webhook.id) (\(head.webhook.url)): \(problem)")
+            logger.warning("disabled webhook \(head.webhook.id) (\(WebhookClient.redacted(head.webhook.url))): \(problem)")
         } else {
             outcome = .retry(at: now + backoff(attempt: attempt))
             logger.info("webhook \(head.webhook.id) attempt \(attempt) for \(head.event.id) failed: \(problem)")

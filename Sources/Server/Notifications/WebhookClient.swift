@@ -12,10 +12,14 @@ import RosterTLS
 ///
 /// It runs on the dispatcher's own event loop group, never on the server's: a receiver that is
 /// slow or never answers costs a socket and a timer, and no client push waits for it.
+///
+/// Where it may connect is `addresses`' to say: the host is resolved here (on NIO's thread pool;
+/// getaddrinfo blocks), every address checked, and the connection made to a checked one.
 struct WebhookClient: Sendable {
     let group: any EventLoopGroup
     /// For https URLs: the system's trusted CAs (or a test's CA file).
     let tls: LazyTLS
+    var addresses = WebhookAddressPolicy()
 
     /// A client TLS context made on first use, on a thread of NIOThreadPool (it reads the CA file).
     final class LazyTLS: Sendable {
@@ -47,9 +51,12 @@ struct WebhookClient: Sendable {
         case timedOut
         case connection(String)
         case closedEarly
+        /// The host resolves only to addresses webhooks may not reach.
+        case forbiddenAddress(String)
 
         var description: String {
             switch self {
+            case .forbiddenAddress(let why): "refused: \(why)"
             case .badURL(let why): "bad URL: \(why)"
             case .timedOut: "timed out"
             case .connection(let why): why
@@ -58,21 +65,88 @@ struct WebhookClient: Sendable {
         }
     }
 
-    /// Checks that `text` is an http or https URL with a host, as `admin webhook add` requires.
-    static func validate(_ text: String) -> String? {
+    /// Checks that `text` is an http or https URL with a host, as `admin webhook add` requires:
+    /// no control characters (a CR or LF would forge log lines), at most 2,000 characters, and a
+    /// literal address only if `addresses` allows it (names are checked at each delivery).
+    static func validate(_ text: String, addresses: WebhookAddressPolicy = WebhookAddressPolicy()) -> String? {
+        if text.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7F }) {
+            return "must not contain spaces or control characters"
+        }
+        guard text.utf8.count <= 2_000 else { return "is longer than 2000 bytes" }
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             return "must be an http:// or https:// URL"
         }
         guard let host = url.host, !host.isEmpty else { return "has no host" }
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        if let bytes = IPRange.bytes(of: bare), let why = addresses.refusal(of: bytes) {
+            return "names \(addresses.explain(host: bare, address: bytes, why: why))"
+        }
         return nil
     }
 
+    /// A URL as admins see it: a password in it (https://user:pass@host/) is not shown.
+    static func redacted(_ text: String) -> String {
+        guard var components = URLComponents(string: text), components.user != nil || components.password != nil else { return text }
+        components.user = components.user.map { _ in "***" }
+        components.password = nil
+        return components.string ?? text
+    }
+
+    /// Every address `host` resolves to (getaddrinfo, on NIO's thread pool), with `port`.
+    static func resolve(_ host: String, port: Int) async throws(Failure) -> [(SocketAddress, [UInt8])] {
+        let found: [(SocketAddress, [UInt8])]
+        do {
+            found = try await NIOThreadPool.singleton.runIfActive { () throws -> [(SocketAddress, [UInt8])] in
+                var hints = addrinfo()
+                hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+                hints.ai_family = AF_UNSPEC
+                var list: UnsafeMutablePointer<addrinfo>?
+                let status = getaddrinfo(host, nil, &hints, &list)
+                guard status == 0, let first = list else {
+                    throw Failure.connection("cannot resolve \(host): \(String(cString: gai_strerror(status)))")
+                }
+                defer { freeaddrinfo(first) }
+                var addresses: [(SocketAddress, [UInt8])] = []
+                var next: UnsafeMutablePointer<addrinfo>? = first
+                while let entry = next?.pointee {
+                    next = entry.ai_next
+                    guard let raw = entry.ai_addr else { continue }
+                    if entry.ai_family == AF_INET {
+                        var address = raw.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { $0.pointee }
+                        address.sin_port = in_port_t(UInt16(port).bigEndian)
+                        let bytes = withUnsafeBytes(of: address.sin_addr) { Array($0) }
+                        addresses.append((SocketAddress(address, host: host), bytes))
+                    } else if entry.ai_family == AF_INET6 {
+                        var address = raw.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { $0.pointee }
+                        address.sin6_port = in_port_t(UInt16(port).bigEndian)
+                        let bytes = withUnsafeBytes(of: address.sin6_addr) { Array($0) }
+                        addresses.append((SocketAddress(address, host: host), bytes))
+                    }
+                }
+                return addresses
+            }
+        } catch let failure as Failure {
+            throw failure
+        } catch {
+            throw .connection("cannot resolve \(host): \(error)")
+        }
+        guard !found.isEmpty else { throw .connection("cannot resolve \(host): no address") }
+        return found
+    }
+
     func post(url text: String, headers: [(String, String)], body: Data, timeout: Duration) async throws(Failure) -> Response {
-        if let problem = Self.validate(text) { throw .badURL(problem) }
+        if let problem = Self.validate(text, addresses: addresses) { throw .badURL(problem) }
         let url = URL(string: text)!
         let https = url.scheme!.lowercased() == "https"
         let host = url.host!
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
         let port = url.port ?? (https ? 443 : 80)
+        // Resolved and checked now, connected to as checked.
+        let resolved = try await Self.resolve(bare, port: port)
+        guard let destination = resolved.first(where: { addresses.refusal(of: $0.1) == nil })?.0 else {
+            let (_, bytes) = resolved[0]
+            throw .forbiddenAddress(addresses.explain(host: bare, address: bytes, why: addresses.refusal(of: bytes) ?? ""))
+        }
         let path = url.path.isEmpty ? "/" : url.path
         let target = url.query.map { path + "?" + $0 } ?? path
         var context: TLSContext?
@@ -88,13 +162,13 @@ struct WebhookClient: Sendable {
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     if https, let tls {
-                        try channel.pipeline.syncOperations.addHandler(try TLSHandler(context: tls, serverHostname: host))
+                        try channel.pipeline.syncOperations.addHandler(try TLSHandler(context: tls, serverHostname: bare))
                     }
                     try channel.pipeline.syncOperations.addHTTPClientHandlers()
                     try channel.pipeline.syncOperations.addHandler(ResponseHandler(promise: promise))
                 }
             }
-        let connected = bootstrap.connect(host: host, port: port)
+        let connected = bootstrap.connect(to: destination)
         connected.whenFailure { promise.fail(Failure.connection("cannot connect to \(host):\(port): \(Self.reason($0))")) }
         connected.whenSuccess { channel in
             var head = HTTPRequestHead(version: .http1_1, method: .POST, uri: target)

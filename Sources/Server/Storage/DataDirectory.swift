@@ -13,6 +13,8 @@ public struct DataDirectory: Sendable, Hashable {
     public var database: String { path + "/roster.sqlite" }
     public var adminToken: String { path + "/admin.token" }
     public var tls: String { path + "/tls" }
+    /// The key webhook secrets are sealed with (`SecretSealer`).
+    public var secretsKey: String { path + "/secrets.key" }
 
     /// Whether a database has been created here (by a server that started on it).
     public var hasDatabase: Bool { FileManager.default.fileExists(atPath: database) }

@@ -117,6 +117,8 @@ public protocol NotificationStore: Sendable {
     func insertWebhook(_ webhook: StoredWebhook) async throws
     /// Deletes a webhook and its pending deliveries; false when the tenant has no such webhook.
     func removeWebhook(tenantID: String, id: String) async throws -> Bool
+    /// Replaces a webhook's stored secret (sealing one stored before secrets were sealed).
+    func replaceWebhookSecret(tenantID: String, id: String, secret: String) async throws
 
     func reminderRules(tenantID: String) async throws -> [ReminderRule]
     func insertReminderRule(tenantID: String, _ rule: ReminderRule) async throws

@@ -177,6 +177,10 @@ extension PostgresRosterStore {
         }
     }
 
+    public func replaceWebhookSecret(tenantID: String, id: String, secret: String) async throws {
+        _ = try await connections.query("UPDATE webhook SET secret = \(secret) WHERE tenant_id = \(tenantID) AND id = \(id)")
+    }
+
     public func reminderRules(tenantID: String) async throws -> [ReminderRule] {
         var rules: [ReminderRule] = []
         for text in try await connections.query("SELECT rule FROM reminder_rule WHERE tenant_id = \(tenantID) ORDER BY id")

@@ -141,6 +141,12 @@ extension SQLiteRosterStore {
         }
     }
 
+    public func replaceWebhookSecret(tenantID: String, id: String, secret: String) async throws {
+        try await pool.write { db in
+            try db.execute(sql: "UPDATE webhook SET secret = ? WHERE tenant_id = ? AND id = ?", arguments: [secret, tenantID, id])
+        }
+    }
+
     public func reminderRules(tenantID: String) async throws -> [ReminderRule] {
         try await pool.read { db in
             try String.fetchAll(db, sql: "SELECT rule FROM reminder_rule WHERE tenant_id = ? ORDER BY id", arguments: [tenantID])

@@ -145,6 +145,10 @@ public final class SQLiteRosterStore: RosterStore {
                 """)
         }
         registerNotificationMigration(&migrator)
+        migrator.registerMigration("v8-token-minted-by") { db in
+            // The token that minted a calendar token: the feed stops when that one does.
+            try db.execute(sql: "ALTER TABLE token ADD COLUMN minted_by TEXT")
+        }
         return migrator
     }
 
@@ -154,7 +158,7 @@ public final class SQLiteRosterStore: RosterStore {
                 StoredToken(id: row["id"], tenantID: row["tenant_id"], role: AccessRole(rawValue: row["role"]) ?? .reader,
                             secretHash: [UInt8](row["secret_sha256"] as Data), label: row["label"],
                             createdAt: row["created_at_ms"], expiresAt: row["expires_at_ms"], revokedAt: row["revoked_at_ms"],
-                            employeeID: row["employee_id"], scope: row["scope"])
+                            employeeID: row["employee_id"], scope: row["scope"], mintedBy: row["minted_by"])
             }
         }
     }
@@ -163,10 +167,10 @@ public final class SQLiteRosterStore: RosterStore {
         try await pool.write { db in
             try db.execute(sql: """
                 INSERT INTO token (id, tenant_id, role, secret_sha256, label, created_at_ms, expires_at_ms, revoked_at_ms,
-                                   employee_id, scope)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                   employee_id, scope, minted_by)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [token.id, token.tenantID, token.role.rawValue, Data(token.secretHash), token.label,
-                                 token.createdAt, token.expiresAt, token.revokedAt, token.employeeID, token.scope])
+                                 token.createdAt, token.expiresAt, token.revokedAt, token.employeeID, token.scope, token.mintedBy])
         }
     }
 

@@ -18,6 +18,8 @@ public enum StoreBackup {
         case newerSchema([String])
         case notARosterStore
         case targetExists(String)
+        /// A backup's destination is already there.
+        case destinationExists(String)
 
         public var description: String {
             switch self {
@@ -26,6 +28,7 @@ public enum StoreBackup {
             case .newerSchema(let names): "the file was written by a newer release (schema \(names.joined(separator: ", "))): upgrade first"
             case .notARosterStore: "the file is a SQLite database but not a Roster store"
             case .targetExists(let path): "\(path) already has a database: restore with --replace to overwrite it (stop its server first)"
+        case .destinationExists(let path): "\(path) already exists (a file, a directory or a link): choose a new name"
             }
         }
     }
@@ -39,17 +42,31 @@ public enum StoreBackup {
 
     /// Writes a consistent copy of the store at `databasePath` to `destination` (which must not
     /// exist), while a server may be running on it. Blocking work runs on NIOThreadPool.
+    ///
+    /// The file is made first, empty, private (0600) and new: `O_CREAT|O_EXCL` refuses anything
+    /// already there, a symbolic link included (a dangling one would otherwise be followed), and
+    /// the copy is never readable by others while it is written. VACUUM INTO fills the empty file.
     public static func backup(databasePath: String, to destination: String) async throws {
         try await NIOThreadPool.singleton.runIfActive {
-            var configuration = Configuration()
-            configuration.readonly = true
-            let queue = try DatabaseQueue(path: databasePath, configuration: configuration)
-            defer { try? queue.close() }
-            // VACUUM INTO cannot run inside a transaction: on a plain connection.
-            try queue.writeWithoutTransaction { db in
-                try db.execute(sql: "VACUUM INTO ?", arguments: [destination])
+            let descriptor = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            guard descriptor >= 0 else {
+                if errno == EEXIST || errno == ELOOP { throw Failure.destinationExists(destination) }
+                throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
             }
-            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: destination)
+            close(descriptor)
+            do {
+                var configuration = Configuration()
+                configuration.readonly = true
+                let queue = try DatabaseQueue(path: databasePath, configuration: configuration)
+                defer { try? queue.close() }
+                // VACUUM INTO cannot run inside a transaction: on a plain connection.
+                try queue.writeWithoutTransaction { db in
+                    try db.execute(sql: "VACUUM INTO ?", arguments: [destination])
+                }
+            } catch {
+                unlink(destination)
+                throw error
+            }
         }
     }
 

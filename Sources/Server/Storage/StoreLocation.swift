@@ -137,7 +137,7 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
 /// and record which they applied, so a node can tell a schema newer than itself.
 public enum StoreSchema {
     public static let versions = ["v1", "v2-tokens", "v3-schedules", "v4-token-employee", "v5-audit", "v6-calendar",
-                                  "v7-notifications"]
+                                  "v7-notifications", "v8-token-minted-by"]
 
     /// The applied versions this build does not know (a newer build migrated the store).
     static func unknown(applied: [String]) -> [String] {
