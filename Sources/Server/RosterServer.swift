@@ -188,6 +188,9 @@ public final class RosterServer: Service, Sendable {
     private let http: HTTPSide?
     private let httpChannel = NIOLockedValueBox<(any Channel)?>(nil)
 
+    /// The HTTP side, for tests of what it reads.
+    var httpSideForTests: HTTPSide? { http }
+
     /// The HTTP listener's port (port 0 in tests picks one), once started.
     public var httpPort: Int? { httpChannel.withLockedValue { $0?.localAddress?.port } }
 

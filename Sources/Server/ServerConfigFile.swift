@@ -19,6 +19,7 @@ public struct ServerConfigFile: Sendable {
         ("calendar-days-back", .number), ("calendar-days-ahead", .number),
         ("webhook-timeout-ms", .number), ("webhook-retry-base-ms", .number), ("webhook-retry-budget-ms", .number),
         ("coverage-gap-days", .number), ("webhook-allow", .list), ("secrets-key-file", .text), ("http-max-connections", .number), ("work-threads", .number),
+        ("http-header-timeout-ms", .number), ("http-idle-timeout-ms", .number),
     ]
 
     public static func environmentName(of key: String) -> String {

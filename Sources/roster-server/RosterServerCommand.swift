@@ -76,6 +76,10 @@ struct Serve: AsyncParsableCommand {
     var httpMaxConnections: Int?
     @Option(help: "Threads that resolve schedules and plan changes, off the event loops. (env: ROSTER_WORK_THREADS; default: one per core, at least 2)")
     var workThreads: Int?
+    @Option(help: "Milliseconds an HTTP connection has for its TLS handshake and each request's head and body. (env: ROSTER_HTTP_HEADER_TIMEOUT_MS; default: 10000)")
+    var httpHeaderTimeoutMs: Int64?
+    @Option(help: "Milliseconds an HTTP connection may stay open between requests. (env: ROSTER_HTTP_IDLE_TIMEOUT_MS; default: 60000)")
+    var httpIdleTimeoutMs: Int64?
     @Option(help: "Revisions kept for resume. (env: ROSTER_HISTORY_SIZE)")
     var historySize: Int?
     @Option(help: "Milliseconds a new connection has to send Hello. (env: ROSTER_HELLO_TIMEOUT_MS)")
@@ -189,6 +193,9 @@ struct Serve: AsyncParsableCommand {
         limits.shutdownGrace = try below.number(shutdownGraceMs, "SHUTDOWN_GRACE_MS").map(Duration.milliseconds) ?? limits.shutdownGrace
         limits.httpMaxConnections = try below.number(httpMaxConnections, "HTTP_MAX_CONNECTIONS") ?? limits.httpMaxConnections
         limits.workThreads = try below.number(workThreads, "WORK_THREADS") ?? limits.workThreads
+        limits.httpHeaderTimeout = try below.number(httpHeaderTimeoutMs, "HTTP_HEADER_TIMEOUT_MS").map(Duration.milliseconds)
+            ?? limits.httpHeaderTimeout
+        limits.httpIdleTimeout = try below.number(httpIdleTimeoutMs, "HTTP_IDLE_TIMEOUT_MS").map(Duration.milliseconds) ?? limits.httpIdleTimeout
         configuration.limits = limits
         configuration.calendarDaysBack = min(366, max(0, try below.number(calendarDaysBack, "CALENDAR_DAYS_BACK") ?? 30))
         configuration.calendarDaysAhead = min(366, max(1, try below.number(calendarDaysAhead, "CALENDAR_DAYS_AHEAD") ?? 90))

@@ -33,6 +33,35 @@ import Testing
         return machine
     }
 
+    @Test func queriesCountInFlightLikeChanges() {
+        var machine = active(reader)  // max_in_flight 1
+        guard case .answerQuery = machine.received(.getFinalSchedule(.init()), requestID: 2, now: 0) else {
+            Issue.record("expected the query to be answered")
+            return
+        }
+        #expect(code(machine.received(.listEmployees(.init()), requestID: 3, now: 0)) == .resourceExhausted, "a second while one is out")
+        machine.requestFinished()
+        guard case .answerQuery = machine.received(.listEmployees(.init()), requestID: 4, now: 0) else {
+            Issue.record("expected the query to be answered once the first was")
+            return
+        }
+        // "On duty now" comes from a cache on the loop: never counted, never refused.
+        #expect(machine.received(.getOnDuty(.init()), requestID: 5, now: 0) == .answerOnDutyNow(requestID: 5))
+    }
+
+    @Test func anExpiredTokenIsRefusedAtItsNextRequestNotAtTheNextSweep() {
+        var expiring = admin
+        expiring.expiresAt = 1_000
+        var machine = active(expiring)
+        guard case .enqueueMutation = machine.received(.setMotd(.init()), requestID: 2, now: 999) else {
+            Issue.record("expected the change before expiry")
+            return
+        }
+        machine.requestFinished()
+        let late = machine.received(.setMotd(.init()), requestID: 3, now: 1_000)
+        #expect(code(late) == .unauthenticated && closes(late))
+    }
+
     @Test func helloThenWelcome() {
         var machine = Machine(limits: Self.limits)
         guard case .authenticate(_, let version, let requestID) = machine.received(.hello(hello), requestID: 7, now: 0) else {
