@@ -9,7 +9,8 @@ struct RosterBenchCommand: AsyncParsableCommand {
         commandName: "roster-bench",
         abstract: "Measures roster-server: push fan-out against a floor, and query throughput.",
         discussion: "Build and run in release: swift run -c release roster-bench fanout --subscribers 10000",
-        subcommands: [Fanout.self, Query.self, TenantSize.self, BigTenant.self, Resolve.self, Schedules.self, FloorServer.self])
+        subcommands: [Fanout.self, Query.self, TenantSize.self, BigTenant.self, Resolve.self, Schedules.self, Attack.self,
+                      FloorServer.self])
 }
 
 /// The roster-server binary next to this one.
@@ -262,6 +263,38 @@ struct Schedules: AsyncParsableCommand {
               + String(format: "%.1f s", result.setupSeconds))
         print("  admin change to one schedule, acknowledged: \(result.ack)")
         print(String(format: "  server resident memory %.1f MB", Double(result.residentBytes) / 1e6))
+    }
+}
+
+struct Attack: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "The hostile-client repros, each beside another tenant's admin: its ack latency, server memory, whether it stays up.",
+        discussion: "docs/RELIABILITY.md, \"Limits and what happens at them\", has the figures. --server runs another build for comparison.")
+    @Argument(help: "Attacks to run: \(AttackBenchmark.Attack.allCases.map(\.rawValue).joined(separator: ", ")) (default: all).")
+    var attacks: [String] = []
+    @Option(help: "The roster-server to attack (default: the one beside roster-bench).") var server: String?
+    @Option(help: "Admin changes of the other tenant timed before and during each attack.") var changes = 20
+
+    func run() async throws {
+        let chosen = try (attacks.isEmpty ? AttackBenchmark.Attack.allCases.map(\.rawValue) : attacks).map { name in
+            guard let attack = AttackBenchmark.Attack(rawValue: name) else { throw ValidationError("unknown attack \(name)") }
+            return attack
+        }
+        let executable = server.map { URL(fileURLWithPath: $0) } ?? siblingExecutable("roster-server")
+        let bench = AttackBenchmark(server: executable, administration: executable, changes: changes)
+        for attack in chosen {
+            let result = try await bench.run(attack)
+            print("attack \(attack.rawValue):")
+            print("  other tenant connects, changes, quiet:        \(result.quiet)")
+            if let under = result.underAttack {
+                print("  other tenant connects, changes, under attack: \(under)")
+            } else {
+                print("  other tenant connects, changes, under attack: not acknowledged: \(result.failure ?? "?")")
+            }
+            print(String(format: "  server resident memory: %.0f MB before, %.0f MB at most during", Double(result.residentBefore) / 1_048_576,
+                         Double(result.residentPeak) / 1_048_576))
+            print("  server afterwards: \(result.alive ? "up" : "DOWN")")
+        }
     }
 }
 

@@ -1,0 +1,309 @@
+import Foundation
+import NIOCore
+import RosterClient
+import RosterDomain
+import RosterProtocol
+import RosterTLS
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The hostile-client repros of issue #30 against a roster-server process (a release build), each
+/// beside a healthy client of another tenant: how long that client's admin changes take to be
+/// acknowledged while the attack runs, what the server holds in memory, and whether it is still up
+/// afterwards. `server` may be another build (an earlier commit's) to compare; only flags every
+/// build knows are passed.
+public struct AttackBenchmark {
+    public enum Attack: String, CaseIterable, Sendable {
+        /// GetCalendar with an alarm whose arithmetic overflowed.
+        case overflow
+        /// 200,000 requests for a year of a busy schedule, never read.
+        case neverReads = "never-reads"
+        /// More truncated ClientHellos than --max-connections, on a TLS server.
+        case halfOpenTLS = "half-open-tls"
+        /// A small import that resolves twenty minutely rotations, then years of a busy schedule
+        /// asked without pause from four connections.
+        case heavyTenant = "heavy-tenant"
+        /// 1,100 idle HTTP connections to a server limited to 1,024 descriptors.
+        case idleHTTP = "idle-http"
+    }
+
+    public var server: URL
+    public var administration: URL
+    public var changes: Int
+
+    public init(server: URL, administration: URL, changes: Int = 20) {
+        self.server = server
+        self.administration = administration
+        self.changes = changes
+    }
+
+    public struct Result {
+        public var attack: Attack
+        /// The bystander's connections and admin changes before the attack and while it runs;
+        /// nil when one was not acknowledged within a minute.
+        public var quiet: LatencySummary
+        public var underAttack: LatencySummary?
+        public var failure: String?
+        /// Resident memory before the attack and the most seen while it ran.
+        public var residentBefore: Int
+        public var residentPeak: Int
+        public var alive: Bool
+    }
+
+    public func run(_ attack: Attack) async throws -> Result {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-attack-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let port = freePort(), httpPort = freePort()
+        var arguments = ["serve", "--listen", "127.0.0.1:\(port)", "--http-listen", "127.0.0.1:\(httpPort)", "--data-dir", directory,
+                         "--demo", "--log-level", "error", "--shutdown-grace-ms", "0"]
+        if attack == .halfOpenTLS { arguments += ["--tls", "--max-connections", "200"] }
+        // Idle connections matter where descriptors run out: the server gets a common default's
+        // 1,024 (prlimit, so that it cannot raise its own).
+        let child = attack == .idleHTTP
+            ? try ChildProcess(executable: URL(fileURLWithPath: "/usr/bin/prlimit"), arguments: ["--nofile=1024:1024", server.path] + arguments)
+            : try ChildProcess(executable: server, arguments: arguments)
+        defer { child.stop() }
+        try waitForListener(port: port, timeout: 60, process: child)
+        let defaultAdmin = try adminToken(dataDirectory: directory)
+        try Self.tool(administration, ["tenant", "create", "bystander", "--data-dir", directory])
+        let token = try Self.tool(administration, ["token", "create", "--tenant", "bystander", "--role", "admin", "--data-dir", directory])
+        let tls = attack == .halfOpenTLS ? try TLSContext.client(.init(trust: .caFile(directory + "/tls/ca.pem"))) : nil
+        // The server picks up a tenant and a token made beside it within a second or two.
+        var connected: RosterConnection?
+        for _ in 0..<100 where connected == nil {
+            connected = try? await Self.connect(port: port, tls: tls, tenant: "bystander", token: token)
+            if connected == nil { try await Task.sleep(for: .milliseconds(200)) }
+        }
+        guard let first = connected else { throw BenchError("the server never served the bystander tenant") }
+        await first.close()
+        let bystander = Bystander(port: port, tls: tls, token: token)
+        let busy = try await Self.connect(port: port, tls: tls, tenant: "", token: defaultAdmin)
+        try await Self.addBusySchedule(busy)
+        await busy.close()
+
+        let quiet = try await measure(bystander)
+        let before = residentBytes(pid: child.pid)
+        let peak = PeakMemory(pid: child.pid)
+        let running = Task { await peak.watch() }
+        let stop = try await start(attack, port: port, httpPort: httpPort, adminToken: defaultAdmin, tls: tls)
+        try await Task.sleep(for: .seconds(2))
+        var underAttack: LatencySummary?
+        var failure: String?
+        do {
+            underAttack = try await measure(bystander)
+        } catch {
+            failure = "\(error)"
+        }
+        await stop()
+        running.cancel()
+        _ = await running.value
+        try? await Task.sleep(for: .milliseconds(500))
+        let alive = child.process.isRunning
+        return Result(attack: attack, quiet: quiet, underAttack: underAttack, failure: failure, residentBefore: before,
+                      residentPeak: max(before, peak.peak), alive: alive)
+    }
+
+    /// The other tenant's admin: each sample is a new connection (TLS handshake and Hello
+    /// included, as a client arriving during an attack needs) and a motd change acknowledged.
+    struct Bystander {
+        var port: Int
+        var tls: TLSContext?
+        var token: String
+    }
+
+    /// `changes` samples, each given a minute at most.
+    private func measure(_ bystander: Bystander) async throws -> LatencySummary {
+        var samples: [UInt64] = []
+        for index in 0..<changes {
+            let start = nanos()
+            // A refused connection (the server at its connection cap) is tried again, as a client
+            // reconnects: the sample is the time until the change is acknowledged.
+            while true {
+                do {
+                    let client = try await Self.connect(port: bystander.port, tls: bystander.tls, tenant: "bystander",
+                                                        token: bystander.token)
+                    defer { Task { await client.close() } }
+                    _ = try await client.request(.setMotd(.with { $0.motd = "bystander \(index) \(start)" }), timeout: .seconds(60))
+                    break
+                } catch {
+                    guard nanos() - start < 60_000_000_000 else { throw error }
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+            }
+            samples.append(nanos() - start)
+        }
+        return LatencySummary(samples)
+    }
+
+    /// Starts the attack; returns what ends it.
+    private func start(_ attack: Attack, port: Int, httpPort: Int, adminToken: String, tls: TLSContext?) async throws
+        -> @Sendable () async -> Void
+    {
+        switch attack {
+        case .overflow:
+            let reader = try await Self.connect(port: port, tls: nil, tenant: "", token: "")
+            _ = try? await reader.request(.getCalendar(.with { $0.schedule = "Default"; $0.alarm = "99999999999999999d" }),
+                                          timeout: .seconds(5))
+            return { await reader.close() }
+        case .neverReads:
+            let socket = try RawAttackSocket(port: port)
+            socket.send(Self.frame(.hello(Self.hello(token: "")), 1))
+            var flood = ByteBuffer()
+            for id in 2..<200_002 { flood.writeImmutableBuffer(Self.yearOfBusy.frame(requestID: UInt32(id)).encoded()) }
+            let bytes = Array(flood.readableBytesView)
+            let sender = Task.detached {
+                var sent = 0
+                while sent < bytes.count && !Task.isCancelled { sent += max(0, socket.send(Array(bytes[sent...]))) }
+            }
+            return { sender.cancel(); socket.close() }
+        case .halfOpenTLS:
+            let truncated: [UInt8] = [0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xFC, 0x03, 0x03]
+            var sockets: [RawAttackSocket] = []
+            for _ in 0..<250 {
+                guard let socket = try? RawAttackSocket(port: port) else { continue }
+                socket.send(truncated)
+                sockets.append(socket)
+            }
+            let held = sockets
+            return { for socket in held { socket.close() } }
+        case .heavyTenant:
+            let admin = try await Self.connect(port: port, tls: nil, tenant: "", token: adminToken)
+            let people = [Employee(id: "x1", firstName: "Xan", lastName: "One"), Employee(id: "x2", firstName: "Xan", lastName: "Two")]
+            let stall = ScheduleDefinition(id: "", name: "Stall", zone: "UTC", layers: (0..<20).map { level in
+                ScheduleLayer(level: level, rotations: [Rotation(id: "m\(level)", slots: [["x1"], ["x2"]], cadence: .minutes(1),
+                                                                handoff: LocalDateTime(year: 2026, month: 1, day: 1))])
+            } + [ScheduleLayer(level: 99, rotations: [Rotation(id: "w", slots: [["x1"]], cadence: .weeks(1),
+                                                             handoff: LocalDateTime(year: 2026, month: 1, day: 1))])])
+            let file = RosterExport.snapshotJSON(RosterState(tenant: Tenant(id: "demo", name: "Demo"), employees: people,
+                                                             schedules: [stall]))
+            let importing = Task { _ = try? await admin.request(.importData(.with { $0.format = .snapshotJson; $0.data = file }),
+                                                                timeout: .seconds(600)) }
+            let readers = Task {
+                await withTaskGroup(of: Void.self) { group in
+                    for _ in 0..<4 {
+                        group.addTask {
+                            guard let reader = try? await Self.connect(port: port, tls: nil, tenant: "", token: "") else { return }
+                            while !Task.isCancelled {
+                                await withTaskGroup(of: Void.self) { burst in
+                                    for _ in 0..<16 {
+                                        burst.addTask { _ = try? await reader.request(Self.yearOfBusy, timeout: .seconds(120)) }
+                                    }
+                                }
+                            }
+                            await reader.close()
+                        }
+                    }
+                }
+            }
+            return { readers.cancel(); importing.cancel(); await admin.close() }
+        case .idleHTTP:
+            var sockets: [RawAttackSocket] = []
+            for _ in 0..<2_000 where sockets.count < 1_100 {
+                // Connecting may wait while the listener's backlog is full: up to 2 s each.
+                if let socket = try? RawAttackSocket(port: httpPort, timeout: 2) { sockets.append(socket) }
+            }
+            let held = sockets
+            return { for socket in held { socket.close() } }
+        }
+    }
+
+    // MARK: Helpers
+
+    static let yearOfBusy = RosterMessage.getFinalSchedule(.with {
+        $0.schedule = "Busy"
+        $0.fromMs = 1_767_225_600_000
+        $0.toMs = 1_767_225_600_000 + 366 * 86_400_000
+    })
+
+    static func hello(token: String) -> Roster_V1_Hello {
+        .with {
+            $0.minVersion = WireProtocol.supportedVersions.lowerBound
+            $0.maxVersion = WireProtocol.supportedVersions.upperBound
+            $0.token = token
+        }
+    }
+
+    static func frame(_ message: RosterMessage, _ id: UInt32) -> [UInt8] { Array(message.frame(requestID: id).encoded().readableBytesView) }
+
+    static func connect(port: Int, tls: TLSContext?, tenant: String, token: String) async throws -> RosterConnection {
+        try await RosterConnection.connect(host: "127.0.0.1", port: port, tls: tls, timeout: .seconds(60), hello: .with {
+            $0.tenant = tenant
+            $0.token = token
+        })
+    }
+
+    /// An hourly rotation of three: a year of it is 2,000 stretches, the most one answer carries.
+    static func addBusySchedule(_ admin: RosterConnection) async throws {
+        _ = try await admin.request(.editSchedule(.with { $0.upsertSchedule = .with { $0.name = "Busy"; $0.zone = "Europe/Berlin" } }))
+        _ = try await admin.request(.editSchedule(.with {
+            $0.schedule = "Busy"
+            $0.upsertRotation = .with {
+                $0.rotation = .with {
+                    $0.cadence = .with { $0.unit = .hours; $0.count = 1 }
+                    $0.handoff = "2026-01-01T00:00"
+                    $0.slots = ["Ada Lovelace", "Alan Turing", "Grace Hopper"].map { name in .with { $0.employeeIds = [name] } }
+                }
+            }
+        }))
+    }
+
+    /// Runs roster-server's administration (tenant, token); its standard output.
+    @discardableResult
+    static func tool(_ executable: URL, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw BenchError("roster-server \(arguments.joined(separator: " ")) failed") }
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
+
+/// The most resident memory a process reached while watched (sampled every 100 ms).
+final class PeakMemory: @unchecked Sendable {  // `peak` is written by the watching task and read after it ends
+    let pid: Int32
+    var peak = 0
+    init(pid: Int32) { self.pid = pid }
+    func watch() async {
+        while !Task.isCancelled {
+            peak = max(peak, residentBytes(pid: pid))
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+    }
+}
+
+/// A TCP connection to 127.0.0.1 that never reads, with a small receive buffer and a connect and
+/// sends that give up after `timeout`.
+final class RawAttackSocket: @unchecked Sendable {
+    private let fd: Int32
+
+    /// - Parameter timeout: seconds a connect or a send may wait.
+    init(port: Int, timeout seconds: Double = 0.2) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var size: Int32 = 4_096
+        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        var timeout = timeval(tv_sec: Int(seconds), tv_usec: Int((seconds - Double(Int(seconds))) * 1e6))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let result = withLoopbackAddress(port: port) { address, length in connect(fd, address, length) }.result
+        guard result == 0 else {
+            Glibc.close(fd)
+            throw BenchError("connect: errno \(errno)")
+        }
+    }
+
+    @discardableResult
+    func send(_ bytes: [UInt8]) -> Int {
+        bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    func close() { shutdown(fd, Int32(SHUT_RDWR)) }
+
+    deinit { Glibc.close(fd) }
+}
+
