@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "RosterClient", targets: ["RosterClient"]),
         .library(name: "RosterTLS", targets: ["RosterTLS"]),
         .library(name: "RosterViewModels", targets: ["RosterViewModels"]),
+        // The CLI's argument grammars (times, cadences, restrictions), for the fuzz package.
+        .library(name: "RosterCommandLine", targets: ["RosterCommandLine"]),
         .executable(name: "roster-server", targets: ["roster-server"]),
         .executable(name: "roster-client", targets: ["roster-client"]),
         .executable(name: "roster-bench", targets: ["roster-bench"]),

@@ -25,6 +25,35 @@ let package = Package(
             path: "Sources/FuzzMessages"
         ),
         .executableTarget(
+            name: "FuzzRequests",
+            dependencies: [
+                "FuzzDriver", .product(name: "RosterProtocol", package: root), .product(name: "RosterServer", package: root),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
+            ],
+            path: "Sources/FuzzRequests"
+        ),
+        .executableTarget(
+            name: "FuzzHTTP",
+            dependencies: [
+                "FuzzDriver", .product(name: "RosterServer", package: root),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Sources/FuzzHTTP"
+        ),
+        .executableTarget(
+            name: "FuzzParsers",
+            dependencies: ["FuzzDriver", .product(name: "RosterDomain", package: root), .product(name: "RosterServer", package: root),
+                           .product(name: "RosterCommandLine", package: root)],
+            path: "Sources/FuzzParsers"
+        ),
+        .executableTarget(
+            name: "FuzzImports",
+            dependencies: ["FuzzDriver", .product(name: "RosterDomain", package: root), .product(name: "RosterProtocol", package: root),
+                           .product(name: "RosterServer", package: root), .product(name: "NIOEmbedded", package: "swift-nio")],
+            path: "Sources/FuzzImports"
+        ),
+        .executableTarget(
             name: "FuzzConnection",
             dependencies: [
                 "FuzzDriver", .product(name: "RosterProtocol", package: root), .product(name: "RosterServer", package: root),

@@ -57,23 +57,28 @@ public enum TimeArgument {
         return UnixMillis(date.timeIntervalSince1970 * 1000)
     }
 
-    /// "2h", "30m", "1d", "90s", "1h30m" → milliseconds.
+    /// "2h", "30m", "1d", "90s", "1h30m" → milliseconds; nil past 100 years (every product and
+    /// sum is checked, so no text can overflow).
     static func parseOffset(_ text: String) -> Int64? {
         var total: Int64 = 0
         var digits = ""
         for character in text {
-            if character.isNumber {
+            if character.isASCII && character.isNumber {
                 digits.append(character)
                 continue
             }
-            guard let value = Int64(digits) else { return nil }
+            guard digits.count <= 18, let value = Int64(digits) else { return nil }
+            let unit: Int64
             switch character {
-            case "d": total += value * 86_400_000
-            case "h": total += value * 3_600_000
-            case "m": total += value * 60_000
-            case "s": total += value * 1000
+            case "d": unit = 86_400_000
+            case "h": unit = 3_600_000
+            case "m": unit = 60_000
+            case "s": unit = 1000
             default: return nil
             }
+            let (product, overflow) = value.multipliedReportingOverflow(by: unit)
+            guard !overflow, product <= DurationText.maximum.milliseconds - total else { return nil }
+            total += product
             digits = ""
         }
         return digits.isEmpty && total > 0 ? total : nil

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NIOCore
+import NIOHTTP1
 import RosterDomain
 import RosterProtocol
 
@@ -10,6 +11,9 @@ import RosterProtocol
 /// with a shift plan around `now`; the listener counts as loopback (anonymous readers allowed).
 public final class InboundPathHarness: Sendable {
     private let context: ServerContext
+    private let http: HTTPSide
+    /// An admin token of the demo tenant, which a fuzzer's Hello may present.
+    public let adminToken: String
 
     /// - Parameter loop: the loop every attached channel runs on (an EmbeddedEventLoop).
     public init(loop: any EventLoop, dataDirectory: String, now: UnixMillis) throws {
@@ -29,9 +33,36 @@ public final class InboundPathHarness: Sendable {
                                    historyLimit: 100, loops: [loop])
         var logger = Logger(label: "roster.fuzz")
         logger.logLevel = .critical
+        let admin = AccessToken.issue(tenantID: "demo", role: .admin, label: "fuzz", now: now)
+        adminToken = admin.text
         context = ServerContext(configuration: configuration, clock: clock, logger: logger, tenants: ["demo": tenant],
-                                tokens: TokenRegistry(), tls: nil, store: store, loops: [loop], isLoopback: true,
+                                tokens: TokenRegistry([admin.stored]), tls: nil, store: store, loops: [loop], isLoopback: true,
                                 work: .inline())
+        http = HTTPSide(metrics: ServerMetrics())
+        http.serving(context, store: store)
+    }
+
+    /// What an admin request would commit, worked out and validated as the server does before it
+    /// stores anything (no store, no tenant change): the planning and validation of edits and
+    /// imports, for a fuzzer. Returns whether it would commit.
+    public func planAsAdmin(_ message: RosterMessage) -> Bool {
+        guard let tenant = context.tenant("demo") else { return false }
+        let actor = Actor(tokenID: "fuzz", name: "fuzz", isAdmin: true)
+        let view = tenant.view, now = context.clock.now()
+        guard case .commit(let changes) = context.admin.plan(message, view: view, actor: actor, now: now) else { return false }
+        if case .success = context.admin.stage(changes.located, view: view, tenantID: "demo", actor: actor, reason: "", now: now) {
+            return true
+        }
+        return false
+    }
+
+    /// The HTTP listener's answer to a request head (method, URI, Authorization), as its
+    /// handler builds the request; the status.
+    public func respondHTTP(method: String, uri: String, authorization: String?) async -> Int {
+        var headers = HTTPHeaders()
+        if let authorization { headers.add(name: "Authorization", value: authorization) }
+        let head = HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: method), uri: uri, headers: headers)
+        return await HTTPAPI(side: http).respond(to: HTTPAPI.Request(head)).status
     }
 
     /// Whether work the connection handed off the loop is done: requests queued behind admin
@@ -40,7 +71,7 @@ public final class InboundPathHarness: Sendable {
     /// touches it, and an input must not end while it runs (it would run into the next input,
     /// or look like a leak of this one): the driver waits for this between steps.
     public var isSettled: Bool {
-        context.mutations.isIdle && context.detachedWrites.withLockedValue { $0 == 0 }
+        context.mutations.isIdle && context.work.isIdle && context.detachedWrites.withLockedValue { $0 == 0 }
     }
 
     /// Builds the server's own connection pipeline on `channel` (call on its loop, before it

@@ -1,4 +1,5 @@
 import Foundation
+import NIOHTTP1
 import NIOConcurrencyHelpers
 import RosterDomain
 import RosterProtocol
@@ -14,6 +15,8 @@ struct HTTPAPI: Sendable {
         var query: [String: String]
         var authorization: String?
     }
+
+
 
     struct Reply: Sendable {
         var status: Int
@@ -301,5 +304,16 @@ enum OnCallJSON {
         var epoch: String
         var truncated: Bool
         var shifts: [Shift]
+    }
+}
+
+extension HTTPAPI.Request {
+    /// The request a head asks for: its path and query (the last of a repeated name wins).
+    init(_ head: HTTPRequestHead) {
+        let components = URLComponents(string: head.uri)
+        var query: [String: String] = [:]
+        for item in components?.queryItems ?? [] { query[item.name] = item.value ?? "" }
+        self.init(method: head.method.rawValue, path: components?.path ?? head.uri, query: query,
+                  authorization: head.headers.first(name: "authorization"))
     }
 }

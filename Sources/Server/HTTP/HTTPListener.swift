@@ -219,11 +219,7 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             self.head = nil
             deadline?.cancel()
             deadline = nil
-            let components = URLComponents(string: head.uri)
-            var query: [String: String] = [:]
-            for item in components?.queryItems ?? [] { query[item.name] = item.value ?? "" }
-            let request = HTTPAPI.Request(method: head.method.rawValue, path: components?.path ?? head.uri, query: query,
-                                          authorization: head.headers.first(name: "authorization"))
+            let request = HTTPAPI.Request(head)
             let api = self.api, loop = context.eventLoop
             let promise = loop.makePromise(of: HTTPAPI.Reply.self)
             promise.completeWithTask { await api.respond(to: request) }

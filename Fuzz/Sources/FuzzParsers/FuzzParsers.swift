@@ -1,0 +1,42 @@
+import Foundation
+import RosterCommandLine
+import RosterDomain
+import RosterServer
+
+/// Every grammar a number or a time comes in by, on the same text: durations, TIME arguments,
+/// ISO 8601 instants, local date-times, clock times, cadences, restrictions, people lists,
+/// HOST:PORT, store locations, address ranges and a server config file. No crash (an overflow
+/// traps), no value outside its range, and what can be written back reads back the same.
+
+public func fuzzParsers(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
+    let now: UnixMillis = 1_767_225_600_000
+    if let duration = DurationText.parse(text) {
+        precondition(duration > .zero && duration <= DurationText.maximum, "a duration out of range: \(duration)")
+    }
+    if let week = DurationText.parse(text, within: .seconds(7 * 86_400)) { precondition(week <= .seconds(7 * 86_400)) }
+    if let instant = try? TimeArgument.parse(text, now: now, timeZone: TimeZone(identifier: "UTC")!) {
+        _ = instant
+    }
+    _ = TimeText.parseISO8601(text)
+    if let local = LocalDateTime(parsing: text) {
+        precondition(LocalDateTime(parsing: local.description) == local, "\(local) does not read back")
+    }
+    if let minute = RestrictionWindow.minuteOfDay(text) {
+        precondition((0...1440).contains(minute) && RestrictionWindow.minuteOfDay(RestrictionWindow.clockText(minute)) == minute)
+    }
+    if let cadence = try? ScheduleArguments.cadence(text) {
+        precondition((try? ScheduleArguments.cadence(ScheduleArguments.text(cadence))) == cadence, "\(cadence) does not read back")
+    }
+    if let window = try? ScheduleArguments.restriction(text) {
+        precondition(window.weekdays.isSubset(of: 1...7) && !window.weekdays.isEmpty)
+        precondition((try? ScheduleArguments.restriction(ScheduleArguments.text(window))) == window, "\(window) does not read back")
+    }
+    if let slots = try? ScheduleArguments.people(text) { precondition(!slots.isEmpty && slots.allSatisfy { !$0.isEmpty }) }
+    _ = try? ScheduleArguments.handoff(text)
+    if let address = HostPort(parsing: text, allowingPortZero: true) { precondition((0...65_535).contains(address.port)) }
+    _ = try? StoreLocation(parsing: text)
+    if let range = IPRange(text) { precondition(IPRange(range.description) == range, "\(range) does not read back") }
+    _ = try? ServerConfigFile.parse(text, path: "fuzz.yaml")
+    return 0
+}
