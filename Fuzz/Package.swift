@@ -50,7 +50,8 @@ let package = Package(
         .executableTarget(
             name: "FuzzImports",
             dependencies: ["FuzzDriver", .product(name: "RosterDomain", package: root), .product(name: "RosterProtocol", package: root),
-                           .product(name: "RosterServer", package: root), .product(name: "NIOEmbedded", package: "swift-nio")],
+                           .product(name: "RosterServer", package: root), .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "NIOEmbedded", package: "swift-nio")],
             path: "Sources/FuzzImports"
         ),
         .executableTarget(

@@ -30,16 +30,14 @@ public enum TimeArgument {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         let nowDate = Date(timeIntervalSince1970: Double(now) / 1000)
-        // A local date-time without a zone: "2026-11-22T09:00" or "2026-11-22 09:00[:00]".
-        let localFormats = ["yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd HH:mm", "yyyy-MM-dd"]
-        for format in localFormats {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = timeZone
-            formatter.dateFormat = format
-            if let date = formatter.date(from: text.trimmingCharacters(in: .whitespaces)) {
-                return UnixMillis(date.timeIntervalSince1970 * 1000)
-            }
+        // A local date-time without a zone, "2026-11-22T09:00", "2026-11-22 09:00[:00]" or a date,
+        // read by the strict reader (Foundation's DateFormatter moved 2026-02-30 to March, and a
+        // combining character in the text made it trap).
+        if let (local, second) = LocalDateTime.parse(text.trimmingCharacters(in: .whitespaces)),
+           (1...9999).contains(local.year) {
+            let clock = WallClock(timeZone: timeZone)
+            return clock.instant(WallClock.Day(year: local.year, month: local.month, day: local.day),
+                                 minuteOfDay: local.hour * 60 + local.minute) + UnixMillis(second) * 1000
         }
         var words = trimmed.split(separator: " ").map(String.init)
         var dayOffset = 0

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import NIOEmbedded
 import RosterDomain
 import RosterProtocol

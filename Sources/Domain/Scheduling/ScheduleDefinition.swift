@@ -8,15 +8,44 @@ public struct LocalDateTime: Sendable, Hashable, Codable, CustomStringConvertibl
         (self.year, self.month, self.day, self.hour, self.minute) = (year, month, day, hour, minute)
     }
 
-    /// "YYYY-MM-DDTHH:MM" (a space may stand for the T); nil for anything else.
+    /// "YYYY-MM-DDTHH:MM" (a space may stand for the T); nil for anything else, including a day
+    /// the month does not have (2026-02-30) and a field not written at its width (T9:00).
     public init?(parsing text: String) {
-        let parts = text.split(whereSeparator: { $0 == "T" || $0 == " " })
-        guard parts.count == 2 else { return nil }
-        let date = parts[0].split(separator: "-").compactMap { Int($0) }
-        let time = parts[1].split(separator: ":").compactMap { Int($0) }
-        guard date.count == 3, time.count == 2, (1...12).contains(date[1]), (1...31).contains(date[2]),
-              (0...23).contains(time[0]), (0...59).contains(time[1]) else { return nil }
-        self.init(year: date[0], month: date[1], day: date[2], hour: time[0], minute: time[1])
+        guard let parsed = Self.parse(text, allowingSeconds: false, allowingDateOnly: false) else { return nil }
+        self = parsed.local
+    }
+
+    /// The one reader of local date-times: "YYYY-MM-DD", then "T" or a space and "HH:MM", then
+    /// ":SS" — each field in ASCII digits at its exact width, a month of 1 to 12, a day its month
+    /// has, hours 0 to 23, minutes and seconds 0 to 59. Nothing is moved to the next valid date.
+    public static func parse(_ text: String, allowingSeconds: Bool = true, allowingDateOnly: Bool = true)
+        -> (local: LocalDateTime, second: Int)?
+    {
+        let bytes = Array(text.utf8)
+        func number(_ range: Range<Int>) -> Int? {
+            guard range.upperBound <= bytes.count else { return nil }
+            var value = 0
+            for index in range {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) else { return nil }
+                value = value * 10 + Int(bytes[index] - UInt8(ascii: "0"))
+            }
+            return value
+        }
+        guard bytes.count >= 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+              let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+              (1...12).contains(month), (1...WallClock.daysInMonth(year: year, month: month)).contains(day) else { return nil }
+        if bytes.count == 10 {
+            return allowingDateOnly ? (LocalDateTime(year: year, month: month, day: day), 0) : nil
+        }
+        guard bytes.count == 16 || (allowingSeconds && bytes.count == 19), bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: " "),
+              bytes[13] == UInt8(ascii: ":"), let hour = number(11..<13), let minute = number(14..<16),
+              (0...23).contains(hour), (0...59).contains(minute) else { return nil }
+        var second = 0
+        if bytes.count == 19 {
+            guard bytes[16] == UInt8(ascii: ":"), let value = number(17..<19), (0...59).contains(value) else { return nil }
+            second = value
+        }
+        return (LocalDateTime(year: year, month: month, day: day, hour: hour, minute: minute), second)
     }
 
     public var description: String { String(format: "%04d-%02d-%02dT%02d:%02d", year, month, day, hour, minute) }

@@ -16,6 +16,8 @@ public struct WallClock: Sendable {
         self.zone = timeZone
     }
 
+    public init(timeZone: TimeZone) { zone = timeZone }
+
     /// The zone's IANA name.
     public var zoneIdentifier: String { zone.identifier }
 
@@ -50,7 +52,7 @@ public struct WallClock: Sendable {
         return Day(year: yearOfEra + era * 400 + (m <= 2 ? 1 : 0), month: m, day: d)
     }
 
-    static func daysInMonth(year: Int, month: Int) -> Int {
+    public static func daysInMonth(year: Int, month: Int) -> Int {
         switch month {
         case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: return 30
