@@ -133,7 +133,20 @@ public final class HostileSocket: @unchecked Sendable {
     /// Bytes this socket sent that the server's end has not read yet (its receive queue, from
     /// /proc/net/tcp): more than zero for a while means the server stopped reading.
     public func unreadByServer(serverPort: Int) -> Int {
-        let table = (try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8)) ?? ""
+        // Read to the end with read(2): the kernel makes the file a page at a time, and a reader
+        // that trusts its (zero) size gets only part of the table.
+        var data = [UInt8]()
+        let file = open("/proc/net/tcp", O_RDONLY)
+        if file >= 0 {
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let count = read(file, &chunk, chunk.count)
+                guard count > 0 else { break }
+                data += chunk.prefix(count)
+            }
+            close(file)
+        }
+        let table = String(decoding: data, as: UTF8.self)
         func hex(_ port: Int) -> String {
             let digits = String(port, radix: 16, uppercase: true)
             return "0100007F:" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
