@@ -281,6 +281,9 @@ final class TenantRuntime: Sendable {
                     inner.indexes[id] = index
                 }
                 lookup = index.lookup(at: now)
+                if cause == .boundary, let atHandoff = Self.atLastHandoff(index, since: previous, now: now) {
+                    lookup = atHandoff
+                }
                 // Keep the latest until/next even when the set is unchanged (a shift was extended).
                 inner.announced[id] = lookup
             } else {
@@ -297,6 +300,22 @@ final class TenantRuntime: Sendable {
             for fanout in fanouts { fanout.loop.execute { fanout.deliver(published); timing?.loopFinished() } }
         }
         arm(&inner)
+    }
+
+    /// A BOUNDARY push states the set at the handoff, not at the instant the (late) alarm woke:
+    /// walked from the handoff last announced to the last one at or before `now`. Nil when that
+    /// is not known within a few steps or outside the index (then `now` is stated).
+    private static func atLastHandoff(_ index: ScheduleOnDutyIndex, since previous: OnDutyLookup,
+                                      now: UnixMillis) -> OnDutyLookup?
+    {
+        guard var handoff = previous.until, handoff <= now else { return nil }
+        for _ in 0..<64 {
+            guard index.validFor.contains(handoff) else { return nil }
+            let there = index.lookup(at: handoff)
+            guard let next = there.until, next <= now else { return there }
+            handoff = next
+        }
+        return nil
     }
 
     /// One timer for all schedules, at the earliest instant any of them needs a look.

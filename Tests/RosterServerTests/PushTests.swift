@@ -55,6 +55,32 @@ func onDutyEvent(_ message: InboundMessage) -> Roster_V1_OnDutyChanged? {
         }
     }
 
+    /// A timer wakes late (tens of ms on a busy host; longer after a suspension): the push still
+    /// states the set at the handoff itself, and after several missed handoffs the last one.
+    @Test func aLateAlarmStatesTheBoundaryNotTheInstantItWoke() async throws {
+        try await using(try await SeededRoster.start()) { roster in
+            let watcher = try await roster.harness.connect()
+            let inbox = Inbox(watcher)
+            watcher.subscribe(.with { $0.topics = [.onDuty] })
+            _ = try await inbox.untilSynced()
+
+            roster.harness.clock.advance(to: t0 + 30 * minute + 32)
+            let late = try #require(onDutyEvent(try await inbox.next()))
+            #expect(late.cause == .boundary)
+            #expect(late.atMs == t0 + 30 * minute, "at_ms is the handoff, not the instant the alarm woke")
+            #expect(names(late.current) == ["Ada", "Grace"])
+
+            // Past two handoffs at once (Grace alone from 60 min, René from 90 min): one push,
+            // stated at the later handoff.
+            roster.harness.clock.advance(to: t0 + 95 * minute)
+            let skipped = try #require(onDutyEvent(try await inbox.next()))
+            #expect(skipped.atMs == t0 + 90 * minute)
+            #expect(names(skipped.previous) == ["Ada", "Grace"])
+            #expect(names(skipped.current) == ["René"])
+            await watcher.close()
+        }
+    }
+
     @Test func pushWhenAnAdminChangeAltersTheCurrentSetOnly() async throws {
         try await using(try await SeededRoster.start()) { roster in
             let watcher = try await roster.harness.connect()
