@@ -47,10 +47,14 @@ public enum ScheduleArguments {
         var weekdays = Set(1...7)
         if parts.count == 2 {
             weekdays = []
-            for item in parts[0].lowercased().split(separator: ",") {
-                let range = item.split(separator: "-").map { String($0.prefix(3)) }
-                let indices = range.compactMap { weekdayNames.firstIndex(of: $0) }
-                guard indices.count == range.count, (1...2).contains(indices.count) else { throw invalid }
+            // Days are named exactly ("Mon" or "Monday"), joined by "," and "-" only: "Mon+Tue"
+            // or "Mon;Tue" is refused, not read as Monday.
+            for item in parts[0].lowercased().split(separator: ",", omittingEmptySubsequences: false) {
+                let range = item.split(separator: "-", omittingEmptySubsequences: false).map(String.init)
+                let indices = range.compactMap(weekday)
+                guard indices.count == range.count, (1...2).contains(indices.count) else {
+                    throw Invalid(description: "\"\(text)\": \"\(item)\" is not a day or a range of days: use e.g. Mon-Fri or Sat,Sun")
+                }
                 var day = indices[0]
                 while true {
                     weekdays.insert(day + 1)
@@ -65,6 +69,12 @@ public enum ScheduleArguments {
         return RestrictionWindow(weekdays: weekdays, start: start, end: end)
     }
 
+    /// The index in `weekdayNames` of "mon" or "monday" (lower case), nil for anything else.
+    private static func weekday(_ name: String) -> Int? {
+        let full = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
+        return weekdayNames.firstIndex(of: name) ?? full.firstIndex(of: name)
+    }
+
     /// "Mon-Fri 09:00-17:00" style text of a window.
     public static func text(_ window: RestrictionWindow) -> String {
         let days = window.weekdays.count == 7 ? "" : window.weekdays.sorted().map { weekdayNames[$0 - 1].capitalized }
@@ -75,12 +85,13 @@ public enum ScheduleArguments {
 
     /// Slots separated by commas; people on duty together joined by "+".
     public static func people(_ text: String) throws(Invalid) -> [[String]] {
-        let slots = text.split(separator: ",").map { slot in
-            slot.split(separator: "+").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        // Empty pieces are kept so that "Ada,,Alan" or "Ada+" is refused, not read as fewer slots.
+        let slots = text.split(separator: ",", omittingEmptySubsequences: false).map { slot in
+            slot.split(separator: "+", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
         }
-        guard !slots.isEmpty, !slots.contains(where: \.isEmpty) else {
-            throw Invalid(description: "--people needs names separated by commas (\"Ada Lovelace,Alan Turing\"); "
-                          + "join people on duty together with +")
+        guard !slots.isEmpty, !slots.contains(where: { $0.contains(where: \.isEmpty) }) else {
+            throw Invalid(description: "--people \"\(text)\" has an empty name: separate slots by commas (\"Ada Lovelace,Alan Turing\") "
+                          + "and join people on duty together with + (\"Ada Lovelace+Alan Turing\")")
         }
         return slots
     }

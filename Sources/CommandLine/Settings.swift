@@ -52,6 +52,7 @@ public struct ClientSettings: Sendable, Equatable {
     public enum Problem: Error, CustomStringConvertible, Equatable {
         case badServer(String)
         case unreadableTokenFile(String)
+        case emptyTokenFile(String)
         case badConfigLine(file: String, line: Int, text: String)
         case badTimeout(String)
 
@@ -61,6 +62,9 @@ public struct ClientSettings: Sendable, Equatable {
                 return text.contains("://") ? "the server must be HOST:PORT, without a scheme (got \"\(text)\")"
                     : "the server must be HOST:PORT, or several nodes as HOST:PORT,HOST:PORT (got \"\(text)\")"
             case .unreadableTokenFile(let path): return "cannot read the token file \(path)"
+            case .emptyTokenFile(let path):
+                return "the token file \(path) is empty: put the token in it (`roster-server token create ...` prints one), "
+                    + "or leave out --token-file to connect without a token"
             case .badConfigLine(let file, let line, let text): return "\(file):\(line): expected key = value, got \"\(text)\""
             case .badTimeout(let text): return "--timeout takes a duration such as 10s, 500ms or 2m (got \"\(text)\")"
             }
@@ -151,7 +155,10 @@ public struct ClientSettings: Sendable, Equatable {
 
     private static func readToken(_ path: String) throws(Problem) -> String {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw .unreadableTokenFile(path) }
-        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+        // An empty file is a mistake (a failed redirect), not a wish to be anonymous.
+        let token = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !token.isEmpty else { throw .emptyTokenFile(path) }
+        return token
     }
 
     private static func readConfig(_ url: URL) throws(Problem) -> [String: String] {

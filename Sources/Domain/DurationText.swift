@@ -1,8 +1,9 @@
 import Foundation
 
 /// The one grammar for durations people type: a number and a unit, "500ms", "10s", "5m",
-/// "2h", "30d", "1w"; a bare number is seconds. Used by `--timeout`, token lifetimes and the
-/// like, so that every flag reads durations the same way.
+/// "2h", "30d", "1w". The unit is required: a bare "90" is refused, not taken as seconds (a
+/// token meant to last 90 days must not expire in 90 seconds). Used by `--timeout`, token
+/// lifetimes, calendar alarms and reminders, so that every flag reads durations the same way.
 extension Duration {
     /// Whole milliseconds (rounded down), for the wire and for APIs that count in them.
     public var milliseconds: Int64 {
@@ -25,7 +26,7 @@ public enum DurationText {
         let unitMillis: Int64
         switch trimmed.dropFirst(digits.count) {
         case "ms": unitMillis = 1
-        case "", "s": unitMillis = 1_000
+        case "s": unitMillis = 1_000
         case "m": unitMillis = 60_000
         case "h": unitMillis = 3_600_000
         case "d": unitMillis = 86_400_000

@@ -89,7 +89,7 @@ public enum RosterExport {
 
     /// Milliseconds kept: an export must read back to the same instant.
     static func time(_ instant: UnixMillis) -> String {
-        Date(timeIntervalSince1970: Double(instant) / 1000).formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        TimeText.iso8601Millis(instant)
     }
 
     /// Quoted when it holds a comma, quote or line break (RFC 4180), or would lose edge spaces.

@@ -18,6 +18,18 @@ import Testing
         ("trust without HOST:PORT", ["trust", "rosterhost", "--yes"], "HOST:PORT"),
         ("a URL instead of HOST:PORT", ["now", "--server", "http://127.0.0.1:7400"], "without a scheme"),
         ("a reversed window", ["shifts", "--from", "+2h", "--to", "+1h"], "--from must be before --to"),
+        // Issue #31: refused, naming the part, instead of read as something else.
+        ("a day the month does not have", ["now", "--at", "2027-02-30T09:00:00Z"], "time"),
+        ("an hour without its zero", ["shifts", "--from", "2026-11-30T9:00:00Z"], "time"),
+        ("days joined by +", ["admin", "rotation", "add", "--schedule", "S", "--every", "1d", "--handoff", "2026-11-30T09:00",
+                              "--people", "Ada Lovelace", "--restrict", "Mon+Tue 08:00-20:00"], "\"mon+tue\" is not a day"),
+        ("an empty slot", ["admin", "rotation", "add", "--schedule", "S", "--every", "1d", "--handoff", "2026-11-30T09:00",
+                           "--people", "Ada Lovelace,,Alan Turing"], "empty name"),
+        ("an impossible handoff", ["admin", "rotation", "add", "--schedule", "S", "--every", "1d", "--handoff", "2026-02-30T09:00",
+                                   "--people", "Ada Lovelace"], "YYYY-MM-DDTHH:MM"),
+        ("a timeout without a unit", ["now", "--timeout", "90"], "--timeout"),
+        ("a rotation without --handoff", ["admin", "rotation", "add", "--schedule", "S", "--every", "1d", "--people", "Ada Lovelace"],
+         "missing --handoff:"),
     ]
 
     static let serverCases: [(String, [String], String)] = [
@@ -26,6 +38,7 @@ import Testing
         ("a certificate without its key", ["serve", "--tls-cert", "/tmp/x.pem"], "--tls-key"),
         ("an unknown role", ["token", "create", "--tenant", "demo", "--role", "boss"], "boss"),
         ("an unreadable expiry", ["token", "create", "--tenant", "demo", "--role", "reader", "--expires", "soon"], "--expires"),
+        ("an expiry without a unit", ["token", "create", "--tenant", "demo", "--role", "reader", "--expires", "90"], "--expires"),
         ("a number that is not one", ["serve", "--max-connections", "many"], "many"),
     ]
 

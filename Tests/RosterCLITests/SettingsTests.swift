@@ -40,6 +40,14 @@ import Testing
         #expect(throws: ClientSettings.Problem.unreadableTokenFile("/nonexistent/token")) {
             try ClientSettings.resolve(flags: .init(tokenFile: "/nonexistent/token"), environment: [:], configFile: config)
         }
+        // An empty token file is refused, not taken as "no token" (issue #31).
+        let empty = try configFile(" \n")
+        #expect(throws: ClientSettings.Problem.emptyTokenFile(empty.path)) {
+            try ClientSettings.resolve(flags: .init(tokenFile: empty.path), environment: [:], configFile: config)
+        }
+        #expect(throws: ClientSettings.Problem.badTimeout("90")) {
+            try ClientSettings.resolve(flags: .init(timeout: "90"), environment: [:], configFile: config)
+        }
     }
 
     @Test func severalNodesAreTriedInTheOrderGiven() throws {

@@ -33,7 +33,8 @@ import Testing
 
     @Test func durationsReadOneWay() {
         #expect(DurationText.parse("500ms") == .milliseconds(500))
-        #expect(DurationText.parse("10s") == .seconds(10) && DurationText.parse("10") == .seconds(10))
+        #expect(DurationText.parse("10s") == .seconds(10))
+        #expect(DurationText.parse("90") == nil, "a bare number has no unit: refused, not seconds")
         #expect(DurationText.parse("2m") == .seconds(120) && DurationText.parse("30d") == .seconds(30 * 86_400))
         for bad in ["", "soon", "-5s", "0s", "5y", "1.5s"] { #expect(DurationText.parse(bad) == nil, "\(bad)") }
     }

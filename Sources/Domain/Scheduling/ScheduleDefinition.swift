@@ -74,8 +74,11 @@ public struct RestrictionWindow: Sendable, Hashable, Codable {
     /// Minutes after midnight of "HH:MM" (seconds, as in "09:00:00", are ignored); "24:00" is
     /// 1440. nil for anything else.
     public static func minuteOfDay(_ text: String) -> Int? {
-        let parts = text.split(separator: ":").map { Int($0) }
-        guard (2...3).contains(parts.count), let hour = parts[0], let minute = parts[1], (0...24).contains(hour),
+        // Exactly "HH:MM" (or "HH:MM:00", as imports write it): "9:00" or "09:00:30" is refused.
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard (2...3).contains(parts.count), parts.allSatisfy({ $0.utf8.count == 2 && $0.utf8.allSatisfy { (48...57).contains($0) } }),
+              parts.count == 2 || parts[2] == "00",
+              let hour = Int(parts[0]), let minute = Int(parts[1]), (0...24).contains(hour),
               (0...59).contains(minute) else { return nil }
         let total = hour * 60 + minute
         return total <= 1440 ? total : nil

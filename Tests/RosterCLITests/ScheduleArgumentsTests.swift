@@ -1,0 +1,37 @@
+import RosterCommandLine
+import RosterDomain
+import Testing
+
+/// The schedule-definition arguments refuse what they do not understand exactly, naming it,
+/// instead of reading a part of it (issue #31: "Mon+Tue" became Monday, "Ada,,Alan" a slot less).
+@Suite(.timeLimit(.minutes(1))) struct ScheduleArgumentsTests {
+    @Test func restrictionsNameTheirDaysExactly() throws {
+        #expect(try ScheduleArguments.restriction("Mon-Fri 09:00-17:00").weekdays == Set(2...6))
+        #expect(try ScheduleArguments.restriction("Sat,Sun 10:00-14:00").weekdays == [7, 1])
+        #expect(try ScheduleArguments.restriction("Monday,Tuesday 08:00-20:00").weekdays == [2, 3])
+        #expect(try ScheduleArguments.restriction("Fri-Mon 22:00-06:00").weekdays == [6, 7, 1, 2])
+        #expect(try ScheduleArguments.restriction("22:00-06:00").weekdays == Set(1...7))
+        for bad in ["Mon+Tue 08:00-20:00", "Mon;Tue 08:00-20:00", "Mon/Tue 08:00-20:00", "Mon+Xyz 08:00-20:00",
+                    "Mo 08:00-20:00", "Monx 08:00-20:00", "Mon,,Tue 08:00-20:00", "Mon- 08:00-20:00"] {
+            #expect(throws: ScheduleArguments.Invalid.self, "\(bad)") { try ScheduleArguments.restriction(bad) }
+        }
+        let error = try #require(throws: ScheduleArguments.Invalid.self) { try ScheduleArguments.restriction("Mon+Tue 08:00-20:00") }
+        #expect(error.description.contains("\"mon+tue\" is not a day"), "names the part it did not understand: \(error)")
+    }
+
+    @Test func clockTimesAreExactlyHoursAndMinutes() throws {
+        #expect(try ScheduleArguments.restriction("Mon 09:00-24:00").end == 1440)
+        for bad in ["Mon 9:00-17:00", "Mon 09:00-17:0", "Mon 09:00:30-17:00", "Mon 09:60-17:00", "Mon 24:01-01:00", "Mon 0٩:00-17:00"] {
+            #expect(throws: ScheduleArguments.Invalid.self, "\(bad)") { try ScheduleArguments.restriction(bad) }
+        }
+        #expect(RestrictionWindow.minuteOfDay("09:30:00") == 570, "imports write seconds, always zero")
+    }
+
+    @Test func peopleHaveNoEmptySlotOrName() throws {
+        #expect(try ScheduleArguments.people("Ada Lovelace+Alan Turing, Grace Hopper") == [["Ada Lovelace", "Alan Turing"], ["Grace Hopper"]])
+        for bad in ["Ada Lovelace,,Alan Turing", "Ada Lovelace,", ",Ada", "Ada+", "Ada+ +Alan", "", " "] {
+            let error = try #require(throws: ScheduleArguments.Invalid.self, "\(bad)") { try ScheduleArguments.people(bad) }
+            #expect(error.description.contains("empty name"))
+        }
+    }
+}
