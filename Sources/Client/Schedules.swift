@@ -4,6 +4,18 @@ import RosterProtocol
 
 /// One stretch of the final schedule, from the server or resolved offline from the cache by the
 /// same resolver: the two agree at every instant.
+/// A window of the final schedule: its stretches and whether more exist past the cap
+/// (`FinalSchedule.maxShifts`). A cut answer is never shown as if it were whole.
+public struct FinalScheduleAnswer: Sendable, Hashable {
+    public var shifts: [FinalShift]
+    /// More stretches start before the window's end than the answer holds.
+    public var truncated: Bool
+
+    public init(shifts: [FinalShift], truncated: Bool) {
+        (self.shifts, self.truncated) = (shifts, truncated)
+    }
+}
+
 public struct FinalShift: Sendable, Hashable {
     public var id: String
     public var scheduleID: String
@@ -71,7 +83,7 @@ extension RosterClient {
     }
 
     /// The final schedule over a window, with each shift's source.
-    public func finalSchedule(_ query: FinalScheduleQuery) async throws -> [FinalShift] {
+    public func finalSchedule(_ query: FinalScheduleQuery) async throws -> FinalScheduleAnswer {
         let message = RosterMessage.getFinalSchedule(.with {
             $0.schedule = query.schedule ?? ""
             $0.fromMs = query.from
@@ -81,7 +93,7 @@ extension RosterClient {
         guard case .finalSchedule(let answer) = try await request(message) else {
             throw RosterClientError.protocolViolation("expected FinalSchedule")
         }
-        return try await named(answer.shifts)
+        return FinalScheduleAnswer(shifts: try await named(answer.shifts), truncated: answer.truncated)
     }
 
     /// When a person is next on duty, per schedule (within a year).
@@ -118,8 +130,9 @@ extension RosterClient {
 extension CachedRoster {
     /// The final schedule from the cached definitions: the server's answer, offline.
     /// At most `FinalSchedule.maxShifts`, like the server's answer.
-    public func finalSchedule(_ query: FinalScheduleQuery) throws(RosterError) -> [FinalShift] {
-        named(try state.finalSchedule(schedule: query.schedule, employee: query.employee, from: query.from, to: query.to).shifts)
+    public func finalSchedule(_ query: FinalScheduleQuery) throws(RosterError) -> FinalScheduleAnswer {
+        let answer = try state.finalSchedule(schedule: query.schedule, employee: query.employee, from: query.from, to: query.to)
+        return FinalScheduleAnswer(shifts: named(answer.shifts), truncated: answer.truncated)
     }
 
     /// When a person is next on duty on each schedule (or one), as the server answers it.

@@ -85,8 +85,15 @@ public struct CommandRunner: Sendable {
             case .server(let body):
                 switch body.code {
                 case .unauthenticated:
-                    // One code for every cause, by design: the server does not say which.
-                    Self.err("Authentication failed (\(body.message)): unknown tenant or token, or the token expired or was revoked. Check --tenant, --token or --token-file.")
+                    // Which tenant and which token were tried is known here, so say it.
+                    let given = settings.token.isEmpty ? "without a token" : "with the token given (--token, --token-file or ROSTER_TOKEN)"
+                    let tenant = settings.tenant.isEmpty ? "the server's default tenant" : "tenant \"\(settings.tenant)\""
+                    // A Hello is refused with one sentence for every cause; a connection already in
+                    // says why it ends (e.g. "the token was revoked").
+                    let why = body.message == "authentication failed" || body.message.isEmpty
+                        ? "the tenant is unknown, or the token is not one of its tokens, expired or was revoked"
+                        : body.message
+                    Self.err("Authentication failed for \(tenant) \(given): \(why). Check --tenant and the token.")
                     return .permissionDenied
                 case .permissionDenied:
                     Self.err("Permission denied: \(body.message) (--token or --token-file).")
@@ -214,6 +221,17 @@ public struct CommandRunner: Sendable {
             definition.id != ScheduleDefinition.defaultID || !status.current.isEmpty || status.until != nil
         }
         let headed = named || shown.contains { $0.0.id != ScheduleDefinition.defaultID }
+        // One JSON document: the schedule asked for, or the list of every schedule shown.
+        if json {
+            let shapes = shown.map { definition, status in
+                var shape = JSONShapes.OnDuty(status, source: source, ageSeconds: ageSeconds)
+                shape.schedule = definition.name
+                shape.scheduleId = definition.id
+                return shape
+            }
+            if named, let only = shapes.first { Self.out(JSONShapes.line(only)) } else { Self.out(JSONShapes.line(shapes)) }
+            return
+        }
         for (index, (definition, status)) in shown.enumerated() {
             if headed && !json {
                 if index > 0 { Self.out("") }

@@ -60,12 +60,11 @@ extension CommandRunner {
     func printSchedules(_ schedules: [ScheduleDefinition], onDuty: [String: OnDutyStatus]) {
         if json {
             struct Entry: Encodable { var id, name, zone, team: String; var rotations, overrides: Int; var onDuty: [String] }
-            for schedule in schedules {
-                Self.out(JSONShapes.line(Entry(
-                    id: schedule.id, name: schedule.name, zone: schedule.zone, team: schedule.team,
-                    rotations: schedule.layers.map(\.rotations.count).reduce(0, +), overrides: schedule.overrides.count,
-                    onDuty: onDuty[schedule.id]?.current.map(\.employee.fullName) ?? [])))
-            }
+            Self.out(JSONShapes.line(schedules.map { schedule in
+                Entry(id: schedule.id, name: schedule.name, zone: schedule.zone, team: schedule.team,
+                      rotations: schedule.layers.map(\.rotations.count).reduce(0, +), overrides: schedule.overrides.count,
+                      onDuty: onDuty[schedule.id]?.current.map(\.employee.fullName) ?? [])
+            }))
             return
         }
         var table = TextTable(["NAME", "ZONE", "TEAM", "ROTATIONS", "ON DUTY NOW", "UNTIL"])
@@ -86,7 +85,7 @@ extension CommandRunner {
         return await withCacheFallback(online: {
             let schedules = try await client.schedules()
             guard let schedule = Self.find(name, in: schedules) else { return notFound(schedule: name, among: schedules) }
-            let shifts = try await client.finalSchedule(FinalScheduleQuery(schedule: schedule.id, from: query.from, to: query.to))
+            let shifts = try await client.finalSchedule(FinalScheduleQuery(schedule: schedule.id, from: query.from, to: query.to)).shifts
             let people = try await client.employees().employees
             await refreshCacheQuietly()
             printSchedule(schedule, shifts: shifts, people: EmployeeDirectory(Dictionary(people.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })),
@@ -97,7 +96,7 @@ extension CommandRunner {
                 return notFound(schedule: name, among: roster.state.sortedSchedules)
             }
             do {
-                let shifts = try roster.finalSchedule(FinalScheduleQuery(schedule: schedule.id, from: query.from, to: query.to))
+                let shifts = try roster.finalSchedule(FinalScheduleQuery(schedule: schedule.id, from: query.from, to: query.to)).shifts
                 printSchedule(schedule, shifts: shifts, people: roster.state.employees, query: query)
                 return .success
             } catch {
@@ -203,9 +202,9 @@ extension CommandRunner {
     /// `oncall`: the final schedule over a window, with the source of each shift.
     public func oncall(_ query: FinalScheduleQuery, offline: Bool) async -> ClientExitCode {
         await withCacheFallback(offline: offline, online: {
-            let shifts = try await client.finalSchedule(query)
+            let answer = try await client.finalSchedule(query)
             await refreshCacheQuietly()
-            printFinal(shifts)
+            printFinal(answer)
             return .success
         }, cached: { roster in
             do {
@@ -217,9 +216,19 @@ extension CommandRunner {
         })
     }
 
-    func printFinal(_ shifts: [FinalShift]) {
+    /// A cut answer says so on every surface: `truncated` in JSON, a line on stderr after the
+    /// table (stdout stays the table), as GET /v1/oncall does.
+    func printFinal(_ answer: FinalScheduleAnswer) {
+        let shifts = answer.shifts
+        defer {
+            if answer.truncated, let last = shifts.last {
+                Self.err("Only the first \(shifts.count) stretches are shown (the limit of one answer); more start after "
+                         + "\(display.dateTime(last.start)): ask a shorter window (--from/--to) or one --person.")
+            }
+        }
         if json {
-            Self.out(JSONShapes.line(shifts.map(JSONShapes.FinalShiftEntry.init)))
+            struct Answer: Encodable { var shifts: [JSONShapes.FinalShiftEntry]; var truncated: Bool }
+            Self.out(JSONShapes.line(Answer(shifts: shifts.map(JSONShapes.FinalShiftEntry.init), truncated: answer.truncated)))
             return
         }
         if shifts.isEmpty {
@@ -271,11 +280,10 @@ extension CommandRunner {
     func printNextHandoffs(_ statuses: [(String, OnDutyStatus)]) {
         if json {
             struct Entry: Encodable { var schedule: String; var onDuty: [String]; var until: String?; var next: [String] }
-            for (name, status) in statuses {
-                Self.out(JSONShapes.line(Entry(schedule: name, onDuty: status.current.map(\.employee.fullName),
-                                               until: status.until.map(TimeText.iso8601),
-                                               next: status.incoming.map(\.employee.fullName))))
-            }
+            Self.out(JSONShapes.line(statuses.map { name, status in
+                Entry(schedule: name, onDuty: status.current.map(\.employee.fullName), until: status.until.map(TimeText.iso8601),
+                      next: status.incoming.map(\.employee.fullName))
+            }))
             return
         }
         var table = TextTable(["SCHEDULE", "ON DUTY NOW", "HANDOFF", "NEXT"])
@@ -323,7 +331,7 @@ extension CommandRunner {
                 return .success
             }
             if result.preview {
-                Self.out("Preview (nothing was changed): in the next 35 days")
+                Self.out("Preview (nothing was changed): from the change's first instant, for 35 days or to its end")
             } else {
                 Self.out("\(done) (revision \(result.revision), \(result.scheduleID))")
             }
@@ -350,7 +358,7 @@ extension CommandRunner {
     public func turn(of person: String, on schedule: String, at instant: UnixMillis) async throws -> Range<UnixMillis>? {
         let window: UnixMillis = 62 * 86_400_000
         let shifts = try await client.finalSchedule(FinalScheduleQuery(schedule: schedule, from: instant - window,
-                                                                       to: instant + window, employee: person))
+                                                                       to: instant + window, employee: person)).shifts
         guard let hit = shifts.first(where: { $0.start <= instant && instant < $0.end }) else { return nil }
         guard case .rotation = hit.source else { return hit.start..<hit.end }
         // The whole turn: every stretch from the same turn.

@@ -193,7 +193,7 @@ struct ConnectionStateMachine {
             // exactly they may do is decided with the schedule at hand (`ScheduleEdit.authorize`).
             let volunteering = credential.employeeID != nil && { if case .editSchedule = message { true } else { false } }()
             guard credential.role == .admin || volunteering else {
-                return .sendError(WireError(.permissionDenied, "changing the plan needs an admin token"), requestID: requestID)
+                return .sendError(WireError(.permissionDenied, "changing the plan needs an admin token; this connection has \(credential.described)"), requestID: requestID)
             }
             guard inFlight < limits.maxInFlight else {
                 return .sendError(WireError(.resourceExhausted, "too many requests in flight", retryable: true), requestID: requestID)

@@ -16,7 +16,8 @@ struct ScheduleEdit {
     static func refusal(of request: Roster_V1_EditScheduleRequest, by actor: Actor, state: RosterState) -> WireError? {
         let denied = { (why: String) in WireError(.permissionDenied, why) }
         guard let me = actor.employeeID, let person = state.employees[me] else {
-            return denied("changing schedules needs an admin token")
+            return denied("changing schedules needs an admin token; this connection has "
+                          + (actor.tokenID.map { "a reader token (\($0)) that names no person" } ?? "no token (anonymous reader on loopback)"))
         }
         guard case .addOverride(let override) = request.edit, override.kind == .add || override.kind == .replace else {
             return denied("a reader may only add an override that puts themselves on duty")
@@ -176,12 +177,39 @@ struct ScheduleEdit {
                                            }, now: now))
     }
 
+    /// Who gains or loses what over `previewSpan`: from the first instant the change touches.
     private static func deltas(before: ScheduleDefinition?, after: ScheduleDefinition?, now: UnixMillis) -> [DutyDelta] {
-        let end = now + previewWindow
+        let span = previewSpan(before: before, after: after, now: now)
         func resolve(_ definition: ScheduleDefinition?) -> [ResolvedShift] {
-            guard let definition else { return [] }
-            return (try? ScheduleResolver.resolve(definition, from: now, to: end)) ?? []
+            guard let definition, !span.isEmpty else { return [] }
+            return (try? ScheduleResolver.resolve(definition, from: span.lowerBound, to: span.upperBound)) ?? []
         }
         return DutyDelta.between(resolve(before), resolve(after))
+    }
+
+    /// Where a change can alter who is on duty, as previewed: from the first instant it touches
+    /// (now at the earliest: the past is not shown) for 35 days, or to the last instant it
+    /// touches when that is later, at most 366 days. Overrides and one-off shifts touch their own
+    /// windows; anything else (rotations, the zone, a new or deleted schedule) from now on. So a
+    /// swap of two turns three months out shows those turns (issue #31: it showed nothing).
+    static func previewSpan(before: ScheduleDefinition?, after: ScheduleDefinition?, now: UnixMillis) -> Range<UnixMillis> {
+        var lower = UnixMillis.max, upper = UnixMillis.min
+        func touch(_ start: UnixMillis, _ end: UnixMillis) { lower = min(lower, start); upper = max(upper, end) }
+        if let before, let after {
+            func rules(_ definition: ScheduleDefinition) -> ScheduleDefinition {
+                var rules = definition
+                (rules.overrides, rules.shifts) = ([], [])
+                return rules
+            }
+            if rules(before) != rules(after) { touch(now, now + previewWindow) }
+            for override in Set(before.overrides).symmetricDifference(after.overrides) { touch(override.start, override.end) }
+            for shift in Set(before.shifts).symmetricDifference(after.shifts) { touch(shift.start, shift.end) }
+        } else {
+            touch(now, now + previewWindow)
+        }
+        guard lower < upper else { return now..<now }
+        let start = max(now, lower)
+        let end = min(max(start + previewWindow, upper), start + 366 * 86_400_000)
+        return start..<max(start, end)
     }
 }

@@ -26,7 +26,7 @@ struct AuditCommand: AsyncParsableCommand {
             are kept for the server's --audit-retention-days (400 by default).
             """)
     @OptionGroup var options: ConnectionOptions
-    @Option(help: "Entries at or after this time (ISO 8601, \"7d ago\", yesterday 09:00).") var since: String?
+    @Option(parsing: .unconditional, help: "Entries at or after this time (ISO 8601, \"7d ago\", yesterday 09:00).") var since: String?
     @Option(help: "Entries whose changes touch this employee (id or full name).") var person: String?
     @Option(help: "Entries whose changes touch this schedule (id or name).") var schedule: String?
     @Option(help: "The newest N matching entries (at most and by default 1000).") var limit: Int?
@@ -137,8 +137,8 @@ struct ShiftCommands: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Add a shift [start, end) for an employee.")
         @OptionGroup var options: ConnectionOptions
         @Option(help: "Employee id or full name.") var employee: String
-        @Option(help: "Start (ISO 8601, now, +2h, tomorrow 09:00).") var start: String
-        @Option(help: "End (same forms; must be after the start).") var end: String
+        @Option(parsing: .unconditional, help: "Start (ISO 8601, now, +2h, tomorrow 09:00).") var start: String
+        @Option(parsing: .unconditional, help: "End (same forms; must be after the start).") var end: String
         @Option(help: "Optional role label, e.g. primary.") var role: String = ""
         @OptionGroup var why: ReasonOption
 

@@ -14,7 +14,7 @@ struct RosterClientCommand: AsyncParsableCommand {
             the server is unreachable, and say how old the cached data is.
 
             Settings: command-line flags beat environment variables (ROSTER_SERVER, ROSTER_TOKEN, \
-            ROSTER_TENANT, ROSTER_CACHE_DIR, ROSTER_UTC=1, ROSTER_TLS=1, ROSTER_CA_FILE), which beat the config file \
+            ROSTER_TENANT, ROSTER_CACHE_DIR, ROSTER_UTC=1, ROSTER_TLS=1, ROSTER_CA_FILE, ROSTER_TIMEOUT), which beat the config file \
             ($XDG_CONFIG_HOME/roster/config: lines such as `server = host:7400`, `token-file = ~/admin.token`, \
             `tenant = demo`, `cache-dir = /var/cache/roster`, `utc = true`, `tls = true`, `ca-file = ca.pem`, \
             `contacts = ~/people.vcf`).
@@ -26,6 +26,27 @@ struct RosterClientCommand: AsyncParsableCommand {
         version: RosterVersion.description,
         subcommands: [Watch.self, Now.self, Employees.self, Search.self, Show.self, Shifts.self, Schedules.self, ScheduleCommand.self,
                       Oncall.self, Next.self, CalendarCommand.self, Export.self, Admin.self, Trust.self])
+
+    /// A mistake in the arguments prints one sentence and where the usage is, not the usage
+    /// itself: the sentence stays the last thing on the screen. Help and version print as usual.
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        do {
+            var command = try parseAsRoot(arguments)
+            if var asynchronous = command as? AsyncParsableCommand {
+                try await asynchronous.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let code = exitCode(for: error)
+            let brief = message(for: error)
+            guard code != .success, !brief.isEmpty else { exit(withError: error) }
+            let words = arguments.prefix { !$0.hasPrefix("-") }.joined(separator: " ")
+            FileHandle.standardError.write(Data("Error: \(brief)\nSee `roster-client \(words.isEmpty ? "" : words + " ")--help`.\n".utf8))
+            Foundation.exit(code.rawValue)
+        }
+    }
 }
 
 /// Options every command takes.
@@ -136,7 +157,8 @@ struct Now: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Who is on duty now (or at --at), until when, and who is next, per schedule.")
     @OptionGroup var options: ConnectionOptions
-    @Option(help: "The instant: ISO 8601, now, +2h, 30m ago, tomorrow 09:00.")
+    // Unconditional: "--at -2h" is a time two hours ago, not an unknown option.
+    @Option(parsing: .unconditional, help: "The instant: ISO 8601, now, +2h, -2h, 30m ago, tomorrow 09:00.")
     var at: String?
     @Option(help: "Only this schedule (name or id).")
     var schedule: String?

@@ -43,8 +43,8 @@ struct Oncall: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "The final schedule over a window: who is on duty when, and why (rotation, shift or override).")
     @OptionGroup var options: ConnectionOptions
-    @Option(help: "Window start (ISO 8601, now, tomorrow 09:00).") var from: String = "now"
-    @Option(help: "Window end (at most 366 days after the start).") var to: String = "+7d"
+    @Option(parsing: .unconditional, help: "Window start (ISO 8601, now, tomorrow 09:00).") var from: String = "now"
+    @Option(parsing: .unconditional, help: "Window end (at most 366 days after the start).") var to: String = "+7d"
     @Option(help: "Only this schedule (name or id).") var schedule: String?
     @Option(help: "Only this person (id or full name).") var person: String?
     @Flag(help: "Answer from the cache without contacting the server.") var offline = false
@@ -80,7 +80,7 @@ struct Next: AsyncParsableCommand {
 /// `--preview`, `--reason` and the connection, shared by every schedule change.
 struct EditOptions: ParsableArguments {
     @OptionGroup var connection: ConnectionOptions
-    @Flag(help: "Show who would gain or lose which duty in the next 35 days; change nothing.") var preview = false
+    @Flag(help: "Show who would gain or lose which duty where the change falls (35 days from its start, or to its end); change nothing.") var preview = false
     @Option(help: "Why: kept in the audit log (and, for an override or swap, with the override).") var reason = ""
 
     func send(_ edit: Roster_V1_EditScheduleRequest, done: String) async throws -> Never {
@@ -176,7 +176,7 @@ struct RotationFields: ParsableArguments {
     var restrict: [String] = []
     @Flag(help: "Advance by the calendar even through turns the restrictions hide entirely (default: count active turns only).")
     var calendarAdvance = false
-    @Option(help: "No turns from this instant on.") var end: String?
+    @Option(parsing: .unconditional, help: "No turns from this instant on.") var end: String?
 
     func apply(to rotation: inout Rotation, options: ConnectionOptions) throws {
         do {
@@ -207,8 +207,10 @@ struct RotationAdmin: AsyncParsableCommand {
         @Option(help: "An id for the rotation (default: assigned).") var id = ""
 
         func validate() throws {
-            guard fields.every != nil, fields.handoff != nil, fields.people != nil else {
-                throw ValidationError("--every, --handoff and --people are required")
+            let missing = [("--every", fields.every), ("--handoff", fields.handoff), ("--people", fields.people)]
+                .filter { $0.1 == nil }.map(\.0)
+            guard missing.isEmpty else {
+                throw ValidationError("missing \(missing.joined(separator: ", ")): a rotation needs --every, --handoff and --people")
             }
             var rotation = Rotation(id: "", slots: [], cadence: .weeks(1), handoff: LocalDateTime(year: 2000, month: 1, day: 1))
             try fields.apply(to: &rotation, options: options.connection)
@@ -238,7 +240,7 @@ struct RotationAdmin: AsyncParsableCommand {
         @Argument(help: "The rotation's id (see `schedule show`).") var rotation: String
         @Option(help: "The schedule's name or id.") var schedule: String
         @OptionGroup var fields: RotationFields
-        @Option(help: "When the change takes effect.") var effective: String?
+        @Option(parsing: .unconditional, help: "When the change takes effect.") var effective: String?
         @Option(help: "Who has the turn at the effective instant (a name in --people).") var startWith: String?
 
         func run() async throws {
@@ -275,7 +277,7 @@ struct RotationAdmin: AsyncParsableCommand {
         @OptionGroup var options: EditOptions
         @Argument(help: "The rotation's id.") var rotation: String
         @Option(help: "The schedule's name or id.") var schedule: String
-        @Option(help: "When it ends.") var effective: String?
+        @Option(parsing: .unconditional, help: "When it ends.") var effective: String?
 
         func run() async throws {
             let effectiveAt = try options.connection.time(effective)
@@ -309,8 +311,8 @@ struct OverrideAdmin: AsyncParsableCommand {
         @Option(help: "Who takes over (with --replace).") var with: String?
         @Option(help: "A person put on duty too.") var add: String?
         @Option(help: "A person taken off duty.") var remove: String?
-        @Option(help: "Window start (ISO 8601, tomorrow 09:00, ...).") var from: String
-        @Option(help: "Window end.") var to: String
+        @Option(parsing: .unconditional, help: "Window start (ISO 8601, tomorrow 09:00, ...).") var from: String
+        @Option(parsing: .unconditional, help: "Window end.") var to: String
 
         func validate() throws {
             let kinds = [replace != nil || with != nil, add != nil, remove != nil].filter { $0 }.count
@@ -370,7 +372,7 @@ struct SwapCommand: AsyncParsableCommand {
     @OptionGroup var options: EditOptions
     @Option(help: "The schedule's name or id.") var schedule: String
     @Argument(help: "The first person.") var first: String
-    @Option(name: .customLong("at"), help: "An instant in the first person's turn, then one in the second's (give --at twice).")
+    @Option(name: .customLong("at"), parsing: .unconditionalSingleValue, help: "An instant in the first person's turn, then one in the second's (give --at twice).")
     var at: [String] = []
     @Argument(help: "The second person.") var second: String
 

@@ -26,9 +26,13 @@ import Testing
             #expect(shift.status == 0, "\(shift.stderr)")
             try await cli.run(["admin", "shift", "add", "--employee", "rene descartes", "--start", iso(hour), "--end", iso(3 * hour)])
 
-            let now = try await cli.run(["now", "--json"])
+            let now = try await cli.run(["now", "--json", "--schedule", "default"])
             #expect(now.status == 0)
             #expect(now.object["source"] as? String == "server")
+            // Every schedule: one document, a list (issue #31: one document per schedule before).
+            let every = try await cli.run(["now", "--json"])
+            let listed = try #require(every.json as? [[String: Any]], "\(every.stdout)")
+            #expect(listed.map { $0["scheduleId"] as? String } == ["default"])
             let current = now.object["current"] as? [[String: Any]] ?? []
             #expect(current.map { $0["name"] as? String } == ["Ada Lovelace"])
             let next = now.object["next"] as? [[String: Any]] ?? []
@@ -95,7 +99,7 @@ import Testing
             #expect(try await cli.run(["now"]).status == 0)  // fills the cache
             await server.terminate()
 
-            let cached = try await cli.run(["now", "--json"])
+            let cached = try await cli.run(["now", "--json", "--schedule", "default"])
             #expect(cached.status == 3)
             #expect(cached.object["source"] as? String == "cache")
             #expect(cached.object["ageSeconds"] as? Int != nil)

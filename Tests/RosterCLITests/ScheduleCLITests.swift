@@ -28,7 +28,9 @@ import Testing
             try await platformPrimary(cli)
             let online = try await cli.run(["oncall", "--schedule", "Platform primary"] + Self.window + ["--json"])
             #expect(online.status == 0, "\(online.stderr)")
-            let shifts = try #require(online.json as? [[String: Any]])
+            let answer = try #require(online.json as? [String: Any])
+            #expect(answer["truncated"] as? Bool == false)
+            let shifts = try #require(answer["shifts"] as? [[String: Any]])
             #expect(shifts.map { "\($0["employee"]!) \($0["start"]!) \($0["end"]!)" } == [
                 "Ada Lovelace 2026-11-30T08:00:00Z 2026-12-02T00:00:00Z",
                 "Alan Turing 2026-12-02T00:00:00Z 2026-12-03T00:00:00Z",
@@ -73,18 +75,49 @@ import Testing
             #expect(preview.stdout.contains("Grace Hopper gains 2026-12-07 08:00 – 2026-12-14 08:00"))
             let unchanged = try await cli.run(["oncall", "--schedule", "Platform primary", "--from", "2026-12-08T00:00:00Z",
                                                "--to", "2026-12-09T00:00:00Z", "--json"])
-            #expect((unchanged.json as? [[String: Any]])?.first?["employee"] as? String == "Alan Turing")
+            #expect(((unchanged.json as? [String: Any])?["shifts"] as? [[String: Any]])?.first?["employee"] as? String == "Alan Turing")
 
             let swapped = try await cli.run(swap)
             #expect(swapped.status == 0, "\(swapped.stderr)")
             let after = try await cli.run(["oncall", "--schedule", "Platform primary", "--from", "2026-12-07T08:00:00Z",
                                            "--to", "2026-12-21T08:00:00Z", "--json"])
-            let people = (after.json as? [[String: Any]])?.map { "\($0["employee"]!) \($0["sourceKind"]!)" }
+            let people = ((after.json as? [String: Any])?["shifts"] as? [[String: Any]])?.map { "\($0["employee"]!) \($0["sourceKind"]!)" }
             #expect(people == ["Grace Hopper override", "Alan Turing override"])
 
             let next = try await cli.run(["next", "Linus Torvalds", "--utc"])
             #expect(next.stdout.contains("Linus Torvalds on Platform primary: next on duty 2026-12-21 08:00 – 2026-12-28 08:00"),
                     "\(next.stdout)\(next.stderr)")
+        }
+    }
+
+    /// Issue #31: on a 30-minute rotation `oncall` was cut at 2,000 stretches with nothing said,
+    /// and `admin swap` found "Linus Torvalds is not on duty" although he was: the output cap
+    /// bounded an internal lookup.
+    @Test func aCutAnswerSaysSoAndASwapOnADenseScheduleFindsTheTurn() async throws {
+        try await withServerProcess { server in
+            let cli = CLI(port: server.port, token: server.adminToken)
+            for (first, last) in [("Frances", "Allen"), ("Linus", "Torvalds")] {
+                let added = try await cli.run(["admin", "employee", "add", "--first", first, "--last", last])
+                #expect(added.status == 0, "\(added.stderr)")
+            }
+            #expect(try await cli.run(["admin", "schedule", "add", "S", "--zone", "UTC"]).status == 0)
+            let rotation = try await cli.run(["admin", "rotation", "add", "--schedule", "S", "--every", "30m",
+                                              "--handoff", "2026-12-15T07:00", "--people", "Frances Allen,Linus Torvalds"])
+            #expect(rotation.status == 0, "\(rotation.stderr)")
+
+            let window = ["oncall", "--schedule", "S", "--from", "2026-12-15T07:00:00Z", "--to", "2027-03-15T00:00:00Z"]
+            let cut = try await cli.run(window + ["--json"])
+            #expect(cut.status == 0, "\(cut.stderr)")
+            let answer = try #require(cut.json as? [String: Any])
+            #expect(answer["truncated"] as? Bool == true && (answer["shifts"] as? [Any])?.count == 2_000)
+            #expect(cut.stderr.contains("Only the first 2000 stretches are shown"), "\(cut.stderr)")
+            let table = try await cli.run(window + ["--offline"])
+            #expect(table.stderr.contains("Only the first 2000 stretches are shown"), "the cache's answer says it too: \(table.stderr)")
+
+            let swap = try await cli.run(["admin", "swap", "--schedule", "S", "Linus Torvalds", "--at", "2027-03-06T17:53:00Z",
+                                          "Frances Allen", "--at", "2027-03-05T23:00:00Z", "--preview", "--utc"])
+            #expect(swap.status == 0, "\(swap.stdout)\(swap.stderr)")
+            #expect(swap.stdout.contains("Linus Torvalds loses 2027-03-06 17:30 – 2027-03-06 18:00"), "\(swap.stdout)")
         }
     }
 

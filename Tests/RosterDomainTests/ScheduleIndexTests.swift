@@ -136,4 +136,20 @@ import Testing
         let index = ScheduleOnDutyIndex(schedule, employees: [:], around: 0)
         #expect(index.lookup(at: .max).current.isEmpty)
     }
+
+    /// One person's stretches on a dense schedule: the cap counts theirs, not everyone's, so a
+    /// turn 80 days into a 30-minute rotation of two people (over 2,000 stretches of both) is
+    /// found (issue #31: `admin swap` said "Linus Torvalds is not on duty" although he was).
+    @Test func aPersonsStretchesAreCappedAmongTheirOwn() throws {
+        let schedule = ScheduleDefinition(id: "dense", name: "Dense", zone: "UTC", layers: [
+            ScheduleLayer(level: 0, rotations: [Rotation(id: "r", slots: [["frances"], ["linus"]], cadence: .minutes(30),
+                                                         handoff: LocalDateTime(year: 2026, month: 12, day: 15, hour: 7))]),
+        ])
+        let start: UnixMillis = 1_797_318_000_000  // 2026-12-15T07:00:00Z
+        let asked = start + 81 * 86_400_000 + 30 * 60_000  // inside one of Linus's turns
+        let near = try FinalSchedule.resolve([schedule], from: asked - 62 * 86_400_000, to: asked + 62 * 86_400_000, employeeID: "linus")
+        #expect(near.shifts.contains { $0.shift.start <= asked && asked < $0.shift.end }, "his turn at the instant asked")
+        #expect(near.truncated, "124 days hold 2,976 of his turns: cut at 2,000 of his, and said")
+        #expect(near.shifts.count == FinalSchedule.maxShifts && near.shifts.allSatisfy { $0.shift.employeeID == "linus" })
+    }
 }

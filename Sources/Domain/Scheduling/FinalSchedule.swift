@@ -19,13 +19,14 @@ public enum FinalSchedule {
         for schedule in schedules {
             let answer: (shifts: [ResolvedShift], truncated: Bool)
             do throws(ScheduleResolver.Problem) {
-                answer = try ScheduleResolver.resolve(schedule, from: from, to: to, limit: maxShifts, budget: &budget)
+                answer = try ScheduleResolver.resolve(schedule, from: from, to: to, limit: maxShifts, employeeID: employeeID,
+                                                      budget: &budget)
             } catch {
                 guard case .overBudget = error else { continue }  // an unknown zone resolves to nobody
                 throw .overBudget(error.description)
             }
             truncated = truncated || answer.truncated
-            all += answer.shifts.filter { employeeID == nil || $0.employeeID == employeeID }.map { (schedule.id, $0) }
+            all += answer.shifts.map { (schedule.id, $0) }
         }
         all.sort { a, b in
             (a.shift.start, a.scheduleID, a.shift.employeeID, a.shift.id) < (b.shift.start, b.scheduleID, b.shift.employeeID, b.shift.id)

@@ -164,15 +164,20 @@ public enum ScheduleResolver {
         return try resolve(schedule, from: from, to: to, limit: limit, budget: &budget)
     }
 
-    /// The first `limit` shifts, spending from `budget` across every chunk.
+    /// The first `limit` shifts (of `employeeID` alone when given: the limit counts theirs, so a
+    /// person's turns on a dense schedule are not lost behind everyone else's), spending from
+    /// `budget` across every chunk.
     public static func resolve(_ schedule: ScheduleDefinition, from: UnixMillis, to: UnixMillis, limit: Int,
+                               employeeID: String? = nil,
                                budget: inout ResolutionBudget) throws(Problem) -> (shifts: [ResolvedShift], truncated: Bool) {
         var result: [ResolvedShift] = []
         var start = from
         var chunk: UnixMillis = 86_400_000
         while start < to {
             let end = min(to, start + chunk)
-            for shift in try resolve(schedule, from: start, to: end, budget: &budget) {
+            for shift in try resolve(schedule, from: start, to: end, budget: &budget)
+                where employeeID == nil || shift.employeeID == employeeID
+            {
                 // Join the piece the previous chunk cut at `start` (same person and source).
                 if shift.start == start, let index = result.lastIndex(where: {
                     $0.end == start && $0.employeeID == shift.employeeID && $0.source == shift.source

@@ -87,6 +87,13 @@ public enum AccessToken {
 
 /// Who a connection is, decided at Hello.
 struct Credential: Sendable, Equatable {
+    /// Who this connection is, in a refusal: "a reader token (tok_…)" or "no token (anonymous
+    /// on loopback)", so a person who gave a token learns which one and what it may do.
+    var described: String {
+        guard let tokenID else { return "no token (anonymous reader on loopback)" }
+        return "a \(role.rawValue) token (\(tokenID))"
+    }
+
     /// nil for an anonymous reader on a loopback listener.
     var tokenID: String?
     var tenantID: String
