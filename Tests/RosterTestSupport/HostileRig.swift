@@ -110,11 +110,18 @@ public final class HostileSocket: @unchecked Sendable {
         var sent = 0
         while sent < bytes.count {
             let count = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard count > 0 else { break }
+            guard count > 0 else {
+                lastSendError = count < 0 ? errno : 0
+                break
+            }
             sent += count
         }
         return sent
     }
+
+    /// errno of the last send that took nothing (EAGAIN: the buffers are full; EPIPE or
+    /// ECONNRESET: the server closed), for a failure's message.
+    public private(set) var lastSendError: Int32 = 0
 
     public func send(_ message: RosterMessage, requestID: UInt32) {
         send(Array(message.frame(requestID: requestID).encoded().readableBytesView))
@@ -133,6 +140,12 @@ public final class HostileSocket: @unchecked Sendable {
     /// Bytes this socket sent that the server's end has not read yet (its receive queue, from
     /// /proc/net/tcp): more than zero for a while means the server stopped reading.
     public func unreadByServer(serverPort: Int) -> Int {
+        connectionRows(serverPort: serverPort).unread
+    }
+
+    /// The rows of /proc/net/tcp for this connection (both ends), for a failure's message, and
+    /// the server end's receive queue.
+    public func connectionRows(serverPort: Int) -> (unread: Int, rows: [String]) {
         // Read to the end with read(2): the kernel makes the file a page at a time, and a reader
         // that trusts its (zero) size gets only part of the table.
         var data = [UInt8]()
@@ -152,12 +165,14 @@ public final class HostileSocket: @unchecked Sendable {
             return "0100007F:" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
         }
         let local = hex(serverPort), remote = hex(localPort)
+        var unread = 0, rows: [String] = []
         for line in table.split(separator: "\n").dropFirst() {
             let fields = line.split(separator: " ")
-            guard fields.count > 4, fields[1] == local, fields[2] == remote else { continue }
-            return Int(fields[4].split(separator: ":").last ?? "", radix: 16) ?? 0
+            guard fields.count > 4, (fields[1] == local && fields[2] == remote) || (fields[1] == remote && fields[2] == local) else { continue }
+            rows.append(fields.prefix(6).joined(separator: " "))
+            if fields[1] == local { unread = Int(fields[4].split(separator: ":").last ?? "", radix: 16) ?? 0 }
         }
-        return 0
+        return (unread, rows)
     }
 
     /// Whether the server has closed the connection: a read returns 0 (or fails with a reset)
