@@ -179,7 +179,7 @@ public final class HostileSocket: @unchecked Sendable {
     /// within `seconds`, discarding whatever arrives before.
     public func closedByServer(within seconds: Double) async -> Bool {
         let fd = self.fd
-        return (try? await NIOThreadPool.singleton.runIfActive { () -> Bool in
+        return (try? await TestThreads.blocking.runIfActive { () -> Bool in
             let deadline = Date().addingTimeInterval(seconds)
             var buffer = [UInt8](repeating: 0, count: 65_536)
             while Date() < deadline {

@@ -135,6 +135,9 @@ public func withServer<T>(now: UnixMillis = t0, configure: (inout ServerConfigur
 public actor AsyncInbox<Element: Sendable> {
     private var buffered: [Element] = []
     private var waiter: CheckedContinuation<Element?, Never>?
+    /// Which wait the current `waiter` is: a timer left over from an earlier wait (its element
+    /// came in time) must not expire a later one (stress runs saw waits end early with Timeout).
+    private var waitNumber = 0
     private var finished = false
 
     public init(_ stream: AsyncStream<Element>) {
@@ -166,19 +169,21 @@ public actor AsyncInbox<Element: Sendable> {
     public func nextElement(timeout: Duration = .seconds(10)) async throws -> Element {
         if !buffered.isEmpty { return buffered.removeFirst() }
         if finished { throw Closed() }
+        waitNumber += 1
+        let number = waitNumber
         let element: Element? = await withCheckedContinuation { continuation in
             waiter = continuation
             Task { [weak self] in
                 try? await Task.sleep(for: timeout)
-                await self?.expire()
+                await self?.expire(number)
             }
         }
         guard let element else { throw finished ? Closed() : Timeout() }
         return element
     }
 
-    private func expire() {
-        guard let waiter else { return }
+    private func expire(_ number: Int) {
+        guard number == waitNumber, let waiter else { return }
         self.waiter = nil
         waiter.resume(returning: nil)
     }
@@ -303,17 +308,17 @@ public final class RawSocket: @unchecked Sendable {
 
     /// Reads frames until the server closes the connection (or 10 s pass).
     public func readUntilClosed() async -> (frames: [RosterMessage], closed: Bool) {
-        (try? await NIOThreadPool.singleton.runIfActive { self.readUntilClosedBlocking() }) ?? ([], false)
+        (try? await TestThreads.blocking.runIfActive { self.readUntilClosedBlocking() }) ?? ([], false)
     }
 
     /// Reads frames until nothing arrives for `quiet` seconds or the server closes.
     public func readFrames(quiet: Double) async -> (frames: [RosterMessage], closed: Bool) {
-        (try? await NIOThreadPool.singleton.runIfActive { self.readFramesBlocking(quiet: quiet) }) ?? ([], false)
+        (try? await TestThreads.blocking.runIfActive { self.readFramesBlocking(quiet: quiet) }) ?? ([], false)
     }
 
     /// Reads exactly one frame.
     public func readFrame() async -> RosterMessage? {
-        try? await NIOThreadPool.singleton.runIfActive { self.readFrameBlocking() }
+        try? await TestThreads.blocking.runIfActive { self.readFrameBlocking() }
     }
 
     private func readUntilClosedBlocking() -> (frames: [RosterMessage], closed: Bool) {
