@@ -172,6 +172,13 @@ public final class ManualClock: ServerClock {
 
     public func advance(by millis: Int64) { advance(to: now() + millis) }
 
+    /// Moves time to `instant` first, then fires the alarms due: as a host whose timer woke late
+    /// (or that was suspended past several alarms) finds the time already moved on.
+    public func advanceLate(to instant: UnixMillis) {
+        state.withLockedValue { $0.now = max($0.now, instant) }
+        advance(to: instant)
+    }
+
     /// Sets the clock to `instant` without firing alarms, then tells the jump handlers.
     public func jump(to instant: UnixMillis) {
         let handlers = state.withLockedValue { state in

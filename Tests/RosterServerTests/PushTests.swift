@@ -64,7 +64,7 @@ func onDutyEvent(_ message: InboundMessage) -> Roster_V1_OnDutyChanged? {
             watcher.subscribe(.with { $0.topics = [.onDuty] })
             _ = try await inbox.untilSynced()
 
-            roster.harness.clock.advance(to: t0 + 30 * minute + 32)
+            roster.harness.clock.advanceLate(to: t0 + 30 * minute + 32)
             let late = try #require(onDutyEvent(try await inbox.next()))
             #expect(late.cause == .boundary)
             #expect(late.atMs == t0 + 30 * minute, "at_ms is the handoff, not the instant the alarm woke")
@@ -72,7 +72,7 @@ func onDutyEvent(_ message: InboundMessage) -> Roster_V1_OnDutyChanged? {
 
             // Past two handoffs at once (Grace alone from 60 min, René from 90 min): one push,
             // stated at the later handoff.
-            roster.harness.clock.advance(to: t0 + 95 * minute)
+            roster.harness.clock.advanceLate(to: t0 + 95 * minute)
             let skipped = try #require(onDutyEvent(try await inbox.next()))
             #expect(skipped.atMs == t0 + 90 * minute)
             #expect(names(skipped.previous) == ["Ada", "Grace"])
