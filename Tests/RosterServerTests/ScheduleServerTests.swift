@@ -362,7 +362,8 @@ import Testing
                 let text = ([error.message] + error.violations.map(\.description_p)).joined(separator: " ")
                 #expect(text.contains(expected), "\(what): \(text)")
             }
-            guard case .schedules(let listed) = try await admin.request(.listSchedules(.init())) else { return }
+            let reply = try await admin.request(.listSchedules(.init()))
+            guard case .schedules(let listed) = reply else { throw TestFailure("listSchedules answered \(reply)") }
             let existing = try #require(listed.schedules.first { $0.name == "Platform primary" }?.layers.first?.rotations.first)
             var huge = existing
             huge.cadence = .with { $0.unit = .weeks; $0.count = 4_000_000_000 }

@@ -63,7 +63,8 @@ import Testing
                 if names.count < 5 { try await Task.sleep(for: .milliseconds(20)) }
             }
             #expect(names == ["Default", "Demo fast rotation", "Operations secondary", "Platform primary", "Support business hours"])
-            guard case .schedules(let listed) = try await watcher.request(.listSchedules(.init())) else { return }
+            let reply = try await watcher.request(.listSchedules(.init()))
+            guard case .schedules(let listed) = reply else { throw TestFailure("listSchedules answered \(reply)") }
             let operations = try #require(listed.schedules.first { $0.name == "Operations secondary" })
             #expect(operations.layers.map(\.rotations.count) == [1, 3], "a daily layer under a follow-the-sun layer")
             #expect(listed.schedules.contains { !$0.overrides.isEmpty })
