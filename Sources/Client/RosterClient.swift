@@ -121,18 +121,6 @@ public struct OnDutyStatus: Sendable, Hashable {
     }
 }
 
-/// Why the set of people on duty was announced (docs/PROTOCOL.md §7.5).
-public enum OnDutyCause: String, Sendable, Hashable, CaseIterable {
-    /// The state at subscribe or resume.
-    case initial
-    /// A shift started or ended.
-    case boundary
-    /// An admin change altered who is on duty now.
-    case planChanged = "plan-changed"
-    /// The server's wall clock was set.
-    case clockJump = "clock-jump"
-}
-
 /// What a running client reports, in order.
 public enum RosterUpdate: Sendable {
     case connectionState(ConnectionState)
@@ -491,7 +479,7 @@ extension OnDutyStatus {
     init(_ wire: Roster_V1_OnDutyChanged) {
         self.init(at: wire.atMs, current: wire.current.map(OnDutyEntry.init), until: wire.hasUntilMs ? wire.untilMs : nil,
                   next: wire.next.map(OnDutyEntry.init), previous: wire.previous.map(OnDutyEntry.init),
-                  cause: Self.name(of: wire.cause), revision: wire.revision,
+                  cause: OnDutyCause(wire.cause), revision: wire.revision,
                   scheduleID: wire.scheduleID.isEmpty ? ScheduleDefinition.defaultID : wire.scheduleID,
                   scheduleName: wire.scheduleName)
     }
@@ -510,16 +498,6 @@ extension OnDutyStatus {
         }
         self.init(at: lookup.at, current: lookup.current.map(entry), until: lookup.until, next: lookup.next.map(entry),
                   revision: revision)
-    }
-
-    static func name(of cause: Roster_V1_OnDutyCause) -> OnDutyCause? {
-        switch cause {
-        case .initial: .initial
-        case .boundary: .boundary
-        case .planChanged: .planChanged
-        case .clockJump: .clockJump
-        default: nil
-        }
     }
 }
 

@@ -232,3 +232,27 @@ extension ImportAction {
         }
     }
 }
+
+extension Roster_V1_OnDutyCause {
+    public init(_ cause: OnDutyCause) {
+        switch cause {
+        case .initial: self = .initial
+        case .boundary: self = .boundary
+        case .planChanged: self = .planChanged
+        case .clockJump: self = .clockJump
+        }
+    }
+}
+
+extension OnDutyCause {
+    /// nil for a cause this build does not know (a newer server's).
+    public init?(_ wire: Roster_V1_OnDutyCause) {
+        switch wire {
+        case .initial: self = .initial
+        case .boundary: self = .boundary
+        case .planChanged: self = .planChanged
+        case .clockJump: self = .clockJump
+        default: return nil
+        }
+    }
+}

@@ -83,7 +83,7 @@ enum PushEncoding {
             $0.current = current.map { Roster_V1_OnDutyPerson(shift: $0, in: push.state) }
             if let until = push.current.until { $0.untilMs = until }
             $0.next = push.current.next.filter(admit).map { Roster_V1_OnDutyPerson(shift: $0, in: push.state) }
-            $0.cause = push.cause
+            $0.cause = Roster_V1_OnDutyCause(push.cause)
             $0.sequence = push.sequence
             if let filter { $0.filter = filter }
             // The default schedule is what an old client follows: its events look as they did.

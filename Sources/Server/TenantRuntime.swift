@@ -29,9 +29,8 @@ final class TenantRuntime: Sendable {
         var epoch: UInt64
         var revision: UInt64
         var history: CircularBuffer<HistoryEntry>
-        /// Per schedule: the on-duty index, and the set last announced.
-        var indexes: [String: ScheduleOnDutyIndex]
-        var announced: [String: OnDutyLookup]
+        /// Per schedule: the on-duty index, and the set last announced; it decides what changed.
+        var tracker: OnDutyTracker
         var onDutySequence: UInt64 = 0
         /// One alarm for every schedule: at the earliest handoff or index rebuild of any.
         var alarm: (any ScheduledAlarm)?
@@ -75,20 +74,13 @@ final class TenantRuntime: Sendable {
         var history = CircularBuffer<HistoryEntry>(initialCapacity: min(historyLimit, 1024))
         for entry in stored.history.suffix(historyLimit) { history.append(entry) }
         let now = clock.now()
-        var indexes: [String: ScheduleOnDutyIndex] = [:]
-        var announced: [String: OnDutyLookup] = [:]
-        for id in stored.state.schedules.keys {
-            let index = stored.state.onDutyIndex(of: id, around: now)!
-            indexes[id] = index
-            announced[id] = index.lookup(at: now)
-        }
         inner = NIOLockedValueBox(Inner(
-            state: stored.state, epoch: stored.epoch, revision: stored.revision, history: history, indexes: indexes,
-            announced: announced))
+            state: stored.state, epoch: stored.epoch, revision: stored.revision, history: history,
+            tracker: OnDutyTracker(state: stored.state, at: now)))
     }
 
     var view: View {
-        inner.withLockedValue { View(state: $0.state, epoch: $0.epoch, revision: $0.revision, indexes: $0.indexes) }
+        inner.withLockedValue { View(state: $0.state, epoch: $0.epoch, revision: $0.revision, indexes: $0.tracker.indexes) }
     }
 
     /// "On duty now" on the default schedule, the hottest query, from the cached encoding.
@@ -120,7 +112,7 @@ final class TenantRuntime: Sendable {
                now < cache.until {
                 people = cache.encoded
             } else {
-                guard let index = inner.indexes[scheduleID] else { return nil }
+                guard let index = inner.tracker.indexes[scheduleID] else { return nil }
                 let lookup = index.lookup(at: now)
                 let state = inner.state
                 people = RosterMessage.onDuty(.with {
@@ -170,10 +162,7 @@ final class TenantRuntime: Sendable {
             // Only the schedules the revision touched are resolved again: the work is
             // proportional to what changed, not to the tenant.
             let affected = Self.schedules(changedBy: entry.changes, previous: previousState, current: newState)
-            let now = clock.now()
-            for id in affected {
-                inner.indexes[id] = newState.onDutyIndex(of: id, around: now)
-            }
+            inner.tracker.reindex(affected, in: newState, at: clock.now())
             return CommittedRevision(push: RosterPush(entry: entry, epoch: inner.epoch, previous: previousState, current: newState),
                                      schedules: affected)
         }
@@ -234,26 +223,21 @@ final class TenantRuntime: Sendable {
     func startOnDutyTracking() {
         clock.onJump { [weak self] in self?.offTheClock { $0.recomputeOnDuty(cause: .clockJump) } }
         inner.withLockedValue { inner in
-            let now = clock.now()
-            for (id, index) in inner.indexes { inner.announced[id] = index.lookup(at: now) }
+            inner.tracker.settle(at: clock.now())
             arm(&inner)
         }
     }
 
     /// Every schedule, looked up again (a clock jump).
-    func recomputeOnDuty(cause: Roster_V1_OnDutyCause) {
-        inner.withLockedValue { recompute(&$0, cause: cause, schedules: Set($0.indexes.keys)) }
+    func recomputeOnDuty(cause: OnDutyCause) {
+        inner.withLockedValue { recompute(&$0, cause: cause, schedules: Set($0.tracker.indexes.keys)) }
     }
 
     /// The alarm: the schedules whose handoff or index rebuild is due. An early timer finds none
     /// due and is re-armed for the same instant, so nothing is ever announced early.
     private func alarmFired() {
         inner.withLockedValue { inner in
-            let now = clock.now()
-            let due = inner.indexes.compactMap { id, index in
-                (inner.announced[id]?.until ?? .max) <= now || (index.rebuildAt ?? .max) <= now ? id : nil
-            }
-            recompute(&inner, cause: .boundary, schedules: Set(due))
+            recompute(&inner, cause: .boundary, schedules: inner.tracker.due(at: clock.now()))
         }
     }
 
@@ -267,33 +251,14 @@ final class TenantRuntime: Sendable {
         inner.withLockedValue { $0.alarm?.cancel(); $0.alarm = nil }
     }
 
-    /// Looks up "now" on each of `schedules`, publishes OnDutyChanged for each whose set of
-    /// people differs from the last one announced (a deleted schedule announces nobody), and
-    /// re-arms the alarm.
-    private func recompute(_ inner: inout Inner, cause: Roster_V1_OnDutyCause, schedules: Set<String>) {
-        let now = clock.now()
-        for id in schedules.sorted() {
-            let previous = inner.announced[id] ?? OnDutyLookup(at: now, current: [], until: nil, next: [])
-            var lookup = OnDutyLookup(at: now, current: [], until: nil, next: [])
-            if var index = inner.indexes[id] {
-                if !index.validFor.contains(now) {
-                    index = inner.state.onDutyIndex(of: id, around: now)!
-                    inner.indexes[id] = index
-                }
-                lookup = index.lookup(at: now)
-                if cause == .boundary, let atHandoff = Self.atLastHandoff(index, since: previous, now: now) {
-                    lookup = atHandoff
-                }
-                // Keep the latest until/next even when the set is unchanged (a shift was extended).
-                inner.announced[id] = lookup
-            } else {
-                inner.announced[id] = nil
-            }
-            guard Set(lookup.currentEmployeeIDs) != Set(previous.currentEmployeeIDs) else { continue }
+    /// Asks the tracker what changed on `schedules` now, publishes OnDutyChanged for each change
+    /// (a deleted schedule announces nobody), and re-arms the alarm.
+    private func recompute(_ inner: inout Inner, cause: OnDutyCause, schedules: Set<String>) {
+        for change in inner.tracker.look(at: clock.now(), cause: cause, schedules: schedules, in: inner.state) {
             inner.onDutySequence += 1
             var push = OnDutyPush(sequence: inner.onDutySequence, epoch: inner.epoch, revision: inner.revision,
-                                  scheduleID: id, scheduleName: inner.state.schedules[id]?.name ?? id,
-                                  previous: previous, current: lookup, cause: cause, state: inner.state)
+                                  scheduleID: change.scheduleID, scheduleName: inner.state.schedules[change.scheduleID]?.name ?? change.scheduleID,
+                                  previous: change.previous, current: change.current, cause: change.cause, state: inner.state)
             push.sharedFrame = PushEncoding.onDutyChanged(push, filter: nil).map { PushEncoding.frame(.onDutyChanged($0)) }
             let published = push
             let timing = metrics.map { FanoutClock(loops: fanouts.count, metrics: $0) }
@@ -302,31 +267,11 @@ final class TenantRuntime: Sendable {
         arm(&inner)
     }
 
-    /// A BOUNDARY push states the set at the handoff, not at the instant the (late) alarm woke:
-    /// walked from the handoff last announced to the last one at or before `now`. Nil when that
-    /// is not known within a few steps or outside the index (then `now` is stated).
-    private static func atLastHandoff(_ index: ScheduleOnDutyIndex, since previous: OnDutyLookup,
-                                      now: UnixMillis) -> OnDutyLookup?
-    {
-        guard var handoff = previous.until, handoff <= now else { return nil }
-        for _ in 0..<64 {
-            guard index.validFor.contains(handoff) else { return nil }
-            let there = index.lookup(at: handoff)
-            guard let next = there.until, next <= now else { return there }
-            handoff = next
-        }
-        return nil
-    }
-
     /// One timer for all schedules, at the earliest instant any of them needs a look.
     private func arm(_ inner: inout Inner) {
         inner.alarm?.cancel()
         inner.alarm = nil
-        var next = UnixMillis.max
-        for (id, index) in inner.indexes {
-            next = min(next, inner.announced[id]?.until ?? .max, index.rebuildAt ?? .max)
-        }
-        guard next != .max else { return }
+        guard let next = inner.tracker.nextLook else { return }
         inner.alarm = clock.schedule(at: next) { [weak self] in self?.offTheClock { $0.alarmFired() } }
     }
 
@@ -444,7 +389,7 @@ final class TenantRuntime: Sendable {
             let now = clock.now()
             let followed = inner.state.sortedSchedules.filter { selection.includes($0.id) }
             let onDuty = followed.compactMap { schedule -> OnDutyPush? in
-                guard var current = inner.announced[schedule.id] else { return nil }
+                guard var current = inner.tracker.announced[schedule.id] else { return nil }
                 current.at = min(max(current.at, now), (current.until ?? .max) - 1)
                 return OnDutyPush(sequence: inner.onDutySequence, epoch: inner.epoch, revision: inner.revision,
                                   scheduleID: schedule.id, scheduleName: schedule.name,
@@ -521,7 +466,7 @@ struct OnDutyPush: Sendable {
     var scheduleName: String
     var previous: OnDutyLookup?
     var current: OnDutyLookup
-    var cause: Roster_V1_OnDutyCause
+    var cause: OnDutyCause
     var state: RosterState
     /// The unfiltered frame, encoded once for every subscriber on every loop.
     var sharedFrame: ByteBuffer?

@@ -77,12 +77,10 @@ struct NoticeDerivation {
         }
         if wanted.contains(.onDutyChanged) {
             for id in ids {
-                let nobody = OnDutyLookup(at: now, current: [], until: nil, next: [])
-                let before = indexes[id]?.before?.lookup(at: now) ?? nobody
-                let after = indexes[id]?.after?.lookup(at: now) ?? nobody
-                guard Set(before.currentEmployeeIDs) != Set(after.currentEmployeeIDs) else { continue }
-                events.append(onDutyChanged(scheduleID: id, state: current, previous: before, current: after, revision: revision,
-                                            at: now, cause: "plan-changed", key: "rev:\(revision):on-duty:\(id)", planned: false))
+                guard let change = OnDutyTracker.change(scheduleID: id, before: indexes[id]?.before, after: indexes[id]?.after,
+                                                        at: now) else { continue }
+                events.append(onDutyChanged(change, state: current, revision: revision, key: "rev:\(revision):on-duty:\(id)",
+                                            planned: false))
             }
         }
         if wanted.contains(.shiftsChanged) {
@@ -181,12 +179,10 @@ struct NoticeDerivation {
         for schedule in state.sortedSchedules where schedules?.contains(schedule.id) ?? true {
             let id = schedule.id
             if wanted.contains(.onDutyChanged), let index = state.onDutyIndex(of: id, around: from) {
-                // From just before `from`, so that a handoff at `from` itself is seen as one.
-                let stretches = index.timeline(from: from - 1, to: to)
-                for (previous, next) in zip(stretches, stretches.dropFirst()) where next.at >= from && next.at < to {
-                    let people = next.currentEmployeeIDs.sorted().joined(separator: ",")
-                    events.append(onDutyChanged(scheduleID: id, state: state, previous: previous, current: next, revision: revision,
-                                                at: next.at, cause: "handoff", key: "handoff:\(id):\(next.at):\(people)", planned: true))
+                for change in OnDutyTracker.handoffs(scheduleID: id, in: index, from: from, to: to) {
+                    let people = change.current.currentEmployeeIDs.sorted().joined(separator: ",")
+                    events.append(onDutyChanged(change, state: state, revision: revision,
+                                                key: "handoff:\(id):\(change.at):\(people)", planned: true))
                 }
             }
             if wanted.contains(.coverageGap) {
@@ -232,18 +228,19 @@ struct NoticeDerivation {
 
     // MARK: Parts
 
-    private func onDutyChanged(scheduleID: String, state: RosterState, previous: OnDutyLookup, current: OnDutyLookup,
-                               revision: UInt64, at: UnixMillis, cause: String, key: String, planned: Bool) -> NotificationEvent {
+    private func onDutyChanged(_ change: OnDutyChange, state: RosterState, revision: UInt64, key: String,
+                               planned: Bool) -> NotificationEvent {
         func people(_ shifts: [Shift]) -> [NotificationPayload.Person] {
             shifts.map { .init(id: $0.employeeID, name: state.employees[$0.employeeID]?.fullName ?? $0.employeeID) }
         }
+        let (scheduleID, previous, current) = (change.scheduleID, change.previous, change.current)
         let data = NotificationPayload.OnDutyChanged(
-            schedule: .init(id: scheduleID, name: state.schedules[scheduleID]?.name ?? scheduleID), cause: cause,
+            schedule: .init(id: scheduleID, name: state.schedules[scheduleID]?.name ?? scheduleID), cause: change.cause,
             previous: people(previous.current), current: people(current.current),
             until: current.until.map(Timestamp.iso8601), untilMs: current.until, next: people(current.next))
         let concerned = Set(previous.currentEmployeeIDs).union(current.currentEmployeeIDs).sorted()
-        return NotificationEvent(type: .onDutyChanged, tenantID: tenantID, key: key, revision: revision, about: at, due: at,
-                                 planned: planned, scheduleIDs: [scheduleID], people: concerned, data: data)
+        return NotificationEvent(type: .onDutyChanged, tenantID: tenantID, key: key, revision: revision, about: change.at,
+                                 due: change.at, planned: planned, scheduleIDs: [scheduleID], people: concerned, data: data)
     }
 
     struct Gap {

@@ -128,7 +128,8 @@ enum NotificationPayload {
 
     struct OnDutyChanged: Encodable {
         var schedule: ScheduleRef
-        var cause: String
+        /// Written as its notice name: "handoff" for a boundary.
+        var cause: OnDutyCause
         var previous: [Person]
         var current: [Person]
         var until: String?
@@ -138,6 +139,17 @@ enum NotificationPayload {
         enum CodingKeys: String, CodingKey {
             case schedule, cause, previous, current, until, next
             case untilMs = "until_ms"
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(schedule, forKey: .schedule)
+            try container.encode(cause.noticeName, forKey: .cause)
+            try container.encode(previous, forKey: .previous)
+            try container.encode(current, forKey: .current)
+            try container.encodeIfPresent(until, forKey: .until)
+            try container.encodeIfPresent(untilMs, forKey: .untilMs)
+            try container.encode(next, forKey: .next)
         }
     }
 
