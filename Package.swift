@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "RosterProtocol", targets: ["RosterProtocol"]),
         .library(name: "RosterDomain", targets: ["RosterDomain"]),
         .library(name: "RosterServer", targets: ["RosterServer"]),
+        .library(name: "RosterStorePostgres", targets: ["RosterStorePostgres"]),
         .library(name: "RosterClient", targets: ["RosterClient"]),
         .library(name: "RosterTLS", targets: ["RosterTLS"]),
         .library(name: "RosterViewModels", targets: ["RosterViewModels"]),
@@ -79,9 +80,23 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             path: "Sources/Server"
+        ),
+        // The PostgreSQL store that several nodes share, on postgres-nio. Only the executables
+        // and the tests link it: the server library, and what embeds or fuzzes it, build without
+        // postgres-nio and the two BoringSSL copies it brings.
+        .target(
+            name: "RosterStorePostgres",
+            dependencies: [
+                "RosterServer", "RosterDomain", "RosterProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            path: "Sources/StorePostgres"
         ),
         .target(
             name: "RosterClient",
@@ -105,7 +120,7 @@ let package = Package(
         .executableTarget(
             name: "roster-server",
             dependencies: [
-                "RosterServer", "RosterProtocol", "RosterDomain",
+                "RosterServer", "RosterStorePostgres", "RosterProtocol", "RosterDomain",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -195,7 +210,7 @@ let package = Package(
         .testTarget(
             name: "RosterServerTests",
             dependencies: [
-                "RosterTestSupport", "RosterServer", "RosterClient", "RosterProtocol", "RosterDomain", "RosterTLS",
+                "RosterTestSupport", "RosterServer", "RosterStorePostgres", "RosterClient", "RosterProtocol", "RosterDomain", "RosterTLS",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

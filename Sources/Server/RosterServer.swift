@@ -250,7 +250,7 @@ public final class RosterServer: Service, Sendable {
                 // The data directory still holds the TLS files and the first admin token.
                 let dataDirectory = DataDirectory(configuration.dataDirectory)
                 try await NIOThreadPool.singleton.runIfActive { try dataDirectory.create() }
-                store = try await location.open()
+                store = try await location.open(with: configuration.storeDrivers)
                 logger.info("store \(location)")
             } else {
                 store = try await DataDirectory(configuration.dataDirectory).openStore()

@@ -12,6 +12,8 @@ public struct ServerConfiguration: Sendable {
     /// The database; nil: SQLite in the data directory. PostgreSQL lets several nodes share one
     /// store (docs/SCALING.md); the data directory still holds the TLS files and the first admin token.
     public var store: StoreLocation?
+    /// The drivers `store` may need beyond SQLite (roster-server passes PostgreSQL's).
+    public var storeDrivers = StoreDrivers()
     /// Create the demo tenant (once) and keep its plan rolling.
     public var demo: Bool = false
     /// The HTTP listener (health, metrics, the on-call JSON API; docs/HTTP.md); nil: none.

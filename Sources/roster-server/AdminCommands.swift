@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RosterDomain
 import RosterServer
+import RosterStorePostgres
 
 /// Options every store command shares.
 struct DataDirectoryOption: ParsableArguments {
@@ -25,7 +26,7 @@ struct DataDirectoryOption: ParsableArguments {
     }
 
     func open() async throws -> StoreAdministration {
-        if let location = try location { return StoreAdministration(store: try await location.open()) }
+        if let location = try location { return StoreAdministration(store: try await location.open(with: .withPostgreSQL)) }
         return try await StoreAdministration.open(dataDirectory: path)
     }
 }

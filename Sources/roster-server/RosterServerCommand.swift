@@ -4,6 +4,7 @@ import Logging
 import RosterDomain
 import RosterProtocol
 import RosterServer
+import RosterStorePostgres
 import ServiceLifecycle
 
 @main
@@ -159,6 +160,7 @@ struct Serve: AsyncParsableCommand {
         let logger = Logger(label: "roster.server")
 
         var configuration = ServerConfiguration(dataDirectory: below.text(dataDirectory, "DATA_DIR") ?? "./roster-data")
+        configuration.storeDrivers = .withPostgreSQL
         configuration.listen = try Self.parse(listen: below.text(listen, "LISTEN") ?? "127.0.0.1:7400")
         let http = below.text(httpListen, "HTTP_LISTEN") ?? "127.0.0.1:7480"
         configuration.httpListen = http == "none" ? nil : try Self.parse(listen: http)

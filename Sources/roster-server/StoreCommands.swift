@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RosterServer
+import RosterStorePostgres
 
 // The store over the years: an online backup, a checked restore, and what a data directory holds.
 
@@ -90,7 +91,7 @@ struct MigrateCommand: AsyncParsableCommand {
 
     func run() async throws {
         let location = try store.location ?? .sqlite(path: DataDirectory(store.path).database)
-        let opened = try await location.open()
+        let opened = try await location.open(with: .withPostgreSQL)
         try await opened.close()
         print("\(location): schema at \(StoreSchema.versions.last ?? "") (\(StoreSchema.versions.count) versions)")
     }

@@ -3,6 +3,7 @@ import GRDB
 import RosterDomain
 import RosterProtocol
 import RosterServer
+import RosterStorePostgres
 import RosterTestSupport
 import Testing
 
@@ -28,9 +29,9 @@ struct StoreConformanceTests {
             location = .postgres(try await PostgresCluster.shared().createDatabase())
         }
         defer { if let scratch { TestScratch.remove(scratch) } }
-        let first = try await location.open()
+        let first = try await location.open(with: .withPostgreSQL)
         let second: any RosterStore
-        do { second = try await location.open() } catch {
+        do { second = try await location.open(with: .withPostgreSQL) } catch {
             try? await first.close()
             throw error
         }
@@ -264,10 +265,10 @@ struct StoreConformanceTests {
     @Test(.enabled(if: PostgresCluster.shouldRun, "PostgreSQL is not installed (apt-get install postgresql)"))
     func aPostgresStoreMigratedByANewerBuildIsRefused() async throws {
         let address = try await PostgresCluster.shared().createDatabase()
-        let store = try await StoreLocation.postgres(address).open()
+        let store = try await StoreLocation.postgres(address).open(with: .withPostgreSQL)
         try await store.close()
         try await PostgresCluster.shared().psql(address.database, "INSERT INTO roster_schema (version) VALUES ('v99-future')")
-        await #expect(throws: StoreError.schemaNewer(unknown: ["v99-future"])) { _ = try await StoreLocation.postgres(address).open() }
+        await #expect(throws: StoreError.schemaNewer(unknown: ["v99-future"])) { _ = try await StoreLocation.postgres(address).open(with: .withPostgreSQL) }
     }
 
     @Test
@@ -303,5 +304,15 @@ struct StoreConformanceTests {
             #expect(!error.description.contains("hunter2"))
         }
         #expect(StoreSchema.versions.count == Set(StoreSchema.versions).count)
+    }
+
+    /// The server library alone has no PostgreSQL driver: asked for one, it says so (and never
+    /// shows the password), without connecting anywhere.
+    @Test
+    func withoutItsDriverAPostgresStoreIsRefusedClearly() async throws {
+        let location = try StoreLocation(parsing: "postgres://roster:hunter2@127.0.0.1:1/rosterdb")
+        let error = await #expect(throws: StoreLocationError.self) { _ = try await location.open() }
+        let text = "\(error.map { String(describing: $0) } ?? "")"
+        #expect(text.contains("no PostgreSQL driver") && !text.contains("hunter2"), "\(text)")
     }
 }

@@ -28,7 +28,7 @@ public struct StoredWebhook: Sendable, Hashable {
     }
 
     /// Whether `event` goes to this webhook: its type and one of its schedules are wanted.
-    func wants(_ event: NotificationEvent) -> Bool {
+    public func wants(_ event: NotificationEvent) -> Bool {
         guard event.type != .ping else { return false }
         guard events.isEmpty || events.contains(event.type.rawValue) else { return false }
         return schedules.isEmpty || !Set(schedules).isDisjoint(with: event.scheduleIDs)
@@ -68,12 +68,20 @@ public struct DueDelivery: Sendable {
     public var attempts: Int
     /// Not before this instant (a retry's back-off).
     public var notBefore: UnixMillis
+
+    public init(webhook: StoredWebhook, event: NotificationEvent, attempts: Int, notBefore: UnixMillis) {
+        (self.webhook, self.event, self.attempts, self.notBefore) = (webhook, event, attempts, notBefore)
+    }
 }
 
 /// An event as NOTICES subscribers get it: published when due, with the tenant's next sequence.
 public struct PublishedNotice: Sendable, Hashable {
     public var sequence: UInt64
     public var event: NotificationEvent
+
+    public init(sequence: UInt64, event: NotificationEvent) {
+        (self.sequence, self.event) = (sequence, event)
+    }
 }
 
 /// One attempt to deliver an event to a webhook.

@@ -31,7 +31,9 @@ public enum StoreLocation: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Opens the store, migrating its schema to this build's; refuses a schema newer than it.
-    public func open() async throws -> any RosterStore {
+    /// SQLite is built in; PostgreSQL needs a driver in `drivers` (`StoreDrivers.withPostgreSQL`,
+    /// from RosterStorePostgres).
+    public func open(with drivers: StoreDrivers = StoreDrivers()) async throws -> any RosterStore {
         switch self {
         case .sqlite(let path):
             let directory = (path as NSString).deletingLastPathComponent
@@ -40,8 +42,22 @@ public enum StoreLocation: Sendable, Hashable, CustomStringConvertible {
                 return try SQLiteRosterStore(path: path)
             }
         case .postgres(let address):
-            return try await PostgresRosterStore.open(address)
+            guard let open = drivers.postgres else {
+                throw StoreLocationError.invalid(description, "this build has no PostgreSQL driver (link RosterStorePostgres)")
+            }
+            return try await open(address)
         }
+    }
+}
+
+/// The store drivers that live in targets of their own, so that what embeds the server library
+/// builds only the databases it uses. The executables pass every driver.
+public struct StoreDrivers: Sendable {
+    /// Opens a PostgreSQL store (migrating its schema); nil: PostgreSQL is not available.
+    public var postgres: (@Sendable (PostgresAddress) async throws -> any RosterStore)?
+
+    public init(postgres: (@Sendable (PostgresAddress) async throws -> any RosterStore)? = nil) {
+        self.postgres = postgres
     }
 }
 
@@ -79,7 +95,7 @@ public struct PostgresAddress: Sendable, Hashable, CustomStringConvertible {
         return "postgres://\(user)@\(host):\(port)/\(database)"
     }
 
-    var socketPath: String? { socketDirectory.map { "\($0)/.s.PGSQL.\(port)" } }
+    public var socketPath: String? { socketDirectory.map { "\($0)/.s.PGSQL.\(port)" } }
 }
 
 public enum StoreLocationError: Error, CustomStringConvertible, Equatable {
@@ -140,7 +156,7 @@ public enum StoreSchema {
                                   "v7-notifications", "v8-token-minted-by"]
 
     /// The applied versions this build does not know (a newer build migrated the store).
-    static func unknown(applied: [String]) -> [String] {
+    public static func unknown(applied: [String]) -> [String] {
         applied.filter { !versions.contains($0) }.sorted()
     }
 }
