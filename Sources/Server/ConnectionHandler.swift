@@ -5,7 +5,8 @@ import RosterDomain
 import RosterProtocol
 
 /// One client connection, as an adapter: it decodes, asks `ConnectionStateMachine` what to
-/// do, and runs the answer through `run(_:)`; every write goes through `write(_:)`. The
+/// do, and runs the answer through `run(_:)`; every write goes through `write(_:flush:)`,
+/// except the last Error frame of a connection being failed (`failAndClose`, a lingering close). The
 /// decisions (handshake, limits, expiry, slow consumers, closing) are the machine's.
 /// Confined to the channel's event loop.
 ///
@@ -302,7 +303,8 @@ final class ConnectionHandler: ChannelDuplexHandler {
     /// The frame limit to split snapshots by, when this client takes them in parts.
     private var snapshotPartsLimit: Int? { takesSnapshotParts ? server.configuration.limits.maxFrameBytes : nil }
 
-    /// The one write path: every frame this connection sends goes through here.
+    /// The one write path: every frame this connection sends goes through here (answers and
+    /// replies as a `Frame`, pushes already encoded once for all their subscribers as bytes).
     private func write(_ frame: Frame, flush: Bool) {
         guard let context else { return }
         server.metrics?.sent(frame)
@@ -394,7 +396,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
     /// the machine is closing and refuses.)
     func push(_ kind: ConnectionStateMachine.PushKind, _ frame: ByteBuffer, for subscription: Subscription,
               at instant: PushInstant, heldKey: String = "") -> Bool {
-        guard let context else { return false }
+        guard context != nil else { return false }
         if let refusal = machine.pushRefusal(now: instant.wall) {
             run(refusal)
             return false
@@ -402,11 +404,11 @@ final class ConnectionHandler: ChannelDuplexHandler {
         switch machine.push(kind, to: subscription.id, writable: isWritable) {
         case .writeAndFlush:
             subscription.lastSentAt = instant.monotonic
-            context.writeAndFlush(wrapOutboundOut(frame), promise: nil)
+            write(frame, flush: true)
             return false
         case .write:
             subscription.lastSentAt = instant.monotonic
-            context.write(wrapOutboundOut(frame), promise: nil)
+            write(frame, flush: false)
             defer { flushPending = true }
             return !flushPending
         case .drop:

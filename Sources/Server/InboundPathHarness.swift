@@ -14,6 +14,8 @@ public final class InboundPathHarness: Sendable {
     private let http: HTTPSide
     /// An admin token of the demo tenant, which a fuzzer's Hello may present.
     public let adminToken: String
+    /// The server's clock: nothing moves it but `advanceClock(to:)`.
+    private let clock: ManualClock
 
     /// - Parameter loop: the loop every attached channel runs on (an EmbeddedEventLoop).
     public init(loop: any EventLoop, dataDirectory: String, now: UnixMillis) throws {
@@ -23,6 +25,7 @@ public final class InboundPathHarness: Sendable {
         try directory.create()
         let store = try SQLiteRosterStore(path: directory.database)
         let clock = ManualClock(now: now)
+        self.clock = clock
         let shifts = DemoRoster.people.enumerated().map { index, person in
             Shift(id: "s\(index)", employeeID: person.id, start: now + Int64(index - 2) * 3_600_000,
                   end: now + Int64(index - 1) * 3_600_000, role: index % 2 == 0 ? "primary" : "")
@@ -40,6 +43,13 @@ public final class InboundPathHarness: Sendable {
                                 work: .inline())
         http = HTTPSide(metrics: ServerMetrics())
         http.serving(context, store: store)
+        tenant.startOnDutyTracking()
+    }
+
+    /// Moves the server's clock to `instant`, running the handoffs due by then (their pushes are
+    /// queued on the loop: run it to have them written).
+    public func advanceClock(to instant: UnixMillis) {
+        clock.advance(to: instant)
     }
 
     /// What an admin request would commit, worked out and validated as the server does before it
