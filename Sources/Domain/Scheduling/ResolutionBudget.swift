@@ -7,7 +7,7 @@
 /// on-duty index, notices, previews) always fit.
 public struct ResolutionBudget: Sendable, Equatable {
     /// What one request (or one index build) may spend. About 0.3 s of one core in a release
-    /// build (docs/BENCHMARKS.md, "Resolution cost").
+    /// build (`roster-bench resolve --budget`; docs/BENCHMARKS.md, "Current figures").
     public static let perRequest = 400_000
 
     public let limit: Int
