@@ -353,7 +353,11 @@ final class ConnectionHandler: ChannelDuplexHandler {
 
     // MARK: Subscriptions
 
-    private func subscribe(_ request: Roster_V1_SubscribeRequest, id: UInt64, topics: Set<Roster_V1_Topic>, requestID: UInt32) {
+    /// `caughtUp`: this is the second try, after reading the store for a resume from a revision
+    /// another node committed (then a client ahead of this node is told to try again, never given
+    /// older state than it has).
+    private func subscribe(_ request: Roster_V1_SubscribeRequest, id: UInt64, topics: Set<Roster_V1_Topic>, requestID: UInt32,
+                           caughtUp: Bool? = nil) {
         guard let tenant, let context else { return }
         let subscribed: TenantRuntime.Subscribed
         do {
@@ -363,6 +367,29 @@ final class ConnectionHandler: ChannelDuplexHandler {
                 epoch: request.hasSinceRevision ? request.epoch : nil,
                 schedules: request.schedules, allSchedules: request.allSchedules,
                 sinceNotice: request.hasSinceNotice ? request.sinceNotice : nil, noticePeople: request.noticePeople)
+        } catch .aheadOfThisNode(let requested, let held, let oldest) where server.sharesStore {
+            switch caughtUp {
+            case nil:
+                // Read what other nodes committed (in order with this tenant's changes), then try again.
+                let server = self.server
+                let read = context.eventLoop.makePromise(of: Bool.self)
+                let queued = server.mutations.submit(tenant.id) { read.succeed(await server.catchUp(tenant)) }
+                guard queued else {
+                    read.succeed(false)
+                    write(ConnectionReplies.behind(requested: requested, held: held, requestID: requestID), flush: true)
+                    return
+                }
+                read.futureResult.assumeIsolated().whenSuccess { read in
+                    self.subscribe(request, id: id, topics: topics, requestID: requestID, caughtUp: read)
+                }
+            case false?:
+                write(ConnectionReplies.behind(requested: requested, held: held, requestID: requestID), flush: true)
+            case true?:
+                // The store has nothing newer: the client's revision is not there (a restored store).
+                write(ConnectionReplies.refusal(.aheadOfThisNode(requested: requested, held: held, oldestResumable: oldest),
+                                                requestID: requestID), flush: true)
+            }
+            return
         } catch {
             write(ConnectionReplies.refusal(error, requestID: requestID), flush: true)
             return

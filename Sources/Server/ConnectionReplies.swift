@@ -41,11 +41,23 @@ enum ConnectionReplies {
             var wire = WireError(.resyncRequired, "resync required: \(reason)")
             wire.body.oldestRevision = oldest
             return error(wire, requestID: requestID)
+        case .aheadOfThisNode(let requested, let held, let oldest):
+            // The store holds nothing newer (or there is one node): the client's revision is gone.
+            return Self.refusal(.resyncRequired(oldestResumable: oldest, reason: "revision \(requested) is newer than the server's \(held)"),
+                                requestID: requestID)
         case .unknownSchedule(let name):
             return error(WireError(.notFound, "schedule \"\(name)\" not found"), requestID: requestID)
         case .unknownPerson(let name):
             return error(WireError(.notFound, "employee \"\(name)\" not found"), requestID: requestID)
         }
+    }
+
+    /// A resume this node cannot serve yet: it could not read the revisions the client has from
+    /// the shared store. Retryable, so the client keeps its newer state instead of taking an
+    /// older snapshot (docs/SCALING.md).
+    static func behind(requested: UInt64, held: UInt64, requestID: UInt32) -> Frame {
+        error(WireError(.unavailable, "this node holds revision \(held) and could not yet read revision \(requested) from the store; try again",
+                        retryable: true), requestID: requestID)
     }
 
     /// Ends a subscription whose events were dropped while its consumer was slow.

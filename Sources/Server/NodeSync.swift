@@ -19,7 +19,9 @@ extension ServerContext {
 
     /// Applies the entries committed elsewhere after what `tenant` holds, in order, and publishes
     /// each to this node's subscribers. Runs on the mutation queue, between local changes.
-    func catchUp(_ tenant: TenantRuntime) async {
+    /// False when the store could not be read.
+    @discardableResult
+    func catchUp(_ tenant: TenantRuntime) async -> Bool {
         let store = admin.store
         do {
             for entry in try await store.history(tenantID: tenant.id, after: tenant.view.revision) {
@@ -31,7 +33,7 @@ extension ServerContext {
                         tenant \(tenant.id) is at revision \(view.revision) here and the store's history now starts at \
                         \(entry.revision): restart this node to load the tenant again
                         """)
-                    return
+                    return false
                 }
                 var state = view.state
                 state.apply(entry.changes)
@@ -45,8 +47,14 @@ extension ServerContext {
             }
         } catch {
             logger.warning("could not read tenant \(tenant.id)'s changes from the store: \(error); trying again on the next signal")
+            return false
         }
+        return true
     }
+
+    /// Whether other nodes may commit to this node's store (PostgreSQL), so that a client can
+    /// hold a revision this node has not read yet.
+    var sharesStore: Bool { admin.store.signals != nil }
 
     /// Queues a catch-up for every tenant the store holds at a newer revision than this node.
     func compareRevisions() async {

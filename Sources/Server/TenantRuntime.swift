@@ -286,6 +286,9 @@ final class TenantRuntime: Sendable {
 
     enum SubscribeRefusal: Error {
         case resyncRequired(oldestResumable: UInt64, reason: String)
+        /// The client has applied a revision this node does not hold (yet): on a shared store,
+        /// another node committed it and this one has not read it.
+        case aheadOfThisNode(requested: UInt64, held: UInt64, oldestResumable: UInt64)
         case unknownSchedule(String)
         case unknownPerson(String)
     }
@@ -359,8 +362,7 @@ final class TenantRuntime: Sendable {
                     return .failure(.resyncRequired(oldestResumable: oldest, reason: "the store was recreated (epoch changed)"))
                 }
                 if since > inner.revision {
-                    return .failure(.resyncRequired(
-                        oldestResumable: oldest, reason: "revision \(since) is newer than the server's \(inner.revision)"))
+                    return .failure(.aheadOfThisNode(requested: since, held: inner.revision, oldestResumable: oldest))
                 }
                 if since < oldest {
                     return .failure(.resyncRequired(
