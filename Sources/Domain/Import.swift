@@ -222,7 +222,10 @@ public struct RosterImport {
             return
         }
         guard let start, let end else { return }  // already reported by the time parser
-        let key = "\(employeeID)|\(start)|\(end)|\(role ?? "")"
+        // A shift without an id is known by its schedule, person, times and role: the same person
+        // and times on another schedule are another shift.
+        let schedule = ShiftTable.scheduleKey(scheduleID)
+        let key = "\(schedule)|\(employeeID)|\(start)|\(end)|\(role ?? "")"
         if let earlier = shiftSeenAt["same:" + key] {
             reject(location, employeeField, "the same shift as \(earlier)")
             return
@@ -235,7 +238,10 @@ public struct RosterImport {
         if !id.isEmpty { shiftSeenAt["id:" + id] = location }
 
         let existing = id.isEmpty
-            ? current.shifts.values.first { $0.employeeID == employeeID && $0.start == start && $0.end == end && $0.role == (role ?? "") }
+            ? current.shifts.values.first {
+                $0.employeeID == employeeID && $0.start == start && $0.end == end && $0.role == (role ?? "")
+                    && ShiftTable.scheduleKey($0.scheduleID) == schedule
+            }
             : current.shifts[id]
         var shift = Shift(id: id, employeeID: employeeID, start: start, end: end, role: role ?? "", scheduleID: scheduleID)
         guard let existing else {

@@ -110,6 +110,29 @@ import Testing
         }
     }
 
+    /// A row without an id matches a shift of its own schedule only: the same person and times on
+    /// another schedule are another shift, which the import neither moves nor changes.
+    @Test func aRowWithoutAnIdNeverTakesAShiftOffAnotherSchedule() throws {
+        let start: UnixMillis = 1_767_258_000_000, end = start + 8 * 3_600_000  // 2026-01-01 09:00-17:00 UTC
+        var state = RosterState(tenant: Tenant(id: "t", name: "T"), employees: [ada],
+                                schedules: [ScheduleDefinition(id: "p", name: "Platform", zone: "UTC")])
+        state.apply(.shiftAdded(Shift(id: "s-platform", employeeID: "e1", start: start, end: end, role: "primary", scheduleID: "p")))
+        let after = try importing(.shiftsCSV, """
+        employee,start,end,role
+        Ada Lovelace,2026-01-01T09:00:00Z,2026-01-01T17:00:00Z,primary
+        """, into: state)
+        #expect(after.shifts["s-platform"] == state.shifts["s-platform"], "the Platform shift stays where it was")
+        #expect(after.shifts.count == 2)
+        let added = try #require(after.shifts.values.first { $0.id != "s-platform" })
+        #expect(ShiftTable.scheduleKey(added.scheduleID) == ScheduleDefinition.defaultID)
+        // The same row again matches the shift it made, on its own schedule: nothing changes.
+        let again = try importing(.shiftsCSV, """
+        employee,start,end,role
+        Ada Lovelace,2026-01-01T09:00:00Z,2026-01-01T17:00:00Z,primary
+        """, into: after)
+        #expect(again.shifts.count == 2)
+    }
+
     @Test func replaceDeletesWhatTheFileDoesNotHold() throws {
         let base = RosterState(tenant: Tenant(id: "t", name: "T"), employees: [ada, rene])
         let changes = try RosterImport.changes(
