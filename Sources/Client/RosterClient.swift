@@ -46,11 +46,12 @@ public struct RosterClientConfiguration: Sendable {
 
         public init() {}
 
-        /// The delay before reconnect attempt `attempt` (1-based): 0 for the first, then a
-        /// uniformly random delay in [0, min(maxDelay, baseDelay · 2^(attempt-2))].
+        /// The delay before reconnect attempt `attempt` (1-based): a uniformly random delay in
+        /// [0, min(maxDelay, baseDelay · 2^(attempt-2))], the first two within `baseDelay`. The
+        /// first is random too: when a node dies, its clients reach the others spread over
+        /// `baseDelay`, not all within a few milliseconds.
         public func delay(forAttempt attempt: Int) -> Duration {
-            guard attempt > 1 else { return .zero }
-            let exponent = min(attempt - 2, 30)
+            let exponent = max(0, min(attempt - 2, 30))
             let ceiling = min(maxDelay, baseDelay * (1 << exponent))
             let millis = ceiling.components.seconds * 1000 + ceiling.components.attoseconds / 1_000_000_000_000_000
             return .milliseconds(Int64.random(in: 0...max(0, millis)))

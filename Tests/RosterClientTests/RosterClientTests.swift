@@ -205,9 +205,13 @@ func fastReconnect(_ port: Int, cache: URL?) -> RosterClientConfiguration {
         }
     }
 
-    @Test func backoffIsImmediateOnceThenExponentialWithFullJitterAndCapped() {
+    @Test func backoffIsSpreadFromTheFirstAttemptThenExponentialWithFullJitterAndCapped() {
         let policy = RosterClientConfiguration.ReconnectPolicy()
-        #expect(policy.delay(forAttempt: 1) == .zero)
+        // The first reconnect is spread over the base delay: a dead node's clients do not all
+        // arrive at the next one within milliseconds.
+        let first = (0..<200).map { _ in policy.delay(forAttempt: 1) }
+        #expect(first.allSatisfy { $0 <= .milliseconds(500) })
+        #expect(Set(first).count > 100, "the first reconnect is jittered")
         for attempt in 2...12 {
             let ceiling = min(Duration.seconds(30), Duration.milliseconds(500) * (1 << (attempt - 2)))
             for _ in 0..<50 { #expect(policy.delay(forAttempt: attempt) <= ceiling) }
