@@ -456,8 +456,14 @@ public actor RosterClient {
             $0.dryRun = dryRun
             $0.reason = reason
         })
-        guard case .mutationResult(let result) = try await request(message) else {
-            throw RosterClientError.protocolViolation("expected MutationResult")
+        let result: Roster_V1_MutationResult
+        if dryRun {
+            guard case .mutationResult(let answer) = try await request(message) else {
+                throw RosterClientError.protocolViolation("expected MutationResult")
+            }
+            result = answer
+        } else {
+            result = try await change(message)
         }
         return ImportResult(revision: result.revision, ids: result.ids, dryRun: result.dryRun,
                             rows: result.importSummary.rows.compactMap { row in
@@ -468,11 +474,33 @@ public actor RosterClient {
                             })
     }
 
+    /// Makes a change (MutationResult). Once it is sent, a lost connection or a missing answer
+    /// is `outcomeUnknown`, not a connection failure: the change may have been made.
     public func administer(_ message: RosterMessage) async throws -> (revision: UInt64, ids: [String]) {
-        guard case .mutationResult(let result) = try await request(message) else {
+        let result = try await change(message)
+        return (result.revision, result.ids)
+    }
+
+    func change(_ message: RosterMessage) async throws -> Roster_V1_MutationResult {
+        let connection: RosterConnection
+        if let live = self.connection, live.isActive {
+            connection = live
+        } else {
+            if requestConnection?.isActive != true { requestConnection = try await connect() }
+            connection = requestConnection!
+        }
+        let answer: RosterMessage
+        do {
+            answer = try await connection.request(message, timeout: configuration.timeout)
+        } catch RosterClientError.connectionClosed {
+            throw RosterClientError.outcomeUnknown("the connection closed before its answer")
+        } catch RosterClientError.timedOut {
+            throw RosterClientError.outcomeUnknown("no answer came within \(configuration.timeout)")
+        }
+        guard case .mutationResult(let result) = answer else {
             throw RosterClientError.protocolViolation("expected MutationResult")
         }
-        return (result.revision, result.ids)
+        return result
     }
 }
 

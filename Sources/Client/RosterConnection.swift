@@ -17,9 +17,18 @@ public enum RosterClientError: Error, Sendable, CustomStringConvertible {
     case timedOut
     /// TLS failed: certificate rejected, changed fingerprint, no shared version ...
     case tls(TLSError)
+    /// A change was sent and no answer came (the connection closed, or the time was up): it may
+    /// or may not have been made. Retrying blindly could make it twice.
+    case outcomeUnknown(String)
+    /// The request is larger than the server takes in one frame (its Welcome says how large);
+    /// it was not sent.
+    case requestTooLarge(bytes: Int, limit: Int)
 
     public var description: String {
         switch self {
+        case .outcomeUnknown(let why): return "the change was sent but \(why): it may or may not have been made"
+        case .requestTooLarge(let bytes, let limit):
+            return "the request is \(bytes) bytes; the server takes at most \(limit) in one frame"
         case .server(let error): return "\(error.message) (\(error.code))"
         case .connectionFailed(let why): return why
         case .connectionClosed: return "the connection was closed"
@@ -111,7 +120,7 @@ public final class RosterConnection: Sendable {
         }
         let response: RosterMessage
         do {
-            response = try await Self.exchange(.hello(hello), requestID: 0, channel: channel, handler: handler,
+            response = try await Self.exchange(RosterMessage.hello(hello).frame(requestID: 0), channel: channel, handler: handler,
                                                timeout: TimeAmount(timeout))
         } catch {
             try? await channel.close()
@@ -144,15 +153,21 @@ public final class RosterConnection: Sendable {
 
     /// Sends a request and waits for its one response. An Error frame throws `.server`.
     public func request(_ message: RosterMessage, timeout: Duration = .seconds(30)) async throws -> RosterMessage {
-        try await Self.exchange(message, requestID: makeRequestID(), channel: channel, handler: handler, timeout: TimeAmount(timeout))
+        let requestID = makeRequestID()
+        let frame = message.frame(requestID: requestID)
+        // A frame over the server's limit would only get the connection closed: say so instead.
+        let limit = Int(welcome.limits.maxFrameBytes)
+        let bytes = Frame.headerLength + frame.body.readableBytes
+        if limit > 0, bytes > limit { throw RosterClientError.requestTooLarge(bytes: bytes, limit: limit) }
+        return try await Self.exchange(frame, channel: channel, handler: handler, timeout: TimeAmount(timeout))
     }
 
-    private static func exchange(_ message: RosterMessage, requestID: UInt32, channel: any Channel,
+    private static func exchange(_ frame: Frame, channel: any Channel,
                                  handler: NIOLoopBound<ClientFrameHandler>, timeout: TimeAmount) async throws -> RosterMessage {
         let promise = channel.eventLoop.makePromise(of: RosterMessage.self)
         channel.eventLoop.execute {
-            handler.value.expectResponse(requestID: requestID, promise: promise, timeout: timeout)
-            channel.writeAndFlush(message.frame(requestID: requestID), promise: nil)
+            handler.value.expectResponse(requestID: frame.requestID, promise: promise, timeout: timeout)
+            channel.writeAndFlush(frame, promise: nil)
         }
         let response = try await promise.futureResult.get()
         if case .error(let error) = response { throw RosterClientError.server(error) }

@@ -111,8 +111,14 @@ extension RosterClient {
 
     /// Sends one schedule edit (docs/PROTOCOL.md §14).
     public func editSchedule(_ edit: Roster_V1_EditScheduleRequest) async throws -> ScheduleEditResult {
-        guard case .mutationResult(let result) = try await request(.editSchedule(edit)) else {
-            throw RosterClientError.protocolViolation("expected MutationResult")
+        let result: Roster_V1_MutationResult
+        if edit.preview {
+            guard case .mutationResult(let answer) = try await request(.editSchedule(edit)) else {
+                throw RosterClientError.protocolViolation("expected MutationResult")
+            }
+            result = answer
+        } else {
+            result = try await change(.editSchedule(edit))
         }
         return ScheduleEditResult(
             revision: result.revision, scheduleID: result.ids.first ?? "", preview: result.dryRun,

@@ -64,6 +64,15 @@ public struct CommandRunner: Sendable {
             case .protocolViolation(let why):
                 Self.err("The server sent malformed data: \(why)")
                 return .malformedData
+            case .outcomeUnknown(let why):
+                Self.err("""
+                    The change was sent to \(settings.server), but \(why): it may or may not have been made.
+                    Check before trying again, e.g. `roster-client admin audit --since 10m` or the listing it changed.
+                    """)
+                return .outcomeUnknown
+            case .requestTooLarge(let bytes, let limit):
+                Self.err("Too large: the request is \(bytes) bytes and the server takes at most \(limit) in one request (its --max-frame-bytes). Nothing was sent.")
+                return .invalidInput
             case .tls(let tls):
                 switch tls {
                 case .uncleanShutdown, .closed, .recordFailed:

@@ -1,0 +1,54 @@
+import Foundation
+import RosterClient
+import RosterProtocol
+import RosterServer
+import RosterTestSupport
+import Testing
+
+/// What roster-client says when it cannot know whether a change was made, and when a request is
+/// too large to send: never "Cannot reach the server", which invites a blind retry.
+@Suite(.timeLimit(.minutes(2))) struct UncertainOutcomeTests {
+    @Test func aChangeSentButNotAnsweredIsReportedAsUnknownNotUnreachable() async throws {
+        let directory = TestScratch.directory("roster-unknown").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let gate = GatedStore(try await SQLiteRosterStore.open(path: directory + "/roster.sqlite"))
+        try await using(try await ServerHarness.start(dataDirectory: directory, store: gate)) { harness in
+            let cli = CLI(port: harness.port, token: harness.adminToken)
+            defer { TestScratch.remove(cli.home) }
+            gate.hold()
+            let held = try await cli.run(["admin", "motd", "set", "changed while nobody answered", "--timeout", "2s"])
+            gate.release()
+            #expect(held.status == 11, "\(held.stderr)")
+            #expect(held.stderr.contains("may or may not have been made") && held.stderr.contains("Check before trying again"),
+                    "\(held.stderr)")
+            #expect(!held.stderr.contains("Cannot reach"), "\(held.stderr)")
+            // It was made after all: what the message told the user to check.
+            let reader = try await harness.connect(token: harness.adminToken)
+            let made = await eventually {
+                guard case .snapshot(let snapshot)? = try? await reader.request(.getSnapshot(.init())) else { return false }
+                return snapshot.tenant.motd == "changed while nobody answered"
+            }
+            #expect(made)
+            await reader.close()
+        }
+    }
+
+    @Test func aRequestOverTheServersFrameLimitIsRefusedBeforeItIsSent() async throws {
+        try await withServer(configure: { $0.limits.maxFrameBytes = 16 << 10 }) { harness in
+            let cli = CLI(port: harness.port, token: harness.adminToken)
+            defer { TestScratch.remove(cli.home) }
+            let file = cli.home.appendingPathComponent("people.csv")
+            try FileManager.default.createDirectory(at: cli.home, withIntermediateDirectories: true)
+            let rows = (0..<1_000).map { "Person,Number\($0),p\($0)@example.com" }
+            try ("firstName,lastName,email\n" + rows.joined(separator: "\n") + "\n").write(to: file, atomically: false, encoding: .utf8)
+            let result = try await cli.run(["admin", "import", file.path, "--format", "employees-csv"])
+            #expect(result.status == 9, "\(result.stderr)")
+            #expect(result.stderr.contains("Too large") && result.stderr.contains("at most 16384"), "\(result.stderr)")
+            #expect(!result.stderr.contains("Cannot reach"), "\(result.stderr)")
+            // Nothing was sent, and the server still answers on a new connection.
+            let after = try await cli.run(["employees", "--json"])
+            #expect(after.status == 0 || after.status == 5, "\(after.stderr)")
+            #expect(!after.stdout.contains("Number999"))
+        }
+    }
+}
