@@ -187,6 +187,8 @@ public final class RosterServer: Service, Sendable {
     /// The HTTP side: its metrics are counted from the start; nil without `httpListen`.
     private let http: HTTPSide?
     private let httpChannel = NIOLockedValueBox<(any Channel)?>(nil)
+    /// The data directory's lock, held from start to the end of shutdown.
+    private let dataLock = NIOLockedValueBox<DataDirectoryLock?>(nil)
 
     /// The HTTP side, for tests of what it reads.
     var httpSideForTests: HTTPSide? { http }
@@ -242,6 +244,18 @@ public final class RosterServer: Service, Sendable {
             try? await channel.close()
             throw ServerStartError.insecureListener(host: configuration.listen.host)
         }
+        // One process owns a data directory: a second server, or a restore, is refused while
+        // this one runs.
+        let dataDirectory = DataDirectory(configuration.dataDirectory)
+        let createsDatabase: Bool
+        do {
+            let lock = try await NIOThreadPool.singleton.runIfActive { try DataDirectoryLock(dataDirectory) }
+            dataLock.withLockedValue { $0 = lock }
+            createsDatabase = givenStore == nil && configuration.store == nil && !dataDirectory.hasDatabase
+        } catch {
+            try? await channel.close()
+            throw error
+        }
         let store: any RosterStore
         do {
             if let givenStore {
@@ -257,6 +271,7 @@ public final class RosterServer: Service, Sendable {
             }
         } catch {
             try? await channel.close()
+            releaseDataDirectory()
             throw error
         }
         do {
@@ -267,7 +282,19 @@ public final class RosterServer: Service, Sendable {
                 try? await http.close()
             }
             if givenStore == nil { try? await store.close() }
+            // A first start that failed (a busy HTTP port, a bad certificate) leaves no database.
+            if createsDatabase {
+                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: dataDirectory.database + suffix) }
+            }
+            releaseDataDirectory()
             throw error
+        }
+    }
+
+    private func releaseDataDirectory() {
+        dataLock.withLockedValue { value in
+            value?.release()
+            value = nil
         }
     }
 
@@ -594,6 +621,7 @@ public final class RosterServer: Service, Sendable {
         await started.context.work.shutdown()
         await started.context.notifier?.dispatcher.shutdown()
         try? await started.store.close()
+        releaseDataDirectory()
         // Nothing may schedule on the loops once they are gone: stop the clock's watchdog first.
         if let clock = clock as? SystemClock { clock.stop() }
         if ownsGroup { try? await group.shutdownGracefully() }

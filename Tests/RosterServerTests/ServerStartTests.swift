@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import RosterClient
+import RosterDomain
 import RosterProtocol
 import RosterServer
 import RosterTLS
@@ -21,6 +22,60 @@ import Testing
                 "\(error)" == "127.0.0.1:\(running.port) is already in use (another roster-server, or another program, listens there)"
             }
             #expect(!FileManager.default.fileExists(atPath: directory), "nothing is written to the data dir before the bind")
+        }
+    }
+
+    /// One process owns a data directory: a second server, and a restore under a running one,
+    /// are refused with the owner's PID, instead of losing what the first acknowledges.
+    @Test func oneProcessOwnsADataDirectory() async throws {
+        try await withServer { running in
+            var configuration = ServerConfiguration(dataDirectory: running.dataDirectory)
+            configuration.listen.host = "127.0.0.1"
+            configuration.listen.port = 0
+            let second = RosterServer(configuration: configuration, clock: ManualClock(now: t0))
+            await #expect(throws: DataDirectoryError.inUse(running.dataDirectory, pid: getpid())) { try await second.start() }
+            #expect(second.port == nil)
+
+            let cli = CLI(port: running.port)
+            defer { TestScratch.remove(cli.home) }
+            let backup = cli.home.appendingPathComponent("backup.sqlite").path
+            try FileManager.default.createDirectory(at: cli.home, withIntermediateDirectories: true)
+            let taken = try await cli.server(["backup", "--data-dir", running.dataDirectory, "--to", backup])
+            #expect(taken.status == 0, "a backup of a running server is fine: \(taken.stderr)")
+            let restore = try await cli.server(["restore", "--from", backup, "--data-dir", running.dataDirectory, "--replace"])
+            #expect(restore.status != 0)
+            #expect(restore.stderr.contains("in use by a roster-server (PID \(getpid()))"), "\(restore.stderr)")
+            // The running server still serves, on its own database.
+            let client = try await running.connect(token: running.adminToken)
+            _ = try await client.addEmployee("Grace", "Hopper")
+            await client.close()
+        }
+    }
+
+    @Test func aFailedFirstStartLeavesNoDatabaseAndAFileIsNoDataDirectory() async throws {
+        try await withServer { running in
+            let directory = TestScratch.directory("roster-http-busy").appendingPathComponent("data").path
+            var configuration = ServerConfiguration(dataDirectory: directory)
+            configuration.listen.host = "127.0.0.1"
+            configuration.listen.port = 0
+            configuration.httpListen = HostPort(host: "127.0.0.1", port: running.port)  // taken
+            let server = RosterServer(configuration: configuration, clock: ManualClock(now: t0))
+            await #expect(throws: (any Error).self) { try await server.start() }
+            let left = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+            #expect(!left.contains { $0.hasPrefix("roster.sqlite") }, "\(left)")
+
+            // The lock was given back: the same directory starts once the port is free.
+            let again = try await ServerHarness.start(dataDirectory: directory)
+            await again.stop()
+
+            let file = TestScratch.directory("roster-file").appendingPathComponent("not-a-directory").path
+            try Data("x".utf8).write(to: URL(fileURLWithPath: file))
+            var onFile = ServerConfiguration(dataDirectory: file)
+            onFile.listen.host = "127.0.0.1"
+            onFile.listen.port = 0
+            await #expect(throws: DataDirectoryError.notADirectory(file)) {
+                try await RosterServer(configuration: onFile, clock: ManualClock(now: t0)).start()
+            }
         }
     }
 

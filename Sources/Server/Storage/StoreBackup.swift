@@ -114,7 +114,10 @@ public enum StoreBackup {
         let summary = try await check(backup)
         if dataDirectory.hasDatabase && !replace { throw Failure.targetExists(dataDirectory.path) }
         try await NIOThreadPool.singleton.runIfActive {
-            try dataDirectory.create()
+            // Refused while a server runs on the directory: it would go on acknowledging changes
+            // that the restored copy then loses.
+            let lock = try DataDirectoryLock(dataDirectory)
+            defer { lock.release() }
             let staging = dataDirectory.path + "/roster.sqlite.restoring"
             try? FileManager.default.removeItem(atPath: staging)
             try FileManager.default.copyItem(atPath: backup, toPath: staging)
