@@ -36,6 +36,8 @@ final class PostgresConnections: Sendable {
     }
 
     private let configuration: PostgresConnection.Configuration
+    /// The server, as errors name it (no password).
+    private let server: String
     private let limit: Int
     private let connectLimit: Duration
     private let waitLimit: Duration
@@ -43,9 +45,10 @@ final class PostgresConnections: Sendable {
     private let logger: Logger
     private let state = NIOLockedValueBox(State())
 
-    init(configuration: PostgresConnection.Configuration, limit: Int, connectLimit: Duration = .seconds(5),
+    init(configuration: PostgresConnection.Configuration, server: String, limit: Int, connectLimit: Duration = .seconds(5),
          waitLimit: Duration = .seconds(10), operationLimit: Duration = .seconds(15), logger: Logger) {
         self.configuration = configuration
+        self.server = server
         self.limit = limit
         self.connectLimit = connectLimit
         self.waitLimit = waitLimit
@@ -257,20 +260,21 @@ final class PostgresConnections: Sendable {
             state.nextID += 1
             return Int(truncatingIfNeeded: state.nextID)
         }
-        let (configuration, logger, limit) = (self.configuration, self.logger, connectLimit)
+        let (configuration, logger, limit, server) = (self.configuration, self.logger, connectLimit, self.server)
         return try await withCheckedThrowingContinuation { continuation in
             let pending = NIOLockedValueBox<CheckedContinuation<PostgresConnection, any Error>?>(continuation)
             let timer = Task {
                 guard (try? await Task.sleep(for: limit)) != nil else { return }
                 pending.withLockedValue { value in defer { value = nil }; return value }?
-                    .resume(throwing: StoreUnavailable(description: "could not connect to PostgreSQL within \(limit)"))
+                    .resume(throwing: StoreUnavailable(description: "could not connect to PostgreSQL at \(server) within \(limit)"))
             }
             Task {
                 let result: Result<PostgresConnection, any Error>
                 do {
                     result = .success(try await PostgresConnection.connect(configuration: configuration, id: id, logger: logger))
                 } catch {
-                    result = .failure(error)
+                    result = .failure(StoreUnavailable(
+                        description: "could not connect to PostgreSQL at \(server): \(PostgresRosterStore.describe(error))"))
                 }
                 timer.cancel()
                 if let waiting = pending.withLockedValue({ value in defer { value = nil }; return value }) {

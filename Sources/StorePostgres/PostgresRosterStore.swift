@@ -24,7 +24,8 @@ public final class PostgresRosterStore: RosterStore, Sendable {
     private init(address: PostgresAddress, logger: Logger) {
         self.address = address
         self.logger = logger
-        connections = PostgresConnections(configuration: Self.connectionConfiguration(address), limit: 8, logger: logger)
+        connections = PostgresConnections(configuration: Self.connectionConfiguration(address), server: address.description,
+                                          limit: 8, logger: logger)
         let (stream, continuation) = AsyncStream<StoreSignal>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
         signalStream = stream
         listener = Task { await Self.listen(address, logger: logger, into: continuation) }
@@ -493,9 +494,14 @@ public final class PostgresRosterStore: RosterStore, Sendable {
 
     /// PostgresNIO hides the server's message from `description`; ours shows it.
     static func describe(_ error: any Error) -> String {
+        // PSQLError's own description is a fixed "Generic description" sentence: say the cause.
         if let error = error as? PSQLError {
             if let message = error.serverInfo?[.message] { return "PostgreSQL: \(message)" }
-            return "PostgreSQL \(error.code)" + (error.underlying.map { ": \($0)" } ?? "")
+            if let underlying = error.underlying { return describe(underlying) }
+            return "PostgreSQL error \(error.code)"
+        }
+        if let error = error as? NIOConnectionError {
+            return error.connectionErrors.last.map { "\($0.error)" } ?? error.dnsAError.map { "\($0)" } ?? "\(error)"
         }
         return "\(error)"
     }

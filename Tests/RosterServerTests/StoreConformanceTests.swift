@@ -306,6 +306,16 @@ struct StoreConformanceTests {
         #expect(StoreSchema.versions.count == Set(StoreSchema.versions).count)
     }
 
+    /// PostgreSQL down: the error says what happened and where, not PostgresNIO's generic text.
+    @Test
+    func anUnreachablePostgreSQLIsNamedWithItsCause() async throws {
+        let location = try StoreLocation(parsing: "postgres://roster:hunter2@127.0.0.1:1/rosterdb")
+        let error = await #expect(throws: (any Error).self) { _ = try await location.open(with: .withPostgreSQL) }
+        let text = "\(error.map { String(describing: $0) } ?? "")"
+        #expect(text.contains("could not connect to PostgreSQL at postgres://roster@127.0.0.1:1/rosterdb") && text.contains("refused"), "\(text)")
+        #expect(!text.contains("PSQLError") && !text.contains("Generic description") && !text.contains("hunter2"), "\(text)")
+    }
+
     /// The server library alone has no PostgreSQL driver: asked for one, it says so (and never
     /// shows the password), without connecting anywhere.
     @Test
