@@ -31,12 +31,41 @@ public struct AuditEntry: Sendable {
     /// "change", "auth.failed", "token.created" or "token.revoked".
     public var kind: String { wire.kind }
 
-    /// The entry as one JSON object (protobuf's JSON mapping with the schema's field names),
-    /// for `admin audit --json` and log pipelines.
+    /// The entry as one JSON object, for `admin audit --json` and log pipelines: the schema's
+    /// field names, 64-bit numbers (ids, revisions, epochs, `*_ms` instants) as JSON numbers
+    /// rather than protobuf's strings, and `at`, the entry's instant in ISO 8601 (UTC).
     public var jsonLine: String {
         var options = JSONEncodingOptions()
         options.preserveProtoFieldNames = true
-        return (try? wire.jsonString(options: options)) ?? "{}"
+        guard let text = try? wire.jsonString(options: options),
+              var object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] else { return "{}" }
+        for (key, value) in object { object[key] = Self.numbers(value, key: key) }
+        if let id = object["id"] as? String, let number = UInt64(id) { object["id"] = NSNumber(value: number) }
+        object["at"] = TimeText.iso8601Millis(wire.atMs)
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else {
+            return "{}"
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The schema's 64-bit fields, which protobuf's JSON mapping writes as strings.
+    private static func isWide(_ key: String) -> Bool {
+        key.hasSuffix("_ms") || ["revision", "epoch", "sequence"].contains(key)
+    }
+
+    private static func numbers(_ value: Any, key: String) -> Any {
+        switch value {
+        case let object as [String: Any]:
+            return object.reduce(into: [String: Any]()) { result, pair in result[pair.key] = numbers(pair.value, key: pair.key) }
+        case let array as [Any]:
+            return array.map { numbers($0, key: key) }
+        case let text as String where isWide(key):
+            if let number = Int64(text) { return NSNumber(value: number) }
+            if let number = UInt64(text) { return NSNumber(value: number) }
+            return text
+        default:
+            return value
+        }
     }
 
     /// Who acted: "ops laptop (token 1a2b3c4d5e6f)", "local admin", "demo roller".

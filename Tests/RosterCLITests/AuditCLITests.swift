@@ -1,4 +1,5 @@
 import Foundation
+import RosterDomain
 import RosterTestSupport
 import Testing
 
@@ -29,6 +30,14 @@ import Testing
             #expect(lines.count == 2 && lines.allSatisfy { $0 != nil }, "one JSON object per line: \(json.stdout)")
             #expect(lines.last??["reason"] as? String == "reorg" && lines.last??["kind"] as? String == "change")
             #expect((lines.last??["address"] as? String)?.hasPrefix("127.0.0.1:") == true)
+            // Numbers are numbers, and the time is there to read.
+            let last = try #require(lines.last ?? nil)
+            #expect(last["id"] is NSNumber && last["revision"] is NSNumber && last["at_ms"] is NSNumber, "\(last)")
+            let at = try #require(last["at"] as? String)
+            #expect(at.hasSuffix("Z") && at.count == "2026-01-01T00:00:00.000Z".count, "\(at)")
+            let parsed: UnixMillis = try #require(TimeText.parseISO8601(at))
+            #expect((last["at_ms"] as? NSNumber)?.int64Value == parsed, "at and at_ms agree")
+            #expect(!json.stdout.contains("_ms\":\""), "no instant as a string: \(json.stdout)")
 
             let anonymous = CLI(port: server.port, token: nil)
             let refused = try await anonymous.run(["admin", "audit"])
