@@ -421,6 +421,8 @@ public struct CommandRunner: Sendable {
     /// Sends an admin change and prints the committed revision.
     public func administer(_ message: RosterMessage, done: String) async -> ClientExitCode {
         do {
+            let inFlight = ChangeInFlight(server: settings.server)
+            defer { inFlight.end() }
             let (revision, ids) = try await client.administer(message)
             if json {
                 struct Result: Encodable { var revision: UInt64; var ids: [String] }
@@ -496,6 +498,8 @@ public struct CommandRunner: Sendable {
                     return .failure
                 }
             }
+            let inFlight = dryRun ? nil : ChangeInFlight(server: settings.server)
+            defer { inFlight?.end() }
             let result = try await client.importFile(data, format: format, options: options, dryRun: dryRun, reason: reason)
             printImport(result, path: path)
             return .success
@@ -644,5 +648,36 @@ extension CommandRunner {
         }
         Self.out("Pinned in \(settings.knownHosts.file.path); connections to \(settings.server) now use TLS and trust only this CA.")
         return .success
+    }
+}
+
+/// While a change is on its way: SIGINT or SIGTERM first says that its outcome is unknown, then
+/// ends the process as the signal would have (128 + its number). Without it, an import stopped
+/// mid-way exited 143 without a word, and the user could not tell whether to send it again.
+// @unchecked: the sources are made in init and cancelled once, by `end`.
+final class ChangeInFlight: @unchecked Sendable {
+    private var sources: [any DispatchSourceSignal] = []
+
+    init(server: String) {
+        let queue = DispatchQueue(label: "roster-client.change-in-flight")
+        for number in [SIGINT, SIGTERM] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler {
+                CommandRunner.err("""
+                    Interrupted while a change was on its way to \(server): it may or may not have been made.
+                    Check before trying again, e.g. `roster-client admin audit --since 10m`.
+                    """)
+                exit(128 + number)
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    /// The change was answered (or failed): signals act as usual again.
+    func end() {
+        for source in sources { source.cancel() }
+        for number in [SIGINT, SIGTERM] { signal(number, SIG_DFL) }
     }
 }

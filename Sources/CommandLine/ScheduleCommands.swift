@@ -318,6 +318,8 @@ extension CommandRunner {
     /// which duty and commits nothing.
     public func editSchedule(_ edit: Roster_V1_EditScheduleRequest, done: String) async -> ClientExitCode {
         do {
+            let inFlight = edit.preview ? nil : ChangeInFlight(server: settings.server)
+            defer { inFlight?.end() }
             let result = try await client.editSchedule(edit)
             if json {
                 struct Delta: Encodable { var employee: String; var start: String; var end: String; var change: String }

@@ -66,6 +66,8 @@ final class GatedStore: ForwardingStore, Sendable {
     init(_ store: SQLiteRosterStore) { inner = store }
 
     func hold() { gate.withLockedValue { $0.open = false } }
+    /// How many commits wait at the gate now.
+    var held: Int { gate.withLockedValue { $0.waiting.count } }
     func release() {
         let waiting = gate.withLockedValue { gate in
             gate.open = true

@@ -33,6 +33,27 @@ import Testing
         }
     }
 
+    /// Stopped (SIGTERM, Ctrl-C) while its change is in flight, roster-client says the outcome is
+    /// unknown before it ends, instead of exiting 143 without a word.
+    @Test func aClientStoppedWhileItsChangeIsInFlightSaysSo() async throws {
+        let directory = TestScratch.directory("roster-interrupted").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let gate = GatedStore(try await SQLiteRosterStore.open(path: directory + "/roster.sqlite"))
+        try await using(try await ServerHarness.start(dataDirectory: directory, store: gate)) { harness in
+            let cli = CLI(port: harness.port, token: harness.adminToken)
+            defer { TestScratch.remove(cli.home) }
+            gate.hold()
+            let child = try ChildProcess(CLI.binary.path, ["admin", "motd", "set", "interrupted"], environment: cli.environment)
+            let reached = await eventually(30) { gate.held > 0 }
+            #expect(reached, "the change reached the store")
+            let status = await child.stop(signal: SIGTERM)
+            gate.release()
+            #expect(status == 143, "\(child.stderr)")
+            #expect(child.stderr.contains("Interrupted while a change was on its way") && child.stderr.contains("may or may not"),
+                    "\(child.stderr)")
+        }
+    }
+
     @Test func aRequestOverTheServersFrameLimitIsRefusedBeforeItIsSent() async throws {
         try await withServer(configure: { $0.limits.maxFrameBytes = 16 << 10 }) { harness in
             let cli = CLI(port: harness.port, token: harness.adminToken)
