@@ -81,17 +81,49 @@ public struct TextTable {
 
     public init(_ headers: [String]) { self.headers = headers }
 
+    /// Columns line up by what a terminal shows: a CJK character or an emoji takes two cells.
     public func render(indent: String = "") -> String {
         let widths = headers.indices.map { column in
-            ([headers[column]] + rows.map { column < $0.count ? $0[column] : "" }).map(\.count).max() ?? 0
+            ([headers[column]] + rows.map { column < $0.count ? $0[column] : "" }).map(DisplayWidth.of).max() ?? 0
         }
         func line(_ cells: [String]) -> String {
             let padded = cells.enumerated().map { index, cell in
-                index == cells.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+                index == cells.count - 1 ? cell : cell + String(repeating: " ", count: max(0, widths[index] - DisplayWidth.of(cell)))
             }
             return indent + padded.joined(separator: "  ")
         }
         return ([line(headers)] + rows.map(line)).joined(separator: "\n")
+    }
+}
+
+/// How many terminal cells a text takes, as wcwidth counts them: one per character, two for East
+/// Asian wide and fullwidth characters and for emoji, none for combining marks (which Swift's
+/// `Character` already folds into the one before).
+public enum DisplayWidth {
+    public static func of(_ text: String) -> Int {
+        text.reduce(0) { $0 + of($1) }
+    }
+
+    public static func of(_ character: Character) -> Int {
+        let scalars = character.unicodeScalars
+        guard let first = scalars.first else { return 0 }
+        if first.properties.generalCategory == .control || first.properties.generalCategory == .format { return 0 }
+        if scalars.contains(where: { $0.properties.isEmojiPresentation }) { return 2 }
+        if first.properties.isEmoji, scalars.contains("\u{FE0F}") { return 2 }  // text emoji asked to show as emoji
+        return isWide(first.value) ? 2 : 1
+    }
+
+    /// East Asian Wide (W) and Fullwidth (F) ranges of Unicode's EastAsianWidth.txt.
+    private static func isWide(_ value: UInt32) -> Bool {
+        switch value {
+        case 0x1100...0x115F, 0x231A...0x231B, 0x2329...0x232A, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF,
+             0x4E00...0x9FFF, 0xA000...0xA4CF, 0xA960...0xA97F, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE10...0xFE19,
+             0xFE30...0xFE6F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF,
+             0x20000...0x2FFFD, 0x30000...0x3FFFD:
+            return true
+        default:
+            return false
+        }
     }
 }
 

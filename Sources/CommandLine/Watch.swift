@@ -181,7 +181,8 @@ public struct WatchScreen {
             rows.append(section.name)
             for employee in section.employees {
                 if index == view.selection { selectedRow = rows.count }
-                var table = [employee.fullName.padding(toLength: max(24, employee.fullName.count), withPad: " ", startingAt: 0),
+                let name = employee.fullName + String(repeating: " ", count: max(0, 24 - DisplayWidth.of(employee.fullName)))
+                var table = [name,
                              model.grouping == .position ? employee.team : employee.position, employee.email, employee.phone]
                     .filter { !$0.isEmpty }.joined(separator: "  ")
                 if onDuty.contains(employee.id) { table += "  ● on duty" }
