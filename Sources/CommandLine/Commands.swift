@@ -330,10 +330,19 @@ public struct CommandRunner: Sendable {
         return table.render(indent: indent)
     }
 
+    /// How far ahead `show PERSON` lists their duty.
+    static let dutyShown: UnixMillis = 28 * 86_400_000
+
+    /// `show PERSON`: the person, their one-off shifts, and their duty on every schedule over the
+    /// next four weeks from every source (rotation turns, overrides, one-off shifts), as the final
+    /// schedule has it.
     public func show(_ idOrName: String) async -> ClientExitCode {
-        await withCacheFallback(online: {
+        let now = UnixMillis.now
+        return await withCacheFallback(online: {
             let (employee, shifts) = try await client.employee(idOrName)
-            printEmployee(employee, shifts: shifts)
+            let duty = try await client.finalSchedule(FinalScheduleQuery(from: now, to: now + Self.dutyShown, employee: employee.id))
+            printEmployee(employee, shifts: shifts, duty: duty)
+            await refreshCache()
             return .success
         }, cached: { roster in
             guard let employee = roster.state.employee(matching: idOrName) else {
@@ -341,16 +350,21 @@ public struct CommandRunner: Sendable {
                 Self.err(error.description.prefix(1).uppercased() + error.description.dropFirst())
                 return .notFound
             }
-            let shifts = roster.state.upcomingShifts(of: employee.id, now: .now)
-            printEmployee(employee, shifts: shifts)
+            let shifts = roster.state.upcomingShifts(of: employee.id, now: now)
+            let duty = try? roster.finalSchedule(FinalScheduleQuery(from: now, to: now + Self.dutyShown, employee: employee.id))
+            printEmployee(employee, shifts: shifts, duty: duty)
             return .success
         })
     }
 
-    func printEmployee(_ employee: Employee, shifts: [Shift]) {
+    func printEmployee(_ employee: Employee, shifts: [Shift], duty: FinalScheduleAnswer? = nil) {
         if json {
-            struct Detail: Encodable { var employee: JSONShapes.Person; var shifts: [JSONShapes.ShiftEntry]; var contact: Contact? }
+            struct Detail: Encodable {
+                var employee: JSONShapes.Person; var shifts: [JSONShapes.ShiftEntry]; var duty: [JSONShapes.FinalShiftEntry]?
+                var contact: Contact?
+            }
             Self.out(JSONShapes.line(Detail(employee: person(employee), shifts: shifts.map { JSONShapes.ShiftEntry($0) },
+                                            duty: duty?.shifts.map(JSONShapes.FinalShiftEntry.init),
                                             contact: contacts?.contact(matching: employee))))
             return
         }
@@ -376,6 +390,19 @@ public struct CommandRunner: Sendable {
                 Self.out("  \(display.dateTime(shift.start)) – \(display.dateTime(shift.end))\(shift.role.isEmpty ? "" : "  \(shift.role)")  [\(shift.id)]")
             }
         }
+        guard let duty else { return }
+        Self.out("")
+        if duty.shifts.isEmpty {
+            Self.out("Not on duty on any schedule in the next 4 weeks.")
+            return
+        }
+        Self.out("On duty in the next 4 weeks, every source (\(display.zoneName)):")
+        var table = TextTable(["SCHEDULE", "START", "END", "SOURCE"])
+        for shift in duty.shifts {
+            table.rows.append([shift.scheduleName, display.dateTime(shift.start), display.dateTime(shift.end), shift.source.description])
+        }
+        Self.out(table.render(indent: "  "))
+        if duty.truncated { Self.out("  … and more: `roster-client oncall --person \"\(employee.fullName)\"` lists them all.") }
     }
 
     public func shifts(from: UnixMillis?, to: UnixMillis?, employee: String?) async -> ClientExitCode {

@@ -54,6 +54,27 @@ import Testing
         }
     }
 
+    /// `show PERSON` lists their duty from rotation turns and overrides too, not only one-off
+    /// shifts (the rotation's four-week cycle puts everyone on duty in any four weeks).
+    @Test func showAPersonListsTheirDutyFromEverySource() async throws {
+        try await withServerProcess { server in
+            let cli = CLI(port: server.port, token: server.adminToken)
+            try await platformPrimary(cli)
+            let shown = try await cli.run(["show", "Grace Hopper"])
+            #expect(shown.status == 0, "\(shown.stderr)")
+            #expect(shown.stdout.contains("No upcoming shifts."), "she has no one-off shift: \(shown.stdout)")
+            #expect(shown.stdout.contains("On duty in the next 4 weeks") && shown.stdout.contains("Platform primary"), "\(shown.stdout)")
+            let json = try await cli.run(["show", "Grace Hopper", "--json"])
+            let duty = try #require((json.json as? [String: Any])?["duty"] as? [[String: Any]])
+            #expect(!duty.isEmpty && duty.allSatisfy { ($0["source"] as? String)?.contains("rotation") == true }, "\(duty)")
+            // With the server gone, from the cache: the same duty.
+            await server.terminate()
+            let offline = try await cli.run(["show", "Grace Hopper", "--json"])
+            #expect(offline.status == 3, "answered from the cache: \(offline.stderr)")
+            #expect(((offline.json as? [String: Any])?["duty"] as? [[String: Any]])?.count == duty.count, "\(offline.stderr) \(offline.stdout)")
+        }
+    }
+
     @Test func scheduleShowSwapAndPreview() async throws {
         try await withServerProcess { server in
             let cli = CLI(port: server.port, token: server.adminToken)
