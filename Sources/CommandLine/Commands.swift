@@ -260,7 +260,7 @@ public struct CommandRunner: Sendable {
         }
         Self.out("On duty at \(display.dateTime(status.at)) (\(display.zoneName)):")
         if status.current.isEmpty { Self.out("  Nobody is on duty.") }
-        var table = TextTable(["  NAME", "ROLE", "POSITION", "TEAM", "UNTIL", "PHONE", "EMAIL"])
+        var table = TextTable(["  NAME", "ROLE", "POSITION", "TEAM", "UNTIL (\(display.zoneName))", "PHONE", "EMAIL"])
         for entry in status.current {
             table.rows.append(["  " + entry.employee.fullName, entry.shift.role, entry.employee.position, entry.employee.team,
                                display.dateTime(entry.shift.end), entry.employee.phone, entry.employee.email])
@@ -397,7 +397,7 @@ public struct CommandRunner: Sendable {
             return
         }
         Self.out("On duty in the next 4 weeks, every source (\(display.zoneName)):")
-        var table = TextTable(["SCHEDULE", "START", "END", "SOURCE"])
+        var table = TextTable(["SCHEDULE", "START (\(display.zoneName))", "END", "SOURCE"])
         for shift in duty.shifts {
             table.rows.append([shift.scheduleName, display.dateTime(shift.start), display.dateTime(shift.end), shift.source.description])
         }

@@ -60,7 +60,12 @@ public struct Display: Sendable {
         format(instant, "yyyy-MM-dd") == format(now, "yyyy-MM-dd") ? format(instant, "HH:mm") : format(instant, "EEE HH:mm")
     }
 
-    public var zoneName: String { timeZone.identifier == "UTC" ? "UTC" : (timeZone.abbreviation() ?? timeZone.identifier) }
+    /// The zone times are shown in, as a label: "UTC" for UTC however the host names it (TZ=UTC
+    /// reads as "GMT"), else its abbreviation ("CET", "EST").
+    public var zoneName: String {
+        let utc: Set = ["UTC", "GMT", "Etc/UTC", "Etc/GMT", "Etc/Universal", "Universal", "Etc/Zulu", "Zulu", "UCT", "Etc/UCT"]
+        return utc.contains(timeZone.identifier) ? "UTC" : (timeZone.abbreviation() ?? timeZone.identifier)
+    }
 
     /// "42s", "5m 03s", "2h 05m", "3d 4h".
     public static func duration(millis: Int64) -> String {

@@ -67,7 +67,7 @@ extension CommandRunner {
             }))
             return
         }
-        var table = TextTable(["NAME", "ZONE", "TEAM", "ROTATIONS", "ON DUTY NOW", "UNTIL"])
+        var table = TextTable(["NAME", "ZONE", "TEAM", "ROTATIONS", "ON DUTY NOW", "UNTIL (\(display.zoneName))"])
         for schedule in schedules {
             let status = onDuty[schedule.id]
             let people = status?.current.map(\.employee.fullName).joined(separator: ", ") ?? ""
@@ -151,7 +151,7 @@ extension CommandRunner {
             case .add(let a): "\(people[a]?.fullName ?? a) added"
             case .remove(let a): "\(people[a]?.fullName ?? a) removed"
             }
-            Self.out("  override \(override.id): \(what), \(local.dateTime(override.start)) – \(local.dateTime(override.end))"
+            Self.out("  override \(override.id): \(what), \(local.dateTime(override.start)) – \(local.dateTime(override.end)) \(schedule.zone)"
                      + (override.reason.isEmpty ? "" : " (\(override.reason))"))
         }
         let days = (query.to - query.from) / 86_400_000
@@ -180,8 +180,8 @@ extension CommandRunner {
             text += "; only " + rotation.restrictions.map(ScheduleArguments.text).joined(separator: ", ")
         }
         if rotation.advance == .calendar { text += "; calendar advance" }
-        if let since = rotation.since { text += "; since \(display.dateTime(since))" }
-        if let end = rotation.end { text += "; until \(display.dateTime(end))" }
+        if let since = rotation.since { text += "; since \(display.dateTime(since)) \(display.zoneName)" }
+        if let end = rotation.end { text += "; until \(display.dateTime(end)) \(display.zoneName)" }
         return text
     }
 
@@ -235,7 +235,7 @@ extension CommandRunner {
             Self.out("Nobody is on duty in this window.")
             return
         }
-        var table = TextTable(["SCHEDULE", "NAME", "START", "END", "SOURCE"])
+        var table = TextTable(["SCHEDULE", "NAME", "START (\(display.zoneName))", "END", "SOURCE"])
         for shift in shifts {
             table.rows.append([shift.scheduleName, shift.employee?.fullName ?? shift.employeeID, display.dateTime(shift.start),
                                display.dateTime(shift.end), shift.source.description])
@@ -286,7 +286,7 @@ extension CommandRunner {
             }))
             return
         }
-        var table = TextTable(["SCHEDULE", "ON DUTY NOW", "HANDOFF", "NEXT"])
+        var table = TextTable(["SCHEDULE", "ON DUTY NOW", "HANDOFF (\(display.zoneName))", "NEXT"])
         for (name, status) in statuses {
             let now = status.current.map(\.employee.fullName).joined(separator: ", ")
             table.rows.append([name, now.isEmpty ? "nobody" : now, status.until.map(display.dateTime) ?? "none planned",
@@ -306,8 +306,8 @@ extension CommandRunner {
         }
         let name = first.employee?.fullName ?? person
         for shift in shifts {
-            let when = shift.start <= now ? "on duty now, until \(display.dateTime(shift.end))"
-                : "next on duty \(display.dateTime(shift.start)) – \(display.dateTime(shift.end))"
+            let when = shift.start <= now ? "on duty now, until \(display.dateTime(shift.end)) \(display.zoneName)"
+                : "next on duty \(display.dateTime(shift.start)) – \(display.dateTime(shift.end)) \(display.zoneName)"
             Self.out("\(name) on \(shift.scheduleName): \(when)")
         }
     }
@@ -341,7 +341,7 @@ extension CommandRunner {
                 if result.deltas.isEmpty { Self.out("  nobody gains or loses duty.") }
                 for delta in result.deltas {
                     Self.out("  \(delta.employeeName) \(delta.gained ? "gains" : "loses") "
-                             + "\(display.dateTime(delta.start)) – \(display.dateTime(delta.end))")
+                             + "\(display.dateTime(delta.start)) – \(display.dateTime(delta.end)) \(display.zoneName)")
                 }
             }
             return .success

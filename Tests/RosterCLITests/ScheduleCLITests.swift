@@ -92,7 +92,7 @@ import Testing
             let preview = try await cli.run(swap + ["--preview"])
             #expect(preview.status == 0, "\(preview.stderr)")
             #expect(preview.stdout.contains("Preview (nothing was changed)"))
-            #expect(preview.stdout.contains("Alan Turing loses 2026-12-07 08:00 – 2026-12-14 08:00"), "\(preview.stdout)")
+            #expect(preview.stdout.contains("Alan Turing loses 2026-12-07 08:00 – 2026-12-14 08:00 UTC"), "\(preview.stdout)")
             #expect(preview.stdout.contains("Grace Hopper gains 2026-12-07 08:00 – 2026-12-14 08:00"))
             let unchanged = try await cli.run(["oncall", "--schedule", "Platform primary", "--from", "2026-12-08T00:00:00Z",
                                                "--to", "2026-12-09T00:00:00Z", "--json"])
@@ -106,7 +106,7 @@ import Testing
             #expect(people == ["Grace Hopper override", "Alan Turing override"])
 
             let next = try await cli.run(["next", "Linus Torvalds", "--utc"])
-            #expect(next.stdout.contains("Linus Torvalds on Platform primary: next on duty 2026-12-21 08:00 – 2026-12-28 08:00"),
+            #expect(next.stdout.contains("Linus Torvalds on Platform primary: next on duty 2026-12-21 08:00 – 2026-12-28 08:00 UTC"),
                     "\(next.stdout)\(next.stderr)")
         }
     }
