@@ -70,7 +70,7 @@ struct StatusCommand: AsyncParsableCommand {
         print("schema: \(summary.migrations.joined(separator: ", "))")
         print(String(format: "database: %.1f MB (with its write-ahead log)", Double(bytes) / 1e6))
         for tenant in tenants {
-            print("tenant \(tenant.id): revision \(tenant.revision), epoch \(String(tenant.epoch, radix: 16)), "
+            print("tenant \(tenant.id): revision \(tenant.revision), epoch \(tenant.epoch), "
                   + "\(tenant.employees) employees, \(tenant.schedules) schedules, \(tenant.shifts) one-off shifts")
         }
         let active = tokens.filter { $0.isUsable(at: Int64(Date().timeIntervalSince1970 * 1000)) }

@@ -124,6 +124,8 @@ import Testing
             let status = try await cli.server(["status", "--data-dir", elsewhere])
             #expect(status.stdout.contains("tenant demo: revision 1") && status.stdout.contains("schema: v1, v2-tokens"),
                     "\(status.stdout)\(status.stderr)")
+            // Epochs in decimal, as the protocol, the JSON and the logs give them.
+            #expect(status.stdout.range(of: #"epoch [0-9]+, "#, options: .regularExpression) != nil, "\(status.stdout)")
             let again = try await cli.server(["restore", "--from", file, "--data-dir", elsewhere])
             #expect(again.status != 0 && again.stderr.contains("--replace"), "\(again.stderr)")
         }
