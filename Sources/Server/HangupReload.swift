@@ -40,6 +40,7 @@ public struct HangupReload: Service, CustomStringConvertible {
         } catch {
             logger.error("SIGHUP: the configuration does not load, the log level stays \(logLevels.level): \(error)")
         }
+        server.reloadDeliveryPause()
         do {
             try await server.reloadCertificates()
         } catch {

@@ -380,6 +380,14 @@ public final class RosterServer: Service, Sendable {
                                     metrics: http?.metrics, httpPort: httpChannel.withLockedValue { $0?.localAddress?.port },
                                     notifier: notifier, work: work)
         notifier.dispatcher.onPublished { [weak context] tenantID, notices in context?.tenant(tenantID)?.publishNotices(notices) }
+        if DataDirectory(configuration.dataDirectory).deliveriesPaused {
+            notifier.dispatcher.setPaused(true)
+            logger.warning("""
+                webhook deliveries are paused: this data directory was restored from a backup, and its copy must not send \
+                the webhooks the original sent. Once this is the server in use: roster-server deliveries resume --data-dir \
+                \(configuration.dataDirectory), then SIGHUP (systemctl reload) or a restart
+                """)
+        }
         for sweeper in context.sweepers { sweeper.loop.execute { sweeper.start() } }
         for tenant in tenants.values { tenant.startOnDutyTracking() }
 
@@ -420,6 +428,14 @@ public final class RosterServer: Service, Sendable {
     /// re-issued if due). New connections get the new certificate; open connections keep
     /// theirs and are not dropped. A file that does not load leaves the old certificate in
     /// place and throws. Does nothing without TLS.
+    /// SIGHUP: webhook deliveries resume once `deliveries resume` has removed the marker.
+    public func reloadDeliveryPause() {
+        guard let dispatcher = started.withLockedValue({ $0?.context.notifier?.dispatcher }), dispatcher.isPaused,
+              !DataDirectory(configuration.dataDirectory).deliveriesPaused else { return }
+        dispatcher.setPaused(false)
+        logger.notice("webhook deliveries resumed")
+    }
+
     public func reloadCertificates() async throws {
         guard let settings = configuration.tls, let context = started.withLockedValue({ $0?.context }) else { return }
         let dataDirectory = DataDirectory(configuration.dataDirectory)

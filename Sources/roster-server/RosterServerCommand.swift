@@ -14,7 +14,7 @@ struct RosterServerCommand: AsyncParsableCommand {
         abstract: "Serves shift rosters and pushes on-duty changes to subscribers.",
         version: RosterVersion.description,
         subcommands: [Serve.self, TokenCommand.self, TenantCommand.self, BackupCommand.self, RestoreCommand.self, StatusCommand.self, MigrateCommand.self,
-                      ConfigCommand.self],
+                      DeliveriesCommand.self, ConfigCommand.self],
         defaultSubcommand: Serve.self)
 }
 

@@ -46,6 +46,10 @@ struct RestoreCommand: AsyncParsableCommand {
         let summary = try await StoreBackup.restore(from: from, into: DataDirectory(store.path), replace: replace)
         print("restored \(summary.tenants.count) tenant(s) into \(store.path) with new epochs: "
               + summary.tenants.map { "\($0) at revision \(summary.revisions[$0] ?? 0)" }.joined(separator: ", "))
+        print("""
+            Webhook deliveries are paused in this copy, so that it does not send the webhooks the original sent. \
+            Once it is the server in use: roster-server deliveries resume --data-dir \(store.path)
+            """)
     }
 }
 
@@ -94,5 +98,28 @@ struct MigrateCommand: AsyncParsableCommand {
         let opened = try await location.open(with: .withPostgreSQL)
         try await opened.close()
         print("\(location): schema at \(StoreSchema.versions.last ?? "") (\(StoreSchema.versions.count) versions)")
+    }
+}
+
+/// `roster-server deliveries resume`: lets a restored data directory send webhooks again.
+struct DeliveriesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "deliveries", abstract: "Webhook deliveries of a restored data directory (paused by restore).",
+        subcommands: [Resume.self])
+
+    struct Resume: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Resume webhook deliveries (a running server resumes at SIGHUP, or at its next start).")
+        @OptionGroup var store: DataDirectoryOption
+
+        func run() throws {
+            let directory = DataDirectory(store.path)
+            guard directory.deliveriesPaused else {
+                print("webhook deliveries are not paused in \(store.path)")
+                return
+            }
+            try FileManager.default.removeItem(atPath: directory.deliveriesPausedMarker)
+            print("webhook deliveries resume in \(store.path): at once on the next start, or send a running server SIGHUP (systemctl reload roster-server)")
+        }
     }
 }

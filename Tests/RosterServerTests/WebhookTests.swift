@@ -71,6 +71,60 @@ import Testing
         guard condition() else { throw TestFailure("the server's clock moved on and still not: \(what)") }
     }
 
+    /// A copy restored from a backup sends no webhook until it is said to be the one in use:
+    /// otherwise a restore started elsewhere would repeat production's deliveries.
+    @Test func aRestoredCopyHoldsItsWebhooksUntilResumed() async throws {
+        let receiver = try await WebhookReceiver.start()
+        try await withCleanup(receiver, cleanUp: { await $0.stop() }) { receiver in
+            let scratch = TestScratch.directory("roster-restored")
+            defer { TestScratch.remove(scratch) }
+            let original = scratch.appendingPathComponent("original").path, copy = scratch.appendingPathComponent("copy").path
+            let backup = scratch.appendingPathComponent("roster.backup").path
+            let keyFile = scratch.appendingPathComponent("secrets.key").path
+            // Both copies use one secrets key, so the copy can open the webhook's secret.
+            let first = try await ServerHarness.start(dataDirectory: original) { Self.configure(&$0); $0.secretsKeyFile = keyFile }
+            do {
+                let admin = try await first.connect()
+                let added = try await Self.addWebhook(admin, url: receiver.url, events: ["shifts.changed"])
+                #expect(!added.id.isEmpty)
+                await admin.close()
+                try await StoreBackup.backup(databasePath: DataDirectory(original).database, to: backup)
+            } catch {
+                await first.stop()
+                throw error
+            }
+            let token = first.adminToken  // the copy has the original's tokens, not its admin.token file
+            await first.stop()
+            _ = try await StoreBackup.restore(from: backup, into: DataDirectory(copy), replace: false)
+            #expect(DataDirectory(copy).deliveriesPaused)
+            let restored = try await ServerHarness.start(dataDirectory: copy) { Self.configure(&$0); $0.secretsKeyFile = keyFile }
+            do {
+                try await Self.expectHeldUntilResumed(restored, token: token, receiver: receiver,
+                                                      marker: DataDirectory(copy).deliveriesPausedMarker)
+            } catch {
+                await restored.stop()
+                throw error
+            }
+            await restored.stop()
+        }
+    }
+
+    static func expectHeldUntilResumed(_ harness: ServerHarness, token: String, receiver: WebhookReceiver, marker: String) async throws {
+        let admin = try await harness.connect(token: token)
+        defer { Task { await admin.close() } }
+        let ada = try await admin.addEmployee("Ada", "Lovelace")
+        try await admin.admin(.addShift(.with {
+            $0.shift = .with { $0.employeeID = ada; $0.startMs = t0 + hour; $0.endMs = t0 + 2 * hour }
+        }))
+        // The outbox holds the event; nothing goes out while paused (the dispatcher looks at
+        // least once a second).
+        try await Task.sleep(for: .seconds(2))
+        #expect(receiver.requests.isEmpty, "\(receiver.requests.map(\.eventType))")
+        try FileManager.default.removeItem(atPath: marker)
+        harness.server.reloadDeliveryPause()
+        try await receiver.wait("the held event, once resumed") { $0.contains { $0.eventType == "shifts.changed" } }
+    }
+
     @Test func changesArriveSignedOncePerEventAndInOrder() async throws {
         try await Self.withReceiverAndServer { receiver, harness, admin in
             let (webhookID, secret) = try await Self.addWebhook(admin, url: receiver.url, events: ["shifts.changed"])

@@ -57,6 +57,9 @@ final class OutboxDispatcher: Sendable {
     private let wakeups: AsyncStream<Void>.Continuation
     private let wakeStream: AsyncStream<Void>
     private let inFlight = NIOLockedValueBox<Set<String>>([])
+    /// Webhook deliveries held (a data directory restored from a backup: its copy must not send
+    /// production's webhooks again); NOTICES are still published to subscribers.
+    private let paused = NIOLockedValueBox(false)
     private let publish = NIOLockedValueBox<(@Sendable (String, [PublishedNotice]) -> Void)?>(nil)
 
     /// Where published notices go (the server's tenants); set once before `run`.
@@ -80,6 +83,14 @@ final class OutboxDispatcher: Sendable {
     /// Something new may be due: look now rather than at the next poll.
     func wake() { wakeups.yield() }
 
+    var isPaused: Bool { paused.withLockedValue { $0 } }
+
+    /// Holds or releases webhook deliveries; released, what is due goes out at once.
+    func setPaused(_ pause: Bool) {
+        paused.withLockedValue { $0 = pause }
+        if !pause { wake() }
+    }
+
     /// Delivers until cancelled; then waits for requests in flight and stops its thread.
     func run() async {
         await withDiscardingTaskGroup { deliveries in
@@ -95,7 +106,8 @@ final class OutboxDispatcher: Sendable {
                         for (tenantID, notices) in due.published { publish(tenantID, notices) }
                     }
                     let busy = inFlight.withLockedValue { $0 }
-                    let found = try await store.deliveryHeads(now: clock.now(), excluding: busy)
+                    let found = isPaused ? (heads: [], nextDue: nil)
+                        : try await store.deliveryHeads(now: clock.now(), excluding: busy)
                     nextDue = [found.nextDue, due.nextDue].compactMap { $0 }.min()
                     for head in found.heads where !busy.contains(head.webhook.id)
                         && inFlight.withLockedValue({ $0.insert(head.webhook.id).inserted }) {

@@ -20,6 +20,11 @@ public struct DataDirectory: Sendable, Hashable {
     /// Whether a database has been created here (by a server that started on it).
     public var hasDatabase: Bool { FileManager.default.fileExists(atPath: database) }
 
+    /// Present while webhook deliveries are paused: `restore` writes it, so a restored copy does
+    /// not send production's webhooks again until someone says it is the one in use.
+    public var deliveriesPausedMarker: String { path + "/deliveries.paused" }
+    public var deliveriesPaused: Bool { FileManager.default.fileExists(atPath: deliveriesPausedMarker) }
+
     /// The file a running server holds a lock on (`lock()`).
     public var lockFile: String { path + "/roster.lock" }
 

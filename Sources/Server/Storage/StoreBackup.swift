@@ -132,6 +132,8 @@ public enum StoreBackup {
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: dataDirectory.database])
             }
             for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: staging + suffix) }
+            try PrivateFile.write("restored from \(backup); remove with `roster-server deliveries resume`\n",
+                                  to: dataDirectory.deliveriesPausedMarker)
         }
         return summary
     }
