@@ -11,7 +11,7 @@ import Testing
 /// made through one node reaches the subscribers of every node in order; a subscriber whose
 /// node dies carries on from another without a gap; a restarted PostgreSQL loses nothing that
 /// was acknowledged; two nodes writing one tenant at once give one gap-free history.
-@Suite(.timeLimit(.minutes(3)), .enabled(if: PostgresCluster.shouldRun, "PostgreSQL is not installed (apt-get install postgresql)"))
+@Suite(.timeLimit(.minutes(5)), .enabled(if: PostgresCluster.shouldRun, "PostgreSQL is not installed (apt-get install postgresql)"))
 struct MultiNodeTests {
     /// Nodes on `cluster` (a new database), started one after another (the first creates the
     /// tenant and the admin token), stopped and removed afterwards whatever happens.
