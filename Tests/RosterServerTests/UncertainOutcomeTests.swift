@@ -8,13 +8,20 @@ import Testing
 /// What roster-client says when it cannot know whether a change was made, and when a request is
 /// too large to send: never "Cannot reach the server", which invites a blind retry.
 @Suite(.timeLimit(.minutes(2))) struct UncertainOutcomeTests {
-    @Test func aChangeSentButNotAnsweredIsReportedAsUnknownNotUnreachable() async throws {
-        let directory = TestScratch.directory("roster-unknown").path
+    /// A server whose commits can be held at its store, and a CLI with its admin token.
+    static func withGatedServer(_ name: String, _ body: (ServerHarness, GatedStore, CLI) async throws -> Void) async throws {
+        let directory = TestScratch.directory(name).path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let gate = GatedStore(try await SQLiteRosterStore.open(path: directory + "/roster.sqlite"))
         try await using(try await ServerHarness.start(dataDirectory: directory, store: gate)) { harness in
             let cli = CLI(port: harness.port, token: harness.adminToken)
             defer { TestScratch.remove(cli.home) }
+            try await body(harness, gate, cli)
+        }
+    }
+
+    @Test func aChangeSentButNotAnsweredIsReportedAsUnknownNotUnreachable() async throws {
+        try await Self.withGatedServer("roster-unknown") { harness, gate, cli in
             gate.hold()
             let held = try await cli.run(["admin", "motd", "set", "changed while nobody answered", "--timeout", "2s"])
             gate.release()
@@ -36,12 +43,7 @@ import Testing
     /// Stopped (SIGTERM, Ctrl-C) while its change is in flight, roster-client says the outcome is
     /// unknown before it ends, instead of exiting 143 without a word.
     @Test func aClientStoppedWhileItsChangeIsInFlightSaysSo() async throws {
-        let directory = TestScratch.directory("roster-interrupted").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let gate = GatedStore(try await SQLiteRosterStore.open(path: directory + "/roster.sqlite"))
-        try await using(try await ServerHarness.start(dataDirectory: directory, store: gate)) { harness in
-            let cli = CLI(port: harness.port, token: harness.adminToken)
-            defer { TestScratch.remove(cli.home) }
+        try await Self.withGatedServer("roster-interrupted") { harness, gate, cli in
             gate.hold()
             let child = try ChildProcess(CLI.binary.path, ["admin", "motd", "set", "interrupted"], environment: cli.environment)
             let reached = await eventually(30) { gate.held > 0 }
