@@ -15,7 +15,7 @@ import RosterProtocol
 /// (the channel's read requests are held here); one read's frames are worked through at most
 /// `framesPerTurn` at a time, so other connections on the loop are served in between. Queries
 /// are answered on the tenant work pool and count against `max_in_flight`.
-final class ConnectionHandler: ChannelDuplexHandler {
+final class ConnectionHandler: ChannelDuplexHandler, PushSink {
     typealias InboundIn = ByteBuffer
     typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
@@ -409,45 +409,41 @@ final class ConnectionHandler: ChannelDuplexHandler {
             }
         }
         context.flush()
-        subscribed.subscription.lastSentAt = .now()
     }
 
-    // MARK: Pushes (called by LoopFanout on this loop)
+    // MARK: Pushes (PushSink: called by LoopFanout on this loop)
 
     /// Writes or holds back one pushed frame, as the machine says. A connection with one
     /// subscription gets nothing else in this fan-out, so its frame is written and flushed at
-    /// once. With several, the frame is only written, and this returns true the first time in a
-    /// fan-out that the connection has something to flush: the fan-out then flushes it once,
-    /// after every subscriber on the loop was written (one flush per connection, not one per
-    /// frame). `heldKey` keeps one held-back on-duty frame per schedule. (After channelInactive
-    /// the machine is closing and refuses.)
-    func push(_ kind: ConnectionStateMachine.PushKind, _ frame: ByteBuffer, for subscription: Subscription,
-              at instant: PushInstant, heldKey: String = "") -> Bool {
-        guard context != nil else { return false }
+    /// once. With several, the frame is only written, and the first such frame in a fan-out
+    /// asks the fan-out to flush once, after every subscriber on the loop was written (one flush
+    /// per connection, not one per frame). `heldKey` keeps one held-back on-duty frame per
+    /// schedule. (After channelInactive the machine is closing and refuses.)
+    func push(_ kind: ConnectionStateMachine.PushKind, _ frame: ByteBuffer, subscription id: UInt64, at instant: PushInstant,
+              heldKey: String) -> PushOutcome {
+        guard context != nil else { return .notSent }
         if let refusal = machine.pushRefusal(now: instant.wall) {
             run(refusal)
-            return false
+            return .notSent
         }
-        switch machine.push(kind, to: subscription.id, writable: isWritable) {
+        switch machine.push(kind, to: id, writable: isWritable) {
         case .writeAndFlush:
-            subscription.lastSentAt = instant.monotonic
             write(frame, flush: true)
-            return false
+            return .sent
         case .write:
-            subscription.lastSentAt = instant.monotonic
             write(frame, flush: false)
             defer { flushPending = true }
-            return !flushPending
+            return flushPending ? .written : .writtenFlushLater
         case .drop:
-            return false
+            return .notSent
         case .coalesce:
             server.metrics?.coalescedOnDuty()
-            subscriptions.holdOnDuty(frame, for: subscription.id, schedule: heldKey)
+            subscriptions.holdOnDuty(frame, for: id, schedule: heldKey)
             armWriteStallDeadline()
-            return false
+            return .notSent
         case .resyncWhenDrained:
             armWriteStallDeadline()
-            return false
+            return .notSent
         }
     }
 

@@ -81,7 +81,7 @@ final class LoopFanout: Sendable {
         filtered: (Roster_V1_SubscriptionFilter) -> ByteBuffer?
     ) {
         var framesByFilter: [Roster_V1_SubscriptionFilter: ByteBuffer?] = [:]
-        var toFlush: [ConnectionHandler] = []
+        var toFlush: [any PushSink] = []
         var handed = 0
         let now = PushInstant(wall: clock.now())
         for subscription in subscriptions.value where subscription.wants(kind) && isNew(subscription) {
@@ -96,9 +96,7 @@ final class LoopFanout: Sendable {
             }
             guard let frame else { continue }
             handed += 1
-            if subscription.connection.push(kind, frame, for: subscription, at: now, heldKey: heldKey) {
-                toFlush.append(subscription.connection)
-            }
+            hand(kind, frame, to: subscription, at: now, heldKey: heldKey, toFlush: &toFlush)
         }
         for connection in toFlush { connection.flushPushes() }
         metrics?.pushed(kind, count: handed)
@@ -108,7 +106,7 @@ final class LoopFanout: Sendable {
     func sendProgress(epoch: UInt64, revision: UInt64, idleFor interval: TimeAmount) {
         let now = PushInstant(wall: clock.now())
         var frames: [Roster_V1_SubscriptionFilter: ByteBuffer] = [:]
-        var toFlush: [ConnectionHandler] = []
+        var toFlush: [any PushSink] = []
         var handed = 0
         for subscription in subscriptions.value where now.monotonic - subscription.lastSentAt >= interval {
             let frame = frames[subscription.filter] ?? PushEncoding.frame(.progress(.with {
@@ -118,11 +116,54 @@ final class LoopFanout: Sendable {
             }))
             frames[subscription.filter] = frame
             handed += 1
-            if subscription.connection.push(.progress, frame, for: subscription, at: now) { toFlush.append(subscription.connection) }
+            hand(.progress, frame, to: subscription, at: now, heldKey: "", toFlush: &toFlush)
         }
         for connection in toFlush { connection.flushPushes() }
         metrics?.pushed(.progress, count: handed)
     }
+
+    /// Hands one frame to a subscription's sink and keeps the subscription's bookkeeping.
+    @inline(__always)
+    private func hand(_ kind: ConnectionStateMachine.PushKind, _ frame: ByteBuffer, to subscription: Subscription,
+                      at now: PushInstant, heldKey: String, toFlush: inout [any PushSink]) {
+        switch subscription.connection.push(kind, frame, subscription: subscription.id, at: now, heldKey: heldKey) {
+        case .sent, .written:
+            subscription.lastSentAt = now.monotonic
+        case .writtenFlushLater:
+            subscription.lastSentAt = now.monotonic
+            toFlush.append(subscription.connection)
+        case .notSent:
+            break
+        }
+    }
+}
+
+/// What the fan-out hands frames to: a connection, seen only through this (ConnectionHandler
+/// adopts it). Called on the sink's event loop. The sink decides, per frame, whether it goes out
+/// now, later (held while the connection is not writable) or not at all; the fan-out alone
+/// keeps each subscription's bookkeeping.
+protocol PushSink: AnyObject {
+    /// The loop it lives on; its subscriptions join that loop's fan-out.
+    var eventLoop: any EventLoop { get }
+    /// Writes or holds back one pushed frame for subscription `id`. `heldKey` names what a
+    /// held frame replaces (one on-duty frame per schedule).
+    func push(_ kind: ConnectionStateMachine.PushKind, _ frame: ByteBuffer, subscription id: UInt64, at instant: PushInstant,
+              heldKey: String) -> PushOutcome
+    /// Flushes what `push` wrote and answered `.writtenFlushLater` for.
+    func flushPushes()
+}
+
+/// What a sink did with a pushed frame.
+enum PushOutcome {
+    /// Written and flushed.
+    case sent
+    /// Written, the first frame of this fan-out to need a flush: the fan-out calls `flushPushes`
+    /// once, after every subscriber on the loop was written.
+    case writtenFlushLater
+    /// Written; a flush is already due for this sink.
+    case written
+    /// Held back (not writable), refused (credential expired) or dropped.
+    case notSent
 }
 
 /// The instant of one push, read once for all its subscribers: wall clock (credential expiry)
@@ -137,7 +178,8 @@ struct PushInstant {
     }
 }
 
-/// One subscription of one connection. Lives on the connection's event loop.
+/// One subscription of one connection. Lives on the connection's event loop; after it is made,
+/// only its loop's fan-out (`LoopFanout`) changes it.
 final class Subscription {
     let id: UInt64
     let filter: Roster_V1_SubscriptionFilter
@@ -152,10 +194,10 @@ final class Subscription {
     let isFiltered: Bool
     /// Where it sits in its loop's fan-out; nil when not in it.
     var fanoutIndex: Int?
-    /// Strong, so that the push path reads it without an unowned reference's check and
-    /// retain. The cycle with the connection's list of subscriptions is broken when the
-    /// connection ends them (channelInactive, or handlerRemoved at the latest).
-    let connection: ConnectionHandler
+    /// Where its frames go. Strong, so that the push path reads it without an unowned
+    /// reference's check and retain. The cycle with the connection's list of subscriptions is
+    /// broken when the connection ends them (channelInactive, or handlerRemoved at the latest).
+    let connection: any PushSink
     let tenant: TenantRuntime
     /// The newest revision this subscription has been given (or covered by its snapshot); only
     /// this loop's fan-out moves it.
@@ -164,7 +206,8 @@ final class Subscription {
     var onDutyFloor: UInt64
     /// The newest notice sequence it has been given (or replayed).
     var noticeFloor: UInt64 = 0
-    /// When its connection last wrote to it (for Progress bookmarks); only the connection sets it.
+    /// When a frame last went out for it (for Progress bookmarks): made with its initial sync,
+    /// then moved only by this loop's fan-out.
     var lastSentAt = NIODeadline.now()
 
     func wants(_ kind: ConnectionStateMachine.PushKind) -> Bool {
@@ -185,7 +228,7 @@ final class Subscription {
     /// Made by `TenantRuntime.subscribe`, starting from the tenant's revision and on-duty
     /// sequence at that moment.
     init(id: UInt64, topics: Set<Roster_V1_Topic>, filter: Roster_V1_SubscriptionFilter,
-         schedules: TenantRuntime.ScheduleSelection, connection: ConnectionHandler,
+         schedules: TenantRuntime.ScheduleSelection, connection: any PushSink,
          tenant: TenantRuntime, floorRevision: UInt64, onDutyFloor: UInt64, noticePeople: Set<String> = [], noticeFloor: UInt64 = 0) {
         self.id = id
         self.filter = filter

@@ -340,7 +340,7 @@ final class TenantRuntime: Sendable {
     /// committed after the captured revision is enqueued on this loop behind us and passes the
     /// subscription's floor; one committed before is either in the snapshot or filtered out by
     /// the floor.
-    func subscribe(id: UInt64, topics: Set<Roster_V1_Topic>, filter: Roster_V1_SubscriptionFilter, connection: ConnectionHandler,
+    func subscribe(id: UInt64, topics: Set<Roster_V1_Topic>, filter: Roster_V1_SubscriptionFilter, connection: any PushSink,
                    sinceRevision: UInt64?, epoch: UInt64?, schedules requested: [String], allSchedules: Bool,
                    sinceNotice: UInt64? = nil, noticePeople requestedPeople: [String] = [])
         throws(SubscribeRefusal) -> Subscribed
