@@ -191,7 +191,7 @@ import Testing
         configuration.listen.host = "0.0.0.0"
         configuration.listen.port = 0
         let server = RosterServer(configuration: configuration, clock: ManualClock(now: t0))
-        await #expect(throws: ServerStartError.self) { try await server.start() }
+        await #expect(throws: ServerStartError.self) { try await server.run() }
     }
 
     @Test func aNonLoopbackListenerAdmitsNoAnonymousReaders() async throws {

@@ -178,7 +178,7 @@ import Testing
         configuration.limits.httpHeaderTimeout = .seconds(100_000)
         #expect(configuration.problems.count == 2)
         let server = RosterServer(configuration: configuration)
-        await #expect(throws: ServerStartError.self) { try await server.start() }
+        await #expect(throws: ServerStartError.self) { try await server.run() }
         // Caps that the open-file limit cannot hold are lowered, and the note says so.
         let fitted = try #require(ServerConfiguration.Limits().fitted(toOpenFiles: 1_024))
         #expect(fitted.limits.maxConnections + fitted.limits.httpMaxConnections <= 1_024 - ServerConfiguration.Limits.reservedDescriptors)

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import NIOCore
 import RosterClient
 import RosterDomain
@@ -6,6 +7,7 @@ import RosterProtocol
 import RosterServer
 import RosterTLS
 import RosterTestSupport
+import ServiceLifecycle
 import Testing
 
 /// The server fails clearly and keeps its data private.
@@ -17,11 +19,18 @@ import Testing
             configuration.listen.port = running.port
             let second = RosterServer(configuration: configuration, clock: ManualClock(now: t0))
             await #expect {
-                try await second.start()
+                try await second.run()
             } throws: { error in
                 "\(error)" == "127.0.0.1:\(running.port) is already in use (another roster-server, or another program, listens there)"
             }
             #expect(!FileManager.default.fileExists(atPath: directory), "nothing is written to the data dir before the bind")
+
+            // In a service group, whoever waits for the ports learns why there are none.
+            let third = RosterServer(configuration: configuration, clock: ManualClock(now: t0))
+            let group = ServiceGroup(configuration: .init(services: [third], logger: Logger(label: "roster.test.busy")))
+            let run = Task { try await group.run() }
+            await #expect(throws: ServerStartError.addressInUse("127.0.0.1:\(running.port)")) { _ = try await third.listening }
+            await #expect(throws: ServerStartError.self) { try await run.value }
         }
     }
 
@@ -33,7 +42,7 @@ import Testing
             configuration.listen.host = "127.0.0.1"
             configuration.listen.port = 0
             let second = RosterServer(configuration: configuration, clock: ManualClock(now: t0))
-            await #expect(throws: DataDirectoryError.inUse(running.dataDirectory, pid: getpid())) { try await second.start() }
+            await #expect(throws: DataDirectoryError.inUse(running.dataDirectory, pid: getpid())) { try await second.run() }
             #expect(second.port == nil)
 
             let cli = CLI(port: running.port)
@@ -60,7 +69,7 @@ import Testing
             configuration.listen.port = 0
             configuration.httpListen = HostPort(host: "127.0.0.1", port: running.port)  // taken
             let server = RosterServer(configuration: configuration, clock: ManualClock(now: t0))
-            await #expect(throws: (any Error).self) { try await server.start() }
+            await #expect(throws: (any Error).self) { try await server.run() }
             let left = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
             #expect(!left.contains { $0.hasPrefix("roster.sqlite") }, "\(left)")
 
@@ -74,7 +83,7 @@ import Testing
             onFile.listen.host = "127.0.0.1"
             onFile.listen.port = 0
             await #expect(throws: DataDirectoryError.notADirectory(file)) {
-                try await RosterServer(configuration: onFile, clock: ManualClock(now: t0)).start()
+                try await RosterServer(configuration: onFile, clock: ManualClock(now: t0)).run()
             }
         }
     }
@@ -125,7 +134,7 @@ import Testing
         configuration.listen.host = "127.evil.invalid"
         configuration.listen.port = 0
         let server = RosterServer(configuration: configuration, clock: ManualClock(now: t0))
-        await #expect(throws: (any Error).self) { try await server.start() }
+        await #expect(throws: (any Error).self) { try await server.run() }
         #expect(server.port == nil, "nothing listens")
         // "localhost" resolves to a loopback address and serves plaintext.
         try await withServer(configure: { $0.listen.host = "localhost" }) { harness in

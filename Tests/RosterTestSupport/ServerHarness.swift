@@ -45,25 +45,28 @@ public final class ServerHarness: Sendable {
         configuration.limits.shutdownGrace = .milliseconds(50)
         configure(&configuration)
         let clock = ManualClock(now: now)
-        let server = RosterServer(configuration: configuration, clock: clock, store: store)
+        var logger = Logger(label: "roster.test.services")
+        logger.logLevel = .error
         // A restart on a fixed port can briefly find it busy on a loaded machine: retry for a
         // couple of seconds, which a leaked listener would still fail.
         var attempts = 0
         while true {
+            let server = RosterServer(configuration: configuration, clock: clock, store: store)
+            let services = ServiceGroup(configuration: .init(services: [server], logger: logger))
+            let running = Task { try await services.run() }
             do {
-                try await server.start()
-                break
+                let addresses = try await server.listening
+                return ServerHarness(clock: clock, server: server, services: services, running: running, dataDirectory: directory,
+                                     port: addresses.port, ownsDataDirectory: dataDirectory == nil)
             } catch ServerStartError.addressInUse where port != 0 && attempts < 20 {
+                _ = try? await running.value
                 attempts += 1
                 try await Task.sleep(for: .milliseconds(100))
+            } catch {
+                _ = try? await running.value
+                throw error
             }
         }
-        var logger = Logger(label: "roster.test.services")
-        logger.logLevel = .error
-        let services = ServiceGroup(configuration: .init(services: [server], logger: logger))
-        let running = Task { try await services.run() }
-        return ServerHarness(clock: clock, server: server, services: services, running: running, dataDirectory: directory,
-                             port: server.port!, ownsDataDirectory: dataDirectory == nil)
     }
 
     private init(clock: ManualClock, server: RosterServer, services: ServiceGroup, running: Task<Void, any Error>,

@@ -1,0 +1,319 @@
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+import RosterDomain
+import RosterProtocol
+import RosterTLS
+
+/// How a server starts: each step that takes hold of something adds a `ServerPart` that lets
+/// go of it, so a failed start undoes exactly what was done, and a graceful shutdown stops the
+/// parts in reverse order of this list:
+///
+/// 1. the listening socket (bound first, autoRead off, so a busy address fails before anything
+///    is written), 2. the data directory's lock, 3. the store, 4. the HTTP socket, 5. the work
+/// pool, 6. the webhook outbox, 7. the per-tenant change queues, 8. the liveness sweepers,
+/// 9. on-duty tracking, 10. the connections (GoingAway, grace, close), 11. the periodic work.
+extension RosterServer {
+    /// Starts every part; on failure stops those started and throws.
+    func start() async throws -> [ServerPart] {
+        let problems = configuration.problems
+        guard problems.isEmpty else { throw ServerStartError.invalidConfiguration(problems) }
+        if let fittingNote { logger.warning("\(fittingNote)") }
+        var parts = StartedParts()
+        do {
+            try await start(into: &parts)
+            return parts.all
+        } catch {
+            await parts.stopAll()
+            running.withLockedValue { $0 = nil }
+            throw error
+        }
+    }
+
+    private func start(into parts: inout StartedParts) async throws {
+        // The listener accepts nothing until the context exists (autoRead off until then).
+        let pending = NIOLockedValueBox<ServerContext?>(nil)
+        let channel = try await bind(context: pending)
+        parts.add(ServerPart("listening socket", stop: { try? await channel.close() }))
+        // Loopback is what the socket is bound to, not what the name looks like: a name such as
+        // "127.example.com" may resolve anywhere.
+        let isLoopback = channel.localAddress.map(ServerConfiguration.isLoopback) ?? false
+        guard configuration.tls != nil || isLoopback else { throw ServerStartError.insecureListener(host: configuration.listen.host) }
+
+        // One process owns a data directory: a second server, or a restore, is refused while
+        // this one runs.
+        let dataDirectory = DataDirectory(configuration.dataDirectory)
+        let lock = try await NIOThreadPool.singleton.runIfActive { try DataDirectoryLock(dataDirectory) }
+        parts.add(ServerPart("data directory lock", stop: { lock.release() }))
+        if givenStore == nil && configuration.store == nil && !dataDirectory.hasDatabase {
+            // A first start that fails (a busy HTTP port, a bad certificate) leaves no database.
+            let database = dataDirectory.database
+            parts.onFailedStart {
+                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: database + suffix) }
+            }
+        }
+        let store = try await openStore(dataDirectory)
+        // A store the caller gave is closed when the server stops, but left open when it fails to
+        // start (the caller still holds it).
+        let startedFully = NIOLockedValueBox(givenStore == nil)
+        parts.add(ServerPart("store", stop: { if startedFully.withLockedValue({ $0 }) { try? await store.close() } }))
+
+        var tls: TLSContext?
+        if let settings = configuration.tls {
+            // Reading and generating keys and certificates is blocking file and CPU work.
+            let host = configuration.listen.host, logger = self.logger
+            tls = try await NIOThreadPool.singleton.runIfActive {
+                try ServerTLS.makeContext(settings, dataDirectory: dataDirectory, host: host, logger: logger)
+            }
+        }
+        let httpChannel = try await bindHTTP(tls: tls, parts: &parts)
+
+        let tenants = try await loadTenants(store)
+        let work = TenantWorkPool(threads: configuration.limits.workThreads > 0 ? configuration.limits.workThreads : max(2, System.coreCount),
+                                  maxQueuedPerTenant: configuration.limits.maxQueuedWorkPerTenant)
+        parts.add(ServerPart("work pool", stop: { await work.shutdown() }))
+        let loops = Array(group.makeIterator())
+        var runtimes: [String: TenantRuntime] = [:]
+        for tenant in tenants {
+            runtimes[tenant.state.tenant.id] = TenantRuntime(stored: tenant, clock: clock, historyLimit: configuration.limits.historySize,
+                                                             loops: loops, metrics: http?.metrics, work: work)
+        }
+        let tokens = TokenRegistry(try await initialTokens(store: store, dataDirectory: dataDirectory))
+        let keyFile = configuration.secretsKeyFile ?? dataDirectory.secretsKey
+        let defaultKey = configuration.secretsKeyFile == nil
+        let sealer = try await NIOThreadPool.singleton.runIfActive {
+            if defaultKey { try dataDirectory.create() }
+            return try SecretSealer.load(path: keyFile)
+        }
+        // A server in loopback development mode may post to loopback (a receiver on the same host).
+        let notifier = Notifier(store: store, settings: configuration.notifications, clock: clock, logger: logger, work: work,
+                                allowLoopback: isLoopback, sealer: sealer)
+        parts.add(ServerPart("webhook outbox", work: { await notifier.dispatcher.run() }, stop: { await notifier.dispatcher.shutdown() }))
+        try await notifier.load(tenantIDs: Array(runtimes.keys))
+        for tenant in runtimes.values {
+            tenant.restoreNotices(try await store.publishedNotices(tenantID: tenant.id, limit: TenantRuntime.keptNotices))
+        }
+
+        let context = ServerContext(configuration: configuration, clock: clock, logger: logger, tenants: runtimes,
+                                    tokens: tokens, tls: tls, store: store, loops: loops, isLoopback: isLoopback,
+                                    metrics: http?.metrics, httpPort: httpChannel?.localAddress?.port,
+                                    notifier: notifier, work: work)
+        parts.add(ServerPart("change queues", stop: { await context.mutations.finish() }))
+        notifier.dispatcher.onPublished { [weak context] tenantID, notices in context?.tenant(tenantID)?.publishNotices(notices) }
+        if dataDirectory.deliveriesPaused {
+            notifier.dispatcher.setPaused(true)
+            logger.warning("""
+                webhook deliveries are paused: this data directory was restored from a backup, and its copy must not send \
+                the webhooks the original sent. Once this is the server in use: roster-server deliveries resume --data-dir \
+                \(configuration.dataDirectory), then SIGHUP (systemctl reload) or a restart
+                """)
+        }
+        for sweeper in context.sweepers { sweeper.loop.execute { sweeper.start() } }
+        parts.add(ServerPart("liveness sweepers", stop: {
+            for sweeper in context.sweepers { try? await sweeper.loop.submit { sweeper.stop() }.get() }
+        }))
+        for tenant in runtimes.values { tenant.startOnDutyTracking() }
+        parts.add(ServerPart("on-duty tracking", stop: { for tenant in context.tenants.values { tenant.stopOnDutyTracking() } }))
+
+        var demo: DemoRoster?
+        if configuration.demo, let tenant = runtimes[configuration.defaultTenant] {
+            demo = DemoRoster(tenant: tenant, context: context)
+            try await demo?.seedIfEmpty()
+        }
+        running.withLockedValue { $0 = Running(context: context, channel: channel, http: httpChannel) }
+        http?.serving(context, store: store)
+        pending.withLockedValue { $0 = context }
+        try await channel.setOption(.autoRead, value: true).get()
+        parts.add(connections(context: context, channel: channel, http: httpChannel))
+        startedFully.withLockedValue { $0 = true }
+        for part in periodicParts(context: context, store: store, demo: demo) { parts.add(part) }
+
+        let address = channel.localAddress.map { "\($0)" } ?? "?"
+        logger.info("listening on \(address)\(tls == nil ? "" : " (TLS)")", metadata: ["tenants": "\(runtimes.keys.sorted())"])
+        if isLoopback {
+            logger.notice("""
+                loopback listener: \(tls == nil ? "plaintext and " : "")anonymous reads are allowed (development mode); \
+                changes need an admin token (\(dataDirectory.adminToken) if this node started the store, \
+                or one from roster-server token create)
+                """)
+        }
+        SystemdNotify.send("READY=1\nSTATUS=listening on \(address)")
+    }
+
+    private func openStore(_ dataDirectory: DataDirectory) async throws -> any RosterStore {
+        if let givenStore { return givenStore }
+        guard let location = configuration.store else { return try await dataDirectory.openStore() }
+        // The data directory still holds the TLS files and the first admin token.
+        try await NIOThreadPool.singleton.runIfActive { try dataDirectory.create() }
+        let store = try await location.open(with: configuration.storeDrivers)
+        logger.info("store \(location)")
+        return store
+    }
+
+    /// The HTTP listener, up before the tenants load, so that /livez answers and /readyz says
+    /// "starting"; nil without one.
+    private func bindHTTP(tls: TLSContext?, parts: inout StartedParts) async throws -> (any Channel)? {
+        guard let http, let address = configuration.httpListen else { return nil }
+        let channel = try await HTTPListener.bind(address, group: group, side: http, tls: tls, limits: configuration.limits)
+        parts.add(ServerPart("HTTP socket", stop: { try? await channel.close() }))
+        let loopback = channel.localAddress.map(ServerConfiguration.isLoopback) ?? false
+        guard tls != nil || loopback else { throw ServerStartError.insecureListener(host: address.host) }
+        http.isLoopback = loopback
+        logger.info("HTTP on \(channel.localAddress.map { "\($0)" } ?? "?") (health, metrics, /v1; docs/HTTP.md)")
+        return channel
+    }
+
+    /// Every stored tenant; on first start the default one is created.
+    private func loadTenants(_ store: any RosterStore) async throws -> [StoredTenant] {
+        let stored = try await store.loadTenants()
+        if stored.contains(where: { $0.state.tenant.id == configuration.defaultTenant }) { return stored }
+        let name = configuration.demo ? DemoRoster.tenantName : configuration.defaultTenant
+        do {
+            try await store.createTenant(Tenant(id: configuration.defaultTenant, name: name), epoch: UInt64.random(in: 1...UInt64.max))
+            logger.info("created tenant \(configuration.defaultTenant)")
+        } catch {
+            // Another node sharing the store may have created it at the same moment.
+            guard try await store.tenantIDs().contains(configuration.defaultTenant) else { throw error }
+        }
+        return try await store.loadTenants()
+    }
+
+    /// The clients' side of a shutdown: no new connections, GoingAway to every open one (each
+    /// with its own retry delay within the grace period, so they do not all reconnect to the
+    /// next server at once), the grace period, then closed.
+    private func connections(context: ServerContext, channel: any Channel, http httpChannel: (any Channel)?) -> ServerPart {
+        let grace = configuration.limits.shutdownGrace.milliseconds
+        let (http, logger) = (self.http, self.logger)
+        return ServerPart("connections", stop: {
+            let children = context.connections
+            SystemdNotify.send("STOPPING=1")
+            http?.stopping()
+            logger.info("shutting down: GoingAway to \(children.count) connections, grace \(grace) ms")
+            try? await channel.close()
+            try? await httpChannel?.close()
+            for channel in children {
+                let retryAfter = UInt32.random(in: UInt32(grace)...UInt32(grace * 3))
+                channel.pipeline.fireUserInboundEventTriggered(GoingAwayEvent(reason: "server shutting down", retryAfterMillis: retryAfter))
+            }
+            if !children.isEmpty { try? await Task.sleep(for: .milliseconds(grace)) }
+            for channel in children { try? await channel.close() }
+        })
+    }
+
+    /// Progress bookmarks, re-reading tokens and tenants, pruning the audit log, following the
+    /// other nodes of a shared store, planning notifications, and the demo roller.
+    private func periodicParts(context: ServerContext, store: any RosterStore, demo: DemoRoster?) -> [ServerPart] {
+        let limits = configuration.limits, loops = Array(group.makeIterator())
+        // A failed read is retried on the next tick; admin changes do not depend on it.
+        let refresh: @Sendable () async -> Void = {
+            do {
+                try await Self.refresh(context: context, store: store, loops: loops)
+            } catch is CancellationError {
+                // The server is stopping: not a failed read.
+            } catch {
+                context.logger.warning("could not re-read tokens and tenants: \(error)")
+            }
+        }
+        var parts = [
+            ServerPart.every(limits.progressInterval, "progress bookmarks") {
+                for tenant in context.tenants.values { tenant.sendProgress(idleFor: TimeAmount(limits.progressInterval)) }
+            },
+            ServerPart.every(limits.tokenRefresh, "token and tenant refresh", refresh),
+            ServerPart("audit pruning", work: {
+                await context.pruneAudit()
+                while true {
+                    try await Task.sleep(for: .seconds(3600))
+                    await context.pruneAudit()
+                }
+            }),
+        ]
+        if let demo { parts.append(ServerPart("demo roller", work: { try await demo.run() })) }
+        if let signals = store.signals {
+            // A shared store: follow the other nodes' commits, and compare revisions now and then
+            // in case an announcement was lost.
+            parts.append(ServerPart("store follower", work: { await context.follow(signals, accessChanged: refresh) }))
+            parts.append(ServerPart.every(limits.storeSync, "revision comparison") { await context.compareRevisions() })
+        }
+        if let notifier = context.notifier {
+            parts.append(ServerPart("notification planning", work: {
+                await context.planNotifications()
+                while true {
+                    try await Task.sleep(for: notifier.settings.planAhead / 3)
+                    await context.planNotifications()
+                }
+            }))
+        }
+        return parts
+    }
+
+    /// The stored tokens; at first start, also an admin token for the default tenant, written to
+    /// DATA_DIR/admin.token (mode 0600) for `roster-client --token-file`.
+    private func initialTokens(store: any RosterStore, dataDirectory: DataDirectory) async throws -> [StoredToken] {
+        let existing = try await store.loadTokens()
+        guard existing.isEmpty else { return existing }
+        let (text, token) = AccessToken.issue(tenantID: configuration.defaultTenant, role: .admin, label: "initial admin token",
+                                              now: clock.now())
+        try await store.insertToken(token)
+        try await store.appendAudit(tenantID: token.tenantID, AuditLog.token(AuditLog.Kind.tokenCreated, token, at: clock.now()))
+        let path = dataDirectory.adminToken
+        try await NIOThreadPool.singleton.runIfActive { try PrivateFile.write(text + "\n", to: path) }
+        logger.notice("wrote an admin token for tenant \(configuration.defaultTenant) to \(path)")
+        return [token]
+    }
+
+    /// Picks up tokens and tenants changed by `roster-server token|tenant ...` while running, and
+    /// closes the connections of tokens that were revoked.
+    private static func refresh(context: ServerContext, store: any RosterStore, loops: [any EventLoop]) async throws {
+        let revoked = context.tokens.replace(with: try await store.loadTokens())
+        if !revoked.isEmpty {
+            context.logger.notice("tokens revoked: \(revoked.joined(separator: ", ")); closing their connections")
+            let event = CredentialRevokedEvent(tokenIDs: Set(revoked))
+            for channel in context.connections { channel.pipeline.fireUserInboundEventTriggered(event) }
+        }
+        let known = Set(context.tenants.keys)
+        let ids = try await store.tenantIDs()
+        guard ids.contains(where: { !known.contains($0) }) else { return }
+        for stored in try await store.loadTenants() where !known.contains(stored.state.tenant.id) {
+            let runtime = TenantRuntime(stored: stored, clock: context.clock,
+                                        historyLimit: context.configuration.limits.historySize, loops: loops,
+                                        metrics: context.metrics, work: context.work)
+            if context.addTenant(runtime) {
+                runtime.startOnDutyTracking()
+                context.logger.notice("serving new tenant \(runtime.id)")
+            }
+        }
+    }
+
+    /// Binds with autoRead off: connections wait in the kernel's backlog until `context` is set.
+    private func bind(context pending: NIOLockedValueBox<ServerContext?>) async throws -> any Channel {
+        let limits = configuration.limits
+        do {
+            return try await bootstrap(pending, limits: limits).bind(host: configuration.listen.host, port: configuration.listen.port).get()
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            throw ServerStartError.addressInUse(configuration.listen.description)
+        }
+    }
+
+    private func bootstrap(_ pending: NIOLockedValueBox<ServerContext?>, limits: ServerConfiguration.Limits) -> ServerBootstrap {
+        ServerBootstrap(group: group)
+            .serverChannelOption(.autoRead, value: false)
+            .serverChannelOption(.backlog, value: 4096)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelOption(.socketOption(.so_keepalive), value: 1)
+            // NIO keeps each connection's last receive buffer for its next read, so the first
+            // size is what every idle subscriber holds: 64 bytes fit a Hello and a Subscribe (a
+            // larger read grows the next buffer at once).
+            .childChannelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 64, maximum: 65536))
+            .childChannelOption(.writeBufferWaterMark,
+                                value: .init(low: limits.outboundLowWaterMark, high: limits.outboundHighWaterMark))
+            .childChannelInitializer { channel in
+                guard let context = pending.withLockedValue({ $0 }) else {
+                    return channel.eventLoop.makeFailedFuture(ChannelError.ioOnClosedChannel)
+                }
+                return channel.eventLoop.makeCompletedFuture { try context.configurePipeline(of: channel) }
+            }
+    }
+}
