@@ -15,12 +15,15 @@ import RosterProtocol
 /// (the channel's read requests are held here); one read's frames are worked through at most
 /// `framesPerTurn` at a time, so other connections on the loop are served in between. Queries
 /// are answered on the tenant work pool and count against `max_in_flight`.
+///
+/// Subscribing and the `PushSink` side are in ConnectionHandler+Subscriptions.swift; the members
+/// without `private` here are the ones it shares.
 final class ConnectionHandler: ChannelDuplexHandler, PushSink {
     typealias InboundIn = ByteBuffer
     typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
-    private let server: ServerContext
+    let server: ServerContext
     private let frameLimit: FrameSizeLimit
     /// Frames are cut here rather than by a ByteToMessageHandler in front: an idle connection
     /// then keeps no decoder object and no emptied read buffer (about 0.7 KB of each idle
@@ -29,7 +32,7 @@ final class ConnectionHandler: ChannelDuplexHandler, PushSink {
     private var decoder: FrameDecoder
     private var pendingBytes: ByteBuffer?
     /// Whole frames wait in `pendingBytes`: no more input is read until they are worked through.
-    private var inputWaiting = false
+    var inputWaiting = false
     /// The channel asked to read while input was waiting: passed on once it is not.
     private var readHeld = false
     /// Set while a turn to work through waiting input is scheduled on the loop.
@@ -38,27 +41,27 @@ final class ConnectionHandler: ChannelDuplexHandler, PushSink {
     private var openFlag: ConnectionOpen?
     /// After a frame error the connection is closing; what still arrives is discarded.
     private var inboundFailed = false
-    private var machine: ConnectionStateMachine
-    private var context: ChannelHandlerContext?
+    var machine: ConnectionStateMachine
+    var context: ChannelHandlerContext?
     /// The channel's writability as its last WritabilityChanged event said: the push path reads
     /// this instead of asking the channel for every subscriber.
-    private var isWritable = true
+    var isWritable = true
     private(set) var eventLoop: any EventLoop
     /// The tenant the credential opened, once active.
-    private var tenant: TenantRuntime?
-    private var subscriptions = ConnectionSubscriptions()
+    var tenant: TenantRuntime?
+    var subscriptions = ConnectionSubscriptions()
     private var helloDeadline: Scheduled<Void>?
-    private var writeStallDeadline: Scheduled<Void>?
+    var writeStallDeadline: Scheduled<Void>?
     private var liveness: LivenessMonitor
     /// Set while pushes were written and not yet flushed.
-    private var flushPending = false
+    var flushPending = false
     /// The client listed the "snapshot-parts" feature in its Hello.
     private var takesSnapshotParts = false
 
     /// Per-connection log metadata is built when something is logged (rarely), not held by every
     /// connection: an idle subscriber should cost as little memory as possible.
-    private var logger: Logger { server.logger }
-    private var logMetadata: Logger.Metadata {
+    var logger: Logger { server.logger }
+    var logMetadata: Logger.Metadata {
         ["peer": "\(context?.channel.remoteAddress.map { "\($0)" } ?? "?")", "tenant": "\(tenant?.id ?? "")"]
     }
 
@@ -167,7 +170,7 @@ final class ConnectionHandler: ChannelDuplexHandler, PushSink {
     /// Works through the frames read so far: while the peer takes what it is sent, at most
     /// `framesPerTurn` now (the rest on a later turn of the loop). What stays is a partial frame
     /// (more is read), or whole frames waiting for writability (nothing more is read).
-    private func workThroughInput() {
+    func workThroughInput() {
         var worked = 0
         let perTurn = server.configuration.limits.framesPerTurn
         while self.context != nil, !inboundFailed, var bytes = pendingBytes {
@@ -228,7 +231,7 @@ final class ConnectionHandler: ChannelDuplexHandler, PushSink {
 
     // MARK: Running the machine's actions
 
-    private func run(_ action: ConnectionStateMachine.Action) {
+    func run(_ action: ConnectionStateMachine.Action) {
         switch action {
         case .none:
             break
@@ -301,24 +304,24 @@ final class ConnectionHandler: ChannelDuplexHandler, PushSink {
     }
 
     /// The frame limit to split snapshots by, when this client takes them in parts.
-    private var snapshotPartsLimit: Int? { takesSnapshotParts ? server.configuration.limits.maxFrameBytes : nil }
+    var snapshotPartsLimit: Int? { takesSnapshotParts ? server.configuration.limits.maxFrameBytes : nil }
 
     /// The one write path: every frame this connection sends goes through here (answers and
     /// replies as a `Frame`, pushes already encoded once for all their subscribers as bytes).
-    private func write(_ frame: Frame, flush: Bool) {
+    func write(_ frame: Frame, flush: Bool) {
         guard let context else { return }
         server.metrics?.sent(frame)
         write(frame.encoded(allocator: context.channel.allocator), flush: flush)
     }
 
-    private func write(_ bytes: ByteBuffer, flush: Bool) {
+    func write(_ bytes: ByteBuffer, flush: Bool) {
         guard let context else { return }
         context.write(wrapOutboundOut(bytes), promise: nil)
         if flush { context.flush() }
     }
 
     /// Writes the Error frame and closes with a lingering close (see `writeErrorAndLinger`).
-    private func failAndClose(_ error: WireError, requestID: UInt32) {
+    func failAndClose(_ error: WireError, requestID: UInt32) {
         server.metrics?.sent(ConnectionReplies.error(error, requestID: requestID))
         context?.writeErrorAndLinger(ConnectionReplies.error(error, requestID: requestID).encoded(),
                                      isTLS: server.servesTLS, linger: Self.linger)
@@ -351,134 +354,6 @@ final class ConnectionHandler: ChannelDuplexHandler, PushSink {
         }
     }
 
-    // MARK: Subscriptions
-
-    /// `caughtUp`: this is the second try, after reading the store for a resume from a revision
-    /// another node committed (then a client ahead of this node is told to try again, never given
-    /// older state than it has).
-    private func subscribe(_ request: Roster_V1_SubscribeRequest, id: UInt64, topics: Set<Roster_V1_Topic>, requestID: UInt32,
-                           caughtUp: Bool? = nil) {
-        guard let tenant, let context else { return }
-        let subscribed: TenantRuntime.Subscribed
-        do {
-            subscribed = try tenant.subscribe(
-                id: id, topics: topics, filter: request.filter, connection: self,
-                sinceRevision: request.hasSinceRevision ? request.sinceRevision : nil,
-                epoch: request.hasSinceRevision ? request.epoch : nil,
-                schedules: request.schedules, allSchedules: request.allSchedules,
-                sinceNotice: request.hasSinceNotice ? request.sinceNotice : nil, noticePeople: request.noticePeople)
-        } catch .aheadOfThisNode(let requested, let held, let oldest) where server.sharesStore {
-            switch caughtUp {
-            case nil:
-                // Read what other nodes committed (in order with this tenant's changes), then try again.
-                let server = self.server
-                let read = context.eventLoop.makePromise(of: Bool.self)
-                let queued = server.mutations.submit(tenant.id) { read.succeed(await server.catchUp(tenant)) }
-                guard queued else {
-                    read.succeed(false)
-                    write(ConnectionReplies.behind(requested: requested, held: held, requestID: requestID), flush: true)
-                    return
-                }
-                read.futureResult.assumeIsolated().whenSuccess { read in
-                    self.subscribe(request, id: id, topics: topics, requestID: requestID, caughtUp: read)
-                }
-            case false?:
-                write(ConnectionReplies.behind(requested: requested, held: held, requestID: requestID), flush: true)
-            case true?:
-                // The store has nothing newer: the client's revision is not there (a restored store).
-                write(ConnectionReplies.refusal(.aheadOfThisNode(requested: requested, held: held, oldestResumable: oldest),
-                                                requestID: requestID), flush: true)
-            }
-            return
-        } catch {
-            write(ConnectionReplies.refusal(error, requestID: requestID), flush: true)
-            return
-        }
-        machine.subscribed(id)
-        subscriptions.add(subscribed.subscription)
-        if topics.contains(.notices) { server.noticesWanted(by: tenant) }
-        for message in PushEncoding.initialSync(subscribed, topics: topics, filter: request.filter) {
-            let frames = if case .snapshot(let snapshot) = message, let limit = snapshotPartsLimit {
-                SnapshotParts.frames(snapshot, requestID: requestID, maxFrameBytes: limit)
-            } else {
-                [message.frame(requestID: requestID)]
-            }
-            for frame in frames {
-                server.metrics?.sent(frame)
-                write(frame.encoded(allocator: context.channel.allocator), flush: false)
-            }
-        }
-        context.flush()
-    }
-
-    // MARK: Pushes (PushSink: called by LoopFanout on this loop)
-
-    /// Writes or holds back one pushed frame, as the machine says. A connection with one
-    /// subscription gets nothing else in this fan-out, so its frame is written and flushed at
-    /// once. With several, the frame is only written, and the first such frame in a fan-out
-    /// asks the fan-out to flush once, after every subscriber on the loop was written (one flush
-    /// per connection, not one per frame). `heldKey` keeps one held-back on-duty frame per
-    /// schedule. (After channelInactive the machine is closing and refuses.)
-    func push(_ kind: ConnectionStateMachine.PushKind, _ frame: ByteBuffer, subscription id: UInt64, at instant: PushInstant,
-              heldKey: String) -> PushOutcome {
-        guard context != nil else { return .notSent }
-        if let refusal = machine.pushRefusal(now: instant.wall) {
-            run(refusal)
-            return .notSent
-        }
-        switch machine.push(kind, to: id, writable: isWritable) {
-        case .writeAndFlush:
-            write(frame, flush: true)
-            return .sent
-        case .write:
-            write(frame, flush: false)
-            defer { flushPending = true }
-            return flushPending ? .written : .writtenFlushLater
-        case .drop:
-            return .notSent
-        case .coalesce:
-            server.metrics?.coalescedOnDuty()
-            subscriptions.holdOnDuty(frame, for: id, schedule: heldKey)
-            armWriteStallDeadline()
-            return .notSent
-        case .resyncWhenDrained:
-            armWriteStallDeadline()
-            return .notSent
-        }
-    }
-
-    func flushPushes() {
-        flushPending = false
-        context?.flush()
-    }
-
-    private func armWriteStallDeadline() {
-        guard writeStallDeadline == nil else { return }
-        let deadline = server.configuration.limits.writeDeadline
-        writeStallDeadline = eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(deadline)) {
-            self.logger.warning("slow consumer: writes stalled for \(deadline), disconnecting", metadata: self.logMetadata)
-            self.server.metrics?.slowConsumerDisconnected()
-            self.context?.close(promise: nil)
-        }
-    }
-
-    /// Not writable: the write-stall deadline starts, whatever filled the buffer (answers,
-    /// snapshots or pushes). Writable again: held on-duty frames and resync notices go out, and
-    /// the input that waited is worked through.
-    func channelWritabilityChanged(context: ChannelHandlerContext) {
-        isWritable = context.channel.isWritable
-        if isWritable {
-            writeStallDeadline?.cancel()
-            writeStallDeadline = nil
-            let (flush, ended) = machine.drained()
-            for frame in subscriptions.drained(flush: flush, ended: ended, on: eventLoop) { write(frame, flush: false) }
-            context.flush()
-            if inputWaiting { workThroughInput() }
-        } else {
-            armWriteStallDeadline()
-        }
-        context.fireChannelWritabilityChanged()
-    }
 }
 
 /// Whether a connection is still open, for work that runs off its event loop.

@@ -93,7 +93,7 @@ extension PostgresRosterStore {
     static let webhookColumns = "w.id, w.tenant_id, w.url, w.secret, w.events, w.schedules, w.created_ms, w.disabled_ms, w.disabled_reason, w.failing_since_ms"
     typealias WebhookRow = (String, String, String, String, String, String, Int64, Int64, String, Int64)
 
-    private static func webhook(_ row: WebhookRow) -> StoredWebhook {
+    static func webhook(_ row: WebhookRow) -> StoredWebhook {
         StoredWebhook(id: row.0, tenantID: row.1, url: row.2, secret: row.3, events: list(row.4), schedules: list(row.5), created: row.6,
                       disabledAt: row.7 == 0 ? nil : row.7, disabledReason: row.8, failingSince: row.9 == 0 ? nil : row.9)
     }
@@ -101,7 +101,7 @@ extension PostgresRosterStore {
     static let noticeColumns = "n.id, n.tenant_id, n.type, n.revision, n.about_ms, n.due_ms, n.planned, n.schedules, n.people, n.payload"
     typealias NoticeRow = (String, String, String, Int64, Int64, Int64, Bool, String, String, Data)
 
-    private static func event(_ row: NoticeRow) -> NotificationEvent? {
+    static func event(_ row: NoticeRow) -> NotificationEvent? {
         guard let type = NotificationType(rawValue: row.2) else { return nil }
         return NotificationEvent(id: row.0, type: type, tenantID: row.1, revision: UInt64(row.3), about: row.4, due: row.5, planned: row.6,
                                  scheduleIDs: list(row.7), people: list(row.8), payload: row.9)
@@ -357,94 +357,6 @@ extension PostgresRosterStore {
                 INSERT INTO delivery (webhook_id, tenant_id, event_id, due_ms) VALUES (\(webhookID), \(event.tenantID), \(event.id), \(event.due))
                 """, logger: self.logger)
         }
-    }
-
-    public func deliveryHeads(now: UnixMillis, excluding busy: Set<String>) async throws -> (heads: [DueDelivery], nextDue: UnixMillis?) {
-        try await transaction { connection in
-            // Each enabled webhook's oldest undelivered event; a head another node is sending is
-            // locked (skipped) or leased (not ready yet).
-            let rows = try await connection.query("""
-                SELECT \(unescaped: Self.webhookColumns), d.seq, d.attempts, d.next_attempt_ms, \(unescaped: Self.noticeColumns)
-                FROM webhook w
-                JOIN delivery d ON d.seq = (SELECT d2.seq FROM delivery d2 WHERE d2.webhook_id = w.id AND d2.delivered_ms = 0
-                                            ORDER BY d2.due_ms, d2.seq LIMIT 1)
-                JOIN notice n ON n.tenant_id = w.tenant_id AND n.id = d.event_id
-                WHERE w.disabled_ms = 0
-                FOR UPDATE OF d SKIP LOCKED
-                """, logger: self.logger)
-            typealias HeadRow = (String, String, String, String, String, String, Int64, Int64, String, Int64, Int64, Int32, Int64,
-                                 String, String, String, Int64, Int64, Int64, Bool, String, String, Data)
-            var heads: [DueDelivery] = []
-            var claimed: [Int64] = []
-            var nextDue: UnixMillis?
-            for try await row in rows.decode(HeadRow.self) where !busy.contains(row.0) {
-                let notBefore = row.12, due = row.18
-                let ready = max(due, notBefore)
-                guard ready <= now else {
-                    nextDue = min(nextDue ?? .max, ready)
-                    continue
-                }
-                guard let event = Self.event((row.13, row.14, row.15, row.16, row.17, row.18, row.19, row.20, row.21, row.22)) else { continue }
-                heads.append(DueDelivery(webhook: Self.webhook((row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9)),
-                                         event: event, attempts: Int(row.11), notBefore: notBefore))
-                claimed.append(row.10)
-            }
-            // The claim: no other node sends these until the attempt is recorded or the lease ends.
-            for seq in claimed {
-                try await connection.query("UPDATE delivery SET next_attempt_ms = \(now + Self.deliveryLease) WHERE seq = \(seq)", logger: self.logger)
-            }
-            return (heads, nextDue)
-        }
-    }
-
-    public func recordAttempt(_ attempt: DeliveryAttempt, outcome: DeliveryOutcome) async throws {
-        try await transaction { connection in
-            var tenant: String?
-            for try await id in try await connection.query("SELECT tenant_id FROM webhook WHERE id = \(attempt.webhookID)", logger: self.logger)
-                .decode(String.self) { tenant = id }
-            guard let tenantID = tenant else { return }  // removed while the request was out
-            try await connection.query("""
-                INSERT INTO delivery_attempt (tenant_id, webhook_id, event_id, event_type, attempt, at_ms, status, error, duration_ms)
-                VALUES (\(tenantID), \(attempt.webhookID), \(attempt.eventID), \(attempt.eventType), \(attempt.attempt), \(attempt.at),
-                        \(attempt.status), \(attempt.error), \(attempt.durationMillis))
-                """, logger: self.logger)
-            switch outcome {
-            case .delivered:
-                try await connection.query("""
-                    UPDATE delivery SET attempts = attempts + 1, delivered_ms = \(attempt.at), next_attempt_ms = 0
-                    WHERE webhook_id = \(attempt.webhookID) AND event_id = \(attempt.eventID)
-                    """, logger: self.logger)
-                try await connection.query("UPDATE webhook SET failing_since_ms = 0 WHERE id = \(attempt.webhookID)", logger: self.logger)
-            case .retry(let at):
-                try await connection.query("""
-                    UPDATE delivery SET attempts = attempts + 1, next_attempt_ms = \(at)
-                    WHERE webhook_id = \(attempt.webhookID) AND event_id = \(attempt.eventID)
-                    """, logger: self.logger)
-                try await connection.query("""
-                    UPDATE webhook SET failing_since_ms = \(attempt.at) WHERE id = \(attempt.webhookID) AND failing_since_ms = 0
-                    """, logger: self.logger)
-            case .disable(let reason):
-                try await connection.query("""
-                    UPDATE delivery SET attempts = attempts + 1, next_attempt_ms = 0
-                    WHERE webhook_id = \(attempt.webhookID) AND event_id = \(attempt.eventID)
-                    """, logger: self.logger)
-                try await connection.query("""
-                    UPDATE webhook SET disabled_ms = \(attempt.at), disabled_reason = \(reason) WHERE id = \(attempt.webhookID)
-                    """, logger: self.logger)
-            }
-        }
-    }
-
-    public func deliveryAttempts(tenantID: String, webhookID: String?, limit: Int) async throws -> [DeliveryAttempt] {
-        var found: [DeliveryAttempt] = []
-        for row in try await connections.query("""
-            SELECT webhook_id, event_id, event_type, attempt, at_ms, status, error, duration_ms FROM delivery_attempt
-            WHERE tenant_id = \(tenantID) AND (\(webhookID)::text IS NULL OR webhook_id = \(webhookID)) ORDER BY id DESC LIMIT \(limit)
-            """).decode((String, String, String, Int32, Int64, Int32?, String, Int32).self) {
-            found.append(DeliveryAttempt(webhookID: row.0, eventID: row.1, eventType: row.2, attempt: Int(row.3), at: row.4,
-                                         status: row.5.map(Int.init), error: row.6, durationMillis: Int(row.7)))
-        }
-        return found
     }
 
     public func notices(tenantID: String) async throws -> [NotificationEvent] {

@@ -1,0 +1,97 @@
+import Foundation
+import Logging
+import PostgresNIO
+import RosterDomain
+import RosterProtocol
+import RosterServer
+
+/// Webhook deliveries: leasing the next due one per webhook, and recording each attempt.
+extension PostgresRosterStore {
+    public func deliveryHeads(now: UnixMillis, excluding busy: Set<String>) async throws -> (heads: [DueDelivery], nextDue: UnixMillis?) {
+        try await transaction { connection in
+            // Each enabled webhook's oldest undelivered event; a head another node is sending is
+            // locked (skipped) or leased (not ready yet).
+            let rows = try await connection.query("""
+                SELECT \(unescaped: Self.webhookColumns), d.seq, d.attempts, d.next_attempt_ms, \(unescaped: Self.noticeColumns)
+                FROM webhook w
+                JOIN delivery d ON d.seq = (SELECT d2.seq FROM delivery d2 WHERE d2.webhook_id = w.id AND d2.delivered_ms = 0
+                                            ORDER BY d2.due_ms, d2.seq LIMIT 1)
+                JOIN notice n ON n.tenant_id = w.tenant_id AND n.id = d.event_id
+                WHERE w.disabled_ms = 0
+                FOR UPDATE OF d SKIP LOCKED
+                """, logger: self.logger)
+            typealias HeadRow = (String, String, String, String, String, String, Int64, Int64, String, Int64, Int64, Int32, Int64,
+                                 String, String, String, Int64, Int64, Int64, Bool, String, String, Data)
+            var heads: [DueDelivery] = []
+            var claimed: [Int64] = []
+            var nextDue: UnixMillis?
+            for try await row in rows.decode(HeadRow.self) where !busy.contains(row.0) {
+                let notBefore = row.12, due = row.18
+                let ready = max(due, notBefore)
+                guard ready <= now else {
+                    nextDue = min(nextDue ?? .max, ready)
+                    continue
+                }
+                guard let event = Self.event((row.13, row.14, row.15, row.16, row.17, row.18, row.19, row.20, row.21, row.22)) else { continue }
+                heads.append(DueDelivery(webhook: Self.webhook((row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9)),
+                                         event: event, attempts: Int(row.11), notBefore: notBefore))
+                claimed.append(row.10)
+            }
+            // The claim: no other node sends these until the attempt is recorded or the lease ends.
+            for seq in claimed {
+                try await connection.query("UPDATE delivery SET next_attempt_ms = \(now + Self.deliveryLease) WHERE seq = \(seq)", logger: self.logger)
+            }
+            return (heads, nextDue)
+        }
+    }
+
+    public func recordAttempt(_ attempt: DeliveryAttempt, outcome: DeliveryOutcome) async throws {
+        try await transaction { connection in
+            var tenant: String?
+            for try await id in try await connection.query("SELECT tenant_id FROM webhook WHERE id = \(attempt.webhookID)", logger: self.logger)
+                .decode(String.self) { tenant = id }
+            guard let tenantID = tenant else { return }  // removed while the request was out
+            try await connection.query("""
+                INSERT INTO delivery_attempt (tenant_id, webhook_id, event_id, event_type, attempt, at_ms, status, error, duration_ms)
+                VALUES (\(tenantID), \(attempt.webhookID), \(attempt.eventID), \(attempt.eventType), \(attempt.attempt), \(attempt.at),
+                        \(attempt.status), \(attempt.error), \(attempt.durationMillis))
+                """, logger: self.logger)
+            switch outcome {
+            case .delivered:
+                try await connection.query("""
+                    UPDATE delivery SET attempts = attempts + 1, delivered_ms = \(attempt.at), next_attempt_ms = 0
+                    WHERE webhook_id = \(attempt.webhookID) AND event_id = \(attempt.eventID)
+                    """, logger: self.logger)
+                try await connection.query("UPDATE webhook SET failing_since_ms = 0 WHERE id = \(attempt.webhookID)", logger: self.logger)
+            case .retry(let at):
+                try await connection.query("""
+                    UPDATE delivery SET attempts = attempts + 1, next_attempt_ms = \(at)
+                    WHERE webhook_id = \(attempt.webhookID) AND event_id = \(attempt.eventID)
+                    """, logger: self.logger)
+                try await connection.query("""
+                    UPDATE webhook SET failing_since_ms = \(attempt.at) WHERE id = \(attempt.webhookID) AND failing_since_ms = 0
+                    """, logger: self.logger)
+            case .disable(let reason):
+                try await connection.query("""
+                    UPDATE delivery SET attempts = attempts + 1, next_attempt_ms = 0
+                    WHERE webhook_id = \(attempt.webhookID) AND event_id = \(attempt.eventID)
+                    """, logger: self.logger)
+                try await connection.query("""
+                    UPDATE webhook SET disabled_ms = \(attempt.at), disabled_reason = \(reason) WHERE id = \(attempt.webhookID)
+                    """, logger: self.logger)
+            }
+        }
+    }
+
+    public func deliveryAttempts(tenantID: String, webhookID: String?, limit: Int) async throws -> [DeliveryAttempt] {
+        var found: [DeliveryAttempt] = []
+        for row in try await connections.query("""
+            SELECT webhook_id, event_id, event_type, attempt, at_ms, status, error, duration_ms FROM delivery_attempt
+            WHERE tenant_id = \(tenantID) AND (\(webhookID)::text IS NULL OR webhook_id = \(webhookID)) ORDER BY id DESC LIMIT \(limit)
+            """).decode((String, String, String, Int32, Int64, Int32?, String, Int32).self) {
+            found.append(DeliveryAttempt(webhookID: row.0, eventID: row.1, eventType: row.2, attempt: Int(row.3), at: row.4,
+                                         status: row.5.map(Int.init), error: row.6, durationMillis: Int(row.7)))
+        }
+        return found
+    }
+}
