@@ -1,31 +1,11 @@
 import Foundation
 import Yams
 
-/// `roster-server serve --config FILE`: every option of `serve` as a YAML key named like the
-/// flag without its dashes (`listen: 0.0.0.0:7400`, `max-connections: 20000`, `tls-name: [a, b]`).
+/// `roster-server serve --config FILE`: every setting of `serve` (`ServerSettings`) as a YAML key
+/// named like the flag without its dashes (`listen: 0.0.0.0:7400`, `max-connections: 20000`, `tls-name: [a, b]`).
 /// Flags beat environment variables, which beat the file, which beats the defaults. An unknown
 /// key or a value of the wrong kind is an error naming the key and its line.
 public struct ServerConfigFile: Sendable {
-    public enum Kind: Sendable { case text, number, flag, list }
-
-    /// Every key, its kind, and the environment variable that overrides it.
-    public static let keys: [(key: String, kind: Kind)] = [
-        ("listen", .text), ("http-listen", .text), ("data-dir", .text), ("store", .text), ("demo", .flag), ("tls", .flag), ("tls-cert", .text), ("tls-key", .text),
-        ("tls-client-ca", .text), ("tls-name", .list), ("log-level", .text), ("log-format", .text),
-        ("max-connections", .number), ("max-frame-bytes", .number), ("max-subscriptions", .number), ("max-in-flight", .number),
-        ("history-size", .number), ("hello-timeout-ms", .number), ("ping-interval-ms", .number),
-        ("progress-interval-ms", .number), ("outbound-buffer-bytes", .number), ("write-deadline-ms", .number),
-        ("shutdown-grace-ms", .number), ("audit-retention-days", .number),
-        ("calendar-days-back", .number), ("calendar-days-ahead", .number),
-        ("webhook-timeout-ms", .number), ("webhook-retry-base-ms", .number), ("webhook-retry-budget-ms", .number),
-        ("coverage-gap-days", .number), ("webhook-allow", .list), ("secrets-key-file", .text), ("http-max-connections", .number), ("work-threads", .number),
-        ("http-header-timeout-ms", .number), ("http-idle-timeout-ms", .number),
-    ]
-
-    public static func environmentName(of key: String) -> String {
-        "ROSTER_" + key.uppercased().replacingOccurrences(of: "-", with: "_")
-    }
-
     public struct Problem: Error, CustomStringConvertible, Equatable {
         public let description: String
     }
@@ -57,14 +37,14 @@ public struct ServerConfigFile: Sendable {
         guard let mapping = root.mapping else {
             throw Problem(description: "\(path): expected keys and values (`listen: 127.0.0.1:7400`), one per line")
         }
-        let kinds = Dictionary(keys.map { ($0.key, $0.kind) }, uniquingKeysWith: { a, _ in a })
+        let kinds = Dictionary(ServerSettings.all.map { ($0.name, $0.kind) }, uniquingKeysWith: { a, _ in a })
         var entries: [String: Entry] = [:]
         var problems: [String] = []
         for (keyNode, value) in mapping {
             let line = (keyNode.mark?.line ?? 0)
             guard let key = keyNode.string else { problems.append("line \(line): a key must be text"); continue }
             guard let kind = kinds[key] else {
-                let close = keys.map(\.key).filter { $0.hasPrefix(String(key.prefix(3))) }
+                let close = ServerSettings.all.map(\.name).filter { $0.hasPrefix(String(key.prefix(3))) }
                 problems.append("line \(line): unknown key \"\(key)\"" + (close.isEmpty ? "" : " (did you mean \(close.joined(separator: ", "))?)"))
                 continue
             }

@@ -32,6 +32,12 @@ public struct ServerConfiguration: Sendable {
     /// Nodes sharing a store need the same one.
     public var secretsKeyFile: String?
 
+    /// The log level (`logLevels`) and whether log lines are JSON objects: the executable sets up
+    /// logging from them (the library logs through swift-log, as its caller bootstraps it).
+    public var logLevel = "info"
+    public var logJSON = false
+    public static let logLevels = ["trace", "debug", "info", "notice", "warning", "error", "critical"]
+
     /// nil serves plaintext, which only a loopback listener may do.
     public var tls: TLSSettings?
 
@@ -140,41 +146,10 @@ public struct ServerConfiguration: Sendable {
 }
 
 extension ServerConfiguration {
-    /// Every setting outside its range, each as a sentence naming it: `RosterServer.start`
-    /// refuses a configuration with any (a library caller gets the same checks as the command).
-    public var problems: [String] {
-        var found: [String] = []
-        func check<T: Comparable>(_ name: String, _ value: T, _ range: ClosedRange<T>, _ show: (T) -> String = { "\($0)" }) {
-            if !range.contains(value) { found.append("\(name) is \(show(range.lowerBound)) to \(show(range.upperBound)) (got \(show(value)))") }
-        }
-        let ms = { (duration: Duration) in "\(duration.milliseconds) ms" }
-        check("max-connections", limits.maxConnections, 1...1_000_000)
-        check("max-frame-bytes", limits.maxFrameBytes, WireProtocol.handshakeMaxFrameLength...(64 << 20))
-        check("max-subscriptions", limits.maxSubscriptionsPerConnection, 1...1_024)
-        check("max-in-flight", limits.maxInFlightRequests, 1...10_000)
-        check("history-size", limits.historySize, 1...10_000_000)
-        check("hello-timeout", limits.helloTimeout, .milliseconds(100)...(.seconds(600)), ms)
-        check("ping-interval", limits.pingInterval, .milliseconds(100)...(.seconds(3_600)), ms)
-        check("progress-interval", limits.progressInterval, .milliseconds(100)...(.seconds(86_400)), ms)
-        check("outbound-buffer-bytes", limits.outboundHighWaterMark, 4_096...(1 << 30))
-        check("write-deadline", limits.writeDeadline, .milliseconds(100)...(.seconds(600)), ms)
-        check("shutdown-grace", limits.shutdownGrace, .zero...(.seconds(600)), ms)
-        check("work-threads", limits.workThreads, 0...256)
-        check("max-queued-work-per-tenant", limits.maxQueuedWorkPerTenant, 1...100_000)
-        check("frames-per-turn", limits.framesPerTurn, 1...10_000)
-        check("http-max-connections", limits.httpMaxConnections, 1...1_000_000)
-        check("http-header-timeout", limits.httpHeaderTimeout, .milliseconds(100)...(.seconds(600)), ms)
-        check("http-idle-timeout", limits.httpIdleTimeout, .milliseconds(100)...(.seconds(86_400)), ms)
-        check("http-max-body-bytes", limits.httpMaxBodyBytes, 0...(64 << 20))
-        check("calendar-days-back", calendarDaysBack, 0...366)
-        check("calendar-days-ahead", calendarDaysAhead, 1...366)
-        check("audit-retention", auditRetention, .seconds(86_400)...(.seconds(100 * 366 * 86_400)), { "\($0.components.seconds / 86_400) days" })
-        check("webhook-timeout", notifications.requestTimeout, .milliseconds(1)...(.seconds(600)), ms)
-        check("webhook-retry-base", notifications.retryBase, .milliseconds(1)...(.seconds(86_400)), ms)
-        check("webhook-retry-budget", notifications.retryBudget, .zero...(.seconds(366 * 86_400)), ms)
-        check("coverage-gap-days", notifications.gapDays, 1...90)
-        return found
-    }
+    /// Every setting outside its range, each as a sentence naming it (`ServerSettings` checks
+    /// each): `RosterServer.run` refuses a configuration with any, so a library caller gets the
+    /// same checks as the command.
+    public var problems: [String] { ServerSettings.all.compactMap { $0.problem(in: self) } }
 }
 
 extension ServerConfiguration.Limits {

@@ -18,6 +18,9 @@ struct RosterServerCommand: AsyncParsableCommand {
         defaultSubcommand: Serve.self)
 }
 
+/// Every setting is a row of `ServerSettings` (RosterServer): its flag, variable, config-file key,
+/// help, default and range are defined there. Here each only gets a property named like it,
+/// which `givenFlags` reads; `ServeSettingsTests` checks that `--help` lists every row.
 /// Flags win over environment variables (ROSTER_*), which win over the config file, which wins
 /// over the defaults.
 struct Serve: AsyncParsableCommand {
@@ -27,203 +30,111 @@ struct Serve: AsyncParsableCommand {
             Every option can also be set with an environment variable, named after the option in capitals \
             with a ROSTER_ prefix: --listen is ROSTER_LISTEN, --max-frame-bytes is ROSTER_MAX_FRAME_BYTES, \
             and in a YAML file given with --config, as a key named like the option (`listen: 0.0.0.0:7400`, \
-            `tls: true`, `tls-name: [a.example, b.example]`). A flag beats its variable, which beats the file. SIGTERM or SIGINT sends GoingAway to every client and stops after \
-            the grace period.
+            `tls: true`, `tls-name: [a.example, b.example]`). A flag beats its variable, which beats the file. \
+            `roster-server config print` shows every setting, its value and where it comes from. SIGTERM or SIGINT \
+            sends GoingAway to every client and stops after the grace period.
             """)
 
     @Option(help: "A YAML file with any of these options as keys (`roster-server config check FILE` checks it). (env: ROSTER_CONFIG)")
     var config: String?
 
-    @Option(help: "Address to listen on, HOST:PORT. (env: ROSTER_LISTEN)")
-    var listen: String?
+    @Option(help: .setting("listen")) var listen: String?
+    @Option(help: .setting("http-listen")) var httpListen: String?
+    @Option(help: .setting("data-dir")) var dataDir: String?
+    @Option(help: .setting("store")) var store: String?
+    @Flag(help: .setting("demo")) var demo = false
+    @Flag(help: .setting("tls")) var tls = false
+    @Option(help: .setting("tls-cert")) var tlsCert: String?
+    @Option(help: .setting("tls-key")) var tlsKey: String?
+    @Option(help: .setting("tls-client-ca")) var tlsClientCa: String?
+    @Option(help: .setting("tls-name")) var tlsName: [String] = []
+    @Option(help: .setting("log-level")) var logLevel: String?
+    @Option(help: .setting("log-format")) var logFormat: String?
+    @Option(help: .setting("max-connections")) var maxConnections: String?
+    @Option(help: .setting("max-frame-bytes")) var maxFrameBytes: String?
+    @Option(help: .setting("max-subscriptions")) var maxSubscriptions: String?
+    @Option(help: .setting("max-in-flight")) var maxInFlight: String?
+    @Option(help: .setting("http-max-connections")) var httpMaxConnections: String?
+    @Option(help: .setting("work-threads")) var workThreads: String?
+    @Option(help: .setting("max-queued-work-per-tenant")) var maxQueuedWorkPerTenant: String?
+    @Option(help: .setting("frames-per-turn")) var framesPerTurn: String?
+    @Option(help: .setting("http-header-timeout-ms")) var httpHeaderTimeoutMs: String?
+    @Option(help: .setting("http-idle-timeout-ms")) var httpIdleTimeoutMs: String?
+    @Option(help: .setting("http-max-body-bytes")) var httpMaxBodyBytes: String?
+    @Option(help: .setting("history-size")) var historySize: String?
+    @Option(help: .setting("hello-timeout-ms")) var helloTimeoutMs: String?
+    @Option(help: .setting("ping-interval-ms")) var pingIntervalMs: String?
+    @Option(help: .setting("progress-interval-ms")) var progressIntervalMs: String?
+    @Option(help: .setting("outbound-buffer-bytes")) var outboundBufferBytes: String?
+    @Option(help: .setting("write-deadline-ms")) var writeDeadlineMs: String?
+    @Option(help: .setting("shutdown-grace-ms")) var shutdownGraceMs: String?
+    @Option(help: .setting("audit-retention-days")) var auditRetentionDays: String?
+    @Option(help: .setting("calendar-days-back")) var calendarDaysBack: String?
+    @Option(help: .setting("calendar-days-ahead")) var calendarDaysAhead: String?
+    @Option(help: .setting("webhook-timeout-ms")) var webhookTimeoutMs: String?
+    @Option(help: .setting("webhook-retry-base-ms")) var webhookRetryBaseMs: String?
+    @Option(help: .setting("webhook-retry-budget-ms")) var webhookRetryBudgetMs: String?
+    @Option(help: .setting("coverage-gap-days")) var coverageGapDays: String?
+    @Option(help: .setting("webhook-allow")) var webhookAllow: [String] = []
+    @Option(help: .setting("secrets-key-file")) var secretsKeyFile: String?
 
-    @Option(help: "HTTP address for health, metrics and the on-call JSON API (docs/HTTP.md), HOST:PORT, or none. Not loopback: TLS, as for --listen. (env: ROSTER_HTTP_LISTEN; default: 127.0.0.1:7480)")
-    var httpListen: String?
-
-    @Option(name: .customLong("data-dir"), help: "Directory for the database. (env: ROSTER_DATA_DIR; default: ./roster-data)")
-    var dataDirectory: String?
-
-    @Option(help: "The database: sqlite:PATH, or postgres://USER@HOST[:PORT]/DATABASE shared by several nodes (docs/SCALING.md). (env: ROSTER_STORE; default: SQLite in --data-dir)")
-    var store: String?
-
-    @Flag(help: "Create the demo tenant once and keep its plan rolling. (env: ROSTER_DEMO=1)")
-    var demo = false
-
-    @Flag(help: "Serve TLS. Without --tls-cert/--tls-key, a CA and certificate are generated in DATA_DIR/tls. Required on non-loopback addresses. (env: ROSTER_TLS=1)")
-    var tls = false
-    @Option(help: "PEM certificate chain (server certificate first). Implies --tls. (env: ROSTER_TLS_CERT)")
-    var tlsCert: String?
-    @Option(help: "PEM private key of --tls-cert. (env: ROSTER_TLS_KEY)")
-    var tlsKey: String?
-    @Option(help: "Require client certificates issued by the CAs in this PEM file (mTLS). (env: ROSTER_TLS_CLIENT_CA)")
-    var tlsClientCa: String?
-    @Option(help: "Another name for the generated certificate (DNS name or IP); repeatable.")
-    var tlsName: [String] = []
-
-    @Option(help: "Log level: trace, debug, info, notice, warning, error. (env: ROSTER_LOG_LEVEL; default: info)")
-    var logLevel: String?
-    @Option(help: "Log format: text, or json (one object per line, for journald and log shippers). (env: ROSTER_LOG_FORMAT; default: text)")
-    var logFormat: String?
-
-    @Option(help: "Maximum simultaneous connections. (env: ROSTER_MAX_CONNECTIONS)")
-    var maxConnections: Int?
-    @Option(help: "Maximum frame size after the handshake, in bytes. (env: ROSTER_MAX_FRAME_BYTES)")
-    var maxFrameBytes: Int?
-    @Option(help: "Maximum subscriptions per connection. (env: ROSTER_MAX_SUBSCRIPTIONS)")
-    var maxSubscriptions: Int?
-    @Option(help: "Maximum requests (queries, changes, imports) awaiting their answer per connection; past it RESOURCE_EXHAUSTED. (env: ROSTER_MAX_IN_FLIGHT; default: 64)")
-    var maxInFlight: Int?
-    @Option(help: "Maximum simultaneous HTTP connections; past it 503. (env: ROSTER_HTTP_MAX_CONNECTIONS; default: 1024)")
-    var httpMaxConnections: Int?
-    @Option(help: "Threads that resolve schedules and plan changes, off the event loops. (env: ROSTER_WORK_THREADS; default: one per core, at least 2)")
-    var workThreads: Int?
-    @Option(help: "Milliseconds an HTTP connection has for its TLS handshake and each request's head and body. (env: ROSTER_HTTP_HEADER_TIMEOUT_MS; default: 10000)")
-    var httpHeaderTimeoutMs: Int64?
-    @Option(help: "Milliseconds an HTTP connection may stay open between requests. (env: ROSTER_HTTP_IDLE_TIMEOUT_MS; default: 60000)")
-    var httpIdleTimeoutMs: Int64?
-    @Option(help: "Revisions kept for resume. (env: ROSTER_HISTORY_SIZE)")
-    var historySize: Int?
-    @Option(help: "Milliseconds a new connection has to send Hello. (env: ROSTER_HELLO_TIMEOUT_MS)")
-    var helloTimeoutMs: Int64?
-    @Option(help: "Ping interval in milliseconds; a peer silent for 1.5 intervals is closed. (env: ROSTER_PING_INTERVAL_MS)")
-    var pingIntervalMs: Int64?
-    @Option(help: "Milliseconds between Progress bookmarks to idle subscribers. (env: ROSTER_PROGRESS_INTERVAL_MS)")
-    var progressIntervalMs: Int64?
-    @Option(help: "Outbound bytes queued per connection before it is a slow consumer. (env: ROSTER_OUTBOUND_BUFFER_BYTES)")
-    var outboundBufferBytes: Int?
-    @Option(help: "Milliseconds a slow consumer's writes may stall before it is disconnected. (env: ROSTER_WRITE_DEADLINE_MS)")
-    var writeDeadlineMs: Int64?
-    @Option(help: "Milliseconds clients get after GoingAway. (env: ROSTER_SHUTDOWN_GRACE_MS)")
-    var shutdownGraceMs: Int64?
-    @Option(help: "Days audit entries are kept. (env: ROSTER_AUDIT_RETENTION_DAYS; default: 400)")
-    var auditRetentionDays: Int?
-    @Option(help: "Days of past shifts in a calendar feed. (env: ROSTER_CALENDAR_DAYS_BACK; default: 30)")
-    var calendarDaysBack: Int?
-    @Option(help: "Days of future shifts in a calendar feed. (env: ROSTER_CALENDAR_DAYS_AHEAD; default: 90)")
-    var calendarDaysAhead: Int?
-    @Option(help: "Milliseconds a webhook endpoint has to answer. (env: ROSTER_WEBHOOK_TIMEOUT_MS; default: 10000)")
-    var webhookTimeoutMs: Int64?
-    @Option(help: "Milliseconds before a failed webhook delivery's first retry; each later one waits twice as long, at most an hour. (env: ROSTER_WEBHOOK_RETRY_BASE_MS; default: 10000)")
-    var webhookRetryBaseMs: Int64?
-    @Option(help: "Milliseconds a webhook endpoint may keep failing before it is disabled. (env: ROSTER_WEBHOOK_RETRY_BUDGET_MS; default: 86400000, a day)")
-    var webhookRetryBudgetMs: Int64?
-    @Option(help: "Days ahead in which a schedule with nobody on duty is a coverage.gap event. (env: ROSTER_COVERAGE_GAP_DAYS; default: 7)")
-    var coverageGapDays: Int?
-    @Option(help: "The key webhook secrets are sealed with in the store; made if missing. Nodes sharing a store need the same file. (env: ROSTER_SECRETS_KEY_FILE; default: DATA_DIR/secrets.key)")
-    var secretsKeyFile: String?
-    @Option(help: "An address range webhooks may reach besides public addresses, e.g. 10.1.0.0/16; repeatable. (env: ROSTER_WEBHOOK_ALLOW, comma-separated; default: public addresses only, and loopback on a loopback listener)")
-    var webhookAllow: [String] = []
-
-    func validate() throws {
-        let below = try Fallbacks(file: configFile())
-        if let listen = below.text(listen, "LISTEN"), (try? Self.parse(listen: listen)) == nil {
-            throw ValidationError("--listen must be HOST:PORT, e.g. 127.0.0.1:7400 (got \"\(listen)\")")
+    /// The settings given as flags, by setting name: each property is named like its setting.
+    var givenFlags: [String: [String]] {
+        var given: [String: [String]] = [:]
+        for child in Mirror(reflecting: self).children {
+            guard let label = child.label, let name = Self.settingName(label) else { continue }
+            switch child.value {
+            case let option as Option<String?>: if let value = option.wrappedValue { given[name] = [value] }
+            case let option as Option<[String]>: if !option.wrappedValue.isEmpty { given[name] = option.wrappedValue }
+            case let flag as Flag<Bool>: if flag.wrappedValue { given[name] = ["1"] }
+            default: break
+            }
         }
-        if let http = below.text(httpListen, "HTTP_LISTEN"), http != "none", (try? Self.parse(listen: http)) == nil {
-            throw ValidationError("--http-listen must be HOST:PORT or none, e.g. 127.0.0.1:7480 (got \"\(http)\")")
-        }
-        if (below.text(tlsCert, "TLS_CERT") == nil) != (below.text(tlsKey, "TLS_KEY") == nil) {
-            throw ValidationError("--tls-cert and --tls-key go together")
-        }
-        if let level = below.text(logLevel, "LOG_LEVEL"), Logger.Level(rawValue: level) == nil {
-            throw ValidationError("unknown log level \"\(level)\"")
-        }
-        if let format = below.text(logFormat, "LOG_FORMAT"), !["text", "json"].contains(format) {
-            throw ValidationError("--log-format is text or json (got \"\(format)\")")
-        }
-        _ = try Self.ranges(webhookAllow, below: below)
+        return given
     }
 
-    /// --webhook-allow, else ROSTER_WEBHOOK_ALLOW (comma-separated), else the file's list.
-    static func ranges(_ flags: [String], below: Fallbacks) throws -> [IPRange] {
-        let texts = !flags.isEmpty ? flags
-            : below.environment["ROSTER_WEBHOOK_ALLOW"].map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
-            ?? below.file?.list("webhook-allow") ?? []
-        return try texts.map { text in
-            guard let range = IPRange(text) else {
-                throw ValidationError("--webhook-allow takes an address or a CIDR range such as 10.1.0.0/16 (got \"\(text)\")")
-            }
-            return range
+    /// "_maxFrameBytes" → "max-frame-bytes", for a property that is a setting's; nil otherwise.
+    static func settingName(_ label: String) -> String? {
+        var name = ""
+        for character in label.drop(while: { $0 == "_" }) {
+            if character.isUppercase { name += "-" + character.lowercased() } else { name.append(character) }
         }
+        return ServerSettings.named(name) == nil ? nil : name
+    }
+
+    /// The configuration from the flags, the environment and the file; every problem at once.
+    private func settings() throws -> ServerConfiguration {
+        do {
+            return try ServerSettings.configuration(flags: givenFlags, environment: ProcessInfo.processInfo.environment,
+                                                    file: configFile()).configuration
+        } catch let error as ServerSettingError {
+            throw ValidationError(error.description)
+        }
+    }
+
+    func validate() throws {
+        _ = try settings()
     }
 
     func run() async throws {
-        let below = try Fallbacks(file: configFile())
-        let level = below.text(logLevel, "LOG_LEVEL").flatMap(Logger.Level.init(rawValue:)) ?? .info
-        let json = below.text(logFormat, "LOG_FORMAT") == "json"
+        var configuration = try settings()
+        configuration.storeDrivers = .withPostgreSQL
+        let json = configuration.logJSON
         // One level for every logger, which SIGHUP may change (`HangupReload`).
-        let levels = LogLevelSwitch(level)
+        let levels = LogLevelSwitch(Logger.Level(rawValue: configuration.logLevel) ?? .info)
         LoggingSystem.bootstrap { label in
             let handler: any LogHandler = json ? JSONLogHandler(label: label) : StreamLogHandler.standardError(label: label)
             return SwitchedLogHandler(handler, levels: levels)
         }
         let logger = Logger(label: "roster.server")
-
-        var configuration = ServerConfiguration(dataDirectory: below.text(dataDirectory, "DATA_DIR") ?? "./roster-data")
-        configuration.storeDrivers = .withPostgreSQL
-        configuration.listen = try Self.parse(listen: below.text(listen, "LISTEN") ?? "127.0.0.1:7400")
-        let http = below.text(httpListen, "HTTP_LISTEN") ?? "127.0.0.1:7480"
-        configuration.httpListen = http == "none" ? nil : try Self.parse(listen: http)
-        configuration.demo = below.flag(demo, "DEMO")
-        configuration.store = try below.text(store, "STORE").map { try StoreLocation(parsing: $0) }
-        configuration.secretsKeyFile = below.text(secretsKeyFile, "SECRETS_KEY_FILE")
-        let certificate = below.text(tlsCert, "TLS_CERT"), clientCA = below.text(tlsClientCa, "TLS_CLIENT_CA")
-        let names = tlsName.isEmpty ? below.file?.list("tls-name") ?? [] : tlsName
-        if below.flag(tls, "TLS") || certificate != nil || clientCA != nil || !names.isEmpty {
-            var settings = ServerConfiguration.TLSSettings()
-            settings.certificateChainFile = certificate
-            settings.privateKeyFile = below.text(tlsKey, "TLS_KEY")
-            settings.clientCAFile = clientCA
-            settings.names = names
-            configuration.tls = settings
-        }
-        var limits = configuration.limits
-        limits.maxConnections = try below.number(maxConnections, "MAX_CONNECTIONS") ?? limits.maxConnections
-        limits.maxFrameBytes = try below.number(maxFrameBytes, "MAX_FRAME_BYTES") ?? limits.maxFrameBytes
-        limits.maxSubscriptionsPerConnection = try below.number(maxSubscriptions, "MAX_SUBSCRIPTIONS") ?? limits.maxSubscriptionsPerConnection
-        limits.maxInFlightRequests = try below.number(maxInFlight, "MAX_IN_FLIGHT") ?? limits.maxInFlightRequests
-        limits.historySize = try below.number(historySize, "HISTORY_SIZE") ?? limits.historySize
-        limits.helloTimeout = try below.number(helloTimeoutMs, "HELLO_TIMEOUT_MS").map(Duration.milliseconds) ?? limits.helloTimeout
-        limits.pingInterval = try below.number(pingIntervalMs, "PING_INTERVAL_MS").map(Duration.milliseconds) ?? limits.pingInterval
-        limits.progressInterval = try below.number(progressIntervalMs, "PROGRESS_INTERVAL_MS").map(Duration.milliseconds)
-            ?? limits.progressInterval
-        if let bytes = try below.number(outboundBufferBytes, "OUTBOUND_BUFFER_BYTES") {
-            limits.outboundHighWaterMark = bytes
-            limits.outboundLowWaterMark = bytes / 4
-        }
-        limits.writeDeadline = try below.number(writeDeadlineMs, "WRITE_DEADLINE_MS").map(Duration.milliseconds) ?? limits.writeDeadline
-        limits.shutdownGrace = try below.number(shutdownGraceMs, "SHUTDOWN_GRACE_MS").map(Duration.milliseconds) ?? limits.shutdownGrace
-        limits.httpMaxConnections = try below.number(httpMaxConnections, "HTTP_MAX_CONNECTIONS") ?? limits.httpMaxConnections
-        limits.workThreads = try below.number(workThreads, "WORK_THREADS") ?? limits.workThreads
-        limits.httpHeaderTimeout = try below.number(httpHeaderTimeoutMs, "HTTP_HEADER_TIMEOUT_MS").map(Duration.milliseconds)
-            ?? limits.httpHeaderTimeout
-        limits.httpIdleTimeout = try below.number(httpIdleTimeoutMs, "HTTP_IDLE_TIMEOUT_MS").map(Duration.milliseconds) ?? limits.httpIdleTimeout
-        configuration.limits = limits
-        configuration.calendarDaysBack = min(366, max(0, try below.number(calendarDaysBack, "CALENDAR_DAYS_BACK") ?? 30))
-        configuration.calendarDaysAhead = min(366, max(1, try below.number(calendarDaysAhead, "CALENDAR_DAYS_AHEAD") ?? 90))
-        var notifications = configuration.notifications
-        if let ms = try below.number(webhookTimeoutMs, "WEBHOOK_TIMEOUT_MS") { notifications.requestTimeout = .milliseconds(max(1, ms)) }
-        if let ms = try below.number(webhookRetryBaseMs, "WEBHOOK_RETRY_BASE_MS") { notifications.retryBase = .milliseconds(max(1, ms)) }
-        if let ms = try below.number(webhookRetryBudgetMs, "WEBHOOK_RETRY_BUDGET_MS") { notifications.retryBudget = .milliseconds(max(0, ms)) }
-        if let days = try below.number(coverageGapDays, "COVERAGE_GAP_DAYS") { notifications.gapDays = min(90, max(1, days)) }
-        notifications.webhookAllow = try Self.ranges(webhookAllow, below: below)
-        configuration.notifications = notifications
-        if let days = try below.number(auditRetentionDays, "AUDIT_RETENTION_DAYS") {
-            guard days > 0 else { throw ValidationError("--audit-retention-days must be at least 1 (got \(days))") }
-            configuration.auditRetention = .seconds(Int64(days) * 86_400)
-        }
-
-        let problems = configuration.problems
-        guard problems.isEmpty else { throw ValidationError(problems.joined(separator: "\n")) }
         ProcessLimits.raiseOpenFileLimit()
         let server = RosterServer(configuration: configuration, logger: logger)
         // SIGHUP re-reads the level the way start-up did: flag, environment, then the file anew.
-        let flagLevel = logLevel, configPath = config
+        let flags = givenFlags, configPath = config
         let reload = HangupReload(server: server, logLevels: levels, logger: logger) {
-            let fresh = try Self.Fallbacks(file: configPath.map(ServerConfigFile.load) ?? Self.environmentConfigFile())
-            guard let text = fresh.text(flagLevel, "LOG_LEVEL") else { return nil }
-            guard let level = Logger.Level(rawValue: text) else { throw ValidationError("unknown log level \"\(text)\"") }
-            return level
+            let file = try configPath.map(ServerConfigFile.load) ?? Self.environmentConfigFile()
+            let fresh = try ServerSettings.configuration(flags: flags, environment: ProcessInfo.processInfo.environment, file: file)
+            return Logger.Level(rawValue: fresh.configuration.logLevel)
         }
         let services = ServiceGroup(configuration: .init(
             services: [.init(service: server), .init(service: reload, successTerminationBehavior: .ignore)],
@@ -237,46 +148,17 @@ struct Serve: AsyncParsableCommand {
         do { return try ServerConfigFile.load(path) } catch { throw ValidationError(error.description) }
     }
 
-    private static func environmentConfigFile() throws -> ServerConfigFile? {
+    static func environmentConfigFile() throws -> ServerConfigFile? {
         guard let path = ProcessInfo.processInfo.environment["ROSTER_CONFIG"] else { return nil }
         do { return try ServerConfigFile.load(path) } catch { throw ValidationError(error.description) }
     }
+}
 
-    /// What stands under a flag: its ROSTER_ variable, then the config file (read once).
-    struct Fallbacks {
-        let file: ServerConfigFile?
-        let environment = ProcessInfo.processInfo.environment
-
-        private static func key(_ name: String) -> String { name.lowercased().replacingOccurrences(of: "_", with: "-") }
-
-        func text(_ flag: String?, _ name: String) -> String? {
-            flag ?? environment["ROSTER_" + name] ?? file?.text(Self.key(name))
-        }
-
-        func number<T: LosslessStringConvertible>(_ flag: T?, _ name: String) throws -> T? {
-            if let flag { return flag }
-            if let text = environment["ROSTER_" + name] {
-                guard let value = T(text) else { throw ValidationError("ROSTER_\(name) must be a number (got \"\(text)\")") }
-                return value
-            }
-            guard let file, let text = file.text(Self.key(name)) else { return nil }
-            guard let value = T(text) else { throw ValidationError("\(file.path): \(Self.key(name)) is out of range (\(text))") }
-            return value
-        }
-
-        /// A flag given, else ROSTER_NAME (1 or 0), else the file.
-        func flag(_ given: Bool, _ name: String) -> Bool {
-            if given { return true }
-            if let text = environment["ROSTER_" + name] { return text == "1" }
-            return file?.flag(Self.key(name)) ?? false
-        }
-    }
-
-    static func parse(listen: String) throws -> HostPort {
-        guard let address = HostPort(parsing: listen, allowingPortZero: true, defaultHost: "0.0.0.0") else {
-            throw ValidationError("--listen must be HOST:PORT (got \"\(listen)\")")
-        }
-        return address
+extension ArgumentHelp {
+    /// A setting's help line from its row in `ServerSettings`.
+    static func setting(_ name: String) -> ArgumentHelp {
+        guard let setting = ServerSettings.named(name) else { preconditionFailure("no setting named \(name)") }
+        return ArgumentHelp(stringLiteral: setting.helpLine)
     }
 }
 
@@ -286,33 +168,21 @@ struct ConfigCommand: AsyncParsableCommand {
         subcommands: [Check.self, Print.self])
 
     struct Check: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Check a YAML configuration file without starting.")
+        static let configuration = CommandConfiguration(abstract: "Check a YAML configuration file without starting: every problem at once, with its line.")
         @Argument(help: "The file.") var file: String
 
         func run() throws {
-            let loaded: ServerConfigFile
-            do { loaded = try ServerConfigFile.load(file) } catch {
+            do {
+                let loaded = try ServerConfigFile.load(file)
+                _ = try ServerSettings.configuration(flags: [:], environment: [:], file: loaded)
+                print("\(file): ok (\(loaded.entries.count) setting\(loaded.entries.count == 1 ? "" : "s"))")
+            } catch let error as ServerConfigFile.Problem {
+                FileHandle.standardError.write(Data("\(error.description)\n".utf8))
+                throw ExitCode(65)
+            } catch let error as ServerSettingError {
                 FileHandle.standardError.write(Data("\(error.description)\n".utf8))
                 throw ExitCode(65)
             }
-            var problems: [String] = []
-            if let listen = loaded.text("listen"), HostPort(parsing: listen, allowingPortZero: true, defaultHost: "0.0.0.0") == nil {
-                problems.append("line \(loaded.entries["listen"]!.line): listen must be HOST:PORT (got \"\(listen)\")")
-            }
-            if let level = loaded.text("log-level"), Logger.Level(rawValue: level) == nil {
-                problems.append("line \(loaded.entries["log-level"]!.line): log-level: unknown level \"\(level)\"")
-            }
-            if let format = loaded.text("log-format"), !["text", "json"].contains(format) {
-                problems.append("line \(loaded.entries["log-format"]!.line): log-format is text or json (got \"\(format)\")")
-            }
-            if (loaded.text("tls-cert") == nil) != (loaded.text("tls-key") == nil) {
-                problems.append("tls-cert and tls-key go together")
-            }
-            guard problems.isEmpty else {
-                FileHandle.standardError.write(Data("\(file):\n  \(problems.joined(separator: "\n  "))\n".utf8))
-                throw ExitCode(65)
-            }
-            print("\(file): ok (\(loaded.entries.count) setting\(loaded.entries.count == 1 ? "" : "s"))")
         }
     }
 
@@ -327,16 +197,13 @@ struct ConfigCommand: AsyncParsableCommand {
             if let path = config ?? environment["ROSTER_CONFIG"] {
                 do { file = try ServerConfigFile.load(path) } catch { throw ValidationError(error.description) }
             }
-            for (key, kind) in ServerConfigFile.keys {
-                let variable = ServerConfigFile.environmentName(of: key)
-                if let value = environment[variable] {
-                    print("\(key) = \(value)\t(environment \(variable))")
-                } else if let file, let entry = file.entries[key] {
-                    let shown = kind == .flag ? (entry.texts == ["1"] ? "true" : "false") : entry.texts.joined(separator: ", ")
-                    print("\(key) = \(shown)\t(\(file.path):\(entry.line))")
-                } else {
-                    print("\(key)\t(default)")
-                }
+            let resolved: (configuration: ServerConfiguration, sources: [String: ServerSettings.Source])
+            do { resolved = try ServerSettings.configuration(flags: [:], environment: environment, file: file) } catch {
+                throw ValidationError(error.description)
+            }
+            for setting in ServerSettings.all {
+                let value = setting.value(in: resolved.configuration)
+                print("\(setting.name) = \(value.isEmpty ? "(none)" : value)\t(\(resolved.sources[setting.name] ?? .defaultValue))")
             }
         }
     }

@@ -175,7 +175,7 @@ import Testing
         let checked = try await cli.server(["config", "check", good.path])
         #expect(checked.status == 0 && checked.stdout.contains("ok (3 settings)"), "\(checked.stderr)")
         let printed = try await cli.server(["config", "print", "--config", good.path])
-        #expect(printed.stdout.contains("demo = true\t(\(good.path):3)") && printed.stdout.contains("listen\t(default)"), "\(printed.stdout)")
+        #expect(printed.stdout.contains("demo = true\t(\(good.path):3)") && printed.stdout.contains("listen = 127.0.0.1:7400\t(default)"), "\(printed.stdout)")
 
         // serve --config: the file's settings apply (JSON logs, the demo) under the flags given.
         try await withServerProcess(arguments: ["--config", good.path]) { server in

@@ -1,0 +1,365 @@
+import Foundation
+import RosterDomain
+import RosterProtocol
+
+/// One setting of `roster-server serve`, defined once: its name is the flag (`--NAME`), the
+/// environment variable (`ROSTER_NAME`, capitals and underscores) and the config-file key; the
+/// row says what it means, reads its text into a `ServerConfiguration` (one grammar per kind),
+/// shows the value a configuration holds (so defaults are shown from the defaults themselves),
+/// and checks its range. `ServerConfiguration.problems` runs every row's check, so a library
+/// caller gets the same refusals as the command.
+public struct ServerSetting: Sendable {
+    public enum Kind: Sendable {
+        /// One value: an address, a path, a word.
+        case text
+        /// A whole number.
+        case number
+        /// On or off: a flag, ROSTER_NAME=1, `name: true`.
+        case flag
+        /// Repeatable: the flag again, a comma-separated variable, a YAML list.
+        case list
+    }
+
+    public let name: String
+    public let kind: Kind
+    /// One sentence; `helpLine` adds the variable and the default.
+    public let help: String
+    private let read: @Sendable (inout ServerConfiguration, [String]) throws(ServerSettingError) -> Void
+    private let shown: @Sendable (ServerConfiguration) -> String
+    private let checked: @Sendable (ServerConfiguration) -> String?
+
+    public var environmentName: String { "ROSTER_" + name.uppercased().replacingOccurrences(of: "-", with: "_") }
+
+    /// The flag's help: the sentence, the variable, the default.
+    public var helpLine: String {
+        let value = shown(.serveDefaults)
+        let environment = kind == .flag ? "\(environmentName)=1" : kind == .list ? "\(environmentName), comma-separated" : environmentName
+        return "\(help) (env: \(environment)\(value.isEmpty ? "" : "; default: \(value)"))"
+    }
+
+    /// Reads `texts` (one, or several for a list) into `configuration`; a text this setting's
+    /// grammar does not take throws a sentence naming the setting.
+    public func read(_ texts: [String], into configuration: inout ServerConfiguration) throws(ServerSettingError) {
+        try read(&configuration, texts)
+    }
+
+    /// The value `configuration` holds, as it would be written; "" for none.
+    public func value(in configuration: ServerConfiguration) -> String { shown(configuration) }
+
+    /// What is wrong with the value `configuration` holds, if anything.
+    public func problem(in configuration: ServerConfiguration) -> String? { checked(configuration) }
+
+    init(_ name: String, _ kind: Kind, _ help: String,
+         read: @escaping @Sendable (inout ServerConfiguration, [String]) throws(ServerSettingError) -> Void,
+         show: @escaping @Sendable (ServerConfiguration) -> String,
+         check: @escaping @Sendable (ServerConfiguration) -> String? = { _ in nil }) {
+        self.name = name
+        self.kind = kind
+        self.help = help
+        self.read = read
+        shown = show
+        checked = check
+    }
+}
+
+/// A setting's text its grammar does not take.
+public struct ServerSettingError: Error, CustomStringConvertible, Equatable {
+    public let description: String
+}
+
+extension ServerSetting {
+    /// A whole number within `range`.
+    static func number(_ name: String, _ path: WritableKeyPath<ServerConfiguration, Int> & Sendable, _ range: ClosedRange<Int>,
+                       _ help: String) -> ServerSetting {
+        ServerSetting(name, .number, help, read: { configuration, texts throws(ServerSettingError) in
+            configuration[keyPath: path] = try wholeNumber(name, texts)
+        }, show: { "\($0[keyPath: path])" }, check: { configuration in
+            let value = configuration[keyPath: path]
+            return range.contains(value) ? nil : "\(name) is \(range.lowerBound) to \(range.upperBound) (got \(value))"
+        })
+    }
+
+    /// A duration given in `unit` (milliseconds or days), within `range` of that unit.
+    static func duration(_ name: String, _ path: WritableKeyPath<ServerConfiguration, Duration> & Sendable, in unit: DurationUnit,
+                         _ range: ClosedRange<Int>, _ help: String) -> ServerSetting {
+        ServerSetting(name, .number, help, read: { configuration, texts throws(ServerSettingError) in
+            let count = try wholeNumber(name, texts)
+            // Out of the range it is refused by the check; here it only has to fit a Duration.
+            configuration[keyPath: path] = unit.duration(max(-unit.limit, min(unit.limit, Int64(count))))
+        }, show: { unit.count($0[keyPath: path]).description }, check: { configuration in
+            let count = unit.count(configuration[keyPath: path])
+            return (Int64(range.lowerBound)...Int64(range.upperBound)).contains(count) ? nil
+                : "\(name) is \(range.lowerBound) to \(range.upperBound) (got \(count))"
+        })
+    }
+
+    /// On or off. Only turning it on does anything: a flag cannot be given as off.
+    static func flag(_ name: String, _ path: WritableKeyPath<ServerConfiguration, Bool> & Sendable, _ help: String) -> ServerSetting {
+        ServerSetting(name, .flag, help, read: { configuration, texts throws(ServerSettingError) in
+            configuration[keyPath: path] = try onOff(name, texts)
+        }, show: { $0[keyPath: path] ? "true" : "false" })
+    }
+
+    static func onOff(_ name: String, _ texts: [String]) throws(ServerSettingError) -> Bool {
+        switch texts {
+        case ["1"], ["true"]: return true
+        case ["0"], ["false"]: return false
+        default: throw ServerSettingError(description: "\(name) is 1 or 0, true or false (got \"\(texts.joined(separator: ","))\")")
+        }
+    }
+
+    /// One word, path or name, as given.
+    static func text(_ name: String, _ path: WritableKeyPath<ServerConfiguration, String?> & Sendable, _ help: String,
+                     shownDefault: String = "") -> ServerSetting {
+        ServerSetting(name, .text, help, read: { configuration, texts throws(ServerSettingError) in
+            configuration[keyPath: path] = try single(name, texts)
+        }, show: { $0[keyPath: path] ?? shownDefault })
+    }
+
+    /// Exactly one value; an empty one is refused.
+    static func single(_ name: String, _ texts: [String]) throws(ServerSettingError) -> String {
+        guard texts.count == 1, let text = texts.first, !text.isEmpty else {
+            throw ServerSettingError(description: "\(name) takes one value (got \(texts.isEmpty ? "none" : "\(texts.count)"))")
+        }
+        return text
+    }
+
+    static func wholeNumber(_ name: String, _ texts: [String]) throws(ServerSettingError) -> Int {
+        let text = try single(name, texts)
+        guard let value = Int(text) else { throw ServerSettingError(description: "\(name): expected a whole number (got \"\(text)\")") }
+        return value
+    }
+
+    static func address(_ name: String, _ texts: [String]) throws(ServerSettingError) -> HostPort {
+        let text = try single(name, texts)
+        guard let address = HostPort(parsing: text, allowingPortZero: true, defaultHost: "0.0.0.0") else {
+            throw ServerSettingError(description: "\(name) must be HOST:PORT, e.g. 127.0.0.1:7400 (got \"\(text)\")")
+        }
+        return address
+    }
+}
+
+/// The unit a duration setting is given in.
+enum DurationUnit: Sendable {
+    case milliseconds, days
+
+    var limit: Int64 { self == .days ? 100_000_000 : Int64.max / 1_000_000 }
+
+    func duration(_ count: Int64) -> Duration { self == .days ? .seconds(count * 86_400) : .milliseconds(count) }
+
+    func count(_ duration: Duration) -> Int64 {
+        self == .days ? duration.components.seconds / 86_400 : duration.milliseconds
+    }
+}
+
+extension ServerConfiguration {
+    /// What `roster-server serve` starts from before any setting is read: the library's defaults,
+    /// the data directory ./roster-data, and the HTTP listener on 127.0.0.1:7480.
+    public static var serveDefaults: ServerConfiguration {
+        var configuration = ServerConfiguration(dataDirectory: "./roster-data")
+        configuration.httpListen = HostPort(host: "127.0.0.1", port: 7480)
+        return configuration
+    }
+
+    /// The TLS settings, made (TLS on) when a TLS setting is read.
+    fileprivate var tlsSettings: TLSSettings {
+        get { tls ?? TLSSettings() }
+        set { tls = newValue }
+    }
+}
+
+/// Every setting of `roster-server serve`, in the order `--help` and `config print` show them.
+public enum ServerSettings {
+    public static let all: [ServerSetting] = [
+        ServerSetting("listen", .text, "Address to listen on, HOST:PORT.", read: { configuration, texts throws(ServerSettingError) in
+            configuration.listen = try ServerSetting.address("listen", texts)
+        }, show: { "\($0.listen)" }),
+        ServerSetting("http-listen", .text, "HTTP address for health, metrics and the on-call JSON API (docs/HTTP.md), HOST:PORT, or none. Not loopback: TLS, as for --listen.",
+                      read: { configuration, texts throws(ServerSettingError) in
+            configuration.httpListen = texts == ["none"] ? nil : try ServerSetting.address("http-listen", texts)
+        }, show: { $0.httpListen.map { "\($0)" } ?? "none" }),
+        ServerSetting("data-dir", .text, "Directory for the database, the TLS files and the first admin token.",
+                      read: { configuration, texts throws(ServerSettingError) in
+            configuration.dataDirectory = try ServerSetting.single("data-dir", texts)
+        }, show: { $0.dataDirectory }),
+        ServerSetting("store", .text, "The database: sqlite:PATH, or postgres://USER@HOST[:PORT]/DATABASE shared by several nodes (docs/SCALING.md).",
+                      read: { configuration, texts throws(ServerSettingError) in
+            let text = try ServerSetting.single("store", texts)
+            do { configuration.store = try StoreLocation(parsing: text) } catch {
+                throw ServerSettingError(description: "store: \(error)")
+            }
+        }, show: { $0.store.map { "\($0)" } ?? "SQLite in data-dir" }),
+        .flag("demo", \.demo, "Create the demo tenant once and keep its plan rolling."),
+        ServerSetting("tls", .flag, "Serve TLS. Without --tls-cert/--tls-key, a CA and certificate are generated in DATA_DIR/tls. Required on non-loopback addresses.",
+                      read: { configuration, texts throws(ServerSettingError) in
+            if try ServerSetting.onOff("tls", texts) { configuration.tls = configuration.tlsSettings }
+        }, show: { $0.tls == nil ? "false" : "true" }),
+        ServerSetting("tls-cert", .text, "PEM certificate chain (server certificate first). Implies --tls.", read: { configuration, texts throws(ServerSettingError) in
+            configuration.tlsSettings.certificateChainFile = try ServerSetting.single("tls-cert", texts)
+        }, show: { $0.tls?.certificateChainFile ?? "" }, check: { configuration in
+            (configuration.tls?.certificateChainFile == nil) != (configuration.tls?.privateKeyFile == nil)
+                ? "tls-cert and tls-key go together" : nil
+        }),
+        ServerSetting("tls-key", .text, "PEM private key of --tls-cert.", read: { configuration, texts throws(ServerSettingError) in
+            configuration.tlsSettings.privateKeyFile = try ServerSetting.single("tls-key", texts)
+        }, show: { $0.tls?.privateKeyFile ?? "" }),
+        ServerSetting("tls-client-ca", .text, "Require client certificates issued by the CAs in this PEM file (mTLS). Implies --tls.",
+                      read: { configuration, texts throws(ServerSettingError) in
+            configuration.tlsSettings.clientCAFile = try ServerSetting.single("tls-client-ca", texts)
+        }, show: { $0.tls?.clientCAFile ?? "" }),
+        ServerSetting("tls-name", .list, "Another name for the generated certificate (DNS name or IP); repeatable. Implies --tls.",
+                      read: { configuration, texts throws(ServerSettingError) in
+            guard !texts.isEmpty else { return }
+            configuration.tlsSettings.names = texts
+        }, show: { $0.tls?.names.joined(separator: ", ") ?? "" }),
+        ServerSetting("log-level", .text, "Log level: trace, debug, info, notice, warning, error.", read: { configuration, texts throws(ServerSettingError) in
+            let text = try ServerSetting.single("log-level", texts)
+            guard ServerConfiguration.logLevels.contains(text) else {
+                throw ServerSettingError(description: "log-level: unknown level \"\(text)\" (\(ServerConfiguration.logLevels.joined(separator: ", ")))")
+            }
+            configuration.logLevel = text
+        }, show: { $0.logLevel }),
+        ServerSetting("log-format", .text, "Log format: text, or json (one object per line, for journald and log shippers).",
+                      read: { configuration, texts throws(ServerSettingError) in
+            let text = try ServerSetting.single("log-format", texts)
+            guard text == "text" || text == "json" else { throw ServerSettingError(description: "log-format is text or json (got \"\(text)\")") }
+            configuration.logJSON = text == "json"
+        }, show: { $0.logJSON ? "json" : "text" }),
+        .number("max-connections", \.limits.maxConnections, 1...1_000_000, "Maximum simultaneous protocol connections; past it RESOURCE_EXHAUSTED."),
+        .number("max-frame-bytes", \.limits.maxFrameBytes, WireProtocol.handshakeMaxFrameLength...(64 << 20),
+                "Maximum frame size after the handshake, in bytes."),
+        .number("max-subscriptions", \.limits.maxSubscriptionsPerConnection, 1...1_024, "Maximum subscriptions per connection."),
+        .number("max-in-flight", \.limits.maxInFlightRequests, 1...10_000,
+                "Maximum requests (queries, changes, imports) awaiting their answer per connection; past it RESOURCE_EXHAUSTED."),
+        .number("http-max-connections", \.limits.httpMaxConnections, 1...1_000_000, "Maximum simultaneous HTTP connections; past it 503."),
+        .number("work-threads", \.limits.workThreads, 0...256, "Threads that resolve schedules and plan changes, off the event loops; 0: one per core, at least 2."),
+        .number("max-queued-work-per-tenant", \.limits.maxQueuedWorkPerTenant, 1...100_000,
+                "Jobs one tenant may have waiting for the work threads; past it RESOURCE_EXHAUSTED."),
+        .number("frames-per-turn", \.limits.framesPerTurn, 1...10_000, "Frames of one connection's read worked through before the event loop serves others."),
+        .duration("http-header-timeout-ms", \.limits.httpHeaderTimeout, in: .milliseconds, 100...600_000,
+                  "Milliseconds an HTTP connection has for its TLS handshake and each request's head and body."),
+        .duration("http-idle-timeout-ms", \.limits.httpIdleTimeout, in: .milliseconds, 100...86_400_000,
+                  "Milliseconds an HTTP connection may stay open between requests."),
+        .number("http-max-body-bytes", \.limits.httpMaxBodyBytes, 0...(64 << 20), "Bytes of an HTTP request body; more closes the connection."),
+        .number("history-size", \.limits.historySize, 1...10_000_000, "Revisions kept for resume."),
+        .duration("hello-timeout-ms", \.limits.helloTimeout, in: .milliseconds, 100...600_000, "Milliseconds a new connection has to send Hello."),
+        .duration("ping-interval-ms", \.limits.pingInterval, in: .milliseconds, 100...3_600_000,
+                  "Ping interval in milliseconds; a peer silent for 1.5 intervals is closed."),
+        .duration("progress-interval-ms", \.limits.progressInterval, in: .milliseconds, 100...86_400_000,
+                  "Milliseconds between Progress bookmarks to idle subscribers."),
+        ServerSetting("outbound-buffer-bytes", .number, "Outbound bytes queued per connection before it is a slow consumer (reading resumes below a quarter of it).",
+                      read: { configuration, texts throws(ServerSettingError) in
+            let bytes = try ServerSetting.wholeNumber("outbound-buffer-bytes", texts)
+            configuration.limits.outboundHighWaterMark = bytes
+            configuration.limits.outboundLowWaterMark = bytes / 4
+        }, show: { "\($0.limits.outboundHighWaterMark)" }, check: { configuration in
+            let bytes = configuration.limits.outboundHighWaterMark
+            return (4_096...(1 << 30)).contains(bytes) ? nil : "outbound-buffer-bytes is 4096 to \(1 << 30) (got \(bytes))"
+        }),
+        .duration("write-deadline-ms", \.limits.writeDeadline, in: .milliseconds, 100...600_000,
+                  "Milliseconds a slow consumer's writes may stall before it is disconnected."),
+        .duration("shutdown-grace-ms", \.limits.shutdownGrace, in: .milliseconds, 0...600_000, "Milliseconds clients get after GoingAway."),
+        .duration("audit-retention-days", \.auditRetention, in: .days, 1...36_600, "Days audit entries are kept."),
+        .number("calendar-days-back", \.calendarDaysBack, 0...366, "Days of past shifts in a calendar feed."),
+        .number("calendar-days-ahead", \.calendarDaysAhead, 1...366, "Days of future shifts in a calendar feed."),
+        .duration("webhook-timeout-ms", \.notifications.requestTimeout, in: .milliseconds, 1...600_000,
+                  "Milliseconds a webhook endpoint has to answer."),
+        .duration("webhook-retry-base-ms", \.notifications.retryBase, in: .milliseconds, 1...86_400_000,
+                  "Milliseconds before a failed webhook delivery's first retry; each later one waits twice as long, at most an hour."),
+        .duration("webhook-retry-budget-ms", \.notifications.retryBudget, in: .milliseconds, 0...31_622_400_000,
+                  "Milliseconds a webhook endpoint may keep failing before it is disabled."),
+        .number("coverage-gap-days", \.notifications.gapDays, 1...90, "Days ahead in which a schedule with nobody on duty is a coverage.gap event."),
+        ServerSetting("webhook-allow", .list, "An address range webhooks may reach besides public addresses, e.g. 10.1.0.0/16; repeatable.",
+                      read: { configuration, texts throws(ServerSettingError) in
+            configuration.notifications.webhookAllow = try texts.map { text throws(ServerSettingError) in
+                guard let range = IPRange(text) else {
+                    throw ServerSettingError(description: "webhook-allow takes an address or a CIDR range such as 10.1.0.0/16 (got \"\(text)\")")
+                }
+                return range
+            }
+        }, show: { configuration in
+            configuration.notifications.webhookAllow.isEmpty ? "" : configuration.notifications.webhookAllow.map(\.description).joined(separator: ", ")
+        }),
+        .text("secrets-key-file", \.secretsKeyFile, "The key webhook secrets are sealed with in the store; made if missing. Nodes sharing a store need the same file.",
+              shownDefault: "DATA_DIR/secrets.key"),
+    ]
+
+    /// The row named `name`.
+    public static func named(_ name: String) -> ServerSetting? { all.first { $0.name == name } }
+
+    /// Where a setting's value came from.
+    public enum Source: Sendable, Equatable, CustomStringConvertible {
+        case flag
+        case environment(String)
+        case file(path: String, line: Int)
+        case defaultValue
+
+        public var description: String {
+            switch self {
+            case .flag: "flag"
+            case .environment(let name): "environment \(name)"
+            case .file(let path, let line): "\(path):\(line)"
+            case .defaultValue: "default"
+            }
+        }
+    }
+
+    /// The configuration `serve` runs with: each setting from its flag if given, else its
+    /// environment variable, else the file, else the default; then every range checked. Every
+    /// problem is reported at once, each naming its setting (and the file's line).
+    ///
+    /// - Parameter flags: the texts of the flags given, by setting name (a flag given as on: ["1"]).
+    public static func configuration(flags: [String: [String]], environment: [String: String], file: ServerConfigFile?)
+        throws(ServerSettingError) -> (configuration: ServerConfiguration, sources: [String: Source])
+    {
+        var configuration = ServerConfiguration.serveDefaults
+        var sources: [String: Source] = [:]
+        var problems: [String] = []
+        for setting in all {
+            let texts: [String]
+            let source: Source
+            if let given = flags[setting.name], !given.isEmpty {
+                (texts, source) = (given, .flag)
+            } else if let text = environment[setting.environmentName] {
+                let values = setting.kind == .list
+                    ? text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } : [text]
+                (texts, source) = (values, .environment(setting.environmentName))
+            } else if let file, let entry = file.entries[setting.name] {
+                (texts, source) = (entry.texts, .file(path: file.path, line: entry.line))
+            } else {
+                sources[setting.name] = .defaultValue
+                continue
+            }
+            sources[setting.name] = source
+            do {
+                try setting.read(texts, into: &configuration)
+            } catch {
+                problems.append(Self.located(error.description, source))
+            }
+        }
+        for setting in all {
+            if let problem = setting.problem(in: configuration) {
+                problems.append(Self.located(problem, sources[setting.name] ?? .defaultValue))
+            }
+        }
+        guard problems.isEmpty else { throw ServerSettingError(description: Self.inFileOrder(problems).joined(separator: "\n")) }
+        return (configuration, sources)
+    }
+
+    /// A file's problems by line, after the others (stable otherwise).
+    private static func inFileOrder(_ problems: [String]) -> [String] {
+        func line(_ problem: String) -> Int {
+            guard let range = problem.range(of: ": line ") else { return -1 }
+            return Int(problem[range.upperBound...].prefix { $0.isNumber }) ?? -1
+        }
+        return problems.enumerated().sorted { (line($0.element), $0.offset) < (line($1.element), $1.offset) }.map(\.element)
+    }
+
+    private static func located(_ problem: String, _ source: Source) -> String {
+        switch source {
+        case .file(let path, let line): "\(path): line \(line): \(problem)"
+        case .environment(let name): "\(name): \(problem)"
+        case .flag, .defaultValue: problem
+        }
+    }
+}
