@@ -65,7 +65,12 @@ import Testing
                                            "--end", Self.iso(third.addingTimeInterval(3600))]).status == 0)
                 #expect(try await cli.run(["admin", "shift", "add", "--employee", "Alan Turing", "--start", Self.iso(third),
                                            "--end", Self.iso(third.addingTimeInterval(3600))]).status == 0)
-                try await Task.sleep(for: .milliseconds(500))  // the watch has the revisions
+                // The watch's cache (which --offline reads) has both new shifts before the kill.
+                let window = ["oncall", "--from", Self.iso(third), "--to", Self.iso(third.addingTimeInterval(3600)), "--offline"]
+                #expect(await eventually(10) {
+                    let plan = (try? await cli.run(window))?.stdout ?? ""
+                    return plan.contains("Ada Lovelace") && plan.contains("Alan Turing")
+                }, "the watch cached the revisions")
                 await server.kill9()
                 let killedBeforeTheHandoff = Date() < third
                 #expect(await eventually(20) { lines(fields).count == 2 }, "\(lines(fields))")

@@ -43,7 +43,8 @@ import Testing
             let client = try await harness.connect()
             gate.hold()
             async let first = client.admin(.setMotd(.with { $0.motd = "one" }))
-            try await Task.sleep(for: .milliseconds(100))  // let the first reach the server and block on the gate
+            // The first is in flight once its commit waits at the gate.
+            #expect(await eventually(10) { gate.held == 1 })
             do {
                 try await client.admin(.setMotd(.with { $0.motd = "two" }))
                 Issue.record("expected RESOURCE_EXHAUSTED")

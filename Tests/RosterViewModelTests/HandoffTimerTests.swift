@@ -15,7 +15,7 @@ import Testing
         let source = FakeRosterSource()
         let model = RosterScreenModel(source: source, clock: { instant.withLockedValue { $0 } })
         let running = Task { await model.run() }
-        try await Task.sleep(for: .milliseconds(20))
+        #expect(await eventually { source.started.withLockedValue { $0 } == 1 }, "the model runs and waits for the source")
         source.continuation.yield(.synced(cached([ada, grace], shifts: shifts)))
         source.continuation.yield(.connectionState(.reconnecting(attempt: 1, nextRetry: Date())))
         #expect(await eventually { model.onDuty.first?.status.current.map(\.employee.firstName) == ["Ada"] })
