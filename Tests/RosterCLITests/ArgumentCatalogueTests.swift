@@ -34,8 +34,8 @@ import Testing
 
     static let serverCases: [(String, [String], String)] = [
         ("a bad listen address", ["serve", "--listen", "everywhere"], "HOST:PORT"),
-        ("an unknown log level", ["serve", "--log-level", "loud"], "log level"),
-        ("a certificate without its key", ["serve", "--tls-cert", "/tmp/x.pem"], "--tls-key"),
+        ("an unknown log level", ["serve", "--log-level", "loud"], "--log-level: unknown level \"loud\""),
+        ("a certificate without its key", ["serve", "--tls-cert", "/tmp/x.pem"], "--tls-cert and tls-key go together"),
         ("an unknown role", ["token", "create", "--tenant", "demo", "--role", "boss"], "boss"),
         ("an unreadable expiry", ["token", "create", "--tenant", "demo", "--role", "reader", "--expires", "soon"], "--expires"),
         ("an expiry without a unit", ["token", "create", "--tenant", "demo", "--role", "reader", "--expires", "90"], "--expires"),

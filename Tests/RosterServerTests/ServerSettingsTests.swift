@@ -46,7 +46,7 @@ import Testing
             try ServerSettings.configuration(flags: ["listen": ["nowhere"]], environment: ["ROSTER_HISTORY_SIZE": "lots"], file: file)
         }
         let lines = try #require(error).description.split(separator: "\n").map(String.init)
-        #expect(lines.contains("listen must be HOST:PORT, e.g. 127.0.0.1:7400 (got \"nowhere\")"), "\(lines)")
+        #expect(lines.contains("--listen must be HOST:PORT, e.g. 127.0.0.1:7400 (got \"nowhere\")"), "\(lines)")
         #expect(lines.contains("ROSTER_HISTORY_SIZE: history-size: expected a whole number (got \"lots\")"), "\(lines)")
         #expect(Array(lines.suffix(5)) == [
             "roster.yaml: line 1: max-connections is 1 to 1000000 (got 0)",

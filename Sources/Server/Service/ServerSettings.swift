@@ -359,7 +359,8 @@ public enum ServerSettings {
         switch source {
         case .file(let path, let line): "\(path): line \(line): \(problem)"
         case .environment(let name): "\(name): \(problem)"
-        case .flag, .defaultValue: problem
+        case .flag: "--" + problem  // each problem starts with its setting's name
+        case .defaultValue: problem
         }
     }
 }
