@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "RosterProtocol", targets: ["RosterProtocol"]),
         .library(name: "RosterDomain", targets: ["RosterDomain"]),
+        .library(name: "RosterStore", targets: ["RosterStore"]),
         .library(name: "RosterServer", targets: ["RosterServer"]),
         .library(name: "RosterStorePostgres", targets: ["RosterStorePostgres"]),
         .library(name: "RosterClient", targets: ["RosterClient"]),
@@ -65,16 +66,28 @@ let package = Package(
             ],
             path: "Sources/Protocol"
         ),
+        // The store: its protocol and records, the SQLite store (GRDB), the data directory and
+        // backups. What the server and the PostgreSQL store build on; no server types.
         .target(
-            name: "RosterServer",
+            name: "RosterStore",
             dependencies: [
                 "RosterDomain", "RosterProtocol", "RosterTLS",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Sources/Store"
+        ),
+        .target(
+            name: "RosterServer",
+            dependencies: [
+                "RosterDomain", "RosterProtocol", "RosterTLS", "RosterStore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -83,13 +96,14 @@ let package = Package(
             ],
             path: "Sources/Server"
         ),
-        // The PostgreSQL store that several nodes share, on postgres-nio. Only the executables
-        // and the tests link it: the server library, and what embeds or fuzzes it, build without
-        // postgres-nio and the two BoringSSL copies it brings.
+        // The PostgreSQL store that several nodes share, on postgres-nio: a RosterStore like the
+        // SQLite one, with no server types. Only the executables and the tests link it: the server
+        // library, and what embeds or fuzzes it, build without postgres-nio and the two BoringSSL
+        // copies it brings.
         .target(
             name: "RosterStorePostgres",
             dependencies: [
-                "RosterServer", "RosterDomain", "RosterProtocol",
+                "RosterStore", "RosterDomain", "RosterProtocol",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -120,7 +134,7 @@ let package = Package(
         .executableTarget(
             name: "roster-server",
             dependencies: [
-                "RosterServer", "RosterStorePostgres", "RosterProtocol", "RosterDomain",
+                "RosterServer", "RosterStore", "RosterStorePostgres", "RosterProtocol", "RosterDomain",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -149,7 +163,7 @@ let package = Package(
         .target(
             name: "RosterBench",
             dependencies: [
-                "RosterProtocol", "RosterDomain", "RosterClient", "RosterTLS", "RosterServer",
+                "RosterProtocol", "RosterDomain", "RosterClient", "RosterTLS", "RosterServer", "RosterStore",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -197,7 +211,7 @@ let package = Package(
         .target(
             name: "RosterTestSupport",
             dependencies: [
-                "RosterServer", "RosterClient", "RosterProtocol", "RosterDomain", "RosterTLS",
+                "RosterServer", "RosterStore", "RosterClient", "RosterProtocol", "RosterDomain", "RosterTLS",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -210,7 +224,7 @@ let package = Package(
         .testTarget(
             name: "RosterServerTests",
             dependencies: [
-                "RosterTestSupport", "RosterServer", "RosterStorePostgres", "RosterClient", "RosterProtocol", "RosterDomain", "RosterTLS",
+                "RosterTestSupport", "RosterServer", "RosterStore", "RosterStorePostgres", "RosterClient", "RosterProtocol", "RosterDomain", "RosterTLS",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -225,7 +239,7 @@ let package = Package(
         .testTarget(
             name: "RosterClientTests",
             dependencies: [
-                "RosterTestSupport", "RosterServer", "RosterClient", "RosterCommandLine", "RosterProtocol", "RosterDomain",
+                "RosterTestSupport", "RosterServer", "RosterStore", "RosterClient", "RosterCommandLine", "RosterProtocol", "RosterDomain",
                 "RosterTLS",
             ],
             path: "Tests/RosterClientTests"

@@ -43,7 +43,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "FuzzParsers",
-            dependencies: ["FuzzDriver", .product(name: "RosterDomain", package: root), .product(name: "RosterServer", package: root),
+            dependencies: ["FuzzDriver", .product(name: "RosterDomain", package: root), .product(name: "RosterServer", package: root), .product(name: "RosterStore", package: root),
                            .product(name: "RosterCommandLine", package: root)],
             path: "Sources/FuzzParsers"
         ),

@@ -2,6 +2,7 @@ import Foundation
 import RosterClient
 import RosterDomain
 import RosterProtocol
+import RosterStore
 import RosterServer
 
 /// A big tenant served by a roster-server process: how long it takes to load, what it holds in

@@ -1,6 +1,7 @@
 import Foundation
 import RosterDomain
 import RosterProtocol
+import RosterStore
 
 /// Turns admin requests into committed revisions: resolve and validate against the current state,
 /// commit durably through the store and record it in the tenant. The caller answers the admin,

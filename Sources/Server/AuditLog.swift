@@ -1,5 +1,6 @@
 import RosterDomain
 import RosterProtocol
+import RosterStore
 
 /// What the audit log records (who, when, from where, what with the values before, and why) and
 /// how an admin's GetAudit is matched. Change entries are written by the store in the same

@@ -4,6 +4,7 @@ import NIOCore
 import NIOHTTP1
 import RosterDomain
 import RosterProtocol
+import RosterStore
 
 /// One server connection's whole inbound path (frame decoder, handshake, authentication,
 /// dispatch, subscriptions) on a channel the caller provides, with no listener: what the

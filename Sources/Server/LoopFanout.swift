@@ -1,6 +1,7 @@
 import NIOCore
 import RosterDomain
 import RosterProtocol
+import RosterStore
 
 /// The subscribers of one tenant on one event loop. Touched only on that loop: a push costs one
 /// hop per loop, then a plain loop over subscribers writing a shared buffer, then one flush per

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import RosterDomain
+import RosterStore
 
 /// Several nodes on one shared store (docs/SCALING.md): each holds every tenant in memory and
 /// learns of the others' commits from the store's announcements, reading the history entries

@@ -1,6 +1,7 @@
 import NIOCore
 import RosterDomain
 import RosterProtocol
+import RosterStore
 
 /// Builds the bodies of pushed events. Unfiltered bodies are built once per event by
 /// `TenantRuntime`; a loop builds a filtered body at most once per distinct filter.

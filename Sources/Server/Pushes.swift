@@ -1,5 +1,6 @@
 import NIOCore
 import RosterDomain
+import RosterStore
 
 /// A notice on its way to NOTICES subscribers.
 struct NoticePush: Sendable {

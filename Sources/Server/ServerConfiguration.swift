@@ -1,6 +1,7 @@
 import NIOCore
 import RosterDomain
 import RosterProtocol
+import RosterStore
 
 /// Everything a server can be told. Defaults are what `roster-server serve` uses.
 public struct ServerConfiguration: Sendable {

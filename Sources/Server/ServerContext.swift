@@ -3,6 +3,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import RosterDomain
 import RosterProtocol
+import RosterStore
 import RosterTLS
 
 /// Told to every connection when the server shuts down.

@@ -2,6 +2,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import RosterDomain
 import RosterProtocol
+import RosterStore
 
 /// Subscribing to a tenant: what a subscription starts from (a snapshot or a replay), its
 /// refusals, and its registration with the subscriber's loop's fan-out.

@@ -2,6 +2,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import RosterDomain
 import RosterProtocol
+import RosterStore
 
 /// One tenant's live state in the server: data, revision, retained history, the on-duty engine
 /// and the last on-duty set announced, plus the subscribers on every event loop.

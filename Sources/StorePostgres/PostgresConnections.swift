@@ -1,7 +1,7 @@
 import Logging
 import NIOConcurrencyHelpers
 import PostgresNIO
-import RosterServer
+import RosterStore
 
 /// The shared store's connections to PostgreSQL: up to `limit` open at once, each lent to one
 /// caller at a time, opened when one is needed and dropped once PostgreSQL has closed it.

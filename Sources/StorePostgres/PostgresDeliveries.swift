@@ -3,7 +3,7 @@ import Logging
 import PostgresNIO
 import RosterDomain
 import RosterProtocol
-import RosterServer
+import RosterStore
 
 /// Webhook deliveries: leasing the next due one per webhook, and recording each attempt.
 extension PostgresRosterStore {

@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import RosterDomain
-import RosterServer
+import RosterStore
 
 /// The notification tables in PostgreSQL. Work that must happen once although every node runs
 /// a dispatcher is claimed in the database: publishing takes an advisory lock (one node assigns

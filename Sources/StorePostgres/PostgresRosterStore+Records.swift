@@ -3,7 +3,7 @@ import Logging
 import PostgresNIO
 import RosterDomain
 import RosterProtocol
-import RosterServer
+import RosterStore
 
 /// Tokens, the audit log and calendar feeds in the shared store.
 extension PostgresRosterStore {

@@ -3,7 +3,7 @@ import Logging
 import PostgresNIO
 import RosterDomain
 import RosterProtocol
-import RosterServer
+import RosterStore
 
 /// The shared store: one PostgreSQL database that several roster-server nodes write through.
 ///

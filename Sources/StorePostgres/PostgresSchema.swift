@@ -3,7 +3,7 @@ import Logging
 import PostgresNIO
 import RosterDomain
 import RosterProtocol
-import RosterServer
+import RosterStore
 
 /// The PostgreSQL schema: migrations applied in order under an advisory lock, so nodes starting
 /// together migrate once.

@@ -1,4 +1,4 @@
-import RosterServer
+import RosterStore
 
 extension StoreDrivers {
     /// SQLite (built in) and PostgreSQL: what roster-server and the tests open.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RosterDomain
+import RosterStore
 import RosterServer
 import RosterStorePostgres
 

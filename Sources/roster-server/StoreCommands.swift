@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RosterServer
+import RosterStore
 import RosterStorePostgres
 
 // The store over the years: an online backup, a checked restore, and what a data directory holds.

@@ -3,6 +3,7 @@ import RosterClient
 import RosterDomain
 import RosterProtocol
 @testable import RosterServer
+import RosterStore
 import RosterTestSupport
 import Testing
 

@@ -5,6 +5,7 @@ import RosterClient
 import RosterDomain
 import RosterProtocol
 import RosterServer
+import RosterStore
 import RosterTestSupport
 import Testing
 

@@ -2,6 +2,7 @@ import Foundation
 import RosterDomain
 import RosterProtocol
 import RosterServer
+import RosterStore
 import RosterTestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import RosterDomain
 @testable import RosterServer
+import RosterStore
 import Testing
 
 /// The events derived from a plan: handoffs, reminders and gaps written ahead of time, and what

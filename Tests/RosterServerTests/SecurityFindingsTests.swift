@@ -6,6 +6,7 @@ import RosterClient
 import RosterDomain
 import RosterProtocol
 @testable import RosterServer
+import RosterStore
 import RosterTestSupport
 import RosterTLS
 import Testing

@@ -3,6 +3,7 @@ import GRDB
 import RosterDomain
 import RosterProtocol
 import RosterServer
+import RosterStore
 import RosterStorePostgres
 import RosterTestSupport
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import RosterDomain
+import RosterStore
 
 /// What `roster-server token ...` and `roster-server tenant ...` do, on the data directory's
 /// store. A running server picks the changes up within `tokenRefresh`.

@@ -1,5 +1,6 @@
 import Foundation
 import RosterDomain
+import RosterStore
 import RosterTLS
 
 /// Seals the secrets the server must be able to use again (webhook signing keys) before they

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import RosterStore
 import RosterTLS
 
 /// The certificate the server presents. Either files the operator gave, or, with none given,

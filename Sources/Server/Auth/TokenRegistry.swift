@@ -1,5 +1,6 @@
 import NIOConcurrencyHelpers
 import RosterDomain
+import RosterStore
 import RosterTLS
 
 /// The tokens a running server accepts, mirrored from the store. `roster-server token ...`

@@ -6,6 +6,7 @@ import NIOHTTP1
 import NIOPosix
 import RosterDomain
 import RosterProtocol
+import RosterStore
 import RosterTLS
 
 /// What the HTTP listener knows of its server: nothing while starting (health says so), then

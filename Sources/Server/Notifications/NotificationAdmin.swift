@@ -1,6 +1,7 @@
 import Foundation
 import RosterDomain
 import RosterProtocol
+import RosterStore
 
 extension ServerContext {
     /// NotificationAdmin (admin role): webhooks and reminder rules of the connection's tenant.

@@ -3,6 +3,7 @@ import Logging
 import NIOConcurrencyHelpers
 import RosterDomain
 import RosterProtocol
+import RosterStore
 import RosterTLS
 
 /// Decides what goes into the outbox: the events each admin change causes (written in the

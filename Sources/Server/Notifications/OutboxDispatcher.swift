@@ -5,6 +5,7 @@ import NIOCore
 import NIOPosix
 import RosterDomain
 import RosterProtocol
+import RosterStore
 import RosterTLS
 
 /// How a webhook request is signed (docs/NOTIFICATIONS.md, "Verifying a delivery"): HMAC-SHA256

@@ -5,6 +5,7 @@ import NIOCore
 import NIOPosix
 import RosterDomain
 import RosterProtocol
+import RosterStore
 import RosterTLS
 import ServiceLifecycle
 

@@ -1,6 +1,7 @@
 import Foundation
 import RosterDomain
 import RosterProtocol
+import RosterStore
 
 /// One setting of `roster-server serve`, defined once: its name is the flag (`--NAME`), the
 /// environment variable (`ROSTER_NAME`, capitals and underscores) and the config-file key; the

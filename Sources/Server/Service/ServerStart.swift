@@ -5,6 +5,7 @@ import NIOCore
 import NIOPosix
 import RosterDomain
 import RosterProtocol
+import RosterStore
 import RosterTLS
 
 /// How a server starts: each step that takes hold of something adds a `ServerPart` that lets

@@ -75,7 +75,7 @@ public enum StoreBackup {
         try await NIOThreadPool.singleton.runIfActive { try checkBlocking(path) }
     }
 
-    static func checkBlocking(_ path: String) throws -> Summary {
+    package static func checkBlocking(_ path: String) throws -> Summary {
         var configuration = Configuration()
         configuration.readonly = true
         let queue: DatabaseQueue

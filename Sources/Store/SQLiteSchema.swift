@@ -2,7 +2,7 @@ import GRDB
 
 /// The SQLite schema, one migration per version; `StoreSchema` lists the versions every store knows.
 extension SQLiteRosterStore {
-    static var migrator: DatabaseMigrator {
+    package static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
             try db.execute(sql: """

@@ -1,71 +1,16 @@
 import Foundation
 import RosterDomain
-import RosterTLS
+import RosterStore
 
-/// What a notification is about (docs/NOTIFICATIONS.md, "Events").
-public enum NotificationType: String, Sendable, Codable, CaseIterable {
-    case onDutyChanged = "on-duty.changed"
-    case shiftStarting = "shift.starting"
-    case shiftsChanged = "shifts.changed"
-    case coverageGap = "coverage.gap"
-    /// `admin webhook test`: delivered to one webhook only.
-    case ping
-}
-
-/// One event in the outbox: typed, with an id that is the same however often it is derived
-/// (so writing it twice stores it once), the revision of the plan it comes from, the instant it
-/// is about, and when it is due to be sent.
-public struct NotificationEvent: Sendable, Hashable {
-    public var id: String
-    public var type: NotificationType
-    public var tenantID: String
-    public var revision: UInt64
-    public var about: UnixMillis
-    /// Not sent before this instant (a reminder's; the others are due when written).
-    public var due: UnixMillis
-    /// Set for time-driven events still to come, which a plan change may withdraw.
-    public var planned: Bool
-    /// The schedules it concerns, for webhooks and subscriptions filtered by schedule.
-    public var scheduleIDs: [String]
-    /// The people it concerns, for subscriptions filtered to a person.
-    public var people: [String]
-    /// The JSON body a webhook receives (docs/NOTIFICATIONS.md, "Payloads").
-    public var payload: Data
-
-    /// A stable id from what makes the event unique: a webhook receiver deduplicates on it.
-    static func id(tenantID: String, key: String) -> String {
-        "evt_" + Crypto.hex(Crypto.sha256(Array("\(tenantID)\u{1F}\(key)".utf8))).prefix(24)
-    }
-
+extension NotificationEvent {
     /// - Parameter planned: a time-driven event written ahead of `due`, which a plan change
     ///   may withdraw; the others are written with the change that caused them.
     init(type: NotificationType, tenantID: String, key: String, revision: UInt64, about: UnixMillis, due: UnixMillis,
          planned: Bool, scheduleIDs: [String], people: [String], data: some Encodable) {
-        id = Self.id(tenantID: tenantID, key: key)
-        self.type = type
-        self.tenantID = tenantID
-        self.revision = revision
-        self.about = about
-        self.due = due
-        self.planned = planned
-        self.scheduleIDs = scheduleIDs
-        self.people = people
-        payload = NotificationPayload.encode(id: id, type: type, tenantID: tenantID, revision: revision, about: about, data: data)
-    }
-
-    /// An event as read back from the outbox.
-    public init(id: String, type: NotificationType, tenantID: String, revision: UInt64, about: UnixMillis, due: UnixMillis,
-                planned: Bool, scheduleIDs: [String], people: [String], payload: Data) {
-        self.id = id
-        self.type = type
-        self.tenantID = tenantID
-        self.revision = revision
-        self.about = about
-        self.due = due
-        self.planned = planned
-        self.scheduleIDs = scheduleIDs
-        self.people = people
-        self.payload = payload
+        let id = Self.id(tenantID: tenantID, key: key)
+        self.init(id: id, type: type, tenantID: tenantID, revision: revision, about: about, due: due, planned: planned,
+                  scheduleIDs: scheduleIDs, people: people,
+                  payload: NotificationPayload.encode(id: id, type: type, tenantID: tenantID, revision: revision, about: about, data: data))
     }
 }
 

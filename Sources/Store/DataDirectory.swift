@@ -112,14 +112,14 @@ public final class DataDirectoryLock: Sendable {
 
 /// Files the server writes (every one mode 0600). Blocking: call from a thread of its own
 /// (NIOThreadPool), never from an async function directly.
-enum PrivateFile {
-    static func write(_ text: String, to path: String) throws {
+package enum PrivateFile {
+    package static func write(_ text: String, to path: String) throws {
         try AtomicFile.write(text, to: path, mode: 0o600)
     }
 
     /// Creates an empty file with `mode` unless it exists (SQLite then gives its -wal and -shm
     /// files the same mode).
-    static func createEmpty(_ path: String, mode: mode_t = 0o600) throws {
+    package static func createEmpty(_ path: String, mode: mode_t = 0o600) throws {
         let descriptor = open(path, O_CREAT | O_WRONLY, mode)
         guard descriptor >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path]) }
         close(descriptor)

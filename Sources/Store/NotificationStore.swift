@@ -158,3 +158,54 @@ public protocol NotificationStore: Sendable {
     /// Forgets delivered events and attempts older than `before`; returns how many events.
     func pruneNotices(before: UnixMillis) async throws -> Int
 }
+
+/// When to remind people of a shift: a lead time, or a local time some days before.
+public struct ReminderRule: Sendable, Hashable, Codable {
+    public var id: String
+    /// Empty: every schedule of the tenant.
+    public var scheduleID: String
+    /// Empty: everyone on the schedule.
+    public var personID: String
+    public var timing: Timing
+    /// For `.dayBefore`: the zone of the local time; empty: the schedule's.
+    public var zone: String
+
+    public enum Timing: Sendable, Hashable, Codable {
+        case lead(minutes: Int)
+        /// `days` days before the shift's start date, at `minuteOfDay` local time.
+        case daysBefore(days: Int, minuteOfDay: Int)
+    }
+
+    public init(id: String, scheduleID: String = "", personID: String = "", timing: Timing, zone: String = "") {
+        (self.id, self.scheduleID, self.personID, self.timing, self.zone) = (id, scheduleID, personID, timing, zone)
+    }
+
+    /// "15m before", "1 day before at 18:00"
+    package var description: String {
+        switch timing {
+        case .lead(let minutes): return "\(DurationText.format(minutes: minutes)) before"
+        case .daysBefore(let days, let minute):
+            let time = "\(minute / 60 < 10 ? "0" : "")\(minute / 60):\(minute % 60 < 10 ? "0" : "")\(minute % 60)"
+            return "\(days) day\(days == 1 ? "" : "s") before at \(time)"
+        }
+    }
+
+    /// The longest a reminder can come before its shift.
+    package var reach: UnixMillis {
+        switch timing {
+        case .lead(let minutes): UnixMillis(minutes) * 60_000
+        case .daysBefore(let days, _): UnixMillis(days + 2) * 86_400_000
+        }
+    }
+
+    /// When a shift starting at `start` on a schedule in `scheduleZone` is reminded of.
+    package func due(start: UnixMillis, scheduleZone: String) -> UnixMillis? {
+        switch timing {
+        case .lead(let minutes): return start - UnixMillis(minutes) * 60_000
+        case .daysBefore(let days, let minute):
+            guard let clock = WallClock(zone: zone.isEmpty ? scheduleZone : zone) else { return nil }
+            let day = clock.day(clock.day(of: start).day, adding: -days)
+            return clock.instant(day, minuteOfDay: minute)
+        }
+    }
+}

@@ -7,7 +7,7 @@ import RosterProtocol
 /// The embedded store: one SQLite file in WAL mode with `synchronous=FULL`, so a commit that has
 /// returned survives a crash of the process or of the machine.
 public final class SQLiteRosterStore: RosterStore {
-    let pool: DatabasePool
+    package let pool: DatabasePool
 
     /// Opens (creating if needed, mode 0600) the database at `path` and migrates it. Blocking:
     /// from async code use `DataDirectory.openStore()` or `SQLiteRosterStore.open(path:)`.
@@ -215,7 +215,7 @@ public final class SQLiteRosterStore: RosterStore {
 
     /// Gives every tenant a new epoch (a restored store: its revisions are another history's).
     /// Blocking.
-    func renewEpochsBlocking() throws {
+    package func renewEpochsBlocking() throws {
         try pool.write { db in
             for id in try String.fetchAll(db, sql: "SELECT id FROM tenant") {
                 try db.execute(sql: "UPDATE tenant SET epoch = ? WHERE id = ?",
@@ -227,7 +227,7 @@ public final class SQLiteRosterStore: RosterStore {
     /// `close()` for callers already on a thread of their own. Everything written is moved from
     /// the WAL into the database file first: a restore moves the file alone, and SQLite's own
     /// checkpoint at close is skipped when a read-only connection of the pool closes last.
-    func closeBlocking() throws {
+    package func closeBlocking() throws {
         _ = try pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
         try pool.close()
     }

@@ -3,7 +3,7 @@ import GRDB
 import RosterDomain
 
 extension SQLiteRosterStore {
-    static func registerNotificationMigration(_ migrator: inout DatabaseMigrator) {
+    package static func registerNotificationMigration(_ migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v7-notifications") { db in
             try db.execute(sql: """
                 CREATE TABLE webhook (
@@ -180,7 +180,7 @@ extension SQLiteRosterStore {
     }
 
     /// The outbox part of a transaction (also called from `commit`).
-    static func writeOutbox(_ write: OutboxWrite, tenantID: String, db: Database) throws {
+    package static func writeOutbox(_ write: OutboxWrite, tenantID: String, db: Database) throws {
         if let (from, schedules) = write.withdrawPlanned {
             if let assumed = write.replannedThrough,
                try Int64.fetchOne(db, sql: "SELECT planned_through_ms FROM notice_plan WHERE tenant_id = ?", arguments: [tenantID]) != assumed {
