@@ -62,15 +62,11 @@ final class ConnectionHandler: ChannelDuplexHandler, PushSink {
     /// connection: an idle subscriber should cost as little memory as possible.
     var logger: Logger { server.logger }
     var logMetadata: Logger.Metadata {
-        ["peer": "\(context?.channel.remoteAddress.map { "\($0)" } ?? "?")", "tenant": "\(tenant?.id ?? "")"]
+        ["peer": "\(context?.channel.remoteAddress?.text ?? "?")", "tenant": "\(tenant?.id ?? "")"]
     }
 
-    /// "203.0.113.7:51234", "[2001:db8::1]:51234": the peer as the audit log records it.
-    private var peerAddress: String {
-        guard let address = context?.channel.remoteAddress, let ip = address.ipAddress else { return "" }
-        let host = ip.contains(":") ? "[\(ip)]" : ip
-        return address.port.map { "\(host):\($0)" } ?? host
-    }
+    /// The peer as the audit log records it ("203.0.113.7:51234"); "" when unknown.
+    private var peerAddress: String { context?.channel.remoteAddress?.text ?? "" }
 
     init(server: ServerContext, frameLimit: FrameSizeLimit, channel: any Channel) {
         self.server = server

@@ -155,7 +155,10 @@ import Testing
                 let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not JSON: \(line)")
                 #expect(object["time"] is String && object["level"] is String && object["message"] is String, "\(line)")
             }
-            #expect(lines.contains { $0.contains("\"message\":\"listening on") })
+            #expect(lines.contains { $0.contains("\"message\":\"listening on 127.0.0.1:\(server.port)\"") }, "\(lines)")
+            // Addresses read as HOST:PORT, not as NIO's "[IPv4]127.0.0.1/127.0.0.1:PORT".
+            #expect(lines.contains { $0.contains("HTTP on 127.0.0.1:") })
+            #expect(!server.child.stderr.contains("[IPv"), "\(lines)")
         }
     }
 

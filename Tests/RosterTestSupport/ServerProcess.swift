@@ -30,7 +30,7 @@ public final class ServerProcess: Sendable {
                                                    "--shutdown-grace-ms", "50"] + arguments,
                                  environment: environment.isEmpty ? nil
                                      : ProcessInfo.processInfo.environment.merging(environment) { _, given in given })
-        // "listening on [IPv4]127.0.0.1/127.0.0.1:PORT"
+        // "listening on 127.0.0.1:PORT"
         let port = await child.waitForOutput { log in
             log.split(separator: "\n").first { $0.contains("listening on") }
                 .flatMap { $0.split(separator: ":").last }.flatMap { Int($0.prefix { $0.isNumber }) }
@@ -39,9 +39,9 @@ public final class ServerProcess: Sendable {
             await child.stop(signal: SIGKILL)
             throw TestFailure("roster-server did not start: \(child.output)")
         }
-        // "HTTP on [IPv4]127.0.0.1/127.0.0.1:PORT (...)"
-        let httpPort = child.output.split(separator: "\n").first { $0.contains("HTTP on") }
-            .flatMap { $0.split(separator: " ").first { $0.hasPrefix("[IPv") } }
+        // "HTTP on 127.0.0.1:PORT (...)"
+        let httpPort = child.output.split(separator: "\n").first { $0.contains("HTTP on ") }
+            .flatMap { $0.components(separatedBy: "HTTP on ").last?.split(separator: " ").first }
             .flatMap { $0.split(separator: ":").last }.flatMap { Int($0) }
         return ServerProcess(child: child, port: port, httpPort: httpPort, dataDirectory: dataDirectory)
     }

@@ -131,7 +131,7 @@ extension RosterServer {
         startedFully.withLockedValue { $0 = true }
         for part in periodicParts(context: context, store: store, demo: demo) { parts.add(part) }
 
-        let address = channel.localAddress.map { "\($0)" } ?? "?"
+        let address = channel.localAddress?.text ?? "?"
         logger.info("listening on \(address)\(tls == nil ? "" : " (TLS)")", metadata: ["tenants": "\(runtimes.keys.sorted())"])
         if isLoopback {
             logger.notice("""
@@ -162,7 +162,7 @@ extension RosterServer {
         let loopback = channel.localAddress.map(ServerConfiguration.isLoopback) ?? false
         guard tls != nil || loopback else { throw ServerStartError.insecureListener(host: address.host) }
         http.isLoopback = loopback
-        logger.info("HTTP on \(channel.localAddress.map { "\($0)" } ?? "?") (health, metrics, /v1; docs/HTTP.md)")
+        logger.info("HTTP on \(channel.localAddress?.text ?? "?") (health, metrics, /v1; docs/HTTP.md)")
         return channel
     }
 
