@@ -33,7 +33,7 @@ import Testing
             services: parts.map { .init(service: $0, successTerminationBehavior: .ignore, failureTerminationBehavior: .gracefullyShutdownGroup) },
             logger: logger))
         let running = Task { try await group.run() }
-        #expect(await eventually(10) { started.withLockedValue { $0 } == 1 })
+        #expect(await eventually(60) { started.withLockedValue { $0 } == 1 })
         await group.triggerGracefulShutdown()
         try await running.value
         #expect(log.all == ["connections", "outbox", "store"])

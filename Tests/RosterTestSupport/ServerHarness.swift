@@ -44,6 +44,9 @@ public final class ServerHarness: Sendable {
         configuration.listen.port = port
         configuration.limits.progressInterval = .seconds(3_600)
         configuration.limits.shutdownGrace = .milliseconds(50)
+        // 30 s, not 5: with both cores busy this process's clients can wait seconds for a turn
+        // on the cooperative pool between connecting and sending Hello. Tests of the deadline set it.
+        configuration.limits.helloTimeout = .seconds(30)
         configure(&configuration)
         let clock = ManualClock(now: now)
         var logger = Logger(label: "roster.test.services")

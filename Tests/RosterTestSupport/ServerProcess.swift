@@ -26,8 +26,11 @@ public final class ServerProcess: Sendable {
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             throw TestFailure("\(binary.path) is missing: run `swift build` first (scripts/test does)")
         }
+        // A Hello deadline of 30 s, not 5: with both cores busy, this test process's own clients
+        // can wait seconds for a turn on the cooperative pool between connecting and sending
+        // Hello. Tests of the deadline pass their own (the last --hello-timeout-ms given wins).
         let child = try ChildProcess(binary.path, ["serve", "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0", "--data-dir", dataDirectory,
-                                                   "--shutdown-grace-ms", "50"] + arguments,
+                                                   "--shutdown-grace-ms", "50", "--hello-timeout-ms", "30000"] + arguments,
                                  environment: environment.isEmpty ? nil
                                      : ProcessInfo.processInfo.environment.merging(environment) { _, given in given })
         // "listening on 127.0.0.1:PORT"
