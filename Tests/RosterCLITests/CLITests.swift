@@ -98,6 +98,8 @@ import Testing
             try await cli.run(["admin", "shift", "add", "--employee", "Ada Lovelace", "--start", "1h ago", "--end", "in 1h"])
             #expect(try await cli.run(["now"]).status == 0)  // fills the cache
             await server.terminate()
+            let gone = try RefusingPort(holding: server.port)  // refused, not taken by another test
+            defer { withExtendedLifetime(gone) {} }
 
             let cached = try await cli.run(["now", "--json", "--schedule", "default"])
             #expect(cached.status == 3)

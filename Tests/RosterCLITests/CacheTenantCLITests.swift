@@ -25,6 +25,8 @@ import Testing
             #expect(try await cli.run(["employees", "--token", acmeToken]).stdout.contains("Acme"))
             #expect(try await cli.run(["employees", "--token", demoToken]).stdout.contains("Demo"))
             await server.terminate()  // from here on, answers come from the cache
+            let gone = try RefusingPort(holding: server.port)  // refused, not taken by another test
+            defer { withExtendedLifetime(gone) {} }
             let offlineDemo = try await cli.run(["employees", "--token", demoToken, "--json"])
             let offlineAcme = try await cli.run(["employees", "--token", acmeToken, "--tenant", "demo", "--json"])
             #expect(offlineDemo.status == 3 && offlineAcme.status == 3, "answered from the cache")

@@ -48,6 +48,9 @@ import Testing
             #expect(offline.status == 0, "\(offline.stderr)")
             #expect(offline.stdout == online.stdout)
             await server.terminate()
+            // Refused from now on, not taken by another test's listener.
+            let gone = try RefusingPort(holding: server.port)
+            defer { withExtendedLifetime(gone) {} }
             let unreachable = try await cli.run(["oncall", "--schedule", "Platform primary"] + Self.window + ["--json"])
             #expect(unreachable.status == 3, "answered from the cache: \(unreachable.stderr)")
             #expect(unreachable.stdout == online.stdout)

@@ -429,3 +429,31 @@ public final class ServerSlot: StoppableTestResource, Sendable {
         await current.withLockedValue { harness in defer { harness = nil }; return harness }?.stop()
     }
 }
+
+/// A loopback port held bound and not listening, so that a connection to it is refused: what a
+/// test that stopped its server needs, or another test's port-0 listener may take the port
+/// meanwhile and answer in its own protocol.
+public final class RefusingPort: @unchecked Sendable {
+    private let fd: Int32
+
+    /// Binds 127.0.0.1:`port` (just freed by a stopped server); throws if someone took it.
+    public init(holding port: Int) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard result == 0 else {
+            let code = errno
+            close(fd)
+            throw TestFailure("could not hold port \(port): errno \(code)")
+        }
+    }
+
+    deinit { close(fd) }
+}
