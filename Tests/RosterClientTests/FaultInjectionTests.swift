@@ -108,6 +108,12 @@ import Testing
                     for round in 0..<Self.rounds {
                         let fault = Fault.allCases[round % Fault.allCases.count]
                         injected[fault, default: 0] += 1
+                        // A disruptive fault lasts until every client has noticed it: on a loaded
+                        // machine a liveness check can come after a fixed pause has ended.
+                        let before = clients.map { $0.1.disconnects }
+                        func everyClientLostItsConnection() async -> Bool {
+                            await eventually(20) { zip(clients, before).allSatisfy { $0.0.1.disconnects > $0.1 } }
+                        }
                         switch fault {
                         case .delay:
                             proxy.setMode(.delay(.milliseconds(120)))
@@ -116,9 +122,11 @@ import Testing
                         case .blackhole:
                             proxy.setMode(.blackhole)
                             try await Task.sleep(for: .milliseconds(900))  // past the 450 ms liveness limit
+                            #expect(await everyClientLostItsConnection(), "round \(round): a blackhole is noticed")
                             proxy.setMode(.pass)
                         case .reset:
                             proxy.resetAll()
+                            #expect(await everyClientLostItsConnection(), "round \(round): a reset is noticed")
                         case .cutMidFrame:
                             proxy.cutNextServerChunk()
                             try await Task.sleep(for: .milliseconds(300))
@@ -127,6 +135,7 @@ import Testing
                                 try await ServerHarness.start(dataDirectory: directory, port: port, configure: configure)
                             }
                             await writer.use(harness)
+                            #expect(await everyClientLostItsConnection(), "round \(round): a restart is noticed")
                         }
                         let caughtUp = try await allCatchUp()
                         #expect(caughtUp, "round \(round) (\(fault)): every client resumes and catches up")
