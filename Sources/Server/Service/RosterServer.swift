@@ -103,16 +103,14 @@ public final class RosterServer: Service, Sendable {
         let services = ServiceGroup(configuration: .init(
             services: parts.map { .init(service: $0, successTerminationBehavior: .ignore, failureTerminationBehavior: .gracefullyShutdownGroup) },
             logger: groupLogger))
-        do {
-            try await services.run()
-        } catch {
-            logger.error("stopped by: \(error)")
-            running.withLockedValue { $0 = nil }
-            await releaseThreads()
-            throw error
-        }
+        var failure: (any Error)?
+        do { try await services.run() } catch { failure = error }
         running.withLockedValue { $0 = nil }
         await releaseThreads()
+        if let failure {
+            logger.error("stopped by: \(failure)")
+            throw failure
+        }
         logger.info("stopped")
     }
 
