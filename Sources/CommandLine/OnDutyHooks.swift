@@ -45,11 +45,6 @@ actor OnDutyHooks {
         let people = status.current.map(\.employee.id).sorted()
         let previous = seen.updateValue(people, forKey: status.scheduleID)
         guard let previous, previous != people else { return }
-        var shape = JSONShapes.OnDuty(status, source: source, event: "onDuty")
-        if status.scheduleID != ScheduleDefinition.defaultID {
-            shape.schedule = status.scheduleName
-            shape.scheduleId = status.scheduleID
-        }
         let names = { (entries: [OnDutyEntry]) in entries.map(\.employee.fullName).joined(separator: ", ") }
         var environment = ProcessInfo.processInfo.environment
         environment["ROSTER_SCHEDULE_ID"] = status.scheduleID
@@ -58,7 +53,7 @@ actor OnDutyHooks {
         environment["ROSTER_ON_DUTY_IDS"] = status.current.map(\.employee.id).joined(separator: ",")
         environment["ROSTER_UNTIL"] = status.until.map(TimeText.iso8601) ?? ""
         environment["ROSTER_SOURCE"] = source
-        queue.yield(Run(input: JSONShapes.line(shape) + "\n", environment: environment, at: status.at))
+        queue.yield(Run(input: WatchEvents.onDutyLine(status, source: source) + "\n", environment: environment, at: status.at))
     }
 
     /// Lets the runs already queued finish (each within its time limit).

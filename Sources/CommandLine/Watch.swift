@@ -122,16 +122,16 @@ public struct WatchScreen {
         if model.roster != nil {
             top.append(model.tenantName)
             if !model.motd.isEmpty { top.append(model.motd) }
-            top.append("")
-            top += onDutyLines(now: now)
         } else {
             top.append("Roster — \(server)")
         }
-        if let message = model.message(now: Date(timeIntervalSince1970: Double(now) / 1000)) {
-            top.append("")
-            top.append(message)
-        }
+        // Above the on-duty lines, which can fill a small terminal: "No connection" must show.
+        if let message = model.message(now: Date(timeIntervalSince1970: Double(now) / 1000)) { top.append(message) }
         if let notice = model.notice { top.append("Note: \(notice)") }
+        if model.roster != nil {
+            top.append("")
+            top += onDutyLines(now: now)
+        }
         top.append("")
         let bottom = ["", status()]
         let room = max(0, height - top.count - bottom.count)
@@ -276,12 +276,7 @@ public enum WatchEvents {
         case .rosterChanged(let revision, let changes):
             return JSONShapes.line(RosterEvent(revision: revision, changes: changes.map(entry)))
         case .onDutyChanged(let status):
-            var shape = JSONShapes.OnDuty(status, source: "server", event: "onDuty")
-            if status.scheduleID != ScheduleDefinition.defaultID {
-                shape.schedule = status.scheduleName
-                shape.scheduleId = status.scheduleID
-            }
-            return JSONShapes.line(shape)
+            return onDutyLine(status, source: "server")
         case .resyncing(let reason):
             return JSONShapes.line(MessageEvent(event: "resync", message: reason))
         case .goingAway(let reason, let retryAfter):
@@ -292,6 +287,16 @@ public enum WatchEvents {
         case .refused(let error):
             return JSONShapes.line(MessageEvent(event: "error", message: error.description))
         }
+    }
+
+    /// Who is on duty on one schedule, from the server's push or (offline) the cached plan.
+    static func onDutyLine(_ status: OnDutyStatus, source: String) -> String {
+        var shape = JSONShapes.OnDuty(status, source: source, event: "onDuty")
+        if status.scheduleID != ScheduleDefinition.defaultID {
+            shape.schedule = status.scheduleName
+            shape.scheduleId = status.scheduleID
+        }
+        return JSONShapes.line(shape)
     }
 
     static func entry(_ change: RosterChange) -> ChangeEntry {

@@ -25,18 +25,28 @@ extension CommandRunner {
             let status = OnDutyStatus(roster.onDuty(), in: roster.state, revision: roster.revision)
             Self.out(JSONShapes.line(JSONShapes.OnDuty(status, source: "cache", event: "onDuty", ageSeconds: Int(roster.age()))))
         }
-        let cachedHandoffs = hooks.map { hooks in Task { await Self.followCachedPlan(of: client, into: hooks) } }
+        let offline = OfflineOnDutyLines()
+        let cachedHandoffs = Task { [client] in
+            await Self.followCachedPlan(of: client) { status in
+                if await offline.shouldPrint(status) { Self.out(WatchEvents.onDutyLine(status, source: "cache")) }
+                await hooks?.observe(status, source: "cache")
+            }
+        }
         await client.start()
         var refusal: RosterClientError?
         for await update in client.updates {
             Self.out(WatchEvents.json(update))
-            if case .onDutyChanged(let status) = update { await hooks?.observe(status, source: "server") }
+            if case .connectionState(let state) = update { await offline.connection(state) }
+            if case .onDutyChanged(let status) = update {
+                await offline.printed(status)
+                await hooks?.observe(status, source: "server")
+            }
             if case .refused(let error) = update {
                 refusal = error
                 Task { await client.stop() }
             }
         }
-        cachedHandoffs?.cancel()
+        cachedHandoffs.cancel()
         await hooks?.finish()
         stopper.cancel()
         return refusal.map { report($0) } ?? .success
@@ -44,9 +54,9 @@ extension CommandRunner {
 
     /// Who is on duty on every schedule by the cached plan, looked at again at each handoff it
     /// names and whenever the cache takes a new revision (checked four times a second), and at
-    /// least every minute: the handoffs reach the hooks while the server is unreachable, as
-    /// `now --offline` would answer.
-    private static func followCachedPlan(of client: RosterClient, into hooks: OnDutyHooks) async {
+    /// least every minute: the handoffs reach the JSON lines and the hooks while the server is
+    /// unreachable, as `now --offline` would answer.
+    private static func followCachedPlan(of client: RosterClient, into observe: (OnDutyStatus) async -> Void) async {
         var looked: (revision: UInt64, epoch: UInt64)?
         var wake: UnixMillis = 0
         while !Task.isCancelled {
@@ -59,7 +69,7 @@ extension CommandRunner {
                     var status = OnDutyStatus(lookup, in: roster.state, revision: roster.revision)
                     status.scheduleID = schedule.id
                     status.scheduleName = schedule.id == ScheduleDefinition.defaultID ? "" : schedule.name
-                    await hooks.observe(status, source: "cache")
+                    await observe(status)
                     if let until = lookup.until { wake = min(wake, until) }
                 }
             }
@@ -121,6 +131,31 @@ extension CommandRunner {
         // Why watch ended, after the screen is gone so that nothing draws over it.
         return model.refusal.map { report($0) } ?? .success
     }
+}
+
+/// `watch --json` while the server is unreachable: an on-duty line from the cached plan
+/// (source "cache") when a schedule's people differ from the last line printed for it. While
+/// live the server's pushes are the lines, so a handoff is not printed twice; a schedule's first
+/// state by the cache is the baseline, as it is for `--exec`.
+actor OfflineOnDutyLines {
+    private var live = false
+    private var printedPeople: [String: [String]] = [:]
+
+    func connection(_ state: ConnectionState) { live = state == .live }
+
+    /// A line printed from a server push.
+    func printed(_ status: OnDutyStatus) { printedPeople[status.scheduleID] = Self.people(status) }
+
+    /// Whether a state found by the cached plan is news to print (and so now printed).
+    func shouldPrint(_ status: OnDutyStatus) -> Bool {
+        let people = Self.people(status)
+        let previous = printedPeople[status.scheduleID]
+        if live && previous != nil { return false }
+        printedPeople[status.scheduleID] = people
+        return previous.map { $0 != people } ?? false
+    }
+
+    private static func people(_ status: OnDutyStatus) -> [String] { status.current.map(\.employee.id).sorted() }
 }
 
 /// Draws full screens on a terminal; serialises draws from the update loop and the ticker.

@@ -82,6 +82,51 @@ import Testing
         }
     }
 
+    /// `watch --json` (no hook): a handoff while connected is one line from the server; a handoff
+    /// in the cached plan while the server is gone is one line from the cache.
+    @Test func jsonLinesFollowTheCachedPlanWhileTheServerIsGone() async throws {
+        try await withServerProcess { server in
+            let cli = CLI(port: server.port, token: server.adminToken)
+            for (first, last) in [("Ada", "Lovelace"), ("Alan", "Turing")] {
+                #expect(try await cli.run(["admin", "employee", "add", "--first", first, "--last", last]).status == 0)
+            }
+            let watch = try await Self.startWatch(["--json"], cli: cli)
+            try await withCleanup(watch, cleanUp: { await $0.stop(signal: SIGKILL) }) { watch in
+                func onDutyLines(naming person: String) -> [[String: Any]] {
+                    watch.stdout.split(separator: "\n").compactMap { line in
+                        guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                              object["event"] as? String == "onDuty",
+                              let current = object["current"] as? [[String: Any]],
+                              current.contains(where: { $0["name"] as? String == person }) else { return nil }
+                        return object
+                    }
+                }
+                // Connected: Alan from in 5 s.
+                let first = Date().addingTimeInterval(5)
+                #expect(try await cli.run(["admin", "shift", "add", "--employee", "Alan Turing", "--start", Self.iso(first),
+                                           "--end", Self.iso(first.addingTimeInterval(8))]).status == 0)
+                #expect(await eventually(30) { !onDutyLines(naming: "Alan Turing").isEmpty }, "\(watch.stdout)")
+                try await Task.sleep(for: .seconds(1))  // room for a second line, which must not come
+                #expect(onDutyLines(naming: "Alan Turing").map { $0["source"] as? String } == ["server"], "\(watch.stdout)")
+
+                // Offline: Ada from in 7 s by the cached plan.
+                let second = Date().addingTimeInterval(7)
+                #expect(try await cli.run(["admin", "shift", "add", "--employee", "Ada Lovelace", "--start", Self.iso(second),
+                                           "--end", Self.iso(second.addingTimeInterval(3600))]).status == 0)
+                let window = ["oncall", "--from", Self.iso(second), "--to", Self.iso(second.addingTimeInterval(3600)), "--offline"]
+                #expect(await eventually(10) { ((try? await cli.run(window))?.stdout ?? "").contains("Ada Lovelace") },
+                        "the watch cached the revision")
+                await server.kill9()
+                let killedBeforeTheHandoff = Date() < second
+                #expect(await eventually(30) { !onDutyLines(naming: "Ada Lovelace").isEmpty }, "\(watch.stdout)")
+                if killedBeforeTheHandoff {
+                    #expect(onDutyLines(naming: "Ada Lovelace").map { $0["source"] as? String } == ["cache"], "\(watch.stdout)")
+                }
+                #expect(watch.isRunning)
+            }
+        }
+    }
+
     @Test func aCommandThatOutlivesItsTimeLimitIsStoppedAndReported() async throws {
         try await withServerProcess { server in
             let cli = CLI(port: server.port, token: server.adminToken)

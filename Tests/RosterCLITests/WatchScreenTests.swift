@@ -111,6 +111,23 @@ import Testing
         #expect(lines.last?.hasPrefix("live") == true, "the status line is always shown")
     }
 
+    /// With more schedules on duty than a terminal has rows, the connection message still shows:
+    /// it comes before the on-duty lines, which are cut at the bottom.
+    @Test func theOfflineMessageShowsAboveManySchedulesOnASmallTerminal() async throws {
+        let base = roster
+        let schedules = (1...12).map { ScheduleDefinition(id: "s\($0)", name: "Schedule \($0)", zone: "UTC") }
+        let shifts = schedules.map { Shift(id: "x\($0.id)", employeeID: "a", start: now - 60_000, end: now + 60_000, scheduleID: $0.id) }
+        let state = RosterState(tenant: base.state.tenant, employees: Array(base.state.employees.values),
+                                shifts: Array(base.state.shifts.values) + shifts, schedules: schedules)
+        let model = model()
+        await model.receive(.synced(CachedRoster(state: state, epoch: 1, revision: 7, syncedAt: base.syncedAt)))
+        await model.receive(.connectionState(.reconnecting(attempt: 16, nextRetry: Date())))
+        let lines = WatchScreen(model: model, server: "h:1", display: Display(utc: true)).lines(now: now, width: 100, height: 24)
+        #expect(lines.count <= 24)
+        #expect(lines.contains("No connection — showing data from 2 minutes ago"), "\(lines)")
+        #expect(lines.contains(" Schedule 1"), "the on-duty lines follow, as far as they fit")
+    }
+
     @Test func saysWhenThereIsNothingToShow() async {
         let model = model()
         let screen = WatchScreen(model: model, server: "h:1", display: Display(utc: true))
