@@ -211,12 +211,12 @@ public struct WatchScreen {
             lines += ["", "  In your contacts as \(contact.fullName): " + (contact.phones + contact.emails).joined(separator: " · ")]
         }
         lines.append("")
-        let schedules = detail.nextShifts(now: now)
-        if schedules.isEmpty { lines.append("  No upcoming shifts.") }
-        for (schedule, shifts) in schedules {
-            lines.append("  Next shifts on \(schedule) (\(display.zoneName)):")
-            for shift in shifts {
-                lines.append("    \(display.dateTime(shift.start)) – \(display.dateTime(shift.end))\(shift.role.isEmpty ? "" : "  \(shift.role)")")
+        let schedules = detail.nextDuty(now: now)
+        if schedules.isEmpty { lines.append("  Not on duty on any schedule in the next 4 weeks.") }
+        for (schedule, stretches) in schedules {
+            lines.append("  On duty on \(schedule) (\(display.zoneName)):")
+            for stretch in stretches {
+                lines.append("    \(display.dateTime(stretch.start)) – \(display.dateTime(stretch.end))  \(stretch.source.description)")
             }
         }
         return lines

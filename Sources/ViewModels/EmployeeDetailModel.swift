@@ -3,8 +3,8 @@ import Observation
 import RosterClient
 import RosterDomain
 
-/// A person's detail screen: everything the directory holds about them, their next shifts per
-/// schedule, and the matching contact. It reads the screen model's roster, so it follows
+/// A person's detail screen: everything the directory holds about them, their duty per schedule
+/// from every source, and the matching contact. It reads the screen model's roster, so it follows
 /// pushes while shown; `employee` is nil once the person was deleted.
 @MainActor @Observable
 public final class EmployeeDetailModel {
@@ -31,10 +31,22 @@ public final class EmployeeDetailModel {
     public var contact: Contact? { employee.flatMap { screen.contacts?.contact(matching: $0) } }
     public var matchesContact: Bool { contact != nil }
 
-    /// The person's shifts that have not ended at `now`, earliest first, per schedule.
-    public func nextShifts(now: UnixMillis = .now, limit: Int = 10) -> [(schedule: String, shifts: [Shift])] {
-        guard let roster = screen.roster, employee != nil else { return [] }
-        let shifts = roster.state.upcomingShifts(of: employeeID, now: now)
-        return shifts.isEmpty ? [] : [(screen.tenantName, Array(shifts.prefix(limit)))]
+    /// How far ahead `nextDuty` looks, as `roster-client show PERSON` does.
+    public static let dutyHorizon: UnixMillis = 28 * 86_400_000
+
+    /// The person's duty that has not ended at `now`, over the next four weeks, from every source
+    /// (rotation turns, overrides, one-off shifts) as the cached final schedule has it, per
+    /// schedule in the schedules' order; at most `limit` stretches per schedule.
+    public func nextDuty(now: UnixMillis = .now, limit: Int = 10) -> [(schedule: String, stretches: [FinalShift])] {
+        guard let roster = screen.roster, employee != nil,
+              let answer = try? roster.finalSchedule(FinalScheduleQuery(from: now, to: now + Self.dutyHorizon, employee: employeeID))
+        else { return [] }
+        var bySchedule: [String: [FinalShift]] = [:]
+        for stretch in answer.shifts where stretch.end > now { bySchedule[stretch.scheduleID, default: []].append(stretch) }
+        return roster.state.sortedSchedules.compactMap { definition in
+            guard let stretches = bySchedule[definition.id] else { return nil }
+            let name = definition.id == ScheduleDefinition.defaultID ? screen.tenantName : definition.name
+            return (name, Array(stretches.sorted { $0.start < $1.start }.prefix(limit)))
+        }
     }
 }

@@ -72,7 +72,7 @@ import Testing
         #expect(lines.contains("René Descartes   (Esc: back)"))
         #expect(lines.contains("  Thinks, therefore is."))
         #expect(lines.contains("  In your contacts as Rene Descartes: +33 1"))
-        #expect(lines.contains("  No upcoming shifts."))
+        #expect(lines.contains("  Not on duty on any schedule in the next 4 weeks."))
         _ = screen.handle(.escape)
         #expect(screen.view.mode == .browse)
         _ = screen.handle(.escape)
@@ -126,6 +126,18 @@ import Testing
         #expect(lines.count <= 24)
         #expect(lines.contains("No connection — showing data from 2 minutes ago"), "\(lines)")
         #expect(lines.contains(" Schedule 1"), "the on-duty lines follow, as far as they fit")
+    }
+
+    /// The detail lists the person's duty per schedule, with where it comes from.
+    @Test func theDetailListsDutyWithItsSource() async {
+        let model = model()
+        await model.receive(.synced(roster))
+        var screen = WatchScreen(model: model, server: "h:1", display: Display(utc: true))
+        screen.view.mode = .detail("a")
+        let lines = screen.lines(now: now)
+        let header = lines.firstIndex(of: "  On duty on Acme (UTC):")
+        #expect(header != nil, "\(lines)")
+        #expect(header.map { lines[$0 + 1].hasSuffix("  shift 1") } == true, "\(lines)")
     }
 
     @Test func saysWhenThereIsNothingToShow() async {

@@ -20,14 +20,34 @@ import Testing
         #expect(detail.position == "Engineer" && detail.team == "Core" && detail.projects == ["Engine"])
         #expect(detail.phone == "" && detail.biography == "" && detail.photoURL == nil && detail.employeeType == .unspecified)
         #expect(detail.matchesContact && detail.contact?.phones == ["+44 1"])
-        let next = detail.nextShifts(now: t0 + 40 * minute)
+        let next = detail.nextDuty(now: t0 + 40 * minute)
         #expect(next.map(\.schedule) == ["Acme"])
-        #expect(next.first?.shifts.map(\.id) == ["s3"], "a shift that ended is not next")
+        #expect(next.first?.stretches.map(\.source) == [.shift(id: "s3")], "a shift that ended is not next")
         #expect(!EmployeeDetailModel(employeeID: grace.id, screen: screen).matchesContact)
 
         source.roster = cached([grace], shifts: [shifts[1]], revision: 2)
         await screen.receive(.rosterChanged(revision: 2, changes: [.employeeDeleted(id: ada.id)]))
-        #expect(detail.employee == nil && detail.fullName == "" && detail.nextShifts().isEmpty, "deleted while shown")
+        #expect(detail.employee == nil && detail.fullName == "" && detail.nextDuty().isEmpty, "deleted while shown")
+    }
+
+    /// Duty from a rotation and an override counts, not only one-off shifts, per schedule.
+    @Test func detailListsDutyFromEverySourcePerSchedule() async throws {
+        let day: UnixMillis = 1_440 * minute
+        let rotation = Rotation(id: "r1", slots: [[ada.id], [grace.id]], cadence: .days(1),
+                                handoff: LocalDateTime(year: 2026, month: 1, day: 1))
+        let platform = ScheduleDefinition(id: "p", name: "Platform", zone: "UTC", layers: [ScheduleLayer(level: 1, rotations: [rotation])],
+                                          overrides: [ScheduleOverride(id: "o1", kind: .replace(replacing: grace.id, with: ada.id), start: t0 + day, end: t0 + day + 60 * minute)])
+        let state = RosterState(tenant: Tenant(id: "acme", name: "Acme"), employees: [ada, grace], shifts: [shifts[2]], schedules: [platform])
+        let source = FakeRosterSource(roster: CachedRoster(state: state, epoch: 7, revision: 1, syncedAt: Date()))
+        let screen = RosterScreenModel(source: source)
+        await screen.receive(.synced(try #require(source.roster)))
+        let next = EmployeeDetailModel(employeeID: ada.id, screen: screen).nextDuty(now: t0 + 40 * minute)
+        #expect(next.map(\.schedule) == ["Acme", "Platform"])
+        let onPlatform = try #require(next.last?.stretches)
+        // As `show PERSON`: the window starts now, so the turn under way is listed from now.
+        #expect(onPlatform.first?.start == t0 + 40 * minute && onPlatform.first?.end == t0 + day, "her turn under way: \(onPlatform)")
+        #expect(onPlatform.contains { $0.source == .override(id: "o1") && $0.start == t0 + day }, "covering Grace: \(onPlatform)")
+        #expect(onPlatform.allSatisfy { $0.employeeID == ada.id })
     }
 
     @Test func scheduleListsHandoffsAndTheFinalScheduleInAWindow() async throws {
