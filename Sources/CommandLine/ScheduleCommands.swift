@@ -146,12 +146,7 @@ extension CommandRunner {
         }
         let upcoming = schedule.overrides.filter { $0.end > query.from }.sorted { $0.start < $1.start }
         for override in upcoming {
-            let what: String = switch override.kind {
-            case .replace(let a, let b): "\(people[b]?.fullName ?? b) replaces \(people[a]?.fullName ?? a)"
-            case .add(let a): "\(people[a]?.fullName ?? a) added"
-            case .remove(let a): "\(people[a]?.fullName ?? a) removed"
-            }
-            Self.out("  override \(override.id): \(what), \(local.dateTime(override.start)) – \(local.dateTime(override.end)) \(schedule.zone)"
+            Self.out("  override \(override.id): \(Self.describe(override, in: schedule, display: display) { people[$0]?.fullName })"
                      + (override.reason.isEmpty ? "" : " (\(override.reason))"))
         }
         let days = (query.to - query.from) / 86_400_000

@@ -124,7 +124,9 @@ struct EmployeeCommands: AsyncParsableCommand {
         @OptionGroup var why: ReasonOption
 
         func run() async throws {
-            try await options.runner().administer(.deleteEmployee(.with { $0.id = nameOrID }).withReason(why.reason), done: "Removed \(nameOrID)").exit()
+            let runner = try options.runner()
+            let removed = await runner.employeeRemovalName(nameOrID)
+            try await runner.administer(.deleteEmployee(.with { $0.id = nameOrID }).withReason(why.reason), done: "Removed \(removed)").exit()
         }
     }
 }
@@ -167,7 +169,9 @@ struct ShiftCommands: AsyncParsableCommand {
         @OptionGroup var why: ReasonOption
 
         func run() async throws {
-            try await options.runner().administer(.deleteShift(.with { $0.id = id }).withReason(why.reason), done: "Removed shift \(id)").exit()
+            let runner = try options.runner()
+            let removed = await runner.shiftRemovalName(id)
+            try await runner.administer(.deleteShift(.with { $0.id = id }).withReason(why.reason), done: "Removed \(removed)").exit()
         }
     }
 }

@@ -200,7 +200,7 @@ struct Search: AsyncParsableCommand {
 }
 
 struct Show: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "One person's details and upcoming shifts.")
+    static let configuration = CommandConfiguration(abstract: "One person's details, one-off shifts and duty from every source.")
     @OptionGroup var options: ConnectionOptions
     @Argument(help: "An employee id or full name.")
     var nameOrID: String

@@ -83,17 +83,18 @@ struct EditOptions: ParsableArguments {
     @Flag(help: "Show who would gain or lose which duty where the change falls (35 days from its start, or to its end); change nothing.") var preview = false
     @Option(help: "Why: kept in the audit log (and, for an override or swap, with the override).") var reason = ""
 
-    func send(_ edit: Roster_V1_EditScheduleRequest, done: String) async throws -> Never {
+    /// Sends the edit, over `runner`'s connection when a lookup already opened one.
+    func send(_ edit: Roster_V1_EditScheduleRequest, done: String, runner: CommandRunner? = nil) async throws -> Never {
         var edit = edit
         edit.preview = preview
         edit.reason = reason
-        try await connection.runner().editSchedule(edit, done: done).exit()
+        try await (runner ?? connection.runner()).editSchedule(edit, done: done).exit()
     }
 }
 
 struct ScheduleAdmin: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "schedule", abstract: "Add, change or delete a schedule.", subcommands: [Add.self, Edit.self, Delete.self])
+        commandName: "schedule", abstract: "Add, change or remove a schedule.", subcommands: [Add.self, Edit.self, Remove.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Add a schedule.")
@@ -153,16 +154,19 @@ struct ScheduleAdmin: AsyncParsableCommand {
         }
     }
 
-    struct Delete: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete a schedule, its rotations, overrides and one-off shifts.")
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove a schedule, its rotations, overrides and one-off shifts.", aliases: ["delete"])
         @OptionGroup var options: EditOptions
         @Argument(help: "The schedule's name or id.") var schedule: String
 
         func run() async throws {
+            let runner = try options.connection.runner()
+            let removed = await runner.scheduleRemovalName(schedule)
             try await options.send(.with {
                 $0.schedule = schedule
                 $0.deleteSchedule = true
-            }, done: "Deleted schedule \(schedule)")
+            }, done: "Removed \(removed)", runner: runner)
         }
     }
 }
@@ -295,7 +299,7 @@ struct RotationAdmin: AsyncParsableCommand {
 struct OverrideAdmin: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "override", abstract: "Put someone on or off duty for a window, on one schedule.",
-        subcommands: [Add.self, Delete.self])
+        subcommands: [Add.self, Remove.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -347,17 +351,19 @@ struct OverrideAdmin: AsyncParsableCommand {
         }
     }
 
-    struct Delete: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete an override.")
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove an override.", aliases: ["delete"])
         @OptionGroup var options: EditOptions
         @Argument(help: "The override's id (see `schedule show`).") var id: String
         @Option(help: "The schedule's name or id.") var schedule: String
 
         func run() async throws {
+            let runner = try options.connection.runner()
+            let removed = await runner.overrideRemovalName(id, schedule: schedule)
             try await options.send(.with {
                 $0.schedule = schedule
                 $0.deleteOverride = id
-            }, done: "Deleted override \(id)")
+            }, done: "Removed \(removed)", runner: runner)
         }
     }
 }

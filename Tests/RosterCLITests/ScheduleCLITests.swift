@@ -78,6 +78,38 @@ import Testing
         }
     }
 
+    /// Removals say what went by name; `remove` is the verb everywhere (`delete` still works).
+    @Test func removalsNameWhatTheyRemoved() async throws {
+        try await withServerProcess { server in
+            let cli = CLI(port: server.port, token: server.adminToken)
+            try await platformPrimary(cli)
+            let shown = try await cli.run(["schedule", "show", "Platform primary"])
+            let overrideID = try #require(shown.stdout.split(separator: "\n").first { $0.contains("override ") }?
+                .split(separator: " ").first { $0.hasSuffix(":") && !$0.hasPrefix("override") }.map { String($0.dropLast()) }, "\(shown.stdout) \(shown.stderr)")
+            let override = try await cli.run(["admin", "override", "delete", overrideID, "--schedule", "Platform primary"])
+            #expect(override.status == 0, "\(override.stderr)")
+            #expect(override.stdout.hasPrefix("Removed override \(overrideID) from Platform primary: Alan Turing replaces Ada Lovelace, "
+                                              + "2026-12-02 01:00 – 2026-12-03 01:00 Europe/Berlin"), "\(override.stdout)")
+
+            #expect(try await cli.run(["admin", "shift", "add", "--employee", "Grace Hopper", "--start", "2026-12-24T09:00:00Z",
+                                       "--end", "2026-12-24T17:00:00Z"]).status == 0)
+            let shifts = try #require(try await cli.run(["shifts", "--json", "--utc"]).json as? [[String: Any]])
+            let shiftID = try #require(shifts.first?["id"] as? String)
+            let shift = try await cli.run(["admin", "shift", "remove", shiftID, "--utc"])
+            #expect(shift.stdout.hasPrefix("Removed shift \(shiftID): Grace Hopper, 2026-12-24 09:00 – 2026-12-24 17:00 UTC"), "\(shift.stdout)")
+
+            #expect(try await cli.run(["admin", "employee", "add", "--first", "Barbara", "--last", "Liskov"]).status == 0)
+            let barbara = try #require(try await cli.run(["show", "Barbara Liskov", "--json"]).json as? [String: Any])
+            let barbaraID = try #require((barbara["employee"] as? [String: Any])?["id"] as? String)
+            let employee = try await cli.run(["admin", "employee", "remove", barbaraID])
+            #expect(employee.stdout.hasPrefix("Removed Barbara Liskov (\(barbaraID))"), "\(employee.stdout) \(employee.stderr)")
+
+            let schedule = try await cli.run(["admin", "schedule", "remove", "platform PRIMARY"])
+            #expect(schedule.status == 0, "\(schedule.stderr)")
+            #expect(schedule.stdout.hasPrefix("Removed schedule Platform primary ("), "\(schedule.stdout)")
+        }
+    }
+
     @Test func scheduleShowSwapAndPreview() async throws {
         try await withServerProcess { server in
             let cli = CLI(port: server.port, token: server.adminToken)
