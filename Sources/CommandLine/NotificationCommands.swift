@@ -16,9 +16,10 @@ extension CommandRunner {
                 Self.out(line + ",\"secret\":\"\(secret)\"}")
                 return
             }
+            let names = await scheduleNames()
             Self.out("Added webhook \(webhook.id) → \(webhook.url)")
             Self.out("Events: \(webhook.events.isEmpty ? "all" : webhook.events.joined(separator: ", "))"
-                + (webhook.schedules.isEmpty ? "" : "; schedules: \(webhook.schedules.joined(separator: ", "))"))
+                + (webhook.schedules.isEmpty ? "" : "; schedules: \(webhook.schedules.map { names[$0] ?? $0 }.joined(separator: ", "))"))
             Self.out("Signing secret (shown only now; verify Roster-Signature with it, docs/NOTIFICATIONS.md):")
             Self.out(secret)
         }
@@ -29,9 +30,10 @@ extension CommandRunner {
             let webhooks = try await client.webhooks()
             if json { return try webhooks.forEach { Self.out(try $0.jsonString()) } }
             guard !webhooks.isEmpty else { return Self.out("No webhooks.") }
+            let names = await scheduleNames()
             for webhook in webhooks {
                 var line = "\(webhook.id)  \(webhook.url)  events: \(webhook.events.isEmpty ? "all" : webhook.events.joined(separator: ","))"
-                if !webhook.schedules.isEmpty { line += "  schedules: \(webhook.schedules.joined(separator: ","))" }
+                if !webhook.schedules.isEmpty { line += "  schedules: \(webhook.schedules.map { names[$0] ?? $0 }.joined(separator: ", "))" }
                 line += "  pending: \(webhook.pending)"
                 if webhook.disabledMs != 0 {
                     line += "\n    DISABLED at \(display.dateTimeSeconds(webhook.disabledMs)): \(webhook.disabledReason)"
@@ -75,7 +77,7 @@ extension CommandRunner {
     public func addReminder(_ rule: Roster_V1_ReminderRule) async -> ClientExitCode {
         await run {
             let made = try await client.addReminder(rule)
-            Self.out(json ? try made.jsonString() : "Added reminder \(made.id): \(Self.describe(made)).")
+            Self.out(json ? try made.jsonString() : "Added reminder \(made.id): \(await describe(made, names: scheduleNames())).")
         }
     }
 
@@ -84,7 +86,8 @@ extension CommandRunner {
             let rules = try await client.reminders()
             if json { return try rules.forEach { Self.out(try $0.jsonString()) } }
             guard !rules.isEmpty else { return Self.out("No reminders.") }
-            for rule in rules { Self.out("\(rule.id)  \(Self.describe(rule))") }
+            let names = await scheduleNames()
+            for rule in rules { Self.out("\(rule.id)  \(await describe(rule, names: names))") }
         }
     }
 
@@ -95,7 +98,8 @@ extension CommandRunner {
         }
     }
 
-    static func describe(_ rule: Roster_V1_ReminderRule) -> String {
+    /// A reminder in words, its schedule and person by name (ids when the server does not know them).
+    func describe(_ rule: Roster_V1_ReminderRule, names: [String: String]) async -> String {
         var text: String
         if rule.leadMinutes > 0 {
             text = DurationText.format(minutes: Int(rule.leadMinutes)) + " before each shift"
@@ -105,9 +109,18 @@ extension CommandRunner {
             text = "\(rule.daysBefore) day\(rule.daysBefore == 1 ? "" : "s") before each shift at \(time)"
             text += rule.timeZone.isEmpty ? " (the schedule's time zone)" : " \(rule.timeZone)"
         }
-        text += rule.schedule.isEmpty ? ", every schedule" : ", schedule \(rule.schedule)"
-        if !rule.person.isEmpty { text += ", only \(rule.person)" }
+        text += rule.schedule.isEmpty ? ", every schedule" : ", schedule \(names[rule.schedule] ?? rule.schedule)"
+        if !rule.person.isEmpty {
+            let person = (try? await client.employee(rule.person))?.employee.fullName ?? rule.person
+            text += ", only \(person)"
+        }
         return text
+    }
+
+    /// Schedule names by id, for lines that would otherwise show ids; empty when they cannot be read.
+    private func scheduleNames() async -> [String: String] {
+        guard let schedules = try? await client.schedules() else { return [:] }
+        return Dictionary(schedules.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
     }
 
     private func run(_ body: () async throws -> Void) async -> ClientExitCode {

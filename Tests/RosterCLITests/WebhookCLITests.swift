@@ -127,6 +127,18 @@ import Testing
             #expect(evening.stdout.contains("1 day before each shift at 18:00 Europe/Berlin, every schedule"), "\(evening.stdout)")
             let listed = try await cli.run(["admin", "reminder", "list"])
             #expect(listed.stdout.contains("18:00 Europe/Berlin"), "\(listed.stdout)")
+
+            // Schedules and people are shown by name, however they were given.
+            #expect(try await cli.run(["admin", "schedule", "add", "Payments primary", "--zone", "Europe/Berlin"]).status == 0)
+            #expect(try await cli.run(["admin", "employee", "add", "--first", "Grace", "--last", "Hopper"]).status == 0)
+            let webhook = try await cli.run(["admin", "webhook", "add", "http://127.0.0.1:9/x", "--schedule", "payments PRIMARY"])
+            #expect(webhook.stdout.contains("schedules: Payments primary"), "\(webhook.stdout) \(webhook.stderr)")
+            let webhooks = try await cli.run(["admin", "webhook", "list"])
+            #expect(webhooks.stdout.contains("schedules: Payments primary"), "\(webhooks.stdout)")
+            let personal = try await cli.run(["admin", "reminder", "add", "--before", "15m", "--schedule", "Payments primary",
+                                              "--person", "Grace Hopper"])
+            #expect(personal.stdout.contains("15m before each shift, schedule Payments primary, only Grace Hopper"), "\(personal.stdout)")
+            #expect(try await cli.run(["admin", "reminder", "list"]).stdout.contains("schedule Payments primary, only Grace Hopper"))
             let reader = CLI(port: server.port, token: nil)
             defer { TestScratch.remove(reader.home) }
             let refused = try await reader.run(["admin", "webhook", "list"])
