@@ -28,7 +28,8 @@ public struct AuditEntry: Sendable {
     public init(wire: Roster_V1_AuditEntry) { self.wire = wire }
 
     public var at: UnixMillis { wire.atMs }
-    /// "change", "auth.failed", "token.created" or "token.revoked".
+    /// "change", "auth.failed", "token.created", "token.revoked", "webhook.added", "webhook.removed",
+    /// "reminder.added" or "reminder.removed".
     public var kind: String { wire.kind }
 
     /// The entry as one JSON object, for `admin audit --json` and log pipelines: the schema's

@@ -4,10 +4,12 @@ import RosterProtocol
 /// messages themselves: they are what `roster-client admin webhook|reminder` prints.
 extension RosterClient {
     /// Registers a webhook; the answer holds the webhook and its signing secret (shown only now).
-    public func addWebhook(url: String, events: [String] = [], schedules: [String] = []) async throws
+    /// `reason`, as for every add and remove here, is kept in the audit log.
+    public func addWebhook(url: String, events: [String] = [], schedules: [String] = [], reason: String = "") async throws
         -> (webhook: Roster_V1_Webhook, secret: String)
     {
         let answer = try await notificationAdmin(.with {
+            $0.reason = reason
             $0.addWebhook = .with {
                 $0.url = url
                 $0.events = events
@@ -22,8 +24,11 @@ extension RosterClient {
         try await notificationAdmin(.with { $0.listWebhooks = true }).webhooks
     }
 
-    public func removeWebhook(id: String) async throws {
-        _ = try await notificationAdmin(.with { $0.removeWebhook = id })
+    public func removeWebhook(id: String, reason: String = "") async throws {
+        _ = try await notificationAdmin(.with {
+            $0.removeWebhook = id
+            $0.reason = reason
+        })
     }
 
     /// Queues a `ping` event for the webhook; returns its event id.
@@ -39,8 +44,11 @@ extension RosterClient {
         }).deliveries
     }
 
-    public func addReminder(_ rule: Roster_V1_ReminderRule) async throws -> Roster_V1_ReminderRule {
-        guard let made = try await notificationAdmin(.with { $0.addReminder = rule }).reminders.first else {
+    public func addReminder(_ rule: Roster_V1_ReminderRule, reason: String = "") async throws -> Roster_V1_ReminderRule {
+        guard let made = try await notificationAdmin(.with {
+            $0.addReminder = rule
+            $0.reason = reason
+        }).reminders.first else {
             throw RosterClientError.protocolViolation("no reminder in the answer")
         }
         return made
@@ -50,8 +58,11 @@ extension RosterClient {
         try await notificationAdmin(.with { $0.listReminders = true }).reminders
     }
 
-    public func removeReminder(id: String) async throws {
-        _ = try await notificationAdmin(.with { $0.removeReminder = id })
+    public func removeReminder(id: String, reason: String = "") async throws {
+        _ = try await notificationAdmin(.with {
+            $0.removeReminder = id
+            $0.reason = reason
+        })
     }
 
     private func notificationAdmin(_ body: Roster_V1_NotificationAdminRequest) async throws -> Roster_V1_NotificationAdminResponse {

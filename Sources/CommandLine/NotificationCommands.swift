@@ -7,9 +7,9 @@ import SwiftProtobuf
 /// `admin webhook ...` and `admin reminder ...`: text for people, or with --json one JSON object
 /// per line (the wire message in protobuf's JSON mapping).
 extension CommandRunner {
-    public func addWebhook(url: String, events: [String], schedules: [String]) async -> ClientExitCode {
+    public func addWebhook(url: String, events: [String], schedules: [String], reason: String = "") async -> ClientExitCode {
         await run {
-            let (webhook, secret) = try await client.addWebhook(url: url, events: events, schedules: schedules)
+            let (webhook, secret) = try await client.addWebhook(url: url, events: events, schedules: schedules, reason: reason)
             if json {
                 var line = try webhook.jsonString()
                 line.removeLast()
@@ -45,9 +45,9 @@ extension CommandRunner {
         }
     }
 
-    public func removeWebhook(id: String) async -> ClientExitCode {
+    public func removeWebhook(id: String, reason: String = "") async -> ClientExitCode {
         await run {
-            try await client.removeWebhook(id: id)
+            try await client.removeWebhook(id: id, reason: reason)
             if !json { Self.out("Removed webhook \(id).") }
         }
     }
@@ -74,9 +74,9 @@ extension CommandRunner {
         }
     }
 
-    public func addReminder(_ rule: Roster_V1_ReminderRule) async -> ClientExitCode {
+    public func addReminder(_ rule: Roster_V1_ReminderRule, reason: String = "") async -> ClientExitCode {
         await run {
-            let made = try await client.addReminder(rule)
+            let made = try await client.addReminder(rule, reason: reason)
             Self.out(json ? try made.jsonString() : "Added reminder \(made.id): \(await describe(made, names: scheduleNames())).")
         }
     }
@@ -91,9 +91,9 @@ extension CommandRunner {
         }
     }
 
-    public func removeReminder(id: String) async -> ClientExitCode {
+    public func removeReminder(id: String, reason: String = "") async -> ClientExitCode {
         await run {
-            try await client.removeReminder(id: id)
+            try await client.removeReminder(id: id, reason: reason)
             if !json { Self.out("Removed reminder \(id).") }
         }
     }

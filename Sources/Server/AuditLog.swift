@@ -11,6 +11,10 @@ enum AuditLog {
         static let authFailed = "auth.failed"
         static let tokenCreated = "token.created"
         static let tokenRevoked = "token.revoked"
+        static let webhookAdded = "webhook.added"
+        static let webhookRemoved = "webhook.removed"
+        static let reminderAdded = "reminder.added"
+        static let reminderRemoved = "reminder.removed"
     }
 
     /// The most entries one GetAudit returns (and the default).
@@ -90,6 +94,14 @@ enum AuditLog {
             if let scope = token.scope { detail += ", feed \(scope)" }
             $0.detail = detail + ")"
         }
+    }
+
+    /// A webhook or reminder rule added or removed; `detail` says which and what it does.
+    static func notification(_ kind: String, detail: String, reason: String, at: UnixMillis, actor: Actor) -> Roster_V1_AuditEntry {
+        var entry = entry(kind: kind, at: at, actor: actor)
+        entry.detail = detail
+        entry.reason = reason
+        return entry
     }
 
     private static func entry(kind: String, at: UnixMillis, actor: Actor) -> Roster_V1_AuditEntry {

@@ -99,7 +99,7 @@ extension ServerContext {
                 return
             }
             if case .notificationAdmin(let request) = message {
-                promise.succeed(await self.notificationAdmin(request, tenant: tenant))
+                promise.succeed(await self.notificationAdmin(request, tenant: tenant, actor: actor))
                 return
             }
             if case .getCalendar(let request) = message {

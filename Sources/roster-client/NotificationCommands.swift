@@ -21,10 +21,11 @@ struct WebhookAdmin: AsyncParsableCommand {
         @Argument(help: "The endpoint: an http:// or https:// URL.") var url: String
         @Option(help: "Comma-separated event types (default: all).") var events: String?
         @Option(name: .customLong("schedule"), help: "Only events of this schedule (id or name); repeatable.") var schedules: [String] = []
+        @OptionGroup var why: ReasonOption
 
         func run() async throws {
             let types = events.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
-            try await options.runner().addWebhook(url: url, events: types, schedules: schedules).exit()
+            try await options.runner().addWebhook(url: url, events: types, schedules: schedules, reason: why.reason).exit()
         }
     }
 
@@ -38,7 +39,8 @@ struct WebhookAdmin: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Remove a webhook (its undelivered events are dropped).")
         @OptionGroup var options: ConnectionOptions
         @Argument(help: "The webhook id.") var id: String
-        func run() async throws { try await options.runner().removeWebhook(id: id).exit() }
+        @OptionGroup var why: ReasonOption
+        func run() async throws { try await options.runner().removeWebhook(id: id, reason: why.reason).exit() }
     }
 
     struct Test: AsyncParsableCommand {
@@ -79,6 +81,7 @@ struct ReminderAdmin: AsyncParsableCommand {
         @Option(help: "The time zone of --at (default: the schedule's).") var zone: String?
         @Option(help: "Only this schedule (id or name).") var schedule: String?
         @Option(help: "Only this person's shifts (id or full name).") var person: String?
+        @OptionGroup var why: ReasonOption
 
         func validate() throws {
             if (before == nil) == (daysBefore == nil) { throw ValidationError("give --before or --days-before (one)") }
@@ -110,7 +113,7 @@ struct ReminderAdmin: AsyncParsableCommand {
                 $0.schedule = schedule ?? ""
                 $0.person = person ?? ""
             }
-            try await options.runner().addReminder(rule).exit()
+            try await options.runner().addReminder(rule, reason: why.reason).exit()
         }
     }
 
@@ -124,6 +127,7 @@ struct ReminderAdmin: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Remove a reminder.")
         @OptionGroup var options: ConnectionOptions
         @Argument(help: "The reminder id.") var id: String
-        func run() async throws { try await options.runner().removeReminder(id: id).exit() }
+        @OptionGroup var why: ReasonOption
+        func run() async throws { try await options.runner().removeReminder(id: id, reason: why.reason).exit() }
     }
 }

@@ -2380,10 +2380,10 @@ public nonisolated struct Roster_V1_AuditEntry: Sendable {
 
   public var atMs: Int64 = 0
 
-  /// "change", "auth.failed", "token.created", "token.revoked"
+  /// "change", "auth.failed", "token.created", "token.revoked",
   public var kind: String = String()
 
-  /// change: the revision it committed
+  /// "webhook.added", "webhook.removed", "reminder.added", "reminder.removed"
   public var revision: UInt64 = 0
 
   /// the acting token; empty for the local admin or the server itself
@@ -2400,7 +2400,7 @@ public nonisolated struct Roster_V1_AuditEntry: Sendable {
 
   public var changes: [Roster_V1_AuditChange] = []
 
-  /// auth.failed: why; token.*: which token, role and label (never a secret)
+  /// auth.failed: why; token.*: which token, role and label (never a secret);
   public var detail: String = String()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
@@ -2643,6 +2643,9 @@ public nonisolated struct Roster_V1_NotificationAdminRequest: Sendable {
 
   /// list_deliveries: the newest `limit` attempts; 0: 100
   public var limit: UInt32 = 0
+
+  /// add and remove: why, kept in the audit log
+  public var reason: String = String()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -6523,7 +6526,7 @@ nonisolated extension Roster_V1_ReminderRule: SwiftProtobuf.Message, SwiftProtob
 
 nonisolated extension Roster_V1_NotificationAdminRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".NotificationAdminRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}add_webhook\0\u{3}remove_webhook\0\u{3}list_webhooks\0\u{3}test_webhook\0\u{3}list_deliveries\0\u{3}add_reminder\0\u{3}remove_reminder\0\u{3}list_reminders\0\u{2}\u{7}limit\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}add_webhook\0\u{3}remove_webhook\0\u{3}list_webhooks\0\u{3}test_webhook\0\u{3}list_deliveries\0\u{3}add_reminder\0\u{3}remove_reminder\0\u{3}list_reminders\0\u{2}\u{6}reason\0\u{1}limit\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -6605,6 +6608,7 @@ nonisolated extension Roster_V1_NotificationAdminRequest: SwiftProtobuf.Message,
           self.action = .listReminders(v)
         }
       }()
+      case 14: try { try decoder.decodeSingularStringField(value: &self.reason) }()
       case 15: try { try decoder.decodeSingularUInt32Field(value: &self.limit) }()
       default: break
       }
@@ -6651,6 +6655,9 @@ nonisolated extension Roster_V1_NotificationAdminRequest: SwiftProtobuf.Message,
     }()
     case nil: break
     }
+    if !self.reason.isEmpty {
+      try visitor.visitSingularStringField(value: self.reason, fieldNumber: 14)
+    }
     if self.limit != 0 {
       try visitor.visitSingularUInt32Field(value: self.limit, fieldNumber: 15)
     }
@@ -6660,6 +6667,7 @@ nonisolated extension Roster_V1_NotificationAdminRequest: SwiftProtobuf.Message,
   public static func ==(lhs: Roster_V1_NotificationAdminRequest, rhs: Roster_V1_NotificationAdminRequest) -> Bool {
     if lhs.action != rhs.action {return false}
     if lhs.limit != rhs.limit {return false}
+    if lhs.reason != rhs.reason {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

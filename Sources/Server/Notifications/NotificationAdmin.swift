@@ -6,8 +6,8 @@ import RosterStore
 extension ServerContext {
     /// NotificationAdmin (admin role): webhooks and reminder rules of the connection's tenant.
     /// Runs on the mutation queue, so a new webhook's first planning round cannot interleave
-    /// with a change.
-    func notificationAdmin(_ request: Roster_V1_NotificationAdminRequest, tenant: TenantRuntime) async
+    /// with a change. Adds and removes are recorded in the audit log with the request's reason.
+    func notificationAdmin(_ request: Roster_V1_NotificationAdminRequest, tenant: TenantRuntime, actor: Actor) async
         -> Result<RosterMessage, WireError>
     {
         guard let notifier else { return .failure(WireError(.unavailable, "notifications are off on this server")) }
@@ -40,11 +40,15 @@ extension ServerContext {
                 await notifier.plan(tenant)
                 answer.webhooks = [Roster_V1_Webhook(webhook)]
                 answer.secret = secret
+                await audit(AuditLog.Kind.webhookAdded, Self.describe(webhook, state: tenant.view.state), request, tenant, actor)
             case .removeWebhook(let id):
+                let removed = try await store.webhooks(tenantID: tenant.id, now: clock.now()).first { $0.id == id }
                 guard try await store.removeWebhook(tenantID: tenant.id, id: id) else {
                     return .failure(WireError(.notFound, "no webhook \(id)"))
                 }
                 try await notifier.reload(tenantID: tenant.id)
+                let detail = removed.map { Self.describe($0, state: tenant.view.state) } ?? "webhook \(id)"
+                await audit(AuditLog.Kind.webhookRemoved, detail, request, tenant, actor)
             case .listWebhooks:
                 answer.webhooks = try await store.webhooks(tenantID: tenant.id, now: clock.now()).map(Roster_V1_Webhook.init)
             case .testWebhook(let id):
@@ -73,12 +77,16 @@ extension ServerContext {
                 // Reminders due within the window already planned are written now.
                 await notifier.replan(tenant)
                 answer.reminders = [Roster_V1_ReminderRule(rule)]
+                await audit(AuditLog.Kind.reminderAdded, Self.describe(rule, state: tenant.view.state), request, tenant, actor)
             case .removeReminder(let id):
+                let removed = try await store.reminderRules(tenantID: tenant.id).first { $0.id == id }
                 guard try await store.removeReminderRule(tenantID: tenant.id, id: id) else {
                     return .failure(WireError(.notFound, "no reminder \(id)"))
                 }
                 try await notifier.reload(tenantID: tenant.id)
                 await notifier.replan(tenant)
+                let detail = removed.map { Self.describe($0, state: tenant.view.state) } ?? "reminder \(id)"
+                await audit(AuditLog.Kind.reminderRemoved, detail, request, tenant, actor)
             case .listReminders:
                 answer.reminders = try await store.reminderRules(tenantID: tenant.id).map(Roster_V1_ReminderRule.init)
             case nil:
@@ -88,6 +96,45 @@ extension ServerContext {
             return .failure(WireError(.unavailable, "the notification settings could not be stored: \(error)", retryable: true))
         }
         return .success(.notificationAdminResult(answer))
+    }
+
+    /// Appends the audit entry of a change already made: a store that cannot take it is logged,
+    /// and the change (durable by now) is still answered as made.
+    private func audit(_ kind: String, _ detail: String, _ request: Roster_V1_NotificationAdminRequest,
+                       _ tenant: TenantRuntime, _ actor: Actor) async {
+        let entry = AuditLog.notification(kind, detail: detail, reason: request.reason, at: clock.now(), actor: actor)
+        do {
+            try await admin.store.appendAudit(tenantID: tenant.id, entry)
+        } catch {
+            logger.error("could not record \(kind) in the audit log of \(tenant.id): \(error)")
+        }
+    }
+
+    /// A webhook as the audit log names it: id, the URL's scheme and host only (a chat's incoming
+    /// webhook carries its secret in the path or query), events, schedules by name.
+    static func describe(_ webhook: StoredWebhook, state: RosterState) -> String {
+        let schedules = webhook.schedules.map { state.schedules[$0]?.name ?? $0 }
+        var origin = "?"
+        if let url = URLComponents(string: webhook.url), let scheme = url.scheme, let host = url.host {
+            origin = "\(scheme)://\(host)\(url.port.map { ":\($0)" } ?? "")/…"
+        }
+        return "webhook \(webhook.id) → \(origin) (events: "
+            + (webhook.events.isEmpty ? "all" : webhook.events.joined(separator: ", "))
+            + (schedules.isEmpty ? "" : "; schedules: " + schedules.joined(separator: ", ")) + ")"
+    }
+
+    /// A reminder rule as the audit log names it.
+    static func describe(_ rule: ReminderRule, state: RosterState) -> String {
+        var text = "reminder \(rule.id): "
+        switch rule.timing {
+        case .lead(let minutes): text += DurationText.format(minutes: minutes) + " before each shift"
+        case .daysBefore(let days, let minute):
+            text += "\(days) day\(days == 1 ? "" : "s") before each shift at " + String(format: "%02d:%02d", minute / 60, minute % 60)
+            text += rule.zone.isEmpty ? " (the schedule's zone)" : " \(rule.zone)"
+        }
+        text += rule.scheduleID.isEmpty ? ", every schedule" : ", schedule \(state.schedules[rule.scheduleID]?.name ?? rule.scheduleID)"
+        if !rule.personID.isEmpty { text += ", only \(state.employees[rule.personID]?.fullName ?? rule.personID)" }
+        return text
     }
 }
 
