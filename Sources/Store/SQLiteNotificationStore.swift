@@ -276,10 +276,13 @@ extension SQLiteRosterStore {
         }
     }
 
+    /// Each ready head handed out is counted as an attempt at once (`attempts + 1`): a send whose
+    /// outcome never got recorded (the process died) still counts, so the next try's
+    /// `Roster-Attempt` is one higher, never 1 again. `recordAttempt` then only records.
     public func deliveryHeads(now: UnixMillis, excluding busy: Set<String>) async throws -> (heads: [DueDelivery], nextDue: UnixMillis?) {
-        try await pool.read { db in
+        try await pool.write { db in
             let rows = try Row.fetchAll(db, sql: """
-                SELECT w.*, d.attempts, d.next_attempt_ms, n.id AS event_id, n.type, n.revision, n.about_ms, n.due_ms,
+                SELECT w.*, d.rowid AS delivery_rowid, d.attempts, d.next_attempt_ms, n.id AS event_id, n.type, n.revision, n.about_ms, n.due_ms,
                        n.planned, n.schedules AS event_schedules, n.people, n.payload
                 FROM webhook w
                 JOIN delivery d ON d.rowid = (
@@ -304,6 +307,8 @@ extension SQLiteRosterStore {
                                               scheduleIDs: Self.list(row["event_schedules"]), people: Self.list(row["people"]),
                                               payload: row["payload"])
                 heads.append(DueDelivery(webhook: Self.webhook(from: row), event: event, attempts: row["attempts"], notBefore: notBefore))
+                let deliveryRow: Int64 = row["delivery_rowid"]
+                try db.execute(sql: "UPDATE delivery SET attempts = attempts + 1 WHERE rowid = ?", arguments: [deliveryRow])
             }
             return (heads, nextDue)
         }
@@ -321,18 +326,16 @@ extension SQLiteRosterStore {
             switch outcome {
             case .delivered:
                 try db.execute(sql: """
-                    UPDATE delivery SET attempts = attempts + 1, delivered_ms = ? WHERE webhook_id = ? AND event_id = ?
+                    UPDATE delivery SET delivered_ms = ? WHERE webhook_id = ? AND event_id = ?
                     """, arguments: [attempt.at, attempt.webhookID, attempt.eventID])
                 try db.execute(sql: "UPDATE webhook SET failing_since_ms = 0 WHERE id = ?", arguments: [attempt.webhookID])
             case .retry(let at):
                 try db.execute(sql: """
-                    UPDATE delivery SET attempts = attempts + 1, next_attempt_ms = ? WHERE webhook_id = ? AND event_id = ?
+                    UPDATE delivery SET next_attempt_ms = ? WHERE webhook_id = ? AND event_id = ?
                     """, arguments: [at, attempt.webhookID, attempt.eventID])
                 try db.execute(sql: "UPDATE webhook SET failing_since_ms = ? WHERE id = ? AND failing_since_ms = 0",
                                arguments: [attempt.at, attempt.webhookID])
             case .disable(let reason):
-                try db.execute(sql: "UPDATE delivery SET attempts = attempts + 1 WHERE webhook_id = ? AND event_id = ?",
-                               arguments: [attempt.webhookID, attempt.eventID])
                 try db.execute(sql: "UPDATE webhook SET disabled_ms = ?, disabled_reason = ? WHERE id = ?",
                                arguments: [attempt.at, reason, attempt.webhookID])
             }

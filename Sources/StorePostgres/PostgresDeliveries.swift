@@ -38,8 +38,12 @@ extension PostgresRosterStore {
                 claimed.append(row.10)
             }
             // The claim: no other node sends these until the attempt is recorded or the lease ends.
+            // It counts as an attempt at once, so a node that takes over from one that died says
+            // `Roster-Attempt: 2`, never 1 again; `recordAttempt` then only records.
             for seq in claimed {
-                try await connection.query("UPDATE delivery SET next_attempt_ms = \(now + Self.deliveryLease) WHERE seq = \(seq)", logger: self.logger)
+                try await connection.query("""
+                    UPDATE delivery SET next_attempt_ms = \(now + Self.deliveryLease), attempts = attempts + 1 WHERE seq = \(seq)
+                    """, logger: self.logger)
             }
             return (heads, nextDue)
         }
@@ -59,13 +63,13 @@ extension PostgresRosterStore {
             switch outcome {
             case .delivered:
                 try await connection.query("""
-                    UPDATE delivery SET attempts = attempts + 1, delivered_ms = \(attempt.at), next_attempt_ms = 0
+                    UPDATE delivery SET delivered_ms = \(attempt.at), next_attempt_ms = 0
                     WHERE webhook_id = \(attempt.webhookID) AND event_id = \(attempt.eventID)
                     """, logger: self.logger)
                 try await connection.query("UPDATE webhook SET failing_since_ms = 0 WHERE id = \(attempt.webhookID)", logger: self.logger)
             case .retry(let at):
                 try await connection.query("""
-                    UPDATE delivery SET attempts = attempts + 1, next_attempt_ms = \(at)
+                    UPDATE delivery SET next_attempt_ms = \(at)
                     WHERE webhook_id = \(attempt.webhookID) AND event_id = \(attempt.eventID)
                     """, logger: self.logger)
                 try await connection.query("""
@@ -73,7 +77,7 @@ extension PostgresRosterStore {
                     """, logger: self.logger)
             case .disable(let reason):
                 try await connection.query("""
-                    UPDATE delivery SET attempts = attempts + 1, next_attempt_ms = 0
+                    UPDATE delivery SET next_attempt_ms = 0
                     WHERE webhook_id = \(attempt.webhookID) AND event_id = \(attempt.eventID)
                     """, logger: self.logger)
                 try await connection.query("""

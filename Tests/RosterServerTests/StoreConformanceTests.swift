@@ -204,6 +204,31 @@ struct StoreConformanceTests {
                           scheduleIDs: schedules, people: ["e1"], payload: Data(#"{"id":"\#(id)"}"#.utf8))
     }
 
+    /// A head handed out counts as an attempt at once: when the process (or node) that took it
+    /// dies before recording the outcome, the next try is attempt 2, not 1 again.
+    @Test(arguments: Backend.allCases)
+    func aDeliveryWhoseSenderDiedIsCountedWhenTriedAgain(_ backend: Backend) async throws {
+        try await Self.withStores(backend) { store, other in
+            try await store.createTenant(Tenant(id: "acme", name: "Acme"), epoch: 1)
+            try await store.insertWebhook(StoredWebhook(id: "wh_1", tenantID: "acme", url: "http://127.0.0.1:9/hook", secret: "s",
+                                                        events: [], schedules: [], created: 0))
+            try await store.commit(tenantID: "acme", entry: HistoryEntry(revision: 1, committedAt: 100, changes: [.motdSet("x")]),
+                                   historyLimit: 10, audit: nil, outbox: OutboxWrite(events: [Self.event("evt_a", due: 100)]))
+            let first = try await store.deliveryHeads(now: 200, excluding: [])
+            #expect(first.heads.map(\.attempts) == [0], "the first try is attempt 1")
+            // Its sender dies: nothing is recorded. Another process (after a PostgreSQL node's lease) tries again.
+            let later: UnixMillis = backend == .postgres ? 200 + 120_001 : 300
+            let again = try await other.deliveryHeads(now: later, excluding: [])
+            #expect(again.heads.map(\.event.id) == ["evt_a"])
+            #expect(again.heads.map(\.attempts) == [1], "the try that was lost is counted: this one is attempt 2")
+            try await other.recordAttempt(DeliveryAttempt(webhookID: "wh_1", eventID: "evt_a", eventType: "on-duty.changed", attempt: 2,
+                                                          at: later + 10, status: 500, error: "HTTP 500", durationMillis: 3),
+                                          outcome: .retry(at: later + 1_000))
+            let retried = try await store.deliveryHeads(now: later + 1_000, excluding: [])
+            #expect(retried.heads.map(\.attempts) == [2], "a recorded attempt is not counted twice")
+        }
+    }
+
     @Test(arguments: Backend.allCases)
     func theOutboxDeliversEachEventOnceInOrderAndPublishesItWithASequence(_ backend: Backend) async throws {
         try await Self.withStores(backend) { store, other in
