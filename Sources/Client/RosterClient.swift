@@ -178,6 +178,8 @@ public actor RosterClient {
     /// The connection requests use while the client is not following the server.
     private var requestConnection: RosterConnection?
     private var retryAfterGoingAway: Duration?
+    /// Why the cache file could not be used when the client was made (also sent as an update).
+    public private(set) var cacheLoadProblem: CacheProblem?
 
     public init(configuration: RosterClientConfiguration) {
         self.configuration = configuration
@@ -190,6 +192,7 @@ public actor RosterClient {
         do {
             cached = try cacheFile?.load()
         } catch {
+            cacheLoadProblem = error
             continuation.yield(.cacheProblem(error))
         }
         sync = SubscriptionSync(roster: cached, topics: configuration.topics, allSchedules: configuration.allSchedules)
@@ -376,6 +379,18 @@ public actor RosterClient {
             requestConnection = try await connect()
         }
         return try await requestConnection!.request(message, timeout: configuration.timeout)
+    }
+
+    /// `refreshCache()` for one-shot use, after a request: when the cache already holds the
+    /// revision the server had when this client's connection began (its Welcome), nothing is
+    /// fetched, so a read of a large tenant does not pull the whole state every time.
+    @discardableResult
+    public func refreshCacheIfBehind() async throws -> CachedRoster {
+        if let welcome = (connection ?? requestConnection)?.welcome, let cached = sync.roster,
+           cached.epoch == welcome.epoch, cached.revision >= welcome.revision {
+            return cached
+        }
+        return try await refreshCache()
     }
 
     /// Fetches the whole state and stores it in the cache, unless the cache already holds a

@@ -156,16 +156,10 @@ public struct CommandRunner: Sendable {
                 return report(error)
             }
         }
-        let roster: CachedRoster?
-        do {
-            // The cache of the tenant this credential authenticated as (never the --tenant flag's).
-            roster = try RosterCacheDirectory(settings.cacheDirectory)
-                .file(server: client.configuration.serverName, credential: RosterCacheDirectory.credential(token: settings.token, requestedTenant: settings.tenant))?
-                .load()
-        } catch {
-            Self.err("Warning: \(error)")
-            roster = nil
-        }
+        // The client loaded the cache of the tenant this credential authenticated as (never the
+        // --tenant flag's) when it was made; reading the file again would double the cost.
+        if let problem = await client.cacheLoadProblem { Self.err("Warning: \(problem)") }
+        let roster = await client.roster
         guard let roster else {
             Self.err(offline ? "Nothing is cached for \(settings.server) yet: run a command while the server is reachable."
                      : "\(unreachable), and nothing is cached.")
@@ -183,7 +177,7 @@ public struct CommandRunner: Sendable {
 
     /// Refreshes the cache quietly after an online read, so the next offline answer is recent.
     private func refreshCache() async {
-        _ = try? await client.refreshCache()
+        _ = try? await client.refreshCacheIfBehind()
     }
 
     // MARK: Reads
@@ -408,7 +402,7 @@ public struct CommandRunner: Sendable {
     public func shifts(from: UnixMillis?, to: UnixMillis?, employee: String?) async -> ClientExitCode {
         await withCacheFallback(online: {
             let shifts = try await client.shifts(from: from, to: to, employee: employee)
-            let roster = try? await client.refreshCache()
+            let roster = try? await client.refreshCacheIfBehind()
             return printShifts(shifts, people: roster?.state.employees ?? [:])
         }, cached: { roster in
             var employeeID: String?
@@ -480,7 +474,7 @@ public struct CommandRunner: Sendable {
                 return .success
             }
             // Shifts and overrides name people and schedules by id: show today's names.
-            let state = try? await client.refreshCache().state
+            let state = try? await client.refreshCacheIfBehind().state
             var names: [String: String] = [:]
             if let state {
                 for employee in state.employees.values { names[employee.id] = employee.fullName }

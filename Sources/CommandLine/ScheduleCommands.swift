@@ -364,6 +364,6 @@ extension CommandRunner {
     }
 
     private func refreshCacheQuietly() async {
-        _ = try? await client.refreshCache()
+        _ = try? await client.refreshCacheIfBehind()
     }
 }
