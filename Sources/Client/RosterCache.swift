@@ -101,6 +101,18 @@ public struct RosterCacheFile: Sendable {
         }
     }
 
+    /// Sets the header's `synced_at` in place: the body (and its checksum) stay as they are. An
+    /// 8-byte aligned write inside the first block lands whole; the age is not checksummed, so
+    /// at worst a crash leaves the older age. Blocks: call it off the concurrency pool.
+    public func touch(syncedAt: Date) throws {
+        let handle = try FileHandle(forUpdating: url)
+        defer { try? handle.close() }
+        var bytes: [UInt8] = []
+        Self.append(UInt64(max(0, syncedAt.timeIntervalSince1970 * 1000)), to: &bytes)
+        try handle.seek(toOffset: 8)
+        try handle.write(contentsOf: bytes)
+    }
+
     private static func read<T: FixedWidthInteger>(_: T.Type, _ bytes: [UInt8], at offset: Int) -> T {
         bytes[offset..<offset + MemoryLayout<T>.size].reduce(T(0)) { $0 << 8 | T($1) }
     }

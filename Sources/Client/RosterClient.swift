@@ -388,7 +388,14 @@ public actor RosterClient {
     public func refreshCacheIfBehind() async throws -> CachedRoster {
         if let welcome = (connection ?? requestConnection)?.welcome, let cached = sync.roster,
            cached.epoch == welcome.epoch, cached.revision >= welcome.revision {
-            return cached
+            // Still current: only its age changes, in the file's header (8 bytes, no rewrite).
+            let now = Date()
+            sync.confirmedCurrent(at: now)
+            if let file = cacheFile {
+                await cacheWriter.flush()
+                try? await NIOThreadPool.singleton.runIfActive { try file.touch(syncedAt: now) }
+            }
+            return sync.roster ?? cached
         }
         return try await refreshCache()
     }

@@ -89,6 +89,11 @@ public struct SubscriptionSync: Sendable {
         isSynced = false
     }
 
+    /// The server said (in its Welcome) that the copy is current: its data is as of `now`.
+    public mutating func confirmedCurrent(at now: Date) {
+        roster?.syncedAt = now
+    }
+
     /// A snapshot fetched by a query. It is kept unless the copy holds a newer revision of the
     /// same epoch (a late answer never overwrites newer state); returns what the copy is now.
     public mutating func fetched(_ snapshot: CachedRoster) -> CachedRoster {

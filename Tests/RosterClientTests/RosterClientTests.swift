@@ -138,6 +138,36 @@ func fastReconnect(_ port: Int, cache: URL?) -> RosterClientConfiguration {
         }
     }
 
+    /// A one-shot read's cache refresh fetches the state only when the cache is behind the
+    /// server's Welcome; a current cache only gets its age renewed (the body is not rewritten).
+    @Test func aCurrentCacheIsNotFetchedAgainOnlyItsAgeRenewed() async throws {
+        try await using(try await ServerHarness.start(now: t0 + 10 * minute)) { harness in
+            let admin = try await harness.connect()
+            _ = try await admin.addEmployee("Ada", "Lovelace")
+            let cache = temporaryDirectory()
+            let file = RosterCacheFile(directory: cache, server: "127.0.0.1:\(harness.port)", tenant: "demo")
+            func oneShot() async throws -> CachedRoster {
+                try await using(RosterClient(configuration: fastReconnect(harness.port, cache: cache))) { client in
+                    _ = try await client.employees()
+                    return try await client.refreshCacheIfBehind()
+                }
+            }
+            let first = try await oneShot()
+            let written = try Data(contentsOf: file.url)
+            try await Task.sleep(for: .milliseconds(20))
+            let second = try await oneShot()
+            #expect(second.revision == first.revision && second.syncedAt > first.syncedAt)
+            #expect(try Data(contentsOf: file.url).dropFirst(16) == written.dropFirst(16), "the body was not written again")
+            let loaded = try #require(try file.load())
+            #expect(abs(loaded.syncedAt.timeIntervalSince(second.syncedAt)) < 0.002, "the file has the renewed age")
+
+            try await admin.admin(.setMotd(.with { $0.motd = "new" }))
+            let third = try await oneShot()
+            #expect(third.revision > first.revision && third.state.tenant.motd == "new", "a cache behind is fetched")
+            await admin.close()
+        }
+    }
+
     @Test func offlineAnswersComeFromTheCache() async throws {
         let cache = temporaryDirectory()
         let (port, ada, grace) = try await using(try await ServerHarness.start(now: t0 + 10 * minute)) { harness in
