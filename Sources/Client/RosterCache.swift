@@ -46,14 +46,28 @@ public enum CacheProblem: Error, Sendable, CustomStringConvertible, Equatable {
 
 /// One cache file. Layout (big-endian):
 ///
-///     "RSTRCAC1" | u64 synced_at_ms | u32 crc32(body) | u32 body_length | body (Snapshot protobuf)
+///     "RSTRCAC2" | u64 synced_at_ms | u64 epoch | u64 revision | u32 crc32(body) | u32 body_length
+///     | body (Snapshot protobuf)
+///
+/// The epoch and revision in the header let a one-shot read tell whether the cache is current
+/// without decoding it. Files of the first layout ("RSTRCAC1" | synced_at | crc | length | body)
+/// still load; the next save writes the new one.
 ///
 /// Writes go to a temporary file that is fsynced, then renamed over the old one, then the
 /// directory is fsynced: a crash leaves the old file or the new one, never a mix. The checksum
 /// catches a torn or corrupted file anyway, which is then ignored, never trusted.
 public struct RosterCacheFile: Sendable {
     public let url: URL
-    static let magic = Array("RSTRCAC1".utf8)
+    static let magic = Array("RSTRCAC2".utf8)
+    static let firstMagic = Array("RSTRCAC1".utf8)
+    static let headerSize = 40
+
+    /// What the header says, read without the body.
+    public struct Header: Sendable, Equatable {
+        public var syncedAt: Date
+        public var epoch: UInt64
+        public var revision: UInt64
+    }
 
     public init(url: URL) { self.url = url }
 
@@ -67,20 +81,40 @@ public struct RosterCacheFile: Sendable {
     /// The default cache directory: $XDG_CACHE_HOME/roster, or ~/.cache/roster.
     public static var defaultDirectory: URL { XDGPaths.cache() }
 
+    /// The header of a file of the current layout; nil when there is no file, or it is of the
+    /// first layout or too short to tell (`load` says why). Blocks: call it off the pool.
+    public func header() -> Header? {
+        guard let handle = FileHandle(forReadingAtPath: url.path) else { return nil }
+        defer { try? handle.close() }
+        guard let data = try? handle.read(upToCount: Self.headerSize), data.count == Self.headerSize else { return nil }
+        let bytes = [UInt8](data)
+        guard Array(bytes[0..<8]) == Self.magic else { return nil }
+        return Header(syncedAt: Date(timeIntervalSince1970: Double(Self.read(UInt64.self, bytes, at: 8)) / 1000),
+                      epoch: Self.read(UInt64.self, bytes, at: 16), revision: Self.read(UInt64.self, bytes, at: 24))
+    }
+
     /// The cached roster; nil when there is no file. Throws `CacheProblem` for a bad one.
     public func load() throws(CacheProblem) -> CachedRoster? {
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
         let data: Data
         do { data = try Data(contentsOf: url) } catch { throw .unreadable("\(error.localizedDescription)") }
         let bytes = [UInt8](data)
-        guard bytes.count >= 24, Array(bytes[0..<8]) == Self.magic else { throw .corrupt("not a roster cache file") }
+        guard bytes.count >= 8 else { throw .corrupt("not a roster cache file") }
+        let magic = Array(bytes[0..<8])
+        let first = magic == Self.firstMagic
+        guard first || magic == Self.magic else { throw .corrupt("not a roster cache file") }
+        let headerSize = first ? 24 : Self.headerSize
+        guard bytes.count >= headerSize else { throw .corrupt("not a roster cache file") }
         let syncedAt = Self.read(UInt64.self, bytes, at: 8)
-        let checksum = Self.read(UInt32.self, bytes, at: 16)
-        let length = Int(Self.read(UInt32.self, bytes, at: 20))
-        guard bytes.count == 24 + length else { throw .corrupt("expected \(24 + length) bytes, found \(bytes.count)") }
-        let body = Array(bytes[24...])
+        let checksum = Self.read(UInt32.self, bytes, at: headerSize - 8)
+        let length = Int(Self.read(UInt32.self, bytes, at: headerSize - 4))
+        guard bytes.count == headerSize + length else { throw .corrupt("expected \(headerSize + length) bytes, found \(bytes.count)") }
+        let body = Array(bytes[headerSize...])
         guard CRC32.checksum(body) == checksum else { throw .corrupt("checksum mismatch") }
         guard let snapshot = try? Roster_V1_Snapshot(serializedBytes: body) else { throw .corrupt("the body does not decode") }
+        if !first, Self.read(UInt64.self, bytes, at: 16) != snapshot.epoch || Self.read(UInt64.self, bytes, at: 24) != snapshot.revision {
+            throw .corrupt("the header's revision does not match the body")
+        }
         return CachedRoster(state: RosterState(snapshot), epoch: snapshot.epoch, revision: snapshot.revision,
                             syncedAt: Date(timeIntervalSince1970: Double(syncedAt) / 1000))
     }
@@ -90,6 +124,8 @@ public struct RosterCacheFile: Sendable {
         let body: [UInt8] = try Roster_V1_Snapshot(roster.state, epoch: roster.epoch, revision: roster.revision).serializedBytes()
         var bytes = Self.magic
         Self.append(UInt64(max(0, roster.syncedAt.timeIntervalSince1970 * 1000)), to: &bytes)
+        Self.append(roster.epoch, to: &bytes)
+        Self.append(roster.revision, to: &bytes)
         Self.append(CRC32.checksum(body), to: &bytes)
         Self.append(UInt32(body.count), to: &bytes)
         bytes += body

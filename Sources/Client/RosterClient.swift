@@ -164,12 +164,20 @@ public actor RosterClient {
     public private(set) var state: ConnectionState = .offline
     /// The rules that keep the copy in step with the server; this actor only performs them.
     private var sync: SubscriptionSync
-    /// The cached roster: loaded at init, kept current while live.
-    public var roster: CachedRoster? { sync.roster }
+    /// The cached roster: read from the cache file when first needed, kept current while live.
+    public var roster: CachedRoster? {
+        get async {
+            await loadCacheIfNeeded()
+            return sync.roster
+        }
+    }
     /// The latest on-duty status pushed by the server.
     public var onDuty: OnDutyStatus? { sync.onDuty }
     /// The latest on-duty status pushed, per schedule id (every schedule with `allSchedules`).
     public var onDutyBySchedule: [String: OnDutyStatus] { sync.onDutyBySchedule }
+    /// Whether the cache file was read into `sync` (or replaced by something newer): it is read
+    /// when first needed, so a one-shot query whose cache is current never decodes it.
+    private var cacheLoaded = false
     /// Revisions applied from live or replayed events, in order (for diagnostics and tests).
     public private(set) var appliedRevisions: [UInt64] = []
 
@@ -178,7 +186,7 @@ public actor RosterClient {
     /// The connection requests use while the client is not following the server.
     private var requestConnection: RosterConnection?
     private var retryAfterGoingAway: Duration?
-    /// Why the cache file could not be used when the client was made (also sent as an update).
+    /// Why the cache file could not be used when it was read (also sent as an update).
     public private(set) var cacheLoadProblem: CacheProblem?
 
     public init(configuration: RosterClientConfiguration) {
@@ -188,14 +196,27 @@ public actor RosterClient {
         cacheFile = cacheDirectory?.file(
             server: configuration.serverName,
             credential: RosterCacheDirectory.credential(token: configuration.token, requestedTenant: configuration.tenant))
-        var cached: CachedRoster?
-        do {
-            cached = try cacheFile?.load()
-        } catch {
-            cacheLoadProblem = error
-            continuation.yield(.cacheProblem(error))
+        sync = SubscriptionSync(roster: nil, topics: configuration.topics, allSchedules: configuration.allSchedules)
+    }
+
+    /// Reads the cache file into the copy the first time the copy is needed, on a thread of
+    /// NIOThreadPool (the read blocks); a bad file is reported as an update and ignored.
+    private func loadCacheIfNeeded() async {
+        guard !cacheLoaded else { return }
+        cacheLoaded = true
+        guard let file = cacheFile else { return }
+        let read = try? await NIOThreadPool.singleton.runIfActive { () -> Result<CachedRoster?, CacheProblem> in
+            do throws(CacheProblem) { return .success(try file.load()) } catch { return .failure(error) }
         }
-        sync = SubscriptionSync(roster: cached, topics: configuration.topics, allSchedules: configuration.allSchedules)
+        switch read {
+        case .success(let cached)?:
+            if let cached, file.url == cacheFile?.url { _ = sync.fetched(cached) }
+        case .failure(let problem)?:
+            cacheLoadProblem = problem
+            continuation.yield(.cacheProblem(problem))
+        case nil:
+            break
+        }
     }
 
     // MARK: Running
@@ -226,6 +247,7 @@ public actor RosterClient {
     }
 
     private func run() async {
+        await loadCacheIfNeeded()
         var attempt = 0
         while !Task.isCancelled {
             setState(attempt == 0 ? .connecting : state)
@@ -314,7 +336,8 @@ public actor RosterClient {
         if file.url != cacheFile?.url {
             await cacheWriter.flush()
             cacheFile = file
-            sync.replaceCopy(with: try? await NIOThreadPool.singleton.runIfActive { try file.load() })
+            // Not read yet: it will be, from the right file, when needed.
+            if cacheLoaded { sync.replaceCopy(with: try? await NIOThreadPool.singleton.runIfActive { try file.load() }) }
         }
         try? await NIOThreadPool.singleton.runIfActive {
             try cacheDirectory.remember(server: server, credential: credential, tenant: tenant)
@@ -354,7 +377,7 @@ public actor RosterClient {
     }
 
     private func saveCache() {
-        guard let cacheFile, let roster else { return }
+        guard let cacheFile, let roster = sync.roster else { return }
         cacheWriter.save(roster, to: cacheFile) { [continuation] error in
             continuation.yield(.cacheProblem(.unreadable("saving failed: \(error)")))
         }
@@ -383,27 +406,35 @@ public actor RosterClient {
 
     /// `refreshCache()` for one-shot use, after a request: when the cache already holds the
     /// revision the server had when this client's connection began (its Welcome), nothing is
-    /// fetched, so a read of a large tenant does not pull the whole state every time.
-    @discardableResult
-    public func refreshCacheIfBehind() async throws -> CachedRoster {
-        if let welcome = (connection ?? requestConnection)?.welcome, let cached = sync.roster,
-           cached.epoch == welcome.epoch, cached.revision >= welcome.revision {
-            // Still current: only its age changes, in the file's header (8 bytes, no rewrite).
-            let now = Date()
-            sync.confirmedCurrent(at: now)
-            if let file = cacheFile {
-                await cacheWriter.flush()
-                try? await NIOThreadPool.singleton.runIfActive { try file.touch(syncedAt: now) }
+    /// fetched, and a cache not read yet is not read either (its header says its revision), so
+    /// a read of a large tenant neither pulls nor decodes the whole state every time.
+    public func refreshCacheIfBehind() async throws {
+        if let welcome = (connection ?? requestConnection)?.welcome {
+            var held: (epoch: UInt64, revision: UInt64)?
+            if cacheLoaded {
+                held = sync.roster.map { ($0.epoch, $0.revision) }
+            } else if let file = cacheFile, let header = try? await NIOThreadPool.singleton.runIfActive({ file.header() }) {
+                held = (header.epoch, header.revision)
             }
-            return sync.roster ?? cached
+            if let held, held.epoch == welcome.epoch, held.revision >= welcome.revision {
+                // Still current: only its age changes, in the file's header (8 bytes, no rewrite).
+                let now = Date()
+                sync.confirmedCurrent(at: now)
+                if let file = cacheFile {
+                    await cacheWriter.flush()
+                    try? await NIOThreadPool.singleton.runIfActive { try file.touch(syncedAt: now) }
+                }
+                return
+            }
         }
-        return try await refreshCache()
+        try await refreshCache()
     }
 
     /// Fetches the whole state and stores it in the cache, unless the cache already holds a
     /// newer revision of the same epoch (a late answer never overwrites newer state).
     @discardableResult
     public func refreshCache() async throws -> CachedRoster {
+        await loadCacheIfNeeded()
         guard case .snapshot(let snapshot) = try await request(.getSnapshot(.init())) else {
             throw RosterClientError.protocolViolation("expected Snapshot")
         }

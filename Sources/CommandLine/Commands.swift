@@ -156,10 +156,10 @@ public struct CommandRunner: Sendable {
                 return report(error)
             }
         }
-        // The client loaded the cache of the tenant this credential authenticated as (never the
-        // --tenant flag's) when it was made; reading the file again would double the cost.
-        if let problem = await client.cacheLoadProblem { Self.err("Warning: \(problem)") }
+        // The client's copy of the cache of the tenant this credential authenticated as (never
+        // the --tenant flag's), read from the file now if it was not yet.
         let roster = await client.roster
+        if let problem = await client.cacheLoadProblem { Self.err("Warning: \(problem)") }
         guard let roster else {
             Self.err(offline ? "Nothing is cached for \(settings.server) yet: run a command while the server is reachable."
                      : "\(unreachable), and nothing is cached.")
@@ -402,8 +402,8 @@ public struct CommandRunner: Sendable {
     public func shifts(from: UnixMillis?, to: UnixMillis?, employee: String?) async -> ClientExitCode {
         await withCacheFallback(online: {
             let shifts = try await client.shifts(from: from, to: to, employee: employee)
-            let roster = try? await client.refreshCacheIfBehind()
-            return printShifts(shifts, people: roster?.state.employees ?? [:])
+            try? await client.refreshCacheIfBehind()
+            return printShifts(shifts, people: await client.roster?.state.employees ?? [:])
         }, cached: { roster in
             var employeeID: String?
             if let employee {
@@ -474,7 +474,8 @@ public struct CommandRunner: Sendable {
                 return .success
             }
             // Shifts and overrides name people and schedules by id: show today's names.
-            let state = try? await client.refreshCacheIfBehind().state
+            try? await client.refreshCacheIfBehind()
+            let state = await client.roster?.state
             var names: [String: String] = [:]
             if let state {
                 for employee in state.employees.values { names[employee.id] = employee.fullName }

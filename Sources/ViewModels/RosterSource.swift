@@ -20,6 +20,6 @@ public protocol RosterSource: Sendable {
 
 extension RosterClient: RosterSource {
     public nonisolated var serverName: String { configuration.serverName }
-    public func currentRoster() async -> CachedRoster? { roster }
+    public func currentRoster() async -> CachedRoster? { await roster }
     public func refresh() async throws -> CachedRoster { try await refreshCache() }
 }

@@ -149,7 +149,8 @@ func fastReconnect(_ port: Int, cache: URL?) -> RosterClientConfiguration {
             func oneShot() async throws -> CachedRoster {
                 try await using(RosterClient(configuration: fastReconnect(harness.port, cache: cache))) { client in
                     _ = try await client.employees()
-                    return try await client.refreshCacheIfBehind()
+                    try await client.refreshCacheIfBehind()
+                    return try #require(await client.roster)
                 }
             }
             let first = try await oneShot()
@@ -158,6 +159,7 @@ func fastReconnect(_ port: Int, cache: URL?) -> RosterClientConfiguration {
             let second = try await oneShot()
             #expect(second.revision == first.revision && second.syncedAt > first.syncedAt)
             #expect(try Data(contentsOf: file.url).dropFirst(16) == written.dropFirst(16), "the body was not written again")
+            #expect(file.header()?.revision == first.revision && file.header()?.epoch == first.epoch)
             let loaded = try #require(try file.load())
             #expect(abs(loaded.syncedAt.timeIntervalSince(second.syncedAt)) < 0.002, "the file has the renewed age")
 
