@@ -223,4 +223,20 @@ extension RosterClient {
         }
         return CalendarFeed(ics: answer.ics, url: url)
     }
+
+    /// The calendar links (calendar tokens) still working that this client's token made; an
+    /// admin's token sees every one of the tenant. Their URLs are not shown again.
+    public func calendarLinks() async throws -> [Roster_V1_CalendarLink] {
+        guard case .calendar(let answer) = try await request(.getCalendar(.with { $0.listLinks = true })) else {
+            throw RosterClientError.protocolViolation("expected Calendar")
+        }
+        return answer.links
+    }
+
+    /// Revokes a calendar link (by its token id) this client's token made, or any with an admin's.
+    public func revokeCalendarLink(_ id: String) async throws {
+        guard case .calendar = try await request(.getCalendar(.with { $0.revokeLink = id })) else {
+            throw RosterClientError.protocolViolation("expected Calendar")
+        }
+    }
 }

@@ -593,6 +593,46 @@ public struct CommandRunner: Sendable {
         }
     }
 
+    /// `calendar list`: the links this token made (an admin: the tenant's), newest last.
+    public func calendarLinks() async -> ClientExitCode {
+        do {
+            let links = try await client.calendarLinks()
+            if json {
+                struct Link: Encodable { var tokenId, feed, label, created, expires, madeBy: String }
+                for link in links {
+                    Self.out(JSONShapes.line(Link(tokenId: link.tokenID, feed: link.feed, label: link.label,
+                                                  created: TimeText.iso8601(link.createdMs),
+                                                  expires: link.expiresMs == 0 ? "" : TimeText.iso8601(link.expiresMs), madeBy: link.madeBy)))
+                }
+                return .success
+            }
+            guard !links.isEmpty else {
+                Self.out("No calendar links: `roster-client calendar url --schedule NAME` makes one.")
+                return .success
+            }
+            var table = TextTable(["TOKEN", "FEED", "LABEL", "MADE (\(display.zoneName))", "EXPIRES", "MADE BY"])
+            for link in links {
+                table.rows.append([link.tokenID, link.feed, link.label, display.dateTime(link.createdMs),
+                                   link.expiresMs == 0 ? "never" : display.dateTime(link.expiresMs), link.madeBy])
+            }
+            Self.out(table.render())
+            return .success
+        } catch {
+            return report(error)
+        }
+    }
+
+    /// `calendar revoke ID`: the link stops working at once.
+    public func revokeCalendarLink(_ id: String) async -> ClientExitCode {
+        do {
+            try await client.revokeCalendarLink(id)
+            if !json { Self.out("Revoked calendar link \(id): its URL no longer opens the feed.") }
+            return .success
+        } catch {
+            return report(error)
+        }
+    }
+
     /// Writes `text` to standard output as it is.
     static func write(_ text: String) {
         do {

@@ -279,19 +279,20 @@ struct Export: AsyncParsableCommand {
     }
 }
 
-/// `roster-client calendar url`: a feed to subscribe to in a calendar program.
+/// `roster-client calendar url|list|revoke`: feeds to subscribe to in a calendar program.
 struct CalendarCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "calendar", abstract: "Subscribe a calendar program to a schedule's or a person's shifts.",
-        subcommands: [URLCommand.self])
+        subcommands: [URLCommand.self, List.self, Revoke.self])
 
     struct URLCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "url", abstract: "Print the URL of an iCalendar feed (a new calendar token, shown once).",
+            commandName: "url", abstract: "Print the URL of an iCalendar feed (a new calendar link, shown once).",
             discussion: """
-                The URL opens that feed and nothing else; an admin revokes it with `roster-server token revoke ID` \
-                (`roster-server token list` shows calendar tokens). Off loopback the URL is https: the calendar program \
-                must trust the server's certificate.
+                Each call makes a new link (a calendar token: the URL is shown only now), which opens that feed and \
+                nothing else, for a year or until the token that made it stops. Needs a token: `calendar list` shows \
+                the links it made, `calendar revoke TOKEN-ID` ends one. Off loopback the URL is https: the calendar \
+                program must trust the server's certificate.
                 """)
         @OptionGroup var options: ConnectionOptions
         @Option(help: "The schedule (id or name).") var schedule: String?
@@ -306,6 +307,20 @@ struct CalendarCommand: AsyncParsableCommand {
         func run() async throws {
             try await options.runner().calendar(schedule: schedule, person: person, url: true, alarm: alarm, label: label).exit()
         }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "The calendar links this token made that still work (an admin token: every one of the tenant).")
+        @OptionGroup var options: ConnectionOptions
+        func run() async throws { try await options.runner().calendarLinks().exit() }
+    }
+
+    struct Revoke: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "End a calendar link at once (one this token made; an admin: any).")
+        @OptionGroup var options: ConnectionOptions
+        @Argument(help: "The link's token id (see `calendar list`).") var tokenID: String
+        func run() async throws { try await options.runner().revokeCalendarLink(tokenID).exit() }
     }
 }
 

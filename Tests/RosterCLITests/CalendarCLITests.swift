@@ -17,8 +17,14 @@ import Testing
                                                 "--handoff", "2026-11-30T09:00", "--people", "Ada Lovelace,Alan Turing"])
             #expect(rotation.status == 0, "\(rotation.stderr)")
 
-            // A reader may subscribe a calendar; the URL names the host the client uses.
-            let reader = CLI(port: server.port, token: nil)
+            // A reader may subscribe a calendar (with a token: an anonymous link could not be
+            // listed or revoked by whoever made it); the URL names the host the client uses.
+            let anonymous = CLI(port: server.port, token: nil)
+            let refusedAnonymously = try await anonymous.run(["calendar", "url", "--schedule", "Platform primary"])
+            #expect(refusedAnonymously.status == 7 && refusedAnonymously.stderr.contains("with a token"), "\(refusedAnonymously.stderr)")
+            let created = try await admin.server(["token", "create", "--tenant", "demo", "--role", "reader", "--data-dir", server.dataDirectory])
+            let reader = CLI(port: server.port, token: created.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+            #expect(await eventually(10) { (try? await reader.run(["now"]).status) == 0 }, "the server knows the new token")
             let printed = try await reader.run(["calendar", "url", "--schedule", "Platform primary", "--alarm", "15m"])
             #expect(printed.status == 0, "\(printed.stderr)")
             let url = printed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -50,6 +56,24 @@ import Testing
                 text.components(separatedBy: "\r\n").filter { $0.hasPrefix("UID:") }
             }
             #expect(!uids(exported.stdout).isEmpty && uids(exported.stdout) == uids(fetched.body), "the same events as the feed")
+
+            // Listed by the token that made them, by feed; revoked, the URL stops at once.
+            let other = try await reader.run(["calendar", "url", "--person", "Ada Lovelace", "--label", "phone"])
+            #expect(other.status == 0, "\(other.stderr)")
+            let listed = try await reader.run(["calendar", "list", "--json"])
+            let links = listed.stdout.split(separator: "\n").compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
+            #expect(links.compactMap { $0["feed"] as? String } == ["schedule Platform primary", "person Ada Lovelace"], "\(listed.stdout)")
+            #expect(links.last?["label"] as? String == "phone")
+            let firstID = try #require(links.first?["tokenId"] as? String)
+            #expect(url.contains(firstID), "the list names the link by the id in its URL")
+            #expect(try await admin.run(["calendar", "list"]).stdout.contains(firstID), "an admin sees every link of the tenant")
+            let revoked = try await reader.run(["calendar", "revoke", firstID])
+            #expect(revoked.status == 0 && revoked.stdout.contains("Revoked calendar link \(firstID)"), "\(revoked.stderr)")
+            #expect(try await HTTPGet.request(url).status == 404, "a revoked link opens nothing")
+            #expect(!(try await reader.run(["calendar", "list"]).stdout.contains(firstID)))
+            #expect(try await reader.run(["calendar", "revoke", firstID]).status == 8, "revoked already: not found")
 
             let refused = try await reader.run(["calendar", "url"])
             #expect(refused.status == 64, "give --schedule or --person")

@@ -65,8 +65,12 @@ import Glibc
             } catch let error as RosterClientError {
                 #expect(error.code == .invalidArgument && "\(error)".contains("up to a week"), "\(error)")
             }
-            // The same alarm on a feed URL.
-            let made = try await reader.request(.getCalendar(.with { $0.schedule = "Default"; $0.createToken = true }))
+            // The same alarm on a feed URL (links are made with a token).
+            let maker = try await RosterConnection.connect(host: "127.0.0.1", port: rig.server.port, hello: .with {
+                $0.token = rig.server.adminToken
+            })
+            let made = try await maker.request(.getCalendar(.with { $0.schedule = "Default"; $0.createToken = true }))
+            await maker.close()
             guard case .calendar(let calendar) = made else { throw TestFailure("expected a calendar, got \(made.type)") }
             let url = "http://127.0.0.1:\(calendar.httpPort)/v1/calendar/\(calendar.token).ics?alarm=99999999999999999d"
             #expect(try await HTTPGet.request(url).status == 400)

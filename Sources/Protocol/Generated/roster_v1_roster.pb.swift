@@ -2444,6 +2444,37 @@ public nonisolated struct Roster_V1_GetCalendarRequest: Sendable {
   /// for the token, shown by `roster-server token list`
   public var label: String = String()
 
+  /// instead: the calendar tokens still working that this token made
+  public var listLinks: Bool = false
+
+  /// (an admin's: every one of the tenant); no schedule or person
+  public var revokeLink: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Roster_V1_CalendarLink: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// the calendar token's id (never its secret: the URL is shown once)
+  public var tokenID: String = String()
+
+  /// "schedule NAME" or "person NAME"
+  public var feed: String = String()
+
+  public var label: String = String()
+
+  public var createdMs: Int64 = 0
+
+  public var expiresMs: Int64 = 0
+
+  /// the token that made it
+  public var madeBy: String = String()
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -2465,6 +2496,9 @@ public nonisolated struct Roster_V1_CalendarResponse: Sendable {
 
   /// whether it serves TLS
   public var https: Bool = false
+
+  /// list_links
+  public var links: [Roster_V1_CalendarLink] = []
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -6231,7 +6265,7 @@ nonisolated extension Roster_V1_AuditResponse: SwiftProtobuf.Message, SwiftProto
 
 nonisolated extension Roster_V1_GetCalendarRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".GetCalendarRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}schedule\0\u{1}person\0\u{3}create_token\0\u{1}alarm\0\u{1}label\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}schedule\0\u{1}person\0\u{3}create_token\0\u{1}alarm\0\u{1}label\0\u{3}list_links\0\u{3}revoke_link\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -6244,6 +6278,8 @@ nonisolated extension Roster_V1_GetCalendarRequest: SwiftProtobuf.Message, Swift
       case 3: try { try decoder.decodeSingularBoolField(value: &self.createToken) }()
       case 4: try { try decoder.decodeSingularStringField(value: &self.alarm) }()
       case 5: try { try decoder.decodeSingularStringField(value: &self.label) }()
+      case 6: try { try decoder.decodeSingularBoolField(value: &self.listLinks) }()
+      case 7: try { try decoder.decodeSingularStringField(value: &self.revokeLink) }()
       default: break
       }
     }
@@ -6265,6 +6301,12 @@ nonisolated extension Roster_V1_GetCalendarRequest: SwiftProtobuf.Message, Swift
     if !self.label.isEmpty {
       try visitor.visitSingularStringField(value: self.label, fieldNumber: 5)
     }
+    if self.listLinks != false {
+      try visitor.visitSingularBoolField(value: self.listLinks, fieldNumber: 6)
+    }
+    if !self.revokeLink.isEmpty {
+      try visitor.visitSingularStringField(value: self.revokeLink, fieldNumber: 7)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -6274,6 +6316,63 @@ nonisolated extension Roster_V1_GetCalendarRequest: SwiftProtobuf.Message, Swift
     if lhs.createToken != rhs.createToken {return false}
     if lhs.alarm != rhs.alarm {return false}
     if lhs.label != rhs.label {return false}
+    if lhs.listLinks != rhs.listLinks {return false}
+    if lhs.revokeLink != rhs.revokeLink {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_CalendarLink: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".CalendarLink"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}token_id\0\u{1}feed\0\u{1}label\0\u{3}created_ms\0\u{3}expires_ms\0\u{3}made_by\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.tokenID) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.feed) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.label) }()
+      case 4: try { try decoder.decodeSingularInt64Field(value: &self.createdMs) }()
+      case 5: try { try decoder.decodeSingularInt64Field(value: &self.expiresMs) }()
+      case 6: try { try decoder.decodeSingularStringField(value: &self.madeBy) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.tokenID.isEmpty {
+      try visitor.visitSingularStringField(value: self.tokenID, fieldNumber: 1)
+    }
+    if !self.feed.isEmpty {
+      try visitor.visitSingularStringField(value: self.feed, fieldNumber: 2)
+    }
+    if !self.label.isEmpty {
+      try visitor.visitSingularStringField(value: self.label, fieldNumber: 3)
+    }
+    if self.createdMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.createdMs, fieldNumber: 4)
+    }
+    if self.expiresMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.expiresMs, fieldNumber: 5)
+    }
+    if !self.madeBy.isEmpty {
+      try visitor.visitSingularStringField(value: self.madeBy, fieldNumber: 6)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_CalendarLink, rhs: Roster_V1_CalendarLink) -> Bool {
+    if lhs.tokenID != rhs.tokenID {return false}
+    if lhs.feed != rhs.feed {return false}
+    if lhs.label != rhs.label {return false}
+    if lhs.createdMs != rhs.createdMs {return false}
+    if lhs.expiresMs != rhs.expiresMs {return false}
+    if lhs.madeBy != rhs.madeBy {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -6281,7 +6380,7 @@ nonisolated extension Roster_V1_GetCalendarRequest: SwiftProtobuf.Message, Swift
 
 nonisolated extension Roster_V1_CalendarResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".CalendarResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}ics\0\u{1}token\0\u{3}http_port\0\u{1}https\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}ics\0\u{1}token\0\u{3}http_port\0\u{1}https\0\u{1}links\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -6293,6 +6392,7 @@ nonisolated extension Roster_V1_CalendarResponse: SwiftProtobuf.Message, SwiftPr
       case 2: try { try decoder.decodeSingularStringField(value: &self.token) }()
       case 3: try { try decoder.decodeSingularUInt32Field(value: &self.httpPort) }()
       case 4: try { try decoder.decodeSingularBoolField(value: &self.https) }()
+      case 5: try { try decoder.decodeRepeatedMessageField(value: &self.links) }()
       default: break
       }
     }
@@ -6311,6 +6411,9 @@ nonisolated extension Roster_V1_CalendarResponse: SwiftProtobuf.Message, SwiftPr
     if self.https != false {
       try visitor.visitSingularBoolField(value: self.https, fieldNumber: 4)
     }
+    if !self.links.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.links, fieldNumber: 5)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -6319,6 +6422,7 @@ nonisolated extension Roster_V1_CalendarResponse: SwiftProtobuf.Message, SwiftPr
     if lhs.token != rhs.token {return false}
     if lhs.httpPort != rhs.httpPort {return false}
     if lhs.https != rhs.https {return false}
+    if lhs.links != rhs.links {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

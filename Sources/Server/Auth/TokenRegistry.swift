@@ -31,8 +31,14 @@ final class TokenRegistry: Sendable {
 
     var isEmpty: Bool { tokens.withLockedValue { $0.isEmpty } }
 
-    /// A token just stored by this server, usable at once (before the next refresh).
+    /// A token just stored by this server, usable at once (before the next refresh); a revoked
+    /// copy stops it at once.
     func insert(_ token: StoredToken) { tokens.withLockedValue { $0[token.id] = token } }
+
+    /// Every token known (revoked and expired ones too).
+    func all() -> [StoredToken] { tokens.withLockedValue { Array($0.values) } }
+
+    func token(id: String) -> StoredToken? { tokens.withLockedValue { $0[id] } }
 
     /// The credential a presented token grants, or nil (unknown, wrong secret, expired or
     /// revoked: the caller answers all of these the same way).
