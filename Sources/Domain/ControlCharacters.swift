@@ -24,6 +24,8 @@ public enum ControlCharacters {
     /// like) removed with their parameters, other controls dropped; line breaks and tabs kept
     /// when `keepLineBreaks`, else each becomes a space.
     public static func stripped(_ text: String, keepLineBreaks: Bool = false) -> String {
+        // Printable ASCII and line breaks (most output) hold nothing to strip: checked by byte.
+        if text.utf8.allSatisfy({ (0x20..<0x7F).contains($0) || ($0 == 0x0A && keepLineBreaks) }) { return text }
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         var result = String.UnicodeScalarView()
         var scalars = Array(text.unicodeScalars)[...]
