@@ -136,13 +136,18 @@ public enum DisplayWidth {
 
 /// JSON shapes printed with --json (one object per line in `watch`). Instants are ISO 8601 UTC.
 extension Display {
-    /// Who comes on duty at the next change: "Grace Hopper", "nobody", or, when only someone
-    /// leaves, "nobody new (Ada Lovelace stays on)". Never someone already on duty.
+    /// Who comes on duty at the next change, and who stays on through it: "Grace Hopper",
+    /// "Barbara Liskov joins (Alan Turing stays on)", "nobody new (Ada Lovelace stays on)", "nobody".
+    /// Never names someone already on duty as coming.
     public static func incoming(_ status: OnDutyStatus) -> String {
         let names = status.incoming.map(\.employee.fullName)
-        if !names.isEmpty { return names.joined(separator: ", ") }
-        let staying = status.next.map(\.employee.fullName)
-        return staying.isEmpty ? "nobody" : "nobody new (\(staying.joined(separator: ", ")) stays on)"
+        let current = Set(status.current.map(\.employee.id))
+        let staying = status.next.filter { current.contains($0.employee.id) }.map(\.employee.fullName)
+        let stay = "(\(staying.joined(separator: ", ")) \(staying.count == 1 ? "stays" : "stay") on)"
+        if !names.isEmpty {
+            return names.joined(separator: ", ") + (staying.isEmpty ? "" : " join\(names.count == 1 ? "s" : "") \(stay)")
+        }
+        return staying.isEmpty ? "nobody" : "nobody new \(stay)"
     }
 }
 

@@ -67,7 +67,8 @@ extension CommandRunner {
             }))
             return
         }
-        var table = TextTable(["NAME", "ZONE", "TEAM", "ROTATIONS", "ON DUTY NOW", "UNTIL (\(display.zoneName))"])
+        // The on-duty set's next change; `now`'s UNTIL is each person's own end.
+        var table = TextTable(["NAME", "ZONE", "TEAM", "ROTATIONS", "ON DUTY NOW", "NEXT CHANGE (\(display.zoneName))"])
         for schedule in schedules {
             let status = onDuty[schedule.id]
             let people = status?.current.map(\.employee.fullName).joined(separator: ", ") ?? ""

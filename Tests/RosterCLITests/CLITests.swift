@@ -172,6 +172,11 @@ import Testing
             #expect(lines.contains { $0.contains("Ada Lovelace") && $0.contains("primary") })
             let next = try #require(lines.first { $0.hasPrefix("Next at") })
             #expect(next.hasSuffix("nobody new (Ada Lovelace stays on)"), "Ada is on duty: not named as next (\(next))")
+
+            // Grace Kelly comes before Grace Hopper leaves, and both who are on duty stay on: all said.
+            try await cli.run(["admin", "shift", "add", "--employee", "Grace Kelly", "--start", "in 50m", "--end", "in 2h"])
+            let joined = try #require(try await cli.run(["now"]).stdout.split(separator: "\n").first { $0.hasPrefix("Next at") })
+            #expect(joined.hasSuffix("Grace Kelly joins (Ada Lovelace, Grace Hopper stay on)"), "\(joined)")
         }
     }
 
