@@ -45,8 +45,7 @@ public final class EmployeeDetailModel {
         for stretch in answer.shifts where stretch.end > now { bySchedule[stretch.scheduleID, default: []].append(stretch) }
         return roster.state.sortedSchedules.compactMap { definition in
             guard let stretches = bySchedule[definition.id] else { return nil }
-            let name = definition.id == ScheduleDefinition.defaultID ? screen.tenantName : definition.name
-            return (name, Array(stretches.sorted { $0.start < $1.start }.prefix(limit)))
+            return (definition.name, Array(stretches.sorted { $0.start < $1.start }.prefix(limit)))
         }
     }
 }

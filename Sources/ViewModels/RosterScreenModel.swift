@@ -167,11 +167,11 @@ public final class RosterScreenModel {
             } else {
                 continue
             }
-            // The default schedule is named after the tenant; with other schedules, it is
-            // shown only when it has something on it.
-            let isDefault = definition.id == ScheduleDefinition.defaultID
-            schedules.append(ScheduleOnDuty(id: definition.id, name: isDefault ? tenantName : definition.name, status: status))
+            // Every schedule by its own name, the default one too ("Default" unless renamed), as
+            // `schedules` and `now` call it.
+            schedules.append(ScheduleOnDuty(id: definition.id, name: definition.name, status: status))
         }
+        // With other schedules, the default one is shown only when it has something on it.
         if schedules.count > 1 {
             schedules.removeAll { $0.id == ScheduleDefinition.defaultID && $0.status.current.isEmpty && $0.status.until == nil }
         }

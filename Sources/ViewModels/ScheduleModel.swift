@@ -21,16 +21,16 @@ public struct ScheduleEntry: Sendable, Hashable {
     public var source: String
 }
 
-/// One schedule's timeline: its next handoffs and its final schedule over a window, from the
-/// screen model's roster (the server's answer while live, the cache offline). Today a tenant has
-/// one schedule, its flat list of shifts.
+/// The default schedule's timeline: its next handoffs and its final schedule over a window, from
+/// the screen model's roster (the server's answer while live, the cache offline).
 @MainActor @Observable
 public final class ScheduleModel {
     private let screen: RosterScreenModel
 
     public init(screen: RosterScreenModel) { self.screen = screen }
 
-    public var name: String { screen.tenantName }
+    /// The default schedule's name, as every view calls it ("Default" unless renamed).
+    public var name: String { screen.roster?.state.schedules[ScheduleDefinition.defaultID]?.name ?? ScheduleDefinition.makeDefault().name }
 
     /// The next `limit` handoffs after `now`, in time order.
     public func handoffs(after now: UnixMillis, limit: Int = 10) -> [Handoff] {

@@ -135,7 +135,7 @@ import Testing
         var screen = WatchScreen(model: model, server: "h:1", display: Display(utc: true))
         screen.view.mode = .detail("a")
         let lines = screen.lines(now: now)
-        let header = lines.firstIndex(of: "  On duty on Acme (UTC):")
+        let header = lines.firstIndex(of: "  On duty on Default (UTC):")
         #expect(header != nil, "\(lines)")
         #expect(header.map { lines[$0 + 1].hasSuffix("  shift 1") } == true, "\(lines)")
     }

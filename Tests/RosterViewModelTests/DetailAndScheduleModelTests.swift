@@ -21,7 +21,7 @@ import Testing
         #expect(detail.phone == "" && detail.biography == "" && detail.photoURL == nil && detail.employeeType == .unspecified)
         #expect(detail.matchesContact && detail.contact?.phones == ["+44 1"])
         let next = detail.nextDuty(now: t0 + 40 * minute)
-        #expect(next.map(\.schedule) == ["Acme"])
+        #expect(next.map(\.schedule) == ["Default"])
         #expect(next.first?.stretches.map(\.source) == [.shift(id: "s3")], "a shift that ended is not next")
         #expect(!EmployeeDetailModel(employeeID: grace.id, screen: screen).matchesContact)
 
@@ -42,7 +42,7 @@ import Testing
         let screen = RosterScreenModel(source: source)
         await screen.receive(.synced(try #require(source.roster)))
         let next = EmployeeDetailModel(employeeID: ada.id, screen: screen).nextDuty(now: t0 + 40 * minute)
-        #expect(next.map(\.schedule) == ["Acme", "Platform"])
+        #expect(next.map(\.schedule) == ["Default", "Platform"])
         let onPlatform = try #require(next.last?.stretches)
         // As `show PERSON`: the window starts now, so the turn under way is listed from now.
         #expect(onPlatform.first?.start == t0 + 40 * minute && onPlatform.first?.end == t0 + day, "her turn under way: \(onPlatform)")
@@ -55,7 +55,7 @@ import Testing
         let schedule = ScheduleModel(screen: screen)
         #expect(schedule.handoffs(after: t0).isEmpty && schedule.finalSchedule(from: t0, to: t0 + 1).isEmpty)
         await screen.receive(.synced(cached([ada, grace], shifts: shifts)))
-        #expect(schedule.name == "Acme")
+        #expect(schedule.name == "Default", "the default schedule by its own name, as everywhere")
         let handoffs = schedule.handoffs(after: t0 + 10 * minute)
         #expect(handoffs.map(\.at) == [t0 + 30 * minute, t0 + 60 * minute, t0 + 90 * minute, t0 + 120 * minute])
         #expect(handoffs.map { $0.from.map(\.firstName) } == [["Ada"], ["Grace"], [], ["Ada"]])

@@ -161,7 +161,7 @@ import Testing
         await model.receive(.connectionState(.reconnecting(attempt: 1, nextRetry: Date())))
         #expect(model.onDuty.first?.status.current.map(\.employee.firstName) == ["Ada"])
         #expect(model.onDuty.first?.status.until == t0 + 30 * minute)
-        #expect(model.onDuty.first?.name == "Acme")
+        #expect(model.onDuty.first?.name == "Default", "the default schedule by its own name, as `schedules` says")
         model.tick(now: t0 + 40 * minute)
         #expect(model.onDuty.first?.status.current.map(\.employee.firstName) == ["Grace"])
         model.tick(now: t0 + 70 * minute)
