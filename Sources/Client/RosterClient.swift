@@ -175,9 +175,10 @@ public actor RosterClient {
     public var onDuty: OnDutyStatus? { sync.onDuty }
     /// The latest on-duty status pushed, per schedule id (every schedule with `allSchedules`).
     public var onDutyBySchedule: [String: OnDutyStatus] { sync.onDutyBySchedule }
-    /// Whether the cache file was read into `sync` (or replaced by something newer): it is read
-    /// when first needed, so a one-shot query whose cache is current never decodes it.
-    private var cacheLoaded = false
+    /// The read of the cache file into `sync`, started the first time the copy is needed (nil:
+    /// not yet), so a one-shot query whose cache is current never decodes it; whoever needs the
+    /// copy while it runs waits for it.
+    private var cacheRead: Task<Void, Never>?
     /// Revisions applied from live or replayed events, in order (for diagnostics and tests).
     public private(set) var appliedRevisions: [UInt64] = []
 
@@ -199,11 +200,15 @@ public actor RosterClient {
         sync = SubscriptionSync(roster: nil, topics: configuration.topics, allSchedules: configuration.allSchedules)
     }
 
-    /// Reads the cache file into the copy the first time the copy is needed, on a thread of
-    /// NIOThreadPool (the read blocks); a bad file is reported as an update and ignored.
+    /// Reads the cache file into the copy the first time the copy is needed.
     private func loadCacheIfNeeded() async {
-        guard !cacheLoaded else { return }
-        cacheLoaded = true
+        if cacheRead == nil { cacheRead = Task { await self.readCacheFile() } }
+        await cacheRead?.value
+    }
+
+    /// Reads the cache file on a thread of NIOThreadPool (the read blocks); a bad file is
+    /// reported as an update and ignored; a file no longer this client's is not applied.
+    private func readCacheFile() async {
         guard let file = cacheFile else { return }
         let read = try? await NIOThreadPool.singleton.runIfActive { () -> Result<CachedRoster?, CacheProblem> in
             do throws(CacheProblem) { return .success(try file.load()) } catch { return .failure(error) }
@@ -337,7 +342,10 @@ public actor RosterClient {
             await cacheWriter.flush()
             cacheFile = file
             // Not read yet: it will be, from the right file, when needed.
-            if cacheLoaded { sync.replaceCopy(with: try? await NIOThreadPool.singleton.runIfActive { try file.load() }) }
+            if let cacheRead {
+                await cacheRead.value
+                sync.replaceCopy(with: try? await NIOThreadPool.singleton.runIfActive { try file.load() })
+            }
         }
         try? await NIOThreadPool.singleton.runIfActive {
             try cacheDirectory.remember(server: server, credential: credential, tenant: tenant)
@@ -411,7 +419,8 @@ public actor RosterClient {
     public func refreshCacheIfBehind() async throws {
         if let welcome = (connection ?? requestConnection)?.welcome {
             var held: (epoch: UInt64, revision: UInt64)?
-            if cacheLoaded {
+            if let cacheRead {
+                await cacheRead.value
                 held = sync.roster.map { ($0.epoch, $0.revision) }
             } else if let file = cacheFile, let header = try? await NIOThreadPool.singleton.runIfActive({ file.header() }) {
                 held = (header.epoch, header.revision)

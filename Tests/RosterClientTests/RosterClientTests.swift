@@ -185,6 +185,11 @@ func fastReconnect(_ port: Int, cache: URL?) -> RosterClientConfiguration {
         }
 
         let offline = RosterClient(configuration: fastReconnect(port, cache: cache))
+        // The file is read when the copy is first needed; whoever asks while it is read waits for it.
+        async let first = offline.roster?.revision
+        async let second = offline.roster?.revision
+        let revisions = await [first, second]
+        #expect(revisions[0] != nil && revisions[0] == revisions[1], "\(revisions)")
         let roster = try #require(await offline.roster)
         #expect(roster.onDuty(at: t0 + 10 * minute).current.map(\.employeeID) == [ada])
         #expect(roster.onDuty(at: t0 + 10 * minute).until == t0 + 30 * minute)
