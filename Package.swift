@@ -221,10 +221,17 @@ let package = Package(
             ],
             path: "Tests/RosterTestSupport"
         ),
+        // What every RosterStore must do, as checks a store's tests run (RosterServerTests runs
+        // them on SQLite and PostgreSQL).
+        .target(
+            name: "RosterStoreConformance",
+            dependencies: ["RosterStore", "RosterDomain", "RosterProtocol"],
+            path: "Tests/RosterStoreConformance"
+        ),
         .testTarget(
             name: "RosterServerTests",
             dependencies: [
-                "RosterTestSupport", "RosterServer", "RosterStore", "RosterStorePostgres", "RosterClient", "RosterProtocol", "RosterDomain", "RosterTLS",
+                "RosterTestSupport", "RosterStoreConformance", "RosterServer", "RosterStore", "RosterStorePostgres", "RosterClient", "RosterProtocol", "RosterDomain", "RosterTLS",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

@@ -11,7 +11,7 @@ import RosterStore
 extension PostgresRosterStore {
     /// How long a node's claim on a delivery holds before another node may send it (the node
     /// died mid-request). Longer than any webhook timeout.
-    static let deliveryLease: Int64 = 120_000
+    public static let deliveryLease: Int64 = 120_000
 
     static let notificationMigration = """
         CREATE TABLE webhook (

@@ -4,6 +4,7 @@ import RosterDomain
 import RosterProtocol
 import RosterServer
 import RosterStore
+import RosterStoreConformance
 import RosterStorePostgres
 import RosterTestSupport
 import Testing
@@ -15,6 +16,9 @@ struct StoreConformanceTests {
     enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
         case sqlite, postgres
         var testDescription: String { rawValue }
+        var traits: StoreConformance.Traits {
+            StoreConformance.Traits(deliveryLease: self == .postgres ? PostgresRosterStore.deliveryLease : nil)
+        }
     }
 
     /// Opens a fresh store of `backend` twice (as two nodes would, or two processes on one SQLite
@@ -47,64 +51,13 @@ struct StoreConformanceTests {
         try await second.close()
     }
 
-    static let alice = Employee(id: "e1", firstName: "Alice", lastName: "Ng", email: "alice@example.com", phone: "+1 555 0100",
-                                position: "SRE", team: "Platform", projects: ["pager", "db"], biography: "Bio — ünïcode",
-                                photoURL: "https://example.com/a.png", type: .fullTime)
-
-    @Test(arguments: Backend.allCases)
-    func aCommittedPlanLoadsBackWithItsHistory(_ backend: Backend) async throws {
-        try await Self.withStores(backend) { store, other in
-            try await store.createTenant(Tenant(id: "acme", name: "Acme"), epoch: 42)
-            let schedule = ScheduleDefinition(id: "sch_1", name: "Primary", zone: "Europe/Berlin")
-            let shift = Shift(id: "s1", employeeID: "e1", start: 1_000, end: 5_000, role: "primary", scheduleID: "sch_1")
-            try await store.commit(tenantID: "acme", entry: HistoryEntry(revision: 1, committedAt: 10, changes: [
-                .employeeUpserted(Self.alice), .scheduleUpserted(schedule), .shiftAdded(shift), .motdSet("hello"),
-            ]), historyLimit: 100)
-            try await store.commit(tenantID: "acme", entry: HistoryEntry(revision: 2, committedAt: 20, changes: [
-                .shiftAdded(Shift(id: "s2", employeeID: "e1", start: 6_000, end: 7_000)),
-            ]), historyLimit: 100)
-
-            // The other handle (another node) sees every committed row.
-            let loaded = try #require(try await other.loadTenants().first)
-            #expect(loaded.epoch == 42 && loaded.revision == 2)
-            #expect(loaded.state.tenant == Tenant(id: "acme", name: "Acme", motd: "hello"))
-            #expect(loaded.state.employees["e1"] == Self.alice)
-            #expect(loaded.state.shifts["s1"] == shift)
-            #expect(loaded.state.shifts["s2"]?.end == 7_000)
-            #expect(loaded.state.schedules["sch_1"]?.name == "Primary")
-            #expect(loaded.history.map(\.revision) == [1, 2])
-            #expect(try await other.history(tenantID: "acme", after: 1).map(\.revision) == [2])
-            #expect(try await other.history(tenantID: "acme", after: 2).isEmpty)
-            #expect(try await other.revisions() == ["acme": 2])
-            #expect(try await other.tenantIDs() == ["acme"])
-
-            // Deleting the employee takes their shifts; the history keeps only the newest `historyLimit`.
-            try await store.commit(tenantID: "acme", entry: HistoryEntry(revision: 3, committedAt: 30, changes: [.employeeDeleted(id: "e1")]),
-                                   historyLimit: 2)
-            let after = try #require(try await other.loadTenants().first)
-            #expect(after.state.employees.isEmpty && after.state.shifts.count == 0)
-            #expect(after.history.map(\.revision) == [2, 3])
-        }
+    /// Every check of the conformance suite, on both backends.
+    @Test(arguments: Backend.allCases, StoreConformance.checks)
+    func theStoreConforms(_ backend: Backend, _ check: StoreConformance.Check) async throws {
+        try await Self.withStores(backend) { try await check.run($0, $1, backend.traits) }
     }
 
-    @Test(arguments: Backend.allCases)
-    func aCommitAtAStaleRevisionIsRefusedAndChangesNothing(_ backend: Backend) async throws {
-        try await Self.withStores(backend) { store, other in
-            try await store.createTenant(Tenant(id: "acme", name: "Acme"), epoch: 1)
-            try await store.commit(tenantID: "acme", entry: HistoryEntry(revision: 1, committedAt: 1, changes: [.motdSet("first")]),
-                                   historyLimit: 100)
-            // The other node still believes the tenant is at 0.
-            await #expect(throws: StoreError.revisionConflict(tenant: "acme", stored: 1, expected: 0)) {
-                try await other.commit(tenantID: "acme", entry: HistoryEntry(revision: 1, committedAt: 2, changes: [.motdSet("second")]),
-                                       historyLimit: 100)
-            }
-            let loaded = try #require(try await store.loadTenants().first)
-            #expect(loaded.state.tenant.motd == "first" && loaded.revision == 1 && loaded.history.count == 1)
-            await #expect(throws: StoreError.noSuchTenant("nobody")) {
-                try await store.commit(tenantID: "nobody", entry: HistoryEntry(revision: 1, committedAt: 2, changes: []), historyLimit: 100)
-            }
-        }
-    }
+
 
     /// A node that derived a change's events before it heard of a webhook added through another
     /// node has the change refused, so that it reads the settings again and derives anew.
@@ -130,163 +83,9 @@ struct StoreConformanceTests {
         }
     }
 
-    @Test(arguments: Backend.allCases)
-    func concurrentCommitsFromTwoHandlesGiveOneGapFreeSequence(_ backend: Backend) async throws {
-        try await Self.withStores(backend) { store, other in
-            try await store.createTenant(Tenant(id: "acme", name: "Acme"), epoch: 1)
-            // Each writer commits 20 changes, retrying at the store's revision after a conflict.
-            @Sendable func writer(_ handle: any RosterStore, _ name: String) async throws -> Int {
-                var conflicts = 0
-                var written = 0
-                while written < 20 {
-                    let revision = try await handle.revisions()["acme"]! + 1
-                    do {
-                        try await handle.commit(tenantID: "acme", entry: HistoryEntry(revision: revision, committedAt: 1,
-                                                                                      changes: [.motdSet("\(name) \(written)")]),
-                                                historyLimit: 1_000)
-                        written += 1
-                    } catch StoreError.revisionConflict {
-                        conflicts += 1
-                    }
-                }
-                return conflicts
-            }
-            async let a = writer(store, "a")
-            async let b = writer(other, "b")
-            _ = try await (a, b)
-            let loaded = try #require(try await store.loadTenants().first)
-            #expect(loaded.revision == 40)
-            #expect(loaded.history.map(\.revision) == Array(1...40))
-            let texts = loaded.history.compactMap { entry -> String? in
-                if case .motdSet(let text) = entry.changes.first { return text }
-                return nil
-            }
-            #expect(texts.filter { $0.hasPrefix("a ") } == (0..<20).map { "a \($0)" })
-            #expect(texts.filter { $0.hasPrefix("b ") } == (0..<20).map { "b \($0)" })
-        }
-    }
 
-    @Test(arguments: Backend.allCases)
-    func tokensAuditAndCalendarFeedsRoundTrip(_ backend: Backend) async throws {
-        try await Self.withStores(backend) { store, other in
-            try await store.createTenant(Tenant(id: "acme", name: "Acme"), epoch: 1)
-            let (_, token) = AccessToken.issue(tenantID: "acme", role: .admin, label: "ops", now: 100, expiresAt: 9_000,
-                                               employeeID: "e1", scope: "schedule:sch_1")
-            try await store.insertToken(token)
-            #expect(try await other.loadTokens() == [token])
-            #expect(try await other.revokeToken(id: token.id, at: 200))
-            #expect(try await store.loadTokens().first?.revokedAt == 200)
-            #expect(try await store.revokeToken(id: "missing", at: 200) == false)
 
-            for (at, kind) in [(Int64(10), "auth.failed"), (20, "change"), (30, "change")] {
-                try await store.appendAudit(tenantID: "acme", .with { $0.atMs = at; $0.kind = kind })
-            }
-            let changes = try await other.auditEntries(tenantID: "acme", since: 0, limit: 1) { $0.kind == "change" }
-            #expect(changes.entries.map(\.atMs) == [30] && changes.truncated)
-            #expect(changes.entries.first?.id ?? 0 > 0)
-            #expect(try await store.pruneAudit(before: 25) == 2)
-            #expect(try await other.auditEntries(tenantID: "acme", since: 0, limit: 10) { _ in true }.entries.map(\.atMs) == [30])
 
-            let event = CalendarEvent(uid: "u1", start: 1_000, end: 2_000, summary: "On call", sequence: 1, lastModified: 5)
-            try await store.saveCalendarEvents(tenantID: "acme", feed: "schedule:sch_1", store: [event], forget: [])
-            var changed = event
-            changed.sequence = 2
-            try await store.saveCalendarEvents(tenantID: "acme", feed: "schedule:sch_1", store: [changed], forget: [])
-            #expect(try await other.calendarEvents(tenantID: "acme", feed: "schedule:sch_1") == [changed])
-            try await store.saveCalendarEvents(tenantID: "acme", feed: "schedule:sch_1", store: [], forget: ["u1"])
-            #expect(try await other.calendarEvents(tenantID: "acme", feed: "schedule:sch_1").isEmpty)
-            try await store.checkWritable()
-        }
-    }
-
-    static func event(_ id: String, due: UnixMillis, planned: Bool = false, schedules: [String] = ["sch_1"]) -> NotificationEvent {
-        NotificationEvent(id: id, type: .onDutyChanged, tenantID: "acme", revision: 1, about: due, due: due, planned: planned,
-                          scheduleIDs: schedules, people: ["e1"], payload: Data(#"{"id":"\#(id)"}"#.utf8))
-    }
-
-    /// A head handed out counts as an attempt at once: when the process (or node) that took it
-    /// dies before recording the outcome, the next try is attempt 2, not 1 again.
-    @Test(arguments: Backend.allCases)
-    func aDeliveryWhoseSenderDiedIsCountedWhenTriedAgain(_ backend: Backend) async throws {
-        try await Self.withStores(backend) { store, other in
-            try await store.createTenant(Tenant(id: "acme", name: "Acme"), epoch: 1)
-            try await store.insertWebhook(StoredWebhook(id: "wh_1", tenantID: "acme", url: "http://127.0.0.1:9/hook", secret: "s",
-                                                        events: [], schedules: [], created: 0))
-            try await store.commit(tenantID: "acme", entry: HistoryEntry(revision: 1, committedAt: 100, changes: [.motdSet("x")]),
-                                   historyLimit: 10, audit: nil, outbox: OutboxWrite(events: [Self.event("evt_a", due: 100)]))
-            let first = try await store.deliveryHeads(now: 200, excluding: [])
-            #expect(first.heads.map(\.attempts) == [0], "the first try is attempt 1")
-            // Its sender dies: nothing is recorded. Another process (after a PostgreSQL node's lease) tries again.
-            let later: UnixMillis = backend == .postgres ? 200 + 120_001 : 300
-            let again = try await other.deliveryHeads(now: later, excluding: [])
-            #expect(again.heads.map(\.event.id) == ["evt_a"])
-            #expect(again.heads.map(\.attempts) == [1], "the try that was lost is counted: this one is attempt 2")
-            try await other.recordAttempt(DeliveryAttempt(webhookID: "wh_1", eventID: "evt_a", eventType: "on-duty.changed", attempt: 2,
-                                                          at: later + 10, status: 500, error: "HTTP 500", durationMillis: 3),
-                                          outcome: .retry(at: later + 1_000))
-            let retried = try await store.deliveryHeads(now: later + 1_000, excluding: [])
-            #expect(retried.heads.map(\.attempts) == [2], "a recorded attempt is not counted twice")
-        }
-    }
-
-    @Test(arguments: Backend.allCases)
-    func theOutboxDeliversEachEventOnceInOrderAndPublishesItWithASequence(_ backend: Backend) async throws {
-        try await Self.withStores(backend) { store, other in
-            try await store.createTenant(Tenant(id: "acme", name: "Acme"), epoch: 1)
-            let hook = StoredWebhook(id: "wh_1", tenantID: "acme", url: "http://127.0.0.1:9/hook", secret: "s", events: [], schedules: [],
-                                     created: 0)
-            try await store.insertWebhook(hook)
-            let rule = ReminderRule(id: "r1", timing: .lead(minutes: 15))
-            try await store.insertReminderRule(tenantID: "acme", rule)
-            #expect(try await other.reminderRules(tenantID: "acme") == [rule])
-
-            // Two events from a change, committed with it; a planned one for later; the same id twice is one event.
-            try await store.commit(tenantID: "acme", entry: HistoryEntry(revision: 1, committedAt: 100, changes: [.motdSet("x")]),
-                                   historyLimit: 10, audit: nil,
-                                   outbox: OutboxWrite(events: [Self.event("evt_a", due: 100), Self.event("evt_b", due: 100)]))
-            try await other.writeOutbox(tenantID: "acme", OutboxWrite(events: [Self.event("evt_p", due: 5_000, planned: true),
-                                                                               Self.event("evt_a", due: 100)], plannedThrough: 6_000))
-            #expect(try await store.plannedThrough(tenantID: "acme") == 6_000)
-            #expect(try await store.notices(tenantID: "acme").map(\.id) == ["evt_a", "evt_b", "evt_p"])
-            #expect(try await other.webhooks(tenantID: "acme", now: 200).first?.pending == 2)
-
-            // A webhook the asking node is busy with is left out, and its head not claimed.
-            #expect(try await other.deliveryHeads(now: 200, excluding: ["wh_1"]).heads.isEmpty)
-            // The head is the oldest; while one handle holds it, the other does not get it again.
-            let first = try await store.deliveryHeads(now: 200, excluding: [])
-            #expect(first.heads.map(\.event.id) == ["evt_a"])
-            if backend == .postgres {
-                #expect(try await other.deliveryHeads(now: 200, excluding: []).heads.isEmpty, "claimed by the first node")
-            }
-            try await store.recordAttempt(DeliveryAttempt(webhookID: "wh_1", eventID: "evt_a", eventType: "on-duty.changed", attempt: 1,
-                                                          at: 210, status: 204, error: "", durationMillis: 3), outcome: .delivered)
-            let second = try await other.deliveryHeads(now: 300, excluding: [])
-            #expect(second.heads.map(\.event.id) == ["evt_b"])
-            try await other.recordAttempt(DeliveryAttempt(webhookID: "wh_1", eventID: "evt_b", eventType: "on-duty.changed", attempt: 1,
-                                                          at: 310, status: 500, error: "HTTP 500", durationMillis: 3), outcome: .retry(at: 1_000))
-            let waiting = try await store.deliveryHeads(now: 400, excluding: [])
-            #expect(waiting.heads.isEmpty && waiting.nextDue == 1_000)
-            #expect(try await store.deliveryAttempts(tenantID: "acme", webhookID: nil, limit: 10).map(\.status) == [500, 204])
-
-            // A change withdraws the planned event of its schedule (never attempted).
-            try await store.writeOutbox(tenantID: "acme", {
-                var write = OutboxWrite()
-                write.withdrawPlanned = (from: 1_000, schedules: ["sch_1"])
-                return write
-            }())
-            #expect(try await other.notices(tenantID: "acme").map(\.id) == ["evt_a", "evt_b"])
-
-            // Published in due order with the tenant's sequence, once.
-            let published = try await store.publishDue(now: 500)
-            #expect(published.published["acme"]?.map(\.sequence) == [1, 2])
-            #expect(published.published["acme"]?.map(\.event.id) == ["evt_a", "evt_b"])
-            #expect(try await other.publishDue(now: 600).published.isEmpty)
-            #expect(try await other.publishedNotices(tenantID: "acme", limit: 1).map(\.sequence) == [2])
-            #expect(try await store.removeWebhook(tenantID: "acme", id: "wh_1"))
-            #expect(try await other.webhooks(tenantID: nil, now: 0).isEmpty)
-            #expect(try await store.removeReminderRule(tenantID: "acme", id: "r1"))
-        }
-    }
 
     @Test(.enabled(if: PostgresCluster.shouldRun, "PostgreSQL is not installed (apt-get install postgresql)"))
     func aPostgresStoreMigratedByANewerBuildIsRefused() async throws {
