@@ -13,6 +13,8 @@ import NIOPosix
 /// resync instead of trusting revisions from another history.
 public enum StoreBackup {
     public enum Failure: Error, CustomStringConvertible, Equatable {
+        /// The backup file named is not there (or is not a file).
+        case noSuchFile(String)
         case notADatabase(String)
         case damaged(String)
         case newerSchema([String])
@@ -23,12 +25,13 @@ public enum StoreBackup {
 
         public var description: String {
             switch self {
+            case .noSuchFile(let path): "no backup file at \(path)"
             case .notADatabase(let why): "the file is not a SQLite database: \(why)"
             case .damaged(let report): "the file failed SQLite's integrity check: \(report)"
             case .newerSchema(let names): "the file was written by a newer release (schema \(names.joined(separator: ", "))): upgrade first"
             case .notARosterStore: "the file is a SQLite database but not a Roster store"
             case .targetExists(let path): "\(path) already has a database: restore with --replace to overwrite it (stop its server first)"
-        case .destinationExists(let path): "\(path) already exists (a file, a directory or a link): choose a new name"
+            case .destinationExists(let path): "\(path) already exists (a file, a directory or a link): choose a new name"
             }
         }
     }
@@ -76,6 +79,10 @@ public enum StoreBackup {
     }
 
     package static func checkBlocking(_ path: String) throws -> Summary {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            throw Failure.noSuchFile(path)
+        }
         var configuration = Configuration()
         configuration.readonly = true
         let queue: DatabaseQueue

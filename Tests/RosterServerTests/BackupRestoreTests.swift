@@ -129,6 +129,11 @@ import Testing
             #expect(status.stdout.range(of: #"epoch [0-9]+, "#, options: .regularExpression) != nil, "\(status.stdout)")
             let again = try await cli.server(["restore", "--from", file, "--data-dir", elsewhere])
             #expect(again.status != 0 && again.stderr.contains("--replace"), "\(again.stderr)")
+            // A file that is not there is named as missing, not as "not a SQLite database".
+            let missing = cli.home.appendingPathComponent("missing.sqlite").path
+            let absent = try await cli.server(["restore", "--from", missing, "--data-dir", cli.home.appendingPathComponent("other").path])
+            #expect(absent.status != 0 && absent.stderr.contains("no backup file at \(missing)"), "\(absent.stderr)")
+            #expect(!absent.stderr.contains("SQLite"), "\(absent.stderr)")
         }
     }
 }
