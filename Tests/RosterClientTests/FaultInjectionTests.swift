@@ -107,8 +107,17 @@ import Testing
                     for round in 0..<Self.rounds {
                         let fault = Fault.allCases[round % Fault.allCases.count]
                         injected[fault, default: 0] += 1
-                        // A disruptive fault lasts until every client has noticed it: on a loaded
-                        // machine a liveness check can come after a fixed pause has ended.
+                        // A disruptive fault is injected once every client is live (on a loaded
+                        // machine one may still be reconnecting from the last round: it has no
+                        // connection to lose), and lasts until every client has noticed it: a
+                        // liveness check can come after a fixed pause has ended.
+                        if fault != .delay && fault != .cutMidFrame {
+                            let live = await eventually(20) {
+                                for (client, _, _) in clients where await client.state != .live { return false }
+                                return true
+                            }
+                            #expect(live, "round \(round): every client is live before the fault")
+                        }
                         let before = clients.map { $0.1.disconnects }
                         func everyClientLostItsConnection() async -> Bool {
                             await eventually(20) { zip(clients, before).allSatisfy { $0.0.1.disconnects > $0.1 } }
