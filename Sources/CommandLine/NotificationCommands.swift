@@ -100,21 +100,8 @@ extension CommandRunner {
 
     /// A reminder in words, its schedule and person by name (ids when the server does not know them).
     func describe(_ rule: Roster_V1_ReminderRule, names: [String: String]) async -> String {
-        var text: String
-        if rule.leadMinutes > 0 {
-            text = DurationText.format(minutes: Int(rule.leadMinutes)) + " before each shift"
-        } else {
-            let minute = Int(rule.atMinuteOfDay)
-            let time = String(format: "%02d:%02d", minute / 60, minute % 60)
-            text = "\(rule.daysBefore) day\(rule.daysBefore == 1 ? "" : "s") before each shift at \(time)"
-            text += rule.timeZone.isEmpty ? " (the schedule's time zone)" : " \(rule.timeZone)"
-        }
-        text += rule.schedule.isEmpty ? ", every schedule" : ", schedule \(names[rule.schedule] ?? rule.schedule)"
-        if !rule.person.isEmpty {
-            let person = (try? await client.employee(rule.person))?.employee.fullName ?? rule.person
-            text += ", only \(person)"
-        }
-        return text
+        let person = rule.person.isEmpty ? nil : (try? await client.employee(rule.person))?.employee.fullName
+        return rule.sentence(scheduleName: names[rule.schedule], personName: person)
     }
 
     /// Schedule names by id, for lines that would otherwise show ids; empty when they cannot be read.

@@ -123,18 +123,10 @@ extension ServerContext {
             + (schedules.isEmpty ? "" : "; schedules: " + schedules.joined(separator: ", ")) + ")"
     }
 
-    /// A reminder rule as the audit log names it.
+    /// A reminder rule as the audit log names it, in the words `admin reminder list` uses.
     static func describe(_ rule: ReminderRule, state: RosterState) -> String {
-        var text = "reminder \(rule.id): "
-        switch rule.timing {
-        case .lead(let minutes): text += DurationText.format(minutes: minutes) + " before each shift"
-        case .daysBefore(let days, let minute):
-            text += "\(days) day\(days == 1 ? "" : "s") before each shift at " + String(format: "%02d:%02d", minute / 60, minute % 60)
-            text += rule.zone.isEmpty ? " (the schedule's zone)" : " \(rule.zone)"
-        }
-        text += rule.scheduleID.isEmpty ? ", every schedule" : ", schedule \(state.schedules[rule.scheduleID]?.name ?? rule.scheduleID)"
-        if !rule.personID.isEmpty { text += ", only \(state.employees[rule.personID]?.fullName ?? rule.personID)" }
-        return text
+        "reminder \(rule.id): " + Roster_V1_ReminderRule(rule).sentence(scheduleName: state.schedules[rule.scheduleID]?.name,
+                                                                     personName: state.employees[rule.personID]?.fullName)
     }
 }
 
