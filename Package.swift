@@ -33,7 +33,6 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
-        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         // The system OpenSSL (Debian: libssl-dev), with a header shim for the macros Swift cannot import.
@@ -42,6 +41,14 @@ let package = Package(
             path: "Sources/COpenSSL",
             pkgConfig: "openssl",
             providers: [.apt(["libssl-dev"])]
+        ),
+        // PostgreSQL's client library (Debian: libpq-dev), for the shared store. It brings no TLS
+        // of its own: libpq uses the system OpenSSL.
+        .systemLibrary(
+            name: "CLibPQ",
+            path: "Sources/CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
         ),
         // TLS over memory BIOs for SwiftNIO, certificates, and the hashing tokens need.
         .target(
@@ -96,10 +103,9 @@ let package = Package(
             ],
             path: "Sources/Server"
         ),
-        // The PostgreSQL store that several nodes share, on postgres-nio: a RosterStore like the
-        // SQLite one, with no server types. Only the executables and the tests link it: the server
-        // library, and what embeds or fuzzes it, build without postgres-nio and the two BoringSSL
-        // copies it brings.
+        // The PostgreSQL store that several nodes share, on libpq: a RosterStore like the SQLite
+        // one, with no server types. Only the executables and the tests link it: the server
+        // library, and what embeds or fuzzes it, build without it.
         .target(
             name: "RosterStorePostgres",
             dependencies: [
@@ -108,7 +114,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                "CLibPQ",
             ],
             path: "Sources/StorePostgres"
         ),

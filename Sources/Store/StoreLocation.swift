@@ -70,10 +70,18 @@ public struct PostgresAddress: Sendable, Hashable, CustomStringConvertible {
     public var user: String
     public var password: String?
     public var database: String
+    /// libpq's `sslmode` (`disable` … `verify-full`); nil: libpq's default, `prefer`. TLS to
+    /// PostgreSQL goes through the system OpenSSL, as libpq is built on it.
+    public var sslMode: String?
 
-    public init(host: String, port: Int, user: String, password: String? = nil, database: String, socketDirectory: String? = nil) {
+    /// The `sslmode` values libpq knows.
+    public static let sslModes = ["disable", "allow", "prefer", "require", "verify-ca", "verify-full"]
+
+    public init(host: String, port: Int, user: String, password: String? = nil, database: String, socketDirectory: String? = nil,
+                sslMode: String? = nil) {
         (self.host, self.port, self.user, self.password, self.database) = (host, port, user, password, database)
         self.socketDirectory = socketDirectory
+        self.sslMode = sslMode
     }
 
     public init(parsing text: String) throws(StoreLocationError) {
@@ -86,13 +94,22 @@ public struct PostgresAddress: Sendable, Hashable, CustomStringConvertible {
         guard !database.isEmpty else { throw .invalid(text, "names no database: postgres://USER@HOST/DATABASE") }
         let host = url.host ?? ""
         guard !host.isEmpty || socket != nil else { throw .invalid(text, "names no host") }
+        let sslMode = url.queryItems?.first(where: { $0.name == "sslmode" })?.value
+        if let sslMode, !Self.sslModes.contains(sslMode) {
+            throw .invalid(text, "sslmode must be one of \(Self.sslModes.joined(separator: ", "))")
+        }
+        if let unknown = url.queryItems?.first(where: { !["host", "sslmode"].contains($0.name) }) {
+            throw .invalid(text, "knows no parameter \"\(unknown.name)\" (only host and sslmode)")
+        }
         self.init(host: host.isEmpty ? "localhost" : host, port: url.port ?? 5432, user: user,
-                  password: url.password.flatMap { $0.removingPercentEncoding }, database: database, socketDirectory: socket)
+                  password: url.password.flatMap { $0.removingPercentEncoding }, database: database, socketDirectory: socket,
+                  sslMode: sslMode)
     }
 
     public var description: String {
-        if let socketDirectory { return "postgres://\(user)@/\(database)?host=\(socketDirectory)" }
-        return "postgres://\(user)@\(host):\(port)/\(database)"
+        let ssl = sslMode.map { "sslmode=\($0)" }
+        if let socketDirectory { return "postgres://\(user)@/\(database)?" + (["host=\(socketDirectory)"] + [ssl].compactMap { $0 }).joined(separator: "&") }
+        return "postgres://\(user)@\(host):\(port)/\(database)" + (ssl.map { "?\($0)" } ?? "")
     }
 
     public var socketPath: String? { socketDirectory.map { "\($0)/.s.PGSQL.\(port)" } }

@@ -1,16 +1,50 @@
 import Logging
 import NIOConcurrencyHelpers
-import PostgresNIO
+import NIOPosix
 import RosterStore
+
+/// A connection lent to one caller, with the deadline of what the caller does on it. Its
+/// statements run one at a time on the store's threads.
+struct PostgresConnection: Sendable {
+    fileprivate let wire: LibPQConnection
+    fileprivate let threads: NIOThreadPool
+    fileprivate let deadline: ContinuousClock.Instant
+    fileprivate let limit: Duration
+
+    /// Runs one statement; its rows, read to the end. (`logger` is accepted for the call sites'
+    /// sake: statements are not logged.)
+    @discardableResult
+    func query(_ query: PostgresQuery, logger: Logger? = nil) async throws -> PostgresRows {
+        let (wire, deadline) = (self.wire, self.deadline)
+        return try await run { try wire.run(query, until: deadline) }
+    }
+
+    /// Runs SQL that takes no parameters and returns no rows (BEGIN, COMMIT, LISTEN).
+    func execute(_ sql: String) async throws {
+        let (wire, deadline) = (self.wire, self.deadline)
+        try await run { try wire.execute(sql, until: deadline) }
+    }
+
+    var isClosed: Bool { wire.isClosed }
+
+    private func run<Result: Sendable>(_ body: @escaping @Sendable () throws -> Result) async throws -> Result {
+        do {
+            return try await threads.runIfActive(body)
+        } catch is LibPQConnection.Timeout {
+            throw PostgresConnections.StoreUnavailable(description: "PostgreSQL did not answer within \(limit)")
+        } catch let error as LibPQConnection.Failure {
+            throw PostgresConnections.StoreUnavailable(description: "PostgreSQL: \(error.description)")
+        }
+    }
+}
 
 /// The shared store's connections to PostgreSQL: up to `limit` open at once, each lent to one
 /// caller at a time, opened when one is needed and dropped once PostgreSQL has closed it.
 ///
-/// Ours rather than PostgresNIO's `PostgresClient` pool: with PostgreSQL restarted under load,
-/// that pool (1.33.2) was left with a connection attempt that never finished and then lent no
-/// connection for minutes, so a node stopped acknowledging changes (MultiNodeTests' restart
-/// test, CI). Here a connection attempt and a wait for a connection each have a deadline; what
-/// runs out of time fails with `StoreUnavailable`, which the caller reports and retries.
+/// A connection attempt, a wait for a connection and what a caller does on one each have a
+/// deadline; what runs out of time fails with `StoreUnavailable`, which the caller reports and
+/// retries. libpq blocks its thread, so the statements run on threads of their own (as many as
+/// connections), never on the cooperative pool.
 final class PostgresConnections: Sendable {
     /// The store could not be reached or refused the statement; `description` says why.
     struct StoreUnavailable: Error, CustomStringConvertible {
@@ -18,127 +52,93 @@ final class PostgresConnections: Sendable {
     }
 
     private enum Next {
-        case use(PostgresConnection)
+        case use(LibPQConnection)
         case open
         case wait
         case closed
     }
 
     private struct State {
-        var idle: [PostgresConnection] = []
+        var idle: [LibPQConnection] = []
         /// Idle, lent and being opened.
         var open = 0
-        var waiters: [UInt64: CheckedContinuation<PostgresConnection?, Never>] = [:]
+        var waiters: [UInt64: CheckedContinuation<LibPQConnection?, Never>] = [:]
         /// Waiters whose deadline came before they were registered.
         var expired: Set<UInt64> = []
         var nextID: UInt64 = 0
         var closed = false
     }
 
-    private let configuration: PostgresConnection.Configuration
+    private let parameters: [(String, String)]
     /// The server, as errors name it (no password).
     private let server: String
     private let limit: Int
     private let connectLimit: Duration
     private let waitLimit: Duration
     private let operationLimit: Duration
-    private let logger: Logger
+    private let threads: NIOThreadPool
     private let state = NIOLockedValueBox(State())
 
-    init(configuration: PostgresConnection.Configuration, server: String, limit: Int, connectLimit: Duration = .seconds(5),
-         waitLimit: Duration = .seconds(10), operationLimit: Duration = .seconds(15), logger: Logger) {
-        self.configuration = configuration
+    init(parameters: [(String, String)], server: String, limit: Int, connectLimit: Duration = .seconds(5),
+         waitLimit: Duration = .seconds(10), operationLimit: Duration = .seconds(15)) {
+        self.parameters = parameters
         self.server = server
         self.limit = limit
         self.connectLimit = connectLimit
         self.waitLimit = waitLimit
         self.operationLimit = operationLimit
-        self.logger = logger
+        threads = NIOThreadPool(numberOfThreads: limit)
+        threads.start()
     }
 
     /// Lends a connection to `body` and takes it back afterwards (dropped if it was closed).
-    /// PostgreSQL's errors come out with the server's message (PostgresNIO hides it).
-    ///
-    /// `body` has `operationLimit`, and a second once its connection has closed: PostgresNIO
-    /// (1.33.2) can leave a statement waiting for ever on a connection PostgreSQL closed during a
-    /// restart (seen under load in the restart test), and a node must not stop acknowledging
-    /// changes for that. A body that runs out of time has its connection closed (PostgreSQL rolls back what it had not committed) and fails
-    /// with `StoreUnavailable`: the outcome of a COMMIT already sent is then unknown, as with
-    /// any lost connection, and the next commit's revision check settles it.
+    /// Everything `body` does on it must finish within `operationLimit` (or `given`): a statement
+    /// still waiting then has its connection closed (PostgreSQL rolls back what it had not
+    /// committed) and fails with `StoreUnavailable`. The outcome of a COMMIT already sent is
+    /// then unknown, as with any lost connection; the next commit's revision check settles it.
     func withConnection<Result: Sendable>(limit given: Duration? = nil,
-                                          _ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws
-        -> Result
+                                          _ body: (PostgresConnection) async throws -> Result) async throws -> Result
     {
-        let connection = try await lease()
         let limit = given ?? operationLimit
-        return try await withCheckedThrowingContinuation { continuation in
-            let pending = NIOLockedValueBox<CheckedContinuation<Result, any Error>?>(continuation)
-            let take: @Sendable () -> CheckedContinuation<Result, any Error>? = {
-                pending.withLockedValue { value in defer { value = nil }; return value }
-            }
-            let timer = Task {
-                var started = ContinuousClock.now
-                var closedAt: ContinuousClock.Instant?
-                var asleepSince = started
-                while true {
-                    guard (try? await Task.sleep(for: .milliseconds(250))) != nil else { return }
-                    let now = ContinuousClock.now
-                    // Woken far later than asked: this process was not running (its threads busy
-                    // or stopped), so PostgreSQL's answer may be waiting to be read. That time is
-                    // not PostgreSQL's: the deadline moves by it.
-                    let overslept = now - asleepSince - .milliseconds(250)
-                    if overslept > .seconds(1) { started += overslept }
-                    asleepSince = now
-                    if closedAt == nil, connection.isClosed { closedAt = now }
-                    let why: String
-                    if let closedAt, now - closedAt >= .seconds(1) {
-                        why = "PostgreSQL closed the connection"
-                    } else if now - started >= limit {
-                        why = "PostgreSQL did not answer within \(limit)"
-                    } else {
-                        continue
-                    }
-                    guard let waiting = take() else { return }
-                    self.drop(connection)
-                    waiting.resume(throwing: StoreUnavailable(description: why))
-                    return
-                }
-            }
-            Task {
-                let result: Swift.Result<Result, any Error>
-                do {
-                    result = .success(try await body(connection))
-                } catch let error as PSQLError {
-                    result = .failure(StoreUnavailable(description: PostgresRosterStore.describe(error)))
-                } catch {
-                    result = .failure(error)
-                }
-                timer.cancel()
-                guard let waiting = take() else { return }  // out of time: dropped already
-                self.giveBack(connection)
-                waiting.resume(with: result)
-            }
+        let deadline = ContinuousClock.now + limit
+        let wire = try await lease()
+        let connection = PostgresConnection(wire: wire, threads: threads, deadline: deadline, limit: limit)
+        do {
+            let result = try await body(connection)
+            giveBack(wire)
+            return result
+        } catch let error as LibPQConnection.ServerError {
+            giveBack(wire)
+            throw StoreUnavailable(description: error.description)
+        } catch {
+            giveBack(wire)
+            throw error
         }
     }
 
-    /// One transaction; an error thrown inside it comes out as itself (PostgresNIO wraps it).
+    /// One transaction; an error thrown inside it comes out as itself, after a rollback.
     func withTransaction<Result: Sendable>(limit: Duration? = nil,
-                                           _ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws
-        -> Result
+                                           _ body: (PostgresConnection) async throws -> Result) async throws -> Result
     {
         try await withConnection(limit: limit) { connection in
+            try await connection.execute("BEGIN")
+            let result: Result
             do {
-                return try await connection.withTransaction(logger: self.logger) { connection in try await body(connection) }
-            } catch let error as PostgresTransactionError {
-                if error.rollbackError != nil || error.commitError != nil { try? await connection.close() }
-                throw error.closureError ?? error.beginError ?? error.commitError ?? error
+                result = try await body(connection)
+            } catch {
+                if !connection.isClosed {
+                    do { try await connection.execute("ROLLBACK") } catch { connection.wire.close() }
+                }
+                throw error
             }
+            try await connection.execute("COMMIT")
+            return result
         }
     }
 
-    /// A statement's rows, read to the end before the connection goes back.
-    func query(_ query: PostgresQuery) async throws -> [PostgresRow] {
-        try await withConnection { connection in try await connection.query(query, logger: self.logger).collect() }
+    /// A statement's rows, on a connection of its own.
+    func query(_ query: PostgresQuery) async throws -> PostgresRows {
+        try await withConnection { connection in try await connection.query(query) }
     }
 
     /// Closes the idle connections; those lent out close when they come back.
@@ -149,12 +149,13 @@ final class PostgresConnections: Sendable {
             return (state.idle, state.waiters.values)
         }
         for waiter in waiters { waiter.resume(returning: nil) }
-        for connection in idle { try? await connection.close() }
+        for connection in idle { connection.close() }
+        try? await threads.shutdownGracefully()
     }
 
     // MARK: Lending
 
-    private func lease() async throws -> PostgresConnection {
+    private func lease() async throws -> LibPQConnection {
         let deadline = ContinuousClock.now + waitLimit
         while true {
             let next = state.withLockedValue { state -> Next in
@@ -189,8 +190,8 @@ final class PostgresConnections: Sendable {
         }
     }
 
-    private func giveBack(_ connection: PostgresConnection) {
-        enum Outcome { case handedOver(CheckedContinuation<PostgresConnection?, Never>), dropped(CheckedContinuation<PostgresConnection?, Never>?), kept, close }
+    private func giveBack(_ connection: LibPQConnection) {
+        enum Outcome { case handedOver(CheckedContinuation<LibPQConnection?, Never>), dropped(CheckedContinuation<LibPQConnection?, Never>?), kept, close }
         let outcome = state.withLockedValue { state -> Outcome in
             if state.closed { state.open -= 1; return .close }
             if connection.isClosed {
@@ -206,15 +207,8 @@ final class PostgresConnections: Sendable {
         case .handedOver(let waiter): waiter.resume(returning: connection)
         case .dropped(let waiter): waiter?.resume(returning: nil)
         case .kept: break
-        case .close: Task { try? await connection.close() }
+        case .close: connection.close()
         }
-    }
-
-    /// Forgets a connection that may still look open, and closes it.
-    private func drop(_ connection: PostgresConnection) {
-        state.withLockedValue { $0.open -= 1 }
-        wakeOneWaiter()
-        Task { try? await connection.close() }
     }
 
     private func wakeOneWaiter() {
@@ -226,14 +220,14 @@ final class PostgresConnections: Sendable {
 
     /// A connection handed over by `giveBack`, or nil when one may be opened now, the deadline
     /// passed, or the store closed: the caller looks again.
-    private func nextGivenBack(before deadline: ContinuousClock.Instant) async -> PostgresConnection? {
+    private func nextGivenBack(before deadline: ContinuousClock.Instant) async -> LibPQConnection? {
         let id = state.withLockedValue { state in
             state.nextID += 1
             return state.nextID
         }
         let timer = Task {
             guard (try? await Task.sleep(until: deadline)) != nil else { return }
-            let waiter = self.state.withLockedValue { state -> CheckedContinuation<PostgresConnection?, Never>? in
+            let waiter = self.state.withLockedValue { state -> CheckedContinuation<LibPQConnection?, Never>? in
                 if let waiter = state.waiters.removeValue(forKey: id) { return waiter }
                 state.expired.insert(id)
                 return nil
@@ -253,43 +247,16 @@ final class PostgresConnections: Sendable {
 
     // MARK: Opening
 
-    /// A new connection, or an error once `connectLimit` has passed; an attempt that finishes
-    /// after that is closed.
-    private func connect() async throws -> PostgresConnection {
-        let id = state.withLockedValue { state in
-            state.nextID += 1
-            return Int(truncatingIfNeeded: state.nextID)
+    /// A new connection, or an error once `connectLimit` has passed.
+    private func connect() async throws -> LibPQConnection {
+        let (parameters, limit, server) = (self.parameters, connectLimit, self.server)
+        let deadline = ContinuousClock.now + limit
+        do {
+            return try await threads.runIfActive { try LibPQConnection.connect(parameters, deadline: deadline) }
+        } catch is LibPQConnection.Timeout {
+            throw StoreUnavailable(description: "could not connect to PostgreSQL at \(server) within \(limit)")
+        } catch {
+            throw StoreUnavailable(description: "could not connect to PostgreSQL at \(server): \(error)")
         }
-        let (configuration, logger, limit, server) = (self.configuration, self.logger, connectLimit, self.server)
-        return try await withCheckedThrowingContinuation { continuation in
-            let pending = NIOLockedValueBox<CheckedContinuation<PostgresConnection, any Error>?>(continuation)
-            let timer = Task {
-                guard (try? await Task.sleep(for: limit)) != nil else { return }
-                pending.withLockedValue { value in defer { value = nil }; return value }?
-                    .resume(throwing: StoreUnavailable(description: "could not connect to PostgreSQL at \(server) within \(limit)"))
-            }
-            Task {
-                let result: Result<PostgresConnection, any Error>
-                do {
-                    result = .success(try await PostgresConnection.connect(configuration: configuration, id: id, logger: logger))
-                } catch {
-                    result = .failure(StoreUnavailable(
-                        description: "could not connect to PostgreSQL at \(server): \(PostgresRosterStore.describe(error))"))
-                }
-                timer.cancel()
-                if let waiting = pending.withLockedValue({ value in defer { value = nil }; return value }) {
-                    waiting.resume(with: result)
-                } else if case .success(let late) = result {
-                    try? await late.close()
-                }
-            }
-        }
-    }
-}
-
-extension Array where Element == PostgresRow {
-    /// Every row's columns as `types`.
-    func decode<each Column: PostgresDecodable>(_ types: (repeat each Column).Type) throws -> [(repeat each Column)] {
-        try map { try $0.decode(types) }
     }
 }

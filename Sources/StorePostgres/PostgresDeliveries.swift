@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import PostgresNIO
 import RosterDomain
 import RosterProtocol
 import RosterStore
@@ -25,7 +24,7 @@ extension PostgresRosterStore {
             var heads: [DueDelivery] = []
             var claimed: [Int64] = []
             var nextDue: UnixMillis?
-            for try await row in rows.decode(HeadRow.self) where !busy.contains(row.0) {
+            for row in try rows.decode(HeadRow.self) where !busy.contains(row.0) {
                 let notBefore = row.12, due = row.18
                 let ready = max(due, notBefore)
                 guard ready <= now else {
@@ -52,7 +51,7 @@ extension PostgresRosterStore {
     public func recordAttempt(_ attempt: DeliveryAttempt, outcome: DeliveryOutcome) async throws {
         try await transaction { connection in
             var tenant: String?
-            for try await id in try await connection.query("SELECT tenant_id FROM webhook WHERE id = \(attempt.webhookID)", logger: self.logger)
+            for id in try await connection.query("SELECT tenant_id FROM webhook WHERE id = \(attempt.webhookID)", logger: self.logger)
                 .decode(String.self) { tenant = id }
             guard let tenantID = tenant else { return }  // removed while the request was out
             try await connection.query("""

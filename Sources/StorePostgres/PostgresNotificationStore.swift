@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import PostgresNIO
 import RosterDomain
 import RosterStore
 
@@ -117,7 +116,7 @@ extension PostgresRosterStore {
     /// and whether its planning has started.
     private static func settingsMark(tenantID: String, connection: PostgresConnection, logger: Logger) async throws -> String {
         var mark = ""
-        for try await value in try await connection.query("""
+        for value in try await connection.query("""
             SELECT md5(coalesce((SELECT string_agg(id, ',' ORDER BY id) FROM webhook WHERE tenant_id = \(tenantID)), '')
                        || '#' || coalesce((SELECT string_agg(id || '=' || rule, ',' ORDER BY id) FROM reminder_rule
                                            WHERE tenant_id = \(tenantID)), '')
@@ -148,7 +147,7 @@ extension PostgresRosterStore {
                         \(Self.json(webhook.schedules)), \(webhook.created))
                 """, logger: self.logger)
             var planned: [NotificationEvent] = []
-            for try await row in try await connection.query("""
+            for row in try await connection.query("""
                 SELECT \(unescaped: Self.noticeColumns) FROM notice n WHERE n.tenant_id = \(webhook.tenantID) AND n.due_ms > \(webhook.created)
                 ORDER BY n.due_ms, n.seq
                 """, logger: self.logger).decode(NoticeRow.self) {
@@ -171,7 +170,7 @@ extension PostgresRosterStore {
     public func removeWebhook(tenantID: String, id: String) async throws -> Bool {
         try await transaction { connection in
             var removed = false
-            for try await _ in try await connection.query("DELETE FROM webhook WHERE tenant_id = \(tenantID) AND id = \(id) RETURNING id",
+            for _ in try await connection.query("DELETE FROM webhook WHERE tenant_id = \(tenantID) AND id = \(id) RETURNING id",
                                                           logger: self.logger).decode(String.self) { removed = true }
             try await Self.announceSettings(tenantID: tenantID, connection: connection, logger: self.logger)
             return removed
@@ -203,7 +202,7 @@ extension PostgresRosterStore {
     public func removeReminderRule(tenantID: String, id: String) async throws -> Bool {
         try await transaction { connection in
             var removed = false
-            for try await _ in try await connection.query("DELETE FROM reminder_rule WHERE tenant_id = \(tenantID) AND id = \(id) RETURNING id",
+            for _ in try await connection.query("DELETE FROM reminder_rule WHERE tenant_id = \(tenantID) AND id = \(id) RETURNING id",
                                                           logger: self.logger).decode(String.self) { removed = true }
             try await Self.announceSettings(tenantID: tenantID, connection: connection, logger: self.logger)
             return removed
@@ -235,7 +234,7 @@ extension PostgresRosterStore {
         if let (from, schedules) = write.withdrawPlanned {
             if let assumed = write.replannedThrough {
                 var stored: Int64?
-                for try await value in try await connection.query("SELECT planned_through_ms FROM notice_plan WHERE tenant_id = \(tenantID)",
+                for value in try await connection.query("SELECT planned_through_ms FROM notice_plan WHERE tenant_id = \(tenantID)",
                                                                   logger: logger).decode(Int64.self) { stored = value }
                 guard stored == assumed else { throw StoreError.planMoved(tenant: tenantID) }
             }
@@ -256,14 +255,14 @@ extension PostgresRosterStore {
         }
         if !write.events.isEmpty {
             var webhooks: [StoredWebhook] = []
-            for try await row in try await connection.query("""
+            for row in try await connection.query("""
                 SELECT \(unescaped: webhookColumns) FROM webhook w WHERE w.tenant_id = \(tenantID) AND w.disabled_ms = 0
                 """, logger: logger).decode(WebhookRow.self) {
                 webhooks.append(webhook(row))
             }
             for event in write.events {
                 var inserted = false
-                for try await _ in try await connection.query("""
+                for _ in try await connection.query("""
                     INSERT INTO notice (tenant_id, id, type, revision, about_ms, due_ms, planned, schedules, people, payload)
                     VALUES (\(tenantID), \(event.id), \(event.type.rawValue), \(Int64(event.revision)), \(event.about), \(event.due),
                             \(event.planned), \(json(event.scheduleIDs)), \(json(event.people)), \(event.payload))
@@ -289,18 +288,18 @@ extension PostgresRosterStore {
     public func publishDue(now: UnixMillis) async throws -> (published: [String: [PublishedNotice]], nextDue: UnixMillis?) {
         try await transaction { connection in
             var nextDue: UnixMillis?
-            for try await value in try await connection.query("""
+            for value in try await connection.query("""
                 SELECT MIN(due_ms) FROM notice WHERE sequence IS NULL AND type != 'ping'
                 """, logger: self.logger).decode(Int64?.self) { nextDue = value }
             guard let due = nextDue, due <= now else { return ([:], nextDue) }
             // One node publishes at a time; the others find the notices published and hear of them.
             var locked = false
-            for try await value in try await connection.query("SELECT pg_try_advisory_xact_lock(7400002)", logger: self.logger).decode(Bool.self) {
+            for value in try await connection.query("SELECT pg_try_advisory_xact_lock(7400002)", logger: self.logger).decode(Bool.self) {
                 locked = value
             }
             guard locked else { return ([:], now + 1_000) }
             var events: [NotificationEvent] = []
-            for try await row in try await connection.query("""
+            for row in try await connection.query("""
                 SELECT \(unescaped: Self.noticeColumns) FROM notice n WHERE n.sequence IS NULL AND n.due_ms <= \(now) AND n.type != 'ping'
                 ORDER BY n.due_ms, n.seq
                 """, logger: self.logger).decode(NoticeRow.self) {
@@ -312,7 +311,7 @@ extension PostgresRosterStore {
                 let tenant = event.tenantID
                 if next[tenant] == nil {
                     var last: Int64 = 0
-                    for try await value in try await connection.query("SELECT MAX(sequence) FROM notice WHERE tenant_id = \(tenant)",
+                    for value in try await connection.query("SELECT MAX(sequence) FROM notice WHERE tenant_id = \(tenant)",
                                                                       logger: self.logger).decode(Int64?.self) { last = value ?? 0 }
                     next[tenant] = UInt64(last) + 1
                 }
@@ -326,7 +325,7 @@ extension PostgresRosterStore {
                 try await connection.query("SELECT pg_notify(\(Self.channel), \("n:\(tenant)"))", logger: self.logger)
             }
             var after: UnixMillis?
-            for try await value in try await connection.query("""
+            for value in try await connection.query("""
                 SELECT MIN(due_ms) FROM notice WHERE sequence IS NULL AND type != 'ping'
                 """, logger: self.logger).decode(Int64?.self) { after = value }
             return (published, after)
@@ -374,7 +373,7 @@ extension PostgresRosterStore {
             try await connection.query("DELETE FROM delivery_attempt WHERE at_ms < \(before)", logger: self.logger)
             try await connection.query("DELETE FROM delivery WHERE delivered_ms != 0 AND delivered_ms < \(before)", logger: self.logger)
             var count = 0
-            for try await _ in try await connection.query("""
+            for _ in try await connection.query("""
                 DELETE FROM notice n WHERE n.due_ms < \(before)
                 AND NOT EXISTS (SELECT 1 FROM delivery d WHERE d.tenant_id = n.tenant_id AND d.event_id = n.id) RETURNING n.id
                 """, logger: self.logger).decode(String.self) { count += 1 }

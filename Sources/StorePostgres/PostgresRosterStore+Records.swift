@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import PostgresNIO
 import RosterDomain
 import RosterProtocol
 import RosterStore
@@ -39,7 +38,7 @@ extension PostgresRosterStore {
         try await transaction { connection in
             try await connection.query("UPDATE token SET revoked_at_ms = \(at) WHERE id = \(id) AND revoked_at_ms IS NULL", logger: self.logger)
             var found = false
-            for try await _ in try await connection.query("SELECT 1 FROM token WHERE id = \(id)", logger: self.logger).decode(Int32.self) {
+            for _ in try await connection.query("SELECT 1 FROM token WHERE id = \(id)", logger: self.logger).decode(Int32.self) {
                 found = true
             }
             // Every node closes the token's connections as soon as it hears this.

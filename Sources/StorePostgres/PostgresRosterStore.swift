@@ -1,6 +1,7 @@
 import Foundation
 import Logging
-import PostgresNIO
+import NIOConcurrencyHelpers
+import NIOPosix
 import RosterDomain
 import RosterProtocol
 import RosterStore
@@ -17,6 +18,9 @@ public final class PostgresRosterStore: RosterStore, Sendable {
 
     let connections: PostgresConnections
     let logger: Logger
+    /// The listening connection's own thread: it waits on its socket for as long as the store is open.
+    private let listenerThread = NIOThreadPool(numberOfThreads: 1)
+    private let listening = NIOLockedValueBox(true)
     private let listener: Task<Void, Never>
     private let signalStream: AsyncStream<StoreSignal>
     let address: PostgresAddress
@@ -24,11 +28,18 @@ public final class PostgresRosterStore: RosterStore, Sendable {
     private init(address: PostgresAddress, logger: Logger) {
         self.address = address
         self.logger = logger
-        connections = PostgresConnections(configuration: Self.connectionConfiguration(address), server: address.description,
-                                          limit: 8, logger: logger)
+        let parameters = Self.connectionParameters(address)
+        connections = PostgresConnections(parameters: parameters, server: address.description, limit: 8)
         let (stream, continuation) = AsyncStream<StoreSignal>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
         signalStream = stream
-        listener = Task { await Self.listen(address, logger: logger, into: continuation) }
+        listenerThread.start()
+        let (thread, listening) = (listenerThread, self.listening)
+        listener = Task {
+            _ = try? await thread.runIfActive {
+                Self.listen(parameters, logger: logger, into: continuation) { listening.withLockedValue { $0 } }
+            }
+            continuation.finish()
+        }
     }
 
     /// Connects, migrates the schema to this build's (under an advisory lock, so nodes starting
@@ -48,12 +59,15 @@ public final class PostgresRosterStore: RosterStore, Sendable {
 
     public var signals: AsyncStream<StoreSignal>? { signalStream }
 
-    private static func connectionConfiguration(_ address: PostgresAddress) -> PostgresConnection.Configuration {
-        if let socket = address.socketPath {
-            return .init(unixSocketPath: socket, username: address.user, password: address.password, database: address.database)
-        }
-        return .init(host: address.host, port: address.port, username: address.user, password: address.password,
-                     database: address.database, tls: .disable)
+    /// libpq's connection keywords for `address`. TCP keepalives let a node notice a database
+    /// host that vanished without closing its connections (the listening one waits for ever).
+    static func connectionParameters(_ address: PostgresAddress) -> [(String, String)] {
+        var parameters = [("host", address.socketDirectory ?? address.host), ("port", "\(address.port)"), ("user", address.user),
+                          ("dbname", address.database), ("application_name", "roster-server"),
+                          ("sslmode", address.sslMode ?? "prefer"),
+                          ("keepalives", "1"), ("keepalives_idle", "10"), ("keepalives_interval", "5"), ("keepalives_count", "3")]
+        if let password = address.password { parameters.append(("password", password)) }
+        return parameters
     }
 
     /// One transaction; an error thrown inside it comes out as itself.
@@ -63,37 +77,37 @@ public final class PostgresRosterStore: RosterStore, Sendable {
 
     // MARK: Listening
 
-    /// Keeps a LISTEN connection open, reconnecting with a growing pause; after every
-    /// (re)connection it yields `.resync`, since announcements made meanwhile are lost.
-    private static func listen(_ address: PostgresAddress, logger: Logger, into continuation: AsyncStream<StoreSignal>.Continuation) async {
+    /// Keeps a LISTEN connection open while `keepGoing()`, reconnecting with a growing pause;
+    /// after every (re)connection it yields `.resync`, since announcements made meanwhile are
+    /// lost. Runs on the listener's own thread (every wait is at most a quarter second, so
+    /// closing the store ends it promptly).
+    private static func listen(_ parameters: [(String, String)], logger: Logger, into continuation: AsyncStream<StoreSignal>.Continuation,
+                               keepGoing: () -> Bool) {
         var pause = Duration.milliseconds(100)
-        var connectionID = 1
-        while !Task.isCancelled {
+        while keepGoing() {
             do {
-                let connection = try await PostgresConnection.connect(configuration: connectionConfiguration(address),
-                                                                      id: connectionID, logger: logger)
-                connectionID += 1
-                do {
-                    try await connection.listen(on: channel) { notifications in
-                        pause = .milliseconds(100)
-                        continuation.yield(.resync)
-                        for try await notification in notifications {
-                            if let signal = StoreSignal(payload: notification.payload) { continuation.yield(signal) }
-                        }
+                let connection = try LibPQConnection.connect(parameters, deadline: .now + .seconds(5))
+                defer { connection.close() }
+                try connection.execute("LISTEN \(channel)", until: .now + .seconds(15))
+                pause = .milliseconds(100)
+                continuation.yield(.resync)
+                while keepGoing() {
+                    for payload in try connection.notifications(until: .now + .milliseconds(250)) {
+                        if let signal = StoreSignal(payload: payload) { continuation.yield(signal) }
                     }
-                    try? await connection.close()
-                } catch {
-                    try? await connection.close()
-                    throw error
                 }
+                return
             } catch {
-                if Task.isCancelled { break }
+                if !keepGoing() { return }
                 logger.warning("the store's listening connection failed (\(Self.describe(error))); reconnecting")
             }
-            try? await Task.sleep(for: pause)
+            var slept = Duration.zero
+            while slept < pause, keepGoing() {
+                Thread.sleep(forTimeInterval: 0.05)
+                slept += .milliseconds(50)
+            }
             pause = min(pause * 2, .seconds(2))
         }
-        continuation.finish()
     }
 
     // MARK: Tenants and changes
@@ -103,10 +117,10 @@ public final class PostgresRosterStore: RosterStore, Sendable {
             var tenants: [StoredTenant] = []
             let rows = try await connection.query("SELECT id, name, motd, epoch, revision FROM tenant ORDER BY id", logger: self.logger)
             var heads: [(String, String, String, Int64, Int64)] = []
-            for try await row in rows.decode((String, String, String, Int64, Int64).self) { heads.append(row) }
+            for row in try rows.decode((String, String, String, Int64, Int64).self) { heads.append(row) }
             for (id, name, motd, epoch, revision) in heads {
                 var employees: [Employee] = []
-                for try await row in try await connection.query("""
+                for row in try await connection.query("""
                     SELECT id, first_name, last_name, email, phone, position, team, projects, biography, photo_url, type
                     FROM employee WHERE tenant_id = \(id)
                     """, logger: self.logger).decode((String, String, String, String, String, String, String, String, String, String, String).self) {
@@ -116,13 +130,13 @@ public final class PostgresRosterStore: RosterStore, Sendable {
                                               type: EmployeeType(rawValue: row.10) ?? .unspecified))
                 }
                 var shifts: [Shift] = []
-                for try await row in try await connection.query("""
+                for row in try await connection.query("""
                     SELECT id, employee_id, start_ms, end_ms, role, schedule_id FROM shift WHERE tenant_id = \(id)
                     """, logger: self.logger).decode((String, String, Int64, Int64, String, String).self) {
                     shifts.append(Shift(id: row.0, employeeID: row.1, start: row.2, end: row.3, role: row.4, scheduleID: row.5))
                 }
                 var schedules: [ScheduleDefinition] = []
-                for try await body in try await connection.query("SELECT definition FROM schedule WHERE tenant_id = \(id)",
+                for body in try await connection.query("SELECT definition FROM schedule WHERE tenant_id = \(id)",
                                                                   logger: self.logger).decode(Data.self) {
                     schedules.append(ScheduleDefinition(try Roster_V1_Schedule(serializedBytes: body)))
                 }
@@ -156,7 +170,7 @@ public final class PostgresRosterStore: RosterStore, Sendable {
             // The row lock orders concurrent commits to one tenant across nodes.
             let rows = try await connection.query("SELECT revision FROM tenant WHERE id = \(tenantID) FOR UPDATE", logger: self.logger)
             var stored: Int64?
-            for try await revision in rows.decode(Int64.self) { stored = revision }
+            for revision in try rows.decode(Int64.self) { stored = revision }
             guard let stored else { throw StoreError.noSuchTenant(tenantID) }
             guard UInt64(stored) == entry.revision - 1 else {
                 throw StoreError.revisionConflict(tenant: tenantID, stored: UInt64(stored), expected: entry.revision - 1)
@@ -190,7 +204,7 @@ public final class PostgresRosterStore: RosterStore, Sendable {
         -> [HistoryEntry]
     {
         var entries: [HistoryEntry] = []
-        for try await (revision, committedAt, body) in try await connection.query("""
+        for (revision, committedAt, body) in try await connection.query("""
             SELECT revision, committed_at_ms, changes FROM change_log WHERE tenant_id = \(tenantID) AND revision > \(Int64(revision))
             ORDER BY revision
             """, logger: logger).decode((Int64, Int64, Data).self) {
@@ -259,29 +273,25 @@ public final class PostgresRosterStore: RosterStore, Sendable {
 
     public func checkWritable() async throws {
         // A read-only or recovering server (a standby) refuses this.
-        try await transaction { connection in
-            _ = try await connection.query("SELECT 1 FROM tenant FOR UPDATE SKIP LOCKED LIMIT 1", logger: self.logger).collect()
+        _ = try await transaction { connection in
+            try await connection.query("SELECT 1 FROM tenant FOR UPDATE SKIP LOCKED LIMIT 1", logger: self.logger)
         }
     }
 
     public func close() async throws {
-        listener.cancel()
+        listening.withLockedValue { $0 = false }
         await listener.value
+        try? await listenerThread.shutdownGracefully()
         await connections.close()
     }
 
-    /// PostgresNIO hides the server's message from `description`; ours shows it.
+    /// What went wrong, in the words of PostgreSQL or libpq.
     static func describe(_ error: any Error) -> String {
-        // PSQLError's own description is a fixed "Generic description" sentence: say the cause.
-        if let error = error as? PSQLError {
-            if let message = error.serverInfo?[.message] { return "PostgreSQL: \(message)" }
-            if let underlying = error.underlying { return describe(underlying) }
-            return "PostgreSQL error \(error.code)"
+        switch error {
+        case let error as LibPQConnection.Failure: return error.description
+        case is LibPQConnection.Timeout: return "PostgreSQL did not answer in time"
+        default: return "\(error)"
         }
-        if let error = error as? NIOConnectionError {
-            return error.connectionErrors.last.map { "\($0.error)" } ?? error.dnsAError.map { "\($0)" } ?? "\(error)"
-        }
-        return "\(error)"
     }
 }
 

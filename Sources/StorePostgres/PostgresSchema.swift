@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import PostgresNIO
 import RosterDomain
 import RosterProtocol
 import RosterStore
@@ -22,7 +21,7 @@ extension PostgresRosterStore {
                 CREATE TABLE IF NOT EXISTS roster_schema (version TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())
                 """, logger: self.logger)
             var applied: [String] = []
-            for try await version in try await connection.query("SELECT version FROM roster_schema", logger: self.logger).decode(String.self) {
+            for version in try await connection.query("SELECT version FROM roster_schema", logger: self.logger).decode(String.self) {
                 applied.append(version)
             }
             let unknown = StoreSchema.unknown(applied: applied)
