@@ -64,7 +64,12 @@ import Testing
                 var clients: [(RosterClient, HistoryChecker, URL)] = []
                 for index in 0..<3 {
                     let cache = temporaryDirectory()
-                    let client = RosterClient(configuration: fastReconnect(proxy.port, cache: cache))
+                    var configuration = fastReconnect(proxy.port, cache: cache)
+                    // A client that notices a blackhole early reconnects into it: its hello is
+                    // dropped and it waits out this timeout before trying again. The default 10 s
+                    // plus a loaded machine's slowness could outlast the catch-up wait below.
+                    configuration.timeout = .seconds(3)
+                    let client = RosterClient(configuration: configuration)
                     let checker = HistoryChecker(name: "client \(index)")
                     Task { for await update in client.updates { checker.observe(update) } }
                     await client.start()
