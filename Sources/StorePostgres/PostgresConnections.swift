@@ -100,8 +100,9 @@ final class PostgresConnections: Sendable {
                                           _ body: (PostgresConnection) async throws -> Result) async throws -> Result
     {
         let limit = given ?? operationLimit
-        let deadline = ContinuousClock.now + limit
         let wire = try await lease()
+        // From the moment the caller has a connection: opening one has a limit of its own.
+        let deadline = ContinuousClock.now + limit
         let connection = PostgresConnection(wire: wire, threads: threads, deadline: deadline, limit: limit)
         do {
             let result = try await body(connection)
