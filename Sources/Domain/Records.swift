@@ -85,6 +85,17 @@ public struct Tenant: Sendable, Hashable, Codable {
         self.name = name
         self.motd = motd
     }
+
+    /// What a tenant id may be: 1-63 lowercase ASCII letters, digits, '-' or '_', not starting
+    /// with '-' or '_'.
+    public static func isValidID(_ id: String) -> Bool {
+        guard let first = id.utf8.first, id.utf8.count <= 63, first != UInt8(ascii: "-"), first != UInt8(ascii: "_") else { return false }
+        return id.utf8.allSatisfy { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+            || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }
+    }
+
+    /// How `isValidID` is said in an error.
+    public static let idRule = "a tenant id is 1-63 lowercase letters, digits, '-' or '_'"
 }
 
 /// One change to a tenant's data. A committed revision carries one or more of these.

@@ -208,7 +208,7 @@ extension ServerContext {
         let admitted = authFailureBudget.withLockedValue { $0.admit(at: now) }
         guard admitted.record else { return }
         let refusal = tokens.refusal(of: hello.token, now: now)
-        let tenantID = refusal.tenantID ?? (hello.tenant.isEmpty ? configuration.defaultTenant : hello.tenant)
+        let tenantID = refusal.tenantID ?? (hello.tenant.isEmpty ? defaultTenant : hello.tenant)
         // A tenant that does not exist has no audit log to read: such a Hello (its name is the
         // peer's, of any length) goes to the server's log only.
         guard tenant(tenantID) != nil else {

@@ -76,7 +76,7 @@ final class ConnectionHandler: ChannelDuplexHandler, PushSink {
         let limits = server.configuration.limits
         machine = ConnectionStateMachine(limits: .init(
             maxSubscriptions: limits.maxSubscriptionsPerConnection, maxInFlight: limits.maxInFlightRequests,
-            allowsAnonymous: server.isLoopback, defaultTenant: server.configuration.defaultTenant))
+            allowsAnonymous: server.isLoopback, defaultTenant: server.defaultTenant))
         liveness = LivenessMonitor(intervalMillis: limits.pingInterval.milliseconds)
     }
 

@@ -39,7 +39,7 @@ public final class InboundPathHarness: Sendable {
         logger.logLevel = .critical
         let admin = AccessToken.issue(tenantID: "demo", role: .admin, label: "fuzz", now: now)
         adminToken = admin.text
-        context = ServerContext(configuration: configuration, clock: clock, logger: logger, tenants: ["demo": tenant],
+        context = ServerContext(configuration: configuration, defaultTenant: "demo", clock: clock, logger: logger, tenants: ["demo": tenant],
                                 tokens: TokenRegistry([admin.stored]), tls: nil, store: store, loops: [loop], isLoopback: true,
                                 work: .inline())
         http = HTTPSide(metrics: ServerMetrics())

@@ -20,8 +20,9 @@ public struct ServerConfiguration: Sendable {
     /// The HTTP listener (health, metrics, the on-call JSON API; docs/HTTP.md); nil: none.
     /// Metrics are counted only when it is on. `roster-server serve` listens on 127.0.0.1:7480.
     public var httpListen: HostPort?
-    /// The tenant a Hello with an empty tenant field selects.
-    public var defaultTenant: String = "demo"
+    /// The tenant a Hello with an empty tenant field selects, created at start if missing; nil:
+    /// the store's own (`ServerConfiguration.defaultTenant(configured:demo:stored:)`).
+    public var defaultTenant: String?
     /// The window of a calendar feed: this many days back and ahead.
     public var calendarDaysBack = 30
     public var calendarDaysAhead = 90
@@ -171,5 +172,21 @@ extension ServerConfiguration.Limits {
             the open-file limit (\(openFiles)) holds \(fitted.maxConnections) protocol and \(fitted.httpMaxConnections) HTTP \
             connections, not the \(maxConnections) and \(httpMaxConnections) configured: raise it (ulimit -n, LimitNOFILE=) for more
             """)
+    }
+}
+
+extension ServerConfiguration {
+    /// The tenant `--demo` fills.
+    public static let demoTenant = "demo"
+    /// The tenant a store made without `--demo` starts with.
+    public static let firstTenant = "default"
+
+    /// The tenant an empty Hello selects: the one configured; else `demo` when the demo runs or
+    /// the store has that tenant (stores made before `default` existed called their first tenant
+    /// `demo`, and their clients, tokens and caches are bound to it); else `default`.
+    public static func defaultTenant(configured: String?, demo: Bool, stored: [String]) -> String {
+        if let configured { return configured }
+        if demo || stored.contains(demoTenant) { return demoTenant }
+        return firstTenant
     }
 }

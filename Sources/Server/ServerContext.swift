@@ -20,6 +20,8 @@ struct CredentialRevokedEvent: Sendable {
 /// What every connection shares: configuration, tenants, the store's write path.
 final class ServerContext: Sendable {
     let configuration: ServerConfiguration
+    /// The tenant a Hello with an empty tenant field selects (resolved at start).
+    let defaultTenant: String
     let clock: any ServerClock
     let logger: Logger
     let serverID: String
@@ -53,7 +55,7 @@ final class ServerContext: Sendable {
     /// Webhooks and reminders; nil when the server runs without (tools, some tests).
     let notifier: Notifier?
 
-    init(configuration: ServerConfiguration, clock: any ServerClock, logger: Logger, tenants: [String: TenantRuntime],
+    init(configuration: ServerConfiguration, defaultTenant: String, clock: any ServerClock, logger: Logger, tenants: [String: TenantRuntime],
          tokens: TokenRegistry, tls: TLSContext?, store: any RosterStore, loops: [any EventLoop], isLoopback: Bool,
          metrics: ServerMetrics? = nil, httpPort: Int? = nil, notifier: Notifier? = nil, work: TenantWorkPool? = nil) {
         self.notifier = notifier
@@ -61,6 +63,7 @@ final class ServerContext: Sendable {
         self.httpPort = httpPort
         self.isLoopback = isLoopback
         self.configuration = configuration
+        self.defaultTenant = defaultTenant
         self.clock = clock
         self.logger = logger
         self.tenantsByID = NIOLockedValueBox(tenants)

@@ -35,6 +35,52 @@ import Testing
         }
     }
 
+    /// A store made without --demo starts with a tenant called `default` (named Default), and
+    /// its first admin token is for it; with --demo it is `demo`. A store that has `demo` (made by
+    /// an earlier build, whose clients, tokens and caches are bound to it) keeps selecting that one,
+    /// and --default-tenant names another.
+    @Test func theDefaultTenantIsTheStoresOwn() async throws {
+        let scratch = TestScratch.directory("roster-default-tenant")
+        defer { TestScratch.remove(scratch) }
+        /// What an anonymous client is welcomed to, the admin token's tenant, and the store's tenants.
+        func start(_ directory: String, demo: Bool = false, configured: String? = nil) async throws
+            -> (tenant: String, name: String, tokenTenant: String, tenants: [String])
+        {
+            let harness = try await ServerHarness.start(dataDirectory: directory) {
+                $0.defaultTenant = configured
+                $0.demo = demo
+            }
+            return try await harness.stoppingOnError { harness in
+                let anonymous = try await harness.connect(token: "")
+                let welcome = anonymous.welcome.tenant
+                await anonymous.close()
+                let admin = try await harness.connect(token: harness.adminToken)
+                let tokenTenant = admin.welcome.tenant.id
+                await admin.close()
+                await harness.stop()
+                let store = try await StoreLocation.sqlite(path: directory + "/roster.sqlite").open()
+                let tenants = try await store.tenantIDs()
+                try await store.close()
+                return (welcome.id, welcome.name, tokenTenant, tenants.sorted())
+            }
+        }
+
+        let plain = scratch.appendingPathComponent("plain").path
+        let first = try await start(plain)
+        #expect(first.tenant == "default" && first.name == "Default" && first.tokenTenant == "default" && first.tenants == ["default"],
+                "\(first)")
+        #expect(try await start(plain).tenant == "default", "a restart selects the same tenant")
+
+        let demo = scratch.appendingPathComponent("demo").path
+        let demoStart = try await start(demo, demo: true)
+        #expect(demoStart.tenant == "demo" && demoStart.tokenTenant == "demo" && demoStart.tenants == ["demo"], "\(demoStart)")
+        let demoLater = try await start(demo)
+        #expect(demoLater.tenant == "demo" && demoLater.tenants == ["demo"], "a store that has demo keeps it: \(demoLater)")
+
+        let named = try await start(plain, configured: "acme")
+        #expect(named.tenant == "acme" && named.tenants == ["acme", "default"], "\(named)")
+    }
+
     /// One process owns a data directory: a second server, and a restore under a running one,
     /// are refused with the owner's PID, instead of losing what the first acknowledges.
     @Test func oneProcessOwnsADataDirectory() async throws {

@@ -47,6 +47,8 @@ public final class ServerHarness: Sendable {
         // 30 s, not 5: with both cores busy this process's clients can wait seconds for a turn
         // on the cooperative pool between connecting and sending Hello. Tests of the deadline set it.
         configuration.limits.helloTimeout = .seconds(30)
+        // The tests are written around a tenant called demo (stores made by earlier builds).
+        configuration.defaultTenant = "demo"
         configure(&configuration)
         let clock = ManualClock(now: now)
         var logger = Logger(label: "roster.test.services")

@@ -29,8 +29,10 @@ public final class ServerProcess: Sendable {
         // A Hello deadline of 30 s, not 5: with both cores busy, this test process's own clients
         // can wait seconds for a turn on the cooperative pool between connecting and sending
         // Hello. Tests of the deadline pass their own (the last --hello-timeout-ms given wins).
+        // The tests are written around a tenant called demo, as stores made by earlier builds.
         let child = try ChildProcess(binary.path, ["serve", "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0", "--data-dir", dataDirectory,
-                                                   "--shutdown-grace-ms", "50", "--hello-timeout-ms", "30000"] + arguments,
+                                                   "--shutdown-grace-ms", "50", "--hello-timeout-ms", "30000",
+                                                   "--default-tenant", "demo"] + arguments,
                                  environment: environment.isEmpty ? nil
                                      : ProcessInfo.processInfo.environment.merging(environment) { _, given in given })
         // "listening on 127.0.0.1:PORT"

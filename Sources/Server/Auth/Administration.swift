@@ -109,9 +109,7 @@ public struct StoreAdministration: Sendable {
     }
 
     public func createTenant(id: String, name: String) async throws {
-        guard id.range(of: "^[a-z0-9][a-z0-9_-]{0,62}$", options: .regularExpression) != nil else {
-            throw Failure.invalid("a tenant id is 1-63 lowercase letters, digits, '-' or '_' (got \"\(id)\")")
-        }
+        guard Tenant.isValidID(id) else { throw Failure.invalid("\(Tenant.idRule) (got \"\(id)\")") }
         guard !ControlCharacters.contains(in: name) else { throw Failure.invalid("a tenant name may not contain control characters") }
         guard try await !store.tenantIDs().contains(id) else { throw Failure.tenantExists(id) }
         try await store.createTenant(Tenant(id: id, name: name.isEmpty ? id : name), epoch: UInt64.random(in: 1...UInt64.max))

@@ -191,6 +191,12 @@ public enum ServerSettings {
             }
         }, show: { $0.store.map { "\($0)" } ?? "SQLite in data-dir" }),
         .flag("demo", \.demo, "Create the demo tenant once and keep its plan rolling."),
+        ServerSetting("default-tenant", .text, "The tenant a client that names none selects (created at start if missing).",
+                      read: { configuration, texts throws(ServerSettingError) in
+            let id = try ServerSetting.single("default-tenant", texts)
+            guard Tenant.isValidID(id) else { throw ServerSettingError(description: "default-tenant: \(Tenant.idRule) (got \"\(id)\")") }
+            configuration.defaultTenant = id
+        }, show: { $0.defaultTenant ?? "demo if the store has it, else default" }),
         ServerSetting("tls", .flag, "Serve TLS. Without --tls-cert/--tls-key, a CA and certificate are generated in DATA_DIR/tls. Required on non-loopback addresses.",
                       read: { configuration, texts throws(ServerSettingError) in
             if try ServerSetting.onOff("tls", texts) { configuration.tls = configuration.tlsSettings }

@@ -71,7 +71,7 @@ extension RosterServer {
         }
         let httpChannel = try await bindHTTP(tls: tls, parts: &parts)
 
-        let tenants = try await loadTenants(store)
+        let (tenants, defaultTenant) = try await loadTenants(store)
         let work = TenantWorkPool(threads: configuration.limits.workThreads > 0 ? configuration.limits.workThreads : max(2, System.coreCount),
                                   maxQueuedPerTenant: configuration.limits.maxQueuedWorkPerTenant)
         parts.add(ServerPart("work pool", stop: { await work.shutdown() }))
@@ -81,7 +81,7 @@ extension RosterServer {
             runtimes[tenant.state.tenant.id] = TenantRuntime(stored: tenant, clock: clock, historyLimit: configuration.limits.historySize,
                                                              loops: loops, metrics: http?.metrics, work: work)
         }
-        let tokens = TokenRegistry(try await initialTokens(store: store, dataDirectory: dataDirectory))
+        let tokens = TokenRegistry(try await initialTokens(store: store, dataDirectory: dataDirectory, tenant: defaultTenant))
         let keyFile = configuration.secretsKeyFile ?? dataDirectory.secretsKey
         let defaultKey = configuration.secretsKeyFile == nil
         let sealer = try await NIOThreadPool.singleton.runIfActive {
@@ -97,7 +97,7 @@ extension RosterServer {
             tenant.restoreNotices(try await store.publishedNotices(tenantID: tenant.id, limit: TenantRuntime.keptNotices))
         }
 
-        let context = ServerContext(configuration: configuration, clock: clock, logger: logger, tenants: runtimes,
+        let context = ServerContext(configuration: configuration, defaultTenant: defaultTenant, clock: clock, logger: logger, tenants: runtimes,
                                     tokens: tokens, tls: tls, store: store, loops: loops, isLoopback: isLoopback,
                                     metrics: http?.metrics, httpPort: httpChannel?.localAddress?.port,
                                     notifier: notifier, work: work)
@@ -119,7 +119,7 @@ extension RosterServer {
         parts.add(ServerPart("on-duty tracking", stop: { for tenant in context.tenants.values { tenant.stopOnDutyTracking() } }))
 
         var demo: DemoRoster?
-        if configuration.demo, let tenant = runtimes[configuration.defaultTenant] {
+        if configuration.demo, let tenant = runtimes[ServerConfiguration.demoTenant] {
             demo = DemoRoster(tenant: tenant, context: context)
             try await demo?.seedIfEmpty()
         }
@@ -166,19 +166,33 @@ extension RosterServer {
         return channel
     }
 
-    /// Every stored tenant; on first start the default one is created.
-    private func loadTenants(_ store: any RosterStore) async throws -> [StoredTenant] {
+    /// Every stored tenant and the one an empty Hello selects; the default tenant (and with
+    /// `--demo` the demo's) is created when missing: a first start makes `default`, named
+    /// Default (`demo`, named after the demo company, with `--demo`).
+    private func loadTenants(_ store: any RosterStore) async throws -> (tenants: [StoredTenant], defaultTenant: String) {
         let stored = try await store.loadTenants()
-        if stored.contains(where: { $0.state.tenant.id == configuration.defaultTenant }) { return stored }
-        let name = configuration.demo ? DemoRoster.tenantName : configuration.defaultTenant
-        do {
-            try await store.createTenant(Tenant(id: configuration.defaultTenant, name: name), epoch: UInt64.random(in: 1...UInt64.max))
-            logger.info("created tenant \(configuration.defaultTenant)")
-        } catch {
-            // Another node sharing the store may have created it at the same moment.
-            guard try await store.tenantIDs().contains(configuration.defaultTenant) else { throw error }
+        let ids = stored.map(\.state.tenant.id)
+        let defaultTenant = ServerConfiguration.defaultTenant(configured: configuration.defaultTenant, demo: configuration.demo, stored: ids)
+        var missing = ids.contains(defaultTenant) ? [] : [defaultTenant]
+        if configuration.demo, !ids.contains(ServerConfiguration.demoTenant), defaultTenant != ServerConfiguration.demoTenant {
+            missing.append(ServerConfiguration.demoTenant)
         }
-        return try await store.loadTenants()
+        guard !missing.isEmpty else { return (stored, defaultTenant) }
+        for id in missing {
+            let name = switch id {
+            case ServerConfiguration.demoTenant where configuration.demo: DemoRoster.tenantName
+            case ServerConfiguration.firstTenant: "Default"
+            default: id
+            }
+            do {
+                try await store.createTenant(Tenant(id: id, name: name), epoch: UInt64.random(in: 1...UInt64.max))
+                logger.info("created tenant \(id)")
+            } catch {
+                // Another node sharing the store may have created it at the same moment.
+                guard try await store.tenantIDs().contains(id) else { throw error }
+            }
+        }
+        return (try await store.loadTenants(), defaultTenant)
     }
 
     /// The clients' side of a shutdown: no new connections, GoingAway to every open one (each
@@ -251,16 +265,16 @@ extension RosterServer {
 
     /// The stored tokens; at first start, also an admin token for the default tenant, written to
     /// DATA_DIR/admin.token (mode 0600) for `roster-client --token-file`.
-    private func initialTokens(store: any RosterStore, dataDirectory: DataDirectory) async throws -> [StoredToken] {
+    private func initialTokens(store: any RosterStore, dataDirectory: DataDirectory, tenant: String) async throws -> [StoredToken] {
         let existing = try await store.loadTokens()
         guard existing.isEmpty else { return existing }
-        let (text, token) = AccessToken.issue(tenantID: configuration.defaultTenant, role: .admin, label: "initial admin token",
+        let (text, token) = AccessToken.issue(tenantID: tenant, role: .admin, label: "initial admin token",
                                               now: clock.now())
         try await store.insertToken(token)
         try await store.appendAudit(tenantID: token.tenantID, AuditLog.token(AuditLog.Kind.tokenCreated, token, at: clock.now()))
         let path = dataDirectory.adminToken
         try await NIOThreadPool.singleton.runIfActive { try PrivateFile.write(text + "\n", to: path) }
-        logger.notice("wrote an admin token for tenant \(configuration.defaultTenant) to \(path)")
+        logger.notice("wrote an admin token for tenant \(tenant) to \(path)")
         return [token]
     }
 
