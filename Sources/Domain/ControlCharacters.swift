@@ -26,8 +26,13 @@ public enum ControlCharacters {
     public static func stripped(_ text: String, keepLineBreaks: Bool = false) -> String {
         // Printable ASCII and line breaks (most output) hold nothing to strip: checked by byte.
         if text.utf8.allSatisfy({ (0x20..<0x7F).contains($0) || ($0 == 0x0A && keepLineBreaks) }) { return text }
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        // Otherwise only a control that is not a kept line break means work: a page of names
+        // with one "ö" on it must not be rebuilt scalar by scalar.
+        guard text.unicodeScalars.contains(where: { isControl($0) && !(keepLineBreaks && ($0 == "\n" || $0 == "\t")) }) else {
+            return text
+        }
         var result = String.UnicodeScalarView()
+        result.reserveCapacity(text.utf8.count)
         var scalars = Array(text.unicodeScalars)[...]
         while let scalar = scalars.popFirst() {
             switch scalar.value {

@@ -11,6 +11,10 @@ import Testing
         #expect(ControlCharacters.stripped("two\nlines\tx") == "two lines x")
         #expect(ControlCharacters.stripped("two\nlines", keepLineBreaks: true) == "two\nlines")
         #expect(ControlCharacters.stripped("Renée") == "Renée")
+        // Kept line breaks and tabs beside other scripts are not controls to strip; an escape among them is.
+        #expect(ControlCharacters.stripped("Zoë\tÅsa\nBjörk 東京", keepLineBreaks: true) == "Zoë\tÅsa\nBjörk 東京")
+        #expect(ControlCharacters.stripped("Zoë\n\u{1B}[2JÅsa\t", keepLineBreaks: true) == "Zoë\nÅsa\t")
+        #expect(ControlCharacters.stripped("Zoë\nÅsa\t") == "Zoë Åsa ")
     }
 
     @Test func validationRefusesControlCharactersInTextFields() {
