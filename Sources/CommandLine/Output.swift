@@ -87,17 +87,28 @@ public struct TextTable {
     public init(_ headers: [String]) { self.headers = headers }
 
     /// Columns line up by what a terminal shows: a CJK character or an emoji takes two cells.
+    /// Each cell is measured once and the text is written into one string: a directory of
+    /// 12,000 people is a table of 12,000 rows.
     public func render(indent: String = "") -> String {
-        let widths = headers.indices.map { column in
-            ([headers[column]] + rows.map { column < $0.count ? $0[column] : "" }).map(DisplayWidth.of).max() ?? 0
+        let lines = [headers] + rows
+        let cellWidths = lines.map { $0.map(DisplayWidth.of) }
+        var widths = [Int](repeating: 0, count: lines.map(\.count).max() ?? 0)
+        for row in cellWidths {
+            for (column, width) in row.enumerated() { widths[column] = max(widths[column], width) }
         }
-        func line(_ cells: [String]) -> String {
-            let padded = cells.enumerated().map { index, cell in
-                index == cells.count - 1 ? cell : cell + String(repeating: " ", count: max(0, widths[index] - DisplayWidth.of(cell)))
+        let padding = String(repeating: " ", count: widths.max() ?? 0)
+        var text = ""
+        text.reserveCapacity(lines.count * (indent.utf8.count + widths.reduce(0, +) + 2 * widths.count + 1))
+        for (row, cells) in lines.enumerated() {
+            if row > 0 { text += "\n" }
+            text += indent
+            for (column, cell) in cells.enumerated() {
+                if column > 0 { text += "  " }
+                text += cell
+                if column < cells.count - 1 { text += padding.prefix(max(0, widths[column] - cellWidths[row][column])) }
             }
-            return indent + padded.joined(separator: "  ")
         }
-        return ([line(headers)] + rows.map(line)).joined(separator: "\n")
+        return text
     }
 }
 

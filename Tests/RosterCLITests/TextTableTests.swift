@@ -26,4 +26,11 @@ import Testing
         #expect(Set(starts).count == 1, "\(lines)")
         #expect(lines[1] == "李小龍" + String(repeating: " ", count: 6) + "  Platform")
     }
+
+    @Test func cellsArePaddedToTheirColumnExceptEachLinesLast() {
+        var table = TextTable(["A", "LONGER", "C"])
+        table.rows = [["xyz", "1", "last"], ["q"]]
+        #expect(table.render(indent: "  ") == "  A    LONGER  C\n  xyz  1       last\n  q")
+        #expect(TextTable(["ONLY"]).render() == "ONLY")
+    }
 }
