@@ -62,13 +62,13 @@ final class DemoRoster: Sendable {
     /// schedules existed gets them too).
     func seedIfEmpty() async throws {
         if tenant.view.state.employees.isEmpty {
-            let changes: [RosterImport.Located] = Self.people.map { ("demo", .employeeUpserted($0)) } + [("demo", .motdSet(Self.motd))]
+            let changes: [RosterImport.Located] = Self.people.map { (tenant.id, .employeeUpserted($0)) } + [(tenant.id, .motdSet(Self.motd))]
             try await commitOnQueue(changes)
             try await roll()
         }
         let state = tenant.view.state
         if state.schedules.count == 1, Self.people.allSatisfy({ state.employees[$0.id] != nil }) {
-            try await commitOnQueue(Self.schedules(now: context.clock.now()).map { ("demo", .scheduleUpserted($0)) })
+            try await commitOnQueue(Self.schedules(now: context.clock.now()).map { (tenant.id, .scheduleUpserted($0)) })
         }
     }
 
@@ -148,11 +148,11 @@ final class DemoRoster: Sendable {
             guard state.shifts[id] == nil else { continue }
             let person = Self.people[Int(minuteIndex % Int64(Self.people.count))]
             guard state.employees[person.id] != nil else { continue }  // an admin removed them
-            changes.append(("demo", .shiftAdded(Shift(id: id, employeeID: person.id, start: minuteIndex * Self.minute,
+            changes.append((tenant.id, .shiftAdded(Shift(id: id, employeeID: person.id, start: minuteIndex * Self.minute,
                                                       end: (minuteIndex + 1) * Self.minute, role: "primary"))))
         }
         for shift in state.shifts.values where shift.id.hasPrefix("demo-shift-") && shift.end < now - 60 * Self.minute {
-            changes.append(("demo", .shiftDeleted(id: shift.id)))
+            changes.append((tenant.id, .shiftDeleted(id: shift.id)))
         }
         if !changes.isEmpty { try await commitOnQueue(changes) }
     }
