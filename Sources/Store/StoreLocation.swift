@@ -111,8 +111,6 @@ public struct PostgresAddress: Sendable, Hashable, CustomStringConvertible {
         if let socketDirectory { return "postgres://\(user)@/\(database)?" + (["host=\(socketDirectory)"] + [ssl].compactMap { $0 }).joined(separator: "&") }
         return "postgres://\(user)@\(host):\(port)/\(database)" + (ssl.map { "?\($0)" } ?? "")
     }
-
-    public var socketPath: String? { socketDirectory.map { "\($0)/.s.PGSQL.\(port)" } }
 }
 
 public enum StoreLocationError: Error, CustomStringConvertible, Equatable {

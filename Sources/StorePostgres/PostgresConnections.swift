@@ -11,10 +11,9 @@ struct PostgresConnection: Sendable {
     fileprivate let deadline: ContinuousClock.Instant
     fileprivate let limit: Duration
 
-    /// Runs one statement; its rows, read to the end. (`logger` is accepted for the call sites'
-    /// sake: statements are not logged.)
+    /// Runs one statement; its rows, read to the end.
     @discardableResult
-    func query(_ query: PostgresQuery, logger: Logger? = nil) async throws -> PostgresRows {
+    func query(_ query: PostgresQuery) async throws -> PostgresRows {
         let (wire, deadline) = (self.wire, self.deadline)
         return try await run { try wire.run(query, until: deadline) }
     }

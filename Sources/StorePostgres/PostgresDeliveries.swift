@@ -18,7 +18,7 @@ extension PostgresRosterStore {
                 JOIN notice n ON n.tenant_id = w.tenant_id AND n.id = d.event_id
                 WHERE w.disabled_ms = 0
                 FOR UPDATE OF d SKIP LOCKED
-                """, logger: self.logger)
+                """)
             typealias HeadRow = (String, String, String, String, String, String, Int64, Int64, String, Int64, Int64, Int32, Int64,
                                  String, String, String, Int64, Int64, Int64, Bool, String, String, Data)
             var heads: [DueDelivery] = []
@@ -42,7 +42,7 @@ extension PostgresRosterStore {
             for seq in claimed {
                 try await connection.query("""
                     UPDATE delivery SET next_attempt_ms = \(now + Self.deliveryLease), attempts = attempts + 1 WHERE seq = \(seq)
-                    """, logger: self.logger)
+                    """)
             }
             return (heads, nextDue)
         }
@@ -51,37 +51,37 @@ extension PostgresRosterStore {
     public func recordAttempt(_ attempt: DeliveryAttempt, outcome: DeliveryOutcome) async throws {
         try await transaction { connection in
             var tenant: String?
-            for id in try await connection.query("SELECT tenant_id FROM webhook WHERE id = \(attempt.webhookID)", logger: self.logger)
+            for id in try await connection.query("SELECT tenant_id FROM webhook WHERE id = \(attempt.webhookID)")
                 .decode(String.self) { tenant = id }
             guard let tenantID = tenant else { return }  // removed while the request was out
             try await connection.query("""
                 INSERT INTO delivery_attempt (tenant_id, webhook_id, event_id, event_type, attempt, at_ms, status, error, duration_ms)
                 VALUES (\(tenantID), \(attempt.webhookID), \(attempt.eventID), \(attempt.eventType), \(attempt.attempt), \(attempt.at),
                         \(attempt.status), \(attempt.error), \(attempt.durationMillis))
-                """, logger: self.logger)
+                """)
             switch outcome {
             case .delivered:
                 try await connection.query("""
                     UPDATE delivery SET delivered_ms = \(attempt.at), next_attempt_ms = 0
                     WHERE webhook_id = \(attempt.webhookID) AND event_id = \(attempt.eventID)
-                    """, logger: self.logger)
-                try await connection.query("UPDATE webhook SET failing_since_ms = 0 WHERE id = \(attempt.webhookID)", logger: self.logger)
+                    """)
+                try await connection.query("UPDATE webhook SET failing_since_ms = 0 WHERE id = \(attempt.webhookID)")
             case .retry(let at):
                 try await connection.query("""
                     UPDATE delivery SET next_attempt_ms = \(at)
                     WHERE webhook_id = \(attempt.webhookID) AND event_id = \(attempt.eventID)
-                    """, logger: self.logger)
+                    """)
                 try await connection.query("""
                     UPDATE webhook SET failing_since_ms = \(attempt.at) WHERE id = \(attempt.webhookID) AND failing_since_ms = 0
-                    """, logger: self.logger)
+                    """)
             case .disable(let reason):
                 try await connection.query("""
                     UPDATE delivery SET next_attempt_ms = 0
                     WHERE webhook_id = \(attempt.webhookID) AND event_id = \(attempt.eventID)
-                    """, logger: self.logger)
+                    """)
                 try await connection.query("""
                     UPDATE webhook SET disabled_ms = \(attempt.at), disabled_reason = \(reason) WHERE id = \(attempt.webhookID)
-                    """, logger: self.logger)
+                    """)
             }
         }
     }

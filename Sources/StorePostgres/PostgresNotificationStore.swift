@@ -108,20 +108,20 @@ extension PostgresRosterStore {
 
     public func settingsMark(tenantID: String) async throws -> String? {
         try await connections.withConnection { connection in
-            try await Self.settingsMark(tenantID: tenantID, connection: connection, logger: self.logger)
+            try await Self.settingsMark(tenantID: tenantID, connection: connection)
         }
     }
 
     /// A digest of what a node derives a tenant's events from: its webhooks, its reminder rules
     /// and whether its planning has started.
-    private static func settingsMark(tenantID: String, connection: PostgresConnection, logger: Logger) async throws -> String {
+    private static func settingsMark(tenantID: String, connection: PostgresConnection) async throws -> String {
         var mark = ""
         for value in try await connection.query("""
             SELECT md5(coalesce((SELECT string_agg(id, ',' ORDER BY id) FROM webhook WHERE tenant_id = \(tenantID)), '')
                        || '#' || coalesce((SELECT string_agg(id || '=' || rule, ',' ORDER BY id) FROM reminder_rule
                                            WHERE tenant_id = \(tenantID)), '')
                        || '#' || coalesce((SELECT 'planned' FROM notice_plan WHERE tenant_id = \(tenantID)), ''))
-            """, logger: logger).decode(String.self) { mark = value }
+            """).decode(String.self) { mark = value }
         return mark
     }
 
@@ -145,34 +145,33 @@ extension PostgresRosterStore {
                 INSERT INTO webhook (id, tenant_id, url, secret, events, schedules, created_ms)
                 VALUES (\(webhook.id), \(webhook.tenantID), \(webhook.url), \(webhook.secret), \(Self.json(webhook.events)),
                         \(Self.json(webhook.schedules)), \(webhook.created))
-                """, logger: self.logger)
+                """)
             var planned: [NotificationEvent] = []
             for row in try await connection.query("""
                 SELECT \(unescaped: Self.noticeColumns) FROM notice n WHERE n.tenant_id = \(webhook.tenantID) AND n.due_ms > \(webhook.created)
                 ORDER BY n.due_ms, n.seq
-                """, logger: self.logger).decode(NoticeRow.self) {
+                """).decode(NoticeRow.self) {
                 if let event = Self.event(row) { planned.append(event) }
             }
             for event in planned where webhook.wants(event) {
                 try await connection.query("""
                     INSERT INTO delivery (webhook_id, tenant_id, event_id, due_ms) VALUES (\(webhook.id), \(webhook.tenantID), \(event.id), \(event.due))
-                    """, logger: self.logger)
+                    """)
             }
-            try await Self.announceSettings(tenantID: webhook.tenantID, connection: connection, logger: self.logger)
+            try await Self.announceSettings(tenantID: webhook.tenantID, connection: connection)
         }
     }
 
     /// The other nodes read the tenant's webhooks and reminder rules again when they hear this.
-    private static func announceSettings(tenantID: String, connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.query("SELECT pg_notify(\(channel), \("w:\(tenantID)"))", logger: logger)
+    private static func announceSettings(tenantID: String, connection: PostgresConnection) async throws {
+        try await connection.query("SELECT pg_notify(\(channel), \("w:\(tenantID)"))")
     }
 
     public func removeWebhook(tenantID: String, id: String) async throws -> Bool {
         try await transaction { connection in
             var removed = false
-            for _ in try await connection.query("DELETE FROM webhook WHERE tenant_id = \(tenantID) AND id = \(id) RETURNING id",
-                                                          logger: self.logger).decode(String.self) { removed = true }
-            try await Self.announceSettings(tenantID: tenantID, connection: connection, logger: self.logger)
+            for _ in try await connection.query("DELETE FROM webhook WHERE tenant_id = \(tenantID) AND id = \(id) RETURNING id").decode(String.self) { removed = true }
+            try await Self.announceSettings(tenantID: tenantID, connection: connection)
             return removed
         }
     }
@@ -193,18 +192,16 @@ extension PostgresRosterStore {
     public func insertReminderRule(tenantID: String, _ rule: ReminderRule) async throws {
         let text = String(decoding: try JSONEncoder().encode(rule), as: UTF8.self)
         try await transaction { connection in
-            try await connection.query("INSERT INTO reminder_rule (tenant_id, id, rule) VALUES (\(tenantID), \(rule.id), \(text))",
-                                       logger: self.logger)
-            try await Self.announceSettings(tenantID: tenantID, connection: connection, logger: self.logger)
+            try await connection.query("INSERT INTO reminder_rule (tenant_id, id, rule) VALUES (\(tenantID), \(rule.id), \(text))")
+            try await Self.announceSettings(tenantID: tenantID, connection: connection)
         }
     }
 
     public func removeReminderRule(tenantID: String, id: String) async throws -> Bool {
         try await transaction { connection in
             var removed = false
-            for _ in try await connection.query("DELETE FROM reminder_rule WHERE tenant_id = \(tenantID) AND id = \(id) RETURNING id",
-                                                          logger: self.logger).decode(String.self) { removed = true }
-            try await Self.announceSettings(tenantID: tenantID, connection: connection, logger: self.logger)
+            for _ in try await connection.query("DELETE FROM reminder_rule WHERE tenant_id = \(tenantID) AND id = \(id) RETURNING id").decode(String.self) { removed = true }
+            try await Self.announceSettings(tenantID: tenantID, connection: connection)
             return removed
         }
     }
@@ -220,22 +217,21 @@ extension PostgresRosterStore {
         guard !write.isEmpty else { return }
         try await transaction { connection in
             // Serialized with the tenant's commits on every node (which hold the same lock).
-            try await connection.query("SELECT 1 FROM tenant WHERE id = \(tenantID) FOR UPDATE", logger: self.logger)
-            try await Self.writeOutbox(write, tenantID: tenantID, connection: connection, logger: self.logger)
+            try await connection.query("SELECT 1 FROM tenant WHERE id = \(tenantID) FOR UPDATE")
+            try await Self.writeOutbox(write, tenantID: tenantID, connection: connection)
         }
     }
 
     /// The outbox part of a transaction (also called from `commit`).
-    static func writeOutbox(_ write: OutboxWrite, tenantID: String, connection: PostgresConnection, logger: Logger) async throws {
+    static func writeOutbox(_ write: OutboxWrite, tenantID: String, connection: PostgresConnection) async throws {
         if let assumed = write.settingsMark,
-           try await settingsMark(tenantID: tenantID, connection: connection, logger: logger) != assumed {
+           try await settingsMark(tenantID: tenantID, connection: connection) != assumed {
             throw StoreError.settingsMoved(tenant: tenantID)
         }
         if let (from, schedules) = write.withdrawPlanned {
             if let assumed = write.replannedThrough {
                 var stored: Int64?
-                for value in try await connection.query("SELECT planned_through_ms FROM notice_plan WHERE tenant_id = \(tenantID)",
-                                                                  logger: logger).decode(Int64.self) { stored = value }
+                for value in try await connection.query("SELECT planned_through_ms FROM notice_plan WHERE tenant_id = \(tenantID)").decode(Int64.self) { stored = value }
                 guard stored == assumed else { throw StoreError.planMoved(tenant: tenantID) }
             }
             let withdrawn = """
@@ -249,15 +245,15 @@ extension PostgresRosterStore {
             binds.append(from)
             binds.append(schedules.map(json))
             try await connection.query(PostgresQuery(unsafeSQL: "DELETE FROM delivery WHERE tenant_id = $1 AND event_id IN (\(withdrawn))",
-                                                     binds: binds), logger: logger)
+                                                     binds: binds))
             try await connection.query(PostgresQuery(unsafeSQL: "DELETE FROM notice WHERE tenant_id = $1 AND id IN (\(withdrawn))",
-                                                     binds: binds), logger: logger)
+                                                     binds: binds))
         }
         if !write.events.isEmpty {
             var webhooks: [StoredWebhook] = []
             for row in try await connection.query("""
                 SELECT \(unescaped: webhookColumns) FROM webhook w WHERE w.tenant_id = \(tenantID) AND w.disabled_ms = 0
-                """, logger: logger).decode(WebhookRow.self) {
+                """).decode(WebhookRow.self) {
                 webhooks.append(webhook(row))
             }
             for event in write.events {
@@ -267,13 +263,13 @@ extension PostgresRosterStore {
                     VALUES (\(tenantID), \(event.id), \(event.type.rawValue), \(Int64(event.revision)), \(event.about), \(event.due),
                             \(event.planned), \(json(event.scheduleIDs)), \(json(event.people)), \(event.payload))
                     ON CONFLICT DO NOTHING RETURNING seq
-                    """, logger: logger).decode(Int64.self) { inserted = true }
+                    """).decode(Int64.self) { inserted = true }
                 // Already stored (another node planned the same event): its deliveries exist.
                 guard inserted else { continue }
                 for webhook in webhooks where webhook.wants(event) {
                     try await connection.query("""
                         INSERT INTO delivery (webhook_id, tenant_id, event_id, due_ms) VALUES (\(webhook.id), \(tenantID), \(event.id), \(event.due))
-                        """, logger: logger)
+                        """)
                 }
             }
         }
@@ -281,7 +277,7 @@ extension PostgresRosterStore {
             try await connection.query("""
                 INSERT INTO notice_plan (tenant_id, planned_through_ms) VALUES (\(tenantID), \(through))
                 ON CONFLICT (tenant_id) DO UPDATE SET planned_through_ms = GREATEST(notice_plan.planned_through_ms, excluded.planned_through_ms)
-                """, logger: logger)
+                """)
         }
     }
 
@@ -290,11 +286,11 @@ extension PostgresRosterStore {
             var nextDue: UnixMillis?
             for value in try await connection.query("""
                 SELECT MIN(due_ms) FROM notice WHERE sequence IS NULL AND type != 'ping'
-                """, logger: self.logger).decode(Int64?.self) { nextDue = value }
+                """).decode(Int64?.self) { nextDue = value }
             guard let due = nextDue, due <= now else { return ([:], nextDue) }
             // One node publishes at a time; the others find the notices published and hear of them.
             var locked = false
-            for value in try await connection.query("SELECT pg_try_advisory_xact_lock(7400002)", logger: self.logger).decode(Bool.self) {
+            for value in try await connection.query("SELECT pg_try_advisory_xact_lock(7400002)").decode(Bool.self) {
                 locked = value
             }
             guard locked else { return ([:], now + 1_000) }
@@ -302,7 +298,7 @@ extension PostgresRosterStore {
             for row in try await connection.query("""
                 SELECT \(unescaped: Self.noticeColumns) FROM notice n WHERE n.sequence IS NULL AND n.due_ms <= \(now) AND n.type != 'ping'
                 ORDER BY n.due_ms, n.seq
-                """, logger: self.logger).decode(NoticeRow.self) {
+                """).decode(NoticeRow.self) {
                 if let event = Self.event(row) { events.append(event) }
             }
             var published: [String: [PublishedNotice]] = [:]
@@ -311,23 +307,21 @@ extension PostgresRosterStore {
                 let tenant = event.tenantID
                 if next[tenant] == nil {
                     var last: Int64 = 0
-                    for value in try await connection.query("SELECT MAX(sequence) FROM notice WHERE tenant_id = \(tenant)",
-                                                                      logger: self.logger).decode(Int64?.self) { last = value ?? 0 }
+                    for value in try await connection.query("SELECT MAX(sequence) FROM notice WHERE tenant_id = \(tenant)").decode(Int64?.self) { last = value ?? 0 }
                     next[tenant] = UInt64(last) + 1
                 }
                 let sequence = next[tenant]!
                 next[tenant] = sequence + 1
-                try await connection.query("UPDATE notice SET sequence = \(Int64(sequence)) WHERE tenant_id = \(tenant) AND id = \(event.id)",
-                                           logger: self.logger)
+                try await connection.query("UPDATE notice SET sequence = \(Int64(sequence)) WHERE tenant_id = \(tenant) AND id = \(event.id)")
                 published[tenant, default: []].append(PublishedNotice(sequence: sequence, event: event))
             }
             for tenant in published.keys {
-                try await connection.query("SELECT pg_notify(\(Self.channel), \("n:\(tenant)"))", logger: self.logger)
+                try await connection.query("SELECT pg_notify(\(Self.channel), \("n:\(tenant)"))")
             }
             var after: UnixMillis?
             for value in try await connection.query("""
                 SELECT MIN(due_ms) FROM notice WHERE sequence IS NULL AND type != 'ping'
-                """, logger: self.logger).decode(Int64?.self) { after = value }
+                """).decode(Int64?.self) { after = value }
             return (published, after)
         }
     }
@@ -351,10 +345,10 @@ extension PostgresRosterStore {
                 INSERT INTO notice (tenant_id, id, type, revision, about_ms, due_ms, planned, schedules, people, payload)
                 VALUES (\(event.tenantID), \(event.id), \(event.type.rawValue), \(Int64(event.revision)), \(event.about), \(event.due), false,
                         \(Self.json(event.scheduleIDs)), \(Self.json(event.people)), \(event.payload))
-                """, logger: self.logger)
+                """)
             try await connection.query("""
                 INSERT INTO delivery (webhook_id, tenant_id, event_id, due_ms) VALUES (\(webhookID), \(event.tenantID), \(event.id), \(event.due))
-                """, logger: self.logger)
+                """)
         }
     }
 
@@ -370,13 +364,13 @@ extension PostgresRosterStore {
 
     public func pruneNotices(before: UnixMillis) async throws -> Int {
         try await transaction { connection in
-            try await connection.query("DELETE FROM delivery_attempt WHERE at_ms < \(before)", logger: self.logger)
-            try await connection.query("DELETE FROM delivery WHERE delivered_ms != 0 AND delivered_ms < \(before)", logger: self.logger)
+            try await connection.query("DELETE FROM delivery_attempt WHERE at_ms < \(before)")
+            try await connection.query("DELETE FROM delivery WHERE delivered_ms != 0 AND delivered_ms < \(before)")
             var count = 0
             for _ in try await connection.query("""
                 DELETE FROM notice n WHERE n.due_ms < \(before)
                 AND NOT EXISTS (SELECT 1 FROM delivery d WHERE d.tenant_id = n.tenant_id AND d.event_id = n.id) RETURNING n.id
-                """, logger: self.logger).decode(String.self) { count += 1 }
+                """).decode(String.self) { count += 1 }
             return count
         }
     }

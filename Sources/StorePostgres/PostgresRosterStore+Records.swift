@@ -29,20 +29,20 @@ extension PostgresRosterStore {
                                    minted_by)
                 VALUES (\(token.id), \(token.tenantID), \(token.role.rawValue), \(Data(token.secretHash)), \(token.label), \(token.createdAt),
                         \(token.expiresAt), \(token.revokedAt), \(token.employeeID), \(token.scope), \(token.mintedBy))
-                """, logger: self.logger)
-            try await connection.query("SELECT pg_notify(\(Self.channel), 'a')", logger: self.logger)
+                """)
+            try await connection.query("SELECT pg_notify(\(Self.channel), 'a')")
         }
     }
 
     public func revokeToken(id: String, at: UnixMillis) async throws -> Bool {
         try await transaction { connection in
-            try await connection.query("UPDATE token SET revoked_at_ms = \(at) WHERE id = \(id) AND revoked_at_ms IS NULL", logger: self.logger)
+            try await connection.query("UPDATE token SET revoked_at_ms = \(at) WHERE id = \(id) AND revoked_at_ms IS NULL")
             var found = false
-            for _ in try await connection.query("SELECT 1 FROM token WHERE id = \(id)", logger: self.logger).decode(Int32.self) {
+            for _ in try await connection.query("SELECT 1 FROM token WHERE id = \(id)").decode(Int32.self) {
                 found = true
             }
             // Every node closes the token's connections as soon as it hears this.
-            try await connection.query("SELECT pg_notify(\(Self.channel), 'a')", logger: self.logger)
+            try await connection.query("SELECT pg_notify(\(Self.channel), 'a')")
             return found
         }
     }
@@ -99,11 +99,10 @@ extension PostgresRosterStore {
                 try await connection.query("""
                     INSERT INTO calendar_event (tenant_id, feed, uid, event) VALUES (\(tenantID), \(feed), \(uid), \(event))
                     ON CONFLICT (tenant_id, feed, uid) DO UPDATE SET event = excluded.event
-                    """, logger: self.logger)
+                    """)
             }
             for uid in forget {
-                try await connection.query("DELETE FROM calendar_event WHERE tenant_id = \(tenantID) AND feed = \(feed) AND uid = \(uid)",
-                                           logger: self.logger)
+                try await connection.query("DELETE FROM calendar_event WHERE tenant_id = \(tenantID) AND feed = \(feed) AND uid = \(uid)")
             }
         }
     }

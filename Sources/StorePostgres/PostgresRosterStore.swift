@@ -17,7 +17,6 @@ public final class PostgresRosterStore: RosterStore, Sendable {
     static let channel = "roster"
 
     let connections: PostgresConnections
-    let logger: Logger
     /// The listening connection's own thread: it waits on its socket for as long as the store is open.
     private let listenerThread = NIOThreadPool(numberOfThreads: 1)
     private let listening = NIOLockedValueBox(true)
@@ -27,7 +26,6 @@ public final class PostgresRosterStore: RosterStore, Sendable {
 
     private init(address: PostgresAddress, logger: Logger) {
         self.address = address
-        self.logger = logger
         let parameters = Self.connectionParameters(address)
         connections = PostgresConnections(parameters: parameters, server: address.description, limit: 8)
         let (stream, continuation) = AsyncStream<StoreSignal>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
@@ -115,7 +113,7 @@ public final class PostgresRosterStore: RosterStore, Sendable {
     public func loadTenants() async throws -> [StoredTenant] {
         try await connections.withConnection { connection in
             var tenants: [StoredTenant] = []
-            let rows = try await connection.query("SELECT id, name, motd, epoch, revision FROM tenant ORDER BY id", logger: self.logger)
+            let rows = try await connection.query("SELECT id, name, motd, epoch, revision FROM tenant ORDER BY id")
             var heads: [(String, String, String, Int64, Int64)] = []
             for row in try rows.decode((String, String, String, Int64, Int64).self) { heads.append(row) }
             for (id, name, motd, epoch, revision) in heads {
@@ -123,7 +121,7 @@ public final class PostgresRosterStore: RosterStore, Sendable {
                 for row in try await connection.query("""
                     SELECT id, first_name, last_name, email, phone, position, team, projects, biography, photo_url, type
                     FROM employee WHERE tenant_id = \(id)
-                    """, logger: self.logger).decode((String, String, String, String, String, String, String, String, String, String, String).self) {
+                    """).decode((String, String, String, String, String, String, String, String, String, String, String).self) {
                     let projects = (try? JSONDecoder().decode([String].self, from: Data(row.7.utf8))) ?? []
                     employees.append(Employee(id: row.0, firstName: row.1, lastName: row.2, email: row.3, phone: row.4, position: row.5,
                                               team: row.6, projects: projects, biography: row.8, photoURL: row.9,
@@ -132,15 +130,14 @@ public final class PostgresRosterStore: RosterStore, Sendable {
                 var shifts: [Shift] = []
                 for row in try await connection.query("""
                     SELECT id, employee_id, start_ms, end_ms, role, schedule_id FROM shift WHERE tenant_id = \(id)
-                    """, logger: self.logger).decode((String, String, Int64, Int64, String, String).self) {
+                    """).decode((String, String, Int64, Int64, String, String).self) {
                     shifts.append(Shift(id: row.0, employeeID: row.1, start: row.2, end: row.3, role: row.4, scheduleID: row.5))
                 }
                 var schedules: [ScheduleDefinition] = []
-                for body in try await connection.query("SELECT definition FROM schedule WHERE tenant_id = \(id)",
-                                                                  logger: self.logger).decode(Data.self) {
+                for body in try await connection.query("SELECT definition FROM schedule WHERE tenant_id = \(id)").decode(Data.self) {
                     schedules.append(ScheduleDefinition(try Roster_V1_Schedule(serializedBytes: body)))
                 }
-                let history = try await Self.history(tenantID: id, after: 0, connection: connection, logger: self.logger)
+                let history = try await Self.history(tenantID: id, after: 0, connection: connection)
                 let state = RosterState(tenant: Tenant(id: id, name: name, motd: motd), employees: employees, shifts: shifts,
                                         schedules: schedules)
                 tenants.append(StoredTenant(state: state, epoch: UInt64(bitPattern: epoch), revision: UInt64(revision), history: history))
@@ -153,8 +150,8 @@ public final class PostgresRosterStore: RosterStore, Sendable {
         try await transaction { connection in
             try await connection.query("""
                 INSERT INTO tenant (id, name, motd, epoch, revision) VALUES (\(tenant.id), \(tenant.name), \(tenant.motd), \(Int64(bitPattern: epoch)), 0)
-                """, logger: self.logger)
-            try await connection.query("SELECT pg_notify(\(Self.channel), 'a')", logger: self.logger)
+                """)
+            try await connection.query("SELECT pg_notify(\(Self.channel), 'a')")
         }
     }
 
@@ -168,46 +165,45 @@ public final class PostgresRosterStore: RosterStore, Sendable {
         let auditBody = try audit.map { try $0.serializedBytes() as Data }
         try await transaction { connection in
             // The row lock orders concurrent commits to one tenant across nodes.
-            let rows = try await connection.query("SELECT revision FROM tenant WHERE id = \(tenantID) FOR UPDATE", logger: self.logger)
+            let rows = try await connection.query("SELECT revision FROM tenant WHERE id = \(tenantID) FOR UPDATE")
             var stored: Int64?
             for revision in try rows.decode(Int64.self) { stored = revision }
             guard let stored else { throw StoreError.noSuchTenant(tenantID) }
             guard UInt64(stored) == entry.revision - 1 else {
                 throw StoreError.revisionConflict(tenant: tenantID, stored: UInt64(stored), expected: entry.revision - 1)
             }
-            for change in entry.changes { try await Self.apply(change, tenantID: tenantID, connection: connection, logger: self.logger) }
+            for change in entry.changes { try await Self.apply(change, tenantID: tenantID, connection: connection) }
             let revision = Int64(entry.revision)
-            try await connection.query("UPDATE tenant SET revision = \(revision) WHERE id = \(tenantID)", logger: self.logger)
+            try await connection.query("UPDATE tenant SET revision = \(revision) WHERE id = \(tenantID)")
             try await connection.query("""
                 INSERT INTO change_log (tenant_id, revision, committed_at_ms, changes) VALUES (\(tenantID), \(revision), \(entry.committedAt), \(body))
-                """, logger: self.logger)
-            try await connection.query("DELETE FROM change_log WHERE tenant_id = \(tenantID) AND revision <= \(revision - Int64(historyLimit))",
-                                       logger: self.logger)
+                """)
+            try await connection.query("DELETE FROM change_log WHERE tenant_id = \(tenantID) AND revision <= \(revision - Int64(historyLimit))")
             if let audit, let auditBody {
                 try await connection.query("""
                     INSERT INTO audit (tenant_id, at_ms, kind, entry) VALUES (\(tenantID), \(audit.atMs), \(audit.kind), \(auditBody))
-                    """, logger: self.logger)
+                    """)
             }
-            try await Self.writeOutbox(outbox, tenantID: tenantID, connection: connection, logger: self.logger)
+            try await Self.writeOutbox(outbox, tenantID: tenantID, connection: connection)
             // Delivered to the listening nodes when (and only if) this transaction commits.
-            try await connection.query("SELECT pg_notify(\(Self.channel), \("c:\(entry.revision):\(tenantID)"))", logger: self.logger)
+            try await connection.query("SELECT pg_notify(\(Self.channel), \("c:\(entry.revision):\(tenantID)"))")
         }
     }
 
     public func history(tenantID: String, after revision: UInt64) async throws -> [HistoryEntry] {
         try await connections.withConnection { connection in
-            try await Self.history(tenantID: tenantID, after: revision, connection: connection, logger: self.logger)
+            try await Self.history(tenantID: tenantID, after: revision, connection: connection)
         }
     }
 
-    private static func history(tenantID: String, after revision: UInt64, connection: PostgresConnection, logger: Logger) async throws
+    private static func history(tenantID: String, after revision: UInt64, connection: PostgresConnection) async throws
         -> [HistoryEntry]
     {
         var entries: [HistoryEntry] = []
         for (revision, committedAt, body) in try await connection.query("""
             SELECT revision, committed_at_ms, changes FROM change_log WHERE tenant_id = \(tenantID) AND revision > \(Int64(revision))
             ORDER BY revision
-            """, logger: logger).decode((Int64, Int64, Data).self) {
+            """).decode((Int64, Int64, Data).self) {
             let wire = try Roster_V1_RosterChanged(serializedBytes: body)
             entries.append(HistoryEntry(revision: UInt64(revision), committedAt: committedAt,
                                         changes: wire.changes.compactMap(RosterChange.init)))
@@ -229,7 +225,7 @@ public final class PostgresRosterStore: RosterStore, Sendable {
         return ids
     }
 
-    private static func apply(_ change: RosterChange, tenantID: String, connection: PostgresConnection, logger: Logger) async throws {
+    private static func apply(_ change: RosterChange, tenantID: String, connection: PostgresConnection) async throws {
         switch change {
         case .employeeUpserted(let e):
             let projects = String(decoding: try JSONEncoder().encode(e.projects), as: UTF8.self)
@@ -242,30 +238,30 @@ public final class PostgresRosterStore: RosterStore, Sendable {
                     phone = excluded.phone, position = excluded.position, team = excluded.team,
                     projects = excluded.projects, biography = excluded.biography, photo_url = excluded.photo_url,
                     type = excluded.type
-                """, logger: logger)
+                """)
         case .employeeDeleted(let id):
-            try await connection.query("DELETE FROM shift WHERE tenant_id = \(tenantID) AND employee_id = \(id)", logger: logger)
-            try await connection.query("DELETE FROM employee WHERE tenant_id = \(tenantID) AND id = \(id)", logger: logger)
+            try await connection.query("DELETE FROM shift WHERE tenant_id = \(tenantID) AND employee_id = \(id)")
+            try await connection.query("DELETE FROM employee WHERE tenant_id = \(tenantID) AND id = \(id)")
         case .shiftAdded(let s):
             try await connection.query("""
                 INSERT INTO shift (tenant_id, id, employee_id, start_ms, end_ms, role, schedule_id)
                 VALUES (\(tenantID), \(s.id), \(s.employeeID), \(s.start), \(s.end), \(s.role), \(s.scheduleID))
                 ON CONFLICT (tenant_id, id) DO UPDATE SET employee_id = excluded.employee_id,
                     start_ms = excluded.start_ms, end_ms = excluded.end_ms, role = excluded.role, schedule_id = excluded.schedule_id
-                """, logger: logger)
+                """)
         case .shiftDeleted(let id):
-            try await connection.query("DELETE FROM shift WHERE tenant_id = \(tenantID) AND id = \(id)", logger: logger)
+            try await connection.query("DELETE FROM shift WHERE tenant_id = \(tenantID) AND id = \(id)")
         case .motdSet(let motd):
-            try await connection.query("UPDATE tenant SET motd = \(motd) WHERE id = \(tenantID)", logger: logger)
+            try await connection.query("UPDATE tenant SET motd = \(motd) WHERE id = \(tenantID)")
         case .scheduleUpserted(let schedule):
             let definition = try Roster_V1_Schedule(schedule).serializedBytes() as Data
             try await connection.query("""
                 INSERT INTO schedule (tenant_id, id, definition) VALUES (\(tenantID), \(schedule.id), \(definition))
                 ON CONFLICT (tenant_id, id) DO UPDATE SET definition = excluded.definition
-                """, logger: logger)
+                """)
         case .scheduleDeleted(let id):
-            try await connection.query("DELETE FROM shift WHERE tenant_id = \(tenantID) AND schedule_id = \(id)", logger: logger)
-            try await connection.query("DELETE FROM schedule WHERE tenant_id = \(tenantID) AND id = \(id)", logger: logger)
+            try await connection.query("DELETE FROM shift WHERE tenant_id = \(tenantID) AND schedule_id = \(id)")
+            try await connection.query("DELETE FROM schedule WHERE tenant_id = \(tenantID) AND id = \(id)")
         }
     }
 
@@ -274,7 +270,7 @@ public final class PostgresRosterStore: RosterStore, Sendable {
     public func checkWritable() async throws {
         // A read-only or recovering server (a standby) refuses this.
         _ = try await transaction { connection in
-            try await connection.query("SELECT 1 FROM tenant FOR UPDATE SKIP LOCKED LIMIT 1", logger: self.logger)
+            try await connection.query("SELECT 1 FROM tenant FOR UPDATE SKIP LOCKED LIMIT 1")
         }
     }
 

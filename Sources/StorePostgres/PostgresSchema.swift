@@ -16,12 +16,12 @@ extension PostgresRosterStore {
     func migrate() async throws {
         try await connections.withTransaction(limit: Self.migrationLimit) { connection in
             // One node migrates at a time; the others wait and then find nothing to do.
-            try await connection.query("SELECT pg_advisory_xact_lock(7400001)", logger: self.logger)
+            try await connection.query("SELECT pg_advisory_xact_lock(7400001)")
             try await connection.query("""
                 CREATE TABLE IF NOT EXISTS roster_schema (version TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())
-                """, logger: self.logger)
+                """)
             var applied: [String] = []
-            for version in try await connection.query("SELECT version FROM roster_schema", logger: self.logger).decode(String.self) {
+            for version in try await connection.query("SELECT version FROM roster_schema").decode(String.self) {
                 applied.append(version)
             }
             let unknown = StoreSchema.unknown(applied: applied)
@@ -29,9 +29,9 @@ extension PostgresRosterStore {
             for version in StoreSchema.versions where !applied.contains(version) {
                 guard let sql = Self.migrations[version] else { fatalError("no PostgreSQL migration for schema version \(version)") }
                 for statement in sql.components(separatedBy: ";\n") where !statement.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
-                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: self.logger)
+                    try await connection.query(PostgresQuery(unsafeSQL: statement))
                 }
-                try await connection.query("INSERT INTO roster_schema (version) VALUES (\(version))", logger: self.logger)
+                try await connection.query("INSERT INTO roster_schema (version) VALUES (\(version))")
             }
         }
     }
