@@ -1,4 +1,3 @@
-import Logging
 import NIOConcurrencyHelpers
 import NIOPosix
 import RosterStore
