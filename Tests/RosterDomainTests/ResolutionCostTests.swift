@@ -84,6 +84,27 @@ import Testing
         #expect(problems.count == 1 && problems[0].message.contains("the limit is \(ResolutionBudget.perRequest)"))
     }
 
+    @Test func onePersonsDutyIsNotChargedForSchedulesThatNeverNameThem() throws {
+        // A year of a minutely rotation of a and b is over the budget; d is on another schedule.
+        let minutely = ScheduleDefinition(id: "m", name: "M", zone: "UTC", layers: [
+            ScheduleLayer(level: 0, rotations: [Rotation(id: "r", slots: [["a"], ["b"]], cadence: .minutes(1),
+                                                         handoff: LocalDateTime(year: 2026, month: 1, day: 1))]),
+        ])
+        let weekly = ScheduleDefinition(id: "w", name: "W", zone: "UTC", layers: [
+            ScheduleLayer(level: 0, rotations: [Rotation(id: "r", slots: [["d"]], cadence: .weeks(1),
+                                                         handoff: LocalDateTime(year: 2026, month: 1, day: 1))]),
+        ])
+        let year = t0 + 366 * day
+        let ofD = try FinalSchedule.resolve([minutely, weekly], from: t0, to: year, employeeID: "d")
+        #expect(!ofD.shifts.isEmpty && ofD.shifts.allSatisfy { $0.scheduleID == "w" && $0.shift.employeeID == "d" })
+        // An override naming d puts the minutely schedule back into d's answer, and its cost.
+        var covered = minutely
+        covered.overrides = [ScheduleOverride(id: "o", kind: .add("d"), start: t0 + day, end: t0 + 2 * day)]
+        #expect(throws: RosterError.self) { _ = try FinalSchedule.resolve([covered, weekly], from: t0, to: year, employeeID: "d") }
+        let month = try FinalSchedule.resolve([covered, weekly], from: t0, to: t0 + 30 * day, employeeID: "d")
+        #expect(month.shifts.contains { $0.scheduleID == "m" && $0.shift.start == t0 + day })
+    }
+
     @Test func everyPathThatStoresADefinitionChecksItsCost() throws {
         var state = RosterState(tenant: Tenant(id: "t", name: "T"))
         state = try state.applyingValidated([("", .employeeUpserted(Employee(id: "a", firstName: "A", lastName: "A")))], now: t0)

@@ -8,7 +8,9 @@ public enum FinalSchedule {
     /// Shifts of `schedules` over [from, to), of one employee if given, by start, then schedule
     /// id, employee id and id; at most `maxShifts` (`truncated` then says more exist).
     /// One `ResolutionBudget` covers every schedule of the answer; past it the answer is
-    /// refused (`RosterError.overBudget`), never cut silently.
+    /// refused (`RosterError.overBudget`), never cut silently. For one employee, a schedule that
+    /// never names them is not resolved at all: it cannot put them on duty (a person's duty over
+    /// four weeks beside a minutely rotation costs nothing for it).
     public static func resolve(_ schedules: [ScheduleDefinition], from: UnixMillis, to: UnixMillis, employeeID: String? = nil)
         throws(RosterError) -> (shifts: [(scheduleID: String, shift: ResolvedShift)], truncated: Bool)
     {
@@ -16,7 +18,7 @@ public enum FinalSchedule {
         var truncated = false
         var budget = ResolutionBudget.standard
         let from = max(from, TimeRange.supported.lowerBound), to = min(to, TimeRange.supported.upperBound)
-        for schedule in schedules {
+        for schedule in schedules where employeeID.map(schedule.names) ?? true {
             let answer: (shifts: [ResolvedShift], truncated: Bool)
             do throws(ScheduleResolver.Problem) {
                 answer = try ScheduleResolver.resolve(schedule, from: from, to: to, limit: maxShifts, employeeID: employeeID,
@@ -45,9 +47,7 @@ public enum NextDuty {
         -> ResolvedShift?
     {
         // Someone the schedule never names is never on it: no need to resolve a year of it.
-        guard TimeRange.supported.contains(from),
-              schedule.mentionedEmployees.contains(employeeID) || schedule.shifts.contains(where: { $0.employeeID == employeeID })
-        else { return nil }
+        guard TimeRange.supported.contains(from), schedule.names(employeeID) else { return nil }
         let day: UnixMillis = 86_400_000
         var lower = from
         var budget = ResolutionBudget.standard

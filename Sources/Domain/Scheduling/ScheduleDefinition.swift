@@ -202,6 +202,12 @@ public struct ScheduleDefinition: Sendable, Hashable, Codable {
         return ids
     }
 
+    /// Whether any rotation slot, override or one-off shift names this employee: a schedule that
+    /// does not can never put them on duty.
+    public func names(_ employeeID: String) -> Bool {
+        mentionedEmployees.contains(employeeID) || shifts.contains { $0.employeeID == employeeID }
+    }
+
     /// The rotation with this id (its newest version), and where it is.
     public func rotation(id: String) -> (layer: Int, index: Int, rotation: Rotation)? {
         var found: (Int, Int, Rotation)?
