@@ -204,9 +204,14 @@ public struct RosterState: Sendable, Hashable {
         return ScheduleOnDutyIndex(schedule, shifts: shifts, employees: employees, around: instant)
     }
 
-    /// Who is on duty on a schedule (the default one unless named) at `instant`.
+    /// Who is on duty on a schedule (the default one unless named) at `instant`: what its index
+    /// answers, without building the index when a few hours settle it.
     public func onDuty(of scheduleID: String = ScheduleDefinition.defaultID, at instant: UnixMillis) -> OnDutyLookup? {
-        onDutyIndex(of: scheduleID, around: instant)?.lookup(at: instant)
+        guard var rules = schedules[scheduleID] else { return nil }
+        rules.shifts = []
+        let source = shifts.holdsShifts(schedule: scheduleID) ? ScheduleShiftSource(table: shifts, scheduleID: scheduleID)
+            : ScheduleShiftSource(list: [])
+        return ScheduleOnDutyIndex.lookupOnce(rules, source: source, employees: employees, at: instant)
     }
 }
 

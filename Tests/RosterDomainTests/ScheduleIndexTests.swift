@@ -1,6 +1,6 @@
 import Foundation
 import PropertyBased
-import RosterDomain
+@testable import RosterDomain
 import Testing
 
 /// The on-duty index and the chunked resolver give the oracle's answers: what the server pushes
@@ -28,6 +28,37 @@ import Testing
                     t += 4 * ScheduleOracleTests.quarter
                 }
                 return nil
+            }
+            #expect(mismatch == nil, "\(mismatch ?? "")")
+        }
+    }
+
+    @Test func aOneShotLookupAnswersWhatTheIndexAnswers() async throws {
+        await propertyCheck(count: 150, input: ScheduleOracleTests.caseGen) { example in
+            let mismatch = try await offThePool { () -> String? in
+                // The example under a quarter-hourly rotation with a gap (a schedule without
+                // such a rotation is answered by its index alone).
+                let day = try #require(WallClock(zone: example.schedule.zone)).day(of: example.from).day
+                var fast = example.schedule
+                fast.layers.append(ScheduleLayer(level: 9, rotations: [Rotation(
+                    id: "fast", slots: [["a"], [], ["b"]], cadence: .minutes(15),
+                    handoff: LocalDateTime(year: day.year, month: day.month, day: day.day, hour: 7))]))
+                var rules = fast
+                rules.shifts = []
+                let source = ScheduleShiftSource(list: fast.shifts)
+                var index = ScheduleOnDutyIndex(fast, employees: [:], around: example.from)
+                var t = example.from, settled = 0, lookups = 0
+                while t < example.to {
+                    if !index.validFor.contains(t) { index = ScheduleOnDutyIndex(fast, employees: [:], around: t) }
+                    lookups += 1
+                    if let short = ScheduleOnDutyIndex.shortLookup(rules, source: source, employees: [:], at: t) {
+                        settled += 1
+                        if short != index.lookup(at: t) { return "at \(t): \(short) but the index says \(index.lookup(at: t))" }
+                    }
+                    t += 23 * 60_000
+                }
+                // Most lookups are settled by the short window, not handed to the index.
+                return settled * 2 > lookups ? nil : "only \(settled) of \(lookups) lookups were settled in the short window"
             }
             #expect(mismatch == nil, "\(mismatch ?? "")")
         }

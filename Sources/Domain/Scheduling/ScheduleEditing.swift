@@ -148,8 +148,7 @@ extension ScheduleDefinition {
     /// The longest window the server resolves by itself for this schedule: its on-duty index's
     /// horizon (12 weeks, or 9 days with a sub-hourly rotation) or a preview's 35 days.
     var checkedWindow: UnixMillis {
-        let fast = layers.contains { $0.rotations.contains { $0.cadence.isSubHourly } }
-        return fast ? ScheduleLimits.checkedWindow : max(ScheduleLimits.checkedWindow, 12 * 7 * 86_400_000)
+        handsOffWithinTheHour ? ScheduleLimits.checkedWindow : max(ScheduleLimits.checkedWindow, 12 * 7 * 86_400_000)
     }
 
     /// An upper bound of the budget units a window of `length` costs, wherever it falls: per

@@ -63,13 +63,49 @@ public final class ScheduleOnDutyIndex: Sendable {
         let instant = min(max(instant, TimeRange.supported.lowerBound), TimeRange.supported.upperBound)
         let weekStart = Self.floor(instant, to: Self.week)
         validFor = weekStart..<(weekStart + Self.week)
-        // A rotation that hands off within the hour would put hundreds of thousands of turns in
-        // twelve weeks: its horizon is the week and a day either side.
-        let fast = definition.layers.contains { $0.rotations.contains { $0.cadence.isSubHourly } }
-        horizon = fast ? (weekStart - 86_400_000)..<(weekStart + Self.week + 86_400_000)
-            : (weekStart - 5 * Self.week)..<(weekStart + 7 * Self.week)
+        horizon = Self.horizon(of: definition, weekStart: weekStart)
         engine = OnDutyEngine(shifts: Self.shifts(of: definition, source: source, from: horizon.lowerBound, to: horizon.upperBound),
                               employees: employees)
+    }
+
+    /// The instants an index of the week starting at `weekStart` resolves. A rotation that hands
+    /// off within the hour would put hundreds of thousands of turns in twelve weeks: its horizon
+    /// is the week and a day either side.
+    private static func horizon(of definition: ScheduleDefinition, weekStart: UnixMillis) -> Range<UnixMillis> {
+        definition.handsOffWithinTheHour ? (weekStart - 86_400_000)..<(weekStart + Self.week + 86_400_000)
+            : (weekStart - 5 * Self.week)..<(weekStart + 7 * Self.week)
+    }
+
+    /// What the index around `instant` answers at `instant`, for one lookup (a one-shot `now`,
+    /// offline or not). A schedule that hands off within the hour is first resolved two hours
+    /// either side only: 240 turns of a minutely rotation instead of the horizon's 13,000. That
+    /// settles the answer unless the next change is not inside those hours or a stretch in the
+    /// answer is cut by them (the index's horizon would cut it elsewhere, or not at all); then the
+    /// index is built.
+    static func lookupOnce(_ rules: ScheduleDefinition, source: ScheduleShiftSource, employees: EmployeeDirectory,
+                           at instant: UnixMillis) -> OnDutyLookup
+    {
+        shortLookup(rules, source: source, employees: employees, at: instant)
+            ?? ScheduleOnDutyIndex(rules, source: source, employees: employees, around: instant).lookup(at: instant)
+    }
+
+    /// The lookup from two hours either side of `instant`, or nil when those hours do not settle it.
+    static func shortLookup(_ rules: ScheduleDefinition, source: ScheduleShiftSource, employees: EmployeeDirectory,
+                            at instant: UnixMillis) -> OnDutyLookup?
+    {
+        guard TimeRange.supported.contains(instant), rules.handsOffWithinTheHour else { return nil }
+        let horizon = horizon(of: rules, weekStart: floor(instant, to: week))
+        let hours: UnixMillis = 2 * 3_600_000
+        let window = max(horizon.lowerBound, instant - hours)..<min(horizon.upperBound, instant + hours)
+        let lookup = OnDutyEngine(shifts: shifts(of: rules, source: source, from: window.lowerBound, to: window.upperBound),
+                                  employees: employees).lookup(at: instant)
+        func cutByWindow(_ shift: Shift) -> Bool {
+            (shift.start == window.lowerBound && window.lowerBound != horizon.lowerBound)
+                || (shift.end == window.upperBound && window.upperBound != horizon.upperBound)
+        }
+        guard let until = lookup.until, until < window.upperBound,
+              !lookup.current.contains(where: cutByWindow), !lookup.next.contains(where: cutByWindow) else { return nil }
+        return lookup
     }
 
     /// Who is on duty at `instant`, until when, and who next. O(log n + k) inside `validFor`.
@@ -147,6 +183,11 @@ public final class ScheduleOnDutyIndex: Sendable {
     static func floor(_ value: UnixMillis, to step: UnixMillis) -> UnixMillis {
         value >= 0 ? value / step * step : -((-value + step - 1) / step) * step
     }
+}
+
+extension ScheduleDefinition {
+    /// Whether a rotation hands off more often than hourly (the index's horizon is shorter then).
+    var handsOffWithinTheHour: Bool { layers.contains { $0.rotations.contains { $0.cadence.isSubHourly } } }
 }
 
 extension Cadence {
