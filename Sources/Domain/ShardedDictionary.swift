@@ -23,6 +23,14 @@ public struct ShardedDictionary<Value: Sendable & Hashable>: Sendable, Hashable 
 
     public var isEmpty: Bool { count == 0 }
 
+    /// Sizes every shard for `total` entries in all: filling 256 dictionaries entry by entry
+    /// regrows each several times (a tenth of loading a 12,000-person cache).
+    public mutating func reserveCapacity(_ total: Int) {
+        let perShard = total / Self.shardCount
+        guard perShard > 0 else { return }
+        for index in shards.indices { shards[index].reserveCapacity(perShard + perShard / 4 + 4) }
+    }
+
     public subscript(key: String) -> Value? {
         get { shards[Self.shard(of: key)][key] }
         set {

@@ -12,6 +12,17 @@ import Testing
         #expect(groups[1].employees.map(\.firstName) == ["Bob", "René"], "same last name: by first name")
     }
 
+    @Test func displayOrderIsLastNameThenFirstNameThenIDIgnoringCaseAndDiacritics() {
+        // Many people with few distinct names, so every tie-break is reached.
+        var random = SystemRandomNumberGenerator()
+        let lasts = ["Ångström", "angstrom", "Lovelace", "LOVELACE", "Émile", "Zeta", ""], firsts = ["Ada", "ada", "Ève", "eve", "Bob"]
+        let people = (0..<500).map { index in
+            Employee(id: "e\(Int.random(in: 0..<10_000, using: &random))-\(index)", firstName: firsts.randomElement(using: &random)!,
+                     lastName: lasts.randomElement(using: &random)!)
+        }
+        #expect(people.sortedForDisplay().map(\.id) == people.sorted(by: Employee.displayOrder).map(\.id))
+    }
+
     @Test func peopleWithoutATeamFormTheLastGroup() {
         #expect(everyone.grouped(by: .team).map(\.name) == ["Core", "Edge", "No team"])
     }
