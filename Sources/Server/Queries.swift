@@ -73,7 +73,7 @@ enum Queries {
             }))
 
         case .listEmployees(let query):
-            let employees = state.sortedEmployees
+            let employees = view.sortedEmployees
             return .success(.employees(.with {
                 $0.epoch = view.epoch
                 $0.revision = view.revision
