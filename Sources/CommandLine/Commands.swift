@@ -40,7 +40,9 @@ public struct CommandRunner: Sendable {
     /// the terminal (JSON output has them escaped already).
     public static func out(_ text: String) {
         do {
-            try FileHandle.standardOutput.write(contentsOf: Data((ControlCharacters.stripped(text, keepLineBreaks: true) + "\n").utf8))
+            var line = ControlCharacters.stripped(text, keepLineBreaks: true)
+            line.append("\n")
+            try FileHandle.standardOutput.write(contentsOf: Data(line.utf8))
         } catch {
             exit(0)
         }

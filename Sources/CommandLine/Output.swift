@@ -118,7 +118,7 @@ public struct TextTable {
 public enum DisplayWidth {
     public static func of(_ text: String) -> Int {
         // Printable ASCII, most of any table, is one cell a byte; Unicode properties cost more.
-        if text.utf8.allSatisfy({ (0x20..<0x7F).contains($0) }) { return text.utf8.count }
+        if ControlCharacters.isPrintableASCII(text) { return text.utf8.count }
         return text.reduce(0) { $0 + of($1) }
     }
 

@@ -112,9 +112,10 @@ struct ConnectionOptions: ParsableArguments {
 }
 
 extension ClientExitCode {
-    /// Ends the process with this code.
+    /// Ends the process with this code, at once: unwinding first would free everything the
+    /// command loaded (milliseconds for a 12,000-person cache). Output is written unbuffered.
     func exit() throws -> Never {
-        throw ExitCode(rawValue)
+        Foundation.exit(rawValue)
     }
 }
 
