@@ -34,6 +34,7 @@ import Testing
     }
 
     @Test func aOneShotLookupAnswersWhatTheIndexAnswers() async throws {
+        let counts = Counts()
         await propertyCheck(count: 150, input: ScheduleOracleTests.caseGen) { example in
             let mismatch = try await offThePool { () -> String? in
                 // The example under a quarter-hourly rotation with a gap (a schedule without
@@ -57,11 +58,23 @@ import Testing
                     }
                     t += 23 * 60_000
                 }
-                // Most lookups are settled by the short window, not handed to the index.
-                return settled * 2 > lookups ? nil : "only \(settled) of \(lookups) lookups were settled in the short window"
+                counts.add(settled: settled, lookups: lookups)
+                return nil
             }
             #expect(mismatch == nil, "\(mismatch ?? "")")
         }
+        // The short window settles most lookups overall (not all in every example: a stretch
+        // of a lower layer that runs through the window is cut by it, and goes to the index).
+        let (settled, lookups) = counts.totals
+        #expect(settled * 2 > lookups, "only \(settled) of \(lookups) lookups were settled in the short window")
+    }
+
+    /// Lookups counted across the examples of a property check, which may run concurrently.
+    final class Counts: @unchecked Sendable {  // guarded by `lock`
+        private let lock = NSLock()
+        private var settled = 0, lookups = 0
+        func add(settled: Int, lookups: Int) { lock.withLock { self.settled += settled; self.lookups += lookups } }
+        var totals: (Int, Int) { lock.withLock { (settled, lookups) } }
     }
 
     @Test func resolvingInChunksGivesTheSameShiftsAsOneWindow() async throws {
