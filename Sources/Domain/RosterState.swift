@@ -193,21 +193,26 @@ public struct RosterState: Sendable, Hashable {
 
     /// Builds the on-duty index of one schedule (the default one when nil) around `instant`.
     public func onDutyIndex(of scheduleID: String = ScheduleDefinition.defaultID, around instant: UnixMillis) -> ScheduleOnDutyIndex? {
-        guard let schedule = schedules[scheduleID] else { return nil }
-        // An index outlives revisions (only the schedules a change touches are rebuilt): one that
-        // has no one-off shifts to read does not keep this revision's shift table alive.
-        guard shifts.holdsShifts(schedule: scheduleID) else { return ScheduleOnDutyIndex(schedule, employees: employees, around: instant) }
-        return ScheduleOnDutyIndex(schedule, shifts: shifts, employees: employees, around: instant)
+        guard let (rules, source) = rulesAndShifts(of: scheduleID) else { return nil }
+        return ScheduleOnDutyIndex(rules, source: source, employees: employees, around: instant)
     }
 
     /// Who is on duty on a schedule (the default one unless named) at `instant`: what its index
     /// answers, without building the index when a few hours settle it.
     public func onDuty(of scheduleID: String = ScheduleDefinition.defaultID, at instant: UnixMillis) -> OnDutyLookup? {
+        guard let (rules, source) = rulesAndShifts(of: scheduleID) else { return nil }
+        return ScheduleOnDutyIndex.lookupOnce(rules, source: source, employees: employees, at: instant)
+    }
+
+    /// A schedule's rules (without one-off shifts) and where its one-off shifts are found. An
+    /// index outlives revisions (only the schedules a change touches are rebuilt): one that has
+    /// no one-off shifts to read does not keep this revision's shift table alive.
+    private func rulesAndShifts(of scheduleID: String) -> (ScheduleDefinition, ScheduleShiftSource)? {
         guard var rules = schedules[scheduleID] else { return nil }
         rules.shifts = []
         let source = shifts.holdsShifts(schedule: scheduleID) ? ScheduleShiftSource(table: shifts, scheduleID: scheduleID)
             : ScheduleShiftSource(list: [])
-        return ScheduleOnDutyIndex.lookupOnce(rules, source: source, employees: employees, at: instant)
+        return (rules, source)
     }
 }
 
