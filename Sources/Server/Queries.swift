@@ -73,25 +73,8 @@ enum Queries {
             }))
 
         case .listEmployees(let query):
-            let employees = view.sortedEmployees
-            return .success(.employees(.with {
-                $0.epoch = view.epoch
-                $0.revision = view.revision
-                $0.employees = employees.map(Roster_V1_Employee.init)
-                let grouping: EmployeeGrouping? = switch query.groupBy {
-                case .byPosition: .position
-                case .byTeam: .team
-                default: nil
-                }
-                if let grouping {
-                    $0.groups = employees.grouped(by: grouping).map { group in
-                        Roster_V1_EmployeeGroup.with {
-                            $0.name = group.name
-                            $0.employees = group.employees.map(Roster_V1_Employee.init)
-                        }
-                    }
-                }
-            }))
+            return .success(.employees(employeeListing(view.sortedEmployees, groupBy: query.groupBy, epoch: view.epoch,
+                                                       revision: view.revision)))
 
         case .search(let query):
             var found = state.employees.values.matching(query.text)
@@ -140,6 +123,29 @@ enum Queries {
 
         default:
             return .failure(WireError(.protocolViolation, "\(request.type) is not a query"))
+        }
+    }
+
+    /// The directory listing: everyone in display order, and the groups when asked for.
+    static func employeeListing(_ employees: [Employee], groupBy: Roster_V1_Grouping, epoch: UInt64,
+                                revision: UInt64) -> Roster_V1_EmployeesResponse {
+        .with {
+            $0.epoch = epoch
+            $0.revision = revision
+            $0.employees = employees.map(Roster_V1_Employee.init)
+            let grouping: EmployeeGrouping? = switch groupBy {
+            case .byPosition: .position
+            case .byTeam: .team
+            default: nil
+            }
+            if let grouping {
+                $0.groups = employees.grouped(by: grouping).map { group in
+                    Roster_V1_EmployeeGroup.with {
+                        $0.name = group.name
+                        $0.employees = group.employees.map(Roster_V1_Employee.init)
+                    }
+                }
+            }
         }
     }
 

@@ -65,6 +65,11 @@ final class TenantRuntime: Sendable {
         /// Every employee by last name, then first name; sorted once per revision.
         var sortedEmployees: [Employee] { directoryOrder.employees(of: state, epoch: epoch, revision: revision) }
 
+        /// The encoded answer to a directory listing; encoded once per revision and grouping.
+        func employeeListingBody(groupBy: Roster_V1_Grouping) -> ByteBuffer {
+            directoryOrder.listingBody(of: state, epoch: epoch, revision: revision, groupBy: groupBy)
+        }
+
         /// Who is on duty on a schedule at an instant: the same answer the pushes give.
         func onDuty(scheduleID: String, at instant: UnixMillis) -> OnDutyLookup? {
             indexes[scheduleID]?.lookup(at: instant)
@@ -102,6 +107,10 @@ final class TenantRuntime: Sendable {
     /// A snapshot past the frame limit comes as parts when `snapshotPartsLimit` is given (the
     /// client said it understands them).
     func answerFrames(_ request: RosterMessage, requestID: UInt32, now: UnixMillis, snapshotPartsLimit: Int?) -> [Frame] {
+        let view = view
+        if case .listEmployees(let query) = request {
+            return [Frame(type: .employees, requestID: requestID, body: view.employeeListingBody(groupBy: query.groupBy))]
+        }
         switch Queries.answer(request, view: view, now: now) {
         case .success(.snapshot(let snapshot)) where snapshotPartsLimit != nil:
             return SnapshotParts.frames(snapshot, requestID: requestID, maxFrameBytes: snapshotPartsLimit!)
@@ -324,18 +333,42 @@ final class TenantRuntime: Sendable {
     }
 }
 
-/// The directory in display order at the newest revision asked for: sorting 12,000 people was
-/// half the work of answering a listing, and every listing of a revision gets the same order.
-/// Sorted outside the lock (on the work pool), so a listing never holds up another.
+/// The directory in display order, and each listing's encoded answer, at the newest revision
+/// asked for: at 12,000 people sorting was half the work of a listing and encoding most of the
+/// rest, and every listing of a revision is the same bytes. Worked out outside the tenant's lock
+/// (on the work pool), so a listing never holds up another.
 private final class DirectoryOrder: Sendable {
-    private let sorted = NIOLockedValueBox<(epoch: UInt64, revision: UInt64, employees: [Employee])?>(nil)
+    private struct Revision {
+        var epoch: UInt64
+        var revision: UInt64
+        var employees: [Employee]
+        var listings: [Roster_V1_Grouping: ByteBuffer] = [:]
+    }
+
+    private let newest = NIOLockedValueBox<Revision?>(nil)
 
     func employees(of state: RosterState, epoch: UInt64, revision: UInt64) -> [Employee] {
-        if let hit = sorted.withLockedValue({ $0 }), hit.epoch == epoch, hit.revision == revision { return hit.employees }
+        if let hit = newest.withLockedValue({ $0 }), hit.epoch == epoch, hit.revision == revision { return hit.employees }
         let employees = state.sortedEmployees
         // A late listing of an older revision may replace a newer one's order: the next listing
         // of the newer revision sorts again, and is no less right.
-        sorted.withLockedValue { $0 = (epoch, revision, employees) }
+        newest.withLockedValue { $0 = Revision(epoch: epoch, revision: revision, employees: employees) }
         return employees
+    }
+
+    /// The body of the EmployeesResponse that lists the directory at this revision.
+    func listingBody(of state: RosterState, epoch: UInt64, revision: UInt64, groupBy: Roster_V1_Grouping) -> ByteBuffer {
+        let employees = employees(of: state, epoch: epoch, revision: revision)
+        let cached = newest.withLockedValue { newest -> ByteBuffer? in
+            guard let newest, newest.epoch == epoch, newest.revision == revision else { return nil }
+            return newest.listings[groupBy]
+        }
+        if let cached { return cached }
+        let body = RosterMessage.employees(Queries.employeeListing(employees, groupBy: groupBy, epoch: epoch, revision: revision))
+            .bodyBuffer()
+        newest.withLockedValue {
+            if $0?.epoch == epoch, $0?.revision == revision { $0?.listings[groupBy] = body }
+        }
+        return body
     }
 }

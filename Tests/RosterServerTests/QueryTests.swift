@@ -95,6 +95,30 @@ func names(_ people: [Roster_V1_OnDutyPerson]) -> [String] {
         }
     }
 
+    /// A listing's answer is encoded once per revision and grouping: the next revision and the
+    /// other groupings are answered anew.
+    @Test func aListingFollowsRevisionsAndGroupings() async throws {
+        try await using(try await SeededRoster.start()) { roster in
+            func list(_ grouping: Roster_V1_Grouping) async throws -> Roster_V1_EmployeesResponse {
+                guard case .employees(let answer) = try await roster.admin.request(.listEmployees(.with { $0.groupBy = grouping }))
+                else { throw RosterClientError.protocolViolation("not Employees") }
+                return answer
+            }
+            let plain = try await list(.none)
+            #expect(plain.groups.isEmpty && plain.employees.count == 3)
+            #expect(try await list(.none) == plain)
+            #expect(try await list(.byPosition).groups.map(\.name) == ["Engineer", "Philosopher"])
+            #expect(try await list(.byTeam).groups.map(\.name) == ["Core", "Edge"])
+
+            try await roster.admin.addEmployee("Alan", "Turing", position: "Mathematician", team: "Core")
+            let after = try await list(.none)
+            #expect(after.revision == plain.revision + 1)
+            #expect(after.employees.map(\.lastName) == ["Descartes", "Hopper", "Lovelace", "Turing"])
+            #expect(try await list(.byTeam).groups.first?.employees.map(\.lastName) == ["Lovelace", "Turing"])
+            #expect(try await list(.byPosition).groups.map(\.name) == ["Engineer", "Mathematician", "Philosopher"])
+        }
+    }
+
     @Test func searchIgnoresDiacritics() async throws {
         try await using(try await SeededRoster.start()) { roster in
             guard case .employees(let found) = try await roster.admin.request(.search(.with { $0.text = "rene" }))
