@@ -492,6 +492,13 @@ public actor RosterClient {
     }
 
     public func shifts(from: UnixMillis? = nil, to: UnixMillis? = nil, employee: String? = nil) async throws -> [Shift] {
+        try await shiftListing(from: from, to: to, employee: employee).shifts
+    }
+
+    /// The shifts overlapping [from, to), and the people they name by id (an older server
+    /// names nobody: look them up in the cache then).
+    public func shiftListing(from: UnixMillis? = nil, to: UnixMillis? = nil, employee: String? = nil) async throws
+        -> (shifts: [Shift], people: [String: Employee]) {
         let message = RosterMessage.listShifts(.with {
             if let from { $0.fromMs = from }
             if let to { $0.toMs = to }
@@ -500,7 +507,8 @@ public actor RosterClient {
         guard case .shifts(let answer) = try await request(message) else {
             throw RosterClientError.protocolViolation("expected Shifts")
         }
-        return answer.shifts.map(Shift.init)
+        let people = answer.employees.map(Employee.init)
+        return (answer.shifts.map(Shift.init), Dictionary(people.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first }))
     }
 
     // MARK: Administration

@@ -403,9 +403,13 @@ public struct CommandRunner: Sendable {
 
     public func shifts(from: UnixMillis?, to: UnixMillis?, employee: String?) async -> ClientExitCode {
         await withCacheFallback(online: {
-            let shifts = try await client.shifts(from: from, to: to, employee: employee)
+            let (shifts, people) = try await client.shiftListing(from: from, to: to, employee: employee)
             try? await client.refreshCacheIfBehind()
-            return printShifts(shifts, people: await client.roster?.state.employees ?? [:])
+            if shifts.allSatisfy({ people[$0.employeeID] != nil }) {
+                return printShifts(shifts) { people[$0] }
+            }
+            let directory = await client.roster?.state.employees ?? [:]
+            return printShifts(shifts) { people[$0] ?? directory[$0] }
         }, cached: { roster in
             var employeeID: String?
             if let employee {
@@ -417,13 +421,13 @@ public struct CommandRunner: Sendable {
                 employeeID = found.id
             }
             let shifts = roster.state.shifts(from: from, to: to, employeeID: employeeID)
-            return printShifts(shifts, people: roster.state.employees)
+            return printShifts(shifts) { roster.state.employees[$0] }
         })
     }
 
-    func printShifts(_ shifts: [Shift], people: EmployeeDirectory) -> ClientExitCode {
+    func printShifts(_ shifts: [Shift], person: (String) -> Employee?) -> ClientExitCode {
         if json {
-            Self.out(JSONShapes.line(shifts.map { JSONShapes.ShiftEntry($0, employee: people[$0.employeeID]) }))
+            Self.out(JSONShapes.line(shifts.map { JSONShapes.ShiftEntry($0, employee: person($0.employeeID)) }))
             return .success
         }
         if shifts.isEmpty {
@@ -433,7 +437,7 @@ public struct CommandRunner: Sendable {
         var table = TextTable(["START (\(display.zoneName))", "END", "WHO", "ROLE", "ID"])
         for shift in shifts {
             table.rows.append([display.dateTime(shift.start), display.dateTime(shift.end),
-                               people[shift.employeeID]?.fullName ?? shift.employeeID, shift.role, shift.id])
+                               person(shift.employeeID)?.fullName ?? shift.employeeID, shift.role, shift.id])
         }
         Self.out(table.render())
         return .success

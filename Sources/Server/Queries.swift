@@ -116,6 +116,11 @@ enum Queries {
                 $0.epoch = view.epoch
                 $0.revision = view.revision
                 $0.shifts = shifts.map(Roster_V1_Shift.init)
+                var named = Set<String>()
+                $0.employees = shifts.compactMap { shift in
+                    guard named.insert(shift.employeeID).inserted else { return nil }
+                    return state.employees[shift.employeeID].map(Roster_V1_Employee.init)
+                }
             }))
 
         case .getSnapshot:

@@ -155,6 +155,13 @@ func names(_ people: [Roster_V1_OnDutyPerson]) -> [String] {
                 $0.toMs = t0 + 100 * minute
             })) else { Issue.record("not Shifts"); return }
             #expect(window.shifts.map(\.employeeID) == [roster.grace, roster.rene], "Ada's shift ends at the window's start")
+            #expect(window.employees.map(\.lastName) == ["Hopper", "Descartes"], "the people named, so no directory is needed")
+
+            try await roster.admin.addShift(roster.grace, t0 + 120 * minute, t0 + 150 * minute)
+            guard case .shifts(let twice) = try await roster.admin.request(.listShifts(.with { $0.fromMs = t0 + 60 * minute }))
+            else { Issue.record("not Shifts"); return }
+            #expect(twice.shifts.map(\.employeeID) == [roster.grace, roster.rene, roster.grace])
+            #expect(twice.employees.map(\.id) == [roster.grace, roster.rene], "each person once")
 
             guard case .shifts(let ada) = try await roster.admin.request(.listShifts(.with { $0.employeeID = "Ada Lovelace" }))
             else { Issue.record("not Shifts"); return }

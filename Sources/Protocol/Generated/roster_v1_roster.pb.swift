@@ -1374,6 +1374,9 @@ public nonisolated struct Roster_V1_ShiftsResponse: Sendable {
   /// sorted by start, then last name
   public var shifts: [Roster_V1_Shift] = []
 
+  /// each person the shifts name, once, so a listing needs no directory
+  public var employees: [Roster_V1_Employee] = []
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -4260,7 +4263,7 @@ nonisolated extension Roster_V1_ListShiftsRequest: SwiftProtobuf.Message, SwiftP
 
 nonisolated extension Roster_V1_ShiftsResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ShiftsResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}epoch\0\u{1}revision\0\u{1}shifts\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}epoch\0\u{1}revision\0\u{1}shifts\0\u{1}employees\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -4271,6 +4274,7 @@ nonisolated extension Roster_V1_ShiftsResponse: SwiftProtobuf.Message, SwiftProt
       case 1: try { try decoder.decodeSingularUInt64Field(value: &self.epoch) }()
       case 2: try { try decoder.decodeSingularUInt64Field(value: &self.revision) }()
       case 3: try { try decoder.decodeRepeatedMessageField(value: &self.shifts) }()
+      case 4: try { try decoder.decodeRepeatedMessageField(value: &self.employees) }()
       default: break
       }
     }
@@ -4286,6 +4290,9 @@ nonisolated extension Roster_V1_ShiftsResponse: SwiftProtobuf.Message, SwiftProt
     if !self.shifts.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.shifts, fieldNumber: 3)
     }
+    if !self.employees.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.employees, fieldNumber: 4)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -4293,6 +4300,7 @@ nonisolated extension Roster_V1_ShiftsResponse: SwiftProtobuf.Message, SwiftProt
     if lhs.epoch != rhs.epoch {return false}
     if lhs.revision != rhs.revision {return false}
     if lhs.shifts != rhs.shifts {return false}
+    if lhs.employees != rhs.employees {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
