@@ -59,8 +59,22 @@ public struct EmployeeSearch: Sendable {
 
     public func matches(_ employee: Employee) -> Bool {
         guard !words.isEmpty else { return true }
-        let fields = ([employee.firstName, employee.lastName, employee.email, employee.position, employee.team, employee.phone] + employee.projects)
-            .map(TextFolding.fold)
-        return words.allSatisfy { word in fields.contains { $0.contains(word) } }
+        return words.allSatisfy { word in
+            Self.contains(employee.firstName, word) || Self.contains(employee.lastName, word) || Self.contains(employee.email, word)
+                || Self.contains(employee.position, word) || Self.contains(employee.team, word)
+                || Self.contains(employee.phone, word) || employee.projects.contains { Self.contains($0, word) }
+        }
+    }
+
+    /// Whether `field`, folded, contains `word` (folded already). An ASCII field and word are
+    /// compared byte by byte, lowercasing as they go: a search of 12,000 people folds nothing and
+    /// allocates nothing, where Foundation's search took most of the answer's time.
+    static func contains(_ field: String, _ word: String) -> Bool {
+        let quick = field.utf8.withContiguousStorageIfAvailable { haystack in
+            word.utf8.withContiguousStorageIfAvailable { needle in
+                TextFolding.asciiContains(haystack, lowercased: needle)
+            } ?? nil
+        } ?? nil
+        return quick ?? TextFolding.fold(field).contains(word)
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import RosterDomain
+@testable import RosterDomain
 import Testing
 
 @Suite(.timeLimit(.minutes(2))) struct PresentationTests {
@@ -21,6 +21,22 @@ import Testing
                      lastName: lasts.randomElement(using: &random)!)
         }
         #expect(people.sortedForDisplay().map(\.id) == people.sorted(by: Employee.displayOrder).map(\.id))
+    }
+
+    /// The byte-wise search of ASCII text answers what folding both sides and Foundation's
+    /// search answer, over random fields and words of ASCII, accented and wide letters.
+    @Test func searchingASCIIByteByByteAgreesWithFolding() {
+        var random = SystemRandomNumberGenerator()
+        let letters: [String] = ["a", "A", "b", "Z", "z", "e", "é", "É", "1", "@", ".", "-", " ", "ß", "東", "ﬁ"]
+        func text(_ length: Int) -> String { (0..<length).map { _ in letters.randomElement(using: &random)! }.joined() }
+        var asciiPairs = 0
+        for _ in 0..<20_000 {
+            let field = text(Int.random(in: 0...8, using: &random))
+            let word = TextFolding.fold(text(Int.random(in: 1...3, using: &random)))
+            if field.utf8.allSatisfy({ $0 < 0x80 }), word.utf8.allSatisfy({ $0 < 0x80 }) { asciiPairs += 1 }
+            #expect(EmployeeSearch.contains(field, word) == TextFolding.fold(field).contains(word), "\(field) ∋ \(word)")
+        }
+        #expect(asciiPairs > 1_000, "the byte-wise path was exercised")
     }
 
     @Test func peopleWithoutATeamFormTheLastGroup() {
