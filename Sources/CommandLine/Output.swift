@@ -96,7 +96,8 @@ public struct TextTable {
         for row in cellWidths {
             for (column, width) in row.enumerated() { widths[column] = max(widths[column], width) }
         }
-        let padding = String(repeating: " ", count: widths.max() ?? 0)
+        // Every run of spaces a cell needs, made once: a cell's padding is then one append.
+        let paddings = (0...(widths.max() ?? 0)).map { String(repeating: " ", count: $0) }
         var text = ""
         text.reserveCapacity(lines.count * (indent.utf8.count + widths.reduce(0, +) + 2 * widths.count + 1))
         for (row, cells) in lines.enumerated() {
@@ -105,7 +106,7 @@ public struct TextTable {
             for (column, cell) in cells.enumerated() {
                 if column > 0 { text += "  " }
                 text += cell
-                if column < cells.count - 1 { text += padding.prefix(max(0, widths[column] - cellWidths[row][column])) }
+                if column < cells.count - 1 { text += paddings[max(0, widths[column] - cellWidths[row][column])] }
             }
         }
         return text

@@ -13,10 +13,29 @@ public enum ControlCharacters {
 
     /// Whether `text` holds a control character; `allowingLineBreaks` permits "\n" and "\t"
     /// (a motd or biography may have several lines).
+    /// Read as UTF-8 bytes in one loop, since a table or a page of names is mostly other text:
+    /// each control is known by its leading bytes (C0 and DEL are one byte, C1 is C2 80–9F, the
+    /// overrides are E2 80 AA–AE and E2 81 A6–A9).
     public static func contains(in text: String, allowingLineBreaks: Bool = false) -> Bool {
-        text.unicodeScalars.contains { scalar in
-            if allowingLineBreaks, scalar == "\n" || scalar == "\t" { return false }
-            return isControl(scalar)
+        var text = text
+        return text.withUTF8 { bytes in
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                switch byte {
+                case 0x0A where allowingLineBreaks, 0x09 where allowingLineBreaks: break
+                case 0x00...0x1F, 0x7F: return true
+                case 0xC2 where index + 1 < bytes.count && (0x80...0x9F).contains(bytes[index + 1]): return true
+                case 0xE2 where index + 2 < bytes.count:
+                    let second = bytes[index + 1], third = bytes[index + 2]
+                    if second == 0x80 && (0xAA...0xAE).contains(third) || second == 0x81 && (0xA6...0xA9).contains(third) {
+                        return true
+                    }
+                default: break
+                }
+                index += 1
+            }
+            return false
         }
     }
 
@@ -42,9 +61,7 @@ public enum ControlCharacters {
         if isPrintableASCII(text, allowingLineBreaks: keepLineBreaks) { return text }
         // Otherwise only a control that is not a kept line break means work: a page of names
         // with one "ö" on it must not be rebuilt scalar by scalar.
-        guard text.unicodeScalars.contains(where: { isControl($0) && !(keepLineBreaks && ($0 == "\n" || $0 == "\t")) }) else {
-            return text
-        }
+        guard contains(in: text, allowingLineBreaks: keepLineBreaks) else { return text }
         var result = String.UnicodeScalarView()
         result.reserveCapacity(text.utf8.count)
         var scalars = Array(text.unicodeScalars)[...]
