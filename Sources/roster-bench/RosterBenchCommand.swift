@@ -21,6 +21,7 @@ func siblingExecutable(_ name: String) -> URL {
 
 struct Fanout: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "fanout",
         abstract: "N subscribers, M on-duty changes through admin operations; latency, completion, memory, and the floor.")
     @Option(help: "Subscriber connections.") var subscribers = 1000
     @Option(help: "On-duty changes to trigger.") var pushes = 10
@@ -168,7 +169,9 @@ extension Fanout {
 }
 
 struct Query: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Closed-loop \"on duty now\" requests: throughput and latency.")
+    static let configuration = CommandConfiguration(
+        commandName: "query",
+        abstract: "Closed-loop \"on duty now\" requests: throughput and latency.")
     @Option(help: "Connections, each with one request in flight.") var connections = 50
     @Option(help: "Seconds to run.") var duration: Double = 10
     @Option(help: "Port of a running server on 127.0.0.1 to load (e.g. under a profiler); default: start one with --demo.")
@@ -232,6 +235,7 @@ struct BigTenant: AsyncParsableCommand {
 
 struct Resolve: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "resolve",
         abstract: "Resolve a year of a three-layer schedule with 50 people, restrictions and 200 overrides.")
     @Option(help: "Times to resolve it.") var runs = 20
     @Flag(help: "Also time one whole resolution budget, and the active-turn sweep of a restricted minutely rotation.")
@@ -252,6 +256,7 @@ struct Resolve: ParsableCommand {
 
 struct Schedules: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "schedules",
         abstract: "A tenant with many schedules: acknowledgement of an admin change to one of them.")
     @Option(help: "Schedules in the tenant.") var schedules = 1000
     @Option(help: "Changes to time (an override added, then deleted).") var changes = 400
@@ -268,6 +273,7 @@ struct Schedules: AsyncParsableCommand {
 
 struct Attack: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "attack",
         abstract: "The hostile-client repros, each beside another tenant's admin: its ack latency, server memory, whether it stays up.",
         discussion: "docs/RELIABILITY.md, \"Limits and what happens at them\", has the figures. --server runs another build for comparison.")
     @Argument(help: "Attacks to run: \(AttackBenchmark.Attack.allCases.map(\.rawValue).joined(separator: ", ")) (default: all).")

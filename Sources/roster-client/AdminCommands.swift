@@ -7,6 +7,7 @@ import RosterProtocol
 
 struct Admin: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "admin",
         abstract: "Change the directory and the plan (needs an admin token, on loopback too: --token-file DATA_DIR/admin.token).",
         subcommands: [EmployeeCommands.self, ShiftCommands.self, MotdCommands.self, Import.self, ScheduleAdmin.self, RotationAdmin.self,
                       OverrideAdmin.self, SwapCommand.self, AuditCommand.self, WebhookAdmin.self, ReminderAdmin.self])
@@ -79,7 +80,7 @@ struct EmployeeCommands: AsyncParsableCommand {
         subcommands: [Add.self, Update.self, Remove.self])
 
     struct Add: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add an employee.")
+        static let configuration = CommandConfiguration(commandName: "add", abstract: "Add an employee.")
         @OptionGroup var options: ConnectionOptions
         @OptionGroup var fields: EmployeeFields
         @OptionGroup var why: ReasonOption
@@ -97,7 +98,9 @@ struct EmployeeCommands: AsyncParsableCommand {
     }
 
     struct Update: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Change some fields of an employee.")
+        static let configuration = CommandConfiguration(
+            commandName: "update",
+            abstract: "Change some fields of an employee.")
         @OptionGroup var options: ConnectionOptions
         @Argument(help: "An employee id or full name.") var nameOrID: String
         @OptionGroup var fields: EmployeeFields
@@ -118,7 +121,9 @@ struct EmployeeCommands: AsyncParsableCommand {
     }
 
     struct Remove: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove an employee and their shifts.")
+        static let configuration = CommandConfiguration(
+            commandName: "remove",
+            abstract: "Remove an employee and their shifts.")
         @OptionGroup var options: ConnectionOptions
         @Argument(help: "An employee id or full name.") var nameOrID: String
         @OptionGroup var why: ReasonOption
@@ -136,7 +141,9 @@ struct ShiftCommands: AsyncParsableCommand {
         commandName: "shift", abstract: "Add or remove a shift.", subcommands: [Add.self, Remove.self])
 
     struct Add: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add a shift [start, end) for an employee.")
+        static let configuration = CommandConfiguration(
+            commandName: "add",
+            abstract: "Add a shift [start, end) for an employee.")
         @OptionGroup var options: ConnectionOptions
         @Option(help: "Employee id or full name.") var employee: String
         @Option(parsing: .unconditional, help: "Start (ISO 8601, now, +2h, tomorrow 09:00).") var start: String
@@ -163,7 +170,9 @@ struct ShiftCommands: AsyncParsableCommand {
     }
 
     struct Remove: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove a shift by id (see `shifts`).")
+        static let configuration = CommandConfiguration(
+            commandName: "remove",
+            abstract: "Remove a shift by id (see `shifts`).")
         @OptionGroup var options: ConnectionOptions
         @Argument(help: "The shift id.") var id: String
         @OptionGroup var why: ReasonOption
@@ -181,7 +190,9 @@ struct MotdCommands: AsyncParsableCommand {
         commandName: "motd", abstract: "Set the message of the day.", subcommands: [Set.self])
 
     struct Set: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Set the message of the day (empty clears it).")
+        static let configuration = CommandConfiguration(
+            commandName: "set",
+            abstract: "Set the message of the day (empty clears it).")
         @OptionGroup var options: ConnectionOptions
         @Argument(help: "The message.") var text: String
         @OptionGroup var why: ReasonOption
@@ -194,6 +205,7 @@ struct MotdCommands: AsyncParsableCommand {
 
 struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "import",
         abstract: "Import a file in one change: all of it, or nothing if any record is bad.",
         discussion: """
             Formats: snapshot-json (what `roster-client export` writes, schedules included), legacy-json (the \
@@ -253,6 +265,7 @@ struct Import: AsyncParsableCommand {
 /// `roster-client export`: what `admin import` reads back to the same state.
 struct Export: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "export",
         abstract: "Write the directory and plan in a form `admin import` reads back to the same state.",
         discussion: """
             json (snapshot-json: employees, shifts and the motd in one file), employees-csv or shifts-csv. \
@@ -311,13 +324,16 @@ struct CalendarCommand: AsyncParsableCommand {
 
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "The calendar links this token made that still work (an admin token: every one of the tenant).")
         @OptionGroup var options: ConnectionOptions
         func run() async throws { try await options.runner().calendarLinks().exit() }
     }
 
     struct Revoke: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "End a calendar link at once (one this token made; an admin: any).")
+        static let configuration = CommandConfiguration(
+            commandName: "revoke",
+            abstract: "End a calendar link at once (one this token made; an admin: any).")
         @OptionGroup var options: ConnectionOptions
         @Argument(help: "The link's token id (see `calendar list`).") var tokenID: String
         func run() async throws { try await options.runner().revokeCalendarLink(tokenID).exit() }

@@ -11,6 +11,7 @@ struct WebhookAdmin: AsyncParsableCommand {
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Register an endpoint; prints its signing secret once.",
             discussion: """
                 Events: on-duty.changed, shift.starting, shifts.changed, coverage.gap (all when --events is not given). \
@@ -30,13 +31,17 @@ struct WebhookAdmin: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "The tenant's webhooks, with pending events and failures.")
+        static let configuration = CommandConfiguration(
+            commandName: "list",
+            abstract: "The tenant's webhooks, with pending events and failures.")
         @OptionGroup var options: ConnectionOptions
         func run() async throws { try await options.runner().listWebhooks().exit() }
     }
 
     struct Remove: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove a webhook (its undelivered events are dropped).")
+        static let configuration = CommandConfiguration(
+            commandName: "remove",
+            abstract: "Remove a webhook (its undelivered events are dropped).")
         @OptionGroup var options: ConnectionOptions
         @Argument(help: "The webhook id.") var id: String
         @OptionGroup var why: ReasonOption
@@ -44,14 +49,18 @@ struct WebhookAdmin: AsyncParsableCommand {
     }
 
     struct Test: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Send a `ping` event to a webhook.")
+        static let configuration = CommandConfiguration(
+            commandName: "test",
+            abstract: "Send a `ping` event to a webhook.")
         @OptionGroup var options: ConnectionOptions
         @Argument(help: "The webhook id.") var id: String
         func run() async throws { try await options.runner().testWebhook(id: id).exit() }
     }
 
     struct Deliveries: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Recent delivery attempts with their HTTP status, newest first.")
+        static let configuration = CommandConfiguration(
+            commandName: "deliveries",
+            abstract: "Recent delivery attempts with their HTTP status, newest first.")
         @OptionGroup var options: ConnectionOptions
         @Argument(help: "A webhook id (default: every webhook).") var id: String?
         @Option(help: "At most this many attempts (1-1000).") var limit = 100
@@ -72,6 +81,7 @@ struct ReminderAdmin: AsyncParsableCommand {
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Add a reminder: --before 15m, or --days-before 1 --at 18:00 (the evening before).",
             discussion: "Without --schedule it applies to every schedule; with --person only to that person's shifts.")
         @OptionGroup var options: ConnectionOptions
@@ -118,13 +128,13 @@ struct ReminderAdmin: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "The tenant's reminders.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "The tenant's reminders.")
         @OptionGroup var options: ConnectionOptions
         func run() async throws { try await options.runner().listReminders().exit() }
     }
 
     struct Remove: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove a reminder.")
+        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a reminder.")
         @OptionGroup var options: ConnectionOptions
         @Argument(help: "The reminder id.") var id: String
         @OptionGroup var why: ReasonOption

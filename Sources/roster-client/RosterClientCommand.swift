@@ -121,6 +121,7 @@ extension ClientExitCode {
 
 struct Watch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "watch",
         abstract: "Follow the server live: on duty now at the top, the directory below.",
         discussion: """
             On a terminal, draws a live screen that redraws on every push: who is on duty, then the directory \
@@ -156,6 +157,7 @@ struct Watch: AsyncParsableCommand {
 
 struct Now: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "now",
         abstract: "Who is on duty now (or at --at), until when, and who is next, per schedule.")
     @OptionGroup var options: ConnectionOptions
     // Unconditional: "--at -2h" is a time two hours ago, not an unknown option.
@@ -176,7 +178,9 @@ struct Now: AsyncParsableCommand {
 }
 
 struct Employees: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List the directory, sorted by last name.")
+    static let configuration = CommandConfiguration(
+        commandName: "employees",
+        abstract: "List the directory, sorted by last name.")
     @OptionGroup var options: ConnectionOptions
     @Option(help: "Group by position or team (groups A→Z).")
     var groupBy: EmployeeGrouping?
@@ -190,6 +194,7 @@ extension EmployeeGrouping: ExpressibleByArgument {}
 
 struct Search: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "search",
         abstract: "Find people by name, email, project or position (ignoring case and accents).")
     @OptionGroup var options: ConnectionOptions
     @Argument(help: "What to look for; every word must match.")
@@ -201,7 +206,9 @@ struct Search: AsyncParsableCommand {
 }
 
 struct Show: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "One person's details, one-off shifts and duty from every source.")
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "One person's details, one-off shifts and duty from every source.")
     @OptionGroup var options: ConnectionOptions
     @Argument(help: "An employee id or full name.")
     var nameOrID: String
@@ -212,7 +219,9 @@ struct Show: AsyncParsableCommand {
 }
 
 struct Shifts: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Shifts overlapping a window, by start time.")
+    static let configuration = CommandConfiguration(
+        commandName: "shifts",
+        abstract: "Shifts overlapping a window, by start time.")
     @OptionGroup var options: ConnectionOptions
     @Option(help: "Window start (ISO 8601, now, +2h, tomorrow 09:00).")
     var from: String?
@@ -234,6 +243,7 @@ struct Shifts: AsyncParsableCommand {
 
 struct Trust: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "trust",
         abstract: "Show a server's TLS certificate authority and pin it (like ssh known_hosts).",
         discussion: """
             Connects without trusting anything, prints the CA's SHA-256 fingerprint, and after confirmation \

@@ -9,7 +9,9 @@ import RosterProtocol
 // schedule|rotation|override|swap). The work is in RosterCommandLine; these only declare.
 
 struct Schedules: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Every schedule, with who is on duty on it now.")
+    static let configuration = CommandConfiguration(
+        commandName: "schedules",
+        abstract: "Every schedule, with who is on duty on it now.")
     @OptionGroup var options: ConnectionOptions
 
     func run() async throws {
@@ -41,6 +43,7 @@ struct ScheduleCommand: AsyncParsableCommand {
 
 struct Oncall: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "oncall",
         abstract: "The final schedule over a window: who is on duty when, and why (rotation, shift or override).")
     @OptionGroup var options: ConnectionOptions
     @Option(parsing: .unconditional, help: "Window start (ISO 8601, now, tomorrow 09:00).") var from: String = "now"
@@ -65,6 +68,7 @@ struct Oncall: AsyncParsableCommand {
 
 struct Next: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "next",
         abstract: "When a person is next on duty on each schedule; without a person, each schedule's next handoff.")
     @OptionGroup var options: ConnectionOptions
     @Argument(help: "An employee id or full name.") var person: String?
@@ -97,7 +101,7 @@ struct ScheduleAdmin: AsyncParsableCommand {
         commandName: "schedule", abstract: "Add, change or remove a schedule.", subcommands: [Add.self, Edit.self, Remove.self])
 
     struct Add: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add a schedule.")
+        static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a schedule.")
         @OptionGroup var options: EditOptions
         @Argument(help: "Its name, unique in the tenant.") var name: String
         @Option(help: "IANA time zone for handoffs and restrictions, e.g. Europe/Berlin.") var zone: String
@@ -126,7 +130,9 @@ struct ScheduleAdmin: AsyncParsableCommand {
     }
 
     struct Edit: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Change a schedule's name, zone, team or description.")
+        static let configuration = CommandConfiguration(
+            commandName: "edit",
+            abstract: "Change a schedule's name, zone, team or description.")
         @OptionGroup var options: EditOptions
         @Argument(help: "The schedule's name or id.") var schedule: String
         @Option(help: "New name.") var name: String?
@@ -156,6 +162,7 @@ struct ScheduleAdmin: AsyncParsableCommand {
 
     struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "remove",
             abstract: "Remove a schedule, its rotations, overrides and one-off shifts.", aliases: ["delete"])
         @OptionGroup var options: EditOptions
         @Argument(help: "The schedule's name or id.") var schedule: String
@@ -203,6 +210,7 @@ struct RotationAdmin: AsyncParsableCommand {
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Add a rotation: people taking turns at a cadence, from a handoff in the schedule's zone.")
         @OptionGroup var options: EditOptions
         @Option(help: "The schedule's name or id.") var schedule: String
@@ -235,6 +243,7 @@ struct RotationAdmin: AsyncParsableCommand {
 
     struct Edit: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "edit",
             abstract: "Change a rotation from an instant on (default now); before it nothing changes.",
             discussion: """
                 The new definition continues with the people the old one would have had at that instant, \
@@ -277,7 +286,9 @@ struct RotationAdmin: AsyncParsableCommand {
     }
 
     struct End: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "End a rotation at an instant (default now); its past stays.")
+        static let configuration = CommandConfiguration(
+            commandName: "end",
+            abstract: "End a rotation at an instant (default now); its past stays.")
         @OptionGroup var options: EditOptions
         @Argument(help: "The rotation's id.") var rotation: String
         @Option(help: "The schedule's name or id.") var schedule: String
@@ -303,6 +314,7 @@ struct OverrideAdmin: AsyncParsableCommand {
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "add",
             abstract: "Replace a person with another, add a person, or remove one, for a window.",
             discussion: """
                 Overlapping overrides that involve the same person are refused, naming the other one. On a \
@@ -352,7 +364,9 @@ struct OverrideAdmin: AsyncParsableCommand {
     }
 
     struct Remove: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove an override.", aliases: ["delete"])
+        static let configuration = CommandConfiguration(
+            commandName: "remove",
+            abstract: "Remove an override.", aliases: ["delete"])
         @OptionGroup var options: EditOptions
         @Argument(help: "The override's id (see `schedule show`).") var id: String
         @Option(help: "The schedule's name or id.") var schedule: String

@@ -41,6 +41,7 @@ struct TokenCommand: AsyncParsableCommand {
 
     struct Create: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "create",
             abstract: "Create a token and print it (it is shown only once).",
             discussion: "Readers may query and subscribe; admins may also change the plan. A running server accepts the token within a second.")
         @OptionGroup var store: DataDirectoryOption
@@ -96,7 +97,9 @@ struct TokenCommand: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List tokens (never their secrets).")
+        static let configuration = CommandConfiguration(
+            commandName: "list",
+            abstract: "List tokens (never their secrets).")
         @OptionGroup var store: DataDirectoryOption
 
         func run() async throws {
@@ -123,6 +126,7 @@ struct TokenCommand: AsyncParsableCommand {
 
     struct Revoke: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "revoke",
             abstract: "Revoke a token; a running server closes its connections within a second.")
         @OptionGroup var store: DataDirectoryOption
         @Argument(help: "The token's id (from `token list`) or the token itself.") var id: String
@@ -141,7 +145,9 @@ struct TenantCommand: AsyncParsableCommand {
         commandName: "tenant", abstract: "Create and list tenants.", subcommands: [Create.self, List.self])
 
     struct Create: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Create an empty tenant (a running server serves it within a second).")
+        static let configuration = CommandConfiguration(
+            commandName: "create",
+            abstract: "Create an empty tenant (a running server serves it within a second).")
         @OptionGroup var store: DataDirectoryOption
         @Argument(help: "Tenant id: lowercase letters, digits, '-' or '_'.") var id: String
         @Option(help: "Display name.") var name: String = ""
@@ -155,7 +161,7 @@ struct TenantCommand: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List tenant ids.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "List tenant ids.")
         @OptionGroup var store: DataDirectoryOption
 
         func run() async throws {

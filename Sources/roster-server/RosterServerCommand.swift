@@ -25,6 +25,7 @@ struct RosterServerCommand: AsyncParsableCommand {
 /// over the defaults.
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "serve",
         abstract: "Run the server (the default command).",
         discussion: """
             Every option can also be set with an environment variable, named after the option in capitals \
@@ -169,7 +170,9 @@ struct ConfigCommand: AsyncParsableCommand {
         subcommands: [Check.self, Print.self])
 
     struct Check: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Check a YAML configuration file without starting: every problem at once, with its line.")
+        static let configuration = CommandConfiguration(
+            commandName: "check",
+            abstract: "Check a YAML configuration file without starting: every problem at once, with its line.")
         @Argument(help: "The file.") var file: String
 
         func run() throws {
@@ -189,6 +192,7 @@ struct ConfigCommand: AsyncParsableCommand {
 
     struct Print: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "print",
             abstract: "Show every setting of `serve` from the environment and the file, and where each comes from (flags given to serve beat both).")
         @Option(help: "The configuration file. (env: ROSTER_CONFIG)") var config: String?
 

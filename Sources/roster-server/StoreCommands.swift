@@ -110,6 +110,7 @@ struct DeliveriesCommand: ParsableCommand {
 
     struct Resume: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "resume",
             abstract: "Resume webhook deliveries (a running server resumes at SIGHUP, or at its next start).")
         @OptionGroup var store: DataDirectoryOption
 
