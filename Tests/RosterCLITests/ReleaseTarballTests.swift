@@ -6,9 +6,10 @@ import Testing
 /// A release tarball (scripts/release), unpacked and run from the unpacked files only:
 /// `--version` names the release and its commit, the Swift runtime is linked in, man pages,
 /// completions and the unit are there, and a demo server serves a watching client.
-/// Runs when ROSTER_RELEASE_TARBALL names a tarball (.ci/run builds one first; locally:
-/// `scripts/release-check`).
-@Suite(.serialized, .timeLimit(.minutes(3)),
+/// Runs when ROSTER_RELEASE_TARBALL names a tarball (locally: `scripts/release-check`). CI builds
+/// the tarball beside the suite, so the test waits for the file to appear (scripts/release renames
+/// it into place whole), up to 15 minutes, or until `TARBALL.failed` says the build failed.
+@Suite(.serialized, .timeLimit(.minutes(20)),
        .enabled(if: ProcessInfo.processInfo.environment["ROSTER_RELEASE_TARBALL"] != nil, "ROSTER_RELEASE_TARBALL is not set"))
 struct ReleaseTarballTests {
     static func run(_ tool: String, _ arguments: [String]) async throws -> (output: String, status: Int32) {
@@ -22,6 +23,9 @@ struct ReleaseTarballTests {
 
     @Test func theUnpackedTarballRunsAndServesAWatchingClient() async throws {
         let tarball = try #require(ProcessInfo.processInfo.environment["ROSTER_RELEASE_TARBALL"])
+        let files = FileManager.default
+        let appeared = await eventually(15 * 60) { files.fileExists(atPath: tarball) || files.fileExists(atPath: tarball + ".failed") }
+        try #require(appeared && !files.fileExists(atPath: tarball + ".failed"), "the release tarball was not built: \(tarball)")
         let scratch = TestScratch.directory("roster-release")
         defer { TestScratch.remove(scratch) }
         let unpacked = try await Self.run("/usr/bin/tar", ["-xzf", tarball, "-C", scratch.path])
