@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "RosterProtocol", targets: ["RosterProtocol"]),
         .library(name: "RosterDomain", targets: ["RosterDomain"]),
         .library(name: "RosterStore", targets: ["RosterStore"]),
+        .library(name: "RosterStoreSQLite", targets: ["RosterStoreSQLite"]),
         .library(name: "RosterServer", targets: ["RosterServer"]),
         .library(name: "RosterStorePostgres", targets: ["RosterStorePostgres"]),
         .library(name: "RosterClient", targets: ["RosterClient"]),
@@ -73,8 +74,10 @@ let package = Package(
             ],
             path: "Sources/Protocol"
         ),
-        // The store: its protocol and records, the SQLite store (GRDB), the data directory and
-        // backups. What the server and the PostgreSQL store build on; no server types.
+        // The store, in FluentKit's shape: RosterStore is the protocol, its records, the data
+        // directory and the store location; each database is a target of its own that builds on
+        // it (RosterStoreSQLite below, RosterStorePostgres), and RosterStoreConformance (under
+        // Tests/) is the suite every one of them passes. No server types in any.
         .target(
             name: "RosterStore",
             dependencies: [
@@ -82,14 +85,25 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Sources/Store"
+        ),
+        // The embedded store (SQLite through GRDB), the default; its backups and restores.
+        .target(
+            name: "RosterStoreSQLite",
+            dependencies: [
+                "RosterStore", "RosterDomain", "RosterProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Sources/StoreSQLite"
         ),
         .target(
             name: "RosterServer",
             dependencies: [
-                "RosterDomain", "RosterProtocol", "RosterTLS", "RosterStore",
+                "RosterDomain", "RosterProtocol", "RosterTLS", "RosterStore", "RosterStoreSQLite",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -140,7 +154,7 @@ let package = Package(
         .executableTarget(
             name: "roster-server",
             dependencies: [
-                "RosterServer", "RosterStore", "RosterStorePostgres", "RosterProtocol", "RosterDomain",
+                "RosterServer", "RosterStore", "RosterStoreSQLite", "RosterStorePostgres", "RosterProtocol", "RosterDomain",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -169,7 +183,7 @@ let package = Package(
         .target(
             name: "RosterBench",
             dependencies: [
-                "RosterProtocol", "RosterDomain", "RosterClient", "RosterTLS", "RosterServer", "RosterStore",
+                "RosterProtocol", "RosterDomain", "RosterClient", "RosterTLS", "RosterServer", "RosterStore", "RosterStoreSQLite",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -217,7 +231,7 @@ let package = Package(
         .target(
             name: "RosterTestSupport",
             dependencies: [
-                "RosterServer", "RosterStore", "RosterClient", "RosterProtocol", "RosterDomain", "RosterTLS",
+                "RosterServer", "RosterStore", "RosterStoreSQLite", "RosterClient", "RosterProtocol", "RosterDomain", "RosterTLS",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -237,7 +251,7 @@ let package = Package(
         .testTarget(
             name: "RosterServerTests",
             dependencies: [
-                "RosterTestSupport", "RosterStoreConformance", "RosterServer", "RosterStore", "RosterStorePostgres", "RosterClient", "RosterProtocol", "RosterDomain", "RosterTLS",
+                "RosterTestSupport", "RosterStoreConformance", "RosterServer", "RosterStore", "RosterStoreSQLite", "RosterStorePostgres", "RosterClient", "RosterProtocol", "RosterDomain", "RosterTLS",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

@@ -3,6 +3,7 @@ import RosterClient
 import RosterDomain
 import RosterProtocol
 import RosterStore
+import RosterStoreSQLite
 import RosterServer
 
 /// A big tenant served by a roster-server process: how long it takes to load, what it holds in

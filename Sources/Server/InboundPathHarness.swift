@@ -5,6 +5,7 @@ import NIOHTTP1
 import RosterDomain
 import RosterProtocol
 import RosterStore
+import RosterStoreSQLite
 
 /// One server connection's whole inbound path (frame decoder, handshake, authentication,
 /// dispatch, subscriptions) on a channel the caller provides, with no listener: what the

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RosterDomain
 import RosterStore
+import RosterStoreSQLite
 import RosterServer
 import RosterStorePostgres
 

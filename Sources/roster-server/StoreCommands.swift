@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RosterServer
 import RosterStore
+import RosterStoreSQLite
 import RosterStorePostgres
 
 // The store over the years: an online backup, a checked restore, and what a data directory holds.

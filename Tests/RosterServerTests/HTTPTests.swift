@@ -5,6 +5,7 @@ import RosterDomain
 import RosterProtocol
 @testable import RosterServer
 import RosterStore
+import RosterStoreSQLite
 import RosterTestSupport
 import Testing
 

@@ -7,6 +7,7 @@ import RosterDomain
 import RosterProtocol
 @testable import RosterServer
 import RosterStore
+import RosterStoreSQLite
 import RosterTestSupport
 import RosterTLS
 import Testing

@@ -4,6 +4,7 @@ import RosterDomain
 import RosterProtocol
 import RosterServer
 import RosterStore
+import RosterStoreSQLite
 import RosterStoreConformance
 import RosterStorePostgres
 import RosterTestSupport

@@ -3,6 +3,7 @@ import RosterClient
 import RosterProtocol
 import RosterServer
 import RosterStore
+import RosterStoreSQLite
 import RosterTestSupport
 import Testing
 

@@ -5,6 +5,7 @@ import RosterDomain
 import RosterProtocol
 import RosterServer
 import RosterStore
+import RosterStoreSQLite
 import RosterTestSupport
 import Testing
 

@@ -2,6 +2,7 @@ import RosterDomain
 import RosterProtocol
 import RosterServer
 import RosterStore
+import RosterStoreSQLite
 
 /// A store that hands every call to a real SQLite store; a test double conforms and replaces
 /// only the calls it is about (a held commit, a refused write).

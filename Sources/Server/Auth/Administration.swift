@@ -1,6 +1,7 @@
 import Foundation
 import RosterDomain
 import RosterStore
+import RosterStoreSQLite
 
 /// What `roster-server token ...` and `roster-server tenant ...` do, on the data directory's
 /// store. A running server picks the changes up within `tokenRefresh`.

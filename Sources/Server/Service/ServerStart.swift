@@ -6,6 +6,7 @@ import NIOPosix
 import RosterDomain
 import RosterProtocol
 import RosterStore
+import RosterStoreSQLite
 import RosterTLS
 
 /// How a server starts: each step that takes hold of something adds a `ServerPart` that lets

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import RosterDomain
+import RosterStore
 
 extension SQLiteRosterStore {
     package static func registerNotificationMigration(_ migrator: inout DatabaseMigrator) {

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import NIOPosix
+import RosterStore
 
 /// Online backup and checked restore of the embedded store.
 ///

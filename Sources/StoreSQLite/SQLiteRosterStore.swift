@@ -3,6 +3,7 @@ import GRDB
 import NIOPosix
 import RosterDomain
 import RosterProtocol
+import RosterStore
 
 /// The embedded store: one SQLite file in WAL mode with `synchronous=FULL`, so a commit that has
 /// returned survives a crash of the process or of the machine.

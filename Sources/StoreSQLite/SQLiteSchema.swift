@@ -1,4 +1,5 @@
 import GRDB
+import RosterStore
 
 /// The SQLite schema, one migration per version; `StoreSchema` lists the versions every store knows.
 extension SQLiteRosterStore {
