@@ -7,38 +7,60 @@ import RosterTLS
 /// writes the store directly (possibly while the server runs); `refresh` picks the changes up
 /// and reports which tokens were revoked, so that their live connections can be closed.
 final class TokenRegistry: Sendable {
-    private let tokens = NIOLockedValueBox<[String: StoredToken]>([:])
+    private struct Mirror {
+        var tokens: [String: StoredToken] = [:]
+        /// Counts this server's own changes (`insert`); each token changed here keeps the count
+        /// of its last change until a copy of the store loaded after it has replaced the mirror.
+        var changes: UInt64 = 0
+        var changedAt: [String: UInt64] = [:]
+    }
+
+    private let mirror = NIOLockedValueBox(Mirror())
     /// Compared against when the id is unknown, so that a wrong id costs the same as a wrong secret.
     private let decoyHash = Crypto.sha256(Array("decoy".utf8))
 
     init(_ initial: [StoredToken] = []) {
-        replace(with: initial)
+        replace(with: initial, loadedAfter: 0)
     }
 
-    /// Installs a fresh copy of the store's tokens; returns the ids that became unusable (revoked
-    /// or deleted) since the last copy.
+    /// Where this server's own changes stand: take it before loading the store's tokens, and
+    /// pass it to `replace`.
+    var stamp: UInt64 { mirror.withLockedValue { $0.changes } }
+
+    /// Installs a fresh copy of the store's tokens, loaded after `stamp` was taken; returns the
+    /// ids that became unusable (revoked or deleted) since the last copy. A token this server
+    /// changed after the stamp keeps its own version: the copy may have been read before that
+    /// change was stored, and a token minted meanwhile must be neither lost nor taken for revoked.
     @discardableResult
-    func replace(with stored: [StoredToken]) -> [String] {
-        let fresh = Dictionary(stored.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
-        return tokens.withLockedValue { current in
-            let lost = current.values.filter { old in
+    func replace(with stored: [StoredToken], loadedAfter stamp: UInt64) -> [String] {
+        var fresh = Dictionary(stored.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+        return mirror.withLockedValue { mirror in
+            mirror.changedAt = mirror.changedAt.filter { $0.value > stamp }
+            for id in mirror.changedAt.keys { fresh[id] = mirror.tokens[id] }
+            let lost = mirror.tokens.values.filter { old in
                 old.revokedAt == nil && (fresh[old.id] == nil || fresh[old.id]?.revokedAt != nil)
             }.map(\.id)
-            current = fresh
+            mirror.tokens = fresh
             return lost
         }
     }
 
-    var isEmpty: Bool { tokens.withLockedValue { $0.isEmpty } }
+    var isEmpty: Bool { mirror.withLockedValue { $0.tokens.isEmpty } }
 
     /// A token just stored by this server, usable at once (before the next refresh); a revoked
     /// copy stops it at once.
-    func insert(_ token: StoredToken) { tokens.withLockedValue { $0[token.id] = token } }
+    func insert(_ token: StoredToken) {
+        mirror.withLockedValue { mirror in
+            mirror.changes += 1
+            mirror.tokens[token.id] = token
+            mirror.changedAt[token.id] = mirror.changes
+        }
+    }
 
     /// Every token known (revoked and expired ones too).
-    func all() -> [StoredToken] { tokens.withLockedValue { Array($0.values) } }
+    func all() -> [StoredToken] { mirror.withLockedValue { Array($0.tokens.values) } }
 
-    func token(id: String) -> StoredToken? { tokens.withLockedValue { $0[id] } }
+    func token(id: String) -> StoredToken? { mirror.withLockedValue { $0.tokens[id] } }
 
     /// The credential a presented token grants, or nil (unknown, wrong secret, expired or
     /// revoked: the caller answers all of these the same way).
@@ -54,7 +76,7 @@ final class TokenRegistry: Sendable {
     func calendarToken(_ text: String, now: UnixMillis) -> StoredToken? {
         guard let stored = verified(text, now: now), stored.role == .calendar, stored.scope != nil else { return nil }
         if let parent = stored.mintedBy {
-            guard let minter = tokens.withLockedValue({ $0[parent] }), minter.isUsable(at: now) else { return nil }
+            guard let minter = mirror.withLockedValue({ $0.tokens[parent] }), minter.isUsable(at: now) else { return nil }
         }
         return stored
     }
@@ -62,9 +84,9 @@ final class TokenRegistry: Sendable {
     /// Calendar tokens of `tenant` still usable, and those of them minted by `minter` (nil:
     /// anonymously): what the minting limits count.
     func liveCalendarTokens(tenant: String, mintedBy minter: String?, now: UnixMillis) -> (tenant: Int, minter: Int) {
-        tokens.withLockedValue { tokens in
+        mirror.withLockedValue { mirror in
             var ofTenant = 0, ofMinter = 0
-            for token in tokens.values where token.role == .calendar && token.tenantID == tenant && token.isUsable(at: now) {
+            for token in mirror.tokens.values where token.role == .calendar && token.tenantID == tenant && token.isUsable(at: now) {
                 ofTenant += 1
                 if token.mintedBy == minter { ofMinter += 1 }
             }
@@ -75,7 +97,7 @@ final class TokenRegistry: Sendable {
     /// The stored token whose secret `text` proves, if usable; a wrong id costs what a wrong secret does.
     private func verified(_ text: String, now: UnixMillis) -> StoredToken? {
         guard let (id, secret) = AccessToken.parse(text) else { return nil }
-        let stored = tokens.withLockedValue { $0[id] }
+        let stored = mirror.withLockedValue { $0.tokens[id] }
         let presented = Crypto.sha256(Array(secret.utf8))
         let matches = Crypto.constantTimeEqual(presented, stored?.secretHash ?? decoyHash)
         guard let stored, matches, stored.isUsable(at: now) else { return nil }
@@ -87,7 +109,7 @@ final class TokenRegistry: Sendable {
     func refusal(of text: String, now: UnixMillis) -> (detail: String, tokenID: String, tenantID: String?) {
         guard !text.isEmpty else { return ("no token (anonymous access is for loopback listeners)", "", nil) }
         guard let (id, secret) = AccessToken.parse(text) else { return ("not a Roster token", "", nil) }
-        guard let stored = tokens.withLockedValue({ $0[id] }) else { return ("unknown token", id, nil) }
+        guard let stored = mirror.withLockedValue({ $0.tokens[id] }) else { return ("unknown token", id, nil) }
         if !Crypto.constantTimeEqual(Crypto.sha256(Array(secret.utf8)), stored.secretHash) {
             return ("wrong secret", id, stored.tenantID)
         }
@@ -97,6 +119,6 @@ final class TokenRegistry: Sendable {
     }
 
     func isRevoked(_ id: String) -> Bool {
-        tokens.withLockedValue { $0[id].map { $0.revokedAt != nil } ?? true }
+        mirror.withLockedValue { $0.tokens[id].map { $0.revokedAt != nil } ?? true }
     }
 }

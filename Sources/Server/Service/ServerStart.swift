@@ -282,7 +282,8 @@ extension RosterServer {
     /// Picks up tokens and tenants changed by `roster-server token|tenant ...` while running, and
     /// closes the connections of tokens that were revoked.
     private static func refresh(context: ServerContext, store: any RosterStore, loops: [any EventLoop]) async throws {
-        let revoked = context.tokens.replace(with: try await store.loadTokens())
+        let stamp = context.tokens.stamp
+        let revoked = context.tokens.replace(with: try await store.loadTokens(), loadedAfter: stamp)
         if !revoked.isEmpty {
             context.logger.notice("tokens revoked: \(revoked.joined(separator: ", ")); closing their connections")
             let event = CredentialRevokedEvent(tokenIDs: Set(revoked))
