@@ -18,6 +18,8 @@ public final class InboundPathHarness: Sendable {
     public let adminToken: String
     /// The server's clock: nothing moves it but `advanceClock(to:)`.
     private let clock: ManualClock
+    /// Queued admin work runs only inside `settle`, while the caller leaves the loop alone.
+    private let gate = JobGate()
 
     /// - Parameter loop: the loop every attached channel runs on (an EmbeddedEventLoop).
     public init(loop: any EventLoop, dataDirectory: String, now: UnixMillis) throws {
@@ -42,7 +44,7 @@ public final class InboundPathHarness: Sendable {
         adminToken = admin.text
         context = ServerContext(configuration: configuration, defaultTenant: "demo", clock: clock, logger: logger, tenants: ["demo": tenant],
                                 tokens: TokenRegistry([admin.stored]), tls: nil, store: store, loops: [loop], isLoopback: true,
-                                work: .inline())
+                                work: .inline(), mutationGate: gate)
         http = HTTPSide(metrics: ServerMetrics())
         http.serving(context, store: store)
         tenant.startOnDutyTracking()
@@ -78,12 +80,23 @@ public final class InboundPathHarness: Sendable {
     }
 
     /// Whether work the connection handed off the loop is done: requests queued behind admin
-    /// changes (they complete their promise from another thread) and writes nobody waits for
-    /// (a refused Hello's audit entry). An EmbeddedEventLoop must not be driven while such work
-    /// touches it, and an input must not end while it runs (it would run into the next input,
-    /// or look like a leak of this one): the driver waits for this between steps.
+    /// changes and writes nobody waits for (a refused Hello's audit entry).
     public var isSettled: Bool {
         context.mutations.isIdle && context.work.isIdle && context.detachedWrites.withLockedValue { $0 == 0 }
+    }
+
+    /// Runs the work the connection handed off the loop, and what it scheduled back on the loop,
+    /// until none is left. An EmbeddedEventLoop must not be touched by two threads: queued jobs
+    /// complete their promises on it from another thread, so they run only here, while the caller
+    /// is waiting (call it from the loop's thread, never from inside the loop), and an input
+    /// never ends while one runs (it would run into the next input, or look like a leak of this one).
+    public func settle(runningTheLoop run: () -> Void) {
+        repeat {
+            gate.open()
+            while !isSettled { usleep(50) }
+            gate.close()
+            run()
+        } while !isSettled
     }
 
     /// Builds the server's own connection pipeline on `channel` (call on its loop, before it

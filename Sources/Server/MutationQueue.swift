@@ -13,13 +13,14 @@ final class MutationQueue: Sendable {
     /// Jobs queued or running.
     private let pending: NIOLockedValueBox<Int>
 
-    init() {
+    init(gate: JobGate? = nil) {
         let (stream, continuation) = AsyncStream<Job>.makeStream()
         let pending = NIOLockedValueBox(0)
         self.continuation = continuation
         self.pending = pending
         worker = Task {
             for await job in stream {
+                await gate?.pass()
                 await job()
                 pending.withLockedValue { $0 -= 1 }
             }
@@ -56,6 +57,10 @@ final class TenantQueues: Sendable {
     }
 
     private let state = NIOLockedValueBox(State())
+    private let gate: JobGate?
+
+    /// - Parameter gate: jobs start only while it is open (a harness driving an EmbeddedEventLoop).
+    init(gate: JobGate? = nil) { self.gate = gate }
 
     /// Queues `job` behind the tenant's earlier ones; false once the queues are finished.
     @discardableResult
@@ -63,7 +68,7 @@ final class TenantQueues: Sendable {
         let queue: MutationQueue? = state.withLockedValue { state in
             guard !state.finished else { return nil }
             if let queue = state.queues[tenantID] { return queue }
-            let made = MutationQueue()
+            let made = MutationQueue(gate: gate)
             state.queues[tenantID] = made
             return made
         }
@@ -81,6 +86,37 @@ final class TenantQueues: Sendable {
         }
         for queue in queues { await queue.finish() }
     }
+}
+
+/// Holds queued jobs until opened. An EmbeddedEventLoop is not thread-safe, and a job completes
+/// its connection's promise on that loop from the queue's thread: a harness driving such a loop
+/// (InboundPathHarness) lets jobs run only while it is not touching the loop itself. Without it,
+/// a job quick enough to finish while the loop was still reading the request crashed the fuzzer
+/// (FuzzConnection, an anonymous GetCalendar beside a loaded machine).
+final class JobGate: Sendable {
+    private let state = NIOLockedValueBox<(open: Bool, waiting: [CheckedContinuation<Void, Never>])>((false, []))
+
+    /// Returns once the gate is open.
+    func pass() async {
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            let open = state.withLockedValue { state in
+                if !state.open { state.waiting.append(waiter) }
+                return state.open
+            }
+            if open { waiter.resume() }
+        }
+    }
+
+    func open() {
+        let waiting = state.withLockedValue { state in
+            state.open = true
+            defer { state.waiting = [] }
+            return state.waiting
+        }
+        for waiter in waiting { waiter.resume() }
+    }
+
+    func close() { state.withLockedValue { $0.open = false } }
 }
 
 extension ServerContext {

@@ -57,7 +57,8 @@ final class ServerContext: Sendable {
 
     init(configuration: ServerConfiguration, defaultTenant: String, clock: any ServerClock, logger: Logger, tenants: [String: TenantRuntime],
          tokens: TokenRegistry, tls: TLSContext?, store: any RosterStore, loops: [any EventLoop], isLoopback: Bool,
-         metrics: ServerMetrics? = nil, httpPort: Int? = nil, notifier: Notifier? = nil, work: TenantWorkPool? = nil) {
+         metrics: ServerMetrics? = nil, httpPort: Int? = nil, notifier: Notifier? = nil, work: TenantWorkPool? = nil,
+         mutationGate: JobGate? = nil) {
         self.notifier = notifier
         self.metrics = metrics
         self.httpPort = httpPort
@@ -71,7 +72,7 @@ final class ServerContext: Sendable {
         currentTLS = NIOLockedValueBox(tls)
         servesTLS = tls != nil
         serverID = IdentifierFactory.make("srv")
-        mutations = TenantQueues()
+        mutations = TenantQueues(gate: mutationGate)
         let limits = configuration.limits
         self.work = work ?? TenantWorkPool(threads: limits.workThreads > 0 ? limits.workThreads : max(2, System.coreCount),
                                            maxQueuedPerTenant: limits.maxQueuedWorkPerTenant)

@@ -47,10 +47,9 @@ public func fuzzConnection(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     return 0
 }
 
-/// Waits, without touching the loop, until what the connection handed off the loop is done
-/// (requests queued behind admin changes, a refused Hello's audit entry), then runs what that
-/// work scheduled back on the loop.
+/// Lets what the connection handed off the loop run (requests queued behind admin changes, a
+/// refused Hello's audit entry) while this thread leaves the loop alone, then runs what that work
+/// scheduled back on the loop, until nothing is left.
 private func settle() {
-    while !harness.isSettled { usleep(50) }
-    loop.run()
+    harness.settle { loop.run() }
 }
