@@ -11,6 +11,9 @@ let package = Package(
         .library(name: "RosterDomain", targets: ["RosterDomain"]),
         .library(name: "RosterStore", targets: ["RosterStore"]),
         .library(name: "RosterStoreSQLite", targets: ["RosterStoreSQLite"]),
+        .library(name: "RosterServerCore", targets: ["RosterServerCore"]),
+        .library(name: "RosterNotifications", targets: ["RosterNotifications"]),
+        .library(name: "RosterHTTP", targets: ["RosterHTTP"]),
         .library(name: "RosterServer", targets: ["RosterServer"]),
         .library(name: "RosterStorePostgres", targets: ["RosterStorePostgres"]),
         .library(name: "RosterClient", targets: ["RosterClient"]),
@@ -100,9 +103,56 @@ let package = Package(
             ],
             path: "Sources/StoreSQLite"
         ),
+        // The core of the server: tenants, protocol connections, fan-out, admin changes, queries,
+        // tokens and audit. It sees notifications and metrics only through narrow protocols, and
+        // no database but the store protocol.
+        .target(
+            name: "RosterServerCore",
+            dependencies: [
+                "RosterDomain", "RosterProtocol", "RosterTLS", "RosterStore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+            ],
+            path: "Sources/ServerCore"
+        ),
+        // Webhooks and reminders: what a change or the passing time puts in the outbox, and the
+        // dispatcher that delivers it.
+        .target(
+            name: "RosterNotifications",
+            dependencies: [
+                "RosterServerCore", "RosterDomain", "RosterProtocol", "RosterTLS", "RosterStore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Sources/Notifications"
+        ),
+        // The HTTP listener: health, metrics (Prometheus), the JSON API and calendar feeds.
+        .target(
+            name: "RosterHTTP",
+            dependencies: [
+                "RosterServerCore", "RosterDomain", "RosterProtocol", "RosterTLS", "RosterStore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            path: "Sources/HTTP"
+        ),
+        // The service: settings, start and stop, the demo roster, and the wiring of the parts
+        // above onto the default store.
         .target(
             name: "RosterServer",
             dependencies: [
+                "RosterServerCore", "RosterNotifications", "RosterHTTP",
                 "RosterDomain", "RosterProtocol", "RosterTLS", "RosterStore", "RosterStoreSQLite",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -111,9 +161,6 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "CoreMetrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             path: "Sources/Server"
         ),
@@ -154,7 +201,7 @@ let package = Package(
         .executableTarget(
             name: "roster-server",
             dependencies: [
-                "RosterServer", "RosterStore", "RosterStoreSQLite", "RosterStorePostgres", "RosterProtocol", "RosterDomain",
+                "RosterServer", "RosterServerCore", "RosterStore", "RosterStoreSQLite", "RosterStorePostgres", "RosterProtocol", "RosterDomain",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -183,7 +230,7 @@ let package = Package(
         .target(
             name: "RosterBench",
             dependencies: [
-                "RosterProtocol", "RosterDomain", "RosterClient", "RosterTLS", "RosterServer", "RosterStore", "RosterStoreSQLite",
+                "RosterProtocol", "RosterDomain", "RosterClient", "RosterTLS", "RosterServer", "RosterServerCore", "RosterStore", "RosterStoreSQLite",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -231,7 +278,7 @@ let package = Package(
         .target(
             name: "RosterTestSupport",
             dependencies: [
-                "RosterServer", "RosterStore", "RosterStoreSQLite", "RosterClient", "RosterProtocol", "RosterDomain", "RosterTLS",
+                "RosterServer", "RosterServerCore", "RosterStore", "RosterStoreSQLite", "RosterClient", "RosterProtocol", "RosterDomain", "RosterTLS",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -251,7 +298,7 @@ let package = Package(
         .testTarget(
             name: "RosterServerTests",
             dependencies: [
-                "RosterTestSupport", "RosterStoreConformance", "RosterServer", "RosterStore", "RosterStoreSQLite", "RosterStorePostgres", "RosterClient", "RosterProtocol", "RosterDomain", "RosterTLS",
+                "RosterTestSupport", "RosterStoreConformance", "RosterServer", "RosterServerCore", "RosterNotifications", "RosterHTTP", "RosterStore", "RosterStoreSQLite", "RosterStorePostgres", "RosterClient", "RosterProtocol", "RosterDomain", "RosterTLS",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -266,21 +313,21 @@ let package = Package(
         .testTarget(
             name: "RosterClientTests",
             dependencies: [
-                "RosterTestSupport", "RosterServer", "RosterStore", "RosterClient", "RosterCommandLine", "RosterProtocol", "RosterDomain",
+                "RosterTestSupport", "RosterServer", "RosterServerCore", "RosterStore", "RosterClient", "RosterCommandLine", "RosterProtocol", "RosterDomain",
                 "RosterTLS",
             ],
             path: "Tests/RosterClientTests"
         ),
         .testTarget(
             name: "RosterViewModelTests",
-            dependencies: ["RosterTestSupport", "RosterViewModels", "RosterClient", "RosterDomain", "RosterServer",
+            dependencies: ["RosterTestSupport", "RosterViewModels", "RosterClient", "RosterDomain", "RosterServer", "RosterServerCore",
                            .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
             path: "Tests/RosterViewModelTests"
         ),
         .testTarget(
             name: "RosterCLITests",
             dependencies: [
-                "RosterTestSupport", "RosterCommandLine", "RosterClient", "RosterDomain", "RosterTLS",
+                "RosterTestSupport", "RosterNotifications", "RosterCommandLine", "RosterClient", "RosterDomain", "RosterTLS",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             path: "Tests/RosterCLITests"

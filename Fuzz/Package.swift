@@ -27,7 +27,8 @@ let package = Package(
         .executableTarget(
             name: "FuzzRequests",
             dependencies: [
-                "FuzzDriver", .product(name: "RosterProtocol", package: root), .product(name: "RosterServer", package: root),
+                "FuzzDriver", .product(name: "RosterProtocol", package: root), .product(name: "RosterServerCore", package: root),
+                .product(name: "RosterStore", package: root), .product(name: "RosterStoreSQLite", package: root),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
             path: "Sources/FuzzRequests"
@@ -35,7 +36,8 @@ let package = Package(
         .executableTarget(
             name: "FuzzHTTP",
             dependencies: [
-                "FuzzDriver", .product(name: "RosterServer", package: root),
+                "FuzzDriver", .product(name: "RosterHTTP", package: root), .product(name: "RosterServerCore", package: root),
+                .product(name: "RosterStore", package: root), .product(name: "RosterStoreSQLite", package: root),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
@@ -43,21 +45,24 @@ let package = Package(
         ),
         .executableTarget(
             name: "FuzzParsers",
-            dependencies: ["FuzzDriver", .product(name: "RosterDomain", package: root), .product(name: "RosterServer", package: root), .product(name: "RosterStore", package: root),
+            dependencies: ["FuzzDriver", .product(name: "RosterDomain", package: root), .product(name: "RosterServer", package: root),
+                           .product(name: "RosterServerCore", package: root), .product(name: "RosterStore", package: root),
                            .product(name: "RosterCommandLine", package: root)],
             path: "Sources/FuzzParsers"
         ),
         .executableTarget(
             name: "FuzzImports",
             dependencies: ["FuzzDriver", .product(name: "RosterDomain", package: root), .product(name: "RosterProtocol", package: root),
-                           .product(name: "RosterServer", package: root), .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "RosterServerCore", package: root), .product(name: "RosterStore", package: root),
+                           .product(name: "RosterStoreSQLite", package: root), .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOEmbedded", package: "swift-nio")],
             path: "Sources/FuzzImports"
         ),
         .executableTarget(
             name: "FuzzConnection",
             dependencies: [
-                "FuzzDriver", .product(name: "RosterProtocol", package: root), .product(name: "RosterServer", package: root),
+                "FuzzDriver", .product(name: "RosterProtocol", package: root), .product(name: "RosterServerCore", package: root),
+                .product(name: "RosterStore", package: root), .product(name: "RosterStoreSQLite", package: root),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
             path: "Sources/FuzzConnection"

@@ -5,6 +5,7 @@ import RosterProtocol
 import RosterStore
 import RosterStoreSQLite
 import RosterServer
+import RosterServerCore
 
 /// A big tenant served by a roster-server process: how long it takes to load, what it holds in
 /// memory, how long a snapshot takes to reach a client, and how long a small admin change takes

@@ -1,4 +1,7 @@
 import Logging
+import RosterHTTP
+import RosterNotifications
+import RosterServerCore
 import ServiceLifecycle
 import UnixSignals
 

@@ -1,4 +1,5 @@
 import Logging
+import RosterServerCore
 import Synchronization
 
 /// The log level every logger of the process obeys, changeable while running (SIGHUP re-reads it

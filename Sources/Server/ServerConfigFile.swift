@@ -1,4 +1,5 @@
 import Foundation
+import RosterServerCore
 import Yams
 
 /// `roster-server serve --config FILE`: every setting of `serve` (`ServerSettings`) as a YAML key

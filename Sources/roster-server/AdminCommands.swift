@@ -4,6 +4,7 @@ import RosterDomain
 import RosterStore
 import RosterStoreSQLite
 import RosterServer
+import RosterServerCore
 import RosterStorePostgres
 
 /// Options every store command shares.

@@ -4,6 +4,7 @@ import Logging
 import RosterDomain
 import RosterProtocol
 import RosterServer
+import RosterServerCore
 import RosterStorePostgres
 import ServiceLifecycle
 

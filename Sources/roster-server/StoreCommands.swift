@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import RosterServer
+import RosterServerCore
 import RosterStore
 import RosterStoreSQLite
 import RosterStorePostgres

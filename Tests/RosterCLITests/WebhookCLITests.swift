@@ -2,6 +2,8 @@ import Foundation
 import RosterClient
 import RosterProtocol
 import RosterServer
+import RosterNotifications
+import RosterServerCore
 import RosterTestSupport
 import Testing
 

@@ -3,6 +3,7 @@ import RosterClient
 import RosterDomain
 import RosterProtocol
 @testable import RosterServer
+@testable import RosterServerCore
 import RosterStore
 import RosterStoreSQLite
 import RosterTestSupport

@@ -5,6 +5,7 @@ import RosterClient
 import RosterDomain
 import RosterProtocol
 import RosterServer
+import RosterServerCore
 import RosterStore
 import RosterStoreSQLite
 import RosterTestSupport

@@ -3,6 +3,7 @@ import RosterClient
 import RosterDomain
 import RosterProtocol
 import RosterServer
+import RosterServerCore
 import RosterTestSupport
 import Testing
 

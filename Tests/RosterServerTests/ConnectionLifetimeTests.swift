@@ -3,6 +3,8 @@ import NIOCore
 import NIOEmbedded
 import RosterProtocol
 import RosterServer
+import RosterServerCore
+import RosterStoreSQLite
 import RosterTestSupport
 import Testing
 
@@ -24,9 +26,9 @@ import Testing
     func aClosedConnectionIsFreed(case index: Int) throws {
         let (name, input) = Self.inputs[index]
         let loop = EmbeddedEventLoop()
-        let harness = try InboundPathHarness(
-            loop: loop, dataDirectory: TestScratch.directory("roster-life").path,
-            now: t0)
+        let directory = TestScratch.directory("roster-life").path
+        let harness = try InboundPathHarness(loop: loop, store: try SQLiteRosterStore(path: directory + "/roster.sqlite"),
+                                             dataDirectory: directory, now: t0)
         weak var released: ChannelPipeline?
         do {
             let channel = EmbeddedChannel(loop: loop)

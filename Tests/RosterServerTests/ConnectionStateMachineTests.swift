@@ -1,6 +1,7 @@
 import RosterDomain
 import RosterProtocol
 @testable import RosterServer
+@testable import RosterServerCore
 import Testing
 
 /// Every transition of one connection, as plain values: no channel, no server.

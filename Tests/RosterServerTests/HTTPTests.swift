@@ -4,6 +4,8 @@ import RosterClient
 import RosterDomain
 import RosterProtocol
 @testable import RosterServer
+@testable import RosterHTTP
+@testable import RosterServerCore
 import RosterStore
 import RosterStoreSQLite
 import RosterTestSupport

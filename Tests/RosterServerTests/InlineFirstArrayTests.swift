@@ -1,6 +1,7 @@
 import PropertyBased
 import Testing
 @testable import RosterServer
+@testable import RosterServerCore
 
 /// The connection's small lists against the standard collections they replace.
 @Suite(.timeLimit(.minutes(1)))

@@ -3,6 +3,7 @@ import NIOEmbedded
 import RosterDomain
 import RosterProtocol
 @testable import RosterServer
+@testable import RosterServerCore
 import RosterStore
 import RosterTestSupport
 import Testing

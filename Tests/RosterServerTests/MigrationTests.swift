@@ -2,6 +2,7 @@ import Foundation
 import RosterDomain
 import RosterProtocol
 import RosterServer
+import RosterServerCore
 import RosterStore
 import RosterStoreSQLite
 import RosterTestSupport

@@ -1,6 +1,8 @@
 import Foundation
 import RosterDomain
 @testable import RosterServer
+@testable import RosterNotifications
+@testable import RosterServerCore
 import RosterStore
 import Testing
 

@@ -4,6 +4,8 @@ import NIOEmbedded
 import RosterDomain
 import RosterProtocol
 import RosterServer
+import RosterServerCore
+import RosterStoreSQLite
 import RosterTestSupport
 import Testing
 
@@ -32,7 +34,8 @@ import Testing
         let loop = EmbeddedEventLoop()
         let scratch = TestScratch.directory("roster-pipeline")
         defer { TestScratch.remove(scratch) }
-        let harness = try InboundPathHarness(loop: loop, dataDirectory: scratch.path, now: t0)
+        let harness = try InboundPathHarness(loop: loop, store: try SQLiteRosterStore(path: scratch.path + "/roster.sqlite"),
+                                             dataDirectory: scratch.path, now: t0)
         let channel = EmbeddedChannel(loop: loop)
         defer { _ = try? channel.finish(acceptAlreadyClosed: true) }
         try harness.attach(to: channel)

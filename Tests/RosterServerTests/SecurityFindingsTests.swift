@@ -6,6 +6,9 @@ import RosterClient
 import RosterDomain
 import RosterProtocol
 @testable import RosterServer
+@testable import RosterNotifications
+@testable import RosterHTTP
+@testable import RosterServerCore
 import RosterStore
 import RosterStoreSQLite
 import RosterTestSupport
@@ -107,14 +110,14 @@ import Testing
             // It lasts a year and names its minter.
             let minted = try #require(try await harness.storedTokens().first { first.token.contains($0.id) })
             #expect(minted.mintedBy == token.id)
-            #expect(minted.expiresAt == harness.clock.now() + ServerContext.calendarTokenLifetime.milliseconds)
+            #expect(minted.expiresAt == harness.clock.now() + ServerCore.calendarTokenLifetime.milliseconds)
             // A label that would drive a terminal is refused.
             do {
                 _ = try await reader.request(.getCalendar(.with { $0.schedule = "Primary"; $0.createToken = true; $0.label = "\u{1B}[2J" }))
                 Issue.record("a label with an escape sequence was accepted")
             } catch let error as RosterClientError { #expect(error.code == .invalidArgument) }
             // One minter may hold so many that work; past it, RESOURCE_EXHAUSTED.
-            for _ in 1..<ServerContext.calendarTokensPerMinter {
+            for _ in 1..<ServerCore.calendarTokensPerMinter {
                 _ = try await reader.request(.getCalendar(.with { $0.schedule = "Primary"; $0.createToken = true }))
             }
             do {

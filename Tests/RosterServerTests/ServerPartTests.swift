@@ -1,6 +1,7 @@
 import Logging
 import NIOConcurrencyHelpers
 @testable import RosterServer
+@testable import RosterServerCore
 import RosterTestSupport
 import ServiceLifecycle
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import RosterDomain
 import RosterServer
+import RosterServerCore
 import RosterTestSupport
 import Testing
 

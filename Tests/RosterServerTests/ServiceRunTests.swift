@@ -2,6 +2,7 @@ import Foundation
 import RosterClient
 import RosterProtocol
 import RosterServer
+import RosterServerCore
 import RosterTestSupport
 import Testing
 

@@ -3,6 +3,7 @@ import GRDB
 import RosterDomain
 import RosterProtocol
 import RosterServer
+import RosterServerCore
 import RosterStore
 import RosterStoreSQLite
 import RosterStoreConformance

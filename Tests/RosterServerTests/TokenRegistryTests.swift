@@ -1,5 +1,6 @@
 import RosterDomain
 @testable import RosterServer
+@testable import RosterServerCore
 import RosterStore
 import Testing
 

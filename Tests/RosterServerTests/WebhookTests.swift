@@ -4,6 +4,8 @@ import RosterClient
 import RosterDomain
 import RosterProtocol
 import RosterServer
+import RosterNotifications
+import RosterServerCore
 import RosterStore
 import RosterStoreSQLite
 import RosterTestSupport

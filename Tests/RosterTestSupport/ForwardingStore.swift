@@ -1,6 +1,7 @@
 import RosterDomain
 import RosterProtocol
 import RosterServer
+import RosterServerCore
 import RosterStore
 import RosterStoreSQLite
 

@@ -1,6 +1,7 @@
 import Foundation
 import NIOConcurrencyHelpers
 import RosterServer
+import RosterServerCore
 import RosterStore
 #if canImport(Glibc)
 import Glibc

@@ -6,6 +6,7 @@ import RosterClient
 import RosterDomain
 import RosterProtocol
 import RosterServer
+import RosterServerCore
 import RosterStore
 import RosterTLS
 import ServiceLifecycle

@@ -2,7 +2,9 @@ import Foundation
 import NIOCore
 import NIOEmbedded
 import RosterProtocol
-import RosterServer
+import RosterServerCore
+import RosterStore
+import RosterStoreSQLite
 
 /// One server connection's whole inbound path, from the first byte through the handshake to
 /// dispatch: the bytes arrive in two reads (the first input byte picks where they split), the
@@ -13,7 +15,9 @@ private let loop = EmbeddedEventLoop()
 private let dataDirectory = NSTemporaryDirectory() + "roster-fuzz-\(getpid())"
 private let harness: InboundPathHarness = {
     atexit { try? FileManager.default.removeItem(atPath: dataDirectory) }  // leave nothing in /tmp
-    return try! InboundPathHarness(loop: loop, dataDirectory: dataDirectory, now: 1_767_225_600_000)
+    try! DataDirectory(dataDirectory).create()
+    let store = try! SQLiteRosterStore(path: DataDirectory(dataDirectory).database)
+    return try! InboundPathHarness(loop: loop, store: store, dataDirectory: dataDirectory, now: 1_767_225_600_000)
 }()
 
 public func fuzzConnection(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

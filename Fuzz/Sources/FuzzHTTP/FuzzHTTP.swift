@@ -2,7 +2,10 @@ import Foundation
 import NIOCore
 import NIOEmbedded
 import NIOHTTP1
-import RosterServer
+import RosterHTTP
+import RosterServerCore
+import RosterStore
+import RosterStoreSQLite
 
 /// HTTP requests as bytes: NIO's decoder reads them as the listener's pipeline does, and each
 /// head is answered by the server's HTTP routes (health, metrics, /v1 on call and next, calendar
@@ -13,8 +16,11 @@ private let loop = EmbeddedEventLoop()
 private let dataDirectory = NSTemporaryDirectory() + "roster-fuzz-http-\(getpid())"
 private let harness: InboundPathHarness = {
     atexit { try? FileManager.default.removeItem(atPath: dataDirectory) }
-    return try! InboundPathHarness(loop: loop, dataDirectory: dataDirectory, now: 1_767_225_600_000)
+    try! DataDirectory(dataDirectory).create()
+    let store = try! SQLiteRosterStore(path: DataDirectory(dataDirectory).database)
+    return try! InboundPathHarness(loop: loop, store: store, dataDirectory: dataDirectory, now: 1_767_225_600_000)
 }()
+private let http = HTTPRequestHarness(harness)
 
 private final class Heads: ChannelInboundHandler, @unchecked Sendable {
     typealias InboundIn = HTTPServerRequestPart
@@ -41,7 +47,7 @@ public func fuzzHTTP(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         let done = DispatchSemaphore(value: 0)
         let status = StatusBox()
         Task {
-            status.value = await harness.respondHTTP(method: head.method.rawValue, uri: head.uri, authorization: authorization)
+            status.value = await http.respond(method: head.method.rawValue, uri: head.uri, authorization: authorization)
             done.signal()
         }
         done.wait()

@@ -3,7 +3,9 @@ import NIOCore
 import NIOEmbedded
 import RosterDomain
 import RosterProtocol
-import RosterServer
+import RosterServerCore
+import RosterStore
+import RosterStoreSQLite
 
 /// Every format an admin can send a plan in, planned and validated as the server does before it
 /// stores anything: the first byte picks an import format (snapshot JSON, PagerDuty JSON, legacy
@@ -16,7 +18,9 @@ private let loop = EmbeddedEventLoop()
 private let dataDirectory = NSTemporaryDirectory() + "roster-fuzz-imports-\(getpid())"
 private let harness: InboundPathHarness = {
     atexit { try? FileManager.default.removeItem(atPath: dataDirectory) }
-    return try! InboundPathHarness(loop: loop, dataDirectory: dataDirectory, now: 1_767_225_600_000)
+    try! DataDirectory(dataDirectory).create()
+    let store = try! SQLiteRosterStore(path: DataDirectory(dataDirectory).database)
+    return try! InboundPathHarness(loop: loop, store: store, dataDirectory: dataDirectory, now: 1_767_225_600_000)
 }()
 
 private let formats: [ImportFormat] = [.snapshotJSON, .pagerDutyJSON, .legacyAppJSON, .employeesCSV, .shiftsCSV]

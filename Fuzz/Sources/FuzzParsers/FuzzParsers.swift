@@ -2,6 +2,7 @@ import Foundation
 import RosterCommandLine
 import RosterDomain
 import RosterServer
+import RosterServerCore
 import RosterStore
 
 /// Every grammar a number or a time comes in by, on the same text: durations, TIME arguments,

@@ -2,7 +2,9 @@ import Foundation
 import NIOCore
 import NIOEmbedded
 import RosterProtocol
-import RosterServer
+import RosterServerCore
+import RosterStore
+import RosterStoreSQLite
 
 /// Requests with their bodies through one server connection, past the handshake: the input is a
 /// list of messages, each `type u8, length u16 (big-endian), body`, sent after an anonymous
@@ -15,7 +17,9 @@ private let loop = EmbeddedEventLoop()
 private let dataDirectory = NSTemporaryDirectory() + "roster-fuzz-requests-\(getpid())"
 private let harness: InboundPathHarness = {
     atexit { try? FileManager.default.removeItem(atPath: dataDirectory) }  // leave nothing in /tmp
-    return try! InboundPathHarness(loop: loop, dataDirectory: dataDirectory, now: 1_767_225_600_000)
+    try! DataDirectory(dataDirectory).create()
+    let store = try! SQLiteRosterStore(path: DataDirectory(dataDirectory).database)
+    return try! InboundPathHarness(loop: loop, store: store, dataDirectory: dataDirectory, now: 1_767_225_600_000)
 }()
 
 private let hello = RosterMessage.hello(.with {

@@ -1,5 +1,6 @@
 import Foundation
 import RosterDomain
+import RosterServerCore
 import RosterStore
 import RosterStoreSQLite
 

@@ -5,6 +5,9 @@ import NIOCore
 import NIOPosix
 import RosterDomain
 import RosterProtocol
+import RosterHTTP
+import RosterNotifications
+import RosterServerCore
 import RosterStore
 import RosterTLS
 import ServiceLifecycle
@@ -32,7 +35,8 @@ public final class RosterServer: Service, Sendable {
     private let startOutcome = StartOutcome()
 
     struct Running: Sendable {
-        var context: ServerContext
+        var listener: ProtocolConnections
+        var notifier: Notifier
         var channel: any Channel
         var http: (any Channel)?
     }
@@ -65,7 +69,7 @@ public final class RosterServer: Service, Sendable {
         self.logger = logger
         self.clock = clock ?? SystemClock(loop: self.group.next())
         self.givenStore = store
-        http = configuration.httpListen == nil ? nil : HTTPSide(metrics: ServerMetrics())
+        http = configuration.httpListen == nil ? nil : HTTPSide(metrics: MetricsRegistry())
     }
 
     /// Where the server listens, once `run` has started it (port 0 picks a port); throws what
@@ -123,7 +127,7 @@ public final class RosterServer: Service, Sendable {
 
     /// SIGHUP: webhook deliveries resume once `deliveries resume` has removed the marker.
     public func reloadDeliveryPause() {
-        guard let dispatcher = running.withLockedValue({ $0?.context.notifier?.dispatcher }), dispatcher.isPaused,
+        guard let dispatcher = running.withLockedValue({ $0?.notifier.dispatcher }), dispatcher.isPaused,
               !DataDirectory(configuration.dataDirectory).deliveriesPaused else { return }
         dispatcher.setPaused(false)
         logger.notice("webhook deliveries resumed")
@@ -134,34 +138,29 @@ public final class RosterServer: Service, Sendable {
     /// theirs and are not dropped. A file that does not load leaves the old certificate in
     /// place and throws. Does nothing without TLS.
     public func reloadCertificates() async throws {
-        guard let settings = configuration.tls, let context = running.withLockedValue({ $0?.context }) else { return }
+        guard let settings = configuration.tls, let listener = running.withLockedValue({ $0?.listener }) else { return }
         let dataDirectory = DataDirectory(configuration.dataDirectory)
         let host = configuration.listen.host, logger = self.logger
         let fresh = try await NIOThreadPool.singleton.runIfActive {
             try ServerTLS.makeContext(settings, dataDirectory: dataDirectory, host: host, logger: logger)
         }
-        context.replaceTLS(fresh)
+        listener.replaceTLS(fresh)
         logger.notice("reloaded the TLS certificate: new connections get it, open ones keep theirs")
     }
 
     /// Connections accepted since start.
     public var acceptedConnections: Int {
-        running.withLockedValue { $0?.context.acceptedConnections.withLockedValue { $0 } } ?? 0
+        running.withLockedValue { $0?.listener.acceptedConnections.withLockedValue { $0 } } ?? 0
     }
 
     /// Bytes each open connection has queued for writing and not yet handed to the kernel: what
     /// a slow consumer costs the server (bounded by the outbound high-water mark plus one frame).
     public func queuedOutboundBytes() async -> [Int] {
-        guard let context = running.withLockedValue({ $0?.context }) else { return [] }
+        guard let listener = running.withLockedValue({ $0?.listener }) else { return [] }
         var queued: [Int] = []
-        for channel in context.connections {
+        for channel in listener.connections {
             if let bytes = try? await channel.getOption(.bufferedWritableBytes).get() { queued.append(bytes) }
         }
         return queued
     }
-
-    /// What a plaintext client on a TLS port gets: an Error frame it can read.
-    static let tlsRequired = RosterMessage.error(
-        WireError(.tlsRequired, "this port requires TLS: connect with --tls or --ca-file, or pin the server with `roster-client trust`").body
-    ).frame().encoded()
 }

@@ -1,4 +1,5 @@
 import NIOConcurrencyHelpers
+import RosterServerCore
 import ServiceLifecycle
 
 /// One part of a running server, a `Service` of the server's `ServiceGroup`: `RosterServer.start`

@@ -1,6 +1,7 @@
 import Foundation
 import RosterDomain
 import RosterProtocol
+import RosterServerCore
 import RosterStore
 
 /// One setting of `roster-server serve`, defined once: its name is the flag (`--NAME`), the
@@ -370,4 +371,11 @@ public enum ServerSettings {
         case .defaultValue: problem
         }
     }
+}
+
+extension ServerConfiguration {
+    /// Every setting outside its range, each as a sentence naming it (`ServerSettings` checks
+    /// each): `RosterServer.run` refuses a configuration with any, so a library caller gets the
+    /// same checks as the command.
+    public var problems: [String] { ServerSettings.all.compactMap { $0.problem(in: self) } }
 }

@@ -4,7 +4,10 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
 import RosterDomain
+import RosterHTTP
+import RosterNotifications
 import RosterProtocol
+import RosterServerCore
 import RosterStore
 import RosterStoreSQLite
 import RosterTLS
@@ -35,9 +38,9 @@ extension RosterServer {
     }
 
     private func start(into parts: inout StartedParts) async throws {
-        // The listener accepts nothing until the context exists (autoRead off until then).
-        let pending = NIOLockedValueBox<ServerContext?>(nil)
-        let channel = try await bind(context: pending)
+        // The listener accepts nothing until its connections' state exists (autoRead off until then).
+        let pending = NIOLockedValueBox<ProtocolConnections?>(nil)
+        let channel = try await bind(pending)
         parts.add(ServerPart("listening socket", stop: { try? await channel.close() }))
         // Loopback is what the socket is bound to, not what the name looks like: a name such as
         // "127.example.com" may resolve anywhere.
@@ -80,7 +83,7 @@ extension RosterServer {
         var runtimes: [String: TenantRuntime] = [:]
         for tenant in tenants {
             runtimes[tenant.state.tenant.id] = TenantRuntime(stored: tenant, clock: clock, historyLimit: configuration.limits.historySize,
-                                                             loops: loops, metrics: http?.metrics, work: work)
+                                                             loops: loops, metrics: http?.metrics?.counters, work: work)
         }
         let tokens = TokenRegistry(try await initialTokens(store: store, dataDirectory: dataDirectory, tenant: defaultTenant))
         let keyFile = configuration.secretsKeyFile ?? dataDirectory.secretsKey
@@ -98,12 +101,12 @@ extension RosterServer {
             tenant.restoreNotices(try await store.publishedNotices(tenantID: tenant.id, limit: TenantRuntime.keptNotices))
         }
 
-        let context = ServerContext(configuration: configuration, defaultTenant: defaultTenant, clock: clock, logger: logger, tenants: runtimes,
-                                    tokens: tokens, tls: tls, store: store, loops: loops, isLoopback: isLoopback,
-                                    metrics: http?.metrics, httpPort: httpChannel?.localAddress?.port,
-                                    notifier: notifier, work: work)
-        parts.add(ServerPart("change queues", stop: { await context.mutations.finish() }))
-        notifier.dispatcher.onPublished { [weak context] tenantID, notices in context?.tenant(tenantID)?.publishNotices(notices) }
+        let core = ServerCore(configuration: configuration, defaultTenant: defaultTenant, clock: clock, logger: logger, tenants: runtimes,
+                              tokens: tokens, store: store, metrics: http?.metrics?.counters, httpPort: httpChannel?.localAddress?.port,
+                              notifications: notifier, work: work)
+        let listener = ProtocolConnections(core: core, tls: tls, loops: loops, isLoopback: isLoopback)
+        parts.add(ServerPart("change queues", stop: { await core.mutations.finish() }))
+        notifier.dispatcher.onPublished { [weak core] tenantID, notices in core?.tenant(tenantID)?.publishNotices(notices) }
         if dataDirectory.deliveriesPaused {
             notifier.dispatcher.setPaused(true)
             logger.warning("""
@@ -112,25 +115,25 @@ extension RosterServer {
                 \(configuration.dataDirectory), then SIGHUP (systemctl reload) or a restart
                 """)
         }
-        for sweeper in context.sweepers { sweeper.loop.execute { sweeper.start() } }
+        for sweeper in listener.sweepers { sweeper.loop.execute { sweeper.start() } }
         parts.add(ServerPart("liveness sweepers", stop: {
-            for sweeper in context.sweepers { try? await sweeper.loop.submit { sweeper.stop() }.get() }
+            for sweeper in listener.sweepers { try? await sweeper.loop.submit { sweeper.stop() }.get() }
         }))
         for tenant in runtimes.values { tenant.startOnDutyTracking() }
-        parts.add(ServerPart("on-duty tracking", stop: { for tenant in context.tenants.values { tenant.stopOnDutyTracking() } }))
+        parts.add(ServerPart("on-duty tracking", stop: { for tenant in core.tenants.values { tenant.stopOnDutyTracking() } }))
 
         var demo: DemoRoster?
         if configuration.demo, let tenant = runtimes[ServerConfiguration.demoTenant] {
-            demo = DemoRoster(tenant: tenant, context: context)
+            demo = DemoRoster(tenant: tenant, core: core)
             try await demo?.seedIfEmpty()
         }
-        running.withLockedValue { $0 = Running(context: context, channel: channel, http: httpChannel) }
-        http?.serving(context, store: store)
-        pending.withLockedValue { $0 = context }
+        running.withLockedValue { $0 = Running(listener: listener, notifier: notifier, channel: channel, http: httpChannel) }
+        http?.serving(core, listener: listener, store: store)
+        pending.withLockedValue { $0 = listener }
         try await channel.setOption(.autoRead, value: true).get()
-        parts.add(connections(context: context, channel: channel, http: httpChannel))
+        parts.add(connections(listener, channel: channel, http: httpChannel))
         startedFully.withLockedValue { $0 = true }
-        for part in periodicParts(context: context, store: store, demo: demo) { parts.add(part) }
+        for part in periodicParts(listener: listener, store: store, demo: demo) { parts.add(part) }
 
         let address = channel.localAddress?.text ?? "?"
         logger.info("listening on \(address)\(tls == nil ? "" : " (TLS)")", metadata: ["tenants": "\(runtimes.keys.sorted())"])
@@ -199,11 +202,11 @@ extension RosterServer {
     /// The clients' side of a shutdown: no new connections, GoingAway to every open one (each
     /// with its own retry delay within the grace period, so they do not all reconnect to the
     /// next server at once), the grace period, then closed.
-    private func connections(context: ServerContext, channel: any Channel, http httpChannel: (any Channel)?) -> ServerPart {
+    private func connections(_ listener: ProtocolConnections, channel: any Channel, http httpChannel: (any Channel)?) -> ServerPart {
         let grace = configuration.limits.shutdownGrace.milliseconds
         let (http, logger) = (self.http, self.logger)
         return ServerPart("connections", stop: {
-            let children = context.connections
+            let children = listener.connections
             SystemdNotify.send("STOPPING=1")
             http?.stopping()
             logger.info("shutting down: GoingAway to \(children.count) connections, grace \(grace) ms")
@@ -220,12 +223,12 @@ extension RosterServer {
 
     /// Progress bookmarks, re-reading tokens and tenants, pruning the audit log, following the
     /// other nodes of a shared store, planning notifications, and the demo roller.
-    private func periodicParts(context: ServerContext, store: any RosterStore, demo: DemoRoster?) -> [ServerPart] {
-        let limits = configuration.limits, loops = Array(group.makeIterator())
+    private func periodicParts(listener: ProtocolConnections, store: any RosterStore, demo: DemoRoster?) -> [ServerPart] {
+        let limits = configuration.limits, loops = Array(group.makeIterator()), context = listener.core
         // A failed read is retried on the next tick; admin changes do not depend on it.
         let refresh: @Sendable () async -> Void = {
             do {
-                try await Self.refresh(context: context, store: store, loops: loops)
+                try await Self.refresh(listener: listener, store: store, loops: loops)
             } catch is CancellationError {
                 // The server is stopping: not a failed read.
             } catch {
@@ -252,11 +255,11 @@ extension RosterServer {
             parts.append(ServerPart("store follower", work: { await context.follow(signals, accessChanged: refresh) }))
             parts.append(ServerPart.every(limits.storeSync, "revision comparison") { await context.compareRevisions() })
         }
-        if let notifier = context.notifier {
+        if let notifications = context.notifications {
             parts.append(ServerPart("notification planning", work: {
                 await context.planNotifications()
                 while true {
-                    try await Task.sleep(for: notifier.settings.planAhead / 3)
+                    try await Task.sleep(for: notifications.planningInterval)
                     await context.planNotifications()
                 }
             }))
@@ -281,13 +284,14 @@ extension RosterServer {
 
     /// Picks up tokens and tenants changed by `roster-server token|tenant ...` while running, and
     /// closes the connections of tokens that were revoked.
-    private static func refresh(context: ServerContext, store: any RosterStore, loops: [any EventLoop]) async throws {
+    private static func refresh(listener: ProtocolConnections, store: any RosterStore, loops: [any EventLoop]) async throws {
+        let context = listener.core
         let stamp = context.tokens.stamp
         let revoked = context.tokens.replace(with: try await store.loadTokens(), loadedAfter: stamp)
         if !revoked.isEmpty {
             context.logger.notice("tokens revoked: \(revoked.joined(separator: ", ")); closing their connections")
             let event = CredentialRevokedEvent(tokenIDs: Set(revoked))
-            for channel in context.connections { channel.pipeline.fireUserInboundEventTriggered(event) }
+            for channel in listener.connections { channel.pipeline.fireUserInboundEventTriggered(event) }
         }
         let known = Set(context.tenants.keys)
         let ids = try await store.tenantIDs()
@@ -303,8 +307,8 @@ extension RosterServer {
         }
     }
 
-    /// Binds with autoRead off: connections wait in the kernel's backlog until `context` is set.
-    private func bind(context pending: NIOLockedValueBox<ServerContext?>) async throws -> any Channel {
+    /// Binds with autoRead off: connections wait in the kernel's backlog until `pending` is set.
+    private func bind(_ pending: NIOLockedValueBox<ProtocolConnections?>) async throws -> any Channel {
         let limits = configuration.limits
         do {
             return try await bootstrap(pending, limits: limits).bind(host: configuration.listen.host, port: configuration.listen.port).get()
@@ -313,7 +317,7 @@ extension RosterServer {
         }
     }
 
-    private func bootstrap(_ pending: NIOLockedValueBox<ServerContext?>, limits: ServerConfiguration.Limits) -> ServerBootstrap {
+    private func bootstrap(_ pending: NIOLockedValueBox<ProtocolConnections?>, limits: ServerConfiguration.Limits) -> ServerBootstrap {
         ServerBootstrap(group: group)
             .serverChannelOption(.autoRead, value: false)
             .serverChannelOption(.backlog, value: 4096)
@@ -327,10 +331,10 @@ extension RosterServer {
             .childChannelOption(.writeBufferWaterMark,
                                 value: .init(low: limits.outboundLowWaterMark, high: limits.outboundHighWaterMark))
             .childChannelInitializer { channel in
-                guard let context = pending.withLockedValue({ $0 }) else {
+                guard let listener = pending.withLockedValue({ $0 }) else {
                     return channel.eventLoop.makeFailedFuture(ChannelError.ioOnClosedChannel)
                 }
-                return channel.eventLoop.makeCompletedFuture { try context.configurePipeline(of: channel) }
+                return channel.eventLoop.makeCompletedFuture { try listener.configurePipeline(of: channel) }
             }
     }
 }

@@ -1,0 +1,320 @@
+import Foundation
+import NIOHTTP1
+import NIOConcurrencyHelpers
+import RosterDomain
+import RosterProtocol
+import RosterServerCore
+
+/// What the HTTP listener answers (docs/HTTP.md): health, metrics, and "who is on call" as JSON.
+/// The JSON answers are the protocol's own: each is the answer `Queries.answer` gives the same
+/// request over the protocol, shaped as JSON, so the two cannot disagree.
+struct HTTPAPI: Sendable {
+    /// A request as the routes see it.
+    struct Request: Sendable {
+        var method: String
+        var path: String
+        var query: [String: String]
+        var authorization: String?
+    }
+
+
+
+    struct Reply: Sendable {
+        var status: Int
+        var contentType: String
+        var body: [UInt8]
+        var headers: [(String, String)] = []
+    }
+
+    let side: HTTPSide
+
+    func respond(to request: Request) async -> Reply {
+        guard request.method == "GET" || request.method == "HEAD" else {
+            return Self.problem(405, "only GET is served here", headers: [("Allow", "GET, HEAD")])
+        }
+        switch request.path {
+        case "/livez":
+            return Self.text("ok\n")
+        case "/readyz":
+            switch await side.readiness() {
+            case .ready: return Self.text("ready\n")
+            case .notReady(let why): return Self.problem(503, why)
+            }
+        case "/metrics":
+            guard let metrics = side.metrics else { return Self.problem(404, "metrics are off") }
+            // Series that name tenants and schedules go to whom may see them: on a loopback
+            // listener everyone (development), elsewhere an admin token's own tenant only.
+            let scope: HTTPSide.ReadingScope
+            if side.isLoopback {
+                scope = .all
+            } else if let tenant = adminTenant(request) {
+                scope = .tenant(tenant)
+            } else {
+                scope = .serverOnly
+            }
+            let side = self.side
+            var readings: [MetricsRegistry.Reading] = []
+            if let work = side.context?.work {
+                guard let read = await work.run("", { side.readings(scope) }) else { return Self.problem(AdminOperations.busy) }
+                readings = read
+            }
+            return Reply(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: metrics.emit(readings: readings))
+        case "/v1/oncall":
+            return await authorized(request) { tenant in oncall(request, tenant: tenant) }
+        default:
+            if request.path.hasPrefix("/v1/calendar/"), request.path.hasSuffix(".ics") {
+                let token = String(request.path.dropFirst("/v1/calendar/".count).dropLast(".ics".count))
+                return await calendar(tokenText: token.removingPercentEncoding ?? token, request: request)
+            }
+            let parts = request.path.split(separator: "/", omittingEmptySubsequences: false)
+            if parts.count == 5, parts[1] == "v1", parts[2] == "people", parts[4] == "next", !parts[3].isEmpty {
+                let person = String(parts[3]).removingPercentEncoding ?? String(parts[3])
+                return await authorized(request) { tenant in next(person: person, request, tenant: tenant) }
+            }
+            return Self.problem(404, "no such resource: \(request.path) (see docs/HTTP.md)")
+        }
+    }
+
+    // MARK: Who is on call
+
+    /// Authenticates the bearer token, then works `body` out on the tenant work pool (it
+    /// resolves schedules): never on the event loop or the cooperative pool.
+    private func authorized(_ request: Request, _ body: @escaping @Sendable (TenantRuntime) -> Reply) async -> Reply {
+        guard let context = side.context else { return Self.problem(503, "starting: the tenants are not loaded yet") }
+        guard let header = request.authorization, header.lowercased().hasPrefix("bearer ") else {
+            return Self.problem(401, "send a token: Authorization: Bearer rst_...", headers: [("WWW-Authenticate", "Bearer")])
+        }
+        let now = context.clock.now()
+        guard let credential = context.tokens.authenticate(String(header.dropFirst(7)), now: now),
+              let tenant = context.tenant(credential.tenantID) else {
+            side.metrics?.counters.authenticationFailed()
+            return Self.problem(401, "authentication failed", headers: [("WWW-Authenticate", "Bearer error=\"invalid_token\"")])
+        }
+        do {
+            return try await context.work.run(tenant.id) { body(tenant) }
+        } catch {
+            return Self.problem(AdminOperations.busy)
+        }
+    }
+
+    /// The tenant of a usable admin token in the request's Authorization header, if any.
+    private func adminTenant(_ request: Request) -> String? {
+        guard let context = side.context, let header = request.authorization, header.lowercased().hasPrefix("bearer "),
+              let credential = context.tokens.authenticate(String(header.dropFirst(7)), now: context.clock.now()),
+              credential.role == .admin else { return nil }
+        return credential.tenantID
+    }
+
+    private func oncall(_ request: Request, tenant: TenantRuntime) -> Reply {
+        let view = tenant.view
+        let now = tenant.clock.now()
+        let at: UnixMillis
+        do { at = try Self.instant(request.query["at"], name: "at") ?? now } catch { return error.reply }
+        if request.query["from"] != nil || request.query["to"] != nil {
+            let from: UnixMillis, to: UnixMillis
+            do {
+                guard let start = try Self.instant(request.query["from"], name: "from"),
+                      let end = try Self.instant(request.query["to"], name: "to") else {
+                    return Self.problem(400, "give both from and to (ISO 8601), e.g. from=2026-12-01T00:00:00Z&to=2026-12-08T00:00:00Z")
+                }
+                (from, to) = (start, end)
+            } catch { return error.reply }
+            let query = RosterMessage.getFinalSchedule(.with {
+                $0.schedule = request.query["schedule"] ?? ""
+                $0.fromMs = from
+                $0.toMs = to
+            })
+            return shifts(Queries.answer(query, view: view, now: now), view: view)
+        }
+        let schedules: [ScheduleDefinition]
+        do { schedules = try view.state.schedules(named: request.query["schedule"]) } catch {
+            return Self.problem(WireError(error))
+        }
+        var answers: [OnCallJSON.Schedule] = []
+        for schedule in schedules {
+            let query = RosterMessage.getOnDuty(.with {
+                $0.schedule = schedule.id
+                $0.atMs = at
+            })
+            switch Queries.answer(query, view: view, now: now) {
+            case .success(.onDuty(let answer)): answers.append(OnCallJSON.Schedule(answer, schedule: schedule))
+            case .success(let other): return Self.problem(500, "unexpected answer \(other.type)")
+            case .failure(let error): return Self.problem(error)
+            }
+        }
+        return Self.json(OnCallJSON.Now(tenant: view.state.tenant.id, at: TimeText.iso8601(at), revision: view.revision,
+                                        epoch: String(view.epoch), schedules: answers))
+    }
+
+    private func next(person: String, _ request: Request, tenant: TenantRuntime) -> Reply {
+        let view = tenant.view
+        let now = tenant.clock.now()
+        let at: UnixMillis?
+        do { at = try Self.instant(request.query["at"], name: "at") } catch { return error.reply }
+        let query = RosterMessage.getNextOnDuty(.with {
+            $0.employee = person
+            $0.schedule = request.query["schedule"] ?? ""
+            if let at { $0.atMs = at }
+        })
+        return shifts(Queries.answer(query, view: view, now: now), view: view)
+    }
+
+    private func shifts(_ answer: Result<RosterMessage, WireError>, view: TenantRuntime.View) -> Reply {
+        switch answer {
+        case .success(.finalSchedule(let final)):
+            return Self.json(OnCallJSON.Shifts(
+                revision: final.revision, epoch: String(final.epoch), truncated: final.truncated,
+                shifts: final.shifts.map { OnCallJSON.Shift($0, scheduleName: view.state.schedules[$0.scheduleID]?.name ?? $0.scheduleID) }))
+        case .success(let other): return Self.problem(500, "unexpected answer \(other.type)")
+        case .failure(let error): return Self.problem(error)
+        }
+    }
+
+    private static func instant(_ text: String?, name: String) throws(Reply.Refusal) -> UnixMillis? {
+        guard let text else { return nil }
+        guard let instant = TimeText.parseISO8601(text) else {
+            throw Reply.Refusal(problem(400, "\(name) is not an ISO 8601 instant: \"\(text)\" (e.g. 2026-12-01T09:00:00Z)"))
+        }
+        return instant
+    }
+
+    // MARK: Replies
+
+    static func text(_ text: String, status: Int = 200) -> Reply {
+        Reply(status: status, contentType: "text/plain; charset=utf-8", body: Array(text.utf8))
+    }
+
+    static func json<T: Encodable>(_ value: T) -> Reply {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Reply(status: 200, contentType: "application/json", body: Array((try? encoder.encode(value)) ?? Data("{}".utf8)))
+    }
+
+    /// An RFC 9457 problem.
+    static func problem(_ status: Int, _ detail: String, headers: [(String, String)] = []) -> Reply {
+        struct Problem: Encodable { var type = "about:blank"; var title: String; var status: Int; var detail: String }
+        var reply = json(Problem(title: reason(status), status: status, detail: detail))
+        reply.status = status
+        reply.contentType = "application/problem+json"
+        reply.headers = headers
+        return reply
+    }
+
+    static func problem(_ error: WireError) -> Reply {
+        let status: Int
+        switch error.body.code {
+        case .notFound: status = 404
+        case .invalidArgument, .protocolViolation: status = 400
+        case .permissionDenied: status = 403
+        case .unauthenticated: status = 401
+        case .resourceExhausted: status = 429
+        case .unavailable: status = 503
+        default: status = 500
+        }
+        return problem(status, error.body.message)
+    }
+
+    static func reason(_ status: Int) -> String {
+        switch status {
+        case 200: "OK"
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 405: "Method Not Allowed"
+        case 429: "Too Many Requests"
+        case 503: "Service Unavailable"
+        default: "Internal Server Error"
+        }
+    }
+}
+
+extension HTTPAPI.Reply {
+    /// A request refused before it was answered: the problem to send.
+    struct Refusal: Error {
+        var reply: HTTPAPI.Reply
+        init(_ reply: HTTPAPI.Reply) { self.reply = reply }
+    }
+}
+
+/// The JSON shapes of /v1 (docs/HTTP.md).
+enum OnCallJSON {
+    struct Person: Encodable {
+        var id, name, email, phone: String
+        var role: String?
+        var shiftStart, shiftEnd: String
+
+        init(_ wire: Roster_V1_OnDutyPerson) {
+            id = wire.employee.id
+            name = wire.employee.firstName + " " + wire.employee.lastName
+            email = wire.employee.email
+            phone = wire.employee.phone
+            role = wire.shift.role.isEmpty ? nil : wire.shift.role
+            shiftStart = TimeText.iso8601(wire.shift.startMs)
+            shiftEnd = TimeText.iso8601(wire.shift.endMs)
+        }
+    }
+
+    struct Schedule: Encodable {
+        var id, name, timeZone: String
+        var onDuty: [Person]
+        /// When `onDuty` next changes; nil: not as planned now.
+        var until: String?
+        var next: [Person]
+
+        init(_ wire: Roster_V1_OnDutyResponse, schedule: ScheduleDefinition) {
+            id = schedule.id
+            name = schedule.name
+            timeZone = schedule.zone
+            onDuty = wire.current.map(Person.init)
+            until = wire.hasUntilMs ? TimeText.iso8601(wire.untilMs) : nil
+            next = wire.next.map(Person.init)
+        }
+    }
+
+    struct Now: Encodable {
+        var tenant, at: String
+        var revision: UInt64
+        var epoch: String
+        var schedules: [Schedule]
+    }
+
+    struct Shift: Encodable {
+        var id, scheduleId, schedule, employeeId, employee, start, end, source, sourceId: String
+
+        init(_ wire: Roster_V1_ResolvedShift, scheduleName: String) {
+            id = wire.id
+            scheduleId = wire.scheduleID
+            schedule = scheduleName
+            employeeId = wire.employeeID
+            employee = wire.employee.firstName + " " + wire.employee.lastName
+            start = TimeText.iso8601(wire.startMs)
+            end = TimeText.iso8601(wire.endMs)
+            switch wire.sourceKind {
+            case .rotation: source = "rotation"
+            case .shift: source = "shift"
+            case .override: source = "override"
+            default: source = "unknown"
+            }
+            sourceId = wire.sourceID
+        }
+    }
+
+    struct Shifts: Encodable {
+        var revision: UInt64
+        var epoch: String
+        var truncated: Bool
+        var shifts: [Shift]
+    }
+}
+
+extension HTTPAPI.Request {
+    /// The request a head asks for: its path and query (the last of a repeated name wins).
+    init(_ head: HTTPRequestHead) {
+        let components = URLComponents(string: head.uri)
+        var query: [String: String] = [:]
+        for item in components?.queryItems ?? [] { query[item.name] = item.value ?? "" }
+        self.init(method: head.method.rawValue, path: components?.path ?? head.uri, query: query,
+                  authorization: head.headers.first(name: "authorization"))
+    }
+}

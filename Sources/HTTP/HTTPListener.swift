@@ -1,0 +1,279 @@
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import RosterDomain
+import RosterProtocol
+import RosterServerCore
+import RosterStore
+import RosterTLS
+
+/// What the HTTP listener knows of its server: nothing while starting (health says so), then
+/// the server's core and its protocol listener (whose TLS, replaced on SIGHUP, this listener
+/// shares); its metrics from the first moment.
+package final class HTTPSide: Sendable {
+    package enum Readiness: Equatable { case ready, notReady(String) }
+
+    package let metrics: MetricsRegistry?
+    private let state = NIOLockedValueBox<(core: ServerCore?, listener: ProtocolConnections?, store: (any RosterStore)?, stopping: Bool)>(
+        (nil, nil, nil, false))
+    private let loopback = NIOLockedValueBox(false)
+
+    package init(metrics: MetricsRegistry?) { self.metrics = metrics }
+
+    /// Whether the listener is bound to a loopback address (development: every metric is shown).
+    package var isLoopback: Bool {
+        get { loopback.withLockedValue { $0 } }
+        set { loopback.withLockedValue { $0 = newValue } }
+    }
+
+    /// Which tenant-labelled series a scrape gets.
+    enum ReadingScope: Sendable {
+        case all, tenant(String), serverOnly
+    }
+
+    /// Coverage gaps per tenant, walked at most once a minute or revision (a minutely rotation
+    /// has 10,080 handoffs in a week).
+    private let gaps = NIOLockedValueBox<[String: (revision: UInt64, at: UnixMillis, count: Int)]>([:])
+
+    private func coverageGaps(_ tenant: TenantRuntime, revision: UInt64, now: UnixMillis) -> Int {
+        if let cached = gaps.withLockedValue({ $0[tenant.id] }), cached.revision == revision, now - cached.at < 60_000 {
+            return cached.count
+        }
+        let count = tenant.schedulesWithCoverageGap(now: now)
+        gaps.withLockedValue { $0[tenant.id] = (revision, now, count) }
+        return count
+    }
+
+    var context: ServerCore? { state.withLockedValue { $0.stopping ? nil : $0.core } }
+
+    /// The TLS new connections get: the protocol listener's current one.
+    var currentTLS: TLSContext? { state.withLockedValue { $0.listener?.tls } }
+
+    package func serving(_ core: ServerCore, listener: ProtocolConnections?, store: any RosterStore) {
+        state.withLockedValue { $0.core = core; $0.listener = listener; $0.store = store }
+    }
+    package func stopping() { state.withLockedValue { $0.stopping = true } }
+
+    /// Ready: every tenant loaded and the store takes writes (a write lock taken and given back).
+    package func readiness() async -> Readiness {
+        let (context, store, stopping) = state.withLockedValue { ($0.core, $0.store, $0.stopping) }
+        if stopping { return .notReady("stopping") }
+        guard context != nil, let store else { return .notReady("starting: the tenants are not loaded yet") }
+        do {
+            try await store.checkWritable()
+        } catch {
+            return .notReady("the store does not take writes: \(error)")
+        }
+        return .ready
+    }
+
+    /// The gauges read at scrape time: each tenant's revision, and per schedule the people on
+    /// duty and the seconds until the next handoff.
+    func readings(_ scope: ReadingScope = .all) -> [MetricsRegistry.Reading] {
+        guard let context else { return [] }
+        let now = context.clock.now()
+        var readings: [MetricsRegistry.Reading] = []
+        for tenant in context.tenants.values.sorted(by: { $0.id < $1.id }) {
+            switch scope {
+            case .all: break
+            case .tenant(let id): guard tenant.id == id else { continue }
+            case .serverOnly: continue
+            }
+            let view = tenant.view
+            readings.append(.init(name: "roster_revision", help: "The tenant's current revision.",
+                                  labels: [("tenant", tenant.id)], value: Double(view.revision)))
+            for schedule in view.state.sortedSchedules {
+                guard let index = view.indexes[schedule.id] else { continue }
+                let lookup = index.lookup(at: now)
+                let labels = [("tenant", tenant.id), ("schedule", schedule.name)]
+                readings.append(.init(name: "roster_on_duty_people", help: "People on duty on the schedule now.",
+                                      labels: labels, value: Double(lookup.current.count)))
+                if let until = lookup.until {
+                    readings.append(.init(name: "roster_next_handoff_seconds", help: "Seconds until the schedule's on-duty set next changes.",
+                                          labels: labels, value: Double(until - now) / 1000))
+                }
+            }
+            readings.append(.init(name: "roster_schedules_with_coverage_gap",
+                                  help: "Schedules with nobody on duty at some moment of the next 7 days.",
+                                  labels: [("tenant", tenant.id)], value: Double(coverageGaps(tenant, revision: view.revision, now: now))))
+        }
+        return readings
+    }
+}
+
+/// The HTTP listener (`--http-listen`): NIOHTTP1 behind the same TLS as the protocol port when
+/// not on loopback. Each request is answered by `HTTPAPI`, its heavy work on the tenant work
+/// pool. Bounded like the protocol port: at most `httpMaxConnections` open (then 503 and close),
+/// a deadline for the TLS handshake and each request's head and body (`httpHeaderTimeout`) and
+/// for the time between requests (`httpIdleTimeout`), a cap on body bytes; HTTP/1.1 pipelining
+/// is answered one request at a time (NIO's pipelining handler stops reading meanwhile).
+package enum HTTPListener {
+    package static func bind(_ address: HostPort, group: any EventLoopGroup, side: HTTPSide, tls: TLSContext?,
+                             limits: ServerConfiguration.Limits) async throws -> any Channel {
+        let api = HTTPAPI(side: side)
+        let open = NIOLockedValueBox(0)
+        let timing = HTTPHandler.Timing(header: TimeAmount(limits.httpHeaderTimeout), idle: TimeAmount(limits.httpIdleTimeout),
+                                        maxBodyBytes: limits.httpMaxBodyBytes)
+        do {
+            return try await ServerBootstrap(group: group)
+                .serverChannelOption(.backlog, value: 256)
+                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                .childChannelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        let admitted = open.withLockedValue { count in
+                            guard count < limits.httpMaxConnections else { return false }
+                            count += 1
+                            return true
+                        }
+                        guard admitted else {
+                            side.metrics?.counters.httpRefused()
+                            try channel.pipeline.syncOperations.addHandler(HTTPRefusingHandler(plaintext: tls == nil))
+                            return
+                        }
+                        channel.closeFuture.whenComplete { _ in open.withLockedValue { $0 -= 1 } }
+                        // The server's current certificate once it serves (SIGHUP may replace it).
+                        if let tls = tls.map({ side.currentTLS ?? $0 }) {
+                            try channel.pipeline.syncOperations.addHandler(try TLSHandler(context: tls))
+                        }
+                        try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
+                        try channel.pipeline.syncOperations.addHandler(HTTPHandler(api: api, timing: timing))
+                    }
+                }
+                .bind(host: address.host, port: address.port).get()
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            throw ServerStartError.addressInUse(address.description + " (HTTP)")
+        }
+    }
+}
+
+/// What an HTTP connection past the cap gets: on plaintext a 503 it can read, then the close.
+final class HTTPRefusingHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+    private let plaintext: Bool
+
+    init(plaintext: Bool) { self.plaintext = plaintext }
+
+    func channelActive(context: ChannelHandlerContext) {
+        guard plaintext else { return context.close(promise: nil) }
+        let body = "too many connections; try again shortly\n"
+        let text = "HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nRetry-After: 1\r\n"
+            + "Content-Type: text/plain; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body
+        context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(string: text)))
+            .assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {}
+}
+
+/// One HTTP connection: gathers a request, has `HTTPAPI` answer it, writes the reply. Its one
+/// timer is the deadline of what it waits for: the first request's head (TLS handshake included)
+/// or the next one's (idle), or the rest of a request whose head came; a request being answered
+/// has none.
+final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    struct Timing: Sendable {
+        var header: TimeAmount
+        var idle: TimeAmount
+        var maxBodyBytes: Int
+    }
+
+    private let api: HTTPAPI
+    private let timing: Timing
+    private var head: HTTPRequestHead?
+    private var bodyBytes = 0
+    private var deadline: Scheduled<Void>?
+
+    init(api: HTTPAPI, timing: Timing) {
+        self.api = api
+        self.timing = timing
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { arm(timing.header, context: context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        arm(timing.header, context: context)
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        deadline?.cancel()
+        deadline = nil
+        context.fireChannelInactive()
+    }
+
+    private func arm(_ time: TimeAmount, context: ChannelHandlerContext) {
+        deadline?.cancel()
+        deadline = context.eventLoop.assumeIsolated().scheduleTask(in: time) { context.close(promise: nil) }
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            self.head = head
+            bodyBytes = 0
+            arm(timing.header, context: context)  // the rest of the request comes within it
+        case .body(let part):
+            bodyBytes += part.readableBytes
+            if bodyBytes > timing.maxBodyBytes { context.close(promise: nil) }  // nothing here takes a body
+        case .end:
+            guard let head else { return }
+            self.head = nil
+            deadline?.cancel()
+            deadline = nil
+            let request = HTTPAPI.Request(head)
+            let api = self.api, loop = context.eventLoop
+            let promise = loop.makePromise(of: HTTPAPI.Reply.self)
+            promise.completeWithTask { await api.respond(to: request) }
+            promise.futureResult.assumeIsolated().whenSuccess { reply in
+                self.write(reply, for: head, context: context)
+            }
+        }
+    }
+
+    private func write(_ reply: HTTPAPI.Reply, for request: HTTPRequestHead, context: ChannelHandlerContext) {
+        var headers = HTTPHeaders([("Content-Type", reply.contentType), ("Content-Length", "\(reply.body.count)"),
+                                   ("Cache-Control", "no-store")])
+        for (name, value) in reply.headers { headers.add(name: name, value: value) }
+        let keepAlive = request.isKeepAlive
+        if !keepAlive { headers.add(name: "Connection", value: "close") }
+        let head = HTTPResponseHead(version: request.version, status: HTTPResponseStatus(statusCode: reply.status), headers: headers)
+        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        if request.method != .HEAD {
+            context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: reply.body)))), promise: nil)
+        }
+        let done = context.writeAndFlushPromise()
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: done)
+        if keepAlive {
+            // The reply must be taken within the idle time too: a peer that never reads is closed.
+            arm(timing.idle, context: context)
+        } else {
+            done.futureResult.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+        }
+    }
+}
+
+extension ChannelHandlerContext {
+    fileprivate func writeAndFlushPromise() -> EventLoopPromise<Void> { eventLoop.makePromise() }
+}
+
+extension TenantRuntime {
+    /// How many schedules have nobody on duty at some moment of the next 7 days. The default
+    /// schedule counts only when it has one-off shifts (a tenant that plans with schedules
+    /// leaves it empty).
+    func schedulesWithCoverageGap(now: UnixMillis) -> Int {
+        let view = self.view
+        let week: UnixMillis = 7 * 86_400_000
+        let defaultInUse = view.state.shifts.values.contains { $0.scheduleID.isEmpty || $0.scheduleID == ScheduleDefinition.defaultID }
+        return view.indexes.filter { id, index in
+            (id != ScheduleDefinition.defaultID || defaultInUse) && index.firstGap(from: now, to: now + week) != nil
+        }.count
+    }
+}

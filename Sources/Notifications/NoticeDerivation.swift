@@ -1,0 +1,222 @@
+import RosterDomain
+import RosterServerCore
+import RosterStore
+
+
+/// Derives notification events from the plan: pure functions of states, instants and rules, so
+/// that the same inputs always give the same events with the same ids.
+struct NoticeDerivation {
+    var tenantID: String
+    var settings: ServerConfiguration.NotificationSettings
+
+    private static let day: UnixMillis = 86_400_000
+    /// At most this many resolved shifts, or handoffs, are looked at per schedule and derivation.
+    static let maxShifts = 2_000
+
+    // MARK: Written with a change
+
+    /// The events an admin change causes at `now`: on-duty sets it altered, each affected person's
+    /// shifts gained, lost or moved within the horizon, and gaps it opened within `gapDays`.
+    func afterChange(previous: RosterState, current: RosterState, schedules: Set<String>, revision: UInt64,
+                     now: UnixMillis, actor: String, wanted: Set<NotificationType>) -> [NotificationEvent] {
+        var events: [NotificationEvent] = []
+        let ids = schedules.sorted()
+        // Building an on-duty index is most of the cost: one per schedule and state, shared by
+        // the on-duty comparison and the gaps.
+        var indexes: [String: (before: ScheduleOnDutyIndex?, after: ScheduleOnDutyIndex?)] = [:]
+        if wanted.contains(.onDutyChanged) || wanted.contains(.coverageGap) {
+            for id in ids { indexes[id] = (previous.onDutyIndex(of: id, around: now), current.onDutyIndex(of: id, around: now)) }
+        }
+        if wanted.contains(.onDutyChanged) {
+            for id in ids {
+                guard let change = OnDutyTracker.change(scheduleID: id, before: indexes[id]?.before, after: indexes[id]?.after,
+                                                        at: now) else { continue }
+                events.append(onDutyChanged(change, state: current, revision: revision, key: "rev:\(revision):on-duty:\(id)",
+                                            planned: false))
+            }
+        }
+        if wanted.contains(.shiftsChanged) {
+            events += shiftsChanged(previous: previous, current: current, schedules: ids, revision: revision, now: now, actor: actor)
+        }
+        if wanted.contains(.coverageGap) {
+            let end = now + UnixMillis(settings.gapDays) * Self.day
+            for id in ids {
+                let known = Set(gaps(of: indexes[id]?.before, from: now, to: end).map(\.key))
+                for gap in gaps(of: indexes[id]?.after, from: now, to: end) where !known.contains(gap.key) {
+                    events.append(coverageGap(gap, scheduleID: id, state: current, revision: revision, due: now, planned: false))
+                }
+            }
+        }
+        return events
+    }
+
+    private func shiftsChanged(previous: RosterState, current: RosterState, schedules: [String], revision: UInt64,
+                               now: UnixMillis, actor: String) -> [NotificationEvent] {
+        let end = now + UnixMillis(settings.changeHorizonDays) * Self.day
+        typealias Entry = NotificationPayload.ShiftChange
+        // A rotation handing off every few minutes has tens of thousands of shifts in the
+        // horizon: each schedule is compared over its first `maxShifts` of them at most, the
+        // same stretch before and after (up to the earlier cut).
+        var resolvedBefore: [String: [ResolvedShift]] = [:], resolvedAfter: [String: [ResolvedShift]] = [:]
+        for id in schedules {
+            var cut = end
+            for (state, isBefore) in [(previous, true), (current, false)] {
+                guard let definition = state.definition(of: id, from: now, to: end),
+                      let resolved = try? ScheduleResolver.resolve(definition, from: now, to: end, limit: Self.maxShifts) else { continue }
+                if resolved.truncated, let last = resolved.shifts.last { cut = min(cut, last.start) }
+                if isBefore { resolvedBefore[id] = resolved.shifts } else { resolvedAfter[id] = resolved.shifts }
+            }
+            resolvedBefore[id] = resolvedBefore[id]?.filter { $0.start < cut }
+            resolvedAfter[id] = resolvedAfter[id]?.filter { $0.start < cut }
+        }
+        func byPerson(_ state: RosterState, _ resolvedShifts: [String: [ResolvedShift]]) -> [String: [String: Entry]] {
+            var found: [String: [String: Entry]] = [:]
+            for id in schedules {
+                guard let definition = state.schedules[id], let resolved = resolvedShifts[id] else { continue }
+                // A shift is the same one before and after when it comes from the same source (a
+                // one-off shift's id, a rotation's turn, an override) for the same person: then a
+                // change of times is a move. Stretches cut from one source are told apart by order.
+                var seen: [String: Int] = [:]
+                for shift in resolved.sorted(by: { $0.start < $1.start }) {
+                    let source = "\(id)\u{1F}\(shift.source)\u{1F}\(shift.employeeID)"
+                    let ordinal = seen[source, default: 0]
+                    seen[source] = ordinal + 1
+                    let entry = Entry(schedule: id, scheduleName: definition.name,
+                                      shift: .init(start: shift.start, end: shift.end), previously: nil)
+                    found[shift.employeeID, default: [:]]["\(source)\u{1F}\(ordinal)"] = entry
+                }
+            }
+            return found
+        }
+        let before = byPerson(previous, resolvedBefore), after = byPerson(current, resolvedAfter)
+        var events: [NotificationEvent] = []
+        for person in Set(before.keys).union(after.keys).sorted() {
+            let old = before[person] ?? [:], new = after[person] ?? [:]
+            var gained: [Entry] = [], lost: [Entry] = [], moved: [Entry] = []
+            for (key, entry) in new {
+                if let was = old[key] {
+                    if was.shift != entry.shift {
+                        var change = entry
+                        change.previously = was.shift
+                        moved.append(change)
+                    }
+                } else {
+                    gained.append(entry)
+                }
+            }
+            for (key, entry) in old where new[key] == nil { lost.append(entry) }
+            guard !(gained.isEmpty && lost.isEmpty && moved.isEmpty) else { continue }
+            let order: (Entry, Entry) -> Bool = { ($0.shift.startMs, $0.schedule) < ($1.shift.startMs, $1.schedule) }
+            let name = (current.employees[person] ?? previous.employees[person])?.fullName ?? person
+            let data = NotificationPayload.ShiftsChanged(person: .init(id: person, name: name), by: actor,
+                                                         gained: gained.sorted(by: order), lost: lost.sorted(by: order),
+                                                         moved: moved.sorted(by: order))
+            let schedule = Set((gained + lost + moved).map(\.schedule))
+            events.append(NotificationEvent(type: .shiftsChanged, tenantID: tenantID, key: "rev:\(revision):shifts:\(person)",
+                                            revision: revision, about: now, due: now, planned: false,
+                                            scheduleIDs: schedule.sorted(), people: [person], data: data))
+        }
+        return events
+    }
+
+    // MARK: Written ahead of time
+
+    /// The time-driven events due in [from, to) under `state`: handoffs, reminders, and gaps that
+    /// come within `gapDays`.
+    /// `schedules`: only those (the ones a change touched); nil: every schedule.
+    func planned(state: RosterState, revision: UInt64, from: UnixMillis, to: UnixMillis, rules: [ReminderRule],
+                 wanted: Set<NotificationType>, schedules: Set<String>?) -> [NotificationEvent] {
+        guard from < to else { return [] }
+        var events: [NotificationEvent] = []
+        for schedule in state.sortedSchedules where schedules?.contains(schedule.id) ?? true {
+            let id = schedule.id
+            if wanted.contains(.onDutyChanged), let index = state.onDutyIndex(of: id, around: from) {
+                for change in OnDutyTracker.handoffs(scheduleID: id, in: index, from: from, to: to) {
+                    let people = change.current.currentEmployeeIDs.sorted().joined(separator: ",")
+                    events.append(onDutyChanged(change, state: state, revision: revision,
+                                                key: "handoff:\(id):\(change.at):\(people)", planned: true))
+                }
+            }
+            if wanted.contains(.coverageGap) {
+                let ahead = UnixMillis(settings.gapDays) * Self.day
+                // From just before the window, so that a gap already under way there (announced
+                // by the window before, with its true start) is not taken as starting at its edge.
+                for gap in gaps(in: state, scheduleID: id, from: from + ahead - 1, to: to + ahead) where gap.start >= from + ahead {
+                    events.append(coverageGap(gap, scheduleID: id, state: state, revision: revision, due: gap.start - ahead, planned: true))
+                }
+            }
+        }
+        if wanted.contains(.shiftStarting) {
+            events += reminders(state: state, revision: revision, from: from, to: to, rules: rules, schedules: schedules)
+        }
+        return events
+    }
+
+    private func reminders(state: RosterState, revision: UInt64, from: UnixMillis, to: UnixMillis,
+                           rules: [ReminderRule], schedules only: Set<String>?) -> [NotificationEvent] {
+        var events: [NotificationEvent] = []
+        for rule in rules {
+            let schedules = rule.scheduleID.isEmpty ? state.sortedSchedules.map(\.id) : [rule.scheduleID]
+            for id in schedules where only?.contains(id) ?? true {
+                // Shifts that start up to the rule's reach after the window, whose reminder may fall in it.
+                guard let definition = state.definition(of: id, from: from, to: to + rule.reach),
+                      let resolved = try? ScheduleResolver.resolve(definition, from: from, to: to + rule.reach) else { continue }
+                for shift in resolved where rule.personID.isEmpty || shift.employeeID == rule.personID {
+                    guard shift.start >= from, let due = rule.due(start: shift.start, scheduleZone: definition.zone),
+                          due >= from, due < to, due < shift.start else { continue }
+                    let name = state.employees[shift.employeeID]?.fullName ?? shift.employeeID
+                    let data = NotificationPayload.ShiftStarting(
+                        schedule: .init(id: id, name: definition.name), person: .init(id: shift.employeeID, name: name),
+                        shift: .init(start: shift.start, end: shift.end), reminder: rule.description)
+                    events.append(NotificationEvent(
+                        type: .shiftStarting, tenantID: tenantID,
+                        key: "starting:\(id):\(shift.employeeID):\(shift.start):\(rule.id)", revision: revision,
+                        about: shift.start, due: due, planned: true, scheduleIDs: [id], people: [shift.employeeID], data: data))
+                }
+            }
+        }
+        return events
+    }
+
+    // MARK: Parts
+
+    private func onDutyChanged(_ change: OnDutyChange, state: RosterState, revision: UInt64, key: String,
+                               planned: Bool) -> NotificationEvent {
+        func people(_ shifts: [Shift]) -> [NotificationPayload.Person] {
+            shifts.map { .init(id: $0.employeeID, name: state.employees[$0.employeeID]?.fullName ?? $0.employeeID) }
+        }
+        let (scheduleID, previous, current) = (change.scheduleID, change.previous, change.current)
+        let data = NotificationPayload.OnDutyChanged(
+            schedule: .init(id: scheduleID, name: state.schedules[scheduleID]?.name ?? scheduleID), cause: change.cause,
+            previous: people(previous.current), current: people(current.current),
+            until: current.until.map(Timestamp.iso8601), untilMs: current.until, next: people(current.next))
+        let concerned = Set(previous.currentEmployeeIDs).union(current.currentEmployeeIDs).sorted()
+        return NotificationEvent(type: .onDutyChanged, tenantID: tenantID, key: key, revision: revision, about: change.at,
+                                 due: change.at, planned: planned, scheduleIDs: [scheduleID], people: concerned, data: data)
+    }
+
+    struct Gap {
+        var start: UnixMillis
+        var end: UnixMillis?
+        var key: String { "\(start):\(end.map(String.init) ?? "open")" }
+    }
+
+    /// The stretches in [from, to) with nobody on duty (one that began before `from` starts there).
+    func gaps(in state: RosterState, scheduleID: String, from: UnixMillis, to: UnixMillis) -> [Gap] {
+        gaps(of: state.onDutyIndex(of: scheduleID, around: from), from: from, to: to)
+    }
+
+    func gaps(of index: ScheduleOnDutyIndex?, from: UnixMillis, to: UnixMillis) -> [Gap] {
+        guard let index else { return [] }
+        return index.timeline(from: from, to: to, maxSteps: Self.maxShifts).filter(\.current.isEmpty).map { Gap(start: $0.at, end: $0.until) }
+    }
+
+    private func coverageGap(_ gap: Gap, scheduleID: String, state: RosterState, revision: UInt64, due: UnixMillis,
+                             planned: Bool) -> NotificationEvent {
+        let data = NotificationPayload.CoverageGap(
+            schedule: .init(id: scheduleID, name: state.schedules[scheduleID]?.name ?? scheduleID),
+            start: Timestamp.iso8601(gap.start), startMs: gap.start, end: gap.end.map(Timestamp.iso8601), endMs: gap.end)
+        return NotificationEvent(type: .coverageGap, tenantID: tenantID, key: "gap:\(scheduleID):\(gap.key)", revision: revision,
+                                 about: gap.start, due: due, planned: planned, scheduleIDs: [scheduleID], people: [], data: data)
+    }
+}

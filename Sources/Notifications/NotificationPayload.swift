@@ -1,0 +1,160 @@
+import Foundation
+import RosterDomain
+import RosterServerCore
+import RosterStore
+
+extension NotificationEvent {
+    /// - Parameter planned: a time-driven event written ahead of `due`, which a plan change
+    ///   may withdraw; the others are written with the change that caused them.
+    init(type: NotificationType, tenantID: String, key: String, revision: UInt64, about: UnixMillis, due: UnixMillis,
+         planned: Bool, scheduleIDs: [String], people: [String], data: some Encodable) {
+        let id = Self.id(tenantID: tenantID, key: key)
+        self.init(id: id, type: type, tenantID: tenantID, revision: revision, about: about, due: due, planned: planned,
+                  scheduleIDs: scheduleIDs, people: people,
+                  payload: NotificationPayload.encode(id: id, type: type, tenantID: tenantID, revision: revision, about: about, data: data))
+    }
+}
+
+/// The JSON of an event: an envelope (id, type, tenant, revision, about) around `data`.
+enum NotificationPayload {
+    struct Envelope<Body: Encodable>: Encodable {
+        var id: String
+        var type: String
+        var tenant: String
+        var revision: UInt64
+        var about: String
+        var aboutMs: Int64
+        var data: Body
+
+        enum CodingKeys: String, CodingKey {
+            case id, type, tenant, revision, about, data
+            case aboutMs = "about_ms"
+        }
+    }
+
+    static func encode(id: String, type: NotificationType, tenantID: String, revision: UInt64, about: UnixMillis,
+                       data: some Encodable) -> Data {
+        let envelope = Envelope(id: id, type: type.rawValue, tenant: tenantID, revision: revision,
+                                about: Timestamp.iso8601(about), aboutMs: about, data: data)
+        // Sorted keys: the same event always has the same bytes, and so the same signature input.
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try! encoder.encode(envelope)
+    }
+
+    struct Person: Encodable, Hashable {
+        var id: String
+        var name: String
+    }
+
+    struct ScheduleRef: Encodable {
+        var id: String
+        var name: String
+    }
+
+    struct Stretch: Encodable, Hashable {
+        var start: String
+        var end: String
+        var startMs: Int64
+        var endMs: Int64
+
+        init(start: UnixMillis, end: UnixMillis) {
+            self.start = Timestamp.iso8601(start)
+            self.end = Timestamp.iso8601(end)
+            startMs = start
+            endMs = end
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case start, end
+            case startMs = "start_ms"
+            case endMs = "end_ms"
+        }
+    }
+
+    struct OnDutyChanged: Encodable {
+        var schedule: ScheduleRef
+        /// Written as its notice name: "handoff" for a boundary.
+        var cause: OnDutyCause
+        var previous: [Person]
+        var current: [Person]
+        var until: String?
+        var untilMs: Int64?
+        var next: [Person]
+
+        enum CodingKeys: String, CodingKey {
+            case schedule, cause, previous, current, until, next
+            case untilMs = "until_ms"
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(schedule, forKey: .schedule)
+            try container.encode(cause.noticeName, forKey: .cause)
+            try container.encode(previous, forKey: .previous)
+            try container.encode(current, forKey: .current)
+            try container.encodeIfPresent(until, forKey: .until)
+            try container.encodeIfPresent(untilMs, forKey: .untilMs)
+            try container.encode(next, forKey: .next)
+        }
+    }
+
+    struct ShiftStarting: Encodable {
+        var schedule: ScheduleRef
+        var person: Person
+        var shift: Stretch
+        var reminder: String
+    }
+
+    struct ShiftChange: Encodable, Hashable {
+        var schedule: String
+        var scheduleName: String
+        var shift: Stretch
+        var previously: Stretch?
+
+        enum CodingKeys: String, CodingKey {
+            case schedule, shift, previously
+            case scheduleName = "schedule_name"
+        }
+    }
+
+    struct ShiftsChanged: Encodable {
+        var person: Person
+        var by: String
+        var gained: [ShiftChange]
+        var lost: [ShiftChange]
+        var moved: [ShiftChange]
+    }
+
+    struct CoverageGap: Encodable {
+        var schedule: ScheduleRef
+        var start: String
+        var startMs: Int64
+        /// nil: nobody is on duty from `start` on, as far as the plan goes.
+        var end: String?
+        var endMs: Int64?
+
+        enum CodingKeys: String, CodingKey {
+            case schedule, start, end
+            case startMs = "start_ms"
+            case endMs = "end_ms"
+        }
+    }
+
+    struct Ping: Encodable {
+        var webhook: String
+    }
+}
+
+/// RFC 3339 UTC instants with milliseconds only when there are any.
+enum Timestamp {
+    static func iso8601(_ millis: UnixMillis) -> String {
+        // Whole seconds through Foundation, milliseconds by integer arithmetic: a Double of the
+        // instant can round .392 down to .391.
+        let fraction = ((millis % 1000) + 1000) % 1000, seconds = (millis - fraction) / 1000
+        let text = Date(timeIntervalSince1970: Double(seconds)).formatted(Date.ISO8601FormatStyle(timeZone: .gmt))
+        guard fraction != 0 else { return text }
+        let digits = String(fraction)
+        return text.dropLast() + "." + String(repeating: "0", count: 3 - digits.count) + digits + "Z"
+    }
+}

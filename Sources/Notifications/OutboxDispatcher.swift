@@ -1,0 +1,213 @@
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOPosix
+import RosterDomain
+import RosterProtocol
+import RosterServerCore
+import RosterStore
+import RosterTLS
+
+/// How a webhook request is signed (docs/NOTIFICATIONS.md, "Verifying a delivery"): HMAC-SHA256
+/// under the webhook's secret over "TIMESTAMP.BODY", sent as `Roster-Signature: t=TIMESTAMP,v1=HEX`,
+/// the way Stripe signs; the timestamp lets a receiver refuse replays.
+public enum WebhookSignature {
+    public static let header = "Roster-Signature"
+
+    public static func sign(secret: String, timestamp: Int64, body: Data) -> String {
+        let mac = Crypto.hmacSHA256(key: Array(secret.utf8), message: Array("\(timestamp).".utf8) + Array(body))
+        return "t=\(timestamp),v1=\(Crypto.hex(mac))"
+    }
+
+    /// Whether `header` is a valid signature of `body` under `secret` made within `tolerance`
+    /// seconds of `now` (what a receiver does; the tests check deliveries with it).
+    public static func verify(header: String, body: Data, secret: String, now: Int64, tolerance: Int64 = 300) -> Bool {
+        var timestamp: Int64?
+        var signatures: [String] = []
+        for part in header.split(separator: ",") {
+            let pair = part.split(separator: "=", maxSplits: 1).map(String.init)
+            guard pair.count == 2 else { continue }
+            if pair[0] == "t" { timestamp = Int64(pair[1]) }
+            if pair[0] == "v1" { signatures.append(pair[1]) }
+        }
+        guard let timestamp, abs(now - timestamp) <= tolerance else { return false }
+        let expected = Array(sign(secret: secret, timestamp: timestamp, body: body).split(separator: "=").last!.utf8)
+        return signatures.contains { Crypto.constantTimeEqual(Array($0.utf8), expected) }
+    }
+
+    /// A new secret: "whsec_" and 32 random bytes in hex.
+    static func newSecret() -> String { "whsec_" + Crypto.hex(Crypto.randomBytes(32)) }
+}
+
+/// Takes events out of the outbox when they fall due: publishes them to NOTICES subscribers
+/// (each with the tenant's next sequence, through `onPublished`), and delivers them to webhooks:
+/// for each enabled webhook the oldest due event, one at a time per webhook (so each receives its events in order), many webhooks at once. A failed
+/// attempt is retried with exponential back-off and jitter; a webhook that has failed for the
+/// whole retry budget is disabled with the reason. At least once: the delivery is marked done
+/// only after a 2xx, so a crash between the response and the mark sends it again with the same
+/// `Roster-Delivery` id, which the receiver deduplicates on.
+package final class OutboxDispatcher: Sendable {
+    private let store: any NotificationStore
+    private let settings: ServerConfiguration.NotificationSettings
+    private let clock: any ServerClock
+    private let logger: Logger
+    private let client: WebhookClient
+    private let sealer: SecretSealer
+    /// Which addresses deliveries may reach.
+    var addresses: WebhookAddressPolicy { client.addresses }
+    private let wakeups: AsyncStream<Void>.Continuation
+    private let wakeStream: AsyncStream<Void>
+    private let inFlight = NIOLockedValueBox<Set<String>>([])
+    /// Webhook deliveries held (a data directory restored from a backup: its copy must not send
+    /// production's webhooks again); NOTICES are still published to subscribers.
+    private let paused = NIOLockedValueBox(false)
+    private let publish = NIOLockedValueBox<(@Sendable (String, [PublishedNotice]) -> Void)?>(nil)
+
+    /// Where published notices go (the server's tenants); set once before `run`.
+    package func onPublished(_ body: @escaping @Sendable (String, [PublishedNotice]) -> Void) { publish.withLockedValue { $0 = body } }
+
+    init(store: any NotificationStore, settings: ServerConfiguration.NotificationSettings, clock: any ServerClock,
+         logger: Logger, trust: TLSClientConfiguration = TLSClientConfiguration(), addresses: WebhookAddressPolicy = WebhookAddressPolicy(),
+         sealer: SecretSealer) {
+        self.sealer = sealer
+        self.store = store
+        self.settings = settings
+        self.clock = clock
+        self.logger = logger
+        // NIO's process-wide group, not the server's: webhook I/O never runs on the loops that
+        // serve clients. Nothing here blocks (a server in a test suite starts in milliseconds):
+        // the TLS context, which reads the system's CA file, is made on first use.
+        client = WebhookClient(group: MultiThreadedEventLoopGroup.singleton, tls: WebhookClient.LazyTLS(trust), addresses: addresses)
+        (wakeStream, wakeups) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+    }
+
+    /// Something new may be due: look now rather than at the next poll.
+    func wake() { wakeups.yield() }
+
+    package var isPaused: Bool { paused.withLockedValue { $0 } }
+
+    /// Holds or releases webhook deliveries; released, what is due goes out at once.
+    package func setPaused(_ pause: Bool) {
+        paused.withLockedValue { $0 = pause }
+        if !pause { wake() }
+    }
+
+    /// Delivers until cancelled; then waits for requests in flight and stops its thread.
+    package func run() async {
+        await withDiscardingTaskGroup { deliveries in
+            var wakes = wakeStream.makeAsyncIterator()
+            while !Task.isCancelled {
+                var nextDue: UnixMillis?
+                do {
+                    // A webhook busy when the query starts may finish during it: its head as read
+                    // is then stale (already delivered), so it waits for the next round, which its
+                    // finishing delivery wakes.
+                    let due = try await store.publishDue(now: clock.now())
+                    if let publish = publish.withLockedValue({ $0 }) {
+                        for (tenantID, notices) in due.published { publish(tenantID, notices) }
+                    }
+                    let busy = inFlight.withLockedValue { $0 }
+                    let found = isPaused ? (heads: [], nextDue: nil)
+                        : try await store.deliveryHeads(now: clock.now(), excluding: busy)
+                    nextDue = [found.nextDue, due.nextDue].compactMap { $0 }.min()
+                    for head in found.heads where !busy.contains(head.webhook.id)
+                        && inFlight.withLockedValue({ $0.insert(head.webhook.id).inserted }) {
+                        deliveries.addTask {
+                            await self.deliver(head)
+                            self.inFlight.withLockedValue { _ = $0.remove(head.webhook.id) }
+                            self.wake()
+                        }
+                    }
+                } catch {
+                    logger.warning("could not read the webhook outbox: \(error)")
+                }
+                // Sleep until woken, or until the next due instant, at most a second (the clock
+                // may be a test's, and a retry due later than that is looked at again anyway).
+                let wait = min(1_000, max(10, (nextDue ?? .max) - clock.now()))
+                // Cancelled when something else woke us: then it must not wake us again, or the
+                // next round would start at once, and so on.
+                let sleeper = Task {
+                    guard (try? await Task.sleep(for: .milliseconds(wait))) != nil else { return }
+                    self.wake()
+                }
+                // A test's manual clock moves by jumps: its alarm wakes us at the due instant.
+                let alarm = nextDue.map { clock.schedule(at: $0) { [weak self] in self?.wake() } }
+                let woken: Void? = await wakes.next()
+                sleeper.cancel()
+                alarm?.cancel()
+                if woken == nil { break }  // stopped or cancelled
+            }
+        }
+    }
+
+    /// Ends `run` (also when it has not started yet).
+    package func shutdown() async {
+        wakeups.finish()
+    }
+
+    private func deliver(_ head: DueDelivery) async {
+        let attempt = head.attempts + 1
+        let started = clock.now()
+        let deliveryID = "\(head.event.id).\(head.webhook.id)"
+        let timestamp = Int64(Date().timeIntervalSince1970)
+        // A secret this node cannot open was sealed under another key: nothing is sent unsigned.
+        let secret = sealer.open(head.webhook.secret)
+        let headers = [
+            ("Content-Type", "application/json"),
+            ("User-Agent", "Roster-Webhooks/\(RosterVersion.release)"),
+            ("Roster-Event", head.event.type.rawValue),
+            ("Roster-Event-Id", head.event.id),
+            ("Roster-Delivery", deliveryID),
+            ("Idempotency-Key", deliveryID),
+            ("Roster-Attempt", "\(attempt)"),
+            (WebhookSignature.header, WebhookSignature.sign(secret: secret ?? "", timestamp: timestamp, body: head.event.payload)),
+        ]
+        var status: Int?
+        var problem = ""
+        do throws(WebhookClient.Failure) {
+            guard secret != nil else {
+                throw WebhookClient.Failure.connection("""
+                    the webhook's secret was sealed with another key: every node needs the same secrets key \
+                    (DATA_DIR/secrets.key or --secrets-key-file; docs/SCALING.md)
+                    """)
+            }
+            status = try await client.post(url: head.webhook.url, headers: headers, body: head.event.payload,
+                                           timeout: settings.requestTimeout).status
+            if !(200..<300).contains(status!) { problem = "HTTP \(status!)" }
+        } catch {
+            problem = error.description
+        }
+        // Stopping: the outcome is unknown, so the delivery stays pending and goes again after a start.
+        if Task.isCancelled { return }
+        let now = clock.now()
+        let record = DeliveryAttempt(webhookID: head.webhook.id, eventID: head.event.id, eventType: head.event.type.rawValue,
+                                     attempt: attempt, at: now, status: status, error: problem,
+                                     durationMillis: Int(max(0, now - started)))
+        let outcome: DeliveryOutcome
+        if record.succeeded {
+            outcome = .delivered
+        } else if now - (head.webhook.failingSince ?? now) >= settings.retryBudget.milliseconds {
+            outcome = .disable(reason: "failing since \(Timestamp.iso8601(head.webhook.failingSince!)); last attempt: \(problem)")
+            logger.warning("disabled webhook \(head.webhook.id) (\(WebhookClient.redacted(head.webhook.url))): \(problem)")
+        } else {
+            outcome = .retry(at: now + backoff(attempt: attempt))
+            logger.info("webhook \(head.webhook.id) attempt \(attempt) for \(head.event.id) failed: \(problem)")
+        }
+        do {
+            try await store.recordAttempt(record, outcome: outcome)
+        } catch {
+            // Not recorded: the delivery stays pending and is tried again, which at-least-once allows.
+            logger.warning("could not record a webhook attempt: \(error)")
+            try? await Task.sleep(for: .seconds(1))
+        }
+    }
+
+    /// The wait before attempt `attempt + 1`: base × 2^(attempt-1), at most the cap, of which a
+    /// random half is taken off ("equal jitter"), so that many failing webhooks do not retry in step.
+    func backoff(attempt: Int) -> UnixMillis {
+        let base = settings.retryBase.milliseconds, cap = settings.retryCap.milliseconds
+        let full = min(cap, base << min(attempt - 1, 30))
+        return full / 2 + UnixMillis.random(in: 0...max(0, full / 2))
+    }
+}
