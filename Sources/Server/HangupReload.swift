@@ -1,7 +1,4 @@
 import Logging
-import RosterHTTP
-import RosterNotifications
-import RosterServerCore
 import ServiceLifecycle
 import UnixSignals
 

@@ -1,5 +1,4 @@
 import Logging
-import RosterServerCore
 import Synchronization
 
 /// The log level every logger of the process obeys, changeable while running (SIGHUP re-reads it

@@ -1,5 +1,4 @@
 import NIOConcurrencyHelpers
-import RosterServerCore
 import ServiceLifecycle
 
 /// One part of a running server, a `Service` of the server's `ServiceGroup`: `RosterServer.start`
