@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "RosterServerCore", targets: ["RosterServerCore"]),
         .library(name: "RosterNotifications", targets: ["RosterNotifications"]),
         .library(name: "RosterHTTP", targets: ["RosterHTTP"]),
+        .library(name: "RosterWeb", targets: ["RosterWeb"]),
         .library(name: "RosterServer", targets: ["RosterServer"]),
         .library(name: "RosterStorePostgres", targets: ["RosterStorePostgres"]),
         .library(name: "RosterClient", targets: ["RosterClient"]),
@@ -147,12 +148,19 @@ let package = Package(
             ],
             path: "Sources/HTTP"
         ),
+        // The web app people open in a browser, served on the HTTP listener (docs/WEB.md):
+        // server-rendered pages, no JavaScript toolchain.
+        .target(
+            name: "RosterWeb",
+            dependencies: ["RosterServerCore", "RosterHTTP", "RosterDomain", "RosterProtocol"],
+            path: "Sources/Web"
+        ),
         // The service: settings, start and stop, the demo roster, and the wiring of the parts
         // above onto the default store.
         .target(
             name: "RosterServer",
             dependencies: [
-                "RosterServerCore", "RosterNotifications", "RosterHTTP",
+                "RosterServerCore", "RosterNotifications", "RosterHTTP", "RosterWeb",
                 "RosterDomain", "RosterProtocol", "RosterTLS", "RosterStore", "RosterStoreSQLite",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -298,7 +306,7 @@ let package = Package(
         .testTarget(
             name: "RosterServerTests",
             dependencies: [
-                "RosterTestSupport", "RosterStoreConformance", "RosterServer", "RosterServerCore", "RosterNotifications", "RosterHTTP", "RosterStore", "RosterStoreSQLite", "RosterStorePostgres", "RosterClient", "RosterProtocol", "RosterDomain", "RosterTLS",
+                "RosterTestSupport", "RosterStoreConformance", "RosterServer", "RosterServerCore", "RosterNotifications", "RosterHTTP", "RosterWeb", "RosterStore", "RosterStoreSQLite", "RosterStorePostgres", "RosterClient", "RosterProtocol", "RosterDomain", "RosterTLS",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

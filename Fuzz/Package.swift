@@ -37,6 +37,7 @@ let package = Package(
             name: "FuzzHTTP",
             dependencies: [
                 "FuzzDriver", .product(name: "RosterHTTP", package: root), .product(name: "RosterServerCore", package: root),
+                .product(name: "RosterWeb", package: root),
                 .product(name: "RosterStore", package: root), .product(name: "RosterStoreSQLite", package: root),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

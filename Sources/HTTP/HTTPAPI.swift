@@ -8,22 +8,24 @@ import RosterServerCore
 /// What the HTTP listener answers (docs/HTTP.md): health, metrics, and "who is on call" as JSON.
 /// The JSON answers are the protocol's own: each is the answer `Queries.answer` gives the same
 /// request over the protocol, shaped as JSON, so the two cannot disagree.
-struct HTTPAPI: Sendable {
+package struct HTTPAPI: Sendable {
     /// A request as the routes see it.
-    struct Request: Sendable {
-        var method: String
-        var path: String
-        var query: [String: String]
-        var authorization: String?
+    package struct Request: Sendable {
+        package var method: String
+        package var path: String
+        package var query: [String: String]
+        package var authorization: String?
     }
 
+    package struct Reply: Sendable {
+        package var status: Int
+        package var contentType: String
+        package var body: [UInt8]
+        package var headers: [(String, String)] = []
 
-
-    struct Reply: Sendable {
-        var status: Int
-        var contentType: String
-        var body: [UInt8]
-        var headers: [(String, String)] = []
+        package init(status: Int, contentType: String, body: [UInt8], headers: [(String, String)] = []) {
+            (self.status, self.contentType, self.body, self.headers) = (status, contentType, body, headers)
+        }
     }
 
     let side: HTTPSide
@@ -71,6 +73,7 @@ struct HTTPAPI: Sendable {
                 let person = String(parts[3]).removingPercentEncoding ?? String(parts[3])
                 return await authorized(request) { tenant in next(person: person, request, tenant: tenant) }
             }
+            if let pages = side.pages, let reply = await pages.respond(to: request, side: side) { return reply }
             return Self.problem(404, "no such resource: \(request.path) (see docs/HTTP.md)")
         }
     }

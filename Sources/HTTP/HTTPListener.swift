@@ -21,7 +21,26 @@ package final class HTTPSide: Sendable {
         (nil, nil, nil, false))
     private let loopback = NIOLockedValueBox(false)
 
-    package init(metrics: MetricsRegistry?) { self.metrics = metrics }
+    /// The web app's pages, asked for what no API route takes; nil: none.
+    package let pages: (any HTTPPages)?
+
+    package init(metrics: MetricsRegistry?, pages: (any HTTPPages)? = nil) {
+        self.metrics = metrics
+        self.pages = pages
+    }
+
+    /// What a request's Authorization header says: a usable token's tenant, a refused token, or
+    /// nothing (nil).
+    package enum Credential: Equatable { case token(tenantID: String), refused }
+
+    package func credential(_ request: HTTPAPI.Request) -> Credential? {
+        guard let header = request.authorization, header.lowercased().hasPrefix("bearer ") else { return nil }
+        guard let core = context, let credential = core.tokens.authenticate(String(header.dropFirst(7)), now: core.clock.now()) else {
+            metrics?.counters.authenticationFailed()
+            return .refused
+        }
+        return .token(tenantID: credential.tenantID)
+    }
 
     /// Whether the listener is bound to a loopback address (development: every metric is shown).
     package var isLoopback: Bool {
@@ -47,7 +66,7 @@ package final class HTTPSide: Sendable {
         return count
     }
 
-    var context: ServerCore? { state.withLockedValue { $0.stopping ? nil : $0.core } }
+    package var context: ServerCore? { state.withLockedValue { $0.stopping ? nil : $0.core } }
 
     /// The TLS new connections get: the protocol listener's current one.
     var currentTLS: TLSContext? { state.withLockedValue { $0.listener?.tls } }

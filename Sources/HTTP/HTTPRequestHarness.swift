@@ -6,8 +6,11 @@ import RosterServerCore
 public final class HTTPRequestHarness: Sendable {
     private let side: HTTPSide
 
-    public init(_ harness: InboundPathHarness) {
-        side = HTTPSide(metrics: MetricsRegistry())
+    public convenience init(_ harness: InboundPathHarness) { self.init(harness, pages: nil) }
+
+    /// - Parameter pages: the web app's pages, answered after the API's routes as on the listener.
+    package init(_ harness: InboundPathHarness, pages: (any HTTPPages)?) {
+        side = HTTPSide(metrics: MetricsRegistry(), pages: pages)
         side.serving(harness.core, listener: nil, store: harness.store)
     }
 

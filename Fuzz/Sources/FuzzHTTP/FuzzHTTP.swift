@@ -6,6 +6,7 @@ import RosterHTTP
 import RosterServerCore
 import RosterStore
 import RosterStoreSQLite
+import RosterWeb
 
 /// HTTP requests as bytes: NIO's decoder reads them as the listener's pipeline does, and each
 /// head is answered by the server's HTTP routes (health, metrics, /v1 on call and next, calendar
@@ -20,7 +21,7 @@ private let harness: InboundPathHarness = {
     let store = try! SQLiteRosterStore(path: DataDirectory(dataDirectory).database)
     return try! InboundPathHarness(loop: loop, store: store, dataDirectory: dataDirectory, now: 1_767_225_600_000)
 }()
-private let http = HTTPRequestHarness(harness)
+private let http = HTTPRequestHarness.withWebApp(harness)
 
 private final class Heads: ChannelInboundHandler, @unchecked Sendable {
     typealias InboundIn = HTTPServerRequestPart

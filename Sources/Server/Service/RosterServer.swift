@@ -10,6 +10,7 @@ import RosterNotifications
 import RosterServerCore
 import RosterStore
 import RosterTLS
+import RosterWeb
 import ServiceLifecycle
 
 /// The Roster server: loads every tenant from the store, listens for clients, pushes on-duty
@@ -69,7 +70,7 @@ public final class RosterServer: Service, Sendable {
         self.logger = logger
         self.clock = clock ?? SystemClock(loop: self.group.next())
         self.givenStore = store
-        http = configuration.httpListen == nil ? nil : HTTPSide(metrics: MetricsRegistry())
+        http = configuration.httpListen == nil ? nil : HTTPSide(metrics: MetricsRegistry(), pages: WebApp())
     }
 
     /// Where the server listens, once `run` has started it (port 0 picks a port); throws what

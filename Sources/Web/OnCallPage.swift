@@ -1,0 +1,125 @@
+import Foundation
+import RosterDomain
+import RosterProtocol
+import RosterServerCore
+
+/// `/`: each schedule with who is on duty, since and until when, who is next and how to reach
+/// them, and the tenant's message of the day. The answers are `Queries.answer`'s, as over the
+/// protocol and `/v1/oncall`, so the page cannot disagree with them. Times are shown in each
+/// schedule's zone, always labelled with it.
+enum OnCallPage {
+    /// The page for `view` at `now`; resolves schedules, so it runs on the tenant work pool.
+    static func render(view: TenantRuntime.View, now: UnixMillis) -> String {
+        let state = view.state
+        var html = HTML()
+        let tenantName = state.tenant.name.isEmpty ? state.tenant.id : state.tenant.name
+        WebPage.open(&html, title: "On call now — \(tenantName)")
+        html.raw("<header><h1>On call now</h1>")
+        html.element("p", class: "tenant", tenantName)
+        html.raw("</header><main>")
+        if !state.tenant.motd.isEmpty { html.element("p", class: "motd", state.tenant.motd) }
+        let schedules = state.sortedSchedules
+        if schedules.isEmpty { html.element("p", class: "empty", "No schedules yet.") }
+        for schedule in schedules {
+            let query = RosterMessage.getOnDuty(.with {
+                $0.schedule = schedule.id
+                $0.atMs = now
+            })
+            switch Queries.answer(query, view: view, now: now) {
+            case .success(.onDuty(let answer)): section(&html, schedule: schedule, answer: answer)
+            case .success, .failure:
+                html.raw("<section class=\"schedule\">")
+                html.element("h2", schedule.name)
+                html.element("p", class: "problem", "This schedule could not be worked out now.")
+                html.raw("</section>")
+            }
+        }
+        html.raw("</main><footer>")
+        html.text("As of \(TimeText.iso8601(now)), revision \(view.revision).")
+        html.raw("</footer>")
+        WebPage.close(&html)
+        return html.output
+    }
+
+    private static func section(_ html: inout HTML, schedule: ScheduleDefinition, answer: Roster_V1_OnDutyResponse) {
+        let clock = ZoneLabel(zone: schedule.zone)
+        html.raw("<section class=\"schedule\"")
+        html.attribute("data-schedule", schedule.id)
+        html.raw(">")
+        html.element("h2", schedule.name)
+        html.element("p", class: "zone", "Times in \(clock.name)")
+        if answer.current.isEmpty {
+            html.element("p", class: "nobody", "Nobody is on duty.")
+        } else {
+            html.raw("<ul class=\"on-duty\">")
+            for person in answer.current { item(&html, person, clock: clock, since: true) }
+            html.raw("</ul>")
+        }
+        if answer.hasUntilMs {
+            html.element("p", class: "until", "Until \(clock.label(answer.untilMs))")
+        } else {
+            html.element("p", class: "until", "No change planned.")
+        }
+        if !answer.next.isEmpty {
+            html.element("h3", "Next")
+            html.raw("<ul class=\"next\">")
+            for person in answer.next { item(&html, person, clock: clock, since: false) }
+            html.raw("</ul>")
+        }
+        html.raw("</section>")
+    }
+
+    private static func item(_ html: inout HTML, _ person: Roster_V1_OnDutyPerson, clock: ZoneLabel, since: Bool) {
+        let employee = person.employee
+        html.raw("<li>")
+        html.element("span", class: "name", "\(employee.firstName) \(employee.lastName)")
+        if !person.shift.role.isEmpty { html.element("span", class: "role", person.shift.role) }
+        html.element("span", class: "when", since ? "since \(clock.label(person.shift.startMs))" : "from \(clock.label(person.shift.startMs))")
+        if !employee.email.isEmpty {
+            html.raw("<a class=\"email\"")
+            html.attribute("href", "mailto:" + employee.email)
+            html.raw(">")
+            html.text(employee.email)
+            html.raw("</a>")
+        }
+        if !employee.phone.isEmpty {
+            html.raw("<a class=\"phone\"")
+            html.attribute("href", "tel:" + employee.phone.filter { $0.isNumber || $0 == "+" })
+            html.raw(">")
+            html.text(employee.phone)
+            html.raw("</a>")
+        }
+        html.raw("</li>")
+    }
+}
+
+/// An instant as a schedule's zone shows it, with the zone's abbreviation: "Thu 26 Nov 21:00 CET".
+struct ZoneLabel {
+    let name: String
+    private let clock: WallClock
+    private let zone: TimeZone
+
+    /// Zones that are UTC however the host names them (Linux's Foundation calls UTC "GMT").
+    private static let utc: Set = ["UTC", "GMT", "Etc/UTC", "Etc/GMT", "Etc/Universal", "Universal", "Etc/Zulu", "Zulu", "UCT", "Etc/UCT"]
+    private let isUTC: Bool
+
+    init(zone identifier: String) {
+        let zone = TimeZone(identifier: identifier.isEmpty ? "UTC" : identifier) ?? TimeZone(identifier: "UTC")!
+        self.zone = zone
+        isUTC = Self.utc.contains(zone.identifier)
+        name = isUTC ? "UTC" : zone.identifier
+        clock = WallClock(zone: zone.identifier) ?? WallClock(zone: "UTC")!
+    }
+
+    private static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    func label(_ instant: UnixMillis) -> String {
+        let local = clock.local(instant)
+        let weekday = clock.day(of: instant).weekday
+        let date = Date(timeIntervalSince1970: Double(instant) / 1000)
+        let abbreviation = isUTC ? "UTC" : (zone.abbreviation(for: date) ?? zone.identifier)
+        let time = String(format: "%02d:%02d", local.hour, local.minute)
+        return "\(Self.weekdays[weekday - 1]) \(local.day) \(Self.months[local.month - 1]) \(time) \(abbreviation)"
+    }
+}

@@ -1,0 +1,60 @@
+import RosterDomain
+import RosterHTTP
+import RosterServerCore
+
+/// The web app people open in a browser, served on the HTTP listener beside /v1 (docs/WEB.md).
+/// Pages are rendered on the server and read without JavaScript. Who may read follows the
+/// protocol's rule: on a loopback listener anyone reads the default tenant (development), and a
+/// bearer token reads its own tenant anywhere.
+package struct WebApp: HTTPPages {
+    package init() {}
+
+    package func respond(to request: HTTPAPI.Request, side: HTTPSide) async -> HTTPAPI.Reply? {
+        switch request.path {
+        case "/":
+            return await page(request, side: side)
+        case "/assets/app.css":
+            return HTTPAPI.Reply(status: 200, contentType: "text/css; charset=utf-8", body: Array(WebAssets.styleSheet.utf8),
+                                 headers: WebPage.headers)
+        default:
+            return nil
+        }
+    }
+
+    private func page(_ request: HTTPAPI.Request, side: HTTPSide) async -> HTTPAPI.Reply {
+        guard let core = side.context else {
+            return Self.html(503, WebPage.message(title: "Starting", "The server is starting: try again in a moment."))
+        }
+        let tenant: TenantRuntime?
+        switch side.credential(request) {
+        case .token(let tenantID)?: tenant = core.tenant(tenantID)
+        case .refused?:
+            return Self.html(401, WebPage.message(title: "Not signed in", "That token is not valid (wrong, revoked or expired)."))
+        case nil:
+            guard side.isLoopback else {
+                return Self.html(401, WebPage.message(
+                    title: "Not signed in",
+                    "This server reads only for a token here: send it as Authorization: Bearer rst_…"))
+            }
+            tenant = core.tenant(core.defaultTenant)
+        }
+        guard let tenant else { return Self.html(404, WebPage.message(title: "No such tenant", "The tenant is gone.")) }
+        let now = core.clock.now()
+        let view = tenant.view
+        guard let body = await core.work.run(tenant.id, { OnCallPage.render(view: view, now: now) }) else {
+            return Self.html(503, WebPage.message(title: "Busy", "The server is busy: try again in a moment."))
+        }
+        return Self.html(200, body)
+    }
+
+    static func html(_ status: Int, _ text: String) -> HTTPAPI.Reply {
+        HTTPAPI.Reply(status: status, contentType: "text/html; charset=utf-8", body: Array(text.utf8), headers: WebPage.headers)
+    }
+}
+
+extension HTTPRequestHarness {
+    /// The harness with the web app's pages behind the API, as roster-server serves them.
+    public static func withWebApp(_ harness: InboundPathHarness) -> HTTPRequestHarness {
+        HTTPRequestHarness(harness, pages: WebApp())
+    }
+}

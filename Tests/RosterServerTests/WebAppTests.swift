@@ -1,0 +1,89 @@
+import Foundation
+import NIOEmbedded
+import RosterDomain
+import RosterHTTP
+import RosterServer
+import RosterServerCore
+import RosterStoreSQLite
+import RosterTestSupport
+@testable import RosterWeb
+import Testing
+
+/// The web app's "On call now" page against a real server (curl), and its reading rule in
+/// process: what it shows, that it escapes every name, and the headers that keep it safe.
+@Suite(.timeLimit(.minutes(2))) struct WebAppTests {
+    @Test func onCallNowShowsWhoIsOnDutyUntilWhenAndWhoIsNext() async throws {
+        try await HTTPTests.withHTTPServer { harness, base in
+            let admin = try await harness.connect()
+            try await admin.admin(.setMotd(.with { $0.motd = "Deploy freeze until Monday" }))
+            let ada = try await admin.addEmployee("Ada", "Lovelace")
+            let grace = try await admin.addEmployee("Grace", "Hopper")
+            _ = try await admin.addShift(ada, t0 - minute, t0 + 60 * minute)
+            _ = try await admin.addShift(grace, t0 + 60 * minute, t0 + 120 * minute)
+            try await admin.barrier()
+
+            let page = try await HTTPGet.request(base + "/")
+            #expect(page.status == 200)
+            #expect(page.headers.lowercased().contains("content-type: text/html; charset=utf-8"))
+            #expect(page.headers.contains("Content-Security-Policy: default-src 'none'; script-src 'self'"))
+            #expect(page.headers.contains("X-Content-Type-Options: nosniff"))
+            #expect(page.body.contains("Deploy freeze until Monday"))
+            // Ada now, until Grace takes over an hour later (t0 is 2026-01-01 00:00 UTC).
+            let onDuty = try #require(page.body.range(of: "<ul class=\"on-duty\">"))
+            let next = try #require(page.body.range(of: "<ul class=\"next\">"))
+            #expect(page.body[onDuty.upperBound..<next.lowerBound].contains("Ada Lovelace"))
+            #expect(!page.body[onDuty.upperBound..<next.lowerBound].contains("Grace Hopper"))
+            #expect(page.body[next.upperBound...].contains("Grace Hopper"))
+            #expect(page.body.contains("since Wed 31 Dec 23:59 UTC"))
+            #expect(page.body.contains("Until Thu 1 Jan 01:00 UTC") && page.body.contains("Times in UTC"))
+            // The JSON API names the same people for the same instant.
+            let json = try await HTTPGet.request(base + "/v1/oncall", token: harness.adminToken)
+            #expect(json.body.contains("\"name\":\"Ada Lovelace\"") && json.body.contains("\"name\":\"Grace Hopper\""))
+
+            let css = try await HTTPGet.request(base + "/assets/app.css")
+            #expect(css.status == 200 && css.headers.lowercased().contains("content-type: text/css"))
+            #expect(try await HTTPGet.request(base + "/nope").status == 404)
+        }
+    }
+
+    @Test func everyNameIsShownAsTextNeverAsMarkup() async throws {
+        try await HTTPTests.withHTTPServer { harness, base in
+            let admin = try await harness.connect()
+            let hostile = try await admin.addEmployee("<img src=x onerror=alert(1)>", "\"quoted\" & 'single'")
+            _ = try await admin.addShift(hostile, t0 - minute, t0 + 60 * minute)
+            try await admin.admin(.setMotd(.with { $0.motd = "</p><script>alert(2)</script>" }))
+            try await admin.barrier()
+            let page = try await HTTPGet.request(base + "/")
+            #expect(page.status == 200)
+            #expect(page.body.contains("&lt;img src=x onerror=alert(1)&gt; &quot;quoted&quot; &amp; &#39;single&#39;"))
+            #expect(page.body.contains("&lt;/p&gt;&lt;script&gt;alert(2)&lt;/script&gt;"))
+            #expect(!page.body.contains("<img") && !page.body.contains("<script"))
+        }
+    }
+
+    @Test func offLoopbackThePageNeedsAToken() async throws {
+        let scratch = TestScratch.directory("roster-web")
+        defer { TestScratch.remove(scratch) }
+        let server = try InboundPathHarness(loop: EmbeddedEventLoop(), store: try SQLiteRosterStore(path: scratch.path + "/roster.sqlite"),
+                                            dataDirectory: scratch.path, now: t0)
+        // The harness's HTTP side is not on loopback: nobody reads without a token.
+        let http = HTTPRequestHarness.withWebApp(server)
+        #expect(await http.respond(method: "GET", uri: "/", authorization: nil) == 401)
+        #expect(await http.respond(method: "GET", uri: "/", authorization: "Bearer rst_nope_nope") == 401)
+        #expect(await http.respond(method: "GET", uri: "/", authorization: "Bearer \(server.adminToken)") == 200)
+        #expect(await http.respond(method: "GET", uri: "/assets/app.css", authorization: nil) == 200)
+        #expect(await http.respond(method: "POST", uri: "/", authorization: "Bearer \(server.adminToken)") == 405)
+    }
+
+    @Test func timesAreLabelledWithTheZoneTheyAreIn() {
+        let berlin = ZoneLabel(zone: "Europe/Berlin")
+        // 2027-03-28 00:30 UTC is 01:30 CET; 01:30 UTC, after the change, is 03:30 CEST (Linux's
+        // Foundation names them by offset).
+        let before = berlin.label(1_806_193_800_000), after = berlin.label(1_806_197_400_000)
+        #expect(["Sun 28 Mar 01:30 CET", "Sun 28 Mar 01:30 GMT+1"].contains(before))
+        #expect(["Sun 28 Mar 03:30 CEST", "Sun 28 Mar 03:30 GMT+2"].contains(after))
+        #expect(ZoneLabel(zone: "").label(t0) == "Thu 1 Jan 00:00 UTC")
+        #expect(ZoneLabel(zone: "Etc/UTC").name == "UTC" && berlin.name == "Europe/Berlin")
+        #expect(HTML.escape("<a href=\"x\">'&'</a>") == "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;")
+    }
+}
