@@ -22,6 +22,9 @@ package struct HTTPAPI: Sendable {
         package var contentType: String
         package var body: [UInt8]
         package var headers: [(String, String)] = []
+        /// A Server-Sent Events stream of this tenant's changes follows the head instead of a
+        /// body (`GET /v1/events`; the connection's handler runs it).
+        var eventStream: TenantRuntime?
 
         package init(status: Int, contentType: String, body: [UInt8], headers: [(String, String)] = []) {
             (self.status, self.contentType, self.body, self.headers) = (status, contentType, body, headers)
@@ -61,6 +64,18 @@ package struct HTTPAPI: Sendable {
                 readings = read
             }
             return Reply(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: metrics.emit(readings: readings))
+        case "/v1/events":
+            switch side.reader(request) {
+            case .tenant(let tenant):
+                var reply = Reply(status: 200, contentType: "text/event-stream; charset=utf-8", body: [])
+                reply.eventStream = tenant
+                return reply
+            case .starting: return Self.problem(503, "starting: the tenants are not loaded yet")
+            case .refused:
+                return Self.problem(401, "authentication failed", headers: [("WWW-Authenticate", "Bearer error=\"invalid_token\"")])
+            case .signInNeeded:
+                return Self.problem(401, "send a token: Authorization: Bearer rst_...", headers: [("WWW-Authenticate", "Bearer")])
+            }
         case "/v1/oncall":
             return await authorized(request) { tenant in oncall(request, tenant: tenant) }
         default:

@@ -33,6 +33,33 @@ package final class HTTPSide: Sendable {
     /// nothing (nil).
     package enum Credential: Equatable { case token(tenantID: String), refused }
 
+    /// Whose data a reading request (a page, the event stream) gets, by the protocol's rule: a
+    /// bearer token's tenant anywhere; without one, the default tenant on a loopback listener.
+    package enum Reader {
+        case tenant(TenantRuntime)
+        /// The tenants are not loaded yet, or the server is stopping.
+        case starting
+        /// A token was sent and refused.
+        case refused
+        /// No token, off loopback.
+        case signInNeeded
+    }
+
+    package func reader(_ request: HTTPAPI.Request) -> Reader {
+        guard let core = context else { return .starting }
+        switch credential(request) {
+        case .token(let tenantID)?: return core.tenant(tenantID).map(Reader.tenant) ?? .refused
+        case .refused?: return .refused
+        case nil: return isLoopback ? (core.tenant(core.defaultTenant).map(Reader.tenant) ?? .starting) : .signInNeeded
+        }
+    }
+
+    /// The open event streams (`GET /v1/events`), closed when the server stops.
+    private let streams = NIOLockedValueBox<[ObjectIdentifier: any Channel]>([:])
+
+    func streamOpened(_ channel: any Channel) { streams.withLockedValue { $0[ObjectIdentifier(channel)] = channel } }
+    func streamClosed(_ channel: any Channel) { _ = streams.withLockedValue { $0.removeValue(forKey: ObjectIdentifier(channel)) } }
+
     package func credential(_ request: HTTPAPI.Request) -> Credential? {
         guard let header = request.authorization, header.lowercased().hasPrefix("bearer ") else { return nil }
         guard let core = context, let credential = core.tokens.authenticate(String(header.dropFirst(7)), now: core.clock.now()) else {
@@ -74,7 +101,12 @@ package final class HTTPSide: Sendable {
     package func serving(_ core: ServerCore, listener: ProtocolConnections?, store: any RosterStore) {
         state.withLockedValue { $0.core = core; $0.listener = listener; $0.store = store }
     }
-    package func stopping() { state.withLockedValue { $0.stopping = true } }
+    /// The server stops: not ready any more, and the event streams close (their pages reconnect
+    /// to whichever server answers next).
+    package func stopping() {
+        state.withLockedValue { $0.stopping = true }
+        for channel in streams.withLockedValue({ Array($0.values) }) { channel.close(promise: nil) }
+    }
 
     /// Ready: every tenant loaded and the store takes writes (a write lock taken and given back).
     package func readiness() async -> Readiness {
@@ -158,7 +190,7 @@ package enum HTTPListener {
                             try channel.pipeline.syncOperations.addHandler(try TLSHandler(context: tls))
                         }
                         try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                        try channel.pipeline.syncOperations.addHandler(HTTPHandler(api: api, timing: timing))
+                        try channel.pipeline.syncOperations.addHandler(HTTPHandler(api: api, timing: timing, loop: channel.eventLoop))
                     }
                 }
                 .bind(host: address.host, port: address.port).get()
@@ -202,19 +234,30 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         var maxBodyBytes: Int
     }
 
-    private let api: HTTPAPI
-    private let timing: Timing
+    let api: HTTPAPI
+    let timing: Timing
+    let eventLoop: any EventLoop
     private var head: HTTPRequestHead?
     private var bodyBytes = 0
     private var deadline: Scheduled<Void>?
+    /// Set while the connection carries an event stream (HTTPHandler+EventStream.swift).
+    var stream: EventStream?
+    var context: ChannelHandlerContext?
 
-    init(api: HTTPAPI, timing: Timing) {
+    init(api: HTTPAPI, timing: Timing, loop: any EventLoop) {
         self.api = api
         self.timing = timing
+        eventLoop = loop
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
         if context.channel.isActive { arm(timing.header, context: context) }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        endStream(context: context)
+        self.context = nil
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -225,15 +268,23 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     func channelInactive(context: ChannelHandlerContext) {
         deadline?.cancel()
         deadline = nil
+        endStream(context: context)
         context.fireChannelInactive()
     }
 
-    private func arm(_ time: TimeAmount, context: ChannelHandlerContext) {
+    func arm(_ time: TimeAmount, context: ChannelHandlerContext) {
         deadline?.cancel()
         deadline = context.eventLoop.assumeIsolated().scheduleTask(in: time) { context.close(promise: nil) }
     }
 
+    func disarm() {
+        deadline?.cancel()
+        deadline = nil
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        // A stream's connection carries nothing more from the client: another request ends it.
+        if stream != nil { return context.close(promise: nil) }
         switch unwrapInboundIn(data) {
         case .head(let head):
             self.head = head
@@ -258,6 +309,7 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     private func write(_ reply: HTTPAPI.Reply, for request: HTTPRequestHead, context: ChannelHandlerContext) {
+        if let tenant = reply.eventStream, request.method == .GET { return startStream(tenant, for: request, context: context) }
         var headers = HTTPHeaders([("Content-Type", reply.contentType), ("Content-Length", "\(reply.body.count)"),
                                    ("Cache-Control", "no-store")])
         for (name, value) in reply.headers { headers.add(name: name, value: value) }

@@ -13,10 +13,11 @@ enum OnCallPage {
         let state = view.state
         var html = HTML()
         let tenantName = state.tenant.name.isEmpty ? state.tenant.id : state.tenant.name
-        WebPage.open(&html, title: "On call now — \(tenantName)")
+        WebPage.open(&html, title: "On call now — \(tenantName)", live: true)
         html.raw("<header><h1>On call now</h1>")
         html.element("p", class: "tenant", tenantName)
-        html.raw("</header><main>")
+        // What the script says of the connection (empty without JavaScript: the page is as of its footer).
+        html.raw("<p class=\"status\" id=\"status\" role=\"status\"></p></header><main>")
         if !state.tenant.motd.isEmpty { html.element("p", class: "motd", state.tenant.motd) }
         let schedules = state.sortedSchedules
         if schedules.isEmpty { html.element("p", class: "empty", "No schedules yet.") }
@@ -34,9 +35,9 @@ enum OnCallPage {
                 html.raw("</section>")
             }
         }
-        html.raw("</main><footer>")
+        html.raw("<footer>")
         html.text("As of \(TimeText.iso8601(now)), revision \(view.revision).")
-        html.raw("</footer>")
+        html.raw("</footer></main>")
         WebPage.close(&html)
         return html.output
     }
@@ -56,7 +57,11 @@ enum OnCallPage {
             html.raw("</ul>")
         }
         if answer.hasUntilMs {
-            html.element("p", class: "until", "Until \(clock.label(answer.untilMs))")
+            html.raw("<p class=\"until\"")
+            html.attribute("data-until", String(answer.untilMs))
+            html.raw(">")
+            html.text("Until \(clock.label(answer.untilMs)) ")
+            html.raw("<span class=\"countdown\"></span></p>")
         } else {
             html.element("p", class: "until", "No change planned.")
         }

@@ -16,6 +16,9 @@ package struct WebApp: HTTPPages {
         case "/assets/app.css":
             return HTTPAPI.Reply(status: 200, contentType: "text/css; charset=utf-8", body: Array(WebAssets.styleSheet.utf8),
                                  headers: WebPage.headers)
+        case "/assets/live.js":
+            return HTTPAPI.Reply(status: 200, contentType: "text/javascript; charset=utf-8", body: Array(LiveScript.source.utf8),
+                                 headers: WebPage.headers)
         default:
             return nil
         }
@@ -25,20 +28,16 @@ package struct WebApp: HTTPPages {
         guard let core = side.context else {
             return Self.html(503, WebPage.message(title: "Starting", "The server is starting: try again in a moment."))
         }
-        let tenant: TenantRuntime?
-        switch side.credential(request) {
-        case .token(let tenantID)?: tenant = core.tenant(tenantID)
-        case .refused?:
+        let tenant: TenantRuntime
+        switch side.reader(request) {
+        case .tenant(let found): tenant = found
+        case .starting: return Self.html(503, WebPage.message(title: "Starting", "The server is starting: try again in a moment."))
+        case .refused:
             return Self.html(401, WebPage.message(title: "Not signed in", "That token is not valid (wrong, revoked or expired)."))
-        case nil:
-            guard side.isLoopback else {
-                return Self.html(401, WebPage.message(
-                    title: "Not signed in",
-                    "This server reads only for a token here: send it as Authorization: Bearer rst_…"))
-            }
-            tenant = core.tenant(core.defaultTenant)
+        case .signInNeeded:
+            return Self.html(401, WebPage.message(
+                title: "Not signed in", "This server reads only for a token here: send it as Authorization: Bearer rst_…"))
         }
-        guard let tenant else { return Self.html(404, WebPage.message(title: "No such tenant", "The tenant is gone.")) }
         let now = core.clock.now()
         let view = tenant.view
         guard let body = await core.work.run(tenant.id, { OnCallPage.render(view: view, now: now) }) else {

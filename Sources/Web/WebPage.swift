@@ -11,12 +11,16 @@ enum WebPage {
         ("X-Frame-Options", "DENY"),
     ]
 
-    static func open(_ html: inout HTML, title: String) {
+    /// - Parameter live: the page loads `/assets/live.js`, which keeps it current.
+    static func open(_ html: inout HTML, title: String, live: Bool = false) {
         html.raw("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">")
         html.raw("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")
         html.raw("<title>")
         html.text(title)
-        html.raw("</title><link rel=\"stylesheet\" href=\"/assets/app.css\"></head><body>")
+        // No icon to fetch (a browser asks for /favicon.ico otherwise).
+        html.raw("</title><link rel=\"icon\" href=\"data:,\"><link rel=\"stylesheet\" href=\"/assets/app.css\">")
+        if live { html.raw("<script type=\"module\" src=\"/assets/live.js\"></script>") }
+        html.raw("</head><body>")
     }
 
     static func close(_ html: inout HTML) {
@@ -46,7 +50,7 @@ enum WebAssets {
         body { font-family: system-ui, sans-serif; color: var(--fg); background: var(--bg); margin: 0 auto; max-width: 60rem; padding: 1rem; }
         header { display: flex; align-items: baseline; gap: 1rem; flex-wrap: wrap; }
         h1 { margin: 0.5rem 0; }
-        .tenant, .zone, .until, footer, .when { color: var(--muted); }
+        .tenant, .zone, .until, footer, .when, .status { color: var(--muted); }
         .motd { background: var(--card); padding: 0.75rem; border-left: 4px solid var(--accent); }
         .schedule { background: var(--card); border-radius: 6px; padding: 0.75rem 1rem; margin: 1rem 0; }
         .schedule h2 { margin: 0 0 0.25rem; }

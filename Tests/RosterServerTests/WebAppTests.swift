@@ -57,7 +57,44 @@ import Testing
             #expect(page.status == 200)
             #expect(page.body.contains("&lt;img src=x onerror=alert(1)&gt; &quot;quoted&quot; &amp; &#39;single&#39;"))
             #expect(page.body.contains("&lt;/p&gt;&lt;script&gt;alert(2)&lt;/script&gt;"))
-            #expect(!page.body.contains("<img") && !page.body.contains("<script"))
+            // The one script element is the page's own module.
+            #expect(!page.body.contains("<img") && page.body.components(separatedBy: "<script").count == 2)
+        }
+    }
+
+    @Test func theEventStreamSaysWhenWhoIsOnDutyChangesAndClosesWhenTheServerStops() async throws {
+        try await HTTPTests.withHTTPServer { harness, base in
+            let port = try #require(harness.server.httpPort)
+            let admin = try await harness.connect()
+            let ada = try await admin.addEmployee("Ada", "Lovelace")
+            try await admin.barrier()
+            let stream = try HostileSocket(port: port, receiveBufferBytes: 65_536)
+            stream.send(Array("GET /v1/events HTTP/1.1\r\nHost: roster\r\n\r\n".utf8))
+            let head = try #require(await stream.receive(until: "event: hello", within: 10))
+            #expect(head.hasPrefix("HTTP/1.1 200 OK") && head.lowercased().contains("content-type: text/event-stream"))
+            #expect(head.contains("retry: 3000"))
+
+            // Ada goes on duty now: the roster changed, and who is on duty on the default schedule.
+            _ = try await admin.addShift(ada, t0 - minute, t0 + 60 * minute)
+            let changed = try #require(await stream.receive(until: "event: onduty", within: 10))
+            #expect(changed.contains("data: {\"schedule\":\"default\"}"))
+            let roster = changed.contains("event: roster") ? changed : try #require(await stream.receive(until: "event: roster", within: 10))
+            #expect(roster.contains("event: roster"))
+
+            // The page loads the script that follows the stream, and knows when to count down to.
+            let script = try await HTTPGet.request(base + "/assets/live.js")
+            #expect(script.status == 200 && script.headers.lowercased().contains("content-type: text/javascript"))
+            #expect(script.body.contains("new EventSource('/v1/events')") && !script.body.contains("innerHTML"))
+            let page = try await HTTPGet.request(base + "/")
+            #expect(page.body.contains("<script type=\"module\" src=\"/assets/live.js\"></script>"))
+            #expect(page.body.contains("data-until=\"\(t0 + 60 * minute)\""))
+
+            // Ada's stretch ends with nobody after her: the handoff itself is an event, no change made.
+            harness.clock.advance(to: t0 + 60 * minute)
+            #expect(await stream.receive(until: "event: onduty", within: 10) != nil)
+
+            await harness.stop()
+            #expect(await stream.closedByServer(within: 10), "the stream closes when the server stops")
         }
     }
 
@@ -73,6 +110,8 @@ import Testing
         #expect(await http.respond(method: "GET", uri: "/", authorization: "Bearer \(server.adminToken)") == 200)
         #expect(await http.respond(method: "GET", uri: "/assets/app.css", authorization: nil) == 200)
         #expect(await http.respond(method: "POST", uri: "/", authorization: "Bearer \(server.adminToken)") == 405)
+        #expect(await http.respond(method: "GET", uri: "/v1/events", authorization: nil) == 401)
+        #expect(await http.respond(method: "GET", uri: "/v1/events", authorization: "Bearer rst_nope_nope") == 401)
     }
 
     @Test func timesAreLabelledWithTheZoneTheyAreIn() {

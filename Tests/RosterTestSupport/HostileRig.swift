@@ -169,6 +169,28 @@ public final class HostileSocket: @unchecked Sendable {
         return (unread, rows)
     }
 
+    /// Reads until what arrived contains `text`; returns everything read, or nil when `seconds`
+    /// pass first or the server closes.
+    public func receive(until text: String, within seconds: Double) async -> String? {
+        let fd = self.fd
+        return (try? await TestThreads.blocking.runIfActive { () -> String? in
+            let deadline = Date().addingTimeInterval(seconds)
+            var received = [UInt8](), buffer = [UInt8](repeating: 0, count: 65_536)
+            while Date() < deadline {
+                let count = recv(fd, &buffer, buffer.count, 0)
+                if count == 0 { return nil }
+                if count < 0 {
+                    if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { continue }
+                    return nil
+                }
+                received += buffer.prefix(count)
+                let seen = String(decoding: received, as: UTF8.self)
+                if seen.contains(text) { return seen }
+            }
+            return nil
+        }) ?? nil
+    }
+
     /// Whether the server has closed the connection: a read returns 0 (or fails with a reset)
     /// within `seconds`, discarding whatever arrives before.
     public func closedByServer(within seconds: Double) async -> Bool {

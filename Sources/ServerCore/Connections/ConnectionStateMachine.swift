@@ -10,7 +10,7 @@ import RosterProtocol
 ///
 /// States: awaiting Hello → active (after Welcome) → closing (after an error that ends the
 /// connection, GoingAway, or a close). Nothing but closing happens after closing.
-struct ConnectionStateMachine {
+package struct ConnectionStateMachine {
     struct Limits: Equatable {
         var maxSubscriptions: Int
         var maxInFlight: Int
@@ -63,7 +63,7 @@ struct ConnectionStateMachine {
         case resyncWhenDrained
     }
 
-    enum PushKind { case roster, onDuty, notice, progress }
+    package enum PushKind { case roster, onDuty, notice, progress }
 
     private(set) var state = State.awaitingHello
     /// The active credential's expiry, kept apart so that the push path reads it without

@@ -6,7 +6,7 @@ import RosterStore
 /// The subscribers of one tenant on one event loop. Touched only on that loop: a push costs one
 /// hop per loop, then a plain loop over subscribers writing a shared buffer, then one flush per
 /// connection. No task or allocation per subscriber on that path.
-final class LoopFanout: Sendable {
+package final class LoopFanout: Sendable {
     let loop: any EventLoop
     let tenantID: String
     /// The server's clock, read once per push for credential expiry.
@@ -34,7 +34,7 @@ final class LoopFanout: Sendable {
     }
 
     /// Swaps the last subscription into the removed one's place.
-    func remove(_ subscription: Subscription) {
+    package func remove(_ subscription: Subscription) {
         guard let index = subscription.fanoutIndex else { return }
         subscription.fanoutIndex = nil
         let last = subscriptions.value.removeLast()
@@ -143,7 +143,7 @@ final class LoopFanout: Sendable {
 /// adopts it). Called on the sink's event loop. The sink decides, per frame, whether it goes out
 /// now, later (held while the connection is not writable) or not at all; the fan-out alone
 /// keeps each subscription's bookkeeping.
-protocol PushSink: AnyObject {
+package protocol PushSink: AnyObject {
     /// The loop it lives on; its subscriptions join that loop's fan-out.
     var eventLoop: any EventLoop { get }
     /// Writes or holds back one pushed frame for subscription `id`. `heldKey` names what a
@@ -155,7 +155,7 @@ protocol PushSink: AnyObject {
 }
 
 /// What a sink did with a pushed frame.
-enum PushOutcome {
+package enum PushOutcome {
     /// Written and flushed.
     case sent
     /// Written, the first frame of this fan-out to need a flush: the fan-out calls `flushPushes`
@@ -169,7 +169,7 @@ enum PushOutcome {
 
 /// The instant of one push, read once for all its subscribers: wall clock (credential expiry)
 /// and monotonic (when each subscription was last sent something).
-struct PushInstant {
+package struct PushInstant {
     var wall: UnixMillis
     var monotonic: NIODeadline
 
@@ -181,7 +181,7 @@ struct PushInstant {
 
 /// One subscription of one connection. Lives on the connection's event loop; after it is made,
 /// only its loop's fan-out (`LoopFanout`) changes it.
-final class Subscription {
+package final class Subscription {
     let id: UInt64
     let filter: Roster_V1_SubscriptionFilter
     /// The schedules whose on-duty sets it follows.

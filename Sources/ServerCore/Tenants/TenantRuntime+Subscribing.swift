@@ -16,7 +16,7 @@ extension TenantRuntime {
         case replay([HistoryEntry])
     }
 
-    enum SubscribeRefusal: Error {
+    package enum SubscribeRefusal: Error {
         case resyncRequired(oldestResumable: UInt64, reason: String)
         /// The client has applied a revision this node does not hold (yet): on a shared store,
         /// another node committed it and this one has not read it.
@@ -56,10 +56,10 @@ extension TenantRuntime {
 
     /// What a new subscription starts from: itself (registered with its loop's fan-out), what
     /// must be sent before Synced, and the tenant's revision, epoch and on-duty state then.
-    struct Subscribed {
-        var subscription: Subscription
+    package struct Subscribed {
+        package var subscription: Subscription
         var start: SubscribeStart
-        var revision: UInt64
+        package var revision: UInt64
         var epoch: UInt64
         /// The INITIAL on-duty state of each schedule followed, by schedule name.
         var onDuty: [OnDutyPush]
@@ -72,9 +72,9 @@ extension TenantRuntime {
     /// committed after the captured revision is enqueued on this loop behind us and passes the
     /// subscription's floor; one committed before is either in the snapshot or filtered out by
     /// the floor.
-    func subscribe(id: UInt64, topics: Set<Roster_V1_Topic>, filter: Roster_V1_SubscriptionFilter, connection: any PushSink,
-                   sinceRevision: UInt64?, epoch: UInt64?, schedules requested: [String], allSchedules: Bool,
-                   sinceNotice: UInt64? = nil, noticePeople requestedPeople: [String] = [])
+    package func subscribe(id: UInt64, topics: Set<Roster_V1_Topic>, filter: Roster_V1_SubscriptionFilter, connection: any PushSink,
+                           sinceRevision: UInt64?, epoch: UInt64?, schedules requested: [String], allSchedules: Bool,
+                           sinceNotice: UInt64? = nil, noticePeople requestedPeople: [String] = [])
         throws(SubscribeRefusal) -> Subscribed
     {
         let outcome = inner.withLockedValue { inner -> Result<Subscribed, SubscribeRefusal> in

@@ -153,7 +153,7 @@ package final class TenantRuntime: Sendable {
         }
     }
 
-    func fanout(on loop: any EventLoop) -> LoopFanout {
+    package func fanout(on loop: any EventLoop) -> LoopFanout {
         fanouts.first { $0.loop === loop }!
     }
 
