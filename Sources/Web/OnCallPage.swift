@@ -17,7 +17,9 @@ enum OnCallPage {
         html.raw("<header><h1>On call now</h1>")
         html.element("p", class: "tenant", tenantName)
         // What the script says of the connection (empty without JavaScript: the page is as of its footer).
-        html.raw("<p class=\"status\" id=\"status\" role=\"status\"></p></header><main>")
+        html.raw("<p class=\"status\" id=\"status\" role=\"status\"></p></header>")
+        WebPage.navigation(&html, current: "/")
+        html.raw("<main>")
         if !state.tenant.motd.isEmpty { html.element("p", class: "motd", state.tenant.motd) }
         let schedules = state.sortedSchedules
         if schedules.isEmpty { html.element("p", class: "empty", "No schedules yet.") }
@@ -80,20 +82,7 @@ enum OnCallPage {
         html.element("span", class: "name", "\(employee.firstName) \(employee.lastName)")
         if !person.shift.role.isEmpty { html.element("span", class: "role", person.shift.role) }
         html.element("span", class: "when", since ? "since \(clock.label(person.shift.startMs))" : "from \(clock.label(person.shift.startMs))")
-        if !employee.email.isEmpty {
-            html.raw("<a class=\"email\"")
-            html.attribute("href", "mailto:" + employee.email)
-            html.raw(">")
-            html.text(employee.email)
-            html.raw("</a>")
-        }
-        if !employee.phone.isEmpty {
-            html.raw("<a class=\"phone\"")
-            html.attribute("href", "tel:" + employee.phone.filter { $0.isNumber || $0 == "+" })
-            html.raw(">")
-            html.text(employee.phone)
-            html.raw("</a>")
-        }
+        WebPage.contacts(&html, email: employee.email, phone: employee.phone)
         html.raw("</li>")
     }
 }

@@ -12,7 +12,13 @@ package struct WebApp: HTTPPages {
     package func respond(to request: HTTPAPI.Request, side: HTTPSide) async -> HTTPAPI.Reply? {
         switch request.path {
         case "/":
-            return await page(request, side: side)
+            return await page(request, side: side) { view, now in OnCallPage.render(view: view, now: now) }
+        case "/people":
+            guard let grouping = EmployeeGrouping(rawValue: request.query["group"] ?? EmployeeGrouping.position.rawValue) else {
+                return Self.html(400, WebPage.message(title: "Unknown grouping", "Group people by position or team."))
+            }
+            let search = request.query["q"] ?? ""
+            return await page(request, side: side) { view, _ in DirectoryPage.render(view: view, search: search, grouping: grouping) }
         case "/assets/app.css":
             return HTTPAPI.Reply(status: 200, contentType: "text/css; charset=utf-8", body: Array(WebAssets.styleSheet.utf8),
                                  headers: WebPage.headers)
@@ -24,7 +30,9 @@ package struct WebApp: HTTPPages {
         }
     }
 
-    private func page(_ request: HTTPAPI.Request, side: HTTPSide) async -> HTTPAPI.Reply {
+    /// A page of the reader's tenant, rendered by `render` on the tenant work pool.
+    private func page(_ request: HTTPAPI.Request, side: HTTPSide,
+                      _ render: @escaping @Sendable (TenantRuntime.View, UnixMillis) -> String) async -> HTTPAPI.Reply {
         guard let core = side.context else {
             return Self.html(503, WebPage.message(title: "Starting", "The server is starting: try again in a moment."))
         }
@@ -40,7 +48,7 @@ package struct WebApp: HTTPPages {
         }
         let now = core.clock.now()
         let view = tenant.view
-        guard let body = await core.work.run(tenant.id, { OnCallPage.render(view: view, now: now) }) else {
+        guard let body = await core.work.run(tenant.id, { render(view, now) }) else {
             return Self.html(503, WebPage.message(title: "Busy", "The server is busy: try again in a moment."))
         }
         return Self.html(200, body)

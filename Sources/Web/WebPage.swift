@@ -23,6 +23,38 @@ enum WebPage {
         html.raw("</head><body>")
     }
 
+    /// The links between pages; `current` is marked for assistive technology.
+    static func navigation(_ html: inout HTML, current: String) {
+        html.raw("<nav aria-label=\"Pages\"><ul class=\"pages\">")
+        for (path, title) in [("/", "On call now"), ("/people", "People")] {
+            html.raw("<li><a")
+            html.attribute("href", path)
+            if path == current { html.raw(" aria-current=\"page\"") }
+            html.raw(">")
+            html.text(title)
+            html.raw("</a></li>")
+        }
+        html.raw("</ul></nav>")
+    }
+
+    /// A person's e-mail and phone as links (mailto:, tel:).
+    static func contacts(_ html: inout HTML, email: String, phone: String) {
+        if !email.isEmpty {
+            html.raw("<a class=\"email\"")
+            html.attribute("href", "mailto:" + email)
+            html.raw(">")
+            html.text(email)
+            html.raw("</a>")
+        }
+        if !phone.isEmpty {
+            html.raw("<a class=\"phone\"")
+            html.attribute("href", "tel:" + phone.filter { $0.isNumber || $0 == "+" })
+            html.raw(">")
+            html.text(phone)
+            html.raw("</a>")
+        }
+    }
+
     static func close(_ html: inout HTML) {
         html.raw("</body></html>\n")
     }
@@ -62,5 +94,11 @@ enum WebAssets {
         a { color: var(--accent); }
         a:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
         .nobody, .problem { font-weight: 600; }
+        nav ul.pages { display: flex; gap: 1.5rem; margin: 0 0 0.5rem; }
+        nav a[aria-current="page"] { font-weight: 600; text-decoration: none; }
+        form.search { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem; margin: 0.5rem 0 1rem; }
+        input, select, button { font: inherit; color: var(--fg); background: var(--bg); border: 1px solid var(--muted); border-radius: 4px; padding: 0.25rem 0.5rem; }
+        input:focus-visible, select:focus-visible, button:focus-visible { outline: 3px solid var(--accent); outline-offset: 1px; }
+        .group h2 { font-size: 1.1rem; margin: 1rem 0 0.25rem; }
         """
 }

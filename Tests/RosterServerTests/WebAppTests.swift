@@ -98,6 +98,41 @@ import Testing
         }
     }
 
+    @Test func theDirectoryGroupsSortsAndSearchesAsTheAppsDid() async throws {
+        try await HTTPTests.withHTTPServer { harness, base in
+            let empty = try await HTTPGet.request(base + "/people")
+            #expect(empty.status == 200 && empty.body.contains("No employees found"))
+            let admin = try await harness.connect()
+            _ = try await admin.addEmployee("Alan", "Turing", position: "Engineer", team: "Research")
+            _ = try await admin.addEmployee("Émile", "Zola", position: "Writer", team: "Core")
+            _ = try await admin.addEmployee("Ada", "Lovelace", position: "engineer", team: "Core")
+            try await admin.barrier()
+
+            // Groups A→Z, people by last name; "Engineer" and "engineer" are one group, named as the
+            // first person in it (by last name) spells it.
+            let byPosition = try await HTTPGet.request(base + "/people").body
+            let order = ["<h2>engineer</h2>", "Ada Lovelace", "Alan Turing", "<h2>Writer</h2>", "Émile Zola"].map {
+                byPosition.range(of: $0)?.lowerBound
+            }
+            #expect(order.allSatisfy { $0 != nil } && order.compactMap { $0 } == order.compactMap { $0 }.sorted())
+            let byTeam = try await HTTPGet.request(base + "/people?group=team").body
+            let teams = ["<h2>Core</h2>", "Ada Lovelace", "Émile Zola", "<h2>Research</h2>", "Alan Turing"].map {
+                byTeam.range(of: $0)?.lowerBound
+            }
+            #expect(teams.allSatisfy { $0 != nil } && teams.compactMap { $0 } == teams.compactMap { $0 }.sorted())
+            #expect(byTeam.contains("<option value=\"team\" selected>"))
+
+            // Search ignores case and accents, over names and the other fields.
+            let emile = try await HTTPGet.request(base + "/people?q=EMILE").body
+            #expect(emile.contains("Émile Zola") && !emile.contains("Ada Lovelace") && emile.contains("1 of 3 people"))
+            let research = try await HTTPGet.request(base + "/people?q=research").body
+            #expect(research.contains("Alan Turing") && !research.contains("Émile Zola"))
+            let nobody = try await HTTPGet.request(base + "/people?q=%3Cb%3Enobody").body
+            #expect(nobody.contains("No one matches \u{201C}&lt;b&gt;nobody\u{201D}") && nobody.contains("value=\"&lt;b&gt;nobody\""))
+            #expect(try await HTTPGet.request(base + "/people?group=height").status == 400)
+        }
+    }
+
     @Test func offLoopbackThePageNeedsAToken() async throws {
         let scratch = TestScratch.directory("roster-web")
         defer { TestScratch.remove(scratch) }
