@@ -22,6 +22,9 @@ final class EventStream {
     var missed = false
     /// Pushes were written and not yet flushed.
     var flushDue = false
+    /// The last on-duty event written and its schedule: a schedule's handoffs, pushed again
+    /// and again, are encoded once per stream.
+    var onDutyEvent: (schedule: String, text: String)?
     var stallDeadline: Scheduled<Void>?
 
     init(tenant: TenantRuntime, subscription: Subscription, heartbeat: RepeatedTask) {
@@ -34,22 +37,6 @@ final class EventStream {
 
     /// One event: `event: NAME` and one line of data.
     static func event(_ name: String, _ data: String) -> String { "event: \(name)\ndata: \(data)\n\n" }
-
-    /// A schedule id as a JSON string.
-    static func jsonString(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            default:
-                if scalar.value < 0x20 { out += String(format: "\\u%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
-            }
-        }
-        return out + "\""
-    }
 }
 
 extension HTTPHandler: PushSink {
@@ -100,7 +87,13 @@ extension HTTPHandler: PushSink {
         guard let stream, let context else { return .notSent }
         let text: String
         switch kind {
-        case .onDuty: text = EventStream.event("onduty", "{\"schedule\":\(EventStream.jsonString(heldKey))}")
+        case .onDuty:
+            if let last = stream.onDutyEvent, last.schedule == heldKey {
+                text = last.text
+            } else {
+                text = EventStream.event("onduty", "{\"schedule\":\(JSONText.quoted(heldKey))}")
+                stream.onDutyEvent = (heldKey, text)
+            }
         case .roster: text = EventStream.event("roster", "{}")
         case .notice, .progress: return .notSent
         }

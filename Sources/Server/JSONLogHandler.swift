@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import RosterDomain
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -32,20 +33,12 @@ public struct JSONLogHandler: LogHandler {
         }
         if let error = event.error { fields.append(("error", "\(error)")) }
         fields.append(("message", event.message.description))
-        let text = "{" + fields.map { "\(Self.quote($0.0)):\(Self.quote($0.1))" }.joined(separator: ",") + "}\n"
+        let text = "{" + fields.map { "\(JSONText.quoted($0.0)):\(JSONText.quoted($0.1))" }.joined(separator: ",") + "}\n"
         var bytes = Array(text.utf8)
         _ = bytes.withUnsafeMutableBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
 
     static func timestamp() -> String {
         Date().formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
-    }
-
-    /// A JSON string literal, escaped by Foundation's encoder.
-    static func quote(_ text: String) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .withoutEscapingSlashes
-        // Encoding a String cannot fail.
-        return (try? encoder.encode(text)).map { String(decoding: $0, as: UTF8.self) } ?? "\"\""
     }
 }
