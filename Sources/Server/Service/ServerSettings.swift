@@ -176,7 +176,7 @@ public enum ServerSettings {
         ServerSetting("listen", .text, "Address to listen on, HOST:PORT.", read: { configuration, texts throws(ServerSettingError) in
             configuration.listen = try ServerSetting.address("listen", texts)
         }, show: { "\($0.listen)" }),
-        ServerSetting("http-listen", .text, "HTTP address for health, metrics and the on-call JSON API (docs/HTTP.md), HOST:PORT, or none. Not loopback: TLS, as for --listen.",
+        ServerSetting("http-listen", .text, "HTTP address for health, metrics, the on-call JSON API (docs/HTTP.md) and the web app (docs/WEB.md), HOST:PORT, or none. Not loopback: TLS, as for --listen.",
                       read: { configuration, texts throws(ServerSettingError) in
             configuration.httpListen = texts == ["none"] ? nil : try ServerSetting.address("http-listen", texts)
         }, show: { $0.httpListen.map { "\($0)" } ?? "none" }),
