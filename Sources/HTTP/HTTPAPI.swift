@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import NIOHTTP1
 import NIOConcurrencyHelpers
 import RosterDomain
@@ -15,6 +16,42 @@ package struct HTTPAPI: Sendable {
         package var path: String
         package var query: [String: String]
         package var authorization: String?
+        /// The Cookie header, the Origin header and the Host header (a change's CSRF checks).
+        package var cookie: String?
+        package var origin: String?
+        package var host: String?
+        package var contentType: String?
+        package var body: [UInt8] = []
+        /// The peer's address, for the audit log.
+        package var peer = ""
+        /// The connection's event loop (a change made here is published from it).
+        package var loop: (any EventLoop)?
+
+        package init(method: String, path: String, query: [String: String] = [:], authorization: String? = nil) {
+            (self.method, self.path, self.query, self.authorization) = (method, path, query, authorization)
+        }
+
+        /// A cookie's value, if the request sent it.
+        package func cookie(_ name: String) -> String? {
+            for pair in (cookie ?? "").split(separator: ";") {
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                if parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == name {
+                    return parts[1].trimmingCharacters(in: .whitespaces)
+                }
+            }
+            return nil
+        }
+
+        /// The fields of an `application/x-www-form-urlencoded` body (the last of a repeated
+        /// name wins); empty for any other body.
+        package var form: [String: String] {
+            guard contentType?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true else { return [:] }
+            var components = URLComponents()
+            components.percentEncodedQuery = String(decoding: body, as: UTF8.self).replacingOccurrences(of: "+", with: "%20")
+            var fields: [String: String] = [:]
+            for item in components.queryItems ?? [] { fields[item.name] = item.value ?? "" }
+            return fields
+        }
     }
 
     package struct Reply: Sendable {
@@ -35,6 +72,10 @@ package struct HTTPAPI: Sendable {
 
     func respond(to request: Request) async -> Reply {
         guard request.method == "GET" || request.method == "HEAD" else {
+            // The web app's forms post to its own pages; the API takes no other method.
+            if !request.path.hasPrefix("/v1/"), let pages = side.pages, let reply = await pages.respond(to: request, side: side) {
+                return reply
+            }
             return Self.problem(405, "only GET is served here", headers: [("Allow", "GET, HEAD")])
         }
         switch request.path {
@@ -235,11 +276,13 @@ package struct HTTPAPI: Sendable {
     static func reason(_ status: Int) -> String {
         switch status {
         case 200: "OK"
+        case 303: "See Other"
         case 400: "Bad Request"
         case 401: "Unauthorized"
         case 403: "Forbidden"
         case 404: "Not Found"
         case 405: "Method Not Allowed"
+        case 413: "Content Too Large"
         case 429: "Too Many Requests"
         case 503: "Service Unavailable"
         default: "Internal Server Error"
@@ -334,5 +377,9 @@ extension HTTPAPI.Request {
         for item in components?.queryItems ?? [] { query[item.name] = item.value ?? "" }
         self.init(method: head.method.rawValue, path: components?.path ?? head.uri, query: query,
                   authorization: head.headers.first(name: "authorization"))
+        cookie = head.headers["cookie"].joined(separator: "; ")
+        origin = head.headers.first(name: "origin")
+        host = head.headers.first(name: "host")
+        contentType = head.headers.first(name: "content-type")
     }
 }

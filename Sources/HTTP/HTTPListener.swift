@@ -33,8 +33,8 @@ package final class HTTPSide: Sendable {
     /// nothing (nil).
     package enum Credential: Equatable { case token(tenantID: String), refused }
 
-    /// Whose data a reading request (a page, the event stream) gets, by the protocol's rule: a
-    /// bearer token's tenant anywhere; without one, the default tenant on a loopback listener.
+    /// Whose data a reading request (the event stream) gets, by the protocol's rule: a signed-in
+    /// session's or a bearer token's tenant anywhere; without, the default tenant on loopback.
     package enum Reader {
         case tenant(TenantRuntime)
         /// The tenants are not loaded yet, or the server is stopping.
@@ -47,6 +47,7 @@ package final class HTTPSide: Sendable {
 
     package func reader(_ request: HTTPAPI.Request) -> Reader {
         guard let core = context else { return .starting }
+        if let tenant = pages?.sessionTenant(request, side: self) { return .tenant(tenant) }
         switch credential(request) {
         case .token(let tenantID)?: return core.tenant(tenantID).map(Reader.tenant) ?? .refused
         case .refused?: return .refused
@@ -238,7 +239,8 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     let timing: Timing
     let eventLoop: any EventLoop
     private var head: HTTPRequestHead?
-    private var bodyBytes = 0
+    /// The request's body so far (a form the web app posts); at most `timing.maxBodyBytes`.
+    private var body: [UInt8] = []
     private var deadline: Scheduled<Void>?
     /// Set while the connection carries an event stream (HTTPHandler+EventStream.swift).
     var stream: EventStream?
@@ -288,32 +290,42 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         switch unwrapInboundIn(data) {
         case .head(let head):
             self.head = head
-            bodyBytes = 0
+            body = []
             arm(timing.header, context: context)  // the rest of the request comes within it
-        case .body(let part):
-            bodyBytes += part.readableBytes
-            if bodyBytes > timing.maxBodyBytes { context.close(promise: nil) }  // nothing here takes a body
+        case .body(var part):
+            guard body.count + part.readableBytes <= timing.maxBodyBytes else {
+                // Too big to take: say so and close (the rest is not read).
+                let reply = HTTPAPI.problem(413, "the request body is over \(timing.maxBodyBytes) bytes")
+                if let head { self.head = nil; write(reply, for: head, context: context, close: true) } else { context.close(promise: nil) }
+                return
+            }
+            body += part.readBytes(length: part.readableBytes) ?? []
         case .end:
             guard let head else { return }
             self.head = nil
             deadline?.cancel()
             deadline = nil
-            let request = HTTPAPI.Request(head)
+            var request = HTTPAPI.Request(head)
+            request.body = body
+            request.peer = context.channel.remoteAddress.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" } ?? ""
+            request.loop = context.eventLoop
+            body = []
+            let received = request
             let api = self.api, loop = context.eventLoop
             let promise = loop.makePromise(of: HTTPAPI.Reply.self)
-            promise.completeWithTask { await api.respond(to: request) }
+            promise.completeWithTask { await api.respond(to: received) }
             promise.futureResult.assumeIsolated().whenSuccess { reply in
                 self.write(reply, for: head, context: context)
             }
         }
     }
 
-    private func write(_ reply: HTTPAPI.Reply, for request: HTTPRequestHead, context: ChannelHandlerContext) {
+    private func write(_ reply: HTTPAPI.Reply, for request: HTTPRequestHead, context: ChannelHandlerContext, close: Bool = false) {
         if let tenant = reply.eventStream, request.method == .GET { return startStream(tenant, for: request, context: context) }
         var headers = HTTPHeaders([("Content-Type", reply.contentType), ("Content-Length", "\(reply.body.count)"),
                                    ("Cache-Control", "no-store")])
         for (name, value) in reply.headers { headers.add(name: name, value: value) }
-        let keepAlive = request.isKeepAlive
+        let keepAlive = request.isKeepAlive && !close
         if !keepAlive { headers.add(name: "Connection", value: "close") }
         let head = HTTPResponseHead(version: request.version, status: HTTPResponseStatus(statusCode: reply.status), headers: headers)
         context.write(wrapOutboundOut(.head(head)), promise: nil)

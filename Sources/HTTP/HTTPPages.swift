@@ -1,5 +1,11 @@
-/// Pages served beside the API (RosterWeb's web app adopts it): asked for every GET or HEAD
-/// that no API route takes; nil passes it on to the 404.
+import RosterServerCore
+
+/// Pages served beside the API (RosterWeb's web app adopts it): asked for every request that no
+/// API route takes (a GET, or a form's POST); nil passes it on to the 404.
 package protocol HTTPPages: Sendable {
     func respond(to request: HTTPAPI.Request, side: HTTPSide) async -> HTTPAPI.Reply?
+
+    /// The tenant of the request's signed-in session, if it has a current one: the event stream
+    /// reads it too (a browser's EventSource sends the cookie, not a bearer token).
+    func sessionTenant(_ request: HTTPAPI.Request, side: HTTPSide) -> TenantRuntime?
 }

@@ -10,7 +10,7 @@ enum DirectoryPage {
     /// At most this many characters of a search are used (the query is the visitor's).
     static let maxSearchLength = 200
 
-    static func render(view: TenantRuntime.View, search rawSearch: String, grouping: EmployeeGrouping) -> String {
+    static func render(view: TenantRuntime.View, search rawSearch: String, grouping: EmployeeGrouping, viewer: Viewer) -> String {
         let search = String(rawSearch.prefix(maxSearchLength))
         let state = view.state
         var html = HTML()
@@ -19,7 +19,7 @@ enum DirectoryPage {
         html.raw("<header><h1>People</h1>")
         html.element("p", class: "tenant", tenantName)
         html.raw("</header>")
-        WebPage.navigation(&html, current: "/people")
+        WebPage.navigation(&html, current: "/people", viewer: viewer)
         html.raw("<main><form class=\"search\" method=\"get\" action=\"/people\" role=\"search\">")
         html.raw("<label for=\"q\">Search</label><input id=\"q\" name=\"q\" type=\"search\"")
         html.attribute("value", search)
@@ -57,7 +57,11 @@ enum DirectoryPage {
 
     private static func item(_ html: inout HTML, _ person: Employee) {
         html.raw("<li>")
-        html.element("span", class: "name", person.fullName)
+        html.raw("<a class=\"name\"")
+        html.attribute("href", "/people/" + WebPage.pathComponent(person.id))
+        html.raw(">")
+        html.text(person.fullName)
+        html.raw("</a>")
         let role = [person.position, person.team].filter { !$0.isEmpty }.joined(separator: " · ")
         if !role.isEmpty { html.element("span", class: "when", role) }
         WebPage.contacts(&html, email: person.email, phone: person.phone)

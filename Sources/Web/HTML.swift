@@ -14,9 +14,10 @@ struct HTML {
     }
 
     /// `<tag class="…">text</tag>`, the text escaped.
-    mutating func element(_ tag: String, class className: String? = nil, _ value: String) {
+    mutating func element(_ tag: String, class className: String? = nil, role: String? = nil, _ value: String) {
         output += "<\(tag)"
         if let className { attribute("class", className) }
+        if let role { attribute("role", role) }
         output += ">"
         text(value)
         output += "</\(tag)>"

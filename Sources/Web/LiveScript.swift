@@ -30,6 +30,29 @@ enum LiveScript {
             const countdown = element.querySelector('.countdown');
             if (countdown) countdown.textContent = `(in ${remaining(Number(element.dataset.until) - now)})`;
           }
+          // The timeline's "now" line moves with the clock.
+          for (const timeline of document.querySelectorAll('.timeline[data-from]')) {
+            const from = Number(timeline.dataset.from), to = Number(timeline.dataset.to);
+            const x = `${(Math.min(Math.max(now, from), to) - from) / (to - from) * 100}%`;
+            for (const line of timeline.querySelectorAll('line.now')) {
+              line.setAttribute('x1', x);
+              line.setAttribute('x2', x);
+            }
+          }
+        }
+
+        // "View in: Browser zone" links to this page in the browser's own zone.
+        function offerBrowserZone() {
+          const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+          for (const item of document.querySelectorAll('.browser-zone')) {
+            const link = item.querySelector('a');
+            if (!link || !zone) continue;
+            const url = new URL(link.href);
+            url.searchParams.set('tz', zone);
+            link.href = url.pathname + url.search;
+            link.textContent = `Browser zone (${zone})`;
+            item.hidden = false;
+          }
         }
 
         async function refresh() {
@@ -41,12 +64,13 @@ enum LiveScript {
           try {
             do {
               again = false;
-              const response = await fetch(location.pathname, { cache: 'no-store', credentials: 'same-origin' });
+              const response = await fetch(location.pathname + location.search, { cache: 'no-store', credentials: 'same-origin' });
               if (!response.ok) throw new Error(`HTTP ${response.status}`);
               const page = new DOMParser().parseFromString(await response.text(), 'text/html');
               const fresh = page.querySelector('main');
               const shown = document.querySelector('main');
               if (fresh && shown) shown.replaceWith(fresh);
+              offerBrowserZone();
               tick();
             } while (again);
           } catch (error) {
@@ -65,6 +89,7 @@ enum LiveScript {
         });
         for (const name of ['onduty', 'roster', 'resync']) events.addEventListener(name, refresh);
         events.addEventListener('error', () => setStatus('No connection — reconnecting…'));
+        offerBrowserZone();
         tick();
         setInterval(tick, 1000);
 

@@ -9,7 +9,7 @@ import RosterServerCore
 /// schedule's zone, always labelled with it.
 enum OnCallPage {
     /// The page for `view` at `now`; resolves schedules, so it runs on the tenant work pool.
-    static func render(view: TenantRuntime.View, now: UnixMillis) -> String {
+    static func render(view: TenantRuntime.View, now: UnixMillis, viewer: Viewer) -> String {
         let state = view.state
         var html = HTML()
         let tenantName = state.tenant.name.isEmpty ? state.tenant.id : state.tenant.name
@@ -18,7 +18,7 @@ enum OnCallPage {
         html.element("p", class: "tenant", tenantName)
         // What the script says of the connection (empty without JavaScript: the page is as of its footer).
         html.raw("<p class=\"status\" id=\"status\" role=\"status\"></p></header>")
-        WebPage.navigation(&html, current: "/")
+        WebPage.navigation(&html, current: "/", viewer: viewer)
         html.raw("<main>")
         if !state.tenant.motd.isEmpty { html.element("p", class: "motd", state.tenant.motd) }
         let schedules = state.sortedSchedules
@@ -48,8 +48,11 @@ enum OnCallPage {
         let clock = ZoneLabel(zone: schedule.zone)
         html.raw("<section class=\"schedule\"")
         html.attribute("data-schedule", schedule.id)
+        html.raw("><h2><a")
+        html.attribute("href", "/schedules/" + WebPage.pathComponent(schedule.name))
         html.raw(">")
-        html.element("h2", schedule.name)
+        html.text(schedule.name)
+        html.raw("</a></h2>")
         html.element("p", class: "zone", "Times in \(clock.name)")
         if answer.current.isEmpty {
             html.element("p", class: "nobody", "Nobody is on duty.")
@@ -79,7 +82,11 @@ enum OnCallPage {
     private static func item(_ html: inout HTML, _ person: Roster_V1_OnDutyPerson, clock: ZoneLabel, since: Bool) {
         let employee = person.employee
         html.raw("<li>")
-        html.element("span", class: "name", "\(employee.firstName) \(employee.lastName)")
+        html.raw("<a class=\"name\"")
+        html.attribute("href", "/people/" + WebPage.pathComponent(employee.id))
+        html.raw(">")
+        html.text("\(employee.firstName) \(employee.lastName)")
+        html.raw("</a>")
         if !person.shift.role.isEmpty { html.element("span", class: "role", person.shift.role) }
         html.element("span", class: "when", since ? "since \(clock.label(person.shift.startMs))" : "from \(clock.label(person.shift.startMs))")
         WebPage.contacts(&html, email: employee.email, phone: employee.phone)
@@ -107,6 +114,11 @@ struct ZoneLabel {
 
     private static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    var wallClock: WallClock { clock }
+
+    /// "Mon" for a day.
+    func weekday(_ day: WallClock.Day) -> String { Self.weekdays[clock.weekday(of: day) - 1] }
 
     func label(_ instant: UnixMillis) -> String {
         let local = clock.local(instant)

@@ -3,59 +3,120 @@ import RosterHTTP
 import RosterServerCore
 
 /// The web app people open in a browser, served on the HTTP listener beside /v1 (docs/WEB.md).
-/// Pages are rendered on the server and read without JavaScript. Who may read follows the
-/// protocol's rule: on a loopback listener anyone reads the default tenant (development), and a
-/// bearer token reads its own tenant anywhere.
+/// Pages are rendered on the server and read without JavaScript; changes are forms posted
+/// with the session's CSRF value and performed as the same requests over the protocol.
 package struct WebApp: HTTPPages {
+    let sessions = WebSessions()
+
     package init() {}
 
     package func respond(to request: HTTPAPI.Request, side: HTTPSide) async -> HTTPAPI.Reply? {
-        switch request.path {
-        case "/":
-            return await page(request, side: side) { view, now in OnCallPage.render(view: view, now: now) }
-        case "/people":
+        let parts = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map {
+            String($0).removingPercentEncoding ?? String($0)
+        }
+        let method = request.method == "HEAD" ? "GET" : request.method
+        switch (method, parts.first ?? "", parts.count) {
+        case ("GET", "", 1):
+            return await page(request, side: side) { view, viewer, now in OnCallPage.render(view: view, now: now, viewer: viewer) }
+        case ("GET", "people", 1):
             guard let grouping = EmployeeGrouping(rawValue: request.query["group"] ?? EmployeeGrouping.position.rawValue) else {
                 return Self.html(400, WebPage.message(title: "Unknown grouping", "Group people by position or team."))
             }
             let search = request.query["q"] ?? ""
-            return await page(request, side: side) { view, _ in DirectoryPage.render(view: view, search: search, grouping: grouping) }
-        case "/assets/app.css":
-            return HTTPAPI.Reply(status: 200, contentType: "text/css; charset=utf-8", body: Array(WebAssets.styleSheet.utf8),
-                                 headers: WebPage.headers)
-        case "/assets/live.js":
-            return HTTPAPI.Reply(status: 200, contentType: "text/javascript; charset=utf-8", body: Array(LiveScript.source.utf8),
-                                 headers: WebPage.headers)
+            return await page(request, side: side) { view, viewer, _ in
+                DirectoryPage.render(view: view, search: search, grouping: grouping, viewer: viewer)
+            }
+        case ("GET", "people", 2):
+            let id = parts[1]
+            return await statusPage(request, side: side) { view, viewer, now in PersonPage.render(view: view, id: id, now: now, viewer: viewer) }
+        case ("POST", "me", 2) where parts[1] == "calendar":
+            return await PersonPage.calendarLink(request, app: self, side: side)
+        case ("GET", "me", 1):
+            return await statusPage(request, side: side) { view, viewer, now in PersonPage.renderMine(view: view, now: now, viewer: viewer) }
+        case ("GET", "schedules", 1):
+            return await page(request, side: side) { view, viewer, _ in SchedulePage.renderList(view: view, viewer: viewer) }
+        case ("GET", "schedules", 2):
+            let name = parts[1], query = request.query
+            return await statusPage(request, side: side) { view, viewer, now in
+                guard let schedule = view.state.schedule(idOrName: name) else { return Self.noSchedule(name) }
+                do throws(TimelineWindow.Refusal) {
+                    let window = try TimelineWindow(query: query, scheduleZone: schedule.zone, now: now)
+                    return (200, SchedulePage.render(view: view, schedule: schedule, window: window, now: now, viewer: viewer))
+                } catch {
+                    return (400, WebPage.message(title: "Not a window", error.message))
+                }
+            }
+        case ("GET", "schedules", 3) where parts[2] == "override":
+            return await OverrideForm.show(request, schedule: parts[1], app: self, side: side)
+        case ("POST", "schedules", 3) where parts[2] == "override":
+            return await OverrideForm.submit(request, schedule: parts[1], app: self, side: side)
+        case ("GET", "schedules", 3) where parts[2] == "changes":
+            return await ChangesPage.show(request, schedule: parts[1], app: self, side: side)
+        case ("GET", "sign-in", 1):
+            return SignIn.form(request, app: self, side: side)
+        case ("POST", "sign-in", 1):
+            return SignIn.signIn(request, app: self, side: side)
+        case ("POST", "sign-out", 1):
+            return SignIn.signOut(request, app: self, side: side)
+        case ("GET", "assets", 2):
+            return WebAssets.reply(for: parts[1])
+        case (_, "", 1), (_, "people", 1...2), (_, "me", 1...2), (_, "schedules", 1...3), (_, "sign-in", 1), (_, "sign-out", 1):
+            return Self.html(405, WebPage.message(title: "Not here", "This page does not take \(request.method) requests."))
         default:
             return nil
         }
     }
 
-    /// A page of the reader's tenant, rendered by `render` on the tenant work pool.
-    private func page(_ request: HTTPAPI.Request, side: HTTPSide,
-                      _ render: @escaping @Sendable (TenantRuntime.View, UnixMillis) -> String) async -> HTTPAPI.Reply {
-        guard let core = side.context else {
-            return Self.html(503, WebPage.message(title: "Starting", "The server is starting: try again in a moment."))
-        }
-        let tenant: TenantRuntime
-        switch side.reader(request) {
-        case .tenant(let found): tenant = found
-        case .starting: return Self.html(503, WebPage.message(title: "Starting", "The server is starting: try again in a moment."))
-        case .refused:
-            return Self.html(401, WebPage.message(title: "Not signed in", "That token is not valid (wrong, revoked or expired)."))
-        case .signInNeeded:
-            return Self.html(401, WebPage.message(
-                title: "Not signed in", "This server reads only for a token here: send it as Authorization: Bearer rst_…"))
-        }
-        let now = core.clock.now()
-        let view = tenant.view
-        guard let body = await core.work.run(tenant.id, { render(view, now) }) else {
+    /// A page of the reader's tenant, rendered by `render` on the tenant work pool (pages
+    /// resolve schedules): the status and the HTML.
+    func statusPage(_ request: HTTPAPI.Request, side: HTTPSide,
+                    _ render: @escaping @Sendable (TenantRuntime.View, Viewer, UnixMillis) -> (Int, String)) async -> HTTPAPI.Reply {
+        let reading = reading(request, side: side)
+        guard case .viewer(let viewer, let tenant) = reading, let core = side.context else { return Self.refusal(reading) }
+        let now = core.clock.now(), view = tenant.view
+        guard let (status, body) = await core.work.run(tenant.id, { render(view, viewer, now) }) else {
             return Self.html(503, WebPage.message(title: "Busy", "The server is busy: try again in a moment."))
         }
-        return Self.html(200, body)
+        return Self.html(status, body)
     }
 
-    static func html(_ status: Int, _ text: String) -> HTTPAPI.Reply {
-        HTTPAPI.Reply(status: status, contentType: "text/html; charset=utf-8", body: Array(text.utf8), headers: WebPage.headers)
+    /// The page for a request that may not read.
+    static func refusal(_ reading: Reading) -> HTTPAPI.Reply {
+        switch reading {
+        case .viewer, .starting: return starting
+        case .refused:
+            return html(401, WebPage.message(title: "Not signed in", "That token is not valid (wrong, revoked or expired).",
+                                             link: ("/sign-in", "Sign in")))
+        case .signInNeeded:
+            return html(401, WebPage.message(title: "Not signed in", "Sign in with your token to read this server.",
+                                             link: ("/sign-in", "Sign in")))
+        }
+    }
+
+    func page(_ request: HTTPAPI.Request, side: HTTPSide,
+              _ render: @escaping @Sendable (TenantRuntime.View, Viewer, UnixMillis) -> String) async -> HTTPAPI.Reply {
+        await statusPage(request, side: side) { view, viewer, now in (200, render(view, viewer, now)) }
+    }
+
+    package func sessionTenant(_ request: HTTPAPI.Request, side: HTTPSide) -> TenantRuntime? {
+        guard let core = side.context, let (_, credential) = signedIn(request, core: core, now: core.clock.now()) else { return nil }
+        return core.tenant(credential.tenantID)
+    }
+
+    static let starting = html(503, WebPage.message(title: "Starting", "The server is starting: try again in a moment."))
+
+    static func noSchedule(_ name: String) -> (Int, String) {
+        (404, WebPage.message(title: "No such schedule", "There is no schedule named “\(name)”.", link: ("/schedules", "All schedules")))
+    }
+
+    static func html(_ status: Int, _ text: String, headers: [(String, String)] = []) -> HTTPAPI.Reply {
+        HTTPAPI.Reply(status: status, contentType: "text/html; charset=utf-8", body: Array(text.utf8), headers: WebPage.headers + headers)
+    }
+
+    /// A 303 to `location` (after a form: the browser then gets the page).
+    static func seeOther(_ location: String, headers: [(String, String)] = []) -> HTTPAPI.Reply {
+        HTTPAPI.Reply(status: 303, contentType: "text/plain; charset=utf-8", body: Array("See \(location)\n".utf8),
+                      headers: WebPage.headers + [("Location", location)] + headers)
     }
 }
 

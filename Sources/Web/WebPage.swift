@@ -1,3 +1,5 @@
+import Foundation
+
 /// The shell every page shares, and the headers every page is sent with: a Content-Security-Policy
 /// that allows only this server's own scripts, styles and images (no inline script, nothing from
 /// another origin), no framing, no MIME sniffing, no referrer.
@@ -7,7 +9,9 @@ enum WebPage {
          "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
             + "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"),
         ("X-Content-Type-Options", "nosniff"),
-        ("Referrer-Policy", "no-referrer"),
+        // same-origin, not no-referrer: under no-referrer a browser sends "Origin: null" with a form
+        // post, and the CSRF check needs the real origin.
+        ("Referrer-Policy", "same-origin"),
         ("X-Frame-Options", "DENY"),
     ]
 
@@ -23,10 +27,14 @@ enum WebPage {
         html.raw("</head><body>")
     }
 
-    /// The links between pages; `current` is marked for assistive technology.
-    static func navigation(_ html: inout HTML, current: String) {
+    /// The links between pages (`current` is marked for assistive technology), and who is
+    /// signed in with the way out, or the way in.
+    static func navigation(_ html: inout HTML, current: String, viewer: Viewer) {
         html.raw("<nav aria-label=\"Pages\"><ul class=\"pages\">")
-        for (path, title) in [("/", "On call now"), ("/people", "People")] {
+        var pages = [("/", "On call now"), ("/schedules", "Schedules")]
+        if viewer.employeeID != nil { pages.append(("/me", "My shifts")) }
+        pages.append(("/people", "People"))
+        for (path, title) in pages {
             html.raw("<li><a")
             html.attribute("href", path)
             if path == current { html.raw(" aria-current=\"page\"") }
@@ -34,7 +42,38 @@ enum WebPage {
             html.text(title)
             html.raw("</a></li>")
         }
-        html.raw("</ul></nav>")
+        html.raw("</ul>")
+        if let session = viewer.session, let credential = viewer.credential {
+            html.raw("<form class=\"account\" method=\"post\" action=\"/sign-out\">")
+            let who = credential.label.isEmpty ? (credential.tokenID ?? "") : credential.label
+            html.element("span", class: "who", "Signed in: \(who) (\(credential.role.rawValue))")
+            csrf(&html, session)
+            html.raw("<button type=\"submit\">Sign out</button></form>")
+        } else if viewer.credential == nil {
+            html.raw("<p class=\"account\"><a href=\"/sign-in\">Sign in</a></p>")
+        }
+        html.raw("</nav>")
+    }
+
+    /// The hidden field that proves a form came from this session's own page.
+    static func csrf(_ html: inout HTML, _ session: WebSessions.Session) {
+        html.raw("<input type=\"hidden\" name=\"csrf\"")
+        html.attribute("value", session.csrf)
+        html.raw(">")
+    }
+
+    /// A path segment for a name (a schedule's, a person's id).
+    static func pathComponent(_ name: String) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "/?#")
+        return name.addingPercentEncoding(withAllowedCharacters: allowed) ?? name
+    }
+
+    /// One of the palette's 8 colours for a person, the same on every page and every load.
+    static func colour(of id: String) -> Int {
+        var hash: UInt32 = 2_166_136_261  // FNV-1a
+        for byte in id.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        return Int(hash % 8)
     }
 
     /// A person's e-mail and phone as links (mailto:, tel:).
@@ -59,46 +98,24 @@ enum WebPage {
         html.raw("</body></html>\n")
     }
 
-    /// A page that says one thing: a refusal or a problem.
-    static func message(title: String, _ sentence: String) -> String {
+    /// A page that says one thing: a refusal or a problem, with a way on.
+    static func message(title: String, _ sentence: String, link: (href: String, title: String)? = nil) -> String {
         var html = HTML()
         open(&html, title: title)
         html.raw("<main>")
         html.element("h1", title)
         html.element("p", sentence)
+        if let link {
+            html.raw("<p><a")
+            html.attribute("href", link.href)
+            html.raw(">")
+            html.text(link.title)
+            html.raw("</a></p>")
+        } else {
+            html.raw("<p><a href=\"/\">On call now</a></p>")
+        }
         html.raw("</main>")
         close(&html)
         return html.output
     }
-}
-
-/// The style sheet: system fonts, contrast above WCAG AA (4.5:1 for text), visible focus.
-enum WebAssets {
-    static let styleSheet = """
-        :root { color-scheme: light dark; --fg: #1b1b1b; --bg: #ffffff; --muted: #4a4a4a; --accent: #0b5cad; --card: #f3f5f8; }
-        @media (prefers-color-scheme: dark) {
-          :root { --fg: #f0f0f0; --bg: #121417; --muted: #c2c2c2; --accent: #8cc4ff; --card: #1d2127; }
-        }
-        body { font-family: system-ui, sans-serif; color: var(--fg); background: var(--bg); margin: 0 auto; max-width: 60rem; padding: 1rem; }
-        header { display: flex; align-items: baseline; gap: 1rem; flex-wrap: wrap; }
-        h1 { margin: 0.5rem 0; }
-        .tenant, .zone, .until, footer, .when, .status { color: var(--muted); }
-        .motd { background: var(--card); padding: 0.75rem; border-left: 4px solid var(--accent); }
-        .schedule { background: var(--card); border-radius: 6px; padding: 0.75rem 1rem; margin: 1rem 0; }
-        .schedule h2 { margin: 0 0 0.25rem; }
-        .schedule h3 { margin: 0.75rem 0 0.25rem; font-size: 1rem; }
-        ul { list-style: none; padding: 0; margin: 0.25rem 0; }
-        li { display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; padding: 0.25rem 0; }
-        .on-duty .name { font-weight: 600; font-size: 1.15rem; }
-        .role { border: 1px solid var(--muted); border-radius: 3px; padding: 0 0.3rem; }
-        a { color: var(--accent); }
-        a:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
-        .nobody, .problem { font-weight: 600; }
-        nav ul.pages { display: flex; gap: 1.5rem; margin: 0 0 0.5rem; }
-        nav a[aria-current="page"] { font-weight: 600; text-decoration: none; }
-        form.search { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem; margin: 0.5rem 0 1rem; }
-        input, select, button { font: inherit; color: var(--fg); background: var(--bg); border: 1px solid var(--muted); border-radius: 4px; padding: 0.25rem 0.5rem; }
-        input:focus-visible, select:focus-visible, button:focus-visible { outline: 3px solid var(--accent); outline-offset: 1px; }
-        .group h2 { font-size: 1.1rem; margin: 1rem 0 0.25rem; }
-        """
 }

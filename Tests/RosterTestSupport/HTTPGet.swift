@@ -13,12 +13,18 @@ public struct HTTPResponse: Sendable {
 public enum HTTPGet {
     public static let curl = "/usr/bin/curl"
 
-    public static func request(_ url: String, token: String? = nil, method: String = "GET", insecureCA: String? = nil)
+    /// - Parameters: form: fields posted as application/x-www-form-urlencoded; jar: a cookie
+    ///   file curl reads and writes (a browser's session); headers: more request headers.
+    public static func request(_ url: String, token: String? = nil, method: String = "GET", insecureCA: String? = nil,
+                               form: [(String, String)]? = nil, jar: String? = nil, headers: [String] = [])
         async throws -> HTTPResponse
     {
         var arguments = ["-s", "-S", "-m", "20", "-X", method, "-D", "-", "-o", "-", url]
         if let token { arguments += ["-H", "Authorization: Bearer \(token)"] }
         if let insecureCA { arguments += ["--cacert", insecureCA] }
+        for (name, value) in form ?? [] { arguments += ["--data-urlencode", "\(name)=\(value)"] }
+        if let jar { arguments += ["-b", jar, "-c", jar] }
+        for header in headers { arguments += ["-H", header] }
         let child = try ChildProcess(curl, arguments)
         guard let status = await child.waitForExit(timeout: .seconds(30)) else {
             await child.stop(signal: SIGKILL)

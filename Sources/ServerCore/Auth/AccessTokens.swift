@@ -48,14 +48,14 @@ package struct Credential: Sendable, Equatable {
     }
 
     /// nil for an anonymous reader on a loopback listener.
-    var tokenID: String?
+    package var tokenID: String?
     package var tenantID: String
     package var role: AccessRole
     var expiresAt: UnixMillis?
     /// Who holds it (`StoredToken.employeeID`).
-    var employeeID: String? = nil
+    package var employeeID: String? = nil
     /// The token's label, for the audit log.
-    var label: String = ""
+    package var label: String = ""
 
     func isValid(at now: UnixMillis) -> Bool { expiresAt.map { now < $0 } ?? true }
 }

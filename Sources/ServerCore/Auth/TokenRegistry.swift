@@ -71,6 +71,14 @@ package final class TokenRegistry: Sendable {
                           employeeID: stored.employeeID, label: stored.label)
     }
 
+    /// The credential the token with this id grants now, if it is still usable: how a web
+    /// session, which keeps the token's id and not its secret, sees a revocation at once.
+    package func credential(tokenID: String, now: UnixMillis) -> Credential? {
+        guard let stored = token(id: tokenID), stored.isUsable(at: now), stored.role != .calendar else { return nil }
+        return Credential(tokenID: stored.id, tenantID: stored.tenantID, role: stored.role, expiresAt: stored.expiresAt,
+                          employeeID: stored.employeeID, label: stored.label)
+    }
+
     /// The calendar token a feed URL presents, if it is one and usable: also the token that
     /// minted it, if one did (a feed never outlives the access it was made with).
     package func calendarToken(_ text: String, now: UnixMillis) -> StoredToken? {

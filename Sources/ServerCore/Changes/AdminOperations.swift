@@ -321,6 +321,14 @@ package struct Actor: Sendable {
     static let demoRoller = Actor(tokenID: nil, name: "demo roller", isAdmin: true)
 }
 
+extension Actor {
+    /// The holder of `credential` (nil: an anonymous reader on loopback), from `address`.
+    init(_ credential: Credential?, address: String) {
+        self.init(tokenID: credential?.tokenID, name: credential.map { $0.label.isEmpty ? ($0.tokenID ?? "") : $0.label } ?? "",
+                  address: address, isAdmin: credential?.role == .admin, employeeID: credential?.employeeID)
+    }
+}
+
 /// Short random identifiers: a prefix and 12 base-32 characters (60 bits).
 package enum IdentifierFactory {
     private static let alphabet = Array("abcdefghijkmnpqrstuvwxyz23456789")

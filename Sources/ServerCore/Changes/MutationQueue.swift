@@ -163,3 +163,12 @@ extension ServerCore {
         return promise.futureResult
     }
 }
+
+extension ServerCore {
+    /// A change asked for by the web app, by the holder of `credential`: queued, checked,
+    /// committed and published exactly as the same request over the protocol.
+    package func perform(_ message: RosterMessage, on tenant: TenantRuntime, credential: Credential, address: String,
+                         loop: any EventLoop) -> EventLoopFuture<Result<RosterMessage, WireError>> {
+        perform(message, on: tenant, actor: Actor(credential, address: address), loop: loop)
+    }
+}

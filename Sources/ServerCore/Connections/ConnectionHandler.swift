@@ -341,10 +341,7 @@ final class ConnectionHandler: ChannelDuplexHandler, PushSink {
 
     private func enqueue(_ message: RosterMessage, requestID: UInt32) {
         guard let tenant else { return }
-        let credential = machine.credential
-        let actor = Actor(tokenID: credential?.tokenID, name: credential.map { $0.label.isEmpty ? ($0.tokenID ?? "") : $0.label } ?? "",
-                          address: peerAddress, isAdmin: credential?.role == .admin, employeeID: credential?.employeeID)
-        core.perform(message, on: tenant, actor: actor, loop: eventLoop).assumeIsolated().whenSuccess { result in
+        core.perform(message, on: tenant, actor: Actor(machine.credential, address: peerAddress), loop: eventLoop).assumeIsolated().whenSuccess { result in
             self.machine.requestFinished()
             switch result {
             case .success(let answer): self.write(answer.frame(requestID: requestID), flush: true)

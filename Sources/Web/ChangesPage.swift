@@ -1,0 +1,112 @@
+import Foundation
+import RosterDomain
+import RosterHTTP
+import RosterProtocol
+import RosterServerCore
+
+/// `/schedules/NAME/changes`: the audit log's entries that touch a schedule, newest first (the
+/// protocol's GetAudit, so admins only, as there), each with who, when, why and what: overrides
+/// and rotations added or removed, the definition changed.
+enum ChangesPage {
+    /// Entries shown (GetAudit's newest).
+    static let limit: UInt32 = 200
+
+    static func show(_ request: HTTPAPI.Request, schedule name: String, app: WebApp, side: HTTPSide) async -> HTTPAPI.Reply {
+        let viewer: Viewer, tenant: TenantRuntime
+        switch app.reading(request, side: side) {
+        case .viewer(let found, let foundTenant): (viewer, tenant) = (found, foundTenant)
+        case let other: return WebApp.refusal(other)
+        }
+        guard let core = side.context, let loop = request.loop else { return WebApp.starting }
+        guard let schedule = tenant.view.state.schedule(idOrName: name) else { return WebApp.html(404, WebApp.noSchedule(name).1) }
+        guard let credential = viewer.credential, viewer.isAdmin else {
+            return WebApp.html(403, WebPage.message(title: "Admins only", "The audit log is for admins, as over the protocol.",
+                                                    link: ("/schedules/" + WebPage.pathComponent(schedule.name), schedule.name)))
+        }
+        let query = Roster_V1_GetAuditRequest.with {
+            $0.schedule = schedule.id
+            $0.limit = limit
+        }
+        let answer = try? await core.perform(.getAudit(query), on: tenant, credential: credential, address: request.peer, loop: loop).get()
+        guard case .success(.audit(let audit)) = answer else {
+            return WebApp.html(503, WebPage.message(title: "Busy", "The audit log could not be read now: try again in a moment."))
+        }
+        let view = tenant.view
+        guard let body = await core.work.run(tenant.id, { render(view: view, schedule: schedule, audit: audit, viewer: viewer) }) else {
+            return WebApp.html(503, WebPage.message(title: "Busy", "The server is busy: try again in a moment."))
+        }
+        return WebApp.html(200, body)
+    }
+
+    static func render(view: TenantRuntime.View, schedule: ScheduleDefinition, audit: Roster_V1_AuditResponse, viewer: Viewer) -> String {
+        let label = ZoneLabel(zone: schedule.zone)
+        let name: (String) -> String = { id in view.state.employees[id]?.fullName ?? id }
+        var html = HTML()
+        WebPage.open(&html, title: "Changes — \(schedule.name)")
+        html.raw("<header><h1>Changes</h1>")
+        html.element("p", class: "tenant", schedule.name)
+        html.element("p", class: "zone", "Times in \(label.name)")
+        html.raw("</header>")
+        WebPage.navigation(&html, current: "/schedules", viewer: viewer)
+        html.raw("<main><p><a")
+        html.attribute("href", "/schedules/" + WebPage.pathComponent(schedule.name))
+        html.raw(">Back to the timeline</a></p>")
+        if audit.entries.isEmpty { html.element("p", class: "empty", "No changes recorded.") }
+        html.raw("<ol class=\"changes\" reversed>")
+        for entry in audit.entries.reversed() {
+            html.raw("<li><div>")
+            html.element("strong", label.label(entry.atMs))
+            html.text(" — \(entry.actor.isEmpty ? (entry.tokenID.isEmpty ? "server" : entry.tokenID) : entry.actor), revision \(entry.revision)")
+            if !entry.reason.isEmpty { html.text(": “\(entry.reason)”") }
+            html.raw("</div><ul>")
+            for change in entry.changes {
+                for line in describe(change, schedule: schedule.id, name: name, label: label) { html.element("li", line) }
+            }
+            html.raw("</ul></li>")
+        }
+        html.raw("</ol>")
+        if audit.truncated { html.element("p", "Older changes are left out (the newest \(limit) are shown).") }
+        html.raw("</main>")
+        WebPage.close(&html)
+        return html.output
+    }
+
+    /// What one change did to the schedule, in words.
+    static func describe(_ change: Roster_V1_AuditChange, schedule: String, name: (String) -> String, label: ZoneLabel) -> [String] {
+        switch change.change.kind {
+        case .scheduleUpserted(let after)?:
+            guard case .scheduleUpserted(let before)? = change.before.kind else { return ["Schedule created"] }
+            var lines: [String] = []
+            let beforeOverrides = Dictionary(before.overrides.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+            let afterOverrides = Dictionary(after.overrides.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+            for override in after.overrides where beforeOverrides[override.id] == nil {
+                lines.append("Override added: " + overrideText(override, name: name, label: label))
+            }
+            for override in before.overrides where afterOverrides[override.id] == nil {
+                lines.append("Override removed: " + overrideText(override, name: name, label: label))
+            }
+            let rotationsBefore = Set(before.layers.flatMap { $0.rotations.map(\.id) })
+            let rotationsAfter = Set(after.layers.flatMap { $0.rotations.map(\.id) })
+            if rotationsBefore != rotationsAfter || before.layers != after.layers { lines.append("Rotations changed") }
+            if before.name != after.name || before.zone != after.zone || before.team != after.team || before.description_p != after.description_p {
+                lines.append("Details changed")
+            }
+            return lines.isEmpty ? ["Definition saved"] : lines
+        case .scheduleDeleted?: return ["Schedule deleted"]
+        case .shiftAdded(let shift)?:
+            return ["One-off shift added: \(name(shift.employeeID)), \(label.label(shift.startMs)) – \(label.label(shift.endMs))"]
+        case .shiftDeleted?: return ["One-off shift removed"]
+        default: return ["Changed"]
+        }
+    }
+
+    private static func overrideText(_ override: Roster_V1_ScheduleOverride, name: (String) -> String, label: ZoneLabel) -> String {
+        let who: String
+        switch override.kind {
+        case .replace: who = "\(name(override.employeeID)) for \(name(override.replacedEmployeeID))"
+        case .remove: who = "without \(name(override.employeeID))"
+        default: who = "+ \(name(override.employeeID))"
+        }
+        return "\(who), \(label.label(override.startMs)) – \(label.label(override.endMs))"
+    }
+}

@@ -1,0 +1,238 @@
+import Foundation
+import NIOCore
+import RosterDomain
+import RosterHTTP
+import RosterProtocol
+import RosterServerCore
+
+/// `/schedules/NAME/override`: an override made from the timeline. Clicking a stretch opens
+/// this form pre-filled with that person and those times; "Preview" shows who gains or loses
+/// what (the protocol's EditSchedule preview) and commits nothing; "Confirm" performs the same
+/// request over the same queue as `roster-client admin override`, then shows the timeline.
+/// Times are wall-clock times in the zone the timeline was viewed in, labelled.
+enum OverrideForm {
+    /// What the form holds, read from a query (pre-filled) or a post; one reader for both.
+    struct Fields: Sendable {
+        var replacing = ""
+        var with = ""
+        var from = ""
+        var to = ""
+        var reason = ""
+        var zone = TimelineWindow.ZoneChoice.schedule
+
+        static let maxReasonLength = 500
+    }
+
+    static func show(_ request: HTTPAPI.Request, schedule name: String, app: WebApp, side: HTTPSide) async -> HTTPAPI.Reply {
+        let query = request.query
+        return await app.statusPage(request, side: side) { view, viewer, _ in
+            guard let schedule = view.state.schedule(idOrName: name) else { return WebApp.noSchedule(name) }
+            guard viewer.mayEdit(schedule) else { return refusal(viewer, schedule: schedule) }
+            var fields = Fields()
+            let zone = zoneIdentifier(query["tz"], schedule: schedule, into: &fields)
+            let clock = WallClock(zone: zone) ?? WallClock(zone: "UTC")!
+            fields.replacing = query["replacing"] ?? ""
+            fields.with = viewer.isAdmin ? "" : (viewer.employeeID ?? "")
+            for (key, target) in [("from", \Fields.from), ("to", \Fields.to)] {
+                if let text = query[key], let ms = Int64(text), TimeRange.supported.contains(ms) { fields[keyPath: target] = clock.local(ms).description }
+            }
+            return (200, page(view: view, schedule: schedule, fields: fields, viewer: viewer, preview: nil, problem: nil))
+        }
+    }
+
+    static func submit(_ request: HTTPAPI.Request, schedule name: String, app: WebApp, side: HTTPSide) async -> HTTPAPI.Reply {
+        let viewer: Viewer, tenant: TenantRuntime, core: ServerCore
+        switch WebForms.poster(request, app: app, side: side) {
+        case .success(let found): (viewer, tenant, core) = found
+        case .failure(let refusal): return refusal.reply
+        }
+        let view = tenant.view
+        guard let schedule = view.state.schedule(idOrName: name) else { return WebApp.html(404, WebApp.noSchedule(name).1) }
+        // The page offers no form to whom may not use it; the server checks again (ScheduleEdit.refusal).
+        guard viewer.mayEdit(schedule) else {
+            let (status, body) = refusal(viewer, schedule: schedule)
+            return WebApp.html(status, body)
+        }
+        let form = request.form
+        var fields = Fields(replacing: form["replacing"] ?? "", with: form["with"] ?? "", from: form["from"] ?? "",
+                            to: form["to"] ?? "", reason: String((form["reason"] ?? "").prefix(Fields.maxReasonLength)))
+        if !viewer.isAdmin { fields.with = viewer.employeeID ?? "" }
+        let zone = zoneIdentifier(form["tz"], schedule: schedule, into: &fields)
+        let edit: Roster_V1_EditScheduleRequest
+        do {
+            edit = try editRequest(for: fields, schedule: schedule, zone: zone, preview: form["action"] != "confirm")
+        } catch {
+            return WebApp.html(400, page(view: view, schedule: schedule, fields: fields, viewer: viewer, preview: nil, problem: error.message))
+        }
+        guard let loop = request.loop else { return WebApp.starting }
+        let answer: Result<RosterMessage, WireError>
+        do {
+            answer = try await core.perform(.editSchedule(edit), on: tenant, credential: viewer.credential!, address: request.peer,
+                                            loop: loop).get()
+        } catch {
+            answer = .failure(WireError(.unavailable, "the server is stopping", retryable: true))
+        }
+        switch answer {
+        case .success(.mutationResult(let result)) where result.dryRun:
+            return WebApp.html(200, page(view: tenant.view, schedule: schedule, fields: fields, viewer: viewer, preview: result, problem: nil))
+        case .success:
+            // Back to the timeline, in the zone and at the week the override starts.
+            let clock = WallClock(zone: zone) ?? WallClock(zone: "UTC")!
+            let day = clock.day(of: edit.addOverride.startMs).day
+            var location = "/schedules/" + WebPage.pathComponent(schedule.name)
+                + String(format: "?start=%04d-%02d-%02d", day.year, day.month, day.day)
+            if fields.zone != .schedule {
+                location += "&tz=" + (fields.zone.query.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? "utc")
+            }
+            return WebApp.seeOther(location)
+        case .failure(let error):
+            let status = error.body.code == .permissionDenied ? 403 : (error.body.code == .resourceExhausted ? 503 : 400)
+            return WebApp.html(status, page(view: tenant.view, schedule: schedule, fields: fields, viewer: viewer, preview: nil,
+                                            problem: error.body.message))
+        }
+    }
+
+    private static func zoneIdentifier(_ text: String?, schedule: ScheduleDefinition, into fields: inout Fields) -> String {
+        let window = try? TimelineWindow(query: ["tz": text ?? "schedule"], scheduleZone: schedule.zone, now: 0)
+        fields.zone = window?.zone ?? .schedule
+        return window?.zoneIdentifier ?? (schedule.zone.isEmpty ? "UTC" : schedule.zone)
+    }
+
+    struct Refusal: Error { var message: String }
+
+    /// The protocol request the fields ask for.
+    static func editRequest(for fields: Fields, schedule: ScheduleDefinition, zone: String, preview: Bool) throws(Refusal)
+        -> Roster_V1_EditScheduleRequest
+    {
+        guard let clock = WallClock(zone: zone) else { throw Refusal(message: "unknown zone \(zone)") }
+        func instant(_ text: String, _ name: String) throws(Refusal) -> UnixMillis {
+            guard let local = LocalDateTime(parsing: text) else {
+                throw Refusal(message: "\(name) is a date and time, YYYY-MM-DDTHH:MM (in \(ZoneLabel(zone: zone).name))")
+            }
+            return clock.instant(WallClock.Day(year: local.year, month: local.month, day: local.day), minuteOfDay: local.hour * 60 + local.minute)
+        }
+        let start = try instant(fields.from, "From"), end = try instant(fields.to, "Until")
+        guard start < end else { throw Refusal(message: "Until must be after From") }
+        guard !fields.with.isEmpty else { throw Refusal(message: "Choose who is on duty instead") }
+        return .with {
+            $0.schedule = schedule.id
+            $0.preview = preview
+            $0.reason = fields.reason
+            $0.addOverride = .with {
+                $0.kind = fields.replacing.isEmpty ? .add : .replace
+                $0.employeeID = fields.with
+                $0.replacedEmployeeID = fields.replacing
+                $0.startMs = start
+                $0.endMs = end
+                $0.reason = fields.reason
+            }
+        }
+    }
+
+    private static func refusal(_ viewer: Viewer, schedule: ScheduleDefinition) -> (Int, String) {
+        if viewer.credential == nil {
+            return (401, WebPage.message(title: "Sign in to make changes", "Overrides are made by an admin, or by a person for "
+                + "themselves where the schedule allows it.", link: ("/sign-in", "Sign in")))
+        }
+        return (403, WebPage.message(title: "Not allowed", viewer.employeeID == nil
+            ? "Only an admin may change \(schedule.name)."
+            : "\(schedule.name) does not let people put themselves on duty; ask an admin.",
+            link: ("/schedules/" + WebPage.pathComponent(schedule.name), schedule.name)))
+    }
+
+    /// The form, with the preview of what it would do when there is one (then Confirm).
+    static func page(view: TenantRuntime.View, schedule: ScheduleDefinition, fields: Fields, viewer: Viewer,
+                     preview: Roster_V1_MutationResult?, problem: String?) -> String {
+        let state = view.state
+        let zoneName = ZoneLabel(zone: (try? TimelineWindow(query: ["tz": fields.zone.query], scheduleZone: schedule.zone, now: 0))?
+            .zoneIdentifier ?? "UTC").name
+        var html = HTML()
+        WebPage.open(&html, title: "Override — \(schedule.name)")
+        html.raw("<header><h1>Override</h1>")
+        html.element("p", class: "tenant", schedule.name)
+        html.raw("</header>")
+        WebPage.navigation(&html, current: "/schedules", viewer: viewer)
+        html.raw("<main>")
+        if let problem { html.element("p", class: "problem", role: "alert", problem) }
+        guard let session = viewer.session else {
+            html.element("p", "Sign in to make changes from this page (a bearer token can use roster-client admin override).")
+            html.raw("</main>")
+            WebPage.close(&html)
+            return html.output
+        }
+        let people = state.sortedEmployees
+        let name: (String) -> String = { id in state.employees[id]?.fullName ?? id }
+        html.raw("<form class=\"edit\" method=\"post\"")
+        html.attribute("action", "/schedules/" + WebPage.pathComponent(schedule.name) + "/override")
+        html.raw(">")
+        WebPage.csrf(&html, session)
+        hidden(&html, "tz", fields.zone.query)
+        html.raw("<label for=\"replacing\">Instead of</label><select id=\"replacing\" name=\"replacing\">")
+        option(&html, "", "(nobody: add a person)", selected: fields.replacing.isEmpty)
+        for person in people { option(&html, person.id, person.fullName, selected: person.id == fields.replacing) }
+        html.raw("</select><label for=\"with\">On duty</label>")
+        if viewer.isAdmin {
+            html.raw("<select id=\"with\" name=\"with\" required>")
+            option(&html, "", "Choose a person", selected: fields.with.isEmpty)
+            for person in people { option(&html, person.id, person.fullName, selected: person.id == fields.with) }
+            html.raw("</select>")
+        } else {
+            html.raw("<output id=\"with\">")
+            html.text(name(fields.with))
+            html.raw("</output>")
+        }
+        html.raw("<label for=\"from\">From</label><input id=\"from\" name=\"from\" type=\"datetime-local\" required")
+        html.attribute("value", fields.from)
+        html.raw("><label for=\"to\">Until</label><input id=\"to\" name=\"to\" type=\"datetime-local\" required")
+        html.attribute("value", fields.to)
+        html.raw(">")
+        html.element("p", class: "zone", "Times in \(zoneName)")
+        html.raw("<span></span><label for=\"reason\">Reason</label><input id=\"reason\" name=\"reason\" type=\"text\"")
+        html.attribute("maxlength", String(Fields.maxReasonLength))
+        html.attribute("value", fields.reason)
+        html.raw("><div class=\"actions\"><button type=\"submit\" name=\"action\" value=\"preview\">Preview</button>")
+        if preview != nil { html.raw("<button type=\"submit\" name=\"action\" value=\"confirm\" id=\"confirm\">Confirm</button>") }
+        html.raw("<a")
+        html.attribute("href", "/schedules/" + WebPage.pathComponent(schedule.name))
+        html.raw(">Cancel</a></div></form>")
+        if let preview {
+            let label = ZoneLabel(zone: (try? TimelineWindow(query: ["tz": fields.zone.query], scheduleZone: schedule.zone, now: 0))?
+                .zoneIdentifier ?? "UTC")
+            html.raw("<section class=\"preview\" aria-live=\"polite\"><h2>What it changes</h2>")
+            if preview.preview.isEmpty {
+                html.element("p", "Nobody gains or loses duty: this override changes nothing that is planned.")
+            } else {
+                html.raw("<ul>")
+                for delta in preview.preview {
+                    html.raw(delta.gained ? "<li class=\"gained\">" : "<li class=\"lost\">")
+                    html.text("\(delta.employeeName.isEmpty ? name(delta.employeeID) : delta.employeeName) "
+                              + "\(delta.gained ? "gains" : "loses") \(label.label(delta.startMs)) – \(label.label(delta.endMs))")
+                    html.raw("</li>")
+                }
+                html.raw("</ul>")
+                if preview.previewOmitted > 0 { html.element("p", "and \(preview.previewOmitted) more stretches") }
+            }
+            html.element("p", "Nothing is changed until you confirm.")
+            html.raw("</section>")
+        }
+        html.raw("</main>")
+        WebPage.close(&html)
+        return html.output
+    }
+
+    private static func hidden(_ html: inout HTML, _ name: String, _ value: String) {
+        html.raw("<input type=\"hidden\"")
+        html.attribute("name", name)
+        html.attribute("value", value)
+        html.raw(">")
+    }
+
+    private static func option(_ html: inout HTML, _ value: String, _ title: String, selected: Bool) {
+        html.raw("<option")
+        html.attribute("value", value)
+        if selected { html.raw(" selected") }
+        html.raw(">")
+        html.text(title)
+        html.raw("</option>")
+    }
+}

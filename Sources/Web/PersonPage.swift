@@ -1,0 +1,183 @@
+import Foundation
+import RosterDomain
+import RosterHTTP
+import RosterProtocol
+import RosterServerCore
+
+/// `/people/ID`: a person's details (photo, position, team, projects, biography, contacts) and
+/// their duty over the next four weeks; `/me`: the same for the person a token is bound to,
+/// with their recent duty and a calendar feed of their own. The stretches are the final
+/// schedule's (`RosterState.finalSchedule`), as GetFinalSchedule and `roster-client next` give.
+enum PersonPage {
+    static let ahead: UnixMillis = 28 * 86_400_000
+    static let behind: UnixMillis = 14 * 86_400_000
+    /// Stretches listed per schedule and direction.
+    static let maxListed = 20
+
+    static func render(view: TenantRuntime.View, id: String, now: UnixMillis, viewer: Viewer) -> (Int, String) {
+        guard let person = view.state.employee(idOrName: id) else {
+            return (404, WebPage.message(title: "No such person", "Nobody here has the id “\(id)”.", link: ("/people", "People")))
+        }
+        var html = HTML()
+        WebPage.open(&html, title: person.fullName, live: true)
+        html.raw("<header>")
+        html.element("h1", person.fullName)
+        html.raw("<p class=\"status\" id=\"status\" role=\"status\"></p></header>")
+        WebPage.navigation(&html, current: viewer.employeeID == person.id ? "/me" : "/people", viewer: viewer)
+        html.raw("<main>")
+        details(&html, person)
+        duty(&html, view: view, person: person, from: now, to: now + ahead, title: "Next on duty", now: now)
+        footer(&html, view: view, now: now)
+        WebPage.close(&html)
+        return (200, html.output)
+    }
+
+    static func renderMine(view: TenantRuntime.View, now: UnixMillis, viewer: Viewer) -> (Int, String) {
+        guard let id = viewer.employeeID, let person = view.state.employees[id] else {
+            let why = viewer.credential == nil
+                ? "Sign in with a token that names you (roster-server token create --employee \"Your Name\") to see your shifts."
+                : "This token names no person here: ask an admin for one made with --employee \"Your Name\"."
+            return (403, WebPage.message(title: "My shifts", why, link: viewer.credential == nil ? ("/sign-in", "Sign in") : nil))
+        }
+        var html = HTML()
+        WebPage.open(&html, title: "My shifts — \(person.fullName)", live: true)
+        html.raw("<header><h1>My shifts</h1>")
+        html.element("p", class: "tenant", person.fullName)
+        html.raw("<p class=\"status\" id=\"status\" role=\"status\"></p></header>")
+        WebPage.navigation(&html, current: "/me", viewer: viewer)
+        html.raw("<main>")
+        duty(&html, view: view, person: person, from: now, to: now + ahead, title: "Upcoming", now: now)
+        duty(&html, view: view, person: person, from: now - behind, to: now, title: "Recent", now: now)
+        if let session = viewer.session {
+            html.raw("<h2>Calendar</h2><form method=\"post\" action=\"/me/calendar\">")
+            WebPage.csrf(&html, session)
+            html.raw("<p>A private feed of your shifts for your calendar app (iCalendar). The link is shown once.</p>")
+            html.raw("<button type=\"submit\">Make my calendar link</button></form>")
+        }
+        footer(&html, view: view, now: now)
+        WebPage.close(&html)
+        return (200, html.output)
+    }
+
+    private static func details(_ html: inout HTML, _ person: Employee) {
+        html.raw("<section class=\"person\">")
+        // Only a photo this server serves (or a data: URL) is shown: the page loads nothing from
+        // elsewhere. Any other is offered as a link.
+        if person.photoURL.hasPrefix("data:image/") || (person.photoURL.hasPrefix("/") && !person.photoURL.hasPrefix("//")) {
+            html.raw("<img class=\"photo\" width=\"96\" height=\"96\" alt=\"\"")
+            html.attribute("src", person.photoURL)
+            html.raw(">")
+        } else {
+            let initials = [person.firstName, person.lastName].compactMap(\.first).map(String.init).joined()
+            html.raw("<div class=\"photo\" aria-hidden=\"true\">")
+            html.text(initials)
+            html.raw("</div>")
+        }
+        html.raw("<dl>")
+        for (term, value) in [("Position", person.position), ("Team", person.team), ("Projects", person.projects.joined(separator: ", "))]
+            where !value.isEmpty
+        {
+            html.element("dt", term)
+            html.element("dd", value)
+        }
+        if !person.email.isEmpty || !person.phone.isEmpty {
+            html.element("dt", "Contact")
+            html.raw("<dd>")
+            WebPage.contacts(&html, email: person.email, phone: person.phone)
+            html.raw("</dd>")
+        }
+        if let url = URL(string: person.photoURL), ["http", "https"].contains(url.scheme ?? "") {
+            html.element("dt", "Photo")
+            html.raw("<dd><a rel=\"noreferrer\"")
+            html.attribute("href", person.photoURL)
+            html.raw(">Open photo</a></dd>")
+        }
+        html.raw("</dl>")
+        if !person.biography.isEmpty { html.element("p", class: "biography", person.biography) }
+        html.raw("</section>")
+    }
+
+    /// The person's stretches over [from, to) per schedule, in each schedule's zone.
+    private static func duty(_ html: inout HTML, view: TenantRuntime.View, person: Employee, from: UnixMillis, to: UnixMillis,
+                             title: String, now: UnixMillis) {
+        html.element("h2", title)
+        let state = view.state
+        let answer: [(scheduleID: String, shift: ResolvedShift)]
+        do {
+            answer = try state.finalSchedule(schedule: nil, employee: person.id, from: from, to: to).shifts
+        } catch {
+            html.element("p", class: "problem", "The schedules could not be worked out now: \(error)")
+            return
+        }
+        if answer.isEmpty {
+            html.element("p", class: "empty", title == "Recent" ? "No duty in the last 14 days." : "No duty in the next 28 days.")
+            return
+        }
+        for schedule in state.sortedSchedules {
+            let stretches = answer.filter { $0.scheduleID == schedule.id }.map(\.shift)
+            guard !stretches.isEmpty else { continue }
+            let label = ZoneLabel(zone: schedule.zone)
+            html.raw("<section class=\"schedule\"><h3><a")
+            html.attribute("href", "/schedules/" + WebPage.pathComponent(schedule.name))
+            html.raw(">")
+            html.text(schedule.name)
+            html.raw("</a></h3><ul>")
+            let listed = title == "Recent" ? Array(stretches.suffix(maxListed)) : Array(stretches.prefix(maxListed))
+            for stretch in listed {
+                html.raw(stretch.start <= now && now < stretch.end ? "<li class=\"current\">" : "<li>")
+                html.element("span", class: "when", "\(label.label(stretch.start)) – \(label.label(stretch.end))")
+                if stretch.start <= now && now < stretch.end { html.element("span", class: "role", "on duty now") }
+                html.raw("</li>")
+            }
+            html.raw("</ul></section>")
+        }
+    }
+
+    private static func footer(_ html: inout HTML, view: TenantRuntime.View, now: UnixMillis) {
+        html.raw("<footer>")
+        html.text("As of \(TimeText.iso8601(now)), revision \(view.revision).")
+        html.raw("</footer></main>")
+    }
+}
+
+extension PersonPage {
+    /// `POST /me/calendar`: a calendar token for the signed-in person's own feed (the protocol's
+    /// GetCalendar with create_token), its URL shown once.
+    static func calendarLink(_ request: HTTPAPI.Request, app: WebApp, side: HTTPSide) async -> HTTPAPI.Reply {
+        let viewer: Viewer, tenant: TenantRuntime, core: ServerCore
+        switch WebForms.poster(request, app: app, side: side) {
+        case .success(let found): (viewer, tenant, core) = found
+        case .failure(let refusal): return refusal.reply
+        }
+        guard let person = viewer.employeeID, let credential = viewer.credential, let loop = request.loop else {
+            return WebApp.html(403, WebPage.message(title: "My shifts", "This token names no person here."))
+        }
+        let query = Roster_V1_GetCalendarRequest.with {
+            $0.person = person
+            $0.createToken = true
+            $0.label = "web: my shifts"
+        }
+        let answer = try? await core.perform(.getCalendar(query), on: tenant, credential: credential, address: request.peer,
+                                             loop: loop).get()
+        switch answer {
+        case .success(.calendar(let calendar))?:
+            let host = request.host ?? "127.0.0.1:\(calendar.httpPort)"
+            let url = (calendar.https ? "https://" : "http://") + host + "/v1/calendar/" + calendar.token + ".ics"
+            var html = HTML()
+            WebPage.open(&html, title: "My calendar link")
+            html.raw("<header><h1>My calendar link</h1></header>")
+            WebPage.navigation(&html, current: "/me", viewer: viewer)
+            html.raw("<main><p>Subscribe to this address in your calendar app. It is shown only now; keep it private.</p><p><code id=\"feed\">")
+            html.text(url)
+            html.raw("</code></p><p><a")
+            html.attribute("href", "webcal://" + host + "/v1/calendar/" + calendar.token + ".ics")
+            html.raw(">Open in my calendar app</a></p></main>")
+            WebPage.close(&html)
+            return WebApp.html(200, html.output)
+        case .failure(let error)?:
+            return WebApp.html(400, WebPage.message(title: "No calendar link", error.body.message, link: ("/me", "My shifts")))
+        default:
+            return WebApp.html(503, WebPage.message(title: "Busy", "Try again in a moment.", link: ("/me", "My shifts")))
+        }
+    }
+}

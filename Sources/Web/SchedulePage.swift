@@ -1,0 +1,313 @@
+import Foundation
+import RosterDomain
+import RosterServerCore
+
+/// `/schedules/NAME`: the final schedule as a timeline over 1 week, 2 weeks or 1 month, with a
+/// lane per layer, one for one-off shifts and one for overrides, a "now" line and the gaps
+/// marked; then the same stretches as a table (for reading without pictures). Times are in one
+/// zone at a time, always labelled. Drawn as SVG with positions in attributes: the page's
+/// Content-Security-Policy allows no inline style.
+enum SchedulePage {
+    /// The most stretches one lane draws; past it the lane says how many it left out.
+    static let maxBarsPerLane = 2_000
+
+    struct Bar {
+        enum Kind { case person(String), override, gap }
+        var start: UnixMillis
+        var end: UnixMillis
+        var label: String
+        var kind: Kind
+        /// Where clicking it leads (an override pre-filled with this stretch), if anywhere.
+        var link: String?
+    }
+
+    struct Lane {
+        var title: String
+        var bars: [Bar]
+        var truncated = false
+    }
+
+    static func render(view: TenantRuntime.View, schedule: ScheduleDefinition, window: TimelineWindow, now: UnixMillis,
+                       viewer: Viewer) -> String {
+        let state = view.state
+        let label = ZoneLabel(zone: window.zoneIdentifier)
+        let base = "/schedules/" + WebPage.pathComponent(schedule.name)
+        var budget = ResolutionBudget.standard
+        var lanes: [Lane] = []
+        var problem: String?
+        let definition = state.definition(of: schedule.id, from: window.from, to: window.to) ?? schedule
+        let name: (String) -> String = { id in state.employees[id].map { "\($0.firstName) \($0.lastName)" } ?? id }
+        let mayOverride = viewer.mayEdit(schedule)
+        do throws(ScheduleResolver.Problem) {
+            let final = try ScheduleResolver.resolve(definition, from: window.from, to: window.to, limit: maxBarsPerLane, budget: &budget)
+            var finalLane = Lane(title: "Final schedule", bars: final.shifts.map { shift in
+                Bar(start: shift.start, end: shift.end, label: name(shift.employeeID), kind: .person(shift.employeeID),
+                    link: mayOverride ? overrideLink(base, shift: shift, window: window) : nil)
+            }, truncated: final.truncated)
+            if !final.truncated { finalLane.bars += gaps(in: final.shifts, window: window) }
+            lanes.append(finalLane)
+            for layer in definition.layers.sorted(by: { $0.level > $1.level }) where !layer.rotations.isEmpty {
+                var only = definition
+                only.layers = [layer]
+                only.overrides = []
+                only.shifts = []
+                let shifts = try ScheduleResolver.resolve(only, from: window.from, to: window.to, limit: maxBarsPerLane, budget: &budget)
+                let rotations = layer.rotations.count
+                lanes.append(Lane(title: "Layer \(layer.level) (\(rotations) rotation\(rotations == 1 ? "" : "s"))",
+                                  bars: shifts.shifts.map {
+                                      Bar(start: $0.start, end: $0.end, label: name($0.employeeID), kind: .person($0.employeeID))
+                                  }, truncated: shifts.truncated))
+            }
+            let oneOff = definition.shifts.filter { $0.start < window.to && $0.end > window.from }
+            if !oneOff.isEmpty {
+                lanes.append(Lane(title: "One-off shifts", bars: oneOff.prefix(maxBarsPerLane).map {
+                    Bar(start: $0.start, end: $0.end, label: name($0.employeeID), kind: .person($0.employeeID))
+                }, truncated: oneOff.count > maxBarsPerLane))
+            }
+            let overrides = definition.overrides.filter { $0.start < window.to && $0.end > window.from }.sorted { $0.start < $1.start }
+            lanes.append(Lane(title: "Overrides", bars: overrides.prefix(maxBarsPerLane).map { override in
+                let text: String
+                switch override.kind {
+                case .replace(let replaced, let replacement): text = "\(name(replacement)) for \(name(replaced))"
+                case .add(let person): text = "+ \(name(person))"
+                case .remove(let person): text = "− \(name(person))"
+                }
+                return Bar(start: override.start, end: override.end, label: text, kind: .override)
+            }, truncated: overrides.count > maxBarsPerLane))
+        } catch {
+            problem = "This schedule could not be drawn for this window: \(error)"
+        }
+
+        var html = HTML()
+        WebPage.open(&html, title: "\(schedule.name) — schedule", live: true)
+        html.raw("<header><h1>")
+        html.text(schedule.name)
+        html.raw("</h1>")
+        html.element("p", class: "zone", "Times in \(label.name)")
+        html.raw("<p class=\"status\" id=\"status\" role=\"status\"></p></header>")
+        WebPage.navigation(&html, current: "/schedules", viewer: viewer)
+        html.raw("<main>")
+        if !schedule.description.isEmpty { html.element("p", class: "motd", schedule.description) }
+        controls(&html, window: window, schedule: schedule, base: base, viewer: viewer)
+        if let problem {
+            html.element("p", class: "problem", problem)
+        } else {
+            timeline(&html, lanes: lanes, window: window, label: label, now: now)
+            table(&html, lane: lanes[0], label: label)
+        }
+        html.raw("<footer>")
+        html.text("As of \(TimeText.iso8601(now)), revision \(view.revision).")
+        html.raw("</footer></main>")
+        WebPage.close(&html)
+        return html.output
+    }
+
+    /// `/schedules`: every schedule, with its zone and team, linked to its timeline.
+    static func renderList(view: TenantRuntime.View, viewer: Viewer) -> String {
+        var html = HTML()
+        WebPage.open(&html, title: "Schedules")
+        html.raw("<header><h1>Schedules</h1></header>")
+        WebPage.navigation(&html, current: "/schedules", viewer: viewer)
+        html.raw("<main>")
+        let schedules = view.state.sortedSchedules
+        if schedules.isEmpty { html.element("p", class: "empty", "No schedules yet.") }
+        html.raw("<ul class=\"schedules\">")
+        for schedule in schedules {
+            html.raw("<li><a")
+            html.attribute("href", "/schedules/" + WebPage.pathComponent(schedule.name))
+            html.raw(">")
+            html.text(schedule.name)
+            html.raw("</a>")
+            html.element("span", class: "when", [ZoneLabel(zone: schedule.zone).name, schedule.team].filter { !$0.isEmpty }.joined(separator: " · "))
+            html.raw("</li>")
+        }
+        html.raw("</ul></main>")
+        WebPage.close(&html)
+        return html.output
+    }
+
+    /// The stretches of the window nobody covers.
+    static func gaps(in shifts: [ResolvedShift], window: TimelineWindow) -> [Bar] {
+        var bars: [Bar] = []
+        var covered = window.from
+        for shift in shifts.sorted(by: { $0.start < $1.start }) {
+            if shift.start > covered { bars.append(Bar(start: covered, end: shift.start, label: "Nobody on duty", kind: .gap)) }
+            covered = max(covered, shift.end)
+        }
+        if covered < window.to { bars.append(Bar(start: covered, end: window.to, label: "Nobody on duty", kind: .gap)) }
+        return bars
+    }
+
+    private static func overrideLink(_ base: String, shift: ResolvedShift, window: TimelineWindow) -> String {
+        var components = URLComponents()
+        var items = [URLQueryItem(name: "replacing", value: shift.employeeID), URLQueryItem(name: "from", value: String(shift.start)),
+                     URLQueryItem(name: "to", value: String(shift.end))]
+        if window.zone != .schedule { items.append(URLQueryItem(name: "tz", value: window.zone.query)) }
+        components.queryItems = items
+        return base + "/override?" + (components.percentEncodedQuery ?? "")
+    }
+
+    /// Span, previous/today/next, the zone switch and the link to the schedule's changes.
+    private static func controls(_ html: inout HTML, window: TimelineWindow, schedule: ScheduleDefinition, base: String, viewer: Viewer) {
+        html.raw("<nav class=\"controls\" aria-label=\"Timeline\"><ul>")
+        for span in TimelineWindow.Span.allCases {
+            link(&html, base + window.query(span: span), span.title, current: span == window.span)
+        }
+        html.raw("</ul><ul>")
+        link(&html, base + window.query(start: window.shifted(-1)), "← Previous")
+        link(&html, base + window.query(today: true), "Today")
+        link(&html, base + window.query(start: window.shifted(1)), "Next →")
+        html.raw("</ul><ul class=\"zones\"><li>View in:</li>")
+        let scheduleZone = ZoneLabel(zone: schedule.zone).name
+        link(&html, base + window.query(zone: .schedule), "Schedule zone (\(scheduleZone))", current: window.zone == .schedule)
+        link(&html, base + window.query(zone: .utc), "UTC", current: window.zone == .utc)
+        // Filled in and shown by the page's script, which knows the browser's zone.
+        html.raw("<li hidden class=\"browser-zone\"><a")
+        html.attribute("href", base + window.query(zone: .utc))
+        if case .named = window.zone { html.raw(" aria-current=\"true\"") }
+        html.raw(">Browser zone</a></li></ul>")
+        if viewer.isAdmin {
+            html.raw("<ul>")
+            link(&html, base + "/changes", "Changes to this schedule")
+            html.raw("</ul>")
+        }
+        html.raw("</nav>")
+    }
+
+    private static func link(_ html: inout HTML, _ href: String, _ title: String, current: Bool = false) {
+        html.raw("<li><a")
+        html.attribute("href", href)
+        if current { html.raw(" aria-current=\"true\"") }
+        html.raw(">")
+        html.text(title)
+        html.raw("</a></li>")
+    }
+
+    static let rowHeight = 26
+
+    private static func timeline(_ html: inout HTML, lanes: [Lane], window: TimelineWindow, label: ZoneLabel, now: UnixMillis) {
+        let days = window.days
+        let nowShown = now >= window.from && now < window.to
+        html.raw("<div class=\"timeline\"")
+        html.attribute("data-from", String(window.from))
+        html.attribute("data-to", String(window.to))
+        html.raw(">")
+        // The day scale: a label at each local midnight.
+        html.raw("<svg class=\"scale\" role=\"img\" height=\"22\"><title>")
+        html.text("Days from \(label.label(window.from)) to \(label.label(window.to))")
+        html.raw("</title>")
+        for (index, day) in days.enumerated() {
+            let x = format(window.percent(day.instant))
+            html.raw("<text y=\"16\"")
+            html.attribute("x", "\(x)%")
+            html.raw(">")
+            let weekday = label.weekday(day.day)
+            html.text(window.span == .month && index % 7 != 0 ? "\(day.day.day)" : "\(weekday) \(day.day.day)")
+            html.raw("</text>")
+        }
+        html.raw("</svg>")
+        for lane in lanes {
+            html.raw("<section class=\"lane\">")
+            html.element("h2", lane.title)
+            if lane.bars.isEmpty { html.element("p", class: "empty", "Nothing in this window.") }
+            let rows = packed(lane.bars)
+            let height = max(1, (rows.max() ?? 0) + 1) * rowHeight + 4
+            html.raw("<svg class=\"track\" role=\"group\"")
+            html.attribute("aria-label", lane.title)
+            html.attribute("height", String(height))
+            html.raw(">")
+            for day in days {
+                let x = format(window.percent(day.instant))
+                html.raw("<line class=\"day\" y1=\"0\" y2=\"100%\"")
+                html.attribute("x1", "\(x)%")
+                html.attribute("x2", "\(x)%")
+                html.raw("/>")
+            }
+            for (bar, row) in zip(lane.bars, rows) { draw(&html, bar, row: row, window: window, label: label) }
+            if nowShown {
+                let x = format(window.percent(now))
+                html.raw("<line class=\"now\" y1=\"0\" y2=\"100%\"")
+                html.attribute("x1", "\(x)%")
+                html.attribute("x2", "\(x)%")
+                html.raw("><title>Now</title></line>")
+            }
+            html.raw("</svg>")
+            if lane.truncated { html.element("p", class: "problem", "More than \(maxBarsPerLane) stretches: the first ones are drawn.") }
+            html.raw("</section>")
+        }
+        html.raw("</div>")
+    }
+
+    /// A row for each bar, so that bars that overlap in time sit one above the other.
+    static func packed(_ bars: [Bar]) -> [Int] {
+        var rowEnds: [UnixMillis] = []
+        var rows: [Int] = []
+        for bar in bars {
+            if let row = rowEnds.firstIndex(where: { $0 <= bar.start }) {
+                rowEnds[row] = bar.end
+                rows.append(row)
+            } else {
+                rowEnds.append(bar.end)
+                rows.append(rowEnds.count - 1)
+            }
+        }
+        return rows
+    }
+
+    private static func draw(_ html: inout HTML, _ bar: Bar, row: Int, window: TimelineWindow, label: ZoneLabel) {
+        let x = window.percent(bar.start), width = window.percent(bar.end) - x
+        let className: String
+        switch bar.kind {
+        case .person(let id): className = "bar p\(WebPage.colour(of: id))"
+        case .override: className = "bar override"
+        case .gap: className = "bar gap"
+        }
+        let description = "\(bar.label), \(label.label(bar.start)) – \(label.label(bar.end))"
+        if let link = bar.link {
+            html.raw("<a")
+            html.attribute("href", link)
+            html.attribute("aria-label", "Override: " + description)
+            html.raw(">")
+        }
+        html.raw("<svg")
+        html.attribute("class", className)
+        html.attribute("x", "\(format(x))%")
+        html.attribute("y", String(row * rowHeight + 2))
+        html.attribute("width", "\(format(width))%")
+        html.attribute("height", String(rowHeight - 4))
+        html.attribute("data-start", String(bar.start))
+        html.attribute("data-end", String(bar.end))
+        html.raw("><title>")
+        html.text(description)
+        html.raw("</title><rect width=\"100%\" height=\"100%\" rx=\"3\"/><text x=\"4\" y=\"16\">")
+        html.text(bar.label)
+        html.raw("</text></svg>")
+        if bar.link != nil { html.raw("</a>") }
+    }
+
+    private static func format(_ percent: Double) -> String { String(format: "%.3f", percent) }
+
+    /// The final schedule's stretches as a table, each with its override link when allowed.
+    private static func table(_ html: inout HTML, lane: Lane, label: ZoneLabel) {
+        html.raw("<h2>Stretches</h2><table class=\"stretches\"><thead><tr><th scope=\"col\">Who</th><th scope=\"col\">From</th>")
+        html.raw("<th scope=\"col\">Until</th><th scope=\"col\"><span class=\"visually-hidden\">Action</span></th></tr></thead><tbody>")
+        for bar in lane.bars.sorted(by: { $0.start < $1.start }) {
+            html.raw(bar.kind.isGap ? "<tr class=\"gap\">" : "<tr>")
+            html.element("td", bar.label)
+            html.element("td", label.label(bar.start))
+            html.element("td", label.label(bar.end))
+            html.raw("<td>")
+            if let link = bar.link {
+                html.raw("<a")
+                html.attribute("href", link)
+                html.raw(">Override…</a>")
+            }
+            html.raw("</td></tr>")
+        }
+        html.raw("</tbody></table>")
+    }
+}
+
+extension SchedulePage.Bar.Kind {
+    var isGap: Bool { if case .gap = self { true } else { false } }
+}

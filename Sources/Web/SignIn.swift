@@ -1,0 +1,85 @@
+import RosterDomain
+import RosterHTTP
+import RosterServerCore
+
+/// `/sign-in` and `/sign-out`: a token is exchanged for a session cookie (WebSessions), and
+/// signing out ends the session on the server, not only in the browser.
+enum SignIn {
+    /// The longest token text read from the form (tokens are far shorter).
+    static let maxTokenLength = 200
+
+    static func form(_ request: HTTPAPI.Request, app: WebApp, side: HTTPSide, problem: String? = nil, status: Int = 200)
+        -> HTTPAPI.Reply
+    {
+        var html = HTML()
+        WebPage.open(&html, title: "Sign in")
+        html.raw("<header><h1>Sign in</h1></header><main>")
+        if let problem { html.element("p", class: "problem", problem) }
+        html.raw("<form class=\"edit\" method=\"post\" action=\"/sign-in\">")
+        html.raw("<label for=\"token\">Token</label>")
+        html.raw("<input id=\"token\" name=\"token\" type=\"password\" autocomplete=\"off\" required")
+        html.attribute("maxlength", String(maxTokenLength))
+        html.raw(">")
+        html.raw("<div class=\"actions\"><button type=\"submit\">Sign in</button></div></form>")
+        html.element("p", class: "when", "A token from roster-server token create (the demo writes roster-data/admin.token). "
+            + "This browser keeps a session, not the token; signing out ends it.")
+        html.raw("</main>")
+        WebPage.close(&html)
+        return WebApp.html(status, html.output)
+    }
+
+    static func signIn(_ request: HTTPAPI.Request, app: WebApp, side: HTTPSide) -> HTTPAPI.Reply {
+        guard let core = side.context else { return WebApp.starting }
+        guard WebForms.sameOrigin(request) else { return WebForms.forged }
+        let now = core.clock.now()
+        let text = String((request.form["token"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines).prefix(maxTokenLength))
+        guard let credential = core.tokens.authenticate(text, now: now), let tokenID = credential.tokenID else {
+            side.metrics?.counters.authenticationFailed()
+            return form(request, app: app, side: side, problem: "That token is not valid (wrong, revoked or expired).", status: 401)
+        }
+        let session = app.sessions.open(tokenID: tokenID, now: now)
+        return WebApp.seeOther("/", headers: [WebSessions.cookie(session, secure: !side.isLoopback)])
+    }
+
+    static func signOut(_ request: HTTPAPI.Request, app: WebApp, side: HTTPSide) -> HTTPAPI.Reply {
+        guard let core = side.context else { return WebApp.starting }
+        guard let (session, _) = app.signedIn(request, core: core, now: core.clock.now()) else {
+            return WebApp.seeOther("/sign-in", headers: [WebSessions.cookie(nil, secure: !side.isLoopback)])
+        }
+        guard WebForms.verified(request, session: session) else { return WebForms.forged }
+        app.sessions.close(session.id)
+        return WebApp.seeOther("/sign-in", headers: [WebSessions.cookie(nil, secure: !side.isLoopback)])
+    }
+}
+
+/// The checks every form post passes before it changes anything (CSRF): it comes from this
+/// server's own page (Origin, when the browser sends it, names this host) and carries the
+/// session's CSRF value. The cookie is SameSite=Strict besides.
+enum WebForms {
+    static func sameOrigin(_ request: HTTPAPI.Request) -> Bool {
+        guard let origin = request.origin, origin != "null" else { return request.origin == nil }
+        guard let host = request.host else { return false }
+        return origin == "http://" + host || origin == "https://" + host
+    }
+
+    static func verified(_ request: HTTPAPI.Request, session: WebSessions.Session) -> Bool {
+        sameOrigin(request) && WebSessions.matches(request.form["csrf"] ?? "", session.csrf)
+    }
+
+    static let forged = WebApp.html(403, WebPage.message(
+        title: "Refused", "This change did not come from this server's own page (its CSRF check failed). Reload the page and try again."))
+
+    /// The viewer of a form post that may change something: signed in, and the post verified.
+    static func poster(_ request: HTTPAPI.Request, app: WebApp, side: HTTPSide) -> Result<(Viewer, TenantRuntime, ServerCore), Refusal> {
+        guard let core = side.context else { return .failure(Refusal(reply: WebApp.starting)) }
+        guard let (session, credential) = app.signedIn(request, core: core, now: core.clock.now()) else {
+            return .failure(Refusal(reply: WebApp.html(401, WebPage.message(title: "Not signed in", "Sign in to make changes.",
+                                                                            link: ("/sign-in", "Sign in")))))
+        }
+        guard verified(request, session: session) else { return .failure(Refusal(reply: forged)) }
+        guard let tenant = core.tenant(credential.tenantID) else { return .failure(Refusal(reply: WebApp.starting)) }
+        return .success((Viewer(credential: credential, session: session), tenant, core))
+    }
+
+    struct Refusal: Error { var reply: HTTPAPI.Reply }
+}
