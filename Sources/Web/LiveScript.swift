@@ -1,7 +1,9 @@
-/// The page's one script, an ES module served as `/assets/live.js`: it keeps "On call now"
+/// The page's one script, an ES module served as `/assets/live.js`: it keeps a live page
 /// current. The server's event stream (`/v1/events`) says when something changed and the page
 /// fetches itself again (no polling); between changes it counts down to each schedule's next
-/// handoff from the `data-until` instants the server rendered. Text only ever goes in through
+/// handoff from the `data-until` instants the server rendered. Offline it says how old its data
+/// is and hands off by itself from the plan the server put in the page (`data-plan`: the
+/// answers GetOnDuty gives at each coming handoff). Text only ever goes in through
 /// `textContent`; new content is the server's own escaped page.
 enum LiveScript {
     static let source = """
@@ -9,9 +11,10 @@ enum LiveScript {
         let refreshing = false;
         let again = false;
         let connected = false;
+        let offline = false;
 
         function setStatus(text) {
-          if (status) status.textContent = text;
+          if (status && status.textContent !== text) status.textContent = text;
         }
 
         function remaining(ms) {
@@ -24,8 +27,94 @@ enum LiveScript {
           return `${Math.floor(hours / 24)} days`;
         }
 
+        function age(ms) {
+          const minutes = Math.floor(Math.max(0, ms) / 60000);
+          if (minutes < 1) return 'less than a minute ago';
+          if (minutes === 1) return '1 minute ago';
+          if (minutes < 120) return `${minutes} minutes ago`;
+          const hours = Math.floor(minutes / 60);
+          return hours < 48 ? `${hours} hours ago` : `${Math.floor(hours / 24)} days ago`;
+        }
+
+        function element(tag, className, text) {
+          const made = document.createElement(tag);
+          if (className) made.className = className;
+          if (text !== undefined) made.textContent = text;
+          return made;
+        }
+
+        function person(entry, when) {
+          const item = element('li');
+          const name = element('a', 'name', entry.name);
+          name.href = `/people/${encodeURIComponent(entry.id)}`;
+          item.append(name);
+          if (entry.role) item.append(element('span', 'role', entry.role));
+          item.append(element('span', 'when', `${when} ${entry.since}`));
+          if (entry.email) {
+            const email = element('a', 'email', entry.email);
+            email.href = `mailto:${entry.email}`;
+            item.append(email);
+          }
+          if (entry.phone) {
+            const phone = element('a', 'phone', entry.phone);
+            phone.href = `tel:${entry.phone.replace(/[^0-9+]/g, '')}`;
+            item.append(phone);
+          }
+          return item;
+        }
+
+        // A schedule's section as the server draws it for `step`, with `following` as "Next".
+        function drawStep(section, step, following) {
+          for (const old of section.querySelectorAll('.on-duty, .nobody, .until, .next, h3')) old.remove();
+          const parts = [];
+          if (step.people.length === 0) {
+            parts.push(element('p', 'nobody', 'Nobody is on duty.'));
+          } else {
+            const list = element('ul', 'on-duty');
+            for (const entry of step.people) list.append(person(entry, 'since'));
+            parts.push(list);
+          }
+          if (step.until !== null && step.until !== undefined) {
+            const until = element('p', 'until', `Until ${step.untilLabel} `);
+            until.dataset.until = String(step.until);
+            until.append(element('span', 'countdown'));
+            parts.push(until);
+            section.dataset.until = String(step.until);
+          } else {
+            parts.push(element('p', 'until', 'No change planned.'));
+            delete section.dataset.until;
+          }
+          if (following && following.people.length > 0) {
+            parts.push(element('h3', null, 'Next'));
+            const list = element('ul', 'next');
+            for (const entry of following.people) list.append(person(entry, 'from'));
+            parts.push(list);
+          }
+          section.append(...parts);
+        }
+
+        // Offline, each schedule hands off by itself at the instants the plan says.
+        function handOff(now) {
+          let beyond = false;
+          for (const section of document.querySelectorAll('section[data-plan]')) {
+            const until = section.querySelector('.until[data-until]');
+            if (!until || Number(until.dataset.until) > now) continue;
+            const plan = JSON.parse(section.dataset.plan);
+            let index = -1;
+            for (let i = 0; i < plan.length; i++) if (plan[i].from <= now) index = i;
+            const step = plan[index];
+            if (index < 0 || (step.until !== null && step.until <= now)) {
+              beyond = true;
+              continue;
+            }
+            drawStep(section, step, plan[index + 1]);
+          }
+          return beyond;
+        }
+
         function tick() {
           const now = Date.now();
+          const beyond = offline ? handOff(now) : false;
           for (const element of document.querySelectorAll('[data-until]')) {
             const countdown = element.querySelector('.countdown');
             if (countdown) countdown.textContent = `(in ${remaining(Number(element.dataset.until) - now)})`;
@@ -38,6 +127,12 @@ enum LiveScript {
               line.setAttribute('x1', x);
               line.setAttribute('x2', x);
             }
+          }
+          if (offline) {
+            const main = document.querySelector('main[data-rendered]');
+            const rendered = main ? Number(main.dataset.rendered) : now;
+            setStatus(`No connection — showing data from ${age(now - rendered)}` +
+              (beyond ? ' (no plan kept beyond this: it may be out of date)' : ''));
           }
         }
 
@@ -74,7 +169,8 @@ enum LiveScript {
               tick();
             } while (again);
           } catch (error) {
-            setStatus('No connection — showing the last data received');
+            offline = true;
+            tick();
           } finally {
             refreshing = false;
           }
@@ -82,16 +178,69 @@ enum LiveScript {
 
         const events = new EventSource('/v1/events');
         events.addEventListener('hello', () => {
+          offline = false;
           setStatus('Live');
           // After a reconnection, changes may have been missed meanwhile.
           if (connected) refresh();
           connected = true;
         });
         for (const name of ['onduty', 'roster', 'resync']) events.addEventListener(name, refresh);
-        events.addEventListener('error', () => setStatus('No connection — reconnecting…'));
+        events.addEventListener('error', () => {
+          offline = true;
+          tick();
+        });
+
+        // The service worker keeps the last copy of each page for when the server is unreachable;
+        // once it controls this page, fetching the page again stores it.
+        if ('serviceWorker' in navigator) {
+          navigator.serviceWorker.register('/sw.js').catch(() => {});
+          if (navigator.serviceWorker.controller) {
+            refresh();
+          } else {
+            navigator.serviceWorker.addEventListener('controllerchange', () => refresh(), { once: true });
+          }
+        }
         offerBrowserZone();
         tick();
         setInterval(tick, 1000);
+
+        """
+}
+
+/// `/sw.js`, the service worker (scope `/`): pages are fetched from the network first and the
+/// last good copy of each is kept; when the network fails, the kept copy answers, and the page's
+/// script says how old it is. The API and the event stream are never kept. Signing out clears
+/// what was kept (`Clear-Site-Data`).
+enum ServiceWorkerScript {
+    static let source = """
+        const KEPT = 'roster-pages-v1';
+
+        self.addEventListener('install', (event) => {
+          event.waitUntil(caches.open(KEPT).then((kept) => kept.addAll(['/assets/app.css', '/assets/live.js'])));
+          self.skipWaiting();
+        });
+
+        self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
+
+        self.addEventListener('fetch', (event) => {
+          const request = event.request;
+          const url = new URL(request.url);
+          if (request.method !== 'GET' || url.origin !== self.location.origin || url.pathname.startsWith('/v1/')) return;
+          event.respondWith((async () => {
+            const kept = await caches.open(KEPT);
+            try {
+              const response = await fetch(request);
+              if (response.ok && response.type === 'basic') await kept.put(request, response.clone());
+              return response;
+            } catch (error) {
+              const copy = await kept.match(request);
+              if (copy) return copy;
+              return new Response('<!doctype html><title>No connection</title><link rel="stylesheet" href="/assets/app.css">' +
+                '<main><h1>No connection</h1><p>The server cannot be reached and this page was not kept from an earlier visit.</p></main>',
+                { status: 503, headers: { 'Content-Type': 'text/html; charset=utf-8' } });
+            }
+          })());
+        });
 
         """
 }

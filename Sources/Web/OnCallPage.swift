@@ -19,7 +19,7 @@ enum OnCallPage {
         // What the script says of the connection (empty without JavaScript: the page is as of its footer).
         html.raw("<p class=\"status\" id=\"status\" role=\"status\"></p></header>")
         WebPage.navigation(&html, current: "/", viewer: viewer)
-        html.raw("<main>")
+        WebPage.main(&html, rendered: now)
         if !state.tenant.motd.isEmpty { html.element("p", class: "motd", state.tenant.motd) }
         let schedules = state.sortedSchedules
         if schedules.isEmpty { html.element("p", class: "empty", "No schedules yet.") }
@@ -29,7 +29,8 @@ enum OnCallPage {
                 $0.atMs = now
             })
             switch Queries.answer(query, view: view, now: now) {
-            case .success(.onDuty(let answer)): section(&html, schedule: schedule, answer: answer)
+            case .success(.onDuty(let answer)):
+                section(&html, schedule: schedule, answer: answer, plan: plan(view: view, schedule: schedule, first: answer, now: now))
             case .success, .failure:
                 html.raw("<section class=\"schedule\">")
                 html.element("h2", schedule.name)
@@ -44,10 +45,55 @@ enum OnCallPage {
         return html.output
     }
 
-    private static func section(_ html: inout HTML, schedule: ScheduleDefinition, answer: Roster_V1_OnDutyResponse) {
+    /// How far ahead the page carries the plan, for the offline page to hand off by itself.
+    static let planHorizon: UnixMillis = 24 * 3_600_000
+    /// The most handoffs carried per schedule.
+    static let maxPlanSteps = 12
+
+    /// One stretch of the plan: who is on duty from `from` until `until`, as the server would
+    /// answer GetOnDuty at `from` (labels written here, in the schedule's zone).
+    struct PlanStep: Encodable {
+        struct Person: Encodable { var id, name, role, since, email, phone: String }
+        var from: UnixMillis
+        var until: UnixMillis?
+        var untilLabel: String
+        var people: [Person]
+    }
+
+    /// The stretch shown and those after it: the answers at each coming handoff, up to a day
+    /// or `maxPlanSteps` ahead (the same lookups as GetOnDuty, so offline the page shows what
+    /// the server would).
+    static func plan(view: TenantRuntime.View, schedule: ScheduleDefinition, first: Roster_V1_OnDutyResponse, now: UnixMillis) -> [PlanStep] {
+        let clock = ZoneLabel(zone: schedule.zone)
+        var steps: [PlanStep] = []
+        var answer = first, from = now
+        while steps.count < maxPlanSteps {
+            steps.append(PlanStep(from: from, until: answer.hasUntilMs ? answer.untilMs : nil,
+                                  untilLabel: answer.hasUntilMs ? clock.label(answer.untilMs) : "",
+                                  people: answer.current.map { person in
+                                      PlanStep.Person(id: person.employee.id, name: "\(person.employee.firstName) \(person.employee.lastName)",
+                                                      role: person.shift.role, since: clock.label(person.shift.startMs),
+                                                      email: person.employee.email, phone: person.employee.phone)
+                                  }))
+            guard answer.hasUntilMs, answer.untilMs <= now + planHorizon else { break }
+            from = answer.untilMs
+            let query = RosterMessage.getOnDuty(.with {
+                $0.schedule = schedule.id
+                $0.atMs = from
+            })
+            guard case .success(.onDuty(let next)) = Queries.answer(query, view: view, now: now) else { break }
+            answer = next
+        }
+        return steps
+    }
+
+    private static func section(_ html: inout HTML, schedule: ScheduleDefinition, answer: Roster_V1_OnDutyResponse, plan: [PlanStep]) {
         let clock = ZoneLabel(zone: schedule.zone)
         html.raw("<section class=\"schedule\"")
         html.attribute("data-schedule", schedule.id)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        if let json = try? encoder.encode(plan) { html.attribute("data-plan", String(decoding: json, as: UTF8.self)) }
         html.raw("><h2><a")
         html.attribute("href", "/schedules/" + WebPage.pathComponent(schedule.name))
         html.raw(">")

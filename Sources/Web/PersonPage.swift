@@ -24,7 +24,7 @@ enum PersonPage {
         html.element("h1", person.fullName)
         html.raw("<p class=\"status\" id=\"status\" role=\"status\"></p></header>")
         WebPage.navigation(&html, current: viewer.employeeID == person.id ? "/me" : "/people", viewer: viewer)
-        html.raw("<main>")
+        WebPage.main(&html, rendered: now)
         details(&html, person)
         duty(&html, view: view, person: person, from: now, to: now + ahead, title: "Next on duty", now: now)
         footer(&html, view: view, now: now)
@@ -45,7 +45,7 @@ enum PersonPage {
         html.element("p", class: "tenant", person.fullName)
         html.raw("<p class=\"status\" id=\"status\" role=\"status\"></p></header>")
         WebPage.navigation(&html, current: "/me", viewer: viewer)
-        html.raw("<main>")
+        WebPage.main(&html, rendered: now)
         duty(&html, view: view, person: person, from: now, to: now + ahead, title: "Upcoming", now: now)
         duty(&html, view: view, person: person, from: now - behind, to: now, title: "Recent", now: now)
         if let session = viewer.session {

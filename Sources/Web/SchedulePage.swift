@@ -86,7 +86,7 @@ enum SchedulePage {
         html.element("p", class: "zone", "Times in \(label.name)")
         html.raw("<p class=\"status\" id=\"status\" role=\"status\"></p></header>")
         WebPage.navigation(&html, current: "/schedules", viewer: viewer)
-        html.raw("<main>")
+        WebPage.main(&html, rendered: now)
         if !schedule.description.isEmpty { html.element("p", class: "motd", schedule.description) }
         controls(&html, window: window, schedule: schedule, base: base, viewer: viewer)
         if let problem {

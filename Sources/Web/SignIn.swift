@@ -48,7 +48,9 @@ enum SignIn {
         }
         guard WebForms.verified(request, session: session) else { return WebForms.forged }
         app.sessions.close(session.id)
-        return WebApp.seeOther("/sign-in", headers: [WebSessions.cookie(nil, secure: !side.isLoopback)])
+        // The pages the service worker kept for offline reading go too.
+        return WebApp.seeOther("/sign-in", headers: [WebSessions.cookie(nil, secure: !side.isLoopback),
+                                                     ("Clear-Site-Data", "\"cache\", \"storage\"")])
     }
 }
 

@@ -60,6 +60,10 @@ package struct WebApp: HTTPPages {
             return SignIn.signOut(request, app: self, side: side)
         case ("GET", "assets", 2):
             return WebAssets.reply(for: parts[1])
+        case ("GET", "sw.js", 1):
+            // At the root, so that its scope is every page.
+            return HTTPAPI.Reply(status: 200, contentType: "text/javascript; charset=utf-8", body: Array(ServiceWorkerScript.source.utf8),
+                                 headers: WebPage.headers)
         case (_, "", 1), (_, "people", 1...2), (_, "me", 1...2), (_, "schedules", 1...3), (_, "sign-in", 1), (_, "sign-out", 1):
             return Self.html(405, WebPage.message(title: "Not here", "This page does not take \(request.method) requests."))
         default:

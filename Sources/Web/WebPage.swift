@@ -1,4 +1,5 @@
 import Foundation
+import RosterDomain
 
 /// The shell every page shares, and the headers every page is sent with: a Content-Security-Policy
 /// that allows only this server's own scripts, styles and images (no inline script, nothing from
@@ -92,6 +93,14 @@ enum WebPage {
             html.text(phone)
             html.raw("</a>")
         }
+    }
+
+    /// A live page's `<main>`, with the instant it was rendered: offline, the page says how old
+    /// its data is.
+    static func main(_ html: inout HTML, rendered: UnixMillis) {
+        html.raw("<main")
+        html.attribute("data-rendered", String(rendered))
+        html.raw(">")
     }
 
     static func close(_ html: inout HTML) {

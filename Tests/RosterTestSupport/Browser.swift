@@ -27,15 +27,16 @@ public enum Browser {
     /// Runs a Playwright script (`page` is open on nothing yet; `url` and `chromium` are set)
     /// in a child Python with its own temporary directory, so that the browser's profile goes
     /// with the scratch directory. The child is returned running; the caller waits for it.
-    public static func run(_ script: String, url: String, scratch: URL) throws -> ChildProcess {
+    /// - Parameter pageOptions: arguments for Playwright's `new_page` (e.g. `timezone_id="…"`).
+    public static func run(_ script: String, url: String, scratch: URL, pageOptions: String = "") throws -> ChildProcess {
         let program = """
-            import sys
+            import datetime, sys, time
             from playwright.sync_api import sync_playwright
             url = sys.argv[1]
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=sys.argv[2], args=["--no-sandbox"])
                 try:
-                    page = browser.new_page()
+                    page = browser.new_page(\(pageOptions))
                     errors = []
                     page.on("pageerror", lambda error: errors.append(str(error)))
                     page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
