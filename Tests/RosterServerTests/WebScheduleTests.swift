@@ -1,6 +1,7 @@
 import Foundation
 import RosterClient
 import RosterDomain
+import RosterHTTP
 import RosterProtocol
 import RosterServer
 import RosterTestSupport
@@ -267,6 +268,43 @@ import Testing
                 let feed = try await HTTPGet.request(url)
                 #expect(feed.status == 200 && feed.body.contains("BEGIN:VCALENDAR") && feed.body.contains("Platform primary"))
             }
+        }
+    }
+
+    @Test func sessionsEndAfterTheirLifetimeAndTheLeastRecentlyUsedGoesAtTheCap() {
+        let sessions = WebSessions()
+        let first = sessions.open(tokenID: "tok_a", now: 0)
+        #expect(first.id.count == 64 && first.csrf.count == 64 && first.id != first.csrf)
+        for _ in 1..<WebSessions.maxSessions { _ = sessions.open(tokenID: "tok_b", now: 1) }
+        #expect(sessions.count == WebSessions.maxSessions && sessions.session(first.id, now: 2) != nil)
+        // first was just used (at 2): the next open drops one of the others, not it.
+        let latest = sessions.open(tokenID: "tok_c", now: 3)
+        #expect(sessions.count == WebSessions.maxSessions && sessions.session(first.id, now: 4) != nil)
+        #expect(sessions.session(latest.id, now: WebSessions.lifetime + 2) != nil)
+        #expect(sessions.session(latest.id, now: WebSessions.lifetime + 3) == nil, "a session lasts `lifetime` from sign-in")
+        sessions.close(first.id)
+        #expect(sessions.session(first.id, now: 5) == nil)
+        #expect(WebSessions.matches("abc", "abc") && !WebSessions.matches("abd", "abc") && !WebSessions.matches("ab", "abc"))
+        #expect(WebSessions.cookie(nil, secure: true).1 == "roster_session=; Max-Age=0; Path=/; HttpOnly; SameSite=Strict; Secure")
+    }
+
+    @Test func formsAndCookiesAreReadOneWay() {
+        var request = HTTPAPI.Request(method: "POST", path: "/sign-in")
+        request.contentType = "application/x-www-form-urlencoded"
+        request.body = Array("a=1&b=x+y%26z&a=2&empty=&%3C=%3E".utf8)
+        #expect(request.form == ["a": "2", "b": "x y&z", "empty": "", "<": ">"])
+        request.contentType = "text/plain"
+        #expect(request.form.isEmpty)
+        request.cookie = "x=1; roster_session=abc ;y=2=3"
+        #expect(request.cookie("roster_session") == "abc" && request.cookie("y") == "2=3" && request.cookie("z") == nil)
+    }
+
+    @Test func aBodyOverTheCapIsRefusedAndTheServerServesOn() async throws {
+        try await HTTPTests.withHTTPServer(configure: { $0.limits.httpMaxBodyBytes = 1_024 }) { harness, base in
+            let big = try await HTTPGet.request(base + "/sign-in", method: "POST", form: [("token", String(repeating: "x", count: 5_000))])
+            #expect(big.status == 413 && big.body.contains("over 1024 bytes"))
+            let small = try await HTTPGet.request(base + "/sign-in", method: "POST", form: [("token", harness.adminToken)])
+            #expect(small.status == 303)
         }
     }
 
