@@ -117,6 +117,8 @@ package struct HTTPAPI: Sendable {
             case .signInNeeded:
                 return Self.problem(401, "send a token: Authorization: Bearer rst_...", headers: [("WWW-Authenticate", "Bearer")])
             }
+        case "/v1/openapi.json":
+            return Reply(status: 200, contentType: "application/json", body: Array(OpenAPIDocument.json.utf8))
         case "/v1/oncall":
             return await authorized(request) { tenant in oncall(request, tenant: tenant) }
         default:
