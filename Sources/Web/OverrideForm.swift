@@ -64,15 +64,7 @@ enum OverrideForm {
         } catch {
             return WebApp.html(400, page(view: view, schedule: schedule, fields: fields, viewer: viewer, preview: nil, problem: error.message))
         }
-        guard let loop = request.loop else { return WebApp.starting }
-        let answer: Result<RosterMessage, WireError>
-        do {
-            answer = try await core.perform(.editSchedule(edit), on: tenant, credential: viewer.credential!, address: request.peer,
-                                            loop: loop).get()
-        } catch {
-            answer = .failure(WireError(.unavailable, "the server is stopping", retryable: true))
-        }
-        switch answer {
+        switch await FormParts.perform(edit, viewer: viewer, tenant: tenant, core: core, request: request) {
         case .success(.mutationResult(let result)) where result.dryRun:
             return WebApp.html(200, page(view: tenant.view, schedule: schedule, fields: fields, viewer: viewer, preview: result, problem: nil))
         case .success:
@@ -86,8 +78,7 @@ enum OverrideForm {
             }
             return WebApp.seeOther(location)
         case .failure(let error):
-            let status = error.body.code == .permissionDenied ? 403 : (error.body.code == .resourceExhausted ? 503 : 400)
-            return WebApp.html(status, page(view: tenant.view, schedule: schedule, fields: fields, viewer: viewer, preview: nil,
+            return WebApp.html(FormParts.status(of: error), page(view: tenant.view, schedule: schedule, fields: fields, viewer: viewer, preview: nil,
                                             problem: error.body.message))
         }
     }
@@ -98,20 +89,13 @@ enum OverrideForm {
         return window?.zoneIdentifier ?? (schedule.zone.isEmpty ? "UTC" : schedule.zone)
     }
 
-    struct Refusal: Error { var message: String }
+    typealias Refusal = FormParts.Refusal
 
     /// The protocol request the fields ask for.
     static func editRequest(for fields: Fields, schedule: ScheduleDefinition, zone: String, preview: Bool) throws(Refusal)
         -> Roster_V1_EditScheduleRequest
     {
-        guard let clock = WallClock(zone: zone) else { throw Refusal(message: "unknown zone \(zone)") }
-        func instant(_ text: String, _ name: String) throws(Refusal) -> UnixMillis {
-            guard let local = LocalDateTime(parsing: text) else {
-                throw Refusal(message: "\(name) is a date and time, YYYY-MM-DDTHH:MM (in \(ZoneLabel(zone: zone).name))")
-            }
-            return clock.instant(WallClock.Day(year: local.year, month: local.month, day: local.day), minuteOfDay: local.hour * 60 + local.minute)
-        }
-        let start = try instant(fields.from, "From"), end = try instant(fields.to, "Until")
+        let start = try FormParts.instant(fields.from, "From", zone: zone), end = try FormParts.instant(fields.to, "Until", zone: zone)
         guard start < end else { throw Refusal(message: "Until must be after From") }
         guard !fields.with.isEmpty else { throw Refusal(message: "Choose who is on duty instead") }
         return .with {
@@ -166,15 +150,15 @@ enum OverrideForm {
         html.attribute("action", "/schedules/" + WebPage.pathComponent(schedule.name) + "/override")
         html.raw(">")
         WebPage.csrf(&html, session)
-        hidden(&html, "tz", fields.zone.query)
+        FormParts.hidden(&html, "tz", fields.zone.query)
         html.raw("<label for=\"replacing\">Instead of</label><select id=\"replacing\" name=\"replacing\">")
-        option(&html, "", "(nobody: add a person)", selected: fields.replacing.isEmpty)
-        for person in people { option(&html, person.id, person.fullName, selected: person.id == fields.replacing) }
+        FormParts.option(&html, "", "(nobody: add a person)", selected: fields.replacing.isEmpty)
+        for person in people { FormParts.option(&html, person.id, person.fullName, selected: person.id == fields.replacing) }
         html.raw("</select><label for=\"with\">On duty</label>")
         if viewer.isAdmin {
             html.raw("<select id=\"with\" name=\"with\" required>")
-            option(&html, "", "Choose a person", selected: fields.with.isEmpty)
-            for person in people { option(&html, person.id, person.fullName, selected: person.id == fields.with) }
+            FormParts.option(&html, "", "Choose a person", selected: fields.with.isEmpty)
+            for person in people { FormParts.option(&html, person.id, person.fullName, selected: person.id == fields.with) }
             html.raw("</select>")
         } else {
             html.raw("<output id=\"with\">")
@@ -198,41 +182,10 @@ enum OverrideForm {
         if let preview {
             let label = ZoneLabel(zone: (try? TimelineWindow(query: ["tz": fields.zone.query], scheduleZone: schedule.zone, now: 0))?
                 .zoneIdentifier ?? "UTC")
-            html.raw("<section class=\"preview\" aria-live=\"polite\"><h2>What it changes</h2>")
-            if preview.preview.isEmpty {
-                html.element("p", "Nobody gains or loses duty: this override changes nothing that is planned.")
-            } else {
-                html.raw("<ul>")
-                for delta in preview.preview {
-                    html.raw(delta.gained ? "<li class=\"gained\">" : "<li class=\"lost\">")
-                    html.text("\(delta.employeeName.isEmpty ? name(delta.employeeID) : delta.employeeName) "
-                              + "\(delta.gained ? "gains" : "loses") \(label.label(delta.startMs)) – \(label.label(delta.endMs))")
-                    html.raw("</li>")
-                }
-                html.raw("</ul>")
-                if preview.previewOmitted > 0 { html.element("p", "and \(preview.previewOmitted) more stretches") }
-            }
-            html.element("p", "Nothing is changed until you confirm.")
-            html.raw("</section>")
+            FormParts.preview(&html, preview, label: label, name: name)
         }
         html.raw("</main>")
         WebPage.close(&html)
         return html.output
-    }
-
-    private static func hidden(_ html: inout HTML, _ name: String, _ value: String) {
-        html.raw("<input type=\"hidden\"")
-        html.attribute("name", name)
-        html.attribute("value", value)
-        html.raw(">")
-    }
-
-    private static func option(_ html: inout HTML, _ value: String, _ title: String, selected: Bool) {
-        html.raw("<option")
-        html.attribute("value", value)
-        if selected { html.raw(" selected") }
-        html.raw(">")
-        html.text(title)
-        html.raw("</option>")
     }
 }

@@ -168,6 +168,7 @@ enum SchedulePage {
         html.raw(">Browser zone</a></li></ul>")
         if viewer.isAdmin {
             html.raw("<ul>")
+            link(&html, base + "/edit", "Add a rotation or swap")
             link(&html, base + "/changes", "Changes to this schedule")
             html.raw("</ul>")
         }

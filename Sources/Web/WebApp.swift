@@ -50,6 +50,10 @@ package struct WebApp: HTTPPages {
             return await OverrideForm.show(request, schedule: parts[1], app: self, side: side)
         case ("POST", "schedules", 3) where parts[2] == "override":
             return await OverrideForm.submit(request, schedule: parts[1], app: self, side: side)
+        case ("GET", "schedules", 3) where parts[2] == "edit":
+            return await ScheduleEditPage.show(request, schedule: parts[1], app: self, side: side)
+        case ("POST", "schedules", 3) where parts[2] == "edit":
+            return await ScheduleEditPage.submit(request, schedule: parts[1], app: self, side: side)
         case ("GET", "schedules", 3) where parts[2] == "changes":
             return await ChangesPage.show(request, schedule: parts[1], app: self, side: side)
         case ("GET", "sign-in", 1):

@@ -196,6 +196,61 @@ import Testing
         }
     }
 
+    @Test func adminsAddARotationAndSwapDutyFromThePage() async throws {
+        try await HTTPTests.withHTTPServer(now: TimeText.parseISO8601("2026-11-26T12:00:00Z")!) { harness, base in
+            let team = try await ScheduleServerTests.team(harness)
+            try await team.admin.barrier()
+            try await Self.withBrowser(base) { browser in
+                #expect(try await browser.signIn(harness.adminToken).status == 303)
+                let timeline = try await browser.get("/schedules/Platform%20primary")
+                #expect(timeline.body.contains("href=\"/schedules/Platform%20primary/edit\""))
+                let form = try await browser.get("/schedules/Platform%20primary/edit")
+                #expect(form.status == 200 && form.body.contains("Add a rotation") && form.body.contains("Swap duty"))
+                let csrf = try browser.csrf(form)
+
+                // Ada and Alan swap their weeks: previewed, then committed.
+                let swap = [("csrf", csrf), ("kind", "swap"), ("first", team.ada), ("firstFrom", "2026-11-30T09:00"),
+                            ("firstTo", "2026-12-07T09:00"), ("second", team.alan), ("secondFrom", "2026-12-07T09:00"),
+                            ("secondTo", "2026-12-14T09:00"), ("reason", "holiday")]
+                let preview = try await browser.post("/schedules/Platform%20primary/edit", swap + [("action", "preview")])
+                #expect(preview.status == 200 && preview.body.contains("Alan Turing gains Mon 30 Nov 09:00"), "\(preview.body)")
+                #expect(try await Self.onDuty(team.admin, at: TimeText.parseISO8601("2026-12-01T12:00:00Z")!) == [team.ada])
+                let swapped = try await browser.post("/schedules/Platform%20primary/edit", swap + [("action", "confirm")])
+                #expect(swapped.status == 303 && swapped.headers.contains("Location: /schedules/Platform%20primary?start=2026-11-30"))
+                #expect(try await Self.onDuty(team.admin, at: TimeText.parseISO8601("2026-12-01T12:00:00Z")!) == [team.alan])
+                #expect(try await Self.onDuty(team.admin, at: TimeText.parseISO8601("2026-12-08T12:00:00Z")!) == [team.ada])
+
+                // A daily rotation of Grace and Linus in layer 1, above the weekly one.
+                let rotation = [("csrf", csrf), ("kind", "rotation"), ("people", "Grace Hopper\nLinus Torvalds"), ("every", "1"),
+                                ("unit", "days"), ("handoff", "2026-12-21T09:00"), ("layer", "1")]
+                let planned = try await browser.post("/schedules/Platform%20primary/edit", rotation + [("action", "preview")])
+                #expect(planned.status == 200 && planned.body.contains("Grace Hopper gains Mon 21 Dec 09:00"))
+                #expect(try await browser.post("/schedules/Platform%20primary/edit", rotation + [("action", "confirm")]).status == 303)
+                #expect(try await Self.onDuty(team.admin, at: TimeText.parseISO8601("2026-12-22T12:00:00Z")!) == [team.linus])
+                let after = try await browser.get("/schedules/Platform%20primary?start=2026-12-21")
+                #expect(after.body.contains("<h2>Layer 1 (1 rotation)</h2>"))
+
+                // Refusals come back with the form and say why.
+                var wrong = rotation
+                wrong[4] = ("every", "0")
+                let refused = try await browser.post("/schedules/Platform%20primary/edit", wrong + [("action", "confirm")])
+                #expect(refused.status == 400 && refused.body.contains("Every is a whole number from 1 to 1000"))
+                let unknown = try await browser.post("/schedules/Platform%20primary/edit",
+                                                     [("csrf", csrf), ("kind", "rotation"), ("people", "Nobody Known"), ("every", "1"),
+                                                      ("unit", "days"), ("handoff", "2026-12-21T09:00"), ("layer", "2"), ("action", "preview")])
+                #expect(unknown.status == 400, "\(unknown.status)")
+                #expect(unknown.body.contains("Nobody Known"))
+            }
+            let reader = try await StoreAdministrationFixture.readerToken(harness)
+            try await Self.withBrowser(base) { browser in
+                #expect(try await browser.signIn(reader.text).status == 303)
+                #expect(try await browser.get("/schedules/Platform%20primary/edit").status == 403)
+                let page = try await browser.get("/schedules/Platform%20primary")
+                #expect(page.status == 200 && !page.body.contains("/edit\""))
+            }
+        }
+    }
+
     @Test func readersSeeNoEditControlsAndForgedChangesAreRefused() async throws {
         try await HTTPTests.withHTTPServer(now: TimeText.parseISO8601("2026-11-26T12:00:00Z")!) { harness, base in
             let team = try await ScheduleServerTests.team(harness)
