@@ -98,6 +98,49 @@ import Testing
         }
     }
 
+    @Test func aStreamReaderThatStopsReadingIsClosedAndAHealthyOneGetsEveryEvent() async throws {
+        try await HTTPTests.withHTTPServer(configure: { $0.limits.httpIdleTimeout = .seconds(2) }) { harness, base in
+            let port = try #require(harness.server.httpPort)
+            // Fifty schedules handing off every hour: each hour, fifty onduty events.
+            let team = try await ScheduleServerTests.team(harness, zone: "UTC", every: .with { $0.unit = .hours; $0.count = 1 },
+                                                          handoff: "2025-12-31T00:00")
+            for index in 1..<50 {
+                _ = try await ScheduleServerTests.schedule("Schedule \(index)", team.admin, zone: "UTC",
+                                                           every: .with { $0.unit = .hours; $0.count = 1 }, handoff: "2025-12-31T00:00")
+            }
+            try await team.admin.barrier()
+            // The healthy reader's kernel buffer holds everything below; the hostile one's holds
+            // almost nothing, and it never reads.
+            let healthy = try HostileSocket(port: port, receiveBufferBytes: 1 << 22)
+            let stalled = try HostileSocket(port: port, receiveBufferBytes: 1_024)
+            for socket in [healthy, stalled] { socket.send(Array("GET /v1/events HTTP/1.1\r\nHost: roster\r\n\r\n".utf8)) }
+            #expect(await healthy.receive(until: "event: hello", within: 10) != nil)
+
+            // 6,000 events of about 54 bytes: more than the stalled stream's buffers hold (the
+            // server's 128 KiB send buffer and 64 KiB of its own). One hour at a time, each read by
+            // the healthy reader before the next (the server reports the on-duty set as it is
+            // when it looks, not every hour a clock jumped over).
+            let hours = 120
+            var good = ""
+            func events() -> Int { good.components(separatedBy: "event: onduty").count - 1 }
+            for hour in 1...hours {
+                harness.clock.advance(to: t0 + Int64(hour) * 60 * minute)
+                while events() < 50 * hour, let more = await healthy.receive(until: "event: onduty", within: 10) { good += more }
+            }
+            #expect(events() == 50 * hours, "the healthy reader got every handoff of every schedule")
+            #expect(!good.contains("event: resync"))
+            // The server stopped writing to the stalled stream and closes it after the idle
+            // timeout (2 s): nothing is read from it until then.
+            try await Task.sleep(for: .seconds(4))
+            let hostile = await stalled.receiveAll(within: 10)
+            #expect(hostile.closed, "a stream that is not read is closed")
+            #expect(hostile.text.utf8.count < 400_000, "what it holds is bounded by the buffers")
+            harness.clock.advance(to: t0 + Int64(hours + 1) * 60 * minute)
+            #expect(await healthy.receive(until: "event: onduty", within: 10) != nil, "the healthy reader is still served")
+            #expect(try await HTTPGet.request(base + "/livez").status == 200)
+        }
+    }
+
     @Test func theDirectoryGroupsSortsAndSearchesAsTheAppsDid() async throws {
         try await HTTPTests.withHTTPServer { harness, base in
             let empty = try await HTTPGet.request(base + "/people")

@@ -191,6 +191,25 @@ public final class HostileSocket: @unchecked Sendable {
         }) ?? nil
     }
 
+    /// Everything that arrives within `seconds` (or until the server closes), and whether it closed.
+    public func receiveAll(within seconds: Double) async -> (text: String, closed: Bool) {
+        let fd = self.fd
+        return (try? await TestThreads.blocking.runIfActive { () -> (String, Bool) in
+            let deadline = Date().addingTimeInterval(seconds)
+            var received = [UInt8](), buffer = [UInt8](repeating: 0, count: 65_536)
+            while Date() < deadline {
+                let count = recv(fd, &buffer, buffer.count, 0)
+                if count == 0 { return (String(decoding: received, as: UTF8.self), true) }
+                if count < 0 {
+                    if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { continue }
+                    return (String(decoding: received, as: UTF8.self), true)
+                }
+                received += buffer.prefix(count)
+            }
+            return (String(decoding: received, as: UTF8.self), false)
+        }) ?? ("", false)
+    }
+
     /// Whether the server has closed the connection: a read returns 0 (or fails with a reset)
     /// within `seconds`, discarding whatever arrives before.
     public func closedByServer(within seconds: Double) async -> Bool {
