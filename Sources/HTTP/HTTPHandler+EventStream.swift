@@ -23,14 +23,16 @@ final class EventStream {
     /// Pushes were written and not yet flushed.
     var flushDue = false
     /// The last on-duty event written and its schedule: a schedule's handoffs, pushed again
-    /// and again, are encoded once per stream.
-    var onDutyEvent: (schedule: String, text: String)?
+    /// and again, are encoded once per stream (and the bytes written are shared, not copied).
+    var onDutyEvent: (schedule: String, bytes: ByteBuffer)?
+    let rosterEvent: ByteBuffer
     var stallDeadline: Scheduled<Void>?
 
-    init(tenant: TenantRuntime, subscription: Subscription, heartbeat: RepeatedTask) {
+    init(tenant: TenantRuntime, subscription: Subscription, heartbeat: RepeatedTask, allocator: ByteBufferAllocator) {
         self.tenant = tenant
         self.subscription = subscription
         self.heartbeat = heartbeat
+        rosterEvent = allocator.buffer(string: Self.event("roster", "{}"))
     }
 
     static let heartbeat: TimeAmount = .seconds(15)
@@ -42,23 +44,45 @@ final class EventStream {
 extension HTTPHandler: PushSink {
     func startStream(_ tenant: TenantRuntime, for request: HTTPRequestHead, context: ChannelHandlerContext) {
         disarm()
-        let headers = HTTPHeaders([("Content-Type", "text/event-stream; charset=utf-8"), ("Cache-Control", "no-store"),
-                                   ("X-Accel-Buffering", "no")])
-        context.write(wrapOutboundOut(.head(HTTPResponseHead(version: request.version, status: .ok, headers: headers))), promise: nil)
+        // From here the stream writes its own bytes. Without the HTTP handlers each event is one
+        // write of a buffer kept for every push like it, as a protocol push is; the encoder would
+        // frame and copy each as a chunk. The response ends when the connection closes.
+        let sync = context.pipeline.syncOperations
+        // Every handler configureHTTPServerPipeline adds, whichever of them are there.
+        let handlers = [
+            try? sync.context(handlerType: HTTPServerPipelineHandler.self),
+            try? sync.context(handlerType: HTTPServerProtocolErrorHandler.self),
+            try? sync.context(handlerType: NIOHTTPResponseHeadersValidator.self),
+            try? sync.context(handlerType: HTTPResponseEncoder.self),
+            try? sync.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self),
+        ]
+        let removed = handlers.compactMap { $0 }.map { sync.removeHandler(context: $0) }
+        EventLoopFuture.andAllSucceed(removed, on: context.eventLoop).assumeIsolated().whenComplete { result in
+            guard case .success = result, context.channel.isActive else { return context.close(promise: nil) }
+            self.beginStream(tenant, for: request, context: context)
+        }
+    }
+
+    /// The stream's head and first event, once the connection is the stream's alone.
+    private func beginStream(_ tenant: TenantRuntime, for request: HTTPRequestHead, context: ChannelHandlerContext) {
+        let head = "HTTP/\(request.version.major).\(request.version.minor) 200 OK\r\nContent-Type: text/event-stream; charset=utf-8\r\n"
+            + "Cache-Control: no-store\r\nX-Accel-Buffering: no\r\nConnection: close\r\n\r\n"
+        context.write(NIOAny(context.channel.allocator.buffer(string: head)), promise: nil)
         let subscribed: TenantRuntime.Subscribed
         do {
             subscribed = try tenant.subscribe(id: 1, topics: [.onDuty, .roster], filter: .init(), connection: self,
                                               sinceRevision: nil, epoch: nil, schedules: [], allSchedules: true)
         } catch {
             // Following every schedule from now cannot be refused; should it be, the stream ends.
-            context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+            context.flush()
             return context.close(promise: nil)
         }
         let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
         let heartbeat = context.eventLoop.scheduleRepeatedTask(initialDelay: EventStream.heartbeat, delay: EventStream.heartbeat) { _ in
             handler.value.send(": keep-alive\n\n", flush: true)
         }
-        stream = EventStream(tenant: tenant, subscription: subscribed.subscription, heartbeat: heartbeat)
+        stream = EventStream(tenant: tenant, subscription: subscribed.subscription, heartbeat: heartbeat,
+                             allocator: context.channel.allocator)
         api.side.streamOpened(context.channel)
         // The reconnection delay, and the revision the stream starts at.
         send("retry: 3000\n" + EventStream.event("hello", "{\"revision\":\(subscribed.revision)}"), flush: true)
@@ -76,7 +100,13 @@ extension HTTPHandler: PushSink {
 
     private func send(_ text: String, flush: Bool) {
         guard let context else { return }
-        context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(string: text)))), promise: nil)
+        send(context.channel.allocator.buffer(string: text), flush: flush)
+    }
+
+    private func send(_ bytes: ByteBuffer, flush: Bool) {
+        guard let context else { return }
+        // Raw bytes: the HTTP encoder left the pipeline when the stream began.
+        context.write(NIOAny(bytes), promise: nil)
         if flush { context.flush() }
     }
 
@@ -85,16 +115,16 @@ extension HTTPHandler: PushSink {
     func push(_ kind: ConnectionStateMachine.PushKind, _ frame: ByteBuffer, subscription id: UInt64, at instant: PushInstant,
               heldKey: String) -> PushOutcome {
         guard let stream, let context else { return .notSent }
-        let text: String
+        let bytes: ByteBuffer
         switch kind {
         case .onDuty:
             if let last = stream.onDutyEvent, last.schedule == heldKey {
-                text = last.text
+                bytes = last.bytes
             } else {
-                text = EventStream.event("onduty", "{\"schedule\":\(JSONText.quoted(heldKey))}")
-                stream.onDutyEvent = (heldKey, text)
+                bytes = context.channel.allocator.buffer(string: EventStream.event("onduty", "{\"schedule\":\(JSONText.quoted(heldKey))}"))
+                stream.onDutyEvent = (heldKey, bytes)
             }
-        case .roster: text = EventStream.event("roster", "{}")
+        case .roster: bytes = stream.rosterEvent
         case .notice, .progress: return .notSent
         }
         guard context.channel.isWritable else {
@@ -104,7 +134,7 @@ extension HTTPHandler: PushSink {
             }
             return .notSent
         }
-        send(text, flush: false)
+        send(bytes, flush: false)
         if stream.flushDue { return .written }
         stream.flushDue = true
         return .writtenFlushLater
