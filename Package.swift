@@ -38,6 +38,8 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams.git", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.4.1"),
+        // gzip for the web app's pages (the system zlib; Debian: zlib1g-dev).
+        .package(url: "https://github.com/adam-fowler/compress-nio.git", from: "1.5.0"),
     ],
     targets: [
         // The system OpenSSL (Debian: libssl-dev), with a header shim for the macros Swift cannot import.
@@ -152,7 +154,12 @@ let package = Package(
         // server-rendered pages, no JavaScript toolchain.
         .target(
             name: "RosterWeb",
-            dependencies: ["RosterServerCore", "RosterHTTP", "RosterDomain", "RosterProtocol"],
+            dependencies: [
+                "RosterServerCore", "RosterHTTP", "RosterDomain", "RosterProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "CompressNIO", package: "compress-nio"),
+            ],
             path: "Sources/Web"
         ),
         // The service: settings, start and stop, the demo roster, and the wiring of the parts
@@ -240,6 +247,7 @@ let package = Package(
             dependencies: [
                 "RosterProtocol", "RosterDomain", "RosterClient", "RosterTLS", "RosterServer", "RosterServerCore", "RosterStore", "RosterStoreSQLite",
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],

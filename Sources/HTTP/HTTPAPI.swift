@@ -21,6 +21,7 @@ package struct HTTPAPI: Sendable {
         package var origin: String?
         package var host: String?
         package var contentType: String?
+        package var acceptEncoding: String?
         package var body: [UInt8] = []
         /// The peer's address, for the audit log.
         package var peer = ""
@@ -383,5 +384,6 @@ extension HTTPAPI.Request {
         origin = head.headers.first(name: "origin")
         host = head.headers.first(name: "host")
         contentType = head.headers.first(name: "content-type")
+        acceptEncoding = head.headers["accept-encoding"].joined(separator: ", ")
     }
 }

@@ -2,7 +2,7 @@
 /// current. The server's event stream (`/v1/events`) says when something changed and the page
 /// fetches itself again (no polling); between changes it counts down to each schedule's next
 /// handoff from the `data-until` instants the server rendered. Offline it says how old its data
-/// is and hands off by itself from the plan the server put in the page (`data-plan`: the
+/// is and hands off by itself from the plan the server put in the page (`OnCallPage.Plan`: the
 /// answers GetOnDuty gives at each coming handoff). Text only ever goes in through
 /// `textContent`; new content is the server's own escaped page.
 enum LiveScript {
@@ -43,7 +43,8 @@ enum LiveScript {
           return made;
         }
 
-        function person(entry, when) {
+        function person(duty, when, people) {
+          const entry = { ...(people[duty.id] || { name: duty.id, email: '', phone: '' }), ...duty };
           const item = element('li');
           const name = element('a', 'name', entry.name);
           name.href = `/people/${encodeURIComponent(entry.id)}`;
@@ -64,17 +65,17 @@ enum LiveScript {
         }
 
         // A schedule's section as the server draws it for `step`, with `following` as "Next".
-        function drawStep(section, step, following) {
+        function drawStep(section, step, following, people) {
           for (const old of section.querySelectorAll('.on-duty, .nobody, .until, .next, h3')) old.remove();
           const parts = [];
           if (step.people.length === 0) {
             parts.push(element('p', 'nobody', 'Nobody is on duty.'));
           } else {
             const list = element('ul', 'on-duty');
-            for (const entry of step.people) list.append(person(entry, 'since'));
+            for (const entry of step.people) list.append(person(entry, 'since', people));
             parts.push(list);
           }
-          if (step.until !== null && step.until !== undefined) {
+          if (step.until !== undefined && step.until !== null) {
             const until = element('p', 'until', `Until ${step.untilLabel} `);
             until.dataset.until = String(step.until);
             until.append(element('span', 'countdown'));
@@ -87,27 +88,44 @@ enum LiveScript {
           if (following && following.people.length > 0) {
             parts.push(element('h3', null, 'Next'));
             const list = element('ul', 'next');
-            for (const entry of following.people) list.append(person(entry, 'from'));
+            for (const entry of following.people) list.append(person(entry, 'from', people));
             parts.push(list);
           }
           section.append(...parts);
         }
 
+        // The plan the server put in the page (parsed again only when the page was refetched).
+        let planBlock = null;
+        let plan = null;
+        function currentPlan() {
+          const block = document.getElementById('plan');
+          if (block !== planBlock) {
+            planBlock = block;
+            try {
+              plan = block ? JSON.parse(block.textContent) : null;
+            } catch (error) {
+              plan = null;
+            }
+          }
+          return plan;
+        }
+
         // Offline, each schedule hands off by itself at the instants the plan says.
         function handOff(now) {
+          const kept = currentPlan();
           let beyond = false;
-          for (const section of document.querySelectorAll('section[data-plan]')) {
+          for (const section of document.querySelectorAll('section[data-schedule]')) {
             const until = section.querySelector('.until[data-until]');
             if (!until || Number(until.dataset.until) > now) continue;
-            const plan = JSON.parse(section.dataset.plan);
+            const steps = (kept && kept.schedules[section.dataset.schedule]) || [];
             let index = -1;
-            for (let i = 0; i < plan.length; i++) if (plan[i].from <= now) index = i;
-            const step = plan[index];
-            if (index < 0 || (step.until !== null && step.until <= now)) {
+            for (let i = 0; i < steps.length; i++) if (steps[i].from <= now) index = i;
+            const step = steps[index];
+            if (index < 0 || (step.until !== undefined && step.until !== null && step.until <= now)) {
               beyond = true;
               continue;
             }
-            drawStep(section, step, plan[index + 1]);
+            drawStep(section, step, steps[index + 1], kept.people);
           }
           return beyond;
         }

@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import RosterDomain
 import RosterProtocol
 import RosterServerCore
@@ -23,6 +24,7 @@ enum OnCallPage {
         if !state.tenant.motd.isEmpty { html.element("p", class: "motd", state.tenant.motd) }
         let schedules = state.sortedSchedules
         if schedules.isEmpty { html.element("p", class: "empty", "No schedules yet.") }
+        var plan = Plan()
         for schedule in schedules {
             let query = RosterMessage.getOnDuty(.with {
                 $0.schedule = schedule.id
@@ -30,7 +32,8 @@ enum OnCallPage {
             })
             switch Queries.answer(query, view: view, now: now) {
             case .success(.onDuty(let answer)):
-                section(&html, schedule: schedule, answer: answer, plan: plan(view: view, schedule: schedule, first: answer, now: now))
+                section(&html, schedule: schedule, answer: answer)
+                plan.add(view: view, schedule: schedule, first: answer, now: now)
             case .success, .failure:
                 html.raw("<section class=\"schedule\">")
                 html.element("h2", schedule.name)
@@ -40,60 +43,87 @@ enum OnCallPage {
         }
         html.raw("<footer>")
         html.text("As of \(TimeText.iso8601(now)), revision \(view.revision).")
-        html.raw("</footer></main>")
+        html.raw("</footer>")
+        // Data, not a script: the CSP runs no inline script, and none is here.
+        html.raw("<script type=\"application/json\" id=\"plan\">")
+        html.raw(plan.json)
+        html.raw("</script></main>")
         WebPage.close(&html)
         return html.output
     }
 
-    /// How far ahead the page carries the plan, for the offline page to hand off by itself.
-    static let planHorizon: UnixMillis = 24 * 3_600_000
-    /// The most handoffs carried per schedule.
-    static let maxPlanSteps = 12
+    /// What the page carries for handing off by itself offline: for each schedule, GetOnDuty's
+    /// answers at each coming handoff after the one shown (the same lookups as the server's own
+    /// answers, with labels written here in the schedule's zone), up to a day or `maxSteps`
+    /// ahead; each person once. LiveScript reads it.
+    struct Plan {
+        static let horizon: UnixMillis = 24 * 3_600_000
+        static let maxSteps = 12
 
-    /// One stretch of the plan: who is on duty from `from` until `until`, as the server would
-    /// answer GetOnDuty at `from` (labels written here, in the schedule's zone).
-    struct PlanStep: Encodable {
-        struct Person: Encodable { var id, name, role, since, email, phone: String }
-        var from: UnixMillis
-        var until: UnixMillis?
-        var untilLabel: String
-        var people: [Person]
-    }
+        struct Person: Encodable { var name, email, phone: String }
+        struct Step: Encodable {
+            struct Duty: Encodable { var id, role, since: String }
+            var from: UnixMillis
+            var until: UnixMillis?
+            var untilLabel: String
+            var people: [Duty]
+        }
 
-    /// The stretch shown and those after it: the answers at each coming handoff, up to a day
-    /// or `maxPlanSteps` ahead (the same lookups as GetOnDuty, so offline the page shows what
-    /// the server would).
-    static func plan(view: TenantRuntime.View, schedule: ScheduleDefinition, first: Roster_V1_OnDutyResponse, now: UnixMillis) -> [PlanStep] {
-        let clock = ZoneLabel(zone: schedule.zone)
-        var steps: [PlanStep] = []
-        var answer = first, from = now
-        while steps.count < maxPlanSteps {
-            steps.append(PlanStep(from: from, until: answer.hasUntilMs ? answer.untilMs : nil,
+        var people: [String: Person] = [:]
+        var schedules: [String: [Step]] = [:]
+
+        mutating func add(view: TenantRuntime.View, schedule: ScheduleDefinition, first: Roster_V1_OnDutyResponse, now: UnixMillis) {
+            let clock = ZoneLabel(zone: schedule.zone)
+            var steps: [Step] = []
+            var answer = first
+            while steps.count < Self.maxSteps, answer.hasUntilMs, answer.untilMs <= now + Self.horizon {
+                let from = answer.untilMs
+                let query = RosterMessage.getOnDuty(.with {
+                    $0.schedule = schedule.id
+                    $0.atMs = from
+                })
+                guard case .success(.onDuty(let next)) = Queries.answer(query, view: view, now: now) else { break }
+                answer = next
+                steps.append(Step(from: from, until: answer.hasUntilMs ? answer.untilMs : nil,
                                   untilLabel: answer.hasUntilMs ? clock.label(answer.untilMs) : "",
                                   people: answer.current.map { person in
-                                      PlanStep.Person(id: person.employee.id, name: "\(person.employee.firstName) \(person.employee.lastName)",
-                                                      role: person.shift.role, since: clock.label(person.shift.startMs),
-                                                      email: person.employee.email, phone: person.employee.phone)
+                                      let employee = person.employee
+                                      people[employee.id] = Person(name: "\(employee.firstName) \(employee.lastName)", email: employee.email,
+                                                                   phone: employee.phone)
+                                      return Step.Duty(id: employee.id, role: person.shift.role, since: clock.label(person.shift.startMs))
                                   }))
-            guard answer.hasUntilMs, answer.untilMs <= now + planHorizon else { break }
-            from = answer.untilMs
-            let query = RosterMessage.getOnDuty(.with {
-                $0.schedule = schedule.id
-                $0.atMs = from
-            })
-            guard case .success(.onDuty(let next)) = Queries.answer(query, view: view, now: now) else { break }
-            answer = next
+            }
+            if !steps.isEmpty { schedules[schedule.id] = steps }
         }
-        return steps
+
+        /// The plan as JSON that may stand inside a `<script>` element: `<`, `>` and `&` are
+        /// written as JSON escapes, so no name can close the element.
+        var json: String {
+            struct Document: Encodable {
+                var people: [String: Person]
+                var schedules: [String: [Step]]
+            }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            guard let data = try? encoder.encode(Document(people: people, schedules: schedules)) else { return "{}" }
+            var text = ""
+            text.reserveCapacity(data.count)
+            for scalar in String(decoding: data, as: UTF8.self).unicodeScalars {
+                switch scalar {
+                case "<": text += "\\u003c"
+                case ">": text += "\\u003e"
+                case "&": text += "\\u0026"
+                default: text.unicodeScalars.append(scalar)
+                }
+            }
+            return text
+        }
     }
 
-    private static func section(_ html: inout HTML, schedule: ScheduleDefinition, answer: Roster_V1_OnDutyResponse, plan: [PlanStep]) {
+    private static func section(_ html: inout HTML, schedule: ScheduleDefinition, answer: Roster_V1_OnDutyResponse) {
         let clock = ZoneLabel(zone: schedule.zone)
         html.raw("<section class=\"schedule\"")
         html.attribute("data-schedule", schedule.id)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes]
-        if let json = try? encoder.encode(plan) { html.attribute("data-plan", String(decoding: json, as: UTF8.self)) }
         html.raw("><h2><a")
         html.attribute("href", "/schedules/" + WebPage.pathComponent(schedule.name))
         html.raw(">")
@@ -168,10 +198,29 @@ struct ZoneLabel {
 
     func label(_ instant: UnixMillis) -> String {
         let local = clock.local(instant)
-        let weekday = clock.day(of: instant).weekday
-        let date = Date(timeIntervalSince1970: Double(instant) / 1000)
-        let abbreviation = isUTC ? "UTC" : (zone.abbreviation(for: date) ?? zone.identifier)
-        let time = String(format: "%02d:%02d", local.hour, local.minute)
-        return "\(Self.weekdays[weekday - 1]) \(local.day) \(Self.months[local.month - 1]) \(time) \(abbreviation)"
+        let weekday = clock.weekday(of: WallClock.Day(year: local.year, month: local.month, day: local.day))
+        let time = Self.twoDigits(local.hour) + ":" + Self.twoDigits(local.minute)
+        return "\(Self.weekdays[weekday - 1]) \(local.day) \(Self.months[local.month - 1]) \(time) \(abbreviation(at: instant))"
     }
+
+    private static func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+
+    /// The zone's abbreviation at an instant. Foundation asks ICU for it, under a lock, which
+    /// took a third of a page's time: it is kept per zone and offset from UTC.
+    private func abbreviation(at instant: UnixMillis) -> String {
+        guard !isUTC else { return "UTC" }
+        let date = Date(timeIntervalSince1970: Double(instant) / 1000)
+        let key = "\(zone.identifier) \(zone.secondsFromGMT(for: date))"
+        if let known = Self.abbreviations.withLockedValue({ $0[key] }) { return known }
+        let found = zone.abbreviation(for: date) ?? zone.identifier
+        Self.abbreviations.withLockedValue { cache in
+            if cache.count >= Self.maxAbbreviations { cache.removeAll() }
+            cache[key] = found
+        }
+        return found
+    }
+
+    /// At most a few per zone in use (summer and winter time).
+    private static let abbreviations = NIOLockedValueBox<[String: String]>([:])
+    private static let maxAbbreviations = 4_096
 }

@@ -46,6 +46,7 @@ enum PersonPage {
         html.raw("<p class=\"status\" id=\"status\" role=\"status\"></p></header>")
         WebPage.navigation(&html, current: "/me", viewer: viewer)
         WebPage.main(&html, rendered: now)
+        nextOnDuty(&html, view: view, person: person, now: now)
         duty(&html, view: view, person: person, from: now, to: now + ahead, title: "Upcoming", now: now)
         duty(&html, view: view, person: person, from: now - behind, to: now, title: "Recent", now: now)
         if let session = viewer.session {
@@ -57,6 +58,21 @@ enum PersonPage {
         footer(&html, view: view, now: now)
         WebPage.close(&html)
         return (200, html.output)
+    }
+
+    /// "On duty now on X until …", or "Next on duty: X, from …" (GetNextOnDuty's answer).
+    private static func nextOnDuty(_ html: inout HTML, view: TenantRuntime.View, person: Employee, now: UnixMillis) {
+        let state = view.state
+        guard let next = try? state.nextOnDuty(employee: person.id, schedule: nil, at: now).first,
+              let schedule = state.schedules[next.scheduleID] else {
+            html.element("p", class: "motd", "No duty planned.")
+            return
+        }
+        let label = ZoneLabel(zone: schedule.zone)
+        let text = next.shift.start <= now
+            ? "On duty now on \(schedule.name), until \(label.label(next.shift.end))."
+            : "Next on duty: \(schedule.name), \(label.label(next.shift.start)) – \(label.label(next.shift.end))."
+        html.element("p", class: "motd", text)
     }
 
     private static func details(_ html: inout HTML, _ person: Employee) {

@@ -63,7 +63,7 @@ package struct WebApp: HTTPPages {
         case ("POST", "sign-out", 1):
             return SignIn.signOut(request, app: self, side: side)
         case ("GET", "assets", 2):
-            return WebAssets.reply(for: parts[1])
+            return WebAssets.reply(for: parts[1], gzip: Gzip.accepted(by: request))
         case ("GET", "sw.js", 1):
             // At the root, so that its scope is every page.
             return HTTPAPI.Reply(status: 200, contentType: "text/javascript; charset=utf-8", body: Array(ServiceWorkerScript.source.utf8),
@@ -82,10 +82,16 @@ package struct WebApp: HTTPPages {
         let reading = reading(request, side: side)
         guard case .viewer(let viewer, let tenant) = reading, let core = side.context else { return Self.refusal(reading) }
         let now = core.clock.now(), view = tenant.view
-        guard let (status, body) = await core.work.run(tenant.id, { render(view, viewer, now) }) else {
+        let gzip = Gzip.accepted(by: request)
+        guard let (status, body, compressed) = await core.work.run(tenant.id, { () -> (Int, [UInt8], Bool) in
+            let (status, text) = render(view, viewer, now)
+            let sent = Gzip.encode(Array(text.utf8), wanted: gzip)
+            return (status, sent.body, sent.compressed)
+        }) else {
             return Self.html(503, WebPage.message(title: "Busy", "The server is busy: try again in a moment."))
         }
-        return Self.html(status, body)
+        return HTTPAPI.Reply(status: status, contentType: "text/html; charset=utf-8", body: body,
+                             headers: WebPage.headers + Gzip.headers(compressed: compressed))
     }
 
     /// The page for a request that may not read.

@@ -60,14 +60,21 @@ enum WebAssets {
         .offline { background: #fff3cd; color: #3d2e00; padding: 0.5rem 0.75rem; border-left: 4px solid #b38600; }
         """
 
-    /// The files under /assets/, each with its type; nil for any other name.
-    static func reply(for name: String) -> HTTPAPI.Reply? {
-        let file: (type: String, text: String)
-        switch name {
-        case "app.css": file = ("text/css; charset=utf-8", styleSheet)
-        case "live.js": file = ("text/javascript; charset=utf-8", LiveScript.source)
-        default: return nil
+    /// The files under /assets/, each with its type, as they are and gzipped (once).
+    private static let files: [String: (type: String, plain: [UInt8], gzipped: [UInt8])] = {
+        var files: [String: (String, [UInt8], [UInt8])] = [:]
+        for (name, type, text) in [("app.css", "text/css; charset=utf-8", styleSheet),
+                                   ("live.js", "text/javascript; charset=utf-8", LiveScript.source)] {
+            let plain = Array(text.utf8)
+            files[name] = (type, plain, Gzip.encode(plain, wanted: true).body)
         }
-        return HTTPAPI.Reply(status: 200, contentType: file.type, body: Array(file.text.utf8), headers: WebPage.headers)
+        return files
+    }()
+
+    /// An asset; nil for any other name.
+    static func reply(for name: String, gzip: Bool) -> HTTPAPI.Reply? {
+        guard let file = files[name] else { return nil }
+        return HTTPAPI.Reply(status: 200, contentType: file.type, body: gzip ? file.gzipped : file.plain,
+                             headers: WebPage.headers + Gzip.headers(compressed: gzip))
     }
 }

@@ -51,14 +51,18 @@ import Testing
             let admin = try await harness.connect()
             let hostile = try await admin.addEmployee("<img src=x onerror=alert(1)>", "\"quoted\" & 'single'")
             _ = try await admin.addShift(hostile, t0 - minute, t0 + 60 * minute)
+            _ = try await admin.addShift(hostile, t0 + 120 * minute, t0 + 180 * minute)  // in the plan too
             try await admin.admin(.setMotd(.with { $0.motd = "</p><script>alert(2)</script>" }))
             try await admin.barrier()
             let page = try await HTTPGet.request(base + "/")
             #expect(page.status == 200)
             #expect(page.body.contains("&lt;img src=x onerror=alert(1)&gt; &quot;quoted&quot; &amp; &#39;single&#39;"))
             #expect(page.body.contains("&lt;/p&gt;&lt;script&gt;alert(2)&lt;/script&gt;"))
-            // The one script element is the page's own module.
-            #expect(!page.body.contains("<img") && page.body.components(separatedBy: "<script").count == 2)
+            // The script elements are the page's own module and the plan, which is data.
+            #expect(!page.body.contains("<img") && page.body.components(separatedBy: "<script").count == 3)
+            #expect(page.body.contains("<script type=\"application/json\" id=\"plan\">"))
+            let plan = try #require(page.body.components(separatedBy: "id=\"plan\">").last?.components(separatedBy: "</script>").first)
+            #expect(plan.contains("\\u003cimg src=x onerror=alert(1)\\u003e") && !plan.contains("<"))
         }
     }
 

@@ -312,6 +312,7 @@ import Testing
             let mine = try await HTTPGet.request(base + "/me", token: grace.text)
             #expect(mine.body.contains("<h1>My shifts</h1>") && mine.body.contains("Grace Hopper") && mine.body.contains("Upcoming"))
             #expect(mine.body.contains("Mon 14 Dec 09:00") && mine.body.contains("No duty in the last 14 days."))
+            #expect(mine.body.contains("Next on duty: Platform primary, Mon 14 Dec 09:00"), "\(mine.body)")
             try await Self.withBrowser(base) { browser in
                 #expect(try await browser.signIn(grace.text).status == 303)
                 let page = try await browser.get("/me")
@@ -352,6 +353,31 @@ import Testing
         #expect(request.form.isEmpty)
         request.cookie = "x=1; roster_session=abc ;y=2=3"
         #expect(request.cookie("roster_session") == "abc" && request.cookie("y") == "2=3" && request.cookie("z") == nil)
+    }
+
+    @Test func pagesAndAssetsAreGzippedForABrowserThatTakesIt() async throws {
+        try await HTTPTests.withHTTPServer { harness, base in
+            let admin = try await harness.connect()
+            for index in 0..<40 { _ = try await admin.addEmployee("Person", "Number \(index)") }
+            try await admin.barrier()
+            for path in ["/people", "/assets/app.css", "/assets/live.js"] {
+                let plain = try await HTTPGet.request(base + path)
+                let gzipped = try await HTTPGet.request(base + path, headers: ["Accept-Encoding: gzip"], compressed: true)
+                #expect(!plain.headers.contains("Content-Encoding") && plain.headers.contains("Vary: Accept-Encoding"), "\(path)")
+                #expect(gzipped.headers.contains("Content-Encoding: gzip") && gzipped.body == plain.body, "\(path)")
+                let length = gzipped.headers.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+                    .flatMap { Int($0.split(separator: " ").last ?? "") } ?? 0
+                #expect(length > 0 && length * 2 < plain.body.utf8.count, "\(path): \(length) of \(plain.body.utf8.count)")
+            }
+            // Refused by weight, or not asked for: sent as it is.
+            let refused = try await HTTPGet.request(base + "/people", headers: ["Accept-Encoding: gzip;q=0, identity"])
+            #expect(!refused.headers.contains("Content-Encoding"))
+            var request = HTTPAPI.Request(method: "GET", path: "/")
+            for (header, accepted) in [("gzip", true), ("deflate, gzip;q=0.5", true), ("gzip;q=0", false), ("br", false), ("GZIP ; q=1", true)] {
+                request.acceptEncoding = header
+                #expect(Gzip.accepted(by: request) == accepted, "\(header)")
+            }
+        }
     }
 
     @Test func aBodyOverTheCapIsRefusedAndTheServerServesOn() async throws {

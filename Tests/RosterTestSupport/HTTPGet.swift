@@ -16,10 +16,13 @@ public enum HTTPGet {
     /// - Parameters: form: fields posted as application/x-www-form-urlencoded; jar: a cookie
     ///   file curl reads and writes (a browser's session); headers: more request headers.
     public static func request(_ url: String, token: String? = nil, method: String = "GET", insecureCA: String? = nil,
-                               form: [(String, String)]? = nil, jar: String? = nil, headers: [String] = [])
+                               form: [(String, String)]? = nil, jar: String? = nil, headers: [String] = [],
+                               compressed: Bool = false)
         async throws -> HTTPResponse
     {
         var arguments = ["-s", "-S", "-m", "20", "-X", method, "-D", "-", "-o", "-", url]
+        // curl asks for gzip and inflates the body (the headers keep the sent length).
+        if compressed { arguments.append("--compressed") }
         if let token { arguments += ["-H", "Authorization: Bearer \(token)"] }
         if let insecureCA { arguments += ["--cacert", insecureCA] }
         for (name, value) in form ?? [] { arguments += ["--data-urlencode", "\(name)=\(value)"] }
