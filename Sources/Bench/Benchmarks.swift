@@ -76,6 +76,12 @@ public struct FanoutBenchmark {
     public var nodes = 1
     /// With the HTTP listener, and so metrics counted (the default of `roster-server serve`).
     public var metrics = true
+    /// The subscribers are the web app's event streams (`GET /v1/events` on the HTTP port)
+    /// instead of protocol connections; one node on SQLite only.
+    public var eventStreams = false
+    /// Protocol subscribers also follow the roster (as `roster-client watch` and the event
+    /// streams do): two frames a push, a roster change and who is on duty.
+    public var subscribersFollowRoster = false
     /// How long the synced subscribers stay idle before the memory is read a second time (an
     /// idle minute shows what the server keeps for a connection that does nothing).
     public var idleSeconds: Double = 1
@@ -121,20 +127,24 @@ public struct FanoutBenchmark {
         // One after another: the first creates the tenant and writes the admin token.
         let callgrind = valgrind.map { Callgrind.fanOut(valgrind: $0) }
         for _ in 0..<(store == nil ? 1 : max(1, self.nodes)) {
-            let port = freePort()
+            let port = freePort(), httpPort = eventStreams ? freePort() : 0
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-bench-\(UUID().uuidString)").path
             directories.append(directory)
             let command = (executable: serverExecutable, arguments: [
                 "serve", "--listen", "127.0.0.1:\(port)", "--data-dir", directory, "--log-level", "warning",
-                "--max-connections", "\(subscribers + stalledSubscribers + 100)", "--ping-interval-ms", "3600000",
+                // Only the admin's protocol connection when the subscribers are event streams: the
+                // two caps share the open-file limit.
+                "--max-connections", "\(eventStreams ? 100 : subscribers + stalledSubscribers + 100)", "--ping-interval-ms", "3600000",
                 "--progress-interval-ms", "3600000", "--shutdown-grace-ms", "0",
-                "--http-listen", metrics ? "127.0.0.1:0" : "none",
+                "--http-listen", eventStreams ? "127.0.0.1:\(httpPort)" : (metrics ? "127.0.0.1:0" : "none"),
+                "--http-max-connections", "\(eventStreams ? subscribers + 100 : 64)",
             ] + (tls ? ["--tls"] : []) + (store.map { ["--store", $0] } ?? []))
             let run = callgrind?.wrapping(command.executable, command.arguments) ?? command
             let node = try ChildProcess(executable: run.executable, arguments: run.arguments)
             nodes.append(node)
             try waitForListener(port: port, timeout: callgrind == nil ? 30 : 300, process: node)
-            targets.append(Target(port: port, pid: node.pid))
+            if eventStreams { try waitForListener(port: httpPort, process: node) }
+            targets.append(Target(port: port, pid: node.pid, httpPort: httpPort))
         }
         let directory = directories[0], port = targets[0].port
         let clientTLS = tls ? try BenchTLS(dataDirectory: directory) : nil
@@ -202,6 +212,8 @@ public struct FanoutBenchmark {
     struct Target {
         var port: Int
         var pid: Int32
+        /// The HTTP listener's, when the subscribers are event streams.
+        var httpPort = 0
     }
 
     private func measure(_ targets: [Target], tls: BenchTLS? = nil, idleSeconds: Double,
@@ -230,8 +242,12 @@ public struct FanoutBenchmark {
         var channels = try await openStalledSubscribers(count: stalledSubscribers, port: targets[0].port, tls: tls?.context,
                                                         group: group, recorder: recorders[0])
         for (index, target) in targets.enumerated() {
-            channels += try await openSubscribers(count: counts[index], port: target.port, tls: tls?.context, group: group,
-                                                  recorder: recorders[index])
+            if eventStreams {
+                channels += try await openEventStreams(count: counts[index], port: target.httpPort, group: group, recorder: recorders[index])
+            } else {
+                channels += try await openSubscribers(count: counts[index], port: target.port, tls: tls?.context, group: group,
+                                                      recorder: recorders[index], roster: subscribersFollowRoster)
+            }
         }
         let cpuPerConnect = (cpu() - cpuBeforeConnects) / Double(max(1, subscribers + stalledSubscribers))
         try await Task.sleep(for: .seconds(1))  // let the servers settle before reading their memory

@@ -47,10 +47,13 @@ final class CountingSubscriber: ChannelInboundHandler {
     private var synced = false
     /// A stalled subscriber stops reading once synced, as a client that hangs would.
     private let stalls: Bool
+    /// Also follows the roster, as `roster-client watch` and the web app's event stream do.
+    private let roster: Bool
 
-    init(recorder: PushRecorder, stalls: Bool = false) {
+    init(recorder: PushRecorder, stalls: Bool = false, roster: Bool = false) {
         self.recorder = recorder
         self.stalls = stalls
+        self.roster = roster
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -62,7 +65,7 @@ final class CountingSubscriber: ChannelInboundHandler {
         let frame = unwrapInboundIn(data)
         switch MessageType(rawValue: frame.rawType) {
         case .welcome:
-            let subscribe = RosterMessage.subscribe(.with { $0.topics = stalls ? [.onDuty, .roster] : [.onDuty] })
+            let subscribe = RosterMessage.subscribe(.with { $0.topics = stalls || roster ? [.onDuty, .roster] : [.onDuty] })
             context.writeAndFlush(wrapOutboundOut(subscribe.frame(requestID: 2)), promise: nil)
         case .synced where stalls:
             synced = true
@@ -85,14 +88,14 @@ final class CountingSubscriber: ChannelInboundHandler {
 
 /// A bench subscriber's pipeline: TLS when asked, framing, and the counting subscriber.
 func installSubscriber(on channel: any Channel, tls: TLSContext?, recorder: PushRecorder,
-                       stalls: Bool) -> EventLoopFuture<Void> {
+                       stalls: Bool, roster: Bool = false) -> EventLoopFuture<Void> {
     channel.eventLoop.makeCompletedFuture {
         if let tls {
             try channel.pipeline.syncOperations.addHandler(try TLSHandler(context: tls, serverHostname: "127.0.0.1"))
         }
         try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder(maxFrameLength: 1 << 20)))
         try channel.pipeline.syncOperations.addHandler(MessageToByteHandler(FrameEncoder()))
-        try channel.pipeline.syncOperations.addHandler(CountingSubscriber(recorder: recorder, stalls: stalls))
+        try channel.pipeline.syncOperations.addHandler(CountingSubscriber(recorder: recorder, stalls: stalls, roster: roster))
     }
 }
 
@@ -115,10 +118,10 @@ func openStalledSubscribers(count: Int, port: Int, tls: TLSContext?, group: any 
 
 /// Opens `count` subscribers, `batch` connects at a time, and waits until all are synced.
 func openSubscribers(count: Int, port: Int, tls: TLSContext? = nil, group: any EventLoopGroup,
-                     recorder: PushRecorder) async throws -> [any Channel] {
+                     recorder: PushRecorder, roster: Bool = false) async throws -> [any Channel] {
     let bootstrap = ClientBootstrap(group: group)
         .channelOption(.socketOption(.tcp_nodelay), value: 1)
-        .channelInitializer { installSubscriber(on: $0, tls: tls, recorder: recorder, stalls: false) }
+        .channelInitializer { installSubscriber(on: $0, tls: tls, recorder: recorder, stalls: false, roster: roster) }
     var channels: [any Channel] = []
     channels.reserveCapacity(count)
     var opened = 0

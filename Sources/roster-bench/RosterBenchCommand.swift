@@ -10,7 +10,7 @@ struct RosterBenchCommand: AsyncParsableCommand {
         abstract: "Measures roster-server: push fan-out against a floor, and query throughput.",
         discussion: "Build and run in release: swift run -c release roster-bench fanout --subscribers 10000",
         subcommands: [Fanout.self, Query.self, TenantSize.self, BigTenant.self, Resolve.self, Schedules.self, Attack.self,
-                      FloorServer.self])
+                      WebPages.self, FloorServer.self])
 }
 
 /// The roster-server binary next to this one.
@@ -29,6 +29,7 @@ struct Fanout: AsyncParsableCommand {
     @Option(help: "Also run with this many extra subscribers that stop reading, and compare the others' completion.")
     var stalled = 0
     @Flag(help: "Also run without the HTTP listener (no metrics counted) and compare.") var compareMetrics = false
+    @Flag(help: "Also run with the web app's event streams (GET /v1/events) as the subscribers, and compare.") var eventStreams = false
     @Option(help: "Seconds the synced subscribers stay idle before the server's memory is read again (60: an idle minute).")
     var idle: Double = 1
     @Option(help: """
@@ -51,6 +52,9 @@ struct Fanout: AsyncParsableCommand {
         }
         if callgrind != nil && (postgres != nil || tls || stalled > 0 || compareMetrics) {
             throw ValidationError("--callgrind counts one plaintext node on SQLite: leave out --postgres, --tls, --stalled and --compare-metrics")
+        }
+        if eventStreams && (postgres != nil || callgrind != nil) {
+            throw ValidationError("--event-streams runs one node on SQLite: leave out --postgres and --callgrind")
         }
         if nodes > 1 && postgres == nil {
             throw ValidationError("--nodes \(nodes) needs --postgres postgres://USER@HOST:PORT/DATABASE: nodes share a PostgreSQL store")
@@ -120,6 +124,30 @@ struct Fanout: AsyncParsableCommand {
             print(String(format: "  ratio metrics on to off: CPU per push %.2f×, completion %.2f×, p50 %.2f×",
                          server.cpuMillisPerPush / plain.cpuMillisPerPush, server.completionMillis / plain.completionMillis,
                          server.latency.p50 / plain.latency.p50))
+        }
+        if eventStreams {
+            // Like for like: protocol subscribers that follow the roster too, as a stream does.
+            var watching = benchmark
+            watching.subscribersFollowRoster = true
+            let watchers = try await watching.runServer()
+            print("  subscribers following the roster too (as roster-client watch)  latency \(watchers.latency)")
+            print(String(format: "                 completion %.2f ms (median over pushes); server CPU %.1f ms per push",
+                         watchers.completionMillis, watchers.cpuMillisPerPush))
+            var web = benchmark
+            web.eventStreams = true
+            let streams = try await web.runServer()
+            print("  event streams  latency \(streams.latency)")
+            print(String(format: "                 completion %.2f ms (median over pushes)", streams.completionMillis))
+            if let perStream = streams.residentBytesPerSubscriber {
+                print(String(format: "                 resident memory per idle stream %.0f bytes", perStream)
+                      + (streams.residentBytesPerSubscriberAfterIdle.map { String(format: " after 1 s, %.0f bytes after %.0f s", $0, idle) } ?? ""))
+            }
+            print(String(format: "                 server CPU %.1f ms per push, %.3f ms per connect", streams.cpuMillisPerPush, streams.cpuMillisPerConnect))
+            print(String(format: "  ratio event streams to subscribers following the roster too: completion %.2f×, CPU per push %.2f×, p50 %.2f×, p99 %.2f×",
+                         streams.completionMillis / watchers.completionMillis, streams.cpuMillisPerPush / watchers.cpuMillisPerPush,
+                         streams.latency.p50 / watchers.latency.p50, streams.latency.p99 / watchers.latency.p99))
+            print(String(format: "  ratio event streams to on-duty-only subscribers (one frame a push, not two): completion %.2f×, CPU per push %.2f×",
+                         streams.completionMillis / server.completionMillis, streams.cpuMillisPerPush / server.cpuMillisPerPush))
         }
         if let secure {
             print("  roster-server over TLS (TLS 1.3)  latency \(secure.latency)")
@@ -319,5 +347,28 @@ struct FloorServer: ParsableCommand {
             index = next
         }
         try FloorBroadcaster.run(port: port, pushFrame: bytes)
+    }
+}
+
+struct WebPages: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "web-pages",
+        abstract: "The web app's pages for a big tenant: time per page (p50/p99), server CPU per page, bytes per page.")
+    @Option(help: "People in the directory.") var people = 1000
+    @Option(help: "Schedules, each a weekly rotation of ten people with an override.") var schedules = 100
+    @Option(help: "Requests per page.") var requests = 200
+
+    func run() async throws {
+        let result = try await WebPagesBenchmark(people: people, schedules: schedules, requests: requests,
+                                                 serverExecutable: siblingExecutable("roster-server")).run()
+        print(String(format: "web pages: %d people, %d schedules (set up in %.1f s), %d requests per page, one keep-alive connection",
+                     people, schedules, result.setupSeconds, requests))
+        for page in result.pages {
+            print("  " + page.path.padding(toLength: 34, withPad: " ", startingAt: 0)
+                  + String(format: "p50 %7.2f ms  p99 %7.2f ms  server CPU %6.2f ms  %7d bytes of HTML, %6d gzipped",
+                           page.latency.p50, page.latency.p99, page.cpuMillis, page.bytes, page.wireBytes))
+        }
+        print("  (timed as a browser asks: rendered and gzipped); a first visit also fetches \(result.assetBytes) bytes"
+              + " of style sheet and script, gzipped (then cached)")
     }
 }

@@ -1,0 +1,67 @@
+import NIOCore
+import NIOPosix
+
+/// An event-stream reader (`GET /v1/events`) that does the least a browser would: send the
+/// request, wait for `hello`, then count `onduty` events by arrival, without parsing the rest.
+final class CountingEventStream: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    private let recorder: PushRecorder
+    private var seen = 0
+    private var ready = false
+    /// The last bytes of the previous read: an event's name may be split across two reads.
+    private var tail = ""
+
+    init(recorder: PushRecorder) { self.recorder = recorder }
+
+    func channelActive(context: ChannelHandlerContext) {
+        let request = "GET /v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n"
+        context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(string: request)), promise: nil)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let now = nanos()
+        let text = tail + String(buffer: unwrapInboundIn(data))
+        if !ready, text.contains("event: hello") {
+            ready = true
+            recorder.subscriberReady()
+        }
+        if ready {
+            var searchFrom = text.startIndex
+            while let found = text.range(of: "event: onduty", range: searchFrom..<text.endIndex) {
+                recorder.record(push: seen, at: now) { Array("event: onduty".utf8) }
+                seen += 1
+                searchFrom = found.upperBound
+            }
+            // Keep what could be the start of a name cut by the read's end, never a whole one.
+            let rest = text[searchFrom...]
+            tail = String(rest.suffix(12))
+        }
+    }
+}
+
+/// Opens `count` event streams on the HTTP port, 256 connects at a time, and waits for every
+/// `hello`.
+func openEventStreams(count: Int, port: Int, group: any EventLoopGroup, recorder: PushRecorder) async throws -> [any Channel] {
+    let bootstrap = ClientBootstrap(group: group)
+        .channelOption(.socketOption(.tcp_nodelay), value: 1)
+        .channelInitializer { channel in
+            channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(CountingEventStream(recorder: recorder)) }
+        }
+    var channels: [any Channel] = []
+    channels.reserveCapacity(count)
+    var opened = 0
+    while opened < count {
+        let batch = min(256, count - opened)
+        let futures = (0..<batch).map { _ in bootstrap.connect(host: "127.0.0.1", port: port) }
+        for future in futures { channels.append(try await future.get()) }
+        opened += batch
+    }
+    let deadline = nanos() + 120_000_000_000
+    while recorder.ready < count {
+        guard nanos() < deadline else { throw BenchError("only \(recorder.ready) of \(count) event streams said hello") }
+        try await Task.sleep(for: .milliseconds(20))
+    }
+    return channels
+}
