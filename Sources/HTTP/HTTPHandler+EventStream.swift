@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import NIOCore
 import NIOHTTP1
 import RosterDomain
@@ -130,7 +133,13 @@ extension HTTPHandler: PushSink {
         guard context.channel.isWritable else {
             stream.missed = true
             if stream.stallDeadline == nil {
-                stream.stallDeadline = context.eventLoop.assumeIsolated().scheduleTask(in: timing.idle) { context.close(promise: nil) }
+                stream.stallDeadline = context.eventLoop.assumeIsolated().scheduleTask(in: timing.idle) {
+                    // Reset, not a graceful close: what the kernel still holds for a reader that
+                    // does not read is dropped now rather than kept for an orphaned socket.
+                    let reset = (context.channel as? any SocketOptionProvider)?.setSoLinger(linger(l_onoff: 1, l_linger: 0))
+                        ?? context.eventLoop.makeSucceededVoidFuture()
+                    reset.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+                }
             }
             return .notSent
         }

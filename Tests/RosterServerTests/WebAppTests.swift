@@ -120,11 +120,12 @@ import Testing
             for socket in [healthy, stalled] { socket.send(Array("GET /v1/events HTTP/1.1\r\nHost: roster\r\n\r\n".utf8)) }
             #expect(await healthy.receive(until: "event: hello", within: 10) != nil)
 
-            // 6,000 events of about 54 bytes: more than the stalled stream's buffers hold (the
-            // server's 128 KiB send buffer and 64 KiB of its own). One hour at a time, each read by
-            // the healthy reader before the next (the server reports the on-duty set as it is
-            // when it looks, not every hour a clock jumped over).
-            let hours = 120
+            // 12,000 events of about 54 bytes: well over what the stalled stream's buffers hold (the
+            // server's 128 KiB kernel send buffer, packed full while the reader's window is shut,
+            // and 64 KiB of its own). One hour at a time, each read by the healthy reader before
+            // the next (the server reports the on-duty set as it is when it looks, not every hour
+            // a clock jumped over).
+            let hours = 240
             var good = ""
             func events() -> Int { good.components(separatedBy: "event: onduty").count - 1 }
             for hour in 1...hours {

@@ -22,12 +22,12 @@ import Testing
             defer { TestScratch.remove(scratch) }
             let browser = try Browser.run("""
                 page.goto(url)
-                page.wait_for_function("s => document.getElementById('status').textContent === s", arg="Live", timeout=15000)
+                page.wait_for_function("s => document.getElementById('status')?.textContent === s", arg="Live", timeout=15000)
                 name = "document.querySelector('.on-duty .name').textContent"
                 print("READY " + page.evaluate(name), flush=True)
                 page.evaluate("window.marker = 1")  # a reload would lose it
                 # A function with an argument: the page's CSP refuses a string to evaluate.
-                page.wait_for_function("n => document.querySelector('.on-duty .name').textContent !== n", arg="Ada Lovelace",
+                page.wait_for_function("n => (document.querySelector('.on-duty .name')?.textContent ?? n) !== n", arg="Ada Lovelace",
                                        timeout=20000)
                 print("CHANGED " + page.evaluate(name), flush=True)
                 print("RELOADED " + str(page.evaluate("window.marker === undefined")), flush=True)
@@ -70,7 +70,7 @@ import Testing
             let browser = try Browser.run("""
                 page.clock.install(time=datetime.datetime.fromtimestamp(\(t0) / 1000, datetime.timezone.utc))
                 page.goto(url)
-                page.wait_for_function("s => document.getElementById('status').textContent === s", arg="Live", timeout=15000)
+                page.wait_for_function("s => document.getElementById('status')?.textContent === s", arg="Live", timeout=15000)
                 page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=15000)
                 kept = "async () => !!(await (await caches.open('roster-pages-v1')).match('/'))"
                 for _ in range(100):
@@ -78,7 +78,7 @@ import Testing
                     time.sleep(0.1)
                 print("READY " + str(page.evaluate(kept)), flush=True)
                 status = "document.getElementById('status').textContent"
-                page.wait_for_function("p => document.getElementById('status').textContent.startsWith(p)",
+                page.wait_for_function("p => document.getElementById('status')?.textContent?.startsWith(p) === true",
                                        arg="No connection — showing data from", timeout=20000)
                 print("OFFLINE " + page.evaluate(status), flush=True)
                 countdown = "document.querySelector('.countdown').textContent"
@@ -87,13 +87,14 @@ import Testing
                 print("COUNTING " + str(page.evaluate(countdown) != before) + " " + page.evaluate(countdown), flush=True)
                 # Past Ada's stretch: the page hands off to Grace from the plan it was given.
                 page.clock.run_for(61 * 60 * 1000)
-                page.wait_for_function("n => document.querySelector('.on-duty .name').textContent === n", arg="Grace Hopper",
+                page.wait_for_function("n => document.querySelector('.on-duty .name')?.textContent === n", arg="Grace Hopper",
                                        timeout=10000)
                 print("HANDED " + page.evaluate("document.querySelector('.on-duty .name').textContent"), flush=True)
                 print("AGE " + page.evaluate(status), flush=True)
-                # A reload is answered by the kept copy.
-                page.reload()
-                page.wait_for_function("p => document.getElementById('status').textContent.startsWith(p)",
+                # A reload is answered by the kept copy (the predicates allow for the page not
+                # being there yet while it loads).
+                page.reload(wait_until="load")
+                page.wait_for_function("p => document.getElementById('status')?.textContent?.startsWith(p) === true",
                                        arg="No connection — showing data from", timeout=20000)
                 print("RELOADED " + str(page.evaluate("document.querySelectorAll('section.schedule').length")), flush=True)
                 print("DIALOGS " + str(len(dialogs)), flush=True)
