@@ -94,8 +94,9 @@ import Testing
                 # A reload is answered by the kept copy (the predicates allow for the page not
                 # being there yet while it loads).
                 page.reload(wait_until="load")
+                print("AFTER RELOAD " + page.title(), flush=True)
                 page.wait_for_function("p => document.getElementById('status')?.textContent?.startsWith(p) === true",
-                                       arg="No connection — showing data from", timeout=20000)
+                                       arg="No connection — showing data from", timeout=45000)
                 print("RELOADED " + str(page.evaluate("document.querySelectorAll('section.schedule').length")), flush=True)
                 print("DIALOGS " + str(len(dialogs)), flush=True)
                 """, url: base + "/", scratch: scratch)

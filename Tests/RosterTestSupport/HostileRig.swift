@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 import NIOPosix
 import RosterClient
 import RosterProtocol
@@ -191,6 +192,29 @@ public final class HostileSocket: @unchecked Sendable {
         }) ?? nil
     }
 
+    /// Reads everything that arrives, on a blocking thread of its own, until the server closes or
+    /// the drain is stopped: a reader that keeps up, as a browser does.
+    public func drain() -> SocketDrain {
+        let drain = SocketDrain()
+        let fd = self.fd
+        var timeout = timeval(tv_sec: 0, tv_usec: 100_000)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        Task {
+            _ = try? await TestThreads.blocking.runIfActive {
+                var buffer = [UInt8](repeating: 0, count: 65_536)
+                while !drain.isStopped {
+                    let count = recv(fd, &buffer, buffer.count, 0)
+                    if count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+                        drain.finish()
+                        return
+                    }
+                    if count > 0 { drain.append(buffer.prefix(count)) }
+                }
+            }
+        }
+        return drain
+    }
+
     /// Everything that arrives within `seconds` (or until the server closes), and whether it closed.
     public func receiveAll(within seconds: Double) async -> (text: String, closed: Bool) {
         let fd = self.fd
@@ -224,5 +248,45 @@ public final class HostileSocket: @unchecked Sendable {
             }
             return false
         }) ?? false
+    }
+}
+
+/// What `HostileSocket.drain()` has read so far.
+public final class SocketDrain: Sendable {
+    private struct State {
+        var bytes: [UInt8] = []
+        var closed = false
+        var stopped = false
+        /// Per marker: matches counted, and where the next match may start.
+        var counts: [String: (count: Int, next: Int)] = [:]
+    }
+    private let state = NIOLockedValueBox(State())
+
+    public var text: String { String(decoding: state.withLockedValue { $0.bytes }, as: UTF8.self) }
+    /// The server closed the connection.
+    public var closed: Bool { state.withLockedValue { $0.closed } }
+    var isStopped: Bool { state.withLockedValue { $0.stopped } }
+
+    func append(_ bytes: ArraySlice<UInt8>) { state.withLockedValue { $0.bytes += bytes } }
+    func finish() { state.withLockedValue { $0.closed = true } }
+    public func stop() { state.withLockedValue { $0.stopped = true } }
+
+    /// How many times `marker` has arrived so far; only what arrived since the last call is
+    /// searched.
+    public func count(_ marker: String) -> Int {
+        let needle = Array(marker.utf8)
+        return state.withLockedValue { state in
+            var (count, index) = state.counts[marker] ?? (0, 0)
+            while index + needle.count <= state.bytes.count {
+                if state.bytes[index..<(index + needle.count)].elementsEqual(needle) {
+                    count += 1
+                    index += needle.count
+                } else {
+                    index += 1
+                }
+            }
+            state.counts[marker] = (count, index)
+            return count
+        }
     }
 }
