@@ -163,9 +163,6 @@ package final class HTTPSide: Sendable {
 /// for the time between requests (`httpIdleTimeout`), a cap on body bytes; HTTP/1.1 pipelining
 /// is answered one request at a time (NIO's pipelining handler stops reading meanwhile).
 package enum HTTPListener {
-    /// SO_SNDBUF of each HTTP connection: a page or a feed of a few hundred kilobytes still goes
-    /// out in a few round trips.
-    static let sendBufferBytes: SocketOptionValue = 64 << 10
 
     package static func bind(_ address: HostPort, group: any EventLoopGroup, side: HTTPSide, tls: TLSContext?,
                              limits: ServerConfiguration.Limits) async throws -> any Channel {
@@ -179,7 +176,7 @@ package enum HTTPListener {
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
                 // A fixed kernel send buffer per connection (the kernel doubles it), not one that
                 // grows to 4 MiB: a reader that stops reading holds little, and is seen soon.
-                .childChannelOption(.socketOption(.so_sndbuf), value: HTTPListener.sendBufferBytes)
+                .childChannelOption(.socketOption(.so_sndbuf), value: SocketOptionValue(limits.httpSendBufferBytes))
                 .childChannelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
                         let admitted = open.withLockedValue { count in

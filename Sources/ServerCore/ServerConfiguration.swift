@@ -138,6 +138,9 @@ public struct ServerConfiguration: Sendable {
         public var httpIdleTimeout: Duration = .seconds(60)
         /// Bytes of a request body (no route takes one; more closes the connection).
         public var httpMaxBodyBytes: Int = 64 << 10
+        /// SO_SNDBUF of each HTTP connection, fixed rather than autotuned up to 4 MiB, so that a
+        /// reader that stops reading pins little and is seen soon.
+        public var httpSendBufferBytes: Int = 64 << 10
 
         public init() {}
     }

@@ -64,6 +64,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: .setting("http-header-timeout-ms")) var httpHeaderTimeoutMs: String?
     @Option(help: .setting("http-idle-timeout-ms")) var httpIdleTimeoutMs: String?
     @Option(help: .setting("http-max-body-bytes")) var httpMaxBodyBytes: String?
+    @Option(help: .setting("http-send-buffer-bytes")) var httpSendBufferBytes: String?
     @Option(help: .setting("history-size")) var historySize: String?
     @Option(help: .setting("hello-timeout-ms")) var helloTimeoutMs: String?
     @Option(help: .setting("ping-interval-ms")) var pingIntervalMs: String?

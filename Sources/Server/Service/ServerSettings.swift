@@ -249,6 +249,8 @@ public enum ServerSettings {
         .duration("http-idle-timeout-ms", \.limits.httpIdleTimeout, in: .milliseconds, 100...86_400_000,
                   "Milliseconds an HTTP connection may stay open between requests."),
         .number("http-max-body-bytes", \.limits.httpMaxBodyBytes, 0...(64 << 20), "Bytes of an HTTP request body; more closes the connection."),
+        .number("http-send-buffer-bytes", \.limits.httpSendBufferBytes, 4_096...(4 << 20),
+                "Kernel send buffer of each HTTP connection (SO_SNDBUF; the kernel doubles it)."),
         .number("history-size", \.limits.historySize, 1...10_000_000, "Revisions kept for resume."),
         .duration("hello-timeout-ms", \.limits.helloTimeout, in: .milliseconds, 100...600_000, "Milliseconds a new connection has to send Hello."),
         .duration("ping-interval-ms", \.limits.pingInterval, in: .milliseconds, 100...3_600_000,
