@@ -226,8 +226,8 @@ enum LiveScript {
 }
 
 /// `/sw.js`, the service worker (scope `/`): pages are fetched from the network first and the
-/// last good copy of each is kept; when the network fails, the kept copy answers, and the page's
-/// script says how old it is. The API and the event stream are never kept. Signing out clears
+/// last good copy of each is kept; when the network fails or the server answers 5xx (starting,
+/// stopping, busy), the kept copy answers, and the page's script says how old it is. The API and the event stream are never kept. Signing out clears
 /// what was kept (`Clear-Site-Data`).
 enum ServiceWorkerScript {
     static let source = """
@@ -249,6 +249,12 @@ enum ServiceWorkerScript {
             try {
               const response = await fetch(request);
               if (response.ok && response.type === 'basic') await kept.put(request, response.clone());
+              // A server that is starting, stopping or overloaded answers 5xx: the kept copy is
+              // the better answer, and the page says how old it is.
+              if (response.status >= 500) {
+                const copy = await kept.match(request);
+                if (copy) return copy;
+              }
               return response;
             } catch (error) {
               const copy = await kept.match(request);

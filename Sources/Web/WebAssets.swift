@@ -55,7 +55,7 @@ enum WebAssets {
         form.edit { display: grid; grid-template-columns: max-content 1fr; gap: 0.5rem 1rem; align-items: center; max-width: 40rem; }
         form.edit .actions { grid-column: 1 / -1; display: flex; gap: 1rem; }
         .gained { color: #0a6b1f; } .lost { color: #a3001a; }
-        @media (prefers-color-scheme: dark) { .gained { color: #7ee08f; } .lost { color: #ff9aa8; } }
+        @media (prefers-color-scheme: dark) { .gained { color: #7ee08f; } .lost { color: #ff9aa8; } svg.gap text { fill: #ffb3bd; } }
         .photo { width: 96px; height: 96px; border-radius: 50%; background: var(--accent); color: var(--bg); display: flex; align-items: center; justify-content: center; font-size: 2rem; font-weight: 600; }
         .offline { background: #fff3cd; color: #3d2e00; padding: 0.5rem 0.75rem; border-left: 4px solid #b38600; }
         """

@@ -55,6 +55,35 @@ import Testing
             #expect(oncall.status == 0, "\(oncall.stderr)")
             let row = oncall.stdout.split(separator: "\n").first { $0.contains(chosen) }
             #expect(row?.contains("override") == true, "\(oncall.stdout)")
+
+            // A reader signed in sees no edit controls, and a change posted anyway is refused.
+            let made = try await cli.server(["token", "create", "--data-dir", server.dataDirectory, "--tenant", "demo",
+                                             "--role", "reader", "--label", "wallboard"])
+            let readerToken = try #require(made.stdout.split(separator: "\n").last { $0.hasPrefix("rst_") }, "\(made.stdout)")
+            let reader = try Browser.run("""
+                for _ in range(40):
+                    page.goto(url + "/sign-in")
+                    page.fill("#token", "\(readerToken)")
+                    page.click("button[type=submit]")
+                    if page.url == url + "/": break
+                    time.sleep(0.25)  # the server reads new tokens every second
+                print("SIGNED " + page.text_content(".who"), flush=True)
+                page.goto(url + "/schedules/Platform%20primary?span=2w")
+                print("CONTROLS " + str(page.locator("a[href*='/override?'], a[href$='/edit'], a[href$='/changes']").count()), flush=True)
+                csrf = page.get_attribute("input[name=csrf]", "value")
+                form = {"tz": "schedule", "replacing": "demo-3", "with": "demo-10", "from": "2027-01-04T09:00",
+                        "to": "2027-01-05T09:00", "action": "confirm"}
+                forged = page.request.post(url + "/schedules/Platform%20primary/override", form=form)
+                print("FORGED " + str(forged.status), flush=True)
+                asReader = page.request.post(url + "/schedules/Platform%20primary/override", form={**form, "csrf": csrf})
+                print("READER " + str(asReader.status), flush=True)
+                """, url: base, scratch: scratch)
+            let readerStatus = await reader.waitForExit(timeout: .seconds(90))
+            if readerStatus == nil { await reader.stop(signal: SIGKILL) }
+            #expect(readerStatus == 0, "\(reader.output)")
+            #expect(reader.stdout.contains("SIGNED Signed in: wallboard (reader)"), "\(reader.stdout)")
+            #expect(reader.stdout.contains("CONTROLS 0") && reader.stdout.contains("FORGED 403") && reader.stdout.contains("READER 403"),
+                    "\(reader.stdout)")
         }
     }
 }
