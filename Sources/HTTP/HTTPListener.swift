@@ -163,6 +163,10 @@ package final class HTTPSide: Sendable {
 /// for the time between requests (`httpIdleTimeout`), a cap on body bytes; HTTP/1.1 pipelining
 /// is answered one request at a time (NIO's pipelining handler stops reading meanwhile).
 package enum HTTPListener {
+    static func waterMark(_ limits: ServerConfiguration.Limits) -> ChannelOptions.Types.WriteBufferWaterMark {
+        let high = min(limits.outboundHighWaterMark, 64 << 10)
+        return .init(low: high / 2, high: high)
+    }
 
     package static func bind(_ address: HostPort, group: any EventLoopGroup, side: HTTPSide, tls: TLSContext?,
                              limits: ServerConfiguration.Limits) async throws -> any Channel {
@@ -177,6 +181,10 @@ package enum HTTPListener {
                 // A fixed kernel send buffer per connection (the kernel doubles it), not one that
                 // grows to 4 MiB: a reader that stops reading holds little, and is seen soon.
                 .childChannelOption(.socketOption(.so_sndbuf), value: SocketOptionValue(limits.httpSendBufferBytes))
+                // What NIO queues past the kernel before a connection counts as not reading (an
+                // event stream then gets nothing more): 64 KiB, or less when the protocol's
+                // outbound buffer is set smaller.
+                .childChannelOption(.writeBufferWaterMark, value: HTTPListener.waterMark(limits))
                 .childChannelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
                         let admitted = open.withLockedValue { count in

@@ -257,7 +257,7 @@ public enum ServerSettings {
                   "Ping interval in milliseconds; a peer silent for 1.5 intervals is closed."),
         .duration("progress-interval-ms", \.limits.progressInterval, in: .milliseconds, 100...86_400_000,
                   "Milliseconds between Progress bookmarks to idle subscribers."),
-        ServerSetting("outbound-buffer-bytes", .number, "Outbound bytes queued per connection before it is a slow consumer (reading resumes below a quarter of it).",
+        ServerSetting("outbound-buffer-bytes", .number, "Outbound bytes queued per connection before it is a slow consumer (reading resumes below a quarter of it); HTTP connections queue at most 64 KiB.",
                       read: { configuration, texts throws(ServerSettingError) in
             let bytes = try ServerSetting.wholeNumber("outbound-buffer-bytes", texts)
             configuration.limits.outboundHighWaterMark = bytes
