@@ -102,64 +102,6 @@ import Testing
         }
     }
 
-    @Test func aStreamReaderThatStopsReadingIsClosedAndAHealthyOneGetsEveryEvent() async throws {
-        // The smallest send and outbound buffers, so that a few hundred events fill what the
-        // server holds for a connection.
-        try await HTTPTests.withHTTPServer(configure: {
-            $0.limits.httpIdleTimeout = .seconds(3)
-            $0.limits.httpSendBufferBytes = 4_096
-            $0.limits.outboundHighWaterMark = 8_192
-            $0.limits.outboundLowWaterMark = 2_048
-        }) { harness, base in
-            let port = try #require(harness.server.httpPort)
-            // A hundred schedules handing off every hour: each hour, a hundred onduty events.
-            let team = try await ScheduleServerTests.team(harness, zone: "UTC", every: .with { $0.unit = .hours; $0.count = 1 },
-                                                          handoff: "2025-12-31T00:00")
-            for index in 1..<100 {
-                _ = try await ScheduleServerTests.schedule("Schedule \(index)", team.admin, zone: "UTC",
-                                                           every: .with { $0.unit = .hours; $0.count = 1 }, handoff: "2025-12-31T00:00")
-            }
-            try await team.admin.barrier()
-            // The healthy reader keeps reading, as a browser does; the hostile one's kernel buffer
-            // holds almost nothing, and it never reads.
-            let healthy = try HostileSocket(port: port, receiveBufferBytes: 1 << 20)
-            let stalled = try HostileSocket(port: port, receiveBufferBytes: 1_024)
-            let request = Array("GET /v1/events HTTP/1.1\r\nHost: roster\r\n\r\n".utf8)
-            healthy.send(request)
-            stalled.send(request)
-            let reader = healthy.drain()
-            let greeted = await eventually(10) { reader.count("event: hello") == 1 }
-            #expect(greeted)
-
-            // 800 events of about 54 bytes: more than twice what the stalled stream's buffers hold
-            // (the server's 8 KiB kernel send buffer, packed full while the reader's window is
-            // shut, and 8 KiB of its own). One hour at a time, each seen by the healthy reader
-            // before the next (the server reports the on-duty set as it is when it looks, not
-            // every hour a clock jumped over).
-            let hours = 8
-            for hour in 1...hours {
-                harness.clock.advance(to: t0 + Int64(hour) * 60 * minute)
-                let expected = 100 * hour
-                let arrived = await eventually(20) { reader.count("event: onduty") >= expected }
-                if !arrived { break }
-            }
-            #expect(reader.count("event: onduty") == 100 * hours, "the healthy reader got every handoff of every schedule")
-            #expect(reader.count("event: resync") == 0 && !reader.closed)
-            // The server stopped writing to the stalled stream and resets it after the idle
-            // timeout (3 s): nothing is read from it until then.
-            try await Task.sleep(for: .seconds(5))
-            let hostile = await stalled.receiveAll(within: 10)
-            #expect(hostile.closed, "a stream that is not read is closed")
-            #expect(hostile.text.utf8.count < 40_000, "what it holds is bounded by the buffers")
-            harness.clock.advance(to: t0 + Int64(hours + 1) * 60 * minute)
-            let total = 100 * hours
-            let servedOn = await eventually(10) { reader.count("event: onduty") > total }
-            #expect(servedOn, "the healthy reader is still served")
-            #expect(try await HTTPGet.request(base + "/livez").status == 200)
-            reader.stop()
-        }
-    }
-
     @Test func theDirectoryGroupsSortsAndSearchesAsTheAppsDid() async throws {
         try await HTTPTests.withHTTPServer { harness, base in
             let empty = try await HTTPGet.request(base + "/people")
@@ -221,5 +163,67 @@ import Testing
         #expect(ZoneLabel(zone: "").label(t0) == "Thu 1 Jan 00:00 UTC")
         #expect(ZoneLabel(zone: "Etc/UTC").name == "UTC" && berlin.name == "Europe/Berlin")
         #expect(HTML.escape("<a href=\"x\">'&'</a>") == "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;")
+    }
+}
+
+/// A stream reader that stops reading beside a healthy one, on real sockets: its own suite, with
+/// room for a machine whose two cores are busy with the rest of the suite.
+@Suite(.timeLimit(.minutes(4))) struct WebStreamStallTests {
+    @Test func aStreamReaderThatStopsReadingIsClosedAndAHealthyOneGetsEveryEvent() async throws {
+        // The smallest send and outbound buffers, so that a few hundred events fill what the
+        // server holds for a connection.
+        try await HTTPTests.withHTTPServer(configure: {
+            $0.limits.httpIdleTimeout = .seconds(3)
+            $0.limits.httpSendBufferBytes = 4_096
+            $0.limits.outboundHighWaterMark = 8_192
+            $0.limits.outboundLowWaterMark = 2_048
+        }) { harness, base in
+            let port = try #require(harness.server.httpPort)
+            // Twenty schedules handing off every hour: each hour, twenty onduty events.
+            let team = try await ScheduleServerTests.team(harness, zone: "UTC", every: .with { $0.unit = .hours; $0.count = 1 },
+                                                          handoff: "2025-12-31T00:00")
+            for index in 1..<20 {
+                _ = try await ScheduleServerTests.schedule("Schedule \(index)", team.admin, zone: "UTC",
+                                                           every: .with { $0.unit = .hours; $0.count = 1 }, handoff: "2025-12-31T00:00")
+            }
+            try await team.admin.barrier()
+            // The healthy reader keeps reading, as a browser does; the hostile one's kernel buffer
+            // holds almost nothing, and it never reads.
+            let healthy = try HostileSocket(port: port, receiveBufferBytes: 1 << 20)
+            let stalled = try HostileSocket(port: port, receiveBufferBytes: 1_024)
+            let request = Array("GET /v1/events HTTP/1.1\r\nHost: roster\r\n\r\n".utf8)
+            healthy.send(request)
+            stalled.send(request)
+            let reader = healthy.drain()
+            let greeted = await eventually(10) { reader.count("event: hello") == 1 }
+            #expect(greeted)
+
+            // 800 events of about 54 bytes: more than twice what the stalled stream's buffers hold
+            // (the server's 8 KiB kernel send buffer, packed full while the reader's window is
+            // shut, and 8 KiB of its own). One hour at a time, each seen by the healthy reader
+            // before the next (the server reports the on-duty set as it is when it looks, not
+            // every hour a clock jumped over).
+            let hours = 40
+            for hour in 1...hours {
+                harness.clock.advance(to: t0 + Int64(hour) * 60 * minute)
+                let expected = 20 * hour
+                let arrived = await eventually(20) { reader.count("event: onduty") >= expected }
+                if !arrived { break }
+            }
+            #expect(reader.count("event: onduty") == 20 * hours, "the healthy reader got every handoff of every schedule")
+            #expect(reader.count("event: resync") == 0 && !reader.closed)
+            // The server stopped writing to the stalled stream and resets it after the idle
+            // timeout (3 s): nothing is read from it until then.
+            try await Task.sleep(for: .seconds(5))
+            let hostile = await stalled.receiveAll(within: 10)
+            #expect(hostile.closed, "a stream that is not read is closed")
+            #expect(hostile.text.utf8.count < 40_000, "what it holds is bounded by the buffers")
+            harness.clock.advance(to: t0 + Int64(hours + 1) * 60 * minute)
+            let total = 20 * hours
+            let servedOn = await eventually(10) { reader.count("event: onduty") > total }
+            #expect(servedOn, "the healthy reader is still served")
+            #expect(try await HTTPGet.request(base + "/livez").status == 200)
+            reader.stop()
+        }
     }
 }
