@@ -49,19 +49,6 @@ func openEventStreams(count: Int, port: Int, group: any EventLoopGroup, recorder
         .channelInitializer { channel in
             channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(CountingEventStream(recorder: recorder)) }
         }
-    var channels: [any Channel] = []
-    channels.reserveCapacity(count)
-    var opened = 0
-    while opened < count {
-        let batch = min(256, count - opened)
-        let futures = (0..<batch).map { _ in bootstrap.connect(host: "127.0.0.1", port: port) }
-        for future in futures { channels.append(try await future.get()) }
-        opened += batch
-    }
-    let deadline = nanos() + 120_000_000_000
-    while recorder.ready < count {
-        guard nanos() < deadline else { throw BenchError("only \(recorder.ready) of \(count) event streams said hello") }
-        try await Task.sleep(for: .milliseconds(20))
-    }
-    return channels
+    return try await connectInBatches(count: count, port: port, bootstrap: bootstrap, recorder: recorder,
+                                      waitingFor: "event streams said hello")
 }

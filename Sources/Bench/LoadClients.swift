@@ -122,6 +122,13 @@ func openSubscribers(count: Int, port: Int, tls: TLSContext? = nil, group: any E
     let bootstrap = ClientBootstrap(group: group)
         .channelOption(.socketOption(.tcp_nodelay), value: 1)
         .channelInitializer { installSubscriber(on: $0, tls: tls, recorder: recorder, stalls: false, roster: roster) }
+    return try await connectInBatches(count: count, port: port, bootstrap: bootstrap, recorder: recorder, waitingFor: "subscribers synced")
+}
+
+/// Opens `count` connections, 256 connects at a time, then waits until `recorder` counts each
+/// ready (synced, or said hello).
+func connectInBatches(count: Int, port: Int, bootstrap: ClientBootstrap, recorder: PushRecorder,
+                      waitingFor what: String) async throws -> [any Channel] {
     var channels: [any Channel] = []
     channels.reserveCapacity(count)
     var opened = 0
@@ -133,7 +140,7 @@ func openSubscribers(count: Int, port: Int, tls: TLSContext? = nil, group: any E
     }
     let deadline = nanos() + 120_000_000_000
     while recorder.ready < count {
-        guard nanos() < deadline else { throw BenchError("only \(recorder.ready) of \(count) subscribers synced") }
+        guard nanos() < deadline else { throw BenchError("only \(recorder.ready) of \(count) \(what)") }
         try await Task.sleep(for: .milliseconds(20))
     }
     return channels

@@ -58,13 +58,12 @@ enum ScheduleEditPage {
     }
 
     static func submit(_ request: HTTPAPI.Request, schedule name: String, app: WebApp, side: HTTPSide) async -> HTTPAPI.Reply {
-        let viewer: Viewer, tenant: TenantRuntime, core: ServerCore
-        switch WebForms.poster(request, app: app, side: side) {
-        case .success(let found): (viewer, tenant, core) = found
+        let viewer: Viewer, tenant: TenantRuntime, core: ServerCore, schedule: ScheduleDefinition
+        switch WebForms.poster(request, schedule: name, app: app, side: side) {
+        case .success(let found): (viewer, tenant, core, schedule) = found
         case .failure(let refusal): return refusal.reply
         }
         let view = tenant.view
-        guard let schedule = view.state.schedule(idOrName: name) else { return WebApp.html(404, WebApp.noSchedule(name).1) }
         guard viewer.isAdmin else {
             let (status, body) = adminsOnly(schedule, viewer: viewer)
             return WebApp.html(status, body)

@@ -83,5 +83,17 @@ enum WebForms {
         return .success((Viewer(credential: credential, session: session), tenant, core))
     }
 
+    /// `poster`, for a form that changes the schedule named in its path: that schedule too.
+    static func poster(_ request: HTTPAPI.Request, schedule name: String, app: WebApp, side: HTTPSide)
+        -> Result<(viewer: Viewer, tenant: TenantRuntime, core: ServerCore, schedule: ScheduleDefinition), Refusal>
+    {
+        poster(request, app: app, side: side).flatMap { viewer, tenant, core in
+            guard let schedule = tenant.view.state.schedule(idOrName: name) else {
+                return .failure(Refusal(reply: WebApp.html(404, WebApp.noSchedule(name).1)))
+            }
+            return .success((viewer, tenant, core, schedule))
+        }
+    }
+
     struct Refusal: Error { var reply: HTTPAPI.Reply }
 }
