@@ -139,13 +139,26 @@ public final class ManualClock: ServerClock {
 
     public func now() -> UnixMillis { state.withLockedValue { $0.now } }
 
+    /// An alarm for an instant the clock has already reached fires at once, off the caller's
+    /// thread, as the system clock's zero-delay timer does: a test that moved time on before the
+    /// server armed its next alarm must not leave that alarm waiting for a move that never comes.
     public func schedule(at instant: UnixMillis, _ action: @escaping @Sendable () -> Void) -> any ScheduledAlarm {
-        let id = state.withLockedValue { state in
+        let (id, due) = state.withLockedValue { state in
             state.nextID += 1
             state.pending.append(Pending(id: state.nextID, instant: instant, action: action))
-            return state.nextID
+            return (state.nextID, instant <= state.now)
         }
+        if due { DispatchQueue.global().async { self.fire(id: id) } }
         return ManualAlarm(clock: self, id: id)
+    }
+
+    /// Runs a due alarm unless it was cancelled or fired meanwhile.
+    private func fire(id: Int) {
+        let alarm: Pending? = state.withLockedValue { state in
+            guard let index = state.pending.firstIndex(where: { $0.id == id }) else { return nil }
+            return state.pending.remove(at: index)
+        }
+        alarm?.action()
     }
 
     public func onJump(_ action: @escaping @Sendable () -> Void) {
