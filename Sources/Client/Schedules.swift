@@ -26,18 +26,27 @@ public struct FinalShift: Sendable, Hashable {
     public var start: UnixMillis
     public var end: UnixMillis
     public var source: ShiftSource
+    /// An override's self-service source: "request:ID" (a cover request taken) or
+    /// "take:EMPLOYEE_ID"; empty otherwise.
+    public var overrideSource: String
+
+    /// "layer 0, rotation rot_x, turn 3", "override ovr_x", "override ovr_x (request:req_y)".
+    public var sourceText: String {
+        overrideSource.isEmpty ? source.description : "\(source.description) (\(overrideSource))"
+    }
 
     public init(id: String, scheduleID: String, scheduleName: String, employeeID: String, employee: Employee?,
-                start: UnixMillis, end: UnixMillis, source: ShiftSource) {
+                start: UnixMillis, end: UnixMillis, source: ShiftSource, overrideSource: String = "") {
         (self.id, self.scheduleID, self.scheduleName, self.employeeID) = (id, scheduleID, scheduleName, employeeID)
         (self.employee, self.start, self.end, self.source) = (employee, start, end, source)
+        self.overrideSource = overrideSource
     }
 
     init(_ wire: Roster_V1_ResolvedShift, scheduleName: String) {
         let resolved = ResolvedShift(wire)
         self.init(id: wire.id, scheduleID: wire.scheduleID, scheduleName: scheduleName, employeeID: wire.employeeID,
                   employee: wire.hasEmployee ? Employee(wire.employee) : nil, start: wire.startMs, end: wire.endMs,
-                  source: resolved.source)
+                  source: resolved.source, overrideSource: wire.overrideSource)
     }
 }
 
@@ -50,6 +59,9 @@ public struct ScheduleEditResult: Sendable {
     public var preview: Bool
     /// Who gains or loses duty in the next five weeks.
     public var deltas: [Delta]
+    /// What the edit made, after the schedule's id: a rotation's or override's id, a cover
+    /// request's id (and the override a taken one made).
+    public var createdIDs: [String] = []
 
     public struct Delta: Sendable, Hashable {
         public var employeeName: String
@@ -124,7 +136,7 @@ extension RosterClient {
             revision: result.revision, scheduleID: result.ids.first ?? "", preview: result.dryRun,
             deltas: result.preview.map {
                 .init(employeeName: $0.employeeName, start: $0.startMs, end: $0.endMs, gained: $0.gained)
-            })
+            }, createdIDs: Array(result.ids.dropFirst()))
     }
 
     private func named(_ shifts: [Roster_V1_ResolvedShift]) async throws -> [FinalShift] {
@@ -150,8 +162,15 @@ extension CachedRoster {
         shifts.map { scheduleID, shift in
             FinalShift(id: shift.id, scheduleID: scheduleID, scheduleName: state.schedules[scheduleID]?.name ?? scheduleID,
                        employeeID: shift.employeeID, employee: state.employees[shift.employeeID],
-                       start: shift.start, end: shift.end, source: shift.source)
+                       start: shift.start, end: shift.end, source: shift.source,
+                       overrideSource: Self.overrideSource(shift.source, on: scheduleID, in: state))
         }
+    }
+
+    /// The source of the override behind `source` (as the server fills it in).
+    static func overrideSource(_ source: ShiftSource, on scheduleID: String, in state: RosterState) -> String {
+        guard case .override(let id) = source else { return "" }
+        return state.schedules[scheduleID]?.overrides.first { $0.id == id }?.source ?? ""
     }
 
     /// Who is on duty on one schedule (id or name; the default one when nil) at an instant.

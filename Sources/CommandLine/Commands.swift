@@ -116,6 +116,10 @@ public struct CommandRunner: Sendable {
                     // The server's sentence already carries its suggestions.
                     Self.err(body.message.prefix(1).uppercased() + body.message.dropFirst())
                     return .notFound
+                case .failedPrecondition:
+                    // Sound, but not now: a cover request already taken, a stretch already begun.
+                    Self.err("Refused: " + body.message + ".")
+                    return .invalidInput
                 case .invalidArgument, .alreadyExists:
                     Self.err(body.code == .alreadyExists ? "Refused: this would change what exists:" : "The server refused the input:")
                     for violation in body.violations {
@@ -395,7 +399,7 @@ public struct CommandRunner: Sendable {
         Self.out("On duty in the next 4 weeks, every source (\(display.zoneName)):")
         var table = TextTable(["SCHEDULE", "START (\(display.zoneName))", "END", "SOURCE"])
         for shift in duty.shifts {
-            table.rows.append([shift.scheduleName, display.dateTime(shift.start), display.dateTime(shift.end), shift.source.description])
+            table.rows.append([shift.scheduleName, display.dateTime(shift.start), display.dateTime(shift.end), shift.sourceText])
         }
         Self.out(table.render(indent: "  "))
         if duty.truncated { Self.out("  … and more: `roster-client oncall --person \"\(employee.fullName)\"` lists them all.") }

@@ -13,7 +13,8 @@ extension JSONShapes {
         public var employeeId: String
         public var start: String
         public var end: String
-        /// "layer 0, rotation rot_x, turn 3", "override ovr_x" or "shift s_x".
+        /// "layer 0, rotation rot_x, turn 3", "override ovr_x" or "shift s_x"; a self-service
+        /// override's source instead: "request:req_x" or "take:EMPLOYEE_ID".
         public var source: String
         public var sourceKind: String
         public var sourceId: String
@@ -26,7 +27,8 @@ extension JSONShapes {
             employeeId = shift.employeeID
             start = TimeText.iso8601(shift.start)
             end = TimeText.iso8601(shift.end)
-            source = shift.source.description
+            // A self-service override says where it came from: "request:ID", "take:EMPLOYEE_ID".
+            source = shift.overrideSource.isEmpty ? shift.source.description : shift.overrideSource
             switch shift.source {
             case .rotation(_, let rotation, _, _): (sourceKind, sourceId) = ("rotation", rotation)
             case .override(let id): (sourceKind, sourceId) = ("override", id)
@@ -234,7 +236,7 @@ extension CommandRunner {
         var table = TextTable(["SCHEDULE", "NAME", "START (\(display.zoneName))", "END", "SOURCE"])
         for shift in shifts {
             table.rows.append([shift.scheduleName, shift.employee?.fullName ?? shift.employeeID, display.dateTime(shift.start),
-                               display.dateTime(shift.end), shift.source.description])
+                               display.dateTime(shift.end), shift.sourceText])
         }
         Self.out(table.render())
     }
@@ -364,7 +366,7 @@ extension CommandRunner {
         return sameTurn.map(\.start).min()!..<sameTurn.map(\.end).max()!
     }
 
-    private func refreshCacheQuietly() async {
+    func refreshCacheQuietly() async {
         _ = try? await client.refreshCacheIfBehind()
     }
 }

@@ -72,6 +72,15 @@ package struct HTTPAPI: Sendable {
     let side: HTTPSide
 
     func respond(to request: Request) async -> Reply {
+        if request.path.hasPrefix("/v1/requests/") {
+            // POST /v1/requests/ID/STEP: a cover request's next step.
+            let parts = request.path.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count == 5, !parts[3].isEmpty else { return Self.problem(404, "no such resource: \(request.path) (see docs/HTTP.md)") }
+            guard request.method == "POST" else {
+                return Self.problem(405, "a cover request's step is a POST", headers: [("Allow", "POST")])
+            }
+            return await coverRequestStep(request, id: String(parts[3]).removingPercentEncoding ?? String(parts[3]), step: String(parts[4]))
+        }
         guard request.method == "GET" || request.method == "HEAD" else {
             // The web app's forms post to its own pages; the API takes no other method.
             if !request.path.hasPrefix("/v1/"), let pages = side.pages, let reply = await pages.respond(to: request, side: side) {
@@ -122,6 +131,8 @@ package struct HTTPAPI: Sendable {
             return Reply(status: 200, contentType: "application/json", body: Array(OpenAPIDocument.json.utf8))
         case "/v1/oncall":
             return await authorized(request) { tenant in oncall(request, tenant: tenant) }
+        case "/v1/requests":
+            return await authorized(request) { tenant in coverRequests(request, tenant: tenant) }
         default:
             if request.path.hasPrefix("/v1/calendar/"), request.path.hasSuffix(".ics") {
                 let token = String(request.path.dropFirst("/v1/calendar/".count).dropLast(".ics".count))
@@ -266,6 +277,7 @@ package struct HTTPAPI: Sendable {
         let status: Int
         switch error.body.code {
         case .notFound: status = 404
+        case .failedPrecondition: status = 409
         case .invalidArgument, .protocolViolation: status = 400
         case .permissionDenied: status = 403
         case .unauthenticated: status = 401
@@ -285,6 +297,7 @@ package struct HTTPAPI: Sendable {
         case 403: "Forbidden"
         case 404: "Not Found"
         case 405: "Method Not Allowed"
+        case 409: "Conflict"
         case 413: "Content Too Large"
         case 429: "Too Many Requests"
         case 503: "Service Unavailable"

@@ -26,6 +26,43 @@ enum OpenAPIDocument {
               "detail": { "type": "string" }
             }
           },
+          "CoverRequest": {
+            "type": "object",
+            "required": ["id", "schedule", "scheduleId", "state", "requester", "requesterId", "start", "end", "addressedTo", "note", "declinedBy"],
+            "properties": {
+              "id": { "type": "string" },
+              "schedule": { "type": "string" },
+              "scheduleId": { "type": "string" },
+              "state": { "type": "string", "enum": ["open", "taken", "cancelled", "expired"] },
+              "requester": { "type": "string" },
+              "requesterId": { "type": "string" },
+              "start": { "type": "string", "format": "date-time" },
+              "end": { "type": "string", "format": "date-time" },
+              "addressedTo": { "type": "array", "items": { "type": "string" }, "description": "Empty: everyone the schedule names." },
+              "note": { "type": "string" },
+              "taker": { "type": "string" },
+              "takerId": { "type": "string" },
+              "overrideId": { "type": "string" },
+              "declinedBy": { "type": "array", "items": { "type": "string" } }
+            }
+          },
+          "CoverRequests": {
+            "type": "object",
+            "required": ["revision", "at", "requests"],
+            "properties": {
+              "revision": { "type": "integer" },
+              "at": { "type": "string", "format": "date-time" },
+              "requests": { "type": "array", "items": { "$ref": "#/components/schemas/CoverRequest" } }
+            }
+          },
+          "CoverRequestStep": {
+            "type": "object",
+            "required": ["revision", "request"],
+            "properties": {
+              "revision": { "type": "integer" },
+              "request": { "$ref": "#/components/schemas/CoverRequest" }
+            }
+          },
           "Person": {
             "type": "object",
             "required": ["id", "name", "email", "phone", "shiftStart", "shiftEnd"],
@@ -171,6 +208,46 @@ enum OpenAPIDocument {
               "400": { "$ref": "#/components/responses/Problem" },
               "401": { "$ref": "#/components/responses/Problem" },
               "404": { "$ref": "#/components/responses/Problem" },
+              "429": { "$ref": "#/components/responses/Problem" },
+              "503": { "$ref": "#/components/responses/Problem" }
+            }
+          }
+        },
+        "/v1/requests": {
+          "get": {
+            "summary": "Cover requests, by start, in the state they are in now.",
+            "security": [{ "token": [] }],
+            "parameters": [
+              { "$ref": "#/components/parameters/schedule" },
+              { "name": "state", "in": "query", "required": false, "description": "Only requests in this state.", "schema": { "type": "string", "enum": ["open", "taken", "cancelled", "expired"] } }
+            ],
+            "responses": {
+              "200": { "description": "The requests.", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/CoverRequests" } } } },
+              "400": { "$ref": "#/components/responses/Problem" },
+              "401": { "$ref": "#/components/responses/Problem" },
+              "404": { "$ref": "#/components/responses/Problem" },
+              "429": { "$ref": "#/components/responses/Problem" },
+              "503": { "$ref": "#/components/responses/Problem" }
+            }
+          }
+        },
+        "/v1/requests/{id}/{step}": {
+          "post": {
+            "summary": "A cover request's next step, as the token's person (or, for an admin token, the person `for` names).",
+            "security": [{ "token": [] }],
+            "parameters": [
+              { "name": "id", "in": "path", "required": true, "description": "The request's id.", "schema": { "type": "string", "minLength": 1 } },
+              { "name": "step", "in": "path", "required": true, "schema": { "type": "string", "enum": ["take", "decline", "cancel", "back-out"] } },
+              { "name": "for", "in": "query", "required": false, "description": "Admins: the person who acts (id or full name).", "schema": { "type": "string" } }
+            ],
+            "responses": {
+              "200": { "description": "Done: the revision and the request after it.", "content": { "application/json": { "schema": { "$ref": "#/components/schemas/CoverRequestStep" } } } },
+              "400": { "$ref": "#/components/responses/Problem" },
+              "401": { "$ref": "#/components/responses/Problem" },
+              "403": { "$ref": "#/components/responses/Problem" },
+              "404": { "$ref": "#/components/responses/Problem" },
+              "409": { "$ref": "#/components/responses/Problem" },
+              "413": { "$ref": "#/components/responses/Problem" },
               "429": { "$ref": "#/components/responses/Problem" },
               "503": { "$ref": "#/components/responses/Problem" }
             }

@@ -38,6 +38,7 @@ struct NoticeDerivation {
         if wanted.contains(.shiftsChanged) {
             events += shiftsChanged(previous: previous, current: current, schedules: ids, revision: revision, now: now, actor: actor)
         }
+        events += requestSteps(previous: previous, current: current, schedules: ids, revision: revision, now: now, wanted: wanted)
         if wanted.contains(.coverageGap) {
             let end = now + UnixMillis(settings.gapDays) * Self.day
             for id in ids {
@@ -119,6 +120,51 @@ struct NoticeDerivation {
         return events
     }
 
+    /// Each cover request the change moved on: opened (or open again), taken, cancelled.
+    private func requestSteps(previous: RosterState, current: RosterState, schedules: [String], revision: UInt64,
+                              now: UnixMillis, wanted: Set<NotificationType>) -> [NotificationEvent] {
+        var events: [NotificationEvent] = []
+        for id in schedules {
+            guard let schedule = current.schedules[id] else { continue }
+            let before = Dictionary((previous.schedules[id]?.requests ?? []).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+            for request in schedule.requests {
+                let was = before[request.id]
+                guard was?.stored != request.stored else { continue }
+                let type: NotificationType, taker: String?
+                switch request.stored {
+                case .open: (type, taker) = (.requestOpened, was?.taker)
+                case .taken: (type, taker) = (.requestTaken, request.taker)
+                case .cancelled: (type, taker) = (.requestCancelled, was?.taker)
+                case .expired: continue
+                }
+                guard wanted.contains(type) else { continue }
+                events.append(requestStep(type, request, taker: taker, reopened: was != nil && type == .requestOpened,
+                                          schedule: schedule, state: current, revision: revision, key: "rev:\(revision):request:\(request.id)",
+                                          about: now, due: now, planned: false))
+            }
+        }
+        return events
+    }
+
+    private func requestStep(_ type: NotificationType, _ request: CoverRequest, taker: String?, reopened: Bool,
+                             schedule: ScheduleDefinition, state: RosterState, revision: UInt64, key: String,
+                             about: UnixMillis, due: UnixMillis, planned: Bool) -> NotificationEvent {
+        func person(_ id: String) -> NotificationPayload.Person { .init(id: id, name: state.employees[id]?.fullName ?? id) }
+        let stateName = switch type {
+        case .requestTaken: "taken"
+        case .requestCancelled: "cancelled"
+        case .requestExpired: "expired"
+        default: "open"
+        }
+        let data = NotificationPayload.CoverRequestStep(
+            schedule: .init(id: schedule.id, name: schedule.name), request: request.id, state: stateName,
+            requester: person(request.requester), taker: taker.map(person), stretch: .init(start: request.start, end: request.end),
+            addressedTo: request.addressedTo.map(person), note: request.note, reopened: reopened)
+        let people = ([request.requester] + (taker.map { [$0] } ?? []) + request.addressedTo)
+        return NotificationEvent(type: type, tenantID: tenantID, key: key, revision: revision, about: about, due: due, planned: planned,
+                                 scheduleIDs: [schedule.id], people: people.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }, data: data)
+    }
+
     // MARK: Written ahead of time
 
     /// The time-driven events due in [from, to) under `state`: handoffs, reminders, and gaps that
@@ -143,6 +189,17 @@ struct NoticeDerivation {
                 // by the window before, with its true start) is not taken as starting at its edge.
                 for gap in gaps(in: state, scheduleID: id, from: from + ahead - 1, to: to + ahead) where gap.start >= from + ahead {
                     events.append(coverageGap(gap, scheduleID: id, state: state, revision: revision, due: gap.start - ahead, planned: true))
+                }
+            }
+        }
+        if wanted.contains(.requestExpired) {
+            // An open request expires when its stretch begins; taking or cancelling it first
+            // changes the schedule, which withdraws this and plans again.
+            for schedule in state.sortedSchedules where schedules?.contains(schedule.id) ?? true {
+                for request in schedule.requests where request.stored == .open && request.start >= from && request.start < to {
+                    events.append(requestStep(.requestExpired, request, taker: nil, reopened: false, schedule: schedule, state: state,
+                                              revision: revision, key: "expired:\(request.id)", about: request.start,
+                                              due: request.start, planned: true))
                 }
             }
         }

@@ -141,6 +141,25 @@ enum NotificationPayload {
         }
     }
 
+    /// A cover request's step: `taker` is who took it (taken), who had it (cancelled after it
+    /// was taken), or who backed out (opened again, `reopened`).
+    struct CoverRequestStep: Encodable {
+        var schedule: ScheduleRef
+        var request: String
+        var state: String
+        var requester: Person
+        var taker: Person?
+        var stretch: Stretch
+        var addressedTo: [Person]
+        var note: String
+        var reopened: Bool
+
+        enum CodingKeys: String, CodingKey {
+            case schedule, request, state, requester, taker, stretch, note, reopened
+            case addressedTo = "addressed_to"
+        }
+    }
+
     struct Ping: Encodable {
         var webhook: String
     }

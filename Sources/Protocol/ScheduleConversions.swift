@@ -18,6 +18,8 @@ extension Roster_V1_Schedule {
         }
         overrides = schedule.overrides.map(Roster_V1_ScheduleOverride.init)
         readersMayVolunteer = schedule.readersMayVolunteer
+        selfServiceOff = schedule.selfServiceOff
+        requests = schedule.requests.map { Roster_V1_CoverRequest($0) }
     }
 }
 
@@ -27,7 +29,8 @@ extension ScheduleDefinition {
     public init(_ wire: Roster_V1_Schedule) {
         self.init(id: wire.id, name: wire.name, zone: wire.zone, team: wire.team, description: wire.description_p,
                   layers: wire.layers.map { ScheduleLayer(level: Int($0.level), rotations: $0.rotations.map(Rotation.init)) },
-                  overrides: wire.overrides.map(ScheduleOverride.init), readersMayVolunteer: wire.readersMayVolunteer)
+                  overrides: wire.overrides.map(ScheduleOverride.init), readersMayVolunteer: wire.readersMayVolunteer,
+                  selfServiceOff: wire.selfServiceOff, requests: wire.requests.map(CoverRequest.init))
     }
 }
 
@@ -110,6 +113,7 @@ extension Roster_V1_ScheduleOverride {
         endMs = override.end
         author = override.author
         reason = override.reason
+        source = override.source
     }
 }
 
@@ -122,7 +126,48 @@ extension ScheduleOverride {
         case .remove: .remove(wire.employeeID)
         case .unspecified, .UNRECOGNIZED: .remove("")
         }
-        self.init(id: wire.id, kind: kind, start: wire.startMs, end: wire.endMs, author: wire.author, reason: wire.reason)
+        self.init(id: wire.id, kind: kind, start: wire.startMs, end: wire.endMs, author: wire.author, reason: wire.reason,
+                  source: wire.source)
+    }
+}
+
+extension Roster_V1_CoverRequest {
+    /// As stored; `at` set: with the state at that instant (EXPIRED once an open one's start has come).
+    public init(_ request: CoverRequest, at instant: UnixMillis? = nil) {
+        self.init()
+        id = request.id
+        requester = request.requester
+        startMs = request.start
+        endMs = request.end
+        addressedTo = request.addressedTo
+        note = request.note
+        state = switch instant.map(request.state(at:)) ?? request.stored {
+        case .open: .open
+        case .taken: .taken
+        case .cancelled: .cancelled
+        case .expired: .expired
+        }
+        taker = request.taker ?? ""
+        overrideID = request.overrideID ?? ""
+        declinedBy = request.declinedBy
+        openedMs = request.opened
+        changedMs = request.changed
+        author = request.author
+    }
+}
+
+extension CoverRequest {
+    /// EXPIRED reads as open (it is an open request whose start has come), an unknown state as cancelled.
+    public init(_ wire: Roster_V1_CoverRequest) {
+        let stored: State = switch wire.state {
+        case .open, .expired: .open
+        case .taken: .taken
+        default: .cancelled
+        }
+        self.init(id: wire.id, requester: wire.requester, start: wire.startMs, end: wire.endMs, addressedTo: wire.addressedTo,
+                  note: wire.note, stored: stored, taker: wire.taker.isEmpty ? nil : wire.taker,
+                  overrideID: wire.overrideID.isEmpty ? nil : wire.overrideID, declinedBy: wire.declinedBy,
+                  opened: wire.openedMs, changed: wire.changedMs, author: wire.author)
     }
 }
 
@@ -141,7 +186,9 @@ extension Roster_V1_ResolvedShift {
             self.turn = UInt32(clamping: turn)
             self.version = UInt32(clamping: version)
         case .shift(let id): (sourceKind, sourceID) = (.shift, id)
-        case .override(let id): (sourceKind, sourceID) = (.override, id)
+        case .override(let id):
+            (sourceKind, sourceID) = (.override, id)
+            overrideSource = state?.schedules[scheduleID]?.overrides.first { $0.id == id }?.source ?? ""
         }
         if let employee = state?.employees[shift.employeeID] { self.employee = Roster_V1_Employee(employee) }
     }

@@ -8,6 +8,12 @@ public enum NotificationType: String, Sendable, Codable, CaseIterable {
     case shiftStarting = "shift.starting"
     case shiftsChanged = "shifts.changed"
     case coverageGap = "coverage.gap"
+    /// Cover requests: asked for (or open again after the taker backed out), taken, cancelled,
+    /// and expired (its stretch began with nobody taking it).
+    case requestOpened = "request.opened"
+    case requestTaken = "request.taken"
+    case requestCancelled = "request.cancelled"
+    case requestExpired = "request.expired"
     /// `admin webhook test`: delivered to one webhook only.
     case ping
 }

@@ -147,9 +147,14 @@ public struct ScheduleOverride: Sendable, Hashable, Codable {
     public var end: UnixMillis
     public var author: String
     public var reason: String
+    /// Self-service: "request:ID" (a cover request taken) or "take:EMPLOYEE_ID"; empty: an
+    /// admin's override.
+    public var source: String
 
-    public init(id: String, kind: Kind, start: UnixMillis, end: UnixMillis, author: String = "", reason: String = "") {
+    public init(id: String, kind: Kind, start: UnixMillis, end: UnixMillis, author: String = "", reason: String = "",
+                source: String = "") {
         (self.id, self.kind, self.start, self.end, self.author, self.reason) = (id, kind, start, end, author, reason)
+        self.source = source
     }
 }
 
@@ -169,14 +174,23 @@ public struct ScheduleDefinition: Sendable, Hashable, Codable {
     /// The setting that lets readers whose token names them add an override putting themselves
     /// on duty here (to cover a gap, or take someone's turn); admins can always.
     public var readersMayVolunteer: Bool
+    /// Self-service (taking duty, cover requests) is off: only admins change who is on duty.
+    public var selfServiceOff: Bool
+    /// Cover requests, oldest first. The resolver never reads them: a taken one acts through
+    /// its override.
+    public var requests: [CoverRequest]
 
     public init(id: String, name: String, zone: String, team: String = "", description: String = "",
                 layers: [ScheduleLayer] = [], shifts: [Shift] = [], overrides: [ScheduleOverride] = [],
-                readersMayVolunteer: Bool = false) {
+                readersMayVolunteer: Bool = false, selfServiceOff: Bool = false, requests: [CoverRequest] = []) {
         (self.id, self.name, self.zone, self.team, self.description) = (id, name, zone, team, description)
         (self.layers, self.shifts, self.overrides) = (layers, shifts, overrides)
         self.readersMayVolunteer = readersMayVolunteer
+        (self.selfServiceOff, self.requests) = (selfServiceOff, requests)
     }
+
+    /// The cover request with this id.
+    public func request(id: String) -> CoverRequest? { requests.first { $0.id == id } }
 
     /// The schedule every tenant has: the shifts made before schedules existed live here, and an
     /// old client's on-duty queries and subscriptions follow it.

@@ -59,6 +59,23 @@ extension ScheduleDefinition {
                 add(location, "with", "replaces a person with themselves")
             }
         }
+        for override in overrides where override.source.count > TextLimits.maxID || ControlCharacters.contains(in: override.source) {
+            add("override \(override.id)", "source", "is not a source the server writes")
+        }
+        if requests.count > CoverRequest.maxPerSchedule {
+            add("", "requests", "a schedule keeps at most \(CoverRequest.maxPerSchedule) cover requests")
+        }
+        for request in requests.prefix(CoverRequest.maxPerSchedule + 1) {
+            let location = "request \(request.id)"
+            if let problem = TextLimits.idProblem(request.id) { add(location, "id", problem) }
+            if ControlCharacters.contains(in: request.note, allowingLineBreaks: true) { add(location, "note", "contains a control character") }
+            if request.note.count > TextLimits.maxLine { add(location, "note", "is longer than \(TextLimits.maxLine) characters") }
+            if request.start >= request.end { add(location, "end", "the start is not before the end") }
+            if !TimeRange.supported.contains(request.start) || !TimeRange.supported.contains(request.end) {
+                add(location, "window", TimeRange.message)
+            }
+            if request.addressedTo.count > 100 { add(location, "addressed_to", "names at most 100 people") }
+        }
         found += overrideConflicts(naming: nameOf, stored: stored)
         return found
     }

@@ -174,6 +174,9 @@ public nonisolated enum Roster_V1_ErrorCode: SwiftProtobuf.Enum, Swift.CaseItera
 
   /// plaintext sent to a TLS port (this Error is sent in the clear)
   case tlsRequired // = 16
+
+  /// sound, but not now: a cover request already taken, a stretch already begun
+  case failedPrecondition // = 17
   case UNRECOGNIZED(Int)
 
   public init() {
@@ -199,6 +202,7 @@ public nonisolated enum Roster_V1_ErrorCode: SwiftProtobuf.Enum, Swift.CaseItera
     case 14: self = .protocolViolation
     case 15: self = .deadlineExceeded
     case 16: self = .tlsRequired
+    case 17: self = .failedPrecondition
     default: self = .UNRECOGNIZED(rawValue)
     }
   }
@@ -222,6 +226,7 @@ public nonisolated enum Roster_V1_ErrorCode: SwiftProtobuf.Enum, Swift.CaseItera
     case .protocolViolation: return 14
     case .deadlineExceeded: return 15
     case .tlsRequired: return 16
+    case .failedPrecondition: return 17
     case .UNRECOGNIZED(let i): return i
     }
   }
@@ -245,6 +250,7 @@ public nonisolated enum Roster_V1_ErrorCode: SwiftProtobuf.Enum, Swift.CaseItera
     .protocolViolation,
     .deadlineExceeded,
     .tlsRequired,
+    .failedPrecondition,
   ]
 
 }
@@ -764,6 +770,10 @@ public nonisolated struct Roster_V1_ScheduleOverride: Sendable {
 
   public var reason: String = String()
 
+  /// Set by the server for self-service: "request:ID" (a cover request taken) or
+  /// "take:EMPLOYEE_ID" (that person took duty for themselves); empty: an admin's override.
+  public var source: String = String()
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum Kind: SwiftProtobuf.Enum, Swift.CaseIterable {
@@ -817,6 +827,100 @@ public nonisolated struct Roster_V1_ScheduleOverride: Sendable {
   public init() {}
 }
 
+/// A person asks for someone to cover a stretch of their duty (docs/PROTOCOL.md, "Cover
+/// requests"). Kept in its schedule; changed only through EditScheduleRequest.cover_request.
+public nonisolated struct Roster_V1_CoverRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var id: String = String()
+
+  /// employee id
+  public var requester: String = String()
+
+  public var startMs: Int64 = 0
+
+  public var endMs: Int64 = 0
+
+  /// employee ids; empty: everyone the schedule names
+  public var addressedTo: [String] = []
+
+  public var note: String = String()
+
+  /// as stored: OPEN, TAKEN or CANCELLED
+  public var state: Roster_V1_CoverRequest.State = .unspecified
+
+  /// TAKEN: employee id
+  public var taker: String = String()
+
+  /// TAKEN: the override that puts the taker on duty
+  public var overrideID: String = String()
+
+  /// employee ids
+  public var declinedBy: [String] = []
+
+  public var openedMs: Int64 = 0
+
+  /// when the state last changed
+  public var changedMs: Int64 = 0
+
+  /// the token that opened it
+  public var author: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public nonisolated enum State: SwiftProtobuf.Enum, Swift.CaseIterable {
+    public typealias RawValue = Int
+    case unspecified // = 0
+    case `open` // = 1
+    case taken // = 2
+    case cancelled // = 3
+
+    /// never stored: an OPEN request whose start_ms has come
+    case expired // = 4
+    case UNRECOGNIZED(Int)
+
+    public init() {
+      self = .unspecified
+    }
+
+    public init?(rawValue: Int) {
+      switch rawValue {
+      case 0: self = .unspecified
+      case 1: self = .open
+      case 2: self = .taken
+      case 3: self = .cancelled
+      case 4: self = .expired
+      default: self = .UNRECOGNIZED(rawValue)
+      }
+    }
+
+    public var rawValue: Int {
+      switch self {
+      case .unspecified: return 0
+      case .open: return 1
+      case .taken: return 2
+      case .cancelled: return 3
+      case .expired: return 4
+      case .UNRECOGNIZED(let i): return i
+      }
+    }
+
+    // The compiler won't synthesize support with the UNRECOGNIZED case.
+    public static let allCases: [Roster_V1_CoverRequest.State] = [
+      .unspecified,
+      .open,
+      .taken,
+      .cancelled,
+      .expired,
+    ]
+
+  }
+
+  public init() {}
+}
+
 public nonisolated struct Roster_V1_Schedule: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -839,6 +943,12 @@ public nonisolated struct Roster_V1_Schedule: Sendable {
 
   /// Readers whose token names an employee may add overrides that put themselves on duty here.
   public var readersMayVolunteer: Bool = false
+
+  /// Self-service (take, cover requests) is off: only admins change who is on duty here.
+  public var selfServiceOff: Bool = false
+
+  /// Cover requests, oldest first; closed ones are kept 30 days after their stretch ends.
+  public var requests: [Roster_V1_CoverRequest] = []
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -915,6 +1025,12 @@ public nonisolated struct Roster_V1_ResolvedShift: @unchecked Sendable {
   public var hasEmployee: Bool {_storage._employee != nil}
   /// Clears the value of `employee`. Subsequent reads from it will return its default value.
   public mutating func clearEmployee() {_uniqueStorage()._employee = nil}
+
+  /// OVERRIDE: the override's source ("request:ID", "take:EMPLOYEE_ID"), if any
+  public var overrideSource: String {
+    get {_storage._overrideSource}
+    set {_uniqueStorage()._overrideSource = newValue}
+  }
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -2059,6 +2175,24 @@ public nonisolated struct Roster_V1_EditScheduleRequest: @unchecked Sendable {
     set {_uniqueStorage()._edit = .swap(newValue)}
   }
 
+  /// self-service: the person takes duty for a stretch
+  public var takeDuty: Roster_V1_TakeDuty {
+    get {
+      if case .takeDuty(let v)? = _storage._edit {return v}
+      return Roster_V1_TakeDuty()
+    }
+    set {_uniqueStorage()._edit = .takeDuty(newValue)}
+  }
+
+  /// self-service: ask for cover, take, decline, cancel, back out
+  public var coverRequest: Roster_V1_CoverRequestEdit {
+    get {
+      if case .coverRequest(let v)? = _storage._edit {return v}
+      return Roster_V1_CoverRequestEdit()
+    }
+    set {_uniqueStorage()._edit = .coverRequest(newValue)}
+  }
+
   /// for the audit log (an override's own reason is kept with it)
   public var reason: String {
     get {_storage._reason}
@@ -2078,6 +2212,10 @@ public nonisolated struct Roster_V1_EditScheduleRequest: @unchecked Sendable {
     /// the override's id
     case deleteOverride(String)
     case swap(Roster_V1_Swap)
+    /// self-service: the person takes duty for a stretch
+    case takeDuty(Roster_V1_TakeDuty)
+    /// self-service: ask for cover, take, decline, cancel, back out
+    case coverRequest(Roster_V1_CoverRequestEdit)
 
   }
 
@@ -2180,6 +2318,118 @@ public nonisolated struct Roster_V1_Swap: Sendable {
   public var reason: String = String()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// The person (the token's own; an admin may name anyone) becomes the one on duty in
+/// [start_ms, end_ms): an `add` for them and a `remove` for each other person on duty there,
+/// all with source "take:EMPLOYEE_ID". A stretch under way is taken from now.
+public nonisolated struct Roster_V1_TakeDuty: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// id or full name; empty: the token's person
+  public var person: String = String()
+
+  public var startMs: Int64 = 0
+
+  public var endMs: Int64 = 0
+
+  public var reason: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// One step in a cover request's life. `schedule` in the EditScheduleRequest may be empty for
+/// every action but OPEN: the request's id finds it.
+public nonisolated struct Roster_V1_CoverRequestEdit: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var action: Roster_V1_CoverRequestEdit.Action = .unspecified
+
+  /// every action but OPEN
+  public var requestID: String = String()
+
+  /// who acts (id or full name); empty: the token's person. Admins only.
+  public var person: String = String()
+
+  /// OPEN
+  public var startMs: Int64 = 0
+
+  /// OPEN
+  public var endMs: Int64 = 0
+
+  /// OPEN: ids or full names; empty: everyone on the schedule
+  public var addressedTo: [String] = []
+
+  /// OPEN
+  public var note: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public nonisolated enum Action: SwiftProtobuf.Enum, Swift.CaseIterable {
+    public typealias RawValue = Int
+    case unspecified // = 0
+
+    /// ask for cover of [start_ms, end_ms), the person's own duty
+    case `open` // = 1
+
+    /// the first taker wins; creates the override (source "request:ID")
+    case take // = 2
+    case decline // = 3
+
+    /// the requester: while open, or taken and not yet started
+    case cancel // = 4
+
+    /// the taker, before the stretch starts: the request opens again
+    case backOut // = 5
+    case UNRECOGNIZED(Int)
+
+    public init() {
+      self = .unspecified
+    }
+
+    public init?(rawValue: Int) {
+      switch rawValue {
+      case 0: self = .unspecified
+      case 1: self = .open
+      case 2: self = .take
+      case 3: self = .decline
+      case 4: self = .cancel
+      case 5: self = .backOut
+      default: self = .UNRECOGNIZED(rawValue)
+      }
+    }
+
+    public var rawValue: Int {
+      switch self {
+      case .unspecified: return 0
+      case .open: return 1
+      case .take: return 2
+      case .decline: return 3
+      case .cancel: return 4
+      case .backOut: return 5
+      case .UNRECOGNIZED(let i): return i
+      }
+    }
+
+    // The compiler won't synthesize support with the UNRECOGNIZED case.
+    public static let allCases: [Roster_V1_CoverRequestEdit.Action] = [
+      .unspecified,
+      .open,
+      .take,
+      .decline,
+      .cancel,
+      .backOut,
+    ]
+
+  }
 
   public init() {}
 }
@@ -2745,7 +2995,7 @@ nonisolated extension Roster_V1_Role: SwiftProtobuf._ProtoNameProviding {
 }
 
 nonisolated extension Roster_V1_ErrorCode: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0ERROR_CODE_UNSPECIFIED\0\u{1}UNSUPPORTED_VERSION\0\u{1}UNAUTHENTICATED\0\u{1}PERMISSION_DENIED\0\u{1}INVALID_ARGUMENT\0\u{1}NOT_FOUND\0\u{1}ALREADY_EXISTS\0\u{1}FRAME_TOO_LARGE\0\u{1}MALFORMED_FRAME\0\u{1}UNKNOWN_MESSAGE_TYPE\0\u{1}RESOURCE_EXHAUSTED\0\u{1}RESYNC_REQUIRED\0\u{1}UNAVAILABLE\0\u{1}INTERNAL\0\u{1}PROTOCOL_VIOLATION\0\u{1}DEADLINE_EXCEEDED\0\u{1}TLS_REQUIRED\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0ERROR_CODE_UNSPECIFIED\0\u{1}UNSUPPORTED_VERSION\0\u{1}UNAUTHENTICATED\0\u{1}PERMISSION_DENIED\0\u{1}INVALID_ARGUMENT\0\u{1}NOT_FOUND\0\u{1}ALREADY_EXISTS\0\u{1}FRAME_TOO_LARGE\0\u{1}MALFORMED_FRAME\0\u{1}UNKNOWN_MESSAGE_TYPE\0\u{1}RESOURCE_EXHAUSTED\0\u{1}RESYNC_REQUIRED\0\u{1}UNAVAILABLE\0\u{1}INTERNAL\0\u{1}PROTOCOL_VIOLATION\0\u{1}DEADLINE_EXCEEDED\0\u{1}TLS_REQUIRED\0\u{1}FAILED_PRECONDITION\0")
 }
 
 nonisolated extension Roster_V1_Grouping: SwiftProtobuf._ProtoNameProviding {
@@ -3168,7 +3418,7 @@ nonisolated extension Roster_V1_ScheduleLayer: SwiftProtobuf.Message, SwiftProto
 
 nonisolated extension Roster_V1_ScheduleOverride: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ScheduleOverride"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}kind\0\u{3}employee_id\0\u{3}replaced_employee_id\0\u{3}start_ms\0\u{3}end_ms\0\u{1}author\0\u{1}reason\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}kind\0\u{3}employee_id\0\u{3}replaced_employee_id\0\u{3}start_ms\0\u{3}end_ms\0\u{1}author\0\u{1}reason\0\u{1}source\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3184,6 +3434,7 @@ nonisolated extension Roster_V1_ScheduleOverride: SwiftProtobuf.Message, SwiftPr
       case 6: try { try decoder.decodeSingularInt64Field(value: &self.endMs) }()
       case 7: try { try decoder.decodeSingularStringField(value: &self.author) }()
       case 8: try { try decoder.decodeSingularStringField(value: &self.reason) }()
+      case 9: try { try decoder.decodeSingularStringField(value: &self.source) }()
       default: break
       }
     }
@@ -3214,6 +3465,9 @@ nonisolated extension Roster_V1_ScheduleOverride: SwiftProtobuf.Message, SwiftPr
     if !self.reason.isEmpty {
       try visitor.visitSingularStringField(value: self.reason, fieldNumber: 8)
     }
+    if !self.source.isEmpty {
+      try visitor.visitSingularStringField(value: self.source, fieldNumber: 9)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -3226,6 +3480,7 @@ nonisolated extension Roster_V1_ScheduleOverride: SwiftProtobuf.Message, SwiftPr
     if lhs.endMs != rhs.endMs {return false}
     if lhs.author != rhs.author {return false}
     if lhs.reason != rhs.reason {return false}
+    if lhs.source != rhs.source {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -3235,9 +3490,103 @@ nonisolated extension Roster_V1_ScheduleOverride.Kind: SwiftProtobuf._ProtoNameP
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0KIND_UNSPECIFIED\0\u{1}REPLACE\0\u{1}ADD\0\u{1}REMOVE\0")
 }
 
+nonisolated extension Roster_V1_CoverRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".CoverRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}requester\0\u{3}start_ms\0\u{3}end_ms\0\u{3}addressed_to\0\u{1}note\0\u{1}state\0\u{1}taker\0\u{3}override_id\0\u{3}declined_by\0\u{3}opened_ms\0\u{3}changed_ms\0\u{1}author\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.id) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.requester) }()
+      case 3: try { try decoder.decodeSingularInt64Field(value: &self.startMs) }()
+      case 4: try { try decoder.decodeSingularInt64Field(value: &self.endMs) }()
+      case 5: try { try decoder.decodeRepeatedStringField(value: &self.addressedTo) }()
+      case 6: try { try decoder.decodeSingularStringField(value: &self.note) }()
+      case 7: try { try decoder.decodeSingularEnumField(value: &self.state) }()
+      case 8: try { try decoder.decodeSingularStringField(value: &self.taker) }()
+      case 9: try { try decoder.decodeSingularStringField(value: &self.overrideID) }()
+      case 10: try { try decoder.decodeRepeatedStringField(value: &self.declinedBy) }()
+      case 11: try { try decoder.decodeSingularInt64Field(value: &self.openedMs) }()
+      case 12: try { try decoder.decodeSingularInt64Field(value: &self.changedMs) }()
+      case 13: try { try decoder.decodeSingularStringField(value: &self.author) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.id.isEmpty {
+      try visitor.visitSingularStringField(value: self.id, fieldNumber: 1)
+    }
+    if !self.requester.isEmpty {
+      try visitor.visitSingularStringField(value: self.requester, fieldNumber: 2)
+    }
+    if self.startMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.startMs, fieldNumber: 3)
+    }
+    if self.endMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.endMs, fieldNumber: 4)
+    }
+    if !self.addressedTo.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.addressedTo, fieldNumber: 5)
+    }
+    if !self.note.isEmpty {
+      try visitor.visitSingularStringField(value: self.note, fieldNumber: 6)
+    }
+    if self.state != .unspecified {
+      try visitor.visitSingularEnumField(value: self.state, fieldNumber: 7)
+    }
+    if !self.taker.isEmpty {
+      try visitor.visitSingularStringField(value: self.taker, fieldNumber: 8)
+    }
+    if !self.overrideID.isEmpty {
+      try visitor.visitSingularStringField(value: self.overrideID, fieldNumber: 9)
+    }
+    if !self.declinedBy.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.declinedBy, fieldNumber: 10)
+    }
+    if self.openedMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.openedMs, fieldNumber: 11)
+    }
+    if self.changedMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.changedMs, fieldNumber: 12)
+    }
+    if !self.author.isEmpty {
+      try visitor.visitSingularStringField(value: self.author, fieldNumber: 13)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_CoverRequest, rhs: Roster_V1_CoverRequest) -> Bool {
+    if lhs.id != rhs.id {return false}
+    if lhs.requester != rhs.requester {return false}
+    if lhs.startMs != rhs.startMs {return false}
+    if lhs.endMs != rhs.endMs {return false}
+    if lhs.addressedTo != rhs.addressedTo {return false}
+    if lhs.note != rhs.note {return false}
+    if lhs.state != rhs.state {return false}
+    if lhs.taker != rhs.taker {return false}
+    if lhs.overrideID != rhs.overrideID {return false}
+    if lhs.declinedBy != rhs.declinedBy {return false}
+    if lhs.openedMs != rhs.openedMs {return false}
+    if lhs.changedMs != rhs.changedMs {return false}
+    if lhs.author != rhs.author {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_CoverRequest.State: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0STATE_UNSPECIFIED\0\u{1}OPEN\0\u{1}TAKEN\0\u{1}CANCELLED\0\u{1}EXPIRED\0")
+}
+
 nonisolated extension Roster_V1_Schedule: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Schedule"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}name\0\u{1}zone\0\u{1}team\0\u{1}description\0\u{1}layers\0\u{1}overrides\0\u{3}readers_may_volunteer\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}name\0\u{1}zone\0\u{1}team\0\u{1}description\0\u{1}layers\0\u{1}overrides\0\u{3}readers_may_volunteer\0\u{3}self_service_off\0\u{1}requests\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3253,6 +3602,8 @@ nonisolated extension Roster_V1_Schedule: SwiftProtobuf.Message, SwiftProtobuf._
       case 6: try { try decoder.decodeRepeatedMessageField(value: &self.layers) }()
       case 7: try { try decoder.decodeRepeatedMessageField(value: &self.overrides) }()
       case 8: try { try decoder.decodeSingularBoolField(value: &self.readersMayVolunteer) }()
+      case 9: try { try decoder.decodeSingularBoolField(value: &self.selfServiceOff) }()
+      case 10: try { try decoder.decodeRepeatedMessageField(value: &self.requests) }()
       default: break
       }
     }
@@ -3283,6 +3634,12 @@ nonisolated extension Roster_V1_Schedule: SwiftProtobuf.Message, SwiftProtobuf._
     if self.readersMayVolunteer != false {
       try visitor.visitSingularBoolField(value: self.readersMayVolunteer, fieldNumber: 8)
     }
+    if self.selfServiceOff != false {
+      try visitor.visitSingularBoolField(value: self.selfServiceOff, fieldNumber: 9)
+    }
+    if !self.requests.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.requests, fieldNumber: 10)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -3295,6 +3652,8 @@ nonisolated extension Roster_V1_Schedule: SwiftProtobuf.Message, SwiftProtobuf._
     if lhs.layers != rhs.layers {return false}
     if lhs.overrides != rhs.overrides {return false}
     if lhs.readersMayVolunteer != rhs.readersMayVolunteer {return false}
+    if lhs.selfServiceOff != rhs.selfServiceOff {return false}
+    if lhs.requests != rhs.requests {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -3302,7 +3661,7 @@ nonisolated extension Roster_V1_Schedule: SwiftProtobuf.Message, SwiftProtobuf._
 
 nonisolated extension Roster_V1_ResolvedShift: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".ResolvedShift"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{3}employee_id\0\u{3}start_ms\0\u{3}end_ms\0\u{3}schedule_id\0\u{3}source_kind\0\u{3}source_id\0\u{1}level\0\u{1}turn\0\u{1}version\0\u{1}employee\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{3}employee_id\0\u{3}start_ms\0\u{3}end_ms\0\u{3}schedule_id\0\u{3}source_kind\0\u{3}source_id\0\u{1}level\0\u{1}turn\0\u{1}version\0\u{1}employee\0\u{3}override_source\0")
 
   fileprivate class _StorageClass {
     var _id: String = String()
@@ -3316,6 +3675,7 @@ nonisolated extension Roster_V1_ResolvedShift: SwiftProtobuf.Message, SwiftProto
     var _turn: UInt32 = 0
     var _version: UInt32 = 0
     var _employee: Roster_V1_Employee? = nil
+    var _overrideSource: String = String()
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -3337,6 +3697,7 @@ nonisolated extension Roster_V1_ResolvedShift: SwiftProtobuf.Message, SwiftProto
       _turn = source._turn
       _version = source._version
       _employee = source._employee
+      _overrideSource = source._overrideSource
     }
   }
 
@@ -3366,6 +3727,7 @@ nonisolated extension Roster_V1_ResolvedShift: SwiftProtobuf.Message, SwiftProto
         case 9: try { try decoder.decodeSingularUInt32Field(value: &_storage._turn) }()
         case 10: try { try decoder.decodeSingularUInt32Field(value: &_storage._version) }()
         case 11: try { try decoder.decodeSingularMessageField(value: &_storage._employee) }()
+        case 12: try { try decoder.decodeSingularStringField(value: &_storage._overrideSource) }()
         default: break
         }
       }
@@ -3411,6 +3773,9 @@ nonisolated extension Roster_V1_ResolvedShift: SwiftProtobuf.Message, SwiftProto
       try { if let v = _storage._employee {
         try visitor.visitSingularMessageField(value: v, fieldNumber: 11)
       } }()
+      if !_storage._overrideSource.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._overrideSource, fieldNumber: 12)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -3431,6 +3796,7 @@ nonisolated extension Roster_V1_ResolvedShift: SwiftProtobuf.Message, SwiftProto
         if _storage._turn != rhs_storage._turn {return false}
         if _storage._version != rhs_storage._version {return false}
         if _storage._employee != rhs_storage._employee {return false}
+        if _storage._overrideSource != rhs_storage._overrideSource {return false}
         return true
       }
       if !storagesAreEqual {return false}
@@ -5415,7 +5781,7 @@ nonisolated extension Roster_V1_SetMotdRequest: SwiftProtobuf.Message, SwiftProt
 
 nonisolated extension Roster_V1_EditScheduleRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".EditScheduleRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}schedule\0\u{1}preview\0\u{1}reason\0\u{4}\u{7}upsert_schedule\0\u{3}delete_schedule\0\u{3}upsert_rotation\0\u{3}end_rotation\0\u{3}add_override\0\u{3}delete_override\0\u{1}swap\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}schedule\0\u{1}preview\0\u{1}reason\0\u{4}\u{7}upsert_schedule\0\u{3}delete_schedule\0\u{3}upsert_rotation\0\u{3}end_rotation\0\u{3}add_override\0\u{3}delete_override\0\u{1}swap\0\u{3}take_duty\0\u{3}cover_request\0")
 
   fileprivate class _StorageClass {
     var _schedule: String = String()
@@ -5538,6 +5904,32 @@ nonisolated extension Roster_V1_EditScheduleRequest: SwiftProtobuf.Message, Swif
             _storage._edit = .swap(v)
           }
         }()
+        case 17: try {
+          var v: Roster_V1_TakeDuty?
+          var hadOneofValue = false
+          if let current = _storage._edit {
+            hadOneofValue = true
+            if case .takeDuty(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._edit = .takeDuty(v)
+          }
+        }()
+        case 18: try {
+          var v: Roster_V1_CoverRequestEdit?
+          var hadOneofValue = false
+          if let current = _storage._edit {
+            hadOneofValue = true
+            if case .coverRequest(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._edit = .coverRequest(v)
+          }
+        }()
         default: break
         }
       }
@@ -5587,6 +5979,14 @@ nonisolated extension Roster_V1_EditScheduleRequest: SwiftProtobuf.Message, Swif
       case .swap?: try {
         guard case .swap(let v)? = _storage._edit else { preconditionFailure() }
         try visitor.visitSingularMessageField(value: v, fieldNumber: 16)
+      }()
+      case .takeDuty?: try {
+        guard case .takeDuty(let v)? = _storage._edit else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 17)
+      }()
+      case .coverRequest?: try {
+        guard case .coverRequest(let v)? = _storage._edit else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 18)
       }()
       case nil: break
       }
@@ -5758,6 +6158,115 @@ nonisolated extension Roster_V1_Swap: SwiftProtobuf.Message, SwiftProtobuf._Mess
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
+}
+
+nonisolated extension Roster_V1_TakeDuty: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".TakeDuty"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}person\0\u{3}start_ms\0\u{3}end_ms\0\u{1}reason\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.person) }()
+      case 2: try { try decoder.decodeSingularInt64Field(value: &self.startMs) }()
+      case 3: try { try decoder.decodeSingularInt64Field(value: &self.endMs) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.reason) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.person.isEmpty {
+      try visitor.visitSingularStringField(value: self.person, fieldNumber: 1)
+    }
+    if self.startMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.startMs, fieldNumber: 2)
+    }
+    if self.endMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.endMs, fieldNumber: 3)
+    }
+    if !self.reason.isEmpty {
+      try visitor.visitSingularStringField(value: self.reason, fieldNumber: 4)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_TakeDuty, rhs: Roster_V1_TakeDuty) -> Bool {
+    if lhs.person != rhs.person {return false}
+    if lhs.startMs != rhs.startMs {return false}
+    if lhs.endMs != rhs.endMs {return false}
+    if lhs.reason != rhs.reason {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_CoverRequestEdit: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".CoverRequestEdit"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}action\0\u{3}request_id\0\u{1}person\0\u{3}start_ms\0\u{3}end_ms\0\u{3}addressed_to\0\u{1}note\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularEnumField(value: &self.action) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.requestID) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.person) }()
+      case 4: try { try decoder.decodeSingularInt64Field(value: &self.startMs) }()
+      case 5: try { try decoder.decodeSingularInt64Field(value: &self.endMs) }()
+      case 6: try { try decoder.decodeRepeatedStringField(value: &self.addressedTo) }()
+      case 7: try { try decoder.decodeSingularStringField(value: &self.note) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.action != .unspecified {
+      try visitor.visitSingularEnumField(value: self.action, fieldNumber: 1)
+    }
+    if !self.requestID.isEmpty {
+      try visitor.visitSingularStringField(value: self.requestID, fieldNumber: 2)
+    }
+    if !self.person.isEmpty {
+      try visitor.visitSingularStringField(value: self.person, fieldNumber: 3)
+    }
+    if self.startMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.startMs, fieldNumber: 4)
+    }
+    if self.endMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.endMs, fieldNumber: 5)
+    }
+    if !self.addressedTo.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.addressedTo, fieldNumber: 6)
+    }
+    if !self.note.isEmpty {
+      try visitor.visitSingularStringField(value: self.note, fieldNumber: 7)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_CoverRequestEdit, rhs: Roster_V1_CoverRequestEdit) -> Bool {
+    if lhs.action != rhs.action {return false}
+    if lhs.requestID != rhs.requestID {return false}
+    if lhs.person != rhs.person {return false}
+    if lhs.startMs != rhs.startMs {return false}
+    if lhs.endMs != rhs.endMs {return false}
+    if lhs.addressedTo != rhs.addressedTo {return false}
+    if lhs.note != rhs.note {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_CoverRequestEdit.Action: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0ACTION_UNSPECIFIED\0\u{1}OPEN\0\u{1}TAKE\0\u{1}DECLINE\0\u{1}CANCEL\0\u{1}BACK_OUT\0")
 }
 
 nonisolated extension Roster_V1_DutyDelta: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {

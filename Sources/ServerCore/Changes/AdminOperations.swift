@@ -57,6 +57,9 @@ package struct AdminOperations: Sendable {
             var preview: [Roster_V1_DutyDelta] = []
             var previewOmitted: UInt32 = 0
             var editIDs: [String] = []
+            /// The audit log's reason when the request's own does not say enough (self-service:
+            /// who acted for whom).
+            var auditReason: String?
         }
     }
 
@@ -71,7 +74,7 @@ package struct AdminOperations: Sendable {
         case .commit(let planned): changes = planned
         }
         let committed: (epoch: UInt64, entry: HistoryEntry, revision: TenantRuntime.CommittedRevision)
-        switch await commitOnce(changes.located, on: tenant, actor: actor, reason: AuditLog.reason(of: request)) {
+        switch await commitOnce(changes.located, on: tenant, actor: actor, reason: changes.auditReason ?? AuditLog.reason(of: request)) {
         case .success(let done): committed = done
         case .failure(let failure): return Performed(result: .failure(failure.error), conflicted: failure.conflicted)
         }
@@ -103,11 +106,26 @@ package struct AdminOperations: Sendable {
     func plan(_ request: RosterMessage, view: TenantRuntime.View, actor: Actor, now: UnixMillis) -> Plan {
         do throws(RosterError) {
             if case .editSchedule(let body) = request {
-                if !actor.isAdmin, let refusal = ScheduleEdit.refusal(of: body, by: actor, state: view.state) {
-                    return .answer(.failure(refusal))
+                let edit: ScheduleEdit
+                var auditReason: String?
+                if SelfService.handles(body) {
+                    let planned: SelfService.Planned
+                    do throws(WireError) {
+                        planned = try SelfService.plan(body, actor: actor, state: view.state, now: now, newID: IdentifierFactory.make)
+                    } catch {
+                        return .answer(.failure(error))
+                    }
+                    edit = try ScheduleEdit.finishing(before: planned.before, after: planned.after, created: planned.created,
+                                                      state: view.state, now: now)
+                    auditReason = planned.auditReason
+                } else {
+                    if !actor.isAdmin, let refusal = ScheduleEdit.refusal(of: body, by: actor, state: view.state) {
+                        return .answer(.failure(refusal))
+                    }
+                    edit = try ScheduleEdit.plan(body, state: view.state, author: actor.author, now: now, newID: IdentifierFactory.make)
                 }
-                let edit = try ScheduleEdit.plan(body, state: view.state, author: actor.author, now: now, newID: IdentifierFactory.make)
                 var changes = Plan.Changes(located: edit.changes)
+                changes.auditReason = auditReason
                 // A minutely rotation moves tens of thousands of stretches: list the first ones.
                 changes.preview = edit.deltas.prefix(ScheduleEdit.maxListedDeltas)
                     .map { Roster_V1_DutyDelta($0, scheduleID: edit.scheduleID, in: view.state) }

@@ -77,6 +77,7 @@ struct ScheduleEdit {
             merged.team = incoming.team
             merged.description = incoming.description
             merged.readersMayVolunteer = incoming.readersMayVolunteer
+            merged.selfServiceOff = incoming.selfServiceOff
             after = merged
         case .deleteSchedule:
             before = try schedule()
@@ -158,9 +159,17 @@ struct ScheduleEdit {
             created = [ids.0, ids.1]
             after = current.swapping(first, swap.firstFromMs..<swap.firstToMs, with: second, swap.secondFromMs..<swap.secondToMs,
                                      ids: ids, author: author, reason: swap.reason)
+        case .takeDuty, .coverRequest:
+            throw .invalid([RosterViolation(field: "edit", message: "is a self-service edit (SelfService plans it)")])
         case nil:
             throw .invalid([RosterViolation(field: "edit", message: "names no edit")])
         }
+        return try finishing(before: before, after: after, created: created, state: state, now: now)
+    }
+
+    /// The edit that replaces `before` with `after` (nil: deleted), checked as a commit checks it.
+    static func finishing(before: ScheduleDefinition?, after: ScheduleDefinition?, created: [String], state: RosterState,
+                          now: UnixMillis) throws(RosterError) -> ScheduleEdit {
         let id = after?.id ?? before!.id
         let change: RosterChange = after.map { .scheduleUpserted($0) } ?? .scheduleDeleted(id: id)
         // The rules first (the same check a commit makes, so a preview never shows what would be
@@ -198,7 +207,7 @@ struct ScheduleEdit {
         if let before, let after {
             func rules(_ definition: ScheduleDefinition) -> ScheduleDefinition {
                 var rules = definition
-                (rules.overrides, rules.shifts) = ([], [])
+                (rules.overrides, rules.shifts, rules.requests) = ([], [], [])
                 return rules
             }
             if rules(before) != rules(after) { touch(now, now + previewWindow) }

@@ -193,6 +193,11 @@ package struct ConnectionStateMachine {
             // exactly they may do is decided with the schedule at hand (`ScheduleEdit.authorize`).
             let volunteering = credential.employeeID != nil && { if case .editSchedule = message { true } else { false } }()
             guard credential.role == .admin || volunteering else {
+                if case .editSchedule(let edit) = message, SelfService.handles(edit) {
+                    return .sendError(WireError(.permissionDenied, "taking duty and cover requests need a token bound to a person "
+                                                + "(roster-server token create --employee NAME); this connection has \(credential.described)"),
+                                      requestID: requestID)
+                }
                 return .sendError(WireError(.permissionDenied, "changing the plan needs an admin token; this connection has \(credential.described)"), requestID: requestID)
             }
             guard inFlight < limits.maxInFlight else {

@@ -1,0 +1,66 @@
+/// A person asks for someone to cover a stretch of their duty: a request with a life of its own
+/// (`open -> taken | cancelled | expired`), kept in its schedule's definition so that taking it
+/// and the override it creates are one revision (the first taker wins, on any node).
+public struct CoverRequest: Sendable, Hashable, Codable {
+    /// What is stored. `expired` is never stored: an open request whose stretch has begun is
+    /// expired from that instant, for every reader alike (`state(at:)`).
+    public enum State: String, Sendable, Hashable, Codable, CaseIterable {
+        case open, taken, cancelled, expired
+    }
+
+    public var id: String
+    public var requester: String
+    public var start: UnixMillis
+    public var end: UnixMillis
+    /// Employee ids; empty: everyone the schedule names.
+    public var addressedTo: [String]
+    public var note: String
+    public var stored: State
+    public var taker: String?
+    /// The override that puts the taker on duty, while taken.
+    public var overrideID: String?
+    public var declinedBy: [String]
+    public var opened: UnixMillis
+    public var changed: UnixMillis
+    /// The token that opened it.
+    public var author: String
+
+    public init(id: String, requester: String, start: UnixMillis, end: UnixMillis, addressedTo: [String] = [], note: String = "",
+                stored: State = .open, taker: String? = nil, overrideID: String? = nil, declinedBy: [String] = [],
+                opened: UnixMillis, changed: UnixMillis? = nil, author: String = "") {
+        (self.id, self.requester, self.start, self.end) = (id, requester, start, end)
+        (self.addressedTo, self.note, self.stored, self.taker, self.overrideID) = (addressedTo, note, stored, taker, overrideID)
+        (self.declinedBy, self.opened, self.changed, self.author) = (declinedBy, opened, changed ?? opened, author)
+    }
+
+    /// The state at `instant`: an open request whose stretch has begun has expired.
+    public func state(at instant: UnixMillis) -> State {
+        stored == .open && instant >= start ? .expired : stored
+    }
+
+    /// The override source of the override a taken request creates.
+    public var source: String { "request:\(id)" }
+
+    /// Whether `person` may take it: someone other than the requester, among those it is
+    /// addressed to (everyone the schedule names when it names nobody).
+    public func isOffered(to person: String, in schedule: ScheduleDefinition) -> Bool {
+        person != requester && (addressedTo.isEmpty ? schedule.names(person) : addressedTo.contains(person))
+    }
+
+    /// Closed requests are kept this long after their stretch ends, then dropped from the
+    /// schedule with its next change.
+    public static let keptAfterEnd: UnixMillis = 30 * 86_400_000
+
+    /// The most requests one schedule keeps (open and closed); opening one more is refused.
+    public static let maxPerSchedule = 200
+
+    /// Whether it is still kept at `now`.
+    public func isKept(at now: UnixMillis) -> Bool {
+        state(at: now) == .open || stored == .taken && end > now || end + Self.keptAfterEnd > now
+    }
+}
+
+extension ScheduleOverride {
+    /// The source of an override a person made for themselves with `take`.
+    public static func takeSource(_ employeeID: String) -> String { "take:\(employeeID)" }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import NIOCore
+import RosterDomain
+import RosterProtocol
+import RosterServerCore
+
+/// `GET /v1/requests` (the cover requests, in the state they are in now) and
+/// `POST /v1/requests/ID/take|decline|cancel|back-out` (one step, as the bearer token's person,
+/// or an admin's `for`): docs/HTTP.md, "Cover requests". A step is the protocol's own
+/// EditSchedule, queued, checked and committed as if it came over the protocol.
+extension HTTPAPI {
+    struct CoverRequestJSON: Encodable {
+        var id: String
+        var schedule: String
+        var scheduleId: String
+        var state: String
+        var requester: String
+        var requesterId: String
+        var start: String
+        var end: String
+        var addressedTo: [String]
+        var note: String
+        var taker: String?
+        var takerId: String?
+        var overrideId: String?
+        var declinedBy: [String]
+
+        init(_ request: CoverRequest, schedule: ScheduleDefinition, state: RosterState, at instant: UnixMillis) {
+            let name = { (id: String) in state.employees[id]?.fullName ?? id }
+            (id, self.schedule, scheduleId) = (request.id, schedule.name, schedule.id)
+            self.state = request.state(at: instant).rawValue
+            (requester, requesterId) = (name(request.requester), request.requester)
+            (start, end) = (TimeText.iso8601(request.start), TimeText.iso8601(request.end))
+            addressedTo = request.addressedTo.map(name)
+            note = request.note
+            (taker, takerId, overrideId) = (request.taker.map(name), request.taker, request.overrideID)
+            declinedBy = request.declinedBy.map(name)
+        }
+    }
+
+    struct CoverRequestsJSON: Encodable {
+        var revision: UInt64
+        var at: String
+        var requests: [CoverRequestJSON]
+    }
+
+    /// The steps a POST may name, by their path segment.
+    static let coverSteps: [String: Roster_V1_CoverRequestEdit.Action] = [
+        "take": .take, "decline": .decline, "cancel": .cancel, "back-out": .backOut,
+    ]
+
+    func coverRequests(_ request: Request, tenant: TenantRuntime) -> Reply {
+        let view = tenant.view, now = tenant.clock.now()
+        var wanted: CoverRequest.State?
+        if let text = request.query["state"] {
+            guard let state = CoverRequest.State(rawValue: text) else {
+                return Self.problem(400, "state is open, taken, cancelled or expired (got \"\(text.prefix(40))\")")
+            }
+            wanted = state
+        }
+        let schedules: [ScheduleDefinition]
+        do { schedules = try view.state.schedules(named: request.query["schedule"]) } catch {
+            return Self.problem(WireError(error))
+        }
+        let found = schedules.flatMap { schedule in
+            schedule.requests.filter { wanted == nil || $0.state(at: now) == wanted }.map { (schedule, $0) }
+        }.sorted { ($0.1.start, $0.1.id) < ($1.1.start, $1.1.id) }
+        return Self.json(CoverRequestsJSON(revision: view.revision, at: TimeText.iso8601(now),
+                                           requests: found.map { CoverRequestJSON($1, schedule: $0, state: view.state, at: now) }))
+    }
+
+    /// `POST /v1/requests/ID/STEP[?for=PERSON]`.
+    func coverRequestStep(_ request: Request, id: String, step: String) async -> Reply {
+        guard let action = Self.coverSteps[step] else {
+            return Self.problem(404, "no such step: \(step.prefix(40)) (take, decline, cancel or back-out)")
+        }
+        guard let core = side.context, let loop = request.loop else { return Self.problem(503, "starting: the tenants are not loaded yet") }
+        guard let header = request.authorization, header.lowercased().hasPrefix("bearer ") else {
+            return Self.problem(401, "send a token: Authorization: Bearer rst_...", headers: [("WWW-Authenticate", "Bearer")])
+        }
+        guard let credential = core.tokens.authenticate(String(header.dropFirst(7)), now: core.clock.now()),
+              let tenant = core.tenant(credential.tenantID) else {
+            side.metrics?.counters.authenticationFailed()
+            return Self.problem(401, "authentication failed", headers: [("WWW-Authenticate", "Bearer error=\"invalid_token\"")])
+        }
+        let edit = Roster_V1_EditScheduleRequest.with {
+            $0.coverRequest = .with {
+                $0.action = action
+                $0.requestID = id
+                $0.person = request.query["for"] ?? ""
+            }
+        }
+        // The protocol's role check first: a token that names nobody cannot act for itself.
+        guard credential.role == .admin || credential.employeeID != nil else {
+            return Self.problem(403, "taking duty and cover requests need a token bound to a person (roster-server token create --employee NAME)")
+        }
+        let answer: Result<RosterMessage, WireError>
+        do {
+            answer = try await core.perform(.editSchedule(edit), on: tenant, credential: credential, address: request.peer, loop: loop).get()
+        } catch {
+            return Self.problem(503, "the server is stopping")
+        }
+        switch answer {
+        case .success(.mutationResult(let result)):
+            let view = tenant.view, now = tenant.clock.now()
+            guard let schedule = view.state.schedules[result.ids.first ?? ""], let found = schedule.request(id: id) else {
+                return Self.problem(500, "the request was changed but is not found")
+            }
+            struct Done: Encodable { var revision: UInt64; var request: CoverRequestJSON }
+            return Self.json(Done(revision: result.revision, request: CoverRequestJSON(found, schedule: schedule, state: view.state, at: now)))
+        case .success(let other): return Self.problem(500, "unexpected answer \(other.type)")
+        case .failure(let error): return Self.problem(error)
+        }
+    }
+}

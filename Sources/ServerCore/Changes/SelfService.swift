@@ -1,0 +1,300 @@
+import RosterDomain
+import RosterProtocol
+
+/// People change their own duty without an admin (docs/PROTOCOL.md, "Self-service"): take duty
+/// for a stretch, ask for cover, take, decline, cancel or back out of a request. Each is an
+/// EditSchedule: one new definition of one schedule, one revision, so that taking a request and
+/// the override it creates are one commit and the first taker wins on any node. Admins act for
+/// anyone (`person`); the audit reason says for whom.
+enum SelfService {
+    /// The longest stretch one take or cover request may span.
+    static let maxStretch: UnixMillis = 90 * 86_400_000
+
+    struct Planned {
+        var before: ScheduleDefinition
+        var after: ScheduleDefinition
+        var created: [String]
+        /// What the audit log keeps as the reason: who acted for whom, and their words.
+        var auditReason: String
+    }
+
+    /// Whether `request` is a self-service edit.
+    static func handles(_ request: Roster_V1_EditScheduleRequest) -> Bool {
+        switch request.edit {
+        case .takeDuty, .coverRequest: true
+        default: false
+        }
+    }
+
+    static func plan(_ request: Roster_V1_EditScheduleRequest, actor: Actor, state: RosterState, now: UnixMillis,
+                     newID: (String) -> String) throws(WireError) -> Planned {
+        switch request.edit {
+        case .takeDuty(let take):
+            let schedule = try schedule(named: request.schedule, state: state)
+            let person = try acting(take.person, actor: actor, schedule: schedule, state: state)
+            return try self.take(take, by: person, in: schedule, actor: actor, state: state, now: now, newID: newID)
+        case .coverRequest(let edit):
+            let schedule: ScheduleDefinition
+            if request.schedule.isEmpty, edit.action != .open {
+                guard let found = state.sortedSchedules.first(where: { $0.request(id: edit.requestID) != nil }) else {
+                    throw WireError(.notFound, "cover request \"\(edit.requestID)\" not found (`roster-client requests` lists them)")
+                }
+                schedule = found
+            } else {
+                schedule = try self.schedule(named: request.schedule, state: state)
+            }
+            let person = try acting(edit.person, actor: actor, schedule: schedule, state: state)
+            return try cover(edit, by: person, in: schedule, actor: actor, state: state, now: now, newID: newID)
+        default:
+            throw WireError(.invalidArgument, "not a self-service edit")
+        }
+    }
+
+    // MARK: Who, where
+
+    private static func schedule(named name: String, state: RosterState) throws(WireError) -> ScheduleDefinition {
+        let name = name.isEmpty ? ScheduleDefinition.defaultID : name
+        guard let found = state.schedule(idOrName: name) else {
+            var error = WireError(.notFound, "schedule \"\(name)\" not found")
+            error.body.suggestions = state.sortedSchedules.map(\.name)
+            throw error
+        }
+        return found
+    }
+
+    /// The person who acts: the one the token names, or (admins only) the one asked for. A
+    /// person acts only where they take part, and only where self-service is on; admins anywhere.
+    private static func acting(_ named: String, actor: Actor, schedule: ScheduleDefinition,
+                               state: RosterState) throws(WireError) -> Employee {
+        let denied = { (why: String) in WireError(.permissionDenied, why) }
+        let person: Employee
+        if !named.trimmingCharacters(in: .whitespaces).isEmpty {
+            guard let found = state.employee(idOrName: named) else {
+                var error = WireError(.notFound, "employee \"\(named)\" not found")
+                error.body.suggestions = state.suggestions(for: named)
+                throw error
+            }
+            guard actor.isAdmin || found.id == actor.employeeID else {
+                throw denied("only an admin acts for someone else (--for); this token acts for "
+                             + (actor.employeeID.flatMap { state.employees[$0]?.fullName } ?? "nobody"))
+            }
+            person = found
+        } else {
+            guard let me = actor.employeeID, let found = state.employees[me] else {
+                throw denied(actor.isAdmin
+                    ? "an admin token names no person: say for whom (--for NAME; over HTTP, ?for=NAME)"
+                    : "this needs a token bound to a person (roster-server token create --employee NAME); this one names nobody")
+            }
+            person = found
+        }
+        guard !actor.isAdmin else { return person }
+        guard !schedule.selfServiceOff else {
+            throw denied("self-service is off on schedule \"\(schedule.name)\": ask an admin")
+        }
+        guard takesPart(person.id, in: schedule, state: state) || schedule.readersMayVolunteer else {
+            throw denied("\(person.fullName) does not take part in schedule \"\(schedule.name)\"")
+        }
+        return person
+    }
+
+    /// Named in a rotation slot, an override or a one-off shift of the schedule.
+    static func takesPart(_ employeeID: String, in schedule: ScheduleDefinition, state: RosterState) -> Bool {
+        schedule.mentionedEmployees.contains(employeeID)
+            || state.shifts.all(schedule: schedule.id).contains { $0.employeeID == employeeID }
+    }
+
+    private static func stretch(_ start: UnixMillis, _ end: UnixMillis) throws(WireError) {
+        func invalid(_ field: String, _ message: String) -> WireError {
+            var error = WireError(.invalidArgument, "invalid input: \(field): \(message)")
+            error.body.violations = [.with { $0.field = field; $0.description_p = message }]
+            return error
+        }
+        guard TimeRange.supported.contains(start), TimeRange.supported.contains(end) else { throw invalid("start_ms", TimeRange.message) }
+        guard start < end else { throw invalid("end_ms", "the start is not before the end") }
+        guard end - start <= maxStretch else { throw invalid("end_ms", "a stretch spans at most 90 days") }
+    }
+
+    /// The schedule resolved over [from, to), as it is now.
+    private static func resolved(_ schedule: ScheduleDefinition, from: UnixMillis, to: UnixMillis,
+                                 state: RosterState) throws(WireError) -> [ResolvedShift] {
+        guard let definition = state.definition(of: schedule.id, from: from, to: to) else { return [] }
+        do {
+            return try ScheduleResolver.resolve(definition, from: from, to: to)
+        } catch {
+            throw WireError(.resourceExhausted, error.description)
+        }
+    }
+
+    // MARK: Take
+
+    /// The person becomes the one on duty from `start` (now, for a stretch under way) to `end`.
+    private static func take(_ take: Roster_V1_TakeDuty, by person: Employee, in schedule: ScheduleDefinition, actor: Actor,
+                             state: RosterState, now: UnixMillis, newID: (String) -> String) throws(WireError) -> Planned {
+        try stretch(take.startMs, take.endMs)
+        guard take.endMs > now else {
+            throw WireError(.failedPrecondition, "that stretch is over; a take starts now at the earliest")
+        }
+        let start = max(take.startMs, now), end = take.endMs
+        // Everyone else on duty in the stretch steps aside where they would be; the person is
+        // added throughout (also where nobody is).
+        var others: [String: (start: UnixMillis, end: UnixMillis)] = [:]
+        var mine: [Range<UnixMillis>] = []
+        for shift in try resolved(schedule, from: start, to: end, state: state) {
+            if shift.employeeID == person.id {
+                mine.append(shift.start..<shift.end)
+            } else {
+                let seen = others[shift.employeeID]
+                others[shift.employeeID] = (min(seen?.start ?? shift.start, shift.start), max(seen?.end ?? shift.end, shift.end))
+            }
+        }
+        if others.isEmpty, covers(mine, start..<end) {
+            throw WireError(.failedPrecondition, "\(person.fullName) is already the only one on duty on \"\(schedule.name)\" then")
+        }
+        let source = ScheduleOverride.takeSource(person.id)
+        var after = schedule
+        var created: [String] = []
+        func add(_ kind: ScheduleOverride.Kind, _ from: UnixMillis, _ to: UnixMillis) {
+            let id = newID("ovr")
+            created.append(id)
+            after.overrides.append(ScheduleOverride(id: id, kind: kind, start: max(from, start), end: min(to, end),
+                                                    author: actor.author, reason: take.reason, source: source))
+        }
+        add(.add(person.id), start, end)
+        for (other, span) in others.sorted(by: { $0.key < $1.key }) { add(.remove(other), span.start, span.end) }
+        return Planned(before: schedule, after: after, created: created,
+                       auditReason: reason(actor: actor, person: person, "takes duty", take.reason))
+    }
+
+    /// Whether `ranges` cover `span` without a hole.
+    private static func covers(_ ranges: [Range<UnixMillis>], _ span: Range<UnixMillis>) -> Bool {
+        var reached = span.lowerBound
+        for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if range.lowerBound > reached { return false }
+            reached = max(reached, range.upperBound)
+            if reached >= span.upperBound { return true }
+        }
+        return reached >= span.upperBound
+    }
+
+    // MARK: Cover requests
+
+    private static func cover(_ edit: Roster_V1_CoverRequestEdit, by person: Employee, in schedule: ScheduleDefinition, actor: Actor,
+                              state: RosterState, now: UnixMillis, newID: (String) -> String) throws(WireError) -> Planned {
+        var after = schedule
+        // Closed requests past their keeping go with any change.
+        after.requests.removeAll { !$0.isKept(at: now) }
+        let name = { (id: String) in state.employees[id]?.fullName ?? id }
+        func refused(_ why: String) -> WireError { WireError(.failedPrecondition, why) }
+
+        if edit.action == .open {
+            try stretch(edit.startMs, edit.endMs)
+            guard edit.startMs > now else { throw refused("that stretch has already started; ask for cover of what is still ahead") }
+            guard after.requests.count < CoverRequest.maxPerSchedule else {
+                throw WireError(.resourceExhausted, "schedule \"\(schedule.name)\" keeps at most \(CoverRequest.maxPerSchedule) cover requests")
+            }
+            guard edit.note.count <= TextLimits.maxLine, !ControlCharacters.contains(in: edit.note, allowingLineBreaks: true) else {
+                throw WireError(.invalidArgument, "invalid input: note: at most \(TextLimits.maxLine) characters, no control characters")
+            }
+            let mine = try resolved(schedule, from: edit.startMs, to: edit.endMs, state: state)
+                .filter { $0.employeeID == person.id }.map { $0.start..<$0.end }
+            guard covers(mine, edit.startMs..<edit.endMs) else {
+                throw WireError(.permissionDenied, "the stretch is not \(person.fullName)'s: they are not on duty on \"\(schedule.name)\" "
+                                + "throughout it (`roster-client oncall --schedule` shows who is)")
+            }
+            var addressed: [String] = []
+            for reference in edit.addressedTo.prefix(100) where !reference.trimmingCharacters(in: .whitespaces).isEmpty {
+                guard let found = state.employee(idOrName: reference) else {
+                    var error = WireError(.notFound, "employee \"\(reference)\" not found")
+                    error.body.suggestions = state.suggestions(for: reference)
+                    throw error
+                }
+                if found.id != person.id, !addressed.contains(found.id) { addressed.append(found.id) }
+            }
+            let request = CoverRequest(id: newID("req"), requester: person.id, start: edit.startMs, end: edit.endMs,
+                                       addressedTo: addressed, note: edit.note, opened: now, author: actor.author)
+            after.requests.append(request)
+            return Planned(before: schedule, after: after, created: [request.id],
+                           auditReason: reason(actor: actor, person: person, "asks for cover (\(request.id))", edit.note))
+        }
+
+        guard let index = after.requests.firstIndex(where: { $0.id == edit.requestID }) else {
+            throw WireError(.notFound, "cover request \"\(edit.requestID)\" not found on schedule \"\(schedule.name)\"")
+        }
+        var request = after.requests[index]
+        let current = request.state(at: now)
+        let future = now < request.start
+        let what: String
+        switch edit.action {
+        case .take:
+            guard current == .open else { throw refused(closedSentence(request, current, name)) }
+            guard request.requester != person.id else { throw refused("\(person.fullName) asked for this cover; cancel it instead") }
+            guard actor.isAdmin || request.isOffered(to: person.id, in: schedule)
+                    || request.addressedTo.isEmpty && schedule.readersMayVolunteer else {
+                throw WireError(.permissionDenied, "request \(request.id) is addressed to "
+                                + request.addressedTo.map(name).joined(separator: ", ") + ", not \(person.fullName)")
+            }
+            let override = ScheduleOverride(id: newID("ovr"), kind: .replace(replacing: request.requester, with: person.id),
+                                            start: request.start, end: request.end, author: actor.author,
+                                            reason: request.note, source: request.source)
+            after.overrides.append(override)
+            request.stored = .taken
+            request.taker = person.id
+            request.overrideID = override.id
+            what = "takes cover request \(request.id) from \(name(request.requester))"
+        case .decline:
+            guard current == .open else { throw refused(closedSentence(request, current, name)) }
+            guard request.requester != person.id else { throw refused("\(person.fullName) asked for this cover; cancel it instead") }
+            guard !request.declinedBy.contains(person.id) else { throw refused("\(person.fullName) has declined it already") }
+            request.declinedBy.append(person.id)
+            what = "declines cover request \(request.id)"
+        case .cancel:
+            guard request.requester == person.id || actor.isAdmin else {
+                throw WireError(.permissionDenied, "only \(name(request.requester)), who asked, may cancel request \(request.id)")
+            }
+            switch current {
+            case .open: break
+            case .taken where future:
+                after.overrides.removeAll { $0.id == request.overrideID }
+            case .taken: throw refused("request \(request.id) was taken by \(name(request.taker ?? "")) and has already started")
+            case .cancelled, .expired: throw refused(closedSentence(request, current, name))
+            }
+            request.stored = .cancelled
+            what = "cancels cover request \(request.id)"
+        case .backOut:
+            guard current == .taken, request.taker == person.id || actor.isAdmin && request.taker != nil else {
+                throw refused(current == .taken ? "request \(request.id) was taken by \(name(request.taker ?? "")), not \(person.fullName)"
+                                                : closedSentence(request, current, name))
+            }
+            guard future else { throw refused("request \(request.id) has already started: it can no longer be backed out of") }
+            after.overrides.removeAll { $0.id == request.overrideID }
+            what = "backs out of cover request \(request.id)"
+            request.stored = .open
+            request.declinedBy.removeAll { $0 == request.taker }
+            request.taker = nil
+            request.overrideID = nil
+        case .open, .unspecified, .UNRECOGNIZED:
+            throw WireError(.invalidArgument, "invalid input: action: say open, take, decline, cancel or back_out")
+        }
+        request.changed = now
+        after.requests[index] = request
+        return Planned(before: schedule, after: after, created: [request.id] + (request.overrideID.map { [$0] } ?? []),
+                       auditReason: reason(actor: actor, person: person, what, ""))
+    }
+
+    /// Why a request that is not open cannot be taken or declined.
+    private static func closedSentence(_ request: CoverRequest, _ state: CoverRequest.State, _ name: (String) -> String) -> String {
+        switch state {
+        case .taken: "request \(request.id) is already taken by \(name(request.taker ?? ""))"
+        case .cancelled: "request \(request.id) was cancelled"
+        case .expired: "request \(request.id) has expired: its stretch has already started"
+        case .open: "request \(request.id) is open"
+        }
+    }
+
+    /// "Grace Hopper asks for cover (req_x): dentist", with "for NAME, by an admin" when an
+    /// admin acted for someone.
+    private static func reason(actor: Actor, person: Employee, _ what: String, _ words: String) -> String {
+        let who = actor.employeeID == person.id ? person.fullName : "\(person.fullName) (by \(actor.name.isEmpty ? "an admin" : actor.name), for them)"
+        return "\(who) \(what)" + (words.isEmpty ? "" : ": \(words)")
+    }
+}
