@@ -278,4 +278,116 @@ struct MultiNodeTests {
             }
         }
     }
+
+    /// Issue #34: two people take one cover request at the same instant through two nodes.
+    /// Exactly one gets it, every time; the other is told who has it; the override is the
+    /// winner's on both nodes.
+    @Test func twoPeopleTakingOneCoverRequestOnTwoNodesAtOnceGiveOneTaker() async throws {
+        try await Self.withNodes(2) { nodes, address in
+            let store = "postgres://\(address.user)@\(address.host):\(address.port)/\(address.database)"
+            let admin = try await Self.admin(nodes[0], token: nodes[0].adminToken)
+            try await withCleanup(admin, cleanUp: { await $0.close() }) { admin in
+                let tenant = admin.welcome.tenant.id
+                for (first, last) in [("Ada", "Lovelace"), ("Alan", "Turing"), ("Grace", "Hopper")] {
+                    _ = try await admin.addEmployee(first, last)
+                }
+                // Grace is on duty around the clock; Ada and Alan take part too.
+                _ = try await admin.admin(.editSchedule(.with { $0.upsertSchedule = .with { $0.name = "Platform primary"; $0.zone = "UTC" } }))
+                _ = try await admin.admin(.editSchedule(.with {
+                    $0.schedule = "Platform primary"
+                    $0.upsertRotation = .with {
+                        $0.rotation = .with {
+                            $0.cadence = .with { $0.unit = .weeks; $0.count = 1 }
+                            $0.handoff = "2026-01-05T09:00"
+                            $0.slots = [.with { $0.employeeIds = ["Grace Hopper"] }]
+                        }
+                    }
+                }))
+                _ = try await admin.admin(.editSchedule(.with {
+                    $0.schedule = "Platform primary"
+                    $0.upsertRotation = .with {
+                        $0.rotation = .with {
+                            $0.cadence = .with { $0.unit = .weeks; $0.count = 1 }
+                            $0.handoff = "2026-01-05T09:00"
+                            $0.endMs = 1_767_600_000_000  // 2026-01-05: never on duty since, named all the same
+                            $0.slots = [.with { $0.employeeIds = ["Ada Lovelace"] }, .with { $0.employeeIds = ["Alan Turing"] }]
+                        }
+                        $0.level = 1
+                    }
+                }))
+                let cli = CLI(port: nodes[0].port)
+                defer { TestScratch.remove(cli.home) }
+                var tokens: [String] = []
+                for person in ["Ada Lovelace", "Alan Turing"] {
+                    let created = try await cli.server(["token", "create", "--tenant", tenant, "--role", "reader", "--employee", person, "--store", store])
+                    try #require(created.status == 0, "\(created.stderr)")
+                    tokens.append(created.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+                }
+                var people: [RosterConnection] = []
+                for (token, node) in zip(tokens, nodes) {
+                    var connected: RosterConnection?
+                    _ = await eventually(10) {
+                        connected = try? await RosterConnection.connect(host: "127.0.0.1", port: node.port, hello: .with { $0.token = token })
+                        return connected != nil
+                    }
+                    people.append(try #require(connected, "node \(node.port) knows the token"))
+                }
+                try await withCleanup(people, cleanUp: { for person in $0 { await person.close() } }) { people in
+                    let day: Int64 = 86_400_000
+                    let base = (Int64(Date().timeIntervalSince1970 * 1000) / day + 2) * day
+                    for round in 0..<5 {
+                        let opened = try await admin.admin(.editSchedule(.with {
+                            $0.schedule = "Platform primary"
+                            $0.coverRequest = .with {
+                                $0.action = .open
+                                $0.person = "Grace Hopper"
+                                $0.startMs = base + Int64(round) * day
+                                $0.endMs = base + Int64(round) * day + 3_600_000
+                            }
+                        }))
+                        let id = try #require(opened.ids.dropFirst().first)
+                        // Each node must know the request before the race starts.
+                        for person in people {
+                            let known = await eventually(10) {
+                                guard case .schedules(let answer)? = try? await person.request(.listSchedules(.init())) else { return false }
+                                return answer.schedules.contains { $0.requests.contains { $0.id == id } }
+                            }
+                            try #require(known)
+                        }
+                        @Sendable func take(_ person: RosterConnection) async -> Roster_V1_Error? {
+                            do {
+                                _ = try await person.admin(.editSchedule(.with { $0.coverRequest = .with { $0.action = .take; $0.requestID = id } }))
+                                return nil
+                            } catch RosterClientError.server(let error) {
+                                return error
+                            } catch {
+                                return Roster_V1_Error.with { $0.message = "\(error)" }
+                            }
+                        }
+                        async let byAda = take(people[0])
+                        async let byAlan = take(people[1])
+                        let (ada, alan) = await (byAda, byAlan)
+                        #expect((ada == nil) != (alan == nil), "round \(round): exactly one taker (\(String(describing: ada)), \(String(describing: alan)))")
+                        let winner = ada == nil ? "Ada Lovelace" : "Alan Turing"
+                        let refusal = ada ?? alan
+                        #expect(refusal?.code == .failedPrecondition && refusal?.message.contains("already taken by \(winner)") == true,
+                                "round \(round): \(refusal?.message ?? "")")
+                        // Both nodes agree on who covers.
+                        for person in people {
+                            let agreed = await eventually(10) {
+                                guard case .finalSchedule(let answer)? = try? await person.request(.getFinalSchedule(.with {
+                                    $0.schedule = "Platform primary"
+                                    $0.fromMs = base + Int64(round) * day
+                                    $0.toMs = base + Int64(round) * day + 1_000
+                                })) else { return false }
+                                return answer.shifts.map(\.overrideSource) == ["request:\(id)"]
+                                    && answer.shifts.map { $0.employee.firstName + " " + $0.employee.lastName } == [winner]
+                            }
+                            #expect(agreed, "round \(round): node agrees \(winner) covers")
+                        }
+                    }
+                }
+            }
+        }
+    }
 }
