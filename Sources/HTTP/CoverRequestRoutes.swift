@@ -45,7 +45,7 @@ extension HTTPAPI {
     }
 
     /// The steps a POST may name, by their path segment.
-    static let coverSteps: [String: Roster_V1_CoverRequestEdit.Action] = [
+    package static let coverSteps: [String: Roster_V1_CoverRequestEdit.Action] = [
         "take": .take, "decline": .decline, "cancel": .cancel, "back-out": .backOut,
     ]
 

@@ -95,6 +95,7 @@ enum SchedulePage {
             timeline(&html, lanes: lanes, window: window, label: label, now: now)
             table(&html, lane: lanes[0], label: label)
         }
+        CoverRequestsSection.render(&html, schedule: schedule, state: state, now: now, label: label, base: base, viewer: viewer)
         html.raw("<footer>")
         html.text("As of \(TimeText.iso8601(now)), revision \(view.revision).")
         html.raw("</footer></main>")

@@ -54,6 +54,8 @@ package struct WebApp: HTTPPages {
             return await ScheduleEditPage.show(request, schedule: parts[1], app: self, side: side)
         case ("POST", "schedules", 3) where parts[2] == "edit":
             return await ScheduleEditPage.submit(request, schedule: parts[1], app: self, side: side)
+        case ("POST", "schedules", 3) where parts[2] == "requests":
+            return await CoverRequestsSection.submit(request, schedule: parts[1], app: self, side: side)
         case ("GET", "schedules", 3) where parts[2] == "changes":
             return await ChangesPage.show(request, schedule: parts[1], app: self, side: side)
         case ("GET", "sign-in", 1):

@@ -28,6 +28,7 @@ enum WebAssets {
         form.search { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem; margin: 0.5rem 0 1rem; }
         input, select, button { font: inherit; color: var(--fg); background: var(--bg); border: 1px solid var(--muted); border-radius: 4px; padding: 0.25rem 0.5rem; }
         input:focus-visible, select:focus-visible, button:focus-visible { outline: 3px solid var(--accent); outline-offset: 1px; }
+        form.inline { display: inline; margin-right: 0.3rem; }
         .group h2 { font-size: 1.1rem; margin: 1rem 0 0.25rem; }
         nav { display: flex; flex-wrap: wrap; justify-content: space-between; align-items: baseline; gap: 0.5rem; }
         .account { display: flex; gap: 0.5rem; align-items: baseline; margin: 0; }

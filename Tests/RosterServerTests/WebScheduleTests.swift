@@ -196,6 +196,50 @@ import Testing
         }
     }
 
+    @Test func aCoverRequestIsTakenWithItsButtonOnTheSchedulePage() async throws {
+        try await HTTPTests.withHTTPServer(now: TimeText.parseISO8601("2026-11-26T12:00:00Z")!) { harness, base in
+            let team = try await ScheduleServerTests.team(harness)
+            // An admin asks for cover of Ada's week for her; Grace signs in with her own token.
+            let opened = try await team.admin.admin(.editSchedule(.with {
+                $0.schedule = "Platform primary"
+                $0.coverRequest = .with {
+                    $0.action = .open
+                    $0.person = "Ada Lovelace"
+                    $0.startMs = TimeText.parseISO8601("2026-11-30T08:00:00Z")!
+                    $0.endMs = TimeText.parseISO8601("2026-12-07T08:00:00Z")!
+                    $0.note = "holiday"
+                }
+            }))
+            let id = try #require(opened.ids.dropFirst().first)
+            let administration = try await StoreAdministration.open(dataDirectory: harness.dataDirectory)
+            let grace = try await administration.createToken(tenant: "demo", role: .reader, expiresIn: nil, employee: "Grace Hopper")
+            await administration.close()
+            try await Self.withBrowser(base) { browser in
+                #expect(await eventually(10) { (try? await browser.signIn(grace.text).status) == 303 })
+                let page = try await browser.get("/schedules/Platform%20primary")
+                #expect(page.body.contains("Cover requests") && page.body.contains("holiday") && page.body.contains("<tr id=\"\(id)\""))
+                #expect(page.body.contains("<button type=\"submit\">Take</button>"), "Grace is offered the request")
+                let csrf = try browser.csrf(page)
+                #expect(try await browser.post("/schedules/Platform%20primary/requests",
+                                               [("csrf", "forged"), ("request", id), ("step", "take")]).status == 403)
+                let taken = try await browser.post("/schedules/Platform%20primary/requests",
+                                                   [("csrf", csrf), ("request", id), ("step", "take")])
+                #expect(taken.status == 303, "\(taken.body)")
+                let after = try await browser.get("/schedules/Platform%20primary")
+                #expect(after.body.contains("taken by Grace Hopper") && after.body.contains("Back out</button>"))
+                #expect(!after.body.contains("<button type=\"submit\">Take</button>"))
+                let shifts = try await ScheduleServerTests.final(team.admin, "Platform primary", from: "2026-12-01T00:00:00Z",
+                                                                 to: "2026-12-01T00:00:01Z")
+                #expect(shifts.map(\.employeeID) == [team.grace] && shifts.first?.overrideSource == "request:\(id)")
+                // Taking it again is refused with the reason, on a page.
+                let again = try await browser.post("/schedules/Platform%20primary/requests",
+                                                   [("csrf", csrf), ("request", id), ("step", "take")])
+                #expect(again.status == 400 && again.body.contains("already taken by Grace Hopper"), "\(again.status)")
+            }
+            await team.admin.close()
+        }
+    }
+
     @Test func adminsAddARotationAndSwapDutyFromThePage() async throws {
         try await HTTPTests.withHTTPServer(now: TimeText.parseISO8601("2026-11-26T12:00:00Z")!) { harness, base in
             let team = try await ScheduleServerTests.team(harness)

@@ -1,0 +1,97 @@
+import Foundation
+import RosterDomain
+import RosterHTTP
+import RosterProtocol
+import RosterServerCore
+
+/// A schedule's cover requests on its page (docs/WEB.md, "Cover requests"): the open ones and
+/// those closed in the last days, each with the buttons its viewer may press — Take or Decline
+/// for the people it is offered to, Cancel for whoever asked, Back out for whoever took it. A
+/// button posts `/schedules/NAME/requests` and performs the protocol's own CoverRequestEdit.
+enum CoverRequestsSection {
+    static func render(_ html: inout HTML, schedule: ScheduleDefinition, state: RosterState, now: UnixMillis,
+                       label: ZoneLabel, base: String, viewer: Viewer) {
+        let shown = schedule.requests.filter { $0.state(at: now) == .open || $0.changed > now - 7 * 86_400_000 }
+            .sorted { ($0.start, $0.id) < ($1.start, $1.id) }
+        html.raw("<section class=\"requests\" aria-labelledby=\"requests\"><h2 id=\"requests\">Cover requests</h2>")
+        guard !shown.isEmpty else {
+            html.element("p", class: "empty", "No open cover requests.")
+            html.raw("</section>")
+            return
+        }
+        let name = { (id: String) in state.employees[id]?.fullName ?? id }
+        html.raw("<table><thead><tr><th>Who asks</th><th>From</th><th>To</th><th>For</th><th>State</th><th>Note</th><th></th></tr></thead><tbody>")
+        for request in shown {
+            let current = request.state(at: now)
+            html.raw("<tr")
+            html.attribute("id", request.id)
+            html.raw("><td>")
+            html.text(name(request.requester))
+            html.raw("</td><td>")
+            html.text(label.label(request.start))
+            html.raw("</td><td>")
+            html.text(label.label(request.end))
+            html.raw("</td><td>")
+            html.text(request.addressedTo.isEmpty ? "everyone" : request.addressedTo.map(name).joined(separator: ", "))
+            html.raw("</td><td>")
+            html.text(current == .taken ? "taken by \(name(request.taker ?? ""))" : current.rawValue)
+            html.raw("</td><td>")
+            html.text(request.note)
+            html.raw("</td><td>")
+            if let session = viewer.session {
+                for step in steps(for: request, at: now, schedule: schedule, viewer: viewer) {
+                    html.raw("<form class=\"inline\" method=\"post\"")
+                    html.attribute("action", base + "/requests")
+                    html.raw(">")
+                    WebPage.csrf(&html, session)
+                    FormParts.hidden(&html, "request", request.id)
+                    FormParts.hidden(&html, "step", step.value)
+                    html.raw("<button type=\"submit\">")
+                    html.text(step.title)
+                    html.raw("</button></form>")
+                }
+            }
+            html.raw("</td></tr>")
+        }
+        html.raw("</tbody></table></section>")
+    }
+
+    /// The buttons a viewer's person may press (the server checks again when pressed).
+    static func steps(for request: CoverRequest, at now: UnixMillis, schedule: ScheduleDefinition,
+                      viewer: Viewer) -> [(value: String, title: String)] {
+        guard let me = viewer.employeeID, !schedule.selfServiceOff else { return [] }
+        let current = request.state(at: now), ahead = now < request.start
+        var steps: [(String, String)] = []
+        if current == .open, request.isOffered(to: me, in: schedule) || request.addressedTo.isEmpty && schedule.readersMayVolunteer {
+            steps.append(("take", "Take"))
+            if !request.declinedBy.contains(me) { steps.append(("decline", "Decline")) }
+        }
+        if request.requester == me, current == .open || current == .taken && ahead { steps.append(("cancel", "Cancel")) }
+        if current == .taken, request.taker == me, ahead { steps.append(("back-out", "Back out")) }
+        return steps
+    }
+
+    /// `POST /schedules/NAME/requests`: one step, then back to the schedule's page.
+    static func submit(_ request: HTTPAPI.Request, schedule name: String, app: WebApp, side: HTTPSide) async -> HTTPAPI.Reply {
+        let posted: (viewer: Viewer, tenant: TenantRuntime, core: ServerCore, schedule: ScheduleDefinition)
+        switch WebForms.poster(request, schedule: name, app: app, side: side) {
+        case .success(let found): posted = found
+        case .failure(let refusal): return refusal.reply
+        }
+        let form = request.form
+        guard let id = form["request"], let step = form["step"], let action = HTTPAPI.coverSteps[step] else {
+            return WebApp.html(400, WebPage.message(title: "Not a step", "Say which request and which step: take, decline, cancel or back out."))
+        }
+        let edit = Roster_V1_EditScheduleRequest.with {
+            $0.schedule = posted.schedule.id
+            $0.coverRequest = .with { $0.action = action; $0.requestID = id }
+        }
+        switch await FormParts.perform(edit, viewer: posted.viewer, tenant: posted.tenant, core: posted.core, request: request) {
+        case .success:
+            return WebApp.seeOther("/schedules/" + WebPage.pathComponent(posted.schedule.name) + "#" + id)
+        case .failure(let error):
+            return WebApp.html(FormParts.status(of: error), WebPage.message(title: "Not done", error.body.message,
+                                                                             link: ("/schedules/" + WebPage.pathComponent(posted.schedule.name), "Back to the schedule")))
+        }
+    }
+}
