@@ -131,6 +131,7 @@ public struct WatchScreen {
         if model.roster != nil {
             top.append("")
             top += onDutyLines(now: now)
+            top += coverRequestLines(now: now)
         }
         top.append("")
         let bottom = ["", status()]
@@ -161,6 +162,24 @@ public struct WatchScreen {
                 lines.append("  Next: \(Display.incoming(status)) at \(display.clock(until, now: now)) (in \(Display.duration(millis: until - now)))")
             }
         }
+        return lines
+    }
+
+    /// Open cover requests, soonest first (at most five): who asks, for which stretch, whom.
+    private func coverRequestLines(now: UnixMillis) -> [String] {
+        guard let state = model.roster?.state else { return [] }
+        let open = state.sortedSchedules.flatMap { schedule in
+            schedule.requests.filter { $0.state(at: now) == .open }.map { (schedule, $0) }
+        }.sorted { $0.1.start < $1.1.start }
+        guard !open.isEmpty else { return [] }
+        let name = { (id: String) in state.employees[id]?.fullName ?? id }
+        var lines = ["", "OPEN COVER REQUESTS (roster-client request take ID)"]
+        for (schedule, request) in open.prefix(5) {
+            let whom = request.addressedTo.isEmpty ? "anyone" : request.addressedTo.map(name).joined(separator: ", ")
+            lines.append("  \(request.id)  \(name(request.requester)) on \(schedule.name): \(display.dateTime(request.start)) – "
+                         + "\(display.dateTime(request.end)), for \(whom)\(request.note.isEmpty ? "" : " — \(request.note)")")
+        }
+        if open.count > 5 { lines.append("  … and \(open.count - 5) more: roster-client requests --state open") }
         return lines
     }
 

@@ -46,6 +46,25 @@ import Testing
         #expect(lines.count <= 30 && lines.allSatisfy { $0.count <= 100 })
     }
 
+    @Test func openCoverRequestsAreListedAndClosedOnesAreNot() async throws {
+        var state = roster.state
+        var schedule = ScheduleDefinition(id: "p", name: "Platform", zone: "UTC")
+        schedule.requests = [
+            CoverRequest(id: "req_open", requester: "a", start: now + 3_600_000, end: now + 7_200_000, addressedTo: ["b"], note: "dentist",
+                         opened: now - 60_000),
+            CoverRequest(id: "req_gone", requester: "a", start: now + 3_600_000, end: now + 7_200_000, stored: .cancelled, opened: now - 60_000),
+            CoverRequest(id: "req_late", requester: "b", start: now - 60_000, end: now + 60_000, opened: now - 120_000),
+        ]
+        state.apply(.scheduleUpserted(schedule))
+        let model = model()
+        await model.receive(.synced(CachedRoster(state: state, epoch: 1, revision: 8, syncedAt: Date(timeIntervalSince1970: Double(now) / 1000))))
+        let lines = WatchScreen(model: model, server: "h:1", display: Display(utc: true)).lines(now: now, width: 120, height: 40)
+        let heading = try #require(lines.firstIndex(of: "OPEN COVER REQUESTS (roster-client request take ID)"))
+        #expect(lines[heading + 1].hasPrefix("  req_open  Ada Lovelace on Platform:") && lines[heading + 1].hasSuffix("for Alan Turing — dentist"),
+                "\(lines[heading + 1])")
+        #expect(!lines.contains { $0.contains("req_gone") || $0.contains("req_late") }, "cancelled and expired requests are not open")
+    }
+
     @Test func slashSearchesGTogglesGroupingAndEnterShowsTheDetail() async {
         let contacts = VCardDirectory(parsing: "BEGIN:VCARD\nN:Descartes;Rene\nTEL:+33 1\nEND:VCARD\n")
         let model = model(contacts: contacts)
