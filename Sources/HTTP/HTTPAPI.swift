@@ -358,6 +358,8 @@ enum OnCallJSON {
 
     struct Shift: Encodable {
         var id, scheduleId, schedule, employeeId, employee, start, end, source, sourceId: String
+        /// A self-service override's source ("request:ID", "take:EMPLOYEE_ID"); absent otherwise.
+        var overrideSource: String?
 
         init(_ wire: Roster_V1_ResolvedShift, scheduleName: String) {
             id = wire.id
@@ -374,6 +376,7 @@ enum OnCallJSON {
             default: source = "unknown"
             }
             sourceId = wire.sourceID
+            overrideSource = wire.overrideSource.isEmpty ? nil : wire.overrideSource
         }
     }
 

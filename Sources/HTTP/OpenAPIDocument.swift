@@ -111,7 +111,8 @@ enum OpenAPIDocument {
               "start": { "type": "string", "format": "date-time" },
               "end": { "type": "string", "format": "date-time" },
               "source": { "type": "string", "enum": ["rotation", "shift", "override", "unknown"] },
-              "sourceId": { "type": "string" }
+              "sourceId": { "type": "string" },
+              "overrideSource": { "type": "string", "description": "A self-service override's source: request:ID or take:EMPLOYEE_ID." }
             }
           },
           "Shifts": {

@@ -109,6 +109,8 @@ struct ScheduleAdmin: AsyncParsableCommand {
         @Option(help: "What it is for.") var description = ""
         @Flag(help: "Let readers whose token names them add overrides that put themselves on duty.")
         var readersMayVolunteer = false
+        @Flag(help: "Switch self-service off: people may not take duty or use cover requests here (admins still act for them).")
+        var noSelfService = false
 
         func validate() throws {
             guard TimeZone(identifier: zone) != nil else {
@@ -124,6 +126,7 @@ struct ScheduleAdmin: AsyncParsableCommand {
                     $0.team = team
                     $0.description_p = description
                     $0.readersMayVolunteer = readersMayVolunteer
+                    $0.selfServiceOff = noSelfService
                 }
             }, done: "Added schedule \(name)")
         }
@@ -132,7 +135,7 @@ struct ScheduleAdmin: AsyncParsableCommand {
     struct Edit: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "edit",
-            abstract: "Change a schedule's name, zone, team or description.")
+            abstract: "Change a schedule's name, zone, team, description or who may change their own duty.")
         @OptionGroup var options: EditOptions
         @Argument(help: "The schedule's name or id.") var schedule: String
         @Option(help: "New name.") var name: String?
@@ -141,6 +144,8 @@ struct ScheduleAdmin: AsyncParsableCommand {
         @Option(help: "New description.") var description: String?
         @Option(help: "Let readers whose token names them put themselves on duty: true or false.")
         var readersMayVolunteer: Bool?
+        @Option(help: "Self-service (take, cover requests) for the people on it: true (the default) or false.")
+        var selfService: Bool?
 
         func run() async throws {
             let runner = try options.connection.runner()
@@ -155,6 +160,7 @@ struct ScheduleAdmin: AsyncParsableCommand {
                     $0.team = team ?? current.team
                     $0.description_p = description ?? current.description
                     $0.readersMayVolunteer = readersMayVolunteer ?? current.readersMayVolunteer
+                    $0.selfServiceOff = selfService.map { !$0 } ?? current.selfServiceOff
                 }
             }, done: "Changed schedule \(name ?? current.name)")
         }

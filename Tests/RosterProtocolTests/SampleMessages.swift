@@ -201,4 +201,44 @@ enum SampleMessages {
             }
         })),
     ]
+
+    /// Further vectors for one type, named `<code>-<Type>-<what>.json`: self-service (docs/PROTOCOL.md,
+    /// "Self-service and cover requests").
+    static let more: [(String, UInt32, RosterMessage)] = [
+        ("take-duty", 30, .editSchedule(.with {
+            $0.schedule = "Platform primary"
+            $0.takeDuty = .with { $0.startMs = 1_764_633_600_000; $0.endMs = 1_764_662_400_000; $0.reason = "swap lunch" }
+        })),
+        ("cover-open", 31, .editSchedule(.with {
+            $0.schedule = "Platform primary"
+            $0.coverRequest = .with {
+                $0.action = .open; $0.startMs = 1_765_180_800_000; $0.endMs = 1_765_785_600_000
+                $0.addressedTo = ["Alan Turing", "Grace Hopper"]; $0.note = "dentist"
+            }
+        })),
+        ("cover-take", 32, .editSchedule(.with { $0.coverRequest = .with { $0.action = .take; $0.requestID = "req_7kq2m9x4v8bc" } })),
+        ("cover-cancel-for", 33, .editSchedule(.with {
+            $0.coverRequest = .with { $0.action = .cancel; $0.requestID = "req_7kq2m9x4v8bc"; $0.person = "Ada Lovelace" }
+        })),
+        ("cover-requests", 34, .schedules(.with {
+            $0.epoch = 7; $0.revision = 45
+            $0.schedules = [.with {
+                $0.id = "sch-platform"; $0.name = "Platform primary"; $0.zone = "Europe/Berlin"
+                $0.overrides = [.with {
+                    $0.id = "ovr_3n5p7r9t2v4x"; $0.kind = .replace; $0.employeeID = "e-alan"; $0.replacedEmployeeID = "e-ada"
+                    $0.startMs = 1_765_180_800_000; $0.endMs = 1_765_785_600_000; $0.author = "1a2b3c4d5e6f"; $0.reason = "dentist"
+                    $0.source = "request:req_7kq2m9x4v8bc"
+                }]
+                $0.requests = [.with {
+                    $0.id = "req_7kq2m9x4v8bc"; $0.requester = "e-ada"; $0.startMs = 1_765_180_800_000; $0.endMs = 1_765_785_600_000
+                    $0.addressedTo = ["e-alan", "e-grace"]; $0.note = "dentist"; $0.state = .taken; $0.taker = "e-alan"
+                    $0.overrideID = "ovr_3n5p7r9t2v4x"; $0.declinedBy = ["e-grace"]; $0.openedMs = 1_764_633_600_000
+                    $0.changedMs = 1_764_640_800_000; $0.author = "9f8e7d6c5b4a"
+                }]
+            }]
+        })),
+        ("already-taken", 32, .error(.with {
+            $0.code = .failedPrecondition; $0.requestID = 32; $0.message = "request req_7kq2m9x4v8bc is already taken by Alan Turing"
+        })),
+    ]
 }

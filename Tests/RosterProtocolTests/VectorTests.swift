@@ -35,7 +35,16 @@ import Testing
 
     @Test(arguments: SampleMessages.all.map { $0 })
     func vectorMatchesBothWays(requestID: UInt32, message: RosterMessage) throws {
-        let url = Self.directory.appendingPathComponent(Self.fileName(message))
+        try Self.check(Self.directory.appendingPathComponent(Self.fileName(message)), requestID: requestID, message: message)
+    }
+
+    @Test(arguments: SampleMessages.more.map { $0 })
+    func furtherVectorMatchesBothWays(name: String, requestID: UInt32, message: RosterMessage) throws {
+        let file = Self.fileName(message).replacingOccurrences(of: ".json", with: "-\(name).json")
+        try Self.check(Self.directory.appendingPathComponent(file), requestID: requestID, message: message)
+    }
+
+    static func check(_ url: URL, requestID: UInt32, message: RosterMessage) throws {
         let encoded = message.frame(requestID: requestID).encoded()
         if ProcessInfo.processInfo.environment["ROSTER_WRITE_VECTORS"] == "1" {
             let body = try JSONSerialization.jsonObject(with: Data(message.body.jsonString().utf8))
