@@ -273,6 +273,13 @@ public enum WatchEvents {
         var employee: JSONShapes.Person?
         var shift: JSONShapes.ShiftEntry?
         var motd: String?
+        /// scheduleUpserted: its cover requests that are open or taken and not yet over, each in
+        /// the state it is in now, so that a script sees a request open, taken or go.
+        var requests: [RequestEntry]?
+    }
+    struct RequestEntry: Encodable {
+        var id, state, requesterId, start, end: String
+        var takerId: String?
     }
     struct RosterEvent: Encodable {
         var event = "rosterChanged"
@@ -331,7 +338,12 @@ public enum WatchEvents {
         case .motdSet(let motd):
             return ChangeEntry(kind: "motdSet", motd: motd)
         case .scheduleUpserted(let schedule):
-            return ChangeEntry(kind: "scheduleUpserted", id: schedule.id)
+            let now = UnixMillis.now
+            let live = schedule.requests.filter { [.open, .taken].contains($0.state(at: now)) && $0.end > now }
+            return ChangeEntry(kind: "scheduleUpserted", id: schedule.id, requests: live.isEmpty ? nil : live.map {
+                RequestEntry(id: $0.id, state: $0.state(at: now).rawValue, requesterId: $0.requester,
+                             start: TimeText.iso8601($0.start), end: TimeText.iso8601($0.end), takerId: $0.taker)
+            })
         case .scheduleDeleted(let id):
             return ChangeEntry(kind: "scheduleDeleted", id: id)
         }

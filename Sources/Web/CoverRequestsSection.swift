@@ -10,10 +10,15 @@ import RosterServerCore
 /// button posts `/schedules/NAME/requests` and performs the protocol's own CoverRequestEdit.
 enum CoverRequestsSection {
     static func render(_ html: inout HTML, schedule: ScheduleDefinition, state: RosterState, now: UnixMillis,
-                       label: ZoneLabel, base: String, viewer: Viewer) {
+                       label: ZoneLabel, base: String, viewer: Viewer, heading: String = "Cover requests",
+                       only: ((CoverRequest) -> Bool)? = nil) {
         let shown = schedule.requests.filter { $0.state(at: now) == .open || $0.changed > now - 7 * 86_400_000 }
+            .filter { only?($0) ?? true }
             .sorted { ($0.start, $0.id) < ($1.start, $1.id) }
-        html.raw("<section class=\"requests\" aria-labelledby=\"requests\"><h2 id=\"requests\">Cover requests</h2>")
+        guard !shown.isEmpty || only == nil else { return }
+        html.raw("<section class=\"requests\"><h2>")
+        html.text(heading)
+        html.raw("</h2>")
         guard !shown.isEmpty else {
             html.element("p", class: "empty", "No open cover requests.")
             html.raw("</section>")
@@ -54,6 +59,19 @@ enum CoverRequestsSection {
             html.raw("</td></tr>")
         }
         html.raw("</tbody></table></section>")
+    }
+
+    /// `/me`: per schedule, the requests offered to the viewer's person and their own, with
+    /// the same buttons.
+    static func renderMine(_ html: inout HTML, state: RosterState, now: UnixMillis, viewer: Viewer) {
+        guard let me = viewer.employeeID else { return }
+        for schedule in state.sortedSchedules where !schedule.requests.isEmpty {
+            CoverRequestsSection.render(&html, schedule: schedule, state: state, now: now, label: ZoneLabel(zone: schedule.zone),
+                                        base: "/schedules/" + WebPage.pathComponent(schedule.name), viewer: viewer,
+                                        heading: "Cover requests on \(schedule.name)") { request in
+                request.requester == me || request.taker == me || !steps(for: request, at: now, schedule: schedule, viewer: viewer).isEmpty
+            }
+        }
     }
 
     /// The buttons a viewer's person may press (the server checks again when pressed).

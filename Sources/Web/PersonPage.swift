@@ -49,6 +49,7 @@ enum PersonPage {
         nextOnDuty(&html, view: view, person: person, now: now)
         duty(&html, view: view, person: person, from: now, to: now + ahead, title: "Upcoming", now: now)
         duty(&html, view: view, person: person, from: now - behind, to: now, title: "Recent", now: now)
+        CoverRequestsSection.renderMine(&html, state: view.state, now: now, viewer: viewer)
         if let session = viewer.session {
             html.raw("<h2>Calendar</h2><form method=\"post\" action=\"/me/calendar\">")
             WebPage.csrf(&html, session)

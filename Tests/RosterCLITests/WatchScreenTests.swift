@@ -65,6 +65,23 @@ import Testing
         #expect(!lines.contains { $0.contains("req_gone") || $0.contains("req_late") }, "cancelled and expired requests are not open")
     }
 
+    @Test func watchJSONCarriesAScheduleOpenAndTakenRequests() throws {
+        let start = UnixMillis.now + 86_400_000
+        var schedule = ScheduleDefinition(id: "p", name: "Platform", zone: "UTC")
+        schedule.requests = [
+            CoverRequest(id: "req_a", requester: "a", start: start, end: start + 3_600_000, opened: start - 90_000_000),
+            CoverRequest(id: "req_b", requester: "a", start: start, end: start + 3_600_000, stored: .taken, taker: "b",
+                         opened: start - 90_000_000),
+            CoverRequest(id: "req_c", requester: "a", start: start, end: start + 3_600_000, stored: .cancelled, opened: start - 90_000_000),
+        ]
+        let line = WatchEvents.json(.rosterChanged(revision: 9, changes: [.scheduleUpserted(schedule)]))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let change = try #require((object["changes"] as? [[String: Any]])?.first)
+        let requests = try #require(change["requests"] as? [[String: Any]])
+        #expect(requests.map { $0["id"] as? String } == ["req_a", "req_b"])
+        #expect(requests.map { $0["state"] as? String } == ["open", "taken"] && requests[1]["takerId"] as? String == "b")
+    }
+
     @Test func slashSearchesGTogglesGroupingAndEnterShowsTheDetail() async {
         let contacts = VCardDirectory(parsing: "BEGIN:VCARD\nN:Descartes;Rene\nTEL:+33 1\nEND:VCARD\n")
         let model = model(contacts: contacts)

@@ -228,6 +228,9 @@ import Testing
                 let after = try await browser.get("/schedules/Platform%20primary")
                 #expect(after.body.contains("taken by Grace Hopper") && after.body.contains("Back out</button>"))
                 #expect(!after.body.contains("<button type=\"submit\">Take</button>"))
+                let mine = try await browser.get("/me")
+                #expect(mine.body.contains("Cover requests on Platform primary") && mine.body.contains("Back out</button>"),
+                        "Grace's own page lists the request she took")
                 let shifts = try await ScheduleServerTests.final(team.admin, "Platform primary", from: "2026-12-01T00:00:00Z",
                                                                  to: "2026-12-01T00:00:01Z")
                 #expect(shifts.map(\.employeeID) == [team.grace] && shifts.first?.overrideSource == "request:\(id)")
