@@ -201,8 +201,11 @@ enum SelfService {
                 throw WireError(.permissionDenied, "the stretch is not \(person.fullName)'s: they are not on duty on \"\(schedule.name)\" "
                                 + "throughout it (`roster-client oncall --schedule` shows who is)")
             }
+            guard edit.addressedTo.count <= 100 else {
+                throw WireError(.invalidArgument, "invalid input: addressed_to: at most 100 people")
+            }
             var addressed: [String] = []
-            for reference in edit.addressedTo.prefix(100) where !reference.trimmingCharacters(in: .whitespaces).isEmpty {
+            for reference in edit.addressedTo where !reference.trimmingCharacters(in: .whitespaces).isEmpty {
                 guard let found = state.employee(idOrName: reference) else {
                     var error = WireError(.notFound, "employee \"\(reference)\" not found")
                     error.body.suggestions = state.suggestions(for: reference)
