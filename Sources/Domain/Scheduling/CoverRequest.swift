@@ -48,15 +48,30 @@ public struct CoverRequest: Sendable, Hashable, Codable {
     }
 
     /// Closed requests are kept this long after their stretch ends, then dropped from the
-    /// schedule with its next change.
+    /// schedule with its next self-service change.
     public static let keptAfterEnd: UnixMillis = 30 * 86_400_000
 
-    /// The most requests one schedule keeps (open and closed); opening one more is refused.
-    public static let maxPerSchedule = 200
+    /// The most open requests one schedule holds; opening one more is refused.
+    public static let maxOpen = 200
+    /// The most closed (and taken) requests one schedule keeps: past it the least recently
+    /// changed go first.
+    public static let maxKept = 200
+    /// What a stored schedule may hold.
+    public static var maxPerSchedule: Int { maxOpen + maxKept }
 
     /// Whether it is still kept at `now`.
     public func isKept(at now: UnixMillis) -> Bool {
         state(at: now) == .open || stored == .taken && end > now || end + Self.keptAfterEnd > now
+    }
+
+    /// `requests` without those no longer kept at `now`, and with at most `maxKept` that are
+    /// not open (the most recently changed), in their order.
+    public static func pruned(_ requests: [CoverRequest], at now: UnixMillis) -> [CoverRequest] {
+        let kept = requests.filter { $0.isKept(at: now) }
+        let closed = kept.filter { $0.state(at: now) != .open }
+        guard closed.count > maxKept else { return kept }
+        let dropped = Set(closed.sorted { ($0.changed, $0.id) > ($1.changed, $1.id) }.dropFirst(maxKept).map(\.id))
+        return kept.filter { !dropped.contains($0.id) }
     }
 }
 

@@ -947,7 +947,8 @@ public nonisolated struct Roster_V1_Schedule: Sendable {
   /// Self-service (take, cover requests) is off: only admins change who is on duty here.
   public var selfServiceOff: Bool = false
 
-  /// Cover requests, oldest first; closed ones are kept 30 days after their stretch ends.
+  /// Cover requests, oldest first: at most 200 open; closed ones are kept 30 days after their
+  /// stretch ends, at most 200 of them.
   public var requests: [Roster_V1_CoverRequest] = []
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()

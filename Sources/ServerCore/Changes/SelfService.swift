@@ -182,15 +182,15 @@ enum SelfService {
                               state: RosterState, now: UnixMillis, newID: (String) -> String) throws(WireError) -> Planned {
         var after = schedule
         // Closed requests past their keeping go with any change.
-        after.requests.removeAll { !$0.isKept(at: now) }
+        after.requests = CoverRequest.pruned(after.requests, at: now)
         let name = { (id: String) in state.employees[id]?.fullName ?? id }
         func refused(_ why: String) -> WireError { WireError(.failedPrecondition, why) }
 
         if edit.action == .open {
             try stretch(edit.startMs, edit.endMs)
             guard edit.startMs > now else { throw refused("that stretch has already started; ask for cover of what is still ahead") }
-            guard after.requests.count < CoverRequest.maxPerSchedule else {
-                throw WireError(.resourceExhausted, "schedule \"\(schedule.name)\" keeps at most \(CoverRequest.maxPerSchedule) cover requests")
+            guard after.requests.filter({ $0.state(at: now) == .open }).count < CoverRequest.maxOpen else {
+                throw WireError(.resourceExhausted, "schedule \"\(schedule.name)\" has \(CoverRequest.maxOpen) open cover requests, the most it holds")
             }
             guard edit.note.count <= TextLimits.maxLine, !ControlCharacters.contains(in: edit.note, allowingLineBreaks: true) else {
                 throw WireError(.invalidArgument, "invalid input: note: at most \(TextLimits.maxLine) characters, no control characters")
