@@ -9,7 +9,7 @@ struct RosterBenchCommand: AsyncParsableCommand {
         commandName: "roster-bench",
         abstract: "Measures roster-server: push fan-out against a floor, and query throughput.",
         discussion: "Build and run in release: swift run -c release roster-bench fanout --subscribers 10000",
-        subcommands: [Fanout.self, Query.self, TenantSize.self, BigTenant.self, Resolve.self, Schedules.self, Attack.self,
+        subcommands: [Fanout.self, Query.self, TenantSize.self, BigTenant.self, Resolve.self, Schedules.self, Attack.self, Cover.self,
                       WebPages.self, FloorServer.self])
 }
 
@@ -370,5 +370,23 @@ struct WebPages: AsyncParsableCommand {
         }
         print("  (timed as a browser asks: rendered and gzipped); a first visit also fetches \(result.assetBytes) bytes"
               + " of style sheet and script, gzipped (then cached)")
+    }
+}
+
+struct Cover: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cover",
+        abstract: "Cover requests: open, two takers racing, cancel; latency per step (p50/p99), server CPU per round, one taker each race.")
+    @Option(help: "Rounds of open, race, cancel.") var rounds = 300
+
+    func run() async throws {
+        let result = try await CoverRequestBenchmark(rounds: rounds, serverExecutable: siblingExecutable("roster-server")).run()
+        print("cover requests: \(rounds) rounds on one schedule (SQLite), each: an admin opens for Grace, Ada and Alan take at once, Grace cancels")
+        print("  open          \(result.open)")
+        print("  take (winner) \(result.take)")
+        print("  take (loser)  \(result.refusal)")
+        print("  cancel        \(result.cancel)")
+        print(String(format: "  races with exactly one taker: %d of %d; server CPU per round (3 commits, 1 refusal): %.2f ms",
+                     result.oneTaker, rounds, result.cpuMillisPerRound))
     }
 }
