@@ -3,42 +3,6 @@ import RosterClient
 import RosterDomain
 import RosterProtocol
 
-extension JSONShapes {
-    /// One entry of `requests --json`: the request as the server answers it now.
-    public struct CoverRequestEntry: Encodable, Sendable {
-        public var id: String
-        public var schedule: String
-        public var scheduleId: String
-        public var state: String
-        public var requester: String
-        public var requesterId: String
-        public var start: String
-        public var end: String
-        public var addressedTo: [String]
-        public var note: String
-        public var taker: String?
-        public var overrideId: String?
-        public var declinedBy: [String]
-
-        public init(_ request: CoverRequest, schedule: ScheduleDefinition, state: RosterState?, at instant: UnixMillis) {
-            let name = { (id: String) in state?.employees[id]?.fullName ?? id }
-            id = request.id
-            self.schedule = schedule.name
-            scheduleId = schedule.id
-            self.state = request.state(at: instant).rawValue
-            requester = name(request.requester)
-            requesterId = request.requester
-            start = TimeText.iso8601(request.start)
-            end = TimeText.iso8601(request.end)
-            addressedTo = request.addressedTo.map(name)
-            note = request.note
-            taker = request.taker.map(name)
-            overrideId = request.overrideID
-            declinedBy = request.declinedBy.map(name)
-        }
-    }
-}
-
 /// One step in a cover request's life, as `request take|decline|cancel|back-out` names it.
 public enum CoverRequestStep: String, CaseIterable, Sendable {
     case take, decline, cancel, backOut = "back-out"
@@ -151,7 +115,7 @@ extension CommandRunner {
         }.sorted { ($0.1.start, $0.1.id) < ($1.1.start, $1.1.id) }
         if json {
             for (definition, request) in rows {
-                Self.out(JSONShapes.line(JSONShapes.CoverRequestEntry(request, schedule: definition, state: state, at: now)))
+                Self.out(JSONShapes.line(CoverRequest.Summary(request, schedule: definition, state: state, at: now)))
             }
             return .success
         }

@@ -9,39 +9,10 @@ import RosterServerCore
 /// or an admin's `for`): docs/HTTP.md, "Cover requests". A step is the protocol's own
 /// EditSchedule, queued, checked and committed as if it came over the protocol.
 extension HTTPAPI {
-    struct CoverRequestJSON: Encodable {
-        var id: String
-        var schedule: String
-        var scheduleId: String
-        var state: String
-        var requester: String
-        var requesterId: String
-        var start: String
-        var end: String
-        var addressedTo: [String]
-        var note: String
-        var taker: String?
-        var takerId: String?
-        var overrideId: String?
-        var declinedBy: [String]
-
-        init(_ request: CoverRequest, schedule: ScheduleDefinition, state: RosterState, at instant: UnixMillis) {
-            let name = { (id: String) in state.employees[id]?.fullName ?? id }
-            (id, self.schedule, scheduleId) = (request.id, schedule.name, schedule.id)
-            self.state = request.state(at: instant).rawValue
-            (requester, requesterId) = (name(request.requester), request.requester)
-            (start, end) = (TimeText.iso8601(request.start), TimeText.iso8601(request.end))
-            addressedTo = request.addressedTo.map(name)
-            note = request.note
-            (taker, takerId, overrideId) = (request.taker.map(name), request.taker, request.overrideID)
-            declinedBy = request.declinedBy.map(name)
-        }
-    }
-
     struct CoverRequestsJSON: Encodable {
         var revision: UInt64
         var at: String
-        var requests: [CoverRequestJSON]
+        var requests: [CoverRequest.Summary]
     }
 
     /// The steps a POST may name, by their path segment.
@@ -66,7 +37,7 @@ extension HTTPAPI {
             schedule.requests.filter { wanted == nil || $0.state(at: now) == wanted }.map { (schedule, $0) }
         }.sorted { ($0.1.start, $0.1.id) < ($1.1.start, $1.1.id) }
         return Self.json(CoverRequestsJSON(revision: view.revision, at: TimeText.iso8601(now),
-                                           requests: found.map { CoverRequestJSON($1, schedule: $0, state: view.state, at: now) }))
+                                           requests: found.map { CoverRequest.Summary($1, schedule: $0, state: view.state, at: now) }))
     }
 
     /// `POST /v1/requests/ID/STEP[?for=PERSON]`.
@@ -106,8 +77,8 @@ extension HTTPAPI {
             guard let schedule = view.state.schedules[result.ids.first ?? ""], let found = schedule.request(id: id) else {
                 return Self.problem(500, "the request was changed but is not found")
             }
-            struct Done: Encodable { var revision: UInt64; var request: CoverRequestJSON }
-            return Self.json(Done(revision: result.revision, request: CoverRequestJSON(found, schedule: schedule, state: view.state, at: now)))
+            struct Done: Encodable { var revision: UInt64; var request: CoverRequest.Summary }
+            return Self.json(Done(revision: result.revision, request: CoverRequest.Summary(found, schedule: schedule, state: view.state, at: now)))
         case .success(let other): return Self.problem(500, "unexpected answer \(other.type)")
         case .failure(let error): return Self.problem(error)
         }

@@ -75,6 +75,39 @@ public struct CoverRequest: Sendable, Hashable, Codable {
     }
 }
 
+extension CoverRequest {
+    /// A request as people and programs read it, in the state it is in at an instant, with
+    /// names: the JSON of `GET /v1/requests` and of `roster-client requests --json`.
+    public struct Summary: Encodable, Sendable {
+        public var id: String
+        public var schedule: String
+        public var scheduleId: String
+        public var state: String
+        public var requester: String
+        public var requesterId: String
+        public var start: String
+        public var end: String
+        public var addressedTo: [String]
+        public var note: String
+        public var taker: String?
+        public var takerId: String?
+        public var overrideId: String?
+        public var declinedBy: [String]
+
+        public init(_ request: CoverRequest, schedule: ScheduleDefinition, state: RosterState?, at instant: UnixMillis) {
+            let name = { (id: String) in state?.employees[id]?.fullName ?? id }
+            (id, self.schedule, scheduleId) = (request.id, schedule.name, schedule.id)
+            self.state = request.state(at: instant).rawValue
+            (requester, requesterId) = (name(request.requester), request.requester)
+            (start, end) = (TimeText.iso8601(request.start), TimeText.iso8601(request.end))
+            addressedTo = request.addressedTo.map(name)
+            note = request.note
+            (taker, takerId, overrideId) = (request.taker.map(name), request.taker, request.overrideID)
+            declinedBy = request.declinedBy.map(name)
+        }
+    }
+}
+
 extension ScheduleOverride {
     /// The source of an override a person made for themselves with `take`.
     public static func takeSource(_ employeeID: String) -> String { "take:\(employeeID)" }
