@@ -30,8 +30,8 @@ extension CommandRunner {
     // MARK: Self-service
 
     /// `take`: the token's person (or, for an admin, `person`) becomes the one on duty.
-    public func take(schedule: String, from start: UnixMillis, to end: UnixMillis, person: String?, reason: String,
-                     preview: Bool) async -> ClientExitCode {
+    public func take(schedule: String, from start: UnixMillis, to end: UnixMillis, person: String?, undo: Bool = false,
+                     reason: String, preview: Bool) async -> ClientExitCode {
         await editSchedule(.with {
             $0.schedule = schedule
             $0.preview = preview
@@ -41,8 +41,9 @@ extension CommandRunner {
                 $0.startMs = start
                 $0.endMs = end
                 $0.reason = reason
+                $0.undo = undo
             }
-        }, done: "Took duty on \(schedule)")
+        }, done: undo ? "Undid the take on \(schedule)" : "Took duty on \(schedule)")
     }
 
     /// `request cover`: opens a request and prints its id (alone on the line, for scripts).

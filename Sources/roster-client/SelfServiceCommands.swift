@@ -14,24 +14,31 @@ struct TakeCommand: AsyncParsableCommand {
         discussion: """
             You become the one on duty on the schedule from --from (now, for a stretch under way) to --to: an \
             override that adds you, and one that takes each other person off duty there, with source \
-            take:YOUR-ID. Needs a token bound to a person who takes part in the schedule (roster-server token \
+            take:YOUR-ID. A mistaken take is undone with --undo (the past stays as it was). Needs a token bound to a person who takes part in the schedule (roster-server token \
             create --employee NAME), on a schedule where self-service is on; an admin names the person with --for.
             """)
     @OptionGroup var options: EditOptions
     @Option(help: "The schedule's name or id.") var schedule: String
-    @Option(parsing: .unconditional, help: "Stretch start (ISO 8601, now, tomorrow 09:00).") var from: String
-    @Option(parsing: .unconditional, help: "Stretch end (at most 90 days after the start).") var to: String
+    @Option(parsing: .unconditional, help: "Stretch start (ISO 8601, now, tomorrow 09:00); with --undo, default now.") var from: String?
+    @Option(parsing: .unconditional, help: "Stretch end (at most 90 days after the start); with --undo, default 90 days on.") var to: String?
     @Option(name: .customLong("for"), help: "Admins: the person who takes duty (id or full name).") var person: String?
+    @Flag(help: "Undo your takes in the stretch instead: one under way ends now, one ahead goes.") var undo = false
 
-    func validate() throws {
-        guard let start = try options.connection.time(from), let end = try options.connection.time(to), start < end else {
-            throw ValidationError("--from must be before --to (got \(from) and \(to))")
+    /// The stretch: both ends given, or with --undo from now for 90 days unless said.
+    func stretch() throws -> (start: UnixMillis, end: UnixMillis) {
+        guard undo || (from != nil && to != nil) else { throw ValidationError("give --from and --to") }
+        guard let start = try options.connection.time(from ?? "now"), let end = try options.connection.time(to ?? "+90d"),
+              start < end else {
+            throw ValidationError("--from must be before --to (got \(from ?? "now") and \(to ?? "+90d"))")
         }
+        return (start, end)
     }
 
+    func validate() throws { _ = try stretch() }
+
     func run() async throws {
-        try await options.connection.runner().take(schedule: schedule, from: try options.connection.time(from)!,
-                                                   to: try options.connection.time(to)!, person: person,
+        let (start, end) = try stretch()
+        try await options.connection.runner().take(schedule: schedule, from: start, to: end, person: person, undo: undo,
                                                    reason: options.reason, preview: options.preview).exit()
     }
 }

@@ -177,6 +177,20 @@ import Testing
             #expect(during.map(\.employeeID) == [people.team.grace] && during.first?.overrideSource == "take:\(people.team.grace)")
             #expect(try await Self.onDuty(people.team.admin, at: Self.now + 3 * Self.hour).map(\.employeeID) == [people.team.ada])
 
+            // Half an hour later Grace undoes it: Ada is back from now, the half hour stays Grace's.
+            let minute: Int64 = 60_000
+            harness.clock.advance(to: Self.now + 30 * minute)
+            let undo = RosterMessage.editSchedule(.with {
+                $0.schedule = "Platform primary"
+                $0.takeDuty = .with { $0.startMs = Self.now; $0.endMs = Self.now + 2 * Self.hour; $0.undo = true }
+            })
+            _ = try await people.grace.admin(undo)
+            #expect(try await Self.onDuty(people.team.admin, at: Self.now + Self.hour).map(\.employeeID) == [people.team.ada])
+            #expect(try await Self.onDuty(people.team.admin, at: Self.now + 10 * minute).map(\.employeeID) == [people.team.grace],
+                    "the past stays as it was")
+            #expect(try await ScheduleServerTests.refusal(people.grace, undo).code == .notFound, "nothing left to undo")
+            #expect(try await ScheduleServerTests.refusal(people.ada, undo).code == .notFound, "Ada undoes only her own takes")
+
             // Refusals say why.
             let notYours = try await ScheduleServerTests.refusal(people.ada, Self.cover(.open, from: Self.graceFrom, to: Self.graceTo))
             #expect(notYours.code == .permissionDenied && notYours.message.contains("not Ada Lovelace's"), "\(notYours.message)")

@@ -2340,6 +2340,10 @@ public nonisolated struct Roster_V1_TakeDuty: Sendable {
 
   public var reason: String = String()
 
+  /// Undo instead: the person's own takes (overrides with source "take:EMPLOYEE_ID") in
+  /// [start_ms, end_ms) go, from now on: one under way ends now, one ahead is removed.
+  public var undo: Bool = false
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -6163,7 +6167,7 @@ nonisolated extension Roster_V1_Swap: SwiftProtobuf.Message, SwiftProtobuf._Mess
 
 nonisolated extension Roster_V1_TakeDuty: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".TakeDuty"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}person\0\u{3}start_ms\0\u{3}end_ms\0\u{1}reason\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}person\0\u{3}start_ms\0\u{3}end_ms\0\u{1}reason\0\u{1}undo\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -6175,6 +6179,7 @@ nonisolated extension Roster_V1_TakeDuty: SwiftProtobuf.Message, SwiftProtobuf._
       case 2: try { try decoder.decodeSingularInt64Field(value: &self.startMs) }()
       case 3: try { try decoder.decodeSingularInt64Field(value: &self.endMs) }()
       case 4: try { try decoder.decodeSingularStringField(value: &self.reason) }()
+      case 5: try { try decoder.decodeSingularBoolField(value: &self.undo) }()
       default: break
       }
     }
@@ -6193,6 +6198,9 @@ nonisolated extension Roster_V1_TakeDuty: SwiftProtobuf.Message, SwiftProtobuf._
     if !self.reason.isEmpty {
       try visitor.visitSingularStringField(value: self.reason, fieldNumber: 4)
     }
+    if self.undo != false {
+      try visitor.visitSingularBoolField(value: self.undo, fieldNumber: 5)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -6201,6 +6209,7 @@ nonisolated extension Roster_V1_TakeDuty: SwiftProtobuf.Message, SwiftProtobuf._
     if lhs.startMs != rhs.startMs {return false}
     if lhs.endMs != rhs.endMs {return false}
     if lhs.reason != rhs.reason {return false}
+    if lhs.undo != rhs.undo {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

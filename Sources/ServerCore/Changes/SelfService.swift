@@ -135,6 +135,7 @@ enum SelfService {
             throw WireError(.failedPrecondition, "that stretch is over; a take starts now at the earliest")
         }
         let start = max(take.startMs, now), end = take.endMs
+        if take.undo { return try undo(take, by: person, in: schedule, actor: actor, from: start, to: end) }
         // Everyone else on duty in the stretch steps aside where they would be; the person is
         // added throughout (also where nobody is).
         var others: [String: (start: UnixMillis, end: UnixMillis)] = [:]
@@ -163,6 +164,28 @@ enum SelfService {
         for (other, span) in others.sorted(by: { $0.key < $1.key }) { add(.remove(other), span.start, span.end) }
         return Planned(before: schedule, after: after, created: created,
                        auditReason: reason(actor: actor, person: person, "takes duty", take.reason))
+    }
+
+    /// Undoing a mistaken take: the person's take overrides that overlap [from, to) end now
+    /// (one under way) or go (one ahead). The past stays as it was.
+    private static func undo(_ take: Roster_V1_TakeDuty, by person: Employee, in schedule: ScheduleDefinition, actor: Actor,
+                             from: UnixMillis, to: UnixMillis) throws(WireError) -> Planned {
+        let source = ScheduleOverride.takeSource(person.id)
+        var after = schedule
+        var changed: [String] = []
+        after.overrides = schedule.overrides.compactMap { override in
+            guard override.source == source, override.start < to, override.end > from else { return override }
+            changed.append(override.id)
+            guard override.start < from else { return nil }
+            var ended = override
+            ended.end = from
+            return ended
+        }
+        guard !changed.isEmpty else {
+            throw WireError(.notFound, "\(person.fullName) took no duty on \"\(schedule.name)\" that is still to come in that stretch")
+        }
+        return Planned(before: schedule, after: after, created: changed,
+                       auditReason: reason(actor: actor, person: person, "undoes their take", take.reason))
     }
 
     /// Whether `ranges` cover `span` without a hole.
