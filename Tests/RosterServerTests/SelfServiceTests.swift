@@ -167,7 +167,13 @@ import Testing
 
     @Test func takingDutyPutsThePersonOnAloneAndTheRulesAreClear() async throws {
         try await Self.withPeople { people, harness, _ in
-            // Under way: Ada is on duty now (Monday's turn); Grace takes the rest of it.
+            // An admin has put Linus on duty beside Ada for three hours.
+            _ = try await people.team.admin.admin(.editSchedule(.with {
+                $0.schedule = "Platform primary"
+                $0.addOverride = .with { $0.kind = .add; $0.employeeID = "Linus Torvalds"; $0.startMs = Self.now; $0.endMs = Self.now + 3 * Self.hour }
+            }))
+            // Under way: Ada is on duty now (Monday's turn); Grace takes the next two hours. Linus's
+            // override is cut out of them (it overlaps, on a person the take changes).
             let took = try await people.grace.admin(.editSchedule(.with {
                 $0.schedule = "Platform primary"
                 $0.takeDuty = .with { $0.startMs = Self.now - Self.hour; $0.endMs = Self.now + 2 * Self.hour; $0.reason = "swap lunch" }
@@ -175,6 +181,8 @@ import Testing
             #expect(took.ids.count == 3, "the schedule, an add for Grace, a remove for Ada: \(took.ids)")
             let during = try await Self.onDuty(people.team.admin, at: Self.now + Self.hour)
             #expect(during.map(\.employeeID) == [people.team.grace] && during.first?.overrideSource == "take:\(people.team.grace)")
+            #expect(Set(try await Self.onDuty(people.team.admin, at: Self.now + 5 * Self.hour / 2).map(\.employeeID))
+                    == [people.team.ada, people.team.linus], "after the take, Linus's override goes on")
             #expect(try await Self.onDuty(people.team.admin, at: Self.now + 3 * Self.hour).map(\.employeeID) == [people.team.ada])
 
             // Half an hour later Grace undoes it: Ada is back from now, the half hour stays Grace's.

@@ -111,4 +111,12 @@ extension CoverRequest {
 extension ScheduleOverride {
     /// The source of an override a person made for themselves with `take`.
     public static func takeSource(_ employeeID: String) -> String { "take:\(employeeID)" }
+
+    /// Whether it changes this person's duty (puts them on, takes them off, or replaces them).
+    public func touches(_ employeeID: String) -> Bool {
+        switch kind {
+        case .replace(let replaced, let with): replaced == employeeID || with == employeeID
+        case .add(let person), .remove(let person): person == employeeID
+        }
+    }
 }

@@ -2324,8 +2324,9 @@ public nonisolated struct Roster_V1_Swap: Sendable {
 }
 
 /// The person (the token's own; an admin may name anyone) becomes the one on duty in
-/// [start_ms, end_ms): an `add` for them and a `remove` for each other person on duty there,
-/// all with source "take:EMPLOYEE_ID". A stretch under way is taken from now.
+/// [start_ms, end_ms): overlapping overrides on them, or that put someone else on duty there, are
+/// cut out of the stretch; then an `add` for them and a `remove` for each stretch of anyone else
+/// still on duty, all with source "take:EMPLOYEE_ID". A stretch under way is taken from now.
 public nonisolated struct Roster_V1_TakeDuty: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for

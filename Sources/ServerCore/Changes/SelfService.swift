@@ -118,6 +118,11 @@ enum SelfService {
     private static func resolved(_ schedule: ScheduleDefinition, from: UnixMillis, to: UnixMillis,
                                  state: RosterState) throws(WireError) -> [ResolvedShift] {
         guard let definition = state.definition(of: schedule.id, from: from, to: to) else { return [] }
+        return try resolved(definition, from: from, to: to)
+    }
+
+    /// `definition` (with its one-off shifts) resolved over [from, to).
+    private static func resolved(_ definition: ScheduleDefinition, from: UnixMillis, to: UnixMillis) throws(WireError) -> [ResolvedShift] {
         do {
             return try ScheduleResolver.resolve(definition, from: from, to: to)
         } catch {
@@ -136,34 +141,83 @@ enum SelfService {
         }
         let start = max(take.startMs, now), end = take.endMs
         if take.undo { return try undo(take, by: person, in: schedule, actor: actor, from: start, to: end) }
-        // Everyone else on duty in the stretch steps aside where they would be; the person is
-        // added throughout (also where nobody is).
-        var others: [String: (start: UnixMillis, end: UnixMillis)] = [:]
-        var mine: [Range<UnixMillis>] = []
-        for shift in try resolved(schedule, from: start, to: end, state: state) {
-            if shift.employeeID == person.id {
-                mine.append(shift.start..<shift.end)
-            } else {
-                let seen = others[shift.employeeID]
-                others[shift.employeeID] = (min(seen?.start ?? shift.start, shift.start), max(seen?.end ?? shift.end, shift.end))
-            }
+        // The person is added throughout the stretch (also where nobody is). Overrides that
+        // touch them there, and those through which someone else is on duty there, are cut out
+        // of the stretch (what lies outside it stays); everyone still on duty then steps aside,
+        // one REMOVE per stretch of theirs. So no override is left overlapping one of the take's
+        // on a person both change, which the rules refuse.
+        guard var probe = state.definition(of: schedule.id, from: start, to: end) else {
+            throw WireError(.notFound, "schedule \"\(schedule.name)\" not found")
         }
-        if others.isEmpty, covers(mine, start..<end) {
+        let before = try resolved(probe, from: start, to: end)
+        let mine = before.filter { $0.employeeID == person.id }.map { $0.start..<$0.end }
+        if !before.contains(where: { $0.employeeID != person.id }), covers(mine, start..<end) {
             throw WireError(.failedPrecondition, "\(person.fullName) is already the only one on duty on \"\(schedule.name)\" then")
         }
+        var cut = Set<String>()
+        for override in schedule.overrides where override.start < end && override.end > start && override.touches(person.id) {
+            cut.insert(override.id)
+        }
+        for shift in before where shift.employeeID != person.id {
+            if case .override(let id) = shift.source { cut.insert(id) }
+        }
+        var overrides = Self.cutting(schedule.overrides, ids: cut, out: start..<end, newID: newID)
+        probe.overrides = overrides
         let source = ScheduleOverride.takeSource(person.id)
-        var after = schedule
         var created: [String] = []
-        func add(_ kind: ScheduleOverride.Kind, _ from: UnixMillis, _ to: UnixMillis) {
+        func add(_ kind: ScheduleOverride.Kind, _ range: Range<UnixMillis>) {
             let id = newID("ovr")
             created.append(id)
-            after.overrides.append(ScheduleOverride(id: id, kind: kind, start: max(from, start), end: min(to, end),
-                                                    author: actor.author, reason: take.reason, source: source))
+            overrides.append(ScheduleOverride(id: id, kind: kind, start: range.lowerBound, end: range.upperBound,
+                                              author: actor.author, reason: take.reason, source: source))
         }
-        add(.add(person.id), start, end)
-        for (other, span) in others.sorted(by: { $0.key < $1.key }) { add(.remove(other), span.start, span.end) }
+        add(.add(person.id), start..<end)
+        var others: [String: [Range<UnixMillis>]] = [:]
+        for shift in try resolved(probe, from: start, to: end) where shift.employeeID != person.id {
+            others[shift.employeeID, default: []].append(max(shift.start, start)..<min(shift.end, end))
+        }
+        for (other, ranges) in others.sorted(by: { $0.key < $1.key }) {
+            for range in Self.merged(ranges) { add(.remove(other), range) }
+        }
+        var after = schedule
+        after.overrides = overrides
         return Planned(before: schedule, after: after, created: created,
                        auditReason: reason(actor: actor, person: person, "takes duty", take.reason))
+    }
+
+    /// `overrides` with those in `ids` cut out of `range`: the part before keeps the id, a part
+    /// after gets a new one when the part before is kept too.
+    static func cutting(_ overrides: [ScheduleOverride], ids: Set<String>, out range: Range<UnixMillis>,
+                        newID: (String) -> String) -> [ScheduleOverride] {
+        overrides.flatMap { override -> [ScheduleOverride] in
+            guard ids.contains(override.id) else { return [override] }
+            var pieces: [ScheduleOverride] = []
+            if override.start < range.lowerBound {
+                var head = override
+                head.end = range.lowerBound
+                pieces.append(head)
+            }
+            if override.end > range.upperBound {
+                var tail = override
+                tail.start = range.upperBound
+                if !pieces.isEmpty { tail.id = newID("ovr") }
+                pieces.append(tail)
+            }
+            return pieces
+        }
+    }
+
+    /// Ranges joined where they touch or overlap, in order.
+    static func merged(_ ranges: [Range<UnixMillis>]) -> [Range<UnixMillis>] {
+        var joined: [Range<UnixMillis>] = []
+        for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) where !range.isEmpty {
+            if let last = joined.last, range.lowerBound <= last.upperBound {
+                joined[joined.count - 1] = last.lowerBound..<max(last.upperBound, range.upperBound)
+            } else {
+                joined.append(range)
+            }
+        }
+        return joined
     }
 
     /// Undoing a mistaken take: the person's take overrides that overlap [from, to) end now
