@@ -185,6 +185,11 @@ import Testing
                     == [people.team.ada, people.team.linus], "after the take, Linus's override goes on")
             #expect(try await Self.onDuty(people.team.admin, at: Self.now + 3 * Self.hour).map(\.employeeID) == [people.team.ada])
 
+            // Cover for duty she holds through her take is not what a request replaces.
+            let overTake = try await ScheduleServerTests.refusal(people.grace, Self.cover(.open, from: Self.now + Self.hour,
+                                                                                        to: Self.now + 2 * Self.hour))
+            #expect(overTake.code == .failedPrecondition && overTake.message.contains("take --undo"), "\(overTake.message)")
+
             // Half an hour later Grace undoes it: Ada is back from now, the half hour stays Grace's.
             let minute: Int64 = 60_000
             harness.clock.advance(to: Self.now + 30 * minute)

@@ -272,14 +272,22 @@ enum SelfService {
             guard edit.note.count <= TextLimits.maxLine, !ControlCharacters.contains(in: edit.note, allowingLineBreaks: true) else {
                 throw WireError(.invalidArgument, "invalid input: note: at most \(TextLimits.maxLine) characters, no control characters")
             }
-            let mine = try resolved(schedule, from: edit.startMs, to: edit.endMs, state: state)
-                .filter { $0.employeeID == person.id }.map { $0.start..<$0.end }
+            let theirs = try resolved(schedule, from: edit.startMs, to: edit.endMs, state: state).filter { $0.employeeID == person.id }
+            let mine = theirs.map { $0.start..<$0.end }
             guard covers(mine, edit.startMs..<edit.endMs) else {
                 throw WireError(.permissionDenied, "the stretch is not \(person.fullName)'s: they are not on duty on \"\(schedule.name)\" "
                                 + "throughout it (`roster-client oncall --schedule` shows who is)")
             }
             guard edit.addressedTo.count <= 100 else {
                 throw WireError(.invalidArgument, "invalid input: addressed_to: at most 100 people")
+            }
+            // Whoever takes it replaces the requester there: duty that an override gives them
+            // cannot be replaced by a second override on them (the rules refuse overlapping ones).
+            for shift in theirs {
+                guard case .override(let id) = shift.source else { continue }
+                throw refused("part of that stretch is \(person.fullName)'s through override \(id), not the rotation; "
+                              + (schedule.overrides.first { $0.id == id }?.source == ScheduleOverride.takeSource(person.id)
+                                 ? "undo the take (take --undo) instead" : "ask an admin to change that override"))
             }
             var addressed: [String] = []
             for reference in edit.addressedTo where !reference.trimmingCharacters(in: .whitespaces).isEmpty {
