@@ -159,18 +159,15 @@ extension CachedRoster {
     }
 
     private func named(_ shifts: [(scheduleID: String, shift: ResolvedShift)]) -> [FinalShift] {
-        shifts.map { scheduleID, shift in
-            FinalShift(id: shift.id, scheduleID: scheduleID, scheduleName: state.schedules[scheduleID]?.name ?? scheduleID,
-                       employeeID: shift.employeeID, employee: state.employees[shift.employeeID],
-                       start: shift.start, end: shift.end, source: shift.source,
-                       overrideSource: Self.overrideSource(shift.source, on: scheduleID, in: state))
+        let sources = state.overrideSources(on: shifts.map(\.scheduleID))
+        return shifts.map { scheduleID, shift in
+            // The override's self-service source, as the server fills it in.
+            var overrideSource = ""
+            if case .override(let id) = shift.source { overrideSource = sources[scheduleID]?[id] ?? "" }
+            return FinalShift(id: shift.id, scheduleID: scheduleID, scheduleName: state.schedules[scheduleID]?.name ?? scheduleID,
+                              employeeID: shift.employeeID, employee: state.employees[shift.employeeID],
+                              start: shift.start, end: shift.end, source: shift.source, overrideSource: overrideSource)
         }
-    }
-
-    /// The source of the override behind `source` (as the server fills it in).
-    static func overrideSource(_ source: ShiftSource, on scheduleID: String, in state: RosterState) -> String {
-        guard case .override(let id) = source else { return "" }
-        return state.schedules[scheduleID]?.overrides.first { $0.id == id }?.source ?? ""
     }
 
     /// Who is on duty on one schedule (id or name; the default one when nil) at an instant.

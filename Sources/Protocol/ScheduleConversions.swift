@@ -172,7 +172,9 @@ extension CoverRequest {
 }
 
 extension Roster_V1_ResolvedShift {
-    public init(_ shift: ResolvedShift, scheduleID: String, in state: RosterState? = nil) {
+    /// `overrideSources`: `RosterState.overrideSources(on:)` for the answer's schedules.
+    public init(_ shift: ResolvedShift, scheduleID: String, in state: RosterState? = nil,
+                overrideSources: [String: [String: String]] = [:]) {
         self.init()
         id = shift.id
         employeeID = shift.employeeID
@@ -188,7 +190,7 @@ extension Roster_V1_ResolvedShift {
         case .shift(let id): (sourceKind, sourceID) = (.shift, id)
         case .override(let id):
             (sourceKind, sourceID) = (.override, id)
-            overrideSource = state?.schedules[scheduleID]?.overrides.first { $0.id == id }?.source ?? ""
+            overrideSource = overrideSources[scheduleID]?[id] ?? ""
         }
         if let employee = state?.employees[shift.employeeID] { self.employee = Roster_V1_Employee(employee) }
     }

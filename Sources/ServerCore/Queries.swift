@@ -69,7 +69,8 @@ package enum Queries {
             return .success(.finalSchedule(.with {
                 $0.epoch = view.epoch
                 $0.revision = view.revision
-                $0.shifts = next.map { Roster_V1_ResolvedShift($0.shift, scheduleID: $0.scheduleID, in: state) }
+                let sources = state.overrideSources(on: next.map(\.scheduleID))
+                $0.shifts = next.map { Roster_V1_ResolvedShift($0.shift, scheduleID: $0.scheduleID, in: state, overrideSources: sources) }
             }))
 
         case .listEmployees(let query):
@@ -173,7 +174,8 @@ package enum Queries {
         let state = view.state
         do throws(RosterError) {
             let answer = try state.finalSchedule(schedule: name, employee: employee, from: from, to: to)
-            return .success((answer.shifts.map { Roster_V1_ResolvedShift($0.shift, scheduleID: $0.scheduleID, in: state) },
+            let sources = state.overrideSources(on: answer.shifts.map(\.scheduleID))
+            return .success((answer.shifts.map { Roster_V1_ResolvedShift($0.shift, scheduleID: $0.scheduleID, in: state, overrideSources: sources) },
                              answer.truncated))
         } catch {
             return .failure(WireError(error))

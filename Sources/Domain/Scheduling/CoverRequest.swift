@@ -120,3 +120,18 @@ extension ScheduleOverride {
         }
     }
 }
+
+extension RosterState {
+    /// The sources of the self-service overrides on these schedules ("request:ID",
+    /// "take:EMPLOYEE_ID"), by schedule id and override id: looked up once for an answer rather
+    /// than by searching a schedule's overrides for each of its stretches.
+    public func overrideSources(on scheduleIDs: some Sequence<String>) -> [String: [String: String]] {
+        var found: [String: [String: String]] = [:]
+        for id in Set(scheduleIDs) {
+            guard let schedule = schedules[id] else { continue }
+            for override in schedule.overrides where !override.source.isEmpty { found[id, default: [:]][override.id] = override.source }
+        }
+        return found
+    }
+}
+
