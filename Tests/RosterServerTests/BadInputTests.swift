@@ -122,7 +122,17 @@ import Testing
             #expect(frames.first?.type == .ping)
             #expect(frames.last?.errorCode == .deadlineExceeded)
             #expect(closed)
-            try await expectHealthy(harness)
+            // The server keeps serving others. With a 200 ms ping interval it also closes, rightly,
+            // a healthy client that the loaded test process leaves silent for 300 ms between its
+            // Welcome and its request (CI saw that once): a new connection is then tried, and
+            // every one of them failing still fails the test.
+            var answered = false
+            for _ in 0..<5 where !answered {
+                guard let client = try? await harness.connect() else { continue }
+                if case .onDuty? = try? await client.request(.getOnDuty(.init())) { answered = true }
+                await client.close()
+            }
+            #expect(answered, "the server stopped answering")
         }
     }
 }
