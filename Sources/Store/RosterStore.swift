@@ -48,7 +48,22 @@ public protocol RosterStore: NotificationStore {
     /// transaction: an acknowledged change always has its audit entry and its notifications.
     /// Throws `StoreError.revisionConflict` unless the tenant is at `entry.revision - 1` in the
     /// store (another node committed first), changing nothing.
-    func commit(tenantID: String, entry: HistoryEntry, historyLimit: Int, audit: Roster_V1_AuditEntry?, outbox: OutboxWrite) async throws
+    /// `duty` (the duty record up to the change, `DutyRecord`) is written in the same transaction.
+    func commit(tenantID: String, entry: HistoryEntry, historyLimit: Int, audit: Roster_V1_AuditEntry?, outbox: OutboxWrite,
+                duty: DutyRecordWrite) async throws
+
+    /// Each schedule's duty-record mark: from when to when the record holds it.
+    func dutyRecordMarks(tenantID: String) async throws -> [String: DutyRecordMark]
+
+    /// The recorded stretches overlapping [from, to), by start; at most `limit` (`truncated` then).
+    func dutyRecord(tenantID: String, from: UnixMillis, to: UnixMillis, limit: Int) async throws
+        -> (stretches: [RecordedStretch], truncated: Bool)
+
+    /// Writes a recording round's stretches and marks if the tenant is still at `revision` (the
+    /// definitions they were resolved from); false, writing nothing, if another change came first.
+    /// A stretch that continues a recorded one (same schedule, person, kind; starting where it
+    /// ends) extends it.
+    func recordDuty(tenantID: String, atRevision revision: UInt64, _ write: DutyRecordWrite) async throws -> Bool
 
     /// Appends an audit entry that belongs to no revision (an auth failure, a token created or
     /// revoked). The store assigns `id`.
@@ -116,6 +131,14 @@ extension RosterStore {
 
     /// A commit with nothing to audit (tests, tools).
     public func commit(tenantID: String, entry: HistoryEntry, historyLimit: Int) async throws {
-        try await commit(tenantID: tenantID, entry: entry, historyLimit: historyLimit, audit: nil, outbox: OutboxWrite())
+        try await commit(tenantID: tenantID, entry: entry, historyLimit: historyLimit, audit: nil, outbox: OutboxWrite(),
+                         duty: DutyRecordWrite())
+    }
+
+    /// A commit that records no duty.
+    public func commit(tenantID: String, entry: HistoryEntry, historyLimit: Int, audit: Roster_V1_AuditEntry?,
+                       outbox: OutboxWrite) async throws {
+        try await commit(tenantID: tenantID, entry: entry, historyLimit: historyLimit, audit: audit, outbox: outbox,
+                         duty: DutyRecordWrite())
     }
 }

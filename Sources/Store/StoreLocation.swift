@@ -149,7 +149,31 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
 /// and record which they applied, so a node can tell a schema newer than itself.
 public enum StoreSchema {
     public static let versions = ["v1", "v2-tokens", "v3-schedules", "v4-token-employee", "v5-audit", "v6-calendar",
-                                  "v7-notifications", "v8-token-minted-by"]
+                                  "v7-notifications", "v8-token-minted-by", "v9-duty-record"]
+
+    /// v9: the duty record (`DutyRecord`): stretches as they were, and each schedule's mark.
+    /// The same SQL in SQLite and PostgreSQL. No foreign key: the record outlives a deleted
+    /// schedule.
+    public static let dutyRecordSQL = """
+        CREATE TABLE duty_record (
+            tenant_id TEXT NOT NULL,
+            schedule_id TEXT NOT NULL,
+            employee_id TEXT NOT NULL,
+            start_ms BIGINT NOT NULL,
+            end_ms BIGINT NOT NULL,
+            kind TEXT NOT NULL,
+            replacing TEXT NOT NULL
+        );
+        CREATE INDEX duty_record_by_time ON duty_record(tenant_id, start_ms);
+        CREATE INDEX duty_record_by_end ON duty_record(tenant_id, schedule_id, employee_id, end_ms);
+        CREATE TABLE duty_record_mark (
+            tenant_id TEXT NOT NULL,
+            schedule_id TEXT NOT NULL,
+            since_ms BIGINT NOT NULL,
+            until_ms BIGINT NOT NULL,
+            PRIMARY KEY (tenant_id, schedule_id)
+        );
+        """
 
     /// The applied versions this build does not know (a newer build migrated the store).
     public static func unknown(applied: [String]) -> [String] {

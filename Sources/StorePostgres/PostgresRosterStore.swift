@@ -156,7 +156,7 @@ public final class PostgresRosterStore: RosterStore, Sendable {
     }
 
     public func commit(tenantID: String, entry: HistoryEntry, historyLimit: Int, audit: Roster_V1_AuditEntry?,
-                       outbox: OutboxWrite) async throws {
+                       outbox: OutboxWrite, duty: DutyRecordWrite) async throws {
         let body = try Roster_V1_RosterChanged.with {
             $0.revision = entry.revision
             $0.committedAtMs = entry.committedAt
@@ -185,6 +185,7 @@ public final class PostgresRosterStore: RosterStore, Sendable {
                     """)
             }
             try await Self.writeOutbox(outbox, tenantID: tenantID, connection: connection)
+            try await Self.writeDuty(duty, tenantID: tenantID, connection: connection)
             // Delivered to the listening nodes when (and only if) this transaction commits.
             try await connection.query("SELECT pg_notify(\(Self.channel), \("c:\(entry.revision):\(tenantID)"))")
         }

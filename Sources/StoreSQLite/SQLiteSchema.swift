@@ -116,6 +116,9 @@ extension SQLiteRosterStore {
             // The token that minted a calendar token: the feed stops when that one does.
             try db.execute(sql: "ALTER TABLE token ADD COLUMN minted_by TEXT")
         }
+        migrator.registerMigration("v9-duty-record") { db in
+            try db.execute(sql: StoreSchema.dutyRecordSQL)
+        }
         return migrator
     }
 }

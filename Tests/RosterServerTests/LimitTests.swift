@@ -92,8 +92,8 @@ final class GatedStore: ForwardingStore, Sendable {
     }
 
     func commit(tenantID: String, entry: HistoryEntry, historyLimit: Int, audit: Roster_V1_AuditEntry?,
-                outbox: OutboxWrite) async throws {
+                outbox: OutboxWrite, duty: DutyRecordWrite) async throws {
         await passGate()
-        try await inner.commit(tenantID: tenantID, entry: entry, historyLimit: historyLimit, audit: audit, outbox: outbox)
+        try await inner.commit(tenantID: tenantID, entry: entry, historyLimit: historyLimit, audit: audit, outbox: outbox, duty: duty)
     }
 }

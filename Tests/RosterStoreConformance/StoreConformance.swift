@@ -224,6 +224,29 @@ public enum StoreConformance {
             #expect(try await other.webhooks(tenantID: nil, now: 0).isEmpty)
             #expect(try await store.removeReminderRule(tenantID: "acme", id: "r1"))
         },
+        Check("the duty record extends continued stretches, keeps marks, and yields to a change") { store, other, traits in
+            try await store.createTenant(Tenant(id: "acme", name: "Acme"), epoch: 1)
+            let first = RecordedStretch(scheduleID: "sch_1", employeeID: "e1", start: 1_000, end: 2_000, kind: .rotation)
+            try await store.commit(tenantID: "acme", entry: HistoryEntry(revision: 1, committedAt: 2_000, changes: [.motdSet("a")]),
+                                   historyLimit: 100, audit: nil, outbox: OutboxWrite(),
+                                   duty: DutyRecordWrite(stretches: [first], marks: ["sch_1": 2_000]))
+            // A round at the stored revision continues the stretch (one row) and moves the mark.
+            var more = first
+            (more.start, more.end) = (2_000, 3_000)
+            let cover = RecordedStretch(scheduleID: "sch_1", employeeID: "e2", start: 2_500, end: 3_000, kind: .cover, replacing: "e1")
+            #expect(try await other.recordDuty(tenantID: "acme", atRevision: 1, DutyRecordWrite(stretches: [more, cover], marks: ["sch_1": 3_000])))
+            // A round made at an older revision writes nothing.
+            #expect(try await store.recordDuty(tenantID: "acme", atRevision: 0, DutyRecordWrite(marks: ["sch_1": 9_000])) == false)
+            // A mark never moves back.
+            #expect(try await store.recordDuty(tenantID: "acme", atRevision: 1, DutyRecordWrite(marks: ["sch_1": 2_500])))
+            #expect(try await store.dutyRecordMarks(tenantID: "acme") == ["sch_1": DutyRecordMark(since: 2_000, until: 3_000)])
+            let read = try await store.dutyRecord(tenantID: "acme", from: 0, to: 10_000, limit: 10)
+            #expect(read.stretches == [RecordedStretch(scheduleID: "sch_1", employeeID: "e1", start: 1_000, end: 3_000, kind: .rotation), cover])
+            #expect(!read.truncated)
+            #expect(try await store.dutyRecord(tenantID: "acme", from: 0, to: 10_000, limit: 1).truncated)
+            #expect(try await store.dutyRecord(tenantID: "acme", from: 3_000, to: 10_000, limit: 10).stretches.isEmpty)
+            #expect(try await store.dutyRecordMarks(tenantID: "other").isEmpty)
+        },
     ]
 
     static let alice = Employee(id: "e1", firstName: "Alice", lastName: "Ng", email: "alice@example.com", phone: "+1 555 0100",

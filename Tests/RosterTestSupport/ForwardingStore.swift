@@ -15,8 +15,19 @@ extension ForwardingStore {
     public func loadTenants() async throws -> [StoredTenant] { try await inner.loadTenants() }
     public func createTenant(_ tenant: Tenant, epoch: UInt64) async throws { try await inner.createTenant(tenant, epoch: epoch) }
     public func commit(tenantID: String, entry: HistoryEntry, historyLimit: Int, audit: Roster_V1_AuditEntry?,
-                       outbox: OutboxWrite) async throws {
-        try await inner.commit(tenantID: tenantID, entry: entry, historyLimit: historyLimit, audit: audit, outbox: outbox)
+                       outbox: OutboxWrite, duty: DutyRecordWrite) async throws {
+        try await inner.commit(tenantID: tenantID, entry: entry, historyLimit: historyLimit, audit: audit, outbox: outbox, duty: duty)
+    }
+    public func dutyRecordMarks(tenantID: String) async throws -> [String: DutyRecordMark] {
+        try await inner.dutyRecordMarks(tenantID: tenantID)
+    }
+    public func dutyRecord(tenantID: String, from: UnixMillis, to: UnixMillis, limit: Int) async throws
+        -> (stretches: [RecordedStretch], truncated: Bool)
+    {
+        try await inner.dutyRecord(tenantID: tenantID, from: from, to: to, limit: limit)
+    }
+    public func recordDuty(tenantID: String, atRevision revision: UInt64, _ write: DutyRecordWrite) async throws -> Bool {
+        try await inner.recordDuty(tenantID: tenantID, atRevision: revision, write)
     }
     public func appendAudit(tenantID: String, _ entry: Roster_V1_AuditEntry) async throws {
         try await inner.appendAudit(tenantID: tenantID, entry)

@@ -126,6 +126,13 @@ public final class RosterServer: Service, Sendable {
         if ownsGroup { try? await group.shutdownGracefully() }
     }
 
+    /// One duty-record round now, as the hourly one does (`DutyRecord`): tests call it after
+    /// moving their clock.
+    public func recordDuty() async {
+        guard let core = running.withLockedValue({ $0?.listener.core }) else { return }
+        await core.recordDuty()
+    }
+
     /// SIGHUP: webhook deliveries resume once `deliveries resume` has removed the marker.
     public func reloadDeliveryPause() {
         guard let dispatcher = running.withLockedValue({ $0?.notifier.dispatcher }), dispatcher.isPaused,

@@ -247,6 +247,13 @@ extension RosterServer {
                     await context.pruneAudit()
                 }
             }),
+            ServerPart("duty record", work: {
+                // At start (so the record of every schedule begins), then every interval.
+                while true {
+                    await context.recordDuty()
+                    try await Task.sleep(for: ServerCore.dutyRecordInterval)
+                }
+            }),
         ]
         if let demo { parts.append(ServerPart("demo roller", work: { try await demo.run() })) }
         if let signals = store.signals {

@@ -231,11 +231,13 @@ package struct AdminOperations: Sendable {
         var entry: HistoryEntry
         var audit: Roster_V1_AuditEntry
         var outbox: OutboxWrite
+        /// The changed schedules' duty as it was up to the change (`DutyRecord`).
+        var duty = DutyRecordWrite()
     }
 
     /// Validates `located` against `view` and derives what the commit writes. Pure CPU work.
     func stage(_ located: [RosterImport.Located], view: TenantRuntime.View, tenantID: String, actor: Actor, reason: String,
-               now: UnixMillis) -> Result<Staged, WireError> {
+               now: UnixMillis, dutyMarks: [String: UnixMillis] = [:]) -> Result<Staged, WireError> {
         let located = view.state.expandingCascades(located)
         let newState: RosterState
         do throws(RosterError) {
@@ -248,15 +250,23 @@ package struct AdminOperations: Sendable {
                                     actor: actor, reason: reason)
         let outbox = notifications?.outbox(tenantID: tenantID, previous: view.state, current: newState, changes: entry.changes,
                                       revision: entry.revision, now: entry.committedAt, actor: actor.name) ?? OutboxWrite()
-        return .success(Staged(state: newState, entry: entry, audit: audit, outbox: outbox))
+        let duty = DutyRecord.record(DutyRecord.schedulesChanged(by: entry.changes, before: view.state), of: view.state, marks: dutyMarks,
+                                     now: now).write
+        return .success(Staged(state: newState, entry: entry, audit: audit, outbox: outbox, duty: duty))
     }
 
     private func commitOnce(_ located: [RosterImport.Located], on tenant: TenantRuntime, actor: Actor, reason: String) async
         -> Result<(epoch: UInt64, entry: HistoryEntry, revision: TenantRuntime.CommittedRevision), CommitFailure>
     {
+        let dutyMarks: [String: UnixMillis]
+        do {
+            dutyMarks = try await store.dutyRecordMarks(tenantID: tenant.id).mapValues(\.until)
+        } catch {
+            return .failure(CommitFailure(error: WireError(.unavailable, "the duty record could not be read: \(error)", retryable: true)))
+        }
         let view = tenant.view, now = clock.now(), tenantID = tenant.id
         guard let staged = await computed(tenant.id, { self.stage(located, view: view, tenantID: tenantID, actor: actor, reason: reason,
-                                                                    now: now) }) else {
+                                                                    now: now, dutyMarks: dutyMarks) }) else {
             return .failure(CommitFailure(error: Self.busy))
         }
         let ready: Staged
@@ -267,7 +277,8 @@ package struct AdminOperations: Sendable {
         let entry = ready.entry
         do {
             let started = ContinuousClock.now
-            try await store.commit(tenantID: tenant.id, entry: entry, historyLimit: historyLimit, audit: ready.audit, outbox: ready.outbox)
+            try await store.commit(tenantID: tenant.id, entry: entry, historyLimit: historyLimit, audit: ready.audit, outbox: ready.outbox,
+                                   duty: ready.duty)
             metrics?.committed(entry.changes, after: .now - started)
             notifications?.committed(tenantID: tenant.id, write: ready.outbox)
         } catch let conflict as StoreError {
