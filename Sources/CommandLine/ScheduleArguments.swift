@@ -37,7 +37,6 @@ public enum ScheduleArguments {
         }
     }
 
-    static let weekdayNames = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"]
 
     /// "Mon-Fri 09:00-17:00", "Sat,Sun 10:00-14:00", "22:00-06:00" (every day, past midnight).
     public static func restriction(_ text: String) throws(Invalid) -> RestrictionWindow {
@@ -46,22 +45,10 @@ public enum ScheduleArguments {
         guard (1...2).contains(parts.count) else { throw invalid }
         var weekdays = Set(1...7)
         if parts.count == 2 {
-            weekdays = []
-            // Days are named exactly ("Mon" or "Monday"), joined by "," and "-" only: "Mon+Tue"
-            // or "Mon;Tue" is refused, not read as Monday.
-            for item in parts[0].lowercased().split(separator: ",", omittingEmptySubsequences: false) {
-                let range = item.split(separator: "-", omittingEmptySubsequences: false).map(String.init)
-                let indices = range.compactMap(weekday)
-                guard indices.count == range.count, (1...2).contains(indices.count) else {
-                    throw Invalid(description: "\"\(text)\": \"\(item)\" is not a day or a range of days: use e.g. Mon-Fri or Sat,Sun")
-                }
-                var day = indices[0]
-                while true {
-                    weekdays.insert(day + 1)
-                    if day == indices.last! { break }
-                    day = (day + 1) % 7
-                }
+            guard let days = WeekdayList.parse(String(parts[0])) else {
+                throw Invalid(description: "\"\(text)\": \"\(parts[0])\" is not a day or a range of days: use e.g. Mon-Fri or Sat,Sun")
             }
+            weekdays = days
         }
         let times = parts.last!.split(separator: "-").map(String.init)
         guard times.count == 2, let start = RestrictionWindow.minuteOfDay(times[0]),
@@ -69,16 +56,9 @@ public enum ScheduleArguments {
         return RestrictionWindow(weekdays: weekdays, start: start, end: end)
     }
 
-    /// The index in `weekdayNames` of "mon" or "monday" (lower case), nil for anything else.
-    private static func weekday(_ name: String) -> Int? {
-        let full = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"]
-        return weekdayNames.firstIndex(of: name) ?? full.firstIndex(of: name)
-    }
-
     /// "Mon-Fri 09:00-17:00" style text of a window.
     public static func text(_ window: RestrictionWindow) -> String {
-        let days = window.weekdays.count == 7 ? "" : window.weekdays.sorted().map { weekdayNames[$0 - 1].capitalized }
-            .joined(separator: ",") + " "
+        let days = window.weekdays.count == 7 ? "" : WeekdayList.text(window.weekdays) + " "
         return days + RestrictionWindow.clockText(window.start) + "-" + RestrictionWindow.clockText(window.end)
     }
 

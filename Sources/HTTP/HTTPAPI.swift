@@ -133,6 +133,10 @@ package struct HTTPAPI: Sendable {
             return await authorized(request) { tenant in oncall(request, tenant: tenant) }
         case "/v1/requests":
             return await authorized(request) { tenant in coverRequests(request, tenant: tenant) }
+        case "/v1/reports/hours":
+            return await report(request, kind: .hours)
+        case "/v1/reports/quality":
+            return await report(request, kind: .quality)
         default:
             if request.path.hasPrefix("/v1/calendar/"), request.path.hasSuffix(".ics") {
                 let token = String(request.path.dropFirst("/v1/calendar/".count).dropLast(".ics".count))
@@ -243,7 +247,7 @@ package struct HTTPAPI: Sendable {
         }
     }
 
-    private static func instant(_ text: String?, name: String) throws(Reply.Refusal) -> UnixMillis? {
+    static func instant(_ text: String?, name: String) throws(Reply.Refusal) -> UnixMillis? {
         guard let text else { return nil }
         guard let instant = TimeText.parseISO8601(text) else {
             throw Reply.Refusal(problem(400, "\(name) is not an ISO 8601 instant: \"\(text)\" (e.g. 2026-12-01T09:00:00Z)"))

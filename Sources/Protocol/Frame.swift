@@ -50,6 +50,8 @@ public enum MessageType: UInt8, Sendable, CaseIterable {
     case calendar = 0x3B
     case notificationAdmin = 0x3C
     case notificationAdminResult = 0x3D
+    case getReport = 0x3E
+    case report = 0x3F
 }
 
 /// The release, as `--version` prints it.

@@ -51,6 +51,8 @@ public enum RosterMessage: Sendable, Hashable {
     case notificationAdmin(Roster_V1_NotificationAdminRequest)
     case notice(Roster_V1_Notice)
     case notificationAdminResult(Roster_V1_NotificationAdminResponse)
+    case getReport(Roster_V1_GetReportRequest)
+    case report(Roster_V1_ReportResponse)
 
     /// The message type code this message travels under.
     public var type: MessageType {
@@ -100,6 +102,8 @@ public enum RosterMessage: Sendable, Hashable {
         case .notificationAdmin: return .notificationAdmin
         case .notice: return .notice
         case .notificationAdminResult: return .notificationAdminResult
+        case .getReport: return .getReport
+        case .report: return .report
         }
     }
 
@@ -160,6 +164,8 @@ public enum RosterMessage: Sendable, Hashable {
             case .notificationAdmin: return .notificationAdmin(try Roster_V1_NotificationAdminRequest(body: frame.body))
             case .notice: return .notice(try Roster_V1_Notice(body: frame.body))
             case .notificationAdminResult: return .notificationAdminResult(try Roster_V1_NotificationAdminResponse(body: frame.body))
+            case .getReport: return .getReport(try Roster_V1_GetReportRequest(body: frame.body))
+            case .report: return .report(try Roster_V1_ReportResponse(body: frame.body))
             }
         } catch {
             throw .undecodableBody(type, String(describing: error))
@@ -214,6 +220,8 @@ public enum RosterMessage: Sendable, Hashable {
         case .notificationAdmin(let body): return body.bodyBuffer()
         case .notice(let body): return body.bodyBuffer()
         case .notificationAdminResult(let body): return body.bodyBuffer()
+        case .getReport(let body): return body.bodyBuffer()
+        case .report(let body): return body.bodyBuffer()
         }
     }
 
@@ -270,6 +278,8 @@ public enum RosterMessage: Sendable, Hashable {
         case .notificationAdmin(let body): return body
         case .notice(let body): return body
         case .notificationAdminResult(let body): return body
+        case .getReport(let body): return body
+        case .report(let body): return body
         }
     }
 }

@@ -186,6 +186,21 @@ enum SampleMessages {
         (24, .notificationAdmin(.with {
             $0.addWebhook = .with { $0.url = "https://ops.example.com/roster"; $0.events = ["on-duty.changed", "shift.starting"] }
         })),
+        (26, .getReport(.with {
+            $0.kind = .hours; $0.fromMs = 1_764_547_200_000; $0.toMs = 1_767_225_600_000; $0.schedule = "Platform primary"
+            $0.zone = "Europe/Berlin"; $0.night = "22:00-08:00"; $0.holidays = ["2026-12-24", "2026-12-25"]
+        })),
+        (26, .report(.with {
+            $0.fromMs = 1_764_547_200_000; $0.toMs = 1_767_225_600_000; $0.nowMs = 1_765_000_000_000; $0.zone = "Europe/Berlin"
+            $0.people = [.with {
+                $0.employeeID = "e-ada"; $0.name = "Ada Lovelace"; $0.totalMs = 604_800_000
+                $0.schedules = [.with { $0.scheduleID = "sch_platform"; $0.scheduleName = "Platform primary"; $0.ms = 604_800_000 }]
+                $0.categories = .with {
+                    $0.businessMs = 162_000_000; $0.outsideBusinessHoursMs = 126_000_000; $0.nightMs = 144_000_000; $0.weekendMs = 172_800_000
+                }
+                $0.outOfHoursPeriods = 5; $0.stretches = 1; $0.longestStretchMs = 604_800_000; $0.shortestRestMs = -1
+            }]
+        })),
         (24, .notificationAdminResult(.with {
             $0.webhooks = [.with {
                 $0.id = "whk_0a1b2c3d4e5f"; $0.url = "https://ops.example.com/roster"; $0.events = ["on-duty.changed", "shift.starting"]

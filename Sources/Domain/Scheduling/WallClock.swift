@@ -111,6 +111,12 @@ public struct WallClock: Sendable {
         return LocalDateTime(year: day.year, month: day.month, day: day.day, hour: minute / 60, minute: minute % 60)
     }
 
+    /// The first instant after `instant` at which the zone's offset changes, if any.
+    public func nextTransition(after instant: UnixMillis) -> UnixMillis? {
+        zone.nextDaylightSavingTimeTransition(after: Date(timeIntervalSince1970: Double(instant) / 1000))
+            .map { UnixMillis(($0.timeIntervalSince1970 * 1000).rounded()) }
+    }
+
     /// 1970-01-01 was a Thursday, weekday 5 when Sunday is 1.
     static func weekday(days: Int) -> Int { ((days % 7) + 7 + 4) % 7 + 1 }
 }

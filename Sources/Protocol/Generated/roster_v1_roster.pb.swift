@@ -2984,6 +2984,260 @@ public nonisolated struct Roster_V1_NotificationAdminResponse: Sendable {
   public init() {}
 }
 
+public nonisolated struct Roster_V1_GetReportRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var kind: Roster_V1_GetReportRequest.Kind = .unspecified
+
+  /// the window [from, to), at most 400 days
+  public var fromMs: Int64 = 0
+
+  public var toMs: Int64 = 0
+
+  /// id or name; empty: every schedule (hours)
+  public var schedule: String = String()
+
+  /// IANA zone the categories are counted in; empty: the schedule's
+  public var zone: String = String()
+
+  /// (every schedule's if they share one, else UTC)
+  public var businessHours: String = String()
+
+  /// "Mon-Fri" (the default)
+  public var workdays: String = String()
+
+  /// "22:00-08:00"; empty: no night category
+  public var night: String = String()
+
+  /// local dates "YYYY-MM-DD" in `zone`; at most 1000
+  public var holidays: [String] = []
+
+  /// hours: only this person (employee id or full name)
+  public var person: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public nonisolated enum Kind: SwiftProtobuf.Enum, Swift.CaseIterable {
+    public typealias RawValue = Int
+    case unspecified // = 0
+
+    /// admins; a token bound to a person: that person's own hours only
+    case hours // = 1
+
+    /// admins; needs `schedule`
+    case quality // = 2
+    case UNRECOGNIZED(Int)
+
+    public init() {
+      self = .unspecified
+    }
+
+    public init?(rawValue: Int) {
+      switch rawValue {
+      case 0: self = .unspecified
+      case 1: self = .hours
+      case 2: self = .quality
+      default: self = .UNRECOGNIZED(rawValue)
+      }
+    }
+
+    public var rawValue: Int {
+      switch self {
+      case .unspecified: return 0
+      case .hours: return 1
+      case .quality: return 2
+      case .UNRECOGNIZED(let i): return i
+      }
+    }
+
+    // The compiler won't synthesize support with the UNRECOGNIZED case.
+    public static let allCases: [Roster_V1_GetReportRequest.Kind] = [
+      .unspecified,
+      .hours,
+      .quality,
+    ]
+
+  }
+
+  public init() {}
+}
+
+/// Durations in milliseconds. The five categories are disjoint and add up to `total_ms`:
+/// holiday, else weekend (not a workday), else night, else outside business hours, else business.
+public nonisolated struct Roster_V1_CategoryHours: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var businessMs: Int64 = 0
+
+  public var outsideBusinessHoursMs: Int64 = 0
+
+  public var nightMs: Int64 = 0
+
+  public var weekendMs: Int64 = 0
+
+  public var holidayMs: Int64 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Roster_V1_ScheduleHours: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var scheduleID: String = String()
+
+  public var scheduleName: String = String()
+
+  /// covered time on this schedule
+  public var ms: Int64 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Roster_V1_PersonHours: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var employeeID: String = String()
+
+  public var name: String = String()
+
+  /// covered time: overlaps within and across schedules count once
+  public var totalMs: Int64 = 0
+
+  public var schedules: [Roster_V1_ScheduleHours] = []
+
+  public var categories: Roster_V1_CategoryHours {
+    get {_categories ?? Roster_V1_CategoryHours()}
+    set {_categories = newValue}
+  }
+  /// Returns true if `categories` has been explicitly set.
+  public var hasCategories: Bool {self._categories != nil}
+  /// Clears the value of `categories`. Subsequent reads from it will return its default value.
+  public mutating func clearCategories() {self._categories = nil}
+
+  /// of the total: through an admin's override or swap, or taking duty
+  public var overrideMs: Int64 = 0
+
+  /// of the total: covering someone's cover request
+  public var coverTakenMs: Int64 = 0
+
+  /// not in the total: their duty someone else took by a cover request
+  public var coverGivenMs: Int64 = 0
+
+  public var outOfHoursPeriods: UInt32 = 0
+
+  /// continuous stretches on duty
+  public var stretches: UInt32 = 0
+
+  public var longestStretchMs: Int64 = 0
+
+  /// between two stretches; -1: fewer than two
+  public var shortestRestMs: Int64 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _categories: Roster_V1_CategoryHours? = nil
+}
+
+public nonisolated struct Roster_V1_TimeSpan: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var startMs: Int64 = 0
+
+  public var endMs: Int64 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Roster_V1_ScheduleQuality: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var scheduleID: String = String()
+
+  public var scheduleName: String = String()
+
+  /// the union of covered time
+  public var coveredMs: Int64 = 0
+
+  public var coveragePercent: Double = 0
+
+  /// nobody on duty; at most 1000 (`gaps_omitted` says how many more)
+  public var gaps: [Roster_V1_TimeSpan] = []
+
+  public var gapsOmitted: UInt32 = 0
+
+  /// Grafana OnCall's pairwise min/max score, 0-100
+  public var balance: Double = 0
+
+  /// 100 - 100·stddev/mean of the participants' hours, at least 0
+  public var equity: Double = 0
+
+  public var meanMs: Int64 = 0
+
+  /// each participant's covered time (total_ms only), most first
+  public var people: [Roster_V1_PersonHours] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Roster_V1_ReportResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var fromMs: Int64 = 0
+
+  public var toMs: Int64 = 0
+
+  /// before it the report reads what happened; after it, the plan
+  public var nowMs: Int64 = 0
+
+  public var zone: String = String()
+
+  /// the duty record begins here: the past before it is resolved
+  public var recordedSinceMs: Int64 = 0
+
+  /// from the current definitions (0: the whole past is recorded)
+  public var people: [Roster_V1_PersonHours] = []
+
+  /// quality
+  public var quality: Roster_V1_ScheduleQuality {
+    get {_quality ?? Roster_V1_ScheduleQuality()}
+    set {_quality = newValue}
+  }
+  /// Returns true if `quality` has been explicitly set.
+  public var hasQuality: Bool {self._quality != nil}
+  /// Clears the value of `quality`. Subsequent reads from it will return its default value.
+  public mutating func clearQuality() {self._quality = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _quality: Roster_V1_ScheduleQuality? = nil
+}
+
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
 
 fileprivate nonisolated let _protobuf_package = "roster.v1"
@@ -7350,6 +7604,438 @@ nonisolated extension Roster_V1_NotificationAdminResponse: SwiftProtobuf.Message
     if lhs.deliveries != rhs.deliveries {return false}
     if lhs.reminders != rhs.reminders {return false}
     if lhs.eventID != rhs.eventID {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_GetReportRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".GetReportRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}kind\0\u{3}from_ms\0\u{3}to_ms\0\u{1}schedule\0\u{1}zone\0\u{3}business_hours\0\u{1}workdays\0\u{1}night\0\u{1}holidays\0\u{1}person\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularEnumField(value: &self.kind) }()
+      case 2: try { try decoder.decodeSingularInt64Field(value: &self.fromMs) }()
+      case 3: try { try decoder.decodeSingularInt64Field(value: &self.toMs) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.schedule) }()
+      case 5: try { try decoder.decodeSingularStringField(value: &self.zone) }()
+      case 6: try { try decoder.decodeSingularStringField(value: &self.businessHours) }()
+      case 7: try { try decoder.decodeSingularStringField(value: &self.workdays) }()
+      case 8: try { try decoder.decodeSingularStringField(value: &self.night) }()
+      case 9: try { try decoder.decodeRepeatedStringField(value: &self.holidays) }()
+      case 10: try { try decoder.decodeSingularStringField(value: &self.person) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.kind != .unspecified {
+      try visitor.visitSingularEnumField(value: self.kind, fieldNumber: 1)
+    }
+    if self.fromMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.fromMs, fieldNumber: 2)
+    }
+    if self.toMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.toMs, fieldNumber: 3)
+    }
+    if !self.schedule.isEmpty {
+      try visitor.visitSingularStringField(value: self.schedule, fieldNumber: 4)
+    }
+    if !self.zone.isEmpty {
+      try visitor.visitSingularStringField(value: self.zone, fieldNumber: 5)
+    }
+    if !self.businessHours.isEmpty {
+      try visitor.visitSingularStringField(value: self.businessHours, fieldNumber: 6)
+    }
+    if !self.workdays.isEmpty {
+      try visitor.visitSingularStringField(value: self.workdays, fieldNumber: 7)
+    }
+    if !self.night.isEmpty {
+      try visitor.visitSingularStringField(value: self.night, fieldNumber: 8)
+    }
+    if !self.holidays.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.holidays, fieldNumber: 9)
+    }
+    if !self.person.isEmpty {
+      try visitor.visitSingularStringField(value: self.person, fieldNumber: 10)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_GetReportRequest, rhs: Roster_V1_GetReportRequest) -> Bool {
+    if lhs.kind != rhs.kind {return false}
+    if lhs.fromMs != rhs.fromMs {return false}
+    if lhs.toMs != rhs.toMs {return false}
+    if lhs.schedule != rhs.schedule {return false}
+    if lhs.zone != rhs.zone {return false}
+    if lhs.businessHours != rhs.businessHours {return false}
+    if lhs.workdays != rhs.workdays {return false}
+    if lhs.night != rhs.night {return false}
+    if lhs.holidays != rhs.holidays {return false}
+    if lhs.person != rhs.person {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_GetReportRequest.Kind: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0KIND_UNSPECIFIED\0\u{1}HOURS\0\u{1}QUALITY\0")
+}
+
+nonisolated extension Roster_V1_CategoryHours: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".CategoryHours"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}business_ms\0\u{3}outside_business_hours_ms\0\u{3}night_ms\0\u{3}weekend_ms\0\u{3}holiday_ms\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularInt64Field(value: &self.businessMs) }()
+      case 2: try { try decoder.decodeSingularInt64Field(value: &self.outsideBusinessHoursMs) }()
+      case 3: try { try decoder.decodeSingularInt64Field(value: &self.nightMs) }()
+      case 4: try { try decoder.decodeSingularInt64Field(value: &self.weekendMs) }()
+      case 5: try { try decoder.decodeSingularInt64Field(value: &self.holidayMs) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.businessMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.businessMs, fieldNumber: 1)
+    }
+    if self.outsideBusinessHoursMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.outsideBusinessHoursMs, fieldNumber: 2)
+    }
+    if self.nightMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.nightMs, fieldNumber: 3)
+    }
+    if self.weekendMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.weekendMs, fieldNumber: 4)
+    }
+    if self.holidayMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.holidayMs, fieldNumber: 5)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_CategoryHours, rhs: Roster_V1_CategoryHours) -> Bool {
+    if lhs.businessMs != rhs.businessMs {return false}
+    if lhs.outsideBusinessHoursMs != rhs.outsideBusinessHoursMs {return false}
+    if lhs.nightMs != rhs.nightMs {return false}
+    if lhs.weekendMs != rhs.weekendMs {return false}
+    if lhs.holidayMs != rhs.holidayMs {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_ScheduleHours: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ScheduleHours"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}schedule_id\0\u{3}schedule_name\0\u{1}ms\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.scheduleID) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.scheduleName) }()
+      case 3: try { try decoder.decodeSingularInt64Field(value: &self.ms) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.scheduleID.isEmpty {
+      try visitor.visitSingularStringField(value: self.scheduleID, fieldNumber: 1)
+    }
+    if !self.scheduleName.isEmpty {
+      try visitor.visitSingularStringField(value: self.scheduleName, fieldNumber: 2)
+    }
+    if self.ms != 0 {
+      try visitor.visitSingularInt64Field(value: self.ms, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_ScheduleHours, rhs: Roster_V1_ScheduleHours) -> Bool {
+    if lhs.scheduleID != rhs.scheduleID {return false}
+    if lhs.scheduleName != rhs.scheduleName {return false}
+    if lhs.ms != rhs.ms {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_PersonHours: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".PersonHours"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}employee_id\0\u{1}name\0\u{3}total_ms\0\u{1}schedules\0\u{1}categories\0\u{3}override_ms\0\u{3}cover_taken_ms\0\u{3}cover_given_ms\0\u{3}out_of_hours_periods\0\u{1}stretches\0\u{3}longest_stretch_ms\0\u{3}shortest_rest_ms\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.employeeID) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.name) }()
+      case 3: try { try decoder.decodeSingularInt64Field(value: &self.totalMs) }()
+      case 4: try { try decoder.decodeRepeatedMessageField(value: &self.schedules) }()
+      case 5: try { try decoder.decodeSingularMessageField(value: &self._categories) }()
+      case 6: try { try decoder.decodeSingularInt64Field(value: &self.overrideMs) }()
+      case 7: try { try decoder.decodeSingularInt64Field(value: &self.coverTakenMs) }()
+      case 8: try { try decoder.decodeSingularInt64Field(value: &self.coverGivenMs) }()
+      case 9: try { try decoder.decodeSingularUInt32Field(value: &self.outOfHoursPeriods) }()
+      case 10: try { try decoder.decodeSingularUInt32Field(value: &self.stretches) }()
+      case 11: try { try decoder.decodeSingularInt64Field(value: &self.longestStretchMs) }()
+      case 12: try { try decoder.decodeSingularInt64Field(value: &self.shortestRestMs) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.employeeID.isEmpty {
+      try visitor.visitSingularStringField(value: self.employeeID, fieldNumber: 1)
+    }
+    if !self.name.isEmpty {
+      try visitor.visitSingularStringField(value: self.name, fieldNumber: 2)
+    }
+    if self.totalMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.totalMs, fieldNumber: 3)
+    }
+    if !self.schedules.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.schedules, fieldNumber: 4)
+    }
+    try { if let v = self._categories {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
+    } }()
+    if self.overrideMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.overrideMs, fieldNumber: 6)
+    }
+    if self.coverTakenMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.coverTakenMs, fieldNumber: 7)
+    }
+    if self.coverGivenMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.coverGivenMs, fieldNumber: 8)
+    }
+    if self.outOfHoursPeriods != 0 {
+      try visitor.visitSingularUInt32Field(value: self.outOfHoursPeriods, fieldNumber: 9)
+    }
+    if self.stretches != 0 {
+      try visitor.visitSingularUInt32Field(value: self.stretches, fieldNumber: 10)
+    }
+    if self.longestStretchMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.longestStretchMs, fieldNumber: 11)
+    }
+    if self.shortestRestMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.shortestRestMs, fieldNumber: 12)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_PersonHours, rhs: Roster_V1_PersonHours) -> Bool {
+    if lhs.employeeID != rhs.employeeID {return false}
+    if lhs.name != rhs.name {return false}
+    if lhs.totalMs != rhs.totalMs {return false}
+    if lhs.schedules != rhs.schedules {return false}
+    if lhs._categories != rhs._categories {return false}
+    if lhs.overrideMs != rhs.overrideMs {return false}
+    if lhs.coverTakenMs != rhs.coverTakenMs {return false}
+    if lhs.coverGivenMs != rhs.coverGivenMs {return false}
+    if lhs.outOfHoursPeriods != rhs.outOfHoursPeriods {return false}
+    if lhs.stretches != rhs.stretches {return false}
+    if lhs.longestStretchMs != rhs.longestStretchMs {return false}
+    if lhs.shortestRestMs != rhs.shortestRestMs {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_TimeSpan: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".TimeSpan"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}start_ms\0\u{3}end_ms\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularInt64Field(value: &self.startMs) }()
+      case 2: try { try decoder.decodeSingularInt64Field(value: &self.endMs) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.startMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.startMs, fieldNumber: 1)
+    }
+    if self.endMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.endMs, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_TimeSpan, rhs: Roster_V1_TimeSpan) -> Bool {
+    if lhs.startMs != rhs.startMs {return false}
+    if lhs.endMs != rhs.endMs {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_ScheduleQuality: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ScheduleQuality"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}schedule_id\0\u{3}schedule_name\0\u{3}covered_ms\0\u{3}coverage_percent\0\u{1}gaps\0\u{3}gaps_omitted\0\u{1}balance\0\u{1}equity\0\u{3}mean_ms\0\u{1}people\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.scheduleID) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.scheduleName) }()
+      case 3: try { try decoder.decodeSingularInt64Field(value: &self.coveredMs) }()
+      case 4: try { try decoder.decodeSingularDoubleField(value: &self.coveragePercent) }()
+      case 5: try { try decoder.decodeRepeatedMessageField(value: &self.gaps) }()
+      case 6: try { try decoder.decodeSingularUInt32Field(value: &self.gapsOmitted) }()
+      case 7: try { try decoder.decodeSingularDoubleField(value: &self.balance) }()
+      case 8: try { try decoder.decodeSingularDoubleField(value: &self.equity) }()
+      case 9: try { try decoder.decodeSingularInt64Field(value: &self.meanMs) }()
+      case 10: try { try decoder.decodeRepeatedMessageField(value: &self.people) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.scheduleID.isEmpty {
+      try visitor.visitSingularStringField(value: self.scheduleID, fieldNumber: 1)
+    }
+    if !self.scheduleName.isEmpty {
+      try visitor.visitSingularStringField(value: self.scheduleName, fieldNumber: 2)
+    }
+    if self.coveredMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.coveredMs, fieldNumber: 3)
+    }
+    if self.coveragePercent.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.coveragePercent, fieldNumber: 4)
+    }
+    if !self.gaps.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.gaps, fieldNumber: 5)
+    }
+    if self.gapsOmitted != 0 {
+      try visitor.visitSingularUInt32Field(value: self.gapsOmitted, fieldNumber: 6)
+    }
+    if self.balance.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.balance, fieldNumber: 7)
+    }
+    if self.equity.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.equity, fieldNumber: 8)
+    }
+    if self.meanMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.meanMs, fieldNumber: 9)
+    }
+    if !self.people.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.people, fieldNumber: 10)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_ScheduleQuality, rhs: Roster_V1_ScheduleQuality) -> Bool {
+    if lhs.scheduleID != rhs.scheduleID {return false}
+    if lhs.scheduleName != rhs.scheduleName {return false}
+    if lhs.coveredMs != rhs.coveredMs {return false}
+    if lhs.coveragePercent != rhs.coveragePercent {return false}
+    if lhs.gaps != rhs.gaps {return false}
+    if lhs.gapsOmitted != rhs.gapsOmitted {return false}
+    if lhs.balance != rhs.balance {return false}
+    if lhs.equity != rhs.equity {return false}
+    if lhs.meanMs != rhs.meanMs {return false}
+    if lhs.people != rhs.people {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_ReportResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ReportResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}from_ms\0\u{3}to_ms\0\u{3}now_ms\0\u{1}zone\0\u{3}recorded_since_ms\0\u{1}people\0\u{1}quality\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularInt64Field(value: &self.fromMs) }()
+      case 2: try { try decoder.decodeSingularInt64Field(value: &self.toMs) }()
+      case 3: try { try decoder.decodeSingularInt64Field(value: &self.nowMs) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.zone) }()
+      case 5: try { try decoder.decodeSingularInt64Field(value: &self.recordedSinceMs) }()
+      case 6: try { try decoder.decodeRepeatedMessageField(value: &self.people) }()
+      case 7: try { try decoder.decodeSingularMessageField(value: &self._quality) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if self.fromMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.fromMs, fieldNumber: 1)
+    }
+    if self.toMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.toMs, fieldNumber: 2)
+    }
+    if self.nowMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.nowMs, fieldNumber: 3)
+    }
+    if !self.zone.isEmpty {
+      try visitor.visitSingularStringField(value: self.zone, fieldNumber: 4)
+    }
+    if self.recordedSinceMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.recordedSinceMs, fieldNumber: 5)
+    }
+    if !self.people.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.people, fieldNumber: 6)
+    }
+    try { if let v = self._quality {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 7)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_ReportResponse, rhs: Roster_V1_ReportResponse) -> Bool {
+    if lhs.fromMs != rhs.fromMs {return false}
+    if lhs.toMs != rhs.toMs {return false}
+    if lhs.nowMs != rhs.nowMs {return false}
+    if lhs.zone != rhs.zone {return false}
+    if lhs.recordedSinceMs != rhs.recordedSinceMs {return false}
+    if lhs.people != rhs.people {return false}
+    if lhs._quality != rhs._quality {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -128,6 +128,11 @@ extension ServerCore {
     func perform(_ message: RosterMessage, on tenant: TenantRuntime, actor: Actor,
                  loop: any EventLoop) -> EventLoopFuture<Result<RosterMessage, WireError>> {
         let promise = loop.makePromise(of: Result<RosterMessage, WireError>.self)
+        if case .getReport(let request) = message {
+            // Reads behind the queue, computes off it (`report`).
+            promise.completeWithTask { await self.report(request, on: tenant, actor: actor).map(RosterMessage.report) }
+            return promise.futureResult
+        }
         let admin = self.admin
         let queued = mutations.submit(tenant.id) {
             if case .getAudit(let request) = message {

@@ -220,6 +220,16 @@ package struct ConnectionStateMachine {
             }
             inFlight += 1
             return .enqueueMutation(message, requestID: requestID)
+        case .getReport(let request):
+            // Admins; a token bound to a person may ask for its own hours (`ReportAnswer`).
+            if let refusal = ReportAnswer.refusal(request.kind, isAdmin: credential.role == .admin, employeeID: credential.employeeID) {
+                return .sendError(refusal, requestID: requestID)
+            }
+            guard inFlight < limits.maxInFlight else {
+                return .sendError(WireError(.resourceExhausted, "too many requests in flight", retryable: true), requestID: requestID)
+            }
+            inFlight += 1
+            return .enqueueMutation(message, requestID: requestID)
         case .getAudit:
             guard credential.role == .admin else {
                 return .sendError(WireError(.permissionDenied, "the audit log is for admins"), requestID: requestID)
