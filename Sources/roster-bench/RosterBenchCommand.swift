@@ -9,7 +9,7 @@ struct RosterBenchCommand: AsyncParsableCommand {
         commandName: "roster-bench",
         abstract: "Measures roster-server: push fan-out against a floor, and query throughput.",
         discussion: "Build and run in release: swift run -c release roster-bench fanout --subscribers 10000",
-        subcommands: [Fanout.self, Query.self, TenantSize.self, BigTenant.self, Resolve.self, Schedules.self, Attack.self, Cover.self,
+        subcommands: [Fanout.self, Query.self, TenantSize.self, BigTenant.self, Resolve.self, Schedules.self, Attack.self, Cover.self, Report.self,
                       WebPages.self, FloorServer.self])
 }
 
@@ -388,5 +388,24 @@ struct Cover: AsyncParsableCommand {
         print("  cancel        \(result.cancel)")
         print(String(format: "  races with exactly one taker: %d of %d; server CPU per round (3 commits, 1 refusal): %.2f ms",
                      result.oneTaker, rounds, result.cpuMillisPerRound))
+    }
+}
+
+struct Report: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "A year's hours report for a big tenant: store read and computation (p50/p99), resident memory it adds.")
+    @Option(help: "People in the tenant.") var people = 1_000
+    @Option(help: "Schedules of ten people each.") var schedules = 100
+    @Option(help: "Reports timed.") var runs = 20
+
+    func run() async throws {
+        let result = try await ReportBenchmark(people: people, schedules: schedules, runs: runs).run()
+        print("hours report: a year (half recorded, \(result.recordedStretches) stretches in SQLite; half planned), \(people) people, "
+              + "\(schedules) schedules in 3 zones, night 22:00-06:00; \(result.rows) rows")
+        print("  store read    \(result.read)")
+        print("  computation   \(result.compute)")
+        print("  whole report  \(result.total)")
+        print(String(format: "  resident memory added: %.1f MiB", Double(result.residentGrowthBytes) / 1_048_576))
     }
 }
