@@ -109,6 +109,8 @@ package struct HTTPAPI: Sendable {
                 scope = .serverOnly
             }
             let side = self.side
+            // The quality gauges: measured again in the background once an hour old (never waited for).
+            if case .serverOnly = scope {} else { side.context?.requestQualityGauges() }
             var readings: [MetricsRegistry.Reading] = []
             if let work = side.context?.work {
                 guard let read = await work.run("", { side.readings(scope) }) else { return Self.problem(AdminOperations.busy) }

@@ -148,6 +148,19 @@ package final class HTTPSide: Sendable {
                                           labels: labels, value: Double(until - now) / 1000))
                 }
             }
+            let quality = context.scheduleQuality.withLockedValue { $0[tenant.id]?.reports } ?? [:]
+            for schedule in view.state.sortedSchedules {
+                guard let measured = quality[schedule.id] else { continue }
+                let labels = [("tenant", tenant.id), ("schedule", schedule.name)]
+                readings.append(.init(name: "roster_schedule_coverage_percent", help: "Covered share of the last 28 days (report quality; measured at most an hour ago).",
+                                      labels: labels, value: measured.coverage))
+                readings.append(.init(name: "roster_schedule_gaps", help: "Stretches with nobody on duty in the last 28 days.",
+                                      labels: labels, value: Double(measured.gaps.count)))
+                readings.append(.init(name: "roster_schedule_equity", help: "100 - 100*stddev/mean of participants' hours, last 28 days.",
+                                      labels: labels, value: measured.equity))
+                readings.append(.init(name: "roster_schedule_balance", help: "Grafana OnCall's pairwise min/max balance, last 28 days.",
+                                      labels: labels, value: measured.balance))
+            }
             readings.append(.init(name: "roster_schedules_with_coverage_gap",
                                   help: "Schedules with nobody on duty at some moment of the next 7 days.",
                                   labels: [("tenant", tenant.id)], value: Double(coverageGaps(tenant, revision: view.revision, now: now))))

@@ -2,7 +2,10 @@
 /// (docs/HTTP.md). CI checks the running server against it with schemathesis (.ci/openapi-check),
 /// so a route, a status or a field that drifts from it fails the run.
 enum OpenAPIDocument {
-    static let json = #"""
+    /// The whole document: the routes below and the reports' (`OpenAPIReports`).
+    static let json = OpenAPIReports.merged(into: base)
+
+    static let base = #"""
     {
       "openapi": "3.1.0",
       "info": {

@@ -27,6 +27,11 @@ package final class ServerCore: Sendable {
     /// Audit writes nobody waits for (a refused Hello's), counted so that a harness can tell
     /// when they are done.
     let detachedWrites = NIOLockedValueBox(0)
+    /// Each tenant's schedules' quality over the last 28 days, by schedule id, and when it was
+    /// measured: the /metrics gauges (`report quality`'s default window; `refreshQualityGauges`).
+    package let scheduleQuality = NIOLockedValueBox<[String: (measuredAt: UnixMillis, reports: [String: QualityReport])]>([:])
+    /// Whether a measurement of the quality gauges is under way (`requestQualityGauges`).
+    let qualityMeasuring = NIOLockedValueBox(false)
 
     /// What the server counts for GET /metrics; nil without an HTTP listener.
     package let metrics: ServerMetrics?

@@ -171,6 +171,7 @@ enum SchedulePage {
             html.raw("<ul>")
             link(&html, base + "/edit", "Add a rotation or swap")
             link(&html, base + "/changes", "Changes to this schedule")
+            link(&html, base + "/hours", "Hours and fairness")
             html.raw("</ul>")
         }
         html.raw("</nav>")

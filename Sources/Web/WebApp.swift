@@ -58,6 +58,8 @@ package struct WebApp: HTTPPages {
             return await CoverRequestsSection.submit(request, schedule: parts[1], app: self, side: side)
         case ("GET", "schedules", 3) where parts[2] == "changes":
             return await ChangesPage.show(request, schedule: parts[1], app: self, side: side)
+        case ("GET", "schedules", 3) where parts[2] == "hours":
+            return await HoursPage.show(request, schedule: parts[1], app: self, side: side)
         case ("GET", "sign-in", 1):
             return SignIn.form(request, app: self, side: side)
         case ("POST", "sign-in", 1):

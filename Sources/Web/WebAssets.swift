@@ -58,6 +58,9 @@ enum WebAssets {
         .gained { color: #0a6b1f; } .lost { color: #a3001a; }
         @media (prefers-color-scheme: dark) { .gained { color: #7ee08f; } .lost { color: #ff9aa8; } svg.gap text { fill: #ffb3bd; } }
         .photo { width: 96px; height: 96px; border-radius: 50%; background: var(--accent); color: var(--bg); display: flex; align-items: center; justify-content: center; font-size: 2rem; font-weight: 600; }
+        svg.hours-chart { width: 100%; max-width: 52rem; font-size: 12px; } svg.hours-chart text { fill: var(--fg); }
+        .c-business { fill: #4a7fb5; } .c-outside { fill: #e0a030; } .c-night { fill: #5b4a9e; } .c-weekend { fill: #3f9a6a; } .c-holiday { fill: #c0504d; }
+        dl.quality { display: grid; grid-template-columns: max-content 1fr; gap: 0.25rem 1rem; }
         .offline { background: #fff3cd; color: #3d2e00; padding: 0.5rem 0.75rem; border-left: 4px solid #b38600; }
         """
 

@@ -16,7 +16,7 @@ import Testing
             #expect(throws: ScheduleArguments.Invalid.self, "\(bad)") { try ScheduleArguments.restriction(bad) }
         }
         let error = try #require(throws: ScheduleArguments.Invalid.self) { try ScheduleArguments.restriction("Mon+Tue 08:00-20:00") }
-        #expect(error.description.contains("\"mon+tue\" is not a day"), "names the part it did not understand: \(error)")
+        #expect(error.description.contains("\"Mon+Tue\" is not a day"), "names the part it did not understand: \(error)")
     }
 
     @Test func clockTimesAreExactlyHoursAndMinutes() throws {

@@ -141,6 +141,32 @@ import Testing
         }
     }
 
+    /// A year of a minutely rotation is more than one request may resolve: the report is refused
+    /// with RESOURCE_EXHAUSTED, naming the way out, while another client is answered meanwhile.
+    @Test func aReportTooCostlyIsRefusedWhileOthersAreServed() async throws {
+        try await withServer(now: Self.now) { harness in
+            let team = try await ScheduleServerTests.team(harness, zone: "UTC", every: .with { $0.unit = .minutes; $0.count = 1 },
+                                                          handoff: "2026-11-30T09:00")
+            let healthy = try await harness.connect(token: harness.adminToken)
+            try await withCleanup(healthy, cleanUp: { await $0.close() }) { healthy in
+                async let refused = ScheduleServerTests.refusal(team.admin, .getReport(.with {
+                    $0.kind = .hours
+                    $0.fromMs = Self.mondayNine
+                    $0.toMs = Self.mondayNine + 365 * 24 * Self.hour
+                }))
+                async let answered = healthy.request(.getOnDuty(.with { $0.schedule = "Platform primary" }))
+                let (error, onDuty) = try await (refused, answered)
+                #expect(error.code == .resourceExhausted)
+                #expect(error.message.contains("shorter window"), "\(error.message)")
+                guard case .onDuty(let now) = onDuty else { throw TestFailure("expected OnDuty") }
+                #expect(now.current.count == 1)
+                // A day of it is fine.
+                let day = try await Self.hours(team.admin, from: Self.mondayNine, to: Self.mondayNine + 24 * Self.hour)
+                #expect(day.values.reduce(0) { $0 + $1.totalMs } == 24 * Self.hour)
+            }
+        }
+    }
+
     /// Over HTTP the same numbers: CSV with one row per person whose categories add up, JSON
     /// with the quality report's gaps; errors as problems.
     @Test func httpServesTheSameReportAsCSVAndJSON() async throws {
@@ -173,6 +199,46 @@ import Testing
             #expect(refused.body.contains("workdays"))
             let anonymous = try await HTTPGet.request(base + "/v1/reports/hours?from=\(from)")
             #expect(anonymous.status == 401)
+        }
+    }
+
+    /// The web app's chart and the /metrics gauges show the report's numbers: each person's
+    /// total on the page is the protocol's, and the coverage gauge (the last 28 days, measured by
+    /// the scrape) is `report quality`'s over that window, part of it from the duty record.
+    @Test func theWebChartAndTheGaugesShowTheSameNumbers() async throws {
+        try await withServer(now: Self.now, configure: { $0.httpListen = HostPort(host: "127.0.0.1", port: 0) }) { harness in
+            let team = try await ScheduleServerTests.team(harness, zone: "UTC", every: .with { $0.unit = .days; $0.count = 1 },
+                                                          handoff: "2026-11-30T09:00")
+            harness.clock.advance(to: Self.now + 3 * 24 * Self.hour)
+            await harness.server.recordDuty()
+            let now = harness.clock.now(), from = now - 28 * 24 * Self.hour
+            let base = "http://127.0.0.1:\(harness.server.httpPort ?? 0)"
+            let page = try await HTTPGet.request(base + "/schedules/Platform%20primary/hours", token: harness.adminToken)
+            #expect(page.status == 200)
+            let hours = try await Self.hours(team.admin, from: from, to: now)
+            #expect(hours.count == 4)
+            for (name, person) in hours {
+                #expect(page.body.contains("<td>\(name)</td><td>\(ReportFormats.hours(person.totalMs))</td>"), "\(name)")
+            }
+            guard case .report(let quality) = try await team.admin.request(.getReport(.with {
+                $0.kind = .quality
+                $0.fromMs = from
+                $0.toMs = now
+                $0.schedule = "Platform primary"
+            })) else { throw TestFailure("expected Report") }
+            // The first scrape starts the measurement; a later one shows it (the clock stands still).
+            var line: Substring?
+            let measured = await eventually(20) {
+                let metrics = try? await HTTPGet.request(base + "/metrics", token: harness.adminToken)
+                line = metrics?.body.split(separator: "\n").first { $0.hasPrefix("roster_schedule_coverage_percent{tenant=\"demo\",schedule=\"Platform primary\"}") }
+                return line != nil
+            }
+            #expect(measured)
+            let gauge = line.flatMap { Double($0.split(separator: " ").last ?? "") }
+            #expect(gauge.map { abs($0 - quality.quality.coveragePercent) < 1e-6 } == true, "\(String(describing: line))")
+            // Readers are refused the page, as over the protocol.
+            let reader = try await HTTPGet.request(base + "/schedules/Platform%20primary/hours")
+            #expect(reader.status == 403 || reader.status == 401 || reader.status == 303)
         }
     }
 }

@@ -140,9 +140,9 @@ public enum DutyRecord {
 /// definitions resolve to for the rest (the future, the past since the last mark, which they
 /// still govern, and the past before the record began).
 public enum ReportStretches {
-    /// What resolving one report's window may cost: five requests' worth (a year of 100 daily
-    /// rotations costs a few percent of it).
-    public static let budget = 5 * ResolutionBudget.perRequest
+    /// What resolving one report's window may cost: one request's worth, as for every query (a
+    /// year of 100 daily rotations costs a tenth of it; a year of a minutely one is refused).
+    public static let budget = ResolutionBudget.perRequest
 
     /// The stretches of `scheduleIDs` over [from, to) from `recorded` (the record's rows in the
     /// window) and `state`; a schedule that is gone contributes its record only.

@@ -54,7 +54,7 @@ extension ServerCore {
         let answer = await work.run(tenant.id) { () -> Result<Roster_V1_ReportResponse, WireError> in
             do throws(RosterError) {
                 return .success(try ReportAnswer.make(request, state: input.view.state, marks: input.marks, recorded: input.recorded,
-                                                      now: input.now, actor: actor))
+                                                      now: input.now, isAdmin: actor.isAdmin, employeeID: actor.employeeID))
             } catch {
                 return .failure(WireError(error))
             }
@@ -73,8 +73,9 @@ package enum ReportAnswer {
                                                           : "schedule quality reports are for admins")
     }
 
-    static func make(_ request: Roster_V1_GetReportRequest, state: RosterState, marks: [String: DutyRecordMark],
-                     recorded: [RecordedStretch], now: UnixMillis, actor: Actor) throws(RosterError) -> Roster_V1_ReportResponse
+    package static func make(_ request: Roster_V1_GetReportRequest, state: RosterState, marks: [String: DutyRecordMark],
+                             recorded: [RecordedStretch], now: UnixMillis, isAdmin: Bool, employeeID: String?) throws(RosterError)
+        -> Roster_V1_ReportResponse
     {
         let (from, to) = (request.fromMs, request.toMs)
         var scope = try state.schedules(named: request.schedule.isEmpty ? nil : request.schedule).map(\.id)
@@ -130,9 +131,9 @@ package enum ReportAnswer {
             }
         default:
             var person: String?
-            if !actor.isAdmin {
+            if !isAdmin {
                 // A person's own token: their own hours, nobody else's.
-                guard let own = actor.employeeID else {
+                guard let own = employeeID else {
                     throw .invalid([RosterViolation(field: "person", message: "hours reports are for admins and for a person's own token")])
                 }
                 if !request.person.isEmpty, state.employee(idOrName: request.person)?.id != own {
@@ -150,12 +151,13 @@ package enum ReportAnswer {
             }
             let timeline = CategoryTimeline(from: from, to: to, options: options, clock: clock)
             let hours = HoursReport.compute(stretches, from: from, to: to, timeline: timeline)
-            let rows = hours.values.filter { person == nil || $0.employeeID == person }
-            let sortKey: (PersonHours) -> (String, String, String) = { row in
+            // By last name, then first name: each key folded once, not at every comparison.
+            let rows = hours.values.filter { person == nil || $0.employeeID == person }.map { row in
                 let employee = state.employees[row.employeeID]
-                return (TextFolding.fold(employee?.lastName ?? row.employeeID), TextFolding.fold(employee?.firstName ?? ""), row.employeeID)
+                return (key: (TextFolding.fold(employee?.lastName ?? row.employeeID), TextFolding.fold(employee?.firstName ?? ""), row.employeeID),
+                        row: row)
             }
-            response.people = rows.sorted { sortKey($0) < sortKey($1) }.map { row in
+            response.people = rows.sorted { $0.key < $1.key }.map(\.row).map { row in
                 Roster_V1_PersonHours.with {
                     $0.employeeID = row.employeeID
                     $0.name = name(row.employeeID)

@@ -1,0 +1,147 @@
+import Foundation
+import RosterDomain
+import RosterHTTP
+import RosterProtocol
+import RosterServerCore
+
+/// `/schedules/NAME/hours`: who carried the load on a schedule over the last 7, 28 or 90 days
+/// (admins, as GetReport): the quality figures, and each person's hours as a bar stacked by
+/// category with the numbers beside it — the protocol's own report, so the page, the CLI and
+/// /v1/reports give the same numbers.
+enum HoursPage {
+    static let spans = [7, 28, 90]
+    /// The categories in the order they are stacked, with their CSS class and label.
+    static var categories: [(keyPath: KeyPath<Roster_V1_CategoryHours, Int64>, className: String, label: String)] {
+        [(\.businessMs, "c-business", "Business hours"), (\.outsideBusinessHoursMs, "c-outside", "Outside business hours"),
+         (\.nightMs, "c-night", "Night"), (\.weekendMs, "c-weekend", "Weekend"), (\.holidayMs, "c-holiday", "Holiday")]
+    }
+
+    static func show(_ request: HTTPAPI.Request, schedule name: String, app: WebApp, side: HTTPSide) async -> HTTPAPI.Reply {
+        let viewer: Viewer, tenant: TenantRuntime
+        switch app.reading(request, side: side) {
+        case .viewer(let found, let foundTenant): (viewer, tenant) = (found, foundTenant)
+        case let other: return WebApp.refusal(other)
+        }
+        guard let core = side.context, let loop = request.loop else { return WebApp.starting }
+        guard let schedule = tenant.view.state.schedule(idOrName: name) else { return WebApp.html(404, WebApp.noSchedule(name).1) }
+        let back = ("/schedules/" + WebPage.pathComponent(schedule.name), schedule.name)
+        guard let credential = viewer.credential, viewer.isAdmin else {
+            return WebApp.html(403, WebPage.message(title: "Admins only", "Reports of everyone's hours are for admins, as over the protocol.",
+                                                    link: back))
+        }
+        let days = request.query["days"].flatMap(Int.init) ?? 28
+        guard spans.contains(days) else {
+            return WebApp.html(400, WebPage.message(title: "Not a window", "days is 7, 28 or 90.", link: back))
+        }
+        let now = core.clock.now(), from = now - UnixMillis(days) * 86_400_000
+        var reports: [Roster_V1_ReportResponse] = []
+        for kind in [Roster_V1_GetReportRequest.Kind.hours, .quality] {
+            let query = Roster_V1_GetReportRequest.with {
+                $0.kind = kind
+                $0.fromMs = from
+                $0.toMs = now
+                $0.schedule = schedule.id
+            }
+            let answer = try? await core.perform(.getReport(query), on: tenant, credential: credential, address: request.peer, loop: loop).get()
+            switch answer {
+            case .success(.report(let report))?: reports.append(report)
+            case .failure(let error)?: return WebApp.html(400, WebPage.message(title: "No report", error.body.message, link: back))
+            default: return WebApp.html(503, WebPage.message(title: "Busy", "The report could not be made now: try again in a moment."))
+            }
+        }
+        let (hours, quality) = (reports[0], reports[1])
+        guard let body = await core.work.run(tenant.id, { render(schedule: schedule, days: days, hours: hours, quality: quality, viewer: viewer) }) else {
+            return WebApp.html(503, WebPage.message(title: "Busy", "The server is busy: try again in a moment."))
+        }
+        return WebApp.html(200, body)
+    }
+
+    static func render(schedule: ScheduleDefinition, days: Int, hours: Roster_V1_ReportResponse, quality: Roster_V1_ReportResponse,
+                       viewer: Viewer) -> String {
+        let label = ZoneLabel(zone: hours.zone)
+        let base = "/schedules/" + WebPage.pathComponent(schedule.name)
+        var html = HTML()
+        WebPage.open(&html, title: "Hours — \(schedule.name)")
+        html.raw("<header><h1>Hours and fairness</h1>")
+        html.element("p", class: "tenant", schedule.name)
+        html.element("p", class: "zone", "Days and hours counted in \(label.name)")
+        html.raw("</header>")
+        WebPage.navigation(&html, current: "/schedules", viewer: viewer)
+        html.raw("<main><nav aria-label=\"Window\"><ul>")
+        for span in spans {
+            html.raw("<li><a")
+            html.attribute("href", base + "/hours?days=\(span)")
+            if span == days { html.raw(" aria-current=\"true\"") }
+            html.raw(">Last \(span) days</a></li>")
+        }
+        html.raw("</ul></nav><p><a")
+        html.attribute("href", base)
+        html.raw(">Back to the timeline</a></p>")
+        html.element("p", "From \(label.label(hours.fromMs)) to \(label.label(hours.toMs))"
+                     + (hours.recordedSinceMs > 0 ? "; before \(label.label(hours.recordedSinceMs)) as the schedule is defined now (the duty record begins then)." : "."))
+        let q = quality.quality
+        html.raw("<dl class=\"quality\">")
+        for (term, value) in [("Coverage", String(format: "%.1f%%", q.coveragePercent)), ("Gaps", "\(q.gaps.count + Int(q.gapsOmitted))"),
+                              ("Equity", String(format: "%.1f", q.equity)), ("Balance (Grafana OnCall's score)", String(format: "%.1f", q.balance))] {
+            html.element("dt", term)
+            html.element("dd", value)
+        }
+        html.raw("</dl>")
+        if hours.people.isEmpty {
+            html.element("p", class: "empty", "Nobody was on duty in this window.")
+        } else {
+            chart(&html, hours.people)
+            table(&html, hours.people)
+        }
+        html.raw("</main>")
+        WebPage.close(&html)
+        return html.output
+    }
+
+    /// One bar per person, stacked by category; widths in SVG units (no inline style: the CSP
+    /// allows none). The table below carries the same numbers for screen readers.
+    static func chart(_ html: inout HTML, _ people: [Roster_V1_PersonHours]) {
+        let longest = max(1, people.map(\.totalMs).max() ?? 1)
+        let (row, labelWidth, barWidth) = (22, 180, 520)
+        html.raw("<svg class=\"hours-chart\" role=\"img\" aria-hidden=\"true\" viewBox=\"0 0 \(labelWidth + barWidth + 80) \(people.count * row + 30)\">")
+        for (index, person) in people.enumerated() {
+            let y = index * row
+            html.raw("<text x=\"0\" y=\"\(y + 15)\">")
+            html.text(person.name)
+            html.raw("</text>")
+            var x = Double(labelWidth)
+            for category in categories {
+                let width = Double(person.categories[keyPath: category.keyPath]) / Double(longest) * Double(barWidth)
+                guard width > 0 else { continue }
+                html.raw("<rect class=\"\(category.className)\" x=\"\(String(format: "%.2f", x))\" y=\"\(y + 3)\" width=\"\(String(format: "%.2f", width))\" height=\"16\"><title>")
+                html.text("\(person.name): \(ReportFormats.hours(person.categories[keyPath: category.keyPath])) h \(category.label.lowercased())")
+                html.raw("</title></rect>")
+                x += width
+            }
+            html.raw("<text x=\"\(String(format: "%.0f", x + 6))\" y=\"\(y + 15)\">\(ReportFormats.hours(person.totalMs)) h</text>")
+        }
+        var x = 0
+        for category in categories {
+            html.raw("<rect class=\"\(category.className)\" x=\"\(x)\" y=\"\(people.count * row + 12)\" width=\"12\" height=\"12\"/>")
+            html.raw("<text x=\"\(x + 16)\" y=\"\(people.count * row + 23)\">\(category.label)</text>")
+            x += 150
+        }
+        html.raw("</svg>")
+    }
+
+    static func table(_ html: inout HTML, _ people: [Roster_V1_PersonHours]) {
+        html.raw("<table class=\"hours\"><thead><tr><th>Person</th><th>Total</th>")
+        for category in categories { html.element("th", category.label) }
+        html.raw("<th>Overrides</th><th>Cover taken</th><th>Cover given</th><th>Out-of-hours periods</th></tr></thead><tbody>")
+        for person in people {
+            html.raw("<tr>")
+            html.element("td", person.name)
+            html.element("td", ReportFormats.hours(person.totalMs))
+            for text in ReportFormats.categoryHours(person) { html.element("td", text) }
+            for value in [person.overrideMs, person.coverTakenMs, person.coverGivenMs] { html.element("td", ReportFormats.hours(value)) }
+            html.element("td", "\(person.outOfHoursPeriods)")
+            html.raw("</tr>")
+        }
+        html.raw("</tbody></table>")
+    }
+}
