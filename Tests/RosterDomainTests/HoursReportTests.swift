@@ -167,6 +167,29 @@ import Testing
         #expect(report["a"]?.outOfHoursPeriods == 0)
     }
 
+    /// The record says why each stretch was on duty: a swap's halves are `swap` and name whom
+    /// they cover; a cover request taken is `cover`; an admin's override is `override`.
+    @Test func theRecordTellsSwapsCoverAndOverridesApart() throws {
+        let h = Self.hour, t = Self.monday + 9 * h
+        let rotation = Rotation(id: "r", slots: [["a"], ["b"]], cadence: .days(1), handoff: LocalDateTime(year: 2026, month: 11, day: 30, hour: 9),
+                                restrictions: [], advance: .calendar)
+        var schedule = ScheduleDefinition(id: "s", name: "S", zone: "UTC", layers: [ScheduleLayer(level: 1, rotations: [rotation])])
+        schedule = schedule.swapping("a", t..<t + 2 * h, with: "b", t + 24 * h..<t + 26 * h, ids: ("o1", "o2"), author: "", reason: "")
+        schedule.overrides.append(ScheduleOverride(id: "o3", kind: .replace(replacing: "a", with: "c"), start: t + 4 * h, end: t + 5 * h,
+                                                   source: "request:req_1"))
+        schedule.overrides.append(ScheduleOverride(id: "o4", kind: .add("d"), start: t + 6 * h, end: t + 7 * h))
+        var budget = ResolutionBudget.standard
+        let stretches = try DutyRecord.stretches(of: schedule, from: t, to: t + 48 * h, budget: &budget)
+        func kind(_ person: String, at instant: UnixMillis) -> (RecordedStretch.Kind, String)? {
+            stretches.first { $0.employeeID == person && $0.start <= instant && instant < $0.end }.map { ($0.kind, $0.replacing) }
+        }
+        #expect(kind("b", at: t)! == (.swap, "a"))
+        #expect(kind("a", at: t + 24 * h)! == (.swap, "b"))
+        #expect(kind("c", at: t + 4 * h)! == (.cover, "a"))
+        #expect(kind("d", at: t + 6 * h)! == (.override, ""))
+        #expect(kind("a", at: t + 3 * h)! == (.rotation, ""))
+    }
+
     @Test func holidaysAreReadFromAllDayEventsAndRecurringOnesAreRefused() throws {
         let ics = """
             BEGIN:VCALENDAR\r

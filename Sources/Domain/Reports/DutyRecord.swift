@@ -2,13 +2,15 @@
 /// past is made of these; a report's future is made of them too, resolved from the definitions
 /// in force, so both halves are added up by the same code.
 public struct RecordedStretch: Sendable, Hashable, Codable {
-    /// Why the person was on duty. A swap is two replacing overrides, so it counts as `override`.
+    /// Why the person was on duty.
     public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
         case rotation
         /// A one-off shift.
         case shift
-        /// An admin's override or swap.
+        /// An admin's override.
         case override
+        /// A half of a swap (the override's source is "swap:ID").
+        case swap
         /// A cover request taken (the override's source is "request:ID").
         case cover
         /// Duty taken by the person themself ("take:ID").
@@ -82,7 +84,8 @@ public enum DutyRecord {
             case .override(let id):
                 let override = overrides[id]
                 let source = override?.source ?? ""
-                stretch.kind = source.hasPrefix("request:") ? .cover : source.hasPrefix("take:") ? .take : .override
+                stretch.kind = source.hasPrefix("request:") ? .cover : source.hasPrefix("take:") ? .take
+                    : source.hasPrefix("swap:") ? .swap : .override
                 if case .replace(let replaced, _) = override?.kind { stretch.replacing = replaced }
             }
             return stretch

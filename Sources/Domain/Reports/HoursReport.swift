@@ -49,7 +49,7 @@ public struct PersonHours: Sendable, Hashable {
     /// Covered time on each schedule (their sum exceeds `total` where schedules overlap).
     public var bySchedule: [String: UnixMillis] = [:]
     public var categories = CategoryHours()
-    /// Of `total`: on duty through an admin's override or swap, or by taking duty themself.
+    /// Of `total`: on duty through an admin's override or a swap, or by taking duty themself.
     public var fromOverrides: UnixMillis = 0
     /// Of `total`: covering someone's cover request.
     public var coverTaken: UnixMillis = 0
@@ -174,7 +174,7 @@ public enum HoursReport {
             for (schedule, onIt) in Dictionary(grouping: own, by: \.scheduleID) {
                 hours.bySchedule[schedule] = IntervalUnion.length(IntervalUnion.of(onIt.map { ($0.start, $0.end) }))
             }
-            hours.fromOverrides = IntervalUnion.length(IntervalUnion.of(own.filter { $0.kind == .override || $0.kind == .take }
+            hours.fromOverrides = IntervalUnion.length(IntervalUnion.of(own.filter { $0.kind == .override || $0.kind == .swap || $0.kind == .take }
                 .map { ($0.start, $0.end) }))
             hours.coverTaken = IntervalUnion.length(IntervalUnion.of(own.filter { $0.kind == .cover }.map { ($0.start, $0.end) }))
             let merged = IntervalUnion.of(own.map { ($0.start, $0.end) })

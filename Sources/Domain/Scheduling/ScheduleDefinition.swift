@@ -147,9 +147,12 @@ public struct ScheduleOverride: Sendable, Hashable, Codable {
     public var end: UnixMillis
     public var author: String
     public var reason: String
-    /// Self-service: "request:ID" (a cover request taken) or "take:EMPLOYEE_ID"; empty: an
-    /// admin's override.
+    /// Self-service: "request:ID" (a cover request taken) or "take:EMPLOYEE_ID"; a half of a
+    /// swap: "swap:ID" (the other half's override id); empty: an admin's override.
     public var source: String
+
+    /// The source of one half of a swap whose other half is `otherID`.
+    public static func swapSource(_ otherID: String) -> String { "swap:" + otherID }
 
     public init(id: String, kind: Kind, start: UnixMillis, end: UnixMillis, author: String = "", reason: String = "",
                 source: String = "") {

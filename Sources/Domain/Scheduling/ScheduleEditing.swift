@@ -80,12 +80,14 @@ extension ScheduleDefinition {
         -> ScheduleDefinition
     {
         var copy = self
+        // Each half names the other ("swap:ID"), so that the duty record and reports can tell a
+        // swap from an override.
         copy.overrides.append(ScheduleOverride(id: ids.0, kind: .replace(replacing: first, with: second),
                                                start: firstWindow.lowerBound, end: firstWindow.upperBound,
-                                               author: author, reason: reason))
+                                               author: author, reason: reason, source: ScheduleOverride.swapSource(ids.1)))
         copy.overrides.append(ScheduleOverride(id: ids.1, kind: .replace(replacing: second, with: first),
                                                start: secondWindow.lowerBound, end: secondWindow.upperBound,
-                                               author: author, reason: reason))
+                                               author: author, reason: reason, source: ScheduleOverride.swapSource(ids.0)))
         return copy
     }
 

@@ -771,7 +771,8 @@ public nonisolated struct Roster_V1_ScheduleOverride: Sendable {
   public var reason: String = String()
 
   /// Set by the server for self-service: "request:ID" (a cover request taken) or
-  /// "take:EMPLOYEE_ID" (that person took duty for themselves); empty: an admin's override.
+  /// "take:EMPLOYEE_ID" (that person took duty for themselves); for each half of a swap,
+  /// "swap:ID" (the other half's override id); empty: an admin's override.
   public var source: String = String()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
@@ -1027,7 +1028,7 @@ public nonisolated struct Roster_V1_ResolvedShift: @unchecked Sendable {
   /// Clears the value of `employee`. Subsequent reads from it will return its default value.
   public mutating func clearEmployee() {_uniqueStorage()._employee = nil}
 
-  /// OVERRIDE: the override's source ("request:ID", "take:EMPLOYEE_ID"), if any
+  /// OVERRIDE: the override's source ("request:ID", "take:EMPLOYEE_ID", "swap:ID"), if any
   public var overrideSource: String {
     get {_storage._overrideSource}
     set {_uniqueStorage()._overrideSource = newValue}
