@@ -40,19 +40,33 @@ extension HTTPAPI {
                                            requests: found.map { CoverRequest.Summary($1, schedule: $0, state: view.state, at: now) }))
     }
 
+    /// The server, the request's loop, and the bearer token's credential and tenant; or the
+    /// refusal (503 while starting, 401 without a usable token).
+    func bearer(_ request: Request) -> Result<(ServerCore, any EventLoop, Credential, TenantRuntime), Reply.Refusal> {
+        guard let core = side.context, let loop = request.loop else {
+            return .failure(Reply.Refusal(Self.problem(503, "starting: the tenants are not loaded yet")))
+        }
+        guard let header = request.authorization, header.lowercased().hasPrefix("bearer ") else {
+            return .failure(Reply.Refusal(Self.problem(401, "send a token: Authorization: Bearer rst_...", headers: [("WWW-Authenticate", "Bearer")])))
+        }
+        guard let credential = core.tokens.authenticate(String(header.dropFirst(7)), now: core.clock.now()),
+              let tenant = core.tenant(credential.tenantID) else {
+            side.metrics?.counters.authenticationFailed()
+            return .failure(Reply.Refusal(Self.problem(401, "authentication failed",
+                                                       headers: [("WWW-Authenticate", "Bearer error=\"invalid_token\"")])))
+        }
+        return .success((core, loop, credential, tenant))
+    }
+
     /// `POST /v1/requests/ID/STEP[?for=PERSON]`.
     func coverRequestStep(_ request: Request, id: String, step: String) async -> Reply {
         guard let action = Self.coverSteps[step] else {
             return Self.problem(404, "no such step: \(step.prefix(40)) (take, decline, cancel or back-out)")
         }
-        guard let core = side.context, let loop = request.loop else { return Self.problem(503, "starting: the tenants are not loaded yet") }
-        guard let header = request.authorization, header.lowercased().hasPrefix("bearer ") else {
-            return Self.problem(401, "send a token: Authorization: Bearer rst_...", headers: [("WWW-Authenticate", "Bearer")])
-        }
-        guard let credential = core.tokens.authenticate(String(header.dropFirst(7)), now: core.clock.now()),
-              let tenant = core.tenant(credential.tenantID) else {
-            side.metrics?.counters.authenticationFailed()
-            return Self.problem(401, "authentication failed", headers: [("WWW-Authenticate", "Bearer error=\"invalid_token\"")])
+        let (core, loop, credential, tenant): (ServerCore, any EventLoop, Credential, TenantRuntime)
+        switch bearer(request) {
+        case .success(let found): (core, loop, credential, tenant) = found
+        case .failure(let refusal): return refusal.reply
         }
         let edit = Roster_V1_EditScheduleRequest.with {
             $0.coverRequest = .with {

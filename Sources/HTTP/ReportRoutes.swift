@@ -12,14 +12,10 @@ extension HTTPAPI {
     static let maxQueryHolidays = HoursReportOptions.maxHolidays
 
     func report(_ request: Request, kind: Roster_V1_GetReportRequest.Kind) async -> Reply {
-        guard let core = side.context, let loop = request.loop else { return Self.problem(503, "starting: the tenants are not loaded yet") }
-        guard let header = request.authorization, header.lowercased().hasPrefix("bearer ") else {
-            return Self.problem(401, "send a token: Authorization: Bearer rst_...", headers: [("WWW-Authenticate", "Bearer")])
-        }
-        guard let credential = core.tokens.authenticate(String(header.dropFirst(7)), now: core.clock.now()),
-              let tenant = core.tenant(credential.tenantID) else {
-            side.metrics?.counters.authenticationFailed()
-            return Self.problem(401, "authentication failed", headers: [("WWW-Authenticate", "Bearer error=\"invalid_token\"")])
+        let (core, loop, credential, tenant): (ServerCore, any EventLoop, Credential, TenantRuntime)
+        switch bearer(request) {
+        case .success(let found): (core, loop, credential, tenant) = found
+        case .failure(let refusal): return refusal.reply
         }
         if let refusal = ReportAnswer.refusal(kind, isAdmin: credential.role == .admin, employeeID: credential.employeeID) {
             return Self.problem(refusal)

@@ -61,8 +61,9 @@ public protocol RosterStore: NotificationStore {
 
     /// Writes a recording round's stretches and marks if the tenant is still at `revision` (the
     /// definitions they were resolved from); false, writing nothing, if another change came first.
-    /// A stretch that continues a recorded one (same schedule, person, kind; starting where it
-    /// ends) extends it.
+    /// Here and in `commit`, each stretch is cut at its schedule's stored mark first (what is
+    /// recorded is never recorded twice), and one that continues a recorded stretch (same
+    /// schedule, person, kind; starting where it ends) extends it.
     func recordDuty(tenantID: String, atRevision revision: UInt64, _ write: DutyRecordWrite) async throws -> Bool
 
     /// Appends an audit entry that belongs to no revision (an auth failure, a token created or

@@ -17,7 +17,18 @@ extension PostgresRosterStore {
     }
 
     static func writeDuty(_ write: DutyRecordWrite, tenantID: String, connection: PostgresConnection) async throws {
-        for stretch in write.stretches {
+        guard !write.isEmpty else { return }
+        // What is recorded already is never written twice: each stretch is cut at its schedule's
+        // stored mark (a round and a change may both have resolved the same past).
+        var marks: [String: UnixMillis] = [:]
+        for (schedule, until) in try await connection.query("""
+            SELECT schedule_id, until_ms FROM duty_record_mark WHERE tenant_id = \(tenantID) FOR UPDATE
+            """).decode((String, Int64).self) {
+            marks[schedule] = until
+        }
+        for var stretch in write.stretches {
+            stretch.start = max(stretch.start, marks[stretch.scheduleID] ?? .min)
+            guard stretch.start < stretch.end else { continue }
             // Continuing a recorded stretch (the same duty cut by an earlier round) extends it.
             var extended = false
             for _ in try await connection.query("""

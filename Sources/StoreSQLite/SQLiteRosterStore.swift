@@ -139,7 +139,16 @@ public final class SQLiteRosterStore: RosterStore {
     }
 
     private static func writeDuty(_ write: DutyRecordWrite, tenantID: String, db: Database) throws {
-        for stretch in write.stretches {
+        guard !write.isEmpty else { return }
+        // What is recorded already is never written twice: each stretch is cut at its schedule's
+        // stored mark (a round and a change may both have resolved the same past).
+        var marks: [String: UnixMillis] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT schedule_id, until_ms FROM duty_record_mark WHERE tenant_id = ?", arguments: [tenantID]) {
+            marks[row["schedule_id"]] = row["until_ms"]
+        }
+        for var stretch in write.stretches {
+            stretch.start = max(stretch.start, marks[stretch.scheduleID] ?? .min)
+            guard stretch.start < stretch.end else { continue }
             // Continuing a recorded stretch (the same duty cut by an earlier round) extends it.
             try db.execute(sql: """
                 UPDATE duty_record SET end_ms = ? WHERE tenant_id = ? AND schedule_id = ? AND employee_id = ? AND end_ms = ?

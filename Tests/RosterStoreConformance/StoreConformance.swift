@@ -246,6 +246,14 @@ public enum StoreConformance {
             #expect(try await store.dutyRecord(tenantID: "acme", from: 0, to: 10_000, limit: 1).truncated)
             #expect(try await store.dutyRecord(tenantID: "acme", from: 3_000, to: 10_000, limit: 10).stretches.isEmpty)
             #expect(try await store.dutyRecordMarks(tenantID: "other").isEmpty)
+            // A change that resolved from an older mark writes only what lies past the stored one.
+            let overlapping = RecordedStretch(scheduleID: "sch_1", employeeID: "e3", start: 2_000, end: 4_000, kind: .override)
+            try await other.commit(tenantID: "acme", entry: HistoryEntry(revision: 2, committedAt: 4_000, changes: [.motdSet("b")]),
+                                   historyLimit: 100, audit: nil, outbox: OutboxWrite(),
+                                   duty: DutyRecordWrite(stretches: [overlapping], marks: ["sch_1": 4_000]))
+            let after = try await store.dutyRecord(tenantID: "acme", from: 0, to: 10_000, limit: 10).stretches
+            #expect(after.filter { $0.employeeID == "e3" } == [RecordedStretch(scheduleID: "sch_1", employeeID: "e3", start: 3_000, end: 4_000,
+                                                                               kind: .override)])
         },
     ]
 
