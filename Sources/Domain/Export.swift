@@ -93,7 +93,7 @@ public enum RosterExport {
     }
 
     /// Quoted when it holds a comma, quote or line break (RFC 4180), or would lose edge spaces.
-    static func csvField(_ text: String) -> String {
+    public static func csvField(_ text: String) -> String {
         let needsQuotes = text.contains { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }
             || text.first == " " || text.last == " "
         return needsQuotes ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text

@@ -88,13 +88,11 @@ public enum ReportFormats {
         return lines.joined(separator: "\r\n") + "\r\n"
     }
 
-    /// RFC 4180: quoted when it holds a comma, quote or line break; a leading =, +, - or @ is
-    /// prefixed with ' so that a spreadsheet never runs a name as a formula.
+    /// Quoted as every CSV of ours is (`RosterExport.csvField`, RFC 4180); a leading =, +, - or @
+    /// is prefixed with ' first, so that a spreadsheet never runs a name as a formula.
     static func field(_ text: String) -> String {
-        var value = text
-        if let first = value.first, "=+-@".contains(first), Double(value) == nil { value = "'" + value }
-        guard value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return value }
-        return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        guard let first = text.first, "=+-@".contains(first), Double(text) == nil else { return RosterExport.csvField(text) }
+        return RosterExport.csvField("'" + text)
     }
 
     // MARK: JSON

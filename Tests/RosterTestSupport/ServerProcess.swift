@@ -121,6 +121,10 @@ public struct CLI: Sendable {
         environment["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
         environment["XDG_CACHE_HOME"] = home.appendingPathComponent("cache").path
         environment["TZ"] = "UTC"
+        // A debug server beside a dozen others on two busy cores can take seconds over a request
+        // that plans 28 days of the demo's minutely rotation (adding a webhook, a report): more
+        // than the default 10 s at times. Tests of the timeout itself pass --timeout.
+        environment["ROSTER_TIMEOUT"] = "30s"
         return environment
     }
 
