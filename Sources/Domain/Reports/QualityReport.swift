@@ -14,14 +14,15 @@ public struct QualityReport: Sendable, Hashable {
     public var balance: Double
     /// 100 − 100·σ/μ of the participants' hours (population σ), at least 0; 100 with no hours.
     public var equity: Double
-    public var meanHours: Double
+    /// The participants' mean covered time, in milliseconds.
+    public var mean: Double
 
     public var coverage: Double { to > from ? 100 * Double(covered) / Double(to - from) : 100 }
 
     /// Participants above the mean, by how much (milliseconds), most first.
     public var aboveMean: [(employeeID: String, by: UnixMillis)] {
-        hours.filter { Double($0.value) > meanHours }
-            .map { ($0.key, $0.value - UnixMillis(meanHours.rounded())) }
+        hours.filter { Double($0.value) > mean }
+            .map { ($0.key, $0.value - UnixMillis(mean.rounded())) }
             .sorted { ($0.by, $1.employeeID) > ($1.by, $0.employeeID) }
     }
 
@@ -66,7 +67,7 @@ public struct QualityReport: Sendable, Hashable {
             equity = max(0, 100 - 100 * variance.squareRoot() / mean)
         }
         return QualityReport(scheduleID: scheduleID, from: from, to: to, covered: IntervalUnion.length(covering), gaps: gaps,
-                             hours: hours, balance: balance, equity: equity, meanHours: mean)
+                             hours: hours, balance: balance, equity: equity, mean: mean)
     }
 }
 

@@ -47,9 +47,10 @@ extension ServerCore {
             }
             if !queued { continuation.resume(returning: .failure(WireError(.unavailable, "the server is shutting down", retryable: true))) }
         }
-        guard case .success(let input) = read else {
-            if case .failure(let error) = read { return .failure(error) }
-            return .failure(WireError(.internal, "unreachable"))
+        let input: (view: TenantRuntime.View, marks: [String: DutyRecordMark], recorded: [RecordedStretch], now: UnixMillis)
+        switch read {
+        case .success(let found): input = found
+        case .failure(let error): return .failure(error)
         }
         let answer = await work.run(tenant.id) { () -> Result<Roster_V1_ReportResponse, WireError> in
             do throws(RosterError) {
@@ -119,7 +120,7 @@ package enum ReportAnswer {
                 $0.gapsOmitted = UInt32(max(0, quality.gaps.count - ServerCore.maxListedGaps))
                 $0.balance = quality.balance
                 $0.equity = quality.equity
-                $0.meanMs = Int64(quality.meanHours.rounded())
+                $0.meanMs = Int64(quality.mean.rounded())
                 $0.people = quality.hours.sorted { ($0.value, name($1.key)) > ($1.value, name($0.key)) }.map { entry -> Roster_V1_PersonHours in
                     .with {
                         $0.employeeID = entry.key
