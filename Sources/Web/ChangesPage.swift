@@ -12,17 +12,12 @@ enum ChangesPage {
     static let limit: UInt32 = 200
 
     static func show(_ request: HTTPAPI.Request, schedule name: String, app: WebApp, side: HTTPSide) async -> HTTPAPI.Reply {
-        let viewer: Viewer, tenant: TenantRuntime
-        switch app.reading(request, side: side) {
-        case .viewer(let found, let foundTenant): (viewer, tenant) = (found, foundTenant)
-        case let other: return WebApp.refusal(other)
+        let page: WebApp.AdminScheduleContext
+        switch app.adminSchedulePage(request, schedule: name, side: side, why: "The audit log is for admins, as over the protocol.") {
+        case .success(let found): page = found
+        case .failure(let refusal): return refusal.reply
         }
-        guard let core = side.context, let loop = request.loop else { return WebApp.starting }
-        guard let schedule = tenant.view.state.schedule(idOrName: name) else { return WebApp.html(404, WebApp.noSchedule(name).1) }
-        guard let credential = viewer.credential, viewer.isAdmin else {
-            return WebApp.html(403, WebPage.message(title: "Admins only", "The audit log is for admins, as over the protocol.",
-                                                    link: ("/schedules/" + WebPage.pathComponent(schedule.name), schedule.name)))
-        }
+        let (viewer, tenant, core, loop, credential, schedule) = (page.viewer, page.tenant, page.core, page.loop, page.credential, page.schedule)
         let query = Roster_V1_GetAuditRequest.with {
             $0.schedule = schedule.id
             $0.limit = limit

@@ -17,18 +17,14 @@ enum HoursPage {
     }
 
     static func show(_ request: HTTPAPI.Request, schedule name: String, app: WebApp, side: HTTPSide) async -> HTTPAPI.Reply {
-        let viewer: Viewer, tenant: TenantRuntime
-        switch app.reading(request, side: side) {
-        case .viewer(let found, let foundTenant): (viewer, tenant) = (found, foundTenant)
-        case let other: return WebApp.refusal(other)
+        let page: WebApp.AdminScheduleContext
+        switch app.adminSchedulePage(request, schedule: name, side: side,
+                                     why: "Reports of everyone's hours are for admins, as over the protocol.") {
+        case .success(let found): page = found
+        case .failure(let refusal): return refusal.reply
         }
-        guard let core = side.context, let loop = request.loop else { return WebApp.starting }
-        guard let schedule = tenant.view.state.schedule(idOrName: name) else { return WebApp.html(404, WebApp.noSchedule(name).1) }
-        let back = ("/schedules/" + WebPage.pathComponent(schedule.name), schedule.name)
-        guard let credential = viewer.credential, viewer.isAdmin else {
-            return WebApp.html(403, WebPage.message(title: "Admins only", "Reports of everyone's hours are for admins, as over the protocol.",
-                                                    link: back))
-        }
+        let (viewer, tenant, core, loop, credential, schedule) = (page.viewer, page.tenant, page.core, page.loop, page.credential, page.schedule)
+        let back = page.back
         let days = request.query["days"].flatMap(Int.init) ?? 28
         guard spans.contains(days) else {
             return WebApp.html(400, WebPage.message(title: "Not a window", "days is 7, 28 or 90.", link: back))

@@ -1,3 +1,4 @@
+import NIOCore
 import RosterDomain
 import RosterHTTP
 import RosterServerCore
@@ -119,6 +120,38 @@ package struct WebApp: HTTPPages {
     package func sessionTenant(_ request: HTTPAPI.Request, side: HTTPSide) -> TenantRuntime? {
         guard let core = side.context, let (_, credential) = signedIn(request, core: core, now: core.clock.now()) else { return nil }
         return core.tenant(credential.tenantID)
+    }
+
+    /// A page answered instead of the one asked for.
+    struct PageRefusal: Error {
+        var reply: HTTPAPI.Reply
+        init(_ reply: HTTPAPI.Reply) { self.reply = reply }
+    }
+
+    /// What an admin's page of one schedule starts from (the audit log, hours and fairness).
+    struct AdminScheduleContext {
+        var viewer: Viewer, tenant: TenantRuntime, core: ServerCore, loop: any EventLoop, credential: Credential
+        var schedule: ScheduleDefinition
+        /// The link back to the schedule's timeline.
+        var back: (href: String, title: String) { ("/schedules/" + WebPage.pathComponent(schedule.name), schedule.name) }
+    }
+
+    /// The reader, the schedule named and an admin's credential; or the page that refuses (not
+    /// signed in, starting, no such schedule, or "Admins only" saying `why`).
+    func adminSchedulePage(_ request: HTTPAPI.Request, schedule name: String, side: HTTPSide, why: String)
+        -> Result<AdminScheduleContext, PageRefusal>
+    {
+        let reading = reading(request, side: side)
+        guard case .viewer(let viewer, let tenant) = reading else { return .failure(PageRefusal(Self.refusal(reading))) }
+        guard let core = side.context, let loop = request.loop else { return .failure(PageRefusal(Self.starting)) }
+        guard let schedule = tenant.view.state.schedule(idOrName: name) else {
+            return .failure(PageRefusal(Self.html(404, Self.noSchedule(name).1)))
+        }
+        guard let credential = viewer.credential, viewer.isAdmin else {
+            return .failure(PageRefusal(Self.html(403, WebPage.message(title: "Admins only", why,
+                                                                 link: ("/schedules/" + WebPage.pathComponent(schedule.name), schedule.name)))))
+        }
+        return .success(AdminScheduleContext(viewer: viewer, tenant: tenant, core: core, loop: loop, credential: credential, schedule: schedule))
     }
 
     static let starting = html(503, WebPage.message(title: "Starting", "The server is starting: try again in a moment."))
