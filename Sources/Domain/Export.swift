@@ -9,7 +9,8 @@ public enum RosterExport {
         let employees: [[String: Any]] = state.sortedEmployees.map { employee in
             ["id": employee.id, "firstName": employee.firstName, "lastName": employee.lastName, "email": employee.email,
              "phone": employee.phone, "position": employee.position, "team": employee.team, "projects": employee.projects,
-             "biography": employee.biography, "photoURL": employee.photoURL, "type": employee.type.rawValue]
+             "biography": employee.biography, "photoURL": employee.photoURL, "type": employee.type.rawValue,
+             "chat": employee.chat]
         }
         let shifts: [[String: Any]] = state.sortedShifts.map { shift in
             var entry: [String: Any] = ["id": shift.id, "employeeId": shift.employeeID, "start": time(shift.start),
@@ -72,7 +73,7 @@ public enum RosterExport {
         for employee in state.sortedEmployees {
             lines.append([employee.id, employee.firstName, employee.lastName, employee.email, employee.phone,
                           employee.position, employee.team, employee.projects.joined(separator: "; "), employee.biography,
-                          employee.photoURL, employee.type.rawValue].map(csvField).joined(separator: ","))
+                          employee.photoURL, employee.type.rawValue, ChatHandles.text(employee.chat)].map(csvField).joined(separator: ","))
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -460,7 +460,7 @@ public struct RosterImport {
 
     /// The columns of EMPLOYEES_CSV and SHIFTS_CSV, in export order.
     public static let employeeColumns = ["id", "first_name", "last_name", "email", "phone", "position", "team", "projects",
-                                  "biography", "photo_url", "type"]
+                                  "biography", "photo_url", "type", "chat"]
     public static let shiftColumns = ["id", "employee", "start", "end", "role"]
 
     private mutating func parseEmployeesCSV(_ data: Data) {
@@ -495,7 +495,7 @@ public struct RosterImport {
 
 /// The employee fields a file can give, by their CSV column and JSON key.
 public enum EmployeeField: String, Sendable, CaseIterable {
-    case id, firstName, lastName, email, phone, position, team, projects, biography, photoURL, type
+    case id, firstName, lastName, email, phone, position, team, projects, biography, photoURL, type, chat
 
     /// The normalized column name (see `FieldReader.normalize`).
     var column: String { FieldReader.normalize(rawValue) }
@@ -518,6 +518,7 @@ extension Employee {
             case .biography: merged.biography = other.biography
             case .photoURL: merged.photoURL = other.photoURL
             case .type: merged.type = other.type
+            case .chat: merged.chat = other.chat
             }
         }
         return merged
@@ -600,7 +601,7 @@ struct FieldReader {
         let employee = Employee(
             id: string("id"), firstName: string("firstName"), lastName: string("lastName"), email: string("email"),
             phone: string("phone"), position: string("position"), team: string("team"), projects: projects(&self),
-            biography: string("biography"), photoURL: string("photoURL"), type: employeeType("type"))
+            biography: string("biography"), photoURL: string("photoURL"), type: employeeType("type"), chat: chatHandles("chat"))
         return (employee, present)
     }
 
@@ -626,6 +627,33 @@ struct FieldReader {
         default:
             violations.append(RosterViolation(location: location, field: key, message: "is not a list"))
             return []
+        }
+    }
+
+    /// Chat handles: a JSON object of platform to handle, or the text "slack=U1; mattermost=ada".
+    mutating func chatHandles(_ key: String) -> [String: String] {
+        switch record[Self.normalize(key)] {
+        case nil, is NSNull: return [:]
+        case let text as String:
+            switch ChatHandles.parse(text) {
+            case .success(let handles): return handles
+            case .failure(let problems):
+                violations += problems.messages.map { RosterViolation(location: location, field: key, message: $0) }
+                return [:]
+            }
+        case let object as [String: Any]:
+            var handles: [String: String] = [:]
+            for (platform, value) in object {
+                guard let handle = value as? String else {
+                    violations.append(RosterViolation(location: location, field: key, message: "the \(platform) handle is not text"))
+                    continue
+                }
+                handles[platform] = handle
+            }
+            return handles
+        default:
+            violations.append(RosterViolation(location: location, field: key, message: "is not an object of platform to handle"))
+            return [:]
         }
     }
 

@@ -28,11 +28,13 @@ public struct Employee: Sendable, Hashable, Codable, Identifiable {
     public var biography: String
     public var photoURL: String
     public var type: EmployeeType
+    /// Handles by chat platform name (`ChatPlatform`): how chat posts mention the person.
+    public var chat: [String: String]
 
     public init(
         id: String = "", firstName: String, lastName: String, email: String = "", phone: String = "",
         position: String = "", team: String = "", projects: [String] = [], biography: String = "",
-        photoURL: String = "", type: EmployeeType = .unspecified
+        photoURL: String = "", type: EmployeeType = .unspecified, chat: [String: String] = [:]
     ) {
         self.id = id
         self.firstName = firstName
@@ -45,9 +47,26 @@ public struct Employee: Sendable, Hashable, Codable, Identifiable {
         self.biography = biography
         self.photoURL = photoURL
         self.type = type
+        self.chat = chat
     }
 
     public var fullName: String { "\(firstName) \(lastName)" }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, firstName, lastName, email, phone, position, team, projects, biography, photoURL, type, chat
+    }
+
+    /// A record written before chat handles existed reads with none.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(id: try container.decode(String.self, forKey: .id), firstName: try container.decode(String.self, forKey: .firstName),
+                  lastName: try container.decode(String.self, forKey: .lastName), email: try container.decode(String.self, forKey: .email),
+                  phone: try container.decode(String.self, forKey: .phone), position: try container.decode(String.self, forKey: .position),
+                  team: try container.decode(String.self, forKey: .team), projects: try container.decode([String].self, forKey: .projects),
+                  biography: try container.decode(String.self, forKey: .biography),
+                  photoURL: try container.decode(String.self, forKey: .photoURL), type: try container.decode(EmployeeType.self, forKey: .type),
+                  chat: try container.decodeIfPresent([String: String].self, forKey: .chat) ?? [:])
+    }
 }
 
 /// One stretch of duty: the half-open interval [start, end).

@@ -131,6 +131,7 @@ extension RosterState {
             add("biography", "contains a control character")
         }
         if employee.biography.count > 10_000 { add("biography", "is longer than 10000 characters") }
+        for problem in ChatHandles.problems(employee.chat) { add("chat", problem) }
         if let other = employeeIDs(named: employee.fullName).first(where: { $0 != employee.id }) {
             add("name", "\"\(employee.fullName)\" is already used by employee \(other)")
         }

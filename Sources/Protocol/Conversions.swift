@@ -26,6 +26,7 @@ extension Roster_V1_Employee {
         biography = employee.biography
         photoURL = employee.photoURL
         type = Roster_V1_EmployeeType(employee.type)
+        chat = employee.chat
     }
 }
 
@@ -33,7 +34,7 @@ extension Employee {
     public init(_ wire: Roster_V1_Employee) {
         self.init(id: wire.id, firstName: wire.firstName, lastName: wire.lastName, email: wire.email, phone: wire.phone,
                   position: wire.position, team: wire.team, projects: wire.projects, biography: wire.biography,
-                  photoURL: wire.photoURL, type: EmployeeType(wire.type))
+                  photoURL: wire.photoURL, type: EmployeeType(wire.type), chat: wire.chat)
     }
 }
 

@@ -16,6 +16,11 @@ public enum NotificationType: String, Sendable, Codable, CaseIterable {
     case requestExpired = "request.expired"
     /// `admin webhook test`: delivered to one webhook only.
     case ping
+    /// Who is on duty on a schedule, posted by an announcement rule to its webhook only.
+    case announcement
+
+    /// The types a webhook may subscribe to (`--events`): not those meant for one webhook.
+    public static var subscribable: [NotificationType] { allCases.filter { $0 != .ping && $0 != .announcement } }
 }
 
 /// One event in the outbox: typed, with an id that is the same however often it is derived
@@ -37,6 +42,9 @@ public struct NotificationEvent: Sendable, Hashable {
     public var people: [String]
     /// The JSON body a webhook receives (docs/NOTIFICATIONS.md, "Payloads").
     public var payload: Data
+    /// Meant for this webhook only, and not published to NOTICES subscribers (an announcement);
+    /// nil: for every webhook that wants it.
+    public var webhookID: String?
 
     /// A stable id from what makes the event unique: a webhook receiver deduplicates on it.
     package static func id(tenantID: String, key: String) -> String {
@@ -45,7 +53,7 @@ public struct NotificationEvent: Sendable, Hashable {
 
     /// An event as stored (its payload already encoded), or read back from the outbox.
     public init(id: String, type: NotificationType, tenantID: String, revision: UInt64, about: UnixMillis, due: UnixMillis,
-                planned: Bool, scheduleIDs: [String], people: [String], payload: Data) {
+                planned: Bool, scheduleIDs: [String], people: [String], payload: Data, webhookID: String? = nil) {
         self.id = id
         self.type = type
         self.tenantID = tenantID
@@ -56,5 +64,6 @@ public struct NotificationEvent: Sendable, Hashable {
         self.scheduleIDs = scheduleIDs
         self.people = people
         self.payload = payload
+        self.webhookID = webhookID
     }
 }

@@ -20,18 +20,56 @@ public struct StoredWebhook: Sendable, Hashable {
     /// Events due and not yet delivered (filled in by `webhooks(tenantID:now:)`); planned ones
     /// not yet due are not counted.
     public var pending: Int = 0
+    /// What a delivery's body is: the signed JSON event, or a chat platform's message.
+    public var format: WebhookFormat
 
     public init(id: String, tenantID: String, url: String, secret: String, events: [String], schedules: [String],
-                created: UnixMillis, disabledAt: UnixMillis? = nil, disabledReason: String = "", failingSince: UnixMillis? = nil) {
+                created: UnixMillis, disabledAt: UnixMillis? = nil, disabledReason: String = "", failingSince: UnixMillis? = nil,
+                format: WebhookFormat = .json) {
         (self.id, self.tenantID, self.url, self.secret, self.events, self.schedules) = (id, tenantID, url, secret, events, schedules)
         (self.created, self.disabledAt, self.disabledReason, self.failingSince) = (created, disabledAt, disabledReason, failingSince)
+        self.format = format
     }
 
-    /// Whether `event` goes to this webhook: its type and one of its schedules are wanted.
+    /// Whether `event` goes to this webhook: its type and one of its schedules are wanted; an
+    /// event meant for one webhook (a ping, an announcement) goes to that one only.
     public func wants(_ event: NotificationEvent) -> Bool {
-        guard event.type != .ping else { return false }
+        if let target = event.webhookID { return target == id }
+        guard event.type != .ping, event.type != .announcement else { return false }
         guard events.isEmpty || events.contains(event.type.rawValue) else { return false }
         return schedules.isEmpty || !Set(schedules).isDisjoint(with: event.scheduleIDs)
+    }
+}
+
+/// A webhook's body (docs/NOTIFICATIONS.md, docs/CHAT.md): Roster's signed JSON event, or a
+/// message in the shape a chat platform's incoming webhook takes.
+public enum WebhookFormat: String, Sendable, Hashable, CaseIterable {
+    case json, slack, mattermost, teams, matrix, discord
+
+    /// The format named on the wire ("" is json).
+    public init?(wire: String) {
+        self.init(rawValue: wire.isEmpty ? "json" : wire.lowercased())
+    }
+
+    public var isChat: Bool { self != .json }
+}
+
+/// When a schedule's on-duty people are posted to a webhook (`admin announce`): at every change
+/// of who is on duty, or at a local time on some weekdays in the schedule's zone.
+public struct AnnounceRule: Sendable, Hashable, Codable {
+    public var id: String
+    public var scheduleID: String
+    public var webhookID: String
+    public var trigger: Trigger
+
+    public enum Trigger: Sendable, Hashable, Codable {
+        case change
+        /// At `minuteOfDay` local time on `weekdays` (1 = Sunday … 7 = Saturday).
+        case at(minuteOfDay: Int, weekdays: Set<Int>)
+    }
+
+    public init(id: String, scheduleID: String, webhookID: String, trigger: Trigger) {
+        (self.id, self.scheduleID, self.webhookID, self.trigger) = (id, scheduleID, webhookID, trigger)
     }
 }
 
@@ -108,6 +146,9 @@ public struct DeliveryAttempt: Sendable, Hashable {
 /// What happens after an attempt.
 public enum DeliveryOutcome: Sendable {
     case delivered
+    /// Not sent: a later announcement of the same schedule within the coalescing window says it
+    /// (the attempt is recorded with why; the webhook's failure clock is left as it is).
+    case skipped
     case retry(at: UnixMillis)
     /// The webhook has failed for its whole budget: it is disabled with this reason.
     case disable(reason: String)
@@ -131,6 +172,20 @@ public protocol NotificationStore: Sendable {
     func reminderRules(tenantID: String) async throws -> [ReminderRule]
     func insertReminderRule(tenantID: String, _ rule: ReminderRule) async throws
     func removeReminderRule(tenantID: String, id: String) async throws -> Bool
+
+    func announceRules(tenantID: String) async throws -> [AnnounceRule]
+    func insertAnnounceRule(tenantID: String, _ rule: AnnounceRule) async throws
+    func removeAnnounceRule(tenantID: String, id: String) async throws -> Bool
+
+    /// A chat platform's slash-command secret for the tenant (sealed), if set up.
+    func chatCommandSecret(tenantID: String, platform: String) async throws -> String?
+    /// Sets (or, with nil, removes) a platform's slash-command secret.
+    func setChatCommandSecret(tenantID: String, platform: String, secret: String?) async throws
+    /// The platforms whose slash command the tenant has set up.
+    func chatCommandPlatforms(tenantID: String) async throws -> [String]
+    /// Whether `head`'s webhook has another announcement of the same schedules still to deliver,
+    /// about an instant within `window` after `head`'s (it makes `head` needless).
+    func laterAnnouncement(after head: DueDelivery, within window: UnixMillis) async throws -> Bool
 
     /// Up to when the tenant's time-driven events are written; nil before the first planning.
     func plannedThrough(tenantID: String) async throws -> UnixMillis?

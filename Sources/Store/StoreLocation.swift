@@ -149,7 +149,41 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
 /// and record which they applied, so a node can tell a schema newer than itself.
 public enum StoreSchema {
     public static let versions = ["v1", "v2-tokens", "v3-schedules", "v4-token-employee", "v5-audit", "v6-calendar",
-                                  "v7-notifications", "v8-token-minted-by", "v9-duty-record"]
+                                  "v7-notifications", "v8-token-minted-by", "v9-duty-record",
+                                  "v10-chat"]
+
+    /// v10: chat (docs/CHAT.md). The same SQL in SQLite and PostgreSQL: a person's chat handles
+    /// (JSON, platform to handle), a webhook's format, an event meant for one webhook only (an
+    /// announcement), announcement rules, and the slash commands' secrets (sealed).
+    public static let chatSQL = """
+        ALTER TABLE employee ADD COLUMN chat TEXT NOT NULL DEFAULT '';
+        ALTER TABLE webhook ADD COLUMN format TEXT NOT NULL DEFAULT 'json';
+        ALTER TABLE notice ADD COLUMN webhook_id TEXT;
+        CREATE TABLE announce_rule (
+            tenant_id TEXT NOT NULL,
+            id TEXT NOT NULL,
+            rule TEXT NOT NULL,
+            PRIMARY KEY (tenant_id, id)
+        );
+        CREATE TABLE chat_command (
+            tenant_id TEXT NOT NULL,
+            platform TEXT NOT NULL,
+            secret TEXT NOT NULL,
+            PRIMARY KEY (tenant_id, platform)
+        );
+        """
+
+    /// The employee table's `chat` column: the handles as a JSON object; "" for none.
+    public static func chatColumn(_ handles: [String: String]) -> String {
+        guard !handles.isEmpty else { return "" }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return String(decoding: (try? encoder.encode(handles)) ?? Data(), as: UTF8.self)
+    }
+
+    public static func chatHandles(_ column: String) -> [String: String] {
+        column.isEmpty ? [:] : (try? JSONDecoder().decode([String: String].self, from: Data(column.utf8))) ?? [:]
+    }
 
     /// v9: the duty record (`DutyRecord`): stretches as they were, and each schedule's mark.
     /// The same SQL in SQLite and PostgreSQL. No foreign key: the record outlives a deleted

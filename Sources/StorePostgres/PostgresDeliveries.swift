@@ -18,22 +18,23 @@ extension PostgresRosterStore {
                 WHERE w.disabled_ms = 0
                 FOR UPDATE OF d SKIP LOCKED
                 """)
-            typealias HeadRow = (String, String, String, String, String, String, Int64, Int64, String, Int64, Int64, Int32, Int64,
-                                 String, String, String, Int64, Int64, Int64, Bool, String, String, Data)
+            typealias HeadRow = (String, String, String, String, String, String, Int64, Int64, String, Int64, String, Int64, Int32, Int64,
+                                 String, String, String, Int64, Int64, Int64, Bool, String, String, Data, String?)
             var heads: [DueDelivery] = []
             var claimed: [Int64] = []
             var nextDue: UnixMillis?
             for row in try rows.decode(HeadRow.self) where !busy.contains(row.0) {
-                let notBefore = row.12, due = row.18
+                let notBefore = row.13, due = row.19
                 let ready = max(due, notBefore)
                 guard ready <= now else {
                     nextDue = min(nextDue ?? .max, ready)
                     continue
                 }
-                guard let event = Self.event((row.13, row.14, row.15, row.16, row.17, row.18, row.19, row.20, row.21, row.22)) else { continue }
-                heads.append(DueDelivery(webhook: Self.webhook((row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9)),
-                                         event: event, attempts: Int(row.11), notBefore: notBefore))
-                claimed.append(row.10)
+                guard let event = Self.event((row.14, row.15, row.16, row.17, row.18, row.19, row.20, row.21, row.22, row.23, row.24))
+                else { continue }
+                heads.append(DueDelivery(webhook: Self.webhook((row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9, row.10)),
+                                         event: event, attempts: Int(row.12), notBefore: notBefore))
+                claimed.append(row.11)
             }
             // The claim: no other node sends these until the attempt is recorded or the lease ends.
             // It counts as an attempt at once, so a node that takes over from one that died says
@@ -65,6 +66,11 @@ extension PostgresRosterStore {
                     WHERE webhook_id = \(attempt.webhookID) AND event_id = \(attempt.eventID)
                     """)
                 try await connection.query("UPDATE webhook SET failing_since_ms = 0 WHERE id = \(attempt.webhookID)")
+            case .skipped:
+                try await connection.query("""
+                    UPDATE delivery SET delivered_ms = \(attempt.at), next_attempt_ms = 0
+                    WHERE webhook_id = \(attempt.webhookID) AND event_id = \(attempt.eventID)
+                    """)
             case .retry(let at):
                 try await connection.query("""
                     UPDATE delivery SET next_attempt_ms = \(at)

@@ -88,21 +88,22 @@ extension PostgresRosterStore {
         (try? JSONDecoder().decode([String].self, from: Data(text.utf8))) ?? []
     }
 
-    static let webhookColumns = "w.id, w.tenant_id, w.url, w.secret, w.events, w.schedules, w.created_ms, w.disabled_ms, w.disabled_reason, w.failing_since_ms"
-    typealias WebhookRow = (String, String, String, String, String, String, Int64, Int64, String, Int64)
+    static let webhookColumns = "w.id, w.tenant_id, w.url, w.secret, w.events, w.schedules, w.created_ms, w.disabled_ms, w.disabled_reason, w.failing_since_ms, w.format"
+    typealias WebhookRow = (String, String, String, String, String, String, Int64, Int64, String, Int64, String)
 
     static func webhook(_ row: WebhookRow) -> StoredWebhook {
         StoredWebhook(id: row.0, tenantID: row.1, url: row.2, secret: row.3, events: list(row.4), schedules: list(row.5), created: row.6,
-                      disabledAt: row.7 == 0 ? nil : row.7, disabledReason: row.8, failingSince: row.9 == 0 ? nil : row.9)
+                      disabledAt: row.7 == 0 ? nil : row.7, disabledReason: row.8, failingSince: row.9 == 0 ? nil : row.9,
+                      format: WebhookFormat(rawValue: row.10) ?? .json)
     }
 
-    static let noticeColumns = "n.id, n.tenant_id, n.type, n.revision, n.about_ms, n.due_ms, n.planned, n.schedules, n.people, n.payload"
-    typealias NoticeRow = (String, String, String, Int64, Int64, Int64, Bool, String, String, Data)
+    static let noticeColumns = "n.id, n.tenant_id, n.type, n.revision, n.about_ms, n.due_ms, n.planned, n.schedules, n.people, n.payload, n.webhook_id"
+    typealias NoticeRow = (String, String, String, Int64, Int64, Int64, Bool, String, String, Data, String?)
 
     static func event(_ row: NoticeRow) -> NotificationEvent? {
         guard let type = NotificationType(rawValue: row.2) else { return nil }
         return NotificationEvent(id: row.0, type: type, tenantID: row.1, revision: UInt64(row.3), about: row.4, due: row.5, planned: row.6,
-                                 scheduleIDs: list(row.7), people: list(row.8), payload: row.9)
+                                 scheduleIDs: list(row.7), people: list(row.8), payload: row.9, webhookID: row.10)
     }
 
     public func settingsMark(tenantID: String) async throws -> String? {
@@ -119,6 +120,8 @@ extension PostgresRosterStore {
             SELECT md5(coalesce((SELECT string_agg(id, ',' ORDER BY id) FROM webhook WHERE tenant_id = \(tenantID)), '')
                        || '#' || coalesce((SELECT string_agg(id || '=' || rule, ',' ORDER BY id) FROM reminder_rule
                                            WHERE tenant_id = \(tenantID)), '')
+                       || '#' || coalesce((SELECT string_agg(id || '=' || rule, ',' ORDER BY id) FROM announce_rule
+                                           WHERE tenant_id = \(tenantID)), '')
                        || '#' || coalesce((SELECT 'planned' FROM notice_plan WHERE tenant_id = \(tenantID)), ''))
             """).decode(String.self) { mark = value }
         return mark
@@ -130,9 +133,9 @@ extension PostgresRosterStore {
             SELECT \(unescaped: Self.webhookColumns),
                    (SELECT COUNT(*) FROM delivery d WHERE d.webhook_id = w.id AND d.delivered_ms = 0 AND d.due_ms <= \(now))
             FROM webhook w WHERE \(tenantID)::text IS NULL OR w.tenant_id = \(tenantID) ORDER BY w.created_ms, w.id
-            """).decode((String, String, String, String, String, String, Int64, Int64, String, Int64, Int64).self) {
-            var webhook = Self.webhook((row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9))
-            webhook.pending = Int(row.10)
+            """).decode((String, String, String, String, String, String, Int64, Int64, String, Int64, String, Int64).self) {
+            var webhook = Self.webhook((row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9, row.10))
+            webhook.pending = Int(row.11)
             found.append(webhook)
         }
         return found
@@ -141,9 +144,9 @@ extension PostgresRosterStore {
     public func insertWebhook(_ webhook: StoredWebhook) async throws {
         try await transaction { connection in
             try await connection.query("""
-                INSERT INTO webhook (id, tenant_id, url, secret, events, schedules, created_ms)
+                INSERT INTO webhook (id, tenant_id, url, secret, events, schedules, created_ms, format)
                 VALUES (\(webhook.id), \(webhook.tenantID), \(webhook.url), \(webhook.secret), \(Self.json(webhook.events)),
-                        \(Self.json(webhook.schedules)), \(webhook.created))
+                        \(Self.json(webhook.schedules)), \(webhook.created), \(webhook.format.rawValue))
                 """)
             var planned: [NotificationEvent] = []
             for row in try await connection.query("""
@@ -205,6 +208,65 @@ extension PostgresRosterStore {
         }
     }
 
+    public func announceRules(tenantID: String) async throws -> [AnnounceRule] {
+        var rules: [AnnounceRule] = []
+        for text in try await connections.query("SELECT rule FROM announce_rule WHERE tenant_id = \(tenantID) ORDER BY id")
+            .decode(String.self) {
+            rules.append(try JSONDecoder().decode(AnnounceRule.self, from: Data(text.utf8)))
+        }
+        return rules
+    }
+
+    public func insertAnnounceRule(tenantID: String, _ rule: AnnounceRule) async throws {
+        let text = String(decoding: try JSONEncoder().encode(rule), as: UTF8.self)
+        try await transaction { connection in
+            try await connection.query("INSERT INTO announce_rule (tenant_id, id, rule) VALUES (\(tenantID), \(rule.id), \(text))")
+            try await Self.announceSettings(tenantID: tenantID, connection: connection)
+        }
+    }
+
+    public func removeAnnounceRule(tenantID: String, id: String) async throws -> Bool {
+        try await transaction { connection in
+            var removed = false
+            for _ in try await connection.query("DELETE FROM announce_rule WHERE tenant_id = \(tenantID) AND id = \(id) RETURNING id").decode(String.self) { removed = true }
+            try await Self.announceSettings(tenantID: tenantID, connection: connection)
+            return removed
+        }
+    }
+
+    public func chatCommandSecret(tenantID: String, platform: String) async throws -> String? {
+        var secret: String?
+        for value in try await connections.query("SELECT secret FROM chat_command WHERE tenant_id = \(tenantID) AND platform = \(platform)")
+            .decode(String.self) { secret = value }
+        return secret
+    }
+
+    public func setChatCommandSecret(tenantID: String, platform: String, secret: String?) async throws {
+        if let secret {
+            _ = try await connections.query("""
+                INSERT INTO chat_command (tenant_id, platform, secret) VALUES (\(tenantID), \(platform), \(secret))
+                ON CONFLICT (tenant_id, platform) DO UPDATE SET secret = excluded.secret
+                """)
+        } else {
+            _ = try await connections.query("DELETE FROM chat_command WHERE tenant_id = \(tenantID) AND platform = \(platform)")
+        }
+    }
+
+    public func chatCommandPlatforms(tenantID: String) async throws -> [String] {
+        try await connections.query("SELECT platform FROM chat_command WHERE tenant_id = \(tenantID) ORDER BY platform").decode(String.self)
+    }
+
+    public func laterAnnouncement(after head: DueDelivery, within window: UnixMillis) async throws -> Bool {
+        var found = false
+        for value in try await connections.query("""
+            SELECT EXISTS (SELECT 1 FROM delivery d JOIN notice n ON n.tenant_id = d.tenant_id AND n.id = d.event_id
+            WHERE d.webhook_id = \(head.webhook.id) AND d.delivered_ms = 0 AND n.type = 'announcement'
+            AND n.schedules = \(Self.json(head.event.scheduleIDs)) AND n.about_ms > \(head.event.about)
+            AND n.about_ms <= \(head.event.about + window) AND n.id != \(head.event.id))
+            """).decode(Bool.self) { found = value }
+        return found
+    }
+
     public func plannedThrough(tenantID: String) async throws -> UnixMillis? {
         var through: UnixMillis?
         for value in try await connections.query("SELECT planned_through_ms FROM notice_plan WHERE tenant_id = \(tenantID)")
@@ -258,9 +320,9 @@ extension PostgresRosterStore {
             for event in write.events {
                 var inserted = false
                 for _ in try await connection.query("""
-                    INSERT INTO notice (tenant_id, id, type, revision, about_ms, due_ms, planned, schedules, people, payload)
+                    INSERT INTO notice (tenant_id, id, type, revision, about_ms, due_ms, planned, schedules, people, payload, webhook_id)
                     VALUES (\(tenantID), \(event.id), \(event.type.rawValue), \(Int64(event.revision)), \(event.about), \(event.due),
-                            \(event.planned), \(json(event.scheduleIDs)), \(json(event.people)), \(event.payload))
+                            \(event.planned), \(json(event.scheduleIDs)), \(json(event.people)), \(event.payload), \(event.webhookID))
                     ON CONFLICT DO NOTHING RETURNING seq
                     """).decode(Int64.self) { inserted = true }
                 // Already stored (another node planned the same event): its deliveries exist.
@@ -284,7 +346,7 @@ extension PostgresRosterStore {
         try await transaction { connection in
             var nextDue: UnixMillis?
             for value in try await connection.query("""
-                SELECT MIN(due_ms) FROM notice WHERE sequence IS NULL AND type != 'ping'
+                SELECT MIN(due_ms) FROM notice WHERE sequence IS NULL AND type != 'ping' AND webhook_id IS NULL
                 """).decode(Int64?.self) { nextDue = value }
             guard let due = nextDue, due <= now else { return ([:], nextDue) }
             // One node publishes at a time; the others find the notices published and hear of them.
@@ -295,7 +357,7 @@ extension PostgresRosterStore {
             guard locked else { return ([:], now + 1_000) }
             var events: [NotificationEvent] = []
             for row in try await connection.query("""
-                SELECT \(unescaped: Self.noticeColumns) FROM notice n WHERE n.sequence IS NULL AND n.due_ms <= \(now) AND n.type != 'ping'
+                SELECT \(unescaped: Self.noticeColumns) FROM notice n WHERE n.sequence IS NULL AND n.due_ms <= \(now) AND n.type != 'ping' AND n.webhook_id IS NULL
                 ORDER BY n.due_ms, n.seq
                 """).decode(NoticeRow.self) {
                 if let event = Self.event(row) { events.append(event) }
@@ -319,7 +381,7 @@ extension PostgresRosterStore {
             }
             var after: UnixMillis?
             for value in try await connection.query("""
-                SELECT MIN(due_ms) FROM notice WHERE sequence IS NULL AND type != 'ping'
+                SELECT MIN(due_ms) FROM notice WHERE sequence IS NULL AND type != 'ping' AND webhook_id IS NULL
                 """).decode(Int64?.self) { after = value }
             return (published, after)
         }
@@ -330,9 +392,9 @@ extension PostgresRosterStore {
         for row in try await connections.query("""
             SELECT \(unescaped: Self.noticeColumns), n.sequence FROM notice n WHERE n.tenant_id = \(tenantID) AND n.sequence IS NOT NULL
             ORDER BY n.sequence DESC LIMIT \(limit)
-            """).decode((String, String, String, Int64, Int64, Int64, Bool, String, String, Data, Int64).self) {
-            if let event = Self.event((row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9)) {
-                found.append(PublishedNotice(sequence: UInt64(row.10), event: event))
+            """).decode((String, String, String, Int64, Int64, Int64, Bool, String, String, Data, String?, Int64).self) {
+            if let event = Self.event((row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9, row.10)) {
+                found.append(PublishedNotice(sequence: UInt64(row.11), event: event))
             }
         }
         return found.reversed()
@@ -341,9 +403,9 @@ extension PostgresRosterStore {
     public func enqueue(_ event: NotificationEvent, forWebhook webhookID: String) async throws {
         try await transaction { connection in
             try await connection.query("""
-                INSERT INTO notice (tenant_id, id, type, revision, about_ms, due_ms, planned, schedules, people, payload)
+                INSERT INTO notice (tenant_id, id, type, revision, about_ms, due_ms, planned, schedules, people, payload, webhook_id)
                 VALUES (\(event.tenantID), \(event.id), \(event.type.rawValue), \(Int64(event.revision)), \(event.about), \(event.due), false,
-                        \(Self.json(event.scheduleIDs)), \(Self.json(event.people)), \(event.payload))
+                        \(Self.json(event.scheduleIDs)), \(Self.json(event.people)), \(event.payload), \(webhookID))
                 """)
             try await connection.query("""
                 INSERT INTO delivery (webhook_id, tenant_id, event_id, due_ms) VALUES (\(webhookID), \(event.tenantID), \(event.id), \(event.due))

@@ -119,13 +119,13 @@ public final class PostgresRosterStore: RosterStore, Sendable {
             for (id, name, motd, epoch, revision) in heads {
                 var employees: [Employee] = []
                 for row in try await connection.query("""
-                    SELECT id, first_name, last_name, email, phone, position, team, projects, biography, photo_url, type
+                    SELECT id, first_name, last_name, email, phone, position, team, projects, biography, photo_url, type, chat
                     FROM employee WHERE tenant_id = \(id)
-                    """).decode((String, String, String, String, String, String, String, String, String, String, String).self) {
+                    """).decode((String, String, String, String, String, String, String, String, String, String, String, String).self) {
                     let projects = (try? JSONDecoder().decode([String].self, from: Data(row.7.utf8))) ?? []
                     employees.append(Employee(id: row.0, firstName: row.1, lastName: row.2, email: row.3, phone: row.4, position: row.5,
                                               team: row.6, projects: projects, biography: row.8, photoURL: row.9,
-                                              type: EmployeeType(rawValue: row.10) ?? .unspecified))
+                                              type: EmployeeType(rawValue: row.10) ?? .unspecified, chat: StoreSchema.chatHandles(row.11)))
                 }
                 var shifts: [Shift] = []
                 for row in try await connection.query("""
@@ -231,14 +231,15 @@ public final class PostgresRosterStore: RosterStore, Sendable {
         case .employeeUpserted(let e):
             let projects = String(decoding: try JSONEncoder().encode(e.projects), as: UTF8.self)
             try await connection.query("""
-                INSERT INTO employee (tenant_id, id, first_name, last_name, email, phone, position, team, projects, biography, photo_url, type)
+                INSERT INTO employee (tenant_id, id, first_name, last_name, email, phone, position, team, projects, biography, photo_url, type,
+                                      chat)
                 VALUES (\(tenantID), \(e.id), \(e.firstName), \(e.lastName), \(e.email), \(e.phone), \(e.position), \(e.team), \(projects),
-                        \(e.biography), \(e.photoURL), \(e.type.rawValue))
+                        \(e.biography), \(e.photoURL), \(e.type.rawValue), \(StoreSchema.chatColumn(e.chat)))
                 ON CONFLICT (tenant_id, id) DO UPDATE SET
                     first_name = excluded.first_name, last_name = excluded.last_name, email = excluded.email,
                     phone = excluded.phone, position = excluded.position, team = excluded.team,
                     projects = excluded.projects, biography = excluded.biography, photo_url = excluded.photo_url,
-                    type = excluded.type
+                    type = excluded.type, chat = excluded.chat
                 """)
         case .employeeDeleted(let id):
             try await connection.query("DELETE FROM shift WHERE tenant_id = \(tenantID) AND employee_id = \(id)")

@@ -125,5 +125,6 @@ extension PostgresRosterStore {
         "v7-notifications": notificationMigration,
         "v8-token-minted-by": "ALTER TABLE token ADD COLUMN minted_by TEXT",
         "v9-duty-record": StoreSchema.dutyRecordSQL,
+        "v10-chat": StoreSchema.chatSQL,
     ]
 }

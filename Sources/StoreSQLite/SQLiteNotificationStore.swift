@@ -92,7 +92,7 @@ extension SQLiteRosterStore {
         return StoredWebhook(id: row["id"], tenantID: row["tenant_id"], url: row["url"], secret: row["secret"],
                              events: list(row["events"]), schedules: list(row["schedules"]), created: row["created_ms"],
                              disabledAt: disabled == 0 ? nil : disabled, disabledReason: row["disabled_reason"],
-                             failingSince: failing == 0 ? nil : failing)
+                             failingSince: failing == 0 ? nil : failing, format: WebhookFormat(rawValue: row["format"]) ?? .json)
     }
 
     private static func event(from row: Row) -> NotificationEvent? {
@@ -100,7 +100,8 @@ extension SQLiteRosterStore {
         let revision: Int64 = row["revision"], planned: Int64 = row["planned"]
         return NotificationEvent(id: row["id"], type: type, tenantID: row["tenant_id"], revision: UInt64(revision),
                                  about: row["about_ms"], due: row["due_ms"], planned: planned != 0,
-                                 scheduleIDs: list(row["schedules"]), people: list(row["people"]), payload: row["payload"])
+                                 scheduleIDs: list(row["schedules"]), people: list(row["people"]), payload: row["payload"],
+                                 webhookID: row["webhook_id"])
     }
 
     public func settingsMark(tenantID: String) async throws -> String? { nil }
@@ -122,9 +123,9 @@ extension SQLiteRosterStore {
     public func insertWebhook(_ webhook: StoredWebhook) async throws {
         try await pool.write { db in
             try db.execute(sql: """
-                INSERT INTO webhook (id, tenant_id, url, secret, events, schedules, created_ms) VALUES (?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO webhook (id, tenant_id, url, secret, events, schedules, created_ms, format) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """, arguments: [webhook.id, webhook.tenantID, webhook.url, webhook.secret, Self.json(webhook.events),
-                                 Self.json(webhook.schedules), webhook.created])
+                                 Self.json(webhook.schedules), webhook.created, webhook.format.rawValue])
             // Events already planned for later (handoffs, reminders) are its events too.
             let planned = try Row.fetchAll(db, sql: "SELECT * FROM notice WHERE tenant_id = ? AND due_ms > ? ORDER BY due_ms, rowid",
                                            arguments: [webhook.tenantID, webhook.created]).compactMap(Self.event(from:))
@@ -169,6 +170,63 @@ extension SQLiteRosterStore {
         }
     }
 
+    public func announceRules(tenantID: String) async throws -> [AnnounceRule] {
+        try await pool.read { db in
+            try String.fetchAll(db, sql: "SELECT rule FROM announce_rule WHERE tenant_id = ? ORDER BY id", arguments: [tenantID])
+                .map { try JSONDecoder().decode(AnnounceRule.self, from: Data($0.utf8)) }
+        }
+    }
+
+    public func insertAnnounceRule(tenantID: String, _ rule: AnnounceRule) async throws {
+        let text = String(decoding: try JSONEncoder().encode(rule), as: UTF8.self)
+        try await pool.write { db in
+            try db.execute(sql: "INSERT INTO announce_rule (tenant_id, id, rule) VALUES (?, ?, ?)", arguments: [tenantID, rule.id, text])
+        }
+    }
+
+    public func removeAnnounceRule(tenantID: String, id: String) async throws -> Bool {
+        try await pool.write { db in
+            try db.execute(sql: "DELETE FROM announce_rule WHERE tenant_id = ? AND id = ?", arguments: [tenantID, id])
+            return db.changesCount > 0
+        }
+    }
+
+    public func chatCommandSecret(tenantID: String, platform: String) async throws -> String? {
+        try await pool.read { db in
+            try String.fetchOne(db, sql: "SELECT secret FROM chat_command WHERE tenant_id = ? AND platform = ?", arguments: [tenantID, platform])
+        }
+    }
+
+    public func setChatCommandSecret(tenantID: String, platform: String, secret: String?) async throws {
+        try await pool.write { db in
+            if let secret {
+                try db.execute(sql: """
+                    INSERT INTO chat_command (tenant_id, platform, secret) VALUES (?, ?, ?)
+                    ON CONFLICT (tenant_id, platform) DO UPDATE SET secret = excluded.secret
+                    """, arguments: [tenantID, platform, secret])
+            } else {
+                try db.execute(sql: "DELETE FROM chat_command WHERE tenant_id = ? AND platform = ?", arguments: [tenantID, platform])
+            }
+        }
+    }
+
+    public func chatCommandPlatforms(tenantID: String) async throws -> [String] {
+        try await pool.read { db in
+            try String.fetchAll(db, sql: "SELECT platform FROM chat_command WHERE tenant_id = ? ORDER BY platform", arguments: [tenantID])
+        }
+    }
+
+    public func laterAnnouncement(after head: DueDelivery, within window: UnixMillis) async throws -> Bool {
+        try await pool.read { db in
+            try Bool.fetchOne(db, sql: """
+                SELECT EXISTS (SELECT 1 FROM delivery d JOIN notice n ON n.tenant_id = d.tenant_id AND n.id = d.event_id
+                WHERE d.webhook_id = ? AND d.delivered_ms = 0 AND n.type = 'announcement' AND n.schedules = ?
+                AND n.about_ms > ? AND n.about_ms <= ? AND n.id != ?)
+                """, arguments: [head.webhook.id, Self.json(head.event.scheduleIDs), head.event.about, head.event.about + window,
+                                 head.event.id]) ?? false
+        }
+    }
+
     public func plannedThrough(tenantID: String) async throws -> UnixMillis? {
         try await pool.read { db in
             try Int64.fetchOne(db, sql: "SELECT planned_through_ms FROM notice_plan WHERE tenant_id = ?", arguments: [tenantID])
@@ -202,10 +260,10 @@ extension SQLiteRosterStore {
                                             arguments: [tenantID]).map(webhook(from:))
             for event in write.events {
                 try db.execute(sql: """
-                    INSERT INTO notice (tenant_id, id, type, revision, about_ms, due_ms, planned, schedules, people, payload)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
+                    INSERT INTO notice (tenant_id, id, type, revision, about_ms, due_ms, planned, schedules, people, payload, webhook_id)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
                     """, arguments: [tenantID, event.id, event.type.rawValue, Int64(event.revision), event.about, event.due,
-                                     event.planned ? 1 : 0, json(event.scheduleIDs), json(event.people), event.payload])
+                                     event.planned ? 1 : 0, json(event.scheduleIDs), json(event.people), event.payload, event.webhookID])
                 guard db.changesCount > 0 else { continue }
                 for webhook in webhooks where webhook.wants(event) {
                     try db.execute(sql: "INSERT INTO delivery (webhook_id, tenant_id, event_id, due_ms) VALUES (?, ?, ?, ?)",
@@ -226,14 +284,14 @@ extension SQLiteRosterStore {
         // token create` and other tools also need) only when something is due.
         let (anyDue, nextDue) = try await pool.read { db in
             (try Bool.fetchOne(db, sql: """
-                SELECT EXISTS (SELECT 1 FROM notice WHERE sequence IS NULL AND due_ms <= ? AND type != 'ping')
+                SELECT EXISTS (SELECT 1 FROM notice WHERE sequence IS NULL AND due_ms <= ? AND type != 'ping' AND webhook_id IS NULL)
                 """, arguments: [now]) ?? false,
-             try Int64.fetchOne(db, sql: "SELECT MIN(due_ms) FROM notice WHERE sequence IS NULL AND type != 'ping'"))
+             try Int64.fetchOne(db, sql: "SELECT MIN(due_ms) FROM notice WHERE sequence IS NULL AND type != 'ping' AND webhook_id IS NULL"))
         }
         guard anyDue else { return ([:], nextDue) }
         return try await pool.write { db in
             let rows = try Row.fetchAll(db, sql: """
-                SELECT * FROM notice WHERE sequence IS NULL AND due_ms <= ? AND type != 'ping' ORDER BY due_ms, rowid
+                SELECT * FROM notice WHERE sequence IS NULL AND due_ms <= ? AND type != 'ping' AND webhook_id IS NULL ORDER BY due_ms, rowid
                 """, arguments: [now])
             var published: [String: [PublishedNotice]] = [:]
             var next: [String: UInt64] = [:]
@@ -250,7 +308,7 @@ extension SQLiteRosterStore {
                                arguments: [Int64(sequence), tenant, event.id])
                 published[tenant, default: []].append(PublishedNotice(sequence: sequence, event: event))
             }
-            let nextDue = try Int64.fetchOne(db, sql: "SELECT MIN(due_ms) FROM notice WHERE sequence IS NULL AND type != 'ping'")
+            let nextDue = try Int64.fetchOne(db, sql: "SELECT MIN(due_ms) FROM notice WHERE sequence IS NULL AND type != 'ping' AND webhook_id IS NULL")
             return (published, nextDue)
         }
     }
@@ -268,10 +326,10 @@ extension SQLiteRosterStore {
     public func enqueue(_ event: NotificationEvent, forWebhook webhookID: String) async throws {
         try await pool.write { db in
             try db.execute(sql: """
-                INSERT INTO notice (tenant_id, id, type, revision, about_ms, due_ms, planned, schedules, people, payload)
-                VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?)
+                INSERT INTO notice (tenant_id, id, type, revision, about_ms, due_ms, planned, schedules, people, payload, webhook_id)
+                VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)
                 """, arguments: [event.tenantID, event.id, event.type.rawValue, Int64(event.revision), event.about, event.due,
-                                 Self.json(event.scheduleIDs), Self.json(event.people), event.payload])
+                                 Self.json(event.scheduleIDs), Self.json(event.people), event.payload, webhookID])
             try db.execute(sql: "INSERT INTO delivery (webhook_id, tenant_id, event_id, due_ms) VALUES (?, ?, ?, ?)",
                            arguments: [webhookID, event.tenantID, event.id, event.due])
         }
@@ -284,7 +342,7 @@ extension SQLiteRosterStore {
         try await pool.write { db in
             let rows = try Row.fetchAll(db, sql: """
                 SELECT w.*, d.rowid AS delivery_rowid, d.attempts, d.next_attempt_ms, n.id AS event_id, n.type, n.revision, n.about_ms, n.due_ms,
-                       n.planned, n.schedules AS event_schedules, n.people, n.payload
+                       n.planned, n.schedules AS event_schedules, n.people, n.payload, n.webhook_id AS event_webhook
                 FROM webhook w
                 JOIN delivery d ON d.rowid = (
                     SELECT d2.rowid FROM delivery d2 WHERE d2.webhook_id = w.id AND d2.delivered_ms = 0
@@ -306,7 +364,7 @@ extension SQLiteRosterStore {
                 let event = NotificationEvent(id: row["event_id"], type: type, tenantID: row["tenant_id"], revision: UInt64(revision),
                                               about: row["about_ms"], due: due, planned: planned != 0,
                                               scheduleIDs: Self.list(row["event_schedules"]), people: Self.list(row["people"]),
-                                              payload: row["payload"])
+                                              payload: row["payload"], webhookID: row["event_webhook"])
                 heads.append(DueDelivery(webhook: Self.webhook(from: row), event: event, attempts: row["attempts"], notBefore: notBefore))
                 let deliveryRow: Int64 = row["delivery_rowid"]
                 try db.execute(sql: "UPDATE delivery SET attempts = attempts + 1 WHERE rowid = ?", arguments: [deliveryRow])
@@ -330,6 +388,10 @@ extension SQLiteRosterStore {
                     UPDATE delivery SET delivered_ms = ? WHERE webhook_id = ? AND event_id = ?
                     """, arguments: [attempt.at, attempt.webhookID, attempt.eventID])
                 try db.execute(sql: "UPDATE webhook SET failing_since_ms = 0 WHERE id = ?", arguments: [attempt.webhookID])
+            case .skipped:
+                try db.execute(sql: """
+                    UPDATE delivery SET delivered_ms = ? WHERE webhook_id = ? AND event_id = ?
+                    """, arguments: [attempt.at, attempt.webhookID, attempt.eventID])
             case .retry(let at):
                 try db.execute(sql: """
                     UPDATE delivery SET next_attempt_ms = ? WHERE webhook_id = ? AND event_id = ?

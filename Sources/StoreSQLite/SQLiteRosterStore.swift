@@ -317,15 +317,15 @@ public final class SQLiteRosterStore: RosterStore {
             let projects = String(decoding: try JSONEncoder().encode(e.projects), as: UTF8.self)
             try db.execute(sql: """
                 INSERT INTO employee (tenant_id, id, first_name, last_name, email, phone, position, team, projects,
-                                      biography, photo_url, type)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                      biography, photo_url, type, chat)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT (tenant_id, id) DO UPDATE SET
                     first_name = excluded.first_name, last_name = excluded.last_name, email = excluded.email,
                     phone = excluded.phone, position = excluded.position, team = excluded.team,
                     projects = excluded.projects, biography = excluded.biography, photo_url = excluded.photo_url,
-                    type = excluded.type
+                    type = excluded.type, chat = excluded.chat
                 """, arguments: [tenantID, e.id, e.firstName, e.lastName, e.email, e.phone, e.position, e.team, projects,
-                                 e.biography, e.photoURL, e.type.rawValue])
+                                 e.biography, e.photoURL, e.type.rawValue, StoreSchema.chatColumn(e.chat)])
         case .employeeDeleted(let id):
             try db.execute(sql: "DELETE FROM shift WHERE tenant_id = ? AND employee_id = ?", arguments: [tenantID, id])
             try db.execute(sql: "DELETE FROM employee WHERE tenant_id = ? AND id = ?", arguments: [tenantID, id])
@@ -357,6 +357,6 @@ public final class SQLiteRosterStore: RosterStore {
         return Employee(id: row["id"], firstName: row["first_name"], lastName: row["last_name"], email: row["email"],
                         phone: row["phone"], position: row["position"], team: row["team"], projects: projects,
                         biography: row["biography"], photoURL: row["photo_url"],
-                        type: EmployeeType(rawValue: row["type"]) ?? .unspecified)
+                        type: EmployeeType(rawValue: row["type"]) ?? .unspecified, chat: StoreSchema.chatHandles(row["chat"]))
     }
 }

@@ -119,6 +119,9 @@ extension SQLiteRosterStore {
         migrator.registerMigration("v9-duty-record") { db in
             try db.execute(sql: StoreSchema.dutyRecordSQL)
         }
+        migrator.registerMigration("v10-chat") { db in
+            try db.execute(sql: StoreSchema.chatSQL)
+        }
         return migrator
     }
 }

@@ -97,7 +97,7 @@ import Testing
         #expect(failure(.employeesCSV, "first_name,lastname_typo\nAda,Lovelace\n") == .invalid([
             RosterViolation(location: "line 1", field: "", message: """
                 unknown column "lastname_typo" (known: id, first_name, last_name, email, phone, position, team, projects, \
-                biography, photo_url, type)
+                biography, photo_url, type, chat)
                 """),
             RosterViolation(location: "line 1", field: "", message: "missing column last_name"),
         ]))

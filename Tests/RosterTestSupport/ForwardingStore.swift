@@ -76,6 +76,23 @@ extension ForwardingStore {
     public func removeReminderRule(tenantID: String, id: String) async throws -> Bool {
         try await inner.removeReminderRule(tenantID: tenantID, id: id)
     }
+    public func announceRules(tenantID: String) async throws -> [AnnounceRule] { try await inner.announceRules(tenantID: tenantID) }
+    public func insertAnnounceRule(tenantID: String, _ rule: AnnounceRule) async throws {
+        try await inner.insertAnnounceRule(tenantID: tenantID, rule)
+    }
+    public func removeAnnounceRule(tenantID: String, id: String) async throws -> Bool {
+        try await inner.removeAnnounceRule(tenantID: tenantID, id: id)
+    }
+    public func chatCommandSecret(tenantID: String, platform: String) async throws -> String? {
+        try await inner.chatCommandSecret(tenantID: tenantID, platform: platform)
+    }
+    public func setChatCommandSecret(tenantID: String, platform: String, secret: String?) async throws {
+        try await inner.setChatCommandSecret(tenantID: tenantID, platform: platform, secret: secret)
+    }
+    public func chatCommandPlatforms(tenantID: String) async throws -> [String] { try await inner.chatCommandPlatforms(tenantID: tenantID) }
+    public func laterAnnouncement(after head: DueDelivery, within window: UnixMillis) async throws -> Bool {
+        try await inner.laterAnnouncement(after: head, within: window)
+    }
     public func plannedThrough(tenantID: String) async throws -> UnixMillis? { try await inner.plannedThrough(tenantID: tenantID) }
     public func writeOutbox(tenantID: String, _ write: OutboxWrite) async throws { try await inner.writeOutbox(tenantID: tenantID, write) }
     public func enqueue(_ event: NotificationEvent, forWebhook webhookID: String) async throws {

@@ -83,9 +83,7 @@ public enum DutyRecord {
             case .shift: stretch.kind = .shift
             case .override(let id):
                 let override = overrides[id]
-                let source = override?.source ?? ""
-                stretch.kind = source.hasPrefix("request:") ? .cover : source.hasPrefix("take:") ? .take
-                    : source.hasPrefix("swap:") ? .swap : .override
+                stretch.kind = RecordedStretch.Kind(overrideSource: override?.source ?? "")
                 if case .replace(let replaced, _) = override?.kind { stretch.replacing = replaced }
             }
             return stretch
@@ -173,5 +171,25 @@ public enum ReportStretches {
         let wanted = Set(scheduleIDs)
         result += recorded.filter { wanted.contains($0.scheduleID) }
         return result
+    }
+}
+
+extension RecordedStretch.Kind {
+    /// An override's kind by its source: "request:ID" a cover, "take:ID" a take, "swap:ID" a
+    /// swap's half, anything else an admin's override.
+    public init(overrideSource source: String) {
+        self = source.hasPrefix("request:") ? .cover : source.hasPrefix("take:") ? .take : source.hasPrefix("swap:") ? .swap : .override
+    }
+}
+
+extension ScheduleDefinition {
+    /// Why the person of an on-duty answer's shift (by its id) is on duty, and an override's
+    /// author (empty otherwise).
+    public func dutyKind(ofShift shiftID: String) -> (kind: RecordedStretch.Kind, author: String) {
+        if shiftID.hasPrefix("r:") { return (.rotation, "") }
+        if shiftID.hasPrefix("o:"), let override = overrides.first(where: { shiftID.hasPrefix("o:\($0.id):") }) {
+            return (RecordedStretch.Kind(overrideSource: override.source), override.author)
+        }
+        return (.shift, "")
     }
 }

@@ -525,6 +525,9 @@ public nonisolated struct Roster_V1_Employee: Sendable {
 
   public var type: Roster_V1_EmployeeType = .unspecified
 
+  /// handle by chat platform (slack, mattermost, teams, matrix,
+  public var chat: Dictionary<String,String> = [:]
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -2793,6 +2796,12 @@ public nonisolated struct Roster_V1_Webhook: Sendable {
   /// events due and not yet delivered to it
   public var pending: UInt32 = 0
 
+  /// json (empty: json, signed), slack, mattermost, teams, matrix,
+  public var format: String = String()
+
+  /// discord (docs/CHAT.md)
+  public var accessToken: String = String()
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -2854,6 +2863,53 @@ public nonisolated struct Roster_V1_ReminderRule: Sendable {
 
   /// in this zone (empty: the schedule's)
   public var timeZone: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// A post of who is on duty on a schedule to one webhook (docs/CHAT.md): at every change of who
+/// is on duty, or at a local time on chosen weekdays, in the schedule's zone.
+public nonisolated struct Roster_V1_AnnounceRule: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var id: String = String()
+
+  /// schedule id (add: id or name)
+  public var schedule: String = String()
+
+  /// webhook id
+  public var webhook: String = String()
+
+  /// at every change (changes within a few seconds make one post); or
+  public var onChange: Bool = false
+
+  /// at a local time: "09:00" (every day) or "Mon 09:00",
+  public var at: String = String()
+
+  /// on these days with a bare time: "Mon-Fri" (empty: every day)
+  public var weekdays: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// A chat platform's slash command secret (docs/CHAT.md): Slack's signing secret or
+/// Mattermost's command token; stored sealed, never returned.
+public nonisolated struct Roster_V1_ChatCommandSetting: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// slack or mattermost
+  public var platform: String = String()
+
+  /// add: the secret; empty: turn the command off
+  public var secret: String = String()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -2935,6 +2991,47 @@ public nonisolated struct Roster_V1_NotificationAdminRequest: Sendable {
     set {action = .listReminders(newValue)}
   }
 
+  public var addAnnouncement: Roster_V1_AnnounceRule {
+    get {
+      if case .addAnnouncement(let v)? = action {return v}
+      return Roster_V1_AnnounceRule()
+    }
+    set {action = .addAnnouncement(newValue)}
+  }
+
+  /// rule id
+  public var removeAnnouncement: String {
+    get {
+      if case .removeAnnouncement(let v)? = action {return v}
+      return String()
+    }
+    set {action = .removeAnnouncement(newValue)}
+  }
+
+  public var listAnnouncements: Bool {
+    get {
+      if case .listAnnouncements(let v)? = action {return v}
+      return false
+    }
+    set {action = .listAnnouncements(newValue)}
+  }
+
+  public var setChatCommand: Roster_V1_ChatCommandSetting {
+    get {
+      if case .setChatCommand(let v)? = action {return v}
+      return Roster_V1_ChatCommandSetting()
+    }
+    set {action = .setChatCommand(newValue)}
+  }
+
+  public var listChatCommands: Bool {
+    get {
+      if case .listChatCommands(let v)? = action {return v}
+      return false
+    }
+    set {action = .listChatCommands(newValue)}
+  }
+
   /// list_deliveries: the newest `limit` attempts; 0: 100
   public var limit: UInt32 = 0
 
@@ -2956,6 +3053,12 @@ public nonisolated struct Roster_V1_NotificationAdminRequest: Sendable {
     case addReminder(Roster_V1_ReminderRule)
     case removeReminder(String)
     case listReminders(Bool)
+    case addAnnouncement(Roster_V1_AnnounceRule)
+    /// rule id
+    case removeAnnouncement(String)
+    case listAnnouncements(Bool)
+    case setChatCommand(Roster_V1_ChatCommandSetting)
+    case listChatCommands(Bool)
 
   }
 
@@ -2979,6 +3082,12 @@ public nonisolated struct Roster_V1_NotificationAdminResponse: Sendable {
 
   /// test: the queued event
   public var eventID: String = String()
+
+  /// add (the new one), list
+  public var announcements: [Roster_V1_AnnounceRule] = []
+
+  /// list: the platforms whose slash command is set up
+  public var chatCommands: [String] = []
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -3281,7 +3390,7 @@ nonisolated extension Roster_V1_ImportAction: SwiftProtobuf._ProtoNameProviding 
 
 nonisolated extension Roster_V1_Employee: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Employee"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{3}first_name\0\u{3}last_name\0\u{1}email\0\u{1}phone\0\u{1}position\0\u{1}team\0\u{1}projects\0\u{1}biography\0\u{3}photo_url\0\u{1}type\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{3}first_name\0\u{3}last_name\0\u{1}email\0\u{1}phone\0\u{1}position\0\u{1}team\0\u{1}projects\0\u{1}biography\0\u{3}photo_url\0\u{1}type\0\u{1}chat\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3300,6 +3409,7 @@ nonisolated extension Roster_V1_Employee: SwiftProtobuf.Message, SwiftProtobuf._
       case 9: try { try decoder.decodeSingularStringField(value: &self.biography) }()
       case 10: try { try decoder.decodeSingularStringField(value: &self.photoURL) }()
       case 11: try { try decoder.decodeSingularEnumField(value: &self.type) }()
+      case 12: try { try decoder.decodeMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufString>.self, value: &self.chat) }()
       default: break
       }
     }
@@ -3339,6 +3449,9 @@ nonisolated extension Roster_V1_Employee: SwiftProtobuf.Message, SwiftProtobuf._
     if self.type != .unspecified {
       try visitor.visitSingularEnumField(value: self.type, fieldNumber: 11)
     }
+    if !self.chat.isEmpty {
+      try visitor.visitMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufString>.self, value: self.chat, fieldNumber: 12)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -3354,6 +3467,7 @@ nonisolated extension Roster_V1_Employee: SwiftProtobuf.Message, SwiftProtobuf._
     if lhs.biography != rhs.biography {return false}
     if lhs.photoURL != rhs.photoURL {return false}
     if lhs.type != rhs.type {return false}
+    if lhs.chat != rhs.chat {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -7213,7 +7327,7 @@ nonisolated extension Roster_V1_CalendarResponse: SwiftProtobuf.Message, SwiftPr
 
 nonisolated extension Roster_V1_Webhook: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Webhook"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}url\0\u{1}events\0\u{1}schedules\0\u{3}created_ms\0\u{3}disabled_ms\0\u{3}disabled_reason\0\u{3}failing_since_ms\0\u{1}pending\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}url\0\u{1}events\0\u{1}schedules\0\u{3}created_ms\0\u{3}disabled_ms\0\u{3}disabled_reason\0\u{3}failing_since_ms\0\u{1}pending\0\u{1}format\0\u{3}access_token\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -7230,6 +7344,8 @@ nonisolated extension Roster_V1_Webhook: SwiftProtobuf.Message, SwiftProtobuf._M
       case 7: try { try decoder.decodeSingularStringField(value: &self.disabledReason) }()
       case 8: try { try decoder.decodeSingularInt64Field(value: &self.failingSinceMs) }()
       case 9: try { try decoder.decodeSingularUInt32Field(value: &self.pending) }()
+      case 10: try { try decoder.decodeSingularStringField(value: &self.format) }()
+      case 11: try { try decoder.decodeSingularStringField(value: &self.accessToken) }()
       default: break
       }
     }
@@ -7263,6 +7379,12 @@ nonisolated extension Roster_V1_Webhook: SwiftProtobuf.Message, SwiftProtobuf._M
     if self.pending != 0 {
       try visitor.visitSingularUInt32Field(value: self.pending, fieldNumber: 9)
     }
+    if !self.format.isEmpty {
+      try visitor.visitSingularStringField(value: self.format, fieldNumber: 10)
+    }
+    if !self.accessToken.isEmpty {
+      try visitor.visitSingularStringField(value: self.accessToken, fieldNumber: 11)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -7276,6 +7398,8 @@ nonisolated extension Roster_V1_Webhook: SwiftProtobuf.Message, SwiftProtobuf._M
     if lhs.disabledReason != rhs.disabledReason {return false}
     if lhs.failingSinceMs != rhs.failingSinceMs {return false}
     if lhs.pending != rhs.pending {return false}
+    if lhs.format != rhs.format {return false}
+    if lhs.accessToken != rhs.accessToken {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -7411,9 +7535,99 @@ nonisolated extension Roster_V1_ReminderRule: SwiftProtobuf.Message, SwiftProtob
   }
 }
 
+nonisolated extension Roster_V1_AnnounceRule: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".AnnounceRule"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}schedule\0\u{1}webhook\0\u{3}on_change\0\u{1}at\0\u{1}weekdays\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.id) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.schedule) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.webhook) }()
+      case 4: try { try decoder.decodeSingularBoolField(value: &self.onChange) }()
+      case 5: try { try decoder.decodeSingularStringField(value: &self.at) }()
+      case 6: try { try decoder.decodeSingularStringField(value: &self.weekdays) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.id.isEmpty {
+      try visitor.visitSingularStringField(value: self.id, fieldNumber: 1)
+    }
+    if !self.schedule.isEmpty {
+      try visitor.visitSingularStringField(value: self.schedule, fieldNumber: 2)
+    }
+    if !self.webhook.isEmpty {
+      try visitor.visitSingularStringField(value: self.webhook, fieldNumber: 3)
+    }
+    if self.onChange != false {
+      try visitor.visitSingularBoolField(value: self.onChange, fieldNumber: 4)
+    }
+    if !self.at.isEmpty {
+      try visitor.visitSingularStringField(value: self.at, fieldNumber: 5)
+    }
+    if !self.weekdays.isEmpty {
+      try visitor.visitSingularStringField(value: self.weekdays, fieldNumber: 6)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_AnnounceRule, rhs: Roster_V1_AnnounceRule) -> Bool {
+    if lhs.id != rhs.id {return false}
+    if lhs.schedule != rhs.schedule {return false}
+    if lhs.webhook != rhs.webhook {return false}
+    if lhs.onChange != rhs.onChange {return false}
+    if lhs.at != rhs.at {return false}
+    if lhs.weekdays != rhs.weekdays {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_ChatCommandSetting: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ChatCommandSetting"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}platform\0\u{1}secret\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.platform) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.secret) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.platform.isEmpty {
+      try visitor.visitSingularStringField(value: self.platform, fieldNumber: 1)
+    }
+    if !self.secret.isEmpty {
+      try visitor.visitSingularStringField(value: self.secret, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_ChatCommandSetting, rhs: Roster_V1_ChatCommandSetting) -> Bool {
+    if lhs.platform != rhs.platform {return false}
+    if lhs.secret != rhs.secret {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
 nonisolated extension Roster_V1_NotificationAdminRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".NotificationAdminRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}add_webhook\0\u{3}remove_webhook\0\u{3}list_webhooks\0\u{3}test_webhook\0\u{3}list_deliveries\0\u{3}add_reminder\0\u{3}remove_reminder\0\u{3}list_reminders\0\u{2}\u{6}reason\0\u{1}limit\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}add_webhook\0\u{3}remove_webhook\0\u{3}list_webhooks\0\u{3}test_webhook\0\u{3}list_deliveries\0\u{3}add_reminder\0\u{3}remove_reminder\0\u{3}list_reminders\0\u{3}add_announcement\0\u{3}remove_announcement\0\u{3}list_announcements\0\u{3}set_chat_command\0\u{3}list_chat_commands\0\u{1}reason\0\u{1}limit\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -7495,6 +7709,56 @@ nonisolated extension Roster_V1_NotificationAdminRequest: SwiftProtobuf.Message,
           self.action = .listReminders(v)
         }
       }()
+      case 9: try {
+        var v: Roster_V1_AnnounceRule?
+        var hadOneofValue = false
+        if let current = self.action {
+          hadOneofValue = true
+          if case .addAnnouncement(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.action = .addAnnouncement(v)
+        }
+      }()
+      case 10: try {
+        var v: String?
+        try decoder.decodeSingularStringField(value: &v)
+        if let v = v {
+          if self.action != nil {try decoder.handleConflictingOneOf()}
+          self.action = .removeAnnouncement(v)
+        }
+      }()
+      case 11: try {
+        var v: Bool?
+        try decoder.decodeSingularBoolField(value: &v)
+        if let v = v {
+          if self.action != nil {try decoder.handleConflictingOneOf()}
+          self.action = .listAnnouncements(v)
+        }
+      }()
+      case 12: try {
+        var v: Roster_V1_ChatCommandSetting?
+        var hadOneofValue = false
+        if let current = self.action {
+          hadOneofValue = true
+          if case .setChatCommand(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.action = .setChatCommand(v)
+        }
+      }()
+      case 13: try {
+        var v: Bool?
+        try decoder.decodeSingularBoolField(value: &v)
+        if let v = v {
+          if self.action != nil {try decoder.handleConflictingOneOf()}
+          self.action = .listChatCommands(v)
+        }
+      }()
       case 14: try { try decoder.decodeSingularStringField(value: &self.reason) }()
       case 15: try { try decoder.decodeSingularUInt32Field(value: &self.limit) }()
       default: break
@@ -7540,6 +7804,26 @@ nonisolated extension Roster_V1_NotificationAdminRequest: SwiftProtobuf.Message,
       guard case .listReminders(let v)? = self.action else { preconditionFailure() }
       try visitor.visitSingularBoolField(value: v, fieldNumber: 8)
     }()
+    case .addAnnouncement?: try {
+      guard case .addAnnouncement(let v)? = self.action else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 9)
+    }()
+    case .removeAnnouncement?: try {
+      guard case .removeAnnouncement(let v)? = self.action else { preconditionFailure() }
+      try visitor.visitSingularStringField(value: v, fieldNumber: 10)
+    }()
+    case .listAnnouncements?: try {
+      guard case .listAnnouncements(let v)? = self.action else { preconditionFailure() }
+      try visitor.visitSingularBoolField(value: v, fieldNumber: 11)
+    }()
+    case .setChatCommand?: try {
+      guard case .setChatCommand(let v)? = self.action else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 12)
+    }()
+    case .listChatCommands?: try {
+      guard case .listChatCommands(let v)? = self.action else { preconditionFailure() }
+      try visitor.visitSingularBoolField(value: v, fieldNumber: 13)
+    }()
     case nil: break
     }
     if !self.reason.isEmpty {
@@ -7562,7 +7846,7 @@ nonisolated extension Roster_V1_NotificationAdminRequest: SwiftProtobuf.Message,
 
 nonisolated extension Roster_V1_NotificationAdminResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".NotificationAdminResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}webhooks\0\u{1}secret\0\u{1}deliveries\0\u{1}reminders\0\u{3}event_id\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}webhooks\0\u{1}secret\0\u{1}deliveries\0\u{1}reminders\0\u{3}event_id\0\u{1}announcements\0\u{3}chat_commands\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -7575,6 +7859,8 @@ nonisolated extension Roster_V1_NotificationAdminResponse: SwiftProtobuf.Message
       case 3: try { try decoder.decodeRepeatedMessageField(value: &self.deliveries) }()
       case 4: try { try decoder.decodeRepeatedMessageField(value: &self.reminders) }()
       case 5: try { try decoder.decodeSingularStringField(value: &self.eventID) }()
+      case 6: try { try decoder.decodeRepeatedMessageField(value: &self.announcements) }()
+      case 7: try { try decoder.decodeRepeatedStringField(value: &self.chatCommands) }()
       default: break
       }
     }
@@ -7596,6 +7882,12 @@ nonisolated extension Roster_V1_NotificationAdminResponse: SwiftProtobuf.Message
     if !self.eventID.isEmpty {
       try visitor.visitSingularStringField(value: self.eventID, fieldNumber: 5)
     }
+    if !self.announcements.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.announcements, fieldNumber: 6)
+    }
+    if !self.chatCommands.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.chatCommands, fieldNumber: 7)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -7605,6 +7897,8 @@ nonisolated extension Roster_V1_NotificationAdminResponse: SwiftProtobuf.Message
     if lhs.deliveries != rhs.deliveries {return false}
     if lhs.reminders != rhs.reminders {return false}
     if lhs.eventID != rhs.eventID {return false}
+    if lhs.announcements != rhs.announcements {return false}
+    if lhs.chatCommands != rhs.chatCommands {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
