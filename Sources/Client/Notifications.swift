@@ -5,7 +5,10 @@ import RosterProtocol
 extension RosterClient {
     /// Registers a webhook; the answer holds the webhook and its signing secret (shown only now).
     /// `reason`, as for every add and remove here, is kept in the audit log.
-    public func addWebhook(url: String, events: [String] = [], schedules: [String] = [], reason: String = "") async throws
+    /// `format`: "json" (signed events) or a chat platform's (docs/CHAT.md); a chat webhook has no
+    /// signing secret (the answer's is empty), and a matrix one takes the bot's `accessToken`.
+    public func addWebhook(url: String, events: [String] = [], schedules: [String] = [], format: String = "json",
+                           accessToken: String = "", reason: String = "") async throws
         -> (webhook: Roster_V1_Webhook, secret: String)
     {
         let answer = try await notificationAdmin(.with {
@@ -14,6 +17,8 @@ extension RosterClient {
                 $0.url = url
                 $0.events = events
                 $0.schedules = schedules
+                $0.format = format
+                $0.accessToken = accessToken
             }
         })
         guard let webhook = answer.webhooks.first else { throw RosterClientError.protocolViolation("no webhook in the answer") }
@@ -63,6 +68,45 @@ extension RosterClient {
             $0.removeReminder = id
             $0.reason = reason
         })
+    }
+
+    /// Adds an announcement rule: `rule.onChange`, or `rule.at` ("Mon 09:00", "09:00") with
+    /// optional `rule.weekdays` ("Mon-Fri"); its schedule by id or name, its webhook by id.
+    public func addAnnouncement(_ rule: Roster_V1_AnnounceRule, reason: String = "") async throws -> Roster_V1_AnnounceRule {
+        guard let made = try await notificationAdmin(.with {
+            $0.addAnnouncement = rule
+            $0.reason = reason
+        }).announcements.first else {
+            throw RosterClientError.protocolViolation("no announcement in the answer")
+        }
+        return made
+    }
+
+    public func announcements() async throws -> [Roster_V1_AnnounceRule] {
+        try await notificationAdmin(.with { $0.listAnnouncements = true }).announcements
+    }
+
+    public func removeAnnouncement(id: String, reason: String = "") async throws {
+        _ = try await notificationAdmin(.with {
+            $0.removeAnnouncement = id
+            $0.reason = reason
+        })
+    }
+
+    /// Sets a slash command's secret ("slack": the signing secret; "mattermost": the command's
+    /// token); an empty secret turns it off. Returns the platforms set up now.
+    public func setChatCommand(platform: String, secret: String, reason: String = "") async throws -> [String] {
+        try await notificationAdmin(.with {
+            $0.setChatCommand = .with {
+                $0.platform = platform
+                $0.secret = secret
+            }
+            $0.reason = reason
+        }).chatCommands
+    }
+
+    public func chatCommands() async throws -> [String] {
+        try await notificationAdmin(.with { $0.listChatCommands = true }).chatCommands
     }
 
     private func notificationAdmin(_ body: Roster_V1_NotificationAdminRequest) async throws -> Roster_V1_NotificationAdminResponse {

@@ -7,21 +7,30 @@ import SwiftProtobuf
 /// `admin webhook ...` and `admin reminder ...`: text for people, or with --json one JSON object
 /// per line (the wire message in protobuf's JSON mapping).
 extension CommandRunner {
-    public func addWebhook(url: String, events: [String], schedules: [String], reason: String = "") async -> ClientExitCode {
+    public func addWebhook(url: String, events: [String], schedules: [String], format: String = "json", accessToken: String = "",
+                           reason: String = "") async -> ClientExitCode {
         await run {
-            let (webhook, secret) = try await client.addWebhook(url: url, events: events, schedules: schedules, reason: reason)
+            let (webhook, secret) = try await client.addWebhook(url: url, events: events, schedules: schedules, format: format,
+                                                                accessToken: accessToken, reason: reason)
             if json {
                 var line = try webhook.jsonString()
-                line.removeLast()
-                Self.out(line + ",\"secret\":\"\(secret)\"}")
+                if !secret.isEmpty {
+                    line.removeLast()
+                    line += ",\"secret\":\"\(secret)\"}"
+                }
+                Self.out(line)
                 return
             }
             let names = await scheduleNames()
-            Self.out("Added webhook \(webhook.id) → \(webhook.url)")
+            Self.out("Added webhook \(webhook.id) → \(webhook.url)" + (webhook.format.isEmpty || webhook.format == "json" ? "" : " (\(webhook.format))"))
             Self.out("Events: \(webhook.events.isEmpty ? "all" : webhook.events.joined(separator: ", "))"
                 + (webhook.schedules.isEmpty ? "" : "; schedules: \(webhook.schedules.map { names[$0] ?? $0 }.joined(separator: ", "))"))
-            Self.out("Signing secret (shown only now; verify Roster-Signature with it, docs/NOTIFICATIONS.md):")
-            Self.out(secret)
+            if secret.isEmpty {
+                Self.out("Posts go to the chat as messages (docs/CHAT.md); `admin announce add --webhook \(webhook.id)` posts who is on call.")
+            } else {
+                Self.out("Signing secret (shown only now; verify Roster-Signature with it, docs/NOTIFICATIONS.md):")
+                Self.out(secret)
+            }
         }
     }
 
@@ -32,7 +41,9 @@ extension CommandRunner {
             guard !webhooks.isEmpty else { return Self.out("No webhooks.") }
             let names = await scheduleNames()
             for webhook in webhooks {
-                var line = "\(webhook.id)  \(webhook.url)  events: \(webhook.events.isEmpty ? "all" : webhook.events.joined(separator: ","))"
+                var line = "\(webhook.id)  \(webhook.url)"
+                if !webhook.format.isEmpty && webhook.format != "json" { line += "  format: \(webhook.format)" }
+                line += "  events: \(webhook.events.isEmpty ? "all" : webhook.events.joined(separator: ","))"
                 if !webhook.schedules.isEmpty { line += "  schedules: \(webhook.schedules.map { names[$0] ?? $0 }.joined(separator: ", "))" }
                 line += "  pending: \(webhook.pending)"
                 if webhook.disabledMs != 0 {
@@ -105,12 +116,12 @@ extension CommandRunner {
     }
 
     /// Schedule names by id, for lines that would otherwise show ids; empty when they cannot be read.
-    private func scheduleNames() async -> [String: String] {
+    func scheduleNames() async -> [String: String] {
         guard let schedules = try? await client.schedules() else { return [:] }
         return Dictionary(schedules.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
     }
 
-    private func run(_ body: () async throws -> Void) async -> ClientExitCode {
+    func run(_ body: () async throws -> Void) async -> ClientExitCode {
         do {
             try await body()
             return .success

@@ -22,6 +22,9 @@ package struct HTTPAPI: Sendable {
         package var host: String?
         package var contentType: String?
         package var acceptEncoding: String?
+        /// Slack's slash-command signature headers (X-Slack-Request-Timestamp, X-Slack-Signature).
+        package var slackTimestamp: String?
+        package var slackSignature: String?
         package var body: [UInt8] = []
         /// The peer's address, for the audit log.
         package var peer = ""
@@ -81,6 +84,7 @@ package struct HTTPAPI: Sendable {
             }
             return await coverRequestStep(request, id: String(parts[3]).removingPercentEncoding ?? String(parts[3]), step: String(parts[4]))
         }
+        if request.path.hasPrefix("/v1/chat/") { return await chatCommand(request) }
         guard request.method == "GET" || request.method == "HEAD" else {
             // The web app's forms post to its own pages; the API takes no other method.
             if !request.path.hasPrefix("/v1/"), let pages = side.pages, let reply = await pages.respond(to: request, side: side) {
@@ -152,6 +156,29 @@ package struct HTTPAPI: Sendable {
             if let pages = side.pages, let reply = await pages.respond(to: request, side: side) { return reply }
             return Self.problem(404, "no such resource: \(request.path) (see docs/HTTP.md)")
         }
+    }
+
+    // MARK: Chat
+
+    /// `POST /v1/chat/slack/command`, `/v1/chat/mattermost/command` (docs/CHAT.md): the tenant
+    /// is `?tenant=ID` (default: the default tenant); the request must carry the platform's proof
+    /// (Slack's signature, Mattermost's token), else 401 and nothing else.
+    private func chatCommand(_ request: Request) async -> Reply {
+        let parts = request.path.split(separator: "/")
+        guard parts.count == 4, parts[3] == "command", ["slack", "mattermost"].contains(parts[2]) else {
+            return Self.problem(404, "no such resource: \(request.path) (see docs/CHAT.md)")
+        }
+        guard request.method == "POST" else { return Self.problem(405, "a slash command is a POST", headers: [("Allow", "POST")]) }
+        guard let context = side.context else { return Self.problem(503, "starting: the tenants are not loaded yet") }
+        guard let notifications = context.notifications,
+              let tenant = context.tenant(request.query["tenant"] ?? context.defaultTenant) else {
+            return Self.problem(401, "the request is not from a chat platform set up for this tenant")
+        }
+        let answer = await notifications.chatCommand(
+            ChatCommandRequest(platform: String(parts[2]), body: request.body, fields: request.form, slackTimestamp: request.slackTimestamp,
+                               slackSignature: request.slackSignature), tenant: tenant)
+        guard answer.status == 200 else { return Self.problem(answer.status, answer.problem) }
+        return Reply(status: 200, contentType: "application/json", body: answer.json)
     }
 
     // MARK: Who is on call
@@ -333,5 +360,7 @@ extension HTTPAPI.Request {
         host = head.headers.first(name: "host")
         contentType = head.headers.first(name: "content-type")
         acceptEncoding = head.headers["accept-encoding"].joined(separator: ", ")
+        slackTimestamp = head.headers.first(name: "x-slack-request-timestamp")
+        slackSignature = head.headers.first(name: "x-slack-signature")
     }
 }

@@ -12,13 +12,16 @@ struct NoticeDerivation {
     private static let day: UnixMillis = 86_400_000
     /// At most this many resolved shifts, or handoffs, are looked at per schedule and derivation.
     static let maxShifts = 2_000
+    /// A change's announcement waits this long: changes within it make one post (the dispatcher
+    /// skips an announcement a later one of the same schedule follows within it).
+    static let announceCoalescing: UnixMillis = 3_000
 
     // MARK: Written with a change
 
     /// The events an admin change causes at `now`: on-duty sets it altered, each affected person's
     /// shifts gained, lost or moved within the horizon, and gaps it opened within `gapDays`.
     func afterChange(previous: RosterState, current: RosterState, schedules: Set<String>, revision: UInt64,
-                     now: UnixMillis, actor: String, wanted: Set<NotificationType>) -> [NotificationEvent] {
+                     now: UnixMillis, actor: String, wanted: Set<NotificationType>, announcements: [AnnounceRule] = []) -> [NotificationEvent] {
         var events: [NotificationEvent] = []
         let ids = schedules.sorted()
         // Building an on-duty index is most of the cost: one per schedule and state, shared by
@@ -27,12 +30,21 @@ struct NoticeDerivation {
         if wanted.contains(.onDutyChanged) || wanted.contains(.coverageGap) {
             for id in ids { indexes[id] = (previous.onDutyIndex(of: id, around: now), current.onDutyIndex(of: id, around: now)) }
         }
-        if wanted.contains(.onDutyChanged) {
+        let onChange = announcements.filter { $0.trigger == .change }
+        if wanted.contains(.onDutyChanged) || !onChange.isEmpty {
             for id in ids {
+                if indexes[id] == nil { indexes[id] = (previous.onDutyIndex(of: id, around: now), current.onDutyIndex(of: id, around: now)) }
                 guard let change = OnDutyTracker.change(scheduleID: id, before: indexes[id]?.before, after: indexes[id]?.after,
                                                         at: now) else { continue }
-                events.append(onDutyChanged(change, state: current, revision: revision, key: "rev:\(revision):on-duty:\(id)",
-                                            planned: false))
+                let data = onDutyData(change, state: current, actor: actor)
+                if wanted.contains(.onDutyChanged) {
+                    events.append(onDutyChanged(change, data: data, state: current, revision: revision,
+                                                key: "rev:\(revision):on-duty:\(id)", planned: false))
+                }
+                for rule in onChange where rule.scheduleID == id {
+                    events.append(announcement(rule, data: data, trigger: "change", revision: revision, key: "rev:\(revision):announce:\(rule.id)",
+                                               about: now, due: now + Self.announceCoalescing, planned: false))
+                }
             }
         }
         if wanted.contains(.shiftsChanged) {
@@ -83,7 +95,7 @@ struct NoticeDerivation {
                     let ordinal = seen[source, default: 0]
                     seen[source] = ordinal + 1
                     let entry = Entry(schedule: id, scheduleName: definition.name,
-                                      shift: .init(start: shift.start, end: shift.end), previously: nil)
+                                      shift: .init(start: shift.start, end: shift.end), previously: nil, zone: definition.zone)
                     found[shift.employeeID, default: [:]]["\(source)\u{1F}\(ordinal)"] = entry
                 }
             }
@@ -108,8 +120,7 @@ struct NoticeDerivation {
             for (key, entry) in old where new[key] == nil { lost.append(entry) }
             guard !(gained.isEmpty && lost.isEmpty && moved.isEmpty) else { continue }
             let order: (Entry, Entry) -> Bool = { ($0.shift.startMs, $0.schedule) < ($1.shift.startMs, $1.schedule) }
-            let name = (current.employees[person] ?? previous.employees[person])?.fullName ?? person
-            let data = NotificationPayload.ShiftsChanged(person: .init(id: person, name: name), by: actor,
+            let data = NotificationPayload.ShiftsChanged(person: .init(person, in: current.employees[person] == nil ? previous : current), by: actor,
                                                          gained: gained.sorted(by: order), lost: lost.sorted(by: order),
                                                          moved: moved.sorted(by: order))
             let schedule = Set((gained + lost + moved).map(\.schedule))
@@ -149,7 +160,7 @@ struct NoticeDerivation {
     private func requestStep(_ type: NotificationType, _ request: CoverRequest, taker: String?, reopened: Bool,
                              schedule: ScheduleDefinition, state: RosterState, revision: UInt64, key: String,
                              about: UnixMillis, due: UnixMillis, planned: Bool) -> NotificationEvent {
-        func person(_ id: String) -> NotificationPayload.Person { .init(id: id, name: state.employees[id]?.fullName ?? id) }
+        func person(_ id: String) -> NotificationPayload.Person { .init(id, in: state) }
         let stateName = switch type {
         case .requestTaken: "taken"
         case .requestCancelled: "cancelled"
@@ -157,7 +168,7 @@ struct NoticeDerivation {
         default: "open"
         }
         let data = NotificationPayload.CoverRequestStep(
-            schedule: .init(id: schedule.id, name: schedule.name), request: request.id, state: stateName,
+            schedule: .init(schedule), request: request.id, state: stateName,
             requester: person(request.requester), taker: taker.map(person), stretch: .init(start: request.start, end: request.end),
             addressedTo: request.addressedTo.map(person), note: request.note, reopened: reopened)
         let people = ([request.requester] + (taker.map { [$0] } ?? []) + request.addressedTo)
@@ -171,16 +182,35 @@ struct NoticeDerivation {
     /// come within `gapDays`.
     /// `schedules`: only those (the ones a change touched); nil: every schedule.
     func planned(state: RosterState, revision: UInt64, from: UnixMillis, to: UnixMillis, rules: [ReminderRule],
-                 wanted: Set<NotificationType>, schedules: Set<String>?) -> [NotificationEvent] {
+                 wanted: Set<NotificationType>, schedules: Set<String>?, announcements: [AnnounceRule] = []) -> [NotificationEvent] {
         guard from < to else { return [] }
         var events: [NotificationEvent] = []
         for schedule in state.sortedSchedules where schedules?.contains(schedule.id) ?? true {
             let id = schedule.id
-            if wanted.contains(.onDutyChanged), let index = state.onDutyIndex(of: id, around: from) {
+            let onChange = announcements.filter { $0.scheduleID == id && $0.trigger == .change }
+            if wanted.contains(.onDutyChanged) || !onChange.isEmpty, let index = state.onDutyIndex(of: id, around: from) {
                 for change in OnDutyTracker.handoffs(scheduleID: id, in: index, from: from, to: to) {
                     let people = change.current.currentEmployeeIDs.sorted().joined(separator: ",")
-                    events.append(onDutyChanged(change, state: state, revision: revision,
-                                                key: "handoff:\(id):\(change.at):\(people)", planned: true))
+                    let data = onDutyData(change, state: state, actor: nil)
+                    if wanted.contains(.onDutyChanged) {
+                        events.append(onDutyChanged(change, data: data, state: state, revision: revision,
+                                                    key: "handoff:\(id):\(change.at):\(people)", planned: true))
+                    }
+                    for rule in onChange {
+                        events.append(announcement(rule, data: data, trigger: "change", revision: revision,
+                                                   key: "handoff-announce:\(rule.id):\(change.at):\(people)", about: change.at,
+                                                   due: change.at, planned: true))
+                    }
+                }
+            }
+            for rule in announcements where rule.scheduleID == id {
+                guard case .at(let minute, let weekdays) = rule.trigger else { continue }
+                for instant in Self.instants(minuteOfDay: minute, weekdays: weekdays, zone: schedule.zone, from: from, to: to) {
+                    guard let lookup = state.onDuty(of: id, at: instant) else { continue }
+                    let change = OnDutyChange(scheduleID: id, previous: lookup, current: lookup, cause: .initial)
+                    let data = onDutyData(change, state: state, actor: nil)
+                    events.append(announcement(rule, data: data, trigger: "at", revision: revision, key: "at-announce:\(rule.id):\(instant)",
+                                               about: instant, due: instant, planned: true))
                 }
             }
             if wanted.contains(.coverageGap) {
@@ -221,9 +251,8 @@ struct NoticeDerivation {
                 for shift in resolved where rule.personID.isEmpty || shift.employeeID == rule.personID {
                     guard shift.start >= from, let due = rule.due(start: shift.start, scheduleZone: definition.zone),
                           due >= from, due < to, due < shift.start else { continue }
-                    let name = state.employees[shift.employeeID]?.fullName ?? shift.employeeID
                     let data = NotificationPayload.ShiftStarting(
-                        schedule: .init(id: id, name: definition.name), person: .init(id: shift.employeeID, name: name),
+                        schedule: .init(definition), person: .init(shift.employeeID, in: state),
                         shift: .init(start: shift.start, end: shift.end), reminder: rule.description)
                     events.append(NotificationEvent(
                         type: .shiftStarting, tenantID: tenantID,
@@ -237,19 +266,60 @@ struct NoticeDerivation {
 
     // MARK: Parts
 
-    private func onDutyChanged(_ change: OnDutyChange, state: RosterState, revision: UInt64, key: String,
-                               planned: Bool) -> NotificationEvent {
-        func people(_ shifts: [Shift]) -> [NotificationPayload.Person] {
-            shifts.map { .init(id: $0.employeeID, name: state.employees[$0.employeeID]?.fullName ?? $0.employeeID) }
-        }
+    /// What an on-duty change says: who before, now and next, until when (and in which zone),
+    /// and why the first person now on duty is (with a change's author, or an override's).
+    private func onDutyData(_ change: OnDutyChange, state: RosterState, actor: String?) -> NotificationPayload.OnDutyChanged {
+        func people(_ shifts: [Shift]) -> [NotificationPayload.Person] { shifts.map { .init($0.employeeID, in: state) } }
         let (scheduleID, previous, current) = (change.scheduleID, change.previous, change.current)
-        let data = NotificationPayload.OnDutyChanged(
-            schedule: .init(id: scheduleID, name: state.schedules[scheduleID]?.name ?? scheduleID), cause: change.cause,
+        let schedule = state.schedules[scheduleID]
+        var data = NotificationPayload.OnDutyChanged(
+            schedule: schedule.map(NotificationPayload.ScheduleRef.init) ?? .init(id: scheduleID, name: scheduleID), cause: change.cause.noticeName,
             previous: people(previous.current), current: people(current.current),
-            until: current.until.map(Timestamp.iso8601), untilMs: current.until, next: people(current.next))
-        let concerned = Set(previous.currentEmployeeIDs).union(current.currentEmployeeIDs).sorted()
+            until: current.until.map(Timestamp.iso8601), untilMs: current.until, next: people(current.next),
+            zone: schedule?.zone)
+        if let first = current.current.first, let schedule {
+            let (kind, author) = schedule.dutyKind(ofShift: first.id)
+            data.kind = kind.rawValue
+            if kind != .rotation && kind != .shift && !author.isEmpty { data.by = author }
+        }
+        if change.cause == .planChanged, let actor, !actor.isEmpty { data.by = actor }
+        return data
+    }
+
+    private func onDutyChanged(_ change: OnDutyChange, data: NotificationPayload.OnDutyChanged, state: RosterState, revision: UInt64,
+                               key: String, planned: Bool) -> NotificationEvent {
+        let concerned = Set(change.previous.currentEmployeeIDs).union(change.current.currentEmployeeIDs).sorted()
         return NotificationEvent(type: .onDutyChanged, tenantID: tenantID, key: key, revision: revision, about: change.at,
-                                 due: change.at, planned: planned, scheduleIDs: [scheduleID], people: concerned, data: data)
+                                 due: change.at, planned: planned, scheduleIDs: [change.scheduleID], people: concerned, data: data)
+    }
+
+    /// An announcement rule's post, for its webhook only.
+    private func announcement(_ rule: AnnounceRule, data: NotificationPayload.OnDutyChanged, trigger: String, revision: UInt64,
+                              key: String, about: UnixMillis, due: UnixMillis, planned: Bool) -> NotificationEvent {
+        let post = NotificationPayload.Announcement(
+            schedule: data.schedule, rule: rule.id, trigger: trigger, current: data.current, until: data.until, untilMs: data.untilMs,
+            next: data.next, zone: data.zone ?? "UTC", cause: trigger == "change" ? data.cause : nil, kind: data.kind, by: data.by)
+        var event = NotificationEvent(type: .announcement, tenantID: tenantID, key: key, revision: revision, about: about, due: due,
+                                      planned: planned, scheduleIDs: [rule.scheduleID], people: data.current.map(\.id), data: post)
+        event.webhookID = rule.webhookID
+        return event
+    }
+
+    /// The instants in [from, to) at `minuteOfDay` local time in `zone` on `weekdays` (empty:
+    /// every day): a wall-clock time, so 09:00 Berlin is 08:00 UTC in winter and 07:00 in summer.
+    static func instants(minuteOfDay: Int, weekdays: Set<Int>, zone: String, from: UnixMillis, to: UnixMillis) -> [UnixMillis] {
+        guard let clock = WallClock(zone: zone), from < to else { return [] }
+        var found: [UnixMillis] = []
+        var day = clock.day(clock.day(of: from).day, adding: -1)
+        let last = clock.day(clock.day(of: to).day, adding: 1)
+        while day <= last {
+            if weekdays.isEmpty || weekdays.contains(clock.weekday(of: day)) {
+                let instant = clock.instant(day, minuteOfDay: minuteOfDay)
+                if instant >= from && instant < to { found.append(instant) }
+            }
+            day = clock.day(day, adding: 1)
+        }
+        return found
     }
 
     struct Gap {
@@ -271,7 +341,7 @@ struct NoticeDerivation {
     private func coverageGap(_ gap: Gap, scheduleID: String, state: RosterState, revision: UInt64, due: UnixMillis,
                              planned: Bool) -> NotificationEvent {
         let data = NotificationPayload.CoverageGap(
-            schedule: .init(id: scheduleID, name: state.schedules[scheduleID]?.name ?? scheduleID),
+            schedule: state.schedules[scheduleID].map(NotificationPayload.ScheduleRef.init) ?? .init(id: scheduleID, name: scheduleID),
             start: Timestamp.iso8601(gap.start), startMs: gap.start, end: gap.end.map(Timestamp.iso8601), endMs: gap.end)
         return NotificationEvent(type: .coverageGap, tenantID: tenantID, key: "gap:\(scheduleID):\(gap.key)", revision: revision,
                                  about: gap.start, due: due, planned: planned, scheduleIDs: [scheduleID], people: [], data: data)

@@ -19,10 +19,18 @@ extension Notifier {
                 if let problem = WebhookClient.validate(wire.url, addresses: notifier.dispatcher.addresses) {
                     return .failure(WireError(.invalidArgument, "the webhook URL \(problem)"))
                 }
-                let unknownTypes = wire.events.filter { NotificationType(rawValue: $0) == nil || $0 == NotificationType.ping.rawValue }
+                guard let format = WebhookFormat(wire: wire.format) else {
+                    let known = WebhookFormat.allCases.map(\.rawValue).joined(separator: ", ")
+                    return .failure(WireError(.invalidArgument, "unknown webhook format \(wire.format) (known: \(known))"))
+                }
+                if let problem = Self.chatProblem(format: format, url: wire.url, accessToken: wire.accessToken) {
+                    return .failure(WireError(.invalidArgument, problem))
+                }
+                let subscribable = NotificationType.subscribable.map(\.rawValue)
+                let unknownTypes = wire.events.filter { !subscribable.contains($0) }
                 if !unknownTypes.isEmpty {
-                    let known = NotificationType.allCases.filter { $0 != .ping }.map(\.rawValue).joined(separator: ", ")
-                    return .failure(WireError(.invalidArgument, "unknown event type \(unknownTypes.joined(separator: ", ")) (known: \(known))"))
+                    return .failure(WireError(.invalidArgument,
+                                              "unknown event type \(unknownTypes.joined(separator: ", ")) (known: \(subscribable.joined(separator: ", ")))"))
                 }
                 var schedules: [String] = []
                 for name in wire.schedules {
@@ -31,15 +39,17 @@ extension Notifier {
                     }
                     schedules.append(schedule.id)
                 }
-                let secret = WebhookSignature.newSecret()
+                // A chat webhook is not signed by us: Matrix's access token is kept where a secret
+                // is; the others' URL is their secret, and the signing secret is never used.
+                let secret = format == .matrix ? wire.accessToken : WebhookSignature.newSecret()
                 let webhook = StoredWebhook(id: IdentifierFactory.make("whk"), tenantID: tenant.id, url: wire.url,
                                             secret: notifier.sealer.seal(secret), events: wire.events, schedules: schedules,
-                                            created: clock.now())
+                                            created: clock.now(), format: format)
                 try await store.insertWebhook(webhook)
                 try await notifier.reload(tenantID: tenant.id)
                 await notifier.plan(tenant)
                 answer.webhooks = [Roster_V1_Webhook(webhook)]
-                answer.secret = secret
+                if !format.isChat { answer.secret = secret }
                 await audit(AuditLog.Kind.webhookAdded, Self.describe(webhook, state: tenant.view.state), request, tenant, actor)
             case .removeWebhook(let id):
                 let removed = try await store.webhooks(tenantID: tenant.id, now: clock.now()).first { $0.id == id }
@@ -89,6 +99,41 @@ extension Notifier {
                 await audit(AuditLog.Kind.reminderRemoved, detail, request, tenant, actor)
             case .listReminders:
                 answer.reminders = try await store.reminderRules(tenantID: tenant.id).map(Roster_V1_ReminderRule.init)
+            case .addAnnouncement(let wire):
+                let rule: AnnounceRule
+                switch try await AnnounceRule.make(wire, id: IdentifierFactory.make("ann"), state: tenant.view.state,
+                                                   webhooks: store.webhooks(tenantID: tenant.id, now: clock.now())) {
+                case .success(let made): rule = made
+                case .failure(let error): return .failure(error)
+                }
+                try await store.insertAnnounceRule(tenantID: tenant.id, rule)
+                try await notifier.reload(tenantID: tenant.id)
+                await notifier.replan(tenant)
+                answer.announcements = [Roster_V1_AnnounceRule(rule)]
+                await audit(AuditLog.Kind.announcementAdded, Self.describe(rule, state: tenant.view.state), request, tenant, actor)
+            case .removeAnnouncement(let id):
+                let removed = try await store.announceRules(tenantID: tenant.id).first { $0.id == id }
+                guard try await store.removeAnnounceRule(tenantID: tenant.id, id: id) else {
+                    return .failure(WireError(.notFound, "no announcement \(id)"))
+                }
+                try await notifier.reload(tenantID: tenant.id)
+                await notifier.replan(tenant)
+                let detail = removed.map { Self.describe($0, state: tenant.view.state) } ?? "announcement \(id)"
+                await audit(AuditLog.Kind.announcementRemoved, detail, request, tenant, actor)
+            case .listAnnouncements:
+                answer.announcements = try await store.announceRules(tenantID: tenant.id).map(Roster_V1_AnnounceRule.init)
+            case .setChatCommand(let wire):
+                guard ChatCommands.platforms.contains(wire.platform) else {
+                    return .failure(WireError(.invalidArgument, "a slash command is for \(ChatCommands.platforms.joined(separator: " or ")), not \(wire.platform)"))
+                }
+                if let problem = ChatCommands.secretProblem(wire.secret) { return .failure(WireError(.invalidArgument, problem)) }
+                try await store.setChatCommandSecret(tenantID: tenant.id, platform: wire.platform,
+                                                     secret: wire.secret.isEmpty ? nil : notifier.sealer.seal(wire.secret))
+                answer.chatCommands = try await store.chatCommandPlatforms(tenantID: tenant.id)
+                let detail = "\(wire.platform) slash command " + (wire.secret.isEmpty ? "turned off" : "set up")
+                await audit(AuditLog.Kind.chatCommandSet, detail, request, tenant, actor)
+            case .listChatCommands:
+                answer.chatCommands = try await store.chatCommandPlatforms(tenantID: tenant.id)
             case nil:
                 return .failure(WireError(.invalidArgument, "NotificationAdmin names no action"))
             }
@@ -123,6 +168,30 @@ extension Notifier {
             + (schedules.isEmpty ? "" : "; schedules: " + schedules.joined(separator: ", ")) + ")"
     }
 
+    /// What is wrong with a chat webhook's settings: Matrix needs its room's send URL base and an
+    /// access token; the others take no token.
+    static func chatProblem(format: WebhookFormat, url: String, accessToken: String) -> String? {
+        if format == .matrix {
+            guard let path = URLComponents(string: url)?.percentEncodedPath, path.contains("/rooms/"), !path.contains("/send/") else {
+                return "a matrix webhook's URL is the room's: https://HOMESERVER/_matrix/client/v3/rooms/ROOM_ID (Roster adds /send/…)"
+            }
+            guard !accessToken.isEmpty else { return "a matrix webhook needs the bot's access token (--access-token-file)" }
+            guard accessToken.utf8.count <= 1_000, !accessToken.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7F }) else {
+                return "the access token must be one line of at most 1000 bytes without spaces"
+            }
+        } else if !accessToken.isEmpty {
+            return "only a matrix webhook takes an access token"
+        }
+        return nil
+    }
+
+    /// An announcement rule as the audit log names it.
+    static func describe(_ rule: AnnounceRule, state: RosterState) -> String {
+        let wire = Roster_V1_AnnounceRule(rule)
+        let when = wire.onChange ? "on every change" : "at \(wire.at)" + (wire.weekdays.isEmpty ? "" : " on \(wire.weekdays)")
+        return "announcement \(rule.id): \(state.schedules[rule.scheduleID]?.name ?? rule.scheduleID) to webhook \(rule.webhookID) \(when)"
+    }
+
     /// A reminder rule as the audit log names it, in the words `admin reminder list` uses.
     static func describe(_ rule: ReminderRule, state: RosterState) -> String {
         "reminder \(rule.id): " + Roster_V1_ReminderRule(rule).sentence(scheduleName: state.schedules[rule.scheduleID]?.name,
@@ -142,6 +211,7 @@ extension Roster_V1_Webhook {
         disabledReason = webhook.disabledReason
         failingSinceMs = webhook.failingSince ?? 0
         pending = UInt32(clamping: webhook.pending)
+        format = webhook.format.rawValue
     }
 }
 
@@ -204,5 +274,62 @@ extension ReminderRule {
             return .failure(WireError(.invalidArgument, "a reminder has either a lead time or days before and a time of day"))
         }
         return .success(ReminderRule(id: id, scheduleID: scheduleID, personID: personID, timing: timing, zone: wire.timeZone))
+    }
+}
+
+extension Roster_V1_AnnounceRule {
+    init(_ rule: AnnounceRule) {
+        self.init()
+        id = rule.id
+        schedule = rule.scheduleID
+        webhook = rule.webhookID
+        switch rule.trigger {
+        case .change: onChange = true
+        case .at(let minute, let days):
+            at = RestrictionWindow.clockText(minute)
+            weekdays = days.isEmpty || days.count == 7 ? "" : WeekdayList.text(days)
+        }
+    }
+}
+
+extension AnnounceRule {
+    /// A rule from the wire: its schedule by id or name, its webhook by id, and its time read
+    /// by the one reader of "Mon 09:00" / "09:00" with "Mon-Fri".
+    static func make(_ wire: Roster_V1_AnnounceRule, id: String, state: RosterState, webhooks: [StoredWebhook])
+        -> Result<AnnounceRule, WireError>
+    {
+        guard let schedule = state.schedule(idOrName: wire.schedule) else { return .failure(WireError(.notFound, "no schedule \(wire.schedule)")) }
+        guard webhooks.contains(where: { $0.id == wire.webhook }) else { return .failure(WireError(.notFound, "no webhook \(wire.webhook)")) }
+        if wire.onChange {
+            guard wire.at.isEmpty, wire.weekdays.isEmpty else {
+                return .failure(WireError(.invalidArgument, "an announcement is either on change or at a time, not both"))
+            }
+            return .success(AnnounceRule(id: id, scheduleID: schedule.id, webhookID: wire.webhook, trigger: .change))
+        }
+        switch Trigger.parse(at: wire.at, weekdays: wire.weekdays) {
+        case .success(let trigger): return .success(AnnounceRule(id: id, scheduleID: schedule.id, webhookID: wire.webhook, trigger: trigger))
+        case .failure(let error): return .failure(error)
+        }
+    }
+}
+
+extension AnnounceRule.Trigger {
+    /// "09:00" (every day, or on `weekdays` such as "Mon-Fri") or "Mon 09:00" / "Mon,Thu 09:00";
+    /// a local time before 24:00.
+    static func parse(at: String, weekdays: String) -> Result<Self, WireError> {
+        let parts = at.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        guard (1...2).contains(parts.count), let minute = RestrictionWindow.minuteOfDay(parts.last!), minute < 1440 else {
+            return .failure(WireError(.invalidArgument, "--at takes a local time, HH:MM, optionally after weekdays: \"09:00\", \"Mon 09:00\" (not \"\(at)\")"))
+        }
+        var days = Set<Int>()
+        if parts.count == 2 {
+            guard weekdays.isEmpty else { return .failure(WireError(.invalidArgument, "give the weekdays in --at or in --weekdays, not both")) }
+            guard let named = WeekdayList.parse(parts[0]) else { return .failure(WireError(.invalidArgument, "\"\(parts[0])\" is not a weekday or a list of them (Mon-Fri, Mon,Thu)")) }
+            days = named
+        } else if !weekdays.isEmpty {
+            guard let named = WeekdayList.parse(weekdays) else { return .failure(WireError(.invalidArgument, "--weekdays \"\(weekdays)\" is not a list of weekdays (Mon-Fri, Mon,Thu)")) }
+            days = named
+        }
+        return .success(.at(minuteOfDay: minute, weekdays: days.count == 7 ? Set<Int>() : days))
     }
 }

@@ -7,7 +7,7 @@ extension NotificationEvent {
     /// - Parameter planned: a time-driven event written ahead of `due`, which a plan change
     ///   may withdraw; the others are written with the change that caused them.
     init(type: NotificationType, tenantID: String, key: String, revision: UInt64, about: UnixMillis, due: UnixMillis,
-         planned: Bool, scheduleIDs: [String], people: [String], data: some Encodable) {
+         planned: Bool, scheduleIDs: [String], people: [String], data: some Codable) {
         let id = Self.id(tenantID: tenantID, key: key)
         self.init(id: id, type: type, tenantID: tenantID, revision: revision, about: about, due: due, planned: planned,
                   scheduleIDs: scheduleIDs, people: people,
@@ -17,7 +17,7 @@ extension NotificationEvent {
 
 /// The JSON of an event: an envelope (id, type, tenant, revision, about) around `data`.
 enum NotificationPayload {
-    struct Envelope<Body: Encodable>: Encodable {
+    struct Envelope<Body: Codable>: Codable {
         var id: String
         var type: String
         var tenant: String
@@ -33,7 +33,7 @@ enum NotificationPayload {
     }
 
     static func encode(id: String, type: NotificationType, tenantID: String, revision: UInt64, about: UnixMillis,
-                       data: some Encodable) -> Data {
+                       data: some Codable) -> Data {
         let envelope = Envelope(id: id, type: type.rawValue, tenant: tenantID, revision: revision,
                                 about: Timestamp.iso8601(about), aboutMs: about, data: data)
         // Sorted keys: the same event always has the same bytes, and so the same signature input.
@@ -42,17 +42,35 @@ enum NotificationPayload {
         return try! encoder.encode(envelope)
     }
 
-    struct Person: Encodable, Hashable {
+    struct Person: Codable, Hashable {
         var id: String
         var name: String
+        /// The person's chat handles (platform to handle); absent when the directory has none.
+        var chat: [String: String]?
+
+        init(id: String, name: String, chat: [String: String]? = nil) {
+            (self.id, self.name, self.chat) = (id, name, chat?.isEmpty == true ? nil : chat)
+        }
+
+        /// A person as the directory names them; an id no longer in it, as the id.
+        init(_ id: String, in state: RosterState) {
+            let employee = state.employees[id]
+            self.init(id: id, name: employee?.fullName ?? id, chat: employee?.chat)
+        }
     }
 
-    struct ScheduleRef: Encodable {
+    struct ScheduleRef: Codable {
         var id: String
         var name: String
+        /// Its time zone, where chat posts show times.
+        var zone: String?
+
+        init(id: String, name: String, zone: String? = nil) { (self.id, self.name, self.zone) = (id, name, zone) }
+
+        init(_ definition: ScheduleDefinition) { self.init(id: definition.id, name: definition.name, zone: definition.zone) }
     }
 
-    struct Stretch: Encodable, Hashable {
+    struct Stretch: Codable, Hashable {
         var start: String
         var end: String
         var startMs: Int64
@@ -72,53 +90,72 @@ enum NotificationPayload {
         }
     }
 
-    struct OnDutyChanged: Encodable {
+    struct OnDutyChanged: Codable {
         var schedule: ScheduleRef
-        /// Written as its notice name: "handoff" for a boundary.
-        var cause: OnDutyCause
+        /// "handoff" (a boundary), "plan-changed" (an admin's or a person's change).
+        var cause: String
         var previous: [Person]
         var current: [Person]
         var until: String?
         var untilMs: Int64?
         var next: [Person]
+        /// The schedule's time zone: where chat posts show `until`.
+        var zone: String?
+        /// Why the first person now on duty is: rotation, shift, override, swap, cover, take.
+        var kind: String?
+        /// A change's: the token label that made it; an override's: its author.
+        var by: String?
 
         enum CodingKeys: String, CodingKey {
-            case schedule, cause, previous, current, until, next
+            case schedule, cause, previous, current, until, next, zone, kind, by
             case untilMs = "until_ms"
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(schedule, forKey: .schedule)
-            try container.encode(cause.noticeName, forKey: .cause)
-            try container.encode(previous, forKey: .previous)
-            try container.encode(current, forKey: .current)
-            try container.encodeIfPresent(until, forKey: .until)
-            try container.encodeIfPresent(untilMs, forKey: .untilMs)
-            try container.encode(next, forKey: .next)
         }
     }
 
-    struct ShiftStarting: Encodable {
+    /// An announcement rule's post: who is on duty on a schedule now, until when, who is next.
+    struct Announcement: Codable {
+        var schedule: ScheduleRef
+        var rule: String
+        /// "change" or "at".
+        var trigger: String
+        var current: [Person]
+        var until: String?
+        var untilMs: Int64?
+        var next: [Person]
+        var zone: String
+        /// With trigger "change": what changed it, as in `on-duty.changed`.
+        var cause: String?
+        var kind: String?
+        var by: String?
+
+        enum CodingKeys: String, CodingKey {
+            case schedule, rule, trigger, current, until, next, zone, cause, kind, by
+            case untilMs = "until_ms"
+        }
+    }
+
+    struct ShiftStarting: Codable {
         var schedule: ScheduleRef
         var person: Person
         var shift: Stretch
         var reminder: String
     }
 
-    struct ShiftChange: Encodable, Hashable {
+    struct ShiftChange: Codable, Hashable {
         var schedule: String
         var scheduleName: String
         var shift: Stretch
         var previously: Stretch?
+        /// The schedule's time zone.
+        var zone: String?
 
         enum CodingKeys: String, CodingKey {
-            case schedule, shift, previously
+            case schedule, shift, previously, zone
             case scheduleName = "schedule_name"
         }
     }
 
-    struct ShiftsChanged: Encodable {
+    struct ShiftsChanged: Codable {
         var person: Person
         var by: String
         var gained: [ShiftChange]
@@ -126,7 +163,7 @@ enum NotificationPayload {
         var moved: [ShiftChange]
     }
 
-    struct CoverageGap: Encodable {
+    struct CoverageGap: Codable {
         var schedule: ScheduleRef
         var start: String
         var startMs: Int64
@@ -143,7 +180,7 @@ enum NotificationPayload {
 
     /// A cover request's step: `taker` is who took it (taken), who had it (cancelled after it
     /// was taken), or who backed out (opened again, `reopened`).
-    struct CoverRequestStep: Encodable {
+    struct CoverRequestStep: Codable {
         var schedule: ScheduleRef
         var request: String
         var state: String
@@ -160,7 +197,7 @@ enum NotificationPayload {
         }
     }
 
-    struct Ping: Encodable {
+    struct Ping: Codable {
         var webhook: String
     }
 }

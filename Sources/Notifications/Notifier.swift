@@ -26,11 +26,12 @@ package final class Notifier: NotificationHooks {
     /// What a tenant's notifications need, kept in memory.
     struct TenantNotices: Sendable {
         /// The event types derived (every one but `ping`, which only `webhook test` makes).
-        var wanted = Set(NotificationType.allCases).subtracting([.ping])
+        var wanted = Set(NotificationType.subscribable)
         /// Whether the tenant uses notifications (a webhook, or once a NOTICES subscription);
         /// lasting, since the planning mark is stored with its first planning round.
         var active = false
         var rules: [ReminderRule] = []
+        var announcements: [AnnounceRule] = []
         /// Time-driven events are in the outbox up to here.
         var plannedThrough: UnixMillis?
         /// The store's mark for the settings above (read before them), which every change's
@@ -41,6 +42,8 @@ package final class Notifier: NotificationHooks {
 
     /// Seals webhook secrets before they are stored and opens them to sign.
     let sealer: SecretSealer
+    /// The Slack slash-command signatures seen lately (a replay is refused).
+    let chatReplays = ChatCommands.Replays()
 
     package init(store: any RosterStore, settings: ServerConfiguration.NotificationSettings, clock: any ServerClock, logger: Logger,
                  work: TenantWorkPool? = nil, allowLoopback: Bool = false,
@@ -70,6 +73,7 @@ package final class Notifier: NotificationHooks {
         var notices = TenantNotices()
         notices.settingsMark = try await store.settingsMark(tenantID: tenantID)
         notices.rules = try await store.reminderRules(tenantID: tenantID)
+        notices.announcements = try await store.announceRules(tenantID: tenantID)
         notices.plannedThrough = try await store.plannedThrough(tenantID: tenantID)
         let hasWebhooks = try await !store.webhooks(tenantID: tenantID, now: clock.now()).isEmpty
         notices.active = notices.plannedThrough != nil || hasWebhooks || tenants.withLockedValue { $0[tenantID]?.active ?? false }
@@ -93,12 +97,13 @@ package final class Notifier: NotificationHooks {
         guard !schedules.isEmpty else { return write }
         let derivation = derivation(tenantID)
         write.events = derivation.afterChange(previous: previous, current: current, schedules: schedules,
-                                              revision: revision, now: now, actor: actor, wanted: notices.wanted)
+                                              revision: revision, now: now, actor: actor, wanted: notices.wanted,
+                                              announcements: notices.announcements)
         if let through = notices.plannedThrough, through > now {
             write.withdrawPlanned = (from: now, schedules: schedules.sorted())
             write.replannedThrough = through
             write.events += derivation.planned(state: current, revision: revision, from: now, to: through, rules: notices.rules,
-                                               wanted: notices.wanted, schedules: schedules)
+                                               wanted: notices.wanted, schedules: schedules, announcements: notices.announcements)
         }
         return write
     }
@@ -117,7 +122,7 @@ package final class Notifier: NotificationHooks {
         let view = tenant.view, derivation = derivation(tenant.id)
         let derive: @Sendable () -> [NotificationEvent] = {
             derivation.planned(state: view.state, revision: view.revision, from: from, to: through, rules: notices.rules,
-                               wanted: notices.wanted, schedules: nil)
+                               wanted: notices.wanted, schedules: nil, announcements: notices.announcements)
         }
         // A round the pool refused (the tenant has too much waiting) is the next round's to do.
         guard let events = work == nil ? derive() : await work!.run(tenant.id, derive) else { return }
@@ -138,7 +143,7 @@ package final class Notifier: NotificationHooks {
         let now = clock.now(), view = tenant.view, derivation = derivation(tenant.id)
         let derive: @Sendable () -> [NotificationEvent] = {
             derivation.planned(state: view.state, revision: view.revision, from: now, to: through, rules: notices.rules,
-                               wanted: notices.wanted, schedules: nil)
+                               wanted: notices.wanted, schedules: nil, announcements: notices.announcements)
         }
         guard let events = work == nil ? derive() : await work!.run(tenant.id, derive) else {
             logger.warning("could not plan notifications for tenant \(tenant.id) again: its work queue is full; the next round plans them")

@@ -150,30 +150,47 @@ package final class OutboxDispatcher: Sendable {
         let attempt = head.attempts + 1
         let started = clock.now()
         let deliveryID = "\(head.event.id).\(head.webhook.id)"
-        let timestamp = Int64(Date().timeIntervalSince1970)
         // A secret this node cannot open was sealed under another key: nothing is sent unsigned.
         let secret = sealer.open(head.webhook.secret)
-        let headers = [
-            ("Content-Type", "application/json"),
-            ("User-Agent", "Roster-Webhooks/\(RosterVersion.release)"),
-            ("Roster-Event", head.event.type.rawValue),
-            ("Roster-Event-Id", head.event.id),
-            ("Roster-Delivery", deliveryID),
-            ("Idempotency-Key", deliveryID),
-            ("Roster-Attempt", "\(attempt)"),
-            (WebhookSignature.header, WebhookSignature.sign(secret: secret ?? "", timestamp: timestamp, body: head.event.payload)),
-        ]
+        var request: ChatDelivery.Request?
+        if head.webhook.format.isChat {
+            switch await ChatDelivery.prepare(head, store: store) {
+            case .send(let made): request = made
+            case .skip(let why):
+                await record(head, attempt: attempt, started: started, status: nil, problem: why, outcome: .skipped)
+                return
+            }
+        }
         var status: Int?
         var problem = ""
         do throws(WebhookClient.Failure) {
-            guard secret != nil else {
+            guard let secret else {
                 throw WebhookClient.Failure.connection("""
                     the webhook's secret was sealed with another key: every node needs the same secrets key \
                     (DATA_DIR/secrets.key or --secrets-key-file; docs/SCALING.md)
                     """)
             }
-            status = try await client.post(url: head.webhook.url, headers: headers, body: head.event.payload,
-                                           timeout: settings.requestTimeout).status
+            if let request {
+                // A chat platform's own authentication: the URL's secret, or Matrix's access token.
+                var headers = [("Content-Type", "application/json"), ("User-Agent", "Roster-Webhooks/\(RosterVersion.release)")]
+                if head.webhook.format == .matrix { headers.append(("Authorization", "Bearer \(secret)")) }
+                status = try await client.post(url: request.url, method: request.method, headers: headers, body: request.body,
+                                               timeout: settings.requestTimeout).status
+            } else {
+                let timestamp = Int64(Date().timeIntervalSince1970)
+                let headers = [
+                    ("Content-Type", "application/json"),
+                    ("User-Agent", "Roster-Webhooks/\(RosterVersion.release)"),
+                    ("Roster-Event", head.event.type.rawValue),
+                    ("Roster-Event-Id", head.event.id),
+                    ("Roster-Delivery", deliveryID),
+                    ("Idempotency-Key", deliveryID),
+                    ("Roster-Attempt", "\(attempt)"),
+                    (WebhookSignature.header, WebhookSignature.sign(secret: secret, timestamp: timestamp, body: head.event.payload)),
+                ]
+                status = try await client.post(url: head.webhook.url, headers: headers, body: head.event.payload,
+                                               timeout: settings.requestTimeout).status
+            }
             if !(200..<300).contains(status!) { problem = "HTTP \(status!)" }
         } catch {
             problem = error.description
@@ -181,11 +198,8 @@ package final class OutboxDispatcher: Sendable {
         // Stopping: the outcome is unknown, so the delivery stays pending and goes again after a start.
         if Task.isCancelled { return }
         let now = clock.now()
-        let record = DeliveryAttempt(webhookID: head.webhook.id, eventID: head.event.id, eventType: head.event.type.rawValue,
-                                     attempt: attempt, at: now, status: status, error: problem,
-                                     durationMillis: Int(max(0, now - started)))
         let outcome: DeliveryOutcome
-        if record.succeeded {
+        if let status, (200..<300).contains(status) {
             outcome = .delivered
         } else if now - (head.webhook.failingSince ?? now) >= settings.retryBudget.milliseconds {
             outcome = .disable(reason: "failing since \(Timestamp.iso8601(head.webhook.failingSince!)); last attempt: \(problem)")
@@ -194,6 +208,15 @@ package final class OutboxDispatcher: Sendable {
             outcome = .retry(at: now + backoff(attempt: attempt))
             logger.info("webhook \(head.webhook.id) attempt \(attempt) for \(head.event.id) failed: \(problem)")
         }
+        await record(head, attempt: attempt, started: started, status: status, problem: problem, outcome: outcome)
+    }
+
+    private func record(_ head: DueDelivery, attempt: Int, started: UnixMillis, status: Int?, problem: String,
+                        outcome: DeliveryOutcome) async {
+        let now = clock.now()
+        let record = DeliveryAttempt(webhookID: head.webhook.id, eventID: head.event.id, eventType: head.event.type.rawValue,
+                                     attempt: attempt, at: now, status: status, error: problem,
+                                     durationMillis: Int(max(0, now - started)))
         do {
             try await store.recordAttempt(record, outcome: outcome)
         } catch {

@@ -135,7 +135,8 @@ struct WebhookClient: Sendable {
         return found
     }
 
-    func post(url text: String, headers: [(String, String)], body: Data, timeout: Duration) async throws(Failure) -> Response {
+    func post(url text: String, method: HTTPMethod = .POST, headers: [(String, String)], body: Data,
+              timeout: Duration) async throws(Failure) -> Response {
         if let problem = Self.validate(text, addresses: addresses) { throw .badURL(problem) }
         let url = URL(string: text)!
         let https = url.scheme!.lowercased() == "https"
@@ -148,7 +149,9 @@ struct WebhookClient: Sendable {
             let (_, bytes) = resolved[0]
             throw .forbiddenAddress(addresses.explain(host: bare, address: bytes, why: addresses.refusal(of: bytes) ?? ""))
         }
-        let path = url.path.isEmpty ? "/" : url.path
+        // As written: a Matrix room id's "!" and ":" may come percent-encoded, and must stay so.
+        let written = URLComponents(string: text)?.percentEncodedPath ?? url.path
+        let path = written.isEmpty ? "/" : written
         let target = url.query.map { path + "?" + $0 } ?? path
         var context: TLSContext?
         if https {
@@ -172,7 +175,7 @@ struct WebhookClient: Sendable {
         let connected = bootstrap.connect(to: destination)
         connected.whenFailure { promise.fail(Failure.connection("cannot connect to \(host):\(port): \(Self.reason($0))")) }
         connected.whenSuccess { channel in
-            var head = HTTPRequestHead(version: .http1_1, method: .POST, uri: target)
+            var head = HTTPRequestHead(version: .http1_1, method: method, uri: target)
             head.headers.add(name: "Host", value: url.port.map { "\(host):\($0)" } ?? host)
             head.headers.add(name: "Content-Length", value: "\(body.count)")
             head.headers.add(name: "Connection", value: "close")

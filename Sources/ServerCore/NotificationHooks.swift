@@ -25,6 +25,35 @@ package protocol NotificationHooks: Sendable {
         -> Result<RosterMessage, WireError>
     /// How often the server runs a planning round for every tenant.
     var planningInterval: Duration { get }
+    /// A chat platform's slash command (`POST /v1/chat/PLATFORM/command`, docs/CHAT.md):
+    /// verified with the tenant's secret for it, then answered.
+    func chatCommand(_ request: ChatCommandRequest, tenant: TenantRuntime) async -> ChatCommandReply
+}
+
+/// A slash command's request as it came: the platform, the raw body (a form; Slack signs the
+/// bytes as sent) and Slack's signature headers.
+package struct ChatCommandRequest: Sendable {
+    package var platform: String
+    package var body: [UInt8]
+    /// The body's form fields (`text`, `user_id`, `user_name`, `token`, …).
+    package var fields: [String: String]
+    package var slackTimestamp: String?
+    package var slackSignature: String?
+
+    package init(platform: String, body: [UInt8], fields: [String: String], slackTimestamp: String? = nil, slackSignature: String? = nil) {
+        (self.platform, self.body, self.fields, self.slackTimestamp, self.slackSignature) = (platform, body, fields, slackTimestamp, slackSignature)
+    }
+}
+
+/// The answer: 200 with the platform's JSON reply, or a refusal's status and why.
+package struct ChatCommandReply: Sendable {
+    package var status: Int
+    package var json: [UInt8]
+    package var problem: String
+
+    package init(status: Int, json: [UInt8] = [], problem: String = "") {
+        (self.status, self.json, self.problem) = (status, json, problem)
+    }
 }
 
 extension ServerCore {

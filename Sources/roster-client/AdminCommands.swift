@@ -10,7 +10,8 @@ struct Admin: AsyncParsableCommand {
         commandName: "admin",
         abstract: "Change the directory and the plan (needs an admin token, on loopback too: --token-file DATA_DIR/admin.token).",
         subcommands: [EmployeeCommands.self, ShiftCommands.self, MotdCommands.self, Import.self, ScheduleAdmin.self, RotationAdmin.self,
-                      OverrideAdmin.self, SwapCommand.self, AuditCommand.self, WebhookAdmin.self, ReminderAdmin.self])
+                      OverrideAdmin.self, SwapCommand.self, AuditCommand.self, WebhookAdmin.self, ReminderAdmin.self,
+                      AnnounceAdmin.self, ChatAdmin.self])
 }
 
 /// `--reason`, which every admin change takes: kept in the audit log with the change.
@@ -54,6 +55,7 @@ struct EmployeeFields: ParsableArguments {
     @Option(help: "Biography.") var bio: String?
     @Option(help: "Photo URL.") var photoUrl: String?
     @Option(help: "full-time, part-time or contractor.") var type: String?
+    @Option(help: "Chat handles, e.g. \"slack=U012AB3CD; mattermost=ada\" (replaces them; \"\" clears; docs/CHAT.md).") var chat: String?
 
     func apply(to employee: inout Employee) throws {
         if let first { employee.firstName = first }
@@ -70,6 +72,12 @@ struct EmployeeFields: ParsableArguments {
                 throw ValidationError("--type must be full-time, part-time or contractor")
             }
             employee.type = parsed
+        }
+        if let chat {
+            switch ChatHandles.parse(chat) {
+            case .success(let handles): employee.chat = handles
+            case .failure(let problems): throw ValidationError("--chat: \(problems)")
+            }
         }
     }
 }

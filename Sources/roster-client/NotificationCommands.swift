@@ -19,14 +19,18 @@ struct WebhookAdmin: AsyncParsableCommand {
                 retried with back-off for up to 24 hours.
                 """)
         @OptionGroup var options: ConnectionOptions
-        @Argument(help: "The endpoint: an http:// or https:// URL.") var url: String
+        @Argument(help: "The endpoint: an http:// or https:// URL (a chat's incoming webhook; for matrix the room's URL).") var url: String
         @Option(help: "Comma-separated event types (default: all).") var events: String?
         @Option(name: .customLong("schedule"), help: "Only events of this schedule (id or name); repeatable.") var schedules: [String] = []
+        @Option(help: "json (signed events, the default), slack, mattermost, teams, matrix or discord (docs/CHAT.md).") var format = "json"
+        @Option(help: "matrix: a file holding the bot's access token.") var accessTokenFile: String?
         @OptionGroup var why: ReasonOption
 
         func run() async throws {
             let types = events.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
-            try await options.runner().addWebhook(url: url, events: types, schedules: schedules, reason: why.reason).exit()
+            let token = try accessTokenFile.map(SecretFile.read) ?? ""
+            try await options.runner().addWebhook(url: url, events: types, schedules: schedules, format: format, accessToken: token,
+                                                  reason: why.reason).exit()
         }
     }
 

@@ -15,6 +15,9 @@ package enum AuditLog {
         package static let webhookRemoved = "webhook.removed"
         package static let reminderAdded = "reminder.added"
         package static let reminderRemoved = "reminder.removed"
+        package static let announcementAdded = "announcement.added"
+        package static let announcementRemoved = "announcement.removed"
+        package static let chatCommandSet = "chat-command.set"
     }
 
     /// The most entries one GetAudit returns (and the default).
