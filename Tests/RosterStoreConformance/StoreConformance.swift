@@ -255,11 +255,54 @@ public enum StoreConformance {
             #expect(after.filter { $0.employeeID == "e3" } == [RecordedStretch(scheduleID: "sch_1", employeeID: "e3", start: 3_000, end: 4_000,
                                                                                kind: .override)])
         },
+        /// Chat (docs/CHAT.md): a webhook's format, an announcement meant for one webhook only and
+        /// never published, coalescing's look-ahead, announcement rules and slash-command secrets.
+        Check("chat webhooks, announcements and slash-command secrets are kept") { store, other, traits in
+            try await store.createTenant(Tenant(id: "acme", name: "Acme"), epoch: 1)
+            for (id, format) in [("wh_chat", WebhookFormat.mattermost), ("wh_json", .json)] {
+                try await store.insertWebhook(StoredWebhook(id: id, tenantID: "acme", url: "http://127.0.0.1:9/\(id)", secret: "s",
+                                                            events: [], schedules: [], created: 0, format: format))
+            }
+            #expect(try await other.webhooks(tenantID: "acme", now: 0).map(\.format) == [.mattermost, .json])
+            func announcement(_ id: String, about: UnixMillis) -> NotificationEvent {
+                var event = NotificationEvent(id: id, type: .announcement, tenantID: "acme", revision: 1, about: about, due: about + 3_000,
+                                              planned: false, scheduleIDs: ["sch_1"], people: ["e1"], payload: Data("{}".utf8))
+                event.webhookID = "wh_chat"
+                return event
+            }
+            try await store.writeOutbox(tenantID: "acme", OutboxWrite(events: [announcement("evt_1", about: 100), announcement("evt_2", about: 1_100)]))
+            let heads = try await other.deliveryHeads(now: 4_000, excluding: [])
+            #expect(heads.heads.map(\.webhook.id) == ["wh_chat"], "only its webhook gets an announcement")
+            let head = try #require(heads.heads.first)
+            #expect(head.event.webhookID == "wh_chat" && head.event.id == "evt_1")
+            #expect(try await store.laterAnnouncement(after: head, within: 3_000), "evt_2 follows within the window")
+            #expect(try await store.laterAnnouncement(after: head, within: 500) == false)
+            #expect(try await store.publishDue(now: 10_000).published.isEmpty, "announcements are not NOTICES")
+            try await other.recordAttempt(DeliveryAttempt(webhookID: "wh_chat", eventID: "evt_1", eventType: "announcement", attempt: 1,
+                                                          at: 4_000, status: nil, error: "skipped", durationMillis: 0), outcome: .skipped)
+            let next = try await store.deliveryHeads(now: 4_100 + (traits.deliveryLease ?? 0), excluding: [])
+            #expect(next.heads.map(\.event.id) == ["evt_2"], "a skipped announcement is done with")
+
+            let rule = AnnounceRule(id: "ann_1", scheduleID: "sch_1", webhookID: "wh_chat", trigger: .at(minuteOfDay: 540, weekdays: [2]))
+            try await store.insertAnnounceRule(tenantID: "acme", rule)
+            #expect(try await other.announceRules(tenantID: "acme") == [rule])
+            #expect(try await other.removeAnnounceRule(tenantID: "acme", id: "ann_1"))
+            #expect(try await store.announceRules(tenantID: "acme").isEmpty)
+
+            try await store.setChatCommandSecret(tenantID: "acme", platform: "slack", secret: "sealed-1")
+            #expect(try await other.chatCommandSecret(tenantID: "acme", platform: "slack") == "sealed-1")
+            try await other.setChatCommandSecret(tenantID: "acme", platform: "slack", secret: "sealed-2")
+            #expect(try await store.chatCommandPlatforms(tenantID: "acme") == ["slack"])
+            #expect(try await store.chatCommandSecret(tenantID: "acme", platform: "slack") == "sealed-2")
+            try await store.setChatCommandSecret(tenantID: "acme", platform: "slack", secret: nil)
+            #expect(try await other.chatCommandSecret(tenantID: "acme", platform: "slack") == nil)
+        },
     ]
 
     static let alice = Employee(id: "e1", firstName: "Alice", lastName: "Ng", email: "alice@example.com", phone: "+1 555 0100",
                                 position: "SRE", team: "Platform", projects: ["pager", "db"], biography: "Bio — ünïcode",
-                                photoURL: "https://example.com/a.png", type: .fullTime)
+                                photoURL: "https://example.com/a.png", type: .fullTime,
+                                chat: ["slack": "U0ALICE", "matrix": "@alice:example.org"])
 
     static func event(_ id: String, due: UnixMillis, planned: Bool = false, schedules: [String] = ["sch_1"]) -> NotificationEvent {
         NotificationEvent(id: id, type: .onDutyChanged, tenantID: "acme", revision: 1, about: due, due: due, planned: planned,

@@ -17,7 +17,7 @@ public enum HTTPGet {
     ///   file curl reads and writes (a browser's session); headers: more request headers.
     public static func request(_ url: String, token: String? = nil, method: String = "GET", insecureCA: String? = nil,
                                form: [(String, String)]? = nil, jar: String? = nil, headers: [String] = [],
-                               compressed: Bool = false)
+                               compressed: Bool = false, data: String? = nil)
         async throws -> HTTPResponse
     {
         var arguments = ["-s", "-S", "-m", "20", "-X", method, "-D", "-", "-o", "-", url]
@@ -28,6 +28,8 @@ public enum HTTPGet {
         for (name, value) in form ?? [] { arguments += ["--data-urlencode", "\(name)=\(value)"] }
         if let jar { arguments += ["-b", jar, "-c", jar] }
         for header in headers { arguments += ["-H", header] }
+        // A body sent as these exact bytes (a signature covers them).
+        if let data { arguments += ["--data-binary", data] }
         let child = try ChildProcess(curl, arguments)
         guard let status = await child.waitForExit(timeout: .seconds(30)) else {
             await child.stop(signal: SIGKILL)

@@ -12,6 +12,8 @@ public final class WebhookReceiver: Sendable {
         public var headers: [String: String]
         public var body: Data
         public var receivedAt: Date
+        public var method = "POST"
+        public var path = "/"
 
         public var eventID: String { headers["roster-event-id"] ?? "" }
         public var eventType: String { headers["roster-event"] ?? "" }
@@ -93,6 +95,7 @@ public final class WebhookReceiver: Sendable {
         let answer: NIOLockedValueBox<@Sendable (Request, Int) -> Answer>
         var headers: [String: String] = [:]
         var body = Data()
+        var method = "POST", path = "/"
 
         init(state: NIOLockedValueBox<[Request]>, answer: NIOLockedValueBox<@Sendable (Request, Int) -> Answer>) {
             self.state = state
@@ -104,10 +107,11 @@ public final class WebhookReceiver: Sendable {
             case .head(let head):
                 headers = Dictionary(head.headers.map { ($0.name.lowercased(), $0.value) }, uniquingKeysWith: { a, _ in a })
                 body = Data()
+                (method, path) = (head.method.rawValue, head.uri)
             case .body(var bytes):
                 body.append(contentsOf: bytes.readBytes(length: bytes.readableBytes) ?? [])
             case .end:
-                let request = Request(headers: headers, body: body, receivedAt: Date())
+                let request = Request(headers: headers, body: body, receivedAt: Date(), method: method, path: path)
                 let index = state.withLockedValue { requests in
                     requests.append(request)
                     return requests.count - 1
