@@ -2,8 +2,8 @@
 /// (docs/HTTP.md). CI checks the running server against it with schemathesis (.ci/openapi-check),
 /// so a route, a status or a field that drifts from it fails the run.
 enum OpenAPIDocument {
-    /// The whole document: the routes below and the reports' (`OpenAPIReports`).
-    static let json = OpenAPIReports.merged(into: base)
+    /// The whole document: the routes below, the reports' (`OpenAPIReports`) and chat's (`OpenAPIChat`).
+    static let json = OpenAPIReports.merged(OpenAPIChat.fragment, into: OpenAPIReports.merged(into: base))
 
     static let base = #"""
     {

@@ -179,9 +179,10 @@ enum OpenAPIReports {
     """#
 
     /// `base` with the fragment's paths, parameters and schemas added.
-    static func merged(into base: String) -> String {
+    /// `base` with a fragment's paths, parameters and schemas added.
+    static func merged(_ fragmentText: String = fragment, into base: String) -> String {
         guard var document = (try? JSONSerialization.jsonObject(with: Data(base.utf8))) as? [String: Any],
-              let fragment = (try? JSONSerialization.jsonObject(with: Data(Self.fragment.utf8))) as? [String: Any],
+              let fragment = (try? JSONSerialization.jsonObject(with: Data(fragmentText.utf8))) as? [String: Any],
               var components = document["components"] as? [String: Any] else { return base }
         document["paths"] = (document["paths"] as? [String: Any] ?? [:]).merging(fragment["paths"] as? [String: Any] ?? [:]) { a, _ in a }
         for key in ["parameters", "schemas"] {

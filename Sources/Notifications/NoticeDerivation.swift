@@ -41,8 +41,11 @@ struct NoticeDerivation {
                     events.append(onDutyChanged(change, data: data, state: current, revision: revision,
                                                 key: "rev:\(revision):on-duty:\(id)", planned: false))
                 }
+                // Keyed like a handoff's: the new plan's boundary at this very instant, planned again
+                // below in the same write, is then this one and not a second post.
+                let people = change.current.currentEmployeeIDs.sorted().joined(separator: ",")
                 for rule in onChange where rule.scheduleID == id {
-                    events.append(announcement(rule, data: data, trigger: "change", revision: revision, key: "rev:\(revision):announce:\(rule.id)",
+                    events.append(announcement(rule, data: data, trigger: "change", revision: revision, key: "announce:\(rule.id):\(now):\(people)",
                                                about: now, due: now + Self.announceCoalescing, planned: false))
                 }
             }
@@ -198,7 +201,7 @@ struct NoticeDerivation {
                     }
                     for rule in onChange {
                         events.append(announcement(rule, data: data, trigger: "change", revision: revision,
-                                                   key: "handoff-announce:\(rule.id):\(change.at):\(people)", about: change.at,
+                                                   key: "announce:\(rule.id):\(change.at):\(people)", about: change.at,
                                                    due: change.at, planned: true))
                     }
                 }

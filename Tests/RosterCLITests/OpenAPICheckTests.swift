@@ -40,7 +40,7 @@ import Testing
             let status = await child.waitForExit(timeout: .seconds(180))
             if status == nil { await child.stop(signal: SIGKILL) }
             #expect(status == 0, "\(child.output)")
-            #expect(child.stdout.contains("Tested: 10"), "\(child.stdout)")
+            #expect(child.stdout.contains("Tested: 12"), "\(child.stdout)")
         }
     }
 
@@ -52,7 +52,8 @@ import Testing
             let paths = try #require(document.json["paths"] as? [String: Any])
             #expect(Set(paths.keys) == ["/livez", "/readyz", "/metrics", "/v1/oncall", "/v1/people/{person}/next",
                                         "/v1/calendar/{token}.ics", "/v1/events", "/v1/openapi.json", "/v1/requests",
-                                        "/v1/requests/{id}/{step}", "/v1/reports/hours", "/v1/reports/quality"])
+                                        "/v1/requests/{id}/{step}", "/v1/reports/hours", "/v1/reports/quality",
+                                        "/v1/chat/slack/command", "/v1/chat/mattermost/command"])
             // Each documented route is served (a refusal, not a 404, for the ones that need a token).
             for path in ["/livez", "/readyz", "/metrics", "/v1/oncall", "/v1/people/x/next", "/v1/requests", "/v1/reports/hours",
                          "/v1/reports/quality"] {
