@@ -102,8 +102,13 @@ package final class Notifier: NotificationHooks {
         if let through = notices.plannedThrough, through > now {
             write.withdrawPlanned = (from: now, schedules: schedules.sorted())
             write.replannedThrough = through
-            write.events += derivation.planned(state: current, revision: revision, from: now, to: through, rules: notices.rules,
+            var replanned = derivation.planned(state: current, revision: revision, from: now, to: through, rules: notices.rules,
                                                wanted: notices.wanted, schedules: schedules, announcements: notices.announcements)
+            // A boundary the change puts at this very instant (an override from now) is the
+            // change's own on-duty event already, not a second one as a handoff.
+            let changedNow = Set(write.events.filter { $0.type == .onDutyChanged }.flatMap(\.scheduleIDs))
+            replanned.removeAll { $0.type == .onDutyChanged && $0.about == now && !changedNow.isDisjoint(with: $0.scheduleIDs) }
+            write.events += replanned
         }
         return write
     }

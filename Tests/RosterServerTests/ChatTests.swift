@@ -170,6 +170,37 @@ import Testing
         }
     }
 
+    /// An override from this very instant is one on-duty change (the change's), not also a
+    /// handoff at the same instant from the plan made again with it; and one announcement.
+    @Test func anOverrideFromNowIsOneOnDutyChange() async throws {
+        let receiver = try await WebhookReceiver.start()
+        try await withCleanup(receiver, cleanUp: { await $0.stop() }) { receiver in
+            try await withServer(now: Self.beforeAdasWeek + 3_600_000, configure: WebhookTests.configure) { harness in
+                let team = try await ScheduleServerTests.team(harness)
+                try await withCleanup(team.admin, cleanUp: { await $0.close() }) { admin in
+                    _ = try await WebhookTests.addWebhook(admin, url: receiver.url, events: ["on-duty.changed"])
+                    let now = harness.clock.now()
+                    try await admin.admin(.editSchedule(.with {
+                        $0.schedule = "Platform primary"
+                        $0.addOverride = .with {
+                            $0.kind = .replace; $0.replacedEmployeeID = "Ada Lovelace"; $0.employeeID = "Grace Hopper"
+                            $0.startMs = now; $0.endMs = now + 3_600_000
+                        }
+                    }))
+                    try await receiver.wait("the change") { !$0.isEmpty }
+                    harness.clock.advance(by: 1_000)
+                    try await Task.sleep(for: .milliseconds(500))
+                    let changes = receiver.requests.filter { $0.eventType == "on-duty.changed" }
+                    #expect(changes.count == 1, "\(changes.map { String(decoding: $0.body, as: UTF8.self) })")
+                    let data = changes.first?.json["data"] as? [String: Any]
+                    #expect(data?["cause"] as? String == "plan-changed" && data?["kind"] as? String == "override")
+                    #expect(((data?["current"] as? [[String: Any]])?.first?["name"] as? String) == "Grace Hopper")
+                    #expect((data?["schedule"] as? [String: Any])?["zone"] as? String == "Europe/Berlin")
+                }
+            }
+        }
+    }
+
     /// Slack's signed request is answered; a wrong signature, a stale timestamp, a replay and an
     /// unsigned request get 401 and nothing else. Mattermost's needs its token.
     @Test func slashCommandsAnswerOnlyWhatThePlatformSigned() async throws {
