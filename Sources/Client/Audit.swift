@@ -161,7 +161,7 @@ struct AuditChangeText {
             ("email", old.email, new.email), ("phone", old.phone, new.phone), ("position", old.position, new.position),
             ("team", old.team, new.team), ("projects", old.projects.joined(separator: ", "), new.projects.joined(separator: ", ")),
             ("biography", old.biography, new.biography), ("photo URL", old.photoURL, new.photoURL),
-            ("type", old.type.rawValue, new.type.rawValue),
+            ("type", old.type.rawValue, new.type.rawValue), ("chat", ChatHandles.text(old.chat), ChatHandles.text(new.chat)),
         ]
         return fields.filter { $0.1 != $0.2 }.map { "\($0.0) \(quoted($0.1)) → \(quoted($0.2))" }
     }

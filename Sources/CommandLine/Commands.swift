@@ -373,7 +373,7 @@ public struct CommandRunner: Sendable {
         let rows: [(String, String)] = [
             ("Position", employee.position), ("Team", employee.team), ("Email", employee.email), ("Phone", employee.phone),
             ("Projects", employee.projects.joined(separator: ", ")), ("Type", employee.type.rawValue),
-            ("Photo", employee.photoURL), ("Id", employee.id),
+            ("Photo", employee.photoURL), ("Chat", ChatHandles.text(employee.chat)), ("Id", employee.id),
         ]
         details.rows = rows.filter { !$0.1.isEmpty }.map { ["  \($0.0):", $0.1] }
         Self.out(details.render().split(separator: "\n").dropFirst().joined(separator: "\n"))

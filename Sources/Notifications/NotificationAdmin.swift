@@ -163,7 +163,7 @@ extension Notifier {
         if let url = URLComponents(string: webhook.url), let scheme = url.scheme, let host = url.host {
             origin = "\(scheme)://\(host)\(url.port.map { ":\($0)" } ?? "")/…"
         }
-        return "webhook \(webhook.id) → \(origin) (events: "
+        return "webhook \(webhook.id) → \(origin) (" + (webhook.format.isChat ? "\(webhook.format.rawValue); " : "") + "events: "
             + (webhook.events.isEmpty ? "all" : webhook.events.joined(separator: ", "))
             + (schedules.isEmpty ? "" : "; schedules: " + schedules.joined(separator: ", ")) + ")"
     }

@@ -16,6 +16,8 @@ import Testing
                 defer { TestScratch.remove(admin.home) }
                 let handle = try await admin.run(["admin", "employee", "update", "John Backus", "--chat", "mattermost=jbackus"])
                 #expect(handle.status == 0, "\(handle.stderr)")
+                let audit = try await admin.run(["admin", "audit", "--person", "John Backus"])
+                #expect(audit.stdout.contains("chat \"\" → \"mattermost=jbackus\""), "\(audit.stdout)")
                 let badHandle = try await admin.run(["admin", "employee", "update", "John Backus", "--chat", "irc=jb"])
                 #expect(badHandle.status != 0 && badHandle.stderr.contains("\"irc\" is not a chat platform"), "\(badHandle.stderr)")
 
