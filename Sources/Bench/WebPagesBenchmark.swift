@@ -53,7 +53,7 @@ public struct WebPagesBenchmark {
         let admin = try await RosterConnection.connect(host: "127.0.0.1", port: port,
                                                        hello: .with { $0.token = (try? adminToken(dataDirectory: directory)) ?? "" })
         let setup = nanos()
-        let ids = try await seed(admin)
+        let ids = try await Self.seed(admin, people: people, schedules: schedules)
         await admin.close()
         let setupSeconds = Double(nanos() - setup) / 1e9
 
@@ -95,7 +95,7 @@ public struct WebPagesBenchmark {
 
     /// `people` people in one import, and `schedules` weekly rotations of ten of them in four
     /// zones, each with an override this week.
-    private func seed(_ admin: RosterConnection) async throws -> [String] {
+    static func seed(_ admin: RosterConnection, people: Int, schedules: Int) async throws -> [String] {
         var csv = "id,first_name,last_name,email,phone,position,team\n"
         let positions = ["Engineer", "Designer", "Manager", "Support", "Writer"]
         for index in 0..<people {
@@ -161,6 +161,11 @@ final class PageClient: Sendable {
 
     /// The body of `path` as sent (a status other than 200 throws).
     func get(_ path: String, gzip: Bool) async throws -> [UInt8] {
+        try await send(.GET, path, headers: gzip ? [("Accept-Encoding", "gzip")] : [], body: [])
+    }
+
+    /// The answer's body to a request (a status other than 200 throws).
+    func send(_ method: HTTPMethod, _ path: String, headers extra: [(String, String)], body: [UInt8]) async throws -> [UInt8] {
         let handler = self.handler
         let channel = self.channel
         return try await channel.eventLoop.flatSubmit {
@@ -168,9 +173,11 @@ final class PageClient: Sendable {
             handler.value.waiting = promise
             var headers = HTTPHeaders()
             headers.add(name: "Host", value: "127.0.0.1")
-            if gzip { headers.add(name: "Accept-Encoding", value: "gzip") }
-            channel.write(HTTPClientRequestPart.head(HTTPRequestHead(version: .http1_1, method: .GET, uri: path, headers: headers)),
+            for (name, value) in extra { headers.add(name: name, value: value) }
+            if !body.isEmpty { headers.add(name: "Content-Length", value: "\(body.count)") }
+            channel.write(HTTPClientRequestPart.head(HTTPRequestHead(version: .http1_1, method: method, uri: path, headers: headers)),
                           promise: nil)
+            if !body.isEmpty { channel.write(HTTPClientRequestPart.body(.byteBuffer(ByteBuffer(bytes: body))), promise: nil) }
             channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
             return promise.futureResult
         }.get()

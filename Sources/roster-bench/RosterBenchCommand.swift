@@ -10,7 +10,7 @@ struct RosterBenchCommand: AsyncParsableCommand {
         abstract: "Measures roster-server: push fan-out against a floor, and query throughput.",
         discussion: "Build and run in release: swift run -c release roster-bench fanout --subscribers 10000",
         subcommands: [Fanout.self, Query.self, TenantSize.self, BigTenant.self, Resolve.self, Schedules.self, Attack.self, Cover.self, Report.self,
-                      WebPages.self, FloorServer.self])
+                      WebPages.self, Chat.self, FloorServer.self])
 }
 
 /// The roster-server binary next to this one.
@@ -370,6 +370,26 @@ struct WebPages: AsyncParsableCommand {
         }
         print("  (timed as a browser asks: rendered and gzipped); a first visit also fetches \(result.assetBytes) bytes"
               + " of style sheet and script, gzipped (then cached)")
+    }
+}
+
+struct Chat: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "chat",
+        abstract: "Slack's /oncall against a big tenant: time per signed request (p50/p99), server CPU per answer.")
+    @Option(help: "People in the directory.") var people = 1000
+    @Option(help: "Schedules, each a weekly rotation of ten people with an override.") var schedules = 100
+    @Option(help: "Requests per command.") var requests = 300
+
+    func run() async throws {
+        let commands = try await ChatBenchmark(people: people, schedules: schedules, requests: requests,
+                                               serverExecutable: siblingExecutable("roster-server")).run()
+        print("/oncall from Slack: \(people) people, \(schedules) schedules, \(requests) signed requests per command, one keep-alive connection")
+        for command in commands {
+            print("  " + command.text.padding(toLength: 26, withPad: " ", startingAt: 0)
+                  + String(format: "p50 %6.2f ms  p99 %6.2f ms  server CPU %5.2f ms  %6d bytes",
+                           command.latency.p50, command.latency.p99, command.cpuMillis, command.answerBytes))
+        }
     }
 }
 
