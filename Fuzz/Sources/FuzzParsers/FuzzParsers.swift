@@ -7,7 +7,7 @@ import RosterStore
 
 /// Every grammar a number or a time comes in by, on the same text: durations, TIME arguments,
 /// ISO 8601 instants, local date-times, clock times, cadences, restrictions, people lists,
-/// HOST:PORT, store locations, address ranges and a server config file. No crash (an overflow
+/// HOST:PORT, store locations, address ranges, a server config file and chat handles. No crash (an overflow
 /// traps), no value outside its range, and what can be written back reads back the same.
 
 public func fuzzParsers(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -40,5 +40,9 @@ public func fuzzParsers(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     _ = try? StoreLocation(parsing: text)
     if let range = IPRange(text) { precondition(IPRange(range.description) == range, "\(range) does not read back") }
     _ = try? ServerConfigFile.parse(text, path: "fuzz.yaml")
+    if case .success(let handles) = ChatHandles.parse(text) {
+        precondition(ChatHandles.problems(handles).isEmpty, "accepted handles with problems: \(handles)")
+        precondition((try? ChatHandles.parse(ChatHandles.text(handles)).get()) == handles, "\(handles) do not read back")
+    }
     return 0
 }
