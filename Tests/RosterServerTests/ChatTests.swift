@@ -102,6 +102,39 @@ import Testing
         #expect((content["m.mentions"] as? [String: Any])?["user_ids"] as? [String] == ["@ada:example.org"])
     }
 
+    /// A Matrix post that failed is sent again as the same transaction (the homeserver keeps
+    /// one message), with the access token opened from its sealed copy each time.
+    @Test func aMatrixRetryIsTheSameTransaction() async throws {
+        let receiver = try await WebhookReceiver.start { _, index in .init(status: index == 0 ? 502 : 200) }
+        try await withCleanup(receiver, cleanUp: { await $0.stop() }) { receiver in
+            try await withServer(now: Self.beforeAdasWeek, configure: WebhookTests.configure) { harness in
+                let team = try await ScheduleServerTests.team(harness)
+                try await withCleanup(team.admin, cleanUp: { await $0.close() }) { admin in
+                    let refused = try? await WebhookTests.notificationAdmin(admin, .with {
+                        $0.addWebhook = .with { $0.url = receiver.url; $0.format = "matrix"; $0.accessToken = "syt_x" }
+                    })
+                    #expect(refused == nil, "a matrix webhook's URL names the room")
+                    let missingToken = try? await WebhookTests.notificationAdmin(admin, .with {
+                        $0.addWebhook = .with { $0.url = "http://127.0.0.1:\(receiver.port)/_matrix/client/v3/rooms/!r:x"; $0.format = "matrix" }
+                    })
+                    #expect(missingToken == nil, "a matrix webhook needs its access token")
+                    _ = try await WebhookTests.notificationAdmin(admin, .with {
+                        $0.addWebhook = .with {
+                            $0.url = "http://127.0.0.1:\(receiver.port)/_matrix/client/v3/rooms/!r:x"; $0.format = "matrix"
+                            $0.accessToken = "syt_x"; $0.events = ["on-duty.changed"]
+                        }
+                    })
+                    harness.clock.advance(by: 60_000)  // Ada's week begins
+                    try await receiver.wait("the first try") { !$0.isEmpty }
+                    try await WebhookTests.advance(harness, by: 5_000, until: { receiver.requests.count >= 2 }, what: "the retry")
+                    let tries = receiver.requests.prefix(2)
+                    #expect(tries.allSatisfy { $0.method == "PUT" && $0.headers["authorization"] == "Bearer syt_x" })
+                    #expect(tries.first?.path == tries.last?.path && tries.first?.body == tries.last?.body, "the same transaction and content")
+                }
+            }
+        }
+    }
+
     /// 09:00 in Berlin on the Monday after the clocks went forward is 07:00Z (08:00Z a week before).
     @Test func anAnnouncementAtMondayNineComesAtNineBerlinTimeAfterTheClocksChange() async throws {
         let receiver = try await WebhookReceiver.start()
