@@ -30,20 +30,10 @@ public struct ChatBenchmark {
     static let secret = "8f742231b10e8888abcd99yyyzzz85a5"
 
     public func run() async throws -> [Command] {
-        let port = freePort(), httpPort = freePort()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-bench-\(UUID().uuidString)").path
-        let server = try ChildProcess(executable: serverExecutable, arguments: [
-            "serve", "--listen", "127.0.0.1:\(port)", "--http-listen", "127.0.0.1:\(httpPort)", "--data-dir", directory,
-            "--log-level", "warning", "--ping-interval-ms", "3600000", "--shutdown-grace-ms", "0",
-        ])
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(atPath: directory)
-        }
-        try waitForListener(port: port)
-        try waitForListener(port: httpPort)
-        let admin = try await RosterConnection.connect(host: "127.0.0.1", port: port,
-                                                       hello: .with { $0.token = (try? adminToken(dataDirectory: directory)) ?? "" })
+        let running = try HTTPBenchServer(executable: serverExecutable)
+        defer { running.stop() }
+        let (server, httpPort) = (running.process, running.httpPort)
+        let admin = try await running.connectAdmin()
         _ = try await WebPagesBenchmark.seed(admin, people: people, schedules: schedules)
         guard case .notificationAdminResult = try await admin.request(.notificationAdmin(.with {
             $0.setChatCommand = .with { $0.platform = "slack"; $0.secret = Self.secret }

@@ -38,20 +38,10 @@ public struct WebPagesBenchmark {
     }
 
     public func run() async throws -> Result {
-        let port = freePort(), httpPort = freePort()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-bench-\(UUID().uuidString)").path
-        let server = try ChildProcess(executable: serverExecutable, arguments: [
-            "serve", "--listen", "127.0.0.1:\(port)", "--http-listen", "127.0.0.1:\(httpPort)", "--data-dir", directory,
-            "--log-level", "warning", "--ping-interval-ms", "3600000", "--shutdown-grace-ms", "0",
-        ])
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(atPath: directory)
-        }
-        try waitForListener(port: port)
-        try waitForListener(port: httpPort)
-        let admin = try await RosterConnection.connect(host: "127.0.0.1", port: port,
-                                                       hello: .with { $0.token = (try? adminToken(dataDirectory: directory)) ?? "" })
+        let running = try HTTPBenchServer(executable: serverExecutable)
+        defer { running.stop() }
+        let (server, httpPort) = (running.process, running.httpPort)
+        let admin = try await running.connectAdmin()
         let setup = nanos()
         let ids = try await Self.seed(admin, people: people, schedules: schedules)
         await admin.close()
@@ -130,6 +120,42 @@ public struct WebPagesBenchmark {
             })
         }
         return ["p0"]
+    }
+}
+
+/// A roster-server process with its protocol and HTTP listeners on free loopback ports and a
+/// data directory of its own, removed by `stop`.
+struct HTTPBenchServer {
+    let process: ChildProcess
+    let port: Int
+    let httpPort: Int
+    let directory: String
+
+    init(executable: URL) throws {
+        (port, httpPort) = (freePort(), freePort())
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-bench-\(UUID().uuidString)").path
+        process = try ChildProcess(executable: executable, arguments: [
+            "serve", "--listen", "127.0.0.1:\(port)", "--http-listen", "127.0.0.1:\(httpPort)", "--data-dir", directory,
+            "--log-level", "warning", "--ping-interval-ms", "3600000", "--shutdown-grace-ms", "0",
+        ])
+        do {
+            try waitForListener(port: port)
+            try waitForListener(port: httpPort)
+        } catch {
+            stop()
+            throw error
+        }
+    }
+
+    /// A connection with the admin token the server wrote to its data directory.
+    func connectAdmin() async throws -> RosterConnection {
+        try await RosterConnection.connect(host: "127.0.0.1", port: port,
+                                           hello: .with { $0.token = (try? adminToken(dataDirectory: directory)) ?? "" })
+    }
+
+    func stop() {
+        process.stop()
+        try? FileManager.default.removeItem(atPath: directory)
     }
 }
 
