@@ -138,7 +138,20 @@ struct AuditChangeText {
         case (.scheduleDeleted(let id), let old):
             if case .scheduleUpserted(let schedule)? = old { return "schedule removed: \(schedule.name) (\(id))" }
             return "schedule removed: \(id)"
+        case (.timeOffSet(let entry), .timeOffSet(let old)?):
+            return "time off \(entry.id): \(describe(old)) → \(describe(entry))"
+        case (.timeOffSet(let entry), _):
+            return "time off added: \(entry.id) \(describe(entry))"
+        case (.timeOffDeleted(let id), let old):
+            if case .timeOffSet(let entry)? = old { return "time off removed: \(id) \(describe(entry))" }
+            return "time off removed: \(id)"
         }
+    }
+
+    private func describe(_ entry: TimeOff) -> String {
+        var text = "\(names[entry.employeeID] ?? entry.employeeID) \(Self.instant(entry.start))–\(Self.instant(entry.end))"
+        if !entry.reason.isEmpty { text += " (\(entry.reason))" }
+        return text
     }
 
     private func describe(_ shift: Shift) -> String {
@@ -183,6 +196,13 @@ struct AuditChangeText {
         let oldOverrides = Set(old.overrides.map(\.id)), newOverrides = Set(new.overrides.map(\.id))
         for id in newOverrides.subtracting(oldOverrides).sorted() { lines.append("override \(id) added") }
         for id in oldOverrides.subtracting(newOverrides).sorted() { lines.append("override \(id) removed") }
+        let oldSpans = Set(old.temporary), newSpans = Set(new.temporary)
+        for span in new.temporary where !oldSpans.contains(span) {
+            lines.append("temporary schedule \(span.id) \(instant(span.start))–\(instant(span.end)) (\(span.shifts.count) shifts)")
+        }
+        for span in old.temporary where !newSpans.contains(span) && !new.temporary.contains(where: { $0.id == span.id }) {
+            lines.append("temporary schedule \(span.id) removed")
+        }
         if old.readersMayVolunteer != new.readersMayVolunteer {
             lines.append(new.readersMayVolunteer ? "readers may volunteer" : "readers may no longer volunteer")
         }

@@ -188,8 +188,7 @@ public struct RosterCacheDirectory: Sendable {
         if token.isEmpty { return "anonymous:" + requestedTenant }
         if parts.count == 3, parts[0] == "rst", !parts[1].isEmpty { return "token:" + parts[1] }
         // Not our token form: a hash, so the index never holds the secret itself.
-        let digest = token.utf8.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
-        return "token-fnv:" + String(digest, radix: 16)
+        return "token-fnv:" + String(StableHash.fnv1a(token), radix: 16)
     }
 
     private var index: URL { url.appendingPathComponent("tenants") }

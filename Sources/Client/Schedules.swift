@@ -10,9 +10,13 @@ public struct FinalScheduleAnswer: Sendable, Hashable {
     public var shifts: [FinalShift]
     /// More stretches start before the window's end than the answer holds.
     public var truncated: Bool
+    /// Stretches whose person has time off, with who could cover them (`DutyConflict`).
+    public var conflicts: [DutyConflict]
+    /// The full names of the people `conflicts` names, by id.
+    public var names: [String: String]
 
-    public init(shifts: [FinalShift], truncated: Bool) {
-        (self.shifts, self.truncated) = (shifts, truncated)
+    public init(shifts: [FinalShift], truncated: Bool, conflicts: [DutyConflict] = [], names: [String: String] = [:]) {
+        (self.shifts, self.truncated, self.conflicts, self.names) = (shifts, truncated, conflicts, names)
     }
 }
 
@@ -105,7 +109,13 @@ extension RosterClient {
         guard case .finalSchedule(let answer) = try await request(message) else {
             throw RosterClientError.protocolViolation("expected FinalSchedule")
         }
-        return FinalScheduleAnswer(shifts: try await named(answer.shifts), truncated: answer.truncated)
+        var names: [String: String] = [:]
+        for conflict in answer.conflicts {
+            names[conflict.employeeID] = conflict.employeeName
+            for proposal in conflict.proposals { names[proposal.employeeID] = proposal.employeeName }
+        }
+        return FinalScheduleAnswer(shifts: try await named(answer.shifts), truncated: answer.truncated,
+                                   conflicts: answer.conflicts.map(DutyConflict.init), names: names)
     }
 
     /// When a person is next on duty, per schedule (within a year).
@@ -150,7 +160,10 @@ extension CachedRoster {
     /// At most `FinalSchedule.maxShifts`, like the server's answer.
     public func finalSchedule(_ query: FinalScheduleQuery) throws(RosterError) -> FinalScheduleAnswer {
         let answer = try state.finalSchedule(schedule: query.schedule, employee: query.employee, from: query.from, to: query.to)
-        return FinalScheduleAnswer(shifts: named(answer.shifts), truncated: answer.truncated)
+        let conflicts = state.conflicts(in: answer.shifts)
+        var names: [String: String] = [:]
+        for id in conflicts.flatMap({ [$0.employeeID] + $0.proposals.map(\.employeeID) }) { names[id] = state.employees[id]?.fullName ?? id }
+        return FinalScheduleAnswer(shifts: named(answer.shifts), truncated: answer.truncated, conflicts: conflicts, names: names)
     }
 
     /// When a person is next on duty on each schedule (or one), as the server answers it.

@@ -33,6 +33,38 @@ extension JSONShapes {
             case .rotation(_, let rotation, _, _): (sourceKind, sourceId) = ("rotation", rotation)
             case .override(let id): (sourceKind, sourceId) = ("override", id)
             case .shift(let id): (sourceKind, sourceId) = ("shift", id)
+            case .temporary(let id): (sourceKind, sourceId) = ("temporary", id)
+            }
+        }
+    }
+
+    /// One entry of `conflicts` in `oncall --json`: duty inside the person's time off.
+    public struct ConflictEntry: Encodable, Sendable {
+        public struct Proposal: Encodable, Sendable {
+            public var employee: String
+            public var employeeId: String
+            /// Their duty 14 days either side, in hours.
+            public var hoursAround: Double
+        }
+        public var id: String
+        public var scheduleId: String
+        public var employee: String
+        public var employeeId: String
+        public var start: String
+        public var end: String
+        public var timeOffId: String
+        public var proposals: [Proposal]
+
+        public init(_ conflict: DutyConflict, names: (String) -> String) {
+            id = conflict.id
+            scheduleId = conflict.scheduleID
+            employee = names(conflict.employeeID)
+            employeeId = conflict.employeeID
+            start = TimeText.iso8601(conflict.start)
+            end = TimeText.iso8601(conflict.end)
+            timeOffId = conflict.timeOffID
+            proposals = conflict.proposals.map {
+                Proposal(employee: names($0.employeeID), employeeId: $0.employeeID, hoursAround: Double($0.dutyAround) / 3_600_000)
             }
         }
     }
@@ -225,10 +257,16 @@ extension CommandRunner {
             }
         }
         if json {
-            struct Answer: Encodable { var shifts: [JSONShapes.FinalShiftEntry]; var truncated: Bool }
-            Self.out(JSONShapes.line(Answer(shifts: shifts.map(JSONShapes.FinalShiftEntry.init), truncated: answer.truncated)))
+            struct Answer: Encodable {
+                var shifts: [JSONShapes.FinalShiftEntry]
+                var truncated: Bool
+                var conflicts: [JSONShapes.ConflictEntry]
+            }
+            Self.out(JSONShapes.line(Answer(shifts: shifts.map(JSONShapes.FinalShiftEntry.init), truncated: answer.truncated,
+                                            conflicts: answer.conflicts.map { JSONShapes.ConflictEntry($0, names: { answer.names[$0] ?? $0 }) })))
             return
         }
+        defer { printConflicts(answer) }
         if shifts.isEmpty {
             Self.out("Nobody is on duty in this window.")
             return
@@ -239,6 +277,25 @@ extension CommandRunner {
                                display.dateTime(shift.end), shift.sourceText])
         }
         Self.out(table.render())
+    }
+
+    /// After the table: each conflict, with its proposals and how to take the first.
+    func printConflicts(_ answer: FinalScheduleAnswer) {
+        guard !answer.conflicts.isEmpty else { return }
+        let names = { (id: String) in answer.names[id] ?? id }
+        Self.out("\nConflicts (on duty during time off):")
+        for conflict in answer.conflicts {
+            let schedule = answer.shifts.first { $0.scheduleID == conflict.scheduleID }?.scheduleName ?? conflict.scheduleID
+            Self.out("  \(conflict.id)  \(names(conflict.employeeID)) on \(schedule) \(display.dateTime(conflict.start)) – "
+                     + "\(display.dateTime(conflict.end))")
+            if conflict.proposals.isEmpty {
+                Self.out("    nobody on this schedule is free then")
+            } else {
+                let listed = conflict.proposals.map { "\(names($0.employeeID)) (\(String(format: "%.1f", Double($0.dutyAround) / 3_600_000)) h around it)" }
+                Self.out("    free: " + listed.joined(separator: ", "))
+                Self.out("    take the first: roster-client admin override add --suggested \(conflict.id)")
+            }
+        }
     }
 
     /// `next PERSON`: when they are next on duty on each schedule; without a person, the next
@@ -333,7 +390,8 @@ extension CommandRunner {
             if result.preview {
                 Self.out("Preview (nothing was changed): from the change's first instant, for 35 days or to its end")
             } else {
-                Self.out("\(done) (revision \(result.revision), \(result.scheduleID))")
+                Self.out("\(done) (revision \(result.revision)\(result.scheduleID.isEmpty ? "" : ", " + result.scheduleID))")
+                if case .timeOff? = edit.edit, !result.createdIDs.isEmpty { Self.out("  time off: " + result.createdIDs.joined(separator: ", ")) }
             }
             if result.preview || !result.deltas.isEmpty {
                 if result.deltas.isEmpty { Self.out("  nobody gains or loses duty.") }

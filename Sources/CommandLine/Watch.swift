@@ -346,6 +346,10 @@ public enum WatchEvents {
             })
         case .scheduleDeleted(let id):
             return ChangeEntry(kind: "scheduleDeleted", id: id)
+        case .timeOffSet(let entry):
+            return ChangeEntry(kind: "timeOffSet", id: entry.id)
+        case .timeOffDeleted(let id):
+            return ChangeEntry(kind: "timeOffDeleted", id: id)
         }
     }
 }

@@ -129,4 +129,7 @@ public enum RosterChange: Sendable, Hashable {
     case scheduleUpserted(ScheduleDefinition)
     /// Deleting a schedule also deletes its one-off shifts (said on the wire first).
     case scheduleDeleted(id: String)
+    /// A person's time off, added or changed.
+    case timeOffSet(TimeOff)
+    case timeOffDeleted(id: String)
 }

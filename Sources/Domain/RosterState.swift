@@ -8,6 +8,9 @@ public struct RosterState: Sendable, Hashable {
     /// Schedule definitions by id, without their one-off shifts (those are in `shifts`). The
     /// default schedule is always here.
     public private(set) var schedules: [String: ScheduleDefinition]
+    /// Every person's time off by id (`TimeOff`), and the ids by person.
+    public private(set) var timeOff: [String: TimeOff] = [:]
+    private(set) var timeOffByPerson: [String: Set<String>] = [:]
     /// Folded schedule name → id, so finding a schedule by name does not fold every name.
     private var scheduleIDsByName: [String: String]
     /// Folded full name → ids, so checking a name or finding a person by it does not fold the
@@ -15,7 +18,8 @@ public struct RosterState: Sendable, Hashable {
     /// looks anyone up by name, and building it was a fifth of loading a 12,000-person cache.
     private var names = EmployeeNameIndex()
 
-    public init(tenant: Tenant, employees: [Employee] = [], shifts: [Shift] = [], schedules: [ScheduleDefinition] = []) {
+    public init(tenant: Tenant, employees: [Employee] = [], shifts: [Shift] = [], schedules: [ScheduleDefinition] = [],
+                timeOff: [TimeOff] = []) {
         self.tenant = tenant
         self.employees = EmployeeDirectory()
         self.employees.reserveCapacity(employees.count)
@@ -28,6 +32,7 @@ public struct RosterState: Sendable, Hashable {
         }
         self.schedules = byID
         scheduleIDsByName = Dictionary(byID.values.map { (TextFolding.fold($0.name), $0.id) }, uniquingKeysWith: { a, _ in a })
+        for entry in timeOff { apply(.timeOffSet(entry)) }
     }
 
     /// The ids of the employees with this full name (case- and diacritic-insensitive).
@@ -74,6 +79,8 @@ public struct RosterState: Sendable, Hashable {
             refile(removing: employees[id], adding: nil)
             employees[id] = nil
             shifts.removeAll { $0.employeeID == id }
+            for entry in timeOffByPerson[id] ?? [] { timeOff[entry] = nil }
+            timeOffByPerson[id] = nil
         case .scheduleUpserted(var schedule):
             schedule.shifts = []
             if let previous = schedules[schedule.id] { scheduleIDsByName[TextFolding.fold(previous.name)] = nil }
@@ -90,6 +97,12 @@ public struct RosterState: Sendable, Hashable {
             shifts[id] = nil
         case .motdSet(let motd):
             tenant.motd = motd
+        case .timeOffSet(let entry):
+            if let previous = timeOff[entry.id] { timeOffByPerson[previous.employeeID]?.remove(entry.id) }
+            timeOff[entry.id] = entry
+            timeOffByPerson[entry.employeeID, default: []].insert(entry.id)
+        case .timeOffDeleted(let id):
+            if let previous = timeOff.removeValue(forKey: id) { timeOffByPerson[previous.employeeID]?.remove(id) }
         }
     }
 
@@ -114,6 +127,12 @@ public struct RosterState: Sendable, Hashable {
                 for shift in state.sortShifts(state.shifts.values.filter(owned)) {
                     expanded.append((location, .shiftDeleted(id: shift.id)))
                     state.apply(.shiftDeleted(id: shift.id))
+                }
+            }
+            if case .employeeDeleted(let id) = change {
+                for entry in state.timeOff(of: id) {
+                    expanded.append((location, .timeOffDeleted(id: entry.id)))
+                    state.apply(.timeOffDeleted(id: entry.id))
                 }
             }
             expanded.append((location, change))
@@ -166,6 +185,7 @@ public struct RosterState: Sendable, Hashable {
     public func definition(of scheduleID: String) -> ScheduleDefinition? {
         guard var schedule = schedules[scheduleID] else { return nil }
         schedule.shifts = shifts.all(schedule: scheduleID)
+        schedule.timeOff = timeOffOfParticipants(schedule)
         return schedule
     }
 
@@ -174,7 +194,18 @@ public struct RosterState: Sendable, Hashable {
     public func definition(of scheduleID: String, from: UnixMillis, to: UnixMillis) -> ScheduleDefinition? {
         guard var schedule = schedules[scheduleID] else { return nil }
         schedule.shifts = shifts.overlapping(schedule: scheduleID, from: from, to: to)
+        schedule.timeOff = timeOffOfParticipants(schedule)
         return schedule
+    }
+
+    /// The time off of everyone a schedule's rotations name, when one of them hands stretches on
+    /// (`Rotation.onTimeOff`): what the resolver needs. Empty otherwise, so that resolving the
+    /// usual schedule carries none.
+    func timeOffOfParticipants(_ schedule: ScheduleDefinition) -> [TimeOff] {
+        guard !timeOff.isEmpty, schedule.skipsTimeOff else { return [] }
+        var people = Set<String>()
+        for layer in schedule.layers { for rotation in layer.rotations where rotation.onTimeOff == .skip { people.formUnion(rotation.slots.joined()) } }
+        return people.sorted().flatMap { timeOff(of: $0) }
     }
 
     /// The schedule with this id, or else this name (case- and diacritic-insensitive).
@@ -210,6 +241,7 @@ public struct RosterState: Sendable, Hashable {
     private func rulesAndShifts(of scheduleID: String) -> (ScheduleDefinition, ScheduleShiftSource)? {
         guard var rules = schedules[scheduleID] else { return nil }
         rules.shifts = []
+        rules.timeOff = timeOffOfParticipants(rules)
         let source = shifts.holdsShifts(schedule: scheduleID) ? ScheduleShiftSource(table: shifts, scheduleID: scheduleID)
             : ScheduleShiftSource(list: [])
         return (rules, source)

@@ -96,6 +96,10 @@ extension RosterState {
         case .scheduleDeleted(let id):
             return id == ScheduleDefinition.defaultID
                 ? [RosterViolation(location: location, field: "id", message: "the default schedule cannot be deleted")] : []
+        case .timeOffSet(let entry):
+            return violations(of: entry, at: location)
+        case .timeOffDeleted:
+            return []
         case .motdSet(let motd):
             if ControlCharacters.contains(in: motd, allowingLineBreaks: true) {
                 return [RosterViolation(location: location, field: "motd", message: "contains a control character")]
@@ -202,6 +206,10 @@ extension RosterState {
             case .scheduleDeleted(let id) where next.schedules[id] == nil:
                 if changes.count == 1 { throw .notFound("schedule \"\(id)\"", suggestions: []) }
                 found.append(RosterViolation(location: location, field: "id", message: "unknown schedule \"\(id)\""))
+                continue
+            case .timeOffDeleted(let id) where next.timeOff[id] == nil:
+                if changes.count == 1 { throw .notFound("time off \"\(id)\"", suggestions: []) }
+                found.append(RosterViolation(location: location, field: "id", message: "unknown time off \"\(id)\""))
                 continue
             case .shiftDeleted(let id) where next.shifts[id] == nil:
                 if changes.count == 1 { throw .notFound("shift \"\(id)\"", suggestions: []) }

@@ -63,6 +63,9 @@ struct NoticeDerivation {
                 }
             }
         }
+        if wanted.contains(.coverageConflict) {
+            events += conflictsAfterChange(previous: previous, current: current, schedules: schedules, revision: revision, now: now)
+        }
         return events
     }
 
@@ -238,6 +241,9 @@ struct NoticeDerivation {
         }
         if wanted.contains(.shiftStarting) {
             events += reminders(state: state, revision: revision, from: from, to: to, rules: rules, schedules: schedules)
+        }
+        if wanted.contains(.coverageConflict) {
+            events += plannedConflicts(state: state, revision: revision, from: from, to: to, schedules: schedules)
         }
         return events
     }

@@ -94,6 +94,7 @@ package final class Notifier: NotificationHooks {
         write.settingsMark = notices.settingsMark
         guard notices.active else { return write }
         let schedules = TenantRuntime.schedules(changedBy: changes, previous: previous, current: current)
+            .union(RosterState.schedulesNamingTimeOff(of: changes, previous: previous, current: current))
         guard !schedules.isEmpty else { return write }
         let derivation = derivation(tenantID)
         write.events = derivation.afterChange(previous: previous, current: current, schedules: schedules,

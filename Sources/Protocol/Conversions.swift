@@ -105,6 +105,8 @@ extension Roster_V1_Change {
         case .motdSet(let motd): motdSet = motd
         case .scheduleUpserted(let schedule): scheduleUpserted = Roster_V1_Schedule(schedule)
         case .scheduleDeleted(let id): scheduleDeleted = id
+        case .timeOffSet(let entry): timeOffSet = Roster_V1_TimeOff(entry)
+        case .timeOffDeleted(let id): timeOffDeleted = id
         }
     }
 }
@@ -120,6 +122,8 @@ extension RosterChange {
         case .motdSet(let motd): self = .motdSet(motd)
         case .scheduleUpserted(let schedule): self = .scheduleUpserted(ScheduleDefinition(schedule))
         case .scheduleDeleted(let id): self = .scheduleDeleted(id: id)
+        case .timeOffSet(let entry): self = .timeOffSet(TimeOff(entry))
+        case .timeOffDeleted(let id): self = .timeOffDeleted(id: id)
         case nil: return nil
         }
     }
@@ -134,13 +138,15 @@ extension Roster_V1_Snapshot {
         employees = state.sortedEmployees.map(Roster_V1_Employee.init)
         shifts = state.sortedShifts.map(Roster_V1_Shift.init)
         schedules = state.sortedSchedules.map(Roster_V1_Schedule.init)
+        timeOff = state.timeOff.values.sorted { ($0.start, $0.id) < ($1.start, $1.id) }.map(Roster_V1_TimeOff.init)
     }
 }
 
 extension RosterState {
     public init(_ snapshot: Roster_V1_Snapshot) {
         self.init(tenant: Tenant(snapshot.tenant), employees: snapshot.employees.map(Employee.init),
-                  shifts: snapshot.shifts.map(Shift.init), schedules: snapshot.schedules.map(ScheduleDefinition.init))
+                  shifts: snapshot.shifts.map(Shift.init), schedules: snapshot.schedules.map(ScheduleDefinition.init),
+                  timeOff: snapshot.timeOff.map(TimeOff.init))
     }
 }
 

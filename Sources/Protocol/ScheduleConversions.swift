@@ -20,6 +20,31 @@ extension Roster_V1_Schedule {
         readersMayVolunteer = schedule.readersMayVolunteer
         selfServiceOff = schedule.selfServiceOff
         requests = schedule.requests.map { Roster_V1_CoverRequest($0) }
+        temporary = schedule.temporary.map { span in
+            Roster_V1_TemporarySchedule.with {
+                $0.id = span.id
+                $0.startMs = span.start
+                $0.endMs = span.end
+                $0.author = span.author
+                $0.shifts = span.shifts.map(Roster_V1_TemporaryShift.init)
+            }
+        }
+    }
+}
+
+extension Roster_V1_TemporaryShift {
+    public init(_ shift: TemporarySchedule.Shift) {
+        self.init()
+        employeeID = shift.employeeID
+        startMs = shift.start
+        endMs = shift.end
+    }
+}
+
+extension TemporarySchedule {
+    public init(_ wire: Roster_V1_TemporarySchedule) {
+        self.init(id: wire.id, start: wire.startMs, end: wire.endMs,
+                  shifts: wire.shifts.map { Shift(employeeID: $0.employeeID, start: $0.startMs, end: $0.endMs) }, author: wire.author)
     }
 }
 
@@ -30,7 +55,8 @@ extension ScheduleDefinition {
         self.init(id: wire.id, name: wire.name, zone: wire.zone, team: wire.team, description: wire.description_p,
                   layers: wire.layers.map { ScheduleLayer(level: Int($0.level), rotations: $0.rotations.map(Rotation.init)) },
                   overrides: wire.overrides.map(ScheduleOverride.init), readersMayVolunteer: wire.readersMayVolunteer,
-                  selfServiceOff: wire.selfServiceOff, requests: wire.requests.map(CoverRequest.init))
+                  selfServiceOff: wire.selfServiceOff, requests: wire.requests.map(CoverRequest.init),
+                  temporary: wire.temporary.map(TemporarySchedule.init))
     }
 }
 
@@ -53,6 +79,7 @@ extension Roster_V1_Rotation {
         if let since = rotation.since { sinceMs = since }
         version = UInt32(clamping: rotation.version)
         slotOffset = UInt32(clamping: rotation.slotOffset)
+        onTimeOff = rotation.onTimeOff == .skip ? .skip : .flag
     }
 }
 
@@ -68,7 +95,7 @@ extension Rotation {
                   },
                   advance: wire.advance == .calendar ? .calendar : .activeTurns,
                   since: wire.hasSinceMs ? wire.sinceMs : nil, version: max(1, Int(wire.version)),
-                  slotOffset: Int(wire.slotOffset))
+                  slotOffset: Int(wire.slotOffset), onTimeOff: wire.onTimeOff == .skip ? .skip : .flag)
     }
 }
 
@@ -191,6 +218,7 @@ extension Roster_V1_ResolvedShift {
         case .override(let id):
             (sourceKind, sourceID) = (.override, id)
             overrideSource = overrideSources[scheduleID]?[id] ?? ""
+        case .temporary(let id): (sourceKind, sourceID) = (.temporary, id)
         }
         if let employee = state?.employees[shift.employeeID] { self.employee = Roster_V1_Employee(employee) }
     }
@@ -202,6 +230,7 @@ extension ResolvedShift {
         case .rotation: .rotation(level: Int(wire.level), rotation: wire.sourceID, version: max(1, Int(wire.version)),
                                   turn: Int(wire.turn))
         case .shift: .shift(id: wire.sourceID)
+        case .temporary: .temporary(id: wire.sourceID)
         default: .override(id: wire.sourceID)
         }
         self.init(id: wire.id, employeeID: wire.employeeID, start: wire.startMs, end: wire.endMs, source: source)
@@ -217,5 +246,63 @@ extension Roster_V1_DutyDelta {
         endMs = delta.end
         gained = delta.gained
         self.scheduleID = scheduleID
+    }
+}
+
+extension Roster_V1_TimeOff {
+    public init(_ entry: TimeOff) {
+        self.init()
+        id = entry.id
+        employeeID = entry.employeeID
+        startMs = entry.start
+        endMs = entry.end
+        reason = entry.reason
+        source = entry.source
+        author = entry.author
+    }
+}
+
+extension TimeOff {
+    public init(_ wire: Roster_V1_TimeOff) {
+        self.init(id: wire.id, employeeID: wire.employeeID, start: wire.startMs, end: wire.endMs, reason: wire.reason, source: wire.source,
+                  author: wire.author)
+    }
+}
+
+extension Roster_V1_DutyConflict {
+    public init(_ conflict: DutyConflict, in state: RosterState) {
+        self.init()
+        employeeName = state.employees[conflict.employeeID]?.fullName ?? conflict.employeeID
+        id = conflict.id
+        scheduleID = conflict.scheduleID
+        employeeID = conflict.employeeID
+        startMs = conflict.start
+        endMs = conflict.end
+        timeOffID = conflict.timeOffID
+        let shift = Roster_V1_ResolvedShift(ResolvedShift(id: "", employeeID: conflict.employeeID, start: conflict.start, end: conflict.end,
+                                                          source: conflict.source), scheduleID: conflict.scheduleID)
+        (sourceKind, sourceID) = (shift.sourceKind, shift.sourceID)
+        proposals = conflict.proposals.map { proposal in
+            Roster_V1_CoverProposal.with {
+                $0.employeeID = proposal.employeeID
+                $0.dutyAroundMs = proposal.dutyAround
+                $0.employeeName = state.employees[proposal.employeeID]?.fullName ?? proposal.employeeID
+            }
+        }
+    }
+}
+
+extension DutyConflict {
+    /// A conflict as sent (a rotation source keeps only its id: the turn is in the conflict's id).
+    public init(_ wire: Roster_V1_DutyConflict) {
+        let source: ShiftSource = switch wire.sourceKind {
+        case .rotation: .rotation(level: 0, rotation: wire.sourceID, version: 1, turn: 0)
+        case .shift: .shift(id: wire.sourceID)
+        case .temporary: .temporary(id: wire.sourceID)
+        default: .override(id: wire.sourceID)
+        }
+        self.init(id: wire.id, scheduleID: wire.scheduleID, employeeID: wire.employeeID, start: wire.startMs, end: wire.endMs,
+                  timeOffID: wire.timeOffID, source: source,
+                  proposals: wire.proposals.map { CoverProposal(employeeID: $0.employeeID, dutyAround: $0.dutyAroundMs) })
     }
 }

@@ -46,12 +46,13 @@ package enum Queries {
                 return .failure(WireError(.invalidArgument, "the window is longer than 366 days; ask in parts"))
             }
             return finalSchedule(schedule: query.schedule, employee: query.employee, from: query.fromMs, to: query.toMs,
-                                 view: view).map { shifts, truncated in
+                                 view: view).map { shifts, truncated, conflicts in
                 .finalSchedule(.with {
                     $0.epoch = view.epoch
                     $0.revision = view.revision
                     $0.shifts = shifts
                     $0.truncated = truncated
+                    $0.conflicts = conflicts
                 })
             }
 
@@ -170,13 +171,15 @@ package enum Queries {
 
     /// The final schedule as the wire carries it (the rules are `RosterState.finalSchedule`).
     static func finalSchedule(schedule name: String, employee: String, from: UnixMillis, to: UnixMillis,
-                              view: TenantRuntime.View) -> Result<([Roster_V1_ResolvedShift], Bool), WireError> {
+                              view: TenantRuntime.View)
+        -> Result<([Roster_V1_ResolvedShift], Bool, [Roster_V1_DutyConflict]), WireError>
+    {
         let state = view.state
         do throws(RosterError) {
             let answer = try state.finalSchedule(schedule: name, employee: employee, from: from, to: to)
             let sources = state.overrideSources(on: answer.shifts.map(\.scheduleID))
             return .success((answer.shifts.map { Roster_V1_ResolvedShift($0.shift, scheduleID: $0.scheduleID, in: state, overrideSources: sources) },
-                             answer.truncated))
+                             answer.truncated, state.conflicts(in: answer.shifts).map { Roster_V1_DutyConflict($0, in: state) }))
         } catch {
             return .failure(WireError(error))
         }

@@ -145,6 +145,8 @@ package final class ServerMetrics: Sendable {
         case .motdSet: "motd_set"
         case .scheduleUpserted: "schedule_upserted"
         case .scheduleDeleted: "schedule_deleted"
+        case .timeOffSet: "time_off_set"
+        case .timeOffDeleted: "time_off_deleted"
         }
     }
 }

@@ -8,6 +8,8 @@ public enum NotificationType: String, Sendable, Codable, CaseIterable {
     case shiftStarting = "shift.starting"
     case shiftsChanged = "shifts.changed"
     case coverageGap = "coverage.gap"
+    /// Someone is on duty during their time off (docs/TIME-OFF.md).
+    case coverageConflict = "coverage.conflict"
     /// Cover requests: asked for (or open again after the taker backed out), taken, cancelled,
     /// and expired (its stretch began with nobody taking it).
     case requestOpened = "request.opened"

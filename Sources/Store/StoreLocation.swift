@@ -150,7 +150,23 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
 public enum StoreSchema {
     public static let versions = ["v1", "v2-tokens", "v3-schedules", "v4-token-employee", "v5-audit", "v6-calendar",
                                   "v7-notifications", "v8-token-minted-by", "v9-duty-record",
-                                  "v10-chat"]
+                                  "v10-chat", "v11-time-off"]
+
+    /// v11: people's time off (`TimeOff`). The same SQL in SQLite and PostgreSQL; an entry goes
+    /// with its person (the change that deletes them deletes it first).
+    public static let timeOffSQL = """
+        CREATE TABLE time_off (
+            tenant_id TEXT NOT NULL,
+            id TEXT NOT NULL,
+            employee_id TEXT NOT NULL,
+            start_ms BIGINT NOT NULL,
+            end_ms BIGINT NOT NULL,
+            reason TEXT NOT NULL,
+            source TEXT NOT NULL,
+            author TEXT NOT NULL,
+            PRIMARY KEY (tenant_id, id)
+        );
+        """
 
     /// v10: chat (docs/CHAT.md). The same SQL in SQLite and PostgreSQL: a person's chat handles
     /// (JSON, platform to handle), a webhook's format, an event meant for one webhook only (an

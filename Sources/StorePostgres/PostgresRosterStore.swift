@@ -137,9 +137,15 @@ public final class PostgresRosterStore: RosterStore, Sendable {
                 for body in try await connection.query("SELECT definition FROM schedule WHERE tenant_id = \(id)").decode(Data.self) {
                     schedules.append(ScheduleDefinition(try Roster_V1_Schedule(serializedBytes: body)))
                 }
+                var timeOff: [TimeOff] = []
+                for row in try await connection.query("""
+                    SELECT id, employee_id, start_ms, end_ms, reason, source, author FROM time_off WHERE tenant_id = \(id)
+                    """).decode((String, String, Int64, Int64, String, String, String).self) {
+                    timeOff.append(TimeOff(id: row.0, employeeID: row.1, start: row.2, end: row.3, reason: row.4, source: row.5, author: row.6))
+                }
                 let history = try await Self.history(tenantID: id, after: 0, connection: connection)
                 let state = RosterState(tenant: Tenant(id: id, name: name, motd: motd), employees: employees, shifts: shifts,
-                                        schedules: schedules)
+                                        schedules: schedules, timeOff: timeOff)
                 tenants.append(StoredTenant(state: state, epoch: UInt64(bitPattern: epoch), revision: UInt64(revision), history: history))
             }
             return tenants
@@ -243,6 +249,7 @@ public final class PostgresRosterStore: RosterStore, Sendable {
                 """)
         case .employeeDeleted(let id):
             try await connection.query("DELETE FROM shift WHERE tenant_id = \(tenantID) AND employee_id = \(id)")
+            try await connection.query("DELETE FROM time_off WHERE tenant_id = \(tenantID) AND employee_id = \(id)")
             try await connection.query("DELETE FROM employee WHERE tenant_id = \(tenantID) AND id = \(id)")
         case .shiftAdded(let s):
             try await connection.query("""
@@ -264,6 +271,15 @@ public final class PostgresRosterStore: RosterStore, Sendable {
         case .scheduleDeleted(let id):
             try await connection.query("DELETE FROM shift WHERE tenant_id = \(tenantID) AND schedule_id = \(id)")
             try await connection.query("DELETE FROM schedule WHERE tenant_id = \(tenantID) AND id = \(id)")
+        case .timeOffSet(let t):
+            try await connection.query("""
+                INSERT INTO time_off (tenant_id, id, employee_id, start_ms, end_ms, reason, source, author)
+                VALUES (\(tenantID), \(t.id), \(t.employeeID), \(t.start), \(t.end), \(t.reason), \(t.source), \(t.author))
+                ON CONFLICT (tenant_id, id) DO UPDATE SET employee_id = excluded.employee_id, start_ms = excluded.start_ms,
+                    end_ms = excluded.end_ms, reason = excluded.reason, source = excluded.source, author = excluded.author
+                """)
+        case .timeOffDeleted(let id):
+            try await connection.query("DELETE FROM time_off WHERE tenant_id = \(tenantID) AND id = \(id)")
         }
     }
 

@@ -126,5 +126,6 @@ extension PostgresRosterStore {
         "v8-token-minted-by": "ALTER TABLE token ADD COLUMN minted_by TEXT",
         "v9-duty-record": StoreSchema.dutyRecordSQL,
         "v10-chat": StoreSchema.chatSQL,
+        "v11-time-off": StoreSchema.timeOffSQL,
     ]
 }

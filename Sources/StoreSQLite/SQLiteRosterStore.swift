@@ -82,11 +82,16 @@ public final class SQLiteRosterStore: RosterStore {
                 }
                 let schedules = try Row.fetchAll(db, sql: "SELECT definition FROM schedule WHERE tenant_id = ?", arguments: [id])
                     .map { row in ScheduleDefinition(try Roster_V1_Schedule(serializedBytes: row["definition"] as Data)) }
+                let timeOff = try Row.fetchAll(db, sql: "SELECT * FROM time_off WHERE tenant_id = ?", arguments: [id]).map { row in
+                    TimeOff(id: row["id"], employeeID: row["employee_id"], start: row["start_ms"], end: row["end_ms"], reason: row["reason"],
+                            source: row["source"], author: row["author"])
+                }
                 let history = try Row.fetchAll(
                     db, sql: "SELECT * FROM change_log WHERE tenant_id = ? ORDER BY revision", arguments: [id]
                 ).map(Self.historyEntry(from:))
                 let tenant = Tenant(id: id, name: row["name"], motd: row["motd"])
-                return StoredTenant(state: RosterState(tenant: tenant, employees: employees, shifts: shifts, schedules: schedules),
+                return StoredTenant(state: RosterState(tenant: tenant, employees: employees, shifts: shifts, schedules: schedules,
+                                                       timeOff: timeOff),
                                     epoch: UInt64(bitPattern: row["epoch"]), revision: UInt64(row["revision"] as Int64),
                                     history: history)
             }
@@ -328,6 +333,7 @@ public final class SQLiteRosterStore: RosterStore {
                                  e.biography, e.photoURL, e.type.rawValue, StoreSchema.chatColumn(e.chat)])
         case .employeeDeleted(let id):
             try db.execute(sql: "DELETE FROM shift WHERE tenant_id = ? AND employee_id = ?", arguments: [tenantID, id])
+            try db.execute(sql: "DELETE FROM time_off WHERE tenant_id = ? AND employee_id = ?", arguments: [tenantID, id])
             try db.execute(sql: "DELETE FROM employee WHERE tenant_id = ? AND id = ?", arguments: [tenantID, id])
         case .shiftAdded(let s):
             try db.execute(sql: """
@@ -349,6 +355,14 @@ public final class SQLiteRosterStore: RosterStore {
         case .scheduleDeleted(let id):
             try db.execute(sql: "DELETE FROM shift WHERE tenant_id = ? AND schedule_id = ?", arguments: [tenantID, id])
             try db.execute(sql: "DELETE FROM schedule WHERE tenant_id = ? AND id = ?", arguments: [tenantID, id])
+        case .timeOffSet(let t):
+            try db.execute(sql: """
+                INSERT INTO time_off (tenant_id, id, employee_id, start_ms, end_ms, reason, source, author) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (tenant_id, id) DO UPDATE SET employee_id = excluded.employee_id, start_ms = excluded.start_ms,
+                    end_ms = excluded.end_ms, reason = excluded.reason, source = excluded.source, author = excluded.author
+                """, arguments: [tenantID, t.id, t.employeeID, t.start, t.end, t.reason, t.source, t.author])
+        case .timeOffDeleted(let id):
+            try db.execute(sql: "DELETE FROM time_off WHERE tenant_id = ? AND id = ?", arguments: [tenantID, id])
         }
     }
 

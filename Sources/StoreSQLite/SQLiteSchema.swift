@@ -122,6 +122,9 @@ extension SQLiteRosterStore {
         migrator.registerMigration("v10-chat") { db in
             try db.execute(sql: StoreSchema.chatSQL)
         }
+        migrator.registerMigration("v11-time-off") { db in
+            try db.execute(sql: StoreSchema.timeOffSQL)
+        }
         return migrator
     }
 }

@@ -194,6 +194,8 @@ struct RotationFields: ParsableArguments {
     @Flag(help: "Advance by the calendar even through turns the restrictions hide entirely (default: count active turns only).")
     var calendarAdvance = false
     @Option(parsing: .unconditional, help: "No turns from this instant on.") var end: String?
+    @Option(help: "When a person has time off: flag (stay on duty, shown as a conflict; the default) or skip (the next free person in order takes those stretches).")
+    var onTimeoff: String?
 
     func apply(to rotation: inout Rotation, options: ConnectionOptions) throws {
         do {
@@ -205,6 +207,10 @@ struct RotationFields: ParsableArguments {
             throw ValidationError(error.description)
         }
         if calendarAdvance { rotation.advance = .calendar }
+        if let onTimeoff {
+            guard let policy = Rotation.TimeOffPolicy(rawValue: onTimeoff) else { throw ValidationError("--on-timeoff is flag or skip") }
+            rotation.onTimeOff = policy
+        }
         if let end { rotation.end = try options.time(end) }
     }
 }
@@ -325,18 +331,27 @@ struct OverrideAdmin: AsyncParsableCommand {
             discussion: """
                 Overlapping overrides that involve the same person are refused, naming the other one. On a \
                 schedule that lets readers volunteer, a reader token that names its holder may add one that puts \
-                that person on duty (--add ME, or --replace SOMEONE --with ME).
+                that person on duty (--add ME, or --replace SOMEONE --with ME). --suggested CONFLICT-ID (from \
+                `oncall`) gives a time-off conflict to the free person with the fewest hours around it.
                 """)
         @OptionGroup var options: EditOptions
-        @Option(help: "The schedule's name or id.") var schedule: String
+        @Option(help: "The schedule's name or id.") var schedule: String?
+        @Option(help: "A conflict's id (see `oncall`): its first proposal replaces its person there.") var suggested: String?
         @Option(help: "The person replaced (with --with).") var replace: String?
         @Option(help: "Who takes over (with --replace).") var with: String?
         @Option(help: "A person put on duty too.") var add: String?
         @Option(help: "A person taken off duty.") var remove: String?
-        @Option(parsing: .unconditional, help: "Window start (ISO 8601, tomorrow 09:00, ...).") var from: String
-        @Option(parsing: .unconditional, help: "Window end.") var to: String
+        @Option(parsing: .unconditional, help: "Window start (ISO 8601, tomorrow 09:00, ...).") var from: String?
+        @Option(parsing: .unconditional, help: "Window end.") var to: String?
 
         func validate() throws {
+            if suggested != nil {
+                guard [schedule, replace, with, add, remove, from, to].allSatisfy({ $0 == nil }) else {
+                    throw ValidationError("--suggested takes everything from the conflict: give it alone")
+                }
+                return
+            }
+            guard schedule != nil, from != nil, to != nil else { throw ValidationError("give --schedule, --from and --to (or --suggested)") }
             let kinds = [replace != nil || with != nil, add != nil, remove != nil].filter { $0 }.count
             guard kinds == 1 else { throw ValidationError("give one of --replace A --with B, --add A, or --remove A") }
             if (replace == nil) != (with == nil) { throw ValidationError("--replace and --with go together") }
@@ -346,6 +361,10 @@ struct OverrideAdmin: AsyncParsableCommand {
         }
 
         func run() async throws {
+            if let suggested {
+                try await options.send(.with { $0.takeSuggestion = suggested }, done: "Took the proposal for \(suggested)")
+            }
+            let schedule = schedule!
             let start = try options.connection.time(from)!, end = try options.connection.time(to)!
             try await options.send(.with {
                 $0.schedule = schedule

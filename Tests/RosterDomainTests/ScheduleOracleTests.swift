@@ -5,8 +5,9 @@ import Testing
 
 /// The resolver against a brute-force oracle that evaluates the rules at every instant of a
 /// 15-minute grid (every boundary in these schedules is on it, DST transitions included), on
-/// random schedules with layers, restrictions, one-off shifts and overrides, in zones with
-/// midnight and half-hour transitions, in windows across a transition.
+/// random schedules with layers, restrictions, one-off shifts, overrides, time off (rotations
+/// that skip it and rotations that flag it) and temporary schedules, in zones with midnight and
+/// half-hour transitions, in windows across a transition.
 @Suite(.timeLimit(.minutes(5))) struct ScheduleOracleTests {
     static let quarter: UnixMillis = 15 * 60_000
     static let people = ["a", "b", "c", "d"]
@@ -30,15 +31,18 @@ import Testing
         Gen.int(in: -3...0), Gen.int(in: 0...95),      // anchor day offset and quarter of the day
         Gen.int(in: 0...2),                            // restrictions: none, one, two
         zip(Gen.int(in: 0...127), Gen.int(in: 0...47), Gen.int(in: 0...47)),
-        Gen.bool                                       // calendar advance
+        zip(Gen.bool, Gen.bool)                        // calendar advance; skip time off
     )
 
     static let caseGen = zip(
         Gen.int(in: 0...(zones.count - 1)),
         rotationGen.array(of: 1...3), Gen.int(in: 1...2).array(of: 1...3),
         zip(Gen.int(in: 0...3), Gen.int(in: 0...191), Gen.int(in: 1...32)).array(of: 0...2),
-        zip(Gen.int(in: 0...2), Gen.int(in: 0...3), Gen.int(in: 0...3), Gen.int(in: 0...191), Gen.int(in: 1...48)).array(of: 0...3)
-    ).map { zoneIndex, rotations, levels, oneOffs, overrides -> Case in
+        zip(Gen.int(in: 0...2), Gen.int(in: 0...3), Gen.int(in: 0...3), Gen.int(in: 0...191), Gen.int(in: 1...48)).array(of: 0...3),
+        zip(Gen.int(in: 0...3), Gen.int(in: -40...191), Gen.int(in: 1...96)).array(of: 0...4),
+        zip(Gen.int(in: 0...191), Gen.int(in: 1...64), zip(Gen.int(in: 0...3), Gen.int(in: 0...63), Gen.int(in: 1...32)).array(of: 0...3))
+            .array(of: 0...2)
+    ).map { zoneIndex, rotations, levels, oneOffs, overrides, away, spans -> Case in
         let (zone, near) = zones[zoneIndex]
         let from = (near / 86_400_000) * 86_400_000 - 86_400_000 / 2
         let to = from + 2 * 86_400_000
@@ -46,7 +50,8 @@ import Testing
         let startDay = clock.day(of: from).day
         var layers: [Int: [Rotation]] = [:]
         for (index, spec) in rotations.enumerated() {
-            let (slots, cadenceKind, multiplier, dayOffset, quarterOfDay, restrictionCount, window, calendarAdvance) = spec
+            let (slots, cadenceKind, multiplier, dayOffset, quarterOfDay, restrictionCount, window, policies) = spec
+            let (calendarAdvance, skips) = policies
             let cadence: Cadence = [.hours(multiplier), .days(1), .weeks(1), .minutes(multiplier * 45), .hours(multiplier * 2)][cadenceKind]
             let day = clock.day(startDay, adding: dayOffset)
             let (weekdayBits, startQuarter, endQuarter) = window
@@ -57,7 +62,7 @@ import Testing
                 handoff: LocalDateTime(year: day.year, month: day.month, day: day.day, hour: quarterOfDay / 4, minute: quarterOfDay % 4 * 15),
                 restrictions: Array(repeating: restriction, count: restrictionCount)
                     .enumerated().map { offset, window in offset == 0 ? window : RestrictionWindow(weekdays: window.weekdays, start: window.end, end: (window.end + 180) % 1440) },
-                advance: calendarAdvance ? .calendar : .activeTurns)
+                advance: calendarAdvance ? .calendar : .activeTurns, onTimeOff: skips ? .skip : .flag)
             layers[levels[index % levels.count], default: []].append(rotation)
         }
         let shifts = oneOffs.enumerated().map { index, spec in
@@ -73,9 +78,25 @@ import Testing
             return ScheduleOverride(id: "o\(index)", kind: kind, start: from + UnixMillis(spec.3) * quarter,
                                     end: from + UnixMillis(spec.3 + spec.4) * quarter)
         }
+        let timeOff = away.enumerated().map { index, spec in
+            TimeOff(id: "t\(index)", employeeID: people[spec.0], start: from + UnixMillis(spec.1) * quarter,
+                    end: from + UnixMillis(spec.1 + spec.2) * quarter)
+        }
+        // Spans in order, not overlapping: each starts after the one before ends.
+        var temporary: [TemporarySchedule] = []
+        var cursor: UnixMillis = from - 8 * quarter
+        for (index, spec) in spans.enumerated() {
+            let start = cursor + UnixMillis(spec.0) * quarter, end = start + UnixMillis(spec.1) * quarter
+            let shifts = spec.2.compactMap { shift -> TemporarySchedule.Shift? in
+                let s = start + UnixMillis(shift.1) * quarter, e = min(end, s + UnixMillis(shift.2) * quarter)
+                return s < e ? TemporarySchedule.Shift(employeeID: people[shift.0], start: s, end: e) : nil
+            }
+            temporary.append(TemporarySchedule(id: "p\(index)", start: start, end: end, shifts: shifts))
+            cursor = end
+        }
         return Case(schedule: ScheduleDefinition(id: "s", name: "S", zone: zone,
                                                  layers: layers.map { ScheduleLayer(level: $0.key, rotations: $0.value) },
-                                                 shifts: shifts, overrides: changes),
+                                                 shifts: shifts, overrides: changes, temporary: temporary, timeOff: timeOff),
                     from: from, to: to)
     }
 
@@ -164,14 +185,45 @@ struct Oracle {
         return false
     }
 
+    func away(_ person: String, at t: UnixMillis) -> Bool {
+        schedule.timeOff.contains { $0.employeeID == person && $0.start <= t && t < $0.end }
+    }
+
+    /// Who has `person`'s duty at t in turn k of a rotation that skips time off: the first
+    /// person after their slot, in order, who is off at no quarter of the run of quarters around
+    /// t in which the turn is on duty and `person` is off; nobody free: `person`.
+    func taker(of person: String, in rotation: Rotation, turn k: Int, index: Int, at t: UnixMillis) -> String {
+        let (handoffs, _) = turns[rotation.id]!
+        let q = ScheduleOracleTests.quarter
+        func inRun(_ u: UnixMillis) -> Bool {
+            handoffs[k] <= u && u < handoffs[k + 1] && Self.allowed(rotation, at: u, clock) && away(person, at: u)
+        }
+        var start = t, end = t + q
+        while inRun(start - q) { start -= q }
+        while inRun(end) { end += q }
+        let slot = rotation.slots[index % rotation.slots.count]
+        for step in 1..<max(1, rotation.slots.count) {
+            for candidate in rotation.slots[(index + step) % rotation.slots.count] where !slot.contains(candidate) {
+                if !stride(from: start, to: end, by: Int(q)).contains(where: { away(candidate, at: $0) }) { return candidate }
+            }
+        }
+        return person
+    }
+
     func onDuty(at t: UnixMillis) -> Set<String> {
+        if let span = schedule.temporary.first(where: { $0.start <= t && t < $0.end }) {
+            return Set(span.shifts.filter { $0.start <= t && t < $0.end }.map(\.employeeID))
+        }
         var byLevel: [Int: Set<String>] = [:]
         for layer in schedule.layers {
             for rotation in layer.rotations where !rotation.slots.isEmpty {
                 let (handoffs, active) = turns[rotation.id]!
                 guard let k = handoffs.lastIndex(where: { $0 <= t }), k < active.count, Self.allowed(rotation, at: t, clock) else { continue }
                 let index = rotation.advance == .calendar ? k : active[..<k].filter { $0 }.count
-                byLevel[layer.level, default: []].formUnion(rotation.slots[index % rotation.slots.count])
+                for person in rotation.slots[index % rotation.slots.count] {
+                    let skipped = rotation.onTimeOff == .skip && away(person, at: t)
+                    byLevel[layer.level, default: []].insert(skipped ? taker(of: person, in: rotation, turn: k, index: index, at: t) : person)
+                }
             }
         }
         var people = byLevel.filter { !$0.value.isEmpty }.max { $0.key < $1.key }?.value ?? []

@@ -80,7 +80,7 @@ public enum DutyRecord {
                                           kind: .rotation)
             switch shift.source {
             case .rotation: break
-            case .shift: stretch.kind = .shift
+            case .shift, .temporary: stretch.kind = .shift
             case .override(let id):
                 let override = overrides[id]
                 stretch.kind = RecordedStretch.Kind(overrideSource: override?.source ?? "")
@@ -100,6 +100,11 @@ public enum DutyRecord {
             case .scheduleDeleted(let id): found.insert(id)
             case .shiftAdded(let shift): found.insert(owner(shift.scheduleID))
             case .shiftDeleted(let id): if let shift = before.shifts[id] { found.insert(owner(shift.scheduleID)) }
+            case .timeOffSet(let entry):
+                found.formUnion(before.schedulesSkippingTimeOff(of: entry.employeeID))
+                if let previous = before.timeOff[entry.id] { found.formUnion(before.schedulesSkippingTimeOff(of: previous.employeeID)) }
+            case .timeOffDeleted(let id):
+                if let previous = before.timeOff[id] { found.formUnion(before.schedulesSkippingTimeOff(of: previous.employeeID)) }
             case .employeeUpserted, .employeeDeleted, .motdSet: break
             }
         }

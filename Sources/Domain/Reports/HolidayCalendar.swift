@@ -13,16 +13,7 @@ public enum HolidayCalendar {
     /// one, the date it starts on. A recurring event (RRULE) is refused rather than read as its
     /// first occurrence; so are more than `HoursReportOptions.maxHolidays` days.
     public static func dates(fromICS text: String) throws(Invalid) -> [String] {
-        // Unfold: a line starting with a space or tab continues the one before.
-        var lines: [String] = []
-        for raw in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
-            if let first = raw.first, first == " " || first == "\t", !lines.isEmpty {
-                lines[lines.count - 1] += raw.dropFirst()
-            } else {
-                lines.append(String(raw))
-            }
-        }
-        guard lines.first?.uppercased() == "BEGIN:VCALENDAR" else { throw Invalid(description: "not an iCalendar file (it must begin with BEGIN:VCALENDAR)") }
+        guard let lines = unfoldedLines(text) else { throw Invalid(description: "not an iCalendar file (it must begin with BEGIN:VCALENDAR)") }
         var days = Set<WallClock.Day>()
         var inEvent = false, start: WallClock.Day?, end: WallClock.Day?, allDay = false, summary = ""
         for (number, line) in lines.enumerated() {
@@ -69,6 +60,20 @@ public enum HolidayCalendar {
             }
         }
         return days.sorted().map { String(format: "%04d-%02d-%02d", $0.year, $0.month, $0.day) }
+    }
+
+    /// The content lines of an iCalendar text, unfolded (a line starting with a space or tab
+    /// continues the one before); nil unless it begins with BEGIN:VCALENDAR.
+    static func unfoldedLines(_ text: String) -> [String]? {
+        var lines: [String] = []
+        for raw in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
+            if let first = raw.first, first == " " || first == "\t", !lines.isEmpty {
+                lines[lines.count - 1] += raw.dropFirst()
+            } else {
+                lines.append(String(raw))
+            }
+        }
+        return lines.first?.uppercased() == "BEGIN:VCALENDAR" ? lines : nil
     }
 
     /// "YYYYMMDD", or the date of "YYYYMMDDTHHMMSS[Z]".

@@ -93,6 +93,10 @@ public struct RestrictionWindow: Sendable, Hashable, Codable {
 /// default: a turn hidden entirely by the restrictions is not counted, so nobody loses a turn).
 public struct Rotation: Sendable, Hashable, Codable {
     public enum Advance: String, Sendable, Hashable, Codable { case activeTurns = "active-turns", calendar }
+    /// What a turn does when its person has time off: `flag` keeps them on duty and shows a
+    /// conflict (the default: nothing changes without someone deciding); `skip` hands each
+    /// stretch they are off to the next person in the rotation's order who is free for all of it.
+    public enum TimeOffPolicy: String, Sendable, Hashable, Codable { case flag, skip }
 
     public var id: String
     /// Each slot is the people on duty together in a turn; an empty slot is a turn for nobody.
@@ -110,13 +114,15 @@ public struct Rotation: Sendable, Hashable, Codable {
     /// Added to every turn's slot index, so that a new version continues with the person the
     /// previous one would have had (see `Rotation.successor`).
     public var slotOffset: Int
+    public var onTimeOff: TimeOffPolicy
 
     public init(id: String, slots: [[String]], cadence: Cadence, handoff: LocalDateTime, end: UnixMillis? = nil,
                 restrictions: [RestrictionWindow] = [], advance: Advance = .activeTurns, since: UnixMillis? = nil,
-                version: Int = 1, slotOffset: Int = 0) {
+                version: Int = 1, slotOffset: Int = 0, onTimeOff: TimeOffPolicy = .flag) {
         (self.id, self.slots, self.cadence, self.handoff, self.end) = (id, slots, cadence, handoff, end)
         (self.restrictions, self.advance) = (restrictions, advance)
         (self.since, self.version, self.slotOffset) = (since, version, slotOffset)
+        self.onTimeOff = onTimeOff
     }
 }
 
@@ -161,6 +167,32 @@ public struct ScheduleOverride: Sendable, Hashable, Codable {
     }
 }
 
+/// GoAlert's temporary schedule: inside [start, end) only these fixed shifts count; the
+/// layers, one-off shifts and overrides are set aside there (and apply again after it).
+public struct TemporarySchedule: Sendable, Hashable, Codable {
+    public struct Shift: Sendable, Hashable, Codable {
+        public var employeeID: String
+        public var start: UnixMillis
+        public var end: UnixMillis
+        public init(employeeID: String, start: UnixMillis, end: UnixMillis) { (self.employeeID, self.start, self.end) = (employeeID, start, end) }
+    }
+
+    public var id: String
+    public var start: UnixMillis
+    public var end: UnixMillis
+    /// By start, each inside [start, end).
+    public var shifts: [Shift]
+    public var author: String
+
+    public init(id: String, start: UnixMillis, end: UnixMillis, shifts: [Shift], author: String = "") {
+        (self.id, self.start, self.end, self.shifts, self.author) = (id, start, end, shifts, author)
+    }
+
+    /// The most spans a schedule keeps, and shifts a span holds.
+    public static let maxSpans = 100
+    public static let maxShifts = 1_000
+}
+
 /// A schedule's definitions: what the resolver turns into shifts.
 public struct ScheduleDefinition: Sendable, Hashable, Codable {
     public var id: String
@@ -182,15 +214,25 @@ public struct ScheduleDefinition: Sendable, Hashable, Codable {
     /// Cover requests, oldest first. The resolver never reads them: a taken one acts through
     /// its override.
     public var requests: [CoverRequest]
+    /// Temporary schedules, by start, never overlapping (`TemporarySchedule`).
+    public var temporary: [TemporarySchedule]
+    /// The time off of the people of rotations that skip it (`Rotation.onTimeOff`). Like
+    /// `shifts`, not stored with the schedule: `RosterState.definition(of:)` puts it here.
+    public var timeOff: [TimeOff]
 
     public init(id: String, name: String, zone: String, team: String = "", description: String = "",
                 layers: [ScheduleLayer] = [], shifts: [Shift] = [], overrides: [ScheduleOverride] = [],
-                readersMayVolunteer: Bool = false, selfServiceOff: Bool = false, requests: [CoverRequest] = []) {
+                readersMayVolunteer: Bool = false, selfServiceOff: Bool = false, requests: [CoverRequest] = [],
+                temporary: [TemporarySchedule] = [], timeOff: [TimeOff] = []) {
         (self.id, self.name, self.zone, self.team, self.description) = (id, name, zone, team, description)
         (self.layers, self.shifts, self.overrides) = (layers, shifts, overrides)
         self.readersMayVolunteer = readersMayVolunteer
         (self.selfServiceOff, self.requests) = (selfServiceOff, requests)
+        (self.temporary, self.timeOff) = (temporary, timeOff)
     }
+
+    /// Whether a rotation hands stretches on when its person is off.
+    public var skipsTimeOff: Bool { layers.contains { $0.rotations.contains { $0.onTimeOff == .skip } } }
 
     /// The cover request with this id.
     public func request(id: String) -> CoverRequest? { requests.first { $0.id == id } }
@@ -204,7 +246,7 @@ public struct ScheduleDefinition: Sendable, Hashable, Codable {
     }
 
     /// Layers and overrides only: what a one-off shift list alone cannot express.
-    public var hasRules: Bool { !overrides.isEmpty || layers.contains { !$0.rotations.isEmpty } }
+    public var hasRules: Bool { !overrides.isEmpty || !temporary.isEmpty || layers.contains { !$0.rotations.isEmpty } }
 
     /// Every employee the definition names (slots and overrides; not one-off shifts).
     public var mentionedEmployees: Set<String> {
@@ -216,6 +258,7 @@ public struct ScheduleDefinition: Sendable, Hashable, Codable {
             case .add(let a), .remove(let a): ids.insert(a)
             }
         }
+        for span in temporary { for shift in span.shifts { ids.insert(shift.employeeID) } }
         return ids
     }
 

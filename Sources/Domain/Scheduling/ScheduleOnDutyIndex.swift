@@ -173,6 +173,7 @@ public final class ScheduleOnDutyIndex: Sendable {
                     role = original.role
                 }
             case .override: role = "override"
+            case .temporary: role = "temporary"
             case .rotation: break
             }
             return Shift(id: piece.id, employeeID: piece.employeeID, start: piece.start, end: piece.end, role: role,

@@ -7,6 +7,8 @@ public enum ShiftSource: Sendable, Hashable, Codable, CustomStringConvertible {
     /// A one-off shift.
     case shift(id: String)
     case override(id: String)
+    /// A fixed shift of a temporary schedule (the span's id).
+    case temporary(id: String)
 
     public var description: String {
         switch self {
@@ -14,6 +16,7 @@ public enum ShiftSource: Sendable, Hashable, Codable, CustomStringConvertible {
             "layer \(level), rotation \(rotation)\(version > 1 ? " v\(version)" : ""), turn \(turn)"
         case .shift(let id): "shift \(id)"
         case .override(let id): "override \(id)"
+        case .temporary(let id): "temporary schedule \(id)"
         }
     }
 
@@ -22,6 +25,7 @@ public enum ShiftSource: Sendable, Hashable, Codable, CustomStringConvertible {
         case .rotation(_, let rotation, let version, let turn): "r:\(rotation)\(version > 1 ? ".v\(version)" : ""):\(turn)"
         case .shift(let id): "s:\(id)"
         case .override(let id): "o:\(id)"
+        case .temporary(let id): "t:\(id)"
         }
     }
 }
@@ -76,11 +80,25 @@ public enum ScheduleResolver {
         guard let clock = WallClock(zone: schedule.zone) else { throw .unknownZone(schedule.zone) }
         guard from < to else { return [] }
         var pieces: [(level: Int?, piece: Piece)] = []
+        let away = schedule.skipsTimeOff ? TimeOffIntervals(schedule.timeOff) : TimeOffIntervals([])
         for layer in schedule.layers {
             for rotation in layer.rotations {
-                for piece in try RotationTurns(rotation, level: layer.level, clock: clock).pieces(from: from, to: to, budget: &budget) {
+                let turns = RotationTurns(rotation, level: layer.level, clock: clock, away: rotation.onTimeOff == .skip ? away : nil)
+                for piece in try turns.pieces(from: from, to: to, budget: &budget) {
                     pieces.append((layer.level, piece))
                 }
+            }
+        }
+        // Temporary schedules: their shifts are the only pieces inside their spans (marked by
+        // `temporary`, so the sweep below tells them from what they set aside).
+        let spans = schedule.temporary.filter { $0.start < to && $0.end > from && $0.start < $0.end }.sorted { $0.start < $1.start }
+        var temporaryPieces = Set<Int>()
+        for span in spans {
+            for shift in span.shifts where shift.start < min(to, span.end) && shift.end > max(from, span.start) {
+                try budget.spend()
+                temporaryPieces.insert(pieces.count)
+                pieces.append((nil, Piece(employeeID: shift.employeeID, start: max(shift.start, from, span.start),
+                                          end: min(shift.end, to, span.end), source: .temporary(id: span.id))))
             }
         }
         for shift in schedule.shifts where shift.start < to && shift.end > from && shift.start < shift.end {
@@ -98,6 +116,8 @@ public enum ScheduleResolver {
         var boundaries = Set([from, to])
         for (_, piece) in pieces { boundaries.insert(piece.start); boundaries.insert(piece.end) }
         for override in overrides { boundaries.insert(max(override.start, from)); boundaries.insert(min(override.end, to)) }
+        for span in spans { boundaries.insert(max(span.start, from)); boundaries.insert(min(span.end, to)) }
+        var nextSpan = 0
         let instants = boundaries.sorted()
         let byStart = pieces.indices.sorted { pieces[$0].piece.start < pieces[$1].piece.start }
         let overridesByStart = overrides.indices.sorted { (overrides[$0].start, overrides[$0].id) < (overrides[$1].start, overrides[$1].id) }
@@ -116,15 +136,18 @@ public enum ScheduleResolver {
                 if overrides[overridesByStart[nextOverride]].end > start { activeOverrides.append(overridesByStart[nextOverride]) }
                 nextOverride += 1
             }
-            // In the order the pieces were made (layers, then one-off shifts), as before.
-            let covering = activePieces.sorted().map { pieces[$0] }
+            while nextSpan < spans.count, spans[nextSpan].end <= start { nextSpan += 1 }
+            let inSpan = nextSpan < spans.count && spans[nextSpan].start <= start
+            // In the order the pieces were made (layers, then one-off shifts), as before; inside
+            // a temporary schedule's span only its shifts.
+            let covering = activePieces.sorted().filter { temporaryPieces.contains($0) == inSpan }.map { pieces[$0] }
             // The highest level with anyone wins; one-off shifts add to it.
             let top = covering.compactMap(\.level).max()
             var onDuty: [(String, ShiftSource)] = []
             for (level, piece) in covering where level == nil || level == top {
                 if !onDuty.contains(where: { $0.0 == piece.employeeID }) { onDuty.append((piece.employeeID, piece.source)) }
             }
-            for override in activeOverrides.sorted().map({ overrides[$0] }) {
+            for override in activeOverrides.sorted().map({ overrides[$0] }) where !inSpan {
                 switch override.kind {
                 case .replace(let replaced, let replacement):
                     guard let index = onDuty.firstIndex(where: { $0.0 == replaced }) else { continue }
@@ -211,16 +234,19 @@ struct RotationTurns {
     let rotation: Rotation
     let level: Int
     let clock: WallClock
+    /// The time off of the rotation's people when it skips it (`Rotation.onTimeOff`).
+    let away: TimeOffIntervals?
     private let anchorDay: WallClock.Day
 
     /// A fixed-length (minutes) cadence's first handoff and step, so that `handoff` is plain
     /// arithmetic for it (no zone lookup per turn).
     private let fixed: (first: UnixMillis, step: UnixMillis)?
 
-    init(_ rotation: Rotation, level: Int, clock: WallClock) {
+    init(_ rotation: Rotation, level: Int, clock: WallClock, away: TimeOffIntervals? = nil) {
         self.rotation = rotation
         self.level = level
         self.clock = clock
+        self.away = away
         anchorDay = WallClock.Day(year: rotation.handoff.year, month: rotation.handoff.month, day: rotation.handoff.day)
         if case .minutes(let n) = rotation.cadence {
             fixed = (clock.instant(anchorDay, minuteOfDay: rotation.handoff.minuteOfDay), UnixMillis(n) * 60_000)
@@ -302,13 +328,17 @@ struct RotationTurns {
             let index = (rotation.advance == .calendar ? k : activeTurns) + rotation.slotOffset
             let slot = rotation.slots[index % rotation.slots.count]
             if end > from {
+                let source = ShiftSource.rotation(level: level, rotation: rotation.id, version: rotation.version, turn: k)
                 for (s, e) in turn {
-                    let (s, e) = (max(s, lower, from), min(e, upper, to))
-                    guard s < e else { continue }
+                    guard max(s, lower, from) < min(e, upper, to) else { continue }
                     try budget.spend(slot.count)
                     for person in slot {
-                        pieces.append(.init(employeeID: person, start: s, end: e,
-                                            source: .rotation(level: level, rotation: rotation.id, version: rotation.version, turn: k)))
+                        // Decided on the whole stretch, then cut to the window: the same hand-on
+                        // whatever window is asked.
+                        for (who, ps, pe) in handOn(person, s, e, slot: slot, index: index) {
+                            let (ps, pe) = (max(ps, lower, from), min(pe, upper, to))
+                            if ps < pe { pieces.append(.init(employeeID: who, start: ps, end: pe, source: source)) }
+                        }
                     }
                 }
             }
@@ -317,6 +347,35 @@ struct RotationTurns {
             start = end
         }
         return pieces
+    }
+
+    /// Who has [start, end) of `person`'s stretch in the turn whose slot index is `index`: the
+    /// person, except where they are off and the rotation skips time off. Each maximal stretch
+    /// they are off goes to the first person after their slot, in the rotation's order (slot by
+    /// slot, people in a slot in order, wrapping round, their own slot left out), who is off at
+    /// no instant of it; nobody free: it stays theirs (and shows as a conflict). The turns after
+    /// are unchanged: the order resumes as if nothing had happened.
+    func handOn(_ person: String, _ start: UnixMillis, _ end: UnixMillis, slot: [String], index: Int)
+        -> [(String, UnixMillis, UnixMillis)]
+    {
+        guard let away else { return [(person, start, end)] }
+        let off = away.clipped(person, start, end)
+        guard !off.isEmpty else { return [(person, start, end)] }
+        var result: [(String, UnixMillis, UnixMillis)] = []
+        var cursor = start
+        for (os, oe) in off {
+            if cursor < os { result.append((person, cursor, os)) }
+            var taker = person
+            search: for step in 1..<max(1, rotation.slots.count) {
+                for candidate in rotation.slots[(index + step) % rotation.slots.count] where !slot.contains(candidate) {
+                    if away.clipped(candidate, os, oe).isEmpty { taker = candidate; break search }
+                }
+            }
+            result.append((taker, os, oe))
+            cursor = oe
+        }
+        if cursor < end { result.append((person, cursor, end)) }
+        return result
     }
 
     /// Whether no turn can be hidden entirely, so that active turns are calendar turns and the
@@ -364,4 +423,22 @@ struct RotationTurns {
 extension Cadence {
     /// Hourly handoffs inside a spring-forward gap fall on the same instant: a turn of no length.
     var mayHaveEmptyTurns: Bool { if case .hours = self { true } else { false } }
+}
+
+/// People's time off as merged intervals, for the resolver's skip policy.
+struct TimeOffIntervals {
+    private let byPerson: [String: [(start: UnixMillis, end: UnixMillis)]]
+
+    init(_ entries: [TimeOff]) {
+        byPerson = Dictionary(grouping: entries, by: \.employeeID).mapValues { IntervalUnion.of($0.map { ($0.start, $0.end) }) }
+    }
+
+    /// The person's time off inside [start, end), merged, in order.
+    func clipped(_ person: String, _ start: UnixMillis, _ end: UnixMillis) -> [(UnixMillis, UnixMillis)] {
+        guard let intervals = byPerson[person] else { return [] }
+        return intervals.compactMap { interval in
+            let (s, e) = (max(interval.start, start), min(interval.end, end))
+            return s < e ? (s, e) : nil
+        }
+    }
 }

@@ -76,6 +76,22 @@ extension ScheduleDefinition {
             }
             if request.addressedTo.count > 100 { add(location, "addressed_to", "names at most 100 people") }
         }
+        if temporary.count > TemporarySchedule.maxSpans {
+            add("", "temporary", "a schedule keeps at most \(TemporarySchedule.maxSpans) temporary schedules")
+        }
+        for (index, span) in temporary.prefix(TemporarySchedule.maxSpans + 1).enumerated() {
+            let location = "temporary \(span.id)"
+            if let problem = TextLimits.idProblem(span.id) { add(location, "id", problem) }
+            if span.start >= span.end { add(location, "end", "the start is not before the end") }
+            if !TimeRange.supported.contains(span.start) || !TimeRange.supported.contains(span.end) { add(location, "window", TimeRange.message) }
+            if index > 0, temporary[index - 1].end > span.start { add(location, "start", "overlaps temporary \(temporary[index - 1].id) (spans are merged when added)") }
+            if span.shifts.count > TemporarySchedule.maxShifts {
+                add(location, "shifts", "a temporary schedule holds at most \(TemporarySchedule.maxShifts) shifts")
+            }
+            for shift in span.shifts.prefix(TemporarySchedule.maxShifts + 1) where shift.start >= shift.end || shift.start < span.start || shift.end > span.end {
+                add(location, "shifts", "\(nameOf(shift.employeeID))'s shift is empty or outside the span")
+            }
+        }
         found += overrideConflicts(naming: nameOf, stored: stored)
         return found
     }

@@ -34,6 +34,21 @@ enum ChatPosts {
                 if let end = gap.endMs { line += [.text(" to "), time(end, zone, gap.startMs)] } else { line.append(.text(" on")) }
                 return ChatMessage([line])
             }
+        case .coverageConflict:
+            return data(NotificationPayload.CoverageConflict.self).map { conflict in
+                let zone = ZoneLabel(zone: conflict.schedule.zone ?? "UTC")
+                var lines: [[ChatMessage.Piece]] = [[.person(conflict.person), .text(" has time off but is on call for \(conflict.schedule.name) from "),
+                                                     time(conflict.startMs, zone, about), .text(" to "), time(conflict.endMs, zone, conflict.startMs)]]
+                if conflict.proposals.isEmpty {
+                    lines.append([.text("Nobody on the schedule is free then.")])
+                } else {
+                    lines.append([.text("Free then, fewest hours first: ")] + conflict.proposals.prefix(3).enumerated().flatMap { index, proposal in
+                        (index > 0 ? [ChatMessage.Piece.text(", ")] : []) + [.person(proposal.person)]
+                    })
+                    lines.append([.text(conflict.take)])
+                }
+                return ChatMessage(lines)
+            }
         case .requestOpened, .requestTaken, .requestCancelled, .requestExpired:
             return data(NotificationPayload.CoverRequestStep.self).map { request(event.type, $0, about: about) }
         case .ping:

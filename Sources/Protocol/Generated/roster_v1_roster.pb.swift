@@ -559,6 +559,38 @@ public nonisolated struct Roster_V1_Shift: Sendable {
   public init() {}
 }
 
+/// A person away from duty over [start_ms, end_ms) (docs/PROTOCOL.md, "Time off"). Every
+/// schedule that would put them on duty then shows a conflict; a rotation whose on_time_off is
+/// SKIP hands the stretch on instead.
+public nonisolated struct Roster_V1_TimeOff: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// assigned by the server
+  public var id: String = String()
+
+  public var employeeID: String = String()
+
+  public var startMs: Int64 = 0
+
+  /// at most 366 days after start_ms
+  public var endMs: Int64 = 0
+
+  /// visible to every reader of the tenant
+  public var reason: String = String()
+
+  /// "ics:UID": read from an iCalendar file; empty: entered
+  public var source: String = String()
+
+  /// set by the server: the token that recorded it
+  public var author: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 public nonisolated struct Roster_V1_Tenant: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -727,7 +759,47 @@ public nonisolated struct Roster_V1_Rotation: Sendable {
   /// added to every turn's slot index
   public var slotOffset: UInt32 = 0
 
+  public var onTimeOff: Roster_V1_Rotation.TimeOffPolicy = .flag
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public nonisolated enum TimeOffPolicy: SwiftProtobuf.Enum, Swift.CaseIterable {
+    public typealias RawValue = Int
+
+    /// the person stays on duty; the stretch shows as a conflict
+    case flag // = 0
+
+    /// each stretch they are off goes to the next free person in order
+    case skip // = 1
+    case UNRECOGNIZED(Int)
+
+    public init() {
+      self = .flag
+    }
+
+    public init?(rawValue: Int) {
+      switch rawValue {
+      case 0: self = .flag
+      case 1: self = .skip
+      default: self = .UNRECOGNIZED(rawValue)
+      }
+    }
+
+    public var rawValue: Int {
+      switch self {
+      case .flag: return 0
+      case .skip: return 1
+      case .UNRECOGNIZED(let i): return i
+      }
+    }
+
+    // The compiler won't synthesize support with the UNRECOGNIZED case.
+    public static let allCases: [Roster_V1_Rotation.TimeOffPolicy] = [
+      .flag,
+      .skip,
+    ]
+
+  }
 
   public init() {}
 
@@ -955,6 +1027,48 @@ public nonisolated struct Roster_V1_Schedule: Sendable {
   /// stretch ends, at most 200 of them.
   public var requests: [Roster_V1_CoverRequest] = []
 
+  /// Temporary schedules, by start, never overlapping: inside each span only its shifts count.
+  public var temporary: [Roster_V1_TemporarySchedule] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// GoAlert's temporary schedule: inside [start_ms, end_ms) only these fixed shifts put anyone on
+/// duty; the layers, one-off shifts and overrides are set aside there.
+public nonisolated struct Roster_V1_TemporarySchedule: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var id: String = String()
+
+  public var startMs: Int64 = 0
+
+  public var endMs: Int64 = 0
+
+  /// by start, each inside the span
+  public var shifts: [Roster_V1_TemporaryShift] = []
+
+  public var author: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Roster_V1_TemporaryShift: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var employeeID: String = String()
+
+  public var startMs: Int64 = 0
+
+  public var endMs: Int64 = 0
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -1045,6 +1159,9 @@ public nonisolated struct Roster_V1_ResolvedShift: @unchecked Sendable {
     case rotation // = 1
     case shift // = 2
     case override // = 3
+
+    /// a temporary schedule's shift (source_id: the span)
+    case temporary // = 4
     case UNRECOGNIZED(Int)
 
     public init() {
@@ -1057,6 +1174,7 @@ public nonisolated struct Roster_V1_ResolvedShift: @unchecked Sendable {
       case 1: self = .rotation
       case 2: self = .shift
       case 3: self = .override
+      case 4: self = .temporary
       default: self = .UNRECOGNIZED(rawValue)
       }
     }
@@ -1067,6 +1185,7 @@ public nonisolated struct Roster_V1_ResolvedShift: @unchecked Sendable {
       case .rotation: return 1
       case .shift: return 2
       case .override: return 3
+      case .temporary: return 4
       case .UNRECOGNIZED(let i): return i
       }
     }
@@ -1077,6 +1196,7 @@ public nonisolated struct Roster_V1_ResolvedShift: @unchecked Sendable {
       .rotation,
       .shift,
       .override,
+      .temporary,
     ]
 
   }
@@ -1538,6 +1658,8 @@ public nonisolated struct Roster_V1_Snapshot: Sendable {
   /// the default schedule included
   public var schedules: [Roster_V1_Schedule] = []
 
+  public var timeOff: [Roster_V1_TimeOff] = []
+
   /// Set on every part but the last of a snapshot sent in parts (feature "snapshot-parts",
   /// PROTOCOL.md section 7.6): the receiver merges the parts in order.
   public var more: Bool = false
@@ -1611,6 +1733,62 @@ public nonisolated struct Roster_V1_FinalScheduleResponse: Sendable {
 
   /// more than 2,000 shifts: these are the first; ask for a shorter window
   public var truncated: Bool = false
+
+  /// stretches whose person has time off, by start (at most 200)
+  public var conflicts: [Roster_V1_DutyConflict] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// Duty of a person inside their time off, and who could cover it.
+public nonisolated struct Roster_V1_DutyConflict: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// stable: "TIMEOFF_ID.HASH"; EditScheduleRequest.take_suggestion takes it
+  public var id: String = String()
+
+  public var scheduleID: String = String()
+
+  public var employeeID: String = String()
+
+  /// the first to the last instant of that duty inside the time off
+  public var startMs: Int64 = 0
+
+  public var endMs: Int64 = 0
+
+  public var timeOffID: String = String()
+
+  public var sourceKind: Roster_V1_ResolvedShift.SourceKind = .sourceUnspecified
+
+  public var sourceID: String = String()
+
+  /// best first: fewest hours around it
+  public var proposals: [Roster_V1_CoverProposal] = []
+
+  /// for display
+  public var employeeName: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Roster_V1_CoverProposal: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var employeeID: String = String()
+
+  /// their duty on every schedule 14 days either side, from the plan
+  public var dutyAroundMs: Int64 = 0
+
+  /// for display
+  public var employeeName: String = String()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -1872,6 +2050,24 @@ public nonisolated struct Roster_V1_Change: Sendable {
     set {kind = .scheduleDeleted(newValue)}
   }
 
+  /// added or changed
+  public var timeOffSet: Roster_V1_TimeOff {
+    get {
+      if case .timeOffSet(let v)? = kind {return v}
+      return Roster_V1_TimeOff()
+    }
+    set {kind = .timeOffSet(newValue)}
+  }
+
+  /// also said before an employee's deletion, for each of theirs
+  public var timeOffDeleted: String {
+    get {
+      if case .timeOffDeleted(let v)? = kind {return v}
+      return String()
+    }
+    set {kind = .timeOffDeleted(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Kind: Equatable, Sendable {
@@ -1884,6 +2080,10 @@ public nonisolated struct Roster_V1_Change: Sendable {
     case scheduleUpserted(Roster_V1_Schedule)
     /// preceded by the deletion of its one-off shifts
     case scheduleDeleted(String)
+    /// added or changed
+    case timeOffSet(Roster_V1_TimeOff)
+    /// also said before an employee's deletion, for each of theirs
+    case timeOffDeleted(String)
 
   }
 
@@ -2198,6 +2398,33 @@ public nonisolated struct Roster_V1_EditScheduleRequest: @unchecked Sendable {
     set {_uniqueStorage()._edit = .coverRequest(newValue)}
   }
 
+  /// a person's time off (schedule ignored); a person may edit their own
+  public var timeOff: Roster_V1_TimeOffEdit {
+    get {
+      if case .timeOff(let v)? = _storage._edit {return v}
+      return Roster_V1_TimeOffEdit()
+    }
+    set {_uniqueStorage()._edit = .timeOff(newValue)}
+  }
+
+  /// set or clear a temporary schedule over a span
+  public var temporary: Roster_V1_TemporaryEdit {
+    get {
+      if case .temporary(let v)? = _storage._edit {return v}
+      return Roster_V1_TemporaryEdit()
+    }
+    set {_uniqueStorage()._edit = .temporary(newValue)}
+  }
+
+  /// a DutyConflict id: its first proposal replaces its person there
+  public var takeSuggestion: String {
+    get {
+      if case .takeSuggestion(let v)? = _storage._edit {return v}
+      return String()
+    }
+    set {_uniqueStorage()._edit = .takeSuggestion(newValue)}
+  }
+
   /// for the audit log (an override's own reason is kept with it)
   public var reason: String {
     get {_storage._reason}
@@ -2221,6 +2448,12 @@ public nonisolated struct Roster_V1_EditScheduleRequest: @unchecked Sendable {
     case takeDuty(Roster_V1_TakeDuty)
     /// self-service: ask for cover, take, decline, cancel, back out
     case coverRequest(Roster_V1_CoverRequestEdit)
+    /// a person's time off (schedule ignored); a person may edit their own
+    case timeOff(Roster_V1_TimeOffEdit)
+    /// set or clear a temporary schedule over a span
+    case temporary(Roster_V1_TemporaryEdit)
+    /// a DutyConflict id: its first proposal replaces its person there
+    case takeSuggestion(String)
 
   }
 
@@ -2437,6 +2670,148 @@ public nonisolated struct Roster_V1_CoverRequestEdit: Sendable {
       .decline,
       .cancel,
       .backOut,
+    ]
+
+  }
+
+  public init() {}
+}
+
+public nonisolated struct Roster_V1_TimeOffEdit: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var action: Roster_V1_TimeOffEdit.Action = .unspecified
+
+  /// id or full name; empty: the token's person
+  public var person: String = String()
+
+  public var startMs: Int64 = 0
+
+  public var endMs: Int64 = 0
+
+  public var reason: String = String()
+
+  public var id: String = String()
+
+  /// IMPORT: an iCalendar file (RFC 5545), at most 1 MiB
+  public var calendar: Data = Data()
+
+  /// IMPORT: the zone of all-day and floating times; empty: UTC
+  public var zone: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public nonisolated enum Action: SwiftProtobuf.Enum, Swift.CaseIterable {
+    public typealias RawValue = Int
+    case unspecified // = 0
+
+    /// [start_ms, end_ms), with reason
+    case add // = 1
+
+    /// id
+    case delete // = 2
+
+    /// calendar: each VEVENT is time off; earlier imports of the same UIDs are replaced
+    case `import` // = 3
+    case UNRECOGNIZED(Int)
+
+    public init() {
+      self = .unspecified
+    }
+
+    public init?(rawValue: Int) {
+      switch rawValue {
+      case 0: self = .unspecified
+      case 1: self = .add
+      case 2: self = .delete
+      case 3: self = .import
+      default: self = .UNRECOGNIZED(rawValue)
+      }
+    }
+
+    public var rawValue: Int {
+      switch self {
+      case .unspecified: return 0
+      case .add: return 1
+      case .delete: return 2
+      case .import: return 3
+      case .UNRECOGNIZED(let i): return i
+      }
+    }
+
+    // The compiler won't synthesize support with the UNRECOGNIZED case.
+    public static let allCases: [Roster_V1_TimeOffEdit.Action] = [
+      .unspecified,
+      .add,
+      .delete,
+      .import,
+    ]
+
+  }
+
+  public init() {}
+}
+
+/// Temporary schedules change only from now on: a span that starts in the past is refused.
+public nonisolated struct Roster_V1_TemporaryEdit: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var action: Roster_V1_TemporaryEdit.Action = .unspecified
+
+  public var startMs: Int64 = 0
+
+  public var endMs: Int64 = 0
+
+  /// SET: employee ids or full names
+  public var shifts: [Roster_V1_TemporaryShift] = []
+
+  /// SET: a span whose shifts leave nobody on duty somewhere is refused without it
+  public var allowGaps: Bool = false
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public nonisolated enum Action: SwiftProtobuf.Enum, Swift.CaseIterable {
+    public typealias RawValue = Int
+    case unspecified // = 0
+
+    /// these shifts over [start_ms, end_ms); overlapping spans merge
+    case set // = 1
+
+    /// no temporary schedule in [start_ms, end_ms); a span across it splits
+    case clear // = 2
+    case UNRECOGNIZED(Int)
+
+    public init() {
+      self = .unspecified
+    }
+
+    public init?(rawValue: Int) {
+      switch rawValue {
+      case 0: self = .unspecified
+      case 1: self = .set
+      case 2: self = .clear
+      default: self = .UNRECOGNIZED(rawValue)
+      }
+    }
+
+    public var rawValue: Int {
+      switch self {
+      case .unspecified: return 0
+      case .set: return 1
+      case .clear: return 2
+      case .UNRECOGNIZED(let i): return i
+      }
+    }
+
+    // The compiler won't synthesize support with the UNRECOGNIZED case.
+    public static let allCases: [Roster_V1_TemporaryEdit.Action] = [
+      .unspecified,
+      .set,
+      .clear,
     ]
 
   }
@@ -3528,6 +3903,66 @@ nonisolated extension Roster_V1_Shift: SwiftProtobuf.Message, SwiftProtobuf._Mes
   }
 }
 
+nonisolated extension Roster_V1_TimeOff: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".TimeOff"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{3}employee_id\0\u{3}start_ms\0\u{3}end_ms\0\u{1}reason\0\u{1}source\0\u{1}author\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.id) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.employeeID) }()
+      case 3: try { try decoder.decodeSingularInt64Field(value: &self.startMs) }()
+      case 4: try { try decoder.decodeSingularInt64Field(value: &self.endMs) }()
+      case 5: try { try decoder.decodeSingularStringField(value: &self.reason) }()
+      case 6: try { try decoder.decodeSingularStringField(value: &self.source) }()
+      case 7: try { try decoder.decodeSingularStringField(value: &self.author) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.id.isEmpty {
+      try visitor.visitSingularStringField(value: self.id, fieldNumber: 1)
+    }
+    if !self.employeeID.isEmpty {
+      try visitor.visitSingularStringField(value: self.employeeID, fieldNumber: 2)
+    }
+    if self.startMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.startMs, fieldNumber: 3)
+    }
+    if self.endMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.endMs, fieldNumber: 4)
+    }
+    if !self.reason.isEmpty {
+      try visitor.visitSingularStringField(value: self.reason, fieldNumber: 5)
+    }
+    if !self.source.isEmpty {
+      try visitor.visitSingularStringField(value: self.source, fieldNumber: 6)
+    }
+    if !self.author.isEmpty {
+      try visitor.visitSingularStringField(value: self.author, fieldNumber: 7)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_TimeOff, rhs: Roster_V1_TimeOff) -> Bool {
+    if lhs.id != rhs.id {return false}
+    if lhs.employeeID != rhs.employeeID {return false}
+    if lhs.startMs != rhs.startMs {return false}
+    if lhs.endMs != rhs.endMs {return false}
+    if lhs.reason != rhs.reason {return false}
+    if lhs.source != rhs.source {return false}
+    if lhs.author != rhs.author {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
 nonisolated extension Roster_V1_Tenant: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Tenant"
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}name\0\u{1}motd\0")
@@ -3679,7 +4114,7 @@ nonisolated extension Roster_V1_RotationSlot: SwiftProtobuf.Message, SwiftProtob
 
 nonisolated extension Roster_V1_Rotation: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Rotation"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}slots\0\u{1}cadence\0\u{1}handoff\0\u{3}end_ms\0\u{1}restrictions\0\u{1}advance\0\u{3}since_ms\0\u{1}version\0\u{3}slot_offset\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}slots\0\u{1}cadence\0\u{1}handoff\0\u{3}end_ms\0\u{1}restrictions\0\u{1}advance\0\u{3}since_ms\0\u{1}version\0\u{3}slot_offset\0\u{3}on_time_off\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3697,6 +4132,7 @@ nonisolated extension Roster_V1_Rotation: SwiftProtobuf.Message, SwiftProtobuf._
       case 8: try { try decoder.decodeSingularInt64Field(value: &self._sinceMs) }()
       case 9: try { try decoder.decodeSingularUInt32Field(value: &self.version) }()
       case 10: try { try decoder.decodeSingularUInt32Field(value: &self.slotOffset) }()
+      case 11: try { try decoder.decodeSingularEnumField(value: &self.onTimeOff) }()
       default: break
       }
     }
@@ -3737,6 +4173,9 @@ nonisolated extension Roster_V1_Rotation: SwiftProtobuf.Message, SwiftProtobuf._
     if self.slotOffset != 0 {
       try visitor.visitSingularUInt32Field(value: self.slotOffset, fieldNumber: 10)
     }
+    if self.onTimeOff != .flag {
+      try visitor.visitSingularEnumField(value: self.onTimeOff, fieldNumber: 11)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -3751,9 +4190,14 @@ nonisolated extension Roster_V1_Rotation: SwiftProtobuf.Message, SwiftProtobuf._
     if lhs._sinceMs != rhs._sinceMs {return false}
     if lhs.version != rhs.version {return false}
     if lhs.slotOffset != rhs.slotOffset {return false}
+    if lhs.onTimeOff != rhs.onTimeOff {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
+}
+
+nonisolated extension Roster_V1_Rotation.TimeOffPolicy: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0FLAG\0\u{1}SKIP\0")
 }
 
 nonisolated extension Roster_V1_ScheduleLayer: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
@@ -3961,7 +4405,7 @@ nonisolated extension Roster_V1_CoverRequest.State: SwiftProtobuf._ProtoNameProv
 
 nonisolated extension Roster_V1_Schedule: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Schedule"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}name\0\u{1}zone\0\u{1}team\0\u{1}description\0\u{1}layers\0\u{1}overrides\0\u{3}readers_may_volunteer\0\u{3}self_service_off\0\u{1}requests\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}name\0\u{1}zone\0\u{1}team\0\u{1}description\0\u{1}layers\0\u{1}overrides\0\u{3}readers_may_volunteer\0\u{3}self_service_off\0\u{1}requests\0\u{1}temporary\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -3979,6 +4423,7 @@ nonisolated extension Roster_V1_Schedule: SwiftProtobuf.Message, SwiftProtobuf._
       case 8: try { try decoder.decodeSingularBoolField(value: &self.readersMayVolunteer) }()
       case 9: try { try decoder.decodeSingularBoolField(value: &self.selfServiceOff) }()
       case 10: try { try decoder.decodeRepeatedMessageField(value: &self.requests) }()
+      case 11: try { try decoder.decodeRepeatedMessageField(value: &self.temporary) }()
       default: break
       }
     }
@@ -4015,6 +4460,9 @@ nonisolated extension Roster_V1_Schedule: SwiftProtobuf.Message, SwiftProtobuf._
     if !self.requests.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.requests, fieldNumber: 10)
     }
+    if !self.temporary.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.temporary, fieldNumber: 11)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -4029,6 +4477,97 @@ nonisolated extension Roster_V1_Schedule: SwiftProtobuf.Message, SwiftProtobuf._
     if lhs.readersMayVolunteer != rhs.readersMayVolunteer {return false}
     if lhs.selfServiceOff != rhs.selfServiceOff {return false}
     if lhs.requests != rhs.requests {return false}
+    if lhs.temporary != rhs.temporary {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_TemporarySchedule: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".TemporarySchedule"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{3}start_ms\0\u{3}end_ms\0\u{1}shifts\0\u{1}author\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.id) }()
+      case 2: try { try decoder.decodeSingularInt64Field(value: &self.startMs) }()
+      case 3: try { try decoder.decodeSingularInt64Field(value: &self.endMs) }()
+      case 4: try { try decoder.decodeRepeatedMessageField(value: &self.shifts) }()
+      case 5: try { try decoder.decodeSingularStringField(value: &self.author) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.id.isEmpty {
+      try visitor.visitSingularStringField(value: self.id, fieldNumber: 1)
+    }
+    if self.startMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.startMs, fieldNumber: 2)
+    }
+    if self.endMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.endMs, fieldNumber: 3)
+    }
+    if !self.shifts.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.shifts, fieldNumber: 4)
+    }
+    if !self.author.isEmpty {
+      try visitor.visitSingularStringField(value: self.author, fieldNumber: 5)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_TemporarySchedule, rhs: Roster_V1_TemporarySchedule) -> Bool {
+    if lhs.id != rhs.id {return false}
+    if lhs.startMs != rhs.startMs {return false}
+    if lhs.endMs != rhs.endMs {return false}
+    if lhs.shifts != rhs.shifts {return false}
+    if lhs.author != rhs.author {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_TemporaryShift: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".TemporaryShift"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}employee_id\0\u{3}start_ms\0\u{3}end_ms\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.employeeID) }()
+      case 2: try { try decoder.decodeSingularInt64Field(value: &self.startMs) }()
+      case 3: try { try decoder.decodeSingularInt64Field(value: &self.endMs) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.employeeID.isEmpty {
+      try visitor.visitSingularStringField(value: self.employeeID, fieldNumber: 1)
+    }
+    if self.startMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.startMs, fieldNumber: 2)
+    }
+    if self.endMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.endMs, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_TemporaryShift, rhs: Roster_V1_TemporaryShift) -> Bool {
+    if lhs.employeeID != rhs.employeeID {return false}
+    if lhs.startMs != rhs.startMs {return false}
+    if lhs.endMs != rhs.endMs {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -4182,7 +4721,7 @@ nonisolated extension Roster_V1_ResolvedShift: SwiftProtobuf.Message, SwiftProto
 }
 
 nonisolated extension Roster_V1_ResolvedShift.SourceKind: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0SOURCE_UNSPECIFIED\0\u{1}ROTATION\0\u{1}SHIFT\0\u{1}OVERRIDE\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0SOURCE_UNSPECIFIED\0\u{1}ROTATION\0\u{1}SHIFT\0\u{1}OVERRIDE\0\u{1}TEMPORARY\0")
 }
 
 nonisolated extension Roster_V1_OnDutyPerson: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
@@ -5068,7 +5607,7 @@ nonisolated extension Roster_V1_GetSnapshotRequest: SwiftProtobuf.Message, Swift
 
 nonisolated extension Roster_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Snapshot"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}epoch\0\u{1}revision\0\u{1}tenant\0\u{1}employees\0\u{1}shifts\0\u{1}schedules\0\u{1}more\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}epoch\0\u{1}revision\0\u{1}tenant\0\u{1}employees\0\u{1}shifts\0\u{1}schedules\0\u{1}more\0\u{3}time_off\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -5083,6 +5622,7 @@ nonisolated extension Roster_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobuf._
       case 5: try { try decoder.decodeRepeatedMessageField(value: &self.shifts) }()
       case 6: try { try decoder.decodeRepeatedMessageField(value: &self.schedules) }()
       case 7: try { try decoder.decodeSingularBoolField(value: &self.more) }()
+      case 8: try { try decoder.decodeRepeatedMessageField(value: &self.timeOff) }()
       default: break
       }
     }
@@ -5114,6 +5654,9 @@ nonisolated extension Roster_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobuf._
     if self.more != false {
       try visitor.visitSingularBoolField(value: self.more, fieldNumber: 7)
     }
+    if !self.timeOff.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.timeOff, fieldNumber: 8)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -5124,6 +5667,7 @@ nonisolated extension Roster_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobuf._
     if lhs.employees != rhs.employees {return false}
     if lhs.shifts != rhs.shifts {return false}
     if lhs.schedules != rhs.schedules {return false}
+    if lhs.timeOff != rhs.timeOff {return false}
     if lhs.more != rhs.more {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -5236,7 +5780,7 @@ nonisolated extension Roster_V1_GetFinalScheduleRequest: SwiftProtobuf.Message, 
 
 nonisolated extension Roster_V1_FinalScheduleResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".FinalScheduleResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}epoch\0\u{1}revision\0\u{1}shifts\0\u{1}truncated\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}epoch\0\u{1}revision\0\u{1}shifts\0\u{1}truncated\0\u{1}conflicts\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -5248,6 +5792,7 @@ nonisolated extension Roster_V1_FinalScheduleResponse: SwiftProtobuf.Message, Sw
       case 2: try { try decoder.decodeSingularUInt64Field(value: &self.revision) }()
       case 3: try { try decoder.decodeRepeatedMessageField(value: &self.shifts) }()
       case 4: try { try decoder.decodeSingularBoolField(value: &self.truncated) }()
+      case 5: try { try decoder.decodeRepeatedMessageField(value: &self.conflicts) }()
       default: break
       }
     }
@@ -5266,6 +5811,9 @@ nonisolated extension Roster_V1_FinalScheduleResponse: SwiftProtobuf.Message, Sw
     if self.truncated != false {
       try visitor.visitSingularBoolField(value: self.truncated, fieldNumber: 4)
     }
+    if !self.conflicts.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.conflicts, fieldNumber: 5)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -5274,6 +5822,122 @@ nonisolated extension Roster_V1_FinalScheduleResponse: SwiftProtobuf.Message, Sw
     if lhs.revision != rhs.revision {return false}
     if lhs.shifts != rhs.shifts {return false}
     if lhs.truncated != rhs.truncated {return false}
+    if lhs.conflicts != rhs.conflicts {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_DutyConflict: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".DutyConflict"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{3}schedule_id\0\u{3}employee_id\0\u{3}start_ms\0\u{3}end_ms\0\u{3}time_off_id\0\u{3}source_kind\0\u{3}source_id\0\u{1}proposals\0\u{3}employee_name\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.id) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.scheduleID) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.employeeID) }()
+      case 4: try { try decoder.decodeSingularInt64Field(value: &self.startMs) }()
+      case 5: try { try decoder.decodeSingularInt64Field(value: &self.endMs) }()
+      case 6: try { try decoder.decodeSingularStringField(value: &self.timeOffID) }()
+      case 7: try { try decoder.decodeSingularEnumField(value: &self.sourceKind) }()
+      case 8: try { try decoder.decodeSingularStringField(value: &self.sourceID) }()
+      case 9: try { try decoder.decodeRepeatedMessageField(value: &self.proposals) }()
+      case 10: try { try decoder.decodeSingularStringField(value: &self.employeeName) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.id.isEmpty {
+      try visitor.visitSingularStringField(value: self.id, fieldNumber: 1)
+    }
+    if !self.scheduleID.isEmpty {
+      try visitor.visitSingularStringField(value: self.scheduleID, fieldNumber: 2)
+    }
+    if !self.employeeID.isEmpty {
+      try visitor.visitSingularStringField(value: self.employeeID, fieldNumber: 3)
+    }
+    if self.startMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.startMs, fieldNumber: 4)
+    }
+    if self.endMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.endMs, fieldNumber: 5)
+    }
+    if !self.timeOffID.isEmpty {
+      try visitor.visitSingularStringField(value: self.timeOffID, fieldNumber: 6)
+    }
+    if self.sourceKind != .sourceUnspecified {
+      try visitor.visitSingularEnumField(value: self.sourceKind, fieldNumber: 7)
+    }
+    if !self.sourceID.isEmpty {
+      try visitor.visitSingularStringField(value: self.sourceID, fieldNumber: 8)
+    }
+    if !self.proposals.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.proposals, fieldNumber: 9)
+    }
+    if !self.employeeName.isEmpty {
+      try visitor.visitSingularStringField(value: self.employeeName, fieldNumber: 10)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_DutyConflict, rhs: Roster_V1_DutyConflict) -> Bool {
+    if lhs.id != rhs.id {return false}
+    if lhs.scheduleID != rhs.scheduleID {return false}
+    if lhs.employeeID != rhs.employeeID {return false}
+    if lhs.startMs != rhs.startMs {return false}
+    if lhs.endMs != rhs.endMs {return false}
+    if lhs.timeOffID != rhs.timeOffID {return false}
+    if lhs.sourceKind != rhs.sourceKind {return false}
+    if lhs.sourceID != rhs.sourceID {return false}
+    if lhs.proposals != rhs.proposals {return false}
+    if lhs.employeeName != rhs.employeeName {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_CoverProposal: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".CoverProposal"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}employee_id\0\u{3}duty_around_ms\0\u{3}employee_name\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.employeeID) }()
+      case 2: try { try decoder.decodeSingularInt64Field(value: &self.dutyAroundMs) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.employeeName) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.employeeID.isEmpty {
+      try visitor.visitSingularStringField(value: self.employeeID, fieldNumber: 1)
+    }
+    if self.dutyAroundMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.dutyAroundMs, fieldNumber: 2)
+    }
+    if !self.employeeName.isEmpty {
+      try visitor.visitSingularStringField(value: self.employeeName, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_CoverProposal, rhs: Roster_V1_CoverProposal) -> Bool {
+    if lhs.employeeID != rhs.employeeID {return false}
+    if lhs.dutyAroundMs != rhs.dutyAroundMs {return false}
+    if lhs.employeeName != rhs.employeeName {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -5623,7 +6287,7 @@ nonisolated extension Roster_V1_Progress: SwiftProtobuf.Message, SwiftProtobuf._
 
 nonisolated extension Roster_V1_Change: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Change"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}employee_upserted\0\u{3}employee_deleted\0\u{3}shift_added\0\u{3}shift_deleted\0\u{3}motd_set\0\u{3}schedule_upserted\0\u{3}schedule_deleted\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}employee_upserted\0\u{3}employee_deleted\0\u{3}shift_added\0\u{3}shift_deleted\0\u{3}motd_set\0\u{3}schedule_upserted\0\u{3}schedule_deleted\0\u{3}time_off_set\0\u{3}time_off_deleted\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -5702,6 +6366,27 @@ nonisolated extension Roster_V1_Change: SwiftProtobuf.Message, SwiftProtobuf._Me
           self.kind = .scheduleDeleted(v)
         }
       }()
+      case 8: try {
+        var v: Roster_V1_TimeOff?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .timeOffSet(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .timeOffSet(v)
+        }
+      }()
+      case 9: try {
+        var v: String?
+        try decoder.decodeSingularStringField(value: &v)
+        if let v = v {
+          if self.kind != nil {try decoder.handleConflictingOneOf()}
+          self.kind = .timeOffDeleted(v)
+        }
+      }()
       default: break
       }
     }
@@ -5740,6 +6425,14 @@ nonisolated extension Roster_V1_Change: SwiftProtobuf.Message, SwiftProtobuf._Me
     case .scheduleDeleted?: try {
       guard case .scheduleDeleted(let v)? = self.kind else { preconditionFailure() }
       try visitor.visitSingularStringField(value: v, fieldNumber: 7)
+    }()
+    case .timeOffSet?: try {
+      guard case .timeOffSet(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 8)
+    }()
+    case .timeOffDeleted?: try {
+      guard case .timeOffDeleted(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularStringField(value: v, fieldNumber: 9)
     }()
     case nil: break
     }
@@ -6156,7 +6849,7 @@ nonisolated extension Roster_V1_SetMotdRequest: SwiftProtobuf.Message, SwiftProt
 
 nonisolated extension Roster_V1_EditScheduleRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".EditScheduleRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}schedule\0\u{1}preview\0\u{1}reason\0\u{4}\u{7}upsert_schedule\0\u{3}delete_schedule\0\u{3}upsert_rotation\0\u{3}end_rotation\0\u{3}add_override\0\u{3}delete_override\0\u{1}swap\0\u{3}take_duty\0\u{3}cover_request\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}schedule\0\u{1}preview\0\u{1}reason\0\u{4}\u{7}upsert_schedule\0\u{3}delete_schedule\0\u{3}upsert_rotation\0\u{3}end_rotation\0\u{3}add_override\0\u{3}delete_override\0\u{1}swap\0\u{3}take_duty\0\u{3}cover_request\0\u{3}time_off\0\u{1}temporary\0\u{3}take_suggestion\0")
 
   fileprivate class _StorageClass {
     var _schedule: String = String()
@@ -6305,6 +6998,40 @@ nonisolated extension Roster_V1_EditScheduleRequest: SwiftProtobuf.Message, Swif
             _storage._edit = .coverRequest(v)
           }
         }()
+        case 19: try {
+          var v: Roster_V1_TimeOffEdit?
+          var hadOneofValue = false
+          if let current = _storage._edit {
+            hadOneofValue = true
+            if case .timeOff(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._edit = .timeOff(v)
+          }
+        }()
+        case 20: try {
+          var v: Roster_V1_TemporaryEdit?
+          var hadOneofValue = false
+          if let current = _storage._edit {
+            hadOneofValue = true
+            if case .temporary(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._edit = .temporary(v)
+          }
+        }()
+        case 21: try {
+          var v: String?
+          try decoder.decodeSingularStringField(value: &v)
+          if let v = v {
+            if _storage._edit != nil {try decoder.handleConflictingOneOf()}
+            _storage._edit = .takeSuggestion(v)
+          }
+        }()
         default: break
         }
       }
@@ -6362,6 +7089,18 @@ nonisolated extension Roster_V1_EditScheduleRequest: SwiftProtobuf.Message, Swif
       case .coverRequest?: try {
         guard case .coverRequest(let v)? = _storage._edit else { preconditionFailure() }
         try visitor.visitSingularMessageField(value: v, fieldNumber: 18)
+      }()
+      case .timeOff?: try {
+        guard case .timeOff(let v)? = _storage._edit else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 19)
+      }()
+      case .temporary?: try {
+        guard case .temporary(let v)? = _storage._edit else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 20)
+      }()
+      case .takeSuggestion?: try {
+        guard case .takeSuggestion(let v)? = _storage._edit else { preconditionFailure() }
+        try visitor.visitSingularStringField(value: v, fieldNumber: 21)
       }()
       case nil: break
       }
@@ -6647,6 +7386,129 @@ nonisolated extension Roster_V1_CoverRequestEdit: SwiftProtobuf.Message, SwiftPr
 
 nonisolated extension Roster_V1_CoverRequestEdit.Action: SwiftProtobuf._ProtoNameProviding {
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0ACTION_UNSPECIFIED\0\u{1}OPEN\0\u{1}TAKE\0\u{1}DECLINE\0\u{1}CANCEL\0\u{1}BACK_OUT\0")
+}
+
+nonisolated extension Roster_V1_TimeOffEdit: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".TimeOffEdit"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}action\0\u{1}person\0\u{3}start_ms\0\u{3}end_ms\0\u{1}reason\0\u{1}id\0\u{1}calendar\0\u{1}zone\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularEnumField(value: &self.action) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.person) }()
+      case 3: try { try decoder.decodeSingularInt64Field(value: &self.startMs) }()
+      case 4: try { try decoder.decodeSingularInt64Field(value: &self.endMs) }()
+      case 5: try { try decoder.decodeSingularStringField(value: &self.reason) }()
+      case 6: try { try decoder.decodeSingularStringField(value: &self.id) }()
+      case 7: try { try decoder.decodeSingularBytesField(value: &self.calendar) }()
+      case 8: try { try decoder.decodeSingularStringField(value: &self.zone) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.action != .unspecified {
+      try visitor.visitSingularEnumField(value: self.action, fieldNumber: 1)
+    }
+    if !self.person.isEmpty {
+      try visitor.visitSingularStringField(value: self.person, fieldNumber: 2)
+    }
+    if self.startMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.startMs, fieldNumber: 3)
+    }
+    if self.endMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.endMs, fieldNumber: 4)
+    }
+    if !self.reason.isEmpty {
+      try visitor.visitSingularStringField(value: self.reason, fieldNumber: 5)
+    }
+    if !self.id.isEmpty {
+      try visitor.visitSingularStringField(value: self.id, fieldNumber: 6)
+    }
+    if !self.calendar.isEmpty {
+      try visitor.visitSingularBytesField(value: self.calendar, fieldNumber: 7)
+    }
+    if !self.zone.isEmpty {
+      try visitor.visitSingularStringField(value: self.zone, fieldNumber: 8)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_TimeOffEdit, rhs: Roster_V1_TimeOffEdit) -> Bool {
+    if lhs.action != rhs.action {return false}
+    if lhs.person != rhs.person {return false}
+    if lhs.startMs != rhs.startMs {return false}
+    if lhs.endMs != rhs.endMs {return false}
+    if lhs.reason != rhs.reason {return false}
+    if lhs.id != rhs.id {return false}
+    if lhs.calendar != rhs.calendar {return false}
+    if lhs.zone != rhs.zone {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_TimeOffEdit.Action: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0ACTION_UNSPECIFIED\0\u{1}ADD\0\u{1}DELETE\0\u{1}IMPORT\0")
+}
+
+nonisolated extension Roster_V1_TemporaryEdit: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".TemporaryEdit"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}action\0\u{3}start_ms\0\u{3}end_ms\0\u{1}shifts\0\u{3}allow_gaps\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularEnumField(value: &self.action) }()
+      case 2: try { try decoder.decodeSingularInt64Field(value: &self.startMs) }()
+      case 3: try { try decoder.decodeSingularInt64Field(value: &self.endMs) }()
+      case 4: try { try decoder.decodeRepeatedMessageField(value: &self.shifts) }()
+      case 5: try { try decoder.decodeSingularBoolField(value: &self.allowGaps) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.action != .unspecified {
+      try visitor.visitSingularEnumField(value: self.action, fieldNumber: 1)
+    }
+    if self.startMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.startMs, fieldNumber: 2)
+    }
+    if self.endMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.endMs, fieldNumber: 3)
+    }
+    if !self.shifts.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.shifts, fieldNumber: 4)
+    }
+    if self.allowGaps != false {
+      try visitor.visitSingularBoolField(value: self.allowGaps, fieldNumber: 5)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_TemporaryEdit, rhs: Roster_V1_TemporaryEdit) -> Bool {
+    if lhs.action != rhs.action {return false}
+    if lhs.startMs != rhs.startMs {return false}
+    if lhs.endMs != rhs.endMs {return false}
+    if lhs.shifts != rhs.shifts {return false}
+    if lhs.allowGaps != rhs.allowGaps {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_TemporaryEdit.Action: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0ACTION_UNSPECIFIED\0\u{1}SET\0\u{1}CLEAR\0")
 }
 
 nonisolated extension Roster_V1_DutyDelta: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {

@@ -91,6 +91,8 @@ package struct AdminOperations: Sendable {
                     case .shiftAdded(let shift): shift.id
                     case .scheduleUpserted(let schedule): schedule.id
                     case .scheduleDeleted(let id): id
+                    case .timeOffSet(let entry): entry.id
+                    case .timeOffDeleted(let id): id
                     case .motdSet: nil
                     }
                 }
@@ -122,7 +124,7 @@ package struct AdminOperations: Sendable {
                     if !actor.isAdmin, let refusal = ScheduleEdit.refusal(of: body, by: actor, state: view.state) {
                         return .answer(.failure(refusal))
                     }
-                    edit = try ScheduleEdit.plan(body, state: view.state, author: actor.author, now: now, newID: IdentifierFactory.make)
+                    edit = try ScheduleEdit.plan(body, state: view.state, actor: actor, now: now, newID: IdentifierFactory.make)
                 }
                 var changes = Plan.Changes(located: edit.changes)
                 changes.auditReason = auditReason
@@ -131,12 +133,13 @@ package struct AdminOperations: Sendable {
                     .map { Roster_V1_DutyDelta($0, scheduleID: edit.scheduleID, in: view.state) }
                 changes.previewOmitted = UInt32(max(0, edit.deltas.count - ScheduleEdit.maxListedDeltas))
                 changes.editIDs = [edit.scheduleID] + edit.createdIDs
-                if body.preview {
+                // A re-imported calendar that changes nothing commits nothing.
+                if body.preview || edit.changes.isEmpty {
                     return .answer(.success(.with {
                         $0.epoch = view.epoch
                         $0.revision = view.revision
                         $0.ids = changes.editIDs
-                        $0.dryRun = true
+                        $0.dryRun = body.preview
                         $0.preview = changes.preview
                         $0.previewOmitted = changes.previewOmitted
                     }))

@@ -127,6 +127,8 @@ package enum AuditLog {
         case .motdSet: .motdSet(state.tenant.motd)
         case .scheduleUpserted(let schedule): state.schedules[schedule.id].map(RosterChange.scheduleUpserted)
         case .scheduleDeleted(let id): state.schedules[id].map(RosterChange.scheduleUpserted)
+        case .timeOffSet(let entry): state.timeOff[entry.id].map(RosterChange.timeOffSet)
+        case .timeOffDeleted(let id): state.timeOff[id].map(RosterChange.timeOffSet)
         }
     }
 
@@ -189,7 +191,8 @@ package enum AuditLog {
         case .employeeDeleted(let id): people.contains(id)
         case .shiftAdded(let shift): people.contains(shift.employeeID)
         case .scheduleUpserted(let schedule): !schedule.mentionedEmployees.isDisjoint(with: people)
-        case .shiftDeleted, .motdSet, .scheduleDeleted: false
+        case .timeOffSet(let entry): people.contains(entry.employeeID)
+        case .shiftDeleted, .motdSet, .scheduleDeleted, .timeOffDeleted: false
         }
     }
 
@@ -198,7 +201,7 @@ package enum AuditLog {
         case .scheduleUpserted(let schedule): schedule.id == scheduleID
         case .scheduleDeleted(let id): id == scheduleID
         case .shiftAdded(let shift): (shift.scheduleID.isEmpty ? ScheduleDefinition.defaultID : shift.scheduleID) == scheduleID
-        case .employeeUpserted, .employeeDeleted, .shiftDeleted, .motdSet: false
+        case .employeeUpserted, .employeeDeleted, .shiftDeleted, .motdSet, .timeOffSet, .timeOffDeleted: false
         }
     }
 }

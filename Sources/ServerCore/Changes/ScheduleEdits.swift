@@ -15,6 +15,10 @@ struct ScheduleEdit {
     /// on duty (added, or replacing someone) on a schedule whose `readersMayVolunteer` is set.
     static func refusal(of request: Roster_V1_EditScheduleRequest, by actor: Actor, state: RosterState) -> WireError? {
         let denied = { (why: String) in WireError(.permissionDenied, why) }
+        if case .timeOff = request.edit {
+            return isOwnTimeOff(request, actor: actor, state: state) ? nil
+                : denied("a reader may only record their own time off (an admin records anyone's)")
+        }
         guard let me = actor.employeeID, let person = state.employees[me] else {
             return denied("changing schedules needs an admin token; this connection has "
                           + (actor.tokenID.map { "a reader token (\($0)) that names no person" } ?? "no token (anonymous reader on loopback)"))
@@ -39,8 +43,9 @@ struct ScheduleEdit {
     /// How far ahead a preview looks.
     static let previewWindow: UnixMillis = 35 * 86_400_000
 
-    static func plan(_ request: Roster_V1_EditScheduleRequest, state: RosterState, author: String, now: UnixMillis,
+    static func plan(_ request: Roster_V1_EditScheduleRequest, state: RosterState, actor: Actor, now: UnixMillis,
                      newID: (String) -> String) throws(RosterError) -> ScheduleEdit {
+        let author = actor.author
         func schedule() throws(RosterError) -> ScheduleDefinition {
             let name = request.schedule.isEmpty ? ScheduleDefinition.defaultID : request.schedule
             guard let found = state.schedule(idOrName: name) else {
@@ -159,6 +164,19 @@ struct ScheduleEdit {
             created = [ids.0, ids.1]
             after = current.swapping(first, swap.firstFromMs..<swap.firstToMs, with: second, swap.secondFromMs..<swap.secondToMs,
                                      ids: ids, author: author, reason: swap.reason)
+        case .timeOff(let edit):
+            return try planTimeOff(edit, state: state, actor: actor, now: now, newID: newID)
+        case .temporary(let edit):
+            let current = try schedule()
+            before = current
+            after = try temporary(edit, on: current, state: state, author: author, now: now, newID: newID)
+        case .takeSuggestion(let conflictID):
+            let (current, override) = try suggestion(conflictID, state: state, author: author, reason: request.reason, now: now, newID: newID)
+            before = current
+            created = [override.id]
+            var next = current
+            next.overrides.append(override)
+            after = next
         case .takeDuty, .coverRequest:
             throw .invalid([RosterViolation(field: "edit", message: "is a self-service edit (SelfService plans it)")])
         case nil:

@@ -168,7 +168,7 @@ struct FilteredView {
                 } else if previous == nil {
                     seen.append(.shiftDeleted(id: shift.id))
                 }
-            case .employeeDeleted, .shiftDeleted, .motdSet, .scheduleUpserted, .scheduleDeleted:
+            case .employeeDeleted, .shiftDeleted, .motdSet, .scheduleUpserted, .scheduleDeleted, .timeOffSet, .timeOffDeleted:
                 seen.append(change)
             }
         }

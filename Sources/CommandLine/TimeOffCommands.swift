@@ -1,0 +1,103 @@
+import Foundation
+import RosterClient
+import RosterDomain
+import RosterProtocol
+
+extension JSONShapes {
+    /// One entry of `admin timeoff list --json`.
+    public struct TimeOffEntry: Encodable, Sendable {
+        public var id: String
+        public var employee: String
+        public var employeeId: String
+        public var start: String
+        public var end: String
+        public var reason: String
+        public var source: String
+    }
+
+    /// One span of `admin temporary list --json`.
+    public struct TemporaryEntry: Encodable, Sendable {
+        public struct Shift: Encodable, Sendable { public var employee, employeeId, start, end: String }
+        public var id: String
+        public var start: String
+        public var end: String
+        public var shifts: [Shift]
+    }
+}
+
+extension CommandRunner {
+    /// `admin timeoff list [PERSON]`: everyone's time off (or one person's) that has not ended,
+    /// or all of it with `past`; from the cache when the server cannot be reached.
+    public func listTimeOff(person: String?, past: Bool) async -> ClientExitCode {
+        await withCacheFallback(online: {
+            printTimeOff(try await client.refreshCache().state, person: person, past: past)
+        }, cached: { roster in
+            printTimeOff(roster.state, person: person, past: past)
+        })
+    }
+
+    private func printTimeOff(_ state: RosterState, person: String?, past: Bool) -> ClientExitCode {
+        var entries = state.timeOff.values.filter { past || $0.end > .now }
+        if let person {
+            guard let found = state.employee(idOrName: person) else {
+                Self.err("No employee \"\(person)\"" + (state.suggestions(for: person).first.map { "; did you mean \($0)?" } ?? ""))
+                return .notFound
+            }
+            entries = entries.filter { $0.employeeID == found.id }
+        }
+        entries.sort { ($0.start, $0.id) < ($1.start, $1.id) }
+        let name = { (id: String) in state.employees[id]?.fullName ?? id }
+        if json {
+            Self.out(JSONShapes.line(entries.map {
+                JSONShapes.TimeOffEntry(id: $0.id, employee: name($0.employeeID), employeeId: $0.employeeID, start: TimeText.iso8601($0.start),
+                                        end: TimeText.iso8601($0.end), reason: $0.reason, source: $0.source)
+            }))
+            return .success
+        }
+        guard !entries.isEmpty else {
+            Self.out("No time off recorded\(past ? "" : " from now on").")
+            return .success
+        }
+        var table = TextTable(["ID", "NAME", "FROM (\(display.zoneName))", "TO", "REASON"])
+        for entry in entries {
+            table.rows.append([entry.id, name(entry.employeeID), display.dateTime(entry.start), display.dateTime(entry.end), entry.reason])
+        }
+        Self.out(table.render())
+        return .success
+    }
+
+    /// `admin temporary list --schedule S`: the schedule's temporary schedules, with their shifts.
+    public func listTemporary(schedule name: String) async -> ClientExitCode {
+        do {
+            let state = try await client.refreshCache().state
+            guard let schedule = state.schedule(idOrName: name) else {
+                Self.err("No schedule \"\(name)\"")
+                return .notFound
+            }
+            let person = { (id: String) in state.employees[id]?.fullName ?? id }
+            if json {
+                Self.out(JSONShapes.line(schedule.temporary.map { span in
+                    JSONShapes.TemporaryEntry(id: span.id, start: TimeText.iso8601(span.start), end: TimeText.iso8601(span.end),
+                                              shifts: span.shifts.map {
+                                                  .init(employee: person($0.employeeID), employeeId: $0.employeeID,
+                                                        start: TimeText.iso8601($0.start), end: TimeText.iso8601($0.end))
+                                              })
+                }))
+                return .success
+            }
+            guard !schedule.temporary.isEmpty else {
+                Self.out("\(schedule.name) has no temporary schedule.")
+                return .success
+            }
+            for span in schedule.temporary {
+                Self.out("\(span.id)  \(display.dateTime(span.start)) – \(display.dateTime(span.end)) \(display.zoneName)")
+                for shift in span.shifts {
+                    Self.out("  \(person(shift.employeeID))  \(display.dateTime(shift.start)) – \(display.dateTime(shift.end))")
+                }
+            }
+            return .success
+        } catch {
+            return report(error)
+        }
+    }
+}

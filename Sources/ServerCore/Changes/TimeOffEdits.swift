@@ -1,0 +1,129 @@
+import RosterDomain
+import RosterProtocol
+
+/// Time off, temporary schedules and taking a conflict's proposal: the EditSchedule kinds that
+/// docs/TIME-OFF.md describes.
+extension ScheduleEdit {
+    /// Whether a reader whose token names a person may make `request`: their own time off.
+    static func isOwnTimeOff(_ request: Roster_V1_EditScheduleRequest, actor: Actor, state: RosterState) -> Bool {
+        guard case .timeOff(let edit) = request.edit, let me = actor.employeeID else { return false }
+        switch edit.action {
+        case .delete: return state.timeOff[edit.id].map { $0.employeeID == me } ?? true  // unknown: NOT_FOUND from `plan`
+        default: return edit.person.isEmpty || state.employee(idOrName: edit.person)?.id == me
+        }
+    }
+
+    static func planTimeOff(_ edit: Roster_V1_TimeOffEdit, state: RosterState, actor: Actor, now: UnixMillis,
+                            newID: (String) -> String) throws(RosterError) -> ScheduleEdit {
+        func person() throws(RosterError) -> String {
+            if edit.person.isEmpty {
+                guard let me = actor.employeeID else {
+                    throw .invalid([RosterViolation(field: "person", message: "name the person (this token names nobody)")])
+                }
+                return me
+            }
+            guard let found = state.employee(idOrName: edit.person) else {
+                throw .invalid([RosterViolation(field: "person", message: "unknown employee \"\(edit.person)\""
+                    + (state.suggestions(for: edit.person).first.map { "; did you mean \($0)?" } ?? ""))])
+            }
+            return found.id
+        }
+        var changes: [RosterImport.Located] = []
+        var people: [String] = []
+        switch edit.action {
+        case .add:
+            let who = try person()
+            let entry = TimeOff(id: newID("off"), employeeID: who, start: edit.startMs, end: edit.endMs, reason: edit.reason,
+                                author: actor.author)
+            changes = [("", .timeOffSet(entry))]
+            people = [who]
+        case .delete:
+            guard let entry = state.timeOff[edit.id] else {
+                throw .notFound("time off \"\(edit.id)\"", suggestions: [])
+            }
+            changes = [("", .timeOffDeleted(id: entry.id))]
+            people = [entry.employeeID]
+        case .import:
+            let who = try person()
+            let events: [TimeOffCalendar.Event]
+            do throws(TimeOffCalendar.Invalid) {
+                events = try TimeOffCalendar.events(fromICS: String(decoding: edit.calendar, as: UTF8.self),
+                                                    zone: edit.zone.isEmpty ? "UTC" : edit.zone)
+            } catch {
+                throw .invalid([RosterViolation(field: "calendar", message: error.description)])
+            }
+            // Re-importing a file changes its events in place (the id comes from the UID); what
+            // ended before now is not kept.
+            for (index, event) in events.enumerated() where event.end > now {
+                let entry = TimeOff(id: "off-" + StableHash.hex(who + "\u{1F}" + event.uid), employeeID: who, start: event.start,
+                                    end: event.end, reason: String(event.summary.prefix(TextLimits.maxLine)),
+                                    source: "ics:" + event.uid, author: actor.author)
+                if state.timeOff[entry.id] != entry { changes.append(("event \(index + 1)", .timeOffSet(entry))) }
+            }
+            people = [who]
+        case .unspecified, .UNRECOGNIZED:
+            throw .invalid([RosterViolation(field: "action", message: "is ADD, DELETE or IMPORT")])
+        }
+        let after = try state.applyingValidated(changes, now: now)
+        // The preview shows the first schedule whose rotations hand this person's time off on.
+        let skipping = people.flatMap { state.schedulesSkippingTimeOff(of: $0) }.sorted()
+        guard let scheduleID = skipping.first else {
+            return ScheduleEdit(changes: changes, scheduleID: "", createdIDs: changes.compactMap { change in
+                if case .timeOffSet(let entry) = change.change { entry.id } else { nil }
+            }, deltas: [])
+        }
+        let span = now..<(now + previewWindow)
+        func resolve(_ state: RosterState) -> [ResolvedShift] {
+            guard let definition = state.definition(of: scheduleID, from: span.lowerBound, to: span.upperBound) else { return [] }
+            return (try? ScheduleResolver.resolve(definition, from: span.lowerBound, to: span.upperBound)) ?? []
+        }
+        return ScheduleEdit(changes: changes, scheduleID: scheduleID, createdIDs: changes.compactMap { change in
+            if case .timeOffSet(let entry) = change.change { entry.id } else { nil }
+        }, deltas: DutyDelta.between(resolve(state), resolve(after)))
+    }
+
+    /// A temporary schedule set or cleared over a span of `current`.
+    static func temporary(_ edit: Roster_V1_TemporaryEdit, on current: ScheduleDefinition, state: RosterState, author: String,
+                          now: UnixMillis, newID: (String) -> String) throws(RosterError) -> ScheduleDefinition {
+        switch edit.action {
+        case .set:
+            var shifts: [TemporarySchedule.Shift] = []
+            var unknown: [RosterViolation] = []
+            for (index, shift) in edit.shifts.enumerated() {
+                guard let person = state.employee(idOrName: shift.employeeID) else {
+                    unknown.append(RosterViolation(location: "shift \(index + 1)", field: "person", message: "unknown employee \"\(shift.employeeID)\""))
+                    continue
+                }
+                shifts.append(TemporarySchedule.Shift(employeeID: person.id, start: shift.startMs, end: shift.endMs))
+            }
+            if !unknown.isEmpty { throw .invalid(unknown) }
+            return try current.settingTemporary(from: edit.startMs, to: edit.endMs, shifts: shifts, allowGaps: edit.allowGaps,
+                                                id: newID("tmp"), author: author, now: now)
+        case .clear:
+            return try current.clearingTemporary(from: edit.startMs, to: edit.endMs, newID: newID("tmp"), now: now)
+        case .unspecified, .UNRECOGNIZED:
+            throw .invalid([RosterViolation(field: "action", message: "is SET or CLEAR")])
+        }
+    }
+
+    /// The override that gives a conflict to its first proposal: a `replace` of its person over
+    /// the conflict (from now on).
+    static func suggestion(_ conflictID: String, state: RosterState, author: String, reason: String, now: UnixMillis,
+                           newID: (String) -> String) throws(RosterError) -> (schedule: ScheduleDefinition, override: ScheduleOverride) {
+        guard let conflict = state.conflict(id: conflictID, now: now), let schedule = state.schedules[conflict.scheduleID] else {
+            throw .notFound("conflict \"\(conflictID)\" (from now on)", suggestions: [])
+        }
+        if case .temporary = conflict.source {
+            throw .invalid([RosterViolation(field: "take_suggestion", message: "this duty comes from a temporary schedule, where overrides "
+                + "do not apply: change the temporary schedule instead")])
+        }
+        guard let proposal = conflict.proposals.first else {
+            throw .invalid([RosterViolation(field: "take_suggestion", message: "nobody on this schedule is free then: "
+                + "add an override by hand or open a cover request")])
+        }
+        let words = reason.isEmpty ? "covers time off \(conflict.timeOffID)" : reason
+        let override = ScheduleOverride(id: newID("ovr"), kind: .replace(replacing: conflict.employeeID, with: proposal.employeeID),
+                                        start: max(conflict.start, now), end: conflict.end, author: author, reason: words)
+        return (schedule, override)
+    }
+}
