@@ -72,6 +72,35 @@ public enum StoreConformance {
             #expect(after.state.employees.isEmpty && after.state.shifts.count == 0)
             #expect(after.history.map(\.revision) == [2, 3])
         },
+        Check("time off and temporary schedules load back, and go with their person") { store, other, traits in
+            try await store.createTenant(Tenant(id: "acme", name: "Acme"), epoch: 7)
+            let away = TimeOff(id: "off_1", employeeID: "e1", start: 1_000, end: 90_000, reason: "holiday", source: "ics:uid-1@example.org",
+                               author: "tok_admin")
+            var schedule = ScheduleDefinition(id: "sch_1", name: "Primary", zone: "Europe/Berlin", layers: [ScheduleLayer(level: 0, rotations: [
+                Rotation(id: "r1", slots: [["e1"]], cadence: .weeks(1), handoff: LocalDateTime(year: 2026, month: 11, day: 30, hour: 9),
+                         onTimeOff: .skip),
+            ])])
+            schedule.temporary = [TemporarySchedule(id: "tmp_1", start: 10_000, end: 20_000,
+                                                    shifts: [.init(employeeID: "e1", start: 10_000, end: 20_000)], author: "tok_admin")]
+            try await store.commit(tenantID: "acme", entry: HistoryEntry(revision: 1, committedAt: 10, changes: [
+                .employeeUpserted(StoreConformance.alice), .scheduleUpserted(schedule), .timeOffSet(away),
+            ]), historyLimit: 100)
+            let loaded = try #require(try await other.loadTenants().first)
+            #expect(loaded.state.timeOff["off_1"] == away)
+            #expect(loaded.state.schedules["sch_1"]?.temporary == schedule.temporary)
+            #expect(loaded.state.schedules["sch_1"]?.layers.first?.rotations.first?.onTimeOff == .skip)
+            #expect(loaded.history.first?.changes.contains(.timeOffSet(away)) == true, "the history carries the time off")
+            // Changed in place, then its person deleted: it goes with them.
+            var moved = away
+            moved.end = 95_000
+            try await store.commit(tenantID: "acme", entry: HistoryEntry(revision: 2, committedAt: 20, changes: [.timeOffSet(moved)]),
+                                   historyLimit: 100)
+            #expect(try await other.loadTenants().first?.state.timeOff["off_1"]?.end == 95_000)
+            try await store.commit(tenantID: "acme", entry: HistoryEntry(revision: 3, committedAt: 30, changes: [
+                .timeOffDeleted(id: "off_1"), .employeeDeleted(id: "e1"),
+            ]), historyLimit: 100)
+            #expect(try await other.loadTenants().first?.state.timeOff.isEmpty == true)
+        },
         Check("a commit at a stale revision is refused and changes nothing") { store, other, traits in
             try await store.createTenant(Tenant(id: "acme", name: "Acme"), epoch: 1)
             try await store.commit(tenantID: "acme", entry: HistoryEntry(revision: 1, committedAt: 1, changes: [.motdSet("first")]),

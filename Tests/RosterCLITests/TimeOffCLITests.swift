@@ -1,0 +1,109 @@
+import Foundation
+import RosterTestSupport
+import Testing
+
+/// Issue #37's "done when", as a new user tries it on the demo with the built binaries: Ada
+/// records two weeks off over her Platform primary week; `oncall` marks the conflict, a webhook
+/// receiver gets `coverage.conflict` at once, the proposal names the free people with the fewest
+/// hours, `--suggested` makes the override; a temporary schedule over 24–26 December replaces
+/// the rotation there and nowhere else.
+@Suite(.timeLimit(.minutes(3))) struct TimeOffCLITests {
+    static let day: TimeInterval = 86_400
+
+    static func iso(_ date: Date) -> String { ISO8601DateFormatter().string(from: date) }
+
+    /// Who is on duty on Platform primary at `date`, from `oncall --json`.
+    static func onDuty(_ admin: CLI, at date: Date) async throws -> [String] {
+        let answer = try await admin.run(["oncall", "--schedule", "Platform primary", "--from", iso(date), "--to", iso(date + 60), "--json"])
+        return (answer.object["shifts"] as? [[String: Any]] ?? []).compactMap { $0["employee"] as? String }.sorted()
+    }
+
+    @Test func adasTwoWeeksOffAreFlaggedAnnouncedAndCoveredAndChristmasIsTemporary() async throws {
+        let receiver = try await WebhookReceiver.start()
+        try await withCleanup(receiver, cleanUp: { await $0.stop() }) { receiver in
+            try await withServerProcess(arguments: ["--demo"]) { server in
+                let admin = CLI(port: server.port, token: server.adminToken)
+                defer { TestScratch.remove(admin.home) }
+                let hook = try await admin.run(["admin", "webhook", "add", receiver.url, "--events", "coverage.conflict"])
+                try #require(hook.status == 0, "\(hook.stderr)")
+
+                // Ada's next Platform primary week.
+                let hers = try await admin.run(["oncall", "--schedule", "Platform primary", "--person", "Ada Lovelace", "--from", "now",
+                                                "--to", "+40d", "--json"])
+                let week = try #require((hers.object["shifts"] as? [[String: Any]])?.first { $0["sourceKind"] as? String == "rotation" },
+                                        "\(hers.stdout)")
+                let start = try #require(ISO8601DateFormatter().date(from: week["start"] as? String ?? ""))
+                let end = try #require(ISO8601DateFormatter().date(from: week["end"] as? String ?? ""))
+
+                // Two weeks off across it.
+                let off = try await admin.run(["admin", "timeoff", "add", "Ada Lovelace", "--from", Self.iso(start - 3 * Self.day),
+                                               "--to", Self.iso(start + 11 * Self.day), "--reason", "two weeks in Lisbon"])
+                try #require(off.status == 0, "\(off.stderr)")
+                let listed = try await admin.run(["admin", "timeoff", "list", "Ada Lovelace"])
+                #expect(listed.stdout.contains("two weeks in Lisbon"), "\(listed.stdout)")
+
+                let oncall = try await admin.run(["oncall", "--schedule", "Platform primary", "--from", Self.iso(start - Self.day),
+                                                  "--to", Self.iso(end + Self.day), "--json"])
+                let conflicts = try #require(oncall.object["conflicts"] as? [[String: Any]], "\(oncall.stdout)")
+                #expect(conflicts.count == 1)
+                let conflict = try #require(conflicts.first)
+                #expect(conflict["employee"] as? String == "Ada Lovelace")
+                let proposals = try #require(conflict["proposals"] as? [[String: Any]])
+                let hours = proposals.compactMap { $0["hoursAround"] as? Double }
+                #expect(proposals.count == 4 && hours == hours.sorted(), "free people, fewest hours first: \(proposals)")
+                let first = try #require(proposals.first?["employee"] as? String)
+                let table = try await admin.run(["oncall", "--schedule", "Platform primary", "--from", Self.iso(start), "--to", Self.iso(end)])
+                #expect(table.stdout.contains("Conflicts (on duty during time off):") && table.stdout.contains("--suggested"), "\(table.stdout)")
+
+                // The webhook heard it with the change.
+                try await receiver.wait("coverage.conflict") { $0.contains { $0.eventType == "coverage.conflict" } }
+                let data = try #require(receiver.requests.first { $0.eventType == "coverage.conflict" }?.json["data"] as? [String: Any])
+                #expect(data["conflict"] as? String == conflict["id"] as? String)
+
+                // Taking the proposal makes the override.
+                let id = try #require(conflict["id"] as? String)
+                let taken = try await admin.run(["admin", "override", "add", "--suggested", id])
+                #expect(taken.status == 0 && taken.stdout.contains("\(first) gains"), "\(taken.stdout)\(taken.stderr)")
+                #expect(try await Self.onDuty(admin, at: start + Self.day) == [first])
+                let cleared = try await admin.run(["oncall", "--schedule", "Platform primary", "--from", Self.iso(start), "--to", Self.iso(end), "--json"])
+                #expect((cleared.object["conflicts"] as? [Any])?.isEmpty == true, "\(cleared.stdout)")
+
+                // 24–26 December: a temporary schedule, and the rotation everywhere else.
+                let year = Calendar(identifier: .gregorian).component(.year, from: Date() + 30 * Self.day)
+                func date(_ day: Int, _ hour: Int = 0) -> Date {
+                    var parts = DateComponents(timeZone: TimeZone(identifier: "UTC"), year: year, month: 12, day: day, hour: hour)
+                    parts.calendar = Calendar(identifier: .gregorian)
+                    return parts.date!
+                }
+                let before = (try await Self.onDuty(admin, at: date(23, 12)), try await Self.onDuty(admin, at: date(27, 12)))
+                let set = try await admin.run(["admin", "temporary", "add", "--schedule", "Platform primary",
+                                               "--from", Self.iso(date(24)), "--to", Self.iso(date(27)),
+                                               "--shift", "Grace Hopper \(Self.iso(date(24))) \(Self.iso(date(25, 12)))",
+                                               "--shift", "Alan Turing \(Self.iso(date(25, 12))) \(Self.iso(date(27)))"])
+                #expect(set.status == 0, "\(set.stdout)\(set.stderr)")
+                #expect(try await Self.onDuty(admin, at: date(24, 10)) == ["Grace Hopper"])
+                #expect(try await Self.onDuty(admin, at: date(26, 10)) == ["Alan Turing"])
+                let after = (try await Self.onDuty(admin, at: date(23, 12)), try await Self.onDuty(admin, at: date(27, 12)))
+                #expect(after == before, "the rotation holds outside the span")
+                let gaps = try await admin.run(["admin", "temporary", "add", "--schedule", "Platform primary", "--from", Self.iso(date(28)),
+                                                "--to", Self.iso(date(29)), "--shift", "Grace Hopper \(Self.iso(date(28))) \(Self.iso(date(28, 12)))"])
+                #expect(gaps.status == 9 && gaps.stderr.contains("--allow-gaps"), "\(gaps.stderr)")
+                let spans = try await admin.run(["admin", "temporary", "list", "--schedule", "Platform primary"])
+                #expect(spans.stdout.contains("Grace Hopper") && spans.stdout.contains("Alan Turing"), "\(spans.stdout)")
+
+                // An exported calendar as time off; importing it again changes nothing.
+                let file = admin.home.appendingPathComponent("grace.ics")
+                try "BEGIN:VCALENDAR\nBEGIN:VEVENT\nUID:conf-\(year)@example.org\nSUMMARY:Conference\nDTSTART;VALUE=DATE:\(year + 1)0301\nDTEND;VALUE=DATE:\(year + 1)0304\nEND:VEVENT\nEND:VCALENDAR\n"
+                    .write(to: file, atomically: false, encoding: .utf8)
+                let imported = try await admin.run(["admin", "timeoff", "import", "Grace Hopper", file.path, "--zone", "Europe/Berlin"])
+                #expect(imported.status == 0, "\(imported.stderr)")
+                let again = try await admin.run(["admin", "timeoff", "import", "Grace Hopper", file.path, "--zone", "Europe/Berlin", "--json"])
+                #expect(again.status == 0 && (again.object["changes"] as? [Any])?.isEmpty == true, "\(again.stdout)\(again.stderr)")
+                let graces = try await admin.run(["admin", "timeoff", "list", "Grace Hopper", "--json"])
+                let entries = graces.json as? [[String: Any]] ?? []
+                #expect(entries.count == 1 && entries.first?["reason"] as? String == "Conference"
+                        && entries.first?["start"] as? String == "\(year + 1)-02-28T23:00:00Z", "\(graces.stdout)")
+            }
+        }
+    }
+}

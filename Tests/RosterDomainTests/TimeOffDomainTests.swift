@@ -1,0 +1,118 @@
+import Foundation
+import RosterDomain
+import Testing
+
+/// Time off read from iCalendar files, conflict ids, and temporary schedules merged and split
+/// (issue #37), as pure functions.
+@Suite(.timeLimit(.minutes(1))) struct TimeOffDomainTests {
+    static let berlinCalendar = """
+        BEGIN:VCALENDAR\r
+        VERSION:2.0\r
+        BEGIN:VEVENT\r
+        UID:all-day@example.org\r
+        SUMMARY:Holiday\\, Lisbon\r
+        DTSTART;VALUE=DATE:20261221\r
+        DTEND;VALUE=DATE:20270104\r
+        END:VEVENT\r
+        BEGIN:VEVENT\r
+        UID:dentist@example.org\r
+        SUMMARY:Dentist\r
+        DTSTART;TZID=America/Chicago:20261202T090000\r
+        DTEND;TZID=America/Chicago:20261202T1130\r
+         00\r
+        END:VEVENT\r
+        BEGIN:VEVENT\r
+        UID:utc@example.org\r
+        DTSTART:20261203T080000Z\r
+        DTEND:20261203T090000Z\r
+        END:VEVENT\r
+        BEGIN:VEVENT\r
+        UID:called-off@example.org\r
+        STATUS:CANCELLED\r
+        DTSTART;VALUE=DATE:20261210\r
+        END:VEVENT\r
+        BEGIN:VEVENT\r
+        UID:one-day@example.org\r
+        DTSTART;VALUE=DATE:20270328\r
+        END:VEVENT\r
+        END:VCALENDAR\r
+        """
+
+    @Test func eachEventIsTimeOffInItsOwnZone() throws {
+        let events = try TimeOffCalendar.events(fromICS: Self.berlinCalendar, zone: "Europe/Berlin")
+        #expect(events.map(\.uid) == ["all-day@example.org", "dentist@example.org", "utc@example.org", "one-day@example.org"],
+                "the cancelled one is skipped")
+        // All-day: whole days in Berlin (local midnight, CET).
+        #expect(events[0].start == TimeText.parseISO8601("2026-12-20T23:00:00Z") && events[0].end == TimeText.parseISO8601("2027-01-03T23:00:00Z"))
+        #expect(events[0].summary == "Holiday, Lisbon")
+        // TZID: Chicago's 09:00 is 15:00Z; the folded DTEND reads as 11:30:00.
+        #expect(events[1].start == TimeText.parseISO8601("2026-12-02T15:00:00Z") && events[1].end == TimeText.parseISO8601("2026-12-02T17:30:00Z"))
+        #expect(events[2].start == TimeText.parseISO8601("2026-12-03T08:00:00Z"))
+        // An all-day event without DTEND is one local day: 28 March 2027 in Berlin is 23 hours long (the clocks go forward).
+        #expect(events[3].end - events[3].start == 23 * 3_600_000)
+    }
+
+    @Test func whatCannotBeReadExactlyIsRefusedByLine() {
+        func problem(_ body: String) -> String? {
+            do {
+                _ = try TimeOffCalendar.events(fromICS: "BEGIN:VCALENDAR\nBEGIN:VEVENT\n\(body)\nEND:VEVENT\nEND:VCALENDAR", zone: "UTC")
+                return nil
+            } catch {
+                return error.description
+            }
+        }
+        #expect(problem("UID:x\nDTSTART:20261201\nRRULE:FREQ=WEEKLY")?.contains("recurring event") == true)
+        #expect(problem("DTSTART:20261201")?.contains("has no UID") == true)
+        #expect(problem("UID:x\nDTSTART:20261201T090000Z")?.contains("has no DTEND") == true)
+        #expect(problem("UID:x\nDTSTART:20261231\nDTEND:20261201")?.contains("ends before it starts") == true)
+        #expect(problem("UID:x\nDTSTART;TZID=Mars/Olympus:20261201T090000\nDTEND:20261202")?.contains("not an IANA time zone") == true)
+        #expect(problem("UID:x\nDTSTART:20260230\nDTEND:20260301")?.contains("is not a date") == true)
+        #expect((try? TimeOffCalendar.events(fromICS: "hello", zone: "UTC")) == nil)
+    }
+
+    @Test func aConflictHasTheSameIDInEveryWindow() throws {
+        let rotation = Rotation(id: "r", slots: [["ada"], ["alan"]], cadence: .days(1), handoff: LocalDateTime(year: 2026, month: 11, day: 30, hour: 9))
+        let schedule = ScheduleDefinition(id: "s", name: "S", zone: "Europe/Berlin", layers: [ScheduleLayer(level: 0, rotations: [rotation])])
+        let off = TimeOff(id: "off_1", employeeID: "ada", start: TimeText.parseISO8601("2026-12-02T00:00:00Z")!,
+                          end: TimeText.parseISO8601("2026-12-03T00:00:00Z")!)
+        func conflicts(_ from: String, _ to: String) throws -> [DutyConflict] {
+            let shifts = try ScheduleResolver.resolve(schedule, from: TimeText.parseISO8601(from)!, to: TimeText.parseISO8601(to)!)
+            return DutyConflicts.find(scheduleID: "s", shifts: shifts, timeOff: [off])
+        }
+        let wide = try conflicts("2026-11-30T00:00:00Z", "2026-12-10T00:00:00Z")
+        let narrow = try conflicts("2026-12-02T12:00:00Z", "2026-12-02T13:00:00Z")
+        #expect(wide.count == 1 && narrow.count == 1 && wide[0].id == narrow[0].id && wide[0].id.hasPrefix("off_1."))
+        // Ada's turn from 2 December 09:00 Berlin (08:00Z) to the end of her time off.
+        #expect(wide[0].start == TimeText.parseISO8601("2026-12-02T08:00:00Z") && wide[0].end == off.end)
+    }
+
+    @Test func temporarySpansMergeSplitAndNeverChangeThePast() throws {
+        let hour: UnixMillis = 3_600_000
+        let now: UnixMillis = 100 * hour
+        var schedule = ScheduleDefinition(id: "s", name: "S", zone: "UTC")
+        func shift(_ who: String, _ from: Int, _ to: Int) -> TemporarySchedule.Shift {
+            .init(employeeID: who, start: UnixMillis(from) * hour, end: UnixMillis(to) * hour)
+        }
+        schedule = try schedule.settingTemporary(from: 110 * hour, to: 120 * hour, shifts: [shift("a", 110, 120)], allowGaps: false,
+                                                 id: "t1", author: "", now: now)
+        schedule = try schedule.settingTemporary(from: 115 * hour, to: 130 * hour, shifts: [shift("b", 115, 130)], allowGaps: false,
+                                                 id: "t2", author: "", now: now)
+        #expect(schedule.temporary.count == 1 && schedule.temporary[0].id == "t1")
+        #expect(schedule.temporary[0].start == 110 * hour && schedule.temporary[0].end == 130 * hour)
+        #expect(schedule.temporary[0].shifts == [shift("a", 110, 115), shift("b", 115, 130)], "the new shifts replace the old inside the range")
+        schedule = try schedule.clearingTemporary(from: 118 * hour, to: 122 * hour, newID: "t3", now: now)
+        #expect(schedule.temporary.map(\.id) == ["t1", "t3"])
+        #expect(schedule.temporary.map(\.shifts) == [[shift("a", 110, 115), shift("b", 115, 118)], [shift("b", 122, 130)]])
+        // From before now: taken from now.
+        let late = try schedule.settingTemporary(from: 90 * hour, to: 105 * hour, shifts: [shift("c", 90, 105)], allowGaps: false,
+                                                 id: "t4", author: "", now: now)
+        #expect(late.temporary.first?.start == now && late.temporary.first?.shifts == [shift("c", 100, 105)])
+        #expect(throws: RosterError.self) {
+            try schedule.settingTemporary(from: 90 * hour, to: 99 * hour, shifts: [shift("c", 90, 99)], allowGaps: false, id: "t5", author: "", now: now)
+        }
+        #expect(throws: RosterError.self) {
+            try schedule.settingTemporary(from: 140 * hour, to: 150 * hour, shifts: [shift("c", 140, 145)], allowGaps: false, id: "t6", author: "", now: now)
+        }
+        #expect(throws: RosterError.self) { try schedule.clearingTemporary(from: 200 * hour, to: 210 * hour, newID: "t7", now: now) }
+    }
+}
