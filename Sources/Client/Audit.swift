@@ -145,6 +145,12 @@ struct AuditChangeText {
         case (.timeOffDeleted(let id), let old):
             if case .timeOffSet(let entry)? = old { return "time off removed: \(id) \(describe(entry))" }
             return "time off removed: \(id)"
+        case (.holidaysSet(let calendar), .holidaysSet(let old)?):
+            return "holidays \(calendar.name): \(old.days.count) → \(calendar.days.count) days"
+        case (.holidaysSet(let calendar), _):
+            return "holidays added: \(calendar.name) (\(calendar.days.count) days)"
+        case (.holidaysDeleted(let name), _):
+            return "holidays removed: \(name)"
         }
     }
 

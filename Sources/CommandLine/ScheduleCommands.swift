@@ -184,6 +184,10 @@ extension CommandRunner {
             Self.out("  override \(override.id): \(Self.describe(override, in: schedule, display: display) { people[$0]?.fullName })"
                      + (override.reason.isEmpty ? "" : " (\(override.reason))"))
         }
+        for span in schedule.temporary where span.end > query.from {
+            Self.out("  temporary \(span.id): \(display.dateTime(span.start)) – \(display.dateTime(span.end)) \(display.zoneName), "
+                     + "only its \(span.shifts.count) shift\(span.shifts.count == 1 ? "" : "s") (`admin temporary list`)")
+        }
         let days = (query.to - query.from) / 86_400_000
         Self.out("")
         Self.out("Next \(days) days, one line per handoff:")
@@ -210,6 +214,7 @@ extension CommandRunner {
             text += "; only " + rotation.restrictions.map(ScheduleArguments.text).joined(separator: ", ")
         }
         if rotation.advance == .calendar { text += "; calendar advance" }
+        if rotation.onTimeOff == .skip { text += "; skips time off" }
         if let since = rotation.since { text += "; since \(display.dateTime(since)) \(display.zoneName)" }
         if let end = rotation.end { text += "; until \(display.dateTime(end)) \(display.zoneName)" }
         return text

@@ -101,3 +101,38 @@ extension CommandRunner {
         }
     }
 }
+
+extension CommandRunner {
+    /// `admin holidays list`: each holiday calendar with its days (from the cache offline).
+    public func listHolidays() async -> ClientExitCode {
+        await withCacheFallback(online: {
+            printHolidays(try await client.refreshCache().state)
+        }, cached: { roster in
+            printHolidays(roster.state)
+        })
+    }
+
+    private func printHolidays(_ state: RosterState) -> ClientExitCode {
+        let calendars = state.holidays.values.sorted { $0.name < $1.name }
+        if json {
+            struct Entry: Encodable { var name: String; var days: [String] }
+            Self.out(JSONShapes.line(calendars.map { Entry(name: $0.name, days: $0.days) }))
+            return .success
+        }
+        guard !calendars.isEmpty else {
+            Self.out("No holiday calendars (`admin holidays import NAME FILE.ics` adds one).")
+            return .success
+        }
+        for calendar in calendars {
+            Self.out("\(calendar.name): \(calendar.days.count) days" + (calendar.days.isEmpty ? "" : ", " + calendar.days.joined(separator: " ")))
+        }
+        return .success
+    }
+
+    /// The days of a tenant holiday calendar, for `report hours --holidays NAME`; nil when the
+    /// tenant has none by that name.
+    public func holidayDays(named name: String) async -> [String]? {
+        let state: RosterState? = if let fresh = try? await client.refreshCache() { fresh.state } else { await client.roster?.state }
+        return state?.holidays[name]?.days
+    }
+}

@@ -350,6 +350,10 @@ public enum WatchEvents {
             return ChangeEntry(kind: "timeOffSet", id: entry.id)
         case .timeOffDeleted(let id):
             return ChangeEntry(kind: "timeOffDeleted", id: id)
+        case .holidaysSet(let calendar):
+            return ChangeEntry(kind: "holidaysSet", id: calendar.name)
+        case .holidaysDeleted(let name):
+            return ChangeEntry(kind: "holidaysDeleted", id: name)
         }
     }
 }

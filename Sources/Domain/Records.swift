@@ -132,4 +132,7 @@ public enum RosterChange: Sendable, Hashable {
     /// A person's time off, added or changed.
     case timeOffSet(TimeOff)
     case timeOffDeleted(id: String)
+    /// A tenant holiday calendar, added or replaced whole.
+    case holidaysSet(HolidaySet)
+    case holidaysDeleted(name: String)
 }

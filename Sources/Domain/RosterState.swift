@@ -11,6 +11,8 @@ public struct RosterState: Sendable, Hashable {
     /// Every person's time off by id (`TimeOff`), and the ids by person.
     public private(set) var timeOff: [String: TimeOff] = [:]
     private(set) var timeOffByPerson: [String: Set<String>] = [:]
+    /// The tenant's holiday calendars by name.
+    public private(set) var holidays: [String: HolidaySet] = [:]
     /// Folded schedule name → id, so finding a schedule by name does not fold every name.
     private var scheduleIDsByName: [String: String]
     /// Folded full name → ids, so checking a name or finding a person by it does not fold the
@@ -19,7 +21,7 @@ public struct RosterState: Sendable, Hashable {
     private var names = EmployeeNameIndex()
 
     public init(tenant: Tenant, employees: [Employee] = [], shifts: [Shift] = [], schedules: [ScheduleDefinition] = [],
-                timeOff: [TimeOff] = []) {
+                timeOff: [TimeOff] = [], holidays: [HolidaySet] = []) {
         self.tenant = tenant
         self.employees = EmployeeDirectory()
         self.employees.reserveCapacity(employees.count)
@@ -33,6 +35,7 @@ public struct RosterState: Sendable, Hashable {
         self.schedules = byID
         scheduleIDsByName = Dictionary(byID.values.map { (TextFolding.fold($0.name), $0.id) }, uniquingKeysWith: { a, _ in a })
         for entry in timeOff { apply(.timeOffSet(entry)) }
+        for calendar in holidays { self.holidays[calendar.name] = calendar }
     }
 
     /// The ids of the employees with this full name (case- and diacritic-insensitive).
@@ -103,6 +106,10 @@ public struct RosterState: Sendable, Hashable {
             timeOffByPerson[entry.employeeID, default: []].insert(entry.id)
         case .timeOffDeleted(let id):
             if let previous = timeOff.removeValue(forKey: id) { timeOffByPerson[previous.employeeID]?.remove(id) }
+        case .holidaysSet(let calendar):
+            holidays[calendar.name] = calendar
+        case .holidaysDeleted(let name):
+            holidays[name] = nil
         }
     }
 
@@ -186,6 +193,7 @@ public struct RosterState: Sendable, Hashable {
         guard var schedule = schedules[scheduleID] else { return nil }
         schedule.shifts = shifts.all(schedule: scheduleID)
         schedule.timeOff = timeOffOfParticipants(schedule)
+        schedule.holidays = holidayDays(for: schedule)
         return schedule
     }
 
@@ -195,6 +203,7 @@ public struct RosterState: Sendable, Hashable {
         guard var schedule = schedules[scheduleID] else { return nil }
         schedule.shifts = shifts.overlapping(schedule: scheduleID, from: from, to: to)
         schedule.timeOff = timeOffOfParticipants(schedule)
+        schedule.holidays = holidayDays(for: schedule)
         return schedule
     }
 
@@ -242,6 +251,7 @@ public struct RosterState: Sendable, Hashable {
         guard var rules = schedules[scheduleID] else { return nil }
         rules.shifts = []
         rules.timeOff = timeOffOfParticipants(rules)
+        rules.holidays = holidayDays(for: rules)
         let source = shifts.holdsShifts(schedule: scheduleID) ? ScheduleShiftSource(table: shifts, scheduleID: scheduleID)
             : ScheduleShiftSource(list: [])
         return (rules, source)

@@ -100,6 +100,10 @@ extension RosterState {
             return violations(of: entry, at: location)
         case .timeOffDeleted:
             return []
+        case .holidaysSet(let calendar):
+            return violations(of: calendar, at: location)
+        case .holidaysDeleted(let name):
+            return violations(deletingHolidays: name, at: location)
         case .motdSet(let motd):
             if ControlCharacters.contains(in: motd, allowingLineBreaks: true) {
                 return [RosterViolation(location: location, field: "motd", message: "contains a control character")]
@@ -166,6 +170,10 @@ extension RosterState {
         for person in schedule.mentionedEmployees.sorted() where employees[person] == nil {
             found.append(RosterViolation(location: location, field: "employee_id", message: "unknown employee \"\(person)\""))
         }
+        for name in schedule.holidayNames.sorted() where holidays[name] == nil {
+            found.append(RosterViolation(location: location, field: "restrictions", message: "no holiday calendar \"\(name)\" "
+                + "(`roster-client admin holidays import \(name) FILE.ics` adds it)"))
+        }
         return found
     }
 
@@ -206,6 +214,10 @@ extension RosterState {
             case .scheduleDeleted(let id) where next.schedules[id] == nil:
                 if changes.count == 1 { throw .notFound("schedule \"\(id)\"", suggestions: []) }
                 found.append(RosterViolation(location: location, field: "id", message: "unknown schedule \"\(id)\""))
+                continue
+            case .holidaysDeleted(let name) where next.holidays[name] == nil:
+                if changes.count == 1 { throw .notFound("holiday calendar \"\(name)\"", suggestions: next.holidays.keys.sorted()) }
+                found.append(RosterViolation(location: location, field: "name", message: "unknown holiday calendar \"\(name)\""))
                 continue
             case .timeOffDeleted(let id) where next.timeOff[id] == nil:
                 if changes.count == 1 { throw .notFound("time off \"\(id)\"", suggestions: []) }

@@ -107,6 +107,8 @@ extension Roster_V1_Change {
         case .scheduleDeleted(let id): scheduleDeleted = id
         case .timeOffSet(let entry): timeOffSet = Roster_V1_TimeOff(entry)
         case .timeOffDeleted(let id): timeOffDeleted = id
+        case .holidaysSet(let calendar): holidaysSet = Roster_V1_Holidays(calendar)
+        case .holidaysDeleted(let name): holidaysDeleted = name
         }
     }
 }
@@ -124,6 +126,8 @@ extension RosterChange {
         case .scheduleDeleted(let id): self = .scheduleDeleted(id: id)
         case .timeOffSet(let entry): self = .timeOffSet(TimeOff(entry))
         case .timeOffDeleted(let id): self = .timeOffDeleted(id: id)
+        case .holidaysSet(let calendar): self = .holidaysSet(HolidaySet(calendar))
+        case .holidaysDeleted(let name): self = .holidaysDeleted(name: name)
         case nil: return nil
         }
     }
@@ -139,6 +143,7 @@ extension Roster_V1_Snapshot {
         shifts = state.sortedShifts.map(Roster_V1_Shift.init)
         schedules = state.sortedSchedules.map(Roster_V1_Schedule.init)
         timeOff = state.timeOff.values.sorted { ($0.start, $0.id) < ($1.start, $1.id) }.map(Roster_V1_TimeOff.init)
+        holidays = state.holidays.values.sorted { $0.name < $1.name }.map(Roster_V1_Holidays.init)
     }
 }
 
@@ -146,7 +151,7 @@ extension RosterState {
     public init(_ snapshot: Roster_V1_Snapshot) {
         self.init(tenant: Tenant(snapshot.tenant), employees: snapshot.employees.map(Employee.init),
                   shifts: snapshot.shifts.map(Shift.init), schedules: snapshot.schedules.map(ScheduleDefinition.init),
-                  timeOff: snapshot.timeOff.map(TimeOff.init))
+                  timeOff: snapshot.timeOff.map(TimeOff.init), holidays: snapshot.holidays.map(HolidaySet.init))
     }
 }
 

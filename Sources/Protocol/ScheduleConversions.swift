@@ -73,6 +73,14 @@ extension Roster_V1_Rotation {
                 $0.weekdays = window.weekdays.sorted().map { UInt32($0) }
                 $0.startMinute = UInt32(clamping: window.start)
                 $0.endMinute = UInt32(clamping: window.end)
+                $0.exceptHolidays = window.exceptHolidays
+                if let monthly = window.monthly {
+                    $0.monthly = .with {
+                        $0.nth = Int32(clamping: monthly.nth)
+                        $0.weekday = UInt32(clamping: monthly.weekday ?? 0)
+                        $0.everyMonths = UInt32(clamping: monthly.everyMonths)
+                    }
+                }
             }
         }
         advance = rotation.advance == .calendar ? .calendar : .activeTurns
@@ -91,7 +99,10 @@ extension Rotation {
                   end: wire.hasEndMs ? wire.endMs : nil,
                   restrictions: wire.restrictions.map {
                       RestrictionWindow(weekdays: Set($0.weekdays.map { Int(clamping: $0) }), start: Int($0.startMinute),
-                                        end: Int($0.endMinute))
+                                        end: Int($0.endMinute), exceptHolidays: $0.exceptHolidays,
+                                        monthly: $0.hasMonthly ? MonthlyDays(nth: Int($0.monthly.nth),
+                                                                             weekday: $0.monthly.weekday == 0 ? nil : Int(clamping: $0.monthly.weekday),
+                                                                             everyMonths: Int(clamping: $0.monthly.everyMonths)) : nil)
                   },
                   advance: wire.advance == .calendar ? .calendar : .activeTurns,
                   since: wire.hasSinceMs ? wire.sinceMs : nil, version: max(1, Int(wire.version)),
@@ -305,4 +316,16 @@ extension DutyConflict {
                   timeOffID: wire.timeOffID, source: source,
                   proposals: wire.proposals.map { CoverProposal(employeeID: $0.employeeID, dutyAround: $0.dutyAroundMs) })
     }
+}
+
+extension Roster_V1_Holidays {
+    public init(_ calendar: HolidaySet) {
+        self.init()
+        name = calendar.name
+        days = calendar.days
+    }
+}
+
+extension HolidaySet {
+    public init(_ wire: Roster_V1_Holidays) { self.init(name: wire.name, days: wire.days) }
 }

@@ -4,7 +4,7 @@ import NIOCore
 ///
 /// A tenant of 10,000 people and 100,000 shifts has a 3.4 MB snapshot, past the 1 MiB frame
 /// limit a receiver enforces; a client that says it understands the feature gets it in parts:
-/// consecutive slices of the employees, the shifts, the schedules, then the time off, each part with the
+/// consecutive slices of the employees, the shifts, the schedules, the time off, then the holiday calendars, each part with the
 /// snapshot's epoch and revision, the tenant in the first, and `more` set on all but the last.
 /// Merging the parts in order gives the snapshot back.
 public enum SnapshotParts {
@@ -21,7 +21,7 @@ public enum SnapshotParts {
             return [Frame(type: .snapshot, requestID: requestID, body: whole)]
         }
         let counts = (snapshot.employees.count, snapshot.shifts.count, snapshot.schedules.count)
-        let total = counts.0 + counts.1 + counts.2 + snapshot.timeOff.count
+        let total = counts.0 + counts.1 + counts.2 + snapshot.timeOff.count + snapshot.holidays.count
         // Aim at parts three quarters full; a part that still does not fit is halved.
         let partCount = min(max(total, 1), whole.readableBytes / max(1, maxBody * 3 / 4) + 1)
         var parts: [(message: Roster_V1_Snapshot, body: ByteBuffer)] = []
@@ -37,8 +37,10 @@ public enum SnapshotParts {
                     part.shifts.append(snapshot.shifts[index - counts.0])
                 } else if index < counts.0 + counts.1 + counts.2 {
                     part.schedules.append(snapshot.schedules[index - counts.0 - counts.1])
-                } else {
+                } else if index < counts.0 + counts.1 + counts.2 + snapshot.timeOff.count {
                     part.timeOff.append(snapshot.timeOff[index - counts.0 - counts.1 - counts.2])
+                } else {
+                    part.holidays.append(snapshot.holidays[index - counts.0 - counts.1 - counts.2 - snapshot.timeOff.count])
                 }
             }
             part.more = true  // the last part's is cleared below, which only makes it smaller
@@ -77,6 +79,7 @@ public struct SnapshotAssembly: Sendable {
         merged.shifts += part.shifts
         merged.schedules += part.schedules
         merged.timeOff += part.timeOff
+        merged.holidays += part.holidays
         merged.more = part.more
         if part.more {
             pending[requestID] = merged

@@ -147,6 +147,8 @@ package final class ServerMetrics: Sendable {
         case .scheduleDeleted: "schedule_deleted"
         case .timeOffSet: "time_off_set"
         case .timeOffDeleted: "time_off_deleted"
+        case .holidaysSet: "holidays_set"
+        case .holidaysDeleted: "holidays_deleted"
         }
     }
 }

@@ -152,8 +152,9 @@ public enum StoreSchema {
                                   "v7-notifications", "v8-token-minted-by", "v9-duty-record",
                                   "v10-chat", "v11-time-off"]
 
-    /// v11: people's time off (`TimeOff`). The same SQL in SQLite and PostgreSQL; an entry goes
-    /// with its person (the change that deletes them deletes it first).
+    /// v11: people's time off (`TimeOff`) and the tenant's holiday calendars (`HolidaySet`, days
+    /// comma-separated). The same SQL in SQLite and PostgreSQL; time off goes with its person
+    /// (the change that deletes them deletes it first).
     public static let timeOffSQL = """
         CREATE TABLE time_off (
             tenant_id TEXT NOT NULL,
@@ -165,6 +166,12 @@ public enum StoreSchema {
             source TEXT NOT NULL,
             author TEXT NOT NULL,
             PRIMARY KEY (tenant_id, id)
+        );
+        CREATE TABLE holiday_calendar (
+            tenant_id TEXT NOT NULL,
+            name TEXT NOT NULL,
+            days TEXT NOT NULL,
+            PRIMARY KEY (tenant_id, name)
         );
         """
 

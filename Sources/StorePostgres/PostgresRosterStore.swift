@@ -143,9 +143,14 @@ public final class PostgresRosterStore: RosterStore, Sendable {
                     """).decode((String, String, Int64, Int64, String, String, String).self) {
                     timeOff.append(TimeOff(id: row.0, employeeID: row.1, start: row.2, end: row.3, reason: row.4, source: row.5, author: row.6))
                 }
+                var holidays: [HolidaySet] = []
+                for row in try await connection.query("SELECT name, days FROM holiday_calendar WHERE tenant_id = \(id)")
+                    .decode((String, String).self) {
+                    holidays.append(HolidaySet(name: row.0, days: row.1.split(separator: ",").map(String.init)))
+                }
                 let history = try await Self.history(tenantID: id, after: 0, connection: connection)
                 let state = RosterState(tenant: Tenant(id: id, name: name, motd: motd), employees: employees, shifts: shifts,
-                                        schedules: schedules, timeOff: timeOff)
+                                        schedules: schedules, timeOff: timeOff, holidays: holidays)
                 tenants.append(StoredTenant(state: state, epoch: UInt64(bitPattern: epoch), revision: UInt64(revision), history: history))
             }
             return tenants
@@ -280,6 +285,14 @@ public final class PostgresRosterStore: RosterStore, Sendable {
                 """)
         case .timeOffDeleted(let id):
             try await connection.query("DELETE FROM time_off WHERE tenant_id = \(tenantID) AND id = \(id)")
+        case .holidaysSet(let calendar):
+            let days = calendar.days.joined(separator: ",")
+            try await connection.query("""
+                INSERT INTO holiday_calendar (tenant_id, name, days) VALUES (\(tenantID), \(calendar.name), \(days))
+                ON CONFLICT (tenant_id, name) DO UPDATE SET days = excluded.days
+                """)
+        case .holidaysDeleted(let name):
+            try await connection.query("DELETE FROM holiday_calendar WHERE tenant_id = \(tenantID) AND name = \(name)")
         }
     }
 

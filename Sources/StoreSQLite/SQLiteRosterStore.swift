@@ -86,12 +86,15 @@ public final class SQLiteRosterStore: RosterStore {
                     TimeOff(id: row["id"], employeeID: row["employee_id"], start: row["start_ms"], end: row["end_ms"], reason: row["reason"],
                             source: row["source"], author: row["author"])
                 }
+                let holidays = try Row.fetchAll(db, sql: "SELECT * FROM holiday_calendar WHERE tenant_id = ?", arguments: [id]).map { row in
+                    HolidaySet(name: row["name"], days: (row["days"] as String).split(separator: ",").map(String.init))
+                }
                 let history = try Row.fetchAll(
                     db, sql: "SELECT * FROM change_log WHERE tenant_id = ? ORDER BY revision", arguments: [id]
                 ).map(Self.historyEntry(from:))
                 let tenant = Tenant(id: id, name: row["name"], motd: row["motd"])
                 return StoredTenant(state: RosterState(tenant: tenant, employees: employees, shifts: shifts, schedules: schedules,
-                                                       timeOff: timeOff),
+                                                       timeOff: timeOff, holidays: holidays),
                                     epoch: UInt64(bitPattern: row["epoch"]), revision: UInt64(row["revision"] as Int64),
                                     history: history)
             }
@@ -363,6 +366,13 @@ public final class SQLiteRosterStore: RosterStore {
                 """, arguments: [tenantID, t.id, t.employeeID, t.start, t.end, t.reason, t.source, t.author])
         case .timeOffDeleted(let id):
             try db.execute(sql: "DELETE FROM time_off WHERE tenant_id = ? AND id = ?", arguments: [tenantID, id])
+        case .holidaysSet(let calendar):
+            try db.execute(sql: """
+                INSERT INTO holiday_calendar (tenant_id, name, days) VALUES (?, ?, ?)
+                ON CONFLICT (tenant_id, name) DO UPDATE SET days = excluded.days
+                """, arguments: [tenantID, calendar.name, calendar.days.joined(separator: ",")])
+        case .holidaysDeleted(let name):
+            try db.execute(sql: "DELETE FROM holiday_calendar WHERE tenant_id = ? AND name = ?", arguments: [tenantID, name])
         }
     }
 

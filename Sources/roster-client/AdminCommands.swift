@@ -9,7 +9,7 @@ struct Admin: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "admin",
         abstract: "Change the directory and the plan (needs an admin token, on loopback too: --token-file DATA_DIR/admin.token).",
-        subcommands: [EmployeeCommands.self, ShiftCommands.self, MotdCommands.self, Import.self, ScheduleAdmin.self, RotationAdmin.self, TimeOffAdmin.self, TemporaryAdmin.self,
+        subcommands: [EmployeeCommands.self, ShiftCommands.self, MotdCommands.self, Import.self, ScheduleAdmin.self, RotationAdmin.self, TimeOffAdmin.self, TemporaryAdmin.self, HolidaysAdmin.self,
                       OverrideAdmin.self, SwapCommand.self, AuditCommand.self, WebhookAdmin.self, ReminderAdmin.self,
                       AnnounceAdmin.self, ChatAdmin.self])
 }

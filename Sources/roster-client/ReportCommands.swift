@@ -36,7 +36,8 @@ struct ReportCommand: AsyncParsableCommand {
         @Option(help: "Business hours on workdays (default 09:00-18:00).") var businessHours: String?
         @Option(help: "Workdays (default Mon-Fri).") var workdays: String?
         @Option(help: "A night window, e.g. 22:00-08:00 (default: none).") var night: String?
-        @Option(help: "An iCalendar file of holidays (one all-day event each).") var holidays: String?
+        @Option(help: "A holiday calendar of the tenant (`admin holidays`) or an iCalendar file of holidays (one all-day event each).")
+        var holidays: String?
 
         func validate() throws {
             _ = try options.time(window.from)
@@ -46,7 +47,13 @@ struct ReportCommand: AsyncParsableCommand {
 
         func run() async throws {
             var dates: [String] = []
-            if let holidays {
+            let runner = try options.runner()
+            if let holidays, !FileManager.default.fileExists(atPath: holidays), HolidaySet.nameProblem(holidays) == nil {
+                guard let named = await runner.holidayDays(named: holidays) else {
+                    throw ValidationError("--holidays \(holidays): neither a file nor a holiday calendar of the tenant (`admin holidays list`)")
+                }
+                dates = named
+            } else if let holidays {
                 let text: String
                 do { text = try String(contentsOfFile: holidays, encoding: .utf8) } catch {
                     throw ValidationError("--holidays: cannot read \(holidays): \(error.localizedDescription)")
@@ -68,7 +75,7 @@ struct ReportCommand: AsyncParsableCommand {
                 $0.night = night ?? ""
                 $0.holidays = dates
             }
-            try await options.runner().report(request, output: options.json ? .json : window.csv ? .csv : .table).exit()
+            try await runner.report(request, output: options.json ? .json : window.csv ? .csv : .table).exit()
         }
     }
 

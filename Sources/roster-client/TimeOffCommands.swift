@@ -195,3 +195,77 @@ struct TemporaryAdmin: AsyncParsableCommand {
         }
     }
 }
+
+struct HolidaysAdmin: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "holidays",
+        abstract: "The tenant's holiday calendars: for restrictions (\"Mon-Fri 09:00-17:00 except holidays:NAME\") and `report hours --holidays NAME`.",
+        subcommands: [Import.self, SetDates.self, List.self, Delete.self])
+
+    struct Import: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "import", abstract: "Set a calendar to the all-day events of an iCalendar file (public-holiday calendars publish them so).")
+        @OptionGroup var options: EditOptions
+        @Argument(help: "The calendar's name: letters, digits, '-' or '_'.") var name: String
+        @Argument(help: "The .ics file (at most 1 MiB); - reads standard input.") var file: String
+
+        func run() async throws {
+            let data: Data
+            do {
+                data = file == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: file))
+            } catch {
+                throw ValidationError("cannot read \(file): \(error.localizedDescription)")
+            }
+            guard data.count <= TimeOffCalendar.maxBytes else { throw ValidationError("\(file) is larger than 1 MiB") }
+            try await options.send(.with {
+                $0.holidays = .with {
+                    $0.action = .set
+                    $0.name = name
+                    $0.calendar = data
+                }
+            }, done: "Set holidays \(name) from \(file)")
+        }
+    }
+
+    struct SetDates: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "set", abstract: "Set a calendar to the dates given.")
+        @OptionGroup var options: EditOptions
+        @Argument(help: "The calendar's name.") var name: String
+        @Option(help: "Dates, comma-separated: 2026-12-24,2026-12-25.") var dates: String
+
+        func run() async throws {
+            try await options.send(.with {
+                $0.holidays = .with {
+                    $0.action = .set
+                    $0.name = name
+                    $0.days = dates.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                }
+            }, done: "Set holidays \(name)")
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "Each calendar and its days.")
+        @OptionGroup var options: ConnectionOptions
+
+        func run() async throws {
+            try await options.runner().listHolidays().exit()
+        }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete a calendar no restriction names.",
+                                                        aliases: ["remove"])
+        @OptionGroup var options: EditOptions
+        @Argument(help: "The calendar's name.") var name: String
+
+        func run() async throws {
+            try await options.send(.with {
+                $0.holidays = .with {
+                    $0.action = .delete
+                    $0.name = name
+                }
+            }, done: "Deleted holidays \(name)")
+        }
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import RosterDomain
 import RosterTestSupport
 import Testing
 
@@ -104,6 +105,57 @@ import Testing
                 #expect(entries.count == 1 && entries.first?["reason"] as? String == "Conference"
                         && entries.first?["start"] as? String == "\(year + 1)-02-28T23:00:00Z", "\(graces.stdout)")
             }
+        }
+    }
+
+    /// A tenant holiday calendar: imported once, named by a restriction ("except holidays:NAME")
+    /// and by the hours report, and kept while a restriction names it.
+    @Test func aHolidayCalendarIsSkippedByRestrictionsAndCountedByTheReport() async throws {
+        try await withServerProcess(arguments: ["--demo"]) { server in
+            let admin = CLI(port: server.port, token: server.adminToken)
+            defer { TestScratch.remove(admin.home) }
+            let clock = WallClock(zone: "UTC")!
+            let today = clock.day(of: UnixMillis(Date().timeIntervalSince1970 * 1000)).day
+            // The last three days and the next 40: every day a holiday.
+            var events = ""
+            for offset in -3...40 {
+                let day = clock.day(today, adding: offset)
+                events += "BEGIN:VEVENT\r\nSUMMARY:Day \(offset)\r\nDTSTART;VALUE=DATE:\(String(format: "%04d%02d%02d", day.year, day.month, day.day))\r\nEND:VEVENT\r\n"
+            }
+            let file = admin.home.path + "/holidays.ics"
+            try "BEGIN:VCALENDAR\r\nVERSION:2.0\r\n\(events)END:VCALENDAR\r\n".write(toFile: file, atomically: false, encoding: .utf8)
+            let imported = try await admin.run(["admin", "holidays", "import", "all-days", file])
+            try #require(imported.status == 0, "\(imported.stderr)")
+            let listed = try await admin.run(["admin", "holidays", "list"])
+            #expect(listed.stdout.hasPrefix("all-days: 44 days"), "\(listed.stdout)")
+
+            // A weekday rotation that skips them is on duty nowhere in the next weeks; without, it is.
+            for (name, restrict) in [("Office", "Mon-Fri 00:00-24:00 except holidays:all-days"), ("Plain office", "Mon-Fri 00:00-24:00")] {
+                try #require(try await admin.run(["admin", "schedule", "add", name, "--zone", "UTC"]).status == 0)
+                let rotation = try await admin.run(["admin", "rotation", "add", "--schedule", name, "--every", "1d", "--handoff", "2026-01-01T00:00",
+                                                    "--people", "Ada Lovelace,Alan Turing", "--restrict", restrict])
+                try #require(rotation.status == 0, "\(rotation.stderr)")
+            }
+            let skipped = try await admin.run(["oncall", "--schedule", "Office", "--from", "now", "--to", "+30d", "--json"])
+            #expect((skipped.object["shifts"] as? [Any])?.isEmpty == true, "\(skipped.stdout)")
+            let plain = try await admin.run(["oncall", "--schedule", "Plain office", "--from", "now", "--to", "+30d", "--json"])
+            #expect((plain.object["shifts"] as? [Any])?.isEmpty == false, "\(plain.stdout)")
+            let shown = try await admin.run(["schedule", "show", "Office"])
+            #expect(shown.stdout.contains("except holidays:all-days"), "\(shown.stdout)")
+
+            // Kept while named; the report counts its days as holiday time.
+            let delete = try await admin.run(["admin", "holidays", "delete", "all-days"])
+            #expect(delete.status == 9 && delete.stderr.contains("Office"), "\(delete.stderr)")
+            let report = try await admin.run(["report", "hours", "--from", "2d ago", "--to", "now", "--schedule", "Platform primary",
+                                              "--zone", "UTC", "--holidays", "all-days", "--json"])
+            try #require(report.status == 0, "\(report.stderr)")
+            let people = try #require((report.json as? [String: Any])?["people"] as? [[String: Any]])
+            #expect(!people.isEmpty)
+            for person in people {
+                #expect((person["categories"] as? [String: String])?["holiday"] == person["total_hours"] as? String, "\(person)")
+            }
+            let unknown = try await admin.run(["report", "hours", "--from", "2d ago", "--to", "now", "--holidays", "nowhere"])
+            #expect(unknown.status != 0 && unknown.stderr.contains("neither a file nor a holiday calendar"), "\(unknown.stderr)")
         }
     }
 }

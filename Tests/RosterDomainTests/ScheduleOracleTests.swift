@@ -31,7 +31,7 @@ import Testing
         Gen.int(in: -3...0), Gen.int(in: 0...95),      // anchor day offset and quarter of the day
         Gen.int(in: 0...2),                            // restrictions: none, one, two
         zip(Gen.int(in: 0...127), Gen.int(in: 0...47), Gen.int(in: 0...47)),
-        zip(Gen.bool, Gen.bool)                        // calendar advance; skip time off
+        zip(Gen.bool, Gen.bool, Gen.bool)              // calendar advance; skip time off; except holidays
     )
 
     static let caseGen = zip(
@@ -41,8 +41,9 @@ import Testing
         zip(Gen.int(in: 0...2), Gen.int(in: 0...3), Gen.int(in: 0...3), Gen.int(in: 0...191), Gen.int(in: 1...48)).array(of: 0...3),
         zip(Gen.int(in: 0...3), Gen.int(in: -40...191), Gen.int(in: 1...96)).array(of: 0...4),
         zip(Gen.int(in: 0...191), Gen.int(in: 1...64), zip(Gen.int(in: 0...3), Gen.int(in: 0...63), Gen.int(in: 1...32)).array(of: 0...3))
-            .array(of: 0...2)
-    ).map { zoneIndex, rotations, levels, oneOffs, overrides, away, spans -> Case in
+            .array(of: 0...2),
+        Gen.int(in: -3...3).array(of: 0...3)         // holidays: days from the window's first
+    ).map { zoneIndex, rotations, levels, oneOffs, overrides, away, spans, holidayOffsets -> Case in
         let (zone, near) = zones[zoneIndex]
         let from = (near / 86_400_000) * 86_400_000 - 86_400_000 / 2
         let to = from + 2 * 86_400_000
@@ -51,17 +52,19 @@ import Testing
         var layers: [Int: [Rotation]] = [:]
         for (index, spec) in rotations.enumerated() {
             let (slots, cadenceKind, multiplier, dayOffset, quarterOfDay, restrictionCount, window, policies) = spec
-            let (calendarAdvance, skips) = policies
+            let (calendarAdvance, skips, exceptHolidays) = policies
             let cadence: Cadence = [.hours(multiplier), .days(1), .weeks(1), .minutes(multiplier * 45), .hours(multiplier * 2)][cadenceKind]
             let day = clock.day(startDay, adding: dayOffset)
             let (weekdayBits, startQuarter, endQuarter) = window
             let restriction = RestrictionWindow(weekdays: Set((1...7).filter { weekdayBits & (1 << ($0 - 1)) != 0 || weekdayBits == 0 }),
-                                                start: startQuarter * 30, end: endQuarter * 30)
+                                                start: startQuarter * 30, end: endQuarter * 30, exceptHolidays: exceptHolidays ? "h" : "")
             let rotation = Rotation(
                 id: "r\(index)", slots: slots.map { $0 == 3 ? [] : [people[$0]] }, cadence: cadence,
                 handoff: LocalDateTime(year: day.year, month: day.month, day: day.day, hour: quarterOfDay / 4, minute: quarterOfDay % 4 * 15),
                 restrictions: Array(repeating: restriction, count: restrictionCount)
-                    .enumerated().map { offset, window in offset == 0 ? window : RestrictionWindow(weekdays: window.weekdays, start: window.end, end: (window.end + 180) % 1440) },
+                    .enumerated().map { offset, window in
+                        offset == 0 ? window : RestrictionWindow(weekdays: window.weekdays, start: window.end, end: (window.end + 180) % 1440)
+                    },
                 advance: calendarAdvance ? .calendar : .activeTurns, onTimeOff: skips ? .skip : .flag)
             layers[levels[index % levels.count], default: []].append(rotation)
         }
@@ -94,10 +97,58 @@ import Testing
             temporary.append(TemporarySchedule(id: "p\(index)", start: start, end: end, shifts: shifts))
             cursor = end
         }
-        return Case(schedule: ScheduleDefinition(id: "s", name: "S", zone: zone,
-                                                 layers: layers.map { ScheduleLayer(level: $0.key, rotations: $0.value) },
-                                                 shifts: shifts, overrides: changes, temporary: temporary, timeOff: timeOff),
+        var schedule = ScheduleDefinition(id: "s", name: "S", zone: zone, layers: layers.map { ScheduleLayer(level: $0.key, rotations: $0.value) },
+                                          shifts: shifts, overrides: changes, temporary: temporary, timeOff: timeOff)
+        schedule.holidays = ["h": Set(holidayOffsets.map { clock.day(startDay, adding: $0) })]
+        return Case(schedule: schedule, from: from, to: to)
+    }
+
+    /// Rotations open on days of the month (the nth weekday or day, every N months, counted from
+    /// the handoff's month), over a hundred days in zones with DST changes in them.
+    static let monthlyGen = zip(
+        Gen.int(in: 0...(zones.count - 1)),
+        zip(Gen.int(in: -1...5), Gen.int(in: 0...7), Gen.int(in: 1...3), Gen.int(in: 0...47), Gen.int(in: 1...16)).array(of: 1...2),
+        Gen.int(in: 0...2), Gen.int(in: -40...0), Gen.bool
+    ).map { zoneIndex, windows, cadenceKind, anchorOffset, calendarAdvance -> Case in
+        let (zone, near) = zones[zoneIndex]
+        let from = (near / 86_400_000) * 86_400_000 - 60 * 86_400_000
+        let to = from + 100 * 86_400_000
+        let clock = WallClock(zone: zone)!
+        let anchor = clock.day(clock.day(of: from).day, adding: anchorOffset)
+        let restrictions = windows.map { nth, weekday, every, startHalf, hours in
+            RestrictionWindow(start: startHalf * 30, end: (startHalf * 30 + hours * 60) % 1440,
+                              monthly: MonthlyDays(nth: nth == 0 ? 1 : nth, weekday: weekday == 0 ? nil : weekday, everyMonths: every))
+        }
+        let rotation = Rotation(id: "m", slots: [["a"], ["b"], ["c"]], cadence: [.days(1), .weeks(1), .months(1)][cadenceKind],
+                                handoff: LocalDateTime(year: anchor.year, month: anchor.month, day: anchor.day, hour: 9),
+                                restrictions: restrictions, advance: calendarAdvance ? .calendar : .activeTurns)
+        return Case(schedule: ScheduleDefinition(id: "s", name: "S", zone: zone, layers: [ScheduleLayer(level: 0, rotations: [rotation])]),
                     from: from, to: to)
+    }
+
+    @Test func daysOfTheMonthAgreeWithTheOracle() async throws {
+        await propertyCheck(count: 30, input: Self.monthlyGen) { example in
+            let mismatch = try await offThePool { () throws -> String? in
+                let resolved = try ScheduleResolver.resolve(example.schedule, from: example.from, to: example.to)
+                let oracle = Oracle(example.schedule, until: example.to)
+                // Who the resolver has in each quarter (a hundred days of them: no filtering per quarter).
+                var byQuarter: [Int: Set<String>] = [:]
+                for shift in resolved {
+                    for q in Int((shift.start - example.from) / Self.quarter)..<Int((shift.end - example.from) / Self.quarter) {
+                        byQuarter[q, default: []].insert(shift.employeeID)
+                    }
+                }
+                var t = example.from
+                while t < example.to {
+                    let got = byQuarter[Int((t - example.from) / Self.quarter)] ?? []
+                    let expected = oracle.onDuty(at: t)
+                    if got != expected { return "at \(t) in \(example.schedule.zone): \(got.sorted()), the oracle \(expected.sorted())" }
+                    t += Self.quarter
+                }
+                return nil
+            }
+            #expect(mismatch == nil, "\(mismatch ?? "")")
+        }
     }
 
     @Test func theResolverAgreesWithTheOracleAtEveryInstant() async throws {
@@ -134,7 +185,8 @@ struct Oracle {
 
     init(_ schedule: ScheduleDefinition, until: UnixMillis) {
         self.schedule = schedule
-        clock = WallClock(zone: schedule.zone)!
+        let clock = WallClock(zone: schedule.zone)!
+        self.clock = clock
         var turns: [String: ([UnixMillis], [Bool])] = [:]
         for rotation in schedule.layers.flatMap(\.rotations) {
             var handoffs: [UnixMillis] = []
@@ -147,7 +199,7 @@ struct Oracle {
             for (start, end) in zip(handoffs, handoffs.dropFirst()) {
                 var t = start, any = false
                 while t < end && !any {
-                    any = Self.allowed(rotation, at: t, clock)
+                    any = Self.allowed(rotation, at: t, clock, holidays: schedule.holidays)
                     t += ScheduleOracleTests.quarter
                 }
                 active.append(any)
@@ -171,11 +223,29 @@ struct Oracle {
         }
     }
 
-    static func allowed(_ rotation: Rotation, at t: UnixMillis, _ clock: WallClock) -> Bool {
+    /// Whether a window opens on `day`: the nth weekday counted by walking the month's days, the
+    /// months counted from the handoff's.
+    static func opens(_ window: RestrictionWindow, on day: WallClock.Day, _ rotation: Rotation, _ clock: WallClock,
+                      holidays: [String: Set<WallClock.Day>]) -> Bool {
+        if !window.exceptHolidays.isEmpty, holidays[window.exceptHolidays]?.contains(day) == true { return false }
+        guard let monthly = window.monthly else { return window.weekdays.contains(clock.weekday(of: day)) }
+        let months = (day.year - rotation.handoff.year) * 12 + day.month - rotation.handoff.month
+        guard months % monthly.everyMonths == 0 else { return false }
+        let length = WallClock.daysInMonth(year: day.year, month: day.month)
+        let sameWeekday = (1...length).filter { clock.weekday(of: WallClock.Day(year: day.year, month: day.month, day: $0)) == clock.weekday(of: day) }
+        switch (monthly.weekday, monthly.nth) {
+        case (nil, -1): return day.day == length
+        case (nil, let n): return day.day == n
+        case (let weekday?, -1): return clock.weekday(of: day) == weekday && sameWeekday.last == day.day
+        case (let weekday?, let n): return clock.weekday(of: day) == weekday && sameWeekday.firstIndex(of: day.day) == n - 1
+        }
+    }
+
+    static func allowed(_ rotation: Rotation, at t: UnixMillis, _ clock: WallClock, holidays: [String: Set<WallClock.Day>] = [:]) -> Bool {
         guard !rotation.restrictions.isEmpty else { return true }
         let today = clock.day(of: t).day
         for day in [clock.day(today, adding: -1), today] {
-            for window in rotation.restrictions where window.weekdays.contains(clock.weekday(of: day)) {
+            for window in rotation.restrictions where opens(window, on: day, rotation, clock, holidays: holidays) {
                 let opens = clock.instant(day, minuteOfDay: window.start)
                 let closes = clock.instant(day, minuteOfDay: window.end > window.start ? window.end : window.end + 1440,
                                            lastOccurrence: true)
@@ -196,7 +266,7 @@ struct Oracle {
         let (handoffs, _) = turns[rotation.id]!
         let q = ScheduleOracleTests.quarter
         func inRun(_ u: UnixMillis) -> Bool {
-            handoffs[k] <= u && u < handoffs[k + 1] && Self.allowed(rotation, at: u, clock) && away(person, at: u)
+            handoffs[k] <= u && u < handoffs[k + 1] && Self.allowed(rotation, at: u, clock, holidays: schedule.holidays) && away(person, at: u)
         }
         var start = t, end = t + q
         while inRun(start - q) { start -= q }
@@ -218,7 +288,8 @@ struct Oracle {
         for layer in schedule.layers {
             for rotation in layer.rotations where !rotation.slots.isEmpty {
                 let (handoffs, active) = turns[rotation.id]!
-                guard let k = handoffs.lastIndex(where: { $0 <= t }), k < active.count, Self.allowed(rotation, at: t, clock) else { continue }
+                guard let k = handoffs.lastIndex(where: { $0 <= t }), k < active.count,
+                      Self.allowed(rotation, at: t, clock, holidays: schedule.holidays) else { continue }
                 let index = rotation.advance == .calendar ? k : active[..<k].filter { $0 }.count
                 for person in rotation.slots[index % rotation.slots.count] {
                     let skipped = rotation.onTimeOff == .skip && away(person, at: t)

@@ -72,7 +72,7 @@ public enum StoreConformance {
             #expect(after.state.employees.isEmpty && after.state.shifts.count == 0)
             #expect(after.history.map(\.revision) == [2, 3])
         },
-        Check("time off and temporary schedules load back, and go with their person") { store, other, traits in
+        Check("time off, holidays and temporary schedules load back; time off goes with its person") { store, other, traits in
             try await store.createTenant(Tenant(id: "acme", name: "Acme"), epoch: 7)
             let away = TimeOff(id: "off_1", employeeID: "e1", start: 1_000, end: 90_000, reason: "holiday", source: "ics:uid-1@example.org",
                                author: "tok_admin")
@@ -83,10 +83,12 @@ public enum StoreConformance {
             schedule.temporary = [TemporarySchedule(id: "tmp_1", start: 10_000, end: 20_000,
                                                     shifts: [.init(employeeID: "e1", start: 10_000, end: 20_000)], author: "tok_admin")]
             try await store.commit(tenantID: "acme", entry: HistoryEntry(revision: 1, committedAt: 10, changes: [
-                .employeeUpserted(StoreConformance.alice), .scheduleUpserted(schedule), .timeOffSet(away),
+                .employeeUpserted(StoreConformance.alice), .holidaysSet(HolidaySet(name: "de-by", days: ["2026-12-25", "2026-12-24"])),
+                .scheduleUpserted(schedule), .timeOffSet(away),
             ]), historyLimit: 100)
             let loaded = try #require(try await other.loadTenants().first)
             #expect(loaded.state.timeOff["off_1"] == away)
+            #expect(loaded.state.holidays["de-by"]?.days == ["2026-12-24", "2026-12-25"])
             #expect(loaded.state.schedules["sch_1"]?.temporary == schedule.temporary)
             #expect(loaded.state.schedules["sch_1"]?.layers.first?.rotations.first?.onTimeOff == .skip)
             #expect(loaded.history.first?.changes.contains(.timeOffSet(away)) == true, "the history carries the time off")
@@ -97,9 +99,10 @@ public enum StoreConformance {
                                    historyLimit: 100)
             #expect(try await other.loadTenants().first?.state.timeOff["off_1"]?.end == 95_000)
             try await store.commit(tenantID: "acme", entry: HistoryEntry(revision: 3, committedAt: 30, changes: [
-                .timeOffDeleted(id: "off_1"), .employeeDeleted(id: "e1"),
+                .timeOffDeleted(id: "off_1"), .employeeDeleted(id: "e1"), .holidaysDeleted(name: "de-by"),
             ]), historyLimit: 100)
-            #expect(try await other.loadTenants().first?.state.timeOff.isEmpty == true)
+            let emptied = try await other.loadTenants().first?.state
+            #expect(emptied?.timeOff.isEmpty == true && emptied?.holidays.isEmpty == true)
         },
         Check("a commit at a stale revision is refused and changes nothing") { store, other, traits in
             try await store.createTenant(Tenant(id: "acme", name: "Acme"), epoch: 1)

@@ -105,6 +105,8 @@ public enum DutyRecord {
                 if let previous = before.timeOff[entry.id] { found.formUnion(before.schedulesSkippingTimeOff(of: previous.employeeID)) }
             case .timeOffDeleted(let id):
                 if let previous = before.timeOff[id] { found.formUnion(before.schedulesSkippingTimeOff(of: previous.employeeID)) }
+            case .holidaysSet(let calendar): found.formUnion(before.schedules(namingHolidays: [calendar.name]))
+            case .holidaysDeleted: break  // refused while a schedule names it
             case .employeeUpserted, .employeeDeleted, .motdSet: break
             }
         }

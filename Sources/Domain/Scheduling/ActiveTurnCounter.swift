@@ -25,6 +25,8 @@ enum ActiveTurnCounter {
         var handoff: LocalDateTime
         var cadence: Cadence
         var restrictions: [RestrictionWindow]
+        /// The days of the holiday calendars the restrictions name.
+        var holidays: [String: Set<WallClock.Day>]
     }
 
     private final class Memory: @unchecked Sendable {  // guarded by `lock`
@@ -38,7 +40,8 @@ enum ActiveTurnCounter {
     static func count(_ turns: RotationTurns, before n: Int) -> Int {
         guard n > 0 else { return 0 }
         let rule = Rule(zone: turns.clock.zoneIdentifier, handoff: turns.rotation.handoff, cadence: turns.rotation.cadence,
-                        restrictions: turns.rotation.restrictions)
+                        restrictions: turns.rotation.restrictions,
+                        holidays: turns.holidays.filter { name, _ in turns.rotation.restrictions.contains { $0.exceptHolidays == name } })
         let known = memory.lock.withLock { memory.checkpoints[rule] ?? [0] }
         // Resume from the nearest checkpoint at or before n.
         let resumeIndex = min(known.count - 1, n / checkpointEvery)
@@ -123,9 +126,8 @@ enum ActiveTurnCounter {
         /// uses), merged into `stretches`.
         private mutating func addWindows(of day: WallClock.Day) {
             let clock = turns.clock
-            let weekday = clock.weekday(of: day)
             var found: [(UnixMillis, UnixMillis)] = []
-            for window in turns.rotation.restrictions where window.weekdays.contains(weekday) {
+            for window in turns.windows(on: day) {
                 let opens = clock.instant(day, minuteOfDay: window.start)
                 let closes = clock.instant(day, minuteOfDay: window.end > window.start ? window.end : window.end + 1440,
                                            lastOccurrence: true)

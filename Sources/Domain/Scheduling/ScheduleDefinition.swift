@@ -66,9 +66,14 @@ public struct RestrictionWindow: Sendable, Hashable, Codable {
     public var weekdays: Set<Int>
     public var start: Int
     public var end: Int
+    /// A tenant holiday calendar's name: the window does not open on its days.
+    public var exceptHolidays: String
+    /// Instead of `weekdays`: the days of the month it opens on (`MonthlyDays`).
+    public var monthly: MonthlyDays?
 
-    public init(weekdays: Set<Int> = Set(1...7), start: Int, end: Int) {
+    public init(weekdays: Set<Int> = Set(1...7), start: Int, end: Int, exceptHolidays: String = "", monthly: MonthlyDays? = nil) {
         (self.weekdays, self.start, self.end) = (weekdays, start, end)
+        (self.exceptHolidays, self.monthly) = (exceptHolidays, monthly)
     }
 
     /// Minutes after midnight of "HH:MM" (seconds, as in "09:00:00", are ignored); "24:00" is
@@ -86,6 +91,29 @@ public struct RestrictionWindow: Sendable, Hashable, Codable {
 
     /// "HH:MM" of a minute of the day, as `minuteOfDay` reads it.
     public static func clockText(_ minute: Int) -> String { String(format: "%02d:%02d", minute / 60, minute % 60) }
+}
+
+/// The day of a month a restriction window opens on, every `everyMonths` months counted from
+/// the rotation's first handoff's month: the nth `weekday` ("first Monday", "last Friday"), or
+/// with `weekday` nil the nth day ("day 15"; `nth` -1: the last day).
+public struct MonthlyDays: Sendable, Hashable, Codable {
+    /// 1 to 5, or -1 for the last.
+    public var nth: Int
+    /// 1 = Sunday … 7 = Saturday; nil: the nth day of the month.
+    public var weekday: Int?
+    public var everyMonths: Int
+
+    public init(nth: Int, weekday: Int?, everyMonths: Int = 1) { (self.nth, self.weekday, self.everyMonths) = (nth, weekday, everyMonths) }
+
+    /// Whether `day` (whose weekday is `weekday`) is one of them, counting months from `anchor`.
+    func contains(_ day: WallClock.Day, weekday dayWeekday: Int, anchor: LocalDateTime) -> Bool {
+        let months = (day.year - anchor.year) * 12 + (day.month - anchor.month)
+        guard everyMonths >= 1, ((months % everyMonths) + everyMonths) % everyMonths == 0 else { return false }
+        let length = WallClock.daysInMonth(year: day.year, month: day.month)
+        guard let weekday else { return nth == -1 ? day.day == length : day.day == nth }
+        guard dayWeekday == weekday else { return false }
+        return nth == -1 ? day.day + 7 > length : (day.day - 1) / 7 + 1 == nth
+    }
 }
 
 /// Turns of ordered slots. Turn k starts at the k-th handoff after the anchor; its slot is the
@@ -219,6 +247,14 @@ public struct ScheduleDefinition: Sendable, Hashable, Codable {
     /// The time off of the people of rotations that skip it (`Rotation.onTimeOff`). Like
     /// `shifts`, not stored with the schedule: `RosterState.definition(of:)` puts it here.
     public var timeOff: [TimeOff]
+    /// The days of the holiday calendars its restrictions name (`RestrictionWindow.exceptHolidays`),
+    /// by name; put here like `timeOff`.
+    public var holidays: [String: Set<WallClock.Day>] = [:]
+
+    /// The holiday calendars its restrictions name.
+    public var holidayNames: Set<String> {
+        Set(layers.flatMap { $0.rotations.flatMap { $0.restrictions.map(\.exceptHolidays) } }.filter { !$0.isEmpty })
+    }
 
     public init(id: String, name: String, zone: String, team: String = "", description: String = "",
                 layers: [ScheduleLayer] = [], shifts: [Shift] = [], overrides: [ScheduleOverride] = [],

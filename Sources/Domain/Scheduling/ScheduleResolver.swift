@@ -83,7 +83,8 @@ public enum ScheduleResolver {
         let away = schedule.skipsTimeOff ? TimeOffIntervals(schedule.timeOff) : TimeOffIntervals([])
         for layer in schedule.layers {
             for rotation in layer.rotations {
-                let turns = RotationTurns(rotation, level: layer.level, clock: clock, away: rotation.onTimeOff == .skip ? away : nil)
+                let turns = RotationTurns(rotation, level: layer.level, clock: clock, away: rotation.onTimeOff == .skip ? away : nil,
+                                          holidays: schedule.holidays)
                 for piece in try turns.pieces(from: from, to: to, budget: &budget) {
                     pieces.append((layer.level, piece))
                 }
@@ -236,17 +237,20 @@ struct RotationTurns {
     let clock: WallClock
     /// The time off of the rotation's people when it skips it (`Rotation.onTimeOff`).
     let away: TimeOffIntervals?
+    /// The days of the holiday calendars its restrictions name.
+    let holidays: [String: Set<WallClock.Day>]
     private let anchorDay: WallClock.Day
 
     /// A fixed-length (minutes) cadence's first handoff and step, so that `handoff` is plain
     /// arithmetic for it (no zone lookup per turn).
     private let fixed: (first: UnixMillis, step: UnixMillis)?
 
-    init(_ rotation: Rotation, level: Int, clock: WallClock, away: TimeOffIntervals? = nil) {
+    init(_ rotation: Rotation, level: Int, clock: WallClock, away: TimeOffIntervals? = nil, holidays: [String: Set<WallClock.Day>] = [:]) {
         self.rotation = rotation
         self.level = level
         self.clock = clock
         self.away = away
+        self.holidays = holidays
         anchorDay = WallClock.Day(year: rotation.handoff.year, month: rotation.handoff.month, day: rotation.handoff.day)
         if case .minutes(let n) = rotation.cadence {
             fixed = (clock.instant(anchorDay, minuteOfDay: rotation.handoff.minuteOfDay), UnixMillis(n) * 60_000)
@@ -280,8 +284,7 @@ struct RotationTurns {
         var day = clock.day(clock.day(of: start).day, adding: -1)
         let last = clock.day(of: end).day
         while day <= last {
-            let weekday = clock.weekday(of: day)
-            for window in rotation.restrictions where window.weekdays.contains(weekday) {
+            for window in windows(on: day) {
                 let opens = clock.instant(day, minuteOfDay: window.start)
                 let closes = clock.instant(day, minuteOfDay: window.end > window.start ? window.end : window.end + 1440,
                                            lastOccurrence: true)
@@ -300,6 +303,21 @@ struct RotationTurns {
             }
         }
         return merged
+    }
+
+    /// The restriction windows that open on a local day: by weekday or by day of the month, and
+    /// not on a day of the holiday calendar a window names (a window running past midnight
+    /// belongs to the day it opens on).
+    func windows(on day: WallClock.Day) -> [RestrictionWindow] {
+        let weekday = clock.weekday(of: day)
+        return rotation.restrictions.filter { window in
+            if let monthly = window.monthly {
+                guard monthly.contains(day, weekday: weekday, anchor: rotation.handoff) else { return false }
+            } else if !window.weekdays.contains(weekday) {
+                return false
+            }
+            return window.exceptHolidays.isEmpty || !(holidays[window.exceptHolidays]?.contains(day) ?? false)
+        }
     }
 
     /// Every on-duty stretch of every turn that overlaps [from, to), per person in the turn's slot.
@@ -386,7 +404,8 @@ struct RotationTurns {
     /// spring-forward gap, which has no on-duty time that week: such a turn still counts.)
     var everyTurnIsActive: Bool {
         if rotation.restrictions.isEmpty { return !rotation.cadence.mayHaveEmptyTurns }
-        guard rotation.restrictions.allSatisfy({ !$0.weekdays.isEmpty }) else { return false }
+        // Holidays and monthly days can hide every window of a week.
+        guard rotation.restrictions.allSatisfy({ !$0.weekdays.isEmpty && $0.exceptHolidays.isEmpty && $0.monthly == nil }) else { return false }
         switch rotation.cadence {
         case .weeks(let n), .months(let n): return n >= 1
         default: return false

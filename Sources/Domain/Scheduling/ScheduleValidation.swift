@@ -43,6 +43,15 @@ extension ScheduleDefinition {
                     if !(0...1440).contains(window.start) || !(0...1440).contains(window.end) {
                         add(location, "restrictions", "times are minutes 0 to 1440 after midnight")
                     }
+                    if !window.exceptHolidays.isEmpty, let problem = HolidaySet.nameProblem(window.exceptHolidays) { add(location, "restrictions", problem) }
+                    if let monthly = window.monthly {
+                        let most = monthly.weekday == nil ? 31 : 5
+                        if !((1...most).contains(monthly.nth) || monthly.nth == -1) {
+                            add(location, "restrictions", monthly.weekday == nil ? "a day of the month is 1 to 31, or last" : "the nth weekday is 1 to 5, or last")
+                        }
+                        if let weekday = monthly.weekday, !(1...7).contains(weekday) { add(location, "restrictions", "a weekday is 1 (Sunday) to 7 (Saturday)") }
+                        if !(1...12).contains(monthly.everyMonths) { add(location, "restrictions", "every 1 to 12 months") }
+                    }
                 }
             }
         }

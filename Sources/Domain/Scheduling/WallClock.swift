@@ -22,7 +22,7 @@ public struct WallClock: Sendable {
     public var zoneIdentifier: String { zone.identifier }
 
     /// A local date: year, month, day.
-    public struct Day: Sendable, Hashable, Comparable {
+    public struct Day: Sendable, Hashable, Comparable, Codable {
         public var year: Int, month: Int, day: Int
         public init(year: Int, month: Int, day: Int) { (self.year, self.month, self.day) = (year, month, day) }
         public static func < (a: Day, b: Day) -> Bool { (a.year, a.month, a.day) < (b.year, b.month, b.day) }

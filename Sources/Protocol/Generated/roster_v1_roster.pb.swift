@@ -690,6 +690,59 @@ public nonisolated struct Roster_V1_RestrictionWindow: Sendable {
 
   public var endMinute: UInt32 = 0
 
+  /// a holiday calendar's name: the window does not open on its days
+  public var exceptHolidays: String = String()
+
+  /// set: instead of weekdays, these days of the month
+  public var monthly: Roster_V1_MonthlyDays {
+    get {_monthly ?? Roster_V1_MonthlyDays()}
+    set {_monthly = newValue}
+  }
+  /// Returns true if `monthly` has been explicitly set.
+  public var hasMonthly: Bool {self._monthly != nil}
+  /// Clears the value of `monthly`. Subsequent reads from it will return its default value.
+  public mutating func clearMonthly() {self._monthly = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _monthly: Roster_V1_MonthlyDays? = nil
+}
+
+/// The day of a month a window opens on, every every_months months counted from the month of the
+/// rotation's handoff: the nth weekday ("first Monday"), or with weekday 0 the nth day ("day 15").
+public nonisolated struct Roster_V1_MonthlyDays: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// 1 to 5 (weekday) or 1 to 31 (day); -1: the last
+  public var nth: Int32 = 0
+
+  /// 1 = Sunday ... 7 = Saturday; 0: the nth day of the month
+  public var weekday: UInt32 = 0
+
+  /// 1 to 12
+  public var everyMonths: UInt32 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// A tenant's named holiday calendar (docs/TIME-OFF.md).
+public nonisolated struct Roster_V1_Holidays: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// 1 to 64 letters, digits, '-' or '_'
+  public var name: String = String()
+
+  /// local dates "YYYY-MM-DD", sorted; at most 1000
+  public var days: [String] = []
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -1660,6 +1713,8 @@ public nonisolated struct Roster_V1_Snapshot: Sendable {
 
   public var timeOff: [Roster_V1_TimeOff] = []
 
+  public var holidays: [Roster_V1_Holidays] = []
+
   /// Set on every part but the last of a snapshot sent in parts (feature "snapshot-parts",
   /// PROTOCOL.md section 7.6): the receiver merges the parts in order.
   public var more: Bool = false
@@ -2068,6 +2123,24 @@ public nonisolated struct Roster_V1_Change: Sendable {
     set {kind = .timeOffDeleted(newValue)}
   }
 
+  /// a holiday calendar, added or replaced whole
+  public var holidaysSet: Roster_V1_Holidays {
+    get {
+      if case .holidaysSet(let v)? = kind {return v}
+      return Roster_V1_Holidays()
+    }
+    set {kind = .holidaysSet(newValue)}
+  }
+
+  /// its name
+  public var holidaysDeleted: String {
+    get {
+      if case .holidaysDeleted(let v)? = kind {return v}
+      return String()
+    }
+    set {kind = .holidaysDeleted(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Kind: Equatable, Sendable {
@@ -2084,6 +2157,10 @@ public nonisolated struct Roster_V1_Change: Sendable {
     case timeOffSet(Roster_V1_TimeOff)
     /// also said before an employee's deletion, for each of theirs
     case timeOffDeleted(String)
+    /// a holiday calendar, added or replaced whole
+    case holidaysSet(Roster_V1_Holidays)
+    /// its name
+    case holidaysDeleted(String)
 
   }
 
@@ -2425,6 +2502,15 @@ public nonisolated struct Roster_V1_EditScheduleRequest: @unchecked Sendable {
     set {_uniqueStorage()._edit = .takeSuggestion(newValue)}
   }
 
+  /// set or delete a tenant holiday calendar (schedule ignored)
+  public var holidays: Roster_V1_HolidaysEdit {
+    get {
+      if case .holidays(let v)? = _storage._edit {return v}
+      return Roster_V1_HolidaysEdit()
+    }
+    set {_uniqueStorage()._edit = .holidays(newValue)}
+  }
+
   /// for the audit log (an override's own reason is kept with it)
   public var reason: String {
     get {_storage._reason}
@@ -2454,6 +2540,8 @@ public nonisolated struct Roster_V1_EditScheduleRequest: @unchecked Sendable {
     case temporary(Roster_V1_TemporaryEdit)
     /// a DutyConflict id: its first proposal replaces its person there
     case takeSuggestion(String)
+    /// set or delete a tenant holiday calendar (schedule ignored)
+    case holidays(Roster_V1_HolidaysEdit)
 
   }
 
@@ -2747,6 +2835,67 @@ public nonisolated struct Roster_V1_TimeOffEdit: Sendable {
       .add,
       .delete,
       .import,
+    ]
+
+  }
+
+  public init() {}
+}
+
+public nonisolated struct Roster_V1_HolidaysEdit: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var action: Roster_V1_HolidaysEdit.Action = .unspecified
+
+  public var name: String = String()
+
+  public var days: [String] = []
+
+  /// an iCalendar file (RFC 5545), at most 1 MiB
+  public var calendar: Data = Data()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public nonisolated enum Action: SwiftProtobuf.Enum, Swift.CaseIterable {
+    public typealias RawValue = Int
+    case unspecified // = 0
+
+    /// the calendar's days: `days`, or the all-day events of `calendar`
+    case set // = 1
+
+    /// refused while a restriction names it
+    case delete // = 2
+    case UNRECOGNIZED(Int)
+
+    public init() {
+      self = .unspecified
+    }
+
+    public init?(rawValue: Int) {
+      switch rawValue {
+      case 0: self = .unspecified
+      case 1: self = .set
+      case 2: self = .delete
+      default: self = .UNRECOGNIZED(rawValue)
+      }
+    }
+
+    public var rawValue: Int {
+      switch self {
+      case .unspecified: return 0
+      case .set: return 1
+      case .delete: return 2
+      case .UNRECOGNIZED(let i): return i
+      }
+    }
+
+    // The compiler won't synthesize support with the UNRECOGNIZED case.
+    public static let allCases: [Roster_V1_HolidaysEdit.Action] = [
+      .unspecified,
+      .set,
+      .delete,
     ]
 
   }
@@ -4044,7 +4193,7 @@ nonisolated extension Roster_V1_Cadence.Unit: SwiftProtobuf._ProtoNameProviding 
 
 nonisolated extension Roster_V1_RestrictionWindow: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".RestrictionWindow"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}weekdays\0\u{3}start_minute\0\u{3}end_minute\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}weekdays\0\u{3}start_minute\0\u{3}end_minute\0\u{3}except_holidays\0\u{1}monthly\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -4055,12 +4204,18 @@ nonisolated extension Roster_V1_RestrictionWindow: SwiftProtobuf.Message, SwiftP
       case 1: try { try decoder.decodeRepeatedUInt32Field(value: &self.weekdays) }()
       case 2: try { try decoder.decodeSingularUInt32Field(value: &self.startMinute) }()
       case 3: try { try decoder.decodeSingularUInt32Field(value: &self.endMinute) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.exceptHolidays) }()
+      case 5: try { try decoder.decodeSingularMessageField(value: &self._monthly) }()
       default: break
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
     if !self.weekdays.isEmpty {
       try visitor.visitPackedUInt32Field(value: self.weekdays, fieldNumber: 1)
     }
@@ -4070,6 +4225,12 @@ nonisolated extension Roster_V1_RestrictionWindow: SwiftProtobuf.Message, SwiftP
     if self.endMinute != 0 {
       try visitor.visitSingularUInt32Field(value: self.endMinute, fieldNumber: 3)
     }
+    if !self.exceptHolidays.isEmpty {
+      try visitor.visitSingularStringField(value: self.exceptHolidays, fieldNumber: 4)
+    }
+    try { if let v = self._monthly {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
+    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -4077,6 +4238,83 @@ nonisolated extension Roster_V1_RestrictionWindow: SwiftProtobuf.Message, SwiftP
     if lhs.weekdays != rhs.weekdays {return false}
     if lhs.startMinute != rhs.startMinute {return false}
     if lhs.endMinute != rhs.endMinute {return false}
+    if lhs.exceptHolidays != rhs.exceptHolidays {return false}
+    if lhs._monthly != rhs._monthly {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_MonthlyDays: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".MonthlyDays"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}nth\0\u{1}weekday\0\u{3}every_months\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularInt32Field(value: &self.nth) }()
+      case 2: try { try decoder.decodeSingularUInt32Field(value: &self.weekday) }()
+      case 3: try { try decoder.decodeSingularUInt32Field(value: &self.everyMonths) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.nth != 0 {
+      try visitor.visitSingularInt32Field(value: self.nth, fieldNumber: 1)
+    }
+    if self.weekday != 0 {
+      try visitor.visitSingularUInt32Field(value: self.weekday, fieldNumber: 2)
+    }
+    if self.everyMonths != 0 {
+      try visitor.visitSingularUInt32Field(value: self.everyMonths, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_MonthlyDays, rhs: Roster_V1_MonthlyDays) -> Bool {
+    if lhs.nth != rhs.nth {return false}
+    if lhs.weekday != rhs.weekday {return false}
+    if lhs.everyMonths != rhs.everyMonths {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_Holidays: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".Holidays"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}days\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.name) }()
+      case 2: try { try decoder.decodeRepeatedStringField(value: &self.days) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.name.isEmpty {
+      try visitor.visitSingularStringField(value: self.name, fieldNumber: 1)
+    }
+    if !self.days.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.days, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_Holidays, rhs: Roster_V1_Holidays) -> Bool {
+    if lhs.name != rhs.name {return false}
+    if lhs.days != rhs.days {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -5607,7 +5845,7 @@ nonisolated extension Roster_V1_GetSnapshotRequest: SwiftProtobuf.Message, Swift
 
 nonisolated extension Roster_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Snapshot"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}epoch\0\u{1}revision\0\u{1}tenant\0\u{1}employees\0\u{1}shifts\0\u{1}schedules\0\u{1}more\0\u{3}time_off\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}epoch\0\u{1}revision\0\u{1}tenant\0\u{1}employees\0\u{1}shifts\0\u{1}schedules\0\u{1}more\0\u{3}time_off\0\u{1}holidays\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -5623,6 +5861,7 @@ nonisolated extension Roster_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobuf._
       case 6: try { try decoder.decodeRepeatedMessageField(value: &self.schedules) }()
       case 7: try { try decoder.decodeSingularBoolField(value: &self.more) }()
       case 8: try { try decoder.decodeRepeatedMessageField(value: &self.timeOff) }()
+      case 9: try { try decoder.decodeRepeatedMessageField(value: &self.holidays) }()
       default: break
       }
     }
@@ -5657,6 +5896,9 @@ nonisolated extension Roster_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobuf._
     if !self.timeOff.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.timeOff, fieldNumber: 8)
     }
+    if !self.holidays.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.holidays, fieldNumber: 9)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -5668,6 +5910,7 @@ nonisolated extension Roster_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobuf._
     if lhs.shifts != rhs.shifts {return false}
     if lhs.schedules != rhs.schedules {return false}
     if lhs.timeOff != rhs.timeOff {return false}
+    if lhs.holidays != rhs.holidays {return false}
     if lhs.more != rhs.more {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -6287,7 +6530,7 @@ nonisolated extension Roster_V1_Progress: SwiftProtobuf.Message, SwiftProtobuf._
 
 nonisolated extension Roster_V1_Change: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Change"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}employee_upserted\0\u{3}employee_deleted\0\u{3}shift_added\0\u{3}shift_deleted\0\u{3}motd_set\0\u{3}schedule_upserted\0\u{3}schedule_deleted\0\u{3}time_off_set\0\u{3}time_off_deleted\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}employee_upserted\0\u{3}employee_deleted\0\u{3}shift_added\0\u{3}shift_deleted\0\u{3}motd_set\0\u{3}schedule_upserted\0\u{3}schedule_deleted\0\u{3}time_off_set\0\u{3}time_off_deleted\0\u{3}holidays_set\0\u{3}holidays_deleted\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -6387,6 +6630,27 @@ nonisolated extension Roster_V1_Change: SwiftProtobuf.Message, SwiftProtobuf._Me
           self.kind = .timeOffDeleted(v)
         }
       }()
+      case 10: try {
+        var v: Roster_V1_Holidays?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .holidaysSet(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .holidaysSet(v)
+        }
+      }()
+      case 11: try {
+        var v: String?
+        try decoder.decodeSingularStringField(value: &v)
+        if let v = v {
+          if self.kind != nil {try decoder.handleConflictingOneOf()}
+          self.kind = .holidaysDeleted(v)
+        }
+      }()
       default: break
       }
     }
@@ -6433,6 +6697,14 @@ nonisolated extension Roster_V1_Change: SwiftProtobuf.Message, SwiftProtobuf._Me
     case .timeOffDeleted?: try {
       guard case .timeOffDeleted(let v)? = self.kind else { preconditionFailure() }
       try visitor.visitSingularStringField(value: v, fieldNumber: 9)
+    }()
+    case .holidaysSet?: try {
+      guard case .holidaysSet(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 10)
+    }()
+    case .holidaysDeleted?: try {
+      guard case .holidaysDeleted(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularStringField(value: v, fieldNumber: 11)
     }()
     case nil: break
     }
@@ -6849,7 +7121,7 @@ nonisolated extension Roster_V1_SetMotdRequest: SwiftProtobuf.Message, SwiftProt
 
 nonisolated extension Roster_V1_EditScheduleRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".EditScheduleRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}schedule\0\u{1}preview\0\u{1}reason\0\u{4}\u{7}upsert_schedule\0\u{3}delete_schedule\0\u{3}upsert_rotation\0\u{3}end_rotation\0\u{3}add_override\0\u{3}delete_override\0\u{1}swap\0\u{3}take_duty\0\u{3}cover_request\0\u{3}time_off\0\u{1}temporary\0\u{3}take_suggestion\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}schedule\0\u{1}preview\0\u{1}reason\0\u{4}\u{7}upsert_schedule\0\u{3}delete_schedule\0\u{3}upsert_rotation\0\u{3}end_rotation\0\u{3}add_override\0\u{3}delete_override\0\u{1}swap\0\u{3}take_duty\0\u{3}cover_request\0\u{3}time_off\0\u{1}temporary\0\u{3}take_suggestion\0\u{1}holidays\0")
 
   fileprivate class _StorageClass {
     var _schedule: String = String()
@@ -7032,6 +7304,19 @@ nonisolated extension Roster_V1_EditScheduleRequest: SwiftProtobuf.Message, Swif
             _storage._edit = .takeSuggestion(v)
           }
         }()
+        case 22: try {
+          var v: Roster_V1_HolidaysEdit?
+          var hadOneofValue = false
+          if let current = _storage._edit {
+            hadOneofValue = true
+            if case .holidays(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._edit = .holidays(v)
+          }
+        }()
         default: break
         }
       }
@@ -7101,6 +7386,10 @@ nonisolated extension Roster_V1_EditScheduleRequest: SwiftProtobuf.Message, Swif
       case .takeSuggestion?: try {
         guard case .takeSuggestion(let v)? = _storage._edit else { preconditionFailure() }
         try visitor.visitSingularStringField(value: v, fieldNumber: 21)
+      }()
+      case .holidays?: try {
+        guard case .holidays(let v)? = _storage._edit else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 22)
       }()
       case nil: break
       }
@@ -7455,6 +7744,55 @@ nonisolated extension Roster_V1_TimeOffEdit: SwiftProtobuf.Message, SwiftProtobu
 
 nonisolated extension Roster_V1_TimeOffEdit.Action: SwiftProtobuf._ProtoNameProviding {
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0ACTION_UNSPECIFIED\0\u{1}ADD\0\u{1}DELETE\0\u{1}IMPORT\0")
+}
+
+nonisolated extension Roster_V1_HolidaysEdit: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".HolidaysEdit"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}action\0\u{1}name\0\u{1}days\0\u{1}calendar\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularEnumField(value: &self.action) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.name) }()
+      case 3: try { try decoder.decodeRepeatedStringField(value: &self.days) }()
+      case 4: try { try decoder.decodeSingularBytesField(value: &self.calendar) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.action != .unspecified {
+      try visitor.visitSingularEnumField(value: self.action, fieldNumber: 1)
+    }
+    if !self.name.isEmpty {
+      try visitor.visitSingularStringField(value: self.name, fieldNumber: 2)
+    }
+    if !self.days.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.days, fieldNumber: 3)
+    }
+    if !self.calendar.isEmpty {
+      try visitor.visitSingularBytesField(value: self.calendar, fieldNumber: 4)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_HolidaysEdit, rhs: Roster_V1_HolidaysEdit) -> Bool {
+    if lhs.action != rhs.action {return false}
+    if lhs.name != rhs.name {return false}
+    if lhs.days != rhs.days {return false}
+    if lhs.calendar != rhs.calendar {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_HolidaysEdit.Action: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0ACTION_UNSPECIFIED\0\u{1}SET\0\u{1}DELETE\0")
 }
 
 nonisolated extension Roster_V1_TemporaryEdit: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {

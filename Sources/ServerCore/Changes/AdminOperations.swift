@@ -93,6 +93,8 @@ package struct AdminOperations: Sendable {
                     case .scheduleDeleted(let id): id
                     case .timeOffSet(let entry): entry.id
                     case .timeOffDeleted(let id): id
+                    case .holidaysSet(let calendar): calendar.name
+                    case .holidaysDeleted(let name): name
                     case .motdSet: nil
                     }
                 }

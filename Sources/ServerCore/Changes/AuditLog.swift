@@ -129,6 +129,8 @@ package enum AuditLog {
         case .scheduleDeleted(let id): state.schedules[id].map(RosterChange.scheduleUpserted)
         case .timeOffSet(let entry): state.timeOff[entry.id].map(RosterChange.timeOffSet)
         case .timeOffDeleted(let id): state.timeOff[id].map(RosterChange.timeOffSet)
+        case .holidaysSet(let calendar): state.holidays[calendar.name].map(RosterChange.holidaysSet)
+        case .holidaysDeleted(let name): state.holidays[name].map(RosterChange.holidaysSet)
         }
     }
 
@@ -192,7 +194,7 @@ package enum AuditLog {
         case .shiftAdded(let shift): people.contains(shift.employeeID)
         case .scheduleUpserted(let schedule): !schedule.mentionedEmployees.isDisjoint(with: people)
         case .timeOffSet(let entry): people.contains(entry.employeeID)
-        case .shiftDeleted, .motdSet, .scheduleDeleted, .timeOffDeleted: false
+        case .shiftDeleted, .motdSet, .scheduleDeleted, .timeOffDeleted, .holidaysSet, .holidaysDeleted: false
         }
     }
 
@@ -201,7 +203,7 @@ package enum AuditLog {
         case .scheduleUpserted(let schedule): schedule.id == scheduleID
         case .scheduleDeleted(let id): id == scheduleID
         case .shiftAdded(let shift): (shift.scheduleID.isEmpty ? ScheduleDefinition.defaultID : shift.scheduleID) == scheduleID
-        case .employeeUpserted, .employeeDeleted, .shiftDeleted, .motdSet, .timeOffSet, .timeOffDeleted: false
+        case .employeeUpserted, .employeeDeleted, .shiftDeleted, .motdSet, .timeOffSet, .timeOffDeleted, .holidaysSet, .holidaysDeleted: false
         }
     }
 }

@@ -166,6 +166,8 @@ struct ScheduleEdit {
                                      ids: ids, author: author, reason: swap.reason)
         case .timeOff(let edit):
             return try planTimeOff(edit, state: state, actor: actor, now: now, newID: newID)
+        case .holidays(let edit):
+            return try planHolidays(edit, state: state, now: now)
         case .temporary(let edit):
             let current = try schedule()
             before = current

@@ -72,14 +72,52 @@ extension ScheduleEdit {
                 if case .timeOffSet(let entry) = change.change { entry.id } else { nil }
             }, deltas: [])
         }
+        return ScheduleEdit(changes: changes, scheduleID: scheduleID, createdIDs: changes.compactMap { change in
+            if case .timeOffSet(let entry) = change.change { entry.id } else { nil }
+        }, deltas: deltas(of: scheduleID, before: state, after: after, now: now))
+    }
+
+    /// A holiday calendar set (from dates or an iCalendar file's all-day events) or deleted; the
+    /// preview shows the first schedule whose restrictions name it.
+    static func planHolidays(_ edit: Roster_V1_HolidaysEdit, state: RosterState, now: UnixMillis) throws(RosterError) -> ScheduleEdit {
+        let change: RosterChange
+        switch edit.action {
+        case .set:
+            var days = edit.days
+            if !edit.calendar.isEmpty {
+                guard edit.calendar.count <= TimeOffCalendar.maxBytes else {
+                    throw .invalid([RosterViolation(field: "calendar", message: "is larger than 1 MiB")])
+                }
+                do throws(HolidayCalendar.Invalid) {
+                    days += try HolidayCalendar.dates(fromICS: String(decoding: edit.calendar, as: UTF8.self))
+                } catch {
+                    throw .invalid([RosterViolation(field: "calendar", message: error.description)])
+                }
+            }
+            change = .holidaysSet(HolidaySet(name: edit.name, days: days))
+        case .delete:
+            change = .holidaysDeleted(name: edit.name)
+        case .unspecified, .UNRECOGNIZED:
+            throw .invalid([RosterViolation(field: "action", message: "is SET or DELETE")])
+        }
+        let changes: [RosterImport.Located] = [("", change)]
+        let after = try state.applyingValidated(changes, now: now)
+        guard let scheduleID = state.schedules(namingHolidays: [edit.name]).sorted().first else {
+            return ScheduleEdit(changes: changes, scheduleID: "", createdIDs: [edit.name], deltas: [])
+        }
+        return ScheduleEdit(changes: changes, scheduleID: scheduleID, createdIDs: [edit.name],
+                            deltas: deltas(of: scheduleID, before: state, after: after, now: now))
+    }
+
+    /// Who gains or loses duty on one schedule from now over the preview window, between two
+    /// tenant states (a change outside the schedule's definition: time off, holidays).
+    static func deltas(of scheduleID: String, before: RosterState, after: RosterState, now: UnixMillis) -> [DutyDelta] {
         let span = now..<(now + previewWindow)
         func resolve(_ state: RosterState) -> [ResolvedShift] {
             guard let definition = state.definition(of: scheduleID, from: span.lowerBound, to: span.upperBound) else { return [] }
             return (try? ScheduleResolver.resolve(definition, from: span.lowerBound, to: span.upperBound)) ?? []
         }
-        return ScheduleEdit(changes: changes, scheduleID: scheduleID, createdIDs: changes.compactMap { change in
-            if case .timeOffSet(let entry) = change.change { entry.id } else { nil }
-        }, deltas: DutyDelta.between(resolve(state), resolve(after)))
+        return DutyDelta.between(resolve(before), resolve(after))
     }
 
     /// A temporary schedule set or cleared over a span of `current`.

@@ -168,7 +168,8 @@ struct FilteredView {
                 } else if previous == nil {
                     seen.append(.shiftDeleted(id: shift.id))
                 }
-            case .employeeDeleted, .shiftDeleted, .motdSet, .scheduleUpserted, .scheduleDeleted, .timeOffSet, .timeOffDeleted:
+            case .employeeDeleted, .shiftDeleted, .motdSet, .scheduleUpserted, .scheduleDeleted, .timeOffSet, .timeOffDeleted,
+                 .holidaysSet, .holidaysDeleted:
                 seen.append(change)
             }
         }

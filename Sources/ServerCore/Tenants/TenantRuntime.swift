@@ -211,6 +211,8 @@ package final class TenantRuntime: Sendable {
                 if let before = previous.timeOff[entry.id] { ids.formUnion(previous.schedulesSkippingTimeOff(of: before.employeeID)) }
             case .timeOffDeleted(let id):
                 if let before = previous.timeOff[id] { ids.formUnion(previous.schedulesSkippingTimeOff(of: before.employeeID)) }
+            case .holidaysSet(let calendar): ids.formUnion(current.schedules(namingHolidays: [calendar.name]))
+            case .holidaysDeleted: break  // refused while a schedule names it
             }
         }
         guard !people.isEmpty else { return ids }
