@@ -32,7 +32,7 @@ enum OverrideForm {
             let zone = zoneIdentifier(query["tz"], schedule: schedule, into: &fields)
             let clock = WallClock(zone: zone) ?? WallClock(zone: "UTC")!
             fields.replacing = query["replacing"] ?? ""
-            fields.with = viewer.isAdmin ? "" : (viewer.employeeID ?? "")
+            fields.with = viewer.isAdmin ? (query["with"] ?? "") : (viewer.employeeID ?? "")
             for (key, target) in [("from", \Fields.from), ("to", \Fields.to)] {
                 if let text = query[key], let ms = Int64(text), TimeRange.supported.contains(ms) { fields[keyPath: target] = clock.local(ms).description }
             }

@@ -35,6 +35,7 @@ enum SchedulePage {
         var budget = ResolutionBudget.standard
         var lanes: [Lane] = []
         var problem: String?
+        var conflicts: [DutyConflict] = []
         let definition = state.definition(of: schedule.id, from: window.from, to: window.to) ?? schedule
         let name: (String) -> String = { id in state.employees[id].map { "\($0.firstName) \($0.lastName)" } ?? id }
         let mayOverride = viewer.mayEdit(schedule)
@@ -46,6 +47,18 @@ enum SchedulePage {
             }, truncated: final.truncated)
             if !final.truncated { finalLane.bars += gaps(in: final.shifts, window: window) }
             lanes.append(finalLane)
+            conflicts = state.conflicts(in: final.shifts.map { (schedule.id, $0) })
+            let spans = definition.temporary.filter { $0.start < window.to && $0.end > window.from }
+            if !spans.isEmpty {
+                lanes.append(Lane(title: "Temporary schedules", bars: spans.flatMap(\.shifts).filter { $0.start < window.to && $0.end > window.from }
+                    .prefix(maxBarsPerLane).map { Bar(start: $0.start, end: $0.end, label: name($0.employeeID), kind: .person($0.employeeID)) }))
+            }
+            let away = state.timeOff(from: window.from, to: window.to, of: definition.mentionedEmployees)
+            if !away.isEmpty {
+                lanes.append(Lane(title: "Time off", bars: away.prefix(maxBarsPerLane).map {
+                    Bar(start: $0.start, end: $0.end, label: name($0.employeeID) + " off", kind: .override)
+                }, truncated: away.count > maxBarsPerLane))
+            }
             for layer in definition.layers.sorted(by: { $0.level > $1.level }) where !layer.rotations.isEmpty {
                 var only = definition
                 only.layers = [layer]
@@ -93,6 +106,7 @@ enum SchedulePage {
             html.element("p", class: "problem", problem)
         } else {
             timeline(&html, lanes: lanes, window: window, label: label, now: now)
+            ConflictsSection.render(&html, conflicts: conflicts, state: state, label: label, base: base, mayOverride: mayOverride)
             table(&html, lane: lanes[0], label: label)
         }
         CoverRequestsSection.render(&html, schedule: schedule, state: state, now: now, label: label, base: base, viewer: viewer)

@@ -45,6 +45,35 @@ import Testing
         try await body(Browser(jar: scratch.path + "/cookies", base: base))
     }
 
+    @Test func thePageMarksConflictsTimeOffAndTemporarySchedules() async throws {
+        try await HTTPTests.withHTTPServer(now: Self.beforeDST) { harness, base in
+            let team = try await ScheduleServerTests.team(harness, every: .with { $0.unit = .days; $0.count = 1 }, handoff: "2026-10-20T09:00")
+            // Ada's turn on Saturday 24 October (09:00 Berlin) falls in her time off.
+            try await team.admin.admin(.editSchedule(.with {
+                $0.timeOff = .with {
+                    $0.action = .add; $0.person = "Ada Lovelace"; $0.reason = "<b>away</b>"
+                    $0.startMs = Self.beforeDST + Self.day; $0.endMs = Self.beforeDST + 3 * Self.day
+                }
+            }))
+            try await team.admin.admin(.editSchedule(.with {
+                $0.schedule = "Platform primary"
+                $0.temporary = .with {
+                    $0.action = .set; $0.startMs = Self.beforeDST + 4 * Self.day; $0.endMs = Self.beforeDST + 5 * Self.day
+                    $0.shifts = [.with { $0.employeeID = "Grace Hopper"; $0.startMs = Self.beforeDST + 4 * Self.day; $0.endMs = Self.beforeDST + 5 * Self.day }]
+                }
+            }))
+            try await team.admin.barrier()
+            let page = try await HTTPGet.request(base + "/schedules/Platform%20primary?start=2026-10-22&span=1w")
+            #expect(page.status == 200)
+            #expect(page.body.contains("Conflicts: on duty during time off") && page.body.contains("<strong>Ada Lovelace</strong> has time off"),
+                    "\(page.body)")
+            #expect(page.body.contains("(&lt;b&gt;away&lt;/b&gt;)") && !page.body.contains("<b>away</b>"), "the reason is text")
+            #expect(page.body.contains("Free, fewest hours around it first:"))
+            #expect(page.body.contains("Temporary schedules") && page.body.contains("Time off"))
+            #expect(!page.body.contains("Cover with"), "an anonymous reader gets no override link")
+        }
+    }
+
     @Test func theTimelineDrawsTheSameInstantsInEveryZoneAcrossADaylightSavingChange() async throws {
         try await HTTPTests.withHTTPServer(now: Self.beforeDST) { harness, base in
             // A daily rotation handing off at 09:00 Berlin time, through the night summer time ends.
