@@ -115,4 +115,39 @@ import Testing
         }
         #expect(throws: RosterError.self) { try schedule.clearingTemporary(from: 200 * hour, to: 210 * hour, newID: "t7", now: now) }
     }
+
+    @Test func theLimitsAreKeptAndNamed() throws {
+        let hour: UnixMillis = 3_600_000
+        var state = RosterState(tenant: Tenant(id: "t", name: "T"), employees: [Employee(id: "ada", firstName: "Ada", lastName: "Lovelace")])
+        let full = (0..<TimeOff.maxPerPerson).map { TimeOff(id: "off_\($0)", employeeID: "ada", start: UnixMillis($0) * 2 * hour, end: UnixMillis($0) * 2 * hour + hour) }
+        state = try state.applyingValidated(full.map { ("", RosterChange.timeOffSet($0)) })
+        #expect(state.timeOff(of: "ada").count == 200)
+        let more = TimeOff(id: "off_more", employeeID: "ada", start: 10_000 * hour, end: 10_001 * hour)
+        let refused = try #require(throws: RosterError.self) { try state.applyingValidated([("", .timeOffSet(more))]) }
+        #expect(refused.description.contains("200 entries of time off"), "\(refused)")
+        // Changing one in place is not one more.
+        var moved = full[0]
+        moved.end += 60_000
+        _ = try state.applyingValidated([("", .timeOffSet(moved))])
+        let long = TimeOff(id: "off_long", employeeID: "ada", start: 0, end: TimeOff.maxLength + 1)
+        #expect(throws: RosterError.self) { try RosterState(tenant: Tenant(id: "t", name: "T"), employees: [Employee(id: "ada", firstName: "Ada", lastName: "Lovelace")])
+            .applyingValidated([("", .timeOffSet(long))]) }
+
+        // Holiday calendars: 50 a tenant, 1,000 days each, names as restrictions write them.
+        var tenant = RosterState(tenant: Tenant(id: "t", name: "T"))
+        tenant = try tenant.applyingValidated((0..<HolidaySet.maxPerTenant).map { ("", .holidaysSet(HolidaySet(name: "c\($0)", days: ["2026-12-25"]))) })
+        #expect(throws: RosterError.self) { try tenant.applyingValidated([("", .holidaysSet(HolidaySet(name: "one-more", days: [])))]) }
+        let tooMany = (0...HoursReportOptions.maxHolidays).map { String(format: "%04d-01-01", 2000 + $0 % 7000) }
+        #expect(throws: RosterError.self) { try RosterState(tenant: Tenant(id: "t", name: "T")).applyingValidated([("", .holidaysSet(HolidaySet(name: "big", days: tooMany)))]) }
+        #expect(HolidaySet.nameProblem("de by") != nil && HolidaySet.nameProblem("de-by") == nil && HolidaySet.nameProblem(String(repeating: "x", count: 65)) != nil)
+        #expect(throws: TimeOffCalendar.Invalid.self) { try TimeOffCalendar.events(fromICS: String(repeating: "x", count: TimeOffCalendar.maxBytes + 1), zone: "UTC") }
+
+        // Temporary schedules: 1,000 shifts a span.
+        let schedule = ScheduleDefinition(id: "s", name: "S", zone: "UTC")
+        let shifts = (0...TemporarySchedule.maxShifts).map { TemporarySchedule.Shift(employeeID: "ada", start: UnixMillis($0) * hour, end: UnixMillis($0 + 1) * hour) }
+        #expect(throws: RosterError.self) {
+            try schedule.settingTemporary(from: 0, to: UnixMillis(shifts.count) * hour, shifts: shifts, allowGaps: false, id: "t", author: "", now: 0)
+        }
+    }
 }
+
