@@ -4,6 +4,18 @@ import RosterCommandLine
 import RosterDomain
 import RosterProtocol
 
+/// An iCalendar file's bytes (- reads standard input), refused past the 1 MiB a request may carry.
+func readCalendar(_ file: String) throws -> Data {
+    let data: Data
+    do {
+        data = file == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: file))
+    } catch {
+        throw ValidationError("cannot read \(file): \(error.localizedDescription)")
+    }
+    guard data.count <= TimeOffCalendar.maxBytes else { throw ValidationError("\(file) is larger than 1 MiB") }
+    return data
+}
+
 struct TimeOffAdmin: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "timeoff",
@@ -83,13 +95,7 @@ struct TimeOffAdmin: AsyncParsableCommand {
         @Option(help: "IANA zone of all-day and floating times.") var zone = "UTC"
 
         func run() async throws {
-            let data: Data
-            do {
-                data = file == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: file))
-            } catch {
-                throw ValidationError("cannot read \(file): \(error.localizedDescription)")
-            }
-            guard data.count <= TimeOffCalendar.maxBytes else { throw ValidationError("\(file) is larger than 1 MiB") }
+            let data = try readCalendar(file)
             try await options.send(.with {
                 $0.timeOff = .with {
                     $0.action = .import
@@ -210,13 +216,7 @@ struct HolidaysAdmin: AsyncParsableCommand {
         @Argument(help: "The .ics file (at most 1 MiB); - reads standard input.") var file: String
 
         func run() async throws {
-            let data: Data
-            do {
-                data = file == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: file))
-            } catch {
-                throw ValidationError("cannot read \(file): \(error.localizedDescription)")
-            }
-            guard data.count <= TimeOffCalendar.maxBytes else { throw ValidationError("\(file) is larger than 1 MiB") }
+            let data = try readCalendar(file)
             try await options.send(.with {
                 $0.holidays = .with {
                     $0.action = .set
