@@ -136,3 +136,29 @@ extension CommandRunner {
         return state?.holidays[name]?.days
     }
 }
+
+extension CommandRunner {
+    /// `request cover --suggested CONFLICT_ID`: a cover request for the conflict's stretch (from
+    /// now on), in its person's name, asking the people free to cover it; the conflict is found
+    /// as the server would find it, in a fresh copy of the plan.
+    public func askForCover(suggested id: String, note: String) async -> ClientExitCode {
+        let state: RosterState
+        do {
+            state = try await client.refreshCache().state
+        } catch {
+            return report(error)
+        }
+        let now = UnixMillis.now
+        guard let conflict = state.conflict(id: id, now: now) else {
+            Self.err("No conflict \(id) from now on (`roster-client oncall` lists them)")
+            return .notFound
+        }
+        guard !conflict.proposals.isEmpty else {
+            Self.err("Nobody on this schedule is free then: ask everyone with `request cover --schedule … --from … --to …`")
+            return .invalidInput
+        }
+        return await askForCover(schedule: conflict.scheduleID, from: max(conflict.start, now + 60_000), to: conflict.end,
+                                 addressedTo: conflict.proposals.map(\.employeeID), note: note.isEmpty ? "time off" : note,
+                                 person: conflict.employeeID)
+    }
+}

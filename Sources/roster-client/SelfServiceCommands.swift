@@ -56,11 +56,14 @@ struct RequestCommand: AsyncParsableCommand {
             discussion: """
                 The stretch must be yours (you are on duty throughout it) and still ahead. Everyone the schedule \
                 names may take it, or only the people given: --addressed-to "A,B", or a second --to with names \
-                (--to TIME --to "A,B"). The first who takes it gets it; nobody taking it by its start, it expires.
+                (--to TIME --to "A,B"). The first who takes it gets it; nobody taking it by its start, it expires. \
+                --suggested CONFLICT_ID (from `oncall`) asks the people free to cover a time-off conflict, for its \
+                stretch, in one step.
                 """)
         @OptionGroup var options: ConnectionOptions
-        @Option(help: "The schedule's name or id.") var schedule: String
-        @Option(parsing: .unconditional, help: "Stretch start (ISO 8601, tomorrow 09:00, ...).") var from: String
+        @Option(help: "The schedule's name or id.") var schedule: String?
+        @Option(parsing: .unconditional, help: "Stretch start (ISO 8601, tomorrow 09:00, ...).") var from: String?
+        @Option(help: "A time-off conflict's id (see `oncall`): ask its proposals to cover its stretch.") var suggested: String?
         @Option(parsing: .unconditionalSingleValue, help: "Stretch end; given twice, the other --to names who is asked (\"A,B\").")
         var to: [String] = []
         @Option(help: "Ask only these people (full names or ids, comma-separated).") var addressedTo: String?
@@ -82,11 +85,21 @@ struct RequestCommand: AsyncParsableCommand {
             return (start, end, addressed)
         }
 
-        func validate() throws { _ = try parsed() }
+        func validate() throws {
+            if suggested != nil {
+                guard schedule == nil, from == nil, to.isEmpty, addressedTo == nil, person == nil else {
+                    throw ValidationError("--suggested takes the schedule, stretch and people from the conflict: give it with --note only")
+                }
+                return
+            }
+            guard schedule != nil else { throw ValidationError("give --schedule (or --suggested)") }
+            _ = try parsed()
+        }
 
         func run() async throws {
+            if let suggested { try await options.runner().askForCover(suggested: suggested, note: note).exit() }
             let (start, end, addressed) = try parsed()
-            try await options.runner().askForCover(schedule: schedule, from: start, to: end, addressedTo: addressed, note: note,
+            try await options.runner().askForCover(schedule: schedule!, from: start, to: end, addressedTo: addressed, note: note,
                                                    person: person).exit()
         }
     }

@@ -61,8 +61,17 @@ import Testing
                 let data = try #require(receiver.requests.first { $0.eventType == "coverage.conflict" }?.json["data"] as? [String: Any])
                 #expect(data["conflict"] as? String == conflict["id"] as? String)
 
-                // Taking the proposal makes the override.
+                // Or, in one step, a cover request asking the free people.
                 let id = try #require(conflict["id"] as? String)
+                let asked = try await admin.run(["request", "cover", "--suggested", id, "--json"])
+                #expect(asked.status == 0, "\(asked.stdout)\(asked.stderr)")
+                let requests = try await admin.run(["requests", "--state", "open", "--json"])
+                #expect(requests.stdout.contains("Ada Lovelace") && requests.stdout.contains(first), "\(requests.stdout)")
+                if let request = asked.object["id"] as? String {
+                    _ = try await admin.run(["request", "cancel", request, "--for", "Ada Lovelace"])
+                }
+
+                // Taking the proposal makes the override.
                 let taken = try await admin.run(["admin", "override", "add", "--suggested", id])
                 #expect(taken.status == 0 && taken.stdout.contains("\(first) gains"), "\(taken.stdout)\(taken.stderr)")
                 #expect(try await Self.onDuty(admin, at: start + Self.day) == [first])
