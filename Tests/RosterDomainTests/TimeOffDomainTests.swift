@@ -149,5 +149,43 @@ import Testing
             try schedule.settingTemporary(from: 0, to: UnixMillis(shifts.count) * hour, shifts: shifts, allowGaps: false, id: "t", author: "", now: 0)
         }
     }
+
+    /// A year of conflicts on a daily rotation: every one gets its proposals (the surroundings
+    /// are resolved once, not once per conflict), each equal to a count over its own four weeks.
+    @Test func everyConflictOfAYearGetsItsProposalsAndTheirHoursAreItsOwn() throws {
+        let day: UnixMillis = 86_400_000
+        let people = ["ada", "alan", "grace", "linus"].map { Employee(id: $0, firstName: $0.capitalized, lastName: "X" + $0) }
+        let rotation = Rotation(id: "r", slots: people.map { [$0.id] }, cadence: .days(1), handoff: LocalDateTime(year: 2027, month: 1, day: 1, hour: 9))
+        let schedule = ScheduleDefinition(id: "s", name: "S", zone: "Europe/Berlin", layers: [ScheduleLayer(level: 0, rotations: [rotation])])
+        let start = TimeText.parseISO8601("2027-01-01T00:00:00Z")!
+        // Ada is off one day a week all year; Grace is off the first half of it.
+        var away: [TimeOff] = []
+        for week in 0..<52 {
+            let from: UnixMillis = start + UnixMillis(week * 7) * day
+            away.append(TimeOff(id: "off_\(week)", employeeID: "ada", start: from, end: from + day))
+        }
+        away.append(TimeOff(id: "off_grace", employeeID: "grace", start: start, end: start + 180 * day))
+        let state = RosterState(tenant: Tenant(id: "t", name: "T"), employees: people, schedules: [schedule], timeOff: away, holidays: [])
+        let final = try state.finalSchedule(schedule: "S", employee: nil, from: start, to: start + 366 * day)
+        let conflicts = state.conflicts(in: final.shifts)
+        #expect(conflicts.count >= 20)
+        #expect(conflicts.allSatisfy { !$0.proposals.isEmpty }, "every conflict has proposals")
+        for conflict in [conflicts[0], conflicts[conflicts.count / 2], conflicts[conflicts.count - 1]] {
+            let (low, high) = (conflict.start - DutyConflicts.fairnessWindow, conflict.end + DutyConflicts.fairnessWindow)
+            let definition = try #require(state.definition(of: "s"))
+            let around: [ResolvedShift] = try ScheduleResolver.resolve(definition, from: low, to: high)
+            let busy = Set(around.filter { $0.start < conflict.end && conflict.start < $0.end }.map(\.employeeID))
+            var expected: [(String, UnixMillis)] = []
+            for person in people.map(\.id) where person != conflict.employeeID && !busy.contains(person) {
+                guard state.timeOff(from: conflict.start, to: conflict.end, of: [person]).isEmpty else { continue }
+                var hours: UnixMillis = 0
+                for shift in around where shift.employeeID == person { hours += shift.end - shift.start }
+                expected.append((person, hours))
+            }
+            expected.sort { ($0.1, "X" + $0.0) < ($1.1, "X" + $1.0) }
+            #expect(conflict.proposals.map(\.employeeID) == expected.map(\.0) && conflict.proposals.map(\.dutyAround) == expected.map(\.1),
+                    "\(conflict.id): \(conflict.proposals) against \(expected)")
+        }
+    }
 }
 

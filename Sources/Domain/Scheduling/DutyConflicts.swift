@@ -78,45 +78,69 @@ extension RosterState {
             found += DutyConflicts.find(scheduleID: scheduleID, shifts: own.map(\.shift), timeOff: timeOff(from: first, to: last, of: people))
         }
         found.sort { ($0.start, $0.id) < ($1.start, $1.id) }
-        found = Array(found.prefix(DutyConflicts.maxListed))
-        var budget = ResolutionBudget.standard
-        for index in found.indices { found[index].proposals = proposals(for: found[index], budget: &budget) }
-        return found
+        return withProposals(Array(found.prefix(DutyConflicts.maxListed)))
     }
 
-    /// Who could cover `conflict`: everyone its schedule names (rotation slots, overrides, one-off
-    /// and temporary shifts) except its person, who has no time off and is not on duty on that
-    /// schedule at any instant of it; fewest duty hours around it first, then by name. Empty when
-    /// the budget runs out (the answer never guesses).
-    public func proposals(for conflict: DutyConflict, budget: inout ResolutionBudget) -> [CoverProposal] {
-        let window = (conflict.start - DutyConflicts.fairnessWindow)..<(conflict.end + DutyConflicts.fairnessWindow)
-        guard let schedule = definition(of: conflict.scheduleID, from: window.lowerBound, to: window.upperBound) else { return [] }
-        var candidates = schedule.mentionedEmployees.union(schedule.shifts.map(\.employeeID))
-        candidates.remove(conflict.employeeID)
-        candidates = candidates.filter { employees[$0] != nil && timeOff(from: conflict.start, to: conflict.end, of: [$0]).isEmpty }
-        do throws(ScheduleResolver.Problem) {
-            let busy = try ScheduleResolver.resolve(schedule, from: conflict.start, to: conflict.end, budget: &budget)
-            candidates.subtract(busy.map(\.employeeID))
-            guard !candidates.isEmpty else { return [] }
+    /// `conflicts` with their proposals: who could cover each (everyone its schedule names except
+    /// its person — rotation slots, overrides, one-off and temporary shifts — who has no time off
+    /// and is not on duty on that schedule at any instant of it), fewest duty hours around it
+    /// first, then by name.
+    ///
+    /// The hours come from resolving each schedule that names a candidate once per stretch of
+    /// time the conflicts' surroundings cover (surroundings that overlap are joined), earliest
+    /// first, from one resolution budget: conflicts whose surroundings the budget does not reach
+    /// get no proposals (the answer never guesses), the earlier ones keep theirs.
+    public func withProposals(_ conflicts: [DutyConflict]) -> [DutyConflict] {
+        guard !conflicts.isEmpty else { return conflicts }
+        let around = DutyConflicts.fairnessWindow
+        var result = conflicts
+        var candidates: [Int: Set<String>] = [:]
+        for (index, conflict) in conflicts.enumerated() {
+            guard let schedule = schedules[conflict.scheduleID] else { continue }
+            var people = schedule.mentionedEmployees.union(shifts.overlapping(schedule: conflict.scheduleID, from: conflict.start - around,
+                                                                              to: conflict.end + around).map(\.employeeID))
+            people.remove(conflict.employeeID)
+            candidates[index] = people.filter { employees[$0] != nil && timeOff(from: conflict.start, to: conflict.end, of: [$0]).isEmpty }
+        }
+        let everyone = candidates.values.reduce(into: Set<String>()) { $0.formUnion($1) }
+        let relevant = schedules.values.filter { schedule in
+            !schedule.mentionedEmployees.isDisjoint(with: everyone) || shifts.holdsShifts(schedule: schedule.id)
+                || conflicts.contains { $0.scheduleID == schedule.id }
+        }.map(\.id).sorted()
+        // The conflicts' surroundings, joined where they overlap: each is resolved once.
+        let windows = IntervalUnion.of(conflicts.map { ($0.start - around, $0.end + around) })
+        var budget = ResolutionBudget.standard
+        for window in windows {
             var duty: [String: [(UnixMillis, UnixMillis)]] = [:]
-            for other in schedules.values where !other.mentionedEmployees.isDisjoint(with: candidates) || shifts.holdsShifts(schedule: other.id) {
-                guard let definition = definition(of: other.id, from: window.lowerBound, to: window.upperBound) else { continue }
-                for shift in try ScheduleResolver.resolve(definition, from: window.lowerBound, to: window.upperBound, budget: &budget)
-                    where candidates.contains(shift.employeeID)
-                {
-                    duty[shift.employeeID, default: []].append((shift.start, shift.end))
+            var bySchedule: [String: [ResolvedShift]] = [:]
+            do throws(ScheduleResolver.Problem) {
+                for id in relevant {
+                    guard let definition = definition(of: id, from: window.start, to: window.end) else { continue }
+                    let resolved = try ScheduleResolver.resolve(definition, from: window.start, to: window.end, budget: &budget)
+                    bySchedule[id] = resolved
+                    for shift in resolved where everyone.contains(shift.employeeID) {
+                        duty[shift.employeeID, default: []].append((shift.start, shift.end))
+                    }
                 }
+            } catch {
+                break  // this window and the later ones: no proposals
             }
-            return candidates.map { CoverProposal(employeeID: $0, dutyAround: IntervalUnion.length(IntervalUnion.of(duty[$0] ?? []))) }
+            for (index, conflict) in conflicts.enumerated() where window.start <= conflict.start - around && conflict.end + around <= window.end {
+                let busy = Set((bySchedule[conflict.scheduleID] ?? []).filter { $0.start < conflict.end && conflict.start < $0.end }.map(\.employeeID))
+                let (low, high) = (conflict.start - around, conflict.end + around)
+                result[index].proposals = (candidates[index] ?? []).subtracting(busy).map { person in
+                    let clipped = (duty[person] ?? []).map { (max($0.0, low), min($0.1, high)) }
+                    return CoverProposal(employeeID: person, dutyAround: IntervalUnion.length(IntervalUnion.of(clipped)))
+                }
                 .sorted { a, b in
                     if a.dutyAround != b.dutyAround { return a.dutyAround < b.dutyAround }
                     guard let ea = employees[a.employeeID], let eb = employees[b.employeeID] else { return a.employeeID < b.employeeID }
                     return Employee.displayOrder(ea, eb)
                 }
                 .prefix(DutyConflicts.maxProposals).map { $0 }
-        } catch {
-            return []
+            }
         }
+        return result
     }
 
     /// The conflict with this id as it stands at `now` (from now on: the past is not covered
@@ -127,10 +151,8 @@ extension RosterState {
         for schedule in schedules.values where schedule.names(entry.employeeID) || shifts.holdsShifts(schedule: schedule.id) {
             guard let definition = definition(of: schedule.id, from: from, to: entry.end),
                   let shifts = try? ScheduleResolver.resolve(definition, from: from, to: entry.end) else { continue }
-            if var found = DutyConflicts.find(scheduleID: schedule.id, shifts: shifts, timeOff: [entry]).first(where: { $0.id == id }) {
-                var budget = ResolutionBudget.standard
-                found.proposals = proposals(for: found, budget: &budget)
-                return found
+            if let found = DutyConflicts.find(scheduleID: schedule.id, shifts: shifts, timeOff: [entry]).first(where: { $0.id == id }) {
+                return withProposals([found])[0]
             }
         }
         return nil
