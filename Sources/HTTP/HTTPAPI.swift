@@ -270,7 +270,8 @@ package struct HTTPAPI: Sendable {
         case .success(.finalSchedule(let final)):
             return Self.json(OnCallJSON.Shifts(
                 revision: final.revision, epoch: String(final.epoch), truncated: final.truncated,
-                shifts: final.shifts.map { OnCallJSON.Shift($0, scheduleName: view.state.schedules[$0.scheduleID]?.name ?? $0.scheduleID) }))
+                shifts: final.shifts.map { OnCallJSON.Shift($0, scheduleName: view.state.schedules[$0.scheduleID]?.name ?? $0.scheduleID) },
+                conflicts: final.conflicts.isEmpty ? nil : final.conflicts.map(OnCallJSON.Conflict.init)))
         case .success(let other): return Self.problem(500, "unexpected answer \(other.type)")
         case .failure(let error): return Self.problem(error)
         }

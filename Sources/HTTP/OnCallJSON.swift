@@ -61,6 +61,7 @@ enum OnCallJSON {
             case .rotation: source = "rotation"
             case .shift: source = "shift"
             case .override: source = "override"
+            case .temporary: source = "temporary"
             default: source = "unknown"
             }
             sourceId = wire.sourceID
@@ -73,5 +74,23 @@ enum OnCallJSON {
         var epoch: String
         var truncated: Bool
         var shifts: [Shift]
+        /// nil (absent) when there is none.
+        var conflicts: [Conflict]?
+    }
+
+    /// A `DutyConflict`, with the names `oncall --json` gives.
+    struct Conflict: Encodable {
+        struct Proposal: Encodable {
+            var employeeId, employee: String
+            var hoursAround: Double
+        }
+        var id, scheduleId, employeeId, employee, start, end, timeOffId: String
+        var proposals: [Proposal]
+
+        init(_ wire: Roster_V1_DutyConflict) {
+            (id, scheduleId, employeeId, employee) = (wire.id, wire.scheduleID, wire.employeeID, wire.employeeName)
+            (start, end, timeOffId) = (TimeText.iso8601(wire.startMs), TimeText.iso8601(wire.endMs), wire.timeOffID)
+            proposals = wire.proposals.map { Proposal(employeeId: $0.employeeID, employee: $0.employeeName, hoursAround: Double($0.dutyAroundMs) / 3_600_000) }
+        }
     }
 }

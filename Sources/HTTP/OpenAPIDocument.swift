@@ -113,7 +113,7 @@ enum OpenAPIDocument {
               "employee": { "type": "string" },
               "start": { "type": "string", "format": "date-time" },
               "end": { "type": "string", "format": "date-time" },
-              "source": { "type": "string", "enum": ["rotation", "shift", "override", "unknown"] },
+              "source": { "type": "string", "enum": ["rotation", "shift", "override", "temporary", "unknown"] },
               "sourceId": { "type": "string" },
               "overrideSource": { "type": "string", "description": "A self-service override's source: request:ID or take:EMPLOYEE_ID." }
             }
@@ -125,7 +125,31 @@ enum OpenAPIDocument {
               "revision": { "type": "integer", "minimum": 0 },
               "epoch": { "type": "string" },
               "truncated": { "type": "boolean" },
-              "shifts": { "type": "array", "items": { "$ref": "#/components/schemas/Shift" } }
+              "shifts": { "type": "array", "items": { "$ref": "#/components/schemas/Shift" } },
+              "conflicts": {
+                "type": "array", "description": "Duty inside its person's time off, with who could cover it (docs/TIME-OFF.md); absent when none.",
+                "items": { "$ref": "#/components/schemas/Conflict" }
+              }
+            }
+          },
+          "Conflict": {
+            "type": "object",
+            "required": ["id", "scheduleId", "employeeId", "employee", "start", "end", "timeOffId", "proposals"],
+            "properties": {
+              "id": { "type": "string" },
+              "scheduleId": { "type": "string" },
+              "employeeId": { "type": "string" },
+              "employee": { "type": "string" },
+              "start": { "type": "string", "format": "date-time" },
+              "end": { "type": "string", "format": "date-time" },
+              "timeOffId": { "type": "string" },
+              "proposals": {
+                "type": "array", "description": "Free then, fewest hours 14 days either side first.",
+                "items": {
+                  "type": "object", "required": ["employeeId", "employee", "hoursAround"],
+                  "properties": { "employeeId": { "type": "string" }, "employee": { "type": "string" }, "hoursAround": { "type": "number", "minimum": 0 } }
+                }
+              }
             }
           }
         },

@@ -71,6 +71,14 @@ import Testing
             #expect(page.body.contains("Free, fewest hours around it first:"))
             #expect(page.body.contains("Temporary schedules") && page.body.contains("Time off"))
             #expect(!page.body.contains("Cover with"), "an anonymous reader gets no override link")
+            // The public JSON API says the same.
+            let api = try await HTTPGet.request(base + "/v1/oncall?schedule=Platform%20primary&from=2026-10-22T00:00:00Z&to=2026-10-29T00:00:00Z",
+                                                token: harness.adminToken)
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(api.body.utf8)) as? [String: Any])
+            let conflicts = try #require(json["conflicts"] as? [[String: Any]], "\(api.body)")
+            #expect(conflicts.count == 1 && conflicts.first?["employee"] as? String == "Ada Lovelace")
+            #expect((conflicts.first?["proposals"] as? [[String: Any]])?.isEmpty == false)
+            #expect((json["shifts"] as? [[String: Any]])?.contains { $0["source"] as? String == "temporary" } == true)
         }
     }
 
