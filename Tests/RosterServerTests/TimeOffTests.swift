@@ -134,10 +134,21 @@ import Testing
                 $0.schedule = "Platform primary"
                 $0.upsertRotation = .with { $0.rotation = rotation; $0.effectiveMs = Self.now }
             }))
-            // Previewed: recording Ada's time off moves her Friday to Grace.
+            // A second schedule whose rotation skips time off too.
+            let secondary = try await ScheduleServerTests.schedule("Secondary", admin, zone: "UTC", every: .with { $0.unit = .days; $0.count = 1 },
+                                                                   handoff: "2026-11-30T09:00")
+            guard case .schedules(let both) = try await admin.request(.listSchedules(.init())),
+                  var other = both.schedules.first(where: { $0.name == "Secondary" })?.layers.first?.rotations.first else { throw TestFailure("no rotation") }
+            other.onTimeOff = .skip
+            try await admin.admin(.editSchedule(.with {
+                $0.schedule = "Secondary"
+                $0.upsertRotation = .with { $0.rotation = other; $0.effectiveMs = Self.now }
+            }))
+            // Previewed: recording Ada's time off moves her Friday to Grace, on both schedules.
             let preview = try await admin.admin(Self.timeOff(.add, person: "Ada Lovelace", from: "2026-12-04T12:00:00Z",
                                                              to: "2026-12-06T00:00:00Z", preview: true))
             #expect(preview.dryRun && preview.preview.contains { $0.employeeName == "Grace Hopper" && $0.gained && $0.startMs == Self.at("2026-12-04T12:00:00Z") })
+            #expect(Set(preview.preview.map(\.scheduleID)) == [people.team.scheduleID, secondary], "each schedule that moves is previewed")
             try await admin.admin(Self.timeOff(.add, person: "Ada Lovelace", from: "2026-12-04T12:00:00Z", to: "2026-12-06T00:00:00Z"))
 
             let window = (Self.now, Self.now + 10 * Self.day)

@@ -131,9 +131,10 @@ package struct AdminOperations: Sendable {
                 var changes = Plan.Changes(located: edit.changes)
                 changes.auditReason = auditReason
                 // A minutely rotation moves tens of thousands of stretches: list the first ones.
-                changes.preview = edit.deltas.prefix(ScheduleEdit.maxListedDeltas)
-                    .map { Roster_V1_DutyDelta($0, scheduleID: edit.scheduleID, in: view.state) }
-                changes.previewOmitted = UInt32(max(0, edit.deltas.count - ScheduleEdit.maxListedDeltas))
+                let deltas = edit.deltas.map { (edit.scheduleID, $0) } + edit.otherDeltas.map { ($0.scheduleID, $0.delta) }
+                changes.preview = deltas.prefix(ScheduleEdit.maxListedDeltas)
+                    .map { Roster_V1_DutyDelta($0.1, scheduleID: $0.0, in: view.state) }
+                changes.previewOmitted = UInt32(max(0, deltas.count - ScheduleEdit.maxListedDeltas))
                 changes.editIDs = [edit.scheduleID] + edit.createdIDs
                 // A re-imported calendar that changes nothing commits nothing.
                 if body.preview || edit.changes.isEmpty {

@@ -10,6 +10,9 @@ struct ScheduleEdit {
     var createdIDs: [String] = []
     /// Who gains or loses duty in the preview window.
     var deltas: [DutyDelta]
+    /// The same on further schedules, for a change outside any one schedule's definition (time
+    /// off, holidays), which can move duty on several.
+    var otherDeltas: [(scheduleID: String, delta: DutyDelta)] = []
 
     /// Why a reader may not make this edit; nil when they may: an override that puts themselves
     /// on duty (added, or replacing someone) on a schedule whose `readersMayVolunteer` is set.

@@ -65,20 +65,27 @@ extension ScheduleEdit {
             throw .invalid([RosterViolation(field: "action", message: "is ADD, DELETE or IMPORT")])
         }
         let after = try state.applyingValidated(changes, now: now)
-        // The preview shows the first schedule whose rotations hand this person's time off on.
-        let skipping = people.flatMap { state.schedulesSkippingTimeOff(of: $0) }.sorted()
-        guard let scheduleID = skipping.first else {
-            return ScheduleEdit(changes: changes, scheduleID: "", createdIDs: changes.compactMap { change in
-                if case .timeOffSet(let entry) = change.change { entry.id } else { nil }
-            }, deltas: [])
+        let created = changes.compactMap { change in if case .timeOffSet(let entry) = change.change { entry.id } else { nil } }
+        // Only rotations that hand time off on move duty.
+        return self.edit(changes, schedules: Set(people.flatMap { state.schedulesSkippingTimeOff(of: $0) }), created: created,
+                    before: state, after: after, now: now)
+    }
+
+    /// An edit outside any one schedule's definition: the first schedule it moves duty on names
+    /// it (none: ""), and the preview lists who gains or loses what on each.
+    static func edit(_ changes: [RosterImport.Located], schedules: Set<String>, created: [String], before: RosterState, after: RosterState,
+                     now: UnixMillis) -> ScheduleEdit {
+        let ids = schedules.sorted()
+        var edit = ScheduleEdit(changes: changes, scheduleID: ids.first ?? "", createdIDs: created,
+                                deltas: ids.first.map { deltas(of: $0, before: before, after: after, now: now) } ?? [])
+        for id in ids.dropFirst() {
+            edit.otherDeltas += deltas(of: id, before: before, after: after, now: now).map { (id, $0) }
         }
-        return ScheduleEdit(changes: changes, scheduleID: scheduleID, createdIDs: changes.compactMap { change in
-            if case .timeOffSet(let entry) = change.change { entry.id } else { nil }
-        }, deltas: deltas(of: scheduleID, before: state, after: after, now: now))
+        return edit
     }
 
     /// A holiday calendar set (from dates or an iCalendar file's all-day events) or deleted; the
-    /// preview shows the first schedule whose restrictions name it.
+    /// preview shows the schedules whose restrictions name it.
     static func planHolidays(_ edit: Roster_V1_HolidaysEdit, state: RosterState, now: UnixMillis) throws(RosterError) -> ScheduleEdit {
         let change: RosterChange
         switch edit.action {
@@ -102,11 +109,8 @@ extension ScheduleEdit {
         }
         let changes: [RosterImport.Located] = [("", change)]
         let after = try state.applyingValidated(changes, now: now)
-        guard let scheduleID = state.schedules(namingHolidays: [edit.name]).sorted().first else {
-            return ScheduleEdit(changes: changes, scheduleID: "", createdIDs: [edit.name], deltas: [])
-        }
-        return ScheduleEdit(changes: changes, scheduleID: scheduleID, createdIDs: [edit.name],
-                            deltas: deltas(of: scheduleID, before: state, after: after, now: now))
+        return self.edit(changes, schedules: state.schedules(namingHolidays: [edit.name]), created: [edit.name], before: state, after: after,
+                         now: now)
     }
 
     /// Who gains or loses duty on one schedule from now over the preview window, between two
