@@ -9,7 +9,7 @@ struct RosterBenchCommand: AsyncParsableCommand {
         commandName: "roster-bench",
         abstract: "Measures roster-server: push fan-out against a floor, and query throughput.",
         discussion: "Build and run in release: swift run -c release roster-bench fanout --subscribers 10000",
-        subcommands: [Fanout.self, Query.self, TenantSize.self, BigTenant.self, Resolve.self, Schedules.self, Attack.self, Cover.self, Report.self,
+        subcommands: [Fanout.self, Query.self, TenantSize.self, BigTenant.self, Resolve.self, Schedules.self, Attack.self, Cover.self, Report.self, Conflicts.self,
                       WebPages.self, Chat.self, FloorServer.self])
 }
 
@@ -427,5 +427,25 @@ struct Report: AsyncParsableCommand {
         print("  computation   \(result.compute)")
         print("  whole report  \(result.total)")
         print(String(format: "  resident memory added: %.1f MiB", Double(result.residentGrowthBytes) / 1_048_576))
+    }
+}
+
+struct Conflicts: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "conflicts",
+        abstract: "Time-off conflicts and their proposals on a big tenant: the final schedule of every schedule, then the conflicts (p50/p99).")
+    @Option(help: "People in the tenant.") var people = 1_000
+    @Option(help: "Schedules of ten people each.") var schedules = 100
+    @Option(help: "Days of the final schedule.") var days = 14
+    @Option(help: "Every how many people one has two weeks off.") var awayEvery = 10
+    @Option(help: "Answers timed.") var runs = 20
+
+    func run() async throws {
+        let result = try ConflictBenchmark(people: people, schedules: schedules, runs: runs, days: days, awayEvery: awayEvery).run()
+        print("conflicts: \(people) people, \(schedules) schedules in 3 zones, \(result.timeOff) people with two weeks off; "
+              + "\(days) days of every schedule: \(result.shifts) stretches\(result.truncated ? " (cut at the answer's limit)" : ""), "
+              + "\(result.conflicts) conflicts, \(result.withProposals) with proposals")
+        print("  final schedule  \(result.resolve)")
+        print("  conflicts       \(result.conflictsTime)")
     }
 }
