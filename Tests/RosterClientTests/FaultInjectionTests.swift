@@ -11,7 +11,11 @@ import Testing
 /// restarts now and then. For every client the history checker must find no revision applied
 /// twice or out of order and no gap without a resync; after every fault each client catches up,
 /// and at the end its cache equals the server's snapshot.
-@Suite(.timeLimit(.minutes(2))) struct FaultInjectionTests {
+///
+/// Alone it takes about 15 s; beside the whole suite on two busy cores, 86-123 s (its waits for
+/// liveness and catch-up stretch with the machine), so its limit is four minutes: it is there to
+/// end a hang, not to time the test.
+@Suite(.timeLimit(.minutes(4))) struct FaultInjectionTests {
     static let rounds = Int(ProcessInfo.processInfo.environment["ROSTER_FAULT_ROUNDS"] ?? "") ?? 12
 
     enum Fault: CaseIterable { case delay, blackhole, reset, cutMidFrame, serverRestart }
