@@ -39,15 +39,8 @@ import Testing
             let admin = CLI(port: server.port, token: server.adminToken)
             defer { TestScratch.remove(admin.home) }
             // Every day of the window a holiday: all hours are holiday hours.
-            let clock = WallClock(zone: "UTC")!
-            let today = clock.day(of: UnixMillis(Date().timeIntervalSince1970 * 1000)).day
-            var events = ""
-            for offset in -3...1 {
-                let day = clock.day(today, adding: offset)
-                events += "BEGIN:VEVENT\r\nSUMMARY:Day \(offset)\r\nDTSTART;VALUE=DATE:\(String(format: "%04d%02d%02d", day.year, day.month, day.day))\r\nEND:VEVENT\r\n"
-            }
             let file = admin.home.path + "/holidays.ics"
-            try "BEGIN:VCALENDAR\r\nVERSION:2.0\r\n\(events)END:VCALENDAR\r\n".write(toFile: file, atomically: false, encoding: .utf8)
+            try HolidayFile.allDays(from: -3, through: 1).write(toFile: file, atomically: false, encoding: .utf8)
             let json = try await admin.run(["report", "hours", "--from", "2d ago", "--to", "now", "--schedule", "Platform primary",
                                             "--zone", "UTC", "--holidays", file, "--json"])
             try #require(json.status == 0, "\(json.stderr)")

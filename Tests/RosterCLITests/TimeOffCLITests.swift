@@ -1,5 +1,4 @@
 import Foundation
-import RosterDomain
 import RosterTestSupport
 import Testing
 
@@ -123,16 +122,9 @@ import Testing
         try await withServerProcess(arguments: ["--demo"]) { server in
             let admin = CLI(port: server.port, token: server.adminToken)
             defer { TestScratch.remove(admin.home) }
-            let clock = WallClock(zone: "UTC")!
-            let today = clock.day(of: UnixMillis(Date().timeIntervalSince1970 * 1000)).day
             // The last three days and the next 40: every day a holiday.
-            var events = ""
-            for offset in -3...40 {
-                let day = clock.day(today, adding: offset)
-                events += "BEGIN:VEVENT\r\nSUMMARY:Day \(offset)\r\nDTSTART;VALUE=DATE:\(String(format: "%04d%02d%02d", day.year, day.month, day.day))\r\nEND:VEVENT\r\n"
-            }
             let file = admin.home.path + "/holidays.ics"
-            try "BEGIN:VCALENDAR\r\nVERSION:2.0\r\n\(events)END:VCALENDAR\r\n".write(toFile: file, atomically: false, encoding: .utf8)
+            try HolidayFile.allDays(from: -3, through: 40).write(toFile: file, atomically: false, encoding: .utf8)
             let imported = try await admin.run(["admin", "holidays", "import", "all-days", file])
             try #require(imported.status == 0, "\(imported.stderr)")
             let listed = try await admin.run(["admin", "holidays", "list"])

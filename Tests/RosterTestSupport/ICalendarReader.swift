@@ -59,3 +59,21 @@ public enum ICalendarReader {
         })
     }
 }
+
+/// A holiday file as public-holiday calendars publish them: one all-day event for each of the
+/// days from `from` days after today (UTC) to `through` days after it.
+public enum HolidayFile {
+    public static func allDays(from: Int, through: Int) -> String {
+        let calendar = Calendar(identifier: .gregorian)
+        var utc = calendar
+        utc.timeZone = TimeZone(identifier: "UTC")!
+        let today = utc.startOfDay(for: Date())
+        var events = ""
+        for offset in from...through {
+            let day = utc.dateComponents([.year, .month, .day], from: utc.date(byAdding: .day, value: offset, to: today)!)
+            events += "BEGIN:VEVENT\r\nSUMMARY:Day \(offset)\r\nDTSTART;VALUE=DATE:"
+                + String(format: "%04d%02d%02d", day.year!, day.month!, day.day!) + "\r\nEND:VEVENT\r\n"
+        }
+        return "BEGIN:VCALENDAR\r\nVERSION:2.0\r\n\(events)END:VCALENDAR\r\n"
+    }
+}
