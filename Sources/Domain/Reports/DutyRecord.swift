@@ -100,13 +100,7 @@ public enum DutyRecord {
             case .scheduleDeleted(let id): found.insert(id)
             case .shiftAdded(let shift): found.insert(owner(shift.scheduleID))
             case .shiftDeleted(let id): if let shift = before.shifts[id] { found.insert(owner(shift.scheduleID)) }
-            case .timeOffSet(let entry):
-                found.formUnion(before.schedulesSkippingTimeOff(of: entry.employeeID))
-                if let previous = before.timeOff[entry.id] { found.formUnion(before.schedulesSkippingTimeOff(of: previous.employeeID)) }
-            case .timeOffDeleted(let id):
-                if let previous = before.timeOff[id] { found.formUnion(before.schedulesSkippingTimeOff(of: previous.employeeID)) }
-            case .holidaysSet(let calendar): found.formUnion(before.schedules(namingHolidays: [calendar.name]))
-            case .holidaysDeleted: break  // refused while a schedule names it
+            case .timeOffSet, .timeOffDeleted, .holidaysSet, .holidaysDeleted: found.formUnion(before.schedulesMoved(by: change))
             case .employeeUpserted, .employeeDeleted, .motdSet: break
             }
         }

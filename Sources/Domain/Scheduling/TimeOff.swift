@@ -78,6 +78,25 @@ extension RosterState {
         return ids
     }
 
+    /// The schedules a time-off or holiday change resolves differently, read against the state
+    /// before it (`self`): those whose rotations hand the person's time off on, and those whose
+    /// restrictions name the calendar. Empty for every other change.
+    public func schedulesMoved(by change: RosterChange) -> Set<String> {
+        var found = Set<String>()
+        switch change {
+        case .timeOffSet(let entry):
+            found.formUnion(schedulesSkippingTimeOff(of: entry.employeeID))
+            if let previous = timeOff[entry.id] { found.formUnion(schedulesSkippingTimeOff(of: previous.employeeID)) }
+        case .timeOffDeleted(let id):
+            if let previous = timeOff[id] { found.formUnion(schedulesSkippingTimeOff(of: previous.employeeID)) }
+        case .holidaysSet(let calendar):
+            found.formUnion(schedules(namingHolidays: [calendar.name]))
+        default:
+            break  // a calendar's deletion is refused while a schedule names it
+        }
+        return found
+    }
+
     /// A person's time off, by start.
     public func timeOff(of employeeID: String) -> [TimeOff] {
         (timeOffByPerson[employeeID] ?? []).compactMap { timeOff[$0] }.sorted { ($0.start, $0.id) < ($1.start, $1.id) }

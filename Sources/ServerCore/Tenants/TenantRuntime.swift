@@ -205,14 +205,7 @@ package final class TenantRuntime: Sendable {
             case .employeeUpserted(let employee): people.insert(employee.id)
             case .employeeDeleted(let id): people.insert(id)
             case .motdSet: break
-            case .timeOffSet(let entry):
-                // Only schedules whose rotations hand time off on resolve differently.
-                ids.formUnion(current.schedulesSkippingTimeOff(of: entry.employeeID))
-                if let before = previous.timeOff[entry.id] { ids.formUnion(previous.schedulesSkippingTimeOff(of: before.employeeID)) }
-            case .timeOffDeleted(let id):
-                if let before = previous.timeOff[id] { ids.formUnion(previous.schedulesSkippingTimeOff(of: before.employeeID)) }
-            case .holidaysSet(let calendar): ids.formUnion(current.schedules(namingHolidays: [calendar.name]))
-            case .holidaysDeleted: break  // refused while a schedule names it
+            case .timeOffSet, .timeOffDeleted, .holidaysSet, .holidaysDeleted: ids.formUnion(previous.schedulesMoved(by: change))
             }
         }
         guard !people.isEmpty else { return ids }
