@@ -58,6 +58,24 @@ extension ScheduleDefinition {
         return copy
     }
 
+    /// Each rotation's current version that has not ended by `now`, by level then place: what a
+    /// definition file (docs/AS-CODE.md) holds of the schedule's rotations.
+    public func currentRotations(now: UnixMillis) -> [(level: Int, rotation: Rotation)] {
+        var found: [(level: Int, rotation: Rotation)] = []
+        for layer in layers.sorted(by: { $0.level < $1.level }) {
+            for rotation in layer.rotations where self.rotation(id: rotation.id)?.rotation == rotation && (rotation.end ?? .max) > now {
+                found.append((layer.level, rotation))
+            }
+        }
+        return found
+    }
+
+    /// The overrides a definition file holds: not ended by `now`, and made by an admin (not
+    /// self-service or a swap, which people manage themselves).
+    public func standingOverrides(now: UnixMillis) -> [ScheduleOverride] {
+        overrides.filter { $0.source.isEmpty && $0.end > now }
+    }
+
     /// Ends a rotation at `effective` (removes it if it has not started by then). nil when there
     /// is no such rotation.
     public func endingRotation(_ id: String, effective: UnixMillis) -> ScheduleDefinition? {

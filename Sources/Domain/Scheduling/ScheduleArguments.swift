@@ -1,8 +1,8 @@
 import Foundation
-import RosterDomain
 
-/// The schedule-definition arguments of the CLI: `--every 1w`, `--restrict "Mon-Fri 09:00-17:00"`,
-/// `--people "Ada Lovelace+Alan Turing,Grace Hopper"`. Each parse error says what was expected.
+/// The schedule-definition grammars of the CLI and of definition files (docs/AS-CODE.md):
+/// `--every 1w`, `--restrict "Mon-Fri 09:00-17:00"`, `--people "Ada Lovelace+Alan Turing,Grace
+/// Hopper"`. Each parse error says what was expected.
 public enum ScheduleArguments {
     public struct Invalid: Error, CustomStringConvertible, Equatable {
         public let description: String
@@ -27,16 +27,7 @@ public enum ScheduleArguments {
     }
 
     /// The text `cadence` reads.
-    public static func text(_ cadence: Cadence) -> String {
-        switch cadence {
-        case .minutes(let n): "\(n)m"
-        case .hours(let n): "\(n)h"
-        case .days(let n): "\(n)d"
-        case .weeks(let n): "\(n)w"
-        case .months(let n): "\(n)mo"
-        }
-    }
-
+    public static func text(_ cadence: Cadence) -> String { cadence.text }
 
     /// "Mon-Fri 09:00-17:00", "Sat,Sun 10:00-14:00", "22:00-06:00" (every day, past midnight).
     /// Also "first Monday of every second month 09:00-12:00", "last Friday of every month
@@ -104,18 +95,7 @@ public enum ScheduleArguments {
     }
 
     /// "Mon-Fri 09:00-17:00" style text of a window, as `restriction` reads it.
-    public static func text(_ window: RestrictionWindow) -> String {
-        var days = window.weekdays.count == 7 ? "" : WeekdayList.text(window.weekdays) + " "
-        if let monthly = window.monthly {
-            let nth = monthly.nth == -1 ? "last" : ["first", "second", "third", "fourth", "fifth"].indices.contains(monthly.nth - 1)
-                ? ["first", "second", "third", "fourth", "fifth"][monthly.nth - 1] : "\(monthly.nth)"
-            let what = monthly.weekday.map { nth + " " + WeekdayList.text([$0]) } ?? (monthly.nth == -1 ? "last day" : "day \(monthly.nth)")
-            days = what + " of every " + (monthly.everyMonths == 1 ? "month " : "\(monthly.everyMonths) months ")
-        }
-        let except = window.exceptHolidays.isEmpty ? "" : " except holidays:" + window.exceptHolidays
-        return days + RestrictionWindow.clockText(window.start) + "-" + RestrictionWindow.clockText(window.end) + except
-    }
-
+    public static func text(_ window: RestrictionWindow) -> String { window.text }
 
     /// Slots separated by commas; people on duty together joined by "+".
     public static func people(_ text: String) throws(Invalid) -> [[String]] {
