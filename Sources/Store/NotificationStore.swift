@@ -91,11 +91,34 @@ public struct OutboxWrite: Sendable {
     /// refuses the write (`StoreError.settingsMoved`) if it has changed since.
     public var settingsMark: String?
 
+    /// Webhooks and rules changed with the revision (an apply, docs/AS-CODE.md), written first.
+    public var settings = NotificationSettingsWrite()
+
     public init(events: [NotificationEvent] = [], plannedThrough: UnixMillis? = nil) {
         (self.events, self.plannedThrough) = (events, plannedThrough)
     }
 
-    public var isEmpty: Bool { events.isEmpty && withdrawPlanned == nil && plannedThrough == nil }
+    public var isEmpty: Bool { events.isEmpty && withdrawPlanned == nil && plannedThrough == nil && settings.isEmpty }
+}
+
+/// The webhooks, reminder rules and announcement rules one revision changes (`roster-client
+/// apply`), so that a whole file is one transaction. A changed rule is removed and inserted
+/// again under its id; a changed webhook is updated in place and keeps its queue.
+public struct NotificationSettingsWrite: Sendable, Hashable {
+    public var removedWebhooks: [String] = []
+    public var insertedWebhooks: [StoredWebhook] = []
+    public var updatedWebhooks: [StoredWebhook] = []
+    public var removedReminders: [String] = []
+    public var insertedReminders: [ReminderRule] = []
+    public var removedAnnouncements: [String] = []
+    public var insertedAnnouncements: [AnnounceRule] = []
+
+    public init() {}
+
+    public var isEmpty: Bool {
+        removedWebhooks.isEmpty && insertedWebhooks.isEmpty && updatedWebhooks.isEmpty && removedReminders.isEmpty
+            && insertedReminders.isEmpty && removedAnnouncements.isEmpty && insertedAnnouncements.isEmpty
+    }
 }
 
 /// The next event a webhook should receive: the oldest undelivered one that is due.

@@ -143,25 +143,58 @@ extension PostgresRosterStore {
 
     public func insertWebhook(_ webhook: StoredWebhook) async throws {
         try await transaction { connection in
-            try await connection.query("""
-                INSERT INTO webhook (id, tenant_id, url, secret, events, schedules, created_ms, format)
-                VALUES (\(webhook.id), \(webhook.tenantID), \(webhook.url), \(webhook.secret), \(Self.json(webhook.events)),
-                        \(Self.json(webhook.schedules)), \(webhook.created), \(webhook.format.rawValue))
-                """)
-            var planned: [NotificationEvent] = []
-            for row in try await connection.query("""
-                SELECT \(unescaped: Self.noticeColumns) FROM notice n WHERE n.tenant_id = \(webhook.tenantID) AND n.due_ms > \(webhook.created)
-                ORDER BY n.due_ms, n.seq
-                """).decode(NoticeRow.self) {
-                if let event = Self.event(row) { planned.append(event) }
-            }
-            for event in planned where webhook.wants(event) {
-                try await connection.query("""
-                    INSERT INTO delivery (webhook_id, tenant_id, event_id, due_ms) VALUES (\(webhook.id), \(webhook.tenantID), \(event.id), \(event.due))
-                    """)
-            }
+            try await Self.insert(webhook, connection: connection)
             try await Self.announceSettings(tenantID: webhook.tenantID, connection: connection)
         }
+    }
+
+    private static func insert(_ webhook: StoredWebhook, connection: PostgresConnection) async throws {
+        try await connection.query("""
+            INSERT INTO webhook (id, tenant_id, url, secret, events, schedules, created_ms, format)
+            VALUES (\(webhook.id), \(webhook.tenantID), \(webhook.url), \(webhook.secret), \(Self.json(webhook.events)),
+                    \(Self.json(webhook.schedules)), \(webhook.created), \(webhook.format.rawValue))
+            """)
+        var planned: [NotificationEvent] = []
+        for row in try await connection.query("""
+            SELECT \(unescaped: Self.noticeColumns) FROM notice n WHERE n.tenant_id = \(webhook.tenantID) AND n.due_ms > \(webhook.created)
+            ORDER BY n.due_ms, n.seq
+            """).decode(NoticeRow.self) {
+            if let event = Self.event(row) { planned.append(event) }
+        }
+        for event in planned where webhook.wants(event) {
+            try await connection.query("""
+                INSERT INTO delivery (webhook_id, tenant_id, event_id, due_ms) VALUES (\(webhook.id), \(webhook.tenantID), \(event.id), \(event.due))
+                """)
+        }
+    }
+
+    /// The settings part of a revision's transaction (`NotificationSettingsWrite`).
+    private static func writeSettings(_ write: NotificationSettingsWrite, tenantID: String, connection: PostgresConnection) async throws {
+        for id in write.removedAnnouncements {
+            try await connection.query("DELETE FROM announce_rule WHERE tenant_id = \(tenantID) AND id = \(id)")
+        }
+        for id in write.removedReminders {
+            try await connection.query("DELETE FROM reminder_rule WHERE tenant_id = \(tenantID) AND id = \(id)")
+        }
+        for id in write.removedWebhooks {
+            try await connection.query("DELETE FROM webhook WHERE tenant_id = \(tenantID) AND id = \(id)")
+        }
+        for webhook in write.insertedWebhooks { try await insert(webhook, connection: connection) }
+        for webhook in write.updatedWebhooks {
+            try await connection.query("""
+                UPDATE webhook SET url = \(webhook.url), secret = \(webhook.secret), events = \(json(webhook.events)),
+                schedules = \(json(webhook.schedules)), format = \(webhook.format.rawValue) WHERE tenant_id = \(tenantID) AND id = \(webhook.id)
+                """)
+        }
+        for rule in write.insertedReminders {
+            let text = String(decoding: try JSONEncoder().encode(rule), as: UTF8.self)
+            try await connection.query("INSERT INTO reminder_rule (tenant_id, id, rule) VALUES (\(tenantID), \(rule.id), \(text))")
+        }
+        for rule in write.insertedAnnouncements {
+            let text = String(decoding: try JSONEncoder().encode(rule), as: UTF8.self)
+            try await connection.query("INSERT INTO announce_rule (tenant_id, id, rule) VALUES (\(tenantID), \(rule.id), \(text))")
+        }
+        try await announceSettings(tenantID: tenantID, connection: connection)
     }
 
     /// The other nodes read the tenant's webhooks and reminder rules again when they hear this.
@@ -289,6 +322,7 @@ extension PostgresRosterStore {
            try await settingsMark(tenantID: tenantID, connection: connection) != assumed {
             throw StoreError.settingsMoved(tenant: tenantID)
         }
+        if !write.settings.isEmpty { try await writeSettings(write.settings, tenantID: tenantID, connection: connection) }
         if let (from, schedules) = write.withdrawPlanned {
             if let assumed = write.replannedThrough {
                 var stored: Int64?

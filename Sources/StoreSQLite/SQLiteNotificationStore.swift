@@ -121,18 +121,47 @@ extension SQLiteRosterStore {
     }
 
     public func insertWebhook(_ webhook: StoredWebhook) async throws {
-        try await pool.write { db in
-            try db.execute(sql: """
-                INSERT INTO webhook (id, tenant_id, url, secret, events, schedules, created_ms, format) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [webhook.id, webhook.tenantID, webhook.url, webhook.secret, Self.json(webhook.events),
-                                 Self.json(webhook.schedules), webhook.created, webhook.format.rawValue])
-            // Events already planned for later (handoffs, reminders) are its events too.
-            let planned = try Row.fetchAll(db, sql: "SELECT * FROM notice WHERE tenant_id = ? AND due_ms > ? ORDER BY due_ms, rowid",
-                                           arguments: [webhook.tenantID, webhook.created]).compactMap(Self.event(from:))
-            for event in planned where webhook.wants(event) {
-                try db.execute(sql: "INSERT INTO delivery (webhook_id, tenant_id, event_id, due_ms) VALUES (?, ?, ?, ?)",
-                               arguments: [webhook.id, webhook.tenantID, event.id, event.due])
-            }
+        try await pool.write { db in try Self.insert(webhook, db: db) }
+    }
+
+    private static func insert(_ webhook: StoredWebhook, db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO webhook (id, tenant_id, url, secret, events, schedules, created_ms, format) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [webhook.id, webhook.tenantID, webhook.url, webhook.secret, json(webhook.events),
+                             json(webhook.schedules), webhook.created, webhook.format.rawValue])
+        // Events already planned for later (handoffs, reminders) are its events too.
+        let planned = try Row.fetchAll(db, sql: "SELECT * FROM notice WHERE tenant_id = ? AND due_ms > ? ORDER BY due_ms, rowid",
+                                       arguments: [webhook.tenantID, webhook.created]).compactMap(event(from:))
+        for event in planned where webhook.wants(event) {
+            try db.execute(sql: "INSERT INTO delivery (webhook_id, tenant_id, event_id, due_ms) VALUES (?, ?, ?, ?)",
+                           arguments: [webhook.id, webhook.tenantID, event.id, event.due])
+        }
+    }
+
+    /// The settings part of a revision's transaction (`NotificationSettingsWrite`).
+    private static func writeSettings(_ write: NotificationSettingsWrite, tenantID: String, db: Database) throws {
+        for id in write.removedAnnouncements {
+            try db.execute(sql: "DELETE FROM announce_rule WHERE tenant_id = ? AND id = ?", arguments: [tenantID, id])
+        }
+        for id in write.removedReminders {
+            try db.execute(sql: "DELETE FROM reminder_rule WHERE tenant_id = ? AND id = ?", arguments: [tenantID, id])
+        }
+        for id in write.removedWebhooks {
+            try db.execute(sql: "DELETE FROM webhook WHERE tenant_id = ? AND id = ?", arguments: [tenantID, id])
+        }
+        for webhook in write.insertedWebhooks { try insert(webhook, db: db) }
+        for webhook in write.updatedWebhooks {
+            try db.execute(sql: "UPDATE webhook SET url = ?, secret = ?, events = ?, schedules = ?, format = ? WHERE tenant_id = ? AND id = ?",
+                           arguments: [webhook.url, webhook.secret, json(webhook.events), json(webhook.schedules),
+                                       webhook.format.rawValue, tenantID, webhook.id])
+        }
+        for rule in write.insertedReminders {
+            try db.execute(sql: "INSERT INTO reminder_rule (tenant_id, id, rule) VALUES (?, ?, ?)",
+                           arguments: [tenantID, rule.id, String(decoding: try JSONEncoder().encode(rule), as: UTF8.self)])
+        }
+        for rule in write.insertedAnnouncements {
+            try db.execute(sql: "INSERT INTO announce_rule (tenant_id, id, rule) VALUES (?, ?, ?)",
+                           arguments: [tenantID, rule.id, String(decoding: try JSONEncoder().encode(rule), as: UTF8.self)])
         }
     }
 
@@ -240,6 +269,7 @@ extension SQLiteRosterStore {
 
     /// The outbox part of a transaction (also called from `commit`).
     package static func writeOutbox(_ write: OutboxWrite, tenantID: String, db: Database) throws {
+        if !write.settings.isEmpty { try writeSettings(write.settings, tenantID: tenantID, db: db) }
         if let (from, schedules) = write.withdrawPlanned {
             if let assumed = write.replannedThrough,
                try Int64.fetchOne(db, sql: "SELECT planned_through_ms FROM notice_plan WHERE tenant_id = ?", arguments: [tenantID]) != assumed {
