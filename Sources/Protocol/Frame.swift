@@ -52,6 +52,8 @@ public enum MessageType: UInt8, Sendable, CaseIterable {
     case notificationAdminResult = 0x3D
     case getReport = 0x3E
     case report = 0x3F
+    case applyDefinition = 0x40
+    case definitionPlan = 0x41
 }
 
 /// The release, as `--version` prints it.

@@ -53,6 +53,8 @@ public enum RosterMessage: Sendable, Hashable {
     case notificationAdminResult(Roster_V1_NotificationAdminResponse)
     case getReport(Roster_V1_GetReportRequest)
     case report(Roster_V1_ReportResponse)
+    case applyDefinition(Roster_V1_ApplyDefinitionRequest)
+    case definitionPlan(Roster_V1_DefinitionPlan)
 
     /// The message type code this message travels under.
     public var type: MessageType {
@@ -104,6 +106,8 @@ public enum RosterMessage: Sendable, Hashable {
         case .notificationAdminResult: return .notificationAdminResult
         case .getReport: return .getReport
         case .report: return .report
+        case .applyDefinition: return .applyDefinition
+        case .definitionPlan: return .definitionPlan
         }
     }
 
@@ -166,6 +170,8 @@ public enum RosterMessage: Sendable, Hashable {
             case .notificationAdminResult: return .notificationAdminResult(try Roster_V1_NotificationAdminResponse(body: frame.body))
             case .getReport: return .getReport(try Roster_V1_GetReportRequest(body: frame.body))
             case .report: return .report(try Roster_V1_ReportResponse(body: frame.body))
+            case .applyDefinition: return .applyDefinition(try Roster_V1_ApplyDefinitionRequest(body: frame.body))
+            case .definitionPlan: return .definitionPlan(try Roster_V1_DefinitionPlan(body: frame.body))
             }
         } catch {
             throw .undecodableBody(type, String(describing: error))
@@ -222,6 +228,8 @@ public enum RosterMessage: Sendable, Hashable {
         case .notificationAdminResult(let body): return body.bodyBuffer()
         case .getReport(let body): return body.bodyBuffer()
         case .report(let body): return body.bodyBuffer()
+        case .applyDefinition(let body): return body.bodyBuffer()
+        case .definitionPlan(let body): return body.bodyBuffer()
         }
     }
 
@@ -280,6 +288,8 @@ public enum RosterMessage: Sendable, Hashable {
         case .notificationAdminResult(let body): return body
         case .getReport(let body): return body
         case .report(let body): return body
+        case .applyDefinition(let body): return body
+        case .definitionPlan(let body): return body
         }
     }
 }
@@ -295,6 +305,7 @@ extension RosterMessage {
         case .setMotd(var body): body.reason = reason; return .setMotd(body)
         case .importData(var body): body.reason = reason; return .importData(body)
         case .editSchedule(var body): body.reason = reason; return .editSchedule(body)
+        case .applyDefinition(var body): body.reason = reason; return .applyDefinition(body)
         default: return self
         }
     }

@@ -201,6 +201,38 @@ enum SampleMessages {
                 $0.outOfHoursPeriods = 5; $0.stretches = 1; $0.longestStretchMs = 604_800_000; $0.shortestRestMs = -1
             }]
         })),
+        (27, .applyDefinition(.with {
+            $0.planOnly = true
+            $0.prune = false
+            $0.definition = .with {
+                $0.schedules = [.with {
+                    $0.id = "sch_platform"; $0.name = "Platform primary"; $0.zone = "Europe/Berlin"
+                    $0.layers = [.with {
+                        $0.rotations = [.with {
+                            $0.id = "rot_weekly"; $0.handoff = "2026-11-30T09:00"; $0.cadence = .with { $0.unit = .weeks; $0.count = 1 }
+                            $0.slots = [.with { $0.employeeIds = ["Ada Lovelace"] }, .with { $0.employeeIds = ["Alan Turing"] }]
+                        }]
+                    }]
+                }]
+                $0.managesWebhooks = true
+                $0.webhooks = [.with { $0.id = "whk_ops"; $0.url = "https://ops.example.com/roster"; $0.accessToken = "whsec_from_env_0123" }]
+            }
+        })),
+        (27, .definitionPlan(.with {
+            $0.epoch = 7; $0.revision = 42
+            $0.changes = [
+                .with {
+                    $0.action = .change; $0.kind = "rotation"; $0.id = "rot_weekly"; $0.name = "Platform primary / rot_weekly"
+                    $0.location = "schedules[0].layers[0].rotations[0]"
+                    $0.fields = [.with { $0.field = "people"; $0.before = "Alan Turing, Ada Lovelace"; $0.after = "Ada Lovelace, Alan Turing" }]
+                },
+                .with { $0.action = .create; $0.kind = "webhook"; $0.id = "whk_ops"; $0.name = "https://ops.example.com/roster"; $0.location = "webhooks[0]" },
+            ]
+            $0.duty = [.with {
+                $0.employeeID = "e-ada"; $0.employeeName = "Ada Lovelace"; $0.startMs = 1_796_112_000_000; $0.endMs = 1_796_716_800_000
+                $0.gained = true; $0.scheduleID = "sch_platform"
+            }]
+        })),
         (24, .notificationAdminResult(.with {
             $0.webhooks = [.with {
                 $0.id = "whk_0a1b2c3d4e5f"; $0.url = "https://ops.example.com/roster"; $0.events = ["on-duty.changed", "shift.starting"]

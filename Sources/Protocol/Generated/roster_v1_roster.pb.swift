@@ -497,6 +497,56 @@ public nonisolated enum Roster_V1_ImportAction: SwiftProtobuf.Enum, Swift.CaseIt
 
 }
 
+public nonisolated enum Roster_V1_DefinitionAction: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
+  case unspecified // = 0
+  case create // = 1
+  case change // = 2
+
+  /// only with prune
+  case delete // = 3
+
+  /// kept: the file does not hold it and prune was not asked for
+  case notInFile // = 4
+  case UNRECOGNIZED(Int)
+
+  public init() {
+    self = .unspecified
+  }
+
+  public init?(rawValue: Int) {
+    switch rawValue {
+    case 0: self = .unspecified
+    case 1: self = .create
+    case 2: self = .change
+    case 3: self = .delete
+    case 4: self = .notInFile
+    default: self = .UNRECOGNIZED(rawValue)
+    }
+  }
+
+  public var rawValue: Int {
+    switch self {
+    case .unspecified: return 0
+    case .create: return 1
+    case .change: return 2
+    case .delete: return 3
+    case .notInFile: return 4
+    case .UNRECOGNIZED(let i): return i
+    }
+  }
+
+  // The compiler won't synthesize support with the UNRECOGNIZED case.
+  public static let allCases: [Roster_V1_DefinitionAction] = [
+    .unspecified,
+    .create,
+    .change,
+    .delete,
+    .notInFile,
+  ]
+
+}
+
 public nonisolated struct Roster_V1_Employee: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
@@ -3872,6 +3922,154 @@ public nonisolated struct Roster_V1_ReportResponse: Sendable {
   fileprivate var _quality: Roster_V1_ScheduleQuality? = nil
 }
 
+/// The definition a file describes. People are named by id or full name; schedules by id or
+/// name; ids given are kept (an object found by id and given another name is renamed). A kind
+/// whose `manages_*` is false is left alone (the file has no such section).
+public nonisolated struct Roster_V1_DefinitionDocument: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var managesPeople: Bool = false
+
+  public var people: [Roster_V1_Employee] = []
+
+  /// layers, rotations and standing overrides; nothing else read
+  public var schedules: [Roster_V1_Schedule] = []
+
+  public var managesWebhooks: Bool = false
+
+  /// access_token: the secret the file references (json: the
+  public var webhooks: [Roster_V1_Webhook] = []
+
+  /// signing secret; matrix: the access token); empty: kept
+  public var managesReminders: Bool = false
+
+  /// schedule and person by id or name
+  public var reminders: [Roster_V1_ReminderRule] = []
+
+  public var managesAnnouncements: Bool = false
+
+  public var announcements: [Roster_V1_AnnounceRule] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Roster_V1_ApplyDefinitionRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var definition: Roster_V1_DefinitionDocument {
+    get {_definition ?? Roster_V1_DefinitionDocument()}
+    set {_definition = newValue}
+  }
+  /// Returns true if `definition` has been explicitly set.
+  public var hasDefinition: Bool {self._definition != nil}
+  /// Clears the value of `definition`. Subsequent reads from it will return its default value.
+  public mutating func clearDefinition() {self._definition = nil}
+
+  /// delete what the file's sections do not hold
+  public var prune: Bool = false
+
+  /// work out the plan; commit nothing
+  public var planOnly: Bool = false
+
+  /// refuse (FAILED_PRECONDITION) unless the tenant is here
+  public var expectRevision: UInt64 {
+    get {_expectRevision ?? 0}
+    set {_expectRevision = newValue}
+  }
+  /// Returns true if `expectRevision` has been explicitly set.
+  public var hasExpectRevision: Bool {self._expectRevision != nil}
+  /// Clears the value of `expectRevision`. Subsequent reads from it will return its default value.
+  public mutating func clearExpectRevision() {self._expectRevision = nil}
+
+  public var reason: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _definition: Roster_V1_DefinitionDocument? = nil
+  fileprivate var _expectRevision: UInt64? = nil
+}
+
+public nonisolated struct Roster_V1_FieldChange: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var field: String = String()
+
+  public var before: String = String()
+
+  public var after: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// One object the plan creates, changes or deletes.
+public nonisolated struct Roster_V1_DefinitionChange: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var action: Roster_V1_DefinitionAction = .unspecified
+
+  /// person, schedule, rotation, override, webhook, reminder, announcement
+  public var kind: String = String()
+
+  public var id: String = String()
+
+  /// what a reader knows it by: "Platform primary / rot_1"
+  public var name: String = String()
+
+  public var fields: [Roster_V1_FieldChange] = []
+
+  /// where in the document: "schedules[0].layers[0].rotations[1]"
+  public var location: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Roster_V1_DefinitionPlan: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// plan: the tenant's revision; applied: the revision committed
+  public var revision: UInt64 = 0
+
+  public var committed: Bool = false
+
+  public var changes: [Roster_V1_DefinitionChange] = []
+
+  /// who gains or loses which stretch (the preview's window)
+  public var duty: [Roster_V1_DutyDelta] = []
+
+  /// stretches left out (at most 500 listed)
+  public var dutyOmitted: UInt32 = 0
+
+  public var epoch: UInt64 = 0
+
+  /// webhook id → signing secret made for it, shown once
+  public var secrets: Dictionary<String,String> = [:]
+
+  /// the preview's resolution budget ran out: later schedules are not in `duty`
+  public var dutyCut: Bool = false
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
 
 fileprivate nonisolated let _protobuf_package = "roster.v1"
@@ -3910,6 +4108,10 @@ nonisolated extension Roster_V1_ImportFormat: SwiftProtobuf._ProtoNameProviding 
 
 nonisolated extension Roster_V1_ImportAction: SwiftProtobuf._ProtoNameProviding {
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0IMPORT_ACTION_UNSPECIFIED\0\u{1}ADDED\0\u{1}UPDATED\0\u{1}UNCHANGED\0\u{1}REMOVED\0")
+}
+
+nonisolated extension Roster_V1_DefinitionAction: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0DEFINITION_ACTION_UNSPECIFIED\0\u{1}CREATE\0\u{1}CHANGE\0\u{1}DELETE\0\u{1}NOT_IN_FILE\0")
 }
 
 nonisolated extension Roster_V1_Employee: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
@@ -9531,6 +9733,290 @@ nonisolated extension Roster_V1_ReportResponse: SwiftProtobuf.Message, SwiftProt
     if lhs.recordedSinceMs != rhs.recordedSinceMs {return false}
     if lhs.people != rhs.people {return false}
     if lhs._quality != rhs._quality {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_DefinitionDocument: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".DefinitionDocument"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}manages_people\0\u{1}people\0\u{1}schedules\0\u{3}manages_webhooks\0\u{1}webhooks\0\u{3}manages_reminders\0\u{1}reminders\0\u{3}manages_announcements\0\u{1}announcements\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularBoolField(value: &self.managesPeople) }()
+      case 2: try { try decoder.decodeRepeatedMessageField(value: &self.people) }()
+      case 3: try { try decoder.decodeRepeatedMessageField(value: &self.schedules) }()
+      case 4: try { try decoder.decodeSingularBoolField(value: &self.managesWebhooks) }()
+      case 5: try { try decoder.decodeRepeatedMessageField(value: &self.webhooks) }()
+      case 6: try { try decoder.decodeSingularBoolField(value: &self.managesReminders) }()
+      case 7: try { try decoder.decodeRepeatedMessageField(value: &self.reminders) }()
+      case 8: try { try decoder.decodeSingularBoolField(value: &self.managesAnnouncements) }()
+      case 9: try { try decoder.decodeRepeatedMessageField(value: &self.announcements) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.managesPeople != false {
+      try visitor.visitSingularBoolField(value: self.managesPeople, fieldNumber: 1)
+    }
+    if !self.people.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.people, fieldNumber: 2)
+    }
+    if !self.schedules.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.schedules, fieldNumber: 3)
+    }
+    if self.managesWebhooks != false {
+      try visitor.visitSingularBoolField(value: self.managesWebhooks, fieldNumber: 4)
+    }
+    if !self.webhooks.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.webhooks, fieldNumber: 5)
+    }
+    if self.managesReminders != false {
+      try visitor.visitSingularBoolField(value: self.managesReminders, fieldNumber: 6)
+    }
+    if !self.reminders.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.reminders, fieldNumber: 7)
+    }
+    if self.managesAnnouncements != false {
+      try visitor.visitSingularBoolField(value: self.managesAnnouncements, fieldNumber: 8)
+    }
+    if !self.announcements.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.announcements, fieldNumber: 9)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_DefinitionDocument, rhs: Roster_V1_DefinitionDocument) -> Bool {
+    if lhs.managesPeople != rhs.managesPeople {return false}
+    if lhs.people != rhs.people {return false}
+    if lhs.schedules != rhs.schedules {return false}
+    if lhs.managesWebhooks != rhs.managesWebhooks {return false}
+    if lhs.webhooks != rhs.webhooks {return false}
+    if lhs.managesReminders != rhs.managesReminders {return false}
+    if lhs.reminders != rhs.reminders {return false}
+    if lhs.managesAnnouncements != rhs.managesAnnouncements {return false}
+    if lhs.announcements != rhs.announcements {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_ApplyDefinitionRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ApplyDefinitionRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}definition\0\u{1}prune\0\u{3}plan_only\0\u{3}expect_revision\0\u{2}\u{b}reason\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularMessageField(value: &self._definition) }()
+      case 2: try { try decoder.decodeSingularBoolField(value: &self.prune) }()
+      case 3: try { try decoder.decodeSingularBoolField(value: &self.planOnly) }()
+      case 4: try { try decoder.decodeSingularUInt64Field(value: &self._expectRevision) }()
+      case 15: try { try decoder.decodeSingularStringField(value: &self.reason) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._definition {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    } }()
+    if self.prune != false {
+      try visitor.visitSingularBoolField(value: self.prune, fieldNumber: 2)
+    }
+    if self.planOnly != false {
+      try visitor.visitSingularBoolField(value: self.planOnly, fieldNumber: 3)
+    }
+    try { if let v = self._expectRevision {
+      try visitor.visitSingularUInt64Field(value: v, fieldNumber: 4)
+    } }()
+    if !self.reason.isEmpty {
+      try visitor.visitSingularStringField(value: self.reason, fieldNumber: 15)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_ApplyDefinitionRequest, rhs: Roster_V1_ApplyDefinitionRequest) -> Bool {
+    if lhs._definition != rhs._definition {return false}
+    if lhs.prune != rhs.prune {return false}
+    if lhs.planOnly != rhs.planOnly {return false}
+    if lhs._expectRevision != rhs._expectRevision {return false}
+    if lhs.reason != rhs.reason {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_FieldChange: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".FieldChange"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}field\0\u{1}before\0\u{1}after\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.field) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.before) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.after) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.field.isEmpty {
+      try visitor.visitSingularStringField(value: self.field, fieldNumber: 1)
+    }
+    if !self.before.isEmpty {
+      try visitor.visitSingularStringField(value: self.before, fieldNumber: 2)
+    }
+    if !self.after.isEmpty {
+      try visitor.visitSingularStringField(value: self.after, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_FieldChange, rhs: Roster_V1_FieldChange) -> Bool {
+    if lhs.field != rhs.field {return false}
+    if lhs.before != rhs.before {return false}
+    if lhs.after != rhs.after {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_DefinitionChange: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".DefinitionChange"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}action\0\u{1}kind\0\u{1}id\0\u{1}name\0\u{1}fields\0\u{1}location\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularEnumField(value: &self.action) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.kind) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.id) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.name) }()
+      case 5: try { try decoder.decodeRepeatedMessageField(value: &self.fields) }()
+      case 6: try { try decoder.decodeSingularStringField(value: &self.location) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.action != .unspecified {
+      try visitor.visitSingularEnumField(value: self.action, fieldNumber: 1)
+    }
+    if !self.kind.isEmpty {
+      try visitor.visitSingularStringField(value: self.kind, fieldNumber: 2)
+    }
+    if !self.id.isEmpty {
+      try visitor.visitSingularStringField(value: self.id, fieldNumber: 3)
+    }
+    if !self.name.isEmpty {
+      try visitor.visitSingularStringField(value: self.name, fieldNumber: 4)
+    }
+    if !self.fields.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.fields, fieldNumber: 5)
+    }
+    if !self.location.isEmpty {
+      try visitor.visitSingularStringField(value: self.location, fieldNumber: 6)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_DefinitionChange, rhs: Roster_V1_DefinitionChange) -> Bool {
+    if lhs.action != rhs.action {return false}
+    if lhs.kind != rhs.kind {return false}
+    if lhs.id != rhs.id {return false}
+    if lhs.name != rhs.name {return false}
+    if lhs.fields != rhs.fields {return false}
+    if lhs.location != rhs.location {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_DefinitionPlan: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".DefinitionPlan"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}revision\0\u{1}committed\0\u{1}changes\0\u{1}duty\0\u{3}duty_omitted\0\u{1}epoch\0\u{1}secrets\0\u{3}duty_cut\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.revision) }()
+      case 2: try { try decoder.decodeSingularBoolField(value: &self.committed) }()
+      case 3: try { try decoder.decodeRepeatedMessageField(value: &self.changes) }()
+      case 4: try { try decoder.decodeRepeatedMessageField(value: &self.duty) }()
+      case 5: try { try decoder.decodeSingularUInt32Field(value: &self.dutyOmitted) }()
+      case 6: try { try decoder.decodeSingularUInt64Field(value: &self.epoch) }()
+      case 7: try { try decoder.decodeMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufString>.self, value: &self.secrets) }()
+      case 8: try { try decoder.decodeSingularBoolField(value: &self.dutyCut) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.revision != 0 {
+      try visitor.visitSingularUInt64Field(value: self.revision, fieldNumber: 1)
+    }
+    if self.committed != false {
+      try visitor.visitSingularBoolField(value: self.committed, fieldNumber: 2)
+    }
+    if !self.changes.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.changes, fieldNumber: 3)
+    }
+    if !self.duty.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.duty, fieldNumber: 4)
+    }
+    if self.dutyOmitted != 0 {
+      try visitor.visitSingularUInt32Field(value: self.dutyOmitted, fieldNumber: 5)
+    }
+    if self.epoch != 0 {
+      try visitor.visitSingularUInt64Field(value: self.epoch, fieldNumber: 6)
+    }
+    if !self.secrets.isEmpty {
+      try visitor.visitMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufString>.self, value: self.secrets, fieldNumber: 7)
+    }
+    if self.dutyCut != false {
+      try visitor.visitSingularBoolField(value: self.dutyCut, fieldNumber: 8)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_DefinitionPlan, rhs: Roster_V1_DefinitionPlan) -> Bool {
+    if lhs.revision != rhs.revision {return false}
+    if lhs.committed != rhs.committed {return false}
+    if lhs.changes != rhs.changes {return false}
+    if lhs.duty != rhs.duty {return false}
+    if lhs.dutyOmitted != rhs.dutyOmitted {return false}
+    if lhs.epoch != rhs.epoch {return false}
+    if lhs.secrets != rhs.secrets {return false}
+    if lhs.dutyCut != rhs.dutyCut {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
