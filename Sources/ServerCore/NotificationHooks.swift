@@ -23,11 +23,27 @@ package protocol NotificationHooks: Sendable {
     /// A NotificationAdmin request of an admin of the tenant.
     func administer(_ request: Roster_V1_NotificationAdminRequest, tenant: TenantRuntime, actor: Actor) async
         -> Result<RosterMessage, WireError>
+    /// Schedules as code: what a document's webhooks, reminders and announcements change, checked
+    /// against `state` (the roster as the same apply leaves it). Runs on the mutation queue.
+    func planSettings(_ document: Roster_V1_DefinitionDocument, tenantID: String, state: RosterState, prune: Bool) async -> SettingsPlan
+    /// After an apply that changed settings committed: read them again and plan.
+    func settingsChanged(_ tenant: TenantRuntime) async
     /// How often the server runs a planning round for every tenant.
     var planningInterval: Duration { get }
     /// A chat platform's slash command (`POST /v1/chat/PLATFORM/command`, docs/CHAT.md):
     /// verified with the tenant's secret for it, then answered.
     func chatCommand(_ request: ChatCommandRequest, tenant: TenantRuntime) async -> ChatCommandReply
+}
+
+/// The notification side of a definition's plan (`NotificationHooks.planSettings`).
+package struct SettingsPlan: Sendable {
+    package var write = NotificationSettingsWrite()
+    package var objects: [Roster_V1_DefinitionChange] = []
+    package var violations: [RosterViolation] = []
+    /// Webhook id → the signing secret made for a new webhook the file gives none, shown once.
+    package var secrets: [String: String] = [:]
+
+    package init() {}
 }
 
 /// A slash command's request as it came: the platform, the raw body (a form; Slack signs the

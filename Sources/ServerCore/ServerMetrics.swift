@@ -30,7 +30,7 @@ package final class ServerMetrics: Sendable {
     static let sentByClients: Set<MessageType> = [
         .hello, .ping, .pong, .getOnDuty, .listEmployees, .search, .getEmployee, .listShifts, .getSnapshot, .listSchedules,
         .getFinalSchedule, .getNextOnDuty, .subscribe, .unsubscribe, .upsertEmployee, .deleteEmployee, .addShift, .deleteShift,
-        .setMotd, .importData, .editSchedule, .getAudit, .getReport,
+        .setMotd, .importData, .editSchedule, .getAudit, .getReport, .getCalendar, .notificationAdmin, .applyDefinition,
     ]
 
     static let changeKinds = ["employee_upserted", "employee_deleted", "shift_added", "shift_deleted", "motd_set",

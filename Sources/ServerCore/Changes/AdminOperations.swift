@@ -261,7 +261,8 @@ package struct AdminOperations: Sendable {
         return .success(Staged(state: newState, entry: entry, audit: audit, outbox: outbox, duty: duty))
     }
 
-    private func commitOnce(_ located: [RosterImport.Located], on tenant: TenantRuntime, actor: Actor, reason: String) async
+    func commitOnce(_ located: [RosterImport.Located], on tenant: TenantRuntime, actor: Actor, reason: String,
+                    settings: NotificationSettingsWrite = NotificationSettingsWrite()) async
         -> Result<(epoch: UInt64, entry: HistoryEntry, revision: TenantRuntime.CommittedRevision), CommitFailure>
     {
         let dutyMarks: [String: UnixMillis]
@@ -275,11 +276,12 @@ package struct AdminOperations: Sendable {
                                                                     now: now, dutyMarks: dutyMarks) }) else {
             return .failure(CommitFailure(error: Self.busy))
         }
-        let ready: Staged
+        var ready: Staged
         switch staged {
         case .success(let done): ready = done
         case .failure(let error): return .failure(CommitFailure(error: error))
         }
+        ready.outbox.settings = settings
         let entry = ready.entry
         do {
             let started = ContinuousClock.now

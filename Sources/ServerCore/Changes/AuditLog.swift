@@ -144,6 +144,7 @@ package enum AuditLog {
         case .setMotd(let body): body.reason
         case .importData(let body): body.reason
         case .editSchedule(let body): body.reason
+        case .applyDefinition(let body): body.reason
         default: ""
         }
     }

@@ -151,16 +151,24 @@ extension ServerCore {
                 promise.succeed(await self.calendar(request, tenant: tenant, actor: actor))
                 return
             }
-            var performed = await admin.perform(message, on: tenant, actor: actor)
+            let attempt = { () async -> (answer: Result<RosterMessage, WireError>, committed: TenantRuntime.CommittedRevision?, conflicted: Bool) in
+                if case .applyDefinition(let request) = message {
+                    let applied = await admin.applyDefinition(request, on: tenant, actor: actor)
+                    return (applied.result.map(RosterMessage.definitionPlan), applied.committed, applied.conflicted)
+                }
+                let performed = await admin.perform(message, on: tenant, actor: actor)
+                return (performed.result.map(RosterMessage.mutationResult), performed.committed, performed.conflicted)
+            }
+            var outcome = await attempt()
             // Another node committed to the tenant first (a shared store): take its changes and
             // validate the request again against the plan as it now is.
             let patience = ContinuousClock.now + AdminOperations.conflictPatience
-            while performed.conflicted && ContinuousClock.now < patience {
+            while outcome.conflicted && ContinuousClock.now < patience {
                 await self.resolveConflict(tenant)
-                performed = await admin.perform(message, on: tenant, actor: actor)
+                outcome = await attempt()
             }
-            promise.succeed(performed.result.map(RosterMessage.mutationResult))
-            guard let committed = performed.committed else { return }
+            promise.succeed(outcome.answer)
+            guard let committed = outcome.committed else { return }
             // Queued on the loop behind the answer's callbacks (which write it).
             try? await loop.submit { tenant.publish(committed) }.get()
         }

@@ -211,9 +211,10 @@ package struct ConnectionStateMachine {
             }
             inFlight += 1
             return .enqueueMutation(message, requestID: requestID)
-        case .notificationAdmin:
+        case .notificationAdmin, .applyDefinition:
             guard credential.role == .admin else {
-                return .sendError(WireError(.permissionDenied, "webhooks and reminders are for admins"), requestID: requestID)
+                let what = { if case .applyDefinition = message { "applying a definition is" } else { "webhooks and reminders are" } }()
+                return .sendError(WireError(.permissionDenied, "\(what) for admins; this connection has \(credential.described)"), requestID: requestID)
             }
             guard inFlight < limits.maxInFlight else {
                 return .sendError(WireError(.resourceExhausted, "too many requests in flight", retryable: true), requestID: requestID)

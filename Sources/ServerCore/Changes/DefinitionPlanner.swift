@@ -1,0 +1,173 @@
+import RosterDomain
+import RosterProtocol
+
+/// Schedules as code (docs/AS-CODE.md): what a tenant definition (`roster-client apply -f`)
+/// changes in the tenant's directory and schedules. Objects are matched by id, else by name (a
+/// person's full name, a schedule's name) or place (a rotation's index in its layer), so that a
+/// file without ids applies once and a second time changes nothing, and a renamed object keeps
+/// its id. Everything is checked together and every problem is reported with its place in the
+/// document ("schedules[0].layers[0].rotations[1]"), which the client turns into a line.
+struct DefinitionPlanner: Sendable {
+    let state: RosterState
+    let now: UnixMillis
+    let prune: Bool
+    let author: String
+    let newID: @Sendable (String) -> String
+    /// What the duty preview may resolve, over every schedule the plan changes.
+    var previewBudget = Self.previewBudget
+
+    /// The roster side of a plan: the changes of one revision and what they do.
+    struct Outcome: Sendable {
+        var located: [RosterImport.Located] = []
+        var objects: [Roster_V1_DefinitionChange] = []
+        var violations: [RosterViolation] = []
+        /// The state after the changes (the current one when they are refused).
+        var after: RosterState
+        var deltas: [(scheduleID: String, delta: DutyDelta)] = []
+        /// Where the domain's names of objects ("rotation rot_1") are in the document.
+        var places: [String: String] = [:]
+        /// The preview's budget ran out: the schedules after those in `deltas` were not previewed.
+        var dutyCut = false
+    }
+
+    /// What the duty preview of one plan may resolve, over every schedule it changes: four
+    /// requests' worth (about a second of one core), on the tenant's work pool.
+    static let previewBudget = 4 * ResolutionBudget.perRequest
+
+    func plan(_ document: Roster_V1_DefinitionDocument) -> Outcome {
+        var outcome = Outcome(after: state)
+        var upserts: [RosterImport.Located] = [], deletions: [RosterImport.Located] = []
+        // People first, so that rotations may name people the file adds.
+        var people = state
+        if document.managesPeople {
+            let (changes, gone) = planPeople(document.people, into: &outcome)
+            upserts += changes
+            deletions += gone
+            for (_, change) in changes { people.apply(change) }
+        }
+        let (scheduleChanges, scheduleDeletions) = planSchedules(document.schedules, people: people, into: &outcome)
+        upserts += scheduleChanges
+        // Schedules go before the people they name.
+        let located = upserts + scheduleDeletions + deletions
+        // Checked as a commit checks them even when the file has other problems: every problem
+        // is reported at once.
+        let cascaded = state.expandingCascades(located)
+        do throws(RosterError) {
+            let after = try state.applyingValidated(cascaded, now: now)
+            outcome.after = after
+            guard outcome.violations.isEmpty else { return outcome }
+            outcome.located = cascaded
+            outcome.after = after
+            var touched = Set<String>()
+            for (_, change) in cascaded {
+                switch change {
+                case .scheduleUpserted(let schedule): touched.insert(schedule.id)
+                case .scheduleDeleted(let id): touched.insert(id)
+                case .employeeDeleted(let id):
+                    touched.formUnion(state.schedules.values.filter { $0.mentionedEmployees.contains(id) }.map(\.id))
+                default: break
+                }
+            }
+            var budget = ResolutionBudget(limit: previewBudget)
+            let span = now..<(now + ScheduleEdit.previewWindow)
+            func resolve(_ id: String, in state: RosterState) throws(ScheduleResolver.Problem) -> [ResolvedShift] {
+                guard let definition = state.definition(of: id, from: span.lowerBound, to: span.upperBound) else { return [] }
+                return try ScheduleResolver.resolve(definition, from: span.lowerBound, to: span.upperBound, budget: &budget)
+            }
+            for id in touched.sorted() {
+                do throws(ScheduleResolver.Problem) {
+                    outcome.deltas += DutyDelta.between(try resolve(id, in: state), try resolve(id, in: after)).map { (id, $0) }
+                } catch {
+                    if case .overBudget = error {
+                        outcome.dutyCut = true
+                        break
+                    }
+                }
+            }
+        } catch {
+            let found: [RosterViolation] = switch error {
+            case .invalid(let found), .alreadyExists(let found): found.map { Self.placed($0, places: outcome.places) }
+            case .notFound(let what, _): [RosterViolation(field: "", message: "no \(what)")]
+            case .overBudget: [RosterViolation(field: "", message: error.description)]
+            }
+            for violation in found where !outcome.violations.contains(violation) { outcome.violations.append(violation) }
+            // Unchecked, only so that webhooks and rules find the schedules the file adds and
+            // report their own problems, not those.
+            var rough = state
+            for (_, change) in cascaded { rough.apply(change) }
+            outcome.after = rough
+        }
+        return outcome
+    }
+
+    /// The file's words for the domain's fields.
+    private static let fileFields = ["end": "to", "window": "from", "cadence": "every", "slots": "people", "employee_id": "people"]
+
+    /// A violation of the domain's at its place in the document: "schedules[0], override ovr_1"
+    /// becomes "schedules[0].overrides[2]".
+    static func placed(_ violation: RosterViolation, places: [String: String]) -> RosterViolation {
+        var placed = violation
+        let parts = violation.location.components(separatedBy: ", ")
+        if let known = parts.reversed().lazy.compactMap({ places[$0] }).first {
+            placed.location = known
+            if known.contains(".overrides[") || known.contains(".rotations[") { placed.field = fileFields[violation.field] ?? violation.field }
+        }
+        return placed
+    }
+
+    // MARK: - People
+
+    private func planPeople(_ people: [Roster_V1_Employee], into outcome: inout Outcome)
+        -> (changes: [RosterImport.Located], deletions: [RosterImport.Located])
+    {
+        var changes: [RosterImport.Located] = [], kept = Set<String>()
+        for (index, wire) in people.enumerated() {
+            let location = "people[\(index)]"
+            var person = Employee(wire)
+            let existing = person.id.isEmpty ? state.employee(idOrName: person.fullName) : state.employees[person.id]
+            person.id = existing?.id ?? (person.id.isEmpty ? newID("e") : person.id)
+            guard kept.insert(person.id).inserted else {
+                outcome.violations.append(RosterViolation(location: location, field: "id", message: "\(person.fullName) (\(person.id)) is in the file twice"))
+                continue
+            }
+            guard let existing else {
+                changes.append((location, .employeeUpserted(person)))
+                outcome.objects.append(.init(.create, "person", person.id, person.fullName, location: location))
+                continue
+            }
+            let fields = Self.fieldChanges(Self.fields(of: existing), Self.fields(of: person))
+            if !fields.isEmpty {
+                changes.append((location, .employeeUpserted(person)))
+                outcome.objects.append(.init(.change, "person", person.id, person.fullName, fields: fields, location: location))
+            }
+        }
+        var deletions: [RosterImport.Located] = []
+        for person in state.sortedEmployees where !kept.contains(person.id) {
+            if prune { deletions.append(("", .employeeDeleted(id: person.id))) }
+            outcome.objects.append(.init(prune ? .delete : .notInFile, "person", person.id, person.fullName))
+        }
+        return (changes, deletions)
+    }
+
+    static func fields(of person: Employee) -> [(String, String)] {
+        [("firstName", person.firstName), ("lastName", person.lastName), ("email", person.email), ("phone", person.phone),
+         ("position", person.position), ("team", person.team), ("projects", person.projects.joined(separator: ", ")),
+         ("biography", person.biography), ("photoURL", person.photoURL), ("type", person.type.rawValue),
+         ("chat", person.chat.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", "))]
+    }
+
+    /// The fields whose text differs, in order.
+    static func fieldChanges(_ before: [(String, String)], _ after: [(String, String)]) -> [Roster_V1_FieldChange] {
+        zip(before, after).compactMap { old, new in
+            old.1 == new.1 ? nil : Roster_V1_FieldChange.with { ($0.field, $0.before, $0.after) = (old.0, old.1, new.1) }
+        }
+    }
+}
+
+extension Roster_V1_DefinitionChange {
+    package init(_ action: Roster_V1_DefinitionAction, _ kind: String, _ id: String, _ name: String, fields: [Roster_V1_FieldChange] = [],
+         location: String = "") {
+        self.init()
+        (self.action, self.kind, self.id, self.name, self.fields, self.location) = (action, kind, id, name, fields, location)
+    }
+}
