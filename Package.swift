@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "RosterViewModels", targets: ["RosterViewModels"]),
         // The CLI's argument grammars (times, cadences, restrictions), for the fuzz package.
         .library(name: "RosterCommandLine", targets: ["RosterCommandLine"]),
+        .library(name: "RosterAsCode", targets: ["RosterAsCode"]),
         .executable(name: "roster-server", targets: ["roster-server"]),
         .executable(name: "roster-client", targets: ["roster-client"]),
         .executable(name: "roster-bench", targets: ["roster-bench"]),
@@ -223,12 +224,22 @@ let package = Package(
             ],
             path: "Sources/roster-server"
         ),
+        // Schedules as code (docs/AS-CODE.md): definition files in YAML, read with their lines and
+        // written by export. Its own target for the YAML parser it brings.
+        .target(
+            name: "RosterAsCode",
+            dependencies: [
+                "RosterDomain", "RosterProtocol",
+                .product(name: "Yams", package: "Yams"),
+            ],
+            path: "Sources/AsCode"
+        ),
         // What the roster-client commands share: settings, time arguments, tables, JSON output
         // and the watch screen. The executable only declares commands.
         .target(
             name: "RosterCommandLine",
             dependencies: [
-                "RosterClient", "RosterDomain", "RosterProtocol", "RosterTLS", "RosterViewModels",
+                "RosterClient", "RosterDomain", "RosterProtocol", "RosterTLS", "RosterViewModels", "RosterAsCode",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
             path: "Sources/CommandLine"
@@ -246,6 +257,7 @@ let package = Package(
             name: "RosterBench",
             dependencies: [
                 "RosterProtocol", "RosterDomain", "RosterClient", "RosterTLS", "RosterServer", "RosterServerCore", "RosterStore", "RosterStoreSQLite",
+                "RosterAsCode",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -314,7 +326,7 @@ let package = Package(
         .testTarget(
             name: "RosterServerTests",
             dependencies: [
-                "RosterTestSupport", "RosterStoreConformance", "RosterServer", "RosterServerCore", "RosterNotifications", "RosterHTTP", "RosterWeb", "RosterStore", "RosterStoreSQLite", "RosterStorePostgres", "RosterClient", "RosterProtocol", "RosterDomain", "RosterTLS",
+                "RosterTestSupport", "RosterStoreConformance", "RosterServer", "RosterServerCore", "RosterNotifications", "RosterHTTP", "RosterWeb", "RosterStore", "RosterStoreSQLite", "RosterStorePostgres", "RosterClient", "RosterProtocol", "RosterDomain", "RosterTLS", "RosterAsCode",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -343,7 +355,7 @@ let package = Package(
         .testTarget(
             name: "RosterCLITests",
             dependencies: [
-                "RosterTestSupport", "RosterNotifications", "RosterCommandLine", "RosterClient", "RosterDomain", "RosterTLS",
+                "RosterTestSupport", "RosterNotifications", "RosterCommandLine", "RosterClient", "RosterDomain", "RosterTLS", "RosterAsCode",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             path: "Tests/RosterCLITests"

@@ -13,6 +13,8 @@ public enum ExportFormat: String, Sendable, CaseIterable {
     case employeesCSV = "employees-csv"
     /// shifts-csv.
     case shiftsCSV = "shifts-csv"
+    /// The tenant's definition for `plan` and `apply` (docs/AS-CODE.md).
+    case yaml
 }
 
 /// The work behind each roster-client command. Reads go to the server and fall back to the cache
@@ -574,8 +576,11 @@ public struct CommandRunner: Sendable {
             case .json: Self.out(String(decoding: RosterExport.snapshotJSON(state), as: UTF8.self))
             case .employeesCSV: Self.write(RosterExport.employeesCSV(state))
             case .shiftsCSV: Self.write(RosterExport.shiftsCSV(state))
+            case .yaml: break
             }
         }
+        // A definition holds webhooks and rules, which only the server has.
+        if format == .yaml { return await exportDefinition() }
         return await withCacheFallback(online: {
             write(try await client.refreshCache().state)
             return .success

@@ -24,9 +24,11 @@ public enum ClientExitCode: Int32, Sendable {
     case insecure = 10
     /// A change was sent and no answer came: it may or may not have been made.
     case outcomeUnknown = 11
+    /// `plan`: the file would change something (as `terraform plan -detailed-exitcode`).
+    case changesPlanned = 2
 
     public static let summary = """
-        Exit codes: 0 success; 1 other failure; 3 server unreachable, answered from the cache; \
+        Exit codes: 0 success; 1 other failure; 2 `plan` found changes to make; 3 server unreachable, answered from the cache; \
         4 server unreachable and nothing cached; 5 no employees; 6 malformed data from the server; \
         7 permission denied; 8 not found; 9 input refused; 10 TLS refused (certificate or pinned CA); \
         11 a change was sent but not answered (check before retrying); 64 bad command-line arguments.

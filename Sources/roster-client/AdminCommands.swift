@@ -277,10 +277,12 @@ struct Export: AsyncParsableCommand {
         abstract: "Write the directory and plan in a form `admin import` reads back to the same state.",
         discussion: """
             json (snapshot-json: employees, shifts and the motd in one file), employees-csv or shifts-csv. \
-            Restore with `roster-client admin import FILE --replace` (for CSV: the employees file first).
+            Restore with `roster-client admin import FILE --replace` (for CSV: the employees file first). \
+            yaml: the tenant's definition (people, schedules, rotations, standing overrides, webhooks, \
+            reminders, announcements; admin token) for `plan` and `apply` (docs/AS-CODE.md).
             """)
     @OptionGroup var options: ConnectionOptions
-    @Option(help: "json, employees-csv or shifts-csv.") var format: ExportFormat = .json
+    @Option(help: "json, employees-csv, shifts-csv or yaml.") var format: ExportFormat = .json
     @Flag(help: "Write the iCalendar feed of --schedule or --person instead (what its calendar URL serves now).") var ical = false
     @Option(help: "With --ical: the schedule (id or name).") var schedule: String?
     @Option(help: "With --ical: the person (id or full name).") var person: String?

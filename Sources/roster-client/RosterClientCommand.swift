@@ -26,7 +26,7 @@ struct RosterClientCommand: AsyncParsableCommand {
         version: RosterVersion.description,
         subcommands: [Watch.self, Now.self, Employees.self, Search.self, Show.self, Shifts.self, Schedules.self, ScheduleCommand.self,
                       Oncall.self, Next.self, TakeCommand.self, RequestCommand.self, RequestsCommand.self, CalendarCommand.self,
-                      Export.self, ReportCommand.self, Admin.self, Trust.self])
+                      Export.self, PlanCommand.self, ApplyCommand.self, ReportCommand.self, Admin.self, Trust.self])
 
     /// A mistake in the arguments prints one sentence and where the usage is, not the usage
     /// itself: the sentence stays the last thing on the screen. Help and version print as usual.
