@@ -25,19 +25,9 @@ public struct CoverRequestBenchmark {
     }
 
     public func run() async throws -> Result {
-        let port = freePort()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-bench-\(UUID().uuidString)").path
-        let server = try ChildProcess(executable: serverExecutable, arguments: [
-            "serve", "--listen", "127.0.0.1:\(port)", "--http-listen", "none", "--data-dir", directory,
-            "--log-level", "warning", "--ping-interval-ms", "3600000", "--shutdown-grace-ms", "0",
-        ])
-        defer {
-            server.stop()
-            try? FileManager.default.removeItem(atPath: directory)
-        }
-        try waitForListener(port: port)
-        let admin = try await RosterConnection.connect(host: "127.0.0.1", port: port,
-                                                       hello: .with { $0.token = (try? adminToken(dataDirectory: directory)) ?? "" })
+        let bench = try await BenchServer.start(serverExecutable)
+        defer { bench.kill() }
+        let (server, directory, port, admin) = (bench.process, bench.directory, bench.port, bench.admin)
         for (first, last) in [("Grace", "Hopper"), ("Ada", "Lovelace"), ("Alan", "Turing")] {
             try await Self.change(admin, .upsertEmployee(.with { $0.employee = .with { $0.firstName = first; $0.lastName = last } }))
         }

@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import RosterClient
 import RosterProtocol
 #if canImport(Glibc)
 import Glibc
@@ -135,4 +136,45 @@ public func waitForListener(port: Int, timeout: Double = 30, process: ChildProce
 public struct BenchError: Error, CustomStringConvertible {
     public var description: String
     public init(_ description: String) { self.description = description }
+}
+
+/// A roster-server process on a free loopback port in a fresh data directory, with an admin
+/// connection to its default tenant: what the benchmarks that change a tenant start with.
+/// `stop` kills it and removes the directory.
+public struct BenchServer {
+    public let process: ChildProcess
+    public let directory: String
+    public let port: Int
+    public let admin: RosterConnection
+
+    /// `arguments` come after the listener, data directory and quiet defaults (no HTTP, no pings).
+    public static func start(_ executable: URL, arguments: [String] = []) async throws -> BenchServer {
+        let port = freePort()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-bench-\(UUID().uuidString)").path
+        let process = try ChildProcess(executable: executable, arguments: [
+            "serve", "--listen", "127.0.0.1:\(port)", "--http-listen", "none", "--data-dir", directory,
+            "--log-level", "warning", "--ping-interval-ms", "3600000", "--shutdown-grace-ms", "0",
+        ] + arguments)
+        do {
+            try waitForListener(port: port, process: process)
+            let admin = try await RosterConnection.connect(host: "127.0.0.1", port: port,
+                                                           hello: .with { $0.token = (try? adminToken(dataDirectory: directory)) ?? "" })
+            return BenchServer(process: process, directory: directory, port: port, admin: admin)
+        } catch {
+            process.stop()
+            try? FileManager.default.removeItem(atPath: directory)
+            throw error
+        }
+    }
+
+    public func stop() async {
+        await admin.close()
+        kill()
+    }
+
+    /// Without closing the connection first: for a `defer`.
+    public func kill() {
+        process.stop()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
 }

@@ -9,7 +9,7 @@ struct RosterBenchCommand: AsyncParsableCommand {
         commandName: "roster-bench",
         abstract: "Measures roster-server: push fan-out against a floor, and query throughput.",
         discussion: "Build and run in release: swift run -c release roster-bench fanout --subscribers 10000",
-        subcommands: [Fanout.self, Query.self, TenantSize.self, BigTenant.self, Resolve.self, Schedules.self, Attack.self, Cover.self, Report.self, Conflicts.self,
+        subcommands: [Fanout.self, Query.self, TenantSize.self, BigTenant.self, Resolve.self, Schedules.self, Attack.self, Cover.self, Report.self, Conflicts.self, Definitions.self,
                       WebPages.self, Chat.self, FloorServer.self])
 }
 
@@ -408,6 +408,27 @@ struct Cover: AsyncParsableCommand {
         print("  cancel        \(result.cancel)")
         print(String(format: "  races with exactly one taker: %d of %d; server CPU per round (3 commits, 1 refusal): %.2f ms",
                      result.oneTaker, rounds, result.cpuMillisPerRound))
+    }
+}
+
+struct Definitions: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "definitions",
+        abstract: "Schedules as code on a big tenant: read the file, the first apply, plans and one-rotation applies (p50/p99, server CPU).")
+    @Option(help: "People in the tenant.") var people = 1_000
+    @Option(help: "Schedules of ten people each.") var schedules = 100
+    @Option(help: "Plans and applies timed, each.") var runs = 20
+
+    func run() async throws {
+        let result = try await DefinitionBenchmark(people: people, schedules: schedules, runs: runs,
+                                                   serverExecutable: siblingExecutable("roster-server")).run()
+        print("definitions: \(people) people, \(schedules) schedules in 3 zones; the file is \(result.fileBytes / 1024) KiB")
+        print("  read the file (client)            \(result.read)")
+        print(String(format: "  first apply (creates everything)  %.1f ms", result.create))
+        print("  plan, nothing to do               \(result.noChange)")
+        print("  plan, one rotation changed        \(result.oneChangePlan)  (\(result.dutyListed) stretches listed)")
+        print("  apply, one rotation changed       \(result.oneChangeApply)")
+        print(String(format: "  server CPU: %.1f ms a plan with nothing to do, %.1f ms an apply", result.cpuNoChange, result.cpuApply))
     }
 }
 
