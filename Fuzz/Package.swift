@@ -48,7 +48,7 @@ let package = Package(
             name: "FuzzParsers",
             dependencies: ["FuzzDriver", .product(name: "RosterDomain", package: root), .product(name: "RosterServer", package: root),
                            .product(name: "RosterServerCore", package: root), .product(name: "RosterStore", package: root),
-                           .product(name: "RosterCommandLine", package: root)],
+                           .product(name: "RosterCommandLine", package: root), .product(name: "RosterAsCode", package: root)],
             path: "Sources/FuzzParsers"
         ),
         .executableTarget(

@@ -329,6 +329,54 @@ public enum StoreConformance {
             try await store.setChatCommandSecret(tenantID: "acme", platform: "slack", secret: nil)
             #expect(try await other.chatCommandSecret(tenantID: "acme", platform: "slack") == nil)
         },
+        Check("webhooks and rules written with a commit are its own: kept with it, gone with a refused one") { store, other, traits in
+            try await store.createTenant(Tenant(id: "acme", name: "Acme"), epoch: 1)
+            try await store.insertWebhook(StoredWebhook(id: "wh_old", tenantID: "acme", url: "http://127.0.0.1:9/old", secret: "s",
+                                                        events: [], schedules: [], created: 0))
+            try await store.insertReminderRule(tenantID: "acme", ReminderRule(id: "rem_old", timing: .lead(minutes: 5)))
+            var settings = NotificationSettingsWrite()
+            settings.removedWebhooks = ["wh_old"]
+            settings.removedReminders = ["rem_old"]
+            settings.insertedWebhooks = [StoredWebhook(id: "wh_new", tenantID: "acme", url: "http://127.0.0.1:9/new", secret: "s1",
+                                                       events: ["on-duty.changed"], schedules: [], created: 10)]
+            settings.insertedReminders = [ReminderRule(id: "rem_new", timing: .daysBefore(days: 1, minuteOfDay: 1_080), zone: "Europe/Berlin")]
+            settings.insertedAnnouncements = [AnnounceRule(id: "ann_new", scheduleID: "sch_1", webhookID: "wh_new", trigger: .change)]
+            var outbox = OutboxWrite()
+            outbox.settings = settings
+            // One handle commits revision 1; the other, still at 0, is refused with its settings, whole.
+            try await store.commit(tenantID: "acme", entry: HistoryEntry(revision: 1, committedAt: 10, changes: [.motdSet("applied")]),
+                                   historyLimit: 100, audit: nil, outbox: OutboxWrite(), duty: DutyRecordWrite())
+            var refused = settings
+            refused.insertedWebhooks[0].id = "wh_refused"
+            refused.removedWebhooks = []
+            refused.insertedReminders = []
+            refused.removedReminders = []
+            refused.insertedAnnouncements = []
+            var refusedOutbox = OutboxWrite()
+            refusedOutbox.settings = refused
+            await #expect(throws: StoreError.revisionConflict(tenant: "acme", stored: 1, expected: 0)) {
+                try await other.commit(tenantID: "acme", entry: HistoryEntry(revision: 1, committedAt: 11, changes: [.motdSet("late")]),
+                                       historyLimit: 100, audit: nil, outbox: refusedOutbox, duty: DutyRecordWrite())
+            }
+            #expect(try await store.webhooks(tenantID: "acme", now: 20).map(\.id) == ["wh_old"], "nothing of the refused commit")
+            try await other.commit(tenantID: "acme", entry: HistoryEntry(revision: 2, committedAt: 20, changes: [.motdSet("settings")]),
+                                   historyLimit: 100, audit: nil, outbox: outbox, duty: DutyRecordWrite())
+            #expect(try await store.webhooks(tenantID: "acme", now: 30).map(\.id) == ["wh_new"])
+            #expect(try await store.reminderRules(tenantID: "acme").map(\.id) == ["rem_new"])
+            #expect(try await store.announceRules(tenantID: "acme").map(\.id) == ["ann_new"])
+            // A changed webhook keeps its id and queue: updated in place.
+            var changed = NotificationSettingsWrite()
+            var webhook = settings.insertedWebhooks[0]
+            (webhook.url, webhook.events, webhook.format) = ("http://127.0.0.1:9/changed", [], .mattermost)
+            changed.updatedWebhooks = [webhook]
+            var changedOutbox = OutboxWrite()
+            changedOutbox.settings = changed
+            try await store.commit(tenantID: "acme", entry: HistoryEntry(revision: 3, committedAt: 30, changes: []),
+                                   historyLimit: 100, audit: nil, outbox: changedOutbox, duty: DutyRecordWrite())
+            let stored = try #require(try await other.webhooks(tenantID: "acme", now: 40).first)
+            #expect((stored.id, stored.url, stored.events, stored.format) == ("wh_new", "http://127.0.0.1:9/changed", [], .mattermost))
+            #expect(try await other.loadTenants().first?.revision == 3)
+        },
     ]
 
     static let alice = Employee(id: "e1", firstName: "Alice", lastName: "Ng", email: "alice@example.com", phone: "+1 555 0100",

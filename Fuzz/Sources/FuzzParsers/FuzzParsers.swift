@@ -1,4 +1,5 @@
 import Foundation
+import RosterAsCode
 import RosterCommandLine
 import RosterDomain
 import RosterServer
@@ -7,7 +8,8 @@ import RosterStore
 
 /// Every grammar a number or a time comes in by, on the same text: durations, TIME arguments,
 /// ISO 8601 instants, local date-times, clock times, cadences, restrictions, people lists,
-/// HOST:PORT, store locations, address ranges, a server config file and chat handles. No crash (an overflow
+/// HOST:PORT, store locations, address ranges, a server config file, chat handles and a definition
+/// file (docs/AS-CODE.md). No crash (an overflow
 /// traps), no value outside its range, and what can be written back reads back the same.
 
 public func fuzzParsers(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -43,6 +45,15 @@ public func fuzzParsers(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     if case .success(let handles) = ChatHandles.parse(text) {
         precondition(ChatHandles.problems(handles).isEmpty, "accepted handles with problems: \(handles)")
         precondition((try? ChatHandles.parse(ChatHandles.text(handles)).get()) == handles, "\(handles) do not read back")
+    }
+    do throws(DefinitionFile.Problems) {
+        _ = try DefinitionFile.parse(text, path: "fuzz.yaml") { _ in "a-secret-of-sixteen-bytes" }
+    } catch {
+        // Refused with at least one problem, each at a place inside the text (YAML breaks lines at
+        // CR, LF, NEL, LS and PS; CR LF is one break).
+        let breaks = text.unicodeScalars.filter { [0x0A, 0x0D, 0x85, 0x2028, 0x2029].contains($0.value) }.count
+        let lines = breaks + 1
+        precondition(!error.problems.isEmpty && error.problems.allSatisfy { ($0.place?.line ?? 1) <= lines + 1 }, "\(error)")
     }
     return 0
 }
