@@ -195,6 +195,12 @@ import Testing
                 #expect(Set(Self.made(pruned).filter { $0.action == .delete }.map(\.id)) == ["db-chat", "db-monday"])
                 let (hooks, posts) = (try await client.webhooks(), try await client.announcements())
                 #expect(hooks.map(\.id) == ["db-hook"] && posts.isEmpty)
+                // The audit log has each apply as one change, with the webhooks and rules it wrote.
+                let audit = try await client.audit(AuditQuery()).entries.filter { $0.kind == "change" }
+                #expect(audit.last?.wire.revision == pruned.revision && audit.last?.wire.reason == "apply of a definition: 2 deleted", "\(audit.map(\.wire))")
+                #expect(audit.last?.wire.detail == "webhook db-chat deleted: http://127.0.0.1:9/slack; "
+                        + "announcement db-monday deleted: Databases to webhook db-chat at 09:00 on Mon", "\(audit.last?.wire.detail ?? "")")
+                #expect(audit.first?.wire.detail.contains("webhook db-hook created: http://127.0.0.1:9/hook") == true)
             }
         }
     }

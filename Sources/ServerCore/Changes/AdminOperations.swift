@@ -262,7 +262,7 @@ package struct AdminOperations: Sendable {
     }
 
     func commitOnce(_ located: [RosterImport.Located], on tenant: TenantRuntime, actor: Actor, reason: String,
-                    settings: NotificationSettingsWrite = NotificationSettingsWrite()) async
+                    settings: NotificationSettingsWrite = NotificationSettingsWrite(), auditDetail: String = "") async
         -> Result<(epoch: UInt64, entry: HistoryEntry, revision: TenantRuntime.CommittedRevision), CommitFailure>
     {
         let dutyMarks: [String: UnixMillis]
@@ -282,6 +282,8 @@ package struct AdminOperations: Sendable {
         case .failure(let error): return .failure(CommitFailure(error: error))
         }
         ready.outbox.settings = settings
+        // What the revision's changes cannot say (webhooks and rules an apply wrote with it).
+        if !auditDetail.isEmpty { ready.audit.detail = auditDetail }
         let entry = ready.entry
         do {
             let started = ContinuousClock.now

@@ -56,7 +56,9 @@ extension AdminOperations {
         if request.planOnly || (roster.located.isEmpty && settings.write.isEmpty) { return AppliedDefinition(result: .success(plan)) }
         let made = plan.changes.filter { $0.action != .notInFile }
         let reason = request.reason.isEmpty ? "apply of a definition: " + Self.tally(made) : request.reason
-        switch await commitOnce(roster.located, on: tenant, actor: actor, reason: reason, settings: settings.write) {
+        let detail = settings.objects.filter { $0.action != .notInFile }
+            .map { "\($0.kind) \($0.id) \(Self.word($0.action)): \($0.name)" }.joined(separator: "; ")
+        switch await commitOnce(roster.located, on: tenant, actor: actor, reason: reason, settings: settings.write, auditDetail: detail) {
         case .success(let done):
             if !settings.write.isEmpty { await notifications?.settingsChanged(tenant) }
             plan.revision = done.entry.revision
@@ -65,6 +67,15 @@ extension AdminOperations {
             return AppliedDefinition(result: .success(plan), committed: done.revision)
         case .failure(let failure):
             return AppliedDefinition(result: .failure(failure.error), conflicted: failure.conflicted)
+        }
+    }
+
+    static func word(_ action: Roster_V1_DefinitionAction) -> String {
+        switch action {
+        case .create: "created"
+        case .change: "changed"
+        case .delete: "deleted"
+        default: "kept"
         }
     }
 
