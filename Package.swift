@@ -20,7 +20,7 @@ let package = Package(
         .library(name: "RosterClient", targets: ["RosterClient"]),
         .library(name: "RosterTLS", targets: ["RosterTLS"]),
         .library(name: "RosterViewModels", targets: ["RosterViewModels"]),
-        // The CLI's argument grammars (times, cadences, restrictions), for the fuzz package.
+        // What roster-client shares (its TIME arguments among them), for the fuzz package.
         .library(name: "RosterCommandLine", targets: ["RosterCommandLine"]),
         .library(name: "RosterAsCode", targets: ["RosterAsCode"]),
         .executable(name: "roster-server", targets: ["roster-server"]),
