@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import PropertyBased
 import RosterAsCode
 import RosterClient
 import RosterDomain
@@ -79,7 +80,8 @@ import Testing
     // MARK: - Tests
 
     @Test(arguments: 0..<4) func aRandomDefinitionRoundTripsThroughAnEmptyTenantWithTheSameDuty(seed: UInt64) async throws {
-        var random = DefinitionRandom(seed: seed + 1)
+        // The same random definitions for the same seed.
+        var random = Xoshiro(seed: (seed + 1, 0x9E37_79B9_7F4A_7C15, seed &* 31 &+ 7, 0xD1B5_4A32_D192_ED03))
         let text = RandomDefinition.yaml(&random, now: Self.now)
         try await withServer(now: Self.now) { first in
             try await Self.withClient(first) { client in
@@ -216,7 +218,7 @@ enum RandomDefinition {
     static let cadences = ["12h", "1d", "1w", "2w", "1mo", "90m"]
     static let restrictions = ["Mon-Fri 09:00-17:00", "22:00-06:00", "Sat,Sun 10:00-14:00", "first Monday of every 2 months 09:00-12:00"]
 
-    static func yaml(_ random: inout DefinitionRandom, now: UnixMillis) -> String {
+    static func yaml(_ random: inout Xoshiro, now: UnixMillis) -> String {
         let people = Array(names.shuffled(using: &random).prefix(Int.random(in: 4...8, using: &random)))
         var text = "version: 1\npeople:\n"
         for (index, name) in people.enumerated() {
@@ -331,19 +333,6 @@ enum RandomDefinition {
         announcements:
         \(announcement)
         """
-}
-
-/// SplitMix64: the same random definitions for the same seed.
-struct DefinitionRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }
 
 /// The planner alone, at its preview budget.
