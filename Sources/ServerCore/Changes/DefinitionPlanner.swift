@@ -57,7 +57,6 @@ struct DefinitionPlanner: Sendable {
             outcome.after = after
             guard outcome.violations.isEmpty else { return outcome }
             outcome.located = cascaded
-            outcome.after = after
             var touched = Set<String>()
             for (_, change) in cascaded {
                 switch change {
@@ -69,14 +68,9 @@ struct DefinitionPlanner: Sendable {
                 }
             }
             var budget = ResolutionBudget(limit: previewBudget)
-            let span = now..<(now + ScheduleEdit.previewWindow)
-            func resolve(_ id: String, in state: RosterState) throws(ScheduleResolver.Problem) -> [ResolvedShift] {
-                guard let definition = state.definition(of: id, from: span.lowerBound, to: span.upperBound) else { return [] }
-                return try ScheduleResolver.resolve(definition, from: span.lowerBound, to: span.upperBound, budget: &budget)
-            }
             for id in touched.sorted() {
                 do throws(ScheduleResolver.Problem) {
-                    outcome.deltas += DutyDelta.between(try resolve(id, in: state), try resolve(id, in: after)).map { (id, $0) }
+                    outcome.deltas += try ScheduleEdit.deltas(of: id, before: state, after: after, now: now, budget: &budget).map { (id, $0) }
                 } catch {
                     if case .overBudget = error {
                         outcome.dutyCut = true

@@ -115,13 +115,21 @@ extension ScheduleEdit {
 
     /// Who gains or loses duty on one schedule from now over the preview window, between two
     /// tenant states (a change outside the schedule's definition: time off, holidays).
+    /// Nothing when the two resolutions together would cost more than two requests' budget.
     static func deltas(of scheduleID: String, before: RosterState, after: RosterState, now: UnixMillis) -> [DutyDelta] {
+        var budget = ResolutionBudget(limit: 2 * ResolutionBudget.perRequest)
+        return (try? deltas(of: scheduleID, before: before, after: after, now: now, budget: &budget)) ?? []
+    }
+
+    /// The same, spending from `budget` (a plan shares one across the schedules it changes).
+    static func deltas(of scheduleID: String, before: RosterState, after: RosterState, now: UnixMillis,
+                       budget: inout ResolutionBudget) throws(ScheduleResolver.Problem) -> [DutyDelta] {
         let span = now..<(now + previewWindow)
-        func resolve(_ state: RosterState) -> [ResolvedShift] {
+        func resolve(_ state: RosterState) throws(ScheduleResolver.Problem) -> [ResolvedShift] {
             guard let definition = state.definition(of: scheduleID, from: span.lowerBound, to: span.upperBound) else { return [] }
-            return (try? ScheduleResolver.resolve(definition, from: span.lowerBound, to: span.upperBound)) ?? []
+            return try ScheduleResolver.resolve(definition, from: span.lowerBound, to: span.upperBound, budget: &budget)
         }
-        return DutyDelta.between(resolve(before), resolve(after))
+        return DutyDelta.between(try resolve(before), try resolve(after))
     }
 
     /// A temporary schedule set or cleared over a span of `current`.
