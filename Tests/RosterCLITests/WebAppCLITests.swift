@@ -6,14 +6,14 @@ import Testing
 /// The web app as a new user meets it: the real roster-server binary with its demo roster, a
 /// real browser signing in with the admin token the server wrote, an override made by clicking
 /// a stretch of the timeline (preview, then confirm), and roster-client saying the same.
-@Suite(.timeLimit(.minutes(3))) struct WebAppCLITests {
+@Suite(.timeLimit(.minutes(5))) struct WebAppCLITests {
     @Test(.enabled(if: Browser.shouldRun, "chromium and Playwright for Python are not installed (.ci/run installs them)"))
     func anOverrideClickedOnTheTimelineIsWhatRosterClientSays() async throws {
         try await withServerProcess(arguments: ["--demo"]) { server in
             let base = "http://127.0.0.1:\(try #require(server.httpPort))"
             let scratch = TestScratch.directory("roster-browser")
             defer { TestScratch.remove(scratch) }
-            let browser = try Browser.run("""
+            let browser = try await Browser.run("""
                 page.goto(url + "/sign-in")
                 page.fill("#token", "\(server.adminToken)")
                 page.click("button[type=submit]")
@@ -36,7 +36,7 @@ import Testing
                 print("OVERRIDE " + drawn + " " + chosen + " for " + replaced, flush=True)
                 print("ERRORS " + str(len(errors)) + " " + "; ".join(errors), flush=True)
                 """, url: base, scratch: scratch)
-            let status = await browser.waitForExit(timeout: .seconds(90))
+            let status = await browser.waitForExit(timeout: .seconds(120))
             if status == nil { await browser.stop(signal: SIGKILL) }
             #expect(status == 0, "\(browser.output)")
             #expect(browser.stdout.contains("SIGNED Signed in: initial admin token (admin)"), "\(browser.stdout)")
@@ -60,7 +60,7 @@ import Testing
             let made = try await cli.server(["token", "create", "--data-dir", server.dataDirectory, "--tenant", "demo",
                                              "--role", "reader", "--label", "wallboard"])
             let readerToken = try #require(made.stdout.split(separator: "\n").last { $0.hasPrefix("rst_") }, "\(made.stdout)")
-            let reader = try Browser.run("""
+            let reader = try await Browser.run("""
                 for _ in range(40):
                     page.goto(url + "/sign-in")
                     page.fill("#token", "\(readerToken)")

@@ -7,7 +7,7 @@ import Testing
 
 /// The web app in a real browser (chromium, driven by Playwright for Python) against a real
 /// server: the page follows the event stream, and a hostile name stays text.
-@Suite(.timeLimit(.minutes(2))) struct WebBrowserTests {
+@Suite(.timeLimit(.minutes(5))) struct WebBrowserTests {
     @Test(.enabled(if: Browser.shouldRun, "chromium and Playwright for Python are not installed (.ci/run installs them)"))
     func aHandoffChangesTheNameOnScreenWithoutAReload() async throws {
         try await HTTPTests.withHTTPServer { harness, base in
@@ -20,7 +20,7 @@ import Testing
 
             let scratch = TestScratch.directory("roster-browser")
             defer { TestScratch.remove(scratch) }
-            let browser = try Browser.run("""
+            let browser = try await Browser.run("""
                 page.goto(url)
                 page.wait_for_function("s => document.getElementById('status')?.textContent === s", arg="Live", timeout=15000)
                 name = "document.querySelector('.on-duty .name').textContent"
@@ -67,7 +67,7 @@ import Testing
             let scratch = TestScratch.directory("roster-browser")
             defer { TestScratch.remove(scratch) }
             // The browser's clock is the server's (t0), and moves on when the script says.
-            let browser = try Browser.run("""
+            let browser = try await Browser.run("""
                 page.clock.install(time=datetime.datetime.fromtimestamp(\(t0) / 1000, datetime.timezone.utc))
                 page.goto(url)
                 page.wait_for_function("s => document.getElementById('status')?.textContent === s", arg="Live", timeout=15000)
@@ -126,7 +126,7 @@ import Testing
             try await team.admin.barrier()
             let scratch = TestScratch.directory("roster-browser")
             defer { TestScratch.remove(scratch) }
-            let browser = try Browser.run("""
+            let browser = try await Browser.run("""
                 page.goto(url)
                 # The handoffs (the first bar starts where the zone's window does).
                 starts = "[...document.querySelectorAll('.lane:first-of-type svg.bar')].map(b => b.dataset.start).slice(1).join(',')"

@@ -24,17 +24,28 @@ public enum Browser {
         isAvailable || ProcessInfo.processInfo.environment["ROSTER_REQUIRE_BROWSER"] == "1"
     }
 
+    /// At most this many browsers run at once in the test process. Each chromium wants a core
+    /// to itself; with every suite starting together on two cores, five at once made each so
+    /// slow that a script outran its deadline. Two at a time finish sooner than five together.
+    static let slots = Slots(count: 2)
+
     /// Runs a Playwright script (`page` is open on nothing yet; `url` and `chromium` are set)
     /// in a child Python with its own temporary directory, so that the browser's profile goes
-    /// with the scratch directory. The child is returned running; the caller waits for it.
+    /// with the scratch directory. Waits for a free slot first (see `slots`), which is given back
+    /// when the child exits. The child is returned running; the caller waits for it.
+    /// Its stderr says when the browser was up, when the script ended and when it closed, so a
+    /// deadline that passes says which part was slow.
     /// - Parameter pageOptions: arguments for Playwright's `new_page` (e.g. `timezone_id="…"`).
-    public static func run(_ script: String, url: String, scratch: URL, pageOptions: String = "") throws -> ChildProcess {
+    public static func run(_ script: String, url: String, scratch: URL, pageOptions: String = "") async throws -> ChildProcess {
         let program = """
             import datetime, sys, time
             from playwright.sync_api import sync_playwright
             url = sys.argv[1]
+            began = time.monotonic()
+            def mark(what): print(f"[browser] {what} after {time.monotonic() - began:.1f} s", file=sys.stderr, flush=True)
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=sys.argv[2], args=["--no-sandbox"])
+                mark("launched")
                 try:
                     page = browser.new_page(\(pageOptions))
                     errors = []
@@ -43,11 +54,46 @@ public enum Browser {
                     dialogs = []
                     page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
             \(script.split(separator: "\n", omittingEmptySubsequences: false).map { "        " + $0 }.joined(separator: "\n"))
+                    mark("script done")
                 finally:
                     browser.close()
+                    mark("closed")
             """
         var environment = ProcessInfo.processInfo.environment
         environment["TMPDIR"] = scratch.path
-        return try ChildProcess("/usr/bin/env", ["python3", "-u", "-c", program, url, chromium], environment: environment)
+        await slots.acquire()
+        let child: ChildProcess
+        do {
+            child = try ChildProcess("/usr/bin/env", ["python3", "-u", "-c", program, url, chromium], environment: environment)
+        } catch {
+            await slots.release()
+            throw error
+        }
+        Task.detached {
+            // Every caller ends its browser (it exits, or is killed at the caller's deadline).
+            while child.isRunning { try? await Task.sleep(for: .milliseconds(50)) }
+            await slots.release()
+        }
+        return child
+    }
+
+    /// A counting semaphore for async callers, first come first served.
+    actor Slots {
+        private var free: Int
+        private var waiting: [CheckedContinuation<Void, Never>] = []
+
+        init(count: Int) { free = count }
+
+        func acquire() async {
+            if free > 0 {
+                free -= 1
+                return
+            }
+            await withCheckedContinuation { waiting.append($0) }
+        }
+
+        func release() {
+            if waiting.isEmpty { free += 1 } else { waiting.removeFirst().resume() }
+        }
     }
 }
