@@ -6,7 +6,7 @@ import Testing
 /// real roster-server serves at /v1/openapi.json and sends it generated requests, valid and
 /// invalid, checking every answer's status, content type, headers and JSON shape against the
 /// document and that none is a server error. .ci/run installs it and requires this test.
-@Suite(.timeLimit(.minutes(4))) struct OpenAPICheckTests {
+@Suite(.timeLimit(.minutes(5))) struct OpenAPICheckTests {
     static let available: Bool = {
         let probe = Process()
         probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")

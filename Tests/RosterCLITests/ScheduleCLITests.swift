@@ -3,7 +3,7 @@ import RosterTestSupport
 import Testing
 
 /// Schedules through the built roster-client against a real roster-server, as a new user would.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct ScheduleCLITests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct ScheduleCLITests {
     static let window = ["--from", "2026-11-30T00:00:00Z", "--to", "2027-01-04T00:00:00Z"]
 
     /// The acceptance sequence, word for word.

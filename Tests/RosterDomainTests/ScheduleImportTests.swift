@@ -3,7 +3,7 @@ import RosterDomain
 import Testing
 
 /// Schedule definitions through the snapshot JSON (export, then import) and PagerDuty's JSON.
-@Suite(.timeLimit(.minutes(1))) struct ScheduleImportTests {
+@Suite(.timeLimit(.minutes(5))) struct ScheduleImportTests {
     func importing(_ format: ImportFormat, _ data: Data, into base: RosterState, updateExisting: Bool = false) throws(RosterError) -> RosterState {
         var counter = 0
         let plan = try RosterImport.plan(format: format, data: data, options: ImportOptions(updateExisting: updateExisting),

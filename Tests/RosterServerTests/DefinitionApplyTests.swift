@@ -13,7 +13,7 @@ import Testing
 /// to an empty tenant and exported again give the same file and the same duty; a second apply
 /// changes nothing; a change between plan and apply is refused; an apply that fails inside its
 /// transaction leaves nothing; a rename keeps the id.
-@Suite(.serialized, .timeLimit(.minutes(4))) struct DefinitionApplyTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct DefinitionApplyTests {
     /// Monday 2026-11-30 12:00 UTC.
     static let now: UnixMillis = 1_796_040_000_000
     static let day: Int64 = 86_400_000
@@ -336,7 +336,7 @@ enum RandomDefinition {
 }
 
 /// The planner alone, at its preview budget.
-@Suite(.timeLimit(.minutes(1))) struct DefinitionPlannerTests {
+@Suite(.timeLimit(.minutes(5))) struct DefinitionPlannerTests {
     @Test func thePreviewStopsAtItsBudgetAndSaysSo() throws {
         var text = "version: 1\npeople:\n  - {id: ada, firstName: Ada, lastName: Lovelace}\n  - {id: alan, firstName: Alan, lastName: Turing}\nschedules:\n"
         for index in 0..<3 {

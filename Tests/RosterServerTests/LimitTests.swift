@@ -10,7 +10,7 @@ import RosterStoreSQLite
 import RosterTestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(2))) struct LimitTests {
+@Suite(.timeLimit(.minutes(5))) struct LimitTests {
     @Test func connectionLimit() async throws {
         try await using(try await ServerHarness.start { $0.limits.maxConnections = 2 }) { harness in
             let one = try await harness.connect()

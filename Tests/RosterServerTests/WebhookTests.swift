@@ -15,7 +15,7 @@ import Testing
 /// signatures, order per endpoint, retries after errors and timeouts, disabling after the budget,
 /// and planned events withdrawn when the plan changes. The server runs on a manual clock: back-off
 /// and budgets are in its time, which the tests move.
-@Suite(.timeLimit(.minutes(2))) struct WebhookTests {
+@Suite(.timeLimit(.minutes(5))) struct WebhookTests {
     static let hour: Int64 = 3_600_000
 
     static func configure(_ configuration: inout ServerConfiguration) {
