@@ -119,6 +119,8 @@ package final class OutboxDispatcher: Sendable {
                             self.wake()
                         }
                     }
+                } catch is CancellationError {
+                    break  // the server is stopping: not a failure to report
                 } catch {
                     logger.warning("could not read the webhook outbox: \(error)")
                 }
