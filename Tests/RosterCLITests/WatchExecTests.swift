@@ -29,8 +29,11 @@ import Testing
         let fields = scratch.appendingPathComponent("fields.txt").path
         try await withServerProcess { server in
             let cli = CLI(port: server.port, token: server.adminToken)
+            var oneCommand: TimeInterval = 0
             for (first, last) in [("Ada", "Lovelace"), ("Alan", "Turing"), ("Grace", "Hopper")] {
+                let started = Date()
                 #expect(try await cli.run(["admin", "employee", "add", "--first", first, "--last", last]).status == 0)
+                oneCommand = Date().timeIntervalSince(started)
             }
             // Alan's handoff makes the command fail; the watch goes on to Grace's.
             let command = """
@@ -42,15 +45,20 @@ import Testing
                 func lines(_ path: String) -> [String] {
                     ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
                 }
-                // Nobody is on duty (the watch's starting point); Alan from in 8 s, Grace from in 14 s.
+                // Nobody is on duty (the watch's starting point); Alan from in 8 s, Grace 6 s later,
+                // or more where one command takes seconds (a loaded machine): both shifts must be
+                // added before Alan's starts, or his handoff is a change of plan instead.
                 let now = Date()
-                let first = now.addingTimeInterval(8), second = now.addingTimeInterval(14)
+                let lead = max(8, 4 * oneCommand), gap = max(6, 3 * oneCommand)
+                let first = now.addingTimeInterval(lead), second = first.addingTimeInterval(gap)
                 for (person, start, end) in [("Alan Turing", first, second), ("Grace Hopper", second, now.addingTimeInterval(3600))] {
                     let added = try await cli.run(["admin", "shift", "add", "--employee", person, "--start", Self.iso(start), "--end", Self.iso(end)])
                     #expect(added.status == 0, "\(added.stderr)")
                 }
-                #expect(await eventually(30) { watch.stderr.contains("exited with status 3") }, "\(watch.stderr)")
-                #expect(await eventually(30) { lines(fields).contains { $0.hasPrefix("Grace Hopper|") } },
+                // Each wait ends a minute after its handoff is due, whenever the steps before it ended.
+                #expect(await eventually(until: first.addingTimeInterval(60)) { watch.stderr.contains("exited with status 3") },
+                        "\(watch.stderr)")
+                #expect(await eventually(until: second.addingTimeInterval(60)) { lines(fields).contains { $0.hasPrefix("Grace Hopper|") } },
                         "\(lines(fields)) \(watch.stderr)")
                 #expect(lines(fields).first?.hasPrefix("Grace Hopper|") == true, "nobody was the starting point; Alan's run failed")
                 #expect(lines(fields).first?.contains("|default|") == true)
@@ -67,13 +75,13 @@ import Testing
                                            "--end", Self.iso(third.addingTimeInterval(3600))]).status == 0)
                 // The watch's cache (which --offline reads) has both new shifts before the kill.
                 let window = ["oncall", "--from", Self.iso(third), "--to", Self.iso(third.addingTimeInterval(3600)), "--offline"]
-                #expect(await eventually(10) {
+                #expect(await eventually(60) {
                     let plan = (try? await cli.run(window))?.stdout ?? ""
                     return plan.contains("Ada Lovelace") && plan.contains("Alan Turing")
                 }, "the watch cached the revisions")
                 await server.kill9()
                 let killedBeforeTheHandoff = Date() < third
-                #expect(await eventually(20) { lines(fields).count == 2 }, "\(lines(fields))")
+                #expect(await eventually(until: max(third, Date()).addingTimeInterval(60)) { lines(fields).count == 2 }, "\(lines(fields))")
                 let offline = lines(fields).last ?? ""
                 #expect(offline.contains("Ada Lovelace") && offline.contains("Alan Turing") && offline.contains("Grace Hopper"), "\(offline)")
                 if killedBeforeTheHandoff { #expect(offline.contains("|cache|"), "\(offline)") }
@@ -105,7 +113,8 @@ import Testing
                 let first = Date().addingTimeInterval(5)
                 #expect(try await cli.run(["admin", "shift", "add", "--employee", "Alan Turing", "--start", Self.iso(first),
                                            "--end", Self.iso(first.addingTimeInterval(8))]).status == 0)
-                #expect(await eventually(30) { !onDutyLines(naming: "Alan Turing").isEmpty }, "\(watch.stdout)")
+                #expect(await eventually(until: first.addingTimeInterval(60)) { !onDutyLines(naming: "Alan Turing").isEmpty },
+                        "\(watch.stdout)")
                 try await Task.sleep(for: .seconds(1))  // room for a second line, which must not come
                 #expect(onDutyLines(naming: "Alan Turing").map { $0["source"] as? String } == ["server"], "\(watch.stdout)")
 
@@ -114,11 +123,12 @@ import Testing
                 #expect(try await cli.run(["admin", "shift", "add", "--employee", "Ada Lovelace", "--start", Self.iso(second),
                                            "--end", Self.iso(second.addingTimeInterval(3600))]).status == 0)
                 let window = ["oncall", "--from", Self.iso(second), "--to", Self.iso(second.addingTimeInterval(3600)), "--offline"]
-                #expect(await eventually(10) { ((try? await cli.run(window))?.stdout ?? "").contains("Ada Lovelace") },
+                #expect(await eventually(60) { ((try? await cli.run(window))?.stdout ?? "").contains("Ada Lovelace") },
                         "the watch cached the revision")
                 await server.kill9()
                 let killedBeforeTheHandoff = Date() < second
-                #expect(await eventually(30) { !onDutyLines(naming: "Ada Lovelace").isEmpty }, "\(watch.stdout)")
+                #expect(await eventually(until: max(second, Date()).addingTimeInterval(60)) { !onDutyLines(naming: "Ada Lovelace").isEmpty },
+                        "\(watch.stdout)")
                 if killedBeforeTheHandoff {
                     #expect(onDutyLines(naming: "Ada Lovelace").map { $0["source"] as? String } == ["cache"], "\(watch.stdout)")
                 }

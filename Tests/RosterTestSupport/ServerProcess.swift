@@ -157,7 +157,13 @@ public struct CLI: Sendable {
 
 /// Polls `condition` every 50 ms until it holds or `seconds` pass.
 public func eventually(_ seconds: Double = 15, _ condition: () async throws -> Bool) async rethrows -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
+    try await eventually(until: Date().addingTimeInterval(seconds), condition)
+}
+
+/// Polls `condition` every 50 ms until it holds or `deadline` passes. For a wait on something
+/// due at a known instant (a handoff), anchor the deadline there rather than at the moment of
+/// asking: on two busy cores the steps before the wait can take longer than the lead time.
+public func eventually(until deadline: Date, _ condition: () async throws -> Bool) async rethrows -> Bool {
     while Date() < deadline {
         if try await condition() { return true }
         try? await Task.sleep(for: .milliseconds(50))
