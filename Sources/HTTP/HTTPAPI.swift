@@ -50,8 +50,15 @@ package struct HTTPAPI: Sendable {
         /// name wins); empty for any other body.
         package var form: [String: String] {
             guard contentType?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true else { return [:] }
+            return Self.formFields(String(decoding: body, as: UTF8.self))
+        }
+
+        /// The one reader of `application/x-www-form-urlencoded` text, for query strings and form
+        /// bodies alike: `+` is a space (what HTML forms and Python's requests send), `%XX` a
+        /// byte; the last of a repeated name wins.
+        package static func formFields(_ encoded: String) -> [String: String] {
             var components = URLComponents()
-            components.percentEncodedQuery = String(decoding: body, as: UTF8.self).replacingOccurrences(of: "+", with: "%20")
+            components.percentEncodedQuery = encoded.replacingOccurrences(of: "+", with: "%20")
             var fields: [String: String] = [:]
             for item in components.queryItems ?? [] { fields[item.name] = item.value ?? "" }
             return fields
@@ -349,11 +356,10 @@ extension HTTPAPI.Reply {
 }
 
 extension HTTPAPI.Request {
-    /// The request a head asks for: its path and query (the last of a repeated name wins).
+    /// The request a head asks for: its path and query (form-encoded: `+` is a space).
     init(_ head: HTTPRequestHead) {
         let components = URLComponents(string: head.uri)
-        var query: [String: String] = [:]
-        for item in components?.queryItems ?? [] { query[item.name] = item.value ?? "" }
+        let query = Self.formFields(components?.percentEncodedQuery ?? "")
         self.init(method: head.method.rawValue, path: components?.path ?? head.uri, query: query,
                   authorization: head.headers.first(name: "authorization"))
         cookie = head.headers["cookie"].joined(separator: "; ")

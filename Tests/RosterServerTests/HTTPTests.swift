@@ -157,6 +157,10 @@ import Testing
             }
             let one = try await HTTPGet.request(base + "/v1/oncall?schedule=\(team.scheduleID)", token: token)
             #expect((one.json["schedules"] as? [[String: Any]])?.count == 1)
+            // A query string is form-encoded: `+` is a space, as HTML forms and Python's requests send it.
+            let plus = try await HTTPGet.request(base + "/v1/oncall?schedule=Platform+primary", token: token)
+            #expect(plus.status == 200 && (plus.json["schedules"] as? [[String: Any]])?.first?["name"] as? String == "Platform primary",
+                    "\(plus.status) \(plus.body)")
 
             let from = "2026-11-30T00:00:00Z", to = "2027-01-04T00:00:00Z"
             let final = try await HTTPGet.request(base + "/v1/oncall?schedule=Platform%20primary&from=\(from)&to=\(to)", token: token)

@@ -129,6 +129,8 @@ import Testing
             // Search ignores case and accents, over names and the other fields.
             let emile = try await HTTPGet.request(base + "/people?q=EMILE").body
             #expect(emile.contains("Émile Zola") && !emile.contains("Ada Lovelace") && emile.contains("1 of 3 people"))
+            let fullName = try await HTTPGet.request(base + "/people?q=ada+lovelace").body
+            #expect(fullName.contains("Ada Lovelace") && fullName.contains("1 of 3 people"), "the search form sends a space as +")
             let research = try await HTTPGet.request(base + "/people?q=research").body
             #expect(research.contains("Alan Turing") && !research.contains("Émile Zola"))
             let nobody = try await HTTPGet.request(base + "/people?q=%3Cb%3Enobody").body
