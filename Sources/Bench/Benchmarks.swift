@@ -137,7 +137,10 @@ public struct FanoutBenchmark {
                 "--max-connections", "\(eventStreams ? 100 : subscribers + stalledSubscribers + 100)", "--ping-interval-ms", "3600000",
                 "--progress-interval-ms", "3600000", "--shutdown-grace-ms", "0",
                 "--http-listen", eventStreams ? "127.0.0.1:\(httpPort)" : (metrics ? "127.0.0.1:0" : "none"),
-                "--http-max-connections", "\(eventStreams ? subscribers + 100 : 64)",
+                // Every stream comes from one address with no token: lift the per-client cap, and
+                // leave the quarter of the connections that streams never take.
+                "--http-max-connections", "\(eventStreams ? subscribers + subscribers / 3 + 100 : 64)",
+                "--http-max-streams-per-client", "\(max(8, subscribers))",
             ] + (tls ? ["--tls"] : []) + (store.map { ["--store", $0] } ?? []))
             let run = callgrind?.wrapping(command.executable, command.arguments) ?? command
             let node = try ChildProcess(executable: run.executable, arguments: run.arguments)

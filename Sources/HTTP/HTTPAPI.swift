@@ -26,8 +26,10 @@ package struct HTTPAPI: Sendable {
         package var slackTimestamp: String?
         package var slackSignature: String?
         package var body: [UInt8] = []
-        /// The peer's address, for the audit log.
+        /// The peer's address and port, for the audit log.
         package var peer = ""
+        /// The peer's address alone (what event streams are counted by).
+        package var peerAddress = ""
         /// The connection's event loop (a change made here is published from it).
         package var loop: (any EventLoop)?
 
@@ -71,8 +73,8 @@ package struct HTTPAPI: Sendable {
         package var body: [UInt8]
         package var headers: [(String, String)] = []
         /// A Server-Sent Events stream of this tenant's changes follows the head instead of a
-        /// body (`GET /v1/events`; the connection's handler runs it).
-        var eventStream: TenantRuntime?
+        /// body (`GET /v1/events`; the connection's handler runs it), with its admission.
+        var eventStream: (TenantRuntime, StreamAdmission.Ticket)?
 
         package init(status: Int, contentType: String, body: [UInt8], headers: [(String, String)] = []) {
             (self.status, self.contentType, self.body, self.headers) = (status, contentType, body, headers)
@@ -130,9 +132,15 @@ package struct HTTPAPI: Sendable {
             return Reply(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: metrics.emit(readings: readings))
         case "/v1/events":
             switch side.reader(request) {
-            case .tenant(let tenant):
+            case .tenant(let tenant, let principal):
                 var reply = Reply(status: 200, contentType: "text/event-stream; charset=utf-8", body: [])
-                reply.eventStream = tenant
+                guard request.method == "GET" else { return reply }
+                switch side.admitStream(principal: principal, address: request.peerAddress) {
+                case .success(let ticket): reply.eventStream = (tenant, ticket)
+                case .failure(let refusal):
+                    side.metrics?.counters.httpStreamRefused()
+                    return Self.problem(429, refusal.detail, headers: [("Retry-After", "5")])
+                }
                 return reply
             case .starting: return Self.problem(503, "starting: the tenants are not loaded yet")
             case .refused:

@@ -31,12 +31,13 @@ package final class HTTPSide: Sendable {
 
     /// What a request's Authorization header says: a usable token's tenant, a refused token, or
     /// nothing (nil).
-    package enum Credential: Equatable { case token(tenantID: String), refused }
+    package enum Credential: Equatable { case token(tenantID: String, tokenID: String?), refused }
 
     /// Whose data a reading request (the event stream) gets, by the protocol's rule: a signed-in
     /// session's or a bearer token's tenant anywhere; without, the default tenant on loopback.
     package enum Reader {
-        case tenant(TenantRuntime)
+        /// The tenant, and who reads it (`StreamAdmission.principal`).
+        case tenant(TenantRuntime, principal: String)
         /// The tenants are not loaded yet, or the server is stopping.
         case starting
         /// A token was sent and refused.
@@ -47,16 +48,39 @@ package final class HTTPSide: Sendable {
 
     package func reader(_ request: HTTPAPI.Request) -> Reader {
         guard let core = context else { return .starting }
-        if let tenant = pages?.sessionTenant(request, side: self) { return .tenant(tenant) }
+        if let (tenant, tokenID) = pages?.sessionTenant(request, side: self) {
+            return .tenant(tenant, principal: StreamAdmission.principal(tokenID: tokenID))
+        }
         switch credential(request) {
-        case .token(let tenantID)?: return core.tenant(tenantID).map(Reader.tenant) ?? .refused
+        case .token(let tenantID, let tokenID)?:
+            return core.tenant(tenantID).map { .tenant($0, principal: StreamAdmission.principal(tokenID: tokenID)) } ?? .refused
         case .refused?: return .refused
-        case nil: return isLoopback ? (core.tenant(core.defaultTenant).map(Reader.tenant) ?? .starting) : .signInNeeded
+        case nil:
+            guard isLoopback else { return .signInNeeded }
+            return core.tenant(core.defaultTenant).map { .tenant($0, principal: StreamAdmission.principal(tokenID: nil)) } ?? .starting
         }
     }
 
     /// The open event streams (`GET /v1/events`), closed when the server stops.
     private let streams = NIOLockedValueBox<[ObjectIdentifier: any Channel]>([:])
+    /// Who holds how many of them (set from the listener's limits when it binds).
+    private let admission = NIOLockedValueBox(StreamAdmission(limits: HTTPSide.streamLimits(ServerConfiguration.Limits())))
+
+    static func streamLimits(_ limits: ServerConfiguration.Limits) -> StreamAdmission.Limits {
+        .init(perPrincipal: limits.httpMaxStreamsPerClient, perAddress: limits.httpMaxStreamsPerClient,
+              total: StreamAdmission.Limits.total(forConnections: limits.httpMaxConnections))
+    }
+
+    /// The listener's limits, before its first connection.
+    func limitStreams(_ limits: ServerConfiguration.Limits) {
+        admission.withLockedValue { $0 = StreamAdmission(limits: Self.streamLimits(limits)) }
+    }
+
+    func admitStream(principal: String, address: String) -> Result<StreamAdmission.Ticket, StreamAdmission.Refusal> {
+        admission.withLockedValue { $0.admit(principal: principal, address: address) }
+    }
+
+    func releaseStream(_ ticket: StreamAdmission.Ticket) { admission.withLockedValue { $0.release(ticket) } }
 
     func streamOpened(_ channel: any Channel) { streams.withLockedValue { $0[ObjectIdentifier(channel)] = channel } }
     func streamClosed(_ channel: any Channel) { _ = streams.withLockedValue { $0.removeValue(forKey: ObjectIdentifier(channel)) } }
@@ -67,7 +91,7 @@ package final class HTTPSide: Sendable {
             metrics?.counters.authenticationFailed()
             return .refused
         }
-        return .token(tenantID: credential.tenantID)
+        return .token(tenantID: credential.tenantID, tokenID: credential.tokenID)
     }
 
     /// Whether the listener is bound to a loopback address (development: every metric is shown).
@@ -184,6 +208,7 @@ package enum HTTPListener {
     package static func bind(_ address: HostPort, group: any EventLoopGroup, side: HTTPSide, tls: TLSContext?,
                              limits: ServerConfiguration.Limits) async throws -> any Channel {
         let api = HTTPAPI(side: side)
+        side.limitStreams(limits)
         let open = NIOLockedValueBox(0)
         let timing = HTTPHandler.Timing(header: TimeAmount(limits.httpHeaderTimeout), idle: TimeAmount(limits.httpIdleTimeout),
                                         maxBodyBytes: limits.httpMaxBodyBytes)
@@ -269,6 +294,8 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var deadline: Scheduled<Void>?
     /// Set while the connection carries an event stream (HTTPHandler+EventStream.swift).
     var stream: EventStream?
+    /// The stream's place in `StreamAdmission`, from its admission to the connection's end.
+    var streamTicket: StreamAdmission.Ticket?
     var context: ChannelHandlerContext?
 
     init(api: HTTPAPI, timing: Timing, loop: any EventLoop) {
@@ -284,7 +311,14 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
 
     func handlerRemoved(context: ChannelHandlerContext) {
         endStream(context: context)
+        releaseStreamTicket()
         self.context = nil
+    }
+
+    func releaseStreamTicket() {
+        guard let ticket = streamTicket else { return }
+        streamTicket = nil
+        api.side.releaseStream(ticket)
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -296,6 +330,7 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         deadline?.cancel()
         deadline = nil
         endStream(context: context)
+        releaseStreamTicket()
         context.fireChannelInactive()
     }
 
@@ -333,6 +368,7 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             var request = HTTPAPI.Request(head)
             request.body = body
             request.peer = context.channel.remoteAddress.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" } ?? ""
+            request.peerAddress = context.channel.remoteAddress?.ipAddress ?? ""
             request.loop = context.eventLoop
             body = []
             let received = request
@@ -346,7 +382,12 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     private func write(_ reply: HTTPAPI.Reply, for request: HTTPRequestHead, context: ChannelHandlerContext, close: Bool = false) {
-        if let tenant = reply.eventStream, request.method == .GET { return startStream(tenant, for: request, context: context) }
+        if let (tenant, ticket) = reply.eventStream {
+            // Held until the connection ends (released at once if it already has).
+            streamTicket = ticket
+            guard context.channel.isActive else { return releaseStreamTicket() }
+            return startStream(tenant, for: request, context: context)
+        }
         var headers = HTTPHeaders([("Content-Type", reply.contentType), ("Content-Length", "\(reply.body.count)"),
                                    ("Cache-Control", "no-store")])
         for (name, value) in reply.headers { headers.add(name: name, value: value) }

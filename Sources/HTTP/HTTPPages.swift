@@ -5,7 +5,8 @@ import RosterServerCore
 package protocol HTTPPages: Sendable {
     func respond(to request: HTTPAPI.Request, side: HTTPSide) async -> HTTPAPI.Reply?
 
-    /// The tenant of the request's signed-in session, if it has a current one: the event stream
-    /// reads it too (a browser's EventSource sends the cookie, not a bearer token).
-    func sessionTenant(_ request: HTTPAPI.Request, side: HTTPSide) -> TenantRuntime?
+    /// The tenant of the request's signed-in session, if it has a current one, and the token
+    /// the session was made from: the event stream reads it too (a browser's EventSource sends
+    /// the cookie, not a bearer token), and counts it against that token.
+    func sessionTenant(_ request: HTTPAPI.Request, side: HTTPSide) -> (TenantRuntime, tokenID: String)?
 }

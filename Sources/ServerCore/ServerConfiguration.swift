@@ -132,6 +132,9 @@ public struct ServerConfiguration: Sendable {
         public var framesPerTurn: Int = 32
         /// HTTP connections open at once; past it a new one is answered 503 and closed.
         public var httpMaxConnections: Int = 1_024
+        /// Event streams (`GET /v1/events`) one token, or one peer address, holds at once; past it
+        /// 429. All streams together take at most three quarters of `httpMaxConnections`.
+        public var httpMaxStreamsPerClient: Int = 8
         /// Time an HTTP connection has for its TLS handshake and a request's head and body.
         public var httpHeaderTimeout: Duration = .seconds(10)
         /// Time an HTTP connection may stay open between requests.

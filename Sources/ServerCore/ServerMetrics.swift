@@ -25,6 +25,7 @@ package final class ServerMetrics: Sendable {
     private let storeCommit: CoreMetrics.Timer
     private let authFailures: CoreMetrics.Counter
     private let httpRefusals: CoreMetrics.Counter
+    private let httpStreamRefusals: CoreMetrics.Counter
 
     /// The types a client sends (docs/PROTOCOL.md §3); the others, and Ping and Pong, a server sends.
     static let sentByClients: Set<MessageType> = [
@@ -78,6 +79,7 @@ package final class ServerMetrics: Sendable {
         storeCommit = CoreMetrics.Timer(label: "roster_store_commit_seconds", factory: factory)
         authFailures = CoreMetrics.Counter(label: "roster_auth_failures_total", factory: factory)
         httpRefusals = CoreMetrics.Counter(label: "roster_http_connections_refused_total", factory: factory)
+        httpStreamRefusals = CoreMetrics.Counter(label: "roster_http_streams_refused_total", factory: factory)
     }
 
     // MARK: Counting (hot paths: one dictionary lookup and an atomic add)
@@ -120,6 +122,8 @@ package final class ServerMetrics: Sendable {
     package func authenticationFailed() { authFailures.increment() }
     /// An HTTP connection past `httpMaxConnections`.
     package func httpRefused() { httpRefusals.increment() }
+    /// An event stream past `StreamAdmission`'s bounds (429).
+    package func httpStreamRefused() { httpStreamRefusals.increment() }
 
     func committed(_ changes: [RosterChange], after duration: Duration) {
         storeCommit.recordNanoseconds(duration.nanoseconds)

@@ -117,9 +117,10 @@ package struct WebApp: HTTPPages {
         await statusPage(request, side: side) { view, viewer, now in (200, render(view, viewer, now)) }
     }
 
-    package func sessionTenant(_ request: HTTPAPI.Request, side: HTTPSide) -> TenantRuntime? {
-        guard let core = side.context, let (_, credential) = signedIn(request, core: core, now: core.clock.now()) else { return nil }
-        return core.tenant(credential.tenantID)
+    package func sessionTenant(_ request: HTTPAPI.Request, side: HTTPSide) -> (TenantRuntime, tokenID: String)? {
+        guard let core = side.context, let (session, credential) = signedIn(request, core: core, now: core.clock.now()),
+              let tenant = core.tenant(credential.tenantID) else { return nil }
+        return (tenant, session.tokenID)
     }
 
     /// A page answered instead of the one asked for.

@@ -58,6 +58,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: .setting("max-subscriptions")) var maxSubscriptions: String?
     @Option(help: .setting("max-in-flight")) var maxInFlight: String?
     @Option(help: .setting("http-max-connections")) var httpMaxConnections: String?
+    @Option(help: .setting("http-max-streams-per-client")) var httpMaxStreamsPerClient: String?
     @Option(help: .setting("work-threads")) var workThreads: String?
     @Option(help: .setting("max-queued-work-per-tenant")) var maxQueuedWorkPerTenant: String?
     @Option(help: .setting("frames-per-turn")) var framesPerTurn: String?
