@@ -26,6 +26,8 @@ package struct HTTPAPI: Sendable {
         package var slackTimestamp: String?
         package var slackSignature: String?
         package var body: [UInt8] = []
+        /// Whether a proxy relayed the request (Forwarded, X-Forwarded-*, X-Real-IP or Via).
+        package var forwarded = false
         /// The peer's address and port, for the audit log.
         package var peer = ""
         /// The peer's address alone (what event streams are counted by).
@@ -84,6 +86,12 @@ package struct HTTPAPI: Sendable {
     let side: HTTPSide
 
     func respond(to request: Request) async -> Reply {
+        if side.developmentMode && !request.hostIsLoopback {
+            return Self.problem(421, """
+                in development mode (a loopback listener) only loopback host names are answered: \
+                localhost, 127.0.0.1 or [::1]; behind a proxy or tunnel, start with --no-development-mode
+                """)
+        }
         if request.path.hasPrefix("/v1/requests/") {
             // POST /v1/requests/ID/STEP: a cover request's next step.
             let parts = request.path.split(separator: "/", omittingEmptySubsequences: false)
@@ -114,7 +122,7 @@ package struct HTTPAPI: Sendable {
             // Series that name tenants and schedules go to whom may see them: on a loopback
             // listener everyone (development), elsewhere an admin token's own tenant only.
             let scope: HTTPSide.ReadingScope
-            if side.isLoopback {
+            if side.isDevelopment(request) {
                 scope = .all
             } else if let tenant = adminTenant(request) {
                 scope = .tenant(tenant)
@@ -348,6 +356,7 @@ package struct HTTPAPI: Sendable {
         case 405: "Method Not Allowed"
         case 409: "Conflict"
         case 413: "Content Too Large"
+        case 421: "Misdirected Request"
         case 429: "Too Many Requests"
         case 503: "Service Unavailable"
         default: "Internal Server Error"
@@ -373,6 +382,8 @@ extension HTTPAPI.Request {
         cookie = head.headers["cookie"].joined(separator: "; ")
         origin = head.headers.first(name: "origin")
         host = head.headers.first(name: "host")
+        forwarded = ["forwarded", "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "x-real-ip", "via"]
+            .contains { head.headers.contains(name: $0) }
         contentType = head.headers.first(name: "content-type")
         acceptEncoding = head.headers["accept-encoding"].joined(separator: ", ")
         slackTimestamp = head.headers.first(name: "x-slack-request-timestamp")

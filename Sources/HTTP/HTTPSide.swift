@@ -14,7 +14,7 @@ package final class HTTPSide: Sendable {
     package let metrics: MetricsRegistry?
     private let state = NIOLockedValueBox<(core: ServerCore?, listener: ProtocolConnections?, store: (any RosterStore)?, stopping: Bool)>(
         (nil, nil, nil, false))
-    private let loopback = NIOLockedValueBox(false)
+    private let loopback = NIOLockedValueBox((bound: false, development: false))
 
     /// The web app's pages, asked for what no API route takes; nil: none.
     package let pages: (any HTTPPages)?
@@ -51,7 +51,7 @@ package final class HTTPSide: Sendable {
             return core.tenant(tenantID).map { .tenant($0, principal: StreamAdmission.principal(tokenID: tokenID)) } ?? .refused
         case .refused?: return .refused
         case nil:
-            guard isLoopback else { return .signInNeeded }
+            guard isDevelopment(request) else { return .signInNeeded }
             return core.tenant(core.defaultTenant).map { .tenant($0, principal: StreamAdmission.principal(tokenID: nil)) } ?? .starting
         }
     }
@@ -89,11 +89,24 @@ package final class HTTPSide: Sendable {
         return .token(tenantID: credential.tenantID, tokenID: credential.tokenID)
     }
 
-    /// Whether the listener is bound to a loopback address (development: every metric is shown).
+    /// Whether the listener is bound to a loopback address (its session cookies are not Secure).
     package var isLoopback: Bool {
-        get { loopback.withLockedValue { $0 } }
-        set { loopback.withLockedValue { $0 = newValue } }
+        get { loopback.withLockedValue { $0.bound } }
+        set { loopback.withLockedValue { $0.bound = newValue } }
     }
+
+    /// Development mode: a loopback listener not turned off with `--no-development-mode`. Only
+    /// loopback host names are answered then (`421` otherwise: a DNS-rebinding page names its
+    /// own host), and what the mode grants (anonymous reads, every tenant's metrics) goes only
+    /// to direct requests (`isDevelopment`).
+    package var developmentMode: Bool {
+        get { loopback.withLockedValue { $0.development } }
+        set { loopback.withLockedValue { $0.development = newValue } }
+    }
+
+    /// Whether development mode's grants apply to this request: the listener is in development
+    /// mode and the request came straight from a local client, not relayed by a proxy.
+    package func isDevelopment(_ request: HTTPAPI.Request) -> Bool { developmentMode && !request.forwarded }
 
     /// Which tenant-labelled series a scrape gets.
     enum ReadingScope: Sendable {

@@ -17,6 +17,9 @@ public struct ServerConfiguration: Sendable {
     public var storeDrivers = StoreDrivers()
     /// Create the demo tenant (once) and keep its plan rolling.
     public var demo: Bool = false
+    /// Development mode off: a loopback listener then wants tokens as any other does (for a
+    /// server behind a reverse proxy or a tunnel on the same host).
+    public var noDevelopmentMode: Bool = false
     /// The HTTP listener (health, metrics, the on-call JSON API; docs/HTTP.md); nil: none.
     /// Metrics are counted only when it is on. `roster-server serve` listens on 127.0.0.1:7480.
     public var httpListen: HostPort?

@@ -127,7 +127,7 @@ extension WebApp {
             }
             return .viewer(Viewer(credential: credential, session: nil), tenant)
         }
-        guard side.isLoopback else { return .signInNeeded }
+        guard side.isDevelopment(request) else { return .signInNeeded }
         return core.tenant(core.defaultTenant).map { .viewer(.anonymous, $0) } ?? .starting
     }
 

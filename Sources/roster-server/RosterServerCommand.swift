@@ -45,6 +45,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: .setting("data-dir")) var dataDir: String?
     @Option(help: .setting("store")) var store: String?
     @Flag(help: .setting("demo")) var demo = false
+    @Flag(help: .setting("no-development-mode")) var noDevelopmentMode = false
     @Option(help: .setting("default-tenant")) var defaultTenant: String?
     @Flag(help: .setting("tls")) var tls = false
     @Option(help: .setting("tls-cert")) var tlsCert: String?

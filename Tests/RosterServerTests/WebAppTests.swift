@@ -73,7 +73,7 @@ import Testing
             let ada = try await admin.addEmployee("Ada", "Lovelace")
             try await admin.barrier()
             let stream = try HostileSocket(port: port, receiveBufferBytes: 65_536)
-            stream.send(Array("GET /v1/events HTTP/1.1\r\nHost: roster\r\n\r\n".utf8))
+            stream.send(Array("GET /v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
             let head = try #require(await stream.receive(until: "event: hello", within: 10))
             #expect(head.hasPrefix("HTTP/1.1 200 OK") && head.lowercased().contains("content-type: text/event-stream"))
             #expect(head.contains("retry: 3000"))
@@ -193,7 +193,7 @@ import Testing
             // holds almost nothing, and it never reads.
             let healthy = try HostileSocket(port: port, receiveBufferBytes: 1 << 20)
             let stalled = try HostileSocket(port: port, receiveBufferBytes: 1_024)
-            let request = Array("GET /v1/events HTTP/1.1\r\nHost: roster\r\n\r\n".utf8)
+            let request = Array("GET /v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
             healthy.send(request)
             stalled.send(request)
             let reader = healthy.drain()

@@ -192,6 +192,8 @@ public enum ServerSettings {
             }
         }, show: { $0.store.map { "\($0)" } ?? "SQLite in data-dir" }),
         .flag("demo", \.demo, "Create the demo tenant once and keep its plan rolling."),
+        .flag("no-development-mode", \.noDevelopmentMode,
+              "Loopback listeners want tokens too: no anonymous reads (for a server behind a reverse proxy or tunnel on this host)."),
         ServerSetting("default-tenant", .text, "The tenant a client that names none selects (created at start if missing).",
                       read: { configuration, texts throws(ServerSettingError) in
             let id = try ServerSetting.single("default-tenant", texts)

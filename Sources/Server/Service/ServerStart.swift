@@ -104,7 +104,8 @@ extension RosterServer {
         let core = ServerCore(configuration: configuration, defaultTenant: defaultTenant, clock: clock, logger: logger, tenants: runtimes,
                               tokens: tokens, store: store, metrics: http?.metrics?.counters, httpPort: httpChannel?.localAddress?.port,
                               notifications: notifier, work: work)
-        let listener = ProtocolConnections(core: core, tls: tls, loops: loops, isLoopback: isLoopback)
+        let listener = ProtocolConnections(core: core, tls: tls, loops: loops,
+                                           isLoopback: isLoopback && !configuration.noDevelopmentMode)
         parts.add(ServerPart("change queues", stop: { await core.mutations.finish() }))
         notifier.dispatcher.onPublished { [weak core] tenantID, notices in core?.tenant(tenantID)?.publishNotices(notices) }
         if dataDirectory.deliveriesPaused {
@@ -137,7 +138,9 @@ extension RosterServer {
 
         let address = channel.localAddress?.text ?? "?"
         logger.info("listening on \(address)\(tls == nil ? "" : " (TLS)")", metadata: ["tenants": "\(runtimes.keys.sorted())"])
-        if isLoopback {
+        if isLoopback && configuration.noDevelopmentMode {
+            logger.notice("loopback listener with development mode off: every client needs a token")
+        } else if isLoopback {
             logger.notice("""
                 loopback listener: \(tls == nil ? "plaintext and " : "")anonymous reads are allowed (development mode); \
                 changes need an admin token (\(dataDirectory.adminToken) if this node started the store, \
@@ -166,6 +169,7 @@ extension RosterServer {
         let loopback = channel.localAddress.map(ServerConfiguration.isLoopback) ?? false
         guard tls != nil || loopback else { throw ServerStartError.insecureListener(host: address.host) }
         http.isLoopback = loopback
+        http.developmentMode = loopback && !configuration.noDevelopmentMode
         logger.info("HTTP on \(channel.localAddress?.text ?? "?") (health, metrics, /v1; docs/HTTP.md)")
         return channel
     }
