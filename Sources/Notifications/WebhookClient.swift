@@ -79,7 +79,7 @@ struct WebhookClient: Sendable {
         }
         guard let host = url.host, !host.isEmpty else { return "has no host" }
         let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
-        if let bytes = IPRange.bytes(of: bare), let why = addresses.refusal(of: bytes) {
+        if let bytes = IPRange.bytes(ofHost: bare), let why = addresses.refusal(of: bytes) {
             return "names \(addresses.explain(host: bare, address: bytes, why: why))"
         }
         return nil

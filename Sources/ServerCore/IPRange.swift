@@ -49,6 +49,17 @@ public struct IPRange: Sendable, Hashable, CustomStringConvertible {
         return nil
     }
 
+    /// The address a URL's host names when it is a literal, read as the resolver reads it: IPv4
+    /// in every form inet_aton(3) takes (decimal `2852039166`, octal `0251.0376.0251.0376`, hex
+    /// `0xa9fea9fe`, short `169.254.43518`), or IPv6. nil for a name. Webhook URLs are judged by
+    /// this at add time, so that no spelling of an internal address passes as a name.
+    package static func bytes(ofHost text: String) -> [UInt8]? {
+        var v4 = in_addr()
+        // inet_aton stops at white space; a host with any is not a literal.
+        if !text.contains(where: \.isWhitespace), inet_aton(text, &v4) != 0 { return withUnsafeBytes(of: v4) { Array($0) } }
+        return bytes(of: text)
+    }
+
     package static func ipv6Text(_ bytes: [UInt8]) -> String {
         var address = in6_addr()
         withUnsafeMutableBytes(of: &address) { $0.copyBytes(from: bytes) }

@@ -49,6 +49,16 @@ import Testing
         #expect(WebhookClient.validate("http://[::ffff:10.0.0.1]/")?.contains("private") == true)
         #expect(WebhookClient.validate("https://hooks.example/x\r\nforged: line") != nil)
         #expect(WebhookClient.validate("https://hooks.example/ok") == nil)
+        // Every spelling of an IPv4 literal is judged as the address it is (169.254.169.254 and 127.0.0.1 here).
+        for url in ["http://2852039166/", "http://0xa9fea9fe/", "http://0251.0376.0251.0376/", "http://169.254.43518/",
+                    "http://0xA9.0xFE.0xA9.0xFE/", "http://169.16689662/"] {
+            #expect(WebhookClient.validate(url)?.contains("link-local") == true, "\(url)")
+        }
+        for url in ["http://127.1/", "http://0x7f000001:8080/", "http://017700000001/"] {
+            #expect(WebhookClient.validate(url)?.contains("loopback") == true, "\(url)")
+        }
+        #expect(IPRange.bytes(ofHost: "2852039166") == [169, 254, 169, 254] && IPRange.bytes(ofHost: "hooks.example") == nil)
+        #expect(IPRange.bytes(ofHost: "4294967296") == nil && IPRange.bytes(ofHost: "1.2.3.256") == nil, "out of range is no address")
         // A password in a URL is never shown.
         #expect(WebhookClient.redacted("https://user:hunter2@hooks.example/x") == "https://***@hooks.example/x")
         // A name (or a decimal form) that resolves to loopback is refused when the server is not
