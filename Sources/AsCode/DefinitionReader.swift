@@ -111,6 +111,12 @@ struct DefinitionReader {
         } else {
             (.file(text(fields["file"], at: key + ".file")), "file")
         }
+        // ROSTER_* are roster-client's own settings, its token among them: a file handed to
+        // `apply` must not be able to send that token to a webhook.
+        if case .environment(let name) = reference, name.uppercased().hasPrefix("ROSTER_") {
+            problem(node, "\(key).env: \(name) is one of roster-client's own settings (its token among them) and is never a secret; name another variable")
+            return ""
+        }
         guard let value = secret(reference)?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty else {
             let name = switch reference { case .environment(let n), .file(let n): n }
             problem(node, "\(key): the \(named) \(name) is not set or cannot be read")

@@ -63,6 +63,10 @@ extension Notifier {
                 problems.append(("id", "webhook id \(wire.id) is another tenant's: give this one another id"))
             }
             if let format { problems += secretProblems(wire.accessToken, format: format, url: wire.url, creating: current == nil).map { ("secret", $0) } }
+            if let format, let current, let moved = Self.secretWouldMove(from: current, toURL: wire.url, format: format),
+               wire.accessToken.isEmpty {
+                problems.append(("secret", moved))
+            }
             let id = current?.id ?? (wire.id.isEmpty ? IdentifierFactory.make("whk") : wire.id)
             if !kept.insert(id).inserted { problems.append(("id", "webhook \(id) is in the file twice")) }
             guard problems.isEmpty, let format else {
@@ -100,6 +104,23 @@ extension Notifier {
             plan.objects.append(.init(prune ? .delete : .notInFile, "webhook", webhook.id, webhook.url))
         }
         return result
+    }
+
+    /// Why a stored secret (a json webhook's signing secret, a matrix webhook's bot token) may not
+    /// be kept as the webhook changes: a new scheme, host or port would send it (or sign with it)
+    /// to a host it was not given for, and a new format would use it as something else. nil: it
+    /// may be kept.
+    static func secretWouldMove(from current: StoredWebhook, toURL url: String, format: WebhookFormat) -> String? {
+        guard format == .json || format == .matrix else { return nil }
+        let (before, after) = (WebhookClient.origin(of: current.url), WebhookClient.origin(of: url))
+        if before != after {
+            return "the URL moves from \(before ?? "?") to \(after ?? "?"): give its secret again (secret: {env: …} or {file: …}); "
+                + "the stored one was given for the old host and is not sent to another"
+        }
+        if current.format != format {
+            return "the format changes from \(current.format.rawValue) to \(format.rawValue): give its secret again"
+        }
+        return nil
     }
 
     /// A secret from the file: a json webhook's signing secret, a matrix webhook's access token;

@@ -85,6 +85,16 @@ struct WebhookClient: Sendable {
         return nil
     }
 
+    /// Where a URL's requests go: scheme, host and port (the scheme's own when none is written).
+    /// A stored secret belongs to this; a URL that changes it needs its secret given again.
+    static func origin(of text: String) -> String? {
+        guard let url = URLComponents(string: text), let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else {
+            return nil
+        }
+        let port = url.port ?? (scheme == "https" ? 443 : 80)
+        return "\(scheme)://\(host):\(port)"
+    }
+
     /// A URL as admins see it: a password in it (https://user:pass@host/) is not shown.
     static func redacted(_ text: String) -> String {
         guard var components = URLComponents(string: text), components.user != nil || components.password != nil else { return text }

@@ -178,6 +178,61 @@ import Testing
         }
     }
 
+    /// A stored secret is only ever sent to (or signs for) the host it was given for: a webhook
+    /// whose URL moves to another scheme, host or port, or whose format changes, must come with
+    /// its secret again.
+    @Test func aWebhookThatMovesHostMustBringItsSecretAgain() async throws {
+        let matrix = """
+              - id: db-matrix
+                url: http://127.0.0.1:9/_matrix/client/v3/rooms/room1
+                format: matrix
+                secret: {env: MATRIX_TOKEN}
+
+            """
+        let original = RandomDefinition.fixed.replacingOccurrences(of: RandomDefinition.chatHook, with: RandomDefinition.chatHook + matrix)
+        try await withServer(now: Self.now) { harness in
+            try await Self.withClient(harness) { client in
+                _ = try await Self.apply(client, original)
+                // The file's secrets taken out (as an export writes it), the hosts changed.
+                let moved = original.replacingOccurrences(of: "    secret: {env: HOOK_SECRET}\n", with: "")
+                    .replacingOccurrences(of: "    secret: {env: MATRIX_TOKEN}\n", with: "")
+                    .replacingOccurrences(of: "http://127.0.0.1:9/hook", with: "http://localhost:8080/hook")
+                    .replacingOccurrences(of: "http://127.0.0.1:9/_matrix", with: "https://127.0.0.1:9/_matrix")
+                for planOnly in [true, false] {
+                    do {
+                        _ = try await Self.apply(client, moved, planOnly: planOnly)
+                        Issue.record("a webhook moved host keeping its secret (plan only: \(planOnly))")
+                    } catch RosterClientError.server(let body) {
+                        let places = body.violations.map { "\($0.location) \($0.field)" }
+                        #expect(places == ["webhooks[0] secret", "webhooks[2] secret"], "\(body.violations)")
+                        #expect(body.violations.first?.description_p.contains("from http://127.0.0.1:9 to http://localhost:8080") == true)
+                        #expect(body.violations.last?.description_p.contains("to https://127.0.0.1:9") == true)
+                    }
+                }
+                #expect(try await client.webhooks().first { $0.id == "db-hook" }?.url == "http://127.0.0.1:9/hook", "nothing was changed")
+                // Given again, the move is taken; a new path on the same host keeps the secret.
+                let withSecrets = original.replacingOccurrences(of: "http://127.0.0.1:9/hook", with: "http://localhost:8080/hook")
+                    .replacingOccurrences(of: "http://127.0.0.1:9/_matrix", with: "https://127.0.0.1:9/_matrix")
+                #expect(try await Self.apply(client, withSecrets).committed)
+                let samePlace = withSecrets.replacingOccurrences(of: "    secret: {env: HOOK_SECRET}\n", with: "")
+                    .replacingOccurrences(of: "http://localhost:8080/hook", with: "http://LOCALHOST:8080/other-hook")
+                #expect(try await Self.apply(client, samePlace).committed)
+                // A changed format with the old secret is refused too: a signing secret is no bot token.
+                let reformatted = samePlace.replacingOccurrences(of: "    url: http://LOCALHOST:8080/other-hook\n",
+                                                                 with: "    url: http://LOCALHOST:8080/_matrix/client/v3/rooms/r2\n    format: matrix\n")
+                await #expect(throws: RosterClientError.self) { _ = try await Self.apply(client, reformatted, planOnly: true) }
+            }
+        }
+        // ROSTER_* variables (roster-client's token among them) are never a file's secret.
+        do throws(DefinitionFile.Problems) {
+            _ = try DefinitionFile.parse("version: 1\nwebhooks:\n  - url: https://hooks.example/x\n    secret: {env: ROSTER_TOKEN}\n",
+                                         path: "roster.yaml") { _ in "rst_the_cli_token" }
+            Issue.record("{env: ROSTER_TOKEN} was taken")
+        } catch {
+            #expect("\(error)".contains("ROSTER_TOKEN is one of roster-client's own settings"), "\(error)")
+        }
+    }
+
     @Test func aNewNameInTheFileIsARenameAndPruneDeletesWhatTheFileDropped() async throws {
         try await withServer(now: Self.now) { harness in
             try await Self.withClient(harness) { client in
