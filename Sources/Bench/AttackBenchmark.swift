@@ -1,5 +1,7 @@
 import Foundation
 import NIOCore
+import NIOHTTP1
+import NIOPosix
 import RosterClient
 import RosterDomain
 import RosterProtocol
@@ -26,6 +28,10 @@ public struct AttackBenchmark {
         case heavyTenant = "heavy-tenant"
         /// 1,100 idle HTTP connections to a server limited to 1,024 descriptors.
         case idleHTTP = "idle-http"
+        /// Four HTTP loops of `GET /v1/oncall` for a year of a busy schedule, each answered within
+        /// the budget; the other tenant's samples are its own `GET /v1/oncall` (who is on call
+        /// now), as a status page asks it.
+        case yearQueries = "year-queries"
     }
 
     public var server: URL
@@ -82,7 +88,7 @@ public struct AttackBenchmark {
         try await Self.addBusySchedule(busy)
         await busy.close()
 
-        let quiet = try await measure(bystander)
+        let quiet = try await measure(bystander, attack: attack, httpPort: httpPort)
         let before = residentBytes(pid: child.pid)
         let peak = PeakMemory(pid: child.pid)
         let running = Task { await peak.watch() }
@@ -91,7 +97,7 @@ public struct AttackBenchmark {
         var underAttack: LatencySummary?
         var failure: String?
         do {
-            underAttack = try await measure(bystander)
+            underAttack = try await measure(bystander, attack: attack, httpPort: httpPort)
         } catch {
             failure = "\(error)"
         }
@@ -110,6 +116,25 @@ public struct AttackBenchmark {
         var port: Int
         var tls: TLSContext?
         var token: String
+    }
+
+    /// The bystander's samples for `attack`: its HTTP "on call now" for year queries, its admin
+    /// changes otherwise.
+    private func measure(_ bystander: Bystander, attack: Attack, httpPort: Int) async throws -> LatencySummary {
+        attack == .yearQueries ? try await measureOnCallNow(bystander, httpPort: httpPort) : try await measure(bystander)
+    }
+
+    /// `changes` × 10 `GET /v1/oncall` on one keep-alive connection, one at a time.
+    private func measureOnCallNow(_ bystander: Bystander, httpPort: Int) async throws -> LatencySummary {
+        let client = try await PageClient.connect(port: httpPort, group: MultiThreadedEventLoopGroup.singleton)
+        var samples: [UInt64] = []
+        for _ in 0..<(changes * 10) {
+            let start = nanos()
+            _ = try await client.send(.GET, "/v1/oncall", headers: [("Authorization", "Bearer \(bystander.token)")], body: [])
+            samples.append(nanos() - start)
+        }
+        try? await client.close()
+        return LatencySummary(samples)
     }
 
     /// `changes` samples, each given a minute at most.
@@ -197,6 +222,19 @@ public struct AttackBenchmark {
                 }
             }
             return { readers.cancel(); importing.cancel(); await admin.close() }
+        case .yearQueries:
+            let loops = (0..<4).map { _ in
+                Task {
+                    guard let client = try? await PageClient.connect(port: httpPort, group: MultiThreadedEventLoopGroup.singleton) else { return }
+                    while !Task.isCancelled {
+                        let now = Date()
+                        let path = "/v1/oncall?schedule=Busy&from=\(Self.iso(now))&to=\(Self.iso(now.addingTimeInterval(365 * 86_400)))"
+                        _ = try? await client.send(.GET, path, headers: [("Authorization", "Bearer \(adminToken)")], body: [])
+                    }
+                    try? await client.close()
+                }
+            }
+            return { for loop in loops { loop.cancel() }; for loop in loops { _ = await loop.value } }
         case .idleHTTP:
             var sockets: [RawAttackSocket] = []
             for _ in 0..<2_000 where sockets.count < 1_100 {
@@ -209,6 +247,12 @@ public struct AttackBenchmark {
     }
 
     // MARK: Helpers
+
+    static func iso(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: date)
+    }
 
     static let yearOfBusy = RosterMessage.getFinalSchedule(.with {
         $0.schedule = "Busy"

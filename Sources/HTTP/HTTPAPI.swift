@@ -134,7 +134,7 @@ package struct HTTPAPI: Sendable {
             if case .serverOnly = scope {} else { side.context?.requestQualityGauges() }
             var readings: [MetricsRegistry.Reading] = []
             if let work = side.context?.work {
-                guard let read = await work.run("", { side.readings(scope) }) else { return Self.problem(AdminOperations.busy) }
+                guard let read = await work.run("", lane: .short, { side.readings(scope) }) else { return Self.problem(AdminOperations.busy) }
                 readings = read
             }
             return Reply(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: metrics.emit(readings: readings))
@@ -159,9 +159,11 @@ package struct HTTPAPI: Sendable {
         case "/v1/openapi.json":
             return Reply(status: 200, contentType: "application/json", body: Array(OpenAPIDocument.json.utf8))
         case "/v1/oncall":
-            return await authorized(request) { tenant in oncall(request, tenant: tenant) }
+            // Now is an index lookup; a window is resolved.
+            let lane: TenantWorkPool.Lane = request.query["from"] == nil && request.query["to"] == nil ? .short : .long
+            return await authorized(request, lane: lane) { tenant in oncall(request, tenant: tenant) }
         case "/v1/requests":
-            return await authorized(request) { tenant in coverRequests(request, tenant: tenant) }
+            return await authorized(request, lane: .short) { tenant in coverRequests(request, tenant: tenant) }
         case "/v1/reports/hours":
             return await report(request, kind: .hours)
         case "/v1/reports/quality":
@@ -208,7 +210,8 @@ package struct HTTPAPI: Sendable {
 
     /// Authenticates the bearer token, then works `body` out on the tenant work pool (it
     /// resolves schedules): never on the event loop or the cooperative pool.
-    private func authorized(_ request: Request, _ body: @escaping @Sendable (TenantRuntime) -> Reply) async -> Reply {
+    private func authorized(_ request: Request, lane: TenantWorkPool.Lane = .long,
+                            _ body: @escaping @Sendable (TenantRuntime) -> Reply) async -> Reply {
         guard let context = side.context else { return Self.problem(503, "starting: the tenants are not loaded yet") }
         guard let header = request.authorization, header.lowercased().hasPrefix("bearer ") else {
             return Self.problem(401, "send a token: Authorization: Bearer rst_...", headers: [("WWW-Authenticate", "Bearer")])
@@ -220,7 +223,7 @@ package struct HTTPAPI: Sendable {
             return Self.problem(401, "authentication failed", headers: [("WWW-Authenticate", "Bearer error=\"invalid_token\"")])
         }
         do {
-            return try await context.work.run(tenant.id) { body(tenant) }
+            return try await context.work.run(tenant.id, lane: lane) { body(tenant) }
         } catch {
             return Self.problem(AdminOperations.busy)
         }

@@ -18,13 +18,14 @@ package struct WebApp: HTTPPages {
         let method = request.method == "HEAD" ? "GET" : request.method
         switch (method, parts.first ?? "", parts.count) {
         case ("GET", "", 1):
-            return await page(request, side: side) { view, viewer, now in OnCallPage.render(view: view, now: now, viewer: viewer) }
+            // From the on-duty indexes: short work, as the directory and the list of schedules.
+            return await page(request, side: side, lane: .short) { view, viewer, now in OnCallPage.render(view: view, now: now, viewer: viewer) }
         case ("GET", "people", 1):
             guard let grouping = EmployeeGrouping(rawValue: request.query["group"] ?? EmployeeGrouping.position.rawValue) else {
                 return Self.html(400, WebPage.message(title: "Unknown grouping", "Group people by position or team."))
             }
             let search = request.query["q"] ?? ""
-            return await page(request, side: side) { view, viewer, _ in
+            return await page(request, side: side, lane: .short) { view, viewer, _ in
                 DirectoryPage.render(view: view, search: search, grouping: grouping, viewer: viewer)
             }
         case ("GET", "people", 2):
@@ -35,7 +36,7 @@ package struct WebApp: HTTPPages {
         case ("GET", "me", 1):
             return await statusPage(request, side: side) { view, viewer, now in PersonPage.renderMine(view: view, now: now, viewer: viewer) }
         case ("GET", "schedules", 1):
-            return await page(request, side: side) { view, viewer, _ in SchedulePage.renderList(view: view, viewer: viewer) }
+            return await page(request, side: side, lane: .short) { view, viewer, _ in SchedulePage.renderList(view: view, viewer: viewer) }
         case ("GET", "schedules", 2):
             let name = parts[1], query = request.query
             return await statusPage(request, side: side) { view, viewer, now in
@@ -82,13 +83,13 @@ package struct WebApp: HTTPPages {
 
     /// A page of the reader's tenant, rendered by `render` on the tenant work pool (pages
     /// resolve schedules): the status and the HTML.
-    func statusPage(_ request: HTTPAPI.Request, side: HTTPSide,
+    func statusPage(_ request: HTTPAPI.Request, side: HTTPSide, lane: TenantWorkPool.Lane = .long,
                     _ render: @escaping @Sendable (TenantRuntime.View, Viewer, UnixMillis) -> (Int, String)) async -> HTTPAPI.Reply {
         let reading = reading(request, side: side)
         guard case .viewer(let viewer, let tenant) = reading, let core = side.context else { return Self.refusal(reading) }
         let now = core.clock.now(), view = tenant.view
         let gzip = Gzip.accepted(by: request)
-        guard let (status, body, compressed) = await core.work.run(tenant.id, { () -> (Int, [UInt8], Bool) in
+        guard let (status, body, compressed) = await core.work.run(tenant.id, lane: lane, { () -> (Int, [UInt8], Bool) in
             let (status, text) = render(view, viewer, now)
             let sent = Gzip.encode(Array(text.utf8), wanted: gzip)
             return (status, sent.body, sent.compressed)
@@ -112,9 +113,9 @@ package struct WebApp: HTTPPages {
         }
     }
 
-    func page(_ request: HTTPAPI.Request, side: HTTPSide,
+    func page(_ request: HTTPAPI.Request, side: HTTPSide, lane: TenantWorkPool.Lane = .long,
               _ render: @escaping @Sendable (TenantRuntime.View, Viewer, UnixMillis) -> String) async -> HTTPAPI.Reply {
-        await statusPage(request, side: side) { view, viewer, now in (200, render(view, viewer, now)) }
+        await statusPage(request, side: side, lane: lane) { view, viewer, now in (200, render(view, viewer, now)) }
     }
 
     package func sessionTenant(_ request: HTTPAPI.Request, side: HTTPSide) -> (TenantRuntime, tokenID: String)? {

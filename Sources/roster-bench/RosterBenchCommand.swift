@@ -319,11 +319,12 @@ struct Attack: AsyncParsableCommand {
         for attack in chosen {
             let result = try await bench.run(attack)
             print("attack \(attack.rawValue):")
-            print("  other tenant connects, changes, quiet:        \(result.quiet)")
+            let sample = attack == .yearQueries ? "GET /v1/oncall (now)" : "connects, changes"
+            print("  other tenant \(sample), quiet:        \(result.quiet)")
             if let under = result.underAttack {
-                print("  other tenant connects, changes, under attack: \(under)")
+                print("  other tenant \(sample), under attack: \(under)")
             } else {
-                print("  other tenant connects, changes, under attack: not acknowledged: \(result.failure ?? "?")")
+                print("  other tenant \(sample), under attack: not answered: \(result.failure ?? "?")")
             }
             print(String(format: "  server resident memory: %.0f MB before, %.0f MB at most during", Double(result.residentBefore) / 1_048_576,
                          Double(result.residentPeak) / 1_048_576))

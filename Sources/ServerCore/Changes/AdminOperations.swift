@@ -38,9 +38,9 @@ package struct AdminOperations: Sendable {
 
     /// `body` on the work pool for `tenant`; nil when the pool refused it (the tenant has too
     /// much waiting, or the server is stopping).
-    func computed<T: Sendable>(_ tenant: String, _ body: @escaping @Sendable () -> T) async -> T? {
+    func computed<T: Sendable>(_ tenant: String, lane: TenantWorkPool.Lane = .long, _ body: @escaping @Sendable () -> T) async -> T? {
         guard let work else { return body() }
-        return await work.run(tenant, body)
+        return await work.run(tenant, lane: lane, body)
     }
 
     package static let busy = WireError(.resourceExhausted, "the server is busy with this tenant's work; try again shortly", retryable: true)
@@ -65,7 +65,7 @@ package struct AdminOperations: Sendable {
 
     func perform(_ request: RosterMessage, on tenant: TenantRuntime, actor: Actor) async -> Performed {
         let now = clock.now()
-        guard let plan = await computed(tenant.id, { self.plan(request, view: tenant.view, actor: actor, now: now) }) else {
+        guard let plan = await computed(tenant.id, lane: .of(request), { self.plan(request, view: tenant.view, actor: actor, now: now) }) else {
             return Performed(result: .failure(Self.busy))
         }
         let changes: Plan.Changes
@@ -272,8 +272,9 @@ package struct AdminOperations: Sendable {
             return .failure(CommitFailure(error: WireError(.unavailable, "the duty record could not be read: \(error)", retryable: true)))
         }
         let view = tenant.view, now = clock.now(), tenantID = tenant.id
-        guard let staged = await computed(tenant.id, { self.stage(located, view: view, tenantID: tenantID, actor: actor, reason: reason,
-                                                                    now: now, dutyMarks: dutyMarks) }) else {
+        guard let staged = await computed(tenant.id, lane: .of(changes: located.map(\.change)), {
+            self.stage(located, view: view, tenantID: tenantID, actor: actor, reason: reason, now: now, dutyMarks: dutyMarks)
+        }) else {
             return .failure(CommitFailure(error: Self.busy))
         }
         var ready: Staged

@@ -268,7 +268,7 @@ final class ConnectionHandler: ChannelDuplexHandler, PushSink {
         case .answerQuery(let message, let requestID):
             guard let tenant else { return }
             let now = core.clock.now(), partsLimit = snapshotPartsLimit, open = connectionOpen
-            core.work.submit(tenant.id, on: eventLoop) { () -> [Frame] in
+            core.work.submit(tenant.id, lane: .of(message), on: eventLoop) { () -> [Frame] in
                 // A query whose connection has gone is not worked out.
                 guard open.isOpen else { return [] }
                 return tenant.answerFrames(message, requestID: requestID, now: now, snapshotPartsLimit: partsLimit)

@@ -9,9 +9,23 @@ import NIOPosix
 /// and another tenant's job starts as soon as a thread frees up. Each job is bounded by the
 /// resolution budget, so a thread frees up within about a budget's time.
 ///
+/// Each job says its lane. Short jobs (an on-duty lookup, a listing, a page of now, a window of
+/// up to a week) may run on every thread; long ones (longer windows, reports, feeds, plans,
+/// imports) never on the last: one thread is kept for short work, so a quiet tenant's "who is on
+/// call now" never waits behind another tenant's year queries, however many are queued. Short
+/// jobs are started first (they end soon); within a lane tenants take turns.
+///
 /// Past `maxQueuedPerTenant` waiting jobs a tenant's new work is refused (`Refusal.busy`),
 /// which a connection answers with a retryable RESOURCE_EXHAUSTED.
 package final class TenantWorkPool: Sendable {
+    /// How long a job may take; see the type's comment.
+    package enum Lane: Sendable, CaseIterable {
+        case short, long
+
+        /// The lane of a job that resolves `from..<to`: short up to a week.
+        package static func window(_ from: Int64, _ to: Int64) -> Lane { to &- from <= 7 * 86_400_000 ? .short : .long }
+    }
+
     enum Refusal: Error, Equatable {
         /// The tenant has `maxQueuedPerTenant` jobs waiting.
         case busy
@@ -25,15 +39,35 @@ package final class TenantWorkPool: Sendable {
         var refuse: @Sendable (Refusal) -> Void
     }
 
-    private struct State {
-        /// Waiting jobs per tenant; a tenant is in `turns` while it has any.
-        var queues: [String: CircularBuffer<Job>] = [:]
+    /// One lane's waiting jobs per tenant; a tenant is in `turns` while it has any.
+    private struct Queue {
+        var jobs: [String: CircularBuffer<Job>] = [:]
         var turns = CircularBuffer<String>()
+
+        mutating func take() -> Job? {
+            guard let tenant = turns.popFirst() else { return nil }
+            let job = jobs[tenant]!.removeFirst()
+            if jobs[tenant]!.isEmpty { jobs[tenant] = nil } else { turns.append(tenant) }
+            return job
+        }
+    }
+
+    private struct State {
+        var short = Queue()
+        var long = Queue()
         var running = 0
+        var runningLong = 0
         var stopped = false
+
+        subscript(lane: Lane) -> Queue {
+            get { lane == .short ? short : long }
+            set { if lane == .short { short = newValue } else { long = newValue } }
+        }
     }
 
     let threads: Int
+    /// Threads long jobs may hold at once: all but one, when there are two or more.
+    let longThreads: Int
     let maxQueuedPerTenant: Int
     /// nil: every job runs at once on the caller's thread (the fuzz harness, which drives one
     /// embedded event loop and must see each input's work done before the next).
@@ -42,6 +76,7 @@ package final class TenantWorkPool: Sendable {
 
     package init(threads: Int, maxQueuedPerTenant: Int) {
         self.threads = max(1, threads)
+        longThreads = max(1, self.threads - 1)
         self.maxQueuedPerTenant = max(1, maxQueuedPerTenant)
         let pool = NIOThreadPool(numberOfThreads: self.threads)
         pool.start()
@@ -53,29 +88,32 @@ package final class TenantWorkPool: Sendable {
 
     private init() {
         threads = 1
+        longThreads = 1
         maxQueuedPerTenant = Int.max
         pool = nil
     }
 
-    /// Queues `job` for `tenant`; the refusal when it was not queued (then it never runs). An
-    /// urgent job goes first, in the tenant's queue and in the turns, and is never refused for
-    /// the tenant's backlog.
-    private func enqueue(_ tenant: String, urgent: Bool = false, _ job: Job) -> Refusal? {
+    /// Queues `job` for `tenant` in `lane`; the refusal when it was not queued (then it never
+    /// runs). An urgent job (short) goes first, in the tenant's queue and in the turns, and is
+    /// never refused for the tenant's backlog. The backlog counts both lanes.
+    private func enqueue(_ tenant: String, lane: Lane, urgent: Bool = false, _ job: Job) -> Refusal? {
         guard pool != nil else {
             job.run()
             return nil
         }
         let refusal: Refusal? = state.withLockedValue { state in
             if state.stopped { return .stopped }
-            let waiting = state.queues[tenant]?.count ?? 0
-            guard urgent || waiting < maxQueuedPerTenant else { return .busy }
+            let waiting = state[lane].jobs[tenant]?.count ?? 0
+            guard urgent || waiting + (state[lane == .short ? .long : .short].jobs[tenant]?.count ?? 0) < maxQueuedPerTenant else {
+                return .busy
+            }
             if urgent {
-                if waiting > 0, let index = state.turns.firstIndex(of: tenant) { state.turns.remove(at: index) }
-                state.turns.prepend(tenant)
-                state.queues[tenant, default: CircularBuffer()].prepend(job)
+                if waiting > 0, let index = state[lane].turns.firstIndex(of: tenant) { state[lane].turns.remove(at: index) }
+                state[lane].turns.prepend(tenant)
+                state[lane].jobs[tenant, default: CircularBuffer()].prepend(job)
             } else {
-                if waiting == 0 { state.turns.append(tenant) }
-                state.queues[tenant, default: CircularBuffer()].append(job)
+                if waiting == 0 { state[lane].turns.append(tenant) }
+                state[lane].jobs[tenant, default: CircularBuffer()].append(job)
             }
             return nil
         }
@@ -83,63 +121,72 @@ package final class TenantWorkPool: Sendable {
         return refusal
     }
 
-    /// Starts jobs while threads are free, one tenant's turn at a time.
+    /// Starts jobs while threads are free: short ones first, long ones while they hold fewer
+    /// than `longThreads`; one tenant's turn at a time in each lane.
     private func pump() {
         while true {
-            let next: Job? = state.withLockedValue { state in
-                guard state.running < threads, let tenant = state.turns.popFirst() else { return nil }
-                let job = state.queues[tenant]!.removeFirst()
-                if state.queues[tenant]!.isEmpty { state.queues[tenant] = nil } else { state.turns.append(tenant) }
+            let next: (Job, Lane)? = state.withLockedValue { state in
+                guard state.running < threads else { return nil }
+                if let job = state.short.take() {
+                    state.running += 1
+                    return (job, .short)
+                }
+                guard state.runningLong < longThreads, let job = state.long.take() else { return nil }
                 state.running += 1
-                return job
+                state.runningLong += 1
+                return (job, .long)
             }
-            guard let next, let pool else { return }
+            guard let (job, lane) = next, let pool else { return }
             pool.submit { _ in
-                next.run()
-                self.state.withLockedValue { $0.running -= 1 }
+                job.run()
+                self.state.withLockedValue { state in
+                    state.running -= 1
+                    if lane == .long { state.runningLong -= 1 }
+                }
                 self.pump()
             }
         }
     }
 
     /// Runs `work` for `tenant` and completes the future on `loop` with its result.
-    func submit<Result: Sendable>(_ tenant: String, on loop: any EventLoop,
+    func submit<Result: Sendable>(_ tenant: String, lane: Lane, on loop: any EventLoop,
                                   _ work: @escaping @Sendable () throws -> Result) -> EventLoopFuture<Result> {
         let promise = loop.makePromise(of: Result.self)
         let job = Job(run: { promise.completeWith(Swift.Result { try work() }) }, refuse: { promise.fail($0) })
-        if let refusal = enqueue(tenant, job) { promise.fail(refusal) }
+        if let refusal = enqueue(tenant, lane: lane, job) { promise.fail(refusal) }
         return promise.futureResult
     }
 
     /// Runs `work` for `tenant` ahead of its waiting jobs (a handoff to announce); run where it
     /// is when the pool has stopped.
     func urgent(_ tenant: String, _ work: @escaping @Sendable () -> Void) {
-        if enqueue(tenant, urgent: true, Job(run: work, refuse: { _ in })) != nil { work() }
+        if enqueue(tenant, lane: .short, urgent: true, Job(run: work, refuse: { _ in })) != nil { work() }
     }
 
     /// Runs `work` for `tenant` and returns its result, suspending (not blocking) meanwhile.
-    package func run<Result: Sendable>(_ tenant: String, _ work: @escaping @Sendable () throws -> Result) async throws -> Result {
+    package func run<Result: Sendable>(_ tenant: String, lane: Lane = .long,
+                                       _ work: @escaping @Sendable () throws -> Result) async throws -> Result {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, any Error>) in
             let job = Job(run: { continuation.resume(with: Swift.Result { try work() }) },
                           refuse: { continuation.resume(throwing: $0) })
-            if let refusal = enqueue(tenant, job) { continuation.resume(throwing: refusal) }
+            if let refusal = enqueue(tenant, lane: lane, job) { continuation.resume(throwing: refusal) }
         }
     }
 
     /// `run` for work that cannot fail.
-    package func run<Result: Sendable>(_ tenant: String, _ work: @escaping @Sendable () -> Result) async -> Result? {
-        try? await run(tenant) { () throws -> Result in work() }
+    package func run<Result: Sendable>(_ tenant: String, lane: Lane = .long, _ work: @escaping @Sendable () -> Result) async -> Result? {
+        try? await run(tenant, lane: lane) { () throws -> Result in work() }
     }
 
     /// Jobs waiting or running, for a harness to tell when everything handed off is done.
-    var isIdle: Bool { state.withLockedValue { $0.running == 0 && $0.turns.isEmpty } }
+    var isIdle: Bool { state.withLockedValue { $0.running == 0 && $0.short.turns.isEmpty && $0.long.turns.isEmpty } }
 
     /// Refuses new work, fails what still waits, and stops the threads once the running jobs end.
     package func shutdown() async {
         let waiting = state.withLockedValue { state -> [Job] in
             state.stopped = true
-            defer { state.queues = [:]; state.turns = CircularBuffer() }
-            return state.queues.values.flatMap { Array($0) }
+            defer { state.short = Queue(); state.long = Queue() }
+            return (Array(state.short.jobs.values) + Array(state.long.jobs.values)).flatMap { Array($0) }
         }
         for job in waiting { job.refuse(.stopped) }
         try? await pool?.shutdownGracefully()

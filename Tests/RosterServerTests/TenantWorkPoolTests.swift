@@ -1,0 +1,81 @@
+import Dispatch
+import NIOConcurrencyHelpers
+import RosterDomain
+import RosterProtocol
+@testable import RosterServerCore
+import RosterTestSupport
+import Testing
+
+/// The work pool's lanes: long work never takes the thread kept for short work, so one tenant's
+/// year queries cannot make another wait for "who is on call now".
+@Suite(.timeLimit(.minutes(5))) struct TenantWorkPoolTests {
+    /// A gate the jobs wait at (on the pool's own threads, which is what they are for).
+    final class Gate: Sendable {
+        private let semaphore = DispatchSemaphore(value: 0)
+        private let started = NIOLockedValueBox(0)
+        var count: Int { started.withLockedValue { $0 } }
+        func enter() {
+            started.withLockedValue { $0 += 1 }
+            semaphore.wait()
+        }
+        func open(_ jobs: Int) { for _ in 0..<jobs { semaphore.signal() } }
+    }
+
+    @Test func longJobsLeaveAThreadForShortOnes() async throws {
+        let pool = TenantWorkPool(threads: 2, maxQueuedPerTenant: 100)
+        let gate = Gate()
+        // The noisy tenant queues four long jobs: one runs, three wait for it.
+        let noisy = (0..<4).map { _ in Task { await pool.run("noisy", lane: .long) { gate.enter() } } }
+        #expect(await eventually(30) { gate.count == 1 })
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(gate.count == 1, "long work holds one of the two threads, not both")
+        // A quiet tenant's short job runs meanwhile, and so does the noisy one's own short job.
+        let quiet: Int? = await pool.run("quiet", lane: .short) { 42 }
+        let noisyShort: Int? = await pool.run("noisy", lane: .short) { 7 }
+        #expect(quiet == 42 && noisyShort == 7)
+        // A quiet tenant's long job waits its turn in the long lane: tenants take turns, so it
+        // runs after the noisy tenant's next job, not after all of them.
+        let order = NIOLockedValueBox<[String]>([])
+        let quietLong = Task { await pool.run("quiet", lane: .long) { order.withLockedValue { $0.append("quiet") } } }
+        try await Task.sleep(for: .milliseconds(100))
+        gate.open(1)
+        #expect(await eventually(30) { gate.count == 2 })
+        #expect(order.withLockedValue { $0 }.isEmpty)
+        gate.open(1)
+        _ = await quietLong.value
+        #expect(order.withLockedValue { $0 } == ["quiet"])
+        #expect(await eventually(30) { gate.count == 3 })
+        gate.open(2)
+        for job in noisy { _ = await job.value }
+        #expect(gate.count == 4)
+        await pool.shutdown()
+    }
+
+    @Test func oneThreadRunsEverythingAndTheBacklogCountsBothLanes() async throws {
+        let single = TenantWorkPool(threads: 1, maxQueuedPerTenant: 2)
+        #expect(single.longThreads == 1 && TenantWorkPool(threads: 4, maxQueuedPerTenant: 1).longThreads == 3)
+        let one: Int? = await single.run("t", lane: .long) { 1 }
+        #expect(one == 1)
+        let gate = Gate()
+        let running = Task { await single.run("t", lane: .long) { gate.enter() } }
+        #expect(await eventually(30) { gate.count == 1 })
+        let waiting = [Task { await single.run("t", lane: .short) { 0 } }, Task { await single.run("t", lane: .long) { 0 } }]
+        try await Task.sleep(for: .milliseconds(100))
+        await #expect(throws: TenantWorkPool.Refusal.busy) { try await single.run("t", lane: .short) { () throws -> Int in 0 } }
+        gate.open(1)
+        _ = await running.value
+        for task in waiting { _ = await task.value }
+        await single.shutdown()
+    }
+
+    @Test func requestsAndChangesAreSortedIntoLanes() {
+        let day: Int64 = 86_400_000
+        #expect(TenantWorkPool.Lane.of(.getOnDuty(.init())) == .short && TenantWorkPool.Lane.of(.getSnapshot(.init())) == .short)
+        #expect(TenantWorkPool.Lane.of(.getFinalSchedule(.with { $0.fromMs = 0; $0.toMs = 7 * day })) == .short)
+        #expect(TenantWorkPool.Lane.of(.getFinalSchedule(.with { $0.fromMs = 0; $0.toMs = 365 * day })) == .long)
+        #expect(TenantWorkPool.Lane.of(.getReport(.init())) == .long && TenantWorkPool.Lane.of(.editSchedule(.init())) == .long)
+        #expect(TenantWorkPool.Lane.of(.getFinalSchedule(.with { $0.fromMs = .max; $0.toMs = .min })) == .short, "no overflow")
+        #expect(TenantWorkPool.Lane.of(changes: [.motdSet("x")]) == .short)
+        #expect(TenantWorkPool.Lane.of(changes: [.motdSet("x"), .scheduleDeleted(id: "s")]) == .long)
+    }
+}
