@@ -552,6 +552,15 @@ public actor RosterClient {
     }
 
     func change(_ message: RosterMessage) async throws -> Roster_V1_MutationResult {
+        guard case .mutationResult(let result) = try await sendChange(message) else {
+            throw RosterClientError.protocolViolation("expected MutationResult")
+        }
+        return result
+    }
+
+    /// Sends a change and returns its answer: once sent, a lost connection or a missing answer
+    /// is `outcomeUnknown` (the change may have been made), never retried.
+    func sendChange(_ message: RosterMessage) async throws -> RosterMessage {
         let connection: RosterConnection
         if let live = self.connection, live.isActive {
             connection = live
@@ -567,10 +576,7 @@ public actor RosterClient {
         } catch RosterClientError.timedOut {
             throw RosterClientError.outcomeUnknown("no answer came within \(configuration.timeout)")
         }
-        guard case .mutationResult(let result) = answer else {
-            throw RosterClientError.protocolViolation("expected MutationResult")
-        }
-        return result
+        return answer
     }
 }
 

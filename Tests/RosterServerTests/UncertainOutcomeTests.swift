@@ -43,6 +43,20 @@ import Testing
         }
     }
 
+    /// `apply` is a change like any other: sent and not answered, its outcome is unknown (11),
+    /// not "cannot reach" (4), which would invite a blind retry.
+    @Test func anApplySentButNotAnsweredIsReportedAsUnknown() async throws {
+        try await Self.withGatedServer("roster-unknown-apply") { harness, gate, cli in
+            let file = cli.home.appendingPathComponent("roster.yaml")
+            try "version: 1\npeople:\n  - {id: ada, firstName: Ada, lastName: Lovelace}\n".write(to: file, atomically: false, encoding: .utf8)
+            gate.hold()
+            let held = try await cli.run(["apply", "-f", file.path, "--yes", "--timeout", "2s"])
+            gate.release()
+            #expect(held.status == 11, "\(held.stderr)")
+            #expect(held.stderr.contains("may or may not have been made") && !held.stderr.contains("Cannot reach"), "\(held.stderr)")
+        }
+    }
+
     /// Stopped (SIGTERM, Ctrl-C) while its change is in flight, roster-client says the outcome is
     /// unknown before it ends, instead of exiting 143 without a word.
     @Test func aClientStoppedWhileItsChangeIsInFlightSaysSo() async throws {
