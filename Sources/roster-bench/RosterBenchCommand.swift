@@ -328,6 +328,7 @@ struct Attack: AsyncParsableCommand {
             }
             print(String(format: "  server resident memory: %.0f MB before, %.0f MB at most during", Double(result.residentBefore) / 1_048_576,
                          Double(result.residentPeak) / 1_048_576))
+            if attack == .yearQueries { print("  year queries answered while it ran: \(result.attackAnswers)") }
             print("  server afterwards: \(result.alive ? "up" : "DOWN")")
         }
     }
