@@ -37,7 +37,9 @@ enum SignIn {
             side.metrics?.counters.authenticationFailed()
             return form(request, app: app, side: side, problem: "That token is not valid (wrong, revoked or expired).", status: 401)
         }
-        let session = app.sessions.open(tokenID: tokenID, now: now)
+        guard let session = app.sessions.open(tokenID: tokenID, tenantID: credential.tenantID, now: now) else {
+            return form(request, app: app, side: side, problem: "This server holds as many sessions as it may; try again later.", status: 503)
+        }
         return WebApp.seeOther("/", headers: [WebSessions.cookie(session, secure: !side.isLoopback)])
     }
 

@@ -29,12 +29,15 @@ struct Viewer: Sendable {
 /// kept by the browser in an HttpOnly, SameSite=Strict cookie (Secure off loopback). A session
 /// holds the token's id, never its secret, and is checked against the token at every request,
 /// so revoking the token ends its sessions at once. Kept in this node's memory: a restart signs
-/// everyone out. Bounded: at most `maxSessions` (the least recently used goes first), each for
-/// `lifetime` from sign-in.
+/// everyone out. Bounded, so that no token can sign anyone else out: one token holds at most
+/// `maxPerToken` sessions and one tenant `maxPerTenant` (a new one replaces the least recently
+/// used of its own); past `maxSessions` in all a sign-in is refused, nobody is evicted. Each
+/// lasts `lifetime` from sign-in.
 final class WebSessions: Sendable {
     struct Session: Sendable {
         var id: String
         var tokenID: String
+        var tenantID: String
         /// The value every form of this session carries; a change without it is refused.
         var csrf: String
         var signedIn: UnixMillis
@@ -43,20 +46,29 @@ final class WebSessions: Sendable {
 
     static let cookieName = "roster_session"
     static let maxSessions = 10_000
+    static let maxPerTenant = 2_000
+    static let maxPerToken = 16
     static let lifetime: UnixMillis = 12 * 3_600_000
 
     private let sessions = NIOLockedValueBox<[String: Session]>([:])
 
-    /// A new session for `tokenID`; the oldest is dropped when there are `maxSessions`.
-    func open(tokenID: String, now: UnixMillis) -> Session {
-        let session = Session(id: Self.secret(), tokenID: tokenID, csrf: Self.secret(), signedIn: now, lastUsed: now)
-        sessions.withLockedValue { sessions in
-            if sessions.count >= Self.maxSessions, let oldest = sessions.values.min(by: { $0.lastUsed < $1.lastUsed }) {
-                sessions.removeValue(forKey: oldest.id)
+    /// A new session for `tokenID` of `tenantID`, replacing the least recently used of the same
+    /// token (or tenant) at its cap; nil when the node holds `maxSessions` (expired ones are
+    /// dropped first).
+    func open(tokenID: String, tenantID: String, now: UnixMillis) -> Session? {
+        let session = Session(id: Self.secret(), tokenID: tokenID, tenantID: tenantID, csrf: Self.secret(), signedIn: now, lastUsed: now)
+        return sessions.withLockedValue { sessions -> Session? in
+            func dropOldest(where belongs: (Session) -> Bool, cap: Int) {
+                let own = sessions.values.filter(belongs)
+                if own.count >= cap, let oldest = own.min(by: { $0.lastUsed < $1.lastUsed }) { sessions.removeValue(forKey: oldest.id) }
             }
+            dropOldest(where: { $0.tokenID == tokenID }, cap: Self.maxPerToken)
+            dropOldest(where: { $0.tenantID == tenantID }, cap: Self.maxPerTenant)
+            if sessions.count >= Self.maxSessions { sessions = sessions.filter { now - $0.value.signedIn < Self.lifetime } }
+            guard sessions.count < Self.maxSessions else { return nil }
             sessions[session.id] = session
+            return session
         }
-        return session
     }
 
     /// The session a cookie names, if it is current; an expired one is dropped.

@@ -411,19 +411,33 @@ import Testing
         }
     }
 
-    @Test func sessionsEndAfterTheirLifetimeAndTheLeastRecentlyUsedGoesAtTheCap() {
+    @Test func sessionsEndAfterTheirLifetimeAndNoTokenSignsOthersOut() throws {
         let sessions = WebSessions()
-        let first = sessions.open(tokenID: "tok_a", now: 0)
+        let first = try #require(sessions.open(tokenID: "tok_a", tenantID: "a", now: 0))
         #expect(first.id.count == 64 && first.csrf.count == 64 && first.id != first.csrf)
-        for _ in 1..<WebSessions.maxSessions { _ = sessions.open(tokenID: "tok_b", now: 1) }
-        #expect(sessions.count == WebSessions.maxSessions && sessions.session(first.id, now: 2) != nil)
-        // first was just used (at 2): the next open drops one of the others, not it.
-        let latest = sessions.open(tokenID: "tok_c", now: 3)
-        #expect(sessions.count == WebSessions.maxSessions && sessions.session(first.id, now: 4) != nil)
-        #expect(sessions.session(latest.id, now: WebSessions.lifetime + 2) != nil)
-        #expect(sessions.session(latest.id, now: WebSessions.lifetime + 3) == nil, "a session lasts `lifetime` from sign-in")
-        sessions.close(first.id)
-        #expect(sessions.session(first.id, now: 5) == nil)
+        // One token signing in again and again replaces its own least recently used session only.
+        var own: [WebSessions.Session] = []
+        for index in 0..<(WebSessions.maxPerToken + 5) { own.append(try #require(sessions.open(tokenID: "tok_b", tenantID: "b", now: Int64(index)))) }
+        #expect(sessions.count == 1 + WebSessions.maxPerToken && sessions.session(first.id, now: 100) != nil)
+        #expect(sessions.session(own[0].id, now: 100) == nil && sessions.session(own.last!.id, now: 100) != nil)
+        // Many tokens of one tenant: that tenant's oldest go, the other tenant's session stays.
+        for index in 0..<(WebSessions.maxPerTenant + 10) {
+            _ = try #require(sessions.open(tokenID: "tok_many_\(index)", tenantID: "b", now: 200 + Int64(index)))
+        }
+        #expect(sessions.count == 1 + WebSessions.maxPerTenant && sessions.session(first.id, now: 5_000) != nil)
+        // The node's cap is a refusal, not an eviction: nobody is signed out by a flood of tenants.
+        var opened = 0
+        for index in 0..<WebSessions.maxSessions where sessions.open(tokenID: "tok_t\(index)", tenantID: "t\(index)", now: 6_000) != nil {
+            opened += 1
+        }
+        #expect(sessions.count == WebSessions.maxSessions && opened == WebSessions.maxSessions - 1 - WebSessions.maxPerTenant)
+        #expect(sessions.session(first.id, now: 7_000) != nil)
+        // Expired sessions make room.
+        let latest = try #require(sessions.open(tokenID: "tok_c", tenantID: "c", now: WebSessions.lifetime + 6_000))
+        #expect(sessions.session(first.id, now: WebSessions.lifetime + 6_001) == nil, "a session lasts `lifetime` from sign-in")
+        #expect(sessions.session(latest.id, now: WebSessions.lifetime + 6_002) != nil)
+        sessions.close(latest.id)
+        #expect(sessions.session(latest.id, now: WebSessions.lifetime + 6_003) == nil)
         #expect(WebSessions.matches("abc", "abc") && !WebSessions.matches("abd", "abc") && !WebSessions.matches("ab", "abc"))
         #expect(WebSessions.cookie(nil, secure: true).1 == "roster_session=; Max-Age=0; Path=/; HttpOnly; SameSite=Strict; Secure")
     }
