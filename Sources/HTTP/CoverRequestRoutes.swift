@@ -52,6 +52,8 @@ extension HTTPAPI {
         guard let credential = core.tokens.authenticate(String(header.dropFirst(7)), now: core.clock.now()),
               let tenant = core.tenant(credential.tenantID) else {
             side.metrics?.counters.authenticationFailed()
+            core.auditAuthenticationFailure(token: String(header.dropFirst(7)), address: request.peer, door: "HTTP Bearer token",
+                                            at: core.clock.now())
             return .failure(Reply.Refusal(Self.problem(401, "authentication failed",
                                                        headers: [("WWW-Authenticate", "Bearer error=\"invalid_token\"")])))
         }

@@ -220,6 +220,7 @@ package struct HTTPAPI: Sendable {
         guard let credential = context.tokens.authenticate(String(header.dropFirst(7)), now: now),
               let tenant = context.tenant(credential.tenantID) else {
             side.metrics?.counters.authenticationFailed()
+            context.auditAuthenticationFailure(token: String(header.dropFirst(7)), address: request.peer, door: "HTTP Bearer token", at: now)
             return Self.problem(401, "authentication failed", headers: [("WWW-Authenticate", "Bearer error=\"invalid_token\"")])
         }
         do {

@@ -82,8 +82,11 @@ package final class HTTPSide: Sendable {
 
     package func credential(_ request: HTTPAPI.Request) -> Credential? {
         guard let header = request.authorization, header.lowercased().hasPrefix("bearer ") else { return nil }
-        guard let core = context, let credential = core.tokens.authenticate(String(header.dropFirst(7)), now: core.clock.now()) else {
+        guard let core = context else { return .refused }
+        let token = String(header.dropFirst(7)), now = core.clock.now()
+        guard let credential = core.tokens.authenticate(token, now: now) else {
             metrics?.counters.authenticationFailed()
+            core.auditAuthenticationFailure(token: token, address: request.peer, door: "HTTP Bearer token", at: now)
             return .refused
         }
         return .token(tenantID: credential.tenantID, tokenID: credential.tokenID)

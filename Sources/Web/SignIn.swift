@@ -35,6 +35,7 @@ enum SignIn {
         let text = String((request.form["token"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines).prefix(maxTokenLength))
         guard let credential = core.tokens.authenticate(text, now: now), let tokenID = credential.tokenID else {
             side.metrics?.counters.authenticationFailed()
+            core.auditAuthenticationFailure(token: text, address: request.peer, door: "web sign-in", at: now)
             return form(request, app: app, side: side, problem: "That token is not valid (wrong, revoked or expired).", status: 401)
         }
         guard let session = app.sessions.open(tokenID: tokenID, tenantID: credential.tenantID, now: now) else {

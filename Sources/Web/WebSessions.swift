@@ -135,6 +135,7 @@ extension WebApp {
             guard let credential = core.tokens.authenticate(String(header.dropFirst(7)), now: now),
                   let tenant = core.tenant(credential.tenantID) else {
                 side.metrics?.counters.authenticationFailed()
+                core.auditAuthenticationFailure(token: String(header.dropFirst(7)), address: request.peer, door: "HTTP Bearer token", at: now)
                 return .refused
             }
             return .viewer(Viewer(credential: credential, session: nil), tenant)

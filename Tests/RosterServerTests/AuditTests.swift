@@ -51,6 +51,29 @@ import Testing
         }
     }
 
+    /// A token refused on the HTTP side (Bearer) or by the web app's sign-in form is recorded as
+    /// a refused Hello is: kind auth.failed, the door named, the address, never the secret.
+    @Test func refusedTokensOnTheHTTPSideAreRecordedWithTheirDoor() async throws {
+        try await HTTPTests.withHTTPServer { harness, base in
+            let wrong = "rst_" + String(harness.adminToken.dropFirst(4).prefix { $0 != "_" }) + "_wrongsecretwrongsecret"
+            #expect(try await HTTPGet.request(base + "/v1/oncall", token: wrong).status == 401)
+            let signIn = try await HTTPGet.request(base + "/sign-in", method: "POST", form: [("token", "rst_nope_nope")],
+                                                  headers: ["Origin: \(base)"])
+            #expect(signIn.status == 401)
+            let admin = try await harness.connect()
+            var failures: [Roster_V1_AuditEntry] = []
+            let found = await eventually(30) {
+                failures = ((try? await Self.audit(admin).entries) ?? []).filter { $0.kind == "auth.failed" }
+                return failures.count >= 2
+            }
+            #expect(found, "\(failures)")
+            #expect(failures.contains { $0.detail == "wrong secret (HTTP Bearer token)" && $0.address.hasPrefix("127.0.0.1:") }, "\(failures)")
+            #expect(failures.contains { $0.detail.hasSuffix("(web sign-in)") }, "\(failures)")
+            #expect(!failures.map(\.detail).joined().contains("wrongsecret"), "no secret is recorded")
+            await admin.close()
+        }
+    }
+
     @Test func readersAreRefusedAndAuthFailuresAndTokensAreRecordedWithoutSecrets() async throws {
         try await withServer(configure: { $0.limits.tokenRefresh = .milliseconds(50) }) { harness in
             let administration = try await StoreAdministration.open(dataDirectory: harness.dataDirectory)

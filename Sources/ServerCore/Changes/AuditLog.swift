@@ -214,17 +214,29 @@ extension ServerCore {
     /// where, and under the tenant of the token it named (else the tenant it asked for). Written
     /// off the event loop; a store that cannot take it is logged, not fatal.
     func auditAuthenticationFailure(_ hello: Roster_V1_Hello, address: String, at now: UnixMillis) {
+        auditAuthenticationFailure(token: hello.token, tenant: hello.tenant, address: address, door: nil, at: now)
+    }
+
+    /// Records a refused token or sign-in on another door (an HTTP Bearer token, the web app's
+    /// sign-in form) as a refused Hello is, under the same per-second budget, with the door
+    /// named and a line in the server's log.
+    package func auditAuthenticationFailure(token: String, address: String, door: String, at now: UnixMillis) {
+        auditAuthenticationFailure(token: token, tenant: "", address: address, door: door, at: now)
+    }
+
+    private func auditAuthenticationFailure(token: String, tenant requested: String, address: String, door: String?, at now: UnixMillis) {
         let admitted = authFailureBudget.withLockedValue { $0.admit(at: now) }
         guard admitted.record else { return }
-        let refusal = tokens.refusal(of: hello.token, now: now)
-        let tenantID = refusal.tenantID ?? (hello.tenant.isEmpty ? defaultTenant : hello.tenant)
+        let refusal = tokens.refusal(of: token, now: now)
+        if let door { logger.info("authentication failed (\(door)) from \(address): \(refusal.detail)") }
+        let tenantID = refusal.tenantID ?? (requested.isEmpty ? defaultTenant : requested)
         // A tenant that does not exist has no audit log to read: such a Hello (its name is the
         // peer's, of any length) goes to the server's log only.
         guard tenant(tenantID) != nil else {
             logger.info("refused a Hello for unknown tenant \"\(AuditLog.loggable(tenantID))\" from \(address)")
             return
         }
-        var detail = refusal.detail
+        var detail = refusal.detail + (door.map { " (\($0))" } ?? "")
         if admitted.suppressedBefore > 0 { detail += " (\(admitted.suppressedBefore) more failures before this one were not recorded one by one)" }
         let entry = AuditLog.authFailure(at: now, address: address, tokenID: refusal.tokenID, detail: detail)
         let store = admin.store, logger = self.logger, detachedWrites = self.detachedWrites
