@@ -20,6 +20,8 @@ public enum ChatPlatform: String, Sendable, Hashable, Codable, CaseIterable, Com
 public enum ChatHandles {
     /// The longest handle kept.
     public static let maxHandle = 200
+    /// Mattermost's mentions of a whole channel, which no person's username may be.
+    static let mattermostGroupMentions: Set<String> = ["all", "channel", "here"]
 
     /// The handles `text` names; every problem at once.
     public static func parse(_ text: String) -> Result<[String: String], ChatHandleProblems> {
@@ -50,6 +52,12 @@ public enum ChatHandles {
                 continue
             }
             if handle.isEmpty { found.append("the \(name) handle is empty"); continue }
+            // @all, @channel and @here notify everyone in a Mattermost channel (Slack's are
+            // written <!here>, which the markup check refuses).
+            if platform == .mattermost, Self.mattermostGroupMentions.contains(handle.lowercased()) {
+                found.append("the mattermost handle \"\(handle)\" is a mention of everyone in the channel, not a person")
+                continue
+            }
             if handle.count > maxHandle { found.append("the \(name) handle is longer than \(maxHandle) characters"); continue }
             // No spaces, markup or control characters: a handle goes into a post verbatim.
             if handle.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7F || "<>&\"'`;|*_~".unicodeScalars.contains($0) }) {

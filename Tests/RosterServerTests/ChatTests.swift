@@ -297,6 +297,29 @@ import Testing
         #expect(problems.messages.count == 5, "\(problems.messages)")
         #expect(problems.description.contains("\"irc\" is not a chat platform") && problems.description.contains("not a numeric user ID"))
         #expect(ChatHandles.text(["slack": "U1", "discord": "42"]) == "discord=42; slack=U1")
+        // Mattermost's mentions of a whole channel are no person's username.
+        for everyone in ["all", "channel", "here", "ALL"] {
+            guard case .failure(let refused) = ChatHandles.parse("mattermost=\(everyone)") else {
+                Issue.record("mattermost=\(everyone) was accepted")
+                continue
+            }
+            #expect(refused.description.contains("a mention of everyone in the channel"), "\(refused)")
+        }
+        #expect(try ChatHandles.parse("mattermost=allan").get() == ["mattermost": "allan"])
+    }
+
+    /// A name or note is text on Teams too: no link, emphasis or mention tag of its own.
+    @Test func teamsCardsCarryNamesAndNotesAsText() throws {
+        let mallory = NotificationPayload.Person(id: "m", name: "[Click](https://evil.example) <at>Boss</at>",
+                                                 chat: ["teams": "mallory@example.com"])
+        let message = ChatMessage([[.person(mallory), .text(" covers: **urgent** see ![x](https://evil.example/x.png)")]])
+        let card = try #require(JSONSerialization.jsonObject(with: message.body(.teams)) as? [String: Any])
+        let content = try #require((card["attachments"] as? [[String: Any]])?.first?["content"] as? [String: Any])
+        let text = try #require((content["body"] as? [[String: Any]])?.first?["text"] as? String)
+        #expect(text == #"<at>\[Click\]\(https://evil.example\) \<at\>Boss\</at\></at> covers: \*\*urgent\*\* see \!\[x\]\(https://evil.example/x.png\)"#,
+                "\(text)")
+        let entities = try #require((content["msteams"] as? [String: Any])?["entities"] as? [[String: Any]])
+        #expect(entities.count == 1 && (entities[0]["mentioned"] as? [String: String])?["id"] == "mallory@example.com")
     }
 
     @Test func announcementTimesAreReadByOneParser() throws {

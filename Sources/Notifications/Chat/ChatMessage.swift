@@ -91,7 +91,11 @@ struct ChatMessage: Sendable {
             case (.mattermost, "*"), (.mattermost, "_"), (.mattermost, "~"), (.mattermost, "`"), (.mattermost, "["),
                  (.mattermost, "]"), (.mattermost, "#"), (.mattermost, "|"), (.mattermost, "<"), (.mattermost, ">"),
                  (.discord, "*"), (.discord, "_"), (.discord, "~"), (.discord, "`"), (.discord, "["), (.discord, "]"),
-                 (.discord, "|"), (.discord, "<"), (.discord, ">"), (.discord, "#"):
+                 (.discord, "|"), (.discord, "<"), (.discord, ">"), (.discord, "#"),
+                 // Teams' cards read CommonMark: a name or note must not become a link, emphasis or
+                 // a mention tag (<at>…</at>) of its own.
+                 (.teams, "\\"), (.teams, "*"), (.teams, "_"), (.teams, "~"), (.teams, "`"), (.teams, "["), (.teams, "]"),
+                 (.teams, "("), (.teams, ")"), (.teams, "#"), (.teams, "|"), (.teams, "<"), (.teams, ">"), (.teams, "!"):
                 out += "\\" + String(character)
             // A zero-width space after "@" keeps "@channel" and "@all" from notifying everyone.
             case (.mattermost, "@"): out += "@\u{200B}"
@@ -108,11 +112,12 @@ struct ChatMessage: Sendable {
         let blocks: [[String: Any]] = lines.map { line in
             let text = line.map { piece -> String in
                 switch piece {
-                case .text(let text): return text
-                case .time(_, let fallback): return fallback
+                case .text(let text): return Self.escape(text, for: .teams)
+                case .time(_, let fallback): return Self.escape(fallback, for: .teams)
                 case .person(let person):
-                    guard let handle = person.chat?[ChatPlatform.teams.rawValue] else { return person.name }
-                    let tag = "<at>\(person.name)</at>"
+                    let name = Self.escape(person.name, for: .teams)
+                    guard let handle = person.chat?[ChatPlatform.teams.rawValue] else { return name }
+                    let tag = "<at>\(name)</at>"
                     if !entities.contains(where: { ($0["text"] as? String) == tag }) {
                         entities.append(["type": "mention", "text": tag, "mentioned": ["id": handle, "name": person.name]])
                     }
