@@ -53,7 +53,15 @@ extension AdminOperations {
             $0.dutyOmitted = UInt32(max(0, roster.deltas.count - ScheduleEdit.maxListedDeltas))
             $0.dutyCut = roster.dutyCut
         }
-        if request.planOnly || (roster.located.isEmpty && settings.write.isEmpty) { return AppliedDefinition(result: .success(plan)) }
+        if request.planOnly || (roster.located.isEmpty && settings.write.isEmpty) {
+            guard let fitted = AnswerFit.fit(plan, maxFrameBytes: maxAnswerBytes + AnswerFit.headroom) else {
+                return AppliedDefinition(result: .failure(WireError(.resourceExhausted, """
+                    the plan lists more changes than one answer frame holds (\(maxAnswerBytes + AnswerFit.headroom) bytes): \
+                    apply the file in parts, or raise the server's --max-frame-bytes
+                    """)))
+            }
+            return AppliedDefinition(result: .success(fitted))
+        }
         let made = plan.changes.filter { $0.action != .notInFile }
         let reason = request.reason.isEmpty ? "apply of a definition: " + Self.tally(made) : request.reason
         let detail = settings.objects.filter { $0.action != .notInFile }
@@ -64,7 +72,13 @@ extension AdminOperations {
             plan.revision = done.entry.revision
             plan.committed = true
             plan.secrets = settings.secrets
-            return AppliedDefinition(result: .success(plan), committed: done.revision)
+            // Committed: the answer must reach the client whatever its size, so what does not fit
+            // is left out (the audit entry has every change).
+            var fitted = AnswerFit.fit(plan, maxFrameBytes: maxAnswerBytes + AnswerFit.headroom) ?? plan
+            while (try? fitted.serializedBytes() as [UInt8])?.count ?? 0 > maxAnswerBytes, !fitted.changes.isEmpty {
+                fitted.changes.removeLast(max(1, fitted.changes.count / 10))
+            }
+            return AppliedDefinition(result: .success(fitted), committed: done.revision)
         case .failure(let failure):
             return AppliedDefinition(result: .failure(failure.error), conflicted: failure.conflicted)
         }

@@ -268,10 +268,12 @@ final class ConnectionHandler: ChannelDuplexHandler, PushSink {
         case .answerQuery(let message, let requestID):
             guard let tenant else { return }
             let now = core.clock.now(), partsLimit = snapshotPartsLimit, open = connectionOpen
+            let maxFrameBytes = core.configuration.limits.maxFrameBytes
             core.work.submit(tenant.id, lane: .of(message), on: eventLoop) { () -> [Frame] in
                 // A query whose connection has gone is not worked out.
                 guard open.isOpen else { return [] }
-                return tenant.answerFrames(message, requestID: requestID, now: now, snapshotPartsLimit: partsLimit)
+                return tenant.answerFrames(message, requestID: requestID, now: now, snapshotPartsLimit: partsLimit,
+                                           maxFrameBytes: maxFrameBytes)
             }.assumeIsolated().whenComplete { result in
                 self.machine.requestFinished()
                 switch result {

@@ -105,8 +105,9 @@ package final class TenantRuntime: Sendable {
 
     /// The answer to any other read request, from a consistent view.
     /// A snapshot past the frame limit comes as parts when `snapshotPartsLimit` is given (the
-    /// client said it understands them).
-    func answerFrames(_ request: RosterMessage, requestID: UInt32, now: UnixMillis, snapshotPartsLimit: Int?) -> [Frame] {
+    /// client said it understands them); a final schedule is cut to `maxFrameBytes`.
+    func answerFrames(_ request: RosterMessage, requestID: UInt32, now: UnixMillis, snapshotPartsLimit: Int?,
+                      maxFrameBytes: Int = WireProtocol.defaultMaxFrameLength) -> [Frame] {
         let view = view
         if case .listEmployees(let query) = request {
             return [Frame(type: .employees, requestID: requestID, body: view.employeeListingBody(groupBy: query.groupBy))]
@@ -114,6 +115,9 @@ package final class TenantRuntime: Sendable {
         switch Queries.answer(request, view: view, now: now) {
         case .success(.snapshot(let snapshot)) where snapshotPartsLimit != nil:
             return SnapshotParts.frames(snapshot, requestID: requestID, maxFrameBytes: snapshotPartsLimit!)
+        case .success(.finalSchedule(var answer)):
+            AnswerFit.fit(&answer, maxFrameBytes: maxFrameBytes)
+            return [RosterMessage.finalSchedule(answer).frame(requestID: requestID)]
         case .success(let answer): return [answer.frame(requestID: requestID)]
         case .failure(let error): return [ConnectionReplies.error(error, requestID: requestID)]
         }
