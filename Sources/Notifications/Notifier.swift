@@ -68,6 +68,21 @@ package final class Notifier: NotificationHooks {
         for tenantID in tenantIDs { try await reload(tenantID: tenantID) }
     }
 
+    /// How many sealed secrets in the store (webhooks', slash commands') this node's key does not
+    /// open: not zero after a restore into a data directory without the store's secrets key.
+    package func unreadableSecrets(tenantIDs: [String]) async throws -> Int {
+        var count = 0
+        for webhook in try await store.webhooks(tenantID: nil, now: clock.now()) where sealer.open(webhook.secret) == nil { count += 1 }
+        for tenantID in tenantIDs {
+            for platform in ChatCommands.platforms {
+                if let sealed = try await store.chatCommandSecret(tenantID: tenantID, platform: platform), sealer.open(sealed) == nil {
+                    count += 1
+                }
+            }
+        }
+        return count
+    }
+
     /// Reads one tenant's again (after an admin changed its webhooks or rules).
     package func reload(tenantID: String) async throws {
         var notices = TenantNotices()

@@ -6,6 +6,8 @@ public enum ServerStartError: Error, Equatable, CustomStringConvertible {
     case addressInUse(String)
     /// Settings out of their range, each said.
     case invalidConfiguration([String])
+    /// Secrets in the store that the secrets key does not open (a restore without its key).
+    case secretsKeyMismatch(keyFile: String, unreadable: Int, madeNow: Bool)
 
     public var description: String {
         switch self {
@@ -18,6 +20,13 @@ public enum ServerStartError: Error, Equatable, CustomStringConvertible {
             return "\(address) is already in use (another roster-server, or another program, listens there)"
         case .invalidConfiguration(let problems):
             return "the configuration is not valid: " + problems.joined(separator: "; ")
+        case .secretsKeyMismatch(let keyFile, let unreadable, let madeNow):
+            return """
+                \(unreadable) secret\(unreadable == 1 ? "" : "s") in the store (webhook signing secrets, bot tokens, slash-command \
+                secrets) cannot be opened with \(keyFile)\(madeNow ? ", which did not exist and was not kept" : ""): \
+                the store was sealed with another key, as after a restore into a new data directory. Copy the secrets.key \
+                of the directory the store came from to \(keyFile) (or name it with --secrets-key-file); backups do not hold it
+                """
         }
     }
 }

@@ -8,6 +8,7 @@ import RosterServer
 import RosterServerCore
 import RosterStore
 import RosterStoreSQLite
+import RosterTLS
 import RosterTestSupport
 import Testing
 
@@ -67,6 +68,43 @@ import Testing
             #expect(reader.welcome.epoch != originalEpoch, "a restored store has a new epoch, so clients resync")
             await reader.close()
         }
+    }
+
+    /// A store whose secrets the key does not open (restored without its secrets.key) is refused
+    /// at start, with the reason, and no new key is left behind; with its key back it starts.
+    @Test func aStoreWithoutItsSecretsKeyIsRefusedAtStart() async throws {
+        let directory = TestScratch.directory("roster-secrets-key")
+        defer { TestScratch.remove(directory) }
+        let first = try await ServerHarness.start(dataDirectory: directory.path, configure: WebhookTests.configure)
+        try await first.stoppingOnError { harness in
+            let admin = try await harness.connect()
+            _ = try await WebhookTests.notificationAdmin(admin, .with { $0.addWebhook = .with { $0.url = "http://127.0.0.1:9/hook" } })
+            await admin.close()
+        }
+        await first.stop()
+        let keyFile = directory.appendingPathComponent("secrets.key").path
+        let key = try String(contentsOfFile: keyFile, encoding: .utf8)
+        try FileManager.default.removeItem(atPath: keyFile)
+        do {
+            let started = try await ServerHarness.start(dataDirectory: directory.path, configure: WebhookTests.configure)
+            await started.stop()
+            Issue.record("the server started with a secrets key that opens none of the store's secrets")
+        } catch let error as ServerStartError {
+            #expect("\(error)".contains("1 secret in the store") && "\(error)".contains("secrets.key"), "\(error)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: keyFile), "the key made during the refused start is not kept")
+        // Another key altogether: refused too.
+        try PrivateFile.write(Data(Crypto.randomBytes(32)).base64EncodedString() + "\n", to: keyFile)
+        await #expect(throws: ServerStartError.self) {
+            let started = try await ServerHarness.start(dataDirectory: directory.path, configure: WebhookTests.configure)
+            await started.stop()
+        }
+        #expect(FileManager.default.fileExists(atPath: keyFile), "a key the operator put there stays")
+        // The right key back: it starts.
+        try FileManager.default.removeItem(atPath: keyFile)
+        try PrivateFile.write(key, to: keyFile)
+        let again = try await ServerHarness.start(dataDirectory: directory.path, configure: WebhookTests.configure)
+        await again.stop()
     }
 
     @Test func aBadFileIsRefusedBeforeAnythingIsReplaced() async throws {

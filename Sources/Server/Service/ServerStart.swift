@@ -88,14 +88,23 @@ extension RosterServer {
         let tokens = TokenRegistry(try await initialTokens(store: store, dataDirectory: dataDirectory, tenant: defaultTenant))
         let keyFile = configuration.secretsKeyFile ?? dataDirectory.secretsKey
         let defaultKey = configuration.secretsKeyFile == nil
-        let sealer = try await NIOThreadPool.singleton.runIfActive {
+        let (sealer, keyMadeNow) = try await NIOThreadPool.singleton.runIfActive {
             if defaultKey { try dataDirectory.create() }
-            return try SecretSealer.load(path: keyFile)
+            let existed = FileManager.default.fileExists(atPath: keyFile)
+            return (try SecretSealer.load(path: keyFile), !existed)
         }
         // A server in loopback development mode may post to loopback (a receiver on the same host).
         let notifier = Notifier(store: store, settings: configuration.notifications, clock: clock, logger: logger, work: work,
                                 allowLoopback: isLoopback, sealer: sealer)
         parts.add(ServerPart("webhook outbox", work: { await notifier.dispatcher.run() }, stop: { await notifier.dispatcher.shutdown() }))
+        // A key that opens none of the store's secrets (a restore without it) would make every
+        // webhook and slash command fail later, silently: refuse to start instead, and keep no
+        // key that was made just now.
+        let unreadable = try await notifier.unreadableSecrets(tenantIDs: Array(runtimes.keys))
+        if unreadable > 0 {
+            if keyMadeNow { try? await NIOThreadPool.singleton.runIfActive { try FileManager.default.removeItem(atPath: keyFile) } }
+            throw ServerStartError.secretsKeyMismatch(keyFile: keyFile, unreadable: unreadable, madeNow: keyMadeNow)
+        }
         try await notifier.load(tenantIDs: Array(runtimes.keys))
         for tenant in runtimes.values {
             tenant.restoreNotices(try await store.publishedNotices(tenantID: tenant.id, limit: TenantRuntime.keptNotices))
