@@ -174,7 +174,10 @@ package final class OutboxDispatcher: Sendable {
             }
             if let request {
                 // A chat platform's own authentication: the URL's secret, or Matrix's access token.
-                var headers = [("Content-Type", "application/json"), ("User-Agent", "Roster-Webhooks/\(RosterVersion.release)")]
+                // Posts are at least once (one in flight at a crash goes again): the delivery id
+                // lets a relay in front of the platform drop the second.
+                var headers = [("Content-Type", "application/json"), ("User-Agent", "Roster-Webhooks/\(RosterVersion.release)"),
+                               ("Roster-Delivery", deliveryID), ("Idempotency-Key", deliveryID)]
                 if head.webhook.format == .matrix { headers.append(("Authorization", "Bearer \(secret)")) }
                 status = try await client.post(url: request.url, method: request.method, headers: headers, body: request.body,
                                                timeout: settings.requestTimeout).status

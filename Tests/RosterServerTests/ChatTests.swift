@@ -61,6 +61,8 @@ import Testing
         for request in requests {
             #expect(request.headers["roster-signature"] == nil, "chat posts keep the platform's own authentication")
             #expect(request.headers["content-type"] == "application/json")
+            #expect(request.headers["roster-delivery"]?.hasPrefix("evt_") == true, "a post carries its delivery id")
+            #expect(request.headers["idempotency-key"] == request.headers["roster-delivery"])
         }
         let slack = try post("/slack").json
         let slackText = try #require(slack["text"] as? String)
