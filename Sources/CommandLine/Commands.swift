@@ -71,7 +71,7 @@ public struct CommandRunner: Sendable {
             case .outcomeUnknown(let why):
                 Self.err("""
                     The change was sent to \(settings.server), but \(why): it may or may not have been made.
-                    Check before trying again, e.g. `roster-client admin audit --since 10m` or the listing it changed.
+                    Check before trying again, e.g. `roster-client admin audit --since '10m ago'` or the listing it changed.
                     """)
                 return .outcomeUnknown
             case .requestTooLarge(let bytes, let limit):
@@ -109,7 +109,10 @@ public struct CommandRunner: Sendable {
                     Self.err("Authentication failed for \(tenant) \(given): \(why). Check --tenant and the token.")
                     return .permissionDenied
                 case .permissionDenied:
-                    Self.err("Permission denied: \(body.message) (--token or --token-file).")
+                    // Another token helps only where the token is what was refused; a step that is
+                    // someone else's to take is refused whatever token this person gives.
+                    let hint = body.message.contains("token") ? " (give another with --token or --token-file)" : ""
+                    Self.err("Permission denied: \(body.message)\(hint).")
                     return .permissionDenied
                 case .tlsRequired:
                     Self.err("The server at \(settings.server) requires TLS: run `roster-client trust \(settings.server)`, or pass --ca-file or --tls.")
@@ -743,7 +746,7 @@ final class ChangeInFlight: @unchecked Sendable {
             source.setEventHandler {
                 CommandRunner.err("""
                     Interrupted while a change was on its way to \(server): it may or may not have been made.
-                    Check before trying again, e.g. `roster-client admin audit --since 10m`.
+                    Check before trying again, e.g. `roster-client admin audit --since '10m ago'`.
                     """)
                 exit(128 + number)
             }

@@ -64,6 +64,10 @@ import Testing
                 #expect(shifts.map { $0["employee"] as? String } == [winner], "\(oncall.stdout)")
                 #expect(shifts.first?["source"] as? String == "request:\(id)", "\(oncall.stdout)")
 
+                // Only Grace, who asked, may cancel: no other token would help the taker, so none is suggested.
+                let notTheirs = try await (adaResult.status == 0 ? ada : alan).run(["request", "cancel", id])
+                #expect(notTheirs.status != 0 && notTheirs.stderr.contains("who asked, may cancel") && !notTheirs.stderr.contains("--token"),
+                        "\(notTheirs.stderr)")
                 let cancelled = try await grace.run(["request", "cancel", id])
                 #expect(cancelled.status == 0, "\(cancelled.stderr)")
                 let back = try await admin.run(["oncall", "--schedule", "Platform primary", "--from", from, "--to", to, "--json"])

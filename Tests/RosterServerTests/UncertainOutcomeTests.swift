@@ -54,6 +54,14 @@ import Testing
             gate.release()
             #expect(held.status == 11, "\(held.stderr)")
             #expect(held.stderr.contains("may or may not have been made") && !held.stderr.contains("Cannot reach"), "\(held.stderr)")
+            // The command the message suggests works as written.
+            let hint = try #require(held.stderr.components(separatedBy: "`roster-client ").dropFirst().first?.components(separatedBy: "`").first)
+            var arguments: [String] = []
+            for (index, part) in hint.components(separatedBy: "'").enumerated() {
+                arguments += index % 2 == 1 ? [part] : part.split(separator: " ").map(String.init)
+            }
+            let audit = try await cli.run(arguments)
+            #expect(audit.status == 0, "roster-client \(hint): \(audit.stderr)")
         }
     }
 
