@@ -16,7 +16,7 @@ struct ReportCommand: AsyncParsableCommand {
 
     struct Window: ParsableArguments {
         @Option(parsing: .unconditional, help: "Start of the window (ISO 8601, \"30d ago\", yesterday 09:00).") var from: String
-        @Option(parsing: .unconditional, help: "End of the window (at most 400 days after --from).") var to: String
+        @Option(parsing: .unconditional, help: "End of the window (default: now; at most 400 days after --from).") var to: String = "now"
         @Flag(help: "Comma-separated values (RFC 4180), one row per person, for a spreadsheet.") var csv = false
     }
 

@@ -14,6 +14,10 @@ import Testing
             defer { TestScratch.remove(admin.home) }
             let csv = try await admin.run(["report", "hours", "--from", "30d ago", "--to", "now", "--csv"])
             try #require(csv.status == 0, "\(csv.stderr)")
+            // --to defaults to now, as the API's `to` does.
+            let untilNow = try await admin.run(["report", "hours", "--from", "30d ago", "--csv"])
+            #expect(untilNow.status == 0 && untilNow.stdout.split(separator: "\r\n").first == csv.stdout.split(separator: "\r\n").first,
+                    "\(untilNow.stderr)")
             let rows = csv.stdout.split(separator: "\r\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
             #expect(rows.first?.prefix(3) == ["person", "employee_id", "total_hours"])
             let people = rows.dropFirst().map { $0[1] }
