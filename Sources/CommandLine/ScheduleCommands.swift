@@ -383,9 +383,11 @@ extension CommandRunner {
             let result = try await client.editSchedule(edit)
             if json {
                 struct Delta: Encodable { var employee: String; var start: String; var end: String; var change: String }
-                struct Result: Encodable { var revision: UInt64; var schedule: String; var preview: Bool; var changes: [Delta] }
+                struct Result: Encodable {
+                    var revision: UInt64; var schedule: String; var preview: Bool; var ids: [String]; var changes: [Delta]
+                }
                 Self.out(JSONShapes.line(Result(
-                    revision: result.revision, schedule: result.scheduleID, preview: result.preview,
+                    revision: result.revision, schedule: result.scheduleID, preview: result.preview, ids: result.createdIDs,
                     changes: result.deltas.map {
                         Delta(employee: $0.employeeName, start: TimeText.iso8601($0.start), end: TimeText.iso8601($0.end),
                               change: $0.gained ? "gains" : "loses")
@@ -396,7 +398,15 @@ extension CommandRunner {
                 Self.out("Preview (nothing was changed): from the change's first instant, for 35 days or to its end")
             } else {
                 Self.out("\(done) (revision \(result.revision)\(result.scheduleID.isEmpty ? "" : ", " + result.scheduleID))")
-                if case .timeOff? = edit.edit, !result.createdIDs.isEmpty { Self.out("  time off: " + result.createdIDs.joined(separator: ", ")) }
+                // What was made, by id: what `remove` and `edit` take.
+                if !result.createdIDs.isEmpty {
+                    let what = switch edit.edit {
+                    case .timeOff?: "time off"
+                    case .addOverride?: "override"
+                    default: "made"
+                    }
+                    Self.out("  \(what): " + result.createdIDs.joined(separator: ", "))
+                }
             }
             if result.preview || !result.deltas.isEmpty {
                 if result.deltas.isEmpty { Self.out("  nobody gains or loses duty.") }

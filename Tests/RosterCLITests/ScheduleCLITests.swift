@@ -20,6 +20,8 @@ import Testing
         let override = try await cli.run(["admin", "override", "add", "--schedule", "Platform primary", "--replace", "Ada Lovelace",
                                           "--with", "Alan Turing", "--from", "2026-12-02T00:00:00Z", "--to", "2026-12-03T00:00:00Z"])
         #expect(override.status == 0, "\(override.stderr)")
+        // The id it made, which `override remove` takes.
+        #expect(override.stdout.split(separator: "\n").contains { $0.hasPrefix("  override: ") && $0.count > 14 }, "\(override.stdout)")
     }
 
     @Test func theAcceptanceScenarioThenTheSameAnswerOffline() async throws {
