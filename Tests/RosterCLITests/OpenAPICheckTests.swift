@@ -52,6 +52,10 @@ import Testing
     @Test func theDocumentIsServedAndNamesEveryRoute() async throws {
         try await withServerProcess { server in
             let base = "http://127.0.0.1:\(try #require(server.httpPort))"
+            #expect(server.child.output.contains("the web app: \(base)/"), "the start log names the web app's address")
+            // The default caps fitted to the open-file limit are a note, not a warning at every start.
+            #expect(!server.child.output.split(separator: "\n").contains { $0.contains(" warning ") && $0.contains("open-file limit") },
+                    "\(server.child.output)")
             let document = try await HTTPGet.request(base + "/v1/openapi.json")
             #expect(document.status == 200 && document.json["openapi"] as? String == "3.1.0")
             let paths = try #require(document.json["paths"] as? [String: Any])

@@ -29,8 +29,9 @@ public final class RosterServer: Service, Sendable {
     let clock: any ServerClock
     /// The store given to `init`; nil opens SQLite in the data directory at start.
     let givenStore: (any RosterStore)?
-    /// Why the connection caps are lower than configured (the open-file limit), said at start.
-    let fittingNote: String?
+    /// Why the connection caps are lower than configured (the open-file limit), said at start:
+    /// a warning when the operator set a cap the limit cannot hold, a note when it was the default.
+    let fittingNote: (text: String, warn: Bool)?
     /// What a running server's reloads and counters read; nil before start and after stop.
     let running = NIOLockedValueBox<Running?>(nil)
     private let startOutcome = StartOutcome()
@@ -59,8 +60,11 @@ public final class RosterServer: Service, Sendable {
         var limit = rlimit()
         if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < 1 << 40,
            let fitted = configuration.limits.fitted(toOpenFiles: Int(clamping: limit.rlim_cur)) {
+            let defaults = ServerConfiguration.Limits()
+            let defaultCaps = configuration.limits.maxConnections == defaults.maxConnections
+                && configuration.limits.httpMaxConnections == defaults.httpMaxConnections
             configuration.limits = fitted.limits
-            fittingNote = fitted.note
+            fittingNote = (fitted.note, !defaultCaps)
         } else {
             fittingNote = nil
         }

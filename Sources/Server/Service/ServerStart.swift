@@ -25,7 +25,9 @@ extension RosterServer {
     func start() async throws -> [ServerPart] {
         let problems = configuration.problems
         guard problems.isEmpty else { throw ServerStartError.invalidConfiguration(problems) }
-        if let fittingNote { logger.warning("\(fittingNote)") }
+        if let fittingNote {
+            if fittingNote.warn { logger.warning("\(fittingNote.text)") } else { logger.info("\(fittingNote.text)") }
+        }
         var parts = StartedParts()
         do {
             try await start(into: &parts)
@@ -179,7 +181,9 @@ extension RosterServer {
         guard tls != nil || loopback else { throw ServerStartError.insecureListener(host: address.host) }
         http.isLoopback = loopback
         http.developmentMode = loopback && !configuration.noDevelopmentMode
-        logger.info("HTTP on \(channel.localAddress?.text ?? "?") (health, metrics, /v1; docs/HTTP.md)")
+        let scheme = tls == nil ? "http" : "https"
+        let webApp = channel.localAddress.map { "\(scheme)://\($0.text)/" } ?? "?"
+        logger.info("HTTP on \(channel.localAddress?.text ?? "?") (health, metrics, /v1; docs/HTTP.md); the web app: \(webApp)")
         return channel
     }
 
