@@ -5,7 +5,8 @@ import Yams
 /// `roster-server serve --config FILE`: every setting of `serve` (`ServerSettings`) as a YAML key
 /// named like the flag without its dashes (`listen: 0.0.0.0:7400`, `max-connections: 20000`, `tls-name: [a, b]`).
 /// Flags beat environment variables, which beat the file, which beats the defaults. An unknown
-/// key or a value of the wrong kind is an error naming the key and its line.
+/// key or a value of the wrong kind is a problem naming the key and its line, reported with the
+/// values out of their range in one round (`ServerSettings.configuration`), all in one shape.
 public struct ServerConfigFile: Sendable {
     public struct Problem: Error, CustomStringConvertible, Equatable {
         public let description: String
@@ -19,6 +20,8 @@ public struct ServerConfigFile: Sendable {
 
     public let path: String
     public let entries: [String: Entry]
+    /// Unknown keys and values of the wrong kind, each "PATH: line N: …", in the file's order.
+    public let problems: [String]
 
     /// Reads and checks `path`: every problem at once, each with its line.
     public static func load(_ path: String) throws(Problem) -> ServerConfigFile {
@@ -34,7 +37,7 @@ public struct ServerConfigFile: Sendable {
         do { root = try Yams.compose(yaml: text) } catch {
             throw Problem(description: "\(path): not YAML: \(error)")
         }
-        guard let root else { return ServerConfigFile(path: path, entries: [:]) }  // empty file
+        guard let root else { return ServerConfigFile(path: path, entries: [:], problems: []) }  // empty file
         guard let mapping = root.mapping else {
             throw Problem(description: "\(path): expected keys and values (`listen: 127.0.0.1:7400`), one per line")
         }
@@ -43,35 +46,35 @@ public struct ServerConfigFile: Sendable {
         var problems: [String] = []
         for (keyNode, value) in mapping {
             let line = (keyNode.mark?.line ?? 0)
-            guard let key = keyNode.string else { problems.append("line \(line): a key must be text"); continue }
+            func problem(_ text: String) { problems.append("\(path): line \(line): \(text)") }
+            guard let key = keyNode.string else { problem("a key must be text"); continue }
             guard let kind = kinds[key] else {
                 let close = ServerSettings.all.map(\.name).filter { $0.hasPrefix(String(key.prefix(3))) }
-                problems.append("line \(line): unknown key \"\(key)\"" + (close.isEmpty ? "" : " (did you mean \(close.joined(separator: ", "))?)"))
+                problem("unknown key \"\(key)\"" + (close.isEmpty ? "" : " (did you mean \(close.joined(separator: ", "))?)"))
                 continue
             }
-            if entries[key] != nil { problems.append("line \(line): \(key) is given twice"); continue }
+            if entries[key] != nil { problem("\(key) is given twice"); continue }
             switch (kind, value) {
             case (.list, .sequence(let items)):
                 let texts = items.compactMap(\.string)
-                guard texts.count == items.count else { problems.append("line \(line): \(key): expected a list of text"); continue }
+                guard texts.count == items.count else { problem("\(key): expected a list of text"); continue }
                 entries[key] = Entry(texts: texts, line: line)
             case (_, .scalar(let scalar)):
                 let raw = scalar.string
                 switch kind {
                 case .number where Int64(raw) == nil:
-                    problems.append("line \(line): \(key): expected a whole number (got \"\(raw)\")")
+                    problem("\(key): expected a whole number (got \"\(raw)\")")
                 case .flag where Bool.construct(from: scalar) == nil:
-                    problems.append("line \(line): \(key): expected true or false (got \"\(raw)\")")
+                    problem("\(key): expected true or false (got \"\(raw)\")")
                 default:
                     let flag = kind == .flag ? (Bool.construct(from: scalar)! ? "1" : "0") : raw
                     entries[key] = Entry(texts: [flag], line: line)
                 }
             default:
-                problems.append("line \(line): \(key): expected \(kind == .list ? "a list" : "a single value")")
+                problem("\(key): expected \(kind == .list ? "a list" : "a single value")")
             }
         }
-        if !problems.isEmpty { throw Problem(description: "\(path):\n  " + problems.joined(separator: "\n  ")) }
-        return ServerConfigFile(path: path, entries: entries)
+        return ServerConfigFile(path: path, entries: entries, problems: problems)
     }
 
     /// The file's value of a text or number key.

@@ -56,6 +56,16 @@ import Testing
             "roster.yaml: line 4: webhook-allow takes an address or a CIDR range such as 10.1.0.0/16 (got \"nope\")",
             "roster.yaml: line 5: webhook-timeout-ms is 1 to 600000 (got 0)",
         ], "in the file's order: \(lines)")
+        // Unknown keys and values of the wrong kind come in the same round and shape as values
+        // out of their range, in the file's order.
+        let mixed = try Self.file("listen: 127.0.0.1:7400\nmax-conections: 10\nhistory-size: lots\nmax-connections: 0\ndemo: maybe\n")
+        let all = try #require(#expect(throws: ServerSettingError.self) {
+            try ServerSettings.configuration(flags: [:], environment: [:], file: mixed)
+        }).description.split(separator: "\n").map(String.init)
+        #expect(all.count == 4 && all.allSatisfy { $0.hasPrefix("roster.yaml: line ") }, "\(all)")
+        #expect(all[0].contains("line 2: unknown key \"max-conections\"") && all[1].contains("line 3: history-size: expected a whole number")
+                && all[2].contains("line 4: max-connections is 1 to 1000000") && all[3].contains("line 5: demo: expected true or false"),
+                "\(all)")
     }
 
     /// The library applies the same ranges to a configuration built in code (no clamps that

@@ -328,7 +328,8 @@ public enum ServerSettings {
     {
         var configuration = ServerConfiguration.serveDefaults
         var sources: [String: Source] = [:]
-        var problems: [String] = []
+        // The file's own (unknown keys, values of the wrong kind) join the values out of range.
+        var problems: [String] = file?.problems ?? []
         for setting in all {
             let texts: [String]
             let source: Source
