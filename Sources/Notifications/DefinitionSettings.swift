@@ -41,11 +41,20 @@ extension Notifier {
     private func planWebhooks(_ wires: [Roster_V1_Webhook], stored: [StoredWebhook], everyone: [StoredWebhook], state: RosterState, prune: Bool,
                               into plan: inout SettingsPlan) -> [StoredWebhook] {
         var result: [StoredWebhook] = [], kept = Set<String>()
-        for (index, wire) in wires.enumerated() {
+        for (index, given) in wires.enumerated() {
             let location = "webhooks[\(index)]"
+            // A URL as `webhook list` and export show it (its password as ***) means the stored one.
+            var wire = given
+            let shownAs = stored.first { webhook in
+                (given.id.isEmpty || webhook.id == given.id) && webhook.url != given.url && WebhookClient.redacted(webhook.url) == given.url
+            }
+            if let shownAs { wire.url = shownAs.url }
             // Each problem with the field of the file it is about.
             var problems: [(field: String, message: String)] = []
             if let problem = WebhookClient.validate(wire.url, addresses: dispatcher.addresses) { problems.append(("url", "the URL \(problem)")) }
+            if shownAs == nil, WebhookClient.isMasked(wire.url) {
+                problems.append(("url", "the URL's user part is *** (as listings show it): write the real one, or the stored webhook's URL"))
+            }
             let format = WebhookFormat(wire: wire.format)
             if format == nil {
                 problems.append(("format", "unknown format \(wire.format) (known: \(WebhookFormat.allCases.map(\.rawValue).joined(separator: ", ")))"))
@@ -82,26 +91,29 @@ extension Notifier {
                 let made = StoredWebhook(id: id, tenantID: current?.tenantID ?? state.tenant.id, url: wire.url, secret: sealer.seal(secret),
                                          events: wire.events, schedules: schedules, created: clock.now(), format: format)
                 plan.write.insertedWebhooks.append(made)
-                plan.objects.append(.init(.create, "webhook", id, wire.url, location: location))
+                plan.objects.append(.init(.create, "webhook", id, WebhookClient.redacted(wire.url), location: location))
                 result.append(made)
                 continue
             }
             var changed = current
             (changed.url, changed.events, changed.schedules, changed.format) = (wire.url, wire.events, schedules, format)
             var fields = Self.changes(Self.fields(of: current, state: state), Self.fields(of: changed, state: state))
+            if current.url != changed.url, WebhookClient.redacted(current.url) == WebhookClient.redacted(changed.url) {
+                fields.append(.with { ($0.field, $0.before, $0.after) = ("url", "(the stored password)", "(the file's password)") })
+            }
             if !wire.accessToken.isEmpty, sealer.open(current.secret) != wire.accessToken {
                 changed.secret = sealer.seal(wire.accessToken)
                 fields.append(.with { ($0.field, $0.before, $0.after) = ("secret", "(stored)", "(from the file's reference)") })
             }
             if !fields.isEmpty {
                 plan.write.updatedWebhooks.append(changed)
-                plan.objects.append(.init(.change, "webhook", id, wire.url, fields: fields, location: location))
+                plan.objects.append(.init(.change, "webhook", id, WebhookClient.redacted(wire.url), fields: fields, location: location))
             }
             result.append(changed)
         }
         for webhook in stored where !kept.contains(webhook.id) {
             if prune { plan.write.removedWebhooks.append(webhook.id) } else { result.append(webhook) }
-            plan.objects.append(.init(prune ? .delete : .notInFile, "webhook", webhook.id, webhook.url))
+            plan.objects.append(.init(prune ? .delete : .notInFile, "webhook", webhook.id, WebhookClient.redacted(webhook.url)))
         }
         return result
     }
@@ -142,7 +154,8 @@ extension Notifier {
     }
 
     private static func fields(of webhook: StoredWebhook, state: RosterState) -> [(String, String)] {
-        [("url", webhook.url), ("format", webhook.format.rawValue), ("events", webhook.events.joined(separator: ", ")),
+        // A password in the URL is never shown: a changed one reads *** → *** (still a change).
+        [("url", WebhookClient.redacted(webhook.url)), ("format", webhook.format.rawValue), ("events", webhook.events.joined(separator: ", ")),
          ("schedules", webhook.schedules.map { state.schedules[$0]?.name ?? $0 }.joined(separator: ", "))]
     }
 

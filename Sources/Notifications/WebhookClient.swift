@@ -95,6 +95,9 @@ struct WebhookClient: Sendable {
         return "\(scheme)://\(host):\(port)"
     }
 
+    /// Whether a URL's user part is `***`, as `redacted` writes it.
+    static func isMasked(_ text: String) -> Bool { URLComponents(string: text)?.user == "***" }
+
     /// A URL as admins see it: a password in it (https://user:pass@host/) is not shown.
     static func redacted(_ text: String) -> String {
         guard var components = URLComponents(string: text), components.user != nil || components.password != nil else { return text }

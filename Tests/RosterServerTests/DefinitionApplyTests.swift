@@ -233,6 +233,34 @@ import Testing
         }
     }
 
+    /// A password in a webhook's URL is never shown by a plan, and the masked form an export
+    /// writes (https://***@host/) means "keep the stored one", not a new password of ***.
+    @Test func aPasswordInAWebhookURLIsNeitherShownNorLostByAnExport() async throws {
+        let withPassword = RandomDefinition.fixed.replacingOccurrences(of: "http://127.0.0.1:9/hook", with: "http://ops:hunter2@127.0.0.1:9/hook")
+        try await withServer(now: Self.now) { harness in
+            try await Self.withClient(harness) { client in
+                let first = try await Self.apply(client, withPassword)
+                #expect(!"\(first)".contains("hunter2"), "the plan shows no password")
+                let changed = try await Self.apply(client, withPassword.replacingOccurrences(of: "hunter2", with: "swordfish"), planOnly: true)
+                #expect(!"\(changed)".contains("hunter2") && !"\(changed)".contains("swordfish"))
+                #expect(Self.made(changed).first?.fields.map(\.field) == ["url"], "a new password is still a change: \(changed)")
+                // The export writes the masked form; applied as it is, it changes nothing.
+                let exported = try await Self.export(client, now: Self.now)
+                #expect(exported.contains("***@127.0.0.1:9/hook") && !exported.contains("hunter2"), "\(exported)")
+                let again = try await Self.apply(client, exported, planOnly: true)
+                #expect(Self.made(again).isEmpty, "\(Self.made(again))")
+                let database = try DatabaseQueue(path: harness.dataDirectory + "/roster.sqlite")
+                let urls = try await database.read { try String.fetchAll($0, sql: "SELECT url FROM webhook") }
+                try database.close()
+                #expect(urls.contains("http://ops:hunter2@127.0.0.1:9/hook"), "\(urls)")
+                // A masked URL for a webhook the store does not have is refused: *** is no password.
+                let stranger = withPassword.replacingOccurrences(of: "ops:hunter2@127.0.0.1:9/hook", with: "***@127.0.0.1:9/other")
+                    .replacingOccurrences(of: "id: db-hook", with: "id: db-other")
+                await #expect(throws: RosterClientError.self) { _ = try await Self.apply(client, stranger, planOnly: true) }
+            }
+        }
+    }
+
     @Test func aNewNameInTheFileIsARenameAndPruneDeletesWhatTheFileDropped() async throws {
         try await withServer(now: Self.now) { harness in
             try await Self.withClient(harness) { client in
