@@ -2953,7 +2953,8 @@ public nonisolated struct Roster_V1_HolidaysEdit: Sendable {
   public init() {}
 }
 
-/// Temporary schedules change only from now on: a span that starts in the past is refused.
+/// Temporary schedules change only from now on: a span that starts in the past is taken from
+/// now; one that ends by now is refused (INVALID_ARGUMENT).
 public nonisolated struct Roster_V1_TemporaryEdit: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
