@@ -145,6 +145,11 @@ import Testing
             let next = try await cli.run(["next", "Linus Torvalds", "--utc"])
             #expect(next.stdout.contains("Linus Torvalds on Platform primary: next on duty 2026-12-21 08:00 – 2026-12-28 08:00 UTC"),
                     "\(next.stdout)\(next.stderr)")
+            // A person is named as `show` names them: a search that matches one person is that person.
+            let partial = try await cli.run(["next", "Linus Torvald", "--utc"])
+            #expect(partial.status == 0 && partial.stdout == next.stdout, "\(partial.stdout)\(partial.stderr)")
+            let shownPartial = try await cli.run(["show", "Linus Torvald", "--json"])
+            #expect(shownPartial.status == 0, "\(shownPartial.stderr)")
         }
     }
 

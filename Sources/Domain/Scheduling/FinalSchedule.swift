@@ -98,11 +98,12 @@ extension RosterState {
     }
 
     /// When a person is next on duty on each schedule named (all for nil), by start:
-    /// GetNextOnDuty on the server, `next PERSON` from the cache.
+    /// GetNextOnDuty on the server, `next PERSON` from the cache. The person is named as
+    /// GetEmployee (`show`) names them: an id, a full name, or a search that matches one person.
     public func nextOnDuty(employee: String, schedule: String?, at instant: UnixMillis) throws(RosterError)
         -> [(scheduleID: String, shift: ResolvedShift)]
     {
-        guard let person = self.employee(idOrName: employee) else {
+        guard let person = self.employee(matching: employee) else {
             throw .notFound("employee \"\(employee)\"", suggestions: suggestions(for: employee))
         }
         var found: [(scheduleID: String, shift: ResolvedShift)] = []
