@@ -34,13 +34,15 @@ extension CommandRunner {
 
     /// Where the numbers come from: the record before now, the plan after.
     private func printWindow(_ report: Roster_V1_ReportResponse, zone: String?) {
-        var head = "From \(display.dateTime(report.fromMs)) to \(display.dateTime(report.toMs))"
+        // Each time labelled with the zone it is shown in (the display's, not the counting zone).
+        var head = "From \(display.dateTime(report.fromMs)) to \(display.dateTime(report.toMs)) \(display.zoneName)"
         if let zone { head += "; days and hours counted in \(zone)" }
         Self.out(head + ".")
         var sources: [String] = []
         if report.nowMs > report.fromMs {
             if report.recordedSinceMs > 0 {
-                sources.append("before \(display.dateTime(report.recordedSinceMs)) as the schedules are defined now (the duty record begins then)")
+                sources.append("before \(display.dateTime(report.recordedSinceMs)) \(display.zoneName) as the schedules are defined now "
+                               + "(the duty record begins then)")
             }
             sources.append("up to now what happened")
         }

@@ -54,6 +54,10 @@ import Testing
                 let categories = try #require(person["categories"] as? [String: String])
                 #expect(categories["holiday"] == person["total_hours"] as? String, "\(person)")
             }
+            // The table's header labels its times with their zone.
+            let table = try await admin.run(["report", "hours", "--from", "2d ago", "--schedule", "Platform primary", "--utc"])
+            let head = try #require(table.stdout.split(separator: "\n").first { $0.hasPrefix("From ") }, "\(table.stdout)\(table.stderr)")
+            #expect(head.range(of: #"^From \S+ \d\d:\d\d to \S+ \d\d:\d\d UTC[;.]"#, options: .regularExpression) != nil, "\(head)")
             let bad = try await admin.run(["report", "hours", "--from", "30d ago", "--to", "now", "--business-hours", "9-5",
                                            "--workdays", "Mon+Fri"])
             #expect(bad.status == 9, "\(bad.stderr)")
