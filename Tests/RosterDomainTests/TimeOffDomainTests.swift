@@ -187,5 +187,29 @@ import Testing
                     "\(conflict.id): \(conflict.proposals) against \(expected)")
         }
     }
-}
 
+    /// A conflict's proposals, like its id, are the same whichever window shows it: a weekly
+    /// rotation of Ann, Bob and Cy with Ann off 6-12 July, asked for one day and for a month.
+    @Test func aConflictsProposalsDoNotDependOnTheWindow() throws {
+        let day: UnixMillis = 86_400_000
+        let people = [("ann", "Ann"), ("bob", "Bob"), ("cy", "Cy")].map { Employee(id: $0.0, firstName: $0.1, lastName: "Z") }
+        let rotation = Rotation(id: "r", slots: [["ann"], ["bob"], ["cy"]], cadence: .weeks(1),
+                                handoff: LocalDateTime(year: 2027, month: 7, day: 5, hour: 0))
+        let schedule = ScheduleDefinition(id: "s", name: "S", zone: "UTC", layers: [ScheduleLayer(level: 0, rotations: [rotation])])
+        let july6 = TimeText.parseISO8601("2027-07-06T00:00:00Z")!
+        let away = [TimeOff(id: "off_ann", employeeID: "ann", start: july6, end: july6 + 7 * day)]
+        let state = RosterState(tenant: Tenant(id: "t", name: "T"), employees: people, schedules: [schedule], timeOff: away, holidays: [])
+        func conflict(from: UnixMillis, to: UnixMillis) throws -> DutyConflict {
+            let final = try state.finalSchedule(schedule: "S", employee: nil, from: from, to: to)
+            return try #require(state.conflicts(in: final.shifts).first)
+        }
+        let oneDay = try conflict(from: july6 + 2 * day, to: july6 + 3 * day)
+        let month = try conflict(from: TimeText.parseISO8601("2027-07-01T00:00:00Z")!, to: TimeText.parseISO8601("2027-08-01T00:00:00Z")!)
+        #expect(oneDay.id == month.id && oneDay.start != month.start, "one conflict, shown in part and whole")
+        #expect(!oneDay.proposals.isEmpty)
+        #expect(oneDay.proposals == month.proposals, "\(oneDay.proposals) against \(month.proposals)")
+        // What --suggested takes is the first of the same list.
+        let byID = try #require(state.conflict(id: month.id, now: july6 - day))
+        #expect(byID.proposals == month.proposals)
+    }
+}

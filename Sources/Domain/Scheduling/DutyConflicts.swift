@@ -90,10 +90,14 @@ extension RosterState {
     /// time the conflicts' surroundings cover (surroundings that overlap are joined), earliest
     /// first, from one resolution budget: conflicts whose surroundings the budget does not reach
     /// get no proposals (the answer never guesses), the earlier ones keep theirs.
-    public func withProposals(_ conflicts: [DutyConflict]) -> [DutyConflict] {
-        guard !conflicts.isEmpty else { return conflicts }
+    ///
+    /// Each conflict is measured over the whole of its time off, not the part a window showed:
+    /// its proposals, like its id and `--suggested`, are the same in every window.
+    public func withProposals(_ shown: [DutyConflict]) -> [DutyConflict] {
+        guard !shown.isEmpty else { return shown }
         let around = DutyConflicts.fairnessWindow
-        var result = conflicts
+        var result = shown
+        let conflicts = shown.map(whole)
         var candidates: [Int: Set<String>] = [:]
         for (index, conflict) in conflicts.enumerated() {
             guard let schedule = schedules[conflict.scheduleID] else { continue }
@@ -141,6 +145,16 @@ extension RosterState {
             }
         }
         return result
+    }
+
+    /// `conflict` over the whole of its time off (a window may have shown part of it); as it is
+    /// when that cannot be resolved within the budget.
+    func whole(_ conflict: DutyConflict) -> DutyConflict {
+        guard let entry = timeOff[conflict.timeOffID], let definition = definition(of: conflict.scheduleID, from: entry.start, to: entry.end),
+              let shifts = try? ScheduleResolver.resolve(definition, from: entry.start, to: entry.end),
+              let whole = DutyConflicts.find(scheduleID: conflict.scheduleID, shifts: shifts, timeOff: [entry]).first(where: { $0.id == conflict.id })
+        else { return conflict }
+        return whole
     }
 
     /// The conflict with this id as it stands at `now` (from now on: the past is not covered
