@@ -99,4 +99,17 @@ import Testing
         }
         #expect(text.contains("(env: ROSTER_MAX_IN_FLIGHT; default: 64)"))
     }
+
+    /// The README's table of `serve`'s settings has a row for every setting, its flag and its
+    /// variable as the rows name them (a setting added without its line fails here).
+    @Test func theReadmeTableNamesEverySetting() throws {
+        let readme = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../README.md").standardized, encoding: .utf8)
+        let rows = readme.split(separator: "\n").filter { $0.hasPrefix("| `--") }
+        for setting in ServerSettings.all {
+            let row = rows.first { $0.contains("`--\(setting.name) ") || $0.contains("`--\(setting.name)`") }
+            #expect(row != nil, "README.md has no row for --\(setting.name)")
+            #expect(row?.contains(setting.environmentName) == true, "--\(setting.name)'s row names \(setting.environmentName)")
+        }
+    }
 }
