@@ -54,7 +54,8 @@ enum ChangesPage {
             html.text(" — \(entry.actor.isEmpty ? (entry.tokenID.isEmpty ? "server" : entry.tokenID) : entry.actor), revision \(entry.revision)")
             if !entry.reason.isEmpty { html.text(": “\(entry.reason)”") }
             html.raw("</div><ul>")
-            for change in entry.changes {
+            // A revision that changed several schedules (an import, an apply) lists this one's part.
+            for change in entry.changes where touches(change, schedule: schedule.id) {
                 for line in describe(change, schedule: schedule.id, name: name, label: label) { html.element("li", line) }
             }
             html.raw("</ul></li>")
@@ -64,6 +65,20 @@ enum ChangesPage {
         html.raw("</main>")
         WebPage.close(&html)
         return html.output
+    }
+
+    /// Whether a change is this schedule's: its definition, or a one-off shift on it.
+    static func touches(_ change: Roster_V1_AuditChange, schedule: String) -> Bool {
+        func onSchedule(_ shift: Roster_V1_Shift) -> Bool { (shift.scheduleID.isEmpty ? ScheduleDefinition.defaultID : shift.scheduleID) == schedule }
+        switch change.change.kind {
+        case .scheduleUpserted(let definition)?: return definition.id == schedule
+        case .scheduleDeleted(let id)?: return id == schedule
+        case .shiftAdded(let shift)?: return onSchedule(shift)
+        case .shiftDeleted?:
+            if case .shiftAdded(let shift)? = change.before.kind { return onSchedule(shift) }
+            return false
+        default: return false
+        }
     }
 
     /// What one change did to the schedule, in words.

@@ -2,6 +2,7 @@ import Foundation
 import NIOEmbedded
 import RosterDomain
 import RosterHTTP
+import RosterProtocol
 import RosterServer
 import RosterServerCore
 import RosterStoreSQLite
@@ -153,6 +154,21 @@ import Testing
         #expect(await http.respond(method: "POST", uri: "/", authorization: "Bearer \(server.adminToken)") == 405)
         #expect(await http.respond(method: "GET", uri: "/v1/events", authorization: nil) == 401)
         #expect(await http.respond(method: "GET", uri: "/v1/events", authorization: "Bearer rst_nope_nope") == 401)
+    }
+
+    /// A revision that changed several schedules (an import, an apply) shows on each schedule's
+    /// changes page with that schedule's part only.
+    @Test func aSchedulesChangesAreItsOwn() {
+        func upsert(_ id: String) -> Roster_V1_AuditChange { .with { $0.change.scheduleUpserted = .with { $0.id = id } } }
+        #expect(ChangesPage.touches(upsert("primary"), schedule: "primary") && !ChangesPage.touches(upsert("other"), schedule: "primary"))
+        let shift = Roster_V1_AuditChange.with { $0.change.shiftAdded = .with { $0.scheduleID = "" } }
+        #expect(ChangesPage.touches(shift, schedule: ScheduleDefinition.defaultID) && !ChangesPage.touches(shift, schedule: "primary"))
+        let removed = Roster_V1_AuditChange.with {
+            $0.change.shiftDeleted = "shf_1"
+            $0.before.shiftAdded = .with { $0.scheduleID = "primary" }
+        }
+        #expect(ChangesPage.touches(removed, schedule: "primary") && !ChangesPage.touches(removed, schedule: "other"))
+        #expect(!ChangesPage.touches(.with { $0.change.motdSet = "hello" }, schedule: "primary"))
     }
 
     @Test func timesAreLabelledWithTheZoneTheyAreIn() {
