@@ -56,6 +56,11 @@ enum LiveScript {
             email.href = `mailto:${entry.email}`;
             item.append(email);
           }
+          if (entry.email && entry.phone) {
+            const sep = element('span', 'sep', '·');
+            sep.setAttribute('aria-hidden', 'true');
+            item.append(' ', sep, ' ');
+          }
           if (entry.phone) {
             const phone = element('a', 'phone', entry.phone);
             phone.href = `tel:${entry.phone.replace(/[^0-9+]/g, '')}`;

@@ -86,6 +86,8 @@ enum WebPage {
             html.text(email)
             html.raw("</a>")
         }
+        // Apart in the text too (a reader without the style sheet, a screen reader, a copy).
+        if !email.isEmpty && !phone.isEmpty { html.raw(" <span class=\"sep\" aria-hidden=\"true\">·</span> ") }
         if !phone.isEmpty {
             html.raw("<a class=\"phone\"")
             html.attribute("href", "tel:" + phone.filter { $0.isNumber || $0 == "+" })

@@ -171,6 +171,16 @@ import Testing
         #expect(!ChangesPage.touches(.with { $0.change.motdSet = "hello" }, schedule: "primary"))
     }
 
+    @Test func anEmailAndAPhoneAreApartInTheText() {
+        var both = HTML()
+        WebPage.contacts(&both, email: "ada@example.com", phone: "+44 20 7946 0000")
+        let text = both.output.replacingOccurrences(of: "<[^>]+>", with: "", options: .regularExpression)
+        #expect(text == "ada@example.com · +44 20 7946 0000", "\(both.output)")
+        var one = HTML()
+        WebPage.contacts(&one, email: "", phone: "+44 20 7946 0000")
+        #expect(!one.output.contains("sep"))
+    }
+
     @Test func timesAreLabelledWithTheZoneTheyAreIn() {
         let berlin = ZoneLabel(zone: "Europe/Berlin")
         // 2027-03-28 00:30 UTC is 01:30 CET; 01:30 UTC, after the change, is 03:30 CEST (Linux's
