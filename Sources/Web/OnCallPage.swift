@@ -146,11 +146,22 @@ enum OnCallPage {
         } else {
             html.element("p", class: "until", "No change planned.")
         }
+        // Next: who comes on at the handoff; who is on duty already and stays is said so, not
+        // listed as coming "from" a start that has passed (as `roster-client now` says it).
+        let onDuty = Set(answer.current.map(\.employee.id))
+        let incoming = answer.next.filter { !onDuty.contains($0.employee.id) }
+        let staying = answer.next.filter { onDuty.contains($0.employee.id) }.map { "\($0.employee.firstName) \($0.employee.lastName)" }
         if !answer.next.isEmpty {
             html.element("h3", "Next")
-            html.raw("<ul class=\"next\">")
-            for person in answer.next { item(&html, person, clock: clock, since: false) }
-            html.raw("</ul>")
+            if incoming.isEmpty { html.element("p", class: "next", "Nobody new.") }
+            if !incoming.isEmpty {
+                html.raw("<ul class=\"next\">")
+                for person in incoming { item(&html, person, clock: clock, since: false) }
+                html.raw("</ul>")
+            }
+            if !staying.isEmpty {
+                html.element("p", class: "stays", staying.joined(separator: ", ") + (staying.count == 1 ? " stays on." : " stay on."))
+            }
         }
         html.raw("</section>")
     }

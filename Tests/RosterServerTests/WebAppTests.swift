@@ -41,6 +41,15 @@ import Testing
             let json = try await HTTPGet.request(base + "/v1/oncall", token: harness.adminToken)
             #expect(json.body.contains("\"name\":\"Ada Lovelace\"") && json.body.contains("\"name\":\"Grace Hopper\""))
 
+            // Someone on duty who stays past the handoff is said to stay on, not listed as next
+            // "from" a start that has passed.
+            _ = try await admin.addShift(ada, t0 + 60 * minute, t0 + 180 * minute)
+            try await admin.barrier()
+            let staying = try await HTTPGet.request(base + "/").body
+            let nextPart = try #require(staying.components(separatedBy: "<h3>Next</h3>").dropFirst().first?.components(separatedBy: "</section>").first)
+            #expect(nextPart.contains("Grace Hopper") && nextPart.contains("Ada Lovelace stays on."), "\(nextPart)")
+            #expect(!nextPart.contains("from Wed 31 Dec"), "\(nextPart)")
+
             let css = try await HTTPGet.request(base + "/assets/app.css")
             #expect(css.status == 200 && css.headers.lowercased().contains("content-type: text/css"))
             #expect(try await HTTPGet.request(base + "/nope").status == 404)
