@@ -47,8 +47,9 @@ enum PersonPage {
         WebPage.navigation(&html, current: "/me", viewer: viewer)
         WebPage.main(&html, rendered: now)
         nextOnDuty(&html, view: view, person: person, now: now)
-        duty(&html, view: view, person: person, from: now, to: now + ahead, title: "Upcoming", now: now)
-        duty(&html, view: view, person: person, from: now - behind, to: now, title: "Recent", now: now)
+        // One window across now: the stretch under way is upcoming (whole), not also recent.
+        duty(&html, view: view, person: person, from: now - behind, to: now + ahead, keep: { $0.end > now }, title: "Upcoming", now: now)
+        duty(&html, view: view, person: person, from: now - behind, to: now + ahead, keep: { $0.end <= now }, title: "Recent", now: now)
         CoverRequestsSection.renderMine(&html, state: view.state, now: now, viewer: viewer)
         if let session = viewer.session {
             html.raw("<h2>Calendar</h2><form method=\"post\" action=\"/me/calendar\">")
@@ -116,12 +117,12 @@ enum PersonPage {
 
     /// The person's stretches over [from, to) per schedule, in each schedule's zone.
     private static func duty(_ html: inout HTML, view: TenantRuntime.View, person: Employee, from: UnixMillis, to: UnixMillis,
-                             title: String, now: UnixMillis) {
+                             keep: (ResolvedShift) -> Bool = { _ in true }, title: String, now: UnixMillis) {
         html.element("h2", title)
         let state = view.state
         let answer: [(scheduleID: String, shift: ResolvedShift)]
         do {
-            answer = try state.finalSchedule(schedule: nil, employee: person.id, from: from, to: to).shifts
+            answer = try state.finalSchedule(schedule: nil, employee: person.id, from: from, to: to).shifts.filter { keep($0.shift) }
         } catch {
             html.element("p", class: "problem", "The schedules could not be worked out now: \(error)")
             return

@@ -397,6 +397,13 @@ import Testing
             #expect(mine.body.contains("<h1>My shifts</h1>") && mine.body.contains("Grace Hopper") && mine.body.contains("Upcoming"))
             #expect(mine.body.contains("Mon 14 Dec 09:00") && mine.body.contains("No duty in the last 14 days."))
             #expect(mine.body.contains("Next on duty: Platform primary, Mon 14 Dec 09:00"), "\(mine.body)")
+            // A stretch under way is listed once, as upcoming (whole), not also as recent.
+            let now = TimeText.parseISO8601("2026-11-26T12:00:00Z")!
+            _ = try await team.admin.addShift(team.grace, now - 120 * minute, now + 120 * minute)
+            try await team.admin.barrier()
+            let underWay = try await HTTPGet.request(base + "/me", token: grace.text).body
+            #expect(underWay.components(separatedBy: "class=\"current\"").count == 2, "once: \(underWay)")
+            #expect(underWay.contains("No duty in the last 14 days."), "\(underWay)")
             try await Self.withBrowser(base) { browser in
                 #expect(try await browser.signIn(grace.text).status == 303)
                 let page = try await browser.get("/me")
