@@ -202,6 +202,18 @@ enum SchedulePage {
 
     static let rowHeight = 26
 
+    /// A day's label on the scale: "Sat 12" on a week; on a month the weekday every seventh day
+    /// and the day's number otherwise, none on the day after a weekday's (its wider label would
+    /// run into it: "Sat 1213").
+    static func dayLabel(index: Int, day: Int, weekday: String, span: TimelineWindow.Span) -> String? {
+        guard span == .month else { return "\(weekday) \(day)" }
+        switch index % 7 {
+        case 0: return "\(weekday) \(day)"
+        case 1: return nil
+        default: return "\(day)"
+        }
+    }
+
     private static func timeline(_ html: inout HTML, lanes: [Lane], window: TimelineWindow, label: ZoneLabel, now: UnixMillis) {
         let days = window.days
         let nowShown = now >= window.from && now < window.to
@@ -214,12 +226,12 @@ enum SchedulePage {
         html.text("Days from \(label.label(window.from)) to \(label.label(window.to))")
         html.raw("</title>")
         for (index, day) in days.enumerated() {
+            guard let text = dayLabel(index: index, day: day.day.day, weekday: label.weekday(day.day), span: window.span) else { continue }
             let x = format(window.percent(day.instant))
             html.raw("<text y=\"16\"")
             html.attribute("x", "\(x)%")
             html.raw(">")
-            let weekday = label.weekday(day.day)
-            html.text(window.span == .month && index % 7 != 0 ? "\(day.day.day)" : "\(weekday) \(day.day.day)")
+            html.text(text)
             html.raw("</text>")
         }
         html.raw("</svg>")

@@ -140,6 +140,10 @@ import Testing
         #expect(window.shifted(-1) == WallClock.Day(year: 2025, month: 12, day: 25))
         let month = try TimelineWindow(query: ["start": "2026-01-31", "span": "1m", "tz": "utc"], scheduleZone: "", now: t0)
         #expect(month.to == TimeText.parseISO8601("2026-02-28T00:00:00Z")!)
+        // A month's scale: no number right after a weekday's label, which would run into it.
+        let labels = (0..<9).map { SchedulePage.dayLabel(index: $0, day: 12 + $0, weekday: "Sat", span: .month) }
+        #expect(labels == ["Sat 12", nil, "14", "15", "16", "17", "18", "Sat 19", nil])
+        #expect(SchedulePage.dayLabel(index: 1, day: 13, weekday: "Sun", span: .week) == "Sun 13")
     }
 
     @Test func signingInGivesAStrictHttpOnlySessionAndSigningOutEndsIt() async throws {
