@@ -281,6 +281,16 @@ import Testing
                 let mattermost = base + "/v1/chat/mattermost/command"
                 let right = try await HTTPGet.request(mattermost, method: "POST", form: [("token", "mm-token-1"), ("user_name", "ada"), ("text", "")])
                 #expect(right.status == 200 && (right.json["text"] as? String)?.contains("Ada Lovelace (@ada) is on call for Platform primary") == true)
+                // Someone not on call now is told when they next are.
+                guard case .employee(let alan) = try await admin.request(.getEmployee(.with { $0.idOrName = team.alan })) else {
+                    throw TestFailure("no Alan")
+                }
+                var withHandle = alan.employee
+                withHandle.chat = ["mattermost": "alan"]
+                try await admin.admin(.upsertEmployee(.with { $0.employee = withHandle }))
+                let alanAsks = try await HTTPGet.request(mattermost, method: "POST", form: [("token", "mm-token-1"), ("user_name", "alan"), ("text", "me")])
+                #expect((alanAsks.json["text"] as? String)?.hasPrefix("Alan Turing (@alan) is not on call now; next on call for Platform primary from ")
+                        == true, "\(alanAsks.body)")
                 let bad = try await HTTPGet.request(mattermost, method: "POST", form: [("token", "mm-token-2"), ("text", "")])
                 #expect(bad.status == 401 && bad.json["text"] == nil)
             }

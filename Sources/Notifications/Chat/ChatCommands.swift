@@ -169,7 +169,16 @@ struct ChatCommand: Sendable {
                     lines.append(line)
                 }
             }
-            if lines.isEmpty { lines.append([.person(person), .text(" is not on call now.")]) }
+            if lines.isEmpty {
+                // Not on call: when they next are (the person's first stretch on any schedule).
+                if let next = try? state.nextOnDuty(employee: me.id, schedule: nil, at: now).first,
+                   let schedule = state.schedules[next.scheduleID] {
+                    lines.append([.person(person), .text(" is not on call now; next on call for \(schedule.name) from "),
+                                  ChatPosts.time(next.shift.start, ZoneLabel(zone: schedule.zone), now), .text(".")])
+                } else {
+                    lines.append([.person(person), .text(" is not on call now, nor planned to be in the next year.")])
+                }
+            }
             return ChatMessage(lines)
         }
     }
