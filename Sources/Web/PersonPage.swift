@@ -34,9 +34,10 @@ enum PersonPage {
 
     static func renderMine(view: TenantRuntime.View, now: UnixMillis, viewer: Viewer) -> (Int, String) {
         guard let id = viewer.employeeID, let person = view.state.employees[id] else {
+            let made = "roster-server token create --tenant \(view.state.tenant.id) --role reader --employee \"Your Name\""
             let why = viewer.credential == nil
-                ? "Sign in with a token that names you (roster-server token create --employee \"Your Name\") to see your shifts."
-                : "This token names no person here: ask an admin for one made with --employee \"Your Name\"."
+                ? "Sign in with a token that names you (an admin makes one on the server: \(made)) to see your shifts."
+                : "This token names no person here: ask an admin for one made with \(made)."
             return (403, WebPage.message(title: "My shifts", why, link: viewer.credential == nil ? ("/sign-in", "Sign in") : nil))
         }
         var html = HTML()

@@ -390,7 +390,8 @@ import Testing
             #expect(try await HTTPGet.request(base + "/people").body.contains("href=\"/people/\(team.ada)\""))
 
             // "My shifts" is for a token that names a person.
-            #expect(try await HTTPGet.request(base + "/me").status == 403)
+            let anonymous = try await HTTPGet.request(base + "/me")
+            #expect(anonymous.status == 403 && anonymous.body.contains("--tenant demo --role reader --employee"), "\(anonymous.body)")
             #expect(try await HTTPGet.request(base + "/me", token: harness.adminToken).status == 403)
             let administration = try await StoreAdministration.open(dataDirectory: harness.dataDirectory)
             let grace = try await administration.createToken(tenant: "demo", role: .reader, expiresIn: nil, label: "grace",
