@@ -54,7 +54,7 @@ struct TokenCommand: AsyncParsableCommand {
         @Option(help: "With --calendar: the person (id or full name) whose feed it opens.") var person: String?
         @Option(help: "Lifetime, e.g. 30d, 12h, 90m (default: no expiry).") var expires: String?
         @Option(help: "A note shown by `token list`.") var label: String = ""
-        @Option(help: "The employee who holds it (id or full name): a reader may then put themselves on duty where a schedule allows.")
+        @Option(help: "The person who holds it (id or full name): with it they act for themselves (take duty, ask for cover, their hours, My shifts) where a schedule allows.")
         var employee: String?
 
         func validate() throws {

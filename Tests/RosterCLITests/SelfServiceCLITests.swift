@@ -27,6 +27,10 @@ import Testing
                     clients[person] = CLI(port: server.port, token: created.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
                 }
                 defer { for client in clients.values { TestScratch.remove(client.home) } }
+                // A name that is nobody's is refused, with whom it may have meant.
+                let misspelt = try await admin.server(["token", "create", "--tenant", "demo", "--role", "reader", "--data-dir", server.dataDirectory,
+                                                       "--employee", "Grace Hoper"])
+                #expect(misspelt.status != 0 && misspelt.stderr.contains("did you mean \"Grace Hopper\""), "\(misspelt.stderr)")
                 let grace = clients["Grace Hopper"]!, ada = clients["Ada Lovelace"]!, alan = clients["Alan Turing"]!, nobody = clients[""]!
 
                 // The server picks new tokens up within a second.

@@ -41,7 +41,9 @@ public struct StoreAdministration: Sendable {
         if let employee {
             let state = try await store.loadTenants().first { $0.state.tenant.id == tenant }?.state
             guard let found = state?.employee(idOrName: employee) else {
-                throw Failure.invalid("tenant \(tenant) has no employee \"\(employee)\" (an id or full name)")
+                let close = state?.suggestions(for: employee) ?? []
+                throw Failure.invalid("tenant \(tenant) has no employee \"\(employee)\" (an id or full name)"
+                                      + (close.isEmpty ? "" : "; did you mean \(close.map { "\"\($0)\"" }.joined(separator: ", "))?"))
             }
             employeeID = found.id
         }
