@@ -26,7 +26,7 @@ enum PersonPage {
         WebPage.navigation(&html, current: viewer.employeeID == person.id ? "/me" : "/people", viewer: viewer)
         WebPage.main(&html, rendered: now)
         details(&html, person)
-        duty(&html, view: view, person: person, from: now, to: now + ahead, title: "Next on duty", now: now)
+        duty(&html, view: view, stretches: stretches(view: view, person: person, from: now, to: now + ahead), title: "Next on duty", now: now)
         footer(&html, view: view, now: now)
         WebPage.close(&html)
         return (200, html.output)
@@ -48,9 +48,11 @@ enum PersonPage {
         WebPage.navigation(&html, current: "/me", viewer: viewer)
         WebPage.main(&html, rendered: now)
         nextOnDuty(&html, view: view, person: person, now: now)
-        // One window across now: the stretch under way is upcoming (whole), not also recent.
-        duty(&html, view: view, person: person, from: now - behind, to: now + ahead, keep: { $0.end > now }, title: "Upcoming", now: now)
-        duty(&html, view: view, person: person, from: now - behind, to: now + ahead, keep: { $0.end <= now }, title: "Recent", now: now)
+        // One window across now, resolved once: the stretch under way is upcoming (whole), not
+        // also recent.
+        let around = stretches(view: view, person: person, from: now - behind, to: now + ahead)
+        duty(&html, view: view, stretches: around.map { $0.filter { $0.shift.end > now } }, title: "Upcoming", now: now)
+        duty(&html, view: view, stretches: around.map { $0.filter { $0.shift.end <= now } }, title: "Recent", now: now)
         CoverRequestsSection.renderMine(&html, state: view.state, now: now, viewer: viewer)
         if let session = viewer.session {
             html.raw("<h2>Calendar</h2><form method=\"post\" action=\"/me/calendar\">")
@@ -116,15 +118,21 @@ enum PersonPage {
         html.raw("</section>")
     }
 
-    /// The person's stretches over [from, to) per schedule, in each schedule's zone.
-    private static func duty(_ html: inout HTML, view: TenantRuntime.View, person: Employee, from: UnixMillis, to: UnixMillis,
-                             keep: (ResolvedShift) -> Bool = { _ in true }, title: String, now: UnixMillis) {
+    typealias Stretches = Result<[(scheduleID: String, shift: ResolvedShift)], RosterError>
+
+    /// The person's stretches over [from, to) on every schedule.
+    private static func stretches(view: TenantRuntime.View, person: Employee, from: UnixMillis, to: UnixMillis) -> Stretches {
+        Result { () throws(RosterError) in try view.state.finalSchedule(schedule: nil, employee: person.id, from: from, to: to).shifts }
+    }
+
+    /// The stretches per schedule, in each schedule's zone.
+    private static func duty(_ html: inout HTML, view: TenantRuntime.View, stretches: Stretches, title: String, now: UnixMillis) {
         html.element("h2", title)
         let state = view.state
         let answer: [(scheduleID: String, shift: ResolvedShift)]
-        do {
-            answer = try state.finalSchedule(schedule: nil, employee: person.id, from: from, to: to).shifts.filter { keep($0.shift) }
-        } catch {
+        switch stretches {
+        case .success(let found): answer = found
+        case .failure(let error):
             html.element("p", class: "problem", "The schedules could not be worked out now: \(error)")
             return
         }
