@@ -348,6 +348,23 @@ import Testing
         #expect(instants.map(TimeText.iso8601) == ["2027-03-22T08:00:00Z", "2027-03-29T07:00:00Z", "2027-04-05T07:00:00Z"])
     }
 
+    /// A conflict an hour ahead still names its day: "from 10:00" alone reads as today's or any day's.
+    @Test func aConflictPostNamesTheDayItStarts() throws {
+        let about = try #require(TimeText.parseISO8601("2027-07-06T08:00:00Z"))
+        let start = about + 3_600_000
+        let conflict = NotificationPayload.CoverageConflict(
+            conflict: "c1", schedule: .init(id: "s", name: "Platform primary", zone: "Europe/Berlin"),
+            person: .init(id: "e-a", name: "Ann Lee"), start: TimeText.iso8601(start), startMs: start,
+            end: TimeText.iso8601(start + 7_200_000), endMs: start + 7_200_000, timeOff: .init(id: "t1", reason: "leave"),
+            proposals: [], take: "")
+        let envelope = NotificationPayload.Envelope(id: "evt", type: "coverage.conflict", tenant: "acme", revision: 1,
+                                                    about: TimeText.iso8601(about), aboutMs: about, data: conflict)
+        let event = NotificationEvent(id: "evt", type: .coverageConflict, tenantID: "acme", revision: 1, about: about, due: about,
+                                      planned: false, scheduleIDs: ["s"], people: ["e-a"], payload: try JSONEncoder().encode(envelope))
+        let text = try #require(ChatPosts.message(for: event)).text(for: .mattermost)
+        #expect(text.hasPrefix("Ann Lee has time off but is on call for Platform primary from Tue 6 Jul 11:00 GMT+2 to 13:00"), "\(text)")
+    }
+
     @Test func namesAndNotesCannotPingAChannelOrForgeMarkup() {
         let mallory = NotificationPayload.Person(id: "e-m", name: "@channel <!everyone> *bold*")
         let message = ChatMessage([[.person(mallory), .text(" is on call")]])

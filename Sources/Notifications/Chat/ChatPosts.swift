@@ -38,7 +38,9 @@ enum ChatPosts {
             return data(NotificationPayload.CoverageConflict.self).map { conflict in
                 let zone = ZoneLabel(zone: conflict.schedule.zone ?? "UTC")
                 var lines: [[ChatMessage.Piece]] = [[.person(conflict.person), .text(" has time off but is on call for \(conflict.schedule.name) from "),
-                                                     time(conflict.startMs, zone, about), .text(" to "), time(conflict.endMs, zone, conflict.startMs)]]
+                                                     // The day always: a conflict is planned ahead, and "from 09:00" names no day.
+                                                     .time(conflict.startMs, zone.label(conflict.startMs)), .text(" to "),
+                                                     time(conflict.endMs, zone, conflict.startMs)]]
                 if conflict.proposals.isEmpty {
                     lines.append([.text("Nobody on the schedule is free then.")])
                 } else {
