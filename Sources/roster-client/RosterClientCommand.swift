@@ -102,13 +102,22 @@ struct ConnectionOptions: ParsableArguments {
         }
     }
 
-    func time(_ text: String?) throws -> UnixMillis? {
+    /// A TIME argument; one without a zone is read in `zone` (a schedule's), else the local zone (UTC with --utc).
+    func time(_ text: String?, in zone: TimeZone? = nil) throws -> UnixMillis? {
         guard let text else { return nil }
         do {
-            return try TimeArgument.parse(text, timeZone: utc ? TimeZone(identifier: "UTC")! : .current)
+            return try TimeArgument.parse(text, timeZone: utc ? TimeZone(identifier: "UTC")! : zone ?? .current)
         } catch {
             throw ValidationError(error.description)
         }
+    }
+
+    /// The zone of a schedule, for times that belong to it (a temporary schedule's span and
+    /// shifts): nil with --utc, which reads every time in UTC.
+    func zone(ofSchedule name: String, runner: CommandRunner) async throws -> TimeZone? {
+        guard !utc else { return nil }
+        guard let definition = try await runner.schedule(named: name) else { throw ValidationError("no schedule \"\(name)\"") }
+        return TimeZone(identifier: definition.zone)
     }
 }
 

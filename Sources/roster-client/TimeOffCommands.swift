@@ -114,7 +114,8 @@ struct TemporaryAdmin: AsyncParsableCommand {
         abstract: "Temporary schedules: fixed shifts that replace a schedule's rules and overrides over a span.",
         discussion: """
             Inside the span only its shifts count; spans that overlap or touch merge; `delete` over part of a span \
-            splits it. The past never changes: a span starting before now is taken from now.
+            splits it. The past never changes: a span starting before now is taken from now. Times without a zone \
+            are the schedule's wall-clock times, as a rotation's --handoff is (--utc: UTC).
             """,
         subcommands: [Add.self, List.self, Delete.self])
 
@@ -129,11 +130,11 @@ struct TemporaryAdmin: AsyncParsableCommand {
         var shift: [String] = []
         @Flag(help: "Accept stretches of the span where nobody is on duty.") var allowGaps = false
 
-        func shifts() throws -> [Roster_V1_TemporaryShift] {
+        func shifts(in zone: TimeZone?) throws -> [Roster_V1_TemporaryShift] {
             try shift.map { text in
                 let words = text.split(separator: " ").map(String.init)
-                guard words.count >= 3, let start = try options.connection.time(words[words.count - 2]),
-                      let end = try options.connection.time(words[words.count - 1]) else {
+                guard words.count >= 3, let start = try options.connection.time(words[words.count - 2], in: zone),
+                      let end = try options.connection.time(words[words.count - 1], in: zone) else {
                     throw ValidationError("--shift \"\(text)\": write \"PERSON FROM TO\", e.g. \"Ada Lovelace 2026-12-24T09:00 2026-12-25T09:00\"")
                 }
                 return .with {
@@ -148,13 +149,15 @@ struct TemporaryAdmin: AsyncParsableCommand {
             guard let start = try options.connection.time(from), let end = try options.connection.time(to), start < end else {
                 throw ValidationError("--from must be before --to")
             }
-            guard !shift.isEmpty || allowGaps else { throw ValidationError("give at least one --shift (or --allow-gaps for an empty span)") }
-            _ = try shifts()
+            // A span without shifts and without --allow-gaps is the server's to refuse (exit 9, naming the gap).
+            _ = try shifts(in: nil)
         }
 
         func run() async throws {
-            let start = try options.connection.time(from)!, end = try options.connection.time(to)!
-            let shifts = try shifts()
+            let runner = try options.connection.runner()
+            let zone = try await options.connection.zone(ofSchedule: schedule, runner: runner)
+            let start = try options.connection.time(from, in: zone)!, end = try options.connection.time(to, in: zone)!
+            let shifts = try shifts(in: zone)
             try await options.send(.with {
                 $0.schedule = schedule
                 $0.temporary = .with {
@@ -164,7 +167,7 @@ struct TemporaryAdmin: AsyncParsableCommand {
                     $0.shifts = shifts
                     $0.allowGaps = allowGaps
                 }
-            }, done: "Set a temporary schedule on \(schedule)")
+            }, done: "Set a temporary schedule on \(schedule)", runner: runner)
         }
     }
 
@@ -187,7 +190,9 @@ struct TemporaryAdmin: AsyncParsableCommand {
         @Option(parsing: .unconditional, help: "Range end.") var to: String
 
         func run() async throws {
-            guard let start = try options.connection.time(from), let end = try options.connection.time(to), start < end else {
+            let runner = try options.connection.runner()
+            let zone = try await options.connection.zone(ofSchedule: schedule, runner: runner)
+            guard let start = try options.connection.time(from, in: zone), let end = try options.connection.time(to, in: zone), start < end else {
                 throw ValidationError("--from must be before --to")
             }
             try await options.send(.with {
@@ -197,7 +202,7 @@ struct TemporaryAdmin: AsyncParsableCommand {
                     $0.startMs = start
                     $0.endMs = end
                 }
-            }, done: "Cleared temporary schedules on \(schedule)")
+            }, done: "Cleared temporary schedules on \(schedule)", runner: runner)
         }
     }
 }

@@ -99,6 +99,19 @@ import Testing
                 #expect(gaps.status == 9 && gaps.stderr.contains("--allow-gaps"), "\(gaps.stderr)")
                 let spans = try await admin.run(["admin", "temporary", "list", "--schedule", "Platform primary"])
                 #expect(spans.stdout.contains("Grace Hopper") && spans.stdout.contains("Alan Turing"), "\(spans.stdout)")
+                // Times without a zone are the schedule's (Europe/Berlin, UTC+1 in December), as --handoff is.
+                let local = try await admin.run(["admin", "temporary", "add", "--schedule", "Platform primary",
+                                                 "--from", "\(year)-12-30T00:00", "--to", "\(year)-12-31T00:00",
+                                                 "--shift", "Grace Hopper \(year)-12-30T00:00 \(year)-12-31T00:00"])
+                #expect(local.status == 0, "\(local.stdout)\(local.stderr)")
+                let listedSpans = try await admin.run(["admin", "temporary", "list", "--schedule", "Platform primary", "--json"])
+                let berlin = (listedSpans.json as? [[String: Any]] ?? []).first { ($0["start"] as? String)?.hasPrefix("\(year)-12-29") == true }
+                #expect(berlin?["start"] as? String == "\(year)-12-29T23:00:00Z" && berlin?["end"] as? String == "\(year)-12-30T23:00:00Z",
+                        "\(listedSpans.stdout)")
+                // A span without shifts is the server's to refuse, naming the gap: input refused.
+                let empty = try await admin.run(["admin", "temporary", "add", "--schedule", "Platform primary",
+                                                 "--from", "\(year + 1)-01-05T00:00", "--to", "\(year + 1)-01-06T00:00"])
+                #expect(empty.status == 9 && empty.stderr.contains("nobody is on duty"), "\(empty.stderr)")
 
                 // An exported calendar as time off; importing it again changes nothing.
                 let file = admin.home.appendingPathComponent("grace.ics")
