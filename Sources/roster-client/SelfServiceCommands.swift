@@ -22,7 +22,7 @@ struct TakeCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Stretch start (ISO 8601, now, tomorrow 09:00); with --undo, default now.") var from: String?
     @Option(parsing: .unconditional, help: "Stretch end (at most 90 days after the start); with --undo, default 90 days on.") var to: String?
     @Option(name: .customLong("for"), help: "Admins: the person who takes duty (id or full name).") var person: String?
-    @Flag(help: "Undo your takes in the stretch instead: one under way ends now, one ahead goes.") var undo = false
+    @Flag(help: "Undo your takes in the stretch instead: cut out of it (one under way ends now; parts outside it stay).") var undo = false
 
     /// The stretch: both ends given, or with --undo from now for 90 days unless said.
     func stretch() throws -> (start: UnixMillis, end: UnixMillis) {

@@ -140,7 +140,7 @@ enum SelfService {
             throw WireError(.failedPrecondition, "that stretch is over; a take starts now at the earliest")
         }
         let start = max(take.startMs, now), end = take.endMs
-        if take.undo { return try undo(take, by: person, in: schedule, actor: actor, from: start, to: end) }
+        if take.undo { return try undo(take, by: person, in: schedule, actor: actor, from: start, to: end, newID: newID) }
         // The person is added throughout the stretch (also where nobody is). Overrides that
         // touch them there, and those through which someone else is on duty there, are cut out
         // of the stretch (what lies outside it stays); everyone still on duty then steps aside,
@@ -161,7 +161,7 @@ enum SelfService {
         for shift in before where shift.employeeID != person.id {
             if case .override(let id) = shift.source { cut.insert(id) }
         }
-        var overrides = Self.cutting(schedule.overrides, ids: cut, out: start..<end, newID: newID)
+        var overrides = ScheduleDefinition.cutting(schedule.overrides, ids: cut, out: start..<end, newID: newID)
         probe.overrides = overrides
         let source = ScheduleOverride.takeSource(person.id)
         var created: [String] = []
@@ -185,28 +185,6 @@ enum SelfService {
                        auditReason: reason(actor: actor, person: person, "takes duty", take.reason))
     }
 
-    /// `overrides` with those in `ids` cut out of `range`: the part before keeps the id, a part
-    /// after gets a new one when the part before is kept too.
-    static func cutting(_ overrides: [ScheduleOverride], ids: Set<String>, out range: Range<UnixMillis>,
-                        newID: (String) -> String) -> [ScheduleOverride] {
-        overrides.flatMap { override -> [ScheduleOverride] in
-            guard ids.contains(override.id) else { return [override] }
-            var pieces: [ScheduleOverride] = []
-            if override.start < range.lowerBound {
-                var head = override
-                head.end = range.lowerBound
-                pieces.append(head)
-            }
-            if override.end > range.upperBound {
-                var tail = override
-                tail.start = range.upperBound
-                if !pieces.isEmpty { tail.id = newID("ovr") }
-                pieces.append(tail)
-            }
-            return pieces
-        }
-    }
-
     /// Ranges joined where they touch or overlap, in order.
     static func merged(_ ranges: [Range<UnixMillis>]) -> [Range<UnixMillis>] {
         var joined: [Range<UnixMillis>] = []
@@ -220,22 +198,11 @@ enum SelfService {
         return joined
     }
 
-    /// Undoing a mistaken take: the person's take overrides that overlap [from, to) end now
-    /// (one under way) or go (one ahead). The past stays as it was.
+    /// Undoing (part of) a take: the person's take overrides are cut out of [from, to); what
+    /// they took before and after it stays, and the past stays as it was.
     private static func undo(_ take: Roster_V1_TakeDuty, by person: Employee, in schedule: ScheduleDefinition, actor: Actor,
-                             from: UnixMillis, to: UnixMillis) throws(WireError) -> Planned {
-        let source = ScheduleOverride.takeSource(person.id)
-        var after = schedule
-        var changed: [String] = []
-        after.overrides = schedule.overrides.compactMap { override in
-            guard override.source == source, override.start < to, override.end > from else { return override }
-            changed.append(override.id)
-            guard override.start < from else { return nil }
-            var ended = override
-            ended.end = from
-            return ended
-        }
-        guard !changed.isEmpty else {
+                             from: UnixMillis, to: UnixMillis, newID: (String) -> String) throws(WireError) -> Planned {
+        guard let (after, changed) = schedule.undoingTake(of: person.id, over: from..<to, newID: newID) else {
             throw WireError(.notFound, "\(person.fullName) took no duty on \"\(schedule.name)\" that is still to come in that stretch")
         }
         return Planned(before: schedule, after: after, created: changed,
