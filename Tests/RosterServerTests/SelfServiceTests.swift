@@ -93,8 +93,11 @@ import Testing
             #expect(try await Self.requests(people.nobody).map(\.id) == [id])
             let refused = try await ScheduleServerTests.refusal(people.nobody, Self.cover(.take, id))
             #expect(refused.code == .permissionDenied && refused.message.contains("bound to a person"), "\(refused.message)")
-            // Grace cannot take her own request.
-            #expect(try await ScheduleServerTests.refusal(people.grace, Self.cover(.take, id)).code == .failedPrecondition)
+            // Grace cannot take or decline her own request, nor Ada cancel it: the wrong person for a
+            // step is PERMISSION_DENIED, whatever the step.
+            #expect(try await ScheduleServerTests.refusal(people.grace, Self.cover(.take, id)).code == .permissionDenied)
+            #expect(try await ScheduleServerTests.refusal(people.grace, Self.cover(.decline, id)).code == .permissionDenied)
+            #expect(try await ScheduleServerTests.refusal(people.ada, Self.cover(.cancel, id)).code == .permissionDenied)
 
             // Ada and Alan take it at the same instant: exactly one of them gets it.
             @Sendable func take(_ connection: RosterConnection) async -> Result<Roster_V1_MutationResult, any Error> {
@@ -117,6 +120,9 @@ import Testing
             #expect(taken.first?.sourceKind == .override && taken.first?.overrideSource == "request:\(id)")
             let stored = try #require(try await Self.requests(people.ada).first)
             #expect(stored.state == .taken && stored.taker == (winner == "Ada Lovelace" ? people.team.ada : people.team.alan))
+            let loser = winner == "Ada Lovelace" ? people.alan : people.ada
+            let notTheTaker = try await ScheduleServerTests.refusal(loser, Self.cover(.backOut, id))
+            #expect(notTheTaker.code == .permissionDenied && notTheTaker.message.contains("taken by \(winner)"), "\(notTheTaker.message)")
 
             // Grace cancels before the stretch: she is on duty again, as the rotation says.
             _ = try await people.grace.admin(Self.cover(.cancel, id))

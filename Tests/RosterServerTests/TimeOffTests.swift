@@ -69,6 +69,10 @@ import Testing
                 #expect(forAlan.code == .permissionDenied && forAlan.message.contains("own time off"), "\(forAlan.message)")
                 #expect(try await ScheduleServerTests.refusal(people.nobody, Self.timeOff(.add, person: "Ada Lovelace",
                     from: "2026-12-04T00:00:00Z", to: "2026-12-06T00:00:00Z")).code == .permissionDenied)
+                // A person nobody has is NOT_FOUND with close matches, as for take, cover and reports.
+                let unknown = try await ScheduleServerTests.refusal(admin, Self.timeOff(.add, person: "Ada Lovelac",
+                                                                                        from: "2026-12-04T00:00:00Z", to: "2026-12-06T00:00:00Z"))
+                #expect(unknown.code == .notFound && unknown.suggestions.first == "Ada Lovelace", "\(unknown)")
                 let recorded = try await people.ada.admin(Self.timeOff(.add, from: "2026-12-04T00:00:00Z", to: "2026-12-06T00:00:00Z"))
                 let timeOffID = try #require(recorded.ids.last)
                 #expect(timeOffID.hasPrefix("off_"))

@@ -228,7 +228,10 @@ enum SelfService {
         // Closed requests past their keeping go with any change.
         after.requests = CoverRequest.pruned(after.requests, at: now)
         let name = { (id: String) in state.employees[id]?.fullName ?? id }
+        // One rule for every step (§14.6): the wrong person for the step is PERMISSION_DENIED;
+        // the right person at the wrong time (closed, taken, begun) is FAILED_PRECONDITION.
         func refused(_ why: String) -> WireError { WireError(.failedPrecondition, why) }
+        func notTheirs(_ why: String) -> WireError { WireError(.permissionDenied, why) }
 
         if edit.action == .open {
             try stretch(edit.startMs, edit.endMs)
@@ -282,7 +285,7 @@ enum SelfService {
         switch edit.action {
         case .take:
             guard current == .open else { throw refused(closedSentence(request, current, name)) }
-            guard request.requester != person.id else { throw refused("\(person.fullName) asked for this cover; cancel it instead") }
+            guard request.requester != person.id else { throw notTheirs("\(person.fullName) asked for this cover; cancel it instead") }
             guard actor.isAdmin || request.isOffered(to: person.id, in: schedule)
                     || request.addressedTo.isEmpty && schedule.readersMayVolunteer else {
                 throw WireError(.permissionDenied, "request \(request.id) is addressed to "
@@ -298,13 +301,13 @@ enum SelfService {
             what = "takes cover request \(request.id) from \(name(request.requester))"
         case .decline:
             guard current == .open else { throw refused(closedSentence(request, current, name)) }
-            guard request.requester != person.id else { throw refused("\(person.fullName) asked for this cover; cancel it instead") }
+            guard request.requester != person.id else { throw notTheirs("\(person.fullName) asked for this cover; cancel it instead") }
             guard !request.declinedBy.contains(person.id) else { throw refused("\(person.fullName) has declined it already") }
             request.declinedBy.append(person.id)
             what = "declines cover request \(request.id)"
         case .cancel:
             guard request.requester == person.id || actor.isAdmin else {
-                throw WireError(.permissionDenied, "only \(name(request.requester)), who asked, may cancel request \(request.id)")
+                throw notTheirs("only \(name(request.requester)), who asked, may cancel request \(request.id)")
             }
             switch current {
             case .open: break
@@ -316,9 +319,9 @@ enum SelfService {
             request.stored = .cancelled
             what = "cancels cover request \(request.id)"
         case .backOut:
-            guard current == .taken, request.taker == person.id || actor.isAdmin && request.taker != nil else {
-                throw refused(current == .taken ? "request \(request.id) was taken by \(name(request.taker ?? "")), not \(person.fullName)"
-                                                : closedSentence(request, current, name))
+            guard current == .taken else { throw refused(closedSentence(request, current, name)) }
+            guard request.taker == person.id || actor.isAdmin && request.taker != nil else {
+                throw notTheirs("request \(request.id) was taken by \(name(request.taker ?? "")), not \(person.fullName)")
             }
             guard future else { throw refused("request \(request.id) has already started: it can no longer be backed out of") }
             after.overrides.removeAll { $0.id == request.overrideID }

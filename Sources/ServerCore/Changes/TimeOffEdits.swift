@@ -22,9 +22,9 @@ extension ScheduleEdit {
                 }
                 return me
             }
+            // The person a request is about is NOT_FOUND when missing, as for take, cover and reports.
             guard let found = state.employee(idOrName: edit.person) else {
-                throw .invalid([RosterViolation(field: "person", message: "unknown employee \"\(edit.person)\""
-                    + (state.suggestions(for: edit.person).first.map { "; did you mean \($0)?" } ?? ""))])
+                throw .notFound("employee \"\(edit.person)\"", suggestions: state.suggestions(for: edit.person))
             }
             return found.id
         }
