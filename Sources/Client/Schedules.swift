@@ -54,6 +54,14 @@ public struct FinalShift: Sendable, Hashable {
     }
 }
 
+extension FinalScheduleAnswer {
+    /// The stretches of an answer over `WholeStretches.resolving(from:to:)` that meet [from, to),
+    /// whole and joined per schedule and person, as views show a person's duty.
+    public func whole(from: UnixMillis, to: UnixMillis) -> [WholeStretches.Stretch<FinalShift>] {
+        WholeStretches.shown(shifts, from: from, to: to, group: { $0.scheduleID + "\u{1F}" + $0.employeeID }, range: { $0.start..<$0.end })
+    }
+}
+
 /// What a schedule edit did, or with a preview would do.
 public struct ScheduleEditResult: Sendable {
     public var revision: UInt64

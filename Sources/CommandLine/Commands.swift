@@ -345,8 +345,9 @@ public struct CommandRunner: Sendable {
         let now = UnixMillis.now
         return await withCacheFallback(online: {
             let (employee, shifts) = try await client.employee(idOrName)
-            let duty = try await client.finalSchedule(FinalScheduleQuery(from: now, to: now + Self.dutyShown, employee: employee.id))
-            printEmployee(employee, shifts: shifts, duty: duty)
+            let outer = WholeStretches.resolving(from: now, to: now + Self.dutyShown)
+            let duty = try await client.finalSchedule(FinalScheduleQuery(from: outer.from, to: outer.to, employee: employee.id))
+            printEmployee(employee, shifts: shifts, duty: duty, from: now)
             await refreshCache()
             return .success
         }, cached: { roster in
@@ -356,20 +357,24 @@ public struct CommandRunner: Sendable {
                 return .notFound
             }
             let shifts = roster.state.upcomingShifts(of: employee.id, now: now)
-            let duty = try? roster.finalSchedule(FinalScheduleQuery(from: now, to: now + Self.dutyShown, employee: employee.id))
-            printEmployee(employee, shifts: shifts, duty: duty)
+            let outer = WholeStretches.resolving(from: now, to: now + Self.dutyShown)
+            let duty = try? roster.finalSchedule(FinalScheduleQuery(from: outer.from, to: outer.to, employee: employee.id))
+            printEmployee(employee, shifts: shifts, duty: duty, from: now)
             return .success
         })
     }
 
-    func printEmployee(_ employee: Employee, shifts: [Shift], duty: FinalScheduleAnswer? = nil) {
+    /// The person, their one-off shifts and, with `duty` (an answer over `WholeStretches.resolving`
+    /// from `from`), their duty over the four weeks from `from`, each stretch whole.
+    func printEmployee(_ employee: Employee, shifts: [Shift], duty: FinalScheduleAnswer? = nil, from: UnixMillis = .now) {
+        let stretches = duty?.whole(from: from, to: from + Self.dutyShown)
         if json {
             struct Detail: Encodable {
                 var employee: JSONShapes.Person; var shifts: [JSONShapes.ShiftEntry]; var duty: [JSONShapes.FinalShiftEntry]?
                 var contact: Contact?
             }
             Self.out(JSONShapes.line(Detail(employee: person(employee), shifts: shifts.map { JSONShapes.ShiftEntry($0) },
-                                            duty: duty?.shifts.map(JSONShapes.FinalShiftEntry.init),
+                                            duty: stretches?.map(JSONShapes.FinalShiftEntry.init),
                                             contact: contacts?.contact(matching: employee))))
             return
         }
@@ -395,16 +400,18 @@ public struct CommandRunner: Sendable {
                 Self.out("  \(display.dateTime(shift.start)) – \(display.dateTime(shift.end))\(shift.role.isEmpty ? "" : "  \(shift.role)")  [\(shift.id)]")
             }
         }
-        guard let duty else { return }
+        guard let duty, let stretches else { return }
         Self.out("")
-        if duty.shifts.isEmpty {
+        if stretches.isEmpty {
             Self.out("Not on duty on any schedule in the next 4 weeks.")
             return
         }
         Self.out("On duty in the next 4 weeks, every source (\(display.zoneName)):")
         var table = TextTable(["SCHEDULE", "START (\(display.zoneName))", "END", "SOURCE"])
-        for shift in duty.shifts {
-            table.rows.append([shift.scheduleName, display.dateTime(shift.start), display.dateTime(shift.end), shift.sourceText])
+        for stretch in stretches {
+            table.rows.append([stretch.item.scheduleName, (stretch.startedEarlier ? "before " : "") + display.dateTime(stretch.start),
+                               display.dateTime(stretch.end) + (stretch.continues ? " and on" : ""),
+                               stretch.pieces.map(\.sourceText).joined(separator: ", ")])
         }
         Self.out(table.render(indent: "  "))
         if duty.truncated { Self.out("  … and more: `roster-client oncall --person \"\(employee.fullName)\"` lists them all.") }

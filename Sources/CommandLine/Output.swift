@@ -57,6 +57,13 @@ public struct Display: Sendable {
     /// "2026-11-22 15:47:09"
     public func dateTimeSeconds(_ instant: UnixMillis) -> String { format(instant, "yyyy-MM-dd HH:mm:ss") }
 
+    /// "2026-11-22 09:00 – 2026-11-29 09:00", with "before" and "and on" where the stretch runs past
+    /// what was resolved (`WholeStretches`).
+    public func stretch<Item>(_ stretch: WholeStretches.Stretch<Item>) -> String {
+        (stretch.startedEarlier ? "before " : "") + dateTime(stretch.start) + " – " + dateTime(stretch.end)
+            + (stretch.continues ? " and on" : "")
+    }
+
     /// "15:47", or "Mon 15:47" when not on the same day as `now`.
     public func clock(_ instant: UnixMillis, now: UnixMillis = .now) -> String {
         format(instant, "yyyy-MM-dd") == format(now, "yyyy-MM-dd") ? format(instant, "HH:mm") : format(instant, "EEE HH:mm")

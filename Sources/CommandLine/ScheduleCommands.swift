@@ -18,6 +18,20 @@ extension JSONShapes {
         public var source: String
         public var sourceKind: String
         public var sourceId: String
+        /// `show`'s whole stretches only: it started before, or goes on after, what was resolved
+        /// (start or end is then the furthest known), and the sources of stretches joined into it.
+        public var startedEarlier: Bool?
+        public var continues: Bool?
+        public var joined: [String]?
+
+        /// A stretch as `show --json` lists it: whole, joined from back-to-back pieces.
+        public init(_ stretch: WholeStretches.Stretch<FinalShift>) {
+            self.init(stretch.item)
+            start = TimeText.iso8601(stretch.start)
+            end = TimeText.iso8601(stretch.end)
+            (startedEarlier, continues) = (stretch.startedEarlier, stretch.continues)
+            if stretch.pieces.count > 1 { joined = stretch.pieces.map { $0.overrideSource.isEmpty ? $0.source.description : $0.overrideSource } }
+        }
 
         public init(_ shift: FinalShift) {
             id = shift.id

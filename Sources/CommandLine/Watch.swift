@@ -235,7 +235,7 @@ public struct WatchScreen {
         for (schedule, stretches) in schedules {
             lines.append("  On duty on \(schedule) (\(display.zoneName)):")
             for stretch in stretches {
-                lines.append("    \(display.dateTime(stretch.start)) – \(display.dateTime(stretch.end))  \(stretch.source.description)")
+                lines.append("    " + display.stretch(stretch) + "  " + stretch.pieces.map(\.source.description).joined(separator: ", "))
             }
         }
         return lines

@@ -36,13 +36,18 @@ public final class EmployeeDetailModel {
 
     /// The person's duty that has not ended at `now`, over the next four weeks, from every source
     /// (rotation turns, overrides, one-off shifts) as the cached final schedule has it, per
-    /// schedule in the schedules' order; at most `limit` stretches per schedule.
-    public func nextDuty(now: UnixMillis = .now, limit: Int = 10) -> [(schedule: String, stretches: [FinalShift])] {
+    /// schedule in the schedules' order; at most `limit` stretches per schedule. Each stretch is
+    /// whole (the turn under way from its start, one past the four weeks to its end) and
+    /// back-to-back stretches are joined (`WholeStretches`).
+    public func nextDuty(now: UnixMillis = .now, limit: Int = 10) -> [(schedule: String, stretches: [WholeStretches.Stretch<FinalShift>])] {
+        let outer = WholeStretches.resolving(from: now, to: now + Self.dutyHorizon)
         guard let roster = screen.roster, employee != nil,
-              let answer = try? roster.finalSchedule(FinalScheduleQuery(from: now, to: now + Self.dutyHorizon, employee: employeeID))
+              let answer = try? roster.finalSchedule(FinalScheduleQuery(from: outer.from, to: outer.to, employee: employeeID))
         else { return [] }
-        var bySchedule: [String: [FinalShift]] = [:]
-        for stretch in answer.shifts where stretch.end > now { bySchedule[stretch.scheduleID, default: []].append(stretch) }
+        var bySchedule: [String: [WholeStretches.Stretch<FinalShift>]] = [:]
+        for stretch in answer.whole(from: now, to: now + Self.dutyHorizon) where stretch.end > now {
+            bySchedule[stretch.item.scheduleID, default: []].append(stretch)
+        }
         return roster.state.sortedSchedules.compactMap { definition in
             guard let stretches = bySchedule[definition.id] else { return nil }
             return (definition.name, Array(stretches.sorted { $0.start < $1.start }.prefix(limit)))

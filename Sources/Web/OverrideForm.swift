@@ -25,7 +25,7 @@ enum OverrideForm {
 
     static func show(_ request: HTTPAPI.Request, schedule name: String, app: WebApp, side: HTTPSide) async -> HTTPAPI.Reply {
         let query = request.query
-        return await app.statusPage(request, side: side) { view, viewer, _ in
+        return await app.statusPage(request, side: side) { view, viewer, now in
             guard let schedule = view.state.schedule(idOrName: name) else { return WebApp.noSchedule(name) }
             guard viewer.mayEdit(schedule) else { return refusal(viewer, schedule: schedule) }
             var fields = Fields()
@@ -33,11 +33,34 @@ enum OverrideForm {
             let clock = WallClock(zone: zone) ?? WallClock(zone: "UTC")!
             fields.replacing = query["replacing"] ?? ""
             fields.with = viewer.isAdmin ? (query["with"] ?? "") : (viewer.employeeID ?? "")
-            for (key, target) in [("from", \Fields.from), ("to", \Fields.to)] {
-                if let text = query[key], let ms = Int64(text), TimeRange.supported.contains(ms) { fields[keyPath: target] = clock.local(ms).description }
+            let given = ["from", "to"].map { query[$0].flatMap { Int64($0) }.flatMap { TimeRange.supported.contains($0) ? $0 : nil } }
+            if let from = given[0], let to = given[1] {
+                // A bar the timeline's window cut stands for the whole stretch: pre-fill all of it.
+                let whole = fields.replacing.isEmpty ? (from, to)
+                    : wholeStretch(of: fields.replacing, on: schedule, state: view.state, from: from, to: to, now: now)
+                (fields.from, fields.to) = (clock.local(whole.0).description, clock.local(whole.1).description)
+            } else {
+                for (value, target) in zip(given, [\Fields.from, \Fields.to]) {
+                    if let value { fields[keyPath: target] = clock.local(value).description }
+                }
             }
             return (200, page(view: view, schedule: schedule, fields: fields, viewer: viewer, preview: nil, problem: nil))
         }
+    }
+
+    /// The whole stretch of `person` on `schedule` that [from, to) lies in (followed up to
+    /// `WholeStretches.reach` past it), starting no earlier than the given start or now,
+    /// whichever is earlier: what lies further back is over.
+    static func wholeStretch(of person: String, on schedule: ScheduleDefinition, state: RosterState, from: UnixMillis, to: UnixMillis,
+                             now: UnixMillis) -> (UnixMillis, UnixMillis) {
+        guard from < to else { return (from, to) }
+        let outer = WholeStretches.resolving(from: from, to: to)
+        guard let definition = state.definition(of: schedule.id, from: outer.from, to: outer.to),
+              let resolved = try? ScheduleResolver.resolve(definition, from: outer.from, to: outer.to) else { return (from, to) }
+        let theirs = resolved.filter { $0.employeeID == person }
+        guard let found = WholeStretches.shown(theirs, from: from, to: to, group: { _ in "" }, range: { $0.start..<$0.end })
+            .first(where: { $0.start <= from && $0.end >= to }) else { return (from, to) }
+        return (max(found.start, min(from, now)), found.end)
     }
 
     static func submit(_ request: HTTPAPI.Request, schedule name: String, app: WebApp, side: HTTPSide) async -> HTTPAPI.Reply {

@@ -51,8 +51,8 @@ enum PersonPage {
         // One window across now, resolved once: the stretch under way is upcoming (whole), not
         // also recent.
         let around = stretches(view: view, person: person, from: now - behind, to: now + ahead)
-        duty(&html, view: view, stretches: around.map { $0.filter { $0.shift.end > now } }, title: "Upcoming", now: now)
-        duty(&html, view: view, stretches: around.map { $0.filter { $0.shift.end <= now } }, title: "Recent", now: now)
+        duty(&html, view: view, stretches: around.map { $0.filter { $0.end > now } }, title: "Upcoming", now: now)
+        duty(&html, view: view, stretches: around.map { $0.filter { $0.end <= now } }, title: "Recent", now: now)
         CoverRequestsSection.renderMine(&html, state: view.state, now: now, viewer: viewer)
         if let session = viewer.session {
             html.raw("<h2>Calendar</h2><form method=\"post\" action=\"/me/calendar\">")
@@ -118,18 +118,24 @@ enum PersonPage {
         html.raw("</section>")
     }
 
-    typealias Stretches = Result<[(scheduleID: String, shift: ResolvedShift)], RosterError>
+    typealias Stretch = WholeStretches.Stretch<(scheduleID: String, shift: ResolvedShift)>
+    typealias Stretches = Result<[Stretch], RosterError>
 
-    /// The person's stretches over [from, to) on every schedule.
+    /// The person's stretches that meet [from, to) on every schedule, whole (not cut at the
+    /// window's edges) and joined where one follows another on the same schedule.
     private static func stretches(view: TenantRuntime.View, person: Employee, from: UnixMillis, to: UnixMillis) -> Stretches {
-        Result { () throws(RosterError) in try view.state.finalSchedule(schedule: nil, employee: person.id, from: from, to: to).shifts }
+        Result { () throws(RosterError) in
+            let outer = WholeStretches.resolving(from: from, to: to)
+            let resolved = try view.state.finalSchedule(schedule: nil, employee: person.id, from: outer.from, to: outer.to).shifts
+            return WholeStretches.shown(resolved, from: from, to: to, group: { $0.scheduleID }, range: { $0.shift.start..<$0.shift.end })
+        }
     }
 
     /// The stretches per schedule, in each schedule's zone.
     private static func duty(_ html: inout HTML, view: TenantRuntime.View, stretches: Stretches, title: String, now: UnixMillis) {
         html.element("h2", title)
         let state = view.state
-        let answer: [(scheduleID: String, shift: ResolvedShift)]
+        let answer: [Stretch]
         switch stretches {
         case .success(let found): answer = found
         case .failure(let error):
@@ -141,7 +147,7 @@ enum PersonPage {
             return
         }
         for schedule in state.sortedSchedules {
-            let stretches = answer.filter { $0.scheduleID == schedule.id }.map(\.shift)
+            let stretches = answer.filter { $0.item.scheduleID == schedule.id }
             guard !stretches.isEmpty else { continue }
             let label = ZoneLabel(zone: schedule.zone)
             html.raw("<section class=\"schedule\"><h3><a")
@@ -152,7 +158,9 @@ enum PersonPage {
             let listed = title == "Recent" ? Array(stretches.suffix(maxListed)) : Array(stretches.prefix(maxListed))
             for stretch in listed {
                 html.raw(stretch.start <= now && now < stretch.end ? "<li class=\"current\">" : "<li>")
-                html.element("span", class: "when", "\(label.label(stretch.start)) – \(label.label(stretch.end))")
+                // A stretch longer than was followed says so rather than ending at a made-up edge.
+                html.element("span", class: "when", (stretch.startedEarlier ? "before " : "") + label.label(stretch.start) + " – "
+                             + label.label(stretch.end) + (stretch.continues ? " and on" : ""))
                 if stretch.start <= now && now < stretch.end { html.element("span", class: "role", "on duty now") }
                 html.raw("</li>")
             }

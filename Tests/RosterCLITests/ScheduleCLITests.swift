@@ -72,6 +72,14 @@ import Testing
             let json = try await cli.run(["show", "Grace Hopper", "--json"])
             let duty = try #require((json.json as? [String: Any])?["duty"] as? [[String: Any]])
             #expect(!duty.isEmpty && duty.allSatisfy { ($0["source"] as? String)?.contains("rotation") == true }, "\(duty)")
+            // Each is a whole weekly turn (an hour more or less across a change of the clocks),
+            // not cut where the four weeks shown begin or end.
+            let lengths = duty.compactMap { entry -> Double? in
+                guard let start = (entry["start"] as? String).flatMap(ISO8601DateFormatter().date(from:)),
+                      let end = (entry["end"] as? String).flatMap(ISO8601DateFormatter().date(from:)) else { return nil }
+                return end.timeIntervalSince(start) / 3600
+            }
+            #expect(lengths.count == duty.count && lengths.allSatisfy { (167...169).contains($0) }, "\(duty)")
             // With the server gone, from the cache: the same duty.
             await server.terminate()
             let offline = try await cli.run(["show", "Grace Hopper", "--json"])

@@ -195,7 +195,8 @@ import Testing
                 #expect(try await browser.signIn(harness.adminToken).status == 303)
                 // The stretch Ada holds from Monday 30 November 09:00 Berlin links to a pre-filled override.
                 let timeline = try await browser.get("/schedules/Platform%20primary?start=2026-11-30")
-                // The bar drawn ends with the window (Monday 7 December 00:00 Berlin), and so does the link's.
+                // The bar drawn ends with the window (Monday 7 December 00:00 Berlin), and so does the link's;
+                // the form pre-fills her whole turn, to Monday 09:00, not the window's edge.
                 let start = TimeText.parseISO8601("2026-11-30T08:00:00Z")!, end = TimeText.parseISO8601("2026-12-06T23:00:00Z")!
                 let link = "/schedules/Platform%20primary/override?replacing=\(team.ada)&amp;from=\(start)&amp;to=\(end)"
                 #expect(timeline.body.contains("href=\"\(link)\""))
@@ -203,7 +204,7 @@ import Testing
                 let form = try await browser.get(link.replacingOccurrences(of: "&amp;", with: "&"))
                 #expect(form.status == 200)
                 #expect(form.body.contains("<option value=\"\(team.ada)\" selected>Ada Lovelace</option>"))
-                #expect(form.body.contains("value=\"2026-11-30T09:00\"") && form.body.contains("value=\"2026-12-07T00:00\""))
+                #expect(form.body.contains("value=\"2026-11-30T09:00\"") && form.body.contains("value=\"2026-12-07T09:00\""), "\(form.body)")
                 #expect(form.body.contains("Times in Europe/Berlin"))
                 let csrf = try browser.csrf(form)
 
@@ -386,6 +387,10 @@ import Testing
             let ada = try await HTTPGet.request(base + "/people/\(team.ada)")
             #expect(ada.status == 200 && ada.body.contains("<h1>Ada Lovelace</h1>") && ada.body.contains("Next on duty"))
             #expect(ada.body.contains("Mon 30 Nov 09:00") && ada.body.contains("href=\"/schedules/Platform%20primary\""))
+            // Linus's turn from Monday 21 December runs past the four weeks shown: listed whole, to
+            // its handoff, not to the window's edge (Thursday 24 December 13:00).
+            let linus = try await HTTPGet.request(base + "/people/\(team.linus)").body
+            #expect(linus.contains("Mon 21 Dec 09:00") && linus.contains("Mon 28 Dec 09:00") && !linus.contains("24 Dec 13:00"), "\(linus)")
             #expect(try await HTTPGet.request(base + "/people/nobody").status == 404)
             #expect(try await HTTPGet.request(base + "/people").body.contains("href=\"/people/\(team.ada)\""))
 

@@ -22,7 +22,7 @@ import Testing
         #expect(detail.matchesContact && detail.contact?.phones == ["+44 1"])
         let next = detail.nextDuty(now: t0 + 40 * minute)
         #expect(next.map(\.schedule) == ["Default"])
-        #expect(next.first?.stretches.map(\.source) == [.shift(id: "s3")], "a shift that ended is not next")
+        #expect(next.first?.stretches.map(\.item.source) == [.shift(id: "s3")], "a shift that ended is not next")
         #expect(!EmployeeDetailModel(employeeID: grace.id, screen: screen).matchesContact)
 
         source.roster = cached([grace], shifts: [shifts[1]], revision: 2)
@@ -44,10 +44,12 @@ import Testing
         let next = EmployeeDetailModel(employeeID: ada.id, screen: screen).nextDuty(now: t0 + 40 * minute)
         #expect(next.map(\.schedule) == ["Default", "Platform"])
         let onPlatform = try #require(next.last?.stretches)
-        // As `show PERSON`: the window starts now, so the turn under way is listed from now.
-        #expect(onPlatform.first?.start == t0 + 40 * minute && onPlatform.first?.end == t0 + day, "her turn under way: \(onPlatform)")
-        #expect(onPlatform.contains { $0.source == .override(id: "o1") && $0.start == t0 + day }, "covering Grace: \(onPlatform)")
-        #expect(onPlatform.allSatisfy { $0.employeeID == ada.id })
+        // As `show PERSON`: the turn under way from its start, not from now, and joined with the
+        // override that has her cover Grace's first hour right after it: one stretch to her.
+        let first = try #require(onPlatform.first)
+        #expect(first.start == t0 && first.end == t0 + day + 60 * minute, "her turn under way, then covering Grace: \(onPlatform)")
+        #expect(first.pieces.map(\.source).last == .override(id: "o1") && first.pieces.count == 2, "\(first.pieces)")
+        #expect(onPlatform.allSatisfy { $0.item.employeeID == ada.id })
     }
 
     @Test func scheduleListsHandoffsAndTheFinalScheduleInAWindow() async throws {
