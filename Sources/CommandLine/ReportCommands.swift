@@ -57,15 +57,8 @@ extension CommandRunner {
             Self.out("Nobody is on duty in this window.")
             return
         }
-        var table = TextTable(["PERSON", "TOTAL", "BUSINESS", "OUTSIDE", "NIGHT", "WEEKEND", "HOLIDAY", "OVERRIDE", "COVER TAKEN",
-                               "COVER GIVEN", "PERIODS", "STRETCHES", "LONGEST", "SHORTEST REST"])
-        for person in report.people {
-            table.rows.append([person.name, ReportFormats.hours(person.totalMs)] + ReportFormats.categoryHours(person)
-                              + [ReportFormats.hours(person.overrideMs), ReportFormats.hours(person.coverTakenMs),
-                                 ReportFormats.hours(person.coverGivenMs), "\(person.outOfHoursPeriods)", "\(person.stretches)",
-                                 ReportFormats.hours(person.longestStretchMs),
-                                 person.shortestRestMs < 0 ? "-" : ReportFormats.hours(person.shortestRestMs)])
-        }
+        var table = TextTable((["Person"] + ReportFormats.personColumns).map { $0.uppercased() })
+        for person in report.people { table.rows.append([person.name] + ReportFormats.personRow(person)) }
         Self.out(table.render())
         Self.out("")
         Self.out("Hours. BUSINESS + OUTSIDE + NIGHT + WEEKEND + HOLIDAY = TOTAL (each hour in one of them); --csv has each schedule's hours.")

@@ -43,6 +43,18 @@ public enum ReportFormats {
 
     static let categoryNames = ["business", "outside_business_hours", "night", "weekend", "holiday"]
 
+    /// The hours table's columns after the person's name, as `report hours` prints them and the
+    /// web's hours page shows them: one list, so the two never differ.
+    public static let personColumns = ["Total", "Business", "Outside", "Night", "Weekend", "Holiday", "Override", "Cover taken",
+                                       "Cover given", "Periods", "Stretches", "Longest", "Shortest rest"]
+
+    /// One person's row under `personColumns`.
+    public static func personRow(_ person: Roster_V1_PersonHours) -> [String] {
+        [hours(person.totalMs)] + categoryHours(person)
+            + [hours(person.overrideMs), hours(person.coverTakenMs), hours(person.coverGivenMs), "\(person.outOfHoursPeriods)",
+               "\(person.stretches)", hours(person.longestStretchMs), person.shortestRestMs < 0 ? "-" : hours(person.shortestRestMs)]
+    }
+
     // MARK: CSV
 
     /// One row per person: the totals, the five categories (adding up to the total), the

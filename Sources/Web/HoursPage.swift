@@ -99,7 +99,10 @@ enum HoursPage {
     static func chart(_ html: inout HTML, _ people: [Roster_V1_PersonHours]) {
         let longest = max(1, people.map(\.totalMs).max() ?? 1)
         let (row, labelWidth, barWidth) = (22, 180, 520)
-        html.raw("<svg class=\"hours-chart\" role=\"img\" aria-hidden=\"true\" viewBox=\"0 0 \(labelWidth + barWidth + 80) \(people.count * row + 30)\">")
+        let width = labelWidth + barWidth + 80
+        let legend = legendPlaces(width: width)
+        let height = people.count * row + 30 + (legend.map(\.line).max() ?? 0) * row
+        html.raw("<svg class=\"hours-chart\" role=\"img\" aria-hidden=\"true\" viewBox=\"0 0 \(width) \(height)\">")
         for (index, person) in people.enumerated() {
             let y = index * row
             html.raw("<text x=\"0\" y=\"\(y + 15)\">")
@@ -116,26 +119,37 @@ enum HoursPage {
             }
             html.raw("<text x=\"\(String(format: "%.0f", x + 6))\" y=\"\(y + 15)\">\(ReportFormats.hours(person.totalMs)) h</text>")
         }
-        var x = 0
-        for category in categories {
-            html.raw("<rect class=\"\(category.className)\" x=\"\(x)\" y=\"\(people.count * row + 12)\" width=\"12\" height=\"12\"/>")
-            html.raw("<text x=\"\(x + 16)\" y=\"\(people.count * row + 23)\">\(category.label)</text>")
-            x += 150
+        for (category, place) in zip(categories, legend) {
+            let y = people.count * row + place.line * row
+            html.raw("<rect class=\"\(category.className)\" x=\"\(place.x)\" y=\"\(y + 12)\" width=\"12\" height=\"12\"/>")
+            html.raw("<text x=\"\(place.x + 16)\" y=\"\(y + 23)\">\(category.label)</text>")
         }
         html.raw("</svg>")
     }
 
+    /// Where each legend entry goes: after the one before it by its label's width (8 units a
+    /// character, generous for the page's font at 13 px), on a new line when it would not fit.
+    static func legendPlaces(width: Int) -> [(x: Int, line: Int)] {
+        var places: [(x: Int, line: Int)] = []
+        var (x, line) = (0, 0)
+        for category in categories {
+            let entry = 16 + category.label.count * 8 + 24
+            if x > 0 && x + entry > width { (x, line) = (0, line + 1) }
+            places.append((x, line))
+            x += entry
+        }
+        return places
+    }
+
     static func table(_ html: inout HTML, _ people: [Roster_V1_PersonHours]) {
-        html.raw("<table class=\"hours\"><thead><tr><th>Person</th><th>Total</th>")
-        for category in categories { html.element("th", category.label) }
-        html.raw("<th>Overrides</th><th>Cover taken</th><th>Cover given</th><th>Out-of-hours periods</th></tr></thead><tbody>")
+        // The columns of `report hours`, in its order (ReportFormats.personColumns).
+        html.raw("<table class=\"hours\"><thead><tr>")
+        for title in ["Person"] + ReportFormats.personColumns { html.element("th", title) }
+        html.raw("</tr></thead><tbody>")
         for person in people {
             html.raw("<tr>")
             html.element("td", person.name)
-            html.element("td", ReportFormats.hours(person.totalMs))
-            for text in ReportFormats.categoryHours(person) { html.element("td", text) }
-            for value in [person.overrideMs, person.coverTakenMs, person.coverGivenMs] { html.element("td", ReportFormats.hours(value)) }
-            html.element("td", "\(person.outOfHoursPeriods)")
+            for text in ReportFormats.personRow(person) { html.element("td", text) }
             html.raw("</tr>")
         }
         html.raw("</tbody></table>")

@@ -217,8 +217,22 @@ import Testing
             #expect(page.status == 200)
             let hours = try await Self.hours(team.admin, from: from, to: now)
             #expect(hours.count == 4)
+            // Each person's row has every column `report hours` prints, in its order.
+            #expect(page.body.contains("<tr>" + (["Person"] + ReportFormats.personColumns).map { "<th>\($0)</th>" }.joined() + "</tr>"))
             for (name, person) in hours {
-                #expect(page.body.contains("<td>\(name)</td><td>\(ReportFormats.hours(person.totalMs))</td>"), "\(name)")
+                let row = ([name] + ReportFormats.personRow(person)).map { "<td>\($0)</td>" }.joined()
+                #expect(page.body.contains(row) && ReportFormats.personRow(person).count == ReportFormats.personColumns.count, "\(name)")
+            }
+            // The legend's entries do not run into each other: each starts past the one before's label.
+            let legend = try #require(page.body.components(separatedBy: "class=\"c-business\" x=\"").last)
+            let entries = legend.components(separatedBy: "<text x=\"").dropFirst().compactMap { part -> (x: Int, label: String)? in
+                let x = Int(part.prefix { $0.isNumber }) ?? -1
+                guard let label = part.split(separator: ">").dropFirst().first?.split(separator: "<").first else { return nil }
+                return (x, String(label))
+            }
+            #expect(entries.count == 5, "\(entries)")
+            for (before, after) in zip(entries, entries.dropFirst()) where after.x > before.x {
+                #expect(after.x - before.x >= before.label.count * 7 + 16, "\(before) runs into \(after)")
             }
             guard case .report(let quality) = try await team.admin.request(.getReport(.with {
                 $0.kind = .quality
