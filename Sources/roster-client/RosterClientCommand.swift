@@ -43,10 +43,27 @@ struct RosterClientCommand: AsyncParsableCommand {
             let code = exitCode(for: error)
             let brief = message(for: error)
             guard code != .success, !brief.isEmpty else { exit(withError: error) }
-            let words = arguments.prefix { !$0.hasPrefix("-") }.joined(separator: " ")
+            let words = commandPath(arguments).joined(separator: " ")
             FileHandle.standardError.write(Data("Error: \(brief)\nSee `roster-client \(words.isEmpty ? "" : words + " ")--help`.\n".utf8))
             Foundation.exit(code.rawValue)
         }
+    }
+}
+
+extension RosterClientCommand {
+    /// The subcommand names at the start of `arguments` ("admin", "override", "add"), without the
+    /// arguments after them: a help hint names the command, not the person it was given.
+    static func commandPath(_ arguments: [String]) -> [String] {
+        var command: any ParsableCommand.Type = Self.self
+        var path: [String] = []
+        for word in arguments {
+            guard let next = command.configuration.subcommands.first(where: {
+                $0._commandName == word || $0.configuration.aliases.contains(word)
+            }) else { break }
+            path.append(word)
+            command = next
+        }
+        return path
     }
 }
 

@@ -134,6 +134,11 @@ import Testing
         #expect(try await cli.run(["employees", "--group-by", "shoe-size"]).status == 64)
         #expect(try await cli.run(["now", "--server", "no-port"]).status == 64)
         #expect(try await cli.run(["frobnicate"]).status == 64)
+        // The hint names the command, not the arguments given to it (unquoted, they would not paste).
+        let unknown = try await cli.run(["show", "Ada Lovelace", "--bogus"])
+        #expect(unknown.status == 64 && unknown.stderr.hasSuffix("See `roster-client show --help`.\n"), "\(unknown.stderr)")
+        let nested = try await cli.run(["admin", "timeoff", "add", "Ada Lovelace", "--bogus"])
+        #expect(nested.stderr.hasSuffix("See `roster-client admin timeoff add --help`.\n"), "\(nested.stderr)")
         let help = try await cli.run(["--help"])
         #expect(help.status == 0)
         for command in ["watch", "now", "employees", "search", "show", "shifts", "admin"] {
