@@ -4,7 +4,8 @@ import RosterDomain
 import RosterProtocol
 
 extension JSONShapes {
-    /// One entry of `oncall --json`.
+    /// One entry of `oncall --json`: the shape of the API's `Shift` (`GET /v1/oncall`, docs/HTTP.md),
+    /// so `source` means the same in both (its kind), plus `sourceText` in words.
     public struct FinalShiftEntry: Encodable, Sendable {
         public var id: String
         public var schedule: String
@@ -13,11 +14,14 @@ extension JSONShapes {
         public var employeeId: String
         public var start: String
         public var end: String
-        /// "layer 0, rotation rot_x, turn 3", "override ovr_x" or "shift s_x"; a self-service
-        /// override's source instead: "request:req_x" or "take:EMPLOYEE_ID".
+        /// rotation, shift, override or temporary.
         public var source: String
-        public var sourceKind: String
+        /// The rotation, one-off shift, override or temporary span.
         public var sourceId: String
+        /// A self-service override's source: "request:ID" or "take:EMPLOYEE_ID"; absent otherwise.
+        public var overrideSource: String?
+        /// "layer 0, rotation rot_x, turn 3", "override ovr_x (request:req_y)".
+        public var sourceText: String
         /// `show`'s whole stretches only: it started before, or goes on after, what was resolved
         /// (start or end is then the furthest known), and the sources of stretches joined into it.
         public var startedEarlier: Bool?
@@ -30,7 +34,7 @@ extension JSONShapes {
             start = TimeText.iso8601(stretch.start)
             end = TimeText.iso8601(stretch.end)
             (startedEarlier, continues) = (stretch.startedEarlier, stretch.continues)
-            if stretch.pieces.count > 1 { joined = stretch.pieces.map { $0.overrideSource.isEmpty ? $0.source.description : $0.overrideSource } }
+            if stretch.pieces.count > 1 { joined = stretch.pieces.map(\.sourceText) }
         }
 
         public init(_ shift: FinalShift) {
@@ -41,13 +45,13 @@ extension JSONShapes {
             employeeId = shift.employeeID
             start = TimeText.iso8601(shift.start)
             end = TimeText.iso8601(shift.end)
-            // A self-service override says where it came from: "request:ID", "take:EMPLOYEE_ID".
-            source = shift.overrideSource.isEmpty ? shift.source.description : shift.overrideSource
+            overrideSource = shift.overrideSource.isEmpty ? nil : shift.overrideSource
+            sourceText = shift.sourceText
             switch shift.source {
-            case .rotation(_, let rotation, _, _): (sourceKind, sourceId) = ("rotation", rotation)
-            case .override(let id): (sourceKind, sourceId) = ("override", id)
-            case .shift(let id): (sourceKind, sourceId) = ("shift", id)
-            case .temporary(let id): (sourceKind, sourceId) = ("temporary", id)
+            case .rotation(_, let rotation, _, _): (source, sourceId) = ("rotation", rotation)
+            case .override(let id): (source, sourceId) = ("override", id)
+            case .shift(let id): (source, sourceId) = ("shift", id)
+            case .temporary(let id): (source, sourceId) = ("temporary", id)
             }
         }
     }

@@ -42,7 +42,8 @@ import Testing
                 "Linus Torvalds 2026-12-21T08:00:00Z 2026-12-28T08:00:00Z",
                 "Ada Lovelace 2026-12-28T08:00:00Z 2027-01-04T00:00:00Z",
             ])
-            #expect((shifts[1]["source"] as? String)?.hasPrefix("override ovr_") == true)
+            #expect(shifts[1]["source"] as? String == "override" && (shifts[1]["sourceId"] as? String)?.hasPrefix("ovr_") == true
+                    && (shifts[1]["sourceText"] as? String)?.hasPrefix("override ovr_") == true, "\(shifts[1])")
             #expect(shifts.allSatisfy { $0["id"] is String && $0["employeeId"] is String && $0["schedule"] as? String == "Platform primary" })
 
             // The same answer from the cache, offline, and with the server gone.
@@ -71,7 +72,7 @@ import Testing
             #expect(shown.stdout.contains("On duty in the next 4 weeks") && shown.stdout.contains("Platform primary"), "\(shown.stdout)")
             let json = try await cli.run(["show", "Grace Hopper", "--json"])
             let duty = try #require((json.json as? [String: Any])?["duty"] as? [[String: Any]])
-            #expect(!duty.isEmpty && duty.allSatisfy { ($0["source"] as? String)?.contains("rotation") == true }, "\(duty)")
+            #expect(!duty.isEmpty && duty.allSatisfy { $0["source"] as? String == "rotation" }, "\(duty)")
             // Each is a whole weekly turn (an hour more or less across a change of the clocks),
             // not cut where the four weeks shown begin or end.
             let lengths = duty.compactMap { entry -> Double? in
@@ -147,7 +148,7 @@ import Testing
             #expect(swapped.status == 0, "\(swapped.stderr)")
             let after = try await cli.run(["oncall", "--schedule", "Platform primary", "--from", "2026-12-07T08:00:00Z",
                                            "--to", "2026-12-21T08:00:00Z", "--json"])
-            let people = ((after.json as? [String: Any])?["shifts"] as? [[String: Any]])?.map { "\($0["employee"]!) \($0["sourceKind"]!)" }
+            let people = ((after.json as? [String: Any])?["shifts"] as? [[String: Any]])?.map { "\($0["employee"]!) \($0["source"]!)" }
             #expect(people == ["Grace Hopper override", "Alan Turing override"])
 
             let next = try await cli.run(["next", "Linus Torvalds", "--utc"])

@@ -66,7 +66,7 @@ import Testing
                 let oncall = try await admin.run(["oncall", "--schedule", "Platform primary", "--from", from, "--to", to, "--json"])
                 let shifts = (oncall.object["shifts"] as? [[String: Any]]) ?? []
                 #expect(shifts.map { $0["employee"] as? String } == [winner], "\(oncall.stdout)")
-                #expect(shifts.first?["source"] as? String == "request:\(id)", "\(oncall.stdout)")
+                #expect(shifts.first?["overrideSource"] as? String == "request:\(id)", "\(oncall.stdout)")
 
                 // Only Grace, who asked, may cancel: no other token would help the taker, so none is suggested.
                 let notTheirs = try await (adaResult.status == 0 ? ada : alan).run(["request", "cancel", id])
@@ -76,7 +76,7 @@ import Testing
                 #expect(cancelled.status == 0, "\(cancelled.stderr)")
                 let back = try await admin.run(["oncall", "--schedule", "Platform primary", "--from", from, "--to", to, "--json"])
                 let restored = (back.object["shifts"] as? [[String: Any]]) ?? []
-                #expect(restored.map { $0["employee"] as? String } == ["Grace Hopper"] && restored.first?["sourceKind"] as? String == "rotation",
+                #expect(restored.map { $0["employee"] as? String } == ["Grace Hopper"] && restored.first?["source"] as? String == "rotation",
                         "\(back.stdout)")
 
                 try await receiver.wait("opened, taken and cancelled") { $0.count >= 3 }

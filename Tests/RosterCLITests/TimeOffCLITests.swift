@@ -30,7 +30,7 @@ import Testing
                 // Ada's next Platform primary week.
                 let hers = try await admin.run(["oncall", "--schedule", "Platform primary", "--person", "Ada Lovelace", "--from", "now",
                                                 "--to", "+40d", "--json"])
-                let week = try #require((hers.object["shifts"] as? [[String: Any]])?.first { $0["sourceKind"] as? String == "rotation" },
+                let week = try #require((hers.object["shifts"] as? [[String: Any]])?.first { $0["source"] as? String == "rotation" },
                                         "\(hers.stdout)")
                 let start = try #require(ISO8601DateFormatter().date(from: week["start"] as? String ?? ""))
                 let end = try #require(ISO8601DateFormatter().date(from: week["end"] as? String ?? ""))
