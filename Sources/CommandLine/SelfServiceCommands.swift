@@ -115,9 +115,8 @@ extension CommandRunner {
             definition.requests.filter { wanted == nil || $0.state(at: now) == wanted }.map { (definition, $0) }
         }.sorted { ($0.1.start, $0.1.id) < ($1.1.start, $1.1.id) }
         if json {
-            for (definition, request) in rows {
-                Self.out(JSONShapes.line(CoverRequest.Summary(request, schedule: definition, state: state, at: now)))
-            }
+            // One document, an array, as every other listing's --json (watch alone streams lines).
+            Self.out(JSONShapes.line(rows.map { CoverRequest.Summary($0.1, schedule: $0.0, state: state, at: now) }))
             return .success
         }
         guard !rows.isEmpty else {

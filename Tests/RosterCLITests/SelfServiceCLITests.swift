@@ -49,8 +49,9 @@ import Testing
                 #expect(id.hasPrefix("req_") && !id.contains(" "), "only the id on stdout: \(asked.stdout)")
 
                 let listed = try await nobody.run(["requests", "--json"])
-                #expect(listed.status == 0 && listed.stdout.contains("\"id\":\"\(id)\"") && listed.stdout.contains("\"state\":\"open\""),
-                        "\(listed.stdout) \(listed.stderr)")
+                let entries = listed.json as? [[String: Any]]
+                #expect(listed.status == 0 && entries?.count == 1 && entries?.first?["id"] as? String == id
+                        && entries?.first?["state"] as? String == "open", "one JSON array: \(listed.stdout) \(listed.stderr)")
                 let refused = try await nobody.run(["request", "take", id])
                 #expect(refused.status == 7 && refused.stderr.contains("bound to a person"), "\(refused.stderr)")
 
