@@ -172,17 +172,41 @@ extension CommandRunner {
         let handoffs = Self.handoffs(shifts, from: query.from, to: query.to)
         if json {
             struct Handoff: Encodable { var at: String; var onDuty: [String] }
+            /// An override that has not ended, as the table lists it, with ids for a script.
+            struct Override: Encodable {
+                var id, kind, employee, employeeId: String
+                var replacing, replacingId: String?
+                var start, end, reason, text: String
+                var source: String?
+            }
+            struct Temporary: Encodable { var id, start, end: String; var shifts: Int }
             struct Shown: Encodable {
                 var id, name, zone, team, description: String
                 var rotations: [String]
-                var overrides: Int
+                var overrides: [Override]
+                var temporary: [Temporary]
                 var handoffs: [Handoff]
+            }
+            let name = { (id: String) in people[id]?.fullName ?? id }
+            let overrides = schedule.overrides.filter { $0.end > query.from }.sorted { $0.start < $1.start }.map { override in
+                let (kind, who, replaced): (String, String, String?) = switch override.kind {
+                case .add(let id): ("add", id, nil)
+                case .remove(let id): ("remove", id, nil)
+                case .replace(let replacing, let with): ("replace", with, replacing)
+                }
+                return Override(id: override.id, kind: kind, employee: name(who), employeeId: who, replacing: replaced.map(name),
+                                replacingId: replaced, start: TimeText.iso8601(override.start), end: TimeText.iso8601(override.end),
+                                reason: override.reason, text: Self.describe(override, in: schedule, display: display) { people[$0]?.fullName },
+                                source: override.source.isEmpty ? nil : override.source)
             }
             Self.out(JSONShapes.line(Shown(
                 id: schedule.id, name: schedule.name, zone: schedule.zone, team: schedule.team,
                 description: schedule.description,
                 rotations: schedule.layers.flatMap { layer in layer.rotations.map { describe($0, level: layer.level, people: people) } },
-                overrides: schedule.overrides.count,
+                overrides: overrides,
+                temporary: schedule.temporary.filter { $0.end > query.from }.map {
+                    Temporary(id: $0.id, start: TimeText.iso8601($0.start), end: TimeText.iso8601($0.end), shifts: $0.shifts.count)
+                },
                 handoffs: handoffs.map { Handoff(at: TimeText.iso8601($0.at), onDuty: $0.people.map { people[$0]?.fullName ?? $0 }) })))
             return
         }

@@ -97,6 +97,11 @@ import Testing
             let shown = try await cli.run(["schedule", "show", "Platform primary"])
             let overrideID = try #require(shown.stdout.split(separator: "\n").first { $0.contains("override ") }?
                 .split(separator: " ").first { $0.hasSuffix(":") && !$0.hasPrefix("override") }.map { String($0.dropLast()) }, "\(shown.stdout) \(shown.stderr)")
+            // --json lists the same override, with its people and window, not only a count.
+            let json = try #require(try await cli.run(["schedule", "show", "Platform primary", "--json"]).json as? [String: Any])
+            let listed = try #require((json["overrides"] as? [[String: Any]])?.first, "\(json)")
+            #expect(listed["id"] as? String == overrideID && listed["kind"] as? String == "replace" && listed["employee"] as? String == "Alan Turing"
+                    && listed["replacing"] as? String == "Ada Lovelace" && listed["start"] as? String == "2026-12-02T00:00:00Z", "\(listed)")
             let override = try await cli.run(["admin", "override", "delete", overrideID, "--schedule", "Platform primary"])
             #expect(override.status == 0, "\(override.stderr)")
             #expect(override.stdout.hasPrefix("Removed override \(overrideID) from Platform primary: Alan Turing replaces Ada Lovelace, "
