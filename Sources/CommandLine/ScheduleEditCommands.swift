@@ -39,6 +39,7 @@ extension CommandRunner {
                     }
                     Self.out("  \(what): " + result.createdIDs.joined(separator: ", "))
                 }
+                if case .timeOff(let off)? = edit.edit, off.action == .add { await printConflicts(madeBy: off, ids: Set(result.createdIDs)) }
             }
             if result.preview || !result.deltas.isEmpty {
                 if result.deltas.isEmpty { Self.out("  nobody gains or loses duty.") }
@@ -51,6 +52,16 @@ extension CommandRunner {
         } catch {
             return report(error)
         }
+    }
+
+    /// After time off is recorded: the duty it now collides with, each with who could cover it,
+    /// as `oncall` would show them (nothing when it collides with none, or the answer fails).
+    private func printConflicts(madeBy off: Roster_V1_TimeOffEdit, ids: Set<String>) async {
+        let query = FinalScheduleQuery(from: off.startMs, to: off.endMs, employee: off.person.isEmpty ? nil : off.person)
+        guard var answer = try? await client.finalSchedule(query) else { return }
+        answer.conflicts = answer.conflicts.filter { ids.contains($0.timeOffID) }
+        guard !answer.conflicts.isEmpty else { return }
+        printConflicts(answer)
     }
 
     /// The definition of one schedule from the server, for edits that change part of it.

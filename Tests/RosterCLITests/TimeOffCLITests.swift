@@ -39,6 +39,9 @@ import Testing
                 let off = try await admin.run(["admin", "timeoff", "add", "Ada Lovelace", "--from", Self.iso(start - 3 * Self.day),
                                                "--to", Self.iso(start + 11 * Self.day), "--reason", "two weeks in Lisbon"])
                 try #require(off.status == 0, "\(off.stderr)")
+                // It says at once what it collides with, and how to cover it.
+                #expect(off.stdout.contains("Conflicts (on duty during time off):") && off.stdout.contains("Ada Lovelace on Platform primary")
+                        && off.stdout.contains("--suggested"), "\(off.stdout)")
                 let listed = try await admin.run(["admin", "timeoff", "list", "Ada Lovelace"])
                 #expect(listed.stdout.contains("two weeks in Lisbon"), "\(listed.stdout)")
 
