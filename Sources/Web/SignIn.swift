@@ -83,7 +83,7 @@ enum WebForms {
         }
         guard verified(request, session: session) else { return .failure(Refusal(reply: forged)) }
         guard let tenant = core.tenant(credential.tenantID) else { return .failure(Refusal(reply: WebApp.starting)) }
-        return .success((Viewer(credential: credential, session: session), tenant, core))
+        return .success((Viewer(credential: credential, session: session, tenant: tenant), tenant, core))
     }
 
     /// `poster`, for a form that changes the schedule named in its path: that schedule too.

@@ -46,7 +46,9 @@ enum WebPage {
         html.raw("</ul>")
         if let session = viewer.session, let credential = viewer.credential {
             html.raw("<form class=\"account\" method=\"post\" action=\"/sign-out\">")
-            let who = credential.label.isEmpty ? (credential.tokenID ?? "") : credential.label
+            let token = credential.label.isEmpty ? (credential.tokenID ?? "") : credential.label
+            // The person first when the token names one: that is who acts on "Take" and "My shifts".
+            let who = viewer.personName.map { "\($0) · \(token)" } ?? token
             html.element("span", class: "who", "Signed in: \(who) (\(credential.role.rawValue))")
             csrf(&html, session)
             html.raw("<button type=\"submit\">Sign out</button></form>")

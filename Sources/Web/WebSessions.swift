@@ -11,6 +11,13 @@ struct Viewer: Sendable {
     var credential: Credential?
     /// The browser's session, when it signed in (its CSRF token goes into every form).
     var session: WebSessions.Session?
+    /// The full name of the person the token names, for the header; nil when it names nobody.
+    var personName: String?
+
+    init(credential: Credential?, session: WebSessions.Session?, tenant: TenantRuntime? = nil) {
+        (self.credential, self.session) = (credential, session)
+        personName = credential?.employeeID.flatMap { tenant?.view.state.employees[$0]?.fullName }
+    }
 
     var isAdmin: Bool { credential?.role == .admin }
     var employeeID: String? { credential?.employeeID }
@@ -129,7 +136,7 @@ extension WebApp {
         let now = core.clock.now()
         if let (session, credential) = signedIn(request, core: core, now: now) {
             guard let tenant = core.tenant(credential.tenantID) else { return .refused }
-            return .viewer(Viewer(credential: credential, session: session), tenant)
+            return .viewer(Viewer(credential: credential, session: session, tenant: tenant), tenant)
         }
         if let header = request.authorization, header.lowercased().hasPrefix("bearer ") {
             guard let credential = core.tokens.authenticate(String(header.dropFirst(7)), now: now),
@@ -138,7 +145,7 @@ extension WebApp {
                 core.auditAuthenticationFailure(token: String(header.dropFirst(7)), address: request.peer, door: "HTTP Bearer token", at: now)
                 return .refused
             }
-            return .viewer(Viewer(credential: credential, session: nil), tenant)
+            return .viewer(Viewer(credential: credential, session: nil, tenant: tenant), tenant)
         }
         guard side.isDevelopment(request) else { return .signInNeeded }
         return core.tenant(core.defaultTenant).map { .viewer(.anonymous, $0) } ?? .starting

@@ -107,15 +107,18 @@ struct TokenCommand: AsyncParsableCommand {
         func run() async throws {
             let administration = try await store.open()
             let tokens = try await administration.tokens()
+            let holders = try await administration.tokenHolders(tokens)
             await administration.close()
             let now = Date()
-            print(["ID", "TENANT", "ROLE", "CREATED", "EXPIRES", "STATUS", "FEED", "MINTED-BY", "LABEL"].joined(separator: "\t"))
+            print(["ID", "TENANT", "ROLE", "PERSON", "CREATED", "EXPIRES", "STATUS", "FEED", "MINTED-BY", "LABEL"].joined(separator: "\t"))
             for token in tokens {
                 let status = token.revokedAt != nil ? "revoked"
                     : token.isUsable(at: Int64(now.timeIntervalSince1970 * 1000)) ? "active" : "expired"
                 // A label may come from a client (a calendar subscribed over the protocol): never
                 // let it drive the terminal.
-                print([token.id, token.tenantID, token.role.rawValue, Self.time(token.createdAt),
+                // The person a token names (a deleted one by id); "-" for a token of nobody.
+                let person = token.employeeID.map { holders[token.tenantID]?[$0] ?? $0 } ?? "-"
+                print([token.id, token.tenantID, token.role.rawValue, ControlCharacters.stripped(person), Self.time(token.createdAt),
                        token.expiresAt.map(Self.time) ?? "never", status, token.scope ?? "-", token.mintedBy ?? "-",
                        ControlCharacters.stripped(token.label)].joined(separator: "\t"))
             }

@@ -31,6 +31,12 @@ import Testing
                 let misspelt = try await admin.server(["token", "create", "--tenant", "demo", "--role", "reader", "--data-dir", server.dataDirectory,
                                                        "--employee", "Grace Hoper"])
                 #expect(misspelt.status != 0 && misspelt.stderr.contains("did you mean \"Grace Hopper\""), "\(misspelt.stderr)")
+                // `token list` says whom each token names ("-": nobody).
+                let tokenList = try await admin.server(["token", "list", "--data-dir", server.dataDirectory])
+                let rows = tokenList.stdout.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) }
+                let column = try #require(rows.first?.firstIndex(of: "PERSON"), "\(tokenList.stdout)")
+                let people = rows.dropFirst().filter { $0.count > column && $0[2] == "reader" }.map { $0[column] }
+                #expect(Set(people) == ["Grace Hopper", "Ada Lovelace", "Alan Turing", "-"], "\(tokenList.stdout)")
                 let grace = clients["Grace Hopper"]!, ada = clients["Ada Lovelace"]!, alan = clients["Alan Turing"]!, nobody = clients[""]!
 
                 // The server picks new tokens up within a second.

@@ -418,6 +418,7 @@ import Testing
                 #expect(try await browser.signIn(grace.text).status == 303)
                 let page = try await browser.get("/me")
                 #expect(page.body.contains("href=\"/me\" aria-current=\"page\"") && page.body.contains("Make my calendar link"))
+                #expect(page.body.contains("Signed in: Grace Hopper · grace (reader)"), "the header names the token's person")
                 let link = try await browser.post("/me/calendar", [("csrf", try browser.csrf(page))])
                 #expect(link.status == 200 && link.body.contains("/v1/calendar/rst_"))
                 let url = String(try #require(link.body.components(separatedBy: "<code id=\"feed\">").dropFirst().first?

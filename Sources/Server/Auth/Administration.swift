@@ -86,6 +86,17 @@ public struct StoreAdministration: Sendable {
 
     public func tokens() async throws -> [StoredToken] { try await store.loadTokens() }
 
+    /// The full name of each person a token names, per tenant then employee id (for `token list`).
+    public func tokenHolders(_ tokens: [StoredToken]) async throws -> [String: [String: String]] {
+        let wanted = Set(tokens.compactMap(\.employeeID))
+        guard !wanted.isEmpty else { return [:] }
+        var names: [String: [String: String]] = [:]
+        for stored in try await store.loadTenants() {
+            for id in wanted { if let person = stored.state.employees[id] { names[stored.state.tenant.id, default: [:]][id] = person.fullName } }
+        }
+        return names
+    }
+
     /// One line of `roster-server status` per tenant.
     public struct TenantStatus: Sendable {
         public var id: String
