@@ -35,6 +35,7 @@ extension CommandRunner {
                     let what = switch edit.edit {
                     case .timeOff?: "time off"
                     case .addOverride?: "override"
+                    case .coverRequest?, .takeDuty?: "ids"  // a step may change what it names, not make it
                     default: "made"
                     }
                     Self.out("  \(what): " + result.createdIDs.joined(separator: ", "))

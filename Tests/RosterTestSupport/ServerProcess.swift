@@ -144,7 +144,7 @@ public struct CLI: Sendable {
     }
 
     /// Runs to completion; a child still running after `timeout` is killed and fails the call.
-    static func execute(_ binary: URL, _ arguments: [String], environment: [String: String],
+    public static func execute(_ binary: URL, _ arguments: [String], environment: [String: String],
                         timeout: Duration = .seconds(60)) async throws -> Result {
         let child = try ChildProcess(binary.path, arguments, environment: environment)
         guard let status = await child.waitForExit(timeout: timeout) else {
