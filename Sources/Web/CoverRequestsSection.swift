@@ -51,6 +51,7 @@ enum CoverRequestsSection {
                     WebPage.csrf(&html, session)
                     FormParts.hidden(&html, "request", request.id)
                     FormParts.hidden(&html, "step", step.value)
+                    if only != nil { FormParts.hidden(&html, "back", "me") }  // pressed on /me: back there
                     html.raw("<button type=\"submit\">")
                     html.text(step.title)
                     html.raw("</button></form>")
@@ -106,7 +107,15 @@ enum CoverRequestsSection {
         }
         switch await FormParts.perform(edit, viewer: posted.viewer, tenant: posted.tenant, core: posted.core, request: request) {
         case .success:
-            return WebApp.seeOther("/schedules/" + WebPage.pathComponent(posted.schedule.name) + "#" + id)
+            // Back where the button was: /me, or the timeline at the week the request is about
+            // (not this week: a request three weeks ahead would leave the page).
+            if form["back"] == "me" { return WebApp.seeOther("/me#" + id) }
+            var location = "/schedules/" + WebPage.pathComponent(posted.schedule.name)
+            if let start = posted.schedule.requests.first(where: { $0.id == id })?.start, let clock = WallClock(zone: posted.schedule.zone) {
+                let day = clock.day(of: start).day
+                location += String(format: "?start=%04d-%02d-%02d", day.year, day.month, day.day)
+            }
+            return WebApp.seeOther(location + "#" + id)
         case .failure(let error):
             return WebApp.html(FormParts.status(of: error), WebPage.message(title: "Not done", error.body.message,
                                                                              link: ("/schedules/" + WebPage.pathComponent(posted.schedule.name), "Back to the schedule")))

@@ -266,13 +266,22 @@ import Testing
                                                [("csrf", "forged"), ("request", id), ("step", "take")]).status == 403)
                 let taken = try await browser.post("/schedules/Platform%20primary/requests",
                                                    [("csrf", csrf), ("request", id), ("step", "take")])
-                #expect(taken.status == 303, "\(taken.body)")
+                // Back to the timeline at the week the request is about, not the current one.
+                #expect(taken.status == 303 && taken.headers.lowercased().contains("location: /schedules/platform%20primary?start=2026-11-30#\(id)"),
+                        "\(taken.headers)")
                 let after = try await browser.get("/schedules/Platform%20primary")
                 #expect(after.body.contains("taken by Grace Hopper") && after.body.contains("Back out</button>"))
                 #expect(!after.body.contains("<button type=\"submit\">Take</button>"))
                 let mine = try await browser.get("/me")
                 #expect(mine.body.contains("Cover requests on Platform primary") && mine.body.contains("Back out</button>"),
                         "Grace's own page lists the request she took")
+                // A button pressed on /me leads back to /me.
+                let backedOut = try await browser.post("/schedules/Platform%20primary/requests",
+                                                       [("csrf", csrf), ("request", id), ("step", "back-out"), ("back", "me")])
+                #expect(backedOut.status == 303 && backedOut.headers.lowercased().contains("location: /me#\(id)"), "\(backedOut.headers)")
+                #expect(mine.body.contains("name=\"back\" value=\"me\""), "the /me buttons say where they were pressed")
+                let retaken = try await browser.post("/schedules/Platform%20primary/requests", [("csrf", csrf), ("request", id), ("step", "take")])
+                #expect(retaken.status == 303)
                 let shifts = try await ScheduleServerTests.final(team.admin, "Platform primary", from: "2026-12-01T00:00:00Z",
                                                                  to: "2026-12-01T00:00:01Z")
                 #expect(shifts.map(\.employeeID) == [team.grace] && shifts.first?.overrideSource == "request:\(id)")
