@@ -283,6 +283,15 @@ enum SchedulePage {
         return rows
     }
 
+    /// A bar's label cut to what fits its width, with an ellipsis ("Ada Lovel…"), or nothing
+    /// when not two characters fit (the title and the table below carry it whole). Sized for the
+    /// page at its widest (60rem less padding: 928 px; 0.8rem text, about 7 px a character).
+    static func fitted(_ label: String, percent: Double) -> String {
+        let fits = Int((percent * 9.28 - 8) / 7)
+        guard label.count > fits else { return label }
+        return fits < 2 ? "" : String(label.prefix(fits - 1)) + "…"
+    }
+
     private static func draw(_ html: inout HTML, _ bar: Bar, row: Int, window: TimelineWindow, label: ZoneLabel) {
         let x = window.percent(bar.start), width = window.percent(bar.end) - x
         let className: String
@@ -309,7 +318,7 @@ enum SchedulePage {
         html.raw("><title>")
         html.text(description)
         html.raw("</title><rect width=\"100%\" height=\"100%\" rx=\"3\"/><text x=\"4\" y=\"16\">")
-        html.text(bar.label)
+        html.text(fitted(bar.label, percent: width))
         html.raw("</text></svg>")
         if bar.link != nil { html.raw("</a>") }
     }

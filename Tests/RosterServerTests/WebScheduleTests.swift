@@ -389,6 +389,17 @@ import Testing
         }
     }
 
+    /// A short bar's name ends in an ellipsis where it is cut, or is left out when nothing fits.
+    @Test func aShortBarsNameIsCutWithAnEllipsis() {
+        #expect(SchedulePage.fitted("Ada Lovelace", percent: 50) == "Ada Lovelace")
+        #expect(SchedulePage.fitted("Ada Lovelace", percent: 7) == "Ada Lov…")
+        #expect(SchedulePage.fitted("Ada Lovelace", percent: 2) == "")
+        for percent in stride(from: 0.5, through: 20, by: 0.5) {
+            let shown = SchedulePage.fitted("Evelyn Boyd Granville", percent: percent)
+            #expect(shown.isEmpty || shown == "Evelyn Boyd Granville" || shown.hasSuffix("…"), "\(percent): \(shown)")
+        }
+    }
+
     @Test func aPersonsPageAndMyShifts() async throws {
         try await HTTPTests.withHTTPServer(now: TimeText.parseISO8601("2026-11-26T12:00:00Z")!) { harness, base in
             let team = try await ScheduleServerTests.team(harness)
