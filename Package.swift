@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "RosterProtocol", targets: ["RosterProtocol"]),
         .library(name: "RosterDomain", targets: ["RosterDomain"]),
+        .library(name: "RosterSystem", targets: ["RosterSystem"]),
         .library(name: "RosterStore", targets: ["RosterStore"]),
         .library(name: "RosterStoreSQLite", targets: ["RosterStoreSQLite"]),
         .library(name: "RosterServerCore", targets: ["RosterServerCore"]),
@@ -71,6 +72,13 @@ let package = Package(
             dependencies: [.product(name: "SwiftCSV", package: "SwiftCSV")],
             path: "Sources/Domain"
         ),
+        // What touches the operating system below Foundation (Glibc): files written so that a
+        // crash never tears them, per-user paths, descriptor and open-file limits. Kept out of
+        // RosterDomain, which stays pure Swift.
+        .target(
+            name: "RosterSystem",
+            path: "Sources/System"
+        ),
         // The wire protocol: framing, generated protobuf bodies, typed messages, conversions.
         .target(
             name: "RosterProtocol",
@@ -88,7 +96,7 @@ let package = Package(
         .target(
             name: "RosterStore",
             dependencies: [
-                "RosterDomain", "RosterProtocol", "RosterTLS",
+                "RosterDomain", "RosterSystem", "RosterProtocol", "RosterTLS",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -198,7 +206,7 @@ let package = Package(
         .target(
             name: "RosterClient",
             dependencies: [
-                "RosterDomain", "RosterProtocol", "RosterTLS",
+                "RosterDomain", "RosterSystem", "RosterProtocol", "RosterTLS",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -218,6 +226,7 @@ let package = Package(
             name: "roster-server",
             dependencies: [
                 "RosterServer", "RosterServerCore", "RosterStore", "RosterStoreSQLite", "RosterStorePostgres", "RosterProtocol", "RosterDomain",
+                "RosterSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -239,7 +248,7 @@ let package = Package(
         .target(
             name: "RosterCommandLine",
             dependencies: [
-                "RosterClient", "RosterDomain", "RosterProtocol", "RosterTLS", "RosterViewModels", "RosterAsCode",
+                "RosterClient", "RosterDomain", "RosterSystem", "RosterProtocol", "RosterTLS", "RosterViewModels", "RosterAsCode",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
             path: "Sources/CommandLine"
@@ -269,7 +278,7 @@ let package = Package(
             name: "roster-bench",
             // roster-server is listed so that `swift run -c release roster-bench` builds the server
             // it starts, next to itself.
-            dependencies: ["RosterBench", "RosterDomain", "roster-server", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["RosterBench", "RosterDomain", "RosterSystem", "roster-server", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Sources/roster-bench"
         ),
         .testTarget(
@@ -297,7 +306,7 @@ let package = Package(
         .testTarget(
             name: "RosterDomainTests",
             dependencies: [
-                "RosterDomain",
+                "RosterDomain", "RosterSystem",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             path: "Tests/RosterDomainTests"
@@ -306,7 +315,7 @@ let package = Package(
         .target(
             name: "RosterTestSupport",
             dependencies: [
-                "RosterServer", "RosterServerCore", "RosterStore", "RosterStoreSQLite", "RosterClient", "RosterProtocol", "RosterDomain", "RosterTLS",
+                "RosterServer", "RosterServerCore", "RosterStore", "RosterStoreSQLite", "RosterClient", "RosterProtocol", "RosterDomain", "RosterSystem", "RosterTLS",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

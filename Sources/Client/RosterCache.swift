@@ -3,6 +3,7 @@ import RosterDomain
 import NIOConcurrencyHelpers
 import NIOPosix
 import RosterProtocol
+import RosterSystem
 #if canImport(Glibc)
 import Glibc
 #endif

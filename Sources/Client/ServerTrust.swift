@@ -3,6 +3,7 @@ import NIOCore
 import NIOPosix
 import RosterDomain
 import RosterTLS
+import RosterSystem
 
 /// Pinned certificate authorities, one line per server, like ssh's known_hosts:
 ///

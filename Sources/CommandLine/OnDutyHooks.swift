@@ -1,6 +1,7 @@
 import Foundation
 import RosterClient
 import RosterDomain
+import RosterSystem
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -2,6 +2,7 @@ import Foundation
 import RosterClient
 import RosterDomain
 import RosterTLS
+import RosterSystem
 
 /// Connection settings of a roster-client invocation: command-line flags beat environment
 /// variables, which beat the config file, which beats the defaults.

@@ -2,6 +2,7 @@ import Foundation
 import NIOConcurrencyHelpers
 import NIOPosix
 import RosterDomain
+import RosterSystem
 
 /// The server's data directory: the database, the initial admin token and the generated TLS
 /// files. The directory is mode 0700 and every file the server writes in it 0600, so other

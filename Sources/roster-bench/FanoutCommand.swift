@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RosterBench
 import RosterDomain
+import RosterSystem
 
 struct Fanout: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

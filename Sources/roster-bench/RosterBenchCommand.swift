@@ -2,6 +2,7 @@ import ArgumentParser
 import RosterDomain
 import Foundation
 import RosterBench
+import RosterSystem
 
 @main
 struct RosterBenchCommand: AsyncParsableCommand {

@@ -7,6 +7,7 @@ import RosterServer
 import RosterServerCore
 import RosterStorePostgres
 import ServiceLifecycle
+import RosterSystem
 
 @main
 struct RosterServerCommand: AsyncParsableCommand {

@@ -1,6 +1,7 @@
 import Foundation
 import RosterDomain
 import Testing
+import RosterSystem
 
 /// The one of each helper: HOST:PORT, XDG paths, durations, and the query rules the server,
 /// the CLI's cache answers and the watch screen share.

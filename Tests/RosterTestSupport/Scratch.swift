@@ -2,6 +2,7 @@ import Foundation
 import NIOConcurrencyHelpers
 import RosterClient
 import RosterDomain
+import RosterSystem
 #if canImport(Glibc)
 import Glibc
 #endif
