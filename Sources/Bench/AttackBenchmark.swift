@@ -16,8 +16,8 @@ import Glibc
 /// acknowledged while the attack runs, what the server holds in memory, and whether it is still up
 /// afterwards. `server` may be another build (an earlier commit's) to compare; only flags every
 /// build knows are passed.
-public struct AttackBenchmark {
-    public enum Attack: String, CaseIterable, Sendable {
+package struct AttackBenchmark {
+    package enum Attack: String, CaseIterable, Sendable {
         /// GetCalendar with an alarm whose arithmetic overflowed.
         case overflow
         /// 200,000 requests for a year of a busy schedule, never read.
@@ -35,32 +35,32 @@ public struct AttackBenchmark {
         case yearQueries = "year-queries"
     }
 
-    public var server: URL
-    public var administration: URL
-    public var changes: Int
+    package var server: URL
+    package var administration: URL
+    package var changes: Int
 
-    public init(server: URL, administration: URL, changes: Int = 20) {
+    package init(server: URL, administration: URL, changes: Int = 20) {
         self.server = server
         self.administration = administration
         self.changes = changes
     }
 
-    public struct Result {
-        public var attack: Attack
+    package struct Result {
+        package var attack: Attack
         /// The bystander's connections and admin changes before the attack and while it runs;
         /// nil when one was not acknowledged within a minute.
-        public var quiet: LatencySummary
-        public var underAttack: LatencySummary?
-        public var failure: String?
+        package var quiet: LatencySummary
+        package var underAttack: LatencySummary?
+        package var failure: String?
         /// Resident memory before the attack and the most seen while it ran.
-        public var residentBefore: Int
-        public var residentPeak: Int
-        public var alive: Bool
+        package var residentBefore: Int
+        package var residentPeak: Int
+        package var alive: Bool
         /// The attacker's requests answered 200 while it ran (year-queries).
-        public var attackAnswers: Int
+        package var attackAnswers: Int
     }
 
-    public func run(_ attack: Attack) async throws -> Result {
+    package func run(_ attack: Attack) async throws -> Result {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-attack-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let port = freePort(), httpPort = freePort()

@@ -31,66 +31,66 @@ func adminToken(dataDirectory: String) throws -> String {
 }
 
 /// What one fan-out run measured.
-public struct FanoutResult {
-    public var subscribers: Int
-    public var pushes: Int
+package struct FanoutResult {
+    package var subscribers: Int
+    package var pushes: Int
     /// Per subscriber per push: trigger → receipt.
-    public var latency: LatencySummary
+    package var latency: LatencySummary
     /// Per push: trigger → the last subscriber's receipt; the median over pushes.
-    public var completionMillis: Double
+    package var completionMillis: Double
     /// With several nodes: the same, for the subscribers of the nodes the change was not made
     /// through (what the store's announcement and the catch-up add).
-    public var otherNodesCompletionMillis: Double?
+    package var otherNodesCompletionMillis: Double?
     /// Per push: the admin round trip (request to MutationResult), median and 99th percentile.
     /// The server answers before it queues the fan-out, so this is the commit's time plus
     /// whatever the machine's two cores are busy with.
-    public var triggerMillis: Double
-    public var triggerP99Millis: Double
-    public var frameBytes: Int
+    package var triggerMillis: Double
+    package var triggerP99Millis: Double
+    package var frameBytes: Int
     /// Server CPU (user + system) per push, and per subscriber connect (handshake and subscribe).
-    public var cpuMillisPerPush: Double
-    public var cpuMillisPerConnect: Double
-    public var residentBytesPerSubscriber: Double?
+    package var cpuMillisPerPush: Double
+    package var cpuMillisPerConnect: Double
+    package var residentBytesPerSubscriber: Double?
     /// The same after the subscribers stayed idle for `idleSeconds` (when more than 1).
-    public var residentBytesPerSubscriberAfterIdle: Double?
+    package var residentBytesPerSubscriberAfterIdle: Double?
     /// Under callgrind: user-space instructions in the fan-out loop (the floor's: its write
     /// loop) per subscriber per push, and callgrind's output file.
-    public var instructionsPerSubscriberPush: Double?
-    public var callgrindOutput: String?
-    public var pushFrame: [UInt8]?
+    package var instructionsPerSubscriberPush: Double?
+    package var callgrindOutput: String?
+    package var pushFrame: [UInt8]?
 }
 
 /// Fan-out: N subscribers, M on-duty changes triggered through admin operations.
-public struct FanoutBenchmark {
-    public var subscribers: Int
-    public var pushes: Int
-    public var serverExecutable: URL
-    public var benchExecutable: URL
+package struct FanoutBenchmark {
+    package var subscribers: Int
+    package var pushes: Int
+    package var serverExecutable: URL
+    package var benchExecutable: URL
     /// Subscribers (besides `subscribers`) that stop reading once synced.
-    public var stalledSubscribers = 0
+    package var stalledSubscribers = 0
     /// A PostgreSQL server (postgres://USER@HOST:PORT/DATABASE) on which each run gets a
     /// database of its own; nil runs on the embedded SQLite store.
-    public var postgres: String?
+    package var postgres: String?
     /// Nodes on that database, with the subscribers spread evenly and the changes made through
     /// the first (docs/SCALING.md). Only with `postgres`.
-    public var nodes = 1
+    package var nodes = 1
     /// With the HTTP listener, and so metrics counted (the default of `roster-server serve`).
-    public var metrics = true
+    package var metrics = true
     /// The subscribers are the web app's event streams (`GET /v1/events` on the HTTP port)
     /// instead of protocol connections; one node on SQLite only.
-    public var eventStreams = false
+    package var eventStreams = false
     /// Protocol subscribers also follow the roster (as `roster-client watch` and the event
     /// streams do): two frames a push, a roster change and who is on duty.
-    public var subscribersFollowRoster = false
+    package var subscribersFollowRoster = false
     /// How long the synced subscribers stay idle before the memory is read a second time (an
     /// idle minute shows what the server keeps for a connection that does nothing).
-    public var idleSeconds: Double = 1
+    package var idleSeconds: Double = 1
     /// Valgrind, to run the server (and the floor) under callgrind and count the instructions
     /// of the fan-out loop; one node on SQLite only. Everything else it measures is then slowed
     /// down by valgrind and means nothing.
-    public var valgrind: String?
+    package var valgrind: String?
 
-    public init(subscribers: Int, pushes: Int, serverExecutable: URL, benchExecutable: URL) {
+    package init(subscribers: Int, pushes: Int, serverExecutable: URL, benchExecutable: URL) {
         self.subscribers = subscribers
         self.pushes = pushes
         self.serverExecutable = serverExecutable
@@ -99,7 +99,7 @@ public struct FanoutBenchmark {
 
     /// Runs against fresh roster-server processes (`nodes` of them on one PostgreSQL database
     /// when `postgres` is set), over TLS when `tls` is set.
-    public func runServer(tls: Bool = false) async throws -> FanoutResult {
+    package func runServer(tls: Bool = false) async throws -> FanoutResult {
         var database: ScratchDatabase?
         if let postgres { database = try await ScratchDatabase.create(on: postgres) }
         var nodes: [ChildProcess] = []
@@ -184,7 +184,7 @@ public struct FanoutBenchmark {
     }
 
     /// Runs against the floor broadcaster, writing `pushFrame` on each trigger.
-    public func runFloor(pushFrame: [UInt8]) async throws -> FanoutResult {
+    package func runFloor(pushFrame: [UInt8]) async throws -> FanoutResult {
         let port = freePort()
         let hex = pushFrame.map { String(format: "%02x", $0) }.joined()
         let callgrind = valgrind.map { Callgrind.floor(valgrind: $0) }
@@ -303,15 +303,15 @@ public struct FanoutBenchmark {
 }
 
 /// Closed-loop "on duty now" requests from C connections for S seconds.
-public struct QueryBenchmark {
-    public var connections: Int
-    public var seconds: Double
-    public var serverExecutable: URL
+package struct QueryBenchmark {
+    package var connections: Int
+    package var seconds: Double
+    package var serverExecutable: URL
     /// A running server's port (e.g. one being profiled); nil starts a fresh one.
-    public var existingServerPort: Int?
-    public var tls: Bool
+    package var existingServerPort: Int?
+    package var tls: Bool
 
-    public init(connections: Int, seconds: Double, serverExecutable: URL, existingServerPort: Int? = nil, tls: Bool = false) {
+    package init(connections: Int, seconds: Double, serverExecutable: URL, existingServerPort: Int? = nil, tls: Bool = false) {
         self.tls = tls
         self.connections = connections
         self.seconds = seconds
@@ -319,7 +319,7 @@ public struct QueryBenchmark {
         self.existingServerPort = existingServerPort
     }
 
-    public func run() async throws -> (requestsPerSecond: Double, latency: LatencySummary) {
+    package func run() async throws -> (requestsPerSecond: Double, latency: LatencySummary) {
         let port = existingServerPort ?? freePort()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-bench-\(UUID().uuidString)").path
         let server = existingServerPort != nil ? nil : try ChildProcess(executable: serverExecutable, arguments: [

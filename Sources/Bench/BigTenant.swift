@@ -11,18 +11,18 @@ import RosterServerCore
 /// memory, how long a snapshot takes to reach a client, and how long a small admin change takes
 /// to be acknowledged. The store is written directly (one revision with every record), since the
 /// protocol's frame limit makes importing a million shifts a matter of many batches.
-public struct BigTenantBenchmark {
-    public var employees: Int
-    public var shifts: Int
-    public var changes: Int
-    public var maxFrameBytes: Int
-    public var serverExecutable: URL
+package struct BigTenantBenchmark {
+    package var employees: Int
+    package var shifts: Int
+    package var changes: Int
+    package var maxFrameBytes: Int
+    package var serverExecutable: URL
     /// Registers a webhook for every event type first, so that each change also derives its
     /// notifications and writes them to the outbox (its endpoint refuses connections: deliveries
     /// are retried in the background, as for an endpoint that is down).
-    public var webhook = false
+    package var webhook = false
 
-    public init(employees: Int, shifts: Int, changes: Int, maxFrameBytes: Int, serverExecutable: URL, webhook: Bool = false) {
+    package init(employees: Int, shifts: Int, changes: Int, maxFrameBytes: Int, serverExecutable: URL, webhook: Bool = false) {
         self.webhook = webhook
         self.employees = employees
         self.shifts = shifts
@@ -31,18 +31,18 @@ public struct BigTenantBenchmark {
         self.serverExecutable = serverExecutable
     }
 
-    public struct Result {
-        public var seedSeconds: Double
-        public var loadSeconds: Double
-        public var residentBytes: Int
-        public var snapshotBytes: Int
-        public var snapshot: LatencySummary
+    package struct Result {
+        package var seedSeconds: Double
+        package var loadSeconds: Double
+        package var residentBytes: Int
+        package var snapshotBytes: Int
+        package var snapshot: LatencySummary
         /// Why the snapshot did not arrive, when it did not.
-        public var snapshotFailure: String?
-        public var ack: LatencySummary
+        package var snapshotFailure: String?
+        package var ack: LatencySummary
     }
 
-    public func run() async throws -> Result {
+    package func run() async throws -> Result {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-bench-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let seedStart = nanos()

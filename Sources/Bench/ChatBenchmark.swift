@@ -10,26 +10,26 @@ import RosterTLS
 /// keep-alive connection on loopback. Times from request to the answer's last byte, and the
 /// server's CPU per answer: verifying the signature, reading the form, working out who is on call
 /// (on the work pool) and the platform's JSON.
-public struct ChatBenchmark {
-    public var people: Int
-    public var schedules: Int
-    public var requests: Int
-    public var serverExecutable: URL
+package struct ChatBenchmark {
+    package var people: Int
+    package var schedules: Int
+    package var requests: Int
+    package var serverExecutable: URL
 
-    public init(people: Int, schedules: Int, requests: Int, serverExecutable: URL) {
+    package init(people: Int, schedules: Int, requests: Int, serverExecutable: URL) {
         (self.people, self.schedules, self.requests, self.serverExecutable) = (people, schedules, requests, serverExecutable)
     }
 
-    public struct Command {
-        public var text: String
-        public var latency: LatencySummary
-        public var cpuMillis: Double
-        public var answerBytes: Int
+    package struct Command {
+        package var text: String
+        package var latency: LatencySummary
+        package var cpuMillis: Double
+        package var answerBytes: Int
     }
 
     static let secret = "8f742231b10e8888abcd99yyyzzz85a5"
 
-    public func run() async throws -> [Command] {
+    package func run() async throws -> [Command] {
         let running = try HTTPBenchServer(executable: serverExecutable)
         defer { running.stop() }
         let (server, httpPort) = (running.process, running.httpPort)

@@ -5,28 +5,28 @@ import RosterDomain
 /// schedules in three zones, every `awayEvery`-th person with two weeks off in the next 90 days. Times the
 /// final schedule of every schedule over `days`, then `RosterState.conflicts(in:)` on it (the
 /// conflicts and their proposals, as GetFinalSchedule adds them on the work pool).
-public struct ConflictBenchmark {
-    public var people: Int
-    public var schedules: Int
-    public var runs: Int
-    public var days: Int
-    public var awayEvery: Int
+package struct ConflictBenchmark {
+    package var people: Int
+    package var schedules: Int
+    package var runs: Int
+    package var days: Int
+    package var awayEvery: Int
 
-    public init(people: Int, schedules: Int, runs: Int, days: Int, awayEvery: Int) {
+    package init(people: Int, schedules: Int, runs: Int, days: Int, awayEvery: Int) {
         (self.people, self.schedules, self.runs, self.days, self.awayEvery) = (people, schedules, runs, days, max(1, awayEvery))
     }
 
-    public struct Result {
-        public var shifts: Int
-        public var truncated: Bool
-        public var conflicts: Int
-        public var withProposals: Int
-        public var timeOff: Int
-        public var resolve: LatencySummary
-        public var conflictsTime: LatencySummary
+    package struct Result {
+        package var shifts: Int
+        package var truncated: Bool
+        package var conflicts: Int
+        package var withProposals: Int
+        package var timeOff: Int
+        package var resolve: LatencySummary
+        package var conflictsTime: LatencySummary
     }
 
-    public func run() throws -> Result {
+    package func run() throws -> Result {
         let day: UnixMillis = 86_400_000
         let now = TimeText.parseISO8601("2026-07-01T00:00:00Z")!
         var state = ReportBenchmark(people: people, schedules: schedules, runs: runs).state()

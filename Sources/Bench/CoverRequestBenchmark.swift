@@ -9,22 +9,22 @@ import RosterServer
 /// one revision: planned on the work pool, committed to the store, published. Measures each
 /// step's latency as the client sees it, the server CPU per round, and that every race had
 /// exactly one taker.
-public struct CoverRequestBenchmark {
-    public var rounds: Int
-    public var serverExecutable: URL
+package struct CoverRequestBenchmark {
+    package var rounds: Int
+    package var serverExecutable: URL
 
-    public init(rounds: Int, serverExecutable: URL) {
+    package init(rounds: Int, serverExecutable: URL) {
         (self.rounds, self.serverExecutable) = (rounds, serverExecutable)
     }
 
-    public struct Result {
-        public var open, take, refusal, cancel: LatencySummary
+    package struct Result {
+        package var open, take, refusal, cancel: LatencySummary
         /// Rounds where exactly one of the two takers got the request.
-        public var oneTaker: Int
-        public var cpuMillisPerRound: Double
+        package var oneTaker: Int
+        package var cpuMillisPerRound: Double
     }
 
-    public func run() async throws -> Result {
+    package func run() async throws -> Result {
         let bench = try await BenchServer.start(serverExecutable)
         defer { bench.kill() }
         let (server, directory, port, admin) = (bench.process, bench.directory, bench.port, bench.admin)

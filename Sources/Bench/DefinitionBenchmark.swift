@@ -10,26 +10,26 @@ import RosterProtocol
 /// same file (nothing to do: every object compared), a plan with one rotation's people changed,
 /// and applies that each change one rotation (one revision each). Latency as the client sees it
 /// and server CPU per request.
-public struct DefinitionBenchmark {
-    public var people: Int
-    public var schedules: Int
-    public var runs: Int
-    public var serverExecutable: URL
+package struct DefinitionBenchmark {
+    package var people: Int
+    package var schedules: Int
+    package var runs: Int
+    package var serverExecutable: URL
 
-    public init(people: Int, schedules: Int, runs: Int, serverExecutable: URL) {
+    package init(people: Int, schedules: Int, runs: Int, serverExecutable: URL) {
         (self.people, self.schedules, self.runs, self.serverExecutable) = (people, schedules, runs, serverExecutable)
     }
 
-    public struct Result {
-        public var fileBytes: Int
-        public var read: LatencySummary
-        public var create: Double
-        public var noChange, oneChangePlan, oneChangeApply: LatencySummary
-        public var cpuNoChange, cpuApply: Double
-        public var dutyListed: Int
+    package struct Result {
+        package var fileBytes: Int
+        package var read: LatencySummary
+        package var create: Double
+        package var noChange, oneChangePlan, oneChangeApply: LatencySummary
+        package var cpuNoChange, cpuApply: Double
+        package var dutyListed: Int
     }
 
-    public func run() async throws -> Result {
+    package func run() async throws -> Result {
         let now = UnixMillis(Date().timeIntervalSince1970 * 1000)
         let state = ReportBenchmark(people: people, schedules: schedules, runs: 1).state()
         let text = DefinitionExport.yaml(state, settings: .init(), now: now)

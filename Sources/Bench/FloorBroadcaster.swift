@@ -9,8 +9,8 @@ import Glibc
 /// write() of the same bytes to every subscribed socket. It speaks just enough of the protocol
 /// (Welcome, Synced, MutationResult, Pong) for the benchmark's clients, so both runs share one
 /// harness and differ only in the server.
-public enum FloorBroadcaster {
-    public static func run(port: Int, pushFrame: [UInt8]) throws -> Never {
+package enum FloorBroadcaster {
+    package static func run(port: Int, pushFrame: [UInt8]) throws -> Never {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var yes: Int32 = 1
         setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))

@@ -11,22 +11,22 @@ import RosterStoreSQLite
 /// plan. Times the server's own path, in process: reading the marks and the record from the
 /// store, then `ReportAnswer.make` (gather, categories, hours) — what GetReport does on the work
 /// pool — and the resident memory it adds.
-public struct ReportBenchmark {
-    public var people: Int
-    public var schedules: Int
-    public var runs: Int
+package struct ReportBenchmark {
+    package var people: Int
+    package var schedules: Int
+    package var runs: Int
 
-    public init(people: Int, schedules: Int, runs: Int) {
+    package init(people: Int, schedules: Int, runs: Int) {
         (self.people, self.schedules, self.runs) = (people, schedules, runs)
     }
 
-    public struct Result {
-        public var recordedStretches: Int
-        public var rows: Int
-        public var read: LatencySummary
-        public var compute: LatencySummary
-        public var total: LatencySummary
-        public var residentGrowthBytes: Int
+    package struct Result {
+        package var recordedStretches: Int
+        package var rows: Int
+        package var read: LatencySummary
+        package var compute: LatencySummary
+        package var total: LatencySummary
+        package var residentGrowthBytes: Int
     }
 
     static let day: UnixMillis = 86_400_000
@@ -53,7 +53,7 @@ public struct ReportBenchmark {
         return RosterState(tenant: Tenant(id: "bench", name: "Bench"), employees: employees, schedules: definitions)
     }
 
-    public func run() async throws -> Result {
+    package func run() async throws -> Result {
         let state = state()
         let now = TimeText.parseISO8601("2026-07-01T00:00:00Z")!
         let from = now - 182 * Self.day, to = from + 365 * Self.day

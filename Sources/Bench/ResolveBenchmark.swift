@@ -4,12 +4,12 @@ import RosterDomain
 /// Resolving a year of a realistic schedule: three layers (a weekly primary of 20 people; above
 /// it a daily secondary of 20 for business hours on weekdays; on top a weekend follow-the-sun
 /// level of three rotations of eight hours each), 50 participants, 200 overrides over the year.
-public struct ResolveBenchmark {
-    public var runs: Int
+package struct ResolveBenchmark {
+    package var runs: Int
 
-    public init(runs: Int = 20) { self.runs = runs }
+    package init(runs: Int = 20) { self.runs = runs }
 
-    public static func schedule() -> ScheduleDefinition {
+    package static func schedule() -> ScheduleDefinition {
         let people = (0..<50).map { "p\($0)" }
         let anchor = LocalDateTime(year: 2026, month: 1, day: 5, hour: 9, minute: 0)
         let primary = Rotation(id: "primary", slots: people[0..<20].map { [$0] }, cadence: .weeks(1), handoff: anchor)
@@ -31,7 +31,7 @@ public struct ResolveBenchmark {
     }
 
     /// Milliseconds per resolve of 2026 (median, worst) and the number of resolved shifts.
-    public func run() throws -> (median: Double, worst: Double, shifts: Int) {
+    package func run() throws -> (median: Double, worst: Double, shifts: Int) {
         let schedule = Self.schedule()
         let from: UnixMillis = 1_767_225_600_000, to = from + 365 * 86_400_000
         var times: [Double] = []
@@ -49,20 +49,20 @@ public struct ResolveBenchmark {
 /// What the resolution budget costs in time: a schedule of minutely rotations (the most units
 /// per hour there is) resolved over windows that spend the whole budget, and the count of active
 /// turns of a restricted minutely rotation anchored years back (the sweep, first and remembered).
-public struct BudgetBenchmark {
-    public var runs: Int
+package struct BudgetBenchmark {
+    package var runs: Int
 
-    public init(runs: Int = 10) { self.runs = runs }
+    package init(runs: Int = 10) { self.runs = runs }
 
-    public struct Result {
+    package struct Result {
         /// Milliseconds to spend one whole `ResolutionBudget.perRequest` (median, worst).
-        public var budgetMedian: Double, budgetWorst: Double
+        package var budgetMedian: Double, budgetWorst: Double
         /// Milliseconds to count the active turns of ten years of a restricted minutely rotation,
         /// the first time and from the remembered checkpoints.
-        public var sweepFirst: Double, sweepAgain: Double
+        package var sweepFirst: Double, sweepAgain: Double
     }
 
-    public func run() throws -> Result {
+    package func run() throws -> Result {
         let anchor = LocalDateTime(year: 2026, month: 1, day: 1)
         let fast = ScheduleDefinition(id: "f", name: "F", zone: "Europe/Berlin", layers: [ScheduleLayer(level: 0, rotations: (0..<4).map {
             Rotation(id: "m\($0)", slots: [["a"], ["b"]], cadence: .minutes(1), handoff: anchor)

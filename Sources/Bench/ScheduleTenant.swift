@@ -5,25 +5,25 @@ import RosterProtocol
 
 /// A tenant with many schedules: how long an admin change to one of them takes to be
 /// acknowledged (committed durably, its schedule resolved again), against a roster-server process.
-public struct ScheduleTenantBenchmark {
-    public var schedules: Int
-    public var changes: Int
-    public var serverExecutable: URL
+package struct ScheduleTenantBenchmark {
+    package var schedules: Int
+    package var changes: Int
+    package var serverExecutable: URL
 
-    public init(schedules: Int, changes: Int, serverExecutable: URL) {
+    package init(schedules: Int, changes: Int, serverExecutable: URL) {
         self.schedules = schedules
         self.changes = changes
         self.serverExecutable = serverExecutable
     }
 
-    public struct Result {
-        public var setupSeconds: Double
+    package struct Result {
+        package var setupSeconds: Double
         /// Adding or deleting an override on one schedule, round trip at the admin.
-        public var ack: LatencySummary
-        public var residentBytes: Int
+        package var ack: LatencySummary
+        package var residentBytes: Int
     }
 
-    public func run() async throws -> Result {
+    package func run() async throws -> Result {
         let port = freePort()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-bench-\(UUID().uuidString)").path
         let server = try ChildProcess(executable: serverExecutable, arguments: [

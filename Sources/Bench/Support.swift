@@ -10,13 +10,13 @@ import Glibc
 @inline(__always) func nanos() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 
 /// Percentiles over nanosecond samples, reported in milliseconds.
-public struct LatencySummary: CustomStringConvertible {
-    public var count: Int
-    public var p50: Double
-    public var p99: Double
-    public var max: Double
+package struct LatencySummary: CustomStringConvertible {
+    package var count: Int
+    package var p50: Double
+    package var p99: Double
+    package var max: Double
 
-    public init(_ samples: [UInt64]) {
+    package init(_ samples: [UInt64]) {
         let sorted = samples.sorted()
         func at(_ q: Double) -> Double {
             sorted.isEmpty ? 0 : Double(sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * q))]) / 1e6
@@ -27,13 +27,13 @@ public struct LatencySummary: CustomStringConvertible {
         max = at(1.0)
     }
 
-    public var description: String {
+    package var description: String {
         String(format: "p50 %.2f ms  p99 %.2f ms  max %.2f ms  (n=%d)", p50, p99, max, count)
     }
 }
 
 /// Resident memory of a process in bytes, from /proc/PID/status (VmRSS).
-public func residentBytes(pid: Int32) -> Int {
+package func residentBytes(pid: Int32) -> Int {
     guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
           let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
           let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
@@ -42,7 +42,7 @@ public func residentBytes(pid: Int32) -> Int {
 
 /// CPU time (user + system) a process has used so far, in milliseconds, from /proc/PID/stat
 /// (clock ticks, usually 10 ms each: measure over many pushes, not one).
-public func cpuMillis(pid: Int32) -> Double {
+package func cpuMillis(pid: Int32) -> Double {
     guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
           let close = stat.lastIndex(of: ")") else { return 0 }
     // Fields after "(comm)": state is field 3, utime field 14, stime field 15.
@@ -66,7 +66,7 @@ func withLoopbackAddress(port: Int, _ body: (UnsafeMutablePointer<sockaddr>, ino
 }
 
 /// A free TCP port on 127.0.0.1.
-public func freePort() -> Int {
+package func freePort() -> Int {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     defer { close(fd) }
     return withLoopbackAddress(port: 0) { address, length in
@@ -77,10 +77,10 @@ public func freePort() -> Int {
 
 /// A child process (the server under test, or the floor broadcaster).
 // @unchecked: Foundation's Process is not Sendable; the bench starts and stops it from one task.
-public final class ChildProcess: @unchecked Sendable {
-    public let process = Process()
+package final class ChildProcess: @unchecked Sendable {
+    package let process = Process()
 
-    public init(executable: URL, arguments: [String]) throws {
+    package init(executable: URL, arguments: [String]) throws {
         process.executableURL = executable
         process.arguments = arguments
         process.standardOutput = FileHandle.nullDevice
@@ -88,15 +88,15 @@ public final class ChildProcess: @unchecked Sendable {
         try process.run()
     }
 
-    public var pid: Int32 { process.processIdentifier }
+    package var pid: Int32 { process.processIdentifier }
 
-    public func stop() {
+    package func stop() {
         if process.isRunning { kill(pid, SIGKILL) }
     }
 
     /// SIGTERM, then up to `seconds` for the process to exit (a profiler writes its output
     /// then), then SIGKILL.
-    public func terminate(waitingUpTo seconds: Double) {
+    package func terminate(waitingUpTo seconds: Double) {
         guard process.isRunning else { return }
         kill(pid, SIGTERM)
         let deadline = Date().addingTimeInterval(seconds)
@@ -108,7 +108,7 @@ public final class ChildProcess: @unchecked Sendable {
 }
 
 /// The path of an executable given by path, or by name on PATH; nil when there is none.
-public func executablePath(_ nameOrPath: String) -> String? {
+package func executablePath(_ nameOrPath: String) -> String? {
     let files = FileManager.default
     if nameOrPath.contains("/") { return files.isExecutableFile(atPath: nameOrPath) ? nameOrPath : nil }
     let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
@@ -117,7 +117,7 @@ public func executablePath(_ nameOrPath: String) -> String? {
 
 /// Waits until something accepts connections on the port; fails at once when `process`, the one
 /// meant to listen there, has exited.
-public func waitForListener(port: Int, timeout: Double = 30, process: ChildProcess? = nil) throws {
+package func waitForListener(port: Int, timeout: Double = 30, process: ChildProcess? = nil) throws {
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline {
         if let process, !process.process.isRunning {
@@ -133,22 +133,22 @@ public func waitForListener(port: Int, timeout: Double = 30, process: ChildProce
     throw BenchError("nothing listens on port \(port)")
 }
 
-public struct BenchError: Error, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
+package struct BenchError: Error, CustomStringConvertible {
+    package var description: String
+    package init(_ description: String) { self.description = description }
 }
 
 /// A roster-server process on a free loopback port in a fresh data directory, with an admin
 /// connection to its default tenant: what the benchmarks that change a tenant start with.
 /// `stop` kills it and removes the directory.
-public struct BenchServer {
-    public let process: ChildProcess
-    public let directory: String
-    public let port: Int
-    public let admin: RosterConnection
+package struct BenchServer {
+    package let process: ChildProcess
+    package let directory: String
+    package let port: Int
+    package let admin: RosterConnection
 
     /// `arguments` come after the listener, data directory and quiet defaults (no HTTP, no pings).
-    public static func start(_ executable: URL, arguments: [String] = []) async throws -> BenchServer {
+    package static func start(_ executable: URL, arguments: [String] = []) async throws -> BenchServer {
         let port = freePort()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-bench-\(UUID().uuidString)").path
         let process = try ChildProcess(executable: executable, arguments: [
@@ -167,13 +167,13 @@ public struct BenchServer {
         }
     }
 
-    public func stop() async {
+    package func stop() async {
         await admin.close()
         kill()
     }
 
     /// Without closing the connection first: for a `defer`.
-    public func kill() {
+    package func kill() {
         process.stop()
         try? FileManager.default.removeItem(atPath: directory)
     }

@@ -6,41 +6,41 @@ import RosterProtocol
 /// server does on its commit path (validate and apply, rebuild the on-duty index) and what a
 /// new subscriber costs (the snapshot's encoding and size). No sockets and no store: this
 /// isolates the parts that grow with the tenant.
-public struct TenantSizeBenchmark {
-    public var employees: Int
-    public var shifts: Int
-    public var changes: Int
+package struct TenantSizeBenchmark {
+    package var employees: Int
+    package var shifts: Int
+    package var changes: Int
 
-    public init(employees: Int, shifts: Int, changes: Int = 20) {
+    package init(employees: Int, shifts: Int, changes: Int = 20) {
         self.employees = employees
         self.shifts = shifts
         self.changes = changes
     }
 
-    public struct Result {
-        public var buildMillis: Double
-        public var applyMillis: LatencyFigures
-        public var indexMillis: LatencyFigures
+    package struct Result {
+        package var buildMillis: Double
+        package var applyMillis: LatencyFigures
+        package var indexMillis: LatencyFigures
         /// One employee's phone number changed: validate and apply.
-        public var employeeMillis: LatencyFigures
-        public var snapshotBytes: Int
-        public var snapshotEncodeMillis: Double
-        public var residentBytes: Int
+        package var employeeMillis: LatencyFigures
+        package var snapshotBytes: Int
+        package var snapshotEncodeMillis: Double
+        package var residentBytes: Int
     }
 
     /// Median and worst of a few timings, in milliseconds.
-    public struct LatencyFigures: CustomStringConvertible {
-        public var median: Double
-        public var worst: Double
+    package struct LatencyFigures: CustomStringConvertible {
+        package var median: Double
+        package var worst: Double
         init(_ samples: [Double]) {
             let sorted = samples.sorted()
             median = sorted[sorted.count / 2]
             worst = sorted.last ?? 0
         }
-        public var description: String { String(format: "median %.2f ms, worst %.2f ms", median, worst) }
+        package var description: String { String(format: "median %.2f ms, worst %.2f ms", median, worst) }
     }
 
-    public func run() throws -> Result {
+    package func run() throws -> Result {
         let start = nanos()
         let people = (0..<employees).map {
             Employee(id: "e\($0)", firstName: "First\($0)", lastName: "Last\($0)", position: "P\($0 % 40)", team: "T\($0 % 25)")

@@ -10,34 +10,34 @@ import RosterProtocol
 /// process: how long each takes from request to last byte on one keep-alive connection on
 /// loopback (the server's rendering, on its work pool, is nearly all of it), the server CPU per
 /// page, and the bytes a browser fetches (the page, and the one style sheet and script).
-public struct WebPagesBenchmark {
-    public var people: Int
-    public var schedules: Int
-    public var requests: Int
-    public var serverExecutable: URL
+package struct WebPagesBenchmark {
+    package var people: Int
+    package var schedules: Int
+    package var requests: Int
+    package var serverExecutable: URL
 
-    public init(people: Int, schedules: Int, requests: Int, serverExecutable: URL) {
+    package init(people: Int, schedules: Int, requests: Int, serverExecutable: URL) {
         (self.people, self.schedules, self.requests, self.serverExecutable) = (people, schedules, requests, serverExecutable)
     }
 
-    public struct Page {
-        public var path: String
+    package struct Page {
+        package var path: String
         /// Asked for as a browser does (Accept-Encoding: gzip): rendered and compressed.
-        public var latency: LatencySummary
+        package var latency: LatencySummary
         /// The HTML, and what goes over the wire gzipped.
-        public var bytes: Int
-        public var wireBytes: Int
-        public var cpuMillis: Double
+        package var bytes: Int
+        package var wireBytes: Int
+        package var cpuMillis: Double
     }
 
-    public struct Result {
-        public var setupSeconds: Double
-        public var pages: [Page]
+    package struct Result {
+        package var setupSeconds: Double
+        package var pages: [Page]
         /// /assets/app.css and /assets/live.js, gzipped: fetched once, then from the browser's cache.
-        public var assetBytes: Int
+        package var assetBytes: Int
     }
 
-    public func run() async throws -> Result {
+    package func run() async throws -> Result {
         let running = try HTTPBenchServer(executable: serverExecutable)
         defer { running.stop() }
         let (server, httpPort) = (running.process, running.httpPort)
