@@ -27,8 +27,10 @@ struct TakeCommand: AsyncParsableCommand {
     /// The stretch: both ends given, or with --undo from now for 90 days unless said.
     func stretch() throws -> (start: UnixMillis, end: UnixMillis) {
         guard undo || (from != nil && to != nil) else { throw ValidationError("give --from and --to") }
-        guard let start = try options.connection.time(from ?? "now"), let end = try options.connection.time(to ?? "+90d"),
-              start < end else {
+        // The default end is 90 days from the start itself: two readings of the clock ("now",
+        // then "+90d") could be a millisecond apart and make the stretch longer than the server allows.
+        guard let start = try options.connection.time(from ?? "now"),
+              let end = try to.map({ try options.connection.time($0) }) ?? start + 90 * 86_400_000, start < end else {
             throw ValidationError("--from must be before --to (got \(from ?? "now") and \(to ?? "+90d"))")
         }
         return (start, end)
