@@ -161,7 +161,7 @@ package struct HTTPAPI: Sendable {
         case "/v1/oncall":
             // Now is an index lookup; a window is resolved.
             let lane: TenantWorkPool.Lane = request.query["from"] == nil && request.query["to"] == nil ? .short : .long
-            return await authorized(request, lane: lane) { tenant in oncall(request, tenant: tenant) }
+            return await authorized(request, lane: lane, sliced: { tenant in oncall(request, tenant: tenant) })
         case "/v1/requests":
             return await authorized(request, lane: .short) { tenant in coverRequests(request, tenant: tenant) }
         case "/v1/reports/hours":
@@ -212,6 +212,13 @@ package struct HTTPAPI: Sendable {
     /// resolves schedules): never on the event loop or the cooperative pool.
     private func authorized(_ request: Request, lane: TenantWorkPool.Lane = .long,
                             _ body: @escaping @Sendable (TenantRuntime) -> Reply) async -> Reply {
+        await authorized(request, lane: lane, sliced: { tenant in { body(tenant) } })
+    }
+
+    /// `authorized` for work done in slices (`TenantWorkPool.runSliced`): `body` makes the step,
+    /// which gives nil until the reply is ready.
+    private func authorized(_ request: Request, lane: TenantWorkPool.Lane = .long,
+                            sliced body: @escaping @Sendable (TenantRuntime) -> @Sendable () -> Reply?) async -> Reply {
         guard let context = side.context else { return Self.problem(503, "starting: the tenants are not loaded yet") }
         guard let header = request.authorization, header.lowercased().hasPrefix("bearer ") else {
             return Self.problem(401, "send a token: Authorization: Bearer rst_...", headers: [("WWW-Authenticate", "Bearer")])
@@ -223,8 +230,9 @@ package struct HTTPAPI: Sendable {
             context.auditAuthenticationFailure(token: String(header.dropFirst(7)), address: request.peer, door: "HTTP Bearer token", at: now)
             return Self.problem(401, "authentication failed", headers: [("WWW-Authenticate", "Bearer error=\"invalid_token\"")])
         }
+        let step = body(tenant)
         do {
-            return try await context.work.run(tenant.id, lane: lane) { body(tenant) }
+            return try await context.work.runSliced(tenant.id, lane: lane) { step() }
         } catch {
             return Self.problem(AdminOperations.busy)
         }
@@ -236,72 +244,6 @@ package struct HTTPAPI: Sendable {
               let credential = context.tokens.authenticate(String(header.dropFirst(7)), now: context.clock.now()),
               credential.role == .admin else { return nil }
         return credential.tenantID
-    }
-
-    private func oncall(_ request: Request, tenant: TenantRuntime) -> Reply {
-        let view = tenant.view
-        let now = tenant.clock.now()
-        let at: UnixMillis
-        do { at = try Self.instant(request.query["at"], name: "at") ?? now } catch { return error.reply }
-        if request.query["from"] != nil || request.query["to"] != nil {
-            let from: UnixMillis, to: UnixMillis
-            do {
-                guard let start = try Self.instant(request.query["from"], name: "from"),
-                      let end = try Self.instant(request.query["to"], name: "to") else {
-                    return Self.problem(400, "give both from and to (ISO 8601), e.g. from=2026-12-01T00:00:00Z&to=2026-12-08T00:00:00Z")
-                }
-                (from, to) = (start, end)
-            } catch { return error.reply }
-            let query = RosterMessage.getFinalSchedule(.with {
-                $0.schedule = request.query["schedule"] ?? ""
-                $0.fromMs = from
-                $0.toMs = to
-            })
-            return shifts(Queries.answer(query, view: view, now: now), view: view)
-        }
-        let schedules: [ScheduleDefinition]
-        do { schedules = try view.state.schedules(named: request.query["schedule"]) } catch {
-            return Self.problem(WireError(error))
-        }
-        var answers: [OnCallJSON.Schedule] = []
-        for schedule in schedules {
-            let query = RosterMessage.getOnDuty(.with {
-                $0.schedule = schedule.id
-                $0.atMs = at
-            })
-            switch Queries.answer(query, view: view, now: now) {
-            case .success(.onDuty(let answer)): answers.append(OnCallJSON.Schedule(answer, schedule: schedule))
-            case .success(let other): return Self.problem(500, "unexpected answer \(other.type)")
-            case .failure(let error): return Self.problem(error)
-            }
-        }
-        return Self.json(OnCallJSON.Now(tenant: view.state.tenant.id, at: TimeText.iso8601(at), revision: view.revision,
-                                        epoch: String(view.epoch), schedules: answers))
-    }
-
-    private func next(person: String, _ request: Request, tenant: TenantRuntime) -> Reply {
-        let view = tenant.view
-        let now = tenant.clock.now()
-        let at: UnixMillis?
-        do { at = try Self.instant(request.query["at"], name: "at") } catch { return error.reply }
-        let query = RosterMessage.getNextOnDuty(.with {
-            $0.employee = person
-            $0.schedule = request.query["schedule"] ?? ""
-            if let at { $0.atMs = at }
-        })
-        return shifts(Queries.answer(query, view: view, now: now), view: view)
-    }
-
-    private func shifts(_ answer: Result<RosterMessage, WireError>, view: TenantRuntime.View) -> Reply {
-        switch answer {
-        case .success(.finalSchedule(let final)):
-            return Self.json(OnCallJSON.Shifts(
-                revision: final.revision, epoch: String(final.epoch), truncated: final.truncated,
-                shifts: final.shifts.map { OnCallJSON.Shift($0, scheduleName: view.state.schedules[$0.scheduleID]?.name ?? $0.scheduleID) },
-                conflicts: final.conflicts.isEmpty ? nil : final.conflicts.map(OnCallJSON.Conflict.init)))
-        case .success(let other): return Self.problem(500, "unexpected answer \(other.type)")
-        case .failure(let error): return Self.problem(error)
-        }
     }
 
     static func instant(_ text: String?, name: String) throws(Reply.Refusal) -> UnixMillis? {

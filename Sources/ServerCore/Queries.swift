@@ -36,25 +36,9 @@ package enum Queries {
             }))
 
         case .getFinalSchedule(let query):
-            guard TimeRange.supported.contains(query.fromMs), TimeRange.supported.contains(query.toMs) else {
-                return .failure(WireError(.invalidArgument, "from_ms and to_ms: each \(TimeRange.message)"))
-            }
-            guard query.fromMs < query.toMs else {
-                return .failure(WireError(.invalidArgument, "the window's start is not before its end"))
-            }
-            guard query.toMs - query.fromMs <= maxWindow else {
-                return .failure(WireError(.invalidArgument, "the window is longer than 366 days; ask in parts"))
-            }
+            if let refusal = finalScheduleRefusal(query) { return .failure(refusal) }
             return finalSchedule(schedule: query.schedule, employee: query.employee, from: query.fromMs, to: query.toMs,
-                                 view: view).map { shifts, truncated, conflicts in
-                .finalSchedule(.with {
-                    $0.epoch = view.epoch
-                    $0.revision = view.revision
-                    $0.shifts = shifts
-                    $0.truncated = truncated
-                    $0.conflicts = conflicts
-                })
-            }
+                                 view: view).map { finalScheduleMessage($0, view: view) }
 
         case .getNextOnDuty(let query):
             guard !query.employee.isEmpty else { return .failure(WireError(.invalidArgument, "name an employee")) }
@@ -174,14 +158,44 @@ package enum Queries {
                               view: TenantRuntime.View)
         -> Result<([Roster_V1_ResolvedShift], Bool, [Roster_V1_DutyConflict]), WireError>
     {
-        let state = view.state
         do throws(RosterError) {
-            let answer = try state.finalSchedule(schedule: name, employee: employee, from: from, to: to)
-            let sources = state.overrideSources(on: answer.shifts.map(\.scheduleID))
-            return .success((answer.shifts.map { Roster_V1_ResolvedShift($0.shift, scheduleID: $0.scheduleID, in: state, overrideSources: sources) },
-                             answer.truncated, state.conflicts(in: answer.shifts).map { Roster_V1_DutyConflict($0, in: state) }))
+            var resolution = try view.state.finalScheduleResolution(schedule: name, employee: employee, from: from, to: to)
+            try resolution.advance()
+            return .success(finalScheduleParts(resolution, view: view))
         } catch {
             return .failure(WireError(error))
         }
+    }
+
+    /// Why a GetFinalSchedule window is refused, if it is.
+    static func finalScheduleRefusal(_ query: Roster_V1_GetFinalScheduleRequest) -> WireError? {
+        guard TimeRange.supported.contains(query.fromMs), TimeRange.supported.contains(query.toMs) else {
+            return WireError(.invalidArgument, "from_ms and to_ms: each \(TimeRange.message)")
+        }
+        guard query.fromMs < query.toMs else { return WireError(.invalidArgument, "the window's start is not before its end") }
+        guard query.toMs - query.fromMs <= maxWindow else {
+            return WireError(.invalidArgument, "the window is longer than 366 days; ask in parts")
+        }
+        return nil
+    }
+
+    static func finalScheduleMessage(_ parts: ([Roster_V1_ResolvedShift], Bool, [Roster_V1_DutyConflict]),
+                                     view: TenantRuntime.View) -> RosterMessage {
+        .finalSchedule(.with {
+            $0.epoch = view.epoch
+            $0.revision = view.revision
+            ($0.shifts, $0.truncated, $0.conflicts) = parts
+        })
+    }
+
+    /// A resolution that is done, as the wire carries it: the shifts, whether they were cut, and
+    /// the conflicts among them.
+    static func finalScheduleParts(_ resolution: FinalScheduleResolution, view: TenantRuntime.View)
+        -> ([Roster_V1_ResolvedShift], Bool, [Roster_V1_DutyConflict])
+    {
+        let state = view.state, answer = resolution.answer
+        let sources = state.overrideSources(on: answer.shifts.map(\.scheduleID))
+        return (answer.shifts.map { Roster_V1_ResolvedShift($0.shift, scheduleID: $0.scheduleID, in: state, overrideSources: sources) },
+                answer.truncated, state.conflicts(in: answer.shifts).map { Roster_V1_DutyConflict($0, in: state) })
     }
 }

@@ -89,6 +89,22 @@ import Testing
         }
     }
 
+    /// A final schedule resolved a few budget units at a time, as the server does between turns
+    /// of its work pool, is the one resolution of the whole window, and stops between slices.
+    @Test func resolvingInSlicesGivesTheSameAnswerAsOneWindow() async throws {
+        await propertyCheck(count: 200, input: ScheduleOracleTests.caseGen) { example in
+            let same = try await offThePool { () throws -> Bool in
+                let from = example.from - 20 * 86_400_000, to = example.to + 20 * 86_400_000
+                let whole = try ScheduleResolver.resolve(example.schedule, from: from, to: to)
+                var sliced = FinalScheduleResolution([example.schedule], from: from, to: to, limit: 100_000)
+                var rounds = 0
+                while !(try sliced.advance(units: 1)) { rounds += 1 }
+                return sliced.answer.shifts.map(\.shift) == whole && !sliced.answer.truncated && (whole.isEmpty || rounds > 0)
+            }
+            #expect(same)
+        }
+    }
+
     @Test func aFastRotationIsCutAtTheLimitAndSaysSo() throws {
         let schedule = ScheduleDefinition(id: "fast", name: "Fast", zone: "UTC", layers: [
             ScheduleLayer(level: 0, rotations: [Rotation(id: "m", slots: [["a"], ["b"]], cadence: .minutes(1),

@@ -1,5 +1,6 @@
 import Dispatch
 import NIOConcurrencyHelpers
+import NIOPosix
 import RosterDomain
 import RosterProtocol
 @testable import RosterServerCore
@@ -48,6 +49,36 @@ import Testing
         gate.open(2)
         for job in noisy { _ = await job.value }
         #expect(gate.count == 4)
+        await pool.shutdown()
+    }
+
+    /// A long job in slices goes back to the round robin after each: another tenant's long job,
+    /// queued while the first slice ran, runs before the second slice (with one long thread).
+    @Test func aSlicedJobLetsAnotherTenantsWorkRunBetweenItsSlices() async throws {
+        let pool = TenantWorkPool(threads: 2, maxQueuedPerTenant: 100)
+        let gate = Gate()
+        let order = NIOLockedValueBox<[String]>([])
+        let slices = NIOLockedValueBox(0)
+        let loop = MultiThreadedEventLoopGroup.singleton.any()
+        let noisy = pool.submitSliced("noisy", lane: .long, on: loop) { () -> Int? in
+            let slice = slices.withLockedValue { $0 += 1; return $0 }
+            order.withLockedValue { $0.append("noisy \(slice)") }
+            if slice == 1 { gate.enter() }
+            return slice == 3 ? slice : nil
+        }
+        #expect(await eventually(30) { gate.count == 1 })
+        // Queued (synchronously, here) while the first slice holds the only long thread.
+        let quiet = pool.submit("quiet", lane: .long, on: loop) { order.withLockedValue { $0.append("quiet") } }
+        gate.open(1)
+        #expect(try await noisy.get() == 3)
+        try await quiet.get()
+        #expect(order.withLockedValue { $0 } == ["noisy 1", "quiet", "noisy 2", "noisy 3"])
+        // Slices past the backlog limit are not refused: the job was admitted once.
+        let small = TenantWorkPool(threads: 1, maxQueuedPerTenant: 1)
+        let count = NIOLockedValueBox(0)
+        let done = try await small.runSliced("t", lane: .long) { () -> Int? in count.withLockedValue { $0 += 1; return $0 == 5 ? $0 : nil } }
+        #expect(done == 5)
+        await small.shutdown()
         await pool.shutdown()
     }
 

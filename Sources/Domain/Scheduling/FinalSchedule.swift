@@ -14,27 +14,11 @@ public enum FinalSchedule {
     public static func resolve(_ schedules: [ScheduleDefinition], from: UnixMillis, to: UnixMillis, employeeID: String? = nil)
         throws(RosterError) -> (shifts: [(scheduleID: String, shift: ResolvedShift)], truncated: Bool)
     {
-        var all: [(scheduleID: String, shift: ResolvedShift)] = []
-        var truncated = false
-        var budget = ResolutionBudget.standard
-        let from = max(from, TimeRange.supported.lowerBound), to = min(to, TimeRange.supported.upperBound)
-        for schedule in schedules where employeeID.map(schedule.names) ?? true {
-            let answer: (shifts: [ResolvedShift], truncated: Bool)
-            do throws(ScheduleResolver.Problem) {
-                answer = try ScheduleResolver.resolve(schedule, from: from, to: to, limit: maxShifts, employeeID: employeeID,
-                                                      budget: &budget)
-            } catch {
-                guard case .overBudget = error else { continue }  // an unknown zone resolves to nobody
-                throw .overBudget(error.description)
-            }
-            truncated = truncated || answer.truncated
-            all += answer.shifts.map { (schedule.id, $0) }
-        }
-        all.sort { a, b in
-            (a.shift.start, a.scheduleID, a.shift.employeeID, a.shift.id) < (b.shift.start, b.scheduleID, b.shift.employeeID, b.shift.id)
-        }
-        if all.count > maxShifts { truncated = true }
-        return (Array(all.prefix(maxShifts)), truncated)
+        // All at once; a server that hands long work back to its pool between slices calls
+        // `FinalScheduleResolution.advance(units:)` itself, with the same result.
+        var resolution = FinalScheduleResolution(schedules, from: from, to: to, employeeID: employeeID)
+        try resolution.advance()
+        return resolution.answer
     }
 }
 
@@ -86,6 +70,16 @@ extension RosterState {
     public func finalSchedule(schedule: String?, employee: String?, from: UnixMillis, to: UnixMillis) throws(RosterError)
         -> (shifts: [(scheduleID: String, shift: ResolvedShift)], truncated: Bool)
     {
+        var resolution = try finalScheduleResolution(schedule: schedule, employee: employee, from: from, to: to)
+        try resolution.advance()
+        return resolution.answer
+    }
+
+    /// `finalSchedule`'s work, not yet done: the names are checked, the definitions taken from
+    /// this state; `advance` resolves it, all at once or in slices.
+    public func finalScheduleResolution(schedule: String?, employee: String?, from: UnixMillis, to: UnixMillis) throws(RosterError)
+        -> FinalScheduleResolution
+    {
         var employeeID: String?
         if let employee, !employee.isEmpty {
             guard let found = self.employee(idOrName: employee) else {
@@ -93,8 +87,8 @@ extension RosterState {
             }
             employeeID = found.id
         }
-        return try FinalSchedule.resolve(try schedules(named: schedule).compactMap { definition(of: $0.id, from: from, to: to) }, from: from, to: to,
-                                     employeeID: employeeID)
+        return FinalScheduleResolution(try schedules(named: schedule).compactMap { definition(of: $0.id, from: from, to: to) },
+                                       from: from, to: to, employeeID: employeeID)
     }
 
     /// When a person is next on duty on each schedule named (all for nil), by start:

@@ -269,11 +269,13 @@ final class ConnectionHandler: ChannelDuplexHandler, PushSink {
             guard let tenant else { return }
             let now = core.clock.now(), partsLimit = snapshotPartsLimit, open = connectionOpen
             let maxFrameBytes = core.configuration.limits.maxFrameBytes
-            core.work.submit(tenant.id, lane: .of(message), on: eventLoop) { () -> [Frame] in
-                // A query whose connection has gone is not worked out.
+            // In slices: a long final schedule gives its thread back between them.
+            let step = tenant.answerStepper(message, requestID: requestID, now: now, snapshotPartsLimit: partsLimit,
+                                            maxFrameBytes: maxFrameBytes)
+            core.work.submitSliced(tenant.id, lane: .of(message), on: eventLoop) { () -> [Frame]? in
+                // A query whose connection has gone is not worked out (nor its other slices).
                 guard open.isOpen else { return [] }
-                return tenant.answerFrames(message, requestID: requestID, now: now, snapshotPartsLimit: partsLimit,
-                                           maxFrameBytes: maxFrameBytes)
+                return step()
             }.assumeIsolated().whenComplete { result in
                 self.machine.requestFinished()
                 switch result {

@@ -123,6 +123,27 @@ package final class TenantRuntime: Sendable {
         }
     }
 
+    /// `answerFrames` in slices for the work pool (`TenantWorkPool.submitSliced`): nil while a
+    /// long final schedule is still being resolved, then the frames.
+    func answerStepper(_ request: RosterMessage, requestID: UInt32, now: UnixMillis, snapshotPartsLimit: Int?,
+                       maxFrameBytes: Int = WireProtocol.defaultMaxFrameLength) -> @Sendable () -> [Frame]? {
+        guard case .getFinalSchedule = request else {
+            return { self.answerFrames(request, requestID: requestID, now: now, snapshotPartsLimit: snapshotPartsLimit,
+                                       maxFrameBytes: maxFrameBytes) }
+        }
+        let sliced = SlicedAnswer(request, view: view, now: now)
+        return {
+            switch sliced.step() {
+            case nil: return nil
+            case .success(.finalSchedule(var answer))?:
+                AnswerFit.fit(&answer, maxFrameBytes: maxFrameBytes)
+                return [RosterMessage.finalSchedule(answer).frame(requestID: requestID)]
+            case .success(let answer)?: return [answer.frame(requestID: requestID)]
+            case .failure(let error)?: return [ConnectionReplies.error(error, requestID: requestID)]
+            }
+        }
+    }
+
     /// The body of an OnDutyResponse for `now`. The same people are on duty for every client until
     /// the next boundary or revision, so their encoding is cached; only epoch, revision and
     /// at_ms (fields 1-3) are encoded per request. Two protobuf encodings of one message type

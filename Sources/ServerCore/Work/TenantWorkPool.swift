@@ -96,7 +96,7 @@ package final class TenantWorkPool: Sendable {
     /// Queues `job` for `tenant` in `lane`; the refusal when it was not queued (then it never
     /// runs). An urgent job (short) goes first, in the tenant's queue and in the turns, and is
     /// never refused for the tenant's backlog. The backlog counts both lanes.
-    private func enqueue(_ tenant: String, lane: Lane, urgent: Bool = false, _ job: Job) -> Refusal? {
+    private func enqueue(_ tenant: String, lane: Lane, urgent: Bool = false, requeued: Bool = false, _ job: Job) -> Refusal? {
         guard pool != nil else {
             job.run()
             return nil
@@ -104,7 +104,8 @@ package final class TenantWorkPool: Sendable {
         let refusal: Refusal? = state.withLockedValue { state in
             if state.stopped { return .stopped }
             let waiting = state[lane].jobs[tenant]?.count ?? 0
-            guard urgent || waiting + (state[lane == .short ? .long : .short].jobs[tenant]?.count ?? 0) < maxQueuedPerTenant else {
+            // A sliced job coming back for its next slice was admitted already.
+            guard urgent || requeued || waiting + (state[lane == .short ? .long : .short].jobs[tenant]?.count ?? 0) < maxQueuedPerTenant else {
                 return .busy
             }
             if urgent {
@@ -155,6 +156,41 @@ package final class TenantWorkPool: Sendable {
         let job = Job(run: { promise.completeWith(Swift.Result { try work() }) }, refuse: { promise.fail($0) })
         if let refusal = enqueue(tenant, lane: lane, job) { promise.fail(refusal) }
         return promise.futureResult
+    }
+
+    /// Runs `step` for `tenant` until it gives a result, one slice per turn: after a slice that
+    /// returns nil the job goes to the back of its tenant's queue, behind the other tenants' turns
+    /// in its lane, so long work (a year of a dense schedule) holds a thread for one slice at a
+    /// time. Slices run one after another, never at once, so `step` may keep state between them.
+    func submitSliced<Result: Sendable>(_ tenant: String, lane: Lane, on loop: any EventLoop,
+                                        _ step: @escaping @Sendable () throws -> Result?) -> EventLoopFuture<Result> {
+        let promise = loop.makePromise(of: Result.self)
+        runSlices(tenant, lane: lane, step) { promise.completeWith($0) }
+        return promise.futureResult
+    }
+
+    /// `submitSliced`, suspending (not blocking) until the result.
+    package func runSliced<Result: Sendable>(_ tenant: String, lane: Lane = .long,
+                                             _ step: @escaping @Sendable () throws -> Result?) async throws -> Result {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, any Error>) in
+            runSlices(tenant, lane: lane, step) { continuation.resume(with: $0) }
+        }
+    }
+
+    private func runSlices<Result: Sendable>(_ tenant: String, lane: Lane, requeued: Bool = false,
+                                             _ step: @escaping @Sendable () throws -> Result?,
+                                             complete: @escaping @Sendable (Swift.Result<Result, any Error>) -> Void) {
+        let job = Job(run: {
+            do {
+                guard let result = try step() else {
+                    return self.runSlices(tenant, lane: lane, requeued: true, step, complete: complete)
+                }
+                complete(.success(result))
+            } catch {
+                complete(.failure(error))
+            }
+        }, refuse: { complete(.failure($0)) })
+        if let refusal = enqueue(tenant, lane: lane, requeued: requeued, job) { complete(.failure(refusal)) }
     }
 
     /// Runs `work` for `tenant` ahead of its waiting jobs (a handoff to announce); run where it
