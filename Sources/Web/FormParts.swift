@@ -81,7 +81,7 @@ enum FormParts {
     /// `<label>` and `<input>` for one field, its value escaped.
     /// - Parameter name: the field's name when it is not its id (two forms on a page).
     static func input(_ html: inout HTML, _ id: String, _ title: String, type: String, value: String, name: String? = nil,
-                      extra: String = "") {
+                      extra: Markup = "") {
         html.raw("<label")
         html.attribute("for", id)
         html.raw(">")
@@ -91,6 +91,7 @@ enum FormParts {
         html.attribute("name", name ?? id)
         html.attribute("type", type)
         html.attribute("value", value)
-        html.raw(extra + ">")
+        html.raw(extra)
+        html.raw(">")
     }
 }

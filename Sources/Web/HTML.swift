@@ -1,12 +1,29 @@
+import Foundation
+
 /// HTML text built by appending: every value from outside goes through `text(_:)` or
 /// `attribute(_:_:)`, which escape it, so a person named `<img src=x onerror=alert(1)>` is shown
-/// as those characters. Markup is appended with `raw(_:)`, only from literals in this target.
+/// as those characters. Markup is appended with `raw(_:)`, which takes `Markup`: a string
+/// literal, in which every interpolated `String` is escaped and only numbers go in as they are.
+/// A `String` variable cannot be passed as markup at all.
 struct HTML {
     private(set) var output = ""
 
-    mutating func raw(_ markup: String) { output += markup }
+    mutating func raw(_ markup: Markup) { output += markup.text }
 
     mutating func text(_ value: String) { output += Self.escape(value) }
+
+    /// JSON data to stand inside a `<script type="application/json">` element: `<`, `>` and `&`
+    /// are written as JSON escapes, so no name can close the element.
+    mutating func json(_ data: Data) {
+        for scalar in String(decoding: data, as: UTF8.self).unicodeScalars {
+            switch scalar {
+            case "<": output += "\\u003c"
+            case ">": output += "\\u003e"
+            case "&": output += "\\u0026"
+            default: output.unicodeScalars.append(scalar)
+            }
+        }
+    }
 
     /// ` name="value"`, the value escaped.
     mutating func attribute(_ name: String, _ value: String) {
@@ -37,5 +54,29 @@ struct HTML {
             }
         }
         return escaped
+    }
+}
+
+/// Markup written in this target: the literal parts as they are, interpolated values escaped
+/// (strings) or printed (numbers). `"<li class=\"\(name)\">"` cannot break out of its attribute.
+struct Markup: ExpressibleByStringInterpolation {
+    fileprivate var text: String
+
+    init(stringLiteral value: String) { text = value }
+
+    init(stringInterpolation: StringInterpolation) { text = stringInterpolation.text }
+
+    struct StringInterpolation: StringInterpolationProtocol {
+        fileprivate var text = ""
+
+        init(literalCapacity: Int, interpolationCount: Int) { text.reserveCapacity(literalCapacity + 16 * interpolationCount) }
+
+        mutating func appendLiteral(_ literal: String) { text += literal }
+
+        /// A value from anywhere: escaped.
+        mutating func appendInterpolation(_ value: String) { text += HTML.escape(value) }
+
+        /// A number: its digits.
+        mutating func appendInterpolation<Number: BinaryInteger>(_ value: Number) { text += String(value) }
     }
 }

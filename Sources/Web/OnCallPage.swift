@@ -46,7 +46,7 @@ enum OnCallPage {
         html.raw("</footer>")
         // Data, not a script: the CSP runs no inline script, and none is here.
         html.raw("<script type=\"application/json\" id=\"plan\">")
-        html.raw(plan.json)
+        html.json(plan.json)
         html.raw("</script></main>")
         WebPage.close(&html)
         return html.output
@@ -96,27 +96,15 @@ enum OnCallPage {
             if !steps.isEmpty { schedules[schedule.id] = steps }
         }
 
-        /// The plan as JSON that may stand inside a `<script>` element: `<`, `>` and `&` are
-        /// written as JSON escapes, so no name can close the element.
-        var json: String {
+        /// The plan as JSON (`HTML.json` makes it safe inside a `<script>` element).
+        var json: Data {
             struct Document: Encodable {
                 var people: [String: Person]
                 var schedules: [String: [Step]]
             }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
-            guard let data = try? encoder.encode(Document(people: people, schedules: schedules)) else { return "{}" }
-            var text = ""
-            text.reserveCapacity(data.count)
-            for scalar in String(decoding: data, as: UTF8.self).unicodeScalars {
-                switch scalar {
-                case "<": text += "\\u003c"
-                case ">": text += "\\u003e"
-                case "&": text += "\\u0026"
-                default: text.unicodeScalars.append(scalar)
-                }
-            }
-            return text
+            return (try? encoder.encode(Document(people: people, schedules: schedules))) ?? Data("{}".utf8)
         }
     }
 

@@ -56,6 +56,19 @@ import Testing
         }
     }
 
+    /// Markup is a literal: a value interpolated into it is escaped, a number goes in as digits,
+    /// and JSON for a script element cannot close it. (A `String` variable does not compile as
+    /// markup at all: `HTML.raw` takes `Markup`.)
+    @Test func markupEscapesWhatIsInterpolatedIntoIt() {
+        var html = HTML()
+        let hostile = "\"><script>alert(1)</script>"
+        html.raw("<li class=\"\(hostile)\" data-n=\"\(42)\">")
+        #expect(html.output == "<li class=\"&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;\" data-n=\"42\">")
+        var script = HTML()
+        script.json(Data(#"{"name":"</script><b>&"}"#.utf8))
+        #expect(script.output == #"{"name":"\u003c/script\u003e\u003cb\u003e\u0026"}"#)
+    }
+
     @Test func everyNameIsShownAsTextNeverAsMarkup() async throws {
         try await HTTPTests.withHTTPServer { harness, base in
             let admin = try await harness.connect()
