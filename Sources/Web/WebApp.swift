@@ -16,30 +16,67 @@ package struct WebApp: HTTPPages {
             String($0).removingPercentEncoding ?? String($0)
         }
         let method = request.method == "HEAD" ? "GET" : request.method
-        switch (method, parts.first ?? "", parts.count) {
-        case ("GET", "", 1):
-            // From the on-duty indexes: short work, as the directory and the list of schedules.
-            return await page(request, side: side, lane: .short) { view, viewer, now in OnCallPage.render(view: view, now: now, viewer: viewer) }
-        case ("GET", "people", 1):
+        let matching = Self.routes.filter { $0.matches(parts) }
+        guard !matching.isEmpty else { return nil }
+        guard let route = matching.first(where: { $0.method == method }) else {
+            // The path is a page, the method is not one it takes: 405, with what it does take.
+            let allowed = Set(matching.map(\.method)).union(matching.contains { $0.method == "GET" } ? ["HEAD"] : []).sorted()
+            var reply = Self.html(405, WebPage.message(title: "Not here", "This page does not take \(request.method) requests."))
+            reply.headers.append(("Allow", allowed.joined(separator: ", ")))
+            return reply
+        }
+        return await route.handle(self, request, side, route.parameters(parts))
+    }
+
+    /// One page or form: its method and path (a `nil` segment is a parameter, such as a
+    /// schedule's name), and what answers it. The routes below are every page the app has; a
+    /// path one of them matches with another method is 405, any other is not the app's.
+    struct Route: Sendable {
+        let method: String
+        let path: [String?]
+        /// nil: not found after all (an asset the app does not have).
+        let handle: @Sendable (WebApp, HTTPAPI.Request, HTTPSide, [String]) async -> HTTPAPI.Reply?
+
+        init(_ method: String, _ path: [String?],
+             _ handle: @escaping @Sendable (WebApp, HTTPAPI.Request, HTTPSide, [String]) async -> HTTPAPI.Reply?) {
+            (self.method, self.path, self.handle) = (method, path, handle)
+        }
+
+        func matches(_ parts: [String]) -> Bool {
+            parts.count == path.count && zip(path, parts).allSatisfy { segment, part in segment.map { $0 == part } ?? !part.isEmpty }
+        }
+
+        func parameters(_ parts: [String]) -> [String] { zip(path, parts).compactMap { $0 == nil ? $1 : nil } }
+    }
+
+    static let routes: [Route] = [
+        // From the on-duty indexes: short work, as the directory and the list of schedules.
+        Route("GET", [""]) { app, request, side, _ in
+            await app.page(request, side: side, lane: .short) { view, viewer, now in OnCallPage.render(view: view, now: now, viewer: viewer) }
+        },
+        Route("GET", ["people"]) { app, request, side, _ in
             guard let grouping = EmployeeGrouping(rawValue: request.query["group"] ?? EmployeeGrouping.position.rawValue) else {
                 return Self.html(400, WebPage.message(title: "Unknown grouping", "Group people by position or team."))
             }
             let search = request.query["q"] ?? ""
-            return await page(request, side: side, lane: .short) { view, viewer, _ in
+            return await app.page(request, side: side, lane: .short) { view, viewer, _ in
                 DirectoryPage.render(view: view, search: search, grouping: grouping, viewer: viewer)
             }
-        case ("GET", "people", 2):
-            let id = parts[1]
-            return await statusPage(request, side: side) { view, viewer, now in PersonPage.render(view: view, id: id, now: now, viewer: viewer) }
-        case ("POST", "me", 2) where parts[1] == "calendar":
-            return await PersonPage.calendarLink(request, app: self, side: side)
-        case ("GET", "me", 1):
-            return await statusPage(request, side: side) { view, viewer, now in PersonPage.renderMine(view: view, now: now, viewer: viewer) }
-        case ("GET", "schedules", 1):
-            return await page(request, side: side, lane: .short) { view, viewer, _ in SchedulePage.renderList(view: view, viewer: viewer) }
-        case ("GET", "schedules", 2):
-            let name = parts[1], query = request.query
-            return await statusPage(request, side: side) { view, viewer, now in
+        },
+        Route("GET", ["people", nil]) { app, request, side, parameters in
+            let id = parameters[0]
+            return await app.statusPage(request, side: side) { view, viewer, now in PersonPage.render(view: view, id: id, now: now, viewer: viewer) }
+        },
+        Route("GET", ["me"]) { app, request, side, _ in
+            await app.statusPage(request, side: side) { view, viewer, now in PersonPage.renderMine(view: view, now: now, viewer: viewer) }
+        },
+        Route("POST", ["me", "calendar"]) { app, request, side, _ in await PersonPage.calendarLink(request, app: app, side: side) },
+        Route("GET", ["schedules"]) { app, request, side, _ in
+            await app.page(request, side: side, lane: .short) { view, viewer, _ in SchedulePage.renderList(view: view, viewer: viewer) }
+        },
+        Route("GET", ["schedules", nil]) { app, request, side, parameters in
+            let name = parameters[0], query = request.query
+            return await app.statusPage(request, side: side) { view, viewer, now in
                 guard let schedule = view.state.schedule(idOrName: name) else { return Self.noSchedule(name) }
                 do throws(TimelineWindow.Refusal) {
                     let window = try TimelineWindow(query: query, scheduleZone: schedule.zone, now: now)
@@ -48,38 +85,26 @@ package struct WebApp: HTTPPages {
                     return (400, WebPage.message(title: "Not a window", error.message))
                 }
             }
-        case ("GET", "schedules", 3) where parts[2] == "override":
-            return await OverrideForm.show(request, schedule: parts[1], app: self, side: side)
-        case ("POST", "schedules", 3) where parts[2] == "override":
-            return await OverrideForm.submit(request, schedule: parts[1], app: self, side: side)
-        case ("GET", "schedules", 3) where parts[2] == "edit":
-            return await ScheduleEditPage.show(request, schedule: parts[1], app: self, side: side)
-        case ("POST", "schedules", 3) where parts[2] == "edit":
-            return await ScheduleEditPage.submit(request, schedule: parts[1], app: self, side: side)
-        case ("POST", "schedules", 3) where parts[2] == "requests":
-            return await CoverRequestsSection.submit(request, schedule: parts[1], app: self, side: side)
-        case ("GET", "schedules", 3) where parts[2] == "changes":
-            return await ChangesPage.show(request, schedule: parts[1], app: self, side: side)
-        case ("GET", "schedules", 3) where parts[2] == "hours":
-            return await HoursPage.show(request, schedule: parts[1], app: self, side: side)
-        case ("GET", "sign-in", 1):
-            return SignIn.form(request, app: self, side: side)
-        case ("POST", "sign-in", 1):
-            return SignIn.signIn(request, app: self, side: side)
-        case ("POST", "sign-out", 1):
-            return SignIn.signOut(request, app: self, side: side)
-        case ("GET", "assets", 2):
-            return WebAssets.reply(for: parts[1], gzip: Gzip.accepted(by: request))
-        case ("GET", "sw.js", 1):
-            // At the root, so that its scope is every page.
-            return HTTPAPI.Reply(status: 200, contentType: "text/javascript; charset=utf-8", body: Array(ServiceWorkerScript.source.utf8),
-                                 headers: WebPage.headers)
-        case (_, "", 1), (_, "people", 1...2), (_, "me", 1...2), (_, "schedules", 1...3), (_, "sign-in", 1), (_, "sign-out", 1):
-            return Self.html(405, WebPage.message(title: "Not here", "This page does not take \(request.method) requests."))
-        default:
-            return nil
-        }
-    }
+        },
+        Route("GET", ["schedules", nil, "override"]) { app, request, side, p in await OverrideForm.show(request, schedule: p[0], app: app, side: side) },
+        Route("POST", ["schedules", nil, "override"]) { app, request, side, p in await OverrideForm.submit(request, schedule: p[0], app: app, side: side) },
+        Route("GET", ["schedules", nil, "edit"]) { app, request, side, p in await ScheduleEditPage.show(request, schedule: p[0], app: app, side: side) },
+        Route("POST", ["schedules", nil, "edit"]) { app, request, side, p in await ScheduleEditPage.submit(request, schedule: p[0], app: app, side: side) },
+        Route("POST", ["schedules", nil, "requests"]) { app, request, side, p in
+            await CoverRequestsSection.submit(request, schedule: p[0], app: app, side: side)
+        },
+        Route("GET", ["schedules", nil, "changes"]) { app, request, side, p in await ChangesPage.show(request, schedule: p[0], app: app, side: side) },
+        Route("GET", ["schedules", nil, "hours"]) { app, request, side, p in await HoursPage.show(request, schedule: p[0], app: app, side: side) },
+        Route("GET", ["sign-in"]) { app, request, side, _ in SignIn.form(request, app: app, side: side) },
+        Route("POST", ["sign-in"]) { app, request, side, _ in SignIn.signIn(request, app: app, side: side) },
+        Route("POST", ["sign-out"]) { app, request, side, _ in SignIn.signOut(request, app: app, side: side) },
+        Route("GET", ["assets", nil]) { _, request, _, p in WebAssets.reply(for: p[0], gzip: Gzip.accepted(by: request)) },
+        // At the root, so that its scope is every page.
+        Route("GET", ["sw.js"]) { _, _, _, _ in
+            HTTPAPI.Reply(status: 200, contentType: "text/javascript; charset=utf-8", body: Array(ServiceWorkerScript.source.utf8),
+                          headers: WebPage.headers)
+        },
+    ]
 
     /// A page of the reader's tenant, rendered by `render` on the tenant work pool (pages
     /// resolve schedules): the status and the HTML.

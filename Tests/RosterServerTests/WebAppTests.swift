@@ -174,6 +174,21 @@ import Testing
         #expect(await http.respond(method: "GET", uri: "/", authorization: "Bearer \(server.adminToken)") == 200)
         #expect(await http.respond(method: "GET", uri: "/assets/app.css", authorization: nil) == 200)
         #expect(await http.respond(method: "POST", uri: "/", authorization: "Bearer \(server.adminToken)") == 405)
+        // 405 comes from the route table: a page's path with a method it does not take; a path
+        // no page has is not found, whatever its method.
+        let admin = "Bearer \(server.adminToken)"
+        #expect(await http.respond(method: "GET", uri: "/me/calendar", authorization: admin) == 405)
+        #expect(await http.respond(method: "PUT", uri: "/sign-out", authorization: admin) == 405)
+        #expect(await http.respond(method: "DELETE", uri: "/schedules/Default/override", authorization: admin) == 405)
+        #expect(await http.respond(method: "GET", uri: "/schedules/Default/nothing", authorization: admin) == 404)
+        #expect(await http.respond(method: "GET", uri: "/assets/nothing.css", authorization: nil) == 404)
+        for route in WebApp.routes {
+            let others = ["GET", "POST", "PUT", "DELETE"].filter { method in !WebApp.routes.contains { $0.method == method && $0.path == route.path } }
+            let path = "/" + route.path.map { $0 ?? "Default" }.joined(separator: "/")
+            for method in others where path != "/assets/Default" {
+                #expect(await http.respond(method: method, uri: path, authorization: admin) == 405, "\(method) \(path)")
+            }
+        }
         #expect(await http.respond(method: "GET", uri: "/v1/events", authorization: nil) == 401)
         #expect(await http.respond(method: "GET", uri: "/v1/events", authorization: "Bearer rst_nope_nope") == 401)
     }
