@@ -79,15 +79,15 @@ extension SQLiteRosterStore {
         }
     }
 
-    private static func json(_ list: [String]) -> String {
+    static func json(_ list: [String]) -> String {
         String(decoding: try! JSONEncoder().encode(list), as: UTF8.self)
     }
 
-    private static func list(_ text: String) -> [String] {
+    static func list(_ text: String) -> [String] {
         (try? JSONDecoder().decode([String].self, from: Data(text.utf8))) ?? []
     }
 
-    private static func webhook(from row: Row) -> StoredWebhook {
+    static func webhook(from row: Row) -> StoredWebhook {
         let disabled: Int64 = row["disabled_ms"], failing: Int64 = row["failing_since_ms"]
         return StoredWebhook(id: row["id"], tenantID: row["tenant_id"], url: row["url"], secret: row["secret"],
                              events: list(row["events"]), schedules: list(row["schedules"]), created: row["created_ms"],
@@ -95,7 +95,7 @@ extension SQLiteRosterStore {
                              failingSince: failing == 0 ? nil : failing, format: WebhookFormat(rawValue: row["format"]) ?? .json)
     }
 
-    private static func event(from row: Row) -> NotificationEvent? {
+    static func event(from row: Row) -> NotificationEvent? {
         guard let type = NotificationType(rawValue: row["type"]) else { return nil }
         let revision: Int64 = row["revision"], planned: Int64 = row["planned"]
         return NotificationEvent(id: row["id"], type: type, tenantID: row["tenant_id"], revision: UInt64(revision),
@@ -105,145 +105,6 @@ extension SQLiteRosterStore {
     }
 
     public func settingsMark(tenantID: String) async throws -> String? { nil }
-
-    public func webhooks(tenantID: String?, now: UnixMillis) async throws -> [StoredWebhook] {
-        try await pool.read { db in
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT w.*, (SELECT COUNT(*) FROM delivery d WHERE d.webhook_id = w.id AND d.delivered_ms = 0 AND d.due_ms <= ?2) AS pending
-                FROM webhook w WHERE ?1 IS NULL OR w.tenant_id = ?1 ORDER BY w.created_ms, w.id
-                """, arguments: [tenantID, now])
-            return rows.map { row in
-                var webhook = Self.webhook(from: row)
-                webhook.pending = row["pending"]
-                return webhook
-            }
-        }
-    }
-
-    public func insertWebhook(_ webhook: StoredWebhook) async throws {
-        try await pool.write { db in try Self.insert(webhook, db: db) }
-    }
-
-    private static func insert(_ webhook: StoredWebhook, db: Database) throws {
-        try db.execute(sql: """
-            INSERT INTO webhook (id, tenant_id, url, secret, events, schedules, created_ms, format) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """, arguments: [webhook.id, webhook.tenantID, webhook.url, webhook.secret, json(webhook.events),
-                             json(webhook.schedules), webhook.created, webhook.format.rawValue])
-        // Events already planned for later (handoffs, reminders) are its events too.
-        let planned = try Row.fetchAll(db, sql: "SELECT * FROM notice WHERE tenant_id = ? AND due_ms > ? ORDER BY due_ms, rowid",
-                                       arguments: [webhook.tenantID, webhook.created]).compactMap(event(from:))
-        for event in planned where webhook.wants(event) {
-            try db.execute(sql: "INSERT INTO delivery (webhook_id, tenant_id, event_id, due_ms) VALUES (?, ?, ?, ?)",
-                           arguments: [webhook.id, webhook.tenantID, event.id, event.due])
-        }
-    }
-
-    /// The settings part of a revision's transaction (`NotificationSettingsWrite`).
-    private static func writeSettings(_ write: NotificationSettingsWrite, tenantID: String, db: Database) throws {
-        for id in write.removedAnnouncements {
-            try db.execute(sql: "DELETE FROM announce_rule WHERE tenant_id = ? AND id = ?", arguments: [tenantID, id])
-        }
-        for id in write.removedReminders {
-            try db.execute(sql: "DELETE FROM reminder_rule WHERE tenant_id = ? AND id = ?", arguments: [tenantID, id])
-        }
-        for id in write.removedWebhooks {
-            try db.execute(sql: "DELETE FROM webhook WHERE tenant_id = ? AND id = ?", arguments: [tenantID, id])
-        }
-        for webhook in write.insertedWebhooks { try insert(webhook, db: db) }
-        for webhook in write.updatedWebhooks {
-            try db.execute(sql: "UPDATE webhook SET url = ?, secret = ?, events = ?, schedules = ?, format = ? WHERE tenant_id = ? AND id = ?",
-                           arguments: [webhook.url, webhook.secret, json(webhook.events), json(webhook.schedules),
-                                       webhook.format.rawValue, tenantID, webhook.id])
-        }
-        for rule in write.insertedReminders {
-            try db.execute(sql: "INSERT INTO reminder_rule (tenant_id, id, rule) VALUES (?, ?, ?)",
-                           arguments: [tenantID, rule.id, String(decoding: try JSONEncoder().encode(rule), as: UTF8.self)])
-        }
-        for rule in write.insertedAnnouncements {
-            try db.execute(sql: "INSERT INTO announce_rule (tenant_id, id, rule) VALUES (?, ?, ?)",
-                           arguments: [tenantID, rule.id, String(decoding: try JSONEncoder().encode(rule), as: UTF8.self)])
-        }
-    }
-
-    public func removeWebhook(tenantID: String, id: String) async throws -> Bool {
-        try await pool.write { db in
-            try db.execute(sql: "DELETE FROM webhook WHERE tenant_id = ? AND id = ?", arguments: [tenantID, id])
-            return db.changesCount > 0
-        }
-    }
-
-    public func replaceWebhookSecret(tenantID: String, id: String, secret: String) async throws {
-        try await pool.write { db in
-            try db.execute(sql: "UPDATE webhook SET secret = ? WHERE tenant_id = ? AND id = ?", arguments: [secret, tenantID, id])
-        }
-    }
-
-    public func reminderRules(tenantID: String) async throws -> [ReminderRule] {
-        try await pool.read { db in
-            try String.fetchAll(db, sql: "SELECT rule FROM reminder_rule WHERE tenant_id = ? ORDER BY id", arguments: [tenantID])
-                .map { try JSONDecoder().decode(ReminderRule.self, from: Data($0.utf8)) }
-        }
-    }
-
-    public func insertReminderRule(tenantID: String, _ rule: ReminderRule) async throws {
-        let text = String(decoding: try JSONEncoder().encode(rule), as: UTF8.self)
-        try await pool.write { db in
-            try db.execute(sql: "INSERT INTO reminder_rule (tenant_id, id, rule) VALUES (?, ?, ?)", arguments: [tenantID, rule.id, text])
-        }
-    }
-
-    public func removeReminderRule(tenantID: String, id: String) async throws -> Bool {
-        try await pool.write { db in
-            try db.execute(sql: "DELETE FROM reminder_rule WHERE tenant_id = ? AND id = ?", arguments: [tenantID, id])
-            return db.changesCount > 0
-        }
-    }
-
-    public func announceRules(tenantID: String) async throws -> [AnnounceRule] {
-        try await pool.read { db in
-            try String.fetchAll(db, sql: "SELECT rule FROM announce_rule WHERE tenant_id = ? ORDER BY id", arguments: [tenantID])
-                .map { try JSONDecoder().decode(AnnounceRule.self, from: Data($0.utf8)) }
-        }
-    }
-
-    public func insertAnnounceRule(tenantID: String, _ rule: AnnounceRule) async throws {
-        let text = String(decoding: try JSONEncoder().encode(rule), as: UTF8.self)
-        try await pool.write { db in
-            try db.execute(sql: "INSERT INTO announce_rule (tenant_id, id, rule) VALUES (?, ?, ?)", arguments: [tenantID, rule.id, text])
-        }
-    }
-
-    public func removeAnnounceRule(tenantID: String, id: String) async throws -> Bool {
-        try await pool.write { db in
-            try db.execute(sql: "DELETE FROM announce_rule WHERE tenant_id = ? AND id = ?", arguments: [tenantID, id])
-            return db.changesCount > 0
-        }
-    }
-
-    public func chatCommandSecret(tenantID: String, platform: String) async throws -> String? {
-        try await pool.read { db in
-            try String.fetchOne(db, sql: "SELECT secret FROM chat_command WHERE tenant_id = ? AND platform = ?", arguments: [tenantID, platform])
-        }
-    }
-
-    public func setChatCommandSecret(tenantID: String, platform: String, secret: String?) async throws {
-        try await pool.write { db in
-            if let secret {
-                try db.execute(sql: """
-                    INSERT INTO chat_command (tenant_id, platform, secret) VALUES (?, ?, ?)
-                    ON CONFLICT (tenant_id, platform) DO UPDATE SET secret = excluded.secret
-                    """, arguments: [tenantID, platform, secret])
-            } else {
-                try db.execute(sql: "DELETE FROM chat_command WHERE tenant_id = ? AND platform = ?", arguments: [tenantID, platform])
-            }
-        }
-    }
-
-    public func chatCommandPlatforms(tenantID: String) async throws -> [String] {
-        try await pool.read { db in
-            try String.fetchAll(db, sql: "SELECT platform FROM chat_command WHERE tenant_id = ? ORDER BY platform", arguments: [tenantID])
-        }
-    }
 
     public func laterAnnouncement(after head: DueDelivery, within window: UnixMillis) async throws -> Bool {
         try await pool.read { db in

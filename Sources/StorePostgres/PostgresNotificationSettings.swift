@@ -1,0 +1,168 @@
+import Foundation
+import RosterDomain
+import RosterStore
+
+/// The notification settings: webhooks, reminder and announcement rules, chat command secrets.
+extension PostgresRosterStore {
+    public func webhooks(tenantID: String?, now: UnixMillis) async throws -> [StoredWebhook] {
+        var found: [StoredWebhook] = []
+        for row in try await connections.query("""
+            SELECT \(unescaped: Self.webhookColumns),
+                   (SELECT COUNT(*) FROM delivery d WHERE d.webhook_id = w.id AND d.delivered_ms = 0 AND d.due_ms <= \(now))
+            FROM webhook w WHERE \(tenantID)::text IS NULL OR w.tenant_id = \(tenantID) ORDER BY w.created_ms, w.id
+            """).decode((String, String, String, String, String, String, Int64, Int64, String, Int64, String, Int64).self) {
+            var webhook = Self.webhook((row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9, row.10))
+            webhook.pending = Int(row.11)
+            found.append(webhook)
+        }
+        return found
+    }
+
+    public func insertWebhook(_ webhook: StoredWebhook) async throws {
+        try await transaction { connection in
+            try await Self.insert(webhook, connection: connection)
+            try await Self.announceSettings(tenantID: webhook.tenantID, connection: connection)
+        }
+    }
+
+    static func insert(_ webhook: StoredWebhook, connection: PostgresConnection) async throws {
+        try await connection.query("""
+            INSERT INTO webhook (id, tenant_id, url, secret, events, schedules, created_ms, format)
+            VALUES (\(webhook.id), \(webhook.tenantID), \(webhook.url), \(webhook.secret), \(Self.json(webhook.events)),
+                    \(Self.json(webhook.schedules)), \(webhook.created), \(webhook.format.rawValue))
+            """)
+        var planned: [NotificationEvent] = []
+        for row in try await connection.query("""
+            SELECT \(unescaped: Self.noticeColumns) FROM notice n WHERE n.tenant_id = \(webhook.tenantID) AND n.due_ms > \(webhook.created)
+            ORDER BY n.due_ms, n.seq
+            """).decode(NoticeRow.self) {
+            if let event = Self.event(row) { planned.append(event) }
+        }
+        for event in planned where webhook.wants(event) {
+            try await connection.query("""
+                INSERT INTO delivery (webhook_id, tenant_id, event_id, due_ms) VALUES (\(webhook.id), \(webhook.tenantID), \(event.id), \(event.due))
+                """)
+        }
+    }
+
+    /// The settings part of a revision's transaction (`NotificationSettingsWrite`).
+    static func writeSettings(_ write: NotificationSettingsWrite, tenantID: String, connection: PostgresConnection) async throws {
+        for id in write.removedAnnouncements {
+            try await connection.query("DELETE FROM announce_rule WHERE tenant_id = \(tenantID) AND id = \(id)")
+        }
+        for id in write.removedReminders {
+            try await connection.query("DELETE FROM reminder_rule WHERE tenant_id = \(tenantID) AND id = \(id)")
+        }
+        for id in write.removedWebhooks {
+            try await connection.query("DELETE FROM webhook WHERE tenant_id = \(tenantID) AND id = \(id)")
+        }
+        for webhook in write.insertedWebhooks { try await insert(webhook, connection: connection) }
+        for webhook in write.updatedWebhooks {
+            try await connection.query("""
+                UPDATE webhook SET url = \(webhook.url), secret = \(webhook.secret), events = \(json(webhook.events)),
+                schedules = \(json(webhook.schedules)), format = \(webhook.format.rawValue) WHERE tenant_id = \(tenantID) AND id = \(webhook.id)
+                """)
+        }
+        for rule in write.insertedReminders {
+            let text = String(decoding: try JSONEncoder().encode(rule), as: UTF8.self)
+            try await connection.query("INSERT INTO reminder_rule (tenant_id, id, rule) VALUES (\(tenantID), \(rule.id), \(text))")
+        }
+        for rule in write.insertedAnnouncements {
+            let text = String(decoding: try JSONEncoder().encode(rule), as: UTF8.self)
+            try await connection.query("INSERT INTO announce_rule (tenant_id, id, rule) VALUES (\(tenantID), \(rule.id), \(text))")
+        }
+        try await announceSettings(tenantID: tenantID, connection: connection)
+    }
+
+    /// The other nodes read the tenant's webhooks and reminder rules again when they hear this.
+    static func announceSettings(tenantID: String, connection: PostgresConnection) async throws {
+        try await connection.query("SELECT pg_notify(\(channel), \("w:\(tenantID)"))")
+    }
+
+    public func removeWebhook(tenantID: String, id: String) async throws -> Bool {
+        try await transaction { connection in
+            var removed = false
+            for _ in try await connection.query("DELETE FROM webhook WHERE tenant_id = \(tenantID) AND id = \(id) RETURNING id").decode(String.self) { removed = true }
+            try await Self.announceSettings(tenantID: tenantID, connection: connection)
+            return removed
+        }
+    }
+
+    public func replaceWebhookSecret(tenantID: String, id: String, secret: String) async throws {
+        _ = try await connections.query("UPDATE webhook SET secret = \(secret) WHERE tenant_id = \(tenantID) AND id = \(id)")
+    }
+
+    public func reminderRules(tenantID: String) async throws -> [ReminderRule] {
+        var rules: [ReminderRule] = []
+        for text in try await connections.query("SELECT rule FROM reminder_rule WHERE tenant_id = \(tenantID) ORDER BY id")
+            .decode(String.self) {
+            rules.append(try JSONDecoder().decode(ReminderRule.self, from: Data(text.utf8)))
+        }
+        return rules
+    }
+
+    public func insertReminderRule(tenantID: String, _ rule: ReminderRule) async throws {
+        let text = String(decoding: try JSONEncoder().encode(rule), as: UTF8.self)
+        try await transaction { connection in
+            try await connection.query("INSERT INTO reminder_rule (tenant_id, id, rule) VALUES (\(tenantID), \(rule.id), \(text))")
+            try await Self.announceSettings(tenantID: tenantID, connection: connection)
+        }
+    }
+
+    public func removeReminderRule(tenantID: String, id: String) async throws -> Bool {
+        try await transaction { connection in
+            var removed = false
+            for _ in try await connection.query("DELETE FROM reminder_rule WHERE tenant_id = \(tenantID) AND id = \(id) RETURNING id").decode(String.self) { removed = true }
+            try await Self.announceSettings(tenantID: tenantID, connection: connection)
+            return removed
+        }
+    }
+
+    public func announceRules(tenantID: String) async throws -> [AnnounceRule] {
+        var rules: [AnnounceRule] = []
+        for text in try await connections.query("SELECT rule FROM announce_rule WHERE tenant_id = \(tenantID) ORDER BY id")
+            .decode(String.self) {
+            rules.append(try JSONDecoder().decode(AnnounceRule.self, from: Data(text.utf8)))
+        }
+        return rules
+    }
+
+    public func insertAnnounceRule(tenantID: String, _ rule: AnnounceRule) async throws {
+        let text = String(decoding: try JSONEncoder().encode(rule), as: UTF8.self)
+        try await transaction { connection in
+            try await connection.query("INSERT INTO announce_rule (tenant_id, id, rule) VALUES (\(tenantID), \(rule.id), \(text))")
+            try await Self.announceSettings(tenantID: tenantID, connection: connection)
+        }
+    }
+
+    public func removeAnnounceRule(tenantID: String, id: String) async throws -> Bool {
+        try await transaction { connection in
+            var removed = false
+            for _ in try await connection.query("DELETE FROM announce_rule WHERE tenant_id = \(tenantID) AND id = \(id) RETURNING id").decode(String.self) { removed = true }
+            try await Self.announceSettings(tenantID: tenantID, connection: connection)
+            return removed
+        }
+    }
+
+    public func chatCommandSecret(tenantID: String, platform: String) async throws -> String? {
+        var secret: String?
+        for value in try await connections.query("SELECT secret FROM chat_command WHERE tenant_id = \(tenantID) AND platform = \(platform)")
+            .decode(String.self) { secret = value }
+        return secret
+    }
+
+    public func setChatCommandSecret(tenantID: String, platform: String, secret: String?) async throws {
+        if let secret {
+            _ = try await connections.query("""
+                INSERT INTO chat_command (tenant_id, platform, secret) VALUES (\(tenantID), \(platform), \(secret))
+                ON CONFLICT (tenant_id, platform) DO UPDATE SET secret = excluded.secret
+                """)
+        } else {
+            _ = try await connections.query("DELETE FROM chat_command WHERE tenant_id = \(tenantID) AND platform = \(platform)")
+        }
+    }
+
+    public func chatCommandPlatforms(tenantID: String) async throws -> [String] {
+        try await connections.query("SELECT platform FROM chat_command WHERE tenant_id = \(tenantID) ORDER BY platform").decode(String.self)
+    }
+}
