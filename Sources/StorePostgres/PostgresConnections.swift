@@ -47,6 +47,8 @@ final class PostgresConnections: Sendable {
     /// The store could not be reached or refused the statement; `description` says why.
     struct StoreUnavailable: Error, CustomStringConvertible {
         let description: String
+        /// The database did not answer in time (busy or still starting), rather than refusing.
+        var timedOut = false
     }
 
     private enum Next {
@@ -253,7 +255,7 @@ final class PostgresConnections: Sendable {
         do {
             return try await threads.runIfActive { try LibPQConnection.connect(parameters, deadline: deadline) }
         } catch is LibPQConnection.Timeout {
-            throw StoreUnavailable(description: "could not connect to PostgreSQL at \(server) within \(limit)")
+            throw StoreUnavailable(description: "could not connect to PostgreSQL at \(server) within \(limit)", timedOut: true)
         } catch {
             throw StoreUnavailable(description: "could not connect to PostgreSQL at \(server): \(error)")
         }

@@ -42,17 +42,29 @@ public final class PostgresRosterStore: RosterStore, Sendable {
 
     /// Connects, migrates the schema to this build's (under an advisory lock, so nodes starting
     /// together take turns) and refuses a schema newer than it.
-    public static func open(_ address: PostgresAddress, logger: Logger = Logger(label: "roster.postgres")) async throws
-        -> PostgresRosterStore
+    /// A database that does not answer in time (still starting beside the node, or busy) is
+    /// tried again for up to `startWindow`, each attempt logged; one that refuses (a wrong
+    /// password, no such database) fails at once.
+    public static func open(_ address: PostgresAddress, logger: Logger = Logger(label: "roster.postgres"),
+                            startWindow: Duration = .seconds(30)) async throws -> PostgresRosterStore
     {
-        let store = PostgresRosterStore(address: address, logger: logger)
-        do {
-            try await store.migrate()
-        } catch {
-            try? await store.close()
-            throw error
+        let giveUp = ContinuousClock.now + startWindow
+        var pause = Duration.milliseconds(250)
+        while true {
+            let store = PostgresRosterStore(address: address, logger: logger)
+            do {
+                try await store.migrate()
+                return store
+            } catch let error as PostgresConnections.StoreUnavailable where error.timedOut && ContinuousClock.now + pause < giveUp {
+                try? await store.close()
+                logger.warning("\(error.description); trying again")
+                try await Task.sleep(for: pause)
+                pause = min(pause * 2, .seconds(4))
+            } catch {
+                try? await store.close()
+                throw error
+            }
         }
-        return store
     }
 
     public var signals: AsyncStream<StoreSignal>? { signalStream }

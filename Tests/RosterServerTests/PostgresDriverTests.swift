@@ -79,6 +79,27 @@ struct PostgresDriverTests {
         await connections.close()
     }
 
+    /// A database that does not answer at first (starting beside the node, or busy) is tried
+    /// again at start, within the start window, instead of ending the server's start.
+    @Test
+    func aDatabaseThatAnswersLateIsWaitedForAtStart() async throws {
+        var address = try await PostgresCluster.shared().createDatabase()
+        let proxy = try await FaultProxy(upstreamPort: address.port)
+        try await withCleanup(proxy, cleanUp: { await $0.close() }) { proxy in
+            proxy.setMode(.blackhole)
+            address.port = proxy.port
+            let late = address
+            let opening = Task { try await PostgresRosterStore.open(late, startWindow: .seconds(60)) }
+            // The first attempt waits its five seconds for an answer that does not come (and the
+            // one under way when the database comes back, whose first bytes were lost, too).
+            try await Task.sleep(for: .seconds(6))
+            proxy.setMode(.pass)
+            let store = try await opening.value
+            #expect(try await store.tenantIDs().isEmpty)
+            try await store.close()
+        }
+    }
+
     /// `?sslmode=` reaches libpq: the test cluster has no TLS, so `require` is refused by libpq
     /// with its own words, and the URL's password is not among them.
     @Test
