@@ -77,8 +77,8 @@ extension RosterState {
 
     /// `finalSchedule`'s work, not yet done: the names are checked, the definitions taken from
     /// this state; `advance` resolves it, all at once or in slices.
-    public func finalScheduleResolution(schedule: String?, employee: String?, from: UnixMillis, to: UnixMillis) throws(RosterError)
-        -> FinalScheduleResolution
+    public func finalScheduleResolution(schedule: String?, employee: String?, from: UnixMillis, to: UnixMillis,
+                                        kept: ResolvedWeeks.Scope? = nil) throws(RosterError) -> FinalScheduleResolution
     {
         var employeeID: String?
         if let employee, !employee.isEmpty {
@@ -88,7 +88,7 @@ extension RosterState {
             employeeID = found.id
         }
         return FinalScheduleResolution(try schedules(named: schedule).compactMap { definition(of: $0.id, from: from, to: to) },
-                                       from: from, to: to, employeeID: employeeID)
+                                       from: from, to: to, employeeID: employeeID, kept: kept)
     }
 
     /// When a person is next on duty on each schedule named (all for nil), by start:

@@ -2,34 +2,35 @@
 /// server can hand a long query back to its work pool's round robin every few milliseconds
 /// (one tenant's year query never holds a thread from another tenant's work for long).
 ///
-/// Each schedule is resolved in slices of its window: the first a day, each next one twice as
-/// long, up to `maxSlice` (a week, or a 64th of a longer window); pieces a slice's edge cut are
-/// joined again, so the shifts equal one resolution of the whole window. Past `limit` shifts of
-/// a schedule its resolution stops (`truncated`). One `ResolutionBudget` covers every slice and
-/// schedule, so slicing changes neither the answer nor what it may cost.
+/// Each schedule is resolved a week at a time, on a fixed grid of weeks (`week`): the window's
+/// first and last slices are the parts of their weeks inside it, every other slice a whole week.
+/// Pieces a slice's edge cut are joined again, so the shifts equal one resolution of the whole
+/// window. Past `limit` shifts of a schedule its resolution stops (`truncated`). One
+/// `ResolutionBudget` covers every slice and schedule, so slicing changes neither the answer nor
+/// what it may cost. Given `ResolvedWeeks`, a whole week resolved before for the same version is
+/// looked up instead (its units charged again), and one resolved now is kept.
 public struct FinalScheduleResolution: Sendable {
     public let from: UnixMillis
     public let to: UnixMillis
     public let employeeID: String?
     let limit: Int
-    let maxSlice: UnixMillis
+    /// The grid's weeks start at multiples of this from the epoch (Thursdays, 00:00 UTC).
+    public static let week: UnixMillis = 7 * 86_400_000
     private let schedules: [ScheduleDefinition]
+    private let kept: ResolvedWeeks.Scope?
     private var index = 0
     private var next: UnixMillis
-    private var slice: UnixMillis = 86_400_000
     private var current: [ResolvedShift] = []
     private var all: [(scheduleID: String, shift: ResolvedShift)] = []
     private var truncated = false
     public private(set) var budget: ResolutionBudget
 
     public init(_ schedules: [ScheduleDefinition], from: UnixMillis, to: UnixMillis, employeeID: String? = nil,
-                limit: Int = FinalSchedule.maxShifts, budget: ResolutionBudget = .standard) {
+                limit: Int = FinalSchedule.maxShifts, budget: ResolutionBudget = .standard, kept: ResolvedWeeks.Scope? = nil) {
         let from = max(from, TimeRange.supported.lowerBound), to = min(to, TimeRange.supported.upperBound)
-        (self.from, self.to, self.employeeID, self.limit, self.budget) = (from, to, employeeID, limit, budget)
+        (self.from, self.to, self.employeeID, self.limit, self.budget, self.kept) = (from, to, employeeID, limit, budget, kept)
         // A schedule that never names the person cannot put them on duty: not resolved at all.
         self.schedules = schedules.filter { schedule in employeeID.map(schedule.names) ?? true }
-        let week: UnixMillis = 7 * 86_400_000
-        maxSlice = max(week, to > from ? (to - from) / 64 : week)
         next = from
     }
 
@@ -58,14 +59,23 @@ public struct FinalScheduleResolution: Sendable {
     private mutating func step() throws(RosterError) {
         let schedule = schedules[index]
         guard next < to else { return finishSchedule(cut: false) }
-        let end = next > to - slice ? to : next + slice
+        let weekEnd = Self.weekStart(containing: next) + Self.week
+        let end = min(to, weekEnd)
+        let whole = end == weekEnd && end - next == Self.week
         let resolved: [ResolvedShift]
         do throws(ScheduleResolver.Problem) {
-            resolved = try ScheduleResolver.resolve(schedule, from: next, to: end, budget: &budget)
+            if whole, let week = kept?.week(schedule: schedule.id, start: next) {
+                try budget.spend(week.units)
+                resolved = week.shifts
+            } else {
+                let before = budget.spent
+                resolved = try ScheduleResolver.resolve(schedule, from: next, to: end, budget: &budget)
+                if whole { kept?.keep(ResolvedWeeks.Week(shifts: resolved, units: budget.spent - before), schedule: schedule.id, start: next) }
+            }
         } catch {
             guard case .overBudget = error else {
                 // An unknown zone resolves to nobody, as before slicing.
-                (current, index, next, slice) = ([], index + 1, from, 86_400_000)
+                (current, index, next) = ([], index + 1, from)
                 return
             }
             throw .overBudget(error.description)
@@ -81,7 +91,6 @@ public struct FinalScheduleResolution: Sendable {
             }
         }
         next = end
-        slice = min(maxSlice, slice * 2)
         if current.count > limit { return finishSchedule(cut: true) }
         if next >= to { finishSchedule(cut: false) }
     }
@@ -92,6 +101,12 @@ public struct FinalScheduleResolution: Sendable {
         truncated = truncated || cut
         let id = schedules[index].id
         all += current.map { (id, $0) }
-        (current, index, next, slice) = ([], index + 1, from, 86_400_000)
+        (current, index, next) = ([], index + 1, from)
+    }
+
+    /// The start of the grid's week that holds `instant`.
+    static func weekStart(containing instant: UnixMillis) -> UnixMillis {
+        let remainder = instant % week
+        return instant - (remainder < 0 ? remainder + week : remainder)
     }
 }
