@@ -159,7 +159,8 @@ package enum Queries {
         -> Result<([Roster_V1_ResolvedShift], Bool, [Roster_V1_DutyConflict]), WireError>
     {
         do throws(RosterError) {
-            var resolution = try view.state.finalScheduleResolution(schedule: name, employee: employee, from: from, to: to)
+            var resolution = try view.state.finalScheduleResolution(schedule: name, employee: employee, from: from, to: to,
+                                                                    kept: view.keptWeeks)
             try resolution.advance()
             return .success(finalScheduleParts(resolution, view: view))
         } catch {

@@ -22,6 +22,8 @@ package final class ServerCore: Sendable {
     package let mutations: TenantQueues
     /// Where resolving and planning run: off the event loops and off the cooperative pool.
     package let work: TenantWorkPool
+    /// Whole weeks of schedules resolved for queries, kept per revision for every tenant.
+    package let resolvedWeeks: ResolvedWeeks?
     package let admin: AdminOperations
     let authFailureBudget = NIOLockedValueBox(AuditLog.FailureBudget())
     /// Audit writes nobody waits for (a refused Hello's), counted so that a harness can tell
@@ -43,7 +45,8 @@ package final class ServerCore: Sendable {
     package init(configuration: ServerConfiguration, defaultTenant: String, clock: any ServerClock, logger: Logger,
                  tenants: [String: TenantRuntime], tokens: TokenRegistry, store: any RosterStore, metrics: ServerMetrics? = nil,
                  httpPort: Int? = nil, notifications: (any NotificationHooks)? = nil, work: TenantWorkPool? = nil,
-                 mutationGate: JobGate? = nil) {
+                 mutationGate: JobGate? = nil, resolvedWeeks: ResolvedWeeks? = nil) {
+        self.resolvedWeeks = resolvedWeeks
         self.notifications = notifications
         self.metrics = metrics
         self.httpPort = httpPort

@@ -81,11 +81,13 @@ extension RosterServer {
         let work = TenantWorkPool(threads: configuration.limits.workThreads > 0 ? configuration.limits.workThreads : max(2, System.coreCount),
                                   maxQueuedPerTenant: configuration.limits.maxQueuedWorkPerTenant)
         parts.add(ServerPart("work pool", stop: { await work.shutdown() }))
+        let resolvedWeeks = ResolvedWeeks()
         let loops = Array(group.makeIterator())
         var runtimes: [String: TenantRuntime] = [:]
         for tenant in tenants {
             runtimes[tenant.state.tenant.id] = TenantRuntime(stored: tenant, clock: clock, historyLimit: configuration.limits.historySize,
-                                                             loops: loops, metrics: http?.metrics?.counters, work: work)
+                                                             loops: loops, metrics: http?.metrics?.counters, work: work,
+                                                             resolvedWeeks: resolvedWeeks)
         }
         let tokens = TokenRegistry(try await initialTokens(store: store, dataDirectory: dataDirectory, tenant: defaultTenant))
         let keyFile = configuration.secretsKeyFile ?? dataDirectory.secretsKey
@@ -114,7 +116,7 @@ extension RosterServer {
 
         let core = ServerCore(configuration: configuration, defaultTenant: defaultTenant, clock: clock, logger: logger, tenants: runtimes,
                               tokens: tokens, store: store, metrics: http?.metrics?.counters, httpPort: httpChannel?.localAddress?.port,
-                              notifications: notifier, work: work)
+                              notifications: notifier, work: work, resolvedWeeks: resolvedWeeks)
         let listener = ProtocolConnections(core: core, tls: tls, loops: loops,
                                            isLoopback: isLoopback && !configuration.noDevelopmentMode)
         parts.add(ServerPart("change queues", stop: { await core.mutations.finish() }))
@@ -323,7 +325,7 @@ extension RosterServer {
         for stored in try await store.loadTenants() where !known.contains(stored.state.tenant.id) {
             let runtime = TenantRuntime(stored: stored, clock: context.clock,
                                         historyLimit: context.configuration.limits.historySize, loops: loops,
-                                        metrics: context.metrics, work: context.work)
+                                        metrics: context.metrics, work: context.work, resolvedWeeks: context.resolvedWeeks)
             if context.addTenant(runtime) {
                 runtime.startOnDutyTracking()
                 context.logger.notice("serving new tenant \(runtime.id)")

@@ -27,6 +27,8 @@ package final class TenantRuntime: Sendable {
     let inner: NIOLockedValueBox<Inner>
     /// The directory in display order, for the listings of one revision.
     private let directoryOrder = DirectoryOrder()
+    /// Resolved weeks, shared by the server's tenants (nil: none kept).
+    let resolvedWeeks: ResolvedWeeks?
 
     struct Inner {
         var state: RosterState
@@ -60,7 +62,9 @@ package final class TenantRuntime: Sendable {
         package var epoch: UInt64
         package var revision: UInt64
         package var indexes: [String: ScheduleOnDutyIndex]
-        fileprivate var directoryOrder: DirectoryOrder
+        var directoryOrder: DirectoryOrder
+        /// Whole weeks of this revision's schedules resolved before (nil: none are kept).
+        package var keptWeeks: ResolvedWeeks.Scope?
 
         /// Every employee by last name, then first name; sorted once per revision.
         var sortedEmployees: [Employee] { directoryOrder.employees(of: state, epoch: epoch, revision: revision) }
@@ -77,9 +81,10 @@ package final class TenantRuntime: Sendable {
     }
 
     package init(stored: StoredTenant, clock: any ServerClock, historyLimit: Int, loops: [any EventLoop], metrics: ServerMetrics? = nil,
-                 work: TenantWorkPool? = nil) {
+                 work: TenantWorkPool? = nil, resolvedWeeks: ResolvedWeeks? = nil) {
         id = stored.state.tenant.id
         self.work = work
+        self.resolvedWeeks = resolvedWeeks
         self.clock = clock
         self.historyLimit = historyLimit
         self.metrics = metrics
@@ -94,7 +99,8 @@ package final class TenantRuntime: Sendable {
 
     package var view: View {
         inner.withLockedValue {
-            View(state: $0.state, epoch: $0.epoch, revision: $0.revision, indexes: $0.tracker.indexes, directoryOrder: directoryOrder)
+            View(state: $0.state, epoch: $0.epoch, revision: $0.revision, indexes: $0.tracker.indexes, directoryOrder: directoryOrder,
+                 keptWeeks: resolvedWeeks?.scope(.init(tenant: id, epoch: $0.epoch, revision: $0.revision)))
         }
     }
 
@@ -356,45 +362,5 @@ package final class TenantRuntime: Sendable {
         for fanout in fanouts {
             fanout.loop.execute { fanout.sendProgress(epoch: epoch, revision: revision, idleFor: interval) }
         }
-    }
-}
-
-/// The directory in display order, and each listing's encoded answer, at the newest revision
-/// asked for: at 12,000 people sorting was half the work of a listing and encoding most of the
-/// rest, and every listing of a revision is the same bytes. Worked out outside the tenant's lock
-/// (on the work pool), so a listing never holds up another.
-private final class DirectoryOrder: Sendable {
-    private struct Revision {
-        var epoch: UInt64
-        var revision: UInt64
-        var employees: [Employee]
-        var listings: [Roster_V1_Grouping: ByteBuffer] = [:]
-    }
-
-    private let newest = NIOLockedValueBox<Revision?>(nil)
-
-    func employees(of state: RosterState, epoch: UInt64, revision: UInt64) -> [Employee] {
-        if let hit = newest.withLockedValue({ $0 }), hit.epoch == epoch, hit.revision == revision { return hit.employees }
-        let employees = state.sortedEmployees
-        // A late listing of an older revision may replace a newer one's order: the next listing
-        // of the newer revision sorts again, and is no less right.
-        newest.withLockedValue { $0 = Revision(epoch: epoch, revision: revision, employees: employees) }
-        return employees
-    }
-
-    /// The body of the EmployeesResponse that lists the directory at this revision.
-    func listingBody(of state: RosterState, epoch: UInt64, revision: UInt64, groupBy: Roster_V1_Grouping) -> ByteBuffer {
-        let employees = employees(of: state, epoch: epoch, revision: revision)
-        let cached = newest.withLockedValue { newest -> ByteBuffer? in
-            guard let newest, newest.epoch == epoch, newest.revision == revision else { return nil }
-            return newest.listings[groupBy]
-        }
-        if let cached { return cached }
-        let body = RosterMessage.employees(Queries.employeeListing(employees, groupBy: groupBy, epoch: epoch, revision: revision))
-            .bodyBuffer()
-        newest.withLockedValue {
-            if $0?.epoch == epoch, $0?.revision == revision { $0?.listings[groupBy] = body }
-        }
-        return body
     }
 }
