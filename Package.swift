@@ -121,7 +121,7 @@ let package = Package(
         .target(
             name: "RosterServerCore",
             dependencies: [
-                "RosterDomain", "RosterProtocol", "RosterTLS", "RosterStore",
+                "RosterDomain", "RosterSystem", "RosterProtocol", "RosterTLS", "RosterStore",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -335,7 +335,7 @@ let package = Package(
         .testTarget(
             name: "RosterServerTests",
             dependencies: [
-                "RosterTestSupport", "RosterStoreConformance", "RosterServer", "RosterServerCore", "RosterNotifications", "RosterHTTP", "RosterWeb", "RosterStore", "RosterStoreSQLite", "RosterStorePostgres", "RosterClient", "RosterProtocol", "RosterDomain", "RosterTLS", "RosterAsCode",
+                "RosterTestSupport", "RosterStoreConformance", "RosterServer", "RosterServerCore", "RosterNotifications", "RosterHTTP", "RosterWeb", "RosterStore", "RosterStoreSQLite", "RosterStorePostgres", "RosterClient", "RosterProtocol", "RosterDomain", "RosterSystem", "RosterTLS", "RosterAsCode",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

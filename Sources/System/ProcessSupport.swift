@@ -51,3 +51,28 @@ public func markDescriptorsCloseOnExec() {
         if flags >= 0 && flags & FD_CLOEXEC == 0 { _ = fcntl(fd, F_SETFD, flags | FD_CLOEXEC) }
     }
 }
+
+public enum ThreadPriority {
+    /// Lowers the calling thread's scheduling priority to `niceness` (0 to 19; higher yields
+    /// more): long work then gives way to short requests and the event loops when the cores are
+    /// busy, and still uses them when they are idle. Only ever lowered: an unprivileged process
+    /// cannot raise it again, so a thread that calls this keeps it. Linux only; a no-op elsewhere.
+    public static func lowerCurrentThread(to niceness: Int32) {
+        #if os(Linux)
+        // On Linux the nice value is the thread's, and 0 names the calling one (setpriority(2)).
+        guard current < niceness else { return }
+        setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness)
+        #endif
+    }
+
+    /// The calling thread's niceness (0 where it cannot be read).
+    public static var current: Int32 {
+        #if os(Linux)
+        errno = 0
+        let current = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+        return errno == 0 ? current : 0
+        #else
+        return 0
+        #endif
+    }
+}

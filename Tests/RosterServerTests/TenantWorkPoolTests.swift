@@ -3,6 +3,7 @@ import NIOConcurrencyHelpers
 import NIOPosix
 import RosterDomain
 import RosterProtocol
+import RosterSystem
 @testable import RosterServerCore
 import RosterTestSupport
 import Testing
@@ -52,8 +53,28 @@ import Testing
         await pool.shutdown()
     }
 
-    /// A long job in slices goes back to the round robin after each: another tenant's long job,
-    /// queued while the first slice ran, runs before the second slice (with one long thread).
+    /// Long reads in slices run on background threads at a lower priority, so they give way to
+    /// short work, changes and the event loops when the cores are busy; other long work (a
+    /// change, a report) and short work keep the caller's priority. With one thread nothing is
+    /// lowered (everything runs there).
+    @Test func slicedReadsRunAtALowerPriorityAndEverythingElseAtTheNormalOne() async throws {
+        let base = ThreadPriority.current
+        let pool = TenantWorkPool(threads: 2, maxQueuedPerTenant: 100)
+        let sliced = try await pool.runSliced("noisy", lane: .long) { () -> Int32? in ThreadPriority.current }
+        let long: Int32? = await pool.run("noisy", lane: .long) { ThreadPriority.current }
+        let short: Int32? = await pool.run("quiet", lane: .short) { ThreadPriority.current }
+        #expect(sliced == max(base, TenantWorkPool.backgroundNiceness))
+        #expect(long == base && short == base)
+        await pool.shutdown()
+        let single = TenantWorkPool(threads: 1, maxQueuedPerTenant: 100)
+        let alone = try await single.runSliced("noisy", lane: .long) { () -> Int32? in ThreadPriority.current }
+        #expect(alone == base)
+        await single.shutdown()
+    }
+
+    /// A long job in slices goes back to the round robin after each: another tenant's long read,
+    /// queued while the first slice ran, runs before the second slice (with one background
+    /// thread); a change, meanwhile, does not wait for either.
     @Test func aSlicedJobLetsAnotherTenantsWorkRunBetweenItsSlices() async throws {
         let pool = TenantWorkPool(threads: 2, maxQueuedPerTenant: 100)
         let gate = Gate()
@@ -67,11 +88,13 @@ import Testing
             return slice == 3 ? slice : nil
         }
         #expect(await eventually(30) { gate.count == 1 })
-        // Queued (synchronously, here) while the first slice holds the only long thread.
-        let quiet = pool.submit("quiet", lane: .long, on: loop) { order.withLockedValue { $0.append("quiet") } }
+        // Queued (synchronously, here) while the first slice holds the only background thread.
+        let quiet = pool.submitSliced("quiet", lane: .long, on: loop) { () -> Bool? in order.withLockedValue { $0.append("quiet") }; return true }
+        let change: Int? = await pool.run("quiet", lane: .long) { 1 }
+        #expect(change == 1 && order.withLockedValue { $0 } == ["noisy 1"])
         gate.open(1)
         #expect(try await noisy.get() == 3)
-        try await quiet.get()
+        _ = try await quiet.get()
         #expect(order.withLockedValue { $0 } == ["noisy 1", "quiet", "noisy 2", "noisy 3"])
         // Slices past the backlog limit are not refused: the job was admitted once.
         let small = TenantWorkPool(threads: 1, maxQueuedPerTenant: 1)

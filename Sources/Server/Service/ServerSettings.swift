@@ -244,7 +244,7 @@ public enum ServerSettings {
         .number("http-max-connections", \.limits.httpMaxConnections, 1...1_000_000, "Maximum simultaneous HTTP connections; past it 503."),
         .number("http-max-streams-per-client", \.limits.httpMaxStreamsPerClient, 1...1_000_000,
                 "Event streams one token or one address may hold; past it 429. All streams take at most 3/4 of the HTTP connections."),
-        .number("work-threads", \.limits.workThreads, 0...256, "Threads that resolve schedules and plan changes, off the event loops; 0: one per core, at least 2."),
+        .number("work-threads", \.limits.workThreads, 0...256, "Threads that resolve schedules and plan changes, off the event loops (one kept for short work; long reads in slices get as many as the rest again, at a lower priority); 0: one per core, at least 2."),
         .number("max-queued-work-per-tenant", \.limits.maxQueuedWorkPerTenant, 1...100_000,
                 "Jobs one tenant may have waiting for the work threads; past it RESOURCE_EXHAUSTED."),
         .number("frames-per-turn", \.limits.framesPerTurn, 1...10_000, "Frames of one connection's read worked through before the event loop serves others."),

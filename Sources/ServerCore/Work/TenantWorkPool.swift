@@ -1,6 +1,7 @@
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
+import RosterSystem
 
 /// Where CPU-heavy work runs: resolving schedules for queries, feeds, previews, notices and
 /// on-duty indexes, and planning admin changes. Threads of its own (never an event loop, never
@@ -10,10 +11,14 @@ import NIOPosix
 /// resolution budget, so a thread frees up within about a budget's time.
 ///
 /// Each job says its lane. Short jobs (an on-duty lookup, a listing, a page of now, a window of
-/// up to a week) may run on every thread; long ones (longer windows, reports, feeds, plans,
-/// imports) never on the last: one thread is kept for short work, so a quiet tenant's "who is on
-/// call now" never waits behind another tenant's year queries, however many are queued. Short
-/// jobs are started first (they end soon); within a lane tenants take turns.
+/// up to a week) may run on every thread but the background ones; long ones (longer windows,
+/// reports, feeds, plans, imports) never on the last: one thread is kept for short work, so a
+/// quiet tenant's "who is on call now" never waits behind another tenant's year queries,
+/// however many are queued. Short jobs are started first (they end soon); within a lane tenants
+/// take turns. Long reads resolved in slices (`submitSliced`, `runSliced`: a final schedule over
+/// months) run on threads of their own at a lower priority (`backgroundNiceness`), so that when
+/// the cores are busy they give way to the event loops, short work and changes, not only to
+/// other jobs; changes, reports and plans keep the normal priority.
 ///
 /// Past `maxQueuedPerTenant` waiting jobs a tenant's new work is refused (`Refusal.busy`),
 /// which a connection answers with a retryable RESOURCE_EXHAUSTED.
@@ -39,6 +44,11 @@ package final class TenantWorkPool: Sendable {
         var refuse: @Sendable (Refusal) -> Void
     }
 
+    /// Where a job waits: short, long, or long and sliced (on the background threads).
+    private enum Queueing: CaseIterable {
+        case short, long, background
+    }
+
     /// One lane's waiting jobs per tenant; a tenant is in `turns` while it has any.
     private struct Queue {
         var jobs: [String: CircularBuffer<Job>] = [:]
@@ -53,34 +63,48 @@ package final class TenantWorkPool: Sendable {
     }
 
     private struct State {
-        var short = Queue()
-        var long = Queue()
+        var queues: [Queueing: Queue] = [.short: Queue(), .long: Queue(), .background: Queue()]
+        /// Jobs running on the shared threads and the reserved one.
         var running = 0
         var runningLong = 0
+        var runningBackground = 0
+        var reservedBusy = false
         var stopped = false
 
-        subscript(lane: Lane) -> Queue {
-            get { lane == .short ? short : long }
-            set { if lane == .short { short = newValue } else { long = newValue } }
-        }
+        func waiting(_ tenant: String) -> Int { queues.values.reduce(0) { $0 + ($1.jobs[tenant]?.count ?? 0) } }
     }
 
+    /// The background threads' niceness (0 is a normal thread's, 19 the lowest priority): about
+    /// a tenth of a core's share against a busy thread of normal priority.
+    static let backgroundNiceness: Int32 = 10
+
     let threads: Int
-    /// Threads long jobs may hold at once: all but one, when there are two or more.
+    /// Threads long jobs may hold at once: all but one, when there are two or more; as many
+    /// background threads again run sliced reads.
     let longThreads: Int
     let maxQueuedPerTenant: Int
-    /// nil: every job runs at once on the caller's thread (the fuzz harness, which drives one
-    /// embedded event loop and must see each input's work done before the next).
+    /// The threads every job but sliced reads may run on (all but the reserved one); nil: every
+    /// job runs at once on the caller's thread (the fuzz harness, which drives one embedded
+    /// event loop and must see each input's work done before the next).
     private let pool: NIOThreadPool?
+    /// The thread only short jobs run on; nil with a single thread.
+    private let reserved: NIOThreadPool?
+    /// The threads sliced long reads run on, at `backgroundNiceness`; nil with a single thread
+    /// (they share it then, at the normal priority).
+    private let background: NIOThreadPool?
     private let state = NIOLockedValueBox(State())
 
     package init(threads: Int, maxQueuedPerTenant: Int) {
         self.threads = max(1, threads)
         longThreads = max(1, self.threads - 1)
         self.maxQueuedPerTenant = max(1, maxQueuedPerTenant)
-        let pool = NIOThreadPool(numberOfThreads: self.threads)
-        pool.start()
-        self.pool = pool
+        func started(_ count: Int) -> NIOThreadPool {
+            let pool = NIOThreadPool(numberOfThreads: count)
+            pool.start()
+            return pool
+        }
+        pool = started(longThreads)
+        (reserved, background) = self.threads > 1 ? (started(1), started(longThreads)) : (nil, nil)
     }
 
     /// A pool that runs each job where it is submitted.
@@ -90,31 +114,36 @@ package final class TenantWorkPool: Sendable {
         threads = 1
         longThreads = 1
         maxQueuedPerTenant = Int.max
-        pool = nil
+        (pool, reserved, background) = (nil, nil, nil)
     }
 
-    /// Queues `job` for `tenant` in `lane`; the refusal when it was not queued (then it never
-    /// runs). An urgent job (short) goes first, in the tenant's queue and in the turns, and is
-    /// never refused for the tenant's backlog. The backlog counts both lanes.
-    private func enqueue(_ tenant: String, lane: Lane, urgent: Bool = false, requeued: Bool = false, _ job: Job) -> Refusal? {
+    /// Where a job of `lane` waits; `sliced` for a long read in slices.
+    private func queueing(_ lane: Lane, sliced: Bool = false) -> Queueing {
+        lane == .short ? .short : sliced && background != nil ? .background : .long
+    }
+
+    /// Queues `job` for `tenant`; the refusal when it was not queued (then it never runs). An
+    /// urgent job (short) goes first, in the tenant's queue and in the turns, and is never
+    /// refused for the tenant's backlog. The backlog counts every lane.
+    private func enqueue(_ tenant: String, _ queueing: Queueing, urgent: Bool = false, requeued: Bool = false, _ job: Job) -> Refusal? {
         guard pool != nil else {
             job.run()
             return nil
         }
         let refusal: Refusal? = state.withLockedValue { state in
             if state.stopped { return .stopped }
-            let waiting = state[lane].jobs[tenant]?.count ?? 0
+            let waiting = state.queues[queueing]!.jobs[tenant]?.count ?? 0
             // A sliced job coming back for its next slice was admitted already.
-            guard urgent || requeued || waiting + (state[lane == .short ? .long : .short].jobs[tenant]?.count ?? 0) < maxQueuedPerTenant else {
-                return .busy
-            }
+            guard urgent || requeued || state.waiting(tenant) < maxQueuedPerTenant else { return .busy }
             if urgent {
-                if waiting > 0, let index = state[lane].turns.firstIndex(of: tenant) { state[lane].turns.remove(at: index) }
-                state[lane].turns.prepend(tenant)
-                state[lane].jobs[tenant, default: CircularBuffer()].prepend(job)
+                if waiting > 0, let index = state.queues[queueing]!.turns.firstIndex(of: tenant) {
+                    state.queues[queueing]!.turns.remove(at: index)
+                }
+                state.queues[queueing]!.turns.prepend(tenant)
+                state.queues[queueing]!.jobs[tenant, default: CircularBuffer()].prepend(job)
             } else {
-                if waiting == 0 { state[lane].turns.append(tenant) }
-                state[lane].jobs[tenant, default: CircularBuffer()].append(job)
+                if waiting == 0 { state.queues[queueing]!.turns.append(tenant) }
+                state.queues[queueing]!.jobs[tenant, default: CircularBuffer()].append(job)
             }
             return nil
         }
@@ -122,27 +151,41 @@ package final class TenantWorkPool: Sendable {
         return refusal
     }
 
-    /// Starts jobs while threads are free: short ones first, long ones while they hold fewer
-    /// than `longThreads`; one tenant's turn at a time in each lane.
+    /// Starts jobs while threads are free: short ones first (on the reserved thread when it is
+    /// free), long ones while they hold fewer than `longThreads`, sliced reads on the background
+    /// threads; one tenant's turn at a time in each lane.
     private func pump() {
+        let hasReserved = reserved != nil
         while true {
-            let next: (Job, Lane)? = state.withLockedValue { state in
-                guard state.running < threads else { return nil }
-                if let job = state.short.take() {
+            let next: (job: Job, queueing: Queueing, onReserved: Bool)? = state.withLockedValue { state in
+                let reservedFree = hasReserved && !state.reservedBusy
+                let sharedFree = state.running - (state.reservedBusy ? 1 : 0) < longThreads
+                if reservedFree || sharedFree, let job = state.queues[.short]!.take() {
                     state.running += 1
-                    return (job, .short)
+                    if reservedFree { state.reservedBusy = true }
+                    return (job, .short, reservedFree)
                 }
-                guard state.runningLong < longThreads, let job = state.long.take() else { return nil }
-                state.running += 1
-                state.runningLong += 1
-                return (job, .long)
+                if sharedFree, state.runningLong < longThreads, let job = state.queues[.long]!.take() {
+                    state.running += 1
+                    state.runningLong += 1
+                    return (job, .long, false)
+                }
+                guard state.runningBackground < longThreads, let job = state.queues[.background]!.take() else { return nil }
+                state.runningBackground += 1
+                return (job, .background, false)
             }
-            guard let (job, lane) = next, let pool else { return }
-            pool.submit { _ in
-                job.run()
+            guard let next, let pool else { return }
+            let threads = next.queueing == .background ? background! : next.onReserved ? reserved! : pool
+            threads.submit { _ in
+                if next.queueing == .background { ThreadPriority.lowerCurrentThread(to: Self.backgroundNiceness) }
+                next.job.run()
                 self.state.withLockedValue { state in
-                    state.running -= 1
-                    if lane == .long { state.runningLong -= 1 }
+                    switch next.queueing {
+                    case .background: state.runningBackground -= 1
+                    case .long: state.runningLong -= 1; state.running -= 1
+                    case .short: state.running -= 1
+                    }
+                    if next.onReserved { state.reservedBusy = false }
                 }
                 self.pump()
             }
@@ -154,7 +197,7 @@ package final class TenantWorkPool: Sendable {
                                   _ work: @escaping @Sendable () throws -> Result) -> EventLoopFuture<Result> {
         let promise = loop.makePromise(of: Result.self)
         let job = Job(run: { promise.completeWith(Swift.Result { try work() }) }, refuse: { promise.fail($0) })
-        if let refusal = enqueue(tenant, lane: lane, job) { promise.fail(refusal) }
+        if let refusal = enqueue(tenant, queueing(lane), job) { promise.fail(refusal) }
         return promise.futureResult
     }
 
@@ -190,13 +233,13 @@ package final class TenantWorkPool: Sendable {
                 complete(.failure(error))
             }
         }, refuse: { complete(.failure($0)) })
-        if let refusal = enqueue(tenant, lane: lane, requeued: requeued, job) { complete(.failure(refusal)) }
+        if let refusal = enqueue(tenant, queueing(lane, sliced: true), requeued: requeued, job) { complete(.failure(refusal)) }
     }
 
     /// Runs `work` for `tenant` ahead of its waiting jobs (a handoff to announce); run where it
     /// is when the pool has stopped.
     func urgent(_ tenant: String, _ work: @escaping @Sendable () -> Void) {
-        if enqueue(tenant, lane: .short, urgent: true, Job(run: work, refuse: { _ in })) != nil { work() }
+        if enqueue(tenant, .short, urgent: true, Job(run: work, refuse: { _ in })) != nil { work() }
     }
 
     /// Runs `work` for `tenant` and returns its result, suspending (not blocking) meanwhile.
@@ -205,7 +248,7 @@ package final class TenantWorkPool: Sendable {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, any Error>) in
             let job = Job(run: { continuation.resume(with: Swift.Result { try work() }) },
                           refuse: { continuation.resume(throwing: $0) })
-            if let refusal = enqueue(tenant, lane: lane, job) { continuation.resume(throwing: refusal) }
+            if let refusal = enqueue(tenant, queueing(lane), job) { continuation.resume(throwing: refusal) }
         }
     }
 
@@ -215,16 +258,20 @@ package final class TenantWorkPool: Sendable {
     }
 
     /// Jobs waiting or running, for a harness to tell when everything handed off is done.
-    var isIdle: Bool { state.withLockedValue { $0.running == 0 && $0.short.turns.isEmpty && $0.long.turns.isEmpty } }
+    var isIdle: Bool {
+        state.withLockedValue { $0.running == 0 && $0.runningBackground == 0 && $0.queues.values.allSatisfy(\.turns.isEmpty) }
+    }
 
     /// Refuses new work, fails what still waits, and stops the threads once the running jobs end.
     package func shutdown() async {
         let waiting = state.withLockedValue { state -> [Job] in
             state.stopped = true
-            defer { state.short = Queue(); state.long = Queue() }
-            return (Array(state.short.jobs.values) + Array(state.long.jobs.values)).flatMap { Array($0) }
+            defer { state.queues = [.short: Queue(), .long: Queue(), .background: Queue()] }
+            return state.queues.values.flatMap { $0.jobs.values.flatMap { Array($0) } }
         }
         for job in waiting { job.refuse(.stopped) }
         try? await pool?.shutdownGracefully()
+        try? await reserved?.shutdownGracefully()
+        try? await background?.shutdownGracefully()
     }
 }
