@@ -92,94 +92,103 @@ package struct HTTPAPI: Sendable {
                 localhost, 127.0.0.1 or [::1]; behind a proxy or tunnel, start with --no-development-mode
                 """)
         }
-        if request.path.hasPrefix("/v1/requests/") {
-            // POST /v1/requests/ID/STEP: a cover request's next step.
-            let parts = request.path.split(separator: "/", omittingEmptySubsequences: false)
-            guard parts.count == 5, !parts[3].isEmpty else { return Self.problem(404, "no such resource: \(request.path) (see docs/HTTP.md)") }
-            guard request.method == "POST" else {
-                return Self.problem(405, "a cover request's step is a POST", headers: [("Allow", "POST")])
-            }
-            return await coverRequestStep(request, id: String(parts[3]).removingPercentEncoding ?? String(parts[3]), step: String(parts[4]))
-        }
-        if request.path.hasPrefix("/v1/chat/") { return await chatCommand(request) }
-        guard request.method == "GET" || request.method == "HEAD" else {
-            // The web app's forms post to its own pages; the API takes no other method.
-            if !request.path.hasPrefix("/v1/"), let pages = side.pages, let reply = await pages.respond(to: request, side: side) {
-                return reply
-            }
-            return Self.problem(405, "only GET is served here", headers: [("Allow", "GET, HEAD")])
-        }
-        switch request.path {
-        case "/livez":
-            return Self.text("ok\n")
-        case "/readyz":
-            switch await side.readiness() {
-            case .ready: return Self.text("ready\n")
-            case .notReady(let why): return Self.problem(503, why)
-            }
-        case "/metrics":
-            guard let metrics = side.metrics else { return Self.problem(404, "metrics are off") }
-            // Series that name tenants and schedules go to whom may see them: on a loopback
-            // listener everyone (development), elsewhere an admin token's own tenant only.
-            let scope: HTTPSide.ReadingScope
-            if side.isDevelopment(request) {
-                scope = .all
-            } else if let tenant = adminTenant(request) {
-                scope = .tenant(tenant)
-            } else {
-                scope = .serverOnly
-            }
-            let side = self.side
-            // The quality gauges: measured again in the background once an hour old (never waited for).
-            if case .serverOnly = scope {} else { side.context?.requestQualityGauges() }
-            var readings: [MetricsRegistry.Reading] = []
-            if let work = side.context?.work {
-                guard let read = await work.run("", lane: .short, { side.readings(scope) }) else { return Self.problem(AdminOperations.busy) }
-                readings = read
-            }
-            return Reply(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: metrics.emit(readings: readings))
-        case "/v1/events":
-            switch side.reader(request) {
-            case .tenant(let tenant, let principal):
-                var reply = Reply(status: 200, contentType: "text/event-stream; charset=utf-8", body: [])
-                guard request.method == "GET" else { return reply }
-                switch side.admitStream(principal: principal, address: request.peerAddress) {
-                case .success(let ticket): reply.eventStream = (tenant, ticket)
-                case .failure(let refusal):
-                    side.metrics?.counters.httpStreamRefused()
-                    return Self.problem(429, refusal.detail, headers: [("Retry-After", "5")])
-                }
-                return reply
-            case .starting: return Self.problem(503, "starting: the tenants are not loaded yet")
-            case .refused:
-                return Self.problem(401, "authentication failed", headers: [("WWW-Authenticate", "Bearer error=\"invalid_token\"")])
-            case .signInNeeded:
-                return Self.problem(401, "send a token: Authorization: Bearer rst_...", headers: [("WWW-Authenticate", "Bearer")])
-            }
-        case "/v1/openapi.json":
-            return Reply(status: 200, contentType: "application/json", body: Array(OpenAPIDocument.json.utf8))
-        case "/v1/oncall":
-            // Now is an index lookup; a window is resolved.
-            let lane: TenantWorkPool.Lane = request.query["from"] == nil && request.query["to"] == nil ? .short : .long
-            return await authorized(request, lane: lane, sliced: { tenant in oncall(request, tenant: tenant) })
-        case "/v1/requests":
-            return await authorized(request, lane: .short) { tenant in coverRequests(request, tenant: tenant) }
-        case "/v1/reports/hours":
-            return await report(request, kind: .hours)
-        case "/v1/reports/quality":
-            return await report(request, kind: .quality)
-        default:
-            if request.path.hasPrefix("/v1/calendar/"), request.path.hasSuffix(".ics") {
-                let token = String(request.path.dropFirst("/v1/calendar/".count).dropLast(".ics".count))
-                return await calendar(tokenText: token.removingPercentEncoding ?? token, request: request)
-            }
-            let parts = request.path.split(separator: "/", omittingEmptySubsequences: false)
-            if parts.count == 5, parts[1] == "v1", parts[2] == "people", parts[4] == "next", !parts[3].isEmpty {
-                let person = String(parts[3]).removingPercentEncoding ?? String(parts[3])
-                return await authorized(request) { tenant in next(person: person, request, tenant: tenant) }
-            }
+        switch Self.routes.route(request.method, request.path) {
+        case .found(let handle, let parameters):
+            return await handle(self, request, parameters)
+        case .wrongMethod(let allowed):
+            return Self.problem(405, "\(request.path) takes \(allowed.joined(separator: ", "))", headers: [("Allow", allowed.joined(separator: ", "))])
+        case .notFound:
+            // The web app's pages, at every path the API does not have.
             if let pages = side.pages, let reply = await pages.respond(to: request, side: side) { return reply }
             return Self.problem(404, "no such resource: \(request.path) (see docs/HTTP.md)")
+        }
+    }
+
+    typealias Route = HTTPRoute<@Sendable (HTTPAPI, Request, [String]) async -> Reply>
+
+    /// Every path of the API (docs/HTTP.md), and the one place it is routed: the OpenAPI
+    /// document lists exactly these (`HTTPRouteTests`). GET routes answer HEAD too.
+    static let routes: [Route] = [
+        Route("GET", [.literal("livez")]) { _, _, _ in text("ok\n") },
+        Route("GET", [.literal("readyz")]) { api, _, _ in
+            switch await api.side.readiness() {
+            case .ready: return text("ready\n")
+            case .notReady(let why): return problem(503, why)
+            }
+        },
+        Route("GET", [.literal("metrics")]) { api, request, _ in await api.metrics(request) },
+        Route("GET", [.literal("v1"), .literal("openapi.json")]) { _, _, _ in
+            Reply(status: 200, contentType: "application/json", body: Array(OpenAPIDocument.json.utf8))
+        },
+        Route("GET", [.literal("v1"), .literal("events")]) { api, request, _ in api.events(request) },
+        Route("GET", [.literal("v1"), .literal("oncall")]) { api, request, _ in
+            // Now is an index lookup; a window is resolved.
+            let lane: TenantWorkPool.Lane = request.query["from"] == nil && request.query["to"] == nil ? .short : .long
+            return await api.authorized(request, lane: lane, sliced: { tenant in api.oncall(request, tenant: tenant) })
+        },
+        Route("GET", [.literal("v1"), .literal("people"), .parameter("person"), .literal("next")]) { api, request, parameters in
+            await api.authorized(request) { tenant in api.next(person: parameters[0], request, tenant: tenant) }
+        },
+        Route("GET", [.literal("v1"), .literal("requests")]) { api, request, _ in
+            await api.authorized(request, lane: .short) { tenant in api.coverRequests(request, tenant: tenant) }
+        },
+        Route("POST", [.literal("v1"), .literal("requests"), .parameter("id"), .parameter("step")]) { api, request, parameters in
+            await api.coverRequestStep(request, id: parameters[0], step: parameters[1])
+        },
+        Route("GET", [.literal("v1"), .literal("reports"), .literal("hours")]) { api, request, _ in await api.report(request, kind: .hours) },
+        Route("GET", [.literal("v1"), .literal("reports"), .literal("quality")]) { api, request, _ in await api.report(request, kind: .quality) },
+        Route("GET", [.literal("v1"), .literal("calendar"), .parameter("token", suffix: ".ics")]) { api, request, parameters in
+            await api.calendar(tokenText: parameters[0], request: request)
+        },
+        Route("POST", [.literal("v1"), .literal("chat"), .literal("slack"), .literal("command")]) { api, request, _ in
+            await api.chatCommand(request, platform: "slack")
+        },
+        Route("POST", [.literal("v1"), .literal("chat"), .literal("mattermost"), .literal("command")]) { api, request, _ in
+            await api.chatCommand(request, platform: "mattermost")
+        },
+    ]
+
+    /// `GET /metrics`: series that name tenants and schedules go to whom may see them: on a
+    /// loopback listener everyone (development), elsewhere an admin token's own tenant only.
+    private func metrics(_ request: Request) async -> Reply {
+        guard let metrics = side.metrics else { return Self.problem(404, "metrics are off") }
+        let scope: HTTPSide.ReadingScope
+        if side.isDevelopment(request) {
+            scope = .all
+        } else if let tenant = adminTenant(request) {
+            scope = .tenant(tenant)
+        } else {
+            scope = .serverOnly
+        }
+        let side = self.side
+        // The quality gauges: measured again in the background once an hour old (never waited for).
+        if case .serverOnly = scope {} else { side.context?.requestQualityGauges() }
+        var readings: [MetricsRegistry.Reading] = []
+        if let work = side.context?.work {
+            guard let read = await work.run("", lane: .short, { side.readings(scope) }) else { return Self.problem(AdminOperations.busy) }
+            readings = read
+        }
+        return Reply(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: metrics.emit(readings: readings))
+    }
+
+    /// `GET /v1/events`: admitted, the reply's head is followed by the tenant's event stream.
+    private func events(_ request: Request) -> Reply {
+        switch side.reader(request) {
+        case .tenant(let tenant, let principal):
+            var reply = Reply(status: 200, contentType: "text/event-stream; charset=utf-8", body: [])
+            guard request.method == "GET" else { return reply }
+            switch side.admitStream(principal: principal, address: request.peerAddress) {
+            case .success(let ticket): reply.eventStream = (tenant, ticket)
+            case .failure(let refusal):
+                side.metrics?.counters.httpStreamRefused()
+                return Self.problem(429, refusal.detail, headers: [("Retry-After", "5")])
+            }
+            return reply
+        case .starting: return Self.problem(503, "starting: the tenants are not loaded yet")
+        case .refused:
+            return Self.problem(401, "authentication failed", headers: [("WWW-Authenticate", "Bearer error=\"invalid_token\"")])
+        case .signInNeeded:
+            return Self.problem(401, "send a token: Authorization: Bearer rst_...", headers: [("WWW-Authenticate", "Bearer")])
         }
     }
 
@@ -188,19 +197,14 @@ package struct HTTPAPI: Sendable {
     /// `POST /v1/chat/slack/command`, `/v1/chat/mattermost/command` (docs/CHAT.md): the tenant
     /// is `?tenant=ID` (default: the default tenant); the request must carry the platform's proof
     /// (Slack's signature, Mattermost's token), else 401 and nothing else.
-    private func chatCommand(_ request: Request) async -> Reply {
-        let parts = request.path.split(separator: "/")
-        guard parts.count == 4, parts[3] == "command", ["slack", "mattermost"].contains(parts[2]) else {
-            return Self.problem(404, "no such resource: \(request.path) (see docs/CHAT.md)")
-        }
-        guard request.method == "POST" else { return Self.problem(405, "a slash command is a POST", headers: [("Allow", "POST")]) }
+    private func chatCommand(_ request: Request, platform: String) async -> Reply {
         guard let context = side.context else { return Self.problem(503, "starting: the tenants are not loaded yet") }
         guard let notifications = context.notifications,
               let tenant = context.tenant(request.query["tenant"] ?? context.defaultTenant) else {
             return Self.problem(401, "the request is not from a chat platform set up for this tenant")
         }
         let answer = await notifications.chatCommand(
-            ChatCommandRequest(platform: String(parts[2]), body: request.body, fields: request.form, slackTimestamp: request.slackTimestamp,
+            ChatCommandRequest(platform: platform, body: request.body, fields: request.form, slackTimestamp: request.slackTimestamp,
                                slackSignature: request.slackSignature), tenant: tenant)
         guard answer.status == 200 else { return Self.problem(answer.status, answer.problem) }
         return Reply(status: 200, contentType: "application/json", body: answer.json)

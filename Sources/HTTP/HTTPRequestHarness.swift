@@ -17,9 +17,19 @@ public final class HTTPRequestHarness: Sendable {
     /// The HTTP listener's answer to a request head (method, URI, Authorization), as its
     /// handler builds the request; the status.
     public func respond(method: String, uri: String, authorization: String?) async -> Int {
+        await reply(method: method, uri: uri, authorization: authorization).status
+    }
+
+    /// The whole answer (status, headers and body), so that a route or a page is tested without
+    /// a port.
+    package func reply(method: String, uri: String, authorization: String?, headers extra: [(String, String)] = [],
+                       body: [UInt8] = []) async -> HTTPAPI.Reply {
         var headers = HTTPHeaders()
         if let authorization { headers.add(name: "Authorization", value: authorization) }
+        for (name, value) in extra { headers.add(name: name, value: value) }
         let head = HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: method), uri: uri, headers: headers)
-        return await HTTPAPI(side: side).respond(to: HTTPAPI.Request(head)).status
+        var request = HTTPAPI.Request(head)
+        request.body = body
+        return await HTTPAPI(side: side).respond(to: request)
     }
 }

@@ -12,42 +12,23 @@ package struct WebApp: HTTPPages {
     package init() {}
 
     package func respond(to request: HTTPAPI.Request, side: HTTPSide) async -> HTTPAPI.Reply? {
-        let parts = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map {
-            String($0).removingPercentEncoding ?? String($0)
-        }
-        let method = request.method == "HEAD" ? "GET" : request.method
-        let matching = Self.routes.filter { $0.matches(parts) }
-        guard !matching.isEmpty else { return nil }
-        guard let route = matching.first(where: { $0.method == method }) else {
+        switch Self.routes.route(request.method, request.path) {
+        case .notFound: return nil
+        case .wrongMethod(let allowed):
             // The path is a page, the method is not one it takes: 405, with what it does take.
-            let allowed = Set(matching.map(\.method)).union(matching.contains { $0.method == "GET" } ? ["HEAD"] : []).sorted()
             var reply = Self.html(405, WebPage.message(title: "Not here", "This page does not take \(request.method) requests."))
             reply.headers.append(("Allow", allowed.joined(separator: ", ")))
             return reply
+        case .found(let handle, let parameters):
+            return await handle(self, request, side, parameters)
         }
-        return await route.handle(self, request, side, route.parameters(parts))
     }
 
     /// One page or form: its method and path (a `nil` segment is a parameter, such as a
-    /// schedule's name), and what answers it. The routes below are every page the app has; a
-    /// path one of them matches with another method is 405, any other is not the app's.
-    struct Route: Sendable {
-        let method: String
-        let path: [String?]
-        /// nil: not found after all (an asset the app does not have).
-        let handle: @Sendable (WebApp, HTTPAPI.Request, HTTPSide, [String]) async -> HTTPAPI.Reply?
-
-        init(_ method: String, _ path: [String?],
-             _ handle: @escaping @Sendable (WebApp, HTTPAPI.Request, HTTPSide, [String]) async -> HTTPAPI.Reply?) {
-            (self.method, self.path, self.handle) = (method, path, handle)
-        }
-
-        func matches(_ parts: [String]) -> Bool {
-            parts.count == path.count && zip(path, parts).allSatisfy { segment, part in segment.map { $0 == part } ?? !part.isEmpty }
-        }
-
-        func parameters(_ parts: [String]) -> [String] { zip(path, parts).compactMap { $0 == nil ? $1 : nil } }
-    }
+    /// schedule's name), and what answers it (nil: not found after all, an asset the app does
+    /// not have). The routes below are every page the app has; a path one of them matches with
+    /// another method is 405, any other is not the app's.
+    typealias Route = HTTPRoute<@Sendable (WebApp, HTTPAPI.Request, HTTPSide, [String]) async -> HTTPAPI.Reply?>
 
     static let routes: [Route] = [
         // From the on-duty indexes: short work, as the directory and the list of schedules.
