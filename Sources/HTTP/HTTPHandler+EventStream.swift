@@ -13,16 +13,19 @@ import RosterServerCore
 /// state; a page fetches what it shows again.
 ///
 /// Bounded like every HTTP connection (`--http-max-connections` counts streams too); a comment
-/// every `heartbeat` keeps proxies from closing an idle stream; a reader that stops reading is
-/// sent nothing more (frames are not queued for it) and is closed after `--http-idle-timeout-ms`
-/// of not draining; once it drains in time, a `resync` event tells it it missed something.
+/// every `heartbeat` keeps proxies from closing an idle stream. A reader that stops reading
+/// follows the protocol's slow-consumer rule (`SlowConsumerPolicy`): nothing is queued for it
+/// but the newest on-duty event per schedule, written when it drains, and a `resync` event then
+/// if a roster change was missed; it is closed after `--http-idle-timeout-ms` of not draining.
 /// Streams close when the server stops.
 final class EventStream {
     let tenant: TenantRuntime
     let subscription: Subscription
     let heartbeat: RepeatedTask
-    /// A push was dropped while the connection was not writable: send `resync` once it is.
-    var missed = false
+    /// What is held back and owed while the reader does not read (one subscription, id 1).
+    var slowConsumer = SlowConsumerPolicy()
+    /// The newest on-duty event per schedule held back, written when the reader drains.
+    var heldOnDuty: [String: ByteBuffer] = [:]
     /// Pushes were written and not yet flushed.
     var flushDue = false
     /// The last on-duty event written and its schedule: a schedule's handoffs, pushed again
@@ -130,23 +133,32 @@ extension HTTPHandler: PushSink {
         case .roster: bytes = stream.rosterEvent
         case .notice, .progress: return .notSent
         }
-        guard context.channel.isWritable else {
-            stream.missed = true
-            if stream.stallDeadline == nil {
-                stream.stallDeadline = context.eventLoop.assumeIsolated().scheduleTask(in: timing.idle) {
-                    // Reset, not a graceful close: what the kernel still holds for a reader that
-                    // does not read is dropped now rather than kept for an orphaned socket.
-                    let reset = (context.channel as? any SocketOptionProvider)?.setSoLinger(linger(l_onoff: 1, l_linger: 0))
-                        ?? context.eventLoop.makeSucceededVoidFuture()
-                    reset.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
-                }
-            }
+        switch stream.slowConsumer.push(kind, to: 1, writable: context.channel.isWritable) {
+        case .write: break
+        case .drop: return .notSent
+        case .coalesce:
+            stream.heldOnDuty[heldKey] = bytes
+            armStallDeadline(stream, context: context)
+            return .notSent
+        case .resyncWhenDrained:
+            armStallDeadline(stream, context: context)
             return .notSent
         }
         send(bytes, flush: false)
         if stream.flushDue { return .written }
         stream.flushDue = true
         return .writtenFlushLater
+    }
+
+    private func armStallDeadline(_ stream: EventStream, context: ChannelHandlerContext) {
+        guard stream.stallDeadline == nil else { return }
+        stream.stallDeadline = context.eventLoop.assumeIsolated().scheduleTask(in: timing.idle) {
+            // Reset, not a graceful close: what the kernel still holds for a reader that does not
+            // read is dropped now rather than kept for an orphaned socket.
+            let reset = (context.channel as? any SocketOptionProvider)?.setSoLinger(linger(l_onoff: 1, l_linger: 0))
+                ?? context.eventLoop.makeSucceededVoidFuture()
+            reset.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+        }
     }
 
     func flushPushes() {
@@ -158,10 +170,13 @@ extension HTTPHandler: PushSink {
         if let stream, context.channel.isWritable {
             stream.stallDeadline?.cancel()
             stream.stallDeadline = nil
-            if stream.missed {
-                stream.missed = false
-                send(EventStream.event("resync", "{}"), flush: true)
+            let (held, resync) = stream.slowConsumer.drained()
+            if !held.isEmpty {
+                for (_, event) in stream.heldOnDuty.sorted(by: { $0.key < $1.key }) { send(event, flush: false) }
             }
+            stream.heldOnDuty.removeAll()
+            if !resync.isEmpty { send(context.channel.allocator.buffer(string: EventStream.event("resync", "{}")), flush: false) }
+            context.flush()
         }
         context.fireChannelWritabilityChanged()
     }

@@ -184,7 +184,7 @@ import Testing
         #expect(await http.respond(method: "GET", uri: "/assets/nothing.css", authorization: nil) == 404)
         for route in WebApp.routes {
             let others = ["GET", "POST", "PUT", "DELETE"].filter { method in !WebApp.routes.contains { $0.method == method && $0.path == route.path } }
-            let path = "/" + route.path.map { $0 ?? "Default" }.joined(separator: "/")
+            let path = route.example("Default")
             for method in others where path != "/assets/Default" {
                 #expect(await http.respond(method: method, uri: path, authorization: admin) == 405, "\(method) \(path)")
             }
@@ -243,38 +243,18 @@ import Testing
             $0.limits.outboundHighWaterMark = 8_192
             $0.limits.outboundLowWaterMark = 2_048
         }) { harness, base in
-            let port = try #require(harness.server.httpPort)
-            // Twenty schedules handing off every hour: each hour, twenty onduty events.
-            let team = try await ScheduleServerTests.team(harness, zone: "UTC", every: .with { $0.unit = .hours; $0.count = 1 },
-                                                          handoff: "2025-12-31T00:00")
-            for index in 1..<20 {
-                _ = try await ScheduleServerTests.schedule("Schedule \(index)", team.admin, zone: "UTC",
-                                                           every: .with { $0.unit = .hours; $0.count = 1 }, handoff: "2025-12-31T00:00")
-            }
-            try await team.admin.barrier()
             // The healthy reader keeps reading, as a browser does; the hostile one's kernel buffer
             // holds almost nothing, and it never reads.
-            let healthy = try HostileSocket(port: port, receiveBufferBytes: 1 << 20)
-            let stalled = try HostileSocket(port: port, receiveBufferBytes: 1_024)
-            let request = Array("GET /v1/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
-            healthy.send(request)
-            stalled.send(request)
+            let (_, healthy, stalled) = try await StreamRig.start(harness)
             let reader = healthy.drain()
             let greeted = await eventually(10) { reader.count("event: hello") == 1 }
             #expect(greeted)
 
             // 800 events of about 54 bytes: more than twice what the stalled stream's buffers hold
             // (the server's 8 KiB kernel send buffer, packed full while the reader's window is
-            // shut, and 8 KiB of its own). One hour at a time, each seen by the healthy reader
-            // before the next (the server reports the on-duty set as it is when it looks, not
-            // every hour a clock jumped over).
+            // shut, and 8 KiB of its own).
             let hours = 40
-            for hour in 1...hours {
-                harness.clock.advance(to: t0 + Int64(hour) * 60 * minute)
-                let expected = 20 * hour
-                let arrived = await eventually(20) { reader.count("event: onduty") >= expected }
-                if !arrived { break }
-            }
+            await StreamRig.handOff(hours: hours, harness, pacedBy: reader)
             #expect(reader.count("event: onduty") == 20 * hours, "the healthy reader got every handoff of every schedule")
             #expect(reader.count("event: resync") == 0 && !reader.closed)
             // The server stopped writing to the stalled stream and resets it after the idle

@@ -73,10 +73,8 @@ package struct ConnectionStateMachine {
     private(set) var inFlight = 0
     private(set) var subscriptions = SubscriptionIDs()
     private var nextSubscriptionID: UInt64 = 1
-    /// Subscriptions whose roster stream ends with RESYNC_REQUIRED when the connection drains.
-    private(set) var awaitingResync = Set<UInt64>()
-    /// Subscriptions with an on-duty frame held back for a slow consumer.
-    private(set) var coalesced = Set<UInt64>()
+    /// Held-back on-duty frames and owed resyncs (the rule the event stream follows too).
+    private(set) var slowConsumer = SlowConsumerPolicy()
 
     init(limits: Limits) {
         self.limits = limits
@@ -185,8 +183,7 @@ package struct ConnectionStateMachine {
             guard subscriptions.remove(request.subscriptionID) != nil else {
                 return .sendError(WireError(.notFound, "no subscription \(request.subscriptionID)"), requestID: requestID)
             }
-            awaitingResync.remove(request.subscriptionID)
-            coalesced.remove(request.subscriptionID)
+            slowConsumer.forget(request.subscriptionID)
             return .unsubscribe(subscriptionID: request.subscriptionID, requestID: requestID)
         case .upsertEmployee, .deleteEmployee, .addShift, .deleteShift, .setMotd, .importData, .editSchedule:
             // A reader whose token names them may volunteer on schedules that allow it; what
@@ -299,8 +296,7 @@ package struct ConnectionStateMachine {
     mutating func closed() {
         state = .closing
         subscriptions.removeAll()
-        awaitingResync.removeAll()
-        coalesced.removeAll()
+        slowConsumer = SlowConsumerPolicy()
     }
 
     private mutating func closing(_ error: WireError, requestID: UInt32) -> Action {
@@ -320,38 +316,25 @@ package struct ConnectionStateMachine {
         return expired(requestID: 0)
     }
 
-    /// What to do with a push for `subscriptionID` given whether the channel is writable.
+    /// What to do with a push for `subscriptionID` given whether the channel is writable
+    /// (`SlowConsumerPolicy`); a write is flushed at once when it is the connection's only
+    /// subscription.
     mutating func push(_ kind: PushKind, to subscriptionID: UInt64, writable: Bool) -> PushAction {
         guard subscriptions.contains(subscriptionID) else { return .drop }
-        let write: PushAction = subscriptions.count == 1 ? .writeAndFlush : .write
-        switch kind {
-        case .roster, .notice:
-            // Neither may be dropped: a subscription that cannot keep up resyncs (RESYNC_REQUIRED),
-            // and a NOTICES one resumes from its last sequence.
-            if !awaitingResync.isEmpty, awaitingResync.contains(subscriptionID) { return .drop }
-            guard writable else {
-                awaitingResync.insert(subscriptionID)
-                return .resyncWhenDrained
-            }
-            return write
-        case .onDuty:
-            guard writable else {
-                coalesced.insert(subscriptionID)
-                return .coalesce
-            }
-            return write
-        case .progress:
-            return writable && (awaitingResync.isEmpty || !awaitingResync.contains(subscriptionID)) ? write : .drop
+        switch slowConsumer.push(kind, to: subscriptionID, writable: writable) {
+        case .write: return subscriptions.count == 1 ? .writeAndFlush : .write
+        case .drop: return .drop
+        case .coalesce: return .coalesce
+        case .resyncWhenDrained: return .resyncWhenDrained
         }
     }
 
     /// The connection drained: which held on-duty frames to write, and which subscriptions to
     /// end with RESYNC_REQUIRED (they are no longer this connection's).
     mutating func drained() -> (flushCoalesced: Set<UInt64>, endWithResync: Set<UInt64>) {
+        let (coalesced, resync) = slowConsumer.drained()
         let flush = coalesced.filter(subscriptions.contains)
-        let ended = awaitingResync.filter(subscriptions.contains)
-        coalesced.removeAll()
-        awaitingResync.removeAll()
+        let ended = resync.filter(subscriptions.contains)
         for id in ended { subscriptions.remove(id) }
         return (flush, ended)
     }
