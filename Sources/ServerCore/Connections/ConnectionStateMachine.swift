@@ -149,23 +149,32 @@ package struct ConnectionStateMachine {
         }
     }
 
+    /// Admits a request by its rule in `ProtocolRequests`: who may send it, then where it goes;
+    /// what runs off the loop counts in flight.
     private mutating func dispatch(_ message: RosterMessage, requestID: UInt32, credential: Credential,
                                    now: UnixMillis) -> Action {
+        guard let rule = ProtocolRequests.rule(message) else {
+            if case .hello = message { return closing(WireError(.protocolViolation, "Hello was already received"), requestID: requestID) }
+            return closing(WireError(.protocolViolation, "\(message.type) is sent by servers, not clients"), requestID: requestID)
+        }
+        if let refusal = ProtocolRequests.refusal(rule.who, message, credential: credential) {
+            return .sendError(refusal, requestID: requestID)
+        }
+        guard rule.path != .onLoop else { return onLoop(message, requestID: requestID, credential: credential, now: now) }
+        guard inFlight < limits.maxInFlight else {
+            return .sendError(WireError(.resourceExhausted, "too many requests in flight", retryable: true), requestID: requestID)
+        }
+        inFlight += 1
+        return rule.path == .query ? .answerQuery(message, requestID: requestID) : .enqueueMutation(message, requestID: requestID)
+    }
+
+    /// The requests answered on the connection's loop.
+    private mutating func onLoop(_ message: RosterMessage, requestID: UInt32, credential: Credential, now: UnixMillis) -> Action {
         switch message {
         case .ping(let ping):
             return .send(.pong(.with { $0.nonce = ping.nonce }), requestID: requestID)
-        case .pong:
-            return .none
-        case .getOnDuty(let query) where !query.hasAtMs && query.schedule.isEmpty:
+        case .getOnDuty:
             return .answerOnDutyNow(requestID: requestID)
-        case .getOnDuty, .listEmployees, .search, .getEmployee, .listShifts, .getSnapshot, .listSchedules, .getFinalSchedule,
-             .getNextOnDuty:
-            // Worked out on the tenant work pool: counted in flight like every request that is.
-            guard inFlight < limits.maxInFlight else {
-                return .sendError(WireError(.resourceExhausted, "too many requests in flight", retryable: true), requestID: requestID)
-            }
-            inFlight += 1
-            return .answerQuery(message, requestID: requestID)
         case .subscribe(let request):
             // Authorization at subscribe time; `deliver` repeats it for every event.
             guard credential.isValid(at: now) else { return expired(requestID: requestID) }
@@ -185,62 +194,9 @@ package struct ConnectionStateMachine {
             }
             slowConsumer.forget(request.subscriptionID)
             return .unsubscribe(subscriptionID: request.subscriptionID, requestID: requestID)
-        case .upsertEmployee, .deleteEmployee, .addShift, .deleteShift, .setMotd, .importData, .editSchedule:
-            // A reader whose token names them may volunteer on schedules that allow it; what
-            // exactly they may do is decided with the schedule at hand (`ScheduleEdit.authorize`).
-            let volunteering = credential.employeeID != nil && { if case .editSchedule = message { true } else { false } }()
-            guard credential.role == .admin || volunteering else {
-                if case .editSchedule(let edit) = message, SelfService.handles(edit) {
-                    return .sendError(WireError(.permissionDenied, "taking duty and cover requests need a token bound to a person "
-                                                + "(roster-server token create --employee NAME); this connection has \(credential.described)"),
-                                      requestID: requestID)
-                }
-                return .sendError(WireError(.permissionDenied, "changing the plan needs an admin token; this connection has \(credential.described)"), requestID: requestID)
-            }
-            guard inFlight < limits.maxInFlight else {
-                return .sendError(WireError(.resourceExhausted, "too many requests in flight", retryable: true), requestID: requestID)
-            }
-            inFlight += 1
-            return .enqueueMutation(message, requestID: requestID)
-        case .getCalendar:
-            guard inFlight < limits.maxInFlight else {
-                return .sendError(WireError(.resourceExhausted, "too many requests in flight", retryable: true), requestID: requestID)
-            }
-            inFlight += 1
-            return .enqueueMutation(message, requestID: requestID)
-        case .notificationAdmin, .applyDefinition:
-            guard credential.role == .admin else {
-                let what = { if case .applyDefinition = message { "applying a definition is" } else { "webhooks and reminders are" } }()
-                return .sendError(WireError(.permissionDenied, "\(what) for admins; this connection has \(credential.described)"), requestID: requestID)
-            }
-            guard inFlight < limits.maxInFlight else {
-                return .sendError(WireError(.resourceExhausted, "too many requests in flight", retryable: true), requestID: requestID)
-            }
-            inFlight += 1
-            return .enqueueMutation(message, requestID: requestID)
-        case .getReport(let request):
-            // Admins; a token bound to a person may ask for its own hours (`ReportAnswer`).
-            if let refusal = ReportAnswer.refusal(request.kind, isAdmin: credential.role == .admin, employeeID: credential.employeeID) {
-                return .sendError(refusal, requestID: requestID)
-            }
-            guard inFlight < limits.maxInFlight else {
-                return .sendError(WireError(.resourceExhausted, "too many requests in flight", retryable: true), requestID: requestID)
-            }
-            inFlight += 1
-            return .enqueueMutation(message, requestID: requestID)
-        case .getAudit:
-            guard credential.role == .admin else {
-                return .sendError(WireError(.permissionDenied, "the audit log is for admins"), requestID: requestID)
-            }
-            guard inFlight < limits.maxInFlight else {
-                return .sendError(WireError(.resourceExhausted, "too many requests in flight", retryable: true), requestID: requestID)
-            }
-            inFlight += 1
-            return .enqueueMutation(message, requestID: requestID)
-        case .hello:
-            return closing(WireError(.protocolViolation, "Hello was already received"), requestID: requestID)
         default:
-            return closing(WireError(.protocolViolation, "\(message.type) is sent by servers, not clients"), requestID: requestID)
+            // A pong, and nothing else the table puts on the loop.
+            return .none
         }
     }
 

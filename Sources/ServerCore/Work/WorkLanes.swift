@@ -6,14 +6,10 @@ import RosterProtocol
 /// resolves further, plans schedules, reports, or exports is long, and never takes the thread
 /// kept for short work.
 extension TenantWorkPool.Lane {
-    /// The lane of a request's work (a query answered, or a change planned).
+    /// The lane of a request's work (a query answered, or a change planned): its rule in
+    /// `ProtocolRequests`.
     package static func of(_ request: RosterMessage) -> Self {
-        switch request {
-        case .getOnDuty, .listEmployees, .search, .getEmployee, .listShifts, .getSnapshot, .listSchedules, .setMotd, .upsertEmployee:
-            .short
-        case .getFinalSchedule(let query): .window(query.fromMs, query.toMs)
-        default: .long
-        }
+        ProtocolRequests.rule(request)?.lane ?? .long
     }
 
     /// The lane of staging these changes: short when none touches a schedule.
