@@ -45,7 +45,7 @@ package final class TenantWorkPool: Sendable {
     }
 
     /// Where a job waits: short, long, or long and sliced (on the background threads).
-    private enum Queueing: CaseIterable {
+    private enum Queueing {
         case short, long, background
     }
 
@@ -63,7 +63,9 @@ package final class TenantWorkPool: Sendable {
     }
 
     private struct State {
-        var queues: [Queueing: Queue] = [.short: Queue(), .long: Queue(), .background: Queue()]
+        var short = Queue()
+        var long = Queue()
+        var background = Queue()
         /// Jobs running on the shared threads and the reserved one.
         var running = 0
         var runningLong = 0
@@ -71,7 +73,29 @@ package final class TenantWorkPool: Sendable {
         var reservedBusy = false
         var stopped = false
 
-        func waiting(_ tenant: String) -> Int { queues.values.reduce(0) { $0 + ($1.jobs[tenant]?.count ?? 0) } }
+        subscript(queueing: Queueing) -> Queue {
+            get {
+                switch queueing {
+                case .short: short
+                case .long: long
+                case .background: background
+                }
+            }
+            set {
+                switch queueing {
+                case .short: short = newValue
+                case .long: long = newValue
+                case .background: background = newValue
+                }
+            }
+        }
+
+        var isEmpty: Bool { short.turns.isEmpty && long.turns.isEmpty && background.turns.isEmpty }
+
+        /// The tenant's waiting jobs in every lane.
+        func waiting(_ tenant: String) -> Int {
+            [short, long, background].reduce(0) { $0 + ($1.jobs[tenant]?.count ?? 0) }
+        }
     }
 
     /// The background threads' niceness (0 is a normal thread's, 19 the lowest priority): about
@@ -132,18 +156,18 @@ package final class TenantWorkPool: Sendable {
         }
         let refusal: Refusal? = state.withLockedValue { state in
             if state.stopped { return .stopped }
-            let waiting = state.queues[queueing]!.jobs[tenant]?.count ?? 0
+            let waiting = state[queueing].jobs[tenant]?.count ?? 0
             // A sliced job coming back for its next slice was admitted already.
             guard urgent || requeued || state.waiting(tenant) < maxQueuedPerTenant else { return .busy }
             if urgent {
-                if waiting > 0, let index = state.queues[queueing]!.turns.firstIndex(of: tenant) {
-                    state.queues[queueing]!.turns.remove(at: index)
+                if waiting > 0, let index = state[queueing].turns.firstIndex(of: tenant) {
+                    state[queueing].turns.remove(at: index)
                 }
-                state.queues[queueing]!.turns.prepend(tenant)
-                state.queues[queueing]!.jobs[tenant, default: CircularBuffer()].prepend(job)
+                state[queueing].turns.prepend(tenant)
+                state[queueing].jobs[tenant, default: CircularBuffer()].prepend(job)
             } else {
-                if waiting == 0 { state.queues[queueing]!.turns.append(tenant) }
-                state.queues[queueing]!.jobs[tenant, default: CircularBuffer()].append(job)
+                if waiting == 0 { state[queueing].turns.append(tenant) }
+                state[queueing].jobs[tenant, default: CircularBuffer()].append(job)
             }
             return nil
         }
@@ -160,17 +184,17 @@ package final class TenantWorkPool: Sendable {
             let next: (job: Job, queueing: Queueing, onReserved: Bool)? = state.withLockedValue { state in
                 let reservedFree = hasReserved && !state.reservedBusy
                 let sharedFree = state.running - (state.reservedBusy ? 1 : 0) < longThreads
-                if reservedFree || sharedFree, let job = state.queues[.short]!.take() {
+                if reservedFree || sharedFree, let job = state.short.take() {
                     state.running += 1
                     if reservedFree { state.reservedBusy = true }
                     return (job, .short, reservedFree)
                 }
-                if sharedFree, state.runningLong < longThreads, let job = state.queues[.long]!.take() {
+                if sharedFree, state.runningLong < longThreads, let job = state.long.take() {
                     state.running += 1
                     state.runningLong += 1
                     return (job, .long, false)
                 }
-                guard state.runningBackground < longThreads, let job = state.queues[.background]!.take() else { return nil }
+                guard state.runningBackground < longThreads, let job = state.background.take() else { return nil }
                 state.runningBackground += 1
                 return (job, .background, false)
             }
@@ -259,15 +283,15 @@ package final class TenantWorkPool: Sendable {
 
     /// Jobs waiting or running, for a harness to tell when everything handed off is done.
     var isIdle: Bool {
-        state.withLockedValue { $0.running == 0 && $0.runningBackground == 0 && $0.queues.values.allSatisfy(\.turns.isEmpty) }
+        state.withLockedValue { $0.running == 0 && $0.runningBackground == 0 && $0.isEmpty }
     }
 
     /// Refuses new work, fails what still waits, and stops the threads once the running jobs end.
     package func shutdown() async {
         let waiting = state.withLockedValue { state -> [Job] in
             state.stopped = true
-            defer { state.queues = [.short: Queue(), .long: Queue(), .background: Queue()] }
-            return state.queues.values.flatMap { $0.jobs.values.flatMap { Array($0) } }
+            defer { (state.short, state.long, state.background) = (Queue(), Queue(), Queue()) }
+            return [state.short, state.long, state.background].flatMap { $0.jobs.values.flatMap { Array($0) } }
         }
         for job in waiting { job.refuse(.stopped) }
         try? await pool?.shutdownGracefully()
