@@ -110,7 +110,8 @@ public struct RosterImport {
             switch error {
             case .invalid(let found), .alreadyExists(let found): importer.violations += found
             case .notFound(let what, _): importer.reject("document", "", "\(what) not found")
-            case .overBudget(let why): importer.reject("document", "", why)
+            case .overBudget(let why), .denied(let why), .notNow(let why), .full(let why), .missing(let why):
+                importer.reject("document", "", why)
             }
         }
         if !importer.violations.isEmpty {

@@ -29,9 +29,20 @@ public enum RosterError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Answering would take more work than one request may (`ResolutionBudget`); the sentence
     /// says what to ask instead.
     case overBudget(String)
+    /// The caller may not do this (a reader acting for someone else, on a schedule without
+    /// self-service): the sentence says who may.
+    case denied(String)
+    /// The right caller at the wrong moment: the request is taken, the stretch has begun.
+    case notNow(String)
+    /// A store limit is reached (open cover requests on a schedule).
+    case full(String)
+    /// Something named is not there, in a whole sentence with what to do instead.
+    case missing(String)
 
     public var description: String {
         switch self {
+        case .denied(let why), .notNow(let why), .full(let why), .missing(let why):
+            return why
         case .invalid(let violations):
             return "invalid input: " + violations.map(\.description).joined(separator: "; ")
         case .alreadyExists(let violations):

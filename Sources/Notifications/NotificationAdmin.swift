@@ -8,7 +8,7 @@ extension Notifier {
     /// NotificationAdmin (admin role): webhooks and reminder rules of the connection's tenant.
     /// Runs on the mutation queue, so a new webhook's first planning round cannot interleave
     /// with a change. Adds and removes are recorded in the audit log with the request's reason.
-    package func administer(_ request: Roster_V1_NotificationAdminRequest, tenant: TenantRuntime, actor: Actor) async
+    package func administer(_ request: Roster_V1_NotificationAdminRequest, tenant: TenantRuntime, actor: Caller) async
         -> Result<RosterMessage, WireError>
     {
         let notifier = self
@@ -146,7 +146,7 @@ extension Notifier {
     /// Appends the audit entry of a change already made: a store that cannot take it is logged,
     /// and the change (durable by now) is still answered as made.
     private func audit(_ kind: String, _ detail: String, _ request: Roster_V1_NotificationAdminRequest,
-                       _ tenant: TenantRuntime, _ actor: Actor) async {
+                       _ tenant: TenantRuntime, _ actor: Caller) async {
         let entry = AuditLog.notification(kind, detail: detail, reason: request.reason, at: clock.now(), actor: actor)
         do {
             try await store.appendAudit(tenantID: tenant.id, entry)

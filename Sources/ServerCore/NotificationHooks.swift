@@ -21,7 +21,7 @@ package protocol NotificationHooks: Sendable {
     /// Drops delivered notifications older than `cutoff`.
     func pruneDelivered(before cutoff: UnixMillis) async throws
     /// A NotificationAdmin request of an admin of the tenant.
-    func administer(_ request: Roster_V1_NotificationAdminRequest, tenant: TenantRuntime, actor: Actor) async
+    func administer(_ request: Roster_V1_NotificationAdminRequest, tenant: TenantRuntime, actor: Caller) async
         -> Result<RosterMessage, WireError>
     /// Schedules as code: what a document's webhooks, reminders and announcements change, checked
     /// against `state` (the roster as the same apply leaves it). Runs on the mutation queue.

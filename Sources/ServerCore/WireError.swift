@@ -31,8 +31,14 @@ package struct WireError: Error, Equatable {
         case .notFound(_, let suggestions):
             self.init(.notFound, error.description)
             body.suggestions = suggestions
-        case .overBudget:
+        case .overBudget, .full:
             self.init(.resourceExhausted, error.description)
+        case .denied:
+            self.init(.permissionDenied, error.description)
+        case .notNow:
+            self.init(.failedPrecondition, error.description)
+        case .missing:
+            self.init(.notFound, error.description)
         }
     }
 

@@ -56,7 +56,7 @@ extension ServerCore {
 
     /// GetCalendar: the feed of a schedule or person, and with `create_token` a calendar token
     /// for it (any role of the tenant may subscribe a calendar; the token is audited).
-    func calendar(_ request: Roster_V1_GetCalendarRequest, tenant: TenantRuntime, actor: Actor) async -> Result<RosterMessage, WireError> {
+    func calendar(_ request: Roster_V1_GetCalendarRequest, tenant: TenantRuntime, actor: Caller) async -> Result<RosterMessage, WireError> {
         if request.listLinks || !request.revokeLink.isEmpty { return await calendarLinks(request, tenant: tenant, actor: actor) }
         if request.createToken && actor.tokenID == nil { return .failure(Self.anonymousLinks) }
         let state = tenant.view.state, now = clock.now()

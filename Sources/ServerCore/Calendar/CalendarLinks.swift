@@ -8,7 +8,7 @@ import RosterStore
 /// Links are made with a token only: an anonymous one could be neither listed nor revoked by
 /// whoever made it.
 extension ServerCore {
-    func calendarLinks(_ request: Roster_V1_GetCalendarRequest, tenant: TenantRuntime, actor: Actor) async
+    func calendarLinks(_ request: Roster_V1_GetCalendarRequest, tenant: TenantRuntime, actor: Caller) async
         -> Result<RosterMessage, WireError>
     {
         guard let maker = actor.tokenID else { return .failure(Self.anonymousLinks) }

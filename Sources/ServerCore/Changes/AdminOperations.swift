@@ -63,7 +63,7 @@ package struct AdminOperations: Sendable {
         }
     }
 
-    func perform(_ request: RosterMessage, on tenant: TenantRuntime, actor: Actor) async -> Performed {
+    func perform(_ request: RosterMessage, on tenant: TenantRuntime, actor: Caller) async -> Performed {
         let now = clock.now()
         guard let plan = await computed(tenant.id, lane: .of(request), { self.plan(request, view: tenant.view, actor: actor, now: now) }) else {
             return Performed(result: .failure(Self.busy))
@@ -107,26 +107,22 @@ package struct AdminOperations: Sendable {
     }
 
     /// The changes `request` makes to `view`, or its answer when it makes none. Pure CPU work.
-    func plan(_ request: RosterMessage, view: TenantRuntime.View, actor: Actor, now: UnixMillis) -> Plan {
+    func plan(_ request: RosterMessage, view: TenantRuntime.View, actor: Caller, now: UnixMillis) -> Plan {
         do throws(RosterError) {
             if case .editSchedule(let body) = request {
                 let edit: ScheduleEdit
                 var auditReason: String?
-                if SelfService.handles(body) {
-                    let planned: SelfService.Planned
-                    do throws(WireError) {
-                        planned = try SelfService.plan(body, actor: actor, state: view.state, now: now, newID: IdentifierFactory.make)
-                    } catch {
-                        return .answer(.failure(error))
-                    }
+                let asked = ScheduleChangeRequest(body)
+                if asked.isSelfService {
+                    let planned = try SelfService.plan(asked, actor: actor, state: view.state, now: now, newID: IdentifierFactory.make)
                     edit = try ScheduleEdit.finishing(before: planned.before, after: planned.after, created: planned.created,
                                                       state: view.state, now: now)
                     auditReason = planned.auditReason
                 } else {
-                    if !actor.isAdmin, let refusal = ScheduleEdit.refusal(of: body, by: actor, state: view.state) {
-                        return .answer(.failure(refusal))
+                    if !actor.isAdmin, let refusal = ScheduleEdit.refusal(of: asked, by: actor, state: view.state) {
+                        throw refusal
                     }
-                    edit = try ScheduleEdit.plan(body, state: view.state, actor: actor, now: now, newID: IdentifierFactory.make)
+                    edit = try ScheduleEdit.plan(asked, state: view.state, actor: actor, now: now, newID: IdentifierFactory.make)
                 }
                 var changes = Plan.Changes(located: edit.changes)
                 changes.auditReason = auditReason
@@ -220,7 +216,7 @@ package struct AdminOperations: Sendable {
     /// Validates `located` against the tenant's current state, commits it durably as the next
     /// revision and records it in the tenant; the caller publishes it (`TenantRuntime.publish`).
     /// Nothing is recorded, published or acknowledged if the store fails.
-    func commit(_ located: [RosterImport.Located], on tenant: TenantRuntime, actor: Actor, reason: String) async
+    func commit(_ located: [RosterImport.Located], on tenant: TenantRuntime, actor: Caller, reason: String) async
         -> Result<(epoch: UInt64, entry: HistoryEntry, revision: TenantRuntime.CommittedRevision), WireError>
     {
         await commitOnce(located, on: tenant, actor: actor, reason: reason).mapError(\.error)
@@ -242,7 +238,7 @@ package struct AdminOperations: Sendable {
     }
 
     /// Validates `located` against `view` and derives what the commit writes. Pure CPU work.
-    func stage(_ located: [RosterImport.Located], view: TenantRuntime.View, tenantID: String, actor: Actor, reason: String,
+    func stage(_ located: [RosterImport.Located], view: TenantRuntime.View, tenantID: String, actor: Caller, reason: String,
                now: UnixMillis, dutyMarks: [String: UnixMillis] = [:]) -> Result<Staged, WireError> {
         let located = view.state.expandingCascades(located)
         let newState: RosterState
@@ -261,7 +257,7 @@ package struct AdminOperations: Sendable {
         return .success(Staged(state: newState, entry: entry, audit: audit, outbox: outbox, duty: duty))
     }
 
-    func commitOnce(_ located: [RosterImport.Located], on tenant: TenantRuntime, actor: Actor, reason: String,
+    func commitOnce(_ located: [RosterImport.Located], on tenant: TenantRuntime, actor: Caller, reason: String,
                     settings: NotificationSettingsWrite = NotificationSettingsWrite(), auditDetail: String = "") async
         -> Result<(epoch: UInt64, entry: HistoryEntry, revision: TenantRuntime.CommittedRevision), CommitFailure>
     {
@@ -345,23 +341,10 @@ package struct AdminOperations: Sendable {
     }
 }
 
-/// Who asks for a change: overrides record the author (the token's id), the audit log the token,
-/// its label and the peer's address; a reader's token may name the employee who holds it.
-package struct Actor: Sendable {
-    var tokenID: String?
-    /// The token's label (or its id when it has none), or what the server itself is doing.
-    var name: String
-    var address: String = ""
-    var isAdmin: Bool
-    var employeeID: String?
-
-    var author: String { tokenID ?? "anonymous" }
-
+extension Caller {
     /// The demo tenant's plan rolling forward by itself.
-    static let demoRoller = Actor(tokenID: nil, name: "demo roller", isAdmin: true)
-}
+    static let demoRoller = Caller(tokenID: nil, name: "demo roller", isAdmin: true)
 
-extension Actor {
     /// The holder of `credential` (nil: an anonymous reader on loopback), from `address`.
     init(_ credential: Credential?, address: String) {
         self.init(tokenID: credential?.tokenID, name: credential.map { $0.label.isEmpty ? ($0.tokenID ?? "") : $0.label } ?? "",

@@ -61,7 +61,7 @@ package enum AuditLog {
 
     /// The entry for a revision about to be committed: each change with the record as `state`
     /// (the state before the revision) held it.
-    static func change(revision: UInt64, at: UnixMillis, changes: [RosterChange], before state: RosterState, actor: Actor,
+    static func change(revision: UInt64, at: UnixMillis, changes: [RosterChange], before state: RosterState, actor: Caller,
                        reason: String) -> Roster_V1_AuditEntry {
         var entry = entry(kind: Kind.change, at: at, actor: actor)
         entry.revision = revision
@@ -100,14 +100,14 @@ package enum AuditLog {
     }
 
     /// A webhook or reminder rule added or removed; `detail` says which and what it does.
-    package static func notification(_ kind: String, detail: String, reason: String, at: UnixMillis, actor: Actor) -> Roster_V1_AuditEntry {
+    package static func notification(_ kind: String, detail: String, reason: String, at: UnixMillis, actor: Caller) -> Roster_V1_AuditEntry {
         var entry = entry(kind: kind, at: at, actor: actor)
         entry.detail = detail
         entry.reason = reason
         return entry
     }
 
-    private static func entry(kind: String, at: UnixMillis, actor: Actor) -> Roster_V1_AuditEntry {
+    private static func entry(kind: String, at: UnixMillis, actor: Caller) -> Roster_V1_AuditEntry {
         .with {
             $0.kind = kind
             $0.atMs = at

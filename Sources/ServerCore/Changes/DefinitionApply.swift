@@ -16,7 +16,7 @@ extension AdminOperations {
     /// most), and this keeps a plan's work bounded besides.
     static let maxDefinitionObjects = 10_000
 
-    func applyDefinition(_ request: Roster_V1_ApplyDefinitionRequest, on tenant: TenantRuntime, actor: Actor) async -> AppliedDefinition {
+    func applyDefinition(_ request: Roster_V1_ApplyDefinitionRequest, on tenant: TenantRuntime, actor: Caller) async -> AppliedDefinition {
         let view = tenant.view, now = clock.now(), document = request.definition
         if request.hasExpectRevision, request.expectRevision != view.revision {
             return AppliedDefinition(result: .failure(WireError(.failedPrecondition, "the tenant is at revision \(view.revision), not "

@@ -82,7 +82,7 @@ struct DefinitionPlanner: Sendable {
             let found: [RosterViolation] = switch error {
             case .invalid(let found), .alreadyExists(let found): found.map { Self.placed($0, places: outcome.places) }
             case .notFound(let what, _): [RosterViolation(field: "", message: "no \(what)")]
-            case .overBudget: [RosterViolation(field: "", message: error.description)]
+            case .overBudget, .denied, .notNow, .full, .missing: [RosterViolation(field: "", message: error.description)]
             }
             for violation in found where !outcome.violations.contains(violation) { outcome.violations.append(violation) }
             // Unchecked, only so that webhooks and rules find the schedules the file adds and

@@ -1,5 +1,6 @@
 import NIOConcurrencyHelpers
 import NIOCore
+import RosterDomain
 import RosterProtocol
 
 /// Runs admin mutations one at a time, in arrival order. A single writer matches SQLite (one
@@ -125,7 +126,7 @@ extension ServerCore {
     /// after that answer was written and flushed, so the admin never waits behind the fan-out;
     /// the queue waits for the publish, so revisions reach subscribers in order.
     /// GetAudit queues here too, so that it sees every change acknowledged before it was asked.
-    func perform(_ message: RosterMessage, on tenant: TenantRuntime, actor: Actor,
+    func perform(_ message: RosterMessage, on tenant: TenantRuntime, actor: Caller,
                  loop: any EventLoop) -> EventLoopFuture<Result<RosterMessage, WireError>> {
         let promise = loop.makePromise(of: Result<RosterMessage, WireError>.self)
         if case .getReport(let request) = message {
@@ -182,6 +183,6 @@ extension ServerCore {
     /// committed and published exactly as the same request over the protocol.
     package func perform(_ message: RosterMessage, on tenant: TenantRuntime, credential: Credential, address: String,
                          loop: any EventLoop) -> EventLoopFuture<Result<RosterMessage, WireError>> {
-        perform(message, on: tenant, actor: Actor(credential, address: address), loop: loop)
+        perform(message, on: tenant, actor: Caller(credential, address: address), loop: loop)
     }
 }

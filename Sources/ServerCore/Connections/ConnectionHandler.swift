@@ -345,7 +345,7 @@ final class ConnectionHandler: ChannelDuplexHandler, PushSink {
 
     private func enqueue(_ message: RosterMessage, requestID: UInt32) {
         guard let tenant else { return }
-        core.perform(message, on: tenant, actor: Actor(machine.credential, address: peerAddress), loop: eventLoop).assumeIsolated().whenSuccess { result in
+        core.perform(message, on: tenant, actor: Caller(machine.credential, address: peerAddress), loop: eventLoop).assumeIsolated().whenSuccess { result in
             self.machine.requestFinished()
             switch result {
             case .success(let answer): self.write(answer.frame(requestID: requestID), flush: true)

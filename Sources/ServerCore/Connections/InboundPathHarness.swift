@@ -59,7 +59,7 @@ public final class InboundPathHarness: Sendable {
     /// imports, for a fuzzer. Returns whether it would commit.
     public func planAsAdmin(_ message: RosterMessage) -> Bool {
         guard let tenant = core.tenant("demo") else { return false }
-        let actor = Actor(tokenID: "fuzz", name: "fuzz", isAdmin: true)
+        let actor = Caller(tokenID: "fuzz", name: "fuzz", isAdmin: true)
         let view = tenant.view, now = core.clock.now()
         guard case .commit(let changes) = core.admin.plan(message, view: view, actor: actor, now: now) else { return false }
         if case .success = core.admin.stage(changes.located, view: view, tenantID: "demo", actor: actor, reason: "", now: now) {

@@ -86,7 +86,7 @@ package enum ProtocolRequests {
             return WireError(.permissionDenied, "\(refusal); this connection has \(credential.described)")
         case .adminOrPerson:
             guard credential.role != .admin, credential.employeeID == nil else { return nil }
-            if case .editSchedule(let edit) = message, SelfService.handles(edit) {
+            if case .editSchedule(let edit) = message, ScheduleChangeRequest(edit).isSelfService {
                 return WireError(.permissionDenied, "taking duty and cover requests need a token bound to a person "
                                  + "(roster-server token create --employee NAME); this connection has \(credential.described)")
             }

@@ -12,7 +12,7 @@ extension ServerCore {
     /// The most gaps a quality report lists.
     static let maxListedGaps = 1_000
 
-    package func report(_ request: Roster_V1_GetReportRequest, on tenant: TenantRuntime, actor: Actor) async
+    package func report(_ request: Roster_V1_GetReportRequest, on tenant: TenantRuntime, actor: Caller) async
         -> Result<Roster_V1_ReportResponse, WireError>
     {
         if let refusal = ReportAnswer.refusal(request.kind, isAdmin: actor.isAdmin, employeeID: actor.employeeID) { return .failure(refusal) }

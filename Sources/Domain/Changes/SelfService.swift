@@ -1,43 +1,34 @@
-import RosterDomain
-import RosterProtocol
-
 /// People change their own duty without an admin (docs/PROTOCOL.md, "Self-service"): take duty
 /// for a stretch, ask for cover, take, decline, cancel or back out of a request. Each is an
 /// EditSchedule: one new definition of one schedule, one revision, so that taking a request and
 /// the override it creates are one commit and the first taker wins on any node. Admins act for
-/// anyone (`person`); the audit reason says for whom.
-enum SelfService {
+/// anyone (`person`); the audit reason says for whom. Refusals: `denied` for the wrong person,
+/// `notNow` for the right person at the wrong moment (§14.6).
+public enum SelfService {
     /// The longest stretch one take or cover request may span.
-    static let maxStretch: UnixMillis = 90 * 86_400_000
+    public static let maxStretch: UnixMillis = 90 * 86_400_000
 
-    struct Planned {
-        var before: ScheduleDefinition
-        var after: ScheduleDefinition
-        var created: [String]
+    public struct Planned: Sendable, Hashable {
+        public var before: ScheduleDefinition
+        public var after: ScheduleDefinition
+        public var created: [String]
         /// What the audit log keeps as the reason: who acted for whom, and their words.
-        var auditReason: String
+        public var auditReason: String
     }
 
-    /// Whether `request` is a self-service edit.
-    static func handles(_ request: Roster_V1_EditScheduleRequest) -> Bool {
-        switch request.edit {
-        case .takeDuty, .coverRequest: true
-        default: false
-        }
-    }
-
-    static func plan(_ request: Roster_V1_EditScheduleRequest, actor: Actor, state: RosterState, now: UnixMillis,
-                     newID: (String) -> String) throws(WireError) -> Planned {
+    /// The new definition of the one schedule `request` changes, or why not.
+    public static func plan(_ request: ScheduleChangeRequest, actor: Caller, state: RosterState, now: UnixMillis,
+                            newID: (String) -> String) throws(RosterError) -> Planned {
         switch request.edit {
         case .takeDuty(let take):
             let schedule = try schedule(named: request.schedule, state: state)
             let person = try acting(take.person, actor: actor, schedule: schedule, state: state)
             return try self.take(take, by: person, in: schedule, actor: actor, state: state, now: now, newID: newID)
-        case .coverRequest(let edit):
+        case .cover(let edit):
             let schedule: ScheduleDefinition
             if request.schedule.isEmpty, edit.action != .open {
                 guard let found = state.sortedSchedules.first(where: { $0.request(id: edit.requestID) != nil }) else {
-                    throw WireError(.notFound, "cover request \"\(edit.requestID)\" not found (`roster-client requests` lists them)")
+                    throw .missing("cover request \"\(edit.requestID)\" not found (`roster-client requests` lists them)")
                 }
                 schedule = found
             } else {
@@ -46,33 +37,29 @@ enum SelfService {
             let person = try acting(edit.person, actor: actor, schedule: schedule, state: state)
             return try cover(edit, by: person, in: schedule, actor: actor, state: state, now: now, newID: newID)
         default:
-            throw WireError(.invalidArgument, "not a self-service edit")
+            throw .invalid([RosterViolation(field: "edit", message: "is not a self-service edit")])
         }
     }
 
     // MARK: Who, where
 
-    private static func schedule(named name: String, state: RosterState) throws(WireError) -> ScheduleDefinition {
+    private static func schedule(named name: String, state: RosterState) throws(RosterError) -> ScheduleDefinition {
         let name = name.isEmpty ? ScheduleDefinition.defaultID : name
         guard let found = state.schedule(idOrName: name) else {
-            var error = WireError(.notFound, "schedule \"\(name)\" not found")
-            error.body.suggestions = state.sortedSchedules.map(\.name)
-            throw error
+            throw .notFound("schedule \"\(name)\"", suggestions: state.sortedSchedules.map(\.name))
         }
         return found
     }
 
     /// The person who acts: the one the token names, or (admins only) the one asked for. A
     /// person acts only where they take part, and only where self-service is on; admins anywhere.
-    private static func acting(_ named: String, actor: Actor, schedule: ScheduleDefinition,
-                               state: RosterState) throws(WireError) -> Employee {
-        let denied = { (why: String) in WireError(.permissionDenied, why) }
+    private static func acting(_ named: String, actor: Caller, schedule: ScheduleDefinition,
+                               state: RosterState) throws(RosterError) -> Employee {
+        let denied = { (why: String) in RosterError.denied(why) }
         let person: Employee
         if !named.trimmingCharacters(in: .whitespaces).isEmpty {
             guard let found = state.employee(idOrName: named) else {
-                var error = WireError(.notFound, "employee \"\(named)\" not found")
-                error.body.suggestions = state.suggestions(for: named)
-                throw error
+                throw .notFound("employee \"\(named)\"", suggestions: state.suggestions(for: named))
             }
             guard actor.isAdmin || found.id == actor.employeeID else {
                 throw denied("only an admin acts for someone else (--for); this token acts for "
@@ -98,16 +85,14 @@ enum SelfService {
     }
 
     /// Named in a rotation slot, an override or a one-off shift of the schedule.
-    static func takesPart(_ employeeID: String, in schedule: ScheduleDefinition, state: RosterState) -> Bool {
+    public static func takesPart(_ employeeID: String, in schedule: ScheduleDefinition, state: RosterState) -> Bool {
         schedule.mentionedEmployees.contains(employeeID)
             || state.shifts.all(schedule: schedule.id).contains { $0.employeeID == employeeID }
     }
 
-    private static func stretch(_ start: UnixMillis, _ end: UnixMillis) throws(WireError) {
-        func invalid(_ field: String, _ message: String) -> WireError {
-            var error = WireError(.invalidArgument, "invalid input: \(field): \(message)")
-            error.body.violations = [.with { $0.field = field; $0.description_p = message }]
-            return error
+    private static func stretch(_ start: UnixMillis, _ end: UnixMillis) throws(RosterError) {
+        func invalid(_ field: String, _ message: String) -> RosterError {
+            .invalid([RosterViolation(field: field, message: message)])
         }
         guard TimeRange.supported.contains(start), TimeRange.supported.contains(end) else { throw invalid("start_ms", TimeRange.message) }
         guard start < end else { throw invalid("end_ms", "the start is not before the end") }
@@ -116,30 +101,30 @@ enum SelfService {
 
     /// The schedule resolved over [from, to), as it is now.
     private static func resolved(_ schedule: ScheduleDefinition, from: UnixMillis, to: UnixMillis,
-                                 state: RosterState) throws(WireError) -> [ResolvedShift] {
+                                 state: RosterState) throws(RosterError) -> [ResolvedShift] {
         guard let definition = state.definition(of: schedule.id, from: from, to: to) else { return [] }
         return try resolved(definition, from: from, to: to)
     }
 
     /// `definition` (with its one-off shifts) resolved over [from, to).
-    private static func resolved(_ definition: ScheduleDefinition, from: UnixMillis, to: UnixMillis) throws(WireError) -> [ResolvedShift] {
+    private static func resolved(_ definition: ScheduleDefinition, from: UnixMillis, to: UnixMillis) throws(RosterError) -> [ResolvedShift] {
         do {
             return try ScheduleResolver.resolve(definition, from: from, to: to)
         } catch {
-            throw WireError(.resourceExhausted, error.description)
+            throw .overBudget(error.description)
         }
     }
 
     // MARK: Take
 
     /// The person becomes the one on duty from `start` (now, for a stretch under way) to `end`.
-    private static func take(_ take: Roster_V1_TakeDuty, by person: Employee, in schedule: ScheduleDefinition, actor: Actor,
-                             state: RosterState, now: UnixMillis, newID: (String) -> String) throws(WireError) -> Planned {
-        try stretch(take.startMs, take.endMs)
-        guard take.endMs > now else {
-            throw WireError(.failedPrecondition, "that stretch is over; a take starts now at the earliest")
+    private static func take(_ take: ScheduleChangeRequest.TakeDuty, by person: Employee, in schedule: ScheduleDefinition,
+                             actor: Caller, state: RosterState, now: UnixMillis, newID: (String) -> String) throws(RosterError) -> Planned {
+        try stretch(take.start, take.end)
+        guard take.end > now else {
+            throw .notNow("that stretch is over; a take starts now at the earliest")
         }
-        let start = max(take.startMs, now), end = take.endMs
+        let start = max(take.start, now), end = take.end
         if take.undo { return try undo(take, by: person, in: schedule, actor: actor, from: start, to: end, newID: newID) }
         // The person is added throughout the stretch (also where nobody is). Overrides that
         // touch them there, and those through which someone else is on duty there, are cut out
@@ -147,12 +132,12 @@ enum SelfService {
         // one REMOVE per stretch of theirs. So no override is left overlapping one of the take's
         // on a person both change, which the rules refuse.
         guard var probe = state.definition(of: schedule.id, from: start, to: end) else {
-            throw WireError(.notFound, "schedule \"\(schedule.name)\" not found")
+            throw .notFound("schedule \"\(schedule.name)\"", suggestions: [])
         }
         let before = try resolved(probe, from: start, to: end)
         let mine = before.filter { $0.employeeID == person.id }.map { $0.start..<$0.end }
         if !before.contains(where: { $0.employeeID != person.id }), covers(mine, start..<end) {
-            throw WireError(.failedPrecondition, "\(person.fullName) is already the only one on duty on \"\(schedule.name)\" then")
+            throw .notNow("\(person.fullName) is already the only one on duty on \"\(schedule.name)\" then")
         }
         var cut = Set<String>()
         for override in schedule.overrides where override.start < end && override.end > start && override.touches(person.id) {
@@ -186,7 +171,7 @@ enum SelfService {
     }
 
     /// Ranges joined where they touch or overlap, in order.
-    static func merged(_ ranges: [Range<UnixMillis>]) -> [Range<UnixMillis>] {
+    public static func merged(_ ranges: [Range<UnixMillis>]) -> [Range<UnixMillis>] {
         var joined: [Range<UnixMillis>] = []
         for range in ranges.sorted(by: { $0.lowerBound < $1.lowerBound }) where !range.isEmpty {
             if let last = joined.last, range.lowerBound <= last.upperBound {
@@ -200,10 +185,10 @@ enum SelfService {
 
     /// Undoing (part of) a take: the person's take overrides are cut out of [from, to); what
     /// they took before and after it stays, and the past stays as it was.
-    private static func undo(_ take: Roster_V1_TakeDuty, by person: Employee, in schedule: ScheduleDefinition, actor: Actor,
-                             from: UnixMillis, to: UnixMillis, newID: (String) -> String) throws(WireError) -> Planned {
+    private static func undo(_ take: ScheduleChangeRequest.TakeDuty, by person: Employee, in schedule: ScheduleDefinition,
+                             actor: Caller, from: UnixMillis, to: UnixMillis, newID: (String) -> String) throws(RosterError) -> Planned {
         guard let (after, changed) = schedule.undoingTake(of: person.id, over: from..<to, newID: newID) else {
-            throw WireError(.notFound, "\(person.fullName) took no duty on \"\(schedule.name)\" that is still to come in that stretch")
+            throw .missing("\(person.fullName) took no duty on \"\(schedule.name)\" that is still to come in that stretch")
         }
         return Planned(before: schedule, after: after, created: changed,
                        auditReason: reason(actor: actor, person: person, "undoes their take", take.reason))
@@ -222,34 +207,34 @@ enum SelfService {
 
     // MARK: Cover requests
 
-    private static func cover(_ edit: Roster_V1_CoverRequestEdit, by person: Employee, in schedule: ScheduleDefinition, actor: Actor,
-                              state: RosterState, now: UnixMillis, newID: (String) -> String) throws(WireError) -> Planned {
+    private static func cover(_ edit: ScheduleChangeRequest.CoverEdit, by person: Employee, in schedule: ScheduleDefinition,
+                              actor: Caller, state: RosterState, now: UnixMillis, newID: (String) -> String) throws(RosterError) -> Planned {
         var after = schedule
         // Closed requests past their keeping go with any change.
         after.requests = CoverRequest.pruned(after.requests, at: now)
         let name = { (id: String) in state.employees[id]?.fullName ?? id }
         // One rule for every step (§14.6): the wrong person for the step is PERMISSION_DENIED;
         // the right person at the wrong time (closed, taken, begun) is FAILED_PRECONDITION.
-        func refused(_ why: String) -> WireError { WireError(.failedPrecondition, why) }
-        func notTheirs(_ why: String) -> WireError { WireError(.permissionDenied, why) }
+        func refused(_ why: String) -> RosterError { .notNow(why) }
+        func notTheirs(_ why: String) -> RosterError { .denied(why) }
 
         if edit.action == .open {
-            try stretch(edit.startMs, edit.endMs)
-            guard edit.startMs > now else { throw refused("that stretch has already started; ask for cover of what is still ahead") }
+            try stretch(edit.start, edit.end)
+            guard edit.start > now else { throw refused("that stretch has already started; ask for cover of what is still ahead") }
             guard after.requests.filter({ $0.state(at: now) == .open }).count < CoverRequest.maxOpen else {
-                throw WireError(.resourceExhausted, "schedule \"\(schedule.name)\" has \(CoverRequest.maxOpen) open cover requests, the most it holds")
+                throw .full("schedule \"\(schedule.name)\" has \(CoverRequest.maxOpen) open cover requests, the most it holds")
             }
             guard edit.note.count <= TextLimits.maxLine, !ControlCharacters.contains(in: edit.note, allowingLineBreaks: true) else {
-                throw WireError(.invalidArgument, "invalid input: note: at most \(TextLimits.maxLine) characters, no control characters")
+                throw .invalid([RosterViolation(field: "note", message: "at most \(TextLimits.maxLine) characters, no control characters")])
             }
-            let theirs = try resolved(schedule, from: edit.startMs, to: edit.endMs, state: state).filter { $0.employeeID == person.id }
+            let theirs = try resolved(schedule, from: edit.start, to: edit.end, state: state).filter { $0.employeeID == person.id }
             let mine = theirs.map { $0.start..<$0.end }
-            guard covers(mine, edit.startMs..<edit.endMs) else {
-                throw WireError(.permissionDenied, "the stretch is not \(person.fullName)'s: they are not on duty on \"\(schedule.name)\" "
+            guard covers(mine, edit.start..<edit.end) else {
+                throw .denied("the stretch is not \(person.fullName)'s: they are not on duty on \"\(schedule.name)\" "
                                 + "throughout it (`roster-client oncall --schedule` shows who is)")
             }
             guard edit.addressedTo.count <= 100 else {
-                throw WireError(.invalidArgument, "invalid input: addressed_to: at most 100 people")
+                throw .invalid([RosterViolation(field: "addressed_to", message: "at most 100 people")])
             }
             // Whoever takes it replaces the requester there: duty that an override gives them
             // cannot be replaced by a second override on them (the rules refuse overlapping ones).
@@ -262,13 +247,11 @@ enum SelfService {
             var addressed: [String] = []
             for reference in edit.addressedTo where !reference.trimmingCharacters(in: .whitespaces).isEmpty {
                 guard let found = state.employee(idOrName: reference) else {
-                    var error = WireError(.notFound, "employee \"\(reference)\" not found")
-                    error.body.suggestions = state.suggestions(for: reference)
-                    throw error
+                    throw .notFound("employee \"\(reference)\"", suggestions: state.suggestions(for: reference))
                 }
                 if found.id != person.id, !addressed.contains(found.id) { addressed.append(found.id) }
             }
-            let request = CoverRequest(id: newID("req"), requester: person.id, start: edit.startMs, end: edit.endMs,
+            let request = CoverRequest(id: newID("req"), requester: person.id, start: edit.start, end: edit.end,
                                        addressedTo: addressed, note: edit.note, opened: now, author: actor.author)
             after.requests.append(request)
             return Planned(before: schedule, after: after, created: [request.id],
@@ -276,7 +259,7 @@ enum SelfService {
         }
 
         guard let index = after.requests.firstIndex(where: { $0.id == edit.requestID }) else {
-            throw WireError(.notFound, "cover request \"\(edit.requestID)\" not found on schedule \"\(schedule.name)\"")
+            throw .missing("cover request \"\(edit.requestID)\" not found on schedule \"\(schedule.name)\"")
         }
         var request = after.requests[index]
         let current = request.state(at: now)
@@ -288,7 +271,7 @@ enum SelfService {
             guard request.requester != person.id else { throw notTheirs("\(person.fullName) asked for this cover; cancel it instead") }
             guard actor.isAdmin || request.isOffered(to: person.id, in: schedule)
                     || request.addressedTo.isEmpty && schedule.readersMayVolunteer else {
-                throw WireError(.permissionDenied, "request \(request.id) is addressed to "
+                throw .denied("request \(request.id) is addressed to "
                                 + request.addressedTo.map(name).joined(separator: ", ") + ", not \(person.fullName)")
             }
             let override = ScheduleOverride(id: newID("ovr"), kind: .replace(replacing: request.requester, with: person.id),
@@ -330,8 +313,8 @@ enum SelfService {
             request.declinedBy.removeAll { $0 == request.taker }
             request.taker = nil
             request.overrideID = nil
-        case .open, .unspecified, .UNRECOGNIZED:
-            throw WireError(.invalidArgument, "invalid input: action: say open, take, decline, cancel or back_out")
+        case .open, nil:
+            throw .invalid([RosterViolation(field: "action", message: "say open, take, decline, cancel or back_out")])
         }
         request.changed = now
         after.requests[index] = request
@@ -351,7 +334,7 @@ enum SelfService {
 
     /// "Grace Hopper asks for cover (req_x): dentist", with "for NAME, by an admin" when an
     /// admin acted for someone.
-    private static func reason(actor: Actor, person: Employee, _ what: String, _ words: String) -> String {
+    private static func reason(actor: Caller, person: Employee, _ what: String, _ words: String) -> String {
         let who = actor.employeeID == person.id ? person.fullName : "\(person.fullName) (by \(actor.name.isEmpty ? "an admin" : actor.name), for them)"
         return "\(who) \(what)" + (words.isEmpty ? "" : ": \(words)")
     }

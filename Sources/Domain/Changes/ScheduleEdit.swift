@@ -1,23 +1,21 @@
-import RosterDomain
-import RosterProtocol
-
-/// Turns an EditSchedule request into the one change it commits (the schedule's new definition,
-/// or its deletion) and the duty it moves, for `--preview` and the admin's answer.
-struct ScheduleEdit {
-    var changes: [RosterImport.Located]
-    var scheduleID: String
+/// Turns a schedule change request into the one change it commits (the schedule's new
+/// definition, or its deletion) and the duty it moves, for `--preview` and the admin's answer.
+/// Self-service edits are planned by `SelfService` and finished here.
+public struct ScheduleEdit: Sendable {
+    public var changes: [RosterImport.Located]
+    public var scheduleID: String
     /// What the edit made: a rotation's or override's id (the swap's two overrides).
-    var createdIDs: [String] = []
+    public var createdIDs: [String] = []
     /// Who gains or loses duty in the preview window.
-    var deltas: [DutyDelta]
+    public var deltas: [DutyDelta]
     /// The same on further schedules, for a change outside any one schedule's definition (time
     /// off, holidays), which can move duty on several.
-    var otherDeltas: [(scheduleID: String, delta: DutyDelta)] = []
+    public var otherDeltas: [(scheduleID: String, delta: DutyDelta)] = []
 
     /// Why a reader may not make this edit; nil when they may: an override that puts themselves
     /// on duty (added, or replacing someone) on a schedule whose `readersMayVolunteer` is set.
-    static func refusal(of request: Roster_V1_EditScheduleRequest, by actor: Actor, state: RosterState) -> WireError? {
-        let denied = { (why: String) in WireError(.permissionDenied, why) }
+    public static func refusal(of request: ScheduleChangeRequest, by actor: Caller, state: RosterState) -> RosterError? {
+        let denied = { (why: String) in RosterError.denied(why) }
         if case .timeOff = request.edit {
             return isOwnTimeOff(request, actor: actor, state: state) ? nil
                 : denied("a reader may only record their own time off (an admin records anyone's)")
@@ -26,10 +24,16 @@ struct ScheduleEdit {
             return denied("changing schedules needs an admin token; this connection has "
                           + (actor.tokenID.map { "a reader token (\($0)) that names no person" } ?? "no token (anonymous reader on loopback)"))
         }
-        guard case .addOverride(let override) = request.edit, override.kind == .add || override.kind == .replace else {
-            return denied("a reader may only add an override that puts themselves on duty")
+        let volunteer: String
+        switch request.edit {
+        case .addOverride(let override):
+            switch override.kind {
+            case .add(let person), .replace(replacing: _, with: let person): volunteer = person
+            case .remove: return denied("a reader may only add an override that puts themselves on duty")
+            }
+        default: return denied("a reader may only add an override that puts themselves on duty")
         }
-        guard state.employee(idOrName: override.employeeID)?.id == me else {
+        guard state.employee(idOrName: volunteer)?.id == me else {
             return denied("a reader may only put themselves (\(person.fullName)) on duty")
         }
         let name = request.schedule.isEmpty ? ScheduleDefinition.defaultID : request.schedule
@@ -41,13 +45,13 @@ struct ScheduleEdit {
     }
 
     /// The most stretches a MutationResult lists.
-    static let maxListedDeltas = 500
+    public static let maxListedDeltas = 500
 
     /// How far ahead a preview looks.
-    static let previewWindow: UnixMillis = 35 * 86_400_000
+    public static let previewWindow: UnixMillis = 35 * 86_400_000
 
-    static func plan(_ request: Roster_V1_EditScheduleRequest, state: RosterState, actor: Actor, now: UnixMillis,
-                     newID: (String) -> String) throws(RosterError) -> ScheduleEdit {
+    public static func plan(_ request: ScheduleChangeRequest, state: RosterState, actor: Caller, now: UnixMillis,
+                            newID: (String) -> String) throws(RosterError) -> ScheduleEdit {
         let author = actor.author
         func schedule() throws(RosterError) -> ScheduleDefinition {
             let name = request.schedule.isEmpty ? ScheduleDefinition.defaultID : request.schedule
@@ -67,8 +71,7 @@ struct ScheduleEdit {
         let after: ScheduleDefinition?
         var created: [String] = []
         switch request.edit {
-        case .upsertSchedule(let wire):
-            var incoming = ScheduleDefinition(wire)
+        case .upsertSchedule(var incoming):
             if incoming.id.isEmpty {
                 // Creating: a name that exists is refused, never a twin nor a silent change.
                 if let existing = state.schedule(idOrName: incoming.name) {
@@ -90,13 +93,12 @@ struct ScheduleEdit {
         case .deleteSchedule:
             before = try schedule()
             after = nil
-        case .upsertRotation(let edit):
-            if edit.hasEffectiveMs, !TimeRange.supported.contains(edit.effectiveMs) {
+        case .upsertRotation(var rotation, let level, let effective, let startSlot):
+            if let effective, !TimeRange.supported.contains(effective) {
                 throw .invalid([RosterViolation(field: "effective_ms", message: TimeRange.message)])
             }
             let current = try schedule()
             before = current
-            var rotation = Rotation(edit.rotation)
             rotation.slots = try rotation.slots.map { slot throws(RosterError) in
                 try slot.map { person throws(RosterError) in try employee(person, field: "slots") }
             }
@@ -108,30 +110,27 @@ struct ScheduleEdit {
                                            layers: [ScheduleLayer(level: 0, rotations: [probe])]).violations()
             if !alone.isEmpty { throw .invalid(alone) }
             if !rotation.id.isEmpty, current.rotation(id: rotation.id) != nil {
-                let effective = edit.hasEffectiveMs ? edit.effectiveMs : now
-                after = current.editingRotation(rotation.id, to: rotation, effective: effective,
-                                                startSlot: edit.hasStartSlot ? Int(edit.startSlot) : nil)
+                after = current.editingRotation(rotation.id, to: rotation, effective: effective ?? now, startSlot: startSlot)
             } else {
                 if rotation.id.isEmpty { rotation.id = newID("rot") }
                 created = [rotation.id]
                 rotation.version = 1
                 rotation.slotOffset = 0
-                after = current.addingRotation(rotation, level: Int(edit.level))
+                after = current.addingRotation(rotation, level: level)
             }
-        case .endRotation(let edit):
-            if edit.hasEffectiveMs, !TimeRange.supported.contains(edit.effectiveMs) {
+        case .endRotation(let rotationID, let effective):
+            if let effective, !TimeRange.supported.contains(effective) {
                 throw .invalid([RosterViolation(field: "effective_ms", message: TimeRange.message)])
             }
             let current = try schedule()
             before = current
-            guard let ended = current.endingRotation(edit.rotationID, effective: edit.hasEffectiveMs ? edit.effectiveMs : now) else {
-                throw .notFound("rotation \"\(edit.rotationID)\" in schedule \"\(current.name)\"", suggestions: [])
+            guard let ended = current.endingRotation(rotationID, effective: effective ?? now) else {
+                throw .notFound("rotation \"\(rotationID)\" in schedule \"\(current.name)\"", suggestions: [])
             }
             after = ended
-        case .addOverride(let wire):
+        case .addOverride(var override):
             let current = try schedule()
             before = current
-            var override = ScheduleOverride(wire)
             override.kind = switch override.kind {
             case .replace(let replaced, let with):
                 .replace(replacing: try employee(replaced, field: "replace"), with: try employee(with, field: "with"))
@@ -160,12 +159,12 @@ struct ScheduleEdit {
             let current = try schedule()
             before = current
             let first = try employee(swap.first, field: "first"), second = try employee(swap.second, field: "second")
-            guard swap.firstFromMs < swap.firstToMs, swap.secondFromMs < swap.secondToMs else {
+            guard swap.firstFrom < swap.firstTo, swap.secondFrom < swap.secondTo else {
                 throw .invalid([RosterViolation(field: "window", message: "each turn's start must be before its end")])
             }
             let ids = (newID("ovr"), newID("ovr"))
             created = [ids.0, ids.1]
-            after = current.swapping(first, swap.firstFromMs..<swap.firstToMs, with: second, swap.secondFromMs..<swap.secondToMs,
+            after = current.swapping(first, swap.firstFrom..<swap.firstTo, with: second, swap.secondFrom..<swap.secondTo,
                                      ids: ids, author: author, reason: swap.reason)
         case .timeOff(let edit):
             return try planTimeOff(edit, state: state, actor: actor, now: now, newID: newID)
@@ -182,7 +181,7 @@ struct ScheduleEdit {
             var next = current
             next.overrides.append(override)
             after = next
-        case .takeDuty, .coverRequest:
+        case .takeDuty, .cover:
             throw .invalid([RosterViolation(field: "edit", message: "is a self-service edit (SelfService plans it)")])
         case nil:
             throw .invalid([RosterViolation(field: "edit", message: "names no edit")])
@@ -191,7 +190,7 @@ struct ScheduleEdit {
     }
 
     /// The edit that replaces `before` with `after` (nil: deleted), checked as a commit checks it.
-    static func finishing(before: ScheduleDefinition?, after: ScheduleDefinition?, created: [String], state: RosterState,
+    public static func finishing(before: ScheduleDefinition?, after: ScheduleDefinition?, created: [String], state: RosterState,
                           now: UnixMillis) throws(RosterError) -> ScheduleEdit {
         let id = after?.id ?? before!.id
         let change: RosterChange = after.map { .scheduleUpserted($0) } ?? .scheduleDeleted(id: id)
@@ -224,7 +223,7 @@ struct ScheduleEdit {
     /// touches when that is later, at most 366 days. Overrides and one-off shifts touch their own
     /// windows; anything else (rotations, the zone, a new or deleted schedule) from now on. So a
     /// swap of two turns three months out shows those turns (issue #31: it showed nothing).
-    static func previewSpan(before: ScheduleDefinition?, after: ScheduleDefinition?, now: UnixMillis) -> Range<UnixMillis> {
+    public static func previewSpan(before: ScheduleDefinition?, after: ScheduleDefinition?, now: UnixMillis) -> Range<UnixMillis> {
         var lower = UnixMillis.max, upper = UnixMillis.min
         func touch(_ start: UnixMillis, _ end: UnixMillis) { lower = min(lower, start); upper = max(upper, end) }
         if let before, let after {

@@ -1,19 +1,18 @@
-import RosterDomain
-import RosterProtocol
+import Foundation
 
 /// Time off, temporary schedules and taking a conflict's proposal: the EditSchedule kinds that
 /// docs/TIME-OFF.md describes.
 extension ScheduleEdit {
     /// Whether a reader whose token names a person may make `request`: their own time off.
-    static func isOwnTimeOff(_ request: Roster_V1_EditScheduleRequest, actor: Actor, state: RosterState) -> Bool {
+    static func isOwnTimeOff(_ request: ScheduleChangeRequest, actor: Caller, state: RosterState) -> Bool {
         guard case .timeOff(let edit) = request.edit, let me = actor.employeeID else { return false }
         switch edit.action {
         case .delete: return state.timeOff[edit.id].map { $0.employeeID == me } ?? true  // unknown: NOT_FOUND from `plan`
-        default: return edit.person.isEmpty || state.employee(idOrName: edit.person)?.id == me
+        case .add, .importCalendar, nil: return edit.person.isEmpty || state.employee(idOrName: edit.person)?.id == me
         }
     }
 
-    static func planTimeOff(_ edit: Roster_V1_TimeOffEdit, state: RosterState, actor: Actor, now: UnixMillis,
+    static func planTimeOff(_ edit: ScheduleChangeRequest.TimeOffEdit, state: RosterState, actor: Caller, now: UnixMillis,
                             newID: (String) -> String) throws(RosterError) -> ScheduleEdit {
         func person() throws(RosterError) -> String {
             if edit.person.isEmpty {
@@ -33,7 +32,7 @@ extension ScheduleEdit {
         switch edit.action {
         case .add:
             let who = try person()
-            let entry = TimeOff(id: newID("off"), employeeID: who, start: edit.startMs, end: edit.endMs, reason: edit.reason,
+            let entry = TimeOff(id: newID("off"), employeeID: who, start: edit.start, end: edit.end, reason: edit.reason,
                                 author: actor.author)
             changes = [("", .timeOffSet(entry))]
             people = [who]
@@ -43,7 +42,7 @@ extension ScheduleEdit {
             }
             changes = [("", .timeOffDeleted(id: entry.id))]
             people = [entry.employeeID]
-        case .import:
+        case .importCalendar:
             let who = try person()
             let events: [TimeOffCalendar.Event]
             do throws(TimeOffCalendar.Invalid) {
@@ -61,7 +60,7 @@ extension ScheduleEdit {
                 if state.timeOff[entry.id] != entry { changes.append(("event \(index + 1)", .timeOffSet(entry))) }
             }
             people = [who]
-        case .unspecified, .UNRECOGNIZED:
+        case nil:
             throw .invalid([RosterViolation(field: "action", message: "is ADD, DELETE or IMPORT")])
         }
         let after = try state.applyingValidated(changes, now: now)
@@ -86,7 +85,7 @@ extension ScheduleEdit {
 
     /// A holiday calendar set (from dates or an iCalendar file's all-day events) or deleted; the
     /// preview shows the schedules whose restrictions name it.
-    static func planHolidays(_ edit: Roster_V1_HolidaysEdit, state: RosterState, now: UnixMillis) throws(RosterError) -> ScheduleEdit {
+    static func planHolidays(_ edit: ScheduleChangeRequest.HolidaysEdit, state: RosterState, now: UnixMillis) throws(RosterError) -> ScheduleEdit {
         let change: RosterChange
         switch edit.action {
         case .set:
@@ -104,7 +103,7 @@ extension ScheduleEdit {
             change = .holidaysSet(HolidaySet(name: edit.name, days: days))
         case .delete:
             change = .holidaysDeleted(name: edit.name)
-        case .unspecified, .UNRECOGNIZED:
+        case nil:
             throw .invalid([RosterViolation(field: "action", message: "is SET or DELETE")])
         }
         let changes: [RosterImport.Located] = [("", change)]
@@ -116,14 +115,14 @@ extension ScheduleEdit {
     /// Who gains or loses duty on one schedule from now over the preview window, between two
     /// tenant states (a change outside the schedule's definition: time off, holidays).
     /// Nothing when the two resolutions together would cost more than two requests' budget.
-    static func deltas(of scheduleID: String, before: RosterState, after: RosterState, now: UnixMillis) -> [DutyDelta] {
+    public static func deltas(of scheduleID: String, before: RosterState, after: RosterState, now: UnixMillis) -> [DutyDelta] {
         var budget = ResolutionBudget(limit: 2 * ResolutionBudget.perRequest)
         return (try? deltas(of: scheduleID, before: before, after: after, now: now, budget: &budget)) ?? []
     }
 
     /// The same, spending from `budget` (a plan shares one across the schedules it changes).
-    static func deltas(of scheduleID: String, before: RosterState, after: RosterState, now: UnixMillis,
-                       budget: inout ResolutionBudget) throws(ScheduleResolver.Problem) -> [DutyDelta] {
+    public static func deltas(of scheduleID: String, before: RosterState, after: RosterState, now: UnixMillis,
+                              budget: inout ResolutionBudget) throws(ScheduleResolver.Problem) -> [DutyDelta] {
         let span = now..<(now + previewWindow)
         func resolve(_ state: RosterState) throws(ScheduleResolver.Problem) -> [ResolvedShift] {
             guard let definition = state.definition(of: scheduleID, from: span.lowerBound, to: span.upperBound) else { return [] }
@@ -133,7 +132,7 @@ extension ScheduleEdit {
     }
 
     /// A temporary schedule set or cleared over a span of `current`.
-    static func temporary(_ edit: Roster_V1_TemporaryEdit, on current: ScheduleDefinition, state: RosterState, author: String,
+    static func temporary(_ edit: ScheduleChangeRequest.TemporaryEdit, on current: ScheduleDefinition, state: RosterState, author: String,
                           now: UnixMillis, newID: (String) -> String) throws(RosterError) -> ScheduleDefinition {
         switch edit.action {
         case .set:
@@ -144,14 +143,14 @@ extension ScheduleEdit {
                     unknown.append(RosterViolation(location: "shift \(index + 1)", field: "person", message: "unknown employee \"\(shift.employeeID)\""))
                     continue
                 }
-                shifts.append(TemporarySchedule.Shift(employeeID: person.id, start: shift.startMs, end: shift.endMs))
+                shifts.append(TemporarySchedule.Shift(employeeID: person.id, start: shift.start, end: shift.end))
             }
             if !unknown.isEmpty { throw .invalid(unknown) }
-            return try current.settingTemporary(from: edit.startMs, to: edit.endMs, shifts: shifts, allowGaps: edit.allowGaps,
+            return try current.settingTemporary(from: edit.start, to: edit.end, shifts: shifts, allowGaps: edit.allowGaps,
                                                 id: newID("tmp"), author: author, now: now)
         case .clear:
-            return try current.clearingTemporary(from: edit.startMs, to: edit.endMs, newID: newID("tmp"), now: now)
-        case .unspecified, .UNRECOGNIZED:
+            return try current.clearingTemporary(from: edit.start, to: edit.end, newID: newID("tmp"), now: now)
+        case nil:
             throw .invalid([RosterViolation(field: "action", message: "is SET or CLEAR")])
         }
     }
