@@ -417,29 +417,3 @@ enum RandomDefinition {
         \(announcement)
         """
 }
-
-/// The planner alone, at its preview budget.
-@Suite(.timeLimit(.minutes(5))) struct DefinitionPlannerTests {
-    @Test func thePreviewStopsAtItsBudgetAndSaysSo() throws {
-        var text = "version: 1\npeople:\n  - {id: ada, firstName: Ada, lastName: Lovelace}\n  - {id: alan, firstName: Alan, lastName: Turing}\nschedules:\n"
-        for index in 0..<3 {
-            text += "  - id: s\(index)\n    name: S\(index)\n    layers:\n      - rotations:\n"
-            text += "          - {id: r\(index), people: [Ada Lovelace, Alan Turing], every: 1h, handoff: \"2026-11-30T09:00\"}\n"
-        }
-        let document = try DefinitionApplyTests.document(text)
-        let state = RosterState(tenant: Tenant(id: "t", name: "t"))
-        var planner = DefinitionPlanner(state: state, now: DefinitionApplyTests.now, prune: false, author: "test", newID: { $0 + "_new" })
-        let whole = planner.plan(document)
-        #expect(whole.violations.isEmpty && !whole.dutyCut)
-        #expect(Set(whole.deltas.map(\.scheduleID)) == ["s0", "s1", "s2"])
-        // A budget for one schedule and a half: what resolving one schedule's preview costs.
-        var probe = ResolutionBudget(limit: .max)
-        let now = DefinitionApplyTests.now
-        _ = try ScheduleResolver.resolve(try #require(whole.after.definition(of: "s0")), from: now, to: now + 35 * DefinitionApplyTests.day,
-                                         budget: &probe)
-        planner.previewBudget = probe.spent * 3 / 2
-        let cut = planner.plan(document)
-        #expect(cut.dutyCut && cut.located.count == whole.located.count, "the plan itself is whole; only its preview stops")
-        #expect(Set(cut.deltas.map(\.scheduleID)).count < 3 && !cut.deltas.isEmpty, "\(Set(cut.deltas.map(\.scheduleID)))")
-    }
-}

@@ -28,7 +28,8 @@ extension AdminOperations {
             return AppliedDefinition(result: .failure(WireError(.invalidArgument, "a definition holds at most \(Self.maxDefinitionObjects) objects of each kind")))
         }
         let planner = DefinitionPlanner(state: view.state, now: now, prune: request.prune, author: actor.author, newID: IdentifierFactory.make)
-        guard let roster = await computed(tenant.id, { planner.plan(document) }) else {
+        let asked = DefinitionDocument(document)
+        guard let roster = await computed(tenant.id, { planner.plan(asked) }) else {
             return AppliedDefinition(result: .failure(Self.busy))
         }
         var settings = SettingsPlan()
@@ -48,7 +49,7 @@ extension AdminOperations {
         var plan = Roster_V1_DefinitionPlan.with {
             $0.epoch = view.epoch
             $0.revision = view.revision
-            $0.changes = roster.objects + settings.objects
+            $0.changes = roster.objects.map(Roster_V1_DefinitionChange.init) + settings.objects
             $0.duty = roster.deltas.prefix(ScheduleEdit.maxListedDeltas).map { Roster_V1_DutyDelta($0.delta, scheduleID: $0.scheduleID, in: roster.after) }
             $0.dutyOmitted = UInt32(max(0, roster.deltas.count - ScheduleEdit.maxListedDeltas))
             $0.dutyCut = roster.dutyCut

@@ -1,40 +1,41 @@
-import RosterDomain
-import RosterProtocol
-
 /// Schedules as code (docs/AS-CODE.md): what a tenant definition (`roster-client apply -f`)
 /// changes in the tenant's directory and schedules. Objects are matched by id, else by name (a
 /// person's full name, a schedule's name) or place (a rotation's index in its layer), so that a
 /// file without ids applies once and a second time changes nothing, and a renamed object keeps
 /// its id. Everything is checked together and every problem is reported with its place in the
 /// document ("schedules[0].layers[0].rotations[1]"), which the client turns into a line.
-struct DefinitionPlanner: Sendable {
-    let state: RosterState
-    let now: UnixMillis
-    let prune: Bool
-    let author: String
-    let newID: @Sendable (String) -> String
+public struct DefinitionPlanner: Sendable {
+    public let state: RosterState
+    public let now: UnixMillis
+    public let prune: Bool
+    public let author: String
+    public let newID: @Sendable (String) -> String
     /// What the duty preview may resolve, over every schedule the plan changes.
-    var previewBudget = Self.previewBudget
+    public var previewBudget = Self.previewBudget
+
+    public init(state: RosterState, now: UnixMillis, prune: Bool, author: String, newID: @escaping @Sendable (String) -> String) {
+        (self.state, self.now, self.prune, self.author, self.newID) = (state, now, prune, author, newID)
+    }
 
     /// The roster side of a plan: the changes of one revision and what they do.
-    struct Outcome: Sendable {
-        var located: [RosterImport.Located] = []
-        var objects: [Roster_V1_DefinitionChange] = []
-        var violations: [RosterViolation] = []
+    public struct Outcome: Sendable {
+        public var located: [RosterImport.Located] = []
+        public var objects: [DefinitionChange] = []
+        public var violations: [RosterViolation] = []
         /// The state after the changes (the current one when they are refused).
-        var after: RosterState
-        var deltas: [(scheduleID: String, delta: DutyDelta)] = []
+        public var after: RosterState
+        public var deltas: [(scheduleID: String, delta: DutyDelta)] = []
         /// Where the domain's names of objects ("rotation rot_1") are in the document.
-        var places: [String: String] = [:]
+        public var places: [String: String] = [:]
         /// The preview's budget ran out: the schedules after those in `deltas` were not previewed.
-        var dutyCut = false
+        public var dutyCut = false
     }
 
     /// What the duty preview of one plan may resolve, over every schedule it changes: four
     /// requests' worth (about a second of one core), on the tenant's work pool.
-    static let previewBudget = 4 * ResolutionBudget.perRequest
+    public static let previewBudget = 4 * ResolutionBudget.perRequest
 
-    func plan(_ document: Roster_V1_DefinitionDocument) -> Outcome {
+    public func plan(_ document: DefinitionDocument) -> Outcome {
         var outcome = Outcome(after: state)
         var upserts: [RosterImport.Located] = [], deletions: [RosterImport.Located] = []
         // People first, so that rotations may name people the file adds.
@@ -111,13 +112,12 @@ struct DefinitionPlanner: Sendable {
 
     // MARK: - People
 
-    private func planPeople(_ people: [Roster_V1_Employee], into outcome: inout Outcome)
+    private func planPeople(_ people: [Employee], into outcome: inout Outcome)
         -> (changes: [RosterImport.Located], deletions: [RosterImport.Located])
     {
         var changes: [RosterImport.Located] = [], kept = Set<String>()
-        for (index, wire) in people.enumerated() {
+        for (index, var person) in people.enumerated() {
             let location = "people[\(index)]"
-            var person = Employee(wire)
             let existing = person.id.isEmpty ? state.employee(idOrName: person.fullName) : state.employees[person.id]
             person.id = existing?.id ?? (person.id.isEmpty ? newID("e") : person.id)
             guard kept.insert(person.id).inserted else {
@@ -151,17 +151,9 @@ struct DefinitionPlanner: Sendable {
     }
 
     /// The fields whose text differs, in order.
-    static func fieldChanges(_ before: [(String, String)], _ after: [(String, String)]) -> [Roster_V1_FieldChange] {
+    static func fieldChanges(_ before: [(String, String)], _ after: [(String, String)]) -> [FieldChange] {
         zip(before, after).compactMap { old, new in
-            old.1 == new.1 ? nil : Roster_V1_FieldChange.with { ($0.field, $0.before, $0.after) = (old.0, old.1, new.1) }
+            old.1 == new.1 ? nil : FieldChange(field: old.0, before: old.1, after: new.1)
         }
-    }
-}
-
-extension Roster_V1_DefinitionChange {
-    package init(_ action: Roster_V1_DefinitionAction, _ kind: String, _ id: String, _ name: String, fields: [Roster_V1_FieldChange] = [],
-         location: String = "") {
-        self.init()
-        (self.action, self.kind, self.id, self.name, self.fields, self.location) = (action, kind, id, name, fields, location)
     }
 }

@@ -1,32 +1,29 @@
-import RosterDomain
-import RosterProtocol
-
 /// The schedules of a tenant definition: each schedule's fields, its rotations (an edit is a new
 /// version from now, as `admin rotation edit` makes, so the past is kept) and its standing
 /// overrides (those that have not ended and that no person made for themselves: self-service and
 /// swaps are left to people).
 extension DefinitionPlanner {
-    func planSchedules(_ schedules: [Roster_V1_Schedule], people: RosterState, into outcome: inout Outcome)
+    func planSchedules(_ schedules: [ScheduleDefinition], people: RosterState, into outcome: inout Outcome)
         -> (changes: [RosterImport.Located], deletions: [RosterImport.Located])
     {
         var changes: [RosterImport.Located] = [], kept = Set<String>()
-        for (index, wire) in schedules.enumerated() {
+        for (index, file) in schedules.enumerated() {
             let location = "schedules[\(index)]"
-            let existing = wire.id.isEmpty ? state.schedule(idOrName: wire.name) : state.schedules[wire.id]
-            let id = existing?.id ?? (wire.id.isEmpty ? newID("sch") : wire.id)
+            let existing = file.id.isEmpty ? state.schedule(idOrName: file.name) : state.schedules[file.id]
+            let id = existing?.id ?? (file.id.isEmpty ? newID("sch") : file.id)
             guard kept.insert(id).inserted else {
                 outcome.violations.append(RosterViolation(location: location, field: "id", message: "schedule \(id) is in the file twice"))
                 continue
             }
             outcome.places["schedule \(id)"] = location
-            var schedule = existing ?? ScheduleDefinition(id: id, name: wire.name, zone: wire.zone)
+            var schedule = existing ?? ScheduleDefinition(id: id, name: file.name, zone: file.zone)
             let before = Self.fields(of: schedule)
-            schedule.name = wire.name
-            schedule.zone = wire.zone.isEmpty ? "UTC" : wire.zone
-            schedule.team = wire.team
-            schedule.description = wire.description_p
-            schedule.readersMayVolunteer = wire.readersMayVolunteer
-            schedule.selfServiceOff = wire.selfServiceOff
+            schedule.name = file.name
+            schedule.zone = file.zone.isEmpty ? "UTC" : file.zone
+            schedule.team = file.team
+            schedule.description = file.description
+            schedule.readersMayVolunteer = file.readersMayVolunteer
+            schedule.selfServiceOff = file.selfServiceOff
             let name = schedule.name
             if existing == nil {
                 outcome.objects.append(.init(.create, "schedule", id, name, location: location))
@@ -34,8 +31,8 @@ extension DefinitionPlanner {
                 let fields = Self.fieldChanges(before, Self.fields(of: schedule))
                 if !fields.isEmpty { outcome.objects.append(.init(.change, "schedule", id, name, fields: fields, location: location)) }
             }
-            planRotations(wire.layers, of: &schedule, at: location, people: people, into: &outcome)
-            planOverrides(wire.overrides, of: &schedule, at: location, people: people, into: &outcome)
+            planRotations(file.layers, of: &schedule, at: location, people: people, into: &outcome)
+            planOverrides(file.overrides, of: &schedule, at: location, people: people, into: &outcome)
             if schedule != existing { changes.append((location, .scheduleUpserted(schedule))) }
         }
         var deletions: [RosterImport.Located] = []
@@ -66,16 +63,15 @@ extension DefinitionPlanner {
 
     // MARK: - Rotations
 
-    private func planRotations(_ layers: [Roster_V1_ScheduleLayer], of schedule: inout ScheduleDefinition, at scheduleLocation: String,
+    private func planRotations(_ layers: [ScheduleLayer], of schedule: inout ScheduleDefinition, at scheduleLocation: String,
                                people: RosterState, into outcome: inout Outcome) {
         let live = schedule.currentRotations(now: now)
         var matched = Set<String>()
         for (layerIndex, layer) in layers.enumerated() {
-            let level = Int(layer.level)
+            let level = layer.level
             let liveHere = live.filter { $0.level == level }
-            for (rotationIndex, wire) in layer.rotations.enumerated() {
+            for (rotationIndex, var rotation) in layer.rotations.enumerated() {
                 let location = "\(scheduleLocation).layers[\(layerIndex)].rotations[\(rotationIndex)]"
-                var rotation = Rotation(wire)
                 var known = true
                 rotation.slots = rotation.slots.map { slot in
                     slot.compactMap { name in
@@ -142,13 +138,12 @@ extension DefinitionPlanner {
 
     // MARK: - Overrides
 
-    private func planOverrides(_ overrides: [Roster_V1_ScheduleOverride], of schedule: inout ScheduleDefinition, at scheduleLocation: String,
+    private func planOverrides(_ overrides: [ScheduleOverride], of schedule: inout ScheduleDefinition, at scheduleLocation: String,
                                people: RosterState, into outcome: inout Outcome) {
         let standing = schedule.standingOverrides(now: now)
         var matched = Set<String>()
-        for (index, wire) in overrides.enumerated() {
+        for (index, var override) in overrides.enumerated() {
             let location = "\(scheduleLocation).overrides[\(index)]"
-            var override = ScheduleOverride(wire)
             override.source = ""
             var known = true
             func resolve(_ name: String, _ field: String) -> String {
