@@ -15,8 +15,8 @@ extension Notifier {
         let everyone: [StoredWebhook], rules: [ReminderRule], announcements: [AnnounceRule]
         do {
             everyone = try await store.webhooks(tenantID: nil, now: clock.now())
-            rules = try await store.reminderRules(tenantID: tenantID)
-            announcements = try await store.announceRules(tenantID: tenantID)
+            rules = try await store.rules(ReminderRule.self, tenantID: tenantID)
+            announcements = try await store.rules(AnnounceRule.self, tenantID: tenantID)
         } catch {
             plan.violations.append(RosterViolation(field: "", message: "the tenant's webhooks could not be read: \(error)"))
             return plan
@@ -191,20 +191,20 @@ extension Notifier {
             let name = Roster_V1_ReminderRule(rule).sentence(scheduleName: state.schedules[rule.scheduleID]?.name,
                                                               personName: state.employees[rule.personID]?.fullName)
             guard let current else {
-                plan.write.insertedReminders.append(rule)
+                plan.write.insertedRules.append(rule)
                 plan.objects.append(.init(.create, "reminder", rule.id, name, location: location))
                 continue
             }
             guard current != rule else { continue }
             let before = Roster_V1_ReminderRule(current).sentence(scheduleName: state.schedules[current.scheduleID]?.name,
                                                                    personName: state.employees[current.personID]?.fullName)
-            plan.write.removedReminders.append(rule.id)
-            plan.write.insertedReminders.append(rule)
+            plan.write.remove(ReminderRule.self, id: rule.id)
+            plan.write.insertedRules.append(rule)
             plan.objects.append(.init(.change, "reminder", rule.id, name, fields: [.with { ($0.field, $0.before, $0.after) = ("rule", before, name) }],
                                       location: location))
         }
         for rule in stored where !kept.contains(rule.id) {
-            if prune { plan.write.removedReminders.append(rule.id) }
+            if prune { plan.write.remove(ReminderRule.self, id: rule.id) }
             let name = Roster_V1_ReminderRule(rule).sentence(scheduleName: state.schedules[rule.scheduleID]?.name,
                                                               personName: state.employees[rule.personID]?.fullName)
             plan.objects.append(.init(prune ? .delete : .notInFile, "reminder", rule.id, name))
@@ -245,20 +245,20 @@ extension Notifier {
             }
             let name = Self.named(rule, state: state)
             guard let current else {
-                plan.write.insertedAnnouncements.append(rule)
+                plan.write.insertedRules.append(rule)
                 plan.objects.append(.init(.create, "announcement", rule.id, name, location: location))
                 continue
             }
             guard current != rule else { continue }
-            plan.write.removedAnnouncements.append(rule.id)
-            plan.write.insertedAnnouncements.append(rule)
+            plan.write.remove(AnnounceRule.self, id: rule.id)
+            plan.write.insertedRules.append(rule)
             plan.objects.append(.init(.change, "announcement", rule.id, name,
                                       fields: [.with { ($0.field, $0.before, $0.after) = ("rule", Self.named(current, state: state), name) }],
                                       location: location))
         }
         for rule in stored where !kept.contains(rule.id) {
             // A pruned webhook takes its announcements with it.
-            if prune || plan.write.removedWebhooks.contains(rule.webhookID) { plan.write.removedAnnouncements.append(rule.id) }
+            if prune || plan.write.removedWebhooks.contains(rule.webhookID) { plan.write.remove(AnnounceRule.self, id: rule.id) }
             plan.objects.append(.init(prune ? .delete : .notInFile, "announcement", rule.id, Self.named(rule, state: state)))
         }
     }

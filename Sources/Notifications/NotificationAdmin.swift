@@ -82,15 +82,15 @@ extension Notifier {
                 case .success(let made): rule = made
                 case .failure(let error): return .failure(error)
                 }
-                try await store.insertReminderRule(tenantID: tenant.id, rule)
+                try await store.insertRule(rule, tenantID: tenant.id)
                 try await notifier.reload(tenantID: tenant.id)
                 // Reminders due within the window already planned are written now.
                 await notifier.replan(tenant)
                 answer.reminders = [Roster_V1_ReminderRule(rule)]
                 await audit(AuditLog.Kind.reminderAdded, Self.describe(rule, state: tenant.view.state), request, tenant, actor)
             case .removeReminder(let id):
-                let removed = try await store.reminderRules(tenantID: tenant.id).first { $0.id == id }
-                guard try await store.removeReminderRule(tenantID: tenant.id, id: id) else {
+                let removed = try await store.rules(ReminderRule.self, tenantID: tenant.id).first { $0.id == id }
+                guard try await store.removeRule(ReminderRule.self, tenantID: tenant.id, id: id) else {
                     return .failure(WireError(.notFound, "no reminder \(id)"))
                 }
                 try await notifier.reload(tenantID: tenant.id)
@@ -98,7 +98,7 @@ extension Notifier {
                 let detail = removed.map { Self.describe($0, state: tenant.view.state) } ?? "reminder \(id)"
                 await audit(AuditLog.Kind.reminderRemoved, detail, request, tenant, actor)
             case .listReminders:
-                answer.reminders = try await store.reminderRules(tenantID: tenant.id).map(Roster_V1_ReminderRule.init)
+                answer.reminders = try await store.rules(ReminderRule.self, tenantID: tenant.id).map(Roster_V1_ReminderRule.init)
             case .addAnnouncement(let wire):
                 let rule: AnnounceRule
                 switch try await AnnounceRule.make(wire, id: IdentifierFactory.make("ann"), state: tenant.view.state,
@@ -106,14 +106,14 @@ extension Notifier {
                 case .success(let made): rule = made
                 case .failure(let error): return .failure(error)
                 }
-                try await store.insertAnnounceRule(tenantID: tenant.id, rule)
+                try await store.insertRule(rule, tenantID: tenant.id)
                 try await notifier.reload(tenantID: tenant.id)
                 await notifier.replan(tenant)
                 answer.announcements = [Roster_V1_AnnounceRule(rule)]
                 await audit(AuditLog.Kind.announcementAdded, Self.describe(rule, state: tenant.view.state), request, tenant, actor)
             case .removeAnnouncement(let id):
-                let removed = try await store.announceRules(tenantID: tenant.id).first { $0.id == id }
-                guard try await store.removeAnnounceRule(tenantID: tenant.id, id: id) else {
+                let removed = try await store.rules(AnnounceRule.self, tenantID: tenant.id).first { $0.id == id }
+                guard try await store.removeRule(AnnounceRule.self, tenantID: tenant.id, id: id) else {
                     return .failure(WireError(.notFound, "no announcement \(id)"))
                 }
                 try await notifier.reload(tenantID: tenant.id)
@@ -121,7 +121,7 @@ extension Notifier {
                 let detail = removed.map { Self.describe($0, state: tenant.view.state) } ?? "announcement \(id)"
                 await audit(AuditLog.Kind.announcementRemoved, detail, request, tenant, actor)
             case .listAnnouncements:
-                answer.announcements = try await store.announceRules(tenantID: tenant.id).map(Roster_V1_AnnounceRule.init)
+                answer.announcements = try await store.rules(AnnounceRule.self, tenantID: tenant.id).map(Roster_V1_AnnounceRule.init)
             case .setChatCommand(let wire):
                 guard ChatCommands.platforms.contains(wire.platform) else {
                     return .failure(WireError(.invalidArgument, "a slash command is for \(ChatCommands.platforms.joined(separator: " or ")), not \(wire.platform)"))

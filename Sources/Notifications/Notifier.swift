@@ -87,8 +87,8 @@ package final class Notifier: NotificationHooks {
     package func reload(tenantID: String) async throws {
         var notices = TenantNotices()
         notices.settingsMark = try await store.settingsMark(tenantID: tenantID)
-        notices.rules = try await store.reminderRules(tenantID: tenantID)
-        notices.announcements = try await store.announceRules(tenantID: tenantID)
+        notices.rules = try await store.rules(ReminderRule.self, tenantID: tenantID)
+        notices.announcements = try await store.rules(AnnounceRule.self, tenantID: tenantID)
         notices.plannedThrough = try await store.plannedThrough(tenantID: tenantID)
         let hasWebhooks = try await !store.webhooks(tenantID: tenantID, now: clock.now()).isEmpty
         notices.active = notices.plannedThrough != nil || hasWebhooks || tenants.withLockedValue { $0[tenantID]?.active ?? false }

@@ -101,24 +101,63 @@ public struct OutboxWrite: Sendable {
     public var isEmpty: Bool { events.isEmpty && withdrawPlanned == nil && plannedThrough == nil && settings.isEmpty }
 }
 
-/// The webhooks, reminder rules and announcement rules one revision changes (`roster-client
-/// apply`), so that a whole file is one transaction. A changed rule is removed and inserted
-/// again under its id; a changed webhook is updated in place and keeps its queue.
-public struct NotificationSettingsWrite: Sendable, Hashable {
+/// The webhooks and rules one revision changes (`roster-client apply`), so that a whole file is
+/// one transaction. A changed rule is removed and inserted again under its id; a changed webhook
+/// is updated in place and keeps its queue. Removals are written before insertions.
+public struct NotificationSettingsWrite: Sendable {
     public var removedWebhooks: [String] = []
     public var insertedWebhooks: [StoredWebhook] = []
     public var updatedWebhooks: [StoredWebhook] = []
-    public var removedReminders: [String] = []
-    public var insertedReminders: [ReminderRule] = []
-    public var removedAnnouncements: [String] = []
-    public var insertedAnnouncements: [AnnounceRule] = []
+    public var removedRules: [NotificationRuleKey] = []
+    public var insertedRules: [any NotificationRule] = []
 
     public init() {}
 
-    public var isEmpty: Bool {
-        removedWebhooks.isEmpty && insertedWebhooks.isEmpty && updatedWebhooks.isEmpty && removedReminders.isEmpty
-            && insertedReminders.isEmpty && removedAnnouncements.isEmpty && insertedAnnouncements.isEmpty
+    public mutating func remove<Rule: NotificationRule>(_ kind: Rule.Type, id: String) {
+        removedRules.append(NotificationRuleKey(table: Rule.table, id: id))
     }
+
+    public var isEmpty: Bool {
+        removedWebhooks.isEmpty && insertedWebhooks.isEmpty && updatedWebhooks.isEmpty && removedRules.isEmpty && insertedRules.isEmpty
+    }
+}
+
+/// The kinds of rule the notification store keeps, each in a table of that name with the same
+/// three columns: tenant_id, id, and the rule as JSON. A closed set, so a driver may put the
+/// name in its SQL.
+public enum NotificationRuleTable: String, Sendable, Hashable, CaseIterable {
+    case reminder = "reminder_rule"
+    case announcement = "announce_rule"
+}
+
+/// A rule the notification store keeps whole under its tenant and id: three store requirements
+/// (`rules`, `insertRule`, `removeRule`) serve every kind, as does one implementation per driver.
+public protocol NotificationRule: Sendable, Codable {
+    static var table: NotificationRuleTable { get }
+    var id: String { get }
+}
+
+extension NotificationRule {
+    /// What the store's `rule` column holds.
+    public func storedText() throws -> String { String(decoding: try JSONEncoder().encode(self), as: UTF8.self) }
+
+    public static func stored(_ text: String) throws -> Self { try JSONDecoder().decode(Self.self, from: Data(text.utf8)) }
+}
+
+/// One rule named by its kind and id.
+public struct NotificationRuleKey: Sendable, Hashable {
+    public var table: NotificationRuleTable
+    public var id: String
+
+    public init(table: NotificationRuleTable, id: String) { (self.table, self.id) = (table, id) }
+}
+
+extension ReminderRule: NotificationRule {
+    public static var table: NotificationRuleTable { .reminder }
+}
+
+extension AnnounceRule: NotificationRule {
+    public static var table: NotificationRuleTable { .announcement }
 }
 
 /// The next event a webhook should receive: the oldest undelivered one that is due.
@@ -192,13 +231,12 @@ public protocol NotificationStore: Sendable {
     /// Replaces a webhook's stored secret (sealing one stored before secrets were sealed).
     func replaceWebhookSecret(tenantID: String, id: String, secret: String) async throws
 
-    func reminderRules(tenantID: String) async throws -> [ReminderRule]
-    func insertReminderRule(tenantID: String, _ rule: ReminderRule) async throws
-    func removeReminderRule(tenantID: String, id: String) async throws -> Bool
-
-    func announceRules(tenantID: String) async throws -> [AnnounceRule]
-    func insertAnnounceRule(tenantID: String, _ rule: AnnounceRule) async throws
-    func removeAnnounceRule(tenantID: String, id: String) async throws -> Bool
+    /// A tenant's rules of one kind (reminders, announcements), by id.
+    func rules<Rule: NotificationRule>(_ kind: Rule.Type, tenantID: String) async throws -> [Rule]
+    /// Stores a rule; an id the tenant already has for that kind is refused.
+    func insertRule<Rule: NotificationRule>(_ rule: Rule, tenantID: String) async throws
+    /// Deletes a rule; false when the tenant has none of that kind and id.
+    func removeRule<Rule: NotificationRule>(_ kind: Rule.Type, tenantID: String, id: String) async throws -> Bool
 
     /// A chat platform's slash-command secret for the tenant (sealed), if set up.
     func chatCommandSecret(tenantID: String, platform: String) async throws -> String?

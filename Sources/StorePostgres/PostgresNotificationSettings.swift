@@ -47,12 +47,7 @@ extension PostgresRosterStore {
 
     /// The settings part of a revision's transaction (`NotificationSettingsWrite`).
     static func writeSettings(_ write: NotificationSettingsWrite, tenantID: String, connection: PostgresConnection) async throws {
-        for id in write.removedAnnouncements {
-            try await connection.query("DELETE FROM announce_rule WHERE tenant_id = \(tenantID) AND id = \(id)")
-        }
-        for id in write.removedReminders {
-            try await connection.query("DELETE FROM reminder_rule WHERE tenant_id = \(tenantID) AND id = \(id)")
-        }
+        for key in write.removedRules { _ = try await removeRule(key, tenantID: tenantID, connection: connection) }
         for id in write.removedWebhooks {
             try await connection.query("DELETE FROM webhook WHERE tenant_id = \(tenantID) AND id = \(id)")
         }
@@ -63,14 +58,7 @@ extension PostgresRosterStore {
                 schedules = \(json(webhook.schedules)), format = \(webhook.format.rawValue) WHERE tenant_id = \(tenantID) AND id = \(webhook.id)
                 """)
         }
-        for rule in write.insertedReminders {
-            let text = String(decoding: try JSONEncoder().encode(rule), as: UTF8.self)
-            try await connection.query("INSERT INTO reminder_rule (tenant_id, id, rule) VALUES (\(tenantID), \(rule.id), \(text))")
-        }
-        for rule in write.insertedAnnouncements {
-            let text = String(decoding: try JSONEncoder().encode(rule), as: UTF8.self)
-            try await connection.query("INSERT INTO announce_rule (tenant_id, id, rule) VALUES (\(tenantID), \(rule.id), \(text))")
-        }
+        for rule in write.insertedRules { try await insertRule(rule, tenantID: tenantID, connection: connection) }
         try await announceSettings(tenantID: tenantID, connection: connection)
     }
 
@@ -92,56 +80,37 @@ extension PostgresRosterStore {
         _ = try await connections.query("UPDATE webhook SET secret = \(secret) WHERE tenant_id = \(tenantID) AND id = \(id)")
     }
 
-    public func reminderRules(tenantID: String) async throws -> [ReminderRule] {
-        var rules: [ReminderRule] = []
-        for text in try await connections.query("SELECT rule FROM reminder_rule WHERE tenant_id = \(tenantID) ORDER BY id")
-            .decode(String.self) {
-            rules.append(try JSONDecoder().decode(ReminderRule.self, from: Data(text.utf8)))
-        }
-        return rules
+    // Rules of every kind: one table per kind, the same three columns (`NotificationRuleTable`).
+    // A change is announced to the other nodes in its transaction.
+
+    public func rules<Rule: NotificationRule>(_ kind: Rule.Type, tenantID: String) async throws -> [Rule] {
+        try await connections.query("SELECT rule FROM \(unescaped: Rule.table.rawValue) WHERE tenant_id = \(tenantID) ORDER BY id")
+            .decode(String.self).map(Rule.stored)
     }
 
-    public func insertReminderRule(tenantID: String, _ rule: ReminderRule) async throws {
-        let text = String(decoding: try JSONEncoder().encode(rule), as: UTF8.self)
+    public func insertRule<Rule: NotificationRule>(_ rule: Rule, tenantID: String) async throws {
         try await transaction { connection in
-            try await connection.query("INSERT INTO reminder_rule (tenant_id, id, rule) VALUES (\(tenantID), \(rule.id), \(text))")
+            try await Self.insertRule(rule, tenantID: tenantID, connection: connection)
             try await Self.announceSettings(tenantID: tenantID, connection: connection)
         }
     }
 
-    public func removeReminderRule(tenantID: String, id: String) async throws -> Bool {
+    public func removeRule<Rule: NotificationRule>(_ kind: Rule.Type, tenantID: String, id: String) async throws -> Bool {
         try await transaction { connection in
-            var removed = false
-            for _ in try await connection.query("DELETE FROM reminder_rule WHERE tenant_id = \(tenantID) AND id = \(id) RETURNING id").decode(String.self) { removed = true }
+            let removed = try await Self.removeRule(NotificationRuleKey(table: Rule.table, id: id), tenantID: tenantID, connection: connection)
             try await Self.announceSettings(tenantID: tenantID, connection: connection)
             return removed
         }
     }
 
-    public func announceRules(tenantID: String) async throws -> [AnnounceRule] {
-        var rules: [AnnounceRule] = []
-        for text in try await connections.query("SELECT rule FROM announce_rule WHERE tenant_id = \(tenantID) ORDER BY id")
-            .decode(String.self) {
-            rules.append(try JSONDecoder().decode(AnnounceRule.self, from: Data(text.utf8)))
-        }
-        return rules
+    static func insertRule(_ rule: any NotificationRule, tenantID: String, connection: PostgresConnection) async throws {
+        let text = try rule.storedText()
+        try await connection.query("INSERT INTO \(unescaped: type(of: rule).table.rawValue) (tenant_id, id, rule) VALUES (\(tenantID), \(rule.id), \(text))")
     }
 
-    public func insertAnnounceRule(tenantID: String, _ rule: AnnounceRule) async throws {
-        let text = String(decoding: try JSONEncoder().encode(rule), as: UTF8.self)
-        try await transaction { connection in
-            try await connection.query("INSERT INTO announce_rule (tenant_id, id, rule) VALUES (\(tenantID), \(rule.id), \(text))")
-            try await Self.announceSettings(tenantID: tenantID, connection: connection)
-        }
-    }
-
-    public func removeAnnounceRule(tenantID: String, id: String) async throws -> Bool {
-        try await transaction { connection in
-            var removed = false
-            for _ in try await connection.query("DELETE FROM announce_rule WHERE tenant_id = \(tenantID) AND id = \(id) RETURNING id").decode(String.self) { removed = true }
-            try await Self.announceSettings(tenantID: tenantID, connection: connection)
-            return removed
-        }
+    static func removeRule(_ key: NotificationRuleKey, tenantID: String, connection: PostgresConnection) async throws -> Bool {
+        try await !connection.query("DELETE FROM \(unescaped: key.table.rawValue) WHERE tenant_id = \(tenantID) AND id = \(key.id) RETURNING id")
+            .decode(String.self).isEmpty
     }
 
     public func chatCommandSecret(tenantID: String, platform: String) async throws -> String? {

@@ -39,12 +39,7 @@ extension SQLiteRosterStore {
 
     /// The settings part of a revision's transaction (`NotificationSettingsWrite`).
     static func writeSettings(_ write: NotificationSettingsWrite, tenantID: String, db: Database) throws {
-        for id in write.removedAnnouncements {
-            try db.execute(sql: "DELETE FROM announce_rule WHERE tenant_id = ? AND id = ?", arguments: [tenantID, id])
-        }
-        for id in write.removedReminders {
-            try db.execute(sql: "DELETE FROM reminder_rule WHERE tenant_id = ? AND id = ?", arguments: [tenantID, id])
-        }
+        for key in write.removedRules { _ = try removeRule(key, tenantID: tenantID, db: db) }
         for id in write.removedWebhooks {
             try db.execute(sql: "DELETE FROM webhook WHERE tenant_id = ? AND id = ?", arguments: [tenantID, id])
         }
@@ -54,14 +49,7 @@ extension SQLiteRosterStore {
                            arguments: [webhook.url, webhook.secret, json(webhook.events), json(webhook.schedules),
                                        webhook.format.rawValue, tenantID, webhook.id])
         }
-        for rule in write.insertedReminders {
-            try db.execute(sql: "INSERT INTO reminder_rule (tenant_id, id, rule) VALUES (?, ?, ?)",
-                           arguments: [tenantID, rule.id, String(decoding: try JSONEncoder().encode(rule), as: UTF8.self)])
-        }
-        for rule in write.insertedAnnouncements {
-            try db.execute(sql: "INSERT INTO announce_rule (tenant_id, id, rule) VALUES (?, ?, ?)",
-                           arguments: [tenantID, rule.id, String(decoding: try JSONEncoder().encode(rule), as: UTF8.self)])
-        }
+        for rule in write.insertedRules { try insertRule(rule, tenantID: tenantID, db: db) }
     }
 
     public func removeWebhook(tenantID: String, id: String) async throws -> Bool {
@@ -77,46 +65,31 @@ extension SQLiteRosterStore {
         }
     }
 
-    public func reminderRules(tenantID: String) async throws -> [ReminderRule] {
+    // Rules of every kind: one table per kind, the same three columns (`NotificationRuleTable`).
+
+    public func rules<Rule: NotificationRule>(_ kind: Rule.Type, tenantID: String) async throws -> [Rule] {
         try await pool.read { db in
-            try String.fetchAll(db, sql: "SELECT rule FROM reminder_rule WHERE tenant_id = ? ORDER BY id", arguments: [tenantID])
-                .map { try JSONDecoder().decode(ReminderRule.self, from: Data($0.utf8)) }
+            try String.fetchAll(db, sql: "SELECT rule FROM \(Rule.table.rawValue) WHERE tenant_id = ? ORDER BY id", arguments: [tenantID])
+                .map(Rule.stored)
         }
     }
 
-    public func insertReminderRule(tenantID: String, _ rule: ReminderRule) async throws {
-        let text = String(decoding: try JSONEncoder().encode(rule), as: UTF8.self)
-        try await pool.write { db in
-            try db.execute(sql: "INSERT INTO reminder_rule (tenant_id, id, rule) VALUES (?, ?, ?)", arguments: [tenantID, rule.id, text])
-        }
+    public func insertRule<Rule: NotificationRule>(_ rule: Rule, tenantID: String) async throws {
+        try await pool.write { db in try Self.insertRule(rule, tenantID: tenantID, db: db) }
     }
 
-    public func removeReminderRule(tenantID: String, id: String) async throws -> Bool {
-        try await pool.write { db in
-            try db.execute(sql: "DELETE FROM reminder_rule WHERE tenant_id = ? AND id = ?", arguments: [tenantID, id])
-            return db.changesCount > 0
-        }
+    public func removeRule<Rule: NotificationRule>(_ kind: Rule.Type, tenantID: String, id: String) async throws -> Bool {
+        try await pool.write { db in try Self.removeRule(NotificationRuleKey(table: Rule.table, id: id), tenantID: tenantID, db: db) }
     }
 
-    public func announceRules(tenantID: String) async throws -> [AnnounceRule] {
-        try await pool.read { db in
-            try String.fetchAll(db, sql: "SELECT rule FROM announce_rule WHERE tenant_id = ? ORDER BY id", arguments: [tenantID])
-                .map { try JSONDecoder().decode(AnnounceRule.self, from: Data($0.utf8)) }
-        }
+    static func insertRule(_ rule: any NotificationRule, tenantID: String, db: Database) throws {
+        try db.execute(sql: "INSERT INTO \(type(of: rule).table.rawValue) (tenant_id, id, rule) VALUES (?, ?, ?)",
+                       arguments: [tenantID, rule.id, try rule.storedText()])
     }
 
-    public func insertAnnounceRule(tenantID: String, _ rule: AnnounceRule) async throws {
-        let text = String(decoding: try JSONEncoder().encode(rule), as: UTF8.self)
-        try await pool.write { db in
-            try db.execute(sql: "INSERT INTO announce_rule (tenant_id, id, rule) VALUES (?, ?, ?)", arguments: [tenantID, rule.id, text])
-        }
-    }
-
-    public func removeAnnounceRule(tenantID: String, id: String) async throws -> Bool {
-        try await pool.write { db in
-            try db.execute(sql: "DELETE FROM announce_rule WHERE tenant_id = ? AND id = ?", arguments: [tenantID, id])
-            return db.changesCount > 0
-        }
+    static func removeRule(_ key: NotificationRuleKey, tenantID: String, db: Database) throws -> Bool {
+        try db.execute(sql: "DELETE FROM \(key.table.rawValue) WHERE tenant_id = ? AND id = ?", arguments: [tenantID, key.id])
+        return db.changesCount > 0
     }
 
     public func chatCommandSecret(tenantID: String, platform: String) async throws -> String? {

@@ -207,8 +207,8 @@ public enum StoreConformance {
                                      created: 0)
             try await store.insertWebhook(hook)
             let rule = ReminderRule(id: "r1", timing: .lead(minutes: 15))
-            try await store.insertReminderRule(tenantID: "acme", rule)
-            #expect(try await other.reminderRules(tenantID: "acme") == [rule])
+            try await store.insertRule(rule, tenantID: "acme")
+            #expect(try await other.rules(ReminderRule.self, tenantID: "acme") == [rule])
 
             // Two events from a change, committed with it; a planned one for later; the same id twice is one event.
             try await store.commit(tenantID: "acme", entry: HistoryEntry(revision: 1, committedAt: 100, changes: [.motdSet("x")]),
@@ -254,7 +254,7 @@ public enum StoreConformance {
             #expect(try await other.publishedNotices(tenantID: "acme", limit: 1).map(\.sequence) == [2])
             #expect(try await store.removeWebhook(tenantID: "acme", id: "wh_1"))
             #expect(try await other.webhooks(tenantID: nil, now: 0).isEmpty)
-            #expect(try await store.removeReminderRule(tenantID: "acme", id: "r1"))
+            #expect(try await store.removeRule(ReminderRule.self, tenantID: "acme", id: "r1"))
         },
         Check("the duty record extends continued stretches, keeps marks, and yields to a change") { store, other, traits in
             try await store.createTenant(Tenant(id: "acme", name: "Acme"), epoch: 1)
@@ -316,10 +316,10 @@ public enum StoreConformance {
             #expect(next.heads.map(\.event.id) == ["evt_2"], "a skipped announcement is done with")
 
             let rule = AnnounceRule(id: "ann_1", scheduleID: "sch_1", webhookID: "wh_chat", trigger: .at(minuteOfDay: 540, weekdays: [2]))
-            try await store.insertAnnounceRule(tenantID: "acme", rule)
-            #expect(try await other.announceRules(tenantID: "acme") == [rule])
-            #expect(try await other.removeAnnounceRule(tenantID: "acme", id: "ann_1"))
-            #expect(try await store.announceRules(tenantID: "acme").isEmpty)
+            try await store.insertRule(rule, tenantID: "acme")
+            #expect(try await other.rules(AnnounceRule.self, tenantID: "acme") == [rule])
+            #expect(try await other.removeRule(AnnounceRule.self, tenantID: "acme", id: "ann_1"))
+            #expect(try await store.rules(AnnounceRule.self, tenantID: "acme").isEmpty)
 
             try await store.setChatCommandSecret(tenantID: "acme", platform: "slack", secret: "sealed-1")
             #expect(try await other.chatCommandSecret(tenantID: "acme", platform: "slack") == "sealed-1")
@@ -329,18 +329,33 @@ public enum StoreConformance {
             try await store.setChatCommandSecret(tenantID: "acme", platform: "slack", secret: nil)
             #expect(try await other.chatCommandSecret(tenantID: "acme", platform: "slack") == nil)
         },
+        Check("each kind of rule is its own: one id in two kinds, removed by kind, a twin id refused, tenants apart") { store, other, _ in
+            try await store.createTenant(Tenant(id: "acme", name: "Acme"), epoch: 1)
+            try await store.createTenant(Tenant(id: "globex", name: "Globex"), epoch: 1)
+            let reminder = ReminderRule(id: "same", scheduleID: "sch_1", timing: .lead(minutes: 10))
+            let announcement = AnnounceRule(id: "same", scheduleID: "sch_1", webhookID: "wh_1", trigger: .change)
+            try await store.insertRule(reminder, tenantID: "acme")
+            try await store.insertRule(announcement, tenantID: "acme")
+            try await other.insertRule(reminder, tenantID: "globex")
+            await #expect(throws: (any Error).self, "an id the tenant has for that kind") { try await other.insertRule(reminder, tenantID: "acme") }
+            #expect(try await other.removeRule(ReminderRule.self, tenantID: "acme", id: "same"))
+            #expect(try await !store.removeRule(ReminderRule.self, tenantID: "acme", id: "same"), "gone already")
+            #expect(try await store.rules(ReminderRule.self, tenantID: "acme").isEmpty)
+            #expect(try await other.rules(AnnounceRule.self, tenantID: "acme") == [announcement])
+            #expect(try await other.rules(ReminderRule.self, tenantID: "globex") == [reminder])
+        },
         Check("webhooks and rules written with a commit are its own: kept with it, gone with a refused one") { store, other, traits in
             try await store.createTenant(Tenant(id: "acme", name: "Acme"), epoch: 1)
             try await store.insertWebhook(StoredWebhook(id: "wh_old", tenantID: "acme", url: "http://127.0.0.1:9/old", secret: "s",
                                                         events: [], schedules: [], created: 0))
-            try await store.insertReminderRule(tenantID: "acme", ReminderRule(id: "rem_old", timing: .lead(minutes: 5)))
+            try await store.insertRule(ReminderRule(id: "rem_old", timing: .lead(minutes: 5)), tenantID: "acme")
             var settings = NotificationSettingsWrite()
             settings.removedWebhooks = ["wh_old"]
-            settings.removedReminders = ["rem_old"]
+            settings.remove(ReminderRule.self, id: "rem_old")
             settings.insertedWebhooks = [StoredWebhook(id: "wh_new", tenantID: "acme", url: "http://127.0.0.1:9/new", secret: "s1",
                                                        events: ["on-duty.changed"], schedules: [], created: 10)]
-            settings.insertedReminders = [ReminderRule(id: "rem_new", timing: .daysBefore(days: 1, minuteOfDay: 1_080), zone: "Europe/Berlin")]
-            settings.insertedAnnouncements = [AnnounceRule(id: "ann_new", scheduleID: "sch_1", webhookID: "wh_new", trigger: .change)]
+            settings.insertedRules = [ReminderRule(id: "rem_new", timing: .daysBefore(days: 1, minuteOfDay: 1_080), zone: "Europe/Berlin"),
+                                      AnnounceRule(id: "ann_new", scheduleID: "sch_1", webhookID: "wh_new", trigger: .change)]
             var outbox = OutboxWrite()
             outbox.settings = settings
             // One handle commits revision 1; the other, still at 0, is refused with its settings, whole.
@@ -349,9 +364,8 @@ public enum StoreConformance {
             var refused = settings
             refused.insertedWebhooks[0].id = "wh_refused"
             refused.removedWebhooks = []
-            refused.insertedReminders = []
-            refused.removedReminders = []
-            refused.insertedAnnouncements = []
+            refused.insertedRules = []
+            refused.removedRules = []
             var refusedOutbox = OutboxWrite()
             refusedOutbox.settings = refused
             await #expect(throws: StoreError.revisionConflict(tenant: "acme", stored: 1, expected: 0)) {
@@ -362,8 +376,8 @@ public enum StoreConformance {
             try await other.commit(tenantID: "acme", entry: HistoryEntry(revision: 2, committedAt: 20, changes: [.motdSet("settings")]),
                                    historyLimit: 100, audit: nil, outbox: outbox, duty: DutyRecordWrite())
             #expect(try await store.webhooks(tenantID: "acme", now: 30).map(\.id) == ["wh_new"])
-            #expect(try await store.reminderRules(tenantID: "acme").map(\.id) == ["rem_new"])
-            #expect(try await store.announceRules(tenantID: "acme").map(\.id) == ["ann_new"])
+            #expect(try await store.rules(ReminderRule.self, tenantID: "acme").map(\.id) == ["rem_new"])
+            #expect(try await store.rules(AnnounceRule.self, tenantID: "acme").map(\.id) == ["ann_new"])
             // A changed webhook keeps its id and queue: updated in place.
             var changed = NotificationSettingsWrite()
             var webhook = settings.insertedWebhooks[0]

@@ -69,19 +69,14 @@ extension ForwardingStore {
     public func removeWebhook(tenantID: String, id: String) async throws -> Bool {
         try await inner.removeWebhook(tenantID: tenantID, id: id)
     }
-    public func reminderRules(tenantID: String) async throws -> [ReminderRule] { try await inner.reminderRules(tenantID: tenantID) }
-    public func insertReminderRule(tenantID: String, _ rule: ReminderRule) async throws {
-        try await inner.insertReminderRule(tenantID: tenantID, rule)
+    public func rules<Rule: NotificationRule>(_ kind: Rule.Type, tenantID: String) async throws -> [Rule] {
+        try await inner.rules(kind, tenantID: tenantID)
     }
-    public func removeReminderRule(tenantID: String, id: String) async throws -> Bool {
-        try await inner.removeReminderRule(tenantID: tenantID, id: id)
+    public func insertRule<Rule: NotificationRule>(_ rule: Rule, tenantID: String) async throws {
+        try await inner.insertRule(rule, tenantID: tenantID)
     }
-    public func announceRules(tenantID: String) async throws -> [AnnounceRule] { try await inner.announceRules(tenantID: tenantID) }
-    public func insertAnnounceRule(tenantID: String, _ rule: AnnounceRule) async throws {
-        try await inner.insertAnnounceRule(tenantID: tenantID, rule)
-    }
-    public func removeAnnounceRule(tenantID: String, id: String) async throws -> Bool {
-        try await inner.removeAnnounceRule(tenantID: tenantID, id: id)
+    public func removeRule<Rule: NotificationRule>(_ kind: Rule.Type, tenantID: String, id: String) async throws -> Bool {
+        try await inner.removeRule(kind, tenantID: tenantID, id: id)
     }
     public func chatCommandSecret(tenantID: String, platform: String) async throws -> String? {
         try await inner.chatCommandSecret(tenantID: tenantID, platform: platform)
