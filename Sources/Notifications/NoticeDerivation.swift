@@ -2,14 +2,13 @@ import RosterDomain
 import RosterServerCore
 import RosterStore
 
-
 /// Derives notification events from the plan: pure functions of states, instants and rules, so
 /// that the same inputs always give the same events with the same ids.
 struct NoticeDerivation {
     var tenantID: String
     var settings: ServerConfiguration.NotificationSettings
 
-    private static let day: UnixMillis = 86_400_000
+    static let day: UnixMillis = 86_400_000
     /// At most this many resolved shifts, or handoffs, are looked at per schedule and derivation.
     static let maxShifts = 2_000
     /// A change's announcement waits this long: changes within it make one post (the dispatcher
@@ -163,7 +162,7 @@ struct NoticeDerivation {
         return events
     }
 
-    private func requestStep(_ type: NotificationType, _ request: CoverRequest, taker: String?, reopened: Bool,
+    func requestStep(_ type: NotificationType, _ request: CoverRequest, taker: String?, reopened: Bool,
                              schedule: ScheduleDefinition, state: RosterState, revision: UInt64, key: String,
                              about: UnixMillis, due: UnixMillis, planned: Bool) -> NotificationEvent {
         func person(_ id: String) -> NotificationPayload.Person { .init(id, in: state) }
@@ -184,100 +183,11 @@ struct NoticeDerivation {
 
     // MARK: Written ahead of time
 
-    /// The time-driven events due in [from, to) under `state`: handoffs, reminders, and gaps that
-    /// come within `gapDays`.
-    /// `schedules`: only those (the ones a change touched); nil: every schedule.
-    func planned(state: RosterState, revision: UInt64, from: UnixMillis, to: UnixMillis, rules: [ReminderRule],
-                 wanted: Set<NotificationType>, schedules: Set<String>?, announcements: [AnnounceRule] = []) -> [NotificationEvent] {
-        guard from < to else { return [] }
-        var events: [NotificationEvent] = []
-        for schedule in state.sortedSchedules where schedules?.contains(schedule.id) ?? true {
-            let id = schedule.id
-            let onChange = announcements.filter { $0.scheduleID == id && $0.trigger == .change }
-            if wanted.contains(.onDutyChanged) || !onChange.isEmpty, let index = state.onDutyIndex(of: id, around: from) {
-                for change in OnDutyTracker.handoffs(scheduleID: id, in: index, from: from, to: to) {
-                    let people = change.current.currentEmployeeIDs.sorted().joined(separator: ",")
-                    let data = onDutyData(change, state: state, actor: nil)
-                    if wanted.contains(.onDutyChanged) {
-                        events.append(onDutyChanged(change, data: data, state: state, revision: revision,
-                                                    key: "handoff:\(id):\(change.at):\(people)", planned: true))
-                    }
-                    for rule in onChange {
-                        events.append(announcement(rule, data: data, trigger: "change", revision: revision,
-                                                   key: "announce:\(rule.id):\(change.at):\(people)", about: change.at,
-                                                   due: change.at, planned: true))
-                    }
-                }
-            }
-            for rule in announcements where rule.scheduleID == id {
-                guard case .at(let minute, let weekdays) = rule.trigger else { continue }
-                for instant in Self.instants(minuteOfDay: minute, weekdays: weekdays, zone: schedule.zone, from: from, to: to) {
-                    guard let lookup = state.onDuty(of: id, at: instant) else { continue }
-                    let change = OnDutyChange(scheduleID: id, previous: lookup, current: lookup, cause: .initial)
-                    let data = onDutyData(change, state: state, actor: nil)
-                    events.append(announcement(rule, data: data, trigger: "at", revision: revision, key: "at-announce:\(rule.id):\(instant)",
-                                               about: instant, due: instant, planned: true))
-                }
-            }
-            if wanted.contains(.coverageGap) {
-                let ahead = UnixMillis(settings.gapDays) * Self.day
-                // From just before the window, so that a gap already under way there (announced
-                // by the window before, with its true start) is not taken as starting at its edge.
-                for gap in gaps(in: state, scheduleID: id, from: from + ahead - 1, to: to + ahead) where gap.start >= from + ahead {
-                    events.append(coverageGap(gap, scheduleID: id, state: state, revision: revision, due: gap.start - ahead, planned: true))
-                }
-            }
-        }
-        if wanted.contains(.requestExpired) {
-            // An open request expires when its stretch begins; taking or cancelling it first
-            // changes the schedule, which withdraws this and plans again.
-            for schedule in state.sortedSchedules where schedules?.contains(schedule.id) ?? true {
-                for request in schedule.requests where request.stored == .open && request.start >= from && request.start < to {
-                    events.append(requestStep(.requestExpired, request, taker: nil, reopened: false, schedule: schedule, state: state,
-                                              revision: revision, key: "expired:\(request.id)", about: request.start,
-                                              due: request.start, planned: true))
-                }
-            }
-        }
-        if wanted.contains(.shiftStarting) {
-            events += reminders(state: state, revision: revision, from: from, to: to, rules: rules, schedules: schedules)
-        }
-        if wanted.contains(.coverageConflict) {
-            events += plannedConflicts(state: state, revision: revision, from: from, to: to, schedules: schedules)
-        }
-        return events
-    }
-
-    private func reminders(state: RosterState, revision: UInt64, from: UnixMillis, to: UnixMillis,
-                           rules: [ReminderRule], schedules only: Set<String>?) -> [NotificationEvent] {
-        var events: [NotificationEvent] = []
-        for rule in rules {
-            let schedules = rule.scheduleID.isEmpty ? state.sortedSchedules.map(\.id) : [rule.scheduleID]
-            for id in schedules where only?.contains(id) ?? true {
-                // Shifts that start up to the rule's reach after the window, whose reminder may fall in it.
-                guard let definition = state.definition(of: id, from: from, to: to + rule.reach),
-                      let resolved = try? ScheduleResolver.resolve(definition, from: from, to: to + rule.reach) else { continue }
-                for shift in resolved where rule.personID.isEmpty || shift.employeeID == rule.personID {
-                    guard shift.start >= from, let due = rule.due(start: shift.start, scheduleZone: definition.zone),
-                          due >= from, due < to, due < shift.start else { continue }
-                    let data = NotificationPayload.ShiftStarting(
-                        schedule: .init(definition), person: .init(shift.employeeID, in: state),
-                        shift: .init(start: shift.start, end: shift.end), reminder: rule.description)
-                    events.append(NotificationEvent(
-                        type: .shiftStarting, tenantID: tenantID,
-                        key: "starting:\(id):\(shift.employeeID):\(shift.start):\(rule.id)", revision: revision,
-                        about: shift.start, due: due, planned: true, scheduleIDs: [id], people: [shift.employeeID], data: data))
-                }
-            }
-        }
-        return events
-    }
-
     // MARK: Parts
 
     /// What an on-duty change says: who before, now and next, until when (and in which zone),
     /// and why the first person now on duty is (with a change's author, or an override's).
-    private func onDutyData(_ change: OnDutyChange, state: RosterState, actor: String?) -> NotificationPayload.OnDutyChanged {
+    func onDutyData(_ change: OnDutyChange, state: RosterState, actor: String?) -> NotificationPayload.OnDutyChanged {
         func people(_ shifts: [Shift]) -> [NotificationPayload.Person] { shifts.map { .init($0.employeeID, in: state) } }
         let (scheduleID, previous, current) = (change.scheduleID, change.previous, change.current)
         let schedule = state.schedules[scheduleID]
@@ -295,7 +205,7 @@ struct NoticeDerivation {
         return data
     }
 
-    private func onDutyChanged(_ change: OnDutyChange, data: NotificationPayload.OnDutyChanged, state: RosterState, revision: UInt64,
+    func onDutyChanged(_ change: OnDutyChange, data: NotificationPayload.OnDutyChanged, state: RosterState, revision: UInt64,
                                key: String, planned: Bool) -> NotificationEvent {
         let concerned = Set(change.previous.currentEmployeeIDs).union(change.current.currentEmployeeIDs).sorted()
         return NotificationEvent(type: .onDutyChanged, tenantID: tenantID, key: key, revision: revision, about: change.at,
@@ -303,7 +213,7 @@ struct NoticeDerivation {
     }
 
     /// An announcement rule's post, for its webhook only.
-    private func announcement(_ rule: AnnounceRule, data: NotificationPayload.OnDutyChanged, trigger: String, revision: UInt64,
+    func announcement(_ rule: AnnounceRule, data: NotificationPayload.OnDutyChanged, trigger: String, revision: UInt64,
                               key: String, about: UnixMillis, due: UnixMillis, planned: Bool) -> NotificationEvent {
         let post = NotificationPayload.Announcement(
             schedule: data.schedule, rule: rule.id, trigger: trigger, current: data.current, until: data.until, untilMs: data.untilMs,
@@ -347,7 +257,7 @@ struct NoticeDerivation {
         return index.timeline(from: from, to: to, maxSteps: Self.maxShifts).filter(\.current.isEmpty).map { Gap(start: $0.at, end: $0.until) }
     }
 
-    private func coverageGap(_ gap: Gap, scheduleID: String, state: RosterState, revision: UInt64, due: UnixMillis,
+    func coverageGap(_ gap: Gap, scheduleID: String, state: RosterState, revision: UInt64, due: UnixMillis,
                              planned: Bool) -> NotificationEvent {
         let data = NotificationPayload.CoverageGap(
             schedule: state.schedules[scheduleID].map(NotificationPayload.ScheduleRef.init) ?? .init(id: scheduleID, name: scheduleID),
