@@ -225,7 +225,8 @@ let package = Package(
         .executableTarget(
             name: "roster-server",
             dependencies: [
-                "RosterServer", "RosterServerCore", "RosterStore", "RosterStoreSQLite", "RosterStorePostgres", "RosterProtocol", "RosterDomain",
+                "RosterServer", "RosterServerCore", "RosterStore", "RosterStoreSQLite", "RosterStorePostgres",
+                "RosterProtocol", "RosterDomain",
                 "RosterSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -248,7 +249,8 @@ let package = Package(
         .target(
             name: "RosterCommandLine",
             dependencies: [
-                "RosterClient", "RosterDomain", "RosterSystem", "RosterProtocol", "RosterTLS", "RosterViewModels", "RosterAsCode",
+                "RosterClient", "RosterDomain", "RosterSystem", "RosterProtocol", "RosterTLS", "RosterViewModels",
+                "RosterAsCode",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ],
             path: "Sources/CommandLine"
@@ -265,7 +267,8 @@ let package = Package(
         .target(
             name: "RosterBench",
             dependencies: [
-                "RosterProtocol", "RosterDomain", "RosterClient", "RosterTLS", "RosterServer", "RosterServerCore", "RosterStore", "RosterStoreSQLite",
+                "RosterProtocol", "RosterDomain", "RosterClient", "RosterTLS", "RosterServer", "RosterServerCore",
+                "RosterStore", "RosterStoreSQLite",
                 "RosterAsCode",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -278,7 +281,10 @@ let package = Package(
             name: "roster-bench",
             // roster-server is listed so that `swift run -c release roster-bench` builds the server
             // it starts, next to itself.
-            dependencies: ["RosterBench", "RosterDomain", "RosterSystem", "roster-server", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "RosterBench", "RosterDomain", "RosterSystem", "roster-server",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             path: "Sources/roster-bench"
         ),
         .testTarget(
@@ -315,7 +321,8 @@ let package = Package(
         .target(
             name: "RosterTestSupport",
             dependencies: [
-                "RosterServer", "RosterServerCore", "RosterStore", "RosterStoreSQLite", "RosterClient", "RosterProtocol", "RosterDomain", "RosterSystem", "RosterTLS",
+                "RosterServer", "RosterServerCore", "RosterStore", "RosterStoreSQLite", "RosterClient",
+                "RosterProtocol", "RosterDomain", "RosterSystem", "RosterTLS",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -335,7 +342,10 @@ let package = Package(
         .testTarget(
             name: "RosterServerTests",
             dependencies: [
-                "RosterTestSupport", "RosterStoreConformance", "RosterServer", "RosterServerCore", "RosterNotifications", "RosterHTTP", "RosterWeb", "RosterStore", "RosterStoreSQLite", "RosterStorePostgres", "RosterClient", "RosterProtocol", "RosterDomain", "RosterSystem", "RosterTLS", "RosterAsCode",
+                "RosterTestSupport", "RosterStoreConformance", "RosterServer", "RosterServerCore",
+                "RosterNotifications", "RosterHTTP", "RosterWeb", "RosterStore", "RosterStoreSQLite",
+                "RosterStorePostgres", "RosterClient", "RosterProtocol", "RosterDomain", "RosterSystem", "RosterTLS",
+                "RosterAsCode",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -350,21 +360,26 @@ let package = Package(
         .testTarget(
             name: "RosterClientTests",
             dependencies: [
-                "RosterTestSupport", "RosterServer", "RosterServerCore", "RosterStore", "RosterClient", "RosterCommandLine", "RosterProtocol", "RosterDomain",
+                "RosterTestSupport", "RosterServer", "RosterServerCore", "RosterStore", "RosterClient",
+                "RosterCommandLine", "RosterProtocol", "RosterDomain",
                 "RosterTLS",
             ],
             path: "Tests/RosterClientTests"
         ),
         .testTarget(
             name: "RosterViewModelTests",
-            dependencies: ["RosterTestSupport", "RosterViewModels", "RosterClient", "RosterDomain", "RosterServer", "RosterServerCore",
-                           .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
+            dependencies: [
+                "RosterTestSupport", "RosterViewModels", "RosterClient", "RosterDomain", "RosterServer",
+                "RosterServerCore",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
             path: "Tests/RosterViewModelTests"
         ),
         .testTarget(
             name: "RosterCLITests",
             dependencies: [
-                "RosterTestSupport", "RosterNotifications", "RosterCommandLine", "RosterClient", "RosterDomain", "RosterTLS", "RosterAsCode",
+                "RosterTestSupport", "RosterNotifications", "RosterCommandLine", "RosterClient", "RosterDomain",
+                "RosterTLS", "RosterAsCode",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             path: "Tests/RosterCLITests"

@@ -23,6 +23,6 @@ let package = Package(
             ],
             path: "Benchmarks/RosterMicro",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-        ),
+        )
     ]
 )

@@ -16,18 +16,25 @@ let package = Package(
         .target(name: "FuzzDriver", path: "Sources/FuzzDriver"),
         .executableTarget(
             name: "FuzzFrames",
-            dependencies: ["FuzzDriver", .product(name: "RosterProtocol", package: root), .product(name: "NIOCore", package: "swift-nio")],
+            dependencies: [
+                "FuzzDriver", .product(name: "RosterProtocol", package: root),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
             path: "Sources/FuzzFrames"
         ),
         .executableTarget(
             name: "FuzzMessages",
-            dependencies: ["FuzzDriver", .product(name: "RosterProtocol", package: root), .product(name: "NIOCore", package: "swift-nio")],
+            dependencies: [
+                "FuzzDriver", .product(name: "RosterProtocol", package: root),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
             path: "Sources/FuzzMessages"
         ),
         .executableTarget(
             name: "FuzzRequests",
             dependencies: [
-                "FuzzDriver", .product(name: "RosterProtocol", package: root), .product(name: "RosterServerCore", package: root),
+                "FuzzDriver", .product(name: "RosterProtocol", package: root),
+                .product(name: "RosterServerCore", package: root),
                 .product(name: "RosterStore", package: root), .product(name: "RosterStoreSQLite", package: root),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
@@ -36,7 +43,8 @@ let package = Package(
         .executableTarget(
             name: "FuzzHTTP",
             dependencies: [
-                "FuzzDriver", .product(name: "RosterHTTP", package: root), .product(name: "RosterServerCore", package: root),
+                "FuzzDriver", .product(name: "RosterHTTP", package: root),
+                .product(name: "RosterServerCore", package: root),
                 .product(name: "RosterWeb", package: root),
                 .product(name: "RosterStore", package: root), .product(name: "RosterStoreSQLite", package: root),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
@@ -46,23 +54,30 @@ let package = Package(
         ),
         .executableTarget(
             name: "FuzzParsers",
-            dependencies: ["FuzzDriver", .product(name: "RosterDomain", package: root), .product(name: "RosterServer", package: root),
-                           .product(name: "RosterServerCore", package: root), .product(name: "RosterStore", package: root),
-                           .product(name: "RosterCommandLine", package: root), .product(name: "RosterAsCode", package: root)],
+            dependencies: [
+                "FuzzDriver", .product(name: "RosterDomain", package: root),
+                .product(name: "RosterServer", package: root),
+                .product(name: "RosterServerCore", package: root), .product(name: "RosterStore", package: root),
+                .product(name: "RosterCommandLine", package: root), .product(name: "RosterAsCode", package: root),
+            ],
             path: "Sources/FuzzParsers"
         ),
         .executableTarget(
             name: "FuzzImports",
-            dependencies: ["FuzzDriver", .product(name: "RosterDomain", package: root), .product(name: "RosterProtocol", package: root),
-                           .product(name: "RosterServerCore", package: root), .product(name: "RosterStore", package: root),
-                           .product(name: "RosterStoreSQLite", package: root), .product(name: "NIOCore", package: "swift-nio"),
-                           .product(name: "NIOEmbedded", package: "swift-nio")],
+            dependencies: [
+                "FuzzDriver", .product(name: "RosterDomain", package: root),
+                .product(name: "RosterProtocol", package: root),
+                .product(name: "RosterServerCore", package: root), .product(name: "RosterStore", package: root),
+                .product(name: "RosterStoreSQLite", package: root), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ],
             path: "Sources/FuzzImports"
         ),
         .executableTarget(
             name: "FuzzConnection",
             dependencies: [
-                "FuzzDriver", .product(name: "RosterProtocol", package: root), .product(name: "RosterServerCore", package: root),
+                "FuzzDriver", .product(name: "RosterProtocol", package: root),
+                .product(name: "RosterServerCore", package: root),
                 .product(name: "RosterStore", package: root), .product(name: "RosterStoreSQLite", package: root),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
             ],

@@ -13,7 +13,10 @@ public enum DefinitionExport {
         public var reminders: [Roster_V1_ReminderRule]
         public var announcements: [Roster_V1_AnnounceRule]
 
-        public init(webhooks: [Roster_V1_Webhook] = [], reminders: [Roster_V1_ReminderRule] = [], announcements: [Roster_V1_AnnounceRule] = []) {
+        public init(
+            webhooks: [Roster_V1_Webhook] = [], reminders: [Roster_V1_ReminderRule] = [],
+            announcements: [Roster_V1_AnnounceRule] = []
+        ) {
             (self.webhooks, self.reminders, self.announcements) = (webhooks, reminders, announcements)
         }
     }
@@ -30,11 +33,15 @@ public enum DefinitionExport {
         out.line(0, "people:" + (state.employees.isEmpty ? " []" : ""))
         for person in state.sortedEmployees {
             out.item(1, "id", person.id)
-            let fields: [(String, String)] = [("firstName", person.firstName), ("lastName", person.lastName), ("email", person.email),
-                                              ("phone", person.phone), ("position", person.position), ("team", person.team)]
+            let fields: [(String, String)] = [
+                ("firstName", person.firstName), ("lastName", person.lastName), ("email", person.email),
+                ("phone", person.phone), ("position", person.position), ("team", person.team),
+            ]
             for (key, value) in fields where !value.isEmpty || key.hasSuffix("Name") { out.field(2, key, value) }
             if !person.projects.isEmpty { out.line(2, "projects: " + YAMLLines.flow(person.projects)) }
-            for (key, value) in [("biography", person.biography), ("photoURL", person.photoURL)] where !value.isEmpty { out.field(2, key, value) }
+            for (key, value) in [("biography", person.biography), ("photoURL", person.photoURL)] where !value.isEmpty {
+                out.field(2, key, value)
+            }
             if person.type != .unspecified { out.field(2, "type", person.type.rawValue) }
             if !person.chat.isEmpty {
                 out.line(2, "chat:")
@@ -50,12 +57,16 @@ public enum DefinitionExport {
             out.field(2, "url", webhook.url)
             if !webhook.format.isEmpty, webhook.format != "json" { out.field(2, "format", webhook.format) }
             if !webhook.events.isEmpty { out.line(2, "events: " + YAMLLines.flow(webhook.events)) }
-            if !webhook.schedules.isEmpty { out.line(2, "schedules: " + YAMLLines.flow(webhook.schedules.map { state.schedules[$0]?.name ?? $0 })) }
+            if !webhook.schedules.isEmpty {
+                out.line(2, "schedules: " + YAMLLines.flow(webhook.schedules.map { state.schedules[$0]?.name ?? $0 }))
+            }
         }
         out.line(0, "reminders:" + (settings.reminders.isEmpty ? " []" : ""))
         for rule in settings.reminders {
             out.item(1, "id", rule.id)
-            if !rule.schedule.isEmpty { out.field(2, "schedule", state.schedules[rule.schedule]?.name ?? rule.schedule) }
+            if !rule.schedule.isEmpty {
+                out.field(2, "schedule", state.schedules[rule.schedule]?.name ?? rule.schedule)
+            }
             if !rule.person.isEmpty { out.field(2, "person", name(rule.person)) }
             if rule.leadMinutes > 0 {
                 out.field(2, "before", DurationText.format(minutes: Int(rule.leadMinutes)))
@@ -76,7 +87,9 @@ public enum DefinitionExport {
         return out.text
     }
 
-    private static func write(_ schedule: ScheduleDefinition, to out: inout YAMLLines, now: UnixMillis, name: (String) -> String) {
+    private static func write(
+        _ schedule: ScheduleDefinition, to out: inout YAMLLines, now: UnixMillis, name: (String) -> String
+    ) {
         out.item(1, "id", schedule.id)
         out.field(2, "name", schedule.name)
         out.field(2, "zone", schedule.zone)
@@ -117,7 +130,9 @@ public enum DefinitionExport {
         }
         out.field(6, "every", rotation.cadence.text)
         out.field(6, "handoff", rotation.handoff.description)
-        if !rotation.restrictions.isEmpty { out.line(6, "restrictions: " + YAMLLines.flow(rotation.restrictions.map(\.text))) }
+        if !rotation.restrictions.isEmpty {
+            out.line(6, "restrictions: " + YAMLLines.flow(rotation.restrictions.map(\.text)))
+        }
         if rotation.advance != .activeTurns { out.field(6, "advance", rotation.advance.rawValue) }
         if rotation.onTimeOff != .flag { out.field(6, "onTimeOff", rotation.onTimeOff.rawValue) }
         if let end = rotation.end { out.field(6, "end", TimeText.iso8601(end)) }
@@ -139,7 +154,9 @@ struct YAMLLines {
     mutating func field(_ indent: Int, _ key: String, _ value: String) { line(indent, key + ": " + Self.scalar(value)) }
 
     /// The first field of a list item: "- key: value" one level in.
-    mutating func item(_ indent: Int, _ key: String, _ value: String) { line(indent, "- " + key + ": " + Self.scalar(value)) }
+    mutating func item(_ indent: Int, _ key: String, _ value: String) {
+        line(indent, "- " + key + ": " + Self.scalar(value))
+    }
 
     static func flow(_ values: [String]) -> String { "[" + values.map(scalar).joined(separator: ", ") + "]" }
 
@@ -149,8 +166,10 @@ struct YAMLLines {
     /// without reading as another type in any YAML reader; else double-quoted.
     static func scalar(_ value: String) -> String {
         guard let first = value.unicodeScalars.first, CharacterSet.letters.contains(first), value.last != " ",
-              !special.contains(value.lowercased()),
-              value.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) || " _-./+@()'".unicodeScalars.contains($0) })
+            !special.contains(value.lowercased()),
+            value.unicodeScalars.allSatisfy({
+                CharacterSet.alphanumerics.contains($0) || " _-./+@()'".unicodeScalars.contains($0)
+            })
         else { return quoted(value) }
         return value
     }

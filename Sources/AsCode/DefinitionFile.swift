@@ -59,7 +59,9 @@ public struct DefinitionFile: Sendable {
 
     /// Reads `text`; `secret` answers a `secret: {env: NAME}` or `{file: PATH}` reference (nil:
     /// not set or not readable, which is a problem of the file).
-    public static func parse(_ text: String, path: String, secret: @escaping (SecretReference) -> String?) throws(Problems) -> DefinitionFile {
+    public static func parse(_ text: String, path: String, secret: @escaping (SecretReference) -> String?)
+        throws(Problems) -> DefinitionFile
+    {
         guard text.utf8.count <= maxBytes else {
             throw Problems(problems: [Problem(path: path, message: "is larger than \(maxBytes / 1_048_576) MiB")])
         }
@@ -75,7 +77,9 @@ public struct DefinitionFile: Sendable {
             throw Problems(problems: [Problem(path: path, message: "is not YAML: \(error)")])
         }
         var reader = DefinitionReader(path: path, secret: secret)
-        guard let root else { throw Problems(problems: [Problem(path: path, message: "is empty: it needs at least `version: 1`")]) }
+        guard let root else {
+            throw Problems(problems: [Problem(path: path, message: "is empty: it needs at least `version: 1`")])
+        }
         let document = withExtendedLifetime(parser) { reader.document(root) }
         if !reader.problems.isEmpty { throw Problems(problems: reader.problems) }
         return DefinitionFile(document: document, places: reader.places, path: path)
@@ -83,8 +87,10 @@ public struct DefinitionFile: Sendable {
 
     private static func problem(_ error: YamlError, path: String) -> Problem {
         switch error {
-        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
-            return Problem(path: path, place: Place(line: mark.line, column: mark.column), message: "is not YAML here: \(problem)")
+        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _),
+            .composer(_, let problem, let mark, _):
+            return Problem(
+                path: path, place: Place(line: mark.line, column: mark.column), message: "is not YAML here: \(problem)")
         default:
             return Problem(path: path, message: "is not YAML: \(error)")
         }

@@ -8,7 +8,7 @@ import RosterDomain
 import RosterProtocol
 import RosterTLS
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 // What the attacks are made of: the busy schedule, frames, connections, the peak-memory
@@ -18,27 +18,62 @@ extension AttackBenchmark {
     /// An import of a schedule of 36 layers of hourly rotations: about 315,000 turns and
     /// stretches in a year, so a year of it is allowed and takes most of a query's budget.
     static let importDense: RosterMessage = {
-        let people = [Employee(id: "x1", firstName: "Xan", lastName: "One"), Employee(id: "x2", firstName: "Xan", lastName: "Two")]
-        let dense = ScheduleDefinition(id: "", name: "Dense", zone: "Europe/Berlin", layers: (0..<36).map { level in
-            ScheduleLayer(level: level, rotations: [Rotation(id: "h\(level)", slots: [["x1"], ["x2"]], cadence: .hours(1),
-                                                            handoff: LocalDateTime(year: 2026, month: 1, day: 1, minute: level))])
-        })
-        let file = RosterExport.snapshotJSON(RosterState(tenant: Tenant(id: "demo", name: "Demo"), employees: people, schedules: [dense]))
-        return .importData(.with { $0.format = .snapshotJson; $0.data = file })
+        let people = [
+            Employee(id: "x1", firstName: "Xan", lastName: "One"),
+            Employee(id: "x2", firstName: "Xan", lastName: "Two"),
+        ]
+        let dense = ScheduleDefinition(
+            id: "", name: "Dense", zone: "Europe/Berlin",
+            layers: (0..<36).map { level in
+                ScheduleLayer(
+                    level: level,
+                    rotations: [
+                        Rotation(
+                            id: "h\(level)", slots: [["x1"], ["x2"]], cadence: .hours(1),
+                            handoff: LocalDateTime(year: 2026, month: 1, day: 1, minute: level))
+                    ])
+            })
+        let file = RosterExport.snapshotJSON(
+            RosterState(tenant: Tenant(id: "demo", name: "Demo"), employees: people, schedules: [dense]))
+        return .importData(
+            .with {
+                $0.format = .snapshotJson; $0.data = file
+            })
     }()
 
     /// An import of a schedule of three layers of minutely rotations under a weekly one: about
     /// 300,000 turns and stretches in 35 days, within the 400,000 stored definitions may take,
     /// so a year of it is the most a query's budget allows.
     static let importStall: RosterMessage = {
-        let people = [Employee(id: "x1", firstName: "Xan", lastName: "One"), Employee(id: "x2", firstName: "Xan", lastName: "Two")]
-        let stall = ScheduleDefinition(id: "", name: "Stall", zone: "UTC", layers: (0..<3).map { level in
-            ScheduleLayer(level: level, rotations: [Rotation(id: "m\(level)", slots: [["x1"], ["x2"]], cadence: .minutes(1),
-                                                            handoff: LocalDateTime(year: 2026, month: 1, day: 1))])
-        } + [ScheduleLayer(level: 99, rotations: [Rotation(id: "w", slots: [["x1"]], cadence: .weeks(1),
-                                                         handoff: LocalDateTime(year: 2026, month: 1, day: 1))])])
-        let file = RosterExport.snapshotJSON(RosterState(tenant: Tenant(id: "demo", name: "Demo"), employees: people, schedules: [stall]))
-        return .importData(.with { $0.format = .snapshotJson; $0.data = file })
+        let people = [
+            Employee(id: "x1", firstName: "Xan", lastName: "One"),
+            Employee(id: "x2", firstName: "Xan", lastName: "Two"),
+        ]
+        let stall = ScheduleDefinition(
+            id: "", name: "Stall", zone: "UTC",
+            layers: (0..<3).map { level in
+                ScheduleLayer(
+                    level: level,
+                    rotations: [
+                        Rotation(
+                            id: "m\(level)", slots: [["x1"], ["x2"]], cadence: .minutes(1),
+                            handoff: LocalDateTime(year: 2026, month: 1, day: 1))
+                    ])
+            } + [
+                ScheduleLayer(
+                    level: 99,
+                    rotations: [
+                        Rotation(
+                            id: "w", slots: [["x1"]], cadence: .weeks(1),
+                            handoff: LocalDateTime(year: 2026, month: 1, day: 1))
+                    ])
+            ])
+        let file = RosterExport.snapshotJSON(
+            RosterState(tenant: Tenant(id: "demo", name: "Demo"), employees: people, schedules: [stall]))
+        return .importData(
+            .with {
+                $0.format = .snapshotJson; $0.data = file
+            })
     }()
 
     static func iso(_ date: Date) -> String {
@@ -47,11 +82,12 @@ extension AttackBenchmark {
         return formatter.string(from: date)
     }
 
-    static let yearOfBusy = RosterMessage.getFinalSchedule(.with {
-        $0.schedule = "Busy"
-        $0.fromMs = 1_767_225_600_000
-        $0.toMs = 1_767_225_600_000 + 366 * 86_400_000
-    })
+    static let yearOfBusy = RosterMessage.getFinalSchedule(
+        .with {
+            $0.schedule = "Busy"
+            $0.fromMs = 1_767_225_600_000
+            $0.toMs = 1_767_225_600_000 + 366 * 86_400_000
+        })
 
     static func hello(token: String) -> Roster_V1_Hello {
         .with {
@@ -61,28 +97,44 @@ extension AttackBenchmark {
         }
     }
 
-    static func frame(_ message: RosterMessage, _ id: UInt32) -> [UInt8] { Array(message.frame(requestID: id).encoded().readableBytesView) }
+    static func frame(_ message: RosterMessage, _ id: UInt32) -> [UInt8] {
+        Array(message.frame(requestID: id).encoded().readableBytesView)
+    }
 
     static func connect(port: Int, tls: TLSContext?, tenant: String, token: String) async throws -> RosterConnection {
-        try await RosterConnection.connect(host: "127.0.0.1", port: port, tls: tls, timeout: .seconds(60), hello: .with {
-            $0.tenant = tenant
-            $0.token = token
-        })
+        try await RosterConnection.connect(
+            host: "127.0.0.1", port: port, tls: tls, timeout: .seconds(60),
+            hello: .with {
+                $0.tenant = tenant
+                $0.token = token
+            })
     }
 
     /// An hourly rotation of three: a year of it is 2,000 stretches, the most one answer carries.
     static func addBusySchedule(_ admin: RosterConnection) async throws {
-        _ = try await admin.request(.editSchedule(.with { $0.upsertSchedule = .with { $0.name = "Busy"; $0.zone = "Europe/Berlin" } }))
-        _ = try await admin.request(.editSchedule(.with {
-            $0.schedule = "Busy"
-            $0.upsertRotation = .with {
-                $0.rotation = .with {
-                    $0.cadence = .with { $0.unit = .hours; $0.count = 1 }
-                    $0.handoff = "2026-01-01T00:00"
-                    $0.slots = ["Ada Lovelace", "Alan Turing", "Grace Hopper"].map { name in .with { $0.employeeIds = [name] } }
-                }
-            }
-        }))
+        _ = try await admin.request(
+            .editSchedule(
+                .with {
+                    $0.upsertSchedule = .with {
+                        $0.name = "Busy"; $0.zone = "Europe/Berlin"
+                    }
+                }))
+        _ = try await admin.request(
+            .editSchedule(
+                .with {
+                    $0.schedule = "Busy"
+                    $0.upsertRotation = .with {
+                        $0.rotation = .with {
+                            $0.cadence = .with {
+                                $0.unit = .hours; $0.count = 1
+                            }
+                            $0.handoff = "2026-01-01T00:00"
+                            $0.slots = ["Ada Lovelace", "Alan Turing", "Grace Hopper"].map { name in
+                                .with { $0.employeeIds = [name] }
+                            }
+                        }
+                    }
+                }))
     }
 
     /// Runs roster-server's administration (tenant, token); its standard output.
@@ -97,7 +149,9 @@ extension AttackBenchmark {
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw BenchError("roster-server \(arguments.joined(separator: " ")) failed") }
+        guard process.terminationStatus == 0 else {
+            throw BenchError("roster-server \(arguments.joined(separator: " ")) failed")
+        }
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

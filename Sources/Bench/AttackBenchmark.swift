@@ -8,7 +8,7 @@ import RosterDomain
 import RosterProtocol
 import RosterTLS
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The hostile-client repros of issue #30 against a roster-server process (a release build), each
@@ -61,22 +61,30 @@ package struct AttackBenchmark {
     }
 
     package func run(_ attack: Attack) async throws -> Result {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-attack-\(UUID().uuidString)").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "roster-attack-\(UUID().uuidString)"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let port = freePort(), httpPort = freePort()
-        var arguments = ["serve", "--listen", "127.0.0.1:\(port)", "--http-listen", "127.0.0.1:\(httpPort)", "--data-dir", directory,
-                         "--demo", "--log-level", "error", "--shutdown-grace-ms", "0"]
+        var arguments = [
+            "serve", "--listen", "127.0.0.1:\(port)", "--http-listen", "127.0.0.1:\(httpPort)", "--data-dir", directory,
+            "--demo", "--log-level", "error", "--shutdown-grace-ms", "0",
+        ]
         if attack == .halfOpenTLS { arguments += ["--tls", "--max-connections", "200"] }
         // Idle connections matter where descriptors run out: the server gets a common default's
         // 1,024 (prlimit, so that it cannot raise its own).
-        let child = attack == .idleHTTP
-            ? try ChildProcess(executable: URL(fileURLWithPath: "/usr/bin/prlimit"), arguments: ["--nofile=1024:1024", server.path] + arguments)
+        let child =
+            attack == .idleHTTP
+            ? try ChildProcess(
+                executable: URL(fileURLWithPath: "/usr/bin/prlimit"),
+                arguments: ["--nofile=1024:1024", server.path] + arguments)
             : try ChildProcess(executable: server, arguments: arguments)
         defer { child.stop() }
         try waitForListener(port: port, timeout: 60, process: child)
         let defaultAdmin = try adminToken(dataDirectory: directory)
         try Self.tool(administration, ["tenant", "create", "bystander", "--data-dir", directory])
-        let token = try Self.tool(administration, ["token", "create", "--tenant", "bystander", "--role", "admin", "--data-dir", directory])
+        let token = try Self.tool(
+            administration, ["token", "create", "--tenant", "bystander", "--role", "admin", "--data-dir", directory])
         let tls = attack == .halfOpenTLS ? try TLSContext.client(.init(trust: .caFile(directory + "/tls/ca.pem"))) : nil
         // The server picks up a tenant and a token made beside it within a second or two.
         var connected: RosterConnection?
@@ -96,7 +104,8 @@ package struct AttackBenchmark {
         let peak = PeakMemory(pid: child.pid)
         let running = Task { await peak.watch() }
         let answered = NIOLockedValueBox(0)
-        let stop = try await start(attack, port: port, httpPort: httpPort, adminToken: defaultAdmin, tls: tls, answered: answered)
+        let stop = try await start(
+            attack, port: port, httpPort: httpPort, adminToken: defaultAdmin, tls: tls, answered: answered)
         try await Task.sleep(for: .seconds(2))
         var underAttack: LatencySummary?
         var failure: String?
@@ -110,8 +119,9 @@ package struct AttackBenchmark {
         _ = await running.value
         try? await Task.sleep(for: .milliseconds(500))
         let alive = child.process.isRunning
-        return Result(attack: attack, quiet: quiet, underAttack: underAttack, failure: failure, residentBefore: before,
-                      residentPeak: max(before, peak.peak), alive: alive, attackAnswers: answered.withLockedValue { $0 })
+        return Result(
+            attack: attack, quiet: quiet, underAttack: underAttack, failure: failure, residentBefore: before,
+            residentPeak: max(before, peak.peak), alive: alive, attackAnswers: answered.withLockedValue { $0 })
     }
 
     /// The other tenant's admin: each sample is a new connection (TLS handshake and Hello
@@ -125,7 +135,8 @@ package struct AttackBenchmark {
     /// The bystander's samples for `attack`: its HTTP "on call now" for year queries, its admin
     /// changes otherwise.
     private func measure(_ bystander: Bystander, attack: Attack, httpPort: Int) async throws -> LatencySummary {
-        attack == .yearQueries ? try await measureOnCallNow(bystander, httpPort: httpPort) : try await measure(bystander)
+        attack == .yearQueries
+            ? try await measureOnCallNow(bystander, httpPort: httpPort) : try await measure(bystander)
     }
 
     /// `changes` × 10 `GET /v1/oncall` on one keep-alive connection, one every 25 ms (as a
@@ -140,7 +151,8 @@ package struct AttackBenchmark {
         for _ in 0..<(changes * 10) {
             try await Task.sleep(for: .milliseconds(25))
             let start = nanos()
-            _ = try await client.send(.GET, "/v1/oncall", headers: [("Authorization", "Bearer \(bystander.token)")], body: [])
+            _ = try await client.send(
+                .GET, "/v1/oncall", headers: [("Authorization", "Bearer \(bystander.token)")], body: [])
             samples.append(nanos() - start)
         }
         try? await client.close()
@@ -156,10 +168,12 @@ package struct AttackBenchmark {
             // reconnects: the sample is the time until the change is acknowledged.
             while true {
                 do {
-                    let client = try await Self.connect(port: bystander.port, tls: bystander.tls, tenant: "bystander",
-                                                        token: bystander.token)
+                    let client = try await Self.connect(
+                        port: bystander.port, tls: bystander.tls, tenant: "bystander",
+                        token: bystander.token)
                     defer { Task { await client.close() } }
-                    _ = try await client.request(.setMotd(.with { $0.motd = "bystander \(index) \(start)" }), timeout: .seconds(60))
+                    _ = try await client.request(
+                        .setMotd(.with { $0.motd = "bystander \(index) \(start)" }), timeout: .seconds(60))
                     break
                 } catch {
                     guard nanos() - start < 60_000_000_000 else { throw error }
@@ -172,15 +186,21 @@ package struct AttackBenchmark {
     }
 
     /// Starts the attack; returns what ends it.
-    private func start(_ attack: Attack, port: Int, httpPort: Int, adminToken: String, tls: TLSContext?,
-                       answered: NIOLockedValueBox<Int>) async throws
+    private func start(
+        _ attack: Attack, port: Int, httpPort: Int, adminToken: String, tls: TLSContext?,
+        answered: NIOLockedValueBox<Int>
+    ) async throws
         -> @Sendable () async -> Void
     {
         switch attack {
         case .overflow:
             let reader = try await Self.connect(port: port, tls: nil, tenant: "", token: "")
-            _ = try? await reader.request(.getCalendar(.with { $0.schedule = "Default"; $0.alarm = "99999999999999999d" }),
-                                          timeout: .seconds(5))
+            _ = try? await reader.request(
+                .getCalendar(
+                    .with {
+                        $0.schedule = "Default"; $0.alarm = "99999999999999999d"
+                    }),
+                timeout: .seconds(5))
             return { await reader.close() }
         case .neverReads:
             let socket = try RawAttackSocket(port: port)
@@ -192,7 +212,9 @@ package struct AttackBenchmark {
                 var sent = 0
                 while sent < bytes.count && !Task.isCancelled { sent += max(0, socket.send(Array(bytes[sent...]))) }
             }
-            return { sender.cancel(); socket.close() }
+            return {
+                sender.cancel(); socket.close()
+            }
         case .halfOpenTLS:
             let truncated: [UInt8] = [0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xFC, 0x03, 0x03]
             var sockets: [RawAttackSocket] = []
@@ -210,11 +232,14 @@ package struct AttackBenchmark {
                 await withTaskGroup(of: Void.self) { group in
                     for _ in 0..<4 {
                         group.addTask {
-                            guard let reader = try? await Self.connect(port: port, tls: nil, tenant: "", token: "") else { return }
+                            guard let reader = try? await Self.connect(port: port, tls: nil, tenant: "", token: "")
+                            else { return }
                             while !Task.isCancelled {
                                 await withTaskGroup(of: Void.self) { burst in
                                     for _ in 0..<16 {
-                                        burst.addTask { _ = try? await reader.request(Self.yearOfBusy, timeout: .seconds(120)) }
+                                        burst.addTask {
+                                            _ = try? await reader.request(Self.yearOfBusy, timeout: .seconds(120))
+                                        }
                                     }
                                 }
                             }
@@ -223,7 +248,9 @@ package struct AttackBenchmark {
                     }
                 }
             }
-            return { readers.cancel(); importing.cancel(); await admin.close() }
+            return {
+                readers.cancel(); importing.cancel(); await admin.close()
+            }
         case .yearQueries:
             // A dense schedule first: a year of it is within a query's budget, just.
             let admin = try await Self.connect(port: port, tls: nil, tenant: "", token: adminToken)
@@ -232,12 +259,17 @@ package struct AttackBenchmark {
             if case .error(let error) = answer { throw BenchError("the dense schedule was refused: \(error.message)") }
             let loops = (0..<4).map { _ in
                 Task {
-                    guard let client = try? await PageClient.connect(port: httpPort, group: MultiThreadedEventLoopGroup.singleton) else { return }
+                    guard
+                        let client = try? await PageClient.connect(
+                            port: httpPort, group: MultiThreadedEventLoopGroup.singleton)
+                    else { return }
                     while !Task.isCancelled {
                         let now = Date()
-                        let path = "/v1/oncall?schedule=Dense&from=\(Self.iso(now))&to=\(Self.iso(now.addingTimeInterval(365 * 86_400)))"
+                        let path =
+                            "/v1/oncall?schedule=Dense&from=\(Self.iso(now))&to=\(Self.iso(now.addingTimeInterval(365 * 86_400)))"
                         do {
-                            _ = try await client.send(.GET, path, headers: [("Authorization", "Bearer \(adminToken)")], body: [])
+                            _ = try await client.send(
+                                .GET, path, headers: [("Authorization", "Bearer \(adminToken)")], body: [])
                             answered.withLockedValue { $0 += 1 }
                         } catch {
                             FileHandle.standardError.write(Data("year query: \(error)\n".utf8))
@@ -247,7 +279,9 @@ package struct AttackBenchmark {
                     try? await client.close()
                 }
             }
-            return { for loop in loops { loop.cancel() }; for loop in loops { _ = await loop.value } }
+            return {
+                for loop in loops { loop.cancel() }; for loop in loops { _ = await loop.value }
+            }
         case .idleHTTP:
             var sockets: [RawAttackSocket] = []
             for _ in 0..<2_000 where sockets.count < 1_100 {

@@ -22,7 +22,8 @@ func adminToken(dataDirectory: String) throws -> String {
     while Date() < deadline {
         // Not empty: a file just created may not have been written yet.
         if let text = try? String(contentsOfFile: dataDirectory + "/admin.token", encoding: .utf8)
-            .trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty {
+            .trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty
+        {
             return text
         }
         usleep(50_000)
@@ -120,7 +121,8 @@ package struct FanoutBenchmark {
         await database?.drop()
     }
 
-    private func runServer(tls: Bool, store: String?, nodes: inout [ChildProcess], directories: inout [String]) async throws
+    private func runServer(tls: Bool, store: String?, nodes: inout [ChildProcess], directories: inout [String])
+        async throws
         -> FanoutResult
     {
         var targets: [Target] = []
@@ -128,20 +130,26 @@ package struct FanoutBenchmark {
         let callgrind = valgrind.map { Callgrind.fanOut(valgrind: $0) }
         for _ in 0..<(store == nil ? 1 : max(1, self.nodes)) {
             let port = freePort(), httpPort = eventStreams ? freePort() : 0
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-bench-\(UUID().uuidString)").path
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "roster-bench-\(UUID().uuidString)"
+            ).path
             directories.append(directory)
-            let command = (executable: serverExecutable, arguments: [
-                "serve", "--listen", "127.0.0.1:\(port)", "--data-dir", directory, "--log-level", "warning",
-                // Only the admin's protocol connection when the subscribers are event streams: the
-                // two caps share the open-file limit.
-                "--max-connections", "\(eventStreams ? 100 : subscribers + stalledSubscribers + 100)", "--ping-interval-ms", "3600000",
-                "--progress-interval-ms", "3600000", "--shutdown-grace-ms", "0",
-                "--http-listen", eventStreams ? "127.0.0.1:\(httpPort)" : (metrics ? "127.0.0.1:0" : "none"),
-                // Every stream comes from one address with no token: lift the per-client cap, and
-                // leave the quarter of the connections that streams never take.
-                "--http-max-connections", "\(eventStreams ? subscribers + subscribers / 3 + 100 : 64)",
-                "--http-max-streams-per-client", "\(max(8, subscribers))",
-            ] + (tls ? ["--tls"] : []) + (store.map { ["--store", $0] } ?? []))
+            let command = (
+                executable: serverExecutable,
+                arguments: [
+                    "serve", "--listen", "127.0.0.1:\(port)", "--data-dir", directory, "--log-level", "warning",
+                    // Only the admin's protocol connection when the subscribers are event streams: the
+                    // two caps share the open-file limit.
+                    "--max-connections", "\(eventStreams ? 100 : subscribers + stalledSubscribers + 100)",
+                    "--ping-interval-ms", "3600000",
+                    "--progress-interval-ms", "3600000", "--shutdown-grace-ms", "0",
+                    "--http-listen", eventStreams ? "127.0.0.1:\(httpPort)" : (metrics ? "127.0.0.1:0" : "none"),
+                    // Every stream comes from one address with no token: lift the per-client cap, and
+                    // leave the quarter of the connections that streams never take.
+                    "--http-max-connections", "\(eventStreams ? subscribers + subscribers / 3 + 100 : 64)",
+                    "--http-max-streams-per-client", "\(max(8, subscribers))",
+                ] + (tls ? ["--tls"] : []) + (store.map { ["--store", $0] } ?? [])
+            )
             let run = callgrind?.wrapping(command.executable, command.arguments) ?? command
             let node = try ChildProcess(executable: run.executable, arguments: run.arguments)
             nodes.append(node)
@@ -152,23 +160,47 @@ package struct FanoutBenchmark {
         let directory = directories[0], port = targets[0].port
         let clientTLS = tls ? try BenchTLS(dataDirectory: directory) : nil
         let token = try adminToken(dataDirectory: directory)
-        let admin = try await RosterConnection.connect(host: "127.0.0.1", port: port, tls: clientTLS?.context,
-                                                       hello: .with { $0.token = token })
+        let admin = try await RosterConnection.connect(
+            host: "127.0.0.1", port: port, tls: clientTLS?.context,
+            hello: .with { $0.token = token })
         // Two short-named people keep each push near 256 bytes, as the targets assume.
-        let first = try await administer(admin, .upsertEmployee(.with { $0.employee = .with { $0.firstName = "Ann"; $0.lastName = "Lee" } }))
-        let second = try await administer(admin, .upsertEmployee(.with { $0.employee = .with { $0.firstName = "Bo"; $0.lastName = "Ng" } }))
+        let first = try await administer(
+            admin,
+            .upsertEmployee(
+                .with {
+                    $0.employee = .with {
+                        $0.firstName = "Ann"; $0.lastName = "Lee"
+                    }
+                }))
+        let second = try await administer(
+            admin,
+            .upsertEmployee(
+                .with {
+                    $0.employee = .with {
+                        $0.firstName = "Bo"; $0.lastName = "Ng"
+                    }
+                }))
         let now = UnixMillis.now
-        _ = try await administer(admin, .addShift(.with {
-            $0.shift = .with { $0.employeeID = first; $0.startMs = now - 3_600_000; $0.endMs = now + 86_400_000 }
-        }))
+        _ = try await administer(
+            admin,
+            .addShift(
+                .with {
+                    $0.shift = .with {
+                        $0.employeeID = first; $0.startMs = now - 3_600_000; $0.endMs = now + 86_400_000
+                    }
+                }))
         var result = try await measure(targets, tls: clientTLS, idleSeconds: idleSeconds) { index in
             // Even pushes put the second person on duty, odd ones take them off again.
             if index % 2 == 0 {
-                _ = try await administer(admin, .addShift(.with {
-                    $0.shift = .with {
-                        $0.id = "bench-\(index)"; $0.employeeID = second; $0.startMs = now - 60_000; $0.endMs = now + 86_400_000
-                    }
-                }))
+                _ = try await administer(
+                    admin,
+                    .addShift(
+                        .with {
+                            $0.shift = .with {
+                                $0.id = "bench-\(index)"; $0.employeeID = second; $0.startMs = now - 60_000;
+                                $0.endMs = now + 86_400_000
+                            }
+                        }))
             } else {
                 _ = try await administer(admin, .deleteShift(.with { $0.id = "bench-\(index - 1)" }))
             }
@@ -207,7 +239,9 @@ package struct FanoutBenchmark {
     }
 
     private func administer(_ connection: RosterConnection, _ message: RosterMessage) async throws -> String {
-        guard case .mutationResult(let result) = try await connection.request(message) else { throw BenchError("no MutationResult") }
+        guard case .mutationResult(let result) = try await connection.request(message) else {
+            throw BenchError("no MutationResult")
+        }
         return result.ids.first ?? ""
     }
 
@@ -219,8 +253,10 @@ package struct FanoutBenchmark {
         var httpPort = 0
     }
 
-    private func measure(_ targets: [Target], tls: BenchTLS? = nil, idleSeconds: Double,
-                         trigger: (Int) async throws -> Void) async throws -> FanoutResult {
+    private func measure(
+        _ targets: [Target], tls: BenchTLS? = nil, idleSeconds: Double,
+        trigger: (Int) async throws -> Void
+    ) async throws -> FanoutResult {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 2)
         do {
             let result = try await measure(targets, tls: tls, group: group, idleSeconds: idleSeconds, trigger: trigger)
@@ -234,22 +270,27 @@ package struct FanoutBenchmark {
 
     /// Subscribers are spread evenly over `targets` (stalled ones all on the first); the
     /// triggers go through the first.
-    private func measure(_ targets: [Target], tls: BenchTLS?, group: MultiThreadedEventLoopGroup, idleSeconds: Double,
-                         trigger: (Int) async throws -> Void) async throws -> FanoutResult {
+    private func measure(
+        _ targets: [Target], tls: BenchTLS?, group: MultiThreadedEventLoopGroup, idleSeconds: Double,
+        trigger: (Int) async throws -> Void
+    ) async throws -> FanoutResult {
         let recorders = targets.map { _ in PushRecorder(pushes: pushes) }
         let counts = targets.indices.map { subscribers / targets.count + ($0 < subscribers % targets.count ? 1 : 0) }
         let memory = { targets.reduce(0) { $0 + residentBytes(pid: $1.pid) } }
         let cpu = { targets.reduce(0.0) { $0 + cpuMillis(pid: $1.pid) } }
         let before = memory()
         let cpuBeforeConnects = cpu()
-        var channels = try await openStalledSubscribers(count: stalledSubscribers, port: targets[0].port, tls: tls?.context,
-                                                        group: group, recorder: recorders[0])
+        var channels = try await openStalledSubscribers(
+            count: stalledSubscribers, port: targets[0].port, tls: tls?.context,
+            group: group, recorder: recorders[0])
         for (index, target) in targets.enumerated() {
             if eventStreams {
-                channels += try await openEventStreams(count: counts[index], port: target.httpPort, group: group, recorder: recorders[index])
+                channels += try await openEventStreams(
+                    count: counts[index], port: target.httpPort, group: group, recorder: recorders[index])
             } else {
-                channels += try await openSubscribers(count: counts[index], port: target.port, tls: tls?.context, group: group,
-                                                      recorder: recorders[index], roster: subscribersFollowRoster)
+                channels += try await openSubscribers(
+                    count: counts[index], port: target.port, tls: tls?.context, group: group,
+                    recorder: recorders[index], roster: subscribersFollowRoster)
             }
         }
         let cpuPerConnect = (cpu() - cpuBeforeConnects) / Double(max(1, subscribers + stalledSubscribers))
@@ -273,7 +314,9 @@ package struct FanoutBenchmark {
             let deadline = nanos() + 60_000_000_000
             while let behind = targets.indices.first(where: { recorders[$0].received(push: index) < counts[$0] }) {
                 guard nanos() < deadline else {
-                    throw BenchError("push \(index): only \(recorders[behind].received(push: index)) of \(counts[behind]) delivered by node \(behind + 1)")
+                    throw BenchError(
+                        "push \(index): only \(recorders[behind].received(push: index)) of \(counts[behind]) delivered by node \(behind + 1)"
+                    )
                 }
                 // Sleep rather than spin: receipts are timed where they arrive, and a spinning
                 // poll would take a core from the server under test on a two-core machine.
@@ -295,7 +338,9 @@ package struct FanoutBenchmark {
             triggerP99Millis: triggers.sorted()[min(triggers.count - 1, triggers.count * 99 / 100)],
             frameBytes: frame.count, cpuMillisPerPush: cpuPerPush, cpuMillisPerConnect: cpuPerConnect,
             residentBytesPerSubscriber: after > before ? Double(after - before) / Double(subscribers) : nil,
-            residentBytesPerSubscriberAfterIdle: afterIdle.flatMap { $0 > before ? Double($0 - before) / Double(subscribers) : nil },
+            residentBytesPerSubscriberAfterIdle: afterIdle.flatMap {
+                $0 > before ? Double($0 - before) / Double(subscribers) : nil
+            },
             pushFrame: frame)
     }
 

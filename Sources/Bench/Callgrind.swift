@@ -15,15 +15,24 @@ struct Callgrind {
         .appendingPathComponent("roster-bench-callgrind-\(UUID().uuidString).out").path
 
     /// The fan-out loop of roster-server: every subscriber's write and each connection's flush.
-    static func fanOut(valgrind: String) -> Callgrind { Callgrind(valgrind: valgrind, function: "*10LoopFanoutC6fanOut*") }
+    static func fanOut(valgrind: String) -> Callgrind {
+        Callgrind(valgrind: valgrind, function: "*10LoopFanoutC6fanOut*")
+    }
     /// The floor's loop of write() calls.
-    static func floor(valgrind: String) -> Callgrind { Callgrind(valgrind: valgrind, function: "*16FloorBroadcasterO9broadcast*") }
+    static func floor(valgrind: String) -> Callgrind {
+        Callgrind(valgrind: valgrind, function: "*16FloorBroadcasterO9broadcast*")
+    }
 
     /// The command that runs `executable` with `arguments` under callgrind.
     func wrapping(_ executable: URL, _ arguments: [String]) -> (executable: URL, arguments: [String]) {
-        (URL(fileURLWithPath: valgrind),
-         ["--tool=callgrind", "--collect-atstart=no", "--toggle-collect=\(function)", "--callgrind-out-file=\(outputFile)",
-          "--log-file=/dev/null", executable.path] + arguments)
+        (
+            URL(fileURLWithPath: valgrind),
+            [
+                "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=\(function)",
+                "--callgrind-out-file=\(outputFile)",
+                "--log-file=/dev/null", executable.path,
+            ] + arguments
+        )
     }
 
     /// The instructions counted, once the process has exited (callgrind writes at exit). The

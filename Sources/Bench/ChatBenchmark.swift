@@ -17,7 +17,9 @@ package struct ChatBenchmark {
     package var serverExecutable: URL
 
     package init(people: Int, schedules: Int, requests: Int, serverExecutable: URL) {
-        (self.people, self.schedules, self.requests, self.serverExecutable) = (people, schedules, requests, serverExecutable)
+        (self.people, self.schedules, self.requests, self.serverExecutable) = (
+            people, schedules, requests, serverExecutable
+        )
     }
 
     package struct Command {
@@ -35,9 +37,15 @@ package struct ChatBenchmark {
         let (server, httpPort) = (running.process, running.httpPort)
         let admin = try await running.connectAdmin()
         _ = try await WebPagesBenchmark.seed(admin, people: people, schedules: schedules)
-        guard case .notificationAdminResult = try await admin.request(.notificationAdmin(.with {
-            $0.setChatCommand = .with { $0.platform = "slack"; $0.secret = Self.secret }
-        })) else { throw BenchError("the slash command was not set up") }
+        guard
+            case .notificationAdminResult = try await admin.request(
+                .notificationAdmin(
+                    .with {
+                        $0.setChatCommand = .with {
+                            $0.platform = "slack"; $0.secret = Self.secret
+                        }
+                    }))
+        else { throw BenchError("the slash command was not set up") }
         await admin.close()
 
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
@@ -48,13 +56,20 @@ package struct ChatBenchmark {
             for text in ["", "Schedule 7", "next Schedule 7"] {
                 func ask() async throws -> Int {
                     serial += 1
-                    let body = Array("team_id=T1&user_id=U0&command=%2Foncall&trigger_id=\(serial)&text=\(text.replacingOccurrences(of: " ", with: "+"))".utf8)
+                    let body = Array(
+                        "team_id=T1&user_id=U0&command=%2Foncall&trigger_id=\(serial)&text=\(text.replacingOccurrences(of: " ", with: "+"))"
+                            .utf8)
                     let timestamp = Int64(Date().timeIntervalSince1970)
-                    let mac = Crypto.hmacSHA256(key: Array(Self.secret.utf8), message: Array("v0:\(timestamp):".utf8) + body)
-                    return try await client.send(.POST, "/v1/chat/slack/command", headers: [
-                        ("Content-Type", "application/x-www-form-urlencoded"), ("X-Slack-Request-Timestamp", "\(timestamp)"),
-                        ("X-Slack-Signature", "v0=\(Crypto.hex(mac))"),
-                    ], body: body).count
+                    let mac = Crypto.hmacSHA256(
+                        key: Array(Self.secret.utf8), message: Array("v0:\(timestamp):".utf8) + body)
+                    return try await client.send(
+                        .POST, "/v1/chat/slack/command",
+                        headers: [
+                            ("Content-Type", "application/x-www-form-urlencoded"),
+                            ("X-Slack-Request-Timestamp", "\(timestamp)"),
+                            ("X-Slack-Signature", "v0=\(Crypto.hex(mac))"),
+                        ], body: body
+                    ).count
                 }
                 var bytes = try await ask()  // warms up
                 var samples: [UInt64] = []
@@ -64,8 +79,10 @@ package struct ChatBenchmark {
                     bytes = try await ask()
                     samples.append(nanos() - start)
                 }
-                commands.append(Command(text: "/oncall " + text, latency: LatencySummary(samples),
-                                        cpuMillis: (cpuMillis(pid: server.pid) - cpuBefore) / Double(requests), answerBytes: bytes))
+                commands.append(
+                    Command(
+                        text: "/oncall " + text, latency: LatencySummary(samples),
+                        cpuMillis: (cpuMillis(pid: server.pid) - cpuBefore) / Double(requests), answerBytes: bytes))
             }
             try await client.close()
             try? await group.shutdownGracefully()

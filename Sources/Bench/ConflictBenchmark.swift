@@ -13,7 +13,9 @@ package struct ConflictBenchmark {
     package var awayEvery: Int
 
     package init(people: Int, schedules: Int, runs: Int, days: Int, awayEvery: Int) {
-        (self.people, self.schedules, self.runs, self.days, self.awayEvery) = (people, schedules, runs, days, max(1, awayEvery))
+        (self.people, self.schedules, self.runs, self.days, self.awayEvery) = (
+            people, schedules, runs, days, max(1, awayEvery)
+        )
     }
 
     package struct Result {
@@ -35,13 +37,15 @@ package struct ConflictBenchmark {
             let start = now + UnixMillis(person / awayEvery % 76) * day
             return TimeOff(id: "off_\(person)", employeeID: "e\(person)", start: start, end: start + 14 * day)
         }
-        state = RosterState(tenant: state.tenant, employees: Array(state.employees.values), schedules: Array(state.schedules.values),
-                            timeOff: away)
+        state = RosterState(
+            tenant: state.tenant, employees: Array(state.employees.values), schedules: Array(state.schedules.values),
+            timeOff: away)
         var resolves: [UInt64] = [], conflictTimes: [UInt64] = []
         var shifts = 0, truncated = false, found: [DutyConflict] = []
         for _ in 0..<runs {
             let start = DispatchTime.now().uptimeNanoseconds
-            let final = try state.finalSchedule(schedule: nil, employee: nil, from: now, to: now + UnixMillis(days) * day)
+            let final = try state.finalSchedule(
+                schedule: nil, employee: nil, from: now, to: now + UnixMillis(days) * day)
             let resolved = DispatchTime.now().uptimeNanoseconds
             found = state.conflicts(in: final.shifts)
             let done = DispatchTime.now().uptimeNanoseconds
@@ -49,7 +53,9 @@ package struct ConflictBenchmark {
             resolves.append(resolved - start)
             conflictTimes.append(done - resolved)
         }
-        return Result(shifts: shifts, truncated: truncated, conflicts: found.count, withProposals: found.filter { !$0.proposals.isEmpty }.count, timeOff: away.count,
-                      resolve: LatencySummary(resolves), conflictsTime: LatencySummary(conflictTimes))
+        return Result(
+            shifts: shifts, truncated: truncated, conflicts: found.count,
+            withProposals: found.filter { !$0.proposals.isEmpty }.count, timeOff: away.count,
+            resolve: LatencySummary(resolves), conflictsTime: LatencySummary(conflictTimes))
     }
 }

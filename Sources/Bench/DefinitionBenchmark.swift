@@ -49,25 +49,37 @@ package struct DefinitionBenchmark {
         do {
             let result = try await measure(on: bench, document: document, reversed: reversed)
             await bench.stop()
-            return Result(fileBytes: text.utf8.count, read: LatencySummary(reads), create: result.create, noChange: result.noChange,
-                          oneChangePlan: result.oneChangePlan, oneChangeApply: result.oneChangeApply, cpuNoChange: result.cpuNoChange,
-                          cpuApply: result.cpuApply, dutyListed: result.dutyListed)
+            return Result(
+                fileBytes: text.utf8.count, read: LatencySummary(reads), create: result.create,
+                noChange: result.noChange,
+                oneChangePlan: result.oneChangePlan, oneChangeApply: result.oneChangeApply,
+                cpuNoChange: result.cpuNoChange,
+                cpuApply: result.cpuApply, dutyListed: result.dutyListed)
         } catch {
             await bench.stop()
             throw error
         }
     }
 
-    private func measure(on bench: BenchServer, document: Roster_V1_DefinitionDocument, reversed: Roster_V1_DefinitionDocument) async throws
-        -> (create: Double, noChange: LatencySummary, oneChangePlan: LatencySummary, oneChangeApply: LatencySummary, cpuNoChange: Double,
-            cpuApply: Double, dutyListed: Int)
+    private func measure(
+        on bench: BenchServer, document: Roster_V1_DefinitionDocument, reversed: Roster_V1_DefinitionDocument
+    ) async throws
+        -> (
+            create: Double, noChange: LatencySummary, oneChangePlan: LatencySummary, oneChangeApply: LatencySummary,
+            cpuNoChange: Double,
+            cpuApply: Double, dutyListed: Int
+        )
     {
         let (server, admin) = (bench.process, bench.admin)
         func apply(_ document: Roster_V1_DefinitionDocument, planOnly: Bool) async throws -> Roster_V1_DefinitionPlan {
-            guard case .definitionPlan(let plan) = try await admin.request(.applyDefinition(.with {
-                $0.definition = document
-                $0.planOnly = planOnly
-            }), timeout: .seconds(120)) else { throw BenchError("expected DefinitionPlan") }
+            guard
+                case .definitionPlan(let plan) = try await admin.request(
+                    .applyDefinition(
+                        .with {
+                            $0.definition = document
+                            $0.planOnly = planOnly
+                        }), timeout: .seconds(120))
+            else { throw BenchError("expected DefinitionPlan") }
             return plan
         }
         let began = nanos()
@@ -81,7 +93,9 @@ package struct DefinitionBenchmark {
             let start = nanos()
             let plan = try await apply(document, planOnly: true)
             same.append(nanos() - start)
-            guard plan.changes.allSatisfy({ $0.action == .notInFile }) else { throw BenchError("the same file planned changes") }
+            guard plan.changes.allSatisfy({ $0.action == .notInFile }) else {
+                throw BenchError("the same file planned changes")
+            }
         }
         let cpuNoChange = (cpuMillis(pid: server.pid) - cpu) / Double(max(1, runs))
         var listed = 0
@@ -98,6 +112,9 @@ package struct DefinitionBenchmark {
             guard plan.committed else { throw BenchError("an apply that changes a rotation committed nothing") }
         }
         let cpuApply = (cpuMillis(pid: server.pid) - cpu) / Double(max(1, runs))
-        return (create, LatencySummary(same), LatencySummary(planned), LatencySummary(applied), cpuNoChange, cpuApply, listed)
+        return (
+            create, LatencySummary(same), LatencySummary(planned), LatencySummary(applied), cpuNoChange, cpuApply,
+            listed
+        )
     }
 }

@@ -43,12 +43,17 @@ final class CountingEventStream: ChannelInboundHandler {
 
 /// Opens `count` event streams on the HTTP port, 256 connects at a time, and waits for every
 /// `hello`.
-func openEventStreams(count: Int, port: Int, group: any EventLoopGroup, recorder: PushRecorder) async throws -> [any Channel] {
+func openEventStreams(count: Int, port: Int, group: any EventLoopGroup, recorder: PushRecorder) async throws
+    -> [any Channel]
+{
     let bootstrap = ClientBootstrap(group: group)
         .channelOption(.socketOption(.tcp_nodelay), value: 1)
         .channelInitializer { channel in
-            channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(CountingEventStream(recorder: recorder)) }
+            channel.eventLoop.makeCompletedFuture {
+                try channel.pipeline.syncOperations.addHandler(CountingEventStream(recorder: recorder))
+            }
         }
-    return try await connectInBatches(count: count, port: port, bootstrap: bootstrap, recorder: recorder,
-                                      waitingFor: "event streams said hello")
+    return try await connectInBatches(
+        count: count, port: port, bootstrap: bootstrap, recorder: recorder,
+        waitingFor: "event streams said hello")
 }

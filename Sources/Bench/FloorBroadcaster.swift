@@ -2,7 +2,7 @@ import Foundation
 import NIOCore
 import RosterProtocol
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The floor: the least a broadcaster can do. One thread, poll(2), and on each trigger a plain
@@ -18,10 +18,13 @@ package enum FloorBroadcaster {
         guard bound == 0, listen(listener, 4096) == 0 else { throw BenchError("floor: cannot listen on \(port)") }
         _ = fcntl(listener, F_SETFL, fcntl(listener, F_GETFL) | O_NONBLOCK)
 
-        let welcome = RosterMessage.welcome(.with {
-            $0.version = 1
-            $0.limits = .with { $0.maxFrameBytes = 1 << 20; $0.pingIntervalMs = 3_600_000 }
-        })
+        let welcome = RosterMessage.welcome(
+            .with {
+                $0.version = 1
+                $0.limits = .with {
+                    $0.maxFrameBytes = 1 << 20; $0.pingIntervalMs = 3_600_000
+                }
+            })
         var pending: [Int32: [UInt8]] = [:]
         var subscribers: [Int32] = []
         var readBuffer = [UInt8](repeating: 0, count: 65536)
@@ -76,7 +79,8 @@ package enum FloorBroadcaster {
                 pending[fd] = Array(buffer.readableBytesView)
             }
             if changed {
-                watched = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
+                watched =
+                    [pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
                     + pending.keys.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
             }
         }

@@ -57,7 +57,10 @@ final class CountingSubscriber: ChannelInboundHandler {
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        let hello = RosterMessage.hello(.with { $0.minVersion = 1; $0.maxVersion = 1; $0.clientName = "roster-bench" })
+        let hello = RosterMessage.hello(
+            .with {
+                $0.minVersion = 1; $0.maxVersion = 1; $0.clientName = "roster-bench"
+            })
         context.writeAndFlush(wrapOutboundOut(hello.frame(requestID: 1)), promise: nil)
     }
 
@@ -65,7 +68,8 @@ final class CountingSubscriber: ChannelInboundHandler {
         let frame = unwrapInboundIn(data)
         switch MessageType(rawValue: frame.rawType) {
         case .welcome:
-            let subscribe = RosterMessage.subscribe(.with { $0.topics = stalls || roster ? [.onDuty, .roster] : [.onDuty] })
+            let subscribe = RosterMessage.subscribe(
+                .with { $0.topics = stalls || roster ? [.onDuty, .roster] : [.onDuty] })
             context.writeAndFlush(wrapOutboundOut(subscribe.frame(requestID: 2)), promise: nil)
         case .synced where stalls:
             synced = true
@@ -79,7 +83,8 @@ final class CountingSubscriber: ChannelInboundHandler {
             recorder.record(push: pushesSeen, at: now) { Array(frame.encoded().readableBytesView) }
             pushesSeen += 1
         case .ping:
-            context.writeAndFlush(wrapOutboundOut(RosterMessage.pong(.init()).frame(requestID: frame.requestID)), promise: nil)
+            context.writeAndFlush(
+                wrapOutboundOut(RosterMessage.pong(.init()).frame(requestID: frame.requestID)), promise: nil)
         default:
             break
         }
@@ -87,21 +92,26 @@ final class CountingSubscriber: ChannelInboundHandler {
 }
 
 /// A bench subscriber's pipeline: TLS when asked, framing, and the counting subscriber.
-func installSubscriber(on channel: any Channel, tls: TLSContext?, recorder: PushRecorder,
-                       stalls: Bool, roster: Bool = false) -> EventLoopFuture<Void> {
+func installSubscriber(
+    on channel: any Channel, tls: TLSContext?, recorder: PushRecorder,
+    stalls: Bool, roster: Bool = false
+) -> EventLoopFuture<Void> {
     channel.eventLoop.makeCompletedFuture {
         if let tls {
             try channel.pipeline.syncOperations.addHandler(try TLSHandler(context: tls, serverHostname: "127.0.0.1"))
         }
         try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder(maxFrameLength: 1 << 20)))
         try channel.pipeline.syncOperations.addHandler(MessageToByteHandler(FrameEncoder()))
-        try channel.pipeline.syncOperations.addHandler(CountingSubscriber(recorder: recorder, stalls: stalls, roster: roster))
+        try channel.pipeline.syncOperations.addHandler(
+            CountingSubscriber(recorder: recorder, stalls: stalls, roster: roster))
     }
 }
 
 /// Opens `count` subscribers that stop reading once synced, with a 4 KB receive buffer.
-func openStalledSubscribers(count: Int, port: Int, tls: TLSContext?, group: any EventLoopGroup,
-                            recorder: PushRecorder) async throws -> [any Channel] {
+func openStalledSubscribers(
+    count: Int, port: Int, tls: TLSContext?, group: any EventLoopGroup,
+    recorder: PushRecorder
+) async throws -> [any Channel] {
     guard count > 0 else { return [] }
     let bootstrap = ClientBootstrap(group: group)
         .channelOption(.socketOption(.so_rcvbuf), value: 4096)
@@ -110,25 +120,32 @@ func openStalledSubscribers(count: Int, port: Int, tls: TLSContext?, group: any 
     for _ in 0..<count { channels.append(try await bootstrap.connect(host: "127.0.0.1", port: port).get()) }
     let deadline = nanos() + 60_000_000_000
     while recorder.stalled < count {
-        guard nanos() < deadline else { throw BenchError("only \(recorder.stalled) of \(count) stalled subscribers synced") }
+        guard nanos() < deadline else {
+            throw BenchError("only \(recorder.stalled) of \(count) stalled subscribers synced")
+        }
         try await Task.sleep(for: .milliseconds(20))
     }
     return channels
 }
 
 /// Opens `count` subscribers, `batch` connects at a time, and waits until all are synced.
-func openSubscribers(count: Int, port: Int, tls: TLSContext? = nil, group: any EventLoopGroup,
-                     recorder: PushRecorder, roster: Bool = false) async throws -> [any Channel] {
+func openSubscribers(
+    count: Int, port: Int, tls: TLSContext? = nil, group: any EventLoopGroup,
+    recorder: PushRecorder, roster: Bool = false
+) async throws -> [any Channel] {
     let bootstrap = ClientBootstrap(group: group)
         .channelOption(.socketOption(.tcp_nodelay), value: 1)
         .channelInitializer { installSubscriber(on: $0, tls: tls, recorder: recorder, stalls: false, roster: roster) }
-    return try await connectInBatches(count: count, port: port, bootstrap: bootstrap, recorder: recorder, waitingFor: "subscribers synced")
+    return try await connectInBatches(
+        count: count, port: port, bootstrap: bootstrap, recorder: recorder, waitingFor: "subscribers synced")
 }
 
 /// Opens `count` connections, 256 connects at a time, then waits until `recorder` counts each
 /// ready (synced, or said hello).
-func connectInBatches(count: Int, port: Int, bootstrap: ClientBootstrap, recorder: PushRecorder,
-                      waitingFor what: String) async throws -> [any Channel] {
+func connectInBatches(
+    count: Int, port: Int, bootstrap: ClientBootstrap, recorder: PushRecorder,
+    waitingFor what: String
+) async throws -> [any Channel] {
     var channels: [any Channel] = []
     channels.reserveCapacity(count)
     var opened = 0
@@ -166,7 +183,10 @@ final class OnDutyRequester: ChannelInboundHandler {
     }
 
     func channelActive(context: ChannelHandlerContext) {
-        let hello = RosterMessage.hello(.with { $0.minVersion = 1; $0.maxVersion = 1; $0.clientName = "roster-bench" })
+        let hello = RosterMessage.hello(
+            .with {
+                $0.minVersion = 1; $0.maxVersion = 1; $0.clientName = "roster-bench"
+            })
         context.writeAndFlush(wrapOutboundOut(hello.frame(requestID: 0)), promise: nil)
     }
 

@@ -15,7 +15,9 @@ package struct QueryBenchmark {
     package var existingServerPort: Int?
     package var tls: Bool
 
-    package init(connections: Int, seconds: Double, serverExecutable: URL, existingServerPort: Int? = nil, tls: Bool = false) {
+    package init(
+        connections: Int, seconds: Double, serverExecutable: URL, existingServerPort: Int? = nil, tls: Bool = false
+    ) {
         self.tls = tls
         self.connections = connections
         self.seconds = seconds
@@ -25,11 +27,19 @@ package struct QueryBenchmark {
 
     package func run() async throws -> (requestsPerSecond: Double, latency: LatencySummary) {
         let port = existingServerPort ?? freePort()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-bench-\(UUID().uuidString)").path
-        let server = existingServerPort != nil ? nil : try ChildProcess(executable: serverExecutable, arguments: [
-            "serve", "--listen", "127.0.0.1:\(port)", "--http-listen", "127.0.0.1:0", "--data-dir", directory, "--demo", "--log-level", "warning",
-            "--shutdown-grace-ms", "0",
-        ] + (tls ? ["--tls"] : []))
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "roster-bench-\(UUID().uuidString)"
+        ).path
+        let server =
+            existingServerPort != nil
+            ? nil
+            : try ChildProcess(
+                executable: serverExecutable,
+                arguments: [
+                    "serve", "--listen", "127.0.0.1:\(port)", "--http-listen", "127.0.0.1:0", "--data-dir", directory,
+                    "--demo", "--log-level", "warning",
+                    "--shutdown-grace-ms", "0",
+                ] + (tls ? ["--tls"] : []))
         defer {
             server?.stop()
             try? FileManager.default.removeItem(atPath: directory)
@@ -48,10 +58,13 @@ package struct QueryBenchmark {
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
                         if let clientTLS {
-                            try channel.pipeline.syncOperations.addHandler(try TLSHandler(context: clientTLS.context,
-                                                                                          serverHostname: "127.0.0.1"))
+                            try channel.pipeline.syncOperations.addHandler(
+                                try TLSHandler(
+                                    context: clientTLS.context,
+                                    serverHostname: "127.0.0.1"))
                         }
-                        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder(maxFrameLength: 1 << 20)))
+                        try channel.pipeline.syncOperations.addHandler(
+                            ByteToMessageHandler(FrameDecoder(maxFrameLength: 1 << 20)))
                         try channel.pipeline.syncOperations.addHandler(MessageToByteHandler(FrameEncoder()))
                         try channel.pipeline.syncOperations.addHandler(OnDutyRequester(deadline: deadline, done: done))
                     }

@@ -37,18 +37,31 @@ package struct ReportBenchmark {
         let employees = (0..<people).map { Employee(id: "e\($0)", firstName: "P\($0)", lastName: "L\($0 % 97)") }
         let definitions = (0..<schedules).map { index -> ScheduleDefinition in
             let members = (0..<10).map { "e\((index * 10 + $0) % people)" }
-            var layers = [ScheduleLayer(level: 1, rotations: [
-                Rotation(id: "r\(index)", slots: members.map { [$0] }, cadence: .weeks(1),
-                         handoff: LocalDateTime(year: 2025, month: 1, day: 6, hour: 9), restrictions: [], advance: .activeTurns),
-            ])]
+            var layers = [
+                ScheduleLayer(
+                    level: 1,
+                    rotations: [
+                        Rotation(
+                            id: "r\(index)", slots: members.map { [$0] }, cadence: .weeks(1),
+                            handoff: LocalDateTime(year: 2025, month: 1, day: 6, hour: 9), restrictions: [],
+                            advance: .activeTurns)
+                    ])
+            ]
             if index % 2 == 0 {
-                layers.append(ScheduleLayer(level: 2, rotations: [
-                    Rotation(id: "b\(index)", slots: members.reversed().map { [$0] }, cadence: .days(1),
-                             handoff: LocalDateTime(year: 2025, month: 1, day: 6, hour: 9),
-                             restrictions: [RestrictionWindow(weekdays: [2, 3, 4, 5, 6], start: 9 * 60, end: 17 * 60)], advance: .activeTurns),
-                ]))
+                layers.append(
+                    ScheduleLayer(
+                        level: 2,
+                        rotations: [
+                            Rotation(
+                                id: "b\(index)", slots: members.reversed().map { [$0] }, cadence: .days(1),
+                                handoff: LocalDateTime(year: 2025, month: 1, day: 6, hour: 9),
+                                restrictions: [
+                                    RestrictionWindow(weekdays: [2, 3, 4, 5, 6], start: 9 * 60, end: 17 * 60)
+                                ], advance: .activeTurns)
+                        ]))
             }
-            return ScheduleDefinition(id: "s\(index)", name: "Schedule \(index)", zone: zones[index % zones.count], layers: layers)
+            return ScheduleDefinition(
+                id: "s\(index)", name: "Schedule \(index)", zone: zones[index % zones.count], layers: layers)
         }
         return RosterState(tenant: Tenant(id: "bench", name: "Bench"), employees: employees, schedules: definitions)
     }
@@ -61,16 +74,20 @@ package struct ReportBenchmark {
         var write = DutyRecordWrite()
         var budget = ResolutionBudget(limit: .max)
         for id in state.schedules.keys.sorted() {
-            write.stretches += try DutyRecord.stretches(of: state.definition(of: id)!, from: from, to: now, budget: &budget)
+            write.stretches += try DutyRecord.stretches(
+                of: state.definition(of: id)!, from: from, to: now, budget: &budget)
             write.marks[id] = now
         }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-bench-\(UUID().uuidString)").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "roster-bench-\(UUID().uuidString)"
+        ).path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let store = try await SQLiteRosterStore.open(path: directory + "/roster.sqlite")
         try await store.createTenant(state.tenant, epoch: 1)
         // The marks begin at the window's start, as if the record had run all along.
-        _ = try await store.recordDuty(tenantID: "bench", atRevision: 0, DutyRecordWrite(marks: write.marks.mapValues { _ in from }))
+        _ = try await store.recordDuty(
+            tenantID: "bench", atRevision: 0, DutyRecordWrite(marks: write.marks.mapValues { _ in from }))
         _ = try await store.recordDuty(tenantID: "bench", atRevision: 0, write)
         let request = Roster_V1_GetReportRequest.with {
             $0.kind = .hours
@@ -85,10 +102,12 @@ package struct ReportBenchmark {
         for _ in 0..<runs {
             let start = DispatchTime.now().uptimeNanoseconds
             let marks = try await store.dutyRecordMarks(tenantID: "bench")
-            let recorded = try await store.dutyRecord(tenantID: "bench", from: from, to: now, limit: ServerCore.maxReportStretches)
+            let recorded = try await store.dutyRecord(
+                tenantID: "bench", from: from, to: now, limit: ServerCore.maxReportStretches)
             let read = DispatchTime.now().uptimeNanoseconds
-            let report = try ReportAnswer.make(request, state: state, marks: marks, recorded: recorded.stretches, now: now,
-                                               isAdmin: true, employeeID: nil)
+            let report = try ReportAnswer.make(
+                request, state: state, marks: marks, recorded: recorded.stretches, now: now,
+                isAdmin: true, employeeID: nil)
             let done = DispatchTime.now().uptimeNanoseconds
             rows = report.people.count
             reads.append(read - start)
@@ -97,7 +116,9 @@ package struct ReportBenchmark {
             peak = max(peak, residentBytes(pid: getpid()))
         }
         try await store.close()
-        return Result(recordedStretches: write.stretches.count, rows: rows, read: LatencySummary(reads), compute: LatencySummary(computes),
-                      total: LatencySummary(totals), residentGrowthBytes: peak - before)
+        return Result(
+            recordedStretches: write.stretches.count, rows: rows, read: LatencySummary(reads),
+            compute: LatencySummary(computes),
+            total: LatencySummary(totals), residentGrowthBytes: peak - before)
     }
 }

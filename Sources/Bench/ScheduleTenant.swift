@@ -25,18 +25,24 @@ package struct ScheduleTenantBenchmark {
 
     package func run() async throws -> Result {
         let port = freePort()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-bench-\(UUID().uuidString)").path
-        let server = try ChildProcess(executable: serverExecutable, arguments: [
-            "serve", "--listen", "127.0.0.1:\(port)", "--http-listen", "127.0.0.1:0", "--data-dir", directory, "--log-level", "warning",
-            "--ping-interval-ms", "3600000", "--progress-interval-ms", "3600000", "--shutdown-grace-ms", "0",
-        ])
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "roster-bench-\(UUID().uuidString)"
+        ).path
+        let server = try ChildProcess(
+            executable: serverExecutable,
+            arguments: [
+                "serve", "--listen", "127.0.0.1:\(port)", "--http-listen", "127.0.0.1:0", "--data-dir", directory,
+                "--log-level", "warning",
+                "--ping-interval-ms", "3600000", "--progress-interval-ms", "3600000", "--shutdown-grace-ms", "0",
+            ])
         defer {
             server.stop()
             try? FileManager.default.removeItem(atPath: directory)
         }
         try waitForListener(port: port)
-        let admin = try await RosterConnection.connect(host: "127.0.0.1", port: port,
-                                                       hello: .with { $0.token = (try? adminToken(dataDirectory: directory)) ?? "" })
+        let admin = try await RosterConnection.connect(
+            host: "127.0.0.1", port: port,
+            hello: .with { $0.token = (try? adminToken(dataDirectory: directory)) ?? "" })
         func edit(_ request: Roster_V1_EditScheduleRequest) async throws -> Roster_V1_MutationResult {
             guard case .mutationResult(let result) = try await admin.request(.editSchedule(request)) else {
                 throw BenchError("no MutationResult")
@@ -46,28 +52,48 @@ package struct ScheduleTenantBenchmark {
         let setup = nanos()
         var people: [String] = []
         for index in 0..<50 {
-            guard case .mutationResult(let added) = try await admin.request(.upsertEmployee(.with {
-                $0.employee = .with { $0.firstName = "Person"; $0.lastName = "\(index)" }
-            })) else { throw BenchError("no MutationResult") }
+            guard
+                case .mutationResult(let added) = try await admin.request(
+                    .upsertEmployee(
+                        .with {
+                            $0.employee = .with {
+                                $0.firstName = "Person"; $0.lastName = "\(index)"
+                            }
+                        }))
+            else { throw BenchError("no MutationResult") }
             people.append(added.ids[0])
         }
         // Weekly rotations of five, half of them restricted to business hours, in several zones.
         let zones = ["Europe/Berlin", "America/Chicago", "Asia/Tokyo", "UTC"]
         for index in 0..<schedules {
-            _ = try await edit(.with { $0.upsertSchedule = .with { $0.name = "Schedule \(index)"; $0.zone = zones[index % zones.count] } })
-            _ = try await edit(.with {
-                $0.schedule = "Schedule \(index)"
-                $0.upsertRotation = .with {
-                    $0.rotation = .with {
-                        $0.cadence = .with { $0.unit = .weeks; $0.count = 1 }
-                        $0.handoff = "2026-01-05T09:00"
-                        $0.slots = (0..<5).map { offset in .with { $0.employeeIds = [people[(index + offset) % people.count]] } }
-                        if index % 2 == 0 {
-                            $0.restrictions = [.with { $0.weekdays = [2, 3, 4, 5, 6]; $0.startMinute = 540; $0.endMinute = 1020 }]
+            _ = try await edit(
+                .with {
+                    $0.upsertSchedule = .with {
+                        $0.name = "Schedule \(index)"; $0.zone = zones[index % zones.count]
+                    }
+                })
+            _ = try await edit(
+                .with {
+                    $0.schedule = "Schedule \(index)"
+                    $0.upsertRotation = .with {
+                        $0.rotation = .with {
+                            $0.cadence = .with {
+                                $0.unit = .weeks; $0.count = 1
+                            }
+                            $0.handoff = "2026-01-05T09:00"
+                            $0.slots = (0..<5).map { offset in
+                                .with { $0.employeeIds = [people[(index + offset) % people.count]] }
+                            }
+                            if index % 2 == 0 {
+                                $0.restrictions = [
+                                    .with {
+                                        $0.weekdays = [2, 3, 4, 5, 6]; $0.startMinute = 540; $0.endMinute = 1020
+                                    }
+                                ]
+                            }
                         }
                     }
-                }
-            })
+                })
         }
         let setupSeconds = Double(nanos() - setup) / 1e9
         var samples: [UInt64] = []
@@ -77,15 +103,20 @@ package struct ScheduleTenantBenchmark {
             let target = "Schedule \(schedules / 2)"
             let start = nanos()
             if change % 2 == 0 {
-                let added = try await edit(.with {
-                    $0.schedule = target
-                    $0.addOverride = .with {
-                        $0.kind = .add; $0.employeeID = people[0]; $0.startMs = now + 3_600_000; $0.endMs = now + 7_200_000
-                    }
-                })
+                let added = try await edit(
+                    .with {
+                        $0.schedule = target
+                        $0.addOverride = .with {
+                            $0.kind = .add; $0.employeeID = people[0]; $0.startMs = now + 3_600_000;
+                            $0.endMs = now + 7_200_000
+                        }
+                    })
                 overrideID = added.ids.last ?? ""
             } else {
-                _ = try await edit(.with { $0.schedule = target; $0.deleteOverride = overrideID })
+                _ = try await edit(
+                    .with {
+                        $0.schedule = target; $0.deleteOverride = overrideID
+                    })
             }
             samples.append(nanos() - start)
         }

@@ -3,7 +3,7 @@ import NIOCore
 import RosterClient
 import RosterProtocol
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Monotonic nanoseconds.
@@ -35,8 +35,9 @@ package struct LatencySummary: CustomStringConvertible {
 /// Resident memory of a process in bytes, from /proc/PID/status (VmRSS).
 package func residentBytes(pid: Int32) -> Int {
     guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-          let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-          let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "") else { return 0 }
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+        let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
+    else { return 0 }
     return kilobytes * 1024
 }
 
@@ -44,7 +45,8 @@ package func residentBytes(pid: Int32) -> Int {
 /// (clock ticks, usually 10 ms each: measure over many pushes, not one).
 package func cpuMillis(pid: Int32) -> Double {
     guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-          let close = stat.lastIndex(of: ")") else { return 0 }
+        let close = stat.lastIndex(of: ")")
+    else { return 0 }
     // Fields after "(comm)": state is field 3, utime field 14, stime field 15.
     let fields = stat[stat.index(after: close)...].split(separator: " ")
     guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
@@ -53,7 +55,9 @@ package func cpuMillis(pid: Int32) -> Double {
 
 /// Calls `body` with 127.0.0.1:`port` as a `sockaddr` for bind, connect or getsockname.
 @discardableResult
-func withLoopbackAddress(port: Int, _ body: (UnsafeMutablePointer<sockaddr>, inout socklen_t) -> Int32) -> (result: Int32, port: Int) {
+func withLoopbackAddress(port: Int, _ body: (UnsafeMutablePointer<sockaddr>, inout socklen_t) -> Int32) -> (
+    result: Int32, port: Int
+) {
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -121,8 +125,9 @@ package func waitForListener(port: Int, timeout: Double = 30, process: ChildProc
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline {
         if let process, !process.process.isRunning {
-            throw BenchError("\(process.process.executableURL?.lastPathComponent ?? "the process") exited "
-                             + "(status \(process.process.terminationStatus)) before it listened on port \(port)")
+            throw BenchError(
+                "\(process.process.executableURL?.lastPathComponent ?? "the process") exited "
+                    + "(status \(process.process.terminationStatus)) before it listened on port \(port)")
         }
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         let result = withLoopbackAddress(port: port) { address, length in connect(fd, address, length) }.result
@@ -150,15 +155,20 @@ package struct BenchServer {
     /// `arguments` come after the listener, data directory and quiet defaults (no HTTP, no pings).
     package static func start(_ executable: URL, arguments: [String] = []) async throws -> BenchServer {
         let port = freePort()
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-bench-\(UUID().uuidString)").path
-        let process = try ChildProcess(executable: executable, arguments: [
-            "serve", "--listen", "127.0.0.1:\(port)", "--http-listen", "none", "--data-dir", directory,
-            "--log-level", "warning", "--ping-interval-ms", "3600000", "--shutdown-grace-ms", "0",
-        ] + arguments)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "roster-bench-\(UUID().uuidString)"
+        ).path
+        let process = try ChildProcess(
+            executable: executable,
+            arguments: [
+                "serve", "--listen", "127.0.0.1:\(port)", "--http-listen", "none", "--data-dir", directory,
+                "--log-level", "warning", "--ping-interval-ms", "3600000", "--shutdown-grace-ms", "0",
+            ] + arguments)
         do {
             try waitForListener(port: port, process: process)
-            let admin = try await RosterConnection.connect(host: "127.0.0.1", port: port,
-                                                           hello: .with { $0.token = (try? adminToken(dataDirectory: directory)) ?? "" })
+            let admin = try await RosterConnection.connect(
+                host: "127.0.0.1", port: port,
+                hello: .with { $0.token = (try? adminToken(dataDirectory: directory)) ?? "" })
             return BenchServer(process: process, directory: directory, port: port, admin: admin)
         } catch {
             process.stop()

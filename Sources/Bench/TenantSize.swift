@@ -43,13 +43,16 @@ package struct TenantSizeBenchmark {
     package func run() throws -> Result {
         let start = nanos()
         let people = (0..<employees).map {
-            Employee(id: "e\($0)", firstName: "First\($0)", lastName: "Last\($0)", position: "P\($0 % 40)", team: "T\($0 % 25)")
+            Employee(
+                id: "e\($0)", firstName: "First\($0)", lastName: "Last\($0)", position: "P\($0 % 40)",
+                team: "T\($0 % 25)")
         }
         let hour: Int64 = 3_600_000
         let base: Int64 = 1_767_225_600_000
         let plan = (0..<shifts).map { index in
-            Shift(id: "s\(index)", employeeID: "e\(index % employees)", start: base + Int64(index) * hour / 4,
-                  end: base + Int64(index) * hour / 4 + hour)
+            Shift(
+                id: "s\(index)", employeeID: "e\(index % employees)", start: base + Int64(index) * hour / 4,
+                end: base + Int64(index) * hour / 4 + hour)
         }
         var state = RosterState(tenant: Tenant(id: "big", name: "Big"), employees: people, shifts: plan)
         _ = state.onDutyIndex(around: base)
@@ -77,9 +80,10 @@ package struct TenantSizeBenchmark {
         let t3 = nanos()
         let bytes = try Roster_V1_Snapshot(state, epoch: 1, revision: 1).serializedBytes() as [UInt8]
         let encodeMillis = Double(nanos() - t3) / 1e6
-        return Result(buildMillis: buildMillis, applyMillis: LatencyFigures(apply), indexMillis: LatencyFigures(index),
-                      employeeMillis: LatencyFigures(employee),
-                      snapshotBytes: bytes.count, snapshotEncodeMillis: encodeMillis,
-                      residentBytes: residentBytes(pid: getpid()))
+        return Result(
+            buildMillis: buildMillis, applyMillis: LatencyFigures(apply), indexMillis: LatencyFigures(index),
+            employeeMillis: LatencyFigures(employee),
+            snapshotBytes: bytes.count, snapshotEncodeMillis: encodeMillis,
+            residentBytes: residentBytes(pid: getpid()))
     }
 }

@@ -17,7 +17,9 @@ package struct WebPagesBenchmark {
     package var serverExecutable: URL
 
     package init(people: Int, schedules: Int, requests: Int, serverExecutable: URL) {
-        (self.people, self.schedules, self.requests, self.serverExecutable) = (people, schedules, requests, serverExecutable)
+        (self.people, self.schedules, self.requests, self.serverExecutable) = (
+            people, schedules, requests, serverExecutable
+        )
     }
 
     package struct Page {
@@ -63,10 +65,14 @@ package struct WebPagesBenchmark {
     {
         let client = try await PageClient.connect(port: httpPort, group: group)
         var assetBytes = 0
-        for asset in ["/assets/app.css", "/assets/live.js"] { assetBytes += try await client.get(asset, gzip: true).count }
+        for asset in ["/assets/app.css", "/assets/live.js"] {
+            assetBytes += try await client.get(asset, gzip: true).count
+        }
         var pages: [Page] = []
-        for path in ["/", "/people", "/people?q=person%201", "/people/\(first)", "/schedules/Schedule%200",
-                     "/schedules/Schedule%200?span=1m", "/schedules"] {
+        for path in [
+            "/", "/people", "/people?q=person%201", "/people/\(first)", "/schedules/Schedule%200",
+            "/schedules/Schedule%200?span=1m", "/schedules",
+        ] {
             let bytes = try await client.get(path, gzip: false).count  // also warms up
             var samples: [UInt64] = []
             var wireBytes = 0
@@ -76,8 +82,10 @@ package struct WebPagesBenchmark {
                 wireBytes = try await client.get(path, gzip: true).count
                 samples.append(nanos() - start)
             }
-            pages.append(Page(path: path, latency: LatencySummary(samples), bytes: bytes, wireBytes: wireBytes,
-                              cpuMillis: (cpuMillis(pid: serverPID) - cpuBefore) / Double(requests)))
+            pages.append(
+                Page(
+                    path: path, latency: LatencySummary(samples), bytes: bytes, wireBytes: wireBytes,
+                    cpuMillis: (cpuMillis(pid: serverPID) - cpuBefore) / Double(requests)))
         }
         try await client.close()
         return (pages, assetBytes)
@@ -89,35 +97,54 @@ package struct WebPagesBenchmark {
         var csv = "id,first_name,last_name,email,phone,position,team\n"
         let positions = ["Engineer", "Designer", "Manager", "Support", "Writer"]
         for index in 0..<people {
-            csv += "p\(index),Person,\(index),person\(index)@example.com,+1 555 \(1000 + index),\(positions[index % 5]),Team \(index % 20)\n"
+            csv +=
+                "p\(index),Person,\(index),person\(index)@example.com,+1 555 \(1000 + index),\(positions[index % 5]),Team \(index % 20)\n"
         }
-        guard case .mutationResult = try await admin.request(.importData(.with {
-            $0.format = .employeesCsv
-            $0.data = Data(csv.utf8)
-        })) else { throw BenchError("the import was refused") }
+        guard
+            case .mutationResult = try await admin.request(
+                .importData(
+                    .with {
+                        $0.format = .employeesCsv
+                        $0.data = Data(csv.utf8)
+                    }))
+        else { throw BenchError("the import was refused") }
         let zones = ["Europe/Berlin", "America/New_York", "Asia/Tokyo", "UTC"]
         let now = UnixMillis.now
         for index in 0..<schedules {
             func edit(_ request: Roster_V1_EditScheduleRequest) async throws {
-                guard case .mutationResult = try await admin.request(.editSchedule(request)) else { throw BenchError("no MutationResult") }
+                guard case .mutationResult = try await admin.request(.editSchedule(request)) else {
+                    throw BenchError("no MutationResult")
+                }
             }
-            try await edit(.with { $0.upsertSchedule = .with { $0.name = "Schedule \(index)"; $0.zone = zones[index % zones.count] } })
-            try await edit(.with {
-                $0.schedule = "Schedule \(index)"
-                $0.upsertRotation = .with {
-                    $0.rotation = .with {
-                        $0.cadence = .with { $0.unit = .weeks; $0.count = 1 }
-                        $0.handoff = "2026-01-05T09:00"
-                        $0.slots = (0..<10).map { offset in .with { $0.employeeIds = ["p\((index * 10 + offset) % people)"] } }
+            try await edit(
+                .with {
+                    $0.upsertSchedule = .with {
+                        $0.name = "Schedule \(index)"; $0.zone = zones[index % zones.count]
                     }
-                }
-            })
-            try await edit(.with {
-                $0.schedule = "Schedule \(index)"
-                $0.addOverride = .with {
-                    $0.kind = .add; $0.employeeID = "p\((index * 10 + 5) % people)"; $0.startMs = now + 3_600_000; $0.endMs = now + 7_200_000
-                }
-            })
+                })
+            try await edit(
+                .with {
+                    $0.schedule = "Schedule \(index)"
+                    $0.upsertRotation = .with {
+                        $0.rotation = .with {
+                            $0.cadence = .with {
+                                $0.unit = .weeks; $0.count = 1
+                            }
+                            $0.handoff = "2026-01-05T09:00"
+                            $0.slots = (0..<10).map { offset in
+                                .with { $0.employeeIds = ["p\((index * 10 + offset) % people)"] }
+                            }
+                        }
+                    }
+                })
+            try await edit(
+                .with {
+                    $0.schedule = "Schedule \(index)"
+                    $0.addOverride = .with {
+                        $0.kind = .add; $0.employeeID = "p\((index * 10 + 5) % people)"; $0.startMs = now + 3_600_000;
+                        $0.endMs = now + 7_200_000
+                    }
+                })
         }
         return ["p0"]
     }
@@ -133,11 +160,15 @@ struct HTTPBenchServer {
 
     init(executable: URL) throws {
         (port, httpPort) = (freePort(), freePort())
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("roster-bench-\(UUID().uuidString)").path
-        process = try ChildProcess(executable: executable, arguments: [
-            "serve", "--listen", "127.0.0.1:\(port)", "--http-listen", "127.0.0.1:\(httpPort)", "--data-dir", directory,
-            "--log-level", "warning", "--ping-interval-ms", "3600000", "--shutdown-grace-ms", "0",
-        ])
+        directory =
+            FileManager.default.temporaryDirectory.appendingPathComponent("roster-bench-\(UUID().uuidString)").path
+        process = try ChildProcess(
+            executable: executable,
+            arguments: [
+                "serve", "--listen", "127.0.0.1:\(port)", "--http-listen", "127.0.0.1:\(httpPort)", "--data-dir",
+                directory,
+                "--log-level", "warning", "--ping-interval-ms", "3600000", "--shutdown-grace-ms", "0",
+            ])
         do {
             try waitForListener(port: port)
             try waitForListener(port: httpPort)
@@ -149,8 +180,9 @@ struct HTTPBenchServer {
 
     /// A connection with the admin token the server wrote to its data directory.
     func connectAdmin() async throws -> RosterConnection {
-        try await RosterConnection.connect(host: "127.0.0.1", port: port,
-                                           hello: .with { $0.token = (try? adminToken(dataDirectory: directory)) ?? "" })
+        try await RosterConnection.connect(
+            host: "127.0.0.1", port: port,
+            hello: .with { $0.token = (try? adminToken(dataDirectory: directory)) ?? "" })
     }
 
     func stop() {
@@ -180,7 +212,8 @@ final class PageClient: Sendable {
             }
             .connect(host: "127.0.0.1", port: port).get()
         let reader = try await channel.eventLoop.submit {
-            NIOLoopBound(try channel.pipeline.syncOperations.handler(type: PageReader.self), eventLoop: channel.eventLoop)
+            NIOLoopBound(
+                try channel.pipeline.syncOperations.handler(type: PageReader.self), eventLoop: channel.eventLoop)
         }.get()
         return PageClient(channel: channel, handler: reader)
     }
@@ -191,7 +224,9 @@ final class PageClient: Sendable {
     }
 
     /// The answer's body to a request (a status other than 200 throws).
-    func send(_ method: HTTPMethod, _ path: String, headers extra: [(String, String)], body: [UInt8]) async throws -> [UInt8] {
+    func send(_ method: HTTPMethod, _ path: String, headers extra: [(String, String)], body: [UInt8]) async throws
+        -> [UInt8]
+    {
         let handler = self.handler
         let channel = self.channel
         return try await channel.eventLoop.flatSubmit {
@@ -201,9 +236,13 @@ final class PageClient: Sendable {
             headers.add(name: "Host", value: "127.0.0.1")
             for (name, value) in extra { headers.add(name: name, value: value) }
             if !body.isEmpty { headers.add(name: "Content-Length", value: "\(body.count)") }
-            channel.write(HTTPClientRequestPart.head(HTTPRequestHead(version: .http1_1, method: method, uri: path, headers: headers)),
-                          promise: nil)
-            if !body.isEmpty { channel.write(HTTPClientRequestPart.body(.byteBuffer(ByteBuffer(bytes: body))), promise: nil) }
+            channel.write(
+                HTTPClientRequestPart.head(
+                    HTTPRequestHead(version: .http1_1, method: method, uri: path, headers: headers)),
+                promise: nil)
+            if !body.isEmpty {
+                channel.write(HTTPClientRequestPart.body(.byteBuffer(ByteBuffer(bytes: body))), promise: nil)
+            }
             channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
             return promise.futureResult
         }.get()

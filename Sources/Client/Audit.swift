@@ -39,11 +39,15 @@ public struct AuditEntry: Sendable {
         var options = JSONEncodingOptions()
         options.preserveProtoFieldNames = true
         guard let text = try? wire.jsonString(options: options),
-              var object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] else { return "{}" }
+            var object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
+        else { return "{}" }
         for (key, value) in object { object[key] = Self.numbers(value, key: key) }
         if let id = object["id"] as? String, let number = UInt64(id) { object["id"] = NSNumber(value: number) }
         object["at"] = TimeText.iso8601Millis(wire.atMs)
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else {
+        guard
+            let data = try? JSONSerialization.data(
+                withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+        else {
             return "{}"
         }
         return String(decoding: data, as: UTF8.self)
@@ -57,7 +61,9 @@ public struct AuditEntry: Sendable {
     private static func numbers(_ value: Any, key: String) -> Any {
         switch value {
         case let object as [String: Any]:
-            return object.reduce(into: [String: Any]()) { result, pair in result[pair.key] = numbers(pair.value, key: pair.key) }
+            return object.reduce(into: [String: Any]()) { result, pair in
+                result[pair.key] = numbers(pair.value, key: pair.key)
+            }
         case let array as [Any]:
             return array.map { numbers($0, key: key) }
         case let text as String where isWide(key):
@@ -90,12 +96,13 @@ extension RosterClient {
     /// The tenant's audit log (admin tokens only), oldest first, and whether older matching
     /// entries were left out.
     public func audit(_ query: AuditQuery) async throws -> (entries: [AuditEntry], truncated: Bool) {
-        let message = RosterMessage.getAudit(.with {
-            $0.sinceMs = query.since ?? 0
-            $0.person = query.person ?? ""
-            $0.schedule = query.schedule ?? ""
-            $0.limit = UInt32(clamping: query.limit ?? 0)
-        })
+        let message = RosterMessage.getAudit(
+            .with {
+                $0.sinceMs = query.since ?? 0
+                $0.person = query.person ?? ""
+                $0.schedule = query.schedule ?? ""
+                $0.limit = UInt32(clamping: query.limit ?? 0)
+            })
         guard case .audit(let answer) = try await request(message) else {
             throw RosterClientError.protocolViolation("expected Audit")
         }
@@ -155,7 +162,8 @@ struct AuditChangeText {
     }
 
     private func describe(_ entry: TimeOff) -> String {
-        var text = "\(names[entry.employeeID] ?? entry.employeeID) \(Self.instant(entry.start))–\(Self.instant(entry.end))"
+        var text =
+            "\(names[entry.employeeID] ?? entry.employeeID) \(Self.instant(entry.start))–\(Self.instant(entry.end))"
         if !entry.reason.isEmpty { text += " (\(entry.reason))" }
         return text
     }
@@ -178,9 +186,11 @@ struct AuditChangeText {
         let fields: [(String, String, String)] = [
             ("first name", old.firstName, new.firstName), ("last name", old.lastName, new.lastName),
             ("email", old.email, new.email), ("phone", old.phone, new.phone), ("position", old.position, new.position),
-            ("team", old.team, new.team), ("projects", old.projects.joined(separator: ", "), new.projects.joined(separator: ", ")),
+            ("team", old.team, new.team),
+            ("projects", old.projects.joined(separator: ", "), new.projects.joined(separator: ", ")),
             ("biography", old.biography, new.biography), ("photo URL", old.photoURL, new.photoURL),
-            ("type", old.type.rawValue, new.type.rawValue), ("chat", ChatHandles.text(old.chat), ChatHandles.text(new.chat)),
+            ("type", old.type.rawValue, new.type.rawValue),
+            ("chat", ChatHandles.text(old.chat), ChatHandles.text(new.chat)),
         ]
         return fields.filter { $0.1 != $0.2 }.map { "\($0.0) \(quoted($0.1)) → \(quoted($0.2))" }
     }
@@ -192,8 +202,10 @@ struct AuditChangeText {
             ("description", old.description, new.description),
         ]
         lines += fields.filter { $0.1 != $0.2 }.map { "\($0.0) \(quoted($0.1)) → \(quoted($0.2))" }
-        let oldRotations = Dictionary(old.layers.flatMap(\.rotations).map { ($0.id + "#\($0.version)", $0) }, uniquingKeysWith: { a, _ in a })
-        let newRotations = Dictionary(new.layers.flatMap(\.rotations).map { ($0.id + "#\($0.version)", $0) }, uniquingKeysWith: { a, _ in a })
+        let oldRotations = Dictionary(
+            old.layers.flatMap(\.rotations).map { ($0.id + "#\($0.version)", $0) }, uniquingKeysWith: { a, _ in a })
+        let newRotations = Dictionary(
+            new.layers.flatMap(\.rotations).map { ($0.id + "#\($0.version)", $0) }, uniquingKeysWith: { a, _ in a })
         for key in newRotations.keys.sorted() where oldRotations[key] == nil { lines.append("rotation \(key) added") }
         for key in oldRotations.keys.sorted() where newRotations[key] == nil { lines.append("rotation \(key) removed") }
         for key in newRotations.keys.sorted() where oldRotations[key] != nil && oldRotations[key] != newRotations[key] {
@@ -204,9 +216,12 @@ struct AuditChangeText {
         for id in oldOverrides.subtracting(newOverrides).sorted() { lines.append("override \(id) removed") }
         let oldSpans = Set(old.temporary), newSpans = Set(new.temporary)
         for span in new.temporary where !oldSpans.contains(span) {
-            lines.append("temporary schedule \(span.id) \(instant(span.start))–\(instant(span.end)) (\(span.shifts.count) shifts)")
+            lines.append(
+                "temporary schedule \(span.id) \(instant(span.start))–\(instant(span.end)) (\(span.shifts.count) shifts)"
+            )
         }
-        for span in old.temporary where !newSpans.contains(span) && !new.temporary.contains(where: { $0.id == span.id }) {
+        for span in old.temporary where !newSpans.contains(span) && !new.temporary.contains(where: { $0.id == span.id })
+        {
             lines.append("temporary schedule \(span.id) removed")
         }
         if old.readersMayVolunteer != new.readersMayVolunteer {
@@ -228,15 +243,18 @@ extension RosterClient {
     /// The feed of one schedule or one person (id or name). With `subscribe`, the server also
     /// makes a calendar token for it (read-only, for that feed only, revocable) and the URL names
     /// the host this client connects to.
-    public func calendar(schedule: String? = nil, person: String? = nil, subscribe: Bool = false, alarm: String? = nil,
-                         label: String = "") async throws -> CalendarFeed {
-        let message = RosterMessage.getCalendar(.with {
-            $0.schedule = schedule ?? ""
-            $0.person = person ?? ""
-            $0.createToken = subscribe
-            $0.alarm = alarm ?? ""
-            $0.label = label
-        })
+    public func calendar(
+        schedule: String? = nil, person: String? = nil, subscribe: Bool = false, alarm: String? = nil,
+        label: String = ""
+    ) async throws -> CalendarFeed {
+        let message = RosterMessage.getCalendar(
+            .with {
+                $0.schedule = schedule ?? ""
+                $0.person = person ?? ""
+                $0.createToken = subscribe
+                $0.alarm = alarm ?? ""
+                $0.label = label
+            })
         guard case .calendar(let answer) = try await request(message) else {
             throw RosterClientError.protocolViolation("expected Calendar")
         }
@@ -245,7 +263,8 @@ extension RosterClient {
             let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
             var query = ""
             if let alarm, !alarm.isEmpty { query = "?alarm=" + alarm }
-            url = "\(answer.https ? "https" : "http")://\(host):\(answer.httpPort)/v1/calendar/\(answer.token).ics\(query)"
+            url =
+                "\(answer.https ? "https" : "http")://\(host):\(answer.httpPort)/v1/calendar/\(answer.token).ics\(query)"
         }
         return CalendarFeed(ics: answer.ics, url: url)
     }

@@ -73,27 +73,32 @@ public enum RosterUpdate: Sendable {
 
 extension OnDutyStatus {
     init(_ wire: Roster_V1_OnDutyChanged) {
-        self.init(at: wire.atMs, current: wire.current.map(OnDutyEntry.init), until: wire.hasUntilMs ? wire.untilMs : nil,
-                  next: wire.next.map(OnDutyEntry.init), previous: wire.previous.map(OnDutyEntry.init),
-                  cause: OnDutyCause(wire.cause), revision: wire.revision,
-                  scheduleID: wire.scheduleID.isEmpty ? ScheduleDefinition.defaultID : wire.scheduleID,
-                  scheduleName: wire.scheduleName)
+        self.init(
+            at: wire.atMs, current: wire.current.map(OnDutyEntry.init), until: wire.hasUntilMs ? wire.untilMs : nil,
+            next: wire.next.map(OnDutyEntry.init), previous: wire.previous.map(OnDutyEntry.init),
+            cause: OnDutyCause(wire.cause), revision: wire.revision,
+            scheduleID: wire.scheduleID.isEmpty ? ScheduleDefinition.defaultID : wire.scheduleID,
+            scheduleName: wire.scheduleName)
     }
 
     init(_ wire: Roster_V1_OnDutyResponse) {
-        self.init(at: wire.atMs, current: wire.current.map(OnDutyEntry.init), until: wire.hasUntilMs ? wire.untilMs : nil,
-                  next: wire.next.map(OnDutyEntry.init), revision: wire.revision,
-                  scheduleID: wire.scheduleID.isEmpty ? ScheduleDefinition.defaultID : wire.scheduleID)
+        self.init(
+            at: wire.atMs, current: wire.current.map(OnDutyEntry.init), until: wire.hasUntilMs ? wire.untilMs : nil,
+            next: wire.next.map(OnDutyEntry.init), revision: wire.revision,
+            scheduleID: wire.scheduleID.isEmpty ? ScheduleDefinition.defaultID : wire.scheduleID)
     }
 
     /// From the cache: computed by the shared engine over the cached plan.
     public init(_ lookup: OnDutyLookup, in state: RosterState, revision: UInt64) {
         let entry = { (shift: Shift) in
-            OnDutyEntry(employee: state.employees[shift.employeeID] ?? Employee(id: shift.employeeID, firstName: "", lastName: shift.employeeID),
-                        shift: shift)
+            OnDutyEntry(
+                employee: state.employees[shift.employeeID]
+                    ?? Employee(id: shift.employeeID, firstName: "", lastName: shift.employeeID),
+                shift: shift)
         }
-        self.init(at: lookup.at, current: lookup.current.map(entry), until: lookup.until, next: lookup.next.map(entry),
-                  revision: revision)
+        self.init(
+            at: lookup.at, current: lookup.current.map(entry), until: lookup.until, next: lookup.next.map(entry),
+            revision: revision)
     }
 }
 

@@ -7,21 +7,26 @@ extension RosterClient {
     /// `reason`, as for every add and remove here, is kept in the audit log.
     /// `format`: "json" (signed events) or a chat platform's (docs/CHAT.md); a chat webhook has no
     /// signing secret (the answer's is empty), and a matrix one takes the bot's `accessToken`.
-    public func addWebhook(url: String, events: [String] = [], schedules: [String] = [], format: String = "json",
-                           accessToken: String = "", reason: String = "") async throws
+    public func addWebhook(
+        url: String, events: [String] = [], schedules: [String] = [], format: String = "json",
+        accessToken: String = "", reason: String = ""
+    ) async throws
         -> (webhook: Roster_V1_Webhook, secret: String)
     {
-        let answer = try await notificationAdmin(.with {
-            $0.reason = reason
-            $0.addWebhook = .with {
-                $0.url = url
-                $0.events = events
-                $0.schedules = schedules
-                $0.format = format
-                $0.accessToken = accessToken
-            }
-        })
-        guard let webhook = answer.webhooks.first else { throw RosterClientError.protocolViolation("no webhook in the answer") }
+        let answer = try await notificationAdmin(
+            .with {
+                $0.reason = reason
+                $0.addWebhook = .with {
+                    $0.url = url
+                    $0.events = events
+                    $0.schedules = schedules
+                    $0.format = format
+                    $0.accessToken = accessToken
+                }
+            })
+        guard let webhook = answer.webhooks.first else {
+            throw RosterClientError.protocolViolation("no webhook in the answer")
+        }
         return (webhook, answer.secret)
     }
 
@@ -30,10 +35,11 @@ extension RosterClient {
     }
 
     public func removeWebhook(id: String, reason: String = "") async throws {
-        _ = try await notificationAdmin(.with {
-            $0.removeWebhook = id
-            $0.reason = reason
-        })
+        _ = try await notificationAdmin(
+            .with {
+                $0.removeWebhook = id
+                $0.reason = reason
+            })
     }
 
     /// Queues a `ping` event for the webhook; returns its event id.
@@ -42,18 +48,27 @@ extension RosterClient {
     }
 
     /// The newest delivery attempts (of one webhook, or of all), newest first.
-    public func webhookDeliveries(webhookID: String? = nil, limit: Int = 100) async throws -> [Roster_V1_WebhookDelivery] {
-        try await notificationAdmin(.with {
-            $0.listDeliveries = webhookID ?? ""
-            $0.limit = UInt32(clamping: limit)
-        }).deliveries
+    public func webhookDeliveries(webhookID: String? = nil, limit: Int = 100) async throws
+        -> [Roster_V1_WebhookDelivery]
+    {
+        try await notificationAdmin(
+            .with {
+                $0.listDeliveries = webhookID ?? ""
+                $0.limit = UInt32(clamping: limit)
+            }
+        ).deliveries
     }
 
-    public func addReminder(_ rule: Roster_V1_ReminderRule, reason: String = "") async throws -> Roster_V1_ReminderRule {
-        guard let made = try await notificationAdmin(.with {
-            $0.addReminder = rule
-            $0.reason = reason
-        }).reminders.first else {
+    public func addReminder(_ rule: Roster_V1_ReminderRule, reason: String = "") async throws -> Roster_V1_ReminderRule
+    {
+        guard
+            let made = try await notificationAdmin(
+                .with {
+                    $0.addReminder = rule
+                    $0.reason = reason
+                }
+            ).reminders.first
+        else {
             throw RosterClientError.protocolViolation("no reminder in the answer")
         }
         return made
@@ -64,19 +79,26 @@ extension RosterClient {
     }
 
     public func removeReminder(id: String, reason: String = "") async throws {
-        _ = try await notificationAdmin(.with {
-            $0.removeReminder = id
-            $0.reason = reason
-        })
+        _ = try await notificationAdmin(
+            .with {
+                $0.removeReminder = id
+                $0.reason = reason
+            })
     }
 
     /// Adds an announcement rule: `rule.onChange`, or `rule.at` ("Mon 09:00", "09:00") with
     /// optional `rule.weekdays` ("Mon-Fri"); its schedule by id or name, its webhook by id.
-    public func addAnnouncement(_ rule: Roster_V1_AnnounceRule, reason: String = "") async throws -> Roster_V1_AnnounceRule {
-        guard let made = try await notificationAdmin(.with {
-            $0.addAnnouncement = rule
-            $0.reason = reason
-        }).announcements.first else {
+    public func addAnnouncement(_ rule: Roster_V1_AnnounceRule, reason: String = "") async throws
+        -> Roster_V1_AnnounceRule
+    {
+        guard
+            let made = try await notificationAdmin(
+                .with {
+                    $0.addAnnouncement = rule
+                    $0.reason = reason
+                }
+            ).announcements.first
+        else {
             throw RosterClientError.protocolViolation("no announcement in the answer")
         }
         return made
@@ -87,30 +109,36 @@ extension RosterClient {
     }
 
     public func removeAnnouncement(id: String, reason: String = "") async throws {
-        _ = try await notificationAdmin(.with {
-            $0.removeAnnouncement = id
-            $0.reason = reason
-        })
+        _ = try await notificationAdmin(
+            .with {
+                $0.removeAnnouncement = id
+                $0.reason = reason
+            })
     }
 
     /// Sets a slash command's secret ("slack": the signing secret; "mattermost": the command's
     /// token); an empty secret turns it off. Returns the platforms set up now.
     public func setChatCommand(platform: String, secret: String, reason: String = "") async throws -> [String] {
-        try await notificationAdmin(.with {
-            $0.setChatCommand = .with {
-                $0.platform = platform
-                $0.secret = secret
+        try await notificationAdmin(
+            .with {
+                $0.setChatCommand = .with {
+                    $0.platform = platform
+                    $0.secret = secret
+                }
+                $0.reason = reason
             }
-            $0.reason = reason
-        }).chatCommands
+        ).chatCommands
     }
 
     public func chatCommands() async throws -> [String] {
         try await notificationAdmin(.with { $0.listChatCommands = true }).chatCommands
     }
 
-    private func notificationAdmin(_ body: Roster_V1_NotificationAdminRequest) async throws -> Roster_V1_NotificationAdminResponse {
-        guard case .notificationAdminResult(let answer) = try await request(RosterMessage.notificationAdmin(body)) else {
+    private func notificationAdmin(_ body: Roster_V1_NotificationAdminRequest) async throws
+        -> Roster_V1_NotificationAdminResponse
+    {
+        guard case .notificationAdminResult(let answer) = try await request(RosterMessage.notificationAdmin(body))
+        else {
             throw RosterClientError.protocolViolation("expected NotificationAdminResult")
         }
         return answer
@@ -132,8 +160,10 @@ extension RosterClient {
     /// and resumes after the last notice it yielded, so none is missed or repeated while the
     /// server keeps them; start with `after` (a sequence from an earlier run) to resume across
     /// runs. It ends with an error when the server refuses the subscription (an unknown person).
-    public nonisolated func notices(people: [String] = [], schedules: [String] = [], allSchedules: Bool = false,
-                                    after: UInt64? = nil) -> AsyncThrowingStream<NoticeUpdate, any Error> {
+    public nonisolated func notices(
+        people: [String] = [], schedules: [String] = [], allSchedules: Bool = false,
+        after: UInt64? = nil
+    ) -> AsyncThrowingStream<NoticeUpdate, any Error> {
         let (stream, continuation) = AsyncThrowingStream<NoticeUpdate, any Error>.makeStream()
         let task = Task {
             var last = after
@@ -143,13 +173,14 @@ extension RosterClient {
                 let opened = ContinuousClock.now
                 do {
                     let connection = try await self.connect()
-                    _ = connection.subscribe(.with {
-                        $0.topics = [.notices]
-                        $0.noticePeople = people
-                        $0.schedules = schedules
-                        $0.allSchedules = allSchedules
-                        if let last { $0.sinceNotice = last }
-                    })
+                    _ = connection.subscribe(
+                        .with {
+                            $0.topics = [.notices]
+                            $0.noticePeople = people
+                            $0.schedules = schedules
+                            $0.allSchedules = allSchedules
+                            if let last { $0.sinceNotice = last }
+                        })
                     for await inbound in connection.inbound {
                         switch inbound.message {
                         case .notice(let notice) where notice.sequence > (last ?? 0):

@@ -5,7 +5,7 @@ import NIOPosix
 import RosterProtocol
 import RosterSystem
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The last synced roster of one server and tenant, as kept on disk.
@@ -75,7 +75,9 @@ public struct RosterCacheFile: Sendable {
     /// The cache file for one server and tenant under `directory`. `tenant` is the tenant the
     /// server authenticated (Welcome), so two credentials never share or swap a cache.
     public init(directory: URL, server: String, tenant: String) {
-        let safe = "\(server)-\(tenant.isEmpty ? "default" : tenant)".map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_" }
+        let safe = "\(server)-\(tenant.isEmpty ? "default" : tenant)".map {
+            $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "_"
+        }
         self.init(url: directory.appendingPathComponent(String(safe) + ".cache"))
     }
 
@@ -90,8 +92,9 @@ public struct RosterCacheFile: Sendable {
         guard let data = try? handle.read(upToCount: Self.headerSize), data.count == Self.headerSize else { return nil }
         let bytes = [UInt8](data)
         guard Array(bytes[0..<8]) == Self.magic else { return nil }
-        return Header(syncedAt: Date(timeIntervalSince1970: Double(Self.read(UInt64.self, bytes, at: 8)) / 1000),
-                      epoch: Self.read(UInt64.self, bytes, at: 16), revision: Self.read(UInt64.self, bytes, at: 24))
+        return Header(
+            syncedAt: Date(timeIntervalSince1970: Double(Self.read(UInt64.self, bytes, at: 8)) / 1000),
+            epoch: Self.read(UInt64.self, bytes, at: 16), revision: Self.read(UInt64.self, bytes, at: 24))
     }
 
     /// The cached roster; nil when there is no file. Throws `CacheProblem` for a bad one.
@@ -109,20 +112,29 @@ public struct RosterCacheFile: Sendable {
         let syncedAt = Self.read(UInt64.self, bytes, at: 8)
         let checksum = Self.read(UInt32.self, bytes, at: headerSize - 8)
         let length = Int(Self.read(UInt32.self, bytes, at: headerSize - 4))
-        guard bytes.count == headerSize + length else { throw .corrupt("expected \(headerSize + length) bytes, found \(bytes.count)") }
+        guard bytes.count == headerSize + length else {
+            throw .corrupt("expected \(headerSize + length) bytes, found \(bytes.count)")
+        }
         let body = Array(bytes[headerSize...])
         guard CRC32.checksum(body) == checksum else { throw .corrupt("checksum mismatch") }
-        guard let snapshot = try? Roster_V1_Snapshot(serializedBytes: body) else { throw .corrupt("the body does not decode") }
-        if !first, Self.read(UInt64.self, bytes, at: 16) != snapshot.epoch || Self.read(UInt64.self, bytes, at: 24) != snapshot.revision {
+        guard let snapshot = try? Roster_V1_Snapshot(serializedBytes: body) else {
+            throw .corrupt("the body does not decode")
+        }
+        if !first,
+            Self.read(UInt64.self, bytes, at: 16) != snapshot.epoch
+                || Self.read(UInt64.self, bytes, at: 24) != snapshot.revision
+        {
             throw .corrupt("the header's revision does not match the body")
         }
-        return CachedRoster(state: RosterState(snapshot), epoch: snapshot.epoch, revision: snapshot.revision,
-                            syncedAt: Date(timeIntervalSince1970: Double(syncedAt) / 1000))
+        return CachedRoster(
+            state: RosterState(snapshot), epoch: snapshot.epoch, revision: snapshot.revision,
+            syncedAt: Date(timeIntervalSince1970: Double(syncedAt) / 1000))
     }
 
     /// Writes atomically and durably.
     public func save(_ roster: CachedRoster) throws {
-        let body: [UInt8] = try Roster_V1_Snapshot(roster.state, epoch: roster.epoch, revision: roster.revision).serializedBytes()
+        let body: [UInt8] = try Roster_V1_Snapshot(roster.state, epoch: roster.epoch, revision: roster.revision)
+            .serializedBytes()
         var bytes = Self.magic
         Self.append(UInt64(max(0, roster.syncedAt.timeIntervalSince1970 * 1000)), to: &bytes)
         Self.append(roster.epoch, to: &bytes)
@@ -211,7 +223,8 @@ public struct RosterCacheDirectory: Sendable {
             let fields = line.split(separator: " ")
             return !(fields.count == 3 && fields[0] == server && fields[1] == credential)
         }
-        try AtomicFile.write((kept + ["\(server) \(credential) \(tenant)"]).joined(separator: "\n") + "\n", to: index.path)
+        try AtomicFile.write(
+            (kept + ["\(server) \(credential) \(tenant)"]).joined(separator: "\n") + "\n", to: index.path)
     }
 
     /// The cache file for a credential: its authenticated tenant's, when known. An anonymous

@@ -62,7 +62,8 @@ public actor RosterClient {
         cacheDirectory = configuration.cacheDirectory.map(RosterCacheDirectory.init)
         cacheFile = cacheDirectory?.file(
             server: configuration.serverName,
-            credential: RosterCacheDirectory.credential(token: configuration.token, requestedTenant: configuration.tenant))
+            credential: RosterCacheDirectory.credential(
+                token: configuration.token, requestedTenant: configuration.tenant))
         sync = SubscriptionSync(roster: nil, topics: configuration.topics, allSchedules: configuration.allSchedules)
     }
 
@@ -155,7 +156,9 @@ public actor RosterClient {
 
     func connect() async throws -> RosterConnection {
         if let tls = configuration.tls, tlsContext == nil {
-            do { tlsContext = try TLSContext.client(tls) } catch let error as TLSError { throw RosterClientError.tls(error) }
+            do { tlsContext = try TLSContext.client(tls) } catch let error as TLSError {
+                throw RosterClientError.tls(error)
+            }
         }
         let connection = try await connectToAServer()
         await authenticated(as: connection.welcome.tenant.id)
@@ -175,12 +178,14 @@ public actor RosterClient {
         for offset in 0..<servers.count {
             let index = (preferredServer + offset) % servers.count
             do {
-                let connection = try await RosterConnection.connect(host: servers[index].host, port: servers[index].port, tls: tlsContext,
-                                                                    timeout: configuration.timeout, hello: .with {
-                    $0.clientName = configuration.clientName
-                    $0.tenant = configuration.tenant
-                    $0.token = configuration.token
-                })
+                let connection = try await RosterConnection.connect(
+                    host: servers[index].host, port: servers[index].port, tls: tlsContext,
+                    timeout: configuration.timeout,
+                    hello: .with {
+                        $0.clientName = configuration.clientName
+                        $0.tenant = configuration.tenant
+                        $0.token = configuration.token
+                    })
                 preferredServer = index
                 return connection
             } catch let error as RosterClientError where error.isPermanent {
@@ -288,7 +293,9 @@ public actor RosterClient {
             if let cacheRead {
                 await cacheRead.value
                 held = sync.roster.map { ($0.epoch, $0.revision) }
-            } else if let file = cacheFile, let header = try? await NIOThreadPool.singleton.runIfActive({ file.header() }) {
+            } else if let file = cacheFile,
+                let header = try? await NIOThreadPool.singleton.runIfActive({ file.header() })
+            {
                 held = (header.epoch, header.revision)
             }
             if let held, held.epoch == welcome.epoch, held.revision >= welcome.revision {
@@ -313,8 +320,10 @@ public actor RosterClient {
         guard case .snapshot(let snapshot) = try await request(.getSnapshot(.init())) else {
             throw RosterClientError.protocolViolation("expected Snapshot")
         }
-        let kept = sync.fetched(CachedRoster(state: RosterState(snapshot), epoch: snapshot.epoch, revision: snapshot.revision,
-                                             syncedAt: Date()))
+        let kept = sync.fetched(
+            CachedRoster(
+                state: RosterState(snapshot), epoch: snapshot.epoch, revision: snapshot.revision,
+                syncedAt: Date()))
         saveCache()
         await cacheWriter.flush()
         return kept

@@ -104,7 +104,8 @@ public final class RosterConnection: Sendable {
                 .connect(host: host, port: port) { channel in
                     channel.eventLoop.makeCompletedFuture {
                         if let tls {
-                            try channel.pipeline.syncOperations.addHandler(try TLSHandler(context: tls, serverHostname: host))
+                            try channel.pipeline.syncOperations.addHandler(
+                                try TLSHandler(context: tls, serverHostname: host))
                         }
                         let limit = FrameSizeLimit(WireProtocol.handshakeMaxFrameLength)
                         let handler = ClientFrameHandler(limit: limit, continuation: continuation)
@@ -116,12 +117,14 @@ public final class RosterConnection: Sendable {
                 }
         } catch {
             continuation.finish()
-            throw RosterClientError.connectionFailed("cannot reach \(host.contains(":") ? "[\(host)]" : host):\(port): \(ConnectFailure.reason(error))")
+            throw RosterClientError.connectionFailed(
+                "cannot reach \(host.contains(":") ? "[\(host)]" : host):\(port): \(ConnectFailure.reason(error))")
         }
         let response: RosterMessage
         do {
-            response = try await Self.exchange(RosterMessage.hello(hello).frame(requestID: 0), channel: channel, handler: handler,
-                                               timeout: TimeAmount(timeout))
+            response = try await Self.exchange(
+                RosterMessage.hello(hello).frame(requestID: 0), channel: channel, handler: handler,
+                timeout: TimeAmount(timeout))
         } catch {
             try? await channel.close()
             throw error
@@ -136,8 +139,10 @@ public final class RosterConnection: Sendable {
         return RosterConnection(welcome: welcome, inbound: stream, channel: channel, handler: handler)
     }
 
-    private init(welcome: Roster_V1_Welcome, inbound: AsyncStream<InboundMessage>, channel: any Channel,
-                 handler: NIOLoopBound<ClientFrameHandler>) {
+    private init(
+        welcome: Roster_V1_Welcome, inbound: AsyncStream<InboundMessage>, channel: any Channel,
+        handler: NIOLoopBound<ClientFrameHandler>
+    ) {
         self.welcome = welcome
         self.inbound = inbound
         self.channel = channel
@@ -162,8 +167,10 @@ public final class RosterConnection: Sendable {
         return try await Self.exchange(frame, channel: channel, handler: handler, timeout: TimeAmount(timeout))
     }
 
-    private static func exchange(_ frame: Frame, channel: any Channel,
-                                 handler: NIOLoopBound<ClientFrameHandler>, timeout: TimeAmount) async throws -> RosterMessage {
+    private static func exchange(
+        _ frame: Frame, channel: any Channel,
+        handler: NIOLoopBound<ClientFrameHandler>, timeout: TimeAmount
+    ) async throws -> RosterMessage {
         let promise = channel.eventLoop.makePromise(of: RosterMessage.self)
         channel.eventLoop.execute {
             handler.value.expectResponse(requestID: frame.requestID, promise: promise, timeout: timeout)
@@ -292,8 +299,9 @@ final class ClientFrameHandler: ChannelInboundHandler {
             return
         }
         if case .ping(let ping) = message {
-            context.writeAndFlush(wrapOutboundOut(RosterMessage.pong(.with { $0.nonce = ping.nonce }).frame(requestID: frame.requestID)),
-                                  promise: nil)
+            context.writeAndFlush(
+                wrapOutboundOut(RosterMessage.pong(.with { $0.nonce = ping.nonce }).frame(requestID: frame.requestID)),
+                promise: nil)
             return
         }
         if case .snapshot(let part) = message {

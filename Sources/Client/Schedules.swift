@@ -39,8 +39,10 @@ public struct FinalShift: Sendable, Hashable {
         overrideSource.isEmpty ? source.description : "\(source.description) (\(overrideSource))"
     }
 
-    public init(id: String, scheduleID: String, scheduleName: String, employeeID: String, employee: Employee?,
-                start: UnixMillis, end: UnixMillis, source: ShiftSource, overrideSource: String = "") {
+    public init(
+        id: String, scheduleID: String, scheduleName: String, employeeID: String, employee: Employee?,
+        start: UnixMillis, end: UnixMillis, source: ShiftSource, overrideSource: String = ""
+    ) {
         (self.id, self.scheduleID, self.scheduleName, self.employeeID) = (id, scheduleID, scheduleName, employeeID)
         (self.employee, self.start, self.end, self.source) = (employee, start, end, source)
         self.overrideSource = overrideSource
@@ -48,9 +50,10 @@ public struct FinalShift: Sendable, Hashable {
 
     init(_ wire: Roster_V1_ResolvedShift, scheduleName: String) {
         let resolved = ResolvedShift(wire)
-        self.init(id: wire.id, scheduleID: wire.scheduleID, scheduleName: scheduleName, employeeID: wire.employeeID,
-                  employee: wire.hasEmployee ? Employee(wire.employee) : nil, start: wire.startMs, end: wire.endMs,
-                  source: resolved.source, overrideSource: wire.overrideSource)
+        self.init(
+            id: wire.id, scheduleID: wire.scheduleID, scheduleName: scheduleName, employeeID: wire.employeeID,
+            employee: wire.hasEmployee ? Employee(wire.employee) : nil, start: wire.startMs, end: wire.endMs,
+            source: resolved.source, overrideSource: wire.overrideSource)
     }
 }
 
@@ -58,7 +61,9 @@ extension FinalScheduleAnswer {
     /// The stretches of an answer over `WholeStretches.resolving(from:to:)` that meet [from, to),
     /// whole and joined per schedule and person, as views show a person's duty.
     public func whole(from: UnixMillis, to: UnixMillis) -> [WholeStretches.Stretch<FinalShift>] {
-        WholeStretches.shown(shifts, from: from, to: to, group: { $0.scheduleID + "\u{1F}" + $0.employeeID }, range: { $0.start..<$0.end })
+        WholeStretches.shown(
+            shifts, from: from, to: to, group: { $0.scheduleID + "\u{1F}" + $0.employeeID },
+            range: { $0.start..<$0.end })
     }
 }
 
@@ -108,12 +113,13 @@ extension RosterClient {
 
     /// The final schedule over a window, with each shift's source.
     public func finalSchedule(_ query: FinalScheduleQuery) async throws -> FinalScheduleAnswer {
-        let message = RosterMessage.getFinalSchedule(.with {
-            $0.schedule = query.schedule ?? ""
-            $0.fromMs = query.from
-            $0.toMs = query.to
-            $0.employee = query.employee ?? ""
-        })
+        let message = RosterMessage.getFinalSchedule(
+            .with {
+                $0.schedule = query.schedule ?? ""
+                $0.fromMs = query.from
+                $0.toMs = query.to
+                $0.employee = query.employee ?? ""
+            })
         guard case .finalSchedule(let answer) = try await request(message) else {
             throw RosterClientError.protocolViolation("expected FinalSchedule")
         }
@@ -122,17 +128,21 @@ extension RosterClient {
             names[conflict.employeeID] = conflict.employeeName
             for proposal in conflict.proposals { names[proposal.employeeID] = proposal.employeeName }
         }
-        return FinalScheduleAnswer(shifts: try await named(answer.shifts), truncated: answer.truncated,
-                                   conflicts: answer.conflicts.map(DutyConflict.init), names: names)
+        return FinalScheduleAnswer(
+            shifts: try await named(answer.shifts), truncated: answer.truncated,
+            conflicts: answer.conflicts.map(DutyConflict.init), names: names)
     }
 
     /// When a person is next on duty, per schedule (within a year).
-    public func nextOnDuty(employee: String, schedule: String? = nil, at instant: UnixMillis? = nil) async throws -> [FinalShift] {
-        let message = RosterMessage.getNextOnDuty(.with {
-            $0.employee = employee
-            $0.schedule = schedule ?? ""
-            if let instant { $0.atMs = instant }
-        })
+    public func nextOnDuty(employee: String, schedule: String? = nil, at instant: UnixMillis? = nil) async throws
+        -> [FinalShift]
+    {
+        let message = RosterMessage.getNextOnDuty(
+            .with {
+                $0.employee = employee
+                $0.schedule = schedule ?? ""
+                if let instant { $0.atMs = instant }
+            })
         guard case .finalSchedule(let answer) = try await request(message) else {
             throw RosterClientError.protocolViolation("expected FinalSchedule")
         }
@@ -167,15 +177,21 @@ extension CachedRoster {
     /// The final schedule from the cached definitions: the server's answer, offline.
     /// At most `FinalSchedule.maxShifts`, like the server's answer.
     public func finalSchedule(_ query: FinalScheduleQuery) throws(RosterError) -> FinalScheduleAnswer {
-        let answer = try state.finalSchedule(schedule: query.schedule, employee: query.employee, from: query.from, to: query.to)
+        let answer = try state.finalSchedule(
+            schedule: query.schedule, employee: query.employee, from: query.from, to: query.to)
         let conflicts = state.conflicts(in: answer.shifts)
         var names: [String: String] = [:]
-        for id in conflicts.flatMap({ [$0.employeeID] + $0.proposals.map(\.employeeID) }) { names[id] = state.employees[id]?.fullName ?? id }
-        return FinalScheduleAnswer(shifts: named(answer.shifts), truncated: answer.truncated, conflicts: conflicts, names: names)
+        for id in conflicts.flatMap({ [$0.employeeID] + $0.proposals.map(\.employeeID) }) {
+            names[id] = state.employees[id]?.fullName ?? id
+        }
+        return FinalScheduleAnswer(
+            shifts: named(answer.shifts), truncated: answer.truncated, conflicts: conflicts, names: names)
     }
 
     /// When a person is next on duty on each schedule (or one), as the server answers it.
-    public func nextOnDuty(employee: String, schedule: String?, at instant: UnixMillis) throws(RosterError) -> [FinalShift] {
+    public func nextOnDuty(employee: String, schedule: String?, at instant: UnixMillis) throws(RosterError)
+        -> [FinalShift]
+    {
         named(try state.nextOnDuty(employee: employee, schedule: schedule, at: instant))
     }
 
@@ -185,16 +201,20 @@ extension CachedRoster {
             // The override's self-service source, as the server fills it in.
             var overrideSource = ""
             if case .override(let id) = shift.source { overrideSource = sources[scheduleID]?[id] ?? "" }
-            return FinalShift(id: shift.id, scheduleID: scheduleID, scheduleName: state.schedules[scheduleID]?.name ?? scheduleID,
-                              employeeID: shift.employeeID, employee: state.employees[shift.employeeID],
-                              start: shift.start, end: shift.end, source: shift.source, overrideSource: overrideSource)
+            return FinalShift(
+                id: shift.id, scheduleID: scheduleID, scheduleName: state.schedules[scheduleID]?.name ?? scheduleID,
+                employeeID: shift.employeeID, employee: state.employees[shift.employeeID],
+                start: shift.start, end: shift.end, source: shift.source, overrideSource: overrideSource)
         }
     }
 
     /// Who is on duty on one schedule (id or name; the default one when nil) at an instant.
     public func onDuty(schedule: String?, at instant: UnixMillis = .now) -> OnDutyStatus? {
-        guard let definition = schedule.map({ state.schedule(idOrName: $0) }) ?? state.schedules[ScheduleDefinition.defaultID],
-              let lookup = state.onDuty(of: definition.id, at: instant) else { return nil }
+        guard
+            let definition = schedule.map({ state.schedule(idOrName: $0) })
+                ?? state.schedules[ScheduleDefinition.defaultID],
+            let lookup = state.onDuty(of: definition.id, at: instant)
+        else { return nil }
         var status = OnDutyStatus(lookup, in: state, revision: revision)
         status.scheduleID = definition.id
         status.scheduleName = definition.name

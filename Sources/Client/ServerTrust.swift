@@ -25,7 +25,8 @@ public struct KnownHosts: Sendable, Equatable {
         public var description: String {
             switch self {
             case .alreadyPinned(let server, let fingerprint):
-                return "\(server) is already pinned to a different CA (\(fingerprint)); add --replace to pin the new one"
+                return
+                    "\(server) is already pinned to a different CA (\(fingerprint)); add --replace to pin the new one"
             case .unwritable(let path): return "cannot write \(path)"
             }
         }
@@ -57,12 +58,15 @@ public struct KnownHosts: Sendable, Equatable {
     public func pin(_ certificate: Certificate, for server: String, replace: Bool) throws {
         var kept = entries()
         if let existing = kept.first(where: { $0.server.lowercased() == server.lowercased() }),
-           existing.fingerprint != certificate.fingerprint, !replace {
+            existing.fingerprint != certificate.fingerprint, !replace
+        {
             throw Problem.alreadyPinned(server: server, fingerprint: existing.fingerprint)
         }
         kept.removeAll { $0.server.lowercased() == server.lowercased() }
         kept.append(Entry(server: server, fingerprint: certificate.fingerprint, der: certificate.der))
-        let text = kept.map { "\($0.server) \($0.fingerprint) \(Data($0.der).base64EncodedString())" }.joined(separator: "\n") + "\n"
+        let text =
+            kept.map { "\($0.server) \($0.fingerprint) \(Data($0.der).base64EncodedString())" }.joined(separator: "\n")
+            + "\n"
         do {
             try AtomicFile.write(text, to: file.path, mode: 0o644)
         } catch {
@@ -74,10 +78,14 @@ public struct KnownHosts: Sendable, Equatable {
 /// Fetches the certificate chain a server presents, without trusting it, so that a person can
 /// compare its fingerprint with the one the server logged before pinning it.
 public enum ServerTrust {
-    public static func presentedChain(host: String, port: Int, timeout: Duration = .seconds(10),
-                                      group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton) async throws -> [Certificate] {
+    public static func presentedChain(
+        host: String, port: Int, timeout: Duration = .seconds(10),
+        group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    ) async throws -> [Certificate] {
         let context: TLSContext
-        do { context = try TLSContext.client(.init(trust: .insecureProbe)) } catch let error as TLSError { throw RosterClientError.tls(error) }
+        do { context = try TLSContext.client(.init(trust: .insecureProbe)) } catch let error as TLSError {
+            throw RosterClientError.tls(error)
+        }
         let channel: any Channel
         let presented: EventLoopPromise<[Certificate]>
         do {
@@ -95,7 +103,9 @@ public enum ServerTrust {
         } catch {
             throw RosterClientError.connectionFailed("\(host):\(port): \(error)")
         }
-        let timer = channel.eventLoop.scheduleTask(in: TimeAmount(timeout)) { presented.fail(RosterClientError.timedOut) }
+        let timer = channel.eventLoop.scheduleTask(in: TimeAmount(timeout)) {
+            presented.fail(RosterClientError.timedOut)
+        }
         defer { timer.cancel() }
         let chain = try await presented.futureResult.get()
         try? await channel.close()

@@ -113,8 +113,9 @@ public struct SubscriptionSync: Sendable {
             }
             return []
         case .snapshot(let snapshot) where current:
-            roster = CachedRoster(state: RosterState(snapshot), epoch: snapshot.epoch, revision: snapshot.revision,
-                                  syncedAt: now)
+            roster = CachedRoster(
+                state: RosterState(snapshot), epoch: snapshot.epoch, revision: snapshot.revision,
+                syncedAt: now)
             return []
         case .rosterChanged(let changed):
             return apply(changed, now: now)
@@ -152,14 +153,15 @@ public struct SubscriptionSync: Sendable {
     private mutating func subscribe(resume: Bool) -> Action {
         isSynced = false
         subscribeRequestID = nil
-        return .subscribe(.with {
-            $0.topics = topics
-            $0.allSchedules = allSchedules
-            if resume, let roster {
-                $0.sinceRevision = roster.revision
-                $0.epoch = roster.epoch
-            }
-        })
+        return .subscribe(
+            .with {
+                $0.topics = topics
+                $0.allSchedules = allSchedules
+                if resume, let roster {
+                    $0.sinceRevision = roster.revision
+                    $0.epoch = roster.epoch
+                }
+            })
     }
 
     private mutating func resync(reason: String) -> [Action] {
@@ -190,7 +192,8 @@ public struct SubscriptionSync: Sendable {
         lastOnDutySequence = max(lastOnDutySequence, changed.sequence)
         let status = OnDutyStatus(changed)
         if status.current.isEmpty && status.cause != .initial && roster?.state.schedules[status.scheduleID] == nil
-            && status.scheduleID != ScheduleDefinition.defaultID {
+            && status.scheduleID != ScheduleDefinition.defaultID
+        {
             onDutyBySchedule[status.scheduleID] = nil  // the schedule was deleted
         } else {
             onDutyBySchedule[status.scheduleID] = status

@@ -17,7 +17,9 @@ extension CommandRunner {
                 struct Result: Encodable { var revision: UInt64; var ids: [String] }
                 Self.out(JSONShapes.line(Result(revision: revision, ids: ids)))
             } else {
-                Self.out("\(done) (revision \(revision)\(ids.isEmpty ? "" : ", " + ids.prefix(5).joined(separator: ", ") + (ids.count > 5 ? ", …" : "")))")
+                Self.out(
+                    "\(done) (revision \(revision)\(ids.isEmpty ? "" : ", " + ids.prefix(5).joined(separator: ", ") + (ids.count > 5 ? ", …" : "")))"
+                )
             }
             return .success
         } catch {
@@ -31,7 +33,9 @@ extension CommandRunner {
         do {
             let (entries, truncated) = try await client.audit(query)
             if truncated {
-                Self.err("Only the newest \(entries.count) matching entries are shown: narrow with --since, --person or --schedule.")
+                Self.err(
+                    "Only the newest \(entries.count) matching entries are shown: narrow with --since, --person or --schedule."
+                )
             }
             if json {
                 for entry in entries { Self.out(entry.jsonLine) }
@@ -53,7 +57,9 @@ extension CommandRunner {
                 let wire = entry.wire
                 var head = "\(display.dateTimeSeconds(entry.at))  \(entry.kind)"
                 if wire.revision > 0 { head += "  revision \(wire.revision)" }
-                if entry.kind != "auth.failed" { head += "  by \(entry.actor)" } else if !wire.tokenID.isEmpty {
+                if entry.kind != "auth.failed" {
+                    head += "  by \(entry.actor)"
+                } else if !wire.tokenID.isEmpty {
                     head += "  token \(wire.tokenID)"
                 }
                 if !wire.address.isEmpty { head += "  from \(wire.address)" }
@@ -77,8 +83,10 @@ extension CommandRunner {
 
     /// `admin import`: with `dryRun`, prints what the file would change and commits nothing;
     /// with `confirm`, shows that first and applies only when it answers yes.
-    public func importFile(_ path: String, data: Data, format: ImportFormat, options: ImportOptions, dryRun: Bool,
-                           reason: String = "", confirm: ((String) -> Bool)?) async -> ClientExitCode {
+    public func importFile(
+        _ path: String, data: Data, format: ImportFormat, options: ImportOptions, dryRun: Bool,
+        reason: String = "", confirm: ((String) -> Bool)?
+    ) async -> ClientExitCode {
         do {
             if let confirm, !dryRun {
                 let preview = try await client.importFile(data, format: format, options: options, dryRun: true)
@@ -90,7 +98,8 @@ extension CommandRunner {
             }
             let inFlight = dryRun ? nil : ChangeInFlight(server: settings.server)
             defer { inFlight?.end() }
-            let result = try await client.importFile(data, format: format, options: options, dryRun: dryRun, reason: reason)
+            let result = try await client.importFile(
+                data, format: format, options: options, dryRun: dryRun, reason: reason)
             printImport(result, path: path)
             return .success
         } catch {
@@ -102,18 +111,29 @@ extension CommandRunner {
         if json {
             struct Row: Encodable { var action, kind, id, description, location: String }
             struct Summary: Encodable {
-                var dryRun: Bool; var revision: UInt64; var added, updated, unchanged, removed: Int; var ids: [String]; var rows: [Row]
+                var dryRun: Bool; var revision: UInt64; var added, updated, unchanged, removed: Int; var ids: [String];
+                var rows: [Row]
             }
-            Self.out(JSONShapes.line(Summary(
-                dryRun: result.dryRun, revision: result.revision, added: result.count(.added), updated: result.count(.updated),
-                unchanged: result.count(.unchanged), removed: result.count(.removed), ids: result.ids,
-                rows: result.rows.map { Row(action: $0.action.rawValue, kind: $0.kind, id: $0.id, description: $0.description,
-                                            location: $0.location) })))
+            Self.out(
+                JSONShapes.line(
+                    Summary(
+                        dryRun: result.dryRun, revision: result.revision, added: result.count(.added),
+                        updated: result.count(.updated),
+                        unchanged: result.count(.unchanged), removed: result.count(.removed), ids: result.ids,
+                        rows: result.rows.map {
+                            Row(
+                                action: $0.action.rawValue, kind: $0.kind, id: $0.id, description: $0.description,
+                                location: $0.location)
+                        })))
             return
         }
         let changed = result.rows.contains { $0.action != .unchanged }
-        let verdict = result.dryRun ? "Would import \(path)" : changed ? "Imported \(path) (revision \(result.revision))"
-            : "Nothing to change in \(path)"
+        let verdict =
+            result.dryRun
+            ? "Would import \(path)"
+            : changed
+                ? "Imported \(path) (revision \(result.revision))"
+                : "Nothing to change in \(path)"
         Self.out("\(verdict): \(result.counts).")
         let shown = result.rows.filter { $0.action != .unchanged }
         guard !shown.isEmpty else { return }
@@ -137,25 +157,31 @@ extension CommandRunner {
         }
         // A definition holds webhooks and rules, which only the server has.
         if format == .yaml { return await exportDefinition() }
-        return await withCacheFallback(online: {
-            write(try await client.refreshCache().state)
-            return .success
-        }, cached: { roster in
-            write(roster.state)
-            return .success
-        })
+        return await withCacheFallback(
+            online: {
+                write(try await client.refreshCache().state)
+                return .success
+            },
+            cached: { roster in
+                write(roster.state)
+                return .success
+            })
     }
 
     /// `calendar url` (prints the feed's URL, making a calendar token) and `export --ical`
     /// (writes the feed itself).
-    public func calendar(schedule: String?, person: String?, url: Bool, alarm: String?, label: String) async -> ClientExitCode {
+    public func calendar(schedule: String?, person: String?, url: Bool, alarm: String?, label: String) async
+        -> ClientExitCode
+    {
         do {
-            let feed = try await client.calendar(schedule: schedule, person: person, subscribe: url, alarm: alarm, label: label)
+            let feed = try await client.calendar(
+                schedule: schedule, person: person, subscribe: url, alarm: alarm, label: label)
             if url {
                 Self.out(feed.url ?? "")
             } else {
                 // iCalendar lines end in CRLF; nothing else from the server reaches the terminal.
-                let text = feed.ics.components(separatedBy: "\r\n").map { ControlCharacters.stripped($0) }.joined(separator: "\r\n")
+                let text = feed.ics.components(separatedBy: "\r\n").map { ControlCharacters.stripped($0) }.joined(
+                    separator: "\r\n")
                 do { try FileHandle.standardOutput.write(contentsOf: Data(text.utf8)) } catch { return .failure }
             }
             return .success
@@ -171,9 +197,13 @@ extension CommandRunner {
             if json {
                 struct Link: Encodable { var tokenId, feed, label, created, expires, madeBy: String }
                 for link in links {
-                    Self.out(JSONShapes.line(Link(tokenId: link.tokenID, feed: link.feed, label: link.label,
-                                                  created: TimeText.iso8601(link.createdMs),
-                                                  expires: link.expiresMs == 0 ? "" : TimeText.iso8601(link.expiresMs), madeBy: link.madeBy)))
+                    Self.out(
+                        JSONShapes.line(
+                            Link(
+                                tokenId: link.tokenID, feed: link.feed, label: link.label,
+                                created: TimeText.iso8601(link.createdMs),
+                                expires: link.expiresMs == 0 ? "" : TimeText.iso8601(link.expiresMs),
+                                madeBy: link.madeBy)))
                 }
                 return .success
             }
@@ -183,8 +213,10 @@ extension CommandRunner {
             }
             var table = TextTable(["TOKEN", "FEED", "LABEL", "MADE (\(display.zoneName))", "EXPIRES", "MADE BY"])
             for link in links {
-                table.rows.append([link.tokenID, link.feed, link.label, display.dateTime(link.createdMs),
-                                   link.expiresMs == 0 ? "never" : display.dateTime(link.expiresMs), link.madeBy])
+                table.rows.append([
+                    link.tokenID, link.feed, link.label, display.dateTime(link.createdMs),
+                    link.expiresMs == 0 ? "never" : display.dateTime(link.expiresMs), link.madeBy,
+                ])
             }
             Self.out(table.render())
             return .success
@@ -207,7 +239,8 @@ extension CommandRunner {
     /// Writes `text` to standard output as it is.
     static func write(_ text: String) {
         do {
-            try FileHandle.standardOutput.write(contentsOf: Data(ControlCharacters.stripped(text, keepLineBreaks: true).utf8))
+            try FileHandle.standardOutput.write(
+                contentsOf: Data(ControlCharacters.stripped(text, keepLineBreaks: true).utf8))
         } catch {
             exit(0)
         }
@@ -222,7 +255,8 @@ extension CommandRunner {
     public static func importFormat(path: String, data: Data) -> ImportFormat? {
         let lower = path.lowercased()
         if lower.hasSuffix(".csv") {
-            let header = String(decoding: data.prefix(4096), as: UTF8.self).split(separator: "\n").first?.lowercased() ?? ""
+            let header =
+                String(decoding: data.prefix(4096), as: UTF8.self).split(separator: "\n").first?.lowercased() ?? ""
             return header.contains("start") ? .shiftsCSV : .employeesCSV
         }
         if lower.hasSuffix(".json") {

@@ -9,7 +9,10 @@ extension CommandRunner {
     public func addAnnouncement(_ rule: Roster_V1_AnnounceRule, reason: String = "") async -> ClientExitCode {
         await run {
             let made = try await client.addAnnouncement(rule, reason: reason)
-            Self.out(json ? try made.jsonString() : "Added announcement \(made.id): \(describe(made, names: await scheduleNames())).")
+            Self.out(
+                json
+                    ? try made.jsonString()
+                    : "Added announcement \(made.id): \(describe(made, names: await scheduleNames())).")
         }
     }
 
@@ -34,8 +37,11 @@ extension CommandRunner {
         await run {
             let platforms = try await client.setChatCommand(platform: platform, secret: secret, reason: reason)
             if json { return Self.out("{\"chatCommands\":[\(platforms.map { "\"\($0)\"" }.joined(separator: ","))]}") }
-            Self.out(secret.isEmpty ? "The \(platform) slash command is off."
-                     : "The \(platform) slash command is set up: point it at POST /v1/chat/\(platform)/command (docs/CHAT.md).")
+            Self.out(
+                secret.isEmpty
+                    ? "The \(platform) slash command is off."
+                    : "The \(platform) slash command is set up: point it at POST /v1/chat/\(platform)/command (docs/CHAT.md)."
+            )
         }
     }
 
@@ -43,13 +49,17 @@ extension CommandRunner {
         await run {
             let platforms = try await client.chatCommands()
             if json { return Self.out("{\"chatCommands\":[\(platforms.map { "\"\($0)\"" }.joined(separator: ","))]}") }
-            Self.out(platforms.isEmpty ? "No slash commands are set up." : "Slash commands set up: \(platforms.joined(separator: ", ")).")
+            Self.out(
+                platforms.isEmpty
+                    ? "No slash commands are set up." : "Slash commands set up: \(platforms.joined(separator: ", ")).")
         }
     }
 
     /// "Platform primary → whk_… on every change", "… at Mon 09:00".
     private func describe(_ rule: Roster_V1_AnnounceRule, names: [String: String]) -> String {
-        let when = rule.onChange ? "on every change of who is on duty"
+        let when =
+            rule.onChange
+            ? "on every change of who is on duty"
             : "at \(rule.at)" + (rule.weekdays.isEmpty ? "" : " on \(rule.weekdays)") + " (the schedule's time zone)"
         return "\(names[rule.schedule] ?? rule.schedule) → webhook \(rule.webhook) \(when)"
     }

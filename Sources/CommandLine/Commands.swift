@@ -51,7 +51,8 @@ public struct CommandRunner: Sendable {
     }
 
     public static func err(_ text: String) {
-        try? FileHandle.standardError.write(contentsOf: Data((ControlCharacters.stripped(text, keepLineBreaks: true) + "\n").utf8))
+        try? FileHandle.standardError.write(
+            contentsOf: Data((ControlCharacters.stripped(text, keepLineBreaks: true) + "\n").utf8))
     }
 
     /// Prints what went wrong and returns the exit code for it.
@@ -69,13 +70,16 @@ public struct CommandRunner: Sendable {
                 Self.err("The server sent malformed data: \(why)")
                 return .malformedData
             case .outcomeUnknown(let why):
-                Self.err("""
+                Self.err(
+                    """
                     The change was sent to \(settings.server), but \(why): it may or may not have been made.
                     Check before trying again, e.g. `roster-client admin audit --since '10m ago'` or the listing it changed.
                     """)
                 return .outcomeUnknown
             case .requestTooLarge(let bytes, let limit):
-                Self.err("Too large: the request is \(bytes) bytes and the server takes at most \(limit) in one request (its --max-frame-bytes). Nothing was sent.")
+                Self.err(
+                    "Too large: the request is \(bytes) bytes and the server takes at most \(limit) in one request (its --max-frame-bytes). Nothing was sent."
+                )
                 return .invalidInput
             case .tls(let tls):
                 switch tls {
@@ -83,7 +87,8 @@ public struct CommandRunner: Sendable {
                     Self.err("Cannot reach the server at \(settings.server): \(tls)")
                     return .unreachable
                 case .pinnedFingerprintChanged(_, let pinned, let presented):
-                    Self.err("""
+                    Self.err(
+                        """
                         WARNING: the certificate authority of \(settings.server) has CHANGED.
                           pinned:    \(pinned)
                           presented: \(presented)
@@ -99,11 +104,15 @@ public struct CommandRunner: Sendable {
                 switch body.code {
                 case .unauthenticated:
                     // Which tenant and which token were tried is known here, so say it.
-                    let given = settings.token.isEmpty ? "without a token" : "with the token given (--token, --token-file or ROSTER_TOKEN)"
-                    let tenant = settings.tenant.isEmpty ? "the server's default tenant" : "tenant \"\(settings.tenant)\""
+                    let given =
+                        settings.token.isEmpty
+                        ? "without a token" : "with the token given (--token, --token-file or ROSTER_TOKEN)"
+                    let tenant =
+                        settings.tenant.isEmpty ? "the server's default tenant" : "tenant \"\(settings.tenant)\""
                     // A Hello is refused with one sentence for every cause; a connection already in
                     // says why it ends (e.g. "the token was revoked").
-                    let why = body.message == "authentication failed" || body.message.isEmpty
+                    let why =
+                        body.message == "authentication failed" || body.message.isEmpty
                         ? "the tenant is unknown, or the token is not one of its tokens, expired or was revoked"
                         : body.message
                     Self.err("Authentication failed for \(tenant) \(given): \(why). Check --tenant and the token.")
@@ -115,7 +124,9 @@ public struct CommandRunner: Sendable {
                     Self.err("Permission denied: \(body.message)\(hint).")
                     return .permissionDenied
                 case .tlsRequired:
-                    Self.err("The server at \(settings.server) requires TLS: run `roster-client trust \(settings.server)`, or pass --ca-file or --tls.")
+                    Self.err(
+                        "The server at \(settings.server) requires TLS: run `roster-client trust \(settings.server)`, or pass --ca-file or --tls."
+                    )
                     return .insecure
                 case .notFound:
                     // The server's sentence already carries its suggestions.
@@ -126,7 +137,9 @@ public struct CommandRunner: Sendable {
                     Self.err("Refused: " + body.message + ".")
                     return .invalidInput
                 case .invalidArgument, .alreadyExists:
-                    Self.err(body.code == .alreadyExists ? "Refused: this would change what exists:" : "The server refused the input:")
+                    Self.err(
+                        body.code == .alreadyExists
+                            ? "Refused: this would change what exists:" : "The server refused the input:")
                     for violation in body.violations {
                         let place = [violation.location, violation.field].filter { !$0.isEmpty }.joined(separator: ", ")
                         Self.err("  \(place.isEmpty ? "" : place + ": ")\(violation.description_p)")
@@ -151,8 +164,10 @@ public struct CommandRunner: Sendable {
     }
 
     /// Runs `online`; if the server is unreachable, answers from the cache with a note of its age.
-    func withCacheFallback(offline: Bool = false, online: () async throws -> ClientExitCode,
-                           cached: (CachedRoster) -> ClientExitCode) async -> ClientExitCode {
+    func withCacheFallback(
+        offline: Bool = false, online: () async throws -> ClientExitCode,
+        cached: (CachedRoster) -> ClientExitCode
+    ) async -> ClientExitCode {
         var unreachable = "Cannot reach the server at \(settings.server)"
         if !offline {
             do {
@@ -172,8 +187,10 @@ public struct CommandRunner: Sendable {
         let roster = await client.roster
         if let problem = await client.cacheLoadProblem { Self.err("Warning: \(problem)") }
         guard let roster else {
-            Self.err(offline ? "Nothing is cached for \(settings.server) yet: run a command while the server is reachable."
-                     : "\(unreachable), and nothing is cached.")
+            Self.err(
+                offline
+                    ? "Nothing is cached for \(settings.server) yet: run a command while the server is reachable."
+                    : "\(unreachable), and nothing is cached.")
             return .unreachable
         }
         let age = DurationText.age(seconds: roster.age())

@@ -7,11 +7,14 @@ import SwiftProtobuf
 /// `admin webhook ...` and `admin reminder ...`: text for people, or with --json one JSON object
 /// per line (the wire message in protobuf's JSON mapping).
 extension CommandRunner {
-    public func addWebhook(url: String, events: [String], schedules: [String], format: String = "json", accessToken: String = "",
-                           reason: String = "") async -> ClientExitCode {
+    public func addWebhook(
+        url: String, events: [String], schedules: [String], format: String = "json", accessToken: String = "",
+        reason: String = ""
+    ) async -> ClientExitCode {
         await run {
-            let (webhook, secret) = try await client.addWebhook(url: url, events: events, schedules: schedules, format: format,
-                                                                accessToken: accessToken, reason: reason)
+            let (webhook, secret) = try await client.addWebhook(
+                url: url, events: events, schedules: schedules, format: format,
+                accessToken: accessToken, reason: reason)
             if json {
                 var line = try webhook.jsonString()
                 if !secret.isEmpty {
@@ -22,11 +25,17 @@ extension CommandRunner {
                 return
             }
             let names = await scheduleNames()
-            Self.out("Added webhook \(webhook.id) → \(webhook.url)" + (webhook.format.isEmpty || webhook.format == "json" ? "" : " (\(webhook.format))"))
-            Self.out("Events: \(webhook.events.isEmpty ? "all" : webhook.events.joined(separator: ", "))"
-                + (webhook.schedules.isEmpty ? "" : "; schedules: \(webhook.schedules.map { names[$0] ?? $0 }.joined(separator: ", "))"))
+            Self.out(
+                "Added webhook \(webhook.id) → \(webhook.url)"
+                    + (webhook.format.isEmpty || webhook.format == "json" ? "" : " (\(webhook.format))"))
+            Self.out(
+                "Events: \(webhook.events.isEmpty ? "all" : webhook.events.joined(separator: ", "))"
+                    + (webhook.schedules.isEmpty
+                        ? "" : "; schedules: \(webhook.schedules.map { names[$0] ?? $0 }.joined(separator: ", "))"))
             if secret.isEmpty {
-                Self.out("Posts go to the chat as messages (docs/CHAT.md); `admin announce add --webhook \(webhook.id)` posts who is on call.")
+                Self.out(
+                    "Posts go to the chat as messages (docs/CHAT.md); `admin announce add --webhook \(webhook.id)` posts who is on call."
+                )
             } else {
                 Self.out("Signing secret (shown only now; verify Roster-Signature with it, docs/NOTIFICATIONS.md):")
                 Self.out(secret)
@@ -44,10 +53,13 @@ extension CommandRunner {
                 var line = "\(webhook.id)  \(webhook.url)"
                 if !webhook.format.isEmpty && webhook.format != "json" { line += "  format: \(webhook.format)" }
                 line += "  events: \(webhook.events.isEmpty ? "all" : webhook.events.joined(separator: ","))"
-                if !webhook.schedules.isEmpty { line += "  schedules: \(webhook.schedules.map { names[$0] ?? $0 }.joined(separator: ", "))" }
+                if !webhook.schedules.isEmpty {
+                    line += "  schedules: \(webhook.schedules.map { names[$0] ?? $0 }.joined(separator: ", "))"
+                }
                 line += "  pending: \(webhook.pending)"
                 if webhook.disabledMs != 0 {
-                    line += "\n    DISABLED at \(display.dateTimeSeconds(webhook.disabledMs)): \(webhook.disabledReason)"
+                    line +=
+                        "\n    DISABLED at \(display.dateTimeSeconds(webhook.disabledMs)): \(webhook.disabledReason)"
                 } else if webhook.failingSinceMs != 0 {
                     line += "\n    failing since \(display.dateTimeSeconds(webhook.failingSinceMs)) (retrying)"
                 }
@@ -66,7 +78,10 @@ extension CommandRunner {
     public func testWebhook(id: String) async -> ClientExitCode {
         await run {
             let event = try await client.testWebhook(id: id)
-            Self.out(json ? "{\"eventId\":\"\(event)\"}" : "Queued ping \(event): `roster-client admin webhook deliveries \(id)` shows the attempt.")
+            Self.out(
+                json
+                    ? "{\"eventId\":\"\(event)\"}"
+                    : "Queued ping \(event): `roster-client admin webhook deliveries \(id)` shows the attempt.")
         }
     }
 
@@ -77,7 +92,8 @@ extension CommandRunner {
             guard !attempts.isEmpty else { return Self.out("No delivery attempts yet.") }
             for attempt in attempts {
                 let outcome = attempt.status == 0 ? "no response" : "HTTP \(attempt.status)"
-                var line = "\(display.dateTimeSeconds(attempt.atMs))  \(attempt.webhookID)  \(attempt.eventType)  \(attempt.eventID)"
+                var line =
+                    "\(display.dateTimeSeconds(attempt.atMs))  \(attempt.webhookID)  \(attempt.eventType)  \(attempt.eventID)"
                 line += "  attempt \(attempt.attempt)  \(outcome)  \(attempt.durationMs) ms"
                 if !attempt.error.isEmpty && attempt.status == 0 { line += "  (\(attempt.error))" }
                 Self.out(line)
@@ -88,7 +104,10 @@ extension CommandRunner {
     public func addReminder(_ rule: Roster_V1_ReminderRule, reason: String = "") async -> ClientExitCode {
         await run {
             let made = try await client.addReminder(rule, reason: reason)
-            Self.out(json ? try made.jsonString() : "Added reminder \(made.id): \(await describe(made, names: scheduleNames())).")
+            Self.out(
+                json
+                    ? try made.jsonString()
+                    : "Added reminder \(made.id): \(await describe(made, names: scheduleNames())).")
         }
     }
 

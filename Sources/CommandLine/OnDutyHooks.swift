@@ -3,7 +3,7 @@ import RosterClient
 import RosterDomain
 import RosterSystem
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `watch --exec CMD`: runs CMD once for each change of who is on duty on a schedule, one run
@@ -32,7 +32,8 @@ actor OnDutyHooks {
         self.queue = queue
         runner = Task {
             for await run in runs {
-                let outcome = await HookProcess.run(command, input: run.input, environment: run.environment, timeLimit: timeLimit)
+                let outcome = await HookProcess.run(
+                    command, input: run.input, environment: run.environment, timeLimit: timeLimit)
                 if let problem = outcome.problem {
                     report("--exec for the change at \(TimeText.iso8601(run.at)): \(problem)")
                 }
@@ -54,7 +55,8 @@ actor OnDutyHooks {
         environment["ROSTER_ON_DUTY_IDS"] = status.current.map(\.employee.id).joined(separator: ",")
         environment["ROSTER_UNTIL"] = status.until.map(TimeText.iso8601) ?? ""
         environment["ROSTER_SOURCE"] = source
-        queue.yield(Run(input: WatchEvents.onDutyLine(status, source: source) + "\n", environment: environment, at: status.at))
+        queue.yield(
+            Run(input: WatchEvents.onDutyLine(status, source: source) + "\n", environment: environment, at: status.at))
     }
 
     /// Lets the runs already queued finish (each within its time limit).
@@ -78,9 +80,12 @@ enum HookProcess {
         }
     }
 
-    static func run(_ command: String, input: String, environment: [String: String], timeLimit: Duration) async -> Outcome {
+    static func run(_ command: String, input: String, environment: [String: String], timeLimit: Duration) async
+        -> Outcome
+    {
         var descriptors: [Int32] = [0, 0]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &descriptors) == 0 else {
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &descriptors) == 0
+        else {
             return Outcome(status: nil, timedOut: false)
         }
         let (ours, theirs) = (descriptors[0], descriptors[1])
@@ -138,7 +143,9 @@ enum HookProcess {
         }
     }
 
-    private static func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R) -> R {
+    private static func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R)
+        -> R
+    {
         var pointers = strings.map { strdup($0) }
         pointers.append(nil)
         defer { for pointer in pointers { free(pointer) } }

@@ -66,13 +66,16 @@ public struct Display: Sendable {
 
     /// "15:47", or "Mon 15:47" when not on the same day as `now`.
     public func clock(_ instant: UnixMillis, now: UnixMillis = .now) -> String {
-        format(instant, "yyyy-MM-dd") == format(now, "yyyy-MM-dd") ? format(instant, "HH:mm") : format(instant, "EEE HH:mm")
+        format(instant, "yyyy-MM-dd") == format(now, "yyyy-MM-dd")
+            ? format(instant, "HH:mm") : format(instant, "EEE HH:mm")
     }
 
     /// The zone times are shown in, as a label: "UTC" for UTC however the host names it (TZ=UTC
     /// reads as "GMT"), else its abbreviation ("CET", "EST").
     public var zoneName: String {
-        let utc: Set = ["UTC", "GMT", "Etc/UTC", "Etc/GMT", "Etc/Universal", "Universal", "Etc/Zulu", "Zulu", "UCT", "Etc/UCT"]
+        let utc: Set = [
+            "UTC", "GMT", "Etc/UTC", "Etc/GMT", "Etc/Universal", "Universal", "Etc/Zulu", "Zulu", "UCT", "Etc/UCT",
+        ]
         return utc.contains(timeZone.identifier) ? "UTC" : (timeZone.abbreviation() ?? timeZone.identifier)
     }
 
@@ -145,9 +148,9 @@ public enum DisplayWidth {
     private static func isWide(_ value: UInt32) -> Bool {
         switch value {
         case 0x1100...0x115F, 0x231A...0x231B, 0x2329...0x232A, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF,
-             0x4E00...0x9FFF, 0xA000...0xA4CF, 0xA960...0xA97F, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE10...0xFE19,
-             0xFE30...0xFE6F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF,
-             0x20000...0x2FFFD, 0x30000...0x3FFFD:
+            0x4E00...0x9FFF, 0xA000...0xA4CF, 0xA960...0xA97F, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE10...0xFE19,
+            0xFE30...0xFE6F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF,
+            0x20000...0x2FFFD, 0x30000...0x3FFFD:
             return true
         default:
             return false
@@ -166,7 +169,8 @@ extension Display {
         let staying = status.next.filter { current.contains($0.employee.id) }.map(\.employee.fullName)
         let stay = "(\(staying.joined(separator: ", ")) \(staying.count == 1 ? "stays" : "stay") on)"
         if !names.isEmpty {
-            return names.joined(separator: ", ") + (staying.isEmpty ? "" : " join\(names.count == 1 ? "s" : "") \(stay)")
+            return names.joined(separator: ", ")
+                + (staying.isEmpty ? "" : " join\(names.count == 1 ? "s" : "") \(stay)")
         }
         return staying.isEmpty ? "nobody" : "nobody new \(stay)"
     }

@@ -15,37 +15,43 @@ extension CommandRunner {
     public func shiftRemovalName(_ id: String) async -> String {
         guard let state = await client.roster?.state, let shift = state.shifts[id] else { return "shift \(id)" }
         let person = state.employees[shift.employeeID]?.fullName ?? shift.employeeID
-        return "shift \(id): \(person), \(display.dateTime(shift.start)) – \(display.dateTime(shift.end)) \(display.zoneName)"
+        return
+            "shift \(id): \(person), \(display.dateTime(shift.start)) – \(display.dateTime(shift.end)) \(display.zoneName)"
     }
 
     public func scheduleRemovalName(_ nameOrID: String) async -> String {
         guard let schedules = try? await client.schedules(),
-              let schedule = Self.find(nameOrID, in: schedules) else { return "schedule \(nameOrID)" }
+            let schedule = Self.find(nameOrID, in: schedules)
+        else { return "schedule \(nameOrID)" }
         return "schedule \(schedule.name) (\(schedule.id))"
     }
 
     public func overrideRemovalName(_ id: String, schedule nameOrID: String) async -> String {
         guard let schedules = try? await client.schedules(),
-              let schedule = Self.find(nameOrID, in: schedules),
-              let override = schedule.overrides.first(where: { $0.id == id })
+            let schedule = Self.find(nameOrID, in: schedules),
+            let override = schedule.overrides.first(where: { $0.id == id })
         else { return "override \(id)" }
         var names: [String: String] = [:]
         for employeeID in override.people {
             if let (employee, _) = try? await client.employee(employeeID) { names[employeeID] = employee.fullName }
         }
-        return "override \(id) from \(schedule.name): " + Self.describe(override, in: schedule, display: display) { names[$0] }
+        return "override \(id) from \(schedule.name): "
+            + Self.describe(override, in: schedule, display: display) { names[$0] }
     }
 
     /// One override as `schedule show` lists it: who for whom, the window in the schedule's zone.
-    static func describe(_ override: ScheduleOverride, in schedule: ScheduleDefinition, display: Display,
-                         name: (String) -> String?) -> String {
+    static func describe(
+        _ override: ScheduleOverride, in schedule: ScheduleDefinition, display: Display,
+        name: (String) -> String?
+    ) -> String {
         var local = display
         local.timeZone = TimeZone(identifier: schedule.zone) ?? TimeZone(identifier: "UTC")!
-        let what: String = switch override.kind {
-        case .replace(let a, let b): "\(name(b) ?? b) replaces \(name(a) ?? a)"
-        case .add(let a): "\(name(a) ?? a) added"
-        case .remove(let a): "\(name(a) ?? a) removed"
-        }
+        let what: String =
+            switch override.kind {
+            case .replace(let a, let b): "\(name(b) ?? b) replaces \(name(a) ?? a)"
+            case .add(let a): "\(name(a) ?? a) added"
+            case .remove(let a): "\(name(a) ?? a) removed"
+            }
         return "\(what), \(local.dateTime(override.start)) – \(local.dateTime(override.end)) \(schedule.zone)"
     }
 }

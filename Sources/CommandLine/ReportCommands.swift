@@ -41,8 +41,9 @@ extension CommandRunner {
         var sources: [String] = []
         if report.nowMs > report.fromMs {
             if report.recordedSinceMs > 0 {
-                sources.append("before \(display.dateTime(report.recordedSinceMs)) \(display.zoneName) as the schedules are defined now "
-                               + "(the duty record begins then)")
+                sources.append(
+                    "before \(display.dateTime(report.recordedSinceMs)) \(display.zoneName) as the schedules are defined now "
+                        + "(the duty record begins then)")
             }
             sources.append("up to now what happened")
         }
@@ -61,23 +62,30 @@ extension CommandRunner {
         for person in report.people { table.rows.append([person.name] + ReportFormats.personRow(person)) }
         Self.out(table.render())
         Self.out("")
-        Self.out("Hours. BUSINESS + OUTSIDE + NIGHT + WEEKEND + HOLIDAY = TOTAL (each hour in one of them); --csv has each schedule's hours.")
+        Self.out(
+            "Hours. BUSINESS + OUTSIDE + NIGHT + WEEKEND + HOLIDAY = TOTAL (each hour in one of them); --csv has each schedule's hours."
+        )
     }
 
     private func printQuality(_ report: Roster_V1_ReportResponse) {
         let quality = report.quality
         printWindow(report, zone: nil)
-        Self.out("\(quality.scheduleName): covered \(String(format: "%.1f", quality.coveragePercent))% of the window "
-                 + "(\(ReportFormats.hours(quality.coveredMs)) h); equity \(String(format: "%.1f", quality.equity)), "
-                 + "balance \(String(format: "%.1f", quality.balance)) (Grafana OnCall's score).")
+        Self.out(
+            "\(quality.scheduleName): covered \(String(format: "%.1f", quality.coveragePercent))% of the window "
+                + "(\(ReportFormats.hours(quality.coveredMs)) h); equity \(String(format: "%.1f", quality.equity)), "
+                + "balance \(String(format: "%.1f", quality.balance)) (Grafana OnCall's score).")
         if quality.gaps.isEmpty {
             Self.out("No gaps: someone is on duty at every instant.")
         } else {
             Self.out("")
             Self.out("Gaps (nobody on duty), \(quality.gaps.count + Int(quality.gapsOmitted)):")
             var table = TextTable(["FROM", "TO", "HOURS"])
-            for gap in quality.gaps { table.rows.append([display.dateTime(gap.startMs), display.dateTime(gap.endMs),
-                                                         ReportFormats.hours(gap.endMs - gap.startMs)]) }
+            for gap in quality.gaps {
+                table.rows.append([
+                    display.dateTime(gap.startMs), display.dateTime(gap.endMs),
+                    ReportFormats.hours(gap.endMs - gap.startMs),
+                ])
+            }
             Self.out(table.render(indent: "  "))
             if quality.gapsOmitted > 0 { Self.out("  … and \(quality.gapsOmitted) more (ask a shorter window)") }
         }
@@ -86,7 +94,9 @@ extension CommandRunner {
         var table = TextTable(["PERSON", "HOURS", "ABOVE MEAN"])
         for person in quality.people {
             let above = person.totalMs - quality.meanMs
-            table.rows.append([person.name, ReportFormats.hours(person.totalMs), above > 0 ? "+" + ReportFormats.hours(above) : ""])
+            table.rows.append([
+                person.name, ReportFormats.hours(person.totalMs), above > 0 ? "+" + ReportFormats.hours(above) : "",
+            ])
         }
         Self.out(table.render(indent: "  "))
     }

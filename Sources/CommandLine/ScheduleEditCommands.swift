@@ -16,37 +16,48 @@ extension CommandRunner {
             if json {
                 struct Delta: Encodable { var employee: String; var start: String; var end: String; var change: String }
                 struct Result: Encodable {
-                    var revision: UInt64; var schedule: String; var preview: Bool; var ids: [String]; var changes: [Delta]
+                    var revision: UInt64; var schedule: String; var preview: Bool; var ids: [String];
+                    var changes: [Delta]
                 }
-                Self.out(JSONShapes.line(Result(
-                    revision: result.revision, schedule: result.scheduleID, preview: result.preview, ids: result.createdIDs,
-                    changes: result.deltas.map {
-                        Delta(employee: $0.employeeName, start: TimeText.iso8601($0.start), end: TimeText.iso8601($0.end),
-                              change: $0.gained ? "gains" : "loses")
-                    })))
+                Self.out(
+                    JSONShapes.line(
+                        Result(
+                            revision: result.revision, schedule: result.scheduleID, preview: result.preview,
+                            ids: result.createdIDs,
+                            changes: result.deltas.map {
+                                Delta(
+                                    employee: $0.employeeName, start: TimeText.iso8601($0.start),
+                                    end: TimeText.iso8601($0.end),
+                                    change: $0.gained ? "gains" : "loses")
+                            })))
                 return .success
             }
             if result.preview {
                 Self.out("Preview (nothing was changed): from the change's first instant, for 35 days or to its end")
             } else {
-                Self.out("\(done) (revision \(result.revision)\(result.scheduleID.isEmpty ? "" : ", " + result.scheduleID))")
+                Self.out(
+                    "\(done) (revision \(result.revision)\(result.scheduleID.isEmpty ? "" : ", " + result.scheduleID))")
                 // What was made, by id: what `remove` and `edit` take.
                 if !result.createdIDs.isEmpty {
-                    let what = switch edit.edit {
-                    case .timeOff?: "time off"
-                    case .addOverride?: "override"
-                    case .coverRequest?, .takeDuty?: "ids"  // a step may change what it names, not make it
-                    default: "made"
-                    }
+                    let what =
+                        switch edit.edit {
+                        case .timeOff?: "time off"
+                        case .addOverride?: "override"
+                        case .coverRequest?, .takeDuty?: "ids"  // a step may change what it names, not make it
+                        default: "made"
+                        }
                     Self.out("  \(what): " + result.createdIDs.joined(separator: ", "))
                 }
-                if case .timeOff(let off)? = edit.edit, off.action == .add { await printConflicts(madeBy: off, ids: Set(result.createdIDs)) }
+                if case .timeOff(let off)? = edit.edit, off.action == .add {
+                    await printConflicts(madeBy: off, ids: Set(result.createdIDs))
+                }
             }
             if result.preview || !result.deltas.isEmpty {
                 if result.deltas.isEmpty { Self.out("  nobody gains or loses duty.") }
                 for delta in result.deltas {
-                    Self.out("  \(delta.employeeName) \(delta.gained ? "gains" : "loses") "
-                             + "\(display.dateTime(delta.start)) – \(display.dateTime(delta.end)) \(display.zoneName)")
+                    Self.out(
+                        "  \(delta.employeeName) \(delta.gained ? "gains" : "loses") "
+                            + "\(display.dateTime(delta.start)) – \(display.dateTime(delta.end)) \(display.zoneName)")
                 }
             }
             return .success
@@ -58,7 +69,8 @@ extension CommandRunner {
     /// After time off is recorded: the duty it now collides with, each with who could cover it,
     /// as `oncall` would show them (nothing when it collides with none, or the answer fails).
     private func printConflicts(madeBy off: Roster_V1_TimeOffEdit, ids: Set<String>) async {
-        let query = FinalScheduleQuery(from: off.startMs, to: off.endMs, employee: off.person.isEmpty ? nil : off.person)
+        let query = FinalScheduleQuery(
+            from: off.startMs, to: off.endMs, employee: off.person.isEmpty ? nil : off.person)
         guard var answer = try? await client.finalSchedule(query) else { return }
         answer.conflicts = answer.conflicts.filter { ids.contains($0.timeOffID) }
         guard !answer.conflicts.isEmpty else { return }
@@ -72,10 +84,14 @@ extension CommandRunner {
 
     /// The window of `person`'s turn on a schedule that holds `instant` (its rotation turn, or
     /// else the stretch they are on duty then): what a swap exchanges.
-    public func turn(of person: String, on schedule: String, at instant: UnixMillis) async throws -> Range<UnixMillis>? {
+    public func turn(of person: String, on schedule: String, at instant: UnixMillis) async throws -> Range<UnixMillis>?
+    {
         let window: UnixMillis = 62 * 86_400_000
-        let shifts = try await client.finalSchedule(FinalScheduleQuery(schedule: schedule, from: instant - window,
-                                                                       to: instant + window, employee: person)).shifts
+        let shifts = try await client.finalSchedule(
+            FinalScheduleQuery(
+                schedule: schedule, from: instant - window,
+                to: instant + window, employee: person)
+        ).shifts
         guard let hit = shifts.first(where: { $0.start <= instant && instant < $0.end }) else { return nil }
         guard case .rotation = hit.source else { return hit.start..<hit.end }
         // The whole turn: every stretch from the same turn.

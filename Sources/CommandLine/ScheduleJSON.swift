@@ -82,7 +82,9 @@ extension JSONShapes {
             end = TimeText.iso8601(conflict.end)
             timeOffId = conflict.timeOffID
             proposals = conflict.proposals.map {
-                Proposal(employee: names($0.employeeID), employeeId: $0.employeeID, hoursAround: Double($0.dutyAround) / 3_600_000)
+                Proposal(
+                    employee: names($0.employeeID), employeeId: $0.employeeID,
+                    hoursAround: Double($0.dutyAround) / 3_600_000)
             }
         }
     }

@@ -34,9 +34,11 @@ public struct ClientSettings: Sendable, Equatable {
         public var timeout: String?
         public var contactsFile: String?
 
-        public init(server: String? = nil, token: String? = nil, tokenFile: String? = nil, tenant: String? = nil,
-                    cacheDirectory: String? = nil, utc: Bool = false, tls: Bool = false, caFile: String? = nil,
-                    timeout: String? = nil, contactsFile: String? = nil) {
+        public init(
+            server: String? = nil, token: String? = nil, tokenFile: String? = nil, tenant: String? = nil,
+            cacheDirectory: String? = nil, utc: Bool = false, tls: Bool = false, caFile: String? = nil,
+            timeout: String? = nil, contactsFile: String? = nil
+        ) {
             self.timeout = timeout
             self.contactsFile = contactsFile
             self.tls = tls
@@ -60,13 +62,16 @@ public struct ClientSettings: Sendable, Equatable {
         public var description: String {
             switch self {
             case .badServer(let text):
-                return text.contains("://") ? "the server must be HOST:PORT, without a scheme (got \"\(text)\")"
+                return text.contains("://")
+                    ? "the server must be HOST:PORT, without a scheme (got \"\(text)\")"
                     : "the server must be HOST:PORT, or several nodes as HOST:PORT,HOST:PORT (got \"\(text)\")"
             case .unreadableTokenFile(let path): return "cannot read the token file \(path)"
             case .emptyTokenFile(let path):
-                return "the token file \(path) is empty: put the token in it (`roster-server token create ...` prints one), "
+                return
+                    "the token file \(path) is empty: put the token in it (`roster-server token create ...` prints one), "
                     + "or leave out --token-file to connect without a token"
-            case .badConfigLine(let file, let line, let text): return "\(file):\(line): expected key = value, got \"\(text)\""
+            case .badConfigLine(let file, let line, let text):
+                return "\(file):\(line): expected key = value, got \"\(text)\""
             case .badTimeout(let text): return "--timeout takes a duration such as 10s, 500ms or 2m (got \"\(text)\")"
             }
         }
@@ -80,8 +85,10 @@ public struct ClientSettings: Sendable, Equatable {
     /// Resolves settings. The config file holds `key = value` lines (`server`, `token`,
     /// `token-file`, `tenant`, `cache-dir`, `utc`, `tls`, `ca-file`, `timeout`, `contacts`); `#`
     /// starts a comment.
-    public static func resolve(flags: Flags, environment: [String: String] = ProcessInfo.processInfo.environment,
-                               configFile: URL? = nil) throws(Problem) -> ClientSettings {
+    public static func resolve(
+        flags: Flags, environment: [String: String] = ProcessInfo.processInfo.environment,
+        configFile: URL? = nil
+    ) throws(Problem) -> ClientSettings {
         let file = configFile ?? defaultConfigFile(environment: environment)
         let config = try readConfig(file)
         func pick(_ flag: String?, _ variable: String, _ key: String) -> String? {
@@ -102,7 +109,8 @@ public struct ClientSettings: Sendable, Equatable {
         settings.knownHosts = KnownHosts(file: KnownHosts.defaultFile(environment: environment))
         settings.caFile = pick(flags.caFile, "ROSTER_CA_FILE", "ca-file")
         settings.contactsFile = pick(flags.contactsFile, "ROSTER_CONTACTS", "contacts")
-        settings.tls = flags.tls || environment["ROSTER_TLS"] == "1" || config["tls"] == "true" || settings.caFile != nil
+        settings.tls =
+            flags.tls || environment["ROSTER_TLS"] == "1" || config["tls"] == "true" || settings.caFile != nil
             || settings.knownHosts.entry(for: settings.server) != nil
         // A token given directly beats a token file at the same level.
         if let token = flags.token {
@@ -166,7 +174,8 @@ public struct ClientSettings: Sendable, Equatable {
         guard let text = try? String(contentsOf: url, encoding: .utf8) else { return [:] }
         var values: [String: String] = [:]
         for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first
+            let line =
+                raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first
                 .map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
             if line.isEmpty { continue }
             let parts = line.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }

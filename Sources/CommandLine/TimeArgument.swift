@@ -13,17 +13,25 @@ public enum TimeArgument {
         }
     }
 
-    public static func parse(_ text: String, now: UnixMillis = .now, timeZone: TimeZone = .current) throws(Invalid) -> UnixMillis {
+    public static func parse(_ text: String, now: UnixMillis = .now, timeZone: TimeZone = .current) throws(Invalid)
+        -> UnixMillis
+    {
         let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
         guard !trimmed.isEmpty else { throw Invalid(text: text) }
         if trimmed == "now" { return now }
-        if let first = trimmed.first, first == "+" || first == "-", let offset = parseOffset(String(trimmed.dropFirst())) {
+        if let first = trimmed.first, first == "+" || first == "-",
+            let offset = parseOffset(String(trimmed.dropFirst()))
+        {
             return first == "+" ? now + offset : now - offset
         }
-        if trimmed.hasSuffix(" ago"), let offset = parseOffset(String(trimmed.dropLast(4)).replacingOccurrences(of: " ", with: "")) {
+        if trimmed.hasSuffix(" ago"),
+            let offset = parseOffset(String(trimmed.dropLast(4)).replacingOccurrences(of: " ", with: ""))
+        {
             return now - offset
         }
-        if trimmed.hasPrefix("in "), let offset = parseOffset(String(trimmed.dropFirst(3)).replacingOccurrences(of: " ", with: "")) {
+        if trimmed.hasPrefix("in "),
+            let offset = parseOffset(String(trimmed.dropFirst(3)).replacingOccurrences(of: " ", with: ""))
+        {
             return now + offset
         }
         if let instant = TimeText.parseISO8601(text) { return instant }
@@ -34,10 +42,12 @@ public enum TimeArgument {
         // read by the strict reader (Foundation's DateFormatter moved 2026-02-30 to March, and a
         // combining character in the text made it trap).
         if let (local, second) = LocalDateTime.parse(text.trimmingCharacters(in: .whitespaces)),
-           (1...9999).contains(local.year) {
+            (1...9999).contains(local.year)
+        {
             let clock = WallClock(timeZone: timeZone)
-            return clock.instant(WallClock.Day(year: local.year, month: local.month, day: local.day),
-                                 minuteOfDay: local.hour * 60 + local.minute) + UnixMillis(second) * 1000
+            return clock.instant(
+                WallClock.Day(year: local.year, month: local.month, day: local.day),
+                minuteOfDay: local.hour * 60 + local.minute) + UnixMillis(second) * 1000
         }
         var words = trimmed.split(separator: " ").map(String.init)
         var dayOffset = 0
@@ -49,9 +59,11 @@ public enum TimeArgument {
         guard words.count <= 1 else { throw Invalid(text: text) }
         let parts = clock.split(separator: ":").map { Int($0) }
         guard (1...2).contains(parts.count), let hour = parts[0], (0...23).contains(hour),
-              let minute = parts.count == 2 ? parts[1] : 0, (0...59).contains(minute) else { throw Invalid(text: text) }
+            let minute = parts.count == 2 ? parts[1] : 0, (0...59).contains(minute)
+        else { throw Invalid(text: text) }
         guard let day = calendar.date(byAdding: .day, value: dayOffset, to: calendar.startOfDay(for: nowDate)),
-              let date = calendar.date(bySettingHour: hour, minute: minute, second: 0, of: day) else { throw Invalid(text: text) }
+            let date = calendar.date(bySettingHour: hour, minute: minute, second: 0, of: day)
+        else { throw Invalid(text: text) }
         return UnixMillis(date.timeIntervalSince1970 * 1000)
     }
 

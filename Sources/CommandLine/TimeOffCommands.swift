@@ -29,18 +29,22 @@ extension CommandRunner {
     /// `admin timeoff list [PERSON]`: everyone's time off (or one person's) that has not ended,
     /// or all of it with `past`; from the cache when the server cannot be reached.
     public func listTimeOff(person: String?, past: Bool) async -> ClientExitCode {
-        await withCacheFallback(online: {
-            printTimeOff(try await client.refreshCache().state, person: person, past: past)
-        }, cached: { roster in
-            printTimeOff(roster.state, person: person, past: past)
-        })
+        await withCacheFallback(
+            online: {
+                printTimeOff(try await client.refreshCache().state, person: person, past: past)
+            },
+            cached: { roster in
+                printTimeOff(roster.state, person: person, past: past)
+            })
     }
 
     private func printTimeOff(_ state: RosterState, person: String?, past: Bool) -> ClientExitCode {
         var entries = state.timeOff.values.filter { past || $0.end > .now }
         if let person {
             guard let found = state.employee(idOrName: person) else {
-                Self.err("No employee \"\(person)\"" + (state.suggestions(for: person).first.map { "; did you mean \($0)?" } ?? ""))
+                Self.err(
+                    "No employee \"\(person)\""
+                        + (state.suggestions(for: person).first.map { "; did you mean \($0)?" } ?? ""))
                 return .notFound
             }
             entries = entries.filter { $0.employeeID == found.id }
@@ -48,10 +52,14 @@ extension CommandRunner {
         entries.sort { ($0.start, $0.id) < ($1.start, $1.id) }
         let name = { (id: String) in state.employees[id]?.fullName ?? id }
         if json {
-            Self.out(JSONShapes.line(entries.map {
-                JSONShapes.TimeOffEntry(id: $0.id, employee: name($0.employeeID), employeeId: $0.employeeID, start: TimeText.iso8601($0.start),
-                                        end: TimeText.iso8601($0.end), reason: $0.reason, source: $0.source)
-            }))
+            Self.out(
+                JSONShapes.line(
+                    entries.map {
+                        JSONShapes.TimeOffEntry(
+                            id: $0.id, employee: name($0.employeeID), employeeId: $0.employeeID,
+                            start: TimeText.iso8601($0.start),
+                            end: TimeText.iso8601($0.end), reason: $0.reason, source: $0.source)
+                    }))
             return .success
         }
         guard !entries.isEmpty else {
@@ -60,7 +68,10 @@ extension CommandRunner {
         }
         var table = TextTable(["ID", "NAME", "FROM (\(display.zoneName))", "TO", "REASON"])
         for entry in entries {
-            table.rows.append([entry.id, name(entry.employeeID), display.dateTime(entry.start), display.dateTime(entry.end), entry.reason])
+            table.rows.append([
+                entry.id, name(entry.employeeID), display.dateTime(entry.start), display.dateTime(entry.end),
+                entry.reason,
+            ])
         }
         Self.out(table.render())
         return .success
@@ -76,13 +87,17 @@ extension CommandRunner {
             }
             let person = { (id: String) in state.employees[id]?.fullName ?? id }
             if json {
-                Self.out(JSONShapes.line(schedule.temporary.map { span in
-                    JSONShapes.TemporaryEntry(id: span.id, start: TimeText.iso8601(span.start), end: TimeText.iso8601(span.end),
-                                              shifts: span.shifts.map {
-                                                  .init(employee: person($0.employeeID), employeeId: $0.employeeID,
-                                                        start: TimeText.iso8601($0.start), end: TimeText.iso8601($0.end))
-                                              })
-                }))
+                Self.out(
+                    JSONShapes.line(
+                        schedule.temporary.map { span in
+                            JSONShapes.TemporaryEntry(
+                                id: span.id, start: TimeText.iso8601(span.start), end: TimeText.iso8601(span.end),
+                                shifts: span.shifts.map {
+                                    .init(
+                                        employee: person($0.employeeID), employeeId: $0.employeeID,
+                                        start: TimeText.iso8601($0.start), end: TimeText.iso8601($0.end))
+                                })
+                        }))
                 return .success
             }
             guard !schedule.temporary.isEmpty else {
@@ -90,9 +105,12 @@ extension CommandRunner {
                 return .success
             }
             for span in schedule.temporary {
-                Self.out("\(span.id)  \(display.dateTime(span.start)) – \(display.dateTime(span.end)) \(display.zoneName)")
+                Self.out(
+                    "\(span.id)  \(display.dateTime(span.start)) – \(display.dateTime(span.end)) \(display.zoneName)")
                 for shift in span.shifts {
-                    Self.out("  \(person(shift.employeeID))  \(display.dateTime(shift.start)) – \(display.dateTime(shift.end))")
+                    Self.out(
+                        "  \(person(shift.employeeID))  \(display.dateTime(shift.start)) – \(display.dateTime(shift.end))"
+                    )
                 }
             }
             return .success
@@ -105,11 +123,13 @@ extension CommandRunner {
 extension CommandRunner {
     /// `admin holidays list`: each holiday calendar with its days (from the cache offline).
     public func listHolidays() async -> ClientExitCode {
-        await withCacheFallback(online: {
-            printHolidays(try await client.refreshCache().state)
-        }, cached: { roster in
-            printHolidays(roster.state)
-        })
+        await withCacheFallback(
+            online: {
+                printHolidays(try await client.refreshCache().state)
+            },
+            cached: { roster in
+                printHolidays(roster.state)
+            })
     }
 
     private func printHolidays(_ state: RosterState) -> ClientExitCode {
@@ -124,7 +144,9 @@ extension CommandRunner {
             return .success
         }
         for calendar in calendars {
-            Self.out("\(calendar.name): \(calendar.days.count) days" + (calendar.days.isEmpty ? "" : ", " + calendar.days.joined(separator: " ")))
+            Self.out(
+                "\(calendar.name): \(calendar.days.count) days"
+                    + (calendar.days.isEmpty ? "" : ", " + calendar.days.joined(separator: " ")))
         }
         return .success
     }
@@ -132,7 +154,8 @@ extension CommandRunner {
     /// The days of a tenant holiday calendar, for `report hours --holidays NAME`; nil when the
     /// tenant has none by that name.
     public func holidayDays(named name: String) async -> [String]? {
-        let state: RosterState? = if let fresh = try? await client.refreshCache() { fresh.state } else { await client.roster?.state }
+        let state: RosterState? =
+            if let fresh = try? await client.refreshCache() { fresh.state } else { await client.roster?.state }
         return state?.holidays[name]?.days
     }
 }
@@ -154,11 +177,13 @@ extension CommandRunner {
             return .notFound
         }
         guard !conflict.proposals.isEmpty else {
-            Self.err("Nobody on this schedule is free then: ask everyone with `request cover --schedule … --from … --to …`")
+            Self.err(
+                "Nobody on this schedule is free then: ask everyone with `request cover --schedule … --from … --to …`")
             return .invalidInput
         }
-        return await askForCover(schedule: conflict.scheduleID, from: max(conflict.start, now + 60_000), to: conflict.end,
-                                 addressedTo: conflict.proposals.map(\.employeeID), note: note.isEmpty ? "time off" : note,
-                                 person: conflict.employeeID)
+        return await askForCover(
+            schedule: conflict.scheduleID, from: max(conflict.start, now + 60_000), to: conflict.end,
+            addressedTo: conflict.proposals.map(\.employeeID), note: note.isEmpty ? "time off" : note,
+            person: conflict.employeeID)
     }
 }

@@ -10,8 +10,10 @@ import RosterViewModels
 extension CommandRunner {
     /// `roster-client trust HOST:PORT`: shows the CA the server presents and pins it in
     /// known_hosts once a person (or `--fingerprint`) has confirmed it.
-    public func trust(expectedFingerprint: String?, assumeYes: Bool, replace: Bool,
-                      confirm: (String) -> Bool) async -> ClientExitCode {
+    public func trust(
+        expectedFingerprint: String?, assumeYes: Bool, replace: Bool,
+        confirm: (String) -> Bool
+    ) async -> ClientExitCode {
         guard let (host, port) = settings.hostAndPort else { return .failure }
         let chain: [Certificate]
         do {
@@ -31,8 +33,10 @@ extension CommandRunner {
             return .success
         }
         if let expectedFingerprint {
-            guard expectedFingerprint.uppercased() == authority.fingerprint.uppercased()
-                    || "SHA256:" + expectedFingerprint.uppercased() == authority.fingerprint.uppercased() else {
+            guard
+                expectedFingerprint.uppercased() == authority.fingerprint.uppercased()
+                    || "SHA256:" + expectedFingerprint.uppercased() == authority.fingerprint.uppercased()
+            else {
                 Self.err("The fingerprint does not match the expected \(expectedFingerprint): not trusted.")
                 return .insecure
             }
@@ -48,7 +52,9 @@ extension CommandRunner {
             Self.err("\(error)")
             return .insecure
         }
-        Self.out("Pinned in \(settings.knownHosts.file.path); connections to \(settings.server) now use TLS and trust only this CA.")
+        Self.out(
+            "Pinned in \(settings.knownHosts.file.path); connections to \(settings.server) now use TLS and trust only this CA."
+        )
         return .success
     }
 }
@@ -66,7 +72,8 @@ final class ChangeInFlight: @unchecked Sendable {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler {
-                CommandRunner.err("""
+                CommandRunner.err(
+                    """
                     Interrupted while a change was on its way to \(server): it may or may not have been made.
                     Check before trying again, e.g. `roster-client admin audit --since '10m ago'`.
                     """)

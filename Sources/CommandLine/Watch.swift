@@ -37,7 +37,11 @@ public enum WatchKey: Sendable, Equatable {
             case 0x1B:
                 if index + 2 < bytes.count, bytes[index + 1] == UInt8(ascii: "[") {
                     let code = bytes[index + 2]
-                    if code == UInt8(ascii: "A") { keys.append(.up) } else if code == UInt8(ascii: "B") { keys.append(.down) }
+                    if code == UInt8(ascii: "A") {
+                        keys.append(.up)
+                    } else if code == UInt8(ascii: "B") {
+                        keys.append(.down)
+                    }
                     index += 3
                     continue
                 }
@@ -50,7 +54,9 @@ public enum WatchKey: Sendable, Equatable {
                 if byte >= 0xC0 {
                     var end = index + 1
                     while end < bytes.count, bytes[end] & 0xC0 == 0x80 { end += 1 }
-                    if let text = String(bytes: bytes[index..<end], encoding: .utf8) { keys += text.map(WatchKey.character) }
+                    if let text = String(bytes: bytes[index..<end], encoding: .utf8) {
+                        keys += text.map(WatchKey.character)
+                    }
                     index = end
                     continue
                 }
@@ -153,13 +159,17 @@ public struct WatchScreen {
             if status.current.isEmpty { lines.append("  Nobody is on duty.") }
             for entry in status.current {
                 let role = [entry.employee.position, entry.employee.team].filter { !$0.isEmpty }.joined(separator: ", ")
-                let until = "until \(display.clock(entry.shift.end, now: now)) (in \(Display.duration(millis: entry.shift.end - now)))"
+                let until =
+                    "until \(display.clock(entry.shift.end, now: now)) (in \(Display.duration(millis: entry.shift.end - now)))"
                 lines.append("  ● \(entry.employee.fullName)\(role.isEmpty ? "" : " — \(role)")   \(until)")
-                let contact = [entry.employee.email, entry.employee.phone].filter { !$0.isEmpty }.joined(separator: " · ")
+                let contact = [entry.employee.email, entry.employee.phone].filter { !$0.isEmpty }.joined(
+                    separator: " · ")
                 if !contact.isEmpty { lines.append("    \(contact)") }
             }
             if let until = status.until {
-                lines.append("  Next: \(Display.incoming(status)) at \(display.clock(until, now: now)) (in \(Display.duration(millis: until - now)))")
+                lines.append(
+                    "  Next: \(Display.incoming(status)) at \(display.clock(until, now: now)) (in \(Display.duration(millis: until - now)))"
+                )
             }
         }
         return lines
@@ -176,8 +186,10 @@ public struct WatchScreen {
         var lines = ["", "OPEN COVER REQUESTS (roster-client request take ID)"]
         for (schedule, request) in open.prefix(5) {
             let whom = request.addressedTo.isEmpty ? "anyone" : request.addressedTo.map(name).joined(separator: ", ")
-            lines.append("  \(request.id)  \(name(request.requester)) on \(schedule.name): \(display.dateTime(request.start)) – "
-                         + "\(display.dateTime(request.end)), for \(whom)\(request.note.isEmpty ? "" : " — \(request.note)")")
+            lines.append(
+                "  \(request.id)  \(name(request.requester)) on \(schedule.name): \(display.dateTime(request.start)) – "
+                    + "\(display.dateTime(request.end)), for \(whom)\(request.note.isEmpty ? "" : " — \(request.note)")"
+            )
         }
         if open.count > 5 { lines.append("  … and \(open.count - 5) more: roster-client requests --state open") }
         return lines
@@ -200,10 +212,13 @@ public struct WatchScreen {
             rows.append(section.name)
             for employee in section.employees {
                 if index == view.selection { selectedRow = rows.count }
-                let name = employee.fullName + String(repeating: " ", count: max(0, 24 - DisplayWidth.of(employee.fullName)))
-                var table = [name,
-                             model.grouping == .position ? employee.team : employee.position, employee.email, employee.phone]
-                    .filter { !$0.isEmpty }.joined(separator: "  ")
+                let name =
+                    employee.fullName + String(repeating: " ", count: max(0, 24 - DisplayWidth.of(employee.fullName)))
+                var table = [
+                    name,
+                    model.grouping == .position ? employee.team : employee.position, employee.email, employee.phone,
+                ]
+                .filter { !$0.isEmpty }.joined(separator: "  ")
                 if onDuty.contains(employee.id) { table += "  ● on duty" }
                 if model.contacts?.matches(employee) == true { table += "  ✓ contact" }
                 rows.append((index == view.selection ? "  ▸ " : "    ") + table)
@@ -224,10 +239,16 @@ public struct WatchScreen {
             ("Projects", detail.projects.joined(separator: ", ")), ("Type", detail.employeeType.rawValue),
             ("Photo", detail.photoURL?.absoluteString ?? ""),
         ]
-        for (name, value) in fields where !value.isEmpty { lines.append("  \(name + ":")\(String(repeating: " ", count: max(1, 10 - name.count)))\(value)") }
+        for (name, value) in fields where !value.isEmpty {
+            lines.append("  \(name + ":")\(String(repeating: " ", count: max(1, 10 - name.count)))\(value)")
+        }
         if !detail.biography.isEmpty { lines += ["", "  \(detail.biography)"] }
         if let contact = detail.contact {
-            lines += ["", "  In your contacts as \(contact.fullName): " + (contact.phones + contact.emails).joined(separator: " · ")]
+            lines += [
+                "",
+                "  In your contacts as \(contact.fullName): "
+                    + (contact.phones + contact.emails).joined(separator: " · "),
+            ]
         }
         lines.append("")
         let schedules = detail.nextDuty(now: now)
@@ -235,7 +256,9 @@ public struct WatchScreen {
         for (schedule, stretches) in schedules {
             lines.append("  On duty on \(schedule) (\(display.zoneName)):")
             for stretch in stretches {
-                lines.append("    " + display.stretch(stretch) + "  " + stretch.pieces.map(\.source.description).joined(separator: ", "))
+                lines.append(
+                    "    " + display.stretch(stretch) + "  "
+                        + stretch.pieces.map(\.source.description).joined(separator: ", "))
             }
         }
         return lines
@@ -297,8 +320,10 @@ public enum WatchEvents {
         case .connectionState(let state):
             return JSONShapes.line(StateEvent(state: state.description))
         case .synced(let roster):
-            return JSONShapes.line(SyncedEvent(revision: roster.revision, epoch: String(roster.epoch),
-                                               employees: roster.state.employees.count, shifts: roster.state.shifts.count))
+            return JSONShapes.line(
+                SyncedEvent(
+                    revision: roster.revision, epoch: String(roster.epoch),
+                    employees: roster.state.employees.count, shifts: roster.state.shifts.count))
         case .rosterChanged(let revision, let changes):
             return JSONShapes.line(RosterEvent(revision: revision, changes: changes.map(entry)))
         case .onDutyChanged(let status):
@@ -306,7 +331,8 @@ public enum WatchEvents {
         case .resyncing(let reason):
             return JSONShapes.line(MessageEvent(event: "resync", message: reason))
         case .goingAway(let reason, let retryAfter):
-            let millis = retryAfter.components.seconds * 1000 + retryAfter.components.attoseconds / 1_000_000_000_000_000
+            let millis =
+                retryAfter.components.seconds * 1000 + retryAfter.components.attoseconds / 1_000_000_000_000_000
             return JSONShapes.line(MessageEvent(event: "goingAway", message: reason, retryAfterMs: millis))
         case .cacheProblem(let problem):
             return JSONShapes.line(MessageEvent(event: "warning", message: problem.description))
@@ -340,10 +366,15 @@ public enum WatchEvents {
         case .scheduleUpserted(let schedule):
             let now = UnixMillis.now
             let live = schedule.requests.filter { [.open, .taken].contains($0.state(at: now)) && $0.end > now }
-            return ChangeEntry(kind: "scheduleUpserted", id: schedule.id, requests: live.isEmpty ? nil : live.map {
-                RequestEntry(id: $0.id, state: $0.state(at: now).rawValue, requesterId: $0.requester,
-                             start: TimeText.iso8601($0.start), end: TimeText.iso8601($0.end), takerId: $0.taker)
-            })
+            return ChangeEntry(
+                kind: "scheduleUpserted", id: schedule.id,
+                requests: live.isEmpty
+                    ? nil
+                    : live.map {
+                        RequestEntry(
+                            id: $0.id, state: $0.state(at: now).rawValue, requesterId: $0.requester,
+                            start: TimeText.iso8601($0.start), end: TimeText.iso8601($0.end), takerId: $0.taker)
+                    })
         case .scheduleDeleted(let id):
             return ChangeEntry(kind: "scheduleDeleted", id: id)
         case .timeOffSet(let entry):

@@ -5,7 +5,7 @@ import Observation
 import RosterDomain
 import RosterViewModels
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 extension CommandRunner {
@@ -14,7 +14,9 @@ extension CommandRunner {
     /// JSON lines, on a terminal too.
     public func watch(exec: String? = nil, execTimeLimit: Duration = .seconds(30)) async -> ClientExitCode {
         if exec == nil && !json && isatty(STDOUT_FILENO) == 1 { return await watchOnScreen() }
-        let hooks = exec.map { OnDutyHooks(command: $0, timeLimit: execTimeLimit, report: { Self.err("roster-client: \($0)") }) }
+        let hooks = exec.map {
+            OnDutyHooks(command: $0, timeLimit: execTimeLimit, report: { Self.err("roster-client: \($0)") })
+        }
         return await watchAsEvents(hooks: hooks)
     }
 
@@ -23,7 +25,9 @@ extension CommandRunner {
         let stopper = SignalStopper { [client] in await client.stop() }
         if let roster = await client.roster {
             let status = OnDutyStatus(roster.onDuty(), in: roster.state, revision: roster.revision)
-            Self.out(JSONShapes.line(JSONShapes.OnDuty(status, source: "cache", event: "onDuty", ageSeconds: Int(roster.age()))))
+            Self.out(
+                JSONShapes.line(
+                    JSONShapes.OnDuty(status, source: "cache", event: "onDuty", ageSeconds: Int(roster.age()))))
         }
         let offline = OfflineOnDutyLines()
         let cachedHandoffs = Task { [client] in
@@ -61,7 +65,9 @@ extension CommandRunner {
         var wake: UnixMillis = 0
         while !Task.isCancelled {
             let now = UnixMillis.now
-            if let roster = await client.roster, now >= wake || looked == nil || looked! != (roster.revision, roster.epoch) {
+            if let roster = await client.roster,
+                now >= wake || looked == nil || looked! != (roster.revision, roster.epoch)
+            {
                 looked = (roster.revision, roster.epoch)
                 wake = now + 60_000
                 for schedule in roster.state.sortedSchedules {

@@ -48,37 +48,50 @@ public enum ChatHandles {
         var found: [String] = []
         for (name, handle) in handles.sorted(by: { $0.key < $1.key }) {
             guard let platform = ChatPlatform(rawValue: name) else {
-                found.append("\"\(name)\" is not a chat platform (\(ChatPlatform.allCases.map(\.rawValue).joined(separator: ", ")))")
+                found.append(
+                    "\"\(name)\" is not a chat platform (\(ChatPlatform.allCases.map(\.rawValue).joined(separator: ", ")))"
+                )
                 continue
             }
             if handle.isEmpty { found.append("the \(name) handle is empty"); continue }
             // @all, @channel and @here notify everyone in a Mattermost channel (Slack's are
             // written <!here>, which the markup check refuses).
             if platform == .mattermost, Self.mattermostGroupMentions.contains(handle.lowercased()) {
-                found.append("the mattermost handle \"\(handle)\" is a mention of everyone in the channel, not a person")
+                found.append(
+                    "the mattermost handle \"\(handle)\" is a mention of everyone in the channel, not a person")
                 continue
             }
-            if handle.count > maxHandle { found.append("the \(name) handle is longer than \(maxHandle) characters"); continue }
+            if handle.count > maxHandle {
+                found.append("the \(name) handle is longer than \(maxHandle) characters"); continue
+            }
             // No spaces, markup or control characters: a handle goes into a post verbatim.
-            if handle.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7F || "<>&\"'`;|*_~".unicodeScalars.contains($0) }) {
-                found.append("the \(name) handle \"\(handle)\" has a space, a control character or one of < > & \" ' ` ; | * _ ~")
+            if handle.unicodeScalars.contains(where: {
+                $0.value < 0x21 || $0.value == 0x7F || "<>&\"'`;|*_~".unicodeScalars.contains($0)
+            }) {
+                found.append(
+                    "the \(name) handle \"\(handle)\" has a space, a control character or one of < > & \" ' ` ; | * _ ~"
+                )
                 continue
             }
-            let valid = switch platform {
-            case .slack: handle.allSatisfy { $0.isASCII && ($0.isUppercase || $0.isNumber) } && handle.first?.isLetter == true
-            case .mattermost: !handle.hasPrefix("@")
-            case .teams: handle.contains("@")
-            case .matrix: handle.hasPrefix("@") && handle.contains(":")
-            case .discord: handle.allSatisfy { $0.isASCII && $0.isNumber }
-            }
-            if !valid {
-                let shape = switch platform {
-                case .slack: "a member ID such as U012AB3CD"
-                case .mattermost: "a username without the @"
-                case .teams: "a user principal name such as ada@example.com"
-                case .matrix: "a user ID such as @ada:example.org"
-                case .discord: "a numeric user ID"
+            let valid =
+                switch platform {
+                case .slack:
+                    handle.allSatisfy { $0.isASCII && ($0.isUppercase || $0.isNumber) }
+                        && handle.first?.isLetter == true
+                case .mattermost: !handle.hasPrefix("@")
+                case .teams: handle.contains("@")
+                case .matrix: handle.hasPrefix("@") && handle.contains(":")
+                case .discord: handle.allSatisfy { $0.isASCII && $0.isNumber }
                 }
+            if !valid {
+                let shape =
+                    switch platform {
+                    case .slack: "a member ID such as U012AB3CD"
+                    case .mattermost: "a username without the @"
+                    case .teams: "a user principal name such as ada@example.com"
+                    case .matrix: "a user ID such as @ada:example.org"
+                    case .discord: "a numeric user ID"
+                    }
                 found.append("the \(name) handle \"\(handle)\" is not \(shape)")
             }
         }

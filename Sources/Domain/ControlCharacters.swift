@@ -28,7 +28,9 @@ public enum ControlCharacters {
                 case 0xC2 where index + 1 < bytes.count && (0x80...0x9F).contains(bytes[index + 1]): return true
                 case 0xE2 where index + 2 < bytes.count:
                     let second = bytes[index + 1], third = bytes[index + 2]
-                    if second == 0x80 && (0xAA...0xAE).contains(third) || second == 0x81 && (0xA6...0xA9).contains(third) {
+                    if second == 0x80 && (0xAA...0xAE).contains(third)
+                        || second == 0x81 && (0xA6...0xA9).contains(third)
+                    {
                         return true
                     }
                 default: break
@@ -73,7 +75,8 @@ public enum ControlCharacters {
                 guard let kind = scalars.popFirst() else { break }
                 if kind == "[" {  // CSI: parameters and intermediates, then a final byte 0x40-0x7E
                     while let next = scalars.popFirst(), !(0x40...0x7E).contains(next.value) {}
-                } else if kind == "]" || kind == "P" || kind == "_" || kind == "^" {  // OSC, DCS, APC, PM: up to BEL or ESC \
+                } else if kind == "]" || kind == "P" || kind == "_" || kind == "^" {
+                    // OSC, DCS, APC, PM: up to BEL or ESC \
                     while let next = scalars.popFirst() {
                         if next.value == 0x07 { break }
                         if next.value == 0x1B { _ = scalars.popFirst(); break }

@@ -16,7 +16,9 @@ final class EmployeeNameIndex: @unchecked Sendable, Hashable {  // `built` is gu
         if built == nil {
             var index = ShardedDictionary<Set<String>>()
             index.reserveCapacity(employees.count)
-            for employee in employees.values { index[TextFolding.fold(employee.fullName), default: []].insert(employee.id) }
+            for employee in employees.values {
+                index[TextFolding.fold(employee.fullName), default: []].insert(employee.id)
+            }
             built = index
         }
         return built?[folded] ?? []
@@ -35,8 +37,10 @@ final class EmployeeNameIndex: @unchecked Sendable, Hashable {  // `built` is gu
         return EmployeeNameIndex(built: index)
     }
 
-    private static func file(removing previous: Employee?, adding employee: Employee?,
-                             in index: inout ShardedDictionary<Set<String>>?) {
+    private static func file(
+        removing previous: Employee?, adding employee: Employee?,
+        in index: inout ShardedDictionary<Set<String>>?
+    ) {
         guard index != nil else { return }  // not built: built from the directory when asked
         if let previous {
             let key = TextFolding.fold(previous.fullName)

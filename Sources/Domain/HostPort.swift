@@ -17,8 +17,9 @@ public struct HostPort: Sendable, Hashable, CustomStringConvertible {
     ///   - defaultHost: the host when the text has none (":7400"); nil makes that an error.
     public init?(parsing text: String, allowingPortZero: Bool = false, defaultHost: String? = nil) {
         guard !text.contains("/"), let colon = text.lastIndex(of: ":"),
-              let port = Int(text[text.index(after: colon)...]),
-              ((allowingPortZero ? 0 : 1)...65535).contains(port) else { return nil }
+            let port = Int(text[text.index(after: colon)...]),
+            ((allowingPortZero ? 0 : 1)...65535).contains(port)
+        else { return nil }
         var host = String(text[..<colon])
         if host.hasPrefix("["), host.hasSuffix("]") {
             host = String(host.dropFirst().dropLast())

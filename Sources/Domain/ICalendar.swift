@@ -16,8 +16,10 @@ public struct CalendarEvent: Sendable, Hashable, Codable {
     public var cancelledAt: UnixMillis?
     public var cancelled: Bool { cancelledAt != nil }
 
-    public init(uid: String, start: UnixMillis, end: UnixMillis, summary: String, description: String = "", sequence: Int = 0,
-                lastModified: UnixMillis, cancelledAt: UnixMillis? = nil) {
+    public init(
+        uid: String, start: UnixMillis, end: UnixMillis, summary: String, description: String = "", sequence: Int = 0,
+        lastModified: UnixMillis, cancelledAt: UnixMillis? = nil
+    ) {
         self.uid = uid
         self.start = start
         self.end = end
@@ -113,7 +115,8 @@ public enum ICalendar {
             // An X- property: readers take its value as it stands (Python's icalendar keeps "\,"),
             // so only what would break the line is escaped.
             "METHOD:PUBLISH", "X-WR-CALNAME:" + text(options.name, escapingSeparators: false),
-            "X-PUBLISHED-TTL:" + duration(options.refresh), "REFRESH-INTERVAL;VALUE=DURATION:" + duration(options.refresh),
+            "X-PUBLISHED-TTL:" + duration(options.refresh),
+            "REFRESH-INTERVAL;VALUE=DURATION:" + duration(options.refresh),
         ]
         for event in events {
             lines += [
@@ -124,8 +127,10 @@ public enum ICalendar {
             ]
             if !event.description.isEmpty { lines.append("DESCRIPTION:" + text(event.description)) }
             if let before = options.alarmBefore, !event.cancelled {
-                lines += ["BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:" + text(event.summary),
-                          "TRIGGER:-" + duration(before), "END:VALARM"]
+                lines += [
+                    "BEGIN:VALARM", "ACTION:DISPLAY", "DESCRIPTION:" + text(event.summary),
+                    "TRIGGER:-" + duration(before), "END:VALARM",
+                ]
             }
             lines.append("END:VEVENT")
         }
@@ -137,10 +142,12 @@ public enum ICalendar {
     static func instant(_ millis: UnixMillis) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second],
-                                            from: Date(timeIntervalSince1970: Double(millis) / 1000))
-        return String(format: "%04d%02d%02dT%02d%02d%02dZ", parts.year!, parts.month!, parts.day!, parts.hour!, parts.minute!,
-                      parts.second!)
+        let parts = calendar.dateComponents(
+            [.year, .month, .day, .hour, .minute, .second],
+            from: Date(timeIntervalSince1970: Double(millis) / 1000))
+        return String(
+            format: "%04d%02d%02dT%02d%02d%02dZ", parts.year!, parts.month!, parts.day!, parts.hour!, parts.minute!,
+            parts.second!)
     }
 
     /// "PT1H", "PT15M", "P1D": an RFC 5545 duration (whole seconds).
@@ -170,7 +177,9 @@ public enum ICalendar {
             case "\n", "\r\n", "\r": escaped += "\\n"
             default:
                 // Other control characters have no place in a content line.
-                if character.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) { escaped.append(character) }
+                if character.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) {
+                    escaped.append(character)
+                }
             }
         }
         return escaped

@@ -89,12 +89,14 @@ public struct RosterImport {
 
     /// The plan for `data`. Throws every violation at once.
     public static func plan(
-        format: ImportFormat, data: Data, options: ImportOptions = ImportOptions(), current: RosterState, now: UnixMillis = .now,
+        format: ImportFormat, data: Data, options: ImportOptions = ImportOptions(), current: RosterState,
+        now: UnixMillis = .now,
         newID: @escaping (_ prefix: String) -> String
     ) throws(RosterError) -> ImportPlan {
         var importer = RosterImport(current: current, options: options, newID: newID)
         importer.idsByName = Dictionary(
-            current.employees.values.map { (TextFolding.fold($0.fullName), $0.id) }, uniquingKeysWith: { first, _ in first })
+            current.employees.values.map { (TextFolding.fold($0.fullName), $0.id) },
+            uniquingKeysWith: { first, _ in first })
         switch format {
         case .snapshotJSON: importer.parseSnapshotJSON(data)
         case .pagerDutyJSON: importer.parsePagerDutySchedule(data)
@@ -131,7 +133,8 @@ public struct RosterImport {
         format: ImportFormat, data: Data, replace: Bool = false, current: RosterState,
         newID: @escaping (_ prefix: String) -> String
     ) throws(RosterError) -> [Located] {
-        try plan(format: format, data: data, options: ImportOptions(replace: replace), current: current, newID: newID).changes
+        try plan(format: format, data: data, options: ImportOptions(replace: replace), current: current, newID: newID)
+            .changes
     }
 
     init(current: RosterState, options: ImportOptions, newID: @escaping (String) -> String) {
@@ -158,7 +161,8 @@ public struct RosterImport {
     /// An employee record: the fields the file gave (`present`), the rest at their defaults.
     mutating func addEmployee(_ parsed: Employee, present: Set<EmployeeField>, at location: String) {
         let folded = TextFolding.fold(parsed.fullName)
-        let hasName = present.contains(.firstName) && present.contains(.lastName)
+        let hasName =
+            present.contains(.firstName) && present.contains(.lastName)
             && !parsed.firstName.isEmpty && !parsed.lastName.isEmpty
         // The same person twice in one file: which row wins would be a guess.
         if hasName, let earlier = employeeSeenAt["name:" + folded] {
@@ -172,7 +176,8 @@ public struct RosterImport {
         if hasName { employeeSeenAt["name:" + folded] = location }
         if !parsed.id.isEmpty { employeeSeenAt["id:" + parsed.id] = location }
 
-        let existing = parsed.id.isEmpty
+        let existing =
+            parsed.id.isEmpty
             ? (hasName ? idsByName[folded].flatMap { current.employees[$0] } : nil)
             : current.employees[parsed.id]
         guard let existing else {
@@ -190,7 +195,9 @@ public struct RosterImport {
             return
         }
         guard options.updateExisting || options.replace else {
-            conflict(location, parsed.id.isEmpty ? "name" : "id", """
+            conflict(
+                location, parsed.id.isEmpty ? "name" : "id",
+                """
                 employee \(existing.id) "\(existing.fullName)" already exists; --update-existing changes the fields this file gives
                 """)
             return
@@ -216,8 +223,10 @@ public struct RosterImport {
 
     // MARK: Shifts
 
-    mutating func addShift(id: String, employee reference: String, start: UnixMillis?, end: UnixMillis?,
-                                   role: String?, scheduleID: String = "", at location: String, employeeField: String) {
+    mutating func addShift(
+        id: String, employee reference: String, start: UnixMillis?, end: UnixMillis?,
+        role: String?, scheduleID: String = "", at location: String, employeeField: String
+    ) {
         guard let employeeID = resolveEmployee(reference) else {
             reject(location, employeeField, reference.isEmpty ? "is empty" : "unknown employee \"\(reference)\"")
             return
@@ -238,13 +247,15 @@ public struct RosterImport {
         shiftSeenAt["same:" + key] = location
         if !id.isEmpty { shiftSeenAt["id:" + id] = location }
 
-        let existing = id.isEmpty
+        let existing =
+            id.isEmpty
             ? current.shifts.values.first {
                 $0.employeeID == employeeID && $0.start == start && $0.end == end && $0.role == (role ?? "")
                     && ShiftTable.scheduleKey($0.scheduleID) == schedule
             }
             : current.shifts[id]
-        var shift = Shift(id: id, employeeID: employeeID, start: start, end: end, role: role ?? "", scheduleID: scheduleID)
+        var shift = Shift(
+            id: id, employeeID: employeeID, start: start, end: end, role: role ?? "", scheduleID: scheduleID)
         guard let existing else {
             if shift.id.isEmpty { shift.id = newID("s") }
             changes.append((location, .shiftAdded(shift)))
@@ -281,7 +292,8 @@ public struct RosterImport {
         var removals: [Located] = []
         let rowsOfTheFile = rows
         rows = []
-        let removedEmployees = directory
+        let removedEmployees =
+            directory
             ? Set(current.employees.keys.filter { !matchedEmployees.contains($0) }) : []
         for shift in current.sortedShifts where !matchedShifts.contains(shift.id) {
             guard plan || removedEmployees.contains(shift.employeeID) else { continue }

@@ -91,7 +91,8 @@ struct FieldReader {
 
     init(record: [String: Any], location: String) {
         // Keys match ignoring case and punctuation: first_name, firstName and "First name" are one.
-        self.record = Dictionary(record.map { (Self.normalize($0.key), $0.value) }, uniquingKeysWith: { first, _ in first })
+        self.record = Dictionary(
+            record.map { (Self.normalize($0.key), $0.value) }, uniquingKeysWith: { first, _ in first })
         self.location = location
     }
 
@@ -109,7 +110,8 @@ struct FieldReader {
         let employee = Employee(
             id: string("id"), firstName: string("firstName"), lastName: string("lastName"), email: string("email"),
             phone: string("phone"), position: string("position"), team: string("team"), projects: projects(&self),
-            biography: string("biography"), photoURL: string("photoURL"), type: employeeType("type"), chat: chatHandles("chat"))
+            biography: string("biography"), photoURL: string("photoURL"), type: employeeType("type"),
+            chat: chatHandles("chat"))
         return (employee, present)
     }
 
@@ -153,14 +155,16 @@ struct FieldReader {
             var handles: [String: String] = [:]
             for (platform, value) in object {
                 guard let handle = value as? String else {
-                    violations.append(RosterViolation(location: location, field: key, message: "the \(platform) handle is not text"))
+                    violations.append(
+                        RosterViolation(location: location, field: key, message: "the \(platform) handle is not text"))
                     continue
                 }
                 handles[platform] = handle
             }
             return handles
         default:
-            violations.append(RosterViolation(location: location, field: key, message: "is not an object of platform to handle"))
+            violations.append(
+                RosterViolation(location: location, field: key, message: "is not an object of platform to handle"))
             return [:]
         }
     }
@@ -168,8 +172,10 @@ struct FieldReader {
     mutating func employeeType(_ key: String) -> EmployeeType {
         let text = string(key)
         if let type = EmployeeType(parsing: text) { return type }
-        violations.append(RosterViolation(location: location, field: key,
-                                          message: "\"\(text)\" is not one of full-time, part-time, contractor"))
+        violations.append(
+            RosterViolation(
+                location: location, field: key,
+                message: "\"\(text)\" is not one of full-time, part-time, contractor"))
         return .unspecified
     }
 }

@@ -8,7 +8,9 @@ extension RosterImport {
     mutating func parseSnapshotJSON(_ data: Data) {
         guard let root = jsonObject(data) else { return }
         let employees = root["employees"] as? [Any] ?? []
-        if root["employees"] != nil && root["employees"] as? [Any] == nil { reject("document", "employees", "is not a list") }
+        if root["employees"] != nil && root["employees"] as? [Any] == nil {
+            reject("document", "employees", "is not a list")
+        }
         for (index, item) in employees.enumerated() {
             let location = "employees[\(index)]"
             guard let record = item as? [String: Any] else { reject(location, "", "is not an object"); continue }
@@ -39,8 +41,9 @@ extension RosterImport {
                 }
                 scheduleID = found
             }
-            addShift(id: id, employee: employee, start: start, end: end, role: role, scheduleID: scheduleID, at: location,
-                     employeeField: "employeeId")
+            addShift(
+                id: id, employee: employee, start: start, end: end, role: role, scheduleID: scheduleID, at: location,
+                employeeField: "employeeId")
         }
         if let tenant = root["tenant"] as? [String: Any], let motd = tenant["motd"] as? String {
             setMotd(motd, at: "tenant")
@@ -55,7 +58,9 @@ extension RosterImport {
         if let today = root["scheduledToday"] as? [String: Any] { entries.append(("scheduledToday", today)) }
         if let roster = root["roster"] as? [Any] {
             for (index, item) in roster.enumerated() {
-                guard let record = item as? [String: Any] else { reject("roster[\(index)]", "", "is not an object"); continue }
+                guard let record = item as? [String: Any] else {
+                    reject("roster[\(index)]", "", "is not an object"); continue
+                }
                 entries.append(("roster[\(index)]", record))
             }
         } else if root["roster"] != nil {
@@ -107,7 +112,8 @@ extension RosterImport {
             return nil
         }
         let header = csv.header.map(FieldReader.normalize)
-        let knownColumns = Dictionary(known.map { (FieldReader.normalize($0), $0) }, uniquingKeysWith: { first, _ in first })
+        let knownColumns = Dictionary(
+            known.map { (FieldReader.normalize($0), $0) }, uniquingKeysWith: { first, _ in first })
         for (name, column) in zip(csv.header, header) where knownColumns[column] == nil {
             reject("line 1", "", "unknown column \"\(name)\" (known: \(known.joined(separator: ", ")))")
         }
@@ -127,12 +133,15 @@ extension RosterImport {
     }
 
     /// The columns of EMPLOYEES_CSV and SHIFTS_CSV, in export order.
-    public static let employeeColumns = ["id", "first_name", "last_name", "email", "phone", "position", "team", "projects",
-                                  "biography", "photo_url", "type", "chat"]
+    public static let employeeColumns = [
+        "id", "first_name", "last_name", "email", "phone", "position", "team", "projects",
+        "biography", "photo_url", "type", "chat",
+    ]
     public static let shiftColumns = ["id", "employee", "start", "end", "role"]
 
     mutating func parseEmployeesCSV(_ data: Data) {
-        guard let (columns, rows) = csvRows(data, required: ["first_name", "last_name"], known: Self.employeeColumns) else { return }
+        guard let (columns, rows) = csvRows(data, required: ["first_name", "last_name"], known: Self.employeeColumns)
+        else { return }
         for (line, row) in rows {
             let location = "line \(line)"
             var fields = FieldReader(record: row, location: location)
@@ -147,7 +156,8 @@ extension RosterImport {
     }
 
     mutating func parseShiftsCSV(_ data: Data) {
-        guard let (columns, rows) = csvRows(data, required: ["employee", "start", "end"], known: Self.shiftColumns) else { return }
+        guard let (columns, rows) = csvRows(data, required: ["employee", "start", "end"], known: Self.shiftColumns)
+        else { return }
         for (line, row) in rows {
             let location = "line \(line)"
             var fields = FieldReader(record: row, location: location)
@@ -156,7 +166,8 @@ extension RosterImport {
             let id = fields.string("id"), employee = fields.string("employee")
             let role = columns.contains("role") ? fields.string("role") : nil
             violations += fields.violations
-            addShift(id: id, employee: employee, start: start, end: end, role: role, at: location, employeeField: "employee")
+            addShift(
+                id: id, employee: employee, start: start, end: end, role: role, at: location, employeeField: "employee")
         }
     }
 }

@@ -9,7 +9,9 @@ extension RosterImport {
         if let known = current.schedule(idOrName: reference) { return known.id }
         let folded = TextFolding.fold(reference.trimmingCharacters(in: .whitespaces))
         for (_, change) in changes {
-            if case .scheduleUpserted(let schedule) = change, schedule.id == reference || TextFolding.fold(schedule.name) == folded {
+            if case .scheduleUpserted(let schedule) = change,
+                schedule.id == reference || TextFolding.fold(schedule.name) == folded
+            {
                 return schedule.id
             }
         }
@@ -30,7 +32,8 @@ extension RosterImport {
     /// --update-existing or --replace, like other records).
     mutating func addSchedule(_ parsed: ScheduleDefinition, at location: String) {
         var schedule = parsed
-        let existing = (schedule.id.isEmpty ? nil : current.schedules[schedule.id]) ?? current.schedule(idOrName: schedule.name)
+        let existing =
+            (schedule.id.isEmpty ? nil : current.schedules[schedule.id]) ?? current.schedule(idOrName: schedule.name)
         schedule.id = existing?.id ?? (schedule.id.isEmpty ? newID("sch") : schedule.id)
         guard let existing else {
             changes.append((location, .scheduleUpserted(schedule)))
@@ -42,7 +45,10 @@ extension RosterImport {
             return
         }
         guard options.updateExisting || options.replace else {
-            conflict(location, "id", "schedule \(existing.id) \"\(existing.name)\" already exists; --update-existing replaces its definition")
+            conflict(
+                location, "id",
+                "schedule \(existing.id) \"\(existing.name)\" already exists; --update-existing replaces its definition"
+            )
             return
         }
         changes.append((location, .scheduleUpserted(schedule)))
@@ -52,8 +58,9 @@ extension RosterImport {
     /// Our JSON shape of a definition (see `RosterExport.schedule`). People are ids or full names.
     mutating func scheduleDefinition(_ record: [String: Any], at location: String) -> ScheduleDefinition? {
         var fields = FieldReader(record: record, location: location)
-        var schedule = ScheduleDefinition(id: fields.string("id"), name: fields.string("name"), zone: fields.string("zone"),
-                                          team: fields.string("team"), description: fields.string("description"))
+        var schedule = ScheduleDefinition(
+            id: fields.string("id"), name: fields.string("name"), zone: fields.string("zone"),
+            team: fields.string("team"), description: fields.string("description"))
         if schedule.zone.isEmpty { schedule.zone = "UTC" }
         schedule.readersMayVolunteer = (fields.value("readersMayVolunteer") as? Bool) ?? false
         violations += fields.violations
@@ -67,13 +74,15 @@ extension RosterImport {
                 guard let object = entry as? [String: Any] else { reject(at, "", "is not an object"); continue }
                 if let rotation = rotation(object, at: at) { rotations.append(rotation) }
             }
-            schedule.layers.append(ScheduleLayer(level: (layer["level"] as? NSNumber)?.intValue ?? layerIndex, rotations: rotations))
+            schedule.layers.append(
+                ScheduleLayer(level: (layer["level"] as? NSNumber)?.intValue ?? layerIndex, rotations: rotations))
         }
         for (index, item) in (record["overrides"] as? [Any] ?? []).enumerated() {
             let at = "\(location).overrides[\(index)]"
             guard let object = item as? [String: Any] else { reject(at, "", "is not an object"); continue }
             var fields = FieldReader(record: object, location: at)
-            let kind = fields.string("kind"), person = fields.string("employeeId"), replaced = fields.string("replacedEmployeeId")
+            let kind = fields.string("kind"), person = fields.string("employeeId"),
+                replaced = fields.string("replacedEmployeeId")
             let id = fields.string("id"), author = fields.string("author"), reason = fields.string("reason")
             violations += fields.violations
             let start = time(object["start"], at: at, field: "start"), end = time(object["end"], at: at, field: "end")
@@ -87,8 +96,10 @@ extension RosterImport {
             case "remove": overrideKind = .remove(employee)
             default: reject(at, "kind", "\"\(kind)\" is not replace, add or remove"); continue
             }
-            schedule.overrides.append(ScheduleOverride(id: id.isEmpty ? newID("ovr") : id, kind: overrideKind, start: start, end: end,
-                                                       author: author, reason: reason))
+            schedule.overrides.append(
+                ScheduleOverride(
+                    id: id.isEmpty ? newID("ovr") : id, kind: overrideKind, start: start, end: end,
+                    author: author, reason: reason))
         }
         return violations.count == before ? schedule : nil
     }
@@ -116,7 +127,8 @@ extension RosterImport {
         case "days": cadence = .days(count)
         case "weeks": cadence = .weeks(count)
         case "months": cadence = .months(count)
-        default: reject(location, "cadence", "needs a unit (minutes, hours, days, weeks, months) and a count"); return nil
+        default:
+            reject(location, "cadence", "needs a unit (minutes, hours, days, weeks, months) and a count"); return nil
         }
         var slots: [[String]] = []
         for slot in object["slots"] as? [Any] ?? [] {
@@ -125,7 +137,9 @@ extension RosterImport {
         }
         var restrictions: [RestrictionWindow] = []
         for item in object["restrictions"] as? [Any] ?? [] {
-            guard let window = item as? [String: Any], let start = Self.minutes(window["start"]), let end = Self.minutes(window["end"]) else {
+            guard let window = item as? [String: Any], let start = Self.minutes(window["start"]),
+                let end = Self.minutes(window["end"])
+            else {
                 reject(location, "restrictions", "each needs start and end as HH:MM"); continue
             }
             let days = (window["weekdays"] as? [Any])?.compactMap { ($0 as? NSNumber)?.intValue } ?? Array(1...7)
@@ -133,10 +147,11 @@ extension RosterImport {
         }
         let end = object["end"].flatMap { $0 is NSNull ? nil : time($0, at: location, field: "end") }
         let since = object["since"].flatMap { $0 is NSNull ? nil : time($0, at: location, field: "since") }
-        return Rotation(id: id.isEmpty ? newID("rot") : id, slots: slots, cadence: cadence, handoff: handoff, end: end,
-                        restrictions: restrictions, advance: advance == "calendar" ? .calendar : .activeTurns, since: since,
-                        version: (object["version"] as? NSNumber)?.intValue ?? 1,
-                        slotOffset: (object["slotOffset"] as? NSNumber)?.intValue ?? 0)
+        return Rotation(
+            id: id.isEmpty ? newID("rot") : id, slots: slots, cadence: cadence, handoff: handoff, end: end,
+            restrictions: restrictions, advance: advance == "calendar" ? .calendar : .activeTurns, since: since,
+            version: (object["version"] as? NSNumber)?.intValue ?? 1,
+            slotOffset: (object["slotOffset"] as? NSNumber)?.intValue ?? 0)
     }
 
     static func minutes(_ value: Any?) -> Int? { (value as? String).flatMap(RestrictionWindow.minuteOfDay) }
@@ -149,13 +164,17 @@ extension RosterImport {
     /// people are matched by the user's `summary` (full name) or `email`, and must exist.
     mutating func parsePagerDutySchedule(_ data: Data) {
         guard let root = jsonObject(data) else { return }
-        guard let schedule = (root["schedule"] as? [String: Any]) ?? (root["schedule_layers"] != nil ? root : nil) else {
+        guard let schedule = (root["schedule"] as? [String: Any]) ?? (root["schedule_layers"] != nil ? root : nil)
+        else {
             return reject("document", "schedule", "is missing: expected PagerDuty's {\"schedule\": {...}}")
         }
         let name = schedule["name"] as? String ?? ""
         let zone = schedule["time_zone"] as? String ?? "UTC"
-        guard let clock = WallClock(zone: zone) else { return reject("schedule", "time_zone", "\"\(zone)\" is not an IANA time zone") }
-        var definition = ScheduleDefinition(id: "", name: name, zone: zone, description: schedule["description"] as? String ?? "")
+        guard let clock = WallClock(zone: zone) else {
+            return reject("schedule", "time_zone", "\"\(zone)\" is not an IANA time zone")
+        }
+        var definition = ScheduleDefinition(
+            id: "", name: name, zone: zone, description: schedule["description"] as? String ?? "")
         let layers = schedule["schedule_layers"] as? [Any] ?? []
         if layers.isEmpty { reject("schedule", "schedule_layers", "is empty") }
         let before = violations.count
@@ -171,34 +190,53 @@ extension RosterImport {
             case let s where s >= 60 && s % 60 == 0: cadence = .minutes(s / 60)
             default: reject(location, "rotation_turn_length_seconds", "is not a whole number of minutes"); continue
             }
-            guard let anchor = time(layer["rotation_virtual_start"], at: location, field: "rotation_virtual_start") else { continue }
+            guard let anchor = time(layer["rotation_virtual_start"], at: location, field: "rotation_virtual_start")
+            else { continue }
             let start = layer["start"].flatMap { $0 is NSNull ? nil : time($0, at: location, field: "start") }
             let end = layer["end"].flatMap { $0 is NSNull ? nil : time($0, at: location, field: "end") }
             var slots: [[String]] = []
             for (userIndex, entry) in (layer["users"] as? [Any] ?? []).enumerated() {
                 let user = (entry as? [String: Any])?["user"] as? [String: Any] ?? [:]
-                let reference = (user["summary"] as? String) ?? (user["name"] as? String) ?? (user["email"] as? String) ?? ""
-                guard let id = resolveEmployee(reference) ?? (user["email"] as? String).flatMap(employee(withEmail:)) else {
-                    reject("\(location).users[\(userIndex)]", "user", reference.isEmpty ? "names nobody"
-                           : "unknown employee \"\(reference)\": import the people first (their full names must match)")
+                let reference =
+                    (user["summary"] as? String) ?? (user["name"] as? String) ?? (user["email"] as? String) ?? ""
+                guard let id = resolveEmployee(reference) ?? (user["email"] as? String).flatMap(employee(withEmail:))
+                else {
+                    reject(
+                        "\(location).users[\(userIndex)]", "user",
+                        reference.isEmpty
+                            ? "names nobody"
+                            : "unknown employee \"\(reference)\": import the people first (their full names must match)"
+                    )
                     continue
                 }
                 slots.append([id])
             }
             var restrictions: [RestrictionWindow] = []
             for (restrictionIndex, entry) in (layer["restrictions"] as? [Any] ?? []).enumerated() {
-                guard let restriction = entry as? [String: Any], let from = Self.minutes(restriction["start_time_of_day"]),
-                      let duration = (restriction["duration_seconds"] as? NSNumber)?.intValue, duration > 0 else {
-                    reject("\(location).restrictions[\(restrictionIndex)]", "", "needs start_time_of_day and duration_seconds"); continue
+                guard let restriction = entry as? [String: Any],
+                    let from = Self.minutes(restriction["start_time_of_day"]),
+                    let duration = (restriction["duration_seconds"] as? NSNumber)?.intValue, duration > 0
+                else {
+                    reject(
+                        "\(location).restrictions[\(restrictionIndex)]", "",
+                        "needs start_time_of_day and duration_seconds");
+                    continue
                 }
-                restrictions += Self.windows(daily: restriction["type"] as? String != "weekly_restriction",
-                                             isoWeekday: (restriction["start_day_of_week"] as? NSNumber)?.intValue ?? 1,
-                                             startMinute: from, minutes: duration / 60)
+                restrictions += Self.windows(
+                    daily: restriction["type"] as? String != "weekly_restriction",
+                    isoWeekday: (restriction["start_day_of_week"] as? NSNumber)?.intValue ?? 1,
+                    startMinute: from, minutes: duration / 60)
             }
-            definition.layers.append(ScheduleLayer(level: index, rotations: [Rotation(
-                id: (layer["id"] as? String).map { "pd-\($0)" } ?? "pd-layer-\(index + 1)", slots: slots, cadence: cadence,
-                handoff: clock.local(anchor), end: end, restrictions: restrictions, advance: .calendar,
-                since: start.flatMap { $0 > anchor ? $0 : nil })]))
+            definition.layers.append(
+                ScheduleLayer(
+                    level: index,
+                    rotations: [
+                        Rotation(
+                            id: (layer["id"] as? String).map { "pd-\($0)" } ?? "pd-layer-\(index + 1)", slots: slots,
+                            cadence: cadence,
+                            handoff: clock.local(anchor), end: end, restrictions: restrictions, advance: .calendar,
+                            since: start.flatMap { $0 > anchor ? $0 : nil })
+                    ]))
         }
         guard violations.count == before else { return }
         addSchedule(definition, at: "schedule")
@@ -213,7 +251,10 @@ extension RosterImport {
     /// midnights (the resolver joins windows that touch).
     static func windows(daily: Bool, isoWeekday: Int, startMinute: Int, minutes: Int) -> [RestrictionWindow] {
         if daily {
-            return [RestrictionWindow(start: startMinute, end: minutes >= 1440 ? startMinute : (startMinute + minutes) % 1440)]
+            return [
+                RestrictionWindow(
+                    start: startMinute, end: minutes >= 1440 ? startMinute : (startMinute + minutes) % 1440)
+            ]
         }
         var windows: [RestrictionWindow] = []
         var weekday = isoWeekday % 7 + 1  // ISO Monday = 1 → Foundation's Monday = 2

@@ -151,7 +151,8 @@ public struct OnDutyEngine: Sendable {
         guard let change = nextChange[segment] else {
             return OnDutyLookup(at: instant, current: current, until: nil, next: [])
         }
-        return OnDutyLookup(at: instant, current: current, until: boundaries[change - 1], next: shiftsOf(segment: change))
+        return OnDutyLookup(
+            at: instant, current: current, until: boundaries[change - 1], next: shiftsOf(segment: change))
     }
 
     /// The number of boundaries at or before `instant`, which is the segment holding it.

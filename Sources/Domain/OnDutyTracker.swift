@@ -76,18 +76,20 @@ public struct OnDutyTracker: Sendable {
 
     /// The schedules whose handoff or index rebuild is due at `now`. An early alarm finds none.
     public func due(at now: UnixMillis) -> Set<String> {
-        Set(indexes.compactMap { id, index in
-            (announced[id]?.until ?? .max) <= now || (index.rebuildAt ?? .max) <= now ? id : nil
-        })
+        Set(
+            indexes.compactMap { id, index in
+                (announced[id]?.until ?? .max) <= now || (index.rebuildAt ?? .max) <= now ? id : nil
+            })
     }
 
     /// Looks at `schedules` at `now` and returns, in schedule order, those whose set of people
     /// differs from the one last announced; they are announced from here on. A boundary look
     /// states the set at the handoff it is late for, not at the instant it woke (§7.5). Until and
     /// next are kept up to date even when the set is unchanged (a shift was extended).
-    public mutating func look(at now: UnixMillis, cause: OnDutyCause, schedules: Set<String>,
-                              in state: RosterState) -> [OnDutyChange]
-    {
+    public mutating func look(
+        at now: UnixMillis, cause: OnDutyCause, schedules: Set<String>,
+        in state: RosterState
+    ) -> [OnDutyChange] {
         var changes: [OnDutyChange] = []
         for id in schedules.sorted() {
             let previous = announced[id] ?? Self.nobody(at: now)
@@ -105,7 +107,9 @@ public struct OnDutyTracker: Sendable {
             } else {
                 announced[id] = nil
             }
-            if let change = Self.change(scheduleID: id, from: previous, to: lookup, cause: cause) { changes.append(change) }
+            if let change = Self.change(scheduleID: id, from: previous, to: lookup, cause: cause) {
+                changes.append(change)
+            }
         }
         return changes
     }
@@ -113,27 +117,31 @@ public struct OnDutyTracker: Sendable {
     // MARK: The rules, for derivations that hold no tracker (webhook notices)
 
     /// A change when the set of people differs between `previous` and `current`; nil otherwise.
-    public static func change(scheduleID: String, from previous: OnDutyLookup, to current: OnDutyLookup,
-                              cause: OnDutyCause) -> OnDutyChange?
-    {
+    public static func change(
+        scheduleID: String, from previous: OnDutyLookup, to current: OnDutyLookup,
+        cause: OnDutyCause
+    ) -> OnDutyChange? {
         guard Set(previous.currentEmployeeIDs) != Set(current.currentEmployeeIDs) else { return nil }
         return OnDutyChange(scheduleID: scheduleID, previous: previous, current: current, cause: cause)
     }
 
     /// What an admin change did to who is on duty now: the schedule's index before and after it
     /// (nil: the schedule does not exist there).
-    public static func change(scheduleID: String, before: ScheduleOnDutyIndex?, after: ScheduleOnDutyIndex?,
-                              at now: UnixMillis) -> OnDutyChange?
-    {
-        change(scheduleID: scheduleID, from: before?.lookup(at: now) ?? nobody(at: now),
-               to: after?.lookup(at: now) ?? nobody(at: now), cause: .planChanged)
+    public static func change(
+        scheduleID: String, before: ScheduleOnDutyIndex?, after: ScheduleOnDutyIndex?,
+        at now: UnixMillis
+    ) -> OnDutyChange? {
+        change(
+            scheduleID: scheduleID, from: before?.lookup(at: now) ?? nobody(at: now),
+            to: after?.lookup(at: now) ?? nobody(at: now), cause: .planChanged)
     }
 
     /// The handoffs in [from, to) under `index`, each a boundary change at its instant; one at
     /// `from` itself counts (the set just before it is the one compared with).
-    public static func handoffs(scheduleID: String, in index: ScheduleOnDutyIndex, from: UnixMillis,
-                                to: UnixMillis) -> [OnDutyChange]
-    {
+    public static func handoffs(
+        scheduleID: String, in index: ScheduleOnDutyIndex, from: UnixMillis,
+        to: UnixMillis
+    ) -> [OnDutyChange] {
         let stretches = index.timeline(from: from - 1, to: to)
         return zip(stretches, stretches.dropFirst()).compactMap { previous, next in
             guard next.at >= from, next.at < to else { return nil }
@@ -147,7 +155,9 @@ public struct OnDutyTracker: Sendable {
 
     /// The set at the last handoff at or before `now`, walked from the handoff last announced.
     /// Nil when that is not known within a few steps or outside the index (then `now` is stated).
-    static func atLastHandoff(_ index: ScheduleOnDutyIndex, since previous: OnDutyLookup, now: UnixMillis) -> OnDutyLookup? {
+    static func atLastHandoff(_ index: ScheduleOnDutyIndex, since previous: OnDutyLookup, now: UnixMillis)
+        -> OnDutyLookup?
+    {
         guard var handoff = previous.until, handoff <= now else { return nil }
         for _ in 0..<maxHandoffsCaughtUp {
             guard index.validFor.contains(handoff) else { return nil }

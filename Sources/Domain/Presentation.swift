@@ -33,7 +33,9 @@ extension Collection where Element == Employee {
             groups[folded, default: EmployeeGroup(name: name, employees: [])].employees.append(employee)
         }
         let emptyName = grouping == .position ? "No position" : "No team"
-        var named = groups.filter { !$0.key.isEmpty }.values.sorted { TextFolding.compare($0.name, $1.name) == .orderedAscending }
+        var named = groups.filter { !$0.key.isEmpty }.values.sorted {
+            TextFolding.compare($0.name, $1.name) == .orderedAscending
+        }
         if var unnamed = groups[""] {
             unnamed.name = emptyName
             named.append(unnamed)
@@ -60,7 +62,8 @@ public struct EmployeeSearch: Sendable {
     public func matches(_ employee: Employee) -> Bool {
         guard !words.isEmpty else { return true }
         return words.allSatisfy { word in
-            Self.contains(employee.firstName, word) || Self.contains(employee.lastName, word) || Self.contains(employee.email, word)
+            Self.contains(employee.firstName, word) || Self.contains(employee.lastName, word)
+                || Self.contains(employee.email, word)
                 || Self.contains(employee.position, word) || Self.contains(employee.team, word)
                 || Self.contains(employee.phone, word) || employee.projects.contains { Self.contains($0, word) }
         }
@@ -70,11 +73,12 @@ public struct EmployeeSearch: Sendable {
     /// compared byte by byte, lowercasing as they go: a search of 12,000 people folds nothing and
     /// allocates nothing, where Foundation's search took most of the answer's time.
     static func contains(_ field: String, _ word: String) -> Bool {
-        let quick = field.utf8.withContiguousStorageIfAvailable { haystack in
-            word.utf8.withContiguousStorageIfAvailable { needle in
-                TextFolding.asciiContains(haystack, lowercased: needle)
+        let quick =
+            field.utf8.withContiguousStorageIfAvailable { haystack in
+                word.utf8.withContiguousStorageIfAvailable { needle in
+                    TextFolding.asciiContains(haystack, lowercased: needle)
+                } ?? nil
             } ?? nil
-        } ?? nil
         return quick ?? TextFolding.fold(field).contains(word)
     }
 }

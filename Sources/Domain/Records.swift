@@ -59,13 +59,19 @@ public struct Employee: Sendable, Hashable, Codable, Identifiable {
     /// A record written before chat handles existed reads with none.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(id: try container.decode(String.self, forKey: .id), firstName: try container.decode(String.self, forKey: .firstName),
-                  lastName: try container.decode(String.self, forKey: .lastName), email: try container.decode(String.self, forKey: .email),
-                  phone: try container.decode(String.self, forKey: .phone), position: try container.decode(String.self, forKey: .position),
-                  team: try container.decode(String.self, forKey: .team), projects: try container.decode([String].self, forKey: .projects),
-                  biography: try container.decode(String.self, forKey: .biography),
-                  photoURL: try container.decode(String.self, forKey: .photoURL), type: try container.decode(EmployeeType.self, forKey: .type),
-                  chat: try container.decodeIfPresent([String: String].self, forKey: .chat) ?? [:])
+        self.init(
+            id: try container.decode(String.self, forKey: .id),
+            firstName: try container.decode(String.self, forKey: .firstName),
+            lastName: try container.decode(String.self, forKey: .lastName),
+            email: try container.decode(String.self, forKey: .email),
+            phone: try container.decode(String.self, forKey: .phone),
+            position: try container.decode(String.self, forKey: .position),
+            team: try container.decode(String.self, forKey: .team),
+            projects: try container.decode([String].self, forKey: .projects),
+            biography: try container.decode(String.self, forKey: .biography),
+            photoURL: try container.decode(String.self, forKey: .photoURL),
+            type: try container.decode(EmployeeType.self, forKey: .type),
+            chat: try container.decodeIfPresent([String: String].self, forKey: .chat) ?? [:])
     }
 }
 
@@ -80,8 +86,10 @@ public struct Shift: Sendable, Hashable, Codable, Identifiable {
     /// every shift made before schedules existed lives).
     public var scheduleID: String
 
-    public init(id: String = "", employeeID: String, start: UnixMillis, end: UnixMillis, role: String = "",
-                scheduleID: String = "") {
+    public init(
+        id: String = "", employeeID: String, start: UnixMillis, end: UnixMillis, role: String = "",
+        scheduleID: String = ""
+    ) {
         self.id = id
         self.employeeID = employeeID
         self.start = start
@@ -108,9 +116,12 @@ public struct Tenant: Sendable, Hashable, Codable {
     /// What a tenant id may be: 1-63 lowercase ASCII letters, digits, '-' or '_', not starting
     /// with '-' or '_'.
     public static func isValidID(_ id: String) -> Bool {
-        guard let first = id.utf8.first, id.utf8.count <= 63, first != UInt8(ascii: "-"), first != UInt8(ascii: "_") else { return false }
-        return id.utf8.allSatisfy { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
-            || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }
+        guard let first = id.utf8.first, id.utf8.count <= 63, first != UInt8(ascii: "-"), first != UInt8(ascii: "_")
+        else { return false }
+        return id.utf8.allSatisfy {
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+                || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_")
+        }
     }
 
     /// How `isValidID` is said in an error.

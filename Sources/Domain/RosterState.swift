@@ -20,8 +20,10 @@ public struct RosterState: Sendable, Hashable {
     /// looks anyone up by name, and building it was a fifth of loading a 12,000-person cache.
     private var names = EmployeeNameIndex()
 
-    public init(tenant: Tenant, employees: [Employee] = [], shifts: [Shift] = [], schedules: [ScheduleDefinition] = [],
-                timeOff: [TimeOff] = [], holidays: [HolidaySet] = []) {
+    public init(
+        tenant: Tenant, employees: [Employee] = [], shifts: [Shift] = [], schedules: [ScheduleDefinition] = [],
+        timeOff: [TimeOff] = [], holidays: [HolidaySet] = []
+    ) {
         self.tenant = tenant
         self.employees = EmployeeDirectory()
         self.employees.reserveCapacity(employees.count)
@@ -33,7 +35,8 @@ public struct RosterState: Sendable, Hashable {
             byID[schedule.id] = schedule
         }
         self.schedules = byID
-        scheduleIDsByName = Dictionary(byID.values.map { (TextFolding.fold($0.name), $0.id) }, uniquingKeysWith: { a, _ in a })
+        scheduleIDsByName = Dictionary(
+            byID.values.map { (TextFolding.fold($0.name), $0.id) }, uniquingKeysWith: { a, _ in a })
         for entry in timeOff { apply(.timeOffSet(entry)) }
         for calendar in holidays { self.holidays[calendar.name] = calendar }
     }
@@ -177,10 +180,11 @@ public struct RosterState: Sendable, Hashable {
     /// Shifts overlapping `[from, to)` (either end open when nil), of one employee if given, by
     /// start then last name: ListShifts on the server, `shifts` from the cache.
     public func shifts(from: UnixMillis?, to: UnixMillis?, employeeID: String? = nil) -> [Shift] {
-        sortShifts(shifts.values.filter { shift in
-            (employeeID == nil || shift.employeeID == employeeID)
-                && (from.map { shift.end > $0 } ?? true) && (to.map { shift.start < $0 } ?? true)
-        })
+        sortShifts(
+            shifts.values.filter { shift in
+                (employeeID == nil || shift.employeeID == employeeID)
+                    && (from.map { shift.end > $0 } ?? true) && (to.map { shift.start < $0 } ?? true)
+            })
     }
 
     /// An employee's shifts that have not ended at `now`: GetEmployee, `show`, the watch screen.
@@ -213,26 +217,36 @@ public struct RosterState: Sendable, Hashable {
     func timeOffOfParticipants(_ schedule: ScheduleDefinition) -> [TimeOff] {
         guard !timeOff.isEmpty, schedule.skipsTimeOff else { return [] }
         var people = Set<String>()
-        for layer in schedule.layers { for rotation in layer.rotations where rotation.onTimeOff == .skip { people.formUnion(rotation.slots.joined()) } }
+        for layer in schedule.layers {
+            for rotation in layer.rotations where rotation.onTimeOff == .skip {
+                people.formUnion(rotation.slots.joined())
+            }
+        }
         return people.sorted().flatMap { timeOff(of: $0) }
     }
 
     /// The schedule with this id, or else this name (case- and diacritic-insensitive).
     public func schedule(idOrName: String) -> ScheduleDefinition? {
         if let byID = schedules[idOrName] { return byID }
-        return scheduleIDsByName[TextFolding.fold(idOrName.trimmingCharacters(in: .whitespaces))].flatMap { schedules[$0] }
+        return scheduleIDsByName[TextFolding.fold(idOrName.trimmingCharacters(in: .whitespaces))].flatMap {
+            schedules[$0]
+        }
     }
 
     /// Schedules by name, the default one first.
     public var sortedSchedules: [ScheduleDefinition] {
         schedules.values.sorted { a, b in
-            if (a.id == ScheduleDefinition.defaultID) != (b.id == ScheduleDefinition.defaultID) { return a.id == ScheduleDefinition.defaultID }
+            if (a.id == ScheduleDefinition.defaultID) != (b.id == ScheduleDefinition.defaultID) {
+                return a.id == ScheduleDefinition.defaultID
+            }
             return (TextFolding.fold(a.name), a.id) < (TextFolding.fold(b.name), b.id)
         }
     }
 
     /// Builds the on-duty index of one schedule (the default one when nil) around `instant`.
-    public func onDutyIndex(of scheduleID: String = ScheduleDefinition.defaultID, around instant: UnixMillis) -> ScheduleOnDutyIndex? {
+    public func onDutyIndex(of scheduleID: String = ScheduleDefinition.defaultID, around instant: UnixMillis)
+        -> ScheduleOnDutyIndex?
+    {
         guard let (rules, source) = rulesAndShifts(of: scheduleID) else { return nil }
         return ScheduleOnDutyIndex(rules, source: source, employees: employees, around: instant)
     }
@@ -252,7 +266,9 @@ public struct RosterState: Sendable, Hashable {
         rules.shifts = []
         rules.timeOff = timeOffOfParticipants(rules)
         rules.holidays = holidayDays(for: rules)
-        let source = shifts.holdsShifts(schedule: scheduleID) ? ScheduleShiftSource(table: shifts, scheduleID: scheduleID)
+        let source =
+            shifts.holdsShifts(schedule: scheduleID)
+            ? ScheduleShiftSource(table: shifts, scheduleID: scheduleID)
             : ScheduleShiftSource(list: [])
         return (rules, source)
     }

@@ -62,7 +62,9 @@ public struct ShiftTable: Sendable {
         // A shift filed under several weeks of the window is taken from the first of them.
         func take(_ ids: Set<String>, week: Int64) {
             for id in ids {
-                guard let shift = byID[id], overlaps(shift), max(Self.week(of: shift.start), first) == week else { continue }
+                guard let shift = byID[id], overlaps(shift), max(Self.week(of: shift.start), first) == week else {
+                    continue
+                }
                 found.append(shift)
             }
         }

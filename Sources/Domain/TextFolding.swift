@@ -15,7 +15,9 @@ public enum TextFolding {
 
     /// Whether ASCII `haystack`, lowercased, contains ASCII lowercase `needle`; nil when either
     /// holds another byte (then folding decides).
-    static func asciiContains(_ haystack: UnsafeBufferPointer<UInt8>, lowercased needle: UnsafeBufferPointer<UInt8>) -> Bool? {
+    static func asciiContains(_ haystack: UnsafeBufferPointer<UInt8>, lowercased needle: UnsafeBufferPointer<UInt8>)
+        -> Bool?
+    {
         guard !needle.contains(where: { $0 >= 0x80 }), !haystack.contains(where: { $0 >= 0x80 }) else { return nil }
         guard needle.count <= haystack.count else { return false }
         guard let first = needle.first else { return true }

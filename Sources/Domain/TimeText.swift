@@ -13,8 +13,10 @@ public enum TimeText {
         // The date and clock: 16 bytes (no seconds) or 19.
         let clockEnd = bytes.count > 16 && bytes[16] == UInt8(ascii: ":") ? 19 : 16
         guard bytes.count > clockEnd, bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: "t"),
-              let (local, second) = LocalDateTime.parse(String(decoding: bytes[0..<clockEnd], as: UTF8.self),
-                                                        allowingDateOnly: false) else { return nil }
+            let (local, second) = LocalDateTime.parse(
+                String(decoding: bytes[0..<clockEnd], as: UTF8.self),
+                allowingDateOnly: false)
+        else { return nil }
         func digit(_ byte: UInt8) -> Int? { (48...57).contains(byte) ? Int(byte) - 48 : nil }
         var index = clockEnd, millis = 0
         if bytes[index] == UInt8(ascii: ".") || bytes[index] == UInt8(ascii: ",") {
@@ -33,11 +35,13 @@ public enum TimeText {
         if zone == [UInt8(ascii: "Z")] || zone == [UInt8(ascii: "z")] {
             offsetMinutes = 0
         } else {
-            guard zone.count == 6 || zone.count == 5, zone[0] == UInt8(ascii: "+") || zone[0] == UInt8(ascii: "-") else { return nil }
+            guard zone.count == 6 || zone.count == 5, zone[0] == UInt8(ascii: "+") || zone[0] == UInt8(ascii: "-")
+            else { return nil }
             let colon = zone.count == 6
             guard !colon || zone[3] == UInt8(ascii: ":"),
-                  let h1 = digit(zone[1]), let h2 = digit(zone[2]),
-                  let m1 = digit(zone[colon ? 4 : 3]), let m2 = digit(zone[colon ? 5 : 4]) else { return nil }
+                let h1 = digit(zone[1]), let h2 = digit(zone[2]),
+                let m1 = digit(zone[colon ? 4 : 3]), let m2 = digit(zone[colon ? 5 : 4])
+            else { return nil }
             let hours = h1 * 10 + h2, minutes = m1 * 10 + m2
             guard hours <= 23, minutes <= 59 else { return nil }
             offsetMinutes = (hours * 60 + minutes) * (zone[0] == UInt8(ascii: "-") ? -1 : 1)
@@ -68,7 +72,8 @@ public enum TimeText {
         let (days, secondOfDay) = floorDivision(seconds, 86_400)
         let day = WallClock.day(fromDays: Int(days))
         let s = Int(secondOfDay)
-        var text = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", day.year, day.month, day.day, s / 3_600, s / 60 % 60, s % 60)
+        var text = String(
+            format: "%04d-%02d-%02dT%02d:%02d:%02d", day.year, day.month, day.day, s / 3_600, s / 60 % 60, s % 60)
         if let millis { text += String(format: ".%03d", millis) }
         return text + "Z"
     }

@@ -50,7 +50,8 @@ public enum RosterError: Error, Sendable, Hashable, CustomStringConvertible {
         case .overBudget(let why):
             return why
         case .notFound(let what, let suggestions):
-            return suggestions.isEmpty ? "\(what) not found" : "\(what) not found; did you mean \(suggestions.joined(separator: ", "))?"
+            return suggestions.isEmpty
+                ? "\(what) not found" : "\(what) not found; did you mean \(suggestions.joined(separator: ", "))?"
         }
     }
 }
@@ -85,7 +86,9 @@ public enum TextLimits {
 extension RosterState {
     /// Checks one change against this state. An empty result means it may be applied. `now`
     /// sizes a schedule's cost (`ScheduleDefinition.costViolations`).
-    public func violations(of change: RosterChange, at location: String = "", now: UnixMillis = .now) -> [RosterViolation] {
+    public func violations(of change: RosterChange, at location: String = "", now: UnixMillis = .now)
+        -> [RosterViolation]
+    {
         switch change {
         case .employeeUpserted(let employee):
             return violations(of: employee, at: location)
@@ -98,15 +101,21 @@ extension RosterState {
             // A rotation or an override that names someone who is gone would resolve to nobody.
             let naming = schedules.values.filter { $0.mentionedEmployees.contains(id) }.map(\.name).sorted()
             guard naming.isEmpty else {
-                return [RosterViolation(location: location, field: "id", message: "\(employees[id]?.fullName ?? id) is in "
-                    + "the rotations or overrides of \(naming.map { "\"\($0)\"" }.joined(separator: ", ")); take them out first")]
+                return [
+                    RosterViolation(
+                        location: location, field: "id",
+                        message: "\(employees[id]?.fullName ?? id) is in "
+                            + "the rotations or overrides of \(naming.map { "\"\($0)\"" }.joined(separator: ", ")); take them out first"
+                    )
+                ]
             }
             return []
         case .scheduleUpserted(let schedule):
             return violations(of: schedule, at: location, now: now)
         case .scheduleDeleted(let id):
             return id == ScheduleDefinition.defaultID
-                ? [RosterViolation(location: location, field: "id", message: "the default schedule cannot be deleted")] : []
+                ? [RosterViolation(location: location, field: "id", message: "the default schedule cannot be deleted")]
+                : []
         case .timeOffSet(let entry):
             return violations(of: entry, at: location)
         case .timeOffDeleted:
@@ -136,12 +145,14 @@ extension RosterState {
         if !employee.email.isEmpty && !EmailAddress.isPlausible(employee.email) {
             add("email", "\"\(employee.email)\" is not an email address")
         }
-        let lines: [(String, String, Int)] = [
-            ("first_name", employee.firstName, TextLimits.maxName), ("last_name", employee.lastName, TextLimits.maxName),
-            ("email", employee.email, TextLimits.maxLine), ("phone", employee.phone, TextLimits.maxLine),
-            ("position", employee.position, TextLimits.maxName), ("team", employee.team, TextLimits.maxName),
-            ("photo_url", employee.photoURL, TextLimits.maxLine),
-        ] + employee.projects.map { ("projects", $0, TextLimits.maxLine) }
+        let lines: [(String, String, Int)] =
+            [
+                ("first_name", employee.firstName, TextLimits.maxName),
+                ("last_name", employee.lastName, TextLimits.maxName),
+                ("email", employee.email, TextLimits.maxLine), ("phone", employee.phone, TextLimits.maxLine),
+                ("position", employee.position, TextLimits.maxName), ("team", employee.team, TextLimits.maxName),
+                ("photo_url", employee.photoURL, TextLimits.maxLine),
+            ] + employee.projects.map { ("projects", $0, TextLimits.maxLine) }
         for (field, text, limit) in lines {
             if let problem = TextLimits.lineProblem(text, limit: limit) { add(field, problem) }
         }
@@ -162,35 +173,50 @@ extension RosterState {
         let own = schedule.violations(naming: { self.employees[$0]?.fullName ?? $0 }, stored: stored)
         var found = (own + schedule.costViolations(now: now)).map { violation in
             var located = violation
-            if !location.isEmpty { located.location = [location, violation.location].filter { !$0.isEmpty }.joined(separator: ", ") }
+            if !location.isEmpty {
+                located.location = [location, violation.location].filter { !$0.isEmpty }.joined(separator: ", ")
+            }
             return located
         }
-        if let problem = TextLimits.idProblem(schedule.id) { found.append(RosterViolation(location: location, field: "id", message: problem)) }
+        if let problem = TextLimits.idProblem(schedule.id) {
+            found.append(RosterViolation(location: location, field: "id", message: problem))
+        }
         for (field, text) in [("name", schedule.name), ("team", schedule.team)] {
             if let problem = TextLimits.lineProblem(text, limit: TextLimits.maxName) {
                 found.append(RosterViolation(location: location, field: field, message: problem))
             }
         }
         if schedule.description.count > 10_000 {
-            found.append(RosterViolation(location: location, field: "description", message: "is longer than 10000 characters"))
+            found.append(
+                RosterViolation(location: location, field: "description", message: "is longer than 10000 characters"))
         }
         if let other = self.schedule(idOrName: schedule.name), other.id != schedule.id, !schedule.name.isEmpty,
-           TextFolding.fold(other.name) == TextFolding.fold(schedule.name) {
-            found.append(RosterViolation(location: location, field: "name", message: "\"\(schedule.name)\" is already the name of schedule \(other.id)"))
+            TextFolding.fold(other.name) == TextFolding.fold(schedule.name)
+        {
+            found.append(
+                RosterViolation(
+                    location: location, field: "name",
+                    message: "\"\(schedule.name)\" is already the name of schedule \(other.id)"))
         }
         for person in schedule.mentionedEmployees.sorted() where employees[person] == nil {
-            found.append(RosterViolation(location: location, field: "employee_id", message: "unknown employee \"\(person)\""))
+            found.append(
+                RosterViolation(location: location, field: "employee_id", message: "unknown employee \"\(person)\""))
         }
         for name in schedule.holidayNames.sorted() where holidays[name] == nil {
-            found.append(RosterViolation(location: location, field: "restrictions", message: "no holiday calendar \"\(name)\" "
-                + "(`roster-client admin holidays import \(name) FILE.ics` adds it)"))
+            found.append(
+                RosterViolation(
+                    location: location, field: "restrictions",
+                    message: "no holiday calendar \"\(name)\" "
+                        + "(`roster-client admin holidays import \(name) FILE.ics` adds it)"))
         }
         return found
     }
 
     func violations(of shift: Shift, at location: String) -> [RosterViolation] {
         var found: [RosterViolation] = []
-        if let problem = TextLimits.idProblem(shift.id) { found.append(RosterViolation(location: location, field: "id", message: problem)) }
+        if let problem = TextLimits.idProblem(shift.id) {
+            found.append(RosterViolation(location: location, field: "id", message: problem))
+        }
         if let problem = TextLimits.lineProblem(shift.role, limit: TextLimits.maxName) {
             found.append(RosterViolation(location: location, field: "role", message: problem))
         }
@@ -201,10 +227,14 @@ extension RosterState {
             found.append(RosterViolation(location: location, field: "end", message: "the start is not before the end"))
         }
         if employees[shift.employeeID] == nil {
-            found.append(RosterViolation(location: location, field: "employee_id", message: "unknown employee \"\(shift.employeeID)\""))
+            found.append(
+                RosterViolation(
+                    location: location, field: "employee_id", message: "unknown employee \"\(shift.employeeID)\""))
         }
         if !shift.scheduleID.isEmpty && schedules[shift.scheduleID] == nil {
-            found.append(RosterViolation(location: location, field: "schedule_id", message: "unknown schedule \"\(shift.scheduleID)\""))
+            found.append(
+                RosterViolation(
+                    location: location, field: "schedule_id", message: "unknown schedule \"\(shift.scheduleID)\""))
         }
         return found
     }
@@ -212,8 +242,10 @@ extension RosterState {
     /// Validates changes in order, each against the state the earlier ones produce, and returns
     /// the resulting state. Nothing is applied when any change is invalid: all violations are
     /// reported together. Deleting something that does not exist is `notFound`.
-    public func applyingValidated(_ changes: [(location: String, change: RosterChange)],
-                                  now: UnixMillis = .now) throws(RosterError) -> RosterState {
+    public func applyingValidated(
+        _ changes: [(location: String, change: RosterChange)],
+        now: UnixMillis = .now
+    ) throws(RosterError) -> RosterState {
         var next = self
         var found: [RosterViolation] = []
         for (location, change) in changes {
@@ -227,8 +259,11 @@ extension RosterState {
                 found.append(RosterViolation(location: location, field: "id", message: "unknown schedule \"\(id)\""))
                 continue
             case .holidaysDeleted(let name) where next.holidays[name] == nil:
-                if changes.count == 1 { throw .notFound("holiday calendar \"\(name)\"", suggestions: next.holidays.keys.sorted()) }
-                found.append(RosterViolation(location: location, field: "name", message: "unknown holiday calendar \"\(name)\""))
+                if changes.count == 1 {
+                    throw .notFound("holiday calendar \"\(name)\"", suggestions: next.holidays.keys.sorted())
+                }
+                found.append(
+                    RosterViolation(location: location, field: "name", message: "unknown holiday calendar \"\(name)\""))
                 continue
             case .timeOffDeleted(let id) where next.timeOff[id] == nil:
                 if changes.count == 1 { throw .notFound("time off \"\(id)\"", suggestions: []) }
@@ -258,7 +293,8 @@ extension RosterState {
         guard !wanted.isEmpty else { return [] }
         let scored = employees.values.map { employee -> (Int, String) in
             let name = TextFolding.fold(employee.fullName)
-            let distance = name.contains(wanted) || TextFolding.fold(employee.lastName) == wanted
+            let distance =
+                name.contains(wanted) || TextFolding.fold(employee.lastName) == wanted
                 ? 0 : EditDistance.levenshtein(wanted, name)
             return (distance, employee.fullName)
         }

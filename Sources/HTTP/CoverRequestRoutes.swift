@@ -36,8 +36,10 @@ extension HTTPAPI {
         let found = schedules.flatMap { schedule in
             schedule.requests.filter { wanted == nil || $0.state(at: now) == wanted }.map { (schedule, $0) }
         }.sorted { ($0.1.start, $0.1.id) < ($1.1.start, $1.1.id) }
-        return Self.json(CoverRequestsJSON(revision: view.revision, at: TimeText.iso8601(now),
-                                           requests: found.map { CoverRequest.Summary($1, schedule: $0, state: view.state, at: now) }))
+        return Self.json(
+            CoverRequestsJSON(
+                revision: view.revision, at: TimeText.iso8601(now),
+                requests: found.map { CoverRequest.Summary($1, schedule: $0, state: view.state, at: now) }))
     }
 
     /// The server, the request's loop, and the bearer token's credential and tenant; or the
@@ -47,15 +49,23 @@ extension HTTPAPI {
             return .failure(Reply.Refusal(Self.problem(503, "starting: the tenants are not loaded yet")))
         }
         guard let header = request.authorization, header.lowercased().hasPrefix("bearer ") else {
-            return .failure(Reply.Refusal(Self.problem(401, "send a token: Authorization: Bearer rst_...", headers: [("WWW-Authenticate", "Bearer")])))
+            return .failure(
+                Reply.Refusal(
+                    Self.problem(
+                        401, "send a token: Authorization: Bearer rst_...", headers: [("WWW-Authenticate", "Bearer")])))
         }
         guard let credential = core.tokens.authenticate(String(header.dropFirst(7)), now: core.clock.now()),
-              let tenant = core.tenant(credential.tenantID) else {
+            let tenant = core.tenant(credential.tenantID)
+        else {
             side.metrics?.counters.authenticationFailed()
-            core.auditAuthenticationFailure(token: String(header.dropFirst(7)), address: request.peer, door: "HTTP Bearer token",
-                                            at: core.clock.now())
-            return .failure(Reply.Refusal(Self.problem(401, "authentication failed",
-                                                       headers: [("WWW-Authenticate", "Bearer error=\"invalid_token\"")])))
+            core.auditAuthenticationFailure(
+                token: String(header.dropFirst(7)), address: request.peer, door: "HTTP Bearer token",
+                at: core.clock.now())
+            return .failure(
+                Reply.Refusal(
+                    Self.problem(
+                        401, "authentication failed",
+                        headers: [("WWW-Authenticate", "Bearer error=\"invalid_token\"")])))
         }
         return .success((core, loop, credential, tenant))
     }
@@ -79,22 +89,31 @@ extension HTTPAPI {
         }
         // The protocol's role check first: a token that names nobody cannot act for itself.
         guard credential.role == .admin || credential.employeeID != nil else {
-            return Self.problem(403, "taking duty and cover requests need a token bound to a person (roster-server token create --employee NAME)")
+            return Self.problem(
+                403,
+                "taking duty and cover requests need a token bound to a person (roster-server token create --employee NAME)"
+            )
         }
         let answer: Result<RosterMessage, WireError>
         do {
-            answer = try await core.perform(.editSchedule(edit), on: tenant, credential: credential, address: request.peer, loop: loop).get()
+            answer = try await core.perform(
+                .editSchedule(edit), on: tenant, credential: credential, address: request.peer, loop: loop
+            ).get()
         } catch {
             return Self.problem(503, "the server is stopping")
         }
         switch answer {
         case .success(.mutationResult(let result)):
             let view = tenant.view, now = tenant.clock.now()
-            guard let schedule = view.state.schedules[result.ids.first ?? ""], let found = schedule.request(id: id) else {
+            guard let schedule = view.state.schedules[result.ids.first ?? ""], let found = schedule.request(id: id)
+            else {
                 return Self.problem(500, "the request was changed but is not found")
             }
             struct Done: Encodable { var revision: UInt64; var request: CoverRequest.Summary }
-            return Self.json(Done(revision: result.revision, request: CoverRequest.Summary(found, schedule: schedule, state: view.state, at: now)))
+            return Self.json(
+                Done(
+                    revision: result.revision,
+                    request: CoverRequest.Summary(found, schedule: schedule, state: view.state, at: now)))
         case .success(let other): return Self.problem(500, "unexpected answer \(other.type)")
         case .failure(let error): return Self.problem(error)
         }

@@ -87,7 +87,9 @@ package struct HTTPAPI: Sendable {
 
     func respond(to request: Request) async -> Reply {
         if side.developmentMode && !request.hostIsLoopback {
-            return Self.problem(421, """
+            return Self.problem(
+                421,
+                """
                 in development mode (a loopback listener) only loopback host names are answered: \
                 localhost, 127.0.0.1 or [::1]; behind a proxy or tunnel, start with --no-development-mode
                 """)
@@ -96,7 +98,9 @@ package struct HTTPAPI: Sendable {
         case .found(let handle, let parameters):
             return await handle(self, request, parameters)
         case .wrongMethod(let allowed):
-            return Self.problem(405, "\(request.path) takes \(allowed.joined(separator: ", "))", headers: [("Allow", allowed.joined(separator: ", "))])
+            return Self.problem(
+                405, "\(request.path) takes \(allowed.joined(separator: ", "))",
+                headers: [("Allow", allowed.joined(separator: ", "))])
         case .notFound:
             // The web app's pages, at every path the API does not have.
             if let pages = side.pages, let reply = await pages.respond(to: request, side: side) { return reply }
@@ -126,24 +130,32 @@ package struct HTTPAPI: Sendable {
             let lane: TenantWorkPool.Lane = request.query["from"] == nil && request.query["to"] == nil ? .short : .long
             return await api.authorized(request, lane: lane, sliced: { tenant in api.oncall(request, tenant: tenant) })
         },
-        Route("GET", [.literal("v1"), .literal("people"), .parameter("person"), .literal("next")]) { api, request, parameters in
+        Route("GET", [.literal("v1"), .literal("people"), .parameter("person"), .literal("next")]) {
+            api, request, parameters in
             await api.authorized(request) { tenant in api.next(person: parameters[0], request, tenant: tenant) }
         },
         Route("GET", [.literal("v1"), .literal("requests")]) { api, request, _ in
             await api.authorized(request, lane: .short) { tenant in api.coverRequests(request, tenant: tenant) }
         },
-        Route("POST", [.literal("v1"), .literal("requests"), .parameter("id"), .parameter("step")]) { api, request, parameters in
+        Route("POST", [.literal("v1"), .literal("requests"), .parameter("id"), .parameter("step")]) {
+            api, request, parameters in
             await api.coverRequestStep(request, id: parameters[0], step: parameters[1])
         },
-        Route("GET", [.literal("v1"), .literal("reports"), .literal("hours")]) { api, request, _ in await api.report(request, kind: .hours) },
-        Route("GET", [.literal("v1"), .literal("reports"), .literal("quality")]) { api, request, _ in await api.report(request, kind: .quality) },
-        Route("GET", [.literal("v1"), .literal("calendar"), .parameter("token", suffix: ".ics")]) { api, request, parameters in
+        Route("GET", [.literal("v1"), .literal("reports"), .literal("hours")]) { api, request, _ in
+            await api.report(request, kind: .hours)
+        },
+        Route("GET", [.literal("v1"), .literal("reports"), .literal("quality")]) { api, request, _ in
+            await api.report(request, kind: .quality)
+        },
+        Route("GET", [.literal("v1"), .literal("calendar"), .parameter("token", suffix: ".ics")]) {
+            api, request, parameters in
             await api.calendar(tokenText: parameters[0], request: request)
         },
         Route("POST", [.literal("v1"), .literal("chat"), .literal("slack"), .literal("command")]) { api, request, _ in
             await api.chatCommand(request, platform: "slack")
         },
-        Route("POST", [.literal("v1"), .literal("chat"), .literal("mattermost"), .literal("command")]) { api, request, _ in
+        Route("POST", [.literal("v1"), .literal("chat"), .literal("mattermost"), .literal("command")]) {
+            api, request, _ in
             await api.chatCommand(request, platform: "mattermost")
         },
     ]
@@ -165,10 +177,14 @@ package struct HTTPAPI: Sendable {
         if case .serverOnly = scope {} else { side.context?.requestQualityGauges() }
         var readings: [MetricsRegistry.Reading] = []
         if let work = side.context?.work {
-            guard let read = await work.run("", lane: .short, { side.readings(scope) }) else { return Self.problem(AdminOperations.busy) }
+            guard let read = await work.run("", lane: .short, { side.readings(scope) }) else {
+                return Self.problem(AdminOperations.busy)
+            }
             readings = read
         }
-        return Reply(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: metrics.emit(readings: readings))
+        return Reply(
+            status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: metrics.emit(readings: readings)
+        )
     }
 
     /// `GET /v1/events`: admitted, the reply's head is followed by the tenant's event stream.
@@ -186,9 +202,11 @@ package struct HTTPAPI: Sendable {
             return reply
         case .starting: return Self.problem(503, "starting: the tenants are not loaded yet")
         case .refused:
-            return Self.problem(401, "authentication failed", headers: [("WWW-Authenticate", "Bearer error=\"invalid_token\"")])
+            return Self.problem(
+                401, "authentication failed", headers: [("WWW-Authenticate", "Bearer error=\"invalid_token\"")])
         case .signInNeeded:
-            return Self.problem(401, "send a token: Authorization: Bearer rst_...", headers: [("WWW-Authenticate", "Bearer")])
+            return Self.problem(
+                401, "send a token: Authorization: Bearer rst_...", headers: [("WWW-Authenticate", "Bearer")])
         }
     }
 
@@ -200,12 +218,14 @@ package struct HTTPAPI: Sendable {
     private func chatCommand(_ request: Request, platform: String) async -> Reply {
         guard let context = side.context else { return Self.problem(503, "starting: the tenants are not loaded yet") }
         guard let notifications = context.notifications,
-              let tenant = context.tenant(request.query["tenant"] ?? context.defaultTenant) else {
+            let tenant = context.tenant(request.query["tenant"] ?? context.defaultTenant)
+        else {
             return Self.problem(401, "the request is not from a chat platform set up for this tenant")
         }
         let answer = await notifications.chatCommand(
-            ChatCommandRequest(platform: platform, body: request.body, fields: request.form, slackTimestamp: request.slackTimestamp,
-                               slackSignature: request.slackSignature), tenant: tenant)
+            ChatCommandRequest(
+                platform: platform, body: request.body, fields: request.form, slackTimestamp: request.slackTimestamp,
+                slackSignature: request.slackSignature), tenant: tenant)
         guard answer.status == 200 else { return Self.problem(answer.status, answer.problem) }
         return Reply(status: 200, contentType: "application/json", body: answer.json)
     }
@@ -214,25 +234,33 @@ package struct HTTPAPI: Sendable {
 
     /// Authenticates the bearer token, then works `body` out on the tenant work pool (it
     /// resolves schedules): never on the event loop or the cooperative pool.
-    private func authorized(_ request: Request, lane: TenantWorkPool.Lane = .long,
-                            _ body: @escaping @Sendable (TenantRuntime) -> Reply) async -> Reply {
+    private func authorized(
+        _ request: Request, lane: TenantWorkPool.Lane = .long,
+        _ body: @escaping @Sendable (TenantRuntime) -> Reply
+    ) async -> Reply {
         await authorized(request, lane: lane, sliced: { tenant in { body(tenant) } })
     }
 
     /// `authorized` for work done in slices (`TenantWorkPool.runSliced`): `body` makes the step,
     /// which gives nil until the reply is ready.
-    private func authorized(_ request: Request, lane: TenantWorkPool.Lane = .long,
-                            sliced body: @escaping @Sendable (TenantRuntime) -> @Sendable () -> Reply?) async -> Reply {
+    private func authorized(
+        _ request: Request, lane: TenantWorkPool.Lane = .long,
+        sliced body: @escaping @Sendable (TenantRuntime) -> @Sendable () -> Reply?
+    ) async -> Reply {
         guard let context = side.context else { return Self.problem(503, "starting: the tenants are not loaded yet") }
         guard let header = request.authorization, header.lowercased().hasPrefix("bearer ") else {
-            return Self.problem(401, "send a token: Authorization: Bearer rst_...", headers: [("WWW-Authenticate", "Bearer")])
+            return Self.problem(
+                401, "send a token: Authorization: Bearer rst_...", headers: [("WWW-Authenticate", "Bearer")])
         }
         let now = context.clock.now()
         guard let credential = context.tokens.authenticate(String(header.dropFirst(7)), now: now),
-              let tenant = context.tenant(credential.tenantID) else {
+            let tenant = context.tenant(credential.tenantID)
+        else {
             side.metrics?.counters.authenticationFailed()
-            context.auditAuthenticationFailure(token: String(header.dropFirst(7)), address: request.peer, door: "HTTP Bearer token", at: now)
-            return Self.problem(401, "authentication failed", headers: [("WWW-Authenticate", "Bearer error=\"invalid_token\"")])
+            context.auditAuthenticationFailure(
+                token: String(header.dropFirst(7)), address: request.peer, door: "HTTP Bearer token", at: now)
+            return Self.problem(
+                401, "authentication failed", headers: [("WWW-Authenticate", "Bearer error=\"invalid_token\"")])
         }
         let step = body(tenant)
         do {
@@ -245,15 +273,17 @@ package struct HTTPAPI: Sendable {
     /// The tenant of a usable admin token in the request's Authorization header, if any.
     private func adminTenant(_ request: Request) -> String? {
         guard let context = side.context, let header = request.authorization, header.lowercased().hasPrefix("bearer "),
-              let credential = context.tokens.authenticate(String(header.dropFirst(7)), now: context.clock.now()),
-              credential.role == .admin else { return nil }
+            let credential = context.tokens.authenticate(String(header.dropFirst(7)), now: context.clock.now()),
+            credential.role == .admin
+        else { return nil }
         return credential.tenantID
     }
 
     static func instant(_ text: String?, name: String) throws(Reply.Refusal) -> UnixMillis? {
         guard let text else { return nil }
         guard let instant = TimeText.parseISO8601(text) else {
-            throw Reply.Refusal(problem(400, "\(name) is not an ISO 8601 instant: \"\(text)\" (e.g. 2026-12-01T09:00:00Z)"))
+            throw Reply.Refusal(
+                problem(400, "\(name) is not an ISO 8601 instant: \"\(text)\" (e.g. 2026-12-01T09:00:00Z)"))
         }
         return instant
     }
@@ -267,7 +297,8 @@ package struct HTTPAPI: Sendable {
     static func json<T: Encodable>(_ value: T) -> Reply {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return Reply(status: 200, contentType: "application/json", body: Array((try? encoder.encode(value)) ?? Data("{}".utf8)))
+        return Reply(
+            status: 200, contentType: "application/json", body: Array((try? encoder.encode(value)) ?? Data("{}".utf8)))
     }
 
     /// An RFC 9457 problem.
@@ -327,8 +358,9 @@ extension HTTPAPI.Request {
     init(_ head: HTTPRequestHead) {
         let components = URLComponents(string: head.uri)
         let query = Self.formFields(components?.percentEncodedQuery ?? "")
-        self.init(method: head.method.rawValue, path: components?.path ?? head.uri, query: query,
-                  authorization: head.headers.first(name: "authorization"))
+        self.init(
+            method: head.method.rawValue, path: components?.path ?? head.uri, query: query,
+            authorization: head.headers.first(name: "authorization"))
         cookie = head.headers["cookie"].joined(separator: "; ")
         origin = head.headers.first(name: "origin")
         host = head.headers.first(name: "host")

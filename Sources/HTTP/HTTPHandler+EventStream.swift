@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import NIOCore
 import NIOHTTP1
@@ -71,24 +71,29 @@ extension HTTPHandler: PushSink {
 
     /// The stream's head and first event, once the connection is the stream's alone.
     private func beginStream(_ tenant: TenantRuntime, for request: HTTPRequestHead, context: ChannelHandlerContext) {
-        let head = "HTTP/\(request.version.major).\(request.version.minor) 200 OK\r\nContent-Type: text/event-stream; charset=utf-8\r\n"
+        let head =
+            "HTTP/\(request.version.major).\(request.version.minor) 200 OK\r\nContent-Type: text/event-stream; charset=utf-8\r\n"
             + "Cache-Control: no-store\r\nX-Accel-Buffering: no\r\nConnection: close\r\n\r\n"
         context.write(NIOAny(context.channel.allocator.buffer(string: head)), promise: nil)
         let subscribed: TenantRuntime.Subscribed
         do {
-            subscribed = try tenant.subscribe(id: 1, topics: [.onDuty, .roster], filter: .init(), connection: self,
-                                              sinceRevision: nil, epoch: nil, schedules: [], allSchedules: true)
+            subscribed = try tenant.subscribe(
+                id: 1, topics: [.onDuty, .roster], filter: .init(), connection: self,
+                sinceRevision: nil, epoch: nil, schedules: [], allSchedules: true)
         } catch {
             // Following every schedule from now cannot be refused; should it be, the stream ends.
             context.flush()
             return context.close(promise: nil)
         }
         let handler = NIOLoopBound(self, eventLoop: context.eventLoop)
-        let heartbeat = context.eventLoop.scheduleRepeatedTask(initialDelay: EventStream.heartbeat, delay: EventStream.heartbeat) { _ in
+        let heartbeat = context.eventLoop.scheduleRepeatedTask(
+            initialDelay: EventStream.heartbeat, delay: EventStream.heartbeat
+        ) { _ in
             handler.value.send(": keep-alive\n\n", flush: true)
         }
-        stream = EventStream(tenant: tenant, subscription: subscribed.subscription, heartbeat: heartbeat,
-                             allocator: context.channel.allocator)
+        stream = EventStream(
+            tenant: tenant, subscription: subscribed.subscription, heartbeat: heartbeat,
+            allocator: context.channel.allocator)
         api.side.streamOpened(context.channel)
         // The reconnection delay, and the revision the stream starts at.
         send("retry: 3000\n" + EventStream.event("hello", "{\"revision\":\(subscribed.revision)}"), flush: true)
@@ -118,8 +123,10 @@ extension HTTPHandler: PushSink {
 
     // MARK: PushSink (on this connection's loop)
 
-    func push(_ kind: ConnectionStateMachine.PushKind, _ frame: ByteBuffer, subscription id: UInt64, at instant: PushInstant,
-              heldKey: String) -> PushOutcome {
+    func push(
+        _ kind: ConnectionStateMachine.PushKind, _ frame: ByteBuffer, subscription id: UInt64, at instant: PushInstant,
+        heldKey: String
+    ) -> PushOutcome {
         guard let stream, let context else { return .notSent }
         let bytes: ByteBuffer
         switch kind {
@@ -127,7 +134,8 @@ extension HTTPHandler: PushSink {
             if let last = stream.onDutyEvent, last.schedule == heldKey {
                 bytes = last.bytes
             } else {
-                bytes = context.channel.allocator.buffer(string: EventStream.event("onduty", "{\"schedule\":\(JSONText.quoted(heldKey))}"))
+                bytes = context.channel.allocator.buffer(
+                    string: EventStream.event("onduty", "{\"schedule\":\(JSONText.quoted(heldKey))}"))
                 stream.onDutyEvent = (heldKey, bytes)
             }
         case .roster: bytes = stream.rosterEvent
@@ -155,7 +163,8 @@ extension HTTPHandler: PushSink {
         stream.stallDeadline = context.eventLoop.assumeIsolated().scheduleTask(in: timing.idle) {
             // Reset, not a graceful close: what the kernel still holds for a reader that does not
             // read is dropped now rather than kept for an orphaned socket.
-            let reset = (context.channel as? any SocketOptionProvider)?.setSoLinger(linger(l_onoff: 1, l_linger: 0))
+            let reset =
+                (context.channel as? any SocketOptionProvider)?.setSoLinger(linger(l_onoff: 1, l_linger: 0))
                 ?? context.eventLoop.makeSucceededVoidFuture()
             reset.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
         }
@@ -175,7 +184,9 @@ extension HTTPHandler: PushSink {
                 for (_, event) in stream.heldOnDuty.sorted(by: { $0.key < $1.key }) { send(event, flush: false) }
             }
             stream.heldOnDuty.removeAll()
-            if !resync.isEmpty { send(context.channel.allocator.buffer(string: EventStream.event("resync", "{}")), flush: false) }
+            if !resync.isEmpty {
+                send(context.channel.allocator.buffer(string: EventStream.event("resync", "{}")), flush: false)
+            }
             context.flush()
         }
         context.fireChannelWritabilityChanged()

@@ -22,13 +22,16 @@ package enum HTTPListener {
         return .init(low: high / 2, high: high)
     }
 
-    package static func bind(_ address: HostPort, group: any EventLoopGroup, side: HTTPSide, tls: TLSContext?,
-                             limits: ServerConfiguration.Limits) async throws -> any Channel {
+    package static func bind(
+        _ address: HostPort, group: any EventLoopGroup, side: HTTPSide, tls: TLSContext?,
+        limits: ServerConfiguration.Limits
+    ) async throws -> any Channel {
         let api = HTTPAPI(side: side)
         side.limitStreams(limits)
         let open = NIOLockedValueBox(0)
-        let timing = HTTPHandler.Timing(header: TimeAmount(limits.httpHeaderTimeout), idle: TimeAmount(limits.httpIdleTimeout),
-                                        maxBodyBytes: limits.httpMaxBodyBytes)
+        let timing = HTTPHandler.Timing(
+            header: TimeAmount(limits.httpHeaderTimeout), idle: TimeAmount(limits.httpIdleTimeout),
+            maxBodyBytes: limits.httpMaxBodyBytes)
         do {
             return try await ServerBootstrap(group: group)
                 .serverChannelOption(.backlog, value: 256)
@@ -58,7 +61,8 @@ package enum HTTPListener {
                             try channel.pipeline.syncOperations.addHandler(try TLSHandler(context: tls))
                         }
                         try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                        try channel.pipeline.syncOperations.addHandler(HTTPHandler(api: api, timing: timing, loop: channel.eventLoop))
+                        try channel.pipeline.syncOperations.addHandler(
+                            HTTPHandler(api: api, timing: timing, loop: channel.eventLoop))
                     }
                 }
                 .bind(host: address.host, port: address.port).get()
@@ -79,7 +83,8 @@ final class HTTPRefusingHandler: ChannelInboundHandler {
     func channelActive(context: ChannelHandlerContext) {
         guard plaintext else { return context.close(promise: nil) }
         let body = "too many connections; try again shortly\n"
-        let text = "HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nRetry-After: 1\r\n"
+        let text =
+            "HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nRetry-After: 1\r\n"
             + "Content-Type: text/plain; charset=utf-8\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body
         context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(string: text)))
             .assumeIsolated().whenComplete { _ in context.close(promise: nil) }
@@ -173,7 +178,11 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             guard body.count + part.readableBytes <= timing.maxBodyBytes else {
                 // Too big to take: say so and close (the rest is not read).
                 let reply = HTTPAPI.problem(413, "the request body is over \(timing.maxBodyBytes) bytes")
-                if let head { self.head = nil; write(reply, for: head, context: context, close: true) } else { context.close(promise: nil) }
+                if let head {
+                    self.head = nil; write(reply, for: head, context: context, close: true)
+                } else {
+                    context.close(promise: nil)
+                }
                 return
             }
             body += part.readBytes(length: part.readableBytes) ?? []
@@ -198,22 +207,28 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
-    private func write(_ reply: HTTPAPI.Reply, for request: HTTPRequestHead, context: ChannelHandlerContext, close: Bool = false) {
+    private func write(
+        _ reply: HTTPAPI.Reply, for request: HTTPRequestHead, context: ChannelHandlerContext, close: Bool = false
+    ) {
         if let (tenant, ticket) = reply.eventStream {
             // Held until the connection ends (released at once if it already has).
             streamTicket = ticket
             guard context.channel.isActive else { return releaseStreamTicket() }
             return startStream(tenant, for: request, context: context)
         }
-        var headers = HTTPHeaders([("Content-Type", reply.contentType), ("Content-Length", "\(reply.body.count)"),
-                                   ("Cache-Control", "no-store")])
+        var headers = HTTPHeaders([
+            ("Content-Type", reply.contentType), ("Content-Length", "\(reply.body.count)"),
+            ("Cache-Control", "no-store"),
+        ])
         for (name, value) in reply.headers { headers.add(name: name, value: value) }
         let keepAlive = request.isKeepAlive && !close
         if !keepAlive { headers.add(name: "Connection", value: "close") }
-        let head = HTTPResponseHead(version: request.version, status: HTTPResponseStatus(statusCode: reply.status), headers: headers)
+        let head = HTTPResponseHead(
+            version: request.version, status: HTTPResponseStatus(statusCode: reply.status), headers: headers)
         context.write(wrapOutboundOut(.head(head)), promise: nil)
         if request.method != .HEAD {
-            context.write(wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: reply.body)))), promise: nil)
+            context.write(
+                wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: reply.body)))), promise: nil)
         }
         let done = context.writeAndFlushPromise()
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: done)

@@ -22,8 +22,10 @@ public final class HTTPRequestHarness: Sendable {
 
     /// The whole answer (status, headers and body), so that a route or a page is tested without
     /// a port.
-    package func reply(method: String, uri: String, authorization: String?, headers extra: [(String, String)] = [],
-                       body: [UInt8] = []) async -> HTTPAPI.Reply {
+    package func reply(
+        method: String, uri: String, authorization: String?, headers extra: [(String, String)] = [],
+        body: [UInt8] = []
+    ) async -> HTTPAPI.Reply {
         var headers = HTTPHeaders()
         if let authorization { headers.add(name: "Authorization", value: authorization) }
         for (name, value) in extra { headers.add(name: name, value: value) }

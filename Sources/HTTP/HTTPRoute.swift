@@ -27,22 +27,24 @@ package struct HTTPRoute<Handler: Sendable>: Sendable {
 
     /// A path this route matches, each parameter `value` (and its suffix): for tests.
     package func example(_ value: String) -> String {
-        "/" + path.map { segment in
-            switch segment {
-            case .literal(let text): text
-            case .parameter(_, let suffix): value + suffix
-            }
-        }.joined(separator: "/")
+        "/"
+            + path.map { segment in
+                switch segment {
+                case .literal(let text): text
+                case .parameter(_, let suffix): value + suffix
+                }
+            }.joined(separator: "/")
     }
 
     /// The path as OpenAPI writes it: `/v1/people/{person}/next`.
     package var template: String {
-        "/" + path.map { segment in
-            switch segment {
-            case .literal(let text): text
-            case .parameter(let name, let suffix): "{\(name)}\(suffix)"
-            }
-        }.joined(separator: "/")
+        "/"
+            + path.map { segment in
+                switch segment {
+                case .literal(let text): text
+                case .parameter(let name, let suffix): "{\(name)}\(suffix)"
+                }
+            }.joined(separator: "/")
     }
 
     /// The parameters' values when `parts` (the path's segments after the first "/", percent-
@@ -74,7 +76,8 @@ package enum HTTPRouteMatch<Handler: Sendable> {
 
 extension Array {
     /// The route of this table for `method` and `path` (HEAD is GET without the body).
-    package func route<Handler>(_ method: String, _ path: String) -> HTTPRouteMatch<Handler> where Element == HTTPRoute<Handler> {
+    package func route<Handler>(_ method: String, _ path: String) -> HTTPRouteMatch<Handler>
+    where Element == HTTPRoute<Handler> {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map {
             String($0).removingPercentEncoding ?? String($0)
         }

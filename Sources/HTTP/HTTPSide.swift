@@ -12,7 +12,9 @@ package final class HTTPSide: Sendable {
     package enum Readiness: Equatable { case ready, notReady(String) }
 
     package let metrics: MetricsRegistry?
-    private let state = NIOLockedValueBox<(core: ServerCore?, listener: ProtocolConnections?, store: (any RosterStore)?, stopping: Bool)>(
+    private let state = NIOLockedValueBox<
+        (core: ServerCore?, listener: ProtocolConnections?, store: (any RosterStore)?, stopping: Bool)
+    >(
         (nil, nil, nil, false))
     private let loopback = NIOLockedValueBox((bound: false, development: false))
 
@@ -48,22 +50,27 @@ package final class HTTPSide: Sendable {
         }
         switch credential(request) {
         case .token(let tenantID, let tokenID)?:
-            return core.tenant(tenantID).map { .tenant($0, principal: StreamAdmission.principal(tokenID: tokenID)) } ?? .refused
+            return core.tenant(tenantID).map { .tenant($0, principal: StreamAdmission.principal(tokenID: tokenID)) }
+                ?? .refused
         case .refused?: return .refused
         case nil:
             guard isDevelopment(request) else { return .signInNeeded }
-            return core.tenant(core.defaultTenant).map { .tenant($0, principal: StreamAdmission.principal(tokenID: nil)) } ?? .starting
+            return core.tenant(core.defaultTenant).map {
+                .tenant($0, principal: StreamAdmission.principal(tokenID: nil))
+            } ?? .starting
         }
     }
 
     /// The open event streams (`GET /v1/events`), closed when the server stops.
     private let streams = NIOLockedValueBox<[ObjectIdentifier: any Channel]>([:])
     /// Who holds how many of them (set from the listener's limits when it binds).
-    private let admission = NIOLockedValueBox(StreamAdmission(limits: HTTPSide.streamLimits(ServerConfiguration.Limits())))
+    private let admission = NIOLockedValueBox(
+        StreamAdmission(limits: HTTPSide.streamLimits(ServerConfiguration.Limits())))
 
     static func streamLimits(_ limits: ServerConfiguration.Limits) -> StreamAdmission.Limits {
-        .init(perPrincipal: limits.httpMaxStreamsPerClient, perAddress: limits.httpMaxStreamsPerClient,
-              total: StreamAdmission.Limits.total(forConnections: limits.httpMaxConnections))
+        .init(
+            perPrincipal: limits.httpMaxStreamsPerClient, perAddress: limits.httpMaxStreamsPerClient,
+            total: StreamAdmission.Limits.total(forConnections: limits.httpMaxConnections))
     }
 
     /// The listener's limits, before its first connection.
@@ -78,7 +85,9 @@ package final class HTTPSide: Sendable {
     func releaseStream(_ ticket: StreamAdmission.Ticket) { admission.withLockedValue { $0.release(ticket) } }
 
     func streamOpened(_ channel: any Channel) { streams.withLockedValue { $0[ObjectIdentifier(channel)] = channel } }
-    func streamClosed(_ channel: any Channel) { _ = streams.withLockedValue { $0.removeValue(forKey: ObjectIdentifier(channel)) } }
+    func streamClosed(_ channel: any Channel) {
+        _ = streams.withLockedValue { $0.removeValue(forKey: ObjectIdentifier(channel)) }
+    }
 
     package func credential(_ request: HTTPAPI.Request) -> Credential? {
         guard let header = request.authorization, header.lowercased().hasPrefix("bearer ") else { return nil }
@@ -135,7 +144,9 @@ package final class HTTPSide: Sendable {
     var currentTLS: TLSContext? { state.withLockedValue { $0.listener?.tls } }
 
     package func serving(_ core: ServerCore, listener: ProtocolConnections?, store: any RosterStore) {
-        state.withLockedValue { $0.core = core; $0.listener = listener; $0.store = store }
+        state.withLockedValue {
+            $0.core = core; $0.listener = listener; $0.store = store
+        }
     }
     /// The server stops: not ready any more, and the event streams close (their pages reconnect
     /// to whichever server answers next).
@@ -170,35 +181,56 @@ package final class HTTPSide: Sendable {
             case .serverOnly: continue
             }
             let view = tenant.view
-            readings.append(.init(name: "roster_revision", help: "The tenant's current revision.",
-                                  labels: [("tenant", tenant.id)], value: Double(view.revision)))
+            readings.append(
+                .init(
+                    name: "roster_revision", help: "The tenant's current revision.",
+                    labels: [("tenant", tenant.id)], value: Double(view.revision)))
             for schedule in view.state.sortedSchedules {
                 guard let index = view.indexes[schedule.id] else { continue }
                 let lookup = index.lookup(at: now)
                 let labels = [("tenant", tenant.id), ("schedule", schedule.name)]
-                readings.append(.init(name: "roster_on_duty_people", help: "People on duty on the schedule now.",
-                                      labels: labels, value: Double(lookup.current.count)))
+                readings.append(
+                    .init(
+                        name: "roster_on_duty_people", help: "People on duty on the schedule now.",
+                        labels: labels, value: Double(lookup.current.count)))
                 if let until = lookup.until {
-                    readings.append(.init(name: "roster_next_handoff_seconds", help: "Seconds until the schedule's on-duty set next changes.",
-                                          labels: labels, value: Double(until - now) / 1000))
+                    readings.append(
+                        .init(
+                            name: "roster_next_handoff_seconds",
+                            help: "Seconds until the schedule's on-duty set next changes.",
+                            labels: labels, value: Double(until - now) / 1000))
                 }
             }
             let quality = context.scheduleQuality.withLockedValue { $0[tenant.id]?.reports } ?? [:]
             for schedule in view.state.sortedSchedules {
                 guard let measured = quality[schedule.id] else { continue }
                 let labels = [("tenant", tenant.id), ("schedule", schedule.name)]
-                readings.append(.init(name: "roster_schedule_coverage_percent", help: "Covered share of the last 28 days (report quality; measured at most an hour ago).",
-                                      labels: labels, value: measured.coverage))
-                readings.append(.init(name: "roster_schedule_gaps", help: "Stretches with nobody on duty in the last 28 days.",
-                                      labels: labels, value: Double(measured.gaps.count)))
-                readings.append(.init(name: "roster_schedule_equity", help: "100 - 100*stddev/mean of participants' hours, last 28 days.",
-                                      labels: labels, value: measured.equity))
-                readings.append(.init(name: "roster_schedule_balance", help: "Grafana OnCall's pairwise min/max balance, last 28 days.",
-                                      labels: labels, value: measured.balance))
+                readings.append(
+                    .init(
+                        name: "roster_schedule_coverage_percent",
+                        help: "Covered share of the last 28 days (report quality; measured at most an hour ago).",
+                        labels: labels, value: measured.coverage))
+                readings.append(
+                    .init(
+                        name: "roster_schedule_gaps", help: "Stretches with nobody on duty in the last 28 days.",
+                        labels: labels, value: Double(measured.gaps.count)))
+                readings.append(
+                    .init(
+                        name: "roster_schedule_equity",
+                        help: "100 - 100*stddev/mean of participants' hours, last 28 days.",
+                        labels: labels, value: measured.equity))
+                readings.append(
+                    .init(
+                        name: "roster_schedule_balance",
+                        help: "Grafana OnCall's pairwise min/max balance, last 28 days.",
+                        labels: labels, value: measured.balance))
             }
-            readings.append(.init(name: "roster_schedules_with_coverage_gap",
-                                  help: "Schedules with nobody on duty at some moment of the next 7 days.",
-                                  labels: [("tenant", tenant.id)], value: Double(coverageGaps(tenant, revision: view.revision, now: now))))
+            readings.append(
+                .init(
+                    name: "roster_schedules_with_coverage_gap",
+                    help: "Schedules with nobody on duty at some moment of the next 7 days.",
+                    labels: [("tenant", tenant.id)],
+                    value: Double(coverageGaps(tenant, revision: view.revision, now: now))))
         }
         return readings
     }
@@ -211,7 +243,9 @@ extension TenantRuntime {
     func schedulesWithCoverageGap(now: UnixMillis) -> Int {
         let view = self.view
         let week: UnixMillis = 7 * 86_400_000
-        let defaultInUse = view.state.shifts.values.contains { $0.scheduleID.isEmpty || $0.scheduleID == ScheduleDefinition.defaultID }
+        let defaultInUse = view.state.shifts.values.contains {
+            $0.scheduleID.isEmpty || $0.scheduleID == ScheduleDefinition.defaultID
+        }
         return view.indexes.filter { id, index in
             (id != ScheduleDefinition.defaultID || defaultInUse) && index.firstGap(from: now, to: now + week) != nil
         }.count

@@ -34,8 +34,11 @@ package final class MetricsRegistry: Sendable {
             for reading in readings {
                 let key = reading.name + "|" + reading.labels.map { "\($0.0)=\($0.1)" }.joined(separator: ",")
                 seen.insert(key)
-                let gauge = gauges[key] ?? registry.makeGauge(
-                    descriptor: MetricNameDescriptor(metricName: reading.name, unitName: "", helpText: reading.help), labels: reading.labels)
+                let gauge =
+                    gauges[key]
+                    ?? registry.makeGauge(
+                        descriptor: MetricNameDescriptor(
+                            metricName: reading.name, unitName: "", helpText: reading.help), labels: reading.labels)
                 gauges[key] = gauge
                 gauge.set(reading.value)
             }

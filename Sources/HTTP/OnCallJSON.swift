@@ -90,7 +90,11 @@ enum OnCallJSON {
         init(_ wire: Roster_V1_DutyConflict) {
             (id, scheduleId, employeeId, employee) = (wire.id, wire.scheduleID, wire.employeeID, wire.employeeName)
             (start, end, timeOffId) = (TimeText.iso8601(wire.startMs), TimeText.iso8601(wire.endMs), wire.timeOffID)
-            proposals = wire.proposals.map { Proposal(employeeId: $0.employeeID, employee: $0.employeeName, hoursAround: Double($0.dutyAroundMs) / 3_600_000) }
+            proposals = wire.proposals.map {
+                Proposal(
+                    employeeId: $0.employeeID, employee: $0.employeeName,
+                    hoursAround: Double($0.dutyAroundMs) / 3_600_000)
+            }
         }
     }
 }

@@ -17,7 +17,9 @@ extension HTTPAPI {
         case .success(let found): (core, loop, credential, tenant) = found
         case .failure(let refusal): return refusal.reply
         }
-        if let refusal = ReportAnswer.refusal(kind, isAdmin: credential.role == .admin, employeeID: credential.employeeID) {
+        if let refusal = ReportAnswer.refusal(
+            kind, isAdmin: credential.role == .admin, employeeID: credential.employeeID)
+        {
             return Self.problem(refusal)
         }
         let csv: Bool
@@ -31,7 +33,9 @@ extension HTTPAPI {
         do {
             let end = try Self.instant(request.query["to"], name: "to") ?? now
             let start = try Self.instant(request.query["from"], name: "from")
-            guard let start else { return Self.problem(400, "give from (ISO 8601), e.g. from=2026-11-01T00:00:00Z; to defaults to now") }
+            guard let start else {
+                return Self.problem(400, "give from (ISO 8601), e.g. from=2026-11-01T00:00:00Z; to defaults to now")
+            }
             (from, to) = (start, end)
         } catch {
             return error.reply
@@ -54,19 +58,28 @@ extension HTTPAPI {
         }
         let answer: Result<RosterMessage, WireError>
         do {
-            answer = try await core.perform(.getReport(query), on: tenant, credential: credential, address: request.peer, loop: loop).get()
+            answer = try await core.perform(
+                .getReport(query), on: tenant, credential: credential, address: request.peer, loop: loop
+            ).get()
         } catch {
             return Self.problem(503, "the server is stopping")
         }
         switch answer {
         case .success(.report(let report)):
             switch (kind, csv) {
-            case (.quality, true): return Reply(status: 200, contentType: "text/csv; charset=utf-8; header=present",
-                                                body: Array(ReportFormats.qualityCSV(report).utf8))
-            case (.quality, false): return Reply(status: 200, contentType: "application/json", body: Array(ReportFormats.qualityJSON(report)))
-            case (_, true): return Reply(status: 200, contentType: "text/csv; charset=utf-8; header=present",
-                                         body: Array(ReportFormats.hoursCSV(report).utf8))
-            default: return Reply(status: 200, contentType: "application/json", body: Array(ReportFormats.hoursJSON(report)))
+            case (.quality, true):
+                return Reply(
+                    status: 200, contentType: "text/csv; charset=utf-8; header=present",
+                    body: Array(ReportFormats.qualityCSV(report).utf8))
+            case (.quality, false):
+                return Reply(
+                    status: 200, contentType: "application/json", body: Array(ReportFormats.qualityJSON(report)))
+            case (_, true):
+                return Reply(
+                    status: 200, contentType: "text/csv; charset=utf-8; header=present",
+                    body: Array(ReportFormats.hoursCSV(report).utf8))
+            default:
+                return Reply(status: 200, contentType: "application/json", body: Array(ReportFormats.hoursJSON(report)))
             }
         case .success(let other): return Self.problem(500, "unexpected answer \(other.type)")
         case .failure(let error): return Self.problem(error)

@@ -20,7 +20,9 @@ package struct StreamAdmission: Sendable {
 
         /// The total for a listener of `connections`: a quarter of them (at least one) are kept
         /// for what is not a stream.
-        package static func total(forConnections connections: Int) -> Int { max(1, connections - max(1, connections / 4)) }
+        package static func total(forConnections connections: Int) -> Int {
+            max(1, connections - max(1, connections / 4))
+        }
     }
 
     /// Which bound a refused stream met.
@@ -55,7 +57,9 @@ package struct StreamAdmission: Sendable {
 
     package mutating func admit(principal: String, address: String) -> Result<Ticket, Refusal> {
         if open >= limits.total { return .failure(.total(limits.total)) }
-        if byPrincipal[principal, default: 0] >= limits.perPrincipal { return .failure(.principal(limits.perPrincipal)) }
+        if byPrincipal[principal, default: 0] >= limits.perPrincipal {
+            return .failure(.principal(limits.perPrincipal))
+        }
         if byAddress[address, default: 0] >= limits.perAddress { return .failure(.address(limits.perAddress)) }
         open += 1
         byPrincipal[principal, default: 0] += 1

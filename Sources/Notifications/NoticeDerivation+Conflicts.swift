@@ -11,8 +11,10 @@ extension NoticeDerivation {
 
     /// The conflicts a change made within the horizon on `schedules`: those it touched and those
     /// naming someone whose time off it changed (`RosterState.schedulesNamingTimeOff`).
-    func conflictsAfterChange(previous: RosterState, current: RosterState, schedules: Set<String>, revision: UInt64,
-                              now: UnixMillis) -> [NotificationEvent] {
+    func conflictsAfterChange(
+        previous: RosterState, current: RosterState, schedules: Set<String>, revision: UInt64,
+        now: UnixMillis
+    ) -> [NotificationEvent] {
         let window = now..<(now + Self.conflictHorizon)
         let known = Set(conflicts(in: previous, schedules: schedules, window: window).map(\.id))
         return conflicts(in: current, schedules: schedules, window: window).filter { !known.contains($0.id) }
@@ -20,11 +22,16 @@ extension NoticeDerivation {
     }
 
     /// The conflicts starting in [from, to) + horizon, each due when it comes within the horizon.
-    func plannedConflicts(state: RosterState, revision: UInt64, from: UnixMillis, to: UnixMillis, schedules: Set<String>?) -> [NotificationEvent] {
+    func plannedConflicts(
+        state: RosterState, revision: UInt64, from: UnixMillis, to: UnixMillis, schedules: Set<String>?
+    ) -> [NotificationEvent] {
         let ids = Set(state.schedules.keys.filter { schedules?.contains($0) ?? true })
         let window = (from + Self.conflictHorizon)..<(to + Self.conflictHorizon)
         return conflicts(in: state, schedules: ids, window: window).filter { window.contains($0.start) }
-            .map { coverageConflict($0, state: state, revision: revision, due: $0.start - Self.conflictHorizon, planned: true) }
+            .map {
+                coverageConflict(
+                    $0, state: state, revision: revision, due: $0.start - Self.conflictHorizon, planned: true)
+            }
     }
 
     /// The conflicts of `schedules` in `window`, resolved only where someone has time off.
@@ -34,30 +41,41 @@ extension NoticeDerivation {
         var found: [(scheduleID: String, shift: ResolvedShift)] = []
         for id in schedules.sorted() {
             for entry in away {
-                guard let definition = state.definition(of: id, from: max(entry.start, window.lowerBound), to: min(entry.end, window.upperBound)),
-                      definition.names(entry.employeeID) || !definition.shifts.isEmpty,
-                      let shifts = try? ScheduleResolver.resolve(definition, from: max(entry.start, window.lowerBound),
-                                                                 to: min(entry.end, window.upperBound)) else { continue }
+                guard
+                    let definition = state.definition(
+                        of: id, from: max(entry.start, window.lowerBound), to: min(entry.end, window.upperBound)),
+                    definition.names(entry.employeeID) || !definition.shifts.isEmpty,
+                    let shifts = try? ScheduleResolver.resolve(
+                        definition, from: max(entry.start, window.lowerBound),
+                        to: min(entry.end, window.upperBound))
+                else { continue }
                 found += shifts.filter { $0.employeeID == entry.employeeID }.map { (id, $0) }
             }
         }
         return state.conflicts(in: found)
     }
 
-    private func coverageConflict(_ conflict: DutyConflict, state: RosterState, revision: UInt64, due: UnixMillis,
-                                  planned: Bool) -> NotificationEvent {
+    private func coverageConflict(
+        _ conflict: DutyConflict, state: RosterState, revision: UInt64, due: UnixMillis,
+        planned: Bool
+    ) -> NotificationEvent {
         let schedule = state.schedules[conflict.scheduleID]
         let data = NotificationPayload.CoverageConflict(
             conflict: conflict.id,
-            schedule: schedule.map(NotificationPayload.ScheduleRef.init) ?? .init(id: conflict.scheduleID, name: conflict.scheduleID),
+            schedule: schedule.map(NotificationPayload.ScheduleRef.init)
+                ?? .init(id: conflict.scheduleID, name: conflict.scheduleID),
             person: .init(conflict.employeeID, in: state),
-            start: Timestamp.iso8601(conflict.start), startMs: conflict.start, end: Timestamp.iso8601(conflict.end), endMs: conflict.end,
+            start: Timestamp.iso8601(conflict.start), startMs: conflict.start, end: Timestamp.iso8601(conflict.end),
+            endMs: conflict.end,
             timeOff: .init(id: conflict.timeOffID, reason: state.timeOff[conflict.timeOffID]?.reason ?? ""),
-            proposals: conflict.proposals.map { .init(person: .init($0.employeeID, in: state), dutyAroundHours: Double($0.dutyAround) / 3_600_000) },
+            proposals: conflict.proposals.map {
+                .init(person: .init($0.employeeID, in: state), dutyAroundHours: Double($0.dutyAround) / 3_600_000)
+            },
             take: "roster-client admin override add --suggested \(conflict.id)")
-        return NotificationEvent(type: .coverageConflict, tenantID: tenantID, key: "conflict:\(conflict.id)", revision: revision,
-                                 about: conflict.start, due: due, planned: planned, scheduleIDs: [conflict.scheduleID],
-                                 people: [conflict.employeeID] + conflict.proposals.map(\.employeeID), data: data)
+        return NotificationEvent(
+            type: .coverageConflict, tenantID: tenantID, key: "conflict:\(conflict.id)", revision: revision,
+            about: conflict.start, due: due, planned: planned, scheduleIDs: [conflict.scheduleID],
+            people: [conflict.employeeID] + conflict.proposals.map(\.employeeID), data: data)
     }
 }
 

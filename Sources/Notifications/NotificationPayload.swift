@@ -6,12 +6,16 @@ import RosterStore
 extension NotificationEvent {
     /// - Parameter planned: a time-driven event written ahead of `due`, which a plan change
     ///   may withdraw; the others are written with the change that caused them.
-    init(type: NotificationType, tenantID: String, key: String, revision: UInt64, about: UnixMillis, due: UnixMillis,
-         planned: Bool, scheduleIDs: [String], people: [String], data: some Codable) {
+    init(
+        type: NotificationType, tenantID: String, key: String, revision: UInt64, about: UnixMillis, due: UnixMillis,
+        planned: Bool, scheduleIDs: [String], people: [String], data: some Codable
+    ) {
         let id = Self.id(tenantID: tenantID, key: key)
-        self.init(id: id, type: type, tenantID: tenantID, revision: revision, about: about, due: due, planned: planned,
-                  scheduleIDs: scheduleIDs, people: people,
-                  payload: NotificationPayload.encode(id: id, type: type, tenantID: tenantID, revision: revision, about: about, data: data))
+        self.init(
+            id: id, type: type, tenantID: tenantID, revision: revision, about: about, due: due, planned: planned,
+            scheduleIDs: scheduleIDs, people: people,
+            payload: NotificationPayload.encode(
+                id: id, type: type, tenantID: tenantID, revision: revision, about: about, data: data))
     }
 }
 
@@ -32,10 +36,13 @@ enum NotificationPayload {
         }
     }
 
-    static func encode(id: String, type: NotificationType, tenantID: String, revision: UInt64, about: UnixMillis,
-                       data: some Codable) -> Data {
-        let envelope = Envelope(id: id, type: type.rawValue, tenant: tenantID, revision: revision,
-                                about: Timestamp.iso8601(about), aboutMs: about, data: data)
+    static func encode(
+        id: String, type: NotificationType, tenantID: String, revision: UInt64, about: UnixMillis,
+        data: some Codable
+    ) -> Data {
+        let envelope = Envelope(
+            id: id, type: type.rawValue, tenant: tenantID, revision: revision,
+            about: Timestamp.iso8601(about), aboutMs: about, data: data)
         // Sorted keys: the same event always has the same bytes, and so the same signature input.
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -67,7 +74,9 @@ enum NotificationPayload {
 
         init(id: String, name: String, zone: String? = nil) { (self.id, self.name, self.zone) = (id, name, zone) }
 
-        init(_ definition: ScheduleDefinition) { self.init(id: definition.id, name: definition.name, zone: definition.zone) }
+        init(_ definition: ScheduleDefinition) {
+            self.init(id: definition.id, name: definition.name, zone: definition.zone)
+        }
     }
 
     struct Stretch: Codable, Hashable {

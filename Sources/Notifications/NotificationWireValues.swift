@@ -56,14 +56,19 @@ extension Roster_V1_ReminderRule {
 
 extension ReminderRule {
     /// A rule from the wire, its schedule and person resolved by id or name.
-    static func make(_ wire: Roster_V1_ReminderRule, id: String, state: RosterState) -> Result<ReminderRule, WireError> {
+    static func make(_ wire: Roster_V1_ReminderRule, id: String, state: RosterState) -> Result<ReminderRule, WireError>
+    {
         var scheduleID = "", personID = ""
         if !wire.schedule.isEmpty {
-            guard let schedule = state.schedule(idOrName: wire.schedule) else { return .failure(WireError(.notFound, "no schedule \(wire.schedule)")) }
+            guard let schedule = state.schedule(idOrName: wire.schedule) else {
+                return .failure(WireError(.notFound, "no schedule \(wire.schedule)"))
+            }
             scheduleID = schedule.id
         }
         if !wire.person.isEmpty {
-            guard let person = state.employee(idOrName: wire.person) else { return .failure(WireError(.notFound, "no employee \(wire.person)")) }
+            guard let person = state.employee(idOrName: wire.person) else {
+                return .failure(WireError(.notFound, "no employee \(wire.person)"))
+            }
             personID = person.id
         }
         if !wire.timeZone.isEmpty && WallClock(zone: wire.timeZone) == nil {
@@ -71,7 +76,9 @@ extension ReminderRule {
         }
         let timing: Timing
         if wire.leadMinutes > 0 && wire.daysBefore == 0 {
-            guard wire.leadMinutes <= 7 * 1440 else { return .failure(WireError(.invalidArgument, "a reminder comes at most 7 days ahead")) }
+            guard wire.leadMinutes <= 7 * 1440 else {
+                return .failure(WireError(.invalidArgument, "a reminder comes at most 7 days ahead"))
+            }
             timing = .lead(minutes: Int(wire.leadMinutes))
         } else if wire.daysBefore > 0 && wire.leadMinutes == 0 {
             guard wire.daysBefore <= 7, wire.atMinuteOfDay < 1440 else {
@@ -79,9 +86,11 @@ extension ReminderRule {
             }
             timing = .daysBefore(days: Int(wire.daysBefore), minuteOfDay: Int(wire.atMinuteOfDay))
         } else {
-            return .failure(WireError(.invalidArgument, "a reminder has either a lead time or days before and a time of day"))
+            return .failure(
+                WireError(.invalidArgument, "a reminder has either a lead time or days before and a time of day"))
         }
-        return .success(ReminderRule(id: id, scheduleID: scheduleID, personID: personID, timing: timing, zone: wire.timeZone))
+        return .success(
+            ReminderRule(id: id, scheduleID: scheduleID, personID: personID, timing: timing, zone: wire.timeZone))
     }
 }
 
@@ -106,16 +115,22 @@ extension AnnounceRule {
     static func make(_ wire: Roster_V1_AnnounceRule, id: String, state: RosterState, webhooks: [StoredWebhook])
         -> Result<AnnounceRule, WireError>
     {
-        guard let schedule = state.schedule(idOrName: wire.schedule) else { return .failure(WireError(.notFound, "no schedule \(wire.schedule)")) }
-        guard webhooks.contains(where: { $0.id == wire.webhook }) else { return .failure(WireError(.notFound, "no webhook \(wire.webhook)")) }
+        guard let schedule = state.schedule(idOrName: wire.schedule) else {
+            return .failure(WireError(.notFound, "no schedule \(wire.schedule)"))
+        }
+        guard webhooks.contains(where: { $0.id == wire.webhook }) else {
+            return .failure(WireError(.notFound, "no webhook \(wire.webhook)"))
+        }
         if wire.onChange {
             guard wire.at.isEmpty, wire.weekdays.isEmpty else {
-                return .failure(WireError(.invalidArgument, "an announcement is either on change or at a time, not both"))
+                return .failure(
+                    WireError(.invalidArgument, "an announcement is either on change or at a time, not both"))
             }
             return .success(AnnounceRule(id: id, scheduleID: schedule.id, webhookID: wire.webhook, trigger: .change))
         }
         switch Trigger.parse(at: wire.at, weekdays: wire.weekdays) {
-        case .success(let trigger): return .success(AnnounceRule(id: id, scheduleID: schedule.id, webhookID: wire.webhook, trigger: trigger))
+        case .success(let trigger):
+            return .success(AnnounceRule(id: id, scheduleID: schedule.id, webhookID: wire.webhook, trigger: trigger))
         case .failure(let error): return .failure(error)
         }
     }
@@ -126,16 +141,31 @@ extension AnnounceRule.Trigger {
     /// a local time before 24:00.
     static func parse(at: String, weekdays: String) -> Result<Self, WireError> {
         let parts = at.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
-        guard (1...2).contains(parts.count), let minute = RestrictionWindow.minuteOfDay(parts.last!), minute < 1440 else {
-            return .failure(WireError(.invalidArgument, "--at takes a local time, HH:MM, optionally after weekdays: \"09:00\", \"Mon 09:00\" (not \"\(at)\")"))
+        guard (1...2).contains(parts.count), let minute = RestrictionWindow.minuteOfDay(parts.last!), minute < 1440
+        else {
+            return .failure(
+                WireError(
+                    .invalidArgument,
+                    "--at takes a local time, HH:MM, optionally after weekdays: \"09:00\", \"Mon 09:00\" (not \"\(at)\")"
+                ))
         }
         var days = Set<Int>()
         if parts.count == 2 {
-            guard weekdays.isEmpty else { return .failure(WireError(.invalidArgument, "give the weekdays in --at or in --weekdays, not both")) }
-            guard let named = WeekdayList.parse(parts[0]) else { return .failure(WireError(.invalidArgument, "\"\(parts[0])\" is not a weekday or a list of them (Mon-Fri, Mon,Thu)")) }
+            guard weekdays.isEmpty else {
+                return .failure(WireError(.invalidArgument, "give the weekdays in --at or in --weekdays, not both"))
+            }
+            guard let named = WeekdayList.parse(parts[0]) else {
+                return .failure(
+                    WireError(.invalidArgument, "\"\(parts[0])\" is not a weekday or a list of them (Mon-Fri, Mon,Thu)")
+                )
+            }
             days = named
         } else if !weekdays.isEmpty {
-            guard let named = WeekdayList.parse(weekdays) else { return .failure(WireError(.invalidArgument, "--weekdays \"\(weekdays)\" is not a list of weekdays (Mon-Fri, Mon,Thu)")) }
+            guard let named = WeekdayList.parse(weekdays) else {
+                return .failure(
+                    WireError(
+                        .invalidArgument, "--weekdays \"\(weekdays)\" is not a list of weekdays (Mon-Fri, Mon,Thu)"))
+            }
             days = named
         }
         return .success(.at(minuteOfDay: minute, weekdays: days.count == 7 ? Set<Int>() : days))

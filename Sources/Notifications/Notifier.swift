@@ -45,25 +45,31 @@ package final class Notifier: NotificationHooks {
     /// The Slack slash-command signatures seen lately (a replay is refused).
     let chatReplays = ChatCommands.Replays()
 
-    package init(store: any RosterStore, settings: ServerConfiguration.NotificationSettings, clock: any ServerClock, logger: Logger,
-                 work: TenantWorkPool? = nil, allowLoopback: Bool = false,
-                 sealer: SecretSealer = SecretSealer(key: Crypto.randomBytes(32))) {
+    package init(
+        store: any RosterStore, settings: ServerConfiguration.NotificationSettings, clock: any ServerClock,
+        logger: Logger,
+        work: TenantWorkPool? = nil, allowLoopback: Bool = false,
+        sealer: SecretSealer = SecretSealer(key: Crypto.randomBytes(32))
+    ) {
         self.work = work
         self.sealer = sealer
         self.store = store
         self.settings = settings
         self.clock = clock
         self.logger = logger
-        dispatcher = OutboxDispatcher(store: store, settings: settings, clock: clock, logger: logger,
-                                      addresses: WebhookAddressPolicy(allowed: settings.webhookAllow, allowLoopback: allowLoopback),
-                                      sealer: sealer)
+        dispatcher = OutboxDispatcher(
+            store: store, settings: settings, clock: clock, logger: logger,
+            addresses: WebhookAddressPolicy(allowed: settings.webhookAllow, allowLoopback: allowLoopback),
+            sealer: sealer)
     }
 
     /// Reads the tenants' reminder rules and planning marks, and seals any webhook secret still
     /// stored as it was given (before secrets were sealed).
     package func load(tenantIDs: [String]) async throws {
-        for webhook in try await store.webhooks(tenantID: nil, now: clock.now()) where !SecretSealer.isSealed(webhook.secret) {
-            try await store.replaceWebhookSecret(tenantID: webhook.tenantID, id: webhook.id, secret: sealer.seal(webhook.secret))
+        for webhook in try await store.webhooks(tenantID: nil, now: clock.now())
+        where !SecretSealer.isSealed(webhook.secret) {
+            try await store.replaceWebhookSecret(
+                tenantID: webhook.tenantID, id: webhook.id, secret: sealer.seal(webhook.secret))
         }
         for tenantID in tenantIDs { try await reload(tenantID: tenantID) }
     }
@@ -72,10 +78,13 @@ package final class Notifier: NotificationHooks {
     /// open: not zero after a restore into a data directory without the store's secrets key.
     package func unreadableSecrets(tenantIDs: [String]) async throws -> Int {
         var count = 0
-        for webhook in try await store.webhooks(tenantID: nil, now: clock.now()) where sealer.open(webhook.secret) == nil { count += 1 }
+        for webhook in try await store.webhooks(tenantID: nil, now: clock.now())
+        where sealer.open(webhook.secret) == nil { count += 1 }
         for tenantID in tenantIDs {
             for platform in ChatCommands.platforms {
-                if let sealed = try await store.chatCommandSecret(tenantID: tenantID, platform: platform), sealer.open(sealed) == nil {
+                if let sealed = try await store.chatCommandSecret(tenantID: tenantID, platform: platform),
+                    sealer.open(sealed) == nil
+                {
                     count += 1
                 }
             }
@@ -91,19 +100,24 @@ package final class Notifier: NotificationHooks {
         notices.announcements = try await store.rules(AnnounceRule.self, tenantID: tenantID)
         notices.plannedThrough = try await store.plannedThrough(tenantID: tenantID)
         let hasWebhooks = try await !store.webhooks(tenantID: tenantID, now: clock.now()).isEmpty
-        notices.active = notices.plannedThrough != nil || hasWebhooks || tenants.withLockedValue { $0[tenantID]?.active ?? false }
+        notices.active =
+            notices.plannedThrough != nil || hasWebhooks || tenants.withLockedValue { $0[tenantID]?.active ?? false }
         let loaded = notices
         tenants.withLockedValue { $0[tenantID] = loaded }
     }
 
-    private func derivation(_ tenantID: String) -> NoticeDerivation { NoticeDerivation(tenantID: tenantID, settings: settings) }
+    private func derivation(_ tenantID: String) -> NoticeDerivation {
+        NoticeDerivation(tenantID: tenantID, settings: settings)
+    }
 
     // MARK: With a change (on the mutation queue)
 
     /// The outbox rows a change commits with: the events it causes, and the time-driven events
     /// of the schedules it touched planned again under the new plan.
-    package func outbox(tenantID: String, previous: RosterState, current: RosterState, changes: [RosterChange], revision: UInt64,
-                        now: UnixMillis, actor: String) -> OutboxWrite {
+    package func outbox(
+        tenantID: String, previous: RosterState, current: RosterState, changes: [RosterChange], revision: UInt64,
+        now: UnixMillis, actor: String
+    ) -> OutboxWrite {
         let notices = tenants.withLockedValue { $0[tenantID] } ?? TenantNotices()
         var write = OutboxWrite()
         write.settingsMark = notices.settingsMark
@@ -112,18 +126,22 @@ package final class Notifier: NotificationHooks {
             .union(RosterState.schedulesNamingTimeOff(of: changes, previous: previous, current: current))
         guard !schedules.isEmpty else { return write }
         let derivation = derivation(tenantID)
-        write.events = derivation.afterChange(previous: previous, current: current, schedules: schedules,
-                                              revision: revision, now: now, actor: actor, wanted: notices.wanted,
-                                              announcements: notices.announcements)
+        write.events = derivation.afterChange(
+            previous: previous, current: current, schedules: schedules,
+            revision: revision, now: now, actor: actor, wanted: notices.wanted,
+            announcements: notices.announcements)
         if let through = notices.plannedThrough, through > now {
             write.withdrawPlanned = (from: now, schedules: schedules.sorted())
             write.replannedThrough = through
-            var replanned = derivation.planned(state: current, revision: revision, from: now, to: through, rules: notices.rules,
-                                               wanted: notices.wanted, schedules: schedules, announcements: notices.announcements)
+            var replanned = derivation.planned(
+                state: current, revision: revision, from: now, to: through, rules: notices.rules,
+                wanted: notices.wanted, schedules: schedules, announcements: notices.announcements)
             // A boundary the change puts at this very instant (an override from now) is the
             // change's own on-duty event already, not a second one as a handoff.
             let changedNow = Set(write.events.filter { $0.type == .onDutyChanged }.flatMap(\.scheduleIDs))
-            replanned.removeAll { $0.type == .onDutyChanged && $0.about == now && !changedNow.isDisjoint(with: $0.scheduleIDs) }
+            replanned.removeAll {
+                $0.type == .onDutyChanged && $0.about == now && !changedNow.isDisjoint(with: $0.scheduleIDs)
+            }
             write.events += replanned
         }
         return write
@@ -142,8 +160,9 @@ package final class Notifier: NotificationHooks {
         guard from < through else { return }
         let view = tenant.view, derivation = derivation(tenant.id)
         let derive: @Sendable () -> [NotificationEvent] = {
-            derivation.planned(state: view.state, revision: view.revision, from: from, to: through, rules: notices.rules,
-                               wanted: notices.wanted, schedules: nil, announcements: notices.announcements)
+            derivation.planned(
+                state: view.state, revision: view.revision, from: from, to: through, rules: notices.rules,
+                wanted: notices.wanted, schedules: nil, announcements: notices.announcements)
         }
         // A round the pool refused (the tenant has too much waiting) is the next round's to do.
         guard let events = work == nil ? derive() : await work!.run(tenant.id, derive) else { return }
@@ -163,11 +182,14 @@ package final class Notifier: NotificationHooks {
         guard let through = notices.plannedThrough else { return await plan(tenant) }
         let now = clock.now(), view = tenant.view, derivation = derivation(tenant.id)
         let derive: @Sendable () -> [NotificationEvent] = {
-            derivation.planned(state: view.state, revision: view.revision, from: now, to: through, rules: notices.rules,
-                               wanted: notices.wanted, schedules: nil, announcements: notices.announcements)
+            derivation.planned(
+                state: view.state, revision: view.revision, from: now, to: through, rules: notices.rules,
+                wanted: notices.wanted, schedules: nil, announcements: notices.announcements)
         }
         guard let events = work == nil ? derive() : await work!.run(tenant.id, derive) else {
-            logger.warning("could not plan notifications for tenant \(tenant.id) again: its work queue is full; the next round plans them")
+            logger.warning(
+                "could not plan notifications for tenant \(tenant.id) again: its work queue is full; the next round plans them"
+            )
             return
         }
         var write = OutboxWrite(events: events)

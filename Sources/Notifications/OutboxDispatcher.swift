@@ -65,11 +65,16 @@ package final class OutboxDispatcher: Sendable {
     private let publish = NIOLockedValueBox<(@Sendable (String, [PublishedNotice]) -> Void)?>(nil)
 
     /// Where published notices go (the server's tenants); set once before `run`.
-    package func onPublished(_ body: @escaping @Sendable (String, [PublishedNotice]) -> Void) { publish.withLockedValue { $0 = body } }
+    package func onPublished(_ body: @escaping @Sendable (String, [PublishedNotice]) -> Void) {
+        publish.withLockedValue { $0 = body }
+    }
 
-    init(store: any NotificationStore, settings: ServerConfiguration.NotificationSettings, clock: any ServerClock,
-         logger: Logger, trust: TLSClientConfiguration = TLSClientConfiguration(), addresses: WebhookAddressPolicy = WebhookAddressPolicy(),
-         sealer: SecretSealer) {
+    init(
+        store: any NotificationStore, settings: ServerConfiguration.NotificationSettings, clock: any ServerClock,
+        logger: Logger, trust: TLSClientConfiguration = TLSClientConfiguration(),
+        addresses: WebhookAddressPolicy = WebhookAddressPolicy(),
+        sealer: SecretSealer
+    ) {
         self.sealer = sealer
         self.store = store
         self.settings = settings
@@ -78,7 +83,8 @@ package final class OutboxDispatcher: Sendable {
         // NIO's process-wide group, not the server's: webhook I/O never runs on the loops that
         // serve clients. Nothing here blocks (a server in a test suite starts in milliseconds):
         // the TLS context, which reads the system's CA file, is made on first use.
-        client = WebhookClient(group: MultiThreadedEventLoopGroup.singleton, tls: WebhookClient.LazyTLS(trust), addresses: addresses)
+        client = WebhookClient(
+            group: MultiThreadedEventLoopGroup.singleton, tls: WebhookClient.LazyTLS(trust), addresses: addresses)
         (wakeStream, wakeups) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
@@ -108,11 +114,15 @@ package final class OutboxDispatcher: Sendable {
                         for (tenantID, notices) in due.published { publish(tenantID, notices) }
                     }
                     let busy = inFlight.withLockedValue { $0 }
-                    let found = isPaused ? (heads: [], nextDue: nil)
+                    let found =
+                        isPaused
+                        ? (heads: [], nextDue: nil)
                         : try await store.deliveryHeads(now: clock.now(), excluding: busy)
                     nextDue = [found.nextDue, due.nextDue].compactMap { $0 }.min()
-                    for head in found.heads where !busy.contains(head.webhook.id)
-                        && inFlight.withLockedValue({ $0.insert(head.webhook.id).inserted }) {
+                    for head in found.heads
+                    where !busy.contains(head.webhook.id)
+                        && inFlight.withLockedValue({ $0.insert(head.webhook.id).inserted })
+                    {
                         deliveries.addTask {
                             await self.deliver(head)
                             self.inFlight.withLockedValue { _ = $0.remove(head.webhook.id) }
@@ -167,7 +177,8 @@ package final class OutboxDispatcher: Sendable {
         var problem = ""
         do throws(WebhookClient.Failure) {
             guard let secret else {
-                throw WebhookClient.Failure.connection("""
+                throw WebhookClient.Failure.connection(
+                    """
                     the webhook's secret was sealed with another key: every node needs the same secrets key \
                     (DATA_DIR/secrets.key or --secrets-key-file; docs/SCALING.md)
                     """)
@@ -176,11 +187,15 @@ package final class OutboxDispatcher: Sendable {
                 // A chat platform's own authentication: the URL's secret, or Matrix's access token.
                 // Posts are at least once (one in flight at a crash goes again): the delivery id
                 // lets a relay in front of the platform drop the second.
-                var headers = [("Content-Type", "application/json"), ("User-Agent", "Roster-Webhooks/\(RosterVersion.release)"),
-                               ("Roster-Delivery", deliveryID), ("Idempotency-Key", deliveryID)]
+                var headers = [
+                    ("Content-Type", "application/json"), ("User-Agent", "Roster-Webhooks/\(RosterVersion.release)"),
+                    ("Roster-Delivery", deliveryID), ("Idempotency-Key", deliveryID),
+                ]
                 if head.webhook.format == .matrix { headers.append(("Authorization", "Bearer \(secret)")) }
-                status = try await client.post(url: request.url, method: request.method, headers: headers, body: request.body,
-                                               timeout: settings.requestTimeout).status
+                status = try await client.post(
+                    url: request.url, method: request.method, headers: headers, body: request.body,
+                    timeout: settings.requestTimeout
+                ).status
             } else {
                 let timestamp = Int64(Date().timeIntervalSince1970)
                 let headers = [
@@ -191,10 +206,15 @@ package final class OutboxDispatcher: Sendable {
                     ("Roster-Delivery", deliveryID),
                     ("Idempotency-Key", deliveryID),
                     ("Roster-Attempt", "\(attempt)"),
-                    (WebhookSignature.header, WebhookSignature.sign(secret: secret, timestamp: timestamp, body: head.event.payload)),
+                    (
+                        WebhookSignature.header,
+                        WebhookSignature.sign(secret: secret, timestamp: timestamp, body: head.event.payload)
+                    ),
                 ]
-                status = try await client.post(url: head.webhook.url, headers: headers, body: head.event.payload,
-                                               timeout: settings.requestTimeout).status
+                status = try await client.post(
+                    url: head.webhook.url, headers: headers, body: head.event.payload,
+                    timeout: settings.requestTimeout
+                ).status
             }
             if !(200..<300).contains(status!) { problem = "HTTP \(status!)" }
         } catch {
@@ -207,8 +227,10 @@ package final class OutboxDispatcher: Sendable {
         if let status, (200..<300).contains(status) {
             outcome = .delivered
         } else if now - (head.webhook.failingSince ?? now) >= settings.retryBudget.milliseconds {
-            outcome = .disable(reason: "failing since \(Timestamp.iso8601(head.webhook.failingSince!)); last attempt: \(problem)")
-            logger.warning("disabled webhook \(head.webhook.id) (\(WebhookClient.redacted(head.webhook.url))): \(problem)")
+            outcome = .disable(
+                reason: "failing since \(Timestamp.iso8601(head.webhook.failingSince!)); last attempt: \(problem)")
+            logger.warning(
+                "disabled webhook \(head.webhook.id) (\(WebhookClient.redacted(head.webhook.url))): \(problem)")
         } else {
             outcome = .retry(at: now + backoff(attempt: attempt))
             logger.info("webhook \(head.webhook.id) attempt \(attempt) for \(head.event.id) failed: \(problem)")
@@ -216,12 +238,15 @@ package final class OutboxDispatcher: Sendable {
         await record(head, attempt: attempt, started: started, status: status, problem: problem, outcome: outcome)
     }
 
-    private func record(_ head: DueDelivery, attempt: Int, started: UnixMillis, status: Int?, problem: String,
-                        outcome: DeliveryOutcome) async {
+    private func record(
+        _ head: DueDelivery, attempt: Int, started: UnixMillis, status: Int?, problem: String,
+        outcome: DeliveryOutcome
+    ) async {
         let now = clock.now()
-        let record = DeliveryAttempt(webhookID: head.webhook.id, eventID: head.event.id, eventType: head.event.type.rawValue,
-                                     attempt: attempt, at: now, status: status, error: problem,
-                                     durationMillis: Int(max(0, now - started)))
+        let record = DeliveryAttempt(
+            webhookID: head.webhook.id, eventID: head.event.id, eventType: head.event.type.rawValue,
+            attempt: attempt, at: now, status: status, error: problem,
+            durationMillis: Int(max(0, now - started)))
         do {
             try await store.recordAttempt(record, outcome: outcome)
         } catch {

@@ -32,7 +32,8 @@ public struct WebhookAddressPolicy: Sendable {
         ("240.0.0.0/4", "a reserved address"),
         ("::/128", "the unspecified address"), ("::1/128", "a loopback address"), ("100::/64", "a discard address"),
         ("2001:db8::/32", "a documentation address"), ("fc00::/7", "a unique local (private) address"),
-        ("fe80::/10", "a link-local address"), ("fec0::/10", "a site-local address"), ("ff00::/8", "a multicast address"),
+        ("fe80::/10", "a link-local address"), ("fec0::/10", "a site-local address"),
+        ("ff00::/8", "a multicast address"),
     ].map { (IPRange($0.0)!, $0.1) }
 
     static let loopback = [IPRange("127.0.0.0/8")!, IPRange("::1/128")!]
@@ -46,7 +47,9 @@ public struct WebhookAddressPolicy: Sendable {
             if address[0..<10].allSatisfy({ $0 == 0 }) && address[10] == 0xFF && address[11] == 0xFF {
                 return refusal(of: Array(address[12..<16]))
             }
-            if address[0..<12] == [0x00, 0x64, 0xFF, 0x9B, 0, 0, 0, 0, 0, 0, 0, 0] { return refusal(of: Array(address[12..<16])) }
+            if address[0..<12] == [0x00, 0x64, 0xFF, 0x9B, 0, 0, 0, 0, 0, 0, 0, 0] {
+                return refusal(of: Array(address[12..<16]))
+            }
             if address[0] == 0x20 && address[1] == 0x02 { return refusal(of: Array(address[2..<6])) }
         }
         if allowLoopback, Self.loopback.contains(where: { $0.contains(address) }) { return nil }
@@ -57,6 +60,7 @@ public struct WebhookAddressPolicy: Sendable {
     public func explain(host: String, address: [UInt8], why: String) -> String {
         let text = address.count == 4 ? address.map(String.init).joined(separator: ".") : IPRange.ipv6Text(address)
         let named = text == host ? host : "\(host) (\(text))"
-        return "\(named) is \(why): webhooks may reach public addresses only (a server may allow ranges with --webhook-allow)"
+        return
+            "\(named) is \(why): webhooks may reach public addresses only (a server may allow ranges with --webhook-allow)"
     }
 }

@@ -34,7 +34,8 @@ struct WebhookClient: Sendable {
             let configuration = self.configuration
             let result: Result<TLSContext, any Error>
             do {
-                result = .success(try await NIOThreadPool.singleton.runIfActive { try TLSContext.client(configuration) })
+                result = .success(
+                    try await NIOThreadPool.singleton.runIfActive { try TLSContext.client(configuration) })
             } catch {
                 result = .failure(error)
             }
@@ -74,7 +75,8 @@ struct WebhookClient: Sendable {
             return "must not contain spaces or control characters"
         }
         guard text.utf8.count <= 2_000 else { return "is longer than 2000 bytes" }
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https"
+        else {
             return "must be an http:// or https:// URL"
         }
         guard let host = url.host, !host.isEmpty else { return "has no host" }
@@ -88,7 +90,9 @@ struct WebhookClient: Sendable {
     /// Where a URL's requests go: scheme, host and port (the scheme's own when none is written).
     /// A stored secret belongs to this; a URL that changes it needs its secret given again.
     static func origin(of text: String) -> String? {
-        guard let url = URLComponents(string: text), let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else {
+        guard let url = URLComponents(string: text), let scheme = url.scheme?.lowercased(),
+            let host = url.host?.lowercased()
+        else {
             return nil
         }
         let port = url.port ?? (scheme == "https" ? 443 : 80)
@@ -100,7 +104,9 @@ struct WebhookClient: Sendable {
 
     /// A URL as admins see it: a password in it (https://user:pass@host/) is not shown.
     static func redacted(_ text: String) -> String {
-        guard var components = URLComponents(string: text), components.user != nil || components.password != nil else { return text }
+        guard var components = URLComponents(string: text), components.user != nil || components.password != nil else {
+            return text
+        }
         components.user = components.user.map { _ in "***" }
         components.password = nil
         return components.string ?? text
@@ -148,8 +154,10 @@ struct WebhookClient: Sendable {
         return found
     }
 
-    func post(url text: String, method: HTTPMethod = .POST, headers: [(String, String)], body: Data,
-              timeout: Duration) async throws(Failure) -> Response {
+    func post(
+        url text: String, method: HTTPMethod = .POST, headers: [(String, String)], body: Data,
+        timeout: Duration
+    ) async throws(Failure) -> Response {
         if let problem = Self.validate(text, addresses: addresses) { throw .badURL(problem) }
         let url = URL(string: text)!
         let https = url.scheme!.lowercased() == "https"
@@ -160,7 +168,8 @@ struct WebhookClient: Sendable {
         let resolved = try await Self.resolve(bare, port: port)
         guard let destination = resolved.first(where: { addresses.refusal(of: $0.1) == nil })?.0 else {
             let (_, bytes) = resolved[0]
-            throw .forbiddenAddress(addresses.explain(host: bare, address: bytes, why: addresses.refusal(of: bytes) ?? ""))
+            throw .forbiddenAddress(
+                addresses.explain(host: bare, address: bytes, why: addresses.refusal(of: bytes) ?? ""))
         }
         // As written: a Matrix room id's "!" and ":" may come percent-encoded, and must stay so.
         let written = URLComponents(string: text)?.percentEncodedPath ?? url.path
@@ -179,14 +188,17 @@ struct WebhookClient: Sendable {
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     if https, let tls {
-                        try channel.pipeline.syncOperations.addHandler(try TLSHandler(context: tls, serverHostname: bare))
+                        try channel.pipeline.syncOperations.addHandler(
+                            try TLSHandler(context: tls, serverHostname: bare))
                     }
                     try channel.pipeline.syncOperations.addHTTPClientHandlers()
                     try channel.pipeline.syncOperations.addHandler(ResponseHandler(promise: promise))
                 }
             }
         let connected = bootstrap.connect(to: destination)
-        connected.whenFailure { promise.fail(Failure.connection("cannot connect to \(host):\(port): \(Self.reason($0))")) }
+        connected.whenFailure {
+            promise.fail(Failure.connection("cannot connect to \(host):\(port): \(Self.reason($0))"))
+        }
         connected.whenSuccess { channel in
             var head = HTTPRequestHead(version: .http1_1, method: method, uri: target)
             head.headers.add(name: "Host", value: url.port.map { "\(host):\($0)" } ?? host)
@@ -218,7 +230,9 @@ struct WebhookClient: Sendable {
     /// "Connection refused", not NIO's nested description of every address tried.
     private static func reason(_ error: any Error) -> String {
         var error = error
-        if let connection = error as? NIOConnectionError, let first = connection.connectionErrors.first?.error { error = first }
+        if let connection = error as? NIOConnectionError, let first = connection.connectionErrors.first?.error {
+            error = first
+        }
         if let io = error as? IOError { return String(cString: strerror(io.errnoCode)) }
         return "\(error)"
     }

@@ -3,8 +3,8 @@
 /// -DROSTER_RELEASE; any other build says "development".
 enum BuildInfo {
     #if ROSTER_RELEASE
-    static let commit = releaseCommit
+        static let commit = releaseCommit
     #else
-    static let commit = "development"
+        static let commit = "development"
     #endif
 }

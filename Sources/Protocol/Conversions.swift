@@ -32,9 +32,10 @@ extension Roster_V1_Employee {
 
 extension Employee {
     public init(_ wire: Roster_V1_Employee) {
-        self.init(id: wire.id, firstName: wire.firstName, lastName: wire.lastName, email: wire.email, phone: wire.phone,
-                  position: wire.position, team: wire.team, projects: wire.projects, biography: wire.biography,
-                  photoURL: wire.photoURL, type: EmployeeType(wire.type), chat: wire.chat)
+        self.init(
+            id: wire.id, firstName: wire.firstName, lastName: wire.lastName, email: wire.email, phone: wire.phone,
+            position: wire.position, team: wire.team, projects: wire.projects, biography: wire.biography,
+            photoURL: wire.photoURL, type: EmployeeType(wire.type), chat: wire.chat)
     }
 }
 
@@ -74,8 +75,9 @@ extension Roster_V1_Shift {
 
 extension Shift {
     public init(_ wire: Roster_V1_Shift) {
-        self.init(id: wire.id, employeeID: wire.employeeID, start: wire.startMs, end: wire.endMs, role: wire.role,
-                  scheduleID: wire.scheduleID)
+        self.init(
+            id: wire.id, employeeID: wire.employeeID, start: wire.startMs, end: wire.endMs, role: wire.role,
+            scheduleID: wire.scheduleID)
     }
 }
 
@@ -149,9 +151,10 @@ extension Roster_V1_Snapshot {
 
 extension RosterState {
     public init(_ snapshot: Roster_V1_Snapshot) {
-        self.init(tenant: Tenant(snapshot.tenant), employees: snapshot.employees.map(Employee.init),
-                  shifts: snapshot.shifts.map(Shift.init), schedules: snapshot.schedules.map(ScheduleDefinition.init),
-                  timeOff: snapshot.timeOff.map(TimeOff.init), holidays: snapshot.holidays.map(HolidaySet.init))
+        self.init(
+            tenant: Tenant(snapshot.tenant), employees: snapshot.employees.map(Employee.init),
+            shifts: snapshot.shifts.map(Shift.init), schedules: snapshot.schedules.map(ScheduleDefinition.init),
+            timeOff: snapshot.timeOff.map(TimeOff.init), holidays: snapshot.holidays.map(HolidaySet.init))
     }
 }
 
@@ -161,7 +164,8 @@ extension Roster_V1_OnDutyPerson {
     public init(shift: Shift, in state: RosterState) {
         self.init()
         self.shift = Roster_V1_Shift(shift)
-        employee = state.employees[shift.employeeID].map(Roster_V1_Employee.init)
+        employee =
+            state.employees[shift.employeeID].map(Roster_V1_Employee.init)
             ?? Roster_V1_Employee.with { $0.id = shift.employeeID }
     }
 }

@@ -30,7 +30,8 @@ public struct LivenessMonitor: Sendable {
         let quiet = (now - lastReceived).nanoseconds / 1_000_000
         let unanswered = pingSentAt.map { $0 > lastReceived } ?? false
         if unanswered, let pinged = pingSentAt, quiet >= intervalMillis * 3 / 2,
-           (now - pinged).nanoseconds / 1_000_000 >= intervalMillis / 2 {
+            (now - pinged).nanoseconds / 1_000_000 >= intervalMillis / 2
+        {
             return .close(quietMillis: quiet)
         }
         if quiet >= intervalMillis, !unanswered {

@@ -10,7 +10,9 @@ extension Roster_V1_ReminderRule {
             text = DurationText.format(minutes: Int(leadMinutes)) + " before each shift"
         } else {
             let minute = Int(atMinuteOfDay)
-            text = "\(daysBefore) day\(daysBefore == 1 ? "" : "s") before each shift at " + String(format: "%02d:%02d", minute / 60, minute % 60)
+            text =
+                "\(daysBefore) day\(daysBefore == 1 ? "" : "s") before each shift at "
+                + String(format: "%02d:%02d", minute / 60, minute % 60)
             text += timeZone.isEmpty ? " (the schedule's time zone)" : " \(timeZone)"
         }
         text += schedule.isEmpty ? ", every schedule" : ", schedule \(scheduleName ?? schedule)"

@@ -33,7 +33,10 @@ public enum ReportFormats {
     }
 
     static func categoryParts(_ categories: Roster_V1_CategoryHours) -> [Int64] {
-        [categories.businessMs, categories.outsideBusinessHoursMs, categories.nightMs, categories.weekendMs, categories.holidayMs]
+        [
+            categories.businessMs, categories.outsideBusinessHoursMs, categories.nightMs, categories.weekendMs,
+            categories.holidayMs,
+        ]
     }
 
     /// A person's five category hours as text, adding up to their total as `hours` writes it.
@@ -45,14 +48,20 @@ public enum ReportFormats {
 
     /// The hours table's columns after the person's name, as `report hours` prints them and the
     /// web's hours page shows them: one list, so the two never differ.
-    public static let personColumns = ["Total", "Business", "Outside", "Night", "Weekend", "Holiday", "Override", "Cover taken",
-                                       "Cover given", "Periods", "Stretches", "Longest", "Shortest rest"]
+    public static let personColumns = [
+        "Total", "Business", "Outside", "Night", "Weekend", "Holiday", "Override", "Cover taken",
+        "Cover given", "Periods", "Stretches", "Longest", "Shortest rest",
+    ]
 
     /// One person's row under `personColumns`.
     public static func personRow(_ person: Roster_V1_PersonHours) -> [String] {
         [hours(person.totalMs)] + categoryHours(person)
-            + [hours(person.overrideMs), hours(person.coverTakenMs), hours(person.coverGivenMs), "\(person.outOfHoursPeriods)",
-               "\(person.stretches)", hours(person.longestStretchMs), person.shortestRestMs < 0 ? "-" : hours(person.shortestRestMs)]
+            + [
+                hours(person.overrideMs), hours(person.coverTakenMs), hours(person.coverGivenMs),
+                "\(person.outOfHoursPeriods)",
+                "\(person.stretches)", hours(person.longestStretchMs),
+                person.shortestRestMs < 0 ? "-" : hours(person.shortestRestMs),
+            ]
     }
 
     // MARK: CSV
@@ -67,18 +76,29 @@ public enum ReportFormats {
             }
         }
         schedules.sort { ($0.name, $0.id) < ($1.name, $1.id) }
-        var header = ["person", "employee_id", "total_hours", "business_hours", "outside_business_hours", "night_hours", "weekend_hours",
-                      "holiday_hours"]
-        header += ["override_hours", "cover_taken_hours", "cover_given_hours", "out_of_hours_periods", "stretches",
-                   "longest_stretch_hours", "shortest_rest_hours"]
+        var header = [
+            "person", "employee_id", "total_hours", "business_hours", "outside_business_hours", "night_hours",
+            "weekend_hours",
+            "holiday_hours",
+        ]
+        header += [
+            "override_hours", "cover_taken_hours", "cover_given_hours", "out_of_hours_periods", "stretches",
+            "longest_stretch_hours", "shortest_rest_hours",
+        ]
         header += schedules.map { "hours: \($0.name)" }
         var lines = [header.map(field).joined(separator: ",")]
         for person in report.people {
             var row = [person.name, person.employeeID, hours(person.totalMs)]
             row += apportioned(categoryParts(person.categories), total: person.totalMs).map(hundredths)
-            row += [hours(person.overrideMs), hours(person.coverTakenMs), hours(person.coverGivenMs), "\(person.outOfHoursPeriods)",
-                    "\(person.stretches)", hours(person.longestStretchMs), person.shortestRestMs < 0 ? "" : hours(person.shortestRestMs)]
-            row += schedules.map { schedule in person.schedules.first { $0.scheduleID == schedule.id }.map { hours($0.ms) } ?? hours(0) }
+            row += [
+                hours(person.overrideMs), hours(person.coverTakenMs), hours(person.coverGivenMs),
+                "\(person.outOfHoursPeriods)",
+                "\(person.stretches)", hours(person.longestStretchMs),
+                person.shortestRestMs < 0 ? "" : hours(person.shortestRestMs),
+            ]
+            row += schedules.map { schedule in
+                person.schedules.first { $0.scheduleID == schedule.id }.map { hours($0.ms) } ?? hours(0)
+            }
             lines.append(row.map(field).joined(separator: ","))
         }
         return lines.joined(separator: "\r\n") + "\r\n"
@@ -90,12 +110,15 @@ public enum ReportFormats {
         var lines = ["person,employee_id,hours,above_mean_hours"]
         for person in quality.people {
             let above = max(0, person.totalMs - quality.meanMs)
-            lines.append([person.name, person.employeeID, hours(person.totalMs), hours(above)].map(field).joined(separator: ","))
+            lines.append(
+                [person.name, person.employeeID, hours(person.totalMs), hours(above)].map(field).joined(separator: ","))
         }
         lines.append("")
         lines.append("gap_start,gap_end,gap_hours")
         for gap in quality.gaps {
-            lines.append([TimeText.iso8601(gap.startMs), TimeText.iso8601(gap.endMs), hours(gap.endMs - gap.startMs)].joined(separator: ","))
+            lines.append(
+                [TimeText.iso8601(gap.startMs), TimeText.iso8601(gap.endMs), hours(gap.endMs - gap.startMs)].joined(
+                    separator: ","))
         }
         return lines.joined(separator: "\r\n") + "\r\n"
     }
@@ -103,7 +126,9 @@ public enum ReportFormats {
     /// Quoted as every CSV of ours is (`RosterExport.csvField`, RFC 4180); a leading =, +, - or @
     /// is prefixed with ' first, so that a spreadsheet never runs a name as a formula.
     static func field(_ text: String) -> String {
-        guard let first = text.first, "=+-@".contains(first), Double(text) == nil else { return RosterExport.csvField(text) }
+        guard let first = text.first, "=+-@".contains(first), Double(text) == nil else {
+            return RosterExport.csvField(text)
+        }
         return RosterExport.csvField("'" + text)
     }
 
@@ -143,35 +168,52 @@ public enum ReportFormats {
     }
 
     public static func hoursJSON(_ report: Roster_V1_ReportResponse) -> Data {
-        let body = HoursJSON(from: TimeText.iso8601(report.fromMs), to: TimeText.iso8601(report.toMs), now: TimeText.iso8601(report.nowMs),
-                             zone: report.zone, recordedSince: report.recordedSinceMs == 0 ? nil : TimeText.iso8601(report.recordedSinceMs),
-                             people: report.people.map { person in
-            let parts = categoryParts(person.categories)
-            let units = apportioned(parts, total: person.totalMs)
-            return HoursJSON.Person(
-                employeeId: person.employeeID, name: person.name, totalHours: hours(person.totalMs), totalMs: person.totalMs,
-                categories: Dictionary(uniqueKeysWithValues: zip(categoryNames, units.map(hundredths))),
-                categoriesMs: Dictionary(uniqueKeysWithValues: zip(categoryNames, parts)),
-                overrideHours: hours(person.overrideMs), coverTakenHours: hours(person.coverTakenMs), coverGivenHours: hours(person.coverGivenMs),
-                outOfHoursPeriods: person.outOfHoursPeriods, stretches: person.stretches, longestStretchHours: hours(person.longestStretchMs),
-                shortestRestHours: person.shortestRestMs < 0 ? nil : hours(person.shortestRestMs),
-                schedules: person.schedules.map { .init(id: $0.scheduleID, name: $0.scheduleName, hours: hours($0.ms), ms: $0.ms) })
-        })
+        let body = HoursJSON(
+            from: TimeText.iso8601(report.fromMs), to: TimeText.iso8601(report.toMs),
+            now: TimeText.iso8601(report.nowMs),
+            zone: report.zone,
+            recordedSince: report.recordedSinceMs == 0 ? nil : TimeText.iso8601(report.recordedSinceMs),
+            people: report.people.map { person in
+                let parts = categoryParts(person.categories)
+                let units = apportioned(parts, total: person.totalMs)
+                return HoursJSON.Person(
+                    employeeId: person.employeeID, name: person.name, totalHours: hours(person.totalMs),
+                    totalMs: person.totalMs,
+                    categories: Dictionary(uniqueKeysWithValues: zip(categoryNames, units.map(hundredths))),
+                    categoriesMs: Dictionary(uniqueKeysWithValues: zip(categoryNames, parts)),
+                    overrideHours: hours(person.overrideMs), coverTakenHours: hours(person.coverTakenMs),
+                    coverGivenHours: hours(person.coverGivenMs),
+                    outOfHoursPeriods: person.outOfHoursPeriods, stretches: person.stretches,
+                    longestStretchHours: hours(person.longestStretchMs),
+                    shortestRestHours: person.shortestRestMs < 0 ? nil : hours(person.shortestRestMs),
+                    schedules: person.schedules.map {
+                        .init(id: $0.scheduleID, name: $0.scheduleName, hours: hours($0.ms), ms: $0.ms)
+                    })
+            })
         return encode(body)
     }
 
     public static func qualityJSON(_ report: Roster_V1_ReportResponse) -> Data {
         let quality = report.quality
         let body = QualityJSON(
-            from: TimeText.iso8601(report.fromMs), to: TimeText.iso8601(report.toMs), now: TimeText.iso8601(report.nowMs),
+            from: TimeText.iso8601(report.fromMs), to: TimeText.iso8601(report.toMs),
+            now: TimeText.iso8601(report.nowMs),
             recordedSince: report.recordedSinceMs == 0 ? nil : TimeText.iso8601(report.recordedSinceMs),
             scheduleId: quality.scheduleID, scheduleName: quality.scheduleName,
             coveragePercent: (quality.coveragePercent * 100).rounded() / 100, coveredHours: hours(quality.coveredMs),
-            gaps: quality.gaps.map { .init(start: TimeText.iso8601($0.startMs), end: TimeText.iso8601($0.endMs), hours: hours($0.endMs - $0.startMs)) },
-            gapsOmitted: quality.gapsOmitted, balance: (quality.balance * 100).rounded() / 100, equity: (quality.equity * 100).rounded() / 100,
+            gaps: quality.gaps.map {
+                .init(
+                    start: TimeText.iso8601($0.startMs), end: TimeText.iso8601($0.endMs),
+                    hours: hours($0.endMs - $0.startMs))
+            },
+            gapsOmitted: quality.gapsOmitted, balance: (quality.balance * 100).rounded() / 100,
+            equity: (quality.equity * 100).rounded() / 100,
             meanHours: hours(quality.meanMs),
-            people: quality.people.map { .init(employeeId: $0.employeeID, name: $0.name, hours: hours($0.totalMs),
-                                               aboveMeanHours: hours(max(0, $0.totalMs - quality.meanMs))) })
+            people: quality.people.map {
+                .init(
+                    employeeId: $0.employeeID, name: $0.name, hours: hours($0.totalMs),
+                    aboveMeanHours: hours(max(0, $0.totalMs - quality.meanMs)))
+            })
         return encode(body)
     }
 

@@ -167,7 +167,8 @@ public enum RosterMessage: Sendable, Hashable {
             case .calendar: return .calendar(try Roster_V1_CalendarResponse(body: frame.body))
             case .notificationAdmin: return .notificationAdmin(try Roster_V1_NotificationAdminRequest(body: frame.body))
             case .notice: return .notice(try Roster_V1_Notice(body: frame.body))
-            case .notificationAdminResult: return .notificationAdminResult(try Roster_V1_NotificationAdminResponse(body: frame.body))
+            case .notificationAdminResult:
+                return .notificationAdminResult(try Roster_V1_NotificationAdminResponse(body: frame.body))
             case .getReport: return .getReport(try Roster_V1_GetReportRequest(body: frame.body))
             case .report: return .report(try Roster_V1_ReportResponse(body: frame.body))
             case .applyDefinition: return .applyDefinition(try Roster_V1_ApplyDefinitionRequest(body: frame.body))

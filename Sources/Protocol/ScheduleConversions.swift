@@ -43,8 +43,10 @@ extension Roster_V1_TemporaryShift {
 
 extension TemporarySchedule {
     public init(_ wire: Roster_V1_TemporarySchedule) {
-        self.init(id: wire.id, start: wire.startMs, end: wire.endMs,
-                  shifts: wire.shifts.map { Shift(employeeID: $0.employeeID, start: $0.startMs, end: $0.endMs) }, author: wire.author)
+        self.init(
+            id: wire.id, start: wire.startMs, end: wire.endMs,
+            shifts: wire.shifts.map { Shift(employeeID: $0.employeeID, start: $0.startMs, end: $0.endMs) },
+            author: wire.author)
     }
 }
 
@@ -52,11 +54,12 @@ extension ScheduleDefinition {
     /// A definition as sent. Values the domain cannot represent (an unknown cadence unit, an
     /// unparsable handoff) become ones `violations()` reports, never a crash.
     public init(_ wire: Roster_V1_Schedule) {
-        self.init(id: wire.id, name: wire.name, zone: wire.zone, team: wire.team, description: wire.description_p,
-                  layers: wire.layers.map { ScheduleLayer(level: Int($0.level), rotations: $0.rotations.map(Rotation.init)) },
-                  overrides: wire.overrides.map(ScheduleOverride.init), readersMayVolunteer: wire.readersMayVolunteer,
-                  selfServiceOff: wire.selfServiceOff, requests: wire.requests.map(CoverRequest.init),
-                  temporary: wire.temporary.map(TemporarySchedule.init))
+        self.init(
+            id: wire.id, name: wire.name, zone: wire.zone, team: wire.team, description: wire.description_p,
+            layers: wire.layers.map { ScheduleLayer(level: Int($0.level), rotations: $0.rotations.map(Rotation.init)) },
+            overrides: wire.overrides.map(ScheduleOverride.init), readersMayVolunteer: wire.readersMayVolunteer,
+            selfServiceOff: wire.selfServiceOff, requests: wire.requests.map(CoverRequest.init),
+            temporary: wire.temporary.map(TemporarySchedule.init))
     }
 }
 
@@ -93,20 +96,24 @@ extension Roster_V1_Rotation {
 
 extension Rotation {
     public init(_ wire: Roster_V1_Rotation) {
-        self.init(id: wire.id, slots: wire.slots.map(\.employeeIds), cadence: Cadence(wire.cadence),
-                  // An unparsable anchor becomes year 0, which `violations()` refuses by name.
-                  handoff: LocalDateTime(parsing: wire.handoff) ?? LocalDateTime(year: 0, month: 1, day: 1),
-                  end: wire.hasEndMs ? wire.endMs : nil,
-                  restrictions: wire.restrictions.map {
-                      RestrictionWindow(weekdays: Set($0.weekdays.map { Int(clamping: $0) }), start: Int($0.startMinute),
-                                        end: Int($0.endMinute), exceptHolidays: $0.exceptHolidays,
-                                        monthly: $0.hasMonthly ? MonthlyDays(nth: Int($0.monthly.nth),
-                                                                             weekday: $0.monthly.weekday == 0 ? nil : Int(clamping: $0.monthly.weekday),
-                                                                             everyMonths: Int(clamping: $0.monthly.everyMonths)) : nil)
-                  },
-                  advance: wire.advance == .calendar ? .calendar : .activeTurns,
-                  since: wire.hasSinceMs ? wire.sinceMs : nil, version: max(1, Int(wire.version)),
-                  slotOffset: Int(wire.slotOffset), onTimeOff: wire.onTimeOff == .skip ? .skip : .flag)
+        self.init(
+            id: wire.id, slots: wire.slots.map(\.employeeIds), cadence: Cadence(wire.cadence),
+            // An unparsable anchor becomes year 0, which `violations()` refuses by name.
+            handoff: LocalDateTime(parsing: wire.handoff) ?? LocalDateTime(year: 0, month: 1, day: 1),
+            end: wire.hasEndMs ? wire.endMs : nil,
+            restrictions: wire.restrictions.map {
+                RestrictionWindow(
+                    weekdays: Set($0.weekdays.map { Int(clamping: $0) }), start: Int($0.startMinute),
+                    end: Int($0.endMinute), exceptHolidays: $0.exceptHolidays,
+                    monthly: $0.hasMonthly
+                        ? MonthlyDays(
+                            nth: Int($0.monthly.nth),
+                            weekday: $0.monthly.weekday == 0 ? nil : Int(clamping: $0.monthly.weekday),
+                            everyMonths: Int(clamping: $0.monthly.everyMonths)) : nil)
+            },
+            advance: wire.advance == .calendar ? .calendar : .activeTurns,
+            since: wire.hasSinceMs ? wire.sinceMs : nil, version: max(1, Int(wire.version)),
+            slotOffset: Int(wire.slotOffset), onTimeOff: wire.onTimeOff == .skip ? .skip : .flag)
     }
 }
 
@@ -158,14 +165,16 @@ extension Roster_V1_ScheduleOverride {
 extension ScheduleOverride {
     /// An unknown kind reads as removing nobody (""), which validation refuses.
     public init(_ wire: Roster_V1_ScheduleOverride) {
-        let kind: Kind = switch wire.kind {
-        case .replace: .replace(replacing: wire.replacedEmployeeID, with: wire.employeeID)
-        case .add: .add(wire.employeeID)
-        case .remove: .remove(wire.employeeID)
-        case .unspecified, .UNRECOGNIZED: .remove("")
-        }
-        self.init(id: wire.id, kind: kind, start: wire.startMs, end: wire.endMs, author: wire.author, reason: wire.reason,
-                  source: wire.source)
+        let kind: Kind =
+            switch wire.kind {
+            case .replace: .replace(replacing: wire.replacedEmployeeID, with: wire.employeeID)
+            case .add: .add(wire.employeeID)
+            case .remove: .remove(wire.employeeID)
+            case .unspecified, .UNRECOGNIZED: .remove("")
+            }
+        self.init(
+            id: wire.id, kind: kind, start: wire.startMs, end: wire.endMs, author: wire.author, reason: wire.reason,
+            source: wire.source)
     }
 }
 
@@ -179,12 +188,13 @@ extension Roster_V1_CoverRequest {
         endMs = request.end
         addressedTo = request.addressedTo
         note = request.note
-        state = switch instant.map(request.state(at:)) ?? request.stored {
-        case .open: .open
-        case .taken: .taken
-        case .cancelled: .cancelled
-        case .expired: .expired
-        }
+        state =
+            switch instant.map(request.state(at:)) ?? request.stored {
+            case .open: .open
+            case .taken: .taken
+            case .cancelled: .cancelled
+            case .expired: .expired
+            }
         taker = request.taker ?? ""
         overrideID = request.overrideID ?? ""
         declinedBy = request.declinedBy
@@ -197,22 +207,26 @@ extension Roster_V1_CoverRequest {
 extension CoverRequest {
     /// EXPIRED reads as open (it is an open request whose start has come), an unknown state as cancelled.
     public init(_ wire: Roster_V1_CoverRequest) {
-        let stored: State = switch wire.state {
-        case .open, .expired: .open
-        case .taken: .taken
-        default: .cancelled
-        }
-        self.init(id: wire.id, requester: wire.requester, start: wire.startMs, end: wire.endMs, addressedTo: wire.addressedTo,
-                  note: wire.note, stored: stored, taker: wire.taker.isEmpty ? nil : wire.taker,
-                  overrideID: wire.overrideID.isEmpty ? nil : wire.overrideID, declinedBy: wire.declinedBy,
-                  opened: wire.openedMs, changed: wire.changedMs, author: wire.author)
+        let stored: State =
+            switch wire.state {
+            case .open, .expired: .open
+            case .taken: .taken
+            default: .cancelled
+            }
+        self.init(
+            id: wire.id, requester: wire.requester, start: wire.startMs, end: wire.endMs, addressedTo: wire.addressedTo,
+            note: wire.note, stored: stored, taker: wire.taker.isEmpty ? nil : wire.taker,
+            overrideID: wire.overrideID.isEmpty ? nil : wire.overrideID, declinedBy: wire.declinedBy,
+            opened: wire.openedMs, changed: wire.changedMs, author: wire.author)
     }
 }
 
 extension Roster_V1_ResolvedShift {
     /// `overrideSources`: `RosterState.overrideSources(on:)` for the answer's schedules.
-    public init(_ shift: ResolvedShift, scheduleID: String, in state: RosterState? = nil,
-                overrideSources: [String: [String: String]] = [:]) {
+    public init(
+        _ shift: ResolvedShift, scheduleID: String, in state: RosterState? = nil,
+        overrideSources: [String: [String: String]] = [:]
+    ) {
         self.init()
         id = shift.id
         employeeID = shift.employeeID
@@ -237,13 +251,16 @@ extension Roster_V1_ResolvedShift {
 
 extension ResolvedShift {
     public init(_ wire: Roster_V1_ResolvedShift) {
-        let source: ShiftSource = switch wire.sourceKind {
-        case .rotation: .rotation(level: Int(wire.level), rotation: wire.sourceID, version: max(1, Int(wire.version)),
-                                  turn: Int(wire.turn))
-        case .shift: .shift(id: wire.sourceID)
-        case .temporary: .temporary(id: wire.sourceID)
-        default: .override(id: wire.sourceID)
-        }
+        let source: ShiftSource =
+            switch wire.sourceKind {
+            case .rotation:
+                .rotation(
+                    level: Int(wire.level), rotation: wire.sourceID, version: max(1, Int(wire.version)),
+                    turn: Int(wire.turn))
+            case .shift: .shift(id: wire.sourceID)
+            case .temporary: .temporary(id: wire.sourceID)
+            default: .override(id: wire.sourceID)
+            }
         self.init(id: wire.id, employeeID: wire.employeeID, start: wire.startMs, end: wire.endMs, source: source)
     }
 }
@@ -275,8 +292,10 @@ extension Roster_V1_TimeOff {
 
 extension TimeOff {
     public init(_ wire: Roster_V1_TimeOff) {
-        self.init(id: wire.id, employeeID: wire.employeeID, start: wire.startMs, end: wire.endMs, reason: wire.reason, source: wire.source,
-                  author: wire.author)
+        self.init(
+            id: wire.id, employeeID: wire.employeeID, start: wire.startMs, end: wire.endMs, reason: wire.reason,
+            source: wire.source,
+            author: wire.author)
     }
 }
 
@@ -290,8 +309,10 @@ extension Roster_V1_DutyConflict {
         startMs = conflict.start
         endMs = conflict.end
         timeOffID = conflict.timeOffID
-        let shift = Roster_V1_ResolvedShift(ResolvedShift(id: "", employeeID: conflict.employeeID, start: conflict.start, end: conflict.end,
-                                                          source: conflict.source), scheduleID: conflict.scheduleID)
+        let shift = Roster_V1_ResolvedShift(
+            ResolvedShift(
+                id: "", employeeID: conflict.employeeID, start: conflict.start, end: conflict.end,
+                source: conflict.source), scheduleID: conflict.scheduleID)
         (sourceKind, sourceID) = (shift.sourceKind, shift.sourceID)
         proposals = conflict.proposals.map { proposal in
             Roster_V1_CoverProposal.with {
@@ -306,15 +327,17 @@ extension Roster_V1_DutyConflict {
 extension DutyConflict {
     /// A conflict as sent (a rotation source keeps only its id: the turn is in the conflict's id).
     public init(_ wire: Roster_V1_DutyConflict) {
-        let source: ShiftSource = switch wire.sourceKind {
-        case .rotation: .rotation(level: 0, rotation: wire.sourceID, version: 1, turn: 0)
-        case .shift: .shift(id: wire.sourceID)
-        case .temporary: .temporary(id: wire.sourceID)
-        default: .override(id: wire.sourceID)
-        }
-        self.init(id: wire.id, scheduleID: wire.scheduleID, employeeID: wire.employeeID, start: wire.startMs, end: wire.endMs,
-                  timeOffID: wire.timeOffID, source: source,
-                  proposals: wire.proposals.map { CoverProposal(employeeID: $0.employeeID, dutyAround: $0.dutyAroundMs) })
+        let source: ShiftSource =
+            switch wire.sourceKind {
+            case .rotation: .rotation(level: 0, rotation: wire.sourceID, version: 1, turn: 0)
+            case .shift: .shift(id: wire.sourceID)
+            case .temporary: .temporary(id: wire.sourceID)
+            default: .override(id: wire.sourceID)
+            }
+        self.init(
+            id: wire.id, scheduleID: wire.scheduleID, employeeID: wire.employeeID, start: wire.startMs, end: wire.endMs,
+            timeOffID: wire.timeOffID, source: source,
+            proposals: wire.proposals.map { CoverProposal(employeeID: $0.employeeID, dutyAround: $0.dutyAroundMs) })
     }
 }
 

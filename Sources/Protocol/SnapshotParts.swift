@@ -40,7 +40,8 @@ public enum SnapshotParts {
                 } else if index < counts.0 + counts.1 + counts.2 + snapshot.timeOff.count {
                     part.timeOff.append(snapshot.timeOff[index - counts.0 - counts.1 - counts.2])
                 } else {
-                    part.holidays.append(snapshot.holidays[index - counts.0 - counts.1 - counts.2 - snapshot.timeOff.count])
+                    part.holidays.append(
+                        snapshot.holidays[index - counts.0 - counts.1 - counts.2 - snapshot.timeOff.count])
                 }
             }
             part.more = true  // the last part's is cleared below, which only makes it smaller

@@ -12,8 +12,10 @@ public struct HangupReload: Service, CustomStringConvertible {
     private let logger: Logger
 
     /// `readLogLevel` says the level the configuration gives now (nil: none given).
-    public init(server: RosterServer, logLevels: LogLevelSwitch, logger: Logger,
-                readLogLevel: @escaping @Sendable () throws -> Logger.Level?) {
+    public init(
+        server: RosterServer, logLevels: LogLevelSwitch, logger: Logger,
+        readLogLevel: @escaping @Sendable () throws -> Logger.Level?
+    ) {
         self.server = server
         self.logLevels = logLevels
         self.readLogLevel = readLogLevel

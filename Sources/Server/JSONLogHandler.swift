@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import RosterDomain
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Log records as JSON lines on standard error, for journald and log shippers
@@ -33,7 +33,8 @@ public struct JSONLogHandler: LogHandler {
         }
         if let error = event.error { fields.append(("error", "\(error)")) }
         fields.append(("message", event.message.description))
-        let text = "{" + fields.map { "\(JSONText.quoted($0.0)):\(JSONText.quoted($0.1))" }.joined(separator: ",") + "}\n"
+        let text =
+            "{" + fields.map { "\(JSONText.quoted($0.0)):\(JSONText.quoted($0.1))" }.joined(separator: ",") + "}\n"
         var bytes = Array(text.utf8)
         _ = bytes.withUnsafeMutableBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }

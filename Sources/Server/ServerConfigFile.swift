@@ -50,7 +50,9 @@ public struct ServerConfigFile: Sendable {
             guard let key = keyNode.string else { problem("a key must be text"); continue }
             guard let kind = kinds[key] else {
                 let close = ServerSettings.all.map(\.name).filter { $0.hasPrefix(String(key.prefix(3))) }
-                problem("unknown key \"\(key)\"" + (close.isEmpty ? "" : " (did you mean \(close.joined(separator: ", "))?)"))
+                problem(
+                    "unknown key \"\(key)\""
+                        + (close.isEmpty ? "" : " (did you mean \(close.joined(separator: ", "))?)"))
                 continue
             }
             if entries[key] != nil { problem("\(key) is given twice"); continue }

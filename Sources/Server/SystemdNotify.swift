@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// systemd's readiness protocol (sd_notify(3)) for `Type=notify` units: one datagram to the
@@ -27,7 +27,9 @@ public enum SystemdNotify {
         _ = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
                 // MSG_DONTWAIT: a datagram to a local socket; never wait on a stuck receiver.
-                message.withUnsafeMutableBytes { sendto(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT), socketAddress, length) }
+                message.withUnsafeMutableBytes {
+                    sendto(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT), socketAddress, length)
+                }
             }
         }
     }

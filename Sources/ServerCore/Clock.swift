@@ -102,7 +102,9 @@ public final class SystemClock: ServerClock {
     }
 
     public func stop() {
-        watchdog.withLockedValue { $0?.cancel(); $0 = nil }
+        watchdog.withLockedValue {
+            $0?.cancel(); $0 = nil
+        }
     }
 
     private static func wallMinusMonotonic() -> Int64 {
@@ -169,8 +171,10 @@ public final class ManualClock: ServerClock {
     public func advance(to instant: UnixMillis) {
         while true {
             let due: Pending? = state.withLockedValue { state in
-                guard let index = state.pending.indices.filter({ state.pending[$0].instant <= instant })
-                    .min(by: { state.pending[$0].instant < state.pending[$1].instant }) else {
+                guard
+                    let index = state.pending.indices.filter({ state.pending[$0].instant <= instant })
+                        .min(by: { state.pending[$0].instant < state.pending[$1].instant })
+                else {
                     state.now = max(state.now, instant)
                     return nil
                 }

@@ -15,7 +15,8 @@ public struct IPRange: Sendable, Hashable, CustomStringConvertible {
         var prefix = bits
         if parts.count == 2 {
             guard parts[1].allSatisfy({ $0.isASCII && $0.isNumber }), parts[1].count <= 3, let value = Int(parts[1]),
-                  (0...bits).contains(value) else { return nil }
+                (0...bits).contains(value)
+            else { return nil }
             prefix = value
         }
         self.init(bytes: bytes, prefix: prefix)
@@ -56,7 +57,9 @@ public struct IPRange: Sendable, Hashable, CustomStringConvertible {
     package static func bytes(ofHost text: String) -> [UInt8]? {
         var v4 = in_addr()
         // inet_aton stops at white space; a host with any is not a literal.
-        if !text.contains(where: \.isWhitespace), inet_aton(text, &v4) != 0 { return withUnsafeBytes(of: v4) { Array($0) } }
+        if !text.contains(where: \.isWhitespace), inet_aton(text, &v4) != 0 {
+            return withUnsafeBytes(of: v4) { Array($0) }
+        }
         return bytes(of: text)
     }
 

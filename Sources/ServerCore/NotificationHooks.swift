@@ -8,8 +8,10 @@ import RosterStore
 /// tenant's mutation queue.
 package protocol NotificationHooks: Sendable {
     /// The outbox rows a change commits with (worked out on the work pool, before the commit).
-    func outbox(tenantID: String, previous: RosterState, current: RosterState, changes: [RosterChange], revision: UInt64,
-                now: UnixMillis, actor: String) -> OutboxWrite
+    func outbox(
+        tenantID: String, previous: RosterState, current: RosterState, changes: [RosterChange], revision: UInt64,
+        now: UnixMillis, actor: String
+    ) -> OutboxWrite
     /// After the change's commit.
     func committed(tenantID: String, write: OutboxWrite)
     /// Reads the tenant's webhooks, reminder rules and planning mark again (another node changed them).
@@ -25,7 +27,8 @@ package protocol NotificationHooks: Sendable {
         -> Result<RosterMessage, WireError>
     /// Schedules as code: what a document's webhooks, reminders and announcements change, checked
     /// against `state` (the roster as the same apply leaves it). Runs on the mutation queue.
-    func planSettings(_ document: Roster_V1_DefinitionDocument, tenantID: String, state: RosterState, prune: Bool) async -> SettingsPlan
+    func planSettings(_ document: Roster_V1_DefinitionDocument, tenantID: String, state: RosterState, prune: Bool) async
+        -> SettingsPlan
     /// After an apply that changed settings committed: read them again and plan.
     func settingsChanged(_ tenant: TenantRuntime) async
     /// How often the server runs a planning round for every tenant.
@@ -56,8 +59,13 @@ package struct ChatCommandRequest: Sendable {
     package var slackTimestamp: String?
     package var slackSignature: String?
 
-    package init(platform: String, body: [UInt8], fields: [String: String], slackTimestamp: String? = nil, slackSignature: String? = nil) {
-        (self.platform, self.body, self.fields, self.slackTimestamp, self.slackSignature) = (platform, body, fields, slackTimestamp, slackSignature)
+    package init(
+        platform: String, body: [UInt8], fields: [String: String], slackTimestamp: String? = nil,
+        slackSignature: String? = nil
+    ) {
+        (self.platform, self.body, self.fields, self.slackTimestamp, self.slackSignature) = (
+            platform, body, fields, slackTimestamp, slackSignature
+        )
     }
 }
 

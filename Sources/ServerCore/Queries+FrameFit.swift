@@ -14,9 +14,12 @@ package enum AnswerFit {
         while size(answer) > budget, !answer.shifts.isEmpty || !answer.conflicts.isEmpty {
             let scale = Double(budget) / Double(size(answer))
             if !answer.shifts.isEmpty {
-                answer.shifts = Array(answer.shifts.prefix(min(answer.shifts.count - 1, Int(Double(answer.shifts.count) * scale))))
+                answer.shifts = Array(
+                    answer.shifts.prefix(min(answer.shifts.count - 1, Int(Double(answer.shifts.count) * scale))))
             } else {
-                answer.conflicts = Array(answer.conflicts.prefix(min(answer.conflicts.count - 1, Int(Double(answer.conflicts.count) * scale))))
+                answer.conflicts = Array(
+                    answer.conflicts.prefix(
+                        min(answer.conflicts.count - 1, Int(Double(answer.conflicts.count) * scale))))
             }
             answer.truncated = true
         }
@@ -41,5 +44,7 @@ package enum AnswerFit {
         return size(plan) > budget ? nil : plan
     }
 
-    private static func size(_ message: some SwiftProtobuf.Message) -> Int { (try? message.serializedBytes() as [UInt8])?.count ?? 0 }
+    private static func size(_ message: some SwiftProtobuf.Message) -> Int {
+        (try? message.serializedBytes() as [UInt8])?.count ?? 0
+    }
 }

@@ -3,7 +3,9 @@ import RosterProtocol
 
 /// Answers read requests from a consistent view of one tenant. Pure: no I/O, no locks.
 package enum Queries {
-    package static func answer(_ request: RosterMessage, view: TenantRuntime.View, now: UnixMillis) -> Result<RosterMessage, WireError> {
+    package static func answer(_ request: RosterMessage, view: TenantRuntime.View, now: UnixMillis) -> Result<
+        RosterMessage, WireError
+    > {
         let state = view.state
         switch request {
         case .getOnDuty(let query):
@@ -18,27 +20,33 @@ package enum Queries {
             guard let lookup = view.onDuty(scheduleID: scheduleID, at: query.hasAtMs ? query.atMs : now) else {
                 return .failure(WireError(.notFound("schedule \"\(query.schedule)\"", suggestions: [])))
             }
-            return .success(.onDuty(.with {
-                $0.epoch = view.epoch
-                $0.revision = view.revision
-                $0.atMs = lookup.at
-                $0.current = lookup.current.map { Roster_V1_OnDutyPerson(shift: $0, in: state) }
-                if let until = lookup.until { $0.untilMs = until }
-                $0.next = lookup.next.map { Roster_V1_OnDutyPerson(shift: $0, in: state) }
-                if scheduleID != ScheduleDefinition.defaultID { $0.scheduleID = scheduleID }
-            }))
+            return .success(
+                .onDuty(
+                    .with {
+                        $0.epoch = view.epoch
+                        $0.revision = view.revision
+                        $0.atMs = lookup.at
+                        $0.current = lookup.current.map { Roster_V1_OnDutyPerson(shift: $0, in: state) }
+                        if let until = lookup.until { $0.untilMs = until }
+                        $0.next = lookup.next.map { Roster_V1_OnDutyPerson(shift: $0, in: state) }
+                        if scheduleID != ScheduleDefinition.defaultID { $0.scheduleID = scheduleID }
+                    }))
 
         case .listSchedules:
-            return .success(.schedules(.with {
-                $0.epoch = view.epoch
-                $0.revision = view.revision
-                $0.schedules = state.sortedSchedules.map(Roster_V1_Schedule.init)
-            }))
+            return .success(
+                .schedules(
+                    .with {
+                        $0.epoch = view.epoch
+                        $0.revision = view.revision
+                        $0.schedules = state.sortedSchedules.map(Roster_V1_Schedule.init)
+                    }))
 
         case .getFinalSchedule(let query):
             if let refusal = finalScheduleRefusal(query) { return .failure(refusal) }
-            return finalSchedule(schedule: query.schedule, employee: query.employee, from: query.fromMs, to: query.toMs,
-                                 view: view).map { finalScheduleMessage($0, view: view) }
+            return finalSchedule(
+                schedule: query.schedule, employee: query.employee, from: query.fromMs, to: query.toMs,
+                view: view
+            ).map { finalScheduleMessage($0, view: view) }
 
         case .getNextOnDuty(let query):
             guard !query.employee.isEmpty else { return .failure(WireError(.invalidArgument, "name an employee")) }
@@ -47,67 +55,88 @@ package enum Queries {
             }
             let next: [(scheduleID: String, shift: ResolvedShift)]
             do throws(RosterError) {
-                next = try state.nextOnDuty(employee: query.employee, schedule: query.schedule, at: query.hasAtMs ? query.atMs : now)
+                next = try state.nextOnDuty(
+                    employee: query.employee, schedule: query.schedule, at: query.hasAtMs ? query.atMs : now)
             } catch {
                 return .failure(WireError(error))
             }
-            return .success(.finalSchedule(.with {
-                $0.epoch = view.epoch
-                $0.revision = view.revision
-                let sources = state.overrideSources(on: next.map(\.scheduleID))
-                $0.shifts = next.map { Roster_V1_ResolvedShift($0.shift, scheduleID: $0.scheduleID, in: state, overrideSources: sources) }
-            }))
+            return .success(
+                .finalSchedule(
+                    .with {
+                        $0.epoch = view.epoch
+                        $0.revision = view.revision
+                        let sources = state.overrideSources(on: next.map(\.scheduleID))
+                        $0.shifts = next.map {
+                            Roster_V1_ResolvedShift(
+                                $0.shift, scheduleID: $0.scheduleID, in: state, overrideSources: sources)
+                        }
+                    }))
 
         case .listEmployees(let query):
-            return .success(.employees(employeeListing(view.sortedEmployees, groupBy: query.groupBy, epoch: view.epoch,
-                                                       revision: view.revision)))
+            return .success(
+                .employees(
+                    employeeListing(
+                        view.sortedEmployees, groupBy: query.groupBy, epoch: view.epoch,
+                        revision: view.revision)))
 
         case .search(let query):
             var found = state.employees.values.matching(query.text)
             if query.limit > 0 { found = Array(found.prefix(Int(query.limit))) }
-            return .success(.employees(.with {
-                $0.epoch = view.epoch
-                $0.revision = view.revision
-                $0.employees = found.map(Roster_V1_Employee.init)
-            }))
+            return .success(
+                .employees(
+                    .with {
+                        $0.epoch = view.epoch
+                        $0.revision = view.revision
+                        $0.employees = found.map(Roster_V1_Employee.init)
+                    }))
 
         case .getEmployee(let query):
             guard let employee = state.employee(matching: query.idOrName) else {
-                return .failure(WireError(.notFound(
-                    "employee \"\(query.idOrName)\"", suggestions: state.suggestions(for: query.idOrName))))
+                return .failure(
+                    WireError(
+                        .notFound(
+                            "employee \"\(query.idOrName)\"", suggestions: state.suggestions(for: query.idOrName))))
             }
             let shifts = state.upcomingShifts(of: employee.id, now: now)
-            return .success(.employee(.with {
-                $0.epoch = view.epoch
-                $0.revision = view.revision
-                $0.employee = Roster_V1_Employee(employee)
-                $0.shifts = shifts.map(Roster_V1_Shift.init)
-            }))
+            return .success(
+                .employee(
+                    .with {
+                        $0.epoch = view.epoch
+                        $0.revision = view.revision
+                        $0.employee = Roster_V1_Employee(employee)
+                        $0.shifts = shifts.map(Roster_V1_Shift.init)
+                    }))
 
         case .listShifts(let query):
             var employeeID: String?
             if !query.employeeID.isEmpty {
                 guard let employee = state.employee(idOrName: query.employeeID) else {
-                    return .failure(WireError(.notFound(
-                        "employee \"\(query.employeeID)\"", suggestions: state.suggestions(for: query.employeeID))))
+                    return .failure(
+                        WireError(
+                            .notFound(
+                                "employee \"\(query.employeeID)\"",
+                                suggestions: state.suggestions(for: query.employeeID))))
                 }
                 employeeID = employee.id
             }
             if query.hasFromMs, query.hasToMs, query.fromMs >= query.toMs {
                 return .failure(WireError(.invalidArgument, "the window's start is not before its end"))
             }
-            let shifts = state.shifts(from: query.hasFromMs ? query.fromMs : nil, to: query.hasToMs ? query.toMs : nil,
-                                      employeeID: employeeID)
-            return .success(.shifts(.with {
-                $0.epoch = view.epoch
-                $0.revision = view.revision
-                $0.shifts = shifts.map(Roster_V1_Shift.init)
-                var named = Set<String>()
-                $0.employees = shifts.compactMap { shift in
-                    guard named.insert(shift.employeeID).inserted else { return nil }
-                    return state.employees[shift.employeeID].map(Roster_V1_Employee.init)
-                }
-            }))
+            let shifts = state.shifts(
+                from: query.hasFromMs ? query.fromMs : nil, to: query.hasToMs ? query.toMs : nil,
+                employeeID: employeeID)
+            return .success(
+                .shifts(
+                    .with {
+                        $0.epoch = view.epoch
+                        $0.revision = view.revision
+                        $0.shifts = shifts.map(Roster_V1_Shift.init)
+                        var named = Set<String>()
+                        $0.employees = shifts.compactMap { shift in
+                            guard named.insert(shift.employeeID).inserted else { return nil }
+                            return state.employees[shift.employeeID].map(Roster_V1_Employee.init)
+                        }
+                    }))
 
         case .getSnapshot:
             return .success(.snapshot(Roster_V1_Snapshot(state, epoch: view.epoch, revision: view.revision)))
@@ -118,17 +147,20 @@ package enum Queries {
     }
 
     /// The directory listing: everyone in display order, and the groups when asked for.
-    static func employeeListing(_ employees: [Employee], groupBy: Roster_V1_Grouping, epoch: UInt64,
-                                revision: UInt64) -> Roster_V1_EmployeesResponse {
+    static func employeeListing(
+        _ employees: [Employee], groupBy: Roster_V1_Grouping, epoch: UInt64,
+        revision: UInt64
+    ) -> Roster_V1_EmployeesResponse {
         .with {
             $0.epoch = epoch
             $0.revision = revision
             $0.employees = employees.map(Roster_V1_Employee.init)
-            let grouping: EmployeeGrouping? = switch groupBy {
-            case .byPosition: .position
-            case .byTeam: .team
-            default: nil
-            }
+            let grouping: EmployeeGrouping? =
+                switch groupBy {
+                case .byPosition: .position
+                case .byTeam: .team
+                default: nil
+                }
             if let grouping {
                 $0.groups = employees.grouped(by: grouping).map { group in
                     Roster_V1_EmployeeGroup.with {
@@ -154,13 +186,16 @@ package enum Queries {
     }
 
     /// The final schedule as the wire carries it (the rules are `RosterState.finalSchedule`).
-    static func finalSchedule(schedule name: String, employee: String, from: UnixMillis, to: UnixMillis,
-                              view: TenantRuntime.View)
+    static func finalSchedule(
+        schedule name: String, employee: String, from: UnixMillis, to: UnixMillis,
+        view: TenantRuntime.View
+    )
         -> Result<([Roster_V1_ResolvedShift], Bool, [Roster_V1_DutyConflict]), WireError>
     {
         do throws(RosterError) {
-            var resolution = try view.state.finalScheduleResolution(schedule: name, employee: employee, from: from, to: to,
-                                                                    kept: view.keptWeeks)
+            var resolution = try view.state.finalScheduleResolution(
+                schedule: name, employee: employee, from: from, to: to,
+                kept: view.keptWeeks)
             try resolution.advance()
             return .success(finalScheduleParts(resolution, view: view))
         } catch {
@@ -173,20 +208,25 @@ package enum Queries {
         guard TimeRange.supported.contains(query.fromMs), TimeRange.supported.contains(query.toMs) else {
             return WireError(.invalidArgument, "from_ms and to_ms: each \(TimeRange.message)")
         }
-        guard query.fromMs < query.toMs else { return WireError(.invalidArgument, "the window's start is not before its end") }
+        guard query.fromMs < query.toMs else {
+            return WireError(.invalidArgument, "the window's start is not before its end")
+        }
         guard query.toMs - query.fromMs <= maxWindow else {
             return WireError(.invalidArgument, "the window is longer than 366 days; ask in parts")
         }
         return nil
     }
 
-    static func finalScheduleMessage(_ parts: ([Roster_V1_ResolvedShift], Bool, [Roster_V1_DutyConflict]),
-                                     view: TenantRuntime.View) -> RosterMessage {
-        .finalSchedule(.with {
-            $0.epoch = view.epoch
-            $0.revision = view.revision
-            ($0.shifts, $0.truncated, $0.conflicts) = parts
-        })
+    static func finalScheduleMessage(
+        _ parts: ([Roster_V1_ResolvedShift], Bool, [Roster_V1_DutyConflict]),
+        view: TenantRuntime.View
+    ) -> RosterMessage {
+        .finalSchedule(
+            .with {
+                $0.epoch = view.epoch
+                $0.revision = view.revision
+                ($0.shifts, $0.truncated, $0.conflicts) = parts
+            })
     }
 
     /// A resolution that is done, as the wire carries it: the shifts, whether they were cut, and
@@ -196,7 +236,11 @@ package enum Queries {
     {
         let state = view.state, answer = resolution.answer
         let sources = state.overrideSources(on: answer.shifts.map(\.scheduleID))
-        return (answer.shifts.map { Roster_V1_ResolvedShift($0.shift, scheduleID: $0.scheduleID, in: state, overrideSources: sources) },
-                answer.truncated, state.conflicts(in: answer.shifts).map { Roster_V1_DutyConflict($0, in: state) })
+        return (
+            answer.shifts.map {
+                Roster_V1_ResolvedShift($0.shift, scheduleID: $0.scheduleID, in: state, overrideSources: sources)
+            },
+            answer.truncated, state.conflicts(in: answer.shifts).map { Roster_V1_DutyConflict($0, in: state) }
+        )
     }
 }

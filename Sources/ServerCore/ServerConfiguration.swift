@@ -170,10 +170,13 @@ extension ServerConfiguration.Limits {
         var fitted = self
         fitted.httpMaxConnections = max(8, min(httpMaxConnections, available / 16))
         fitted.maxConnections = max(8, min(maxConnections, available - fitted.httpMaxConnections))
-        return (fitted, """
+        return (
+            fitted,
+            """
             the open-file limit (\(openFiles)) holds \(fitted.maxConnections) protocol and \(fitted.httpMaxConnections) HTTP \
             connections, not the \(maxConnections) and \(httpMaxConnections) configured: raise it (ulimit -n, LimitNOFILE=) for more
-            """)
+            """
+        )
     }
 }
 

@@ -31,7 +31,9 @@ package final class ServerCore: Sendable {
     let detachedWrites = NIOLockedValueBox(0)
     /// Each tenant's schedules' quality over the last 28 days, by schedule id, and when it was
     /// measured: the /metrics gauges (`report quality`'s default window; `refreshQualityGauges`).
-    package let scheduleQuality = NIOLockedValueBox<[String: (measuredAt: UnixMillis, reports: [String: QualityReport])]>([:])
+    package let scheduleQuality = NIOLockedValueBox<
+        [String: (measuredAt: UnixMillis, reports: [String: QualityReport])]
+    >([:])
     /// Whether a measurement of the quality gauges is under way (`requestQualityGauges`).
     let qualityMeasuring = NIOLockedValueBox(false)
 
@@ -42,10 +44,12 @@ package final class ServerCore: Sendable {
     /// Webhooks and reminders; nil when the server runs without (tools, some tests).
     package let notifications: (any NotificationHooks)?
 
-    package init(configuration: ServerConfiguration, defaultTenant: String, clock: any ServerClock, logger: Logger,
-                 tenants: [String: TenantRuntime], tokens: TokenRegistry, store: any RosterStore, metrics: ServerMetrics? = nil,
-                 httpPort: Int? = nil, notifications: (any NotificationHooks)? = nil, work: TenantWorkPool? = nil,
-                 mutationGate: JobGate? = nil, resolvedWeeks: ResolvedWeeks? = nil) {
+    package init(
+        configuration: ServerConfiguration, defaultTenant: String, clock: any ServerClock, logger: Logger,
+        tenants: [String: TenantRuntime], tokens: TokenRegistry, store: any RosterStore, metrics: ServerMetrics? = nil,
+        httpPort: Int? = nil, notifications: (any NotificationHooks)? = nil, work: TenantWorkPool? = nil,
+        mutationGate: JobGate? = nil, resolvedWeeks: ResolvedWeeks? = nil
+    ) {
         self.resolvedWeeks = resolvedWeeks
         self.notifications = notifications
         self.metrics = metrics
@@ -59,10 +63,14 @@ package final class ServerCore: Sendable {
         serverID = IdentifierFactory.make("srv")
         mutations = TenantQueues(gate: mutationGate)
         let limits = configuration.limits
-        self.work = work ?? TenantWorkPool(threads: limits.workThreads > 0 ? limits.workThreads : max(2, System.coreCount),
-                                           maxQueuedPerTenant: limits.maxQueuedWorkPerTenant)
-        admin = AdminOperations(store: store, clock: clock, historyLimit: configuration.limits.historySize, metrics: metrics,
-                                notifications: notifications, maxAnswerBytes: limits.maxFrameBytes - 1_024, work: self.work)
+        self.work =
+            work
+            ?? TenantWorkPool(
+                threads: limits.workThreads > 0 ? limits.workThreads : max(2, System.coreCount),
+                maxQueuedPerTenant: limits.maxQueuedWorkPerTenant)
+        admin = AdminOperations(
+            store: store, clock: clock, historyLimit: configuration.limits.historySize, metrics: metrics,
+            notifications: notifications, maxAnswerBytes: limits.maxFrameBytes - 1_024, work: self.work)
     }
 
     package func tenant(_ id: String) -> TenantRuntime? { tenantsByID.withLockedValue { $0[id] } }

@@ -29,53 +29,95 @@ package final class ServerMetrics: Sendable {
 
     /// The types a client sends (docs/PROTOCOL.md §3); the others, and Ping and Pong, a server sends.
     static let sentByClients: Set<MessageType> = [
-        .hello, .ping, .pong, .getOnDuty, .listEmployees, .search, .getEmployee, .listShifts, .getSnapshot, .listSchedules,
-        .getFinalSchedule, .getNextOnDuty, .subscribe, .unsubscribe, .upsertEmployee, .deleteEmployee, .addShift, .deleteShift,
+        .hello, .ping, .pong, .getOnDuty, .listEmployees, .search, .getEmployee, .listShifts, .getSnapshot,
+        .listSchedules,
+        .getFinalSchedule, .getNextOnDuty, .subscribe, .unsubscribe, .upsertEmployee, .deleteEmployee, .addShift,
+        .deleteShift,
         .setMotd, .importData, .editSchedule, .getAudit, .getReport, .getCalendar, .notificationAdmin, .applyDefinition,
     ]
 
-    static let changeKinds = ["employee_upserted", "employee_deleted", "shift_added", "shift_deleted", "motd_set",
-                              "schedule_upserted", "schedule_deleted"]
+    static let changeKinds = [
+        "employee_upserted", "employee_deleted", "shift_added", "shift_deleted", "motd_set",
+        "schedule_upserted", "schedule_deleted",
+    ]
 
     /// Fan-out: 100 µs to 2.5 s; store commits: 250 µs to 1 s (a factory with histograms uses these).
     package static let durationBuckets: [String: [Duration]] = [
         "roster_push_fanout_seconds": [
-            .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2.5), .milliseconds(5),
-            .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500),
+            .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2.5),
+            .milliseconds(5),
+            .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250),
+            .milliseconds(500),
             .seconds(1), .seconds(2.5),
         ],
         "roster_store_commit_seconds": [
-            .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2.5), .milliseconds(5), .milliseconds(10),
+            .microseconds(250), .microseconds(500), .milliseconds(1), .milliseconds(2.5), .milliseconds(5),
+            .milliseconds(10),
             .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250), .seconds(1),
         ],
     ]
 
     package init(factory: any MetricsFactory) {
-        connections = [false: CoreMetrics.Meter(label: "roster_connections_open", dimensions: [("tls", "false")], factory: factory),
-                       true: CoreMetrics.Meter(label: "roster_connections_open", dimensions: [("tls", "true")], factory: factory)]
-        subscriptionsByTopic = Dictionary(uniqueKeysWithValues: ["on_duty", "roster"].map {
-            ($0, CoreMetrics.Meter(label: "roster_subscriptions_open", dimensions: [("topic", $0)], factory: factory))
-        })
-        framesReceived = Dictionary(uniqueKeysWithValues: MessageType.allCases.filter(Self.sentByClients.contains).map {
-            ($0.rawValue, CoreMetrics.Counter(label: "roster_frames_received_total", dimensions: [("type", $0.name)], factory: factory))
-        })
-        framesReceivedUnknown = CoreMetrics.Counter(label: "roster_frames_received_total", dimensions: [("type", "unknown")], factory: factory)
-        framesSent = Dictionary(uniqueKeysWithValues: MessageType.allCases.filter { !Self.sentByClients.contains($0) || $0 == .ping || $0 == .pong }.map {
-            ($0.rawValue, CoreMetrics.Counter(label: "roster_frames_sent_total", dimensions: [("type", $0.name)], factory: factory))
-        })
-        errorsSent = Dictionary(uniqueKeysWithValues: Roster_V1_ErrorCode.allCases.map {
-            ($0.rawValue, CoreMetrics.Counter(label: "roster_errors_sent_total", dimensions: [("code", Self.protocolName($0))], factory: factory))
-        })
-        pushes = Dictionary(uniqueKeysWithValues: ["on_duty_changed", "roster_changed", "notice", "progress"].map {
-            ($0, CoreMetrics.Counter(label: "roster_pushes_sent_total", dimensions: [("type", $0)], factory: factory))
-        })
+        connections = [
+            false: CoreMetrics.Meter(
+                label: "roster_connections_open", dimensions: [("tls", "false")], factory: factory),
+            true: CoreMetrics.Meter(label: "roster_connections_open", dimensions: [("tls", "true")], factory: factory),
+        ]
+        subscriptionsByTopic = Dictionary(
+            uniqueKeysWithValues: ["on_duty", "roster"].map {
+                (
+                    $0,
+                    CoreMetrics.Meter(label: "roster_subscriptions_open", dimensions: [("topic", $0)], factory: factory)
+                )
+            })
+        framesReceived = Dictionary(
+            uniqueKeysWithValues: MessageType.allCases.filter(Self.sentByClients.contains).map {
+                (
+                    $0.rawValue,
+                    CoreMetrics.Counter(
+                        label: "roster_frames_received_total", dimensions: [("type", $0.name)], factory: factory)
+                )
+            })
+        framesReceivedUnknown = CoreMetrics.Counter(
+            label: "roster_frames_received_total", dimensions: [("type", "unknown")], factory: factory)
+        framesSent = Dictionary(
+            uniqueKeysWithValues: MessageType.allCases.filter {
+                !Self.sentByClients.contains($0) || $0 == .ping || $0 == .pong
+            }.map {
+                (
+                    $0.rawValue,
+                    CoreMetrics.Counter(
+                        label: "roster_frames_sent_total", dimensions: [("type", $0.name)], factory: factory)
+                )
+            })
+        errorsSent = Dictionary(
+            uniqueKeysWithValues: Roster_V1_ErrorCode.allCases.map {
+                (
+                    $0.rawValue,
+                    CoreMetrics.Counter(
+                        label: "roster_errors_sent_total", dimensions: [("code", Self.protocolName($0))],
+                        factory: factory)
+                )
+            })
+        pushes = Dictionary(
+            uniqueKeysWithValues: ["on_duty_changed", "roster_changed", "notice", "progress"].map {
+                (
+                    $0,
+                    CoreMetrics.Counter(label: "roster_pushes_sent_total", dimensions: [("type", $0)], factory: factory)
+                )
+            })
         fanoutLatency = CoreMetrics.Timer(label: "roster_push_fanout_seconds", factory: factory)
         coalesced = CoreMetrics.Counter(label: "roster_slow_consumer_coalesced_total", factory: factory)
         slowDisconnects = CoreMetrics.Counter(label: "roster_slow_consumer_disconnects_total", factory: factory)
         caughtUpRevisions = CoreMetrics.Counter(label: "roster_node_caught_up_revisions_total", factory: factory)
-        adminChanges = Dictionary(uniqueKeysWithValues: Self.changeKinds.map {
-            ($0, CoreMetrics.Counter(label: "roster_admin_changes_total", dimensions: [("kind", $0)], factory: factory))
-        })
+        adminChanges = Dictionary(
+            uniqueKeysWithValues: Self.changeKinds.map {
+                (
+                    $0,
+                    CoreMetrics.Counter(
+                        label: "roster_admin_changes_total", dimensions: [("kind", $0)], factory: factory)
+                )
+            })
         storeCommit = CoreMetrics.Timer(label: "roster_store_commit_seconds", factory: factory)
         authFailures = CoreMetrics.Counter(label: "roster_auth_failures_total", factory: factory)
         httpRefusals = CoreMetrics.Counter(label: "roster_http_connections_refused_total", factory: factory)
@@ -96,7 +138,9 @@ package final class ServerMetrics: Sendable {
 
     func sent(_ frame: Frame) {
         framesSent[frame.rawType]?.increment()
-        if frame.type == .error, let body = try? Roster_V1_Error(serializedBytes: Array(frame.body.readableBytesView)) { errorSent(body.code) }
+        if frame.type == .error, let body = try? Roster_V1_Error(serializedBytes: Array(frame.body.readableBytesView)) {
+            errorSent(body.code)
+        }
     }
 
     func errorSent(_ code: Roster_V1_ErrorCode) { errorsSent[code.rawValue]?.increment() }
@@ -104,12 +148,13 @@ package final class ServerMetrics: Sendable {
     /// One fan-out on one loop handed `count` frames of `kind` to connections.
     func pushed(_ kind: ConnectionStateMachine.PushKind, count: Int) {
         guard count > 0 else { return }
-        let (type, frameType): (String, MessageType) = switch kind {
-        case .onDuty: ("on_duty_changed", .onDutyChanged)
-        case .roster: ("roster_changed", .rosterChanged)
-        case .notice: ("notice", .notice)
-        case .progress: ("progress", .progress)
-        }
+        let (type, frameType): (String, MessageType) =
+            switch kind {
+            case .onDuty: ("on_duty_changed", .onDutyChanged)
+            case .roster: ("roster_changed", .rosterChanged)
+            case .notice: ("notice", .notice)
+            case .progress: ("progress", .progress)
+            }
         pushes[type]?.increment(by: count)
         framesSent[frameType.rawValue]?.increment(by: count)
     }

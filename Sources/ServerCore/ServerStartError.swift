@@ -30,4 +30,3 @@ public enum ServerStartError: Error, Equatable, CustomStringConvertible {
         }
     }
 }
-

@@ -25,11 +25,13 @@ package final class SlicedAnswer: @unchecked Sendable {  // the pool runs one sl
         do throws(RosterError) {
             if resolution == nil {
                 if let refusal = Queries.finalScheduleRefusal(query) { return .failure(refusal) }
-                resolution = try view.state.finalScheduleResolution(schedule: query.schedule, employee: query.employee,
-                                                                      from: query.fromMs, to: query.toMs, kept: view.keptWeeks)
+                resolution = try view.state.finalScheduleResolution(
+                    schedule: query.schedule, employee: query.employee,
+                    from: query.fromMs, to: query.toMs, kept: view.keptWeeks)
             }
             guard try resolution!.advance(units: Self.sliceUnits) else { return nil }
-            return .success(Queries.finalScheduleMessage(Queries.finalScheduleParts(resolution!, view: view), view: view))
+            return .success(
+                Queries.finalScheduleMessage(Queries.finalScheduleParts(resolution!, view: view), view: view))
         } catch {
             return .failure(WireError(error))
         }

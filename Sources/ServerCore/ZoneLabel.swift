@@ -9,7 +9,9 @@ package struct ZoneLabel: Sendable {
     private let zone: TimeZone
 
     /// Zones that are UTC however the host names them (Linux's Foundation calls UTC "GMT").
-    private static let utc: Set = ["UTC", "GMT", "Etc/UTC", "Etc/GMT", "Etc/Universal", "Universal", "Etc/Zulu", "Zulu", "UCT", "Etc/UCT"]
+    private static let utc: Set = [
+        "UTC", "GMT", "Etc/UTC", "Etc/GMT", "Etc/Universal", "Universal", "Etc/Zulu", "Zulu", "UCT", "Etc/UCT",
+    ]
     private let isUTC: Bool
 
     package init(zone identifier: String) {
@@ -43,7 +45,8 @@ package struct ZoneLabel: Sendable {
         let local = clock.local(instant)
         let weekday = clock.weekday(of: WallClock.Day(year: local.year, month: local.month, day: local.day))
         let time = Self.twoDigits(local.hour) + ":" + Self.twoDigits(local.minute)
-        return "\(Self.weekdays[weekday - 1]) \(local.day) \(Self.months[local.month - 1]) \(time) \(abbreviation(at: instant))"
+        return
+            "\(Self.weekdays[weekday - 1]) \(local.day) \(Self.months[local.month - 1]) \(time) \(abbreviation(at: instant))"
     }
 
     private static func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }

@@ -35,8 +35,9 @@ public struct DataDirectory: Sendable, Hashable {
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
             throw DataDirectoryError.notADirectory(path)
         }
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            atPath: path, withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
         try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: path)
     }
 }
@@ -55,7 +56,8 @@ public enum DataDirectoryError: Error, CustomStringConvertible, Equatable {
             return "\(path) is a file, not a directory (--data-dir names the directory the server keeps its data in)"
         case .inUse(let path, let pid):
             let who = pid.map { "a roster-server (PID \($0))" } ?? "another roster-server"
-            return "\(path) is in use by \(who): one process owns a data directory; stop it first, or use another --data-dir"
+            return
+                "\(path) is in use by \(who): one process owns a data directory; stop it first, or use another --data-dir"
         }
     }
 }
@@ -71,12 +73,17 @@ public final class DataDirectoryLock: Sendable {
     public init(_ directory: DataDirectory) throws {
         try directory.create()
         let descriptor = open(directory.lockFile, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: directory.lockFile]) }
+        guard descriptor >= 0 else {
+            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: directory.lockFile])
+        }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             var text = [UInt8](repeating: 0, count: 32)
             let count = pread(descriptor, &text, text.count, 0)
             close(descriptor)
-            let pid = count > 0 ? Int32(String(decoding: text[..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) : nil
+            let pid =
+                count > 0
+                ? Int32(String(decoding: text[..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+                : nil
             throw DataDirectoryError.inUse(directory.path, pid: pid)
         }
         let pid = Array("\(getpid())\n".utf8)
@@ -87,7 +94,9 @@ public final class DataDirectoryLock: Sendable {
 
     /// Gives the lock back (also when the process ends). Once.
     public func release() {
-        if let descriptor = descriptor.withLockedValue({ value -> Int32? in defer { value = nil }; return value }) {
+        if let descriptor = descriptor.withLockedValue({ value -> Int32? in
+            defer { value = nil }; return value
+        }) {
             close(descriptor)
         }
     }

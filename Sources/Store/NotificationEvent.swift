@@ -54,8 +54,10 @@ public struct NotificationEvent: Sendable, Hashable {
     }
 
     /// An event as stored (its payload already encoded), or read back from the outbox.
-    public init(id: String, type: NotificationType, tenantID: String, revision: UInt64, about: UnixMillis, due: UnixMillis,
-                planned: Bool, scheduleIDs: [String], people: [String], payload: Data, webhookID: String? = nil) {
+    public init(
+        id: String, type: NotificationType, tenantID: String, revision: UInt64, about: UnixMillis, due: UnixMillis,
+        planned: Bool, scheduleIDs: [String], people: [String], payload: Data, webhookID: String? = nil
+    ) {
         self.id = id
         self.type = type
         self.tenantID = tenantID

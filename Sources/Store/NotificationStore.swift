@@ -23,11 +23,18 @@ public struct StoredWebhook: Sendable, Hashable {
     /// What a delivery's body is: the signed JSON event, or a chat platform's message.
     public var format: WebhookFormat
 
-    public init(id: String, tenantID: String, url: String, secret: String, events: [String], schedules: [String],
-                created: UnixMillis, disabledAt: UnixMillis? = nil, disabledReason: String = "", failingSince: UnixMillis? = nil,
-                format: WebhookFormat = .json) {
-        (self.id, self.tenantID, self.url, self.secret, self.events, self.schedules) = (id, tenantID, url, secret, events, schedules)
-        (self.created, self.disabledAt, self.disabledReason, self.failingSince) = (created, disabledAt, disabledReason, failingSince)
+    public init(
+        id: String, tenantID: String, url: String, secret: String, events: [String], schedules: [String],
+        created: UnixMillis, disabledAt: UnixMillis? = nil, disabledReason: String = "",
+        failingSince: UnixMillis? = nil,
+        format: WebhookFormat = .json
+    ) {
+        (self.id, self.tenantID, self.url, self.secret, self.events, self.schedules) = (
+            id, tenantID, url, secret, events, schedules
+        )
+        (self.created, self.disabledAt, self.disabledReason, self.failingSince) = (
+            created, disabledAt, disabledReason, failingSince
+        )
         self.format = format
     }
 
@@ -118,7 +125,8 @@ public struct NotificationSettingsWrite: Sendable {
     }
 
     public var isEmpty: Bool {
-        removedWebhooks.isEmpty && insertedWebhooks.isEmpty && updatedWebhooks.isEmpty && removedRules.isEmpty && insertedRules.isEmpty
+        removedWebhooks.isEmpty && insertedWebhooks.isEmpty && updatedWebhooks.isEmpty && removedRules.isEmpty
+            && insertedRules.isEmpty
     }
 }
 
@@ -141,7 +149,9 @@ extension NotificationRule {
     /// What the store's `rule` column holds.
     public func storedText() throws -> String { String(decoding: try JSONEncoder().encode(self), as: UTF8.self) }
 
-    public static func stored(_ text: String) throws -> Self { try JSONDecoder().decode(Self.self, from: Data(text.utf8)) }
+    public static func stored(_ text: String) throws -> Self {
+        try JSONDecoder().decode(Self.self, from: Data(text.utf8))
+    }
 }
 
 /// One rule named by its kind and id.
@@ -198,9 +208,14 @@ public struct DeliveryAttempt: Sendable, Hashable {
 
     public var succeeded: Bool { status.map { (200..<300).contains($0) } ?? false }
 
-    public init(webhookID: String, eventID: String, eventType: String, attempt: Int, at: UnixMillis, status: Int?, error: String,
-                durationMillis: Int) {
-        (self.webhookID, self.eventID, self.eventType, self.attempt, self.at) = (webhookID, eventID, eventType, attempt, at)
+    public init(
+        webhookID: String, eventID: String, eventType: String, attempt: Int, at: UnixMillis, status: Int?,
+        error: String,
+        durationMillis: Int
+    ) {
+        (self.webhookID, self.eventID, self.eventType, self.attempt, self.at) = (
+            webhookID, eventID, eventType, attempt, at
+        )
         (self.status, self.error, self.durationMillis) = (status, error, durationMillis)
     }
 }
@@ -259,7 +274,9 @@ public protocol NotificationStore: Sendable {
     /// webhook are in order); and the earliest instant something else becomes due. Webhooks in
     /// `busy` (this node is sending to them) are left out: a shared store claims the heads it
     /// returns, and a head claimed and then not sent would wait out the claim's lease.
-    func deliveryHeads(now: UnixMillis, excluding busy: Set<String>) async throws -> (heads: [DueDelivery], nextDue: UnixMillis?)
+    func deliveryHeads(now: UnixMillis, excluding busy: Set<String>) async throws -> (
+        heads: [DueDelivery], nextDue: UnixMillis?
+    )
     /// Records an attempt and what follows from it, in one transaction.
     func recordAttempt(_ attempt: DeliveryAttempt, outcome: DeliveryOutcome) async throws
     /// Gives every unpublished event due at `now` the tenant's next notice sequence, in due

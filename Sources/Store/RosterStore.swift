@@ -49,8 +49,9 @@ public protocol RosterStore: NotificationStore {
     /// Throws `StoreError.revisionConflict` unless the tenant is at `entry.revision - 1` in the
     /// store (another node committed first), changing nothing.
     /// `duty` (the duty record up to the change, `DutyRecord`) is written in the same transaction.
-    func commit(tenantID: String, entry: HistoryEntry, historyLimit: Int, audit: Roster_V1_AuditEntry?, outbox: OutboxWrite,
-                duty: DutyRecordWrite) async throws
+    func commit(
+        tenantID: String, entry: HistoryEntry, historyLimit: Int, audit: Roster_V1_AuditEntry?, outbox: OutboxWrite,
+        duty: DutyRecordWrite) async throws
 
     /// Each schedule's duty-record mark: from when to when the record holds it.
     func dutyRecordMarks(tenantID: String) async throws -> [String: DutyRecordMark]
@@ -72,8 +73,10 @@ public protocol RosterStore: NotificationStore {
 
     /// The tenant's audit entries at or after `since` that `matching` accepts, newest first, at
     /// most `limit`; `truncated` when more matched.
-    func auditEntries(tenantID: String, since: UnixMillis, limit: Int,
-                      matching: @escaping @Sendable (Roster_V1_AuditEntry) -> Bool) async throws
+    func auditEntries(
+        tenantID: String, since: UnixMillis, limit: Int,
+        matching: @escaping @Sendable (Roster_V1_AuditEntry) -> Bool
+    ) async throws
         -> (entries: [Roster_V1_AuditEntry], truncated: Bool)
 
     /// Deletes every tenant's audit entries older than `before` (the retention); returns how many.
@@ -94,7 +97,8 @@ public protocol RosterStore: NotificationStore {
     func calendarEvents(tenantID: String, feed: String) async throws -> [CalendarEvent]
 
     /// Stores the feed's new and changed events and forgets `forget`, in one transaction.
-    func saveCalendarEvents(tenantID: String, feed: String, store events: [CalendarEvent], forget: [String]) async throws
+    func saveCalendarEvents(tenantID: String, feed: String, store events: [CalendarEvent], forget: [String])
+        async throws
 
     /// The tenant's committed entries after `revision`, oldest first (a node catching up with
     /// changes another node committed). Empty when it holds none after it.
@@ -132,14 +136,18 @@ extension RosterStore {
 
     /// A commit with nothing to audit (tests, tools).
     public func commit(tenantID: String, entry: HistoryEntry, historyLimit: Int) async throws {
-        try await commit(tenantID: tenantID, entry: entry, historyLimit: historyLimit, audit: nil, outbox: OutboxWrite(),
-                         duty: DutyRecordWrite())
+        try await commit(
+            tenantID: tenantID, entry: entry, historyLimit: historyLimit, audit: nil, outbox: OutboxWrite(),
+            duty: DutyRecordWrite())
     }
 
     /// A commit that records no duty.
-    public func commit(tenantID: String, entry: HistoryEntry, historyLimit: Int, audit: Roster_V1_AuditEntry?,
-                       outbox: OutboxWrite) async throws {
-        try await commit(tenantID: tenantID, entry: entry, historyLimit: historyLimit, audit: audit, outbox: outbox,
-                         duty: DutyRecordWrite())
+    public func commit(
+        tenantID: String, entry: HistoryEntry, historyLimit: Int, audit: Roster_V1_AuditEntry?,
+        outbox: OutboxWrite
+    ) async throws {
+        try await commit(
+            tenantID: tenantID, entry: entry, historyLimit: historyLimit, audit: audit, outbox: outbox,
+            duty: DutyRecordWrite())
     }
 }

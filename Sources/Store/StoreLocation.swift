@@ -13,7 +13,9 @@ public enum StoreLocation: Sendable, Hashable, CustomStringConvertible {
     public init(parsing text: String) throws(StoreLocationError) {
         if text.hasPrefix("sqlite:") {
             let path = String(text.dropFirst("sqlite:".count))
-            guard !path.isEmpty else { throw .invalid(text, "sqlite: needs a file path, e.g. sqlite:/var/lib/roster/roster.sqlite") }
+            guard !path.isEmpty else {
+                throw .invalid(text, "sqlite: needs a file path, e.g. sqlite:/var/lib/roster/roster.sqlite")
+            }
             self = .sqlite(path: path)
             return
         }
@@ -58,8 +60,11 @@ public struct PostgresAddress: Sendable, Hashable, CustomStringConvertible {
     /// The `sslmode` values libpq knows.
     public static let sslModes = ["disable", "allow", "prefer", "require", "verify-ca", "verify-full"]
 
-    public init(host: String, port: Int, user: String, password: String? = nil, database: String, socketDirectory: String? = nil,
-                sslMode: String? = nil) {
+    public init(
+        host: String, port: Int, user: String, password: String? = nil, database: String,
+        socketDirectory: String? = nil,
+        sslMode: String? = nil
+    ) {
         (self.host, self.port, self.user, self.password, self.database) = (host, port, user, password, database)
         self.socketDirectory = socketDirectory
         self.sslMode = sslMode
@@ -82,14 +87,18 @@ public struct PostgresAddress: Sendable, Hashable, CustomStringConvertible {
         if let unknown = url.queryItems?.first(where: { !["host", "sslmode"].contains($0.name) }) {
             throw .invalid(text, "knows no parameter \"\(unknown.name)\" (only host and sslmode)")
         }
-        self.init(host: host.isEmpty ? "localhost" : host, port: url.port ?? 5432, user: user,
-                  password: url.password.flatMap { $0.removingPercentEncoding }, database: database, socketDirectory: socket,
-                  sslMode: sslMode)
+        self.init(
+            host: host.isEmpty ? "localhost" : host, port: url.port ?? 5432, user: user,
+            password: url.password.flatMap { $0.removingPercentEncoding }, database: database, socketDirectory: socket,
+            sslMode: sslMode)
     }
 
     public var description: String {
         let ssl = sslMode.map { "sslmode=\($0)" }
-        if let socketDirectory { return "postgres://\(user)@/\(database)?" + (["host=\(socketDirectory)"] + [ssl].compactMap { $0 }).joined(separator: "&") }
+        if let socketDirectory {
+            return "postgres://\(user)@/\(database)?"
+                + (["host=\(socketDirectory)"] + [ssl].compactMap { $0 }).joined(separator: "&")
+        }
         return "postgres://\(user)@\(host):\(port)/\(database)" + (ssl.map { "?\($0)" } ?? "")
     }
 }
@@ -132,9 +141,11 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
     public var description: String {
         switch self {
         case .revisionConflict(let tenant, let stored, let expected):
-            return "tenant \(tenant) is at revision \(stored) in the store, not \(expected): another node committed first"
+            return
+                "tenant \(tenant) is at revision \(stored) in the store, not \(expected): another node committed first"
         case .schemaNewer(let unknown):
-            return "the store's schema is newer than this roster-server (it has \(unknown.joined(separator: ", ")), which this build does not know); run the newer roster-server"
+            return
+                "the store's schema is newer than this roster-server (it has \(unknown.joined(separator: ", ")), which this build does not know); run the newer roster-server"
         case .noSuchTenant(let id):
             return "no tenant \(id) in the store"
         case .planMoved(let tenant):
@@ -148,9 +159,11 @@ public enum StoreError: Error, CustomStringConvertible, Equatable {
 /// The schema versions, oldest first: both backends apply the same list, each in its own SQL,
 /// and record which they applied, so a node can tell a schema newer than itself.
 public enum StoreSchema {
-    public static let versions = ["v1", "v2-tokens", "v3-schedules", "v4-token-employee", "v5-audit", "v6-calendar",
-                                  "v7-notifications", "v8-token-minted-by", "v9-duty-record",
-                                  "v10-chat", "v11-time-off"]
+    public static let versions = [
+        "v1", "v2-tokens", "v3-schedules", "v4-token-employee", "v5-audit", "v6-calendar",
+        "v7-notifications", "v8-token-minted-by", "v9-duty-record",
+        "v10-chat", "v11-time-off",
+    ]
 
     /// v11: people's time off (`TimeOff`) and the tenant's holiday calendars (`HolidaySet`, days
     /// comma-separated). The same SQL in SQLite and PostgreSQL; time off goes with its person

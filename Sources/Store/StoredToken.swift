@@ -28,9 +28,11 @@ public struct StoredToken: Sendable, Equatable {
     /// The token a calendar token was minted with (GetCalendar): the feed stops when it does.
     public var mintedBy: String?
 
-    public init(id: String, tenantID: String, role: AccessRole, secretHash: [UInt8], label: String = "",
-                createdAt: UnixMillis, expiresAt: UnixMillis? = nil, revokedAt: UnixMillis? = nil, employeeID: String? = nil,
-                scope: String? = nil, mintedBy: String? = nil) {
+    public init(
+        id: String, tenantID: String, role: AccessRole, secretHash: [UInt8], label: String = "",
+        createdAt: UnixMillis, expiresAt: UnixMillis? = nil, revokedAt: UnixMillis? = nil, employeeID: String? = nil,
+        scope: String? = nil, mintedBy: String? = nil
+    ) {
         self.employeeID = employeeID
         self.scope = scope
         self.mintedBy = mintedBy

@@ -2,9 +2,9 @@ import CLibPQ
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// One connection through libpq, driven in its non-blocking mode: every wait is a poll(2) on the
@@ -95,7 +95,9 @@ final class LibPQConnection: @unchecked Sendable {
             guard let bytes = bind.bytes else { return nil }
             let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: max(bytes.count, 1))
             bytes.withUnsafeBytes { source in
-                if let base = source.baseAddress { UnsafeMutableRawPointer(buffer).copyMemory(from: base, byteCount: source.count) }
+                if let base = source.baseAddress {
+                    UnsafeMutableRawPointer(buffer).copyMemory(from: base, byteCount: source.count)
+                }
             }
             return buffer
         }
@@ -168,7 +170,8 @@ final class LibPQConnection: @unchecked Sendable {
             case PGRES_COMMAND_OK, PGRES_EMPTY_QUERY: break
             default:
                 let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? ""
-                let message = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
+                let message =
+                    PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
                     ?? String(cString: PQresultErrorMessage(result)).trimmingCharacters(in: .whitespacesAndNewlines)
                 refused = refused ?? ServerError(sqlState: state, message: message)
             }
@@ -205,14 +208,20 @@ final class LibPQConnection: @unchecked Sendable {
     /// Waits until the socket is ready for `events` or `deadline` passes. Ready data wins over a
     /// passed deadline: a process that was not running (stopped, starved of CPU) reads the answer
     /// that arrived meanwhile instead of giving up on it. Out of time, the connection is closed.
-    private func wait(for events: Int16, until deadline: ContinuousClock.Instant, closingOnTimeout: Bool = true) throws {
+    private func wait(for events: Int16, until deadline: ContinuousClock.Instant, closingOnTimeout: Bool = true) throws
+    {
         guard let handle else { throw Failure(description: "the connection is closed") }
         let socket = PQsocket(handle)
         guard socket >= 0 else { throw fail() }
         while true {
             let left = deadline - .now
-            let milliseconds = left <= .zero ? 0 : Int32(min(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1,
-                                                          Int64(Int32.max)))
+            let milliseconds =
+                left <= .zero
+                ? 0
+                : Int32(
+                    min(
+                        left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1,
+                        Int64(Int32.max)))
             var descriptor = pollfd(fd: socket, events: events, revents: 0)
             let ready = poll(&descriptor, 1, milliseconds)
             if ready > 0 { return }

@@ -79,8 +79,10 @@ final class PostgresConnections: Sendable {
     private let threads: NIOThreadPool
     private let state = NIOLockedValueBox(State())
 
-    init(parameters: [(String, String)], server: String, limit: Int, connectLimit: Duration = .seconds(5),
-         waitLimit: Duration = .seconds(10), operationLimit: Duration = .seconds(15)) {
+    init(
+        parameters: [(String, String)], server: String, limit: Int, connectLimit: Duration = .seconds(5),
+        waitLimit: Duration = .seconds(10), operationLimit: Duration = .seconds(15)
+    ) {
         self.parameters = parameters
         self.server = server
         self.limit = limit
@@ -96,9 +98,10 @@ final class PostgresConnections: Sendable {
     /// still waiting then has its connection closed (PostgreSQL rolls back what it had not
     /// committed) and fails with `StoreUnavailable`. The outcome of a COMMIT already sent is
     /// then unknown, as with any lost connection; the next commit's revision check settles it.
-    func withConnection<Result: Sendable>(limit given: Duration? = nil,
-                                          _ body: (PostgresConnection) async throws -> Result) async throws -> Result
-    {
+    func withConnection<Result: Sendable>(
+        limit given: Duration? = nil,
+        _ body: (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
         let limit = given ?? operationLimit
         let wire = try await lease()
         // From the moment the caller has a connection: opening one has a limit of its own.
@@ -118,9 +121,10 @@ final class PostgresConnections: Sendable {
     }
 
     /// One transaction; an error thrown inside it comes out as itself, after a rollback.
-    func withTransaction<Result: Sendable>(limit: Duration? = nil,
-                                           _ body: (PostgresConnection) async throws -> Result) async throws -> Result
-    {
+    func withTransaction<Result: Sendable>(
+        limit: Duration? = nil,
+        _ body: (PostgresConnection) async throws -> Result
+    ) async throws -> Result {
         try await withConnection(limit: limit) { connection in
             try await connection.execute("BEGIN")
             let result: Result
@@ -192,13 +196,17 @@ final class PostgresConnections: Sendable {
     }
 
     private func giveBack(_ connection: LibPQConnection) {
-        enum Outcome { case handedOver(CheckedContinuation<LibPQConnection?, Never>), dropped(CheckedContinuation<LibPQConnection?, Never>?), kept, close }
+        enum Outcome {
+            case handedOver(CheckedContinuation<LibPQConnection?, Never>), dropped(
+                CheckedContinuation<LibPQConnection?, Never>?), kept, close
+        }
         let outcome = state.withLockedValue { state -> Outcome in
             if state.closed { state.open -= 1; return .close }
             if connection.isClosed {
                 state.open -= 1
                 // The waiter can open a connection in its place.
-                return .dropped(state.waiters.isEmpty ? nil : state.waiters.removeValue(forKey: state.waiters.keys.min()!))
+                return .dropped(
+                    state.waiters.isEmpty ? nil : state.waiters.removeValue(forKey: state.waiters.keys.min()!))
             }
             if let first = state.waiters.keys.min() { return .handedOver(state.waiters.removeValue(forKey: first)!) }
             state.idle.append(connection)
@@ -255,7 +263,8 @@ final class PostgresConnections: Sendable {
         do {
             return try await threads.runIfActive { try LibPQConnection.connect(parameters, deadline: deadline) }
         } catch is LibPQConnection.Timeout {
-            throw StoreUnavailable(description: "could not connect to PostgreSQL at \(server) within \(limit)", timedOut: true)
+            throw StoreUnavailable(
+                description: "could not connect to PostgreSQL at \(server) within \(limit)", timedOut: true)
         } catch {
             throw StoreUnavailable(description: "could not connect to PostgreSQL at \(server): \(error)")
         }

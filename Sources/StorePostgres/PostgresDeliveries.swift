@@ -5,11 +5,14 @@ import RosterStore
 
 /// Webhook deliveries: leasing the next due one per webhook, and recording each attempt.
 extension PostgresRosterStore {
-    public func deliveryHeads(now: UnixMillis, excluding busy: Set<String>) async throws -> (heads: [DueDelivery], nextDue: UnixMillis?) {
+    public func deliveryHeads(now: UnixMillis, excluding busy: Set<String>) async throws -> (
+        heads: [DueDelivery], nextDue: UnixMillis?
+    ) {
         try await transaction { connection in
             // Each enabled webhook's oldest undelivered event; a head another node is sending is
             // locked (skipped) or leased (not ready yet).
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 SELECT \(unescaped: Self.webhookColumns), d.seq, d.attempts, d.next_attempt_ms, \(unescaped: Self.noticeColumns)
                 FROM webhook w
                 JOIN delivery d ON d.seq = (SELECT d2.seq FROM delivery d2 WHERE d2.webhook_id = w.id AND d2.delivered_ms = 0
@@ -18,8 +21,11 @@ extension PostgresRosterStore {
                 WHERE w.disabled_ms = 0
                 FOR UPDATE OF d SKIP LOCKED
                 """)
-            typealias HeadRow = (String, String, String, String, String, String, Int64, Int64, String, Int64, String, Int64, Int32, Int64,
-                                 String, String, String, Int64, Int64, Int64, Bool, String, String, Data, String?)
+            typealias HeadRow = (
+                String, String, String, String, String, String, Int64, Int64, String, Int64, String, Int64, Int32,
+                Int64,
+                String, String, String, Int64, Int64, Int64, Bool, String, String, Data, String?
+            )
             var heads: [DueDelivery] = []
             var claimed: [Int64] = []
             var nextDue: UnixMillis?
@@ -30,17 +36,23 @@ extension PostgresRosterStore {
                     nextDue = min(nextDue ?? .max, ready)
                     continue
                 }
-                guard let event = Self.event((row.14, row.15, row.16, row.17, row.18, row.19, row.20, row.21, row.22, row.23, row.24))
+                guard
+                    let event = Self.event(
+                        (row.14, row.15, row.16, row.17, row.18, row.19, row.20, row.21, row.22, row.23, row.24))
                 else { continue }
-                heads.append(DueDelivery(webhook: Self.webhook((row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9, row.10)),
-                                         event: event, attempts: Int(row.12), notBefore: notBefore))
+                heads.append(
+                    DueDelivery(
+                        webhook: Self.webhook(
+                            (row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9, row.10)),
+                        event: event, attempts: Int(row.12), notBefore: notBefore))
                 claimed.append(row.11)
             }
             // The claim: no other node sends these until the attempt is recorded or the lease ends.
             // It counts as an attempt at once, so a node that takes over from one that died says
             // `Roster-Attempt: 2`, never 1 again; `recordAttempt` then only records.
             for seq in claimed {
-                try await connection.query("""
+                try await connection.query(
+                    """
                     UPDATE delivery SET next_attempt_ms = \(now + Self.deliveryLease), attempts = attempts + 1 WHERE seq = \(seq)
                     """)
             }
@@ -52,39 +64,47 @@ extension PostgresRosterStore {
         try await transaction { connection in
             var tenant: String?
             for id in try await connection.query("SELECT tenant_id FROM webhook WHERE id = \(attempt.webhookID)")
-                .decode(String.self) { tenant = id }
+                .decode(String.self)
+            { tenant = id }
             guard let tenantID = tenant else { return }  // removed while the request was out
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO delivery_attempt (tenant_id, webhook_id, event_id, event_type, attempt, at_ms, status, error, duration_ms)
                 VALUES (\(tenantID), \(attempt.webhookID), \(attempt.eventID), \(attempt.eventType), \(attempt.attempt), \(attempt.at),
                         \(attempt.status), \(attempt.error), \(attempt.durationMillis))
                 """)
             switch outcome {
             case .delivered:
-                try await connection.query("""
+                try await connection.query(
+                    """
                     UPDATE delivery SET delivered_ms = \(attempt.at), next_attempt_ms = 0
                     WHERE webhook_id = \(attempt.webhookID) AND event_id = \(attempt.eventID)
                     """)
                 try await connection.query("UPDATE webhook SET failing_since_ms = 0 WHERE id = \(attempt.webhookID)")
             case .skipped:
-                try await connection.query("""
+                try await connection.query(
+                    """
                     UPDATE delivery SET delivered_ms = \(attempt.at), next_attempt_ms = 0
                     WHERE webhook_id = \(attempt.webhookID) AND event_id = \(attempt.eventID)
                     """)
             case .retry(let at):
-                try await connection.query("""
+                try await connection.query(
+                    """
                     UPDATE delivery SET next_attempt_ms = \(at)
                     WHERE webhook_id = \(attempt.webhookID) AND event_id = \(attempt.eventID)
                     """)
-                try await connection.query("""
+                try await connection.query(
+                    """
                     UPDATE webhook SET failing_since_ms = \(attempt.at) WHERE id = \(attempt.webhookID) AND failing_since_ms = 0
                     """)
             case .disable(let reason):
-                try await connection.query("""
+                try await connection.query(
+                    """
                     UPDATE delivery SET next_attempt_ms = 0
                     WHERE webhook_id = \(attempt.webhookID) AND event_id = \(attempt.eventID)
                     """)
-                try await connection.query("""
+                try await connection.query(
+                    """
                     UPDATE webhook SET disabled_ms = \(attempt.at), disabled_reason = \(reason) WHERE id = \(attempt.webhookID)
                     """)
             }
@@ -93,12 +113,16 @@ extension PostgresRosterStore {
 
     public func deliveryAttempts(tenantID: String, webhookID: String?, limit: Int) async throws -> [DeliveryAttempt] {
         var found: [DeliveryAttempt] = []
-        for row in try await connections.query("""
+        for row in try await connections.query(
+            """
             SELECT webhook_id, event_id, event_type, attempt, at_ms, status, error, duration_ms FROM delivery_attempt
             WHERE tenant_id = \(tenantID) AND (\(webhookID)::text IS NULL OR webhook_id = \(webhookID)) ORDER BY id DESC LIMIT \(limit)
-            """).decode((String, String, String, Int32, Int64, Int32?, String, Int32).self) {
-            found.append(DeliveryAttempt(webhookID: row.0, eventID: row.1, eventType: row.2, attempt: Int(row.3), at: row.4,
-                                         status: row.5.map(Int.init), error: row.6, durationMillis: Int(row.7)))
+            """
+        ).decode((String, String, String, Int32, Int64, Int32?, String, Int32).self) {
+            found.append(
+                DeliveryAttempt(
+                    webhookID: row.0, eventID: row.1, eventType: row.2, attempt: Int(row.3), at: row.4,
+                    status: row.5.map(Int.init), error: row.6, durationMillis: Int(row.7)))
         }
         return found
     }

@@ -13,8 +13,10 @@ extension PostgresRosterStore {
     /// after every (re)connection it yields `.resync`, since announcements made meanwhile are
     /// lost. Runs on the listener's own thread (every wait is at most a quarter second, so
     /// closing the store ends it promptly).
-    static func listen(_ parameters: [(String, String)], logger: Logger, into continuation: AsyncStream<StoreSignal>.Continuation,
-                               keepGoing: () -> Bool) {
+    static func listen(
+        _ parameters: [(String, String)], logger: Logger, into continuation: AsyncStream<StoreSignal>.Continuation,
+        keepGoing: () -> Bool
+    ) {
         var pause = Duration.milliseconds(100)
         while keepGoing() {
             do {

@@ -45,9 +45,10 @@ public final class PostgresRosterStore: RosterStore, Sendable {
     /// A database that does not answer in time (still starting beside the node, or busy) is
     /// tried again for up to `startWindow`, each attempt logged; one that refuses (a wrong
     /// password, no such database) fails at once.
-    public static func open(_ address: PostgresAddress, logger: Logger = Logger(label: "roster.postgres"),
-                            startWindow: Duration = .seconds(30)) async throws -> PostgresRosterStore
-    {
+    public static func open(
+        _ address: PostgresAddress, logger: Logger = Logger(label: "roster.postgres"),
+        startWindow: Duration = .seconds(30)
+    ) async throws -> PostgresRosterStore {
         let giveUp = ContinuousClock.now + startWindow
         var pause = Duration.milliseconds(250)
         while true {
@@ -55,7 +56,9 @@ public final class PostgresRosterStore: RosterStore, Sendable {
             do {
                 try await store.migrate()
                 return store
-            } catch let error as PostgresConnections.StoreUnavailable where error.timedOut && ContinuousClock.now + pause < giveUp {
+            } catch let error as PostgresConnections.StoreUnavailable
+                where error.timedOut && ContinuousClock.now + pause < giveUp
+            {
                 try? await store.close()
                 logger.warning("\(error.description); trying again")
                 try await Task.sleep(for: pause)
@@ -72,16 +75,20 @@ public final class PostgresRosterStore: RosterStore, Sendable {
     /// libpq's connection keywords for `address`. TCP keepalives let a node notice a database
     /// host that vanished without closing its connections (the listening one waits for ever).
     static func connectionParameters(_ address: PostgresAddress) -> [(String, String)] {
-        var parameters = [("host", address.socketDirectory ?? address.host), ("port", "\(address.port)"), ("user", address.user),
-                          ("dbname", address.database), ("application_name", "roster-server"),
-                          ("sslmode", address.sslMode ?? "prefer"),
-                          ("keepalives", "1"), ("keepalives_idle", "10"), ("keepalives_interval", "5"), ("keepalives_count", "3")]
+        var parameters = [
+            ("host", address.socketDirectory ?? address.host), ("port", "\(address.port)"), ("user", address.user),
+            ("dbname", address.database), ("application_name", "roster-server"),
+            ("sslmode", address.sslMode ?? "prefer"),
+            ("keepalives", "1"), ("keepalives_idle", "10"), ("keepalives_interval", "5"), ("keepalives_count", "3"),
+        ]
         if let password = address.password { parameters.append(("password", password)) }
         return parameters
     }
 
     /// One transaction; an error thrown inside it comes out as itself.
-    func transaction<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
+    func transaction<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result)
+        async throws -> Result
+    {
         try await connections.withTransaction(body)
     }
 
@@ -95,40 +102,62 @@ public final class PostgresRosterStore: RosterStore, Sendable {
             for row in try rows.decode((String, String, String, Int64, Int64).self) { heads.append(row) }
             for (id, name, motd, epoch, revision) in heads {
                 var employees: [Employee] = []
-                for row in try await connection.query("""
+                for row in try await connection.query(
+                    """
                     SELECT id, first_name, last_name, email, phone, position, team, projects, biography, photo_url, type, chat
                     FROM employee WHERE tenant_id = \(id)
-                    """).decode((String, String, String, String, String, String, String, String, String, String, String, String).self) {
+                    """
+                ).decode(
+                    (String, String, String, String, String, String, String, String, String, String, String, String)
+                        .self)
+                {
                     let projects = (try? JSONDecoder().decode([String].self, from: Data(row.7.utf8))) ?? []
-                    employees.append(Employee(id: row.0, firstName: row.1, lastName: row.2, email: row.3, phone: row.4, position: row.5,
-                                              team: row.6, projects: projects, biography: row.8, photoURL: row.9,
-                                              type: EmployeeType(rawValue: row.10) ?? .unspecified, chat: StoreSchema.chatHandles(row.11)))
+                    employees.append(
+                        Employee(
+                            id: row.0, firstName: row.1, lastName: row.2, email: row.3, phone: row.4, position: row.5,
+                            team: row.6, projects: projects, biography: row.8, photoURL: row.9,
+                            type: EmployeeType(rawValue: row.10) ?? .unspecified, chat: StoreSchema.chatHandles(row.11))
+                    )
                 }
                 var shifts: [Shift] = []
-                for row in try await connection.query("""
+                for row in try await connection.query(
+                    """
                     SELECT id, employee_id, start_ms, end_ms, role, schedule_id FROM shift WHERE tenant_id = \(id)
-                    """).decode((String, String, Int64, Int64, String, String).self) {
-                    shifts.append(Shift(id: row.0, employeeID: row.1, start: row.2, end: row.3, role: row.4, scheduleID: row.5))
+                    """
+                ).decode((String, String, Int64, Int64, String, String).self) {
+                    shifts.append(
+                        Shift(id: row.0, employeeID: row.1, start: row.2, end: row.3, role: row.4, scheduleID: row.5))
                 }
                 var schedules: [ScheduleDefinition] = []
-                for body in try await connection.query("SELECT definition FROM schedule WHERE tenant_id = \(id)").decode(Data.self) {
+                for body in try await connection.query("SELECT definition FROM schedule WHERE tenant_id = \(id)")
+                    .decode(Data.self)
+                {
                     schedules.append(ScheduleDefinition(try Roster_V1_Schedule(serializedBytes: body)))
                 }
                 var timeOff: [TimeOff] = []
-                for row in try await connection.query("""
+                for row in try await connection.query(
+                    """
                     SELECT id, employee_id, start_ms, end_ms, reason, source, author FROM time_off WHERE tenant_id = \(id)
-                    """).decode((String, String, Int64, Int64, String, String, String).self) {
-                    timeOff.append(TimeOff(id: row.0, employeeID: row.1, start: row.2, end: row.3, reason: row.4, source: row.5, author: row.6))
+                    """
+                ).decode((String, String, Int64, Int64, String, String, String).self) {
+                    timeOff.append(
+                        TimeOff(
+                            id: row.0, employeeID: row.1, start: row.2, end: row.3, reason: row.4, source: row.5,
+                            author: row.6))
                 }
                 var holidays: [HolidaySet] = []
                 for row in try await connection.query("SELECT name, days FROM holiday_calendar WHERE tenant_id = \(id)")
-                    .decode((String, String).self) {
+                    .decode((String, String).self)
+                {
                     holidays.append(HolidaySet(name: row.0, days: row.1.split(separator: ",").map(String.init)))
                 }
                 let history = try await Self.history(tenantID: id, after: 0, connection: connection)
-                let state = RosterState(tenant: Tenant(id: id, name: name, motd: motd), employees: employees, shifts: shifts,
-                                        schedules: schedules, timeOff: timeOff, holidays: holidays)
-                tenants.append(StoredTenant(state: state, epoch: UInt64(bitPattern: epoch), revision: UInt64(revision), history: history))
+                let state = RosterState(
+                    tenant: Tenant(id: id, name: name, motd: motd), employees: employees, shifts: shifts,
+                    schedules: schedules, timeOff: timeOff, holidays: holidays)
+                tenants.append(
+                    StoredTenant(
+                        state: state, epoch: UInt64(bitPattern: epoch), revision: UInt64(revision), history: history))
             }
             return tenants
         }
@@ -136,20 +165,24 @@ public final class PostgresRosterStore: RosterStore, Sendable {
 
     public func createTenant(_ tenant: Tenant, epoch: UInt64) async throws {
         try await transaction { connection in
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO tenant (id, name, motd, epoch, revision) VALUES (\(tenant.id), \(tenant.name), \(tenant.motd), \(Int64(bitPattern: epoch)), 0)
                 """)
             try await connection.query("SELECT pg_notify(\(Self.channel), 'a')")
         }
     }
 
-    public func commit(tenantID: String, entry: HistoryEntry, historyLimit: Int, audit: Roster_V1_AuditEntry?,
-                       outbox: OutboxWrite, duty: DutyRecordWrite) async throws {
-        let body = try Roster_V1_RosterChanged.with {
-            $0.revision = entry.revision
-            $0.committedAtMs = entry.committedAt
-            $0.changes = entry.changes.map(Roster_V1_Change.init)
-        }.serializedBytes() as Data
+    public func commit(
+        tenantID: String, entry: HistoryEntry, historyLimit: Int, audit: Roster_V1_AuditEntry?,
+        outbox: OutboxWrite, duty: DutyRecordWrite
+    ) async throws {
+        let body =
+            try Roster_V1_RosterChanged.with {
+                $0.revision = entry.revision
+                $0.committedAtMs = entry.committedAt
+                $0.changes = entry.changes.map(Roster_V1_Change.init)
+            }.serializedBytes() as Data
         let auditBody = try audit.map { try $0.serializedBytes() as Data }
         try await transaction { connection in
             // The row lock orders concurrent commits to one tenant across nodes.
@@ -158,17 +191,22 @@ public final class PostgresRosterStore: RosterStore, Sendable {
             for revision in try rows.decode(Int64.self) { stored = revision }
             guard let stored else { throw StoreError.noSuchTenant(tenantID) }
             guard UInt64(stored) == entry.revision - 1 else {
-                throw StoreError.revisionConflict(tenant: tenantID, stored: UInt64(stored), expected: entry.revision - 1)
+                throw StoreError.revisionConflict(
+                    tenant: tenantID, stored: UInt64(stored), expected: entry.revision - 1)
             }
             for change in entry.changes { try await Self.apply(change, tenantID: tenantID, connection: connection) }
             let revision = Int64(entry.revision)
             try await connection.query("UPDATE tenant SET revision = \(revision) WHERE id = \(tenantID)")
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO change_log (tenant_id, revision, committed_at_ms, changes) VALUES (\(tenantID), \(revision), \(entry.committedAt), \(body))
                 """)
-            try await connection.query("DELETE FROM change_log WHERE tenant_id = \(tenantID) AND revision <= \(revision - Int64(historyLimit))")
+            try await connection.query(
+                "DELETE FROM change_log WHERE tenant_id = \(tenantID) AND revision <= \(revision - Int64(historyLimit))"
+            )
             if let audit, let auditBody {
-                try await connection.query("""
+                try await connection.query(
+                    """
                     INSERT INTO audit (tenant_id, at_ms, kind, entry) VALUES (\(tenantID), \(audit.atMs), \(audit.kind), \(auditBody))
                     """)
             }
@@ -189,20 +227,26 @@ public final class PostgresRosterStore: RosterStore, Sendable {
         -> [HistoryEntry]
     {
         var entries: [HistoryEntry] = []
-        for (revision, committedAt, body) in try await connection.query("""
+        for (revision, committedAt, body) in try await connection.query(
+            """
             SELECT revision, committed_at_ms, changes FROM change_log WHERE tenant_id = \(tenantID) AND revision > \(Int64(revision))
             ORDER BY revision
-            """).decode((Int64, Int64, Data).self) {
+            """
+        ).decode((Int64, Int64, Data).self) {
             let wire = try Roster_V1_RosterChanged(serializedBytes: body)
-            entries.append(HistoryEntry(revision: UInt64(revision), committedAt: committedAt,
-                                        changes: wire.changes.compactMap(RosterChange.init)))
+            entries.append(
+                HistoryEntry(
+                    revision: UInt64(revision), committedAt: committedAt,
+                    changes: wire.changes.compactMap(RosterChange.init)))
         }
         return entries
     }
 
     public func revisions() async throws -> [String: UInt64] {
         var revisions: [String: UInt64] = [:]
-        for (id, revision) in try await connections.query("SELECT id, revision FROM tenant").decode((String, Int64).self) {
+        for (id, revision) in try await connections.query("SELECT id, revision FROM tenant").decode(
+            (String, Int64).self)
+        {
             revisions[id] = UInt64(revision)
         }
         return revisions
@@ -210,7 +254,9 @@ public final class PostgresRosterStore: RosterStore, Sendable {
 
     public func tenantIDs() async throws -> [String] {
         var ids: [String] = []
-        for id in try await connections.query("SELECT id FROM tenant ORDER BY id").decode(String.self) { ids.append(id) }
+        for id in try await connections.query("SELECT id FROM tenant ORDER BY id").decode(String.self) {
+            ids.append(id)
+        }
         return ids
     }
 
@@ -218,7 +264,8 @@ public final class PostgresRosterStore: RosterStore, Sendable {
         switch change {
         case .employeeUpserted(let e):
             let projects = String(decoding: try JSONEncoder().encode(e.projects), as: UTF8.self)
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO employee (tenant_id, id, first_name, last_name, email, phone, position, team, projects, biography, photo_url, type,
                                       chat)
                 VALUES (\(tenantID), \(e.id), \(e.firstName), \(e.lastName), \(e.email), \(e.phone), \(e.position), \(e.team), \(projects),
@@ -234,7 +281,8 @@ public final class PostgresRosterStore: RosterStore, Sendable {
             try await connection.query("DELETE FROM time_off WHERE tenant_id = \(tenantID) AND employee_id = \(id)")
             try await connection.query("DELETE FROM employee WHERE tenant_id = \(tenantID) AND id = \(id)")
         case .shiftAdded(let s):
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO shift (tenant_id, id, employee_id, start_ms, end_ms, role, schedule_id)
                 VALUES (\(tenantID), \(s.id), \(s.employeeID), \(s.start), \(s.end), \(s.role), \(s.scheduleID))
                 ON CONFLICT (tenant_id, id) DO UPDATE SET employee_id = excluded.employee_id,
@@ -246,7 +294,8 @@ public final class PostgresRosterStore: RosterStore, Sendable {
             try await connection.query("UPDATE tenant SET motd = \(motd) WHERE id = \(tenantID)")
         case .scheduleUpserted(let schedule):
             let definition = try Roster_V1_Schedule(schedule).serializedBytes() as Data
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO schedule (tenant_id, id, definition) VALUES (\(tenantID), \(schedule.id), \(definition))
                 ON CONFLICT (tenant_id, id) DO UPDATE SET definition = excluded.definition
                 """)
@@ -254,7 +303,8 @@ public final class PostgresRosterStore: RosterStore, Sendable {
             try await connection.query("DELETE FROM shift WHERE tenant_id = \(tenantID) AND schedule_id = \(id)")
             try await connection.query("DELETE FROM schedule WHERE tenant_id = \(tenantID) AND id = \(id)")
         case .timeOffSet(let t):
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO time_off (tenant_id, id, employee_id, start_ms, end_ms, reason, source, author)
                 VALUES (\(tenantID), \(t.id), \(t.employeeID), \(t.start), \(t.end), \(t.reason), \(t.source), \(t.author))
                 ON CONFLICT (tenant_id, id) DO UPDATE SET employee_id = excluded.employee_id, start_ms = excluded.start_ms,
@@ -264,7 +314,8 @@ public final class PostgresRosterStore: RosterStore, Sendable {
             try await connection.query("DELETE FROM time_off WHERE tenant_id = \(tenantID) AND id = \(id)")
         case .holidaysSet(let calendar):
             let days = calendar.days.joined(separator: ",")
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO holiday_calendar (tenant_id, name, days) VALUES (\(tenantID), \(calendar.name), \(days))
                 ON CONFLICT (tenant_id, name) DO UPDATE SET days = excluded.days
                 """)

@@ -16,7 +16,8 @@ extension PostgresRosterStore {
         try await connections.withTransaction(limit: Self.migrationLimit) { connection in
             // One node migrates at a time; the others wait and then find nothing to do.
             try await connection.query("SELECT pg_advisory_xact_lock(7400001)")
-            try await connection.query("""
+            try await connection.query(
+                """
                 CREATE TABLE IF NOT EXISTS roster_schema (version TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())
                 """)
             var applied: [String] = []
@@ -26,8 +27,11 @@ extension PostgresRosterStore {
             let unknown = StoreSchema.unknown(applied: applied)
             guard unknown.isEmpty else { throw StoreError.schemaNewer(unknown: unknown) }
             for version in StoreSchema.versions where !applied.contains(version) {
-                guard let sql = Self.migrations[version] else { fatalError("no PostgreSQL migration for schema version \(version)") }
-                for statement in sql.components(separatedBy: ";\n") where !statement.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+                guard let sql = Self.migrations[version] else {
+                    fatalError("no PostgreSQL migration for schema version \(version)")
+                }
+                for statement in sql.components(separatedBy: ";\n")
+                where !statement.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
                     try await connection.query(PostgresQuery(unsafeSQL: statement))
                 }
                 try await connection.query("INSERT INTO roster_schema (version) VALUES (\(version))")
@@ -39,89 +43,89 @@ extension PostgresRosterStore {
     /// are BIGINT, protobuf bodies BYTEA, lists JSON text (as in SQLite).
     static let migrations: [String: String] = [
         "v1": """
-            CREATE TABLE tenant (
-                id TEXT PRIMARY KEY,
-                name TEXT NOT NULL,
-                motd TEXT NOT NULL DEFAULT '',
-                epoch BIGINT NOT NULL,
-                revision BIGINT NOT NULL DEFAULT 0
-            );
-            CREATE TABLE employee (
-                tenant_id TEXT NOT NULL REFERENCES tenant(id) ON DELETE CASCADE,
-                id TEXT NOT NULL,
-                first_name TEXT NOT NULL,
-                last_name TEXT NOT NULL,
-                email TEXT NOT NULL,
-                phone TEXT NOT NULL,
-                position TEXT NOT NULL,
-                team TEXT NOT NULL,
-                projects TEXT NOT NULL,
-                biography TEXT NOT NULL,
-                photo_url TEXT NOT NULL,
-                type TEXT NOT NULL,
-                PRIMARY KEY (tenant_id, id)
-            );
-            CREATE TABLE shift (
-                tenant_id TEXT NOT NULL REFERENCES tenant(id) ON DELETE CASCADE,
-                id TEXT NOT NULL,
-                employee_id TEXT NOT NULL,
-                start_ms BIGINT NOT NULL,
-                end_ms BIGINT NOT NULL,
-                role TEXT NOT NULL,
-                PRIMARY KEY (tenant_id, id)
-            );
-            CREATE INDEX shift_by_employee ON shift(tenant_id, employee_id);
-            CREATE TABLE change_log (
-                tenant_id TEXT NOT NULL REFERENCES tenant(id) ON DELETE CASCADE,
-                revision BIGINT NOT NULL,
-                committed_at_ms BIGINT NOT NULL,
-                changes BYTEA NOT NULL,
-                PRIMARY KEY (tenant_id, revision)
-            )
-            """,
+        CREATE TABLE tenant (
+            id TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            motd TEXT NOT NULL DEFAULT '',
+            epoch BIGINT NOT NULL,
+            revision BIGINT NOT NULL DEFAULT 0
+        );
+        CREATE TABLE employee (
+            tenant_id TEXT NOT NULL REFERENCES tenant(id) ON DELETE CASCADE,
+            id TEXT NOT NULL,
+            first_name TEXT NOT NULL,
+            last_name TEXT NOT NULL,
+            email TEXT NOT NULL,
+            phone TEXT NOT NULL,
+            position TEXT NOT NULL,
+            team TEXT NOT NULL,
+            projects TEXT NOT NULL,
+            biography TEXT NOT NULL,
+            photo_url TEXT NOT NULL,
+            type TEXT NOT NULL,
+            PRIMARY KEY (tenant_id, id)
+        );
+        CREATE TABLE shift (
+            tenant_id TEXT NOT NULL REFERENCES tenant(id) ON DELETE CASCADE,
+            id TEXT NOT NULL,
+            employee_id TEXT NOT NULL,
+            start_ms BIGINT NOT NULL,
+            end_ms BIGINT NOT NULL,
+            role TEXT NOT NULL,
+            PRIMARY KEY (tenant_id, id)
+        );
+        CREATE INDEX shift_by_employee ON shift(tenant_id, employee_id);
+        CREATE TABLE change_log (
+            tenant_id TEXT NOT NULL REFERENCES tenant(id) ON DELETE CASCADE,
+            revision BIGINT NOT NULL,
+            committed_at_ms BIGINT NOT NULL,
+            changes BYTEA NOT NULL,
+            PRIMARY KEY (tenant_id, revision)
+        )
+        """,
         "v2-tokens": """
-            CREATE TABLE token (
-                id TEXT PRIMARY KEY,
-                tenant_id TEXT NOT NULL REFERENCES tenant(id) ON DELETE CASCADE,
-                role TEXT NOT NULL,
-                secret_sha256 BYTEA NOT NULL,
-                label TEXT NOT NULL DEFAULT '',
-                created_at_ms BIGINT NOT NULL,
-                expires_at_ms BIGINT,
-                revoked_at_ms BIGINT
-            )
-            """,
+        CREATE TABLE token (
+            id TEXT PRIMARY KEY,
+            tenant_id TEXT NOT NULL REFERENCES tenant(id) ON DELETE CASCADE,
+            role TEXT NOT NULL,
+            secret_sha256 BYTEA NOT NULL,
+            label TEXT NOT NULL DEFAULT '',
+            created_at_ms BIGINT NOT NULL,
+            expires_at_ms BIGINT,
+            revoked_at_ms BIGINT
+        )
+        """,
         "v3-schedules": """
-            ALTER TABLE shift ADD COLUMN schedule_id TEXT NOT NULL DEFAULT '';
-            CREATE TABLE schedule (
-                tenant_id TEXT NOT NULL REFERENCES tenant(id) ON DELETE CASCADE,
-                id TEXT NOT NULL,
-                definition BYTEA NOT NULL,
-                PRIMARY KEY (tenant_id, id)
-            )
-            """,
+        ALTER TABLE shift ADD COLUMN schedule_id TEXT NOT NULL DEFAULT '';
+        CREATE TABLE schedule (
+            tenant_id TEXT NOT NULL REFERENCES tenant(id) ON DELETE CASCADE,
+            id TEXT NOT NULL,
+            definition BYTEA NOT NULL,
+            PRIMARY KEY (tenant_id, id)
+        )
+        """,
         "v4-token-employee": "ALTER TABLE token ADD COLUMN employee_id TEXT",
         "v5-audit": """
-            CREATE TABLE audit (
-                id BIGSERIAL PRIMARY KEY,
-                tenant_id TEXT NOT NULL,
-                at_ms BIGINT NOT NULL,
-                kind TEXT NOT NULL,
-                entry BYTEA NOT NULL
-            );
-            CREATE INDEX audit_by_tenant_time ON audit(tenant_id, at_ms);
-            CREATE INDEX audit_by_time ON audit(at_ms)
-            """,
+        CREATE TABLE audit (
+            id BIGSERIAL PRIMARY KEY,
+            tenant_id TEXT NOT NULL,
+            at_ms BIGINT NOT NULL,
+            kind TEXT NOT NULL,
+            entry BYTEA NOT NULL
+        );
+        CREATE INDEX audit_by_tenant_time ON audit(tenant_id, at_ms);
+        CREATE INDEX audit_by_time ON audit(at_ms)
+        """,
         "v6-calendar": """
-            ALTER TABLE token ADD COLUMN scope TEXT;
-            CREATE TABLE calendar_event (
-                tenant_id TEXT NOT NULL,
-                feed TEXT NOT NULL,
-                uid TEXT NOT NULL,
-                event TEXT NOT NULL,
-                PRIMARY KEY (tenant_id, feed, uid)
-            )
-            """,
+        ALTER TABLE token ADD COLUMN scope TEXT;
+        CREATE TABLE calendar_event (
+            tenant_id TEXT NOT NULL,
+            feed TEXT NOT NULL,
+            uid TEXT NOT NULL,
+            event TEXT NOT NULL,
+            PRIMARY KEY (tenant_id, feed, uid)
+        )
+        """,
         "v7-notifications": notificationMigration,
         "v8-token-minted-by": "ALTER TABLE token ADD COLUMN minted_by TEXT",
         "v9-duty-record": StoreSchema.dutyRecordSQL,

@@ -141,7 +141,9 @@ protocol PostgresDecodable {
 
 extension String: PostgresDecodable {
     static func decode(_ cell: ArraySlice<UInt8>?, type: UInt32, column: Int) throws -> String {
-        guard let cell, PostgresType.texts.contains(type) else { throw PostgresDecodingError(column: column, type: type, expected: "text") }
+        guard let cell, PostgresType.texts.contains(type) else {
+            throw PostgresDecodingError(column: column, type: type, expected: "text")
+        }
         return String(decoding: cell, as: UTF8.self)
     }
 }
@@ -178,7 +180,9 @@ extension Bool: PostgresDecodable {
 
 extension Data: PostgresDecodable {
     static func decode(_ cell: ArraySlice<UInt8>?, type: UInt32, column: Int) throws -> Data {
-        guard let cell, type == PostgresType.bytea else { throw PostgresDecodingError(column: column, type: type, expected: "bytea") }
+        guard let cell, type == PostgresType.bytea else {
+            throw PostgresDecodingError(column: column, type: type, expected: "bytea")
+        }
         return Data(cell)
     }
 }
@@ -217,7 +221,8 @@ struct PostgresRows: Sendable {
         var arity = 0
         for _ in repeat (each Column).self { arity += 1 }
         guard count == 0 || arity == types.count else {
-            throw PostgresDecodingError(column: min(arity, types.count), type: 0, expected: "\(arity) columns, not \(types.count)")
+            throw PostgresDecodingError(
+                column: min(arity, types.count), type: 0, expected: "\(arity) columns, not \(types.count)")
         }
         var decoded: [(repeat each Column)] = []
         decoded.reserveCapacity(count)

@@ -29,10 +29,13 @@ public enum StoreBackup {
             case .noSuchFile(let path): "no backup file at \(path)"
             case .notADatabase(let why): "the file is not a SQLite database: \(why)"
             case .damaged(let report): "the file failed SQLite's integrity check: \(report)"
-            case .newerSchema(let names): "the file was written by a newer release (schema \(names.joined(separator: ", "))): upgrade first"
+            case .newerSchema(let names):
+                "the file was written by a newer release (schema \(names.joined(separator: ", "))): upgrade first"
             case .notARosterStore: "the file is a SQLite database but not a Roster store"
-            case .targetExists(let path): "\(path) already has a database: restore with --replace to overwrite it (stop its server first)"
-            case .destinationExists(let path): "\(path) already exists (a file, a directory or a link): choose a new name"
+            case .targetExists(let path):
+                "\(path) already has a database: restore with --replace to overwrite it (stop its server first)"
+            case .destinationExists(let path):
+                "\(path) already exists (a file, a directory or a link): choose a new name"
             }
         }
     }
@@ -101,7 +104,9 @@ public enum StoreBackup {
                 throw Failure.notADatabase("\(error)")
             }
             guard report == ["ok"] else { throw Failure.damaged(report.prefix(5).joined(separator: "; ")) }
-            guard try db.tableExists("grdb_migrations"), try db.tableExists("tenant") else { throw Failure.notARosterStore }
+            guard try db.tableExists("grdb_migrations"), try db.tableExists("tenant") else {
+                throw Failure.notARosterStore
+            }
             let applied = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations")
             let known = Set(SQLiteRosterStore.migrator.migrations)
             let unknown = applied.filter { !known.contains($0) }
@@ -118,7 +123,9 @@ public enum StoreBackup {
     /// tenant (migrated to this release's schema). Refuses to overwrite an existing database
     /// unless `replace`. Nothing in the directory changes if the check fails.
     @discardableResult
-    public static func restore(from backup: String, into dataDirectory: DataDirectory, replace: Bool) async throws -> Summary {
+    public static func restore(from backup: String, into dataDirectory: DataDirectory, replace: Bool) async throws
+        -> Summary
+    {
         let summary = try await check(backup)
         if dataDirectory.hasDatabase && !replace { throw Failure.targetExists(dataDirectory.path) }
         try await NIOThreadPool.singleton.runIfActive {
@@ -135,13 +142,16 @@ public enum StoreBackup {
             let store = try SQLiteRosterStore(path: staging)
             try store.renewEpochsBlocking()
             try store.closeBlocking()
-            for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: dataDirectory.database + suffix) }
+            for suffix in ["-wal", "-shm"] {
+                try? FileManager.default.removeItem(atPath: dataDirectory.database + suffix)
+            }
             guard rename(staging, dataDirectory.database) == 0 else {
                 throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: dataDirectory.database])
             }
             for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: staging + suffix) }
-            try PrivateFile.write("restored from \(backup); remove with `roster-server deliveries resume`\n",
-                                  to: dataDirectory.deliveriesPausedMarker)
+            try PrivateFile.write(
+                "restored from \(backup); remove with `roster-server deliveries resume`\n",
+                to: dataDirectory.deliveriesPausedMarker)
         }
         return summary
     }

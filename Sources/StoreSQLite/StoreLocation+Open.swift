@@ -16,7 +16,8 @@ extension StoreLocation {
             }
         case .postgres(let address):
             guard let open = drivers.postgres else {
-                throw StoreLocationError.invalid(description, "this build has no PostgreSQL driver (link RosterStorePostgres)")
+                throw StoreLocationError.invalid(
+                    description, "this build has no PostgreSQL driver (link RosterStorePostgres)")
             }
             return try await open(address)
         }

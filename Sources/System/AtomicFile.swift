@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The one way Roster writes a file it must not lose or tear: the bytes go to a temporary file
@@ -19,12 +19,14 @@ public enum AtomicFile {
     }
 
     /// Writes `bytes` to `path`, creating the parent directory (mode 0700) if needed.
-    public static func write(_ bytes: some Collection<UInt8>, to path: String, mode: mode_t = 0o600) throws(WriteError) {
+    public static func write(_ bytes: some Collection<UInt8>, to path: String, mode: mode_t = 0o600) throws(WriteError)
+    {
         let url = URL(fileURLWithPath: path)
         let directory = url.deletingLastPathComponent().path
         do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
         } catch {
             throw WriteError(path: path, reason: "cannot create \(directory)")
         }

@@ -1,12 +1,14 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Where Roster keeps per-user files, following the XDG base directory convention.
 public enum XDGPaths {
     /// `$XDG_CONFIG_HOME/roster/NAME`, or `~/.config/roster/NAME`.
-    public static func config(_ name: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+    public static func config(_ name: String, environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> URL
+    {
         base("XDG_CONFIG_HOME", fallback: ".config", environment: environment).appendingPathComponent("roster/\(name)")
     }
 
@@ -44,8 +46,9 @@ public func markDescriptorsCloseOnExec() {
         // Read the name in place: the kernel packs entries, so the last one's 256-byte d_name
         // may run past the end of readdir's buffer, and copying the whole field (as
         // `entry.pointee.d_name` would) can fault on the page after it.
-        let name = String(cString: UnsafeRawPointer(entry).advanced(by: MemoryLayout<dirent>.offset(of: \dirent.d_name)!)
-            .assumingMemoryBound(to: CChar.self))
+        let name = String(
+            cString: UnsafeRawPointer(entry).advanced(by: MemoryLayout<dirent>.offset(of: \dirent.d_name)!)
+                .assumingMemoryBound(to: CChar.self))
         guard let fd = Int32(name), fd >= 3, fd != own else { continue }
         let flags = fcntl(fd, F_GETFD)
         if flags >= 0 && flags & FD_CLOEXEC == 0 { _ = fcntl(fd, F_SETFD, flags | FD_CLOEXEC) }
@@ -59,20 +62,20 @@ public enum ThreadPriority {
     /// cannot raise it again, so a thread that calls this keeps it. Linux only; a no-op elsewhere.
     public static func lowerCurrentThread(to niceness: Int32) {
         #if os(Linux)
-        // On Linux the nice value is the thread's, and 0 names the calling one (setpriority(2)).
-        guard current < niceness else { return }
-        setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness)
+            // On Linux the nice value is the thread's, and 0 names the calling one (setpriority(2)).
+            guard current < niceness else { return }
+            setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, niceness)
         #endif
     }
 
     /// The calling thread's niceness (0 where it cannot be read).
     public static var current: Int32 {
         #if os(Linux)
-        errno = 0
-        let current = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
-        return errno == 0 ? current : 0
+            errno = 0
+            let current = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+            return errno == 0 ? current : 0
         #else
-        return 0
+            return 0
         #endif
     }
 }

@@ -125,8 +125,10 @@ public enum CertificateIssuer {
     public enum Usage: Sendable { case server, client }
 
     /// A self-signed CA certificate.
-    public static func makeAuthority(commonName: String, notBefore: Date = Date(timeIntervalSinceNow: -3600),
-                                     notAfter: Date = Date(timeIntervalSinceNow: 10 * 365 * 86_400)) throws -> Issued {
+    public static func makeAuthority(
+        commonName: String, notBefore: Date = Date(timeIntervalSinceNow: -3600),
+        notAfter: Date = Date(timeIntervalSinceNow: 10 * 365 * 86_400)
+    ) throws -> Issued {
         let key = try PrivateKey.generate()
         let x509 = try build(commonName: commonName, publicKey: key, notBefore: notBefore, notAfter: notAfter)
         let extensions = [
@@ -139,11 +141,14 @@ public enum CertificateIssuer {
     }
 
     /// A leaf certificate for `names` (DNS names or IP literals), signed by `authority`.
-    public static func makeLeaf(names: [String], usage: Usage = .server, signedBy authority: Issued,
-                                notBefore: Date = Date(timeIntervalSinceNow: -3600),
-                                notAfter: Date = Date(timeIntervalSinceNow: 825 * 86_400)) throws -> Issued {
+    public static func makeLeaf(
+        names: [String], usage: Usage = .server, signedBy authority: Issued,
+        notBefore: Date = Date(timeIntervalSinceNow: -3600),
+        notAfter: Date = Date(timeIntervalSinceNow: 825 * 86_400)
+    ) throws -> Issued {
         let key = try PrivateKey.generate()
-        let x509 = try build(commonName: names.first ?? "roster", publicKey: key, notBefore: notBefore, notAfter: notAfter)
+        let x509 = try build(
+            commonName: names.first ?? "roster", publicKey: key, notBefore: notBefore, notAfter: notAfter)
         var extensions = [
             (NID_basic_constraints, "critical,CA:FALSE"),
             (NID_key_usage, "critical,digitalSignature"),
@@ -161,7 +166,9 @@ public enum CertificateIssuer {
         return Issued(certificate: Certificate(taking: x509), key: key)
     }
 
-    private static func build(commonName: String, publicKey: PrivateKey, notBefore: Date, notAfter: Date) throws -> OpaquePointer {
+    private static func build(commonName: String, publicKey: PrivateKey, notBefore: Date, notAfter: Date) throws
+        -> OpaquePointer
+    {
         guard let x509 = X509_new() else { throw TLSError.configuration("X509_new failed") }
         X509_set_version(x509, 2)
         let serial = Crypto.randomBytes(16).enumerated().map { $0.offset == 0 ? $0.element & 0x7f : $0.element }
@@ -177,8 +184,10 @@ public enum CertificateIssuer {
         return x509
     }
 
-    private static func finish(_ x509: OpaquePointer, issuer: OpaquePointer, signer: PrivateKey,
-                               extensions: [(Int32, String)]) throws {
+    private static func finish(
+        _ x509: OpaquePointer, issuer: OpaquePointer, signer: PrivateKey,
+        extensions: [(Int32, String)]
+    ) throws {
         X509_set_issuer_name(x509, X509_get_subject_name(issuer))
         var context = X509V3_CTX()
         X509V3_set_ctx(&context, issuer, x509, nil, nil, 0)
@@ -198,7 +207,9 @@ public enum CertificateIssuer {
 func withMemoryBIO<T>(_ text: String, _ body: (OpaquePointer) throws -> T) throws -> T {
     let bytes = Array(text.utf8)
     return try bytes.withUnsafeBytes { raw in
-        guard let bio = BIO_new_mem_buf(raw.baseAddress, Int32(raw.count)) else { throw TLSError.configuration("BIO_new_mem_buf failed") }
+        guard let bio = BIO_new_mem_buf(raw.baseAddress, Int32(raw.count)) else {
+            throw TLSError.configuration("BIO_new_mem_buf failed")
+        }
         defer { BIO_free(bio) }
         return try body(bio)
     }

@@ -21,8 +21,10 @@ public enum Crypto {
         var length: UInt32 = 0
         let result = key.withUnsafeBytes { rawKey in
             input.withUnsafeBytes { raw in
-                HMAC(EVP_sha256(), rawKey.baseAddress, Int32(rawKey.count), raw.baseAddress?.assumingMemoryBound(to: UInt8.self),
-                     raw.count, &digest, &length)
+                HMAC(
+                    EVP_sha256(), rawKey.baseAddress, Int32(rawKey.count),
+                    raw.baseAddress?.assumingMemoryBound(to: UInt8.self),
+                    raw.count, &digest, &length)
             }
         }
         precondition(result != nil, "HMAC-SHA256 failed: \(OpenSSLErrorEntry.drain())")
@@ -58,10 +60,15 @@ public enum Crypto {
         let context = EVP_CIPHER_CTX_new()!
         defer { EVP_CIPHER_CTX_free(context) }
         var length: Int32 = 0, total: Int32 = 0
-        let ok = EVP_EncryptInit_ex(context, EVP_aes_256_gcm(), nil, key, nonce) == 1
+        let ok =
+            EVP_EncryptInit_ex(context, EVP_aes_256_gcm(), nil, key, nonce) == 1
             && EVP_EncryptUpdate(context, &output, &length, plaintext, Int32(plaintext.count)) == 1
-            && { total = length; return true }()
-            && output.withUnsafeMutableBufferPointer { EVP_EncryptFinal_ex(context, $0.baseAddress! + Int(total), &length) } == 1
+            && {
+                total = length; return true
+            }()
+            && output.withUnsafeMutableBufferPointer {
+                EVP_EncryptFinal_ex(context, $0.baseAddress! + Int(total), &length)
+            } == 1
             && EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_GET_TAG, 16, &tag) == 1
         precondition(ok, "AES-256-GCM failed: \(OpenSSLErrorEntry.drain())")
         return nonce + output.prefix(Int(total + length)) + tag
@@ -77,11 +84,16 @@ public enum Crypto {
         defer { EVP_CIPHER_CTX_free(context) }
         var length: Int32 = 0, total: Int32 = 0
         var expected = tag
-        let ok = EVP_DecryptInit_ex(context, EVP_aes_256_gcm(), nil, key, nonce) == 1
+        let ok =
+            EVP_DecryptInit_ex(context, EVP_aes_256_gcm(), nil, key, nonce) == 1
             && EVP_DecryptUpdate(context, &output, &length, ciphertext, Int32(ciphertext.count)) == 1
-            && { total = length; return true }()
+            && {
+                total = length; return true
+            }()
             && EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_SET_TAG, 16, &expected) == 1
-            && output.withUnsafeMutableBufferPointer { EVP_DecryptFinal_ex(context, $0.baseAddress! + Int(total), &length) } == 1
+            && output.withUnsafeMutableBufferPointer {
+                EVP_DecryptFinal_ex(context, $0.baseAddress! + Int(total), &length)
+            } == 1
         ERR_clear_error()
         return ok ? Array(output.prefix(Int(total + length))) : nil
     }

@@ -68,11 +68,14 @@ public final class TLSContext: @unchecked Sendable {
         let tls = try TLSContext(isServer: true)
         roster_SSL_CTX_disable_resumption(tls.context)
         guard SSL_CTX_use_certificate_chain_file(tls.context, configuration.certificateChainFile) == 1 else {
-            throw TLSError.configuration("cannot use certificate \(configuration.certificateChainFile): \(OpenSSLErrorEntry.drain())")
+            throw TLSError.configuration(
+                "cannot use certificate \(configuration.certificateChainFile): \(OpenSSLErrorEntry.drain())")
         }
         guard SSL_CTX_use_PrivateKey_file(tls.context, configuration.privateKeyFile, SSL_FILETYPE_PEM) == 1,
-              SSL_CTX_check_private_key(tls.context) == 1 else {
-            throw TLSError.configuration("cannot use key \(configuration.privateKeyFile) with that certificate: \(OpenSSLErrorEntry.drain())")
+            SSL_CTX_check_private_key(tls.context) == 1
+        else {
+            throw TLSError.configuration(
+                "cannot use key \(configuration.privateKeyFile) with that certificate: \(OpenSSLErrorEntry.drain())")
         }
         if let clientCAFile = configuration.clientCAFile {
             guard SSL_CTX_load_verify_locations(tls.context, clientCAFile, nil) == 1 else {
@@ -86,8 +89,9 @@ public final class TLSContext: @unchecked Sendable {
     public static func client(_ configuration: TLSClientConfiguration) throws -> TLSContext {
         var pinned: String?
         if case .pinned(_, let fingerprint) = configuration.trust { pinned = fingerprint }
-        let tls = try TLSContext(isServer: false, verifyHostname: configuration.verifyHostname && configuration.trust != .insecureProbe,
-                                 pinnedFingerprint: pinned)
+        let tls = try TLSContext(
+            isServer: false, verifyHostname: configuration.verifyHostname && configuration.trust != .insecureProbe,
+            pinnedFingerprint: pinned)
         switch configuration.trust {
         case .system:
             SSL_CTX_set_default_verify_paths(tls.context)
@@ -109,8 +113,9 @@ public final class TLSContext: @unchecked Sendable {
         SSL_CTX_set_verify(tls.context, configuration.trust == .insecureProbe ? SSL_VERIFY_NONE : SSL_VERIFY_PEER, nil)
         if let chain = configuration.certificateChainFile, let key = configuration.privateKeyFile {
             guard SSL_CTX_use_certificate_chain_file(tls.context, chain) == 1,
-                  SSL_CTX_use_PrivateKey_file(tls.context, key, SSL_FILETYPE_PEM) == 1,
-                  SSL_CTX_check_private_key(tls.context) == 1 else {
+                SSL_CTX_use_PrivateKey_file(tls.context, key, SSL_FILETYPE_PEM) == 1,
+                SSL_CTX_check_private_key(tls.context) == 1
+            else {
                 throw TLSError.configuration("cannot use client certificate \(chain): \(OpenSSLErrorEntry.drain())")
             }
         }

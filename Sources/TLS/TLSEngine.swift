@@ -77,10 +77,13 @@ final class TLSEngine {
         if !context.isServer {
             let verify = Int32(SSL_get_verify_result(ssl))
             if verify != X509_V_OK {
-                if let pinned = context.pinnedFingerprint, let presented = presentedAuthorityFingerprint(), presented != pinned {
+                if let pinned = context.pinnedFingerprint, let presented = presentedAuthorityFingerprint(),
+                    presented != pinned
+                {
                     return .pinnedFingerprintChanged(host: serverName ?? "?", pinned: pinned, presented: presented)
                 }
-                return .certificateRejected(code: verify, reason: String(cString: X509_verify_cert_error_string(Int(verify))))
+                return .certificateRejected(
+                    code: verify, reason: String(cString: X509_verify_cert_error_string(Int(verify))))
             }
         }
         return TLSError.handshake(entries)
@@ -152,7 +155,8 @@ final class TLSEngine {
     /// most connections ever carry: swapping once after it saves ~2 KB per idle connection.
     func releaseHandshakeBuffers() -> Bool {
         guard roster_BIO_ctrl_pending(networkIn) == 0, roster_BIO_ctrl_pending(networkOut) == 0,
-              let freshIn = BIO_new(BIO_s_mem()) else { return false }
+            let freshIn = BIO_new(BIO_s_mem())
+        else { return false }
         guard let freshOut = BIO_new(BIO_s_mem()) else {
             BIO_free(freshIn)
             return false

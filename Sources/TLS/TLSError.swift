@@ -15,7 +15,11 @@ public struct OpenSSLErrorEntry: Sendable, Equatable, CustomStringConvertible {
             if code == 0 { break }
             var text = [CChar](repeating: 0, count: 256)
             ERR_error_string_n(code, &text, text.count)
-            entries.append(OpenSSLErrorEntry(code: code, description: String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)))
+            entries.append(
+                OpenSSLErrorEntry(
+                    code: code,
+                    description: String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            )
         }
         return entries
     }
@@ -61,7 +65,8 @@ public enum TLSError: Error, Sendable, Equatable, CustomStringConvertible {
                 Someone may be intercepting the connection, or the server's certificates were regenerated.
                 If you trust the change, run `roster-client trust \(host):PORT --replace`.
                 """
-        case .protocolVersionRefused(let entries): return "no shared TLS version (TLS 1.2 or newer is required)\(details(entries))"
+        case .protocolVersionRefused(let entries):
+            return "no shared TLS version (TLS 1.2 or newer is required)\(details(entries))"
         case .notTLS(let entries): return "the peer does not speak TLS (a plaintext port?)\(details(entries))"
         case .peerCertificateRequired(let entries): return "a client certificate is required\(details(entries))"
         case .handshakeFailed(let entries): return "TLS handshake failed\(details(entries))"
@@ -74,16 +79,21 @@ public enum TLSError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Classifies a failed handshake from OpenSSL's error queue.
     static func handshake(_ entries: [OpenSSLErrorEntry]) -> TLSError {
         let reasons = Set(entries.map(\.reason))
-        if !reasons.isDisjoint(with: [SSL_R_WRONG_VERSION_NUMBER, SSL_R_HTTP_REQUEST, SSL_R_HTTPS_PROXY_REQUEST,
-                                      SSL_R_PACKET_LENGTH_TOO_LONG, SSL_R_RECORD_LENGTH_MISMATCH,
-                                      SSL_R_UNEXPECTED_EOF_WHILE_READING]) {
+        if !reasons.isDisjoint(with: [
+            SSL_R_WRONG_VERSION_NUMBER, SSL_R_HTTP_REQUEST, SSL_R_HTTPS_PROXY_REQUEST,
+            SSL_R_PACKET_LENGTH_TOO_LONG, SSL_R_RECORD_LENGTH_MISMATCH,
+            SSL_R_UNEXPECTED_EOF_WHILE_READING,
+        ]) {
             return .notTLS(entries)
         }
-        if !reasons.isDisjoint(with: [SSL_R_UNSUPPORTED_PROTOCOL, SSL_R_TLSV1_ALERT_PROTOCOL_VERSION,
-                                      SSL_R_NO_PROTOCOLS_AVAILABLE, SSL_R_VERSION_TOO_LOW]) {
+        if !reasons.isDisjoint(with: [
+            SSL_R_UNSUPPORTED_PROTOCOL, SSL_R_TLSV1_ALERT_PROTOCOL_VERSION,
+            SSL_R_NO_PROTOCOLS_AVAILABLE, SSL_R_VERSION_TOO_LOW,
+        ]) {
             return .protocolVersionRefused(entries)
         }
-        if !reasons.isDisjoint(with: [SSL_R_PEER_DID_NOT_RETURN_A_CERTIFICATE, SSL_R_TLSV13_ALERT_CERTIFICATE_REQUIRED]) {
+        if !reasons.isDisjoint(with: [SSL_R_PEER_DID_NOT_RETURN_A_CERTIFICATE, SSL_R_TLSV13_ALERT_CERTIFICATE_REQUIRED])
+        {
             return .peerCertificateRequired(entries)
         }
         return .handshakeFailed(entries)

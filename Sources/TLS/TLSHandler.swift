@@ -108,7 +108,8 @@ public final class TLSHandler: ChannelDuplexHandler, RemovableChannelHandler {
         case .complete:
             switch state.handshakeCompleted() {
             case .flushBufferedWrites:
-                context.fireUserInboundEventTriggered(TLSHandshakeCompleted(negotiatedVersion: engine.negotiatedVersion))
+                context.fireUserInboundEventTriggered(
+                    TLSHandshakeCompleted(negotiatedVersion: engine.negotiatedVersion))
                 let writes = buffered
                 buffered.removeAll()
                 var anyFlushed = false
@@ -195,7 +196,11 @@ public final class TLSHandler: ChannelDuplexHandler, RemovableChannelHandler {
             context.close(promise: promise)
         case .none:
             if let promise {
-                if let closePromise { closePromise.futureResult.cascade(to: promise) } else { context.close(promise: promise) }
+                if let closePromise {
+                    closePromise.futureResult.cascade(to: promise)
+                } else {
+                    context.close(promise: promise)
+                }
             }
         }
     }

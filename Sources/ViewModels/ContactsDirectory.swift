@@ -10,7 +10,9 @@ public struct Contact: Sendable, Hashable, Codable {
     public var phones: [String]
     public var emails: [String]
 
-    public init(firstName: String, lastName: String, fullName: String? = nil, phones: [String] = [], emails: [String] = []) {
+    public init(
+        firstName: String, lastName: String, fullName: String? = nil, phones: [String] = [], emails: [String] = []
+    ) {
         self.firstName = firstName
         self.lastName = lastName
         self.fullName = fullName ?? "\(firstName) \(lastName)"
@@ -50,7 +52,8 @@ public struct VCardDirectory: ContactsDirectory {
         for (number, line) in Self.unfolded(text) {
             guard let (name, value) = Self.property(line) else {
                 if card != nil, !line.trimmingCharacters(in: .whitespaces).isEmpty {
-                    warnings.append("\(source):\(number): skipped a contact: \"\(line.prefix(40))\" is not a vCard property")
+                    warnings.append(
+                        "\(source):\(number): skipped a contact: \"\(line.prefix(40))\" is not a vCard property")
                     card = nil
                 }
                 continue
@@ -106,14 +109,16 @@ public struct VCardDirectory: ContactsDirectory {
             warnings.append("\(source):\(line): skipped a contact with neither N nor FN")
             return
         }
-        let contact = Contact(firstName: names[0], lastName: names[1], fullName: formatted, phones: phones, emails: emails)
+        let contact = Contact(
+            firstName: names[0], lastName: names[1], fullName: formatted, phones: phones, emails: emails)
         contacts.append(contact)
         let key = Self.key(first: contact.firstName, last: contact.lastName)
         if byName[key] == nil { byName[key] = contact }  // the first card with a name wins
     }
 
     private static func key(first: String, last: String) -> String {
-        TextFolding.fold(first.trimmingCharacters(in: .whitespaces)) + "\u{1F}" + TextFolding.fold(last.trimmingCharacters(in: .whitespaces))
+        TextFolding.fold(first.trimmingCharacters(in: .whitespaces)) + "\u{1F}"
+            + TextFolding.fold(last.trimmingCharacters(in: .whitespaces))
     }
 
     /// Lines with continuations joined (a line starting with a space or tab continues the one
@@ -121,7 +126,9 @@ public struct VCardDirectory: ContactsDirectory {
     static func unfolded(_ text: String) -> [(Int, String)] {
         var lines: [(Int, String)] = []
         // "\r\n" is one Character in Swift: split on either line ending.
-        for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated() {
+        for (index, raw) in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+            .enumerated()
+        {
             var line = String(raw)
             if line.hasSuffix("\r") { line.removeLast() }
             if let first = line.first, first == " " || first == "\t", !lines.isEmpty {

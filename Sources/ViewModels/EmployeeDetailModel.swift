@@ -39,10 +39,13 @@ public final class EmployeeDetailModel {
     /// schedule in the schedules' order; at most `limit` stretches per schedule. Each stretch is
     /// whole (the turn under way from its start, one past the four weeks to its end) and
     /// back-to-back stretches are joined (`WholeStretches`).
-    public func nextDuty(now: UnixMillis = .now, limit: Int = 10) -> [(schedule: String, stretches: [WholeStretches.Stretch<FinalShift>])] {
+    public func nextDuty(now: UnixMillis = .now, limit: Int = 10) -> [(
+        schedule: String, stretches: [WholeStretches.Stretch<FinalShift>]
+    )] {
         let outer = WholeStretches.resolving(from: now, to: now + Self.dutyHorizon)
         guard let roster = screen.roster, employee != nil,
-              let answer = try? roster.finalSchedule(FinalScheduleQuery(from: outer.from, to: outer.to, employee: employeeID))
+            let answer = try? roster.finalSchedule(
+                FinalScheduleQuery(from: outer.from, to: outer.to, employee: employeeID))
         else { return [] }
         var bySchedule: [String: [WholeStretches.Stretch<FinalShift>]] = [:]
         for stretch in answer.whole(from: now, to: now + Self.dutyHorizon) where stretch.end > now {

@@ -67,8 +67,10 @@ public final class RosterScreenModel {
     private var isRunning = false
 
     /// - Parameter clock: the wall clock, in Unix milliseconds; tests pass their own.
-    public init(source: any RosterSource, contacts: (any ContactsDirectory)? = nil,
-                clock: @escaping @Sendable () -> UnixMillis = { .now }) {
+    public init(
+        source: any RosterSource, contacts: (any ContactsDirectory)? = nil,
+        clock: @escaping @Sendable () -> UnixMillis = { .now }
+    ) {
         self.source = source
         self.contacts = contacts
         self.clock = clock
@@ -160,7 +162,8 @@ public final class RosterScreenModel {
         for definition in roster.state.sortedSchedules {
             let status: OnDutyStatus
             if connection == .live, let pushed = pushed[definition.id], pushed.until.map({ now < $0 }) ?? true,
-               pushed.revision >= roster.revision {
+                pushed.revision >= roster.revision
+            {
                 status = pushed
             } else if let cached = roster.onDuty(schedule: definition.id, at: now) {
                 status = cached
@@ -173,7 +176,9 @@ public final class RosterScreenModel {
         }
         // With other schedules, the default one is shown only when it has something on it.
         if schedules.count > 1 {
-            schedules.removeAll { $0.id == ScheduleDefinition.defaultID && $0.status.current.isEmpty && $0.status.until == nil }
+            schedules.removeAll {
+                $0.id == ScheduleDefinition.defaultID && $0.status.current.isEmpty && $0.status.until == nil
+            }
         }
         if onDuty != schedules { onDuty = schedules }
         armHandoffTimer()

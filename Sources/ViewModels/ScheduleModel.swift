@@ -30,7 +30,9 @@ public final class ScheduleModel {
     public init(screen: RosterScreenModel) { self.screen = screen }
 
     /// The default schedule's name, as every view calls it ("Default" unless renamed).
-    public var name: String { screen.roster?.state.schedules[ScheduleDefinition.defaultID]?.name ?? ScheduleDefinition.makeDefault().name }
+    public var name: String {
+        screen.roster?.state.schedules[ScheduleDefinition.defaultID]?.name ?? ScheduleDefinition.makeDefault().name
+    }
 
     /// The next `limit` handoffs after `now`, in time order.
     public func handoffs(after now: UnixMillis, limit: Int = 10) -> [Handoff] {
@@ -52,8 +54,9 @@ public final class ScheduleModel {
     public func finalSchedule(from: UnixMillis, to: UnixMillis) -> [ScheduleEntry] {
         guard let roster = screen.roster, from < to else { return [] }
         return roster.state.shifts(from: from, to: to, employeeID: nil).map { shift in
-            ScheduleEntry(employee: roster.state.employees[shift.employeeID], employeeID: shift.employeeID,
-                          start: max(shift.start, from), end: min(shift.end, to), source: "shift")
+            ScheduleEntry(
+                employee: roster.state.employees[shift.employeeID], employeeID: shift.employeeID,
+                start: max(shift.start, from), end: min(shift.end, to), source: "shift")
         }
     }
 }

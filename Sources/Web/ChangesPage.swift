@@ -11,29 +11,43 @@ enum ChangesPage {
     /// Entries shown (GetAudit's newest).
     static let limit: UInt32 = 200
 
-    static func show(_ request: HTTPAPI.Request, schedule name: String, app: WebApp, side: HTTPSide) async -> HTTPAPI.Reply {
+    static func show(_ request: HTTPAPI.Request, schedule name: String, app: WebApp, side: HTTPSide) async
+        -> HTTPAPI.Reply
+    {
         let page: WebApp.AdminScheduleContext
-        switch app.adminSchedulePage(request, schedule: name, side: side, why: "The audit log is for admins, as over the protocol.") {
+        switch app.adminSchedulePage(
+            request, schedule: name, side: side, why: "The audit log is for admins, as over the protocol.")
+        {
         case .success(let found): page = found
         case .failure(let refusal): return refusal.reply
         }
-        let (viewer, tenant, core, loop, credential, schedule) = (page.viewer, page.tenant, page.core, page.loop, page.credential, page.schedule)
+        let (viewer, tenant, core, loop, credential, schedule) = (
+            page.viewer, page.tenant, page.core, page.loop, page.credential, page.schedule
+        )
         let query = Roster_V1_GetAuditRequest.with {
             $0.schedule = schedule.id
             $0.limit = limit
         }
-        let answer = try? await core.perform(.getAudit(query), on: tenant, credential: credential, address: request.peer, loop: loop).get()
+        let answer = try? await core.perform(
+            .getAudit(query), on: tenant, credential: credential, address: request.peer, loop: loop
+        ).get()
         guard case .success(.audit(let audit)) = answer else {
-            return WebApp.html(503, WebPage.message(title: "Busy", "The audit log could not be read now: try again in a moment."))
+            return WebApp.html(
+                503, WebPage.message(title: "Busy", "The audit log could not be read now: try again in a moment."))
         }
         let view = tenant.view
-        guard let body = await core.work.run(tenant.id, { render(view: view, schedule: schedule, audit: audit, viewer: viewer) }) else {
+        guard
+            let body = await core.work.run(
+                tenant.id, { render(view: view, schedule: schedule, audit: audit, viewer: viewer) })
+        else {
             return WebApp.html(503, WebPage.message(title: "Busy", "The server is busy: try again in a moment."))
         }
         return WebApp.html(200, body)
     }
 
-    static func render(view: TenantRuntime.View, schedule: ScheduleDefinition, audit: Roster_V1_AuditResponse, viewer: Viewer) -> String {
+    static func render(
+        view: TenantRuntime.View, schedule: ScheduleDefinition, audit: Roster_V1_AuditResponse, viewer: Viewer
+    ) -> String {
         let label = ZoneLabel(zone: schedule.zone)
         let name: (String) -> String = { id in view.state.employees[id]?.fullName ?? id }
         var html = HTML()
@@ -51,12 +65,16 @@ enum ChangesPage {
         for entry in audit.entries.reversed() {
             html.raw("<li><div>")
             html.element("strong", label.label(entry.atMs))
-            html.text(" — \(entry.actor.isEmpty ? (entry.tokenID.isEmpty ? "server" : entry.tokenID) : entry.actor), revision \(entry.revision)")
+            html.text(
+                " — \(entry.actor.isEmpty ? (entry.tokenID.isEmpty ? "server" : entry.tokenID) : entry.actor), revision \(entry.revision)"
+            )
             if !entry.reason.isEmpty { html.text(": “\(entry.reason)”") }
             html.raw("</div><ul>")
             // A revision that changed several schedules (an import, an apply) lists this one's part.
             for change in entry.changes where touches(change, schedule: schedule.id) {
-                for line in describe(change, schedule: schedule.id, name: name, label: label) { html.element("li", line) }
+                for line in describe(change, schedule: schedule.id, name: name, label: label) {
+                    html.element("li", line)
+                }
             }
             html.raw("</ul></li>")
         }
@@ -69,7 +87,9 @@ enum ChangesPage {
 
     /// Whether a change is this schedule's: its definition, or a one-off shift on it.
     static func touches(_ change: Roster_V1_AuditChange, schedule: String) -> Bool {
-        func onSchedule(_ shift: Roster_V1_Shift) -> Bool { (shift.scheduleID.isEmpty ? ScheduleDefinition.defaultID : shift.scheduleID) == schedule }
+        func onSchedule(_ shift: Roster_V1_Shift) -> Bool {
+            (shift.scheduleID.isEmpty ? ScheduleDefinition.defaultID : shift.scheduleID) == schedule
+        }
         switch change.change.kind {
         case .scheduleUpserted(let definition)?: return definition.id == schedule
         case .scheduleDeleted(let id)?: return id == schedule
@@ -82,7 +102,9 @@ enum ChangesPage {
     }
 
     /// What one change did to the schedule, in words.
-    static func describe(_ change: Roster_V1_AuditChange, schedule: String, name: (String) -> String, label: ZoneLabel) -> [String] {
+    static func describe(_ change: Roster_V1_AuditChange, schedule: String, name: (String) -> String, label: ZoneLabel)
+        -> [String]
+    {
         switch change.change.kind {
         case .scheduleUpserted(let after)?:
             guard case .scheduleUpserted(let before)? = change.before.kind else { return ["Schedule created"] }
@@ -98,19 +120,25 @@ enum ChangesPage {
             let rotationsBefore = Set(before.layers.flatMap { $0.rotations.map(\.id) })
             let rotationsAfter = Set(after.layers.flatMap { $0.rotations.map(\.id) })
             if rotationsBefore != rotationsAfter || before.layers != after.layers { lines.append("Rotations changed") }
-            if before.name != after.name || before.zone != after.zone || before.team != after.team || before.description_p != after.description_p {
+            if before.name != after.name || before.zone != after.zone || before.team != after.team
+                || before.description_p != after.description_p
+            {
                 lines.append("Details changed")
             }
             return lines.isEmpty ? ["Definition saved"] : lines
         case .scheduleDeleted?: return ["Schedule deleted"]
         case .shiftAdded(let shift)?:
-            return ["One-off shift added: \(name(shift.employeeID)), \(label.label(shift.startMs)) – \(label.label(shift.endMs))"]
+            return [
+                "One-off shift added: \(name(shift.employeeID)), \(label.label(shift.startMs)) – \(label.label(shift.endMs))"
+            ]
         case .shiftDeleted?: return ["One-off shift removed"]
         default: return ["Changed"]
         }
     }
 
-    private static func overrideText(_ override: Roster_V1_ScheduleOverride, name: (String) -> String, label: ZoneLabel) -> String {
+    private static func overrideText(_ override: Roster_V1_ScheduleOverride, name: (String) -> String, label: ZoneLabel)
+        -> String
+    {
         let who: String
         switch override.kind {
         case .replace: who = "\(name(override.employeeID)) for \(name(override.replacedEmployeeID))"

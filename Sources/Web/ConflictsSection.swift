@@ -8,7 +8,10 @@ import RosterServerCore
 /// to the override form filled in with the conflict and its first proposal, which shows the
 /// preview and commits only on confirm.
 enum ConflictsSection {
-    static func render(_ html: inout HTML, conflicts: [DutyConflict], state: RosterState, label: ZoneLabel, base: String, mayOverride: Bool) {
+    static func render(
+        _ html: inout HTML, conflicts: [DutyConflict], state: RosterState, label: ZoneLabel, base: String,
+        mayOverride: Bool
+    ) {
         guard !conflicts.isEmpty else { return }
         let name = { (id: String) in state.employees[id]?.fullName ?? id }
         html.raw("<section class=\"conflicts\"><h2>Conflicts: on duty during time off</h2><ul>")
@@ -18,17 +21,25 @@ enum ConflictsSection {
             html.raw(">")
             html.element("strong", name(conflict.employeeID))
             let reason = state.timeOff[conflict.timeOffID]?.reason ?? ""
-            html.text(" has time off" + (reason.isEmpty ? "" : " (\(reason))")
-                      + " but is on duty from \(label.label(conflict.start)) to \(label.label(conflict.end)). ")
+            html.text(
+                " has time off" + (reason.isEmpty ? "" : " (\(reason))")
+                    + " but is on duty from \(label.label(conflict.start)) to \(label.label(conflict.end)). ")
             if conflict.proposals.isEmpty {
                 html.text("Nobody on this schedule is free then.")
             } else {
-                html.text("Free, fewest hours around it first: "
-                          + conflict.proposals.map { "\(name($0.employeeID)) (\(Int(($0.dutyAround + 1_800_000) / 3_600_000)) h)" }.joined(separator: ", ") + ".")
+                html.text(
+                    "Free, fewest hours around it first: "
+                        + conflict.proposals.map {
+                            "\(name($0.employeeID)) (\(Int(($0.dutyAround + 1_800_000) / 3_600_000)) h)"
+                        }.joined(separator: ", ") + ".")
                 if mayOverride, let first = conflict.proposals.first {
                     var components = URLComponents()
-                    components.queryItems = [URLQueryItem(name: "replacing", value: conflict.employeeID), URLQueryItem(name: "with", value: first.employeeID),
-                                             URLQueryItem(name: "from", value: String(conflict.start)), URLQueryItem(name: "to", value: String(conflict.end))]
+                    components.queryItems = [
+                        URLQueryItem(name: "replacing", value: conflict.employeeID),
+                        URLQueryItem(name: "with", value: first.employeeID),
+                        URLQueryItem(name: "from", value: String(conflict.start)),
+                        URLQueryItem(name: "to", value: String(conflict.end)),
+                    ]
                     html.text(" ")
                     html.raw("<a")
                     html.attribute("href", base + "/override?" + (components.percentEncodedQuery ?? ""))

@@ -9,9 +9,11 @@ import RosterServerCore
 /// for the people it is offered to, Cancel for whoever asked, Back out for whoever took it. A
 /// button posts `/schedules/NAME/requests` and performs the protocol's own CoverRequestEdit.
 enum CoverRequestsSection {
-    static func render(_ html: inout HTML, schedule: ScheduleDefinition, state: RosterState, now: UnixMillis,
-                       label: ZoneLabel, base: String, viewer: Viewer, heading: String = "Cover requests",
-                       only: ((CoverRequest) -> Bool)? = nil) {
+    static func render(
+        _ html: inout HTML, schedule: ScheduleDefinition, state: RosterState, now: UnixMillis,
+        label: ZoneLabel, base: String, viewer: Viewer, heading: String = "Cover requests",
+        only: ((CoverRequest) -> Bool)? = nil
+    ) {
         let shown = schedule.requests.filter { $0.state(at: now) == .open || $0.changed > now - 7 * 86_400_000 }
             .filter { only?($0) ?? true }
             .sorted { ($0.start, $0.id) < ($1.start, $1.id) }
@@ -25,7 +27,9 @@ enum CoverRequestsSection {
             return
         }
         let name = { (id: String) in state.employees[id]?.fullName ?? id }
-        html.raw("<table><thead><tr><th>Who asks</th><th>From</th><th>To</th><th>For</th><th>State</th><th>Note</th><th></th></tr></thead><tbody>")
+        html.raw(
+            "<table><thead><tr><th>Who asks</th><th>From</th><th>To</th><th>For</th><th>State</th><th>Note</th><th></th></tr></thead><tbody>"
+        )
         for request in shown {
             let current = request.state(at: now)
             html.raw("<tr")
@@ -67,31 +71,42 @@ enum CoverRequestsSection {
     static func renderMine(_ html: inout HTML, state: RosterState, now: UnixMillis, viewer: Viewer) {
         guard let me = viewer.employeeID else { return }
         for schedule in state.sortedSchedules where !schedule.requests.isEmpty {
-            CoverRequestsSection.render(&html, schedule: schedule, state: state, now: now, label: ZoneLabel(zone: schedule.zone),
-                                        base: "/schedules/" + WebPage.pathComponent(schedule.name), viewer: viewer,
-                                        heading: "Cover requests on \(schedule.name)") { request in
-                request.requester == me || request.taker == me || !steps(for: request, at: now, schedule: schedule, viewer: viewer).isEmpty
+            CoverRequestsSection.render(
+                &html, schedule: schedule, state: state, now: now, label: ZoneLabel(zone: schedule.zone),
+                base: "/schedules/" + WebPage.pathComponent(schedule.name), viewer: viewer,
+                heading: "Cover requests on \(schedule.name)"
+            ) { request in
+                request.requester == me || request.taker == me
+                    || !steps(for: request, at: now, schedule: schedule, viewer: viewer).isEmpty
             }
         }
     }
 
     /// The buttons a viewer's person may press (the server checks again when pressed).
-    static func steps(for request: CoverRequest, at now: UnixMillis, schedule: ScheduleDefinition,
-                      viewer: Viewer) -> [(value: String, title: String)] {
+    static func steps(
+        for request: CoverRequest, at now: UnixMillis, schedule: ScheduleDefinition,
+        viewer: Viewer
+    ) -> [(value: String, title: String)] {
         guard let me = viewer.employeeID, !schedule.selfServiceOff else { return [] }
         let current = request.state(at: now), ahead = now < request.start
         var steps: [(String, String)] = []
-        if current == .open, request.isOffered(to: me, in: schedule) || request.addressedTo.isEmpty && schedule.readersMayVolunteer {
+        if current == .open,
+            request.isOffered(to: me, in: schedule) || request.addressedTo.isEmpty && schedule.readersMayVolunteer
+        {
             steps.append(("take", "Take"))
             if !request.declinedBy.contains(me) { steps.append(("decline", "Decline")) }
         }
-        if request.requester == me, current == .open || current == .taken && ahead { steps.append(("cancel", "Cancel")) }
+        if request.requester == me, current == .open || current == .taken && ahead {
+            steps.append(("cancel", "Cancel"))
+        }
         if current == .taken, request.taker == me, ahead { steps.append(("back-out", "Back out")) }
         return steps
     }
 
     /// `POST /schedules/NAME/requests`: one step, then back to the schedule's page.
-    static func submit(_ request: HTTPAPI.Request, schedule name: String, app: WebApp, side: HTTPSide) async -> HTTPAPI.Reply {
+    static func submit(_ request: HTTPAPI.Request, schedule name: String, app: WebApp, side: HTTPSide) async
+        -> HTTPAPI.Reply
+    {
         let posted: (viewer: Viewer, tenant: TenantRuntime, core: ServerCore, schedule: ScheduleDefinition)
         switch WebForms.poster(request, schedule: name, app: app, side: side) {
         case .success(let found): posted = found
@@ -99,26 +114,38 @@ enum CoverRequestsSection {
         }
         let form = request.form
         guard let id = form["request"], let step = form["step"], let action = HTTPAPI.coverSteps[step] else {
-            return WebApp.html(400, WebPage.message(title: "Not a step", "Say which request and which step: take, decline, cancel or back out."))
+            return WebApp.html(
+                400,
+                WebPage.message(
+                    title: "Not a step", "Say which request and which step: take, decline, cancel or back out."))
         }
         let edit = Roster_V1_EditScheduleRequest.with {
             $0.schedule = posted.schedule.id
-            $0.coverRequest = .with { $0.action = action; $0.requestID = id }
+            $0.coverRequest = .with {
+                $0.action = action; $0.requestID = id
+            }
         }
-        switch await FormParts.perform(edit, viewer: posted.viewer, tenant: posted.tenant, core: posted.core, request: request) {
+        switch await FormParts.perform(
+            edit, viewer: posted.viewer, tenant: posted.tenant, core: posted.core, request: request)
+        {
         case .success:
             // Back where the button was: /me, or the timeline at the week the request is about
             // (not this week: a request three weeks ahead would leave the page).
             if form["back"] == "me" { return WebApp.seeOther("/me#" + id) }
             var location = "/schedules/" + WebPage.pathComponent(posted.schedule.name)
-            if let start = posted.schedule.requests.first(where: { $0.id == id })?.start, let clock = WallClock(zone: posted.schedule.zone) {
+            if let start = posted.schedule.requests.first(where: { $0.id == id })?.start,
+                let clock = WallClock(zone: posted.schedule.zone)
+            {
                 let day = clock.day(of: start).day
                 location += String(format: "?start=%04d-%02d-%02d", day.year, day.month, day.day)
             }
             return WebApp.seeOther(location + "#" + id)
         case .failure(let error):
-            return WebApp.html(FormParts.status(of: error), WebPage.message(title: "Not done", error.body.message,
-                                                                             link: ("/schedules/" + WebPage.pathComponent(posted.schedule.name), "Back to the schedule")))
+            return WebApp.html(
+                FormParts.status(of: error),
+                WebPage.message(
+                    title: "Not done", error.body.message,
+                    link: ("/schedules/" + WebPage.pathComponent(posted.schedule.name), "Back to the schedule")))
         }
     }
 }

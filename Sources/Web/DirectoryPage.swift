@@ -10,7 +10,9 @@ enum DirectoryPage {
     /// At most this many characters of a search are used (the query is the visitor's).
     static let maxSearchLength = 200
 
-    static func render(view: TenantRuntime.View, search rawSearch: String, grouping: EmployeeGrouping, viewer: Viewer) -> String {
+    static func render(view: TenantRuntime.View, search rawSearch: String, grouping: EmployeeGrouping, viewer: Viewer)
+        -> String
+    {
         let search = String(rawSearch.prefix(maxSearchLength))
         let state = view.state
         var html = HTML()

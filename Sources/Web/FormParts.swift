@@ -15,18 +15,24 @@ enum FormParts {
         guard let local = LocalDateTime(parsing: text) else {
             throw Refusal(message: "\(name) is a date and time, YYYY-MM-DDTHH:MM (in \(ZoneLabel(zone: zone).name))")
         }
-        return clock.instant(WallClock.Day(year: local.year, month: local.month, day: local.day), minuteOfDay: local.hour * 60 + local.minute)
+        return clock.instant(
+            WallClock.Day(year: local.year, month: local.month, day: local.day),
+            minuteOfDay: local.hour * 60 + local.minute)
     }
 
     /// The request performed for the viewer, as over the protocol: queued behind the tenant's
     /// other changes, checked, durable before it is answered, then published.
-    static func perform(_ edit: Roster_V1_EditScheduleRequest, viewer: Viewer, tenant: TenantRuntime, core: ServerCore,
-                        request: HTTPAPI.Request) async -> Result<RosterMessage, WireError> {
+    static func perform(
+        _ edit: Roster_V1_EditScheduleRequest, viewer: Viewer, tenant: TenantRuntime, core: ServerCore,
+        request: HTTPAPI.Request
+    ) async -> Result<RosterMessage, WireError> {
         guard let loop = request.loop, let credential = viewer.credential else {
             return .failure(WireError(.unavailable, "the server is starting", retryable: true))
         }
         do {
-            return try await core.perform(.editSchedule(edit), on: tenant, credential: credential, address: request.peer, loop: loop).get()
+            return try await core.perform(
+                .editSchedule(edit), on: tenant, credential: credential, address: request.peer, loop: loop
+            ).get()
         } catch {
             return .failure(WireError(.unavailable, "the server is stopping", retryable: true))
         }
@@ -43,7 +49,9 @@ enum FormParts {
     }
 
     /// Who gains and who loses what, from an EditSchedule preview.
-    static func preview(_ html: inout HTML, _ result: Roster_V1_MutationResult, label: ZoneLabel, name: (String) -> String) {
+    static func preview(
+        _ html: inout HTML, _ result: Roster_V1_MutationResult, label: ZoneLabel, name: (String) -> String
+    ) {
         html.raw("<section class=\"preview\" aria-live=\"polite\"><h2>What it changes</h2>")
         if result.preview.isEmpty {
             html.element("p", "Nobody gains or loses duty: this changes nothing that is planned.")
@@ -51,8 +59,10 @@ enum FormParts {
             html.raw("<ul>")
             for delta in result.preview {
                 html.raw(delta.gained ? "<li class=\"gained\">" : "<li class=\"lost\">")
-                html.text("\(delta.employeeName.isEmpty ? name(delta.employeeID) : delta.employeeName) "
-                          + "\(delta.gained ? "gains" : "loses") \(label.label(delta.startMs)) – \(label.label(delta.endMs))")
+                html.text(
+                    "\(delta.employeeName.isEmpty ? name(delta.employeeID) : delta.employeeName) "
+                        + "\(delta.gained ? "gains" : "loses") \(label.label(delta.startMs)) – \(label.label(delta.endMs))"
+                )
                 html.raw("</li>")
             }
             html.raw("</ul>")
@@ -80,8 +90,10 @@ enum FormParts {
 
     /// `<label>` and `<input>` for one field, its value escaped.
     /// - Parameter name: the field's name when it is not its id (two forms on a page).
-    static func input(_ html: inout HTML, _ id: String, _ title: String, type: String, value: String, name: String? = nil,
-                      extra: Markup = "") {
+    static func input(
+        _ html: inout HTML, _ id: String, _ title: String, type: String, value: String, name: String? = nil,
+        extra: Markup = ""
+    ) {
         html.raw("<label")
         html.attribute("for", id)
         html.raw(">")

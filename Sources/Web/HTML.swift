@@ -69,7 +69,9 @@ struct Markup: ExpressibleByStringInterpolation {
     struct StringInterpolation: StringInterpolationProtocol {
         fileprivate var text = ""
 
-        init(literalCapacity: Int, interpolationCount: Int) { text.reserveCapacity(literalCapacity + 16 * interpolationCount) }
+        init(literalCapacity: Int, interpolationCount: Int) {
+            text.reserveCapacity(literalCapacity + 16 * interpolationCount)
+        }
 
         mutating func appendLiteral(_ literal: String) { text += literal }
 

@@ -12,18 +12,28 @@ enum HoursPage {
     static let spans = [7, 28, 90]
     /// The categories in the order they are stacked, with their CSS class and label.
     static var categories: [(keyPath: KeyPath<Roster_V1_CategoryHours, Int64>, className: String, label: String)] {
-        [(\.businessMs, "c-business", "Business hours"), (\.outsideBusinessHoursMs, "c-outside", "Outside business hours"),
-         (\.nightMs, "c-night", "Night"), (\.weekendMs, "c-weekend", "Weekend"), (\.holidayMs, "c-holiday", "Holiday")]
+        [
+            (\.businessMs, "c-business", "Business hours"),
+            (\.outsideBusinessHoursMs, "c-outside", "Outside business hours"),
+            (\.nightMs, "c-night", "Night"), (\.weekendMs, "c-weekend", "Weekend"),
+            (\.holidayMs, "c-holiday", "Holiday"),
+        ]
     }
 
-    static func show(_ request: HTTPAPI.Request, schedule name: String, app: WebApp, side: HTTPSide) async -> HTTPAPI.Reply {
+    static func show(_ request: HTTPAPI.Request, schedule name: String, app: WebApp, side: HTTPSide) async
+        -> HTTPAPI.Reply
+    {
         let page: WebApp.AdminScheduleContext
-        switch app.adminSchedulePage(request, schedule: name, side: side,
-                                     why: "Reports of everyone's hours are for admins, as over the protocol.") {
+        switch app.adminSchedulePage(
+            request, schedule: name, side: side,
+            why: "Reports of everyone's hours are for admins, as over the protocol.")
+        {
         case .success(let found): page = found
         case .failure(let refusal): return refusal.reply
         }
-        let (viewer, tenant, core, loop, credential, schedule) = (page.viewer, page.tenant, page.core, page.loop, page.credential, page.schedule)
+        let (viewer, tenant, core, loop, credential, schedule) = (
+            page.viewer, page.tenant, page.core, page.loop, page.credential, page.schedule
+        )
         let back = page.back
         let days = request.query["days"].flatMap(Int.init) ?? 28
         guard spans.contains(days) else {
@@ -38,22 +48,32 @@ enum HoursPage {
                 $0.toMs = now
                 $0.schedule = schedule.id
             }
-            let answer = try? await core.perform(.getReport(query), on: tenant, credential: credential, address: request.peer, loop: loop).get()
+            let answer = try? await core.perform(
+                .getReport(query), on: tenant, credential: credential, address: request.peer, loop: loop
+            ).get()
             switch answer {
             case .success(.report(let report))?: reports.append(report)
-            case .failure(let error)?: return WebApp.html(400, WebPage.message(title: "No report", error.body.message, link: back))
-            default: return WebApp.html(503, WebPage.message(title: "Busy", "The report could not be made now: try again in a moment."))
+            case .failure(let error)?:
+                return WebApp.html(400, WebPage.message(title: "No report", error.body.message, link: back))
+            default:
+                return WebApp.html(
+                    503, WebPage.message(title: "Busy", "The report could not be made now: try again in a moment."))
             }
         }
         let (hours, quality) = (reports[0], reports[1])
-        guard let body = await core.work.run(tenant.id, { render(schedule: schedule, days: days, hours: hours, quality: quality, viewer: viewer) }) else {
+        guard
+            let body = await core.work.run(
+                tenant.id, { render(schedule: schedule, days: days, hours: hours, quality: quality, viewer: viewer) })
+        else {
             return WebApp.html(503, WebPage.message(title: "Busy", "The server is busy: try again in a moment."))
         }
         return WebApp.html(200, body)
     }
 
-    static func render(schedule: ScheduleDefinition, days: Int, hours: Roster_V1_ReportResponse, quality: Roster_V1_ReportResponse,
-                       viewer: Viewer) -> String {
+    static func render(
+        schedule: ScheduleDefinition, days: Int, hours: Roster_V1_ReportResponse, quality: Roster_V1_ReportResponse,
+        viewer: Viewer
+    ) -> String {
         let label = ZoneLabel(zone: hours.zone)
         let base = "/schedules/" + WebPage.pathComponent(schedule.name)
         var html = HTML()
@@ -73,12 +93,19 @@ enum HoursPage {
         html.raw("</ul></nav><p><a")
         html.attribute("href", base)
         html.raw(">Back to the timeline</a></p>")
-        html.element("p", "From \(label.label(hours.fromMs)) to \(label.label(hours.toMs))"
-                     + (hours.recordedSinceMs > 0 ? "; before \(label.label(hours.recordedSinceMs)) as the schedule is defined now (the duty record begins then)." : "."))
+        html.element(
+            "p",
+            "From \(label.label(hours.fromMs)) to \(label.label(hours.toMs))"
+                + (hours.recordedSinceMs > 0
+                    ? "; before \(label.label(hours.recordedSinceMs)) as the schedule is defined now (the duty record begins then)."
+                    : "."))
         let q = quality.quality
         html.raw("<dl class=\"quality\">")
-        for (term, value) in [("Coverage", String(format: "%.1f%%", q.coveragePercent)), ("Gaps", "\(q.gaps.count + Int(q.gapsOmitted))"),
-                              ("Equity", String(format: "%.1f", q.equity)), ("Balance (Grafana OnCall's score)", String(format: "%.1f", q.balance))] {
+        for (term, value) in [
+            ("Coverage", String(format: "%.1f%%", q.coveragePercent)), ("Gaps", "\(q.gaps.count + Int(q.gapsOmitted))"),
+            ("Equity", String(format: "%.1f", q.equity)),
+            ("Balance (Grafana OnCall's score)", String(format: "%.1f", q.balance)),
+        ] {
             html.element("dt", term)
             html.element("dd", value)
         }
@@ -112,16 +139,23 @@ enum HoursPage {
             for category in categories {
                 let width = Double(person.categories[keyPath: category.keyPath]) / Double(longest) * Double(barWidth)
                 guard width > 0 else { continue }
-                html.raw("<rect class=\"\(category.className)\" x=\"\(String(format: "%.2f", x))\" y=\"\(y + 3)\" width=\"\(String(format: "%.2f", width))\" height=\"16\"><title>")
-                html.text("\(person.name): \(ReportFormats.hours(person.categories[keyPath: category.keyPath])) h \(category.label.lowercased())")
+                html.raw(
+                    "<rect class=\"\(category.className)\" x=\"\(String(format: "%.2f", x))\" y=\"\(y + 3)\" width=\"\(String(format: "%.2f", width))\" height=\"16\"><title>"
+                )
+                html.text(
+                    "\(person.name): \(ReportFormats.hours(person.categories[keyPath: category.keyPath])) h \(category.label.lowercased())"
+                )
                 html.raw("</title></rect>")
                 x += width
             }
-            html.raw("<text x=\"\(String(format: "%.0f", x + 6))\" y=\"\(y + 15)\">\(ReportFormats.hours(person.totalMs)) h</text>")
+            html.raw(
+                "<text x=\"\(String(format: "%.0f", x + 6))\" y=\"\(y + 15)\">\(ReportFormats.hours(person.totalMs)) h</text>"
+            )
         }
         for (category, place) in zip(categories, legend) {
             let y = people.count * row + place.line * row
-            html.raw("<rect class=\"\(category.className)\" x=\"\(place.x)\" y=\"\(y + 12)\" width=\"12\" height=\"12\"/>")
+            html.raw(
+                "<rect class=\"\(category.className)\" x=\"\(place.x)\" y=\"\(y + 12)\" width=\"12\" height=\"12\"/>")
             html.raw("<text x=\"\(place.x + 16)\" y=\"\(y + 23)\">\(category.label)</text>")
         }
         html.raw("</svg>")

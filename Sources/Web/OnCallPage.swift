@@ -26,10 +26,11 @@ enum OnCallPage {
         if schedules.isEmpty { html.element("p", class: "empty", "No schedules yet.") }
         var plan = Plan()
         for schedule in schedules {
-            let query = RosterMessage.getOnDuty(.with {
-                $0.schedule = schedule.id
-                $0.atMs = now
-            })
+            let query = RosterMessage.getOnDuty(
+                .with {
+                    $0.schedule = schedule.id
+                    $0.atMs = now
+                })
             switch Queries.answer(query, view: view, now: now) {
             case .success(.onDuty(let answer)):
                 section(&html, schedule: schedule, answer: answer)
@@ -72,26 +73,33 @@ enum OnCallPage {
         var people: [String: Person] = [:]
         var schedules: [String: [Step]] = [:]
 
-        mutating func add(view: TenantRuntime.View, schedule: ScheduleDefinition, first: Roster_V1_OnDutyResponse, now: UnixMillis) {
+        mutating func add(
+            view: TenantRuntime.View, schedule: ScheduleDefinition, first: Roster_V1_OnDutyResponse, now: UnixMillis
+        ) {
             let clock = ZoneLabel(zone: schedule.zone)
             var steps: [Step] = []
             var answer = first
             while steps.count < Self.maxSteps, answer.hasUntilMs, answer.untilMs <= now + Self.horizon {
                 let from = answer.untilMs
-                let query = RosterMessage.getOnDuty(.with {
-                    $0.schedule = schedule.id
-                    $0.atMs = from
-                })
+                let query = RosterMessage.getOnDuty(
+                    .with {
+                        $0.schedule = schedule.id
+                        $0.atMs = from
+                    })
                 guard case .success(.onDuty(let next)) = Queries.answer(query, view: view, now: now) else { break }
                 answer = next
-                steps.append(Step(from: from, until: answer.hasUntilMs ? answer.untilMs : nil,
-                                  untilLabel: answer.hasUntilMs ? clock.label(answer.untilMs) : "",
-                                  people: answer.current.map { person in
-                                      let employee = person.employee
-                                      people[employee.id] = Person(name: "\(employee.firstName) \(employee.lastName)", email: employee.email,
-                                                                   phone: employee.phone)
-                                      return Step.Duty(id: employee.id, role: person.shift.role, since: clock.label(person.shift.startMs))
-                                  }))
+                steps.append(
+                    Step(
+                        from: from, until: answer.hasUntilMs ? answer.untilMs : nil,
+                        untilLabel: answer.hasUntilMs ? clock.label(answer.untilMs) : "",
+                        people: answer.current.map { person in
+                            let employee = person.employee
+                            people[employee.id] = Person(
+                                name: "\(employee.firstName) \(employee.lastName)", email: employee.email,
+                                phone: employee.phone)
+                            return Step.Duty(
+                                id: employee.id, role: person.shift.role, since: clock.label(person.shift.startMs))
+                        }))
             }
             if !steps.isEmpty { schedules[schedule.id] = steps }
         }
@@ -138,7 +146,9 @@ enum OnCallPage {
         // listed as coming "from" a start that has passed (as `roster-client now` says it).
         let onDuty = Set(answer.current.map(\.employee.id))
         let incoming = answer.next.filter { !onDuty.contains($0.employee.id) }
-        let staying = answer.next.filter { onDuty.contains($0.employee.id) }.map { "\($0.employee.firstName) \($0.employee.lastName)" }
+        let staying = answer.next.filter { onDuty.contains($0.employee.id) }.map {
+            "\($0.employee.firstName) \($0.employee.lastName)"
+        }
         if !answer.next.isEmpty {
             html.element("h3", "Next")
             if incoming.isEmpty { html.element("p", class: "next", "Nobody new.") }
@@ -148,7 +158,9 @@ enum OnCallPage {
                 html.raw("</ul>")
             }
             if !staying.isEmpty {
-                html.element("p", class: "stays", staying.joined(separator: ", ") + (staying.count == 1 ? " stays on." : " stay on."))
+                html.element(
+                    "p", class: "stays",
+                    staying.joined(separator: ", ") + (staying.count == 1 ? " stays on." : " stay on."))
             }
         }
         html.raw("</section>")
@@ -163,7 +175,9 @@ enum OnCallPage {
         html.text("\(employee.firstName) \(employee.lastName)")
         html.raw("</a>")
         if !person.shift.role.isEmpty { html.element("span", class: "role", person.shift.role) }
-        html.element("span", class: "when", since ? "since \(clock.label(person.shift.startMs))" : "from \(clock.label(person.shift.startMs))")
+        html.element(
+            "span", class: "when",
+            since ? "since \(clock.label(person.shift.startMs))" : "from \(clock.label(person.shift.startMs))")
         WebPage.contacts(&html, email: employee.email, phone: employee.phone)
         html.raw("</li>")
     }

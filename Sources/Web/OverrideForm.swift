@@ -23,7 +23,9 @@ enum OverrideForm {
         static let maxReasonLength = 500
     }
 
-    static func show(_ request: HTTPAPI.Request, schedule name: String, app: WebApp, side: HTTPSide) async -> HTTPAPI.Reply {
+    static func show(_ request: HTTPAPI.Request, schedule name: String, app: WebApp, side: HTTPSide) async
+        -> HTTPAPI.Reply
+    {
         let query = request.query
         return await app.statusPage(request, side: side) { view, viewer, now in
             guard let schedule = view.state.schedule(idOrName: name) else { return WebApp.noSchedule(name) }
@@ -33,10 +35,14 @@ enum OverrideForm {
             let clock = WallClock(zone: zone) ?? WallClock(zone: "UTC")!
             fields.replacing = query["replacing"] ?? ""
             fields.with = viewer.isAdmin ? (query["with"] ?? "") : (viewer.employeeID ?? "")
-            let given = ["from", "to"].map { query[$0].flatMap { Int64($0) }.flatMap { TimeRange.supported.contains($0) ? $0 : nil } }
+            let given = ["from", "to"].map {
+                query[$0].flatMap { Int64($0) }.flatMap { TimeRange.supported.contains($0) ? $0 : nil }
+            }
             if let from = given[0], let to = given[1] {
                 // A bar the timeline's window cut stands for the whole stretch: pre-fill all of it.
-                let whole = fields.replacing.isEmpty ? (from, to)
+                let whole =
+                    fields.replacing.isEmpty
+                    ? (from, to)
                     : wholeStretch(of: fields.replacing, on: schedule, state: view.state, from: from, to: to, now: now)
                 (fields.from, fields.to) = (clock.local(whole.0).description, clock.local(whole.1).description)
             } else {
@@ -44,26 +50,37 @@ enum OverrideForm {
                     if let value { fields[keyPath: target] = clock.local(value).description }
                 }
             }
-            return (200, page(view: view, schedule: schedule, fields: fields, viewer: viewer, preview: nil, problem: nil))
+            return (
+                200, page(view: view, schedule: schedule, fields: fields, viewer: viewer, preview: nil, problem: nil)
+            )
         }
     }
 
     /// The whole stretch of `person` on `schedule` that [from, to) lies in (followed up to
     /// `WholeStretches.reach` past it), starting no earlier than the given start or now,
     /// whichever is earlier: what lies further back is over.
-    static func wholeStretch(of person: String, on schedule: ScheduleDefinition, state: RosterState, from: UnixMillis, to: UnixMillis,
-                             now: UnixMillis) -> (UnixMillis, UnixMillis) {
+    static func wholeStretch(
+        of person: String, on schedule: ScheduleDefinition, state: RosterState, from: UnixMillis, to: UnixMillis,
+        now: UnixMillis
+    ) -> (UnixMillis, UnixMillis) {
         guard from < to else { return (from, to) }
         let outer = WholeStretches.resolving(from: from, to: to)
         guard let definition = state.definition(of: schedule.id, from: outer.from, to: outer.to),
-              let resolved = try? ScheduleResolver.resolve(definition, from: outer.from, to: outer.to) else { return (from, to) }
+            let resolved = try? ScheduleResolver.resolve(definition, from: outer.from, to: outer.to)
+        else { return (from, to) }
         let theirs = resolved.filter { $0.employeeID == person }
-        guard let found = WholeStretches.shown(theirs, from: from, to: to, group: { _ in "" }, range: { $0.start..<$0.end })
-            .first(where: { $0.start <= from && $0.end >= to }) else { return (from, to) }
+        guard
+            let found = WholeStretches.shown(
+                theirs, from: from, to: to, group: { _ in "" }, range: { $0.start..<$0.end }
+            )
+            .first(where: { $0.start <= from && $0.end >= to })
+        else { return (from, to) }
         return (max(found.start, min(from, now)), found.end)
     }
 
-    static func submit(_ request: HTTPAPI.Request, schedule name: String, app: WebApp, side: HTTPSide) async -> HTTPAPI.Reply {
+    static func submit(_ request: HTTPAPI.Request, schedule name: String, app: WebApp, side: HTTPSide) async
+        -> HTTPAPI.Reply
+    {
         let viewer: Viewer, tenant: TenantRuntime, core: ServerCore, schedule: ScheduleDefinition
         switch WebForms.poster(request, schedule: name, app: app, side: side) {
         case .success(let found): (viewer, tenant, core, schedule) = found
@@ -76,36 +93,52 @@ enum OverrideForm {
             return WebApp.html(status, body)
         }
         let form = request.form
-        var fields = Fields(replacing: form["replacing"] ?? "", with: form["with"] ?? "", from: form["from"] ?? "",
-                            to: form["to"] ?? "", reason: String((form["reason"] ?? "").prefix(Fields.maxReasonLength)))
+        var fields = Fields(
+            replacing: form["replacing"] ?? "", with: form["with"] ?? "", from: form["from"] ?? "",
+            to: form["to"] ?? "", reason: String((form["reason"] ?? "").prefix(Fields.maxReasonLength)))
         if !viewer.isAdmin { fields.with = viewer.employeeID ?? "" }
         let zone = zoneIdentifier(form["tz"], schedule: schedule, into: &fields)
         let edit: Roster_V1_EditScheduleRequest
         do {
             edit = try editRequest(for: fields, schedule: schedule, zone: zone, preview: form["action"] != "confirm")
         } catch {
-            return WebApp.html(400, page(view: view, schedule: schedule, fields: fields, viewer: viewer, preview: nil, problem: error.message))
+            return WebApp.html(
+                400,
+                page(
+                    view: view, schedule: schedule, fields: fields, viewer: viewer, preview: nil, problem: error.message
+                ))
         }
         switch await FormParts.perform(edit, viewer: viewer, tenant: tenant, core: core, request: request) {
         case .success(.mutationResult(let result)) where result.dryRun:
-            return WebApp.html(200, page(view: tenant.view, schedule: schedule, fields: fields, viewer: viewer, preview: result, problem: nil))
+            return WebApp.html(
+                200,
+                page(
+                    view: tenant.view, schedule: schedule, fields: fields, viewer: viewer, preview: result, problem: nil
+                ))
         case .success:
             // Back to the timeline, in the zone and at the week the override starts.
             let clock = WallClock(zone: zone) ?? WallClock(zone: "UTC")!
             let day = clock.day(of: edit.addOverride.startMs).day
-            var location = "/schedules/" + WebPage.pathComponent(schedule.name)
+            var location =
+                "/schedules/" + WebPage.pathComponent(schedule.name)
                 + String(format: "?start=%04d-%02d-%02d", day.year, day.month, day.day)
             if fields.zone != .schedule {
-                location += "&tz=" + (fields.zone.query.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? "utc")
+                location +=
+                    "&tz=" + (fields.zone.query.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? "utc")
             }
             return WebApp.seeOther(location)
         case .failure(let error):
-            return WebApp.html(FormParts.status(of: error), page(view: tenant.view, schedule: schedule, fields: fields, viewer: viewer, preview: nil,
-                                            problem: error.body.message))
+            return WebApp.html(
+                FormParts.status(of: error),
+                page(
+                    view: tenant.view, schedule: schedule, fields: fields, viewer: viewer, preview: nil,
+                    problem: error.body.message))
         }
     }
 
-    private static func zoneIdentifier(_ text: String?, schedule: ScheduleDefinition, into fields: inout Fields) -> String {
+    private static func zoneIdentifier(_ text: String?, schedule: ScheduleDefinition, into fields: inout Fields)
+        -> String
+    {
         let window = try? TimelineWindow(query: ["tz": text ?? "schedule"], scheduleZone: schedule.zone, now: 0)
         fields.zone = window?.zone ?? .schedule
         return window?.zoneIdentifier ?? (schedule.zone.isEmpty ? "UTC" : schedule.zone)
@@ -114,10 +147,12 @@ enum OverrideForm {
     typealias Refusal = FormParts.Refusal
 
     /// The protocol request the fields ask for.
-    static func editRequest(for fields: Fields, schedule: ScheduleDefinition, zone: String, preview: Bool) throws(Refusal)
+    static func editRequest(for fields: Fields, schedule: ScheduleDefinition, zone: String, preview: Bool)
+        throws(Refusal)
         -> Roster_V1_EditScheduleRequest
     {
-        let start = try FormParts.instant(fields.from, "From", zone: zone), end = try FormParts.instant(fields.to, "Until", zone: zone)
+        let start = try FormParts.instant(fields.from, "From", zone: zone),
+            end = try FormParts.instant(fields.to, "Until", zone: zone)
         guard start < end else { throw Refusal(message: "Until must be after From") }
         guard !fields.with.isEmpty else { throw Refusal(message: "Choose who is on duty instead") }
         return .with {
@@ -137,21 +172,35 @@ enum OverrideForm {
 
     private static func refusal(_ viewer: Viewer, schedule: ScheduleDefinition) -> (Int, String) {
         if viewer.credential == nil {
-            return (401, WebPage.message(title: "Sign in to make changes", "Overrides are made by an admin, or by a person for "
-                + "themselves where the schedule allows it.", link: ("/sign-in", "Sign in")))
+            return (
+                401,
+                WebPage.message(
+                    title: "Sign in to make changes",
+                    "Overrides are made by an admin, or by a person for "
+                        + "themselves where the schedule allows it.", link: ("/sign-in", "Sign in"))
+            )
         }
-        return (403, WebPage.message(title: "Not allowed", viewer.employeeID == nil
-            ? "Only an admin may change \(schedule.name)."
-            : "\(schedule.name) does not let people put themselves on duty; ask an admin.",
-            link: ("/schedules/" + WebPage.pathComponent(schedule.name), schedule.name)))
+        return (
+            403,
+            WebPage.message(
+                title: "Not allowed",
+                viewer.employeeID == nil
+                    ? "Only an admin may change \(schedule.name)."
+                    : "\(schedule.name) does not let people put themselves on duty; ask an admin.",
+                link: ("/schedules/" + WebPage.pathComponent(schedule.name), schedule.name))
+        )
     }
 
     /// The form, with the preview of what it would do when there is one (then Confirm).
-    static func page(view: TenantRuntime.View, schedule: ScheduleDefinition, fields: Fields, viewer: Viewer,
-                     preview: Roster_V1_MutationResult?, problem: String?) -> String {
+    static func page(
+        view: TenantRuntime.View, schedule: ScheduleDefinition, fields: Fields, viewer: Viewer,
+        preview: Roster_V1_MutationResult?, problem: String?
+    ) -> String {
         let state = view.state
-        let zoneName = ZoneLabel(zone: (try? TimelineWindow(query: ["tz": fields.zone.query], scheduleZone: schedule.zone, now: 0))?
-            .zoneIdentifier ?? "UTC").name
+        let zoneName = ZoneLabel(
+            zone: (try? TimelineWindow(query: ["tz": fields.zone.query], scheduleZone: schedule.zone, now: 0))?
+                .zoneIdentifier ?? "UTC"
+        ).name
         var html = HTML()
         WebPage.open(&html, title: "Override — \(schedule.name)")
         html.raw("<header><h1>Override</h1>")
@@ -161,7 +210,8 @@ enum OverrideForm {
         html.raw("<main>")
         if let problem { html.element("p", class: "problem", role: "alert", problem) }
         guard let session = viewer.session else {
-            html.element("p", "Sign in to make changes from this page (a bearer token can use roster-client admin override).")
+            html.element(
+                "p", "Sign in to make changes from this page (a bearer token can use roster-client admin override).")
             html.raw("</main>")
             WebPage.close(&html)
             return html.output
@@ -175,12 +225,16 @@ enum OverrideForm {
         FormParts.hidden(&html, "tz", fields.zone.query)
         html.raw("<label for=\"replacing\">Instead of</label><select id=\"replacing\" name=\"replacing\">")
         FormParts.option(&html, "", "(nobody: add a person)", selected: fields.replacing.isEmpty)
-        for person in people { FormParts.option(&html, person.id, person.fullName, selected: person.id == fields.replacing) }
+        for person in people {
+            FormParts.option(&html, person.id, person.fullName, selected: person.id == fields.replacing)
+        }
         html.raw("</select><label for=\"with\">On duty</label>")
         if viewer.isAdmin {
             html.raw("<select id=\"with\" name=\"with\" required>")
             FormParts.option(&html, "", "Choose a person", selected: fields.with.isEmpty)
-            for person in people { FormParts.option(&html, person.id, person.fullName, selected: person.id == fields.with) }
+            for person in people {
+                FormParts.option(&html, person.id, person.fullName, selected: person.id == fields.with)
+            }
             html.raw("</select>")
         } else {
             html.raw("<output id=\"with\">")
@@ -197,13 +251,16 @@ enum OverrideForm {
         html.attribute("maxlength", String(Fields.maxReasonLength))
         html.attribute("value", fields.reason)
         html.raw("><div class=\"actions\"><button type=\"submit\" name=\"action\" value=\"preview\">Preview</button>")
-        if preview != nil { html.raw("<button type=\"submit\" name=\"action\" value=\"confirm\" id=\"confirm\">Confirm</button>") }
+        if preview != nil {
+            html.raw("<button type=\"submit\" name=\"action\" value=\"confirm\" id=\"confirm\">Confirm</button>")
+        }
         html.raw("<a")
         html.attribute("href", "/schedules/" + WebPage.pathComponent(schedule.name))
         html.raw(">Cancel</a></div></form>")
         if let preview {
-            let label = ZoneLabel(zone: (try? TimelineWindow(query: ["tz": fields.zone.query], scheduleZone: schedule.zone, now: 0))?
-                .zoneIdentifier ?? "UTC")
+            let label = ZoneLabel(
+                zone: (try? TimelineWindow(query: ["tz": fields.zone.query], scheduleZone: schedule.zone, now: 0))?
+                    .zoneIdentifier ?? "UTC")
             FormParts.preview(&html, preview, label: label, name: name)
         }
         html.raw("</main>")

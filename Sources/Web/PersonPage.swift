@@ -16,7 +16,10 @@ enum PersonPage {
 
     static func render(view: TenantRuntime.View, id: String, now: UnixMillis, viewer: Viewer) -> (Int, String) {
         guard let person = view.state.employee(idOrName: id) else {
-            return (404, WebPage.message(title: "No such person", "Nobody here has the id “\(id)”.", link: ("/people", "People")))
+            return (
+                404,
+                WebPage.message(title: "No such person", "Nobody here has the id “\(id)”.", link: ("/people", "People"))
+            )
         }
         var html = HTML()
         WebPage.open(&html, title: person.fullName, live: true)
@@ -26,7 +29,9 @@ enum PersonPage {
         WebPage.navigation(&html, current: viewer.employeeID == person.id ? "/me" : "/people", viewer: viewer)
         WebPage.main(&html, rendered: now)
         details(&html, person)
-        duty(&html, view: view, stretches: stretches(view: view, person: person, from: now, to: now + ahead), title: "Next on duty", now: now)
+        duty(
+            &html, view: view, stretches: stretches(view: view, person: person, from: now, to: now + ahead),
+            title: "Next on duty", now: now)
         footer(&html, view: view, now: now)
         WebPage.close(&html)
         return (200, html.output)
@@ -34,11 +39,16 @@ enum PersonPage {
 
     static func renderMine(view: TenantRuntime.View, now: UnixMillis, viewer: Viewer) -> (Int, String) {
         guard let id = viewer.employeeID, let person = view.state.employees[id] else {
-            let made = "roster-server token create --tenant \(view.state.tenant.id) --role reader --employee \"Your Name\""
-            let why = viewer.credential == nil
+            let made =
+                "roster-server token create --tenant \(view.state.tenant.id) --role reader --employee \"Your Name\""
+            let why =
+                viewer.credential == nil
                 ? "Sign in with a token that names you (an admin makes one on the server: \(made)) to see your shifts."
                 : "This token names no person here: ask an admin for one made with \(made)."
-            return (403, WebPage.message(title: "My shifts", why, link: viewer.credential == nil ? ("/sign-in", "Sign in") : nil))
+            return (
+                403,
+                WebPage.message(title: "My shifts", why, link: viewer.credential == nil ? ("/sign-in", "Sign in") : nil)
+            )
         }
         var html = HTML()
         WebPage.open(&html, title: "My shifts — \(person.fullName)", live: true)
@@ -69,12 +79,14 @@ enum PersonPage {
     private static func nextOnDuty(_ html: inout HTML, view: TenantRuntime.View, person: Employee, now: UnixMillis) {
         let state = view.state
         guard let next = try? state.nextOnDuty(employee: person.id, schedule: nil, at: now).first,
-              let schedule = state.schedules[next.scheduleID] else {
+            let schedule = state.schedules[next.scheduleID]
+        else {
             html.element("p", class: "motd", "No duty planned.")
             return
         }
         let label = ZoneLabel(zone: schedule.zone)
-        let text = next.shift.start <= now
+        let text =
+            next.shift.start <= now
             ? "On duty now on \(schedule.name), until \(label.label(next.shift.end))."
             : "Next on duty: \(schedule.name), \(label.label(next.shift.start)) – \(label.label(next.shift.end))."
         html.element("p", class: "motd", text)
@@ -84,7 +96,9 @@ enum PersonPage {
         html.raw("<section class=\"person\">")
         // Only a photo this server serves (or a data: URL) is shown: the page loads nothing from
         // elsewhere. Any other is offered as a link.
-        if person.photoURL.hasPrefix("data:image/") || (person.photoURL.hasPrefix("/") && !person.photoURL.hasPrefix("//")) {
+        if person.photoURL.hasPrefix("data:image/")
+            || (person.photoURL.hasPrefix("/") && !person.photoURL.hasPrefix("//"))
+        {
             html.raw("<img class=\"photo\" width=\"96\" height=\"96\" alt=\"\"")
             html.attribute("src", person.photoURL)
             html.raw(">")
@@ -95,9 +109,10 @@ enum PersonPage {
             html.raw("</div>")
         }
         html.raw("<dl>")
-        for (term, value) in [("Position", person.position), ("Team", person.team), ("Projects", person.projects.joined(separator: ", "))]
-            where !value.isEmpty
-        {
+        for (term, value) in [
+            ("Position", person.position), ("Team", person.team), ("Projects", person.projects.joined(separator: ", ")),
+        ]
+        where !value.isEmpty {
             html.element("dt", term)
             html.element("dd", value)
         }
@@ -123,16 +138,23 @@ enum PersonPage {
 
     /// The person's stretches that meet [from, to) on every schedule, whole (not cut at the
     /// window's edges) and joined where one follows another on the same schedule.
-    private static func stretches(view: TenantRuntime.View, person: Employee, from: UnixMillis, to: UnixMillis) -> Stretches {
+    private static func stretches(view: TenantRuntime.View, person: Employee, from: UnixMillis, to: UnixMillis)
+        -> Stretches
+    {
         Result { () throws(RosterError) in
             let outer = WholeStretches.resolving(from: from, to: to)
-            let resolved = try view.state.finalSchedule(schedule: nil, employee: person.id, from: outer.from, to: outer.to).shifts
-            return WholeStretches.shown(resolved, from: from, to: to, group: { $0.scheduleID }, range: { $0.shift.start..<$0.shift.end })
+            let resolved = try view.state.finalSchedule(
+                schedule: nil, employee: person.id, from: outer.from, to: outer.to
+            ).shifts
+            return WholeStretches.shown(
+                resolved, from: from, to: to, group: { $0.scheduleID }, range: { $0.shift.start..<$0.shift.end })
         }
     }
 
     /// The stretches per schedule, in each schedule's zone.
-    private static func duty(_ html: inout HTML, view: TenantRuntime.View, stretches: Stretches, title: String, now: UnixMillis) {
+    private static func duty(
+        _ html: inout HTML, view: TenantRuntime.View, stretches: Stretches, title: String, now: UnixMillis
+    ) {
         html.element("h2", title)
         let state = view.state
         let answer: [Stretch]
@@ -143,7 +165,9 @@ enum PersonPage {
             return
         }
         if answer.isEmpty {
-            html.element("p", class: "empty", title == "Recent" ? "No duty in the last 14 days." : "No duty in the next 28 days.")
+            html.element(
+                "p", class: "empty", title == "Recent" ? "No duty in the last 14 days." : "No duty in the next 28 days."
+            )
             return
         }
         for schedule in state.sortedSchedules {
@@ -159,8 +183,10 @@ enum PersonPage {
             for stretch in listed {
                 html.raw(stretch.start <= now && now < stretch.end ? "<li class=\"current\">" : "<li>")
                 // A stretch longer than was followed says so rather than ending at a made-up edge.
-                html.element("span", class: "when", (stretch.startedEarlier ? "before " : "") + label.label(stretch.start) + " – "
-                             + label.label(stretch.end) + (stretch.continues ? " and on" : ""))
+                html.element(
+                    "span", class: "when",
+                    (stretch.startedEarlier ? "before " : "") + label.label(stretch.start) + " – "
+                        + label.label(stretch.end) + (stretch.continues ? " and on" : ""))
                 if stretch.start <= now && now < stretch.end { html.element("span", class: "role", "on duty now") }
                 html.raw("</li>")
             }
@@ -192,8 +218,10 @@ extension PersonPage {
             $0.createToken = true
             $0.label = "web: my shifts"
         }
-        let answer = try? await core.perform(.getCalendar(query), on: tenant, credential: credential, address: request.peer,
-                                             loop: loop).get()
+        let answer = try? await core.perform(
+            .getCalendar(query), on: tenant, credential: credential, address: request.peer,
+            loop: loop
+        ).get()
         switch answer {
         case .success(.calendar(let calendar))?:
             let host = request.host ?? "127.0.0.1:\(calendar.httpPort)"
@@ -202,7 +230,9 @@ extension PersonPage {
             WebPage.open(&html, title: "My calendar link")
             html.raw("<header><h1>My calendar link</h1></header>")
             WebPage.navigation(&html, current: "/me", viewer: viewer)
-            html.raw("<main><p>Subscribe to this address in your calendar app. It is shown only now; keep it private.</p><p><code id=\"feed\">")
+            html.raw(
+                "<main><p>Subscribe to this address in your calendar app. It is shown only now; keep it private.</p><p><code id=\"feed\">"
+            )
             html.text(url)
             html.raw("</code></p><p><a")
             html.attribute("href", "webcal://" + host + "/v1/calendar/" + calendar.token + ".ics")
@@ -210,9 +240,11 @@ extension PersonPage {
             WebPage.close(&html)
             return WebApp.html(200, html.output)
         case .failure(let error)?:
-            return WebApp.html(400, WebPage.message(title: "No calendar link", error.body.message, link: ("/me", "My shifts")))
+            return WebApp.html(
+                400, WebPage.message(title: "No calendar link", error.body.message, link: ("/me", "My shifts")))
         default:
-            return WebApp.html(503, WebPage.message(title: "Busy", "Try again in a moment.", link: ("/me", "My shifts")))
+            return WebApp.html(
+                503, WebPage.message(title: "Busy", "Try again in a moment.", link: ("/me", "My shifts")))
         }
     }
 }

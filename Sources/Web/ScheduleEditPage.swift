@@ -24,7 +24,9 @@ enum ScheduleEditPage {
         var reason = ""
 
         static let maxReasonLength = 500
-        static let units: [(String, Roster_V1_Cadence.Unit)] = [("hours", .hours), ("days", .days), ("weeks", .weeks), ("months", .months)]
+        static let units: [(String, Roster_V1_Cadence.Unit)] = [
+            ("hours", .hours), ("days", .days), ("weeks", .weeks), ("months", .months),
+        ]
 
         init() {}
 
@@ -45,7 +47,9 @@ enum ScheduleEditPage {
         }
     }
 
-    static func show(_ request: HTTPAPI.Request, schedule name: String, app: WebApp, side: HTTPSide) async -> HTTPAPI.Reply {
+    static func show(_ request: HTTPAPI.Request, schedule name: String, app: WebApp, side: HTTPSide) async
+        -> HTTPAPI.Reply
+    {
         await app.statusPage(request, side: side) { view, viewer, now in
             guard let schedule = view.state.schedule(idOrName: name) else { return WebApp.noSchedule(name) }
             guard viewer.isAdmin, viewer.session != nil else { return adminsOnly(schedule, viewer: viewer) }
@@ -53,11 +57,15 @@ enum ScheduleEditPage {
             let clock = WallClock(zone: schedule.zone.isEmpty ? "UTC" : schedule.zone) ?? WallClock(zone: "UTC")!
             let today = clock.day(of: now).day
             fields.handoff = String(format: "%04d-%02d-%02dT09:00", today.year, today.month, today.day)
-            return (200, page(view: view, schedule: schedule, fields: fields, viewer: viewer, preview: nil, problem: nil))
+            return (
+                200, page(view: view, schedule: schedule, fields: fields, viewer: viewer, preview: nil, problem: nil)
+            )
         }
     }
 
-    static func submit(_ request: HTTPAPI.Request, schedule name: String, app: WebApp, side: HTTPSide) async -> HTTPAPI.Reply {
+    static func submit(_ request: HTTPAPI.Request, schedule name: String, app: WebApp, side: HTTPSide) async
+        -> HTTPAPI.Reply
+    {
         let viewer: Viewer, tenant: TenantRuntime, core: ServerCore, schedule: ScheduleDefinition
         switch WebForms.poster(request, schedule: name, app: app, side: side) {
         case .success(let found): (viewer, tenant, core, schedule) = found
@@ -74,24 +82,40 @@ enum ScheduleEditPage {
         do {
             edit = try editRequest(for: fields, schedule: schedule, preview: form["action"] != "confirm")
         } catch {
-            return WebApp.html(400, page(view: view, schedule: schedule, fields: fields, viewer: viewer, preview: nil, problem: error.message))
+            return WebApp.html(
+                400,
+                page(
+                    view: view, schedule: schedule, fields: fields, viewer: viewer, preview: nil, problem: error.message
+                ))
         }
         switch await FormParts.perform(edit, viewer: viewer, tenant: tenant, core: core, request: request) {
         case .success(.mutationResult(let result)) where result.dryRun:
-            return WebApp.html(200, page(view: tenant.view, schedule: schedule, fields: fields, viewer: viewer, preview: result, problem: nil))
+            return WebApp.html(
+                200,
+                page(
+                    view: tenant.view, schedule: schedule, fields: fields, viewer: viewer, preview: result, problem: nil
+                ))
         case .success:
-            let start = fields.kind == .swap ? edit.swap.firstFromMs
+            let start =
+                fields.kind == .swap
+                ? edit.swap.firstFromMs
                 : (try? FormParts.instant(fields.handoff, "Handoff", zone: zoneOf(schedule))) ?? 0
             let day = (WallClock(zone: zoneOf(schedule)) ?? WallClock(zone: "UTC")!).day(of: start).day
-            return WebApp.seeOther("/schedules/" + WebPage.pathComponent(schedule.name)
-                + String(format: "?start=%04d-%02d-%02d", day.year, day.month, day.day))
+            return WebApp.seeOther(
+                "/schedules/" + WebPage.pathComponent(schedule.name)
+                    + String(format: "?start=%04d-%02d-%02d", day.year, day.month, day.day))
         case .failure(let error):
-            return WebApp.html(FormParts.status(of: error), page(view: tenant.view, schedule: schedule, fields: fields, viewer: viewer,
-                                                                 preview: nil, problem: error.body.message))
+            return WebApp.html(
+                FormParts.status(of: error),
+                page(
+                    view: tenant.view, schedule: schedule, fields: fields, viewer: viewer,
+                    preview: nil, problem: error.body.message))
         }
     }
 
-    private static func zoneOf(_ schedule: ScheduleDefinition) -> String { schedule.zone.isEmpty ? "UTC" : schedule.zone }
+    private static func zoneOf(_ schedule: ScheduleDefinition) -> String {
+        schedule.zone.isEmpty ? "UTC" : schedule.zone
+    }
 
     /// The most people (lines) a rotation form takes.
     static let maxSlots = 100
@@ -107,9 +131,14 @@ enum ScheduleEditPage {
         }
         switch fields.kind {
         case .rotation:
-            let slots = fields.people.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-            guard !slots.isEmpty else { throw FormParts.Refusal(message: "Name the people of the rotation, one per line") }
-            guard slots.count <= maxSlots else { throw FormParts.Refusal(message: "At most \(maxSlots) people (lines) in a rotation") }
+            let slots = fields.people.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty }
+            guard !slots.isEmpty else {
+                throw FormParts.Refusal(message: "Name the people of the rotation, one per line")
+            }
+            guard slots.count <= maxSlots else {
+                throw FormParts.Refusal(message: "At most \(maxSlots) people (lines) in a rotation")
+            }
             guard let count = UInt32(fields.every), (1...1_000).contains(count) else {
                 throw FormParts.Refusal(message: "Every is a whole number from 1 to 1000")
             }
@@ -123,11 +152,16 @@ enum ScheduleEditPage {
             edit.upsertRotation = .with {
                 $0.level = level
                 $0.rotation = .with {
-                    $0.cadence = .with { $0.unit = unit; $0.count = count }
+                    $0.cadence = .with {
+                        $0.unit = unit; $0.count = count
+                    }
                     $0.handoff = fields.handoff
                     // "Ada Lovelace + Alan Turing": two people share a turn.
                     $0.slots = slots.map { line in
-                        .with { $0.employeeIds = line.split(separator: "+").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } }
+                        .with {
+                            $0.employeeIds = line.split(separator: "+").map { $0.trimmingCharacters(in: .whitespaces) }
+                                .filter { !$0.isEmpty }
+                        }
                     }
                 }
             }
@@ -139,7 +173,9 @@ enum ScheduleEditPage {
             let firstTo = try FormParts.instant(fields.firstTo, "First's until", zone: zone)
             let secondFrom = try FormParts.instant(fields.secondFrom, "Second's from", zone: zone)
             let secondTo = try FormParts.instant(fields.secondTo, "Second's until", zone: zone)
-            guard firstFrom < firstTo, secondFrom < secondTo else { throw FormParts.Refusal(message: "Each until must be after its from") }
+            guard firstFrom < firstTo, secondFrom < secondTo else {
+                throw FormParts.Refusal(message: "Each until must be after its from")
+            }
             edit.swap = .with {
                 $0.first = fields.first
                 $0.firstFromMs = firstFrom
@@ -154,13 +190,19 @@ enum ScheduleEditPage {
     }
 
     private static func adminsOnly(_ schedule: ScheduleDefinition, viewer: Viewer) -> (Int, String) {
-        (viewer.credential == nil ? 401 : 403,
-         WebPage.message(title: "Admins only", "Rotations and swaps are changed by an admin, signed in here.",
-                         link: viewer.credential == nil ? ("/sign-in", "Sign in") : ("/schedules/" + WebPage.pathComponent(schedule.name), schedule.name)))
+        (
+            viewer.credential == nil ? 401 : 403,
+            WebPage.message(
+                title: "Admins only", "Rotations and swaps are changed by an admin, signed in here.",
+                link: viewer.credential == nil
+                    ? ("/sign-in", "Sign in") : ("/schedules/" + WebPage.pathComponent(schedule.name), schedule.name))
+        )
     }
 
-    static func page(view: TenantRuntime.View, schedule: ScheduleDefinition, fields: Fields, viewer: Viewer,
-                     preview: Roster_V1_MutationResult?, problem: String?) -> String {
+    static func page(
+        view: TenantRuntime.View, schedule: ScheduleDefinition, fields: Fields, viewer: Viewer,
+        preview: Roster_V1_MutationResult?, problem: String?
+    ) -> String {
         let state = view.state
         let zone = ZoneLabel(zone: zoneOf(schedule))
         let people = state.sortedEmployees
@@ -192,9 +234,12 @@ enum ScheduleEditPage {
             FormParts.hidden(&html, "kind", kind.rawValue)
         }
         func finish(_ kind: Fields.Kind) {
-            FormParts.input(&html, "reason-\(kind.rawValue)", "Reason", type: "text", value: fields.kind == kind ? fields.reason : "",
-                            name: "reason", extra: " maxlength=\"\(Fields.maxReasonLength)\"")
-            html.raw("<div class=\"actions\"><button type=\"submit\" name=\"action\" value=\"preview\">Preview</button>")
+            FormParts.input(
+                &html, "reason-\(kind.rawValue)", "Reason", type: "text",
+                value: fields.kind == kind ? fields.reason : "",
+                name: "reason", extra: " maxlength=\"\(Fields.maxReasonLength)\"")
+            html.raw(
+                "<div class=\"actions\"><button type=\"submit\" name=\"action\" value=\"preview\">Preview</button>")
             if fields.kind == kind, preview != nil {
                 html.raw("<button type=\"submit\" name=\"action\" value=\"confirm\" id=\"confirm\">Confirm</button>")
             }
@@ -206,18 +251,24 @@ enum ScheduleEditPage {
         }
 
         start(.rotation, "Add a rotation")
-        html.raw("<label for=\"people\">People, in turn order</label><textarea id=\"people\" name=\"people\" rows=\"5\" required")
+        html.raw(
+            "<label for=\"people\">People, in turn order</label><textarea id=\"people\" name=\"people\" rows=\"5\" required"
+        )
         html.attribute("placeholder", "One per line (full name or id); “Ada Lovelace + Alan Turing” share a turn")
         html.raw(">")
         html.text(fields.people)
         html.raw("</textarea>")
-        FormParts.input(&html, "every", "Hand off every", type: "number", value: fields.every, extra: " min=\"1\" max=\"1000\" required")
+        FormParts.input(
+            &html, "every", "Hand off every", type: "number", value: fields.every,
+            extra: " min=\"1\" max=\"1000\" required")
         html.raw("<label for=\"unit\">Unit</label><select id=\"unit\" name=\"unit\">")
         for (unit, _) in Fields.units { FormParts.option(&html, unit, unit, selected: unit == fields.unit) }
         html.raw("</select>")
-        FormParts.input(&html, "handoff", "First handoff", type: "datetime-local", value: fields.handoff, extra: " required")
-        FormParts.input(&html, "layer", "Layer (the highest with anyone on duty wins)", type: "number", value: fields.layer,
-                        extra: " min=\"0\" max=\"\(ScheduleLimits.maxLayers)\"")
+        FormParts.input(
+            &html, "handoff", "First handoff", type: "datetime-local", value: fields.handoff, extra: " required")
+        FormParts.input(
+            &html, "layer", "Layer (the highest with anyone on duty wins)", type: "number", value: fields.layer,
+            extra: " min=\"0\" max=\"\(ScheduleLimits.maxLayers)\"")
         finish(.rotation)
 
         start(.swap, "Swap duty")
@@ -234,10 +285,12 @@ enum ScheduleEditPage {
             FormParts.option(&html, "", "Choose a person", selected: chosen.isEmpty)
             for person in people { FormParts.option(&html, person.id, person.fullName, selected: person.id == chosen) }
             html.raw("</select>")
-            FormParts.input(&html, prefix + "From", "\(title)'s duty from", type: "datetime-local",
-                            value: prefix == "first" ? fields.firstFrom : fields.secondFrom, extra: " required")
-            FormParts.input(&html, prefix + "To", "until", type: "datetime-local",
-                            value: prefix == "first" ? fields.firstTo : fields.secondTo, extra: " required")
+            FormParts.input(
+                &html, prefix + "From", "\(title)'s duty from", type: "datetime-local",
+                value: prefix == "first" ? fields.firstFrom : fields.secondFrom, extra: " required")
+            FormParts.input(
+                &html, prefix + "To", "until", type: "datetime-local",
+                value: prefix == "first" ? fields.firstTo : fields.secondTo, extra: " required")
         }
         finish(.swap)
         html.raw("</main>")

@@ -18,7 +18,9 @@ extension SchedulePage {
         html.text("Days from \(label.label(window.from)) to \(label.label(window.to))")
         html.raw("</title>")
         for (index, day) in days.enumerated() {
-            guard let text = dayLabel(index: index, day: day.day.day, weekday: label.weekday(day.day), span: window.span) else { continue }
+            guard
+                let text = dayLabel(index: index, day: day.day.day, weekday: label.weekday(day.day), span: window.span)
+            else { continue }
             let x = format(window.percent(day.instant))
             html.raw("<text y=\"16\"")
             html.attribute("x", "\(x)%")
@@ -53,7 +55,9 @@ extension SchedulePage {
                 html.raw("><title>Now</title></line>")
             }
             html.raw("</svg>")
-            if lane.truncated { html.element("p", class: "problem", "More than \(maxBarsPerLane) stretches: the first ones are drawn.") }
+            if lane.truncated {
+                html.element("p", class: "problem", "More than \(maxBarsPerLane) stretches: the first ones are drawn.")
+            }
             html.raw("</section>")
         }
         html.raw("</div>")

@@ -27,8 +27,10 @@ enum SchedulePage {
         var truncated = false
     }
 
-    static func render(view: TenantRuntime.View, schedule: ScheduleDefinition, window: TimelineWindow, now: UnixMillis,
-                       viewer: Viewer) -> String {
+    static func render(
+        view: TenantRuntime.View, schedule: ScheduleDefinition, window: TimelineWindow, now: UnixMillis,
+        viewer: Viewer
+    ) -> String {
         let state = view.state
         let label = ZoneLabel(zone: window.zoneIdentifier)
         let base = "/schedules/" + WebPage.pathComponent(schedule.name)
@@ -40,53 +42,80 @@ enum SchedulePage {
         let name: (String) -> String = { id in state.employees[id].map { "\($0.firstName) \($0.lastName)" } ?? id }
         let mayOverride = viewer.mayEdit(schedule)
         do throws(ScheduleResolver.Problem) {
-            let final = try ScheduleResolver.resolve(definition, from: window.from, to: window.to, limit: maxBarsPerLane, budget: &budget)
-            var finalLane = Lane(title: "Final schedule", bars: final.shifts.map { shift in
-                Bar(start: shift.start, end: shift.end, label: name(shift.employeeID), kind: .person(shift.employeeID),
-                    link: mayOverride ? overrideLink(base, shift: shift, window: window) : nil)
-            }, truncated: final.truncated)
+            let final = try ScheduleResolver.resolve(
+                definition, from: window.from, to: window.to, limit: maxBarsPerLane, budget: &budget)
+            var finalLane = Lane(
+                title: "Final schedule",
+                bars: final.shifts.map { shift in
+                    Bar(
+                        start: shift.start, end: shift.end, label: name(shift.employeeID),
+                        kind: .person(shift.employeeID),
+                        link: mayOverride ? overrideLink(base, shift: shift, window: window) : nil)
+                }, truncated: final.truncated)
             if !final.truncated { finalLane.bars += gaps(in: final.shifts, window: window) }
             lanes.append(finalLane)
             conflicts = state.conflicts(in: final.shifts.map { (schedule.id, $0) })
             let spans = definition.temporary.filter { $0.start < window.to && $0.end > window.from }
             if !spans.isEmpty {
-                lanes.append(Lane(title: "Temporary schedules", bars: spans.flatMap(\.shifts).filter { $0.start < window.to && $0.end > window.from }
-                    .prefix(maxBarsPerLane).map { Bar(start: $0.start, end: $0.end, label: name($0.employeeID), kind: .person($0.employeeID)) }))
+                lanes.append(
+                    Lane(
+                        title: "Temporary schedules",
+                        bars: spans.flatMap(\.shifts).filter { $0.start < window.to && $0.end > window.from }
+                            .prefix(maxBarsPerLane).map {
+                                Bar(
+                                    start: $0.start, end: $0.end, label: name($0.employeeID),
+                                    kind: .person($0.employeeID))
+                            }))
             }
             let away = state.timeOff(from: window.from, to: window.to, of: definition.mentionedEmployees)
             if !away.isEmpty {
-                lanes.append(Lane(title: "Time off", bars: away.prefix(maxBarsPerLane).map {
-                    Bar(start: $0.start, end: $0.end, label: name($0.employeeID) + " off", kind: .override)
-                }, truncated: away.count > maxBarsPerLane))
+                lanes.append(
+                    Lane(
+                        title: "Time off",
+                        bars: away.prefix(maxBarsPerLane).map {
+                            Bar(start: $0.start, end: $0.end, label: name($0.employeeID) + " off", kind: .override)
+                        }, truncated: away.count > maxBarsPerLane))
             }
             for layer in definition.layers.sorted(by: { $0.level > $1.level }) where !layer.rotations.isEmpty {
                 var only = definition
                 only.layers = [layer]
                 only.overrides = []
                 only.shifts = []
-                let shifts = try ScheduleResolver.resolve(only, from: window.from, to: window.to, limit: maxBarsPerLane, budget: &budget)
+                let shifts = try ScheduleResolver.resolve(
+                    only, from: window.from, to: window.to, limit: maxBarsPerLane, budget: &budget)
                 let rotations = layer.rotations.count
-                lanes.append(Lane(title: "Layer \(layer.level) (\(rotations) rotation\(rotations == 1 ? "" : "s"))",
-                                  bars: shifts.shifts.map {
-                                      Bar(start: $0.start, end: $0.end, label: name($0.employeeID), kind: .person($0.employeeID))
-                                  }, truncated: shifts.truncated))
+                lanes.append(
+                    Lane(
+                        title: "Layer \(layer.level) (\(rotations) rotation\(rotations == 1 ? "" : "s"))",
+                        bars: shifts.shifts.map {
+                            Bar(start: $0.start, end: $0.end, label: name($0.employeeID), kind: .person($0.employeeID))
+                        }, truncated: shifts.truncated))
             }
             let oneOff = definition.shifts.filter { $0.start < window.to && $0.end > window.from }
             if !oneOff.isEmpty {
-                lanes.append(Lane(title: "One-off shifts", bars: oneOff.prefix(maxBarsPerLane).map {
-                    Bar(start: $0.start, end: $0.end, label: name($0.employeeID), kind: .person($0.employeeID))
-                }, truncated: oneOff.count > maxBarsPerLane))
+                lanes.append(
+                    Lane(
+                        title: "One-off shifts",
+                        bars: oneOff.prefix(maxBarsPerLane).map {
+                            Bar(start: $0.start, end: $0.end, label: name($0.employeeID), kind: .person($0.employeeID))
+                        }, truncated: oneOff.count > maxBarsPerLane))
             }
-            let overrides = definition.overrides.filter { $0.start < window.to && $0.end > window.from }.sorted { $0.start < $1.start }
-            lanes.append(Lane(title: "Overrides", bars: overrides.prefix(maxBarsPerLane).map { override in
-                let text: String
-                switch override.kind {
-                case .replace(let replaced, let replacement): text = "\(name(replacement)) for \(name(replaced))"
-                case .add(let person): text = "+ \(name(person))"
-                case .remove(let person): text = "− \(name(person))"
-                }
-                return Bar(start: override.start, end: override.end, label: text, kind: .override)
-            }, truncated: overrides.count > maxBarsPerLane))
+            let overrides = definition.overrides.filter { $0.start < window.to && $0.end > window.from }.sorted {
+                $0.start < $1.start
+            }
+            lanes.append(
+                Lane(
+                    title: "Overrides",
+                    bars: overrides.prefix(maxBarsPerLane).map { override in
+                        let text: String
+                        switch override.kind {
+                        case .replace(let replaced, let replacement):
+                            text = "\(name(replacement)) for \(name(replaced))"
+                        case .add(let person): text = "+ \(name(person))"
+                        case .remove(let person): text = "− \(name(person))"
+                        }
+                        return Bar(start: override.start, end: override.end, label: text, kind: .override)
+                    }, truncated: overrides.count > maxBarsPerLane))
         } catch {
             problem = "This schedule could not be drawn for this window: \(error)"
         }
@@ -106,10 +135,12 @@ enum SchedulePage {
             html.element("p", class: "problem", problem)
         } else {
             timeline(&html, lanes: lanes, window: window, label: label, now: now)
-            ConflictsSection.render(&html, conflicts: conflicts, state: state, label: label, base: base, mayOverride: mayOverride)
+            ConflictsSection.render(
+                &html, conflicts: conflicts, state: state, label: label, base: base, mayOverride: mayOverride)
             table(&html, lane: lanes[0], label: label)
         }
-        CoverRequestsSection.render(&html, schedule: schedule, state: state, now: now, label: label, base: base, viewer: viewer)
+        CoverRequestsSection.render(
+            &html, schedule: schedule, state: state, now: now, label: label, base: base, viewer: viewer)
         html.raw("<footer>")
         html.text("As of \(TimeText.iso8601(now)), revision \(view.revision).")
         html.raw("</footer></main>")
@@ -133,7 +164,9 @@ enum SchedulePage {
             html.raw(">")
             html.text(schedule.name)
             html.raw("</a>")
-            html.element("span", class: "when", [ZoneLabel(zone: schedule.zone).name, schedule.team].filter { !$0.isEmpty }.joined(separator: " · "))
+            html.element(
+                "span", class: "when",
+                [ZoneLabel(zone: schedule.zone).name, schedule.team].filter { !$0.isEmpty }.joined(separator: " · "))
             html.raw("</li>")
         }
         html.raw("</ul></main>")
@@ -146,7 +179,9 @@ enum SchedulePage {
         var bars: [Bar] = []
         var covered = window.from
         for shift in shifts.sorted(by: { $0.start < $1.start }) {
-            if shift.start > covered { bars.append(Bar(start: covered, end: shift.start, label: "Nobody on duty", kind: .gap)) }
+            if shift.start > covered {
+                bars.append(Bar(start: covered, end: shift.start, label: "Nobody on duty", kind: .gap))
+            }
             covered = max(covered, shift.end)
         }
         if covered < window.to { bars.append(Bar(start: covered, end: window.to, label: "Nobody on duty", kind: .gap)) }
@@ -155,15 +190,20 @@ enum SchedulePage {
 
     private static func overrideLink(_ base: String, shift: ResolvedShift, window: TimelineWindow) -> String {
         var components = URLComponents()
-        var items = [URLQueryItem(name: "replacing", value: shift.employeeID), URLQueryItem(name: "from", value: String(shift.start)),
-                     URLQueryItem(name: "to", value: String(shift.end))]
+        var items = [
+            URLQueryItem(name: "replacing", value: shift.employeeID),
+            URLQueryItem(name: "from", value: String(shift.start)),
+            URLQueryItem(name: "to", value: String(shift.end)),
+        ]
         if window.zone != .schedule { items.append(URLQueryItem(name: "tz", value: window.zone.query)) }
         components.queryItems = items
         return base + "/override?" + (components.percentEncodedQuery ?? "")
     }
 
     /// Span, previous/today/next, the zone switch and the link to the schedule's changes.
-    private static func controls(_ html: inout HTML, window: TimelineWindow, schedule: ScheduleDefinition, base: String, viewer: Viewer) {
+    private static func controls(
+        _ html: inout HTML, window: TimelineWindow, schedule: ScheduleDefinition, base: String, viewer: Viewer
+    ) {
         html.raw("<nav class=\"controls\" aria-label=\"Timeline\"><ul>")
         for span in TimelineWindow.Span.allCases {
             link(&html, base + window.query(span: span), span.title, current: span == window.span)
@@ -174,7 +214,9 @@ enum SchedulePage {
         link(&html, base + window.query(start: window.shifted(1)), "Next →")
         html.raw("</ul><ul class=\"zones\"><li>View in:</li>")
         let scheduleZone = ZoneLabel(zone: schedule.zone).name
-        link(&html, base + window.query(zone: .schedule), "Schedule zone (\(scheduleZone))", current: window.zone == .schedule)
+        link(
+            &html, base + window.query(zone: .schedule), "Schedule zone (\(scheduleZone))",
+            current: window.zone == .schedule)
         link(&html, base + window.query(zone: .utc), "UTC", current: window.zone == .utc)
         // Filled in and shown by the page's script, which knows the browser's zone.
         html.raw("<li hidden class=\"browser-zone\"><a")
@@ -216,8 +258,12 @@ enum SchedulePage {
 
     /// The final schedule's stretches as a table, each with its override link when allowed.
     private static func table(_ html: inout HTML, lane: Lane, label: ZoneLabel) {
-        html.raw("<h2>Stretches</h2><table class=\"stretches\"><thead><tr><th scope=\"col\">Who</th><th scope=\"col\">From</th>")
-        html.raw("<th scope=\"col\">Until</th><th scope=\"col\"><span class=\"visually-hidden\">Action</span></th></tr></thead><tbody>")
+        html.raw(
+            "<h2>Stretches</h2><table class=\"stretches\"><thead><tr><th scope=\"col\">Who</th><th scope=\"col\">From</th>"
+        )
+        html.raw(
+            "<th scope=\"col\">Until</th><th scope=\"col\"><span class=\"visually-hidden\">Action</span></th></tr></thead><tbody>"
+        )
         for bar in lane.bars.sorted(by: { $0.start < $1.start }) {
             html.raw(bar.kind.isGap ? "<tr class=\"gap\">" : "<tr>")
             html.element("td", bar.label)

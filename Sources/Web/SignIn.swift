@@ -21,8 +21,10 @@ enum SignIn {
         html.attribute("maxlength", String(maxTokenLength))
         html.raw(">")
         html.raw("<div class=\"actions\"><button type=\"submit\">Sign in</button></div></form>")
-        html.element("p", class: "when", "A token from roster-server token create (the demo writes roster-data/admin.token). "
-            + "This browser keeps a session, not the token; signing out ends it.")
+        html.element(
+            "p", class: "when",
+            "A token from roster-server token create (the demo writes roster-data/admin.token). "
+                + "This browser keeps a session, not the token; signing out ends it.")
         html.raw("</main>")
         WebPage.close(&html)
         return WebApp.html(status, html.output)
@@ -32,14 +34,19 @@ enum SignIn {
         guard let core = side.context else { return WebApp.starting }
         guard WebForms.sameOrigin(request) else { return WebForms.forged }
         let now = core.clock.now()
-        let text = String((request.form["token"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines).prefix(maxTokenLength))
+        let text = String(
+            (request.form["token"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines).prefix(maxTokenLength))
         guard let credential = core.tokens.authenticate(text, now: now), let tokenID = credential.tokenID else {
             side.metrics?.counters.authenticationFailed()
             core.auditAuthenticationFailure(token: text, address: request.peer, door: "web sign-in", at: now)
-            return form(request, app: app, side: side, problem: "That token is not valid (wrong, revoked or expired).", status: 401)
+            return form(
+                request, app: app, side: side, problem: "That token is not valid (wrong, revoked or expired).",
+                status: 401)
         }
         guard let session = app.sessions.open(tokenID: tokenID, tenantID: credential.tenantID, now: now) else {
-            return form(request, app: app, side: side, problem: "This server holds as many sessions as it may; try again later.", status: 503)
+            return form(
+                request, app: app, side: side,
+                problem: "This server holds as many sessions as it may; try again later.", status: 503)
         }
         return WebApp.seeOther("/", headers: [WebSessions.cookie(session, secure: !side.isLoopback)])
     }
@@ -52,8 +59,12 @@ enum SignIn {
         guard WebForms.verified(request, session: session) else { return WebForms.forged }
         app.sessions.close(session.id)
         // The pages the service worker kept for offline reading go too.
-        return WebApp.seeOther("/sign-in", headers: [WebSessions.cookie(nil, secure: !side.isLoopback),
-                                                     ("Clear-Site-Data", "\"cache\", \"storage\"")])
+        return WebApp.seeOther(
+            "/sign-in",
+            headers: [
+                WebSessions.cookie(nil, secure: !side.isLoopback),
+                ("Clear-Site-Data", "\"cache\", \"storage\""),
+            ])
     }
 }
 
@@ -71,15 +82,26 @@ enum WebForms {
         sameOrigin(request) && WebSessions.matches(request.form["csrf"] ?? "", session.csrf)
     }
 
-    static let forged = WebApp.html(403, WebPage.message(
-        title: "Refused", "This change did not come from this server's own page (its CSRF check failed). Reload the page and try again."))
+    static let forged = WebApp.html(
+        403,
+        WebPage.message(
+            title: "Refused",
+            "This change did not come from this server's own page (its CSRF check failed). Reload the page and try again."
+        ))
 
     /// The viewer of a form post that may change something: signed in, and the post verified.
-    static func poster(_ request: HTTPAPI.Request, app: WebApp, side: HTTPSide) -> Result<(Viewer, TenantRuntime, ServerCore), Refusal> {
+    static func poster(_ request: HTTPAPI.Request, app: WebApp, side: HTTPSide) -> Result<
+        (Viewer, TenantRuntime, ServerCore), Refusal
+    > {
         guard let core = side.context else { return .failure(Refusal(reply: WebApp.starting)) }
         guard let (session, credential) = app.signedIn(request, core: core, now: core.clock.now()) else {
-            return .failure(Refusal(reply: WebApp.html(401, WebPage.message(title: "Not signed in", "Sign in to make changes.",
-                                                                            link: ("/sign-in", "Sign in")))))
+            return .failure(
+                Refusal(
+                    reply: WebApp.html(
+                        401,
+                        WebPage.message(
+                            title: "Not signed in", "Sign in to make changes.",
+                            link: ("/sign-in", "Sign in")))))
         }
         guard verified(request, session: session) else { return .failure(Refusal(reply: forged)) }
         guard let tenant = core.tenant(credential.tenantID) else { return .failure(Refusal(reply: WebApp.starting)) }

@@ -65,11 +65,15 @@ struct TimelineWindow: Equatable {
         case .utc: identifier = "UTC"
         case .named(let name): identifier = name
         }
-        guard let clock = WallClock(zone: identifier) else { throw Refusal(message: "the schedule's zone is unknown here") }
+        guard let clock = WallClock(zone: identifier) else {
+            throw Refusal(message: "the schedule's zone is unknown here")
+        }
         let firstDay: WallClock.Day
         if let text = query["start"], !text.isEmpty {
-            guard text.utf8.count == 10, let parsed = LocalDateTime.parse(text, allowingSeconds: false, allowingDateOnly: true)?.local,
-                  (1971...9998).contains(parsed.year) else {
+            guard text.utf8.count == 10,
+                let parsed = LocalDateTime.parse(text, allowingSeconds: false, allowingDateOnly: true)?.local,
+                (1971...9998).contains(parsed.year)
+            else {
                 throw Refusal(message: "start is a date, YYYY-MM-DD")
             }
             firstDay = WallClock.Day(year: parsed.year, month: parsed.month, day: parsed.day)
@@ -114,7 +118,8 @@ struct TimelineWindow: Equatable {
         var items = [URLQueryItem(name: "span", value: (span ?? self.span).rawValue)]
         if !today {
             let day = start ?? firstDay
-            items.append(URLQueryItem(name: "start", value: String(format: "%04d-%02d-%02d", day.year, day.month, day.day)))
+            items.append(
+                URLQueryItem(name: "start", value: String(format: "%04d-%02d-%02d", day.year, day.month, day.day)))
         }
         let zone = zone ?? self.zone
         if zone != .schedule { items.append(URLQueryItem(name: "tz", value: zone.query)) }

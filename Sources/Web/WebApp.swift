@@ -16,7 +16,8 @@ package struct WebApp: HTTPPages {
         case .notFound: return nil
         case .wrongMethod(let allowed):
             // The path is a page, the method is not one it takes: 405, with what it does take.
-            var reply = Self.html(405, WebPage.message(title: "Not here", "This page does not take \(request.method) requests."))
+            var reply = Self.html(
+                405, WebPage.message(title: "Not here", "This page does not take \(request.method) requests."))
             reply.headers.append(("Allow", allowed.joined(separator: ", ")))
             return reply
         case .found(let handle, let parameters):
@@ -33,10 +34,14 @@ package struct WebApp: HTTPPages {
     static let routes: [Route] = [
         // From the on-duty indexes: short work, as the directory and the list of schedules.
         Route("GET", [""]) { app, request, side, _ in
-            await app.page(request, side: side, lane: .short) { view, viewer, now in OnCallPage.render(view: view, now: now, viewer: viewer) }
+            await app.page(request, side: side, lane: .short) { view, viewer, now in
+                OnCallPage.render(view: view, now: now, viewer: viewer)
+            }
         },
         Route("GET", ["people"]) { app, request, side, _ in
-            guard let grouping = EmployeeGrouping(rawValue: request.query["group"] ?? EmployeeGrouping.position.rawValue) else {
+            guard
+                let grouping = EmployeeGrouping(rawValue: request.query["group"] ?? EmployeeGrouping.position.rawValue)
+            else {
                 return Self.html(400, WebPage.message(title: "Unknown grouping", "Group people by position or team."))
             }
             let search = request.query["q"] ?? ""
@@ -46,14 +51,22 @@ package struct WebApp: HTTPPages {
         },
         Route("GET", ["people", nil]) { app, request, side, parameters in
             let id = parameters[0]
-            return await app.statusPage(request, side: side) { view, viewer, now in PersonPage.render(view: view, id: id, now: now, viewer: viewer) }
+            return await app.statusPage(request, side: side) { view, viewer, now in
+                PersonPage.render(view: view, id: id, now: now, viewer: viewer)
+            }
         },
         Route("GET", ["me"]) { app, request, side, _ in
-            await app.statusPage(request, side: side) { view, viewer, now in PersonPage.renderMine(view: view, now: now, viewer: viewer) }
+            await app.statusPage(request, side: side) { view, viewer, now in
+                PersonPage.renderMine(view: view, now: now, viewer: viewer)
+            }
         },
-        Route("POST", ["me", "calendar"]) { app, request, side, _ in await PersonPage.calendarLink(request, app: app, side: side) },
+        Route("POST", ["me", "calendar"]) { app, request, side, _ in
+            await PersonPage.calendarLink(request, app: app, side: side)
+        },
         Route("GET", ["schedules"]) { app, request, side, _ in
-            await app.page(request, side: side, lane: .short) { view, viewer, _ in SchedulePage.renderList(view: view, viewer: viewer) }
+            await app.page(request, side: side, lane: .short) { view, viewer, _ in
+                SchedulePage.renderList(view: view, viewer: viewer)
+            }
         },
         Route("GET", ["schedules", nil]) { app, request, side, parameters in
             let name = parameters[0], query = request.query
@@ -61,49 +74,76 @@ package struct WebApp: HTTPPages {
                 guard let schedule = view.state.schedule(idOrName: name) else { return Self.noSchedule(name) }
                 do throws(TimelineWindow.Refusal) {
                     let window = try TimelineWindow(query: query, scheduleZone: schedule.zone, now: now)
-                    return (200, SchedulePage.render(view: view, schedule: schedule, window: window, now: now, viewer: viewer))
+                    return (
+                        200,
+                        SchedulePage.render(view: view, schedule: schedule, window: window, now: now, viewer: viewer)
+                    )
                 } catch {
                     return (400, WebPage.message(title: "Not a window", error.message))
                 }
             }
         },
-        Route("GET", ["schedules", nil, "override"]) { app, request, side, p in await OverrideForm.show(request, schedule: p[0], app: app, side: side) },
-        Route("POST", ["schedules", nil, "override"]) { app, request, side, p in await OverrideForm.submit(request, schedule: p[0], app: app, side: side) },
-        Route("GET", ["schedules", nil, "edit"]) { app, request, side, p in await ScheduleEditPage.show(request, schedule: p[0], app: app, side: side) },
-        Route("POST", ["schedules", nil, "edit"]) { app, request, side, p in await ScheduleEditPage.submit(request, schedule: p[0], app: app, side: side) },
+        Route("GET", ["schedules", nil, "override"]) { app, request, side, p in
+            await OverrideForm.show(request, schedule: p[0], app: app, side: side)
+        },
+        Route("POST", ["schedules", nil, "override"]) { app, request, side, p in
+            await OverrideForm.submit(request, schedule: p[0], app: app, side: side)
+        },
+        Route("GET", ["schedules", nil, "edit"]) { app, request, side, p in
+            await ScheduleEditPage.show(request, schedule: p[0], app: app, side: side)
+        },
+        Route("POST", ["schedules", nil, "edit"]) { app, request, side, p in
+            await ScheduleEditPage.submit(request, schedule: p[0], app: app, side: side)
+        },
         Route("POST", ["schedules", nil, "requests"]) { app, request, side, p in
             await CoverRequestsSection.submit(request, schedule: p[0], app: app, side: side)
         },
-        Route("GET", ["schedules", nil, "changes"]) { app, request, side, p in await ChangesPage.show(request, schedule: p[0], app: app, side: side) },
-        Route("GET", ["schedules", nil, "hours"]) { app, request, side, p in await HoursPage.show(request, schedule: p[0], app: app, side: side) },
+        Route("GET", ["schedules", nil, "changes"]) { app, request, side, p in
+            await ChangesPage.show(request, schedule: p[0], app: app, side: side)
+        },
+        Route("GET", ["schedules", nil, "hours"]) { app, request, side, p in
+            await HoursPage.show(request, schedule: p[0], app: app, side: side)
+        },
         Route("GET", ["sign-in"]) { app, request, side, _ in SignIn.form(request, app: app, side: side) },
         Route("POST", ["sign-in"]) { app, request, side, _ in SignIn.signIn(request, app: app, side: side) },
         Route("POST", ["sign-out"]) { app, request, side, _ in SignIn.signOut(request, app: app, side: side) },
-        Route("GET", ["assets", nil]) { _, request, _, p in WebAssets.reply(for: p[0], gzip: Gzip.accepted(by: request)) },
+        Route("GET", ["assets", nil]) { _, request, _, p in WebAssets.reply(for: p[0], gzip: Gzip.accepted(by: request))
+        },
         // At the root, so that its scope is every page.
         Route("GET", ["sw.js"]) { _, _, _, _ in
-            HTTPAPI.Reply(status: 200, contentType: "text/javascript; charset=utf-8", body: Array(ServiceWorkerScript.source.utf8),
-                          headers: WebPage.headers)
+            HTTPAPI.Reply(
+                status: 200, contentType: "text/javascript; charset=utf-8",
+                body: Array(ServiceWorkerScript.source.utf8),
+                headers: WebPage.headers)
         },
     ]
 
     /// A page of the reader's tenant, rendered by `render` on the tenant work pool (pages
     /// resolve schedules): the status and the HTML.
-    func statusPage(_ request: HTTPAPI.Request, side: HTTPSide, lane: TenantWorkPool.Lane = .long,
-                    _ render: @escaping @Sendable (TenantRuntime.View, Viewer, UnixMillis) -> (Int, String)) async -> HTTPAPI.Reply {
+    func statusPage(
+        _ request: HTTPAPI.Request, side: HTTPSide, lane: TenantWorkPool.Lane = .long,
+        _ render: @escaping @Sendable (TenantRuntime.View, Viewer, UnixMillis) -> (Int, String)
+    ) async -> HTTPAPI.Reply {
         let reading = reading(request, side: side)
-        guard case .viewer(let viewer, let tenant) = reading, let core = side.context else { return Self.refusal(reading) }
+        guard case .viewer(let viewer, let tenant) = reading, let core = side.context else {
+            return Self.refusal(reading)
+        }
         let now = core.clock.now(), view = tenant.view
         let gzip = Gzip.accepted(by: request)
-        guard let (status, body, compressed) = await core.work.run(tenant.id, lane: lane, { () -> (Int, [UInt8], Bool) in
-            let (status, text) = render(view, viewer, now)
-            let sent = Gzip.encode(Array(text.utf8), wanted: gzip)
-            return (status, sent.body, sent.compressed)
-        }) else {
+        guard
+            let (status, body, compressed) = await core.work.run(
+                tenant.id, lane: lane,
+                { () -> (Int, [UInt8], Bool) in
+                    let (status, text) = render(view, viewer, now)
+                    let sent = Gzip.encode(Array(text.utf8), wanted: gzip)
+                    return (status, sent.body, sent.compressed)
+                })
+        else {
             return Self.html(503, WebPage.message(title: "Busy", "The server is busy: try again in a moment."))
         }
-        return HTTPAPI.Reply(status: status, contentType: "text/html; charset=utf-8", body: body,
-                             headers: WebPage.headers + Gzip.headers(compressed: compressed))
+        return HTTPAPI.Reply(
+            status: status, contentType: "text/html; charset=utf-8", body: body,
+            headers: WebPage.headers + Gzip.headers(compressed: compressed))
     }
 
     /// The page for a request that may not read.
@@ -111,22 +151,31 @@ package struct WebApp: HTTPPages {
         switch reading {
         case .viewer, .starting: return starting
         case .refused:
-            return html(401, WebPage.message(title: "Not signed in", "That token is not valid (wrong, revoked or expired).",
-                                             link: ("/sign-in", "Sign in")))
+            return html(
+                401,
+                WebPage.message(
+                    title: "Not signed in", "That token is not valid (wrong, revoked or expired).",
+                    link: ("/sign-in", "Sign in")))
         case .signInNeeded:
-            return html(401, WebPage.message(title: "Not signed in", "Sign in with your token to read this server.",
-                                             link: ("/sign-in", "Sign in")))
+            return html(
+                401,
+                WebPage.message(
+                    title: "Not signed in", "Sign in with your token to read this server.",
+                    link: ("/sign-in", "Sign in")))
         }
     }
 
-    func page(_ request: HTTPAPI.Request, side: HTTPSide, lane: TenantWorkPool.Lane = .long,
-              _ render: @escaping @Sendable (TenantRuntime.View, Viewer, UnixMillis) -> String) async -> HTTPAPI.Reply {
+    func page(
+        _ request: HTTPAPI.Request, side: HTTPSide, lane: TenantWorkPool.Lane = .long,
+        _ render: @escaping @Sendable (TenantRuntime.View, Viewer, UnixMillis) -> String
+    ) async -> HTTPAPI.Reply {
         await statusPage(request, side: side, lane: lane) { view, viewer, now in (200, render(view, viewer, now)) }
     }
 
     package func sessionTenant(_ request: HTTPAPI.Request, side: HTTPSide) -> (TenantRuntime, tokenID: String)? {
         guard let core = side.context, let (session, credential) = signedIn(request, core: core, now: core.clock.now()),
-              let tenant = core.tenant(credential.tenantID) else { return nil }
+            let tenant = core.tenant(credential.tenantID)
+        else { return nil }
         return (tenant, session.tokenID)
     }
 
@@ -141,7 +190,9 @@ package struct WebApp: HTTPPages {
         var viewer: Viewer, tenant: TenantRuntime, core: ServerCore, loop: any EventLoop, credential: Credential
         var schedule: ScheduleDefinition
         /// The link back to the schedule's timeline.
-        var back: (href: String, title: String) { ("/schedules/" + WebPage.pathComponent(schedule.name), schedule.name) }
+        var back: (href: String, title: String) {
+            ("/schedules/" + WebPage.pathComponent(schedule.name), schedule.name)
+        }
     }
 
     /// The reader, the schedule named and an admin's credential; or the page that refuses (not
@@ -150,32 +201,50 @@ package struct WebApp: HTTPPages {
         -> Result<AdminScheduleContext, PageRefusal>
     {
         let reading = reading(request, side: side)
-        guard case .viewer(let viewer, let tenant) = reading else { return .failure(PageRefusal(Self.refusal(reading))) }
+        guard case .viewer(let viewer, let tenant) = reading else {
+            return .failure(PageRefusal(Self.refusal(reading)))
+        }
         guard let core = side.context, let loop = request.loop else { return .failure(PageRefusal(Self.starting)) }
         guard let schedule = tenant.view.state.schedule(idOrName: name) else {
             return .failure(PageRefusal(Self.html(404, Self.noSchedule(name).1)))
         }
         guard let credential = viewer.credential, viewer.isAdmin else {
-            return .failure(PageRefusal(Self.html(403, WebPage.message(title: "Admins only", why,
-                                                                 link: ("/schedules/" + WebPage.pathComponent(schedule.name), schedule.name)))))
+            return .failure(
+                PageRefusal(
+                    Self.html(
+                        403,
+                        WebPage.message(
+                            title: "Admins only", why,
+                            link: ("/schedules/" + WebPage.pathComponent(schedule.name), schedule.name)))))
         }
-        return .success(AdminScheduleContext(viewer: viewer, tenant: tenant, core: core, loop: loop, credential: credential, schedule: schedule))
+        return .success(
+            AdminScheduleContext(
+                viewer: viewer, tenant: tenant, core: core, loop: loop, credential: credential, schedule: schedule))
     }
 
-    static let starting = html(503, WebPage.message(title: "Starting", "The server is starting: try again in a moment."))
+    static let starting = html(
+        503, WebPage.message(title: "Starting", "The server is starting: try again in a moment."))
 
     static func noSchedule(_ name: String) -> (Int, String) {
-        (404, WebPage.message(title: "No such schedule", "There is no schedule named “\(name)”.", link: ("/schedules", "All schedules")))
+        (
+            404,
+            WebPage.message(
+                title: "No such schedule", "There is no schedule named “\(name)”.",
+                link: ("/schedules", "All schedules"))
+        )
     }
 
     static func html(_ status: Int, _ text: String, headers: [(String, String)] = []) -> HTTPAPI.Reply {
-        HTTPAPI.Reply(status: status, contentType: "text/html; charset=utf-8", body: Array(text.utf8), headers: WebPage.headers + headers)
+        HTTPAPI.Reply(
+            status: status, contentType: "text/html; charset=utf-8", body: Array(text.utf8),
+            headers: WebPage.headers + headers)
     }
 
     /// A 303 to `location` (after a form: the browser then gets the page).
     static func seeOther(_ location: String, headers: [(String, String)] = []) -> HTTPAPI.Reply {
-        HTTPAPI.Reply(status: 303, contentType: "text/plain; charset=utf-8", body: Array("See \(location)\n".utf8),
-                      headers: WebPage.headers + [("Location", location)] + headers)
+        HTTPAPI.Reply(
+            status: 303, contentType: "text/plain; charset=utf-8", body: Array("See \(location)\n".utf8),
+            headers: WebPage.headers + [("Location", location)] + headers)
     }
 }
 

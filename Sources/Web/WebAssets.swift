@@ -67,8 +67,10 @@ enum WebAssets {
     /// The files under /assets/, each with its type, as they are and gzipped (once).
     private static let files: [String: (type: String, plain: [UInt8], gzipped: [UInt8])] = {
         var files: [String: (String, [UInt8], [UInt8])] = [:]
-        for (name, type, text) in [("app.css", "text/css; charset=utf-8", styleSheet),
-                                   ("live.js", "text/javascript; charset=utf-8", LiveScript.source)] {
+        for (name, type, text) in [
+            ("app.css", "text/css; charset=utf-8", styleSheet),
+            ("live.js", "text/javascript; charset=utf-8", LiveScript.source),
+        ] {
             let plain = Array(text.utf8)
             files[name] = (type, plain, Gzip.encode(plain, wanted: true).body)
         }
@@ -78,7 +80,8 @@ enum WebAssets {
     /// An asset; nil for any other name.
     static func reply(for name: String, gzip: Bool) -> HTTPAPI.Reply? {
         guard let file = files[name] else { return nil }
-        return HTTPAPI.Reply(status: 200, contentType: file.type, body: gzip ? file.gzipped : file.plain,
-                             headers: WebPage.headers + Gzip.headers(compressed: gzip))
+        return HTTPAPI.Reply(
+            status: 200, contentType: file.type, body: gzip ? file.gzipped : file.plain,
+            headers: WebPage.headers + Gzip.headers(compressed: gzip))
     }
 }

@@ -6,9 +6,11 @@ import RosterDomain
 /// another origin), no framing, no MIME sniffing, no referrer.
 enum WebPage {
     static let headers: [(String, String)] = [
-        ("Content-Security-Policy",
-         "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
-            + "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"),
+        (
+            "Content-Security-Policy",
+            "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+                + "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+        ),
         ("X-Content-Type-Options", "nosniff"),
         // same-origin, not no-referrer: under no-referrer a browser sends "Origin: null" with a form
         // post, and the CSRF check needs the real origin.

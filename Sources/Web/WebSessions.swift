@@ -63,15 +63,20 @@ final class WebSessions: Sendable {
     /// token (or tenant) at its cap; nil when the node holds `maxSessions` (expired ones are
     /// dropped first).
     func open(tokenID: String, tenantID: String, now: UnixMillis) -> Session? {
-        let session = Session(id: Self.secret(), tokenID: tokenID, tenantID: tenantID, csrf: Self.secret(), signedIn: now, lastUsed: now)
+        let session = Session(
+            id: Self.secret(), tokenID: tokenID, tenantID: tenantID, csrf: Self.secret(), signedIn: now, lastUsed: now)
         return sessions.withLockedValue { sessions -> Session? in
             func dropOldest(where belongs: (Session) -> Bool, cap: Int) {
                 let own = sessions.values.filter(belongs)
-                if own.count >= cap, let oldest = own.min(by: { $0.lastUsed < $1.lastUsed }) { sessions.removeValue(forKey: oldest.id) }
+                if own.count >= cap, let oldest = own.min(by: { $0.lastUsed < $1.lastUsed }) {
+                    sessions.removeValue(forKey: oldest.id)
+                }
             }
             dropOldest(where: { $0.tokenID == tokenID }, cap: Self.maxPerToken)
             dropOldest(where: { $0.tenantID == tenantID }, cap: Self.maxPerTenant)
-            if sessions.count >= Self.maxSessions { sessions = sessions.filter { now - $0.value.signedIn < Self.lifetime } }
+            if sessions.count >= Self.maxSessions {
+                sessions = sessions.filter { now - $0.value.signedIn < Self.lifetime }
+            }
             guard sessions.count < Self.maxSessions else { return nil }
             sessions[session.id] = session
             return session
@@ -140,9 +145,11 @@ extension WebApp {
         }
         if let header = request.authorization, header.lowercased().hasPrefix("bearer ") {
             guard let credential = core.tokens.authenticate(String(header.dropFirst(7)), now: now),
-                  let tenant = core.tenant(credential.tenantID) else {
+                let tenant = core.tenant(credential.tenantID)
+            else {
                 side.metrics?.counters.authenticationFailed()
-                core.auditAuthenticationFailure(token: String(header.dropFirst(7)), address: request.peer, door: "HTTP Bearer token", at: now)
+                core.auditAuthenticationFailure(
+                    token: String(header.dropFirst(7)), address: request.peer, door: "HTTP Bearer token", at: now)
                 return .refused
             }
             return .viewer(Viewer(credential: credential, session: nil, tenant: tenant), tenant)
@@ -153,7 +160,9 @@ extension WebApp {
 
     /// The request's session and what its token grants now, if it has a current one.
     func signedIn(_ request: HTTPAPI.Request, core: ServerCore, now: UnixMillis) -> (WebSessions.Session, Credential)? {
-        guard let id = request.cookie(WebSessions.cookieName), let session = sessions.session(id, now: now) else { return nil }
+        guard let id = request.cookie(WebSessions.cookieName), let session = sessions.session(id, now: now) else {
+            return nil
+        }
         guard let credential = core.tokens.credential(tokenID: session.tokenID, now: now) else {
             sessions.close(id)  // the token was revoked or expired: so is the session
             return nil

@@ -8,10 +8,14 @@ import RosterProtocol
 struct Admin: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "admin",
-        abstract: "Change the directory and the plan (needs an admin token, on loopback too: --token-file DATA_DIR/admin.token).",
-        subcommands: [EmployeeCommands.self, ShiftCommands.self, MotdCommands.self, Import.self, ScheduleAdmin.self, RotationAdmin.self, TimeOffAdmin.self, TemporaryAdmin.self, HolidaysAdmin.self,
-                      OverrideAdmin.self, SwapCommand.self, AuditCommand.self, WebhookAdmin.self, ReminderAdmin.self,
-                      AnnounceAdmin.self, ChatAdmin.self])
+        abstract:
+            "Change the directory and the plan (needs an admin token, on loopback too: --token-file DATA_DIR/admin.token).",
+        subcommands: [
+            EmployeeCommands.self, ShiftCommands.self, MotdCommands.self, Import.self, ScheduleAdmin.self,
+            RotationAdmin.self, TimeOffAdmin.self, TemporaryAdmin.self, HolidaysAdmin.self,
+            OverrideAdmin.self, SwapCommand.self, AuditCommand.self, WebhookAdmin.self, ReminderAdmin.self,
+            AnnounceAdmin.self, ChatAdmin.self,
+        ])
 }
 
 /// `--reason`, which every admin change takes: kept in the audit log with the change.
@@ -28,7 +32,8 @@ struct AuditCommand: AsyncParsableCommand {
             are kept for the server's --audit-retention-days (400 by default).
             """)
     @OptionGroup var options: ConnectionOptions
-    @Option(parsing: .unconditional, help: "Entries at or after this time (ISO 8601, \"7d ago\", yesterday 09:00).") var since: String?
+    @Option(parsing: .unconditional, help: "Entries at or after this time (ISO 8601, \"7d ago\", yesterday 09:00).")
+    var since: String?
     @Option(help: "Entries whose changes touch this employee (id or full name).") var person: String?
     @Option(help: "Entries whose changes touch this schedule (id or name).") var schedule: String?
     @Option(help: "The newest N matching entries (at most and by default 1000).") var limit: Int?
@@ -39,8 +44,11 @@ struct AuditCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await options.runner().audit(AuditQuery(since: try options.time(since), person: person, schedule: schedule,
-                                                    limit: limit)).exit()
+        try await options.runner().audit(
+            AuditQuery(
+                since: try options.time(since), person: person, schedule: schedule,
+                limit: limit)
+        ).exit()
     }
 }
 
@@ -55,7 +63,8 @@ struct EmployeeFields: ParsableArguments {
     @Option(help: "Biography.") var bio: String?
     @Option(help: "Photo URL.") var photoUrl: String?
     @Option(help: "full-time, part-time or contractor.") var type: String?
-    @Option(help: "Chat handles, e.g. \"slack=U012AB3CD; mattermost=ada\" (replaces them; \"\" clears; docs/CHAT.md).") var chat: String?
+    @Option(help: "Chat handles, e.g. \"slack=U012AB3CD; mattermost=ada\" (replaces them; \"\" clears; docs/CHAT.md).")
+    var chat: String?
 
     func apply(to employee: inout Employee) throws {
         if let first { employee.firstName = first }
@@ -94,14 +103,18 @@ struct EmployeeCommands: AsyncParsableCommand {
         @OptionGroup var why: ReasonOption
 
         func validate() throws {
-            guard fields.first != nil, fields.last != nil else { throw ValidationError("--first and --last are required") }
+            guard fields.first != nil, fields.last != nil else {
+                throw ValidationError("--first and --last are required")
+            }
         }
 
         func run() async throws {
             var employee = Employee(firstName: "", lastName: "")
             try fields.apply(to: &employee)
-            try await options.runner().administer(.upsertEmployee(.with { $0.employee = .init(employee) }).withReason(why.reason),
-                                                  done: "Added \(employee.fullName)").exit()
+            try await options.runner().administer(
+                .upsertEmployee(.with { $0.employee = .init(employee) }).withReason(why.reason),
+                done: "Added \(employee.fullName)"
+            ).exit()
         }
     }
 
@@ -123,8 +136,10 @@ struct EmployeeCommands: AsyncParsableCommand {
                 try runner.report(error).exit()
             }
             try fields.apply(to: &employee)
-            try await runner.administer(.upsertEmployee(.with { $0.employee = .init(employee) }).withReason(why.reason),
-                                        done: "Updated \(employee.fullName)").exit()
+            try await runner.administer(
+                .upsertEmployee(.with { $0.employee = .init(employee) }).withReason(why.reason),
+                done: "Updated \(employee.fullName)"
+            ).exit()
         }
     }
 
@@ -139,7 +154,9 @@ struct EmployeeCommands: AsyncParsableCommand {
         func run() async throws {
             let runner = try options.runner()
             let removed = await runner.employeeRemovalName(nameOrID)
-            try await runner.administer(.deleteEmployee(.with { $0.id = nameOrID }).withReason(why.reason), done: "Removed \(removed)").exit()
+            try await runner.administer(
+                .deleteEmployee(.with { $0.id = nameOrID }).withReason(why.reason), done: "Removed \(removed)"
+            ).exit()
         }
     }
 }
@@ -166,14 +183,18 @@ struct ShiftCommands: AsyncParsableCommand {
 
         func run() async throws {
             guard let startTime = try options.time(start), let endTime = try options.time(end) else { return }
-            try await options.runner().administer(.addShift(.with {
-                $0.shift = .with {
-                    $0.employeeID = employee
-                    $0.startMs = startTime
-                    $0.endMs = endTime
-                    $0.role = role
-                }
-            }).withReason(why.reason), done: "Added a shift for \(employee)").exit()
+            try await options.runner().administer(
+                .addShift(
+                    .with {
+                        $0.shift = .with {
+                            $0.employeeID = employee
+                            $0.startMs = startTime
+                            $0.endMs = endTime
+                            $0.role = role
+                        }
+                    }
+                ).withReason(why.reason), done: "Added a shift for \(employee)"
+            ).exit()
         }
     }
 
@@ -188,7 +209,9 @@ struct ShiftCommands: AsyncParsableCommand {
         func run() async throws {
             let runner = try options.runner()
             let removed = await runner.shiftRemovalName(id)
-            try await runner.administer(.deleteShift(.with { $0.id = id }).withReason(why.reason), done: "Removed \(removed)").exit()
+            try await runner.administer(
+                .deleteShift(.with { $0.id = id }).withReason(why.reason), done: "Removed \(removed)"
+            ).exit()
         }
     }
 }
@@ -206,7 +229,9 @@ struct MotdCommands: AsyncParsableCommand {
         @OptionGroup var why: ReasonOption
 
         func run() async throws {
-            try await options.runner().administer(.setMotd(.with { $0.motd = text }).withReason(why.reason), done: "Message of the day set").exit()
+            try await options.runner().administer(
+                .setMotd(.with { $0.motd = text }).withReason(why.reason), done: "Message of the day set"
+            ).exit()
         }
     }
 }
@@ -237,7 +262,10 @@ struct Import: AsyncParsableCommand {
     @OptionGroup var options: ConnectionOptions
     @Argument(help: "The file to import.") var file: String
     @Option(help: "snapshot-json, legacy-json, employees-csv, shifts-csv or pagerduty-json.") var format: ImportFormat?
-    @Flag(help: "Replace what the file's format carries (the directory, the plan, or both) with the file. Asks first on a terminal.")
+    @Flag(
+        help:
+            "Replace what the file's format carries (the directory, the plan, or both) with the file. Asks first on a terminal."
+    )
     var replace = false
     @Flag(help: "Let rows change the existing employees and shifts they name (only the columns given).")
     var updateExisting = false
@@ -257,16 +285,19 @@ struct Import: AsyncParsableCommand {
         var confirm: ((String) -> Bool)?
         if replace && !yes && !dryRun {
             guard isatty(STDIN_FILENO) == 1 else {
-                throw ValidationError("--replace removes what the file does not hold: confirm with --yes (or look first with --dry-run)")
+                throw ValidationError(
+                    "--replace removes what the file does not hold: confirm with --yes (or look first with --dry-run)")
             }
             confirm = { prompt in
                 FileHandle.standardError.write(Data(prompt.utf8))
                 return ["y", "yes"].contains(readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? "")
             }
         }
-        try await options.runner().importFile(file, data: data, format: format,
-                                              options: ImportOptions(replace: replace, updateExisting: updateExisting),
-                                              dryRun: dryRun, reason: why.reason, confirm: confirm).exit()
+        try await options.runner().importFile(
+            file, data: data, format: format,
+            options: ImportOptions(replace: replace, updateExisting: updateExisting),
+            dryRun: dryRun, reason: why.reason, confirm: confirm
+        ).exit()
     }
 }
 
@@ -283,14 +314,19 @@ struct Export: AsyncParsableCommand {
             """)
     @OptionGroup var options: ConnectionOptions
     @Option(help: "json, employees-csv, shifts-csv or yaml.") var format: ExportFormat = .json
-    @Flag(help: "Write the iCalendar feed of --schedule or --person instead (what its calendar URL serves now).") var ical = false
+    @Flag(help: "Write the iCalendar feed of --schedule or --person instead (what its calendar URL serves now).")
+    var ical = false
     @Option(help: "With --ical: the schedule (id or name).") var schedule: String?
     @Option(help: "With --ical: the person (id or full name).") var person: String?
     @Option(help: "With --ical: an alarm this long before each shift, e.g. 15m.") var alarm: String?
 
     func validate() throws {
-        if ical, (schedule == nil) == (person == nil) { throw ValidationError("--ical takes --schedule or --person (one)") }
-        if !ical, schedule != nil || person != nil || alarm != nil { throw ValidationError("--schedule, --person and --alarm go with --ical") }
+        if ical, (schedule == nil) == (person == nil) {
+            throw ValidationError("--ical takes --schedule or --person (one)")
+        }
+        if !ical, schedule != nil || person != nil || alarm != nil {
+            throw ValidationError("--schedule, --person and --alarm go with --ical")
+        }
     }
 
     func run() async throws {
@@ -328,7 +364,9 @@ struct CalendarCommand: AsyncParsableCommand {
         }
 
         func run() async throws {
-            try await options.runner().calendar(schedule: schedule, person: person, url: true, alarm: alarm, label: label).exit()
+            try await options.runner().calendar(
+                schedule: schedule, person: person, url: true, alarm: alarm, label: label
+            ).exit()
         }
     }
 

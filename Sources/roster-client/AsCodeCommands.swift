@@ -41,14 +41,16 @@ struct ApplyCommand: AsyncParsableCommand {
     @Option(name: .shortAndLong, help: "The definition file; - reads standard input.") var file: String
     @Flag(help: "Also delete what the file's sections do not hold.") var prune = false
     @Flag(name: .shortAndLong, help: "Do not ask first.") var yes = false
-    @Option(help: "Refuse unless the tenant is still at this revision (the one `plan` printed).") var expectRevision: UInt64?
+    @Option(help: "Refuse unless the tenant is still at this revision (the one `plan` printed).") var expectRevision:
+        UInt64?
     @OptionGroup var why: ReasonOption
 
     func run() async throws {
         var confirm: ((String) -> Bool)?
         if !yes {
             guard isatty(STDIN_FILENO) == 1, file != "-" else {
-                throw ValidationError("apply changes the tenant: confirm with --yes (look first with `roster-client plan -f \(file)`)")
+                throw ValidationError(
+                    "apply changes the tenant: confirm with --yes (look first with `roster-client plan -f \(file)`)")
             }
             confirm = { prompt in
                 FileHandle.standardError.write(Data(prompt.utf8))
@@ -57,6 +59,8 @@ struct ApplyCommand: AsyncParsableCommand {
         }
         let runner = try options.runner()
         guard let definition = CommandRunner.readDefinition(file) else { try ClientExitCode.invalidInput.exit() }
-        try await runner.apply(definition, prune: prune, expectRevision: expectRevision, reason: why.reason, confirm: confirm).exit()
+        try await runner.apply(
+            definition, prune: prune, expectRevision: expectRevision, reason: why.reason, confirm: confirm
+        ).exit()
     }
 }

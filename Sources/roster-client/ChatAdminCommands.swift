@@ -12,7 +12,8 @@ struct AnnounceAdmin: AsyncParsableCommand {
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "add",
-            abstract: "Announce a schedule's on-call person: --on change, or --at \"Mon 09:00\" (the schedule's time zone).",
+            abstract:
+                "Announce a schedule's on-call person: --on change, or --at \"Mon 09:00\" (the schedule's time zone).",
             discussion: """
                 --on change posts at every handoff and every change of who is on duty (changes within a few seconds \
                 make one post). --at posts at a local time: "09:00" every day (or on --weekdays Mon-Fri), "Mon 09:00" \
@@ -51,7 +52,8 @@ struct AnnounceAdmin: AsyncParsableCommand {
     }
 
     struct Delete: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete an announcement.", aliases: ["remove"])
+        static let configuration = CommandConfiguration(
+            commandName: "delete", abstract: "Delete an announcement.", aliases: ["remove"])
         @OptionGroup var options: ConnectionOptions
         @Argument(help: "The announcement's id.") var id: String
         @OptionGroup var why: ReasonOption
@@ -67,7 +69,8 @@ struct ChatAdmin: AsyncParsableCommand {
 
     struct Slack: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "slack", abstract: "Answer Slack's /oncall: requests are verified with the app's signing secret.")
+            commandName: "slack",
+            abstract: "Answer Slack's /oncall: requests are verified with the app's signing secret.")
         @OptionGroup var options: ConnectionOptions
         @Option(help: "A file holding the Slack app's signing secret.") var signingSecretFile: String?
         @Flag(help: "Turn the slash command off.") var off = false
@@ -87,7 +90,8 @@ struct ChatAdmin: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "mattermost",
             abstract: "Answer Mattermost's /oncall: requests must carry the command's token.",
-            discussion: "--token-file is the admin token every command takes; the command's own token is --command-token-file.")
+            discussion:
+                "--token-file is the admin token every command takes; the command's own token is --command-token-file.")
         @OptionGroup var options: ConnectionOptions
         @Option(help: "A file holding the Mattermost slash command's token.") var commandTokenFile: String?
         @Flag(help: "Turn the slash command off.") var off = false
@@ -113,7 +117,9 @@ struct ChatAdmin: AsyncParsableCommand {
 /// A secret from a file: its first line, trimmed; a file that cannot be read or is empty is an error.
 enum SecretFile {
     static func read(_ path: String) throws -> String {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw ValidationError("cannot read \(path)") }
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw ValidationError("cannot read \(path)")
+        }
         let secret = text.split(whereSeparator: \.isNewline).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
         guard !secret.isEmpty else { throw ValidationError("\(path) is empty") }
         return secret

@@ -19,18 +19,24 @@ struct WebhookAdmin: AsyncParsableCommand {
                 retried with back-off for up to 24 hours.
                 """)
         @OptionGroup var options: ConnectionOptions
-        @Argument(help: "The endpoint: an http:// or https:// URL (a chat's incoming webhook; for matrix the room's URL).") var url: String
+        @Argument(
+            help: "The endpoint: an http:// or https:// URL (a chat's incoming webhook; for matrix the room's URL).")
+        var url: String
         @Option(help: "Comma-separated event types (default: all).") var events: String?
-        @Option(name: .customLong("schedule"), help: "Only events of this schedule (id or name); repeatable.") var schedules: [String] = []
-        @Option(help: "json (signed events, the default), slack, mattermost, teams, matrix or discord (docs/CHAT.md).") var format = "json"
+        @Option(name: .customLong("schedule"), help: "Only events of this schedule (id or name); repeatable.")
+        var schedules: [String] = []
+        @Option(help: "json (signed events, the default), slack, mattermost, teams, matrix or discord (docs/CHAT.md).")
+        var format = "json"
         @Option(help: "matrix: a file holding the bot's access token.") var accessTokenFile: String?
         @OptionGroup var why: ReasonOption
 
         func run() async throws {
             let types = events.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } } ?? []
             let token = try accessTokenFile.map(SecretFile.read) ?? ""
-            try await options.runner().addWebhook(url: url, events: types, schedules: schedules, format: format, accessToken: token,
-                                                  reason: why.reason).exit()
+            try await options.runner().addWebhook(
+                url: url, events: types, schedules: schedules, format: format, accessToken: token,
+                reason: why.reason
+            ).exit()
         }
     }
 
@@ -99,9 +105,15 @@ struct ReminderAdmin: AsyncParsableCommand {
 
         func validate() throws {
             if (before == nil) == (daysBefore == nil) { throw ValidationError("give --before or --days-before (one)") }
-            if let before, Self.minutes(before) == nil { throw ValidationError("--before takes a duration in minutes or more, e.g. 15m, 2h, 1d") }
-            if daysBefore != nil, at.flatMap(Self.minuteOfDay) == nil { throw ValidationError("--days-before needs --at HH:MM") }
-            if daysBefore == nil, at != nil || zone != nil { throw ValidationError("--at and --zone go with --days-before") }
+            if let before, Self.minutes(before) == nil {
+                throw ValidationError("--before takes a duration in minutes or more, e.g. 15m, 2h, 1d")
+            }
+            if daysBefore != nil, at.flatMap(Self.minuteOfDay) == nil {
+                throw ValidationError("--days-before needs --at HH:MM")
+            }
+            if daysBefore == nil, at != nil || zone != nil {
+                throw ValidationError("--at and --zone go with --days-before")
+            }
         }
 
         static func minutes(_ text: String) -> Int? {
@@ -112,7 +124,8 @@ struct ReminderAdmin: AsyncParsableCommand {
         static func minuteOfDay(_ text: String) -> Int? {
             let parts = text.split(separator: ":")
             guard parts.count == 2, let hour = Int(parts[0]), let minute = Int(parts[1]), (0..<24).contains(hour),
-                  (0..<60).contains(minute) else { return nil }
+                (0..<60).contains(minute)
+            else { return nil }
             return hour * 60 + minute
         }
 

@@ -6,7 +6,8 @@ import RosterProtocol
 
 struct ReportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "report", abstract: "Who carried the load: hours per person, and a schedule's coverage and fairness.",
+        commandName: "report",
+        abstract: "Who carried the load: hours per person, and a schedule's coverage and fairness.",
         discussion: """
             Reports read the server's duty record for the past (what actually happened, immutable) and the current \
             definitions for the future; a window may span both, and the report says where. docs/REPORTS.md has every \
@@ -15,8 +16,10 @@ struct ReportCommand: AsyncParsableCommand {
         subcommands: [Hours.self, Quality.self])
 
     struct Window: ParsableArguments {
-        @Option(parsing: .unconditional, help: "Start of the window (ISO 8601, \"30d ago\", yesterday 09:00).") var from: String
-        @Option(parsing: .unconditional, help: "End of the window (default: now; at most 400 days after --from).") var to: String = "now"
+        @Option(parsing: .unconditional, help: "Start of the window (ISO 8601, \"30d ago\", yesterday 09:00).")
+        var from: String
+        @Option(parsing: .unconditional, help: "End of the window (default: now; at most 400 days after --from).")
+        var to: String = "now"
         @Flag(help: "Comma-separated values (RFC 4180), one row per person, for a spreadsheet.") var csv = false
     }
 
@@ -36,7 +39,10 @@ struct ReportCommand: AsyncParsableCommand {
         @Option(help: "Business hours on workdays (default 09:00-18:00).") var businessHours: String?
         @Option(help: "Workdays (default Mon-Fri).") var workdays: String?
         @Option(help: "A night window, e.g. 22:00-08:00 (default: none).") var night: String?
-        @Option(help: "A holiday calendar of the tenant (`admin holidays`) or an iCalendar file of holidays (one all-day event each).")
+        @Option(
+            help:
+                "A holiday calendar of the tenant (`admin holidays`) or an iCalendar file of holidays (one all-day event each)."
+        )
         var holidays: String?
 
         func validate() throws {
@@ -48,9 +54,12 @@ struct ReportCommand: AsyncParsableCommand {
         func run() async throws {
             var dates: [String] = []
             let runner = try options.runner()
-            if let holidays, !FileManager.default.fileExists(atPath: holidays), HolidaySet.nameProblem(holidays) == nil {
+            if let holidays, !FileManager.default.fileExists(atPath: holidays), HolidaySet.nameProblem(holidays) == nil
+            {
                 guard let named = await runner.holidayDays(named: holidays) else {
-                    throw ValidationError("--holidays \(holidays): neither a file nor a holiday calendar of the tenant (`admin holidays list`)")
+                    throw ValidationError(
+                        "--holidays \(holidays): neither a file nor a holiday calendar of the tenant (`admin holidays list`)"
+                    )
                 }
                 dates = named
             } else if let holidays {
@@ -81,7 +90,8 @@ struct ReportCommand: AsyncParsableCommand {
 
     struct Quality: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "quality", abstract: "A schedule's coverage with its gaps, and how evenly it spreads the hours.",
+            commandName: "quality",
+            abstract: "A schedule's coverage with its gaps, and how evenly it spreads the hours.",
             discussion: """
                 Coverage is the union of covered time (two people at once count once). Equity is 100 - 100·σ/μ of the \
                 participants' hours; balance is Grafana OnCall's pairwise min/max score, for comparison. The window \

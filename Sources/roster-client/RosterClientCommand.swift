@@ -24,9 +24,12 @@ struct RosterClientCommand: AsyncParsableCommand {
             \(ClientExitCode.summary)
             """,
         version: RosterVersion.description,
-        subcommands: [Watch.self, Now.self, Employees.self, Search.self, Show.self, Shifts.self, Schedules.self, ScheduleCommand.self,
-                      Oncall.self, Next.self, TakeCommand.self, RequestCommand.self, RequestsCommand.self, CalendarCommand.self,
-                      Export.self, PlanCommand.self, ApplyCommand.self, ReportCommand.self, Admin.self, Trust.self])
+        subcommands: [
+            Watch.self, Now.self, Employees.self, Search.self, Show.self, Shifts.self, Schedules.self,
+            ScheduleCommand.self,
+            Oncall.self, Next.self, TakeCommand.self, RequestCommand.self, RequestsCommand.self, CalendarCommand.self,
+            Export.self, PlanCommand.self, ApplyCommand.self, ReportCommand.self, Admin.self, Trust.self,
+        ])
 
     /// A mistake in the arguments prints one sentence and where the usage is, not the usage
     /// itself: the sentence stays the last thing on the screen. Help and version print as usual.
@@ -44,7 +47,8 @@ struct RosterClientCommand: AsyncParsableCommand {
             let brief = message(for: error)
             guard code != .success, !brief.isEmpty else { exit(withError: error) }
             let words = commandPath(arguments).joined(separator: " ")
-            FileHandle.standardError.write(Data("Error: \(brief)\nSee `roster-client \(words.isEmpty ? "" : words + " ")--help`.\n".utf8))
+            FileHandle.standardError.write(
+                Data("Error: \(brief)\nSee `roster-client \(words.isEmpty ? "" : words + " ")--help`.\n".utf8))
             Foundation.exit(code.rawValue)
         }
     }
@@ -57,9 +61,11 @@ extension RosterClientCommand {
         var command: any ParsableCommand.Type = Self.self
         var path: [String] = []
         for word in arguments {
-            guard let next = command.configuration.subcommands.first(where: {
-                $0._commandName == word || $0.configuration.aliases.contains(word)
-            }) else { break }
+            guard
+                let next = command.configuration.subcommands.first(where: {
+                    $0._commandName == word || $0.configuration.aliases.contains(word)
+                })
+            else { break }
             path.append(word)
             command = next
         }
@@ -69,7 +75,11 @@ extension RosterClientCommand {
 
 /// Options every command takes.
 struct ConnectionOptions: ParsableArguments {
-    @Option(name: .long, help: "Server address HOST:PORT, or the nodes of a cluster as HOST:PORT,HOST:PORT (a lost connection resumes on the next). (env: ROSTER_SERVER; default: 127.0.0.1:7400)")
+    @Option(
+        name: .long,
+        help:
+            "Server address HOST:PORT, or the nodes of a cluster as HOST:PORT,HOST:PORT (a lost connection resumes on the next). (env: ROSTER_SERVER; default: 127.0.0.1:7400)"
+    )
     var server: String?
 
     @Option(name: .long, help: "Access token. (env: ROSTER_TOKEN)")
@@ -90,10 +100,14 @@ struct ConnectionOptions: ParsableArguments {
     @Option(name: .long, help: "Trust the CAs in this PEM file (implies --tls). (env: ROSTER_CA_FILE)")
     var caFile: String?
 
-    @Option(name: .long, help: "How long connecting and each request may take: 10s, 500ms, 2m. (env: ROSTER_TIMEOUT; default: 10s)")
+    @Option(
+        name: .long,
+        help: "How long connecting and each request may take: 10s, 500ms, 2m. (env: ROSTER_TIMEOUT; default: 10s)")
     var timeout: String?
 
-    @Option(name: .long, help: "Mark the people of this vCard file (3.0 or 4.0) in listings and details. (env: ROSTER_CONTACTS)")
+    @Option(
+        name: .long,
+        help: "Mark the people of this vCard file (3.0 or 4.0) in listings and details. (env: ROSTER_CONTACTS)")
     var contacts: String?
 
     @Flag(name: .long, help: "Print JSON (one object per line for watch) instead of tables.")
@@ -103,9 +117,10 @@ struct ConnectionOptions: ParsableArguments {
     var utc = false
 
     func runner() throws -> CommandRunner {
-        let flags = ClientSettings.Flags(server: server, token: token, tokenFile: tokenFile, tenant: tenant,
-                                         cacheDirectory: cacheDir, utc: utc, tls: tls, caFile: caFile, timeout: timeout,
-                                         contactsFile: contacts)
+        let flags = ClientSettings.Flags(
+            server: server, token: token, tokenFile: tokenFile, tenant: tenant,
+            cacheDirectory: cacheDir, utc: utc, tls: tls, caFile: caFile, timeout: timeout,
+            contactsFile: contacts)
         let settings: ClientSettings
         do {
             settings = try ClientSettings.resolve(flags: flags)
@@ -133,7 +148,9 @@ struct ConnectionOptions: ParsableArguments {
     /// shifts): nil with --utc, which reads every time in UTC.
     func zone(ofSchedule name: String, runner: CommandRunner) async throws -> TimeZone? {
         guard !utc else { return nil }
-        guard let definition = try await runner.schedule(named: name) else { throw ValidationError("no schedule \"\(name)\"") }
+        guard let definition = try await runner.schedule(named: name) else {
+            throw ValidationError("no schedule \"\(name)\"")
+        }
         return TimeZone(identifier: definition.zone)
     }
 }
@@ -169,12 +186,17 @@ struct Watch: AsyncParsableCommand {
     @OptionGroup var options: ConnectionOptions
     @Option(name: .long, help: ArgumentHelp("Run this command for each on-duty change.", valueName: "command"))
     var exec: String?
-    @Option(name: .long, help: ArgumentHelp("Stop a command from --exec after this many seconds.", valueName: "seconds"))
+    @Option(
+        name: .long, help: ArgumentHelp("Stop a command from --exec after this many seconds.", valueName: "seconds"))
     var execTimeout: Int = 30
 
     func validate() throws {
-        if let exec, exec.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("--exec needs a command") }
-        guard (1...86_400).contains(execTimeout) else { throw ValidationError("--exec-timeout must be 1 to 86400 seconds") }
+        if let exec, exec.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError("--exec needs a command")
+        }
+        guard (1...86_400).contains(execTimeout) else {
+            throw ValidationError("--exec-timeout must be 1 to 86400 seconds")
+        }
     }
 
     func run() async throws {
@@ -278,7 +300,8 @@ struct Trust: AsyncParsableCommand {
             and trust only that CA; a different CA is refused with a warning.
             """)
     @Argument(help: "The server, HOST:PORT.") var server: String
-    @Option(help: "The fingerprint the server logged (SHA256:AB:CD:...); pin only if it matches.") var fingerprint: String?
+    @Option(help: "The fingerprint the server logged (SHA256:AB:CD:...); pin only if it matches.") var fingerprint:
+        String?
     @Flag(help: "Pin without asking.") var yes = false
     @Flag(help: "Replace a different CA pinned earlier for this server.") var replace = false
 
@@ -297,6 +320,7 @@ struct Trust: AsyncParsableCommand {
             confirm: { question in
                 FileHandle.standardOutput.write(Data(question.utf8))
                 return readLine()?.lowercased().hasPrefix("y") == true
-            }).exit()
+            }
+        ).exit()
     }
 }

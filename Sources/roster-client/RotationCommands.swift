@@ -11,13 +11,20 @@ import RosterProtocol
 struct RotationFields: ParsableArguments {
     @Option(help: "How often it hands off: 30m, 12h, 1d, 1w, 2w, 1mo.") var every: String?
     @Option(help: "The first handoff, a local date-time in the schedule's zone: 2026-11-30T09:00.") var handoff: String?
-    @Option(help: "Who takes turns, in order, comma-separated; people on duty together joined with +.") var people: String?
+    @Option(help: "Who takes turns, in order, comma-separated; people on duty together joined with +.") var people:
+        String?
     @Option(help: "Only on duty in this window of local time (repeatable): \"Mon-Fri 09:00-17:00\", \"22:00-06:00\".")
     var restrict: [String] = []
-    @Flag(help: "Advance by the calendar even through turns the restrictions hide entirely (default: count active turns only).")
+    @Flag(
+        help:
+            "Advance by the calendar even through turns the restrictions hide entirely (default: count active turns only)."
+    )
     var calendarAdvance = false
     @Option(parsing: .unconditional, help: "No turns from this instant on.") var end: String?
-    @Option(help: "When a person has time off: flag (stay on duty, shown as a conflict; the default) or skip (the next free person in order takes those stretches).")
+    @Option(
+        help:
+            "When a person has time off: flag (stay on duty, shown as a conflict; the default) or skip (the next free person in order takes those stretches)."
+    )
     var onTimeoff: String?
 
     func apply(to rotation: inout Rotation, options: ConnectionOptions) throws {
@@ -31,7 +38,9 @@ struct RotationFields: ParsableArguments {
         }
         if calendarAdvance { rotation.advance = .calendar }
         if let onTimeoff {
-            guard let policy = Rotation.TimeOffPolicy(rawValue: onTimeoff) else { throw ValidationError("--on-timeoff is flag or skip") }
+            guard let policy = Rotation.TimeOffPolicy(rawValue: onTimeoff) else {
+                throw ValidationError("--on-timeoff is flag or skip")
+            }
             rotation.onTimeOff = policy
         }
         if let end { rotation.end = try options.time(end) }
@@ -57,22 +66,26 @@ struct RotationAdmin: AsyncParsableCommand {
             let missing = [("--every", fields.every), ("--handoff", fields.handoff), ("--people", fields.people)]
                 .filter { $0.1 == nil }.map(\.0)
             guard missing.isEmpty else {
-                throw ValidationError("missing \(missing.joined(separator: ", ")): a rotation needs --every, --handoff and --people")
+                throw ValidationError(
+                    "missing \(missing.joined(separator: ", ")): a rotation needs --every, --handoff and --people")
             }
-            var rotation = Rotation(id: "", slots: [], cadence: .weeks(1), handoff: LocalDateTime(year: 2000, month: 1, day: 1))
+            var rotation = Rotation(
+                id: "", slots: [], cadence: .weeks(1), handoff: LocalDateTime(year: 2000, month: 1, day: 1))
             try fields.apply(to: &rotation, options: options.connection)
         }
 
         func run() async throws {
-            var rotation = Rotation(id: id, slots: [], cadence: .weeks(1), handoff: LocalDateTime(year: 2000, month: 1, day: 1))
+            var rotation = Rotation(
+                id: id, slots: [], cadence: .weeks(1), handoff: LocalDateTime(year: 2000, month: 1, day: 1))
             try fields.apply(to: &rotation, options: options.connection)
-            try await options.send(.with {
-                $0.schedule = schedule
-                $0.upsertRotation = .with {
-                    $0.rotation = Roster_V1_Rotation(rotation)
-                    $0.level = Int32(level)
-                }
-            }, done: "Added a rotation to \(schedule)")
+            try await options.send(
+                .with {
+                    $0.schedule = schedule
+                    $0.upsertRotation = .with {
+                        $0.rotation = Roster_V1_Rotation(rotation)
+                        $0.level = Int32(level)
+                    }
+                }, done: "Added a rotation to \(schedule)")
         }
     }
 
@@ -93,7 +106,9 @@ struct RotationAdmin: AsyncParsableCommand {
 
         func run() async throws {
             let runner = try options.connection.runner()
-            guard let definition = try await runner.schedule(named: schedule) else { throw ValidationError("no schedule \"\(schedule)\"") }
+            guard let definition = try await runner.schedule(named: schedule) else {
+                throw ValidationError("no schedule \"\(schedule)\"")
+            }
             guard var current = definition.rotation(id: rotation)?.rotation else {
                 throw ValidationError("schedule \(definition.name) has no rotation \"\(rotation)\"")
             }
@@ -106,17 +121,20 @@ struct RotationAdmin: AsyncParsableCommand {
                 startSlot = current.slots.firstIndex { slot in
                     slot.contains { ids.contains($0) || TextFolding.fold($0) == wanted }
                 }
-                guard startSlot != nil else { throw ValidationError("\(startWith) is not one of the rotation's people") }
+                guard startSlot != nil else {
+                    throw ValidationError("\(startWith) is not one of the rotation's people")
+                }
             }
             let effectiveAt = try options.connection.time(effective)
-            try await options.send(.with {
-                $0.schedule = definition.id
-                $0.upsertRotation = .with {
-                    $0.rotation = Roster_V1_Rotation(current)
-                    if let effectiveAt { $0.effectiveMs = effectiveAt }
-                    if let startSlot { $0.startSlot = UInt32(startSlot) }
-                }
-            }, done: "Changed rotation \(rotation)")
+            try await options.send(
+                .with {
+                    $0.schedule = definition.id
+                    $0.upsertRotation = .with {
+                        $0.rotation = Roster_V1_Rotation(current)
+                        if let effectiveAt { $0.effectiveMs = effectiveAt }
+                        if let startSlot { $0.startSlot = UInt32(startSlot) }
+                    }
+                }, done: "Changed rotation \(rotation)")
         }
     }
 
@@ -131,13 +149,14 @@ struct RotationAdmin: AsyncParsableCommand {
 
         func run() async throws {
             let effectiveAt = try options.connection.time(effective)
-            try await options.send(.with {
-                $0.schedule = schedule
-                $0.endRotation = .with {
-                    $0.rotationID = rotation
-                    if let effectiveAt { $0.effectiveMs = effectiveAt }
-                }
-            }, done: "Ended rotation \(rotation)")
+            try await options.send(
+                .with {
+                    $0.schedule = schedule
+                    $0.endRotation = .with {
+                        $0.rotationID = rotation
+                        if let effectiveAt { $0.effectiveMs = effectiveAt }
+                    }
+                }, done: "Ended rotation \(rotation)")
         }
     }
 }
@@ -159,7 +178,8 @@ struct OverrideAdmin: AsyncParsableCommand {
                 """)
         @OptionGroup var options: EditOptions
         @Option(help: "The schedule's name or id.") var schedule: String?
-        @Option(help: "A conflict's id (see `oncall`): its first proposal replaces its person there.") var suggested: String?
+        @Option(help: "A conflict's id (see `oncall`): its first proposal replaces its person there.") var suggested:
+            String?
         @Option(help: "The person replaced (with --with).") var replace: String?
         @Option(help: "Who takes over (with --replace).") var with: String?
         @Option(help: "A person put on duty too.") var add: String?
@@ -174,40 +194,45 @@ struct OverrideAdmin: AsyncParsableCommand {
                 }
                 return
             }
-            guard schedule != nil, from != nil, to != nil else { throw ValidationError("give --schedule, --from and --to (or --suggested)") }
+            guard schedule != nil, from != nil, to != nil else {
+                throw ValidationError("give --schedule, --from and --to (or --suggested)")
+            }
             let kinds = [replace != nil || with != nil, add != nil, remove != nil].filter { $0 }.count
             guard kinds == 1 else { throw ValidationError("give one of --replace A --with B, --add A, or --remove A") }
             if (replace == nil) != (with == nil) { throw ValidationError("--replace and --with go together") }
-            guard let start = try options.connection.time(from), let end = try options.connection.time(to), start < end else {
+            guard let start = try options.connection.time(from), let end = try options.connection.time(to), start < end
+            else {
                 throw ValidationError("--from must be before --to")
             }
         }
 
         func run() async throws {
             if let suggested {
-                try await options.send(.with { $0.takeSuggestion = suggested }, done: "Took the proposal for \(suggested)")
+                try await options.send(
+                    .with { $0.takeSuggestion = suggested }, done: "Took the proposal for \(suggested)")
             }
             let schedule = schedule!
             let start = try options.connection.time(from)!, end = try options.connection.time(to)!
-            try await options.send(.with {
-                $0.schedule = schedule
-                $0.addOverride = .with {
-                    if let replace, let with {
-                        $0.kind = .replace
-                        $0.replacedEmployeeID = replace
-                        $0.employeeID = with
-                    } else if let add {
-                        $0.kind = .add
-                        $0.employeeID = add
-                    } else if let remove {
-                        $0.kind = .remove
-                        $0.employeeID = remove
+            try await options.send(
+                .with {
+                    $0.schedule = schedule
+                    $0.addOverride = .with {
+                        if let replace, let with {
+                            $0.kind = .replace
+                            $0.replacedEmployeeID = replace
+                            $0.employeeID = with
+                        } else if let add {
+                            $0.kind = .add
+                            $0.employeeID = add
+                        } else if let remove {
+                            $0.kind = .remove
+                            $0.employeeID = remove
+                        }
+                        $0.startMs = start
+                        $0.endMs = end
+                        $0.reason = options.reason
                     }
-                    $0.startMs = start
-                    $0.endMs = end
-                    $0.reason = options.reason
-                }
-            }, done: "Added an override to \(schedule)")
+                }, done: "Added an override to \(schedule)")
         }
     }
 
@@ -222,10 +247,11 @@ struct OverrideAdmin: AsyncParsableCommand {
         func run() async throws {
             let runner = try options.connection.runner()
             let removed = await runner.overrideRemovalName(id, schedule: schedule)
-            try await options.send(.with {
-                $0.schedule = schedule
-                $0.deleteOverride = id
-            }, done: "Removed \(removed)", runner: runner)
+            try await options.send(
+                .with {
+                    $0.schedule = schedule
+                    $0.deleteOverride = id
+                }, done: "Removed \(removed)", runner: runner)
         }
     }
 }

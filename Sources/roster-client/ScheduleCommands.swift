@@ -60,8 +60,9 @@ struct Oncall: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let query = FinalScheduleQuery(schedule: schedule, from: try options.time(from)!, to: try options.time(to)!,
-                                       employee: person)
+        let query = FinalScheduleQuery(
+            schedule: schedule, from: try options.time(from)!, to: try options.time(to)!,
+            employee: person)
         try await options.runner().oncall(query, offline: offline).exit()
     }
 }
@@ -84,7 +85,10 @@ struct Next: AsyncParsableCommand {
 /// `--preview`, `--reason` and the connection, shared by every schedule change.
 struct EditOptions: ParsableArguments {
     @OptionGroup var connection: ConnectionOptions
-    @Flag(help: "Show who would gain or lose which duty where the change falls (35 days from its start, or to its end); change nothing.") var preview = false
+    @Flag(
+        help:
+            "Show who would gain or lose which duty where the change falls (35 days from its start, or to its end); change nothing."
+    ) var preview = false
     @Option(help: "Why: kept in the audit log (and, for an override or swap, with the override).") var reason = ""
 
     /// Sends the edit, over `runner`'s connection when a lookup already opened one.
@@ -98,7 +102,8 @@ struct EditOptions: ParsableArguments {
 
 struct ScheduleAdmin: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "schedule", abstract: "Add, change or remove a schedule.", subcommands: [Add.self, Edit.self, Remove.self])
+        commandName: "schedule", abstract: "Add, change or remove a schedule.",
+        subcommands: [Add.self, Edit.self, Remove.self])
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a schedule.")
@@ -109,7 +114,10 @@ struct ScheduleAdmin: AsyncParsableCommand {
         @Option(help: "What it is for.") var description = ""
         @Flag(help: "Let readers whose token names them add overrides that put themselves on duty.")
         var readersMayVolunteer = false
-        @Flag(help: "Switch self-service off: people may not take duty or use cover requests here (admins still act for them).")
+        @Flag(
+            help:
+                "Switch self-service off: people may not take duty or use cover requests here (admins still act for them)."
+        )
         var noSelfService = false
 
         func validate() throws {
@@ -119,16 +127,17 @@ struct ScheduleAdmin: AsyncParsableCommand {
         }
 
         func run() async throws {
-            try await options.send(.with {
-                $0.upsertSchedule = .with {
-                    $0.name = name
-                    $0.zone = zone
-                    $0.team = team
-                    $0.description_p = description
-                    $0.readersMayVolunteer = readersMayVolunteer
-                    $0.selfServiceOff = noSelfService
-                }
-            }, done: "Added schedule \(name)")
+            try await options.send(
+                .with {
+                    $0.upsertSchedule = .with {
+                        $0.name = name
+                        $0.zone = zone
+                        $0.team = team
+                        $0.description_p = description
+                        $0.readersMayVolunteer = readersMayVolunteer
+                        $0.selfServiceOff = noSelfService
+                    }
+                }, done: "Added schedule \(name)")
         }
     }
 
@@ -152,17 +161,18 @@ struct ScheduleAdmin: AsyncParsableCommand {
             guard let current = try await runner.schedule(named: schedule) else {
                 throw ValidationError("no schedule \"\(schedule)\"")
             }
-            try await options.send(.with {
-                $0.upsertSchedule = .with {
-                    $0.id = current.id
-                    $0.name = name ?? current.name
-                    $0.zone = zone ?? current.zone
-                    $0.team = team ?? current.team
-                    $0.description_p = description ?? current.description
-                    $0.readersMayVolunteer = readersMayVolunteer ?? current.readersMayVolunteer
-                    $0.selfServiceOff = selfService.map { !$0 } ?? current.selfServiceOff
-                }
-            }, done: "Changed schedule \(name ?? current.name)")
+            try await options.send(
+                .with {
+                    $0.upsertSchedule = .with {
+                        $0.id = current.id
+                        $0.name = name ?? current.name
+                        $0.zone = zone ?? current.zone
+                        $0.team = team ?? current.team
+                        $0.description_p = description ?? current.description
+                        $0.readersMayVolunteer = readersMayVolunteer ?? current.readersMayVolunteer
+                        $0.selfServiceOff = selfService.map { !$0 } ?? current.selfServiceOff
+                    }
+                }, done: "Changed schedule \(name ?? current.name)")
         }
     }
 
@@ -176,10 +186,11 @@ struct ScheduleAdmin: AsyncParsableCommand {
         func run() async throws {
             let runner = try options.connection.runner()
             let removed = await runner.scheduleRemovalName(schedule)
-            try await options.send(.with {
-                $0.schedule = schedule
-                $0.deleteSchedule = true
-            }, done: "Removed \(removed)", runner: runner)
+            try await options.send(
+                .with {
+                    $0.schedule = schedule
+                    $0.deleteSchedule = true
+                }, done: "Removed \(removed)", runner: runner)
         }
     }
 }
@@ -194,7 +205,9 @@ struct SwapCommand: AsyncParsableCommand {
     @OptionGroup var options: EditOptions
     @Option(help: "The schedule's name or id.") var schedule: String
     @Argument(help: "The first person.") var first: String
-    @Option(name: .customLong("at"), parsing: .unconditionalSingleValue, help: "An instant in the first person's turn, then one in the second's (give --at twice).")
+    @Option(
+        name: .customLong("at"), parsing: .unconditionalSingleValue,
+        help: "An instant in the first person's turn, then one in the second's (give --at twice).")
     var at: [String] = []
     @Argument(help: "The second person.") var second: String
 
@@ -214,22 +227,24 @@ struct SwapCommand: AsyncParsableCommand {
             try runner.report(error).exit()
         }
         for (person, turn, instant) in [(first, firstTurn, at[0]), (second, secondTurn, at[1])] where turn == nil {
-            CommandRunner.err("\(person) is not on duty on \(schedule) at \(instant): give an instant inside their turn "
-                              + "(`roster-client oncall --schedule \"\(schedule)\" --person \"\(person)\"` lists them).")
+            CommandRunner.err(
+                "\(person) is not on duty on \(schedule) at \(instant): give an instant inside their turn "
+                    + "(`roster-client oncall --schedule \"\(schedule)\" --person \"\(person)\"` lists them).")
             try ClientExitCode.invalidInput.exit()
         }
         guard let firstTurn, let secondTurn else { return }
-        try await options.send(.with {
-            $0.schedule = schedule
-            $0.swap = .with {
-                $0.first = first
-                $0.firstFromMs = firstTurn.lowerBound
-                $0.firstToMs = firstTurn.upperBound
-                $0.second = second
-                $0.secondFromMs = secondTurn.lowerBound
-                $0.secondToMs = secondTurn.upperBound
-                $0.reason = options.reason
-            }
-        }, done: "Swapped the turns of \(first) and \(second)")
+        try await options.send(
+            .with {
+                $0.schedule = schedule
+                $0.swap = .with {
+                    $0.first = first
+                    $0.firstFromMs = firstTurn.lowerBound
+                    $0.firstToMs = firstTurn.upperBound
+                    $0.second = second
+                    $0.secondFromMs = secondTurn.lowerBound
+                    $0.secondToMs = secondTurn.upperBound
+                    $0.reason = options.reason
+                }
+            }, done: "Swapped the turns of \(first) and \(second)")
     }
 }

@@ -19,10 +19,15 @@ struct TakeCommand: AsyncParsableCommand {
             """)
     @OptionGroup var options: EditOptions
     @Option(help: "The schedule's name or id.") var schedule: String
-    @Option(parsing: .unconditional, help: "Stretch start (ISO 8601, now, tomorrow 09:00); with --undo, default now.") var from: String?
-    @Option(parsing: .unconditional, help: "Stretch end (at most 90 days after the start); with --undo, default 90 days on.") var to: String?
+    @Option(parsing: .unconditional, help: "Stretch start (ISO 8601, now, tomorrow 09:00); with --undo, default now.")
+    var from: String?
+    @Option(
+        parsing: .unconditional, help: "Stretch end (at most 90 days after the start); with --undo, default 90 days on."
+    ) var to: String?
     @Option(name: .customLong("for"), help: "Admins: the person who takes duty (id or full name).") var person: String?
-    @Flag(help: "Undo your takes in the stretch instead: cut out of it (one under way ends now; parts outside it stay).") var undo = false
+    @Flag(
+        help: "Undo your takes in the stretch instead: cut out of it (one under way ends now; parts outside it stay).")
+    var undo = false
 
     /// The stretch: both ends given, or with --undo from now for 90 days unless said.
     func stretch() throws -> (start: UnixMillis, end: UnixMillis) {
@@ -30,7 +35,8 @@ struct TakeCommand: AsyncParsableCommand {
         // The default end is 90 days from the start itself: two readings of the clock ("now",
         // then "+90d") could be a millisecond apart and make the stretch longer than the server allows.
         guard let start = try options.connection.time(from ?? "now"),
-              let end = try to.map({ try options.connection.time($0) }) ?? start + 90 * 86_400_000, start < end else {
+            let end = try to.map({ try options.connection.time($0) }) ?? start + 90 * 86_400_000, start < end
+        else {
             throw ValidationError("--from must be before --to (got \(from ?? "now") and \(to ?? "+90d"))")
         }
         return (start, end)
@@ -40,8 +46,10 @@ struct TakeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (start, end) = try stretch()
-        try await options.connection.runner().take(schedule: schedule, from: start, to: end, person: person, undo: undo,
-                                                   reason: options.reason, preview: options.preview).exit()
+        try await options.connection.runner().take(
+            schedule: schedule, from: start, to: end, person: person, undo: undo,
+            reason: options.reason, preview: options.preview
+        ).exit()
     }
 }
 
@@ -49,7 +57,9 @@ struct RequestCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "request",
         abstract: "Ask for cover of your duty, or take, decline, cancel or back out of a cover request.",
-        subcommands: [Cover.self, Step<TakeStep>.self, Step<DeclineStep>.self, Step<CancelStep>.self, Step<BackOutStep>.self])
+        subcommands: [
+            Cover.self, Step<TakeStep>.self, Step<DeclineStep>.self, Step<CancelStep>.self, Step<BackOutStep>.self,
+        ])
 
     struct Cover: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -65,8 +75,11 @@ struct RequestCommand: AsyncParsableCommand {
         @OptionGroup var options: ConnectionOptions
         @Option(help: "The schedule's name or id.") var schedule: String?
         @Option(parsing: .unconditional, help: "Stretch start (ISO 8601, tomorrow 09:00, ...).") var from: String?
-        @Option(help: "A time-off conflict's id (see `oncall`): ask its proposals to cover its stretch.") var suggested: String?
-        @Option(parsing: .unconditionalSingleValue, help: "Stretch end; given twice, the other --to names who is asked (\"A,B\").")
+        @Option(help: "A time-off conflict's id (see `oncall`): ask its proposals to cover its stretch.") var suggested:
+            String?
+        @Option(
+            parsing: .unconditionalSingleValue,
+            help: "Stretch end; given twice, the other --to names who is asked (\"A,B\").")
         var to: [String] = []
         @Option(help: "Ask only these people (full names or ids, comma-separated).") var addressedTo: String?
         @Option(help: "Why, for whoever covers.") var note = ""
@@ -80,17 +93,22 @@ struct RequestCommand: AsyncParsableCommand {
             for value in to {
                 if end == nil, let instant = try? options.time(value) { end = instant } else { names.append(value) }
             }
-            guard let end else { throw ValidationError("give --to with the stretch's end (ISO 8601, tomorrow 09:00, ...)") }
+            guard let end else {
+                throw ValidationError("give --to with the stretch's end (ISO 8601, tomorrow 09:00, ...)")
+            }
             guard start < end else { throw ValidationError("--from must be before --to") }
             guard to.count <= 2 else { throw ValidationError("give --to at most twice: the end, and who is asked") }
-            let addressed = names.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            let addressed = names.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty }
             return (start, end, addressed)
         }
 
         func validate() throws {
             if suggested != nil {
                 guard schedule == nil, from == nil, to.isEmpty, addressedTo == nil, person == nil else {
-                    throw ValidationError("--suggested takes the schedule, stretch and people from the conflict: give it with --note only")
+                    throw ValidationError(
+                        "--suggested takes the schedule, stretch and people from the conflict: give it with --note only"
+                    )
                 }
                 return
             }
@@ -101,8 +119,10 @@ struct RequestCommand: AsyncParsableCommand {
         func run() async throws {
             if let suggested { try await options.runner().askForCover(suggested: suggested, note: note).exit() }
             let (start, end, addressed) = try parsed()
-            try await options.runner().askForCover(schedule: schedule!, from: start, to: end, addressedTo: addressed, note: note,
-                                                   person: person).exit()
+            try await options.runner().askForCover(
+                schedule: schedule!, from: start, to: end, addressedTo: addressed, note: note,
+                person: person
+            ).exit()
         }
     }
 
@@ -153,6 +173,8 @@ struct RequestsCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await options.runner().requests(schedule: schedule, state: state.flatMap(CoverRequest.State.init(rawValue:))).exit()
+        try await options.runner().requests(
+            schedule: schedule, state: state.flatMap(CoverRequest.State.init(rawValue:))
+        ).exit()
     }
 }

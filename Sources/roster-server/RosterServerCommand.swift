@@ -15,8 +15,11 @@ struct RosterServerCommand: AsyncParsableCommand {
         commandName: "roster-server",
         abstract: "Serves shift rosters and pushes on-duty changes to subscribers.",
         version: RosterVersion.description,
-        subcommands: [Serve.self, TokenCommand.self, TenantCommand.self, BackupCommand.self, RestoreCommand.self, StatusCommand.self, MigrateCommand.self,
-                      DeliveriesCommand.self, ConfigCommand.self],
+        subcommands: [
+            Serve.self, TokenCommand.self, TenantCommand.self, BackupCommand.self, RestoreCommand.self,
+            StatusCommand.self, MigrateCommand.self,
+            DeliveriesCommand.self, ConfigCommand.self,
+        ],
         defaultSubcommand: Serve.self)
 }
 
@@ -38,7 +41,10 @@ struct Serve: AsyncParsableCommand {
             sends GoingAway to every client and stops after the grace period.
             """)
 
-    @Option(help: "A YAML file with any of these options as keys (`roster-server config check FILE` checks it). (env: ROSTER_CONFIG)")
+    @Option(
+        help:
+            "A YAML file with any of these options as keys (`roster-server config check FILE` checks it). (env: ROSTER_CONFIG)"
+    )
     var config: String?
 
     @Option(help: .setting("listen")) var listen: String?
@@ -112,8 +118,10 @@ struct Serve: AsyncParsableCommand {
     /// The configuration from the flags, the environment and the file; every problem at once.
     private func settings() throws -> ServerConfiguration {
         do {
-            return try ServerSettings.configuration(flags: givenFlags, environment: ProcessInfo.processInfo.environment,
-                                                    file: configFile()).configuration
+            return try ServerSettings.configuration(
+                flags: givenFlags, environment: ProcessInfo.processInfo.environment,
+                file: configFile()
+            ).configuration
         } catch let error as ServerSettingError {
             throw ValidationError(error.description)
         }
@@ -130,7 +138,8 @@ struct Serve: AsyncParsableCommand {
         // One level for every logger, which SIGHUP may change (`HangupReload`).
         let levels = LogLevelSwitch(Logger.Level(rawValue: configuration.logLevel) ?? .info)
         LoggingSystem.bootstrap { label in
-            let handler: any LogHandler = json ? JSONLogHandler(label: label) : StreamLogHandler.standardError(label: label)
+            let handler: any LogHandler =
+                json ? JSONLogHandler(label: label) : StreamLogHandler.standardError(label: label)
             return SwitchedLogHandler(handler, levels: levels)
         }
         let logger = Logger(label: "roster.server")
@@ -140,12 +149,14 @@ struct Serve: AsyncParsableCommand {
         let flags = givenFlags, configPath = config
         let reload = HangupReload(server: server, logLevels: levels, logger: logger) {
             let file = try configPath.map(ServerConfigFile.load) ?? Self.environmentConfigFile()
-            let fresh = try ServerSettings.configuration(flags: flags, environment: ProcessInfo.processInfo.environment, file: file)
+            let fresh = try ServerSettings.configuration(
+                flags: flags, environment: ProcessInfo.processInfo.environment, file: file)
             return Logger.Level(rawValue: fresh.configuration.logLevel)
         }
-        let services = ServiceGroup(configuration: .init(
-            services: [.init(service: server), .init(service: reload, successTerminationBehavior: .ignore)],
-            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        let services = ServiceGroup(
+            configuration: .init(
+                services: [.init(service: server), .init(service: reload, successTerminationBehavior: .ignore)],
+                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         try await services.run()
     }
 
@@ -198,7 +209,9 @@ struct ConfigCommand: AsyncParsableCommand {
     struct Print: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "print",
-            abstract: "Show every setting of `serve` from the environment and the file, and where each comes from (flags given to serve beat both).")
+            abstract:
+                "Show every setting of `serve` from the environment and the file, and where each comes from (flags given to serve beat both)."
+        )
         @Option(help: "The configuration file. (env: ROSTER_CONFIG)") var config: String?
 
         func run() throws {
@@ -213,7 +226,9 @@ struct ConfigCommand: AsyncParsableCommand {
             }
             for setting in ServerSettings.all {
                 let value = setting.value(in: resolved.configuration)
-                print("\(setting.name) = \(value.isEmpty ? "(none)" : value)\t(\(resolved.sources[setting.name] ?? .defaultValue))")
+                print(
+                    "\(setting.name) = \(value.isEmpty ? "(none)" : value)\t(\(resolved.sources[setting.name] ?? .defaultValue))"
+                )
             }
         }
     }

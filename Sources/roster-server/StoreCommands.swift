@@ -26,8 +26,9 @@ struct BackupCommand: AsyncParsableCommand {
         guard directory.hasDatabase else { throw DataDirectoryError.noDatabase(directory.path) }
         try await StoreBackup.backup(databasePath: directory.database, to: to)
         let summary = try await StoreBackup.check(to)
-        print("backed up \(summary.tenants.count) tenant(s) to \(to): "
-              + summary.tenants.map { "\($0) at revision \(summary.revisions[$0] ?? 0)" }.joined(separator: ", "))
+        print(
+            "backed up \(summary.tenants.count) tenant(s) to \(to): "
+                + summary.tenants.map { "\($0) at revision \(summary.revisions[$0] ?? 0)" }.joined(separator: ", "))
     }
 }
 
@@ -47,9 +48,11 @@ struct RestoreCommand: AsyncParsableCommand {
     func run() async throws {
         try store.requireEmbedded("restore", instead: "pg_restore (docs/SCALING.md)")
         let summary = try await StoreBackup.restore(from: from, into: DataDirectory(store.path), replace: replace)
-        print("restored \(summary.tenants.count) tenant(s) into \(store.path) with new epochs: "
-              + summary.tenants.map { "\($0) at revision \(summary.revisions[$0] ?? 0)" }.joined(separator: ", "))
-        print("""
+        print(
+            "restored \(summary.tenants.count) tenant(s) into \(store.path) with new epochs: "
+                + summary.tenants.map { "\($0) at revision \(summary.revisions[$0] ?? 0)" }.joined(separator: ", "))
+        print(
+            """
             Webhook deliveries are paused in this copy, so that it does not send the webhooks the original sent. \
             Once it is the server in use: roster-server deliveries resume --data-dir \(store.path)
             """)
@@ -58,7 +61,8 @@ struct RestoreCommand: AsyncParsableCommand {
 
 struct StatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "status", abstract: "What a data directory holds: schema, tenants, revisions, epochs, tokens, size.")
+        commandName: "status",
+        abstract: "What a data directory holds: schema, tenants, revisions, epochs, tokens, size.")
     @OptionGroup var store: DataDirectoryOption
 
     func run() async throws {
@@ -77,8 +81,9 @@ struct StatusCommand: AsyncParsableCommand {
         print("schema: \(summary.migrations.joined(separator: ", "))")
         print(String(format: "database: %.1f MB (with its write-ahead log)", Double(bytes) / 1e6))
         for tenant in tenants {
-            print("tenant \(tenant.id): revision \(tenant.revision), epoch \(tenant.epoch), "
-                  + "\(tenant.employees) employees, \(tenant.schedules) schedules, \(tenant.shifts) one-off shifts")
+            print(
+                "tenant \(tenant.id): revision \(tenant.revision), epoch \(tenant.epoch), "
+                    + "\(tenant.employees) employees, \(tenant.schedules) schedules, \(tenant.shifts) one-off shifts")
         }
         let active = tokens.filter { $0.isUsable(at: Int64(Date().timeIntervalSince1970 * 1000)) }
         print("tokens: \(active.count) active, \(tokens.count - active.count) revoked or expired")
@@ -88,7 +93,8 @@ struct StatusCommand: AsyncParsableCommand {
 struct MigrateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "migrate",
-        abstract: "Bring a store's schema to this release's (a server does it at start; nodes sharing PostgreSQL may want it first).",
+        abstract:
+            "Bring a store's schema to this release's (a server does it at start; nodes sharing PostgreSQL may want it first).",
         discussion: """
             Applies the schema versions the store lacks, in one transaction on PostgreSQL (under a lock, so \
             nodes starting together take turns). A store migrated by a newer release is refused, and so is a \
@@ -123,7 +129,9 @@ struct DeliveriesCommand: ParsableCommand {
                 return
             }
             try FileManager.default.removeItem(atPath: directory.deliveriesPausedMarker)
-            print("webhook deliveries resume in \(store.path): at once on the next start, or send a running server SIGHUP (systemctl reload roster-server)")
+            print(
+                "webhook deliveries resume in \(store.path): at once on the next start, or send a running server SIGHUP (systemctl reload roster-server)"
+            )
         }
     }
 }

@@ -12,7 +12,10 @@ import Testing
         ("an unknown command", ["frobnicate"], "frobnicate"),
         ("an unknown option", ["now", "--colour"], "--colour"),
         ("an employee without names", ["admin", "employee", "add", "--first", "Ada"], "--first and --last"),
-        ("an unknown employment type", ["admin", "employee", "add", "--first", "A", "--last", "B", "--type", "pirate"], "--type"),
+        (
+            "an unknown employment type",
+            ["admin", "employee", "add", "--first", "A", "--last", "B", "--type", "pirate"], "--type"
+        ),
         ("an unreadable shift start", ["shifts", "--from", "the day after"], "time"),
         ("a missing token file", ["now", "--token-file", "/nonexistent/token"], "token file"),
         ("trust without HOST:PORT", ["trust", "rosterhost", "--yes"], "HOST:PORT"),
@@ -21,15 +24,33 @@ import Testing
         // Issue #31: refused, naming the part, instead of read as something else.
         ("a day the month does not have", ["now", "--at", "2027-02-30T09:00:00Z"], "time"),
         ("an hour without its zero", ["shifts", "--from", "2026-11-30T9:00:00Z"], "time"),
-        ("days joined by +", ["admin", "rotation", "add", "--schedule", "S", "--every", "1d", "--handoff", "2026-11-30T09:00",
-                              "--people", "Ada Lovelace", "--restrict", "Mon+Tue 08:00-20:00"], "\"mon+tue\" is not a day"),
-        ("an empty slot", ["admin", "rotation", "add", "--schedule", "S", "--every", "1d", "--handoff", "2026-11-30T09:00",
-                           "--people", "Ada Lovelace,,Alan Turing"], "empty name"),
-        ("an impossible handoff", ["admin", "rotation", "add", "--schedule", "S", "--every", "1d", "--handoff", "2026-02-30T09:00",
-                                   "--people", "Ada Lovelace"], "YYYY-MM-DDTHH:MM"),
+        (
+            "days joined by +",
+            [
+                "admin", "rotation", "add", "--schedule", "S", "--every", "1d", "--handoff", "2026-11-30T09:00",
+                "--people", "Ada Lovelace", "--restrict", "Mon+Tue 08:00-20:00",
+            ], "\"mon+tue\" is not a day"
+        ),
+        (
+            "an empty slot",
+            [
+                "admin", "rotation", "add", "--schedule", "S", "--every", "1d", "--handoff", "2026-11-30T09:00",
+                "--people", "Ada Lovelace,,Alan Turing",
+            ], "empty name"
+        ),
+        (
+            "an impossible handoff",
+            [
+                "admin", "rotation", "add", "--schedule", "S", "--every", "1d", "--handoff", "2026-02-30T09:00",
+                "--people", "Ada Lovelace",
+            ], "YYYY-MM-DDTHH:MM"
+        ),
         ("a timeout without a unit", ["now", "--timeout", "90"], "--timeout"),
-        ("a rotation without --handoff", ["admin", "rotation", "add", "--schedule", "S", "--every", "1d", "--people", "Ada Lovelace"],
-         "missing --handoff:"),
+        (
+            "a rotation without --handoff",
+            ["admin", "rotation", "add", "--schedule", "S", "--every", "1d", "--people", "Ada Lovelace"],
+            "missing --handoff:"
+        ),
     ]
 
     static let serverCases: [(String, [String], String)] = [
@@ -37,8 +58,14 @@ import Testing
         ("an unknown log level", ["serve", "--log-level", "loud"], "--log-level: unknown level \"loud\""),
         ("a certificate without its key", ["serve", "--tls-cert", "/tmp/x.pem"], "--tls-cert and tls-key go together"),
         ("an unknown role", ["token", "create", "--tenant", "demo", "--role", "boss"], "boss"),
-        ("an unreadable expiry", ["token", "create", "--tenant", "demo", "--role", "reader", "--expires", "soon"], "--expires"),
-        ("an expiry without a unit", ["token", "create", "--tenant", "demo", "--role", "reader", "--expires", "90"], "--expires"),
+        (
+            "an unreadable expiry", ["token", "create", "--tenant", "demo", "--role", "reader", "--expires", "soon"],
+            "--expires"
+        ),
+        (
+            "an expiry without a unit", ["token", "create", "--tenant", "demo", "--role", "reader", "--expires", "90"],
+            "--expires"
+        ),
         ("a number that is not one", ["serve", "--max-connections", "many"], "many"),
     ]
 
@@ -54,7 +81,8 @@ import Testing
     @Test func badServerArgumentsExit64() async throws {
         let cli = CLI(port: 1)
         for (name, arguments, mention) in Self.serverCases {
-            let result = try await cli.server(arguments + (arguments.first == "serve" ? [] : ["--data-dir", cli.home.path]))
+            let result = try await cli.server(
+                arguments + (arguments.first == "serve" ? [] : ["--data-dir", cli.home.path]))
             #expect(result.status == 64, "\(name): exit \(result.status), \(result.stderr)")
             #expect(result.stderr.localizedCaseInsensitiveContains(mention), "\(name): \(result.stderr)")
         }
@@ -64,8 +92,10 @@ import Testing
     @Test func storeCommandsOnADirectoryWithoutADatabaseFailAndCreateNothing() async throws {
         let cli = CLI(port: 1)
         let typo = cli.home.appendingPathComponent("typo").path
-        for arguments in [["token", "list"], ["token", "create", "--tenant", "demo", "--role", "reader"],
-                          ["token", "revoke", "abc"], ["tenant", "list"], ["tenant", "create", "acme"]] {
+        for arguments in [
+            ["token", "list"], ["token", "create", "--tenant", "demo", "--role", "reader"],
+            ["token", "revoke", "abc"], ["tenant", "list"], ["tenant", "create", "acme"],
+        ] {
             let result = try await cli.server(arguments + ["--data-dir", typo])
             #expect(result.status != 0, "\(arguments)")
             #expect(result.stderr.contains("no Roster database in \(typo)"), "\(arguments): \(result.stderr)")
@@ -91,6 +121,8 @@ import Testing
         }
         let refused = try await cli.run(["now"])
         #expect(refused.status == 4)
-        #expect(refused.stderr == "Cannot reach 127.0.0.1:1: connection refused, and nothing is cached.\n", "\(refused.stderr)")
+        #expect(
+            refused.stderr == "Cannot reach 127.0.0.1:1: connection refused, and nothing is cached.\n",
+            "\(refused.stderr)")
     }
 }

@@ -10,9 +10,13 @@ import Testing
             let cli = CLI(port: server.port, token: server.adminToken)
             let set = try await cli.run(["admin", "motd", "set", "Freeze from Friday", "--reason", "release freeze"])
             #expect(set.status == 0, "\(set.stderr)")
-            let added = try await cli.run(["admin", "employee", "add", "--first", "Ada", "--last", "Lovelace", "--team", "Core"])
+            let added = try await cli.run([
+                "admin", "employee", "add", "--first", "Ada", "--last", "Lovelace", "--team", "Core",
+            ])
             #expect(added.status == 0, "\(added.stderr)")
-            let moved = try await cli.run(["admin", "employee", "update", "Ada Lovelace", "--team", "Platform", "--reason", "reorg"])
+            let moved = try await cli.run([
+                "admin", "employee", "update", "Ada Lovelace", "--team", "Platform", "--reason", "reorg",
+            ])
             #expect(moved.status == 0, "\(moved.stderr)")
 
             let text = try await cli.run(["admin", "audit", "--since", "1h ago"])
@@ -50,24 +54,37 @@ import Testing
     @Test func webhookAndReminderChangesAreAuditedWithTheirReason() async throws {
         try await withServerProcess { server in
             let cli = CLI(port: server.port, token: server.adminToken)
-            #expect(try await cli.run(["admin", "schedule", "add", "Payments primary", "--zone", "Europe/Berlin"]).status == 0)
-            let added = try await cli.run(["admin", "webhook", "add", "http://127.0.0.1:9/hook?key=s3cret", "--schedule", "Payments primary",
-                                           "--reason", "ops channel", "--json"])
+            #expect(
+                try await cli.run(["admin", "schedule", "add", "Payments primary", "--zone", "Europe/Berlin"]).status
+                    == 0)
+            let added = try await cli.run([
+                "admin", "webhook", "add", "http://127.0.0.1:9/hook?key=s3cret", "--schedule", "Payments primary",
+                "--reason", "ops channel", "--json",
+            ])
             #expect(added.status == 0, "\(added.stderr)")
             let webhook = try #require(added.json as? [String: Any])
             let webhookID = try #require(webhook["id"] as? String)
             let secret = try #require(webhook["secret"] as? String)
-            #expect(try await cli.run(["admin", "webhook", "remove", webhookID, "--reason", "channel archived"]).status == 0)
-            let reminder = try await cli.run(["admin", "reminder", "add", "--before", "15m", "--reason", "people forgot"])
+            #expect(
+                try await cli.run(["admin", "webhook", "remove", webhookID, "--reason", "channel archived"]).status == 0
+            )
+            let reminder = try await cli.run([
+                "admin", "reminder", "add", "--before", "15m", "--reason", "people forgot",
+            ])
             #expect(reminder.status == 0, "\(reminder.stderr)")
-            let reminderID = try #require(reminder.stdout.split(separator: " ").dropFirst(2).first.map { String($0.dropLast()) })
-            #expect(try await cli.run(["admin", "reminder", "remove", reminderID, "--reason", "too noisy"]).status == 0)
+            let reminderID = try #require(
+                reminder.stdout.split(separator: " ").dropFirst(2).first.map { String($0.dropLast()) })
+            #expect(
+                try await cli.run(["admin", "reminder", "remove", reminderID, "--reason", "too noisy"]).status == 0)
 
             let text = try await cli.run(["admin", "audit", "--since", "1h ago"])
             #expect(text.status == 0, "\(text.stderr)")
-            for expected in ["webhook.added", "webhook.removed", "reminder.added", "reminder.removed",
-                             "reason: ops channel", "reason: channel archived", "reason: people forgot", "reason: too noisy",
-                             "webhook \(webhookID) → ", "schedules: Payments primary", "reminder \(reminderID): 15m before each shift"] {
+            for expected in [
+                "webhook.added", "webhook.removed", "reminder.added", "reminder.removed",
+                "reason: ops channel", "reason: channel archived", "reason: people forgot", "reason: too noisy",
+                "webhook \(webhookID) → ", "schedules: Payments primary",
+                "reminder \(reminderID): 15m before each shift",
+            ] {
                 #expect(text.stdout.contains(expected), "\(expected) in \(text.stdout)")
             }
             #expect(!text.stdout.contains(secret) && !text.stdout.contains("s3cret"), "no secret in the audit log")
@@ -75,7 +92,9 @@ import Testing
             let kinds = lines.stdout.split(separator: "\n").compactMap {
                 (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["kind"] as? String
             }
-            #expect(kinds.suffix(4) == ["webhook.added", "webhook.removed", "reminder.added", "reminder.removed"], "\(kinds)")
+            #expect(
+                kinds.suffix(4) == ["webhook.added", "webhook.removed", "reminder.added", "reminder.removed"],
+                "\(kinds)")
         }
     }
 }

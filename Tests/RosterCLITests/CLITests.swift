@@ -13,18 +13,27 @@ import Testing
 
     @Test func adminThenReadsThroughTheCLI() async throws {
         try await withFreshServer { server, cli in
-            let added = try await cli.run(["admin", "employee", "add", "--first", "Ada", "--last", "Lovelace", "--position", "Engineer",
-                                     "--team", "Core", "--email", "ada@example.com", "--project", "Engine", "--json"])
+            let added = try await cli.run([
+                "admin", "employee", "add", "--first", "Ada", "--last", "Lovelace", "--position", "Engineer",
+                "--team", "Core", "--email", "ada@example.com", "--project", "Engine", "--json",
+            ])
             #expect(added.status == 0, "\(added.stderr)")
             #expect(added.object["revision"] as? Int == 1)
-            try await cli.run(["admin", "employee", "add", "--first", "René", "--last", "Descartes", "--position", "Philosopher", "--team", "Edge"])
+            try await cli.run([
+                "admin", "employee", "add", "--first", "René", "--last", "Descartes", "--position", "Philosopher",
+                "--team", "Edge",
+            ])
             // Absolute instants, so that René starts exactly when Ada ends.
             let hour = 3_600.0, base = (Date().timeIntervalSince1970 / 60).rounded(.down) * 60
             func iso(_ offset: Double) -> String { Date(timeIntervalSince1970: base + offset).formatted(.iso8601) }
-            let shift = try await cli.run(["admin", "shift", "add", "--employee", "Ada Lovelace", "--start", iso(-hour), "--end", iso(hour),
-                                     "--role", "primary"])
+            let shift = try await cli.run([
+                "admin", "shift", "add", "--employee", "Ada Lovelace", "--start", iso(-hour), "--end", iso(hour),
+                "--role", "primary",
+            ])
             #expect(shift.status == 0, "\(shift.stderr)")
-            try await cli.run(["admin", "shift", "add", "--employee", "rene descartes", "--start", iso(hour), "--end", iso(3 * hour)])
+            try await cli.run([
+                "admin", "shift", "add", "--employee", "rene descartes", "--start", iso(hour), "--end", iso(3 * hour),
+            ])
 
             let now = try await cli.run(["now", "--json", "--schedule", "default"])
             #expect(now.status == 0)
@@ -42,14 +51,18 @@ import Testing
             #expect((groups.object["groups"] as? [[String: Any]])?.map { $0["name"] as? String } == ["Core", "Edge"])
 
             let search = try await cli.run(["search", "rene", "--json"])
-            #expect((search.object["employees"] as? [[String: Any]])?.map { $0["lastName"] as? String } == ["Descartes"])
+            #expect(
+                (search.object["employees"] as? [[String: Any]])?.map { $0["lastName"] as? String } == ["Descartes"])
 
             let show = try await cli.run(["show", "Ada Lovelace", "--json"])
             #expect((show.object["employee"] as? [String: Any])?["email"] as? String == "ada@example.com")
             #expect((show.object["shifts"] as? [[String: Any]])?.count == 1)
 
             let shifts = try await cli.run(["shifts", "--from", "now", "--to", "+4h", "--json"])
-            #expect((shifts.json as? [[String: Any]])?.map { $0["employee"] as? String } == ["Ada Lovelace", "René Descartes"])
+            #expect(
+                (shifts.json as? [[String: Any]])?.map { $0["employee"] as? String } == [
+                    "Ada Lovelace", "René Descartes",
+                ])
 
             let table = try await cli.run(["employees"])
             #expect(table.stdout.split(separator: "\n").first?.hasPrefix("NAME") == true)
@@ -80,7 +93,8 @@ import Testing
         try await withFreshServer { server, cli in
             let file = cli.home.appendingPathComponent("people.csv")
             try FileManager.default.createDirectory(at: cli.home, withIntermediateDirectories: true)
-            try "first_name,last_name,email\nAda,Lovelace,ada@example.com\n,Nobody,\nAlan,Turing,not-an-email\n".write(to: file, atomically: false, encoding: .utf8)
+            try "first_name,last_name,email\nAda,Lovelace,ada@example.com\n,Nobody,\nAlan,Turing,not-an-email\n".write(
+                to: file, atomically: false, encoding: .utf8)
             let result = try await cli.run(["admin", "import", file.path])
             #expect(result.status == 9)
             #expect(result.stderr.contains("line 3, first_name: is empty"))
@@ -95,7 +109,9 @@ import Testing
     @Test func unreachableServerAnswersFromTheCacheWithItsAge() async throws {
         try await withFreshServer { server, cli in
             try await cli.run(["admin", "employee", "add", "--first", "Ada", "--last", "Lovelace"])
-            try await cli.run(["admin", "shift", "add", "--employee", "Ada Lovelace", "--start", "1h ago", "--end", "in 1h"])
+            try await cli.run([
+                "admin", "shift", "add", "--employee", "Ada Lovelace", "--start", "1h ago", "--end", "in 1h",
+            ])
             #expect(try await cli.run(["now"]).status == 0)  // fills the cache
             await server.terminate()
             let gone = try RefusingPort(holding: server.port)  // refused, not taken by another test
@@ -136,7 +152,8 @@ import Testing
         #expect(try await cli.run(["frobnicate"]).status == 64)
         // The hint names the command, not the arguments given to it (unquoted, they would not paste).
         let unknown = try await cli.run(["show", "Ada Lovelace", "--bogus"])
-        #expect(unknown.status == 64 && unknown.stderr.hasSuffix("See `roster-client show --help`.\n"), "\(unknown.stderr)")
+        #expect(
+            unknown.status == 64 && unknown.stderr.hasSuffix("See `roster-client show --help`.\n"), "\(unknown.stderr)")
         let nested = try await cli.run(["admin", "timeoff", "add", "Ada Lovelace", "--bogus"])
         #expect(nested.stderr.hasSuffix("See `roster-client admin timeoff add --help`.\n"), "\(nested.stderr)")
         let help = try await cli.run(["--help"])
@@ -144,9 +161,11 @@ import Testing
         for command in ["watch", "now", "employees", "search", "show", "shifts", "admin"] {
             #expect(help.stdout.contains(command))
         }
-        let commands = [["watch"], ["now"], ["employees"], ["search"], ["show"], ["shifts"], ["admin", "employee", "add"],
-                        ["admin", "employee", "update"], ["admin", "employee", "remove"], ["admin", "shift", "add"],
-                        ["admin", "shift", "remove"], ["admin", "motd", "set"], ["admin", "import"]]
+        let commands = [
+            ["watch"], ["now"], ["employees"], ["search"], ["show"], ["shifts"], ["admin", "employee", "add"],
+            ["admin", "employee", "update"], ["admin", "employee", "remove"], ["admin", "shift", "add"],
+            ["admin", "shift", "remove"], ["admin", "motd", "set"], ["admin", "import"],
+        ]
         for command in commands {
             let sub = try await cli.run(command + ["--help"])
             #expect(sub.status == 0 && sub.stdout.contains("--server"), "\(command) --help")
@@ -162,15 +181,23 @@ import Testing
             try await cli.run(["admin", "employee", "add", "--first", "Grace", "--last", "Hopper"])
             try await cli.run(["admin", "employee", "add", "--first", "Grace", "--last", "Kelly"])
             let unique = try await cli.run(["show", "Ada", "--json"])
-            #expect(unique.status == 0 && (unique.object["employee"] as? [String: Any])?["lastName"] as? String == "Lovelace")
+            #expect(
+                unique.status == 0
+                    && (unique.object["employee"] as? [String: Any])?["lastName"] as? String == "Lovelace")
             let ambiguous = try await cli.run(["show", "Grace"])
             #expect(ambiguous.status == 8)
-            #expect(ambiguous.stderr.contains("Grace Hopper") && ambiguous.stderr.contains("Grace Kelly"), "\(ambiguous.stderr)")
+            #expect(
+                ambiguous.stderr.contains("Grace Hopper") && ambiguous.stderr.contains("Grace Kelly"),
+                "\(ambiguous.stderr)")
 
-            try await cli.run(["admin", "shift", "add", "--employee", "Ada Lovelace", "--start", "1h ago", "--end", "in 3h",
-                               "--role", "primary"])
-            try await cli.run(["admin", "shift", "add", "--employee", "Grace Hopper", "--start", "1h ago", "--end", "in 1h",
-                               "--role", "secondary"])
+            try await cli.run([
+                "admin", "shift", "add", "--employee", "Ada Lovelace", "--start", "1h ago", "--end", "in 3h",
+                "--role", "primary",
+            ])
+            try await cli.run([
+                "admin", "shift", "add", "--employee", "Grace Hopper", "--start", "1h ago", "--end", "in 1h",
+                "--role", "secondary",
+            ])
             let now = try await cli.run(["now"])
             let lines = now.stdout.split(separator: "\n")
             #expect(lines.contains { $0.contains("ROLE") }, "\(now.stdout)")
@@ -179,8 +206,11 @@ import Testing
             #expect(next.hasSuffix("nobody new (Ada Lovelace stays on)"), "Ada is on duty: not named as next (\(next))")
 
             // Grace Kelly comes before Grace Hopper leaves, and both who are on duty stay on: all said.
-            try await cli.run(["admin", "shift", "add", "--employee", "Grace Kelly", "--start", "in 50m", "--end", "in 2h"])
-            let joined = try #require(try await cli.run(["now"]).stdout.split(separator: "\n").first { $0.hasPrefix("Next at") })
+            try await cli.run([
+                "admin", "shift", "add", "--employee", "Grace Kelly", "--start", "in 50m", "--end", "in 2h",
+            ])
+            let joined = try #require(
+                try await cli.run(["now"]).stdout.split(separator: "\n").first { $0.hasPrefix("Next at") })
             #expect(joined.hasSuffix("Grace Kelly joins (Ada Lovelace, Grace Hopper stay on)"), "\(joined)")
         }
     }
@@ -194,9 +224,13 @@ import Testing
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(silent, $0, length) } }
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(silent, $0, length) }
+        }
         listen(silent, 8)
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(silent, $0, &length) } }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(silent, $0, &length) }
+        }
         let result = try await CLI(port: Int(UInt16(bigEndian: address.sin_port))).run(["now", "--timeout", "1s"])
         #expect(result.status == 4)
         #expect(result.stderr.contains("did not answer in time"), "\(result.stderr)")

@@ -10,15 +10,24 @@ import Testing
         try await withServerProcess { server in
             let directory = server.dataDirectory
             let admin = CLI(port: server.port, token: server.adminToken)
-            #expect(try await admin.server(["tenant", "create", "acme", "--name", "Acme", "--data-dir", directory]).status == 0)
-            let acmeAdmin = try await admin.server(["token", "create", "--tenant", "acme", "--role", "admin", "--data-dir", directory])
-            let demoReader = try await admin.server(["token", "create", "--tenant", "demo", "--role", "reader", "--data-dir", directory])
+            #expect(
+                try await admin.server(["tenant", "create", "acme", "--name", "Acme", "--data-dir", directory]).status
+                    == 0)
+            let acmeAdmin = try await admin.server([
+                "token", "create", "--tenant", "acme", "--role", "admin", "--data-dir", directory,
+            ])
+            let demoReader = try await admin.server([
+                "token", "create", "--tenant", "demo", "--role", "reader", "--data-dir", directory,
+            ])
             let acmeToken = acmeAdmin.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
             let demoToken = demoReader.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
             try await admin.run(["admin", "employee", "add", "--first", "Dora", "--last", "Demo"])
-            #expect(await eventually(10) {
-                (try? await admin.run(["admin", "employee", "add", "--first", "Alice", "--last", "Acme", "--token", acmeToken]).status) == 0
-            })
+            #expect(
+                await eventually(10) {
+                    (try? await admin.run([
+                        "admin", "employee", "add", "--first", "Alice", "--last", "Acme", "--token", acmeToken,
+                    ]).status) == 0
+                })
 
             // One CLI home, one cache directory, two tokens: each fills its own tenant's cache.
             let cli = CLI(port: server.port)
@@ -30,9 +39,11 @@ import Testing
             let offlineDemo = try await cli.run(["employees", "--token", demoToken, "--json"])
             let offlineAcme = try await cli.run(["employees", "--token", acmeToken, "--tenant", "demo", "--json"])
             #expect(offlineDemo.status == 3 && offlineAcme.status == 3, "answered from the cache")
-            #expect(offlineDemo.stdout.contains("Dora") && !offlineDemo.stdout.contains("Alice"), "\(offlineDemo.stdout)")
-            #expect(offlineAcme.stdout.contains("Alice") && !offlineAcme.stdout.contains("Dora"),
-                    "--tenant does not choose the cache: the token's tenant does (\(offlineAcme.stdout))")
+            #expect(
+                offlineDemo.stdout.contains("Dora") && !offlineDemo.stdout.contains("Alice"), "\(offlineDemo.stdout)")
+            #expect(
+                offlineAcme.stdout.contains("Alice") && !offlineAcme.stdout.contains("Dora"),
+                "--tenant does not choose the cache: the token's tenant does (\(offlineAcme.stdout))")
         }
     }
 }

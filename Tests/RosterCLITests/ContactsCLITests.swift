@@ -7,8 +7,11 @@ import Testing
     /// A vCard file with Ada (spelled differently) and a card that cannot be read.
     func contactsFile() throws -> URL {
         let file = TestScratch.directory("roster-contacts").appendingPathComponent("my.vcf")
-        let text = ["BEGIN:VCARD", "VERSION:4.0", "N:lovelace;ADA;;;", "FN:Ada Lovelace", "TEL:+44 20 0000", "EMAIL:ada@home.example",
-                    "END:VCARD", "BEGIN:VCARD", "VERSION:3.0", "TEL:+1 555 0100", "END:VCARD"].joined(separator: "\r\n")
+        let text = [
+            "BEGIN:VCARD", "VERSION:4.0", "N:lovelace;ADA;;;", "FN:Ada Lovelace", "TEL:+44 20 0000",
+            "EMAIL:ada@home.example",
+            "END:VCARD", "BEGIN:VCARD", "VERSION:3.0", "TEL:+1 555 0100", "END:VCARD",
+        ].joined(separator: "\r\n")
         try Data(text.utf8).write(to: file)
         return file
     }
@@ -17,8 +20,12 @@ import Testing
         let contacts = try contactsFile()
         try await withServerProcess { server in
             let cli = CLI(port: server.port, token: server.adminToken)
-            try await cli.run(["admin", "employee", "add", "--first", "Ada", "--last", "Lovelace", "--position", "Engineer"])
-            try await cli.run(["admin", "employee", "add", "--first", "Grace", "--last", "Hopper", "--position", "Engineer"])
+            try await cli.run([
+                "admin", "employee", "add", "--first", "Ada", "--last", "Lovelace", "--position", "Engineer",
+            ])
+            try await cli.run([
+                "admin", "employee", "add", "--first", "Grace", "--last", "Hopper", "--position", "Engineer",
+            ])
 
             let table = try await cli.run(["employees", "--contacts", contacts.path])
             #expect(table.status == 0, "\(table.stderr)")

@@ -18,7 +18,9 @@ import Testing
         return probe.terminationStatus == 0
     }()
 
-    static var shouldRun: Bool { available || ProcessInfo.processInfo.environment["ROSTER_REQUIRE_SCHEMATHESIS"] == "1" }
+    static var shouldRun: Bool {
+        available || ProcessInfo.processInfo.environment["ROSTER_REQUIRE_SCHEMATHESIS"] == "1"
+    }
 
     @Test(.enabled(if: shouldRun, "schemathesis is not installed (.ci/run installs it)"))
     func theRunningServerAnswersAsItsOpenAPIDocumentSays() async throws {
@@ -35,13 +37,15 @@ import Testing
             // operation and phase, one seed (about 1,050 requests and 8 CPU-seconds with the
             // pinned schemathesis, scripts/test-tools.txt). The deadline below only ends a hang:
             // on two cores shared with the whole suite the same work takes many times longer.
-            let child = try ChildProcess("/usr/bin/env", [
-                "-C", scratch.path, "schemathesis", "run", base + "/v1/openapi.json", "--url", base,
-                "-H", "Authorization: Bearer \(server.adminToken)", "--exclude-path", "/v1/events",
-                "--checks", "all", "--exclude-checks", "positive_data_acceptance",
-                "--phases", "examples,coverage,fuzzing,stateful", "--max-examples", "40", "--seed", "1",
-                "--generation-database", "none", "--workers", "1", "--no-color",
-            ], environment: environment)
+            let child = try ChildProcess(
+                "/usr/bin/env",
+                [
+                    "-C", scratch.path, "schemathesis", "run", base + "/v1/openapi.json", "--url", base,
+                    "-H", "Authorization: Bearer \(server.adminToken)", "--exclude-path", "/v1/events",
+                    "--checks", "all", "--exclude-checks", "positive_data_acceptance",
+                    "--phases", "examples,coverage,fuzzing,stateful", "--max-examples", "40", "--seed", "1",
+                    "--generation-database", "none", "--workers", "1", "--no-color",
+                ], environment: environment)
             let status = await child.waitForExit(timeout: .seconds(240))
             if status == nil { await child.stop(signal: SIGKILL) }
             #expect(status == 0, "\(child.output)")
@@ -54,18 +58,26 @@ import Testing
             let base = "http://127.0.0.1:\(try #require(server.httpPort))"
             #expect(server.child.output.contains("the web app: \(base)/"), "the start log names the web app's address")
             // The default caps fitted to the open-file limit are a note, not a warning at every start.
-            #expect(!server.child.output.split(separator: "\n").contains { $0.contains(" warning ") && $0.contains("open-file limit") },
-                    "\(server.child.output)")
+            #expect(
+                !server.child.output.split(separator: "\n").contains {
+                    $0.contains(" warning ") && $0.contains("open-file limit")
+                },
+                "\(server.child.output)")
             let document = try await HTTPGet.request(base + "/v1/openapi.json")
             #expect(document.status == 200 && document.json["openapi"] as? String == "3.1.0")
             let paths = try #require(document.json["paths"] as? [String: Any])
-            #expect(Set(paths.keys) == ["/livez", "/readyz", "/metrics", "/v1/oncall", "/v1/people/{person}/next",
-                                        "/v1/calendar/{token}.ics", "/v1/events", "/v1/openapi.json", "/v1/requests",
-                                        "/v1/requests/{id}/{step}", "/v1/reports/hours", "/v1/reports/quality",
-                                        "/v1/chat/slack/command", "/v1/chat/mattermost/command"])
+            #expect(
+                Set(paths.keys) == [
+                    "/livez", "/readyz", "/metrics", "/v1/oncall", "/v1/people/{person}/next",
+                    "/v1/calendar/{token}.ics", "/v1/events", "/v1/openapi.json", "/v1/requests",
+                    "/v1/requests/{id}/{step}", "/v1/reports/hours", "/v1/reports/quality",
+                    "/v1/chat/slack/command", "/v1/chat/mattermost/command",
+                ])
             // Each documented route is served (a refusal, not a 404, for the ones that need a token).
-            for path in ["/livez", "/readyz", "/metrics", "/v1/oncall", "/v1/people/x/next", "/v1/requests", "/v1/reports/hours",
-                         "/v1/reports/quality"] {
+            for path in [
+                "/livez", "/readyz", "/metrics", "/v1/oncall", "/v1/people/x/next", "/v1/requests", "/v1/reports/hours",
+                "/v1/reports/quality",
+            ] {
                 #expect(try await HTTPGet.request(base + path).status != 404, "\(path)")
             }
         }

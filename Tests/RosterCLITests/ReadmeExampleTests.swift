@@ -7,8 +7,9 @@ import Testing
 @Suite(.timeLimit(.minutes(5))) struct ReadmeExampleTests {
     /// The README's lines from `start` up to the end of its code block.
     static func block(startingWith start: String) throws -> String {
-        let readme = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../README.md").standardized, encoding: .utf8)
+        let readme = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .appendingPathComponent("../../README.md").standardized, encoding: .utf8)
         let from = try #require(readme.range(of: start), "README.md has no line starting \(start)")
         let end = try #require(readme.range(of: "```", range: from.lowerBound..<readme.endIndex))
         return String(readme[from.lowerBound..<end.lowerBound])
@@ -26,8 +27,10 @@ import Testing
             var environment = cli.environment
             environment["ROSTER_DATA_DIR"] = server.dataDirectory
             func bash(_ lines: String) async throws -> CLI.Result {
-                try await CLI.execute(URL(fileURLWithPath: "/bin/bash"), ["-e", "-o", "pipefail", "-c", "cd '\(cli.home.path)' && " + lines],
-                                      environment: environment, timeout: .seconds(120))
+                try await CLI.execute(
+                    URL(fileURLWithPath: "/bin/bash"),
+                    ["-e", "-o", "pipefail", "-c", "cd '\(cli.home.path)' && " + lines],
+                    environment: environment, timeout: .seconds(120))
             }
             // The tokens first; a person types slower than the server's one-second pick-up of new tokens.
             let split = try #require(script.range(of: "C=\""))
@@ -39,8 +42,10 @@ import Testing
             // Then each command must succeed: the example is a sequence a new user types.
             let run = try await bash(String(script[split.lowerBound...]))
             #expect(run.status == 0, "\(run.stdout)\n\(run.stderr)")
-            #expect(run.stdout.contains("Took cover request req_") && run.stdout.contains("Cancelled cover request")
-                    && run.stdout.contains("Took duty on Platform primary") && run.stdout.contains("Undid the take"), "\(run.stdout)")
+            #expect(
+                run.stdout.contains("Took cover request req_") && run.stdout.contains("Cancelled cover request")
+                    && run.stdout.contains("Took duty on Platform primary") && run.stdout.contains("Undid the take"),
+                "\(run.stdout)")
         }
     }
 }

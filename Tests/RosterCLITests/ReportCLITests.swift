@@ -16,9 +16,13 @@ import Testing
             try #require(csv.status == 0, "\(csv.stderr)")
             // --to defaults to now, as the API's `to` does.
             let untilNow = try await admin.run(["report", "hours", "--from", "30d ago", "--csv"])
-            #expect(untilNow.status == 0 && untilNow.stdout.split(separator: "\r\n").first == csv.stdout.split(separator: "\r\n").first,
-                    "\(untilNow.stderr)")
-            let rows = csv.stdout.split(separator: "\r\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+            #expect(
+                untilNow.status == 0
+                    && untilNow.stdout.split(separator: "\r\n").first == csv.stdout.split(separator: "\r\n").first,
+                "\(untilNow.stderr)")
+            let rows = csv.stdout.split(separator: "\r\n").map {
+                $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            }
             #expect(rows.first?.prefix(3) == ["person", "employee_id", "total_hours"])
             let people = rows.dropFirst().map { $0[1] }
             #expect(people.count == Set(people).count && people.count >= 20, "one row per person: \(people)")
@@ -45,8 +49,10 @@ import Testing
             // Every day of the window a holiday: all hours are holiday hours.
             let file = admin.home.path + "/holidays.ics"
             try HolidayFile.allDays(from: -3, through: 1).write(toFile: file, atomically: false, encoding: .utf8)
-            let json = try await admin.run(["report", "hours", "--from", "2d ago", "--to", "now", "--schedule", "Platform primary",
-                                            "--zone", "UTC", "--holidays", file, "--json"])
+            let json = try await admin.run([
+                "report", "hours", "--from", "2d ago", "--to", "now", "--schedule", "Platform primary",
+                "--zone", "UTC", "--holidays", file, "--json",
+            ])
             try #require(json.status == 0, "\(json.stderr)")
             let people = try #require((json.json as? [String: Any])?["people"] as? [[String: Any]])
             #expect(!people.isEmpty)
@@ -55,13 +61,22 @@ import Testing
                 #expect(categories["holiday"] == person["total_hours"] as? String, "\(person)")
             }
             // The table's header labels its times with their zone.
-            let table = try await admin.run(["report", "hours", "--from", "2d ago", "--schedule", "Platform primary", "--utc"])
-            let head = try #require(table.stdout.split(separator: "\n").first { $0.hasPrefix("From ") }, "\(table.stdout)\(table.stderr)")
-            #expect(head.range(of: #"^From \S+ \d\d:\d\d to \S+ \d\d:\d\d UTC[;.]"#, options: .regularExpression) != nil, "\(head)")
-            let bad = try await admin.run(["report", "hours", "--from", "30d ago", "--to", "now", "--business-hours", "9-5",
-                                           "--workdays", "Mon+Fri"])
+            let table = try await admin.run([
+                "report", "hours", "--from", "2d ago", "--schedule", "Platform primary", "--utc",
+            ])
+            let head = try #require(
+                table.stdout.split(separator: "\n").first { $0.hasPrefix("From ") }, "\(table.stdout)\(table.stderr)")
+            #expect(
+                head.range(of: #"^From \S+ \d\d:\d\d to \S+ \d\d:\d\d UTC[;.]"#, options: .regularExpression) != nil,
+                "\(head)")
+            let bad = try await admin.run([
+                "report", "hours", "--from", "30d ago", "--to", "now", "--business-hours", "9-5",
+                "--workdays", "Mon+Fri",
+            ])
             #expect(bad.status == 9, "\(bad.stderr)")
-            #expect(bad.stderr.contains("business_hours") && bad.stderr.contains("workdays"), "every problem at once: \(bad.stderr)")
+            #expect(
+                bad.stderr.contains("business_hours") && bad.stderr.contains("workdays"),
+                "every problem at once: \(bad.stderr)")
             let long = try await admin.run(["report", "hours", "--from", "500d ago", "--to", "now"])
             #expect(long.status == 9 && long.stderr.contains("400 days"), "\(long.stderr)")
             let reader = CLI(port: server.port, token: "")

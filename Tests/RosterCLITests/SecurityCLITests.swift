@@ -30,13 +30,16 @@ import Testing
             let trusted = try await cli.run(["trust", cli.server, "--fingerprint", fingerprint])
             #expect(trusted.status == 0, "\(trusted.stderr)")
             #expect(trusted.stdout.contains(fingerprint))
-            let knownHosts = try String(contentsOf: cli.home.appendingPathComponent("config/roster/known_hosts"), encoding: .utf8)
+            let knownHosts = try String(
+                contentsOf: cli.home.appendingPathComponent("config/roster/known_hosts"), encoding: .utf8)
             #expect(knownHosts.hasPrefix("\(cli.server) \(fingerprint) "))
 
             let anonymous = try await cli.run(["admin", "employee", "add", "--first", "Ada", "--last", "Lovelace"])
             #expect(anonymous.status == 7, "admin needs a token, loopback included")
-            let added = try await cli.run(["admin", "employee", "add", "--first", "Ada", "--last", "Lovelace",
-                                           "--token-file", server.dataDirectory + "/admin.token"])
+            let added = try await cli.run([
+                "admin", "employee", "add", "--first", "Ada", "--last", "Lovelace",
+                "--token-file", server.dataDirectory + "/admin.token",
+            ])
             #expect(added.status == 0, "\(added.stderr)")
             let employees = try await cli.run(["employees", "--json"])
             #expect(employees.status == 0)
@@ -45,27 +48,31 @@ import Testing
     }
 
     @Test func aChangedCertificateAuthorityIsRefusedWithAWarning() async throws {
-        try await Self.withTLSServer { first in try await Self.withTLSServer { second in
-            let cli = CLI(port: second.port)
-            // The pin for the second server's address names the first server's CA, as if the
-            // server's certificates had been replaced since `trust`.
-            let knownHosts = KnownHosts(file: cli.home.appendingPathComponent("config/roster/known_hosts"))
-            try knownHosts.pin(try Self.authority(of: first), for: cli.server, replace: false)
+        try await Self.withTLSServer { first in
+            try await Self.withTLSServer { second in
+                let cli = CLI(port: second.port)
+                // The pin for the second server's address names the first server's CA, as if the
+                // server's certificates had been replaced since `trust`.
+                let knownHosts = KnownHosts(file: cli.home.appendingPathComponent("config/roster/known_hosts"))
+                try knownHosts.pin(try Self.authority(of: first), for: cli.server, replace: false)
 
-            let refused = try await cli.run(["now"])
-            #expect(refused.status == 10)
-            #expect(refused.stderr.contains("CHANGED"), "\(refused.stderr)")
-            #expect(refused.stderr.contains(try Self.authority(of: first).fingerprint))
-            #expect(refused.stderr.contains(try Self.authority(of: second).fingerprint))
-        #expect(refused.stderr.contains("roster-client trust \(cli.server) --replace"), "the warning names the real HOST:PORT")
+                let refused = try await cli.run(["now"])
+                #expect(refused.status == 10)
+                #expect(refused.stderr.contains("CHANGED"), "\(refused.stderr)")
+                #expect(refused.stderr.contains(try Self.authority(of: first).fingerprint))
+                #expect(refused.stderr.contains(try Self.authority(of: second).fingerprint))
+                #expect(
+                    refused.stderr.contains("roster-client trust \(cli.server) --replace"),
+                    "the warning names the real HOST:PORT")
 
-            let noSilentReplace = try await cli.run(["trust", cli.server, "--yes"])
-            #expect(noSilentReplace.status == 10)
-            #expect(noSilentReplace.stderr.contains("--replace"))
-            let replaced = try await cli.run(["trust", cli.server, "--yes", "--replace"])
-            #expect(replaced.status == 0)
-            #expect(try await cli.run(["now"]).status == 0)
-        } }
+                let noSilentReplace = try await cli.run(["trust", cli.server, "--yes"])
+                #expect(noSilentReplace.status == 10)
+                #expect(noSilentReplace.stderr.contains("--replace"))
+                let replaced = try await cli.run(["trust", cli.server, "--yes", "--replace"])
+                #expect(replaced.status == 0)
+                #expect(try await cli.run(["now"]).status == 0)
+            }
+        }
     }
 
     @Test func tokensAreCreatedListedAndRevoked() async throws {
@@ -73,8 +80,10 @@ import Testing
             let directory = server.dataDirectory
             let cli = CLI(port: server.port)
 
-            let created = try await cli.server(["token", "create", "--tenant", "demo", "--role", "reader", "--expires", "30d",
-                                                "--data-dir", directory])
+            let created = try await cli.server([
+                "token", "create", "--tenant", "demo", "--role", "reader", "--expires", "30d",
+                "--data-dir", directory,
+            ])
             #expect(created.status == 0, "\(created.stderr)")
             let token = created.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
             let id = try #require(AccessTokenText.id(of: token))
@@ -88,7 +97,9 @@ import Testing
             #expect(await eventually(10) { (try? await cli.run(["now", "--token", token]).status) == 0 })
             let denied = try await cli.run(["admin", "motd", "set", "hi", "--token", token])
             #expect(denied.status == 7, "a reader cannot change the plan")
-            #expect(denied.stderr.contains("this connection has a reader token (\(id))"), "names the token given: \(denied.stderr)")
+            #expect(
+                denied.stderr.contains("this connection has a reader token (\(id))"),
+                "names the token given: \(denied.stderr)")
 
             #expect(try await cli.server(["token", "revoke", id, "--data-dir", directory]).status == 0)
             // The running server notices within its refresh interval.
@@ -96,19 +107,30 @@ import Testing
 
             let wrongTenant = try await cli.run(["now", "--tenant", "nosuch"])
             #expect(wrongTenant.status == 7)
-            #expect(wrongTenant.stderr.contains("Authentication failed for tenant \"nosuch\" without a token: the tenant is unknown"),
-                    "\(wrongTenant.stderr)")
+            #expect(
+                wrongTenant.stderr.contains(
+                    "Authentication failed for tenant \"nosuch\" without a token: the tenant is unknown"),
+                "\(wrongTenant.stderr)")
             #expect(!wrongTenant.stderr.contains("(authentication failed)"), "no echo of the code")
-            let badLifetime = try await cli.server(["token", "create", "--tenant", "demo", "--role", "reader", "--expires", "90",
-                                                    "--data-dir", directory])
-            #expect(badLifetime.status == 64 && badLifetime.stderr.contains("a number and a unit"),
-                    "a bare 90 is refused, not 90 seconds: \(badLifetime.stderr)")
-            let unknownTenant = try await cli.server(["token", "create", "--tenant", "nosuch", "--role", "reader", "--data-dir", directory])
+            let badLifetime = try await cli.server([
+                "token", "create", "--tenant", "demo", "--role", "reader", "--expires", "90",
+                "--data-dir", directory,
+            ])
+            #expect(
+                badLifetime.status == 64 && badLifetime.stderr.contains("a number and a unit"),
+                "a bare 90 is refused, not 90 seconds: \(badLifetime.stderr)")
+            let unknownTenant = try await cli.server([
+                "token", "create", "--tenant", "nosuch", "--role", "reader", "--data-dir", directory,
+            ])
             #expect(unknownTenant.status != 0 && unknownTenant.stderr.contains("no tenant \"nosuch\""))
-            let badRole = try await cli.server(["token", "create", "--tenant", "demo", "--role", "boss", "--data-dir", directory])
+            let badRole = try await cli.server([
+                "token", "create", "--tenant", "demo", "--role", "boss", "--data-dir", directory,
+            ])
             #expect(badRole.status == 64)
-            let badExpiry = try await cli.server(["token", "create", "--tenant", "demo", "--role", "reader", "--expires", "soon",
-                                                  "--data-dir", directory])
+            let badExpiry = try await cli.server([
+                "token", "create", "--tenant", "demo", "--role", "reader", "--expires", "soon",
+                "--data-dir", directory,
+            ])
             #expect(badExpiry.status == 64)
         }
     }

@@ -22,32 +22,53 @@ import Testing
     }
 
     @Test func wallClockFormsUseTheDisplayZone() throws {
-        #expect(try TimeArgument.parse("tomorrow 09:00", now: now, timeZone: utc) == TimeText.parseISO8601("2026-11-23T09:00:00Z"))
-        #expect(try TimeArgument.parse("tomorrow 09:00", now: now, timeZone: paris) == TimeText.parseISO8601("2026-11-23T08:00:00Z"))
-        #expect(try TimeArgument.parse("17:45", now: now, timeZone: utc) == TimeText.parseISO8601("2026-11-22T17:45:00Z"))
-        #expect(try TimeArgument.parse("yesterday 23:00", now: now, timeZone: utc) == TimeText.parseISO8601("2026-11-21T23:00:00Z"))
-        #expect(try TimeArgument.parse("2026-12-01 08:00", now: now, timeZone: paris) == TimeText.parseISO8601("2026-12-01T07:00:00Z"))
+        #expect(
+            try TimeArgument.parse("tomorrow 09:00", now: now, timeZone: utc)
+                == TimeText.parseISO8601("2026-11-23T09:00:00Z"))
+        #expect(
+            try TimeArgument.parse("tomorrow 09:00", now: now, timeZone: paris)
+                == TimeText.parseISO8601("2026-11-23T08:00:00Z"))
+        #expect(
+            try TimeArgument.parse("17:45", now: now, timeZone: utc) == TimeText.parseISO8601("2026-11-22T17:45:00Z"))
+        #expect(
+            try TimeArgument.parse("yesterday 23:00", now: now, timeZone: utc)
+                == TimeText.parseISO8601("2026-11-21T23:00:00Z"))
+        #expect(
+            try TimeArgument.parse("2026-12-01 08:00", now: now, timeZone: paris)
+                == TimeText.parseISO8601("2026-12-01T07:00:00Z"))
     }
 
     @Test func iso8601WithAZoneIsAbsolute() throws {
-        #expect(try TimeArgument.parse("2026-11-22T09:00:00+01:00", now: now, timeZone: utc) == TimeText.parseISO8601("2026-11-22T08:00:00Z"))
+        #expect(
+            try TimeArgument.parse("2026-11-22T09:00:00+01:00", now: now, timeZone: utc)
+                == TimeText.parseISO8601("2026-11-22T08:00:00Z"))
         #expect(try TimeArgument.parse("2026-11-22T09:00:00.250Z", now: now, timeZone: paris) == 1_795_338_000_250)
     }
 
     @Test func hostileTextIsRefusedWithoutTrapping() {
         // Found by FuzzParsers: a combining character made Foundation's DateFormatter trap; a
         // huge offset overflowed the sum; a day the month does not have was moved to the next.
-        for text in ["2\u{33B}00", "+99999999999999999d", "+9999999999h9999999999h", "2026-02-30", "2026-11-31 09:00",
-                     "2026-11-30T9:00", "٢٠٢٦-١١-٣٠"] {
-            #expect(throws: TimeArgument.Invalid.self, "\(text)") { try TimeArgument.parse(text, now: now, timeZone: utc) }
+        for text in [
+            "2\u{33B}00", "+99999999999999999d", "+9999999999h9999999999h", "2026-02-30", "2026-11-31 09:00",
+            "2026-11-30T9:00", "٢٠٢٦-١١-٣٠",
+        ] {
+            #expect(throws: TimeArgument.Invalid.self, "\(text)") {
+                try TimeArgument.parse(text, now: now, timeZone: utc)
+            }
         }
-        #expect((try? TimeArgument.parse("2026-11-30", now: now, timeZone: utc)) == TimeText.parseISO8601("2026-11-30T00:00:00Z"))
-        #expect((try? TimeArgument.parse("2026-11-30 09:00:30", now: now, timeZone: utc)) == TimeText.parseISO8601("2026-11-30T09:00:30Z"))
+        #expect(
+            (try? TimeArgument.parse("2026-11-30", now: now, timeZone: utc))
+                == TimeText.parseISO8601("2026-11-30T00:00:00Z"))
+        #expect(
+            (try? TimeArgument.parse("2026-11-30 09:00:30", now: now, timeZone: utc))
+                == TimeText.parseISO8601("2026-11-30T09:00:30Z"))
     }
 
     @Test func nonsenseIsRefused() {
         for text in ["half past nine", "+2x", "25:00", "tomorrow 9:61", "", "+", "in soon"] {
-            #expect(throws: TimeArgument.Invalid.self, "\(text)") { try TimeArgument.parse(text, now: now, timeZone: utc) }
+            #expect(throws: TimeArgument.Invalid.self, "\(text)") {
+                try TimeArgument.parse(text, now: now, timeZone: utc)
+            }
         }
     }
 }

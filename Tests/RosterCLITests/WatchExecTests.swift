@@ -51,39 +51,70 @@ import Testing
                 let now = Date()
                 let lead = max(8, 4 * oneCommand), gap = max(6, 3 * oneCommand)
                 let first = now.addingTimeInterval(lead), second = first.addingTimeInterval(gap)
-                for (person, start, end) in [("Alan Turing", first, second), ("Grace Hopper", second, now.addingTimeInterval(3600))] {
-                    let added = try await cli.run(["admin", "shift", "add", "--employee", person, "--start", Self.iso(start), "--end", Self.iso(end)])
+                for (person, start, end) in [
+                    ("Alan Turing", first, second), ("Grace Hopper", second, now.addingTimeInterval(3600)),
+                ] {
+                    let added = try await cli.run([
+                        "admin", "shift", "add", "--employee", person, "--start", Self.iso(start), "--end",
+                        Self.iso(end),
+                    ])
                     #expect(added.status == 0, "\(added.stderr)")
                 }
                 // Each wait ends a minute after its handoff is due, whenever the steps before it ended.
-                #expect(await eventually(until: first.addingTimeInterval(60)) { watch.stderr.contains("exited with status 3") },
-                        "\(watch.stderr)")
-                #expect(await eventually(until: second.addingTimeInterval(60)) { lines(fields).contains { $0.hasPrefix("Grace Hopper|") } },
-                        "\(lines(fields)) \(watch.stderr)")
-                #expect(lines(fields).first?.hasPrefix("Grace Hopper|") == true, "nobody was the starting point; Alan's run failed")
+                #expect(
+                    await eventually(until: first.addingTimeInterval(60)) {
+                        watch.stderr.contains("exited with status 3")
+                    },
+                    "\(watch.stderr)")
+                #expect(
+                    await eventually(until: second.addingTimeInterval(60)) {
+                        lines(fields).contains { $0.hasPrefix("Grace Hopper|") }
+                    },
+                    "\(lines(fields)) \(watch.stderr)")
+                #expect(
+                    lines(fields).first?.hasPrefix("Grace Hopper|") == true,
+                    "nobody was the starting point; Alan's run failed")
                 #expect(lines(fields).first?.contains("|default|") == true)
-                let json = try #require(lines(events).first.flatMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
+                let json = try #require(
+                    lines(events).first.flatMap {
+                        try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+                    })
                 #expect(json["event"] as? String == "onDuty")
                 #expect((json["current"] as? [[String: Any]])?.first?["name"] as? String == "Grace Hopper")
-                #expect(lines(fields).count == 1, "one run per change: the push and the cache agreeing is not a second change")
+                #expect(
+                    lines(fields).count == 1,
+                    "one run per change: the push and the cache agreeing is not a second change")
 
                 // Offline: the server is gone; a handoff in the cached plan still runs the hook.
                 let third = Date().addingTimeInterval(7)
-                #expect(try await cli.run(["admin", "shift", "add", "--employee", "Ada Lovelace", "--start", Self.iso(third),
-                                           "--end", Self.iso(third.addingTimeInterval(3600))]).status == 0)
-                #expect(try await cli.run(["admin", "shift", "add", "--employee", "Alan Turing", "--start", Self.iso(third),
-                                           "--end", Self.iso(third.addingTimeInterval(3600))]).status == 0)
+                #expect(
+                    try await cli.run([
+                        "admin", "shift", "add", "--employee", "Ada Lovelace", "--start", Self.iso(third),
+                        "--end", Self.iso(third.addingTimeInterval(3600)),
+                    ]).status == 0)
+                #expect(
+                    try await cli.run([
+                        "admin", "shift", "add", "--employee", "Alan Turing", "--start", Self.iso(third),
+                        "--end", Self.iso(third.addingTimeInterval(3600)),
+                    ]).status == 0)
                 // The watch's cache (which --offline reads) has both new shifts before the kill.
-                let window = ["oncall", "--from", Self.iso(third), "--to", Self.iso(third.addingTimeInterval(3600)), "--offline"]
-                #expect(await eventually(60) {
-                    let plan = (try? await cli.run(window))?.stdout ?? ""
-                    return plan.contains("Ada Lovelace") && plan.contains("Alan Turing")
-                }, "the watch cached the revisions")
+                let window = [
+                    "oncall", "--from", Self.iso(third), "--to", Self.iso(third.addingTimeInterval(3600)), "--offline",
+                ]
+                #expect(
+                    await eventually(60) {
+                        let plan = (try? await cli.run(window))?.stdout ?? ""
+                        return plan.contains("Ada Lovelace") && plan.contains("Alan Turing")
+                    }, "the watch cached the revisions")
                 await server.kill9()
                 let killedBeforeTheHandoff = Date() < third
-                #expect(await eventually(until: max(third, Date()).addingTimeInterval(60)) { lines(fields).count == 2 }, "\(lines(fields))")
+                #expect(
+                    await eventually(until: max(third, Date()).addingTimeInterval(60)) { lines(fields).count == 2 },
+                    "\(lines(fields))")
                 let offline = lines(fields).last ?? ""
-                #expect(offline.contains("Ada Lovelace") && offline.contains("Alan Turing") && offline.contains("Grace Hopper"), "\(offline)")
+                #expect(
+                    offline.contains("Ada Lovelace") && offline.contains("Alan Turing")
+                        && offline.contains("Grace Hopper"), "\(offline)")
                 if killedBeforeTheHandoff { #expect(offline.contains("|cache|"), "\(offline)") }
                 #expect(watch.isRunning, "a failing command does not stop the watch")
             }
@@ -103,34 +134,54 @@ import Testing
                 func onDutyLines(naming person: String) -> [[String: Any]] {
                     watch.stdout.split(separator: "\n").compactMap { line in
                         guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                              object["event"] as? String == "onDuty",
-                              let current = object["current"] as? [[String: Any]],
-                              current.contains(where: { $0["name"] as? String == person }) else { return nil }
+                            object["event"] as? String == "onDuty",
+                            let current = object["current"] as? [[String: Any]],
+                            current.contains(where: { $0["name"] as? String == person })
+                        else { return nil }
                         return object
                     }
                 }
                 // Connected: Alan from in 5 s.
                 let first = Date().addingTimeInterval(5)
-                #expect(try await cli.run(["admin", "shift", "add", "--employee", "Alan Turing", "--start", Self.iso(first),
-                                           "--end", Self.iso(first.addingTimeInterval(8))]).status == 0)
-                #expect(await eventually(until: first.addingTimeInterval(60)) { !onDutyLines(naming: "Alan Turing").isEmpty },
-                        "\(watch.stdout)")
+                #expect(
+                    try await cli.run([
+                        "admin", "shift", "add", "--employee", "Alan Turing", "--start", Self.iso(first),
+                        "--end", Self.iso(first.addingTimeInterval(8)),
+                    ]).status == 0)
+                #expect(
+                    await eventually(until: first.addingTimeInterval(60)) {
+                        !onDutyLines(naming: "Alan Turing").isEmpty
+                    },
+                    "\(watch.stdout)")
                 try await Task.sleep(for: .seconds(1))  // room for a second line, which must not come
-                #expect(onDutyLines(naming: "Alan Turing").map { $0["source"] as? String } == ["server"], "\(watch.stdout)")
+                #expect(
+                    onDutyLines(naming: "Alan Turing").map { $0["source"] as? String } == ["server"], "\(watch.stdout)")
 
                 // Offline: Ada from in 7 s by the cached plan.
                 let second = Date().addingTimeInterval(7)
-                #expect(try await cli.run(["admin", "shift", "add", "--employee", "Ada Lovelace", "--start", Self.iso(second),
-                                           "--end", Self.iso(second.addingTimeInterval(3600))]).status == 0)
-                let window = ["oncall", "--from", Self.iso(second), "--to", Self.iso(second.addingTimeInterval(3600)), "--offline"]
-                #expect(await eventually(60) { ((try? await cli.run(window))?.stdout ?? "").contains("Ada Lovelace") },
-                        "the watch cached the revision")
+                #expect(
+                    try await cli.run([
+                        "admin", "shift", "add", "--employee", "Ada Lovelace", "--start", Self.iso(second),
+                        "--end", Self.iso(second.addingTimeInterval(3600)),
+                    ]).status == 0)
+                let window = [
+                    "oncall", "--from", Self.iso(second), "--to", Self.iso(second.addingTimeInterval(3600)),
+                    "--offline",
+                ]
+                #expect(
+                    await eventually(60) { ((try? await cli.run(window))?.stdout ?? "").contains("Ada Lovelace") },
+                    "the watch cached the revision")
                 await server.kill9()
                 let killedBeforeTheHandoff = Date() < second
-                #expect(await eventually(until: max(second, Date()).addingTimeInterval(60)) { !onDutyLines(naming: "Ada Lovelace").isEmpty },
-                        "\(watch.stdout)")
+                #expect(
+                    await eventually(until: max(second, Date()).addingTimeInterval(60)) {
+                        !onDutyLines(naming: "Ada Lovelace").isEmpty
+                    },
+                    "\(watch.stdout)")
                 if killedBeforeTheHandoff {
-                    #expect(onDutyLines(naming: "Ada Lovelace").map { $0["source"] as? String } == ["cache"], "\(watch.stdout)")
+                    #expect(
+                        onDutyLines(naming: "Ada Lovelace").map { $0["source"] as? String } == ["cache"],
+                        "\(watch.stdout)")
                 }
                 #expect(watch.isRunning)
             }
@@ -140,12 +191,16 @@ import Testing
     @Test func aCommandThatOutlivesItsTimeLimitIsStoppedAndReported() async throws {
         try await withServerProcess { server in
             let cli = CLI(port: server.port, token: server.adminToken)
-            #expect(try await cli.run(["admin", "employee", "add", "--first", "Ada", "--last", "Lovelace"]).status == 0)
+            #expect(
+                try await cli.run(["admin", "employee", "add", "--first", "Ada", "--last", "Lovelace"]).status == 0)
             let watch = try await Self.startWatch(["--exec-timeout", "1", "--exec", "sleep 30"], cli: cli)
             try await withCleanup(watch, cleanUp: { await $0.stop(signal: SIGKILL) }) { watch in
                 // Ada on duty from now: a change of plan the watch hears at once.
-                let added = try await cli.run(["admin", "shift", "add", "--employee", "Ada Lovelace", "--start", Self.iso(Date().addingTimeInterval(-60)),
-                                               "--end", Self.iso(Date().addingTimeInterval(3600))])
+                let added = try await cli.run([
+                    "admin", "shift", "add", "--employee", "Ada Lovelace", "--start",
+                    Self.iso(Date().addingTimeInterval(-60)),
+                    "--end", Self.iso(Date().addingTimeInterval(3600)),
+                ])
                 #expect(added.status == 0, "\(added.stderr)")
                 #expect(await eventually(30) { watch.stderr.contains("did not finish in time") }, "\(watch.stderr)")
                 #expect(watch.isRunning)

@@ -7,13 +7,15 @@ import Testing
 /// real browser signing in with the admin token the server wrote, an override made by clicking
 /// a stretch of the timeline (preview, then confirm), and roster-client saying the same.
 @Suite(.timeLimit(.minutes(5))) struct WebAppCLITests {
-    @Test(.enabled(if: Browser.shouldRun, "chromium and Playwright for Python are not installed (.ci/run installs them)"))
+    @Test(
+        .enabled(if: Browser.shouldRun, "chromium and Playwright for Python are not installed (.ci/run installs them)"))
     func anOverrideClickedOnTheTimelineIsWhatRosterClientSays() async throws {
         try await withServerProcess(arguments: ["--demo"]) { server in
             let base = "http://127.0.0.1:\(try #require(server.httpPort))"
             let scratch = TestScratch.directory("roster-browser")
             defer { TestScratch.remove(scratch) }
-            let browser = try await Browser.run("""
+            let browser = try await Browser.run(
+                """
                 page.goto(url + "/sign-in")
                 page.fill("#token", "\(server.adminToken)")
                 page.click("button[type=submit]")
@@ -50,17 +52,23 @@ import Testing
             // roster-client, over the protocol, has the same person on duty then, by that override.
             let cli = CLI(port: server.port, token: server.adminToken)
             defer { TestScratch.remove(cli.home) }
-            let oncall = try await cli.run(["oncall", "--schedule", "Platform primary", "--from", TimeText.iso8601(start),
-                                            "--to", TimeText.iso8601(start + 3_600_000)])
+            let oncall = try await cli.run([
+                "oncall", "--schedule", "Platform primary", "--from", TimeText.iso8601(start),
+                "--to", TimeText.iso8601(start + 3_600_000),
+            ])
             #expect(oncall.status == 0, "\(oncall.stderr)")
             let row = oncall.stdout.split(separator: "\n").first { $0.contains(chosen) }
             #expect(row?.contains("override") == true, "\(oncall.stdout)")
 
             // A reader signed in sees no edit controls, and a change posted anyway is refused.
-            let made = try await cli.server(["token", "create", "--data-dir", server.dataDirectory, "--tenant", "demo",
-                                             "--role", "reader", "--label", "wallboard"])
-            let readerToken = try #require(made.stdout.split(separator: "\n").last { $0.hasPrefix("rst_") }, "\(made.stdout)")
-            let reader = try await Browser.run("""
+            let made = try await cli.server([
+                "token", "create", "--data-dir", server.dataDirectory, "--tenant", "demo",
+                "--role", "reader", "--label", "wallboard",
+            ])
+            let readerToken = try #require(
+                made.stdout.split(separator: "\n").last { $0.hasPrefix("rst_") }, "\(made.stdout)")
+            let reader = try await Browser.run(
+                """
                 for _ in range(40):
                     page.goto(url + "/sign-in")
                     page.fill("#token", "\(readerToken)")
@@ -82,8 +90,10 @@ import Testing
             if readerStatus == nil { await reader.stop(signal: SIGKILL) }
             #expect(readerStatus == 0, "\(reader.output)")
             #expect(reader.stdout.contains("SIGNED Signed in: wallboard (reader)"), "\(reader.stdout)")
-            #expect(reader.stdout.contains("CONTROLS 0") && reader.stdout.contains("FORGED 403") && reader.stdout.contains("READER 403"),
-                    "\(reader.stdout)")
+            #expect(
+                reader.stdout.contains("CONTROLS 0") && reader.stdout.contains("FORGED 403")
+                    && reader.stdout.contains("READER 403"),
+                "\(reader.stdout)")
         }
     }
 }

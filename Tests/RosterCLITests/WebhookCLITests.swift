@@ -35,15 +35,18 @@ import Testing
                 // The first change through the CLI, the rest through the library (quicker than a process each).
                 let base = Int64(Date().timeIntervalSince1970 * 1000) + Self.hour
                 let start = Date(timeIntervalSince1970: Double(base) / 1000)
-                let shift = try await cli.run(["admin", "shift", "add", "--employee", "Ada Lovelace",
-                                               "--start", ISO8601DateFormatter().string(from: start),
-                                               "--end", ISO8601DateFormatter().string(from: start.addingTimeInterval(1800))])
+                let shift = try await cli.run([
+                    "admin", "shift", "add", "--employee", "Ada Lovelace",
+                    "--start", ISO8601DateFormatter().string(from: start),
+                    "--end", ISO8601DateFormatter().string(from: start.addingTimeInterval(1800)),
+                ])
                 #expect(shift.status == 0, "\(shift.stderr)")
                 // "Added a shift for Ada Lovelace (revision N, ID)"
                 let revision = shift.stdout.split(separator: "(revision ").last?.prefix { $0.isNumber }
                 var acknowledged = [try #require(revision.flatMap { UInt64($0) })]
-                let admin = try await RosterConnection.connect(host: "127.0.0.1", port: server.port, tls: nil,
-                                                               hello: .with { $0.token = server.adminToken })
+                let admin = try await RosterConnection.connect(
+                    host: "127.0.0.1", port: server.port, tls: nil,
+                    hello: .with { $0.token = server.adminToken })
                 try await withCleanup(admin, cleanUp: { await $0.close() }) { admin in
                     let ada = try await admin.request(.search(.with { $0.text = "Ada Lovelace" }))
                     guard case .employees(let found) = ada, let id = found.employees.first?.id else {
@@ -51,9 +54,13 @@ import Testing
                     }
                     for i in 1..<12 {
                         let begin = base + Int64(i) * Self.hour
-                        let result = try await admin.admin(.addShift(.with {
-                            $0.shift = .with { $0.employeeID = id; $0.startMs = begin; $0.endMs = begin + Self.hour / 2 }
-                        }))
+                        let result = try await admin.admin(
+                            .addShift(
+                                .with {
+                                    $0.shift = .with {
+                                        $0.employeeID = id; $0.startMs = begin; $0.endMs = begin + Self.hour / 2
+                                    }
+                                }))
                         acknowledged.append(result.revision)
                     }
                 }
@@ -80,12 +87,15 @@ import Testing
                     #expect(acknowledged.contains(revision))
                     #expect(idOfRevision[revision, default: request.eventID] == request.eventID)
                     idOfRevision[revision] = request.eventID
-                    #expect(WebhookSignature.verify(header: request.headers["roster-signature"] ?? "", body: request.body,
-                                                    secret: secret, now: now))
+                    #expect(
+                        WebhookSignature.verify(
+                            header: request.headers["roster-signature"] ?? "", body: request.body,
+                            secret: secret, now: now))
                 }
                 #expect(Set(idOfRevision.keys) == Set(acknowledged))
                 // Still in order: a repeat is of the event delivered last before the kill, then the rest follow.
-                let firstSeen = requests.map { $0.json["revision"] as? UInt64 ?? 0 }.reduce(into: [UInt64]()) { order, revision in
+                let firstSeen = requests.map { $0.json["revision"] as? UInt64 ?? 0 }.reduce(into: [UInt64]()) {
+                    order, revision in
                     if !order.contains(revision) { order.append(revision) }
                 }
                 #expect(firstSeen == acknowledged)
@@ -104,7 +114,9 @@ import Testing
                 #expect(list.stdout.contains(receiver.url) && list.stdout.contains("pending: 0"), "\(list.stdout)")
                 let deliveries = try await cli.run(["admin", "webhook", "deliveries", "--limit", "5"])
                 #expect(deliveries.stdout.split(separator: "\n").count == 5, "\(deliveries.stdout)")
-                #expect(deliveries.stdout.contains("shifts.changed") && deliveries.stdout.contains("HTTP 204"), "\(deliveries.stdout)")
+                #expect(
+                    deliveries.stdout.contains("shifts.changed") && deliveries.stdout.contains("HTTP 204"),
+                    "\(deliveries.stdout)")
             }
         }
     }
@@ -116,31 +128,50 @@ import Testing
             let badURL = try await cli.run(["admin", "webhook", "add", "mailto:ops@example.com"])
             #expect(badURL.status != 0)
             #expect(badURL.stderr.contains("http:// or https://"), "\(badURL.stderr)")
-            let badEvent = try await cli.run(["admin", "webhook", "add", "http://127.0.0.1:9/x", "--events", "shift.started"])
+            let badEvent = try await cli.run([
+                "admin", "webhook", "add", "http://127.0.0.1:9/x", "--events", "shift.started",
+            ])
             #expect(badEvent.status != 0)
             #expect(badEvent.stderr.contains("unknown event type shift.started"), "\(badEvent.stderr)")
-            let both = try await cli.run(["admin", "reminder", "add", "--before", "15m", "--days-before", "1", "--at", "18:00"])
+            let both = try await cli.run([
+                "admin", "reminder", "add", "--before", "15m", "--days-before", "1", "--at", "18:00",
+            ])
             #expect(both.status != 0)
             #expect(both.stderr.contains("--before or --days-before"), "\(both.stderr)")
             let noTime = try await cli.run(["admin", "reminder", "add", "--days-before", "1"])
             #expect(noTime.stderr.contains("--at HH:MM"), "\(noTime.stderr)")
-            let evening = try await cli.run(["admin", "reminder", "add", "--days-before", "1", "--at", "18:00", "--zone", "Europe/Berlin"])
+            let evening = try await cli.run([
+                "admin", "reminder", "add", "--days-before", "1", "--at", "18:00", "--zone", "Europe/Berlin",
+            ])
             #expect(evening.status == 0, "\(evening.stderr)")
-            #expect(evening.stdout.contains("1 day before each shift at 18:00 Europe/Berlin, every schedule"), "\(evening.stdout)")
+            #expect(
+                evening.stdout.contains("1 day before each shift at 18:00 Europe/Berlin, every schedule"),
+                "\(evening.stdout)")
             let listed = try await cli.run(["admin", "reminder", "list"])
             #expect(listed.stdout.contains("18:00 Europe/Berlin"), "\(listed.stdout)")
 
             // Schedules and people are shown by name, however they were given.
-            #expect(try await cli.run(["admin", "schedule", "add", "Payments primary", "--zone", "Europe/Berlin"]).status == 0)
-            #expect(try await cli.run(["admin", "employee", "add", "--first", "Grace", "--last", "Hopper"]).status == 0)
-            let webhook = try await cli.run(["admin", "webhook", "add", "http://127.0.0.1:9/x", "--schedule", "payments PRIMARY"])
+            #expect(
+                try await cli.run(["admin", "schedule", "add", "Payments primary", "--zone", "Europe/Berlin"]).status
+                    == 0)
+            #expect(
+                try await cli.run(["admin", "employee", "add", "--first", "Grace", "--last", "Hopper"]).status == 0)
+            let webhook = try await cli.run([
+                "admin", "webhook", "add", "http://127.0.0.1:9/x", "--schedule", "payments PRIMARY",
+            ])
             #expect(webhook.stdout.contains("schedules: Payments primary"), "\(webhook.stdout) \(webhook.stderr)")
             let webhooks = try await cli.run(["admin", "webhook", "list"])
             #expect(webhooks.stdout.contains("schedules: Payments primary"), "\(webhooks.stdout)")
-            let personal = try await cli.run(["admin", "reminder", "add", "--before", "15m", "--schedule", "Payments primary",
-                                              "--person", "Grace Hopper"])
-            #expect(personal.stdout.contains("15m before each shift, schedule Payments primary, only Grace Hopper"), "\(personal.stdout)")
-            #expect(try await cli.run(["admin", "reminder", "list"]).stdout.contains("schedule Payments primary, only Grace Hopper"))
+            let personal = try await cli.run([
+                "admin", "reminder", "add", "--before", "15m", "--schedule", "Payments primary",
+                "--person", "Grace Hopper",
+            ])
+            #expect(
+                personal.stdout.contains("15m before each shift, schedule Payments primary, only Grace Hopper"),
+                "\(personal.stdout)")
+            #expect(
+                try await cli.run(["admin", "reminder", "list"]).stdout.contains(
+                    "schedule Payments primary, only Grace Hopper"))
             let reader = CLI(port: server.port, token: nil)
             defer { TestScratch.remove(reader.home) }
             let refused = try await reader.run(["admin", "webhook", "list"])

@@ -9,7 +9,8 @@ import Testing
 @Suite(.timeLimit(.minutes(5))) struct CacheCatalogueTests {
     static func good() throws -> (RosterCacheFile, Data) {
         let file = RosterCacheFile(directory: temporaryDirectory(), server: "127.0.0.1:1", tenant: "")
-        let state = RosterState(tenant: Tenant(id: "t", name: "T"), employees: [Employee(id: "e", firstName: "A", lastName: "B")])
+        let state = RosterState(
+            tenant: Tenant(id: "t", name: "T"), employees: [Employee(id: "e", firstName: "A", lastName: "B")])
         try file.save(CachedRoster(state: state, epoch: 1, revision: 9, syncedAt: Date()))
         return (file, try Data(contentsOf: file.url))
     }
@@ -17,21 +18,49 @@ import Testing
     static let cases: [(String, @Sendable (Data) -> Data, CacheProblem)] = [
         ("an empty file", { _ in Data() }, .corrupt("not a roster cache file")),
         ("text instead of a cache", { _ in Data("hello, I am not a cache".utf8) }, .corrupt("not a roster cache file")),
-        ("a wrong magic", { var d = $0; d[0] = UInt8(ascii: "X"); return d }, .corrupt("not a roster cache file")),
-        ("a flipped body byte", { var d = $0; d[d.count - 3] ^= 0xFF; return d }, .corrupt("checksum mismatch")),
-        ("a flipped checksum byte", { var d = $0; d[33] ^= 0x01; return d }, .corrupt("checksum mismatch")),
-        ("a header revision that is not the body's", { var d = $0; d[31] ^= 0x01; return d }, .corrupt("the header's revision does not match the body")),
+        (
+            "a wrong magic",
+            {
+                var d = $0; d[0] = UInt8(ascii: "X"); return d
+            }, .corrupt("not a roster cache file")
+        ),
+        (
+            "a flipped body byte",
+            {
+                var d = $0; d[d.count - 3] ^= 0xFF; return d
+            }, .corrupt("checksum mismatch")
+        ),
+        (
+            "a flipped checksum byte",
+            {
+                var d = $0; d[33] ^= 0x01; return d
+            }, .corrupt("checksum mismatch")
+        ),
+        (
+            "a header revision that is not the body's",
+            {
+                var d = $0; d[31] ^= 0x01; return d
+            }, .corrupt("the header's revision does not match the body")
+        ),
         ("a torn write (half the file)", { $0.prefix($0.count / 2) }, .corrupt("")),
         ("trailing garbage", { $0 + Data([1, 2, 3]) }, .corrupt("")),
-        ("a length field past the end", { var d = $0; d[36] = 0x7F; return d }, .corrupt("")),
-        ("a body that checksums but does not decode", { data in
-            var bytes = [UInt8](data.prefix(40))
-            let body: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF]
-            let crc = CRC32Probe.checksum(body)
-            bytes.replaceSubrange(32..<36, with: withUnsafeBytes(of: crc.bigEndian, Array.init))
-            bytes.replaceSubrange(36..<40, with: withUnsafeBytes(of: UInt32(body.count).bigEndian, Array.init))
-            return Data(bytes + body)
-        }, .corrupt("the body does not decode")),
+        (
+            "a length field past the end",
+            {
+                var d = $0; d[36] = 0x7F; return d
+            }, .corrupt("")
+        ),
+        (
+            "a body that checksums but does not decode",
+            { data in
+                var bytes = [UInt8](data.prefix(40))
+                let body: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF]
+                let crc = CRC32Probe.checksum(body)
+                bytes.replaceSubrange(32..<36, with: withUnsafeBytes(of: crc.bigEndian, Array.init))
+                bytes.replaceSubrange(36..<40, with: withUnsafeBytes(of: UInt32(body.count).bigEndian, Array.init))
+                return Data(bytes + body)
+            }, .corrupt("the body does not decode")
+        ),
     ]
 
     @Test(arguments: 0..<cases.count)

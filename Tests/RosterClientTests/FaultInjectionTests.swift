@@ -59,9 +59,11 @@ import Testing
         let directory = temporaryDirectory().path
         let configure: (inout ServerConfiguration) -> Void = { configuration in
             configuration.limits.pingInterval = .milliseconds(300)  // a blackholed connection is noticed in 450 ms
-            configuration.limits.historySize = 50           // long faults end in a resync, short ones in a resume
+            configuration.limits.historySize = 50  // long faults end in a resync, short ones in a resume
         }
-        try await using(ServerSlot(try await ServerHarness.startOnStablePort(dataDirectory: directory, configure: configure))) { servers in
+        try await using(
+            ServerSlot(try await ServerHarness.startOnStablePort(dataDirectory: directory, configure: configure))
+        ) { servers in
             var harness = servers.harness
             let port = harness.port
             try await withCleanup(try await FaultProxy(upstreamPort: port), cleanUp: { await $0.close() }) { proxy in
@@ -81,7 +83,8 @@ import Testing
                     clients.append((client, checker, cache))
                 }
                 // Stopped one by one below; here too if the test throws first (stopping twice is harmless).
-                try await withCleanup(clients, cleanUp: { for (client, _, _) in $0 { await client.stop() } }) { clients in
+                try await withCleanup(clients, cleanUp: { for (client, _, _) in $0 { await client.stop() } }) {
+                    clients in
                     let writer = Writer(harness: harness)
                     let writing = Task { await writer.run() }
 
@@ -110,7 +113,9 @@ import Testing
                     func allCatchUp() async throws -> Bool {
                         let target = try await serverRevision()
                         return await eventually(40) {
-                            for (client, _, _) in clients where (await client.roster?.revision ?? 0) < target { return false }
+                            for (client, _, _) in clients where (await client.roster?.revision ?? 0) < target {
+                                return false
+                            }
                             return true
                         }
                     }
@@ -154,7 +159,8 @@ import Testing
                             try await Task.sleep(for: .milliseconds(300))
                         case .serverRestart:
                             harness = try await servers.restart {
-                                try await ServerHarness.start(dataDirectory: directory, port: port, configure: configure)
+                                try await ServerHarness.start(
+                                    dataDirectory: directory, port: port, configure: configure)
                             }
                             await writer.use(harness)
                             #expect(await everyClientLostItsConnection(), "round \(round): a restart is noticed")
@@ -179,17 +185,27 @@ import Testing
                     for (client, checker, cache) in clients {
                         #expect(checker.violations.isEmpty, "\(checker.violations)")
                         #expect(await client.roster?.revision == snapshot.revision)
-                        #expect(await client.roster?.state == serverState, "\(checker.name)'s cache equals the server's snapshot")
+                        #expect(
+                            await client.roster?.state == serverState,
+                            "\(checker.name)'s cache equals the server's snapshot")
                         await client.stop()
-                        let onDisk = try RosterCacheFile(directory: cache, server: "127.0.0.1:\(proxy.port)", tenant: "demo").load()
-                        #expect(onDisk?.state == serverState, "\(checker.name)'s cache file equals the server's snapshot")
+                        let onDisk = try RosterCacheFile(
+                            directory: cache, server: "127.0.0.1:\(proxy.port)", tenant: "demo"
+                        ).load()
+                        #expect(
+                            onDisk?.state == serverState, "\(checker.name)'s cache file equals the server's snapshot")
                         #expect(checker.applied > 0)
                         // Resets, blackholes and restarts each cost every client its connection (a cut hits
                         // whichever connection the server writes to next).
-                        let disruptive = injected.filter { $0.key != .delay && $0.key != .cutMidFrame }.values.reduce(0, +)
-                        #expect(checker.disconnects >= disruptive, "\(checker.name) lost its connection \(checker.disconnects) times")
-                        print("fault run: \(checker.name) applied \(checker.applied) revisions one by one, resynced \(checker.resyncs) times, "
-                              + "lost its connection \(checker.disconnects) times over \(Self.rounds) faults; violations: \(checker.violations.count)")
+                        let disruptive = injected.filter { $0.key != .delay && $0.key != .cutMidFrame }.values.reduce(
+                            0, +)
+                        #expect(
+                            checker.disconnects >= disruptive,
+                            "\(checker.name) lost its connection \(checker.disconnects) times")
+                        print(
+                            "fault run: \(checker.name) applied \(checker.applied) revisions one by one, resynced \(checker.resyncs) times, "
+                                + "lost its connection \(checker.disconnects) times over \(Self.rounds) faults; violations: \(checker.violations.count)"
+                        )
                     }
                     #expect(await writer.acknowledged > 0)
                     #expect(injected.count == Fault.allCases.count, "every kind of fault was injected")

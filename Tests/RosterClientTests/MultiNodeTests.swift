@@ -13,12 +13,16 @@ import Testing
 /// made through one node reaches the subscribers of every node in order; a subscriber whose
 /// node dies carries on from another without a gap; a restarted PostgreSQL loses nothing that
 /// was acknowledged; two nodes writing one tenant at once give one gap-free history.
-@Suite(.timeLimit(.minutes(5)), .enabled(if: PostgresCluster.shouldRun, "PostgreSQL is not installed (apt-get install postgresql)"))
+@Suite(
+    .timeLimit(.minutes(5)),
+    .enabled(if: PostgresCluster.shouldRun, "PostgreSQL is not installed (apt-get install postgresql)"))
 struct MultiNodeTests {
     /// Nodes on `cluster` (a new database), started one after another (the first creates the
     /// tenant and the admin token), stopped and removed afterwards whatever happens.
-    static func withNodes<T>(_ count: Int, cluster: PostgresCluster? = nil,
-                             _ body: ([ServerProcess], PostgresAddress) async throws -> T) async throws -> T {
+    static func withNodes<T>(
+        _ count: Int, cluster: PostgresCluster? = nil,
+        _ body: ([ServerProcess], PostgresAddress) async throws -> T
+    ) async throws -> T {
         let cluster = if let cluster { cluster } else { try await PostgresCluster.shared() }
         let address = try await cluster.createDatabase()
         let store = "postgres://\(address.user)@\(address.host):\(address.port)/\(address.database)"
@@ -32,14 +36,18 @@ struct MultiNodeTests {
             for _ in 0..<count {
                 let directory = TestScratch.directory("node")
                 directories.append(directory)
-                nodes.append(try await ServerProcess.start(dataDirectory: directory.path,
-                                                           arguments: ["--store", store, "--secrets-key-file", keyFile]))
+                nodes.append(
+                    try await ServerProcess.start(
+                        dataDirectory: directory.path,
+                        arguments: ["--store", store, "--secrets-key-file", keyFile]))
             }
         } catch {
             for node in nodes { await node.kill9() }
             throw error
         }
-        return try await withCleanup(nodes, cleanUp: { for node in $0 { await node.kill9() } }) { try await body($0, address) }
+        return try await withCleanup(nodes, cleanUp: { for node in $0 { await node.kill9() } }) {
+            try await body($0, address)
+        }
     }
 
     static func admin(_ node: ServerProcess, token: String) async throws -> RosterConnection {
@@ -48,7 +56,8 @@ struct MultiNodeTests {
 
     /// A subscriber with a history checker; `servers` in order of preference.
     static func subscriber(_ servers: [ServerProcess], name: String) async -> (RosterClient, HistoryChecker) {
-        var configuration = RosterClientConfiguration(servers: servers.map { HostPort(host: "127.0.0.1", port: $0.port) })
+        var configuration = RosterClientConfiguration(
+            servers: servers.map { HostPort(host: "127.0.0.1", port: $0.port) })
         configuration.cacheDirectory = nil
         configuration.reconnect.baseDelay = .milliseconds(20)
         configuration.reconnect.maxDelay = .milliseconds(200)
@@ -86,7 +95,8 @@ struct MultiNodeTests {
                 await Self.waitFor([onB.1, onC.1], revision: last)
                 for (client, checker) in [onB, onC] {
                     #expect(checker.violations == [], "\(checker.name)")
-                    #expect(checker.revision == 15 && checker.applied == 15, "\(checker.name) got every change as a push")
+                    #expect(
+                        checker.revision == 15 && checker.applied == 15, "\(checker.name) got every change as a push")
                     #expect(await client.roster?.state.tenant.motd == "change 15")
                 }
             }
@@ -127,7 +137,9 @@ struct MultiNodeTests {
                 @Sendable func write(through node: ServerProcess, _ name: String) async throws -> [UInt64] {
                     let admin = try await Self.admin(node, token: token)
                     var revisions: [UInt64] = []
-                    for index in 0..<20 { revisions.append(try await admin.admin(Self.motd("\(name) \(index)")).revision) }
+                    for index in 0..<20 {
+                        revisions.append(try await admin.admin(Self.motd("\(name) \(index)")).revision)
+                    }
                     await admin.close()
                     return revisions
                 }
@@ -167,13 +179,19 @@ struct MultiNodeTests {
                                 // The node answers within its store's deadlines (5 s to connect, 10 s to wait for a
                                 // connection, 15 s for the statements), PostgreSQL away or not; the client's
                                 // timeout says "the server did not answer in time".
-                                guard case .mutationResult(let result) = try await admin!.request(Self.motd(text), timeout: .seconds(40))
+                                guard
+                                    case .mutationResult(let result) = try await admin!.request(
+                                        Self.motd(text), timeout: .seconds(40))
                                 else { throw TestFailure("expected MutationResult") }
                                 acknowledged.withLockedValue { $0[result.revision] = text }
-                                if restarted.withLockedValue({ $0 }) { acknowledgedAfterRestart.withLockedValue { $0 += 1 } }
+                                if restarted.withLockedValue({ $0 }) {
+                                    acknowledgedAfterRestart.withLockedValue { $0 += 1 }
+                                }
                             } catch {
                                 // Refused while PostgreSQL is away (retryable), or the connection went: go on.
-                                refusals.withLockedValue { $0[String(describing: error).prefix(120).description, default: 0] += 1 }
+                                refusals.withLockedValue {
+                                    $0[String(describing: error).prefix(120).description, default: 0] += 1
+                                }
                                 if let connection = admin, !connection.isActive { admin = nil }
                                 try? await Task.sleep(for: .milliseconds(50))
                             }
@@ -190,13 +208,17 @@ struct MultiNodeTests {
                     let acked = acknowledged.withLockedValue { $0 }
                     let newest = acked.keys.max() ?? 0
                     let refused = refusals.withLockedValue { $0 }
-                    #expect(acknowledgedAfterRestart.withLockedValue { $0 } >= 20 && !refused.keys.contains { $0.contains("the server did not answer in time") }, """
+                    #expect(
+                        acknowledgedAfterRestart.withLockedValue { $0 } >= 20
+                            && !refused.keys.contains { $0.contains("the server did not answer in time") },
+                        """
                         the node went on acknowledging changes after the restart, and answered every request; refused: \(refused)
                         node A's log: \(nodes[0].child.output.suffix(4000))
                         """)
                     // What the store holds: every acknowledged revision, with its text.
-                    let stored = try await cluster.psql(address.database,
-                                                        "SELECT revision FROM change_log ORDER BY revision")
+                    let stored = try await cluster.psql(
+                        address.database,
+                        "SELECT revision FROM change_log ORDER BY revision")
                     let revisions = stored.split(separator: "\n").compactMap { UInt64($0) }
                     #expect(Set(acked.keys).isSubset(of: Set(revisions)))
                     #expect(revisions == Array(1...UInt64(revisions.count)))
@@ -216,11 +238,19 @@ struct MultiNodeTests {
         try await withCleanup(receiver, cleanUp: { await $0.stop() }) { receiver in
             try await Self.withNodes(2) { nodes, _ in
                 let token = nodes[0].adminToken
-                let (a, b) = (try await Self.admin(nodes[0], token: token), try await Self.admin(nodes[1], token: token))
+                let (a, b) = (
+                    try await Self.admin(nodes[0], token: token), try await Self.admin(nodes[1], token: token)
+                )
                 try await withCleanup([a, b], cleanUp: { for connection in $0 { await connection.close() } }) { _ in
-                    guard case .notificationAdminResult = try await a.request(.notificationAdmin(.with {
-                        $0.addWebhook = .with { $0.url = receiver.url; $0.events = ["shifts.changed"] }
-                    })) else { throw TestFailure("the webhook was not added") }
+                    guard
+                        case .notificationAdminResult = try await a.request(
+                            .notificationAdmin(
+                                .with {
+                                    $0.addWebhook = .with {
+                                        $0.url = receiver.url; $0.events = ["shifts.changed"]
+                                    }
+                                }))
+                    else { throw TestFailure("the webhook was not added") }
                     let ada = try await a.addEmployee("Ada", "Lovelace")
                     let hour: Int64 = 3_600_000
                     let start = (Int64(Date().timeIntervalSince1970 * 1000) / hour + 24) * hour
@@ -228,9 +258,15 @@ struct MultiNodeTests {
                     for index in 0..<12 {
                         let through = index.isMultiple(of: 2) ? a : b
                         let shiftStart = start + Int64(index) * hour
-                        revisions.append(try await through.admin(.addShift(.with {
-                            $0.shift = .with { $0.employeeID = ada; $0.startMs = shiftStart; $0.endMs = shiftStart + hour }
-                        })).revision)
+                        revisions.append(
+                            try await through.admin(
+                                .addShift(
+                                    .with {
+                                        $0.shift = .with {
+                                            $0.employeeID = ada; $0.startMs = shiftStart; $0.endMs = shiftStart + hour
+                                        }
+                                    })
+                            ).revision)
                     }
                     try await receiver.wait("twelve shifts.changed events") { $0.count >= 12 }
                     // Long enough for a second delivery by the other node's dispatcher to show.
@@ -238,7 +274,9 @@ struct MultiNodeTests {
                     let requests = receiver.requests
                     #expect(requests.count == 12)
                     #expect(Set(requests.map(\.eventID)).count == 12, "each event once")
-                    #expect(requests.compactMap { $0.json["revision"] as? UInt64 } == revisions, "in the order of the changes")
+                    #expect(
+                        requests.compactMap { $0.json["revision"] as? UInt64 } == revisions,
+                        "in the order of the changes")
                 }
             }
         }
@@ -253,7 +291,9 @@ struct MultiNodeTests {
             defer { TestScratch.remove(cli.home) }
             let tenant = try await cli.server(["tenant", "create", "acme", "--store", store])
             try #require(tenant.status == 0, "\(tenant.stderr)")
-            let created = try await cli.server(["token", "create", "--tenant", "acme", "--role", "reader", "--store", store])
+            let created = try await cli.server([
+                "token", "create", "--tenant", "acme", "--role", "reader", "--store", store,
+            ])
             try #require(created.status == 0, "\(created.stderr)")
             let token = created.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
             let id = try #require(token.split(separator: "_").dropFirst().first.map(String.init))
@@ -261,19 +301,22 @@ struct MultiNodeTests {
             for node in nodes {
                 var connected: RosterConnection?
                 _ = await eventually(10) {
-                    connected = try? await RosterConnection.connect(host: "127.0.0.1", port: node.port, hello: .with { $0.token = token })
+                    connected = try? await RosterConnection.connect(
+                        host: "127.0.0.1", port: node.port, hello: .with { $0.token = token })
                     return connected != nil
                 }
                 let connection = try #require(connected, "node \(node.port) knows the new tenant and token")
                 #expect(connection.welcome.tenant.id == "acme")
                 connections.append(connection)
             }
-            try await withCleanup(connections, cleanUp: { for connection in $0 { await connection.close() } }) { connections in
+            try await withCleanup(connections, cleanUp: { for connection in $0 { await connection.close() } }) {
+                connections in
                 for connection in connections { _ = try await connection.request(.listEmployees(.init())) }
                 let revoked = try await cli.server(["token", "revoke", id, "--store", store])
                 #expect(revoked.status == 0, "\(revoked.stderr)")
                 for (node, connection) in zip(nodes, connections) {
-                    #expect(await eventually(5) { !connection.isActive }, "the connection on node \(node.port) was closed")
+                    #expect(
+                        await eventually(5) { !connection.isActive }, "the connection on node \(node.port) was closed")
                 }
             }
         }
@@ -292,34 +335,54 @@ struct MultiNodeTests {
                     _ = try await admin.addEmployee(first, last)
                 }
                 // Grace is on duty around the clock; Ada and Alan take part too.
-                _ = try await admin.admin(.editSchedule(.with { $0.upsertSchedule = .with { $0.name = "Platform primary"; $0.zone = "UTC" } }))
-                _ = try await admin.admin(.editSchedule(.with {
-                    $0.schedule = "Platform primary"
-                    $0.upsertRotation = .with {
-                        $0.rotation = .with {
-                            $0.cadence = .with { $0.unit = .weeks; $0.count = 1 }
-                            $0.handoff = "2026-01-05T09:00"
-                            $0.slots = [.with { $0.employeeIds = ["Grace Hopper"] }]
-                        }
-                    }
-                }))
-                _ = try await admin.admin(.editSchedule(.with {
-                    $0.schedule = "Platform primary"
-                    $0.upsertRotation = .with {
-                        $0.rotation = .with {
-                            $0.cadence = .with { $0.unit = .weeks; $0.count = 1 }
-                            $0.handoff = "2026-01-05T09:00"
-                            $0.endMs = 1_767_600_000_000  // 2026-01-05: never on duty since, named all the same
-                            $0.slots = [.with { $0.employeeIds = ["Ada Lovelace"] }, .with { $0.employeeIds = ["Alan Turing"] }]
-                        }
-                        $0.level = 1
-                    }
-                }))
+                _ = try await admin.admin(
+                    .editSchedule(
+                        .with {
+                            $0.upsertSchedule = .with {
+                                $0.name = "Platform primary"; $0.zone = "UTC"
+                            }
+                        }))
+                _ = try await admin.admin(
+                    .editSchedule(
+                        .with {
+                            $0.schedule = "Platform primary"
+                            $0.upsertRotation = .with {
+                                $0.rotation = .with {
+                                    $0.cadence = .with {
+                                        $0.unit = .weeks; $0.count = 1
+                                    }
+                                    $0.handoff = "2026-01-05T09:00"
+                                    $0.slots = [.with { $0.employeeIds = ["Grace Hopper"] }]
+                                }
+                            }
+                        }))
+                _ = try await admin.admin(
+                    .editSchedule(
+                        .with {
+                            $0.schedule = "Platform primary"
+                            $0.upsertRotation = .with {
+                                $0.rotation = .with {
+                                    $0.cadence = .with {
+                                        $0.unit = .weeks; $0.count = 1
+                                    }
+                                    $0.handoff = "2026-01-05T09:00"
+                                    $0.endMs = 1_767_600_000_000  // 2026-01-05: never on duty since, named all the same
+                                    $0.slots = [
+                                        .with { $0.employeeIds = ["Ada Lovelace"] },
+                                        .with { $0.employeeIds = ["Alan Turing"] },
+                                    ]
+                                }
+                                $0.level = 1
+                            }
+                        }))
                 let cli = CLI(port: nodes[0].port)
                 defer { TestScratch.remove(cli.home) }
                 var tokens: [String] = []
                 for person in ["Ada Lovelace", "Alan Turing"] {
-                    let created = try await cli.server(["token", "create", "--tenant", tenant, "--role", "reader", "--employee", person, "--store", store])
+                    let created = try await cli.server([
+                        "token", "create", "--tenant", tenant, "--role", "reader", "--employee", person, "--store",
+                        store,
+                    ])
                     try #require(created.status == 0, "\(created.stderr)")
                     tokens.append(created.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
                 }
@@ -327,7 +390,8 @@ struct MultiNodeTests {
                 for (token, node) in zip(tokens, nodes) {
                     var connected: RosterConnection?
                     _ = await eventually(10) {
-                        connected = try? await RosterConnection.connect(host: "127.0.0.1", port: node.port, hello: .with { $0.token = token })
+                        connected = try? await RosterConnection.connect(
+                            host: "127.0.0.1", port: node.port, hello: .with { $0.token = token })
                         return connected != nil
                     }
                     people.append(try #require(connected, "node \(node.port) knows the token"))
@@ -336,27 +400,36 @@ struct MultiNodeTests {
                     let day: Int64 = 86_400_000
                     let base = (Int64(Date().timeIntervalSince1970 * 1000) / day + 2) * day
                     for round in 0..<5 {
-                        let opened = try await admin.admin(.editSchedule(.with {
-                            $0.schedule = "Platform primary"
-                            $0.coverRequest = .with {
-                                $0.action = .open
-                                $0.person = "Grace Hopper"
-                                $0.startMs = base + Int64(round) * day
-                                $0.endMs = base + Int64(round) * day + 3_600_000
-                            }
-                        }))
+                        let opened = try await admin.admin(
+                            .editSchedule(
+                                .with {
+                                    $0.schedule = "Platform primary"
+                                    $0.coverRequest = .with {
+                                        $0.action = .open
+                                        $0.person = "Grace Hopper"
+                                        $0.startMs = base + Int64(round) * day
+                                        $0.endMs = base + Int64(round) * day + 3_600_000
+                                    }
+                                }))
                         let id = try #require(opened.ids.dropFirst().first)
                         // Each node must know the request before the race starts.
                         for person in people {
                             let known = await eventually(10) {
-                                guard case .schedules(let answer)? = try? await person.request(.listSchedules(.init())) else { return false }
+                                guard case .schedules(let answer)? = try? await person.request(.listSchedules(.init()))
+                                else { return false }
                                 return answer.schedules.contains { $0.requests.contains { $0.id == id } }
                             }
                             try #require(known)
                         }
                         @Sendable func take(_ person: RosterConnection) async -> Roster_V1_Error? {
                             do {
-                                _ = try await person.admin(.editSchedule(.with { $0.coverRequest = .with { $0.action = .take; $0.requestID = id } }))
+                                _ = try await person.admin(
+                                    .editSchedule(
+                                        .with {
+                                            $0.coverRequest = .with {
+                                                $0.action = .take; $0.requestID = id
+                                            }
+                                        }))
                                 return nil
                             } catch RosterClientError.server(let error) {
                                 return error
@@ -367,21 +440,32 @@ struct MultiNodeTests {
                         async let byAda = take(people[0])
                         async let byAlan = take(people[1])
                         let (ada, alan) = await (byAda, byAlan)
-                        #expect((ada == nil) != (alan == nil), "round \(round): exactly one taker (\(String(describing: ada)), \(String(describing: alan)))")
+                        #expect(
+                            (ada == nil) != (alan == nil),
+                            "round \(round): exactly one taker (\(String(describing: ada)), \(String(describing: alan)))"
+                        )
                         let winner = ada == nil ? "Ada Lovelace" : "Alan Turing"
                         let refusal = ada ?? alan
-                        #expect(refusal?.code == .failedPrecondition && refusal?.message.contains("already taken by \(winner)") == true,
-                                "round \(round): \(refusal?.message ?? "")")
+                        #expect(
+                            refusal?.code == .failedPrecondition
+                                && refusal?.message.contains("already taken by \(winner)") == true,
+                            "round \(round): \(refusal?.message ?? "")")
                         // Both nodes agree on who covers.
                         for person in people {
                             let agreed = await eventually(10) {
-                                guard case .finalSchedule(let answer)? = try? await person.request(.getFinalSchedule(.with {
-                                    $0.schedule = "Platform primary"
-                                    $0.fromMs = base + Int64(round) * day
-                                    $0.toMs = base + Int64(round) * day + 1_000
-                                })) else { return false }
+                                guard
+                                    case .finalSchedule(let answer)? = try? await person.request(
+                                        .getFinalSchedule(
+                                            .with {
+                                                $0.schedule = "Platform primary"
+                                                $0.fromMs = base + Int64(round) * day
+                                                $0.toMs = base + Int64(round) * day + 1_000
+                                            }))
+                                else { return false }
                                 return answer.shifts.map(\.overrideSource) == ["request:\(id)"]
-                                    && answer.shifts.map { $0.employee.firstName + " " + $0.employee.lastName } == [winner]
+                                    && answer.shifts.map { $0.employee.firstName + " " + $0.employee.lastName } == [
+                                        winner
+                                    ]
                             }
                             #expect(agreed, "round \(round): node agrees \(winner) covers")
                         }

@@ -20,7 +20,10 @@ import Testing
             // A tenant's notices are kept from its first NOTICES subscription on: make one, and
             // know it is made, before the changes.
             let first = try await harness.connect(token: "")
-            _ = first.subscribe(.with { $0.topics = [.notices]; $0.allSchedules = true })
+            _ = first.subscribe(
+                .with {
+                    $0.topics = [.notices]; $0.allSchedules = true
+                })
             _ = try await Inbox(first).untilSynced()
             await first.close()
             try await using(RosterClient(configuration: fastReconnect(port, cache: nil))) { client in
@@ -28,18 +31,23 @@ import Testing
                 // From sequence 0: whatever is published before the subscription is made comes as history.
                 var received: [Roster_V1_Notice] = []
                 for round in 1...3 {
-                    _ = try await admin.addShift(ada, t0 + Int64(round) * Self.hour, t0 + Int64(round) * Self.hour + 1_800_000)
-                    _ = try await admin.addShift(alan, t0 + Int64(round) * Self.hour, t0 + Int64(round) * Self.hour + 1_800_000)
+                    _ = try await admin.addShift(
+                        ada, t0 + Int64(round) * Self.hour, t0 + Int64(round) * Self.hour + 1_800_000)
+                    _ = try await admin.addShift(
+                        alan, t0 + Int64(round) * Self.hour, t0 + Int64(round) * Self.hour + 1_800_000)
                     if round == 1 { received.append(try await Self.nextNotice(inbox)) }
                 }
                 while received.count < 3 { received.append(try await Self.nextNotice(inbox)) }
 
                 // Restart; changes made while the client is still reconnecting come from the history.
                 await admin.close()
-                harness = try await servers.restart { try await ServerHarness.start(dataDirectory: directory, port: port) }
+                harness = try await servers.restart {
+                    try await ServerHarness.start(dataDirectory: directory, port: port)
+                }
                 admin = try await harness.connect()
                 for round in 4...5 {
-                    _ = try await admin.addShift(ada, t0 + Int64(round) * Self.hour, t0 + Int64(round) * Self.hour + 1_800_000)
+                    _ = try await admin.addShift(
+                        ada, t0 + Int64(round) * Self.hour, t0 + Int64(round) * Self.hour + 1_800_000)
                 }
                 while received.count < 5 { received.append(try await Self.nextNotice(inbox)) }
                 #expect(received.allSatisfy { $0.people == [ada] && $0.type == "shifts.changed" })

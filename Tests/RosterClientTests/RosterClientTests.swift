@@ -47,12 +47,15 @@ func fastReconnect(_ port: Int, cache: URL?) -> RosterClientConfiguration {
                 #expect(await client.onDuty?.current.map(\.employee.firstName) == ["Ada"])
 
                 try await admin.admin(.setMotd(.with { $0.motd = "pushed" }))
-                try await reader.until { if case .rosterChanged(let revision, _) = $0 { return revision == 3 } else { return false } }
+                try await reader.until {
+                    if case .rosterChanged(let revision, _) = $0 { return revision == 3 } else { return false }
+                }
                 #expect(await client.roster?.state.tenant.motd == "pushed")
 
                 // The cache is written off the concurrency pool; flushCache waits until it is on disk.
                 await client.flushCache()
-                let saved = try #require(try RosterCacheFile(directory: cache, server: "127.0.0.1:\(harness.port)", tenant: "demo").load())
+                let saved = try #require(
+                    try RosterCacheFile(directory: cache, server: "127.0.0.1:\(harness.port)", tenant: "demo").load())
                 #expect(saved.revision == 3 && saved.state.tenant.motd == "pushed")
                 await admin.close()
             }
@@ -73,13 +76,19 @@ func fastReconnect(_ port: Int, cache: URL?) -> RosterClientConfiguration {
                 try await reader.until(isSynced)
                 let start = try #require(await client.roster?.revision)
                 for index in 4...6 { try await admin.addEmployee("Live", "Person\(index)") }
-                try await reader.until { if case .rosterChanged(let revision, _) = $0 { return revision == 6 } else { return false } }
+                try await reader.until {
+                    if case .rosterChanged(let revision, _) = $0 { return revision == 6 } else { return false }
+                }
 
                 await admin.close()
-                harness = try await servers.restart { try await ServerHarness.start(dataDirectory: directory, port: port) }
+                harness = try await servers.restart {
+                    try await ServerHarness.start(dataDirectory: directory, port: port)
+                }
                 admin = try await harness.connect()
                 for index in 7...10 { try await admin.addEmployee("After", "Person\(index)") }
-                try await reader.until { if case .rosterChanged(let revision, _) = $0 { return revision == 10 } else { return false } }
+                try await reader.until {
+                    if case .rosterChanged(let revision, _) = $0 { return revision == 10 } else { return false }
+                }
 
                 #expect(await client.appliedRevisions == Array((start + 1)...10), "every revision once, in order")
                 let snapshot = try await admin.request(.getSnapshot(.init())).snapshotBody()
@@ -101,7 +110,8 @@ func fastReconnect(_ port: Int, cache: URL?) -> RosterClientConfiguration {
                 try await reader.until(isSynced)
                 await admin.close()
 
-                harness = try await servers.restart { try await ServerHarness.start(port: port) }  // a new data directory: a new epoch
+                // a new data directory: a new epoch
+                harness = try await servers.restart { try await ServerHarness.start(port: port) }
                 admin = try await harness.connect()
                 try await admin.addEmployee("New", "Store")
                 try await reader.until { if case .resyncing = $0 { return true } else { return false } }
@@ -159,7 +169,8 @@ func fastReconnect(_ port: Int, cache: URL?) -> RosterClientConfiguration {
             try await Task.sleep(for: .milliseconds(20))
             let second = try await oneShot()
             #expect(second.revision == first.revision && second.syncedAt > first.syncedAt)
-            #expect(try Data(contentsOf: file.url).dropFirst(16) == written.dropFirst(16), "the body was not written again")
+            #expect(
+                try Data(contentsOf: file.url).dropFirst(16) == written.dropFirst(16), "the body was not written again")
             #expect(file.header()?.revision == first.revision && file.header()?.epoch == first.epoch)
             let loaded = try #require(try file.load())
             #expect(abs(loaded.syncedAt.timeIntervalSince(second.syncedAt)) < 0.002, "the file has the renewed age")
@@ -209,7 +220,8 @@ func fastReconnect(_ port: Int, cache: URL?) -> RosterClientConfiguration {
     @Test func aCorruptOrTornCacheIsIgnoredWithAWarning() async throws {
         let cache = temporaryDirectory()
         let file = RosterCacheFile(directory: cache, server: "127.0.0.1:1", tenant: "")
-        let state = RosterState(tenant: Tenant(id: "t", name: "T"), employees: [Employee(id: "e", firstName: "A", lastName: "B")])
+        let state = RosterState(
+            tenant: Tenant(id: "t", name: "T"), employees: [Employee(id: "e", firstName: "A", lastName: "B")])
         try file.save(CachedRoster(state: state, epoch: 1, revision: 9, syncedAt: Date()))
         #expect(try file.load()?.revision == 9)
 
@@ -226,7 +238,9 @@ func fastReconnect(_ port: Int, cache: URL?) -> RosterClientConfiguration {
         configuration.cacheDirectory = cache
         let client = RosterClient(configuration: configuration)
         #expect(await client.roster == nil)
-        guard case .cacheProblem(let problem) = try await UpdateReader(client).nextElement() else { Issue.record("no warning"); return }
+        guard case .cacheProblem(let problem) = try await UpdateReader(client).nextElement() else {
+            Issue.record("no warning"); return
+        }
         #expect(problem == .corrupt("not a roster cache file"))
     }
 
@@ -234,7 +248,8 @@ func fastReconnect(_ port: Int, cache: URL?) -> RosterClientConfiguration {
     @Test func requestsWithoutFollowingShareOneConnection() async throws {
         try await withServer { harness in
             let before = harness.server.acceptedConnections
-            try await using(RosterClient(configuration: fastReconnect(harness.port, cache: temporaryDirectory()))) { client in
+            try await using(RosterClient(configuration: fastReconnect(harness.port, cache: temporaryDirectory()))) {
+                client in
                 _ = try await client.onDuty()
                 _ = try await client.refreshCache()
                 _ = try await client.employees()

@@ -6,22 +6,31 @@ import Testing
 
 /// The client's sync rules (docs/PROTOCOL.md §7) as plain values: no socket, no server.
 @Suite(.timeLimit(.minutes(5))) struct SubscriptionSyncTests {
-    let tenant = Roster_V1_Tenant.with { $0.id = "demo"; $0.name = "Demo" }
+    let tenant = Roster_V1_Tenant.with {
+        $0.id = "demo"; $0.name = "Demo"
+    }
 
     func snapshot(epoch: UInt64 = 7, revision: UInt64) -> RosterMessage {
-        .snapshot(.with { $0.epoch = epoch; $0.revision = revision; $0.tenant = tenant })
+        .snapshot(
+            .with {
+                $0.epoch = epoch; $0.revision = revision; $0.tenant = tenant
+            })
     }
 
     func changed(epoch: UInt64 = 7, _ revision: UInt64, motd: String = "m") -> RosterMessage {
-        .rosterChanged(.with {
-            $0.epoch = epoch
-            $0.revision = revision
-            $0.changes = [.with { $0.motdSet = motd }]
-        })
+        .rosterChanged(
+            .with {
+                $0.epoch = epoch
+                $0.revision = revision
+                $0.changes = [.with { $0.motdSet = motd }]
+            })
     }
 
     func onDuty(_ sequence: UInt64, cause: Roster_V1_OnDutyCause = .boundary) -> RosterMessage {
-        .onDutyChanged(.with { $0.sequence = sequence; $0.cause = cause; $0.epoch = 7 })
+        .onDutyChanged(
+            .with {
+                $0.sequence = sequence; $0.cause = cause; $0.epoch = 7
+            })
     }
 
     func at(_ requestID: UInt32, _ message: RosterMessage) -> InboundMessage {
@@ -37,7 +46,8 @@ import Testing
     func names(_ actions: [SubscriptionSync.Action]) -> [String] {
         actions.map { action in
             switch action {
-            case .subscribe(let request): return request.hasSinceRevision ? "subscribe since \(request.sinceRevision)" : "subscribe"
+            case .subscribe(let request):
+                return request.hasSinceRevision ? "subscribe since \(request.sinceRevision)" : "subscribe"
             case .unsubscribe(let id): return "unsubscribe \(id)"
             case .saveCache: return "save"
             case .emit(let update):
@@ -61,17 +71,31 @@ import Testing
         var sync = SubscriptionSync(roster: nil)
         _ = sync.connected(serverID: "srv-1")
         sync.subscribing(requestID: 1)
-        _ = sync.receive(at(1, .subscribed(.with { $0.subscriptionID = 1; $0.epoch = 7; $0.revision = revision })))
+        _ = sync.receive(
+            at(
+                1,
+                .subscribed(
+                    .with {
+                        $0.subscriptionID = 1; $0.epoch = 7; $0.revision = revision
+                    })))
         _ = sync.receive(at(1, snapshot(revision: revision)))
-        _ = sync.receive(at(1, .synced(.with { $0.subscriptionID = 1; $0.revision = revision })))
+        _ = sync.receive(
+            at(
+                1,
+                .synced(
+                    .with {
+                        $0.subscriptionID = 1; $0.revision = revision
+                    })))
         return sync
     }
 
     @Test func withoutACopyItAsksForASnapshotAndWithOneItResumes() {
         var fresh = SubscriptionSync(roster: nil)
         #expect(names(fresh.connected(serverID: "a")) == ["subscribe"])
-        var resuming = SubscriptionSync(roster: CachedRoster(state: RosterState(tenant: Tenant(id: "demo", name: "")), epoch: 7,
-                                                             revision: 40, syncedAt: Date()))
+        var resuming = SubscriptionSync(
+            roster: CachedRoster(
+                state: RosterState(tenant: Tenant(id: "demo", name: "")), epoch: 7,
+                revision: 40, syncedAt: Date()))
         let request = subscribeRequest(resuming.connected(serverID: "a"))
         #expect(request?.sinceRevision == 40 && request?.epoch == 7)
     }
@@ -114,17 +138,45 @@ import Testing
 
     @Test func resyncRequiredResumesASlowSubscriptionAndResyncsALostHistory() {
         var sync = synced(at: 5)
-        let slow = sync.receive(at(0, .error(.with { $0.code = .resyncRequired; $0.subscriptionID = 1 })))
+        let slow = sync.receive(
+            at(
+                0,
+                .error(
+                    .with {
+                        $0.code = .resyncRequired; $0.subscriptionID = 1
+                    })))
         #expect(names(slow) == ["subscribe since 5"])
         sync.subscribing(requestID: 2)
-        let gone = sync.receive(at(2, .error(.with { $0.code = .resyncRequired; $0.oldestRevision = 90 })))
+        let gone = sync.receive(
+            at(
+                2,
+                .error(
+                    .with {
+                        $0.code = .resyncRequired; $0.oldestRevision = 90
+                    })))
         #expect(names(gone) == ["resyncing", "subscribe"])
     }
 
     @Test func aBookmarkAheadOfTheCopyResyncs() {
         var sync = synced(at: 5)
-        #expect(sync.receive(at(0, .progress(.with { $0.epoch = 7; $0.revision = 5 }))).isEmpty)
-        #expect(names(sync.receive(at(0, .progress(.with { $0.epoch = 7; $0.revision = 6 })))) == ["resyncing", "subscribe"])
+        #expect(
+            sync.receive(
+                at(
+                    0,
+                    .progress(
+                        .with {
+                            $0.epoch = 7; $0.revision = 5
+                        }))
+            ).isEmpty)
+        #expect(
+            names(
+                sync.receive(
+                    at(
+                        0,
+                        .progress(
+                            .with {
+                                $0.epoch = 7; $0.revision = 6
+                            })))) == ["resyncing", "subscribe"])
     }
 
     @Test func onDutyIsAppliedOncePerServerProcess() {
@@ -140,16 +192,28 @@ import Testing
 
     @Test func refusalsStopWithTheReasonAndGoingAwayDelaysTheReconnect() {
         var sync = synced(at: 5)
-        #expect(names(sync.receive(at(0, .error(.with { $0.code = .unauthenticated; $0.message = "the token was revoked" }))))
+        #expect(
+            names(
+                sync.receive(
+                    at(
+                        0,
+                        .error(
+                            .with {
+                                $0.code = .unauthenticated; $0.message = "the token was revoked"
+                            }))))
                 == ["fail"])
         #expect(sync.receive(at(0, .error(.with { $0.code = .unavailable }))).isEmpty, "not for good: ignored")
-        #expect(names(sync.receive(at(0, .goingAway(.with { $0.retryAfterMs = 2_500 })))) == ["delay 2.5 seconds", "goingAway"])
+        #expect(
+            names(sync.receive(at(0, .goingAway(.with { $0.retryAfterMs = 2_500 })))) == [
+                "delay 2.5 seconds", "goingAway",
+            ])
     }
 
     @Test func aLateQueryAnswerNeverOverwritesANewerCopy() {
         var sync = synced(at: 5)
         _ = sync.receive(at(0, changed(6)))
-        let old = CachedRoster(state: RosterState(tenant: Tenant(id: "demo", name: "")), epoch: 7, revision: 4, syncedAt: Date())
+        let old = CachedRoster(
+            state: RosterState(tenant: Tenant(id: "demo", name: "")), epoch: 7, revision: 4, syncedAt: Date())
         #expect(sync.fetched(old).revision == 6)
         let otherEpoch = CachedRoster(state: old.state, epoch: 8, revision: 1, syncedAt: Date())
         #expect(sync.fetched(otherEpoch).revision == 1, "another epoch replaces the copy")

@@ -12,7 +12,9 @@ import Testing
 @Suite(.timeLimit(.minutes(5))) struct TLSClientTests {
     @Test func followsAndResumesAcrossARestartOverTLS() async throws {
         let directory = temporaryDirectory().path
-        try await using(ServerSlot(try await ServerHarness.startOnStablePort(dataDirectory: directory) { $0.tls = .init() })) { servers in
+        try await using(
+            ServerSlot(try await ServerHarness.startOnStablePort(dataDirectory: directory) { $0.tls = .init() })
+        ) { servers in
             var harness = servers.harness
             let port = harness.port
             let caFile = directory + "/tls/ca.pem"
@@ -29,14 +31,22 @@ import Testing
                 try await reader.until(isSynced)
                 let start = try #require(await client.roster?.revision)
                 try await admin.admin(.setMotd(.with { $0.motd = "before restart" }))
-                try await reader.until { if case .rosterChanged(let revision, _) = $0 { return revision == start + 1 } else { return false } }
+                try await reader.until {
+                    if case .rosterChanged(let revision, _) = $0 { return revision == start + 1 } else { return false }
+                }
 
                 await admin.close()
-                harness = try await servers.restart { try await ServerHarness.start(dataDirectory: directory, port: port) { $0.tls = .init() } }
+                harness = try await servers.restart {
+                    try await ServerHarness.start(dataDirectory: directory, port: port) { $0.tls = .init() }
+                }
                 admin = try await harness.connect(tls: tls)
                 try await admin.admin(.setMotd(.with { $0.motd = "after restart" }))
-                try await reader.until { if case .rosterChanged(let revision, _) = $0 { return revision == start + 2 } else { return false } }
-                #expect(await client.appliedRevisions == [start + 1, start + 2], "resumed over TLS: nothing missed, nothing twice")
+                try await reader.until {
+                    if case .rosterChanged(let revision, _) = $0 { return revision == start + 2 } else { return false }
+                }
+                #expect(
+                    await client.appliedRevisions == [start + 1, start + 2],
+                    "resumed over TLS: nothing missed, nothing twice")
                 #expect(await client.roster?.state.tenant.motd == "after restart")
                 await admin.close()
             }

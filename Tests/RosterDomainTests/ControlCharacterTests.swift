@@ -22,23 +22,32 @@ import Testing
     /// neighbours.
     @Test func controlsAreFoundByteByByteAsScalarByScalar() {
         var random = SystemRandomNumberGenerator()
-        let pieces: [String] = ["a", "é", "東", "\n", "\t", "\u{1B}", "\u{7F}", "\u{80}", "\u{9F}", "\u{A0}", "\u{202A}",
-                                "\u{202E}", "\u{202F}", "\u{2029}", "\u{2066}", "\u{2069}", "\u{206A}", "\u{2065}", "😀", " "]
+        let pieces: [String] = [
+            "a", "é", "東", "\n", "\t", "\u{1B}", "\u{7F}", "\u{80}", "\u{9F}", "\u{A0}", "\u{202A}",
+            "\u{202E}", "\u{202F}", "\u{2029}", "\u{2066}", "\u{2069}", "\u{206A}", "\u{2065}", "😀", " ",
+        ]
         for _ in 0..<20_000 {
-            let text = (0..<Int.random(in: 0...6, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+            let text = (0..<Int.random(in: 0...6, using: &random)).map { _ in pieces.randomElement(using: &random)! }
+                .joined()
             for allowing in [false, true] {
                 let expected = text.unicodeScalars.contains { scalar in
                     !(allowing && (scalar == "\n" || scalar == "\t")) && ControlCharacters.isControl(scalar)
                 }
-                #expect(ControlCharacters.contains(in: text, allowingLineBreaks: allowing) == expected, "\(Array(text.unicodeScalars))")
+                #expect(
+                    ControlCharacters.contains(in: text, allowingLineBreaks: allowing) == expected,
+                    "\(Array(text.unicodeScalars))")
             }
         }
     }
 
     @Test func validationRefusesControlCharactersInTextFields() {
         let state = RosterState(tenant: Tenant(id: "t", name: "T"))
-        let employee = Employee(id: "e", firstName: "Ada\u{1B}[31m", lastName: "Lovelace", biography: "line one\nline two")
-        #expect(state.violations(of: .employeeUpserted(employee)).map(\.description) == ["first_name: contains a control character"])
+        let employee = Employee(
+            id: "e", firstName: "Ada\u{1B}[31m", lastName: "Lovelace", biography: "line one\nline two")
+        #expect(
+            state.violations(of: .employeeUpserted(employee)).map(\.description) == [
+                "first_name: contains a control character"
+            ])
         #expect(state.violations(of: .motdSet("hi\u{07}")).map(\.description) == ["motd: contains a control character"])
         #expect(state.violations(of: .motdSet("two\nlines")).isEmpty)
     }

@@ -12,7 +12,9 @@ import Testing
         #expect(physical.count > 3)
         #expect(physical.allSatisfy { $0.utf8.count <= 75 }, "\(physical.map(\.utf8.count))")
         #expect(physical.dropFirst().allSatisfy { $0.hasPrefix(" ") })
-        #expect(physical.first! + physical.dropFirst().map { String($0.dropFirst()) }.joined() == line, "unfolding gives the line back")
+        #expect(
+            physical.first! + physical.dropFirst().map { String($0.dropFirst()) }.joined() == line,
+            "unfolding gives the line back")
         #expect(ICalendar.fold("SHORT:line") == "SHORT:line")
     }
 
@@ -30,11 +32,15 @@ import Testing
     }
 
     @Test func aFeedHasEveryEventTransparentWithItsStatusAndAlarm() {
-        let feed = ICalendar.feed([
-            CalendarEvent(uid: "r:a@1", start: 0, end: 3_600_000, summary: "Ada Lovelace on call, Platform", sequence: 2,
-                          lastModified: 1000),
-            CalendarEvent(uid: "r:a@2", start: 3_600_000, end: 7_200_000, summary: "gone", lastModified: 1000, cancelledAt: 1000),
-        ], options: .init(name: "Platform primary", alarmBefore: .seconds(900)), now: 5000)
+        let feed = ICalendar.feed(
+            [
+                CalendarEvent(
+                    uid: "r:a@1", start: 0, end: 3_600_000, summary: "Ada Lovelace on call, Platform", sequence: 2,
+                    lastModified: 1000),
+                CalendarEvent(
+                    uid: "r:a@2", start: 3_600_000, end: 7_200_000, summary: "gone", lastModified: 1000,
+                    cancelledAt: 1000),
+            ], options: .init(name: "Platform primary", alarmBefore: .seconds(900)), now: 5000)
         #expect(feed.hasPrefix("BEGIN:VCALENDAR\r\nVERSION:2.0\r\n") && feed.hasSuffix("END:VCALENDAR\r\n"))
         #expect(feed.components(separatedBy: "TRANSP:TRANSPARENT").count == 3)
         #expect(feed.contains("SUMMARY:Ada Lovelace on call\\, Platform\r\n"))

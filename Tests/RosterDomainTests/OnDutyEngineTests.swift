@@ -43,9 +43,10 @@ struct RandomPlan: Sendable, CustomStringConvertible {
 }
 
 let lastNames = ["Ng", "Åberg", "Abe", "Zhou", "Müller", "abbot"]
-let testEmployees: [String: Employee] = Dictionary(uniqueKeysWithValues: (0..<6).map { i in
-    ("e\(i)", Employee(id: "e\(i)", firstName: "P\(i)", lastName: lastNames[i]))
-})
+let testEmployees: [String: Employee] = Dictionary(
+    uniqueKeysWithValues: (0..<6).map { i in
+        ("e\(i)", Employee(id: "e\(i)", firstName: "P\(i)", lastName: lastNames[i]))
+    })
 
 /// Small time range so that overlaps, shared boundaries and back-to-back shifts are common.
 let planGenerator = zip(
@@ -86,8 +87,8 @@ let planGenerator = zip(
     @Test func overlappingPeopleAreOrderedByStartThenLastName() {
         let shifts = [
             Shift(id: "1", employeeID: "e3", start: 0, end: 100),  // Zhou, started first
-            Shift(id: "2", employeeID: "e0", start: 10, end: 100), // Ng
-            Shift(id: "3", employeeID: "e2", start: 10, end: 100), // Abe
+            Shift(id: "2", employeeID: "e0", start: 10, end: 100),  // Ng
+            Shift(id: "3", employeeID: "e2", start: 10, end: 100),  // Abe
         ]
         let lookup = OnDutyEngine(shifts: shifts, employees: EmployeeDirectory(testEmployees)).lookup(at: 50)
         #expect(lookup.currentEmployeeIDs == ["e3", "e2", "e0"])

@@ -8,14 +8,23 @@ import Testing
     static let day: UnixMillis = 24 * hour
     /// Monday 2026-03-23 09:00 in Berlin (CET, 08:00 UTC); the clocks go forward on the 29th.
     static let monday: UnixMillis = 1_774_252_800_000
-    static let people = ["ada", "alan", "grace"].map { Employee(id: $0, firstName: $0.capitalized, lastName: $0.capitalized) }
+    static let people = ["ada", "alan", "grace"].map {
+        Employee(id: $0, firstName: $0.capitalized, lastName: $0.capitalized)
+    }
 
     /// A daily rotation of ada, alan, grace handing off at 09:00 Berlin time from `monday`.
     static func state(cadence: Cadence = .days(1)) -> RosterState {
-        let schedule = ScheduleDefinition(id: "p", name: "Platform", zone: "Europe/Berlin", layers: [
-            ScheduleLayer(level: 0, rotations: [Rotation(id: "r", slots: [["ada"], ["alan"], ["grace"]], cadence: cadence,
-                                                         handoff: LocalDateTime(year: 2026, month: 3, day: 23, hour: 9))]),
-        ])
+        let schedule = ScheduleDefinition(
+            id: "p", name: "Platform", zone: "Europe/Berlin",
+            layers: [
+                ScheduleLayer(
+                    level: 0,
+                    rotations: [
+                        Rotation(
+                            id: "r", slots: [["ada"], ["alan"], ["grace"]], cadence: cadence,
+                            handoff: LocalDateTime(year: 2026, month: 3, day: 23, hour: 9))
+                    ])
+            ])
         return RosterState(tenant: Tenant(id: "t", name: "T"), employees: people, schedules: [schedule])
     }
 
@@ -61,7 +70,8 @@ import Testing
         #expect(tracker.announced["default"]?.until == start + 8 * Self.hour)
         // Her shift continues in a second one: the set does not change, but "until" moves.
         var after = state
-        after.apply(.shiftAdded(Shift(id: "s2", employeeID: "ada", start: start + 8 * Self.hour, end: start + 16 * Self.hour)))
+        after.apply(
+            .shiftAdded(Shift(id: "s2", employeeID: "ada", start: start + 8 * Self.hour, end: start + 16 * Self.hour)))
         tracker.reindex(["default"], in: after, at: start + 2 * Self.hour)
         #expect(tracker.look(at: start + 2 * Self.hour, cause: .planChanged, schedules: ["default"], in: after).isEmpty)
         #expect(tracker.announced["default"]?.until == start + 16 * Self.hour)
@@ -74,15 +84,18 @@ import Testing
         var tracker = OnDutyTracker(state: state, at: now)
         var covered = state
         var definition = try #require(covered.schedules["p"])
-        definition.overrides = [ScheduleOverride(id: "o", kind: .replace(replacing: "ada", with: "grace"), start: now, end: now + Self.hour)]
+        definition.overrides = [
+            ScheduleOverride(id: "o", kind: .replace(replacing: "ada", with: "grace"), start: now, end: now + Self.hour)
+        ]
         covered.apply(.scheduleUpserted(definition))
         tracker.reindex(["p"], in: covered, at: now)
         let change = try #require(tracker.look(at: now, cause: .planChanged, schedules: ["p"], in: covered).first)
         #expect(change.cause == .planChanged && change.at == now)
         #expect(change.previous.currentEmployeeIDs == ["ada"] && change.current.currentEmployeeIDs == ["grace"])
         // What webhook notices ask gives the same change.
-        let notice = OnDutyTracker.change(scheduleID: "p", before: state.onDutyIndex(of: "p", around: now),
-                                          after: covered.onDutyIndex(of: "p", around: now), at: now)
+        let notice = OnDutyTracker.change(
+            scheduleID: "p", before: state.onDutyIndex(of: "p", around: now),
+            after: covered.onDutyIndex(of: "p", around: now), at: now)
         #expect(notice == change)
 
         var deleted = covered
@@ -113,13 +126,16 @@ import Testing
         // 09:00 in Berlin is 08:00 UTC until the 29th and 07:00 UTC from the 30th.
         let gaps = Set(zip(pushed, pushed.dropFirst()).map { $1.at - $0.at })
         #expect(gaps == [Self.day, Self.day - Self.hour])
-        #expect(pushed.first { $0.at > Self.monday + 7 * Self.day }?.at == Self.monday + 7 * Self.day - Self.hour + Self.day)
+        #expect(
+            pushed.first { $0.at > Self.monday + 7 * Self.day }?.at == Self.monday + 7 * Self.day - Self.hour + Self.day
+        )
     }
 
     @Test func aHandoffAtTheWindowsStartCountsAndCausesHaveNoticeNames() throws {
         let state = Self.state()
         let index = try #require(state.onDutyIndex(of: "p", around: Self.monday))
-        let handoffs = OnDutyTracker.handoffs(scheduleID: "p", in: index, from: Self.monday + Self.day, to: Self.monday + 2 * Self.day)
+        let handoffs = OnDutyTracker.handoffs(
+            scheduleID: "p", in: index, from: Self.monday + Self.day, to: Self.monday + 2 * Self.day)
         #expect(handoffs.map(\.at) == [Self.monday + Self.day])
         #expect(OnDutyCause.allCases.map(\.noticeName) == ["initial", "handoff", "plan-changed", "clock-jump"])
     }

@@ -15,10 +15,13 @@ import Testing
     @Test func displayOrderIsLastNameThenFirstNameThenIDIgnoringCaseAndDiacritics() {
         // Many people with few distinct names, so every tie-break is reached.
         var random = SystemRandomNumberGenerator()
-        let lasts = ["Ångström", "angstrom", "Lovelace", "LOVELACE", "Émile", "Zeta", ""], firsts = ["Ada", "ada", "Ève", "eve", "Bob"]
+        let lasts = ["Ångström", "angstrom", "Lovelace", "LOVELACE", "Émile", "Zeta", ""],
+            firsts = ["Ada", "ada", "Ève", "eve", "Bob"]
         let people = (0..<500).map { index in
-            Employee(id: "e\(Int.random(in: 0..<10_000, using: &random))-\(index)", firstName: firsts.randomElement(using: &random)!,
-                     lastName: lasts.randomElement(using: &random)!)
+            Employee(
+                id: "e\(Int.random(in: 0..<10_000, using: &random))-\(index)",
+                firstName: firsts.randomElement(using: &random)!,
+                lastName: lasts.randomElement(using: &random)!)
         }
         #expect(people.sortedForDisplay().map(\.id) == people.sorted(by: Employee.displayOrder).map(\.id))
     }
@@ -34,7 +37,8 @@ import Testing
             let field = text(Int.random(in: 0...8, using: &random))
             let word = TextFolding.fold(text(Int.random(in: 1...3, using: &random)))
             if field.utf8.allSatisfy({ $0 < 0x80 }), word.utf8.allSatisfy({ $0 < 0x80 }) { asciiPairs += 1 }
-            #expect(EmployeeSearch.contains(field, word) == TextFolding.fold(field).contains(word), "\(field) ∋ \(word)")
+            #expect(
+                EmployeeSearch.contains(field, word) == TextFolding.fold(field).contains(word), "\(field) ∋ \(word)")
         }
         #expect(asciiPairs > 1_000, "the byte-wise path was exercised")
     }

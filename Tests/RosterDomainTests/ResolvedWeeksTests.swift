@@ -12,7 +12,8 @@ import Testing
     /// twice): the second is answered partly from weeks the first kept, and both answers and
     /// the units they spend equal resolving without any.
     @Test func keptWeeksGiveTheAnswerAndTheCostOfResolving() async throws {
-        await propertyCheck(count: 150, input: zip(ScheduleOracleTests.caseGen, Gen.int(in: 0...(7 * 24 - 1)))) { example, hours in
+        await propertyCheck(count: 150, input: zip(ScheduleOracleTests.caseGen, Gen.int(in: 0...(7 * 24 - 1)))) {
+            example, hours in
             let same = try await offThePool { () throws -> Bool in
                 let first = (example.from - 30 * Self.day, example.to + 30 * Self.day)
                 let second = (first.0 + UnixMillis(hours) * 3_600_000 + 7 * Self.day, first.1 + 9 * Self.day)
@@ -20,11 +21,13 @@ import Testing
                 let scope = weeks.scope(.init(tenant: "t", epoch: 1, revision: 1))
                 for (from, to) in [first, second] {
                     var plain = FinalScheduleResolution([example.schedule], from: from, to: to, limit: 100_000)
-                    var kept = FinalScheduleResolution([example.schedule], from: from, to: to, limit: 100_000, kept: scope)
+                    var kept = FinalScheduleResolution(
+                        [example.schedule], from: from, to: to, limit: 100_000, kept: scope)
                     try plain.advance()
                     try kept.advance()
                     guard plain.answer.shifts.map(\.shift) == kept.answer.shifts.map(\.shift),
-                          plain.answer.truncated == kept.answer.truncated, plain.budget.spent == kept.budget.spent else { return false }
+                        plain.answer.truncated == kept.answer.truncated, plain.budget.spent == kept.budget.spent
+                    else { return false }
                 }
                 // The second window covers at least three whole weeks of the first.
                 return weeks.hits >= 3
@@ -36,16 +39,24 @@ import Testing
     /// A request refused for its budget is refused the same with the weeks kept, and a week is
     /// kept only for its version: a new revision starts empty.
     @Test func refusalsAreKeptAndANewRevisionSeesNothingOld() throws {
-        let fast = ScheduleDefinition(id: "fast", name: "Fast", zone: "UTC", layers: [
-            ScheduleLayer(level: 0, rotations: [Rotation(id: "m", slots: [["a"], ["b"]], cadence: .minutes(1),
-                                                         handoff: LocalDateTime(year: 2026, month: 1, day: 1))]),
-        ])
+        let fast = ScheduleDefinition(
+            id: "fast", name: "Fast", zone: "UTC",
+            layers: [
+                ScheduleLayer(
+                    level: 0,
+                    rotations: [
+                        Rotation(
+                            id: "m", slots: [["a"], ["b"]], cadence: .minutes(1),
+                            handoff: LocalDateTime(year: 2026, month: 1, day: 1))
+                    ])
+            ])
         let start: UnixMillis = 1_767_225_600_000
         let weeks = ResolvedWeeks(maxShifts: 1_000_000)
         let first = weeks.scope(.init(tenant: "t", epoch: 1, revision: 1))
         func spent(_ scope: ResolvedWeeks.Scope?, budget: Int) -> Result<Int, RosterError> {
-            var resolution = FinalScheduleResolution([fast], from: start, to: start + 35 * Self.day, limit: 1_000_000,
-                                                     budget: ResolutionBudget(limit: budget), kept: scope)
+            var resolution = FinalScheduleResolution(
+                [fast], from: start, to: start + 35 * Self.day, limit: 1_000_000,
+                budget: ResolutionBudget(limit: budget), kept: scope)
             do throws(RosterError) {
                 try resolution.advance()
                 return .success(resolution.budget.spent)
@@ -53,7 +64,9 @@ import Testing
                 return .failure(error)
             }
         }
-        guard case .success(let cost) = spent(nil, budget: .max) else { Issue.record("a plain resolution failed"); return }
+        guard case .success(let cost) = spent(nil, budget: .max) else {
+            Issue.record("a plain resolution failed"); return
+        }
         #expect(try spent(first, budget: .max).get() == cost)
         #expect(weeks.hits == 0 && weeks.keptShifts > 0)
         // One unit short of the cost: refused, with and without what was kept.
@@ -71,12 +84,19 @@ import Testing
     @Test func whatIsKeptStaysUnderItsBound() {
         let weeks = ResolvedWeeks(maxShifts: 1_600)
         func week(_ count: Int) -> ResolvedWeeks.Week {
-            ResolvedWeeks.Week(shifts: (0..<count).map { ResolvedShift(id: "s\($0)", employeeID: "a", start: UnixMillis($0), end: UnixMillis($0) + 1,
-                                                                        source: .shift(id: "o")) }, units: count)
+            ResolvedWeeks.Week(
+                shifts: (0..<count).map {
+                    ResolvedShift(
+                        id: "s\($0)", employeeID: "a", start: UnixMillis($0), end: UnixMillis($0) + 1,
+                        source: .shift(id: "o"))
+                }, units: count)
         }
-        let a1 = ResolvedWeeks.Version(tenant: "a", epoch: 1, revision: 1), b1 = ResolvedWeeks.Version(tenant: "b", epoch: 1, revision: 1)
+        let a1 = ResolvedWeeks.Version(tenant: "a", epoch: 1, revision: 1),
+            b1 = ResolvedWeeks.Version(tenant: "b", epoch: 1, revision: 1)
         for index in 0..<30 {
-            weeks.keep(week(100), index.isMultiple(of: 2) ? a1 : b1, schedule: "s", start: UnixMillis(index) * FinalScheduleResolution.week)
+            weeks.keep(
+                week(100), index.isMultiple(of: 2) ? a1 : b1, schedule: "s",
+                start: UnixMillis(index) * FinalScheduleResolution.week)
             #expect(weeks.keptShifts <= 1_600)
         }
         #expect(weeks.keptShifts == 1_600)

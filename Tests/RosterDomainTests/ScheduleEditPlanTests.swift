@@ -8,37 +8,52 @@ import Testing
     typealias Fixture = SelfServicePlanTests
     static let now = Fixture.now, day = Fixture.day, hour = Fixture.hour
 
-    static func plan(_ edit: ScheduleChangeRequest.Edit, by caller: Caller = Fixture.admin, in state: RosterState = Fixture.state(),
-                     schedule: String = "p") throws(RosterError) -> ScheduleEdit {
-        try ScheduleEdit.plan(ScheduleChangeRequest(schedule: schedule, edit: edit), state: state, actor: caller, now: now,
-                              newID: { "\($0)_new" })
+    static func plan(
+        _ edit: ScheduleChangeRequest.Edit, by caller: Caller = Fixture.admin, in state: RosterState = Fixture.state(),
+        schedule: String = "p"
+    ) throws(RosterError) -> ScheduleEdit {
+        try ScheduleEdit.plan(
+            ScheduleChangeRequest(schedule: schedule, edit: edit), state: state, actor: caller, now: now,
+            newID: { "\($0)_new" })
     }
 
-    static func refusal(_ edit: ScheduleChangeRequest.Edit, by id: String, in state: RosterState = Fixture.state()) -> RosterError? {
+    static func refusal(_ edit: ScheduleChangeRequest.Edit, by id: String, in state: RosterState = Fixture.state())
+        -> RosterError?
+    {
         ScheduleEdit.refusal(of: ScheduleChangeRequest(schedule: "p", edit: edit), by: Fixture.person(id), state: state)
     }
 
     @Test func aReaderMayOnlyPutThemselvesOnDutyWhereTheScheduleAllowsAndRecordTheirOwnTimeOff() {
-        let mine = ScheduleOverride(id: "", kind: .add("Linus Pauling"), start: Self.now + Self.hour, end: Self.now + 2 * Self.hour)
+        let mine = ScheduleOverride(
+            id: "", kind: .add("Linus Pauling"), start: Self.now + Self.hour, end: Self.now + 2 * Self.hour)
         var theirs = mine
         theirs.kind = .replace(replacing: "ada", with: "alan")
         var removal = mine
         removal.kind = .remove("linus")
         let volunteering = Fixture.state { $0.readersMayVolunteer = true }
-        #expect(Self.refusal(.addOverride(mine), by: "linus") == .denied(
-            "schedule \"Platform\" does not let readers put themselves on duty (an admin can allow it)"))
+        #expect(
+            Self.refusal(.addOverride(mine), by: "linus")
+                == .denied(
+                    "schedule \"Platform\" does not let readers put themselves on duty (an admin can allow it)"))
         #expect(Self.refusal(.addOverride(mine), by: "linus", in: volunteering) == nil)
-        #expect(Self.refusal(.addOverride(theirs), by: "linus", in: volunteering) == .denied(
-            "a reader may only put themselves (Linus Pauling) on duty"))
-        #expect(Self.refusal(.addOverride(removal), by: "linus", in: volunteering) == .denied(
-            "a reader may only add an override that puts themselves on duty"))
+        #expect(
+            Self.refusal(.addOverride(theirs), by: "linus", in: volunteering)
+                == .denied(
+                    "a reader may only put themselves (Linus Pauling) on duty"))
+        #expect(
+            Self.refusal(.addOverride(removal), by: "linus", in: volunteering)
+                == .denied(
+                    "a reader may only add an override that puts themselves on duty"))
         #expect(Self.refusal(.deleteSchedule, by: "linus", in: volunteering) != nil)
-        let myTimeOff = ScheduleChangeRequest.TimeOffEdit(action: .add, start: Self.now + Self.day, end: Self.now + 2 * Self.day)
+        let myTimeOff = ScheduleChangeRequest.TimeOffEdit(
+            action: .add, start: Self.now + Self.day, end: Self.now + 2 * Self.day)
         var adasTimeOff = myTimeOff
         adasTimeOff.person = "Ada Lovelace"
         #expect(Self.refusal(.timeOff(myTimeOff), by: "linus") == nil)
-        #expect(Self.refusal(.timeOff(adasTimeOff), by: "linus") == .denied(
-            "a reader may only record their own time off (an admin records anyone's)"))
+        #expect(
+            Self.refusal(.timeOff(adasTimeOff), by: "linus")
+                == .denied(
+                    "a reader may only record their own time off (an admin records anyone's)"))
     }
 
     @Test func aConflictsFirstProposalReplacesThePersonFromNowOn() throws {
@@ -46,7 +61,8 @@ import Testing
         var state = Fixture.state()
         let off = TimeOff(id: "off_1", employeeID: "alan", start: Self.now + Self.day, end: Self.now + 2 * Self.day)
         state.apply(.timeOffSet(off))
-        let shifts = try ScheduleResolver.resolve(try #require(state.schedules["p"]), from: Self.now, to: Self.now + 3 * Self.day)
+        let shifts = try ScheduleResolver.resolve(
+            try #require(state.schedules["p"]), from: Self.now, to: Self.now + 3 * Self.day)
         let conflict = try #require(DutyConflicts.find(scheduleID: "p", shifts: shifts, timeOff: [off]).first)
         let edit = try Self.plan(.takeSuggestion(conflictID: conflict.id), in: state)
         guard case .scheduleUpserted(let after) = try #require(edit.changes.first?.change) else {
@@ -67,8 +83,9 @@ import Testing
     }
 
     @Test func timeOffNamesItsPersonAndIsCheckedAsACommitChecksIt() throws {
-        let add = ScheduleChangeRequest.TimeOffEdit(action: .add, person: "Alan Turing", start: Self.now + Self.day,
-                                                    end: Self.now + 2 * Self.day, reason: "flu")
+        let add = ScheduleChangeRequest.TimeOffEdit(
+            action: .add, person: "Alan Turing", start: Self.now + Self.day,
+            end: Self.now + 2 * Self.day, reason: "flu")
         let edit = try Self.plan(.timeOff(add))
         #expect(edit.createdIDs == ["off_new"])
         guard case .timeOffSet(let entry) = try #require(edit.changes.first?.change) else {
@@ -78,7 +95,11 @@ import Testing
         #expect(entry.employeeID == "alan" && entry.author == "t-admin" && entry.reason == "flu")
         var nobody = add
         nobody.person = ""
-        #expect(throws: RosterError.invalid([RosterViolation(field: "person", message: "name the person (this token names nobody)")])) {
+        #expect(
+            throws: RosterError.invalid([
+                RosterViolation(field: "person", message: "name the person (this token names nobody)")
+            ])
+        ) {
             try Self.plan(.timeOff(nobody))
         }
         var backwards = add
@@ -91,17 +112,24 @@ import Testing
 
     @Test func aSwapTradesTwoTurnsAndShowsTheDutyItMoves() throws {
         // Ada's turn today for Grace's the day after tomorrow.
-        let swap = ScheduleChangeRequest.Swap(first: "ada", firstFrom: Self.now, firstTo: Self.now + Self.day, second: "Grace Hopper",
-                                              secondFrom: Self.now + 2 * Self.day, secondTo: Self.now + 3 * Self.day)
+        let swap = ScheduleChangeRequest.Swap(
+            first: "ada", firstFrom: Self.now, firstTo: Self.now + Self.day, second: "Grace Hopper",
+            secondFrom: Self.now + 2 * Self.day, secondTo: Self.now + 3 * Self.day)
         let edit = try Self.plan(.swap(swap))
         #expect(edit.scheduleID == "p" && edit.createdIDs.count == 2)
         #expect(Set(edit.deltas.map(\.employeeID)) == ["ada", "grace"])
         var backwards = swap
         backwards.firstTo = swap.firstFrom
-        #expect(throws: RosterError.invalid([RosterViolation(field: "window", message: "each turn's start must be before its end")])) {
+        #expect(
+            throws: RosterError.invalid([
+                RosterViolation(field: "window", message: "each turn's start must be before its end")
+            ])
+        ) {
             try Self.plan(.swap(backwards))
         }
-        #expect(throws: RosterError.notFound("schedule \"nope\"", suggestions: Fixture.state().sortedSchedules.map(\.name))) {
+        #expect(
+            throws: RosterError.notFound("schedule \"nope\"", suggestions: Fixture.state().sortedSchedules.map(\.name))
+        ) {
             try Self.plan(.swap(swap), schedule: "nope")
         }
     }

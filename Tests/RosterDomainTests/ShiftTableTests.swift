@@ -12,17 +12,20 @@ import Testing
     /// Shifts from minutes to twenty weeks long (so some are "long" and kept outside the weeks),
     /// over about a year either side of the epoch, some deleted or moved again afterwards.
     static let editsGen = zip(
-        zip(Gen.int(in: 0...5), Gen.int(in: -400...400), Gen.int(in: 1...(140 * 24)), Gen.int(in: 0...2)).array(of: 0...40),
+        zip(Gen.int(in: 0...5), Gen.int(in: -400...400), Gen.int(in: 1...(140 * 24)), Gen.int(in: 0...2)).array(
+            of: 0...40),
         Gen.int(in: 0...60).array(of: 0...15)
     )
 
     static func shift(_ index: Int, _ item: (Int, Int, Int, Int)) -> Shift {
-        Shift(id: "s\(index)", employeeID: "e\(item.0)", start: UnixMillis(item.1) * day,
-              end: UnixMillis(item.1) * day + UnixMillis(item.2) * 3_600_000, scheduleID: schedules[item.3])
+        Shift(
+            id: "s\(index)", employeeID: "e\(item.0)", start: UnixMillis(item.1) * day,
+            end: UnixMillis(item.1) * day + UnixMillis(item.2) * 3_600_000, scheduleID: schedules[item.3])
     }
 
     @Test func overlappingIsTheFilterOverEveryShift() async {
-        await propertyCheck(count: 300, input: zip(Self.editsGen, Gen.int(in: -420...420).array(of: 1...6))) { edits, windows in
+        await propertyCheck(count: 300, input: zip(Self.editsGen, Gen.int(in: -420...420).array(of: 1...6))) {
+            edits, windows in
             let (raw, removals) = edits
             var table = ShiftTable()
             var plain: [String: Shift] = [:]
@@ -47,29 +50,39 @@ import Testing
             #expect(Set(table.values.map(\.id)) == Set(plain.keys))
             #expect(table == ShiftTable(plain.values.reversed()), "equal whatever the order of insertion")
             for person in (0...5).map({ "e\($0)" }) {
-                let expected = Set(plain.values.filter { $0.employeeID == person }.map { ShiftTable.scheduleKey($0.scheduleID) })
+                let expected = Set(
+                    plain.values.filter { $0.employeeID == person }.map { ShiftTable.scheduleKey($0.scheduleID) })
                 #expect(table.schedules(ofEmployee: person) == expected, "\(person)")
             }
             for schedule in ["", "b"] {
-                let mine = plain.values.filter { ShiftTable.scheduleKey($0.scheduleID) == ShiftTable.scheduleKey(schedule) }
+                let mine = plain.values.filter {
+                    ShiftTable.scheduleKey($0.scheduleID) == ShiftTable.scheduleKey(schedule)
+                }
                 #expect(Set(table.all(schedule: schedule)) == Set(mine))
                 #expect(table.holdsShifts(schedule: schedule) == !mine.isEmpty)
                 for start in windows {
                     let from = UnixMillis(start) * Self.day, to = from + UnixMillis(abs(start) % 50 + 1) * Self.day
                     let expected = mine.filter { $0.start < to && $0.end > from }
                     // Sorted ids, not sets: a shift filed under several weeks must come once.
-                    #expect(table.overlapping(schedule: schedule, from: from, to: to).map(\.id).sorted() == expected.map(\.id).sorted(),
-                            "[\(from), \(to))")
+                    #expect(
+                        table.overlapping(schedule: schedule, from: from, to: to).map(\.id).sorted()
+                            == expected.map(\.id).sorted(),
+                        "[\(from), \(to))")
                 }
             }
         }
     }
 
     @Test func theIndexOfOneOffShiftsAnswersAsTheEngineOverTheWholePlan() async {
-        let employees = Dictionary(uniqueKeysWithValues: (0..<6).map { ("e\($0)", Employee(id: "e\($0)", firstName: "P\($0)", lastName: "L\(5 - $0)")) })
-        await propertyCheck(count: 200, input: zip(Self.editsGen, Gen.int(in: -450...450).array(of: 1...12))) { edits, probes in
+        let employees = Dictionary(
+            uniqueKeysWithValues: (0..<6).map {
+                ("e\($0)", Employee(id: "e\($0)", firstName: "P\($0)", lastName: "L\(5 - $0)"))
+            })
+        await propertyCheck(count: 200, input: zip(Self.editsGen, Gen.int(in: -450...450).array(of: 1...12))) {
+            edits, probes in
             let shifts = edits.0.enumerated().map { Self.shift($0, $1) }.filter { $0.scheduleID != "b" }
-            let state = RosterState(tenant: Tenant(id: "t", name: "T"), employees: Array(employees.values), shifts: shifts)
+            let state = RosterState(
+                tenant: Tenant(id: "t", name: "T"), employees: Array(employees.values), shifts: shifts)
             let engine = OnDutyEngine(shifts: shifts, employees: EmployeeDirectory(employees))
             for probe in probes {
                 let instant = UnixMillis(probe) * Self.day + UnixMillis(probe & 7) * 3_600_000
@@ -80,8 +93,9 @@ import Testing
 
     @Test func aFarShiftIsStillTheNextChange() throws {
         let far = Shift(id: "far", employeeID: "e0", start: 3 * 365 * Self.day, end: 3 * 365 * Self.day + Self.day)
-        let state = RosterState(tenant: Tenant(id: "t", name: "T"), employees: [Employee(id: "e0", firstName: "A", lastName: "B")],
-                                shifts: [far])
+        let state = RosterState(
+            tenant: Tenant(id: "t", name: "T"), employees: [Employee(id: "e0", firstName: "A", lastName: "B")],
+            shifts: [far])
         let lookup = try #require(state.onDuty(at: 0))
         #expect(lookup.current.isEmpty && lookup.until == far.start && lookup.next == [far])
     }

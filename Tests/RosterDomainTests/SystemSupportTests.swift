@@ -29,7 +29,8 @@ import RosterSystem
     @Test func xdgPathsFollowTheEnvironment() {
         #expect(XDGPaths.config("config", environment: ["XDG_CONFIG_HOME": "/x"]).path == "/x/roster/config")
         #expect(XDGPaths.cache(environment: ["XDG_CACHE_HOME": "/y"]).path == "/y/roster")
-        #expect(XDGPaths.cache(environment: ["XDG_CACHE_HOME": ""]).path.hasSuffix("/.cache/roster"), "empty means unset")
+        #expect(
+            XDGPaths.cache(environment: ["XDG_CACHE_HOME": ""]).path.hasSuffix("/.cache/roster"), "empty means unset")
     }
 
     @Test func durationsReadOneWay() {
@@ -41,10 +42,13 @@ import RosterSystem
     }
 
     @Test func shiftWindowsAreHalfOpen() {
-        let state = RosterState(tenant: Tenant(id: "t", name: "T"),
-                                employees: [Employee(id: "a", firstName: "Ada", lastName: "Lovelace")],
-                                shifts: [Shift(id: "s1", employeeID: "a", start: 0, end: 10),
-                                         Shift(id: "s2", employeeID: "a", start: 10, end: 20)])
+        let state = RosterState(
+            tenant: Tenant(id: "t", name: "T"),
+            employees: [Employee(id: "a", firstName: "Ada", lastName: "Lovelace")],
+            shifts: [
+                Shift(id: "s1", employeeID: "a", start: 0, end: 10),
+                Shift(id: "s2", employeeID: "a", start: 10, end: 20),
+            ])
         #expect(state.shifts(from: 10, to: 20).map(\.id) == ["s2"], "a shift ending at `from` is not in the window")
         #expect(state.shifts(from: nil, to: 10).map(\.id) == ["s1"])
         #expect(state.upcomingShifts(of: "a", now: 9).map(\.id) == ["s1", "s2"])

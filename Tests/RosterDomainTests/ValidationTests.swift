@@ -2,10 +2,12 @@ import Foundation
 import RosterDomain
 import Testing
 
-let ada = Employee(id: "e1", firstName: "Ada", lastName: "Lovelace", email: "ada@example.com", position: "Engineer",
-                   team: "Core", projects: ["Analytical Engine"])
-let rene = Employee(id: "e2", firstName: "René", lastName: "Descartes", email: "rene@example.com", position: "philosopher",
-                    team: "Core")
+let ada = Employee(
+    id: "e1", firstName: "Ada", lastName: "Lovelace", email: "ada@example.com", position: "Engineer",
+    team: "Core", projects: ["Analytical Engine"])
+let rene = Employee(
+    id: "e2", firstName: "René", lastName: "Descartes", email: "rene@example.com", position: "philosopher",
+    team: "Core")
 let zoe = Employee(id: "e3", firstName: "Zoë", lastName: "Ångström", position: "Engineer", team: "")
 let bob = Employee(id: "e4", firstName: "Bob", lastName: "Descartes", position: "Philosopher", team: "Edge")
 
@@ -23,9 +25,12 @@ let bob = Employee(id: "e4", firstName: "Bob", lastName: "Descartes", position: 
 
     @Test func malformedEmailIsRefused() {
         for bad in ["ada", "ada@", "@example.com", "ada@example", "a da@example.com", "a@b@c.d"] {
-            #expect(violations(.employeeUpserted(Employee(id: "x", firstName: "A", lastName: "B", email: bad))).count == 1, "\(bad)")
+            #expect(
+                violations(.employeeUpserted(Employee(id: "x", firstName: "A", lastName: "B", email: bad))).count == 1,
+                "\(bad)")
         }
-        #expect(violations(.employeeUpserted(Employee(id: "x", firstName: "A", lastName: "B", email: "a.b@c.io"))).isEmpty)
+        #expect(
+            violations(.employeeUpserted(Employee(id: "x", firstName: "A", lastName: "B", email: "a.b@c.io"))).isEmpty)
     }
 
     @Test func fullNameMustBeUniqueIgnoringCase() {
@@ -37,8 +42,14 @@ let bob = Employee(id: "e4", firstName: "Bob", lastName: "Descartes", position: 
     }
 
     @Test func shiftNeedsStartBeforeEndAndAKnownEmployee() {
-        #expect(violations(.shiftAdded(Shift(id: "s", employeeID: "e1", start: 5, end: 5))) == ["end: the start is not before the end"])
-        #expect(violations(.shiftAdded(Shift(id: "s", employeeID: "nobody", start: 1, end: 5))) == ["employee_id: unknown employee \"nobody\""])
+        #expect(
+            violations(.shiftAdded(Shift(id: "s", employeeID: "e1", start: 5, end: 5))) == [
+                "end: the start is not before the end"
+            ])
+        #expect(
+            violations(.shiftAdded(Shift(id: "s", employeeID: "nobody", start: 1, end: 5))) == [
+                "employee_id: unknown employee \"nobody\""
+            ])
     }
 
     @Test func batchIsAllOrNothingAndReportsEveryLocation() {
@@ -47,10 +58,12 @@ let bob = Employee(id: "e4", firstName: "Bob", lastName: "Descartes", position: 
             ("line 3", .employeeUpserted(Employee(id: "y", firstName: "", lastName: "Person"))),
             ("line 4", .shiftAdded(Shift(id: "s", employeeID: "x", start: 9, end: 1))),
         ]
-        #expect(throws: RosterError.invalid([
-            RosterViolation(location: "line 3", field: "first_name", message: "is empty"),
-            RosterViolation(location: "line 4", field: "end", message: "the start is not before the end"),
-        ])) { try state.applyingValidated(changes) }
+        #expect(
+            throws: RosterError.invalid([
+                RosterViolation(location: "line 3", field: "first_name", message: "is empty"),
+                RosterViolation(location: "line 4", field: "end", message: "the start is not before the end"),
+            ])
+        ) { try state.applyingValidated(changes) }
     }
 
     @Test func deletingAnUnknownEmployeeSuggestsCloseNames() {

@@ -10,12 +10,15 @@ import Testing
     }
 
     @Test func headerLayoutIsBigEndianLengthTypeFlagsRequestID() {
-        let encoded = Frame(type: .ping, flags: .ignorable, requestID: 0x0102_0304, body: ByteBuffer(bytes: [0xAA])).encoded()
+        let encoded = Frame(type: .ping, flags: .ignorable, requestID: 0x0102_0304, body: ByteBuffer(bytes: [0xAA]))
+            .encoded()
         #expect(Array(encoded.readableBytesView) == [0, 0, 0, 7, 0x04, 0x01, 1, 2, 3, 4, 0xAA])
     }
 
     @Test func decodesByteAtATimeAndManyFramesPerRead() throws {
-        let frames = [frame(.ping, 1, [8, 1]), frame(.getSnapshot, 2, []), frame(.search, 3, Array(repeating: 0x41, count: 300))]
+        let frames = [
+            frame(.ping, 1, [8, 1]), frame(.getSnapshot, 2, []), frame(.search, 3, Array(repeating: 0x41, count: 300)),
+        ]
         var input = ByteBuffer()
         for frame in frames { frame.write(to: &input) }
         // The verifier feeds the input whole, byte by byte, and in other splits.
@@ -63,7 +66,9 @@ import Testing
     @Test func garbageNeverCrashesAndAlwaysEndsInATypedError() throws {
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<2_000 {
-            let garbage = (0..<Int.random(in: 1...64, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let garbage = (0..<Int.random(in: 1...64, using: &generator)).map { _ in
+                UInt8.random(in: 0...255, using: &generator)
+            }
             var decoder = FrameDecoder(maxFrameLength: 4096)
             var buffer = ByteBuffer(bytes: garbage)
             do {

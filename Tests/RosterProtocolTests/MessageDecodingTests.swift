@@ -12,7 +12,8 @@ import Testing
     }
 
     @Test func unknownIgnorableTypeIsDropped() throws {
-        #expect(try RosterMessage.decode(Frame(rawType: 0x7F, flags: .ignorable, requestID: 0, body: ByteBuffer())) == nil)
+        #expect(
+            try RosterMessage.decode(Frame(rawType: 0x7F, flags: .ignorable, requestID: 0, body: ByteBuffer())) == nil)
     }
 
     @Test func bodyThatDoesNotDecodeIsTyped() {

@@ -28,17 +28,23 @@ import Testing
     /// like a formula is written as text.
     @Test func hoursCSVHasOneRowPerPersonAndNoFormulas() {
         let report = Roster_V1_ReportResponse.with {
-            $0.people = [.with {
-                $0.employeeID = "e1"
-                $0.name = "=HYPERLINK(\"x\")"
-                $0.totalMs = 10 * 3_600_000
-                $0.categories = .with {
-                    $0.businessMs = 3 * 3_600_000 + 1_200_000
-                    $0.weekendMs = 6 * 3_600_000 + 2_400_000
+            $0.people = [
+                .with {
+                    $0.employeeID = "e1"
+                    $0.name = "=HYPERLINK(\"x\")"
+                    $0.totalMs = 10 * 3_600_000
+                    $0.categories = .with {
+                        $0.businessMs = 3 * 3_600_000 + 1_200_000
+                        $0.weekendMs = 6 * 3_600_000 + 2_400_000
+                    }
+                    $0.schedules = [
+                        .with {
+                            $0.scheduleID = "s"; $0.scheduleName = "Platform, primary"; $0.ms = 10 * 3_600_000
+                        }
+                    ]
+                    $0.shortestRestMs = -1
                 }
-                $0.schedules = [.with { $0.scheduleID = "s"; $0.scheduleName = "Platform, primary"; $0.ms = 10 * 3_600_000 }]
-                $0.shortestRestMs = -1
-            }]
+            ]
         }
         let lines = ReportFormats.hoursCSV(report).split(separator: "\r\n").map(String.init)
         #expect(lines.count == 2)

@@ -9,14 +9,26 @@ import Testing
         .with {
             $0.epoch = 9
             $0.revision = 77
-            $0.tenant = .with { $0.id = "t"; $0.name = "Tenant"; $0.motd = "hello" }
+            $0.tenant = .with {
+                $0.id = "t"; $0.name = "Tenant"; $0.motd = "hello"
+            }
             $0.employees = (0..<employees).map { index in
-                .with { $0.id = "e\(index)"; $0.firstName = String(repeating: "a", count: nameLength); $0.lastName = "L\(index)" }
+                .with {
+                    $0.id = "e\(index)"; $0.firstName = String(repeating: "a", count: nameLength);
+                    $0.lastName = "L\(index)"
+                }
             }
             $0.shifts = (0..<shifts).map { index in
-                .with { $0.id = "s\(index)"; $0.employeeID = "e\(index % max(employees, 1))"; $0.startMs = Int64(index); $0.endMs = Int64(index + 1) }
+                .with {
+                    $0.id = "s\(index)"; $0.employeeID = "e\(index % max(employees, 1))"; $0.startMs = Int64(index);
+                    $0.endMs = Int64(index + 1)
+                }
             }
-            $0.schedules = [.with { $0.id = "default"; $0.name = "Default" }]
+            $0.schedules = [
+                .with {
+                    $0.id = "default"; $0.name = "Default"
+                }
+            ]
         }
     }
 
@@ -43,7 +55,8 @@ import Testing
     }
 
     @Test func partsOfTwoRequestsAssembleApart() throws {
-        let a = Self.snapshot(employees: 40, shifts: 40, nameLength: 50), b = Self.snapshot(employees: 10, shifts: 90, nameLength: 5)
+        let a = Self.snapshot(employees: 40, shifts: 40, nameLength: 50),
+            b = Self.snapshot(employees: 10, shifts: 90, nameLength: 5)
         let framesA = SnapshotParts.frames(a, requestID: 1, maxFrameBytes: 1024)
         let framesB = SnapshotParts.frames(b, requestID: 2, maxFrameBytes: 1024)
         #expect(framesA.count > 1 && framesB.count > 1)

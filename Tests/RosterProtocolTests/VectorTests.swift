@@ -35,7 +35,8 @@ import Testing
 
     @Test(arguments: SampleMessages.all.map { $0 })
     func vectorMatchesBothWays(requestID: UInt32, message: RosterMessage) throws {
-        try Self.check(Self.directory.appendingPathComponent(Self.fileName(message)), requestID: requestID, message: message)
+        try Self.check(
+            Self.directory.appendingPathComponent(Self.fileName(message)), requestID: requestID, message: message)
     }
 
     @Test(arguments: SampleMessages.more.map { $0 })
@@ -55,7 +56,8 @@ import Testing
             try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys]).write(to: url)
         }
         let vector = try #require(
-            try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any], "missing \(url.lastPathComponent)")
+            try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any],
+            "missing \(url.lastPathComponent)")
 
         // Encode: our bytes equal the vector's bytes.
         let hex = try #require(vector["frame"] as? String)

@@ -24,11 +24,20 @@ import Testing
             let admin = try await harness.connect()
             let ada = try await admin.addEmployee("Ada", "Lovelace", team: "Core")
             harness.clock.advance(to: t0 + minute)
-            let update = try await admin.admin(.upsertEmployee(.with {
-                $0.employee = .with { $0.id = ada; $0.firstName = "Ada"; $0.lastName = "Lovelace"; $0.team = "Platform"; $0.position = "Engineer" }
-                $0.reason = "moved to Platform"
-            }))
-            try await admin.admin(.setMotd(.with { $0.motd = "Freeze from Friday"; $0.reason = "release freeze" }))
+            let update = try await admin.admin(
+                .upsertEmployee(
+                    .with {
+                        $0.employee = .with {
+                            $0.id = ada; $0.firstName = "Ada"; $0.lastName = "Lovelace"; $0.team = "Platform";
+                            $0.position = "Engineer"
+                        }
+                        $0.reason = "moved to Platform"
+                    }))
+            try await admin.admin(
+                .setMotd(
+                    .with {
+                        $0.motd = "Freeze from Friday"; $0.reason = "release freeze"
+                    }))
             let entries = try await Self.audit(admin).entries.filter { $0.kind == "change" }
             #expect(entries.map(\.revision) == [1, 2, 3], "one entry per revision, oldest first")
 
@@ -42,7 +51,8 @@ import Testing
             #expect(change.before.employeeUpserted.team == "Core" && change.change.employeeUpserted.team == "Platform")
 
             let motd = try #require(entries.last)
-            #expect(motd.changes.first?.before.motdSet == "" && motd.changes.first?.change.motdSet == "Freeze from Friday")
+            #expect(
+                motd.changes.first?.before.motdSet == "" && motd.changes.first?.change.motdSet == "Freeze from Friday")
             #expect(motd.reason == "release freeze")
             #expect(entries.first?.changes.first?.hasBefore == false, "an added employee had no record before")
             #expect(AuditEntry(wire: motd).changeLines() == ["motd: \"\" → \"Freeze from Friday\""])
@@ -55,10 +65,12 @@ import Testing
     /// a refused Hello is: kind auth.failed, the door named, the address, never the secret.
     @Test func refusedTokensOnTheHTTPSideAreRecordedWithTheirDoor() async throws {
         try await HTTPTests.withHTTPServer { harness, base in
-            let wrong = "rst_" + String(harness.adminToken.dropFirst(4).prefix { $0 != "_" }) + "_wrongsecretwrongsecret"
+            let wrong =
+                "rst_" + String(harness.adminToken.dropFirst(4).prefix { $0 != "_" }) + "_wrongsecretwrongsecret"
             #expect(try await HTTPGet.request(base + "/v1/oncall", token: wrong).status == 401)
-            let signIn = try await HTTPGet.request(base + "/sign-in", method: "POST", form: [("token", "rst_nope_nope")],
-                                                  headers: ["Origin: \(base)"])
+            let signIn = try await HTTPGet.request(
+                base + "/sign-in", method: "POST", form: [("token", "rst_nope_nope")],
+                headers: ["Origin: \(base)"])
             #expect(signIn.status == 401)
             let admin = try await harness.connect()
             var failures: [Roster_V1_AuditEntry] = []
@@ -67,7 +79,10 @@ import Testing
                 return failures.count >= 2
             }
             #expect(found, "\(failures)")
-            #expect(failures.contains { $0.detail == "wrong secret (HTTP Bearer token)" && $0.address.hasPrefix("127.0.0.1:") }, "\(failures)")
+            #expect(
+                failures.contains {
+                    $0.detail == "wrong secret (HTTP Bearer token)" && $0.address.hasPrefix("127.0.0.1:")
+                }, "\(failures)")
             #expect(failures.contains { $0.detail.hasSuffix("(web sign-in)") }, "\(failures)")
             #expect(!failures.map(\.detail).joined().contains("wrongsecret"), "no secret is recorded")
             await admin.close()
@@ -77,7 +92,8 @@ import Testing
     @Test func readersAreRefusedAndAuthFailuresAndTokensAreRecordedWithoutSecrets() async throws {
         try await withServer(configure: { $0.limits.tokenRefresh = .milliseconds(50) }) { harness in
             let administration = try await StoreAdministration.open(dataDirectory: harness.dataDirectory)
-            let reader = try await administration.createToken(tenant: "demo", role: .reader, expiresIn: nil, label: "wallboard")
+            let reader = try await administration.createToken(
+                tenant: "demo", role: .reader, expiresIn: nil, label: "wallboard")
             let ready = await eventually(10) { (try? await harness.connect(token: reader.text)) != nil }
             try #require(ready, "the server did not pick up the token")
 
@@ -107,14 +123,18 @@ import Testing
             let failure = try #require(entries.last { $0.kind == "auth.failed" })
             #expect(failure.detail == "wrong secret" && failure.tokenID == reader.token.id)
             #expect(failure.address.hasPrefix("127.0.0.1:"))
-            let created = try #require(entries.first { $0.kind == "token.created" && $0.detail.contains(reader.token.id) })
-            #expect(created.actor == "local admin" && created.detail.contains("wallboard") && created.detail.contains("reader"))
+            let created = try #require(
+                entries.first { $0.kind == "token.created" && $0.detail.contains(reader.token.id) })
+            #expect(
+                created.actor == "local admin" && created.detail.contains("wallboard")
+                    && created.detail.contains("reader"))
             #expect(entries.contains { $0.kind == "token.revoked" && $0.detail.contains(reader.token.id) })
 
             let secret = try #require(AccessToken.parse(reader.text)?.secret)
             let everything = entries.map { AuditEntry(wire: $0).jsonLine }.joined()
-            #expect(!everything.contains(secret) && !everything.contains(String(repeating: "0", count: 64)),
-                    "no secret, presented or issued, is kept")
+            #expect(
+                !everything.contains(secret) && !everything.contains(String(repeating: "0", count: 64)),
+                "no secret, presented or issued, is kept")
             await admin.close()
         }
     }
@@ -126,19 +146,29 @@ import Testing
             _ = try await admin.addEmployee("Alan", "Turing")
             harness.clock.advance(to: t0 + 10 * minute)
             _ = try await admin.addShift(ada, t0 + 60 * minute, t0 + 120 * minute)
-            try await admin.admin(.editSchedule(.with { $0.upsertSchedule = .with { $0.name = "Platform primary"; $0.zone = "UTC" } }))
+            try await admin.admin(
+                .editSchedule(
+                    .with {
+                        $0.upsertSchedule = .with {
+                            $0.name = "Platform primary"; $0.zone = "UTC"
+                        }
+                    }))
             harness.clock.advance(to: t0 + 20 * minute)
-            try await admin.admin(.editSchedule(.with {
-                $0.schedule = "Platform primary"
-                $0.upsertRotation = .with {
-                    $0.rotation = .with {
-                        $0.cadence = .with { $0.unit = .days; $0.count = 1 }
-                        $0.handoff = "2026-01-01T09:00"
-                        $0.slots = [.with { $0.employeeIds = ["Alan Turing"] }]
-                    }
-                }
-                $0.reason = "Alan starts the rotation"
-            }))
+            try await admin.admin(
+                .editSchedule(
+                    .with {
+                        $0.schedule = "Platform primary"
+                        $0.upsertRotation = .with {
+                            $0.rotation = .with {
+                                $0.cadence = .with {
+                                    $0.unit = .days; $0.count = 1
+                                }
+                                $0.handoff = "2026-01-01T09:00"
+                                $0.slots = [.with { $0.employeeIds = ["Alan Turing"] }]
+                            }
+                        }
+                        $0.reason = "Alan starts the rotation"
+                    }))
             try await admin.admin(.deleteEmployee(.with { $0.id = ada }))
 
             let ofAda = try await Self.audit(admin, .with { $0.person = "Ada Lovelace" }).entries
@@ -163,7 +193,11 @@ import Testing
         let day: Int64 = 86_400_000
         try await store.createTenant(Tenant(id: "demo", name: "Demo"), epoch: 1)
         for age in [401, 399, 0] as [Int64] {
-            try await store.appendAudit(tenantID: "demo", .with { $0.kind = "auth.failed"; $0.atMs = t0 - age * day; $0.detail = "\(age)" })
+            try await store.appendAudit(
+                tenantID: "demo",
+                .with {
+                    $0.kind = "auth.failed"; $0.atMs = t0 - age * day; $0.detail = "\(age)"
+                })
         }
         #expect(try await store.pruneAudit(before: t0 - 400 * day) == 1)
         let left = try await store.auditEntries(tenantID: "demo", since: 0, limit: 10, matching: { _ in true })

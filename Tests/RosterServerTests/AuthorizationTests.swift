@@ -27,9 +27,14 @@ import Testing
             return try await harness.stoppingOnError { harness in
                 let administration = try await StoreAdministration.open(dataDirectory: harness.dataDirectory)
                 try await administration.createTenant(id: "beta", name: "Beta Corp")
-                let readerA = try await administration.createToken(tenant: "demo", role: .reader, expiresIn: nil, now: t0).text
-                let readerB = try await administration.createToken(tenant: "beta", role: .reader, expiresIn: nil, now: t0).text
-                let adminB = try await administration.createToken(tenant: "beta", role: .admin, expiresIn: nil, now: t0).text
+                let readerA = try await administration.createToken(
+                    tenant: "demo", role: .reader, expiresIn: nil, now: t0
+                ).text
+                let readerB = try await administration.createToken(
+                    tenant: "beta", role: .reader, expiresIn: nil, now: t0
+                ).text
+                let adminB = try await administration.createToken(tenant: "beta", role: .admin, expiresIn: nil, now: t0)
+                    .text
                 // The running server picks up the new tenant and tokens from the store.
                 let ready = await eventually(10) { (try? await harness.connect(token: adminB)) != nil }
                 try #require(ready, "the server did not pick up tenant beta")
@@ -39,7 +44,9 @@ import Testing
                 let beta = try await harness.connect(token: adminB)
                 _ = try await beta.addEmployee("Bob", "Beta")
                 await beta.close()
-                return TwoTenants(harness: harness, administration: administration, readerA: readerA, readerB: readerB, adminB: adminB)
+                return TwoTenants(
+                    harness: harness, administration: administration, readerA: readerA, readerB: readerB, adminB: adminB
+                )
             }
         }
 
@@ -75,7 +82,9 @@ import Testing
             #expect(try await Self.lastNames(b) == ["Beta"])
 
             // Naming the other tenant in Hello does not open it: the same generic refusal as a bad token.
-            let crossed = await Self.refusal { _ = try await servers.harness.connect(tenant: "beta", token: servers.readerA) }
+            let crossed = await Self.refusal {
+                _ = try await servers.harness.connect(tenant: "beta", token: servers.readerA)
+            }
             #expect(crossed?.code == .unauthenticated)
             #expect(crossed?.message == "authentication failed")
 
@@ -101,7 +110,9 @@ import Testing
             // Anonymous on a loopback listener: a reader, never an admin.
             let anonymous = try await servers.harness.connect(token: "")
             #expect(anonymous.welcome.role == .reader)
-            #expect(await Self.refusal { try await anonymous.admin(.setMotd(.with { $0.motd = "no" })) }?.code == .permissionDenied)
+            #expect(
+                await Self.refusal { try await anonymous.admin(.setMotd(.with { $0.motd = "no" })) }?.code
+                    == .permissionDenied)
 
             // Beta's admin changes beta only.
             let adminB = try await servers.harness.connect(token: servers.adminB)
@@ -118,7 +129,7 @@ import Testing
             let valid = try #require(AccessToken.parse(servers.readerA))
             let attempts = [
                 "rst_\(valid.id)_\(String(repeating: "0", count: 64))",  // right id, wrong secret
-                "rst_000000000000_\(valid.secret)",                      // unknown id
+                "rst_000000000000_\(valid.secret)",  // unknown id
                 "not-a-token",
             ]
             for token in attempts {
@@ -133,8 +144,10 @@ import Testing
 
     @Test func anExpiredTokenIsRefusedAndItsLiveSubscriptionClosed() async throws {
         try await using(try await TwoTenants.start()) { servers in
-            let expiring = try await servers.administration.createToken(tenant: "demo", role: .reader, expiresIn: .seconds(60),
-                                                                        now: t0).text
+            let expiring = try await servers.administration.createToken(
+                tenant: "demo", role: .reader, expiresIn: .seconds(60),
+                now: t0
+            ).text
             #expect(await eventually(10) { (try? await servers.harness.connect(token: expiring)) != nil })
             let watcher = try await servers.harness.connect(token: expiring)
             let inbox = Inbox(watcher)
@@ -150,17 +163,21 @@ import Testing
             #expect(error.code == .unauthenticated && error.message.contains("expired"))
             await watcher.closed()
             #expect(!watcher.isActive)
-            #expect(await Self.refusal { _ = try await servers.harness.connect(token: expiring) }?.code == .unauthenticated)
+            #expect(
+                await Self.refusal { _ = try await servers.harness.connect(token: expiring) }?.code == .unauthenticated)
 
             // A connection made before expiry may not subscribe after it.
-            let later = try await servers.administration.createToken(tenant: "demo", role: .reader, expiresIn: .seconds(60),
-                                                                     now: t0 + 61_000).text
+            let later = try await servers.administration.createToken(
+                tenant: "demo", role: .reader, expiresIn: .seconds(60),
+                now: t0 + 61_000
+            ).text
             #expect(await eventually(10) { (try? await servers.harness.connect(token: later)) != nil })
             let early = try await servers.harness.connect(token: later)
             servers.harness.clock.advance(to: t0 + 122_000)
             let earlyInbox = Inbox(early)
             early.subscribe(.with { $0.topics = [.onDuty] })
-            let refused = try #require(try await earlyInbox.next().message.errorBody, "a subscription was accepted on an expired token")
+            let refused = try #require(
+                try await earlyInbox.next().message.errorBody, "a subscription was accepted on an expired token")
             #expect(refused.code == .unauthenticated)
             await early.closed()
             await admin.close()
@@ -182,7 +199,9 @@ import Testing
             await watcher.closed()
             #expect(other.isActive, "other tokens' connections stay")
             #expect(try await Self.lastNames(other) == ["Alpha"])
-            #expect(await Self.refusal { _ = try await servers.harness.connect(token: servers.readerB) }?.code == .unauthenticated)
+            #expect(
+                await Self.refusal { _ = try await servers.harness.connect(token: servers.readerB) }?.code
+                    == .unauthenticated)
             await other.close()
         }
     }
@@ -196,11 +215,13 @@ import Testing
     }
 
     @Test func aNonLoopbackListenerAdmitsNoAnonymousReaders() async throws {
-        try await using(try await ServerHarness.start { configuration in
-            configuration.listen.host = "0.0.0.0"
-            configuration.tls = .init()
-            configuration.limits.authFailureDelay = .milliseconds(10)
-        }) { harness in
+        try await using(
+            try await ServerHarness.start { configuration in
+                configuration.listen.host = "0.0.0.0"
+                configuration.tls = .init()
+                configuration.limits.authFailureDelay = .milliseconds(10)
+            }
+        ) { harness in
             let tls = try TLSContext.client(.init(trust: .caFile(harness.dataDirectory + "/tls/ca.pem")))
             let anonymous = await Self.refusal { _ = try await harness.connect(token: "", tls: tls) }
             #expect(anonymous?.code == .unauthenticated)

@@ -45,8 +45,9 @@ import Testing
             try await stream.value
             let acknowledged = progress.withLockedValue { $0.acknowledged }
             acknowledgedBefore = Set(acknowledged.filter { $0.at < began }.map(\.id))
-            #expect(acknowledgedBefore.count >= 20 && acknowledged.count >= acknowledgedBefore.count + 20,
-                    "the backup ran in the middle of the stream")
+            #expect(
+                acknowledgedBefore.count >= 20 && acknowledged.count >= acknowledgedBefore.count + 20,
+                "the backup ran in the middle of the stream")
             let probe = try await harness.connect()
             originalEpoch = probe.welcome.epoch
             await probe.close()
@@ -61,10 +62,14 @@ import Testing
         try await StoreBackup.restore(from: backupFile, into: target, replace: false)
         try await using(try await ServerHarness.start(dataDirectory: target.path)) { harness in
             let reader = try await harness.connect()
-            guard case .employees(let listed) = try await reader.request(.listEmployees(.init())) else { throw TestFailure("no Employees") }
+            guard case .employees(let listed) = try await reader.request(.listEmployees(.init())) else {
+                throw TestFailure("no Employees")
+            }
             let restored = Set(listed.employees.map(\.id))
-            #expect(acknowledgedBefore.isSubset(of: restored), "every change acknowledged before the backup began is there")
-            #expect(listed.revision == UInt64(restored.count), "a consistent snapshot: one revision per employee, no gap")
+            #expect(
+                acknowledgedBefore.isSubset(of: restored), "every change acknowledged before the backup began is there")
+            #expect(
+                listed.revision == UInt64(restored.count), "a consistent snapshot: one revision per employee, no gap")
             #expect(reader.welcome.epoch != originalEpoch, "a restored store has a new epoch, so clients resync")
             await reader.close()
         }
@@ -78,7 +83,8 @@ import Testing
         let first = try await ServerHarness.start(dataDirectory: directory.path, configure: WebhookTests.configure)
         try await first.stoppingOnError { harness in
             let admin = try await harness.connect()
-            _ = try await WebhookTests.notificationAdmin(admin, .with { $0.addWebhook = .with { $0.url = "http://127.0.0.1:9/hook" } })
+            _ = try await WebhookTests.notificationAdmin(
+                admin, .with { $0.addWebhook = .with { $0.url = "http://127.0.0.1:9/hook" } })
             await admin.close()
         }
         await first.stop()
@@ -86,7 +92,8 @@ import Testing
         let key = try String(contentsOfFile: keyFile, encoding: .utf8)
         try FileManager.default.removeItem(atPath: keyFile)
         do {
-            let started = try await ServerHarness.start(dataDirectory: directory.path, configure: WebhookTests.configure)
+            let started = try await ServerHarness.start(
+                dataDirectory: directory.path, configure: WebhookTests.configure)
             await started.stop()
             Issue.record("the server started with a secrets key that opens none of the store's secrets")
         } catch let error as ServerStartError {
@@ -96,7 +103,8 @@ import Testing
         // Another key altogether: refused too.
         try PrivateFile.write(Data(Crypto.randomBytes(32)).base64EncodedString() + "\n", to: keyFile)
         await #expect(throws: ServerStartError.self) {
-            let started = try await ServerHarness.start(dataDirectory: directory.path, configure: WebhookTests.configure)
+            let started = try await ServerHarness.start(
+                dataDirectory: directory.path, configure: WebhookTests.configure)
             await started.stop()
         }
         #expect(FileManager.default.fileExists(atPath: keyFile), "a key the operator put there stays")
@@ -121,12 +129,16 @@ import Testing
 
         let garbage = scratch.appendingPathComponent("garbage.backup").path
         try Data("not a database at all".utf8).write(to: URL(fileURLWithPath: garbage))
-        await #expect(throws: StoreBackup.Failure.self) { try await StoreBackup.restore(from: garbage, into: target, replace: true) }
+        await #expect(throws: StoreBackup.Failure.self) {
+            try await StoreBackup.restore(from: garbage, into: target, replace: true)
+        }
 
         // A truncated copy of a real store.
         let truncated = scratch.appendingPathComponent("truncated.backup").path
         try before.prefix(before.count / 2).write(to: URL(fileURLWithPath: truncated))
-        await #expect(throws: (any Error).self) { try await StoreBackup.restore(from: truncated, into: target, replace: true) }
+        await #expect(throws: (any Error).self) {
+            try await StoreBackup.restore(from: truncated, into: target, replace: true)
+        }
 
         // A store from a newer release: a migration this one does not know.
         let newer = scratch.appendingPathComponent("newer.backup").path
@@ -158,20 +170,24 @@ import Testing
             try await cli.run(["admin", "employee", "add", "--first", "Ada", "--last", "Lovelace"])
             let file = cli.home.appendingPathComponent("roster.backup").path
             let backup = try await cli.server(["backup", "--data-dir", server.dataDirectory, "--to", file])
-            #expect(backup.status == 0 && backup.stdout.contains("demo at revision 1"), "\(backup.stdout)\(backup.stderr)")
+            #expect(
+                backup.status == 0 && backup.stdout.contains("demo at revision 1"), "\(backup.stdout)\(backup.stderr)")
             let elsewhere = cli.home.appendingPathComponent("restored").path
             let restore = try await cli.server(["restore", "--from", file, "--data-dir", elsewhere])
             #expect(restore.status == 0, "\(restore.stderr)")
             let status = try await cli.server(["status", "--data-dir", elsewhere])
-            #expect(status.stdout.contains("tenant demo: revision 1") && status.stdout.contains("schema: v1, v2-tokens"),
-                    "\(status.stdout)\(status.stderr)")
+            #expect(
+                status.stdout.contains("tenant demo: revision 1") && status.stdout.contains("schema: v1, v2-tokens"),
+                "\(status.stdout)\(status.stderr)")
             // Epochs in decimal, as the protocol, the JSON and the logs give them.
             #expect(status.stdout.range(of: #"epoch [0-9]+, "#, options: .regularExpression) != nil, "\(status.stdout)")
             let again = try await cli.server(["restore", "--from", file, "--data-dir", elsewhere])
             #expect(again.status != 0 && again.stderr.contains("--replace"), "\(again.stderr)")
             // A file that is not there is named as missing, not as "not a SQLite database".
             let missing = cli.home.appendingPathComponent("missing.sqlite").path
-            let absent = try await cli.server(["restore", "--from", missing, "--data-dir", cli.home.appendingPathComponent("other").path])
+            let absent = try await cli.server([
+                "restore", "--from", missing, "--data-dir", cli.home.appendingPathComponent("other").path,
+            ])
             #expect(absent.status != 0 && absent.stderr.contains("no backup file at \(missing)"), "\(absent.stderr)")
             #expect(!absent.stderr.contains("SQLite"), "\(absent.stderr)")
         }

@@ -10,7 +10,9 @@ import Testing
 
 /// Each bad input gets its documented error and a close, and the server keeps serving others.
 @Suite(.timeLimit(.minutes(5))) struct BadInputTests {
-    func expectClosedWith(_ code: Roster_V1_ErrorCode, _ socket: RawSocket, sourceLocation: SourceLocation = #_sourceLocation) async {
+    func expectClosedWith(
+        _ code: Roster_V1_ErrorCode, _ socket: RawSocket, sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
         let (frames, closed) = await socket.readUntilClosed()
         #expect(frames.last?.errorCode == code, "frames: \(frames.map(\.type))", sourceLocation: sourceLocation)
         #expect(closed, sourceLocation: sourceLocation)
@@ -72,7 +74,11 @@ import Testing
     @Test func unsupportedVersion() async throws {
         try await using(try await ServerHarness.start()) { harness in
             let socket = try RawSocket(port: harness.port)
-            socket.send(.hello(.with { $0.minVersion = 2; $0.maxVersion = 3 }))
+            socket.send(
+                .hello(
+                    .with {
+                        $0.minVersion = 2; $0.maxVersion = 3
+                    }))
             await expectClosedWith(.unsupportedVersion, socket)
             try await expectHealthy(harness)
         }
@@ -84,7 +90,8 @@ import Testing
             socket.send(validHello)
             #expect(await socket.readFrame()?.type == .welcome)
             // IGNORABLE: dropped, and the connection goes on.
-            socket.send(Array(Frame(rawType: 0x7E, flags: .ignorable, requestID: 2, body: .init()).encoded().readableBytesView))
+            socket.send(
+                Array(Frame(rawType: 0x7E, flags: .ignorable, requestID: 2, body: .init()).encoded().readableBytesView))
             socket.send(.ping(.with { $0.nonce = 3 }), requestID: 3)
             #expect(await socket.readFrame()?.type == .pong)
             socket.send(Array(Frame(rawType: 0x7F, requestID: 4, body: .init()).encoded().readableBytesView))
@@ -107,7 +114,8 @@ import Testing
             let socket = try RawSocket(port: harness.port)
             socket.send(validHello)
             #expect(await socket.readFrame()?.type == .welcome)
-            socket.send(Array(Frame(type: .search, requestID: 5, body: .init(bytes: [0x0A, 0xFF])).encoded().readableBytesView))
+            socket.send(
+                Array(Frame(type: .search, requestID: 5, body: .init(bytes: [0x0A, 0xFF])).encoded().readableBytesView))
             await expectClosedWith(.malformedFrame, socket)
             try await expectHealthy(harness)
         }

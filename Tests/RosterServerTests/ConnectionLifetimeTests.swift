@@ -13,12 +13,28 @@ import Testing
 @Suite(.timeLimit(.minutes(5))) struct ConnectionLifetimeTests {
     static let inputs: [(String, [ByteBuffer])] = [
         ("nothing", []),
-        ("hello and subscribe", [
-            RosterMessage.hello(.with { $0.minVersion = 1; $0.maxVersion = 1 }).frame(requestID: 1).encoded(),
-            RosterMessage.subscribe(.with { $0.topics = [.onDuty, .roster] }).frame(requestID: 2).encoded(),
-        ]),
+        (
+            "hello and subscribe",
+            [
+                RosterMessage.hello(
+                    .with {
+                        $0.minVersion = 1; $0.maxVersion = 1
+                    }
+                ).frame(requestID: 1).encoded(),
+                RosterMessage.subscribe(.with { $0.topics = [.onDuty, .roster] }).frame(requestID: 2).encoded(),
+            ]
+        ),
         ("garbage", [ByteBuffer(bytes: [UInt8](repeating: 0xFF, count: 20))]),
-        ("a bad token", [RosterMessage.hello(.with { $0.minVersion = 1; $0.maxVersion = 1; $0.token = "rst_x_y" }).frame(requestID: 1).encoded()]),
+        (
+            "a bad token",
+            [
+                RosterMessage.hello(
+                    .with {
+                        $0.minVersion = 1; $0.maxVersion = 1; $0.token = "rst_x_y"
+                    }
+                ).frame(requestID: 1).encoded()
+            ]
+        ),
         ("half a frame", [ByteBuffer(bytes: [0, 0, 0, 40, 1, 0])]),
     ]
 
@@ -27,8 +43,9 @@ import Testing
         let (name, input) = Self.inputs[index]
         let loop = EmbeddedEventLoop()
         let directory = TestScratch.directory("roster-life").path
-        let harness = try InboundPathHarness(loop: loop, store: try SQLiteRosterStore(path: directory + "/roster.sqlite"),
-                                             dataDirectory: directory, now: t0)
+        let harness = try InboundPathHarness(
+            loop: loop, store: try SQLiteRosterStore(path: directory + "/roster.sqlite"),
+            dataDirectory: directory, now: t0)
         weak var released: ChannelPipeline?
         do {
             let channel = EmbeddedChannel(loop: loop)

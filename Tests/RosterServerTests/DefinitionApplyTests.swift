@@ -34,8 +34,9 @@ import Testing
 
     static func export(_ client: RosterClient, now: UnixMillis) async throws -> String {
         let state = try await client.refreshCache().state
-        let settings = DefinitionExport.Settings(webhooks: try await client.webhooks(), reminders: try await client.reminders(),
-                                                 announcements: try await client.announcements())
+        let settings = DefinitionExport.Settings(
+            webhooks: try await client.webhooks(), reminders: try await client.reminders(),
+            announcements: try await client.announcements())
         return DefinitionExport.yaml(state, settings: settings, now: now)
     }
 
@@ -52,15 +53,18 @@ import Testing
         }
     }
 
-    static func apply(_ client: RosterClient, _ text: String, prune: Bool = false, planOnly: Bool = false,
-                      expect: UInt64? = nil) async throws -> Roster_V1_DefinitionPlan {
+    static func apply(
+        _ client: RosterClient, _ text: String, prune: Bool = false, planOnly: Bool = false,
+        expect: UInt64? = nil
+    ) async throws -> Roster_V1_DefinitionPlan {
         let definition = try document(text)
-        return try await client.applyDefinition(.with {
-            $0.definition = definition
-            $0.prune = prune
-            $0.planOnly = planOnly
-            if let expect { $0.expectRevision = expect }
-        })
+        return try await client.applyDefinition(
+            .with {
+                $0.definition = definition
+                $0.prune = prune
+                $0.planOnly = planOnly
+                if let expect { $0.expectRevision = expect }
+            })
     }
 
     static func made(_ plan: Roster_V1_DefinitionPlan) -> [Roster_V1_DefinitionChange] {
@@ -71,7 +75,8 @@ import Testing
     static func duty(_ client: RosterClient, from: UnixMillis, days: Int64) async throws -> [String: [String]] {
         var found: [String: [String]] = [:]
         for schedule in try await client.schedules() {
-            let answer = try await client.finalSchedule(FinalScheduleQuery(schedule: schedule.id, from: from, to: from + days * day))
+            let answer = try await client.finalSchedule(
+                FinalScheduleQuery(schedule: schedule.id, from: from, to: from + days * day))
             found[schedule.id] = answer.shifts.map { "\($0.employeeID) \($0.start) \($0.end)" }.sorted()
         }
         return found
@@ -79,7 +84,9 @@ import Testing
 
     // MARK: - Tests
 
-    @Test(arguments: 0..<4) func aRandomDefinitionRoundTripsThroughAnEmptyTenantWithTheSameDuty(seed: UInt64) async throws {
+    @Test(arguments: 0..<4) func aRandomDefinitionRoundTripsThroughAnEmptyTenantWithTheSameDuty(seed: UInt64)
+        async throws
+    {
         // The same random definitions for the same seed.
         var random = Xoshiro(seed: (seed + 1, 0x9E37_79B9_7F4A_7C15, seed &* 31 &+ 7, 0xD1B5_4A32_D192_ED03))
         let text = RandomDefinition.yaml(&random, now: Self.now)
@@ -93,7 +100,9 @@ import Testing
                 // An edit of a rotation's people makes a new version from now, with its offset.
                 if let edited = RandomDefinition.reordered(text) {
                     let plan = try await Self.apply(client, edited)
-                    #expect(plan.committed && Self.made(plan).contains { $0.kind == "rotation" && $0.action == .change }, "\(edited)")
+                    #expect(
+                        plan.committed && Self.made(plan).contains { $0.kind == "rotation" && $0.action == .change },
+                        "\(edited)")
                 }
                 let exported = try await Self.export(client, now: Self.now)
                 let plan = try await Self.apply(client, exported, planOnly: true)
@@ -108,8 +117,12 @@ import Testing
                         let copiedDuty = try await Self.duty(copy, from: Self.now, days: 70)
                         for id in Set(duty.keys).union(copiedDuty.keys).sorted() {
                             let (mine, copied) = (duty[id] ?? [], copiedDuty[id] ?? [])
-                            let first = zip(mine, copied).first { $0 != $1 }.map { "\($0.0) ≠ \($0.1)" } ?? "one has more"
-                            #expect(mine == copied, "schedule \(id): \(mine.count) against \(copied.count) stretches; first difference: \(first)")
+                            let first =
+                                zip(mine, copied).first { $0 != $1 }.map { "\($0.0) ≠ \($0.1)" } ?? "one has more"
+                            #expect(
+                                mine == copied,
+                                "schedule \(id): \(mine.count) against \(copied.count) stretches; first difference: \(first)"
+                            )
                         }
                     }
                 }
@@ -134,10 +147,13 @@ import Testing
                 do {
                     _ = try await Self.apply(client, edited, expect: plan.revision)
                 } catch RosterClientError.server(let body) {
-                    #expect(body.code == .failedPrecondition && body.message.contains("changed since"), "\(body.message)")
+                    #expect(
+                        body.code == .failedPrecondition && body.message.contains("changed since"), "\(body.message)")
                 }
                 let still = try await Self.apply(client, edited, planOnly: true)
-                #expect(still.revision == plan.revision + 1 && Self.made(still).count == 1, "nothing of the file was applied")
+                #expect(
+                    still.revision == plan.revision + 1 && Self.made(still).count == 1,
+                    "nothing of the file was applied")
                 // Planned again, it applies.
                 let applied = try await Self.apply(client, edited, expect: still.revision)
                 #expect(applied.committed && applied.revision == still.revision + 1)
@@ -153,25 +169,36 @@ import Testing
                 // the people, the schedule and the webhooks are written in it.
                 let database = try DatabaseQueue(path: harness.dataDirectory + "/roster.sqlite")
                 try await database.write { db in
-                    try db.execute(sql: "CREATE TRIGGER refuse_announcements BEFORE INSERT ON announce_rule BEGIN SELECT RAISE(ABORT, 'refused by the test'); END")
+                    try db.execute(
+                        sql:
+                            "CREATE TRIGGER refuse_announcements BEFORE INSERT ON announce_rule BEGIN SELECT RAISE(ABORT, 'refused by the test'); END"
+                    )
                 }
                 try database.close()
-                await #expect(throws: RosterClientError.self) { _ = try await Self.apply(client, RandomDefinition.fixed) }
+                await #expect(throws: RosterClientError.self) {
+                    _ = try await Self.apply(client, RandomDefinition.fixed)
+                }
                 let after = try await Self.apply(client, "version: 1\n", planOnly: true)
                 #expect(after.revision == before.revision, "no revision was committed")
-                let (webhooks, reminders, announcements) = (try await client.webhooks(), try await client.reminders(), try await client.announcements())
+                let (webhooks, reminders, announcements) = (
+                    try await client.webhooks(), try await client.reminders(), try await client.announcements()
+                )
                 #expect(webhooks.isEmpty && reminders.isEmpty && announcements.isEmpty)
                 let state = try await client.refreshCache().state
                 #expect(state.employees.isEmpty && state.schedule(idOrName: "Database") == nil)
                 // A file with a problem anywhere changes nothing either, and says every problem.
-                let broken = RandomDefinition.fixed.replacingOccurrences(of: "before: 15m", with: "before: 15m\n    person: Nobody")
-                    .replacingOccurrences(of: "zone: Europe/Berlin", with: "zone: Europe/Berlinn")
+                let broken = RandomDefinition.fixed.replacingOccurrences(
+                    of: "before: 15m", with: "before: 15m\n    person: Nobody"
+                )
+                .replacingOccurrences(of: "zone: Europe/Berlin", with: "zone: Europe/Berlinn")
                 do {
                     _ = try await Self.apply(client, broken)
                     Issue.record("a broken file was applied")
                 } catch RosterClientError.server(let body) {
                     let places = body.violations.map { "\($0.location) \($0.field)" }
-                    #expect(places.contains("schedules[0] zone") && places.contains { $0.hasPrefix("reminders[0]") }, "\(places)")
+                    #expect(
+                        places.contains("schedules[0] zone") && places.contains { $0.hasPrefix("reminders[0]") },
+                        "\(places)")
                 }
                 #expect(try await Self.apply(client, "version: 1\n", planOnly: true).revision == before.revision)
             }
@@ -189,7 +216,8 @@ import Testing
                 secret: {env: MATRIX_TOKEN}
 
             """
-        let original = RandomDefinition.fixed.replacingOccurrences(of: RandomDefinition.chatHook, with: RandomDefinition.chatHook + matrix)
+        let original = RandomDefinition.fixed.replacingOccurrences(
+            of: RandomDefinition.chatHook, with: RandomDefinition.chatHook + matrix)
         try await withServer(now: Self.now) { harness in
             try await Self.withClient(harness) { client in
                 _ = try await Self.apply(client, original)
@@ -205,28 +233,39 @@ import Testing
                     } catch RosterClientError.server(let body) {
                         let places = body.violations.map { "\($0.location) \($0.field)" }
                         #expect(places == ["webhooks[0] secret", "webhooks[2] secret"], "\(body.violations)")
-                        #expect(body.violations.first?.description_p.contains("from http://127.0.0.1:9 to http://localhost:8080") == true)
+                        #expect(
+                            body.violations.first?.description_p.contains(
+                                "from http://127.0.0.1:9 to http://localhost:8080") == true)
                         #expect(body.violations.last?.description_p.contains("to https://127.0.0.1:9") == true)
                     }
                 }
-                #expect(try await client.webhooks().first { $0.id == "db-hook" }?.url == "http://127.0.0.1:9/hook", "nothing was changed")
+                #expect(
+                    try await client.webhooks().first { $0.id == "db-hook" }?.url == "http://127.0.0.1:9/hook",
+                    "nothing was changed")
                 // Given again, the move is taken; a new path on the same host keeps the secret.
-                let withSecrets = original.replacingOccurrences(of: "http://127.0.0.1:9/hook", with: "http://localhost:8080/hook")
-                    .replacingOccurrences(of: "http://127.0.0.1:9/_matrix", with: "https://127.0.0.1:9/_matrix")
+                let withSecrets = original.replacingOccurrences(
+                    of: "http://127.0.0.1:9/hook", with: "http://localhost:8080/hook"
+                )
+                .replacingOccurrences(of: "http://127.0.0.1:9/_matrix", with: "https://127.0.0.1:9/_matrix")
                 #expect(try await Self.apply(client, withSecrets).committed)
                 let samePlace = withSecrets.replacingOccurrences(of: "    secret: {env: HOOK_SECRET}\n", with: "")
                     .replacingOccurrences(of: "http://localhost:8080/hook", with: "http://LOCALHOST:8080/other-hook")
                 #expect(try await Self.apply(client, samePlace).committed)
                 // A changed format with the old secret is refused too: a signing secret is no bot token.
-                let reformatted = samePlace.replacingOccurrences(of: "    url: http://LOCALHOST:8080/other-hook\n",
-                                                                 with: "    url: http://LOCALHOST:8080/_matrix/client/v3/rooms/r2\n    format: matrix\n")
-                await #expect(throws: RosterClientError.self) { _ = try await Self.apply(client, reformatted, planOnly: true) }
+                let reformatted = samePlace.replacingOccurrences(
+                    of: "    url: http://LOCALHOST:8080/other-hook\n",
+                    with: "    url: http://LOCALHOST:8080/_matrix/client/v3/rooms/r2\n    format: matrix\n")
+                await #expect(throws: RosterClientError.self) {
+                    _ = try await Self.apply(client, reformatted, planOnly: true)
+                }
             }
         }
         // ROSTER_* variables (roster-client's token among them) are never a file's secret.
         do throws(DefinitionFile.Problems) {
-            _ = try DefinitionFile.parse("version: 1\nwebhooks:\n  - url: https://hooks.example/x\n    secret: {env: ROSTER_TOKEN}\n",
-                                         path: "roster.yaml") { _ in "rst_the_cli_token" }
+            _ = try DefinitionFile.parse(
+                "version: 1\nwebhooks:\n  - url: https://hooks.example/x\n    secret: {env: ROSTER_TOKEN}\n",
+                path: "roster.yaml"
+            ) { _ in "rst_the_cli_token" }
             Issue.record("{env: ROSTER_TOKEN} was taken")
         } catch {
             #expect("\(error)".contains("ROSTER_TOKEN is one of roster-client's own settings"), "\(error)")
@@ -236,14 +275,18 @@ import Testing
     /// A password in a webhook's URL is never shown by a plan, and the masked form an export
     /// writes (https://***@host/) means "keep the stored one", not a new password of ***.
     @Test func aPasswordInAWebhookURLIsNeitherShownNorLostByAnExport() async throws {
-        let withPassword = RandomDefinition.fixed.replacingOccurrences(of: "http://127.0.0.1:9/hook", with: "http://ops:hunter2@127.0.0.1:9/hook")
+        let withPassword = RandomDefinition.fixed.replacingOccurrences(
+            of: "http://127.0.0.1:9/hook", with: "http://ops:hunter2@127.0.0.1:9/hook")
         try await withServer(now: Self.now) { harness in
             try await Self.withClient(harness) { client in
                 let first = try await Self.apply(client, withPassword)
                 #expect(!"\(first)".contains("hunter2"), "the plan shows no password")
-                let changed = try await Self.apply(client, withPassword.replacingOccurrences(of: "hunter2", with: "swordfish"), planOnly: true)
+                let changed = try await Self.apply(
+                    client, withPassword.replacingOccurrences(of: "hunter2", with: "swordfish"), planOnly: true)
                 #expect(!"\(changed)".contains("hunter2") && !"\(changed)".contains("swordfish"))
-                #expect(Self.made(changed).first?.fields.map(\.field) == ["url"], "a new password is still a change: \(changed)")
+                #expect(
+                    Self.made(changed).first?.fields.map(\.field) == ["url"],
+                    "a new password is still a change: \(changed)")
                 // The export writes the masked form; applied as it is, it changes nothing.
                 let exported = try await Self.export(client, now: Self.now)
                 #expect(exported.contains("***@127.0.0.1:9/hook") && !exported.contains("hunter2"), "\(exported)")
@@ -254,9 +297,13 @@ import Testing
                 try database.close()
                 #expect(urls.contains("http://ops:hunter2@127.0.0.1:9/hook"), "\(urls)")
                 // A masked URL for a webhook the store does not have is refused: *** is no password.
-                let stranger = withPassword.replacingOccurrences(of: "ops:hunter2@127.0.0.1:9/hook", with: "***@127.0.0.1:9/other")
-                    .replacingOccurrences(of: "id: db-hook", with: "id: db-other")
-                await #expect(throws: RosterClientError.self) { _ = try await Self.apply(client, stranger, planOnly: true) }
+                let stranger = withPassword.replacingOccurrences(
+                    of: "ops:hunter2@127.0.0.1:9/hook", with: "***@127.0.0.1:9/other"
+                )
+                .replacingOccurrences(of: "id: db-hook", with: "id: db-other")
+                await #expect(throws: RosterClientError.self) {
+                    _ = try await Self.apply(client, stranger, planOnly: true)
+                }
             }
         }
     }
@@ -268,12 +315,15 @@ import Testing
                 let renamed = RandomDefinition.fixed.replacingOccurrences(of: "Database", with: "Databases")
                 let plan = try await Self.apply(client, renamed)
                 let change = try #require(Self.made(plan).first)
-                #expect(Self.made(plan).count == 1 && change.kind == "schedule" && change.action == .change && change.id == "db")
+                #expect(
+                    Self.made(plan).count == 1 && change.kind == "schedule" && change.action == .change
+                        && change.id == "db")
                 #expect(change.fields.map(\.field) == ["name"] && change.fields.first?.after == "Databases")
                 #expect(try await client.refreshCache().state.schedules["db"]?.name == "Databases")
                 // Dropped from the file: kept, then deleted with --prune (the webhook's announcement too).
                 let fewer = RandomDefinition.fixed.replacingOccurrences(of: RandomDefinition.chatHook, with: "")
-                    .replacingOccurrences(of: RandomDefinition.announcement, with: "").replacingOccurrences(of: "Database", with: "Databases")
+                    .replacingOccurrences(of: RandomDefinition.announcement, with: "").replacingOccurrences(
+                        of: "Database", with: "Databases")
                 let kept = try await Self.apply(client, fewer, planOnly: true)
                 #expect(Set(kept.changes.filter { $0.action == .notInFile }.map(\.id)) == ["db-chat", "db-monday"])
                 let pruned = try await Self.apply(client, fewer, prune: true)
@@ -282,9 +332,13 @@ import Testing
                 #expect(hooks.map(\.id) == ["db-hook"] && posts.isEmpty)
                 // The audit log has each apply as one change, with the webhooks and rules it wrote.
                 let audit = try await client.audit(AuditQuery()).entries.filter { $0.kind == "change" }
-                #expect(audit.last?.wire.revision == pruned.revision && audit.last?.wire.reason == "apply of a definition: 2 deleted", "\(audit.map(\.wire))")
-                #expect(audit.last?.wire.detail == "webhook db-chat deleted: http://127.0.0.1:9/slack; "
-                        + "announcement db-monday deleted: Databases to webhook db-chat at 09:00 on Mon", "\(audit.last?.wire.detail ?? "")")
+                #expect(
+                    audit.last?.wire.revision == pruned.revision
+                        && audit.last?.wire.reason == "apply of a definition: 2 deleted", "\(audit.map(\.wire))")
+                #expect(
+                    audit.last?.wire.detail == "webhook db-chat deleted: http://127.0.0.1:9/slack; "
+                        + "announcement db-monday deleted: Databases to webhook db-chat at 09:00 on Mon",
+                    "\(audit.last?.wire.detail ?? "")")
                 #expect(audit.first?.wire.detail.contains("webhook db-hook created: http://127.0.0.1:9/hook") == true)
             }
         }
@@ -295,11 +349,15 @@ import Testing
 /// (restrictions, shared turns, both time-off policies, ends), standing overrides, webhooks with
 /// secrets by reference, reminders and announcements.
 enum RandomDefinition {
-    static let names = ["Ada Lovelace", "Alan Turing", "Grace Hopper", "Linus Torvalds", "Barbara Liskov", "Edsger Dijkstra",
-                        "Radia Perlman", "Ken Thompson", "Håkon Wium Lie", "Frances Allen"]
+    static let names = [
+        "Ada Lovelace", "Alan Turing", "Grace Hopper", "Linus Torvalds", "Barbara Liskov", "Edsger Dijkstra",
+        "Radia Perlman", "Ken Thompson", "Håkon Wium Lie", "Frances Allen",
+    ]
     static let zones = ["UTC", "Europe/Berlin", "America/Chicago", "Australia/Lord_Howe", "America/Santiago"]
     static let cadences = ["12h", "1d", "1w", "2w", "1mo", "90m"]
-    static let restrictions = ["Mon-Fri 09:00-17:00", "22:00-06:00", "Sat,Sun 10:00-14:00", "first Monday of every 2 months 09:00-12:00"]
+    static let restrictions = [
+        "Mon-Fri 09:00-17:00", "22:00-06:00", "Sat,Sun 10:00-14:00", "first Monday of every 2 months 09:00-12:00",
+    ]
 
     static func yaml(_ random: inout Xoshiro, now: UnixMillis) -> String {
         let people = Array(names.shuffled(using: &random).prefix(Int.random(in: 4...8, using: &random)))
@@ -311,7 +369,8 @@ enum RandomDefinition {
         }
         text += "schedules:\n"
         for s in 0..<Int.random(in: 1...3, using: &random) {
-            text += "  - id: s\(s)\n    name: Schedule \(s)\n    zone: \(zones.randomElement(using: &random)!)\n    layers:\n"
+            text +=
+                "  - id: s\(s)\n    name: Schedule \(s)\n    zone: \(zones.randomElement(using: &random)!)\n    layers:\n"
             for level in 0..<Int.random(in: 1...2, using: &random) {
                 text += "      - level: \(level)\n        rotations:\n"
                 for r in 0..<Int.random(in: 1...2, using: &random) {
@@ -321,17 +380,20 @@ enum RandomDefinition {
                         slots.append(Int.random(in: 0..<5, using: &random) == 0 ? "[\(pick[0]), \(pick[1])]" : pick[0])
                     }
                     let (month, day) = (Int.random(in: 9...11, using: &random), Int.random(in: 1...28, using: &random))
-                    text += "          - id: s\(s)-l\(level)-r\(r)\n            people: [\(slots.joined(separator: ", "))]\n"
+                    text +=
+                        "          - id: s\(s)-l\(level)-r\(r)\n            people: [\(slots.joined(separator: ", "))]\n"
                     text += "            every: \"\(cadences.randomElement(using: &random)!)\"\n"
-                    text += String(format: "            handoff: \"2026-%02d-%02dT%02d:00\"\n", month, day,
-                                   Int.random(in: 0...23, using: &random))
+                    text += String(
+                        format: "            handoff: \"2026-%02d-%02dT%02d:00\"\n", month, day,
+                        Int.random(in: 0...23, using: &random))
                     if level > 0 || Bool.random(using: &random) {
                         text += "            restrictions: [\"\(restrictions.randomElement(using: &random)!)\"]\n"
                     }
                     if Bool.random(using: &random) { text += "            advance: calendar\n" }
                     if Bool.random(using: &random) { text += "            onTimeOff: skip\n" }
                     if Int.random(in: 0..<4, using: &random) == 0 {
-                        text += "            end: \"\(TimeText.iso8601(now + Int64.random(in: 10...60, using: &random) * 86_400_000))\"\n"
+                        text +=
+                            "            end: \"\(TimeText.iso8601(now + Int64.random(in: 10...60, using: &random) * 86_400_000))\"\n"
                     }
                 }
             }
@@ -339,14 +401,21 @@ enum RandomDefinition {
             for o in 0..<Int.random(in: 0...2, using: &random) {
                 let start = now + Int64(o * 10 + Int.random(in: 1...8, using: &random)) * 86_400_000
                 let pick = people.shuffled(using: &random)
-                text += "      - id: s\(s)-o\(o)\n        add: \(pick[0])\n        from: \"\(TimeText.iso8601(start))\"\n"
-                text += "        to: \"\(TimeText.iso8601(start + 3_600_000 * Int64.random(in: 1...30, using: &random)))\"\n        reason: \"cover: #\(o)\"\n"
+                text +=
+                    "      - id: s\(s)-o\(o)\n        add: \(pick[0])\n        from: \"\(TimeText.iso8601(start))\"\n"
+                text +=
+                    "        to: \"\(TimeText.iso8601(start + 3_600_000 * Int64.random(in: 1...30, using: &random)))\"\n        reason: \"cover: #\(o)\"\n"
             }
         }
-        text += "webhooks:\n  - id: hook\n    url: http://127.0.0.1:9/hook\n    events: [on-duty.changed]\n    schedules: [Schedule 0]\n"
-        text += "    secret: {env: HOOK_SECRET}\n  - id: chat\n    url: http://127.0.0.1:9/chat\n    format: mattermost\n"
+        text +=
+            "webhooks:\n  - id: hook\n    url: http://127.0.0.1:9/hook\n    events: [on-duty.changed]\n    schedules: [Schedule 0]\n"
+        text +=
+            "    secret: {env: HOOK_SECRET}\n  - id: chat\n    url: http://127.0.0.1:9/chat\n    format: mattermost\n"
         text += "reminders:\n  - id: remind\n    schedule: Schedule 0\n    before: 15m\n"
-        if Bool.random(using: &random) { text += "  - id: evening\n    person: \(people[0])\n    daysBefore: 1\n    at: \"18:00\"\n    zone: Europe/Berlin\n" }
+        if Bool.random(using: &random) {
+            text +=
+                "  - id: evening\n    person: \(people[0])\n    daysBefore: 1\n    at: \"18:00\"\n    zone: Europe/Berlin\n"
+        }
         text += "announcements:\n  - id: post\n    schedule: Schedule 0\n    webhook: chat\n"
         text += Bool.random(using: &random) ? "    onChange: true\n" : "    at: \"09:00\"\n    weekdays: Mon-Fri\n"
         return text
@@ -354,14 +423,20 @@ enum RandomDefinition {
 
     /// The same file with the first rotation's turns in another order, if it has two that differ.
     static func reordered(_ text: String) -> String? {
-        guard let line = text.split(separator: "\n", omittingEmptySubsequences: false).first(where: { $0.contains("people: [") }),
-              let open = line.firstIndex(of: "[") else { return nil }
+        guard
+            let line = text.split(separator: "\n", omittingEmptySubsequences: false).first(where: {
+                $0.contains("people: [")
+            }),
+            let open = line.firstIndex(of: "[")
+        else { return nil }
         let inside = line[line.index(after: open)..<line.index(before: line.endIndex)]
         // Shared turns ("[a, b]") are kept whole: split on ", " outside brackets.
         var slots: [String] = [], depth = 0, current = ""
         for character in inside {
             if character == "[" { depth += 1 } else if character == "]" { depth -= 1 }
-            if character == ",", depth == 0 { slots.append(current.trimmingCharacters(in: .whitespaces)); current = ""; continue }
+            if character == ",", depth == 0 {
+                slots.append(current.trimmingCharacters(in: .whitespaces)); current = ""; continue
+            }
             current.append(character)
         }
         slots.append(current.trimmingCharacters(in: .whitespaces))

@@ -11,13 +11,17 @@ import Testing
 /// proxy relayed, and not at all with `--no-development-mode`.
 @Suite(.timeLimit(.minutes(5))) struct DevelopmentModeTests {
     @Test func loopbackHostNamesAreTheOnesAnswered() {
-        for host in ["localhost", "localhost:7480", "LOCALHOST.", "app.localhost:80", "127.0.0.1", "127.0.0.1:7480", "127.9.8.7",
-                     "[::1]", "[::1]:7480"] {
+        for host in [
+            "localhost", "localhost:7480", "LOCALHOST.", "app.localhost:80", "127.0.0.1", "127.0.0.1:7480", "127.9.8.7",
+            "[::1]", "[::1]:7480",
+        ] {
             #expect(HTTPAPI.Request.isLoopbackHost(host), "\(host)")
         }
-        for host in ["rebind.evil.example", "rebind.evil.example:7480", "127.0.0.1.evil.example", "localhost.evil.example",
-                     "128.0.0.1", "127.0.0.256", "127.0.0", "0x7f.0.0.1", "2130706433", "127.0.0.1:99999", "127.0.0.1:",
-                     "[::2]", "[::1]x", "[::1", "[::ffff:8.8.8.8]:80", ""] {
+        for host in [
+            "rebind.evil.example", "rebind.evil.example:7480", "127.0.0.1.evil.example", "localhost.evil.example",
+            "128.0.0.1", "127.0.0.256", "127.0.0", "0x7f.0.0.1", "2130706433", "127.0.0.1:99999", "127.0.0.1:",
+            "[::2]", "[::1]x", "[::1", "[::ffff:8.8.8.8]:80", "",
+        ] {
             #expect(!HTTPAPI.Request.isLoopbackHost(host), "\(host)")
         }
     }
@@ -39,7 +43,10 @@ import Testing
             #expect(direct.status == 200 && direct.body.contains("Ada Lovelace"))
             #expect(try await HTTPGet.request(base + "/metrics").body.contains("roster_revision{tenant=\"demo\"}"))
             // Relayed by a proxy: a remote client, which needs a token and sees no tenant's series.
-            for header in ["X-Forwarded-For: 203.0.113.9", "Forwarded: for=203.0.113.9", "X-Real-IP: 203.0.113.9", "Via: 1.1 proxy"] {
+            for header in [
+                "X-Forwarded-For: 203.0.113.9", "Forwarded: for=203.0.113.9", "X-Real-IP: 203.0.113.9",
+                "Via: 1.1 proxy",
+            ] {
                 let relayed = try await HTTPGet.request(base + "/people", headers: [header])
                 #expect(relayed.status != 200 && !relayed.body.contains("Ada Lovelace"), "\(header): \(relayed.status)")
                 let events = try await HTTPGet.request(base + "/v1/events", headers: [header])
@@ -48,7 +55,8 @@ import Testing
                 #expect(metrics.status == 200 && !metrics.body.contains("tenant=\"demo\""), "\(header)")
             }
             // With a token, relayed requests read as any remote one does.
-            let withToken = try await HTTPGet.request(base + "/v1/oncall", token: harness.adminToken, headers: ["X-Forwarded-For: 203.0.113.9"])
+            let withToken = try await HTTPGet.request(
+                base + "/v1/oncall", token: harness.adminToken, headers: ["X-Forwarded-For: 203.0.113.9"])
             #expect(withToken.status == 200)
         }
     }

@@ -12,11 +12,14 @@ import Testing
 @Suite(.timeLimit(.minutes(5))) struct HTTPRouteTests {
     /// Every route is in the OpenAPI document with its method, and the document has no other.
     @Test func theOpenAPIDocumentListsExactlyTheRoutes() throws {
-        let document = try #require(try JSONSerialization.jsonObject(with: Data(OpenAPIDocument.json.utf8)) as? [String: Any])
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(OpenAPIDocument.json.utf8)) as? [String: Any])
         let paths = try #require(document["paths"] as? [String: [String: Any]])
         let documented = Set(paths.flatMap { path, operations in operations.keys.map { "\($0.uppercased()) \(path)" } })
         let routed = Set(HTTPAPI.routes.map { "\($0.method) \($0.template)" })
-        #expect(routed == documented, "only routed: \(routed.subtracting(documented)); only documented: \(documented.subtracting(routed))")
+        #expect(
+            routed == documented,
+            "only routed: \(routed.subtracting(documented)); only documented: \(documented.subtracting(routed))")
         #expect(routed.count == HTTPAPI.routes.count, "no route twice")
     }
 
@@ -53,8 +56,9 @@ import Testing
     @Test func theAPIAnswersItsRoutesAndDerivesItsRefusals() async throws {
         let scratch = TestScratch.directory("roster-routes")
         defer { TestScratch.remove(scratch) }
-        let server = try InboundPathHarness(loop: EmbeddedEventLoop(), store: try SQLiteRosterStore(path: scratch.path + "/roster.sqlite"),
-                                            dataDirectory: scratch.path, now: t0)
+        let server = try InboundPathHarness(
+            loop: EmbeddedEventLoop(), store: try SQLiteRosterStore(path: scratch.path + "/roster.sqlite"),
+            dataDirectory: scratch.path, now: t0)
         let http = HTTPRequestHarness(server)
         let admin = "Bearer \(server.adminToken)"
         let live = await http.reply(method: "GET", uri: "/livez", authorization: nil)
@@ -71,8 +75,11 @@ import Testing
         #expect(await http.respond(method: "DELETE", uri: "/v1/nothing", authorization: admin) == 404)
         #expect(await http.respond(method: "GET", uri: "/v1/chat/teams/command", authorization: nil) == 404)
         for route in HTTPAPI.routes {
-            for method in ["GET", "POST", "PUT", "DELETE"] where !HTTPAPI.routes.contains(where: { $0.method == method && $0.template == route.template }) {
-                #expect(await http.respond(method: method, uri: route.example("x"), authorization: admin) == 405, "\(method) \(route.template)")
+            for method in ["GET", "POST", "PUT", "DELETE"]
+            where !HTTPAPI.routes.contains(where: { $0.method == method && $0.template == route.template }) {
+                #expect(
+                    await http.respond(method: method, uri: route.example("x"), authorization: admin) == 405,
+                    "\(method) \(route.template)")
             }
         }
     }

@@ -7,7 +7,7 @@ import RosterTestSupport
 import RosterTLS
 import Testing
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One test per class of attack from issue #30, each against a real roster-server process on
@@ -28,50 +28,76 @@ import Glibc
     static func addBusySchedule(port: Int, token: String) async throws {
         let admin = try await RosterConnection.connect(host: "127.0.0.1", port: port, hello: .with { $0.token = token })
         defer { Task { await admin.close() } }
-        _ = try await admin.request(.editSchedule(.with { $0.upsertSchedule = .with { $0.name = "Busy"; $0.zone = "Europe/Berlin" } }))
-        _ = try await admin.request(.editSchedule(.with {
-            $0.schedule = "Busy"
-            $0.upsertRotation = .with {
-                $0.rotation = .with {
-                    $0.cadence = .with { $0.unit = .hours; $0.count = 1 }
-                    $0.handoff = "2026-01-01T00:00"
-                    $0.slots = ["Ada Lovelace", "Alan Turing", "Grace Hopper"].map { name in .with { $0.employeeIds = [name] } }
-                }
-            }
-        }))
+        _ = try await admin.request(
+            .editSchedule(
+                .with {
+                    $0.upsertSchedule = .with {
+                        $0.name = "Busy"; $0.zone = "Europe/Berlin"
+                    }
+                }))
+        _ = try await admin.request(
+            .editSchedule(
+                .with {
+                    $0.schedule = "Busy"
+                    $0.upsertRotation = .with {
+                        $0.rotation = .with {
+                            $0.cadence = .with {
+                                $0.unit = .hours; $0.count = 1
+                            }
+                            $0.handoff = "2026-01-01T00:00"
+                            $0.slots = ["Ada Lovelace", "Alan Turing", "Grace Hopper"].map { name in
+                                .with { $0.employeeIds = [name] }
+                            }
+                        }
+                    }
+                }))
     }
 
     static func hello(token: String = "") -> RosterMessage {
-        .hello(.with {
-            $0.minVersion = WireProtocol.supportedVersions.lowerBound
-            $0.maxVersion = WireProtocol.supportedVersions.upperBound
-            $0.token = token
-        })
+        .hello(
+            .with {
+                $0.minVersion = WireProtocol.supportedVersions.lowerBound
+                $0.maxVersion = WireProtocol.supportedVersions.upperBound
+                $0.token = token
+            })
     }
 
-    static let yearOfBusy = RosterMessage.getFinalSchedule(.with {
-        $0.schedule = "Busy"
-        $0.fromMs = 1_767_225_600_000
-        $0.toMs = 1_767_225_600_000 + 366 * 86_400_000
-    })
+    static let yearOfBusy = RosterMessage.getFinalSchedule(
+        .with {
+            $0.schedule = "Busy"
+            $0.fromMs = 1_767_225_600_000
+            $0.toMs = 1_767_225_600_000 + 366 * 86_400_000
+        })
 
     @Test func aDurationThatWouldOverflowIsATypedErrorAndTheServerStaysUp() async throws {
         try await HostileRig.with { rig in
             // Any reader, anonymous on loopback: the alarm that made DurationText overflow.
             let reader = try await RosterConnection.connect(host: "127.0.0.1", port: rig.server.port)
             do {
-                _ = try await reader.request(.getCalendar(.with { $0.schedule = "Default"; $0.alarm = "99999999999999999d" }))
+                _ = try await reader.request(
+                    .getCalendar(
+                        .with {
+                            $0.schedule = "Default"; $0.alarm = "99999999999999999d"
+                        }))
                 Issue.record("the overflowing alarm was accepted")
             } catch let error as RosterClientError {
                 #expect(error.code == .invalidArgument && "\(error)".contains("up to a week"), "\(error)")
             }
             // The same alarm on a feed URL (links are made with a token).
-            let maker = try await RosterConnection.connect(host: "127.0.0.1", port: rig.server.port, hello: .with {
-                $0.token = rig.server.adminToken
-            })
-            let made = try await maker.request(.getCalendar(.with { $0.schedule = "Default"; $0.createToken = true }))
+            let maker = try await RosterConnection.connect(
+                host: "127.0.0.1", port: rig.server.port,
+                hello: .with {
+                    $0.token = rig.server.adminToken
+                })
+            let made = try await maker.request(
+                .getCalendar(
+                    .with {
+                        $0.schedule = "Default"; $0.createToken = true
+                    }))
             await maker.close()
-            guard case .calendar(let calendar) = made else { throw TestFailure("expected a calendar, got \(made.type)") }
+            guard case .calendar(let calendar) = made else {
+                throw TestFailure("expected a calendar, got \(made.type)")
+            }
             let url = "http://127.0.0.1:\(calendar.httpPort)/v1/calendar/\(calendar.token).ics?alarm=99999999999999999d"
             #expect(try await HTTPGet.request(url).status == 400)
             await reader.close()
@@ -102,12 +128,16 @@ import Glibc
                 try await Task.sleep(for: .milliseconds(100))
                 unread = attacker.unreadByServer(serverPort: rig.server.port)
             }
-            #expect(unread > 0, """
+            #expect(
+                unread > 0,
+                """
                 the server kept reading a client that does not read (\(sent) bytes sent, last send errno \(attacker.lastSendError), \
                 connection: \(attacker.connectionRows(serverPort: rig.server.port).rows), server alive: \(rig.isAlive))
                 """)
             try await rig.bystanderRoundTrip()
-            #expect(rig.residentBytes - before < Self.memoryBound, "resident memory grew by \((rig.residentBytes - before) >> 20) MB")
+            #expect(
+                rig.residentBytes - before < Self.memoryBound,
+                "resident memory grew by \((rig.residentBytes - before) >> 20) MB")
             // Its writes stall, so it is closed at the write deadline; then the server is idle
             // again (the queries it read are not all worked out for nobody).
             #expect(await eventually(40) { attacker.serverHasClosed }, "the non-reading client was never closed")
@@ -120,8 +150,10 @@ import Glibc
     }
 
     @Test func halfOpenTLSHandshakesAreClosedAndRealClientsGetIn() async throws {
-        try await HostileRig.with(arguments: ["--tls", "--max-connections", "40", "--hello-timeout-ms", "500",
-                                              "--http-header-timeout-ms", "500"]) { rig in
+        try await HostileRig.with(arguments: [
+            "--tls", "--max-connections", "40", "--hello-timeout-ms", "500",
+            "--http-header-timeout-ms", "500",
+        ]) { rig in
             let before = rig.residentBytes
             // A ClientHello's record header and a few bytes of it, then nothing: more of them than
             // the connection limit, on both listeners.
@@ -137,8 +169,12 @@ import Glibc
             for socket in httpHalfOpen { socket.send(truncated) }
             // Each is closed at its deadline, so a real TLS client gets in.
             #expect(await eventually(20) { (try? await rig.bystanderRoundTrip()) != nil })
-            #expect(await eventually(20) { halfOpen.allSatisfy(\.serverHasClosed) }, "a half-open TLS connection stayed open")
-            #expect(await eventually(20) { httpHalfOpen.allSatisfy(\.serverHasClosed) }, "a half-open HTTPS connection stayed open")
+            #expect(
+                await eventually(20) { halfOpen.allSatisfy(\.serverHasClosed) },
+                "a half-open TLS connection stayed open")
+            #expect(
+                await eventually(20) { httpHalfOpen.allSatisfy(\.serverHasClosed) },
+                "a half-open HTTPS connection stayed open")
             #expect(rig.residentBytes - before < Self.memoryBound)
             #expect(rig.isAlive)
         }
@@ -150,18 +186,34 @@ import Glibc
             let before = rig.residentBytes
             // A definition whose resolution would stall the server is refused at once, on the
             // import path as on the edit path.
-            let admin = try await RosterConnection.connect(host: "127.0.0.1", port: rig.server.port,
-                                                           hello: .with { $0.token = rig.server.adminToken })
+            let admin = try await RosterConnection.connect(
+                host: "127.0.0.1", port: rig.server.port,
+                hello: .with { $0.token = rig.server.adminToken })
             // Twenty minutely rotations, each at its own level: a year of them is ten million
             // stretches. People by full name, as an import may name them.
-            let people = [Employee(id: "x1", firstName: "Xan", lastName: "One"), Employee(id: "x2", firstName: "Xan", lastName: "Two")]
-            let stall = ScheduleDefinition(id: "", name: "Stall", zone: "UTC", layers: (0..<20).map { level in
-                ScheduleLayer(level: level, rotations: [Rotation(id: "m\(level)", slots: [["x1"], ["x2"]], cadence: .minutes(1),
-                                                                handoff: LocalDateTime(year: 2026, month: 1, day: 1))])
-            })
-            let file = RosterExport.snapshotJSON(RosterState(tenant: Tenant(id: "demo", name: "Demo"), employees: people, schedules: [stall]))
+            let people = [
+                Employee(id: "x1", firstName: "Xan", lastName: "One"),
+                Employee(id: "x2", firstName: "Xan", lastName: "Two"),
+            ]
+            let stall = ScheduleDefinition(
+                id: "", name: "Stall", zone: "UTC",
+                layers: (0..<20).map { level in
+                    ScheduleLayer(
+                        level: level,
+                        rotations: [
+                            Rotation(
+                                id: "m\(level)", slots: [["x1"], ["x2"]], cadence: .minutes(1),
+                                handoff: LocalDateTime(year: 2026, month: 1, day: 1))
+                        ])
+                })
+            let file = RosterExport.snapshotJSON(
+                RosterState(tenant: Tenant(id: "demo", name: "Demo"), employees: people, schedules: [stall]))
             do {
-                _ = try await admin.request(.importData(.with { $0.format = .snapshotJson; $0.data = file }))
+                _ = try await admin.request(
+                    .importData(
+                        .with {
+                            $0.format = .snapshotJson; $0.data = file
+                        }))
                 Issue.record("an import that would stall the server was accepted")
             } catch let error as RosterClientError {
                 #expect(error.code == .invalidArgument, "\(error)")
@@ -173,10 +225,17 @@ import Glibc
                 await withTaskGroup(of: Void.self) { group in
                     for _ in 0..<2 {
                         group.addTask {
-                            guard let reader = try? await RosterConnection.connect(host: "127.0.0.1", port: rig.server.port) else { return }
+                            guard
+                                let reader = try? await RosterConnection.connect(
+                                    host: "127.0.0.1", port: rig.server.port)
+                            else { return }
                             while !Task.isCancelled {
                                 await withTaskGroup(of: Void.self) { burst in
-                                    for _ in 0..<8 { burst.addTask { _ = try? await reader.request(Self.yearOfBusy, timeout: .seconds(60)) } }
+                                    for _ in 0..<8 {
+                                        burst.addTask {
+                                            _ = try? await reader.request(Self.yearOfBusy, timeout: .seconds(60))
+                                        }
+                                    }
                                 }
                             }
                             await reader.close()
@@ -188,7 +247,9 @@ import Glibc
             try await Task.sleep(for: .seconds(2))
             for _ in 0..<3 {
                 try await rig.bystanderRoundTrip()
-                #expect(try await HTTPGet.request("http://127.0.0.1:\(try #require(rig.server.httpPort))/livez").status == 200)
+                #expect(
+                    try await HTTPGet.request("http://127.0.0.1:\(try #require(rig.server.httpPort))/livez").status
+                        == 200)
             }
             #expect(rig.residentBytes - before < Self.memoryBound)
             attack.cancel()
@@ -198,18 +259,23 @@ import Glibc
     }
 
     @Test func idleHTTPConnectionsCannotTakeEveryDescriptor() async throws {
-        try await HostileRig.with(arguments: ["--http-max-connections", "50", "--http-header-timeout-ms", "1500",
-                                              "--http-idle-timeout-ms", "1500"]) { rig in
+        try await HostileRig.with(arguments: [
+            "--http-max-connections", "50", "--http-header-timeout-ms", "1500",
+            "--http-idle-timeout-ms", "1500",
+        ]) { rig in
             let http = try #require(rig.server.httpPort)
             let before = rig.residentBytes
             // More idle connections than the cap: those past it are answered 503 and closed at once.
             let idle = try (0..<120).map { _ in try HostileSocket(port: http) }
-            #expect(await eventually(10) { idle.filter(\.serverHasClosed).count >= 60 }, "connections past the cap are refused")
+            #expect(
+                await eventually(10) { idle.filter(\.serverHasClosed).count >= 60 },
+                "connections past the cap are refused")
             // The protocol port and the store are untouched.
             try await rig.bystanderRoundTrip()
             // The rest are closed at the header deadline, and HTTP answers again.
             #expect(await eventually(20) { idle.allSatisfy(\.serverHasClosed) })
-            #expect(await eventually(20) { (try? await HTTPGet.request("http://127.0.0.1:\(http)/livez").status) == 200 })
+            #expect(
+                await eventually(20) { (try? await HTTPGet.request("http://127.0.0.1:\(http)/livez").status) == 200 })
             #expect(rig.residentBytes - before < Self.memoryBound)
             #expect(rig.isAlive)
         }
@@ -222,11 +288,13 @@ import Glibc
             let name = String(repeating: "x", count: 3_000)
             for _ in 0..<200 {
                 let socket = try HostileSocket(port: rig.server.port)
-                socket.send(.hello(.with {
-                    $0.minVersion = WireProtocol.supportedVersions.lowerBound
-                    $0.maxVersion = WireProtocol.supportedVersions.upperBound
-                    $0.tenant = name
-                }), requestID: 1)
+                socket.send(
+                    .hello(
+                        .with {
+                            $0.minVersion = WireProtocol.supportedVersions.lowerBound
+                            $0.maxVersion = WireProtocol.supportedVersions.upperBound
+                            $0.tenant = name
+                        }), requestID: 1)
             }
             try await rig.bystanderRoundTrip()
             // 200 × 3 KB names would be 600 KB of audit rows; a tenant that does not exist has none.

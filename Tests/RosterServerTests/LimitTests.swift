@@ -40,9 +40,11 @@ import Testing
         let directory = TestScratch.directory("roster-test").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let gate = GatedStore(try await SQLiteRosterStore.open(path: directory + "/roster.sqlite"))
-        try await using(try await ServerHarness.start(dataDirectory: directory, store: gate) {
-            $0.limits.maxInFlightRequests = 1
-        }) { harness in
+        try await using(
+            try await ServerHarness.start(dataDirectory: directory, store: gate) {
+                $0.limits.maxInFlightRequests = 1
+            }
+        ) { harness in
             let client = try await harness.connect()
             gate.hold()
             async let first = client.admin(.setMotd(.with { $0.motd = "one" }))
@@ -91,9 +93,12 @@ final class GatedStore: ForwardingStore, Sendable {
         }
     }
 
-    func commit(tenantID: String, entry: HistoryEntry, historyLimit: Int, audit: Roster_V1_AuditEntry?,
-                outbox: OutboxWrite, duty: DutyRecordWrite) async throws {
+    func commit(
+        tenantID: String, entry: HistoryEntry, historyLimit: Int, audit: Roster_V1_AuditEntry?,
+        outbox: OutboxWrite, duty: DutyRecordWrite
+    ) async throws {
         await passGate()
-        try await inner.commit(tenantID: tenantID, entry: entry, historyLimit: historyLimit, audit: audit, outbox: outbox, duty: duty)
+        try await inner.commit(
+            tenantID: tenantID, entry: entry, historyLimit: historyLimit, audit: audit, outbox: outbox, duty: duty)
     }
 }

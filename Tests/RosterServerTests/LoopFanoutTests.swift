@@ -24,8 +24,11 @@ import Testing
             self.answer = answer
         }
 
-        func push(_ kind: ConnectionStateMachine.PushKind, _ frame: ByteBuffer, subscription id: UInt64, at instant: PushInstant,
-                  heldKey: String) -> PushOutcome {
+        func push(
+            _ kind: ConnectionStateMachine.PushKind, _ frame: ByteBuffer, subscription id: UInt64,
+            at instant: PushInstant,
+            heldKey: String
+        ) -> PushOutcome {
             handed.append((id, kind))
             return answer(id)
         }
@@ -34,23 +37,32 @@ import Testing
     }
 
     static func tenant(on loop: EmbeddedEventLoop) -> TenantRuntime {
-        let people = [Employee(id: "e1", firstName: "Ada", lastName: "Lovelace"), Employee(id: "e2", firstName: "Alan", lastName: "Turing")]
+        let people = [
+            Employee(id: "e1", firstName: "Ada", lastName: "Lovelace"),
+            Employee(id: "e2", firstName: "Alan", lastName: "Turing"),
+        ]
         let state = RosterState(tenant: Tenant(id: "t", name: "T"), employees: people, shifts: [])
-        return TenantRuntime(stored: StoredTenant(state: state, epoch: 1, revision: 1, history: []), clock: ManualClock(now: t0),
-                             historyLimit: 10, loops: [loop])
+        return TenantRuntime(
+            stored: StoredTenant(state: state, epoch: 1, revision: 1, history: []), clock: ManualClock(now: t0),
+            historyLimit: 10, loops: [loop])
     }
 
-    static func subscribe(_ tenant: TenantRuntime, id: UInt64, sink: RecordingSink, topics: Set<Roster_V1_Topic> = [.roster]) throws
+    static func subscribe(
+        _ tenant: TenantRuntime, id: UInt64, sink: RecordingSink, topics: Set<Roster_V1_Topic> = [.roster]
+    ) throws
         -> Subscription
     {
-        try tenant.subscribe(id: id, topics: topics, filter: .init(), connection: sink, sinceRevision: nil, epoch: nil,
-                             schedules: [], allSchedules: true).subscription
+        try tenant.subscribe(
+            id: id, topics: topics, filter: .init(), connection: sink, sinceRevision: nil, epoch: nil,
+            schedules: [], allSchedules: true
+        ).subscription
     }
 
     static func push(revision: UInt64, on tenant: TenantRuntime) -> RosterPush {
         let state = tenant.view.state
-        return RosterPush(entry: HistoryEntry(revision: revision, committedAt: t0, changes: [.motdSet("revision \(revision)")]),
-                          epoch: 1, previous: state, current: state, sharedFrame: ByteBuffer(string: "frame"))
+        return RosterPush(
+            entry: HistoryEntry(revision: revision, committedAt: t0, changes: [.motdSet("revision \(revision)")]),
+            epoch: 1, previous: state, current: state, sharedFrame: ByteBuffer(string: "frame"))
     }
 
     @Test func aPushReachesEachSubscriptionOnceAndEachSinkIsFlushedOnce() throws {

@@ -12,15 +12,18 @@ import Testing
 @Suite(.timeLimit(.minutes(5))) struct NoticesTopicTests {
     static let hour: Int64 = 3_600_000
 
-    static func subscribe(_ connection: RosterConnection, people: [String] = [], since: UInt64? = nil,
-                          allSchedules: Bool = false) async throws -> (Inbox, [RosterMessage]) {
+    static func subscribe(
+        _ connection: RosterConnection, people: [String] = [], since: UInt64? = nil,
+        allSchedules: Bool = false
+    ) async throws -> (Inbox, [RosterMessage]) {
         let inbox = Inbox(connection)
-        _ = connection.subscribe(.with {
-            $0.topics = [.notices]
-            $0.noticePeople = people
-            $0.allSchedules = allSchedules
-            if let since { $0.sinceNotice = since }
-        })
+        _ = connection.subscribe(
+            .with {
+                $0.topics = [.notices]
+                $0.noticePeople = people
+                $0.allSchedules = allSchedules
+                if let since { $0.sinceNotice = since }
+            })
         return (inbox, try await inbox.untilSynced())
     }
 
@@ -82,14 +85,17 @@ import Testing
     @Test func aReminderIsPublishedWhenItFallsDueToTheSchedulesFollowers() async throws {
         try await WebhookTests.withReceiverAndServer { receiver, harness, admin in
             let ada = try await admin.addEmployee("Ada", "Lovelace")
-            _ = try await WebhookTests.notificationAdmin(admin, .with { $0.addReminder = .with { $0.leadMinutes = 15 } })
+            _ = try await WebhookTests.notificationAdmin(
+                admin, .with { $0.addReminder = .with { $0.leadMinutes = 15 } })
             let subscriber = try await harness.connect(token: "")
             let (inbox, _) = try await Self.subscribe(subscriber, allSchedules: true)
             _ = try await admin.addShift(ada, t0 + Self.hour, t0 + 2 * Self.hour)
             // First what the change caused (its shifts and, since nobody is on duty until then, a gap).
             var seen: [Roster_V1_Notice] = []
             harness.clock.advance(by: 45 * 60_000)
-            while !seen.contains(where: { $0.type == "shift.starting" }) { seen.append(try await Self.nextNotice(inbox)) }
+            while !seen.contains(where: { $0.type == "shift.starting" }) {
+                seen.append(try await Self.nextNotice(inbox))
+            }
             let reminder = try #require(seen.last)
             #expect(reminder.aboutMs == t0 + Self.hour)
             #expect(reminder.people == [ada])

@@ -7,11 +7,14 @@ import Testing
 /// The PostgreSQL store's own driver on libpq, against a real cluster: values travel as typed
 /// parameters and come back as the Swift types asked for, every wait ends at its deadline without
 /// costing the pool its other connections, and libpq's settings reach it from the store URL.
-@Suite(.timeLimit(.minutes(5)), .enabled(if: PostgresCluster.shouldRun, "PostgreSQL is not installed (apt-get install postgresql)"))
+@Suite(
+    .timeLimit(.minutes(5)),
+    .enabled(if: PostgresCluster.shouldRun, "PostgreSQL is not installed (apt-get install postgresql)"))
 struct PostgresDriverTests {
     private func pool(_ address: PostgresAddress, operationLimit: Duration = .seconds(15)) -> PostgresConnections {
-        PostgresConnections(parameters: PostgresRosterStore.connectionParameters(address), server: address.description, limit: 2,
-                            operationLimit: operationLimit)
+        PostgresConnections(
+            parameters: PostgresRosterStore.connectionParameters(address), server: address.description, limit: 2,
+            operationLimit: operationLimit)
     }
 
     @Test
@@ -21,7 +24,8 @@ struct PostgresDriverTests {
         let bytes = Data([0, 1, 0xFF, 0x5C, 0x78, 0])
         let text = "Grace Hopper'); DROP TABLE roster_schema; -- ✓ 東京"
         let missing: Int64? = nil
-        let rows = try await connections.query("""
+        let rows = try await connections.query(
+            """
             SELECT \(Int64.min)::bigint, \(Int64(-1))::bigint, \(Int32(-40_000))::integer, (-2)::smallint, \(text)::text,
                    \(bytes)::bytea, \(true)::boolean, \(missing)::bigint, \(Int(7_000_000_000))::bigint
             """)
@@ -33,7 +37,9 @@ struct PostgresDriverTests {
 
         // One column reads as its type alone; a column that is not what was asked for is an error.
         #expect(try await connections.query("SELECT generate_series(1, 3)").decode(Int32.self) == [1, 2, 3])
-        #expect(throws: PostgresDecodingError.self) { try rows.decode((String, Int64, Int32, Int64, String, Data, Bool, Int64?, Int64).self) }
+        #expect(throws: PostgresDecodingError.self) {
+            try rows.decode((String, Int64, Int32, Int64, String, Data, Bool, Int64?, Int64).self)
+        }
         #expect(throws: PostgresDecodingError.self) { try rows.decode((Int64, Int64).self) }
         await connections.close()
     }
@@ -45,7 +51,9 @@ struct PostgresDriverTests {
         let refused = await #expect(throws: PostgresConnections.StoreUnavailable.self) {
             _ = try await connections.query("SELECT * FROM no_such_table")
         }
-        #expect(refused?.description.contains(#"relation "no_such_table" does not exist"#) == true, "\(String(describing: refused))")
+        #expect(
+            refused?.description.contains(#"relation "no_such_table" does not exist"#) == true,
+            "\(String(describing: refused))")
 
         _ = try await connections.query("CREATE TABLE kept (value TEXT NOT NULL)")
         struct Abandoned: Error {}
@@ -110,7 +118,9 @@ struct PostgresDriverTests {
         address.sslMode = "require"
         let error = await #expect(throws: (any Error).self) { _ = try await PostgresRosterStore.open(address) }
         let text = "\(error.map { String(describing: $0) } ?? "")"
-        #expect(text.contains("could not connect to PostgreSQL at \(address.description)") && text.contains("SSL"), "\(text)")
+        #expect(
+            text.contains("could not connect to PostgreSQL at \(address.description)") && text.contains("SSL"),
+            "\(text)")
         #expect(address.description.hasSuffix("?sslmode=require") && !text.contains("hunter2"), "\(text)")
 
         #expect(throws: StoreLocationError.self) { try PostgresAddress(parsing: "postgres://u@h/db?sslmode=sometimes") }

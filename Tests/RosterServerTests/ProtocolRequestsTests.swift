@@ -14,19 +14,31 @@ import Testing
     /// One of each request a client sends after Hello.
     static let requests: [RosterMessage] = [
         .ping(.init()), .pong(.init()), .subscribe(.with { $0.topics = [.onDuty] }), .unsubscribe(.init()),
-        .getOnDuty(.init()), .getOnDuty(.with { $0.atMs = 1 }), .listEmployees(.init()), .search(.init()), .getEmployee(.init()),
+        .getOnDuty(.init()), .getOnDuty(.with { $0.atMs = 1 }), .listEmployees(.init()), .search(.init()),
+        .getEmployee(.init()),
         .listShifts(.init()), .getSnapshot(.init()), .listSchedules(.init()), .getNextOnDuty(.init()),
-        .getFinalSchedule(.with { $0.fromMs = 0; $0.toMs = 86_400_000 }), .setMotd(.init()), .upsertEmployee(.init()),
-        .deleteEmployee(.init()), .addShift(.init()), .deleteShift(.init()), .importData(.init()), .editSchedule(.init()),
-        .applyDefinition(.init()), .notificationAdmin(.init()), .getAudit(.init()), .getCalendar(.init()), .getReport(.init()),
+        .getFinalSchedule(
+            .with {
+                $0.fromMs = 0; $0.toMs = 86_400_000
+            }), .setMotd(.init()), .upsertEmployee(.init()),
+        .deleteEmployee(.init()), .addShift(.init()), .deleteShift(.init()), .importData(.init()),
+        .editSchedule(.init()),
+        .applyDefinition(.init()), .notificationAdmin(.init()), .getAudit(.init()), .getCalendar(.init()),
+        .getReport(.init()),
     ]
 
     @Test func everyClientRequestHasOneRuleAndServerMessagesNone() throws {
         for message in Self.requests { #expect(ProtocolRequests.rule(message) != nil, "\(message.type)") }
         #expect(ProtocolRequests.rule(.hello(.init())) == nil)
-        #expect(ProtocolRequests.rule(.welcome(.init())) == nil && ProtocolRequests.rule(.mutationResult(.init())) == nil)
+        #expect(
+            ProtocolRequests.rule(.welcome(.init())) == nil && ProtocolRequests.rule(.mutationResult(.init())) == nil)
         // The lanes: short for lookups and the two changes that resolve nothing; a window by length.
-        #expect(TenantWorkPool.Lane.of(.getFinalSchedule(.with { $0.fromMs = 0; $0.toMs = 400 * 86_400_000 })) == .long)
+        #expect(
+            TenantWorkPool.Lane.of(
+                .getFinalSchedule(
+                    .with {
+                        $0.fromMs = 0; $0.toMs = 400 * 86_400_000
+                    })) == .long)
         #expect(try #require(ProtocolRequests.rule(.getNextOnDuty(.init()))).lane == .long)
         #expect(try #require(ProtocolRequests.rule(.setMotd(.init()))).lane == .short)
     }
@@ -56,12 +68,15 @@ import Testing
     /// answered on the loop never do.
     @Test func oneInFlightRuleForEveryPathOffTheLoop() {
         let limits = Machine.Limits(maxSubscriptions: 2, maxInFlight: 1, allowsAnonymous: true, defaultTenant: "demo")
-        var hello = Roster_V1_Hello.with { $0.minVersion = 1; $0.maxVersion = 1 }
+        var hello = Roster_V1_Hello.with {
+            $0.minVersion = 1; $0.maxVersion = 1
+        }
         hello.token = "rst_x_y"
         for message in Self.requests {
             var machine = Machine(limits: limits)
             _ = machine.received(.hello(hello), requestID: 1, now: 0)
-            _ = machine.authenticated(hello, tokenCredential: admin, tenantExists: { _ in true }, version: 1, requestID: 1)
+            _ = machine.authenticated(
+                hello, tokenCredential: admin, tenantExists: { _ in true }, version: 1, requestID: 1)
             let first = machine.received(message, requestID: 2, now: 0)
             let second = machine.received(message, requestID: 3, now: 0)
             let offLoop = ProtocolRequests.rule(message)?.path != .onLoop

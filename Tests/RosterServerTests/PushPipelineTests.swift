@@ -21,7 +21,9 @@ import Testing
         while let chunk = try channel.readOutbound(as: ByteBuffer.self) { bytes.writeImmutableBuffer(chunk) }
         var decoder = FrameDecoder(maxFrameLength: 1 << 24)
         var messages: [RosterMessage] = []
-        while let frame = try decoder.decodeFrame(from: &bytes) { messages.append(try #require(try RosterMessage.decode(frame))) }
+        while let frame = try decoder.decodeFrame(from: &bytes) {
+            messages.append(try #require(try RosterMessage.decode(frame)))
+        }
         #expect(bytes.readableBytes == 0, "no partial frame")
         return messages
     }
@@ -34,14 +36,20 @@ import Testing
         let loop = EmbeddedEventLoop()
         let scratch = TestScratch.directory("roster-pipeline")
         defer { TestScratch.remove(scratch) }
-        let harness = try InboundPathHarness(loop: loop, store: try SQLiteRosterStore(path: scratch.path + "/roster.sqlite"),
-                                             dataDirectory: scratch.path, now: t0)
+        let harness = try InboundPathHarness(
+            loop: loop, store: try SQLiteRosterStore(path: scratch.path + "/roster.sqlite"),
+            dataDirectory: scratch.path, now: t0)
         let channel = EmbeddedChannel(loop: loop)
         defer { _ = try? channel.finish(acceptAlreadyClosed: true) }
         try harness.attach(to: channel)
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 9)).wait()
 
-        try channel.writeInbound(RosterMessage.hello(.with { $0.minVersion = 1; $0.maxVersion = 1 }).frame(requestID: 1).encoded())
+        try channel.writeInbound(
+            RosterMessage.hello(
+                .with {
+                    $0.minVersion = 1; $0.maxVersion = 1
+                }
+            ).frame(requestID: 1).encoded())
         try channel.writeInbound(RosterMessage.subscribe(.with { $0.topics = [.onDuty] }).frame(requestID: 2).encoded())
         loop.run()
         let start = try Self.written(channel)

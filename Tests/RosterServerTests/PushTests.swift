@@ -35,14 +35,16 @@ func onDutyEvent(_ message: InboundMessage) -> Roster_V1_OnDutyChanged? {
             let inbox = Inbox(watcher)
             watcher.subscribe(.with { $0.topics = [.onDuty] })
             _ = try await inbox.untilSynced()
-            #expect(roster.harness.clock.armedInstants.contains(t0 + 30 * minute), "an alarm is armed at the next boundary")
+            #expect(
+                roster.harness.clock.armedInstants.contains(t0 + 30 * minute), "an alarm is armed at the next boundary")
 
             roster.harness.clock.advance(to: t0 + 30 * minute - 1)
             try await watcher.barrier()
             roster.harness.clock.advance(to: t0 + 30 * minute)
             let event = try #require(onDutyEvent(try await inbox.next()))
             #expect(event.cause == .boundary)
-            #expect(event.atMs == t0 + 30 * minute, "the first push after the barrier is the boundary's, not an early one")
+            #expect(
+                event.atMs == t0 + 30 * minute, "the first push after the barrier is the boundary's, not an early one")
             #expect(names(event.previous) == ["Ada"])
             #expect(names(event.current) == ["Ada", "Grace"])
             #expect(event.untilMs == t0 + 60 * minute)
@@ -112,9 +114,12 @@ func onDutyEvent(_ message: InboundMessage) -> Roster_V1_OnDutyChanged? {
                 let requestID = admin.post(.setMotd(.with { $0.motd = "answer first \(round)" }))
                 let answer = try await inbox.next()
                 #expect(answer.requestID == requestID, "round \(round): \(answer.message.type)")
-                let result = try #require({ if case .mutationResult(let result) = answer.message { result } else { nil } }())
+                let result = try #require(
+                    { if case .mutationResult(let result) = answer.message { result } else { nil } }())
                 let push = try await inbox.next()
-                guard case .rosterChanged(let changed) = push.message else { throw TestFailure("expected RosterChanged, got \(push.message.type)") }
+                guard case .rosterChanged(let changed) = push.message else {
+                    throw TestFailure("expected RosterChanged, got \(push.message.type)")
+                }
                 #expect(push.requestID == 0 && changed.revision == result.revision)
             }
             await admin.close()
@@ -139,7 +144,10 @@ func onDutyEvent(_ message: InboundMessage) -> Roster_V1_OnDutyChanged? {
         try await using(try await SeededRoster.start()) { roster in
             let watcher = try await roster.harness.connect()
             let inbox = Inbox(watcher)
-            watcher.subscribe(.with { $0.topics = [.onDuty]; $0.filter.team = "edge" })
+            watcher.subscribe(
+                .with {
+                    $0.topics = [.onDuty]; $0.filter.team = "edge"
+                })
             let initial = try await inbox.untilSynced()
             if case .onDutyChanged(let state) = initial[1] { #expect(state.current.isEmpty, "Ada is in Core") }
 
@@ -164,7 +172,9 @@ func onDutyEvent(_ message: InboundMessage) -> Roster_V1_OnDutyChanged? {
             _ = try await inbox.untilSynced()
             try await roster.admin.admin(.setMotd(.with { $0.motd = "Hello" }))
             let message = try await inbox.next()
-            guard case .rosterChanged(let changed) = message.message else { Issue.record("\(message.message.type)"); return }
+            guard case .rosterChanged(let changed) = message.message else {
+                Issue.record("\(message.message.type)"); return
+            }
             #expect(message.requestID == 0)
             #expect(changed.revision == 7)
             #expect(changed.changes.map(\.motdSet) == ["Hello"])
@@ -179,7 +189,9 @@ func onDutyEvent(_ message: InboundMessage) -> Roster_V1_OnDutyChanged? {
             watcher.subscribe(.with { $0.topics = [.roster] })
             _ = try await inbox.untilSynced()
             let message = try await inbox.next(includingProgress: true)
-            guard case .progress(let progress) = message.message else { Issue.record("\(message.message.type)"); return }
+            guard case .progress(let progress) = message.message else {
+                Issue.record("\(message.message.type)"); return
+            }
             #expect(progress.revision == 0 && progress.epoch == watcher.welcome.epoch)
             await watcher.close()
         }
@@ -194,7 +206,9 @@ func onDutyEvent(_ message: InboundMessage) -> Roster_V1_OnDutyChanged? {
             // The client's own liveness ping may be answered first when the machine is slow.
             var message = try await inbox.next()
             while case .pong = message.message { message = try await inbox.next() }
-            guard case .goingAway(let goingAway) = message.message else { Issue.record("\(message.message.type)"); return }
+            guard case .goingAway(let goingAway) = message.message else {
+                Issue.record("\(message.message.type)"); return
+            }
             #expect(goingAway.retryAfterMs >= 50)
             await client.closed()
         }

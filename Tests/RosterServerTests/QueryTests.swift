@@ -42,14 +42,18 @@ func names(_ people: [Roster_V1_OnDutyPerson]) -> [String] {
 @Suite(.timeLimit(.minutes(5))) struct QueryTests {
     @Test func onDutyNowAndAtAnInstant() async throws {
         try await using(try await SeededRoster.start()) { roster in
-            guard case .onDuty(let now) = try await roster.admin.request(.getOnDuty(.init())) else { Issue.record("not OnDuty"); return }
+            guard case .onDuty(let now) = try await roster.admin.request(.getOnDuty(.init())) else {
+                Issue.record("not OnDuty"); return
+            }
             #expect(now.atMs == t0 + 10 * minute)
             #expect(names(now.current) == ["Ada"])
             #expect(now.untilMs == t0 + 30 * minute)
             #expect(names(now.next) == ["Ada", "Grace"])
             #expect(now.current.first?.shift.endMs == t0 + 60 * minute)
 
-            guard case .onDuty(let later) = try await roster.admin.request(.getOnDuty(.with { $0.atMs = t0 + 95 * minute }))
+            guard
+                case .onDuty(let later) = try await roster.admin.request(
+                    .getOnDuty(.with { $0.atMs = t0 + 95 * minute }))
             else { Issue.record("not OnDuty"); return }
             #expect(names(later.current) == ["René"])
             #expect(later.untilMs == t0 + 120 * minute)
@@ -87,7 +91,9 @@ func names(_ people: [Roster_V1_OnDutyPerson]) -> [String] {
 
     @Test func employeesGroupedAndSorted() async throws {
         try await using(try await SeededRoster.start()) { roster in
-            guard case .employees(let all) = try await roster.admin.request(.listEmployees(.with { $0.groupBy = .byTeam }))
+            guard
+                case .employees(let all) = try await roster.admin.request(
+                    .listEmployees(.with { $0.groupBy = .byTeam }))
             else { Issue.record("not Employees"); return }
             #expect(all.employees.map(\.lastName) == ["Descartes", "Hopper", "Lovelace"])
             #expect(all.groups.map(\.name) == ["Core", "Edge"])
@@ -101,7 +107,9 @@ func names(_ people: [Roster_V1_OnDutyPerson]) -> [String] {
     @Test func aListingFollowsRevisionsAndGroupings() async throws {
         try await using(try await SeededRoster.start()) { roster in
             func list(_ grouping: Roster_V1_Grouping) async throws -> Roster_V1_EmployeesResponse {
-                guard case .employees(let answer) = try await roster.admin.request(.listEmployees(.with { $0.groupBy = grouping }))
+                guard
+                    case .employees(let answer) = try await roster.admin.request(
+                        .listEmployees(.with { $0.groupBy = grouping }))
                 else { throw RosterClientError.protocolViolation("not Employees") }
                 return answer
             }
@@ -125,7 +133,12 @@ func names(_ people: [Roster_V1_OnDutyPerson]) -> [String] {
             guard case .employees(let found) = try await roster.admin.request(.search(.with { $0.text = "rene" }))
             else { Issue.record("not Employees"); return }
             #expect(found.employees.map(\.id) == [roster.rene])
-            guard case .employees(let engineers) = try await roster.admin.request(.search(.with { $0.text = "engineer"; $0.limit = 1 }))
+            guard
+                case .employees(let engineers) = try await roster.admin.request(
+                    .search(
+                        .with {
+                            $0.text = "engineer"; $0.limit = 1
+                        }))
             else { Issue.record("not Employees"); return }
             #expect(engineers.employees.map(\.lastName) == ["Hopper"])
         }
@@ -133,7 +146,9 @@ func names(_ people: [Roster_V1_OnDutyPerson]) -> [String] {
 
     @Test func oneEmployeeWithUpcomingShiftsOrSuggestions() async throws {
         try await using(try await SeededRoster.start()) { roster in
-            guard case .employee(let grace) = try await roster.admin.request(.getEmployee(.with { $0.idOrName = "grace HOPPER" }))
+            guard
+                case .employee(let grace) = try await roster.admin.request(
+                    .getEmployee(.with { $0.idOrName = "grace HOPPER" }))
             else { Issue.record("not Employee"); return }
             #expect(grace.employee.id == roster.grace)
             #expect(grace.shifts.map(\.startMs) == [t0 + 30 * minute])
@@ -151,20 +166,32 @@ func names(_ people: [Roster_V1_OnDutyPerson]) -> [String] {
 
     @Test func shiftsInAWindowAndForOneEmployee() async throws {
         try await using(try await SeededRoster.start()) { roster in
-            guard case .shifts(let window) = try await roster.admin.request(.listShifts(.with {
-                $0.fromMs = t0 + 60 * minute
-                $0.toMs = t0 + 100 * minute
-            })) else { Issue.record("not Shifts"); return }
-            #expect(window.shifts.map(\.employeeID) == [roster.grace, roster.rene], "Ada's shift ends at the window's start")
-            #expect(window.employees.map(\.lastName) == ["Hopper", "Descartes"], "the people named, so no directory is needed")
+            guard
+                case .shifts(let window) = try await roster.admin.request(
+                    .listShifts(
+                        .with {
+                            $0.fromMs = t0 + 60 * minute
+                            $0.toMs = t0 + 100 * minute
+                        }))
+            else { Issue.record("not Shifts"); return }
+            #expect(
+                window.shifts.map(\.employeeID) == [roster.grace, roster.rene], "Ada's shift ends at the window's start"
+            )
+            #expect(
+                window.employees.map(\.lastName) == ["Hopper", "Descartes"],
+                "the people named, so no directory is needed")
 
             try await roster.admin.addShift(roster.grace, t0 + 120 * minute, t0 + 150 * minute)
-            guard case .shifts(let twice) = try await roster.admin.request(.listShifts(.with { $0.fromMs = t0 + 60 * minute }))
+            guard
+                case .shifts(let twice) = try await roster.admin.request(
+                    .listShifts(.with { $0.fromMs = t0 + 60 * minute }))
             else { Issue.record("not Shifts"); return }
             #expect(twice.shifts.map(\.employeeID) == [roster.grace, roster.rene, roster.grace])
             #expect(twice.employees.map(\.id) == [roster.grace, roster.rene], "each person once")
 
-            guard case .shifts(let ada) = try await roster.admin.request(.listShifts(.with { $0.employeeID = "Ada Lovelace" }))
+            guard
+                case .shifts(let ada) = try await roster.admin.request(
+                    .listShifts(.with { $0.employeeID = "Ada Lovelace" }))
             else { Issue.record("not Shifts"); return }
             #expect(ada.shifts.map(\.id) == [roster.adaShift])
         }
@@ -203,9 +230,14 @@ func names(_ people: [Roster_V1_OnDutyPerson]) -> [String] {
 
     @Test func importIsAllOrNothingWithEveryBadRecordReported() async throws {
         try await using(try await SeededRoster.start()) { roster in
-            let csv = "first_name,last_name,email\nAlan,Turing,alan@example.com\n,Nobody,\nEdsger,Dijkstra,not-an-email\n"
+            let csv =
+                "first_name,last_name,email\nAlan,Turing,alan@example.com\n,Nobody,\nEdsger,Dijkstra,not-an-email\n"
             do {
-                try await roster.admin.admin(.importData(.with { $0.format = .employeesCsv; $0.data = Data(csv.utf8) }))
+                try await roster.admin.admin(
+                    .importData(
+                        .with {
+                            $0.format = .employeesCsv; $0.data = Data(csv.utf8)
+                        }))
                 Issue.record("expected INVALID_ARGUMENT")
             } catch let error as RosterClientError {
                 guard case .server(let body) = error else { Issue.record("\(error)"); return }
@@ -213,13 +245,21 @@ func names(_ people: [Roster_V1_OnDutyPerson]) -> [String] {
                 #expect(body.violations.map { "\($0.location) \($0.field)" } == ["line 3 first_name", "line 4 email"])
             }
             let good = "first_name,last_name\nAlan,Turing\nEdsger,Dijkstra\n"
-            let result = try await roster.admin.admin(.importData(.with { $0.format = .employeesCsv; $0.data = Data(good.utf8) }))
+            let result = try await roster.admin.admin(
+                .importData(
+                    .with {
+                        $0.format = .employeesCsv; $0.data = Data(good.utf8)
+                    }))
             #expect(result.revision == 7 && result.changeCount == 2)
 
             let legacy = """
-            {"tenant": "Demo", "motd": "Imported", "roster": [{"name": "Alan Turing", "fromDate": "2026-01-01T02:00:00Z", "toDate": "2026-01-01T03:00:00Z"}]}
-            """
-            try await roster.admin.admin(.importData(.with { $0.format = .legacyAppJson; $0.data = Data(legacy.utf8) }))
+                {"tenant": "Demo", "motd": "Imported", "roster": [{"name": "Alan Turing", "fromDate": "2026-01-01T02:00:00Z", "toDate": "2026-01-01T03:00:00Z"}]}
+                """
+            try await roster.admin.admin(
+                .importData(
+                    .with {
+                        $0.format = .legacyAppJson; $0.data = Data(legacy.utf8)
+                    }))
             let answer = try await roster.admin.request(.getOnDuty(.with { $0.atMs = t0 + 150 * minute }))
             guard case .onDuty(let then) = answer else { throw TestFailure("expected OnDuty, got \(answer.type)") }
             #expect(names(then.current) == ["Alan"])

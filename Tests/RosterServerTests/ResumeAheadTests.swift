@@ -26,20 +26,25 @@ import Testing
         defer { TestScratch.remove(scratch) }
         let path = scratch.appendingPathComponent("roster.sqlite").path
         let first = try await SQLiteRosterStore.open(path: path)
-        try await using(try await ServerHarness.start(dataDirectory: scratch.appendingPathComponent("a").path, store: first)) { a in
+        try await using(
+            try await ServerHarness.start(dataDirectory: scratch.appendingPathComponent("a").path, store: first)
+        ) { a in
             let deaf = DeafSharedStore(try await SQLiteRosterStore.open(path: path))
-            try await using(try await ServerHarness.start(dataDirectory: scratch.appendingPathComponent("b").path, store: deaf)) { b in
+            try await using(
+                try await ServerHarness.start(dataDirectory: scratch.appendingPathComponent("b").path, store: deaf)
+            ) { b in
                 // Through A: a revision B does not hear of.
                 let admin = try await a.connect(token: a.adminToken)
                 let committed = try await admin.admin(.setMotd(.with { $0.motd = "only A has read this" }))
                 // A client that applied it resumes at B: B reads it from the store first.
                 let subscriber = try await b.connect(token: a.adminToken)
                 let inbox = Inbox(subscriber)
-                subscriber.subscribe(.with {
-                    $0.topics = [.roster]
-                    $0.sinceRevision = committed.revision
-                    $0.epoch = committed.epoch
-                })
+                subscriber.subscribe(
+                    .with {
+                        $0.topics = [.roster]
+                        $0.sinceRevision = committed.revision
+                        $0.epoch = committed.epoch
+                    })
                 let resumed = try await inbox.untilSynced()
                 #expect(!resumed.contains { $0.errorCode != nil }, "\(resumed)")
                 let synced = try #require(resumed.compactMap { if case .synced(let s) = $0 { s } else { nil } }.first)
@@ -49,11 +54,12 @@ import Testing
                 // A revision the store does not hold either: the client must take a fresh copy.
                 let stray = try await b.connect(token: a.adminToken)
                 let strayInbox = Inbox(stray)
-                stray.subscribe(.with {
-                    $0.topics = [.roster]
-                    $0.sinceRevision = committed.revision + 5
-                    $0.epoch = committed.epoch
-                })
+                stray.subscribe(
+                    .with {
+                        $0.topics = [.roster]
+                        $0.sinceRevision = committed.revision + 5
+                        $0.epoch = committed.epoch
+                    })
                 let refused = try await strayInbox.untilSynced()
                 #expect(refused.last?.errorCode == .resyncRequired, "\(refused)")
                 for connection in [admin, subscriber, stray] { await connection.close() }

@@ -23,9 +23,11 @@ import Testing
 
     @Test func webhooksReachPublicAddressesOnlyUnlessAllowed() {
         let policy = WebhookAddressPolicy()
-        for inside in ["169.254.169.254", "10.1.2.3", "172.16.0.1", "192.168.1.1", "127.0.0.1", "0.0.0.0", "100.64.0.1",
-                         "::1", "::", "fd00::1", "fe80::1", "::ffff:10.0.0.1", "::ffff:127.0.0.1", "64:ff9b::a9fe:a9fe",
-                         "2002:a9fe:a9fe::1", "224.0.0.1"] {
+        for inside in [
+            "169.254.169.254", "10.1.2.3", "172.16.0.1", "192.168.1.1", "127.0.0.1", "0.0.0.0", "100.64.0.1",
+            "::1", "::", "fd00::1", "fe80::1", "::ffff:10.0.0.1", "::ffff:127.0.0.1", "64:ff9b::a9fe:a9fe",
+            "2002:a9fe:a9fe::1", "224.0.0.1",
+        ] {
             #expect(policy.refusal(of: Self.address(inside)) != nil, "\(inside) is reachable")
         }
         for outside in ["8.8.8.8", "1.1.1.1", "2606:4700:4700::1111", "::ffff:8.8.8.8"] {
@@ -50,15 +52,21 @@ import Testing
         #expect(WebhookClient.validate("https://hooks.example/x\r\nforged: line") != nil)
         #expect(WebhookClient.validate("https://hooks.example/ok") == nil)
         // Every spelling of an IPv4 literal is judged as the address it is (169.254.169.254 and 127.0.0.1 here).
-        for url in ["http://2852039166/", "http://0xa9fea9fe/", "http://0251.0376.0251.0376/", "http://169.254.43518/",
-                    "http://0xA9.0xFE.0xA9.0xFE/", "http://169.16689662/"] {
+        for url in [
+            "http://2852039166/", "http://0xa9fea9fe/", "http://0251.0376.0251.0376/", "http://169.254.43518/",
+            "http://0xA9.0xFE.0xA9.0xFE/", "http://169.16689662/",
+        ] {
             #expect(WebhookClient.validate(url)?.contains("link-local") == true, "\(url)")
         }
         for url in ["http://127.1/", "http://0x7f000001:8080/", "http://017700000001/"] {
             #expect(WebhookClient.validate(url)?.contains("loopback") == true, "\(url)")
         }
-        #expect(IPRange.bytes(ofHost: "2852039166") == [169, 254, 169, 254] && IPRange.bytes(ofHost: "hooks.example") == nil)
-        #expect(IPRange.bytes(ofHost: "4294967296") == nil && IPRange.bytes(ofHost: "1.2.3.256") == nil, "out of range is no address")
+        #expect(
+            IPRange.bytes(ofHost: "2852039166") == [169, 254, 169, 254] && IPRange.bytes(ofHost: "hooks.example") == nil
+        )
+        #expect(
+            IPRange.bytes(ofHost: "4294967296") == nil && IPRange.bytes(ofHost: "1.2.3.256") == nil,
+            "out of range is no address")
         // A password in a URL is never shown.
         #expect(WebhookClient.redacted("https://user:hunter2@hooks.example/x") == "https://***@hooks.example/x")
         // A name (or a decimal form) that resolves to loopback is refused when the server is not
@@ -66,8 +74,9 @@ import Testing
         let receiver = try await WebhookReceiver.start()
         try await withCleanup(receiver, cleanUp: { await $0.stop() }) { receiver in
             let port = try #require(URL(string: receiver.url)?.port)
-            let client = WebhookClient(group: MultiThreadedEventLoopGroup.singleton,
-                                       tls: WebhookClient.LazyTLS(TLSClientConfiguration()), addresses: WebhookAddressPolicy())
+            let client = WebhookClient(
+                group: MultiThreadedEventLoopGroup.singleton,
+                tls: WebhookClient.LazyTLS(TLSClientConfiguration()), addresses: WebhookAddressPolicy())
             for url in ["http://localhost:\(port)/hook", "http://2130706433:\(port)/hook"] {
                 do {
                     _ = try await client.post(url: url, headers: [], body: Data("{}".utf8), timeout: .seconds(5))
@@ -91,16 +100,24 @@ import Testing
         // A server keeps only the sealed form, and its key file is private.
         try await withServer { harness in
             let admin = try await harness.connect()
-            let answer = try await WebhookTests.notificationAdmin(admin, .with {
-                $0.addWebhook = .with { $0.url = "http://user:pw@127.0.0.1:9/hook"; $0.events = ["shifts.changed"] }
-            })
+            let answer = try await WebhookTests.notificationAdmin(
+                admin,
+                .with {
+                    $0.addWebhook = .with {
+                        $0.url = "http://user:pw@127.0.0.1:9/hook"; $0.events = ["shifts.changed"]
+                    }
+                })
             #expect(answer.webhooks.first?.url == "http://***@127.0.0.1:9/hook")
             await admin.close()
             let database = try DatabaseQueue(path: harness.dataDirectory + "/roster.sqlite")
             let stored = try await database.read { try String.fetchAll($0, sql: "SELECT secret FROM webhook") }
             try database.close()
-            #expect(stored.count == 1 && stored.allSatisfy { $0.hasPrefix(SecretSealer.prefix) && !$0.contains(answer.secret) })
-            let mode = try FileManager.default.attributesOfItem(atPath: harness.dataDirectory + "/secrets.key")[.posixPermissions] as? Int
+            #expect(
+                stored.count == 1
+                    && stored.allSatisfy { $0.hasPrefix(SecretSealer.prefix) && !$0.contains(answer.secret) })
+            let mode =
+                try FileManager.default.attributesOfItem(atPath: harness.dataDirectory + "/secrets.key")[
+                    .posixPermissions] as? Int
             #expect(mode == 0o600)
         }
     }
@@ -108,11 +125,22 @@ import Testing
     @Test func calendarTokensExpireStopWithTheirMinterAndAreCapped() async throws {
         try await withServer(configure: { $0.httpListen = HostPort(host: "127.0.0.1", port: 0) }) { harness in
             let admin = try await harness.connect()
-            let created = try await admin.request(.editSchedule(.with { $0.upsertSchedule = .with { $0.name = "Primary"; $0.zone = "UTC" } }))
+            let created = try await admin.request(
+                .editSchedule(
+                    .with {
+                        $0.upsertSchedule = .with {
+                            $0.name = "Primary"; $0.zone = "UTC"
+                        }
+                    }))
             _ = created
             let token = try await StoreAdministrationFixture.readerToken(harness)
             let reader = try await harness.connect(token: token.text)
-            guard case .calendar(let first) = try await reader.request(.getCalendar(.with { $0.schedule = "Primary"; $0.createToken = true }))
+            guard
+                case .calendar(let first) = try await reader.request(
+                    .getCalendar(
+                        .with {
+                            $0.schedule = "Primary"; $0.createToken = true
+                        }))
             else { throw TestFailure("expected a calendar") }
             let http = try #require(harness.server.httpPort)
             let feed = "http://127.0.0.1:\(http)/v1/calendar/\(first.token).ics"
@@ -123,15 +151,27 @@ import Testing
             #expect(minted.expiresAt == harness.clock.now() + ServerCore.calendarTokenLifetime.milliseconds)
             // A label that would drive a terminal is refused.
             do {
-                _ = try await reader.request(.getCalendar(.with { $0.schedule = "Primary"; $0.createToken = true; $0.label = "\u{1B}[2J" }))
+                _ = try await reader.request(
+                    .getCalendar(
+                        .with {
+                            $0.schedule = "Primary"; $0.createToken = true; $0.label = "\u{1B}[2J"
+                        }))
                 Issue.record("a label with an escape sequence was accepted")
             } catch let error as RosterClientError { #expect(error.code == .invalidArgument) }
             // One minter may hold so many that work; past it, RESOURCE_EXHAUSTED.
             for _ in 1..<ServerCore.calendarTokensPerMinter {
-                _ = try await reader.request(.getCalendar(.with { $0.schedule = "Primary"; $0.createToken = true }))
+                _ = try await reader.request(
+                    .getCalendar(
+                        .with {
+                            $0.schedule = "Primary"; $0.createToken = true
+                        }))
             }
             do {
-                _ = try await reader.request(.getCalendar(.with { $0.schedule = "Primary"; $0.createToken = true }))
+                _ = try await reader.request(
+                    .getCalendar(
+                        .with {
+                            $0.schedule = "Primary"; $0.createToken = true
+                        }))
                 Issue.record("minted past the cap")
             } catch let error as RosterClientError { #expect(error.code == .resourceExhausted) }
             // Revoking the minting token stops its feeds.
@@ -147,7 +187,8 @@ import Testing
             let admin = try await harness.connect()
             // 400 changes with a motd of 4,000 characters: about 3 MB of audit entries.
             for index in 0..<400 {
-                _ = try await admin.admin(.setMotd(.with { $0.motd = String(repeating: "m", count: 3_990) + "\(index)" }))
+                _ = try await admin.admin(
+                    .setMotd(.with { $0.motd = String(repeating: "m", count: 3_990) + "\(index)" }))
             }
             guard case .audit(let audit) = try await admin.request(.getAudit(.with { $0.limit = 1_000 })) else {
                 throw TestFailure("expected an audit answer")
@@ -196,7 +237,9 @@ import Testing
         await #expect(throws: ServerStartError.self) { try await server.run() }
         // Caps that the open-file limit cannot hold are lowered, and the note says so.
         let fitted = try #require(ServerConfiguration.Limits().fitted(toOpenFiles: 1_024))
-        #expect(fitted.limits.maxConnections + fitted.limits.httpMaxConnections <= 1_024 - ServerConfiguration.Limits.reservedDescriptors)
+        #expect(
+            fitted.limits.maxConnections + fitted.limits.httpMaxConnections <= 1_024
+                - ServerConfiguration.Limits.reservedDescriptors)
         #expect(fitted.note.contains("ulimit"))
     }
 }
@@ -205,7 +248,8 @@ import Testing
 enum StoreAdministrationFixture {
     static func readerToken(_ harness: ServerHarness) async throws -> (text: String, id: String) {
         let administration = try await StoreAdministration.open(dataDirectory: harness.dataDirectory)
-        let created = try await administration.createToken(tenant: "demo", role: .reader, expiresIn: nil, label: "reader")
+        let created = try await administration.createToken(
+            tenant: "demo", role: .reader, expiresIn: nil, label: "reader")
         await administration.close()
         // The running server re-reads tokens every second.
         _ = await eventually(10) { (try? await harness.connect(token: created.text)) != nil }

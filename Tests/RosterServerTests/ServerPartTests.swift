@@ -21,18 +21,25 @@ import Testing
         let started = NIOLockedValueBox(0)
         let parts = [
             ServerPart("store", stop: { log.add("store") }),
-            ServerPart("outbox", work: {
-                started.withLockedValue { $0 += 1 }
-                try await Task.sleep(for: .seconds(3600))
-            }, stop: { log.add("outbox") }),
+            ServerPart(
+                "outbox",
+                work: {
+                    started.withLockedValue { $0 += 1 }
+                    try await Task.sleep(for: .seconds(3600))
+                }, stop: { log.add("outbox") }),
             ServerPart.every(.seconds(3600), "periodic") {},
             ServerPart("connections", stop: { log.add("connections") }),
         ]
         var logger = Logger(label: "roster.test.parts")
         logger.logLevel = .error
-        let group = ServiceGroup(configuration: .init(
-            services: parts.map { .init(service: $0, successTerminationBehavior: .ignore, failureTerminationBehavior: .gracefullyShutdownGroup) },
-            logger: logger))
+        let group = ServiceGroup(
+            configuration: .init(
+                services: parts.map {
+                    .init(
+                        service: $0, successTerminationBehavior: .ignore,
+                        failureTerminationBehavior: .gracefullyShutdownGroup)
+                },
+                logger: logger))
         let running = Task { try await group.run() }
         #expect(await eventually(60) { started.withLockedValue { $0 } == 1 })
         await group.triggerGracefulShutdown()

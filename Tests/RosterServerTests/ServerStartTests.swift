@@ -23,15 +23,20 @@ import Testing
             await #expect {
                 try await second.run()
             } throws: { error in
-                "\(error)" == "127.0.0.1:\(running.port) is already in use (another roster-server, or another program, listens there)"
+                "\(error)"
+                    == "127.0.0.1:\(running.port) is already in use (another roster-server, or another program, listens there)"
             }
-            #expect(!FileManager.default.fileExists(atPath: directory), "nothing is written to the data dir before the bind")
+            #expect(
+                !FileManager.default.fileExists(atPath: directory), "nothing is written to the data dir before the bind"
+            )
 
             // In a service group, whoever waits for the ports learns why there are none.
             let third = RosterServer(configuration: configuration, clock: ManualClock(now: t0))
             let group = ServiceGroup(configuration: .init(services: [third], logger: Logger(label: "roster.test.busy")))
             let run = Task { try await group.run() }
-            await #expect(throws: ServerStartError.addressInUse("127.0.0.1:\(running.port)")) { _ = try await third.listening }
+            await #expect(throws: ServerStartError.addressInUse("127.0.0.1:\(running.port)")) {
+                _ = try await third.listening
+            }
             await #expect(throws: ServerStartError.self) { try await run.value }
         }
     }
@@ -68,15 +73,20 @@ import Testing
 
         let plain = scratch.appendingPathComponent("plain").path
         let first = try await start(plain)
-        #expect(first.tenant == "default" && first.name == "Default" && first.tokenTenant == "default" && first.tenants == ["default"],
-                "\(first)")
+        #expect(
+            first.tenant == "default" && first.name == "Default" && first.tokenTenant == "default"
+                && first.tenants == ["default"],
+            "\(first)")
         #expect(try await start(plain).tenant == "default", "a restart selects the same tenant")
 
         let demo = scratch.appendingPathComponent("demo").path
         let demoStart = try await start(demo, demo: true)
-        #expect(demoStart.tenant == "demo" && demoStart.tokenTenant == "demo" && demoStart.tenants == ["demo"], "\(demoStart)")
+        #expect(
+            demoStart.tenant == "demo" && demoStart.tokenTenant == "demo" && demoStart.tenants == ["demo"],
+            "\(demoStart)")
         let demoLater = try await start(demo)
-        #expect(demoLater.tenant == "demo" && demoLater.tenants == ["demo"], "a store that has demo keeps it: \(demoLater)")
+        #expect(
+            demoLater.tenant == "demo" && demoLater.tenants == ["demo"], "a store that has demo keeps it: \(demoLater)")
 
         let named = try await start(plain, configured: "acme")
         #expect(named.tenant == "acme" && named.tenants == ["acme", "default"], "\(named)")
@@ -90,7 +100,9 @@ import Testing
             configuration.listen.host = "127.0.0.1"
             configuration.listen.port = 0
             let second = RosterServer(configuration: configuration, clock: ManualClock(now: t0))
-            await #expect(throws: DataDirectoryError.inUse(running.dataDirectory, pid: getpid())) { try await second.run() }
+            await #expect(throws: DataDirectoryError.inUse(running.dataDirectory, pid: getpid())) {
+                try await second.run()
+            }
             #expect(second.port == nil)
 
             let cli = CLI(port: running.port)
@@ -99,7 +111,9 @@ import Testing
             try FileManager.default.createDirectory(at: cli.home, withIntermediateDirectories: true)
             let taken = try await cli.server(["backup", "--data-dir", running.dataDirectory, "--to", backup])
             #expect(taken.status == 0, "a backup of a running server is fine: \(taken.stderr)")
-            let restore = try await cli.server(["restore", "--from", backup, "--data-dir", running.dataDirectory, "--replace"])
+            let restore = try await cli.server([
+                "restore", "--from", backup, "--data-dir", running.dataDirectory, "--replace",
+            ])
             #expect(restore.status != 0)
             #expect(restore.stderr.contains("in use by a roster-server (PID \(getpid()))"), "\(restore.stderr)")
             // The running server still serves, on its own database.
@@ -138,7 +152,8 @@ import Testing
 
     @Test func theDataDirectoryIsPrivate() async throws {
         try await withServer(configure: { $0.tls = .init() }) { harness in
-            let client = try await harness.connect(tls: try TLSContext.client(.init(trust: .caFile(harness.dataDirectory + "/tls/ca.pem"))))
+            let client = try await harness.connect(
+                tls: try TLSContext.client(.init(trust: .caFile(harness.dataDirectory + "/tls/ca.pem"))))
             _ = try await client.addEmployee("Ada", "Lovelace")  // so that the WAL exists
             await client.close()
             func mode(_ path: String) throws -> Int {
@@ -148,7 +163,8 @@ import Testing
             #expect(try mode(harness.dataDirectory + "/tls") == 0o700)
             let files = try FileManager.default.subpathsOfDirectory(atPath: harness.dataDirectory)
                 .filter { !$0.hasSuffix("tls") }
-            #expect(files.contains("roster.sqlite") && files.contains("roster.sqlite-wal") && files.contains("admin.token"))
+            #expect(
+                files.contains("roster.sqlite") && files.contains("roster.sqlite-wal") && files.contains("admin.token"))
             #expect(files.contains("tls/ca.pem") && files.contains("tls/server.key"))
             for file in files {
                 #expect(try mode(harness.dataDirectory + "/" + file) == 0o600, "\(file)")
@@ -173,12 +189,16 @@ import Testing
 
     /// Loopback is decided by the bound address, not by how the name looks.
     @Test func loopbackIsTheBoundAddressNotTheName() async throws {
-        for (text, loopback) in [("127.0.0.1", true), ("127.200.1.9", true), ("::1", true), ("::ffff:127.0.0.1", true),
-                                 ("0.0.0.0", false), ("10.0.0.1", false), ("::", false), ("::ffff:10.0.0.1", false)] {
-            #expect(ServerConfiguration.isLoopback(try SocketAddress(ipAddress: text, port: 7400)) == loopback, "\(text)")
+        for (text, loopback) in [
+            ("127.0.0.1", true), ("127.200.1.9", true), ("::1", true), ("::ffff:127.0.0.1", true),
+            ("0.0.0.0", false), ("10.0.0.1", false), ("::", false), ("::ffff:10.0.0.1", false),
+        ] {
+            #expect(
+                ServerConfiguration.isLoopback(try SocketAddress(ipAddress: text, port: 7400)) == loopback, "\(text)")
         }
         // A name that only looks like loopback does not get plaintext: here it does not even resolve.
-        var configuration = ServerConfiguration(dataDirectory: TestScratch.directory("roster-name").appendingPathComponent("d").path)
+        var configuration = ServerConfiguration(
+            dataDirectory: TestScratch.directory("roster-name").appendingPathComponent("d").path)
         configuration.listen.host = "127.evil.invalid"
         configuration.listen.port = 0
         let server = RosterServer(configuration: configuration, clock: ManualClock(now: t0))
@@ -199,7 +219,8 @@ import Testing
             let lines = server.child.stderr.split(separator: "\n").map(String.init)
             #expect(lines.count >= 3)
             for line in lines {
-                let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not JSON: \(line)")
+                let object = try #require(
+                    try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not JSON: \(line)")
                 #expect(object["time"] is String && object["level"] is String && object["message"] is String, "\(line)")
             }
             #expect(lines.contains { $0.contains("\"message\":\"listening on 127.0.0.1:\(server.port)\"") }, "\(lines)")
@@ -226,7 +247,9 @@ import Testing
         let checked = try await cli.server(["config", "check", good.path])
         #expect(checked.status == 0 && checked.stdout.contains("ok (3 settings)"), "\(checked.stderr)")
         let printed = try await cli.server(["config", "print", "--config", good.path])
-        #expect(printed.stdout.contains("demo = true\t(\(good.path):3)") && printed.stdout.contains("listen = 127.0.0.1:7400\t(default)"), "\(printed.stdout)")
+        #expect(
+            printed.stdout.contains("demo = true\t(\(good.path):3)")
+                && printed.stdout.contains("listen = 127.0.0.1:7400\t(default)"), "\(printed.stdout)")
 
         // serve --config: the file's settings apply (JSON logs, the demo) under the flags given.
         try await withServerProcess(arguments: ["--config", good.path]) { server in
@@ -246,7 +269,8 @@ import Testing
         defer { TestScratch.remove(scratch) }
         let first = try TestPKI(), second = try TestPKI()
         defer { TestScratch.remove(first.directory); TestScratch.remove(second.directory) }
-        let chain = scratch.appendingPathComponent("server.pem").path, key = scratch.appendingPathComponent("server.key").path
+        let chain = scratch.appendingPathComponent("server.pem").path,
+            key = scratch.appendingPathComponent("server.key").path
         func install(_ pki: TestPKI) throws {
             try Data(contentsOf: URL(fileURLWithPath: pki.serverChainFile)).write(to: URL(fileURLWithPath: chain))
             try Data(contentsOf: URL(fileURLWithPath: pki.serverKeyFile)).write(to: URL(fileURLWithPath: key))
@@ -256,9 +280,15 @@ import Testing
         try Data("log-level: info\n".utf8).write(to: config)
         let notify = try NotifySocket(in: scratch)
         let data = scratch.appendingPathComponent("data").path
-        let server = try await ServerProcess.start(dataDirectory: data, arguments: ["--config", config.path, "--tls-cert", chain, "--tls-key", key],
-                                                   environment: ["NOTIFY_SOCKET": notify.path])
-        try await withCleanup(server, cleanUp: { await $0.terminate(); notify.close() }) { server in
+        let server = try await ServerProcess.start(
+            dataDirectory: data, arguments: ["--config", config.path, "--tls-cert", chain, "--tls-key", key],
+            environment: ["NOTIFY_SOCKET": notify.path])
+        try await withCleanup(
+            server,
+            cleanUp: {
+                await $0.terminate(); notify.close()
+            }
+        ) { server in
             #expect(await notify.waitFor { $0.hasPrefix("READY=1") }, "READY once listening: \(notify.messages)")
             let trustsFirst = try TLSContext.client(.init(trust: .caFile(first.caFile)))
             let trustsSecond = try TLSContext.client(.init(trust: .caFile(second.caFile)))
@@ -268,14 +298,17 @@ import Testing
             try install(second)
             try Data("log-level: debug\n".utf8).write(to: config)
             server.child.signal(SIGHUP)
-            #expect(await notify.waitFor(2) { $0.hasPrefix("READY=1") }, "READY again after the reload: \(notify.messages)")
+            #expect(
+                await notify.waitFor(2) { $0.hasPrefix("READY=1") }, "READY again after the reload: \(notify.messages)")
             #expect(notify.messages.contains { $0.hasPrefix("RELOADING=1\nMONOTONIC_USEC=") })
 
             let after = try await RosterConnection.connect(host: "127.0.0.1", port: server.port, tls: trustsSecond)
             await #expect(throws: (any Error).self, "the old certificate is gone for new connections") {
                 _ = try await RosterConnection.connect(host: "127.0.0.1", port: server.port, tls: trustsFirst)
             }
-            guard case .onDuty = try await before.request(.getOnDuty(.init())) else { throw TestFailure("expected OnDuty") }
+            guard case .onDuty = try await before.request(.getOnDuty(.init())) else {
+                throw TestFailure("expected OnDuty")
+            }
             let debugLogged = await server.child.waitForOutput { $0.contains("handshake done") ? true : nil } ?? false
             #expect(debugLogged, "debug logging after the reload: \(server.child.stderr)")
 
@@ -284,7 +317,9 @@ import Testing
             server.child.signal(SIGHUP)
             #expect(await notify.waitFor(3) { $0.hasPrefix("READY=1") })
             // The log line and READY take different paths to this process: wait for the line.
-            let refused = await server.child.waitForOutput { $0.contains("the TLS certificate does not load, the old one stays") ? true : nil }
+            let refused = await server.child.waitForOutput {
+                $0.contains("the TLS certificate does not load, the old one stays") ? true : nil
+            }
             #expect(refused ?? false, "\(server.child.stderr)")
             let still = try await RosterConnection.connect(host: "127.0.0.1", port: server.port, tls: trustsSecond)
             for connection in [before, after, still] { await connection.close() }

@@ -17,7 +17,10 @@ import Testing
         let biography = String(repeating: "A long biography that makes every event large. ", count: 200)
         var csv = "first_name,last_name,biography\n"
         for index in 0..<count { csv += "Batch\(batch),Person\(index),\(biography)\n" }
-        return .importData(.with { $0.format = .employeesCsv; $0.data = Data(csv.utf8) })
+        return .importData(
+            .with {
+                $0.format = .employeesCsv; $0.data = Data(csv.utf8)
+            })
     }
 
     func subscribeRaw(_ socket: RawSocket, topics: [Roster_V1_Topic]) async -> UInt64? {
@@ -33,11 +36,13 @@ import Testing
     }
 
     @Test func aConsumerThatNeverReadsIsDisconnectedAtTheWriteDeadlineAndDelaysNobody() async throws {
-        try await using(try await ServerHarness.start {
-            $0.limits.outboundHighWaterMark = 16 * 1024
-            $0.limits.outboundLowWaterMark = 4 * 1024
-            $0.limits.writeDeadline = .milliseconds(300)
-        }) { harness in
+        try await using(
+            try await ServerHarness.start {
+                $0.limits.outboundHighWaterMark = 16 * 1024
+                $0.limits.outboundLowWaterMark = 4 * 1024
+                $0.limits.writeDeadline = .milliseconds(300)
+            }
+        ) { harness in
             let slow = try RawSocket(port: harness.port, receiveBufferBytes: 4096)
             #expect(await subscribeRaw(slow, topics: [.roster, .onDuty]) != nil)
 
@@ -52,7 +57,9 @@ import Testing
             while revisions.count < 30 {
                 // 30 events of ~150 KB decoded by a debug build on two busy cores: what is asserted
                 // is their order, not how fast they come (roster-bench measures that).
-                guard case .rosterChanged(let changed) = try await inbox.next(timeout: .seconds(60)).message else { continue }
+                guard case .rosterChanged(let changed) = try await inbox.next(timeout: .seconds(60)).message else {
+                    continue
+                }
                 revisions.append(changed.revision)
             }
             #expect(revisions == Array(1...30), "the healthy subscriber got every revision, in order")
@@ -67,12 +74,14 @@ import Testing
 
     @Test func aStalledConsumerCostsTheServerNoMoreThanItsOutboundCap() async throws {
         let highWaterMark = 64 * 1024
-        try await using(try await ServerHarness.start {
-            $0.limits.outboundHighWaterMark = highWaterMark
-            $0.limits.outboundLowWaterMark = 16 * 1024
-            $0.limits.writeDeadline = .seconds(60)  // stays connected through the test
-            $0.limits.pingInterval = .seconds(3_600)  // a socket that reads nothing answers no ping either
-        }) { harness in
+        try await using(
+            try await ServerHarness.start {
+                $0.limits.outboundHighWaterMark = highWaterMark
+                $0.limits.outboundLowWaterMark = 16 * 1024
+                $0.limits.writeDeadline = .seconds(60)  // stays connected through the test
+                $0.limits.pingInterval = .seconds(3_600)  // a socket that reads nothing answers no ping either
+            }
+        ) { harness in
             let stalled = try RawSocket(port: harness.port, receiveBufferBytes: 4096)
             #expect(await subscribeRaw(stalled, topics: [.roster, .onDuty]) != nil)
             let admin = try await harness.connect()
@@ -93,14 +102,16 @@ import Testing
     }
 
     @Test func aConsumerThatDrainsLateGetsTheLatestOnDutyStateAndAResyncForItsRoster() async throws {
-        try await using(try await ServerHarness.start(now: t0) {
-            $0.limits.outboundHighWaterMark = 16 * 1024
-            $0.limits.outboundLowWaterMark = 4 * 1024
-            $0.limits.writeDeadline = .seconds(60)
-            // The consumer reads nothing for a while, so it answers no ping: on a loaded machine
-            // this test can outlast the liveness limit (1.5 ping intervals), which is not what it tests.
-            $0.limits.pingInterval = .seconds(3_600)
-        }) { harness in
+        try await using(
+            try await ServerHarness.start(now: t0) {
+                $0.limits.outboundHighWaterMark = 16 * 1024
+                $0.limits.outboundLowWaterMark = 4 * 1024
+                $0.limits.writeDeadline = .seconds(60)
+                // The consumer reads nothing for a while, so it answers no ping: on a loaded machine
+                // this test can outlast the liveness limit (1.5 ping intervals), which is not what it tests.
+                $0.limits.pingInterval = .seconds(3_600)
+            }
+        ) { harness in
             let admin = try await harness.connect()
             let people = [try await admin.addEmployee("A", "One"), try await admin.addEmployee("B", "Two")]
             // A and B take turns, then C: the last state differs from every earlier one, so the
@@ -109,7 +120,8 @@ import Testing
             // would be no change at all).
             let last = try await admin.addEmployee("C", "Three")
             for slot in 0..<6 {
-                try await admin.addShift(slot == 5 ? last : people[slot % 2], t0 + Int64(slot) * minute, t0 + Int64(slot + 1) * minute)
+                try await admin.addShift(
+                    slot == 5 ? last : people[slot % 2], t0 + Int64(slot) * minute, t0 + Int64(slot + 1) * minute)
             }
             let slow = try RawSocket(port: harness.port, receiveBufferBytes: 4096)
             let subscriptionID = try #require(await subscribeRaw(slow, topics: [.roster, .onDuty]))
@@ -132,16 +144,23 @@ import Testing
                 if case .error(let error) = frame, error.code == .resyncRequired { return error }
                 return nil
             }
-            #expect(resync.map(\.subscriptionID) == [subscriptionID], "the roster stream ends with RESYNC_REQUIRED, never silently")
-            let lastRevision = frames.compactMap { frame -> UInt64? in
-                if case .rosterChanged(let changed) = frame { return changed.revision }
-                return nil
-            }.max() ?? 0
+            #expect(
+                resync.map(\.subscriptionID) == [subscriptionID],
+                "the roster stream ends with RESYNC_REQUIRED, never silently")
+            let lastRevision =
+                frames.compactMap { frame -> UInt64? in
+                    if case .rosterChanged(let changed) = frame { return changed.revision }
+                    return nil
+                }.max() ?? 0
             #expect(lastRevision < 37, "some revisions were not sent")
 
             // Resuming from what it has replays exactly the rest.
-            slow.send(.subscribe(.with { $0.topics = [.roster]; $0.sinceRevision = lastRevision; $0.epoch = admin.welcome.epoch }),
-                      requestID: 3)
+            slow.send(
+                .subscribe(
+                    .with {
+                        $0.topics = [.roster]; $0.sinceRevision = lastRevision; $0.epoch = admin.welcome.epoch
+                    }),
+                requestID: 3)
             let (resumed, _) = await slow.readFrames(quiet: 2)
             let replayed = resumed.compactMap { frame -> UInt64? in
                 if case .rosterChanged(let changed) = frame { return changed.revision }

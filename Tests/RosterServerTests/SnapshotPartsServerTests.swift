@@ -21,12 +21,25 @@ import Testing
         let directory = TestScratch.directory("roster-parts")
         let store = try await DataDirectory(directory.path).openStore()
         try await store.createTenant(Tenant(id: "demo", name: "Demo"), epoch: 5)
-        var changes: [RosterChange] = (0..<240).map { .employeeUpserted(Employee(id: "e\($0)", firstName: "Person\($0)", lastName: "Surname\($0)")) }
-        changes += (0..<480).map { .shiftAdded(Shift(id: "s\($0)", employeeID: "e\($0 % 240)", start: t0 + UnixMillis($0) * minute, end: t0 + UnixMillis($0 + 90) * minute)) }
-        try await store.commit(tenantID: "demo", entry: HistoryEntry(revision: 1, committedAt: t0, changes: changes), historyLimit: 100)
+        var changes: [RosterChange] = (0..<240).map {
+            .employeeUpserted(Employee(id: "e\($0)", firstName: "Person\($0)", lastName: "Surname\($0)"))
+        }
+        changes += (0..<480).map {
+            .shiftAdded(
+                Shift(
+                    id: "s\($0)", employeeID: "e\($0 % 240)", start: t0 + UnixMillis($0) * minute,
+                    end: t0 + UnixMillis($0 + 90) * minute))
+        }
+        try await store.commit(
+            tenantID: "demo", entry: HistoryEntry(revision: 1, committedAt: t0, changes: changes), historyLimit: 100)
         try await store.close()
-        let harness = try await ServerHarness.start(dataDirectory: directory.path, configure: { $0.limits.maxFrameBytes = Self.limit })
-        try await withCleanup(harness, cleanUp: { await $0.stop(); TestScratch.remove(directory) }, body)
+        let harness = try await ServerHarness.start(
+            dataDirectory: directory.path, configure: { $0.limits.maxFrameBytes = Self.limit })
+        try await withCleanup(
+            harness,
+            cleanUp: {
+                await $0.stop(); TestScratch.remove(directory)
+            }, body)
     }
 
     @Test func theClientLibraryGetsTheWholeSnapshotThroughParts() async throws {
@@ -35,7 +48,9 @@ import Testing
             defer { Task { await admin.close() } }
             let whole = try await admin.request(.getSnapshot(.init())).snapshotBody()
             #expect(whole.employees.count == 240 && whole.shifts.count == 480 && !whole.more)
-            #expect(RosterMessage.snapshot(whole).frame().encoded().readableBytes > 2 * Self.limit, "the test needs several parts")
+            #expect(
+                RosterMessage.snapshot(whole).frame().encoded().readableBytes > 2 * Self.limit,
+                "the test needs several parts")
             #expect(RosterState(whole).employees.count == 240)
             #expect(whole.tenant.id == "demo" && whole.revision == 1)
 
@@ -55,9 +70,15 @@ import Testing
     @Test func partsFitTheLimitAndOnlyAClientThatAsksGetsThem() async throws {
         try await Self.withBigSnapshotServer { harness in
             let asking = try RawSocket(port: harness.port)
-            asking.send(.hello(.with { $0.minVersion = 1; $0.maxVersion = 1; $0.features = ["some-future-thing", SnapshotParts.feature] }))
+            asking.send(
+                .hello(
+                    .with {
+                        $0.minVersion = 1; $0.maxVersion = 1;
+                        $0.features = ["some-future-thing", SnapshotParts.feature]
+                    }))
             guard case .welcome(let welcome) = await asking.readFrame() else { throw TestFailure("no Welcome") }
-            #expect(welcome.features == [SnapshotParts.feature], "the server names the features of the Hello it supports")
+            #expect(
+                welcome.features == [SnapshotParts.feature], "the server names the features of the Hello it supports")
             asking.send(.getSnapshot(.init()), requestID: 5)
             let parts = try await asking.readFrames(quiet: 1).frames.map { try $0.snapshotBody() }
             #expect(parts.count >= 3, "\(parts.count) parts")

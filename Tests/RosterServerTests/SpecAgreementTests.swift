@@ -21,7 +21,9 @@ import Testing
 
             let result = try await admin.admin(.deleteEmployee(.with { $0.id = "Ada Lovelace" }))
             #expect(Set(result.ids) == [ada, first, second])
-            guard case .rosterChanged(let event) = try await inbox.next().message else { throw TestFailure("expected RosterChanged") }
+            guard case .rosterChanged(let event) = try await inbox.next().message else {
+                throw TestFailure("expected RosterChanged")
+            }
             #expect(event.revision == result.revision)
             #expect(event.changes.map(\.shiftDeleted).filter { !$0.isEmpty }.sorted() == [first, second].sorted())
             #expect(event.changes.last?.employeeDeleted == ada, "the shifts go before their employee")
@@ -60,7 +62,10 @@ import Testing
 
             let watcher = try await harness.connect()
             let inbox = Inbox(watcher)
-            watcher.subscribe(.with { $0.topics = [.roster]; $0.filter = core })
+            watcher.subscribe(
+                .with {
+                    $0.topics = [.roster]; $0.filter = core
+                })
             var copy = FilteredCopy()
             for message in try await inbox.untilSynced() { copy.apply(message) }
             let atResume = copy  // what a client that disconnects now holds
@@ -69,11 +74,15 @@ import Testing
             // Grace is added to Edge (never seen), then to Core.
             try await admin.addEmployee("Alan", "Turing", id: alan, team: "Core")
             try await admin.addEmployee("Ada", "Lovelace", id: ada, team: "Edge")
-            try await admin.admin(.importData(.with {
-                $0.format = .shiftsCsv
-                $0.updateExisting = true
-                $0.data = Data("id,employee,start,end\n\(alanShift),Ada Lovelace,2026-01-01T01:00:00Z,2026-01-01T02:00:00Z\n".utf8)
-            }))
+            try await admin.admin(
+                .importData(
+                    .with {
+                        $0.format = .shiftsCsv
+                        $0.updateExisting = true
+                        $0.data = Data(
+                            "id,employee,start,end\n\(alanShift),Ada Lovelace,2026-01-01T01:00:00Z,2026-01-01T02:00:00Z\n"
+                                .utf8)
+                    }))
             let grace = try await admin.addEmployee("Grace", "Hopper", team: "Edge")
             try await admin.addShift(grace, t0, t0 + 30 * minute)
             try await admin.addEmployee("Grace", "Hopper", id: grace, team: "Core")
@@ -88,9 +97,11 @@ import Testing
             let resumed = try await harness.connect()
             let resumedInbox = Inbox(resumed)
             var replayed = atResume
-            resumed.subscribe(.with {
-                $0.topics = [.roster]; $0.filter = core; $0.sinceRevision = atResume.revision; $0.epoch = atResume.epoch
-            })
+            resumed.subscribe(
+                .with {
+                    $0.topics = [.roster]; $0.filter = core; $0.sinceRevision = atResume.revision;
+                    $0.epoch = atResume.epoch
+                })
             for message in try await resumedInbox.untilSynced() { replayed.apply(message) }
             #expect(replayed.state.employees == fresh.state.employees)
             #expect(replayed.state.shifts == fresh.state.shifts)
@@ -106,7 +117,10 @@ import Testing
     {
         let connection = try await harness.connect()
         let inbox = Inbox(connection)
-        connection.subscribe(.with { $0.topics = [.roster]; $0.filter = filter })
+        connection.subscribe(
+            .with {
+                $0.topics = [.roster]; $0.filter = filter
+            })
         var copy = FilteredCopy()
         for message in try await inbox.untilSynced() { copy.apply(message) }
         await connection.close()
@@ -138,11 +152,13 @@ import Testing
             let watcher = try await harness.connect()
             let inbox = Inbox(watcher)
             watcher.subscribe(.with { $0.topics = [.onDuty] })
-            let initial = try #require(try await inbox.untilSynced().compactMap { message -> Roster_V1_OnDutyChanged? in
-                if case .onDutyChanged(let event) = message { return event }
-                return nil
-            }.first)
-            #expect(initial.cause == .initial && initial.atMs == t0 + 10 * minute && initial.untilMs == t0 + 60 * minute)
+            let initial = try #require(
+                try await inbox.untilSynced().compactMap { message -> Roster_V1_OnDutyChanged? in
+                    if case .onDutyChanged(let event) = message { return event }
+                    return nil
+                }.first)
+            #expect(
+                initial.cause == .initial && initial.atMs == t0 + 10 * minute && initial.untilMs == t0 + 60 * minute)
             await watcher.close()
             await admin.close()
         }

@@ -26,8 +26,12 @@ import Testing
         #expect(admission.open == 3 && admission.byAddress["10.0.0.4"] == nil, "a released place leaves nothing behind")
         // Streams never take the last quarter of the connections (one, at the least).
         #expect(StreamAdmission.Limits.total(forConnections: 1_024) == 768)
-        #expect(StreamAdmission.Limits.total(forConnections: 2) == 1 && StreamAdmission.Limits.total(forConnections: 1) == 1)
-        #expect(StreamAdmission.principal(tokenID: nil) == "anonymous" && StreamAdmission.principal(tokenID: "tok_1") == "token:tok_1")
+        #expect(
+            StreamAdmission.Limits.total(forConnections: 2) == 1 && StreamAdmission.Limits.total(forConnections: 1) == 1
+        )
+        #expect(
+            StreamAdmission.principal(tokenID: nil) == "anonymous"
+                && StreamAdmission.principal(tokenID: "tok_1") == "token:tok_1")
     }
 
     /// Opens an event stream; the first bytes of the answer.
@@ -46,8 +50,12 @@ import Testing
         }) { harness, base in
             let port = try #require(harness.server.httpPort)
             let administration = try await StoreAdministration.open(dataDirectory: harness.dataDirectory)
-            let reader = try await administration.createToken(tenant: "demo", role: .reader, expiresIn: nil, label: "wallboard").text
-            #expect(await eventually(30) { (try? await HTTPGet.request(base + "/v1/oncall", token: reader))?.status == 200 })
+            let reader = try await administration.createToken(
+                tenant: "demo", role: .reader, expiresIn: nil, label: "wallboard"
+            ).text
+            #expect(
+                await eventually(30) { (try? await HTTPGet.request(base + "/v1/oncall", token: reader))?.status == 200 }
+            )
 
             var held: [HostileSocket] = []
             for _ in 0..<3 {
@@ -59,7 +67,9 @@ import Testing
             let (_, refused) = try await Self.openStream(port, token: harness.adminToken)
             #expect(refused.hasPrefix("HTTP/1.1 429"), "\(refused)")
             let problem = try await HTTPGet.request(base + "/v1/events", token: harness.adminToken)
-            #expect(problem.status == 429 && (problem.json["detail"] as? String ?? "").contains("this token already holds 3"))
+            #expect(
+                problem.status == 429
+                    && (problem.json["detail"] as? String ?? "").contains("this token already holds 3"))
             #expect(problem.headers.contains("Retry-After: 5"))
             // The same address is at its cap too (every test socket comes from 127.0.0.1).
             let (_, otherToken) = try await Self.openStream(port, token: reader)
@@ -72,11 +82,12 @@ import Testing
 
             // A stream that ends gives its place back.
             held.removeLast()
-            #expect(await eventually(30) {
-                guard let (socket, head) = try? await Self.openStream(port, token: reader) else { return false }
-                if head.hasPrefix("HTTP/1.1 200 OK") { held.append(socket); return true }
-                return false
-            }, "a closed stream's place is given back")
+            #expect(
+                await eventually(30) {
+                    guard let (socket, head) = try? await Self.openStream(port, token: reader) else { return false }
+                    if head.hasPrefix("HTTP/1.1 200 OK") { held.append(socket); return true }
+                    return false
+                }, "a closed stream's place is given back")
         }
     }
 

@@ -46,13 +46,20 @@ import Testing
     @Test func theCAIsKeptAcrossRestartsSoPinsStayValid() async throws {
         let directory = TestScratch.directory("roster-ca")
         defer { TestScratch.remove(directory) }
-        let before = try await using(try await ServerHarness.start(dataDirectory: directory.path) { $0.tls = .init() }) { first in
+        let before = try await using(try await ServerHarness.start(dataDirectory: directory.path) { $0.tls = .init() })
+        { first in
             try Certificate.load(pemFile: first.dataDirectory + "/tls/ca.pem")[0].fingerprint
         }
-        try await using(try await ServerHarness.start(dataDirectory: directory.path) { $0.tls = .init(); $0.tls?.names = ["roster.example"] }) { second in
+        try await using(
+            try await ServerHarness.start(dataDirectory: directory.path) {
+                $0.tls = .init(); $0.tls?.names = ["roster.example"]
+            }
+        ) { second in
             let chain = try Certificate.load(pemFile: second.dataDirectory + "/tls/server.pem")
             #expect(chain[1].fingerprint == before)
-            #expect(chain[0].matches(name: "roster.example"), "a new name re-issues the server certificate from the same CA")
+            #expect(
+                chain[0].matches(name: "roster.example"), "a new name re-issues the server certificate from the same CA"
+            )
         }
     }
 
@@ -141,7 +148,9 @@ import Testing
                 $0.tls?.certificateChainFile = leaf.chain
                 $0.tls?.privateKeyFile = leaf.key
             }
-            return try await using(server) { server in await Self.tlsError { _ = try await server.connect(token: "", tls: trusting) } }
+            return try await using(server) { server in
+                await Self.tlsError { _ = try await server.connect(token: "", tls: trusting) }
+            }
         }
 
         // A certificate for another name.
@@ -154,7 +163,9 @@ import Testing
         #expect(mismatchCode == 64)  // X509_V_ERR_IP_ADDRESS_MISMATCH: we connect to 127.0.0.1
 
         // An expired certificate.
-        let old = try pki.leaf("expired", notBefore: Date(timeIntervalSinceNow: -2 * 86_400), notAfter: Date(timeIntervalSinceNow: -86_400))
+        let old = try pki.leaf(
+            "expired", notBefore: Date(timeIntervalSinceNow: -2 * 86_400), notAfter: Date(timeIntervalSinceNow: -86_400)
+        )
         let stale = try await refusal(serving: (old.chain, old.key))
         guard case .certificateRejected(let code, let reason) = stale else {
             Issue.record("expected certificateRejected, got \(String(describing: stale))")
@@ -175,12 +186,14 @@ import Testing
     @Test func clientCertificatesWhenTheServerRequiresThem() async throws {
         let pki = try TestPKI()
         let clientCertificate = try pki.leaf("client", names: ["reader-1"], usage: .client)
-        try await using(try await ServerHarness.start { configuration in
-            configuration.tls = .init()
-            configuration.tls?.certificateChainFile = pki.serverChainFile
-            configuration.tls?.privateKeyFile = pki.serverKeyFile
-            configuration.tls?.clientCAFile = pki.caFile
-        }) { harness in
+        try await using(
+            try await ServerHarness.start { configuration in
+                configuration.tls = .init()
+                configuration.tls?.certificateChainFile = pki.serverChainFile
+                configuration.tls?.privateKeyFile = pki.serverKeyFile
+                configuration.tls?.clientCAFile = pki.caFile
+            }
+        ) { harness in
             var withCertificate = TLSClientConfiguration(trust: .caFile(pki.caFile))
             withCertificate.certificateChainFile = clientCertificate.chain
             withCertificate.privateKeyFile = clientCertificate.key

@@ -82,14 +82,18 @@ import Testing
         let slices = NIOLockedValueBox(0)
         let loop = MultiThreadedEventLoopGroup.singleton.any()
         let noisy = pool.submitSliced("noisy", lane: .long, on: loop) { () -> Int? in
-            let slice = slices.withLockedValue { $0 += 1; return $0 }
+            let slice = slices.withLockedValue {
+                $0 += 1; return $0
+            }
             order.withLockedValue { $0.append("noisy \(slice)") }
             if slice == 1 { gate.enter() }
             return slice == 3 ? slice : nil
         }
         #expect(await eventually(30) { gate.count == 1 })
         // Queued (synchronously, here) while the first slice holds the only background thread.
-        let quiet = pool.submitSliced("quiet", lane: .long, on: loop) { () -> Bool? in order.withLockedValue { $0.append("quiet") }; return true }
+        let quiet = pool.submitSliced("quiet", lane: .long, on: loop) { () -> Bool? in
+            order.withLockedValue { $0.append("quiet") }; return true
+        }
         let change: Int? = await pool.run("quiet", lane: .long) { 1 }
         #expect(change == 1 && order.withLockedValue { $0 } == ["noisy 1"])
         gate.open(1)
@@ -99,7 +103,11 @@ import Testing
         // Slices past the backlog limit are not refused: the job was admitted once.
         let small = TenantWorkPool(threads: 1, maxQueuedPerTenant: 1)
         let count = NIOLockedValueBox(0)
-        let done = try await small.runSliced("t", lane: .long) { () -> Int? in count.withLockedValue { $0 += 1; return $0 == 5 ? $0 : nil } }
+        let done = try await small.runSliced("t", lane: .long) { () -> Int? in
+            count.withLockedValue {
+                $0 += 1; return $0 == 5 ? $0 : nil
+            }
+        }
         #expect(done == 5)
         await small.shutdown()
         await pool.shutdown()
@@ -113,9 +121,13 @@ import Testing
         let gate = Gate()
         let running = Task { await single.run("t", lane: .long) { gate.enter() } }
         #expect(await eventually(30) { gate.count == 1 })
-        let waiting = [Task { await single.run("t", lane: .short) { 0 } }, Task { await single.run("t", lane: .long) { 0 } }]
+        let waiting = [
+            Task { await single.run("t", lane: .short) { 0 } }, Task { await single.run("t", lane: .long) { 0 } },
+        ]
         try await Task.sleep(for: .milliseconds(100))
-        await #expect(throws: TenantWorkPool.Refusal.busy) { try await single.run("t", lane: .short) { () throws -> Int in 0 } }
+        await #expect(throws: TenantWorkPool.Refusal.busy) {
+            try await single.run("t", lane: .short) { () throws -> Int in 0 }
+        }
         gate.open(1)
         _ = await running.value
         for task in waiting { _ = await task.value }
@@ -124,11 +136,30 @@ import Testing
 
     @Test func requestsAndChangesAreSortedIntoLanes() {
         let day: Int64 = 86_400_000
-        #expect(TenantWorkPool.Lane.of(.getOnDuty(.init())) == .short && TenantWorkPool.Lane.of(.getSnapshot(.init())) == .short)
-        #expect(TenantWorkPool.Lane.of(.getFinalSchedule(.with { $0.fromMs = 0; $0.toMs = 7 * day })) == .short)
-        #expect(TenantWorkPool.Lane.of(.getFinalSchedule(.with { $0.fromMs = 0; $0.toMs = 365 * day })) == .long)
-        #expect(TenantWorkPool.Lane.of(.getReport(.init())) == .long && TenantWorkPool.Lane.of(.editSchedule(.init())) == .long)
-        #expect(TenantWorkPool.Lane.of(.getFinalSchedule(.with { $0.fromMs = .max; $0.toMs = .min })) == .short, "no overflow")
+        #expect(
+            TenantWorkPool.Lane.of(.getOnDuty(.init())) == .short
+                && TenantWorkPool.Lane.of(.getSnapshot(.init())) == .short)
+        #expect(
+            TenantWorkPool.Lane.of(
+                .getFinalSchedule(
+                    .with {
+                        $0.fromMs = 0; $0.toMs = 7 * day
+                    })) == .short)
+        #expect(
+            TenantWorkPool.Lane.of(
+                .getFinalSchedule(
+                    .with {
+                        $0.fromMs = 0; $0.toMs = 365 * day
+                    })) == .long)
+        #expect(
+            TenantWorkPool.Lane.of(.getReport(.init())) == .long
+                && TenantWorkPool.Lane.of(.editSchedule(.init())) == .long)
+        #expect(
+            TenantWorkPool.Lane.of(
+                .getFinalSchedule(
+                    .with {
+                        $0.fromMs = .max; $0.toMs = .min
+                    })) == .short, "no overflow")
         #expect(TenantWorkPool.Lane.of(changes: [.motdSet("x")]) == .short)
         #expect(TenantWorkPool.Lane.of(changes: [.motdSet("x"), .scheduleDeleted(id: "s")]) == .long)
     }

@@ -11,7 +11,8 @@ import Testing
     let now: UnixMillis = 1_800_000_000_000
 
     func token(_ label: String) -> StoredToken {
-        AccessToken.issue(tenantID: "t", role: .calendar, label: label, now: now, scope: "schedule:s", mintedBy: "m").stored
+        AccessToken.issue(tenantID: "t", role: .calendar, label: label, now: now, scope: "schedule:s", mintedBy: "m")
+            .stored
     }
 
     @Test func aTokenMintedWhileTheStoreIsReadIsNeitherLostNorRevoked() {

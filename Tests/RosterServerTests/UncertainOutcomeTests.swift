@@ -12,7 +12,9 @@ import Testing
 /// too large to send: never "Cannot reach the server", which invites a blind retry.
 @Suite(.timeLimit(.minutes(5))) struct UncertainOutcomeTests {
     /// A server whose commits can be held at its store, and a CLI with its admin token.
-    static func withGatedServer(_ name: String, _ body: (ServerHarness, GatedStore, CLI) async throws -> Void) async throws {
+    static func withGatedServer(_ name: String, _ body: (ServerHarness, GatedStore, CLI) async throws -> Void)
+        async throws
+    {
         let directory = TestScratch.directory(name).path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let gate = GatedStore(try await SQLiteRosterStore.open(path: directory + "/roster.sqlite"))
@@ -29,13 +31,17 @@ import Testing
             let held = try await cli.run(["admin", "motd", "set", "changed while nobody answered", "--timeout", "8s"])
             gate.release()
             #expect(held.status == 11, "\(held.stderr)")
-            #expect(held.stderr.contains("may or may not have been made") && held.stderr.contains("Check before trying again"),
-                    "\(held.stderr)")
+            #expect(
+                held.stderr.contains("may or may not have been made")
+                    && held.stderr.contains("Check before trying again"),
+                "\(held.stderr)")
             #expect(!held.stderr.contains("Cannot reach"), "\(held.stderr)")
             // It was made after all: what the message told the user to check.
             let reader = try await harness.connect(token: harness.adminToken)
             let made = await eventually {
-                guard case .snapshot(let snapshot)? = try? await reader.request(.getSnapshot(.init())) else { return false }
+                guard case .snapshot(let snapshot)? = try? await reader.request(.getSnapshot(.init())) else {
+                    return false
+                }
                 return snapshot.tenant.motd == "changed while nobody answered"
             }
             #expect(made)
@@ -48,16 +54,21 @@ import Testing
     @Test func anApplySentButNotAnsweredIsReportedAsUnknown() async throws {
         try await Self.withGatedServer("roster-unknown-apply") { harness, gate, cli in
             let file = cli.home.appendingPathComponent("roster.yaml")
-            try "version: 1\npeople:\n  - {id: ada, firstName: Ada, lastName: Lovelace}\n".write(to: file, atomically: false, encoding: .utf8)
+            try "version: 1\npeople:\n  - {id: ada, firstName: Ada, lastName: Lovelace}\n".write(
+                to: file, atomically: false, encoding: .utf8)
             gate.hold()
             // The timeout covers every request of the command, the reads before the change too:
             // long enough for them on two busy cores (CI runs the fuzzers beside the suite).
             let held = try await cli.run(["apply", "-f", file.path, "--yes", "--timeout", "8s"])
             gate.release()
             #expect(held.status == 11, "\(held.stderr)")
-            #expect(held.stderr.contains("may or may not have been made") && !held.stderr.contains("Cannot reach"), "\(held.stderr)")
+            #expect(
+                held.stderr.contains("may or may not have been made") && !held.stderr.contains("Cannot reach"),
+                "\(held.stderr)")
             // The command the message suggests works as written.
-            let hint = try #require(held.stderr.components(separatedBy: "`roster-client ").dropFirst().first?.components(separatedBy: "`").first)
+            let hint = try #require(
+                held.stderr.components(separatedBy: "`roster-client ").dropFirst().first?.components(separatedBy: "`")
+                    .first)
             var arguments: [String] = []
             for (index, part) in hint.components(separatedBy: "'").enumerated() {
                 arguments += index % 2 == 1 ? [part] : part.split(separator: " ").map(String.init)
@@ -72,14 +83,17 @@ import Testing
     @Test func aClientStoppedWhileItsChangeIsInFlightSaysSo() async throws {
         try await Self.withGatedServer("roster-interrupted") { harness, gate, cli in
             gate.hold()
-            let child = try ChildProcess(CLI.binary.path, ["admin", "motd", "set", "interrupted"], environment: cli.environment)
+            let child = try ChildProcess(
+                CLI.binary.path, ["admin", "motd", "set", "interrupted"], environment: cli.environment)
             let reached = await eventually(30) { gate.held > 0 }
             #expect(reached, "the change reached the store")
             let status = await child.stop(signal: SIGTERM)
             gate.release()
             #expect(status == 143, "\(child.stderr)")
-            #expect(child.stderr.contains("Interrupted while a change was on its way") && child.stderr.contains("may or may not"),
-                    "\(child.stderr)")
+            #expect(
+                child.stderr.contains("Interrupted while a change was on its way")
+                    && child.stderr.contains("may or may not"),
+                "\(child.stderr)")
         }
     }
 
@@ -90,7 +104,8 @@ import Testing
             let file = cli.home.appendingPathComponent("people.csv")
             try FileManager.default.createDirectory(at: cli.home, withIntermediateDirectories: true)
             let rows = (0..<1_000).map { "Person,Number\($0),p\($0)@example.com" }
-            try ("firstName,lastName,email\n" + rows.joined(separator: "\n") + "\n").write(to: file, atomically: false, encoding: .utf8)
+            try ("firstName,lastName,email\n" + rows.joined(separator: "\n") + "\n").write(
+                to: file, atomically: false, encoding: .utf8)
             let result = try await cli.run(["admin", "import", file.path, "--format", "employees-csv"])
             #expect(result.status == 9, "\(result.stderr)")
             #expect(result.stderr.contains("Too large") && result.stderr.contains("at most 16384"), "\(result.stderr)")

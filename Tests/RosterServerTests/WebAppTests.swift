@@ -46,7 +46,10 @@ import Testing
             _ = try await admin.addShift(ada, t0 + 60 * minute, t0 + 180 * minute)
             try await admin.barrier()
             let staying = try await HTTPGet.request(base + "/").body
-            let nextPart = try #require(staying.components(separatedBy: "<h3>Next</h3>").dropFirst().first?.components(separatedBy: "</section>").first)
+            let nextPart = try #require(
+                staying.components(separatedBy: "<h3>Next</h3>").dropFirst().first?.components(
+                    separatedBy: "</section>"
+                ).first)
             #expect(nextPart.contains("Grace Hopper") && nextPart.contains("Ada Lovelace stays on."), "\(nextPart)")
             #expect(!nextPart.contains("from Wed 31 Dec"), "\(nextPart)")
 
@@ -84,7 +87,8 @@ import Testing
             // The script elements are the page's own module and the plan, which is data.
             #expect(!page.body.contains("<img") && page.body.components(separatedBy: "<script").count == 3)
             #expect(page.body.contains("<script type=\"application/json\" id=\"plan\">"))
-            let plan = try #require(page.body.components(separatedBy: "id=\"plan\">").last?.components(separatedBy: "</script>").first)
+            let plan = try #require(
+                page.body.components(separatedBy: "id=\"plan\">").last?.components(separatedBy: "</script>").first)
             #expect(plan.contains("\\u003cimg src=x onerror=alert(1)\\u003e") && !plan.contains("<"))
         }
     }
@@ -105,7 +109,9 @@ import Testing
             _ = try await admin.addShift(ada, t0 - minute, t0 + 60 * minute)
             let changed = try #require(await stream.receive(until: "event: onduty", within: 10))
             #expect(changed.contains("data: {\"schedule\":\"default\"}"))
-            let roster = changed.contains("event: roster") ? changed : try #require(await stream.receive(until: "event: roster", within: 10))
+            let roster =
+                changed.contains("event: roster")
+                ? changed : try #require(await stream.receive(until: "event: roster", within: 10))
             #expect(roster.contains("event: roster"))
 
             // The page loads the script that follows the stream, and knows when to count down to.
@@ -153,11 +159,15 @@ import Testing
             let emile = try await HTTPGet.request(base + "/people?q=EMILE").body
             #expect(emile.contains("Émile Zola") && !emile.contains("Ada Lovelace") && emile.contains("1 of 3 people"))
             let fullName = try await HTTPGet.request(base + "/people?q=ada+lovelace").body
-            #expect(fullName.contains("Ada Lovelace") && fullName.contains("1 of 3 people"), "the search form sends a space as +")
+            #expect(
+                fullName.contains("Ada Lovelace") && fullName.contains("1 of 3 people"),
+                "the search form sends a space as +")
             let research = try await HTTPGet.request(base + "/people?q=research").body
             #expect(research.contains("Alan Turing") && !research.contains("Émile Zola"))
             let nobody = try await HTTPGet.request(base + "/people?q=%3Cb%3Enobody").body
-            #expect(nobody.contains("No one matches \u{201C}&lt;b&gt;nobody\u{201D}") && nobody.contains("value=\"&lt;b&gt;nobody\""))
+            #expect(
+                nobody.contains("No one matches \u{201C}&lt;b&gt;nobody\u{201D}")
+                    && nobody.contains("value=\"&lt;b&gt;nobody\""))
             #expect(try await HTTPGet.request(base + "/people?group=height").status == 400)
         }
     }
@@ -165,8 +175,9 @@ import Testing
     @Test func offLoopbackThePageNeedsAToken() async throws {
         let scratch = TestScratch.directory("roster-web")
         defer { TestScratch.remove(scratch) }
-        let server = try InboundPathHarness(loop: EmbeddedEventLoop(), store: try SQLiteRosterStore(path: scratch.path + "/roster.sqlite"),
-                                            dataDirectory: scratch.path, now: t0)
+        let server = try InboundPathHarness(
+            loop: EmbeddedEventLoop(), store: try SQLiteRosterStore(path: scratch.path + "/roster.sqlite"),
+            dataDirectory: scratch.path, now: t0)
         // The harness's HTTP side is not on loopback: nobody reads without a token.
         let http = HTTPRequestHarness.withWebApp(server)
         #expect(await http.respond(method: "GET", uri: "/", authorization: nil) == 401)
@@ -183,7 +194,9 @@ import Testing
         #expect(await http.respond(method: "GET", uri: "/schedules/Default/nothing", authorization: admin) == 404)
         #expect(await http.respond(method: "GET", uri: "/assets/nothing.css", authorization: nil) == 404)
         for route in WebApp.routes {
-            let others = ["GET", "POST", "PUT", "DELETE"].filter { method in !WebApp.routes.contains { $0.method == method && $0.path == route.path } }
+            let others = ["GET", "POST", "PUT", "DELETE"].filter { method in
+                !WebApp.routes.contains { $0.method == method && $0.path == route.path }
+            }
             let path = route.example("Default")
             for method in others where path != "/assets/Default" {
                 #expect(await http.respond(method: method, uri: path, authorization: admin) == 405, "\(method) \(path)")
@@ -196,10 +209,16 @@ import Testing
     /// A revision that changed several schedules (an import, an apply) shows on each schedule's
     /// changes page with that schedule's part only.
     @Test func aSchedulesChangesAreItsOwn() {
-        func upsert(_ id: String) -> Roster_V1_AuditChange { .with { $0.change.scheduleUpserted = .with { $0.id = id } } }
-        #expect(ChangesPage.touches(upsert("primary"), schedule: "primary") && !ChangesPage.touches(upsert("other"), schedule: "primary"))
+        func upsert(_ id: String) -> Roster_V1_AuditChange {
+            .with { $0.change.scheduleUpserted = .with { $0.id = id } }
+        }
+        #expect(
+            ChangesPage.touches(upsert("primary"), schedule: "primary")
+                && !ChangesPage.touches(upsert("other"), schedule: "primary"))
         let shift = Roster_V1_AuditChange.with { $0.change.shiftAdded = .with { $0.scheduleID = "" } }
-        #expect(ChangesPage.touches(shift, schedule: ScheduleDefinition.defaultID) && !ChangesPage.touches(shift, schedule: "primary"))
+        #expect(
+            ChangesPage.touches(shift, schedule: ScheduleDefinition.defaultID)
+                && !ChangesPage.touches(shift, schedule: "primary"))
         let removed = Roster_V1_AuditChange.with {
             $0.change.shiftDeleted = "shf_1"
             $0.before.shiftAdded = .with { $0.scheduleID = "primary" }
@@ -255,7 +274,8 @@ import Testing
             // shut, and 8 KiB of its own).
             let hours = 40
             await StreamRig.handOff(hours: hours, harness, pacedBy: reader)
-            #expect(reader.count("event: onduty") == 20 * hours, "the healthy reader got every handoff of every schedule")
+            #expect(
+                reader.count("event: onduty") == 20 * hours, "the healthy reader got every handoff of every schedule")
             #expect(reader.count("event: resync") == 0 && !reader.closed)
             // The server stopped writing to the stalled stream and resets it after the idle
             // timeout (3 s): nothing is read from it until then.

@@ -8,7 +8,8 @@ import Testing
 /// The web app in a real browser (chromium, driven by Playwright for Python) against a real
 /// server: the page follows the event stream, and a hostile name stays text.
 @Suite(.timeLimit(.minutes(5))) struct WebBrowserTests {
-    @Test(.enabled(if: Browser.shouldRun, "chromium and Playwright for Python are not installed (.ci/run installs them)"))
+    @Test(
+        .enabled(if: Browser.shouldRun, "chromium and Playwright for Python are not installed (.ci/run installs them)"))
     func aHandoffChangesTheNameOnScreenWithoutAReload() async throws {
         try await HTTPTests.withHTTPServer { harness, base in
             let admin = try await harness.connect()
@@ -20,7 +21,8 @@ import Testing
 
             let scratch = TestScratch.directory("roster-browser")
             defer { TestScratch.remove(scratch) }
-            let browser = try await Browser.run("""
+            let browser = try await Browser.run(
+                """
                 page.goto(url)
                 page.wait_for_function("s => document.getElementById('status')?.textContent === s", arg="Live", timeout=15000)
                 name = "document.querySelector('.on-duty .name').textContent"
@@ -35,7 +37,9 @@ import Testing
                 print("COUNTDOWN " + str(page.evaluate("document.querySelectorAll('.countdown').length")), flush=True)
                 print("DIALOGS " + str(len(dialogs)) + " ERRORS " + str(len(errors)) + " " + "; ".join(errors), flush=True)
                 """, url: base + "/", scratch: scratch)
-            let ready = await browser.waitForOutput(timeout: .seconds(45)) { $0.contains("READY Ada Lovelace") ? true : nil }
+            let ready = await browser.waitForOutput(timeout: .seconds(45)) {
+                $0.contains("READY Ada Lovelace") ? true : nil
+            }
             guard ready == true else {
                 await browser.stop(signal: SIGKILL)
                 Issue.record("the page did not go live: \(browser.output)")
@@ -54,7 +58,8 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: Browser.shouldRun, "chromium and Playwright for Python are not installed (.ci/run installs them)"))
+    @Test(
+        .enabled(if: Browser.shouldRun, "chromium and Playwright for Python are not installed (.ci/run installs them)"))
     func withTheServerStoppedThePageSaysSoAndHandsOffFromItsPlan() async throws {
         try await HTTPTests.withHTTPServer { harness, base in
             let admin = try await harness.connect()
@@ -67,7 +72,8 @@ import Testing
             let scratch = TestScratch.directory("roster-browser")
             defer { TestScratch.remove(scratch) }
             // The browser's clock is the server's (t0), and moves on when the script says.
-            let browser = try await Browser.run("""
+            let browser = try await Browser.run(
+                """
                 page.clock.install(time=datetime.datetime.fromtimestamp(\(t0) / 1000, datetime.timezone.utc))
                 page.goto(url)
                 page.wait_for_function("s => document.getElementById('status')?.textContent === s", arg="Live", timeout=15000)
@@ -110,23 +116,32 @@ import Testing
             let status = await browser.waitForExit(timeout: .seconds(60))
             if status == nil { await browser.stop(signal: SIGKILL) }
             #expect(status == 0, "\(browser.output)")
-            #expect(browser.stdout.contains("OFFLINE No connection — showing data from less than a minute ago"), "\(browser.stdout)")
+            #expect(
+                browser.stdout.contains("OFFLINE No connection — showing data from less than a minute ago"),
+                "\(browser.stdout)")
             #expect(browser.stdout.contains("COUNTING True (in 59 min"), "\(browser.stdout)")
             #expect(browser.stdout.contains("HANDED Grace Hopper"))
-            #expect(browser.stdout.contains("AGE No connection — showing data from 61 minutes ago"), "\(browser.stdout)")
+            #expect(
+                browser.stdout.contains("AGE No connection — showing data from 61 minutes ago"), "\(browser.stdout)")
             #expect(browser.stdout.contains("RELOADED 1"))
         }
     }
 
-    @Test(.enabled(if: Browser.shouldRun, "chromium and Playwright for Python are not installed (.ci/run installs them)"))
+    @Test(
+        .enabled(if: Browser.shouldRun, "chromium and Playwright for Python are not installed (.ci/run installs them)"))
     func theZoneSwitchChangesTheLabelsNotTheInstants() async throws {
         try await HTTPTests.withHTTPServer(now: WebScheduleTests.beforeDST) { harness, base in
-            let team = try await ScheduleServerTests.team(harness, every: .with { $0.unit = .days; $0.count = 1 },
-                                                          handoff: "2026-10-20T09:00")
+            let team = try await ScheduleServerTests.team(
+                harness,
+                every: .with {
+                    $0.unit = .days; $0.count = 1
+                },
+                handoff: "2026-10-20T09:00")
             try await team.admin.barrier()
             let scratch = TestScratch.directory("roster-browser")
             defer { TestScratch.remove(scratch) }
-            let browser = try await Browser.run("""
+            let browser = try await Browser.run(
+                """
                 page.goto(url)
                 # The handoffs (the first bar starts where the zone's window does).
                 starts = "[...document.querySelectorAll('.lane:first-of-type svg.bar')].map(b => b.dataset.start).slice(1).join(',')"
@@ -147,7 +162,10 @@ import Testing
             if status == nil { await browser.stop(signal: SIGKILL) }
             #expect(status == 0, "\(browser.output)")
             let lines = browser.stdout.split(separator: "\n")
-            #expect(lines.filter { $0.hasPrefix("ZONE ") } == ["ZONE Times in Europe/Berlin", "ZONE Times in America/New_York", "ZONE Times in UTC"])
+            #expect(
+                lines.filter { $0.hasPrefix("ZONE ") } == [
+                    "ZONE Times in Europe/Berlin", "ZONE Times in America/New_York", "ZONE Times in UTC",
+                ])
             #expect(lines.filter { $0.hasPrefix("SAME ") } == ["SAME True", "SAME True"], "\(browser.stdout)")
             // New York is still on summer time on 23 October: 09:00 in Berlin is 03:00 there.
             #expect(browser.stdout.contains("LABEL ") && browser.stdout.contains("03:00"), "\(browser.stdout)")

@@ -47,12 +47,17 @@ import Testing
 /// Twenty schedules handing off every hour and two event-stream readers: a healthy one, and one
 /// whose kernel buffer holds almost nothing and that does not read (yet).
 enum StreamRig {
-    static func start(_ harness: ServerHarness) async throws -> (team: ScheduleServerTests.Team, healthy: HostileSocket, stalled: HostileSocket) {
+    static func start(_ harness: ServerHarness) async throws -> (
+        team: ScheduleServerTests.Team, healthy: HostileSocket, stalled: HostileSocket
+    ) {
         let port = try #require(harness.server.httpPort)
-        let hourly = Roster_V1_Cadence.with { $0.unit = .hours; $0.count = 1 }
+        let hourly = Roster_V1_Cadence.with {
+            $0.unit = .hours; $0.count = 1
+        }
         let team = try await ScheduleServerTests.team(harness, zone: "UTC", every: hourly, handoff: "2025-12-31T00:00")
         for index in 1..<20 {
-            _ = try await ScheduleServerTests.schedule("Schedule \(index)", team.admin, zone: "UTC", every: hourly, handoff: "2025-12-31T00:00")
+            _ = try await ScheduleServerTests.schedule(
+                "Schedule \(index)", team.admin, zone: "UTC", every: hourly, handoff: "2025-12-31T00:00")
         }
         try await team.admin.barrier()
         let healthy = try HostileSocket(port: port, receiveBufferBytes: 1 << 20)

@@ -35,24 +35,36 @@ import Testing
         configuration.notifications.planAhead = .seconds(72 * 3600)
     }
 
-    static func notificationAdmin(_ connection: RosterConnection, _ request: Roster_V1_NotificationAdminRequest) async throws
+    static func notificationAdmin(_ connection: RosterConnection, _ request: Roster_V1_NotificationAdminRequest)
+        async throws
         -> Roster_V1_NotificationAdminResponse
     {
-        guard case .notificationAdminResult(let answer) = try await connection.request(.notificationAdmin(request)) else {
+        guard case .notificationAdminResult(let answer) = try await connection.request(.notificationAdmin(request))
+        else {
             throw TestFailure("expected NotificationAdminResult")
         }
         return answer
     }
 
-    static func addWebhook(_ connection: RosterConnection, url: String, events: [String]) async throws -> (id: String, secret: String) {
-        let answer = try await notificationAdmin(connection, .with { $0.addWebhook = .with { $0.url = url; $0.events = events } })
+    static func addWebhook(_ connection: RosterConnection, url: String, events: [String]) async throws -> (
+        id: String, secret: String
+    ) {
+        let answer = try await notificationAdmin(
+            connection,
+            .with {
+                $0.addWebhook = .with {
+                    $0.url = url; $0.events = events
+                }
+            })
         return (answer.webhooks[0].id, answer.secret)
     }
 
     /// Runs `body` with a receiver and a server on a manual clock, both stopped afterwards.
     /// `requestTimeout`: the server's webhook timeout, when not the usual 5 s.
-    static func withReceiverAndServer(requestTimeout: Duration? = nil,
-                                      _ body: (WebhookReceiver, ServerHarness, RosterConnection) async throws -> Void) async throws {
+    static func withReceiverAndServer(
+        requestTimeout: Duration? = nil,
+        _ body: (WebhookReceiver, ServerHarness, RosterConnection) async throws -> Void
+    ) async throws {
         let receiver = try await WebhookReceiver.start()
         try await withCleanup(receiver, cleanUp: { await $0.stop() }) { receiver in
             try await withServer(configure: { configuration in
@@ -68,7 +80,9 @@ import Testing
     }
 
     /// Moves the server's clock forward in steps until `condition` holds (retries are due in its time).
-    static func advance(_ harness: ServerHarness, by step: Int64, until condition: () -> Bool, what: String) async throws {
+    static func advance(_ harness: ServerHarness, by step: Int64, until condition: () -> Bool, what: String)
+        async throws
+    {
         for _ in 0..<400 where !condition() {
             harness.clock.advance(by: step)
             try await Task.sleep(for: .milliseconds(25))
@@ -83,11 +97,14 @@ import Testing
         try await withCleanup(receiver, cleanUp: { await $0.stop() }) { receiver in
             let scratch = TestScratch.directory("roster-restored")
             defer { TestScratch.remove(scratch) }
-            let original = scratch.appendingPathComponent("original").path, copy = scratch.appendingPathComponent("copy").path
+            let original = scratch.appendingPathComponent("original").path,
+                copy = scratch.appendingPathComponent("copy").path
             let backup = scratch.appendingPathComponent("roster.backup").path
             let keyFile = scratch.appendingPathComponent("secrets.key").path
             // Both copies use one secrets key, so the copy can open the webhook's secret.
-            let first = try await ServerHarness.start(dataDirectory: original) { Self.configure(&$0); $0.secretsKeyFile = keyFile }
+            let first = try await ServerHarness.start(dataDirectory: original) {
+                Self.configure(&$0); $0.secretsKeyFile = keyFile
+            }
             do {
                 let admin = try await first.connect()
                 let added = try await Self.addWebhook(admin, url: receiver.url, events: ["shifts.changed"])
@@ -102,10 +119,13 @@ import Testing
             await first.stop()
             _ = try await StoreBackup.restore(from: backup, into: DataDirectory(copy), replace: false)
             #expect(DataDirectory(copy).deliveriesPaused)
-            let restored = try await ServerHarness.start(dataDirectory: copy) { Self.configure(&$0); $0.secretsKeyFile = keyFile }
+            let restored = try await ServerHarness.start(dataDirectory: copy) {
+                Self.configure(&$0); $0.secretsKeyFile = keyFile
+            }
             do {
-                try await Self.expectHeldUntilResumed(restored, token: token, receiver: receiver,
-                                                      marker: DataDirectory(copy).deliveriesPausedMarker)
+                try await Self.expectHeldUntilResumed(
+                    restored, token: token, receiver: receiver,
+                    marker: DataDirectory(copy).deliveriesPausedMarker)
             } catch {
                 await restored.stop()
                 throw error
@@ -114,13 +134,19 @@ import Testing
         }
     }
 
-    static func expectHeldUntilResumed(_ harness: ServerHarness, token: String, receiver: WebhookReceiver, marker: String) async throws {
+    static func expectHeldUntilResumed(
+        _ harness: ServerHarness, token: String, receiver: WebhookReceiver, marker: String
+    ) async throws {
         let admin = try await harness.connect(token: token)
         defer { Task { await admin.close() } }
         let ada = try await admin.addEmployee("Ada", "Lovelace")
-        try await admin.admin(.addShift(.with {
-            $0.shift = .with { $0.employeeID = ada; $0.startMs = t0 + hour; $0.endMs = t0 + 2 * hour }
-        }))
+        try await admin.admin(
+            .addShift(
+                .with {
+                    $0.shift = .with {
+                        $0.employeeID = ada; $0.startMs = t0 + hour; $0.endMs = t0 + 2 * hour
+                    }
+                }))
         // The outbox holds the event; nothing goes out while paused (the dispatcher looks at
         // least once a second).
         try await Task.sleep(for: .seconds(2))
@@ -137,9 +163,13 @@ import Testing
             var revisions: [UInt64] = []
             for i in 0..<5 {
                 let start = t0 + Int64(i + 1) * Self.hour
-                let result = try await admin.admin(.addShift(.with {
-                    $0.shift = .with { $0.employeeID = ada; $0.startMs = start; $0.endMs = start + Self.hour }
-                }))
+                let result = try await admin.admin(
+                    .addShift(
+                        .with {
+                            $0.shift = .with {
+                                $0.employeeID = ada; $0.startMs = start; $0.endMs = start + Self.hour
+                            }
+                        }))
                 revisions.append(result.revision)
             }
             try await receiver.wait("five shifts.changed events") { $0.count >= 5 }
@@ -156,7 +186,9 @@ import Testing
                 #expect(WebhookSignature.verify(header: signature, body: request.body, secret: secret, now: now))
                 // Another secret, or a body changed by one byte, does not verify.
                 #expect(!WebhookSignature.verify(header: signature, body: request.body, secret: secret + "x", now: now))
-                #expect(!WebhookSignature.verify(header: signature, body: request.body + Data(" ".utf8), secret: secret, now: now))
+                #expect(
+                    !WebhookSignature.verify(
+                        header: signature, body: request.body + Data(" ".utf8), secret: secret, now: now))
                 #expect(request.json["id"] as? String == request.eventID)
                 let data = request.json["data"] as? [String: Any]
                 #expect((data?["person"] as? [String: Any])?["name"] as? String == "Ada Lovelace")
@@ -205,8 +237,9 @@ import Testing
             // Attempts 1 and 2 are answered 500, or (on a machine so loaded that the 2 s timeout
             // passed first) time out: either way failed attempts the server retried.
             #expect(ofFirst.count == 4)
-            #expect(ofFirst.prefix(2).allSatisfy { $0.status == 500 || ($0.status == 0 && $0.error.contains("timed out")) },
-                    "\(ofFirst.map { ($0.status, $0.error) })")
+            #expect(
+                ofFirst.prefix(2).allSatisfy { $0.status == 500 || ($0.status == 0 && $0.error.contains("timed out")) },
+                "\(ofFirst.map { ($0.status, $0.error) })")
             #expect(ofFirst.count == 4 && ofFirst[2].status == 0 && ofFirst[2].error.contains("timed out"))
             #expect(ofFirst.last?.status == 204)
             let webhooks = try await Self.notificationAdmin(admin, .with { $0.listWebhooks = true }).webhooks
@@ -252,7 +285,8 @@ import Testing
             // Nothing is due yet.
             try await Task.sleep(for: .milliseconds(200))
             #expect(receiver.requests.isEmpty)
-            try await Self.advance(harness, by: 15 * 60_000, until: { !receiver.requests.isEmpty }, what: "the reminder")
+            try await Self.advance(
+                harness, by: 15 * 60_000, until: { !receiver.requests.isEmpty }, what: "the reminder")
             harness.clock.advance(by: 4 * Self.hour)
             try await Task.sleep(for: .milliseconds(300))
             let reminders = receiver.requests
@@ -278,10 +312,16 @@ import Testing
         }
     }
 
-    static func checkEveningReminder(admin: RosterConnection, harness: ServerHarness, receiver: WebhookReceiver) async throws {
-        _ = try await notificationAdmin(admin, .with {
-            $0.addReminder = .with { $0.schedule = "Platform primary"; $0.daysBefore = 1; $0.atMinuteOfDay = 18 * 60 }
-        })
+    static func checkEveningReminder(admin: RosterConnection, harness: ServerHarness, receiver: WebhookReceiver)
+        async throws
+    {
+        _ = try await notificationAdmin(
+            admin,
+            .with {
+                $0.addReminder = .with {
+                    $0.schedule = "Platform primary"; $0.daysBefore = 1; $0.atMinuteOfDay = 18 * 60
+                }
+            })
         _ = try await addWebhook(admin, url: receiver.url, events: ["shift.starting"])
         // Sunday 18:00 in Berlin is 16:00Z (it would be 17:00Z a day earlier).
         harness.clock.advance(to: 1_806_249_540_000)  // 2027-03-28T15:59Z
@@ -305,7 +345,9 @@ import Testing
                 _ = try await Self.addWebhook(admin, url: hanging.url, events: ["shifts.changed"])
                 _ = try await Self.addWebhook(admin, url: receiver.url, events: ["shifts.changed"])
                 let ada = try await admin.addEmployee("Ada", "Lovelace")
-                for i in 1...3 { _ = try await admin.addShift(ada, t0 + Int64(i) * Self.hour, t0 + Int64(i) * Self.hour + 1_800_000) }
+                for i in 1...3 {
+                    _ = try await admin.addShift(ada, t0 + Int64(i) * Self.hour, t0 + Int64(i) * Self.hour + 1_800_000)
+                }
                 try await receiver.wait("three events while the other endpoint hangs") { $0.count == 3 }
                 #expect(hanging.requests.count == 1)  // its first event, still unanswered
             }
@@ -321,7 +363,9 @@ import Testing
         let store = CountingStore(try await SQLiteRosterStore.open(path: directory.path + "/roster.sqlite"))
         let receiver = try await WebhookReceiver.start()
         try await withCleanup(receiver, cleanUp: { await $0.stop() }) { receiver in
-            try await using(try await ServerHarness.start(dataDirectory: directory.path, store: store, configure: Self.configure)) { harness in
+            try await using(
+                try await ServerHarness.start(dataDirectory: directory.path, store: store, configure: Self.configure)
+            ) { harness in
                 let admin = try await harness.connect()
                 try await withCleanup(admin, cleanUp: { await $0.close() }) { admin in
                     _ = try await Self.addWebhook(admin, url: receiver.url, events: ["shifts.changed"])
@@ -348,7 +392,13 @@ import Testing
                 _ = try await Self.addWebhook(admin, url: receiver.url, events: ["on-duty.changd"])
             }
             await #expect(throws: RosterClientError.self) {
-                _ = try await Self.notificationAdmin(admin, .with { $0.addReminder = .with { $0.leadMinutes = 15; $0.daysBefore = 1 } })
+                _ = try await Self.notificationAdmin(
+                    admin,
+                    .with {
+                        $0.addReminder = .with {
+                            $0.leadMinutes = 15; $0.daysBefore = 1
+                        }
+                    })
             }
             let reader = try await harness.connect(token: "")
             try await withCleanup(reader, cleanUp: { await $0.close() }) { reader in
@@ -365,8 +415,10 @@ import Testing
             try await receiver.wait("the ping") { $0.contains { $0.eventID == event } }
             let ping = try #require(receiver.requests.first { $0.eventID == event })
             #expect(ping.eventType == "ping")
-            #expect(WebhookSignature.verify(header: ping.headers["roster-signature"] ?? "", body: ping.body, secret: secret,
-                                            now: Int64(Date().timeIntervalSince1970)))
+            #expect(
+                WebhookSignature.verify(
+                    header: ping.headers["roster-signature"] ?? "", body: ping.body, secret: secret,
+                    now: Int64(Date().timeIntervalSince1970)))
             _ = try await Self.notificationAdmin(admin, .with { $0.removeWebhook = id })
             #expect(try await Self.notificationAdmin(admin, .with { $0.listWebhooks = true }).webhooks.isEmpty)
         }
@@ -380,7 +432,9 @@ final class CountingStore: ForwardingStore, Sendable {
 
     init(_ store: SQLiteRosterStore) { inner = store }
 
-    func deliveryHeads(now: UnixMillis, excluding busy: Set<String>) async throws -> (heads: [DueDelivery], nextDue: UnixMillis?) {
+    func deliveryHeads(now: UnixMillis, excluding busy: Set<String>) async throws -> (
+        heads: [DueDelivery], nextDue: UnixMillis?
+    ) {
         headQueries.withLockedValue { $0 += 1 }
         return try await inner.deliveryHeads(now: now, excluding: busy)
     }
@@ -395,8 +449,9 @@ final class CountingStore: ForwardingStore, Sendable {
         defer { TestScratch.remove(directory) }
         let store = OutboxReadHeldStore(try await SQLiteRosterStore.open(path: directory.path + "/roster.sqlite"))
         let log = CapturedLog()
-        let notifier = Notifier(store: store, settings: ServerConfiguration.NotificationSettings(), clock: ManualClock(now: t0),
-                                logger: log.logger)
+        let notifier = Notifier(
+            store: store, settings: ServerConfiguration.NotificationSettings(), clock: ManualClock(now: t0),
+            logger: log.logger)
         let running = Task { await notifier.dispatcher.run() }
         var reads = store.reads.makeAsyncIterator()
         _ = await reads.next()  // the dispatcher is inside its read of the outbox

@@ -22,7 +22,9 @@ import Testing
         let leaf = try Certificate.load(pemFile: pki.serverChainFile)[0]
         let leafFile = pki.directory.appendingPathComponent("leaf-only.pem").path
         try leaf.pem.write(toFile: leafFile, atomically: false, encoding: .utf8)
-        let result = try await OpenSSLTool.run(["verify", "-CAfile", pki.caFile, "-verify_hostname", "localhost", leafFile])
+        let result = try await OpenSSLTool.run([
+            "verify", "-CAfile", pki.caFile, "-verify_hostname", "localhost", leafFile,
+        ])
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains("OK"))
     }

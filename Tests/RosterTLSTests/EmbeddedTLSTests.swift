@@ -32,9 +32,11 @@ import Testing
         let serverSide = Collector()
 
         init(pki: TestPKI, hostname: String = "localhost", trust: TLSTrust? = nil) throws {
-            let serverContext = try TLSContext.server(.init(certificateChainFile: pki.serverChainFile, privateKeyFile: pki.serverKeyFile))
+            let serverContext = try TLSContext.server(
+                .init(certificateChainFile: pki.serverChainFile, privateKeyFile: pki.serverKeyFile))
             let clientContext = try TLSContext.client(.init(trust: trust ?? .caFile(pki.caFile)))
-            try client.pipeline.syncOperations.addHandler(try TLSHandler(context: clientContext, serverHostname: hostname))
+            try client.pipeline.syncOperations.addHandler(
+                try TLSHandler(context: clientContext, serverHostname: hostname))
             try client.pipeline.syncOperations.addHandler(clientSide)
             try server.pipeline.syncOperations.addHandler(try TLSHandler(context: serverContext))
             try server.pipeline.syncOperations.addHandler(serverSide)
@@ -130,7 +132,8 @@ import Testing
     @Test func unknownCAIsRefused() throws {
         let pair = try Pair(pki: try TestPKI(), trust: .caFile(try TestPKI().caFile))
         try pair.connect()
-        guard case .certificateRejected(_, let reason) = pair.clientSide.errors.compactMap({ $0 as? TLSError }).first else {
+        guard case .certificateRejected(_, let reason) = pair.clientSide.errors.compactMap({ $0 as? TLSError }).first
+        else {
             Issue.record("expected certificateRejected, got \(pair.clientSide.errors)")
             return
         }
@@ -140,7 +143,8 @@ import Testing
     @Test func aChangedPinnedCAIsRefusedWithItsFingerprint() throws {
         let pki = try TestPKI()
         let other = try CertificateIssuer.makeAuthority(commonName: "Someone Else")
-        let pair = try Pair(pki: pki, trust: .pinned(der: other.certificate.der, fingerprint: other.certificate.fingerprint))
+        let pair = try Pair(
+            pki: pki, trust: .pinned(der: other.certificate.der, fingerprint: other.certificate.fingerprint))
         try pair.connect()
         let error = pair.clientSide.errors.compactMap { $0 as? TLSError }.first
         guard case .pinnedFingerprintChanged(_, let pinned, let presented) = error else {
@@ -162,7 +166,9 @@ import Testing
 
     @Test func thePinnedCAIsTrusted() throws {
         let pki = try TestPKI()
-        let pair = try Pair(pki: pki, trust: .pinned(der: pki.authority.certificate.der, fingerprint: pki.authority.certificate.fingerprint))
+        let pair = try Pair(
+            pki: pki,
+            trust: .pinned(der: pki.authority.certificate.der, fingerprint: pki.authority.certificate.fingerprint))
         try pair.connect()
         #expect(pair.clientSide.handshake != nil)
         #expect(pair.clientSide.errors.isEmpty)

@@ -37,14 +37,17 @@ import Testing
         func channelInactive(context: ChannelHandlerContext) { answer.fail(ChannelError.eof) }
     }
 
-    static func exchange(port: Int, hostname: String, trust: TLSTrust, line: String) async throws -> (answer: String, version: String) {
+    static func exchange(port: Int, hostname: String, trust: TLSTrust, line: String) async throws -> (
+        answer: String, version: String
+    ) {
         let context = try TLSContext.client(.init(trust: trust))
         let group = MultiThreadedEventLoopGroup.singleton
         let answer = group.next().makePromise(of: String.self)
         let handler = LineExchange(line: line, answer: answer)
         let channel = try await ClientBootstrap(group: group).connect(host: "127.0.0.1", port: port) { channel in
             channel.eventLoop.makeCompletedFuture {
-                try channel.pipeline.syncOperations.addHandler(try TLSHandler(context: context, serverHostname: hostname))
+                try channel.pipeline.syncOperations.addHandler(
+                    try TLSHandler(context: context, serverHostname: hostname))
                 try channel.pipeline.syncOperations.addHandler(handler)
                 return channel
             }
@@ -58,9 +61,11 @@ import Testing
     @Test func ourClientTalksToOpenSSLServer() async throws {
         try #require(OpenSSLTool.isAvailable, "openssl is needed (apt-get install openssl)")
         let pki = try TestPKI()
-        try await withOpenSSLServer(arguments: ["-cert", pki.serverChainFile, "-key", pki.serverKeyFile, "-rev"]) { server in
-            let (answer, version) = try await Self.exchange(port: server.port, hostname: "localhost",
-                                                            trust: .caFile(pki.caFile), line: "roster")
+        try await withOpenSSLServer(arguments: ["-cert", pki.serverChainFile, "-key", pki.serverKeyFile, "-rev"]) {
+            server in
+            let (answer, version) = try await Self.exchange(
+                port: server.port, hostname: "localhost",
+                trust: .caFile(pki.caFile), line: "roster")
             #expect(answer == "retsor\n")  // -rev: the line, reversed, came back through TLS
             #expect(version == "TLSv1.3")
         }
@@ -69,20 +74,27 @@ import Testing
     @Test func aServerOfferingOnlyTLS11IsRefused() async throws {
         try #require(OpenSSLTool.isAvailable, "openssl is needed (apt-get install openssl)")
         let pki = try TestPKI()
-        let refusal = try await withOpenSSLServer(arguments: ["-cert", pki.serverChainFile, "-key", pki.serverKeyFile, "-rev",
-                                                              "-tls1_1", "-cipher", "DEFAULT@SECLEVEL=0"]) { server in
+        let refusal = try await withOpenSSLServer(arguments: [
+            "-cert", pki.serverChainFile, "-key", pki.serverKeyFile, "-rev",
+            "-tls1_1", "-cipher", "DEFAULT@SECLEVEL=0",
+        ]) { server in
             await #expect(throws: TLSError.self) {
-                _ = try await Self.exchange(port: server.port, hostname: "localhost", trust: .caFile(pki.caFile), line: "x")
+                _ = try await Self.exchange(
+                    port: server.port, hostname: "localhost", trust: .caFile(pki.caFile), line: "x")
             }
         }
         let error = try #require(refusal)
-        if case .protocolVersionRefused = error {} else { Issue.record("expected protocolVersionRefused, got \(error)") }
+        if case .protocolVersionRefused = error {
+        } else {
+            Issue.record("expected protocolVersionRefused, got \(error)")
+        }
     }
 
     @Test func openSSLServerWithAnUntrustedCertificateIsRefused() async throws {
         try #require(OpenSSLTool.isAvailable, "openssl is needed (apt-get install openssl)")
         let pki = try TestPKI()
-        _ = try await withOpenSSLServer(arguments: ["-cert", pki.serverChainFile, "-key", pki.serverKeyFile, "-rev"]) { server in
+        _ = try await withOpenSSLServer(arguments: ["-cert", pki.serverChainFile, "-key", pki.serverKeyFile, "-rev"]) {
+            server in
             await #expect(throws: TLSError.self) {
                 _ = try await Self.exchange(port: server.port, hostname: "localhost", trust: .system, line: "x")
             }

@@ -36,7 +36,9 @@ public enum Browser {
     /// Its stderr says when the browser was up, when the script ended and when it closed, so a
     /// deadline that passes says which part was slow.
     /// - Parameter pageOptions: arguments for Playwright's `new_page` (e.g. `timezone_id="…"`).
-    public static func run(_ script: String, url: String, scratch: URL, pageOptions: String = "") async throws -> ChildProcess {
+    public static func run(_ script: String, url: String, scratch: URL, pageOptions: String = "") async throws
+        -> ChildProcess
+    {
         let program = """
             import datetime, sys, time
             from playwright.sync_api import sync_playwright
@@ -64,7 +66,8 @@ public enum Browser {
         await slots.acquire()
         let child: ChildProcess
         do {
-            child = try ChildProcess("/usr/bin/env", ["python3", "-u", "-c", program, url, chromium], environment: environment)
+            child = try ChildProcess(
+                "/usr/bin/env", ["python3", "-u", "-c", program, url, chromium], environment: environment)
         } catch {
             await slots.release()
             throw error

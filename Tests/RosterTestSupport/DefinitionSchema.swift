@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Checks definition files (docs/AS-CODE.md) against the published JSON Schema,
@@ -8,7 +8,8 @@ import Glibc
 /// installs them): what an editor or a CI job outside Roster would run.
 public enum DefinitionSchema {
     public static var path: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appendingPathComponent("docs/roster-definition.schema.json").path
     }
 
@@ -39,7 +40,9 @@ public enum DefinitionSchema {
             await python.stop(signal: SIGKILL)
             throw TestFailure("python3 did not finish")
         }
-        guard status == 0, let parsed = try JSONSerialization.jsonObject(with: Data(python.stdout.utf8)) as? [String: [String]] else {
+        guard status == 0,
+            let parsed = try JSONSerialization.jsonObject(with: Data(python.stdout.utf8)) as? [String: [String]]
+        else {
             throw TestFailure("python3 with jsonschema and PyYAML (pip install jsonschema pyyaml): \(python.stderr)")
         }
         return files.map { parsed[$0] ?? ["not checked"] }

@@ -71,7 +71,8 @@ public final class FaultProxy: Sendable {
 
     static func reset(_ channel: any Channel) {
         // SO_LINGER 0: close sends RST instead of FIN.
-        let lingering = (channel as? any SocketOptionProvider)?.setSoLinger(linger(l_onoff: 1, l_linger: 0))
+        let lingering =
+            (channel as? any SocketOptionProvider)?.setSoLinger(linger(l_onoff: 1, l_linger: 0))
             ?? channel.eventLoop.makeSucceededVoidFuture()
         lingering.whenComplete { _ in channel.close(promise: nil) }
     }

@@ -13,10 +13,15 @@ public protocol ForwardingStore: RosterStore {
 
 extension ForwardingStore {
     public func loadTenants() async throws -> [StoredTenant] { try await inner.loadTenants() }
-    public func createTenant(_ tenant: Tenant, epoch: UInt64) async throws { try await inner.createTenant(tenant, epoch: epoch) }
-    public func commit(tenantID: String, entry: HistoryEntry, historyLimit: Int, audit: Roster_V1_AuditEntry?,
-                       outbox: OutboxWrite, duty: DutyRecordWrite) async throws {
-        try await inner.commit(tenantID: tenantID, entry: entry, historyLimit: historyLimit, audit: audit, outbox: outbox, duty: duty)
+    public func createTenant(_ tenant: Tenant, epoch: UInt64) async throws {
+        try await inner.createTenant(tenant, epoch: epoch)
+    }
+    public func commit(
+        tenantID: String, entry: HistoryEntry, historyLimit: Int, audit: Roster_V1_AuditEntry?,
+        outbox: OutboxWrite, duty: DutyRecordWrite
+    ) async throws {
+        try await inner.commit(
+            tenantID: tenantID, entry: entry, historyLimit: historyLimit, audit: audit, outbox: outbox, duty: duty)
     }
     public func dutyRecordMarks(tenantID: String) async throws -> [String: DutyRecordMark] {
         try await inner.dutyRecordMarks(tenantID: tenantID)
@@ -26,14 +31,17 @@ extension ForwardingStore {
     {
         try await inner.dutyRecord(tenantID: tenantID, from: from, to: to, limit: limit)
     }
-    public func recordDuty(tenantID: String, atRevision revision: UInt64, _ write: DutyRecordWrite) async throws -> Bool {
+    public func recordDuty(tenantID: String, atRevision revision: UInt64, _ write: DutyRecordWrite) async throws -> Bool
+    {
         try await inner.recordDuty(tenantID: tenantID, atRevision: revision, write)
     }
     public func appendAudit(tenantID: String, _ entry: Roster_V1_AuditEntry) async throws {
         try await inner.appendAudit(tenantID: tenantID, entry)
     }
-    public func auditEntries(tenantID: String, since: UnixMillis, limit: Int,
-                             matching: @escaping @Sendable (Roster_V1_AuditEntry) -> Bool) async throws
+    public func auditEntries(
+        tenantID: String, since: UnixMillis, limit: Int,
+        matching: @escaping @Sendable (Roster_V1_AuditEntry) -> Bool
+    ) async throws
         -> (entries: [Roster_V1_AuditEntry], truncated: Bool)
     {
         try await inner.auditEntries(tenantID: tenantID, since: since, limit: limit, matching: matching)
@@ -43,12 +51,16 @@ extension ForwardingStore {
     public func calendarEvents(tenantID: String, feed: String) async throws -> [CalendarEvent] {
         try await inner.calendarEvents(tenantID: tenantID, feed: feed)
     }
-    public func saveCalendarEvents(tenantID: String, feed: String, store events: [CalendarEvent], forget: [String]) async throws {
+    public func saveCalendarEvents(tenantID: String, feed: String, store events: [CalendarEvent], forget: [String])
+        async throws
+    {
         try await inner.saveCalendarEvents(tenantID: tenantID, feed: feed, store: events, forget: forget)
     }
     public func loadTokens() async throws -> [StoredToken] { try await inner.loadTokens() }
     public func insertToken(_ token: StoredToken) async throws { try await inner.insertToken(token) }
-    public func revokeToken(id: String, at: UnixMillis) async throws -> Bool { try await inner.revokeToken(id: id, at: at) }
+    public func revokeToken(id: String, at: UnixMillis) async throws -> Bool {
+        try await inner.revokeToken(id: id, at: at)
+    }
     public func tenantIDs() async throws -> [String] { try await inner.tenantIDs() }
     public func history(tenantID: String, after revision: UInt64) async throws -> [HistoryEntry] {
         try await inner.history(tenantID: tenantID, after: revision)
@@ -57,7 +69,9 @@ extension ForwardingStore {
     public var signals: AsyncStream<StoreSignal>? { inner.signals }
     public func close() async throws { try await inner.close() }
 
-    public func settingsMark(tenantID: String) async throws -> String? { try await inner.settingsMark(tenantID: tenantID) }
+    public func settingsMark(tenantID: String) async throws -> String? {
+        try await inner.settingsMark(tenantID: tenantID)
+    }
     public func webhooks(tenantID: String?, now: UnixMillis) async throws -> [StoredWebhook] {
         try await inner.webhooks(tenantID: tenantID, now: now)
     }
@@ -75,7 +89,8 @@ extension ForwardingStore {
     public func insertRule<Rule: NotificationRule>(_ rule: Rule, tenantID: String) async throws {
         try await inner.insertRule(rule, tenantID: tenantID)
     }
-    public func removeRule<Rule: NotificationRule>(_ kind: Rule.Type, tenantID: String, id: String) async throws -> Bool {
+    public func removeRule<Rule: NotificationRule>(_ kind: Rule.Type, tenantID: String, id: String) async throws -> Bool
+    {
         try await inner.removeRule(kind, tenantID: tenantID, id: id)
     }
     public func chatCommandSecret(tenantID: String, platform: String) async throws -> String? {
@@ -84,16 +99,24 @@ extension ForwardingStore {
     public func setChatCommandSecret(tenantID: String, platform: String, secret: String?) async throws {
         try await inner.setChatCommandSecret(tenantID: tenantID, platform: platform, secret: secret)
     }
-    public func chatCommandPlatforms(tenantID: String) async throws -> [String] { try await inner.chatCommandPlatforms(tenantID: tenantID) }
+    public func chatCommandPlatforms(tenantID: String) async throws -> [String] {
+        try await inner.chatCommandPlatforms(tenantID: tenantID)
+    }
     public func laterAnnouncement(after head: DueDelivery, within window: UnixMillis) async throws -> Bool {
         try await inner.laterAnnouncement(after: head, within: window)
     }
-    public func plannedThrough(tenantID: String) async throws -> UnixMillis? { try await inner.plannedThrough(tenantID: tenantID) }
-    public func writeOutbox(tenantID: String, _ write: OutboxWrite) async throws { try await inner.writeOutbox(tenantID: tenantID, write) }
+    public func plannedThrough(tenantID: String) async throws -> UnixMillis? {
+        try await inner.plannedThrough(tenantID: tenantID)
+    }
+    public func writeOutbox(tenantID: String, _ write: OutboxWrite) async throws {
+        try await inner.writeOutbox(tenantID: tenantID, write)
+    }
     public func enqueue(_ event: NotificationEvent, forWebhook webhookID: String) async throws {
         try await inner.enqueue(event, forWebhook: webhookID)
     }
-    public func deliveryHeads(now: UnixMillis, excluding busy: Set<String>) async throws -> (heads: [DueDelivery], nextDue: UnixMillis?) {
+    public func deliveryHeads(now: UnixMillis, excluding busy: Set<String>) async throws -> (
+        heads: [DueDelivery], nextDue: UnixMillis?
+    ) {
         try await inner.deliveryHeads(now: now, excluding: busy)
     }
     public func recordAttempt(_ attempt: DeliveryAttempt, outcome: DeliveryOutcome) async throws {
@@ -102,8 +125,12 @@ extension ForwardingStore {
     public func deliveryAttempts(tenantID: String, webhookID: String?, limit: Int) async throws -> [DeliveryAttempt] {
         try await inner.deliveryAttempts(tenantID: tenantID, webhookID: webhookID, limit: limit)
     }
-    public func notices(tenantID: String) async throws -> [NotificationEvent] { try await inner.notices(tenantID: tenantID) }
-    public func publishDue(now: UnixMillis) async throws -> (published: [String: [PublishedNotice]], nextDue: UnixMillis?) {
+    public func notices(tenantID: String) async throws -> [NotificationEvent] {
+        try await inner.notices(tenantID: tenantID)
+    }
+    public func publishDue(now: UnixMillis) async throws -> (
+        published: [String: [PublishedNotice]], nextDue: UnixMillis?
+    ) {
         try await inner.publishDue(now: now)
     }
     public func publishedNotices(tenantID: String, limit: Int) async throws -> [PublishedNotice] {

@@ -7,7 +7,9 @@ public struct HTTPResponse: Sendable {
     public var body: String
 
     /// The body parsed as JSON.
-    public var json: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any] ?? [:] }
+    public var json: [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any] ?? [:]
+    }
 }
 
 public enum HTTPGet {
@@ -15,9 +17,11 @@ public enum HTTPGet {
 
     /// - Parameters: form: fields posted as application/x-www-form-urlencoded; jar: a cookie
     ///   file curl reads and writes (a browser's session); headers: more request headers.
-    public static func request(_ url: String, token: String? = nil, method: String = "GET", insecureCA: String? = nil,
-                               form: [(String, String)]? = nil, jar: String? = nil, headers: [String] = [],
-                               compressed: Bool = false, data: String? = nil)
+    public static func request(
+        _ url: String, token: String? = nil, method: String = "GET", insecureCA: String? = nil,
+        form: [(String, String)]? = nil, jar: String? = nil, headers: [String] = [],
+        compressed: Bool = false, data: String? = nil
+    )
         async throws -> HTTPResponse
     {
         var arguments = ["-s", "-S", "-m", "20", "-X", method, "-D", "-", "-o", "-", url]

@@ -5,7 +5,7 @@ import RosterClient
 import RosterProtocol
 import RosterTLS
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A real roster-server process for a hostile-client test: the attack comes at the default
@@ -27,12 +27,17 @@ public struct HostileRig: Sendable {
             defer { TestScratch.remove(cli.home) }
             let tenant = try await cli.server(["tenant", "create", "bystander", "--data-dir", server.dataDirectory])
             guard tenant.status == 0 else { throw TestFailure("tenant create: \(tenant.stderr)") }
-            let token = try await cli.server(["token", "create", "--tenant", "bystander", "--role", "admin",
-                                              "--data-dir", server.dataDirectory])
+            let token = try await cli.server([
+                "token", "create", "--tenant", "bystander", "--role", "admin",
+                "--data-dir", server.dataDirectory,
+            ])
             guard token.status == 0 else { throw TestFailure("token create: \(token.stderr)") }
-            let tls = arguments.contains("--tls") ? try TLSContext.client(.init(trust: .caFile(server.dataDirectory + "/tls/ca.pem"))) : nil
-            let rig = HostileRig(server: server, bystanderToken: token.stdout.trimmingCharacters(in: .whitespacesAndNewlines), cli: cli,
-                                 tls: tls)
+            let tls =
+                arguments.contains("--tls")
+                ? try TLSContext.client(.init(trust: .caFile(server.dataDirectory + "/tls/ca.pem"))) : nil
+            let rig = HostileRig(
+                server: server, bystanderToken: token.stdout.trimmingCharacters(in: .whitespacesAndNewlines), cli: cli,
+                tls: tls)
             // The server picks up tenants and tokens made beside it within a second.
             guard await eventually(20, { (try? await rig.bystanderRoundTrip()) != nil }) else {
                 throw TestFailure("the server never served the bystander tenant")
@@ -46,12 +51,15 @@ public struct HostileRig: Sendable {
     @discardableResult
     public func bystanderRoundTrip(limit: Duration = .seconds(15)) async throws -> Duration {
         let started = ContinuousClock.now
-        let client = try await RosterConnection.connect(host: "127.0.0.1", port: server.port, tls: tls, timeout: limit, hello: .with {
-            $0.tenant = "bystander"
-            $0.token = bystanderToken
-        })
+        let client = try await RosterConnection.connect(
+            host: "127.0.0.1", port: server.port, tls: tls, timeout: limit,
+            hello: .with {
+                $0.tenant = "bystander"
+                $0.token = bystanderToken
+            })
         defer { Task { await client.close() } }
-        _ = try await client.request(.setMotd(.with { $0.motd = "still here \(UInt64.random(in: 0...UInt64.max))" }), timeout: limit)
+        _ = try await client.request(
+            .setMotd(.with { $0.motd = "still here \(UInt64.random(in: 0...UInt64.max))" }), timeout: limit)
         _ = try await client.request(.listEmployees(.init()), timeout: limit)
         return .now - started
     }
@@ -163,7 +171,9 @@ public final class HostileSocket: @unchecked Sendable {
         var unread = 0, rows: [String] = []
         for line in table.split(separator: "\n").dropFirst() {
             let fields = line.split(separator: " ")
-            guard fields.count > 4, (fields[1] == local && fields[2] == remote) || (fields[1] == remote && fields[2] == local) else { continue }
+            guard fields.count > 4,
+                (fields[1] == local && fields[2] == remote) || (fields[1] == remote && fields[2] == local)
+            else { continue }
             rows.append(fields.prefix(6).joined(separator: " "))
             if fields[1] == local { unread = Int(fields[4].split(separator: ":").last ?? "", radix: 16) ?? 0 }
         }
@@ -174,22 +184,23 @@ public final class HostileSocket: @unchecked Sendable {
     /// pass first or the server closes.
     public func receive(until text: String, within seconds: Double) async -> String? {
         let fd = self.fd
-        return (try? await TestThreads.blocking.runIfActive { () -> String? in
-            let deadline = Date().addingTimeInterval(seconds)
-            var received = [UInt8](), buffer = [UInt8](repeating: 0, count: 65_536)
-            while Date() < deadline {
-                let count = recv(fd, &buffer, buffer.count, 0)
-                if count == 0 { return nil }
-                if count < 0 {
-                    if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { continue }
-                    return nil
+        return
+            (try? await TestThreads.blocking.runIfActive { () -> String? in
+                let deadline = Date().addingTimeInterval(seconds)
+                var received = [UInt8](), buffer = [UInt8](repeating: 0, count: 65_536)
+                while Date() < deadline {
+                    let count = recv(fd, &buffer, buffer.count, 0)
+                    if count == 0 { return nil }
+                    if count < 0 {
+                        if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { continue }
+                        return nil
+                    }
+                    received += buffer.prefix(count)
+                    let seen = String(decoding: received, as: UTF8.self)
+                    if seen.contains(text) { return seen }
                 }
-                received += buffer.prefix(count)
-                let seen = String(decoding: received, as: UTF8.self)
-                if seen.contains(text) { return seen }
-            }
-            return nil
-        }) ?? nil
+                return nil
+            }) ?? nil
     }
 
     /// Reads everything that arrives, on a blocking thread of its own, until the server closes or
@@ -218,36 +229,38 @@ public final class HostileSocket: @unchecked Sendable {
     /// Everything that arrives within `seconds` (or until the server closes), and whether it closed.
     public func receiveAll(within seconds: Double) async -> (text: String, closed: Bool) {
         let fd = self.fd
-        return (try? await TestThreads.blocking.runIfActive { () -> (String, Bool) in
-            let deadline = Date().addingTimeInterval(seconds)
-            var received = [UInt8](), buffer = [UInt8](repeating: 0, count: 65_536)
-            while Date() < deadline {
-                let count = recv(fd, &buffer, buffer.count, 0)
-                if count == 0 { return (String(decoding: received, as: UTF8.self), true) }
-                if count < 0 {
-                    if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { continue }
-                    return (String(decoding: received, as: UTF8.self), true)
+        return
+            (try? await TestThreads.blocking.runIfActive { () -> (String, Bool) in
+                let deadline = Date().addingTimeInterval(seconds)
+                var received = [UInt8](), buffer = [UInt8](repeating: 0, count: 65_536)
+                while Date() < deadline {
+                    let count = recv(fd, &buffer, buffer.count, 0)
+                    if count == 0 { return (String(decoding: received, as: UTF8.self), true) }
+                    if count < 0 {
+                        if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { continue }
+                        return (String(decoding: received, as: UTF8.self), true)
+                    }
+                    received += buffer.prefix(count)
                 }
-                received += buffer.prefix(count)
-            }
-            return (String(decoding: received, as: UTF8.self), false)
-        }) ?? ("", false)
+                return (String(decoding: received, as: UTF8.self), false)
+            }) ?? ("", false)
     }
 
     /// Whether the server has closed the connection: a read returns 0 (or fails with a reset)
     /// within `seconds`, discarding whatever arrives before.
     public func closedByServer(within seconds: Double) async -> Bool {
         let fd = self.fd
-        return (try? await TestThreads.blocking.runIfActive { () -> Bool in
-            let deadline = Date().addingTimeInterval(seconds)
-            var buffer = [UInt8](repeating: 0, count: 65_536)
-            while Date() < deadline {
-                let count = recv(fd, &buffer, buffer.count, 0)
-                if count == 0 { return true }
-                if count < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR { return true }
-            }
-            return false
-        }) ?? false
+        return
+            (try? await TestThreads.blocking.runIfActive { () -> Bool in
+                let deadline = Date().addingTimeInterval(seconds)
+                var buffer = [UInt8](repeating: 0, count: 65_536)
+                while Date() < deadline {
+                    let count = recv(fd, &buffer, buffer.count, 0)
+                    if count == 0 { return true }
+                    if count < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR { return true }
+                }
+                return false
+            }) ?? false
     }
 }
 

@@ -47,16 +47,22 @@ public enum ICalendarReader {
             throw TestFailure("python3 did not finish")
         }
         guard status == 0 else {
-            throw TestFailure("python3 with icalendar and recurring-ical-events (pip install icalendar recurring-ical-events): \(python.stderr)")
+            throw TestFailure(
+                "python3 with icalendar and recurring-ical-events (pip install icalendar recurring-ical-events): \(python.stderr)"
+            )
         }
         guard let parsed = try JSONSerialization.jsonObject(with: Data(python.stdout.utf8)) as? [String: Any],
-              let events = parsed["events"] as? [[String: Any]]
+            let events = parsed["events"] as? [[String: Any]]
         else { throw TestFailure("the reader printed no calendar: \(python.stdout)") }
-        return Calendar(name: parsed["name"] as? String ?? "", events: events.map { event in
-            Event(uid: event["uid"] as? String ?? "", start: event["start"] as? String ?? "", end: event["end"] as? String ?? "",
-                  summary: event["summary"] as? String ?? "", transparency: event["transp"] as? String ?? "",
-                  status: event["status"] as? String ?? "", alarms: event["alarms"] as? Int ?? -1)
-        })
+        return Calendar(
+            name: parsed["name"] as? String ?? "",
+            events: events.map { event in
+                Event(
+                    uid: event["uid"] as? String ?? "", start: event["start"] as? String ?? "",
+                    end: event["end"] as? String ?? "",
+                    summary: event["summary"] as? String ?? "", transparency: event["transp"] as? String ?? "",
+                    status: event["status"] as? String ?? "", alarms: event["alarms"] as? Int ?? -1)
+            })
     }
 }
 
@@ -70,8 +76,10 @@ public enum HolidayFile {
         let today = utc.startOfDay(for: Date())
         var events = ""
         for offset in from...through {
-            let day = utc.dateComponents([.year, .month, .day], from: utc.date(byAdding: .day, value: offset, to: today)!)
-            events += "BEGIN:VEVENT\r\nSUMMARY:Day \(offset)\r\nDTSTART;VALUE=DATE:"
+            let day = utc.dateComponents(
+                [.year, .month, .day], from: utc.date(byAdding: .day, value: offset, to: today)!)
+            events +=
+                "BEGIN:VEVENT\r\nSUMMARY:Day \(offset)\r\nDTSTART;VALUE=DATE:"
                 + String(format: "%04d%02d%02d", day.year!, day.month!, day.day!) + "\r\nEND:VEVENT\r\n"
         }
         return "BEGIN:VCALENDAR\r\nVERSION:2.0\r\n\(events)END:VCALENDAR\r\n"

@@ -20,7 +20,9 @@ public final class NotifySocket: Sendable {
         let bytes = Array(path.utf8)
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         guard bound == 0 else { throw TestFailure("bind \(path): errno \(errno)") }
         // recv wakes up every 100 ms to notice `close`.
@@ -30,7 +32,9 @@ public final class NotifySocket: Sendable {
             var buffer = [UInt8](repeating: 0, count: 4096)
             while !closed.withLockedValue({ $0 }) {
                 let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-                if count > 0 { received.withLockedValue { $0.append(String(decoding: buffer[..<count], as: UTF8.self)) } }
+                if count > 0 {
+                    received.withLockedValue { $0.append(String(decoding: buffer[..<count], as: UTF8.self)) }
+                }
             }
             Glibc.close(descriptor)
         }
@@ -40,7 +44,8 @@ public final class NotifySocket: Sendable {
     public var messages: [String] { received.withLockedValue { $0 } }
 
     /// Waits until `count` datagrams satisfy `predicate`; false after `timeout`.
-    public func waitFor(_ count: Int = 1, timeout: Duration = .seconds(15), _ predicate: (String) -> Bool) async -> Bool {
+    public func waitFor(_ count: Int = 1, timeout: Duration = .seconds(15), _ predicate: (String) -> Bool) async -> Bool
+    {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if messages.filter(predicate).count >= count { return true }

@@ -4,7 +4,7 @@ import RosterServer
 import RosterServerCore
 import RosterStore
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A PostgreSQL cluster of the test's own: initdb in a scratch directory, the server on a free
@@ -26,7 +26,9 @@ public final class PostgresCluster: StoppableTestResource {
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
         return versions.compactMap(Int.init).sorted().last
             .map { root.appendingPathComponent("\($0)/bin") }
-            .flatMap { FileManager.default.isExecutableFile(atPath: $0.appendingPathComponent("postgres").path) ? $0 : nil }
+            .flatMap {
+                FileManager.default.isExecutableFile(atPath: $0.appendingPathComponent("postgres").path) ? $0 : nil
+            }
     }()
 
     public static var isAvailable: Bool { binDirectory != nil }
@@ -61,7 +63,8 @@ public final class PostgresCluster: StoppableTestResource {
     /// A fast shutdown of the shared cluster, waited for (up to 15 s), then its directory goes.
     private static func stopSharedAtExit() {
         guard let cluster = sharedCluster.withLockedValue({ $0 }),
-              let child = cluster.server.withLockedValue({ $0 }) else { return }
+            let child = cluster.server.withLockedValue({ $0 })
+        else { return }
         kill(child.pid, SIGINT)
         for _ in 0..<150 where child.isRunning { usleep(100_000) }
         TestScratch.remove(cluster.directory)
@@ -74,7 +77,9 @@ public final class PostgresCluster: StoppableTestResource {
 
     /// initdb and start; throws (with the programs' output) when PostgreSQL is missing or fails.
     public static func start() async throws -> PostgresCluster {
-        guard let bin = binDirectory else { throw TestFailure("PostgreSQL is not installed (apt-get install postgresql)") }
+        guard let bin = binDirectory else {
+            throw TestFailure("PostgreSQL is not installed (apt-get install postgresql)")
+        }
         let directory = TestScratch.directory("postgres")
         let data = directory.appendingPathComponent("data")
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
@@ -83,10 +88,14 @@ public final class PostgresCluster: StoppableTestResource {
             chown(data.path, owner.uid, owner.gid)
         }
         chmod(data.path, 0o700)
-        let initdb = try ChildProcess(asUnprivileged(bin.appendingPathComponent("initdb").path),
-                                      unprivilegedArguments(bin.appendingPathComponent("initdb").path,
-                                                            ["-D", data.path, "-U", "roster", "-A", "trust", "-E", "UTF8", "--no-sync",
-                                                             "--no-instructions"]))
+        let initdb = try ChildProcess(
+            asUnprivileged(bin.appendingPathComponent("initdb").path),
+            unprivilegedArguments(
+                bin.appendingPathComponent("initdb").path,
+                [
+                    "-D", data.path, "-U", "roster", "-A", "trust", "-E", "UTF8", "--no-sync",
+                    "--no-instructions",
+                ]))
         guard await initdb.waitForExit(timeout: .seconds(120)) == 0 else {
             let output = initdb.output
             TestScratch.remove(directory)
@@ -112,11 +121,16 @@ public final class PostgresCluster: StoppableTestResource {
     public func startServer() async throws {
         guard let bin = Self.binDirectory else { throw TestFailure("PostgreSQL is not installed") }
         let postgres = bin.appendingPathComponent("postgres").path
-        let child = try ChildProcess(Self.asUnprivileged(postgres), Self.unprivilegedArguments(postgres, [
-            "-D", data, "-p", "\(port)", "-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=\(data)",
-            // Tests measure behaviour, not the disk: no fsync (a clean stop still writes everything).
-            "-c", "fsync=off", "-c", "max_connections=200", "-c", "log_min_messages=warning",
-        ]))
+        let child = try ChildProcess(
+            Self.asUnprivileged(postgres),
+            Self.unprivilegedArguments(
+                postgres,
+                [
+                    "-D", data, "-p", "\(port)", "-c", "listen_addresses=127.0.0.1", "-c",
+                    "unix_socket_directories=\(data)",
+                    // Tests measure behaviour, not the disk: no fsync (a clean stop still writes everything).
+                    "-c", "fsync=off", "-c", "max_connections=200", "-c", "log_min_messages=warning",
+                ]))
         server.withLockedValue { $0 = child }
         // Ready, or gone (waitForOutput ends at the exit). A FATAL line alone is no verdict:
         // clients that connect while it starts get "the database system is starting up".
@@ -131,7 +145,11 @@ public final class PostgresCluster: StoppableTestResource {
 
     /// A fast shutdown (SIGINT): clients are disconnected, what was committed is kept.
     public func stopServer() async {
-        guard let child = server.withLockedValue({ value -> ChildProcess? in defer { value = nil }; return value }) else { return }
+        guard
+            let child = server.withLockedValue({ value -> ChildProcess? in
+                defer { value = nil }; return value
+            })
+        else { return }
         await child.stop(signal: SIGINT, grace: .seconds(30))
     }
 
@@ -141,7 +159,9 @@ public final class PostgresCluster: StoppableTestResource {
     }
 
     /// A new, empty database; its address for `--store`.
-    public func createDatabase(_ name: String = "roster_\(UUID().uuidString.prefix(8).lowercased())") async throws -> PostgresAddress {
+    public func createDatabase(_ name: String = "roster_\(UUID().uuidString.prefix(8).lowercased())") async throws
+        -> PostgresAddress
+    {
         try await psql("postgres", "CREATE DATABASE \(name)")
         return PostgresAddress(host: "127.0.0.1", port: port, user: "roster", database: name)
     }
@@ -150,10 +170,15 @@ public final class PostgresCluster: StoppableTestResource {
     @discardableResult
     public func psql(_ database: String, _ sql: String) async throws -> String {
         guard let bin = Self.binDirectory else { throw TestFailure("PostgreSQL is not installed") }
-        let child = try ChildProcess(bin.appendingPathComponent("psql").path,
-                                     ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", "\(port)", "-U", "roster",
-                                      "-d", database, "-c", sql])
-        guard await child.waitForExit(timeout: .seconds(60)) == 0 else { throw TestFailure("psql \(sql): \(child.output)") }
+        let child = try ChildProcess(
+            bin.appendingPathComponent("psql").path,
+            [
+                "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p", "\(port)", "-U", "roster",
+                "-d", database, "-c", sql,
+            ])
+        guard await child.waitForExit(timeout: .seconds(60)) == 0 else {
+            throw TestFailure("psql \(sql): \(child.output)")
+        }
         return child.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 

@@ -4,7 +4,7 @@ import RosterClient
 import RosterDomain
 import RosterSystem
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What a test run leaves on the machine: nothing. Every temporary directory a test makes lives
@@ -78,8 +78,10 @@ public final class ChildProcess: @unchecked Sendable {
     ///   - environment: the child's whole environment (nil: this process's).
     ///   - captureOutput: collect stdout and stderr; otherwise both go to /dev/null.
     ///   - stdin: give the child a pipe for standard input (see `closeInput`), else /dev/null.
-    public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-                captureOutput: Bool = true, stdin: Bool = false) throws {
+    public init(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+        captureOutput: Bool = true, stdin: Bool = false
+    ) throws {
         _ = TestScratch.root
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -180,7 +182,6 @@ public final class ChildProcess: @unchecked Sendable {
     /// Everything the child has written so far, stdout then stderr.
     public var output: String { stdout + stderr }
 
-
     /// The exit status once the child has exited.
     public var status: Int32? { exitStatus.withLockedValue { $0 } }
 
@@ -258,7 +259,9 @@ func spawnAndWaitBlocking(_ path: String, _ arguments: [String]) -> Int32 {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
-    for fd: Int32 in [0, 1, 2] { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
+    for fd: Int32 in [0, 1, 2] {
+        posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0)
+    }
     markDescriptorsCloseOnExec()  // as in ChildProcess: no inherited sockets
     let argv = ([path] + arguments).map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
@@ -270,9 +273,11 @@ func spawnAndWaitBlocking(_ path: String, _ arguments: [String]) -> Int32 {
 
 /// Runs `body` with `resource`, then `cleanUp`, whether `body` returned or threw.
 /// Runs on the caller's actor (`isolation`), so a test on the main actor may use it too.
-public func withCleanup<Resource: Sendable, Result>(isolation: isolated (any Actor)? = #isolation, _ resource: Resource,
-                                          cleanUp: (Resource) async -> Void,
-                                          _ body: (Resource) async throws -> Result) async throws -> Result {
+public func withCleanup<Resource: Sendable, Result>(
+    isolation: isolated (any Actor)? = #isolation, _ resource: Resource,
+    cleanUp: (Resource) async -> Void,
+    _ body: (Resource) async throws -> Result
+) async throws -> Result {
     do {
         let result = try await body(resource)
         await cleanUp(resource)
@@ -293,7 +298,9 @@ extension RosterClient: StoppableTestResource {}
 
 /// Runs `body` with `resource` and stops it afterwards, whether `body` returned or threw, so a
 /// failing test never leaks a server, a client or a peer process.
-public func using<Resource: StoppableTestResource, Result>(isolation: isolated (any Actor)? = #isolation, _ resource: Resource,
-                                                           _ body: (Resource) async throws -> Result) async throws -> Result {
+public func using<Resource: StoppableTestResource, Result>(
+    isolation: isolated (any Actor)? = #isolation, _ resource: Resource,
+    _ body: (Resource) async throws -> Result
+) async throws -> Result {
     try await withCleanup(isolation: isolation, resource, cleanUp: { await $0.stop() }, body)
 }

@@ -12,7 +12,7 @@ import RosterTLS
 import ServiceLifecycle
 import Logging
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Base instant for tests: 2026-01-01T00:00:00Z.
@@ -37,8 +37,10 @@ public final class ServerHarness: Sendable {
     }
     public var adminTokenFile: String { dataDirectory + "/admin.token" }
 
-    public static func start(now: UnixMillis = t0, dataDirectory: String? = nil, port: Int = 0,
-                             store: (any RosterStore)? = nil, configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> ServerHarness {
+    public static func start(
+        now: UnixMillis = t0, dataDirectory: String? = nil, port: Int = 0,
+        store: (any RosterStore)? = nil, configure: (inout ServerConfiguration) -> Void = { _ in }
+    ) async throws -> ServerHarness {
         let directory = dataDirectory ?? TestScratch.directory("roster-test").path
         var configuration = ServerConfiguration(dataDirectory: directory)
         configuration.listen.host = "127.0.0.1"
@@ -63,8 +65,9 @@ public final class ServerHarness: Sendable {
             let running = Task { try await services.run() }
             do {
                 let addresses = try await server.listening
-                return ServerHarness(clock: clock, server: server, services: services, running: running, dataDirectory: directory,
-                                     port: addresses.port, ownsDataDirectory: dataDirectory == nil)
+                return ServerHarness(
+                    clock: clock, server: server, services: services, running: running, dataDirectory: directory,
+                    port: addresses.port, ownsDataDirectory: dataDirectory == nil)
             } catch ServerStartError.addressInUse where port != 0 && attempts < 20 {
                 _ = try? await running.value
                 attempts += 1
@@ -76,8 +79,10 @@ public final class ServerHarness: Sendable {
         }
     }
 
-    private init(clock: ManualClock, server: RosterServer, services: ServiceGroup, running: Task<Void, any Error>,
-                 dataDirectory: String, port: Int, ownsDataDirectory: Bool) {
+    private init(
+        clock: ManualClock, server: RosterServer, services: ServiceGroup, running: Task<Void, any Error>,
+        dataDirectory: String, port: Int, ownsDataDirectory: Bool
+    ) {
         self.clock = clock
         self.server = server
         self.services = services
@@ -90,12 +95,15 @@ public final class ServerHarness: Sendable {
     /// Starts on a port below the kernel's ephemeral range (32768 and up), so that a test which
     /// restarts its server on the same port does not find it taken by another test's port-0
     /// server or outgoing connection meanwhile.
-    public static func startOnStablePort(dataDirectory: String? = nil,
-                                         configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> ServerHarness {
+    public static func startOnStablePort(
+        dataDirectory: String? = nil,
+        configure: (inout ServerConfiguration) -> Void = { _ in }
+    ) async throws -> ServerHarness {
         var lastError: (any Error)?
         for _ in 0..<50 {
             do {
-                return try await start(dataDirectory: dataDirectory, port: Int.random(in: 20_000..<30_000), configure: configure)
+                return try await start(
+                    dataDirectory: dataDirectory, port: Int.random(in: 20_000..<30_000), configure: configure)
             } catch {
                 lastError = error
             }
@@ -105,13 +113,17 @@ public final class ServerHarness: Sendable {
 
     /// Connects with the default tenant's admin token unless another token (or "" for an
     /// anonymous reader) is given.
-    public func connect(tenant: String = "", token: String? = nil, tls: TLSContext? = nil,
-                        host: String = "127.0.0.1") async throws -> RosterConnection {
+    public func connect(
+        tenant: String = "", token: String? = nil, tls: TLSContext? = nil,
+        host: String = "127.0.0.1"
+    ) async throws -> RosterConnection {
         let token = token ?? adminToken
-        return try await RosterConnection.connect(host: host, port: port, tls: tls, hello: .with {
-            $0.tenant = tenant
-            $0.token = token
-        })
+        return try await RosterConnection.connect(
+            host: host, port: port, tls: tls,
+            hello: .with {
+                $0.tenant = tenant
+                $0.token = token
+            })
     }
 
     /// Runs `body` (a fixture that builds on this server); if it throws, stops the server first,
@@ -135,8 +147,10 @@ public final class ServerHarness: Sendable {
 
 /// Runs `body` with a fresh server on port 0, stopped (and its data directory removed)
 /// afterwards whether `body` returned or threw.
-public func withServer<T>(now: UnixMillis = t0, configure: (inout ServerConfiguration) -> Void = { _ in },
-                          _ body: (ServerHarness) async throws -> T) async throws -> T {
+public func withServer<T>(
+    now: UnixMillis = t0, configure: (inout ServerConfiguration) -> Void = { _ in },
+    _ body: (ServerHarness) async throws -> T
+) async throws -> T {
     let harness = try await ServerHarness.start(now: now, configure: configure)
     return try await withCleanup(harness, cleanUp: { await $0.stop() }, body)
 }
@@ -200,7 +214,9 @@ public actor AsyncInbox<Element: Sendable> {
 
     /// Reads until `predicate` holds, returning everything read.
     @discardableResult
-    public func until(timeout: Duration = .seconds(20), _ predicate: @Sendable (Element) -> Bool) async throws -> [Element] {
+    public func until(timeout: Duration = .seconds(20), _ predicate: @Sendable (Element) -> Bool) async throws
+        -> [Element]
+    {
         var seen: [Element] = []
         while true {
             let element = try await nextElement(timeout: timeout)
@@ -249,29 +265,39 @@ extension RosterConnection {
     }
 
     @discardableResult
-    public func addEmployee(_ first: String, _ last: String, id: String = "", position: String = "Engineer",
-                     team: String = "Core") async throws -> String {
-        try await admin(.upsertEmployee(.with {
-            $0.employee = .with {
-                $0.id = id
-                $0.firstName = first
-                $0.lastName = last
-                $0.position = position
-                $0.team = team
-            }
-        })).ids[0]
+    public func addEmployee(
+        _ first: String, _ last: String, id: String = "", position: String = "Engineer",
+        team: String = "Core"
+    ) async throws -> String {
+        try await admin(
+            .upsertEmployee(
+                .with {
+                    $0.employee = .with {
+                        $0.id = id
+                        $0.firstName = first
+                        $0.lastName = last
+                        $0.position = position
+                        $0.team = team
+                    }
+                })
+        ).ids[0]
     }
 
     @discardableResult
-    public func addShift(_ employeeID: String, _ start: UnixMillis, _ end: UnixMillis, id: String = "") async throws -> String {
-        try await admin(.addShift(.with {
-            $0.shift = .with {
-                $0.id = id
-                $0.employeeID = employeeID
-                $0.startMs = start
-                $0.endMs = end
-            }
-        })).ids[0]
+    public func addShift(_ employeeID: String, _ start: UnixMillis, _ end: UnixMillis, id: String = "") async throws
+        -> String
+    {
+        try await admin(
+            .addShift(
+                .with {
+                    $0.shift = .with {
+                        $0.id = id
+                        $0.employeeID = employeeID
+                        $0.startMs = start
+                        $0.endMs = end
+                    }
+                })
+        ).ids[0]
     }
 
     /// A round trip that every earlier push on this connection precedes.
@@ -383,11 +409,12 @@ extension RosterMessage {
 }
 
 /// The valid Hello of this protocol version.
-public let validHello = RosterMessage.hello(.with {
-    $0.minVersion = 1
-    $0.maxVersion = 1
-    $0.clientName = "raw-test"
-})
+public let validHello = RosterMessage.hello(
+    .with {
+        $0.minVersion = 1
+        $0.maxVersion = 1
+        $0.clientName = "raw-test"
+    })
 
 extension RosterMessage {
     /// This Snapshot's body; a failure naming what came instead (never a silent skip).
@@ -423,7 +450,9 @@ public final class ServerSlot: StoppableTestResource, Sendable {
 
     /// Stops the running server; for a test that checks what happens while none runs.
     public func stop() async {
-        await current.withLockedValue { harness in defer { harness = nil }; return harness }?.stop()
+        await current.withLockedValue { harness in
+            defer { harness = nil }; return harness
+        }?.stop()
     }
 }
 

@@ -20,8 +20,10 @@ public final class ServerProcess: Sendable {
     /// Starts the server and waits for its "listening on" log line, which gives the port.
     /// `environment` is added to this process's; `binaries` is where roster-server is (the
     /// build's by default, an unpacked release in its test).
-    public static func start(dataDirectory: String, arguments: [String] = [], environment: [String: String] = [:],
-                             binaries: URL = binDirectory) async throws -> ServerProcess {
+    public static func start(
+        dataDirectory: String, arguments: [String] = [], environment: [String: String] = [:],
+        binaries: URL = binDirectory
+    ) async throws -> ServerProcess {
         let binary = binaries.appendingPathComponent("roster-server")
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             throw TestFailure("\(binary.path) is missing: run `swift build` first (scripts/test does)")
@@ -30,11 +32,16 @@ public final class ServerProcess: Sendable {
         // can wait seconds for a turn on the cooperative pool between connecting and sending
         // Hello. Tests of the deadline pass their own (the last --hello-timeout-ms given wins).
         // The tests are written around a tenant called demo, as stores made by earlier builds.
-        let child = try ChildProcess(binary.path, ["serve", "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0", "--data-dir", dataDirectory,
-                                                   "--shutdown-grace-ms", "50", "--hello-timeout-ms", "30000",
-                                                   "--default-tenant", "demo"] + arguments,
-                                 environment: environment.isEmpty ? nil
-                                     : ProcessInfo.processInfo.environment.merging(environment) { _, given in given })
+        let child = try ChildProcess(
+            binary.path,
+            [
+                "serve", "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0", "--data-dir", dataDirectory,
+                "--shutdown-grace-ms", "50", "--hello-timeout-ms", "30000",
+                "--default-tenant", "demo",
+            ] + arguments,
+            environment: environment.isEmpty
+                ? nil
+                : ProcessInfo.processInfo.environment.merging(environment) { _, given in given })
         // "listening on 127.0.0.1:PORT"
         let port = await child.waitForOutput { log in
             log.split(separator: "\n").first { $0.contains("listening on") }
@@ -79,8 +86,10 @@ public final class ServerProcess: Sendable {
 
 /// Runs `body` with a `roster-server` child in `dataDirectory` (a fresh scratch directory if
 /// nil); the server is stopped and a scratch directory removed afterwards, also when `body` throws.
-public func withServerProcess<T>(dataDirectory: String? = nil, arguments: [String] = [],
-                                 _ body: (ServerProcess) async throws -> T) async throws -> T {
+public func withServerProcess<T>(
+    dataDirectory: String? = nil, arguments: [String] = [],
+    _ body: (ServerProcess) async throws -> T
+) async throws -> T {
     let scratch = dataDirectory == nil ? TestScratch.directory("roster-server") : nil
     defer { if let scratch { TestScratch.remove(scratch) } }
     let server = try await ServerProcess.start(dataDirectory: dataDirectory ?? scratch!.path, arguments: arguments)
@@ -144,12 +153,15 @@ public struct CLI: Sendable {
     }
 
     /// Runs to completion; a child still running after `timeout` is killed and fails the call.
-    public static func execute(_ binary: URL, _ arguments: [String], environment: [String: String],
-                        timeout: Duration = .seconds(60)) async throws -> Result {
+    public static func execute(
+        _ binary: URL, _ arguments: [String], environment: [String: String],
+        timeout: Duration = .seconds(60)
+    ) async throws -> Result {
         let child = try ChildProcess(binary.path, arguments, environment: environment)
         guard let status = await child.waitForExit(timeout: timeout) else {
             await child.stop(signal: SIGKILL)
-            throw TestFailure("\(binary.lastPathComponent) \(arguments.joined(separator: " ")) did not exit within \(timeout)")
+            throw TestFailure(
+                "\(binary.lastPathComponent) \(arguments.joined(separator: " ")) did not exit within \(timeout)")
         }
         return Result(stdout: child.stdout, stderr: child.stderr, status: status)
     }
@@ -170,4 +182,3 @@ public func eventually(until deadline: Date, _ condition: () async throws -> Boo
     }
     return try await condition()
 }
-

@@ -16,20 +16,27 @@ public struct TestPKI: Sendable {
         caFile = directory.appendingPathComponent("ca.pem").path
         try authority.certificate.pem.write(toFile: caFile, atomically: false, encoding: .utf8)
         (serverChainFile, serverKeyFile) = try Self.write(
-            CertificateIssuer.makeLeaf(names: names, signedBy: authority), chain: authority, name: "server", in: directory)
+            CertificateIssuer.makeLeaf(names: names, signedBy: authority), chain: authority, name: "server",
+            in: directory)
     }
 
     /// A leaf signed by this CA, written as NAME.pem (leaf + CA) and NAME.key.
-    public func leaf(_ name: String, names: [String] = ["localhost", "127.0.0.1"], usage: CertificateIssuer.Usage = .server,
-                     notBefore: Date = Date(timeIntervalSinceNow: -3600),
-                     notAfter: Date = Date(timeIntervalSinceNow: 86_400)) throws -> (chain: String, key: String) {
-        try Self.write(CertificateIssuer.makeLeaf(names: names, usage: usage, signedBy: authority, notBefore: notBefore,
-                                                  notAfter: notAfter),
-                       chain: authority, name: name, in: directory)
+    public func leaf(
+        _ name: String, names: [String] = ["localhost", "127.0.0.1"], usage: CertificateIssuer.Usage = .server,
+        notBefore: Date = Date(timeIntervalSinceNow: -3600),
+        notAfter: Date = Date(timeIntervalSinceNow: 86_400)
+    ) throws -> (chain: String, key: String) {
+        try Self.write(
+            CertificateIssuer.makeLeaf(
+                names: names, usage: usage, signedBy: authority, notBefore: notBefore,
+                notAfter: notAfter),
+            chain: authority, name: name, in: directory)
     }
 
-    private static func write(_ leaf: CertificateIssuer.Issued, chain authority: CertificateIssuer.Issued, name: String,
-                              in directory: URL) throws -> (String, String) {
+    private static func write(
+        _ leaf: CertificateIssuer.Issued, chain authority: CertificateIssuer.Issued, name: String,
+        in directory: URL
+    ) throws -> (String, String) {
         let chain = directory.appendingPathComponent("\(name).pem").path
         let key = directory.appendingPathComponent("\(name).key").path
         try (leaf.certificate.pem + authority.certificate.pem).write(toFile: chain, atomically: false, encoding: .utf8)

@@ -63,8 +63,10 @@ public final class WebhookReceiver: Sendable {
         }
     }
 
-    private init(channel: any Channel, group: MultiThreadedEventLoopGroup, state: NIOLockedValueBox<[Request]>,
-                 answer: NIOLockedValueBox<@Sendable (Request, Int) -> Answer>) {
+    private init(
+        channel: any Channel, group: MultiThreadedEventLoopGroup, state: NIOLockedValueBox<[Request]>,
+        answer: NIOLockedValueBox<@Sendable (Request, Int) -> Answer>
+    ) {
         self.channel = channel
         self.group = group
         self.state = state
@@ -78,11 +80,14 @@ public final class WebhookReceiver: Sendable {
     }
 
     /// Waits until `condition` holds for the requests received, or fails after `timeout`.
-    public func wait(timeout: Duration = .seconds(20), _ what: String, until condition: ([Request]) -> Bool) async throws {
+    public func wait(timeout: Duration = .seconds(20), _ what: String, until condition: ([Request]) -> Bool)
+        async throws
+    {
         let deadline = ContinuousClock.now + timeout
         while !condition(requests) {
             guard ContinuousClock.now < deadline else {
-                throw TestFailure("timed out waiting for \(what); received \(requests.map { "\($0.eventType) \($0.eventID)" })")
+                throw TestFailure(
+                    "timed out waiting for \(what); received \(requests.map { "\($0.eventType) \($0.eventID)" })")
             }
             try await Task.sleep(for: .milliseconds(20))
         }
@@ -105,7 +110,8 @@ public final class WebhookReceiver: Sendable {
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             switch unwrapInboundIn(data) {
             case .head(let head):
-                headers = Dictionary(head.headers.map { ($0.name.lowercased(), $0.value) }, uniquingKeysWith: { a, _ in a })
+                headers = Dictionary(
+                    head.headers.map { ($0.name.lowercased(), $0.value) }, uniquingKeysWith: { a, _ in a })
                 body = Data()
                 (method, path) = (head.method.rawValue, head.uri)
             case .body(var bytes):
@@ -118,10 +124,13 @@ public final class WebhookReceiver: Sendable {
                 }
                 let reply = answer.withLockedValue { $0 }(request, index)
                 let respond = { [context] in
-                    let head = HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: reply.status),
-                                                headers: ["Content-Length": "0", "Connection": "close"])
+                    let head = HTTPResponseHead(
+                        version: .http1_1, status: HTTPResponseStatus(statusCode: reply.status),
+                        headers: ["Content-Length": "0", "Connection": "close"])
                     context.write(self.wrapOutboundOut(.head(head)), promise: nil)
-                    context.writeAndFlush(self.wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+                    context.writeAndFlush(self.wrapOutboundOut(.end(nil))).assumeIsolated().whenComplete { _ in
+                        context.close(promise: nil)
+                    }
                 }
                 if reply.delay == .zero {
                     respond()

@@ -21,10 +21,14 @@ import Testing
         #expect(model.state == .loaded)
         #expect(model.message() == nil)
         #expect(model.tenantName == "Acme" && model.motd == "Hello")
-        #expect(names(model) == [["Engineer", "Grace Hopper", "Ada Lovelace"], ["Philosopher", "René Descartes"],
-                                 ["No position", "Alan Turing"]])
+        #expect(
+            names(model) == [
+                ["Engineer", "Grace Hopper", "Ada Lovelace"], ["Philosopher", "René Descartes"],
+                ["No position", "Alan Turing"],
+            ])
         model.grouping = .team
-        #expect(names(model) == [["Core", "Ada Lovelace", "Alan Turing"], ["Edge", "René Descartes", "Grace Hopper"]])
+        #expect(
+            names(model) == [["Core", "Ada Lovelace", "Alan Turing"], ["Edge", "René Descartes", "Grace Hopper"]])
     }
 
     @Test func tiesSortByFirstNameAndGroupsIgnoreCaseAndAccents() async throws {
@@ -87,7 +91,9 @@ import Testing
         #expect(model.state == .loaded, "the last good answer is shown at launch")
         await model.receive(.connectionState(.reconnecting(attempt: 1, nextRetry: Date())))
         #expect(model.state == .offline(dataFrom: syncedAt))
-        #expect(model.message(now: syncedAt.addingTimeInterval(5 * 60 + 10)) == "No connection — showing data from 5 minutes ago")
+        #expect(
+            model.message(now: syncedAt.addingTimeInterval(5 * 60 + 10))
+                == "No connection — showing data from 5 minutes ago")
         #expect(names(model) == [["Engineer", "Ada Lovelace"]], "the data stays on screen")
         await model.receive(.connectionState(.live))
         #expect(model.state == .loaded)
@@ -116,7 +122,10 @@ import Testing
 
     @Test func aRefusalIsAnErrorSentence() async throws {
         let model = RosterScreenModel(source: FakeRosterSource())
-        let refusal = RosterClientError.server(.with { $0.code = .unauthenticated; $0.message = "authentication failed" })
+        let refusal = RosterClientError.server(
+            .with {
+                $0.code = .unauthenticated; $0.message = "authentication failed"
+            })
         await model.receive(.refused(refusal))
         guard case .error(let sentence) = model.state else { throw Failure("expected an error, got \(model.state)") }
         #expect(sentence.contains("authentication failed"))
@@ -154,8 +163,10 @@ import Testing
     }
 
     @Test func onDutyTicksAtHandoffsFromTheCachedPlanWhileOffline() async throws {
-        let shifts = [Shift(id: "s1", employeeID: ada.id, start: t0, end: t0 + 30 * minute),
-                      Shift(id: "s2", employeeID: grace.id, start: t0 + 30 * minute, end: t0 + 60 * minute)]
+        let shifts = [
+            Shift(id: "s1", employeeID: ada.id, start: t0, end: t0 + 30 * minute),
+            Shift(id: "s2", employeeID: grace.id, start: t0 + 30 * minute, end: t0 + 60 * minute),
+        ]
         let model = RosterScreenModel(source: FakeRosterSource(), clock: { t0 + 10 * minute })
         await model.receive(.synced(cached([ada, grace], shifts: shifts)))
         await model.receive(.connectionState(.reconnecting(attempt: 1, nextRetry: Date())))
@@ -173,14 +184,18 @@ import Testing
         let model = RosterScreenModel(source: FakeRosterSource(), clock: { t0 + 10 * minute })
         await model.receive(.connectionState(.live))
         await model.receive(.synced(cached([ada, grace], shifts: shifts)))
-        var pushed = OnDutyStatus(OnDutyLookup(at: t0 + 10 * minute, current: [Shift(id: "x", employeeID: grace.id, start: t0, end: t0 + 20 * minute)],
-                                               until: t0 + 20 * minute, next: []),
-                                  in: cached([ada, grace]).state, revision: 1)
+        var pushed = OnDutyStatus(
+            OnDutyLookup(
+                at: t0 + 10 * minute, current: [Shift(id: "x", employeeID: grace.id, start: t0, end: t0 + 20 * minute)],
+                until: t0 + 20 * minute, next: []),
+            in: cached([ada, grace]).state, revision: 1)
         pushed.cause = .planChanged
         await model.receive(.onDutyChanged(pushed))
         #expect(model.onDuty.first?.status.current.map(\.employee.firstName) == ["Grace"], "the push, while current")
         model.tick(now: t0 + 25 * minute)
-        #expect(model.onDuty.first?.status.current.map(\.employee.firstName) == ["Ada"], "past its handoff, the plan answers")
+        #expect(
+            model.onDuty.first?.status.current.map(\.employee.firstName) == ["Ada"],
+            "past its handoff, the plan answers")
     }
 
     @Test func runShowsTheCacheStartsTheClientAndStopsItWhenCancelled() async throws {

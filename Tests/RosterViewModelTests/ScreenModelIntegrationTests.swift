@@ -8,7 +8,8 @@ import Testing
 /// The screen model on the real RosterClient against a real server on port 0.
 @MainActor @Suite(.timeLimit(.minutes(5))) struct ScreenModelIntegrationTests {
     @Test func followsARealServerAndSaysNoConnectionWhenItStops() async throws {
-        let servers = ServerSlot(try await ServerHarness.start(now: RosterTestSupport.t0 + 10 * RosterTestSupport.minute))
+        let servers = ServerSlot(
+            try await ServerHarness.start(now: RosterTestSupport.t0 + 10 * RosterTestSupport.minute))
         try await using(servers) { servers in
             let harness = servers.harness
             let admin = try await harness.connect()
@@ -18,14 +19,16 @@ import Testing
             configuration.cacheDirectory = TestScratch.directory("roster-viewmodel")
             configuration.reconnect.baseDelay = .milliseconds(20)
             configuration.reconnect.maxDelay = .milliseconds(100)
-            let model = RosterScreenModel(source: RosterClient(configuration: configuration), clock: { harness.clock.now() })
+            let model = RosterScreenModel(
+                source: RosterClient(configuration: configuration), clock: { harness.clock.now() })
             let running = Task { await model.run() }
             #expect(await eventually { model.state == .loaded })
             #expect(model.onDuty.first?.status.current.map(\.employee.firstName) == ["Ada"])
 
             _ = try await admin.addEmployee("Grace", "Hopper", position: "Engineer", team: "Edge")
-            #expect(await eventually { model.sections.first?.employees.map(\.firstName) == ["Grace", "Ada"] },
-                    "a change pushed by the server reaches the screen")
+            #expect(
+                await eventually { model.sections.first?.employees.map(\.firstName) == ["Grace", "Ada"] },
+                "a change pushed by the server reaches the screen")
             await admin.close()
 
             await servers.stop()

@@ -8,7 +8,8 @@ import Testing
     @Test func readsNamesPhonesAndEmailsWithFoldingAndEscapes() throws {
         let text = [
             "BEGIN:VCARD", "VERSION:3.0", "N:Lovelace;Ada;;;", "FN:Ada Lovelace", "TEL;TYPE=CELL:+44 20 7946 0000",
-            "item1.EMAIL;TYPE=INTERNET:ada@example.org", "NOTE:Wrote the first program\\, and notes\\non it", "END:VCARD",
+            "item1.EMAIL;TYPE=INTERNET:ada@example.org", "NOTE:Wrote the first program\\, and notes\\non it",
+            "END:VCARD",
             "BEGIN:VCARD", "VERSION:4.0", "N:Hop", " per;Grace;;;", "FN:Grace Hopper", "TEL;VALUE=uri:tel:+1-555-0100",
             "END:VCARD",
         ].joined(separator: "\r\n")
@@ -18,10 +19,13 @@ import Testing
         let adaContact = try #require(directory.contact(matching: Employee(firstName: "ada", lastName: "LOVELACE")))
         #expect(adaContact.phones == ["+44 20 7946 0000"])
         #expect(adaContact.emails == ["ada@example.org"])
-        let graceContact = try #require(directory.contact(matching: Employee(firstName: "Grace", lastName: "Hopper")),
-                                        "a folded N line is joined")
+        let graceContact = try #require(
+            directory.contact(matching: Employee(firstName: "Grace", lastName: "Hopper")),
+            "a folded N line is joined")
         #expect(graceContact.phones == ["+1-555-0100"])
-        #expect(directory.contact(matching: Employee(firstName: "Grace", lastName: "Lovelace")) == nil, "both names must match")
+        #expect(
+            directory.contact(matching: Employee(firstName: "Grace", lastName: "Lovelace")) == nil,
+            "both names must match")
     }
 
     @Test func namesMatchIgnoringCaseAndDiacriticsAndEscapedSeparators() throws {
@@ -42,7 +46,9 @@ import Testing
         let directory = VCardDirectory(parsing: text)
         #expect(directory.matches(Employee(firstName: "Rene", lastName: "DESCARTES")))
         #expect(directory.matches(Employee(firstName: "Ann", lastName: "O;Neil")), "an escaped ; is part of the name")
-        #expect(directory.matches(Employee(firstName: "Alan Mathison", lastName: "Turing")), "no N: FN's last word is the last name")
+        #expect(
+            directory.matches(Employee(firstName: "Alan Mathison", lastName: "Turing")),
+            "no N: FN's last word is the last name")
     }
 
     @Test func aMalformedCardIsSkippedWithItsLineAndTheOthersKept() {
@@ -63,11 +69,12 @@ import Testing
             """
         let directory = VCardDirectory(parsing: text, source: "people.vcf")
         #expect(directory.contacts.map(\.fullName) == ["Ada Lovelace"])
-        #expect(directory.warnings == [
-            "people.vcf:3: skipped a contact: \"this line is not a property\" is not a vCard property",
-            "people.vcf:5: skipped a contact with neither N nor FN",
-            "people.vcf:12: skipped a contact without END:VCARD",
-        ])
+        #expect(
+            directory.warnings == [
+                "people.vcf:3: skipped a contact: \"this line is not a property\" is not a vCard property",
+                "people.vcf:5: skipped a contact with neither N nor FN",
+                "people.vcf:12: skipped a contact without END:VCARD",
+            ])
     }
 
     @Test func readsAFileAndFailsClearlyWhenItIsMissing() throws {

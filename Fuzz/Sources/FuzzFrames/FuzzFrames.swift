@@ -9,7 +9,8 @@ public func fuzzFrames(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var decoder = FrameDecoder(maxFrameLength: 4096)
     do {
         while let frame = try decoder.decodeFrame(from: &buffer) {
-            precondition(frame.body.readableBytes <= 4096 - Frame.headerRestLength, "a frame over the limit was accepted")
+            precondition(
+                frame.body.readableBytes <= 4096 - Frame.headerRestLength, "a frame over the limit was accepted")
             _ = try? RosterMessage.decode(frame)
         }
     } catch {

@@ -24,9 +24,12 @@ private let harness: InboundPathHarness = {
 }()
 
 private let formats: [ImportFormat] = [.snapshotJSON, .pagerDutyJSON, .legacyAppJSON, .employeesCSV, .shiftsCSV]
-private let base = RosterState(tenant: Tenant(id: "t", name: "T"), employees: [
-    Employee(id: "e1", firstName: "Ada", lastName: "Lovelace"), Employee(id: "e2", firstName: "Alan", lastName: "Turing"),
-])
+private let base = RosterState(
+    tenant: Tenant(id: "t", name: "T"),
+    employees: [
+        Employee(id: "e1", firstName: "Ada", lastName: "Lovelace"),
+        Employee(id: "e2", firstName: "Alan", lastName: "Turing"),
+    ])
 
 public func fuzzImports(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard size > 0 else { return 0 }
@@ -34,14 +37,22 @@ public func fuzzImports(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let choice = Int(data[0]) % (formats.count + 5)
     var counter = 0
     if choice < formats.count {
-        if let plan = try? RosterImport.plan(format: formats[choice], data: body, current: base, now: 1_767_225_600_000,
-                                             newID: { counter += 1; return "\($0)_\(counter)" }) {
-            precondition((try? base.applyingValidated(plan.changes, now: 1_767_225_600_000)) != nil, "an accepted plan does not apply")
+        if let plan = try? RosterImport.plan(
+            format: formats[choice], data: body, current: base, now: 1_767_225_600_000,
+            newID: {
+                counter += 1; return "\($0)_\(counter)"
+            })
+        {
+            precondition(
+                (try? base.applyingValidated(plan.changes, now: 1_767_225_600_000)) != nil,
+                "an accepted plan does not apply")
         }
         return 0
     }
     let type: MessageType = [.editSchedule, .importData, .upsertEmployee, .addShift, .setMotd][choice - formats.count]
-    guard let message = try? RosterMessage.decode(Frame(type: type, requestID: 1, body: ByteBuffer(bytes: body))) else { return 0 }
+    guard let message = try? RosterMessage.decode(Frame(type: type, requestID: 1, body: ByteBuffer(bytes: body))) else {
+        return 0
+    }
     _ = harness.planAsAdmin(message)
     return 0
 }

@@ -27,24 +27,34 @@ public func fuzzParsers(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         precondition(LocalDateTime(parsing: local.description) == local, "\(local) does not read back")
     }
     if let minute = RestrictionWindow.minuteOfDay(text) {
-        precondition((0...1440).contains(minute) && RestrictionWindow.minuteOfDay(RestrictionWindow.clockText(minute)) == minute)
+        precondition(
+            (0...1440).contains(minute) && RestrictionWindow.minuteOfDay(RestrictionWindow.clockText(minute)) == minute)
     }
     if let cadence = try? ScheduleArguments.cadence(text) {
-        precondition((try? ScheduleArguments.cadence(ScheduleArguments.text(cadence))) == cadence, "\(cadence) does not read back")
+        precondition(
+            (try? ScheduleArguments.cadence(ScheduleArguments.text(cadence))) == cadence,
+            "\(cadence) does not read back")
     }
     if let window = try? ScheduleArguments.restriction(text) {
         precondition(window.weekdays.isSubset(of: 1...7) && !window.weekdays.isEmpty)
-        precondition((try? ScheduleArguments.restriction(ScheduleArguments.text(window))) == window, "\(window) does not read back")
+        precondition(
+            (try? ScheduleArguments.restriction(ScheduleArguments.text(window))) == window,
+            "\(window) does not read back")
     }
-    if let slots = try? ScheduleArguments.people(text) { precondition(!slots.isEmpty && slots.allSatisfy { !$0.isEmpty }) }
+    if let slots = try? ScheduleArguments.people(text) {
+        precondition(!slots.isEmpty && slots.allSatisfy { !$0.isEmpty })
+    }
     _ = try? ScheduleArguments.handoff(text)
-    if let address = HostPort(parsing: text, allowingPortZero: true) { precondition((0...65_535).contains(address.port)) }
+    if let address = HostPort(parsing: text, allowingPortZero: true) {
+        precondition((0...65_535).contains(address.port))
+    }
     _ = try? StoreLocation(parsing: text)
     if let range = IPRange(text) { precondition(IPRange(range.description) == range, "\(range) does not read back") }
     _ = try? ServerConfigFile.parse(text, path: "fuzz.yaml")
     if case .success(let handles) = ChatHandles.parse(text) {
         precondition(ChatHandles.problems(handles).isEmpty, "accepted handles with problems: \(handles)")
-        precondition((try? ChatHandles.parse(ChatHandles.text(handles)).get()) == handles, "\(handles) do not read back")
+        precondition(
+            (try? ChatHandles.parse(ChatHandles.text(handles)).get()) == handles, "\(handles) do not read back")
     }
     do throws(DefinitionFile.Problems) {
         _ = try DefinitionFile.parse(text, path: "fuzz.yaml") { _ in "a-secret-of-sixteen-bytes" }
@@ -53,7 +63,8 @@ public func fuzzParsers(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         // CR, LF, NEL, LS and PS; CR LF is one break).
         let breaks = text.unicodeScalars.filter { [0x0A, 0x0D, 0x85, 0x2028, 0x2029].contains($0.value) }.count
         let lines = breaks + 1
-        precondition(!error.problems.isEmpty && error.problems.allSatisfy { ($0.place?.line ?? 1) <= lines + 1 }, "\(error)")
+        precondition(
+            !error.problems.isEmpty && error.problems.allSatisfy { ($0.place?.line ?? 1) <= lines + 1 }, "\(error)")
     }
     return 0
 }

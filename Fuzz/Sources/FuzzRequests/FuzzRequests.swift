@@ -22,10 +22,12 @@ private let harness: InboundPathHarness = {
     return try! InboundPathHarness(loop: loop, store: store, dataDirectory: dataDirectory, now: 1_767_225_600_000)
 }()
 
-private let hello = RosterMessage.hello(.with {
-    $0.minVersion = WireProtocol.supportedVersions.lowerBound
-    $0.maxVersion = WireProtocol.supportedVersions.upperBound
-}).frame(requestID: 1).encoded()
+private let hello = RosterMessage.hello(
+    .with {
+        $0.minVersion = WireProtocol.supportedVersions.lowerBound
+        $0.maxVersion = WireProtocol.supportedVersions.upperBound
+    }
+).frame(requestID: 1).encoded()
 
 public func fuzzRequests(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var bytes = hello

@@ -32,8 +32,13 @@ public struct DefinitionChange: Sendable, Hashable {
     /// Where in the document: "schedules[0].layers[0].rotations[1]".
     public var location: String
 
-    public init(_ action: Action, _ kind: String, _ id: String, _ name: String, fields: [FieldChange] = [], location: String = "") {
-        (self.action, self.kind, self.id, self.name, self.fields, self.location) = (action, kind, id, name, fields, location)
+    public init(
+        _ action: Action, _ kind: String, _ id: String, _ name: String, fields: [FieldChange] = [],
+        location: String = ""
+    ) {
+        (self.action, self.kind, self.id, self.name, self.fields, self.location) = (
+            action, kind, id, name, fields, location
+        )
     }
 }
 
@@ -43,5 +48,7 @@ public struct FieldChange: Sendable, Hashable {
     public var before: String
     public var after: String
 
-    public init(field: String, before: String, after: String) { (self.field, self.before, self.after) = (field, before, after) }
+    public init(field: String, before: String, after: String) {
+        (self.field, self.before, self.after) = (field, before, after)
+    }
 }

@@ -13,7 +13,9 @@ public struct DefinitionPlanner: Sendable {
     /// What the duty preview may resolve, over every schedule the plan changes.
     public var previewBudget = Self.previewBudget
 
-    public init(state: RosterState, now: UnixMillis, prune: Bool, author: String, newID: @escaping @Sendable (String) -> String) {
+    public init(
+        state: RosterState, now: UnixMillis, prune: Bool, author: String, newID: @escaping @Sendable (String) -> String
+    ) {
         (self.state, self.now, self.prune, self.author, self.newID) = (state, now, prune, author, newID)
     }
 
@@ -71,7 +73,9 @@ public struct DefinitionPlanner: Sendable {
             var budget = ResolutionBudget(limit: previewBudget)
             for id in touched.sorted() {
                 do throws(ScheduleResolver.Problem) {
-                    outcome.deltas += try ScheduleEdit.deltas(of: id, before: state, after: after, now: now, budget: &budget).map { (id, $0) }
+                    outcome.deltas += try ScheduleEdit.deltas(
+                        of: id, before: state, after: after, now: now, budget: &budget
+                    ).map { (id, $0) }
                 } catch {
                     if case .overBudget = error {
                         outcome.dutyCut = true
@@ -80,12 +84,17 @@ public struct DefinitionPlanner: Sendable {
                 }
             }
         } catch {
-            let found: [RosterViolation] = switch error {
-            case .invalid(let found), .alreadyExists(let found): found.map { Self.placed($0, places: outcome.places) }
-            case .notFound(let what, _): [RosterViolation(field: "", message: "no \(what)")]
-            case .overBudget, .denied, .notNow, .full, .missing: [RosterViolation(field: "", message: error.description)]
+            let found: [RosterViolation] =
+                switch error {
+                case .invalid(let found), .alreadyExists(let found):
+                    found.map { Self.placed($0, places: outcome.places) }
+                case .notFound(let what, _): [RosterViolation(field: "", message: "no \(what)")]
+                case .overBudget, .denied, .notNow, .full, .missing:
+                    [RosterViolation(field: "", message: error.description)]
+                }
+            for violation in found where !outcome.violations.contains(violation) {
+                outcome.violations.append(violation)
             }
-            for violation in found where !outcome.violations.contains(violation) { outcome.violations.append(violation) }
             // Unchecked, only so that webhooks and rules find the schedules the file adds and
             // report their own problems, not those.
             var rough = state
@@ -96,7 +105,9 @@ public struct DefinitionPlanner: Sendable {
     }
 
     /// The file's words for the domain's fields.
-    private static let fileFields = ["end": "to", "window": "from", "cadence": "every", "slots": "people", "employee_id": "people"]
+    private static let fileFields = [
+        "end": "to", "window": "from", "cadence": "every", "slots": "people", "employee_id": "people",
+    ]
 
     /// A violation of the domain's at its place in the document: "schedules[0], override ovr_1"
     /// becomes "schedules[0].overrides[2]".
@@ -105,7 +116,9 @@ public struct DefinitionPlanner: Sendable {
         let parts = violation.location.components(separatedBy: ", ")
         if let known = parts.reversed().lazy.compactMap({ places[$0] }).first {
             placed.location = known
-            if known.contains(".overrides[") || known.contains(".rotations[") { placed.field = fileFields[violation.field] ?? violation.field }
+            if known.contains(".overrides[") || known.contains(".rotations[") {
+                placed.field = fileFields[violation.field] ?? violation.field
+            }
         }
         return placed
     }
@@ -121,7 +134,10 @@ public struct DefinitionPlanner: Sendable {
             let existing = person.id.isEmpty ? state.employee(idOrName: person.fullName) : state.employees[person.id]
             person.id = existing?.id ?? (person.id.isEmpty ? newID("e") : person.id)
             guard kept.insert(person.id).inserted else {
-                outcome.violations.append(RosterViolation(location: location, field: "id", message: "\(person.fullName) (\(person.id)) is in the file twice"))
+                outcome.violations.append(
+                    RosterViolation(
+                        location: location, field: "id",
+                        message: "\(person.fullName) (\(person.id)) is in the file twice"))
                 continue
             }
             guard let existing else {
@@ -132,7 +148,8 @@ public struct DefinitionPlanner: Sendable {
             let fields = Self.fieldChanges(Self.fields(of: existing), Self.fields(of: person))
             if !fields.isEmpty {
                 changes.append((location, .employeeUpserted(person)))
-                outcome.objects.append(.init(.change, "person", person.id, person.fullName, fields: fields, location: location))
+                outcome.objects.append(
+                    .init(.change, "person", person.id, person.fullName, fields: fields, location: location))
             }
         }
         var deletions: [RosterImport.Located] = []
@@ -144,10 +161,13 @@ public struct DefinitionPlanner: Sendable {
     }
 
     static func fields(of person: Employee) -> [(String, String)] {
-        [("firstName", person.firstName), ("lastName", person.lastName), ("email", person.email), ("phone", person.phone),
-         ("position", person.position), ("team", person.team), ("projects", person.projects.joined(separator: ", ")),
-         ("biography", person.biography), ("photoURL", person.photoURL), ("type", person.type.rawValue),
-         ("chat", person.chat.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", "))]
+        [
+            ("firstName", person.firstName), ("lastName", person.lastName), ("email", person.email),
+            ("phone", person.phone),
+            ("position", person.position), ("team", person.team), ("projects", person.projects.joined(separator: ", ")),
+            ("biography", person.biography), ("photoURL", person.photoURL), ("type", person.type.rawValue),
+            ("chat", person.chat.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")),
+        ]
     }
 
     /// The fields whose text differs, in order.

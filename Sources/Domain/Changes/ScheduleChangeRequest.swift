@@ -41,8 +41,10 @@ public struct ScheduleChangeRequest: Sendable, Hashable {
         public var second: String, secondFrom: UnixMillis, secondTo: UnixMillis
         public var reason: String
 
-        public init(first: String, firstFrom: UnixMillis, firstTo: UnixMillis, second: String, secondFrom: UnixMillis,
-                    secondTo: UnixMillis, reason: String = "") {
+        public init(
+            first: String, firstFrom: UnixMillis, firstTo: UnixMillis, second: String, secondFrom: UnixMillis,
+            secondTo: UnixMillis, reason: String = ""
+        ) {
             (self.first, self.firstFrom, self.firstTo) = (first, firstFrom, firstTo)
             (self.second, self.secondFrom, self.secondTo) = (second, secondFrom, secondTo)
             self.reason = reason
@@ -76,8 +78,10 @@ public struct ScheduleChangeRequest: Sendable, Hashable {
         public var addressedTo: [String]
         public var note: String
 
-        public init(action: Action?, requestID: String = "", person: String = "", start: UnixMillis = 0, end: UnixMillis = 0,
-                    addressedTo: [String] = [], note: String = "") {
+        public init(
+            action: Action?, requestID: String = "", person: String = "", start: UnixMillis = 0, end: UnixMillis = 0,
+            addressedTo: [String] = [], note: String = ""
+        ) {
             (self.action, self.requestID, self.person) = (action, requestID, person)
             (self.start, self.end, self.addressedTo, self.note) = (start, end, addressedTo, note)
         }
@@ -97,8 +101,10 @@ public struct ScheduleChangeRequest: Sendable, Hashable {
         public var calendar: Data
         public var zone: String
 
-        public init(action: Action?, person: String = "", start: UnixMillis = 0, end: UnixMillis = 0, reason: String = "",
-                    id: String = "", calendar: Data = Data(), zone: String = "") {
+        public init(
+            action: Action?, person: String = "", start: UnixMillis = 0, end: UnixMillis = 0, reason: String = "",
+            id: String = "", calendar: Data = Data(), zone: String = ""
+        ) {
             (self.action, self.person, self.start, self.end, self.reason) = (action, person, start, end, reason)
             (self.id, self.calendar, self.zone) = (id, calendar, zone)
         }
@@ -112,8 +118,10 @@ public struct ScheduleChangeRequest: Sendable, Hashable {
         public var shifts: [TemporarySchedule.Shift]
         public var allowGaps: Bool
 
-        public init(action: Action?, start: UnixMillis, end: UnixMillis, shifts: [TemporarySchedule.Shift] = [],
-                    allowGaps: Bool = false) {
+        public init(
+            action: Action?, start: UnixMillis, end: UnixMillis, shifts: [TemporarySchedule.Shift] = [],
+            allowGaps: Bool = false
+        ) {
             (self.action, self.start, self.end, self.shifts, self.allowGaps) = (action, start, end, shifts, allowGaps)
         }
     }

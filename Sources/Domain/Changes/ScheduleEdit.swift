@@ -14,15 +14,19 @@ public struct ScheduleEdit: Sendable {
 
     /// Why a reader may not make this edit; nil when they may: an override that puts themselves
     /// on duty (added, or replacing someone) on a schedule whose `readersMayVolunteer` is set.
-    public static func refusal(of request: ScheduleChangeRequest, by actor: Caller, state: RosterState) -> RosterError? {
+    public static func refusal(of request: ScheduleChangeRequest, by actor: Caller, state: RosterState) -> RosterError?
+    {
         let denied = { (why: String) in RosterError.denied(why) }
         if case .timeOff = request.edit {
-            return isOwnTimeOff(request, actor: actor, state: state) ? nil
+            return isOwnTimeOff(request, actor: actor, state: state)
+                ? nil
                 : denied("a reader may only record their own time off (an admin records anyone's)")
         }
         guard let me = actor.employeeID, let person = state.employees[me] else {
-            return denied("changing schedules needs an admin token; this connection has "
-                          + (actor.tokenID.map { "a reader token (\($0)) that names no person" } ?? "no token (anonymous reader on loopback)"))
+            return denied(
+                "changing schedules needs an admin token; this connection has "
+                    + (actor.tokenID.map { "a reader token (\($0)) that names no person" }
+                        ?? "no token (anonymous reader on loopback)"))
         }
         let volunteer: String
         switch request.edit {
@@ -39,7 +43,8 @@ public struct ScheduleEdit: Sendable {
         let name = request.schedule.isEmpty ? ScheduleDefinition.defaultID : request.schedule
         guard let schedule = state.schedule(idOrName: name) else { return nil }  // NOT_FOUND comes from `plan`
         guard schedule.readersMayVolunteer else {
-            return denied("schedule \"\(schedule.name)\" does not let readers put themselves on duty (an admin can allow it)")
+            return denied(
+                "schedule \"\(schedule.name)\" does not let readers put themselves on duty (an admin can allow it)")
         }
         return nil
     }
@@ -50,8 +55,10 @@ public struct ScheduleEdit: Sendable {
     /// How far ahead a preview looks.
     public static let previewWindow: UnixMillis = 35 * 86_400_000
 
-    public static func plan(_ request: ScheduleChangeRequest, state: RosterState, actor: Caller, now: UnixMillis,
-                            newID: (String) -> String) throws(RosterError) -> ScheduleEdit {
+    public static func plan(
+        _ request: ScheduleChangeRequest, state: RosterState, actor: Caller, now: UnixMillis,
+        newID: (String) -> String
+    ) throws(RosterError) -> ScheduleEdit {
         let author = actor.author
         func schedule() throws(RosterError) -> ScheduleDefinition {
             let name = request.schedule.isEmpty ? ScheduleDefinition.defaultID : request.schedule
@@ -62,8 +69,12 @@ public struct ScheduleEdit: Sendable {
         }
         func employee(_ reference: String, field: String) throws(RosterError) -> String {
             guard let found = state.employee(idOrName: reference) else {
-                throw .invalid([RosterViolation(field: field, message: "unknown employee \"\(reference)\""
-                    + (state.suggestions(for: reference).first.map { "; did you mean \($0)?" } ?? ""))])
+                throw .invalid([
+                    RosterViolation(
+                        field: field,
+                        message: "unknown employee \"\(reference)\""
+                            + (state.suggestions(for: reference).first.map { "; did you mean \($0)?" } ?? ""))
+                ])
             }
             return found.id
         }
@@ -75,8 +86,12 @@ public struct ScheduleEdit: Sendable {
             if incoming.id.isEmpty {
                 // Creating: a name that exists is refused, never a twin nor a silent change.
                 if let existing = state.schedule(idOrName: incoming.name) {
-                    throw .alreadyExists([RosterViolation(field: "name", message: "schedule \"\(existing.name)\" exists already (\(existing.id)); "
-                        + "change it with its id (`admin schedule edit`)")])
+                    throw .alreadyExists([
+                        RosterViolation(
+                            field: "name",
+                            message: "schedule \"\(existing.name)\" exists already (\(existing.id)); "
+                                + "change it with its id (`admin schedule edit`)")
+                    ])
                 }
                 incoming.id = newID("sch")
             }
@@ -106,11 +121,14 @@ public struct ScheduleEdit: Sendable {
             // may still be empty here (assigned below).
             var probe = rotation
             if probe.id.isEmpty { probe.id = "new" }
-            let alone = ScheduleDefinition(id: current.id, name: current.name, zone: current.zone,
-                                           layers: [ScheduleLayer(level: 0, rotations: [probe])]).violations()
+            let alone = ScheduleDefinition(
+                id: current.id, name: current.name, zone: current.zone,
+                layers: [ScheduleLayer(level: 0, rotations: [probe])]
+            ).violations()
             if !alone.isEmpty { throw .invalid(alone) }
             if !rotation.id.isEmpty, current.rotation(id: rotation.id) != nil {
-                after = current.editingRotation(rotation.id, to: rotation, effective: effective ?? now, startSlot: startSlot)
+                after = current.editingRotation(
+                    rotation.id, to: rotation, effective: effective ?? now, startSlot: startSlot)
             } else {
                 if rotation.id.isEmpty { rotation.id = newID("rot") }
                 created = [rotation.id]
@@ -131,12 +149,14 @@ public struct ScheduleEdit: Sendable {
         case .addOverride(var override):
             let current = try schedule()
             before = current
-            override.kind = switch override.kind {
-            case .replace(let replaced, let with):
-                .replace(replacing: try employee(replaced, field: "replace"), with: try employee(with, field: "with"))
-            case .add(let person): .add(try employee(person, field: "add"))
-            case .remove(let person): .remove(try employee(person, field: "remove"))
-            }
+            override.kind =
+                switch override.kind {
+                case .replace(let replaced, let with):
+                    .replace(
+                        replacing: try employee(replaced, field: "replace"), with: try employee(with, field: "with"))
+                case .add(let person): .add(try employee(person, field: "add"))
+                case .remove(let person): .remove(try employee(person, field: "remove"))
+                }
             if override.id.isEmpty { override.id = newID("ovr") }
             if current.overrides.contains(where: { $0.id == override.id }) {
                 throw .alreadyExists([RosterViolation(field: "id", message: "override \(override.id) already exists")])
@@ -150,7 +170,8 @@ public struct ScheduleEdit: Sendable {
             let current = try schedule()
             before = current
             guard current.overrides.contains(where: { $0.id == id }) else {
-                throw .notFound("override \"\(id)\" in schedule \"\(current.name)\"", suggestions: current.overrides.map(\.id))
+                throw .notFound(
+                    "override \"\(id)\" in schedule \"\(current.name)\"", suggestions: current.overrides.map(\.id))
             }
             var next = current
             next.overrides.removeAll { $0.id == id }
@@ -164,8 +185,9 @@ public struct ScheduleEdit: Sendable {
             }
             let ids = (newID("ovr"), newID("ovr"))
             created = [ids.0, ids.1]
-            after = current.swapping(first, swap.firstFrom..<swap.firstTo, with: second, swap.secondFrom..<swap.secondTo,
-                                     ids: ids, author: author, reason: swap.reason)
+            after = current.swapping(
+                first, swap.firstFrom..<swap.firstTo, with: second, swap.secondFrom..<swap.secondTo,
+                ids: ids, author: author, reason: swap.reason)
         case .timeOff(let edit):
             return try planTimeOff(edit, state: state, actor: actor, now: now, newID: newID)
         case .holidays(let edit):
@@ -175,7 +197,8 @@ public struct ScheduleEdit: Sendable {
             before = current
             after = try temporary(edit, on: current, state: state, author: author, now: now, newID: newID)
         case .takeSuggestion(let conflictID):
-            let (current, override) = try suggestion(conflictID, state: state, author: author, reason: request.reason, now: now, newID: newID)
+            let (current, override) = try suggestion(
+                conflictID, state: state, author: author, reason: request.reason, now: now, newID: newID)
             before = current
             created = [override.id]
             var next = current
@@ -190,8 +213,10 @@ public struct ScheduleEdit: Sendable {
     }
 
     /// The edit that replaces `before` with `after` (nil: deleted), checked as a commit checks it.
-    public static func finishing(before: ScheduleDefinition?, after: ScheduleDefinition?, created: [String], state: RosterState,
-                          now: UnixMillis) throws(RosterError) -> ScheduleEdit {
+    public static func finishing(
+        before: ScheduleDefinition?, after: ScheduleDefinition?, created: [String], state: RosterState,
+        now: UnixMillis
+    ) throws(RosterError) -> ScheduleEdit {
         let id = after?.id ?? before!.id
         let change: RosterChange = after.map { .scheduleUpserted($0) } ?? .scheduleDeleted(id: id)
         // The rules first (the same check a commit makes, so a preview never shows what would be
@@ -199,17 +224,20 @@ public struct ScheduleEdit: Sendable {
         let problems = state.violations(of: change, now: now)
         if !problems.isEmpty { throw .invalid(problems) }
         let changes: [RosterImport.Located] = [("", change)]
-        return ScheduleEdit(changes: changes, scheduleID: id, createdIDs: created,
-                            deltas: deltas(before: before.flatMap { state.definition(of: $0.id) },
-                                           after: after.map { definition in
-                                               var full = definition
-                                               full.shifts = state.definition(of: definition.id)?.shifts ?? []
-                                               return full
-                                           }, now: now))
+        return ScheduleEdit(
+            changes: changes, scheduleID: id, createdIDs: created,
+            deltas: deltas(
+                before: before.flatMap { state.definition(of: $0.id) },
+                after: after.map { definition in
+                    var full = definition
+                    full.shifts = state.definition(of: definition.id)?.shifts ?? []
+                    return full
+                }, now: now))
     }
 
     /// Who gains or loses what over `previewSpan`: from the first instant the change touches.
-    private static func deltas(before: ScheduleDefinition?, after: ScheduleDefinition?, now: UnixMillis) -> [DutyDelta] {
+    private static func deltas(before: ScheduleDefinition?, after: ScheduleDefinition?, now: UnixMillis) -> [DutyDelta]
+    {
         let span = previewSpan(before: before, after: after, now: now)
         func resolve(_ definition: ScheduleDefinition?) -> [ResolvedShift] {
             guard let definition, !span.isEmpty else { return [] }
@@ -223,7 +251,9 @@ public struct ScheduleEdit: Sendable {
     /// touches when that is later, at most 366 days. Overrides and one-off shifts touch their own
     /// windows; anything else (rotations, the zone, a new or deleted schedule) from now on. So a
     /// swap of two turns three months out shows those turns (issue #31: it showed nothing).
-    public static func previewSpan(before: ScheduleDefinition?, after: ScheduleDefinition?, now: UnixMillis) -> Range<UnixMillis> {
+    public static func previewSpan(before: ScheduleDefinition?, after: ScheduleDefinition?, now: UnixMillis) -> Range<
+        UnixMillis
+    > {
         var lower = UnixMillis.max, upper = UnixMillis.min
         func touch(_ start: UnixMillis, _ end: UnixMillis) { lower = min(lower, start); upper = max(upper, end) }
         if let before, let after {
@@ -233,7 +263,9 @@ public struct ScheduleEdit: Sendable {
                 return rules
             }
             if rules(before) != rules(after) { touch(now, now + previewWindow) }
-            for override in Set(before.overrides).symmetricDifference(after.overrides) { touch(override.start, override.end) }
+            for override in Set(before.overrides).symmetricDifference(after.overrides) {
+                touch(override.start, override.end)
+            }
             for shift in Set(before.shifts).symmetricDifference(after.shifts) { touch(shift.start, shift.end) }
         } else {
             touch(now, now + previewWindow)

@@ -17,8 +17,10 @@ public enum SelfService {
     }
 
     /// The new definition of the one schedule `request` changes, or why not.
-    public static func plan(_ request: ScheduleChangeRequest, actor: Caller, state: RosterState, now: UnixMillis,
-                            newID: (String) -> String) throws(RosterError) -> Planned {
+    public static func plan(
+        _ request: ScheduleChangeRequest, actor: Caller, state: RosterState, now: UnixMillis,
+        newID: (String) -> String
+    ) throws(RosterError) -> Planned {
         switch request.edit {
         case .takeDuty(let take):
             let schedule = try schedule(named: request.schedule, state: state)
@@ -28,7 +30,8 @@ public enum SelfService {
             let schedule: ScheduleDefinition
             if request.schedule.isEmpty, edit.action != .open {
                 guard let found = state.sortedSchedules.first(where: { $0.request(id: edit.requestID) != nil }) else {
-                    throw .missing("cover request \"\(edit.requestID)\" not found (`roster-client requests` lists them)")
+                    throw .missing(
+                        "cover request \"\(edit.requestID)\" not found (`roster-client requests` lists them)")
                 }
                 schedule = found
             } else {
@@ -53,8 +56,10 @@ public enum SelfService {
 
     /// The person who acts: the one the token names, or (admins only) the one asked for. A
     /// person acts only where they take part, and only where self-service is on; admins anywhere.
-    private static func acting(_ named: String, actor: Caller, schedule: ScheduleDefinition,
-                               state: RosterState) throws(RosterError) -> Employee {
+    private static func acting(
+        _ named: String, actor: Caller, schedule: ScheduleDefinition,
+        state: RosterState
+    ) throws(RosterError) -> Employee {
         let denied = { (why: String) in RosterError.denied(why) }
         let person: Employee
         if !named.trimmingCharacters(in: .whitespaces).isEmpty {
@@ -62,15 +67,18 @@ public enum SelfService {
                 throw .notFound("employee \"\(named)\"", suggestions: state.suggestions(for: named))
             }
             guard actor.isAdmin || found.id == actor.employeeID else {
-                throw denied("only an admin acts for someone else (--for); this token acts for "
-                             + (actor.employeeID.flatMap { state.employees[$0]?.fullName } ?? "nobody"))
+                throw denied(
+                    "only an admin acts for someone else (--for); this token acts for "
+                        + (actor.employeeID.flatMap { state.employees[$0]?.fullName } ?? "nobody"))
             }
             person = found
         } else {
             guard let me = actor.employeeID, let found = state.employees[me] else {
-                throw denied(actor.isAdmin
-                    ? "an admin token names no person: say for whom (--for NAME; over HTTP, ?for=NAME)"
-                    : "this needs a token bound to a person (roster-server token create --employee NAME); this one names nobody")
+                throw denied(
+                    actor.isAdmin
+                        ? "an admin token names no person: say for whom (--for NAME; over HTTP, ?for=NAME)"
+                        : "this needs a token bound to a person (roster-server token create --employee NAME); this one names nobody"
+                )
             }
             person = found
         }
@@ -94,20 +102,26 @@ public enum SelfService {
         func invalid(_ field: String, _ message: String) -> RosterError {
             .invalid([RosterViolation(field: field, message: message)])
         }
-        guard TimeRange.supported.contains(start), TimeRange.supported.contains(end) else { throw invalid("start_ms", TimeRange.message) }
+        guard TimeRange.supported.contains(start), TimeRange.supported.contains(end) else {
+            throw invalid("start_ms", TimeRange.message)
+        }
         guard start < end else { throw invalid("end_ms", "the start is not before the end") }
         guard end - start <= maxStretch else { throw invalid("end_ms", "a stretch spans at most 90 days") }
     }
 
     /// The schedule resolved over [from, to), as it is now.
-    static func resolved(_ schedule: ScheduleDefinition, from: UnixMillis, to: UnixMillis,
-                                 state: RosterState) throws(RosterError) -> [ResolvedShift] {
+    static func resolved(
+        _ schedule: ScheduleDefinition, from: UnixMillis, to: UnixMillis,
+        state: RosterState
+    ) throws(RosterError) -> [ResolvedShift] {
         guard let definition = state.definition(of: schedule.id, from: from, to: to) else { return [] }
         return try resolved(definition, from: from, to: to)
     }
 
     /// `definition` (with its one-off shifts) resolved over [from, to).
-    static func resolved(_ definition: ScheduleDefinition, from: UnixMillis, to: UnixMillis) throws(RosterError) -> [ResolvedShift] {
+    static func resolved(_ definition: ScheduleDefinition, from: UnixMillis, to: UnixMillis) throws(RosterError)
+        -> [ResolvedShift]
+    {
         do {
             return try ScheduleResolver.resolve(definition, from: from, to: to)
         } catch {
@@ -118,14 +132,18 @@ public enum SelfService {
     // MARK: Take
 
     /// The person becomes the one on duty from `start` (now, for a stretch under way) to `end`.
-    private static func take(_ take: ScheduleChangeRequest.TakeDuty, by person: Employee, in schedule: ScheduleDefinition,
-                             actor: Caller, state: RosterState, now: UnixMillis, newID: (String) -> String) throws(RosterError) -> Planned {
+    private static func take(
+        _ take: ScheduleChangeRequest.TakeDuty, by person: Employee, in schedule: ScheduleDefinition,
+        actor: Caller, state: RosterState, now: UnixMillis, newID: (String) -> String
+    ) throws(RosterError) -> Planned {
         try stretch(take.start, take.end)
         guard take.end > now else {
             throw .notNow("that stretch is over; a take starts now at the earliest")
         }
         let start = max(take.start, now), end = take.end
-        if take.undo { return try undo(take, by: person, in: schedule, actor: actor, from: start, to: end, newID: newID) }
+        if take.undo {
+            return try undo(take, by: person, in: schedule, actor: actor, from: start, to: end, newID: newID)
+        }
         // The person is added throughout the stretch (also where nobody is). Overrides that
         // touch them there, and those through which someone else is on duty there, are cut out
         // of the stretch (what lies outside it stays); everyone still on duty then steps aside,
@@ -140,7 +158,8 @@ public enum SelfService {
             throw .notNow("\(person.fullName) is already the only one on duty on \"\(schedule.name)\" then")
         }
         var cut = Set<String>()
-        for override in schedule.overrides where override.start < end && override.end > start && override.touches(person.id) {
+        for override in schedule.overrides
+        where override.start < end && override.end > start && override.touches(person.id) {
             cut.insert(override.id)
         }
         for shift in before where shift.employeeID != person.id {
@@ -153,8 +172,10 @@ public enum SelfService {
         func add(_ kind: ScheduleOverride.Kind, _ range: Range<UnixMillis>) {
             let id = newID("ovr")
             created.append(id)
-            overrides.append(ScheduleOverride(id: id, kind: kind, start: range.lowerBound, end: range.upperBound,
-                                              author: actor.author, reason: take.reason, source: source))
+            overrides.append(
+                ScheduleOverride(
+                    id: id, kind: kind, start: range.lowerBound, end: range.upperBound,
+                    author: actor.author, reason: take.reason, source: source))
         }
         add(.add(person.id), start..<end)
         var others: [String: [Range<UnixMillis>]] = [:]
@@ -166,8 +187,9 @@ public enum SelfService {
         }
         var after = schedule
         after.overrides = overrides
-        return Planned(before: schedule, after: after, created: created,
-                       auditReason: reason(actor: actor, person: person, "takes duty", take.reason))
+        return Planned(
+            before: schedule, after: after, created: created,
+            auditReason: reason(actor: actor, person: person, "takes duty", take.reason))
     }
 
     /// Ranges joined where they touch or overlap, in order.
@@ -185,13 +207,17 @@ public enum SelfService {
 
     /// Undoing (part of) a take: the person's take overrides are cut out of [from, to); what
     /// they took before and after it stays, and the past stays as it was.
-    private static func undo(_ take: ScheduleChangeRequest.TakeDuty, by person: Employee, in schedule: ScheduleDefinition,
-                             actor: Caller, from: UnixMillis, to: UnixMillis, newID: (String) -> String) throws(RosterError) -> Planned {
+    private static func undo(
+        _ take: ScheduleChangeRequest.TakeDuty, by person: Employee, in schedule: ScheduleDefinition,
+        actor: Caller, from: UnixMillis, to: UnixMillis, newID: (String) -> String
+    ) throws(RosterError) -> Planned {
         guard let (after, changed) = schedule.undoingTake(of: person.id, over: from..<to, newID: newID) else {
-            throw .missing("\(person.fullName) took no duty on \"\(schedule.name)\" that is still to come in that stretch")
+            throw .missing(
+                "\(person.fullName) took no duty on \"\(schedule.name)\" that is still to come in that stretch")
         }
-        return Planned(before: schedule, after: after, created: changed,
-                       auditReason: reason(actor: actor, person: person, "undoes their take", take.reason))
+        return Planned(
+            before: schedule, after: after, created: changed,
+            auditReason: reason(actor: actor, person: person, "undoes their take", take.reason))
     }
 
     /// Whether `ranges` cover `span` without a hole.
@@ -205,11 +231,12 @@ public enum SelfService {
         return reached >= span.upperBound
     }
 
-
     /// "Grace Hopper asks for cover (req_x): dentist", with "for NAME, by an admin" when an
     /// admin acted for someone.
     static func reason(actor: Caller, person: Employee, _ what: String, _ words: String) -> String {
-        let who = actor.employeeID == person.id ? person.fullName : "\(person.fullName) (by \(actor.name.isEmpty ? "an admin" : actor.name), for them)"
+        let who =
+            actor.employeeID == person.id
+            ? person.fullName : "\(person.fullName) (by \(actor.name.isEmpty ? "an admin" : actor.name), for them)"
         return "\(who) \(what)" + (words.isEmpty ? "" : ": \(words)")
     }
 }

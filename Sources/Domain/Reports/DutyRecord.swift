@@ -26,7 +26,9 @@ public struct RecordedStretch: Sendable, Hashable, Codable {
     /// request taken); empty otherwise.
     public var replacing: String
 
-    public init(scheduleID: String, employeeID: String, start: UnixMillis, end: UnixMillis, kind: Kind, replacing: String = "") {
+    public init(
+        scheduleID: String, employeeID: String, start: UnixMillis, end: UnixMillis, kind: Kind, replacing: String = ""
+    ) {
         (self.scheduleID, self.employeeID, self.start, self.end, self.kind, self.replacing) =
             (scheduleID, employeeID, start, end, kind, replacing)
     }
@@ -70,14 +72,17 @@ public enum DutyRecord {
     public static let maxCatchUp: UnixMillis = 35 * 86_400_000
 
     /// The stretches of `definition` over [from, to), as the record keeps them.
-    public static func stretches(of definition: ScheduleDefinition, from: UnixMillis, to: UnixMillis,
-                                 budget: inout ResolutionBudget) throws(ScheduleResolver.Problem) -> [RecordedStretch] {
+    public static func stretches(
+        of definition: ScheduleDefinition, from: UnixMillis, to: UnixMillis,
+        budget: inout ResolutionBudget
+    ) throws(ScheduleResolver.Problem) -> [RecordedStretch] {
         let shifts = try ScheduleResolver.resolve(definition, from: from, to: to, budget: &budget)
         guard !shifts.isEmpty else { return [] }
         let overrides = Dictionary(definition.overrides.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         return shifts.map { shift in
-            var stretch = RecordedStretch(scheduleID: definition.id, employeeID: shift.employeeID, start: shift.start, end: shift.end,
-                                          kind: .rotation)
+            var stretch = RecordedStretch(
+                scheduleID: definition.id, employeeID: shift.employeeID, start: shift.start, end: shift.end,
+                kind: .rotation)
             switch shift.source {
             case .rotation: break
             case .shift, .temporary: stretch.kind = .shift
@@ -100,7 +105,8 @@ public enum DutyRecord {
             case .scheduleDeleted(let id): found.insert(id)
             case .shiftAdded(let shift): found.insert(owner(shift.scheduleID))
             case .shiftDeleted(let id): if let shift = before.shifts[id] { found.insert(owner(shift.scheduleID)) }
-            case .timeOffSet, .timeOffDeleted, .holidaysSet, .holidaysDeleted: found.formUnion(before.schedulesMoved(by: change))
+            case .timeOffSet, .timeOffDeleted, .holidaysSet, .holidaysDeleted:
+                found.formUnion(before.schedulesMoved(by: change))
             case .employeeUpserted, .employeeDeleted, .motdSet: break
             }
         }
@@ -112,8 +118,10 @@ public enum DutyRecord {
     /// mark starts its record at `now`. A schedule that would cost more than a budget to record is
     /// left with its mark (and `skipped`): its definitions were bounded when stored, so this only
     /// happens past `maxCatchUp`-sized windows of sub-minute rotations.
-    public static func record(_ scheduleIDs: some Sequence<String>, of state: RosterState, marks: [String: UnixMillis],
-                              now: UnixMillis) -> (write: DutyRecordWrite, skipped: [String]) {
+    public static func record(
+        _ scheduleIDs: some Sequence<String>, of state: RosterState, marks: [String: UnixMillis],
+        now: UnixMillis
+    ) -> (write: DutyRecordWrite, skipped: [String]) {
         var write = DutyRecordWrite(), skipped: [String] = []
         for id in scheduleIDs {
             guard let mark = marks[id] else {
@@ -148,8 +156,10 @@ public enum ReportStretches {
 
     /// The stretches of `scheduleIDs` over [from, to) from `recorded` (the record's rows in the
     /// window) and `state`; a schedule that is gone contributes its record only.
-    public static func gather(_ scheduleIDs: [String], state: RosterState, recorded: [RecordedStretch],
-                              marks: [String: DutyRecordMark], from: UnixMillis, to: UnixMillis) throws(RosterError) -> [RecordedStretch] {
+    public static func gather(
+        _ scheduleIDs: [String], state: RosterState, recorded: [RecordedStretch],
+        marks: [String: DutyRecordMark], from: UnixMillis, to: UnixMillis
+    ) throws(RosterError) -> [RecordedStretch] {
         var budget = ResolutionBudget(limit: budget)
         var result: [RecordedStretch] = []
         for id in scheduleIDs {
@@ -161,9 +171,12 @@ public enum ReportStretches {
                 spans.append(from..<to)
             }
             for span in spans where !span.isEmpty {
-                guard let definition = state.definition(of: id, from: span.lowerBound, to: span.upperBound) else { continue }
+                guard let definition = state.definition(of: id, from: span.lowerBound, to: span.upperBound) else {
+                    continue
+                }
                 do throws(ScheduleResolver.Problem) {
-                    result += try DutyRecord.stretches(of: definition, from: span.lowerBound, to: span.upperBound, budget: &budget)
+                    result += try DutyRecord.stretches(
+                        of: definition, from: span.lowerBound, to: span.upperBound, budget: &budget)
                 } catch {
                     if case .overBudget = error { throw .overBudget(error.description) }
                 }
@@ -179,7 +192,9 @@ extension RecordedStretch.Kind {
     /// An override's kind by its source: "request:ID" a cover, "take:ID" a take, "swap:ID" a
     /// swap's half, anything else an admin's override.
     public init(overrideSource source: String) {
-        self = source.hasPrefix("request:") ? .cover : source.hasPrefix("take:") ? .take : source.hasPrefix("swap:") ? .swap : .override
+        self =
+            source.hasPrefix("request:")
+            ? .cover : source.hasPrefix("take:") ? .take : source.hasPrefix("swap:") ? .swap : .override
     }
 }
 

@@ -13,7 +13,9 @@ public enum HolidayCalendar {
     /// one, the date it starts on. A recurring event (RRULE) is refused rather than read as its
     /// first occurrence; so are more than `HoursReportOptions.maxHolidays` days.
     public static func dates(fromICS text: String) throws(Invalid) -> [String] {
-        guard let lines = unfoldedLines(text) else { throw Invalid(description: "not an iCalendar file (it must begin with BEGIN:VCALENDAR)") }
+        guard let lines = unfoldedLines(text) else {
+            throw Invalid(description: "not an iCalendar file (it must begin with BEGIN:VCALENDAR)")
+        }
         var days = Set<WallClock.Day>()
         var inEvent = false, start: WallClock.Day?, end: WallClock.Day?, allDay = false, summary = ""
         for (number, line) in lines.enumerated() {
@@ -26,10 +28,15 @@ public enum HolidayCalendar {
             case "SUMMARY" where inEvent:
                 summary = value
             case "RRULE" where inEvent, "RDATE" where inEvent:
-                throw Invalid(description: "line \(number + 1): a recurring event (\(name)) is not read: list each holiday as its own event")
+                throw Invalid(
+                    description:
+                        "line \(number + 1): a recurring event (\(name)) is not read: list each holiday as its own event"
+                )
             case "DTSTART" where inEvent, "DTEND" where inEvent:
                 guard let day = day(value) else {
-                    throw Invalid(description: "line \(number + 1): \(name) \"\(value)\" is not a date (YYYYMMDD or YYYYMMDDTHHMMSS)")
+                    throw Invalid(
+                        description:
+                            "line \(number + 1): \(name) \"\(value)\" is not a date (YYYYMMDD or YYYYMMDDTHHMMSS)")
                 }
                 if name == "DTSTART" {
                     start = day
@@ -66,7 +73,9 @@ public enum HolidayCalendar {
     /// continues the one before); nil unless it begins with BEGIN:VCALENDAR.
     static func unfoldedLines(_ text: String) -> [String]? {
         var lines: [String] = []
-        for raw in text.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }) {
+        for raw in text.split(
+            omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" || $0 == "\r" })
+        {
             if let first = raw.first, first == " " || first == "\t", !lines.isEmpty {
                 lines[lines.count - 1] += raw.dropFirst()
             } else {

@@ -69,7 +69,9 @@ public struct PersonHours: Sendable, Hashable {
 
 /// Intervals [start, end) joined where they overlap or touch, in order.
 public enum IntervalUnion {
-    public static func of(_ intervals: some Sequence<(UnixMillis, UnixMillis)>) -> [(start: UnixMillis, end: UnixMillis)] {
+    public static func of(_ intervals: some Sequence<(UnixMillis, UnixMillis)>) -> [(
+        start: UnixMillis, end: UnixMillis
+    )] {
         var merged: [(start: UnixMillis, end: UnixMillis)] = []
         for (start, end) in intervals.sorted(by: { $0.0 < $1.0 }) where start < end {
             if let last = merged.last, start <= last.end {
@@ -114,13 +116,16 @@ public struct CategoryTimeline: Sendable {
             let local = clock.local(instant)
             let day = WallClock.Day(year: local.year, month: local.month, day: local.day)
             let minute = local.hour * 60 + local.minute
-            let category = Self.category(minute: minute, holiday: options.holidays.contains(day),
-                                         workday: options.workdays.contains(clock.weekday(of: day)), options: options)
+            let category = Self.category(
+                minute: minute, holiday: options.holidays.contains(day),
+                workday: options.workdays.contains(clock.weekday(of: day)), options: options)
             let threshold = ordered.first { $0 > minute } ?? 1440
             var next = clock.instant(day, minuteOfDay: threshold)
             // After a fall-back the same wall time comes again: its second occurrence is next.
             if next <= instant { next = clock.instant(day, minuteOfDay: threshold, lastOccurrence: true) }
-            while let transition = nextTransition, transition <= instant { nextTransition = clock.nextTransition(after: transition) }
+            while let transition = nextTransition, transition <= instant {
+                nextTransition = clock.nextTransition(after: transition)
+            }
             if let transition = nextTransition { next = min(next, transition) }
             if next <= instant { next = instant + 60_000 - (instant % 60_000 + 60_000) % 60_000 }  // never stand still
             next = min(next, to)
@@ -156,7 +161,9 @@ public enum HoursReport {
 
     /// Each person's hours over [from, to) from `stretches` (clipped to the window), by employee
     /// id. People who only gave cover appear with their `coverGiven`.
-    public static func compute(_ stretches: [RecordedStretch], from: UnixMillis, to: UnixMillis, timeline: CategoryTimeline)
+    public static func compute(
+        _ stretches: [RecordedStretch], from: UnixMillis, to: UnixMillis, timeline: CategoryTimeline
+    )
         -> [String: PersonHours]
     {
         var byPerson: [String: [RecordedStretch]] = [:]
@@ -166,7 +173,9 @@ public enum HoursReport {
             stretch.end = min(stretch.end, to)
             guard stretch.start < stretch.end else { continue }
             byPerson[stretch.employeeID, default: []].append(stretch)
-            if stretch.kind == .cover, !stretch.replacing.isEmpty { given[stretch.replacing, default: []].append((stretch.start, stretch.end)) }
+            if stretch.kind == .cover, !stretch.replacing.isEmpty {
+                given[stretch.replacing, default: []].append((stretch.start, stretch.end))
+            }
         }
         var result: [String: PersonHours] = [:]
         for (person, own) in byPerson {
@@ -174,9 +183,12 @@ public enum HoursReport {
             for (schedule, onIt) in Dictionary(grouping: own, by: \.scheduleID) {
                 hours.bySchedule[schedule] = IntervalUnion.length(IntervalUnion.of(onIt.map { ($0.start, $0.end) }))
             }
-            hours.fromOverrides = IntervalUnion.length(IntervalUnion.of(own.filter { $0.kind == .override || $0.kind == .swap || $0.kind == .take }
-                .map { ($0.start, $0.end) }))
-            hours.coverTaken = IntervalUnion.length(IntervalUnion.of(own.filter { $0.kind == .cover }.map { ($0.start, $0.end) }))
+            hours.fromOverrides = IntervalUnion.length(
+                IntervalUnion.of(
+                    own.filter { $0.kind == .override || $0.kind == .swap || $0.kind == .take }
+                        .map { ($0.start, $0.end) }))
+            hours.coverTaken = IntervalUnion.length(
+                IntervalUnion.of(own.filter { $0.kind == .cover }.map { ($0.start, $0.end) }))
             let merged = IntervalUnion.of(own.map { ($0.start, $0.end) })
             hours.total = IntervalUnion.length(merged)
             hours.stretches = merged.count
@@ -197,7 +209,8 @@ public enum HoursReport {
             result[person] = hours
         }
         for (person, intervals) in given {
-            result[person, default: PersonHours(employeeID: person)].coverGiven = IntervalUnion.length(IntervalUnion.of(intervals))
+            result[person, default: PersonHours(employeeID: person)].coverGiven = IntervalUnion.length(
+                IntervalUnion.of(intervals))
         }
         return result
     }

@@ -28,8 +28,10 @@ public struct QualityReport: Sendable, Hashable {
 
     /// The report of one schedule over [from, to) from its stretches; `participants` are the
     /// people its rotations name (counted even with no hours).
-    public static func compute(scheduleID: String, stretches: [RecordedStretch], from: UnixMillis, to: UnixMillis,
-                               participants: Set<String>) -> QualityReport {
+    public static func compute(
+        scheduleID: String, stretches: [RecordedStretch], from: UnixMillis, to: UnixMillis,
+        participants: Set<String>
+    ) -> QualityReport {
         let clipped = stretches.filter { $0.scheduleID == scheduleID }.compactMap { stretch -> RecordedStretch? in
             var copy = stretch
             (copy.start, copy.end) = (max(stretch.start, from), min(stretch.end, to))
@@ -66,8 +68,9 @@ public struct QualityReport: Sendable, Hashable {
             let variance = values.reduce(0) { $0 + ($1 - mean) * ($1 - mean) } / Double(values.count)
             equity = max(0, 100 - 100 * variance.squareRoot() / mean)
         }
-        return QualityReport(scheduleID: scheduleID, from: from, to: to, covered: IntervalUnion.length(covering), gaps: gaps,
-                             hours: hours, balance: balance, equity: equity, mean: mean)
+        return QualityReport(
+            scheduleID: scheduleID, from: from, to: to, covered: IntervalUnion.length(covering), gaps: gaps,
+            hours: hours, balance: balance, equity: equity, mean: mean)
     }
 }
 

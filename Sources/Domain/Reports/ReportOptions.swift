@@ -38,9 +38,12 @@ public struct DayWindow: Sendable, Hashable, Codable {
 
     /// "HH:MM-HH:MM"; nil for anything else, or for a window of no time ("09:00-09:00").
     public static func parse(_ text: String) -> DayWindow? {
-        let parts = text.trimmingCharacters(in: .whitespaces).split(separator: "-", omittingEmptySubsequences: false).map(String.init)
-        guard parts.count == 2, let start = RestrictionWindow.minuteOfDay(parts[0]), let end = RestrictionWindow.minuteOfDay(parts[1]),
-              start % 1440 != end % 1440 else { return nil }
+        let parts = text.trimmingCharacters(in: .whitespaces).split(separator: "-", omittingEmptySubsequences: false)
+            .map(String.init)
+        guard parts.count == 2, let start = RestrictionWindow.minuteOfDay(parts[0]),
+            let end = RestrictionWindow.minuteOfDay(parts[1]),
+            start % 1440 != end % 1440
+        else { return nil }
         return DayWindow(start: start % 1440, end: end == 1440 ? 1440 : end)
     }
 
@@ -74,29 +77,46 @@ public struct HoursReportOptions: Sendable, Hashable {
         var options = HoursReportOptions(zone: zone)
         var problems: [RosterViolation] = []
         if WallClock(zone: zone) == nil {
-            problems.append(RosterViolation(field: "zone", message: "\"\(zone)\" is not an IANA time zone (e.g. Europe/Berlin)"))
+            problems.append(
+                RosterViolation(field: "zone", message: "\"\(zone)\" is not an IANA time zone (e.g. Europe/Berlin)"))
         }
         if !businessHours.isEmpty {
-            if let window = DayWindow.parse(businessHours), window.start < window.end { options.business = window } else {
-                problems.append(RosterViolation(field: "business_hours", message: "\"\(businessHours)\" is not a daytime window: use e.g. 09:00-18:00"))
+            if let window = DayWindow.parse(businessHours), window.start < window.end {
+                options.business = window
+            } else {
+                problems.append(
+                    RosterViolation(
+                        field: "business_hours",
+                        message: "\"\(businessHours)\" is not a daytime window: use e.g. 09:00-18:00"))
             }
         }
         if !workdays.isEmpty {
-            if let days = WeekdayList.parse(workdays) { options.workdays = days } else {
-                problems.append(RosterViolation(field: "workdays", message: "\"\(workdays)\" is not a list of days: use e.g. Mon-Fri or Mon,Tue,Thu"))
+            if let days = WeekdayList.parse(workdays) {
+                options.workdays = days
+            } else {
+                problems.append(
+                    RosterViolation(
+                        field: "workdays",
+                        message: "\"\(workdays)\" is not a list of days: use e.g. Mon-Fri or Mon,Tue,Thu"))
             }
         }
         if !night.isEmpty {
-            if let window = DayWindow.parse(night) { options.night = window } else {
-                problems.append(RosterViolation(field: "night", message: "\"\(night)\" is not a window of the day: use e.g. 22:00-08:00"))
+            if let window = DayWindow.parse(night) {
+                options.night = window
+            } else {
+                problems.append(
+                    RosterViolation(
+                        field: "night", message: "\"\(night)\" is not a window of the day: use e.g. 22:00-08:00"))
             }
         }
         if holidays.count > maxHolidays {
-            problems.append(RosterViolation(field: "holidays", message: "\(holidays.count) holidays: at most \(maxHolidays)"))
+            problems.append(
+                RosterViolation(field: "holidays", message: "\(holidays.count) holidays: at most \(maxHolidays)"))
         } else {
             for text in holidays {
                 guard let date = LocalDateTime.parseDate(text) else {
-                    problems.append(RosterViolation(field: "holidays", message: "\"\(text)\" is not a date: use YYYY-MM-DD"))
+                    problems.append(
+                        RosterViolation(field: "holidays", message: "\"\(text)\" is not a date: use YYYY-MM-DD"))
                     continue
                 }
                 options.holidays.insert(date)

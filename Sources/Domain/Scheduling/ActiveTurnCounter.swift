@@ -39,9 +39,12 @@ enum ActiveTurnCounter {
 
     static func count(_ turns: RotationTurns, before n: Int) -> Int {
         guard n > 0 else { return 0 }
-        let rule = Rule(zone: turns.clock.zoneIdentifier, handoff: turns.rotation.handoff, cadence: turns.rotation.cadence,
-                        restrictions: turns.rotation.restrictions,
-                        holidays: turns.holidays.filter { name, _ in turns.rotation.restrictions.contains { $0.exceptHolidays == name } })
+        let rule = Rule(
+            zone: turns.clock.zoneIdentifier, handoff: turns.rotation.handoff, cadence: turns.rotation.cadence,
+            restrictions: turns.rotation.restrictions,
+            holidays: turns.holidays.filter { name, _ in
+                turns.rotation.restrictions.contains { $0.exceptHolidays == name }
+            })
         let known = memory.lock.withLock { memory.checkpoints[rule] ?? [0] }
         // Resume from the nearest checkpoint at or before n.
         let resumeIndex = min(known.count - 1, n / checkpointEvery)
@@ -129,8 +132,9 @@ enum ActiveTurnCounter {
             var found: [(UnixMillis, UnixMillis)] = []
             for window in turns.windows(on: day) {
                 let opens = clock.instant(day, minuteOfDay: window.start)
-                let closes = clock.instant(day, minuteOfDay: window.end > window.start ? window.end : window.end + 1440,
-                                           lastOccurrence: true)
+                let closes = clock.instant(
+                    day, minuteOfDay: window.end > window.start ? window.end : window.end + 1440,
+                    lastOccurrence: true)
                 if opens < closes { found.append((opens, closes)) }
             }
             // A day's windows open at or after the earlier days' (at its midnight or later).

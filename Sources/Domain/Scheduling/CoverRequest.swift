@@ -25,11 +25,16 @@ public struct CoverRequest: Sendable, Hashable, Codable {
     /// The token that opened it.
     public var author: String
 
-    public init(id: String, requester: String, start: UnixMillis, end: UnixMillis, addressedTo: [String] = [], note: String = "",
-                stored: State = .open, taker: String? = nil, overrideID: String? = nil, declinedBy: [String] = [],
-                opened: UnixMillis, changed: UnixMillis? = nil, author: String = "") {
+    public init(
+        id: String, requester: String, start: UnixMillis, end: UnixMillis, addressedTo: [String] = [],
+        note: String = "",
+        stored: State = .open, taker: String? = nil, overrideID: String? = nil, declinedBy: [String] = [],
+        opened: UnixMillis, changed: UnixMillis? = nil, author: String = ""
+    ) {
         (self.id, self.requester, self.start, self.end) = (id, requester, start, end)
-        (self.addressedTo, self.note, self.stored, self.taker, self.overrideID) = (addressedTo, note, stored, taker, overrideID)
+        (self.addressedTo, self.note, self.stored, self.taker, self.overrideID) = (
+            addressedTo, note, stored, taker, overrideID
+        )
         (self.declinedBy, self.opened, self.changed, self.author) = (declinedBy, opened, changed ?? opened, author)
     }
 
@@ -94,7 +99,8 @@ extension CoverRequest {
         public var overrideId: String?
         public var declinedBy: [String]
 
-        public init(_ request: CoverRequest, schedule: ScheduleDefinition, state: RosterState?, at instant: UnixMillis) {
+        public init(_ request: CoverRequest, schedule: ScheduleDefinition, state: RosterState?, at instant: UnixMillis)
+        {
             let name = { (id: String) in state?.employees[id]?.fullName ?? id }
             (id, self.schedule, scheduleId) = (request.id, schedule.name, schedule.id)
             self.state = request.state(at: instant).rawValue
@@ -129,9 +135,10 @@ extension RosterState {
         var found: [String: [String: String]] = [:]
         for id in Set(scheduleIDs) {
             guard let schedule = schedules[id] else { continue }
-            for override in schedule.overrides where !override.source.isEmpty { found[id, default: [:]][override.id] = override.source }
+            for override in schedule.overrides where !override.source.isEmpty {
+                found[id, default: [:]][override.id] = override.source
+            }
         }
         return found
     }
 }
-

@@ -14,8 +14,10 @@ public struct DutyConflict: Sendable, Hashable {
     /// Who could take it, best first (`RosterState.proposals`).
     public var proposals: [CoverProposal]
 
-    public init(id: String, scheduleID: String, employeeID: String, start: UnixMillis, end: UnixMillis, timeOffID: String,
-                source: ShiftSource, proposals: [CoverProposal] = []) {
+    public init(
+        id: String, scheduleID: String, employeeID: String, start: UnixMillis, end: UnixMillis, timeOffID: String,
+        source: ShiftSource, proposals: [CoverProposal] = []
+    ) {
         (self.id, self.scheduleID, self.employeeID, self.start, self.end) = (id, scheduleID, employeeID, start, end)
         (self.timeOffID, self.source, self.proposals) = (timeOffID, source, proposals)
     }
@@ -28,7 +30,9 @@ public struct CoverProposal: Sendable, Hashable {
     /// the conflict, from the plan (the hours report's `total`: overlaps count once).
     public var dutyAround: UnixMillis
 
-    public init(employeeID: String, dutyAround: UnixMillis) { (self.employeeID, self.dutyAround) = (employeeID, dutyAround) }
+    public init(employeeID: String, dutyAround: UnixMillis) {
+        (self.employeeID, self.dutyAround) = (employeeID, dutyAround)
+    }
 }
 
 public enum DutyConflicts {
@@ -51,13 +55,15 @@ public enum DutyConflicts {
         for shift in shifts {
             for entry in byPerson[shift.employeeID] ?? [] where entry.start < shift.end && shift.start < entry.end {
                 let (start, end) = (max(entry.start, shift.start), min(entry.end, shift.end))
-                let id = id(timeOffID: entry.id, scheduleID: scheduleID, employeeID: shift.employeeID, source: shift.source)
+                let id = id(
+                    timeOffID: entry.id, scheduleID: scheduleID, employeeID: shift.employeeID, source: shift.source)
                 if var known = found[id] {
                     (known.start, known.end) = (min(known.start, start), max(known.end, end))
                     found[id] = known
                 } else {
-                    found[id] = DutyConflict(id: id, scheduleID: scheduleID, employeeID: shift.employeeID, start: start, end: end,
-                                             timeOffID: entry.id, source: shift.source)
+                    found[id] = DutyConflict(
+                        id: id, scheduleID: scheduleID, employeeID: shift.employeeID, start: start, end: end,
+                        timeOffID: entry.id, source: shift.source)
                 }
             }
         }
@@ -75,7 +81,8 @@ extension RosterState {
         for (scheduleID, own) in bySchedule {
             let people = Set(own.map(\.shift.employeeID))
             guard let first = own.map(\.shift.start).min(), let last = own.map(\.shift.end).max() else { continue }
-            found += DutyConflicts.find(scheduleID: scheduleID, shifts: own.map(\.shift), timeOff: timeOff(from: first, to: last, of: people))
+            found += DutyConflicts.find(
+                scheduleID: scheduleID, shifts: own.map(\.shift), timeOff: timeOff(from: first, to: last, of: people))
         }
         found.sort { ($0.start, $0.id) < ($1.start, $1.id) }
         return withProposals(Array(found.prefix(DutyConflicts.maxListed)))
@@ -101,10 +108,15 @@ extension RosterState {
         var candidates: [Int: Set<String>] = [:]
         for (index, conflict) in conflicts.enumerated() {
             guard let schedule = schedules[conflict.scheduleID] else { continue }
-            var people = schedule.mentionedEmployees.union(shifts.overlapping(schedule: conflict.scheduleID, from: conflict.start - around,
-                                                                              to: conflict.end + around).map(\.employeeID))
+            var people = schedule.mentionedEmployees.union(
+                shifts.overlapping(
+                    schedule: conflict.scheduleID, from: conflict.start - around,
+                    to: conflict.end + around
+                ).map(\.employeeID))
             people.remove(conflict.employeeID)
-            candidates[index] = people.filter { employees[$0] != nil && timeOff(from: conflict.start, to: conflict.end, of: [$0]).isEmpty }
+            candidates[index] = people.filter {
+                employees[$0] != nil && timeOff(from: conflict.start, to: conflict.end, of: [$0]).isEmpty
+            }
         }
         let everyone = candidates.values.reduce(into: Set<String>()) { $0.formUnion($1) }
         let relevant = schedules.values.filter { schedule in
@@ -120,7 +132,8 @@ extension RosterState {
             do throws(ScheduleResolver.Problem) {
                 for id in relevant {
                     guard let definition = definition(of: id, from: window.start, to: window.end) else { continue }
-                    let resolved = try ScheduleResolver.resolve(definition, from: window.start, to: window.end, budget: &budget)
+                    let resolved = try ScheduleResolver.resolve(
+                        definition, from: window.start, to: window.end, budget: &budget)
                     bySchedule[id] = resolved
                     for shift in resolved where everyone.contains(shift.employeeID) {
                         duty[shift.employeeID, default: []].append((shift.start, shift.end))
@@ -129,16 +142,23 @@ extension RosterState {
             } catch {
                 break  // this window and the later ones: no proposals
             }
-            for (index, conflict) in conflicts.enumerated() where window.start <= conflict.start - around && conflict.end + around <= window.end {
-                let busy = Set((bySchedule[conflict.scheduleID] ?? []).filter { $0.start < conflict.end && conflict.start < $0.end }.map(\.employeeID))
+            for (index, conflict) in conflicts.enumerated()
+            where window.start <= conflict.start - around && conflict.end + around <= window.end {
+                let busy = Set(
+                    (bySchedule[conflict.scheduleID] ?? []).filter {
+                        $0.start < conflict.end && conflict.start < $0.end
+                    }.map(\.employeeID))
                 let (low, high) = (conflict.start - around, conflict.end + around)
                 result[index].proposals = (candidates[index] ?? []).subtracting(busy).map { person in
                     let clipped = (duty[person] ?? []).map { (max($0.0, low), min($0.1, high)) }
-                    return CoverProposal(employeeID: person, dutyAround: IntervalUnion.length(IntervalUnion.of(clipped)))
+                    return CoverProposal(
+                        employeeID: person, dutyAround: IntervalUnion.length(IntervalUnion.of(clipped)))
                 }
                 .sorted { a, b in
                     if a.dutyAround != b.dutyAround { return a.dutyAround < b.dutyAround }
-                    guard let ea = employees[a.employeeID], let eb = employees[b.employeeID] else { return a.employeeID < b.employeeID }
+                    guard let ea = employees[a.employeeID], let eb = employees[b.employeeID] else {
+                        return a.employeeID < b.employeeID
+                    }
                     return Employee.displayOrder(ea, eb)
                 }
                 .prefix(DutyConflicts.maxProposals).map { $0 }
@@ -150,9 +170,11 @@ extension RosterState {
     /// `conflict` over the whole of its time off (a window may have shown part of it); as it is
     /// when that cannot be resolved within the budget.
     func whole(_ conflict: DutyConflict) -> DutyConflict {
-        guard let entry = timeOff[conflict.timeOffID], let definition = definition(of: conflict.scheduleID, from: entry.start, to: entry.end),
-              let shifts = try? ScheduleResolver.resolve(definition, from: entry.start, to: entry.end),
-              let whole = DutyConflicts.find(scheduleID: conflict.scheduleID, shifts: shifts, timeOff: [entry]).first(where: { $0.id == conflict.id })
+        guard let entry = timeOff[conflict.timeOffID],
+            let definition = definition(of: conflict.scheduleID, from: entry.start, to: entry.end),
+            let shifts = try? ScheduleResolver.resolve(definition, from: entry.start, to: entry.end),
+            let whole = DutyConflicts.find(scheduleID: conflict.scheduleID, shifts: shifts, timeOff: [entry]).first(
+                where: { $0.id == conflict.id })
         else { return conflict }
         return whole
     }
@@ -160,12 +182,18 @@ extension RosterState {
     /// The conflict with this id as it stands at `now` (from now on: the past is not covered
     /// again), found from the time off its id names; nil when there is no such conflict now.
     public func conflict(id: String, now: UnixMillis) -> DutyConflict? {
-        guard let dot = id.lastIndex(of: "."), let entry = timeOff[String(id[..<dot])], entry.end > now else { return nil }
+        guard let dot = id.lastIndex(of: "."), let entry = timeOff[String(id[..<dot])], entry.end > now else {
+            return nil
+        }
         let from = max(entry.start, now)
-        for schedule in schedules.values where schedule.names(entry.employeeID) || shifts.holdsShifts(schedule: schedule.id) {
+        for schedule in schedules.values
+        where schedule.names(entry.employeeID) || shifts.holdsShifts(schedule: schedule.id) {
             guard let definition = definition(of: schedule.id, from: from, to: entry.end),
-                  let shifts = try? ScheduleResolver.resolve(definition, from: from, to: entry.end) else { continue }
-            if let found = DutyConflicts.find(scheduleID: schedule.id, shifts: shifts, timeOff: [entry]).first(where: { $0.id == id }) {
+                let shifts = try? ScheduleResolver.resolve(definition, from: from, to: entry.end)
+            else { continue }
+            if let found = DutyConflicts.find(scheduleID: schedule.id, shifts: shifts, timeOff: [entry]).first(where: {
+                $0.id == id
+            }) {
                 return withProposals([found])[0]
             }
         }

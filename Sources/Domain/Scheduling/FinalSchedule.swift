@@ -11,7 +11,9 @@ public enum FinalSchedule {
     /// refused (`RosterError.overBudget`), never cut silently. For one employee, a schedule that
     /// never names them is not resolved at all: it cannot put them on duty (a person's duty over
     /// four weeks beside a minutely rotation costs nothing for it).
-    public static func resolve(_ schedules: [ScheduleDefinition], from: UnixMillis, to: UnixMillis, employeeID: String? = nil)
+    public static func resolve(
+        _ schedules: [ScheduleDefinition], from: UnixMillis, to: UnixMillis, employeeID: String? = nil
+    )
         throws(RosterError) -> (shifts: [(scheduleID: String, shift: ResolvedShift)], truncated: Bool)
     {
         // All at once; a server that hands long work back to its pool between slices calls
@@ -27,7 +29,8 @@ public enum NextDuty {
     /// Their first stretch on duty that has not ended at `from` (within 366 days), looking a day
     /// ahead first, then further, so a fast rotation is not resolved for a year. (A person in a
     /// fast rotation is found within the first day; one who is not in it is never looked for.)
-    public static func first(of employeeID: String, on schedule: ScheduleDefinition, from: UnixMillis) throws(RosterError)
+    public static func first(of employeeID: String, on schedule: ScheduleDefinition, from: UnixMillis)
+        throws(RosterError)
         -> ResolvedShift?
     {
         // Someone the schedule never names is never on it: no need to resolve a year of it.
@@ -41,8 +44,9 @@ public enum NextDuty {
                 let shifts = try ScheduleResolver.resolve(schedule, from: lower, to: upper, budget: &budget)
                 if let hit = shifts.first(where: { $0.employeeID == employeeID }) {
                     // Its whole length, not cut at the window searched.
-                    let whole = try ScheduleResolver.resolve(schedule, from: hit.start, to: hit.start + 366 * day, limit: 64,
-                                                             budget: &budget)
+                    let whole = try ScheduleResolver.resolve(
+                        schedule, from: hit.start, to: hit.start + 366 * day, limit: 64,
+                        budget: &budget)
                     return whole.shifts.first { $0.employeeID == employeeID && $0.source == hit.source } ?? hit
                 }
                 lower = upper
@@ -67,7 +71,8 @@ extension RosterState {
 
     /// The final schedule over [from, to) of the schedules named (all for nil), of one employee
     /// (id or full name) or everyone: GetFinalSchedule on the server, `oncall` from the cache.
-    public func finalSchedule(schedule: String?, employee: String?, from: UnixMillis, to: UnixMillis) throws(RosterError)
+    public func finalSchedule(schedule: String?, employee: String?, from: UnixMillis, to: UnixMillis)
+        throws(RosterError)
         -> (shifts: [(scheduleID: String, shift: ResolvedShift)], truncated: Bool)
     {
         var resolution = try finalScheduleResolution(schedule: schedule, employee: employee, from: from, to: to)
@@ -77,9 +82,10 @@ extension RosterState {
 
     /// `finalSchedule`'s work, not yet done: the names are checked, the definitions taken from
     /// this state; `advance` resolves it, all at once or in slices.
-    public func finalScheduleResolution(schedule: String?, employee: String?, from: UnixMillis, to: UnixMillis,
-                                        kept: ResolvedWeeks.Scope? = nil) throws(RosterError) -> FinalScheduleResolution
-    {
+    public func finalScheduleResolution(
+        schedule: String?, employee: String?, from: UnixMillis, to: UnixMillis,
+        kept: ResolvedWeeks.Scope? = nil
+    ) throws(RosterError) -> FinalScheduleResolution {
         var employeeID: String?
         if let employee, !employee.isEmpty {
             guard let found = self.employee(idOrName: employee) else {
@@ -87,8 +93,9 @@ extension RosterState {
             }
             employeeID = found.id
         }
-        return FinalScheduleResolution(try schedules(named: schedule).compactMap { definition(of: $0.id, from: from, to: to) },
-                                       from: from, to: to, employeeID: employeeID, kept: kept)
+        return FinalScheduleResolution(
+            try schedules(named: schedule).compactMap { definition(of: $0.id, from: from, to: to) },
+            from: from, to: to, employeeID: employeeID, kept: kept)
     }
 
     /// When a person is next on duty on each schedule named (all for nil), by start:
@@ -103,7 +110,8 @@ extension RosterState {
         var found: [(scheduleID: String, shift: ResolvedShift)] = []
         for schedule in try schedules(named: schedule) {
             guard let definition = definition(of: schedule.id),
-                  let shift = try NextDuty.first(of: person.id, on: definition, from: instant) else { continue }
+                let shift = try NextDuty.first(of: person.id, on: definition, from: instant)
+            else { continue }
             found.append((schedule.id, shift))
         }
         return found.sorted { ($0.shift.start, $0.scheduleID) < ($1.shift.start, $1.scheduleID) }

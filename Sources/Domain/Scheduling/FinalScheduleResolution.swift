@@ -25,10 +25,14 @@ public struct FinalScheduleResolution: Sendable {
     private var truncated = false
     public private(set) var budget: ResolutionBudget
 
-    public init(_ schedules: [ScheduleDefinition], from: UnixMillis, to: UnixMillis, employeeID: String? = nil,
-                limit: Int = FinalSchedule.maxShifts, budget: ResolutionBudget = .standard, kept: ResolvedWeeks.Scope? = nil) {
+    public init(
+        _ schedules: [ScheduleDefinition], from: UnixMillis, to: UnixMillis, employeeID: String? = nil,
+        limit: Int = FinalSchedule.maxShifts, budget: ResolutionBudget = .standard, kept: ResolvedWeeks.Scope? = nil
+    ) {
         let from = max(from, TimeRange.supported.lowerBound), to = min(to, TimeRange.supported.upperBound)
-        (self.from, self.to, self.employeeID, self.limit, self.budget, self.kept) = (from, to, employeeID, limit, budget, kept)
+        (self.from, self.to, self.employeeID, self.limit, self.budget, self.kept) = (
+            from, to, employeeID, limit, budget, kept
+        )
         // A schedule that never names the person cannot put them on duty: not resolved at all.
         self.schedules = schedules.filter { schedule in employeeID.map(schedule.names) ?? true }
         next = from
@@ -50,7 +54,9 @@ public struct FinalScheduleResolution: Sendable {
     public var answer: (shifts: [(scheduleID: String, shift: ResolvedShift)], truncated: Bool) {
         var shifts = all
         shifts.sort { a, b in
-            (a.shift.start, a.scheduleID, a.shift.employeeID, a.shift.id) < (b.shift.start, b.scheduleID, b.shift.employeeID, b.shift.id)
+            (a.shift.start, a.scheduleID, a.shift.employeeID, a.shift.id) < (
+                b.shift.start, b.scheduleID, b.shift.employeeID, b.shift.id
+            )
         }
         return (Array(shifts.prefix(FinalSchedule.maxShifts)), truncated || shifts.count > FinalSchedule.maxShifts)
     }
@@ -70,7 +76,11 @@ public struct FinalScheduleResolution: Sendable {
             } else {
                 let before = budget.spent
                 resolved = try ScheduleResolver.resolve(schedule, from: next, to: end, budget: &budget)
-                if whole { kept?.keep(ResolvedWeeks.Week(shifts: resolved, units: budget.spent - before), schedule: schedule.id, start: next) }
+                if whole {
+                    kept?.keep(
+                        ResolvedWeeks.Week(shifts: resolved, units: budget.spent - before), schedule: schedule.id,
+                        start: next)
+                }
             }
         } catch {
             guard case .overBudget = error else {
@@ -82,9 +92,11 @@ public struct FinalScheduleResolution: Sendable {
         }
         for shift in resolved where employeeID == nil || shift.employeeID == employeeID {
             // Join the piece the previous slice cut at `next` (same person and source).
-            if shift.start == next, let joined = current.lastIndex(where: {
-                $0.end == next && $0.employeeID == shift.employeeID && $0.source == shift.source
-            }) {
+            if shift.start == next,
+                let joined = current.lastIndex(where: {
+                    $0.end == next && $0.employeeID == shift.employeeID && $0.source == shift.source
+                })
+            {
                 current[joined].end = shift.end
             } else {
                 current.append(shift)

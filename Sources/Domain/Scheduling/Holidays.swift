@@ -20,7 +20,9 @@ public struct HolidaySet: Sendable, Hashable, Codable {
     /// inside restrictions: "Mon-Fri 09:00-17:00 except holidays:NAME").
     public static func nameProblem(_ name: String) -> String? {
         guard !name.isEmpty, name.utf8.count <= 64,
-              name.utf8.allSatisfy({ (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) || $0 == 45 || $0 == 95 })
+            name.utf8.allSatisfy({
+                (48...57).contains($0) || (65...90).contains($0) || (97...122).contains($0) || $0 == 45 || $0 == 95
+            })
         else { return "\"\(name)\" is not a calendar name: 1 to 64 letters, digits, '-' or '_'" }
         return nil
     }
@@ -29,9 +31,13 @@ public struct HolidaySet: Sendable, Hashable, Codable {
 extension RosterState {
     func violations(of calendar: HolidaySet, at location: String) -> [RosterViolation] {
         var found: [RosterViolation] = []
-        func add(_ field: String, _ message: String) { found.append(RosterViolation(location: location, field: field, message: message)) }
+        func add(_ field: String, _ message: String) {
+            found.append(RosterViolation(location: location, field: field, message: message))
+        }
         if let problem = HolidaySet.nameProblem(calendar.name) { add("name", problem) }
-        if calendar.days.count > HoursReportOptions.maxHolidays { add("days", "a calendar holds at most \(HoursReportOptions.maxHolidays) days") }
+        if calendar.days.count > HoursReportOptions.maxHolidays {
+            add("days", "a calendar holds at most \(HoursReportOptions.maxHolidays) days")
+        }
         for day in calendar.days.prefix(HoursReportOptions.maxHolidays + 1) where LocalDateTime.parseDate(day) == nil {
             add("days", "\"\(day)\" is not a date: use YYYY-MM-DD")
         }
@@ -45,8 +51,12 @@ extension RosterState {
     func violations(deletingHolidays name: String, at location: String) -> [RosterViolation] {
         let naming = schedules.values.filter { $0.holidayNames.contains(name) }.map(\.name).sorted()
         guard naming.isEmpty else {
-            return [RosterViolation(location: location, field: "name", message: "holidays:\(name) is in the restrictions of "
-                + naming.map { "\"\($0)\"" }.joined(separator: ", ") + "; take it out first")]
+            return [
+                RosterViolation(
+                    location: location, field: "name",
+                    message: "holidays:\(name) is in the restrictions of "
+                        + naming.map { "\"\($0)\"" }.joined(separator: ", ") + "; take it out first")
+            ]
         }
         return []
     }

@@ -34,8 +34,12 @@ public final class ResolvedWeeks: Sendable {
         let weeks: ResolvedWeeks
         let version: Version
 
-        func week(schedule: String, start: UnixMillis) -> Week? { weeks.week(version, schedule: schedule, start: start) }
-        func keep(_ week: Week, schedule: String, start: UnixMillis) { weeks.keep(week, version, schedule: schedule, start: start) }
+        func week(schedule: String, start: UnixMillis) -> Week? {
+            weeks.week(version, schedule: schedule, start: start)
+        }
+        func keep(_ week: Week, schedule: String, start: UnixMillis) {
+            weeks.keep(week, version, schedule: schedule, start: start)
+        }
     }
 
     private struct Key: Hashable {
@@ -65,7 +69,9 @@ public final class ResolvedWeeks: Sendable {
             while shifts + needed > limit, orderStart < order.count {
                 let (version, key) = order[orderStart]
                 orderStart += 1
-                if tenants[version.tenant]?.version == version, let week = tenants[version.tenant]?.weeks.removeValue(forKey: key) {
+                if tenants[version.tenant]?.version == version,
+                    let week = tenants[version.tenant]?.weeks.removeValue(forKey: key)
+                {
                     shifts -= week.shifts.count
                 }
             }
@@ -108,7 +114,9 @@ public final class ResolvedWeeks: Sendable {
         state.withLock { state in
             if let tenant = state.tenants[version.tenant], tenant.version != version {
                 // An older view's answer (a change landed meanwhile) is not kept over the newer one.
-                guard version.epoch != tenant.version.epoch || version.revision > tenant.version.revision else { return }
+                guard version.epoch != tenant.version.epoch || version.revision > tenant.version.revision else {
+                    return
+                }
                 state.drop(version.tenant)
             }
             let key = Key(schedule: schedule, start: start)

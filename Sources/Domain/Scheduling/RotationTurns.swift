@@ -15,7 +15,10 @@ struct RotationTurns {
     /// arithmetic for it (no zone lookup per turn).
     private let fixed: (first: UnixMillis, step: UnixMillis)?
 
-    init(_ rotation: Rotation, level: Int, clock: WallClock, away: TimeOffIntervals? = nil, holidays: [String: Set<WallClock.Day>] = [:]) {
+    init(
+        _ rotation: Rotation, level: Int, clock: WallClock, away: TimeOffIntervals? = nil,
+        holidays: [String: Set<WallClock.Day>] = [:]
+    ) {
         self.rotation = rotation
         self.level = level
         self.clock = clock
@@ -56,8 +59,9 @@ struct RotationTurns {
         while day <= last {
             for window in windows(on: day) {
                 let opens = clock.instant(day, minuteOfDay: window.start)
-                let closes = clock.instant(day, minuteOfDay: window.end > window.start ? window.end : window.end + 1440,
-                                           lastOccurrence: true)
+                let closes = clock.instant(
+                    day, minuteOfDay: window.end > window.start ? window.end : window.end + 1440,
+                    lastOccurrence: true)
                 let s = max(opens, start), e = min(closes, end)
                 if s < e { stretches.append((s, e)) }
             }
@@ -106,7 +110,8 @@ struct RotationTurns {
         var pieces: [ScheduleResolver.Piece] = []
         // Turns before the one holding `from` end by `from`: they make no stretch.
         var k = max(0, lastTurn(startingAtOrBefore: from))
-        var activeTurns = rotation.advance == .calendar || everyTurnIsActive ? k : ActiveTurnCounter.count(self, before: k)
+        var activeTurns =
+            rotation.advance == .calendar || everyTurnIsActive ? k : ActiveTurnCounter.count(self, before: k)
         var start = handoff(k)
         let (lower, upper) = (rotation.since ?? .min, rotation.end ?? .max)
         while start < stop {
@@ -116,7 +121,8 @@ struct RotationTurns {
             let index = (rotation.advance == .calendar ? k : activeTurns) + rotation.slotOffset
             let slot = rotation.slots[index % rotation.slots.count]
             if end > from {
-                let source = ShiftSource.rotation(level: level, rotation: rotation.id, version: rotation.version, turn: k)
+                let source = ShiftSource.rotation(
+                    level: level, rotation: rotation.id, version: rotation.version, turn: k)
                 for (s, e) in turn {
                     guard max(s, lower, from) < min(e, upper, to) else { continue }
                     try budget.spend(slot.count)
@@ -175,7 +181,9 @@ struct RotationTurns {
     var everyTurnIsActive: Bool {
         if rotation.restrictions.isEmpty { return !rotation.cadence.mayHaveEmptyTurns }
         // Holidays and monthly days can hide every window of a week.
-        guard rotation.restrictions.allSatisfy({ !$0.weekdays.isEmpty && $0.exceptHolidays.isEmpty && $0.monthly == nil }) else { return false }
+        guard
+            rotation.restrictions.allSatisfy({ !$0.weekdays.isEmpty && $0.exceptHolidays.isEmpty && $0.monthly == nil })
+        else { return false }
         switch rotation.cadence {
         case .weeks(let n), .months(let n): return n >= 1
         default: return false
@@ -219,7 +227,9 @@ struct TimeOffIntervals {
     private let byPerson: [String: [(start: UnixMillis, end: UnixMillis)]]
 
     init(_ entries: [TimeOff]) {
-        byPerson = Dictionary(grouping: entries, by: \.employeeID).mapValues { IntervalUnion.of($0.map { ($0.start, $0.end) }) }
+        byPerson = Dictionary(grouping: entries, by: \.employeeID).mapValues {
+            IntervalUnion.of($0.map { ($0.start, $0.end) })
+        }
     }
 
     /// The person's time off inside [start, end), merged, in order.

@@ -14,7 +14,8 @@ public enum ScheduleArguments {
         let digits = trimmed.prefix { $0.isNumber }
         let unit = trimmed.dropFirst(digits.count)
         guard let count = Int(digits), count >= 1 else {
-            throw Invalid(description: "\"\(text)\" is not a cadence: use a number and a unit, e.g. 30m, 12h, 1d, 1w, 1mo")
+            throw Invalid(
+                description: "\"\(text)\" is not a cadence: use a number and a unit, e.g. 30m, 12h, 1d, 1w, 1mo")
         }
         switch unit {
         case "m", "min": return .minutes(count)
@@ -35,13 +36,16 @@ public enum ScheduleArguments {
     /// "except holidays:NAME".
     public static func restriction(_ text: String) throws(Invalid) -> RestrictionWindow {
         var parts = text.split(separator: " ", omittingEmptySubsequences: true).map { String($0) }
-        let invalid = Invalid(description: "\"\(text)\" is not a restriction: use e.g. \"Mon-Fri 09:00-17:00\", \"22:00-06:00\", "
-                              + "\"first Monday of every second month 09:00-12:00\", with \" except holidays:NAME\" if wanted")
+        let invalid = Invalid(
+            description: "\"\(text)\" is not a restriction: use e.g. \"Mon-Fri 09:00-17:00\", \"22:00-06:00\", "
+                + "\"first Monday of every second month 09:00-12:00\", with \" except holidays:NAME\" if wanted")
         var holidays = ""
         if parts.count >= 3, parts[parts.count - 2].lowercased() == "except" {
             let last = parts[parts.count - 1]
-            guard last.lowercased().hasPrefix("holidays:"), HolidaySet.nameProblem(String(last.dropFirst(9))) == nil else {
-                throw Invalid(description: "\"\(text)\": after \"except\" comes holidays:NAME (a calendar of `admin holidays`)")
+            guard last.lowercased().hasPrefix("holidays:"), HolidaySet.nameProblem(String(last.dropFirst(9))) == nil
+            else {
+                throw Invalid(
+                    description: "\"\(text)\": after \"except\" comes holidays:NAME (a calendar of `admin holidays`)")
             }
             holidays = String(last.dropFirst(9))
             parts.removeLast(2)
@@ -49,30 +53,39 @@ public enum ScheduleArguments {
         guard let clock = parts.popLast() else { throw invalid }
         let times = clock.split(separator: "-").map(String.init)
         guard times.count == 2, let start = RestrictionWindow.minuteOfDay(times[0]),
-              let end = RestrictionWindow.minuteOfDay(times[1]) else { throw invalid }
+            let end = RestrictionWindow.minuteOfDay(times[1])
+        else { throw invalid }
         if parts.count > 1 {
-            return RestrictionWindow(start: start, end: end, exceptHolidays: holidays, monthly: try monthly(parts, text: text))
+            return RestrictionWindow(
+                start: start, end: end, exceptHolidays: holidays, monthly: try monthly(parts, text: text))
         }
         var weekdays = Set(1...7)
         if let days = parts.first {
             guard let parsed = WeekdayList.parse(days) else {
-                throw Invalid(description: "\"\(text)\": \"\(days)\" is not a day or a range of days: use e.g. Mon-Fri or Sat,Sun")
+                throw Invalid(
+                    description: "\"\(text)\": \"\(days)\" is not a day or a range of days: use e.g. Mon-Fri or Sat,Sun"
+                )
             }
             weekdays = parsed
         }
         return RestrictionWindow(weekdays: weekdays, start: start, end: end, exceptHolidays: holidays)
     }
 
-    static let ordinals = ["first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "last": -1,
-                           "1st": 1, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5]
+    static let ordinals = [
+        "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "last": -1,
+        "1st": 1, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5,
+    ]
     static let everyWords = ["other": 2, "second": 2, "third": 3, "fourth": 4, "sixth": 6, "twelfth": 12]
 
     /// "NTH WEEKDAY of every [N|second|third...] month[s]", "day D of every ...", "last day of every ...".
     private static func monthly(_ words: [String], text: String) throws(Invalid) -> MonthlyDays {
         let lower = words.map { $0.lowercased() }
-        let wrong = Invalid(description: "\"\(text)\": write the days of the month as \"first Monday of every second month\", "
-                            + "\"last Friday of every month\" or \"day 15 of every 3 months\"")
-        guard let of = lower.firstIndex(of: "of"), of == 2, lower.count >= 5, lower[3] == "every", lower.last!.hasPrefix("month") else { throw wrong }
+        let wrong = Invalid(
+            description: "\"\(text)\": write the days of the month as \"first Monday of every second month\", "
+                + "\"last Friday of every month\" or \"day 15 of every 3 months\"")
+        guard let of = lower.firstIndex(of: "of"), of == 2, lower.count >= 5, lower[3] == "every",
+            lower.last!.hasPrefix("month")
+        else { throw wrong }
         let nth: Int, weekday: Int?
         if lower[0] == "day", let day = Int(lower[1]) {
             (nth, weekday) = (day, nil)
@@ -104,8 +117,10 @@ public enum ScheduleArguments {
             slot.split(separator: "+", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
         }
         guard !slots.isEmpty, !slots.contains(where: { $0.contains(where: \.isEmpty) }) else {
-            throw Invalid(description: "--people \"\(text)\" has an empty name: separate slots by commas (\"Ada Lovelace,Alan Turing\") "
-                          + "and join people on duty together with + (\"Ada Lovelace+Alan Turing\")")
+            throw Invalid(
+                description:
+                    "--people \"\(text)\" has an empty name: separate slots by commas (\"Ada Lovelace,Alan Turing\") "
+                    + "and join people on duty together with + (\"Ada Lovelace+Alan Turing\")")
         }
         return slots
     }
@@ -113,7 +128,10 @@ public enum ScheduleArguments {
     /// "2026-11-30T09:00" in the schedule's zone.
     public static func handoff(_ text: String) throws(Invalid) -> LocalDateTime {
         guard let local = LocalDateTime(parsing: text) else {
-            throw Invalid(description: "\"\(text)\" is not a local date-time: use YYYY-MM-DDTHH:MM in the schedule's zone, e.g. 2026-11-30T09:00")
+            throw Invalid(
+                description:
+                    "\"\(text)\" is not a local date-time: use YYYY-MM-DDTHH:MM in the schedule's zone, e.g. 2026-11-30T09:00"
+            )
         }
         return local
     }

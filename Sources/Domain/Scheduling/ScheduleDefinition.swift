@@ -32,17 +32,22 @@ public struct LocalDateTime: Sendable, Hashable, Codable, CustomStringConvertibl
             return value
         }
         guard bytes.count >= 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
-              let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-              (1...12).contains(month), (1...WallClock.daysInMonth(year: year, month: month)).contains(day) else { return nil }
+            let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+            (1...12).contains(month), (1...WallClock.daysInMonth(year: year, month: month)).contains(day)
+        else { return nil }
         if bytes.count == 10 {
             return allowingDateOnly ? (LocalDateTime(year: year, month: month, day: day), 0) : nil
         }
-        guard bytes.count == 16 || (allowingSeconds && bytes.count == 19), bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: " "),
-              bytes[13] == UInt8(ascii: ":"), let hour = number(11..<13), let minute = number(14..<16),
-              (0...23).contains(hour), (0...59).contains(minute) else { return nil }
+        guard bytes.count == 16 || (allowingSeconds && bytes.count == 19),
+            bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: " "),
+            bytes[13] == UInt8(ascii: ":"), let hour = number(11..<13), let minute = number(14..<16),
+            (0...23).contains(hour), (0...59).contains(minute)
+        else { return nil }
         var second = 0
         if bytes.count == 19 {
-            guard bytes[16] == UInt8(ascii: ":"), let value = number(17..<19), (0...59).contains(value) else { return nil }
+            guard bytes[16] == UInt8(ascii: ":"), let value = number(17..<19), (0...59).contains(value) else {
+                return nil
+            }
             second = value
         }
         return (LocalDateTime(year: year, month: month, day: day, hour: hour, minute: minute), second)
@@ -71,7 +76,9 @@ public struct RestrictionWindow: Sendable, Hashable, Codable {
     /// Instead of `weekdays`: the days of the month it opens on (`MonthlyDays`).
     public var monthly: MonthlyDays?
 
-    public init(weekdays: Set<Int> = Set(1...7), start: Int, end: Int, exceptHolidays: String = "", monthly: MonthlyDays? = nil) {
+    public init(
+        weekdays: Set<Int> = Set(1...7), start: Int, end: Int, exceptHolidays: String = "", monthly: MonthlyDays? = nil
+    ) {
         (self.weekdays, self.start, self.end) = (weekdays, start, end)
         (self.exceptHolidays, self.monthly) = (exceptHolidays, monthly)
     }
@@ -81,10 +88,12 @@ public struct RestrictionWindow: Sendable, Hashable, Codable {
     public static func minuteOfDay(_ text: String) -> Int? {
         // Exactly "HH:MM" (or "HH:MM:00", as imports write it): "9:00" or "09:00:30" is refused.
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard (2...3).contains(parts.count), parts.allSatisfy({ $0.utf8.count == 2 && $0.utf8.allSatisfy { (48...57).contains($0) } }),
-              parts.count == 2 || parts[2] == "00",
-              let hour = Int(parts[0]), let minute = Int(parts[1]), (0...24).contains(hour),
-              (0...59).contains(minute) else { return nil }
+        guard (2...3).contains(parts.count),
+            parts.allSatisfy({ $0.utf8.count == 2 && $0.utf8.allSatisfy { (48...57).contains($0) } }),
+            parts.count == 2 || parts[2] == "00",
+            let hour = Int(parts[0]), let minute = Int(parts[1]), (0...24).contains(hour),
+            (0...59).contains(minute)
+        else { return nil }
         let total = hour * 60 + minute
         return total <= 1440 ? total : nil
     }
@@ -103,7 +112,9 @@ public struct MonthlyDays: Sendable, Hashable, Codable {
     public var weekday: Int?
     public var everyMonths: Int
 
-    public init(nth: Int, weekday: Int?, everyMonths: Int = 1) { (self.nth, self.weekday, self.everyMonths) = (nth, weekday, everyMonths) }
+    public init(nth: Int, weekday: Int?, everyMonths: Int = 1) {
+        (self.nth, self.weekday, self.everyMonths) = (nth, weekday, everyMonths)
+    }
 
     /// Whether `day` (whose weekday is `weekday`) is one of them, counting months from `anchor`.
     func contains(_ day: WallClock.Day, weekday dayWeekday: Int, anchor: LocalDateTime) -> Bool {
@@ -144,9 +155,11 @@ public struct Rotation: Sendable, Hashable, Codable {
     public var slotOffset: Int
     public var onTimeOff: TimeOffPolicy
 
-    public init(id: String, slots: [[String]], cadence: Cadence, handoff: LocalDateTime, end: UnixMillis? = nil,
-                restrictions: [RestrictionWindow] = [], advance: Advance = .activeTurns, since: UnixMillis? = nil,
-                version: Int = 1, slotOffset: Int = 0, onTimeOff: TimeOffPolicy = .flag) {
+    public init(
+        id: String, slots: [[String]], cadence: Cadence, handoff: LocalDateTime, end: UnixMillis? = nil,
+        restrictions: [RestrictionWindow] = [], advance: Advance = .activeTurns, since: UnixMillis? = nil,
+        version: Int = 1, slotOffset: Int = 0, onTimeOff: TimeOffPolicy = .flag
+    ) {
         (self.id, self.slots, self.cadence, self.handoff, self.end) = (id, slots, cadence, handoff, end)
         (self.restrictions, self.advance) = (restrictions, advance)
         (self.since, self.version, self.slotOffset) = (since, version, slotOffset)
@@ -188,8 +201,10 @@ public struct ScheduleOverride: Sendable, Hashable, Codable {
     /// The source of one half of a swap whose other half is `otherID`.
     public static func swapSource(_ otherID: String) -> String { "swap:" + otherID }
 
-    public init(id: String, kind: Kind, start: UnixMillis, end: UnixMillis, author: String = "", reason: String = "",
-                source: String = "") {
+    public init(
+        id: String, kind: Kind, start: UnixMillis, end: UnixMillis, author: String = "", reason: String = "",
+        source: String = ""
+    ) {
         (self.id, self.kind, self.start, self.end, self.author, self.reason) = (id, kind, start, end, author, reason)
         self.source = source
     }
@@ -202,7 +217,9 @@ public struct TemporarySchedule: Sendable, Hashable, Codable {
         public var employeeID: String
         public var start: UnixMillis
         public var end: UnixMillis
-        public init(employeeID: String, start: UnixMillis, end: UnixMillis) { (self.employeeID, self.start, self.end) = (employeeID, start, end) }
+        public init(employeeID: String, start: UnixMillis, end: UnixMillis) {
+            (self.employeeID, self.start, self.end) = (employeeID, start, end)
+        }
     }
 
     public var id: String
@@ -256,10 +273,12 @@ public struct ScheduleDefinition: Sendable, Hashable, Codable {
         Set(layers.flatMap { $0.rotations.flatMap { $0.restrictions.map(\.exceptHolidays) } }.filter { !$0.isEmpty })
     }
 
-    public init(id: String, name: String, zone: String, team: String = "", description: String = "",
-                layers: [ScheduleLayer] = [], shifts: [Shift] = [], overrides: [ScheduleOverride] = [],
-                readersMayVolunteer: Bool = false, selfServiceOff: Bool = false, requests: [CoverRequest] = [],
-                temporary: [TemporarySchedule] = [], timeOff: [TimeOff] = []) {
+    public init(
+        id: String, name: String, zone: String, team: String = "", description: String = "",
+        layers: [ScheduleLayer] = [], shifts: [Shift] = [], overrides: [ScheduleOverride] = [],
+        readersMayVolunteer: Bool = false, selfServiceOff: Bool = false, requests: [CoverRequest] = [],
+        temporary: [TemporarySchedule] = [], timeOff: [TimeOff] = []
+    ) {
         (self.id, self.name, self.zone, self.team, self.description) = (id, name, zone, team, description)
         (self.layers, self.shifts, self.overrides) = (layers, shifts, overrides)
         self.readersMayVolunteer = readersMayVolunteer

@@ -21,7 +21,9 @@ extension ScheduleDefinition {
     public func editingRotation(_ id: String, to replacement: Rotation, effective: UnixMillis, startSlot: Int? = nil)
         -> ScheduleDefinition?
     {
-        guard let (layerIndex, rotationIndex, current) = rotation(id: id), let clock = WallClock(zone: zone) else { return nil }
+        guard let (layerIndex, rotationIndex, current) = rotation(id: id), let clock = WallClock(zone: zone) else {
+            return nil
+        }
         let level = layers[layerIndex].level
         var copy = self
         let currentTurns = RotationTurns(current, level: level, clock: clock)
@@ -33,7 +35,8 @@ extension ScheduleDefinition {
             next.since = current.since
             next.slotOffset = 0
             if let startSlot, !next.slots.isEmpty {
-                let base = RotationTurns(next, level: level, clock: clock).slotIndex(at: max(effective, firstInstant)) ?? 0
+                let base =
+                    RotationTurns(next, level: level, clock: clock).slotIndex(at: max(effective, firstInstant)) ?? 0
                 next.slotOffset = Self.modulo(startSlot - base, next.slots.count)
             }
             copy.layers[layerIndex].rotations[rotationIndex] = next
@@ -46,7 +49,8 @@ extension ScheduleDefinition {
             let base = RotationTurns(next, level: level, clock: clock).slotIndex(at: effective) ?? 0
             var wanted = startSlot
             if wanted == nil, let oldSlot = currentTurns.slotIndex(at: effective).map({ current.slots[$0] }) {
-                wanted = next.slots.firstIndex { Set($0) == Set(oldSlot) }
+                wanted =
+                    next.slots.firstIndex { Set($0) == Set(oldSlot) }
                     ?? next.slots.firstIndex { !Set($0).isDisjoint(with: oldSlot) }
             }
             next.slotOffset = Self.modulo((wanted ?? base) - base, next.slots.count)
@@ -63,7 +67,8 @@ extension ScheduleDefinition {
     public func currentRotations(now: UnixMillis) -> [(level: Int, rotation: Rotation)] {
         var found: [(level: Int, rotation: Rotation)] = []
         for layer in layers.sorted(by: { $0.level < $1.level }) {
-            for rotation in layer.rotations where self.rotation(id: rotation.id)?.rotation == rotation && (rotation.end ?? .max) > now {
+            for rotation in layer.rotations
+            where self.rotation(id: rotation.id)?.rotation == rotation && (rotation.end ?? .max) > now {
                 found.append((layer.level, rotation))
             }
         }
@@ -79,7 +84,9 @@ extension ScheduleDefinition {
     /// Ends a rotation at `effective` (removes it if it has not started by then). nil when there
     /// is no such rotation.
     public func endingRotation(_ id: String, effective: UnixMillis) -> ScheduleDefinition? {
-        guard let (layerIndex, rotationIndex, current) = rotation(id: id), let clock = WallClock(zone: zone) else { return nil }
+        guard let (layerIndex, rotationIndex, current) = rotation(id: id), let clock = WallClock(zone: zone) else {
+            return nil
+        }
         var copy = self
         let first = max(RotationTurns(current, level: 0, clock: clock).handoff(0), current.since ?? .min)
         if effective <= first {
@@ -93,19 +100,25 @@ extension ScheduleDefinition {
 
     /// A swap: `first` takes `second`'s duty in `secondWindow` and `second` takes `first`'s in
     /// `firstWindow`, as two replace overrides in one revision.
-    public func swapping(_ first: String, _ firstWindow: Range<UnixMillis>, with second: String,
-                         _ secondWindow: Range<UnixMillis>, ids: (String, String), author: String, reason: String)
+    public func swapping(
+        _ first: String, _ firstWindow: Range<UnixMillis>, with second: String,
+        _ secondWindow: Range<UnixMillis>, ids: (String, String), author: String, reason: String
+    )
         -> ScheduleDefinition
     {
         var copy = self
         // Each half names the other ("swap:ID"), so that the duty record and reports can tell a
         // swap from an override.
-        copy.overrides.append(ScheduleOverride(id: ids.0, kind: .replace(replacing: first, with: second),
-                                               start: firstWindow.lowerBound, end: firstWindow.upperBound,
-                                               author: author, reason: reason, source: ScheduleOverride.swapSource(ids.1)))
-        copy.overrides.append(ScheduleOverride(id: ids.1, kind: .replace(replacing: second, with: first),
-                                               start: secondWindow.lowerBound, end: secondWindow.upperBound,
-                                               author: author, reason: reason, source: ScheduleOverride.swapSource(ids.0)))
+        copy.overrides.append(
+            ScheduleOverride(
+                id: ids.0, kind: .replace(replacing: first, with: second),
+                start: firstWindow.lowerBound, end: firstWindow.upperBound,
+                author: author, reason: reason, source: ScheduleOverride.swapSource(ids.1)))
+        copy.overrides.append(
+            ScheduleOverride(
+                id: ids.1, kind: .replace(replacing: second, with: first),
+                start: secondWindow.lowerBound, end: secondWindow.upperBound,
+                author: author, reason: reason, source: ScheduleOverride.swapSource(ids.0)))
         return copy
     }
 
@@ -128,39 +141,56 @@ extension ScheduleDefinition {
         let location = "schedule \(id)"
         let rotations = layers.flatMap(\.rotations)
         if layers.count > ScheduleLimits.maxLayers {
-            found.append(RosterViolation(location: location, field: "layers", message: "are at most \(ScheduleLimits.maxLayers)"))
+            found.append(
+                RosterViolation(location: location, field: "layers", message: "are at most \(ScheduleLimits.maxLayers)")
+            )
         }
         if rotations.count > ScheduleLimits.maxRotations {
-            found.append(RosterViolation(location: location, field: "rotations",
-                message: "are at most \(ScheduleLimits.maxRotations), every version counted; end old ones or start a new schedule"))
+            found.append(
+                RosterViolation(
+                    location: location, field: "rotations",
+                    message:
+                        "are at most \(ScheduleLimits.maxRotations), every version counted; end old ones or start a new schedule"
+                ))
         }
         if overrides.count > ScheduleLimits.maxOverrides {
-            found.append(RosterViolation(location: location, field: "overrides",
-                message: "are at most \(ScheduleLimits.maxOverrides); delete past ones first"))
+            found.append(
+                RosterViolation(
+                    location: location, field: "overrides",
+                    message: "are at most \(ScheduleLimits.maxOverrides); delete past ones first"))
         }
         guard let clock = WallClock(zone: zone) else { return found }  // `violations` names the zone
         let horizon = now + 366 * 86_400_000
         for layer in layers {
             for rotation in layer.rotations {
                 if rotation.slots.contains(where: { $0.count > ScheduleLimits.maxSlotPeople }) {
-                    found.append(RosterViolation(location: "rotation \(rotation.id)", field: "slots",
-                                                 message: "hold at most \(ScheduleLimits.maxSlotPeople) people each"))
+                    found.append(
+                        RosterViolation(
+                            location: "rotation \(rotation.id)", field: "slots",
+                            message: "hold at most \(ScheduleLimits.maxSlotPeople) people each"))
                 }
                 let turns = RotationTurns(rotation, level: layer.level, clock: clock)
                 guard rotation.advance == .activeTurns, !turns.everyTurnIsActive else { continue }
                 let cost = { if case .minutes = rotation.cadence { 1 } else { Self.wallClockTurnCost } }()
                 let limit = Self.maxCountedTurns / cost
                 guard turns.lastTurn(startingAtOrBefore: horizon) > limit else { continue }
-                found.append(RosterViolation(location: "rotation \(rotation.id)", field: "handoff",
-                    message: "is more than \(limit) turns back within a year; its active turns are counted from it: "
-                        + "choose a later handoff (or calendar advance)"))
+                found.append(
+                    RosterViolation(
+                        location: "rotation \(rotation.id)", field: "handoff",
+                        message:
+                            "is more than \(limit) turns back within a year; its active turns are counted from it: "
+                            + "choose a later handoff (or calendar advance)"))
             }
         }
         let units = resolutionUnitsBound(over: checkedWindow)
         if units > ResolutionBudget.perRequest {
-            found.append(RosterViolation(location: location, field: "rotations",
-                message: "would take up to \(units) turns and stretches to resolve \(checkedWindow / 86_400_000) days "
-                    + "(the limit is \(ResolutionBudget.perRequest)): use fewer rotations, slower cadences or smaller slots"))
+            found.append(
+                RosterViolation(
+                    location: location, field: "rotations",
+                    message:
+                        "would take up to \(units) turns and stretches to resolve \(checkedWindow / 86_400_000) days "
+                        + "(the limit is \(ResolutionBudget.perRequest)): use fewer rotations, slower cadences or smaller slots"
+                ))
         }
         return found
     }
@@ -182,16 +212,20 @@ extension ScheduleDefinition {
             for rotation in layer.rotations {
                 // The shortest a turn can be (a DST day is 23 hours; an hourly turn can be empty at
                 // a spring-forward, at most once per transition, hence the slack).
-                let shortest: UnixMillis = switch rotation.cadence {
-                case .minutes(let n): UnixMillis(max(1, n)) * 60_000
-                case .hours(let n): UnixMillis(max(1, n)) * 3_600_000
-                case .days(let n): UnixMillis(max(1, n)) * 23 * 3_600_000
-                case .weeks(let n): UnixMillis(max(1, n)) * 7 * 23 * 3_600_000
-                case .months(let n): UnixMillis(max(1, n)) * 28 * 23 * 3_600_000
-                }
+                let shortest: UnixMillis =
+                    switch rotation.cadence {
+                    case .minutes(let n): UnixMillis(max(1, n)) * 60_000
+                    case .hours(let n): UnixMillis(max(1, n)) * 3_600_000
+                    case .days(let n): UnixMillis(max(1, n)) * 23 * 3_600_000
+                    case .weeks(let n): UnixMillis(max(1, n)) * 7 * 23 * 3_600_000
+                    case .months(let n): UnixMillis(max(1, n)) * 28 * 23 * 3_600_000
+                    }
                 let turns = Int(length / shortest) + 4
-                let occurrences = rotation.restrictions.isEmpty ? 0
-                    : (Int(length / day) + 3) * rotation.restrictions.reduce(0) { $0 + $1.weekdays.count } / 7 + rotation.restrictions.count * 3
+                let occurrences =
+                    rotation.restrictions.isEmpty
+                    ? 0
+                    : (Int(length / day) + 3) * rotation.restrictions.reduce(0) { $0 + $1.weekdays.count } / 7
+                        + rotation.restrictions.count * 3
                 let people = rotation.slots.map(\.count).max() ?? 0
                 let (product, overflow) = (turns + occurrences).multipliedReportingOverflow(by: people)
                 units += turns + (overflow ? Int.max / 4 : product)
@@ -237,11 +271,14 @@ public struct DutyDelta: Sendable, Hashable, Codable {
             deltas += subtract(had, has).map { DutyDelta(employeeID: person, start: $0.0, end: $0.1, gained: false) }
         }
         // By start; at one instant who loses before who gains (the handoff reads left to right).
-        return deltas.sorted { ($0.start, $0.gained ? 1 : 0, $0.employeeID) < ($1.start, $1.gained ? 1 : 0, $1.employeeID) }
+        return deltas.sorted {
+            ($0.start, $0.gained ? 1 : 0, $0.employeeID) < ($1.start, $1.gained ? 1 : 0, $1.employeeID)
+        }
     }
 
     /// Sorted disjoint intervals `a` minus sorted disjoint intervals `b`.
-    static func subtract(_ a: [(UnixMillis, UnixMillis)], _ b: [(UnixMillis, UnixMillis)]) -> [(UnixMillis, UnixMillis)] {
+    static func subtract(_ a: [(UnixMillis, UnixMillis)], _ b: [(UnixMillis, UnixMillis)]) -> [(UnixMillis, UnixMillis)]
+    {
         var result: [(UnixMillis, UnixMillis)] = []
         var j = 0
         for (start, end) in a {

@@ -39,7 +39,8 @@ public final class ScheduleOnDutyIndex: Sendable {
     static let farLookahead: UnixMillis = 400 * 86_400_000
 
     /// An index over `definition` with its one-off shifts in `definition.shifts`.
-    public convenience init(_ definition: ScheduleDefinition, employees: EmployeeDirectory, around instant: UnixMillis) {
+    public convenience init(_ definition: ScheduleDefinition, employees: EmployeeDirectory, around instant: UnixMillis)
+    {
         var rules = definition
         rules.shifts = []
         self.init(rules, source: ScheduleShiftSource(list: definition.shifts), employees: employees, around: instant)
@@ -47,15 +48,21 @@ public final class ScheduleOnDutyIndex: Sendable {
 
     /// An index over `definition` (whose `shifts` are ignored) with its one-off shifts in a
     /// tenant's table.
-    public convenience init(_ definition: ScheduleDefinition, shifts: ShiftTable, employees: EmployeeDirectory,
-                            around instant: UnixMillis)
-    {
+    public convenience init(
+        _ definition: ScheduleDefinition, shifts: ShiftTable, employees: EmployeeDirectory,
+        around instant: UnixMillis
+    ) {
         var rules = definition
         rules.shifts = []
-        self.init(rules, source: ScheduleShiftSource(table: shifts, scheduleID: definition.id), employees: employees, around: instant)
+        self.init(
+            rules, source: ScheduleShiftSource(table: shifts, scheduleID: definition.id), employees: employees,
+            around: instant)
     }
 
-    init(_ definition: ScheduleDefinition, source: ScheduleShiftSource, employees: EmployeeDirectory, around instant: UnixMillis) {
+    init(
+        _ definition: ScheduleDefinition, source: ScheduleShiftSource, employees: EmployeeDirectory,
+        around instant: UnixMillis
+    ) {
         scheduleID = definition.id
         self.definition = definition
         self.source = source
@@ -64,15 +71,17 @@ public final class ScheduleOnDutyIndex: Sendable {
         let weekStart = Self.floor(instant, to: Self.week)
         validFor = weekStart..<(weekStart + Self.week)
         horizon = Self.horizon(of: definition, weekStart: weekStart)
-        engine = OnDutyEngine(shifts: Self.shifts(of: definition, source: source, from: horizon.lowerBound, to: horizon.upperBound),
-                              employees: employees)
+        engine = OnDutyEngine(
+            shifts: Self.shifts(of: definition, source: source, from: horizon.lowerBound, to: horizon.upperBound),
+            employees: employees)
     }
 
     /// The instants an index of the week starting at `weekStart` resolves. A rotation that hands
     /// off within the hour would put hundreds of thousands of turns in twelve weeks: its horizon
     /// is the week and a day either side.
     private static func horizon(of definition: ScheduleDefinition, weekStart: UnixMillis) -> Range<UnixMillis> {
-        definition.handsOffWithinTheHour ? (weekStart - 86_400_000)..<(weekStart + Self.week + 86_400_000)
+        definition.handsOffWithinTheHour
+            ? (weekStart - 86_400_000)..<(weekStart + Self.week + 86_400_000)
             : (weekStart - 5 * Self.week)..<(weekStart + 7 * Self.week)
     }
 
@@ -82,29 +91,34 @@ public final class ScheduleOnDutyIndex: Sendable {
     /// settles the answer unless the next change is not inside those hours or a stretch in the
     /// answer is cut by them (the index's horizon would cut it elsewhere, or not at all); then the
     /// index is built.
-    static func lookupOnce(_ rules: ScheduleDefinition, source: ScheduleShiftSource, employees: EmployeeDirectory,
-                           at instant: UnixMillis) -> OnDutyLookup
-    {
+    static func lookupOnce(
+        _ rules: ScheduleDefinition, source: ScheduleShiftSource, employees: EmployeeDirectory,
+        at instant: UnixMillis
+    ) -> OnDutyLookup {
         shortLookup(rules, source: source, employees: employees, at: instant)
             ?? ScheduleOnDutyIndex(rules, source: source, employees: employees, around: instant).lookup(at: instant)
     }
 
     /// The lookup from two hours either side of `instant`, or nil when those hours do not settle it.
-    static func shortLookup(_ rules: ScheduleDefinition, source: ScheduleShiftSource, employees: EmployeeDirectory,
-                            at instant: UnixMillis) -> OnDutyLookup?
-    {
+    static func shortLookup(
+        _ rules: ScheduleDefinition, source: ScheduleShiftSource, employees: EmployeeDirectory,
+        at instant: UnixMillis
+    ) -> OnDutyLookup? {
         guard TimeRange.supported.contains(instant), rules.handsOffWithinTheHour else { return nil }
         let horizon = horizon(of: rules, weekStart: floor(instant, to: week))
         let hours: UnixMillis = 2 * 3_600_000
         let window = max(horizon.lowerBound, instant - hours)..<min(horizon.upperBound, instant + hours)
-        let lookup = OnDutyEngine(shifts: shifts(of: rules, source: source, from: window.lowerBound, to: window.upperBound),
-                                  employees: employees).lookup(at: instant)
+        let lookup = OnDutyEngine(
+            shifts: shifts(of: rules, source: source, from: window.lowerBound, to: window.upperBound),
+            employees: employees
+        ).lookup(at: instant)
         func cutByWindow(_ shift: Shift) -> Bool {
             (shift.start == window.lowerBound && window.lowerBound != horizon.lowerBound)
                 || (shift.end == window.upperBound && window.upperBound != horizon.upperBound)
         }
         guard let until = lookup.until, until < window.upperBound,
-              !lookup.current.contains(where: cutByWindow), !lookup.next.contains(where: cutByWindow) else { return nil }
+            !lookup.current.contains(where: cutByWindow), !lookup.next.contains(where: cutByWindow)
+        else { return nil }
         return lookup
     }
 
@@ -115,7 +129,8 @@ public final class ScheduleOnDutyIndex: Sendable {
             return OnDutyLookup(at: instant, current: [], until: nil, next: [])
         }
         guard validFor.contains(instant) else {
-            return ScheduleOnDutyIndex(definition, source: source, employees: employees, around: instant).lookup(at: instant)
+            return ScheduleOnDutyIndex(definition, source: source, employees: employees, around: instant).lookup(
+                at: instant)
         }
         let lookup = engine.lookup(at: instant)
         // The horizon's end is not a handoff: when the people only change there (or not at all
@@ -127,12 +142,17 @@ public final class ScheduleOnDutyIndex: Sendable {
         let farEnd = definition.hasRules ? validFor.upperBound + Self.farLookahead : .max
         // Resolving a year further can exceed the budget (fast rotations under a slow top
         // layer): then `until` past the horizon is not known, and says so by being nil.
-        guard let engine = far.engine({ () -> OnDutyEngine? in
-            guard let shifts = try? Self.resolvedShifts(of: definition, source: source, from: horizon.lowerBound, to: farEnd) else {
-                return nil
-            }
-            return OnDutyEngine(shifts: shifts, employees: employees)
-        }) else {
+        guard
+            let engine = far.engine({ () -> OnDutyEngine? in
+                guard
+                    let shifts = try? Self.resolvedShifts(
+                        of: definition, source: source, from: horizon.lowerBound, to: farEnd)
+                else {
+                    return nil
+                }
+                return OnDutyEngine(shifts: shifts, employees: employees)
+            })
+        else {
             return OnDutyLookup(at: lookup.at, current: lookup.current, until: nil, next: [])
         }
         var result = engine.lookup(at: instant)
@@ -149,13 +169,17 @@ public final class ScheduleOnDutyIndex: Sendable {
     /// The final schedule as shifts for the engine: the one-off shifts overlapping the window as
     /// they are when there are no rules; otherwise resolved, where a one-off shift that comes out
     /// whole keeps its id and role and everything else carries the resolved shift's stable id.
-    static func shifts(of rules: ScheduleDefinition, source: ScheduleShiftSource, from: UnixMillis, to: UnixMillis) -> [Shift] {
+    static func shifts(of rules: ScheduleDefinition, source: ScheduleShiftSource, from: UnixMillis, to: UnixMillis)
+        -> [Shift]
+    {
         // Definitions are checked when stored (`costViolations`) so that the horizon fits the
         // budget; an unknown zone resolves to nobody.
         (try? resolvedShifts(of: rules, source: source, from: from, to: to)) ?? []
     }
 
-    static func resolvedShifts(of rules: ScheduleDefinition, source: ScheduleShiftSource, from: UnixMillis, to: UnixMillis)
+    static func resolvedShifts(
+        of rules: ScheduleDefinition, source: ScheduleShiftSource, from: UnixMillis, to: UnixMillis
+    )
         throws(ScheduleResolver.Problem) -> [Shift]
     {
         let oneOff = source.overlapping(from: from, to: to)
@@ -176,8 +200,9 @@ public final class ScheduleOnDutyIndex: Sendable {
             case .temporary: role = "temporary"
             case .rotation: break
             }
-            return Shift(id: piece.id, employeeID: piece.employeeID, start: piece.start, end: piece.end, role: role,
-                         scheduleID: definition.id)
+            return Shift(
+                id: piece.id, employeeID: piece.employeeID, start: piece.start, end: piece.end, role: role,
+                scheduleID: definition.id)
         }
     }
 
@@ -232,7 +257,9 @@ extension ScheduleOnDutyIndex {
     /// constant, each covering [at, until ?? to). The first is at `from`.
     public func timeline(from: UnixMillis, to: UnixMillis, maxSteps: Int = 50_000) -> [OnDutyLookup] {
         var stretches: [OnDutyLookup] = []
-        walk(from: from, to: to, maxSteps: maxSteps) { stretches.append($0); return true }
+        walk(from: from, to: to, maxSteps: maxSteps) {
+            stretches.append($0); return true
+        }
         return stretches
     }
 

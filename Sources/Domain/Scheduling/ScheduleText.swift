@@ -19,8 +19,12 @@ extension RestrictionWindow {
         var days = weekdays.count == 7 ? "" : WeekdayList.text(weekdays) + " "
         if let monthly {
             let ordinals = ["first", "second", "third", "fourth", "fifth"]
-            let nth = monthly.nth == -1 ? "last" : ordinals.indices.contains(monthly.nth - 1) ? ordinals[monthly.nth - 1] : "\(monthly.nth)"
-            let what = monthly.weekday.map { nth + " " + WeekdayList.text([$0]) } ?? (monthly.nth == -1 ? "last day" : "day \(monthly.nth)")
+            let nth =
+                monthly.nth == -1
+                ? "last" : ordinals.indices.contains(monthly.nth - 1) ? ordinals[monthly.nth - 1] : "\(monthly.nth)"
+            let what =
+                monthly.weekday.map { nth + " " + WeekdayList.text([$0]) }
+                ?? (monthly.nth == -1 ? "last day" : "day \(monthly.nth)")
             days = what + " of every " + (monthly.everyMonths == 1 ? "month " : "\(monthly.everyMonths) months ")
         }
         let except = exceptHolidays.isEmpty ? "" : " except holidays:" + exceptHolidays

@@ -13,20 +13,25 @@ extension ScheduleDefinition {
             found.append(RosterViolation(location: location, field: field, message: message))
         }
         if name.trimmingCharacters(in: .whitespaces).isEmpty { add("schedule \(id)", "name", "is empty") }
-        if WallClock(zone: zone) == nil { add("schedule \(id)", "zone", "\"\(zone)\" is not an IANA time zone (e.g. Europe/Berlin)") }
+        if WallClock(zone: zone) == nil {
+            add("schedule \(id)", "zone", "\"\(zone)\" is not an IANA time zone (e.g. Europe/Berlin)")
+        }
         var rotationIDs = Set<String>()
         for layer in layers {
             for rotation in layer.rotations {
                 let location = "rotation \(rotation.id)"
                 if let problem = TextLimits.idProblem(rotation.id) { add(location, "id", problem) }
-                if !rotationIDs.insert("\(rotation.id)#\(rotation.version)").inserted { add(location, "id", "is used twice") }
+                if !rotationIDs.insert("\(rotation.id)#\(rotation.version)").inserted {
+                    add(location, "id", "is used twice")
+                }
                 if rotation.slots.isEmpty { add(location, "slots", "has no participants") }
                 if !(1900...9999).contains(rotation.handoff.year) {
                     add(location, "handoff", "is not a local date-time such as 2026-11-30T09:00")
                 }
-                let multiplier: Int = switch rotation.cadence {
-                case .hours(let n), .days(let n), .weeks(let n), .months(let n), .minutes(let n): n
-                }
+                let multiplier: Int =
+                    switch rotation.cadence {
+                    case .hours(let n), .days(let n), .weeks(let n), .months(let n), .minutes(let n): n
+                    }
                 if multiplier < 1 { add(location, "cadence", "must be at least 1") }
                 // Bounds that keep turn arithmetic far from overflow whatever an admin sends.
                 if multiplier > 1000 { add(location, "cadence", "is at most 1000 of its unit") }
@@ -43,14 +48,23 @@ extension ScheduleDefinition {
                     if !(0...1440).contains(window.start) || !(0...1440).contains(window.end) {
                         add(location, "restrictions", "times are minutes 0 to 1440 after midnight")
                     }
-                    if !window.exceptHolidays.isEmpty, let problem = HolidaySet.nameProblem(window.exceptHolidays) { add(location, "restrictions", problem) }
+                    if !window.exceptHolidays.isEmpty, let problem = HolidaySet.nameProblem(window.exceptHolidays) {
+                        add(location, "restrictions", problem)
+                    }
                     if let monthly = window.monthly {
                         let most = monthly.weekday == nil ? 31 : 5
                         if !((1...most).contains(monthly.nth) || monthly.nth == -1) {
-                            add(location, "restrictions", monthly.weekday == nil ? "a day of the month is 1 to 31, or last" : "the nth weekday is 1 to 5, or last")
+                            add(
+                                location, "restrictions",
+                                monthly.weekday == nil
+                                    ? "a day of the month is 1 to 31, or last" : "the nth weekday is 1 to 5, or last")
                         }
-                        if let weekday = monthly.weekday, !(1...7).contains(weekday) { add(location, "restrictions", "a weekday is 1 (Sunday) to 7 (Saturday)") }
-                        if !(1...12).contains(monthly.everyMonths) { add(location, "restrictions", "every 1 to 12 months") }
+                        if let weekday = monthly.weekday, !(1...7).contains(weekday) {
+                            add(location, "restrictions", "a weekday is 1 (Sunday) to 7 (Saturday)")
+                        }
+                        if !(1...12).contains(monthly.everyMonths) {
+                            add(location, "restrictions", "every 1 to 12 months")
+                        }
                     }
                 }
             }
@@ -58,8 +72,12 @@ extension ScheduleDefinition {
         for override in overrides {
             let location = "override \(override.id)"
             if let problem = TextLimits.idProblem(override.id) { add(location, "id", problem) }
-            if ControlCharacters.contains(in: override.reason, allowingLineBreaks: true) { add(location, "reason", "contains a control character") }
-            if override.reason.count > TextLimits.maxLine { add(location, "reason", "is longer than \(TextLimits.maxLine) characters") }
+            if ControlCharacters.contains(in: override.reason, allowingLineBreaks: true) {
+                add(location, "reason", "contains a control character")
+            }
+            if override.reason.count > TextLimits.maxLine {
+                add(location, "reason", "is longer than \(TextLimits.maxLine) characters")
+            }
             if override.start >= override.end { add(location, "end", "the start is not before the end") }
             if !TimeRange.supported.contains(override.start) || !TimeRange.supported.contains(override.end) {
                 add(location, "window", TimeRange.message)
@@ -68,7 +86,8 @@ extension ScheduleDefinition {
                 add(location, "with", "replaces a person with themselves")
             }
         }
-        for override in overrides where override.source.count > TextLimits.maxID || ControlCharacters.contains(in: override.source) {
+        for override in overrides
+        where override.source.count > TextLimits.maxID || ControlCharacters.contains(in: override.source) {
             add("override \(override.id)", "source", "is not a source the server writes")
         }
         if requests.count > CoverRequest.maxPerSchedule {
@@ -77,8 +96,12 @@ extension ScheduleDefinition {
         for request in requests.prefix(CoverRequest.maxPerSchedule + 1) {
             let location = "request \(request.id)"
             if let problem = TextLimits.idProblem(request.id) { add(location, "id", problem) }
-            if ControlCharacters.contains(in: request.note, allowingLineBreaks: true) { add(location, "note", "contains a control character") }
-            if request.note.count > TextLimits.maxLine { add(location, "note", "is longer than \(TextLimits.maxLine) characters") }
+            if ControlCharacters.contains(in: request.note, allowingLineBreaks: true) {
+                add(location, "note", "contains a control character")
+            }
+            if request.note.count > TextLimits.maxLine {
+                add(location, "note", "is longer than \(TextLimits.maxLine) characters")
+            }
             if request.start >= request.end { add(location, "end", "the start is not before the end") }
             if !TimeRange.supported.contains(request.start) || !TimeRange.supported.contains(request.end) {
                 add(location, "window", TimeRange.message)
@@ -92,12 +115,17 @@ extension ScheduleDefinition {
             let location = "temporary \(span.id)"
             if let problem = TextLimits.idProblem(span.id) { add(location, "id", problem) }
             if span.start >= span.end { add(location, "end", "the start is not before the end") }
-            if !TimeRange.supported.contains(span.start) || !TimeRange.supported.contains(span.end) { add(location, "window", TimeRange.message) }
-            if index > 0, temporary[index - 1].end > span.start { add(location, "start", "overlaps temporary \(temporary[index - 1].id) (spans are merged when added)") }
+            if !TimeRange.supported.contains(span.start) || !TimeRange.supported.contains(span.end) {
+                add(location, "window", TimeRange.message)
+            }
+            if index > 0, temporary[index - 1].end > span.start {
+                add(location, "start", "overlaps temporary \(temporary[index - 1].id) (spans are merged when added)")
+            }
             if span.shifts.count > TemporarySchedule.maxShifts {
                 add(location, "shifts", "a temporary schedule holds at most \(TemporarySchedule.maxShifts) shifts")
             }
-            for shift in span.shifts.prefix(TemporarySchedule.maxShifts + 1) where shift.start >= shift.end || shift.start < span.start || shift.end > span.end {
+            for shift in span.shifts.prefix(TemporarySchedule.maxShifts + 1)
+            where shift.start >= shift.end || shift.start < span.start || shift.end > span.end {
                 add(location, "shifts", "\(nameOf(shift.employeeID))'s shift is empty or outside the span")
             }
         }
@@ -130,12 +158,18 @@ extension ScheduleDefinition {
             }
             for first in firsts {
                 // The report is about the override being added; it names the one already stored.
-                let (subject, other) = stored.contains(second.id) && !stored.contains(first.id) ? (first, second) : (second, first)
+                let (subject, other) =
+                    stored.contains(second.id) && !stored.contains(first.id) ? (first, second) : (second, first)
                 let people = common[first.id, default: []].map(nameOf).sorted().joined(separator: " and ")
-                found.append(RosterViolation(location: "override \(subject.id)", field: "window",
-                    message: "overlaps override \(other.id), which also changes \(people); change or remove that one first"))
+                found.append(
+                    RosterViolation(
+                        location: "override \(subject.id)", field: "window",
+                        message:
+                            "overlaps override \(other.id), which also changes \(people); change or remove that one first"
+                    ))
                 if found.count >= Self.maxReportedConflicts {
-                    found.append(RosterViolation(location: "overrides", field: "window", message: "and possibly more conflicts"))
+                    found.append(
+                        RosterViolation(location: "overrides", field: "window", message: "and possibly more conflicts"))
                     return found
                 }
             }

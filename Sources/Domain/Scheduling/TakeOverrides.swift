@@ -3,8 +3,10 @@
 extension ScheduleDefinition {
     /// `overrides` with those in `ids` cut out of `range`: the part before keeps the id, a part
     /// after gets a new one when the part before is kept too.
-    public static func cutting(_ overrides: [ScheduleOverride], ids: Set<String>, out range: Range<UnixMillis>,
-                               newID: (String) -> String) -> [ScheduleOverride] {
+    public static func cutting(
+        _ overrides: [ScheduleOverride], ids: Set<String>, out range: Range<UnixMillis>,
+        newID: (String) -> String
+    ) -> [ScheduleOverride] {
         overrides.flatMap { override -> [ScheduleOverride] in
             guard ids.contains(override.id) else { return [override] }
             var pieces: [ScheduleOverride] = []
@@ -26,10 +28,14 @@ extension ScheduleDefinition {
     /// Undoing a take over `range` (from now at the earliest: the caller passes what may still
     /// change): every override the person's take made is cut out of the range, so what they took
     /// before and after it stays theirs. nil when no such override meets the range.
-    public func undoingTake(of employeeID: String, over range: Range<UnixMillis>,
-                            newID: (String) -> String) -> (definition: ScheduleDefinition, changed: [String])? {
+    public func undoingTake(
+        of employeeID: String, over range: Range<UnixMillis>,
+        newID: (String) -> String
+    ) -> (definition: ScheduleDefinition, changed: [String])? {
         let source = ScheduleOverride.takeSource(employeeID)
-        let ids = Set(overrides.filter { $0.source == source && $0.start < range.upperBound && $0.end > range.lowerBound }.map(\.id))
+        let ids = Set(
+            overrides.filter { $0.source == source && $0.start < range.upperBound && $0.end > range.lowerBound }.map(
+                \.id))
         guard !ids.isEmpty else { return nil }
         var after = self
         after.overrides = Self.cutting(overrides, ids: ids, out: range, newID: newID)

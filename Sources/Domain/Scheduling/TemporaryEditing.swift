@@ -6,23 +6,33 @@ extension ScheduleDefinition {
     /// past). A span it overlaps or touches merges with it: the span's shifts outside the range
     /// stay. Without `allowGaps`, a range its shifts leave uncovered somewhere is refused, naming
     /// the first gap.
-    public func settingTemporary(from: UnixMillis, to: UnixMillis, shifts: [TemporarySchedule.Shift], allowGaps: Bool,
-                                 id newID: String, author: String, now: UnixMillis) throws(RosterError) -> ScheduleDefinition {
+    public func settingTemporary(
+        from: UnixMillis, to: UnixMillis, shifts: [TemporarySchedule.Shift], allowGaps: Bool,
+        id newID: String, author: String, now: UnixMillis
+    ) throws(RosterError) -> ScheduleDefinition {
         let requested = from
         let from = max(from, now)
         var problems: [RosterViolation] = []
         if !TimeRange.supported.contains(from) || !TimeRange.supported.contains(to) {
             problems.append(RosterViolation(field: "window", message: TimeRange.message))
         } else if from >= to {
-            problems.append(RosterViolation(field: "to", message: "the span must end after now and after its start (the past cannot change)"))
+            problems.append(
+                RosterViolation(
+                    field: "to", message: "the span must end after now and after its start (the past cannot change)"))
         }
         if shifts.count > TemporarySchedule.maxShifts {
-            problems.append(RosterViolation(field: "shifts", message: "a temporary schedule holds at most \(TemporarySchedule.maxShifts) shifts"))
+            problems.append(
+                RosterViolation(
+                    field: "shifts", message: "a temporary schedule holds at most \(TemporarySchedule.maxShifts) shifts"
+                ))
         }
         var clipped: [TemporarySchedule.Shift] = []
         for (index, shift) in shifts.enumerated() {
             guard requested <= shift.start, shift.start < shift.end, shift.end <= to else {
-                problems.append(RosterViolation(location: "shift \(index + 1)", field: "shift", message: "must lie inside the span, its start before its end"))
+                problems.append(
+                    RosterViolation(
+                        location: "shift \(index + 1)", field: "shift",
+                        message: "must lie inside the span, its start before its end"))
                 continue
             }
             // What lies in the past is not set.
@@ -30,8 +40,12 @@ extension ScheduleDefinition {
         }
         if !problems.isEmpty { throw .invalid(problems) }
         if !allowGaps, let gap = Self.firstGap(in: clipped, from: from, to: to) {
-            throw .invalid([RosterViolation(field: "shifts", message: "nobody is on duty from \(Self.text(gap.start)) to \(Self.text(gap.end)): "
-                + "add a shift there, or say --allow-gaps")])
+            throw .invalid([
+                RosterViolation(
+                    field: "shifts",
+                    message: "nobody is on duty from \(Self.text(gap.start)) to \(Self.text(gap.end)): "
+                        + "add a shift there, or say --allow-gaps")
+            ])
         }
         var next = self
         var merged = TemporarySchedule(id: newID, start: from, end: to, shifts: clipped, author: author)
@@ -53,26 +67,37 @@ extension ScheduleDefinition {
     /// The definition with no temporary schedule over [from, to) (from `now` when `from` is
     /// past): a span across the range keeps its parts before and after it (the later part under
     /// `newID`). Throws when no span overlaps the range.
-    public func clearingTemporary(from: UnixMillis, to: UnixMillis, newID: String, now: UnixMillis) throws(RosterError) -> ScheduleDefinition {
+    public func clearingTemporary(from: UnixMillis, to: UnixMillis, newID: String, now: UnixMillis) throws(RosterError)
+        -> ScheduleDefinition
+    {
         let from = max(from, now)
         guard from < to else {
-            throw .invalid([RosterViolation(field: "to", message: "the range must end after now and after its start (the past cannot change)")])
+            throw .invalid([
+                RosterViolation(
+                    field: "to", message: "the range must end after now and after its start (the past cannot change)")
+            ])
         }
         guard temporary.contains(where: { $0.start < to && from < $0.end }) else {
-            throw .notFound("temporary schedule between \(Self.text(from)) and \(Self.text(to)) in schedule \"\(name)\"",
-                            suggestions: temporary.map { "\(Self.text($0.start))–\(Self.text($0.end))" })
+            throw .notFound(
+                "temporary schedule between \(Self.text(from)) and \(Self.text(to)) in schedule \"\(name)\"",
+                suggestions: temporary.map { "\(Self.text($0.start))–\(Self.text($0.end))" })
         }
         var next = self
         next.temporary = temporary.flatMap { span -> [TemporarySchedule] in
             guard span.start < to && from < span.end else { return [span] }
             var parts: [TemporarySchedule] = []
             if span.start < from {
-                parts.append(TemporarySchedule(id: span.id, start: span.start, end: from,
-                                               shifts: span.shifts.compactMap { Self.cut($0, from: span.start, to: from) }, author: span.author))
+                parts.append(
+                    TemporarySchedule(
+                        id: span.id, start: span.start, end: from,
+                        shifts: span.shifts.compactMap { Self.cut($0, from: span.start, to: from) }, author: span.author
+                    ))
             }
             if to < span.end {
-                parts.append(TemporarySchedule(id: parts.isEmpty ? span.id : newID, start: to, end: span.end,
-                                               shifts: span.shifts.compactMap { Self.cut($0, from: to, to: span.end) }, author: span.author))
+                parts.append(
+                    TemporarySchedule(
+                        id: parts.isEmpty ? span.id : newID, start: to, end: span.end,
+                        shifts: span.shifts.compactMap { Self.cut($0, from: to, to: span.end) }, author: span.author))
             }
             return parts
         }
@@ -80,7 +105,9 @@ extension ScheduleDefinition {
     }
 
     /// The first stretch of [from, to) no shift covers.
-    static func firstGap(in shifts: [TemporarySchedule.Shift], from: UnixMillis, to: UnixMillis) -> (start: UnixMillis, end: UnixMillis)? {
+    static func firstGap(in shifts: [TemporarySchedule.Shift], from: UnixMillis, to: UnixMillis) -> (
+        start: UnixMillis, end: UnixMillis
+    )? {
         var covered = from
         for interval in IntervalUnion.of(shifts.map { ($0.start, $0.end) }) {
             if interval.start > covered { return (covered, interval.start) }
@@ -95,7 +122,8 @@ extension ScheduleDefinition {
     }
 
     /// The parts of `shift` before `from` and after `to`.
-    static func outside(_ shift: TemporarySchedule.Shift, from: UnixMillis, to: UnixMillis) -> [TemporarySchedule.Shift] {
+    static func outside(_ shift: TemporarySchedule.Shift, from: UnixMillis, to: UnixMillis) -> [TemporarySchedule.Shift]
+    {
         [cut(shift, from: .min, to: from), cut(shift, from: to, to: .max)].compactMap { $0 }
     }
 

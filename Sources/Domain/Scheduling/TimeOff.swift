@@ -14,8 +14,11 @@ public struct TimeOff: Sendable, Hashable, Codable, Identifiable {
     /// The token that recorded it (set by the server).
     public var author: String
 
-    public init(id: String = "", employeeID: String, start: UnixMillis, end: UnixMillis, reason: String = "", source: String = "",
-                author: String = "") {
+    public init(
+        id: String = "", employeeID: String, start: UnixMillis, end: UnixMillis, reason: String = "",
+        source: String = "",
+        author: String = ""
+    ) {
         (self.id, self.employeeID, self.start, self.end) = (id, employeeID, start, end)
         (self.reason, self.source, self.author) = (reason, source, author)
     }
@@ -30,18 +33,26 @@ extension RosterState {
     /// Everything wrong with `entry` as the state's time off, each naming its field.
     func violations(of entry: TimeOff, at location: String) -> [RosterViolation] {
         var found: [RosterViolation] = []
-        func add(_ field: String, _ message: String) { found.append(RosterViolation(location: location, field: field, message: message)) }
+        func add(_ field: String, _ message: String) {
+            found.append(RosterViolation(location: location, field: field, message: message))
+        }
         if let problem = TextLimits.idProblem(entry.id) { add("id", problem) }
         if employees[entry.employeeID] == nil { add("employee_id", "unknown employee \"\(entry.employeeID)\"") }
-        if !TimeRange.supported.contains(entry.start) || !TimeRange.supported.contains(entry.end) { add("start", TimeRange.message) }
+        if !TimeRange.supported.contains(entry.start) || !TimeRange.supported.contains(entry.end) {
+            add("start", TimeRange.message)
+        }
         if entry.start >= entry.end { add("end", "the start is not before the end") }
         if entry.end - entry.start > TimeOff.maxLength { add("end", "time off is at most 366 days at a time") }
         if let problem = TextLimits.lineProblem(entry.reason, limit: TextLimits.maxLine) { add("reason", problem) }
-        if entry.source.count > TextLimits.maxLine || ControlCharacters.contains(in: entry.source) { add("source", "is not a source the server writes") }
+        if entry.source.count > TextLimits.maxLine || ControlCharacters.contains(in: entry.source) {
+            add("source", "is not a source the server writes")
+        }
         let others = timeOff(of: entry.employeeID).filter { $0.id != entry.id }
         if others.count >= TimeOff.maxPerPerson {
-            add("employee_id", "\(employees[entry.employeeID]?.fullName ?? entry.employeeID) has \(TimeOff.maxPerPerson) entries of time off "
-                + "already (the most kept): delete old ones first")
+            add(
+                "employee_id",
+                "\(employees[entry.employeeID]?.fullName ?? entry.employeeID) has \(TimeOff.maxPerPerson) entries of time off "
+                    + "already (the most kept): delete old ones first")
         }
         if let overlap = others.first(where: { $0.start < entry.end && entry.start < $0.end }) {
             add("start", "overlaps time off \(overlap.id) of the same person; change or delete that one first")
@@ -53,13 +64,17 @@ extension RosterState {
     /// whose resolution a change to the person's time off alters.
     public func schedulesSkippingTimeOff(of person: String) -> [String] {
         schedules.values.filter { schedule in
-            schedule.layers.contains { $0.rotations.contains { $0.onTimeOff == .skip && $0.slots.contains { $0.contains(person) } } }
+            schedule.layers.contains {
+                $0.rotations.contains { $0.onTimeOff == .skip && $0.slots.contains { $0.contains(person) } }
+            }
         }.map(\.id)
     }
 
     /// The schedules that can put someone whose time off `changes` touch on duty (rotations,
     /// overrides, one-off and temporary shifts naming them): where conflicts may come or go.
-    public static func schedulesNamingTimeOff(of changes: [RosterChange], previous: RosterState, current: RosterState) -> Set<String> {
+    public static func schedulesNamingTimeOff(of changes: [RosterChange], previous: RosterState, current: RosterState)
+        -> Set<String>
+    {
         var people = Set<String>()
         for change in changes {
             switch change {
@@ -73,7 +88,9 @@ extension RosterState {
         }
         guard !people.isEmpty else { return [] }
         var ids = Set<String>()
-        for schedule in current.schedules.values where people.contains(where: schedule.names) { ids.insert(schedule.id) }
+        for schedule in current.schedules.values where people.contains(where: schedule.names) {
+            ids.insert(schedule.id)
+        }
         for person in people { ids.formUnion(current.shifts.schedules(ofEmployee: person)) }
         return ids
     }
@@ -104,11 +121,14 @@ extension RosterState {
 
     /// Time off overlapping [from, to) of the people given (everyone for nil), by start.
     public func timeOff(from: UnixMillis, to: UnixMillis, of people: Set<String>? = nil) -> [TimeOff] {
-        let candidates: [TimeOff] = if let people {
-            people.flatMap { timeOffByPerson[$0] ?? [] }.compactMap { timeOff[$0] }
-        } else {
-            Array(timeOff.values)
+        let candidates: [TimeOff] =
+            if let people {
+                people.flatMap { timeOffByPerson[$0] ?? [] }.compactMap { timeOff[$0] }
+            } else {
+                Array(timeOff.values)
+            }
+        return candidates.filter { $0.start < to && from < $0.end }.sorted {
+            ($0.start, $0.employeeID, $0.id) < ($1.start, $1.employeeID, $1.id)
         }
-        return candidates.filter { $0.start < to && from < $0.end }.sorted { ($0.start, $0.employeeID, $0.id) < ($1.start, $1.employeeID, $1.id) }
     }
 }

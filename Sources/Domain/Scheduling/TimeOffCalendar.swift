@@ -20,7 +20,9 @@ public enum TimeOffCalendar {
 
     public static func events(fromICS text: String, zone: String) throws(Invalid) -> [Event] {
         guard text.utf8.count <= maxBytes else { throw Invalid(description: "the file is larger than 1 MiB") }
-        guard let defaultClock = WallClock(zone: zone) else { throw Invalid(description: "\"\(zone)\" is not an IANA time zone") }
+        guard let defaultClock = WallClock(zone: zone) else {
+            throw Invalid(description: "\"\(zone)\" is not an IANA time zone")
+        }
         guard let lines = HolidayCalendar.unfoldedLines(text) else {
             throw Invalid(description: "not an iCalendar file (it must begin with BEGIN:VCALENDAR)")
         }
@@ -36,10 +38,14 @@ public enum TimeOffCalendar {
             case "BEGIN" where value.uppercased() == "VEVENT":
                 (inEvent, cancelled, uid, summary, start, end) = (true, false, "", "", nil, nil)
             case "UID" where inEvent: uid = value
-            case "SUMMARY" where inEvent: summary = value.replacingOccurrences(of: "\\,", with: ",").replacingOccurrences(of: "\\;", with: ";")
+            case "SUMMARY" where inEvent:
+                summary = value.replacingOccurrences(of: "\\,", with: ",").replacingOccurrences(of: "\\;", with: ";")
             case "STATUS" where inEvent: cancelled = value.uppercased() == "CANCELLED"
             case "RRULE" where inEvent, "RDATE" where inEvent:
-                throw Invalid(description: "line \(number + 1): a recurring event (\(name)) is not read: list each absence as its own event")
+                throw Invalid(
+                    description:
+                        "line \(number + 1): a recurring event (\(name)) is not read: list each absence as its own event"
+                )
             case "DTSTART" where inEvent, "DTEND" where inEvent:
                 var clock = defaultClock
                 for parameter in parameters.dropFirst() where parameter.uppercased().hasPrefix("TZID=") {
@@ -49,25 +55,36 @@ public enum TimeOffCalendar {
                     clock = named
                 }
                 guard let read = instant(value, clock: clock) else {
-                    throw Invalid(description: "line \(number + 1): \(name) \"\(value)\" is not a date (YYYYMMDD) or date-time (YYYYMMDDTHHMMSS[Z])")
+                    throw Invalid(
+                        description:
+                            "line \(number + 1): \(name) \"\(value)\" is not a date (YYYYMMDD) or date-time (YYYYMMDDTHHMMSS[Z])"
+                    )
                 }
                 if name == "DTSTART" { start = read } else { end = read }
             case "END" where value.uppercased() == "VEVENT" && inEvent:
                 inEvent = false
                 guard !cancelled else { continue }
-                guard let start else { throw Invalid(description: "line \(number + 1): the event \"\(summary)\" has no DTSTART") }
-                guard !uid.isEmpty else { throw Invalid(description: "line \(number + 1): the event \"\(summary)\" has no UID") }
+                guard let start else {
+                    throw Invalid(description: "line \(number + 1): the event \"\(summary)\" has no DTSTART")
+                }
+                guard !uid.isEmpty else {
+                    throw Invalid(description: "line \(number + 1): the event \"\(summary)\" has no UID")
+                }
                 let stop: UnixMillis
                 if let end {
                     stop = end.instant
                 } else if start.allDay {
                     let local = defaultClock.local(start.instant)
-                    stop = defaultClock.instant(defaultClock.day(WallClock.Day(year: local.year, month: local.month, day: local.day), adding: 1),
-                                                minuteOfDay: 0)
+                    stop = defaultClock.instant(
+                        defaultClock.day(
+                            WallClock.Day(year: local.year, month: local.month, day: local.day), adding: 1),
+                        minuteOfDay: 0)
                 } else {
                     throw Invalid(description: "line \(number + 1): the event \"\(summary)\" has no DTEND")
                 }
-                guard start.instant < stop else { throw Invalid(description: "line \(number + 1): the event \"\(summary)\" ends before it starts") }
+                guard start.instant < stop else {
+                    throw Invalid(description: "line \(number + 1): the event \"\(summary)\" ends before it starts")
+                }
                 events.append(Event(uid: uid, start: start.instant, end: stop, summary: summary))
                 guard events.count <= maxEvents else { throw Invalid(description: "more than \(maxEvents) events") }
             default:
@@ -90,12 +107,17 @@ public enum TimeOffCalendar {
             }
             return total
         }
-        guard let hour = number(9..<11), let minute = number(11..<13), let second = number(13..<15), hour < 24, minute < 60, second < 60 else {
+        guard let hour = number(9..<11), let minute = number(11..<13), let second = number(13..<15), hour < 24,
+            minute < 60, second < 60
+        else {
             return nil
         }
         if bytes.count == 16 {
             guard bytes[15] == UInt8(ascii: "Z") else { return nil }
-            return (WallClock(timeZone: .gmt).instant(day, minuteOfDay: hour * 60 + minute) + UnixMillis(second) * 1000, false)
+            return (
+                WallClock(timeZone: .gmt).instant(day, minuteOfDay: hour * 60 + minute) + UnixMillis(second) * 1000,
+                false
+            )
         }
         return (clock.instant(day, minuteOfDay: hour * 60 + minute) + UnixMillis(second) * 1000, false)
     }

@@ -75,23 +75,32 @@ public struct WallClock: Sendable {
 
     /// The instant of `minuteOfDay` (0 ... 1440) on `day`.
     public func instant(_ day: Day, minuteOfDay: Int, lastOccurrence: Bool = false) -> UnixMillis {
-        if minuteOfDay >= 1440 { return instant(self.day(day, adding: minuteOfDay / 1440), minuteOfDay: minuteOfDay % 1440,
-                                                lastOccurrence: lastOccurrence) }
+        if minuteOfDay >= 1440 {
+            return instant(
+                self.day(day, adding: minuteOfDay / 1440), minuteOfDay: minuteOfDay % 1440,
+                lastOccurrence: lastOccurrence)
+        }
         // The wall time read as if it were UTC, in seconds.
         let wall = Self.days(day) * 86_400 + minuteOfDay * 60
         // The instants it can be: the wall time minus the offset before, or after, a transition.
-        let offsets = (zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(wall - 86_400))),
-                       zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(wall + 86_400))))
+        let offsets = (
+            zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(wall - 86_400))),
+            zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(wall + 86_400)))
+        )
         // Which of the (at most two) candidates really read as this wall time; no collection is
         // made, as this runs for every handoff a resolution looks at.
         let (early, late) = (wall - max(offsets.0, offsets.1), wall - min(offsets.0, offsets.1))
-        func matches(_ candidate: Int) -> Bool { zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(candidate))) == wall - candidate }
+        func matches(_ candidate: Int) -> Bool {
+            zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(candidate))) == wall - candidate
+        }
         let earlyMatches = matches(early), lateMatches = early != late && matches(late)
         if lastOccurrence ? lateMatches : earlyMatches { return UnixMillis(lastOccurrence ? late : early) * 1000 }
         if earlyMatches || lateMatches { return UnixMillis(earlyMatches ? early : late) * 1000 }
         // The wall time does not exist: the clock jumped over it. The first instant after the jump.
         let before = Date(timeIntervalSince1970: Double(wall - offsets.0 - 86_400))
-        let jump = zone.nextDaylightSavingTimeTransition(after: before) ?? Date(timeIntervalSince1970: Double(wall - offsets.1))
+        let jump =
+            zone.nextDaylightSavingTimeTransition(after: before)
+            ?? Date(timeIntervalSince1970: Double(wall - offsets.1))
         return UnixMillis((jump.timeIntervalSince1970 * 1000).rounded())
     }
 

@@ -29,8 +29,10 @@ public enum WholeStretches {
 
     /// The stretches of `resolved` (an answer over `resolving(from:to:)`, in start order) that meet
     /// [from, to), joined per `group` (schedule and person) where one ends as the next begins.
-    public static func shown<Item>(_ resolved: [Item], from: UnixMillis, to: UnixMillis, group: (Item) -> String,
-                                   range: (Item) -> Range<UnixMillis>) -> [Stretch<Item>] {
+    public static func shown<Item>(
+        _ resolved: [Item], from: UnixMillis, to: UnixMillis, group: (Item) -> String,
+        range: (Item) -> Range<UnixMillis>
+    ) -> [Stretch<Item>] {
         let outer = resolving(from: from, to: to)
         var joined: [Stretch<Item>] = []
         var open: [String: Int] = [:]  // group → index of its last stretch in `joined`
@@ -43,8 +45,10 @@ public enum WholeStretches {
                 continue
             }
             open[key] = joined.count
-            joined.append(Stretch(pieces: [item], start: span.lowerBound, end: span.upperBound,
-                                  startedEarlier: span.lowerBound <= outer.from, continues: span.upperBound >= outer.to))
+            joined.append(
+                Stretch(
+                    pieces: [item], start: span.lowerBound, end: span.upperBound,
+                    startedEarlier: span.lowerBound <= outer.from, continues: span.upperBound >= outer.to))
         }
         return joined.filter { $0.start < to && $0.end > from }
     }

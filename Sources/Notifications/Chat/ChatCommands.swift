@@ -25,7 +25,8 @@ package enum ChatCommands {
     /// What is wrong with a secret as `admin chat` gives it ("" turns the command off).
     static func secretProblem(_ secret: String) -> String? {
         guard !secret.isEmpty else { return nil }
-        guard secret.utf8.count <= 200, !secret.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7F }) else {
+        guard secret.utf8.count <= 200, !secret.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7F })
+        else {
             return "the secret must be one line of at most 200 bytes without spaces"
         }
         return nil
@@ -38,7 +39,9 @@ package enum ChatCommands {
         /// Remembers `signature` at `now`; false when it was seen already, or too many are remembered.
         func admit(_ signature: String, now: UnixMillis) -> Bool {
             seen.withLockedValue { seen in
-                if seen.count >= ChatCommands.maxRemembered { seen = seen.filter { now - $0.value <= ChatCommands.tolerance } }
+                if seen.count >= ChatCommands.maxRemembered {
+                    seen = seen.filter { now - $0.value <= ChatCommands.tolerance }
+                }
                 guard seen.count < ChatCommands.maxRemembered, seen[signature] == nil else { return false }
                 seen[signature] = now
                 return true
@@ -61,35 +64,48 @@ package enum ChatCommands {
 
 extension Notifier {
     package func chatCommand(_ request: ChatCommandRequest, tenant: TenantRuntime) async -> ChatCommandReply {
-        let refused = ChatCommandReply(status: 401, problem: "the request is not from a chat platform set up for this tenant")
-        guard let platform = ChatPlatform(rawValue: request.platform), ChatCommands.platforms.contains(request.platform),
-              let sealed = try? await store.chatCommandSecret(tenantID: tenant.id, platform: request.platform),
-              let secret = sealer.open(sealed) else { return refused }
+        let refused = ChatCommandReply(
+            status: 401, problem: "the request is not from a chat platform set up for this tenant")
+        guard let platform = ChatPlatform(rawValue: request.platform),
+            ChatCommands.platforms.contains(request.platform),
+            let sealed = try? await store.chatCommandSecret(tenantID: tenant.id, platform: request.platform),
+            let secret = sealer.open(sealed)
+        else { return refused }
         let now = clock.now()
         switch platform {
         case .slack:
             guard let timestamp = request.slackTimestamp, let signature = request.slackSignature,
-                  let seconds = ChatCommands.seconds(timestamp) else { return refused }
+                let seconds = ChatCommands.seconds(timestamp)
+            else { return refused }
             guard abs(now - seconds * 1000) <= ChatCommands.tolerance else {
-                return ChatCommandReply(status: 401, problem: "the request's timestamp is more than five minutes from the server's clock")
+                return ChatCommandReply(
+                    status: 401, problem: "the request's timestamp is more than five minutes from the server's clock")
             }
-            guard ChatCommands.slackSignatureMatches(secret: secret, timestamp: timestamp, body: request.body, signature: signature) else {
+            guard
+                ChatCommands.slackSignatureMatches(
+                    secret: secret, timestamp: timestamp, body: request.body, signature: signature)
+            else {
                 return refused
             }
             guard chatReplays.admit(signature, now: now) else {
                 return ChatCommandReply(status: 401, problem: "this request was answered already (a replay)")
             }
         default:
-            guard let token = request.fields["token"], Crypto.constantTimeEqual(Array(token.utf8), Array(secret.utf8)) else { return refused }
+            guard let token = request.fields["token"], Crypto.constantTimeEqual(Array(token.utf8), Array(secret.utf8))
+            else { return refused }
         }
         let caller = platform == .slack ? request.fields["user_id"] ?? "" : request.fields["user_name"] ?? ""
         let command = ChatCommand(text: request.fields["text"] ?? "")
         let view = tenant.view
-        let answer: @Sendable () -> ChatMessage = { command.answer(state: view.state, platform: platform, caller: caller, now: now) }
+        let answer: @Sendable () -> ChatMessage = {
+            command.answer(state: view.state, platform: platform, caller: caller, now: now)
+        }
         guard let message = work == nil ? answer() : await work!.run(tenant.id, answer) else {
             return ChatCommandReply(status: 429, problem: "the tenant has too much work waiting; try again shortly")
         }
-        let reply = ChatMessage.json(["response_type": command.isPublic ? "in_channel" : "ephemeral", "text": message.text(for: platform)])
+        let reply = ChatMessage.json([
+            "response_type": command.isPublic ? "in_channel" : "ephemeral", "text": message.text(for: platform),
+        ])
         return ChatCommandReply(status: 200, json: Array(reply))
     }
 }
@@ -126,8 +142,10 @@ struct ChatCommand: Sendable {
         func onCall(_ schedule: ScheduleDefinition) -> ChatMessage? {
             guard let lookup = state.onDuty(of: schedule.id, at: now) else { return nil }
             let people = { (shifts: [Shift]) in shifts.map { NotificationPayload.Person($0.employeeID, in: state) } }
-            return ChatPosts.onDuty(.init(schedule: schedule.name, zone: schedule.zone, current: people(lookup.current),
-                                          untilMs: lookup.until, next: people(lookup.next)), about: now)
+            return ChatPosts.onDuty(
+                .init(
+                    schedule: schedule.name, zone: schedule.zone, current: people(lookup.current),
+                    untilMs: lookup.until, next: people(lookup.next)), about: now)
         }
         func unknown(_ name: String) -> ChatMessage {
             let names = state.sortedSchedules.prefix(ChatCommands.maxSchedules).map(\.name).joined(separator: ", ")
@@ -135,28 +153,48 @@ struct ChatCommand: Sendable {
         }
         switch question {
         case .help:
-            return ChatMessage([[.text("/oncall: who is on call on every schedule; /oncall SCHEDULE; /oncall next SCHEDULE; /oncall me. "
-                                       + "Add --public to answer in the channel.")]])
+            return ChatMessage([
+                [
+                    .text(
+                        "/oncall: who is on call on every schedule; /oncall SCHEDULE; /oncall next SCHEDULE; /oncall me. "
+                            + "Add --public to answer in the channel.")
+                ]
+            ])
         case .all:
-            let schedules = state.sortedSchedules.filter { $0.id != ScheduleDefinition.defaultID || $0.hasRules || state.shifts.holdsShifts(schedule: $0.id) }
+            let schedules = state.sortedSchedules.filter {
+                $0.id != ScheduleDefinition.defaultID || $0.hasRules || state.shifts.holdsShifts(schedule: $0.id)
+            }
             guard !schedules.isEmpty else { return ChatMessage([[.text("There are no schedules yet.")]]) }
             var lines = schedules.prefix(ChatCommands.maxSchedules).compactMap { onCall($0)?.lines.first }
-            if schedules.count > ChatCommands.maxSchedules { lines.append([.text("… and \(schedules.count - ChatCommands.maxSchedules) more schedules")]) }
+            if schedules.count > ChatCommands.maxSchedules {
+                lines.append([.text("… and \(schedules.count - ChatCommands.maxSchedules) more schedules")])
+            }
             return ChatMessage(lines)
         case .schedule(let name):
             guard let schedule = state.schedule(idOrName: name) else { return unknown(name) }
             return onCall(schedule) ?? unknown(name)
         case .next(let name):
-            guard let schedule = state.schedule(idOrName: name), let lookup = state.onDuty(of: schedule.id, at: now) else { return unknown(name) }
-            guard let until = lookup.until else { return ChatMessage([[.text("Nobody else is planned on \(schedule.name).")]]) }
+            guard let schedule = state.schedule(idOrName: name), let lookup = state.onDuty(of: schedule.id, at: now)
+            else { return unknown(name) }
+            guard let until = lookup.until else {
+                return ChatMessage([[.text("Nobody else is planned on \(schedule.name).")]])
+            }
             let zone = ZoneLabel(zone: schedule.zone)
-            return ChatMessage([[.text("Next on call for \(schedule.name): ")]
-                                + ChatPosts.people(lookup.next.map { .init($0.employeeID, in: state) }, none: "nobody")
-                                + [.text(" from "), ChatPosts.time(until, zone, now)]])
+            return ChatMessage([
+                [.text("Next on call for \(schedule.name): ")]
+                    + ChatPosts.people(lookup.next.map { .init($0.employeeID, in: state) }, none: "nobody")
+                    + [.text(" from "), ChatPosts.time(until, zone, now)]
+            ])
         case .me:
-            guard !caller.isEmpty, let me = state.sortedEmployees.first(where: { $0.chat[platform.rawValue] == caller }) else {
-                return ChatMessage([[.text("Roster does not know your \(platform.rawValue) handle (\(caller)): an admin adds it with "
-                                           + "`roster-client admin employee update NAME --chat \(platform.rawValue)=\(caller)`.")]])
+            guard !caller.isEmpty, let me = state.sortedEmployees.first(where: { $0.chat[platform.rawValue] == caller })
+            else {
+                return ChatMessage([
+                    [
+                        .text(
+                            "Roster does not know your \(platform.rawValue) handle (\(caller)): an admin adds it with "
+                                + "`roster-client admin employee update NAME --chat \(platform.rawValue)=\(caller)`.")
+                    ]
+                ])
             }
             let person = NotificationPayload.Person(me.id, in: state)
             var lines: [[ChatMessage.Piece]] = []
@@ -172,9 +210,12 @@ struct ChatCommand: Sendable {
             if lines.isEmpty {
                 // Not on call: when they next are (the person's first stretch on any schedule).
                 if let next = try? state.nextOnDuty(employee: me.id, schedule: nil, at: now).first,
-                   let schedule = state.schedules[next.scheduleID] {
-                    lines.append([.person(person), .text(" is not on call now; next on call for \(schedule.name) from "),
-                                  ChatPosts.time(next.shift.start, ZoneLabel(zone: schedule.zone), now), .text(".")])
+                    let schedule = state.schedules[next.scheduleID]
+                {
+                    lines.append([
+                        .person(person), .text(" is not on call now; next on call for \(schedule.name) from "),
+                        ChatPosts.time(next.shift.start, ZoneLabel(zone: schedule.zone), now), .text("."),
+                    ])
                 } else {
                     lines.append([.person(person), .text(" is not on call now, nor planned to be in the next year.")])
                 }

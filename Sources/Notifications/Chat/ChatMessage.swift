@@ -39,8 +39,10 @@ struct ChatMessage: Sendable {
         case .mattermost: Self.json(["text": text(for: .mattermost)])
         case .discord:
             // Only the people named may be pinged: a name like "@everyone" stays text.
-            Self.json(["content": text(for: .discord),
-                       "allowed_mentions": ["parse": [String](), "users": handles(.discord)] as [String: Any]])
+            Self.json([
+                "content": text(for: .discord),
+                "allowed_mentions": ["parse": [String](), "users": handles(.discord)] as [String: Any],
+            ])
         case .teams: teamsCard()
         case .matrix: matrixContent()
         }
@@ -89,13 +91,14 @@ struct ChatMessage: Sendable {
             case (.slack, "<"): out += "&lt;"
             case (.slack, ">"): out += "&gt;"
             case (.mattermost, "*"), (.mattermost, "_"), (.mattermost, "~"), (.mattermost, "`"), (.mattermost, "["),
-                 (.mattermost, "]"), (.mattermost, "#"), (.mattermost, "|"), (.mattermost, "<"), (.mattermost, ">"),
-                 (.discord, "*"), (.discord, "_"), (.discord, "~"), (.discord, "`"), (.discord, "["), (.discord, "]"),
-                 (.discord, "|"), (.discord, "<"), (.discord, ">"), (.discord, "#"),
-                 // Teams' cards read CommonMark: a name or note must not become a link, emphasis or
-                 // a mention tag (<at>…</at>) of its own.
-                 (.teams, "\\"), (.teams, "*"), (.teams, "_"), (.teams, "~"), (.teams, "`"), (.teams, "["), (.teams, "]"),
-                 (.teams, "("), (.teams, ")"), (.teams, "#"), (.teams, "|"), (.teams, "<"), (.teams, ">"), (.teams, "!"):
+                (.mattermost, "]"), (.mattermost, "#"), (.mattermost, "|"), (.mattermost, "<"), (.mattermost, ">"),
+                (.discord, "*"), (.discord, "_"), (.discord, "~"), (.discord, "`"), (.discord, "["), (.discord, "]"),
+                (.discord, "|"), (.discord, "<"), (.discord, ">"), (.discord, "#"),
+                // Teams' cards read CommonMark: a name or note must not become a link, emphasis or
+                // a mention tag (<at>…</at>) of its own.
+                (.teams, "\\"), (.teams, "*"), (.teams, "_"), (.teams, "~"), (.teams, "`"), (.teams, "["),
+                (.teams, "]"),
+                (.teams, "("), (.teams, ")"), (.teams, "#"), (.teams, "|"), (.teams, "<"), (.teams, ">"), (.teams, "!"):
                 out += "\\" + String(character)
             // A zero-width space after "@" keeps "@channel" and "@all" from notifying everyone.
             case (.mattermost, "@"): out += "@\u{200B}"
@@ -119,7 +122,9 @@ struct ChatMessage: Sendable {
                     guard let handle = person.chat?[ChatPlatform.teams.rawValue] else { return name }
                     let tag = "<at>\(name)</at>"
                     if !entities.contains(where: { ($0["text"] as? String) == tag }) {
-                        entities.append(["type": "mention", "text": tag, "mentioned": ["id": handle, "name": person.name]])
+                        entities.append([
+                            "type": "mention", "text": tag, "mentioned": ["id": handle, "name": person.name],
+                        ])
                     }
                     return tag
                 }
@@ -135,7 +140,9 @@ struct ChatMessage: Sendable {
         if !entities.isEmpty { card["msteams"] = ["entities": entities] }
         return Self.json([
             "type": "message",
-            "attachments": [["contentType": "application/vnd.microsoft.card.adaptive", "contentUrl": NSNull(), "content": card]],
+            "attachments": [
+                ["contentType": "application/vnd.microsoft.card.adaptive", "contentUrl": NSNull(), "content": card]
+            ],
         ])
     }
 
@@ -161,8 +168,10 @@ struct ChatMessage: Sendable {
                 return ChatMessage([[piece]]).plain
             }.joined()
         }.joined(separator: "\n")
-        return Self.json(["msgtype": "m.text", "body": body, "format": "org.matrix.custom.html", "formatted_body": html,
-                          "m.mentions": ["user_ids": handles(.matrix)]])
+        return Self.json([
+            "msgtype": "m.text", "body": body, "format": "org.matrix.custom.html", "formatted_body": html,
+            "m.mentions": ["user_ids": handles(.matrix)],
+        ])
     }
 
     private static func html(_ text: String) -> String {
@@ -172,6 +181,7 @@ struct ChatMessage: Sendable {
 
     /// Sorted keys: the same post always has the same bytes.
     static func json(_ object: [String: Any]) -> Data {
-        (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
+            ?? Data("{}".utf8)
     }
 }

@@ -15,7 +15,8 @@ public struct StoreAdministration: Sendable {
 
         public var description: String {
             switch self {
-            case .noSuchTenant(let id): return "no tenant \"\(id)\" (create it with `roster-server tenant create \(id)`)"
+            case .noSuchTenant(let id):
+                return "no tenant \"\(id)\" (create it with `roster-server tenant create \(id)`)"
             case .tenantExists(let id): return "tenant \"\(id)\" already exists"
             case .noSuchToken(let id): return "no token \"\(id)\" (see `roster-server token list`)"
             case .invalid(let why): return why
@@ -34,34 +35,43 @@ public struct StoreAdministration: Sendable {
 
     /// Returns the token's text, which is shown only this once.
     /// `employee` (an id or full name in the tenant) says who holds the token.
-    public func createToken(tenant: String, role: AccessRole, expiresIn: Duration?, label: String = "", employee: String? = nil,
-                            now: UnixMillis = UnixMillis(Date().timeIntervalSince1970 * 1000)) async throws -> (text: String, token: StoredToken) {
+    public func createToken(
+        tenant: String, role: AccessRole, expiresIn: Duration?, label: String = "", employee: String? = nil,
+        now: UnixMillis = UnixMillis(Date().timeIntervalSince1970 * 1000)
+    ) async throws -> (text: String, token: StoredToken) {
         guard try await store.tenantIDs().contains(tenant) else { throw Failure.noSuchTenant(tenant) }
         var employeeID: String?
         if let employee {
             let state = try await store.loadTenants().first { $0.state.tenant.id == tenant }?.state
             guard let found = state?.employee(idOrName: employee) else {
                 let close = state?.suggestions(for: employee) ?? []
-                throw Failure.invalid("tenant \(tenant) has no employee \"\(employee)\" (an id or full name)"
-                                      + (close.isEmpty ? "" : "; did you mean \(close.map { "\"\($0)\"" }.joined(separator: ", "))?"))
+                throw Failure.invalid(
+                    "tenant \(tenant) has no employee \"\(employee)\" (an id or full name)"
+                        + (close.isEmpty ? "" : "; did you mean \(close.map { "\"\($0)\"" }.joined(separator: ", "))?"))
             }
             employeeID = found.id
         }
         let expiresAt = expiresIn.map { now + UnixMillis($0.components.seconds * 1000) }
-        let issued = AccessToken.issue(tenantID: tenant, role: role, label: label, now: now, expiresAt: expiresAt, employeeID: employeeID)
+        let issued = AccessToken.issue(
+            tenantID: tenant, role: role, label: label, now: now, expiresAt: expiresAt, employeeID: employeeID)
         try await store.insertToken(issued.stored)
-        try await store.appendAudit(tenantID: tenant, AuditLog.token(AuditLog.Kind.tokenCreated, issued.stored, at: now))
+        try await store.appendAudit(
+            tenantID: tenant, AuditLog.token(AuditLog.Kind.tokenCreated, issued.stored, at: now))
         return (issued.text, issued.stored)
     }
 
     /// A calendar token: it opens the iCalendar feed of one schedule or one person (id or name)
     /// and nothing else. Returns the token's text, shown once; the feed is
     /// `http(s)://HOST:HTTP_PORT/v1/calendar/TEXT.ics`.
-    public func createCalendarToken(tenant: String, schedule: String?, person: String?, expiresIn: Duration?, label: String = "",
-                                    now: UnixMillis = UnixMillis(Date().timeIntervalSince1970 * 1000)) async throws
+    public func createCalendarToken(
+        tenant: String, schedule: String?, person: String?, expiresIn: Duration?, label: String = "",
+        now: UnixMillis = UnixMillis(Date().timeIntervalSince1970 * 1000)
+    ) async throws
         -> (text: String, token: StoredToken)
     {
-        guard (schedule == nil) != (person == nil) else { throw Failure.invalid("a calendar is one schedule's or one person's: give one") }
+        guard (schedule == nil) != (person == nil) else {
+            throw Failure.invalid("a calendar is one schedule's or one person's: give one")
+        }
         guard let state = try await store.loadTenants().first(where: { $0.state.tenant.id == tenant })?.state else {
             throw Failure.noSuchTenant(tenant)
         }
@@ -78,9 +88,11 @@ public struct StoreAdministration: Sendable {
             scope = "person:" + found.id
         }
         let expiresAt = expiresIn.map { now + UnixMillis($0.components.seconds * 1000) }
-        let issued = AccessToken.issue(tenantID: tenant, role: .calendar, label: label, now: now, expiresAt: expiresAt, scope: scope)
+        let issued = AccessToken.issue(
+            tenantID: tenant, role: .calendar, label: label, now: now, expiresAt: expiresAt, scope: scope)
         try await store.insertToken(issued.stored)
-        try await store.appendAudit(tenantID: tenant, AuditLog.token(AuditLog.Kind.tokenCreated, issued.stored, at: now))
+        try await store.appendAudit(
+            tenantID: tenant, AuditLog.token(AuditLog.Kind.tokenCreated, issued.stored, at: now))
         return (issued.text, issued.stored)
     }
 
@@ -92,7 +104,11 @@ public struct StoreAdministration: Sendable {
         guard !wanted.isEmpty else { return [:] }
         var names: [String: [String: String]] = [:]
         for stored in try await store.loadTenants() {
-            for id in wanted { if let person = stored.state.employees[id] { names[stored.state.tenant.id, default: [:]][id] = person.fullName } }
+            for id in wanted {
+                if let person = stored.state.employees[id] {
+                    names[stored.state.tenant.id, default: [:]][id] = person.fullName
+                }
+            }
         }
         return names
     }
@@ -109,25 +125,32 @@ public struct StoreAdministration: Sendable {
 
     public func tenantStatus() async throws -> [TenantStatus] {
         try await store.loadTenants().map { stored in
-            TenantStatus(id: stored.state.tenant.id, revision: stored.revision, epoch: stored.epoch,
-                         employees: stored.state.employees.count, schedules: stored.state.schedules.count,
-                         shifts: stored.state.shifts.count)
+            TenantStatus(
+                id: stored.state.tenant.id, revision: stored.revision, epoch: stored.epoch,
+                employees: stored.state.employees.count, schedules: stored.state.schedules.count,
+                shifts: stored.state.shifts.count)
         }
     }
 
-    public func revokeToken(_ id: String, now: UnixMillis = UnixMillis(Date().timeIntervalSince1970 * 1000)) async throws {
+    public func revokeToken(_ id: String, now: UnixMillis = UnixMillis(Date().timeIntervalSince1970 * 1000))
+        async throws
+    {
         let bare = id.hasPrefix(AccessToken.prefix) ? (AccessToken.parse(id)?.id ?? id) : id
         guard try await store.revokeToken(id: bare, at: now) else { throw Failure.noSuchToken(id) }
         if let token = try await store.loadTokens().first(where: { $0.id == bare }) {
-            try await store.appendAudit(tenantID: token.tenantID, AuditLog.token(AuditLog.Kind.tokenRevoked, token, at: now))
+            try await store.appendAudit(
+                tenantID: token.tenantID, AuditLog.token(AuditLog.Kind.tokenRevoked, token, at: now))
         }
     }
 
     public func createTenant(id: String, name: String) async throws {
         guard Tenant.isValidID(id) else { throw Failure.invalid("\(Tenant.idRule) (got \"\(id)\")") }
-        guard !ControlCharacters.contains(in: name) else { throw Failure.invalid("a tenant name may not contain control characters") }
+        guard !ControlCharacters.contains(in: name) else {
+            throw Failure.invalid("a tenant name may not contain control characters")
+        }
         guard try await !store.tenantIDs().contains(id) else { throw Failure.tenantExists(id) }
-        try await store.createTenant(Tenant(id: id, name: name.isEmpty ? id : name), epoch: UInt64.random(in: 1...UInt64.max))
+        try await store.createTenant(
+            Tenant(id: id, name: name.isEmpty ? id : name), epoch: UInt64.random(in: 1...UInt64.max))
     }
 
     public func tenantIDs() async throws -> [String] { try await store.tenantIDs() }

@@ -54,14 +54,18 @@ public final class RosterServer: Service, Sendable {
     ///   - store: storage; defaults to SQLite at `DATA_DIR/roster.sqlite`.
     ///
     /// Nothing is touched on disk before `run` has bound the listener.
-    public init(configuration: ServerConfiguration, clock: (any ServerClock)? = nil, store: (any RosterStore)? = nil,
-                group: (any EventLoopGroup)? = nil, logger: Logger = Logger(label: "roster.server")) {
+    public init(
+        configuration: ServerConfiguration, clock: (any ServerClock)? = nil, store: (any RosterStore)? = nil,
+        group: (any EventLoopGroup)? = nil, logger: Logger = Logger(label: "roster.server")
+    ) {
         var configuration = configuration
         var limit = rlimit()
         if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < 1 << 40,
-           let fitted = configuration.limits.fitted(toOpenFiles: Int(clamping: limit.rlim_cur)) {
+            let fitted = configuration.limits.fitted(toOpenFiles: Int(clamping: limit.rlim_cur))
+        {
             let defaults = ServerConfiguration.Limits()
-            let defaultCaps = configuration.limits.maxConnections == defaults.maxConnections
+            let defaultCaps =
+                configuration.limits.maxConnections == defaults.maxConnections
                 && configuration.limits.httpMaxConnections == defaults.httpMaxConnections
             configuration.limits = fitted.limits
             fittingNote = (fitted.note, !defaultCaps)
@@ -104,14 +108,20 @@ public final class RosterServer: Service, Sendable {
             throw error
         }
         let addresses = running.withLockedValue { running in
-            ListeningAddresses(port: running?.channel.localAddress?.port ?? 0, httpPort: running?.http?.localAddress?.port)
+            ListeningAddresses(
+                port: running?.channel.localAddress?.port ?? 0, httpPort: running?.http?.localAddress?.port)
         }
         startOutcome.settle(.success(addresses))
         var groupLogger = logger
         groupLogger.logLevel = max(logger.logLevel, .notice)  // its own start and stop lines are noise here
-        let services = ServiceGroup(configuration: .init(
-            services: parts.map { .init(service: $0, successTerminationBehavior: .ignore, failureTerminationBehavior: .gracefullyShutdownGroup) },
-            logger: groupLogger))
+        let services = ServiceGroup(
+            configuration: .init(
+                services: parts.map {
+                    .init(
+                        service: $0, successTerminationBehavior: .ignore,
+                        failureTerminationBehavior: .gracefullyShutdownGroup)
+                },
+                logger: groupLogger))
         var failure: (any Error)?
         do { try await services.run() } catch { failure = error }
         running.withLockedValue { $0 = nil }
@@ -140,7 +150,8 @@ public final class RosterServer: Service, Sendable {
     /// SIGHUP: webhook deliveries resume once `deliveries resume` has removed the marker.
     public func reloadDeliveryPause() {
         guard let dispatcher = running.withLockedValue({ $0?.notifier.dispatcher }), dispatcher.isPaused,
-              !DataDirectory(configuration.dataDirectory).deliveriesPaused else { return }
+            !DataDirectory(configuration.dataDirectory).deliveriesPaused
+        else { return }
         dispatcher.setPaused(false)
         logger.notice("webhook deliveries resumed")
     }

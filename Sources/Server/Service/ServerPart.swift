@@ -17,20 +17,26 @@ struct ServerPart: Service, CustomStringConvertible {
     /// - Parameters:
     ///   - work: what runs until the graceful shutdown; nil for a part that only holds something.
     ///   - stop: releases what the part holds; runs once.
-    init(_ name: String, work: (@Sendable () async throws -> Void)? = nil, stop: @escaping @Sendable () async -> Void = {}) {
+    init(
+        _ name: String, work: (@Sendable () async throws -> Void)? = nil,
+        stop: @escaping @Sendable () async -> Void = {}
+    ) {
         description = name
         self.work = work
         stopping = stop
     }
 
     /// A part that runs `body` every `interval` (the first time after one interval).
-    static func every(_ interval: Duration, _ name: String, _ body: @escaping @Sendable () async -> Void) -> ServerPart {
-        ServerPart(name, work: {
-            while true {
-                try await Task.sleep(for: interval)
-                await body()
-            }
-        })
+    static func every(_ interval: Duration, _ name: String, _ body: @escaping @Sendable () async -> Void) -> ServerPart
+    {
+        ServerPart(
+            name,
+            work: {
+                while true {
+                    try await Task.sleep(for: interval)
+                    await body()
+                }
+            })
     }
 
     func run() async throws {
@@ -51,7 +57,11 @@ struct ServerPart: Service, CustomStringConvertible {
 
     /// Releases what the part holds, the first time it is called.
     func stop() async {
-        guard stopped.withLockedValue({ value in defer { value = true }; return !value }) else { return }
+        guard
+            stopped.withLockedValue({ value in
+                defer { value = true }; return !value
+            })
+        else { return }
         await stopping()
     }
 }

@@ -7,64 +7,89 @@ import RosterServerCore
 
 extension ServerSetting {
     /// A whole number within `range`.
-    static func number(_ name: String, _ path: WritableKeyPath<ServerConfiguration, Int> & Sendable, _ range: ClosedRange<Int>,
-                       _ help: String) -> ServerSetting {
-        ServerSetting(name, .number, help, read: { configuration, texts throws(ServerSettingError) in
-            configuration[keyPath: path] = try wholeNumber(name, texts)
-        }, show: { "\($0[keyPath: path])" }, check: { configuration in
-            let value = configuration[keyPath: path]
-            return range.contains(value) ? nil : "\(name) is \(range.lowerBound) to \(range.upperBound) (got \(value))"
-        })
+    static func number(
+        _ name: String, _ path: WritableKeyPath<ServerConfiguration, Int> & Sendable, _ range: ClosedRange<Int>,
+        _ help: String
+    ) -> ServerSetting {
+        ServerSetting(
+            name, .number, help,
+            read: { configuration, texts throws(ServerSettingError) in
+                configuration[keyPath: path] = try wholeNumber(name, texts)
+            }, show: { "\($0[keyPath: path])" },
+            check: { configuration in
+                let value = configuration[keyPath: path]
+                return range.contains(value)
+                    ? nil : "\(name) is \(range.lowerBound) to \(range.upperBound) (got \(value))"
+            })
     }
 
     /// A duration given in `unit` (milliseconds or days), within `range` of that unit.
-    static func duration(_ name: String, _ path: WritableKeyPath<ServerConfiguration, Duration> & Sendable, in unit: DurationUnit,
-                         _ range: ClosedRange<Int>, _ help: String) -> ServerSetting {
-        ServerSetting(name, .number, help, read: { configuration, texts throws(ServerSettingError) in
-            let count = try wholeNumber(name, texts)
-            // Out of the range it is refused by the check; here it only has to fit a Duration.
-            configuration[keyPath: path] = unit.duration(max(-unit.limit, min(unit.limit, Int64(count))))
-        }, show: { unit.count($0[keyPath: path]).description }, check: { configuration in
-            let count = unit.count(configuration[keyPath: path])
-            return (Int64(range.lowerBound)...Int64(range.upperBound)).contains(count) ? nil
-                : "\(name) is \(range.lowerBound) to \(range.upperBound) (got \(count))"
-        })
+    static func duration(
+        _ name: String, _ path: WritableKeyPath<ServerConfiguration, Duration> & Sendable, in unit: DurationUnit,
+        _ range: ClosedRange<Int>, _ help: String
+    ) -> ServerSetting {
+        ServerSetting(
+            name, .number, help,
+            read: { configuration, texts throws(ServerSettingError) in
+                let count = try wholeNumber(name, texts)
+                // Out of the range it is refused by the check; here it only has to fit a Duration.
+                configuration[keyPath: path] = unit.duration(max(-unit.limit, min(unit.limit, Int64(count))))
+            }, show: { unit.count($0[keyPath: path]).description },
+            check: { configuration in
+                let count = unit.count(configuration[keyPath: path])
+                return (Int64(range.lowerBound)...Int64(range.upperBound)).contains(count)
+                    ? nil
+                    : "\(name) is \(range.lowerBound) to \(range.upperBound) (got \(count))"
+            })
     }
 
     /// On or off. Only turning it on does anything: a flag cannot be given as off.
-    static func flag(_ name: String, _ path: WritableKeyPath<ServerConfiguration, Bool> & Sendable, _ help: String) -> ServerSetting {
-        ServerSetting(name, .flag, help, read: { configuration, texts throws(ServerSettingError) in
-            configuration[keyPath: path] = try onOff(name, texts)
-        }, show: { $0[keyPath: path] ? "true" : "false" })
+    static func flag(_ name: String, _ path: WritableKeyPath<ServerConfiguration, Bool> & Sendable, _ help: String)
+        -> ServerSetting
+    {
+        ServerSetting(
+            name, .flag, help,
+            read: { configuration, texts throws(ServerSettingError) in
+                configuration[keyPath: path] = try onOff(name, texts)
+            }, show: { $0[keyPath: path] ? "true" : "false" })
     }
 
     static func onOff(_ name: String, _ texts: [String]) throws(ServerSettingError) -> Bool {
         switch texts {
         case ["1"], ["true"]: return true
         case ["0"], ["false"]: return false
-        default: throw ServerSettingError(description: "\(name) is 1 or 0, true or false (got \"\(texts.joined(separator: ","))\")")
+        default:
+            throw ServerSettingError(
+                description: "\(name) is 1 or 0, true or false (got \"\(texts.joined(separator: ","))\")")
         }
     }
 
     /// One word, path or name, as given.
-    static func text(_ name: String, _ path: WritableKeyPath<ServerConfiguration, String?> & Sendable, _ help: String,
-                     shownDefault: String = "") -> ServerSetting {
-        ServerSetting(name, .text, help, read: { configuration, texts throws(ServerSettingError) in
-            configuration[keyPath: path] = try single(name, texts)
-        }, show: { $0[keyPath: path] ?? shownDefault })
+    static func text(
+        _ name: String, _ path: WritableKeyPath<ServerConfiguration, String?> & Sendable, _ help: String,
+        shownDefault: String = ""
+    ) -> ServerSetting {
+        ServerSetting(
+            name, .text, help,
+            read: { configuration, texts throws(ServerSettingError) in
+                configuration[keyPath: path] = try single(name, texts)
+            }, show: { $0[keyPath: path] ?? shownDefault })
     }
 
     /// Exactly one value; an empty one is refused.
     static func single(_ name: String, _ texts: [String]) throws(ServerSettingError) -> String {
         guard texts.count == 1, let text = texts.first, !text.isEmpty else {
-            throw ServerSettingError(description: "\(name) takes one value (got \(texts.isEmpty ? "none" : "\(texts.count)"))")
+            throw ServerSettingError(
+                description: "\(name) takes one value (got \(texts.isEmpty ? "none" : "\(texts.count)"))")
         }
         return text
     }
 
     static func wholeNumber(_ name: String, _ texts: [String]) throws(ServerSettingError) -> Int {
         let text = try single(name, texts)
-        guard let value = Int(text) else { throw ServerSettingError(description: "\(name): expected a whole number (got \"\(text)\")") }
+        guard let value = Int(text) else {
+            throw ServerSettingError(description: "\(name): expected a whole number (got \"\(text)\")")
+        }
         return value
     }
 

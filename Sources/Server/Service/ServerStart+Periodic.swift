@@ -31,23 +31,29 @@ extension RosterServer {
         }
         var parts = [
             ServerPart.every(limits.progressInterval, "progress bookmarks") {
-                for tenant in context.tenants.values { tenant.sendProgress(idleFor: TimeAmount(limits.progressInterval)) }
+                for tenant in context.tenants.values {
+                    tenant.sendProgress(idleFor: TimeAmount(limits.progressInterval))
+                }
             },
             ServerPart.every(limits.tokenRefresh, "token and tenant refresh", refresh),
-            ServerPart("audit pruning", work: {
-                await context.pruneAudit()
-                while true {
-                    try await Task.sleep(for: .seconds(3600))
+            ServerPart(
+                "audit pruning",
+                work: {
                     await context.pruneAudit()
-                }
-            }),
-            ServerPart("duty record", work: {
-                // At start (so the record of every schedule begins), then every interval.
-                while true {
-                    await context.recordDuty()
-                    try await Task.sleep(for: ServerCore.dutyRecordInterval)
-                }
-            }),
+                    while true {
+                        try await Task.sleep(for: .seconds(3600))
+                        await context.pruneAudit()
+                    }
+                }),
+            ServerPart(
+                "duty record",
+                work: {
+                    // At start (so the record of every schedule begins), then every interval.
+                    while true {
+                        await context.recordDuty()
+                        try await Task.sleep(for: ServerCore.dutyRecordInterval)
+                    }
+                }),
         ]
         if let demo { parts.append(ServerPart("demo roller", work: { try await demo.run() })) }
         if let signals = store.signals {
@@ -57,13 +63,16 @@ extension RosterServer {
             parts.append(ServerPart.every(limits.storeSync, "revision comparison") { await context.compareRevisions() })
         }
         if let notifications = context.notifications {
-            parts.append(ServerPart("notification planning", work: {
-                await context.planNotifications()
-                while true {
-                    try await Task.sleep(for: notifications.planningInterval)
-                    await context.planNotifications()
-                }
-            }))
+            parts.append(
+                ServerPart(
+                    "notification planning",
+                    work: {
+                        await context.planNotifications()
+                        while true {
+                            try await Task.sleep(for: notifications.planningInterval)
+                            await context.planNotifications()
+                        }
+                    }))
         }
         return parts
     }
@@ -83,9 +92,10 @@ extension RosterServer {
         let ids = try await store.tenantIDs()
         guard ids.contains(where: { !known.contains($0) }) else { return }
         for stored in try await store.loadTenants() where !known.contains(stored.state.tenant.id) {
-            let runtime = TenantRuntime(stored: stored, clock: context.clock,
-                                        historyLimit: context.configuration.limits.historySize, loops: loops,
-                                        metrics: context.metrics, work: context.work, resolvedWeeks: context.resolvedWeeks)
+            let runtime = TenantRuntime(
+                stored: stored, clock: context.clock,
+                historyLimit: context.configuration.limits.historySize, loops: loops,
+                metrics: context.metrics, work: context.work, resolvedWeeks: context.resolvedWeeks)
             if context.addTenant(runtime) {
                 runtime.startOnDutyTracking()
                 context.logger.notice("serving new tenant \(runtime.id)")

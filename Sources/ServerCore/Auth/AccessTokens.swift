@@ -10,14 +10,17 @@ public enum AccessToken {
     public static let prefix = "rst_"
 
     /// A new token: the text to hand to its holder once, and what to store.
-    public static func issue(tenantID: String, role: AccessRole, label: String = "", now: UnixMillis,
-                             expiresAt: UnixMillis? = nil, employeeID: String? = nil, scope: String? = nil,
-                             mintedBy: String? = nil) -> (text: String, stored: StoredToken) {
+    public static func issue(
+        tenantID: String, role: AccessRole, label: String = "", now: UnixMillis,
+        expiresAt: UnixMillis? = nil, employeeID: String? = nil, scope: String? = nil,
+        mintedBy: String? = nil
+    ) -> (text: String, stored: StoredToken) {
         let id = hex(Crypto.randomBytes(6))
         let secret = hex(Crypto.randomBytes(32))
-        let stored = StoredToken(id: id, tenantID: tenantID, role: role, secretHash: Crypto.sha256(Array(secret.utf8)),
-                                 label: label, createdAt: now, expiresAt: expiresAt, employeeID: employeeID, scope: scope,
-                                 mintedBy: mintedBy)
+        let stored = StoredToken(
+            id: id, tenantID: tenantID, role: role, secretHash: Crypto.sha256(Array(secret.utf8)),
+            label: label, createdAt: now, expiresAt: expiresAt, employeeID: employeeID, scope: scope,
+            mintedBy: mintedBy)
         return (prefix + id + "_" + secret, stored)
     }
 

@@ -34,7 +34,8 @@ package struct SecretSealer: Sendable {
     }
 
     private static func parse(_ text: String, path: String) throws -> SecretSealer {
-        guard let key = Data(base64Encoded: text.trimmingCharacters(in: .whitespacesAndNewlines)), key.count == 32 else {
+        guard let key = Data(base64Encoded: text.trimmingCharacters(in: .whitespacesAndNewlines)), key.count == 32
+        else {
             throw SecretKeyError(path: path)
         }
         return SecretSealer(key: [UInt8](key))
@@ -48,7 +49,8 @@ package struct SecretSealer: Sendable {
     package func open(_ stored: String) -> String? {
         guard stored.hasPrefix(Self.prefix) else { return stored }
         guard let sealed = Data(base64Encoded: String(stored.dropFirst(Self.prefix.count))),
-              let plain = Crypto.open([UInt8](sealed), key: key) else { return nil }
+            let plain = Crypto.open([UInt8](sealed), key: key)
+        else { return nil }
         return String(decoding: plain, as: UTF8.self)
     }
 

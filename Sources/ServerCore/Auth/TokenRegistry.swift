@@ -67,16 +67,18 @@ package final class TokenRegistry: Sendable {
     package func authenticate(_ text: String, now: UnixMillis) -> Credential? {
         // A calendar token opens its feed only.
         guard let stored = verified(text, now: now), stored.role != .calendar else { return nil }
-        return Credential(tokenID: stored.id, tenantID: stored.tenantID, role: stored.role, expiresAt: stored.expiresAt,
-                          employeeID: stored.employeeID, label: stored.label)
+        return Credential(
+            tokenID: stored.id, tenantID: stored.tenantID, role: stored.role, expiresAt: stored.expiresAt,
+            employeeID: stored.employeeID, label: stored.label)
     }
 
     /// The credential the token with this id grants now, if it is still usable: how a web
     /// session, which keeps the token's id and not its secret, sees a revocation at once.
     package func credential(tokenID: String, now: UnixMillis) -> Credential? {
         guard let stored = token(id: tokenID), stored.isUsable(at: now), stored.role != .calendar else { return nil }
-        return Credential(tokenID: stored.id, tenantID: stored.tenantID, role: stored.role, expiresAt: stored.expiresAt,
-                          employeeID: stored.employeeID, label: stored.label)
+        return Credential(
+            tokenID: stored.id, tenantID: stored.tenantID, role: stored.role, expiresAt: stored.expiresAt,
+            employeeID: stored.employeeID, label: stored.label)
     }
 
     /// The calendar token a feed URL presents, if it is one and usable: also the token that
@@ -84,7 +86,9 @@ package final class TokenRegistry: Sendable {
     package func calendarToken(_ text: String, now: UnixMillis) -> StoredToken? {
         guard let stored = verified(text, now: now), stored.role == .calendar, stored.scope != nil else { return nil }
         if let parent = stored.mintedBy {
-            guard let minter = mirror.withLockedValue({ $0.tokens[parent] }), minter.isUsable(at: now) else { return nil }
+            guard let minter = mirror.withLockedValue({ $0.tokens[parent] }), minter.isUsable(at: now) else {
+                return nil
+            }
         }
         return stored
     }
@@ -94,7 +98,8 @@ package final class TokenRegistry: Sendable {
     func liveCalendarTokens(tenant: String, mintedBy minter: String?, now: UnixMillis) -> (tenant: Int, minter: Int) {
         mirror.withLockedValue { mirror in
             var ofTenant = 0, ofMinter = 0
-            for token in mirror.tokens.values where token.role == .calendar && token.tenantID == tenant && token.isUsable(at: now) {
+            for token in mirror.tokens.values
+            where token.role == .calendar && token.tenantID == tenant && token.isUsable(at: now) {
                 ofTenant += 1
                 if token.mintedBy == minter { ofMinter += 1 }
             }

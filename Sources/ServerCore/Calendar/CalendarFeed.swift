@@ -17,11 +17,15 @@ extension ServerCore {
 
     /// A feed's alarm: a duration before each shift, at most a week.
     package static let calendarAlarmRule = "is a duration before each shift up to a week, such as 15m, 1h or 1d"
-    package static func calendarAlarm(_ text: String) -> Duration? { DurationText.parse(text, within: .seconds(7 * 86_400)) }
+    package static func calendarAlarm(_ text: String) -> Duration? {
+        DurationText.parse(text, within: .seconds(7 * 86_400))
+    }
 
     /// The feed of `scope` ("schedule:ID", "person:ID") as published now, after updating what it
     /// published before. Run it on the mutation queue: feeds change state in the store.
-    package func calendarFeed(scope: String, tenant: TenantRuntime, alarm: Duration?, now: UnixMillis) async -> Result<String, WireError> {
+    package func calendarFeed(scope: String, tenant: TenantRuntime, alarm: Duration?, now: UnixMillis) async -> Result<
+        String, WireError
+    > {
         // Whole UTC days, so the window moves once a day, not with every fetch.
         let day: UnixMillis = 86_400_000
         let from = (now - UnixMillis(configuration.calendarDaysBack) * day) / day * day
@@ -46,30 +50,42 @@ extension ServerCore {
             let previous = try await store.calendarEvents(tenantID: tenant.id, feed: scope)
             let update = CalendarFeedState.update(previous: previous, current: content.events, now: now)
             if !update.store.isEmpty || !update.forget.isEmpty {
-                try await store.saveCalendarEvents(tenantID: tenant.id, feed: scope, store: update.store, forget: update.forget)
+                try await store.saveCalendarEvents(
+                    tenantID: tenant.id, feed: scope, store: update.store, forget: update.forget)
             }
-            return .success(ICalendar.feed(update.publish, options: .init(name: content.name, alarmBefore: alarm), now: now))
+            return .success(
+                ICalendar.feed(update.publish, options: .init(name: content.name, alarmBefore: alarm), now: now))
         } catch {
-            return .failure(WireError(.unavailable, "the feed could not be read from the store: \(error)", retryable: true))
+            return .failure(
+                WireError(.unavailable, "the feed could not be read from the store: \(error)", retryable: true))
         }
     }
 
     /// GetCalendar: the feed of a schedule or person, and with `create_token` a calendar token
     /// for it (any role of the tenant may subscribe a calendar; the token is audited).
-    func calendar(_ request: Roster_V1_GetCalendarRequest, tenant: TenantRuntime, actor: Caller) async -> Result<RosterMessage, WireError> {
-        if request.listLinks || !request.revokeLink.isEmpty { return await calendarLinks(request, tenant: tenant, actor: actor) }
+    func calendar(_ request: Roster_V1_GetCalendarRequest, tenant: TenantRuntime, actor: Caller) async -> Result<
+        RosterMessage, WireError
+    > {
+        if request.listLinks || !request.revokeLink.isEmpty {
+            return await calendarLinks(request, tenant: tenant, actor: actor)
+        }
         if request.createToken && actor.tokenID == nil { return .failure(Self.anonymousLinks) }
         let state = tenant.view.state, now = clock.now()
         let scope: String
         switch (request.schedule.isEmpty, request.person.isEmpty) {
         case (false, true):
             guard let schedule = state.schedule(idOrName: request.schedule) else {
-                return .failure(WireError(.notFound("schedule \"\(request.schedule)\"", suggestions: state.sortedSchedules.map(\.name))))
+                return .failure(
+                    WireError(
+                        .notFound("schedule \"\(request.schedule)\"", suggestions: state.sortedSchedules.map(\.name))))
             }
             scope = "schedule:" + schedule.id
         case (true, false):
             guard let person = state.employee(idOrName: request.person) else {
-                return .failure(WireError(.notFound("employee \"\(request.person)\"", suggestions: state.suggestions(for: request.person))))
+                return .failure(
+                    WireError(
+                        .notFound("employee \"\(request.person)\"", suggestions: state.suggestions(for: request.person))
+                    ))
             }
             scope = "person:" + person.id
         default:
@@ -78,7 +94,9 @@ extension ServerCore {
         var alarm: Duration?
         if !request.alarm.isEmpty {
             guard let parsed = Self.calendarAlarm(request.alarm) else {
-                return .failure(WireError(.invalidArgument, "alarm \(Self.calendarAlarmRule) (got \"\(request.alarm.prefix(40))\")"))
+                return .failure(
+                    WireError(.invalidArgument, "alarm \(Self.calendarAlarmRule) (got \"\(request.alarm.prefix(40))\")")
+                )
             }
             alarm = parsed
         }
@@ -88,18 +106,23 @@ extension ServerCore {
         }
         if request.createToken {
             guard let port = httpPort else {
-                return .failure(WireError(.unavailable, "this server has no HTTP listener to serve calendars (--http-listen)"))
+                return .failure(
+                    WireError(.unavailable, "this server has no HTTP listener to serve calendars (--http-listen)"))
             }
             let live = tokens.liveCalendarTokens(tenant: tenant.id, mintedBy: actor.tokenID, now: now)
             guard live.minter < Self.calendarTokensPerMinter, live.tenant < Self.calendarTokensPerTenant else {
-                return .failure(WireError(.resourceExhausted, """
-                    \(live.minter >= Self.calendarTokensPerMinter ? "this token has minted \(live.minter)" : "the tenant has \(live.tenant)") \
-                    calendar tokens that still work (the limit is \(live.minter >= Self.calendarTokensPerMinter ? Self.calendarTokensPerMinter : Self.calendarTokensPerTenant)): \
-                    reuse a feed URL, or have an admin revoke old ones (roster-server token list --tenant \(tenant.id))
-                    """))
+                return .failure(
+                    WireError(
+                        .resourceExhausted,
+                        """
+                        \(live.minter >= Self.calendarTokensPerMinter ? "this token has minted \(live.minter)" : "the tenant has \(live.tenant)") \
+                        calendar tokens that still work (the limit is \(live.minter >= Self.calendarTokensPerMinter ? Self.calendarTokensPerMinter : Self.calendarTokensPerTenant)): \
+                        reuse a feed URL, or have an admin revoke old ones (roster-server token list --tenant \(tenant.id))
+                        """))
             }
-            let issued = AccessToken.issue(tenantID: tenant.id, role: .calendar, label: request.label, now: now,
-                                           expiresAt: now + Self.calendarTokenLifetime.milliseconds, scope: scope, mintedBy: actor.tokenID)
+            let issued = AccessToken.issue(
+                tenantID: tenant.id, role: .calendar, label: request.label, now: now,
+                expiresAt: now + Self.calendarTokenLifetime.milliseconds, scope: scope, mintedBy: actor.tokenID)
             do {
                 try await admin.store.insertToken(issued.stored)
                 var entry = AuditLog.token(AuditLog.Kind.tokenCreated, issued.stored, at: now)
@@ -126,14 +149,17 @@ extension ServerCore {
 extension ServerCore {
     /// The feed's name and events: on a schedule's feed each event names the person, on a
     /// person's feed the schedule; both name the role of a one-off shift that has one.
-    static func events(scope: String, state: RosterState, from: UnixMillis, to: UnixMillis, now: UnixMillis) throws(RosterError)
+    static func events(scope: String, state: RosterState, from: UnixMillis, to: UnixMillis, now: UnixMillis)
+        throws(RosterError)
         -> (name: String, events: [CalendarEvent])
     {
         let parts = scope.split(separator: ":", maxSplits: 1).map(String.init)
         guard parts.count == 2 else { throw .notFound("calendar \(scope)", suggestions: []) }
         let isSchedule = parts[0] == "schedule"
-        let resolved = try state.finalSchedule(schedule: isSchedule ? parts[1] : nil, employee: isSchedule ? nil : parts[1],
-                                               from: from, to: to).shifts
+        let resolved = try state.finalSchedule(
+            schedule: isSchedule ? parts[1] : nil, employee: isSchedule ? nil : parts[1],
+            from: from, to: to
+        ).shifts
         let name: String
         if isSchedule {
             name = state.schedules[parts[1]]?.name ?? parts[1]
@@ -145,11 +171,14 @@ extension ServerCore {
             let shift = entry.shift
             let scheduleName = state.schedules[entry.scheduleID]?.name ?? entry.scheduleID
             var role = ""
-            if case .shift(let id) = shift.source, let found = state.shifts[id], !found.role.isEmpty { role = " (\(found.role))" }
+            if case .shift(let id) = shift.source, let found = state.shifts[id], !found.role.isEmpty {
+                role = " (\(found.role))"
+            }
             let person = state.employees[shift.employeeID]?.fullName ?? shift.employeeID
             let summary = isSchedule ? "\(person) on call: \(scheduleName)\(role)" : "On call: \(scheduleName)\(role)"
-            return CalendarEvent(uid: shift.id, start: shift.start, end: shift.end, summary: summary,
-                                 description: "\(person), \(scheduleName); from \(shift.source)", lastModified: now)
+            return CalendarEvent(
+                uid: shift.id, start: shift.start, end: shift.end, summary: summary,
+                description: "\(person), \(scheduleName); from \(shift.source)", lastModified: now)
         }
         return (name, events)
     }

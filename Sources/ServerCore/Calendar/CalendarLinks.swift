@@ -33,10 +33,16 @@ extension ServerCore {
                 }
             return .success(.calendar(answer))
         }
-        let id = request.revokeLink.hasPrefix(AccessToken.prefix) ? (AccessToken.parse(request.revokeLink)?.id ?? request.revokeLink)
+        let id =
+            request.revokeLink.hasPrefix(AccessToken.prefix)
+            ? (AccessToken.parse(request.revokeLink)?.id ?? request.revokeLink)
             : request.revokeLink
         guard let token = tokens.token(id: id), visible(token), token.revokedAt == nil else {
-            return .failure(WireError(.notFound, "no calendar link \(request.revokeLink) made by this token (`roster-client calendar list` shows them)"))
+            return .failure(
+                WireError(
+                    .notFound,
+                    "no calendar link \(request.revokeLink) made by this token (`roster-client calendar list` shows them)"
+                ))
         }
         do {
             guard try await admin.store.revokeToken(id: id, at: now) else {
@@ -51,12 +57,15 @@ extension ServerCore {
             entry.address = actor.address
             try await admin.store.appendAudit(tenantID: tenant.id, entry)
         } catch {
-            return .failure(WireError(.unavailable, "the link could not be revoked in the store: \(error)", retryable: true))
+            return .failure(
+                WireError(.unavailable, "the link could not be revoked in the store: \(error)", retryable: true))
         }
         return .success(.calendar(Roster_V1_CalendarResponse()))
     }
 
-    static let anonymousLinks = WireError(.permissionDenied, """
+    static let anonymousLinks = WireError(
+        .permissionDenied,
+        """
         calendar links are made, listed and revoked with a token (--token or --token-file): \
         an anonymous link could not be told apart from anyone else's
         """)

@@ -38,12 +38,15 @@ package struct AdminOperations: Sendable {
 
     /// `body` on the work pool for `tenant`; nil when the pool refused it (the tenant has too
     /// much waiting, or the server is stopping).
-    func computed<T: Sendable>(_ tenant: String, lane: TenantWorkPool.Lane = .long, _ body: @escaping @Sendable () -> T) async -> T? {
+    func computed<T: Sendable>(_ tenant: String, lane: TenantWorkPool.Lane = .long, _ body: @escaping @Sendable () -> T)
+        async -> T?
+    {
         guard let work else { return body() }
         return await work.run(tenant, lane: lane, body)
     }
 
-    package static let busy = WireError(.resourceExhausted, "the server is busy with this tenant's work; try again shortly", retryable: true)
+    package static let busy = WireError(
+        .resourceExhausted, "the server is busy with this tenant's work; try again shortly", retryable: true)
 
     /// What a request commits, or the answer when it commits nothing (a preview, a dry run, a
     /// refusal): worked out from the tenant's state alone.
@@ -65,7 +68,10 @@ package struct AdminOperations: Sendable {
 
     func perform(_ request: RosterMessage, on tenant: TenantRuntime, actor: Caller) async -> Performed {
         let now = clock.now()
-        guard let plan = await computed(tenant.id, lane: .of(request), { self.plan(request, view: tenant.view, actor: actor, now: now) }) else {
+        guard
+            let plan = await computed(
+                tenant.id, lane: .of(request), { self.plan(request, view: tenant.view, actor: actor, now: now) })
+        else {
             return Performed(result: .failure(Self.busy))
         }
         let changes: Plan.Changes
@@ -74,36 +80,39 @@ package struct AdminOperations: Sendable {
         case .commit(let planned): changes = planned
         }
         let committed: (epoch: UInt64, entry: HistoryEntry, revision: TenantRuntime.CommittedRevision)
-        switch await commitOnce(changes.located, on: tenant, actor: actor, reason: changes.auditReason ?? AuditLog.reason(of: request)) {
+        switch await commitOnce(
+            changes.located, on: tenant, actor: actor, reason: changes.auditReason ?? AuditLog.reason(of: request))
+        {
         case .success(let done): committed = done
         case .failure(let failure): return Performed(result: .failure(failure.error), conflicted: failure.conflicted)
         }
         let (epoch, entry) = (committed.epoch, committed.entry)
-        return Performed(result: .success(
-            Roster_V1_MutationResult.with {
-                $0.epoch = epoch
-                $0.revision = entry.revision
-                $0.changeCount = UInt32(entry.changes.count)
-                $0.ids = entry.changes.compactMap { change in
-                    switch change {
-                    case .employeeUpserted(let employee): employee.id
-                    case .employeeDeleted(let id), .shiftDeleted(let id): id
-                    case .shiftAdded(let shift): shift.id
-                    case .scheduleUpserted(let schedule): schedule.id
-                    case .scheduleDeleted(let id): id
-                    case .timeOffSet(let entry): entry.id
-                    case .timeOffDeleted(let id): id
-                    case .holidaysSet(let calendar): calendar.name
-                    case .holidaysDeleted(let name): name
-                    case .motdSet: nil
+        return Performed(
+            result: .success(
+                Roster_V1_MutationResult.with {
+                    $0.epoch = epoch
+                    $0.revision = entry.revision
+                    $0.changeCount = UInt32(entry.changes.count)
+                    $0.ids = entry.changes.compactMap { change in
+                        switch change {
+                        case .employeeUpserted(let employee): employee.id
+                        case .employeeDeleted(let id), .shiftDeleted(let id): id
+                        case .shiftAdded(let shift): shift.id
+                        case .scheduleUpserted(let schedule): schedule.id
+                        case .scheduleDeleted(let id): id
+                        case .timeOffSet(let entry): entry.id
+                        case .timeOffDeleted(let id): id
+                        case .holidaysSet(let calendar): calendar.name
+                        case .holidaysDeleted(let name): name
+                        case .motdSet: nil
+                        }
                     }
-                }
-                if let summary = changes.summary { $0.importSummary = summary }
-                $0.preview = changes.preview
-                $0.previewOmitted = changes.previewOmitted
-                // A schedule edit names the schedule, then what it made (a rotation, overrides).
-                if !changes.editIDs.isEmpty { $0.ids = changes.editIDs }
-            }), committed: committed.revision)
+                    if let summary = changes.summary { $0.importSummary = summary }
+                    $0.preview = changes.preview
+                    $0.previewOmitted = changes.previewOmitted
+                    // A schedule edit names the schedule, then what it made (a rotation, overrides).
+                    if !changes.editIDs.isEmpty { $0.ids = changes.editIDs }
+                }), committed: committed.revision)
     }
 
     /// The changes `request` makes to `view`, or its answer when it makes none. Pure CPU work.
@@ -114,34 +123,40 @@ package struct AdminOperations: Sendable {
                 var auditReason: String?
                 let asked = ScheduleChangeRequest(body)
                 if asked.isSelfService {
-                    let planned = try SelfService.plan(asked, actor: actor, state: view.state, now: now, newID: IdentifierFactory.make)
-                    edit = try ScheduleEdit.finishing(before: planned.before, after: planned.after, created: planned.created,
-                                                      state: view.state, now: now)
+                    let planned = try SelfService.plan(
+                        asked, actor: actor, state: view.state, now: now, newID: IdentifierFactory.make)
+                    edit = try ScheduleEdit.finishing(
+                        before: planned.before, after: planned.after, created: planned.created,
+                        state: view.state, now: now)
                     auditReason = planned.auditReason
                 } else {
                     if !actor.isAdmin, let refusal = ScheduleEdit.refusal(of: asked, by: actor, state: view.state) {
                         throw refusal
                     }
-                    edit = try ScheduleEdit.plan(asked, state: view.state, actor: actor, now: now, newID: IdentifierFactory.make)
+                    edit = try ScheduleEdit.plan(
+                        asked, state: view.state, actor: actor, now: now, newID: IdentifierFactory.make)
                 }
                 var changes = Plan.Changes(located: edit.changes)
                 changes.auditReason = auditReason
                 // A minutely rotation moves tens of thousands of stretches: list the first ones.
-                let deltas = edit.deltas.map { (edit.scheduleID, $0) } + edit.otherDeltas.map { ($0.scheduleID, $0.delta) }
+                let deltas =
+                    edit.deltas.map { (edit.scheduleID, $0) } + edit.otherDeltas.map { ($0.scheduleID, $0.delta) }
                 changes.preview = deltas.prefix(ScheduleEdit.maxListedDeltas)
                     .map { Roster_V1_DutyDelta($0.1, scheduleID: $0.0, in: view.state) }
                 changes.previewOmitted = UInt32(max(0, deltas.count - ScheduleEdit.maxListedDeltas))
                 changes.editIDs = [edit.scheduleID] + edit.createdIDs
                 // A re-imported calendar that changes nothing commits nothing.
                 if body.preview || edit.changes.isEmpty {
-                    return .answer(.success(.with {
-                        $0.epoch = view.epoch
-                        $0.revision = view.revision
-                        $0.ids = changes.editIDs
-                        $0.dryRun = body.preview
-                        $0.preview = changes.preview
-                        $0.previewOmitted = changes.previewOmitted
-                    }))
+                    return .answer(
+                        .success(
+                            .with {
+                                $0.epoch = view.epoch
+                                $0.revision = view.revision
+                                $0.ids = changes.editIDs
+                                $0.dryRun = body.preview
+                                $0.preview = changes.preview
+                                $0.previewOmitted = changes.previewOmitted
+                            }))
                 }
                 return .commit(changes)
             } else if case .importData(let body) = request {
@@ -149,12 +164,14 @@ package struct AdminOperations: Sendable {
                 let summary = Roster_V1_ImportSummary(plan)
                 if body.dryRun || plan.changes.isEmpty {
                     // Nothing to commit: a dry run, or a file that changes nothing (all unchanged).
-                    return .answer(.success(.with {
-                        $0.epoch = view.epoch
-                        $0.revision = view.revision
-                        $0.importSummary = summary
-                        $0.dryRun = body.dryRun
-                    }))
+                    return .answer(
+                        .success(
+                            .with {
+                                $0.epoch = view.epoch
+                                $0.revision = view.revision
+                                $0.importSummary = summary
+                                $0.dryRun = body.dryRun
+                            }))
                 }
                 return .commit(Plan.Changes(located: plan.changes, summary: summary))
             } else {
@@ -165,14 +182,19 @@ package struct AdminOperations: Sendable {
         }
     }
 
-    private func importPlan(_ body: Roster_V1_ImportRequest, state: RosterState, now: UnixMillis) throws(RosterError) -> ImportPlan {
+    private func importPlan(_ body: Roster_V1_ImportRequest, state: RosterState, now: UnixMillis) throws(RosterError)
+        -> ImportPlan
+    {
         guard let format = ImportFormat(body.format) else {
             throw .invalid([RosterViolation(field: "format", message: "is not a known import format")])
         }
-        let plan = try RosterImport.plan(format: format, data: body.data,
-                                         options: ImportOptions(replace: body.replace, updateExisting: body.updateExisting),
-                                         current: state, now: now, newID: IdentifierFactory.make)
-        if plan.rows.isEmpty { throw .invalid([RosterViolation(location: "document", field: "", message: "holds no records")]) }
+        let plan = try RosterImport.plan(
+            format: format, data: body.data,
+            options: ImportOptions(replace: body.replace, updateExisting: body.updateExisting),
+            current: state, now: now, newID: IdentifierFactory.make)
+        if plan.rows.isEmpty {
+            throw .invalid([RosterViolation(location: "document", field: "", message: "holds no records")])
+        }
         return plan
     }
 
@@ -201,8 +223,10 @@ package struct AdminOperations: Sendable {
     }
 
     /// Validates `located` against `view` and derives what the commit writes. Pure CPU work.
-    func stage(_ located: [RosterImport.Located], view: TenantRuntime.View, tenantID: String, actor: Caller, reason: String,
-               now: UnixMillis, dutyMarks: [String: UnixMillis] = [:]) -> Result<Staged, WireError> {
+    func stage(
+        _ located: [RosterImport.Located], view: TenantRuntime.View, tenantID: String, actor: Caller, reason: String,
+        now: UnixMillis, dutyMarks: [String: UnixMillis] = [:]
+    ) -> Result<Staged, WireError> {
         let located = view.state.expandingCascades(located)
         let newState: RosterState
         do throws(RosterError) {
@@ -211,29 +235,44 @@ package struct AdminOperations: Sendable {
             return .failure(WireError(error))
         }
         let entry = HistoryEntry(revision: view.revision + 1, committedAt: now, changes: located.map(\.change))
-        let audit = AuditLog.change(revision: entry.revision, at: entry.committedAt, changes: entry.changes, before: view.state,
-                                    actor: actor, reason: reason)
-        let outbox = notifications?.outbox(tenantID: tenantID, previous: view.state, current: newState, changes: entry.changes,
-                                      revision: entry.revision, now: entry.committedAt, actor: actor.name) ?? OutboxWrite()
-        let duty = DutyRecord.record(DutyRecord.schedulesChanged(by: entry.changes, before: view.state), of: view.state, marks: dutyMarks,
-                                     now: now).write
+        let audit = AuditLog.change(
+            revision: entry.revision, at: entry.committedAt, changes: entry.changes, before: view.state,
+            actor: actor, reason: reason)
+        let outbox =
+            notifications?.outbox(
+                tenantID: tenantID, previous: view.state, current: newState, changes: entry.changes,
+                revision: entry.revision, now: entry.committedAt, actor: actor.name) ?? OutboxWrite()
+        let duty = DutyRecord.record(
+            DutyRecord.schedulesChanged(by: entry.changes, before: view.state), of: view.state, marks: dutyMarks,
+            now: now
+        ).write
         return .success(Staged(state: newState, entry: entry, audit: audit, outbox: outbox, duty: duty))
     }
 
-    func commitOnce(_ located: [RosterImport.Located], on tenant: TenantRuntime, actor: Caller, reason: String,
-                    settings: NotificationSettingsWrite = NotificationSettingsWrite(), auditDetail: String = "") async
+    func commitOnce(
+        _ located: [RosterImport.Located], on tenant: TenantRuntime, actor: Caller, reason: String,
+        settings: NotificationSettingsWrite = NotificationSettingsWrite(), auditDetail: String = ""
+    ) async
         -> Result<(epoch: UInt64, entry: HistoryEntry, revision: TenantRuntime.CommittedRevision), CommitFailure>
     {
         let dutyMarks: [String: UnixMillis]
         do {
             dutyMarks = try await store.dutyRecordMarks(tenantID: tenant.id).mapValues(\.until)
         } catch {
-            return .failure(CommitFailure(error: WireError(.unavailable, "the duty record could not be read: \(error)", retryable: true)))
+            return .failure(
+                CommitFailure(
+                    error: WireError(.unavailable, "the duty record could not be read: \(error)", retryable: true)))
         }
         let view = tenant.view, now = clock.now(), tenantID = tenant.id
-        guard let staged = await computed(tenant.id, lane: .of(changes: located.map(\.change)), {
-            self.stage(located, view: view, tenantID: tenantID, actor: actor, reason: reason, now: now, dutyMarks: dutyMarks)
-        }) else {
+        guard
+            let staged = await computed(
+                tenant.id, lane: .of(changes: located.map(\.change)),
+                {
+                    self.stage(
+                        located, view: view, tenantID: tenantID, actor: actor, reason: reason, now: now,
+                        dutyMarks: dutyMarks)
+                })
+        else {
             return .failure(CommitFailure(error: Self.busy))
         }
         var ready: Staged
@@ -247,17 +286,24 @@ package struct AdminOperations: Sendable {
         let entry = ready.entry
         do {
             let started = ContinuousClock.now
-            try await store.commit(tenantID: tenant.id, entry: entry, historyLimit: historyLimit, audit: ready.audit, outbox: ready.outbox,
-                                   duty: ready.duty)
+            try await store.commit(
+                tenantID: tenant.id, entry: entry, historyLimit: historyLimit, audit: ready.audit, outbox: ready.outbox,
+                duty: ready.duty)
             metrics?.committed(entry.changes, after: .now - started)
             notifications?.committed(tenantID: tenant.id, write: ready.outbox)
         } catch let conflict as StoreError {
             guard conflict.isConflict else {
-                return .failure(CommitFailure(error: WireError(.unavailable, "the change could not be stored: \(conflict)", retryable: true)))
+                return .failure(
+                    CommitFailure(
+                        error: WireError(.unavailable, "the change could not be stored: \(conflict)", retryable: true)))
             }
-            return .failure(CommitFailure(error: WireError(.unavailable, "\(conflict); try again", retryable: true), conflicted: true))
+            return .failure(
+                CommitFailure(
+                    error: WireError(.unavailable, "\(conflict); try again", retryable: true), conflicted: true))
         } catch {
-            return .failure(CommitFailure(error: WireError(.unavailable, "the change could not be stored: \(error)", retryable: true)))
+            return .failure(
+                CommitFailure(
+                    error: WireError(.unavailable, "the change could not be stored: \(error)", retryable: true)))
         }
         // Durable now: the tenant takes it (re-indexing the schedules it touched), ahead of its
         // waiting queries, which should see it.

@@ -61,8 +61,10 @@ package enum AuditLog {
 
     /// The entry for a revision about to be committed: each change with the record as `state`
     /// (the state before the revision) held it.
-    static func change(revision: UInt64, at: UnixMillis, changes: [RosterChange], before state: RosterState, actor: Caller,
-                       reason: String) -> Roster_V1_AuditEntry {
+    static func change(
+        revision: UInt64, at: UnixMillis, changes: [RosterChange], before state: RosterState, actor: Caller,
+        reason: String
+    ) -> Roster_V1_AuditEntry {
         var entry = entry(kind: Kind.change, at: at, actor: actor)
         entry.revision = revision
         entry.reason = reason
@@ -100,7 +102,9 @@ package enum AuditLog {
     }
 
     /// A webhook or reminder rule added or removed; `detail` says which and what it does.
-    package static func notification(_ kind: String, detail: String, reason: String, at: UnixMillis, actor: Caller) -> Roster_V1_AuditEntry {
+    package static func notification(_ kind: String, detail: String, reason: String, at: UnixMillis, actor: Caller)
+        -> Roster_V1_AuditEntry
+    {
         var entry = entry(kind: kind, at: at, actor: actor)
         entry.detail = detail
         entry.reason = reason
@@ -174,7 +178,8 @@ package enum AuditLog {
     /// The ids of the employees with this full name in `entries` (found by `named`).
     static func employeeIDs(named name: String, in entries: [Roster_V1_AuditEntry]) -> Set<String> {
         let folded = TextFolding.fold(name.trimmingCharacters(in: .whitespaces))
-        return entries.reduce(into: Set<String>()) { ids, entry in ids.formUnion(employeeIDs(in: entry, folded: folded)) }
+        return entries.reduce(into: Set<String>()) { ids, entry in ids.formUnion(employeeIDs(in: entry, folded: folded))
+        }
     }
 
     private static func employeeIDs(in entry: Roster_V1_AuditEntry, folded: String) -> Set<String> {
@@ -203,8 +208,11 @@ package enum AuditLog {
         switch change {
         case .scheduleUpserted(let schedule): schedule.id == scheduleID
         case .scheduleDeleted(let id): id == scheduleID
-        case .shiftAdded(let shift): (shift.scheduleID.isEmpty ? ScheduleDefinition.defaultID : shift.scheduleID) == scheduleID
-        case .employeeUpserted, .employeeDeleted, .shiftDeleted, .motdSet, .timeOffSet, .timeOffDeleted, .holidaysSet, .holidaysDeleted: false
+        case .shiftAdded(let shift):
+            (shift.scheduleID.isEmpty ? ScheduleDefinition.defaultID : shift.scheduleID) == scheduleID
+        case .employeeUpserted, .employeeDeleted, .shiftDeleted, .motdSet, .timeOffSet, .timeOffDeleted, .holidaysSet,
+            .holidaysDeleted:
+            false
         }
     }
 }
@@ -224,7 +232,9 @@ extension ServerCore {
         auditAuthenticationFailure(token: token, tenant: "", address: address, door: door, at: now)
     }
 
-    private func auditAuthenticationFailure(token: String, tenant requested: String, address: String, door: String?, at now: UnixMillis) {
+    private func auditAuthenticationFailure(
+        token: String, tenant requested: String, address: String, door: String?, at now: UnixMillis
+    ) {
         let admitted = authFailureBudget.withLockedValue { $0.admit(at: now) }
         guard admitted.record else { return }
         let refusal = tokens.refusal(of: token, now: now)
@@ -237,7 +247,9 @@ extension ServerCore {
             return
         }
         var detail = refusal.detail + (door.map { " (\($0))" } ?? "")
-        if admitted.suppressedBefore > 0 { detail += " (\(admitted.suppressedBefore) more failures before this one were not recorded one by one)" }
+        if admitted.suppressedBefore > 0 {
+            detail += " (\(admitted.suppressedBefore) more failures before this one were not recorded one by one)"
+        }
         let entry = AuditLog.authFailure(at: now, address: address, tokenID: refusal.tokenID, detail: detail)
         let store = admin.store, logger = self.logger, detachedWrites = self.detachedWrites
         detachedWrites.withLockedValue { $0 += 1 }

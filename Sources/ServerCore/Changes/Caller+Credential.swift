@@ -6,7 +6,9 @@ extension Caller {
 
     /// The holder of `credential` (nil: an anonymous reader on loopback), from `address`.
     init(_ credential: Credential?, address: String) {
-        self.init(tokenID: credential?.tokenID, name: credential.map { $0.label.isEmpty ? ($0.tokenID ?? "") : $0.label } ?? "",
-                  address: address, isAdmin: credential?.role == .admin, employeeID: credential?.employeeID)
+        self.init(
+            tokenID: credential?.tokenID,
+            name: credential.map { $0.label.isEmpty ? ($0.tokenID ?? "") : $0.label } ?? "",
+            address: address, isAdmin: credential?.role == .admin, employeeID: credential?.employeeID)
     }
 }

@@ -16,18 +16,31 @@ extension AdminOperations {
     /// most), and this keeps a plan's work bounded besides.
     static let maxDefinitionObjects = 10_000
 
-    func applyDefinition(_ request: Roster_V1_ApplyDefinitionRequest, on tenant: TenantRuntime, actor: Caller) async -> AppliedDefinition {
+    func applyDefinition(_ request: Roster_V1_ApplyDefinitionRequest, on tenant: TenantRuntime, actor: Caller) async
+        -> AppliedDefinition
+    {
         let view = tenant.view, now = clock.now(), document = request.definition
         if request.hasExpectRevision, request.expectRevision != view.revision {
-            return AppliedDefinition(result: .failure(WireError(.failedPrecondition, "the tenant is at revision \(view.revision), not "
-                + "\(request.expectRevision) as when the plan was made: it changed since; plan again")))
+            return AppliedDefinition(
+                result: .failure(
+                    WireError(
+                        .failedPrecondition,
+                        "the tenant is at revision \(view.revision), not "
+                            + "\(request.expectRevision) as when the plan was made: it changed since; plan again")))
         }
-        let counts = [document.people.count, document.schedules.count, document.webhooks.count, document.reminders.count,
-                      document.announcements.count]
+        let counts = [
+            document.people.count, document.schedules.count, document.webhooks.count, document.reminders.count,
+            document.announcements.count,
+        ]
         if counts.contains(where: { $0 > Self.maxDefinitionObjects }) {
-            return AppliedDefinition(result: .failure(WireError(.invalidArgument, "a definition holds at most \(Self.maxDefinitionObjects) objects of each kind")))
+            return AppliedDefinition(
+                result: .failure(
+                    WireError(
+                        .invalidArgument, "a definition holds at most \(Self.maxDefinitionObjects) objects of each kind"
+                    )))
         }
-        let planner = DefinitionPlanner(state: view.state, now: now, prune: request.prune, author: actor.author, newID: IdentifierFactory.make)
+        let planner = DefinitionPlanner(
+            state: view.state, now: now, prune: request.prune, author: actor.author, newID: IdentifierFactory.make)
         let asked = DefinitionDocument(document)
         guard let roster = await computed(tenant.id, { planner.plan(asked) }) else {
             return AppliedDefinition(result: .failure(Self.busy))
@@ -35,31 +48,40 @@ extension AdminOperations {
         var settings = SettingsPlan()
         if document.managesWebhooks || document.managesReminders || document.managesAnnouncements {
             if let notifications {
-                settings = await notifications.planSettings(document, tenantID: tenant.id, state: roster.after, prune: request.prune)
+                settings = await notifications.planSettings(
+                    document, tenantID: tenant.id, state: roster.after, prune: request.prune)
             } else {
-                settings.violations.append(RosterViolation(field: "webhooks", message: "notifications are off on this server"))
+                settings.violations.append(
+                    RosterViolation(field: "webhooks", message: "notifications are off on this server"))
             }
         }
         let violations = roster.violations + settings.violations
         if !violations.isEmpty {
             var error = WireError(.invalid(violations))
-            error.body.message = "the definition has \(violations.count) problem\(violations.count == 1 ? "" : "s"); nothing was changed"
+            error.body.message =
+                "the definition has \(violations.count) problem\(violations.count == 1 ? "" : "s"); nothing was changed"
             return AppliedDefinition(result: .failure(error))
         }
         var plan = Roster_V1_DefinitionPlan.with {
             $0.epoch = view.epoch
             $0.revision = view.revision
             $0.changes = roster.objects.map(Roster_V1_DefinitionChange.init) + settings.objects
-            $0.duty = roster.deltas.prefix(ScheduleEdit.maxListedDeltas).map { Roster_V1_DutyDelta($0.delta, scheduleID: $0.scheduleID, in: roster.after) }
+            $0.duty = roster.deltas.prefix(ScheduleEdit.maxListedDeltas).map {
+                Roster_V1_DutyDelta($0.delta, scheduleID: $0.scheduleID, in: roster.after)
+            }
             $0.dutyOmitted = UInt32(max(0, roster.deltas.count - ScheduleEdit.maxListedDeltas))
             $0.dutyCut = roster.dutyCut
         }
         if request.planOnly || (roster.located.isEmpty && settings.write.isEmpty) {
             guard let fitted = AnswerFit.fit(plan, maxFrameBytes: maxAnswerBytes + AnswerFit.headroom) else {
-                return AppliedDefinition(result: .failure(WireError(.resourceExhausted, """
-                    the plan lists more changes than one answer frame holds (\(maxAnswerBytes + AnswerFit.headroom) bytes): \
-                    apply the file in parts, or raise the server's --max-frame-bytes
-                    """)))
+                return AppliedDefinition(
+                    result: .failure(
+                        WireError(
+                            .resourceExhausted,
+                            """
+                            the plan lists more changes than one answer frame holds (\(maxAnswerBytes + AnswerFit.headroom) bytes): \
+                            apply the file in parts, or raise the server's --max-frame-bytes
+                            """)))
             }
             return AppliedDefinition(result: .success(fitted))
         }
@@ -67,7 +89,9 @@ extension AdminOperations {
         let reason = request.reason.isEmpty ? "apply of a definition: " + Self.tally(made) : request.reason
         let detail = settings.objects.filter { $0.action != .notInFile }
             .map { "\($0.kind) \($0.id) \(Self.word($0.action)): \($0.name)" }.joined(separator: "; ")
-        switch await commitOnce(roster.located, on: tenant, actor: actor, reason: reason, settings: settings.write, auditDetail: detail) {
+        switch await commitOnce(
+            roster.located, on: tenant, actor: actor, reason: reason, settings: settings.write, auditDetail: detail)
+        {
         case .success(let done):
             if !settings.write.isEmpty { await notifications?.settingsChanged(tenant) }
             plan.revision = done.entry.revision
@@ -96,10 +120,11 @@ extension AdminOperations {
 
     /// "2 created, 1 changed, 1 deleted".
     static func tally(_ changes: [Roster_V1_DefinitionChange]) -> String {
-        let counts = [("created", Roster_V1_DefinitionAction.create), ("changed", .change), ("deleted", .delete)].compactMap { word, action in
-            let n = changes.filter { $0.action == action }.count
-            return n == 0 ? nil : "\(n) \(word)"
-        }
+        let counts = [("created", Roster_V1_DefinitionAction.create), ("changed", .change), ("deleted", .delete)]
+            .compactMap { word, action in
+                let n = changes.filter { $0.action == action }.count
+                return n == 0 ? nil : "\(n) \(word)"
+            }
         return counts.isEmpty ? "nothing" : counts.joined(separator: ", ")
     }
 }

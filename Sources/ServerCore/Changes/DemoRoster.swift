@@ -62,7 +62,8 @@ package final class DemoRoster: Sendable {
     /// schedules existed gets them too).
     package func seedIfEmpty() async throws {
         if tenant.view.state.employees.isEmpty {
-            let changes: [RosterImport.Located] = Self.people.map { (tenant.id, .employeeUpserted($0)) } + [(tenant.id, .motdSet(Self.motd))]
+            let changes: [RosterImport.Located] =
+                Self.people.map { (tenant.id, .employeeUpserted($0)) } + [(tenant.id, .motdSet(Self.motd))]
             try await commitOnQueue(changes)
             try await roll()
         }
@@ -76,9 +77,13 @@ package final class DemoRoster: Sendable {
     /// resolves the same turns; the override is placed around `now`.
     static func schedules(now: UnixMillis) -> [ScheduleDefinition] {
         func person(_ last: String) -> String { people.first { $0.lastName == last }!.id }
-        func rotation(_ id: String, _ people: [String], _ cadence: Cadence, _ handoff: LocalDateTime,
-                      only restrictions: [RestrictionWindow] = []) -> Rotation {
-            Rotation(id: id, slots: people.map { [person($0)] }, cadence: cadence, handoff: handoff, restrictions: restrictions)
+        func rotation(
+            _ id: String, _ people: [String], _ cadence: Cadence, _ handoff: LocalDateTime,
+            only restrictions: [RestrictionWindow] = []
+        ) -> Rotation {
+            Rotation(
+                id: id, slots: people.map { [person($0)] }, cadence: cadence, handoff: handoff,
+                restrictions: restrictions)
         }
         let day: UnixMillis = 86_400_000
         let tomorrow = (now / day + 1) * day
@@ -87,43 +92,72 @@ package final class DemoRoster: Sendable {
             ScheduleDefinition(
                 id: "demo-platform", name: "Platform primary", zone: "Europe/Berlin", team: "Platform",
                 description: "Weekly, handing off Mondays 09:00 Berlin time.",
-                layers: [ScheduleLayer(level: 0, rotations: [
-                    rotation("platform-weekly", ["Lovelace", "Turing", "Hopper", "Dijkstra", "Liskov"], .weeks(1),
-                             LocalDateTime(year: 2026, month: 1, day: 5, hour: 9)),
-                ])],
-                overrides: [ScheduleOverride(id: "demo-override", kind: .add(person("Liskov")), start: tomorrow + 8 * 3_600_000,
-                                             end: tomorrow + 16 * 3_600_000, author: "demo", reason: "release day: a second pair of eyes")]),
+                layers: [
+                    ScheduleLayer(
+                        level: 0,
+                        rotations: [
+                            rotation(
+                                "platform-weekly", ["Lovelace", "Turing", "Hopper", "Dijkstra", "Liskov"], .weeks(1),
+                                LocalDateTime(year: 2026, month: 1, day: 5, hour: 9))
+                        ])
+                ],
+                overrides: [
+                    ScheduleOverride(
+                        id: "demo-override", kind: .add(person("Liskov")), start: tomorrow + 8 * 3_600_000,
+                        end: tomorrow + 16 * 3_600_000, author: "demo", reason: "release day: a second pair of eyes")
+                ]),
             ScheduleDefinition(
                 id: "demo-operations", name: "Operations secondary", zone: "UTC", team: "Operations",
                 description: "Daily at 08:00 UTC; the follow-the-sun layer above covers each region's working hours.",
                 layers: [
-                    ScheduleLayer(level: 0, rotations: [
-                        rotation("ops-daily", ["Hamilton", "Thompson", "Ritchie", "Perlman"], .days(1),
-                                 LocalDateTime(year: 2026, month: 1, day: 1, hour: 8)),
-                    ]),
-                    ScheduleLayer(level: 1, rotations: [
-                        rotation("sun-apac", ["Johnson", "Vaughan"], .weeks(1), LocalDateTime(year: 2026, month: 1, day: 5),
-                                 only: [RestrictionWindow(weekdays: weekdays, start: 0, end: 8 * 60)]),
-                        rotation("sun-emea", ["Berners-Lee", "Wium Lie"], .weeks(1), LocalDateTime(year: 2026, month: 1, day: 5),
-                                 only: [RestrictionWindow(weekdays: weekdays, start: 8 * 60, end: 16 * 60)]),
-                        rotation("sun-amer", ["Eich", "Victor"], .weeks(1), LocalDateTime(year: 2026, month: 1, day: 5),
-                                 only: [RestrictionWindow(weekdays: weekdays, start: 16 * 60, end: 24 * 60)]),
-                    ]),
+                    ScheduleLayer(
+                        level: 0,
+                        rotations: [
+                            rotation(
+                                "ops-daily", ["Hamilton", "Thompson", "Ritchie", "Perlman"], .days(1),
+                                LocalDateTime(year: 2026, month: 1, day: 1, hour: 8))
+                        ]),
+                    ScheduleLayer(
+                        level: 1,
+                        rotations: [
+                            rotation(
+                                "sun-apac", ["Johnson", "Vaughan"], .weeks(1),
+                                LocalDateTime(year: 2026, month: 1, day: 5),
+                                only: [RestrictionWindow(weekdays: weekdays, start: 0, end: 8 * 60)]),
+                            rotation(
+                                "sun-emea", ["Berners-Lee", "Wium Lie"], .weeks(1),
+                                LocalDateTime(year: 2026, month: 1, day: 5),
+                                only: [RestrictionWindow(weekdays: weekdays, start: 8 * 60, end: 16 * 60)]),
+                            rotation(
+                                "sun-amer", ["Eich", "Victor"], .weeks(1), LocalDateTime(year: 2026, month: 1, day: 5),
+                                only: [RestrictionWindow(weekdays: weekdays, start: 16 * 60, end: 24 * 60)]),
+                        ]),
                 ]),
             ScheduleDefinition(
                 id: "demo-support", name: "Support business hours", zone: "America/New_York", team: "Support",
                 description: "Weekdays 09:00-17:00 New York time, weekly turns.",
-                layers: [ScheduleLayer(level: 0, rotations: [
-                    rotation("support-weekly", ["Easley", "Boyd Granville"], .weeks(1), LocalDateTime(year: 2026, month: 1, day: 5, hour: 9),
-                             only: [RestrictionWindow(weekdays: weekdays, start: 9 * 60, end: 17 * 60)]),
-                ])]),
+                layers: [
+                    ScheduleLayer(
+                        level: 0,
+                        rotations: [
+                            rotation(
+                                "support-weekly", ["Easley", "Boyd Granville"], .weeks(1),
+                                LocalDateTime(year: 2026, month: 1, day: 5, hour: 9),
+                                only: [RestrictionWindow(weekdays: weekdays, start: 9 * 60, end: 17 * 60)])
+                        ])
+                ]),
             ScheduleDefinition(
                 id: "demo-fast", name: "Demo fast rotation", zone: "UTC", team: "Mobile",
                 description: "Hands off every minute, so `watch` shows a push within a minute.",
-                layers: [ScheduleLayer(level: 0, rotations: [
-                    rotation("fast-minutely", ["Lamarr", "Kare", "Wilson", "Allen", "Backus", "Wirth"], .minutes(1),
-                             LocalDateTime(year: 2026, month: 1, day: 1)),
-                ])]),
+                layers: [
+                    ScheduleLayer(
+                        level: 0,
+                        rotations: [
+                            rotation(
+                                "fast-minutely", ["Lamarr", "Kare", "Wilson", "Allen", "Backus", "Wirth"], .minutes(1),
+                                LocalDateTime(year: 2026, month: 1, day: 1))
+                        ])
+                ]),
         ]
     }
 
@@ -148,8 +182,14 @@ package final class DemoRoster: Sendable {
             guard state.shifts[id] == nil else { continue }
             let person = Self.people[Int(minuteIndex % Int64(Self.people.count))]
             guard state.employees[person.id] != nil else { continue }  // an admin removed them
-            changes.append((tenant.id, .shiftAdded(Shift(id: id, employeeID: person.id, start: minuteIndex * Self.minute,
-                                                      end: (minuteIndex + 1) * Self.minute, role: "primary"))))
+            changes.append(
+                (
+                    tenant.id,
+                    .shiftAdded(
+                        Shift(
+                            id: id, employeeID: person.id, start: minuteIndex * Self.minute,
+                            end: (minuteIndex + 1) * Self.minute, role: "primary"))
+                ))
         }
         for shift in state.shifts.values where shift.id.hasPrefix("demo-shift-") && shift.end < now - 60 * Self.minute {
             changes.append((tenant.id, .shiftDeleted(id: shift.id)))
@@ -161,7 +201,8 @@ package final class DemoRoster: Sendable {
         let admin = context.admin, tenant = self.tenant
         let result: Result<Void, WireError> = await withCheckedContinuation { continuation in
             let queued = context.mutations.submit(tenant.id) {
-                let committed = await admin.commit(changes, on: tenant, actor: .demoRoller, reason: "the demo plan rolls forward")
+                let committed = await admin.commit(
+                    changes, on: tenant, actor: .demoRoller, reason: "the demo plan rolls forward")
                 if case .success(let done) = committed { tenant.publish(done.revision) }
                 continuation.resume(returning: committed.map { _ in () })
             }

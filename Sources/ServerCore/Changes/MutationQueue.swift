@@ -126,8 +126,10 @@ extension ServerCore {
     /// after that answer was written and flushed, so the admin never waits behind the fan-out;
     /// the queue waits for the publish, so revisions reach subscribers in order.
     /// GetAudit queues here too, so that it sees every change acknowledged before it was asked.
-    func perform(_ message: RosterMessage, on tenant: TenantRuntime, actor: Caller,
-                 loop: any EventLoop) -> EventLoopFuture<Result<RosterMessage, WireError>> {
+    func perform(
+        _ message: RosterMessage, on tenant: TenantRuntime, actor: Caller,
+        loop: any EventLoop
+    ) -> EventLoopFuture<Result<RosterMessage, WireError>> {
         let promise = loop.makePromise(of: Result<RosterMessage, WireError>.self)
         if case .getReport(let request) = message {
             // Reads behind the queue, computes off it (`report`).
@@ -152,7 +154,11 @@ extension ServerCore {
                 promise.succeed(await self.calendar(request, tenant: tenant, actor: actor))
                 return
             }
-            let attempt = { () async -> (answer: Result<RosterMessage, WireError>, committed: TenantRuntime.CommittedRevision?, conflicted: Bool) in
+            let attempt = {
+                () async -> (
+                    answer: Result<RosterMessage, WireError>, committed: TenantRuntime.CommittedRevision?,
+                    conflicted: Bool
+                ) in
                 if case .applyDefinition(let request) = message {
                     let applied = await admin.applyDefinition(request, on: tenant, actor: actor)
                     return (applied.result.map(RosterMessage.definitionPlan), applied.committed, applied.conflicted)
@@ -173,7 +179,9 @@ extension ServerCore {
             // Queued on the loop behind the answer's callbacks (which write it).
             try? await loop.submit { tenant.publish(committed) }.get()
         }
-        if !queued { promise.succeed(.failure(WireError(.unavailable, "the server is shutting down", retryable: true))) }
+        if !queued {
+            promise.succeed(.failure(WireError(.unavailable, "the server is shutting down", retryable: true)))
+        }
         return promise.futureResult
     }
 }
@@ -181,8 +189,10 @@ extension ServerCore {
 extension ServerCore {
     /// A change asked for by the web app, by the holder of `credential`: queued, checked,
     /// committed and published exactly as the same request over the protocol.
-    package func perform(_ message: RosterMessage, on tenant: TenantRuntime, credential: Credential, address: String,
-                         loop: any EventLoop) -> EventLoopFuture<Result<RosterMessage, WireError>> {
+    package func perform(
+        _ message: RosterMessage, on tenant: TenantRuntime, credential: Credential, address: String,
+        loop: any EventLoop
+    ) -> EventLoopFuture<Result<RosterMessage, WireError>> {
         perform(message, on: tenant, actor: Caller(credential, address: address), loop: loop)
     }
 }

@@ -12,8 +12,10 @@ extension ConnectionHandler {
     /// `caughtUp`: this is the second try, after reading the store for a resume from a revision
     /// another node committed (then a client ahead of this node is told to try again, never given
     /// older state than it has).
-    func subscribe(_ request: Roster_V1_SubscribeRequest, id: UInt64, topics: Set<Roster_V1_Topic>, requestID: UInt32,
-                           caughtUp: Bool? = nil) {
+    func subscribe(
+        _ request: Roster_V1_SubscribeRequest, id: UInt64, topics: Set<Roster_V1_Topic>, requestID: UInt32,
+        caughtUp: Bool? = nil
+    ) {
         guard let tenant, let context else { return }
         let subscribed: TenantRuntime.Subscribed
         do {
@@ -42,8 +44,10 @@ extension ConnectionHandler {
                 write(ConnectionReplies.behind(requested: requested, held: held, requestID: requestID), flush: true)
             case true?:
                 // The store has nothing newer: the client's revision is not there (a restored store).
-                write(ConnectionReplies.refusal(.aheadOfThisNode(requested: requested, held: held, oldestResumable: oldest),
-                                                requestID: requestID), flush: true)
+                write(
+                    ConnectionReplies.refusal(
+                        .aheadOfThisNode(requested: requested, held: held, oldestResumable: oldest),
+                        requestID: requestID), flush: true)
             }
             return
         } catch {
@@ -54,11 +58,12 @@ extension ConnectionHandler {
         subscriptions.add(subscribed.subscription)
         if topics.contains(.notices) { core.noticesWanted(by: tenant) }
         for message in PushEncoding.initialSync(subscribed, topics: topics, filter: request.filter) {
-            let frames = if case .snapshot(let snapshot) = message, let limit = snapshotPartsLimit {
-                SnapshotParts.frames(snapshot, requestID: requestID, maxFrameBytes: limit)
-            } else {
-                [message.frame(requestID: requestID)]
-            }
+            let frames =
+                if case .snapshot(let snapshot) = message, let limit = snapshotPartsLimit {
+                    SnapshotParts.frames(snapshot, requestID: requestID, maxFrameBytes: limit)
+                } else {
+                    [message.frame(requestID: requestID)]
+                }
             for frame in frames {
                 core.metrics?.sent(frame)
                 write(frame.encoded(allocator: context.channel.allocator), flush: false)
@@ -75,8 +80,10 @@ extension ConnectionHandler {
     /// asks the fan-out to flush once, after every subscriber on the loop was written (one flush
     /// per connection, not one per frame). `heldKey` keeps one held-back on-duty frame per
     /// schedule. (After channelInactive the machine is closing and refuses.)
-    func push(_ kind: ConnectionStateMachine.PushKind, _ frame: ByteBuffer, subscription id: UInt64, at instant: PushInstant,
-              heldKey: String) -> PushOutcome {
+    func push(
+        _ kind: ConnectionStateMachine.PushKind, _ frame: ByteBuffer, subscription id: UInt64, at instant: PushInstant,
+        heldKey: String
+    ) -> PushOutcome {
         guard context != nil else { return .notSent }
         if let refusal = machine.pushRefusal(now: instant.wall) {
             run(refusal)
@@ -112,7 +119,8 @@ extension ConnectionHandler {
         guard writeStallDeadline == nil else { return }
         let deadline = core.configuration.limits.writeDeadline
         writeStallDeadline = eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(deadline)) {
-            self.logger.warning("slow consumer: writes stalled for \(deadline), disconnecting", metadata: self.logMetadata)
+            self.logger.warning(
+                "slow consumer: writes stalled for \(deadline), disconnecting", metadata: self.logMetadata)
             self.core.metrics?.slowConsumerDisconnected()
             self.context?.close(promise: nil)
         }

@@ -77,9 +77,10 @@ final class ConnectionHandler: ChannelDuplexHandler, PushSink {
         decoder = FrameDecoder(limit: frameLimit)
         eventLoop = channel.eventLoop
         let limits = listener.core.configuration.limits
-        machine = ConnectionStateMachine(limits: .init(
-            maxSubscriptions: limits.maxSubscriptionsPerConnection, maxInFlight: limits.maxInFlightRequests,
-            allowsAnonymous: listener.isLoopback, defaultTenant: listener.core.defaultTenant))
+        machine = ConnectionStateMachine(
+            limits: .init(
+                maxSubscriptions: limits.maxSubscriptionsPerConnection, maxInFlight: limits.maxInFlightRequests,
+                allowsAnonymous: listener.isLoopback, defaultTenant: listener.core.defaultTenant))
         liveness = LivenessMonitor(intervalMillis: limits.pingInterval.milliseconds)
     }
 
@@ -121,8 +122,10 @@ final class ConnectionHandler: ChannelDuplexHandler, PushSink {
     /// Called by this loop's `LivenessSweeper` every half interval.
     func checkLiveness(now: NIODeadline) {
         guard machine.credential != nil else { return }  // before Hello, the Hello deadline applies
-        run(machine.livenessCheck(now: core.clock.now(), liveness: liveness.check(now: now),
-                                  nonce: UInt64(now.uptimeNanoseconds)))
+        run(
+            machine.livenessCheck(
+                now: core.clock.now(), liveness: liveness.check(now: now),
+                nonce: UInt64(now.uptimeNanoseconds)))
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -240,8 +243,9 @@ final class ConnectionHandler: ChannelDuplexHandler, PushSink {
             takesSnapshotParts = hello.features.contains(SnapshotParts.feature)
             let now = core.clock.now()
             let credential = hello.token.isEmpty ? nil : core.tokens.authenticate(hello.token, now: now)
-            let action = machine.authenticated(hello, tokenCredential: credential, tenantExists: { self.core.tenant($0) != nil },
-                                               version: version, requestID: requestID)
+            let action = machine.authenticated(
+                hello, tokenCredential: credential, tenantExists: { self.core.tenant($0) != nil },
+                version: version, requestID: requestID)
             if case .rejectAuthentication = action {
                 core.metrics?.authenticationFailed()
                 core.auditAuthenticationFailure(hello, address: peerAddress, at: now)
@@ -260,8 +264,9 @@ final class ConnectionHandler: ChannelDuplexHandler, PushSink {
         case .sendError(let error, let requestID):
             write(ConnectionReplies.error(error, requestID: requestID), flush: true)
         case .failAndClose(let error, let requestID):
-            logger.info("closing connection: \(error.body.message)",
-                        metadata: logMetadata.merging(["code": "\(error.body.code)"]) { current, _ in current })
+            logger.info(
+                "closing connection: \(error.body.message)",
+                metadata: logMetadata.merging(["code": "\(error.body.code)"]) { current, _ in current })
             failAndClose(error, requestID: requestID)
         case .answerOnDutyNow(let requestID):
             if let tenant { write(tenant.onDutyNowFrame(requestID: requestID, now: core.clock.now()), flush: true) }
@@ -270,8 +275,9 @@ final class ConnectionHandler: ChannelDuplexHandler, PushSink {
             let now = core.clock.now(), partsLimit = snapshotPartsLimit, open = connectionOpen
             let maxFrameBytes = core.configuration.limits.maxFrameBytes
             // In slices: a long final schedule gives its thread back between them.
-            let step = tenant.answerStepper(message, requestID: requestID, now: now, snapshotPartsLimit: partsLimit,
-                                            maxFrameBytes: maxFrameBytes)
+            let step = tenant.answerStepper(
+                message, requestID: requestID, now: now, snapshotPartsLimit: partsLimit,
+                maxFrameBytes: maxFrameBytes)
             core.work.submitSliced(tenant.id, lane: .of(message), on: eventLoop) { () -> [Frame]? in
                 // A query whose connection has gone is not worked out (nor its other slices).
                 guard open.isOpen else { return [] }
@@ -326,8 +332,9 @@ final class ConnectionHandler: ChannelDuplexHandler, PushSink {
     /// Writes the Error frame and closes with a lingering close (see `writeErrorAndLinger`).
     func failAndClose(_ error: WireError, requestID: UInt32) {
         core.metrics?.sent(ConnectionReplies.error(error, requestID: requestID))
-        context?.writeErrorAndLinger(ConnectionReplies.error(error, requestID: requestID).encoded(),
-                                     isTLS: listener.servesTLS, linger: Self.linger)
+        context?.writeErrorAndLinger(
+            ConnectionReplies.error(error, requestID: requestID).encoded(),
+            isTLS: listener.servesTLS, linger: Self.linger)
     }
 
     /// How long a closing connection keeps reading (and discarding) after its Error frame.
@@ -337,21 +344,25 @@ final class ConnectionHandler: ChannelDuplexHandler, PushSink {
         guard let tenant = core.tenant(credential.tenantID) else { return }
         self.tenant = tenant
         frameLimit.bytes = core.configuration.limits.maxFrameBytes
-        logger.debug("handshake done", metadata: logMetadata.merging(["role": "\(credential.role)"]) { current, _ in current })
-        write(ConnectionReplies.welcome(version: version, credential: credential, view: tenant.view, serverID: core.serverID,
-                                        limits: core.configuration.limits,
-                                        features: takesSnapshotParts ? [SnapshotParts.feature] : [], requestID: requestID), flush: true)
+        logger.debug(
+            "handshake done", metadata: logMetadata.merging(["role": "\(credential.role)"]) { current, _ in current })
+        write(
+            ConnectionReplies.welcome(
+                version: version, credential: credential, view: tenant.view, serverID: core.serverID,
+                limits: core.configuration.limits,
+                features: takesSnapshotParts ? [SnapshotParts.feature] : [], requestID: requestID), flush: true)
     }
 
     private func enqueue(_ message: RosterMessage, requestID: UInt32) {
         guard let tenant else { return }
-        core.perform(message, on: tenant, actor: Caller(machine.credential, address: peerAddress), loop: eventLoop).assumeIsolated().whenSuccess { result in
-            self.machine.requestFinished()
-            switch result {
-            case .success(let answer): self.write(answer.frame(requestID: requestID), flush: true)
-            case .failure(let error): self.write(ConnectionReplies.error(error, requestID: requestID), flush: true)
+        core.perform(message, on: tenant, actor: Caller(machine.credential, address: peerAddress), loop: eventLoop)
+            .assumeIsolated().whenSuccess { result in
+                self.machine.requestFinished()
+                switch result {
+                case .success(let answer): self.write(answer.frame(requestID: requestID), flush: true)
+                case .failure(let error): self.write(ConnectionReplies.error(error, requestID: requestID), flush: true)
+                }
             }
-        }
     }
 
 }

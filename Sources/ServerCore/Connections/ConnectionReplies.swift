@@ -15,23 +15,27 @@ enum ConnectionReplies {
 
     /// The handshake's answer: the negotiated version, the tenant's revision and the limits
     /// this connection now has.
-    static func welcome(version: UInt32, credential: Credential, view: TenantRuntime.View, serverID: String,
-                        limits: ServerConfiguration.Limits, features: [String], requestID: UInt32) -> Frame {
-        RosterMessage.welcome(.with {
-            $0.version = version
-            $0.serverID = serverID
-            $0.epoch = view.epoch
-            $0.revision = view.revision
-            $0.limits = .with {
-                $0.maxFrameBytes = UInt32(limits.maxFrameBytes)
-                $0.pingIntervalMs = UInt32(limits.pingInterval.milliseconds)
-                $0.maxSubscriptions = UInt32(limits.maxSubscriptionsPerConnection)
-                $0.maxInFlight = UInt32(limits.maxInFlightRequests)
+    static func welcome(
+        version: UInt32, credential: Credential, view: TenantRuntime.View, serverID: String,
+        limits: ServerConfiguration.Limits, features: [String], requestID: UInt32
+    ) -> Frame {
+        RosterMessage.welcome(
+            .with {
+                $0.version = version
+                $0.serverID = serverID
+                $0.epoch = view.epoch
+                $0.revision = view.revision
+                $0.limits = .with {
+                    $0.maxFrameBytes = UInt32(limits.maxFrameBytes)
+                    $0.pingIntervalMs = UInt32(limits.pingInterval.milliseconds)
+                    $0.maxSubscriptions = UInt32(limits.maxSubscriptionsPerConnection)
+                    $0.maxInFlight = UInt32(limits.maxInFlightRequests)
+                }
+                $0.tenant = Roster_V1_Tenant(view.state.tenant)
+                $0.role = credential.role.wire
+                $0.features = features
             }
-            $0.tenant = Roster_V1_Tenant(view.state.tenant)
-            $0.role = credential.role.wire
-            $0.features = features
-        }).frame(requestID: requestID)
+        ).frame(requestID: requestID)
     }
 
     /// Why a subscription could not resume from the revision it asked for.
@@ -43,8 +47,10 @@ enum ConnectionReplies {
             return error(wire, requestID: requestID)
         case .aheadOfThisNode(let requested, let held, let oldest):
             // The store holds nothing newer (or there is one node): the client's revision is gone.
-            return Self.refusal(.resyncRequired(oldestResumable: oldest, reason: "revision \(requested) is newer than the server's \(held)"),
-                                requestID: requestID)
+            return Self.refusal(
+                .resyncRequired(
+                    oldestResumable: oldest, reason: "revision \(requested) is newer than the server's \(held)"),
+                requestID: requestID)
         case .unknownSchedule(let name):
             return error(WireError(.notFound, "schedule \"\(name)\" not found"), requestID: requestID)
         case .unknownPerson(let name):
@@ -56,14 +62,18 @@ enum ConnectionReplies {
     /// the shared store. Retryable, so the client keeps its newer state instead of taking an
     /// older snapshot (docs/SCALING.md).
     static func behind(requested: UInt64, held: UInt64, requestID: UInt32) -> Frame {
-        error(WireError(.unavailable, "this node holds revision \(held) and could not yet read revision \(requested) from the store; try again",
-                        retryable: true), requestID: requestID)
+        error(
+            WireError(
+                .unavailable,
+                "this node holds revision \(held) and could not yet read revision \(requested) from the store; try again",
+                retryable: true), requestID: requestID)
     }
 
     /// Ends a subscription whose events were dropped while its consumer was slow.
     static func slowConsumerResync(subscriptionID: UInt64) -> Frame {
-        var wire = WireError(.resyncRequired, "events were dropped for a slow consumer; resume from your last revision",
-                             retryable: true)
+        var wire = WireError(
+            .resyncRequired, "events were dropped for a slow consumer; resume from your last revision",
+            retryable: true)
         wire.body.subscriptionID = subscriptionID
         return error(wire, requestID: 0)
     }

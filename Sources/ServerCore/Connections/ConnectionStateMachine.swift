@@ -40,7 +40,8 @@ package struct ConnectionStateMachine {
         /// "Who is on duty now", from the tenant's cached encoding.
         case answerOnDutyNow(requestID: UInt32)
         case answerQuery(RosterMessage, requestID: UInt32)
-        case subscribe(Roster_V1_SubscribeRequest, subscriptionID: UInt64, topics: Set<Roster_V1_Topic>, requestID: UInt32)
+        case subscribe(
+            Roster_V1_SubscribeRequest, subscriptionID: UInt64, topics: Set<Roster_V1_Topic>, requestID: UInt32)
         case unsubscribe(subscriptionID: UInt64, requestID: UInt32)
         case enqueueMutation(RosterMessage, requestID: UInt32)
         case close
@@ -97,13 +98,17 @@ package struct ConnectionStateMachine {
     /// tenant. The rules: a token opens only its own tenant; with no token, a loopback listener
     /// admits an anonymous reader of the named (or default) tenant, others nobody. Every failure
     /// gets the same answer.
-    mutating func authenticated(_ hello: Roster_V1_Hello, tokenCredential: Credential?, tenantExists: (String) -> Bool,
-                                version: UInt32, requestID: UInt32) -> Action {
+    mutating func authenticated(
+        _ hello: Roster_V1_Hello, tokenCredential: Credential?, tenantExists: (String) -> Bool,
+        version: UInt32, requestID: UInt32
+    ) -> Action {
         guard case .awaitingHello = state else { return .none }
         let credential: Credential?
         if hello.token.isEmpty {
-            credential = limits.allowsAnonymous
-                ? Credential(tokenID: nil, tenantID: hello.tenant.isEmpty ? limits.defaultTenant : hello.tenant, role: .reader)
+            credential =
+                limits.allowsAnonymous
+                ? Credential(
+                    tokenID: nil, tenantID: hello.tenant.isEmpty ? limits.defaultTenant : hello.tenant, role: .reader)
                 : nil
         } else {
             credential = tokenCredential.flatMap { hello.tenant.isEmpty || hello.tenant == $0.tenantID ? $0 : nil }
@@ -126,15 +131,21 @@ package struct ConnectionStateMachine {
             return .none
         case .awaitingHello:
             guard case .hello(let hello) = message else {
-                return closing(WireError(.protocolViolation, "the first frame must be Hello, not \(message.type)"), requestID: requestID)
+                return closing(
+                    WireError(.protocolViolation, "the first frame must be Hello, not \(message.type)"),
+                    requestID: requestID)
             }
             let supported = WireProtocol.supportedVersions
             guard hello.minVersion <= hello.maxVersion, hello.maxVersion >= supported.lowerBound,
-                  hello.minVersion <= supported.upperBound else {
-                return closing(WireError(.unsupportedVersion, """
-                    versions \(hello.minVersion)...\(hello.maxVersion) offered; \
-                    this server speaks \(supported.lowerBound)...\(supported.upperBound)
-                    """), requestID: requestID)
+                hello.minVersion <= supported.upperBound
+            else {
+                return closing(
+                    WireError(
+                        .unsupportedVersion,
+                        """
+                        versions \(hello.minVersion)...\(hello.maxVersion) offered; \
+                        this server speaks \(supported.lowerBound)...\(supported.upperBound)
+                        """), requestID: requestID)
             }
             return .authenticate(hello, version: min(hello.maxVersion, supported.upperBound), requestID: requestID)
         case .active(let credential):
@@ -142,8 +153,10 @@ package struct ConnectionStateMachine {
             if let expiry = credentialExpiry, now >= expiry { return expired(requestID: requestID) }
             // Id 0 is reserved for frames tied to no request: pushes, and liveness pings.
             if requestID == 0, message.type != .ping, message.type != .pong {
-                return closing(WireError(.protocolViolation, "request id 0 is reserved for pushes and pings; number requests from 1"),
-                               requestID: 0)
+                return closing(
+                    WireError(
+                        .protocolViolation, "request id 0 is reserved for pushes and pings; number requests from 1"),
+                    requestID: 0)
             }
             return dispatch(message, requestID: requestID, credential: credential, now: now)
         }
@@ -151,25 +164,36 @@ package struct ConnectionStateMachine {
 
     /// Admits a request by its rule in `ProtocolRequests`: who may send it, then where it goes;
     /// what runs off the loop counts in flight.
-    private mutating func dispatch(_ message: RosterMessage, requestID: UInt32, credential: Credential,
-                                   now: UnixMillis) -> Action {
+    private mutating func dispatch(
+        _ message: RosterMessage, requestID: UInt32, credential: Credential,
+        now: UnixMillis
+    ) -> Action {
         guard let rule = ProtocolRequests.rule(message) else {
-            if case .hello = message { return closing(WireError(.protocolViolation, "Hello was already received"), requestID: requestID) }
-            return closing(WireError(.protocolViolation, "\(message.type) is sent by servers, not clients"), requestID: requestID)
+            if case .hello = message {
+                return closing(WireError(.protocolViolation, "Hello was already received"), requestID: requestID)
+            }
+            return closing(
+                WireError(.protocolViolation, "\(message.type) is sent by servers, not clients"), requestID: requestID)
         }
         if let refusal = ProtocolRequests.refusal(rule.who, message, credential: credential) {
             return .sendError(refusal, requestID: requestID)
         }
-        guard rule.path != .onLoop else { return onLoop(message, requestID: requestID, credential: credential, now: now) }
+        guard rule.path != .onLoop else {
+            return onLoop(message, requestID: requestID, credential: credential, now: now)
+        }
         guard inFlight < limits.maxInFlight else {
-            return .sendError(WireError(.resourceExhausted, "too many requests in flight", retryable: true), requestID: requestID)
+            return .sendError(
+                WireError(.resourceExhausted, "too many requests in flight", retryable: true), requestID: requestID)
         }
         inFlight += 1
-        return rule.path == .query ? .answerQuery(message, requestID: requestID) : .enqueueMutation(message, requestID: requestID)
+        return rule.path == .query
+            ? .answerQuery(message, requestID: requestID) : .enqueueMutation(message, requestID: requestID)
     }
 
     /// The requests answered on the connection's loop.
-    private mutating func onLoop(_ message: RosterMessage, requestID: UInt32, credential: Credential, now: UnixMillis) -> Action {
+    private mutating func onLoop(_ message: RosterMessage, requestID: UInt32, credential: Credential, now: UnixMillis)
+        -> Action
+    {
         switch message {
         case .ping(let ping):
             return .send(.pong(.with { $0.nonce = ping.nonce }), requestID: requestID)
@@ -179,18 +203,22 @@ package struct ConnectionStateMachine {
             // Authorization at subscribe time; `deliver` repeats it for every event.
             guard credential.isValid(at: now) else { return expired(requestID: requestID) }
             guard subscriptions.count < limits.maxSubscriptions else {
-                return .sendError(WireError(.resourceExhausted, "at most \(limits.maxSubscriptions) subscriptions per connection"),
-                                  requestID: requestID)
+                return .sendError(
+                    WireError(.resourceExhausted, "at most \(limits.maxSubscriptions) subscriptions per connection"),
+                    requestID: requestID)
             }
             let topics = Set(request.topics.filter { $0 == .onDuty || $0 == .roster || $0 == .notices })
             guard !topics.isEmpty else {
-                return .sendError(WireError(.invalidArgument, "name at least one topic: ON_DUTY, ROSTER or NOTICES"), requestID: requestID)
+                return .sendError(
+                    WireError(.invalidArgument, "name at least one topic: ON_DUTY, ROSTER or NOTICES"),
+                    requestID: requestID)
             }
             let id = nextSubscriptionID
             return .subscribe(request, subscriptionID: id, topics: topics, requestID: requestID)
         case .unsubscribe(let request):
             guard subscriptions.remove(request.subscriptionID) != nil else {
-                return .sendError(WireError(.notFound, "no subscription \(request.subscriptionID)"), requestID: requestID)
+                return .sendError(
+                    WireError(.notFound, "no subscription \(request.subscriptionID)"), requestID: requestID)
             }
             slowConsumer.forget(request.subscriptionID)
             return .unsubscribe(subscriptionID: request.subscriptionID, requestID: requestID)
@@ -225,22 +253,27 @@ package struct ConnectionStateMachine {
         switch liveness {
         case .none: return .none
         case .ping: return .send(.ping(.with { $0.nonce = nonce }), requestID: 0)
-        case .close(let quiet): return closing(WireError(.deadlineExceeded, "nothing received for \(quiet) ms"), requestID: 0)
+        case .close(let quiet):
+            return closing(WireError(.deadlineExceeded, "nothing received for \(quiet) ms"), requestID: 0)
         }
     }
 
     mutating func credentialsRevoked(_ tokenIDs: Set<String>) -> Action {
-        guard case .active(let credential) = state, let id = credential.tokenID, tokenIDs.contains(id) else { return .none }
+        guard case .active(let credential) = state, let id = credential.tokenID, tokenIDs.contains(id) else {
+            return .none
+        }
         return closing(WireError(.unauthenticated, "the token was revoked"), requestID: 0)
     }
 
     mutating func goingAway(reason: String, retryAfterMillis: UInt32) -> Action {
         guard state != .closing else { return .none }
         state = .closing
-        return .send(.goingAway(.with {
-            $0.reason = reason
-            $0.retryAfterMs = retryAfterMillis
-        }), requestID: 0)
+        return .send(
+            .goingAway(
+                .with {
+                    $0.reason = reason
+                    $0.retryAfterMs = retryAfterMillis
+                }), requestID: 0)
     }
 
     /// A decoding error: it ends the connection, unless it is already closing (then what the

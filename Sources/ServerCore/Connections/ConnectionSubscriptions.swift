@@ -11,7 +11,8 @@ struct ConnectionSubscriptions {
 
     mutating func add(_ subscription: Subscription) {
         all.append(subscription)
-        subscription.tenant.metrics?.subscribed(onDuty: subscription.wantsOnDuty, roster: subscription.wantsRoster, by: 1)
+        subscription.tenant.metrics?.subscribed(
+            onDuty: subscription.wantsOnDuty, roster: subscription.wantsRoster, by: 1)
     }
 
     /// Ends one subscription: it leaves its loop's fan-out and loses any held frame.
@@ -19,7 +20,8 @@ struct ConnectionSubscriptions {
         if let index = all.firstIndex(where: { $0.id == id }) {
             let subscription = all.remove(at: index)
             subscription.tenant.fanout(on: loop).remove(subscription)
-            subscription.tenant.metrics?.subscribed(onDuty: subscription.wantsOnDuty, roster: subscription.wantsRoster, by: -1)
+            subscription.tenant.metrics?.subscribed(
+                onDuty: subscription.wantsOnDuty, roster: subscription.wantsRoster, by: -1)
         }
         heldOnDuty[id] = nil
     }
@@ -28,7 +30,9 @@ struct ConnectionSubscriptions {
         for id in all.map(\.id) { remove(id, on: loop) }
     }
 
-    mutating func holdOnDuty(_ frame: ByteBuffer, for id: UInt64, schedule: String) { heldOnDuty[id, default: [:]][schedule] = frame }
+    mutating func holdOnDuty(_ frame: ByteBuffer, for id: UInt64, schedule: String) {
+        heldOnDuty[id, default: [:]][schedule] = frame
+    }
 
     /// What to write once the connection drained: the held on-duty frames of `flush`, then a
     /// resync notice for each subscription in `ended`, which ends.

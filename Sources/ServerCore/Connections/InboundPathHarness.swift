@@ -31,19 +31,24 @@ public final class InboundPathHarness: Sendable {
         let clock = ManualClock(now: now)
         self.clock = clock
         let shifts = DemoRoster.people.enumerated().map { index, person in
-            Shift(id: "s\(index)", employeeID: person.id, start: now + Int64(index - 2) * 3_600_000,
-                  end: now + Int64(index - 1) * 3_600_000, role: index % 2 == 0 ? "primary" : "")
+            Shift(
+                id: "s\(index)", employeeID: person.id, start: now + Int64(index - 2) * 3_600_000,
+                end: now + Int64(index - 1) * 3_600_000, role: index % 2 == 0 ? "primary" : "")
         }
-        let state = RosterState(tenant: Tenant(id: "demo", name: DemoRoster.tenantName, motd: DemoRoster.motd),
-                                employees: DemoRoster.people, shifts: shifts)
-        let tenant = TenantRuntime(stored: StoredTenant(state: state, epoch: 1, revision: 1, history: []), clock: clock,
-                                   historyLimit: 100, loops: [loop])
+        let state = RosterState(
+            tenant: Tenant(id: "demo", name: DemoRoster.tenantName, motd: DemoRoster.motd),
+            employees: DemoRoster.people, shifts: shifts)
+        let tenant = TenantRuntime(
+            stored: StoredTenant(state: state, epoch: 1, revision: 1, history: []), clock: clock,
+            historyLimit: 100, loops: [loop])
         var logger = Logger(label: "roster.fuzz")
         logger.logLevel = .critical
         let admin = AccessToken.issue(tenantID: "demo", role: .admin, label: "fuzz", now: now)
         adminToken = admin.text
-        core = ServerCore(configuration: configuration, defaultTenant: "demo", clock: clock, logger: logger, tenants: ["demo": tenant],
-                          tokens: TokenRegistry([admin.stored]), store: store, work: .inline(), mutationGate: gate)
+        core = ServerCore(
+            configuration: configuration, defaultTenant: "demo", clock: clock, logger: logger,
+            tenants: ["demo": tenant],
+            tokens: TokenRegistry([admin.stored]), store: store, work: .inline(), mutationGate: gate)
         listener = ProtocolConnections(core: core, tls: nil, loops: [loop], isLoopback: true)
         tenant.startOnDutyTracking()
     }
@@ -61,8 +66,12 @@ public final class InboundPathHarness: Sendable {
         guard let tenant = core.tenant("demo") else { return false }
         let actor = Caller(tokenID: "fuzz", name: "fuzz", isAdmin: true)
         let view = tenant.view, now = core.clock.now()
-        guard case .commit(let changes) = core.admin.plan(message, view: view, actor: actor, now: now) else { return false }
-        if case .success = core.admin.stage(changes.located, view: view, tenantID: "demo", actor: actor, reason: "", now: now) {
+        guard case .commit(let changes) = core.admin.plan(message, view: view, actor: actor, now: now) else {
+            return false
+        }
+        if case .success = core.admin.stage(
+            changes.located, view: view, tenantID: "demo", actor: actor, reason: "", now: now)
+        {
             return true
         }
         return false

@@ -45,7 +45,9 @@ package final class ProtocolConnections: Sendable {
         currentTLS = NIOLockedValueBox(tls)
         servesTLS = tls != nil
         self.isLoopback = isLoopback
-        sweepers = loops.map { LivenessSweeper(loop: $0, intervalMillis: core.configuration.limits.pingInterval.milliseconds) }
+        sweepers = loops.map {
+            LivenessSweeper(loop: $0, intervalMillis: core.configuration.limits.pingInterval.milliseconds)
+        }
     }
 
     package func replaceTLS(_ context: TLSContext) { currentTLS.withLockedValue { $0 = context } }
@@ -84,14 +86,19 @@ package final class ProtocolConnections: Sendable {
         }
         let limit = FrameSizeLimit(core.configuration.limits.handshakeMaxFrameBytes)
         if let tls {
-            try channel.pipeline.syncOperations.addHandler(try TLSHandler(context: tls, plaintextRefusal: Self.tlsRequired))
+            try channel.pipeline.syncOperations.addHandler(
+                try TLSHandler(context: tls, plaintextRefusal: Self.tlsRequired))
         }
-        try channel.pipeline.syncOperations.addHandler(ConnectionHandler(listener: self, frameLimit: limit, channel: channel))
+        try channel.pipeline.syncOperations.addHandler(
+            ConnectionHandler(listener: self, frameLimit: limit, channel: channel))
     }
 
     /// What a plaintext client on a TLS port gets: an Error frame it can read.
     static let tlsRequired = RosterMessage.error(
-        WireError(.tlsRequired, "this port requires TLS: connect with --tls or --ca-file, or pin the server with `roster-client trust`").body
+        WireError(
+            .tlsRequired,
+            "this port requires TLS: connect with --tls or --ca-file, or pin the server with `roster-client trust`"
+        ).body
     ).frame().encoded()
 }
 

@@ -87,13 +87,18 @@ package enum ProtocolRequests {
         case .adminOrPerson:
             guard credential.role != .admin, credential.employeeID == nil else { return nil }
             if case .editSchedule(let edit) = message, ScheduleChangeRequest(edit).isSelfService {
-                return WireError(.permissionDenied, "taking duty and cover requests need a token bound to a person "
-                                 + "(roster-server token create --employee NAME); this connection has \(credential.described)")
+                return WireError(
+                    .permissionDenied,
+                    "taking duty and cover requests need a token bound to a person "
+                        + "(roster-server token create --employee NAME); this connection has \(credential.described)")
             }
-            return WireError(.permissionDenied, "changing the plan needs an admin token; this connection has \(credential.described)")
+            return WireError(
+                .permissionDenied, "changing the plan needs an admin token; this connection has \(credential.described)"
+            )
         case .report:
             guard case .getReport(let request) = message else { return nil }
-            return ReportAnswer.refusal(request.kind, isAdmin: credential.role == .admin, employeeID: credential.employeeID)
+            return ReportAnswer.refusal(
+                request.kind, isAdmin: credential.role == .admin, employeeID: credential.employeeID)
         }
     }
 }

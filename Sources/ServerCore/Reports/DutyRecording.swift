@@ -18,11 +18,17 @@ extension ServerCore {
         do {
             let marks = try await admin.store.dutyRecordMarks(tenantID: tenant.id).mapValues(\.until)
             let view = tenant.view, now = clock.now()
-            guard let recorded = await work.run(tenant.id, {
-                DutyRecord.record(view.state.schedules.keys.sorted(), of: view.state, marks: marks, now: now)
-            }) else { return }
+            guard
+                let recorded = await work.run(
+                    tenant.id,
+                    {
+                        DutyRecord.record(view.state.schedules.keys.sorted(), of: view.state, marks: marks, now: now)
+                    })
+            else { return }
             if !recorded.skipped.isEmpty {
-                logger.warning("duty record: \(recorded.skipped.joined(separator: ", ")) of tenant \(tenant.id) cost too much to record")
+                logger.warning(
+                    "duty record: \(recorded.skipped.joined(separator: ", ")) of tenant \(tenant.id) cost too much to record"
+                )
             }
             guard !recorded.write.isEmpty else { return }
             _ = try await admin.store.recordDuty(tenantID: tenant.id, atRevision: view.revision, recorded.write)
@@ -46,10 +52,12 @@ extension ServerCore {
         let stale = tenants.values.contains { tenant in
             scheduleQuality.withLockedValue { $0[tenant.id].map { now - $0.measuredAt >= Self.qualityMaxAge } ?? true }
         }
-        guard stale, qualityMeasuring.withLockedValue({ measuring in
-            defer { measuring = true }
-            return !measuring
-        }) else { return }
+        guard stale,
+            qualityMeasuring.withLockedValue({ measuring in
+                defer { measuring = true }
+                return !measuring
+            })
+        else { return }
         Task {
             await self.refreshQualityGauges()
             self.qualityMeasuring.withLockedValue { $0 = false }
@@ -61,7 +69,9 @@ extension ServerCore {
     package func refreshQualityGauges() async {
         let now = clock.now()
         for tenant in tenants.values {
-            let fresh = scheduleQuality.withLockedValue { $0[tenant.id].map { now - $0.measuredAt < Self.qualityMaxAge } ?? false }
+            let fresh = scheduleQuality.withLockedValue {
+                $0[tenant.id].map { now - $0.measuredAt < Self.qualityMaxAge } ?? false
+            }
             guard !fresh, let input = await qualityInput(tenant) else { continue }
             await measureQuality(tenant, input)
         }
@@ -84,8 +94,12 @@ extension ServerCore {
                 let view = tenant.view, now = clock.now(), from = now - Self.qualityWindow
                 do {
                     let marks = try await store.dutyRecordMarks(tenantID: tenant.id)
-                    let rows = try await store.dutyRecord(tenantID: tenant.id, from: from, to: now, limit: Self.maxReportStretches)
-                    done.resume(returning: rows.truncated ? nil : QualityInput(view: view, marks: marks, recorded: rows.stretches, from: from, now: now))
+                    let rows = try await store.dutyRecord(
+                        tenantID: tenant.id, from: from, to: now, limit: Self.maxReportStretches)
+                    done.resume(
+                        returning: rows.truncated
+                            ? nil
+                            : QualityInput(view: view, marks: marks, recorded: rows.stretches, from: from, now: now))
                 } catch {
                     logger.warning("could not read the duty record of tenant \(tenant.id): \(error)")
                     done.resume(returning: nil)
@@ -101,10 +115,14 @@ extension ServerCore {
         let measured = await work.run(tenant.id) { () -> [String: QualityReport] in
             var found: [String: QualityReport] = [:]
             for schedule in input.view.state.sortedSchedules {
-                guard let stretches = try? ReportStretches.gather([schedule.id], state: input.view.state, recorded: input.recorded,
-                                                                  marks: input.marks, from: input.from, to: input.now) else { continue }
-                found[schedule.id] = QualityReport.compute(scheduleID: schedule.id, stretches: stretches, from: input.from, to: input.now,
-                                                           participants: schedule.participants(from: input.from, to: input.now))
+                guard
+                    let stretches = try? ReportStretches.gather(
+                        [schedule.id], state: input.view.state, recorded: input.recorded,
+                        marks: input.marks, from: input.from, to: input.now)
+                else { continue }
+                found[schedule.id] = QualityReport.compute(
+                    scheduleID: schedule.id, stretches: stretches, from: input.from, to: input.now,
+                    participants: schedule.participants(from: input.from, to: input.now))
             }
             return found
         }

@@ -18,7 +18,9 @@ final class DirectoryOrder: Sendable {
     private let newest = NIOLockedValueBox<Revision?>(nil)
 
     func employees(of state: RosterState, epoch: UInt64, revision: UInt64) -> [Employee] {
-        if let hit = newest.withLockedValue({ $0 }), hit.epoch == epoch, hit.revision == revision { return hit.employees }
+        if let hit = newest.withLockedValue({ $0 }), hit.epoch == epoch, hit.revision == revision {
+            return hit.employees
+        }
         let employees = state.sortedEmployees
         // A late listing of an older revision may replace a newer one's order: the next listing
         // of the newer revision sorts again, and is no less right.
@@ -27,15 +29,18 @@ final class DirectoryOrder: Sendable {
     }
 
     /// The body of the EmployeesResponse that lists the directory at this revision.
-    func listingBody(of state: RosterState, epoch: UInt64, revision: UInt64, groupBy: Roster_V1_Grouping) -> ByteBuffer {
+    func listingBody(of state: RosterState, epoch: UInt64, revision: UInt64, groupBy: Roster_V1_Grouping) -> ByteBuffer
+    {
         let employees = employees(of: state, epoch: epoch, revision: revision)
         let cached = newest.withLockedValue { newest -> ByteBuffer? in
             guard let newest, newest.epoch == epoch, newest.revision == revision else { return nil }
             return newest.listings[groupBy]
         }
         if let cached { return cached }
-        let body = RosterMessage.employees(Queries.employeeListing(employees, groupBy: groupBy, epoch: epoch, revision: revision))
-            .bodyBuffer()
+        let body = RosterMessage.employees(
+            Queries.employeeListing(employees, groupBy: groupBy, epoch: epoch, revision: revision)
+        )
+        .bodyBuffer()
         newest.withLockedValue {
             if $0?.epoch == epoch, $0?.revision == revision { $0?.listings[groupBy] = body }
         }

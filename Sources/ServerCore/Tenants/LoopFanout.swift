@@ -45,31 +45,43 @@ package final class LoopFanout: Sendable {
     }
 
     func deliver(_ push: RosterPush) {
-        fanOut(kind: .roster, shared: push.sharedFrame, isNew: { subscription in
-            guard push.entry.revision > subscription.floorRevision else { return false }
-            subscription.floorRevision = push.entry.revision
-            return true
-        }, filtered: { filter in
-            PushEncoding.rosterChanged(push, filter: filter).map { PushEncoding.frame(.rosterChanged($0)) }
-        })
+        fanOut(
+            kind: .roster, shared: push.sharedFrame,
+            isNew: { subscription in
+                guard push.entry.revision > subscription.floorRevision else { return false }
+                subscription.floorRevision = push.entry.revision
+                return true
+            },
+            filtered: { filter in
+                PushEncoding.rosterChanged(push, filter: filter).map { PushEncoding.frame(.rosterChanged($0)) }
+            })
     }
 
     func deliver(_ push: OnDutyPush) {
-        fanOut(kind: .onDuty, heldKey: push.scheduleID, shared: push.sharedFrame, isNew: { subscription in
-            guard subscription.schedules.includes(push.scheduleID), push.sequence > subscription.onDutyFloor else { return false }
-            subscription.onDutyFloor = push.sequence
-            return true
-        }, filtered: { filter in
-            PushEncoding.onDutyChanged(push, filter: filter).map { PushEncoding.frame(.onDutyChanged($0)) }
-        })
+        fanOut(
+            kind: .onDuty, heldKey: push.scheduleID, shared: push.sharedFrame,
+            isNew: { subscription in
+                guard subscription.schedules.includes(push.scheduleID), push.sequence > subscription.onDutyFloor else {
+                    return false
+                }
+                subscription.onDutyFloor = push.sequence
+                return true
+            },
+            filtered: { filter in
+                PushEncoding.onDutyChanged(push, filter: filter).map { PushEncoding.frame(.onDutyChanged($0)) }
+            })
     }
 
     func deliver(_ push: NoticePush) {
-        fanOut(kind: .notice, shared: push.sharedFrame, isNew: { subscription in
-            guard push.notice.sequence > subscription.noticeFloor, subscription.admits(push.notice.event) else { return false }
-            subscription.noticeFloor = push.notice.sequence
-            return true
-        }, filtered: { _ in push.sharedFrame })  // team/position filters are for the directory, not notices
+        fanOut(
+            kind: .notice, shared: push.sharedFrame,
+            isNew: { subscription in
+                guard push.notice.sequence > subscription.noticeFloor, subscription.admits(push.notice.event) else {
+                    return false
+                }
+                subscription.noticeFloor = push.notice.sequence
+                return true
+            }, filtered: { _ in push.sharedFrame })  // team/position filters are for the directory, not notices
     }
 
     /// The push loop: for every subscription to the topic of `kind` that has not seen this
@@ -110,11 +122,15 @@ package final class LoopFanout: Sendable {
         var toFlush: [any PushSink] = []
         var handed = 0
         for subscription in subscriptions.value where now.monotonic - subscription.lastSentAt >= interval {
-            let frame = frames[subscription.filter] ?? PushEncoding.frame(.progress(.with {
-                $0.epoch = epoch
-                $0.revision = max(revision, subscription.floorRevision)
-                $0.filter = subscription.filter
-            }))
+            let frame =
+                frames[subscription.filter]
+                ?? PushEncoding.frame(
+                    .progress(
+                        .with {
+                            $0.epoch = epoch
+                            $0.revision = max(revision, subscription.floorRevision)
+                            $0.filter = subscription.filter
+                        }))
             frames[subscription.filter] = frame
             handed += 1
             hand(.progress, frame, to: subscription, at: now, heldKey: "", toFlush: &toFlush)
@@ -125,8 +141,10 @@ package final class LoopFanout: Sendable {
 
     /// Hands one frame to a subscription's sink and keeps the subscription's bookkeeping.
     @inline(__always)
-    private func hand(_ kind: ConnectionStateMachine.PushKind, _ frame: ByteBuffer, to subscription: Subscription,
-                      at now: PushInstant, heldKey: String, toFlush: inout [any PushSink]) {
+    private func hand(
+        _ kind: ConnectionStateMachine.PushKind, _ frame: ByteBuffer, to subscription: Subscription,
+        at now: PushInstant, heldKey: String, toFlush: inout [any PushSink]
+    ) {
         switch subscription.connection.push(kind, frame, subscription: subscription.id, at: now, heldKey: heldKey) {
         case .sent, .written:
             subscription.lastSentAt = now.monotonic
@@ -148,8 +166,10 @@ package protocol PushSink: AnyObject {
     var eventLoop: any EventLoop { get }
     /// Writes or holds back one pushed frame for subscription `id`. `heldKey` names what a
     /// held frame replaces (one on-duty frame per schedule).
-    func push(_ kind: ConnectionStateMachine.PushKind, _ frame: ByteBuffer, subscription id: UInt64, at instant: PushInstant,
-              heldKey: String) -> PushOutcome
+    func push(
+        _ kind: ConnectionStateMachine.PushKind, _ frame: ByteBuffer, subscription id: UInt64, at instant: PushInstant,
+        heldKey: String
+    ) -> PushOutcome
     /// Flushes what `push` wrote and answered `.writtenFlushLater` for.
     func flushPushes()
 }
@@ -228,9 +248,12 @@ package final class Subscription {
 
     /// Made by `TenantRuntime.subscribe`, starting from the tenant's revision and on-duty
     /// sequence at that moment.
-    init(id: UInt64, topics: Set<Roster_V1_Topic>, filter: Roster_V1_SubscriptionFilter,
-         schedules: TenantRuntime.ScheduleSelection, connection: any PushSink,
-         tenant: TenantRuntime, floorRevision: UInt64, onDutyFloor: UInt64, noticePeople: Set<String> = [], noticeFloor: UInt64 = 0) {
+    init(
+        id: UInt64, topics: Set<Roster_V1_Topic>, filter: Roster_V1_SubscriptionFilter,
+        schedules: TenantRuntime.ScheduleSelection, connection: any PushSink,
+        tenant: TenantRuntime, floorRevision: UInt64, onDutyFloor: UInt64, noticePeople: Set<String> = [],
+        noticeFloor: UInt64 = 0
+    ) {
         self.id = id
         self.filter = filter
         self.schedules = schedules

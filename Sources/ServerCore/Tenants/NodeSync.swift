@@ -30,7 +30,8 @@ extension ServerCore {
                 guard entry.revision > view.revision else { continue }
                 guard entry.revision == view.revision + 1 else {
                     // Only when a node was away for more revisions than the store keeps (--history-size).
-                    logger.error("""
+                    logger.error(
+                        """
                         tenant \(tenant.id) is at revision \(view.revision) here and the store's history now starts at \
                         \(entry.revision): restart this node to load the tenant again
                         """)
@@ -47,7 +48,9 @@ extension ServerCore {
                 metrics?.caughtUp()
             }
         } catch {
-            logger.warning("could not read tenant \(tenant.id)'s changes from the store: \(error); trying again on the next signal")
+            logger.warning(
+                "could not read tenant \(tenant.id)'s changes from the store: \(error); trying again on the next signal"
+            )
             return false
         }
         return true
@@ -71,7 +74,8 @@ extension ServerCore {
     }
 
     /// Follows what other nodes do until the stream ends (the store closed).
-    package func follow(_ signals: AsyncStream<StoreSignal>, accessChanged: @escaping @Sendable () async -> Void) async {
+    package func follow(_ signals: AsyncStream<StoreSignal>, accessChanged: @escaping @Sendable () async -> Void) async
+    {
         for await signal in signals {
             switch signal {
             case .committed(let id, let revision):
@@ -85,7 +89,8 @@ extension ServerCore {
             case .noticesPublished(let id):
                 guard let tenant = tenant(id) else { continue }
                 do {
-                    tenant.publishNotices(try await admin.store.publishedNotices(tenantID: id, limit: TenantRuntime.keptNotices))
+                    tenant.publishNotices(
+                        try await admin.store.publishedNotices(tenantID: id, limit: TenantRuntime.keptNotices))
                 } catch {
                     logger.warning("could not read tenant \(id)'s notices from the store: \(error)")
                 }

@@ -13,15 +13,20 @@ enum PushEncoding {
     /// What a new subscription is sent before it goes live: Subscribed, then the Snapshot or
     /// the replayed revisions (ROSTER), the INITIAL on-duty state (ON_DUTY), and Synced. The
     /// same encodings, through the same filter rule, as every later push.
-    static func initialSync(_ subscribed: TenantRuntime.Subscribed, topics: Set<Roster_V1_Topic>,
-                            filter requested: Roster_V1_SubscriptionFilter) -> [RosterMessage] {
+    static func initialSync(
+        _ subscribed: TenantRuntime.Subscribed, topics: Set<Roster_V1_Topic>,
+        filter requested: Roster_V1_SubscriptionFilter
+    ) -> [RosterMessage] {
         let (id, epoch, revision) = (subscribed.subscription.id, subscribed.epoch, subscribed.revision)
         let filter = requested.isEmpty ? nil : requested
-        var messages: [RosterMessage] = [.subscribed(.with {
-            $0.subscriptionID = id
-            $0.epoch = epoch
-            $0.revision = revision
-        })]
+        var messages: [RosterMessage] = [
+            .subscribed(
+                .with {
+                    $0.subscriptionID = id
+                    $0.epoch = epoch
+                    $0.revision = revision
+                })
+        ]
         if topics.contains(.roster) {
             switch subscribed.start {
             case .snapshot(let state):
@@ -41,22 +46,26 @@ enum PushEncoding {
         if topics.contains(.notices) {
             messages += subscribed.notices.replay.map { .notice(Roster_V1_Notice($0, epoch: epoch)) }
         }
-        messages.append(.synced(.with {
-            $0.subscriptionID = id
-            $0.epoch = epoch
-            $0.revision = revision
-            if topics.contains(.notices) {
-                $0.noticeSequence = subscribed.notices.sequence
-                $0.noticesMissed = subscribed.notices.missed
-            }
-        }))
+        messages.append(
+            .synced(
+                .with {
+                    $0.subscriptionID = id
+                    $0.epoch = epoch
+                    $0.revision = revision
+                    if topics.contains(.notices) {
+                        $0.noticeSequence = subscribed.notices.sequence
+                        $0.noticesMissed = subscribed.notices.missed
+                    }
+                }))
         return messages
     }
 
     /// The snapshot a subscription starts from: through a filter, the matching employees and
     /// only their shifts (what the filtered events that follow keep up to date).
-    static func snapshot(_ state: RosterState, epoch: UInt64, revision: UInt64,
-                         filter: Roster_V1_SubscriptionFilter?) -> Roster_V1_Snapshot {
+    static func snapshot(
+        _ state: RosterState, epoch: UInt64, revision: UInt64,
+        filter: Roster_V1_SubscriptionFilter?
+    ) -> Roster_V1_Snapshot {
         var snapshot = Roster_V1_Snapshot(state, epoch: epoch, revision: revision)
         if let filter, !filter.isEmpty {
             let admitted = Set(state.employees.values.filter(filter.admits).map(\.id))
@@ -104,11 +113,14 @@ enum PushEncoding {
     /// pass. `previous` is the state before the revision; nil (a replay) when unknown, and then
     /// whatever might have been in the view is deleted rather than kept.
     static func rosterChanged(_ push: RosterPush, filter: Roster_V1_SubscriptionFilter?) -> Roster_V1_RosterChanged? {
-        rosterChanged(entry: push.entry, epoch: push.epoch, filter: filter, previous: push.previous, current: push.current)
+        rosterChanged(
+            entry: push.entry, epoch: push.epoch, filter: filter, previous: push.previous, current: push.current)
     }
 
-    static func rosterChanged(entry: HistoryEntry, epoch: UInt64, filter: Roster_V1_SubscriptionFilter?,
-                              previous: RosterState?, current: RosterState) -> Roster_V1_RosterChanged? {
+    static func rosterChanged(
+        entry: HistoryEntry, epoch: UInt64, filter: Roster_V1_SubscriptionFilter?,
+        previous: RosterState?, current: RosterState
+    ) -> Roster_V1_RosterChanged? {
         var changes = entry.changes
         if let filter, !filter.isEmpty {
             changes = FilteredView(filter: filter, previous: previous, current: current).changes(entry.changes)
@@ -168,8 +180,9 @@ struct FilteredView {
                 } else if previous == nil {
                     seen.append(.shiftDeleted(id: shift.id))
                 }
-            case .employeeDeleted, .shiftDeleted, .motdSet, .scheduleUpserted, .scheduleDeleted, .timeOffSet, .timeOffDeleted,
-                 .holidaysSet, .holidaysDeleted:
+            case .employeeDeleted, .shiftDeleted, .motdSet, .scheduleUpserted, .scheduleDeleted, .timeOffSet,
+                .timeOffDeleted,
+                .holidaysSet, .holidaysDeleted:
                 seen.append(change)
             }
         }

@@ -72,9 +72,11 @@ extension TenantRuntime {
     /// committed after the captured revision is enqueued on this loop behind us and passes the
     /// subscription's floor; one committed before is either in the snapshot or filtered out by
     /// the floor.
-    package func subscribe(id: UInt64, topics: Set<Roster_V1_Topic>, filter: Roster_V1_SubscriptionFilter, connection: any PushSink,
-                           sinceRevision: UInt64?, epoch: UInt64?, schedules requested: [String], allSchedules: Bool,
-                           sinceNotice: UInt64? = nil, noticePeople requestedPeople: [String] = [])
+    package func subscribe(
+        id: UInt64, topics: Set<Roster_V1_Topic>, filter: Roster_V1_SubscriptionFilter, connection: any PushSink,
+        sinceRevision: UInt64?, epoch: UInt64?, schedules requested: [String], allSchedules: Bool,
+        sinceNotice: UInt64? = nil, noticePeople requestedPeople: [String] = []
+    )
         throws(SubscribeRefusal) -> Subscribed
     {
         let outcome = inner.withLockedValue { inner -> Result<Subscribed, SubscribeRefusal> in
@@ -82,7 +84,9 @@ extension TenantRuntime {
             if !allSchedules {
                 var ids = Set<String>()
                 for name in requested.isEmpty ? [ScheduleDefinition.defaultID] : requested {
-                    guard let schedule = inner.state.schedule(idOrName: name) else { return .failure(.unknownSchedule(name)) }
+                    guard let schedule = inner.state.schedule(idOrName: name) else {
+                        return .failure(.unknownSchedule(name))
+                    }
                     ids.insert(schedule.id)
                 }
                 selection = ScheduleSelection(ids)
@@ -91,14 +95,16 @@ extension TenantRuntime {
             if let since = sinceRevision {
                 let oldest = inner.oldestResumableRevision
                 if let epoch, epoch != inner.epoch {
-                    return .failure(.resyncRequired(oldestResumable: oldest, reason: "the store was recreated (epoch changed)"))
+                    return .failure(
+                        .resyncRequired(oldestResumable: oldest, reason: "the store was recreated (epoch changed)"))
                 }
                 if since > inner.revision {
                     return .failure(.aheadOfThisNode(requested: since, held: inner.revision, oldestResumable: oldest))
                 }
                 if since < oldest {
-                    return .failure(.resyncRequired(
-                        oldestResumable: oldest, reason: "the history no longer reaches back to revision \(since)"))
+                    return .failure(
+                        .resyncRequired(
+                            oldestResumable: oldest, reason: "the history no longer reaches back to revision \(since)"))
                 }
                 start = .replay(inner.history.filter { $0.revision > since })
             }
@@ -107,10 +113,11 @@ extension TenantRuntime {
                 guard let person = inner.state.employee(idOrName: name) else { return .failure(.unknownPerson(name)) }
                 people.insert(person.id)
             }
-            let subscription = Subscription(id: id, topics: topics, filter: filter, schedules: selection,
-                                            connection: connection, tenant: self,
-                                            floorRevision: inner.revision, onDutyFloor: inner.onDutySequence,
-                                            noticePeople: people, noticeFloor: inner.noticeSequence)
+            let subscription = Subscription(
+                id: id, topics: topics, filter: filter, schedules: selection,
+                connection: connection, tenant: self,
+                floorRevision: inner.revision, onDutyFloor: inner.onDutySequence,
+                noticePeople: people, noticeFloor: inner.noticeSequence)
             var notices = NoticeStart(sequence: inner.noticeSequence)
             if topics.contains(.notices), let since = sinceNotice {
                 let oldest = inner.notices.first?.sequence ?? inner.noticeSequence + 1
@@ -125,12 +132,15 @@ extension TenantRuntime {
             let onDuty = followed.compactMap { schedule -> OnDutyPush? in
                 guard var current = inner.tracker.announced[schedule.id] else { return nil }
                 current.at = min(max(current.at, now), (current.until ?? .max) - 1)
-                return OnDutyPush(sequence: inner.onDutySequence, epoch: inner.epoch, revision: inner.revision,
-                                  scheduleID: schedule.id, scheduleName: schedule.name,
-                                  previous: nil, current: current, cause: .initial, state: inner.state)
+                return OnDutyPush(
+                    sequence: inner.onDutySequence, epoch: inner.epoch, revision: inner.revision,
+                    scheduleID: schedule.id, scheduleName: schedule.name,
+                    previous: nil, current: current, cause: .initial, state: inner.state)
             }
-            return .success(Subscribed(subscription: subscription, start: start, revision: inner.revision, epoch: inner.epoch,
-                                       onDuty: onDuty, state: inner.state, notices: notices))
+            return .success(
+                Subscribed(
+                    subscription: subscription, start: start, revision: inner.revision, epoch: inner.epoch,
+                    onDuty: onDuty, state: inner.state, notices: notices))
         }
         return try outcome.get()
     }

@@ -80,8 +80,11 @@ package final class TenantRuntime: Sendable {
         }
     }
 
-    package init(stored: StoredTenant, clock: any ServerClock, historyLimit: Int, loops: [any EventLoop], metrics: ServerMetrics? = nil,
-                 work: TenantWorkPool? = nil, resolvedWeeks: ResolvedWeeks? = nil) {
+    package init(
+        stored: StoredTenant, clock: any ServerClock, historyLimit: Int, loops: [any EventLoop],
+        metrics: ServerMetrics? = nil,
+        work: TenantWorkPool? = nil, resolvedWeeks: ResolvedWeeks? = nil
+    ) {
         id = stored.state.tenant.id
         self.work = work
         self.resolvedWeeks = resolvedWeeks
@@ -92,31 +95,40 @@ package final class TenantRuntime: Sendable {
         var history = CircularBuffer<HistoryEntry>(initialCapacity: min(historyLimit, 1024))
         for entry in stored.history.suffix(historyLimit) { history.append(entry) }
         let now = clock.now()
-        inner = NIOLockedValueBox(Inner(
-            state: stored.state, epoch: stored.epoch, revision: stored.revision, history: history,
-            tracker: OnDutyTracker(state: stored.state, at: now)))
+        inner = NIOLockedValueBox(
+            Inner(
+                state: stored.state, epoch: stored.epoch, revision: stored.revision, history: history,
+                tracker: OnDutyTracker(state: stored.state, at: now)))
     }
 
     package var view: View {
         inner.withLockedValue {
-            View(state: $0.state, epoch: $0.epoch, revision: $0.revision, indexes: $0.tracker.indexes, directoryOrder: directoryOrder,
-                 keptWeeks: resolvedWeeks?.scope(.init(tenant: id, epoch: $0.epoch, revision: $0.revision)))
+            View(
+                state: $0.state, epoch: $0.epoch, revision: $0.revision, indexes: $0.tracker.indexes,
+                directoryOrder: directoryOrder,
+                keptWeeks: resolvedWeeks?.scope(.init(tenant: id, epoch: $0.epoch, revision: $0.revision)))
         }
     }
 
     /// "On duty now" on the default schedule, the hottest query, from the cached encoding.
     func onDutyNowFrame(requestID: UInt32, now: UnixMillis) -> Frame {
-        Frame(type: .onDuty, requestID: requestID, body: onDutyNowBody(now: now, scheduleID: ScheduleDefinition.defaultID)!)
+        Frame(
+            type: .onDuty, requestID: requestID,
+            body: onDutyNowBody(now: now, scheduleID: ScheduleDefinition.defaultID)!)
     }
 
     /// The answer to any other read request, from a consistent view.
     /// A snapshot past the frame limit comes as parts when `snapshotPartsLimit` is given (the
     /// client said it understands them); a final schedule is cut to `maxFrameBytes`.
-    func answerFrames(_ request: RosterMessage, requestID: UInt32, now: UnixMillis, snapshotPartsLimit: Int?,
-                      maxFrameBytes: Int = WireProtocol.defaultMaxFrameLength) -> [Frame] {
+    func answerFrames(
+        _ request: RosterMessage, requestID: UInt32, now: UnixMillis, snapshotPartsLimit: Int?,
+        maxFrameBytes: Int = WireProtocol.defaultMaxFrameLength
+    ) -> [Frame] {
         let view = view
         if case .listEmployees(let query) = request {
-            return [Frame(type: .employees, requestID: requestID, body: view.employeeListingBody(groupBy: query.groupBy))]
+            return [
+                Frame(type: .employees, requestID: requestID, body: view.employeeListingBody(groupBy: query.groupBy))
+            ]
         }
         switch Queries.answer(request, view: view, now: now) {
         case .success(.snapshot(let snapshot)) where snapshotPartsLimit != nil:
@@ -131,11 +143,16 @@ package final class TenantRuntime: Sendable {
 
     /// `answerFrames` in slices for the work pool (`TenantWorkPool.submitSliced`): nil while a
     /// long final schedule is still being resolved, then the frames.
-    func answerStepper(_ request: RosterMessage, requestID: UInt32, now: UnixMillis, snapshotPartsLimit: Int?,
-                       maxFrameBytes: Int = WireProtocol.defaultMaxFrameLength) -> @Sendable () -> [Frame]? {
+    func answerStepper(
+        _ request: RosterMessage, requestID: UInt32, now: UnixMillis, snapshotPartsLimit: Int?,
+        maxFrameBytes: Int = WireProtocol.defaultMaxFrameLength
+    ) -> @Sendable () -> [Frame]? {
         guard case .getFinalSchedule = request else {
-            return { self.answerFrames(request, requestID: requestID, now: now, snapshotPartsLimit: snapshotPartsLimit,
-                                       maxFrameBytes: maxFrameBytes) }
+            return {
+                self.answerFrames(
+                    request, requestID: requestID, now: now, snapshotPartsLimit: snapshotPartsLimit,
+                    maxFrameBytes: maxFrameBytes)
+            }
         }
         let sliced = SlicedAnswer(request, view: view, now: now)
         return {
@@ -159,26 +176,32 @@ package final class TenantRuntime: Sendable {
         inner.withLockedValue { inner in
             let people: ByteBuffer
             if let cache = inner.onDutyNowCache[scheduleID], cache.revision == inner.revision, cache.from <= now,
-               now < cache.until {
+                now < cache.until
+            {
                 people = cache.encoded
             } else {
                 guard let index = inner.tracker.indexes[scheduleID] else { return nil }
                 let lookup = index.lookup(at: now)
                 let state = inner.state
-                people = RosterMessage.onDuty(.with {
-                    $0.current = lookup.current.map { Roster_V1_OnDutyPerson(shift: $0, in: state) }
-                    if let until = lookup.until { $0.untilMs = until }
-                    $0.next = lookup.next.map { Roster_V1_OnDutyPerson(shift: $0, in: state) }
-                    if scheduleID != ScheduleDefinition.defaultID { $0.scheduleID = scheduleID }
-                }).bodyBuffer()
-                let validUntil = min(lookup.until ?? .max, index.validFor.contains(now) ? index.validFor.upperBound : now)
+                people = RosterMessage.onDuty(
+                    .with {
+                        $0.current = lookup.current.map { Roster_V1_OnDutyPerson(shift: $0, in: state) }
+                        if let until = lookup.until { $0.untilMs = until }
+                        $0.next = lookup.next.map { Roster_V1_OnDutyPerson(shift: $0, in: state) }
+                        if scheduleID != ScheduleDefinition.defaultID { $0.scheduleID = scheduleID }
+                    }
+                ).bodyBuffer()
+                let validUntil = min(
+                    lookup.until ?? .max, index.validFor.contains(now) ? index.validFor.upperBound : now)
                 inner.onDutyNowCache[scheduleID] = (inner.revision, now, validUntil, people)
             }
-            var body = RosterMessage.onDuty(.with {
-                $0.epoch = inner.epoch
-                $0.revision = inner.revision
-                $0.atMs = now
-            }).bodyBuffer()
+            var body = RosterMessage.onDuty(
+                .with {
+                    $0.epoch = inner.epoch
+                    $0.revision = inner.revision
+                    $0.atMs = now
+                }
+            ).bodyBuffer()
             body.writeImmutableBuffer(people)
             return body
         }
@@ -213,14 +236,17 @@ package final class TenantRuntime: Sendable {
             // proportional to what changed, not to the tenant.
             let affected = Self.schedules(changedBy: entry.changes, previous: previousState, current: newState)
             inner.tracker.reindex(affected, in: newState, at: clock.now())
-            return CommittedRevision(push: RosterPush(entry: entry, epoch: inner.epoch, previous: previousState, current: newState),
-                                     schedules: affected)
+            return CommittedRevision(
+                push: RosterPush(entry: entry, epoch: inner.epoch, previous: previousState, current: newState),
+                schedules: affected)
         }
     }
 
     /// The schedules whose resolved shifts may differ after `changes`. An employee change
     /// touches the schedules that name them (their display order is part of the answer).
-    package static func schedules(changedBy changes: [RosterChange], previous: RosterState, current: RosterState) -> Set<String> {
+    package static func schedules(changedBy changes: [RosterChange], previous: RosterState, current: RosterState)
+        -> Set<String>
+    {
         var ids = Set<String>()
         var people = Set<String>()
         func scheduleOf(_ shift: Shift) -> String { ShiftTable.scheduleKey(shift.scheduleID) }
@@ -236,7 +262,8 @@ package final class TenantRuntime: Sendable {
             case .employeeUpserted(let employee): people.insert(employee.id)
             case .employeeDeleted(let id): people.insert(id)
             case .motdSet: break
-            case .timeOffSet, .timeOffDeleted, .holidaysSet, .holidaysDeleted: ids.formUnion(previous.schedulesMoved(by: change))
+            case .timeOffSet, .timeOffDeleted, .holidaysSet, .holidaysDeleted:
+                ids.formUnion(previous.schedulesMoved(by: change))
             }
         }
         guard !people.isEmpty else { return ids }
@@ -264,7 +291,11 @@ package final class TenantRuntime: Sendable {
         push.sharedFrame = PushEncoding.rosterChanged(push, filter: nil).map { PushEncoding.frame(.rosterChanged($0)) }
         let published = push
         let timing = metrics.map { FanoutClock(loops: fanouts.count, metrics: $0) }
-        for fanout in fanouts { fanout.loop.execute { fanout.deliver(published); timing?.loopFinished() } }
+        for fanout in fanouts {
+            fanout.loop.execute {
+                fanout.deliver(published); timing?.loopFinished()
+            }
+        }
         inner.withLockedValue { recompute(&$0, cause: .planChanged, schedules: committed.schedules) }
     }
 
@@ -299,7 +330,9 @@ package final class TenantRuntime: Sendable {
     }
 
     package func stopOnDutyTracking() {
-        inner.withLockedValue { $0.alarm?.cancel(); $0.alarm = nil }
+        inner.withLockedValue {
+            $0.alarm?.cancel(); $0.alarm = nil
+        }
     }
 
     /// Asks the tracker what changed on `schedules` now, publishes OnDutyChanged for each change
@@ -307,13 +340,21 @@ package final class TenantRuntime: Sendable {
     private func recompute(_ inner: inout Inner, cause: OnDutyCause, schedules: Set<String>) {
         for change in inner.tracker.look(at: clock.now(), cause: cause, schedules: schedules, in: inner.state) {
             inner.onDutySequence += 1
-            var push = OnDutyPush(sequence: inner.onDutySequence, epoch: inner.epoch, revision: inner.revision,
-                                  scheduleID: change.scheduleID, scheduleName: inner.state.schedules[change.scheduleID]?.name ?? change.scheduleID,
-                                  previous: change.previous, current: change.current, cause: change.cause, state: inner.state)
-            push.sharedFrame = PushEncoding.onDutyChanged(push, filter: nil).map { PushEncoding.frame(.onDutyChanged($0)) }
+            var push = OnDutyPush(
+                sequence: inner.onDutySequence, epoch: inner.epoch, revision: inner.revision,
+                scheduleID: change.scheduleID,
+                scheduleName: inner.state.schedules[change.scheduleID]?.name ?? change.scheduleID,
+                previous: change.previous, current: change.current, cause: change.cause, state: inner.state)
+            push.sharedFrame = PushEncoding.onDutyChanged(push, filter: nil).map {
+                PushEncoding.frame(.onDutyChanged($0))
+            }
             let published = push
             let timing = metrics.map { FanoutClock(loops: fanouts.count, metrics: $0) }
-            for fanout in fanouts { fanout.loop.execute { fanout.deliver(published); timing?.loopFinished() } }
+            for fanout in fanouts {
+                fanout.loop.execute {
+                    fanout.deliver(published); timing?.loopFinished()
+                }
+            }
         }
         arm(&inner)
     }

@@ -149,7 +149,9 @@ package final class TenantWorkPool: Sendable {
     /// Queues `job` for `tenant`; the refusal when it was not queued (then it never runs). An
     /// urgent job (short) goes first, in the tenant's queue and in the turns, and is never
     /// refused for the tenant's backlog. The backlog counts every lane.
-    private func enqueue(_ tenant: String, _ queueing: Queueing, urgent: Bool = false, requeued: Bool = false, _ job: Job) -> Refusal? {
+    private func enqueue(
+        _ tenant: String, _ queueing: Queueing, urgent: Bool = false, requeued: Bool = false, _ job: Job
+    ) -> Refusal? {
         guard pool != nil else {
             job.run()
             return nil
@@ -217,8 +219,10 @@ package final class TenantWorkPool: Sendable {
     }
 
     /// Runs `work` for `tenant` and completes the future on `loop` with its result.
-    func submit<Result: Sendable>(_ tenant: String, lane: Lane, on loop: any EventLoop,
-                                  _ work: @escaping @Sendable () throws -> Result) -> EventLoopFuture<Result> {
+    func submit<Result: Sendable>(
+        _ tenant: String, lane: Lane, on loop: any EventLoop,
+        _ work: @escaping @Sendable () throws -> Result
+    ) -> EventLoopFuture<Result> {
         let promise = loop.makePromise(of: Result.self)
         let job = Job(run: { promise.completeWith(Swift.Result { try work() }) }, refuse: { promise.fail($0) })
         if let refusal = enqueue(tenant, queueing(lane), job) { promise.fail(refusal) }
@@ -229,35 +233,44 @@ package final class TenantWorkPool: Sendable {
     /// returns nil the job goes to the back of its tenant's queue, behind the other tenants' turns
     /// in its lane, so long work (a year of a dense schedule) holds a thread for one slice at a
     /// time. Slices run one after another, never at once, so `step` may keep state between them.
-    func submitSliced<Result: Sendable>(_ tenant: String, lane: Lane, on loop: any EventLoop,
-                                        _ step: @escaping @Sendable () throws -> Result?) -> EventLoopFuture<Result> {
+    func submitSliced<Result: Sendable>(
+        _ tenant: String, lane: Lane, on loop: any EventLoop,
+        _ step: @escaping @Sendable () throws -> Result?
+    ) -> EventLoopFuture<Result> {
         let promise = loop.makePromise(of: Result.self)
         runSlices(tenant, lane: lane, step) { promise.completeWith($0) }
         return promise.futureResult
     }
 
     /// `submitSliced`, suspending (not blocking) until the result.
-    package func runSliced<Result: Sendable>(_ tenant: String, lane: Lane = .long,
-                                             _ step: @escaping @Sendable () throws -> Result?) async throws -> Result {
+    package func runSliced<Result: Sendable>(
+        _ tenant: String, lane: Lane = .long,
+        _ step: @escaping @Sendable () throws -> Result?
+    ) async throws -> Result {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, any Error>) in
             runSlices(tenant, lane: lane, step) { continuation.resume(with: $0) }
         }
     }
 
-    private func runSlices<Result: Sendable>(_ tenant: String, lane: Lane, requeued: Bool = false,
-                                             _ step: @escaping @Sendable () throws -> Result?,
-                                             complete: @escaping @Sendable (Swift.Result<Result, any Error>) -> Void) {
-        let job = Job(run: {
-            do {
-                guard let result = try step() else {
-                    return self.runSlices(tenant, lane: lane, requeued: true, step, complete: complete)
+    private func runSlices<Result: Sendable>(
+        _ tenant: String, lane: Lane, requeued: Bool = false,
+        _ step: @escaping @Sendable () throws -> Result?,
+        complete: @escaping @Sendable (Swift.Result<Result, any Error>) -> Void
+    ) {
+        let job = Job(
+            run: {
+                do {
+                    guard let result = try step() else {
+                        return self.runSlices(tenant, lane: lane, requeued: true, step, complete: complete)
+                    }
+                    complete(.success(result))
+                } catch {
+                    complete(.failure(error))
                 }
-                complete(.success(result))
-            } catch {
-                complete(.failure(error))
-            }
-        }, refuse: { complete(.failure($0)) })
-        if let refusal = enqueue(tenant, queueing(lane, sliced: true), requeued: requeued, job) { complete(.failure(refusal)) }
+            }, refuse: { complete(.failure($0)) })
+        if let refusal = enqueue(tenant, queueing(lane, sliced: true), requeued: requeued, job) {
+            complete(.failure(refusal))
+        }
     }
 
     /// Runs `work` for `tenant` ahead of its waiting jobs (a handoff to announce); run where it
@@ -267,17 +280,22 @@ package final class TenantWorkPool: Sendable {
     }
 
     /// Runs `work` for `tenant` and returns its result, suspending (not blocking) meanwhile.
-    package func run<Result: Sendable>(_ tenant: String, lane: Lane = .long,
-                                       _ work: @escaping @Sendable () throws -> Result) async throws -> Result {
+    package func run<Result: Sendable>(
+        _ tenant: String, lane: Lane = .long,
+        _ work: @escaping @Sendable () throws -> Result
+    ) async throws -> Result {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, any Error>) in
-            let job = Job(run: { continuation.resume(with: Swift.Result { try work() }) },
-                          refuse: { continuation.resume(throwing: $0) })
+            let job = Job(
+                run: { continuation.resume(with: Swift.Result { try work() }) },
+                refuse: { continuation.resume(throwing: $0) })
             if let refusal = enqueue(tenant, queueing(lane), job) { continuation.resume(throwing: refusal) }
         }
     }
 
     /// `run` for work that cannot fail.
-    package func run<Result: Sendable>(_ tenant: String, lane: Lane = .long, _ work: @escaping @Sendable () -> Result) async -> Result? {
+    package func run<Result: Sendable>(_ tenant: String, lane: Lane = .long, _ work: @escaping @Sendable () -> Result)
+        async -> Result?
+    {
         try? await run(tenant, lane: lane) { () throws -> Result in work() }
     }
 
