@@ -69,18 +69,30 @@ extension CommandRunner {
                 now >= wake || looked == nil || looked! != (roster.revision, roster.epoch)
             {
                 looked = (roster.revision, roster.epoch)
-                wake = now + 60_000
-                for schedule in roster.state.sortedSchedules {
-                    guard let lookup = roster.state.onDuty(of: schedule.id, at: now) else { continue }
-                    var status = OnDutyStatus(lookup, in: roster.state, revision: roster.revision)
-                    status.scheduleID = schedule.id
-                    status.scheduleName = schedule.id == ScheduleDefinition.defaultID ? "" : schedule.name
-                    await observe(status)
-                    if let until = lookup.until { wake = min(wake, until) }
-                }
+                let plan = cachedPlan(roster.state, revision: roster.revision, at: now)
+                wake = plan.wake
+                for status in plan.statuses { await observe(status) }
             }
             try? await Task.sleep(for: .milliseconds(max(20, min(250, wake - UnixMillis.now))))
         }
+    }
+
+    /// Who is on duty on every schedule by the cached plan at `now`, and when to look again: at
+    /// the first handoff the plan names, a minute from now at the latest.
+    static func cachedPlan(_ state: RosterState, revision: UInt64, at now: UnixMillis)
+        -> (statuses: [OnDutyStatus], wake: UnixMillis)
+    {
+        var statuses: [OnDutyStatus] = []
+        var wake = now + 60_000
+        for schedule in state.sortedSchedules {
+            guard let lookup = state.onDuty(of: schedule.id, at: now) else { continue }
+            var status = OnDutyStatus(lookup, in: state, revision: revision)
+            status.scheduleID = schedule.id
+            status.scheduleName = schedule.id == ScheduleDefinition.defaultID ? "" : schedule.name
+            statuses.append(status)
+            if let until = lookup.until { wake = min(wake, until) }
+        }
+        return (statuses, wake)
     }
 
     /// What wakes the screen up.

@@ -148,7 +148,7 @@ import Testing
             // It lasts a year and names its minter.
             let minted = try #require(try await harness.storedTokens().first { first.token.contains($0.id) })
             #expect(minted.mintedBy == token.id)
-            #expect(minted.expiresAt == harness.clock.now() + ServerCore.calendarTokenLifetime.milliseconds)
+            #expect(minted.expiresAt == harness.clock.now() + CalendarLinkRules.lifetime.milliseconds)
             // A label that would drive a terminal is refused.
             do {
                 _ = try await reader.request(
@@ -159,7 +159,7 @@ import Testing
                 Issue.record("a label with an escape sequence was accepted")
             } catch let error as RosterClientError { #expect(error.code == .invalidArgument) }
             // One minter may hold so many that work; past it, RESOURCE_EXHAUSTED.
-            for _ in 1..<ServerCore.calendarTokensPerMinter {
+            for _ in 1..<CalendarLinkRules.perMinter {
                 _ = try await reader.request(
                     .getCalendar(
                         .with {

@@ -8,13 +8,6 @@ import RosterProtocol
 /// removed one stays CANCELLED for 30 days (`CalendarFeedState`). Fetches run one at a time on
 /// the mutation queue, which also orders them after the changes they may reflect.
 extension ServerCore {
-    /// Calendar tokens minted through GetCalendar: each lasts a year (a calendar app re-subscribes
-    /// with a new link), stops with the token that minted it, and there are at most so many per
-    /// minting token and per tenant that still work.
-    static let calendarTokenLifetime: Duration = .seconds(366 * 86_400)
-    static let calendarTokensPerMinter = 20
-    static let calendarTokensPerTenant = 1_000
-
     /// A feed's alarm: a duration before each shift, at most a week.
     package static let calendarAlarmRule = "is a duration before each shift up to a week, such as 15m, 1h or 1d"
     package static func calendarAlarm(_ text: String) -> Duration? {
@@ -69,7 +62,7 @@ extension ServerCore {
         if request.listLinks || !request.revokeLink.isEmpty {
             return await calendarLinks(request, tenant: tenant, actor: actor)
         }
-        if request.createToken && actor.tokenID == nil { return .failure(Self.anonymousLinks) }
+        if request.createToken && actor.tokenID == nil { return .failure(CalendarLinkRules.anonymous) }
         let state = tenant.view.state, now = clock.now()
         let scope: String
         switch (request.schedule.isEmpty, request.person.isEmpty) {
@@ -110,19 +103,10 @@ extension ServerCore {
                     WireError(.unavailable, "this server has no HTTP listener to serve calendars (--http-listen)"))
             }
             let live = tokens.liveCalendarTokens(tenant: tenant.id, mintedBy: actor.tokenID, now: now)
-            guard live.minter < Self.calendarTokensPerMinter, live.tenant < Self.calendarTokensPerTenant else {
-                return .failure(
-                    WireError(
-                        .resourceExhausted,
-                        """
-                        \(live.minter >= Self.calendarTokensPerMinter ? "this token has minted \(live.minter)" : "the tenant has \(live.tenant)") \
-                        calendar tokens that still work (the limit is \(live.minter >= Self.calendarTokensPerMinter ? Self.calendarTokensPerMinter : Self.calendarTokensPerTenant)): \
-                        reuse a feed URL, or have an admin revoke old ones (roster-server token list --tenant \(tenant.id))
-                        """))
-            }
+            if let refusal = CalendarLinkRules.mintRefusal(live: live, tenantID: tenant.id) { return .failure(refusal) }
             let issued = AccessToken.issue(
                 tenantID: tenant.id, role: .calendar, label: request.label, now: now,
-                expiresAt: now + Self.calendarTokenLifetime.milliseconds, scope: scope, mintedBy: actor.tokenID)
+                expiresAt: now + CalendarLinkRules.lifetime.milliseconds, scope: scope, mintedBy: actor.tokenID)
             do {
                 try await admin.store.insertToken(issued.stored)
                 var entry = AuditLog.token(AuditLog.Kind.tokenCreated, issued.stored, at: now)

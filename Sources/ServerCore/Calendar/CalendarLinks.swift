@@ -11,16 +11,12 @@ extension ServerCore {
     func calendarLinks(_ request: Roster_V1_GetCalendarRequest, tenant: TenantRuntime, actor: Caller) async
         -> Result<RosterMessage, WireError>
     {
-        guard let maker = actor.tokenID else { return .failure(Self.anonymousLinks) }
+        guard let maker = actor.tokenID else { return .failure(CalendarLinkRules.anonymous) }
         let now = clock.now()
-        let visible = { (token: StoredToken) in
-            token.role == .calendar && token.tenantID == tenant.id && (actor.isAdmin || token.mintedBy == maker)
-        }
         if request.listLinks {
             let state = tenant.view.state
             var answer = Roster_V1_CalendarResponse()
-            answer.links = tokens.all().filter { visible($0) && $0.isUsable(at: now) }
-                .sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+            answer.links = CalendarLinkRules.listed(tokens.all(), tenantID: tenant.id, actor: actor, now: now)
                 .map { token in
                     Roster_V1_CalendarLink.with {
                         $0.tokenID = token.id
@@ -37,7 +33,9 @@ extension ServerCore {
             request.revokeLink.hasPrefix(AccessToken.prefix)
             ? (AccessToken.parse(request.revokeLink)?.id ?? request.revokeLink)
             : request.revokeLink
-        guard let token = tokens.token(id: id), visible(token), token.revokedAt == nil else {
+        guard let token = tokens.token(id: id), CalendarLinkRules.manages(token, tenantID: tenant.id, actor: actor),
+            token.revokedAt == nil
+        else {
             return .failure(
                 WireError(
                     .notFound,
@@ -62,13 +60,6 @@ extension ServerCore {
         }
         return .success(.calendar(Roster_V1_CalendarResponse()))
     }
-
-    static let anonymousLinks = WireError(
-        .permissionDenied,
-        """
-        calendar links are made, listed and revoked with a token (--token or --token-file): \
-        an anonymous link could not be told apart from anyone else's
-        """)
 
     /// "schedule Platform primary", "person Ada Lovelace": a feed's scope as people read it.
     static func feedName(_ scope: String, state: RosterState) -> String {
