@@ -62,6 +62,7 @@ package final class OutboxDispatcher: Sendable {
     /// Webhook deliveries held (a data directory restored from a backup: its copy must not send
     /// production's webhooks again); NOTICES are still published to subscribers.
     private let paused = NIOLockedValueBox(false)
+    private let rounds = NIOLockedValueBox<UInt64>(0)
     private let publish = NIOLockedValueBox<(@Sendable (String, [PublishedNotice]) -> Void)?>(nil)
 
     /// Where published notices go (the server's tenants); set once before `run`.
@@ -90,6 +91,12 @@ package final class OutboxDispatcher: Sendable {
 
     /// Something new may be due: look now rather than at the next poll.
     func wake() { wakeups.yield() }
+
+    /// Rounds looked at so far, deliveries under way, and a round now: a test that asserts that
+    /// nothing was sent waits for a whole round after moving its clock instead of sleeping.
+    package var completedRounds: UInt64 { rounds.withLockedValue { $0 } }
+    package var deliveriesInFlight: Int { inFlight.withLockedValue { $0.count } }
+    package func lookAgain() { wake() }
 
     package var isPaused: Bool { paused.withLockedValue { $0 } }
 
@@ -134,6 +141,7 @@ package final class OutboxDispatcher: Sendable {
                 } catch {
                     logger.warning("could not read the webhook outbox: \(error)")
                 }
+                rounds.withLockedValue { $0 += 1 }
                 // Sleep until woken, or until the next due instant, at most a second (the clock
                 // may be a test's, and a retry due later than that is looked at again anyway).
                 let wait = min(1_000, max(10, (nextDue ?? .max) - clock.now()))

@@ -22,10 +22,13 @@ import Testing
         let platform = ScheduleDefinition(
             id: "p", name: "Platform", zone: "UTC",
             layers: [
-                ScheduleLayer(level: 0, rotations: [
-                    Rotation(id: "r", slots: [["ada"], ["alan"]], cadence: .days(1),
-                             handoff: LocalDateTime(year: 2026, month: 11, day: 30, hour: 9)),
-                ]),
+                ScheduleLayer(
+                    level: 0,
+                    rotations: [
+                        Rotation(
+                            id: "r", slots: [["ada"], ["alan"]], cadence: .days(1),
+                            handoff: LocalDateTime(year: 2026, month: 11, day: 30, hour: 9))
+                    ])
             ])
         return RosterState(
             tenant: Tenant(id: "t", name: "Acme"), employees: people,
@@ -52,7 +55,8 @@ import Testing
     @Test func offlineAHandoffByTheCacheIsPrintedOnceAndTheFirstStateIsTheBaseline() async throws {
         let lines = OfflineOnDutyLines()
         func platform(at instant: UnixMillis) throws -> OnDutyStatus {
-            try #require(CommandRunner.cachedPlan(Self.state, revision: 1, at: instant).statuses.first { $0.scheduleID == "p" })
+            try #require(
+                CommandRunner.cachedPlan(Self.state, revision: 1, at: instant).statuses.first { $0.scheduleID == "p" })
         }
         #expect(await !lines.shouldPrint(try platform(at: Self.monday + 8 * Self.hour)), "the baseline is not news")
         #expect(await !lines.shouldPrint(try platform(at: Self.monday + 8 * Self.hour + 1)))
@@ -65,9 +69,13 @@ import Testing
     @Test func whileLiveTheServersPushesAreTheLinesAndTheCachePrintsNothing() async throws {
         let lines = OfflineOnDutyLines()
         let ada = try #require(
-            CommandRunner.cachedPlan(Self.state, revision: 1, at: Self.monday + 10 * Self.hour).statuses.first { $0.scheduleID == "p" })
+            CommandRunner.cachedPlan(Self.state, revision: 1, at: Self.monday + 10 * Self.hour).statuses.first {
+                $0.scheduleID == "p"
+            })
         let alan = try #require(
-            CommandRunner.cachedPlan(Self.state, revision: 1, at: Self.monday + 33 * Self.hour).statuses.first { $0.scheduleID == "p" })
+            CommandRunner.cachedPlan(Self.state, revision: 1, at: Self.monday + 33 * Self.hour).statuses.first {
+                $0.scheduleID == "p"
+            })
         await lines.connection(.live)
         await lines.printed(ada)
         #expect(await !lines.shouldPrint(alan), "the server's push says it, not the cache")

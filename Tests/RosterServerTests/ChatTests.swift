@@ -204,7 +204,7 @@ import Testing
                     ).announcements[0]
                     #expect(rule.at == "09:00" && rule.weekdays == "Mon" && !rule.onChange)
                     harness.clock.advance(to: 1_806_303_540_000)  // 2027-03-29T06:59Z
-                    try await Task.sleep(for: .milliseconds(300))
+                    #expect(await harness.outboxSettled())
                     #expect(receiver.requests.isEmpty)
                     harness.clock.advance(to: 1_806_303_600_000)  // 2027-03-29T07:00Z, 09:00 CEST
                     try await receiver.wait("the announcement") { !$0.isEmpty }
@@ -260,7 +260,7 @@ import Testing
                             }))
                     harness.clock.advance(by: 5_000)
                     try await receiver.wait("the announcement") { !$0.isEmpty }
-                    try await Task.sleep(for: .milliseconds(300))
+                    #expect(await harness.outboxSettled())
                     let attempts = try await WebhookTests.notificationAdmin(
                         admin, .with { $0.listDeliveries = webhook }
                     ).deliveries
@@ -301,7 +301,7 @@ import Testing
                             }))
                     try await receiver.wait("the change") { !$0.isEmpty }
                     harness.clock.advance(by: 1_000)
-                    try await Task.sleep(for: .milliseconds(500))
+                    #expect(await harness.outboxSettled())
                     let changes = receiver.requests.filter { $0.eventType == "on-duty.changed" }
                     #expect(changes.count == 1, "\(changes.map { String(decoding: $0.body, as: UTF8.self) })")
                     let data = changes.first?.json["data"] as? [String: Any]

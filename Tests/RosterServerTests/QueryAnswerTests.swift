@@ -30,7 +30,9 @@ import Testing
         return tenant.view
     }
 
-    static func answer(_ request: RosterMessage, at now: UnixMillis = t0 + 10 * minute) -> Result<RosterMessage, WireError> {
+    static func answer(_ request: RosterMessage, at now: UnixMillis = t0 + 10 * minute) -> Result<
+        RosterMessage, WireError
+    > {
         Queries.answer(request, view: view(), now: now)
     }
 
@@ -60,7 +62,9 @@ import Testing
             return
         }
         #expect(byTeam.employees.map(\.lastName) == ["Descartes", "Hopper", "Lovelace"])
-        #expect(byTeam.groups.map(\.name) == ["Core", "Edge"] && byTeam.groups[1].employees.map(\.lastName) == ["Descartes", "Hopper"])
+        #expect(
+            byTeam.groups.map(\.name) == ["Core", "Edge"]
+                && byTeam.groups[1].employees.map(\.lastName) == ["Descartes", "Hopper"])
         guard case .success(.employees(let found)) = Self.answer(.search(.with { $0.text = "rene" })) else {
             Issue.record("not Employees")
             return
@@ -69,7 +73,8 @@ import Testing
     }
 
     @Test func oneEmployeeWithTheirShiftsOrSuggestions() throws {
-        guard case .success(.employee(let grace)) = Self.answer(.getEmployee(.with { $0.idOrName = "grace HOPPER" })) else {
+        guard case .success(.employee(let grace)) = Self.answer(.getEmployee(.with { $0.idOrName = "grace HOPPER" }))
+        else {
             Issue.record("not Employee")
             return
         }

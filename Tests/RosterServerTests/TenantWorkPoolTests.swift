@@ -28,8 +28,8 @@ import Testing
         let gate = Gate()
         // The noisy tenant queues four long jobs: one runs, three wait for it.
         let noisy = (0..<4).map { _ in Task { await pool.run("noisy", lane: .long) { gate.enter() } } }
-        #expect(await eventually(30) { gate.count == 1 })
-        try await Task.sleep(for: .milliseconds(200))
+        // All four queued: one running and three waiting, none on the second thread.
+        #expect(await eventually(30) { gate.count == 1 && pool.waitingJobs("noisy") == 3 })
         #expect(gate.count == 1, "long work holds one of the two threads, not both")
         // A quiet tenant's short job runs meanwhile, and so does the noisy one's own short job.
         let quiet: Int? = await pool.run("quiet", lane: .short) { 42 }
@@ -39,7 +39,7 @@ import Testing
         // runs after the noisy tenant's next job, not after all of them.
         let order = NIOLockedValueBox<[String]>([])
         let quietLong = Task { await pool.run("quiet", lane: .long) { order.withLockedValue { $0.append("quiet") } } }
-        try await Task.sleep(for: .milliseconds(100))
+        #expect(await eventually(30) { pool.waitingJobs("quiet") == 1 })
         gate.open(1)
         #expect(await eventually(30) { gate.count == 2 })
         #expect(order.withLockedValue { $0 }.isEmpty)
@@ -124,7 +124,7 @@ import Testing
         let waiting = [
             Task { await single.run("t", lane: .short) { 0 } }, Task { await single.run("t", lane: .long) { 0 } },
         ]
-        try await Task.sleep(for: .milliseconds(100))
+        #expect(await eventually(30) { single.waitingJobs("t") == 2 })
         await #expect(throws: TenantWorkPool.Refusal.busy) {
             try await single.run("t", lane: .short) { () throws -> Int in 0 }
         }

@@ -147,9 +147,8 @@ import Testing
                         $0.employeeID = ada; $0.startMs = t0 + hour; $0.endMs = t0 + 2 * hour
                     }
                 }))
-        // The outbox holds the event; nothing goes out while paused (the dispatcher looks at
-        // least once a second).
-        try await Task.sleep(for: .seconds(2))
+        // The outbox holds the event; nothing goes out while paused (a whole round looks at it).
+        #expect(await harness.outboxSettled())
         #expect(receiver.requests.isEmpty, "\(receiver.requests.map(\.eventType))")
         try FileManager.default.removeItem(atPath: marker)
         harness.server.reloadDeliveryPause()
@@ -269,7 +268,7 @@ import Testing
             let attempts = receiver.requests.count
             #expect(attempts >= 2)
             harness.clock.advance(by: 3_600_000)
-            try await Task.sleep(for: .milliseconds(300))
+            #expect(await harness.outboxSettled())
             #expect(receiver.requests.count == attempts)
         }
     }
@@ -283,12 +282,12 @@ import Testing
             _ = try await Self.addWebhook(admin, url: receiver.url, events: ["shift.starting"])
             try await admin.admin(.deleteShift(.with { $0.id = dropped }))
             // Nothing is due yet.
-            try await Task.sleep(for: .milliseconds(200))
+            #expect(await harness.outboxSettled())
             #expect(receiver.requests.isEmpty)
             try await Self.advance(
                 harness, by: 15 * 60_000, until: { !receiver.requests.isEmpty }, what: "the reminder")
             harness.clock.advance(by: 4 * Self.hour)
-            try await Task.sleep(for: .milliseconds(300))
+            #expect(await harness.outboxSettled())
             let reminders = receiver.requests
             #expect(reminders.count == 1)
             let data = reminders.first?.json["data"] as? [String: Any]
@@ -325,7 +324,7 @@ import Testing
         _ = try await addWebhook(admin, url: receiver.url, events: ["shift.starting"])
         // Sunday 18:00 in Berlin is 16:00Z (it would be 17:00Z a day earlier).
         harness.clock.advance(to: 1_806_249_540_000)  // 2027-03-28T15:59Z
-        try await Task.sleep(for: .milliseconds(300))
+        #expect(await harness.outboxSettled())
         #expect(receiver.requests.isEmpty)
         harness.clock.advance(to: 1_806_249_600_000)  // 2027-03-28T16:00Z
         try await receiver.wait("the reminder") { !$0.isEmpty }

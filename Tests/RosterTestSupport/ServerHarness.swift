@@ -488,3 +488,21 @@ func loopback(port: Int, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32) 
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
     }
 }
+
+extension ServerHarness {
+    /// Waits until the webhook outbox has looked at the store wholly after this call (so after
+    /// a clock move made before it) and has no delivery under way: then what was due has been
+    /// sent, and what was not was rightly kept. False when the server sends no webhooks or the
+    /// rounds do not come within 30 s.
+    public func outboxSettled() async -> Bool {
+        guard let outbox = server.outboxForTests else { return false }
+        // A round under way when this is called may have read the clock before the move: wait
+        // for the one after it.
+        let seen = outbox.completedRounds
+        outbox.lookAgain()
+        return await eventually(30) {
+            outbox.lookAgain()
+            return outbox.completedRounds >= seen + 2 && outbox.deliveriesInFlight == 0
+        }
+    }
+}

@@ -49,6 +49,9 @@ public final class RosterServer: Service, Sendable {
     /// The HTTP side, for tests of what it reads.
     var httpSideForTests: HTTPSide? { http }
 
+    /// The webhook outbox's dispatcher while running, for tests that wait for its rounds.
+    package var outboxForTests: OutboxDispatcher? { running.withLockedValue { $0?.notifier.dispatcher } }
+
     /// - Parameters:
     ///   - clock: the wall clock; tests pass a `ManualClock`.
     ///   - store: storage; defaults to SQLite at `DATA_DIR/roster.sqlite`.

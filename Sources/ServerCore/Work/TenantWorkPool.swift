@@ -141,6 +141,9 @@ package final class TenantWorkPool: Sendable {
         (pool, reserved, background) = (nil, nil, nil)
     }
 
+    /// The jobs `tenant` has waiting, in every lane (what the backlog limit counts).
+    func waitingJobs(_ tenant: String) -> Int { state.withLockedValue { $0.waiting(tenant) } }
+
     /// Where a job of `lane` waits; `sliced` for a long read in slices.
     private func queueing(_ lane: Lane, sliced: Bool = false) -> Queueing {
         lane == .short ? .short : sliced && background != nil ? .background : .long
