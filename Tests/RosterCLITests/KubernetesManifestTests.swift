@@ -14,7 +14,9 @@ enum KubernetesTools {
         (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { "\($0)/kubectl" }
             .first { FileManager.default.isExecutableFile(atPath: $0) }
     }
-    static var enabled: Bool { kubectl != nil || ProcessInfo.processInfo.environment["ROSTER_REQUIRE_KUBERNETES"] == "1" }
+    static var enabled: Bool {
+        kubectl != nil || ProcessInfo.processInfo.environment["ROSTER_REQUIRE_KUBERNETES"] == "1"
+    }
 }
 
 @Suite(
@@ -40,10 +42,15 @@ struct KubernetesManifestTests {
         try Data(render.stdout.utf8).write(to: file)
         let validate = try ChildProcess("/usr/bin/env", ["kubernetes-validate", "--strict", "-k", "1.32.0", file.path])
         let validated = await validate.waitForExit(timeout: .seconds(120))
-        #expect(validated == 0, "kubernetes-validate (pip install kubernetes-validate): \(validate.stdout) \(validate.stderr)")
+        #expect(
+            validated == 0,
+            "kubernetes-validate (pip install kubernetes-validate): \(validate.stdout) \(validate.stderr)")
         let read = try ChildProcess(
             "/usr/bin/env",
-            ["python3", "-c", "import json, sys, yaml; print(json.dumps(list(yaml.safe_load_all(open(sys.argv[1])))))", file.path])
+            [
+                "python3", "-c",
+                "import json, sys, yaml; print(json.dumps(list(yaml.safe_load_all(open(sys.argv[1])))))", file.path,
+            ])
         guard await read.waitForExit(timeout: .seconds(60)) == 0,
             let objects = try JSONSerialization.jsonObject(with: Data(read.stdout.utf8)) as? [Object]
         else { throw TestFailure("python3 with PyYAML could not read the rendering: \(read.stderr)") }
@@ -66,7 +73,8 @@ struct KubernetesManifestTests {
 
     /// Whether every pair of `selector` is among `labels`.
     static func selects(_ selector: Any?, _ labels: Any?) -> Bool {
-        guard let selector = selector as? [String: String], !selector.isEmpty, let labels = labels as? [String: String] else {
+        guard let selector = selector as? [String: String], !selector.isEmpty, let labels = labels as? [String: String]
+        else {
             return false
         }
         return selector.allSatisfy { labels[$0.key] == $0.value }
@@ -92,7 +100,9 @@ struct KubernetesManifestTests {
         let env = (value(container, "env") as? [Object] ?? []).compactMap { $0["name"] as? String }
         let settings = Set(ServerSettings.all.map(\.environmentName))
         #expect(env.allSatisfy(settings.contains), "not settings: \(env.filter { !settings.contains($0) })")
-        let grace = (value(container, "env") as? [Object] ?? []).first { $0["name"] as? String == "ROSTER_SHUTDOWN_GRACE_MS" }
+        let grace = (value(container, "env") as? [Object] ?? []).first {
+            $0["name"] as? String == "ROSTER_SHUTDOWN_GRACE_MS"
+        }
         let graceMillis = Int(grace?["value"] as? String ?? "") ?? 2_000
         let termination = try #require(value(pod, "spec.terminationGracePeriodSeconds") as? Int)
         #expect(termination * 1_000 > graceMillis + 5_000, "the pod is killed before its clients are told and let go")
@@ -105,8 +115,12 @@ struct KubernetesManifestTests {
         #expect(Self.value(deployment, "spec.replicas") as? Int == 1)
         #expect(Self.value(deployment, "spec.strategy.type") as? String == "Recreate", "one writer on one volume")
         let claim = try #require(Self.find(objects, kind: "PersistentVolumeClaim").first)
-        let volume = (Self.value(deployment, "spec.template.spec.volumes") as? [Object] ?? []).first { $0["name"] as? String == "data" }
-        #expect(Self.value(volume, "persistentVolumeClaim.claimName") as? String == Self.value(claim, "metadata.name") as? String)
+        let volume = (Self.value(deployment, "spec.template.spec.volumes") as? [Object] ?? []).first {
+            $0["name"] as? String == "data"
+        }
+        #expect(
+            Self.value(volume, "persistentVolumeClaim.claimName") as? String == Self.value(claim, "metadata.name")
+                as? String)
     }
 
     @Test func thePostgresOverlayKeepsAllButOneNodeReadyThroughUpdatesAndDrains() async throws {
@@ -117,13 +131,18 @@ struct KubernetesManifestTests {
         #expect(Self.value(deployment, "spec.strategy.rollingUpdate.maxUnavailable") as? Int == 0)
         let budget = try #require(Self.find(objects, kind: "PodDisruptionBudget").first)
         #expect(Self.value(budget, "spec.minAvailable") as? Int == replicas - 1)
-        #expect(Self.selects(Self.value(budget, "spec.selector.matchLabels"), Self.value(deployment, "spec.template.metadata.labels")))
+        #expect(
+            Self.selects(
+                Self.value(budget, "spec.selector.matchLabels"), Self.value(deployment, "spec.template.metadata.labels")
+            ))
         #expect(Self.find(objects, kind: "PersistentVolumeClaim").isEmpty, "the store is PostgreSQL")
         let container = Self.value(deployment, "spec.template.spec.containers.0")
         let store = (Self.value(container, "env") as? [Object] ?? []).first { $0["name"] as? String == "ROSTER_STORE" }
         #expect(Self.value(store, "valueFrom.secretKeyRef.name") as? String == "roster-store", "the URL from a Secret")
         let volumes = Self.value(deployment, "spec.template.spec.volumes") as? [Object] ?? []
         #expect(volumes.first { $0["name"] as? String == "data" }?["emptyDir"] != nil)
-        #expect(volumes.first { $0["name"] as? String == "secrets" }.map { Self.value($0, "secret.secretName") as? String } == "roster-secrets")
+        #expect(
+            volumes.first { $0["name"] as? String == "secrets" }.map { Self.value($0, "secret.secretName") as? String }
+                == "roster-secrets")
     }
 }
