@@ -47,7 +47,7 @@ func openEventStreams(count: Int, port: Int, group: any EventLoopGroup, recorder
     -> [any Channel]
 {
     let bootstrap = ClientBootstrap(group: group)
-        .channelOption(.socketOption(.tcp_nodelay), value: 1)
+        .channelOption(.tcpOption(.tcp_nodelay), value: 1)
         .channelInitializer { channel in
             channel.eventLoop.makeCompletedFuture {
                 try channel.pipeline.syncOperations.addHandler(CountingEventStream(recorder: recorder))

@@ -134,7 +134,7 @@ func openSubscribers(
     recorder: PushRecorder, roster: Bool = false
 ) async throws -> [any Channel] {
     let bootstrap = ClientBootstrap(group: group)
-        .channelOption(.socketOption(.tcp_nodelay), value: 1)
+        .channelOption(.tcpOption(.tcp_nodelay), value: 1)
         .channelInitializer { installSubscriber(on: $0, tls: tls, recorder: recorder, stalls: false, roster: roster) }
     return try await connectInBatches(
         count: count, port: port, bootstrap: bootstrap, recorder: recorder, waitingFor: "subscribers synced")

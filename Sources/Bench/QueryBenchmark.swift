@@ -54,7 +54,7 @@ package struct QueryBenchmark {
             let loop = group.next()
             let done = loop.makePromise(of: [UInt64].self)
             _ = try await ClientBootstrap(group: loop)
-                .channelOption(.socketOption(.tcp_nodelay), value: 1)
+                .channelOption(.tcpOption(.tcp_nodelay), value: 1)
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
                         if let clientTLS {

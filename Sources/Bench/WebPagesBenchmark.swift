@@ -203,7 +203,7 @@ final class PageClient: Sendable {
 
     static func connect(port: Int, group: any EventLoopGroup) async throws -> PageClient {
         let channel = try await ClientBootstrap(group: group)
-            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .channelOption(.tcpOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHTTPClientHandlers()

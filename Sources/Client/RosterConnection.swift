@@ -100,7 +100,7 @@ public final class RosterConnection: Sendable {
         do {
             (channel, handler) = try await ClientBootstrap(group: group)
                 .connectTimeout(TimeAmount(timeout))
-                .channelOption(.socketOption(.tcp_nodelay), value: 1)
+                .channelOption(.tcpOption(.tcp_nodelay), value: 1)
                 .connect(host: host, port: port) { channel in
                     channel.eventLoop.makeCompletedFuture {
                         if let tls {

@@ -28,22 +28,32 @@ public final class ServerProcess: Sendable {
         guard FileManager.default.isExecutableFile(atPath: binary.path) else {
             throw TestFailure("\(binary.path) is missing: run `swift build` first (scripts/test does)")
         }
-        // A Hello deadline of 30 s, not 5: with both cores busy, this test process's own clients
-        // can wait seconds for a turn on the cooperative pool between connecting and sending
-        // Hello. Tests of the deadline pass their own (the last --hello-timeout-ms given wins).
-        // The tests are written around a tenant called demo, as stores made by earlier builds.
         let child = try ChildProcess(
             binary.path,
-            [
-                "serve", "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0", "--data-dir", dataDirectory,
-                "--shutdown-grace-ms", "50", "--hello-timeout-ms", "30000",
-                "--default-tenant", "demo",
-            ] + arguments,
+            ["serve", "--data-dir", dataDirectory] + testServeArguments + arguments,
             environment: environment.isEmpty
                 ? nil
                 : ProcessInfo.processInfo.environment.merging(environment) { _, given in given })
+        return try await started(child, dataDirectory: dataDirectory)
+    }
+
+    /// What every test server is started with, after `serve`: both listeners on 127.0.0.1 port 0,
+    /// a short shutdown grace, and a Hello deadline of 30 s, not 5: with both cores busy, this
+    /// test process's own clients can wait seconds for a turn on the cooperative pool between
+    /// connecting and sending Hello. Tests of the deadline pass their own (the last given wins).
+    /// The tests are written around a tenant called demo, as stores made by earlier builds.
+    public static let testServeArguments = [
+        "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0", "--shutdown-grace-ms", "50",
+        "--hello-timeout-ms", "30000", "--default-tenant", "demo",
+    ]
+
+    /// Waits for a started server's "listening on" log line, which gives the port; `dataDirectory`
+    /// is where its files are seen from here (the admin token).
+    public static func started(
+        _ child: ChildProcess, dataDirectory: String, timeout: Duration = .seconds(30)
+    ) async throws -> ServerProcess {
         // "listening on 127.0.0.1:PORT"
-        let port = await child.waitForOutput { log in
+        let port = await child.waitForOutput(timeout: timeout) { log in
             log.split(separator: "\n").first { $0.contains("listening on") }
                 .flatMap { $0.split(separator: ":").last }.flatMap { Int($0.prefix { $0.isNumber }) }
         }
@@ -102,6 +112,8 @@ public struct CLI: Sendable {
     public let home: URL
     /// Passed as ROSTER_TOKEN when set.
     public let token: String?
+    /// Passed as ROSTER_CA_FILE when set: the server's CA, which turns TLS on.
+    public var caFile: String?
     /// Where roster-client and roster-server are: the build's, or an unpacked release's.
     public let binaries: URL
 
@@ -127,6 +139,7 @@ public struct CLI: Sendable {
         for key in environment.keys where key.hasPrefix("ROSTER_") { environment[key] = nil }
         environment["ROSTER_SERVER"] = server
         if let token { environment["ROSTER_TOKEN"] = token }
+        if let caFile { environment["ROSTER_CA_FILE"] = caFile }
         environment["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
         environment["XDG_CACHE_HOME"] = home.appendingPathComponent("cache").path
         environment["TZ"] = "UTC"

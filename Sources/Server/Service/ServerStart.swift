@@ -315,7 +315,7 @@ extension RosterServer {
             .serverChannelOption(.autoRead, value: false)
             .serverChannelOption(.backlog, value: 4096)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
             .childChannelOption(.socketOption(.so_keepalive), value: 1)
             // NIO keeps each connection's last receive buffer for its next read, so the first
             // size is what every idle subscriber holds: 64 bytes fit a Hello and a Subscribe (a
