@@ -17,7 +17,7 @@ struct RosterServerCommand: AsyncParsableCommand {
         version: RosterVersion.description,
         subcommands: [
             Serve.self, TokenCommand.self, TenantCommand.self, BackupCommand.self, RestoreCommand.self,
-            StatusCommand.self, MigrateCommand.self,
+            StatusCommand.self, MigrateCommand.self, SelfCheckCommand.self,
             DeliveriesCommand.self, ConfigCommand.self,
         ],
         defaultSubcommand: Serve.self)

@@ -1,0 +1,65 @@
+import Foundation
+import Logging
+@testable import RosterServer
+import RosterStore
+import RosterTestSupport
+import Testing
+
+/// `SelfCheck`, what `roster-server self-check` and the image build run: the whole server on
+/// loopback, /readyz over a real socket, a protocol connection, a clean stop; or the step that
+/// failed, with why, well before its deadline.
+@Suite(.timeLimit(.minutes(5)))
+struct SelfCheckTests {
+    static let logger: Logger = {
+        var logger = Logger(label: "roster.test.self-check")
+        logger.logLevel = .critical
+        return logger
+    }()
+
+    @Test func aFreshDataDirectoryPassesEveryStep() async throws {
+        let scratch = TestScratch.directory("roster-self-check")
+        defer { TestScratch.remove(scratch) }
+        let directory = scratch.appendingPathComponent("data").path
+        let report = try await SelfCheck.run(
+            dataDirectory: directory, store: nil, drivers: StoreDrivers(), logger: Self.logger)
+        #expect(report.first == "store: sqlite in \(directory)", "\(report)")
+        #expect(report.contains("http: GET /readyz 200 OK"), "\(report)")
+        #expect(report.contains("protocol: Hello answered by Welcome, wire protocol 1"), "\(report)")
+        #expect(report.last == "stopped", "\(report)")
+        // It opened a real store there.
+        #expect(FileManager.default.fileExists(atPath: directory + "/roster.sqlite"))
+    }
+
+    @Test func aDataDirectoryThatCannotHoldAStoreFailsWithWhy() async throws {
+        let scratch = TestScratch.directory("roster-self-check")
+        defer { TestScratch.remove(scratch) }
+        // A file where the directory should be.
+        let blocked = scratch.appendingPathComponent("data").path
+        try Data("not a directory".utf8).write(to: URL(fileURLWithPath: blocked))
+        let started = ContinuousClock.now
+        await #expect(throws: (any Error).self) {
+            try await SelfCheck.run(dataDirectory: blocked, store: nil, drivers: StoreDrivers(), logger: Self.logger)
+        }
+        #expect(ContinuousClock.now - started < .seconds(60), "a failure at start ends the check, not its deadline")
+    }
+
+    @Test func aPostgreSQLStoreWithoutItsDriverIsRefused() async throws {
+        let scratch = TestScratch.directory("roster-self-check")
+        defer { TestScratch.remove(scratch) }
+        let store = try StoreLocation(parsing: "postgres://roster@127.0.0.1:1/roster")
+        await #expect(throws: (any Error).self) {
+            try await SelfCheck.run(
+                dataDirectory: scratch.appendingPathComponent("data").path, store: store, drivers: StoreDrivers(),
+                logger: Self.logger)
+        }
+    }
+
+    @Test func aListenerThatIsNotHTTPIsNamedAsSuch() async throws {
+        // A protocol listener answers /readyz with a binary frame or nothing: not 200.
+        _ = try await withServer { harness in
+            await #expect(throws: SelfCheck.Failure.self) {
+                _ = try await SelfCheck.get("/readyz", port: harness.port)
+            }
+        }
+    }
+}
