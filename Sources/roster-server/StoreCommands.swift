@@ -15,19 +15,41 @@ struct BackupCommand: AsyncParsableCommand {
         discussion: """
             The copy is one snapshot of every committed change (SQLite's VACUUM INTO on a read connection, which \
             does not block the server's writes or pushes). It holds the tenants, their history and the token \
-            hashes; the admin token file and the TLS files of the data directory are not in it.
+            hashes; the admin token file and the TLS files of the data directory are not in it. \
+            With --into, a scheduled job keeps the last --keep backups in a directory, each named for its \
+            instant (roster-YYYYMMDDTHHMMSSZ.sqlite); older ones are removed only after the new one is checked.
             """)
     @OptionGroup var store: DataDirectoryOption
-    @Option(help: "The backup file to write (must not exist; it is made private, 0600).") var to: String
+    @Option(help: "The backup file to write (must not exist; it is made private, 0600).") var to: String?
+    @Option(help: "Write a backup named for this instant into this directory instead (made if missing).")
+    var into: String?
+    @Option(help: "With --into: how many of its backups to keep, 1 to 1000 (the oldest go first).")
+    var keep: Int = 7
+
+    func validate() throws {
+        guard (to == nil) != (into == nil) else { throw ValidationError("give --to FILE or --into DIRECTORY") }
+        guard BackupRotation.keepRange.contains(keep) else {
+            throw ValidationError("--keep is 1 to \(BackupRotation.keepRange.upperBound), not \(keep)")
+        }
+    }
 
     func run() async throws {
         try store.requireEmbedded("backup", instead: "pg_dump (docs/SCALING.md)")
         let directory = DataDirectory(store.path)
         guard directory.hasDatabase else { throw DataDirectoryError.noDatabase(directory.path) }
-        try await StoreBackup.backup(databasePath: directory.database, to: to)
-        let summary = try await StoreBackup.check(to)
+        let written: String
+        let summary: StoreBackup.Summary
+        if let into {
+            let outcome = try await BackupRotation.backup(databasePath: directory.database, into: into, keep: keep)
+            (written, summary) = (outcome.written, outcome.summary)
+            for removed in outcome.removed { print("removed \(removed) (keeping \(keep))") }
+        } else {
+            written = to ?? ""
+            try await StoreBackup.backup(databasePath: directory.database, to: written)
+            summary = try await StoreBackup.check(written)
+        }
         print(
-            "backed up \(summary.tenants.count) tenant(s) to \(to): "
+            "backed up \(summary.tenants.count) tenant(s) to \(written): "
                 + summary.tenants.map { "\($0) at revision \(summary.revisions[$0] ?? 0)" }.joined(separator: ", "))
     }
 }

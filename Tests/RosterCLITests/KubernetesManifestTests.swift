@@ -145,4 +145,53 @@ struct KubernetesManifestTests {
             volumes.first { $0["name"] as? String == "secrets" }.map { Self.value($0, "secret.secretName") as? String }
                 == "roster-secrets")
     }
+
+    @Test func theBackupOverlayRunsTheBackupCommandBesideTheServer() async throws {
+        let objects = try await Self.rendered("deploy/kubernetes/overlays/sqlite-backup")
+        let deployment = try Self.checkServer(objects)
+        let job = try #require(Self.find(objects, kind: "CronJob", name: "roster-backup").first)
+        #expect(Self.value(job, "spec.concurrencyPolicy") as? String == "Forbid")
+        let pod = Self.value(job, "spec.jobTemplate.spec.template")
+        // The data volume is ReadWriteOnce: the job must land on the server's node.
+        let term = Self.value(pod, "spec.affinity.podAffinity.requiredDuringSchedulingIgnoredDuringExecution.0")
+        #expect(Self.value(term, "topologyKey") as? String == "kubernetes.io/hostname")
+        #expect(
+            Self.selects(
+                Self.value(term, "labelSelector.matchLabels"), Self.value(deployment, "spec.template.metadata.labels")))
+        #expect(Self.value(pod, "spec.securityContext.runAsNonRoot") as? Bool == true)
+        let container = try #require(Self.value(pod, "spec.containers.0") as? Object)
+        #expect(Self.value(container, "securityContext.readOnlyRootFilesystem") as? Bool == true)
+        #expect(Self.value(container, "securityContext.capabilities.drop") as? [String] == ["ALL"])
+        let volumes = Self.value(pod, "spec.volumes") as? [Object] ?? []
+        let claims = Dictionary(
+            volumes.compactMap { volume in
+                (volume["name"] as? String).map {
+                    ($0, Self.value(volume, "persistentVolumeClaim.claimName") as? String)
+                }
+            }, uniquingKeysWith: { first, _ in first })
+        #expect(claims["data"] == "roster-data", "the server's own volume")
+        #expect(Self.find(objects, kind: "PersistentVolumeClaim", name: claims["backups"] ?? "").count == 1)
+
+        // Its arguments, run by the built server on a real data directory, the mounts mapped.
+        let arguments = try #require(Self.value(container, "args") as? [String])
+        let mounts = (Self.value(container, "volumeMounts") as? [Object] ?? []).compactMap { mount in
+            (mount["name"] as? String).flatMap { name in (mount["mountPath"] as? String).map { (name, $0) } }
+        }
+        try await withServerProcess { server in
+            let backups = TestScratch.directory("roster-kubernetes-backups")
+            defer { TestScratch.remove(backups) }
+            let local = ["data": server.dataDirectory, "backups": backups.path]
+            let mapped = arguments.map { argument in
+                mounts.first { $0.1 == argument }.flatMap { local[$0.0] } ?? argument
+            }
+            let cli = CLI(port: server.port, token: server.adminToken)
+            defer { TestScratch.remove(cli.home) }
+            let result = try await cli.server(mapped)
+            #expect(result.status == 0, "roster-server \(mapped.joined(separator: " ")): \(result.stderr)")
+            let written = try FileManager.default.contentsOfDirectory(atPath: backups.path)
+            #expect(
+                written.count == 1 && written.allSatisfy { $0.hasPrefix("roster-") && $0.hasSuffix("Z.sqlite") },
+                "\(written)")
+        }
+    }
 }
