@@ -37,6 +37,19 @@ struct ContainerImageTests {
 
     static func containerName() -> String { "roster-test-\(UUID().uuidString.prefix(8).lowercased())" }
 
+    @Test func theDockerArchiveBesideTheLayoutIsTheSameImageTaggedRoster() async throws {
+        try await Self.withImage { image in
+            let archive = try #require(ContainerImage.layout) + ".docker.tar"
+            let loaded = try await ContainerImage.load(archive: archive)
+            try await withCleanup(loaded, cleanUp: { await $0.remove() }) { loaded in
+                #expect(loaded.id == image.id, "one configuration, so one image id")
+                let tags = try await loaded.inspect()["RepoTags"] as? [String] ?? []
+                // docker.io/library/roster:latest: what `docker load` and the manifests call roster:latest.
+                #expect(tags.contains { $0.hasSuffix("/roster:latest") }, "\(tags)")
+            }
+        }
+    }
+
     @Test func theImageRunsAsItsUserOnAReadOnlyRootAndServesAWatcher() async throws {
         try await Self.withImage { image in
             let configuration = try await image.inspect()

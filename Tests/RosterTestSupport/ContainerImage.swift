@@ -29,6 +29,18 @@ public final class ContainerImage: Sendable {
         return ContainerImage(id: id)
     }
 
+    /// Loads a `docker-archive` tarball (`podman load`); its id is the image's configuration's
+    /// digest, the same as the layout's when both hold one image.
+    public static func load(archive: String) async throws -> ContainerImage {
+        let output = try await podmanRun(["load", "--quiet", "--input", archive], timeout: .seconds(120))
+        // "Loaded image: localhost/roster:latest"
+        guard let name = output.split(separator: "\n").last?.components(separatedBy: "Loaded image: ").last else {
+            throw TestFailure("podman load printed no image name: \(output)")
+        }
+        let id = try await podmanRun(["image", "inspect", "--format", "{{.Id}}", name], timeout: .seconds(30))
+        return ContainerImage(id: id.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
     /// Removes the image from podman's store (its containers were run with --rm).
     public func remove() async {
         _ = try? await Self.podmanRun(["rmi", "--force", id], timeout: .seconds(60))
