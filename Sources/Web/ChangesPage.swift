@@ -57,7 +57,7 @@ enum ChangesPage {
         html.element("p", class: "zone", "Times in \(label.name)")
         html.raw("</header>")
         WebPage.navigation(&html, current: "/schedules", viewer: viewer)
-        html.raw("<main><p><a")
+        html.raw("<main id=\"main\"><p><a")
         html.attribute("href", "/schedules/" + WebPage.pathComponent(schedule.name))
         html.raw(">Back to the timeline</a></p>")
         if audit.entries.isEmpty { html.element("p", class: "empty", "No changes recorded.") }

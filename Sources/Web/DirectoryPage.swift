@@ -22,7 +22,7 @@ enum DirectoryPage {
         html.element("p", class: "tenant", tenantName)
         html.raw("</header>")
         WebPage.navigation(&html, current: "/people", viewer: viewer)
-        html.raw("<main><form class=\"search\" method=\"get\" action=\"/people\" role=\"search\">")
+        html.raw("<main id=\"main\"><form class=\"search\" method=\"get\" action=\"/people\" role=\"search\">")
         html.raw("<label for=\"q\">Search</label><input id=\"q\" name=\"q\" type=\"search\"")
         html.attribute("value", search)
         html.attribute("maxlength", String(maxSearchLength))

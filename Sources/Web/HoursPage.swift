@@ -83,7 +83,7 @@ enum HoursPage {
         html.element("p", class: "zone", "Days and hours counted in \(label.name)")
         html.raw("</header>")
         WebPage.navigation(&html, current: "/schedules", viewer: viewer)
-        html.raw("<main><nav aria-label=\"Window\"><ul>")
+        html.raw("<main id=\"main\"><nav aria-label=\"Window\"><ul>")
         for span in spans {
             html.raw("<li><a")
             html.attribute("href", base + "/hours?days=\(span)")

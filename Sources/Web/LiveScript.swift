@@ -265,7 +265,7 @@ enum ServiceWorkerScript {
               const copy = await kept.match(request);
               if (copy) return copy;
               return new Response('<!doctype html><title>No connection</title><link rel="stylesheet" href="/assets/app.css">' +
-                '<main><h1>No connection</h1><p>The server cannot be reached and this page was not kept from an earlier visit.</p></main>',
+                '<main id="main"><h1>No connection</h1><p>The server cannot be reached and this page was not kept from an earlier visit.</p></main>',
                 { status: 503, headers: { 'Content-Type': 'text/html; charset=utf-8' } });
             }
           })());

@@ -207,7 +207,7 @@ enum OverrideForm {
         html.element("p", class: "tenant", schedule.name)
         html.raw("</header>")
         WebPage.navigation(&html, current: "/schedules", viewer: viewer)
-        html.raw("<main>")
+        html.raw("<main id=\"main\">")
         if let problem { html.element("p", class: "problem", role: "alert", problem) }
         guard let session = viewer.session else {
             html.element(

@@ -231,7 +231,7 @@ extension PersonPage {
             html.raw("<header><h1>My calendar link</h1></header>")
             WebPage.navigation(&html, current: "/me", viewer: viewer)
             html.raw(
-                "<main><p>Subscribe to this address in your calendar app. It is shown only now; keep it private.</p><p><code id=\"feed\">"
+                "<main id=\"main\"><p>Subscribe to this address in your calendar app. It is shown only now; keep it private.</p><p><code id=\"feed\">"
             )
             html.text(url)
             html.raw("</code></p><p><a")

@@ -214,7 +214,7 @@ enum ScheduleEditPage {
         html.element("p", class: "zone", "Times in \(zone.name)")
         html.raw("</header>")
         WebPage.navigation(&html, current: "/schedules", viewer: viewer)
-        html.raw("<main><p><a")
+        html.raw("<main id=\"main\"><p><a")
         html.attribute("href", "/schedules/" + WebPage.pathComponent(schedule.name))
         html.raw(">Back to the timeline</a></p>")
         guard let session = viewer.session else {

@@ -154,7 +154,7 @@ enum SchedulePage {
         WebPage.open(&html, title: "Schedules")
         html.raw("<header><h1>Schedules</h1></header>")
         WebPage.navigation(&html, current: "/schedules", viewer: viewer)
-        html.raw("<main>")
+        html.raw("<main id=\"main\">")
         let schedules = view.state.sortedSchedules
         if schedules.isEmpty { html.element("p", class: "empty", "No schedules yet.") }
         html.raw("<ul class=\"schedules\">")

@@ -13,7 +13,7 @@ enum SignIn {
     {
         var html = HTML()
         WebPage.open(&html, title: "Sign in")
-        html.raw("<header><h1>Sign in</h1></header><main>")
+        html.raw("<header><h1>Sign in</h1></header><main id=\"main\">")
         if let problem { html.element("p", class: "problem", problem) }
         html.raw("<form class=\"edit\" method=\"post\" action=\"/sign-in\">")
         html.raw("<label for=\"token\">Token</label>")

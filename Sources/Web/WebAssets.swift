@@ -8,6 +8,8 @@ enum WebAssets {
           :root { --fg: #f0f0f0; --bg: #121417; --muted: #c2c2c2; --accent: #8cc4ff; --card: #1d2127; }
         }
         [hidden] { display: none !important; }
+        .skip { position: absolute; left: -10000px; }
+        .skip:focus { left: 1rem; top: 1rem; z-index: 10; background: var(--bg); padding: 0.5rem 0.75rem; }
         body { font-family: system-ui, sans-serif; color: var(--fg); background: var(--bg); margin: 0 auto; max-width: 60rem; padding: 1rem; }
         header { display: flex; align-items: baseline; gap: 1rem; flex-wrap: wrap; }
         h1 { margin: 0.5rem 0; }

@@ -27,7 +27,8 @@ enum WebPage {
         // No icon to fetch (a browser asks for /favicon.ico otherwise).
         html.raw("</title><link rel=\"icon\" href=\"data:,\"><link rel=\"stylesheet\" href=\"/assets/app.css\">")
         if live { html.raw("<script type=\"module\" src=\"/assets/live.js\"></script>") }
-        html.raw("</head><body>")
+        // The first thing a keyboard reaches: past the navigation to the page's own content.
+        html.raw("</head><body><a class=\"skip\" href=\"#main\">Skip to content</a>")
     }
 
     /// The links between pages (`current` is marked for assistive technology), and who is
@@ -104,7 +105,7 @@ enum WebPage {
     /// A live page's `<main>`, with the instant it was rendered: offline, the page says how old
     /// its data is.
     static func main(_ html: inout HTML, rendered: UnixMillis) {
-        html.raw("<main")
+        html.raw("<main id=\"main\"")
         html.attribute("data-rendered", String(rendered))
         html.raw(">")
     }
@@ -117,7 +118,7 @@ enum WebPage {
     static func message(title: String, _ sentence: String, link: (href: String, title: String)? = nil) -> String {
         var html = HTML()
         open(&html, title: title)
-        html.raw("<main>")
+        html.raw("<main id=\"main\">")
         html.element("h1", title)
         html.element("p", sentence)
         if let link {

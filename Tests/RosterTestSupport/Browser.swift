@@ -19,6 +19,24 @@ public enum Browser {
         return probe.terminationStatus == 0
     }()
 
+    /// Whether axe-core for Playwright (PyPI axe-playwright-python, which bundles it) is here too.
+    public static let hasAxe: Bool = {
+        guard isAvailable else { return false }
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        probe.arguments = ["python3", "-c", "import axe_playwright_python.sync_playwright"]
+        probe.standardOutput = FileHandle.nullDevice
+        probe.standardError = FileHandle.nullDevice
+        guard (try? probe.run()) != nil else { return false }
+        probe.waitUntilExit()
+        return probe.terminationStatus == 0
+    }()
+
+    /// Run the accessibility test: here, or required with the browser tests.
+    public static var shouldRunAxe: Bool {
+        hasAxe || ProcessInfo.processInfo.environment["ROSTER_REQUIRE_BROWSER"] == "1"
+    }
+
     /// Run the browser tests: here, or required (then a missing browser fails them).
     public static var shouldRun: Bool {
         isAvailable || ProcessInfo.processInfo.environment["ROSTER_REQUIRE_BROWSER"] == "1"
