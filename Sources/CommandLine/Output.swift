@@ -71,12 +71,16 @@ public struct Display: Sendable {
     }
 
     /// The zone times are shown in, as a label: "UTC" for UTC however the host names it (TZ=UTC
-    /// reads as "GMT"), else its abbreviation ("CET", "EST").
+    /// reads as "GMT"), else its abbreviation now, as the tz database names it ("CET", "EST").
     public var zoneName: String {
         let utc: Set = [
             "UTC", "GMT", "Etc/UTC", "Etc/GMT", "Etc/Universal", "Universal", "Etc/Zulu", "Zulu", "UCT", "Etc/UCT",
         ]
-        return utc.contains(timeZone.identifier) ? "UTC" : (timeZone.abbreviation() ?? timeZone.identifier)
+        guard !utc.contains(timeZone.identifier) else { return "UTC" }
+        let now = Date()
+        return ZoneAbbreviations.abbreviation(
+            zone: timeZone.identifier, at: Int64(now.timeIntervalSince1970 * 1000),
+            offsetSeconds: timeZone.secondsFromGMT(for: now))
     }
 
     /// "42s", "5m 03s", "2h 05m", "3d 4h".

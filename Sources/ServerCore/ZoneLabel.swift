@@ -1,5 +1,4 @@
 import Foundation
-import NIOConcurrencyHelpers
 import RosterDomain
 
 /// An instant as a schedule's zone shows it, with the zone's abbreviation: "Thu 26 Nov 21:00 CET".
@@ -51,22 +50,10 @@ package struct ZoneLabel: Sendable {
 
     private static func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
 
-    /// The zone's abbreviation at an instant. Foundation asks ICU for it, under a lock, which
-    /// took a third of a page's time: it is kept per zone and offset from UTC.
+    /// The zone's abbreviation at an instant, as the tz database names it ("CET", "CEST", "+03").
     private func abbreviation(at instant: UnixMillis) -> String {
         guard !isUTC else { return "UTC" }
-        let date = Date(timeIntervalSince1970: Double(instant) / 1000)
-        let key = "\(zone.identifier) \(zone.secondsFromGMT(for: date))"
-        if let known = Self.abbreviations.withLockedValue({ $0[key] }) { return known }
-        let found = zone.abbreviation(for: date) ?? zone.identifier
-        Self.abbreviations.withLockedValue { cache in
-            if cache.count >= Self.maxAbbreviations { cache.removeAll() }
-            cache[key] = found
-        }
-        return found
+        let offset = zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(instant) / 1000))
+        return ZoneAbbreviations.abbreviation(zone: zone.identifier, at: instant, offsetSeconds: offset)
     }
-
-    /// At most a few per zone in use (summer and winter time).
-    private static let abbreviations = NIOLockedValueBox<[String: String]>([:])
-    private static let maxAbbreviations = 4_096
 }

@@ -81,7 +81,7 @@ import Testing
         let mattermost = try post("/mattermost").json
         #expect(
             mattermost["text"] as? String
-                == "Ada Lovelace (@ada) is on call for Platform primary until Mon 7 Dec 09:00 GMT+1; next: Alan Turing (handoff)"
+                == "Ada Lovelace (@ada) is on call for Platform primary until Mon 7 Dec 09:00 CET; next: Alan Turing (handoff)"
                 || (mattermost["text"] as? String)?.hasPrefix(
                     "Ada Lovelace (@ada) is on call for Platform primary until Mon 7 Dec 09:00 ") == true
         )
@@ -497,7 +497,7 @@ import Testing
         let text = try #require(ChatPosts.message(for: event)).text(for: .mattermost)
         #expect(
             text.hasPrefix(
-                "Ann Lee has time off but is on call for Platform primary from Tue 6 Jul 11:00 GMT+2 to 13:00"),
+                "Ann Lee has time off but is on call for Platform primary from Tue 6 Jul 11:00 CEST to 13:00"),
             "\(text)")
     }
 

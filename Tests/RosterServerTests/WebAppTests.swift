@@ -239,11 +239,11 @@ import Testing
 
     @Test func timesAreLabelledWithTheZoneTheyAreIn() {
         let berlin = ZoneLabel(zone: "Europe/Berlin")
-        // 2027-03-28 00:30 UTC is 01:30 CET; 01:30 UTC, after the change, is 03:30 CEST (Linux's
-        // Foundation names them by offset).
+        // 2027-03-28 00:30 UTC is 01:30 CET; 01:30 UTC, after the change, is 03:30 CEST: the tz
+        // database's names, not Foundation's "GMT+1" (ZoneAbbreviations).
         let before = berlin.label(1_806_193_800_000), after = berlin.label(1_806_197_400_000)
-        #expect(["Sun 28 Mar 01:30 CET", "Sun 28 Mar 01:30 GMT+1"].contains(before))
-        #expect(["Sun 28 Mar 03:30 CEST", "Sun 28 Mar 03:30 GMT+2"].contains(after))
+        #expect(before == "Sun 28 Mar 01:30 CET")
+        #expect(after == "Sun 28 Mar 03:30 CEST")
         #expect(ZoneLabel(zone: "").label(t0) == "Thu 1 Jan 00:00 UTC")
         #expect(ZoneLabel(zone: "Etc/UTC").name == "UTC" && berlin.name == "Europe/Berlin")
         #expect(HTML.escape("<a href=\"x\">'&'</a>") == "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;")

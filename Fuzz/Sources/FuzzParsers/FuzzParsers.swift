@@ -8,8 +8,8 @@ import RosterStore
 
 /// Every grammar a number or a time comes in by, on the same text: durations, TIME arguments,
 /// ISO 8601 instants, local date-times, clock times, cadences, restrictions, people lists,
-/// HOST:PORT, store locations, address ranges, a server config file, chat handles and a definition
-/// file (docs/AS-CODE.md). No crash (an overflow
+/// HOST:PORT, store locations, address ranges, a server config file, chat handles, a tz database
+/// file and a POSIX TZ string, and a definition file (docs/AS-CODE.md). No crash (an overflow
 /// traps), no value outside its range, and what can be written back reads back the same.
 
 public func fuzzParsers(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -55,6 +55,16 @@ public func fuzzParsers(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         precondition(ChatHandles.problems(handles).isEmpty, "accepted handles with problems: \(handles)")
         precondition(
             (try? ChatHandles.parse(ChatHandles.text(handles)).get()) == handles, "\(handles) do not read back")
+    }
+    // A tz database file and a POSIX TZ string: parsed or refused, and every lookup in bounds.
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    if let file = try? TZif(parsing: bytes) {
+        for instant: Int64 in [Int64.min, -1, 0, 1_800_000_000, Int64.max] {
+            _ = file.abbreviation(at: instant, offsetSeconds: 3_600)
+        }
+    }
+    if let posix = try? PosixTZ(parsing: text) {
+        precondition(abs(posix.standardOffsetSeconds) <= 25 * 3_600, "a TZ offset out of range: \(posix)")
     }
     do throws(DefinitionFile.Problems) {
         _ = try DefinitionFile.parse(text, path: "fuzz.yaml") { _ in "a-secret-of-sixteen-bytes" }
