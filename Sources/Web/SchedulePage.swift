@@ -135,6 +135,8 @@ enum SchedulePage {
             html.element("p", class: "problem", problem)
         } else {
             timeline(&html, lanes: lanes, window: window, label: label, now: now)
+            // The timeline is a picture: its text equivalent is the table below.
+            html.raw("<p class=\"as-table\"><a href=\"#stretches\">The same stretches as a table</a></p>")
             ConflictsSection.render(
                 &html, conflicts: conflicts, state: state, label: label, base: base, mayOverride: mayOverride)
             table(&html, lane: lanes[0], label: label)
@@ -259,7 +261,7 @@ enum SchedulePage {
     /// The final schedule's stretches as a table, each with its override link when allowed.
     private static func table(_ html: inout HTML, lane: Lane, label: ZoneLabel) {
         html.raw(
-            "<h2>Stretches</h2><table class=\"stretches\"><thead><tr><th scope=\"col\">Who</th><th scope=\"col\">From</th>"
+            "<h2 id=\"stretches\">Stretches</h2><table class=\"stretches\"><thead><tr><th scope=\"col\">Who</th><th scope=\"col\">From</th>"
         )
         html.raw(
             "<th scope=\"col\">Until</th><th scope=\"col\"><span class=\"visually-hidden\">Action</span></th></tr></thead><tbody>"
