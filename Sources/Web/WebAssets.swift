@@ -64,6 +64,14 @@ enum WebAssets {
         .c-business { fill: #4a7fb5; } .c-outside { fill: #e0a030; } .c-night { fill: #5b4a9e; } .c-weekend { fill: #3f9a6a; } .c-holiday { fill: #c0504d; }
         dl.quality { display: grid; grid-template-columns: max-content 1fr; gap: 0.25rem 1rem; }
         .offline { background: #fff3cd; color: #3d2e00; padding: 0.5rem 0.75rem; border-left: 4px solid #b38600; }
+        @media print {
+          :root { color-scheme: light; --fg: #000000; --bg: #ffffff; --muted: #333333; --accent: #000000; --card: #f3f3f3; }
+          body { max-width: none; padding: 0; }
+          nav, form, .skip, .controls, .as-table, .status, .offline, svg line.now { display: none !important; }
+          a { color: inherit; text-decoration: none; }
+          .lane, tr { break-inside: avoid; }
+          svg.bar rect, svg.track { print-color-adjust: exact; -webkit-print-color-adjust: exact; }
+        }
         """
 
     /// The files under /assets/, each with its type, as they are and gzipped (once).

@@ -127,6 +127,45 @@ struct WebAccessibilityTests {
     }
 }
 
+extension WebAccessibilityTests {
+    @Test func aMonthPrintsAsItsTimelineAndTableWithoutTheControls() async throws {
+        try await HTTPTests.withHTTPServer(now: SelfServiceTests.now) { harness, base in
+            _ = try await ScheduleServerTests.team(
+                harness, zone: "Europe/Berlin",
+                every: .with {
+                    $0.unit = .days; $0.count = 1
+                },
+                handoff: "2026-11-30T09:00")
+            let scratch = TestScratch.directory("roster-print")
+            defer { TestScratch.remove(scratch) }
+            let browser = try await Browser.run(
+                """
+                page.goto(url)
+                page.emulate_media(media="print")
+                shown = "s => { const e = document.querySelector(s); return !!e && getComputedStyle(e).display !== 'none' }"
+                for selector in ["nav", ".controls", ".skip", ".as-table", "form"]:
+                    print(f"HIDDEN {selector}: {not page.evaluate(shown, selector)}", flush=True)
+                for selector in ["h1", "svg.track", "table.stretches"]:
+                    print(f"SHOWN {selector}: {page.evaluate(shown, selector)}", flush=True)
+                pdf = page.pdf(format="A4", landscape=True)
+                print(f"PDF {pdf[:4] == b'%PDF' and len(pdf) > 1000}", flush=True)
+                """, url: base + "/schedules/Platform%20primary?span=1m", scratch: scratch)
+            let status = await browser.waitForExit(timeout: .seconds(120))
+            if status == nil { await browser.stop(signal: SIGKILL) }
+            #expect(status == 0, "\(browser.output)")
+            let lines = browser.stdout.split(separator: "\n").map(String.init)
+            #expect(lines.filter { $0.hasPrefix("HIDDEN ") }.count == 5, "\(browser.stdout)")
+            #expect(lines.filter { $0.hasPrefix("SHOWN ") }.count == 3, "\(browser.stdout)")
+            #expect(
+                lines.filter { $0.hasPrefix("HIDDEN ") || $0.hasPrefix("SHOWN ") }.allSatisfy {
+                    $0.hasSuffix(": True")
+                },
+                "\(browser.stdout)")
+            #expect(lines.contains("PDF True"), "\(browser.stdout)")
+        }
+    }
+}
+
 /// `text` as a Python string literal (JSON's string syntax is Python's, for what JSON escapes).
 private func pythonString(_ text: String) -> String {
     let encoder = JSONEncoder()
