@@ -15,7 +15,7 @@ struct SelfCheckCommand: AsyncParsableCommand {
         discussion: """
             Uses a data directory of its own, made for the check and removed after it, so it never touches a \
             running server's. Exits 0 when every step passed; otherwise prints the step that failed and exits 1. \
-            The whole check has a 60-second deadline.
+            The whole check has a 60-second deadline, each step taking what is left of it.
             """)
 
     @Option(

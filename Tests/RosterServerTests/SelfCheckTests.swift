@@ -54,6 +54,19 @@ struct SelfCheckTests {
         }
     }
 
+    @Test func aCheckPastItsDeadlineFailsWithTheStepItWasAt() async throws {
+        let scratch = TestScratch.directory("roster-self-check")
+        defer { TestScratch.remove(scratch) }
+        do {
+            _ = try await SelfCheck.run(
+                dataDirectory: scratch.appendingPathComponent("data").path, store: nil, drivers: StoreDrivers(),
+                deadline: .zero, logger: Self.logger)
+            Issue.record("a check with no time left passed")
+        } catch let failure as SelfCheck.Failure {
+            #expect(failure.description.hasSuffix("before the check's deadline"), "\(failure)")
+        }
+    }
+
     @Test func aListenerThatIsNotHTTPIsNamedAsSuch() async throws {
         // A protocol listener answers /readyz with a binary frame or nothing: not 200.
         _ = try await withServer { harness in

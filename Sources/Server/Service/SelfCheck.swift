@@ -13,9 +13,9 @@ import ServiceLifecycle
 /// bound), answers `/readyz` with 200 over a real socket, answers a protocol Hello with
 /// Welcome, and stops. Each step is a line of the report; the first that fails ends the check with why.
 ///
-/// Every wait has a deadline (`deadline` for the whole check), so a root filesystem that lacks a
-/// library the server needs late (a CA file, the zone database) fails the build instead of
-/// hanging it.
+/// The whole check has one deadline (`deadline`, 60 s by default), which each step's wait takes
+/// what is left of, so a root filesystem that lacks something the server needs late (a CA file,
+/// the zone database) fails the build instead of hanging it.
 public enum SelfCheck {
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
@@ -38,17 +38,19 @@ public enum SelfCheck {
         let server = RosterServer(configuration: configuration, logger: logger)
         let services = ServiceGroup(configuration: .init(services: [server], logger: logger))
         let running = Task { try await services.run() }
+        let end = ContinuousClock.now + deadline
+        func left() -> Duration { max(.zero, end - ContinuousClock.now) }
         do {
-            let addresses = try await withDeadline(deadline, "the server did not start") {
+            let addresses = try await withDeadline(left(), "the server did not start") {
                 try await server.listening
             }
             report.append(
                 "started: protocol on 127.0.0.1:\(addresses.port), http on 127.0.0.1:\(addresses.httpPort ?? 0)")
-            let ready = try await withDeadline(deadline, "/readyz did not answer 200") {
+            let ready = try await withDeadline(left(), "/readyz did not answer 200") {
                 try await waitUntilReady(port: addresses.httpPort ?? 0)
             }
             report.append("http: GET /readyz \(ready)")
-            let welcome = try await withDeadline(.seconds(10), "the protocol listener did not answer Hello") {
+            let welcome = try await withDeadline(left(), "the protocol listener did not answer Hello") {
                 try await helloWelcome(port: addresses.port)
             }
             report.append("protocol: Hello answered by \(welcome)")
@@ -158,7 +160,7 @@ public enum SelfCheck {
             }
             defer { group.cancelAll() }
             guard let first = try await group.next(), let value = first else {
-                throw Failure(description: "\(what) within \(limit)")
+                throw Failure(description: "\(what) before the check's deadline")
             }
             return value
         }
