@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import RosterDomain
 import RosterProtocol
 import RosterServer
 import RosterStore
@@ -15,8 +16,12 @@ struct SelfCheckCommand: AsyncParsableCommand {
         discussion: """
             Uses a data directory of its own, made for the check and removed after it, so it never touches a \
             running server's. Exits 0 when every step passed; otherwise prints the step that failed and exits 1. \
-            The whole check has a 60-second deadline, each step taking what is left of it.
+            The whole check has one deadline (--deadline, 60 seconds by default), each step taking what is left \
+            of it.
             """)
+
+    /// The longest --deadline: a check that needs more is not a quick check.
+    static let maxDeadline: Duration = .seconds(600)
 
     @Option(
         name: .customLong("data-dir"),
@@ -25,6 +30,21 @@ struct SelfCheckCommand: AsyncParsableCommand {
 
     @Option(help: "Check this store instead of SQLite in the data directory: postgres://USER@HOST[:PORT]/DATABASE.")
     var store: String?
+
+    @Option(help: "How long the whole check may take: 30s, 2m (1 second to 10 minutes).")
+    var deadline: String = "60s"
+
+    /// --deadline, read by the one duration grammar and bounded.
+    var deadlineDuration: Duration {
+        get throws {
+            guard let duration = DurationText.parse(deadline, within: Self.maxDeadline), duration >= .seconds(1) else {
+                throw ValidationError("--deadline is a duration from 1s to 10m, such as 60s or 2m, not \(deadline)")
+            }
+            return duration
+        }
+    }
+
+    func validate() throws { _ = try deadlineDuration }
 
     func run() async throws {
         var location: StoreLocation?
@@ -39,17 +59,19 @@ struct SelfCheckCommand: AsyncParsableCommand {
             throw ValidationError("\(directory) \(why): self-check makes its own data directory and removes it")
         }
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        // A last resort beside SelfCheck's deadlines: a step that ignores cancellation still ends.
+        // A last resort beside SelfCheck's deadline: a step that ignores cancellation still ends.
+        let deadline = try deadlineDuration
+        let lastResort = Double(deadline.components.seconds) + 30
         Thread.detachNewThread {
-            Thread.sleep(forTimeInterval: 90)
-            FileHandle.standardError.write(Data("self-check: no result within 90 s\n".utf8))
+            Thread.sleep(forTimeInterval: lastResort)
+            FileHandle.standardError.write(Data("self-check: no result within \(Int(lastResort)) s\n".utf8))
             Foundation.exit(1)
         }
         var logger = Logger(label: "roster.self-check")
         logger.logLevel = .warning
         do {
             let report = try await SelfCheck.run(
-                dataDirectory: directory, store: location, drivers: .withPostgreSQL, logger: logger)
+                dataDirectory: directory, store: location, drivers: .withPostgreSQL, deadline: deadline, logger: logger)
             for line in report { print(line) }
             print("self-check passed: roster-server \(RosterVersion.description)")
         } catch {

@@ -13,7 +13,9 @@ struct SelfCheckCLITests {
         defer { TestScratch.remove(temporary) }
         var environment = ProcessInfo.processInfo.environment
         environment["TMPDIR"] = temporary.path
-        let result = try await CLI.execute(Self.server, ["self-check"], environment: environment)
+        // A longer deadline than the default minute: the suite keeps both cores busy.
+        let result = try await CLI.execute(
+            Self.server, ["self-check", "--deadline", "4m"], environment: environment, timeout: .seconds(300))
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         for line in [
             "http: GET /readyz 200 OK", "protocol: Hello answered by Welcome, wire protocol 1", "stopped",
@@ -34,6 +36,16 @@ struct SelfCheckCLITests {
         #expect(result.status == 64, "\(result.stderr)")
         #expect(result.stderr.contains("exists"), "\(result.stderr)")
         #expect(try String(contentsOf: kept, encoding: .utf8) == "mine")
+    }
+
+    @Test func aDeadlineOutsideItsRangeIsRefused() async throws {
+        for deadline in ["0s", "11m", "soon", "-5s"] {
+            let result = try await CLI.execute(
+                Self.server, ["self-check", "--deadline=\(deadline)"], environment: ProcessInfo.processInfo.environment)
+            #expect(
+                result.status == 64 && result.stderr.contains("--deadline is a duration"),
+                "\(deadline): \(result.stderr)")
+        }
     }
 
     @Test func aStoreThatCannotBeReachedFailsWithTheStepAndExitsOne() async throws {
