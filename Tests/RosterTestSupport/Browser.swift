@@ -7,30 +7,23 @@ public enum Browser {
     public static let chromium = "/usr/bin/chromium"
 
     /// Whether chromium and Playwright are here.
-    public static let isAvailable: Bool = {
-        guard FileManager.default.isExecutableFile(atPath: chromium) else { return false }
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        probe.arguments = ["python3", "-c", "import playwright.sync_api"]
-        probe.standardOutput = FileHandle.nullDevice
-        probe.standardError = FileHandle.nullDevice
-        guard (try? probe.run()) != nil else { return false }
-        probe.waitUntilExit()
-        return probe.terminationStatus == 0
-    }()
+    public static let isAvailable: Bool =
+        FileManager.default.isExecutableFile(atPath: chromium) && pythonImports("playwright.sync_api")
 
     /// Whether axe-core for Playwright (PyPI axe-playwright-python, which bundles it) is here too.
-    public static let hasAxe: Bool = {
-        guard isAvailable else { return false }
+    public static let hasAxe: Bool = isAvailable && pythonImports("axe_playwright_python.sync_playwright")
+
+    /// Whether `python3 -c "import MODULE"` succeeds (run once per probe, at the first test that asks).
+    private static func pythonImports(_ module: String) -> Bool {
         let probe = Process()
         probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        probe.arguments = ["python3", "-c", "import axe_playwright_python.sync_playwright"]
+        probe.arguments = ["python3", "-c", "import \(module)"]
         probe.standardOutput = FileHandle.nullDevice
         probe.standardError = FileHandle.nullDevice
         guard (try? probe.run()) != nil else { return false }
         probe.waitUntilExit()
         return probe.terminationStatus == 0
-    }()
+    }
 
     /// Run the accessibility test: here, or required with the browser tests.
     public static var shouldRunAxe: Bool {
