@@ -180,6 +180,21 @@ public final class HostileSocket: @unchecked Sendable {
         return (unread, rows)
     }
 
+    /// Whether the server's end of this connection is still established (/proc/net/tcp, state
+    /// 01). A server that closes a connection with unread input resets it and its end is gone at
+    /// once, even when this end, whose window is shut, never accepts the reset and stays open.
+    public func serverEndIsOpen(serverPort: Int) -> Bool {
+        connectionRows(serverPort: serverPort).rows.contains { row in
+            let fields = row.split(separator: " ")
+            return fields.count > 3 && fields[1].hasSuffix(Self.hexPort(serverPort)) && fields[3] == "01"
+        }
+    }
+
+    static func hexPort(_ port: Int) -> String {
+        let digits = String(port, radix: 16, uppercase: true)
+        return ":" + String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+
     /// Reads until what arrived contains `text`; returns everything read, or nil when `seconds`
     /// pass first or the server closes.
     public func receive(until text: String, within seconds: Double) async -> String? {
