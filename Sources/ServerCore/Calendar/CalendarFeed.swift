@@ -160,9 +160,13 @@ extension ServerCore {
             }
             let person = state.employees[shift.employeeID]?.fullName ?? shift.employeeID
             let summary = isSchedule ? "\(person) on call: \(scheduleName)\(role)" : "On call: \(scheduleName)\(role)"
+            // The times as the schedule's zone reads them ("Mon 30 Nov 09:00 CET"), as on the
+            // web page and in the CLI: a calendar shows the event in the reader's own zone.
+            let zone = ZoneLabel(zone: state.schedules[entry.scheduleID]?.zone ?? "UTC")
+            let times = "\(zone.label(shift.start)) – \(zone.label(shift.end))"
             return CalendarEvent(
                 uid: shift.id, start: shift.start, end: shift.end, summary: summary,
-                description: "\(person), \(scheduleName); from \(shift.source)", lastModified: now)
+                description: "\(person), \(scheduleName), \(times); from \(shift.source)", lastModified: now)
         }
         return (name, events)
     }
