@@ -169,7 +169,9 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "CompressNIO", package: "compress-nio"),
             ],
-            path: "Sources/Web"
+            path: "Sources/Web",
+            // The message catalogs, built into the binary: nothing to install beside it.
+            resources: [.embedInCode("Locales")]
         ),
         // The service: settings, start and stop, the demo roster, and the wiring of the parts
         // above onto the default store.

@@ -22,6 +22,8 @@ package struct HTTPAPI: Sendable {
         package var host: String?
         package var contentType: String?
         package var acceptEncoding: String?
+        /// The languages the browser asks for, as sent (the web app reads it: `Language`).
+        package var acceptLanguage: String?
         /// Slack's slash-command signature headers (X-Slack-Request-Timestamp, X-Slack-Signature).
         package var slackTimestamp: String?
         package var slackSignature: String?
@@ -368,6 +370,7 @@ extension HTTPAPI.Request {
             .contains { head.headers.contains(name: $0) }
         contentType = head.headers.first(name: "content-type")
         acceptEncoding = head.headers["accept-encoding"].joined(separator: ", ")
+        acceptLanguage = head.headers["accept-language"].joined(separator: ", ")
         slackTimestamp = head.headers.first(name: "x-slack-request-timestamp")
         slackSignature = head.headers.first(name: "x-slack-signature")
     }

@@ -16,7 +16,8 @@ enum ChangesPage {
     {
         let page: WebApp.AdminScheduleContext
         switch app.adminSchedulePage(
-            request, schedule: name, side: side, why: "The audit log is for admins, as over the protocol.")
+            request, schedule: name, side: side,
+            why: request.words("The audit log is for admins, as over the protocol."))
         {
         case .success(let found): page = found
         case .failure(let refusal): return refusal.reply
@@ -31,16 +32,23 @@ enum ChangesPage {
         let answer = try? await core.perform(
             .getAudit(query), on: tenant, credential: credential, address: request.peer, loop: loop
         ).get()
+        let words = viewer.words
         guard case .success(.audit(let audit)) = answer else {
             return WebApp.html(
-                503, WebPage.message(title: "Busy", "The audit log could not be read now: try again in a moment."))
+                503,
+                WebPage.message(
+                    title: words("Busy"), words("The audit log could not be read now: try again in a moment."),
+                    words: words))
         }
         let view = tenant.view
         guard
             let body = await core.work.run(
                 tenant.id, { render(view: view, schedule: schedule, audit: audit, viewer: viewer) })
         else {
-            return WebApp.html(503, WebPage.message(title: "Busy", "The server is busy: try again in a moment."))
+            return WebApp.html(
+                503,
+                WebPage.message(title: words("Busy"), words("The server is busy: try again in a moment."), words: words)
+            )
         }
         return WebApp.html(200, body)
     }
@@ -48,38 +56,41 @@ enum ChangesPage {
     static func render(
         view: TenantRuntime.View, schedule: ScheduleDefinition, audit: Roster_V1_AuditResponse, viewer: Viewer
     ) -> String {
-        let label = ZoneLabel(zone: schedule.zone)
+        let words = viewer.words
+        let label = words.clock(schedule.zone)
         let name: (String) -> String = { id in view.state.employees[id]?.fullName ?? id }
         var html = HTML()
-        WebPage.open(&html, title: "Changes — \(schedule.name)")
-        html.raw("<header><h1>Changes</h1>")
+        WebPage.open(&html, title: words("Changes — \(schedule.name)"), words: words)
+        html.raw("<header><h1>\(words("Changes"))</h1>")
         html.element("p", class: "tenant", schedule.name)
-        html.element("p", class: "zone", "Times in \(label.name)")
+        html.element("p", class: "zone", words("Times in \(label.name)"))
         html.raw("</header>")
         WebPage.navigation(&html, current: "/schedules", viewer: viewer)
         html.raw("<main id=\"main\"><p><a")
         html.attribute("href", "/schedules/" + WebPage.pathComponent(schedule.name))
-        html.raw(">Back to the timeline</a></p>")
-        if audit.entries.isEmpty { html.element("p", class: "empty", "No changes recorded.") }
+        html.raw(">\(words("Back to the timeline"))</a></p>")
+        if audit.entries.isEmpty { html.element("p", class: "empty", words("No changes recorded.")) }
         html.raw("<ol class=\"changes\" reversed>")
         for entry in audit.entries.reversed() {
             html.raw("<li><div>")
             html.element("strong", label.label(entry.atMs))
-            html.text(
-                " — \(entry.actor.isEmpty ? (entry.tokenID.isEmpty ? "server" : entry.tokenID) : entry.actor), revision \(entry.revision)"
-            )
-            if !entry.reason.isEmpty { html.text(": “\(entry.reason)”") }
+            let actor = entry.actor.isEmpty ? (entry.tokenID.isEmpty ? words("server") : entry.tokenID) : entry.actor
+            html.text(" — " + words("\(actor), revision \(entry.revision)"))
+            // Quoted as the language quotes („…“ in German, « … » in French).
+            if !entry.reason.isEmpty { html.text(": " + words("“\(entry.reason)”")) }
             html.raw("</div><ul>")
             // A revision that changed several schedules (an import, an apply) lists this one's part.
             for change in entry.changes where touches(change, schedule: schedule.id) {
-                for line in describe(change, schedule: schedule.id, name: name, label: label) {
+                for line in describe(change, schedule: schedule.id, name: name, label: label, words: words) {
                     html.element("li", line)
                 }
             }
             html.raw("</ul></li>")
         }
         html.raw("</ol>")
-        if audit.truncated { html.element("p", "Older changes are left out (the newest \(limit) are shown).") }
+        if audit.truncated {
+            html.element("p", words("Older changes are left out (the newest \(limit) are shown)."))
+        }
         html.raw("</main>")
         WebPage.close(&html)
         return html.output
@@ -102,47 +113,50 @@ enum ChangesPage {
     }
 
     /// What one change did to the schedule, in words.
-    static func describe(_ change: Roster_V1_AuditChange, schedule: String, name: (String) -> String, label: ZoneLabel)
-        -> [String]
-    {
+    static func describe(
+        _ change: Roster_V1_AuditChange, schedule: String, name: (String) -> String, label: ZoneLabel,
+        words: Words = .english
+    ) -> [String] {
         switch change.change.kind {
         case .scheduleUpserted(let after)?:
-            guard case .scheduleUpserted(let before)? = change.before.kind else { return ["Schedule created"] }
+            guard case .scheduleUpserted(let before)? = change.before.kind else { return [words("Schedule created")] }
             var lines: [String] = []
             let beforeOverrides = Dictionary(before.overrides.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
             let afterOverrides = Dictionary(after.overrides.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
             for override in after.overrides where beforeOverrides[override.id] == nil {
-                lines.append("Override added: " + overrideText(override, name: name, label: label))
+                lines.append(words("Override added: \(overrideText(override, name: name, label: label, words: words))"))
             }
             for override in before.overrides where afterOverrides[override.id] == nil {
-                lines.append("Override removed: " + overrideText(override, name: name, label: label))
+                lines.append(
+                    words("Override removed: \(overrideText(override, name: name, label: label, words: words))"))
             }
             let rotationsBefore = Set(before.layers.flatMap { $0.rotations.map(\.id) })
             let rotationsAfter = Set(after.layers.flatMap { $0.rotations.map(\.id) })
-            if rotationsBefore != rotationsAfter || before.layers != after.layers { lines.append("Rotations changed") }
+            if rotationsBefore != rotationsAfter || before.layers != after.layers {
+                lines.append(words("Rotations changed"))
+            }
             if before.name != after.name || before.zone != after.zone || before.team != after.team
                 || before.description_p != after.description_p
             {
-                lines.append("Details changed")
+                lines.append(words("Details changed"))
             }
-            return lines.isEmpty ? ["Definition saved"] : lines
-        case .scheduleDeleted?: return ["Schedule deleted"]
+            return lines.isEmpty ? [words("Definition saved")] : lines
+        case .scheduleDeleted?: return [words("Schedule deleted")]
         case .shiftAdded(let shift)?:
-            return [
-                "One-off shift added: \(name(shift.employeeID)), \(label.label(shift.startMs)) – \(label.label(shift.endMs))"
-            ]
-        case .shiftDeleted?: return ["One-off shift removed"]
-        default: return ["Changed"]
+            let from = label.label(shift.startMs), until = label.label(shift.endMs)
+            return [words("One-off shift added: \(name(shift.employeeID)), \(from) – \(until)")]
+        case .shiftDeleted?: return [words("One-off shift removed")]
+        default: return [words("Changed")]
         }
     }
 
-    private static func overrideText(_ override: Roster_V1_ScheduleOverride, name: (String) -> String, label: ZoneLabel)
-        -> String
-    {
+    private static func overrideText(
+        _ override: Roster_V1_ScheduleOverride, name: (String) -> String, label: ZoneLabel, words: Words
+    ) -> String {
         let who: String
         switch override.kind {
-        case .replace: who = "\(name(override.employeeID)) for \(name(override.replacedEmployeeID))"
-        case .remove: who = "without \(name(override.employeeID))"
+        case .replace: who = words("\(name(override.employeeID)) for \(name(override.replacedEmployeeID))")
+        case .remove: who = words("without \(name(override.employeeID))")
         default: who = "+ \(name(override.employeeID))"
         }
         return "\(who), \(label.label(override.startMs)) – \(label.label(override.endMs))"

@@ -10,28 +10,30 @@ import RosterServerCore
 enum ConflictsSection {
     static func render(
         _ html: inout HTML, conflicts: [DutyConflict], state: RosterState, label: ZoneLabel, base: String,
-        mayOverride: Bool
+        mayOverride: Bool, words: Words
     ) {
         guard !conflicts.isEmpty else { return }
         let name = { (id: String) in state.employees[id]?.fullName ?? id }
-        html.raw("<section class=\"conflicts\"><h2>Conflicts: on duty during time off</h2><ul>")
+        html.raw("<section class=\"conflicts\"><h2>\(words("Conflicts: on duty during time off"))</h2><ul>")
         for conflict in conflicts {
             html.raw("<li")
             html.attribute("id", conflict.id)
             html.raw(">")
             html.element("strong", name(conflict.employeeID))
             let reason = state.timeOff[conflict.timeOffID]?.reason ?? ""
+            let from = label.label(conflict.start), to = label.label(conflict.end)
             html.text(
-                " has time off" + (reason.isEmpty ? "" : " (\(reason))")
-                    + " but is on duty from \(label.label(conflict.start)) to \(label.label(conflict.end)). ")
+                " "
+                    + (reason.isEmpty
+                        ? words("has time off but is on duty from \(from) to \(to).")
+                        : words("has time off (\(reason)) but is on duty from \(from) to \(to).")) + " ")
             if conflict.proposals.isEmpty {
-                html.text("Nobody on this schedule is free then.")
+                html.text(words("Nobody on this schedule is free then."))
             } else {
-                html.text(
-                    "Free, fewest hours around it first: "
-                        + conflict.proposals.map {
-                            "\(name($0.employeeID)) (\(Int(($0.dutyAround + 1_800_000) / 3_600_000)) h)"
-                        }.joined(separator: ", ") + ".")
+                let free = conflict.proposals.map {
+                    words("\(name($0.employeeID)) (\(Int(($0.dutyAround + 1_800_000) / 3_600_000)) h)")
+                }.joined(separator: ", ")
+                html.text(words("Free, fewest hours around it first: \(free)."))
                 if mayOverride, let first = conflict.proposals.first {
                     var components = URLComponents()
                     components.queryItems = [
@@ -44,7 +46,7 @@ enum ConflictsSection {
                     html.raw("<a")
                     html.attribute("href", base + "/override?" + (components.percentEncodedQuery ?? ""))
                     html.raw(">")
-                    html.text("Cover with \(name(first.employeeID))")
+                    html.text(words("Cover with \(name(first.employeeID))"))
                     html.raw("</a>")
                 }
             }

@@ -11,25 +11,28 @@ import RosterServerCore
 enum CoverRequestsSection {
     static func render(
         _ html: inout HTML, schedule: ScheduleDefinition, state: RosterState, now: UnixMillis,
-        label: ZoneLabel, base: String, viewer: Viewer, heading: String = "Cover requests",
+        label: ZoneLabel, base: String, viewer: Viewer, heading: String? = nil,
         only: ((CoverRequest) -> Bool)? = nil
     ) {
+        let words = viewer.words
         let shown = schedule.requests.filter { $0.state(at: now) == .open || $0.changed > now - 7 * 86_400_000 }
             .filter { only?($0) ?? true }
             .sorted { ($0.start, $0.id) < ($1.start, $1.id) }
         guard !shown.isEmpty || only == nil else { return }
         html.raw("<section class=\"requests\"><h2>")
-        html.text(heading)
+        html.text(heading ?? words("Cover requests"))
         html.raw("</h2>")
         guard !shown.isEmpty else {
-            html.element("p", class: "empty", "No open cover requests.")
+            html.element("p", class: "empty", words("No open cover requests."))
             html.raw("</section>")
             return
         }
         let name = { (id: String) in state.employees[id]?.fullName ?? id }
-        html.raw(
-            "<table><thead><tr><th>Who asks</th><th>From</th><th>To</th><th>For</th><th>State</th><th>Note</th><th></th></tr></thead><tbody>"
-        )
+        html.raw("<table><thead><tr>")
+        for heading in [words("Who asks"), words("From"), words("To"), words("For"), words("State"), words("Note")] {
+            html.raw("<th>\(heading)</th>")
+        }
+        html.raw("<th></th></tr></thead><tbody>")
         for request in shown {
             let current = request.state(at: now)
             html.raw("<tr")
@@ -41,9 +44,10 @@ enum CoverRequestsSection {
             html.raw("</td><td>")
             html.text(label.label(request.end))
             html.raw("</td><td>")
-            html.text(request.addressedTo.isEmpty ? "everyone" : request.addressedTo.map(name).joined(separator: ", "))
+            html.text(
+                request.addressedTo.isEmpty ? words("everyone") : request.addressedTo.map(name).joined(separator: ", "))
             html.raw("</td><td>")
-            html.text(current == .taken ? "taken by \(name(request.taker ?? ""))" : current.rawValue)
+            html.text(title(of: current, taker: name(request.taker ?? ""), words: words))
             html.raw("</td><td>")
             html.text(request.note)
             html.raw("</td><td>")
@@ -66,15 +70,24 @@ enum CoverRequestsSection {
         html.raw("</tbody></table></section>")
     }
 
+    static func title(of state: CoverRequest.State, taker: String, words: Words) -> String {
+        switch state {
+        case .open: words("open")
+        case .taken: words("taken by \(taker)")
+        case .cancelled: words("cancelled")
+        case .expired: words("expired")
+        }
+    }
+
     /// `/me`: per schedule, the requests offered to the viewer's person and their own, with
     /// the same buttons.
     static func renderMine(_ html: inout HTML, state: RosterState, now: UnixMillis, viewer: Viewer) {
         guard let me = viewer.employeeID else { return }
         for schedule in state.sortedSchedules where !schedule.requests.isEmpty {
             CoverRequestsSection.render(
-                &html, schedule: schedule, state: state, now: now, label: ZoneLabel(zone: schedule.zone),
+                &html, schedule: schedule, state: state, now: now, label: viewer.words.clock(schedule.zone),
                 base: "/schedules/" + WebPage.pathComponent(schedule.name), viewer: viewer,
-                heading: "Cover requests on \(schedule.name)"
+                heading: viewer.words("Cover requests on \(schedule.name)")
             ) { request in
                 request.requester == me || request.taker == me
                     || !steps(for: request, at: now, schedule: schedule, viewer: viewer).isEmpty
@@ -88,18 +101,19 @@ enum CoverRequestsSection {
         viewer: Viewer
     ) -> [(value: String, title: String)] {
         guard let me = viewer.employeeID, !schedule.selfServiceOff else { return [] }
+        let words = viewer.words
         let current = request.state(at: now), ahead = now < request.start
         var steps: [(String, String)] = []
         if current == .open,
             request.isOffered(to: me, in: schedule) || request.addressedTo.isEmpty && schedule.readersMayVolunteer
         {
-            steps.append(("take", "Take"))
-            if !request.declinedBy.contains(me) { steps.append(("decline", "Decline")) }
+            steps.append(("take", words("Take")))
+            if !request.declinedBy.contains(me) { steps.append(("decline", words("Decline"))) }
         }
         if request.requester == me, current == .open || current == .taken && ahead {
-            steps.append(("cancel", "Cancel"))
+            steps.append(("cancel", words("Cancel")))
         }
-        if current == .taken, request.taker == me, ahead { steps.append(("back-out", "Back out")) }
+        if current == .taken, request.taker == me, ahead { steps.append(("back-out", words("Back out"))) }
         return steps
     }
 
@@ -112,12 +126,13 @@ enum CoverRequestsSection {
         case .success(let found): posted = found
         case .failure(let refusal): return refusal.reply
         }
-        let form = request.form
+        let form = request.form, words = posted.viewer.words
         guard let id = form["request"], let step = form["step"], let action = HTTPAPI.coverSteps[step] else {
             return WebApp.html(
                 400,
                 WebPage.message(
-                    title: "Not a step", "Say which request and which step: take, decline, cancel or back out."))
+                    title: words("Not a step"),
+                    words("Say which request and which step: take, decline, cancel or back out."), words: words))
         }
         let edit = Roster_V1_EditScheduleRequest.with {
             $0.schedule = posted.schedule.id
@@ -144,8 +159,8 @@ enum CoverRequestsSection {
             return WebApp.html(
                 FormParts.status(of: error),
                 WebPage.message(
-                    title: "Not done", error.body.message,
-                    link: ("/schedules/" + WebPage.pathComponent(posted.schedule.name), "Back to the schedule")))
+                    title: words("Not done"), error.body.message, words: words,
+                    link: ("/schedules/" + WebPage.pathComponent(posted.schedule.name), words("Back to the schedule"))))
         }
     }
 }

@@ -14,33 +14,33 @@ enum DirectoryPage {
         -> String
     {
         let search = String(rawSearch.prefix(maxSearchLength))
-        let state = view.state
+        let state = view.state, words = viewer.words
         var html = HTML()
         let tenantName = state.tenant.name.isEmpty ? state.tenant.id : state.tenant.name
-        WebPage.open(&html, title: "People — \(tenantName)")
-        html.raw("<header><h1>People</h1>")
+        WebPage.open(&html, title: words("People — \(tenantName)"), words: words)
+        html.raw("<header><h1>\(words("People"))</h1>")
         html.element("p", class: "tenant", tenantName)
         html.raw("</header>")
         WebPage.navigation(&html, current: "/people", viewer: viewer)
         html.raw("<main id=\"main\"><form class=\"search\" method=\"get\" action=\"/people\" role=\"search\">")
-        html.raw("<label for=\"q\">Search</label><input id=\"q\" name=\"q\" type=\"search\"")
+        html.raw("<label for=\"q\">\(words("Search"))</label><input id=\"q\" name=\"q\" type=\"search\"")
         html.attribute("value", search)
         html.attribute("maxlength", String(maxSearchLength))
-        html.raw("><label for=\"group\">Group by</label><select id=\"group\" name=\"group\">")
+        html.raw("><label for=\"group\">\(words("Group by"))</label><select id=\"group\" name=\"group\">")
         for option in EmployeeGrouping.allCases {
             html.raw("<option")
             html.attribute("value", option.rawValue)
             if option == grouping { html.raw(" selected") }
             html.raw(">")
-            html.text(option == .position ? "Position" : "Team")
+            html.text(option == .position ? words("Position") : words("Team"))
             html.raw("</option>")
         }
-        html.raw("</select><button type=\"submit\">Show</button></form>")
+        html.raw("</select><button type=\"submit\">\(words("Show"))</button></form>")
         let people = state.employees.values.matching(search)
         if state.employees.isEmpty {
-            html.element("p", class: "empty", "No employees found")
+            html.element("p", class: "empty", words("No employees found"))
         } else if people.isEmpty {
-            html.element("p", class: "empty", "No one matches \u{201C}\(search)\u{201D}")
+            html.element("p", class: "empty", words("No one matches “\(search)”"))
         } else {
             for group in people.grouped(by: grouping) {
                 html.raw("<section class=\"group\">")
@@ -51,7 +51,10 @@ enum DirectoryPage {
             }
         }
         html.raw("<footer>")
-        html.text("\(people.count) of \(state.employees.count) people; revision \(view.revision).")
+        html.text(
+            words.plural(
+                state.employees.count, "\(people.count) of \(state.employees.count) person; revision \(view.revision).",
+                "\(people.count) of \(state.employees.count) people; revision \(view.revision)."))
         html.raw("</footer></main>")
         WebPage.close(&html)
         return html.output

@@ -10,10 +10,11 @@ enum FormParts {
     struct Refusal: Error { var message: String }
 
     /// "YYYY-MM-DDTHH:MM" (as a datetime-local field sends it) read in `zone`.
-    static func instant(_ text: String, _ name: String, zone: String) throws(Refusal) -> UnixMillis {
-        guard let clock = WallClock(zone: zone) else { throw Refusal(message: "unknown zone \(zone)") }
+    static func instant(_ text: String, _ name: String, zone: String, words: Words) throws(Refusal) -> UnixMillis {
+        guard let clock = WallClock(zone: zone) else { throw Refusal(message: words("unknown zone \(zone)")) }
         guard let local = LocalDateTime(parsing: text) else {
-            throw Refusal(message: "\(name) is a date and time, YYYY-MM-DDTHH:MM (in \(ZoneLabel(zone: zone).name))")
+            throw Refusal(
+                message: words("\(name) is a date and time, YYYY-MM-DDTHH:MM (in \(ZoneLabel(zone: zone).name))"))
         }
         return clock.instant(
             WallClock.Day(year: local.year, month: local.month, day: local.day),
@@ -50,25 +51,28 @@ enum FormParts {
 
     /// Who gains and who loses what, from an EditSchedule preview.
     static func preview(
-        _ html: inout HTML, _ result: Roster_V1_MutationResult, label: ZoneLabel, name: (String) -> String
+        _ html: inout HTML, _ result: Roster_V1_MutationResult, label: ZoneLabel, name: (String) -> String,
+        words: Words
     ) {
-        html.raw("<section class=\"preview\" aria-live=\"polite\"><h2>What it changes</h2>")
+        html.raw("<section class=\"preview\" aria-live=\"polite\"><h2>\(words("What it changes"))</h2>")
         if result.preview.isEmpty {
-            html.element("p", "Nobody gains or loses duty: this changes nothing that is planned.")
+            html.element("p", words("Nobody gains or loses duty: this changes nothing that is planned."))
         } else {
             html.raw("<ul>")
             for delta in result.preview {
                 html.raw(delta.gained ? "<li class=\"gained\">" : "<li class=\"lost\">")
-                html.text(
-                    "\(delta.employeeName.isEmpty ? name(delta.employeeID) : delta.employeeName) "
-                        + "\(delta.gained ? "gains" : "loses") \(label.label(delta.startMs)) – \(label.label(delta.endMs))"
-                )
+                let who = delta.employeeName.isEmpty ? name(delta.employeeID) : delta.employeeName
+                let from = label.label(delta.startMs), to = label.label(delta.endMs)
+                html.text(delta.gained ? words("\(who) gains \(from) – \(to)") : words("\(who) loses \(from) – \(to)"))
                 html.raw("</li>")
             }
             html.raw("</ul>")
-            if result.previewOmitted > 0 { html.element("p", "and \(result.previewOmitted) more stretches") }
+            let omitted = Int(result.previewOmitted)
+            if omitted > 0 {
+                html.element("p", words.plural(omitted, "and \(omitted) more stretch", "and \(omitted) more stretches"))
+            }
         }
-        html.element("p", "Nothing is changed until you confirm.")
+        html.element("p", words("Nothing is changed until you confirm."))
         html.raw("</section>")
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The page's one script, an ES module served as `/assets/live.js`: it keeps a live page
 /// current. The server's event stream (`/v1/events`) says when something changed and the page
 /// fetches itself again (no polling); between changes it counts down to each schedule's next
@@ -6,8 +8,48 @@
 /// answers GetOnDuty gives at each coming handoff). Text only ever goes in through
 /// `textContent`; new content is the server's own escaped page.
 enum LiveScript {
+    /// What the script says, in the page's language: templates with `{1}`, `{2}` for its values,
+    /// and a plural message as its forms by CLDR category (the script picks one with
+    /// `Intl.PluralRules`). The page carries them as JSON (`WebPage.open`).
+    static func words(_ words: Words) -> Data {
+        let table: [String: Any] = [
+            // The countdown to a handoff, whole: "in" takes its own case in some languages.
+            "seconds": words("(in {1} s)"), "minutes": words("(in {1} min {2} s)"),
+            "hours": words("(in {1} h {2} min)"), "days": words.pluralForms("(in {1} day)", "(in {1} days)"),
+            "justNow": words("less than a minute ago"),
+            "minutesAgo": words.pluralForms("{1} minute ago", "{1} minutes ago"),
+            "hoursAgo": words.pluralForms("{1} hour ago", "{1} hours ago"),
+            "daysAgo": words.pluralForms("{1} day ago", "{1} days ago"),
+            "offline": words("No connection — showing data from {1}"),
+            "offlineBeyond": words(
+                "No connection — showing data from {1} (no plan kept beyond this: it may be out of date)"),
+            "live": words("Live"), "nobody": words("Nobody is on duty."), "until": words("Until {1}"),
+            "noChange": words("No change planned."), "next": words("Next"), "since": words("since {1}"),
+            "from": words("from {1}"), "browserZone": words("Browser zone ({1})"),
+        ]
+        return (try? JSONSerialization.data(withJSONObject: table, options: [.sortedKeys])) ?? Data("{}".utf8)
+    }
+
     static let source = """
         const status = document.getElementById('status');
+        const lang = document.documentElement.lang || 'en';
+        const words = (() => {
+          try {
+            return JSON.parse(document.getElementById('words').textContent);
+          } catch (error) {
+            return {};
+          }
+        })();
+        const plurals = new Intl.PluralRules(lang);
+
+        // A message of the page's language, its {1}, {2} filled in; a plural one takes the form
+        // of its first value.
+        function say(key, ...values) {
+          let text = words[key];
+          if (text && typeof text === 'object') text = text[plurals.select(values[0])] || text.other;
+          if (typeof text !== 'string') text = key;
+          return text.replace(/\\{(\\d)\\}/g, (_, n) => String(values[Number(n) - 1]));
+        }
         let refreshing = false;
         let again = false;
         let connected = false;
@@ -19,21 +61,20 @@ enum LiveScript {
 
         function remaining(ms) {
           const seconds = Math.max(0, Math.round(ms / 1000));
-          if (seconds < 60) return `${seconds} s`;
+          if (seconds < 60) return say('seconds', seconds);
           const minutes = Math.floor(seconds / 60);
-          if (minutes < 60) return `${minutes} min ${String(seconds % 60).padStart(2, '0')} s`;
+          if (minutes < 60) return say('minutes', minutes, String(seconds % 60).padStart(2, '0'));
           const hours = Math.floor(minutes / 60);
-          if (hours < 48) return `${hours} h ${String(minutes % 60).padStart(2, '0')} min`;
-          return `${Math.floor(hours / 24)} days`;
+          if (hours < 48) return say('hours', hours, String(minutes % 60).padStart(2, '0'));
+          return say('days', Math.floor(hours / 24));
         }
 
         function age(ms) {
           const minutes = Math.floor(Math.max(0, ms) / 60000);
-          if (minutes < 1) return 'less than a minute ago';
-          if (minutes === 1) return '1 minute ago';
-          if (minutes < 120) return `${minutes} minutes ago`;
+          if (minutes < 1) return say('justNow');
+          if (minutes < 120) return say('minutesAgo', minutes);
           const hours = Math.floor(minutes / 60);
-          return hours < 48 ? `${hours} hours ago` : `${Math.floor(hours / 24)} days ago`;
+          return hours < 48 ? say('hoursAgo', hours) : say('daysAgo', Math.floor(hours / 24));
         }
 
         function element(tag, className, text) {
@@ -50,7 +91,7 @@ enum LiveScript {
           name.href = `/people/${encodeURIComponent(entry.id)}`;
           item.append(name);
           if (entry.role) item.append(element('span', 'role', entry.role));
-          item.append(element('span', 'when', `${when} ${entry.since}`));
+          item.append(element('span', 'when', say(when, entry.since)));
           if (entry.email) {
             const email = element('a', 'email', entry.email);
             email.href = `mailto:${entry.email}`;
@@ -74,24 +115,24 @@ enum LiveScript {
           for (const old of section.querySelectorAll('.on-duty, .nobody, .until, .next, h3')) old.remove();
           const parts = [];
           if (step.people.length === 0) {
-            parts.push(element('p', 'nobody', 'Nobody is on duty.'));
+            parts.push(element('p', 'nobody', say('nobody')));
           } else {
             const list = element('ul', 'on-duty');
             for (const entry of step.people) list.append(person(entry, 'since', people));
             parts.push(list);
           }
           if (step.until !== undefined && step.until !== null) {
-            const until = element('p', 'until', `Until ${step.untilLabel} `);
+            const until = element('p', 'until', say('until', step.untilLabel) + ' ');
             until.dataset.until = String(step.until);
             until.append(element('span', 'countdown'));
             parts.push(until);
             section.dataset.until = String(step.until);
           } else {
-            parts.push(element('p', 'until', 'No change planned.'));
+            parts.push(element('p', 'until', say('noChange')));
             delete section.dataset.until;
           }
           if (following && following.people.length > 0) {
-            parts.push(element('h3', null, 'Next'));
+            parts.push(element('h3', null, say('next')));
             const list = element('ul', 'next');
             for (const entry of following.people) list.append(person(entry, 'from', people));
             parts.push(list);
@@ -140,7 +181,7 @@ enum LiveScript {
           const beyond = offline ? handOff(now) : false;
           for (const element of document.querySelectorAll('[data-until]')) {
             const countdown = element.querySelector('.countdown');
-            if (countdown) countdown.textContent = `(in ${remaining(Number(element.dataset.until) - now)})`;
+            if (countdown) countdown.textContent = remaining(Number(element.dataset.until) - now);
           }
           // The timeline's "now" line moves with the clock.
           for (const timeline of document.querySelectorAll('.timeline[data-from]')) {
@@ -154,8 +195,7 @@ enum LiveScript {
           if (offline) {
             const main = document.querySelector('main[data-rendered]');
             const rendered = main ? Number(main.dataset.rendered) : now;
-            setStatus(`No connection — showing data from ${age(now - rendered)}` +
-              (beyond ? ' (no plan kept beyond this: it may be out of date)' : ''));
+            setStatus(say(beyond ? 'offlineBeyond' : 'offline', age(now - rendered)));
           }
         }
 
@@ -168,7 +208,7 @@ enum LiveScript {
             const url = new URL(link.href);
             url.searchParams.set('tz', zone);
             link.href = url.pathname + url.search;
-            link.textContent = `Browser zone (${zone})`;
+            link.textContent = say('browserZone', zone);
             item.hidden = false;
           }
         }
@@ -202,7 +242,7 @@ enum LiveScript {
         const events = new EventSource('/v1/events');
         events.addEventListener('hello', () => {
           offline = false;
-          setStatus('Live');
+          setStatus(say('live'));
           // After a reconnection, changes may have been missed meanwhile.
           if (connected) refresh();
           connected = true;

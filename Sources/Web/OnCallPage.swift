@@ -11,11 +11,11 @@ import RosterServerCore
 enum OnCallPage {
     /// The page for `view` at `now`; resolves schedules, so it runs on the tenant work pool.
     static func render(view: TenantRuntime.View, now: UnixMillis, viewer: Viewer) -> String {
-        let state = view.state
+        let state = view.state, words = viewer.words
         var html = HTML()
         let tenantName = state.tenant.name.isEmpty ? state.tenant.id : state.tenant.name
-        WebPage.open(&html, title: "On call now — \(tenantName)", live: true)
-        html.raw("<header><h1>On call now</h1>")
+        WebPage.open(&html, title: words("On call now — \(tenantName)"), words: words, live: true)
+        html.raw("<header><h1>\(words("On call now"))</h1>")
         html.element("p", class: "tenant", tenantName)
         // What the script says of the connection (empty without JavaScript: the page is as of its footer).
         html.raw("<p class=\"status\" id=\"status\" role=\"status\"></p></header>")
@@ -23,7 +23,7 @@ enum OnCallPage {
         WebPage.main(&html, rendered: now)
         if !state.tenant.motd.isEmpty { html.element("p", class: "motd", state.tenant.motd) }
         let schedules = state.sortedSchedules
-        if schedules.isEmpty { html.element("p", class: "empty", "No schedules yet.") }
+        if schedules.isEmpty { html.element("p", class: "empty", words("No schedules yet.")) }
         var plan = Plan()
         for schedule in schedules {
             let query = RosterMessage.getOnDuty(
@@ -33,17 +33,17 @@ enum OnCallPage {
                 })
             switch Queries.answer(query, view: view, now: now) {
             case .success(.onDuty(let answer)):
-                section(&html, schedule: schedule, answer: answer)
-                plan.add(view: view, schedule: schedule, first: answer, now: now)
+                section(&html, schedule: schedule, answer: answer, words: words)
+                plan.add(view: view, schedule: schedule, first: answer, now: now, words: words)
             case .success, .failure:
                 html.raw("<section class=\"schedule\">")
                 html.element("h2", schedule.name)
-                html.element("p", class: "problem", "This schedule could not be worked out now.")
+                html.element("p", class: "problem", words("This schedule could not be worked out now."))
                 html.raw("</section>")
             }
         }
         html.raw("<footer>")
-        html.text("As of \(TimeText.iso8601(now)), revision \(view.revision).")
+        html.text(words("As of \(TimeText.iso8601(now)), revision \(view.revision)."))
         html.raw("</footer>")
         // Data, not a script: the CSP runs no inline script, and none is here.
         html.raw("<script type=\"application/json\" id=\"plan\">")
@@ -74,9 +74,10 @@ enum OnCallPage {
         var schedules: [String: [Step]] = [:]
 
         mutating func add(
-            view: TenantRuntime.View, schedule: ScheduleDefinition, first: Roster_V1_OnDutyResponse, now: UnixMillis
+            view: TenantRuntime.View, schedule: ScheduleDefinition, first: Roster_V1_OnDutyResponse, now: UnixMillis,
+            words: Words
         ) {
-            let clock = ZoneLabel(zone: schedule.zone)
+            let clock = words.clock(schedule.zone)
             var steps: [Step] = []
             var answer = first
             while steps.count < Self.maxSteps, answer.hasUntilMs, answer.untilMs <= now + Self.horizon {
@@ -116,8 +117,10 @@ enum OnCallPage {
         }
     }
 
-    private static func section(_ html: inout HTML, schedule: ScheduleDefinition, answer: Roster_V1_OnDutyResponse) {
-        let clock = ZoneLabel(zone: schedule.zone)
+    private static func section(
+        _ html: inout HTML, schedule: ScheduleDefinition, answer: Roster_V1_OnDutyResponse, words: Words
+    ) {
+        let clock = words.clock(schedule.zone)
         html.raw("<section class=\"schedule\"")
         html.attribute("data-schedule", schedule.id)
         html.raw("><h2><a")
@@ -125,22 +128,22 @@ enum OnCallPage {
         html.raw(">")
         html.text(schedule.name)
         html.raw("</a></h2>")
-        html.element("p", class: "zone", "Times in \(clock.name)")
+        html.element("p", class: "zone", words("Times in \(clock.name)"))
         if answer.current.isEmpty {
-            html.element("p", class: "nobody", "Nobody is on duty.")
+            html.element("p", class: "nobody", words("Nobody is on duty."))
         } else {
             html.raw("<ul class=\"on-duty\">")
-            for person in answer.current { item(&html, person, clock: clock, since: true) }
+            for person in answer.current { item(&html, person, clock: clock, since: true, words: words) }
             html.raw("</ul>")
         }
         if answer.hasUntilMs {
             html.raw("<p class=\"until\"")
             html.attribute("data-until", String(answer.untilMs))
             html.raw(">")
-            html.text("Until \(clock.label(answer.untilMs)) ")
+            html.text(words("Until \(clock.label(answer.untilMs))") + " ")
             html.raw("<span class=\"countdown\"></span></p>")
         } else {
-            html.element("p", class: "until", "No change planned.")
+            html.element("p", class: "until", words("No change planned."))
         }
         // Next: who comes on at the handoff; who is on duty already and stays is said so, not
         // listed as coming "from" a start that has passed (as `roster-client now` says it).
@@ -150,23 +153,25 @@ enum OnCallPage {
             "\($0.employee.firstName) \($0.employee.lastName)"
         }
         if !answer.next.isEmpty {
-            html.element("h3", "Next")
-            if incoming.isEmpty { html.element("p", class: "next", "Nobody new.") }
+            html.element("h3", words("Next"))
+            if incoming.isEmpty { html.element("p", class: "next", words("Nobody new.")) }
             if !incoming.isEmpty {
                 html.raw("<ul class=\"next\">")
-                for person in incoming { item(&html, person, clock: clock, since: false) }
+                for person in incoming { item(&html, person, clock: clock, since: false, words: words) }
                 html.raw("</ul>")
             }
             if !staying.isEmpty {
+                let names = staying.joined(separator: ", ")
                 html.element(
-                    "p", class: "stays",
-                    staying.joined(separator: ", ") + (staying.count == 1 ? " stays on." : " stay on."))
+                    "p", class: "stays", words.plural(staying.count, "\(names) stays on.", "\(names) stay on."))
             }
         }
         html.raw("</section>")
     }
 
-    private static func item(_ html: inout HTML, _ person: Roster_V1_OnDutyPerson, clock: ZoneLabel, since: Bool) {
+    private static func item(
+        _ html: inout HTML, _ person: Roster_V1_OnDutyPerson, clock: ZoneLabel, since: Bool, words: Words
+    ) {
         let employee = person.employee
         html.raw("<li>")
         html.raw("<a class=\"name\"")
@@ -177,7 +182,9 @@ enum OnCallPage {
         if !person.shift.role.isEmpty { html.element("span", class: "role", person.shift.role) }
         html.element(
             "span", class: "when",
-            since ? "since \(clock.label(person.shift.startMs))" : "from \(clock.label(person.shift.startMs))")
+            since
+                ? words("since \(clock.label(person.shift.startMs))")
+                : words("from \(clock.label(person.shift.startMs))"))
         WebPage.contacts(&html, email: employee.email, phone: employee.phone)
         html.raw("</li>")
     }

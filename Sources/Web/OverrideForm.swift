@@ -28,7 +28,9 @@ enum OverrideForm {
     {
         let query = request.query
         return await app.statusPage(request, side: side) { view, viewer, now in
-            guard let schedule = view.state.schedule(idOrName: name) else { return WebApp.noSchedule(name) }
+            guard let schedule = view.state.schedule(idOrName: name) else {
+                return WebApp.noSchedule(name, words: viewer.words)
+            }
             guard viewer.mayEdit(schedule) else { return refusal(viewer, schedule: schedule) }
             var fields = Fields()
             let zone = zoneIdentifier(query["tz"], schedule: schedule, into: &fields)
@@ -100,7 +102,8 @@ enum OverrideForm {
         let zone = zoneIdentifier(form["tz"], schedule: schedule, into: &fields)
         let edit: Roster_V1_EditScheduleRequest
         do {
-            edit = try editRequest(for: fields, schedule: schedule, zone: zone, preview: form["action"] != "confirm")
+            edit = try editRequest(
+                for: fields, schedule: schedule, zone: zone, preview: form["action"] != "confirm", words: viewer.words)
         } catch {
             return WebApp.html(
                 400,
@@ -147,14 +150,13 @@ enum OverrideForm {
     typealias Refusal = FormParts.Refusal
 
     /// The protocol request the fields ask for.
-    static func editRequest(for fields: Fields, schedule: ScheduleDefinition, zone: String, preview: Bool)
-        throws(Refusal)
-        -> Roster_V1_EditScheduleRequest
-    {
-        let start = try FormParts.instant(fields.from, "From", zone: zone),
-            end = try FormParts.instant(fields.to, "Until", zone: zone)
-        guard start < end else { throw Refusal(message: "Until must be after From") }
-        guard !fields.with.isEmpty else { throw Refusal(message: "Choose who is on duty instead") }
+    static func editRequest(
+        for fields: Fields, schedule: ScheduleDefinition, zone: String, preview: Bool, words: Words = .english
+    ) throws(Refusal) -> Roster_V1_EditScheduleRequest {
+        let start = try FormParts.instant(fields.from, words("From"), zone: zone, words: words),
+            end = try FormParts.instant(fields.to, words("Until"), zone: zone, words: words)
+        guard start < end else { throw Refusal(message: words("Until must be after From")) }
+        guard !fields.with.isEmpty else { throw Refusal(message: words("Choose who is on duty instead")) }
         return .with {
             $0.schedule = schedule.id
             $0.preview = preview
@@ -171,23 +173,25 @@ enum OverrideForm {
     }
 
     private static func refusal(_ viewer: Viewer, schedule: ScheduleDefinition) -> (Int, String) {
+        let words = viewer.words
         if viewer.credential == nil {
             return (
                 401,
                 WebPage.message(
-                    title: "Sign in to make changes",
-                    "Overrides are made by an admin, or by a person for "
-                        + "themselves where the schedule allows it.", link: ("/sign-in", "Sign in"))
+                    title: words("Sign in to make changes"),
+                    words(
+                        "Overrides are made by an admin, or by a person for themselves where the schedule allows it."),
+                    words: words, link: ("/sign-in", words("Sign in")))
             )
         }
         return (
             403,
             WebPage.message(
-                title: "Not allowed",
+                title: words("Not allowed"),
                 viewer.employeeID == nil
-                    ? "Only an admin may change \(schedule.name)."
-                    : "\(schedule.name) does not let people put themselves on duty; ask an admin.",
-                link: ("/schedules/" + WebPage.pathComponent(schedule.name), schedule.name))
+                    ? words("Only an admin may change \(schedule.name).")
+                    : words("\(schedule.name) does not let people put themselves on duty; ask an admin."),
+                words: words, link: ("/schedules/" + WebPage.pathComponent(schedule.name), schedule.name))
         )
     }
 
@@ -196,14 +200,14 @@ enum OverrideForm {
         view: TenantRuntime.View, schedule: ScheduleDefinition, fields: Fields, viewer: Viewer,
         preview: Roster_V1_MutationResult?, problem: String?
     ) -> String {
-        let state = view.state
+        let state = view.state, words = viewer.words
         let zoneName = ZoneLabel(
             zone: (try? TimelineWindow(query: ["tz": fields.zone.query], scheduleZone: schedule.zone, now: 0))?
                 .zoneIdentifier ?? "UTC"
         ).name
         var html = HTML()
-        WebPage.open(&html, title: "Override — \(schedule.name)")
-        html.raw("<header><h1>Override</h1>")
+        WebPage.open(&html, title: words("Override — \(schedule.name)"), words: words)
+        html.raw("<header><h1>\(words("Override"))</h1>")
         html.element("p", class: "tenant", schedule.name)
         html.raw("</header>")
         WebPage.navigation(&html, current: "/schedules", viewer: viewer)
@@ -211,7 +215,8 @@ enum OverrideForm {
         if let problem { html.element("p", class: "problem", role: "alert", problem) }
         guard let session = viewer.session else {
             html.element(
-                "p", "Sign in to make changes from this page (a bearer token can use roster-client admin override).")
+                "p",
+                words("Sign in to make changes from this page (a bearer token can use roster-client admin override)."))
             html.raw("</main>")
             WebPage.close(&html)
             return html.output
@@ -223,15 +228,15 @@ enum OverrideForm {
         html.raw(">")
         WebPage.csrf(&html, session)
         FormParts.hidden(&html, "tz", fields.zone.query)
-        html.raw("<label for=\"replacing\">Instead of</label><select id=\"replacing\" name=\"replacing\">")
-        FormParts.option(&html, "", "(nobody: add a person)", selected: fields.replacing.isEmpty)
+        html.raw("<label for=\"replacing\">\(words("Instead of"))</label><select id=\"replacing\" name=\"replacing\">")
+        FormParts.option(&html, "", words("(nobody: add a person)"), selected: fields.replacing.isEmpty)
         for person in people {
             FormParts.option(&html, person.id, person.fullName, selected: person.id == fields.replacing)
         }
-        html.raw("</select><label for=\"with\">On duty</label>")
+        html.raw("</select><label for=\"with\">\(words("On duty"))</label>")
         if viewer.isAdmin {
             html.raw("<select id=\"with\" name=\"with\" required>")
-            FormParts.option(&html, "", "Choose a person", selected: fields.with.isEmpty)
+            FormParts.option(&html, "", words("Choose a person"), selected: fields.with.isEmpty)
             for person in people {
                 FormParts.option(&html, person.id, person.fullName, selected: person.id == fields.with)
             }
@@ -241,27 +246,32 @@ enum OverrideForm {
             html.text(name(fields.with))
             html.raw("</output>")
         }
-        html.raw("<label for=\"from\">From</label><input id=\"from\" name=\"from\" type=\"datetime-local\" required")
+        html.raw("<label for=\"from\">\(words("From"))</label>")
+        html.raw("<input id=\"from\" name=\"from\" type=\"datetime-local\" required")
         html.attribute("value", fields.from)
-        html.raw("><label for=\"to\">Until</label><input id=\"to\" name=\"to\" type=\"datetime-local\" required")
+        html.raw("><label for=\"to\">\(words("Until"))</label>")
+        html.raw("<input id=\"to\" name=\"to\" type=\"datetime-local\" required")
         html.attribute("value", fields.to)
         html.raw(">")
-        html.element("p", class: "zone", "Times in \(zoneName)")
-        html.raw("<span></span><label for=\"reason\">Reason</label><input id=\"reason\" name=\"reason\" type=\"text\"")
+        html.element("p", class: "zone", words("Times in \(zoneName)"))
+        html.raw("<span></span><label for=\"reason\">\(words("Reason"))</label>")
+        html.raw("<input id=\"reason\" name=\"reason\" type=\"text\"")
         html.attribute("maxlength", String(Fields.maxReasonLength))
         html.attribute("value", fields.reason)
-        html.raw("><div class=\"actions\"><button type=\"submit\" name=\"action\" value=\"preview\">Preview</button>")
+        html.raw("><div class=\"actions\">")
+        html.raw("<button type=\"submit\" name=\"action\" value=\"preview\">\(words("Preview"))</button>")
         if preview != nil {
-            html.raw("<button type=\"submit\" name=\"action\" value=\"confirm\" id=\"confirm\">Confirm</button>")
+            html.raw(
+                "<button type=\"submit\" name=\"action\" value=\"confirm\" id=\"confirm\">\(words("Confirm"))</button>")
         }
         html.raw("<a")
         html.attribute("href", "/schedules/" + WebPage.pathComponent(schedule.name))
-        html.raw(">Cancel</a></div></form>")
+        html.raw(">\(words("Cancel"))</a></div></form>")
         if let preview {
-            let label = ZoneLabel(
-                zone: (try? TimelineWindow(query: ["tz": fields.zone.query], scheduleZone: schedule.zone, now: 0))?
+            let label = words.clock(
+                (try? TimelineWindow(query: ["tz": fields.zone.query], scheduleZone: schedule.zone, now: 0))?
                     .zoneIdentifier ?? "UTC")
-            FormParts.preview(&html, preview, label: label, name: name)
+            FormParts.preview(&html, preview, label: label, name: name, words: words)
         }
         html.raw("</main>")
         WebPage.close(&html)

@@ -51,7 +51,9 @@ enum ScheduleEditPage {
         -> HTTPAPI.Reply
     {
         await app.statusPage(request, side: side) { view, viewer, now in
-            guard let schedule = view.state.schedule(idOrName: name) else { return WebApp.noSchedule(name) }
+            guard let schedule = view.state.schedule(idOrName: name) else {
+                return WebApp.noSchedule(name, words: viewer.words)
+            }
             guard viewer.isAdmin, viewer.session != nil else { return adminsOnly(schedule, viewer: viewer) }
             var fields = Fields()
             let clock = WallClock(zone: schedule.zone.isEmpty ? "UTC" : schedule.zone) ?? WallClock(zone: "UTC")!
@@ -80,7 +82,8 @@ enum ScheduleEditPage {
         let fields = Fields(form: form)
         let edit: Roster_V1_EditScheduleRequest
         do {
-            edit = try editRequest(for: fields, schedule: schedule, preview: form["action"] != "confirm")
+            edit = try editRequest(
+                for: fields, schedule: schedule, preview: form["action"] != "confirm", words: viewer.words)
         } catch {
             return WebApp.html(
                 400,
@@ -99,7 +102,7 @@ enum ScheduleEditPage {
             let start =
                 fields.kind == .swap
                 ? edit.swap.firstFromMs
-                : (try? FormParts.instant(fields.handoff, "Handoff", zone: zoneOf(schedule))) ?? 0
+                : (try? FormParts.instant(fields.handoff, "", zone: zoneOf(schedule), words: viewer.words)) ?? 0
             let day = (WallClock(zone: zoneOf(schedule)) ?? WallClock(zone: "UTC")!).day(of: start).day
             return WebApp.seeOther(
                 "/schedules/" + WebPage.pathComponent(schedule.name)
@@ -120,9 +123,9 @@ enum ScheduleEditPage {
     /// The most people (lines) a rotation form takes.
     static let maxSlots = 100
 
-    static func editRequest(for fields: Fields, schedule: ScheduleDefinition, preview: Bool) throws(FormParts.Refusal)
-        -> Roster_V1_EditScheduleRequest
-    {
+    static func editRequest(
+        for fields: Fields, schedule: ScheduleDefinition, preview: Bool, words: Words = .english
+    ) throws(FormParts.Refusal) -> Roster_V1_EditScheduleRequest {
         let zone = zoneOf(schedule)
         var edit = Roster_V1_EditScheduleRequest.with {
             $0.schedule = schedule.id
@@ -134,21 +137,22 @@ enum ScheduleEditPage {
             let slots = fields.people.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
                 .filter { !$0.isEmpty }
             guard !slots.isEmpty else {
-                throw FormParts.Refusal(message: "Name the people of the rotation, one per line")
+                throw FormParts.Refusal(message: words("Name the people of the rotation, one per line"))
             }
             guard slots.count <= maxSlots else {
-                throw FormParts.Refusal(message: "At most \(maxSlots) people (lines) in a rotation")
+                throw FormParts.Refusal(message: words("At most \(maxSlots) people (lines) in a rotation"))
             }
             guard let count = UInt32(fields.every), (1...1_000).contains(count) else {
-                throw FormParts.Refusal(message: "Every is a whole number from 1 to 1000")
+                throw FormParts.Refusal(message: words("Every is a whole number from 1 to 1000"))
             }
             guard let unit = Fields.units.first(where: { $0.0 == fields.unit })?.1 else {
-                throw FormParts.Refusal(message: "The handoff unit is hours, days, weeks or months")
+                throw FormParts.Refusal(message: words("The handoff unit is hours, days, weeks or months"))
             }
             guard let level = Int32(fields.layer), (0...ScheduleLimits.maxLayers).contains(Int(level)) else {
-                throw FormParts.Refusal(message: "The layer is a whole number from 0 to \(ScheduleLimits.maxLayers)")
+                throw FormParts.Refusal(
+                    message: words("The layer is a whole number from 0 to \(ScheduleLimits.maxLayers)"))
             }
-            _ = try FormParts.instant(fields.handoff, "First handoff", zone: zone)
+            _ = try FormParts.instant(fields.handoff, words("First handoff"), zone: zone, words: words)
             edit.upsertRotation = .with {
                 $0.level = level
                 $0.rotation = .with {
@@ -167,14 +171,17 @@ enum ScheduleEditPage {
             }
         case .swap:
             guard !fields.first.isEmpty, !fields.second.isEmpty, fields.first != fields.second else {
-                throw FormParts.Refusal(message: "Choose two different people")
+                throw FormParts.Refusal(message: words("Choose two different people"))
             }
-            let firstFrom = try FormParts.instant(fields.firstFrom, "First's from", zone: zone)
-            let firstTo = try FormParts.instant(fields.firstTo, "First's until", zone: zone)
-            let secondFrom = try FormParts.instant(fields.secondFrom, "Second's from", zone: zone)
-            let secondTo = try FormParts.instant(fields.secondTo, "Second's until", zone: zone)
+            let firstFrom = try FormParts.instant(
+                fields.firstFrom, words("First person’s duty from"), zone: zone, words: words)
+            let firstTo = try FormParts.instant(fields.firstTo, words("First person’s until"), zone: zone, words: words)
+            let secondFrom = try FormParts.instant(
+                fields.secondFrom, words("Second person’s duty from"), zone: zone, words: words)
+            let secondTo = try FormParts.instant(
+                fields.secondTo, words("Second person’s until"), zone: zone, words: words)
             guard firstFrom < firstTo, secondFrom < secondTo else {
-                throw FormParts.Refusal(message: "Each until must be after its from")
+                throw FormParts.Refusal(message: words("Each until must be after its from"))
             }
             edit.swap = .with {
                 $0.first = fields.first
@@ -190,12 +197,15 @@ enum ScheduleEditPage {
     }
 
     private static func adminsOnly(_ schedule: ScheduleDefinition, viewer: Viewer) -> (Int, String) {
-        (
+        let words = viewer.words
+        return (
             viewer.credential == nil ? 401 : 403,
             WebPage.message(
-                title: "Admins only", "Rotations and swaps are changed by an admin, signed in here.",
+                title: words("Admins only"), words("Rotations and swaps are changed by an admin, signed in here."),
+                words: words,
                 link: viewer.credential == nil
-                    ? ("/sign-in", "Sign in") : ("/schedules/" + WebPage.pathComponent(schedule.name), schedule.name))
+                    ? ("/sign-in", words("Sign in"))
+                    : ("/schedules/" + WebPage.pathComponent(schedule.name), schedule.name))
         )
     }
 
@@ -203,20 +213,20 @@ enum ScheduleEditPage {
         view: TenantRuntime.View, schedule: ScheduleDefinition, fields: Fields, viewer: Viewer,
         preview: Roster_V1_MutationResult?, problem: String?
     ) -> String {
-        let state = view.state
-        let zone = ZoneLabel(zone: zoneOf(schedule))
+        let state = view.state, words = viewer.words
+        let zone = words.clock(zoneOf(schedule))
         let people = state.sortedEmployees
         let action = "/schedules/" + WebPage.pathComponent(schedule.name) + "/edit"
         var html = HTML()
-        WebPage.open(&html, title: "Change — \(schedule.name)")
-        html.raw("<header><h1>Change the schedule</h1>")
+        WebPage.open(&html, title: words("Change — \(schedule.name)"), words: words)
+        html.raw("<header><h1>\(words("Change the schedule"))</h1>")
         html.element("p", class: "tenant", schedule.name)
-        html.element("p", class: "zone", "Times in \(zone.name)")
+        html.element("p", class: "zone", words("Times in \(zone.name)"))
         html.raw("</header>")
         WebPage.navigation(&html, current: "/schedules", viewer: viewer)
         html.raw("<main id=\"main\"><p><a")
         html.attribute("href", "/schedules/" + WebPage.pathComponent(schedule.name))
-        html.raw(">Back to the timeline</a></p>")
+        html.raw(">\(words("Back to the timeline"))</a></p>")
         guard let session = viewer.session else {
             html.raw("</main>")
             WebPage.close(&html)
@@ -235,44 +245,56 @@ enum ScheduleEditPage {
         }
         func finish(_ kind: Fields.Kind) {
             FormParts.input(
-                &html, "reason-\(kind.rawValue)", "Reason", type: "text",
+                &html, "reason-\(kind.rawValue)", words("Reason"), type: "text",
                 value: fields.kind == kind ? fields.reason : "",
                 name: "reason", extra: " maxlength=\"\(Fields.maxReasonLength)\"")
-            html.raw(
-                "<div class=\"actions\"><button type=\"submit\" name=\"action\" value=\"preview\">Preview</button>")
+            html.raw("<div class=\"actions\">")
+            html.raw("<button type=\"submit\" name=\"action\" value=\"preview\">\(words("Preview"))</button>")
             if fields.kind == kind, preview != nil {
-                html.raw("<button type=\"submit\" name=\"action\" value=\"confirm\" id=\"confirm\">Confirm</button>")
+                html.raw(
+                    "<button type=\"submit\" name=\"action\" value=\"confirm\" id=\"confirm\">\(words("Confirm"))</button>"
+                )
             }
             html.raw("</div></form>")
             if fields.kind == kind, let preview {
-                FormParts.preview(&html, preview, label: zone, name: { state.employees[$0]?.fullName ?? $0 })
+                FormParts.preview(
+                    &html, preview, label: zone, name: { state.employees[$0]?.fullName ?? $0 }, words: words)
             }
             html.raw("</section>")
         }
 
-        start(.rotation, "Add a rotation")
-        html.raw(
-            "<label for=\"people\">People, in turn order</label><textarea id=\"people\" name=\"people\" rows=\"5\" required"
-        )
-        html.attribute("placeholder", "One per line (full name or id); “Ada Lovelace + Alan Turing” share a turn")
+        start(.rotation, words("Add a rotation"))
+        html.raw("<label for=\"people\">\(words("People, in turn order"))</label>")
+        html.raw("<textarea id=\"people\" name=\"people\" rows=\"5\" required")
+        html.attribute(
+            "placeholder", words("One per line (full name or id); “Ada Lovelace + Alan Turing” share a turn"))
         html.raw(">")
         html.text(fields.people)
         html.raw("</textarea>")
         FormParts.input(
-            &html, "every", "Hand off every", type: "number", value: fields.every,
+            &html, "every", words("Hand off every"), type: "number", value: fields.every,
             extra: " min=\"1\" max=\"1000\" required")
-        html.raw("<label for=\"unit\">Unit</label><select id=\"unit\" name=\"unit\">")
-        for (unit, _) in Fields.units { FormParts.option(&html, unit, unit, selected: unit == fields.unit) }
+        html.raw("<label for=\"unit\">\(words("Unit"))</label><select id=\"unit\" name=\"unit\">")
+        let unitTitles = [
+            "hours": words("hours"), "days": words("days"), "weeks": words("weeks"), "months": words("months"),
+        ]
+        for (unit, _) in Fields.units {
+            FormParts.option(&html, unit, unitTitles[unit] ?? unit, selected: unit == fields.unit)
+        }
         html.raw("</select>")
         FormParts.input(
-            &html, "handoff", "First handoff", type: "datetime-local", value: fields.handoff, extra: " required")
+            &html, "handoff", words("First handoff"), type: "datetime-local", value: fields.handoff, extra: " required")
         FormParts.input(
-            &html, "layer", "Layer (the highest with anyone on duty wins)", type: "number", value: fields.layer,
+            &html, "layer", words("Layer (the highest with anyone on duty wins)"), type: "number", value: fields.layer,
             extra: " min=\"0\" max=\"\(ScheduleLimits.maxLayers)\"")
         finish(.rotation)
 
-        start(.swap, "Swap duty")
-        for (prefix, title) in [("first", "First person"), ("second", "Second person")] {
+        start(.swap, words("Swap duty"))
+        let swapTitles = [
+            ("first", words("First person"), words("First person’s duty from"), words("First person’s until")),
+            ("second", words("Second person"), words("Second person’s duty from"), words("Second person’s until")),
+        ]
+        for (prefix, title, fromTitle, untilTitle) in swapTitles {
             let chosen = prefix == "first" ? fields.first : fields.second
             html.raw("<label")
             html.attribute("for", prefix)
@@ -282,14 +304,14 @@ enum ScheduleEditPage {
             html.attribute("id", prefix)
             html.attribute("name", prefix)
             html.raw(" required>")
-            FormParts.option(&html, "", "Choose a person", selected: chosen.isEmpty)
+            FormParts.option(&html, "", words("Choose a person"), selected: chosen.isEmpty)
             for person in people { FormParts.option(&html, person.id, person.fullName, selected: person.id == chosen) }
             html.raw("</select>")
             FormParts.input(
-                &html, prefix + "From", "\(title)'s duty from", type: "datetime-local",
+                &html, prefix + "From", fromTitle, type: "datetime-local",
                 value: prefix == "first" ? fields.firstFrom : fields.secondFrom, extra: " required")
             FormParts.input(
-                &html, prefix + "To", "until", type: "datetime-local",
+                &html, prefix + "To", untilTitle, type: "datetime-local",
                 value: prefix == "first" ? fields.firstTo : fields.secondTo, extra: " required")
         }
         finish(.swap)

@@ -6,7 +6,9 @@ import RosterServerCore
 // and the "now" line, drawn as SVG.
 
 extension SchedulePage {
-    static func timeline(_ html: inout HTML, lanes: [Lane], window: TimelineWindow, label: ZoneLabel, now: UnixMillis) {
+    static func timeline(
+        _ html: inout HTML, lanes: [Lane], window: TimelineWindow, label: ZoneLabel, now: UnixMillis, words: Words
+    ) {
         let days = window.days
         let nowShown = now >= window.from && now < window.to
         html.raw("<div class=\"timeline\"")
@@ -15,7 +17,7 @@ extension SchedulePage {
         html.raw(">")
         // The day scale: a label at each local midnight.
         html.raw("<svg class=\"scale\" role=\"img\" height=\"22\"><title>")
-        html.text("Days from \(label.label(window.from)) to \(label.label(window.to))")
+        html.text(words("Days from \(label.label(window.from)) to \(label.label(window.to))"))
         html.raw("</title>")
         for (index, day) in days.enumerated() {
             guard
@@ -32,7 +34,7 @@ extension SchedulePage {
         for lane in lanes {
             html.raw("<section class=\"lane\">")
             html.element("h2", lane.title)
-            if lane.bars.isEmpty { html.element("p", class: "empty", "Nothing in this window.") }
+            if lane.bars.isEmpty { html.element("p", class: "empty", words("Nothing in this window.")) }
             let rows = packed(lane.bars)
             let height = max(1, (rows.max() ?? 0) + 1) * rowHeight + 4
             html.raw("<svg class=\"track\" role=\"group\"")
@@ -46,17 +48,20 @@ extension SchedulePage {
                 html.attribute("x2", "\(x)%")
                 html.raw("/>")
             }
-            for (bar, row) in zip(lane.bars, rows) { draw(&html, bar, row: row, window: window, label: label) }
+            for (bar, row) in zip(lane.bars, rows) {
+                draw(&html, bar, row: row, window: window, label: label, words: words)
+            }
             if nowShown {
                 let x = format(window.percent(now))
                 html.raw("<line class=\"now\" y1=\"0\" y2=\"100%\"")
                 html.attribute("x1", "\(x)%")
                 html.attribute("x2", "\(x)%")
-                html.raw("><title>Now</title></line>")
+                html.raw("><title>\(words("Now"))</title></line>")
             }
             html.raw("</svg>")
             if lane.truncated {
-                html.element("p", class: "problem", "More than \(maxBarsPerLane) stretches: the first ones are drawn.")
+                html.element(
+                    "p", class: "problem", words("More than \(maxBarsPerLane) stretches: the first ones are drawn."))
             }
             html.raw("</section>")
         }
@@ -88,7 +93,9 @@ extension SchedulePage {
         return fits < 2 ? "" : String(label.prefix(fits - 1)) + "…"
     }
 
-    static func draw(_ html: inout HTML, _ bar: Bar, row: Int, window: TimelineWindow, label: ZoneLabel) {
+    static func draw(
+        _ html: inout HTML, _ bar: Bar, row: Int, window: TimelineWindow, label: ZoneLabel, words: Words
+    ) {
         let x = window.percent(bar.start), width = window.percent(bar.end) - x
         let className: String
         switch bar.kind {
@@ -100,7 +107,7 @@ extension SchedulePage {
         if let link = bar.link {
             html.raw("<a")
             html.attribute("href", link)
-            html.attribute("aria-label", "Override: " + description)
+            html.attribute("aria-label", words("Override: \(description)"))
             html.raw(">")
         }
         html.raw("<svg")

@@ -31,8 +31,8 @@ enum SchedulePage {
         view: TenantRuntime.View, schedule: ScheduleDefinition, window: TimelineWindow, now: UnixMillis,
         viewer: Viewer
     ) -> String {
-        let state = view.state
-        let label = ZoneLabel(zone: window.zoneIdentifier)
+        let state = view.state, words = viewer.words
+        let label = words.clock(window.zoneIdentifier)
         let base = "/schedules/" + WebPage.pathComponent(schedule.name)
         var budget = ResolutionBudget.standard
         var lanes: [Lane] = []
@@ -45,21 +45,21 @@ enum SchedulePage {
             let final = try ScheduleResolver.resolve(
                 definition, from: window.from, to: window.to, limit: maxBarsPerLane, budget: &budget)
             var finalLane = Lane(
-                title: "Final schedule",
+                title: words("Final schedule"),
                 bars: final.shifts.map { shift in
                     Bar(
                         start: shift.start, end: shift.end, label: name(shift.employeeID),
                         kind: .person(shift.employeeID),
                         link: mayOverride ? overrideLink(base, shift: shift, window: window) : nil)
                 }, truncated: final.truncated)
-            if !final.truncated { finalLane.bars += gaps(in: final.shifts, window: window) }
+            if !final.truncated { finalLane.bars += gaps(in: final.shifts, window: window, words: words) }
             lanes.append(finalLane)
             conflicts = state.conflicts(in: final.shifts.map { (schedule.id, $0) })
             let spans = definition.temporary.filter { $0.start < window.to && $0.end > window.from }
             if !spans.isEmpty {
                 lanes.append(
                     Lane(
-                        title: "Temporary schedules",
+                        title: words("Temporary schedules"),
                         bars: spans.flatMap(\.shifts).filter { $0.start < window.to && $0.end > window.from }
                             .prefix(maxBarsPerLane).map {
                                 Bar(
@@ -71,9 +71,11 @@ enum SchedulePage {
             if !away.isEmpty {
                 lanes.append(
                     Lane(
-                        title: "Time off",
+                        title: words("Time off"),
                         bars: away.prefix(maxBarsPerLane).map {
-                            Bar(start: $0.start, end: $0.end, label: name($0.employeeID) + " off", kind: .override)
+                            Bar(
+                                start: $0.start, end: $0.end, label: words("\(name($0.employeeID)) off"),
+                                kind: .override)
                         }, truncated: away.count > maxBarsPerLane))
             }
             for layer in definition.layers.sorted(by: { $0.level > $1.level }) where !layer.rotations.isEmpty {
@@ -86,7 +88,9 @@ enum SchedulePage {
                 let rotations = layer.rotations.count
                 lanes.append(
                     Lane(
-                        title: "Layer \(layer.level) (\(rotations) rotation\(rotations == 1 ? "" : "s"))",
+                        title: words.plural(
+                            rotations, "Layer \(layer.level) (\(rotations) rotation)",
+                            "Layer \(layer.level) (\(rotations) rotations)"),
                         bars: shifts.shifts.map {
                             Bar(start: $0.start, end: $0.end, label: name($0.employeeID), kind: .person($0.employeeID))
                         }, truncated: shifts.truncated))
@@ -95,7 +99,7 @@ enum SchedulePage {
             if !oneOff.isEmpty {
                 lanes.append(
                     Lane(
-                        title: "One-off shifts",
+                        title: words("One-off shifts"),
                         bars: oneOff.prefix(maxBarsPerLane).map {
                             Bar(start: $0.start, end: $0.end, label: name($0.employeeID), kind: .person($0.employeeID))
                         }, truncated: oneOff.count > maxBarsPerLane))
@@ -105,27 +109,27 @@ enum SchedulePage {
             }
             lanes.append(
                 Lane(
-                    title: "Overrides",
+                    title: words("Overrides"),
                     bars: overrides.prefix(maxBarsPerLane).map { override in
                         let text: String
                         switch override.kind {
                         case .replace(let replaced, let replacement):
-                            text = "\(name(replacement)) for \(name(replaced))"
+                            text = words("\(name(replacement)) for \(name(replaced))")
                         case .add(let person): text = "+ \(name(person))"
                         case .remove(let person): text = "− \(name(person))"
                         }
                         return Bar(start: override.start, end: override.end, label: text, kind: .override)
                     }, truncated: overrides.count > maxBarsPerLane))
         } catch {
-            problem = "This schedule could not be drawn for this window: \(error)"
+            problem = words("This schedule could not be drawn for this window: \(String(describing: error))")
         }
 
         var html = HTML()
-        WebPage.open(&html, title: "\(schedule.name) — schedule", live: true)
+        WebPage.open(&html, title: words("\(schedule.name) — schedule"), words: words, live: true)
         html.raw("<header><h1>")
         html.text(schedule.name)
         html.raw("</h1>")
-        html.element("p", class: "zone", "Times in \(label.name)")
+        html.element("p", class: "zone", words("Times in \(label.name)"))
         html.raw("<p class=\"status\" id=\"status\" role=\"status\"></p></header>")
         WebPage.navigation(&html, current: "/schedules", viewer: viewer)
         WebPage.main(&html, rendered: now)
@@ -134,17 +138,19 @@ enum SchedulePage {
         if let problem {
             html.element("p", class: "problem", problem)
         } else {
-            timeline(&html, lanes: lanes, window: window, label: label, now: now)
+            timeline(&html, lanes: lanes, window: window, label: label, now: now, words: words)
             // The timeline is a picture: its text equivalent is the table below.
-            html.raw("<p class=\"as-table\"><a href=\"#stretches\">The same stretches as a table</a></p>")
+            html.raw(
+                "<p class=\"as-table\"><a href=\"#stretches\">\(words("The same stretches as a table"))</a></p>")
             ConflictsSection.render(
-                &html, conflicts: conflicts, state: state, label: label, base: base, mayOverride: mayOverride)
-            table(&html, lane: lanes[0], label: label)
+                &html, conflicts: conflicts, state: state, label: label, base: base, mayOverride: mayOverride,
+                words: words)
+            table(&html, lane: lanes[0], label: label, words: words)
         }
         CoverRequestsSection.render(
             &html, schedule: schedule, state: state, now: now, label: label, base: base, viewer: viewer)
         html.raw("<footer>")
-        html.text("As of \(TimeText.iso8601(now)), revision \(view.revision).")
+        html.text(words("As of \(TimeText.iso8601(now)), revision \(view.revision)."))
         html.raw("</footer></main>")
         WebPage.close(&html)
         return html.output
@@ -152,13 +158,14 @@ enum SchedulePage {
 
     /// `/schedules`: every schedule, with its zone and team, linked to its timeline.
     static func renderList(view: TenantRuntime.View, viewer: Viewer) -> String {
+        let words = viewer.words
         var html = HTML()
-        WebPage.open(&html, title: "Schedules")
-        html.raw("<header><h1>Schedules</h1></header>")
+        WebPage.open(&html, title: words("Schedules"), words: words)
+        html.raw("<header><h1>\(words("Schedules"))</h1></header>")
         WebPage.navigation(&html, current: "/schedules", viewer: viewer)
         html.raw("<main id=\"main\">")
         let schedules = view.state.sortedSchedules
-        if schedules.isEmpty { html.element("p", class: "empty", "No schedules yet.") }
+        if schedules.isEmpty { html.element("p", class: "empty", words("No schedules yet.")) }
         html.raw("<ul class=\"schedules\">")
         for schedule in schedules {
             html.raw("<li><a")
@@ -177,16 +184,15 @@ enum SchedulePage {
     }
 
     /// The stretches of the window nobody covers.
-    static func gaps(in shifts: [ResolvedShift], window: TimelineWindow) -> [Bar] {
+    static func gaps(in shifts: [ResolvedShift], window: TimelineWindow, words: Words = .english) -> [Bar] {
         var bars: [Bar] = []
         var covered = window.from
+        let nobody = words("Nobody on duty")
         for shift in shifts.sorted(by: { $0.start < $1.start }) {
-            if shift.start > covered {
-                bars.append(Bar(start: covered, end: shift.start, label: "Nobody on duty", kind: .gap))
-            }
+            if shift.start > covered { bars.append(Bar(start: covered, end: shift.start, label: nobody, kind: .gap)) }
             covered = max(covered, shift.end)
         }
-        if covered < window.to { bars.append(Bar(start: covered, end: window.to, label: "Nobody on duty", kind: .gap)) }
+        if covered < window.to { bars.append(Bar(start: covered, end: window.to, label: nobody, kind: .gap)) }
         return bars
     }
 
@@ -206,30 +212,31 @@ enum SchedulePage {
     private static func controls(
         _ html: inout HTML, window: TimelineWindow, schedule: ScheduleDefinition, base: String, viewer: Viewer
     ) {
-        html.raw("<nav class=\"controls\" aria-label=\"Timeline\"><ul>")
+        let words = viewer.words
+        html.raw("<nav class=\"controls\" aria-label=\"\(words("Timeline"))\"><ul>")
         for span in TimelineWindow.Span.allCases {
-            link(&html, base + window.query(span: span), span.title, current: span == window.span)
+            link(&html, base + window.query(span: span), span.title(words), current: span == window.span)
         }
         html.raw("</ul><ul>")
-        link(&html, base + window.query(start: window.shifted(-1)), "← Previous")
-        link(&html, base + window.query(today: true), "Today")
-        link(&html, base + window.query(start: window.shifted(1)), "Next →")
-        html.raw("</ul><ul class=\"zones\"><li>View in:</li>")
+        link(&html, base + window.query(start: window.shifted(-1)), words("← Previous"))
+        link(&html, base + window.query(today: true), words("Today"))
+        link(&html, base + window.query(start: window.shifted(1)), words("Next →"))
+        html.raw("</ul><ul class=\"zones\"><li>\(words("View in:"))</li>")
         let scheduleZone = ZoneLabel(zone: schedule.zone).name
         link(
-            &html, base + window.query(zone: .schedule), "Schedule zone (\(scheduleZone))",
+            &html, base + window.query(zone: .schedule), words("Schedule zone (\(scheduleZone))"),
             current: window.zone == .schedule)
         link(&html, base + window.query(zone: .utc), "UTC", current: window.zone == .utc)
         // Filled in and shown by the page's script, which knows the browser's zone.
         html.raw("<li hidden class=\"browser-zone\"><a")
         html.attribute("href", base + window.query(zone: .utc))
         if case .named = window.zone { html.raw(" aria-current=\"true\"") }
-        html.raw(">Browser zone</a></li></ul>")
+        html.raw(">\(words("Browser zone"))</a></li></ul>")
         if viewer.isAdmin {
             html.raw("<ul>")
-            link(&html, base + "/edit", "Add a rotation or swap")
-            link(&html, base + "/changes", "Changes to this schedule")
-            link(&html, base + "/hours", "Hours and fairness")
+            link(&html, base + "/edit", words("Add a rotation or swap"))
+            link(&html, base + "/changes", words("Changes to this schedule"))
+            link(&html, base + "/hours", words("Hours and fairness"))
             html.raw("</ul>")
         }
         html.raw("</nav>")
@@ -259,13 +266,11 @@ enum SchedulePage {
     }
 
     /// The final schedule's stretches as a table, each with its override link when allowed.
-    private static func table(_ html: inout HTML, lane: Lane, label: ZoneLabel) {
-        html.raw(
-            "<h2 id=\"stretches\">Stretches</h2><table class=\"stretches\"><thead><tr><th scope=\"col\">Who</th><th scope=\"col\">From</th>"
-        )
-        html.raw(
-            "<th scope=\"col\">Until</th><th scope=\"col\"><span class=\"visually-hidden\">Action</span></th></tr></thead><tbody>"
-        )
+    private static func table(_ html: inout HTML, lane: Lane, label: ZoneLabel, words: Words) {
+        html.raw("<h2 id=\"stretches\">\(words("Stretches"))</h2><table class=\"stretches\"><thead><tr>")
+        html.raw("<th scope=\"col\">\(words("Who"))</th><th scope=\"col\">\(words("From"))</th>")
+        html.raw("<th scope=\"col\">\(words("Until"))</th>")
+        html.raw("<th scope=\"col\"><span class=\"visually-hidden\">\(words("Action"))</span></th></tr></thead><tbody>")
         for bar in lane.bars.sorted(by: { $0.start < $1.start }) {
             html.raw(bar.kind.isGap ? "<tr class=\"gap\">" : "<tr>")
             html.element("td", bar.label)
@@ -275,7 +280,7 @@ enum SchedulePage {
             if let link = bar.link {
                 html.raw("<a")
                 html.attribute("href", link)
-                html.raw(">Override…</a>")
+                html.raw(">\(words("Override…"))</a>")
             }
             html.raw("</td></tr>")
         }

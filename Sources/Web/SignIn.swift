@@ -11,28 +11,33 @@ enum SignIn {
     static func form(_ request: HTTPAPI.Request, app: WebApp, side: HTTPSide, problem: String? = nil, status: Int = 200)
         -> HTTPAPI.Reply
     {
+        let words = request.words
         var html = HTML()
-        WebPage.open(&html, title: "Sign in")
-        html.raw("<header><h1>Sign in</h1></header><main id=\"main\">")
+        WebPage.open(&html, title: words("Sign in"), words: words)
+        html.raw("<header><h1>\(words("Sign in"))</h1></header><main id=\"main\">")
         if let problem { html.element("p", class: "problem", problem) }
         html.raw("<form class=\"edit\" method=\"post\" action=\"/sign-in\">")
-        html.raw("<label for=\"token\">Token</label>")
+        html.raw("<label for=\"token\">\(words("Token"))</label>")
         html.raw("<input id=\"token\" name=\"token\" type=\"password\" autocomplete=\"off\" required")
         html.attribute("maxlength", String(maxTokenLength))
         html.raw(">")
-        html.raw("<div class=\"actions\"><button type=\"submit\">Sign in</button></div></form>")
+        html.raw("<div class=\"actions\"><button type=\"submit\">\(words("Sign in"))</button></div></form>")
         html.element(
             "p", class: "when",
-            "A token from roster-server token create (the demo writes roster-data/admin.token). "
-                + "This browser keeps a session, not the token; signing out ends it.")
-        html.raw("</main>")
+            words(
+                "A token from roster-server token create (the demo writes roster-data/admin.token). This browser keeps a session, not the token; signing out ends it."
+            ))
+        html.raw("</main><footer>")
+        WebPage.languageForm(&html, back: "/sign-in", words: words)
+        html.raw("</footer>")
         WebPage.close(&html)
         return WebApp.html(status, html.output)
     }
 
     static func signIn(_ request: HTTPAPI.Request, app: WebApp, side: HTTPSide) -> HTTPAPI.Reply {
-        guard let core = side.context else { return WebApp.starting }
-        guard WebForms.sameOrigin(request) else { return WebForms.forged }
+        let words = request.words
+        guard let core = side.context else { return WebApp.starting(words) }
+        guard WebForms.sameOrigin(request) else { return WebForms.forged(words) }
         let now = core.clock.now()
         let text = String(
             (request.form["token"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines).prefix(maxTokenLength))
@@ -40,23 +45,23 @@ enum SignIn {
             side.metrics?.counters.authenticationFailed()
             core.auditAuthenticationFailure(token: text, address: request.peer, door: "web sign-in", at: now)
             return form(
-                request, app: app, side: side, problem: "That token is not valid (wrong, revoked or expired).",
+                request, app: app, side: side, problem: words("That token is not valid (wrong, revoked or expired)."),
                 status: 401)
         }
         guard let session = app.sessions.open(tokenID: tokenID, tenantID: credential.tenantID, now: now) else {
             return form(
                 request, app: app, side: side,
-                problem: "This server holds as many sessions as it may; try again later.", status: 503)
+                problem: words("This server holds as many sessions as it may; try again later."), status: 503)
         }
         return WebApp.seeOther("/", headers: [WebSessions.cookie(session, secure: !side.isLoopback)])
     }
 
     static func signOut(_ request: HTTPAPI.Request, app: WebApp, side: HTTPSide) -> HTTPAPI.Reply {
-        guard let core = side.context else { return WebApp.starting }
+        guard let core = side.context else { return WebApp.starting(request.words) }
         guard let (session, _) = app.signedIn(request, core: core, now: core.clock.now()) else {
             return WebApp.seeOther("/sign-in", headers: [WebSessions.cookie(nil, secure: !side.isLoopback)])
         }
-        guard WebForms.verified(request, session: session) else { return WebForms.forged }
+        guard WebForms.verified(request, session: session) else { return WebForms.forged(request.words) }
         app.sessions.close(session.id)
         // The pages the service worker kept for offline reading go too.
         return WebApp.seeOther(
@@ -82,30 +87,36 @@ enum WebForms {
         sameOrigin(request) && WebSessions.matches(request.form["csrf"] ?? "", session.csrf)
     }
 
-    static let forged = WebApp.html(
-        403,
-        WebPage.message(
-            title: "Refused",
-            "This change did not come from this server's own page (its CSRF check failed). Reload the page and try again."
-        ))
+    static func forged(_ words: Words) -> HTTPAPI.Reply {
+        WebApp.html(
+            403,
+            WebPage.message(
+                title: words("Refused"),
+                words(
+                    "This change did not come from this server’s own page (its CSRF check failed). Reload the page and try again."
+                ), words: words))
+    }
 
     /// The viewer of a form post that may change something: signed in, and the post verified.
     static func poster(_ request: HTTPAPI.Request, app: WebApp, side: HTTPSide) -> Result<
         (Viewer, TenantRuntime, ServerCore), Refusal
     > {
-        guard let core = side.context else { return .failure(Refusal(reply: WebApp.starting)) }
+        let words = request.words
+        guard let core = side.context else { return .failure(Refusal(reply: WebApp.starting(words))) }
         guard let (session, credential) = app.signedIn(request, core: core, now: core.clock.now()) else {
             return .failure(
                 Refusal(
                     reply: WebApp.html(
                         401,
                         WebPage.message(
-                            title: "Not signed in", "Sign in to make changes.",
-                            link: ("/sign-in", "Sign in")))))
+                            title: words("Not signed in"), words("Sign in to make changes."), words: words,
+                            link: ("/sign-in", words("Sign in"))))))
         }
-        guard verified(request, session: session) else { return .failure(Refusal(reply: forged)) }
-        guard let tenant = core.tenant(credential.tenantID) else { return .failure(Refusal(reply: WebApp.starting)) }
-        return .success((Viewer(credential: credential, session: session, tenant: tenant), tenant, core))
+        guard verified(request, session: session) else { return .failure(Refusal(reply: forged(words))) }
+        guard let tenant = core.tenant(credential.tenantID) else {
+            return .failure(Refusal(reply: WebApp.starting(words)))
+        }
+        return .success((Viewer(credential: credential, session: session, tenant: tenant, words: words), tenant, core))
     }
 
     /// `poster`, for a form that changes the schedule named in its path: that schedule too.
@@ -114,7 +125,7 @@ enum WebForms {
     {
         poster(request, app: app, side: side).flatMap { viewer, tenant, core in
             guard let schedule = tenant.view.state.schedule(idOrName: name) else {
-                return .failure(Refusal(reply: WebApp.html(404, WebApp.noSchedule(name).1)))
+                return .failure(Refusal(reply: WebApp.html(404, WebApp.noSchedule(name, words: viewer.words).1)))
             }
             return .success((viewer, tenant, core, schedule))
         }

@@ -8,11 +8,11 @@ struct TimelineWindow: Equatable {
     enum Span: String, CaseIterable {
         case week = "1w", twoWeeks = "2w", month = "1m"
 
-        var title: String {
+        func title(_ words: Words) -> String {
             switch self {
-            case .week: "1 week"
-            case .twoWeeks: "2 weeks"
-            case .month: "1 month"
+            case .week: words("1 week")
+            case .twoWeeks: words("2 weeks")
+            case .month: words("1 month")
             }
         }
     }
@@ -45,9 +45,9 @@ struct TimelineWindow: Equatable {
 
     /// - Parameters: query: the page's query (`span`, `start` as YYYY-MM-DD, `tz`); scheduleZone:
     ///   the schedule's own; now: the instant "today" is taken from.
-    init(query: [String: String], scheduleZone: String, now: UnixMillis) throws(Refusal) {
+    init(query: [String: String], scheduleZone: String, now: UnixMillis, words: Words = .english) throws(Refusal) {
         guard let span = Span(rawValue: query["span"] ?? Span.week.rawValue) else {
-            throw Refusal(message: "span is 1w, 2w or 1m")
+            throw Refusal(message: words("span is 1w, 2w or 1m"))
         }
         let zone: ZoneChoice
         switch query["tz"] ?? "schedule" {
@@ -55,7 +55,7 @@ struct TimelineWindow: Equatable {
         case "utc", "UTC": zone = .utc
         case let name:
             guard name.utf8.count <= Self.maxZoneLength, WallClock(zone: name) != nil else {
-                throw Refusal(message: "tz is schedule, utc or a zone name such as Europe/Berlin")
+                throw Refusal(message: words("tz is schedule, utc or a zone name such as Europe/Berlin"))
             }
             zone = .named(name)
         }
@@ -66,7 +66,7 @@ struct TimelineWindow: Equatable {
         case .named(let name): identifier = name
         }
         guard let clock = WallClock(zone: identifier) else {
-            throw Refusal(message: "the schedule's zone is unknown here")
+            throw Refusal(message: words("the schedule’s zone is unknown here"))
         }
         let firstDay: WallClock.Day
         if let text = query["start"], !text.isEmpty {
@@ -74,7 +74,7 @@ struct TimelineWindow: Equatable {
                 let parsed = LocalDateTime.parse(text, allowingSeconds: false, allowingDateOnly: true)?.local,
                 (1971...9998).contains(parsed.year)
             else {
-                throw Refusal(message: "start is a date, YYYY-MM-DD")
+                throw Refusal(message: words("start is a date, YYYY-MM-DD"))
             }
             firstDay = WallClock.Day(year: parsed.year, month: parsed.month, day: parsed.day)
         } else {

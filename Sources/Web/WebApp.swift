@@ -16,8 +16,12 @@ package struct WebApp: HTTPPages {
         case .notFound: return nil
         case .wrongMethod(let allowed):
             // The path is a page, the method is not one it takes: 405, with what it does take.
+            let words = request.words
             var reply = Self.html(
-                405, WebPage.message(title: "Not here", "This page does not take \(request.method) requests."))
+                405,
+                WebPage.message(
+                    title: words("Not here"), words("This page does not take \(request.method) requests."),
+                    words: words))
             reply.headers.append(("Allow", allowed.joined(separator: ", ")))
             return reply
         case .found(let handle, let parameters):
@@ -42,7 +46,11 @@ package struct WebApp: HTTPPages {
             guard
                 let grouping = EmployeeGrouping(rawValue: request.query["group"] ?? EmployeeGrouping.position.rawValue)
             else {
-                return Self.html(400, WebPage.message(title: "Unknown grouping", "Group people by position or team."))
+                let words = request.words
+                return Self.html(
+                    400,
+                    WebPage.message(
+                        title: words("Unknown grouping"), words("Group people by position or team."), words: words))
             }
             let search = request.query["q"] ?? ""
             return await app.page(request, side: side, lane: .short) { view, viewer, _ in
@@ -71,15 +79,20 @@ package struct WebApp: HTTPPages {
         Route("GET", ["schedules", nil]) { app, request, side, parameters in
             let name = parameters[0], query = request.query
             return await app.statusPage(request, side: side) { view, viewer, now in
-                guard let schedule = view.state.schedule(idOrName: name) else { return Self.noSchedule(name) }
+                guard let schedule = view.state.schedule(idOrName: name) else {
+                    return Self.noSchedule(name, words: viewer.words)
+                }
                 do throws(TimelineWindow.Refusal) {
-                    let window = try TimelineWindow(query: query, scheduleZone: schedule.zone, now: now)
+                    let window = try TimelineWindow(
+                        query: query, scheduleZone: schedule.zone, now: now, words: viewer.words)
                     return (
                         200,
                         SchedulePage.render(view: view, schedule: schedule, window: window, now: now, viewer: viewer)
                     )
                 } catch {
-                    return (400, WebPage.message(title: "Not a window", error.message))
+                    return (
+                        400, WebPage.message(title: viewer.words("Not a window"), error.message, words: viewer.words)
+                    )
                 }
             }
         },
@@ -104,6 +117,7 @@ package struct WebApp: HTTPPages {
         Route("GET", ["schedules", nil, "hours"]) { app, request, side, p in
             await HoursPage.show(request, schedule: p[0], app: app, side: side)
         },
+        Route("GET", ["language"]) { _, request, side, _ in Self.chooseLanguage(request, side: side) },
         Route("GET", ["sign-in"]) { app, request, side, _ in SignIn.form(request, app: app, side: side) },
         Route("POST", ["sign-in"]) { app, request, side, _ in SignIn.signIn(request, app: app, side: side) },
         Route("POST", ["sign-out"]) { app, request, side, _ in SignIn.signOut(request, app: app, side: side) },
@@ -126,7 +140,7 @@ package struct WebApp: HTTPPages {
     ) async -> HTTPAPI.Reply {
         let reading = reading(request, side: side)
         guard case .viewer(let viewer, let tenant) = reading, let core = side.context else {
-            return Self.refusal(reading)
+            return Self.refusal(reading, words: request.words)
         }
         let now = core.clock.now(), view = tenant.view
         let gzip = Gzip.accepted(by: request)
@@ -139,29 +153,48 @@ package struct WebApp: HTTPPages {
                     return (status, sent.body, sent.compressed)
                 })
         else {
-            return Self.html(503, WebPage.message(title: "Busy", "The server is busy: try again in a moment."))
+            let words = viewer.words
+            return Self.html(
+                503,
+                WebPage.message(title: words("Busy"), words("The server is busy: try again in a moment."), words: words)
+            )
         }
         return HTTPAPI.Reply(
             status: status, contentType: "text/html; charset=utf-8", body: body,
-            headers: WebPage.headers + Gzip.headers(compressed: compressed))
+            headers: WebPage.headers + Gzip.headers(compressed: compressed) + [("Vary", "Accept-Language, Cookie")])
+    }
+
+    /// `/language?lang=de&back=/`: the reader's choice kept in a cookie for a year (an empty
+    /// choice clears it: the browser's languages again), then back to the page it came from.
+    static func chooseLanguage(_ request: HTTPAPI.Request, side: HTTPSide) -> HTTPAPI.Reply {
+        let chosen = Language(rawValue: request.query["lang"] ?? "")
+        let back = request.query["back"] ?? "/"
+        // Only a path of this server: never a way to send the reader elsewhere.
+        let location = back.hasPrefix("/") && !back.hasPrefix("//") && !back.contains("\\") ? back : "/"
+        let value =
+            chosen.map { "\(Language.cookieName)=\($0.rawValue); Max-Age=31536000" }
+            ?? "\(Language.cookieName)=; Max-Age=0"
+        return seeOther(
+            location,
+            headers: [("Set-Cookie", value + "; Path=/; SameSite=Lax" + (side.isLoopback ? "" : "; Secure"))])
     }
 
     /// The page for a request that may not read.
-    static func refusal(_ reading: Reading) -> HTTPAPI.Reply {
+    static func refusal(_ reading: Reading, words: Words) -> HTTPAPI.Reply {
         switch reading {
-        case .viewer, .starting: return starting
+        case .viewer, .starting: return starting(words)
         case .refused:
             return html(
                 401,
                 WebPage.message(
-                    title: "Not signed in", "That token is not valid (wrong, revoked or expired).",
-                    link: ("/sign-in", "Sign in")))
+                    title: words("Not signed in"), words("That token is not valid (wrong, revoked or expired)."),
+                    words: words, link: ("/sign-in", words("Sign in"))))
         case .signInNeeded:
             return html(
                 401,
                 WebPage.message(
-                    title: "Not signed in", "Sign in with your token to read this server.",
-                    link: ("/sign-in", "Sign in")))
+                    title: words("Not signed in"), words("Sign in with your token to read this server."),
+                    words: words, link: ("/sign-in", words("Sign in"))))
         }
     }
 
@@ -202,11 +235,14 @@ package struct WebApp: HTTPPages {
     {
         let reading = reading(request, side: side)
         guard case .viewer(let viewer, let tenant) = reading else {
-            return .failure(PageRefusal(Self.refusal(reading)))
+            return .failure(PageRefusal(Self.refusal(reading, words: request.words)))
         }
-        guard let core = side.context, let loop = request.loop else { return .failure(PageRefusal(Self.starting)) }
+        let words = viewer.words
+        guard let core = side.context, let loop = request.loop else {
+            return .failure(PageRefusal(Self.starting(words)))
+        }
         guard let schedule = tenant.view.state.schedule(idOrName: name) else {
-            return .failure(PageRefusal(Self.html(404, Self.noSchedule(name).1)))
+            return .failure(PageRefusal(Self.html(404, Self.noSchedule(name, words: words).1)))
         }
         guard let credential = viewer.credential, viewer.isAdmin else {
             return .failure(
@@ -214,7 +250,7 @@ package struct WebApp: HTTPPages {
                     Self.html(
                         403,
                         WebPage.message(
-                            title: "Admins only", why,
+                            title: words("Admins only"), why, words: words,
                             link: ("/schedules/" + WebPage.pathComponent(schedule.name), schedule.name)))))
         }
         return .success(
@@ -222,15 +258,19 @@ package struct WebApp: HTTPPages {
                 viewer: viewer, tenant: tenant, core: core, loop: loop, credential: credential, schedule: schedule))
     }
 
-    static let starting = html(
-        503, WebPage.message(title: "Starting", "The server is starting: try again in a moment."))
+    static func starting(_ words: Words) -> HTTPAPI.Reply {
+        html(
+            503,
+            WebPage.message(
+                title: words("Starting"), words("The server is starting: try again in a moment."), words: words))
+    }
 
-    static func noSchedule(_ name: String) -> (Int, String) {
+    static func noSchedule(_ name: String, words: Words) -> (Int, String) {
         (
             404,
             WebPage.message(
-                title: "No such schedule", "There is no schedule named “\(name)”.",
-                link: ("/schedules", "All schedules"))
+                title: words("No such schedule"), words("There is no schedule named “\(name)”."), words: words,
+                link: ("/schedules", words("All schedules")))
         )
     }
 

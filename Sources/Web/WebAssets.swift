@@ -34,6 +34,7 @@ enum WebAssets {
         .group h2 { font-size: 1.1rem; margin: 1rem 0 0.25rem; }
         nav { display: flex; flex-wrap: wrap; justify-content: space-between; align-items: baseline; gap: 0.5rem; }
         .account { display: flex; gap: 0.5rem; align-items: baseline; margin: 0; }
+        form.language { display: flex; gap: 0.4rem; align-items: center; margin: 0; }
         .controls { display: flex; flex-wrap: wrap; gap: 0.5rem 2rem; margin: 0.5rem 0; }
         .controls ul { display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; }
         .controls a[aria-current] { font-weight: 600; text-decoration: none; border-bottom: 2px solid var(--accent); }

@@ -19,8 +19,8 @@ enum WebPage {
     ]
 
     /// - Parameter live: the page loads `/assets/live.js`, which keeps it current.
-    static func open(_ html: inout HTML, title: String, live: Bool = false) {
-        html.raw("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">")
+    static func open(_ html: inout HTML, title: String, words: Words, live: Bool = false) {
+        html.raw("<!doctype html><html lang=\"\(words.language.rawValue)\"><head><meta charset=\"utf-8\">")
         html.raw("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")
         html.raw("<title>")
         html.text(title)
@@ -28,16 +28,25 @@ enum WebPage {
         html.raw("</title><link rel=\"icon\" href=\"data:,\"><link rel=\"stylesheet\" href=\"/assets/app.css\">")
         if live { html.raw("<script type=\"module\" src=\"/assets/live.js\"></script>") }
         // The first thing a keyboard reaches: past the navigation to the page's own content.
-        html.raw("</head><body><a class=\"skip\" href=\"#main\">Skip to content</a>")
+        html.raw("</head><body><a class=\"skip\" href=\"#main\">")
+        html.text(words("Skip to content"))
+        html.raw("</a>")
+        // What the page's script says (the countdown, the connection), in the page's language.
+        if live {
+            html.raw("<script type=\"application/json\" id=\"words\">")
+            html.json(LiveScript.words(words))
+            html.raw("</script>")
+        }
     }
 
     /// The links between pages (`current` is marked for assistive technology), and who is
     /// signed in with the way out, or the way in.
     static func navigation(_ html: inout HTML, current: String, viewer: Viewer) {
-        html.raw("<nav aria-label=\"Pages\"><ul class=\"pages\">")
-        var pages = [("/", "On call now"), ("/schedules", "Schedules")]
-        if viewer.employeeID != nil { pages.append(("/me", "My shifts")) }
-        pages.append(("/people", "People"))
+        let words = viewer.words
+        html.raw("<nav aria-label=\"\(words("Pages"))\"><ul class=\"pages\">")
+        var pages = [("/", words("On call now")), ("/schedules", words("Schedules"))]
+        if viewer.employeeID != nil { pages.append(("/me", words("My shifts"))) }
+        pages.append(("/people", words("People")))
         for (path, title) in pages {
             html.raw("<li><a")
             html.attribute("href", path)
@@ -52,13 +61,35 @@ enum WebPage {
             let token = credential.label.isEmpty ? (credential.tokenID ?? "") : credential.label
             // The person first when the token names one: that is who acts on "Take" and "My shifts".
             let who = viewer.personName.map { "\($0) · \(token)" } ?? token
-            html.element("span", class: "who", "Signed in: \(who) (\(credential.role.rawValue))")
+            let role = credential.role == .admin ? words("admin") : words("reader")
+            html.element("span", class: "who", words("Signed in: \(who) (\(role))"))
             csrf(&html, session)
-            html.raw("<button type=\"submit\">Sign out</button></form>")
+            html.raw("<button type=\"submit\">\(words("Sign out"))</button></form>")
         } else if viewer.credential == nil {
-            html.raw("<p class=\"account\"><a href=\"/sign-in\">Sign in</a></p>")
+            html.raw("<p class=\"account\"><a href=\"/sign-in\">\(words("Sign in"))</a></p>")
         }
+        languageForm(&html, back: current, words: words)
         html.raw("</nav>")
+    }
+
+    /// The reader's choice of language (kept in a cookie by `/language`), then back to `back`.
+    static func languageForm(_ html: inout HTML, back: String, words: Words) {
+        html.raw("<form class=\"language\" method=\"get\" action=\"/language\">")
+        html.raw("<label for=\"language\">\(words("Language"))</label><select id=\"language\" name=\"lang\">")
+        html.raw("<option value=\"\">\(words("As the browser asks"))</option>")
+        for language in Language.allCases where language != .pseudo {
+            html.raw("<option")
+            html.attribute("value", language.rawValue)
+            html.attribute("lang", language.rawValue)
+            if language == words.language { html.raw(" selected") }
+            html.raw(">")
+            html.text(language.name)
+            html.raw("</option>")
+        }
+        html.raw("</select>")
+        html.raw("<input type=\"hidden\" name=\"back\"")
+        html.attribute("value", back)
+        html.raw("><button type=\"submit\">\(words("Change"))</button></form>")
     }
 
     /// The hidden field that proves a form came from this session's own page.
@@ -115,9 +146,11 @@ enum WebPage {
     }
 
     /// A page that says one thing: a refusal or a problem, with a way on.
-    static func message(title: String, _ sentence: String, link: (href: String, title: String)? = nil) -> String {
+    static func message(
+        title: String, _ sentence: String, words: Words, link: (href: String, title: String)? = nil
+    ) -> String {
         var html = HTML()
-        open(&html, title: title)
+        open(&html, title: title, words: words)
         html.raw("<main id=\"main\">")
         html.element("h1", title)
         html.element("p", sentence)
@@ -128,7 +161,7 @@ enum WebPage {
             html.text(link.title)
             html.raw("</a></p>")
         } else {
-            html.raw("<p><a href=\"/\">On call now</a></p>")
+            html.raw("<p><a href=\"/\">\(words("On call now"))</a></p>")
         }
         html.raw("</main>")
         close(&html)

@@ -13,9 +13,11 @@ struct Viewer: Sendable {
     var session: WebSessions.Session?
     /// The full name of the person the token names, for the header; nil when it names nobody.
     var personName: String?
+    /// The page's words, in the reader's language.
+    var words: Words
 
-    init(credential: Credential?, session: WebSessions.Session?, tenant: TenantRuntime? = nil) {
-        (self.credential, self.session) = (credential, session)
+    init(credential: Credential?, session: WebSessions.Session?, tenant: TenantRuntime? = nil, words: Words) {
+        (self.credential, self.session, self.words) = (credential, session, words)
         personName = credential?.employeeID.flatMap { tenant?.view.state.employees[$0]?.fullName }
     }
 
@@ -29,7 +31,7 @@ struct Viewer: Sendable {
         isAdmin || (employeeID != nil && schedule.readersMayVolunteer)
     }
 
-    static let anonymous = Viewer(credential: nil, session: nil)
+    static func anonymous(_ words: Words) -> Viewer { Viewer(credential: nil, session: nil, words: words) }
 }
 
 /// Signed-in browsers (docs/WEB.md, "Signing in"): a token is exchanged once for a session,
@@ -138,10 +140,11 @@ extension WebApp {
 
     func reading(_ request: HTTPAPI.Request, side: HTTPSide) -> Reading {
         guard let core = side.context else { return .starting }
+        let words = request.words
         let now = core.clock.now()
         if let (session, credential) = signedIn(request, core: core, now: now) {
             guard let tenant = core.tenant(credential.tenantID) else { return .refused }
-            return .viewer(Viewer(credential: credential, session: session, tenant: tenant), tenant)
+            return .viewer(Viewer(credential: credential, session: session, tenant: tenant, words: words), tenant)
         }
         if let header = request.authorization, header.lowercased().hasPrefix("bearer ") {
             guard let credential = core.tokens.authenticate(String(header.dropFirst(7)), now: now),
@@ -152,10 +155,10 @@ extension WebApp {
                     token: String(header.dropFirst(7)), address: request.peer, door: "HTTP Bearer token", at: now)
                 return .refused
             }
-            return .viewer(Viewer(credential: credential, session: nil, tenant: tenant), tenant)
+            return .viewer(Viewer(credential: credential, session: nil, tenant: tenant, words: words), tenant)
         }
         guard side.isDevelopment(request) else { return .signInNeeded }
-        return core.tenant(core.defaultTenant).map { .viewer(.anonymous, $0) } ?? .starting
+        return core.tenant(core.defaultTenant).map { .viewer(.anonymous(words), $0) } ?? .starting
     }
 
     /// The request's session and what its token grants now, if it has a current one.

@@ -84,8 +84,9 @@ import Testing
             #expect(page.status == 200)
             #expect(page.body.contains("&lt;img src=x onerror=alert(1)&gt; &quot;quoted&quot; &amp; &#39;single&#39;"))
             #expect(page.body.contains("&lt;/p&gt;&lt;script&gt;alert(2)&lt;/script&gt;"))
-            // The script elements are the page's own module and the plan, which is data.
-            #expect(!page.body.contains("<img") && page.body.components(separatedBy: "<script").count == 3)
+            // The script elements are the page's own module, its words and the plan: the last two are data.
+            #expect(!page.body.contains("<img") && page.body.components(separatedBy: "<script").count == 4)
+            #expect(page.body.contains("<script type=\"application/json\" id=\"words\">"))
             #expect(page.body.contains("<script type=\"application/json\" id=\"plan\">"))
             let plan = try #require(
                 page.body.components(separatedBy: "id=\"plan\">").last?.components(separatedBy: "</script>").first)

@@ -1,0 +1,180 @@
+import Foundation
+import RosterHTTP
+import RosterServerCore
+
+/// The web app's words in the reader's language: every sentence, label and button of a page is
+/// `words("…")` with its English text, looked up in the language's catalog (`MessageCatalog`)
+/// and English where the catalog has none. A value in the text, `words("Until \(time)")`, is a
+/// placeholder, `{1}`, in the catalog; the translation puts it where its grammar wants.
+struct Words: Sendable {
+    let language: Language
+    private let catalog: MessageCatalog
+
+    /// The catalogs, read once from the PO files built into the app (`Sources/Web/Locales`).
+    static let all: [Language: Words] = {
+        var all: [Language: Words] = [:]
+        for language in Language.allCases {
+            let catalog: MessageCatalog
+            switch language {
+            case .english: catalog = MessageCatalog()
+            case .pseudo: catalog = pseudoCatalog(template: Self.template)
+            default:
+                // The catalogs are the app's own, checked by the suite; one that does not read
+                // is an app built wrong, not an input to refuse.
+                do throws(MessageCatalog.Invalid) {
+                    catalog = try MessageCatalog(parsing: source(of: language))
+                } catch {
+                    preconditionFailure("Locales/\(language.rawValue).po: \(error)")
+                }
+            }
+            all[language] = Words(language: language, catalog: catalog)
+        }
+        return all
+    }()
+
+    static let english = all[.english]!
+
+    static subscript(_ language: Language) -> Words { all[language]! }
+
+    /// The words for a request's language (its cookie, else its Accept-Language).
+    static func of(cookie: String?, acceptLanguage: String?) -> Words {
+        Self[Language.of(cookie: cookie, acceptLanguage: acceptLanguage)]
+    }
+
+    /// Every message the app has, from the template the catalogs are translated from.
+    static let template: MessageCatalog = {
+        do throws(MessageCatalog.Invalid) {
+            return try MessageCatalog(
+                parsing: String(decoding: PackageResources.roster_pot, as: UTF8.self), template: true)
+        } catch {
+            preconditionFailure("Locales/roster.pot: \(error)")
+        }
+    }()
+
+    static func source(of language: Language) -> String {
+        switch language {
+        case .german: String(decoding: PackageResources.de_po, as: UTF8.self)
+        case .french: String(decoding: PackageResources.fr_po, as: UTF8.self)
+        case .spanish: String(decoding: PackageResources.es_po, as: UTF8.self)
+        case .english, .pseudo: String(decoding: PackageResources.roster_pot, as: UTF8.self)
+        }
+    }
+
+    /// The text of `message` in this language.
+    func callAsFunction(_ message: Message) -> String {
+        Self.fill(catalog.translation(message.key) ?? message.key, message.values)
+    }
+
+    /// The form of a plural message for `count`: `words.plural(n, "\(n) shift", "\(n) shifts")`.
+    func plural(_ count: Int, _ one: Message, _ other: Message) -> String {
+        let translated = catalog.translation(one.key, form: language.pluralForm(count))
+        return Self.fill(translated ?? (count == 1 ? one.key : other.key), count == 1 ? one.values : other.values)
+    }
+
+    /// The forms of a plural message with its values unfilled, by CLDR category, for the page's
+    /// script (it picks one with `Intl.PluralRules`).
+    func pluralForms(_ one: Message, _ other: Message) -> [String: String] {
+        var forms: [String: String] = [:]
+        for (index, category) in language.pluralCategories.enumerated() {
+            forms[category] = catalog.translation(one.key, form: index) ?? (category == "one" ? one.key : other.key)
+        }
+        return forms
+    }
+
+    /// A template with `{n}` for the n-th value.
+    private static func fill(_ template: String, _ values: [String]) -> String {
+        guard !values.isEmpty, template.contains("{") else { return template }
+        var text = template
+        for (index, value) in values.enumerated().reversed() {
+            text = text.replacingOccurrences(of: "{\(index + 1)}", with: value)
+        }
+        return text
+    }
+
+    /// The zone label for a schedule's zone, in this language's dates ("Do., 26. Nov., 21:00 CET").
+    func clock(_ zone: String) -> ZoneLabel {
+        switch language {
+        case .english: ZoneLabel(zone: zone)
+        case .pseudo: ZoneLabel(zone: zone, marked: ("⟦", "⟧"))
+        default: ZoneLabel(zone: zone, locale: Locale(identifier: language.rawValue))
+        }
+    }
+
+    /// The pseudo-locale: each message of the template accented and marked, placeholders kept.
+    private static func pseudoCatalog(template: MessageCatalog) -> MessageCatalog {
+        var text = "msgid \"\"\nmsgstr \"Plural-Forms: \(Language.pseudo.pluralFormsHeader)\\n\"\n"
+        for (id, entry) in template.entries {
+            text += "msgid \(quoted(id))\n"
+            if let plural = entry.plural {
+                text +=
+                    "msgid_plural \(quoted(plural))\nmsgstr[0] \(quoted(pseudo(id)))\nmsgstr[1] \(quoted(pseudo(plural)))\n"
+            } else {
+                text += "msgstr \(quoted(pseudo(id)))\n"
+            }
+        }
+        do throws(MessageCatalog.Invalid) {
+            return try MessageCatalog(parsing: text)
+        } catch {
+            preconditionFailure("pseudo-locale: \(error)")
+        }
+    }
+
+    static func quoted(_ text: String) -> String {
+        "\""
+            + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            .replacingOccurrences(of: "\n", with: "\\n") + "\""
+    }
+
+    /// "Until {1}" as "⟦Ûñţîļ {1}⟧": letters accented, placeholders as they are.
+    static func pseudo(_ text: String) -> String {
+        let accented: [Character: Character] = [
+            "a": "å", "c": "ç", "e": "é", "i": "î", "n": "ñ", "o": "ö", "s": "š", "u": "û", "y": "ý",
+            "A": "Å", "C": "Ç", "E": "É", "I": "Î", "N": "Ñ", "O": "Ö", "S": "Š", "U": "Û", "Y": "Ý",
+        ]
+        var result = "⟦"
+        var inPlaceholder = false
+        for character in text {
+            if character == "{" { inPlaceholder = true }
+            if character == "}" { inPlaceholder = false }
+            result.append(inPlaceholder ? character : accented[character] ?? character)
+        }
+        return result + "⟧"
+    }
+}
+
+/// A message as written in the code: its English text with `{1}`, `{2}`… where values were
+/// interpolated (the catalog's key), and those values. Only a string literal makes one, so
+/// every message is in the sources for `MessageCatalogTests` to find.
+struct Message: ExpressibleByStringInterpolation, Sendable {
+    var key: String
+    var values: [String]
+
+    init(stringLiteral value: String) { (key, values) = (value, []) }
+
+    init(stringInterpolation: StringInterpolation) {
+        (key, values) = (stringInterpolation.key, stringInterpolation.values)
+    }
+
+    struct StringInterpolation: StringInterpolationProtocol {
+        var key = ""
+        var values: [String] = []
+
+        init(literalCapacity: Int, interpolationCount: Int) {
+            key.reserveCapacity(literalCapacity + 4 * interpolationCount)
+        }
+
+        mutating func appendLiteral(_ literal: String) { key += literal }
+
+        mutating func appendInterpolation(_ value: String) {
+            values.append(value)
+            key += "{\(values.count)}"
+        }
+
+        mutating func appendInterpolation<Number: BinaryInteger>(_ value: Number) { appendInterpolation(String(value)) }
+    }
+}
+
+extension HTTPAPI.Request {
+    /// The words of the reader's language for this request.
+    var words: Words { Words.of(cookie: cookie(Language.cookieName), acceptLanguage: acceptLanguage) }
+}
