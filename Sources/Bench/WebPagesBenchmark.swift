@@ -15,10 +15,12 @@ package struct WebPagesBenchmark {
     package var schedules: Int
     package var requests: Int
     package var serverExecutable: URL
+    /// The Accept-Language every page is asked with (nil: none, so English).
+    package var language: String?
 
-    package init(people: Int, schedules: Int, requests: Int, serverExecutable: URL) {
-        (self.people, self.schedules, self.requests, self.serverExecutable) = (
-            people, schedules, requests, serverExecutable
+    package init(people: Int, schedules: Int, requests: Int, serverExecutable: URL, language: String? = nil) {
+        (self.people, self.schedules, self.requests, self.serverExecutable, self.language) = (
+            people, schedules, requests, serverExecutable, language
         )
     }
 
@@ -73,13 +75,13 @@ package struct WebPagesBenchmark {
             "/", "/people", "/people?q=person%201", "/people/\(first)", "/schedules/Schedule%200",
             "/schedules/Schedule%200?span=1m", "/schedules",
         ] {
-            let bytes = try await client.get(path, gzip: false).count  // also warms up
+            let bytes = try await client.get(path, gzip: false, language: language).count  // also warms up
             var samples: [UInt64] = []
             var wireBytes = 0
             let cpuBefore = cpuMillis(pid: serverPID)
             for _ in 0..<requests {
                 let start = nanos()
-                wireBytes = try await client.get(path, gzip: true).count
+                wireBytes = try await client.get(path, gzip: true, language: language).count
                 samples.append(nanos() - start)
             }
             pages.append(
@@ -219,8 +221,9 @@ final class PageClient: Sendable {
     }
 
     /// The body of `path` as sent (a status other than 200 throws).
-    func get(_ path: String, gzip: Bool) async throws -> [UInt8] {
-        try await send(.GET, path, headers: gzip ? [("Accept-Encoding", "gzip")] : [], body: [])
+    func get(_ path: String, gzip: Bool, language: String? = nil) async throws -> [UInt8] {
+        let headers = (gzip ? [("Accept-Encoding", "gzip")] : []) + (language.map { [("Accept-Language", $0)] } ?? [])
+        return try await send(.GET, path, headers: headers, body: [])
     }
 
     /// The answer's body to a request (a status other than 200 throws).

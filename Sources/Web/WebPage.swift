@@ -34,7 +34,7 @@ enum WebPage {
         // What the page's script says (the countdown, the connection), in the page's language.
         if live {
             html.raw("<script type=\"application/json\" id=\"words\">")
-            html.json(LiveScript.words(words))
+            html.json(words.scriptWords)
             html.raw("</script>")
         }
     }

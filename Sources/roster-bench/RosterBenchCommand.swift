@@ -226,11 +226,12 @@ struct WebPages: AsyncParsableCommand {
     @Option(help: "People in the directory.") var people = 1000
     @Option(help: "Schedules, each a weekly rotation of ten people with an override.") var schedules = 100
     @Option(help: "Requests per page.") var requests = 200
+    @Option(help: "Ask for the pages in this language (Accept-Language), e.g. de.") var language: String?
 
     func run() async throws {
         let result = try await WebPagesBenchmark(
             people: people, schedules: schedules, requests: requests,
-            serverExecutable: siblingExecutable("roster-server")
+            serverExecutable: siblingExecutable("roster-server"), language: language
         ).run()
         print(
             String(

@@ -49,6 +49,8 @@ struct MessageCatalogTests {
         #expect(Words[.german].plural(1, "\(1) minute ago", "\(1) minutes ago") == "vor 1 Minute")
         // A message the catalog lacks is shown in English, never as its key.
         #expect(Words[.german]("Not in any catalog \(3)") == "Not in any catalog 3")
+        // Braces that are no placeholder of the message stay as they are.
+        #expect(Words[.english]("{x} \("a") {9} {1 \("b")}") == "{x} a {9} {1 b}")
         #expect(
             Words[.german].pluralForms("{1} day ago", "{1} days ago") == [
                 "one": "vor {1} Tag", "other": "vor {1} Tagen",

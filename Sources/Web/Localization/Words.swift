@@ -9,6 +9,9 @@ import RosterServerCore
 struct Words: Sendable {
     let language: Language
     private let catalog: MessageCatalog
+    /// What the page's script says (`LiveScript.words`), made once per language: a live page
+    /// carries it as it is.
+    private(set) var scriptWords = Data()
 
     /// The catalogs, read once from the PO files built into the app (`Sources/Web/Locales`).
     static let all: [Language: Words] = {
@@ -27,7 +30,9 @@ struct Words: Sendable {
                     preconditionFailure("Locales/\(language.rawValue).po: \(error)")
                 }
             }
-            all[language] = Words(language: language, catalog: catalog)
+            var words = Words(language: language, catalog: catalog)
+            words.scriptWords = LiveScript.words(words)
+            all[language] = words
         }
         return all
     }()
@@ -81,13 +86,26 @@ struct Words: Sendable {
         return forms
     }
 
-    /// A template with `{n}` for the n-th value.
+    /// A template with `{n}` for the n-th value, in one pass (every page fills hundreds).
     private static func fill(_ template: String, _ values: [String]) -> String {
-        guard !values.isEmpty, template.contains("{") else { return template }
-        var text = template
-        for (index, value) in values.enumerated().reversed() {
-            text = text.replacingOccurrences(of: "{\(index + 1)}", with: value)
+        guard !values.isEmpty else { return template }
+        var text = ""
+        text.reserveCapacity(template.utf8.count + values.reduce(0) { $0 + $1.utf8.count })
+        var scalars = template.unicodeScalars[...]
+        while let open = scalars.firstIndex(of: "{") {
+            text.unicodeScalars.append(contentsOf: scalars[..<open])
+            let rest = scalars[scalars.index(after: open)...]
+            if let digit = rest.first, let n = Int(String(digit)), n >= 1, n <= values.count,
+                rest.dropFirst().first == "}"
+            {
+                text += values[n - 1]
+                scalars = rest.dropFirst(2)
+            } else {
+                text.unicodeScalars.append("{")
+                scalars = rest
+            }
         }
+        text.unicodeScalars.append(contentsOf: scalars)
         return text
     }
 
