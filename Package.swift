@@ -128,7 +128,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
-            path: "Sources/ServerCore"
+            path: "Sources/ServerCore",
+            // The message catalogs of the web app and chat posts, built into the binary: nothing
+            // to install beside it.
+            resources: [.embedInCode("Locales")]
         ),
         // Webhooks and reminders: what a change or the passing time puts in the outbox, and the
         // dispatcher that delivers it.
@@ -169,9 +172,7 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "CompressNIO", package: "compress-nio"),
             ],
-            path: "Sources/Web",
-            // The message catalogs, built into the binary: nothing to install beside it.
-            resources: [.embedInCode("Locales")]
+            path: "Sources/Web"
         ),
         // The service: settings, start and stop, the demo roster, and the wiring of the parts
         // above onto the default store.

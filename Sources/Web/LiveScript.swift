@@ -1,4 +1,5 @@
 import Foundation
+import RosterServerCore
 
 /// The page's one script, an ES module served as `/assets/live.js`: it keeps a live page
 /// current. The server's event stream (`/v1/events`) says when something changed and the page
@@ -11,7 +12,13 @@ enum LiveScript {
     /// What the script says, in the page's language: templates with `{1}`, `{2}` for its values,
     /// and a plural message as its forms by CLDR category (the script picks one with
     /// `Intl.PluralRules`). The page carries them as JSON (`WebPage.open`).
-    static func words(_ words: Words) -> Data {
+    static func words(_ words: Words) -> Data { made[words.language] ?? Data("{}".utf8) }
+
+    /// Each language's, made once: a live page carries it as it is.
+    private static let made: [Language: Data] = Dictionary(
+        uniqueKeysWithValues: Language.allCases.map { ($0, make(Words[$0])) })
+
+    private static func make(_ words: Words) -> Data {
         let table: [String: Any] = [
             // The countdown to a handoff, whole: "in" takes its own case in some languages.
             "seconds": words("(in {1} s)"), "minutes": words("(in {1} min {2} s)"),

@@ -1,4 +1,5 @@
 import Foundation
+import RosterServerCore
 import RosterDomain
 
 /// What a timeline shows, read from its query (the one parser of `span`, `start` and `tz`):

@@ -1,5 +1,6 @@
 import Foundation
 import RosterDomain
+import RosterServerCore
 
 /// The shell every page shares, and the headers every page is sent with: a Content-Security-Policy
 /// that allows only this server's own scripts, styles and images (no inline script, nothing from
@@ -34,7 +35,7 @@ enum WebPage {
         // What the page's script says (the countdown, the connection), in the page's language.
         if live {
             html.raw("<script type=\"application/json\" id=\"words\">")
-            html.json(words.scriptWords)
+            html.json(LiveScript.words(words))
             html.raw("</script>")
         }
     }

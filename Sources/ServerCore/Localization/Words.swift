@@ -1,20 +1,16 @@
 import Foundation
-import RosterHTTP
-import RosterServerCore
 
-/// The web app's words in the reader's language: every sentence, label and button of a page is
-/// `words("…")` with its English text, looked up in the language's catalog (`MessageCatalog`)
-/// and English where the catalog has none. A value in the text, `words("Until \(time)")`, is a
-/// placeholder, `{1}`, in the catalog; the translation puts it where its grammar wants.
-struct Words: Sendable {
-    let language: Language
+/// Words in the reader's language, for the web app and chat posts: every sentence, label and
+/// button is `words("…")` with its English text, looked up in the language's catalog
+/// (`MessageCatalog`) and English where the catalog has none. A value in the text,
+/// `words("Until \(time)")`, is a placeholder, `{1}`, in the catalog; the translation puts it
+/// where its grammar wants.
+package struct Words: Sendable {
+    package let language: Language
     private let catalog: MessageCatalog
-    /// What the page's script says (`LiveScript.words`), made once per language: a live page
-    /// carries it as it is.
-    private(set) var scriptWords = Data()
 
     /// The catalogs, read once from the PO files built into the app (`Sources/Web/Locales`).
-    static let all: [Language: Words] = {
+    package static let all: [Language: Words] = {
         var all: [Language: Words] = [:]
         for language in Language.allCases {
             let catalog: MessageCatalog
@@ -30,24 +26,22 @@ struct Words: Sendable {
                     preconditionFailure("Locales/\(language.rawValue).po: \(error)")
                 }
             }
-            var words = Words(language: language, catalog: catalog)
-            words.scriptWords = LiveScript.words(words)
-            all[language] = words
+            all[language] = Words(language: language, catalog: catalog)
         }
         return all
     }()
 
-    static let english = all[.english]!
+    package static let english = all[.english]!
 
-    static subscript(_ language: Language) -> Words { all[language]! }
+    package static subscript(_ language: Language) -> Words { all[language]! }
 
     /// The words for a request's language (its cookie, else its Accept-Language).
-    static func of(cookie: String?, acceptLanguage: String?) -> Words {
+    package static func of(cookie: String?, acceptLanguage: String?) -> Words {
         Self[Language.of(cookie: cookie, acceptLanguage: acceptLanguage)]
     }
 
     /// Every message the app has, from the template the catalogs are translated from.
-    static let template: MessageCatalog = {
+    package static let template: MessageCatalog = {
         do throws(MessageCatalog.Invalid) {
             return try MessageCatalog(
                 parsing: String(decoding: PackageResources.roster_pot, as: UTF8.self), template: true)
@@ -56,7 +50,7 @@ struct Words: Sendable {
         }
     }()
 
-    static func source(of language: Language) -> String {
+    package static func source(of language: Language) -> String {
         switch language {
         case .german: String(decoding: PackageResources.de_po, as: UTF8.self)
         case .french: String(decoding: PackageResources.fr_po, as: UTF8.self)
@@ -66,24 +60,33 @@ struct Words: Sendable {
     }
 
     /// The text of `message` in this language.
-    func callAsFunction(_ message: Message) -> String {
+    package func callAsFunction(_ message: Message) -> String {
         Self.fill(catalog.translation(message.key) ?? message.key, message.values)
     }
 
     /// The form of a plural message for `count`: `words.plural(n, "\(n) shift", "\(n) shifts")`.
-    func plural(_ count: Int, _ one: Message, _ other: Message) -> String {
+    package func plural(_ count: Int, _ one: Message, _ other: Message) -> String {
         let translated = catalog.translation(one.key, form: language.pluralForm(count))
         return Self.fill(translated ?? (count == 1 ? one.key : other.key), count == 1 ? one.values : other.values)
     }
 
     /// The forms of a plural message with its values unfilled, by CLDR category, for the page's
     /// script (it picks one with `Intl.PluralRules`).
-    func pluralForms(_ one: Message, _ other: Message) -> [String: String] {
+    package func pluralForms(_ one: Message, _ other: Message) -> [String: String] {
         var forms: [String: String] = [:]
         for (index, category) in language.pluralCategories.enumerated() {
             forms[category] = catalog.translation(one.key, form: index) ?? (category == "one" ? one.key : other.key)
         }
         return forms
+    }
+
+    /// The translation of `message` with its placeholders left in (a chat post puts a mention or a
+    /// time where each stands).
+    package func template(_ message: Message) -> String { catalog.translation(message.key) ?? message.key }
+
+    /// The form of a plural message for `count`, its placeholders left in.
+    package func template(_ count: Int, _ one: Message, _ other: Message) -> String {
+        catalog.translation(one.key, form: language.pluralForm(count)) ?? (count == 1 ? one.key : other.key)
     }
 
     /// A template with `{n}` for the n-th value, in one pass (every page fills hundreds).
@@ -110,7 +113,7 @@ struct Words: Sendable {
     }
 
     /// The zone label for a schedule's zone, in this language's dates ("Do., 26. Nov., 21:00 CET").
-    func clock(_ zone: String) -> ZoneLabel {
+    package func clock(_ zone: String) -> ZoneLabel {
         switch language {
         case .english: ZoneLabel(zone: zone)
         case .pseudo: ZoneLabel(zone: zone, marked: ("⟦", "⟧"))
@@ -137,14 +140,14 @@ struct Words: Sendable {
         }
     }
 
-    static func quoted(_ text: String) -> String {
+    package static func quoted(_ text: String) -> String {
         "\""
             + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
             .replacingOccurrences(of: "\n", with: "\\n") + "\""
     }
 
     /// "Until {1}" as "⟦Ûñţîļ {1}⟧": letters accented, placeholders as they are.
-    static func pseudo(_ text: String) -> String {
+    package static func pseudo(_ text: String) -> String {
         let accented: [Character: Character] = [
             "a": "å", "c": "ç", "e": "é", "i": "î", "n": "ñ", "o": "ö", "s": "š", "u": "û", "y": "ý",
             "A": "Å", "C": "Ç", "E": "É", "I": "Î", "N": "Ñ", "O": "Ö", "S": "Š", "U": "Û", "Y": "Ý",
@@ -163,36 +166,33 @@ struct Words: Sendable {
 /// A message as written in the code: its English text with `{1}`, `{2}`… where values were
 /// interpolated (the catalog's key), and those values. Only a string literal makes one, so
 /// every message is in the sources for `MessageCatalogTests` to find.
-struct Message: ExpressibleByStringInterpolation, Sendable {
-    var key: String
-    var values: [String]
+package struct Message: ExpressibleByStringInterpolation, Sendable {
+    package var key: String
+    package var values: [String]
 
-    init(stringLiteral value: String) { (key, values) = (value, []) }
+    package init(stringLiteral value: String) { (key, values) = (value, []) }
 
-    init(stringInterpolation: StringInterpolation) {
+    package init(stringInterpolation: StringInterpolation) {
         (key, values) = (stringInterpolation.key, stringInterpolation.values)
     }
 
-    struct StringInterpolation: StringInterpolationProtocol {
+    package struct StringInterpolation: StringInterpolationProtocol {
         var key = ""
         var values: [String] = []
 
-        init(literalCapacity: Int, interpolationCount: Int) {
+        package init(literalCapacity: Int, interpolationCount: Int) {
             key.reserveCapacity(literalCapacity + 4 * interpolationCount)
         }
 
-        mutating func appendLiteral(_ literal: String) { key += literal }
+        package mutating func appendLiteral(_ literal: String) { key += literal }
 
-        mutating func appendInterpolation(_ value: String) {
+        package mutating func appendInterpolation(_ value: String) {
             values.append(value)
             key += "{\(values.count)}"
         }
 
-        mutating func appendInterpolation<Number: BinaryInteger>(_ value: Number) { appendInterpolation(String(value)) }
+        package mutating func appendInterpolation<Number: BinaryInteger>(_ value: Number) {
+            appendInterpolation(String(value))
+        }
     }
-}
-
-extension HTTPAPI.Request {
-    /// The words of the reader's language for this request.
-    var words: Words { Words.of(cookie: cookie(Language.cookieName), acceptLanguage: acceptLanguage) }
 }

@@ -3,7 +3,7 @@ import Foundation
 /// The languages the web app speaks (docs/WEB.md, "Languages"), and which one a request gets:
 /// the reader's own choice (the `roster_language` cookie the language form sets), else the
 /// first of the browser's `Accept-Language` the app speaks, else English.
-enum Language: String, CaseIterable, Sendable {
+package enum Language: String, CaseIterable, Sendable {
     case english = "en"
     case german = "de"
     case french = "fr"
@@ -12,13 +12,13 @@ enum Language: String, CaseIterable, Sendable {
     /// to `WebLanguageTests`, any text that did not come from the catalogs.
     case pseudo = "en-XA"
 
-    static let cookieName = "roster_language"
+    package static let cookieName = "roster_language"
     /// The most of an Accept-Language header read, and the most ranges taken from it.
-    static let maxHeaderLength = 512
-    static let maxRanges = 16
+    package static let maxHeaderLength = 512
+    package static let maxRanges = 16
 
     /// The language's own name, as the language form lists it.
-    var name: String {
+    package var name: String {
         switch self {
         case .english: "English"
         case .german: "Deutsch"
@@ -29,7 +29,7 @@ enum Language: String, CaseIterable, Sendable {
     }
 
     /// The language a request is answered in.
-    static func of(cookie: String?, acceptLanguage: String?) -> Language {
+    package static func of(cookie: String?, acceptLanguage: String?) -> Language {
         if let cookie, let chosen = Language(rawValue: cookie) { return chosen }
         return preferred(acceptLanguage ?? "") ?? .english
     }
@@ -37,7 +37,7 @@ enum Language: String, CaseIterable, Sendable {
     /// The first language of an Accept-Language header (RFC 9110 §12.5.4) the app speaks, by
     /// quality then order: "de-CH, fr;q=0.8" is German. A range is matched by its primary
     /// subtag, except the pseudo-locale, which is matched whole. Malformed ranges are skipped.
-    static func preferred(_ header: String) -> Language? {
+    package static func preferred(_ header: String) -> Language? {
         guard header.utf8.count <= maxHeaderLength else { return nil }
         var ranked: [(quality: Int, order: Int, language: Language)] = []
         for (order, item) in header.split(separator: ",").prefix(maxRanges).enumerated() {
@@ -68,7 +68,7 @@ enum Language: String, CaseIterable, Sendable {
 
     /// The CLDR plural categories of integers in this language, in the order of the catalog's
     /// `msgstr[n]` forms.
-    var pluralCategories: [String] {
+    package var pluralCategories: [String] {
         switch self {
         case .english, .german, .pseudo: ["one", "other"]
         case .french, .spanish: ["one", "many", "other"]
@@ -77,7 +77,7 @@ enum Language: String, CaseIterable, Sendable {
 
     /// Which form a count takes (CLDR's integer rules; `Plural-Forms` in each catalog is the
     /// same rule, checked by `MessageCatalogTests`).
-    func pluralForm(_ count: Int) -> Int {
+    package func pluralForm(_ count: Int) -> Int {
         switch self {
         case .english, .german, .pseudo: return count == 1 ? 0 : 1
         case .french: return count == 0 || count == 1 ? 0 : count % 1_000_000 == 0 ? 1 : 2
@@ -86,7 +86,7 @@ enum Language: String, CaseIterable, Sendable {
     }
 
     /// The `Plural-Forms` header the language's catalog carries.
-    var pluralFormsHeader: String {
+    package var pluralFormsHeader: String {
         switch self {
         case .english, .german, .pseudo: "nplurals=2; plural=(n != 1);"
         case .french: "nplurals=3; plural=(n == 0 || n == 1) ? 0 : n != 0 && n % 1000000 == 0 ? 1 : 2;"

@@ -2,31 +2,31 @@
 /// message is keyed by its English text (`msgid`), placeholders `{1}`, `{2}` standing for the
 /// values in it; a plural message has one `msgstr[n]` per form of the language. Fuzzy and
 /// obsolete entries are not used (as `msgfmt` does), and an empty `msgstr` is no translation.
-struct MessageCatalog: Sendable {
-    struct Entry: Sendable, Equatable {
-        var plural: String?
-        var forms: [String]
+package struct MessageCatalog: Sendable {
+    package struct Entry: Sendable, Equatable {
+        package var plural: String?
+        package var forms: [String]
         /// The first line of the entry, for messages about it.
-        var line: Int
+        package var line: Int
     }
 
-    struct Invalid: Error, CustomStringConvertible {
-        var line: Int
-        var reason: String
-        var description: String { "line \(line): \(reason)" }
+    package struct Invalid: Error, CustomStringConvertible {
+        package var line: Int
+        package var reason: String
+        package var description: String { "line \(line): \(reason)" }
     }
 
     /// The catalog's entries by `msgid` (the header, `msgid ""`, is `headers`).
-    private(set) var entries: [String: Entry] = [:]
-    private(set) var headers: [String: String] = [:]
+    package private(set) var entries: [String: Entry] = [:]
+    package private(set) var headers: [String: String] = [:]
 
-    init() {}
+    package init() {}
 
     /// Reads a PO file: `msgid`, `msgid_plural`, `msgstr`, `msgstr[n]` with continued string
     /// lines, `#` comments (`#, fuzzy` marks the next entry unused). A line of any other kind
     /// is refused with its number.
     /// - Parameter template: keep the entries with no translation (a `.pot` is all of them).
-    init(parsing text: String, template: Bool = false) throws(Invalid) {
+    package init(parsing text: String, template: Bool = false) throws(Invalid) {
         struct Pending {
             var line = 0
             var id: String?
@@ -149,7 +149,7 @@ struct MessageCatalog: Sendable {
     }
 
     /// The translation of `id` (`form` for a plural message), nil when the catalog has none.
-    func translation(_ id: String, form: Int = 0) -> String? {
+    package func translation(_ id: String, form: Int = 0) -> String? {
         guard let entry = entries[id] else { return nil }
         let text = entry.forms[min(form, entry.forms.count - 1)]
         return text.isEmpty ? nil : text
