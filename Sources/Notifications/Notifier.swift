@@ -45,6 +45,9 @@ package final class Notifier: NotificationHooks {
     /// The Slack slash-command signatures seen lately (a replay is refused).
     let chatReplays = ChatCommands.Replays()
 
+    /// The words of chat posts and `/oncall` answers (`--chat-language`).
+    var chatWords: Words { Words[Language(rawValue: settings.chatLanguage) ?? .english] }
+
     package init(
         store: any RosterStore, settings: ServerConfiguration.NotificationSettings, clock: any ServerClock,
         logger: Logger,

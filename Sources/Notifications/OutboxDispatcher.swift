@@ -174,7 +174,8 @@ package final class OutboxDispatcher: Sendable {
         let secret = sealer.open(head.webhook.secret)
         var request: ChatDelivery.Request?
         if head.webhook.format.isChat {
-            switch await ChatDelivery.prepare(head, store: store) {
+            let words = Words[Language(rawValue: settings.chatLanguage) ?? .english]
+            switch await ChatDelivery.prepare(head, store: store, words: words) {
             case .send(let made): request = made
             case .skip(let why):
                 await record(head, attempt: attempt, started: started, status: nil, problem: why, outcome: .skipped)

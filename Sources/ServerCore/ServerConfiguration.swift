@@ -96,6 +96,8 @@ public struct ServerConfiguration: Sendable {
         public var gapDays = 7
         /// Address ranges webhooks may reach besides public addresses (`WebhookAddressPolicy`).
         public var webhookAllow: [IPRange] = []
+        /// The language of chat posts and `/oncall` answers: en, de, fr or es (`Language`).
+        public var chatLanguage = "en"
 
         public init() {}
     }

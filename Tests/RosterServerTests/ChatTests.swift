@@ -499,6 +499,52 @@ import Testing
             text.hasPrefix(
                 "Ann Lee has time off but is on call for Platform primary from Tue 6 Jul 11:00 CEST to 13:00"),
             "\(text)")
+        // With --chat-language de: the catalog's words, German dates, the database's abbreviation.
+        let german = try #require(ChatPosts.message(for: event, words: Words[.german])).text(for: .mattermost)
+        #expect(
+            german.hasPrefix(
+                "Ann Lee ist abwesend, hat aber Dienst in Platform primary von Di. 6. Juli, 11:00 CEST bis 13:00 CEST"),
+            "\(german)")
+        #expect(german.contains("Niemand im Dienstplan ist dann frei."), "\(german)")
+    }
+
+    /// A server with `--chat-language fr` posts the handoff in French; "/oncall" answers in it too.
+    @Test func theServersChatLanguageIsThePostsAndTheAnswers() async throws {
+        let receiver = try await WebhookReceiver.start()
+        try await withCleanup(receiver, cleanUp: { await $0.stop() }) { receiver in
+            try await withServer(
+                now: Self.beforeAdasWeek,
+                configure: {
+                    WebhookTests.configure(&$0)
+                    $0.notifications.chatLanguage = "fr"
+                }
+            ) { harness in
+                let team = try await ScheduleServerTests.team(harness)
+                try await withCleanup(team.admin, cleanUp: { await $0.close() }) { admin in
+                    _ = try await WebhookTests.notificationAdmin(
+                        admin,
+                        .with {
+                            $0.addWebhook = .with {
+                                $0.url = receiver.url; $0.events = ["on-duty.changed"]; $0.format = "mattermost"
+                            }
+                        })
+                    harness.clock.advance(by: 60_000)  // Ada's week begins at 09:00 Berlin
+                    try await receiver.wait("the handoff's post") { !$0.isEmpty }
+                    let text = receiver.requests.first?.json["text"] as? String ?? ""
+                    #expect(
+                        text.hasPrefix(
+                            "Ada Lovelace est de garde sur Platform primary jusqu’à lun. 7 déc. à 09:00 CET"),
+                        "\(text)")
+                    #expect(text.hasSuffix("; ensuite : Alan Turing (relève)"), "\(text)")
+                }
+                // "/oncall" answers from the same catalogs (the notifier passes the setting's words).
+                let state = RosterState(tenant: Tenant(id: "demo", name: "Demo"))
+                let unknown = ChatCommand(text: "Nowhere").answer(
+                    state: state, platform: .slack, caller: "U0ADA", now: Self.beforeAdasWeek, words: Words[.french])
+                #expect(
+                    unknown.text(for: .slack).hasPrefix("Pas de planning « Nowhere »."), "\(unknown.text(for: .slack))")
+            }
+        }
     }
 
     @Test func namesAndNotesCannotPingAChannelOrForgeMarkup() {

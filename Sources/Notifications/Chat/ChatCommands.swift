@@ -96,9 +96,9 @@ extension Notifier {
         }
         let caller = platform == .slack ? request.fields["user_id"] ?? "" : request.fields["user_name"] ?? ""
         let command = ChatCommand(text: request.fields["text"] ?? "")
-        let view = tenant.view
+        let view = tenant.view, words = chatWords
         let answer: @Sendable () -> ChatMessage = {
-            command.answer(state: view.state, platform: platform, caller: caller, now: now)
+            command.answer(state: view.state, platform: platform, caller: caller, now: now, words: words)
         }
         guard let message = work == nil ? answer() : await work!.run(tenant.id, answer) else {
             return ChatCommandReply(status: 429, problem: "the tenant has too much work waiting; try again shortly")
@@ -125,49 +125,49 @@ struct ChatCommand: Sendable {
     var isPublic: Bool
 
     init(text: String) {
-        var words = text.split(whereSeparator: \.isWhitespace).map(String.init)
-        isPublic = words.contains("--public")
-        words.removeAll { $0 == "--public" }
-        let rest = words.dropFirst().joined(separator: " ")
-        switch words.first?.lowercased() {
+        var tokens = text.split(whereSeparator: \.isWhitespace).map(String.init)
+        isPublic = tokens.contains("--public")
+        tokens.removeAll { $0 == "--public" }
+        let rest = tokens.dropFirst().joined(separator: " ")
+        switch tokens.first?.lowercased() {
         case nil: question = .all
         case "help": question = .help
-        case "me" where words.count == 1: question = .me
+        case "me" where tokens.count == 1: question = .me
         case "next" where !rest.isEmpty: question = .next(rest)
-        default: question = .schedule(words.joined(separator: " "))
+        default: question = .schedule(tokens.joined(separator: " "))
         }
     }
 
-    func answer(state: RosterState, platform: ChatPlatform, caller: String, now: UnixMillis) -> ChatMessage {
+    func answer(
+        state: RosterState, platform: ChatPlatform, caller: String, now: UnixMillis, words: Words = .english
+    ) -> ChatMessage {
         func onCall(_ schedule: ScheduleDefinition) -> ChatMessage? {
             guard let lookup = state.onDuty(of: schedule.id, at: now) else { return nil }
             let people = { (shifts: [Shift]) in shifts.map { NotificationPayload.Person($0.employeeID, in: state) } }
             return ChatPosts.onDuty(
                 .init(
                     schedule: schedule.name, zone: schedule.zone, current: people(lookup.current),
-                    untilMs: lookup.until, next: people(lookup.next)), about: now)
+                    untilMs: lookup.until, next: people(lookup.next)), about: now, words: words)
         }
         func unknown(_ name: String) -> ChatMessage {
             let names = state.sortedSchedules.prefix(ChatCommands.maxSchedules).map(\.name).joined(separator: ", ")
-            return ChatMessage([[.text("No schedule “\(name)”. Schedules: \(names)")]])
+            return ChatMessage([words.line("No schedule “\(name)”. Schedules: \(names)")])
         }
         switch question {
         case .help:
             return ChatMessage([
-                [
-                    .text(
-                        "/oncall: who is on call on every schedule; /oncall SCHEDULE; /oncall next SCHEDULE; /oncall me. "
-                            + "Add --public to answer in the channel.")
-                ]
+                words.line(
+                    "/oncall: who is on call on every schedule; /oncall SCHEDULE; /oncall next SCHEDULE; /oncall me. Add --public to answer in the channel."
+                )
             ])
         case .all:
             let schedules = state.sortedSchedules.filter {
                 $0.id != ScheduleDefinition.defaultID || $0.hasRules || state.shifts.holdsShifts(schedule: $0.id)
             }
-            guard !schedules.isEmpty else { return ChatMessage([[.text("There are no schedules yet.")]]) }
+            guard !schedules.isEmpty else { return ChatMessage([words.line("There are no schedules yet.")]) }
             var lines = schedules.prefix(ChatCommands.maxSchedules).compactMap { onCall($0)?.lines.first }
             if schedules.count > ChatCommands.maxSchedules {
-                lines.append([.text("… and \(schedules.count - ChatCommands.maxSchedules) more schedules")])
+                lines.append(words.line("… and \(schedules.count - ChatCommands.maxSchedules) more schedules"))
             }
             return ChatMessage(lines)
         case .schedule(let name):
@@ -177,34 +177,42 @@ struct ChatCommand: Sendable {
             guard let schedule = state.schedule(idOrName: name), let lookup = state.onDuty(of: schedule.id, at: now)
             else { return unknown(name) }
             guard let until = lookup.until else {
-                return ChatMessage([[.text("Nobody else is planned on \(schedule.name).")]])
+                return ChatMessage([words.line("Nobody else is planned on \(schedule.name).")])
             }
-            let zone = ZoneLabel(zone: schedule.zone)
-            return ChatMessage([
-                [.text("Next on call for \(schedule.name): ")]
-                    + ChatPosts.people(lookup.next.map { .init($0.employeeID, in: state) }, none: "nobody")
-                    + [.text(" from "), ChatPosts.time(until, zone, now)]
-            ])
+            let zone = words.clock(schedule.zone)
+            let next = ChatPosts.people(
+                lookup.next.map { .init($0.employeeID, in: state) }, none: words("nobody"), words: words)
+            let from = ChatPosts.time(until, zone, now)
+            return ChatMessage([words.line("Next on call for \(schedule.name): \(next) from \(from)")])
         case .me:
             guard !caller.isEmpty, let me = state.sortedEmployees.first(where: { $0.chat[platform.rawValue] == caller })
             else {
+                let command = "`roster-client admin employee update NAME --chat \(platform.rawValue)=\(caller)`"
                 return ChatMessage([
-                    [
-                        .text(
-                            "Roster does not know your \(platform.rawValue) handle (\(caller)): an admin adds it with "
-                                + "`roster-client admin employee update NAME --chat \(platform.rawValue)=\(caller)`.")
-                    ]
+                    words.line(
+                        "Roster does not know your \(platform.rawValue) handle (\(caller)): an admin adds it with \(command)."
+                    )
                 ])
             }
             let person = NotificationPayload.Person(me.id, in: state)
             var lines: [[ChatMessage.Piece]] = []
             for schedule in state.sortedSchedules {
                 guard let lookup = state.onDuty(of: schedule.id, at: now) else { continue }
-                let zone = ZoneLabel(zone: schedule.zone)
+                let zone = words.clock(schedule.zone)
                 if lookup.current.contains(where: { $0.employeeID == me.id }) {
-                    var line: [ChatMessage.Piece] = [.person(person), .text(" is on call for \(schedule.name)")]
-                    if let until = lookup.until { line += [.text(" until "), ChatPosts.time(until, zone, now)] }
-                    lines.append(line)
+                    let you = ChatMessage.Piece.person(person)
+                    // One person: the plural messages' "one" form, as ChatPosts.onDuty says it.
+                    if let until = lookup.until {
+                        let time = ChatPosts.time(until, zone, now)
+                        lines.append(
+                            words.line(
+                                1, "\(you) is on call for \(schedule.name) until \(time)",
+                                "\(you) are on call for \(schedule.name) until \(time)"))
+                    } else {
+                        lines.append(
+                            words.line(
+                                1, "\(you) is on call for \(schedule.name)", "\(you) are on call for \(schedule.name)"))
+                    }
                 }
             }
             if lines.isEmpty {
@@ -212,12 +220,15 @@ struct ChatCommand: Sendable {
                 if let next = try? state.nextOnDuty(employee: me.id, schedule: nil, at: now).first,
                     let schedule = state.schedules[next.scheduleID]
                 {
-                    lines.append([
-                        .person(person), .text(" is not on call now; next on call for \(schedule.name) from "),
-                        ChatPosts.time(next.shift.start, ZoneLabel(zone: schedule.zone), now), .text("."),
-                    ])
+                    let (you, from) = (
+                        ChatMessage.Piece.person(person),
+                        ChatPosts.time(next.shift.start, words.clock(schedule.zone), now)
+                    )
+                    lines.append(
+                        words.line("\(you) is not on call now; next on call for \(schedule.name) from \(from)."))
                 } else {
-                    lines.append([.person(person), .text(" is not on call now, nor planned to be in the next year.")])
+                    let you = ChatMessage.Piece.person(person)
+                    lines.append(words.line("\(you) is not on call now, nor planned to be in the next year."))
                 }
             }
             return ChatMessage(lines)

@@ -19,13 +19,14 @@ enum ChatDelivery {
 
     /// The request for `head`, or why it is skipped: an announcement that a later one of the same
     /// schedule follows within the coalescing window (several changes make one post).
-    static func prepare(_ head: DueDelivery, store: any NotificationStore) async -> Preparation {
+    static func prepare(_ head: DueDelivery, store: any NotificationStore, words: Words = .english) async -> Preparation
+    {
         if head.event.type == .announcement,
             (try? await store.laterAnnouncement(after: head, within: NoticeDerivation.announceCoalescing)) == true
         {
             return .skip("skipped: a later announcement of the same schedule follows within a few seconds")
         }
-        guard let message = ChatPosts.message(for: head.event) else {
+        guard let message = ChatPosts.message(for: head.event, words: words) else {
             return .skip("skipped: the event's payload could not be read")
         }
         let body = message.body(head.webhook.format)

@@ -289,6 +289,16 @@ public enum ServerSettings {
                 configuration.notifications.webhookAllow.isEmpty
                     ? "" : configuration.notifications.webhookAllow.map(\.description).joined(separator: ", ")
             }),
+        ServerSetting(
+            "chat-language", .text, "The language of chat posts and /oncall answers: en, de, fr or es.",
+            read: { configuration, texts throws(ServerSettingError) in
+                let text = texts.last ?? "en"
+                guard let language = Language(rawValue: text), language != .pseudo else {
+                    throw ServerSettingError(description: "chat-language is en, de, fr or es (got \"\(text)\")")
+                }
+                configuration.notifications.chatLanguage = language.rawValue
+            },
+            show: { $0.notifications.chatLanguage }),
         .text(
             "secrets-key-file", \.secretsKeyFile,
             "The key webhook secrets are sealed with in the store; made if missing. Nodes sharing a store need the same file.",

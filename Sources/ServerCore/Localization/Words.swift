@@ -82,11 +82,11 @@ package struct Words: Sendable {
 
     /// The translation of `message` with its placeholders left in (a chat post puts a mention or a
     /// time where each stands).
-    package func template(_ message: Message) -> String { catalog.translation(message.key) ?? message.key }
+    package func template(_ key: String) -> String { catalog.translation(key) ?? key }
 
     /// The form of a plural message for `count`, its placeholders left in.
-    package func template(_ count: Int, _ one: Message, _ other: Message) -> String {
-        catalog.translation(one.key, form: language.pluralForm(count)) ?? (count == 1 ? one.key : other.key)
+    package func template(_ count: Int, one: String, other: String) -> String {
+        catalog.translation(one, form: language.pluralForm(count)) ?? (count == 1 ? one : other)
     }
 
     /// A template with `{n}` for the n-th value, in one pass (every page fills hundreds).
