@@ -98,13 +98,20 @@ struct WebLanguageTests {
         }
     }
 
-    @Test func aGermanBrowserReadsGermanAndTheChoiceIsKept() async throws {
+    /// A server on Monday 30 November 2026, 12:00 UTC, with the team's daily Berlin rotation.
+    static func withDailyBerlinTeam(_ body: (ServerHarness, String) async throws -> Void) async throws {
         try await HTTPTests.withHTTPServer(now: SelfServiceTests.now) { harness, base in
             _ = try await ScheduleServerTests.team(
                 harness,
                 every: .with {
                     $0.unit = .days; $0.count = 1
                 }, handoff: "2026-11-30T09:00")
+            try await body(harness, base)
+        }
+    }
+
+    @Test func aGermanBrowserReadsGermanAndTheChoiceIsKept() async throws {
+        try await Self.withDailyBerlinTeam { harness, base in
             try await Self.withReader(base, language: "de-DE,de;q=0.9,en;q=0.8") { reader in
                 try await reader.signIn(harness.adminToken)
                 let now = try await reader.get("/")
@@ -212,12 +219,7 @@ struct WebLanguageTests {
     .enabled(if: Browser.shouldRun, "chromium and Playwright are not installed"))
 struct WebLanguageBrowserTests {
     @Test func theCountdownIsInGerman() async throws {
-        try await HTTPTests.withHTTPServer(now: SelfServiceTests.now) { harness, base in
-            _ = try await ScheduleServerTests.team(
-                harness,
-                every: .with {
-                    $0.unit = .days; $0.count = 1
-                }, handoff: "2026-11-30T09:00")
+        try await WebLanguageTests.withDailyBerlinTeam { _, base in
             let scratch = TestScratch.directory("roster-countdown")
             defer { TestScratch.remove(scratch) }
             // The page's instants are the server's (its clock is set); the countdown runs on the
