@@ -129,9 +129,9 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
             path: "Sources/ServerCore",
-            // The message catalogs of the web app and chat posts, built into the binary: nothing
-            // to install beside it.
-            resources: [.embedInCode("Locales")]
+            // The message catalogs' PO files: scripts/messages writes them into Generated/Catalogs.swift,
+            // so they are built into the binary (nothing to install beside it).
+            exclude: ["Locales"]
         ),
         // Webhooks and reminders: what a change or the passing time puts in the outbox, and the
         // dispatcher that delivers it.

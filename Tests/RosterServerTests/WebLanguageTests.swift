@@ -215,7 +215,7 @@ struct WebLanguageTests {
 /// The countdown and the connection's state as a German browser shows them: the script's words
 /// come from the page, in its language.
 @Suite(
-    .timeLimit(.minutes(3)),
+    .timeLimit(.minutes(5)),
     .enabled(if: Browser.shouldRun, "chromium and Playwright are not installed"))
 struct WebLanguageBrowserTests {
     @Test func theCountdownIsInGerman() async throws {

@@ -9,7 +9,8 @@ package struct Words: Sendable {
     package let language: Language
     private let catalog: MessageCatalog
 
-    /// The catalogs, read once from the PO files built into the app (`Sources/Web/Locales`).
+    /// The catalogs, read once from the PO files built into the app (Sources/ServerCore/Locales,
+    /// as Generated/Catalogs.swift).
     package static let all: [Language: Words] = {
         var all: [Language: Words] = [:]
         for language in Language.allCases {
@@ -43,8 +44,7 @@ package struct Words: Sendable {
     /// Every message the app has, from the template the catalogs are translated from.
     package static let template: MessageCatalog = {
         do throws(MessageCatalog.Invalid) {
-            return try MessageCatalog(
-                parsing: String(decoding: PackageResources.roster_pot, as: UTF8.self), template: true)
+            return try MessageCatalog(parsing: Catalogs.template, template: true)
         } catch {
             preconditionFailure("Locales/roster.pot: \(error)")
         }
@@ -52,10 +52,10 @@ package struct Words: Sendable {
 
     package static func source(of language: Language) -> String {
         switch language {
-        case .german: String(decoding: PackageResources.de_po, as: UTF8.self)
-        case .french: String(decoding: PackageResources.fr_po, as: UTF8.self)
-        case .spanish: String(decoding: PackageResources.es_po, as: UTF8.self)
-        case .english, .pseudo: String(decoding: PackageResources.roster_pot, as: UTF8.self)
+        case .german: Catalogs.de
+        case .french: Catalogs.fr
+        case .spanish: Catalogs.es
+        case .english, .pseudo: Catalogs.template
         }
     }
 
