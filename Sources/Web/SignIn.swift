@@ -28,7 +28,7 @@ enum SignIn {
                 "A token from roster-server token create (the demo writes roster-data/admin.token). This browser keeps a session, not the token; signing out ends it."
             ))
         html.raw("</main><footer>")
-        WebPage.languageForm(&html, back: "/sign-in", words: words)
+        WebPage.languageForm(&html, back: "/sign-in", words: words, chosen: request.languageChosen)
         html.raw("</footer>")
         WebPage.close(&html)
         return WebApp.html(status, html.output)
@@ -116,7 +116,9 @@ enum WebForms {
         guard let tenant = core.tenant(credential.tenantID) else {
             return .failure(Refusal(reply: WebApp.starting(words)))
         }
-        return .success((Viewer(credential: credential, session: session, tenant: tenant, words: words), tenant, core))
+        var viewer = Viewer(credential: credential, session: session, tenant: tenant, words: words)
+        viewer.languageChosen = request.languageChosen
+        return .success((viewer, tenant, core))
     }
 
     /// `poster`, for a form that changes the schedule named in its path: that schedule too.

@@ -69,20 +69,24 @@ enum WebPage {
         } else if viewer.credential == nil {
             html.raw("<p class=\"account\"><a href=\"/sign-in\">\(words("Sign in"))</a></p>")
         }
-        languageForm(&html, back: current, words: words)
+        languageForm(&html, back: current, words: words, chosen: viewer.languageChosen)
         html.raw("</nav>")
     }
 
     /// The reader's choice of language (kept in a cookie by `/language`), then back to `back`.
-    static func languageForm(_ html: inout HTML, back: String, words: Words) {
+    /// - Parameter chosen: the reader chose the page's language (else their browser did, and
+    ///   "As the browser asks" is the form's selection).
+    static func languageForm(_ html: inout HTML, back: String, words: Words, chosen: Bool) {
         html.raw("<form class=\"language\" method=\"get\" action=\"/language\">")
         html.raw("<label for=\"language\">\(words("Language"))</label><select id=\"language\" name=\"lang\">")
-        html.raw("<option value=\"\">\(words("As the browser asks"))</option>")
+        html.raw("<option value=\"\"")
+        if !chosen { html.raw(" selected") }
+        html.raw(">\(words("As the browser asks"))</option>")
         for language in Language.allCases where language != .pseudo {
             html.raw("<option")
             html.attribute("value", language.rawValue)
             html.attribute("lang", language.rawValue)
-            if language == words.language { html.raw(" selected") }
+            if chosen && language == words.language { html.raw(" selected") }
             html.raw(">")
             html.text(language.name)
             html.raw("</option>")

@@ -15,6 +15,8 @@ struct Viewer: Sendable {
     var personName: String?
     /// The page's words, in the reader's language.
     var words: Words
+    /// Whether the reader chose the language (the language form's cookie), not their browser.
+    var languageChosen = false
 
     init(credential: Credential?, session: WebSessions.Session?, tenant: TenantRuntime? = nil, words: Words) {
         (self.credential, self.session, self.words) = (credential, session, words)
@@ -139,6 +141,15 @@ extension WebApp {
     }
 
     func reading(_ request: HTTPAPI.Request, side: HTTPSide) -> Reading {
+        switch readingAnyLanguage(request, side: side) {
+        case .viewer(var viewer, let tenant):
+            viewer.languageChosen = request.languageChosen
+            return .viewer(viewer, tenant)
+        case let other: return other
+        }
+    }
+
+    private func readingAnyLanguage(_ request: HTTPAPI.Request, side: HTTPSide) -> Reading {
         guard let core = side.context else { return .starting }
         let words = request.words
         let now = core.clock.now()

@@ -46,6 +46,18 @@ struct ZoneAbbreviationTests {
         }
     }
 
+    /// What the server reads at start, off the cooperative pool, is kept: a later label reads no file.
+    @Test func preloadedZonesAreKept() {
+        // Zones no other test labels, so that nothing else has read them first.
+        let zones = ["Pacific/Chatham", "America/St_Johns"]
+        #expect(zones.allSatisfy { !ZoneAbbreviations.isKept($0) })
+        ZoneAbbreviations.preload(zones + [""])
+        #expect(zones.allSatisfy { ZoneAbbreviations.isKept($0) } && ZoneAbbreviations.isKept("UTC"))
+        #expect(
+            ZoneAbbreviations.abbreviation(
+                zone: "America/St_Johns", at: Self.millis("2027-01-15T12:00:00Z"), offsetSeconds: -12_600) == "NST")
+    }
+
     @Test func theNumericFormIsTheDatabases() {
         #expect(ZoneAbbreviations.numeric(3_600) == "+01")
         #expect(ZoneAbbreviations.numeric(0) == "+00")

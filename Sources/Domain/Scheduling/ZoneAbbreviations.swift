@@ -53,6 +53,15 @@ public enum ZoneAbbreviations {
         return zone.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { !$0.isEmpty }
     }
 
+    /// Reads the zones' files now (a blocking read of a few KB each): the server calls it at
+    /// start on a thread of its own, so that a later label, in an async context, reads none.
+    public static func preload(_ zones: some Sequence<String>) {
+        for zone in zones { _ = file(for: zone.isEmpty ? "UTC" : zone) }
+    }
+
+    /// Whether a zone's file (or its absence) is kept already.
+    package static func isKept(_ zone: String) -> Bool { files.withLock { $0[zone] != nil } }
+
     /// The zone's parsed file, read on first use.
     static func file(for zone: String) -> TZif? {
         if let known = files.withLock({ $0[zone] }) { return known }

@@ -162,6 +162,11 @@ extension RosterServer {
             demo = DemoRoster(tenant: tenant, core: core)
             try await demo?.seedIfEmpty()
         }
+        // The tenants' zones' tz files, read here off the cooperative pool: a chat post or a
+        // feed labelled later, in an async context, reads none (a zone added later is read on
+        // its first label).
+        let zones = Set(core.tenants.values.flatMap { $0.view.state.schedules.values.map(\.zone) })
+        try? await NIOThreadPool.singleton.runIfActive { ZoneAbbreviations.preload(zones) }
         running.withLockedValue {
             $0 = Running(listener: listener, notifier: notifier, channel: channel, http: httpChannel)
         }
