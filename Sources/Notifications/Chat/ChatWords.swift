@@ -45,25 +45,7 @@ extension Words {
 
     private static func pieces(_ template: String, _ values: [[ChatMessage.Piece]]) -> [ChatMessage.Piece] {
         var pieces: [ChatMessage.Piece] = []
-        var literal = ""
-        var rest = template[...]
-        while let open = rest.firstIndex(of: "{") {
-            literal += rest[..<open]
-            let after = rest[rest.index(after: open)...]
-            if let digit = after.first?.wholeNumberValue, digit >= 1, digit <= values.count,
-                after.dropFirst().first == "}"
-            {
-                if !literal.isEmpty { pieces.append(.text(literal)) }
-                literal = ""
-                pieces += values[digit - 1]
-                rest = after.dropFirst(2)
-            } else {
-                literal += "{"
-                rest = after
-            }
-        }
-        literal += rest
-        if !literal.isEmpty { pieces.append(.text(literal)) }
+        walk(template, values: values.count, text: { pieces.append(.text(String($0))) }) { pieces += values[$0 - 1] }
         return pieces
     }
 }

@@ -94,22 +94,34 @@ package struct Words: Sendable {
         guard !values.isEmpty else { return template }
         var text = ""
         text.reserveCapacity(template.utf8.count + values.reduce(0) { $0 + $1.utf8.count })
-        var scalars = template.unicodeScalars[...]
-        while let open = scalars.firstIndex(of: "{") {
-            text.unicodeScalars.append(contentsOf: scalars[..<open])
-            let rest = scalars[scalars.index(after: open)...]
-            if let digit = rest.first, let n = Int(String(digit)), n >= 1, n <= values.count,
-                rest.dropFirst().first == "}"
-            {
-                text += values[n - 1]
-                scalars = rest.dropFirst(2)
-            } else {
-                text.unicodeScalars.append("{")
-                scalars = rest
-            }
+        walk(template, values: values.count, text: { text.unicodeScalars.append(contentsOf: $0) }) {
+            text += values[$0 - 1]
         }
-        text.unicodeScalars.append(contentsOf: scalars)
         return text
+    }
+
+    /// The one reader of a template's placeholders: `text` for each run of text, `value` for
+    /// each `{n}` with 1 ≤ n ≤ `count` (a brace that is no such placeholder is text).
+    package static func walk(
+        _ template: String, values count: Int, text: (Substring.UnicodeScalarView) -> Void, value: (Int) -> Void
+    ) {
+        var scalars = template.unicodeScalars[...]
+        var run = scalars.startIndex
+        var cursor = scalars.startIndex
+        while let open = scalars[cursor...].firstIndex(of: "{") {
+            let rest = scalars[scalars.index(after: open)...]
+            guard let digit = rest.first, let n = Int(String(digit)), n >= 1, n <= count,
+                rest.dropFirst().first == "}"
+            else {
+                cursor = rest.startIndex
+                continue
+            }
+            if run < open { text(scalars[run..<open]) }
+            value(n)
+            scalars = rest.dropFirst(2)
+            (run, cursor) = (scalars.startIndex, scalars.startIndex)
+        }
+        if run < scalars.endIndex { text(scalars[run...]) }
     }
 
     /// The zone label for a schedule's zone, in this language's dates ("Do., 26. Nov., 21:00 CET").
