@@ -158,6 +158,25 @@ struct AuditChangeText {
             return "holidays added: \(calendar.name) (\(calendar.days.count) days)"
         case (.holidaysDeleted(let name), _):
             return "holidays removed: \(name)"
+        case (.escalationPolicySet(let policy), .escalationPolicySet(let old)?):
+            return "escalation policy \(policy.name): \(old.steps.count) → \(policy.steps.count) steps, "
+                + "repeat \(old.repeatCount) → \(policy.repeatCount)"
+        case (.escalationPolicySet(let policy), _):
+            return "escalation policy added: \(policy.name) (\(policy.id), \(policy.steps.count) steps)"
+        case (.escalationPolicyDeleted(let id), let old):
+            if case .escalationPolicySet(let policy)? = old {
+                return "escalation policy removed: \(policy.name) (\(id))"
+            }
+            return "escalation policy removed: \(id)"
+        case (.serviceSet(let service), .serviceSet(let old)?):
+            return "service \(service.name): policy \(names[old.policyID] ?? old.policyID) → "
+                + "\(names[service.policyID] ?? service.policyID)"
+        case (.serviceSet(let service), _):
+            return
+                "service added: \(service.name) (\(service.id)) through \(names[service.policyID] ?? service.policyID)"
+        case (.serviceDeleted(let id), let old):
+            if case .serviceSet(let service)? = old { return "service removed: \(service.name) (\(id))" }
+            return "service removed: \(id)"
         }
     }
 

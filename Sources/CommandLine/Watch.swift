@@ -385,6 +385,14 @@ public enum WatchEvents {
             return ChangeEntry(kind: "holidaysSet", id: calendar.name)
         case .holidaysDeleted(let name):
             return ChangeEntry(kind: "holidaysDeleted", id: name)
+        case .escalationPolicySet(let policy):
+            return ChangeEntry(kind: "escalationPolicySet", id: policy.id)
+        case .escalationPolicyDeleted(let id):
+            return ChangeEntry(kind: "escalationPolicyDeleted", id: id)
+        case .serviceSet(let service):
+            return ChangeEntry(kind: "serviceSet", id: service.id)
+        case .serviceDeleted(let id):
+            return ChangeEntry(kind: "serviceDeleted", id: id)
         }
     }
 }

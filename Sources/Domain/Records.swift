@@ -146,4 +146,10 @@ public enum RosterChange: Sendable, Hashable {
     /// A tenant holiday calendar, added or replaced whole.
     case holidaysSet(HolidaySet)
     case holidaysDeleted(name: String)
+    /// An escalation policy, added or replaced whole (issue #56).
+    case escalationPolicySet(EscalationPolicy)
+    case escalationPolicyDeleted(id: String)
+    /// A service, added or replaced whole.
+    case serviceSet(PagingService)
+    case serviceDeleted(id: String)
 }

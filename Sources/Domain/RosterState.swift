@@ -13,6 +13,8 @@ public struct RosterState: Sendable, Hashable {
     private(set) var timeOffByPerson: [String: Set<String>] = [:]
     /// The tenant's holiday calendars by name.
     public private(set) var holidays: [String: HolidaySet] = [:]
+    /// Escalation policies and the services that page through them.
+    public private(set) var escalation = EscalationDirectory()
     /// Folded schedule name → id, so finding a schedule by name does not fold every name.
     private var scheduleIDsByName: [String: String]
     /// Folded full name → ids, so checking a name or finding a person by it does not fold the
@@ -22,7 +24,8 @@ public struct RosterState: Sendable, Hashable {
 
     public init(
         tenant: Tenant, employees: [Employee] = [], shifts: [Shift] = [], schedules: [ScheduleDefinition] = [],
-        timeOff: [TimeOff] = [], holidays: [HolidaySet] = []
+        timeOff: [TimeOff] = [], holidays: [HolidaySet] = [], escalationPolicies: [EscalationPolicy] = [],
+        services: [PagingService] = []
     ) {
         self.tenant = tenant
         self.employees = EmployeeDirectory()
@@ -39,6 +42,7 @@ public struct RosterState: Sendable, Hashable {
             byID.values.map { (TextFolding.fold($0.name), $0.id) }, uniquingKeysWith: { a, _ in a })
         for entry in timeOff { apply(.timeOffSet(entry)) }
         for calendar in holidays { self.holidays[calendar.name] = calendar }
+        escalation = EscalationDirectory(policies: escalationPolicies, services: services)
     }
 
     /// The ids of the employees with this full name (case- and diacritic-insensitive).
@@ -113,6 +117,14 @@ public struct RosterState: Sendable, Hashable {
             holidays[calendar.name] = calendar
         case .holidaysDeleted(let name):
             holidays[name] = nil
+        case .escalationPolicySet(let policy):
+            escalation.setPolicy(policy)
+        case .escalationPolicyDeleted(let id):
+            escalation.deletePolicy(id)
+        case .serviceSet(let service):
+            escalation.setService(service)
+        case .serviceDeleted(let id):
+            escalation.deleteService(id)
         }
     }
 

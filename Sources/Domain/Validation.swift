@@ -100,6 +100,7 @@ extension RosterState {
         case .employeeDeleted(let id):
             // A rotation or an override that names someone who is gone would resolve to nobody.
             let naming = schedules.values.filter { $0.mentionedEmployees.contains(id) }.map(\.name).sorted()
+            let paged = violations(deletingTarget: .person(id), named: employees[id]?.fullName ?? id, at: location)
             guard naming.isEmpty else {
                 return [
                     RosterViolation(
@@ -109,13 +110,14 @@ extension RosterState {
                     )
                 ]
             }
-            return []
+            return paged
         case .scheduleUpserted(let schedule):
             return violations(of: schedule, at: location, now: now)
         case .scheduleDeleted(let id):
             return id == ScheduleDefinition.defaultID
                 ? [RosterViolation(location: location, field: "id", message: "the default schedule cannot be deleted")]
-                : []
+                : violations(
+                    deletingTarget: .schedule(id), named: "schedule \"\(schedules[id]?.name ?? id)\"", at: location)
         case .timeOffSet(let entry):
             return violations(of: entry, at: location)
         case .timeOffDeleted:
@@ -124,6 +126,14 @@ extension RosterState {
             return violations(of: calendar, at: location)
         case .holidaysDeleted(let name):
             return violations(deletingHolidays: name, at: location)
+        case .escalationPolicySet(let policy):
+            return violations(of: policy, at: location)
+        case .escalationPolicyDeleted(let id):
+            return violations(deletingPolicy: id, at: location)
+        case .serviceSet(let service):
+            return violations(of: service, at: location)
+        case .serviceDeleted:
+            return []
         case .motdSet(let motd):
             if ControlCharacters.contains(in: motd, allowingLineBreaks: true) {
                 return [RosterViolation(location: location, field: "motd", message: "contains a control character")]
@@ -264,6 +274,22 @@ extension RosterState {
                 }
                 found.append(
                     RosterViolation(location: location, field: "name", message: "unknown holiday calendar \"\(name)\""))
+                continue
+            case .escalationPolicyDeleted(let id) where next.escalation.policies[id] == nil:
+                if changes.count == 1 {
+                    throw .notFound(
+                        "escalation policy \"\(id)\"", suggestions: next.escalation.sortedPolicies.prefix(5).map(\.name)
+                    )
+                }
+                found.append(
+                    RosterViolation(location: location, field: "id", message: "unknown escalation policy \"\(id)\""))
+                continue
+            case .serviceDeleted(let id) where next.escalation.services[id] == nil:
+                if changes.count == 1 {
+                    throw .notFound(
+                        "service \"\(id)\"", suggestions: next.escalation.sortedServices.prefix(5).map(\.name))
+                }
+                found.append(RosterViolation(location: location, field: "id", message: "unknown service \"\(id)\""))
                 continue
             case .timeOffDeleted(let id) where next.timeOff[id] == nil:
                 if changes.count == 1 { throw .notFound("time off \"\(id)\"", suggestions: []) }

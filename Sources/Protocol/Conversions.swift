@@ -111,6 +111,10 @@ extension Roster_V1_Change {
         case .timeOffDeleted(let id): timeOffDeleted = id
         case .holidaysSet(let calendar): holidaysSet = Roster_V1_Holidays(calendar)
         case .holidaysDeleted(let name): holidaysDeleted = name
+        case .escalationPolicySet(let policy): escalationPolicySet = Roster_V1_EscalationPolicy(policy)
+        case .escalationPolicyDeleted(let id): escalationPolicyDeleted = id
+        case .serviceSet(let service): serviceSet = Roster_V1_Service(service)
+        case .serviceDeleted(let id): serviceDeleted = id
         }
     }
 }
@@ -130,6 +134,10 @@ extension RosterChange {
         case .timeOffDeleted(let id): self = .timeOffDeleted(id: id)
         case .holidaysSet(let calendar): self = .holidaysSet(HolidaySet(calendar))
         case .holidaysDeleted(let name): self = .holidaysDeleted(name: name)
+        case .escalationPolicySet(let policy): self = .escalationPolicySet(EscalationPolicy(policy))
+        case .escalationPolicyDeleted(let id): self = .escalationPolicyDeleted(id: id)
+        case .serviceSet(let service): self = .serviceSet(PagingService(service))
+        case .serviceDeleted(let id): self = .serviceDeleted(id: id)
         case nil: return nil
         }
     }
@@ -146,6 +154,8 @@ extension Roster_V1_Snapshot {
         schedules = state.sortedSchedules.map(Roster_V1_Schedule.init)
         timeOff = state.timeOff.values.sorted { ($0.start, $0.id) < ($1.start, $1.id) }.map(Roster_V1_TimeOff.init)
         holidays = state.holidays.values.sorted { $0.name < $1.name }.map(Roster_V1_Holidays.init)
+        escalationPolicies = state.escalation.sortedPolicies.map(Roster_V1_EscalationPolicy.init)
+        services = state.escalation.sortedServices.map(Roster_V1_Service.init)
     }
 }
 
@@ -154,7 +164,9 @@ extension RosterState {
         self.init(
             tenant: Tenant(snapshot.tenant), employees: snapshot.employees.map(Employee.init),
             shifts: snapshot.shifts.map(Shift.init), schedules: snapshot.schedules.map(ScheduleDefinition.init),
-            timeOff: snapshot.timeOff.map(TimeOff.init), holidays: snapshot.holidays.map(HolidaySet.init))
+            timeOff: snapshot.timeOff.map(TimeOff.init), holidays: snapshot.holidays.map(HolidaySet.init),
+            escalationPolicies: snapshot.escalationPolicies.map(EscalationPolicy.init),
+            services: snapshot.services.map(PagingService.init))
     }
 }
 

@@ -20,8 +20,17 @@ public enum SnapshotParts {
         guard whole.readableBytes > maxBody else {
             return [Frame(type: .snapshot, requestID: requestID, body: whole)]
         }
-        let counts = (snapshot.employees.count, snapshot.shifts.count, snapshot.schedules.count)
-        let total = counts.0 + counts.1 + counts.2 + snapshot.timeOff.count + snapshot.holidays.count
+        // Every record in one numbering, kind after kind; each kind copies its `index`th record.
+        let kinds: [(count: Int, copy: (inout Roster_V1_Snapshot, Int) -> Void)] = [
+            (snapshot.employees.count, { $0.employees.append(snapshot.employees[$1]) }),
+            (snapshot.shifts.count, { $0.shifts.append(snapshot.shifts[$1]) }),
+            (snapshot.schedules.count, { $0.schedules.append(snapshot.schedules[$1]) }),
+            (snapshot.timeOff.count, { $0.timeOff.append(snapshot.timeOff[$1]) }),
+            (snapshot.holidays.count, { $0.holidays.append(snapshot.holidays[$1]) }),
+            (snapshot.escalationPolicies.count, { $0.escalationPolicies.append(snapshot.escalationPolicies[$1]) }),
+            (snapshot.services.count, { $0.services.append(snapshot.services[$1]) }),
+        ]
+        let total = kinds.reduce(0) { $0 + $1.count }
         // Aim at parts three quarters full; a part that still does not fit is halved.
         let partCount = min(max(total, 1), whole.readableBytes / max(1, maxBody * 3 / 4) + 1)
         var parts: [(message: Roster_V1_Snapshot, body: ByteBuffer)] = []
@@ -30,19 +39,12 @@ public enum SnapshotParts {
             part.epoch = snapshot.epoch
             part.revision = snapshot.revision
             if first { part.tenant = snapshot.tenant }
-            for index in range {
-                if index < counts.0 {
-                    part.employees.append(snapshot.employees[index])
-                } else if index < counts.0 + counts.1 {
-                    part.shifts.append(snapshot.shifts[index - counts.0])
-                } else if index < counts.0 + counts.1 + counts.2 {
-                    part.schedules.append(snapshot.schedules[index - counts.0 - counts.1])
-                } else if index < counts.0 + counts.1 + counts.2 + snapshot.timeOff.count {
-                    part.timeOff.append(snapshot.timeOff[index - counts.0 - counts.1 - counts.2])
-                } else {
-                    part.holidays.append(
-                        snapshot.holidays[index - counts.0 - counts.1 - counts.2 - snapshot.timeOff.count])
-                }
+            var start = 0
+            for kind in kinds {
+                let lower = max(range.lowerBound, start)
+                let upper = min(range.upperBound, start + kind.count)
+                if lower < upper { for index in lower..<upper { kind.copy(&part, index - start) } }
+                start += kind.count
             }
             part.more = true  // the last part's is cleared below, which only makes it smaller
             let body = RosterMessage.snapshot(part).bodyBuffer()
@@ -81,6 +83,8 @@ public struct SnapshotAssembly: Sendable {
         merged.schedules += part.schedules
         merged.timeOff += part.timeOff
         merged.holidays += part.holidays
+        merged.escalationPolicies += part.escalationPolicies
+        merged.services += part.services
         merged.more = part.more
         if part.more {
             pending[requestID] = merged

@@ -198,6 +198,10 @@ package final class ServerMetrics: Sendable {
         case .timeOffDeleted: "time_off_deleted"
         case .holidaysSet: "holidays_set"
         case .holidaysDeleted: "holidays_deleted"
+        case .escalationPolicySet: "escalation_policy_set"
+        case .escalationPolicyDeleted: "escalation_policy_deleted"
+        case .serviceSet: "service_set"
+        case .serviceDeleted: "service_deleted"
         }
     }
 }

@@ -162,8 +162,21 @@ public enum StoreSchema {
     public static let versions = [
         "v1", "v2-tokens", "v3-schedules", "v4-token-employee", "v5-audit", "v6-calendar",
         "v7-notifications", "v8-token-minted-by", "v9-duty-record",
-        "v10-chat", "v11-time-off",
+        "v10-chat", "v11-time-off", "v12-escalation",
     ]
+
+    /// v12: escalation policies and services (docs/ESCALATION.md), each whole as its protobuf
+    /// message's JSON (`kind` is "policy" or "service"), as schedules are kept whole. The same
+    /// SQL in SQLite and PostgreSQL.
+    public static let escalationSQL = """
+        CREATE TABLE escalation_record (
+            tenant_id TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            id TEXT NOT NULL,
+            definition TEXT NOT NULL,
+            PRIMARY KEY (tenant_id, kind, id)
+        );
+        """
 
     /// v11: people's time off (`TimeOff`) and the tenant's holiday calendars (`HolidaySet`, days
     /// comma-separated). The same SQL in SQLite and PostgreSQL; time off goes with its person

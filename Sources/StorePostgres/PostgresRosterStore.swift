@@ -151,10 +151,12 @@ public final class PostgresRosterStore: RosterStore, Sendable {
                 {
                     holidays.append(HolidaySet(name: row.0, days: row.1.split(separator: ",").map(String.init)))
                 }
+                let escalation = try await Self.escalationRecords(tenantID: id, connection: connection)
                 let history = try await Self.history(tenantID: id, after: 0, connection: connection)
                 let state = RosterState(
                     tenant: Tenant(id: id, name: name, motd: motd), employees: employees, shifts: shifts,
-                    schedules: schedules, timeOff: timeOff, holidays: holidays)
+                    schedules: schedules, timeOff: timeOff, holidays: holidays,
+                    escalationPolicies: escalation.policies, services: escalation.services)
                 tenants.append(
                     StoredTenant(
                         state: state, epoch: UInt64(bitPattern: epoch), revision: UInt64(revision), history: history))
@@ -321,6 +323,8 @@ public final class PostgresRosterStore: RosterStore, Sendable {
                 """)
         case .holidaysDeleted(let name):
             try await connection.query("DELETE FROM holiday_calendar WHERE tenant_id = \(tenantID) AND name = \(name)")
+        case .escalationPolicySet, .escalationPolicyDeleted, .serviceSet, .serviceDeleted:
+            try await applyEscalation(change, tenantID: tenantID, connection: connection)
         }
     }
 

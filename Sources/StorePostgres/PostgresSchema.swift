@@ -131,5 +131,6 @@ extension PostgresRosterStore {
         "v9-duty-record": StoreSchema.dutyRecordSQL,
         "v10-chat": StoreSchema.chatSQL,
         "v11-time-off": StoreSchema.timeOffSQL,
+        "v12-escalation": StoreSchema.escalationSQL,
     ]
 }

@@ -105,6 +105,7 @@ public final class SQLiteRosterStore: RosterStore {
                 ).map { row in
                     HolidaySet(name: row["name"], days: (row["days"] as String).split(separator: ",").map(String.init))
                 }
+                let escalation = try Self.escalationRecords(tenantID: id, db: db)
                 let history = try Row.fetchAll(
                     db, sql: "SELECT * FROM change_log WHERE tenant_id = ? ORDER BY revision", arguments: [id]
                 ).map(Self.historyEntry(from:))
@@ -112,7 +113,8 @@ public final class SQLiteRosterStore: RosterStore {
                 return StoredTenant(
                     state: RosterState(
                         tenant: tenant, employees: employees, shifts: shifts, schedules: schedules,
-                        timeOff: timeOff, holidays: holidays),
+                        timeOff: timeOff, holidays: holidays, escalationPolicies: escalation.policies,
+                        services: escalation.services),
                     epoch: UInt64(bitPattern: row["epoch"]), revision: UInt64(row["revision"] as Int64),
                     history: history)
             }
@@ -359,6 +361,8 @@ public final class SQLiteRosterStore: RosterStore {
         case .holidaysDeleted(let name):
             try db.execute(
                 sql: "DELETE FROM holiday_calendar WHERE tenant_id = ? AND name = ?", arguments: [tenantID, name])
+        case .escalationPolicySet, .escalationPolicyDeleted, .serviceSet, .serviceDeleted:
+            try applyEscalation(change, tenantID: tenantID, db: db)
         }
     }
 

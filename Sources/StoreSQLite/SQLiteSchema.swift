@@ -130,6 +130,9 @@ extension SQLiteRosterStore {
         migrator.registerMigration("v11-time-off") { db in
             try db.execute(sql: StoreSchema.timeOffSQL)
         }
+        migrator.registerMigration("v12-escalation") { db in
+            try db.execute(sql: StoreSchema.escalationSQL)
+        }
         return migrator
     }
 }

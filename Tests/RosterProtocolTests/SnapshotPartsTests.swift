@@ -29,6 +29,27 @@ import Testing
                     $0.id = "default"; $0.name = "Default"
                 }
             ]
+            // Every later kind of record too, in numbers the sizes above vary.
+            $0.holidays = (0..<(employees % 5)).map { index in
+                .with {
+                    $0.name = "h\(index)"; $0.days = ["2026-12-25"]
+                }
+            }
+            $0.escalationPolicies = (0..<(shifts % 37)).map { index in
+                .with {
+                    $0.id = "p\(index)"; $0.name = String(repeating: "p", count: nameLength)
+                    $0.steps = [
+                        .with {
+                            $0.delayMinutes = 5; $0.targets = [.with { $0.scheduleID = "default" }]
+                        }
+                    ]
+                }
+            }
+            $0.services = (0..<(employees % 23)).map { index in
+                .with {
+                    $0.id = "s\(index)"; $0.name = "Service \(index)"; $0.policyID = "p0"
+                }
+            }
         }
     }
 

@@ -148,6 +148,48 @@
                 let emptied = try await other.loadTenants().first?.state
                 #expect(emptied?.timeOff.isEmpty == true && emptied?.holidays.isEmpty == true)
             },
+            Check("escalation policies and services load back whole and go when deleted") { store, other, traits in
+                try await store.createTenant(Tenant(id: "acme", name: "Acme"), epoch: 1)
+                let schedule = ScheduleDefinition(id: "sch_1", name: "Primary", zone: "Europe/Berlin")
+                let policy = EscalationPolicy(
+                    id: "pol_1", name: "Payments", team: "Core", description: "Pages the payments people",
+                    repeatCount: 2,
+                    steps: [
+                        EscalationStep(delayMinutes: 15, targets: [.schedule("sch_1"), .team("Core")]),
+                        EscalationStep(delayMinutes: 30, targets: [.person("e1")], strategy: .roundRobin),
+                    ])
+                let service = PagingService(
+                    id: "svc_1", name: "Payments API", policyID: "pol_1", team: "Core",
+                    links: [.init(title: "Runbook", url: "https://runbooks.example/payments")])
+                try await store.commit(
+                    tenantID: "acme",
+                    entry: HistoryEntry(
+                        revision: 1, committedAt: 10,
+                        changes: [
+                            .employeeUpserted(StoreConformance.alice), .scheduleUpserted(schedule),
+                            .escalationPolicySet(policy), .serviceSet(service),
+                        ]), historyLimit: 100)
+                let loaded = try #require(try await other.loadTenants().first)
+                #expect(loaded.state.escalation.policies["pol_1"] == policy)
+                #expect(loaded.state.escalation.services["svc_1"] == service)
+                #expect(loaded.state.escalation.service(idOrName: "payments api")?.id == "svc_1")
+                #expect(loaded.history.first?.changes.contains(.escalationPolicySet(policy)) == true)
+                var shorter = policy
+                shorter.steps.removeLast()
+                try await store.commit(
+                    tenantID: "acme",
+                    entry: HistoryEntry(
+                        revision: 2, committedAt: 20,
+                        changes: [.escalationPolicySet(shorter), .serviceDeleted(id: "svc_1")]),
+                    historyLimit: 100)
+                let changed = try #require(try await other.loadTenants().first).state.escalation
+                #expect(changed.policies["pol_1"]?.steps.count == 1 && changed.services.isEmpty)
+                try await store.commit(
+                    tenantID: "acme",
+                    entry: HistoryEntry(revision: 3, committedAt: 30, changes: [.escalationPolicyDeleted(id: "pol_1")]),
+                    historyLimit: 100)
+                #expect(try await other.loadTenants().first?.state.escalation.policies.isEmpty == true)
+            },
             Check("a commit at a stale revision is refused and changes nothing") { store, other, traits in
                 try await store.createTenant(Tenant(id: "acme", name: "Acme"), epoch: 1)
                 try await store.commit(

@@ -107,7 +107,9 @@ public enum DutyRecord {
             case .shiftDeleted(let id): if let shift = before.shifts[id] { found.insert(owner(shift.scheduleID)) }
             case .timeOffSet, .timeOffDeleted, .holidaysSet, .holidaysDeleted:
                 found.formUnion(before.schedulesMoved(by: change))
-            case .employeeUpserted, .employeeDeleted, .motdSet: break
+            case .employeeUpserted, .employeeDeleted, .motdSet, .escalationPolicySet, .escalationPolicyDeleted,
+                .serviceSet, .serviceDeleted:
+                break
             }
         }
         return found

@@ -73,6 +73,44 @@ public nonisolated enum Roster_V1_EmployeeType: SwiftProtobuf.Enum, Swift.CaseIt
 
 }
 
+public nonisolated enum Roster_V1_EscalationStrategy: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
+
+  /// every person of the step is paged
+  case strategyEveryone // = 0
+
+  /// one of them, in turn from one alert to the next
+  case strategyRoundRobin // = 1
+  case UNRECOGNIZED(Int)
+
+  public init() {
+    self = .strategyEveryone
+  }
+
+  public init?(rawValue: Int) {
+    switch rawValue {
+    case 0: self = .strategyEveryone
+    case 1: self = .strategyRoundRobin
+    default: self = .UNRECOGNIZED(rawValue)
+    }
+  }
+
+  public var rawValue: Int {
+    switch self {
+    case .strategyEveryone: return 0
+    case .strategyRoundRobin: return 1
+    case .UNRECOGNIZED(let i): return i
+    }
+  }
+
+  // The compiler won't synthesize support with the UNRECOGNIZED case.
+  public static let allCases: [Roster_V1_EscalationStrategy] = [
+    .strategyEveryone,
+    .strategyRoundRobin,
+  ]
+
+}
+
 public nonisolated enum Roster_V1_RotationAdvance: SwiftProtobuf.Enum, Swift.CaseIterable {
   public typealias RawValue = Int
 
@@ -792,6 +830,138 @@ public nonisolated struct Roster_V1_Holidays: Sendable {
 
   /// local dates "YYYY-MM-DD", sorted; at most 1000
   public var days: [String] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+/// An escalation policy (docs/ESCALATION.md): whom a paging tool pages first for a service, and
+/// whom next when nobody answers.
+public nonisolated struct Roster_V1_EscalationPolicy: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var id: String = String()
+
+  public var name: String = String()
+
+  public var team: String = String()
+
+  public var description_p: String = String()
+
+  /// 0 to 9: how many times the steps run again after the last
+  public var `repeat`: UInt32 = 0
+
+  /// 1 to 20
+  public var steps: [Roster_V1_EscalationStep] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Roster_V1_EscalationStep: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// 1 to 1440: the wait before the next step
+  public var delayMinutes: UInt32 = 0
+
+  /// 1 to 50
+  public var targets: [Roster_V1_EscalationTarget] = []
+
+  public var strategy: Roster_V1_EscalationStrategy = .strategyEveryone
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Roster_V1_EscalationTarget: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var kind: Roster_V1_EscalationTarget.OneOf_Kind? = nil
+
+  /// paged whoever is on duty
+  public var employeeID: String {
+    get {
+      if case .employeeID(let v)? = kind {return v}
+      return String()
+    }
+    set {kind = .employeeID(newValue)}
+  }
+
+  /// whoever is on duty on it at the step's instant
+  public var scheduleID: String {
+    get {
+      if case .scheduleID(let v)? = kind {return v}
+      return String()
+    }
+    set {kind = .scheduleID(newValue)}
+  }
+
+  /// whoever is on duty on each of the team's schedules
+  public var team: String {
+    get {
+      if case .team(let v)? = kind {return v}
+      return String()
+    }
+    set {kind = .team(newValue)}
+  }
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public nonisolated enum OneOf_Kind: Equatable, Sendable {
+    /// paged whoever is on duty
+    case employeeID(String)
+    /// whoever is on duty on it at the step's instant
+    case scheduleID(String)
+    /// whoever is on duty on each of the team's schedules
+    case team(String)
+
+  }
+
+  public init() {}
+}
+
+/// A service: what a paging tool routes an alert by; it pages through one policy.
+public nonisolated struct Roster_V1_Service: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var id: String = String()
+
+  public var name: String = String()
+
+  public var team: String = String()
+
+  public var description_p: String = String()
+
+  public var policyID: String = String()
+
+  /// at most 10
+  public var links: [Roster_V1_ServiceLink] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Roster_V1_ServiceLink: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var title: String = String()
+
+  /// http or https
+  public var url: String = String()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -1765,6 +1935,10 @@ public nonisolated struct Roster_V1_Snapshot: Sendable {
 
   public var holidays: [Roster_V1_Holidays] = []
 
+  public var escalationPolicies: [Roster_V1_EscalationPolicy] = []
+
+  public var services: [Roster_V1_Service] = []
+
   /// Set on every part but the last of a snapshot sent in parts (feature "snapshot-parts",
   /// PROTOCOL.md section 7.6): the receiver merges the parts in order.
   public var more: Bool = false
@@ -2191,6 +2365,42 @@ public nonisolated struct Roster_V1_Change: Sendable {
     set {kind = .holidaysDeleted(newValue)}
   }
 
+  /// added or replaced whole
+  public var escalationPolicySet: Roster_V1_EscalationPolicy {
+    get {
+      if case .escalationPolicySet(let v)? = kind {return v}
+      return Roster_V1_EscalationPolicy()
+    }
+    set {kind = .escalationPolicySet(newValue)}
+  }
+
+  /// its id
+  public var escalationPolicyDeleted: String {
+    get {
+      if case .escalationPolicyDeleted(let v)? = kind {return v}
+      return String()
+    }
+    set {kind = .escalationPolicyDeleted(newValue)}
+  }
+
+  /// added or replaced whole
+  public var serviceSet: Roster_V1_Service {
+    get {
+      if case .serviceSet(let v)? = kind {return v}
+      return Roster_V1_Service()
+    }
+    set {kind = .serviceSet(newValue)}
+  }
+
+  /// its id
+  public var serviceDeleted: String {
+    get {
+      if case .serviceDeleted(let v)? = kind {return v}
+      return String()
+    }
+    set {kind = .serviceDeleted(newValue)}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum OneOf_Kind: Equatable, Sendable {
@@ -2211,6 +2421,14 @@ public nonisolated struct Roster_V1_Change: Sendable {
     case holidaysSet(Roster_V1_Holidays)
     /// its name
     case holidaysDeleted(String)
+    /// added or replaced whole
+    case escalationPolicySet(Roster_V1_EscalationPolicy)
+    /// its id
+    case escalationPolicyDeleted(String)
+    /// added or replaced whole
+    case serviceSet(Roster_V1_Service)
+    /// its id
+    case serviceDeleted(String)
 
   }
 
@@ -4079,6 +4297,10 @@ nonisolated extension Roster_V1_EmployeeType: SwiftProtobuf._ProtoNameProviding 
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0EMPLOYEE_TYPE_UNSPECIFIED\0\u{1}FULL_TIME\0\u{1}PART_TIME\0\u{1}CONTRACTOR\0")
 }
 
+nonisolated extension Roster_V1_EscalationStrategy: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0STRATEGY_EVERYONE\0\u{1}STRATEGY_ROUND_ROBIN\0")
+}
+
 nonisolated extension Roster_V1_RotationAdvance: SwiftProtobuf._ProtoNameProviding {
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0ACTIVE_TURNS\0\u{1}CALENDAR\0")
 }
@@ -4518,6 +4740,260 @@ nonisolated extension Roster_V1_Holidays: SwiftProtobuf.Message, SwiftProtobuf._
   public static func ==(lhs: Roster_V1_Holidays, rhs: Roster_V1_Holidays) -> Bool {
     if lhs.name != rhs.name {return false}
     if lhs.days != rhs.days {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_EscalationPolicy: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".EscalationPolicy"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}name\0\u{1}team\0\u{1}description\0\u{1}repeat\0\u{1}steps\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.id) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.name) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.team) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.description_p) }()
+      case 5: try { try decoder.decodeSingularUInt32Field(value: &self.`repeat`) }()
+      case 6: try { try decoder.decodeRepeatedMessageField(value: &self.steps) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.id.isEmpty {
+      try visitor.visitSingularStringField(value: self.id, fieldNumber: 1)
+    }
+    if !self.name.isEmpty {
+      try visitor.visitSingularStringField(value: self.name, fieldNumber: 2)
+    }
+    if !self.team.isEmpty {
+      try visitor.visitSingularStringField(value: self.team, fieldNumber: 3)
+    }
+    if !self.description_p.isEmpty {
+      try visitor.visitSingularStringField(value: self.description_p, fieldNumber: 4)
+    }
+    if self.`repeat` != 0 {
+      try visitor.visitSingularUInt32Field(value: self.`repeat`, fieldNumber: 5)
+    }
+    if !self.steps.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.steps, fieldNumber: 6)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_EscalationPolicy, rhs: Roster_V1_EscalationPolicy) -> Bool {
+    if lhs.id != rhs.id {return false}
+    if lhs.name != rhs.name {return false}
+    if lhs.team != rhs.team {return false}
+    if lhs.description_p != rhs.description_p {return false}
+    if lhs.`repeat` != rhs.`repeat` {return false}
+    if lhs.steps != rhs.steps {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_EscalationStep: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".EscalationStep"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}delay_minutes\0\u{1}targets\0\u{1}strategy\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt32Field(value: &self.delayMinutes) }()
+      case 2: try { try decoder.decodeRepeatedMessageField(value: &self.targets) }()
+      case 3: try { try decoder.decodeSingularEnumField(value: &self.strategy) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.delayMinutes != 0 {
+      try visitor.visitSingularUInt32Field(value: self.delayMinutes, fieldNumber: 1)
+    }
+    if !self.targets.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.targets, fieldNumber: 2)
+    }
+    if self.strategy != .strategyEveryone {
+      try visitor.visitSingularEnumField(value: self.strategy, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_EscalationStep, rhs: Roster_V1_EscalationStep) -> Bool {
+    if lhs.delayMinutes != rhs.delayMinutes {return false}
+    if lhs.targets != rhs.targets {return false}
+    if lhs.strategy != rhs.strategy {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_EscalationTarget: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".EscalationTarget"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}employee_id\0\u{3}schedule_id\0\u{1}team\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try {
+        var v: String?
+        try decoder.decodeSingularStringField(value: &v)
+        if let v = v {
+          if self.kind != nil {try decoder.handleConflictingOneOf()}
+          self.kind = .employeeID(v)
+        }
+      }()
+      case 2: try {
+        var v: String?
+        try decoder.decodeSingularStringField(value: &v)
+        if let v = v {
+          if self.kind != nil {try decoder.handleConflictingOneOf()}
+          self.kind = .scheduleID(v)
+        }
+      }()
+      case 3: try {
+        var v: String?
+        try decoder.decodeSingularStringField(value: &v)
+        if let v = v {
+          if self.kind != nil {try decoder.handleConflictingOneOf()}
+          self.kind = .team(v)
+        }
+      }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    switch self.kind {
+    case .employeeID?: try {
+      guard case .employeeID(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularStringField(value: v, fieldNumber: 1)
+    }()
+    case .scheduleID?: try {
+      guard case .scheduleID(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularStringField(value: v, fieldNumber: 2)
+    }()
+    case .team?: try {
+      guard case .team(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularStringField(value: v, fieldNumber: 3)
+    }()
+    case nil: break
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_EscalationTarget, rhs: Roster_V1_EscalationTarget) -> Bool {
+    if lhs.kind != rhs.kind {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_Service: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".Service"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}name\0\u{1}team\0\u{1}description\0\u{3}policy_id\0\u{1}links\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.id) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.name) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.team) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.description_p) }()
+      case 5: try { try decoder.decodeSingularStringField(value: &self.policyID) }()
+      case 6: try { try decoder.decodeRepeatedMessageField(value: &self.links) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.id.isEmpty {
+      try visitor.visitSingularStringField(value: self.id, fieldNumber: 1)
+    }
+    if !self.name.isEmpty {
+      try visitor.visitSingularStringField(value: self.name, fieldNumber: 2)
+    }
+    if !self.team.isEmpty {
+      try visitor.visitSingularStringField(value: self.team, fieldNumber: 3)
+    }
+    if !self.description_p.isEmpty {
+      try visitor.visitSingularStringField(value: self.description_p, fieldNumber: 4)
+    }
+    if !self.policyID.isEmpty {
+      try visitor.visitSingularStringField(value: self.policyID, fieldNumber: 5)
+    }
+    if !self.links.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.links, fieldNumber: 6)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_Service, rhs: Roster_V1_Service) -> Bool {
+    if lhs.id != rhs.id {return false}
+    if lhs.name != rhs.name {return false}
+    if lhs.team != rhs.team {return false}
+    if lhs.description_p != rhs.description_p {return false}
+    if lhs.policyID != rhs.policyID {return false}
+    if lhs.links != rhs.links {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_ServiceLink: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ServiceLink"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}title\0\u{1}url\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.title) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.url) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.title.isEmpty {
+      try visitor.visitSingularStringField(value: self.title, fieldNumber: 1)
+    }
+    if !self.url.isEmpty {
+      try visitor.visitSingularStringField(value: self.url, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_ServiceLink, rhs: Roster_V1_ServiceLink) -> Bool {
+    if lhs.title != rhs.title {return false}
+    if lhs.url != rhs.url {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -6048,7 +6524,7 @@ nonisolated extension Roster_V1_GetSnapshotRequest: SwiftProtobuf.Message, Swift
 
 nonisolated extension Roster_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Snapshot"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}epoch\0\u{1}revision\0\u{1}tenant\0\u{1}employees\0\u{1}shifts\0\u{1}schedules\0\u{1}more\0\u{3}time_off\0\u{1}holidays\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}epoch\0\u{1}revision\0\u{1}tenant\0\u{1}employees\0\u{1}shifts\0\u{1}schedules\0\u{1}more\0\u{3}time_off\0\u{1}holidays\0\u{3}escalation_policies\0\u{1}services\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -6065,6 +6541,8 @@ nonisolated extension Roster_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobuf._
       case 7: try { try decoder.decodeSingularBoolField(value: &self.more) }()
       case 8: try { try decoder.decodeRepeatedMessageField(value: &self.timeOff) }()
       case 9: try { try decoder.decodeRepeatedMessageField(value: &self.holidays) }()
+      case 10: try { try decoder.decodeRepeatedMessageField(value: &self.escalationPolicies) }()
+      case 11: try { try decoder.decodeRepeatedMessageField(value: &self.services) }()
       default: break
       }
     }
@@ -6102,6 +6580,12 @@ nonisolated extension Roster_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobuf._
     if !self.holidays.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.holidays, fieldNumber: 9)
     }
+    if !self.escalationPolicies.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.escalationPolicies, fieldNumber: 10)
+    }
+    if !self.services.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.services, fieldNumber: 11)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -6114,6 +6598,8 @@ nonisolated extension Roster_V1_Snapshot: SwiftProtobuf.Message, SwiftProtobuf._
     if lhs.schedules != rhs.schedules {return false}
     if lhs.timeOff != rhs.timeOff {return false}
     if lhs.holidays != rhs.holidays {return false}
+    if lhs.escalationPolicies != rhs.escalationPolicies {return false}
+    if lhs.services != rhs.services {return false}
     if lhs.more != rhs.more {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
@@ -6733,7 +7219,7 @@ nonisolated extension Roster_V1_Progress: SwiftProtobuf.Message, SwiftProtobuf._
 
 nonisolated extension Roster_V1_Change: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Change"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}employee_upserted\0\u{3}employee_deleted\0\u{3}shift_added\0\u{3}shift_deleted\0\u{3}motd_set\0\u{3}schedule_upserted\0\u{3}schedule_deleted\0\u{3}time_off_set\0\u{3}time_off_deleted\0\u{3}holidays_set\0\u{3}holidays_deleted\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}employee_upserted\0\u{3}employee_deleted\0\u{3}shift_added\0\u{3}shift_deleted\0\u{3}motd_set\0\u{3}schedule_upserted\0\u{3}schedule_deleted\0\u{3}time_off_set\0\u{3}time_off_deleted\0\u{3}holidays_set\0\u{3}holidays_deleted\0\u{3}escalation_policy_set\0\u{3}escalation_policy_deleted\0\u{3}service_set\0\u{3}service_deleted\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -6854,6 +7340,48 @@ nonisolated extension Roster_V1_Change: SwiftProtobuf.Message, SwiftProtobuf._Me
           self.kind = .holidaysDeleted(v)
         }
       }()
+      case 12: try {
+        var v: Roster_V1_EscalationPolicy?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .escalationPolicySet(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .escalationPolicySet(v)
+        }
+      }()
+      case 13: try {
+        var v: String?
+        try decoder.decodeSingularStringField(value: &v)
+        if let v = v {
+          if self.kind != nil {try decoder.handleConflictingOneOf()}
+          self.kind = .escalationPolicyDeleted(v)
+        }
+      }()
+      case 14: try {
+        var v: Roster_V1_Service?
+        var hadOneofValue = false
+        if let current = self.kind {
+          hadOneofValue = true
+          if case .serviceSet(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.kind = .serviceSet(v)
+        }
+      }()
+      case 15: try {
+        var v: String?
+        try decoder.decodeSingularStringField(value: &v)
+        if let v = v {
+          if self.kind != nil {try decoder.handleConflictingOneOf()}
+          self.kind = .serviceDeleted(v)
+        }
+      }()
       default: break
       }
     }
@@ -6908,6 +7436,22 @@ nonisolated extension Roster_V1_Change: SwiftProtobuf.Message, SwiftProtobuf._Me
     case .holidaysDeleted?: try {
       guard case .holidaysDeleted(let v)? = self.kind else { preconditionFailure() }
       try visitor.visitSingularStringField(value: v, fieldNumber: 11)
+    }()
+    case .escalationPolicySet?: try {
+      guard case .escalationPolicySet(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 12)
+    }()
+    case .escalationPolicyDeleted?: try {
+      guard case .escalationPolicyDeleted(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularStringField(value: v, fieldNumber: 13)
+    }()
+    case .serviceSet?: try {
+      guard case .serviceSet(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 14)
+    }()
+    case .serviceDeleted?: try {
+      guard case .serviceDeleted(let v)? = self.kind else { preconditionFailure() }
+      try visitor.visitSingularStringField(value: v, fieldNumber: 15)
     }()
     case nil: break
     }

@@ -104,6 +104,9 @@ package struct AdminOperations: Sendable {
                         case .timeOffDeleted(let id): id
                         case .holidaysSet(let calendar): calendar.name
                         case .holidaysDeleted(let name): name
+                        case .escalationPolicySet(let policy): policy.id
+                        case .serviceSet(let service): service.id
+                        case .escalationPolicyDeleted(let id), .serviceDeleted(let id): id
                         case .motdSet: nil
                         }
                     }

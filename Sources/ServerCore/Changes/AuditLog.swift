@@ -135,6 +135,11 @@ package enum AuditLog {
         case .timeOffDeleted(let id): state.timeOff[id].map(RosterChange.timeOffSet)
         case .holidaysSet(let calendar): state.holidays[calendar.name].map(RosterChange.holidaysSet)
         case .holidaysDeleted(let name): state.holidays[name].map(RosterChange.holidaysSet)
+        case .escalationPolicySet(let policy):
+            state.escalation.policies[policy.id].map(RosterChange.escalationPolicySet)
+        case .escalationPolicyDeleted(let id): state.escalation.policies[id].map(RosterChange.escalationPolicySet)
+        case .serviceSet(let service): state.escalation.services[service.id].map(RosterChange.serviceSet)
+        case .serviceDeleted(let id): state.escalation.services[id].map(RosterChange.serviceSet)
         }
     }
 
@@ -200,7 +205,13 @@ package enum AuditLog {
         case .shiftAdded(let shift): people.contains(shift.employeeID)
         case .scheduleUpserted(let schedule): !schedule.mentionedEmployees.isDisjoint(with: people)
         case .timeOffSet(let entry): people.contains(entry.employeeID)
-        case .shiftDeleted, .motdSet, .scheduleDeleted, .timeOffDeleted, .holidaysSet, .holidaysDeleted: false
+        case .escalationPolicySet(let policy):
+            policy.steps.contains {
+                $0.targets.contains { if case .person(let id) = $0 { people.contains(id) } else { false } }
+            }
+        case .shiftDeleted, .motdSet, .scheduleDeleted, .timeOffDeleted, .holidaysSet, .holidaysDeleted,
+            .escalationPolicyDeleted, .serviceSet, .serviceDeleted:
+            false
         }
     }
 
@@ -210,8 +221,9 @@ package enum AuditLog {
         case .scheduleDeleted(let id): id == scheduleID
         case .shiftAdded(let shift):
             (shift.scheduleID.isEmpty ? ScheduleDefinition.defaultID : shift.scheduleID) == scheduleID
+        case .escalationPolicySet(let policy): policy.steps.contains { $0.targets.contains(.schedule(scheduleID)) }
         case .employeeUpserted, .employeeDeleted, .shiftDeleted, .motdSet, .timeOffSet, .timeOffDeleted, .holidaysSet,
-            .holidaysDeleted:
+            .holidaysDeleted, .escalationPolicyDeleted, .serviceSet, .serviceDeleted:
             false
         }
     }

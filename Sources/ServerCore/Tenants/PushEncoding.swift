@@ -182,7 +182,8 @@ struct FilteredView {
                 }
             case .employeeDeleted, .shiftDeleted, .motdSet, .scheduleUpserted, .scheduleDeleted, .timeOffSet,
                 .timeOffDeleted,
-                .holidaysSet, .holidaysDeleted:
+                .holidaysSet, .holidaysDeleted, .escalationPolicySet, .escalationPolicyDeleted, .serviceSet,
+                .serviceDeleted:
                 seen.append(change)
             }
         }

@@ -261,7 +261,7 @@ package final class TenantRuntime: Sendable {
             case .scheduleDeleted(let id): ids.insert(id)
             case .employeeUpserted(let employee): people.insert(employee.id)
             case .employeeDeleted(let id): people.insert(id)
-            case .motdSet: break
+            case .motdSet, .escalationPolicySet, .escalationPolicyDeleted, .serviceSet, .serviceDeleted: break
             case .timeOffSet, .timeOffDeleted, .holidaysSet, .holidaysDeleted:
                 ids.formUnion(previous.schedulesMoved(by: change))
             }

@@ -1,0 +1,114 @@
+import Foundation
+
+extension RosterState {
+    /// Every team a schedule or a person names: what a step's team target may name.
+    public var teamNames: Set<String> {
+        var teams = Set(schedules.values.map(\.team))
+        for employee in employees.values { teams.insert(employee.team) }
+        teams.remove("")
+        return teams
+    }
+
+    /// The ids of a team's schedules (its name case- and diacritic-insensitive), sorted: whom a
+    /// step's team target pages.
+    public func schedules(ofTeam team: String) -> [String] {
+        let wanted = TextFolding.fold(team)
+        return schedules.values.filter { !$0.team.isEmpty && TextFolding.fold($0.team) == wanted }.map(\.id).sorted()
+    }
+
+    func violations(of policy: EscalationPolicy, at location: String) -> [RosterViolation] {
+        var found: [RosterViolation] = []
+        func add(_ field: String, _ message: String) {
+            found.append(RosterViolation(location: location, field: field, message: message))
+        }
+        if let problem = TextLimits.idProblem(policy.id) { add("id", problem) }
+        for (field, text) in [("name", policy.name), ("team", policy.team)] {
+            if let problem = TextLimits.lineProblem(text, limit: TextLimits.maxName) { add(field, problem) }
+        }
+        if policy.description.count > 10_000 { add("description", "is longer than 10000 characters") }
+        let named = Set(policy.steps.flatMap(\.targets).compactMap { if case .team(let t) = $0 { t } else { nil } })
+        let folded = named.isEmpty ? [] : Set(teamNames.map(TextFolding.fold))
+        let knownTeams = named.filter { folded.contains(TextFolding.fold($0)) }
+        for problem in policy.problems(
+            people: Set(
+                policy.steps.flatMap(\.targets).compactMap {
+                    if case .person(let id) = $0, employees[id] != nil { id } else { nil }
+                }),
+            schedules: Set(schedules.keys), teams: knownTeams)
+        {
+            add("steps", problem)
+        }
+        if let other = escalation.policy(idOrName: policy.name), other.id != policy.id,
+            TextFolding.fold(other.name) == TextFolding.fold(policy.name)
+        {
+            add("name", "\"\(policy.name)\" is already the name of escalation policy \(other.id)")
+        }
+        if escalation.policies[policy.id] == nil, escalation.policies.count >= EscalationDirectory.maxPolicies {
+            add("id", "a tenant keeps at most \(EscalationDirectory.maxPolicies) escalation policies")
+        }
+        return found
+    }
+
+    func violations(of service: PagingService, at location: String) -> [RosterViolation] {
+        var found: [RosterViolation] = []
+        func add(_ field: String, _ message: String) {
+            found.append(RosterViolation(location: location, field: field, message: message))
+        }
+        if let problem = TextLimits.idProblem(service.id) { add("id", problem) }
+        if service.name.trimmingCharacters(in: .whitespaces).isEmpty { add("name", "is empty") }
+        for (field, text) in [("name", service.name), ("team", service.team)] {
+            if let problem = TextLimits.lineProblem(text, limit: TextLimits.maxName) { add(field, problem) }
+        }
+        if service.description.count > 10_000 { add("description", "is longer than 10000 characters") }
+        if escalation.policies[service.policyID] == nil {
+            add("policy", "no escalation policy \"\(service.policyID)\"")
+        }
+        if service.links.count > PagingService.maxLinks { add("links", "are at most \(PagingService.maxLinks)") }
+        for link in service.links {
+            if let problem = TextLimits.lineProblem(link.title, limit: TextLimits.maxName) { add("links", problem) }
+            let url = link.url.lowercased()
+            if !(url.hasPrefix("https://") || url.hasPrefix("http://")) || link.url.contains(where: \.isWhitespace)
+                || link.url.count > TextLimits.maxLine
+            {
+                add("links", "\"\(link.url)\" is not an http(s) address")
+            }
+        }
+        if let other = escalation.service(idOrName: service.name), other.id != service.id,
+            TextFolding.fold(other.name) == TextFolding.fold(service.name)
+        {
+            add("name", "\"\(service.name)\" is already the name of service \(other.id)")
+        }
+        if escalation.services[service.id] == nil, escalation.services.count >= EscalationDirectory.maxServices {
+            add("id", "a tenant keeps at most \(EscalationDirectory.maxServices) services")
+        }
+        return found
+    }
+
+    /// A policy a service pages through stays: the service would page nobody.
+    func violations(deletingPolicy id: String, at location: String) -> [RosterViolation] {
+        let using = escalation.services(using: id).map { "\"\($0.name)\"" }
+        guard !using.isEmpty else { return [] }
+        let name = escalation.policies[id]?.name ?? id
+        return [
+            RosterViolation(
+                location: location, field: "id",
+                message: "escalation policy \"\(name)\" is used by the service\(using.count == 1 ? "" : "s") "
+                    + "\(using.joined(separator: ", ")): point them at another policy first")
+        ]
+    }
+
+    /// A schedule or a person a policy names stays: the step would page nobody without a word.
+    func violations(deletingTarget target: EscalationStep.Target, named what: String, at location: String)
+        -> [RosterViolation]
+    {
+        let naming = escalation.policies(naming: target)
+        guard !naming.isEmpty else { return [] }
+        let list = naming.map { "\"\($0.policy.name)\" (step \($0.step))" }.joined(separator: ", ")
+        return [
+            RosterViolation(
+                location: location, field: "id",
+                message: "\(what) is named by the escalation polic\(naming.count == 1 ? "y" : "ies") \(list); "
+                    + "take it out of them first")
+        ]
+    }
+}
