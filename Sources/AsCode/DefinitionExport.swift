@@ -51,6 +51,7 @@ public enum DefinitionExport {
         let schedules = state.sortedSchedules.filter { $0.id != ScheduleDefinition.defaultID || $0.hasRules }
         out.line(0, "schedules:" + (schedules.isEmpty ? " []" : ""))
         for schedule in schedules { write(schedule, to: &out, now: now, name: name) }
+        writeEscalation(state, to: &out, name: name)
         out.line(0, "webhooks:" + (settings.webhooks.isEmpty ? " []" : ""))
         for webhook in settings.webhooks {
             out.item(1, "id", webhook.id)

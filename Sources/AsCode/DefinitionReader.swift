@@ -159,7 +159,10 @@ struct DefinitionReader {
         guard
             let top = fields(
                 root, at: "the file",
-                allowed: ["version", "people", "schedules", "webhooks", "reminders", "announcements"],
+                allowed: [
+                    "version", "people", "schedules", "escalationPolicies", "services", "webhooks", "reminders",
+                    "announcements",
+                ],
                 required: ["version"])
         else { return document }
         if let version = top["version"], number(version, at: "version", in: 1...1) == nil {}
@@ -169,6 +172,18 @@ struct DefinitionReader {
         }
         document.schedules = list(top["schedules"], at: "schedules").enumerated().compactMap {
             schedule($1, at: "schedules[\($0)]")
+        }
+        if let policies = top["escalationPolicies"] {
+            document.managesEscalationPolicies = true
+            document.escalationPolicies = list(policies, at: "escalationPolicies").enumerated().compactMap {
+                escalationPolicy($1, at: "escalationPolicies[\($0)]")
+            }
+        }
+        if let services = top["services"] {
+            document.managesServices = true
+            document.services = list(services, at: "services").enumerated().compactMap {
+                service($1, at: "services[\($0)]")
+            }
         }
         if let webhooks = top["webhooks"] {
             document.managesWebhooks = true

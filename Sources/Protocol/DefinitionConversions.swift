@@ -8,6 +8,10 @@ extension DefinitionDocument {
         self.init(
             managesPeople: wire.managesPeople, people: wire.people.map(Employee.init),
             schedules: wire.schedules.map(ScheduleDefinition.init))
+        managesEscalationPolicies = wire.managesEscalationPolicies
+        escalationPolicies = wire.escalationPolicies.map(EscalationPolicy.init)
+        managesServices = wire.managesServices
+        services = wire.services.map(PagingService.init)
     }
 }
 

@@ -362,13 +362,18 @@ enum RandomDefinition {
     static func yaml(_ random: inout Xoshiro, now: UnixMillis) -> String {
         let people = Array(names.shuffled(using: &random).prefix(Int.random(in: 4...8, using: &random)))
         var text = "version: 1\npeople:\n"
+        var teams: [String] = []
         for (index, name) in people.enumerated() {
             let parts = name.split(separator: " ", maxSplits: 1).map(String.init)
             text += "  - id: p\(index)\n    firstName: \(parts[0])\n    lastName: \(parts[1])\n"
-            if Bool.random(using: &random) { text += "    team: \"Team #\(index): on call\"\n" }
+            if Bool.random(using: &random) {
+                teams.append("Team #\(index): on call")
+                text += "    team: \"\(teams.last!)\"\n"
+            }
         }
         text += "schedules:\n"
-        for s in 0..<Int.random(in: 1...3, using: &random) {
+        let scheduleCount = Int.random(in: 1...3, using: &random)
+        for s in 0..<scheduleCount {
             text +=
                 "  - id: s\(s)\n    name: Schedule \(s)\n    zone: \(zones.randomElement(using: &random)!)\n    layers:\n"
             for level in 0..<Int.random(in: 1...2, using: &random) {
@@ -407,6 +412,7 @@ enum RandomDefinition {
                     "        to: \"\(TimeText.iso8601(start + 3_600_000 * Int64.random(in: 1...30, using: &random)))\"\n        reason: \"cover: #\(o)\"\n"
             }
         }
+        text += escalation(&random, people: people, schedules: scheduleCount, teams: teams)
         text +=
             "webhooks:\n  - id: hook\n    url: http://127.0.0.1:9/hook\n    events: [on-duty.changed]\n    schedules: [Schedule 0]\n"
         text +=
@@ -418,6 +424,39 @@ enum RandomDefinition {
         }
         text += "announcements:\n  - id: post\n    schedule: Schedule 0\n    webhook: chat\n"
         text += Bool.random(using: &random) ? "    onChange: true\n" : "    at: \"09:00\"\n    weekdays: Mon-Fri\n"
+        return text
+    }
+
+    /// Escalation policies naming people, schedules and teams by name (some without an id), and
+    /// services naming their policy by name.
+    static func escalation(_ random: inout Xoshiro, people: [String], schedules: Int, teams: [String]) -> String {
+        var text = "escalationPolicies:\n"
+        let policies = Int.random(in: 1...3, using: &random)
+        for p in 0..<policies {
+            text += (Bool.random(using: &random) ? "  - id: pol-\(p)\n    name: " : "  - name: ") + "Policy \(p)\n"
+            if Bool.random(using: &random) { text += "    repeat: \(Int.random(in: 0...3, using: &random))\n" }
+            text += "    steps:\n"
+            for _ in 0..<Int.random(in: 1...3, using: &random) {
+                text += "      - delayMinutes: \(Int.random(in: 1...60, using: &random))\n"
+                if Bool.random(using: &random) { text += "        strategy: round_robin\n" }
+                text += "        targets:\n"
+                for _ in 0..<Int.random(in: 1...3, using: &random) {
+                    switch Int.random(in: 0..<3, using: &random) {
+                    case 0: text += "          - person: \(people.randomElement(using: &random)!)\n"
+                    case 1 where !teams.isEmpty:
+                        text += "          - team: \"\(teams.randomElement(using: &random)!)\"\n"
+                    default: text += "          - schedule: Schedule \(Int.random(in: 0..<schedules, using: &random))\n"
+                    }
+                }
+            }
+        }
+        text += "services:\n"
+        for s in 0..<Int.random(in: 0...3, using: &random) {
+            text += "  - name: Service \(s)\n    policy: Policy \(Int.random(in: 0..<policies, using: &random))\n"
+            if Bool.random(using: &random) {
+                text += "    links:\n      - title: Runbook\n        url: https://runbooks.example/\(s)\n"
+            }
+        }
         return text
     }
 

@@ -5,6 +5,12 @@ public struct DefinitionDocument: Sendable, Hashable {
     public var managesPeople: Bool
     public var people: [Employee]
     public var schedules: [ScheduleDefinition]
+    /// Escalation policies (steps naming people and schedules by id or name) and services (their
+    /// policy by id or name), each managed when the file holds its section.
+    public var managesEscalationPolicies = false
+    public var escalationPolicies: [EscalationPolicy] = []
+    public var managesServices = false
+    public var services: [PagingService] = []
 
     public init(managesPeople: Bool = false, people: [Employee] = [], schedules: [ScheduleDefinition] = []) {
         (self.managesPeople, self.people, self.schedules) = (managesPeople, people, schedules)

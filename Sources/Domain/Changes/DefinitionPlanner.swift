@@ -50,8 +50,12 @@ public struct DefinitionPlanner: Sendable {
         }
         let (scheduleChanges, scheduleDeletions) = planSchedules(document.schedules, people: people, into: &outcome)
         upserts += scheduleChanges
-        // Schedules go before the people they name.
-        let located = upserts + scheduleDeletions + deletions
+        var named = people
+        for (_, change) in scheduleChanges { named.apply(change) }
+        let (escalationChanges, escalationDeletions) = planEscalation(document, named: named, into: &outcome)
+        // Services before the policies they use, policies before the schedules and people they
+        // name, schedules before the people they name.
+        let located = upserts + escalationChanges + escalationDeletions + scheduleDeletions + deletions
         // Checked as a commit checks them even when the file has other problems: every problem
         // is reported at once.
         let cascaded = state.expandingCascades(located)

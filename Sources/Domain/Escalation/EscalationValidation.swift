@@ -16,6 +16,15 @@ extension RosterState {
         return schedules.values.filter { !$0.team.isEmpty && TextFolding.fold($0.team) == wanted }.map(\.id).sorted()
     }
 
+    /// Whether the target names something of this tenant.
+    public func holds(_ target: EscalationStep.Target) -> Bool {
+        switch target {
+        case .person(let id): employees[id] != nil
+        case .schedule(let id): schedules[id] != nil
+        case .team(let name): !schedules(ofTeam: name).isEmpty || teamNames.contains(name)
+        }
+    }
+
     func violations(of policy: EscalationPolicy, at location: String) -> [RosterViolation] {
         var found: [RosterViolation] = []
         func add(_ field: String, _ message: String) {

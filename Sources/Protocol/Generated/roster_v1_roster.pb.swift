@@ -4171,49 +4171,66 @@ public nonisolated struct Roster_V1_DefinitionDocument: Sendable {
 
   public var announcements: [Roster_V1_AnnounceRule] = []
 
+  public var managesEscalationPolicies: Bool = false
+
+  /// targets and services' policy_id: id or name
+  public var escalationPolicies: [Roster_V1_EscalationPolicy] = []
+
+  public var managesServices: Bool = false
+
+  public var services: [Roster_V1_Service] = []
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 }
 
-public nonisolated struct Roster_V1_ApplyDefinitionRequest: Sendable {
+public nonisolated struct Roster_V1_ApplyDefinitionRequest: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   public var definition: Roster_V1_DefinitionDocument {
-    get {_definition ?? Roster_V1_DefinitionDocument()}
-    set {_definition = newValue}
+    get {_storage._definition ?? Roster_V1_DefinitionDocument()}
+    set {_uniqueStorage()._definition = newValue}
   }
   /// Returns true if `definition` has been explicitly set.
-  public var hasDefinition: Bool {self._definition != nil}
+  public var hasDefinition: Bool {_storage._definition != nil}
   /// Clears the value of `definition`. Subsequent reads from it will return its default value.
-  public mutating func clearDefinition() {self._definition = nil}
+  public mutating func clearDefinition() {_uniqueStorage()._definition = nil}
 
   /// delete what the file's sections do not hold
-  public var prune: Bool = false
+  public var prune: Bool {
+    get {_storage._prune}
+    set {_uniqueStorage()._prune = newValue}
+  }
 
   /// work out the plan; commit nothing
-  public var planOnly: Bool = false
+  public var planOnly: Bool {
+    get {_storage._planOnly}
+    set {_uniqueStorage()._planOnly = newValue}
+  }
 
   /// refuse (FAILED_PRECONDITION) unless the tenant is here
   public var expectRevision: UInt64 {
-    get {_expectRevision ?? 0}
-    set {_expectRevision = newValue}
+    get {_storage._expectRevision ?? 0}
+    set {_uniqueStorage()._expectRevision = newValue}
   }
   /// Returns true if `expectRevision` has been explicitly set.
-  public var hasExpectRevision: Bool {self._expectRevision != nil}
+  public var hasExpectRevision: Bool {_storage._expectRevision != nil}
   /// Clears the value of `expectRevision`. Subsequent reads from it will return its default value.
-  public mutating func clearExpectRevision() {self._expectRevision = nil}
+  public mutating func clearExpectRevision() {_uniqueStorage()._expectRevision = nil}
 
-  public var reason: String = String()
+  public var reason: String {
+    get {_storage._reason}
+    set {_uniqueStorage()._reason = newValue}
+  }
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
-  fileprivate var _definition: Roster_V1_DefinitionDocument? = nil
-  fileprivate var _expectRevision: UInt64? = nil
+  fileprivate var _storage = _StorageClass.defaultInstance
 }
 
 public nonisolated struct Roster_V1_FieldChange: Sendable {
@@ -10285,7 +10302,7 @@ nonisolated extension Roster_V1_ReportResponse: SwiftProtobuf.Message, SwiftProt
 
 nonisolated extension Roster_V1_DefinitionDocument: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".DefinitionDocument"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}manages_people\0\u{1}people\0\u{1}schedules\0\u{3}manages_webhooks\0\u{1}webhooks\0\u{3}manages_reminders\0\u{1}reminders\0\u{3}manages_announcements\0\u{1}announcements\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}manages_people\0\u{1}people\0\u{1}schedules\0\u{3}manages_webhooks\0\u{1}webhooks\0\u{3}manages_reminders\0\u{1}reminders\0\u{3}manages_announcements\0\u{1}announcements\0\u{3}manages_escalation_policies\0\u{3}escalation_policies\0\u{3}manages_services\0\u{1}services\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -10302,6 +10319,10 @@ nonisolated extension Roster_V1_DefinitionDocument: SwiftProtobuf.Message, Swift
       case 7: try { try decoder.decodeRepeatedMessageField(value: &self.reminders) }()
       case 8: try { try decoder.decodeSingularBoolField(value: &self.managesAnnouncements) }()
       case 9: try { try decoder.decodeRepeatedMessageField(value: &self.announcements) }()
+      case 10: try { try decoder.decodeSingularBoolField(value: &self.managesEscalationPolicies) }()
+      case 11: try { try decoder.decodeRepeatedMessageField(value: &self.escalationPolicies) }()
+      case 12: try { try decoder.decodeSingularBoolField(value: &self.managesServices) }()
+      case 13: try { try decoder.decodeRepeatedMessageField(value: &self.services) }()
       default: break
       }
     }
@@ -10335,6 +10356,18 @@ nonisolated extension Roster_V1_DefinitionDocument: SwiftProtobuf.Message, Swift
     if !self.announcements.isEmpty {
       try visitor.visitRepeatedMessageField(value: self.announcements, fieldNumber: 9)
     }
+    if self.managesEscalationPolicies != false {
+      try visitor.visitSingularBoolField(value: self.managesEscalationPolicies, fieldNumber: 10)
+    }
+    if !self.escalationPolicies.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.escalationPolicies, fieldNumber: 11)
+    }
+    if self.managesServices != false {
+      try visitor.visitSingularBoolField(value: self.managesServices, fieldNumber: 12)
+    }
+    if !self.services.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.services, fieldNumber: 13)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -10348,6 +10381,10 @@ nonisolated extension Roster_V1_DefinitionDocument: SwiftProtobuf.Message, Swift
     if lhs.reminders != rhs.reminders {return false}
     if lhs.managesAnnouncements != rhs.managesAnnouncements {return false}
     if lhs.announcements != rhs.announcements {return false}
+    if lhs.managesEscalationPolicies != rhs.managesEscalationPolicies {return false}
+    if lhs.escalationPolicies != rhs.escalationPolicies {return false}
+    if lhs.managesServices != rhs.managesServices {return false}
+    if lhs.services != rhs.services {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -10357,51 +10394,95 @@ nonisolated extension Roster_V1_ApplyDefinitionRequest: SwiftProtobuf.Message, S
   public static let protoMessageName: String = _protobuf_package + ".ApplyDefinitionRequest"
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}definition\0\u{1}prune\0\u{3}plan_only\0\u{3}expect_revision\0\u{2}\u{b}reason\0")
 
+  fileprivate class _StorageClass {
+    var _definition: Roster_V1_DefinitionDocument? = nil
+    var _prune: Bool = false
+    var _planOnly: Bool = false
+    var _expectRevision: UInt64? = nil
+    var _reason: String = String()
+
+      // This property is used as the initial default value for new instances of the type.
+      // The type itself is protecting the reference to its storage via CoW semantics.
+      // This will force a copy to be made of this reference when the first mutation occurs;
+      // hence, it is safe to mark this as `nonisolated(unsafe)`.
+      static nonisolated(unsafe) let defaultInstance = _StorageClass()
+
+    private init() {}
+
+    init(copying source: _StorageClass) {
+      _definition = source._definition
+      _prune = source._prune
+      _planOnly = source._planOnly
+      _expectRevision = source._expectRevision
+      _reason = source._reason
+    }
+  }
+
+  fileprivate mutating func _uniqueStorage() -> _StorageClass {
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _StorageClass(copying: _storage)
+    }
+    return _storage
+  }
+
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
-    while let fieldNumber = try decoder.nextFieldNumber() {
-      // The use of inline closures is to circumvent an issue where the compiler
-      // allocates stack space for every case branch when no optimizations are
-      // enabled. https://github.com/apple/swift-protobuf/issues/1034
-      switch fieldNumber {
-      case 1: try { try decoder.decodeSingularMessageField(value: &self._definition) }()
-      case 2: try { try decoder.decodeSingularBoolField(value: &self.prune) }()
-      case 3: try { try decoder.decodeSingularBoolField(value: &self.planOnly) }()
-      case 4: try { try decoder.decodeSingularUInt64Field(value: &self._expectRevision) }()
-      case 15: try { try decoder.decodeSingularStringField(value: &self.reason) }()
-      default: break
+    _ = _uniqueStorage()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      while let fieldNumber = try decoder.nextFieldNumber() {
+        // The use of inline closures is to circumvent an issue where the compiler
+        // allocates stack space for every case branch when no optimizations are
+        // enabled. https://github.com/apple/swift-protobuf/issues/1034
+        switch fieldNumber {
+        case 1: try { try decoder.decodeSingularMessageField(value: &_storage._definition) }()
+        case 2: try { try decoder.decodeSingularBoolField(value: &_storage._prune) }()
+        case 3: try { try decoder.decodeSingularBoolField(value: &_storage._planOnly) }()
+        case 4: try { try decoder.decodeSingularUInt64Field(value: &_storage._expectRevision) }()
+        case 15: try { try decoder.decodeSingularStringField(value: &_storage._reason) }()
+        default: break
+        }
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    // The use of inline closures is to circumvent an issue where the compiler
-    // allocates stack space for every if/case branch local when no optimizations
-    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
-    // https://github.com/apple/swift-protobuf/issues/1182
-    try { if let v = self._definition {
-      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
-    } }()
-    if self.prune != false {
-      try visitor.visitSingularBoolField(value: self.prune, fieldNumber: 2)
-    }
-    if self.planOnly != false {
-      try visitor.visitSingularBoolField(value: self.planOnly, fieldNumber: 3)
-    }
-    try { if let v = self._expectRevision {
-      try visitor.visitSingularUInt64Field(value: v, fieldNumber: 4)
-    } }()
-    if !self.reason.isEmpty {
-      try visitor.visitSingularStringField(value: self.reason, fieldNumber: 15)
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every if/case branch local when no optimizations
+      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+      // https://github.com/apple/swift-protobuf/issues/1182
+      try { if let v = _storage._definition {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+      } }()
+      if _storage._prune != false {
+        try visitor.visitSingularBoolField(value: _storage._prune, fieldNumber: 2)
+      }
+      if _storage._planOnly != false {
+        try visitor.visitSingularBoolField(value: _storage._planOnly, fieldNumber: 3)
+      }
+      try { if let v = _storage._expectRevision {
+        try visitor.visitSingularUInt64Field(value: v, fieldNumber: 4)
+      } }()
+      if !_storage._reason.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._reason, fieldNumber: 15)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Roster_V1_ApplyDefinitionRequest, rhs: Roster_V1_ApplyDefinitionRequest) -> Bool {
-    if lhs._definition != rhs._definition {return false}
-    if lhs.prune != rhs.prune {return false}
-    if lhs.planOnly != rhs.planOnly {return false}
-    if lhs._expectRevision != rhs._expectRevision {return false}
-    if lhs.reason != rhs.reason {return false}
+    if lhs._storage !== rhs._storage {
+      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
+        let _storage = _args.0
+        let rhs_storage = _args.1
+        if _storage._definition != rhs_storage._definition {return false}
+        if _storage._prune != rhs_storage._prune {return false}
+        if _storage._planOnly != rhs_storage._planOnly {return false}
+        if _storage._expectRevision != rhs_storage._expectRevision {return false}
+        if _storage._reason != rhs_storage._reason {return false}
+        return true
+      }
+      if !storagesAreEqual {return false}
+    }
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -71,7 +71,46 @@ package final class DemoRoster: Sendable {
         if state.schedules.count == 1, Self.people.allSatisfy({ state.employees[$0.id] != nil }) {
             try await commitOnQueue(Self.schedules(now: context.clock.now()).map { (tenant.id, .scheduleUpserted($0)) })
         }
+        // The escalation policies once their schedules and people are there (a demo made before
+        // policies existed gets them too).
+        let seeded = tenant.view.state
+        let (policies, services) = Self.escalation
+        if seeded.escalation.policies.isEmpty,
+            policies.allSatisfy({ $0.steps.allSatisfy { $0.targets.allSatisfy { seeded.holds($0) } } })
+        {
+            try await commitOnQueue(
+                policies.map { (tenant.id, .escalationPolicySet($0)) } + services.map { (tenant.id, .serviceSet($0)) })
+        }
     }
+
+    /// Two services and their policies: Payments API pages the fast rotation first (so a
+    /// change shows within a minute), then Platform primary, then Grace Hopper, twice over.
+    static let escalation: (policies: [EscalationPolicy], services: [PagingService]) = (
+        [
+            EscalationPolicy(
+                id: "demo-payments", name: "Payments", team: "Platform", repeatCount: 1,
+                steps: [
+                    EscalationStep(delayMinutes: 5, targets: [.schedule("demo-fast")]),
+                    EscalationStep(delayMinutes: 10, targets: [.schedule("demo-platform")]),
+                    EscalationStep(delayMinutes: 15, targets: [.person("demo-3")]),
+                ]),
+            EscalationPolicy(
+                id: "demo-customers", name: "Customer support", team: "Support",
+                steps: [
+                    EscalationStep(delayMinutes: 15, targets: [.schedule("demo-support")]),
+                    EscalationStep(delayMinutes: 30, targets: [.team("Operations")], strategy: .roundRobin),
+                ]),
+        ],
+        [
+            PagingService(
+                id: "demo-payments-api", name: "Payments API", policyID: "demo-payments", team: "Platform",
+                description: "Takes card payments for the demo shop.",
+                links: [.init(title: "Runbook", url: "https://runbooks.demo.example/payments")]),
+            PagingService(
+                id: "demo-customer-portal", name: "Customer portal", policyID: "demo-customers", team: "Support",
+                description: "Where customers ask for help."),
+        ]
+    )
 
     /// The demo company's schedules. Anchors are fixed dates in the past, so every server
     /// resolves the same turns; the override is placed around `now`.
