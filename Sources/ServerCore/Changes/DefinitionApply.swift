@@ -30,7 +30,7 @@ extension AdminOperations {
         }
         let counts = [
             document.people.count, document.schedules.count, document.webhooks.count, document.reminders.count,
-            document.announcements.count,
+            document.announcements.count, document.escalationPolicies.count, document.services.count,
         ]
         if counts.contains(where: { $0 > Self.maxDefinitionObjects }) {
             return AppliedDefinition(
