@@ -136,6 +136,14 @@ package struct HTTPAPI: Sendable {
             api, request, parameters in
             await api.authorized(request) { tenant in api.next(person: parameters[0], request, tenant: tenant) }
         },
+        Route("GET", [.literal("v1"), .literal("services"), .parameter("service"), .literal("oncall")]) {
+            api, request, parameters in
+            await api.authorized(request) { tenant in api.escalation(service: parameters[0], request, tenant: tenant) }
+        },
+        Route("GET", [.literal("v1"), .literal("escalation-policies"), .parameter("policy"), .literal("oncall")]) {
+            api, request, parameters in
+            await api.authorized(request) { tenant in api.escalation(policy: parameters[0], request, tenant: tenant) }
+        },
         Route("GET", [.literal("v1"), .literal("requests")]) { api, request, _ in
             await api.authorized(request, lane: .short) { tenant in api.coverRequests(request, tenant: tenant) }
         },

@@ -3,7 +3,9 @@
 /// so a route, a status or a field that drifts from it fails the run.
 enum OpenAPIDocument {
     /// The whole document: the routes below, the reports' (`OpenAPIReports`) and chat's (`OpenAPIChat`).
-    static let json = OpenAPIReports.merged(OpenAPIChat.fragment, into: OpenAPIReports.merged(into: base))
+    static let json = OpenAPIReports.merged(
+        OpenAPIEscalation.fragment,
+        into: OpenAPIReports.merged(OpenAPIChat.fragment, into: OpenAPIReports.merged(into: base)))
 
     static let base = #"""
         {

@@ -54,6 +54,8 @@ public enum MessageType: UInt8, Sendable, CaseIterable {
     case report = 0x3F
     case applyDefinition = 0x40
     case definitionPlan = 0x41
+    case getEscalation = 0x42
+    case escalation = 0x43
 }
 
 /// The release, as `--version` prints it.

@@ -55,6 +55,8 @@ public enum RosterMessage: Sendable, Hashable {
     case report(Roster_V1_ReportResponse)
     case applyDefinition(Roster_V1_ApplyDefinitionRequest)
     case definitionPlan(Roster_V1_DefinitionPlan)
+    case getEscalation(Roster_V1_GetEscalationRequest)
+    case escalation(Roster_V1_EscalationResponse)
 
     /// The message type code this message travels under.
     public var type: MessageType {
@@ -108,6 +110,8 @@ public enum RosterMessage: Sendable, Hashable {
         case .report: return .report
         case .applyDefinition: return .applyDefinition
         case .definitionPlan: return .definitionPlan
+        case .getEscalation: return .getEscalation
+        case .escalation: return .escalation
         }
     }
 
@@ -173,6 +177,8 @@ public enum RosterMessage: Sendable, Hashable {
             case .report: return .report(try Roster_V1_ReportResponse(body: frame.body))
             case .applyDefinition: return .applyDefinition(try Roster_V1_ApplyDefinitionRequest(body: frame.body))
             case .definitionPlan: return .definitionPlan(try Roster_V1_DefinitionPlan(body: frame.body))
+            case .getEscalation: return .getEscalation(try Roster_V1_GetEscalationRequest(body: frame.body))
+            case .escalation: return .escalation(try Roster_V1_EscalationResponse(body: frame.body))
             }
         } catch {
             throw .undecodableBody(type, String(describing: error))
@@ -231,6 +237,8 @@ public enum RosterMessage: Sendable, Hashable {
         case .report(let body): return body.bodyBuffer()
         case .applyDefinition(let body): return body.bodyBuffer()
         case .definitionPlan(let body): return body.bodyBuffer()
+        case .getEscalation(let body): return body.bodyBuffer()
+        case .escalation(let body): return body.bodyBuffer()
         }
     }
 
@@ -291,6 +299,8 @@ public enum RosterMessage: Sendable, Hashable {
         case .report(let body): return body
         case .applyDefinition(let body): return body
         case .definitionPlan(let body): return body
+        case .getEscalation(let body): return body
+        case .escalation(let body): return body
         }
     }
 }

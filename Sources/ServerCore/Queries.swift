@@ -32,6 +32,12 @@ package enum Queries {
                         if scheduleID != ScheduleDefinition.defaultID { $0.scheduleID = scheduleID }
                     }))
 
+        case .getEscalation(let request):
+            return EscalationAnswer.answer(
+                request, state: state, epoch: view.epoch, revision: view.revision, now: now,
+                onDuty: { view.onDuty(scheduleID: $0, at: $1) }
+            ).map(RosterMessage.escalation).mapError(WireError.init)
+
         case .listSchedules:
             return .success(
                 .schedules(

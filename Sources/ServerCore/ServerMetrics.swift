@@ -34,6 +34,7 @@ package final class ServerMetrics: Sendable {
         .getFinalSchedule, .getNextOnDuty, .subscribe, .unsubscribe, .upsertEmployee, .deleteEmployee, .addShift,
         .deleteShift,
         .setMotd, .importData, .editSchedule, .getAudit, .getReport, .getCalendar, .notificationAdmin, .applyDefinition,
+        .getEscalation,
     ]
 
     static let changeKinds = [

@@ -27,7 +27,8 @@ struct RosterClientCommand: AsyncParsableCommand {
         subcommands: [
             Watch.self, Now.self, Employees.self, Search.self, Show.self, Shifts.self, Schedules.self,
             ScheduleCommand.self,
-            Oncall.self, Next.self, TakeCommand.self, RequestCommand.self, RequestsCommand.self, CalendarCommand.self,
+            Oncall.self, EscalationCommand.self, Next.self, TakeCommand.self, RequestCommand.self, RequestsCommand.self,
+            CalendarCommand.self,
             Export.self, PlanCommand.self, ApplyCommand.self, ReportCommand.self, Admin.self, Trust.self,
         ])
 

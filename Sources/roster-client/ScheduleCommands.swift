@@ -41,18 +41,53 @@ struct ScheduleCommand: AsyncParsableCommand {
     }
 }
 
+struct EscalationCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "escalation", abstract: "Escalation policies and services (docs/ESCALATION.md).",
+        subcommands: [Show.self])
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "show",
+            abstract: "A service's or a policy's steps as written, and whom each pages now.")
+        @OptionGroup var options: ConnectionOptions
+        @Argument(help: "A service's or an escalation policy's name or id.") var name: String
+
+        func run() async throws {
+            try await options.runner().escalationShow(name).exit()
+        }
+    }
+}
+
 struct Oncall: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "oncall",
-        abstract: "The final schedule over a window: who is on duty when, and why (rotation, shift or override).")
+        abstract:
+            "The final schedule over a window: who is on duty when, and why (rotation, shift or override); with --service, whom a page reaches at each step."
+    )
     @OptionGroup var options: ConnectionOptions
     @Option(parsing: .unconditional, help: "Window start (ISO 8601, now, tomorrow 09:00).") var from: String = "now"
     @Option(parsing: .unconditional, help: "Window end (at most 366 days after the start).") var to: String = "+7d"
     @Option(help: "Only this schedule (name or id).") var schedule: String?
     @Option(help: "Only this person (id or full name).") var person: String?
+    @Option(help: "Whom a page for this service (name or id) reaches at each step of its escalation policy.")
+    var service: String?
+    @Option(help: "The same for an escalation policy (name or id).") var policy: String?
+    @Option(parsing: .unconditional, help: "With --service: the page's start (default now).") var at: String?
+    @Flag(help: "With --service: the page's whole timeline, each step at its own instant, through the repeats.")
+    var simulate = false
     @Flag(help: "Answer from the cache without contacting the server.") var offline = false
 
     func validate() throws {
+        if service != nil || policy != nil {
+            guard service == nil || policy == nil else { throw ValidationError("give --service or --policy, not both") }
+            guard schedule == nil, person == nil else {
+                throw ValidationError("--schedule and --person are for the final schedule, not with --service")
+            }
+            if let at { _ = try options.time(at) }
+            return
+        }
+        guard at == nil, !simulate else { throw ValidationError("--at and --simulate go with --service or --policy") }
         guard let start = try options.time(from), let end = try options.time(to), start < end else {
             throw ValidationError("--from must be before --to (got \(from) and \(to))")
         }
@@ -60,6 +95,11 @@ struct Oncall: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if service != nil || policy != nil {
+            let query = EscalationQuery(
+                service: service, policy: policy, at: try at.flatMap { try options.time($0) }, simulate: simulate)
+            try await options.runner().escalation(query, offline: offline).exit()
+        }
         let query = FinalScheduleQuery(
             schedule: schedule, from: try options.time(from)!, to: try options.time(to)!,
             employee: person)

@@ -49,7 +49,7 @@ import Testing
             let status = await child.waitForExit(timeout: .seconds(240))
             if status == nil { await child.stop(signal: SIGKILL) }
             #expect(status == 0, "\(child.output)")
-            #expect(child.stdout.contains("Tested: 12"), "\(child.stdout)")
+            #expect(child.stdout.contains("Tested: 14"), "\(child.stdout)")
         }
     }
 
@@ -71,7 +71,8 @@ import Testing
                     "/livez", "/readyz", "/metrics", "/v1/oncall", "/v1/people/{person}/next",
                     "/v1/calendar/{token}.ics", "/v1/events", "/v1/openapi.json", "/v1/requests",
                     "/v1/requests/{id}/{step}", "/v1/reports/hours", "/v1/reports/quality",
-                    "/v1/chat/slack/command", "/v1/chat/mattermost/command",
+                    "/v1/chat/slack/command", "/v1/chat/mattermost/command", "/v1/services/{service}/oncall",
+                    "/v1/escalation-policies/{policy}/oncall",
                 ])
             // Each documented route is served (a refusal, not a 404, for the ones that need a token).
             for path in [

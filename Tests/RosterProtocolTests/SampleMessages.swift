@@ -503,11 +503,82 @@ enum SampleMessages {
                     }
                 })
         ),
+        (
+            33,
+            .getEscalation(
+                .with {
+                    $0.service = "Payments API"; $0.atMs = 1_796_040_000_000; $0.simulate = true
+                })
+        ),
+        (
+            33,
+            .escalation(
+                .with {
+                    $0.epoch = 7; $0.revision = 43; $0.atMs = 1_796_040_000_000
+                    $0.service = .with {
+                        $0.id = "svc_payments"; $0.name = "Payments API"; $0.policyID = "pol_payments"
+                        $0.links = [
+                            .with {
+                                $0.title = "Runbook"; $0.url = "https://runbooks.example/payments"
+                            }
+                        ]
+                    }
+                    $0.policy = .with {
+                        $0.id = "pol_payments"; $0.name = "Payments"; $0.repeat = 1
+                        $0.steps = [
+                            .with {
+                                $0.delayMinutes = 10; $0.targets = [.with { $0.scheduleID = "sch_platform" }]
+                            },
+                            .with {
+                                $0.delayMinutes = 15; $0.strategy = .strategyRoundRobin
+                                $0.targets = [.with { $0.employeeID = "e-grace" }, .with { $0.team = "Core" }]
+                            },
+                        ]
+                    }
+                    $0.steps = [
+                        .with {
+                            $0.index = 0; $0.round = 0; $0.atMs = 1_796_040_000_000; $0.delayMinutes = 10
+                            $0.untilMs = 1_796_112_000_000
+                            $0.people = [
+                                .with {
+                                    $0.employee = ada; $0.scheduleID = "sch_platform";
+                                    $0.shiftID = "r:rot_weekly:1:e-ada"
+                                }
+                            ]
+                        },
+                        .with {
+                            $0.index = 1; $0.round = 0; $0.atMs = 1_796_040_600_000; $0.delayMinutes = 15
+                            $0.strategy = .strategyRoundRobin
+                            $0.people = [.with { $0.employee = grace }]
+                        },
+                    ]
+                })
+        ),
     ]
 
     /// Further vectors for one type, named `<code>-<Type>-<what>.json`: self-service (docs/PROTOCOL.md,
     /// "Self-service and cover requests").
     static let more: [(String, UInt32, RosterMessage)] = [
+        (
+            "escalation-policy-set", 0,
+            .rosterChanged(
+                .with {
+                    $0.epoch = 7; $0.revision = 44; $0.committedAtMs = 1_796_040_000_000
+                    $0.changes = [
+                        .with {
+                            $0.escalationPolicySet = .with {
+                                $0.id = "pol_payments"; $0.name = "Payments"; $0.team = "Core"
+                                $0.steps = [
+                                    .with {
+                                        $0.delayMinutes = 10; $0.targets = [.with { $0.scheduleID = "sch_platform" }]
+                                    }
+                                ]
+                            }
+                        },
+                        .with { $0.serviceDeleted = "svc_old" },
+                    ]
+                })
+        ),
         (
             "take-duty", 30,
             .editSchedule(

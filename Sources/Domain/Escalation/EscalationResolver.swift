@@ -53,10 +53,21 @@ public enum EscalationResolver {
     ) -> [Step] {
         var timeline: [Step] = []
         var at = start
+        // A schedule's people hold from a lookup's instant until its `until`, and the timeline's
+        // instants only grow: a lookup is reused while it holds (200 steps, a few lookups).
+        var held: [String: OnDutyLookup] = [:]
+        func lookup(_ id: String, _ instant: UnixMillis) -> OnDutyLookup? {
+            if let last = held[id], last.at <= instant, instant < last.until ?? .max {
+                return OnDutyLookup(at: instant, current: last.current, until: last.until, next: last.next)
+            }
+            let found = onDuty(id, instant)
+            held[id] = found
+            return found
+        }
         for round in 0...max(0, min(policy.repeatCount, EscalationPolicy.maxRepeat)) {
             for (index, step) in policy.steps.enumerated() {
                 timeline.append(
-                    resolve(step, index: index, round: round, at: at, onDuty: onDuty, teamSchedules: teamSchedules))
+                    resolve(step, index: index, round: round, at: at, onDuty: lookup, teamSchedules: teamSchedules))
                 at += UnixMillis(step.delayMinutes) * 60_000
             }
         }

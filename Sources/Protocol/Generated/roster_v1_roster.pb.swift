@@ -4306,6 +4306,145 @@ public nonisolated struct Roster_V1_DefinitionPlan: Sendable {
   public init() {}
 }
 
+/// Whom a service's or an escalation policy's page reaches at each step (docs/ESCALATION.md).
+public nonisolated struct Roster_V1_GetEscalationRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// id or name; or
+  public var service: String = String()
+
+  /// id or name: exactly one of the two
+  public var policy: String = String()
+
+  /// the page's start; default: the server's now
+  public var atMs: Int64 {
+    get {_atMs ?? 0}
+    set {_atMs = newValue}
+  }
+  /// Returns true if `atMs` has been explicitly set.
+  public var hasAtMs: Bool {self._atMs != nil}
+  /// Clears the value of `atMs`. Subsequent reads from it will return its default value.
+  public mutating func clearAtMs() {self._atMs = nil}
+
+  /// the whole timeline through the repeats, each step at its own instant
+  public var simulate: Bool = false
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _atMs: Int64? = nil
+}
+
+public nonisolated struct Roster_V1_EscalationResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var epoch: UInt64 = 0
+
+  public var revision: UInt64 = 0
+
+  public var atMs: Int64 = 0
+
+  /// set when asked by service
+  public var service: Roster_V1_Service {
+    get {_service ?? Roster_V1_Service()}
+    set {_service = newValue}
+  }
+  /// Returns true if `service` has been explicitly set.
+  public var hasService: Bool {self._service != nil}
+  /// Clears the value of `service`. Subsequent reads from it will return its default value.
+  public mutating func clearService() {self._service = nil}
+
+  public var policy: Roster_V1_EscalationPolicy {
+    get {_policy ?? Roster_V1_EscalationPolicy()}
+    set {_policy = newValue}
+  }
+  /// Returns true if `policy` has been explicitly set.
+  public var hasPolicy: Bool {self._policy != nil}
+  /// Clears the value of `policy`. Subsequent reads from it will return its default value.
+  public mutating func clearPolicy() {self._policy = nil}
+
+  /// Without simulate: each step of the policy as if the page reached it at at_ms. With it: the
+  /// timeline, step after step and round after round, each at its own instant.
+  public var steps: [Roster_V1_EscalationStepAnswer] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _service: Roster_V1_Service? = nil
+  fileprivate var _policy: Roster_V1_EscalationPolicy? = nil
+}
+
+public nonisolated struct Roster_V1_EscalationStepAnswer: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// the step's place in the policy, from 0
+  public var index: UInt32 = 0
+
+  /// 0 first; 1 to `repeat` the repeats
+  public var round: UInt32 = 0
+
+  /// the instant the step is resolved at
+  public var atMs: Int64 = 0
+
+  /// each person once, in the order of the step's targets
+  public var people: [Roster_V1_EscalatedPerson] = []
+
+  /// when a schedule of the step next changes hands; unset: no planned change
+  public var untilMs: Int64 {
+    get {_untilMs ?? 0}
+    set {_untilMs = newValue}
+  }
+  /// Returns true if `untilMs` has been explicitly set.
+  public var hasUntilMs: Bool {self._untilMs != nil}
+  /// Clears the value of `untilMs`. Subsequent reads from it will return its default value.
+  public mutating func clearUntilMs() {self._untilMs = nil}
+
+  public var strategy: Roster_V1_EscalationStrategy = .strategyEveryone
+
+  public var delayMinutes: UInt32 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _untilMs: Int64? = nil
+}
+
+public nonisolated struct Roster_V1_EscalatedPerson: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var employee: Roster_V1_Employee {
+    get {_employee ?? Roster_V1_Employee()}
+    set {_employee = newValue}
+  }
+  /// Returns true if `employee` has been explicitly set.
+  public var hasEmployee: Bool {self._employee != nil}
+  /// Clears the value of `employee`. Subsequent reads from it will return its default value.
+  public mutating func clearEmployee() {self._employee = nil}
+
+  /// on duty there; empty: named in the step
+  public var scheduleID: String = String()
+
+  /// the shift that puts them on duty there
+  public var shiftID: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _employee: Roster_V1_Employee? = nil
+}
+
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
 
 fileprivate nonisolated let _protobuf_package = "roster.v1"
@@ -10643,6 +10782,222 @@ nonisolated extension Roster_V1_DefinitionPlan: SwiftProtobuf.Message, SwiftProt
     if lhs.epoch != rhs.epoch {return false}
     if lhs.secrets != rhs.secrets {return false}
     if lhs.dutyCut != rhs.dutyCut {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_GetEscalationRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".GetEscalationRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}service\0\u{1}policy\0\u{3}at_ms\0\u{1}simulate\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.service) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.policy) }()
+      case 3: try { try decoder.decodeSingularInt64Field(value: &self._atMs) }()
+      case 4: try { try decoder.decodeSingularBoolField(value: &self.simulate) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.service.isEmpty {
+      try visitor.visitSingularStringField(value: self.service, fieldNumber: 1)
+    }
+    if !self.policy.isEmpty {
+      try visitor.visitSingularStringField(value: self.policy, fieldNumber: 2)
+    }
+    try { if let v = self._atMs {
+      try visitor.visitSingularInt64Field(value: v, fieldNumber: 3)
+    } }()
+    if self.simulate != false {
+      try visitor.visitSingularBoolField(value: self.simulate, fieldNumber: 4)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_GetEscalationRequest, rhs: Roster_V1_GetEscalationRequest) -> Bool {
+    if lhs.service != rhs.service {return false}
+    if lhs.policy != rhs.policy {return false}
+    if lhs._atMs != rhs._atMs {return false}
+    if lhs.simulate != rhs.simulate {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_EscalationResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".EscalationResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}epoch\0\u{1}revision\0\u{3}at_ms\0\u{1}service\0\u{1}policy\0\u{1}steps\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.epoch) }()
+      case 2: try { try decoder.decodeSingularUInt64Field(value: &self.revision) }()
+      case 3: try { try decoder.decodeSingularInt64Field(value: &self.atMs) }()
+      case 4: try { try decoder.decodeSingularMessageField(value: &self._service) }()
+      case 5: try { try decoder.decodeSingularMessageField(value: &self._policy) }()
+      case 6: try { try decoder.decodeRepeatedMessageField(value: &self.steps) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if self.epoch != 0 {
+      try visitor.visitSingularUInt64Field(value: self.epoch, fieldNumber: 1)
+    }
+    if self.revision != 0 {
+      try visitor.visitSingularUInt64Field(value: self.revision, fieldNumber: 2)
+    }
+    if self.atMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.atMs, fieldNumber: 3)
+    }
+    try { if let v = self._service {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
+    } }()
+    try { if let v = self._policy {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 5)
+    } }()
+    if !self.steps.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.steps, fieldNumber: 6)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_EscalationResponse, rhs: Roster_V1_EscalationResponse) -> Bool {
+    if lhs.epoch != rhs.epoch {return false}
+    if lhs.revision != rhs.revision {return false}
+    if lhs.atMs != rhs.atMs {return false}
+    if lhs._service != rhs._service {return false}
+    if lhs._policy != rhs._policy {return false}
+    if lhs.steps != rhs.steps {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_EscalationStepAnswer: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".EscalationStepAnswer"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}index\0\u{1}round\0\u{3}at_ms\0\u{1}people\0\u{3}until_ms\0\u{1}strategy\0\u{3}delay_minutes\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt32Field(value: &self.index) }()
+      case 2: try { try decoder.decodeSingularUInt32Field(value: &self.round) }()
+      case 3: try { try decoder.decodeSingularInt64Field(value: &self.atMs) }()
+      case 4: try { try decoder.decodeRepeatedMessageField(value: &self.people) }()
+      case 5: try { try decoder.decodeSingularInt64Field(value: &self._untilMs) }()
+      case 6: try { try decoder.decodeSingularEnumField(value: &self.strategy) }()
+      case 7: try { try decoder.decodeSingularUInt32Field(value: &self.delayMinutes) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if self.index != 0 {
+      try visitor.visitSingularUInt32Field(value: self.index, fieldNumber: 1)
+    }
+    if self.round != 0 {
+      try visitor.visitSingularUInt32Field(value: self.round, fieldNumber: 2)
+    }
+    if self.atMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.atMs, fieldNumber: 3)
+    }
+    if !self.people.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.people, fieldNumber: 4)
+    }
+    try { if let v = self._untilMs {
+      try visitor.visitSingularInt64Field(value: v, fieldNumber: 5)
+    } }()
+    if self.strategy != .strategyEveryone {
+      try visitor.visitSingularEnumField(value: self.strategy, fieldNumber: 6)
+    }
+    if self.delayMinutes != 0 {
+      try visitor.visitSingularUInt32Field(value: self.delayMinutes, fieldNumber: 7)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_EscalationStepAnswer, rhs: Roster_V1_EscalationStepAnswer) -> Bool {
+    if lhs.index != rhs.index {return false}
+    if lhs.round != rhs.round {return false}
+    if lhs.atMs != rhs.atMs {return false}
+    if lhs.people != rhs.people {return false}
+    if lhs._untilMs != rhs._untilMs {return false}
+    if lhs.strategy != rhs.strategy {return false}
+    if lhs.delayMinutes != rhs.delayMinutes {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_EscalatedPerson: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".EscalatedPerson"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}employee\0\u{3}schedule_id\0\u{3}shift_id\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularMessageField(value: &self._employee) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.scheduleID) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.shiftID) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._employee {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    } }()
+    if !self.scheduleID.isEmpty {
+      try visitor.visitSingularStringField(value: self.scheduleID, fieldNumber: 2)
+    }
+    if !self.shiftID.isEmpty {
+      try visitor.visitSingularStringField(value: self.shiftID, fieldNumber: 3)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_EscalatedPerson, rhs: Roster_V1_EscalatedPerson) -> Bool {
+    if lhs._employee != rhs._employee {return false}
+    if lhs.scheduleID != rhs.scheduleID {return false}
+    if lhs.shiftID != rhs.shiftID {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -53,6 +53,9 @@ package enum ProtocolRequests {
         case .getNextOnDuty:
             // Up to a year ahead for someone rarely on duty.
             Rule(who: .anyone, path: .query, lane: .long)
+        case .getEscalation:
+            // A timeline of up to 200 steps, each of up to 50 schedules.
+            Rule(who: .anyone, path: .query, lane: .long)
         case .getFinalSchedule(let query):
             Rule(who: .anyone, path: .query, lane: .window(query.fromMs, query.toMs))
         case .setMotd, .upsertEmployee:

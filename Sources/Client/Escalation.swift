@@ -1,0 +1,49 @@
+import RosterDomain
+import RosterProtocol
+
+/// A question for an escalation (docs/ESCALATION.md): a service or a policy, by id or name.
+public struct EscalationQuery: Sendable, Hashable {
+    public var service: String?
+    public var policy: String?
+    /// The page's start; nil: now.
+    public var at: UnixMillis?
+    /// The whole timeline, each step at its own instant, through the repeats.
+    public var simulate: Bool
+
+    public init(service: String? = nil, policy: String? = nil, at: UnixMillis? = nil, simulate: Bool = false) {
+        (self.service, self.policy, self.at, self.simulate) = (service, policy, at, simulate)
+    }
+
+    public func wire() -> Roster_V1_GetEscalationRequest {
+        .with {
+            $0.service = service ?? ""
+            $0.policy = policy ?? ""
+            if let at { $0.atMs = at }
+            $0.simulate = simulate
+        }
+    }
+}
+
+extension RosterClient {
+    /// Whom a page reaches at each step, as the server answers it.
+    public func escalation(_ query: EscalationQuery) async throws -> Roster_V1_EscalationResponse {
+        guard case .escalation(let answer) = try await request(.getEscalation(query.wire())) else {
+            throw RosterClientError.protocolViolation("expected Escalation")
+        }
+        return answer
+    }
+}
+
+extension CachedRoster {
+    /// The same answer from the cached plan, offline: the builder the server uses, over the
+    /// shared on-duty engine.
+    public func escalation(_ query: EscalationQuery, now: UnixMillis) throws(RosterError)
+        -> Roster_V1_EscalationResponse
+    {
+        let state = self.state
+        return try EscalationAnswer.answer(
+            query.wire(), state: state, epoch: epoch, revision: revision, now: now,
+            onDuty: { state.onDuty(of: $0, at: $1) }
+        ).get()
+    }
+}
