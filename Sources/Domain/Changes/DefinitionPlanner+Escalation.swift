@@ -23,12 +23,16 @@ extension DefinitionPlanner {
                     continue
                 }
                 policyIDs[TextFolding.fold(policy.name)] = policy.id
-                // An unknown name stays as written: validation says which step lacks whom.
+                // A name is the file's, else the tenant's before the file (so a rename in the same
+                // file keeps what a step names); an unknown one stays as written, and validation
+                // says which step lacks whom.
                 for step in policy.steps.indices {
                     policy.steps[step].targets = policy.steps[step].targets.map { target in
                         switch target {
-                        case .person(let ref): .person(named.employee(idOrName: ref)?.id ?? ref)
-                        case .schedule(let ref): .schedule(named.schedule(idOrName: ref)?.id ?? ref)
+                        case .person(let ref):
+                            .person(named.employee(idOrName: ref)?.id ?? state.employee(idOrName: ref)?.id ?? ref)
+                        case .schedule(let ref):
+                            .schedule(named.schedule(idOrName: ref)?.id ?? state.schedule(idOrName: ref)?.id ?? ref)
                         case .team: target
                         }
                     }
