@@ -17,6 +17,9 @@ public struct RosterState: Sendable, Hashable {
     public private(set) var escalation = EscalationDirectory()
     /// Folded schedule name → id, so finding a schedule by name does not fold every name.
     private var scheduleIDsByName: [String: String]
+    /// Folded team name → the ids of its schedules: a step's team target is looked up at every
+    /// escalation answer, and folding every schedule's team each time was most of its cost.
+    private(set) var scheduleIDsByTeam: [String: Set<String>] = [:]
     /// Folded full name → ids, so checking a name or finding a person by it does not fold the
     /// whole directory (300 ms at 100,000 people). Built on first use: a one-shot `now` never
     /// looks anyone up by name, and building it was a fifth of loading a 12,000-person cache.
@@ -38,11 +41,25 @@ public struct RosterState: Sendable, Hashable {
             byID[schedule.id] = schedule
         }
         self.schedules = byID
+        for schedule in byID.values where !schedule.team.isEmpty {
+            scheduleIDsByTeam[TextFolding.fold(schedule.team), default: []].insert(schedule.id)
+        }
         scheduleIDsByName = Dictionary(
             byID.values.map { (TextFolding.fold($0.name), $0.id) }, uniquingKeysWith: { a, _ in a })
         for entry in timeOff { apply(.timeOffSet(entry)) }
         for calendar in holidays { self.holidays[calendar.name] = calendar }
         escalation = EscalationDirectory(policies: escalationPolicies, services: services)
+    }
+
+    private mutating func refileTeam(of schedule: ScheduleDefinition, adding: Bool) {
+        guard !schedule.team.isEmpty else { return }
+        let key = TextFolding.fold(schedule.team)
+        if adding {
+            scheduleIDsByTeam[key, default: []].insert(schedule.id)
+        } else {
+            scheduleIDsByTeam[key]?.remove(schedule.id)
+            if scheduleIDsByTeam[key]?.isEmpty == true { scheduleIDsByTeam[key] = nil }
+        }
     }
 
     /// The ids of the employees with this full name (case- and diacritic-insensitive).
@@ -93,12 +110,19 @@ public struct RosterState: Sendable, Hashable {
             timeOffByPerson[id] = nil
         case .scheduleUpserted(var schedule):
             schedule.shifts = []
-            if let previous = schedules[schedule.id] { scheduleIDsByName[TextFolding.fold(previous.name)] = nil }
+            if let previous = schedules[schedule.id] {
+                scheduleIDsByName[TextFolding.fold(previous.name)] = nil
+                refileTeam(of: previous, adding: false)
+            }
             schedules[schedule.id] = schedule
             scheduleIDsByName[TextFolding.fold(schedule.name)] = schedule.id
+            refileTeam(of: schedule, adding: true)
         case .scheduleDeleted(let id):
             guard id != ScheduleDefinition.defaultID else { return }
-            if let previous = schedules[id] { scheduleIDsByName[TextFolding.fold(previous.name)] = nil }
+            if let previous = schedules[id] {
+                scheduleIDsByName[TextFolding.fold(previous.name)] = nil
+                refileTeam(of: previous, adding: false)
+            }
             schedules[id] = nil
             shifts.removeAll { ShiftTable.scheduleKey($0.scheduleID) == id }
         case .shiftAdded(let shift):

@@ -43,6 +43,16 @@ struct EscalationDirectoryTests {
         let next = try state.applyingValidated([("", .serviceSet(renamed))])
         #expect(next.escalation.service(idOrName: "Payments API") == nil)
         #expect(next.escalation.service(idOrName: "checkout")?.id == "svc")
+        // A team's schedules follow the schedules' edits (kept as an index, folded once).
+        var moved = Self.primary
+        moved.team = "Öps"
+        var state2 = next
+        state2.apply(.scheduleUpserted(moved))
+        state2.apply(.scheduleUpserted(ScheduleDefinition(id: "second", name: "Second", zone: "UTC", team: "ops")))
+        #expect(state2.schedules(ofTeam: "core").isEmpty && state2.schedules(ofTeam: "OPS") == ["primary", "second"])
+        state2.apply(.scheduleDeleted(id: "second"))
+        #expect(state2.schedules(ofTeam: "ops") == ["primary"])
+        #expect(RosterState(tenant: state2.tenant, schedules: [moved]).schedules(ofTeam: "öps") == ["primary"])
     }
 
     @Test func badPoliciesAndServicesAreRefusedEachWithItsSentence() throws {

@@ -12,8 +12,7 @@ extension RosterState {
     /// The ids of a team's schedules (its name case- and diacritic-insensitive), sorted: whom a
     /// step's team target pages.
     public func schedules(ofTeam team: String) -> [String] {
-        let wanted = TextFolding.fold(team)
-        return schedules.values.filter { !$0.team.isEmpty && TextFolding.fold($0.team) == wanted }.map(\.id).sorted()
+        (scheduleIDsByTeam[TextFolding.fold(team)] ?? []).sorted()
     }
 
     /// Whether the target names something of this tenant.
