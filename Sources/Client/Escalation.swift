@@ -47,3 +47,46 @@ extension CachedRoster {
         ).get()
     }
 }
+
+extension RosterClient {
+    /// ESCALATION pushes for services and policies (ids or names): the answer for now at once
+    /// (INITIAL), then each change. A lost connection is made again after `retry`, and the
+    /// subscription starts afresh with INITIAL: every push carries the whole answer, so nothing
+    /// needs replaying. A refusal (an unknown name) ends the stream with its error.
+    public func escalationUpdates(services: [String], policies: [String], retry: Duration = .seconds(2))
+        -> AsyncThrowingStream<Roster_V1_EscalationChanged, any Error>
+    {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                while !Task.isCancelled {
+                    do {
+                        let connection = try await connect()
+                        connection.subscribe(
+                            .with {
+                                $0.topics = [.escalation]
+                                $0.services = services
+                                $0.escalationPolicies = policies
+                            })
+                        for await inbound in connection.inbound {
+                            switch inbound.message {
+                            case .escalationChanged(let event): continuation.yield(event)
+                            case .error(let error):
+                                continuation.finish(throwing: RosterClientError.server(error))
+                                await connection.close()
+                                return
+                            default: break
+                            }
+                        }
+                        await connection.close()
+                    } catch let error as RosterClientError where error.isPermanent {
+                        continuation.finish(throwing: error)
+                        return
+                    } catch {}
+                    try? await Task.sleep(for: retry)
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+}

@@ -136,8 +136,76 @@ extension CommandRunner {
         }
     }
 
-    private static func fullName(_ person: Roster_V1_EscalatedPerson) -> String {
+    static func fullName(_ person: Roster_V1_EscalatedPerson) -> String {
         let name = "\(person.employee.firstName) \(person.employee.lastName)".trimmingCharacters(in: .whitespaces)
         return name.isEmpty ? person.employee.id : name
+    }
+}
+
+extension CommandRunner {
+    /// `watch --service NAME` (or `--policy`): whom a page would reach now, then a line for each
+    /// change, with its cause and the steps that changed; JSON lines with --json or off a terminal.
+    public func watchEscalation(services: [String], policies: [String]) async -> ClientExitCode {
+        let names = await client.roster?.state.schedules
+        let updates = await client.escalationUpdates(services: services, policies: policies)
+        // Ctrl-C or SIGTERM ends the iteration, which ends the stream and its connection.
+        let watching = Task { () -> (any Error)? in
+            do {
+                for try await event in updates {
+                    printEscalationChange(event, scheduleName: { names?[$0]?.name ?? $0 })
+                }
+                return nil
+            } catch {
+                return error
+            }
+        }
+        let stopper = SignalStopper { watching.cancel() }
+        defer { stopper.cancel() }
+        return await watching.value.map { report($0) } ?? .success
+    }
+
+    func printEscalationChange(_ event: Roster_V1_EscalationChanged, scheduleName: (String) -> String) {
+        let cause =
+            switch event.cause {
+            case .escalationInitial: "now"
+            case .escalationHandoff: "handoff"
+            case .escalationPlanChanged: "plan changed"
+            case .escalationPolicyChanged: "policy changed"
+            case .escalationClockJump: "clock set"
+            default: "changed"
+            }
+        if json {
+            struct Line: Encodable {
+                var event = "escalation"
+                var cause: String
+                var removed: Bool
+                var changedSteps: [Int]
+                var answer: EscalationJSON.Answer
+            }
+            var response = Roster_V1_EscalationResponse()
+            (response.epoch, response.revision, response.atMs) = (event.epoch, event.revision, event.atMs)
+            (response.policy, response.steps) = (event.policy, event.steps)
+            if let service = event.services.first { response.service = service }
+            let line = Line(
+                cause: cause, removed: event.removed, changedSteps: event.changedSteps.map { Int($0) + 1 },
+                answer: EscalationJSON.answer(response, scheduleName: scheduleName))
+            Self.out(JSONShapes.line(line))
+            return
+        }
+        let services = event.services.map(\.name).joined(separator: ", ")
+        let subject = services.isEmpty ? event.policy.name : "\(services) (policy \(event.policy.name))"
+        if event.removed {
+            Self.out("\(display.dateTime(.now)) \(event.policy.id): removed")
+            return
+        }
+        let steps = event.steps.map { step in
+            let people = step.people.map { person in
+                let name = Self.fullName(person)
+                return person.scheduleID.isEmpty ? name : "\(name) (\(scheduleName(person.scheduleID)))"
+            }
+            let mark = event.cause != .escalationInitial && event.changedSteps.contains(step.index) ? "*" : ""
+            return "\(mark)\(step.index + 1) " + (people.isEmpty ? "nobody" : people.joined(separator: ", "))
+        }
+        Self.out("\(display.dateTime(event.atMs)) \(subject), \(cause): " + steps.joined(separator: "; "))
     }
 }

@@ -139,7 +139,7 @@ extension HTTPHandler: PushSink {
                 stream.onDutyEvent = (heldKey, bytes)
             }
         case .roster: bytes = stream.rosterEvent
-        case .notice, .progress: return .notSent
+        case .notice, .progress, .escalation: return .notSent
         }
         switch stream.slowConsumer.push(kind, to: 1, writable: context.channel.isWritable) {
         case .write: break

@@ -58,7 +58,7 @@ public enum EscalationAnswer {
             })
     }
 
-    static func wire(_ step: EscalationResolver.Step, policy: EscalationPolicy, state: RosterState)
+    public static func wire(_ step: EscalationResolver.Step, policy: EscalationPolicy, state: RosterState)
         -> Roster_V1_EscalationStepAnswer
     {
         .with {

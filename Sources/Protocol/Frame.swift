@@ -35,6 +35,7 @@ public enum MessageType: UInt8, Sendable, CaseIterable {
     case onDutyChanged = 0x26
     case rosterChanged = 0x27
     case notice = 0x28
+    case escalationChanged = 0x29
 
     case upsertEmployee = 0x30
     case deleteEmployee = 0x31

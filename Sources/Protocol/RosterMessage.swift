@@ -57,6 +57,7 @@ public enum RosterMessage: Sendable, Hashable {
     case definitionPlan(Roster_V1_DefinitionPlan)
     case getEscalation(Roster_V1_GetEscalationRequest)
     case escalation(Roster_V1_EscalationResponse)
+    case escalationChanged(Roster_V1_EscalationChanged)
 
     /// The message type code this message travels under.
     public var type: MessageType {
@@ -112,6 +113,7 @@ public enum RosterMessage: Sendable, Hashable {
         case .definitionPlan: return .definitionPlan
         case .getEscalation: return .getEscalation
         case .escalation: return .escalation
+        case .escalationChanged: return .escalationChanged
         }
     }
 
@@ -179,6 +181,7 @@ public enum RosterMessage: Sendable, Hashable {
             case .definitionPlan: return .definitionPlan(try Roster_V1_DefinitionPlan(body: frame.body))
             case .getEscalation: return .getEscalation(try Roster_V1_GetEscalationRequest(body: frame.body))
             case .escalation: return .escalation(try Roster_V1_EscalationResponse(body: frame.body))
+            case .escalationChanged: return .escalationChanged(try Roster_V1_EscalationChanged(body: frame.body))
             }
         } catch {
             throw .undecodableBody(type, String(describing: error))
@@ -239,6 +242,7 @@ public enum RosterMessage: Sendable, Hashable {
         case .definitionPlan(let body): return body.bodyBuffer()
         case .getEscalation(let body): return body.bodyBuffer()
         case .escalation(let body): return body.bodyBuffer()
+        case .escalationChanged(let body): return body.bodyBuffer()
         }
     }
 
@@ -301,6 +305,7 @@ public enum RosterMessage: Sendable, Hashable {
         case .definitionPlan(let body): return body
         case .getEscalation(let body): return body
         case .escalation(let body): return body
+        case .escalationChanged(let body): return body
         }
     }
 }

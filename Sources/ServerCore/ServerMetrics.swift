@@ -101,7 +101,8 @@ package final class ServerMetrics: Sendable {
                 )
             })
         pushes = Dictionary(
-            uniqueKeysWithValues: ["on_duty_changed", "roster_changed", "notice", "progress"].map {
+            uniqueKeysWithValues: ["on_duty_changed", "roster_changed", "notice", "progress", "escalation_changed"].map
+            {
                 (
                     $0,
                     CoreMetrics.Counter(label: "roster_pushes_sent_total", dimensions: [("type", $0)], factory: factory)
@@ -154,6 +155,7 @@ package final class ServerMetrics: Sendable {
             case .onDuty: ("on_duty_changed", .onDutyChanged)
             case .roster: ("roster_changed", .rosterChanged)
             case .notice: ("notice", .notice)
+            case .escalation: ("escalation_changed", .escalationChanged)
             case .progress: ("progress", .progress)
             }
         pushes[type]?.increment(by: count)

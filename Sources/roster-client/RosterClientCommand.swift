@@ -190,8 +190,14 @@ struct Watch: AsyncParsableCommand {
     @Option(
         name: .long, help: ArgumentHelp("Stop a command from --exec after this many seconds.", valueName: "seconds"))
     var execTimeout: Int = 30
+    @Option(help: "Follow whom a page for this service (name or id) would reach now, instead: a line per change.")
+    var service: [String] = []
+    @Option(help: "The same for an escalation policy (name or id).") var policy: [String] = []
 
     func validate() throws {
+        if !(service.isEmpty && policy.isEmpty), exec != nil {
+            throw ValidationError("--exec follows on-duty changes, not --service or --policy")
+        }
         if let exec, exec.trimmingCharacters(in: .whitespaces).isEmpty {
             throw ValidationError("--exec needs a command")
         }
@@ -201,6 +207,9 @@ struct Watch: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if !(service.isEmpty && policy.isEmpty) {
+            try await options.runner().watchEscalation(services: service, policies: policy).exit()
+        }
         try await options.runner().watch(exec: exec, execTimeLimit: .seconds(execTimeout)).exit()
     }
 }

@@ -42,8 +42,18 @@ import Testing
                 .write(toFile: file, atomically: false, encoding: .utf8)
             let plan = try await admin.run(["plan", "-f", file])
             #expect(plan.status == 2 && plan.stdout.contains("~ escalation policy Payments"), "\(plan.stdout)")
-            let apply = try await admin.run(["apply", "-f", file, "--yes"])
-            #expect(apply.status == 0, "\(apply.stderr)")
+            // A watcher of the service sees the answer at once, then the edit pushed with its cause,
+            // and SIGTERM ends it.
+            let watch = try ChildProcess(
+                CLI.binary.path, ["watch", "--service", "Payments API", "--json"], environment: admin.environment)
+            try await withCleanup(watch, cleanUp: { await $0.stop(signal: SIGKILL) }) { watch in
+                #expect(await eventually(30) { watch.stdout.contains(#""cause":"now""#) }, "\(watch.output)")
+                let apply = try await admin.run(["apply", "-f", file, "--yes"])
+                #expect(apply.status == 0, "\(apply.stderr)")
+                #expect(
+                    await eventually(30) { watch.stdout.contains(#""cause":"policy changed""#) }, "\(watch.output)")
+                #expect(await watch.stop(signal: SIGTERM) == 0, "SIGTERM ends the watch: \(watch.output)")
+            }
             let again = try await admin.run(["plan", "-f", file])
             #expect(again.status == 0 && again.stdout.contains("Nothing to do"), "\(again.stdout)")
             let longer = try await admin.run(["oncall", "--service", "Payments API", "--simulate", "--json"])

@@ -504,6 +504,48 @@ enum SampleMessages {
                 })
         ),
         (
+            0,
+            .escalationChanged(
+                .with {
+                    $0.epoch = 7; $0.revision = 43; $0.atMs = 1_796_041_800_000; $0.sequence = 12
+                    $0.cause = .escalationHandoff; $0.changedSteps = [1]
+                    $0.policy = .with {
+                        $0.id = "pol_payments"; $0.name = "Payments"
+                        $0.steps = [
+                            .with {
+                                $0.delayMinutes = 10; $0.targets = [.with { $0.scheduleID = "sch_platform" }]
+                            },
+                            .with {
+                                $0.delayMinutes = 20; $0.targets = [.with { $0.scheduleID = "sch_db" }]
+                            },
+                        ]
+                    }
+                    $0.services = [
+                        .with {
+                            $0.id = "svc_payments"; $0.name = "Payments API"; $0.policyID = "pol_payments"
+                        }
+                    ]
+                    $0.steps = [
+                        .with {
+                            $0.index = 0; $0.atMs = 1_796_041_800_000; $0.delayMinutes = 10
+                            $0.people = [
+                                .with {
+                                    $0.employee = ada; $0.scheduleID = "sch_platform"
+                                }
+                            ]
+                        },
+                        .with {
+                            $0.index = 1; $0.atMs = 1_796_041_800_000; $0.delayMinutes = 20
+                            $0.people = [
+                                .with {
+                                    $0.employee = grace; $0.scheduleID = "sch_db"
+                                }
+                            ]
+                        },
+                    ]
+                })
+        ),
+        (
             33,
             .getEscalation(
                 .with {

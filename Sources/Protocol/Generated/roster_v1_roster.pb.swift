@@ -339,6 +339,9 @@ public nonisolated enum Roster_V1_Topic: SwiftProtobuf.Enum, Swift.CaseIterable 
 
   /// notification events (docs/NOTIFICATIONS.md), resumable by sequence
   case notices // = 3
+
+  /// whom a page would reach now, per escalation policy (docs/ESCALATION.md)
+  case escalation // = 4
   case UNRECOGNIZED(Int)
 
   public init() {
@@ -351,6 +354,7 @@ public nonisolated enum Roster_V1_Topic: SwiftProtobuf.Enum, Swift.CaseIterable 
     case 1: self = .onDuty
     case 2: self = .roster
     case 3: self = .notices
+    case 4: self = .escalation
     default: self = .UNRECOGNIZED(rawValue)
     }
   }
@@ -361,6 +365,7 @@ public nonisolated enum Roster_V1_Topic: SwiftProtobuf.Enum, Swift.CaseIterable 
     case .onDuty: return 1
     case .roster: return 2
     case .notices: return 3
+    case .escalation: return 4
     case .UNRECOGNIZED(let i): return i
     }
   }
@@ -371,6 +376,7 @@ public nonisolated enum Roster_V1_Topic: SwiftProtobuf.Enum, Swift.CaseIterable 
     .onDuty,
     .roster,
     .notices,
+    .escalation,
   ]
 
 }
@@ -581,6 +587,66 @@ public nonisolated enum Roster_V1_DefinitionAction: SwiftProtobuf.Enum, Swift.Ca
     .change,
     .delete,
     .notInFile,
+  ]
+
+}
+
+public nonisolated enum Roster_V1_EscalationCause: SwiftProtobuf.Enum, Swift.CaseIterable {
+  public typealias RawValue = Int
+  case unspecified // = 0
+
+  /// the answer at subscribe
+  case escalationInitial // = 1
+
+  /// a schedule a step names changed hands
+  case escalationHandoff // = 2
+
+  /// an admin change (an override, a schedule edit) changed it
+  case escalationPlanChanged // = 3
+
+  /// the policy or a service using it was added, changed or deleted
+  case escalationPolicyChanged // = 4
+
+  /// the server's wall clock was set
+  case escalationClockJump // = 5
+  case UNRECOGNIZED(Int)
+
+  public init() {
+    self = .unspecified
+  }
+
+  public init?(rawValue: Int) {
+    switch rawValue {
+    case 0: self = .unspecified
+    case 1: self = .escalationInitial
+    case 2: self = .escalationHandoff
+    case 3: self = .escalationPlanChanged
+    case 4: self = .escalationPolicyChanged
+    case 5: self = .escalationClockJump
+    default: self = .UNRECOGNIZED(rawValue)
+    }
+  }
+
+  public var rawValue: Int {
+    switch self {
+    case .unspecified: return 0
+    case .escalationInitial: return 1
+    case .escalationHandoff: return 2
+    case .escalationPlanChanged: return 3
+    case .escalationPolicyChanged: return 4
+    case .escalationClockJump: return 5
+    case .UNRECOGNIZED(let i): return i
+    }
+  }
+
+  // The compiler won't synthesize support with the UNRECOGNIZED case.
+  public static let allCases: [Roster_V1_EscalationCause] = [
+    .unspecified,
+    .escalationInitial,
+    .escalationHandoff,
+    .escalationPlanChanged,
+    .escalationPolicyChanged,
+    .escalationClockJump,
   ]
 
 }
@@ -2167,6 +2233,11 @@ public nonisolated struct Roster_V1_SubscribeRequest: Sendable {
   /// NOTICES: the notices concerning these people (ids or full names); empty: the notices of
   /// the schedules followed (schedules / all_schedules, as for ON_DUTY).
   public var noticePeople: [String] = []
+
+  /// ESCALATION: the services and the escalation policies to follow, by id or name (at least one).
+  public var services: [String] = []
+
+  public var escalationPolicies: [String] = []
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -4445,6 +4516,52 @@ public nonisolated struct Roster_V1_EscalatedPerson: Sendable {
   fileprivate var _employee: Roster_V1_Employee? = nil
 }
 
+/// Pushed to ESCALATION subscribers when the answer for now changes at any step of a policy they
+/// follow (directly or through a service), and once at subscribe (INITIAL).
+public nonisolated struct Roster_V1_EscalationChanged: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var epoch: UInt64 = 0
+
+  public var revision: UInt64 = 0
+
+  public var atMs: Int64 = 0
+
+  public var policy: Roster_V1_EscalationPolicy {
+    get {_policy ?? Roster_V1_EscalationPolicy()}
+    set {_policy = newValue}
+  }
+  /// Returns true if `policy` has been explicitly set.
+  public var hasPolicy: Bool {self._policy != nil}
+  /// Clears the value of `policy`. Subsequent reads from it will return its default value.
+  public mutating func clearPolicy() {self._policy = nil}
+
+  /// the services that page through it now
+  public var services: [Roster_V1_Service] = []
+
+  /// each step if a page started at at_ms
+  public var steps: [Roster_V1_EscalationStepAnswer] = []
+
+  /// the steps (from 0) whose people differ from the last push
+  public var changedSteps: [UInt32] = []
+
+  public var cause: Roster_V1_EscalationCause = .unspecified
+
+  /// per tenant and server process; drop one not above the last applied
+  public var sequence: UInt64 = 0
+
+  /// the policy was deleted, or no service followed uses it any more
+  public var removed: Bool = false
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _policy: Roster_V1_EscalationPolicy? = nil
+}
+
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
 
 fileprivate nonisolated let _protobuf_package = "roster.v1"
@@ -4474,7 +4591,7 @@ nonisolated extension Roster_V1_Grouping: SwiftProtobuf._ProtoNameProviding {
 }
 
 nonisolated extension Roster_V1_Topic: SwiftProtobuf._ProtoNameProviding {
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0TOPIC_UNSPECIFIED\0\u{1}ON_DUTY\0\u{1}ROSTER\0\u{1}NOTICES\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0TOPIC_UNSPECIFIED\0\u{1}ON_DUTY\0\u{1}ROSTER\0\u{1}NOTICES\0\u{1}ESCALATION\0")
 }
 
 nonisolated extension Roster_V1_OnDutyCause: SwiftProtobuf._ProtoNameProviding {
@@ -4491,6 +4608,10 @@ nonisolated extension Roster_V1_ImportAction: SwiftProtobuf._ProtoNameProviding 
 
 nonisolated extension Roster_V1_DefinitionAction: SwiftProtobuf._ProtoNameProviding {
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0DEFINITION_ACTION_UNSPECIFIED\0\u{1}CREATE\0\u{1}CHANGE\0\u{1}DELETE\0\u{1}NOT_IN_FILE\0")
+}
+
+nonisolated extension Roster_V1_EscalationCause: SwiftProtobuf._ProtoNameProviding {
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{2}\0ESCALATION_CAUSE_UNSPECIFIED\0\u{1}ESCALATION_INITIAL\0\u{1}ESCALATION_HANDOFF\0\u{1}ESCALATION_PLAN_CHANGED\0\u{1}ESCALATION_POLICY_CHANGED\0\u{1}ESCALATION_CLOCK_JUMP\0")
 }
 
 nonisolated extension Roster_V1_Employee: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
@@ -7112,7 +7233,7 @@ nonisolated extension Roster_V1_SubscriptionFilter: SwiftProtobuf.Message, Swift
 
 nonisolated extension Roster_V1_SubscribeRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".SubscribeRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}topics\0\u{1}filter\0\u{3}since_revision\0\u{1}epoch\0\u{1}schedules\0\u{3}all_schedules\0\u{3}since_notice\0\u{3}notice_people\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}topics\0\u{1}filter\0\u{3}since_revision\0\u{1}epoch\0\u{1}schedules\0\u{3}all_schedules\0\u{3}since_notice\0\u{3}notice_people\0\u{1}services\0\u{3}escalation_policies\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -7128,6 +7249,8 @@ nonisolated extension Roster_V1_SubscribeRequest: SwiftProtobuf.Message, SwiftPr
       case 6: try { try decoder.decodeSingularBoolField(value: &self.allSchedules) }()
       case 7: try { try decoder.decodeSingularUInt64Field(value: &self._sinceNotice) }()
       case 8: try { try decoder.decodeRepeatedStringField(value: &self.noticePeople) }()
+      case 9: try { try decoder.decodeRepeatedStringField(value: &self.services) }()
+      case 10: try { try decoder.decodeRepeatedStringField(value: &self.escalationPolicies) }()
       default: break
       }
     }
@@ -7162,6 +7285,12 @@ nonisolated extension Roster_V1_SubscribeRequest: SwiftProtobuf.Message, SwiftPr
     if !self.noticePeople.isEmpty {
       try visitor.visitRepeatedStringField(value: self.noticePeople, fieldNumber: 8)
     }
+    if !self.services.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.services, fieldNumber: 9)
+    }
+    if !self.escalationPolicies.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.escalationPolicies, fieldNumber: 10)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -7174,6 +7303,8 @@ nonisolated extension Roster_V1_SubscribeRequest: SwiftProtobuf.Message, SwiftPr
     if lhs.allSchedules != rhs.allSchedules {return false}
     if lhs._sinceNotice != rhs._sinceNotice {return false}
     if lhs.noticePeople != rhs.noticePeople {return false}
+    if lhs.services != rhs.services {return false}
+    if lhs.escalationPolicies != rhs.escalationPolicies {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -10998,6 +11129,85 @@ nonisolated extension Roster_V1_EscalatedPerson: SwiftProtobuf.Message, SwiftPro
     if lhs._employee != rhs._employee {return false}
     if lhs.scheduleID != rhs.scheduleID {return false}
     if lhs.shiftID != rhs.shiftID {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_EscalationChanged: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".EscalationChanged"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}epoch\0\u{1}revision\0\u{3}at_ms\0\u{1}policy\0\u{1}services\0\u{1}steps\0\u{3}changed_steps\0\u{1}cause\0\u{1}sequence\0\u{1}removed\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt64Field(value: &self.epoch) }()
+      case 2: try { try decoder.decodeSingularUInt64Field(value: &self.revision) }()
+      case 3: try { try decoder.decodeSingularInt64Field(value: &self.atMs) }()
+      case 4: try { try decoder.decodeSingularMessageField(value: &self._policy) }()
+      case 5: try { try decoder.decodeRepeatedMessageField(value: &self.services) }()
+      case 6: try { try decoder.decodeRepeatedMessageField(value: &self.steps) }()
+      case 7: try { try decoder.decodeRepeatedUInt32Field(value: &self.changedSteps) }()
+      case 8: try { try decoder.decodeSingularEnumField(value: &self.cause) }()
+      case 9: try { try decoder.decodeSingularUInt64Field(value: &self.sequence) }()
+      case 10: try { try decoder.decodeSingularBoolField(value: &self.removed) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if self.epoch != 0 {
+      try visitor.visitSingularUInt64Field(value: self.epoch, fieldNumber: 1)
+    }
+    if self.revision != 0 {
+      try visitor.visitSingularUInt64Field(value: self.revision, fieldNumber: 2)
+    }
+    if self.atMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.atMs, fieldNumber: 3)
+    }
+    try { if let v = self._policy {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
+    } }()
+    if !self.services.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.services, fieldNumber: 5)
+    }
+    if !self.steps.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.steps, fieldNumber: 6)
+    }
+    if !self.changedSteps.isEmpty {
+      try visitor.visitPackedUInt32Field(value: self.changedSteps, fieldNumber: 7)
+    }
+    if self.cause != .unspecified {
+      try visitor.visitSingularEnumField(value: self.cause, fieldNumber: 8)
+    }
+    if self.sequence != 0 {
+      try visitor.visitSingularUInt64Field(value: self.sequence, fieldNumber: 9)
+    }
+    if self.removed != false {
+      try visitor.visitSingularBoolField(value: self.removed, fieldNumber: 10)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_EscalationChanged, rhs: Roster_V1_EscalationChanged) -> Bool {
+    if lhs.epoch != rhs.epoch {return false}
+    if lhs.revision != rhs.revision {return false}
+    if lhs.atMs != rhs.atMs {return false}
+    if lhs._policy != rhs._policy {return false}
+    if lhs.services != rhs.services {return false}
+    if lhs.steps != rhs.steps {return false}
+    if lhs.changedSteps != rhs.changedSteps {return false}
+    if lhs.cause != rhs.cause {return false}
+    if lhs.sequence != rhs.sequence {return false}
+    if lhs.removed != rhs.removed {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

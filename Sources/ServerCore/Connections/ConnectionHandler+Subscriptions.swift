@@ -24,7 +24,8 @@ extension ConnectionHandler {
                 sinceRevision: request.hasSinceRevision ? request.sinceRevision : nil,
                 epoch: request.hasSinceRevision ? request.epoch : nil,
                 schedules: request.schedules, allSchedules: request.allSchedules,
-                sinceNotice: request.hasSinceNotice ? request.sinceNotice : nil, noticePeople: request.noticePeople)
+                sinceNotice: request.hasSinceNotice ? request.sinceNotice : nil, noticePeople: request.noticePeople,
+                services: request.services, escalationPolicies: request.escalationPolicies)
         } catch .aheadOfThisNode(let requested, let held, let oldest) where core.sharesStore {
             switch caughtUp {
             case nil:

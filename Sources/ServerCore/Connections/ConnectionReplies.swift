@@ -55,6 +55,8 @@ enum ConnectionReplies {
             return error(WireError(.notFound, "schedule \"\(name)\" not found"), requestID: requestID)
         case .unknownPerson(let name):
             return error(WireError(.notFound, "employee \"\(name)\" not found"), requestID: requestID)
+        case .unknownEscalation(let what):
+            return error(WireError(.notFound, "\(what) not found"), requestID: requestID)
         }
     }
 

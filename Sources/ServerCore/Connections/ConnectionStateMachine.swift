@@ -64,7 +64,7 @@ package struct ConnectionStateMachine {
         case resyncWhenDrained
     }
 
-    package enum PushKind { case roster, onDuty, notice, progress }
+    package enum PushKind { case roster, onDuty, notice, progress, escalation }
 
     private(set) var state = State.awaitingHello
     /// The active credential's expiry, kept apart so that the push path reads it without
@@ -207,10 +207,17 @@ package struct ConnectionStateMachine {
                     WireError(.resourceExhausted, "at most \(limits.maxSubscriptions) subscriptions per connection"),
                     requestID: requestID)
             }
-            let topics = Set(request.topics.filter { $0 == .onDuty || $0 == .roster || $0 == .notices })
+            let topics = Set(
+                request.topics.filter { $0 == .onDuty || $0 == .roster || $0 == .notices || $0 == .escalation })
             guard !topics.isEmpty else {
                 return .sendError(
-                    WireError(.invalidArgument, "name at least one topic: ON_DUTY, ROSTER or NOTICES"),
+                    WireError(.invalidArgument, "name at least one topic: ON_DUTY, ROSTER, NOTICES or ESCALATION"),
+                    requestID: requestID)
+            }
+            if topics.contains(.escalation), request.services.isEmpty, request.escalationPolicies.isEmpty {
+                return .sendError(
+                    WireError(
+                        .invalidArgument, "ESCALATION follows services or escalation policies: name at least one"),
                     requestID: requestID)
             }
             let id = nextSubscriptionID

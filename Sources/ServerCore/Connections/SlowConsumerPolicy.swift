@@ -38,7 +38,8 @@ package struct SlowConsumerPolicy {
                 return .resyncWhenDrained
             }
             return .write
-        case .onDuty:
+        case .onDuty, .escalation:
+            // State: the newest frame per schedule (or policy) replaces the one held.
             guard writable else {
                 coalesced.insert(id)
                 return .coalesce

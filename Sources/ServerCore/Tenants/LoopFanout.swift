@@ -72,6 +72,18 @@ package final class LoopFanout: Sendable {
             })
     }
 
+    func deliver(_ push: EscalationPush) {
+        fanOut(
+            kind: .escalation, heldKey: "escalation:" + push.policyID, shared: push.sharedFrame,
+            isNew: { subscription in
+                guard subscription.follows(push), push.message.sequence > subscription.escalationFloor else {
+                    return false
+                }
+                subscription.escalationFloor = push.message.sequence
+                return true
+            }, filtered: { _ in push.sharedFrame })  // team/position filters are for the directory
+    }
+
     func deliver(_ push: NoticePush) {
         fanOut(
             kind: .notice, shared: push.sharedFrame,
@@ -210,6 +222,12 @@ package final class Subscription {
     let wantsRoster: Bool
     let wantsOnDuty: Bool
     let wantsNotices: Bool
+    let wantsEscalation: Bool
+    /// ESCALATION: the policies it follows directly, and the services whose policy it follows.
+    let escalationPolicies: Set<String>
+    let escalationServices: Set<String>
+    /// The newest escalation sequence it has been given.
+    var escalationFloor: UInt64 = 0
     /// NOTICES: the people whose notices it gets; empty: those of its schedules.
     let noticePeople: Set<String>
     let isFiltered: Bool
@@ -236,8 +254,14 @@ package final class Subscription {
         case .roster: wantsRoster
         case .onDuty: wantsOnDuty
         case .notice: wantsNotices
+        case .escalation: wantsEscalation
         case .progress: true
         }
+    }
+
+    /// Whether an escalation push is for it: its policy, or a service it follows.
+    func follows(_ push: EscalationPush) -> Bool {
+        escalationPolicies.contains(push.policyID) || !escalationServices.isDisjoint(with: push.serviceIDs)
     }
 
     /// Whether a notice is for it: one of its people, or else one of its schedules.
@@ -252,7 +276,8 @@ package final class Subscription {
         id: UInt64, topics: Set<Roster_V1_Topic>, filter: Roster_V1_SubscriptionFilter,
         schedules: TenantRuntime.ScheduleSelection, connection: any PushSink,
         tenant: TenantRuntime, floorRevision: UInt64, onDutyFloor: UInt64, noticePeople: Set<String> = [],
-        noticeFloor: UInt64 = 0
+        noticeFloor: UInt64 = 0, escalationPolicies: Set<String> = [], escalationServices: Set<String> = [],
+        escalationFloor: UInt64 = 0
     ) {
         self.id = id
         self.filter = filter
@@ -260,6 +285,9 @@ package final class Subscription {
         wantsRoster = topics.contains(.roster)
         wantsOnDuty = topics.contains(.onDuty)
         wantsNotices = topics.contains(.notices)
+        wantsEscalation = topics.contains(.escalation)
+        (self.escalationPolicies, self.escalationServices) = (escalationPolicies, escalationServices)
+        self.escalationFloor = escalationFloor
         self.noticePeople = noticePeople
         self.noticeFloor = noticeFloor
         isFiltered = !filter.isEmpty

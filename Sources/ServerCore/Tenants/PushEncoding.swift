@@ -46,6 +46,7 @@ enum PushEncoding {
         if topics.contains(.notices) {
             messages += subscribed.notices.replay.map { .notice(Roster_V1_Notice($0, epoch: epoch)) }
         }
+        if topics.contains(.escalation) { messages += subscribed.escalations.map(RosterMessage.escalationChanged) }
         messages.append(
             .synced(
                 .with {

@@ -1,5 +1,6 @@
 import NIOCore
 import RosterDomain
+import RosterProtocol
 import RosterStore
 
 /// A notice on its way to NOTICES subscribers.
@@ -17,6 +18,17 @@ struct RosterPush: Sendable {
     var current: RosterState
     /// The unfiltered frame, encoded once for every subscriber on every loop.
     var sharedFrame: ByteBuffer?
+}
+
+/// An escalation answer for now on its way to ESCALATION subscribers (docs/ESCALATION.md).
+struct EscalationPush: Sendable {
+    var policyID: String
+    /// The services that page through the policy (before and after the change, so that a
+    /// service moved to another policy hears of both).
+    var serviceIDs: Set<String>
+    var message: Roster_V1_EscalationChanged
+    /// Encoded once for every subscriber on every loop (no filter applies to it).
+    var sharedFrame: ByteBuffer
 }
 
 /// An on-duty transition (or the initial state for a new subscriber).

@@ -23,6 +23,8 @@ extension TenantRuntime {
         case aheadOfThisNode(requested: UInt64, held: UInt64, oldestResumable: UInt64)
         case unknownSchedule(String)
         case unknownPerson(String)
+        /// "service \"X\"" or "escalation policy \"X\"".
+        case unknownEscalation(String)
     }
 
     /// Where a NOTICES subscription starts.
@@ -65,6 +67,8 @@ extension TenantRuntime {
         var onDuty: [OnDutyPush]
         var state: RosterState
         var notices = NoticeStart()
+        /// ESCALATION: the INITIAL answer of each policy followed.
+        var escalations: [Roster_V1_EscalationChanged] = []
     }
 
     /// Makes the subscription, registers it with the connection's loop's fan-out and returns
@@ -75,7 +79,9 @@ extension TenantRuntime {
     package func subscribe(
         id: UInt64, topics: Set<Roster_V1_Topic>, filter: Roster_V1_SubscriptionFilter, connection: any PushSink,
         sinceRevision: UInt64?, epoch: UInt64?, schedules requested: [String], allSchedules: Bool,
-        sinceNotice: UInt64? = nil, noticePeople requestedPeople: [String] = []
+        sinceNotice: UInt64? = nil, noticePeople requestedPeople: [String] = [],
+        services requestedServices: [String] = [],
+        escalationPolicies requestedPolicies: [String] = []
     )
         throws(SubscribeRefusal) -> Subscribed
     {
@@ -113,11 +119,25 @@ extension TenantRuntime {
                 guard let person = inner.state.employee(idOrName: name) else { return .failure(.unknownPerson(name)) }
                 people.insert(person.id)
             }
+            var services = Set<String>(), policies = Set<String>()
+            for name in topics.contains(.escalation) ? requestedServices : [] {
+                guard let service = inner.state.escalation.service(idOrName: name) else {
+                    return .failure(.unknownEscalation("service \"\(name)\""))
+                }
+                services.insert(service.id)
+            }
+            for name in topics.contains(.escalation) ? requestedPolicies : [] {
+                guard let policy = inner.state.escalation.policy(idOrName: name) else {
+                    return .failure(.unknownEscalation("escalation policy \"\(name)\""))
+                }
+                policies.insert(policy.id)
+            }
             let subscription = Subscription(
                 id: id, topics: topics, filter: filter, schedules: selection,
                 connection: connection, tenant: self,
                 floorRevision: inner.revision, onDutyFloor: inner.onDutySequence,
-                noticePeople: people, noticeFloor: inner.noticeSequence)
+                noticePeople: people, noticeFloor: inner.noticeSequence, escalationPolicies: policies,
+                escalationServices: services, escalationFloor: inner.escalationSequence)
             var notices = NoticeStart(sequence: inner.noticeSequence)
             if topics.contains(.notices), let since = sinceNotice {
                 let oldest = inner.notices.first?.sequence ?? inner.noticeSequence + 1
@@ -137,10 +157,12 @@ extension TenantRuntime {
                     scheduleID: schedule.id, scheduleName: schedule.name,
                     previous: nil, current: current, cause: .initial, state: inner.state)
             }
+            let pages = policies.union(services.compactMap { inner.state.escalation.services[$0]?.policyID })
             return .success(
                 Subscribed(
                     subscription: subscription, start: start, revision: inner.revision, epoch: inner.epoch,
-                    onDuty: onDuty, state: inner.state, notices: notices))
+                    onDuty: onDuty, state: inner.state, notices: notices,
+                    escalations: initialEscalations(inner, policies: pages)))
         }
         return try outcome.get()
     }

@@ -43,6 +43,10 @@ package final class TenantRuntime: Sendable {
         /// The newest published notices (NOTICES), for subscribers that resume, and the last sequence.
         var notices = CircularBuffer<PublishedNotice>()
         var noticeSequence: UInt64 = 0
+        /// Per escalation policy, the people of each step last announced (ESCALATION), and the
+        /// last escalation push's sequence.
+        var escalationPeople: [String: [[String]]] = [:]
+        var escalationSequence: UInt64 = 0
         /// Per schedule, the encoded people part of "on duty now" (fields 4-7 of
         /// OnDutyResponse), reusable while the revision is the same and the instant stays in
         /// [from, until).
@@ -296,7 +300,12 @@ package final class TenantRuntime: Sendable {
                 fanout.deliver(published); timing?.loopFinished()
             }
         }
-        inner.withLockedValue { recompute(&$0, cause: .planChanged, schedules: committed.schedules) }
+        inner.withLockedValue { inner in
+            recompute(&inner, cause: .planChanged, schedules: committed.schedules)
+            announceEscalations(
+                &inner, cause: .escalationPolicyChanged,
+                policies: Self.policies(changedBy: committed.push.entry.changes, previous: committed.push.previous))
+        }
     }
 
     // MARK: On duty
@@ -306,6 +315,7 @@ package final class TenantRuntime: Sendable {
         clock.onJump { [weak self] in self?.offTheClock { $0.recomputeOnDuty(cause: .clockJump) } }
         inner.withLockedValue { inner in
             inner.tracker.settle(at: clock.now())
+            announceEscalations(&inner, cause: .escalationInitial, policies: Set(inner.state.escalation.policies.keys))
             arm(&inner)
         }
     }
@@ -338,7 +348,8 @@ package final class TenantRuntime: Sendable {
     /// Asks the tracker what changed on `schedules` now, publishes OnDutyChanged for each change
     /// (a deleted schedule announces nobody), and re-arms the alarm.
     private func recompute(_ inner: inout Inner, cause: OnDutyCause, schedules: Set<String>) {
-        for change in inner.tracker.look(at: clock.now(), cause: cause, schedules: schedules, in: inner.state) {
+        let changes = inner.tracker.look(at: clock.now(), cause: cause, schedules: schedules, in: inner.state)
+        for change in changes {
             inner.onDutySequence += 1
             var push = OnDutyPush(
                 sequence: inner.onDutySequence, epoch: inner.epoch, revision: inner.revision,
@@ -355,6 +366,19 @@ package final class TenantRuntime: Sendable {
                     fanout.deliver(published); timing?.loopFinished()
                 }
             }
+        }
+        // After the on-duty pushes, so a subscriber of both hears the handoff first.
+        if !changes.isEmpty, !inner.state.escalation.policies.isEmpty {
+            let moved = Set(changes.map(\.scheduleID))
+            let escalationCause: Roster_V1_EscalationCause =
+                switch cause {
+                case .boundary: .escalationHandoff
+                case .clockJump: .escalationClockJump
+                case .planChanged, .initial: .escalationPlanChanged
+                }
+            announceEscalations(
+                &inner, cause: escalationCause,
+                policies: inner.state.escalation.policies(namingAny: moved, in: inner.state))
         }
         arm(&inner)
     }
