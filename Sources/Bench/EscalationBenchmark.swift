@@ -27,7 +27,7 @@ package struct EscalationBenchmark {
     }
 
     func state() throws -> RosterState {
-        var state = ReportBenchmark(people: people, schedules: schedules, runs: 0).state()
+        let state = ReportBenchmark(people: people, schedules: schedules, runs: 0).state()
         var changes: [RosterChange] = []
         for index in 0..<schedules {
             var schedule = state.schedules["s\(index)"]!

@@ -65,11 +65,11 @@ struct EscalationDirectoryTests {
             ])
         #expect(
             Self.refusal(state, [.escalationPolicySet(bad)]) == [
+                "changes[0], name: \"Payments\" is already the name of escalation policy pol",
                 "changes[0], steps: step 1: the delay is 1 to 1440 minutes (got 0)",
                 "changes[0], steps: step 1 names nobody: give it a person, a schedule or a team",
                 "changes[0], steps: step 2: no person \"nobody\"", "changes[0], steps: step 2: no schedule \"gone\"",
                 "changes[0], steps: step 2: no team \"Nope\"",
-                "changes[0], name: \"Payments\" is already the name of escalation policy pol",
             ])
         let lost = PagingService(
             id: "svc2", name: "Old ledger", policyID: "nope",

@@ -29,11 +29,15 @@ extension RosterState {
         func add(_ field: String, _ message: String) {
             found.append(RosterViolation(location: location, field: field, message: message))
         }
-        if let problem = TextLimits.idProblem(policy.id) { add("id", problem) }
-        for (field, text) in [("name", policy.name), ("team", policy.team)] {
-            if let problem = TextLimits.lineProblem(text, limit: TextLimits.maxName) { add(field, problem) }
+        let other = escalation.policy(idOrName: policy.name)
+        for (field, message) in recordProblems(
+            id: policy.id, name: policy.name, team: policy.team, description: policy.description,
+            namedAlike: other.map { ($0.id, $0.name) }, kind: "escalation policy",
+            isNew: escalation.policies[policy.id] == nil, count: escalation.policies.count,
+            limit: EscalationDirectory.maxPolicies, plural: "escalation policies")
+        {
+            add(field, message)
         }
-        if policy.description.count > 10_000 { add("description", "is longer than 10000 characters") }
         let named = Set(policy.steps.flatMap(\.targets).compactMap { if case .team(let t) = $0 { t } else { nil } })
         let folded = named.isEmpty ? [] : Set(teamNames.map(TextFolding.fold))
         let knownTeams = named.filter { folded.contains(TextFolding.fold($0)) }
@@ -46,14 +50,25 @@ extension RosterState {
         {
             add("steps", problem)
         }
-        if let other = escalation.policy(idOrName: policy.name), other.id != policy.id,
-            TextFolding.fold(other.name) == TextFolding.fold(policy.name)
-        {
-            add("name", "\"\(policy.name)\" is already the name of escalation policy \(other.id)")
+        return found
+    }
+
+    /// What a policy and a service are refused for alike: the id, the name's and team's length,
+    /// the description, a name another of the kind has, and the tenant's limit of the kind.
+    private func recordProblems(
+        id: String, name: String, team: String, description: String, namedAlike: (id: String, name: String)?,
+        kind: String, isNew: Bool, count: Int, limit: Int, plural: String
+    ) -> [(field: String, message: String)] {
+        var found: [(field: String, message: String)] = []
+        if let problem = TextLimits.idProblem(id) { found.append(("id", problem)) }
+        for (field, text) in [("name", name), ("team", team)] {
+            if let problem = TextLimits.lineProblem(text, limit: TextLimits.maxName) { found.append((field, problem)) }
         }
-        if escalation.policies[policy.id] == nil, escalation.policies.count >= EscalationDirectory.maxPolicies {
-            add("id", "a tenant keeps at most \(EscalationDirectory.maxPolicies) escalation policies")
+        if description.count > 10_000 { found.append(("description", "is longer than 10000 characters")) }
+        if let other = namedAlike, other.id != id, TextFolding.fold(other.name) == TextFolding.fold(name) {
+            found.append(("name", "\"\(name)\" is already the name of \(kind) \(other.id)"))
         }
+        if isNew, count >= limit { found.append(("id", "a tenant keeps at most \(limit) \(plural)")) }
         return found
     }
 
@@ -62,12 +77,7 @@ extension RosterState {
         func add(_ field: String, _ message: String) {
             found.append(RosterViolation(location: location, field: field, message: message))
         }
-        if let problem = TextLimits.idProblem(service.id) { add("id", problem) }
         if service.name.trimmingCharacters(in: .whitespaces).isEmpty { add("name", "is empty") }
-        for (field, text) in [("name", service.name), ("team", service.team)] {
-            if let problem = TextLimits.lineProblem(text, limit: TextLimits.maxName) { add(field, problem) }
-        }
-        if service.description.count > 10_000 { add("description", "is longer than 10000 characters") }
         if escalation.policies[service.policyID] == nil {
             add("policy", "no escalation policy \"\(service.policyID)\"")
         }
@@ -81,13 +91,14 @@ extension RosterState {
                 add("links", "\"\(link.url)\" is not an http(s) address")
             }
         }
-        if let other = escalation.service(idOrName: service.name), other.id != service.id,
-            TextFolding.fold(other.name) == TextFolding.fold(service.name)
+        let other = escalation.service(idOrName: service.name)
+        for (field, message) in recordProblems(
+            id: service.id, name: service.name, team: service.team, description: service.description,
+            namedAlike: other.map { ($0.id, $0.name) }, kind: "service",
+            isNew: escalation.services[service.id] == nil, count: escalation.services.count,
+            limit: EscalationDirectory.maxServices, plural: "services")
         {
-            add("name", "\"\(service.name)\" is already the name of service \(other.id)")
-        }
-        if escalation.services[service.id] == nil, escalation.services.count >= EscalationDirectory.maxServices {
-            add("id", "a tenant keeps at most \(EscalationDirectory.maxServices) services")
+            add(field, message)
         }
         return found
     }
