@@ -81,6 +81,36 @@ import Testing
         }
     }
 
+    @Test func aScheduleJoiningTheTeamAStepNamesIsPushed() async throws {
+        let byTeam = EscalationServerTests.definition
+            .replacingOccurrences(of: "targets: [{schedule: Secondary}]", with: "targets: [{team: Core}]")
+            .replacingOccurrences(
+                of: "{id: ada, firstName: Ada, lastName: Lovelace}",
+                with: "{id: ada, firstName: Ada, lastName: Lovelace, team: Core}")
+        let joined = byTeam.replacingOccurrences(
+            of: "    name: Secondary\n    zone: UTC\n", with: "    name: Secondary\n    zone: UTC\n    team: core\n")
+        try #require(joined != byTeam)
+        try await withServer(now: Self.now) { harness in
+            try await DefinitionApplyTests.withClient(harness) { client in
+                #expect(try await DefinitionApplyTests.apply(client, byTeam).committed)
+                let watcher = try await harness.connect()
+                let inbox = Inbox(watcher)
+                watcher.subscribe(
+                    .with {
+                        $0.topics = [.escalation]; $0.services = ["api"]
+                    })
+                let initial = try await inbox.untilSynced()
+                guard case .escalationChanged(let first) = initial[1] else { return }
+                #expect(Self.people(first) == ["ada", "", "ada"], "no schedule is the team's yet")
+                #expect(try await DefinitionApplyTests.apply(client, joined).committed)
+                let pushed = try #require(Self.escalation(try await inbox.next()))
+                #expect(pushed.cause == .escalationPlanChanged && pushed.changedSteps == [1])
+                #expect(Self.people(pushed) == ["ada", "grace", "ada"])
+                await watcher.close()
+            }
+        }
+    }
+
     @Test func unknownNamesAndAnEmptyFollowAreRefused() async throws {
         try await withServer(now: Self.now) { harness in
             try await DefinitionApplyTests.withClient(harness) { client in

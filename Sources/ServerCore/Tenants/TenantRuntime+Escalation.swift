@@ -100,6 +100,28 @@ extension TenantRuntime {
         return ids
     }
 
+    /// The policies with a team target naming a team a schedule joined or left in `changes`.
+    static func policies(namingTeamsChangedBy changes: [RosterChange], previous: RosterState, current: RosterState)
+        -> Set<String>
+    {
+        var teams = Set<String>()
+        for change in changes {
+            guard case .scheduleUpserted(let schedule) = change else { continue }
+            let before = previous.schedules[schedule.id]?.team ?? ""
+            guard TextFolding.fold(before) != TextFolding.fold(schedule.team) else { continue }
+            for team in [before, schedule.team] where !team.isEmpty { teams.insert(TextFolding.fold(team)) }
+        }
+        guard !teams.isEmpty else { return [] }
+        return Set(
+            current.escalation.policies.values.filter { policy in
+                policy.steps.contains { step in
+                    step.targets.contains {
+                        if case .team(let team) = $0 { teams.contains(TextFolding.fold(team)) } else { false }
+                    }
+                }
+            }.map(\.id))
+    }
+
     /// The INITIAL escalation pushes of a new subscription: one per policy it follows.
     func initialEscalations(_ inner: Inner, policies: Set<String>) -> [Roster_V1_EscalationChanged] {
         let now = clock.now()

@@ -305,6 +305,13 @@ package final class TenantRuntime: Sendable {
             announceEscalations(
                 &inner, cause: .escalationPolicyChanged,
                 policies: Self.policies(changedBy: committed.push.entry.changes, previous: committed.push.previous))
+            // A schedule that joins or leaves a team changes what a step naming the team pages,
+            // though nobody's duty moved.
+            announceEscalations(
+                &inner, cause: .escalationPlanChanged,
+                policies: Self.policies(
+                    namingTeamsChangedBy: committed.push.entry.changes, previous: committed.push.previous,
+                    current: inner.state))
         }
     }
 
