@@ -111,6 +111,33 @@ import Testing
         }
     }
 
+    @Test func aServiceMovedToAnotherPolicyIsFollowedThere() async throws {
+        let two = EscalationServerTests.definition.replacingOccurrences(
+            of: "services:\n",
+            with:
+                "  - {id: night, name: Night, steps: [{delayMinutes: 5, targets: [{person: Linus Torvalds}]}]}\nservices:\n"
+        )
+        let moved = two.replacingOccurrences(of: "policy: Payments}", with: "policy: Night}")
+        try #require(moved != two)
+        try await withServer(now: Self.now) { harness in
+            try await DefinitionApplyTests.withClient(harness) { client in
+                #expect(try await DefinitionApplyTests.apply(client, two).committed)
+                let watcher = try await harness.connect()
+                let inbox = Inbox(watcher)
+                watcher.subscribe(
+                    .with {
+                        $0.topics = [.escalation]; $0.services = ["Payments API"]
+                    })
+                _ = try await inbox.untilSynced()
+                #expect(try await DefinitionApplyTests.apply(client, moved).committed)
+                let pushed = try #require(Self.escalation(try await inbox.next()))
+                #expect(pushed.cause == .escalationPolicyChanged && pushed.policy.id == "night")
+                #expect(pushed.services.map(\.id) == ["api"] && Self.people(pushed) == ["linus"])
+                await watcher.close()
+            }
+        }
+    }
+
     @Test func unknownNamesAndAnEmptyFollowAreRefused() async throws {
         try await withServer(now: Self.now) { harness in
             try await DefinitionApplyTests.withClient(harness) { client in

@@ -23,8 +23,7 @@ struct RosterPush: Sendable {
 /// An escalation answer for now on its way to ESCALATION subscribers (docs/ESCALATION.md).
 struct EscalationPush: Sendable {
     var policyID: String
-    /// The services that page through the policy (before and after the change, so that a
-    /// service moved to another policy hears of both).
+    /// The services that page through the policy now.
     var serviceIDs: Set<String>
     var message: Roster_V1_EscalationChanged
     /// Encoded once for every subscriber on every loop (no filter applies to it).

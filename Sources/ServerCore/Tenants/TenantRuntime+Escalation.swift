@@ -65,13 +65,10 @@ extension TenantRuntime {
             $0.services = services.map(Roster_V1_Service.init)
         }
         fill(&message)
-        // A service that moved away from the policy hears of it too (its followers' last word).
-        var serviceIDs = Set(services.map(\.id))
-        for (id, service) in inner.state.escalation.services where service.policyID == policyID {
-            serviceIDs.insert(id)
-        }
+        // A service moved to another policy is that policy's now: its followers hear that one's
+        // push (a revision that moves it re-answers both policies).
         let published = EscalationPush(
-            policyID: policyID, serviceIDs: serviceIDs, message: message,
+            policyID: policyID, serviceIDs: Set(services.map(\.id)), message: message,
             sharedFrame: PushEncoding.frame(.escalationChanged(message)))
         let timing = metrics.map { FanoutClock(loops: allFanouts.count, metrics: $0) }
         for fanout in allFanouts {
