@@ -14,8 +14,8 @@ struct HTML {
 
     /// JSON data to stand inside a `<script type="application/json">` element: `<`, `>` and `&`
     /// are written as JSON escapes, so no name can close the element.
-    mutating func json(_ data: Data) {
-        for scalar in String(decoding: data, as: UTF8.self).unicodeScalars {
+    mutating func json(_ json: String) {
+        for scalar in json.unicodeScalars {
             switch scalar {
             case "<": output += "\\u003c"
             case ">": output += "\\u003e"

@@ -106,14 +106,15 @@ enum OnCallPage {
         }
 
         /// The plan as JSON (`HTML.json` makes it safe inside a `<script>` element).
-        var json: Data {
+        var json: String {
             struct Document: Encodable {
                 var people: [String: Person]
                 var schedules: [String: [Step]]
             }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
-            return (try? encoder.encode(Document(people: people, schedules: schedules))) ?? Data("{}".utf8)
+            guard let json = try? encoder.encode(Document(people: people, schedules: schedules)) else { return "{}" }
+            return String(decoding: json, as: UTF8.self)
         }
     }
 

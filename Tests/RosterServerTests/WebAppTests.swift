@@ -68,7 +68,7 @@ import Testing
         html.raw("<li class=\"\(hostile)\" data-n=\"\(42)\">")
         #expect(html.output == "<li class=\"&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;\" data-n=\"42\">")
         var script = HTML()
-        script.json(Data(#"{"name":"</script><b>&"}"#.utf8))
+        script.json(#"{"name":"</script><b>&"}"#)
         #expect(script.output == #"{"name":"\u003c/script\u003e\u003cb\u003e\u0026"}"#)
     }
 
