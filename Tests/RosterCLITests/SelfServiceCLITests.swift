@@ -59,7 +59,13 @@ import Testing
                 // Grace's next week on Platform primary.
                 let next = try await grace.run(["next", "Grace Hopper", "--schedule", "Platform primary", "--json"])
                 let turn = try #require((next.json as? [[String: Any]])?.first, "\(next.stdout) \(next.stderr)")
-                let from = try #require(turn["start"] as? String), to = try #require(turn["end"] as? String)
+                let start = try #require(turn["start"] as? String), to = try #require(turn["end"] as? String)
+                // On the days Grace is on duty now, her "next" stretch has begun: the cover asked
+                // is then of what is still ahead of it.
+                let iso = ISO8601DateFormatter()
+                let began = try #require(iso.date(from: start), "\(start)")
+                let soon = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 / 60).rounded(.up) * 60 + 600)
+                let from = began > soon ? start : iso.string(from: soon)
                 let asked = try await grace.run([
                     "request", "cover", "--schedule", "Platform primary", "--from", from, "--to", to,
                     "--note", "dentist",
