@@ -4,7 +4,37 @@ import Testing
 
 /// Schedules through the built roster-client against a real roster-server, as a new user would.
 @Suite(.serialized, .timeLimit(.minutes(5))) struct ScheduleCLITests {
-    static let window = ["--from", "2026-11-30T00:00:00Z", "--to", "2027-01-04T00:00:00Z"]
+    /// These tests' dates were written for the weeks from Monday 30 November 2026. A server
+    /// process reads the real clock (an override in the past is no longer listed as coming, nor a
+    /// turn beyond "the next 4 weeks"), so they move on by whole weeks until they are ahead.
+    static let weeks: Int = {
+        let written = ISO8601DateFormatter().date(from: "2026-11-30T00:00:00Z")!
+        return max(0, Int((Date().timeIntervalSince(written) / (7 * 86_400) + 1 / 7).rounded(.up)))
+    }()
+
+    /// A date or a local time as written ("2026-11-30T09:00", "2026-12-14 09:00"), moved on by `weeks`.
+    static func day(_ written: String) -> String {
+        var utc = Calendar(identifier: .gregorian)
+        utc.timeZone = TimeZone(identifier: "UTC")!
+        let date = ISO8601DateFormatter().date(from: String(written.prefix(10)) + "T00:00:00Z")!
+        let moved = ISO8601DateFormatter().string(from: utc.date(byAdding: .day, value: 7 * weeks, to: date)!)
+        return String(moved.prefix(10)) + written.dropFirst(10)
+    }
+
+    /// An instant written in UTC ("2026-12-02T00:00:00Z", or "2026-12-02 00:00" as shown with
+    /// --utc) moved on by `weeks` at the same Berlin wall time, as the schedule's handoffs move:
+    /// an hour earlier in UTC if the weeks reach summer time.
+    static func at(_ written: String) -> String {
+        let iso = ISO8601DateFormatter()
+        let shown = !written.hasSuffix("Z")
+        let instant = iso.date(from: shown ? written.replacingOccurrences(of: " ", with: "T") + ":00Z" : written)!
+        var berlin = Calendar(identifier: .gregorian)
+        berlin.timeZone = TimeZone(identifier: "Europe/Berlin")!
+        let moved = iso.string(from: berlin.date(byAdding: .day, value: 7 * weeks, to: instant)!)
+        return shown ? String(moved.prefix(16)).replacingOccurrences(of: "T", with: " ") : moved
+    }
+
+    static let window = ["--from", "\(Self.at("2026-11-30T00:00:00Z"))", "--to", "\(Self.at("2027-01-04T00:00:00Z"))"]
 
     /// The issue's acceptance sequence, word for word.
     func platformPrimary(_ cli: CLI) async throws {
@@ -16,12 +46,14 @@ import Testing
         #expect(schedule.status == 0, "\(schedule.stderr)")
         let rotation = try await cli.run([
             "admin", "rotation", "add", "--schedule", "Platform primary", "--every", "1w",
-            "--handoff", "2026-11-30T09:00", "--people", "Ada Lovelace,Alan Turing,Grace Hopper,Linus Torvalds",
+            "--handoff", "\(Self.day("2026-11-30T09:00"))", "--people",
+            "Ada Lovelace,Alan Turing,Grace Hopper,Linus Torvalds",
         ])
         #expect(rotation.status == 0, "\(rotation.stderr)")
         let override = try await cli.run([
             "admin", "override", "add", "--schedule", "Platform primary", "--replace", "Ada Lovelace",
-            "--with", "Alan Turing", "--from", "2026-12-02T00:00:00Z", "--to", "2026-12-03T00:00:00Z",
+            "--with", "Alan Turing", "--from", "\(Self.at("2026-12-02T00:00:00Z"))", "--to",
+            "\(Self.at("2026-12-03T00:00:00Z"))",
         ])
         #expect(override.status == 0, "\(override.stderr)")
         // The id it made, which `override remove` takes.
@@ -41,13 +73,13 @@ import Testing
             let shifts = try #require(answer["shifts"] as? [[String: Any]])
             #expect(
                 shifts.map { "\($0["employee"]!) \($0["start"]!) \($0["end"]!)" } == [
-                    "Ada Lovelace 2026-11-30T08:00:00Z 2026-12-02T00:00:00Z",
-                    "Alan Turing 2026-12-02T00:00:00Z 2026-12-03T00:00:00Z",
-                    "Ada Lovelace 2026-12-03T00:00:00Z 2026-12-07T08:00:00Z",
-                    "Alan Turing 2026-12-07T08:00:00Z 2026-12-14T08:00:00Z",
-                    "Grace Hopper 2026-12-14T08:00:00Z 2026-12-21T08:00:00Z",
-                    "Linus Torvalds 2026-12-21T08:00:00Z 2026-12-28T08:00:00Z",
-                    "Ada Lovelace 2026-12-28T08:00:00Z 2027-01-04T00:00:00Z",
+                    "Ada Lovelace \(Self.at("2026-11-30T08:00:00Z")) \(Self.at("2026-12-02T00:00:00Z"))",
+                    "Alan Turing \(Self.at("2026-12-02T00:00:00Z")) \(Self.at("2026-12-03T00:00:00Z"))",
+                    "Ada Lovelace \(Self.at("2026-12-03T00:00:00Z")) \(Self.at("2026-12-07T08:00:00Z"))",
+                    "Alan Turing \(Self.at("2026-12-07T08:00:00Z")) \(Self.at("2026-12-14T08:00:00Z"))",
+                    "Grace Hopper \(Self.at("2026-12-14T08:00:00Z")) \(Self.at("2026-12-21T08:00:00Z"))",
+                    "Linus Torvalds \(Self.at("2026-12-21T08:00:00Z")) \(Self.at("2026-12-28T08:00:00Z"))",
+                    "Ada Lovelace \(Self.at("2026-12-28T08:00:00Z")) \(Self.at("2027-01-04T00:00:00Z"))",
                 ])
             #expect(
                 shifts[1]["source"] as? String == "override"
@@ -127,7 +159,7 @@ import Testing
                 listed["id"] as? String == overrideID && listed["kind"] as? String == "replace"
                     && listed["employee"] as? String == "Alan Turing"
                     && listed["replacing"] as? String == "Ada Lovelace"
-                    && listed["start"] as? String == "2026-12-02T00:00:00Z", "\(listed)")
+                    && listed["start"] as? String == "\(Self.at("2026-12-02T00:00:00Z"))", "\(listed)")
             let override = try await cli.run([
                 "admin", "override", "delete", overrideID, "--schedule", "Platform primary",
             ])
@@ -135,19 +167,22 @@ import Testing
             #expect(
                 override.stdout.hasPrefix(
                     "Removed override \(overrideID) from Platform primary: Alan Turing replaces Ada Lovelace, "
-                        + "2026-12-02 01:00 – 2026-12-03 01:00 Europe/Berlin"), "\(override.stdout)")
+                        + "\(Self.day("2026-12-02 01:00")) – \(Self.day("2026-12-03 01:00")) Europe/Berlin"),
+                "\(override.stdout)")
 
             #expect(
                 try await cli.run([
-                    "admin", "shift", "add", "--employee", "Grace Hopper", "--start", "2026-12-24T09:00:00Z",
-                    "--end", "2026-12-24T17:00:00Z",
+                    "admin", "shift", "add", "--employee", "Grace Hopper", "--start",
+                    "\(Self.at("2026-12-24T09:00:00Z"))",
+                    "--end", "\(Self.at("2026-12-24T17:00:00Z"))",
                 ]).status == 0)
             let shifts = try #require(try await cli.run(["shifts", "--json", "--utc"]).json as? [[String: Any]])
             let shiftID = try #require(shifts.first?["id"] as? String)
             let shift = try await cli.run(["admin", "shift", "remove", shiftID, "--utc"])
             #expect(
                 shift.stdout.hasPrefix(
-                    "Removed shift \(shiftID): Grace Hopper, 2026-12-24 09:00 – 2026-12-24 17:00 UTC"),
+                    "Removed shift \(shiftID): Grace Hopper, \(Self.at("2026-12-24 09:00")) – \(Self.at("2026-12-24 17:00")) UTC"
+                ),
                 "\(shift.stdout)")
 
             #expect(
@@ -174,26 +209,33 @@ import Testing
             #expect(shown.status == 0, "\(shown.stderr)")
             #expect(
                 shown.stdout.contains(
-                    "every 1w from 2026-11-30T09:00: Ada Lovelace, Alan Turing, Grace Hopper, Linus Torvalds"))
-            let handoffs = shown.stdout.split(separator: "\n").filter { $0.hasPrefix("  2026-12-14") }
+                    "every 1w from \(Self.day("2026-11-30T09:00")): Ada Lovelace, Alan Turing, Grace Hopper, Linus Torvalds"
+                ))
+            let handoffs = shown.stdout.split(separator: "\n").filter { $0.hasPrefix("  \(Self.day("2026-12-14"))") }
             #expect(
-                handoffs.count == 1 && handoffs[0].contains("2026-12-14 09:00  2026-12-14 08:00  Grace Hopper"),
+                handoffs.count == 1
+                    && handoffs[0].contains(
+                        "\(Self.day("2026-12-14 09:00"))  \(Self.at("2026-12-14 08:00"))  Grace Hopper"),
                 "Berlin and UTC side by side:\n\(shown.stdout)")
 
             let swap = [
-                "admin", "swap", "--schedule", "Platform primary", "Alan Turing", "--at", "2026-12-08T12:00:00Z",
-                "Grace Hopper", "--at", "2026-12-15T12:00:00Z", "--utc",
+                "admin", "swap", "--schedule", "Platform primary", "Alan Turing", "--at",
+                "\(Self.at("2026-12-08T12:00:00Z"))",
+                "Grace Hopper", "--at", "\(Self.at("2026-12-15T12:00:00Z"))", "--utc",
             ]
             let preview = try await cli.run(swap + ["--preview"])
             #expect(preview.status == 0, "\(preview.stderr)")
             #expect(preview.stdout.contains("Preview (nothing was changed)"))
             #expect(
-                preview.stdout.contains("Alan Turing loses 2026-12-07 08:00 – 2026-12-14 08:00 UTC"),
+                preview.stdout.contains(
+                    "Alan Turing loses \(Self.at("2026-12-07 08:00")) – \(Self.at("2026-12-14 08:00")) UTC"),
                 "\(preview.stdout)")
-            #expect(preview.stdout.contains("Grace Hopper gains 2026-12-07 08:00 – 2026-12-14 08:00"))
+            #expect(
+                preview.stdout.contains(
+                    "Grace Hopper gains \(Self.at("2026-12-07 08:00")) – \(Self.at("2026-12-14 08:00"))"))
             let unchanged = try await cli.run([
-                "oncall", "--schedule", "Platform primary", "--from", "2026-12-08T00:00:00Z",
-                "--to", "2026-12-09T00:00:00Z", "--json",
+                "oncall", "--schedule", "Platform primary", "--from", "\(Self.at("2026-12-08T00:00:00Z"))",
+                "--to", "\(Self.at("2026-12-09T00:00:00Z"))", "--json",
             ])
             #expect(
                 ((unchanged.json as? [String: Any])?["shifts"] as? [[String: Any]])?.first?["employee"] as? String
@@ -202,8 +244,8 @@ import Testing
             let swapped = try await cli.run(swap)
             #expect(swapped.status == 0, "\(swapped.stderr)")
             let after = try await cli.run([
-                "oncall", "--schedule", "Platform primary", "--from", "2026-12-07T08:00:00Z",
-                "--to", "2026-12-21T08:00:00Z", "--json",
+                "oncall", "--schedule", "Platform primary", "--from", "\(Self.at("2026-12-07T08:00:00Z"))",
+                "--to", "\(Self.at("2026-12-21T08:00:00Z"))", "--json",
             ])
             let people = ((after.json as? [String: Any])?["shifts"] as? [[String: Any]])?.map {
                 "\($0["employee"]!) \($0["source"]!)"
@@ -213,7 +255,8 @@ import Testing
             let next = try await cli.run(["next", "Linus Torvalds", "--utc"])
             #expect(
                 next.stdout.contains(
-                    "Linus Torvalds on Platform primary: next on duty 2026-12-21 08:00 – 2026-12-28 08:00 UTC"),
+                    "Linus Torvalds on Platform primary: next on duty \(Self.at("2026-12-21 08:00")) – \(Self.at("2026-12-28 08:00")) UTC"
+                ),
                 "\(next.stdout)\(next.stderr)")
             // A person is named as `show` names them: a search that matches one person is that person.
             let partial = try await cli.run(["next", "Linus Torvald", "--utc"])
@@ -236,12 +279,13 @@ import Testing
             #expect(try await cli.run(["admin", "schedule", "add", "S", "--zone", "UTC"]).status == 0)
             let rotation = try await cli.run([
                 "admin", "rotation", "add", "--schedule", "S", "--every", "30m",
-                "--handoff", "2026-12-15T07:00", "--people", "Frances Allen,Linus Torvalds",
+                "--handoff", "\(Self.day("2026-12-15T07:00"))", "--people", "Frances Allen,Linus Torvalds",
             ])
             #expect(rotation.status == 0, "\(rotation.stderr)")
 
             let window = [
-                "oncall", "--schedule", "S", "--from", "2026-12-15T07:00:00Z", "--to", "2027-03-15T00:00:00Z",
+                "oncall", "--schedule", "S", "--from", "\(Self.day("2026-12-15T07:00:00Z"))", "--to",
+                "\(Self.day("2027-03-15T00:00:00Z"))",
             ]
             let cut = try await cli.run(window + ["--json"])
             #expect(cut.status == 0, "\(cut.stderr)")
@@ -254,11 +298,14 @@ import Testing
                 "the cache's answer says it too: \(table.stderr)")
 
             let swap = try await cli.run([
-                "admin", "swap", "--schedule", "S", "Linus Torvalds", "--at", "2027-03-06T17:53:00Z",
-                "Frances Allen", "--at", "2027-03-05T23:00:00Z", "--preview", "--utc",
+                "admin", "swap", "--schedule", "S", "Linus Torvalds", "--at", "\(Self.day("2027-03-06T17:53:00Z"))",
+                "Frances Allen", "--at", "\(Self.day("2027-03-05T23:00:00Z"))", "--preview", "--utc",
             ])
             #expect(swap.status == 0, "\(swap.stdout)\(swap.stderr)")
-            #expect(swap.stdout.contains("Linus Torvalds loses 2027-03-06 17:30 – 2027-03-06 18:00"), "\(swap.stdout)")
+            #expect(
+                swap.stdout.contains(
+                    "Linus Torvalds loses \(Self.day("2027-03-06 17:30")) – \(Self.day("2027-03-06 18:00"))"),
+                "\(swap.stdout)")
         }
     }
 
@@ -268,7 +315,7 @@ import Testing
             try await platformPrimary(cli)
             let cadence = try await cli.run([
                 "admin", "rotation", "add", "--schedule", "Platform primary", "--every", "1x",
-                "--handoff", "2026-11-30T09:00", "--people", "Ada Lovelace",
+                "--handoff", "\(Self.day("2026-11-30T09:00"))", "--people", "Ada Lovelace",
             ])
             #expect(
                 cadence.status == 64 && cadence.stderr.contains("the unit must be m, h, d, w or mo"),
@@ -282,7 +329,7 @@ import Testing
             #expect(zone.status == 64 && zone.stderr.contains("IANA"), "\(zone.stderr)")
             let conflict = try await cli.run([
                 "admin", "override", "add", "--schedule", "Platform primary", "--add", "Ada Lovelace",
-                "--from", "2026-12-02T12:00:00Z", "--to", "2026-12-04T00:00:00Z",
+                "--from", "\(Self.at("2026-12-02T12:00:00Z"))", "--to", "\(Self.at("2026-12-04T00:00:00Z"))",
             ])
             #expect(conflict.status == 9, "\(conflict.stderr)")
             #expect(

@@ -177,9 +177,14 @@ import Testing
                     "\(again.stdout)\(again.stderr)")
                 let graces = try await admin.run(["admin", "timeoff", "list", "Grace Hopper", "--json"])
                 let entries = graces.json as? [[String: Any]] ?? []
+                // 1 March at midnight in Berlin: the evening of 28 February in UTC, or of the 29th in a leap year.
+                var berlinCalendar = Calendar(identifier: .gregorian)
+                berlinCalendar.timeZone = try #require(TimeZone(identifier: "Europe/Berlin"))
+                let march = try #require(berlinCalendar.date(from: DateComponents(year: year + 1, month: 3, day: 1)))
                 #expect(
                     entries.count == 1 && entries.first?["reason"] as? String == "Conference"
-                        && entries.first?["start"] as? String == "\(year + 1)-02-28T23:00:00Z", "\(graces.stdout)")
+                        && entries.first?["start"] as? String == ISO8601DateFormatter().string(from: march),
+                    "\(graces.stdout)")
             }
         }
     }
