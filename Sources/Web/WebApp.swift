@@ -96,6 +96,17 @@ package struct WebApp: HTTPPages {
                 }
             }
         },
+        Route("GET", ["services"]) { app, request, side, _ in
+            await app.page(request, side: side, lane: .short) { view, viewer, _ in
+                ServicePage.renderList(view: view, viewer: viewer)
+            }
+        },
+        Route("GET", ["services", nil]) { app, request, side, parameters in
+            let name = parameters[0]
+            return await app.statusPage(request, side: side) { view, viewer, now in
+                ServicePage.render(view: view, name: name, now: now, viewer: viewer)
+            }
+        },
         Route("GET", ["schedules", nil, "override"]) { app, request, side, p in
             await OverrideForm.show(request, schedule: p[0], app: app, side: side)
         },

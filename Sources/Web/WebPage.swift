@@ -45,7 +45,7 @@ enum WebPage {
     static func navigation(_ html: inout HTML, current: String, viewer: Viewer) {
         let words = viewer.words
         html.raw("<nav aria-label=\"\(words("Pages"))\"><ul class=\"pages\">")
-        var pages = [("/", words("On call now")), ("/schedules", words("Schedules"))]
+        var pages = [("/", words("On call now")), ("/schedules", words("Schedules")), ("/services", words("Services"))]
         if viewer.employeeID != nil { pages.append(("/me", words("My shifts"))) }
         pages.append(("/people", words("People")))
         for (path, title) in pages {

@@ -52,6 +52,10 @@ struct WebAccessibilityTests {
             _ = try await asGrace.admin(
                 SelfServiceTests.cover(.open, from: SelfServiceTests.graceFrom, to: SelfServiceTests.graceTo))
             await asGrace.close()
+            let applied = try await DefinitionApplyTests.withClient(harness) { client in
+                try await DefinitionApplyTests.apply(client, ServicePageTests.payments)
+            }
+            #expect(applied.committed)
 
             let schedule = "/schedules/Platform%20primary"
             let visits = [
@@ -61,6 +65,7 @@ struct WebAccessibilityTests {
                     paths: [
                         "/", "/schedules", schedule, schedule + "?span=1m", "/people", "/people/\(team.grace)",
                         schedule + "/changes", schedule + "/hours", schedule + "/override", schedule + "/edit",
+                        "/services", "/services/Payments%20API",
                     ]),
                 Visit(token: grace, paths: ["/me", schedule, "/"]),
                 Visit(token: ada, paths: [schedule]),

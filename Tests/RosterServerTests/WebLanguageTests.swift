@@ -39,6 +39,7 @@ struct WebLanguageTests {
     static let data = [
         "Ada Lovelace", "Alan Turing", "Grace Hopper", "Linus Torvalds", "Engineer", "Core", "Platform primary",
         "Europe/Berlin", "UTC", "CET", "dentist", "demo", "Default", "English", "Deutsch", "Français", "Español",
+        "Payments API", "Payments", "Runbook",
     ]
     /// The data's words, and their beginnings: a timeline bar cuts a name to fit ("Grace Hop…"),
     /// a person without a photo shows initials ("GH").
@@ -64,6 +65,10 @@ struct WebLanguageTests {
             _ = try await asGrace.admin(
                 SelfServiceTests.cover(.open, from: SelfServiceTests.graceFrom, to: SelfServiceTests.graceTo))
             await asGrace.close()
+            let applied = try await DefinitionApplyTests.withClient(harness) { client in
+                try await DefinitionApplyTests.apply(client, ServicePageTests.payments)
+            }
+            #expect(applied.committed)
             let schedule = "/schedules/Platform%20primary"
             var checked = 0
             try await Self.withReader(base, language: "en-XA") { anonymous in
@@ -79,6 +84,7 @@ struct WebLanguageTests {
                         "/", "/schedules", schedule, schedule + "?span=1m", "/people", "/people/\(team.grace)",
                         schedule + "/changes", schedule + "/hours", schedule + "/override", schedule + "/edit",
                         "/people?q=nobody-at-all", "/schedules/nothing", "/people?group=height",
+                        "/services", "/services/Payments%20API", "/services/nothing",
                     ]
                 ),
                 (grace, ["/me", schedule]),
@@ -94,7 +100,7 @@ struct WebLanguageTests {
                     }
                 }
             }
-            #expect(checked == 16)
+            #expect(checked == 19)
         }
     }
 

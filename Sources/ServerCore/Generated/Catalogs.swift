@@ -403,7 +403,7 @@ msgstr ""
 msgid "Note"
 msgstr ""
 
-#: Sources/Web/CoverRequestsSection.swift
+#: Sources/Web/CoverRequestsSection.swift Sources/Web/ServicePage.swift
 msgid "everyone"
 msgstr ""
 
@@ -798,7 +798,7 @@ msgid "This schedule could not be worked out now."
 msgstr ""
 
 #. {1}, {2}... are values put in the text; keep each once.
-#: Sources/Web/OnCallPage.swift Sources/Web/PersonPage.swift Sources/Web/SchedulePage.swift
+#: Sources/Web/OnCallPage.swift Sources/Web/PersonPage.swift Sources/Web/SchedulePage.swift Sources/Web/ServicePage.swift
 msgid "As of {1}, revision {2}."
 msgstr ""
 
@@ -813,7 +813,7 @@ msgid_plural "{1} stay on."
 msgstr[0] ""
 msgstr[1] ""
 
-#: Sources/Web/OverrideForm.swift Sources/Web/SchedulePage.swift
+#: Sources/Web/OverrideForm.swift Sources/Web/SchedulePage.swift Sources/Web/ServicePage.swift
 msgid "Until"
 msgstr ""
 
@@ -1276,6 +1276,114 @@ msgstr ""
 msgid "Override…"
 msgstr ""
 
+#: Sources/Web/ServicePage.swift Sources/Web/WebPage.swift
+msgid "Services"
+msgstr ""
+
+#: Sources/Web/ServicePage.swift
+msgid "No services yet: an admin adds them in a definition file."
+msgstr ""
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Web/ServicePage.swift
+msgid "policy {1}"
+msgstr ""
+
+#: Sources/Web/ServicePage.swift
+msgid "No such service"
+msgstr ""
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Web/ServicePage.swift
+msgid "There is no service named “{1}”."
+msgstr ""
+
+#: Sources/Web/ServicePage.swift
+msgid "All services"
+msgstr ""
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Web/ServicePage.swift
+msgid "Pages through the escalation policy {1}."
+msgstr ""
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Web/ServicePage.swift
+msgid "It runs again {1} time after its last step."
+msgid_plural "It runs again {1} times after its last step."
+msgstr[0] ""
+msgstr[1] ""
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Web/ServicePage.swift
+msgid "Team {1}."
+msgstr ""
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Web/ServicePage.swift
+msgid "Times in {1}."
+msgstr ""
+
+#: Sources/Web/ServicePage.swift
+msgid "Paged now"
+msgstr ""
+
+#: Sources/Web/ServicePage.swift
+msgid "If a page started now"
+msgstr ""
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Web/ServicePage.swift
+msgid "The policy could not be worked out now: {1}"
+msgstr ""
+
+#: Sources/Web/ServicePage.swift
+msgid "Step"
+msgstr ""
+
+#: Sources/Web/ServicePage.swift
+msgid "At"
+msgstr ""
+
+#: Sources/Web/ServicePage.swift Sources/Web/WebPage.swift
+msgid "Pages"
+msgstr ""
+
+#: Sources/Web/ServicePage.swift
+msgid "How"
+msgstr ""
+
+#: Sources/Web/ServicePage.swift
+msgid "Through"
+msgstr ""
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Web/ServicePage.swift
+msgid "Step {1}"
+msgstr ""
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Web/ServicePage.swift
+msgid "Step {1}, repeat {2}"
+msgstr ""
+
+#: Sources/Web/ServicePage.swift
+msgid "in turn"
+msgstr ""
+
+#: Sources/Web/ServicePage.swift
+msgid "no change planned"
+msgstr ""
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Web/ServicePage.swift
+msgid "Nobody: the page still waits {1} min"
+msgstr ""
+
+#: Sources/Web/ServicePage.swift
+msgid "named in the step"
+msgstr ""
+
 #: Sources/Web/SignIn.swift
 msgid "Token"
 msgstr ""
@@ -1380,10 +1488,6 @@ msgstr ""
 
 #: Sources/Web/WebPage.swift
 msgid "Skip to content"
-msgstr ""
-
-#: Sources/Web/WebPage.swift
-msgid "Pages"
 msgstr ""
 
 #: Sources/Web/WebPage.swift
@@ -1831,7 +1935,7 @@ msgstr "Stand"
 msgid "Note"
 msgstr "Notiz"
 
-#: Sources/Web/CoverRequestsSection.swift
+#: Sources/Web/CoverRequestsSection.swift Sources/Web/ServicePage.swift
 msgid "everyone"
 msgstr "alle"
 
@@ -2228,7 +2332,7 @@ msgstr "Dieser Dienstplan konnte gerade nicht berechnet werden."
 
 #. {1}, {2}... are values put in the text; keep each once.
 #: Sources/Web/OnCallPage.swift Sources/Web/PersonPage.swift
-#: Sources/Web/SchedulePage.swift
+#: Sources/Web/SchedulePage.swift Sources/Web/ServicePage.swift
 msgid "As of {1}, revision {2}."
 msgstr "Stand {1}, Revision {2}."
 
@@ -2244,6 +2348,7 @@ msgstr[0] "{1} bleibt im Dienst."
 msgstr[1] "{1} bleiben im Dienst."
 
 #: Sources/Web/OverrideForm.swift Sources/Web/SchedulePage.swift
+#: Sources/Web/ServicePage.swift
 msgid "Until"
 msgstr "Bis"
 
@@ -2708,6 +2813,114 @@ msgstr "Aktion"
 msgid "Override…"
 msgstr "Vertretung…"
 
+#: Sources/Web/ServicePage.swift Sources/Web/WebPage.swift
+msgid "Services"
+msgstr "Dienste"
+
+#: Sources/Web/ServicePage.swift
+msgid "No services yet: an admin adds them in a definition file."
+msgstr "Noch keine Dienste: Ein Admin legt sie in einer Definitionsdatei an."
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Web/ServicePage.swift
+msgid "policy {1}"
+msgstr "Richtlinie {1}"
+
+#: Sources/Web/ServicePage.swift
+msgid "No such service"
+msgstr "Kein solcher Dienst"
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Web/ServicePage.swift
+msgid "There is no service named “{1}”."
+msgstr "Es gibt keinen Dienst namens „{1}“."
+
+#: Sources/Web/ServicePage.swift
+msgid "All services"
+msgstr "Alle Dienste"
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Web/ServicePage.swift
+msgid "Pages through the escalation policy {1}."
+msgstr "Alarmiert über die Eskalationsrichtlinie {1}."
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Web/ServicePage.swift
+msgid "It runs again {1} time after its last step."
+msgid_plural "It runs again {1} times after its last step."
+msgstr[0] "Nach dem letzten Schritt läuft sie noch {1}-mal."
+msgstr[1] "Nach dem letzten Schritt läuft sie noch {1}-mal."
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Web/ServicePage.swift
+msgid "Team {1}."
+msgstr "Team {1}."
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Web/ServicePage.swift
+msgid "Times in {1}."
+msgstr "Zeiten in {1}."
+
+#: Sources/Web/ServicePage.swift
+msgid "Paged now"
+msgstr "Jetzt alarmiert"
+
+#: Sources/Web/ServicePage.swift
+msgid "If a page started now"
+msgstr "Wenn jetzt ein Alarm begänne"
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Web/ServicePage.swift
+msgid "The policy could not be worked out now: {1}"
+msgstr "Die Richtlinie ließ sich gerade nicht auswerten: {1}"
+
+#: Sources/Web/ServicePage.swift
+msgid "Step"
+msgstr "Schritt"
+
+#: Sources/Web/ServicePage.swift
+msgid "At"
+msgstr "Um"
+
+#: Sources/Web/ServicePage.swift Sources/Web/WebPage.swift
+msgid "Pages"
+msgstr "Seiten"
+
+#: Sources/Web/ServicePage.swift
+msgid "How"
+msgstr "Wie"
+
+#: Sources/Web/ServicePage.swift
+msgid "Through"
+msgstr "Über"
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Web/ServicePage.swift
+msgid "Step {1}"
+msgstr "Schritt {1}"
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Web/ServicePage.swift
+msgid "Step {1}, repeat {2}"
+msgstr "Schritt {1}, Wiederholung {2}"
+
+#: Sources/Web/ServicePage.swift
+msgid "in turn"
+msgstr "reihum"
+
+#: Sources/Web/ServicePage.swift
+msgid "no change planned"
+msgstr "keine Änderung geplant"
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Web/ServicePage.swift
+msgid "Nobody: the page still waits {1} min"
+msgstr "Niemand: Der Alarm wartet trotzdem {1} Min."
+
+#: Sources/Web/ServicePage.swift
+msgid "named in the step"
+msgstr "im Schritt genannt"
+
 #: Sources/Web/SignIn.swift
 msgid "Token"
 msgstr "Token"
@@ -2813,10 +3026,6 @@ msgstr "Alle Dienstpläne"
 #: Sources/Web/WebPage.swift
 msgid "Skip to content"
 msgstr "Zum Inhalt springen"
-
-#: Sources/Web/WebPage.swift
-msgid "Pages"
-msgstr "Seiten"
 
 #: Sources/Web/WebPage.swift
 msgid "admin"
@@ -3266,7 +3475,7 @@ msgstr "État"
 msgid "Note"
 msgstr "Note"
 
-#: Sources/Web/CoverRequestsSection.swift
+#: Sources/Web/CoverRequestsSection.swift Sources/Web/ServicePage.swift
 msgid "everyone"
 msgstr "tout le monde"
 
@@ -3669,7 +3878,7 @@ msgstr "Ce planning n’a pas pu être calculé pour l’instant."
 
 #. {1}, {2}... are values put in the text; keep each once.
 #: Sources/Web/OnCallPage.swift Sources/Web/PersonPage.swift
-#: Sources/Web/SchedulePage.swift
+#: Sources/Web/SchedulePage.swift Sources/Web/ServicePage.swift
 msgid "As of {1}, revision {2}."
 msgstr "État au {1}, révision {2}."
 
@@ -3686,6 +3895,7 @@ msgstr[1] "{1} restent de garde."
 msgstr[2] "{1} restent de garde."
 
 #: Sources/Web/OverrideForm.swift Sources/Web/SchedulePage.swift
+#: Sources/Web/ServicePage.swift
 msgid "Until"
 msgstr "Jusqu’au"
 
@@ -4151,6 +4361,115 @@ msgstr "Action"
 msgid "Override…"
 msgstr "Remplacer…"
 
+#: Sources/Web/ServicePage.swift Sources/Web/WebPage.swift
+msgid "Services"
+msgstr "Services"
+
+#: Sources/Web/ServicePage.swift
+msgid "No services yet: an admin adds them in a definition file."
+msgstr "Aucun service pour l’instant : un admin les ajoute dans un fichier de définition."
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Web/ServicePage.swift
+msgid "policy {1}"
+msgstr "politique {1}"
+
+#: Sources/Web/ServicePage.swift
+msgid "No such service"
+msgstr "Service introuvable"
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Web/ServicePage.swift
+msgid "There is no service named “{1}”."
+msgstr "Il n’y a pas de service nommé « {1} »."
+
+#: Sources/Web/ServicePage.swift
+msgid "All services"
+msgstr "Tous les services"
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Web/ServicePage.swift
+msgid "Pages through the escalation policy {1}."
+msgstr "Alerte via la politique d’escalade {1}."
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Web/ServicePage.swift
+msgid "It runs again {1} time after its last step."
+msgid_plural "It runs again {1} times after its last step."
+msgstr[0] "Elle reprend {1} fois après sa dernière étape."
+msgstr[1] "Elle reprend {1} fois après sa dernière étape."
+msgstr[2] "Elle reprend {1} fois après sa dernière étape."
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Web/ServicePage.swift
+msgid "Team {1}."
+msgstr "Équipe {1}."
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Web/ServicePage.swift
+msgid "Times in {1}."
+msgstr "Heures en {1}."
+
+#: Sources/Web/ServicePage.swift
+msgid "Paged now"
+msgstr "Alerté maintenant"
+
+#: Sources/Web/ServicePage.swift
+msgid "If a page started now"
+msgstr "Si une alerte partait maintenant"
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Web/ServicePage.swift
+msgid "The policy could not be worked out now: {1}"
+msgstr "La politique n’a pas pu être évaluée maintenant : {1}"
+
+#: Sources/Web/ServicePage.swift
+msgid "Step"
+msgstr "Étape"
+
+#: Sources/Web/ServicePage.swift
+msgid "At"
+msgstr "À"
+
+#: Sources/Web/ServicePage.swift Sources/Web/WebPage.swift
+msgid "Pages"
+msgstr "Pages"
+
+#: Sources/Web/ServicePage.swift
+msgid "How"
+msgstr "Comment"
+
+#: Sources/Web/ServicePage.swift
+msgid "Through"
+msgstr "Via"
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Web/ServicePage.swift
+msgid "Step {1}"
+msgstr "Étape {1}"
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Web/ServicePage.swift
+msgid "Step {1}, repeat {2}"
+msgstr "Étape {1}, reprise {2}"
+
+#: Sources/Web/ServicePage.swift
+msgid "in turn"
+msgstr "à tour de rôle"
+
+#: Sources/Web/ServicePage.swift
+msgid "no change planned"
+msgstr "aucun changement prévu"
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Web/ServicePage.swift
+msgid "Nobody: the page still waits {1} min"
+msgstr "Personne : l’alerte attend quand même {1} min"
+
+#: Sources/Web/ServicePage.swift
+msgid "named in the step"
+msgstr "nommé dans l’étape"
+
 #: Sources/Web/SignIn.swift
 msgid "Token"
 msgstr "Jeton"
@@ -4256,10 +4575,6 @@ msgstr "Tous les plannings"
 #: Sources/Web/WebPage.swift
 msgid "Skip to content"
 msgstr "Aller au contenu"
-
-#: Sources/Web/WebPage.swift
-msgid "Pages"
-msgstr "Pages"
 
 #: Sources/Web/WebPage.swift
 msgid "admin"
@@ -4709,7 +5024,7 @@ msgstr "Estado"
 msgid "Note"
 msgstr "Nota"
 
-#: Sources/Web/CoverRequestsSection.swift
+#: Sources/Web/CoverRequestsSection.swift Sources/Web/ServicePage.swift
 msgid "everyone"
 msgstr "todos"
 
@@ -5112,7 +5427,7 @@ msgstr "No se pudo calcular este calendario ahora."
 
 #. {1}, {2}... are values put in the text; keep each once.
 #: Sources/Web/OnCallPage.swift Sources/Web/PersonPage.swift
-#: Sources/Web/SchedulePage.swift
+#: Sources/Web/SchedulePage.swift Sources/Web/ServicePage.swift
 msgid "As of {1}, revision {2}."
 msgstr "A fecha de {1}, revisión {2}."
 
@@ -5129,6 +5444,7 @@ msgstr[1] "{1} siguen de guardia."
 msgstr[2] "{1} siguen de guardia."
 
 #: Sources/Web/OverrideForm.swift Sources/Web/SchedulePage.swift
+#: Sources/Web/ServicePage.swift
 msgid "Until"
 msgstr "Hasta"
 
@@ -5594,6 +5910,115 @@ msgstr "Acción"
 msgid "Override…"
 msgstr "Sustituir…"
 
+#: Sources/Web/ServicePage.swift Sources/Web/WebPage.swift
+msgid "Services"
+msgstr "Servicios"
+
+#: Sources/Web/ServicePage.swift
+msgid "No services yet: an admin adds them in a definition file."
+msgstr "Aún no hay servicios: un admin los añade en un archivo de definición."
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Web/ServicePage.swift
+msgid "policy {1}"
+msgstr "política {1}"
+
+#: Sources/Web/ServicePage.swift
+msgid "No such service"
+msgstr "No existe ese servicio"
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Web/ServicePage.swift
+msgid "There is no service named “{1}”."
+msgstr "No hay ningún servicio llamado «{1}»."
+
+#: Sources/Web/ServicePage.swift
+msgid "All services"
+msgstr "Todos los servicios"
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Web/ServicePage.swift
+msgid "Pages through the escalation policy {1}."
+msgstr "Avisa mediante la política de escalado {1}."
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Web/ServicePage.swift
+msgid "It runs again {1} time after its last step."
+msgid_plural "It runs again {1} times after its last step."
+msgstr[0] "Se repite {1} vez tras su último paso."
+msgstr[1] "Se repite {1} veces tras su último paso."
+msgstr[2] "Se repite {1} veces tras su último paso."
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Web/ServicePage.swift
+msgid "Team {1}."
+msgstr "Equipo {1}."
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Web/ServicePage.swift
+msgid "Times in {1}."
+msgstr "Horas en {1}."
+
+#: Sources/Web/ServicePage.swift
+msgid "Paged now"
+msgstr "Avisado ahora"
+
+#: Sources/Web/ServicePage.swift
+msgid "If a page started now"
+msgstr "Si un aviso empezara ahora"
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Web/ServicePage.swift
+msgid "The policy could not be worked out now: {1}"
+msgstr "No se pudo calcular la política ahora: {1}"
+
+#: Sources/Web/ServicePage.swift
+msgid "Step"
+msgstr "Paso"
+
+#: Sources/Web/ServicePage.swift
+msgid "At"
+msgstr "A las"
+
+#: Sources/Web/ServicePage.swift Sources/Web/WebPage.swift
+msgid "Pages"
+msgstr "Páginas"
+
+#: Sources/Web/ServicePage.swift
+msgid "How"
+msgstr "Cómo"
+
+#: Sources/Web/ServicePage.swift
+msgid "Through"
+msgstr "Vía"
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Web/ServicePage.swift
+msgid "Step {1}"
+msgstr "Paso {1}"
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Web/ServicePage.swift
+msgid "Step {1}, repeat {2}"
+msgstr "Paso {1}, repetición {2}"
+
+#: Sources/Web/ServicePage.swift
+msgid "in turn"
+msgstr "por turnos"
+
+#: Sources/Web/ServicePage.swift
+msgid "no change planned"
+msgstr "sin cambios previstos"
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Web/ServicePage.swift
+msgid "Nobody: the page still waits {1} min"
+msgstr "Nadie: el aviso espera igualmente {1} min"
+
+#: Sources/Web/ServicePage.swift
+msgid "named in the step"
+msgstr "nombrado en el paso"
+
 #: Sources/Web/SignIn.swift
 msgid "Token"
 msgstr "Token"
@@ -5699,10 +6124,6 @@ msgstr "Todos los calendarios"
 #: Sources/Web/WebPage.swift
 msgid "Skip to content"
 msgstr "Saltar al contenido"
-
-#: Sources/Web/WebPage.swift
-msgid "Pages"
-msgstr "Páginas"
 
 #: Sources/Web/WebPage.swift
 msgid "admin"
