@@ -79,6 +79,9 @@ extension NoticeDerivation {
                 }
             }
         }
+        if wanted.contains(.escalationChanged) {
+            events += plannedEscalations(state: state, revision: revision, from: from, to: to, schedules: schedules)
+        }
         if wanted.contains(.shiftStarting) {
             events += reminders(
                 state: state, revision: revision, from: from, to: to, rules: rules, schedules: schedules)

@@ -121,6 +121,45 @@ enum NotificationPayload {
         }
     }
 
+    /// Whom an escalation policy pages at each step from `at`, and which steps changed.
+    struct EscalationChanged: Codable {
+        struct Ref: Codable, Hashable {
+            var id: String
+            var name: String
+        }
+        struct Step: Codable, Hashable {
+            /// From 1, as PagerDuty's escalation levels.
+            var level: Int
+            var people: [Person]
+            /// Until when they hold (a schedule of the step changes hands); absent: no change planned.
+            var until: String?
+            var untilMs: Int64?
+
+            enum CodingKeys: String, CodingKey {
+                case level, people, until
+                case untilMs = "until_ms"
+            }
+        }
+        var policy: Ref
+        var services: [Ref]
+        /// "handoff", "plan-changed" (an override, a schedule edit) or "policy-changed".
+        var cause: String
+        var steps: [Step]
+        /// The levels whose people differ from just before.
+        var changedLevels: [Int]
+        /// The policy was deleted: `steps` is empty.
+        var removed: Bool?
+        /// A change's: the token label that made it.
+        var by: String?
+        /// The zone of the first schedule the policy reaches, where chat posts show times.
+        var zone: String?
+
+        enum CodingKeys: String, CodingKey {
+            case policy, services, cause, steps, removed, by, zone
+            case changedLevels = "changed_levels"
+        }
+    }
+
     /// An announcement rule's post: who is on duty on a schedule now, until when, who is next.
     struct Announcement: Codable {
         var schedule: ScheduleRef

@@ -127,23 +127,43 @@ package final class Notifier: NotificationHooks {
         guard notices.active else { return write }
         let schedules = TenantRuntime.schedules(changedBy: changes, previous: previous, current: current)
             .union(RosterState.schedulesNamingTimeOff(of: changes, previous: previous, current: current))
-        guard !schedules.isEmpty else { return write }
+        // An edited policy's planned handoffs are those of the schedules it reached and reaches.
+        var replanning = schedules
+        let policies = TenantRuntime.policies(changedBy: changes, previous: previous)
+            .union(TenantRuntime.policies(namingTeamsChangedBy: changes, previous: previous, current: current))
+        for id in policies {
+            for state in [previous, current] {
+                if let policy = state.escalation.policies[id] {
+                    replanning.formUnion(state.schedules(reachedBy: policy))
+                }
+            }
+        }
+        guard !replanning.isEmpty || !policies.isEmpty else { return write }
         let derivation = derivation(tenantID)
-        write.events = derivation.afterChange(
-            previous: previous, current: current, schedules: schedules,
-            revision: revision, now: now, actor: actor, wanted: notices.wanted,
-            announcements: notices.announcements)
-        if let through = notices.plannedThrough, through > now {
-            write.withdrawPlanned = (from: now, schedules: schedules.sorted())
+        if !schedules.isEmpty {
+            write.events = derivation.afterChange(
+                previous: previous, current: current, schedules: schedules,
+                revision: revision, now: now, actor: actor, wanted: notices.wanted,
+                announcements: notices.announcements)
+        }
+        if notices.wanted.contains(.escalationChanged) {
+            write.events += derivation.escalationsAfterChange(
+                previous: previous, current: current, changes: changes, schedules: schedules, revision: revision,
+                now: now, actor: actor)
+        }
+        if let through = notices.plannedThrough, through > now, !replanning.isEmpty {
+            write.withdrawPlanned = (from: now, schedules: replanning.sorted())
             write.replannedThrough = through
             var replanned = derivation.planned(
                 state: current, revision: revision, from: now, to: through, rules: notices.rules,
-                wanted: notices.wanted, schedules: schedules, announcements: notices.announcements)
+                wanted: notices.wanted, schedules: replanning, announcements: notices.announcements)
             // A boundary the change puts at this very instant (an override from now) is the
-            // change's own on-duty event already, not a second one as a handoff.
-            let changedNow = Set(write.events.filter { $0.type == .onDutyChanged }.flatMap(\.scheduleIDs))
-            replanned.removeAll {
-                $0.type == .onDutyChanged && $0.about == now && !changedNow.isDisjoint(with: $0.scheduleIDs)
+            // change's own on-duty (or escalation) event already, not a second one as a handoff.
+            for type in [NotificationType.onDutyChanged, .escalationChanged] {
+                let changedNow = Set(write.events.filter { $0.type == type }.flatMap(\.scheduleIDs))
+                replanned.removeAll {
+                    $0.type == type && $0.about == now && !changedNow.isDisjoint(with: $0.scheduleIDs)
+                }
             }
             write.events += replanned
         }

@@ -16,6 +16,8 @@ public enum NotificationType: String, Sendable, Codable, CaseIterable {
     case requestTaken = "request.taken"
     case requestCancelled = "request.cancelled"
     case requestExpired = "request.expired"
+    /// Whom an escalation policy pages at some step changed (docs/ESCALATION.md).
+    case escalationChanged = "escalation.changed"
     /// `admin webhook test`: delivered to one webhook only.
     case ping
     /// Who is on duty on a schedule, posted by an announcement rule to its webhook only.

@@ -60,7 +60,7 @@ enum ServicePage {
             case .failure(let error): return .failure(error)
             }
         }
-        let clock = words.clock(zone(of: policy, state: state))
+        let clock = words.clock(state.zone(of: policy))
         var html = HTML()
         WebPage.open(&html, title: service.name, words: words, live: true)
         html.raw("<header>")
@@ -158,23 +158,5 @@ enum ServicePage {
             }
         }
         html.raw("</tbody></table>")
-    }
-
-    /// The zone the page's times are in: the first schedule the policy reaches (named, or
-    /// through a team), else UTC.
-    static func zone(of policy: EscalationPolicy, state: RosterState) -> String {
-        for step in policy.steps {
-            for target in step.targets {
-                switch target {
-                case .schedule(let id): if let zone = state.schedules[id]?.zone { return zone }
-                case .team(let team):
-                    if let zone = state.schedules(ofTeam: team).lazy.compactMap({ state.schedules[$0]?.zone }).first {
-                        return zone
-                    }
-                case .person: continue
-                }
-            }
-        }
-        return "UTC"
     }
 }

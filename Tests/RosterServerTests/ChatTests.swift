@@ -508,6 +508,43 @@ import Testing
         #expect(german.contains("Niemand im Dienstplan ist dann frei."), "\(german)")
     }
 
+    /// `escalation.changed`: a line per changed step, whom it pages and until when; a deleted
+    /// policy in one line.
+    @Test func anEscalationPostSaysEachChangedStep() throws {
+        let about = try #require(TimeText.parseISO8601("2026-11-30T12:30:00Z"))
+        func event(_ change: NotificationPayload.EscalationChanged) throws -> NotificationEvent {
+            let envelope = NotificationPayload.Envelope(
+                id: "evt", type: "escalation.changed", tenant: "acme", revision: 1,
+                about: TimeText.iso8601(about), aboutMs: about, data: change)
+            return NotificationEvent(
+                id: "evt", type: .escalationChanged, tenantID: "acme", revision: 1, about: about, due: about,
+                planned: true, scheduleIDs: ["s"], people: [], payload: try JSONEncoder().encode(envelope))
+        }
+        let until = about + 86_400_000
+        let change = NotificationPayload.EscalationChanged(
+            policy: .init(id: "p", name: "Payments"), services: [.init(id: "api", name: "Payments API")],
+            cause: "handoff",
+            steps: [
+                .init(level: 1, people: [.init(id: "ada", name: "Ada Lovelace")], until: nil, untilMs: nil),
+                .init(
+                    level: 2, people: [.init(id: "linus", name: "Linus Torvalds")],
+                    until: TimeText.iso8601(until), untilMs: until),
+                .init(level: 3, people: [], until: nil, untilMs: nil),
+            ],
+            changedLevels: [2, 3], removed: nil, by: nil, zone: "Europe/Berlin")
+        let text = try #require(ChatPosts.message(for: try event(change))).text(for: .mattermost)
+        #expect(
+            text == "Payments, step 2 pages Linus Torvalds until Tue 1 Dec 13:30 CET\nPayments, step 3 pages nobody",
+            "\(text)")
+        let german = try #require(ChatPosts.message(for: try event(change), words: Words[.german]))
+            .text(for: .mattermost)
+        #expect(german.hasPrefix("Payments, Schritt 2 alarmiert Linus Torvalds bis Di. 1. Dez."), "\(german)")
+        var removed = change
+        (removed.steps, removed.changedLevels, removed.removed) = ([], [], true)
+        let gone = try #require(ChatPosts.message(for: try event(removed))).text(for: .mattermost)
+        #expect(gone == "Escalation policy Payments was removed", "\(gone)")
+    }
+
     /// A server with `--chat-language fr` posts the handoff in French; "/oncall" answers in it too.
     @Test func theServersChatLanguageIsThePostsAndTheAnswers() async throws {
         let receiver = try await WebhookReceiver.start()

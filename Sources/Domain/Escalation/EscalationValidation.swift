@@ -15,6 +15,29 @@ extension RosterState {
         (scheduleIDsByTeam[TextFolding.fold(team)] ?? []).sorted()
     }
 
+    /// The schedules a policy's steps reach, named or through a team, in the order the steps
+    /// name them (each once).
+    public func schedules(reachedBy policy: EscalationPolicy) -> [String] {
+        var found: [String] = []
+        for step in policy.steps {
+            for target in step.targets {
+                let ids: [String]
+                switch target {
+                case .schedule(let id): ids = schedules[id] == nil ? [] : [id]
+                case .team(let team): ids = schedules(ofTeam: team)
+                case .person: ids = []
+                }
+                for id in ids where !found.contains(id) { found.append(id) }
+            }
+        }
+        return found
+    }
+
+    /// Where a policy's times are shown: the zone of the first schedule it reaches, else UTC.
+    public func zone(of policy: EscalationPolicy) -> String {
+        schedules(reachedBy: policy).first.flatMap { schedules[$0]?.zone } ?? "UTC"
+    }
+
     /// Whether the target names something of this tenant.
     public func holds(_ target: EscalationStep.Target) -> Bool {
         switch target {

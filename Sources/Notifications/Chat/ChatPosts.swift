@@ -63,6 +63,8 @@ enum ChatPosts {
             return data(NotificationPayload.CoverRequestStep.self).map {
                 request(event.type, $0, about: about, words: words)
             }
+        case .escalationChanged:
+            return data(NotificationPayload.EscalationChanged.self).map { escalation($0, about: about, words: words) }
         case .ping:
             return data(NotificationPayload.Ping.self).map { ping in
                 ChatMessage([
@@ -201,6 +203,29 @@ enum ChatPosts {
     }
 
     /// "Ada Lovelace", "Ada Lovelace and Alan Turing", "A, B and C"; `none` when nobody.
+    /// A line per step whose people changed: whom it pages now, until when.
+    private static func escalation(
+        _ change: NotificationPayload.EscalationChanged, about: UnixMillis, words: Words
+    ) -> ChatMessage {
+        let policy = change.policy.name
+        if change.removed == true { return ChatMessage([words.line("Escalation policy \(policy) was removed")]) }
+        let zone = words.clock(change.zone ?? "UTC")
+        var lines: [[ChatMessage.Piece]] = []
+        for level in change.changedLevels {
+            guard let step = change.steps.first(where: { $0.level == level }) else { continue }
+            let paged = people(step.people, none: words("nobody"), words: words)
+            if let until = step.untilMs {
+                lines.append(words.line("\(policy), step \(level) pages \(paged) until \(time(until, zone, about))"))
+            } else {
+                lines.append(words.line("\(policy), step \(level) pages \(paged)"))
+            }
+        }
+        if lines.isEmpty {
+            lines.append(words.line("Escalation policy \(policy) changed; its steps page the same people"))
+        }
+        return ChatMessage(lines)
+    }
+
     static func people(_ list: [NotificationPayload.Person], none: String, words: Words) -> [ChatMessage.Piece] {
         guard !list.isEmpty else { return [.text(none)] }
         var pieces: [ChatMessage.Piece] = []

@@ -224,6 +224,26 @@ msgstr ""
 msgid "(“{1}”)"
 msgstr ""
 
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Notifications/Chat/ChatPosts.swift
+msgid "Escalation policy {1} was removed"
+msgstr ""
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Notifications/Chat/ChatPosts.swift
+msgid "{1}, step {2} pages {3} until {4}"
+msgstr ""
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Notifications/Chat/ChatPosts.swift
+msgid "{1}, step {2} pages {3}"
+msgstr ""
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Notifications/Chat/ChatPosts.swift
+msgid "Escalation policy {1} changed; its steps page the same people"
+msgstr ""
+
 #: Sources/Notifications/Chat/ChatPosts.swift
 msgid " and "
 msgstr ""
@@ -1749,6 +1769,26 @@ msgstr "{1} sucht eine Vertretung in {2}: {3} bis {4}"
 #: Sources/Notifications/Chat/ChatPosts.swift
 msgid "(“{1}”)"
 msgstr "(„{1}“)"
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Notifications/Chat/ChatPosts.swift
+msgid "Escalation policy {1} was removed"
+msgstr "Die Eskalationsrichtlinie {1} wurde entfernt"
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Notifications/Chat/ChatPosts.swift
+msgid "{1}, step {2} pages {3} until {4}"
+msgstr "{1}, Schritt {2} alarmiert {3} bis {4}"
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Notifications/Chat/ChatPosts.swift
+msgid "{1}, step {2} pages {3}"
+msgstr "{1}, Schritt {2} alarmiert {3}"
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Notifications/Chat/ChatPosts.swift
+msgid "Escalation policy {1} changed; its steps page the same people"
+msgstr "Die Eskalationsrichtlinie {1} wurde geändert; ihre Schritte alarmieren dieselben Personen"
 
 #: Sources/Notifications/Chat/ChatPosts.swift
 msgid " and "
@@ -3289,6 +3329,26 @@ msgstr "{1} demande un remplacement sur {2} : {3} à {4}"
 #: Sources/Notifications/Chat/ChatPosts.swift
 msgid "(“{1}”)"
 msgstr "(« {1} »)"
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Notifications/Chat/ChatPosts.swift
+msgid "Escalation policy {1} was removed"
+msgstr "La politique d’escalade {1} a été supprimée"
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Notifications/Chat/ChatPosts.swift
+msgid "{1}, step {2} pages {3} until {4}"
+msgstr "{1}, étape {2} : alerte {3} jusqu’à {4}"
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Notifications/Chat/ChatPosts.swift
+msgid "{1}, step {2} pages {3}"
+msgstr "{1}, étape {2} : alerte {3}"
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Notifications/Chat/ChatPosts.swift
+msgid "Escalation policy {1} changed; its steps page the same people"
+msgstr "La politique d’escalade {1} a changé ; ses étapes alertent les mêmes personnes"
 
 #: Sources/Notifications/Chat/ChatPosts.swift
 msgid " and "
@@ -4838,6 +4898,26 @@ msgstr "{1} pide una sustitución en {2}: {3} a {4}"
 #: Sources/Notifications/Chat/ChatPosts.swift
 msgid "(“{1}”)"
 msgstr "(«{1}»)"
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Notifications/Chat/ChatPosts.swift
+msgid "Escalation policy {1} was removed"
+msgstr "Se eliminó la política de escalado {1}"
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Notifications/Chat/ChatPosts.swift
+msgid "{1}, step {2} pages {3} until {4}"
+msgstr "{1}, paso {2}: avisa a {3} hasta {4}"
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Notifications/Chat/ChatPosts.swift
+msgid "{1}, step {2} pages {3}"
+msgstr "{1}, paso {2}: avisa a {3}"
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Notifications/Chat/ChatPosts.swift
+msgid "Escalation policy {1} changed; its steps page the same people"
+msgstr "La política de escalado {1} cambió; sus pasos avisan a las mismas personas"
 
 #: Sources/Notifications/Chat/ChatPosts.swift
 msgid " and "

@@ -80,7 +80,7 @@ extension TenantRuntime {
 
     /// The policies a revision changed directly: set or deleted, or used by a service it set
     /// or deleted (the service's policy before and after).
-    static func policies(changedBy changes: [RosterChange], previous: RosterState) -> Set<String> {
+    package static func policies(changedBy changes: [RosterChange], previous: RosterState) -> Set<String> {
         var ids = Set<String>()
         for change in changes {
             switch change {
@@ -98,7 +98,9 @@ extension TenantRuntime {
     }
 
     /// The policies with a team target naming a team a schedule joined or left in `changes`.
-    static func policies(namingTeamsChangedBy changes: [RosterChange], previous: RosterState, current: RosterState)
+    package static func policies(
+        namingTeamsChangedBy changes: [RosterChange], previous: RosterState, current: RosterState
+    )
         -> Set<String>
     {
         var teams = Set<String>()
@@ -142,7 +144,7 @@ extension TenantRuntime {
 
 extension EscalationDirectory {
     /// The policies whose steps name any of `schedules`, directly or through a team.
-    func policies(namingAny schedules: Set<String>, in state: RosterState) -> Set<String> {
+    package func policies(namingAny schedules: Set<String>, in state: RosterState) -> Set<String> {
         var found = Set<String>()
         for (id, policy) in policies {
             let names = policy.steps.contains { step in
