@@ -14,6 +14,7 @@ extension CommandRunner {
         do {
             let report = try await client.report(request)
             switch (request.kind, output) {
+            case (.quality, _) where report.hasPolicyQuality: printPolicyQuality(report, output: output)
             case (.quality, .json): Self.out(String(decoding: ReportFormats.qualityJSON(report), as: UTF8.self))
             case (.quality, .csv): Self.writeCSV(ReportFormats.qualityCSV(report))
             case (.quality, .table): printQuality(report)
@@ -33,7 +34,7 @@ extension CommandRunner {
     }
 
     /// Where the numbers come from: the record before now, the plan after.
-    private func printWindow(_ report: Roster_V1_ReportResponse, zone: String?) {
+    func printWindow(_ report: Roster_V1_ReportResponse, zone: String?) {
         // Each time labelled with the zone it is shown in (the display's, not the counting zone).
         var head = "From \(display.dateTime(report.fromMs)) to \(display.dateTime(report.toMs)) \(display.zoneName)"
         if let zone { head += "; days and hours counted in \(zone)" }

@@ -40,19 +40,20 @@ enum OpenAPIReports {
             },
             "/v1/reports/quality": {
               "get": {
-                "summary": "A schedule's coverage with its gaps, balance and equity (admins).",
+                "summary": "A schedule's coverage with its gaps, balance and equity; or an escalation policy's steps (admins).",
                 "security": [{ "token": [] }],
                 "parameters": [
                   { "$ref": "#/components/parameters/reportFrom" },
                   { "$ref": "#/components/parameters/reportTo" },
-                  { "name": "schedule", "in": "query", "required": true, "description": "The schedule's id or name.", "schema": { "type": "string" } },
+                  { "name": "schedule", "in": "query", "required": false, "description": "The schedule's id or name (this or `policy`).", "schema": { "type": "string" } },
+                  { "name": "policy", "in": "query", "required": false, "description": "An escalation policy's id or name, instead of a schedule.", "schema": { "type": "string" } },
                   { "$ref": "#/components/parameters/reportFormat" }
                 ],
                 "responses": {
                   "200": {
-                    "description": "The quality (JSON), or CSV: people, then the gaps.",
+                    "description": "The quality (JSON), or CSV: people, then the gaps (a policy's: its steps, then the uncovered stretches).",
                     "content": {
-                      "application/json": { "schema": { "$ref": "#/components/schemas/QualityReport" } },
+                      "application/json": { "schema": { "oneOf": [{ "$ref": "#/components/schemas/QualityReport" }, { "$ref": "#/components/schemas/PolicyQualityReport" }] } },
                       "text/csv": { "schema": { "type": "string" } }
                     }
                   },
@@ -131,6 +132,52 @@ enum OpenAPIReports {
                     }
                   }
                 }
+              }
+            },
+            "PolicyQualityReport": {
+              "type": "object",
+              "required": ["from", "to", "now", "zone", "policy_id", "policy_name", "steps", "uncovered", "uncovered_omitted", "uncovered_hours"],
+              "properties": {
+                "from": { "type": "string", "format": "date-time" },
+                "to": { "type": "string", "format": "date-time" },
+                "now": { "type": "string", "format": "date-time" },
+                "zone": { "type": "string" },
+                "recorded_since": { "type": "string", "format": "date-time" },
+                "policy_id": { "type": "string" },
+                "policy_name": { "type": "string" },
+                "steps": {
+                  "type": "array",
+                  "items": {
+                    "type": "object",
+                    "required": ["level", "coverage_percent", "covered_hours", "gaps", "gaps_omitted"],
+                    "properties": {
+                      "level": { "type": "integer", "minimum": 1 },
+                      "coverage_percent": { "type": "number", "minimum": 0, "maximum": 100 },
+                      "covered_hours": { "$ref": "#/components/schemas/Hours" },
+                      "gaps": { "type": "array", "items": { "$ref": "#/components/schemas/ReportSpan" } },
+                      "gaps_omitted": { "type": "integer", "minimum": 0 },
+                      "only_person": {
+                        "type": "object", "required": ["employee_id", "name"],
+                        "properties": { "employee_id": { "type": "string" }, "name": { "type": "string" } }
+                      }
+                    }
+                  }
+                },
+                "uncovered": { "type": "array", "items": { "$ref": "#/components/schemas/ReportSpan" } },
+                "uncovered_omitted": { "type": "integer", "minimum": 0 },
+                "uncovered_hours": {
+                  "type": "object",
+                  "required": ["business", "outside_business_hours", "night", "weekend", "holiday"],
+                  "additionalProperties": { "$ref": "#/components/schemas/Hours" }
+                }
+              }
+            },
+            "ReportSpan": {
+              "type": "object",
+              "required": ["start", "end", "hours"],
+              "properties": {
+                "start": { "type": "string", "format": "date-time" }, "end": { "type": "string", "format": "date-time" },
+                "hours": { "$ref": "#/components/schemas/Hours" }
               }
             },
             "QualityReport": {

@@ -49,6 +49,7 @@ extension HTTPAPI {
             $0.fromMs = from
             $0.toMs = to
             $0.schedule = request.query["schedule"] ?? ""
+            $0.policy = request.query["policy"] ?? ""
             $0.person = request.query["person"] ?? ""
             $0.zone = request.query["zone"] ?? ""
             $0.businessHours = request.query["business_hours"] ?? ""
@@ -67,6 +68,14 @@ extension HTTPAPI {
         switch answer {
         case .success(.report(let report)):
             switch (kind, csv) {
+            case (.quality, true) where report.hasPolicyQuality:
+                return Reply(
+                    status: 200, contentType: "text/csv; charset=utf-8; header=present",
+                    body: Array(ReportFormats.policyQualityCSV(report).utf8))
+            case (.quality, false) where report.hasPolicyQuality:
+                return Reply(
+                    status: 200, contentType: "application/json",
+                    body: Array(ReportFormats.policyQualityJSON(report)))
             case (.quality, true):
                 return Reply(
                     status: 200, contentType: "text/csv; charset=utf-8; header=present",

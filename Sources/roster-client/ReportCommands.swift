@@ -91,14 +91,17 @@ struct ReportCommand: AsyncParsableCommand {
     struct Quality: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "quality",
-            abstract: "A schedule's coverage with its gaps, and how evenly it spreads the hours.",
+            abstract: "A schedule's coverage with its gaps, and how evenly it spreads the hours; or a policy's steps.",
             discussion: """
                 Coverage is the union of covered time (two people at once count once). Equity is 100 - 100·σ/μ of the \
                 participants' hours; balance is Grafana OnCall's pairwise min/max score, for comparison. The window \
-                defaults to the last 28 days.
+                defaults to the last 28 days. With --policy: each step's coverage and the stretches it pages nobody, \
+                the steps that name one person only, and when no step pages anyone (at night, 22:00-08:00 in the \
+                policy's zone, and at weekends).
                 """)
         @OptionGroup var options: ConnectionOptions
-        @Option(help: "The schedule (id or name).") var schedule: String
+        @Option(help: "The schedule (id or name).") var schedule: String?
+        @Option(help: "An escalation policy (id or name) instead of a schedule.") var policy: String?
         @Option(parsing: .unconditional, help: "Start of the window (default: 28 days ago).") var from: String?
         @Option(parsing: .unconditional, help: "End of the window (default: now).") var to: String?
         @Flag(help: "Comma-separated values: people, then the gaps.") var csv = false
@@ -107,6 +110,7 @@ struct ReportCommand: AsyncParsableCommand {
             _ = try options.time(from)
             _ = try options.time(to)
             if csv && options.json { throw ValidationError("choose --json or --csv") }
+            if (schedule == nil) == (policy == nil) { throw ValidationError("name a --schedule or a --policy") }
         }
 
         func run() async throws {
@@ -117,7 +121,8 @@ struct ReportCommand: AsyncParsableCommand {
                 $0.kind = .quality
                 $0.fromMs = start
                 $0.toMs = end
-                $0.schedule = schedule
+                $0.schedule = schedule ?? ""
+                $0.policy = policy ?? ""
             }
             try await options.runner().report(request, output: options.json ? .json : csv ? .csv : .table).exit()
         }

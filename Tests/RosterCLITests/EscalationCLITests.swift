@@ -70,6 +70,17 @@ import Testing
             #expect(unknown.status == 8 && unknown.stderr.contains("Payments API"), "\(unknown.stderr)")
             let mixed = try await admin.run(["oncall", "--service", "Payments API", "--person", "Ada Lovelace"])
             #expect(mixed.status != 0 && mixed.stderr.contains("not with --service"), "\(mixed.stderr)")
+
+            // The quality report of a policy: the demo's support schedule keeps business hours,
+            // so its step pages nobody at night, and the Operations team's step covers.
+            let quality = try await admin.run(["report", "quality", "--policy", "Customer support", "--to", "+7d"])
+            #expect(quality.status == 0, "\(quality.stderr)")
+            #expect(
+                quality.stdout.contains("Escalation policy Customer support:")
+                    && quality.stdout.contains("Step 1 pages nobody (the page still waits its delay):"),
+                "\(quality.stdout)")
+            let both = try await admin.run(["report", "quality", "--policy", "Payments", "--schedule", "Default"])
+            #expect(both.status != 0 && both.stderr.contains("name a --schedule or a --policy"), "\(both.stderr)")
         }
     }
 }

@@ -131,6 +131,50 @@ import Testing
         }
     }
 
+    /// `report quality --policy`: each step's coverage from the plan, the step naming Ada alone,
+    /// nothing uncovered; over the protocol and as /v1/reports/quality's JSON and CSV.
+    @Test func aPolicysQualityOverTheProtocolAndHTTP() async throws {
+        try await Self.withTenant { harness, client in
+            let (from, to) = (Self.now, Self.now + 2 * 86_400_000)
+            let report = try await client.report(
+                .with {
+                    $0.kind = .quality
+                    $0.policy = "payments"
+                    $0.fromMs = from
+                    $0.toMs = to
+                })
+            let quality = report.policyQuality
+            #expect(quality.policyName == "Payments" && report.zone == "UTC")
+            #expect(quality.steps.map(\.coveredMs) == [to - from, to - from, to - from])
+            #expect(quality.steps.map(\.onlyPersonName) == ["", "", "Ada Lovelace"])
+            #expect(quality.uncovered.isEmpty && quality.uncoveredHours.nightMs == 0)
+            await #expect(throws: RosterClientError.self) {
+                _ = try await client.report(
+                    .with {
+                        $0.kind = .quality
+                        $0.policy = "Pay"
+                        $0.fromMs = from
+                        $0.toMs = to
+                    })
+            }
+            let base =
+                "http://127.0.0.1:\(try #require(harness.server.httpPort))/v1/reports/quality?policy=Payments"
+                + "&from=\(TimeText.iso8601(from))&to=\(TimeText.iso8601(to))"
+            let json = try await HTTPGet.request(base, token: harness.adminToken)
+            let steps = json.json["steps"] as? [[String: Any]]
+            #expect(json.status == 200 && json.json["policy_name"] as? String == "Payments", "\(json.body)")
+            #expect((steps?[2]["only_person"] as? [String: Any])?["name"] as? String == "Ada Lovelace")
+            let csv = try await HTTPGet.request(base + "&format=csv", token: harness.adminToken)
+            #expect(
+                csv.status == 200 && csv.body.hasPrefix("level,coverage_percent,covered_hours,gaps,only_person\r\n"))
+            #expect(csv.body.contains("3,100.00,48.00,0,Ada Lovelace\r\n"), "\(csv.body)")
+            let missing = try await HTTPGet.request(
+                "http://127.0.0.1:\(try #require(harness.server.httpPort))/v1/reports/quality?policy=Ledger"
+                    + "&from=\(TimeText.iso8601(from))&to=\(TimeText.iso8601(to))", token: harness.adminToken)
+            #expect(missing.status == 404 && missing.body.contains("escalation policy"), "\(missing.body)")
+        }
+    }
+
     @Test func unknownNamesAndBadQuestionsAreRefusedEachWithItsWords() async throws {
         try await Self.withTenant { _, client in
             func refusal(_ query: EscalationQuery) async -> Roster_V1_Error? {

@@ -3991,6 +3991,9 @@ public nonisolated struct Roster_V1_GetReportRequest: Sendable {
   /// hours: only this person (employee id or full name)
   public var person: String = String()
 
+  /// quality: an escalation policy (id or name) instead of a schedule
+  public var policy: String = String()
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public nonisolated enum Kind: SwiftProtobuf.Enum, Swift.CaseIterable {
@@ -4000,7 +4003,7 @@ public nonisolated struct Roster_V1_GetReportRequest: Sendable {
     /// admins; a token bound to a person: that person's own hours only
     case hours // = 1
 
-    /// admins; needs `schedule`
+    /// admins; needs `schedule`, or `policy` (then `policy_quality`)
     case quality // = 2
     case UNRECOGNIZED(Int)
 
@@ -4175,41 +4178,132 @@ public nonisolated struct Roster_V1_ScheduleQuality: Sendable {
   public init() {}
 }
 
-public nonisolated struct Roster_V1_ReportResponse: Sendable {
+/// QUALITY of an escalation policy (docs/ESCALATION.md): how each step covers the window (a step
+/// covers while a schedule it names has someone on duty; a person it names covers always), the
+/// steps whose only target is one person, and when no step pages anyone, by category.
+public nonisolated struct Roster_V1_PolicyQuality: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var fromMs: Int64 = 0
+  public var policyID: String = String()
 
-  public var toMs: Int64 = 0
+  public var policyName: String = String()
 
-  /// before it the report reads what happened; after it, the plan
-  public var nowMs: Int64 = 0
+  public var steps: [Roster_V1_StepQuality] = []
 
-  public var zone: String = String()
+  /// no step pages anyone; at most 1000
+  public var uncovered: [Roster_V1_TimeSpan] = []
 
-  /// the duty record begins here: the past before it is resolved
-  public var recordedSinceMs: Int64 = 0
+  public var uncoveredOmitted: UInt32 = 0
 
-  /// from the current definitions (0: the whole past is recorded)
-  public var people: [Roster_V1_PersonHours] = []
-
-  /// quality
-  public var quality: Roster_V1_ScheduleQuality {
-    get {_quality ?? Roster_V1_ScheduleQuality()}
-    set {_quality = newValue}
+  /// the uncovered time by category (night: 22:00-08:00 unless asked)
+  public var uncoveredHours: Roster_V1_CategoryHours {
+    get {_uncoveredHours ?? Roster_V1_CategoryHours()}
+    set {_uncoveredHours = newValue}
   }
-  /// Returns true if `quality` has been explicitly set.
-  public var hasQuality: Bool {self._quality != nil}
-  /// Clears the value of `quality`. Subsequent reads from it will return its default value.
-  public mutating func clearQuality() {self._quality = nil}
+  /// Returns true if `uncoveredHours` has been explicitly set.
+  public var hasUncoveredHours: Bool {self._uncoveredHours != nil}
+  /// Clears the value of `uncoveredHours`. Subsequent reads from it will return its default value.
+  public mutating func clearUncoveredHours() {self._uncoveredHours = nil}
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
-  fileprivate var _quality: Roster_V1_ScheduleQuality? = nil
+  fileprivate var _uncoveredHours: Roster_V1_CategoryHours? = nil
+}
+
+public nonisolated struct Roster_V1_StepQuality: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// from 1
+  public var level: UInt32 = 0
+
+  public var coveredMs: Int64 = 0
+
+  public var coveragePercent: Double = 0
+
+  /// the step pages nobody (it still waits its delay); at most 1000
+  public var gaps: [Roster_V1_TimeSpan] = []
+
+  public var gapsOmitted: UInt32 = 0
+
+  /// set when the step's only target is this one person
+  public var onlyPersonID: String = String()
+
+  public var onlyPersonName: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Roster_V1_ReportResponse: @unchecked Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var fromMs: Int64 {
+    get {_storage._fromMs}
+    set {_uniqueStorage()._fromMs = newValue}
+  }
+
+  public var toMs: Int64 {
+    get {_storage._toMs}
+    set {_uniqueStorage()._toMs = newValue}
+  }
+
+  /// before it the report reads what happened; after it, the plan
+  public var nowMs: Int64 {
+    get {_storage._nowMs}
+    set {_uniqueStorage()._nowMs = newValue}
+  }
+
+  public var zone: String {
+    get {_storage._zone}
+    set {_uniqueStorage()._zone = newValue}
+  }
+
+  /// the duty record begins here: the past before it is resolved
+  public var recordedSinceMs: Int64 {
+    get {_storage._recordedSinceMs}
+    set {_uniqueStorage()._recordedSinceMs = newValue}
+  }
+
+  /// from the current definitions (0: the whole past is recorded)
+  public var people: [Roster_V1_PersonHours] {
+    get {_storage._people}
+    set {_uniqueStorage()._people = newValue}
+  }
+
+  /// quality of a schedule
+  public var quality: Roster_V1_ScheduleQuality {
+    get {_storage._quality ?? Roster_V1_ScheduleQuality()}
+    set {_uniqueStorage()._quality = newValue}
+  }
+  /// Returns true if `quality` has been explicitly set.
+  public var hasQuality: Bool {_storage._quality != nil}
+  /// Clears the value of `quality`. Subsequent reads from it will return its default value.
+  public mutating func clearQuality() {_uniqueStorage()._quality = nil}
+
+  /// quality of an escalation policy
+  public var policyQuality: Roster_V1_PolicyQuality {
+    get {_storage._policyQuality ?? Roster_V1_PolicyQuality()}
+    set {_uniqueStorage()._policyQuality = newValue}
+  }
+  /// Returns true if `policyQuality` has been explicitly set.
+  public var hasPolicyQuality: Bool {_storage._policyQuality != nil}
+  /// Clears the value of `policyQuality`. Subsequent reads from it will return its default value.
+  public mutating func clearPolicyQuality() {_uniqueStorage()._policyQuality = nil}
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _storage = _StorageClass.defaultInstance
 }
 
 /// The definition a file describes. People are named by id or full name; schedules by id or
@@ -10140,7 +10234,7 @@ nonisolated extension Roster_V1_NotificationAdminResponse: SwiftProtobuf.Message
 
 nonisolated extension Roster_V1_GetReportRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".GetReportRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}kind\0\u{3}from_ms\0\u{3}to_ms\0\u{1}schedule\0\u{1}zone\0\u{3}business_hours\0\u{1}workdays\0\u{1}night\0\u{1}holidays\0\u{1}person\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}kind\0\u{3}from_ms\0\u{3}to_ms\0\u{1}schedule\0\u{1}zone\0\u{3}business_hours\0\u{1}workdays\0\u{1}night\0\u{1}holidays\0\u{1}person\0\u{1}policy\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -10158,6 +10252,7 @@ nonisolated extension Roster_V1_GetReportRequest: SwiftProtobuf.Message, SwiftPr
       case 8: try { try decoder.decodeSingularStringField(value: &self.night) }()
       case 9: try { try decoder.decodeRepeatedStringField(value: &self.holidays) }()
       case 10: try { try decoder.decodeSingularStringField(value: &self.person) }()
+      case 11: try { try decoder.decodeSingularStringField(value: &self.policy) }()
       default: break
       }
     }
@@ -10194,6 +10289,9 @@ nonisolated extension Roster_V1_GetReportRequest: SwiftProtobuf.Message, SwiftPr
     if !self.person.isEmpty {
       try visitor.visitSingularStringField(value: self.person, fieldNumber: 10)
     }
+    if !self.policy.isEmpty {
+      try visitor.visitSingularStringField(value: self.policy, fieldNumber: 11)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -10208,6 +10306,7 @@ nonisolated extension Roster_V1_GetReportRequest: SwiftProtobuf.Message, SwiftPr
     if lhs.night != rhs.night {return false}
     if lhs.holidays != rhs.holidays {return false}
     if lhs.person != rhs.person {return false}
+    if lhs.policy != rhs.policy {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -10506,9 +10605,9 @@ nonisolated extension Roster_V1_ScheduleQuality: SwiftProtobuf.Message, SwiftPro
   }
 }
 
-nonisolated extension Roster_V1_ReportResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
-  public static let protoMessageName: String = _protobuf_package + ".ReportResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}from_ms\0\u{3}to_ms\0\u{3}now_ms\0\u{1}zone\0\u{3}recorded_since_ms\0\u{1}people\0\u{1}quality\0")
+nonisolated extension Roster_V1_PolicyQuality: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".PolicyQuality"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}policy_id\0\u{3}policy_name\0\u{1}steps\0\u{1}uncovered\0\u{3}uncovered_omitted\0\u{3}uncovered_hours\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -10516,13 +10615,12 @@ nonisolated extension Roster_V1_ReportResponse: SwiftProtobuf.Message, SwiftProt
       // allocates stack space for every case branch when no optimizations are
       // enabled. https://github.com/apple/swift-protobuf/issues/1034
       switch fieldNumber {
-      case 1: try { try decoder.decodeSingularInt64Field(value: &self.fromMs) }()
-      case 2: try { try decoder.decodeSingularInt64Field(value: &self.toMs) }()
-      case 3: try { try decoder.decodeSingularInt64Field(value: &self.nowMs) }()
-      case 4: try { try decoder.decodeSingularStringField(value: &self.zone) }()
-      case 5: try { try decoder.decodeSingularInt64Field(value: &self.recordedSinceMs) }()
-      case 6: try { try decoder.decodeRepeatedMessageField(value: &self.people) }()
-      case 7: try { try decoder.decodeSingularMessageField(value: &self._quality) }()
+      case 1: try { try decoder.decodeSingularStringField(value: &self.policyID) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.policyName) }()
+      case 3: try { try decoder.decodeRepeatedMessageField(value: &self.steps) }()
+      case 4: try { try decoder.decodeRepeatedMessageField(value: &self.uncovered) }()
+      case 5: try { try decoder.decodeSingularUInt32Field(value: &self.uncoveredOmitted) }()
+      case 6: try { try decoder.decodeSingularMessageField(value: &self._uncoveredHours) }()
       default: break
       }
     }
@@ -10533,38 +10631,213 @@ nonisolated extension Roster_V1_ReportResponse: SwiftProtobuf.Message, SwiftProt
     // allocates stack space for every if/case branch local when no optimizations
     // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
     // https://github.com/apple/swift-protobuf/issues/1182
-    if self.fromMs != 0 {
-      try visitor.visitSingularInt64Field(value: self.fromMs, fieldNumber: 1)
+    if !self.policyID.isEmpty {
+      try visitor.visitSingularStringField(value: self.policyID, fieldNumber: 1)
     }
-    if self.toMs != 0 {
-      try visitor.visitSingularInt64Field(value: self.toMs, fieldNumber: 2)
+    if !self.policyName.isEmpty {
+      try visitor.visitSingularStringField(value: self.policyName, fieldNumber: 2)
     }
-    if self.nowMs != 0 {
-      try visitor.visitSingularInt64Field(value: self.nowMs, fieldNumber: 3)
+    if !self.steps.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.steps, fieldNumber: 3)
     }
-    if !self.zone.isEmpty {
-      try visitor.visitSingularStringField(value: self.zone, fieldNumber: 4)
+    if !self.uncovered.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.uncovered, fieldNumber: 4)
     }
-    if self.recordedSinceMs != 0 {
-      try visitor.visitSingularInt64Field(value: self.recordedSinceMs, fieldNumber: 5)
+    if self.uncoveredOmitted != 0 {
+      try visitor.visitSingularUInt32Field(value: self.uncoveredOmitted, fieldNumber: 5)
     }
-    if !self.people.isEmpty {
-      try visitor.visitRepeatedMessageField(value: self.people, fieldNumber: 6)
-    }
-    try { if let v = self._quality {
-      try visitor.visitSingularMessageField(value: v, fieldNumber: 7)
+    try { if let v = self._uncoveredHours {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 6)
     } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
+  public static func ==(lhs: Roster_V1_PolicyQuality, rhs: Roster_V1_PolicyQuality) -> Bool {
+    if lhs.policyID != rhs.policyID {return false}
+    if lhs.policyName != rhs.policyName {return false}
+    if lhs.steps != rhs.steps {return false}
+    if lhs.uncovered != rhs.uncovered {return false}
+    if lhs.uncoveredOmitted != rhs.uncoveredOmitted {return false}
+    if lhs._uncoveredHours != rhs._uncoveredHours {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_StepQuality: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".StepQuality"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}level\0\u{3}covered_ms\0\u{3}coverage_percent\0\u{1}gaps\0\u{3}gaps_omitted\0\u{3}only_person_id\0\u{3}only_person_name\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt32Field(value: &self.level) }()
+      case 2: try { try decoder.decodeSingularInt64Field(value: &self.coveredMs) }()
+      case 3: try { try decoder.decodeSingularDoubleField(value: &self.coveragePercent) }()
+      case 4: try { try decoder.decodeRepeatedMessageField(value: &self.gaps) }()
+      case 5: try { try decoder.decodeSingularUInt32Field(value: &self.gapsOmitted) }()
+      case 6: try { try decoder.decodeSingularStringField(value: &self.onlyPersonID) }()
+      case 7: try { try decoder.decodeSingularStringField(value: &self.onlyPersonName) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.level != 0 {
+      try visitor.visitSingularUInt32Field(value: self.level, fieldNumber: 1)
+    }
+    if self.coveredMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.coveredMs, fieldNumber: 2)
+    }
+    if self.coveragePercent.bitPattern != 0 {
+      try visitor.visitSingularDoubleField(value: self.coveragePercent, fieldNumber: 3)
+    }
+    if !self.gaps.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.gaps, fieldNumber: 4)
+    }
+    if self.gapsOmitted != 0 {
+      try visitor.visitSingularUInt32Field(value: self.gapsOmitted, fieldNumber: 5)
+    }
+    if !self.onlyPersonID.isEmpty {
+      try visitor.visitSingularStringField(value: self.onlyPersonID, fieldNumber: 6)
+    }
+    if !self.onlyPersonName.isEmpty {
+      try visitor.visitSingularStringField(value: self.onlyPersonName, fieldNumber: 7)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_StepQuality, rhs: Roster_V1_StepQuality) -> Bool {
+    if lhs.level != rhs.level {return false}
+    if lhs.coveredMs != rhs.coveredMs {return false}
+    if lhs.coveragePercent != rhs.coveragePercent {return false}
+    if lhs.gaps != rhs.gaps {return false}
+    if lhs.gapsOmitted != rhs.gapsOmitted {return false}
+    if lhs.onlyPersonID != rhs.onlyPersonID {return false}
+    if lhs.onlyPersonName != rhs.onlyPersonName {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_ReportResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ReportResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}from_ms\0\u{3}to_ms\0\u{3}now_ms\0\u{1}zone\0\u{3}recorded_since_ms\0\u{1}people\0\u{1}quality\0\u{3}policy_quality\0")
+
+  fileprivate class _StorageClass {
+    var _fromMs: Int64 = 0
+    var _toMs: Int64 = 0
+    var _nowMs: Int64 = 0
+    var _zone: String = String()
+    var _recordedSinceMs: Int64 = 0
+    var _people: [Roster_V1_PersonHours] = []
+    var _quality: Roster_V1_ScheduleQuality? = nil
+    var _policyQuality: Roster_V1_PolicyQuality? = nil
+
+      // This property is used as the initial default value for new instances of the type.
+      // The type itself is protecting the reference to its storage via CoW semantics.
+      // This will force a copy to be made of this reference when the first mutation occurs;
+      // hence, it is safe to mark this as `nonisolated(unsafe)`.
+      static nonisolated(unsafe) let defaultInstance = _StorageClass()
+
+    private init() {}
+
+    init(copying source: _StorageClass) {
+      _fromMs = source._fromMs
+      _toMs = source._toMs
+      _nowMs = source._nowMs
+      _zone = source._zone
+      _recordedSinceMs = source._recordedSinceMs
+      _people = source._people
+      _quality = source._quality
+      _policyQuality = source._policyQuality
+    }
+  }
+
+  fileprivate mutating func _uniqueStorage() -> _StorageClass {
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _StorageClass(copying: _storage)
+    }
+    return _storage
+  }
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    _ = _uniqueStorage()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      while let fieldNumber = try decoder.nextFieldNumber() {
+        // The use of inline closures is to circumvent an issue where the compiler
+        // allocates stack space for every case branch when no optimizations are
+        // enabled. https://github.com/apple/swift-protobuf/issues/1034
+        switch fieldNumber {
+        case 1: try { try decoder.decodeSingularInt64Field(value: &_storage._fromMs) }()
+        case 2: try { try decoder.decodeSingularInt64Field(value: &_storage._toMs) }()
+        case 3: try { try decoder.decodeSingularInt64Field(value: &_storage._nowMs) }()
+        case 4: try { try decoder.decodeSingularStringField(value: &_storage._zone) }()
+        case 5: try { try decoder.decodeSingularInt64Field(value: &_storage._recordedSinceMs) }()
+        case 6: try { try decoder.decodeRepeatedMessageField(value: &_storage._people) }()
+        case 7: try { try decoder.decodeSingularMessageField(value: &_storage._quality) }()
+        case 8: try { try decoder.decodeSingularMessageField(value: &_storage._policyQuality) }()
+        default: break
+        }
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every if/case branch local when no optimizations
+      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+      // https://github.com/apple/swift-protobuf/issues/1182
+      if _storage._fromMs != 0 {
+        try visitor.visitSingularInt64Field(value: _storage._fromMs, fieldNumber: 1)
+      }
+      if _storage._toMs != 0 {
+        try visitor.visitSingularInt64Field(value: _storage._toMs, fieldNumber: 2)
+      }
+      if _storage._nowMs != 0 {
+        try visitor.visitSingularInt64Field(value: _storage._nowMs, fieldNumber: 3)
+      }
+      if !_storage._zone.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._zone, fieldNumber: 4)
+      }
+      if _storage._recordedSinceMs != 0 {
+        try visitor.visitSingularInt64Field(value: _storage._recordedSinceMs, fieldNumber: 5)
+      }
+      if !_storage._people.isEmpty {
+        try visitor.visitRepeatedMessageField(value: _storage._people, fieldNumber: 6)
+      }
+      try { if let v = _storage._quality {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 7)
+      } }()
+      try { if let v = _storage._policyQuality {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 8)
+      } }()
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
   public static func ==(lhs: Roster_V1_ReportResponse, rhs: Roster_V1_ReportResponse) -> Bool {
-    if lhs.fromMs != rhs.fromMs {return false}
-    if lhs.toMs != rhs.toMs {return false}
-    if lhs.nowMs != rhs.nowMs {return false}
-    if lhs.zone != rhs.zone {return false}
-    if lhs.recordedSinceMs != rhs.recordedSinceMs {return false}
-    if lhs.people != rhs.people {return false}
-    if lhs._quality != rhs._quality {return false}
+    if lhs._storage !== rhs._storage {
+      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
+        let _storage = _args.0
+        let rhs_storage = _args.1
+        if _storage._fromMs != rhs_storage._fromMs {return false}
+        if _storage._toMs != rhs_storage._toMs {return false}
+        if _storage._nowMs != rhs_storage._nowMs {return false}
+        if _storage._zone != rhs_storage._zone {return false}
+        if _storage._recordedSinceMs != rhs_storage._recordedSinceMs {return false}
+        if _storage._people != rhs_storage._people {return false}
+        if _storage._quality != rhs_storage._quality {return false}
+        if _storage._policyQuality != rhs_storage._policyQuality {return false}
+        return true
+      }
+      if !storagesAreEqual {return false}
+    }
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

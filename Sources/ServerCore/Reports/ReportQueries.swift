@@ -109,6 +109,9 @@ package enum ReportAnswer {
     ) throws(RosterError)
         -> Roster_V1_ReportResponse
     {
+        if request.kind == .quality, !request.policy.isEmpty {
+            return try policyQuality(request, state: state, marks: marks, recorded: recorded, now: now)
+        }
         let (from, to) = (request.fromMs, request.toMs)
         var scope = try state.schedules(named: request.schedule.isEmpty ? nil : request.schedule).map(\.id)
         if request.schedule.isEmpty {
@@ -137,7 +140,8 @@ package enum ReportAnswer {
         case .quality:
             guard !request.schedule.isEmpty, let scheduleID = scope.first else {
                 throw .invalid([
-                    RosterViolation(field: "schedule", message: "a quality report is of one schedule: name it")
+                    RosterViolation(
+                        field: "schedule", message: "a quality report is of one schedule or escalation policy: name it")
                 ])
             }
             let participants = state.schedules[scheduleID]?.participants(from: from, to: to) ?? []
@@ -221,13 +225,7 @@ package enum ReportAnswer {
                             $0.ms = entry.value
                         }
                     }
-                    $0.categories = .with {
-                        $0.businessMs = row.categories.business
-                        $0.outsideBusinessHoursMs = row.categories.outsideBusinessHours
-                        $0.nightMs = row.categories.night
-                        $0.weekendMs = row.categories.weekend
-                        $0.holidayMs = row.categories.holiday
-                    }
+                    $0.categories = Roster_V1_CategoryHours(row.categories)
                     $0.overrideMs = row.fromOverrides
                     $0.coverTakenMs = row.coverTaken
                     $0.coverGivenMs = row.coverGiven
