@@ -59,6 +59,9 @@ package struct FanoutResult {
     package var instructionsPerSubscriberPush: Double?
     package var callgrindOutput: String?
     package var pushFrame: [UInt8]?
+    /// The same pushes as followed by a service's subscribers (topic ESCALATION): trigger to
+    /// receipt, the last one's median, and the frame's size.
+    package var escalation: (latency: LatencySummary, completionMillis: Double, frameBytes: Int)?
 }
 
 /// Fan-out: N subscribers, M on-duty changes triggered through admin operations.
@@ -86,6 +89,10 @@ package struct FanoutBenchmark {
     /// How long the synced subscribers stay idle before the memory is read a second time (an
     /// idle minute shows what the server keeps for a connection that does nothing).
     package var idleSeconds: Double = 1
+    /// Subscribers (besides `subscribers`) that follow a service whose policy's first step is the
+    /// schedule each push changes: its EscalationChanged beside the on-duty push of the same
+    /// change. One node only.
+    package var escalationSubscribers = 0
     /// Valgrind, to run the server (and the floor) under callgrind and count the instructions
     /// of the fan-out loop; one node on SQLite only. Everything else it measures is then slowed
     /// down by valgrind and means nothing.
@@ -140,7 +147,8 @@ package struct FanoutBenchmark {
                     "serve", "--listen", "127.0.0.1:\(port)", "--data-dir", directory, "--log-level", "warning",
                     // Only the admin's protocol connection when the subscribers are event streams: the
                     // two caps share the open-file limit.
-                    "--max-connections", "\(eventStreams ? 100 : subscribers + stalledSubscribers + 100)",
+                    "--max-connections",
+                    "\(eventStreams ? 100 : subscribers + stalledSubscribers + escalationSubscribers + 100)",
                     "--ping-interval-ms", "3600000",
                     "--progress-interval-ms", "3600000", "--shutdown-grace-ms", "0",
                     "--http-listen", eventStreams ? "127.0.0.1:\(httpPort)" : (metrics ? "127.0.0.1:0" : "none"),
@@ -189,6 +197,37 @@ package struct FanoutBenchmark {
                         $0.employeeID = first; $0.startMs = now - 3_600_000; $0.endMs = now + 86_400_000
                     }
                 }))
+        if escalationSubscribers > 0 {
+            // A service paging the schedule the pushes change, then Ann by name.
+            _ = try await admin.request(
+                .applyDefinition(
+                    .with {
+                        $0.definition = .with {
+                            $0.managesEscalationPolicies = true
+                            $0.escalationPolicies = [
+                                .with {
+                                    $0.id = "bench"; $0.name = "Bench"
+                                    $0.steps = [
+                                        .with {
+                                            $0.delayMinutes = 5
+                                            $0.targets = [.with { $0.scheduleID = ScheduleDefinition.defaultID }]
+                                        },
+                                        .with {
+                                            $0.delayMinutes = 5
+                                            $0.targets = [.with { $0.employeeID = first }]
+                                        },
+                                    ]
+                                }
+                            ]
+                            $0.managesServices = true
+                            $0.services = [
+                                .with {
+                                    $0.id = "bench-service"; $0.name = "Bench"; $0.policyID = "bench"
+                                }
+                            ]
+                        }
+                    }))
+        }
         var result = try await measure(targets, tls: clientTLS, idleSeconds: idleSeconds) { index in
             // Even pushes put the second person on duty, odd ones take them off again.
             if index % 2 == 0 {
@@ -275,6 +314,7 @@ package struct FanoutBenchmark {
         trigger: (Int) async throws -> Void
     ) async throws -> FanoutResult {
         let recorders = targets.map { _ in PushRecorder(pushes: pushes) }
+        let escalationRecorder = PushRecorder(pushes: pushes)
         let counts = targets.indices.map { subscribers / targets.count + ($0 < subscribers % targets.count ? 1 : 0) }
         let memory = { targets.reduce(0) { $0 + residentBytes(pid: $1.pid) } }
         let cpu = { targets.reduce(0.0) { $0 + cpuMillis(pid: $1.pid) } }
@@ -293,7 +333,13 @@ package struct FanoutBenchmark {
                     recorder: recorders[index], roster: subscribersFollowRoster)
             }
         }
-        let cpuPerConnect = (cpu() - cpuBeforeConnects) / Double(max(1, subscribers + stalledSubscribers))
+        if escalationSubscribers > 0 {
+            channels += try await openSubscribers(
+                count: escalationSubscribers, port: targets[0].port, tls: tls?.context, group: group,
+                recorder: escalationRecorder, services: ["Bench"])
+        }
+        let cpuPerConnect =
+            (cpu() - cpuBeforeConnects) / Double(max(1, subscribers + stalledSubscribers + escalationSubscribers))
         try await Task.sleep(for: .seconds(1))  // let the servers settle before reading their memory
         let after = memory()
         var afterIdle: Int?
@@ -306,16 +352,21 @@ package struct FanoutBenchmark {
         var completions: [Double] = []
         var otherCompletions: [Double] = []
         var triggers: [Double] = []
+        var escalationSamples: [UInt64] = []
+        var escalationCompletions: [Double] = []
         let cpuBeforePushes = cpu()
         for index in 0..<pushes {
             let start = nanos()
             try await trigger(index)
             triggers.append(Double(nanos() - start) / 1e6)
             let deadline = nanos() + 60_000_000_000
-            while let behind = targets.indices.first(where: { recorders[$0].received(push: index) < counts[$0] }) {
+            while let behind = targets.indices.first(where: { recorders[$0].received(push: index) < counts[$0] })
+                ?? (escalationRecorder.received(push: index) < escalationSubscribers ? 0 : nil)
+            {
                 guard nanos() < deadline else {
                     throw BenchError(
-                        "push \(index): only \(recorders[behind].received(push: index)) of \(counts[behind]) delivered by node \(behind + 1)"
+                        "push \(index): only \(recorders[behind].received(push: index)) of \(counts[behind]) delivered by node \(behind + 1), "
+                            + "\(escalationRecorder.received(push: index)) of \(escalationSubscribers) escalation pushes"
                     )
                 }
                 // Sleep rather than spin: receipts are timed where they arrive, and a spinning
@@ -326,11 +377,14 @@ package struct FanoutBenchmark {
             samples += receipts.joined().map { $0 - start }
             if let last = receipts.joined().max() { completions.append(Double(last - start) / 1e6) }
             if let last = receipts.dropFirst().joined().max() { otherCompletions.append(Double(last - start) / 1e6) }
+            let escalated = escalationRecorder.receipts(push: index)
+            escalationSamples += escalated.map { $0 - start }
+            if let last = escalated.max() { escalationCompletions.append(Double(last - start) / 1e6) }
         }
         let cpuPerPush = (cpu() - cpuBeforePushes) / Double(max(1, pushes))
         for channel in channels { channel.close(promise: nil) }
         let frame = recorders[0].sampleFrame ?? []
-        return FanoutResult(
+        var result = FanoutResult(
             subscribers: subscribers, pushes: pushes, latency: LatencySummary(samples),
             completionMillis: median(completions),
             otherNodesCompletionMillis: otherCompletions.isEmpty ? nil : median(otherCompletions),
@@ -342,6 +396,13 @@ package struct FanoutBenchmark {
                 $0 > before ? Double($0 - before) / Double(subscribers) : nil
             },
             pushFrame: frame)
+        if escalationSubscribers > 0 {
+            result.escalation = (
+                LatencySummary(escalationSamples), median(escalationCompletions),
+                escalationRecorder.sampleFrame?.count ?? 0
+            )
+        }
+        return result
     }
 
     private func median(_ values: [Double]) -> Double { values.isEmpty ? 0 : values.sorted()[values.count / 2] }

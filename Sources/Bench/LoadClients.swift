@@ -49,11 +49,15 @@ final class CountingSubscriber: ChannelInboundHandler {
     private let stalls: Bool
     /// Also follows the roster, as `roster-client watch` and the web app's event stream do.
     private let roster: Bool
+    /// Follows these services' escalation (topic ESCALATION) instead of on-duty, and counts its
+    /// pushes, as `roster-client watch --service` does.
+    private let services: [String]
 
-    init(recorder: PushRecorder, stalls: Bool = false, roster: Bool = false) {
+    init(recorder: PushRecorder, stalls: Bool = false, roster: Bool = false, services: [String] = []) {
         self.recorder = recorder
         self.stalls = stalls
         self.roster = roster
+        self.services = services
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -69,7 +73,14 @@ final class CountingSubscriber: ChannelInboundHandler {
         switch MessageType(rawValue: frame.rawType) {
         case .welcome:
             let subscribe = RosterMessage.subscribe(
-                .with { $0.topics = stalls || roster ? [.onDuty, .roster] : [.onDuty] })
+                .with {
+                    if !services.isEmpty {
+                        $0.topics = [.escalation]
+                        $0.services = services
+                    } else {
+                        $0.topics = stalls || roster ? [.onDuty, .roster] : [.onDuty]
+                    }
+                })
             context.writeAndFlush(wrapOutboundOut(subscribe.frame(requestID: 2)), promise: nil)
         case .synced where stalls:
             synced = true
@@ -78,7 +89,8 @@ final class CountingSubscriber: ChannelInboundHandler {
         case .synced:
             synced = true
             recorder.subscriberReady()
-        case .onDutyChanged where synced && frame.requestID == 0 && !stalls:
+        case .onDutyChanged where synced && frame.requestID == 0 && !stalls && services.isEmpty,
+            .escalationChanged where synced && frame.requestID == 0 && !services.isEmpty:
             let now = nanos()
             recorder.record(push: pushesSeen, at: now) { Array(frame.encoded().readableBytesView) }
             pushesSeen += 1
@@ -94,7 +106,7 @@ final class CountingSubscriber: ChannelInboundHandler {
 /// A bench subscriber's pipeline: TLS when asked, framing, and the counting subscriber.
 func installSubscriber(
     on channel: any Channel, tls: TLSContext?, recorder: PushRecorder,
-    stalls: Bool, roster: Bool = false
+    stalls: Bool, roster: Bool = false, services: [String] = []
 ) -> EventLoopFuture<Void> {
     channel.eventLoop.makeCompletedFuture {
         if let tls {
@@ -103,7 +115,7 @@ func installSubscriber(
         try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(FrameDecoder(maxFrameLength: 1 << 20)))
         try channel.pipeline.syncOperations.addHandler(MessageToByteHandler(FrameEncoder()))
         try channel.pipeline.syncOperations.addHandler(
-            CountingSubscriber(recorder: recorder, stalls: stalls, roster: roster))
+            CountingSubscriber(recorder: recorder, stalls: stalls, roster: roster, services: services))
     }
 }
 
@@ -131,11 +143,13 @@ func openStalledSubscribers(
 /// Opens `count` subscribers, `batch` connects at a time, and waits until all are synced.
 func openSubscribers(
     count: Int, port: Int, tls: TLSContext? = nil, group: any EventLoopGroup,
-    recorder: PushRecorder, roster: Bool = false
+    recorder: PushRecorder, roster: Bool = false, services: [String] = []
 ) async throws -> [any Channel] {
     let bootstrap = ClientBootstrap(group: group)
         .channelOption(.tcpOption(.tcp_nodelay), value: 1)
-        .channelInitializer { installSubscriber(on: $0, tls: tls, recorder: recorder, stalls: false, roster: roster) }
+        .channelInitializer {
+            installSubscriber(on: $0, tls: tls, recorder: recorder, stalls: false, roster: roster, services: services)
+        }
     return try await connectInBatches(
         count: count, port: port, bootstrap: bootstrap, recorder: recorder, waitingFor: "subscribers synced")
 }

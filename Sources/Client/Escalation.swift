@@ -48,13 +48,21 @@ extension CachedRoster {
     }
 }
 
+/// What `RosterClient.escalationUpdates` yields: a push, or word that the connection is gone
+/// (it is made again after the stream's `retry`, and the next push is an INITIAL one).
+public enum EscalationUpdate: Sendable {
+    case changed(Roster_V1_EscalationChanged)
+    case disconnected(reason: String)
+}
+
 extension RosterClient {
     /// ESCALATION pushes for services and policies (ids or names): the answer for now at once
-    /// (INITIAL), then each change. A lost connection is made again after `retry`, and the
-    /// subscription starts afresh with INITIAL: every push carries the whole answer, so nothing
-    /// needs replaying. A refusal (an unknown name) ends the stream with its error.
+    /// (INITIAL), then each change. A lost connection is said (`.disconnected`) and made again
+    /// after `retry`, and the subscription starts afresh with INITIAL: every push carries the
+    /// whole answer, so nothing needs replaying. A refusal (an unknown name) ends the stream
+    /// with its error.
     public func escalationUpdates(services: [String], policies: [String], retry: Duration = .seconds(2))
-        -> AsyncThrowingStream<Roster_V1_EscalationChanged, any Error>
+        -> AsyncThrowingStream<EscalationUpdate, any Error>
     {
         AsyncThrowingStream { continuation in
             let task = Task {
@@ -69,7 +77,7 @@ extension RosterClient {
                             })
                         for await inbound in connection.inbound {
                             switch inbound.message {
-                            case .escalationChanged(let event): continuation.yield(event)
+                            case .escalationChanged(let event): continuation.yield(.changed(event))
                             case .error(let error):
                                 continuation.finish(throwing: RosterClientError.server(error))
                                 await connection.close()
@@ -78,10 +86,13 @@ extension RosterClient {
                             }
                         }
                         await connection.close()
+                        continuation.yield(.disconnected(reason: "the connection closed"))
                     } catch let error as RosterClientError where error.isPermanent {
                         continuation.finish(throwing: error)
                         return
-                    } catch {}
+                    } catch {
+                        continuation.yield(.disconnected(reason: "\(error)"))
+                    }
                     try? await Task.sleep(for: retry)
                 }
                 continuation.finish()

@@ -146,13 +146,26 @@ extension CommandRunner {
     /// `watch --service NAME` (or `--policy`): whom a page would reach now, then a line for each
     /// change, with its cause and the steps that changed; JSON lines with --json or off a terminal.
     public func watchEscalation(services: [String], policies: [String]) async -> ClientExitCode {
+        // Schedules by name, not id: from the cache, filled first when it is empty.
+        if await client.roster == nil { await refreshCacheQuietly() }
         let names = await client.roster?.state.schedules
         let updates = await client.escalationUpdates(services: services, policies: policies)
         // Ctrl-C or SIGTERM ends the iteration, which ends the stream and its connection.
+        let server = settings.server
         let watching = Task { () -> (any Error)? in
             do {
-                for try await event in updates {
-                    printEscalationChange(event, scheduleName: { names?[$0]?.name ?? $0 })
+                // An outage is said once on stderr, and its end when the server answers again.
+                var lost = false
+                for try await update in updates {
+                    switch update {
+                    case .changed(let event):
+                        if lost { Self.err("Connected to \(server) again.") }
+                        lost = false
+                        printEscalationChange(event, scheduleName: { names?[$0]?.name ?? $0 })
+                    case .disconnected(let reason):
+                        if !lost { Self.err("No connection to \(server) (\(reason)): trying again every 2 s.") }
+                        lost = true
+                    }
                 }
                 return nil
             } catch {

@@ -14,6 +14,12 @@ struct Fanout: AsyncParsableCommand {
     @Flag(help: "Also run the same fan-out over TLS and compare it with plaintext.") var tls = false
     @Option(help: "Also run with this many extra subscribers that stop reading, and compare the others' completion.")
     var stalled = 0
+    @Option(
+        help: """
+            Also run with this many subscribers following a service whose policy pages the changed schedule \
+            (as watch --service), beside the on-duty subscribers, and compare their pushes.
+            """)
+    var escalationSubscribers = 0
     @Flag(help: "Also run without the HTTP listener (no metrics counted) and compare.") var compareMetrics = false
     @Flag(help: "Also run with the web app's event streams (GET /v1/events) as the subscribers, and compare.")
     var eventStreams = false
@@ -47,6 +53,10 @@ struct Fanout: AsyncParsableCommand {
             throw ValidationError(
                 "--callgrind counts one plaintext node on SQLite: leave out --postgres, --tls, --stalled and --compare-metrics"
             )
+        }
+        if escalationSubscribers > 0 && (postgres != nil || callgrind != nil) {
+            throw ValidationError(
+                "--escalation-subscribers runs one node on SQLite: leave out --postgres and --callgrind")
         }
         if eventStreams && (postgres != nil || callgrind != nil) {
             throw ValidationError("--event-streams runs one node on SQLite: leave out --postgres and --callgrind")
@@ -97,6 +107,9 @@ struct Fanout: AsyncParsableCommand {
         var withStalled = benchmark
         withStalled.stalledSubscribers = stalled
         let slowed = stalled > 0 ? try await withStalled.runServer() : nil
+        var withEscalation = benchmark
+        withEscalation.escalationSubscribers = escalationSubscribers
+        let escalated = escalationSubscribers > 0 ? try await withEscalation.runServer() : nil
         print("fanout: \(subscribers) subscribers, \(pushes) pushes of \(server.frameBytes)-byte frames (plaintext)")
         print("  roster-server  latency \(server.latency)")
         print(
@@ -132,6 +145,18 @@ struct Fanout: AsyncParsableCommand {
                 format: "  ratio to floor: completion %.2f×, p50 %.2f×, p99 %.2f×",
                 server.completionMillis / floor.completionMillis, server.latency.p50 / floor.latency.p50,
                 server.latency.p99 / floor.latency.p99))
+        if let escalated, let escalation = escalated.escalation {
+            print(
+                "  with \(escalationSubscribers) service subscribers beside them (one run; each change is both pushes):"
+            )
+            print("    on-duty     latency \(escalated.latency)")
+            print(String(format: "                completion %.2f ms", escalated.completionMillis))
+            print("    escalation  latency \(escalation.latency)   (\(escalation.frameBytes)-byte frames)")
+            print(
+                String(
+                    format: "                completion %.2f ms   server CPU %.1f ms per change (both pushes)",
+                    escalation.completionMillis, escalated.cpuMillisPerPush))
+        }
         if let slowed {
             print("  with \(stalled) stalled subscribers  latency \(slowed.latency)")
             print(

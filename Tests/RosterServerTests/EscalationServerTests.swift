@@ -175,6 +175,38 @@ import Testing
         }
     }
 
+    /// A follower whose server goes away hears so (`watch --service` says it on stderr) and
+    /// keeps trying, rather than waiting in silence.
+    @Test func aLostConnectionIsSaidWhileTheStreamTriesAgain() async throws {
+        try await withServer(now: Self.now) { harness in
+            try await DefinitionApplyTests.withClient(harness) { client in
+                #expect(try await DefinitionApplyTests.apply(client, Self.definition).committed)
+                let updates = await client.escalationUpdates(
+                    services: ["Payments API"], policies: [], retry: .milliseconds(100))
+                let (stream, feed) = AsyncStream.makeStream(of: EscalationUpdate.self)
+                let reading = Task {
+                    do { for try await update in updates { feed.yield(update) } } catch {}
+                    feed.finish()
+                }
+                defer { reading.cancel() }
+                let inbox = AsyncInbox(stream)
+                guard case .changed(let initial) = try await inbox.nextElement() else {
+                    throw TestFailure("expected the INITIAL push first")
+                }
+                #expect(initial.cause == .escalationInitial)
+                await harness.stop()
+                guard case .disconnected(let reason) = try await inbox.nextElement() else {
+                    throw TestFailure("expected word of the lost connection")
+                }
+                #expect(!reason.isEmpty)
+                // Still trying: the next attempt, refused, is said too; nothing else comes.
+                guard case .disconnected = try await inbox.nextElement() else {
+                    throw TestFailure("expected another attempt")
+                }
+            }
+        }
+    }
+
     @Test func unknownNamesAndBadQuestionsAreRefusedEachWithItsWords() async throws {
         try await Self.withTenant { _, client in
             func refusal(_ query: EscalationQuery) async -> Roster_V1_Error? {
