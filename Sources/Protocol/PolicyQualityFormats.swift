@@ -64,11 +64,7 @@ extension ReportFormats {
         }
         lines.append("")
         lines.append("uncovered_start,uncovered_end,uncovered_hours")
-        for gap in quality.uncovered {
-            lines.append(
-                [TimeText.iso8601(gap.startMs), TimeText.iso8601(gap.endMs), hours(gap.endMs - gap.startMs)].joined(
-                    separator: ","))
-        }
+        lines += spanRows(quality.uncovered)
         return lines.joined(separator: "\r\n") + "\r\n"
     }
 }

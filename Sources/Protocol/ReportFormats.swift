@@ -115,12 +115,16 @@ public enum ReportFormats {
         }
         lines.append("")
         lines.append("gap_start,gap_end,gap_hours")
-        for gap in quality.gaps {
-            lines.append(
-                [TimeText.iso8601(gap.startMs), TimeText.iso8601(gap.endMs), hours(gap.endMs - gap.startMs)].joined(
-                    separator: ","))
-        }
+        lines += spanRows(quality.gaps)
         return lines.joined(separator: "\r\n") + "\r\n"
+    }
+
+    /// A CSV row per stretch: start, end, hours.
+    static func spanRows(_ spans: [Roster_V1_TimeSpan]) -> [String] {
+        spans.map {
+            [TimeText.iso8601($0.startMs), TimeText.iso8601($0.endMs), hours($0.endMs - $0.startMs)].joined(
+                separator: ",")
+        }
     }
 
     /// Quoted as every CSV of ours is (`RosterExport.csvField`, RFC 4180); a leading =, +, - or @
