@@ -10,7 +10,10 @@ extension PostgresRosterStore {
     ) {
         try await transaction { connection in
             // Each enabled webhook's oldest undelivered event; a head another node is sending is
-            // locked (skipped) or leased (not ready yet).
+            // locked (skipped) or leased (not ready yet). `d.delivered_ms = 0` again outside the
+            // subquery: a row locked after another node's attempt committed is checked again as
+            // it is now (the subquery keeps this statement's older snapshot), so a head that node
+            // delivered meanwhile is not sent a second time.
             let rows = try await connection.query(
                 """
                 SELECT \(unescaped: Self.webhookColumns), d.seq, d.attempts, d.next_attempt_ms, \(unescaped: Self.noticeColumns)
@@ -18,7 +21,7 @@ extension PostgresRosterStore {
                 JOIN delivery d ON d.seq = (SELECT d2.seq FROM delivery d2 WHERE d2.webhook_id = w.id AND d2.delivered_ms = 0
                                             ORDER BY d2.due_ms, d2.seq LIMIT 1)
                 JOIN notice n ON n.tenant_id = w.tenant_id AND n.id = d.event_id
-                WHERE w.disabled_ms = 0
+                WHERE w.disabled_ms = 0 AND d.delivered_ms = 0
                 FOR UPDATE OF d SKIP LOCKED
                 """)
             typealias HeadRow = (

@@ -272,7 +272,9 @@ struct MultiNodeTests {
                     // Long enough for a second delivery by the other node's dispatcher to show.
                     try await Task.sleep(for: .seconds(2))
                     let requests = receiver.requests
-                    #expect(requests.count == 12)
+                    #expect(
+                        requests.count == 12,
+                        "\(requests.map { "\($0.eventID) attempt \($0.headers["roster-attempt"] ?? "?")" })")
                     #expect(Set(requests.map(\.eventID)).count == 12, "each event once")
                     #expect(
                         requests.compactMap { $0.json["revision"] as? UInt64 } == revisions,
