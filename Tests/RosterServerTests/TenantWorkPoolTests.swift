@@ -26,8 +26,10 @@ import Testing
     @Test func longJobsLeaveAThreadForShortOnes() async throws {
         let pool = TenantWorkPool(threads: 2, maxQueuedPerTenant: 100)
         let gate = Gate()
-        // The noisy tenant queues four long jobs: one runs, three wait for it.
-        let noisy = (0..<4).map { _ in Task { await pool.run("noisy", lane: .long) { gate.enter() } } }
+        // The noisy tenant queues four long jobs: one runs, three wait for it. Queued at once
+        // from here (not from tasks, which a loaded run may start late), completed on a loop.
+        let loop = MultiThreadedEventLoopGroup.singleton.any()
+        let noisy = (0..<4).map { _ in pool.submit("noisy", lane: .long, on: loop) { gate.enter() } }
         // All four queued: one running and three waiting, none on the second thread.
         #expect(await eventually(30) { gate.count == 1 && pool.waitingJobs("noisy") == 3 })
         #expect(gate.count == 1, "long work holds one of the two threads, not both")
@@ -38,17 +40,17 @@ import Testing
         // A quiet tenant's long job waits its turn in the long lane: tenants take turns, so it
         // runs after the noisy tenant's next job, not after all of them.
         let order = NIOLockedValueBox<[String]>([])
-        let quietLong = Task { await pool.run("quiet", lane: .long) { order.withLockedValue { $0.append("quiet") } } }
+        let quietLong = pool.submit("quiet", lane: .long, on: loop) { order.withLockedValue { $0.append("quiet") } }
         #expect(await eventually(30) { pool.waitingJobs("quiet") == 1 })
         gate.open(1)
         #expect(await eventually(30) { gate.count == 2 })
         #expect(order.withLockedValue { $0 }.isEmpty)
         gate.open(1)
-        _ = await quietLong.value
+        try await quietLong.get()
         #expect(order.withLockedValue { $0 } == ["quiet"])
         #expect(await eventually(30) { gate.count == 3 })
         gate.open(2)
-        for job in noisy { _ = await job.value }
+        for job in noisy { try await job.get() }
         #expect(gate.count == 4)
         await pool.shutdown()
     }
