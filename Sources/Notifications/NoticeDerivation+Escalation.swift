@@ -6,12 +6,14 @@ import RosterStore
 // at each handoff of a schedule the policy reaches where a step's people change, and written
 // with a change that alters them now (an override, a schedule or the policy edited).
 extension NoticeDerivation {
-    /// Each step's people, by id, if a page reached it at `instant`.
-    static func escalationPeople(_ policy: EscalationPolicy, state: RosterState, at instant: UnixMillis)
-        -> [EscalationResolver.Step]
-    {
+    /// Each step's people, by id, if a page reached it at `instant`; `indexes`: the reached
+    /// schedules' on-duty indexes when built already (a lookup in one is a search, not a resolution).
+    static func escalationPeople(
+        _ policy: EscalationPolicy, state: RosterState, at instant: UnixMillis,
+        indexes: [String: ScheduleOnDutyIndex] = [:]
+    ) -> [EscalationResolver.Step] {
         EscalationResolver.steps(
-            of: policy, at: instant, onDuty: { state.onDuty(of: $0, at: $1) },
+            of: policy, at: instant, onDuty: { indexes[$0]?.lookup(at: $1) ?? state.onDuty(of: $0, at: $1) },
             teamSchedules: state.schedules(ofTeam:))
     }
 
@@ -26,15 +28,19 @@ extension NoticeDerivation {
             let reached = state.schedules(reachedBy: policy)
             guard only.map({ !$0.isDisjoint(with: reached) }) ?? true else { continue }
             var instants = Set<UnixMillis>()
+            var indexes: [String: ScheduleOnDutyIndex] = [:]
             for id in reached {
                 guard let index = state.onDutyIndex(of: id, around: from) else { continue }
+                indexes[id] = index
                 for change in OnDutyTracker.handoffs(scheduleID: id, in: index, from: from, to: to) {
                     instants.insert(change.at)
                 }
             }
-            for instant in instants.sorted() {
-                let before = Self.escalationPeople(policy, state: state, at: instant - 1)
-                let after = Self.escalationPeople(policy, state: state, at: instant)
+            // At most as many instants per policy and window as a schedule's handoffs (a policy
+            // over minute rotations would otherwise resolve tens of thousands in a long window).
+            for instant in instants.sorted().prefix(Self.maxShifts) {
+                let before = Self.escalationPeople(policy, state: state, at: instant - 1, indexes: indexes)
+                let after = Self.escalationPeople(policy, state: state, at: instant, indexes: indexes)
                 guard
                     let event = escalationChanged(
                         policy, before: before, after: after, state: state, revision: revision, at: instant,
