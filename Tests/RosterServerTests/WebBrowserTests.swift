@@ -148,7 +148,7 @@ import Testing
                 print("ZONE " + page.text_content(".zone"), flush=True)
                 berlin = page.evaluate(starts)
                 page.click(".browser-zone a")
-                page.wait_for_url("**tz=America%2FNew_York**")
+                page.wait_for_url("**tz=America%2FNew_York**", timeout=90000)
                 print("ZONE " + page.text_content(".zone"), flush=True)
                 print("SAME " + str(page.evaluate(starts) == berlin and len(berlin) > 0), flush=True)
                 print("LABEL " + page.text_content(".lane svg.bar title"), flush=True)
@@ -158,7 +158,8 @@ import Testing
                 print("ERRORS " + str(len(errors)) + " " + "; ".join(errors), flush=True)
                 """, url: base + "/schedules/Platform%20primary?start=2026-10-23", scratch: scratch,
                 pageOptions: "timezone_id=\"America/New_York\"")
-            let status = await browser.waitForExit(timeout: .seconds(60))
+            // Generous: a navigation on two cores busy with the whole suite once took over 30 s.
+            let status = await browser.waitForExit(timeout: .seconds(180))
             if status == nil { await browser.stop(signal: SIGKILL) }
             #expect(status == 0, "\(browser.output)")
             let lines = browser.stdout.split(separator: "\n")
