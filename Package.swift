@@ -247,14 +247,22 @@ let package = Package(
             ],
             path: "Sources/AsCode"
         ),
+        // Migration from other on-call systems (docs/MIGRATING.md): their exports read into a
+        // definition file, a report, and the proof against their own rendered lists.
+        .target(
+            name: "RosterMigration",
+            dependencies: ["RosterDomain", "RosterProtocol", "RosterAsCode"],
+            path: "Sources/Migration"
+        ),
         // What the roster-client commands share: settings, time arguments, tables, JSON output
         // and the watch screen. The executable only declares commands.
         .target(
             name: "RosterCommandLine",
             dependencies: [
                 "RosterClient", "RosterDomain", "RosterSystem", "RosterProtocol", "RosterTLS", "RosterViewModels",
-                "RosterAsCode",
+                "RosterAsCode", "RosterMigration",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             path: "Sources/CommandLine"
         ),
@@ -387,6 +395,12 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             path: "Tests/RosterCLITests"
+        ),
+        .testTarget(
+            name: "RosterMigrationTests",
+            dependencies: ["RosterMigration", "RosterDomain", "RosterAsCode"],
+            path: "Tests/RosterMigrationTests",
+            exclude: ["Fixtures"]
         ),
     ]
 )

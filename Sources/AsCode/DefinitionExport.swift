@@ -21,8 +21,15 @@ public enum DefinitionExport {
         }
     }
 
-    public static func yaml(_ state: RosterState, settings: Settings, now: UnixMillis) -> String {
+    /// The file for `state`. Without `settings` (a file made elsewhere than from a tenant, as
+    /// `migrate` makes one) the webhook, reminder and announcement sections are left out, and so
+    /// are empty escalation sections: a section left out is left alone by apply, even with prune.
+    /// `comments` are written first, each as a `#` line.
+    public static func yaml(_ state: RosterState, settings: Settings?, now: UnixMillis, comments: [String] = [])
+        -> String
+    {
         var out = YAMLLines()
+        for comment in comments { out.line(0, "# " + comment) }
         out.line(0, "# Roster tenant definition (docs/AS-CODE.md). Check it: roster-client plan -f FILE")
         out.line(0, "# Its JSON Schema, for editors: docs/roster-definition.schema.json")
         out.line(0, "version: \(DefinitionFile.version)")
@@ -51,7 +58,10 @@ public enum DefinitionExport {
         let schedules = state.sortedSchedules.filter { $0.id != ScheduleDefinition.defaultID || $0.hasRules }
         out.line(0, "schedules:" + (schedules.isEmpty ? " []" : ""))
         for schedule in schedules { write(schedule, to: &out, now: now, name: name) }
-        writeEscalation(state, to: &out, name: name)
+        if settings != nil || !state.escalation.policies.isEmpty || !state.escalation.services.isEmpty {
+            writeEscalation(state, to: &out, name: name)
+        }
+        guard let settings else { return out.text }
         out.line(0, "webhooks:" + (settings.webhooks.isEmpty ? " []" : ""))
         for webhook in settings.webhooks {
             out.item(1, "id", webhook.id)

@@ -249,7 +249,7 @@ extension RosterImport {
     /// A PagerDuty restriction as our windows: a daily one is one window every day; a weekly one
     /// starts on an ISO weekday (1 = Monday) and may run over several days, so it is cut at
     /// midnights (the resolver joins windows that touch).
-    static func windows(daily: Bool, isoWeekday: Int, startMinute: Int, minutes: Int) -> [RestrictionWindow] {
+    public static func windows(daily: Bool, isoWeekday: Int, startMinute: Int, minutes: Int) -> [RestrictionWindow] {
         if daily {
             return [
                 RestrictionWindow(
