@@ -26,12 +26,15 @@ public enum ClientExitCode: Int32, Sendable {
     case outcomeUnknown = 11
     /// `plan`: the file would change something (as `terraform plan -detailed-exitcode`).
     case changesPlanned = 2
+    /// `migrate --verify-against`: the source's rendered list and Roster's duty differ somewhere.
+    case differencesFound = 12
 
     public static let summary = """
         Exit codes: 0 success; 1 other failure; 2 `plan` found changes to make; 3 server unreachable, answered from the cache; \
         4 server unreachable and nothing cached; 5 no employees; 6 malformed data from the server; \
         7 permission denied; 8 not found; 9 input refused; 10 TLS refused (certificate or pinned CA); \
-        11 a change was sent but not answered (check before retrying); 64 bad command-line arguments.
+        11 a change was sent but not answered (check before retrying); 12 `migrate` found differences from the \
+        source's own on-call list; 64 bad command-line arguments.
         """
 }
 

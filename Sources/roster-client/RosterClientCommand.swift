@@ -29,7 +29,8 @@ struct RosterClientCommand: AsyncParsableCommand {
             ScheduleCommand.self,
             Oncall.self, EscalationCommand.self, Next.self, TakeCommand.self, RequestCommand.self, RequestsCommand.self,
             CalendarCommand.self,
-            Export.self, PlanCommand.self, ApplyCommand.self, ReportCommand.self, Admin.self, Trust.self,
+            Export.self, PlanCommand.self, ApplyCommand.self, MigrateCommand.self, ReportCommand.self, Admin.self,
+            Trust.self,
         ])
 
     /// A mistake in the arguments prints one sentence and where the usage is, not the usage

@@ -48,4 +48,28 @@ import Testing
                 "\(run.stdout)")
         }
     }
+
+    /// The README's migrate example, as written but for the paths: the export proved, planned
+    /// (exit 2: changes) and applied on the demo.
+    @Test func theMigrateExampleWorksOnTheDemo() async throws {
+        try await withServerProcess(arguments: ["--demo"]) { server in
+            let cli = CLI(port: server.port, token: server.adminToken)
+            defer { TestScratch.remove(cli.home) }
+            let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..")
+                .standardized.path
+            let block = try Self.block(startingWith: "$C migrate --from pagerduty")
+            let script =
+                "C=\"\(ServerProcess.binDirectory.path)/roster-client\"\n"
+                + block.replacingOccurrences(of: " docs/examples/", with: " \(root)/docs/examples/")
+            let run = try await CLI.execute(
+                URL(fileURLWithPath: "/bin/bash"),
+                ["-c", "cd '\(cli.home.path)' && " + script + "\necho \"apply $?\""],
+                environment: cli.environment, timeout: .seconds(120))
+            #expect(run.stdout.contains("0 differences over 90 days"), "\(run.stdout)\n\(run.stderr)")
+            #expect(run.stdout.contains("+ schedule Checkout nights"), "\(run.stdout)")
+            #expect(
+                run.stdout.contains("Applied roster.yaml as revision") && run.stdout.hasSuffix("apply 0\n"),
+                "\(run.stdout)")
+        }
+    }
 }

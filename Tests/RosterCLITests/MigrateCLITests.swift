@@ -1,0 +1,132 @@
+import Foundation
+import RosterDomain
+import RosterTestSupport
+import Testing
+
+/// Issue #57's "done when", with the built binaries on the demo, as docs/MIGRATING.md walks it:
+/// migrate PagerDuty's sample export with its rendered list ("0 differences over 90 days"),
+/// plan, apply, and the server's own answer for each schedule over those 90 days is the list
+/// PagerDuty rendered; a second run changes nothing; a file cut short or a list that differs
+/// is said, with its exit code.
+@Suite(.serialized, .timeLimit(.minutes(5))) struct MigrateCLITests {
+    static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("docs/examples")
+
+    struct Final: Decodable {
+        struct Schedule: Decodable {
+            struct FinalSchedule: Decodable {
+                struct Entry: Decodable {
+                    struct User: Decodable { var id: String }
+                    var start: String
+                    var end: String
+                    var user: User
+                }
+                var rendered_schedule_entries: [Entry]
+            }
+            var id: String
+            var name: String
+            var final_schedule: FinalSchedule
+        }
+        var since: String
+        var until: String
+        var schedules: [Schedule]
+    }
+
+    struct OnCall: Decodable {
+        struct Shift: Decodable {
+            var employeeId: String
+            var start: String
+            var end: String
+        }
+        var shifts: [Shift]
+    }
+
+    /// Touching stretches of one person joined: both sides cut turns differently.
+    static func joined(_ stretches: [(String, UnixMillis, UnixMillis)]) -> [String] {
+        var out: [(String, UnixMillis, UnixMillis)] = []
+        for stretch in stretches.sorted(by: { $0.1 < $1.1 }) {
+            if let last = out.last, last.0 == stretch.0, last.2 == stretch.1 {
+                out[out.count - 1].2 = stretch.2
+            } else {
+                out.append(stretch)
+            }
+        }
+        return out.map { "\($0.0) \(TimeText.iso8601($0.1)) \(TimeText.iso8601($0.2))" }
+    }
+
+    @Test func pagerDutysSampleMigratesAppliesAndTheServerAgreesForNinetyDays() async throws {
+        try await withServerProcess(arguments: ["--demo"]) { server in
+            let admin = CLI(port: server.port, token: server.adminToken)
+            defer { TestScratch.remove(admin.home) }
+            let export = Self.examples.appendingPathComponent("pagerduty-export.json").path
+            let finalPath = Self.examples.appendingPathComponent("pagerduty-final.json").path
+            let file = admin.home.appendingPathComponent("roster.yaml").path
+
+            let migrate = try await admin.run([
+                "migrate", "--from", "pagerduty", export, "--verify-against", finalPath, "-o", file,
+            ])
+            #expect(migrate.status == 0, "\(migrate.stderr)")
+            #expect(migrate.stdout.contains("Wrote \(file): 8 people, 3 schedules, 2 escalation policies, 2 services"))
+            #expect(migrate.stdout.contains("0 differences over 90 days (3 schedules"), "\(migrate.stdout)")
+            // Two of the export's people are the demo's (by e-mail): written as the demo has them.
+            let written = try String(contentsOfFile: file, encoding: .utf8)
+            #expect(written.contains("- id: demo-6\n") && written.contains("- id: demo-7\n"))
+            #expect(migrate.stdout.contains("is Margaret Hamilton (demo-6) already in Roster"))
+
+            let plan = try await admin.run(["plan", "-f", file])
+            #expect(plan.status == 2 && plan.stdout.contains("+ schedule Checkout primary"), "\(plan.stdout)")
+            let apply = try await admin.run(["apply", "-f", file, "--yes"])
+            #expect(apply.status == 0, "\(apply.stderr)")
+
+            // The server's answer over the window, schedule by schedule, is PagerDuty's list.
+            let final = try JSONDecoder().decode(Final.self, from: Data(contentsOf: URL(fileURLWithPath: finalPath)))
+            let people = ["PMH7MLT": "demo-6", "PKT8HMP": "demo-7"]
+            for schedule in final.schedules {
+                let answer = try await admin.run([
+                    "oncall", "--schedule", schedule.name, "--from", final.since, "--to", final.until, "--json",
+                ])
+                #expect(answer.status == 0, "\(answer.stderr)")
+                let shifts = try JSONDecoder().decode(OnCall.self, from: Data(answer.stdout.utf8)).shifts
+                let ours = Self.joined(
+                    shifts.map { ($0.employeeId, TimeText.parseISO8601($0.start)!, TimeText.parseISO8601($0.end)!) })
+                let theirs = Self.joined(
+                    schedule.final_schedule.rendered_schedule_entries.map {
+                        (
+                            people[$0.user.id] ?? "pagerduty-\($0.user.id)", TimeText.parseISO8601($0.start)!,
+                            TimeText.parseISO8601($0.end)!
+                        )
+                    })
+                #expect(ours == theirs, "\(schedule.name)")
+                #expect(ours.count > 10, "\(schedule.name) has \(ours.count) stretches")
+            }
+
+            // A second run finds what the first made: nothing to do.
+            let again = try await admin.run(["migrate", "--from", "pagerduty", export, "-o", file])
+            #expect(again.status == 0 && again.stdout.contains("Not verified"), "\(again.stderr)")
+            let replan = try await admin.run(["plan", "-f", file])
+            #expect(replan.status == 0 && replan.stdout.contains("Nothing to do"), "\(replan.stdout)")
+
+            // A list that differs: exit 12 with the stretch; an export cut short: exit 9, no file.
+            var changed = try String(contentsOfFile: finalPath, encoding: .utf8)
+            let entry = try #require(changed.range(of: "\"PXPGF42\""))
+            changed.replaceSubrange(entry, with: "\"PJB0RG1\"")
+            let changedPath = admin.home.appendingPathComponent("changed.json").path
+            try changed.write(toFile: changedPath, atomically: false, encoding: .utf8)
+            let differs = try await admin.run([
+                "migrate", "--from", "pagerduty", export, "--verify-against", changedPath, "-o", file,
+            ])
+            #expect(differs.status == 12, "\(differs.stderr)")
+            #expect(differs.stdout.contains("source has Jonas Berg, Roster has Lin Chen"), "\(differs.stdout)")
+            #expect(differs.stdout.contains("1 difference over 90 days"), "\(differs.stdout)")
+
+            let exportText = try String(contentsOfFile: export, encoding: .utf8)
+            let cut = admin.home.appendingPathComponent("cut.json").path
+            try String(exportText.prefix(exportText.count / 2)).write(toFile: cut, atomically: false, encoding: .utf8)
+            let fresh = admin.home.appendingPathComponent("fresh.yaml").path
+            let refused = try await admin.run(["migrate", "--from", "pagerduty", cut, "-o", fresh])
+            #expect(refused.status == 9 && refused.stderr.contains("is not JSON"), "\(refused.stderr)")
+            #expect(refused.stderr.contains("nothing was written"), "\(refused.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: fresh))
+        }
+    }
+}
