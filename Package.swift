@@ -280,7 +280,7 @@ let package = Package(
             dependencies: [
                 "RosterProtocol", "RosterDomain", "RosterClient", "RosterTLS", "RosterServer", "RosterServerCore",
                 "RosterStore", "RosterStoreSQLite",
-                "RosterAsCode",
+                "RosterAsCode", "RosterMigration",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
