@@ -262,7 +262,10 @@ let package = Package(
                 "RosterClient", "RosterDomain", "RosterSystem", "RosterProtocol", "RosterTLS", "RosterViewModels",
                 "RosterAsCode", "RosterMigration",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             path: "Sources/CommandLine"
         ),

@@ -22,6 +22,7 @@ struct Migrate: ParsableCommand {
                 + "\(result.exportBytes / 1024) KiB; rendered list of \(days) days, \(result.renderedEntries) entries, "
                 + "\(result.renderedBytes / 1024) KiB")
         print("  migrate + verify (wall, the real binary)  \(result.wall)")
+        print("  migrate alone (no --verify-against)       \(result.alone)")
         print("  peak resident memory                      \(result.peakKiB / 1024) MiB")
         print("  its last line: \(result.output.split(separator: "\n").last ?? "")")
     }

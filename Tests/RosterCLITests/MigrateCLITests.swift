@@ -54,6 +54,72 @@ import Testing
         return out.map { "\($0.0) \(TimeText.iso8601($0.1)) \(TimeText.iso8601($0.2))" }
     }
 
+    /// `--api` against a loopback fake of PagerDuty's API (Tests/RosterMigrationTests/Fixtures/
+    /// fake_pagerduty_api.py): every page read through a 429, only GETs, the same file as from
+    /// the export file, the rendered list fetched and compared; a refused token, a redirect and
+    /// plain http off loopback each stop it with nothing written, the token never printed.
+    @Test func theLiveAPIIsReadPageByPageThroughA429() async throws {
+        let home = TestScratch.directory("migrate-api")
+        defer { TestScratch.remove(home) }
+        let fake = try ChildProcess(
+            "/usr/bin/python3",
+            [
+                Self.examples.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+                    "Tests/RosterMigrationTests/Fixtures/fake_pagerduty_api.py"
+                ).path,
+                Self.examples.appendingPathComponent("pagerduty-export.json").path,
+                Self.examples.appendingPathComponent("pagerduty-final.json").path, "pd-s3cret-token",
+            ])
+        try await withCleanup(fake, cleanUp: { await $0.stop(signal: SIGKILL) }) { fake in
+            try #require(await eventually(20) { fake.stdout.contains("\n") }, "\(fake.output)")
+            let port = try #require(Int(fake.stdout.split(separator: "\n")[0].dropFirst("PORT ".count)))
+            let cli = CLI(port: 1)
+            defer { TestScratch.remove(cli.home) }
+            let token = home.appendingPathComponent("pd.token").path
+            try "pd-s3cret-token\n".write(toFile: token, atomically: false, encoding: .utf8)
+            let file = home.appendingPathComponent("api.yaml").path
+            let api = try await cli.run([
+                "migrate", "--offline", "--from", "pagerduty", "--api", "http://127.0.0.1:\(port)",
+                "--api-token-file", token, "--verify-days", "90", "--verify-from", "2027-01-04T00:00:00Z", "-o", file,
+            ])
+            #expect(api.status == 0, "\(api.stderr)")
+            #expect(api.stdout.contains("0 differences over 90 days (3 schedules"), "\(api.stdout)")
+            let requests = fake.stdout.split(separator: "\n").dropFirst().map(String.init)
+            #expect(requests.allSatisfy { $0.hasPrefix("GET ") }, "\(requests)")
+            #expect(requests.filter { $0.hasPrefix("GET /users?") }.count == 4, "one 429, then 8 users in pages of 3")
+            #expect(requests.contains("GET /users?limit=100&offset=6"))
+            #expect(requests.contains { $0.hasPrefix("GET /schedules/PCHK003?since=2027-01-04T00:00:00Z&until=") })
+
+            let offline = try await cli.run([
+                "migrate", "--offline", "--from", "pagerduty",
+                Self.examples.appendingPathComponent("pagerduty-export.json").path,
+            ])
+            let fromAPI = try String(contentsOfFile: file, encoding: .utf8)
+            #expect(
+                fromAPI.split(separator: "\n").dropFirst() == offline.stdout.split(separator: "\n").dropFirst(),
+                "the same definition but for the comment naming the source")
+
+            let wrong = home.appendingPathComponent("wrong.token").path
+            try "not-the-token\n".write(toFile: wrong, atomically: false, encoding: .utf8)
+            let fresh = home.appendingPathComponent("fresh.yaml").path
+            for (base, tokenFile, said) in [
+                ("http://127.0.0.1:\(port)", wrong, "the API refused the token"),
+                ("http://127.0.0.1:\(port)/moved", token, "redirected (302); not followed"),
+                ("http://pagerduty.invalid", token, "in the clear; use https"),
+            ] {
+                let refused = try await cli.run([
+                    "migrate", "--offline", "--from", "pagerduty", "--api", base, "--api-token-file", tokenFile, "-o",
+                    fresh,
+                ])
+                #expect(refused.status == 1 && refused.stderr.contains(said), "\(refused.stderr)")
+                #expect(refused.stderr.contains("Nothing was written."))
+                #expect(
+                    !(refused.stdout + refused.stderr).contains("s3cret") && !refused.stderr.contains("not-the-token"))
+            }
+            #expect(!FileManager.default.fileExists(atPath: fresh))
+        }
+    }
+
     @Test func pagerDutysSampleMigratesAppliesAndTheServerAgreesForNinetyDays() async throws {
         try await withServerProcess(arguments: ["--demo"]) { server in
             let admin = CLI(port: server.port, token: server.adminToken)

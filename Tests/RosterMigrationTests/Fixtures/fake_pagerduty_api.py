@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""A loopback fake of PagerDuty's REST API v2 for `migrate --api` tests.
+
+Serves an export file (docs/MIGRATING.md's shape) and a rendered list as the API would:
+lists in pages of at most 3 (`limit`, `offset`, `more`), GET /schedules/{id} (with
+`final_schedule` clipped to `since`/`until` when they are given), GET /schedules/{id}/overrides.
+The first GET of /users answers 429 with Retry-After: 1. Anything but GET is 405; a wrong
+token is 401; every path under /moved redirects (302) to the same path at the root. Each
+request is printed as "METHOD PATH" on standard output, after a first line "PORT n".
+
+Usage: fake_pagerduty_api.py EXPORT RENDERED TOKEN
+"""
+import json
+import sys
+from datetime import datetime
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlsplit
+
+EXPORT = json.load(open(sys.argv[1]))
+RENDERED = {s["id"]: s for s in json.load(open(sys.argv[2]))["schedules"]}
+TOKEN = sys.argv[3]
+LISTS = {"/users": "users", "/teams": "teams", "/escalation_policies": "escalation_policies", "/services": "services"}
+limited = {"done": False}
+
+
+def instant(text):
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+def page(items, query):
+    limit = min(int(query.get("limit", ["25"])[0]), 3)
+    offset = int(query.get("offset", ["0"])[0])
+    chunk = items[offset:offset + limit]
+    return {"offset": offset, "limit": limit, "more": offset + limit < len(items), "items": chunk}
+
+
+class Handler(BaseHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+    def answer(self, status, body=None, headers=()):
+        data = json.dumps(body if body is not None else {}).encode()
+        self.send_response(status)
+        for name, value in headers:
+            self.send_header(name, value)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def do_POST(self):
+        print("POST " + self.path, flush=True)
+        self.answer(405, {"error": "read-only"})
+
+    do_PUT = do_DELETE = do_PATCH = do_POST
+
+    def do_GET(self):
+        print("GET " + self.path, flush=True)
+        if self.headers.get("Authorization") != "Token token=" + TOKEN:
+            return self.answer(401, {"error": {"message": "Unauthorized"}})
+        parts = urlsplit(self.path)
+        path, query = parts.path, parse_qs(parts.query)
+        if path.startswith("/moved/"):
+            return self.answer(302, {}, [("Location", self.path[len("/moved"):])])
+        if path == "/users" and not limited["done"]:
+            limited["done"] = True
+            return self.answer(429, {"error": {"message": "Rate Limit Exceeded"}}, [("Retry-After", "1")])
+        if path in LISTS:
+            key = LISTS[path]
+            result = page(EXPORT[key], query)
+            return self.answer(200, {key: result.pop("items"), **result})
+        if path == "/schedules":
+            references = [{"id": s["id"], "type": "schedule_reference", "summary": s["name"]} for s in EXPORT["schedules"]]
+            result = page(references, query)
+            return self.answer(200, {"schedules": result.pop("items"), **result})
+        segments = path.strip("/").split("/")
+        schedule = next((s for s in EXPORT["schedules"] if len(segments) >= 2 and s["id"] == segments[1]), None)
+        if segments[0] != "schedules" or schedule is None:
+            return self.answer(404, {"error": {"message": "Not Found"}})
+        if len(segments) == 3 and segments[2] == "overrides":
+            since, until = instant(query["since"][0]), instant(query["until"][0])
+            found = [o for o in schedule.get("overrides", []) if instant(o["start"]) < until and instant(o["end"]) > since]
+            result = page(found, query)
+            return self.answer(200, {"overrides": result.pop("items"), **result})
+        body = {k: v for k, v in schedule.items() if k != "overrides"}
+        if "since" in query and "until" in query:
+            since, until = instant(query["since"][0]), instant(query["until"][0])
+            entries = [
+                {**e, "start": max(instant(e["start"]), since).isoformat(), "end": min(instant(e["end"]), until).isoformat()}
+                for e in RENDERED[schedule["id"]]["final_schedule"]["rendered_schedule_entries"]
+                if instant(e["start"]) < until and instant(e["end"]) > since
+            ]
+            body["final_schedule"] = {"name": "Final Schedule", "rendered_schedule_entries": entries}
+        return self.answer(200, {"schedule": body})
+
+
+server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+print("PORT %d" % server.server_address[1], flush=True)
+server.serve_forever()
