@@ -41,7 +41,7 @@ struct SourceFetcher: Sendable {
             let response = try await get(path)
             switch response.status {
             case 200:
-                guard case .object(let members)? = try? JSONDecoder().decode(JSONValue.self, from: response.body)
+                guard case .object(let members)? = JSONValue.parse(response.body)
                 else { throw SourceFetchError(path: path, message: "the answer is not a JSON object") }
                 return members
             case 429 where attempt < Self.maxRetries:
