@@ -157,10 +157,12 @@ public struct MigrateRun: Sendable {
             CommandRunner.out(definition)
         }
         let state = migration.state
+        func count(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
         say(
-            "\(output.map { "Wrote \($0)" } ?? "The definition"): \(state.employees.count) people, "
-                + "\(state.schedules.count - 1) schedules, \(state.escalation.policies.count) escalation policies, "
-                + "\(state.escalation.services.count) services from \(source.title).")
+            "\(output.map { "Wrote \($0)" } ?? "The definition"): \(count(state.employees.count, "person", "people")), "
+                + "\(count(state.schedules.count - 1, "schedule", "schedules")), "
+                + "\(count(state.escalation.policies.count, "escalation policy", "escalation policies")), "
+                + "\(count(state.escalation.services.count, "service", "services")) from \(source.title).")
         if let report {
             do { try AtomicFile.write(migration.report.text, to: report, mode: 0o644) } catch {
                 CommandRunner.err("\(report): \(error)")

@@ -333,9 +333,9 @@ extension RosterState {
     }
 }
 
-enum EmailAddress {
+public enum EmailAddress {
     /// A deliberately loose check: one "@", something before it, a dot in the domain, no spaces.
-    static func isPlausible(_ text: String) -> Bool {
+    public static func isPlausible(_ text: String) -> Bool {
         let parts = text.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, !text.contains(where: \.isWhitespace) else { return false }
         let domain = parts[1]

@@ -57,7 +57,8 @@ public struct Migration: Sendable {
         var reader = MigrationBuilder(source: source, directory: directory, now: now)
         switch source {
         case .pagerDuty: reader.readPagerDuty(root)
-        case .opsgenie, .goAlert, .grafanaOnCall:
+        case .goAlert: reader.readGoAlert(root)
+        case .opsgenie, .grafanaOnCall:
             reader.reading.refuse(
                 nil, "", "reading \(source.title) exports is not built yet: PagerDuty's is (docs/MIGRATING.md)")
         }
@@ -78,7 +79,7 @@ struct MigrationBuilder {
     var services: [PagingService] = []
     var personIDs: [String: String] = [:]
     var scheduleIDs: [String: String] = [:]
-    /// Folded full names given so far: two people of one name get their ids written instead.
+    /// E-mail (lowercased) → person id: the directory's and the export's so far.
     private var emails: [String: String] = [:]
 
     init(source: MigrationSource, directory: RosterState, now: UnixMillis) {
@@ -117,8 +118,14 @@ struct MigrationBuilder {
     /// with an id made from the source's. The name is split at its last space (Roster keeps a
     /// first and a last name, and sorts by the last).
     mutating func addPerson(
-        sourceID: String, name: String, email: String, position: String, teams: [String], at path: String
+        sourceID: String, name: String, email given: String, position: String, teams: [String], at path: String
     ) {
+        var email = given
+        if !email.isEmpty, !EmailAddress.isPlausible(email) {
+            reading.report.add(
+                .changed, path, "\"\(email)\" is not an e-mail address Roster takes: written without one")
+            email = ""
+        }
         if !email.isEmpty, let known = emails[email.lowercased()], let person = directory.employees[known] {
             personIDs[sourceID] = person.id
             people.append(person)

@@ -64,7 +64,8 @@ extension Migration {
         var rendered: [RenderedSchedule] = []
         switch source {
         case .pagerDuty: (window, rendered) = reading.renderedPagerDuty(root)
-        case .opsgenie, .goAlert, .grafanaOnCall:
+        case .goAlert: (window, rendered) = reading.renderedGoAlert(root)
+        case .opsgenie, .grafanaOnCall:
             reading.refuse(nil, "", "reading \(source.title)'s rendered list is not built yet")
         }
         if !reading.problems.isEmpty { throw MigrationError(problems: reading.problems) }
@@ -181,10 +182,37 @@ extension SourceReading {
             }
             rendered.append(RenderedSchedule(sourceID: id, path: schedule.path, entries: entries))
         }
+        return (window(root, rendered), rendered)
+    }
+
+    /// The window a rendered list covers: its `since` and `until`, else its first start to its
+    /// last end.
+    mutating func window(_ root: SourceJSON, _ rendered: [RenderedSchedule]) -> (from: UnixMillis, to: UnixMillis)? {
         let since = root["since"] != nil ? instant(root, "since") : nil
         let until = root["until"] != nil ? instant(root, "until") : nil
         let starts = rendered.flatMap { $0.entries.map(\.start) }, ends = rendered.flatMap { $0.entries.map(\.end) }
-        guard let from = since ?? starts.min(), let to = until ?? ends.max(), from < to else { return (nil, rendered) }
-        return ((from, to), rendered)
+        guard let from = since ?? starts.min(), let to = until ?? ends.max(), from < to else { return nil }
+        return (from, to)
+    }
+
+    /// GoAlert's rendered list: `{since, until, schedules: [{id, shifts: [{userID, start, end}]}]}`,
+    /// each schedule's `shifts(start, end)` as its GraphQL API answers them.
+    mutating func renderedGoAlert(_ root: SourceJSON) -> ((from: UnixMillis, to: UnixMillis)?, [RenderedSchedule]) {
+        guard root["schedules"] != nil else {
+            refuse(nil, "", "is not GoAlert's rendered shifts: expected {\"schedules\": [{\"id\", \"shifts\"}]}")
+            return (nil, [])
+        }
+        var rendered: [RenderedSchedule] = []
+        for schedule in objects(list(root, "schedules")) {
+            guard let id = text(schedule, "id") else { continue }
+            var entries: [(userID: String, name: String, start: UnixMillis, end: UnixMillis)] = []
+            for shift in objects(list(schedule, "shifts")) {
+                let start = instant(shift, "start"), end = instant(shift, "end")
+                guard let userID = text(shift, "userID"), let start, let end else { continue }
+                entries.append((userID, shift["user"]?["name"]?.string ?? userID, start, end))
+            }
+            rendered.append(RenderedSchedule(sourceID: id, path: schedule.path, entries: entries))
+        }
+        return (window(root, rendered), rendered)
     }
 }

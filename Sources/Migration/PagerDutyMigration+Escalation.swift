@@ -36,40 +36,20 @@ extension MigrationBuilder {
                             "a target of type \"\(type)\" is not a person or a schedule: left out of the step")
                     }
                 }
-                let bounded = min(
-                    max(delay, EscalationPolicy.delayMinutes.lowerBound), EscalationPolicy.delayMinutes.upperBound)
-                if bounded != delay {
-                    reading.report.add(
-                        .changed, SourceReading.path(rule, "escalation_delay_in_minutes"),
-                        "\(delay) minutes is outside Roster's \(EscalationPolicy.delayMinutes.lowerBound) to "
-                            + "\(EscalationPolicy.delayMinutes.upperBound): written as \(bounded)")
-                }
-                if targets.isEmpty {
-                    reading.report.add(.notMapped, rule.path, "pages nobody Roster knows: the step is left out")
-                    continue
-                }
                 let strategy: EscalationStep.Strategy =
                     policy["escalation_rule_assignment_strategy"]?["type"]?.string == "round_robin"
                     ? .roundRobin : .everyone
-                steps.append(EscalationStep(delayMinutes: bounded, targets: targets, strategy: strategy))
+                if let mapped = step(
+                    delay: delay, targets: targets, strategy: strategy, at: rule,
+                    delayField: "escalation_delay_in_minutes")
+                {
+                    steps.append(mapped)
+                }
             }
-            let loops = policy["num_loops"]?.integer ?? 0
-            let repeatCount = min(max(loops, 0), EscalationPolicy.maxRepeat)
-            if repeatCount != loops {
-                reading.report.add(
-                    .changed, SourceReading.path(policy, "num_loops"),
-                    "\(loops) repeats: Roster repeats a policy at most \(EscalationPolicy.maxRepeat) times")
-            }
-            guard !steps.isEmpty else {
-                reading.report.add(.notMapped, policy.path, "\"\(name)\" has no step Roster can page: left out")
-                continue
-            }
-            policyIDs[sourceID] = id(sourceID)
-            policies.append(
-                EscalationPolicy(
-                    id: id(sourceID), name: name, team: firstTeam(policy, teams: teams),
-                    description: reading.optionalText(policy, "description"), repeatCount: repeatCount,
-                    steps: Array(steps.prefix(EscalationPolicy.maxSteps))))
+            policyIDs[sourceID] = addPolicy(
+                sourceID: sourceID, name: name, team: firstTeam(policy, teams: teams),
+                description: reading.optionalText(policy, "description"), repeats: policy["num_loops"]?.integer ?? 0,
+                steps: steps, at: policy, repeatField: "num_loops")
         }
         reading.report.ignoredFields(
             sourcePolicies,

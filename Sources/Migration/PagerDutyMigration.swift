@@ -63,12 +63,8 @@ extension MigrationBuilder {
 
     mutating func readPagerDutySchedule(_ node: SourceJSON, teams: [String: String]) {
         guard let sourceID = reading.text(node, "id"), let name = reading.text(node, "name"),
-            let zone = reading.text(node, "time_zone")
+            let (zone, clock) = zone(node, "time_zone")
         else { return }
-        guard let clock = WallClock(zone: zone) else {
-            reading.refuse(node, "time_zone", "\"\(zone)\" is not a zone in Roster's time zone database")
-            return
-        }
         var schedule = ScheduleDefinition(
             id: id(sourceID), name: name, zone: zone, team: firstTeam(node, teams: teams),
             description: reading.optionalText(node, "description"))

@@ -11,21 +11,17 @@ import Testing
 /// handed over to another, overrides over people and over gaps, turns of 8 and 12 hours, two
 /// weeks, rotations from 2015 and 2019); and hand-worked intervals below.
 @Suite(.timeLimit(.minutes(5))) struct PagerDutyMigrationTests {
-    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
-        "Fixtures")
+    static let fixtures = MigrationFixtures.folder
     static let docs = fixtures.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("docs/examples")
-    static let nobody = RosterState(tenant: Tenant(id: "t", name: "T"))
+    static let nobody = MigrationFixtures.nobody
 
-    static func migrate(_ data: Data, directory: RosterState = nobody) throws -> Migration {
-        try Migration.read(data, from: .pagerDuty, name: "export.json", directory: directory, now: .now)
+    static func migrate(_ data: Data, directory: RosterState = MigrationFixtures.nobody) throws -> Migration {
+        try MigrationFixtures.migrate(data, from: .pagerDuty, directory: directory)
     }
 
     static func verify(_ export: Data, _ rendered: Data) throws -> MigrationVerification {
-        let migration = try migrate(export)
-        return try migration.verify(
-            definition: migration.definition(now: .now, file: "export.json"), rendered: rendered, name: "final.json",
-            directory: nobody)
+        try MigrationFixtures.verify(export, rendered, from: .pagerDuty)
     }
 
     @Test func twelveSchedulesAgreeWithTheIndependentRenderingToTheMinute() throws {
@@ -133,16 +129,7 @@ import Testing
     }
 
     @Test func badExportsAreRefusedWithTheirJSONPathAndNothingWritten() throws {
-        func problems(_ text: String) -> [String] {
-            do {
-                _ = try Self.migrate(Data(text.utf8))
-                return []
-            } catch let error as MigrationError {
-                return error.problems.map(\.description)
-            } catch {
-                return ["\(error)"]
-            }
-        }
+        func problems(_ text: String) -> [String] { MigrationFixtures.problems(text, from: .pagerDuty) }
         let good = String(
             decoding: Self.export(layers: [Self.layer(start: "2027-01-04T09:00:00Z", turn: 604_800, users: ["PA"])]),
             as: UTF8.self)
@@ -202,6 +189,13 @@ import Testing
         #expect(
             migration.report.entries.contains {
                 $0.kind == .changed && $0.path == "users[0]" && $0.message.contains("has no e-mail")
+            })
+        // One Roster would refuse is reported and left out, rather than refused at apply.
+        let odd = try Self.migrate(Data(text.replacingOccurrences(of: "ben@pd.example", with: "ben at home").utf8))
+        #expect(odd.state.employees["pagerduty-PB"]?.email == "")
+        #expect(
+            odd.report.entries.contains {
+                $0.path == "users[1]" && $0.message.contains("\"ben at home\" is not an e-mail")
             })
     }
 
