@@ -58,7 +58,8 @@ public struct Migration: Sendable {
         switch source {
         case .pagerDuty: reader.readPagerDuty(root)
         case .goAlert: reader.readGoAlert(root)
-        case .opsgenie, .grafanaOnCall:
+        case .opsgenie: reader.readOpsgenie(root)
+        case .grafanaOnCall:
             reader.reading.refuse(
                 nil, "", "reading \(source.title) exports is not built yet: PagerDuty's is (docs/MIGRATING.md)")
         }

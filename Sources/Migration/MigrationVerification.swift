@@ -65,7 +65,8 @@ extension Migration {
         switch source {
         case .pagerDuty: (window, rendered) = reading.renderedPagerDuty(root)
         case .goAlert: (window, rendered) = reading.renderedGoAlert(root)
-        case .opsgenie, .grafanaOnCall:
+        case .opsgenie: (window, rendered) = reading.renderedOpsgenie(root)
+        case .grafanaOnCall:
             reading.refuse(nil, "", "reading \(source.title)'s rendered list is not built yet")
         }
         if !reading.problems.isEmpty { throw MigrationError(problems: reading.problems) }
@@ -193,6 +194,39 @@ extension SourceReading {
         let starts = rendered.flatMap { $0.entries.map(\.start) }, ends = rendered.flatMap { $0.entries.map(\.end) }
         guard let from = since ?? starts.min(), let to = until ?? ends.max(), from < to else { return nil }
         return (from, to)
+    }
+
+    /// Opsgenie's rendered list: `{since, until, schedules: [...]}`, each the `data` of
+    /// `GET /v2/schedules/{id}/timeline` (its `_parent.id`, its `finalTimeline`'s periods).
+    mutating func renderedOpsgenie(_ root: SourceJSON) -> ((from: UnixMillis, to: UnixMillis)?, [RenderedSchedule]) {
+        guard root["schedules"] != nil else {
+            refuse(nil, "", "is not Opsgenie's timelines: expected {\"schedules\": [timeline data, …]}")
+            return (nil, [])
+        }
+        var rendered: [RenderedSchedule] = []
+        for element in objects(list(root, "schedules")) {
+            let timeline = element["data"] ?? element
+            guard let id = timeline["_parent"]?["id"]?.string ?? timeline["id"]?.string else {
+                refuse(timeline, "_parent.id", "is missing")
+                continue
+            }
+            guard let final = timeline["finalTimeline"] else {
+                refuse(timeline, "finalTimeline", "is missing")
+                continue
+            }
+            var entries: [(userID: String, name: String, start: UnixMillis, end: UnixMillis)] = []
+            for rotation in objects(list(final, "rotations")) {
+                for period in objects(list(rotation, "periods", optional: true)) {
+                    let start = instant(period, "startDate"), end = instant(period, "endDate")
+                    guard let recipient = period["recipient"], recipient["type"]?.string == "user",
+                        let userID = recipient["id"]?.string, let start, let end
+                    else { continue }
+                    entries.append((userID, recipient["name"]?.string ?? userID, start, end))
+                }
+            }
+            rendered.append(RenderedSchedule(sourceID: id, path: timeline.path, entries: entries))
+        }
+        return (window(root, rendered), rendered)
     }
 
     /// GoAlert's rendered list: `{since, until, schedules: [{id, shifts: [{userID, start, end}]}]}`,
