@@ -5,9 +5,9 @@ import Testing
 
 /// GoAlert's exports read into a definition file and checked against lists Roster did not
 /// make: GoAlert's own rotation tests' handoffs (schedule/rotation/rotation_test.go, their
-/// documented results, across daylight-saving changes), and shifts rendered by
-/// Fixtures/goalert_render.py, a separate implementation of GoAlert's rotation and rule code
-/// (twelve schedules: weekly, daily and hourly rotations from 2017, rules over midnight, whole
+/// documented results, across daylight-saving changes), and docs/examples/goalert-shifts.json,
+/// rendered from goalert-export.json by Fixtures/goalert_render.py, a separate implementation of
+/// GoAlert's rotation and rule code (twelve schedules: weekly, daily and hourly rotations from 2017, rules over midnight, whole
 /// days from noon, several rules on one target, a user and a rotation on one schedule, a rule
 /// starting in the hour skipped in spring, zones in three hemispheres, a rotation handing off
 /// on another zone's clock, add, remove and replace overrides).
@@ -22,8 +22,8 @@ import Testing
 
     @Test func twelveSchedulesAgreeWithTheIndependentRenderingToTheMinute() throws {
         let verification = try Self.verify(
-            Data(contentsOf: Self.fixtures.appendingPathComponent("export.json")),
-            Data(contentsOf: Self.fixtures.appendingPathComponent("shifts.json")))
+            Data(contentsOf: MigrationFixtures.examples.appendingPathComponent("goalert-export.json")),
+            Data(contentsOf: MigrationFixtures.examples.appendingPathComponent("goalert-shifts.json")))
         #expect(verification.schedules.count == 12)
         #expect(verification.differences.isEmpty, "\(verification.text)")
         #expect(verification.text.contains("0 differences over 45 days"))
@@ -74,7 +74,8 @@ import Testing
     }
 
     @Test func overridesPoliciesAndWhatIsNotMappedAreReported() throws {
-        let migration = try Self.migrate(Data(contentsOf: Self.fixtures.appendingPathComponent("export.json")))
+        let migration = try Self.migrate(
+            Data(contentsOf: MigrationFixtures.examples.appendingPathComponent("goalert-export.json")))
         let overrides = try #require(migration.state.schedules["goalert-S08"]).overrides
         #expect(
             overrides.map(\.kind) == [
@@ -91,7 +92,8 @@ import Testing
     }
 
     @Test func badExportsAreRefusedWithTheirJSONPath() throws {
-        let good = try String(contentsOf: Self.fixtures.appendingPathComponent("export.json"), encoding: .utf8)
+        let good = try String(
+            contentsOf: MigrationFixtures.examples.appendingPathComponent("goalert-export.json"), encoding: .utf8)
         func problems(_ text: String) -> [String] { MigrationFixtures.problems(text, from: .goAlert) }
         #expect(problems(good).isEmpty)
         #expect(

@@ -6,6 +6,10 @@ import RosterMigration
 /// verified as `migrate --offline --verify-against` does it.
 enum MigrationFixtures {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+    /// The samples docs/MIGRATING.md walks through (GoAlert's and Opsgenie's are also the
+    /// tests' twelve and eleven schedules).
+    static let examples = folder.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("docs/examples")
     static let nobody = RosterState(tenant: Tenant(id: "t", name: "T"))
 
     static func migrate(_ data: Data, from source: MigrationSource, directory: RosterState = nobody) throws -> Migration

@@ -5,18 +5,17 @@ import Testing
 
 /// Opsgenie's exports read into a definition file and checked against timelines Roster did not
 /// make: Fixtures/opsgenie_render.py, a separate implementation of Opsgenie's documented
-/// schedule rules, wrote `timeline.json` from `export.json` (eleven schedules: weekly, daily and
+/// schedule rules, wrote docs/examples/opsgenie-timeline.json from opsgenie-export.json (eleven schedules: weekly, daily and
 /// hourly rotations, time-of-day restrictions over midnight, weekday ranges over the weekend,
 /// two rotations on call at once, a `none` turn, a rotation that ends and one that follows,
 /// overrides of every rotation and of a named one, half-hour handoffs, zones in three
 /// hemispheres with the spring changes inside the window).
 @Suite(.timeLimit(.minutes(5))) struct OpsgenieMigrationTests {
-    static let fixtures = MigrationFixtures.folder.appendingPathComponent("opsgenie")
-
     @Test func elevenSchedulesAgreeWithTheIndependentRenderingToTheMinute() throws {
         let verification = try MigrationFixtures.verify(
-            Data(contentsOf: Self.fixtures.appendingPathComponent("export.json")),
-            Data(contentsOf: Self.fixtures.appendingPathComponent("timeline.json")), from: .opsgenie)
+            Data(contentsOf: MigrationFixtures.examples.appendingPathComponent("opsgenie-export.json")),
+            Data(contentsOf: MigrationFixtures.examples.appendingPathComponent("opsgenie-timeline.json")),
+            from: .opsgenie)
         #expect(verification.schedules.count == 11)
         #expect(verification.differences.isEmpty, "\(verification.text)")
     }
@@ -26,7 +25,8 @@ import Testing
     /// wait; `next` and a team's routing are reported, not mapped.
     @Test func escalationRulesBecomeStepsAndTheRestIsReported() throws {
         let migration = try MigrationFixtures.migrate(
-            Data(contentsOf: Self.fixtures.appendingPathComponent("export.json")), from: .opsgenie)
+            Data(contentsOf: MigrationFixtures.examples.appendingPathComponent("opsgenie-export.json")), from: .opsgenie
+        )
         let policy = try #require(migration.state.escalation.policies["opsgenie-OE1"])
         #expect(policy.steps.map(\.delayMinutes) == [15, 10] && policy.repeatCount == 2)
         #expect(policy.steps.map(\.targets) == [[.schedule("opsgenie-OS01")], [.person("opsgenie-O2")]])
@@ -43,7 +43,8 @@ import Testing
     }
 
     @Test func badExportsAreRefusedWithTheirJSONPath() throws {
-        let good = try String(contentsOf: Self.fixtures.appendingPathComponent("export.json"), encoding: .utf8)
+        let good = try String(
+            contentsOf: MigrationFixtures.examples.appendingPathComponent("opsgenie-export.json"), encoding: .utf8)
         func problems(_ text: String) -> [String] { MigrationFixtures.problems(text, from: .opsgenie) }
         #expect(problems(good).isEmpty)
         #expect(
@@ -64,8 +65,8 @@ import Testing
             migration.report.entries.contains {
                 $0.kind == .notMapped && $0.path == "schedules[7].rotations[0].participants[1]"
             })
-        for other in ["pagerduty/export.json", "goalert/export.json"] {
-            let text = try String(contentsOf: MigrationFixtures.folder.appendingPathComponent(other), encoding: .utf8)
+        for other in ["pagerduty-export.json", "goalert-export.json"] {
+            let text = try String(contentsOf: MigrationFixtures.examples.appendingPathComponent(other), encoding: .utf8)
             #expect(problems(text).first?.contains("is not an Opsgenie export") == true, "\(other)")
         }
     }
