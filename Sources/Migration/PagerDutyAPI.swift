@@ -24,7 +24,10 @@ extension Migration {
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
     ) async throws -> Data {
         let fetcher = SourceFetcher(get: get, sleep: sleep)
-        guard source == .pagerDuty else {
+        switch source {
+        case .pagerDuty: break
+        case .opsgenie: return try JSONEncoder().encode(try await fetchOpsgenie(fetcher))
+        case .goAlert, .grafanaOnCall:
             throw SourceFetchError(path: "", message: "fetching from \(source.title)'s API is not built yet")
         }
         let window =
@@ -58,11 +61,17 @@ extension Migration {
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
     ) async throws -> Data {
         let fetcher = SourceFetcher(get: get, sleep: sleep)
-        guard source == .pagerDuty else {
-            throw SourceFetchError(path: "", message: "fetching from \(source.title)'s API is not built yet")
-        }
         let since = TimeText.iso8601(window.lowerBound), until = TimeText.iso8601(window.upperBound)
         var schedules: [JSONValue] = []
+        switch source {
+        case .pagerDuty: break
+        case .opsgenie:
+            schedules = try await Self.fetchOpsgenieTimelines(fetcher, ids: scheduleIDs.keys.sorted(), window: window)
+            return try JSONEncoder().encode(
+                JSONValue.object(["since": .string(since), "until": .string(until), "schedules": .array(schedules)]))
+        case .goAlert, .grafanaOnCall:
+            throw SourceFetchError(path: "", message: "fetching from \(source.title)'s API is not built yet")
+        }
         for id in scheduleIDs.keys.sorted() {
             let path =
                 "/schedules/\(SourceFetcher.segment(id))?since=\(Self.query(since))&until=\(Self.query(until))"

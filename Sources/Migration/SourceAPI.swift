@@ -64,7 +64,9 @@ struct SourceFetcher: Sendable {
         return min(seconds, maxWaitSeconds)
     }
 
-    /// Every element of a paginated list (`?limit=&offset=`, `more` while there are more).
+    /// Every element of a paginated list (`?limit=&offset=`): PagerDuty says `more` while there
+    /// are more, Opsgenie gives a `paging.next` link (only its offset is taken: requests go to
+    /// the base URL given, never to a link's host).
     func list(_ path: String, key: String, pageSize: Int = 100) async throws -> [JSONValue] {
         var all: [JSONValue] = []
         var offset = 0
@@ -74,7 +76,15 @@ struct SourceFetcher: Sendable {
                 throw SourceFetchError(path: path, message: "the answer has no list \"\(key)\"")
             }
             all += items
-            guard case .bool(true)? = page["more"], !items.isEmpty else { return all }
+            let more: Bool
+            if case .bool(let flag)? = page["more"] {
+                more = flag
+            } else if case .object(let paging)? = page["paging"], case .string? = paging["next"] {
+                more = true
+            } else {
+                more = false
+            }
+            guard more, !items.isEmpty else { return all }
             offset += items.count
         }
         throw SourceFetchError(path: path, message: "more than \(Self.maxPages) pages")

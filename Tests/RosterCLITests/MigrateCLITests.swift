@@ -54,22 +54,59 @@ import Testing
         return out.map { "\($0.0) \(TimeText.iso8601($0.1)) \(TimeText.iso8601($0.2))" }
     }
 
-    /// `--api` against a loopback fake of PagerDuty's API (Tests/RosterMigrationTests/Fixtures/
-    /// fake_pagerduty_api.py): every page read through a 429, only GETs, the same file as from
-    /// the export file, the rendered list fetched and compared; a refused token, a redirect and
-    /// plain http off loopback each stop it with nothing written, the token never printed.
+    /// A loopback fake of a source's API (Tests/RosterMigrationTests/Fixtures/fake_source_api.py)
+    /// serving a sample export and its rendered list; its first line is its port.
+    static func fakeAPI(_ source: String, _ export: String, _ rendered: String, token: String) throws -> ChildProcess {
+        try ChildProcess(
+            "/usr/bin/python3",
+            [
+                examples.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+                    "Tests/RosterMigrationTests/Fixtures/fake_source_api.py"
+                ).path, source,
+                examples.appendingPathComponent(export).path, examples.appendingPathComponent(rendered).path, token,
+            ])
+    }
+
+    /// Opsgenie's live API, faked: users page by page through a 429 (only the offset of its
+    /// `paging.next` is taken, never its host), schedules with rotations, overrides,
+    /// escalations, then each schedule's timeline compared.
+    @Test func opsgeniesLiveAPIIsReadAndItsTimelinesCompared() async throws {
+        let home = TestScratch.directory("migrate-opsgenie-api")
+        defer { TestScratch.remove(home) }
+        let fake = try Self.fakeAPI("opsgenie", "opsgenie-export.json", "opsgenie-timeline.json", token: "og-key-1")
+        try await withCleanup(fake, cleanUp: { await $0.stop(signal: SIGKILL) }) { fake in
+            try #require(await eventually(20) { fake.stdout.contains("\n") }, "\(fake.output)")
+            let port = try #require(Int(fake.stdout.split(separator: "\n")[0].dropFirst("PORT ".count)))
+            let cli = CLI(port: 1)
+            defer { TestScratch.remove(cli.home) }
+            let token = home.appendingPathComponent("og.key").path
+            try "og-key-1\n".write(toFile: token, atomically: false, encoding: .utf8)
+            let api = try await cli.run([
+                "migrate", "--offline", "--from", "opsgenie", "--api", "http://127.0.0.1:\(port)", "--api-token-file",
+                token, "--verify-days", "45", "--verify-from", "2027-03-01T00:00:00Z", "-o",
+                home.appendingPathComponent("og.yaml").path,
+            ])
+            #expect(api.status == 0, "\(api.stderr)")
+            #expect(api.stdout.contains("0 differences over 45 days (11 schedules"), "\(api.stdout)")
+            let requests = fake.stdout.split(separator: "\n").dropFirst().map(String.init)
+            #expect(
+                requests.filter { $0.hasPrefix("GET /v2/users?") } == [
+                    "GET /v2/users?limit=100&offset=0", "GET /v2/users?limit=100&offset=0",
+                    "GET /v2/users?limit=100&offset=3", "GET /v2/users?limit=100&offset=6",
+                ], "a 429 first, then pages of 3")
+            #expect(requests.filter { $0.contains("/timeline?date=2027-03-01T00:00:00Z&interval=45") }.count == 11)
+        }
+    }
+
+    /// `--api` against a loopback fake of PagerDuty's API: every page read through a 429, only
+    /// GETs, the same file as from the export file, the rendered list fetched and compared; a
+    /// refused token, a redirect and plain http off loopback each stop it with nothing written,
+    /// the token never printed.
     @Test func theLiveAPIIsReadPageByPageThroughA429() async throws {
         let home = TestScratch.directory("migrate-api")
         defer { TestScratch.remove(home) }
-        let fake = try ChildProcess(
-            "/usr/bin/python3",
-            [
-                Self.examples.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
-                    "Tests/RosterMigrationTests/Fixtures/fake_pagerduty_api.py"
-                ).path,
-                Self.examples.appendingPathComponent("pagerduty-export.json").path,
-                Self.examples.appendingPathComponent("pagerduty-final.json").path, "pd-s3cret-token",
-            ])
+        let fake = try Self.fakeAPI(
+            "pagerduty", "pagerduty-export.json", "pagerduty-final.json", token: "pd-s3cret-token")
         try await withCleanup(fake, cleanUp: { await $0.stop(signal: SIGKILL) }) { fake in
             try #require(await eventually(20) { fake.stdout.contains("\n") }, "\(fake.output)")
             let port = try #require(Int(fake.stdout.split(separator: "\n")[0].dropFirst("PORT ".count)))

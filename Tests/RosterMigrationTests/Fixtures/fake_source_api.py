@@ -1,24 +1,28 @@
 #!/usr/bin/env python3
-"""A loopback fake of PagerDuty's REST API v2 for `migrate --api` tests.
+"""A loopback fake of PagerDuty's REST API v2 or Opsgenie's for `migrate --api` tests.
 
-Serves an export file (docs/MIGRATING.md's shape) and a rendered list as the API would:
-lists in pages of at most 3 (`limit`, `offset`, `more`), GET /schedules/{id} (with
+Serves an export file (docs/MIGRATING.md's shape) and a rendered list as the API would.
+PagerDuty: lists in pages of at most 3 (`limit`, `offset`, `more`), GET /schedules/{id} (with
 `final_schedule` clipped to `since`/`until` when they are given), GET /schedules/{id}/overrides.
-The first GET of /users answers 429 with Retry-After: 1. Anything but GET is 405; a wrong
+Opsgenie: /v2/users in pages of at most 3 (`paging.next`), /v2/schedules?expand=rotation,
+/v2/schedules/{id}/overrides, /v2/escalations, /v2/schedules/{id}/timeline (the rendered one).
+The first GET of the users answers 429 with Retry-After: 1. Anything but GET is 405; a wrong
 token is 401; every path under /moved redirects (302) to the same path at the root. Each
 request is printed as "METHOD PATH" on standard output, after a first line "PORT n".
 
-Usage: fake_pagerduty_api.py EXPORT RENDERED TOKEN
+Usage: fake_source_api.py pagerduty|opsgenie EXPORT RENDERED TOKEN
 """
 import json
 import sys
-from datetime import datetime
+from datetime import datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
-EXPORT = json.load(open(sys.argv[1]))
-RENDERED = {s["id"]: s for s in json.load(open(sys.argv[2]))["schedules"]}
-TOKEN = sys.argv[3]
+SOURCE = sys.argv[1]
+EXPORT = json.load(open(sys.argv[2]))
+RENDERED = {s.get("_parent", s).get("id"): s for s in json.load(open(sys.argv[3]))["schedules"]}
+TOKEN = sys.argv[4]
+AUTHORIZATION = ("GenieKey " if SOURCE == "opsgenie" else "Token token=") + TOKEN
 LISTS = {"/users": "users", "/teams": "teams", "/escalation_policies": "escalation_policies", "/services": "services"}
 limited = {"done": False}
 
@@ -56,15 +60,17 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_GET(self):
         print("GET " + self.path, flush=True)
-        if self.headers.get("Authorization") != "Token token=" + TOKEN:
+        if self.headers.get("Authorization") != AUTHORIZATION:
             return self.answer(401, {"error": {"message": "Unauthorized"}})
         parts = urlsplit(self.path)
         path, query = parts.path, parse_qs(parts.query)
         if path.startswith("/moved/"):
             return self.answer(302, {}, [("Location", self.path[len("/moved"):])])
-        if path == "/users" and not limited["done"]:
+        if path in ("/users", "/v2/users") and not limited["done"]:
             limited["done"] = True
             return self.answer(429, {"error": {"message": "Rate Limit Exceeded"}}, [("Retry-After", "1")])
+        if SOURCE == "opsgenie":
+            return self.opsgenie(path, query)
         if path in LISTS:
             key = LISTS[path]
             result = page(EXPORT[key], query)
@@ -92,6 +98,34 @@ class Handler(BaseHTTPRequestHandler):
             ]
             body["final_schedule"] = {"name": "Final Schedule", "rendered_schedule_entries": entries}
         return self.answer(200, {"schedule": body})
+
+
+    def opsgenie(self, path, query):
+        if path == "/v2/users":
+            result = page(EXPORT["users"], query)
+            more = result["more"]
+            body = {"data": result["items"], "totalCount": len(EXPORT["users"]), "paging": {}}
+            if more:
+                body["paging"]["next"] = "https://elsewhere.example/v2/users?offset=%d" % (result["offset"] + result["limit"])
+            return self.answer(200, body)
+        if path == "/v2/schedules" and query.get("expand") == ["rotation"]:
+            return self.answer(200, {"data": EXPORT["schedules"]})
+        if path == "/v2/escalations":
+            return self.answer(200, {"data": EXPORT["escalations"]})
+        segments = path.strip("/").split("/")
+        if len(segments) == 4 and segments[:2] == ["v2", "schedules"] and segments[3] == "overrides":
+            return self.answer(200, {"data": EXPORT["overrides"].get(segments[2], [])})
+        if len(segments) == 4 and segments[:2] == ["v2", "schedules"] and segments[3] == "timeline":
+            since = instant(query["date"][0])
+            until = since + timedelta(days=int(query["interval"][0]))
+            timeline = json.loads(json.dumps(RENDERED[segments[2]]))
+            for rotation in timeline["finalTimeline"]["rotations"]:
+                rotation["periods"] = [
+                    {**p, "startDate": max(instant(p["startDate"]), since).isoformat(),
+                     "endDate": min(instant(p["endDate"]), until).isoformat()}
+                    for p in rotation["periods"] if instant(p["startDate"]) < until and instant(p["endDate"]) > since]
+            return self.answer(200, {"data": timeline})
+        return self.answer(404, {"message": "Not Found"})
 
 
 server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
