@@ -19,6 +19,20 @@ public enum MigrationSource: String, Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// Which source an export's root looks like, by the key only it has: GoAlert's `rotations`,
+    /// Grafana OnCall's `on_call_shifts`, Opsgenie's `escalations` or rotations inside its
+    /// schedules; else PagerDuty's (layers inside its schedules, or none of these).
+    static func recognized(_ root: SourceJSON) -> MigrationSource {
+        if root["rotations"] != nil { return .goAlert }
+        if root["on_call_shifts"] != nil { return .grafanaOnCall }
+        let schedules = (root["schedules"]?.elements ?? []).map { $0["schedule"] ?? $0 }
+        if root["escalations"] != nil || schedules.contains(where: { $0["rotations"] != nil || $0["timezone"] != nil })
+        {
+            return .opsgenie
+        }
+        return .pagerDuty
+    }
+
     /// The prefix of the Roster ids made from this source's ids, so that a second run finds
     /// what the first made (`pagerduty-PXPGF42`).
     var idPrefix: String { rawValue + "-" }
@@ -59,9 +73,7 @@ public struct Migration: Sendable {
         case .pagerDuty: reader.readPagerDuty(root)
         case .goAlert: reader.readGoAlert(root)
         case .opsgenie: reader.readOpsgenie(root)
-        case .grafanaOnCall:
-            reader.reading.refuse(
-                nil, "", "reading \(source.title) exports is not built yet: PagerDuty's is (docs/MIGRATING.md)")
+        case .grafanaOnCall: reader.readGrafanaOnCall(root)
         }
         if !reader.reading.problems.isEmpty { throw MigrationError(problems: reader.reading.problems) }
         return reader.migration

@@ -66,8 +66,7 @@ extension Migration {
         case .pagerDuty: (window, rendered) = reading.renderedPagerDuty(root)
         case .goAlert: (window, rendered) = reading.renderedGoAlert(root)
         case .opsgenie: (window, rendered) = reading.renderedOpsgenie(root)
-        case .grafanaOnCall:
-            reading.refuse(nil, "", "reading \(source.title)'s rendered list is not built yet")
+        case .grafanaOnCall: (window, rendered) = reading.renderedGrafanaOnCall(root)
         }
         if !reading.problems.isEmpty { throw MigrationError(problems: reading.problems) }
         guard let window else { throw MigrationError(name, "holds no on-call entry and no since/until") }
@@ -225,6 +224,29 @@ extension SourceReading {
                 }
             }
             rendered.append(RenderedSchedule(sourceID: id, path: timeline.path, entries: entries))
+        }
+        return (window(root, rendered), rendered)
+    }
+
+    /// Grafana OnCall's rendered list: `{since, until, schedules: [{id, final_shifts: [...]}]}`,
+    /// each `GET /api/v1/schedules/{id}/final_shifts` (`user_pk`, `shift_start`, `shift_end`).
+    mutating func renderedGrafanaOnCall(_ root: SourceJSON) -> ((from: UnixMillis, to: UnixMillis)?, [RenderedSchedule])
+    {
+        guard root["schedules"] != nil else {
+            refuse(
+                nil, "", "is not Grafana OnCall's final shifts: expected {\"schedules\": [{\"id\", \"final_shifts\"}]}")
+            return (nil, [])
+        }
+        var rendered: [RenderedSchedule] = []
+        for schedule in objects(list(root, "schedules")) {
+            guard let id = text(schedule, "id") else { continue }
+            var entries: [(userID: String, name: String, start: UnixMillis, end: UnixMillis)] = []
+            for shift in objects(list(schedule, "final_shifts")) {
+                let start = instant(shift, "shift_start"), end = instant(shift, "shift_end")
+                guard let userID = text(shift, "user_pk"), let start, let end else { continue }
+                entries.append((userID, shift["user_username"]?.string ?? userID, start, end))
+            }
+            rendered.append(RenderedSchedule(sourceID: id, path: schedule.path, entries: entries))
         }
         return (window(root, rendered), rendered)
     }

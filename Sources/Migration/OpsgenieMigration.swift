@@ -8,9 +8,7 @@ import RosterDomain
 
 extension MigrationBuilder {
     mutating func readOpsgenie(_ root: SourceJSON) {
-        guard root.isObject, root["schedules"] != nil, root["rotations"] == nil,
-            (root["schedules"]?.elements ?? []).allSatisfy({ $0["schedule_layers"] == nil })
-        else {
+        guard root.isObject, root["schedules"] != nil, MigrationSource.recognized(root) == .opsgenie else {
             reading.refuse(
                 nil, "",
                 "is not an Opsgenie export: expected an object with users, schedules, overrides and escalations")

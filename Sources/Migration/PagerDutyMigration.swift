@@ -7,7 +7,9 @@ import RosterDomain
 
 extension MigrationBuilder {
     mutating func readPagerDuty(_ root: SourceJSON) {
-        guard root.isObject, root["schedules"] != nil || root["users"] != nil else {
+        guard root.isObject, root["schedules"] != nil || root["users"] != nil,
+            MigrationSource.recognized(root) == .pagerDuty
+        else {
             reading.refuse(
                 nil, "",
                 "is not a PagerDuty export: expected an object with users, schedules, escalation_policies and services"
