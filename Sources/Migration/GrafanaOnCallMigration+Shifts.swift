@@ -96,6 +96,22 @@ extension MigrationBuilder {
                 return notMapped(shift, "a monthly event on a day of the month is not read yet")
             }
             let weekday = clock.weekday(of: WallClock.Day(year: handoff.year, month: handoff.month, day: handoff.day))
+            if weekly, days == nil {
+                // One event a week from the start (up to the whole week): the turns follow the
+                // start's weekday, as Grafana's next event does without by_day.
+                guard duration <= 604_800 else {
+                    return notMapped(shift, "a weekly event longer than a week is not read yet")
+                }
+                rotation.restrictions =
+                    duration == 604_800
+                    ? []
+                    : RosterImport.windows(
+                        daily: false, isoWeekday: (weekday + 5) % 7 + 1, startMinute: minute, minutes: duration / 60)
+                rotation.cadence = .weeks(1)
+                rotation.slots = groups.flatMap { [$0] + Array(repeating: [], count: interval - 1) }
+                rotation.slotOffset = offset * interval
+                break
+            }
             guard let restrictions = windows(days ?? [weekday]) else {
                 return notMapped(shift, "an event longer than a day is not read yet")
             }

@@ -80,7 +80,7 @@ extension MigrationBuilder {
                 .changed, shift.path,
                 "\(self.name(person)) alone from \(TimeText.iso8601(window.lowerBound)) to "
                     + "\(TimeText.iso8601(window.upperBound)): written as \(pieces.count) override"
-                    + "\(pieces.count == 1 ? "" : "s") that name whom they replace")
+                    + "\(pieces.count == 1 ? "" : "s") naming whom they replace")
         }
         schedules.append(schedule)
     }

@@ -50,7 +50,7 @@ extension MigrationBuilder {
                     .changed, entry.path,
                     "\(name(person)) in the place of \(named.isEmpty ? "every rotation's" : "the named rotations'") "
                         + "people from \(TimeText.iso8601(start)) to \(TimeText.iso8601(end)): written as "
-                        + "\(pieces.count) override\(pieces.count == 1 ? "" : "s") that name whom they replace")
+                        + "\(pieces.count) override\(pieces.count == 1 ? "" : "s") naming whom they replace")
             }
         }
     }

@@ -167,6 +167,19 @@ import Testing
         #expect(verification.differences.isEmpty, "\(verification.text)")
     }
 
+    /// docs/examples/grafana-oncall-export.json against its final shifts, rendered by
+    /// Fixtures/grafana_oncall_render.py (the rules above, written separately): a daily
+    /// weekday rotation by two active days with an override, a whole-week rotation under a
+    /// fortnightly weekend layer, overnight pairs, a monthly lead from its second group.
+    @Test func theDocumentedSampleAgreesWithItsRendering() throws {
+        let verification = try MigrationFixtures.verify(
+            Data(contentsOf: MigrationFixtures.examples.appendingPathComponent("grafana-oncall-export.json")),
+            Data(contentsOf: MigrationFixtures.examples.appendingPathComponent("grafana-oncall-final-shifts.json")),
+            from: .grafanaOnCall)
+        #expect(verification.schedules.count == 4)
+        #expect(verification.differences.isEmpty, "\(verification.text)")
+    }
+
     /// A chain's steps in position order: a wait is the step before it's delay, persons in
     /// turn are round robin, a repeat is a repeat, a webhook is reported.
     @Test func anEscalationChainBecomesAPolicy() throws {
