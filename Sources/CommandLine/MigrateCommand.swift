@@ -52,11 +52,11 @@ public struct MigrateRun: Sendable {
                     let token = try Self.token(tokenFile)
                     return try SourceHTTPClient(base: url, headers: source.apiHeaders(token: token), caFile: caFile)
                 }
-                let get: SourceGet = { [client] in try await client!.get($0) }
+                let call: SourceCall = { [client] in try await client!.send($0) }
                 // Overrides from now for a year (and from the verified window's start).
                 let from = min(now, verifyWindow(now: now)?.lowerBound ?? now)
                 data = try await Migration.fetchExport(
-                    from: source, get: get, overrides: from..<(now + 366 * 86_400_000))
+                    from: source, call: call, overrides: from..<(now + 366 * 86_400_000))
                 name = url
                 if let save {
                     let fetched = data
@@ -83,7 +83,7 @@ public struct MigrateRun: Sendable {
             rendered = (file, verifyAgainst)
         } else if let client, let window = verifyWindow(now: now) {
             do {
-                let list = try await migration.fetchRendered(get: { try await client.get($0) }, window: window)
+                let list = try await migration.fetchRendered(call: { try await client.send($0) }, window: window)
                 rendered = (list, "\(client.base.absoluteString) (rendered)")
             } catch {
                 CommandRunner.err("\(client.base.absoluteString): \(error)")

@@ -6,7 +6,7 @@ import NIOPosix
 import RosterMigration
 import RosterTLS
 
-/// The GETs of `migrate --api`: one connection per request, HTTPS through the system OpenSSL
+/// The requests of `migrate --api` (GETs, and GoAlert's GraphQL POSTs): one connection per request, HTTPS through the system OpenSSL
 /// (as every TLS connection of Roster), a deadline for the whole answer, a cap on its size, and
 /// no redirect followed: the token goes to the URL given and nowhere else. Plain http only to a
 /// loopback address (a test's fake API), never with a token across a network.
@@ -45,8 +45,9 @@ public struct SourceHTTPClient: Sendable {
         }
     }
 
-    /// GET of `pathAndQuery` under the base URL's path.
-    public func get(_ pathAndQuery: String) async throws -> SourceResponse {
+    /// `request` sent to its path and query under the base URL's path.
+    public func send(_ request: SourceRequest) async throws -> SourceResponse {
+        let pathAndQuery = request.path
         let https = tls != nil
         let host = base.host!
         let bare = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
@@ -56,7 +57,7 @@ public struct SourceHTTPClient: Sendable {
         let loop = MultiThreadedEventLoopGroup.singleton.next()
         let promise = loop.makePromise(of: SourceResponse.self)
         let deadline = loop.scheduleTask(in: timeout) {
-            promise.fail(Failure(description: "GET \(pathAndQuery): no answer within the deadline"))
+            promise.fail(Failure(description: "\(request): no answer within the deadline"))
         }
         let tls = self.tls
         let connected = ClientBootstrap(group: loop)
@@ -68,7 +69,7 @@ public struct SourceHTTPClient: Sendable {
                             try TLSHandler(context: tls, serverHostname: bare))
                     }
                     try channel.pipeline.syncOperations.addHTTPClientHandlers()
-                    try channel.pipeline.syncOperations.addHandler(Collector(promise: promise, path: pathAndQuery))
+                    try channel.pipeline.syncOperations.addHandler(Collector(promise: promise, request: "\(request)"))
                 }
             }
             .connect(host: bare, port: port)
@@ -77,12 +78,19 @@ public struct SourceHTTPClient: Sendable {
         }
         let headers = self.headers
         connected.whenSuccess { channel in
-            var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: target)
+            var head = HTTPRequestHead(version: .http1_1, method: request.method == .post ? .POST : .GET, uri: target)
             head.headers.add(name: "Host", value: base.port.map { "\(host):\($0)" } ?? host)
             head.headers.add(name: "Connection", value: "close")
             head.headers.add(name: "User-Agent", value: "roster-client migrate")
             for (name, value) in headers { head.headers.add(name: name, value: value) }
+            if let body = request.body {
+                head.headers.add(name: "Content-Type", value: "application/json")
+                head.headers.add(name: "Content-Length", value: String(body.count))
+            }
             channel.write(HTTPClientRequestPart.head(head), promise: nil)
+            if let body = request.body {
+                channel.write(HTTPClientRequestPart.body(.byteBuffer(ByteBuffer(bytes: body))), promise: nil)
+            }
             channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
             promise.futureResult.whenComplete { _ in channel.close(promise: nil) }
         }
@@ -90,15 +98,17 @@ public struct SourceHTTPClient: Sendable {
         return try await promise.futureResult.get()
     }
 
-    /// The answer's status, Retry-After and body (at most `maxBodyBytes`); a redirect fails.
+    /// The answer's status, Retry-After, Date and body (at most `maxBodyBytes`); a redirect fails.
     private final class Collector: ChannelInboundHandler {
         typealias InboundIn = HTTPClientResponsePart
         let promise: EventLoopPromise<SourceResponse>
-        let path: String
+        let request: String
         var head: HTTPResponseHead?
         var body = ByteBuffer()
 
-        init(promise: EventLoopPromise<SourceResponse>, path: String) { (self.promise, self.path) = (promise, path) }
+        init(promise: EventLoopPromise<SourceResponse>, request: String) {
+            (self.promise, self.request) = (promise, request)
+        }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             switch unwrapInboundIn(data) {
@@ -106,7 +116,7 @@ public struct SourceHTTPClient: Sendable {
                 if (300..<400).contains(head.status.code) {
                     promise.fail(
                         Failure(
-                            description: "GET \(path): redirected (\(head.status.code)); not followed: the token goes "
+                            description: "\(request): redirected (\(head.status.code)); not followed: the token goes "
                                 + "only to the URL given"))
                     context.close(promise: nil)
                     return
@@ -114,7 +124,7 @@ public struct SourceHTTPClient: Sendable {
                 self.head = head
             case .body(var part):
                 guard body.readableBytes + part.readableBytes <= SourceHTTPClient.maxBodyBytes else {
-                    promise.fail(Failure(description: "GET \(path): the answer is larger than 16 MiB"))
+                    promise.fail(Failure(description: "\(request): the answer is larger than 16 MiB"))
                     context.close(promise: nil)
                     return
                 }
@@ -124,17 +134,17 @@ public struct SourceHTTPClient: Sendable {
                 promise.succeed(
                     SourceResponse(
                         status: Int(head.status.code), retryAfter: head.headers.first(name: "Retry-After"),
-                        body: Data(body.readableBytesView)))
+                        date: head.headers.first(name: "Date"), body: Data(body.readableBytesView)))
             }
         }
 
         func channelInactive(context: ChannelHandlerContext) {
-            promise.fail(Failure(description: "GET \(path): the connection closed before the answer ended"))
+            promise.fail(Failure(description: "\(request): the connection closed before the answer ended"))
             context.fireChannelInactive()
         }
 
         func errorCaught(context: ChannelHandlerContext, error: any Error) {
-            promise.fail(Failure(description: "GET \(path): \(error)"))
+            promise.fail(Failure(description: "\(request): \(error)"))
             context.close(promise: nil)
         }
     }

@@ -51,6 +51,22 @@ public enum TimeText {
         return UnixMillis(seconds) * 1_000 + UnixMillis(millis)
     }
 
+    /// The instant of an HTTP `Date` header in its one current form (RFC 9110 IMF-fixdate, "Sun,
+    /// 06 Nov 1994 08:49:37 GMT"), checked field by field as `parseISO8601` checks them; the
+    /// obsolete forms are nil.
+    public static func parseHTTPDate(_ text: String) -> UnixMillis? {
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        let weekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+        let fields = text.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+        guard fields.count == 6, fields[0].count == 4, fields[0].hasSuffix(","),
+            weekdays.contains(String(fields[0].prefix(3))), fields[1].count == 2,
+            let month = months.firstIndex(of: fields[2]), fields[3].count == 4, fields[4].count == 8,
+            fields[5] == "GMT"
+        else { return nil }
+        let iso = "\(fields[3])-\(month < 9 ? "0" : "")\(month + 1)-\(fields[1])T\(fields[4])Z"
+        return parseISO8601(iso)
+    }
+
     /// "2026-11-22T09:00:00Z" for an instant, in UTC (whole seconds, rounded down).
     public static func iso8601(_ instant: UnixMillis) -> String {
         let (seconds, _) = floorDivision(instant, 1_000)

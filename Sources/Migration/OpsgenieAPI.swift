@@ -34,8 +34,8 @@ extension Migration {
     }
 
     /// Each migrated schedule's timeline over `window`, in whole days from its start.
-    static func fetchOpsgenieTimelines(_ fetcher: SourceFetcher, ids: [String], window: Range<UnixMillis>)
-        async throws -> [JSONValue]
+    static func fetchOpsgenieRendered(_ fetcher: SourceFetcher, ids: [String], window: Range<UnixMillis>)
+        async throws -> JSONValue
     {
         let days = Int((window.upperBound - window.lowerBound + 86_399_999) / 86_400_000)
         var timelines: [JSONValue] = []
@@ -48,6 +48,10 @@ extension Migration {
             }
             timelines.append(data)
         }
-        return timelines
+        return .object([
+            "since": .string(TimeText.iso8601(window.lowerBound)),
+            "until": .string(TimeText.iso8601(window.upperBound)),
+            "schedules": .array(timelines),
+        ])
     }
 }

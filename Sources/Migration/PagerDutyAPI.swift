@@ -4,32 +4,10 @@ import RosterDomain
 // `migrate --from pagerduty --api URL`: the export and the rendered list fetched from
 // PagerDuty's REST API v2, read-only, in the same shapes a file gives (docs/MIGRATING.md).
 
-extension MigrationSource {
-    /// The headers every request to the source's API carries: its token, as that API wants it.
-    public func apiHeaders(token: String) -> [(String, String)] {
-        switch self {
-        case .pagerDuty:
-            [("Authorization", "Token token=\(token)"), ("Accept", "application/vnd.pagerduty+json;version=2")]
-        case .opsgenie: [("Authorization", "GenieKey \(token)")]
-        case .goAlert, .grafanaOnCall: [("Authorization", "Bearer \(token)")]
-        }
-    }
-}
-
 extension Migration {
-    /// The source's export fetched through `get`: for PagerDuty, its users, teams, every
-    /// schedule (with the overrides over `overrides`), escalation policies and services.
-    public static func fetchExport(
-        from source: MigrationSource, get: @escaping SourceGet, overrides: Range<UnixMillis>,
-        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
-    ) async throws -> Data {
-        let fetcher = SourceFetcher(get: get, sleep: sleep)
-        switch source {
-        case .pagerDuty: break
-        case .opsgenie: return try JSONEncoder().encode(try await fetchOpsgenie(fetcher))
-        case .goAlert, .grafanaOnCall:
-            throw SourceFetchError(path: "", message: "fetching from \(source.title)'s API is not built yet")
-        }
+    /// PagerDuty's users, teams, every schedule (with its overrides over `overrides`),
+    /// escalation policies and services.
+    static func fetchPagerDuty(_ fetcher: SourceFetcher, overrides: Range<UnixMillis>) async throws -> JSONValue {
         let window =
             "since=\(Self.query(TimeText.iso8601(overrides.lowerBound)))&until=\(Self.query(TimeText.iso8601(overrides.upperBound)))"
         var schedules: [JSONValue] = []
@@ -45,34 +23,23 @@ extension Migration {
             schedule["overrides"] = .array(overrides)
             schedules.append(.object(schedule))
         }
-        let export: JSONValue = .object([
+        return .object([
             "users": .array(try await fetcher.list("/users", key: "users")),
             "teams": .array(try await fetcher.list("/teams", key: "teams")),
             "schedules": .array(schedules),
             "escalation_policies": .array(try await fetcher.list("/escalation_policies", key: "escalation_policies")),
             "services": .array(try await fetcher.list("/services", key: "services")),
         ])
-        return try JSONEncoder().encode(export)
     }
 
-    /// The source's own rendered list over `window` for the schedules this migration read.
-    public func fetchRendered(
-        get: @escaping SourceGet, window: Range<UnixMillis>,
-        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
-    ) async throws -> Data {
-        let fetcher = SourceFetcher(get: get, sleep: sleep)
+    /// Each migrated schedule as `GET /schedules/{id}?since=…&until=…` gives it (its
+    /// `final_schedule`).
+    static func fetchPagerDutyRendered(_ fetcher: SourceFetcher, ids: [String], window: Range<UnixMillis>)
+        async throws -> JSONValue
+    {
         let since = TimeText.iso8601(window.lowerBound), until = TimeText.iso8601(window.upperBound)
         var schedules: [JSONValue] = []
-        switch source {
-        case .pagerDuty: break
-        case .opsgenie:
-            schedules = try await Self.fetchOpsgenieTimelines(fetcher, ids: scheduleIDs.keys.sorted(), window: window)
-            return try JSONEncoder().encode(
-                JSONValue.object(["since": .string(since), "until": .string(until), "schedules": .array(schedules)]))
-        case .goAlert, .grafanaOnCall:
-            throw SourceFetchError(path: "", message: "fetching from \(source.title)'s API is not built yet")
-        }
-        for id in scheduleIDs.keys.sorted() {
+        for id in ids {
             let path =
                 "/schedules/\(SourceFetcher.segment(id))?since=\(Self.query(since))&until=\(Self.query(until))"
             guard let schedule = try await fetcher.object(path)["schedule"] else {
@@ -80,8 +47,7 @@ extension Migration {
             }
             schedules.append(schedule)
         }
-        return try JSONEncoder().encode(
-            JSONValue.object(["since": .string(since), "until": .string(until), "schedules": .array(schedules)]))
+        return .object(["since": .string(since), "until": .string(until), "schedules": .array(schedules)])
     }
 
     static func query(_ text: String) -> String {

@@ -62,6 +62,11 @@ enum JSONValue: Sendable, Hashable {
         (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])).flatMap(JSONValue.init)
     }
 
+    /// A member of an object (nil for anything else), as an API's answer is walked.
+    subscript(key: String) -> JSONValue? { if case .object(let members) = self { members[key] } else { nil } }
+
+    var string: String? { if case .string(let text) = self { text } else { nil } }
+
     /// Foundation's booleans are NSNumbers of their own class.
     private static let booleanClass = ObjectIdentifier(type(of: NSNumber(value: true)))
 

@@ -54,8 +54,26 @@ import Testing
         return out.map { "\($0.0) \(TimeText.iso8601($0.1)) \(TimeText.iso8601($0.2))" }
     }
 
-    /// A loopback fake of a source's API (Tests/RosterMigrationTests/Fixtures/fake_source_api.py)
-    /// serving a sample export and its rendered list; its first line is its port.
+    /// Runs `body` beside a loopback fake of a source's API
+    /// (Tests/RosterMigrationTests/Fixtures/fake_source_api.py) serving a sample export and its
+    /// rendered list, with its port, a CLI and a scratch directory; all of them are removed
+    /// after, also when the test fails.
+    static func withFakeAPI(
+        _ source: String, _ export: String, _ rendered: String, token: String,
+        _ body: (_ fake: ChildProcess, _ port: Int, _ cli: CLI, _ home: URL) async throws -> Void
+    ) async throws {
+        let home = TestScratch.directory("migrate-\(source)-api")
+        defer { TestScratch.remove(home) }
+        let fake = try fakeAPI(source, export, rendered, token: token)
+        try await withCleanup(fake, cleanUp: { await $0.stop(signal: SIGKILL) }) { fake in
+            try #require(await eventually(20) { fake.stdout.contains("\n") }, "\(fake.output)")
+            let port = try #require(Int(fake.stdout.split(separator: "\n")[0].dropFirst("PORT ".count)))
+            let cli = CLI(port: 1)
+            defer { TestScratch.remove(cli.home) }
+            try await body(fake, port, cli, home)
+        }
+    }
+
     static func fakeAPI(_ source: String, _ export: String, _ rendered: String, token: String) throws -> ChildProcess {
         try ChildProcess(
             "/usr/bin/python3",
@@ -71,14 +89,8 @@ import Testing
     /// `paging.next` is taken, never its host), schedules with rotations, overrides,
     /// escalations, then each schedule's timeline compared.
     @Test func opsgeniesLiveAPIIsReadAndItsTimelinesCompared() async throws {
-        let home = TestScratch.directory("migrate-opsgenie-api")
-        defer { TestScratch.remove(home) }
-        let fake = try Self.fakeAPI("opsgenie", "opsgenie-export.json", "opsgenie-timeline.json", token: "og-key-1")
-        try await withCleanup(fake, cleanUp: { await $0.stop(signal: SIGKILL) }) { fake in
-            try #require(await eventually(20) { fake.stdout.contains("\n") }, "\(fake.output)")
-            let port = try #require(Int(fake.stdout.split(separator: "\n")[0].dropFirst("PORT ".count)))
-            let cli = CLI(port: 1)
-            defer { TestScratch.remove(cli.home) }
+        try await Self.withFakeAPI("opsgenie", "opsgenie-export.json", "opsgenie-timeline.json", token: "og-key-1") {
+            fake, port, cli, home in
             let token = home.appendingPathComponent("og.key").path
             try "og-key-1\n".write(toFile: token, atomically: false, encoding: .utf8)
             let api = try await cli.run([
@@ -98,20 +110,82 @@ import Testing
         }
     }
 
+    /// GoAlert's GraphQL API, faked as GoAlert's key middleware checks a key: every request a POST
+    /// of docs/examples/goalert-api.graphql (another document would be refused), connections
+    /// page by page through a 429, the rotations' instant taken from GoAlert's own `Date` header,
+    /// then each schedule's shifts compared; the file is the one the export file gives.
+    @Test func goAlertsGraphQLAPIIsReadWithItsOwnClockAndItsShiftsCompared() async throws {
+        try await Self.withFakeAPI("goalert", "goalert-export.json", "goalert-shifts.json", token: "ga-key-1") {
+            fake, port, cli, home in
+            let token = home.appendingPathComponent("ga.key").path
+            try "ga-key-1\n".write(toFile: token, atomically: false, encoding: .utf8)
+            let file = home.appendingPathComponent("ga.yaml").path
+            let api = try await cli.run([
+                "migrate", "--offline", "--from", "goalert", "--api", "http://127.0.0.1:\(port)", "--api-token-file",
+                token, "--verify-days", "45", "--verify-from", "2027-03-01T00:00:00Z", "-o", file,
+            ])
+            #expect(api.status == 0, "\(api.stderr)")
+            #expect(api.stdout.contains("0 differences over 45 days (12 schedules"), "\(api.stdout)")
+            let requests = fake.stdout.split(separator: "\n").dropFirst().map(String.init)
+            #expect(requests.allSatisfy { $0.hasPrefix("POST /api/graphql Roster") }, "\(requests)")
+            #expect(requests.filter { $0 == "POST /api/graphql RosterUsers" }.count == 4, "a 429, then 3 pages")
+            #expect(requests.filter { $0 == "POST /api/graphql RosterRotations" }.count == 3)
+            #expect(requests.filter { $0 == "POST /api/graphql RosterShifts" }.count == 12)
+
+            let offline = try await cli.run([
+                "migrate", "--offline", "--from", "goalert",
+                Self.examples.appendingPathComponent("goalert-export.json").path,
+            ])
+            let fromAPI = try String(contentsOfFile: file, encoding: .utf8)
+            #expect(
+                fromAPI.split(separator: "\n").dropFirst() == offline.stdout.split(separator: "\n").dropFirst(),
+                "the same definition: the rotations read at GoAlert's clock, as the export was")
+        }
+    }
+
+    /// Grafana OnCall's public API, faked: its key as the whole Authorization header, every list
+    /// page by page through a 429 (only the page number of `next` is taken, never its host), then
+    /// each schedule's final shifts over whole days compared.
+    @Test func grafanaOnCallsAPIIsReadPageByPageAndItsFinalShiftsCompared() async throws {
+        try await Self.withFakeAPI(
+            "grafana-oncall", "grafana-oncall-export.json", "grafana-oncall-final-shifts.json", token: "gr-key-1"
+        ) { fake, port, cli, home in
+            let token = home.appendingPathComponent("gr.key").path
+            try "gr-key-1\n".write(toFile: token, atomically: false, encoding: .utf8)
+            let file = home.appendingPathComponent("gr.yaml").path
+            let api = try await cli.run([
+                "migrate", "--offline", "--from", "grafana-oncall", "--api", "http://127.0.0.1:\(port)",
+                "--api-token-file", token, "--verify-days", "45", "--verify-from", "2027-03-01T00:00:00Z", "-o", file,
+            ])
+            #expect(api.status == 0, "\(api.stderr)")
+            #expect(api.stdout.contains("0 differences over 45 days (4 schedules"), "\(api.stdout)")
+            let requests = fake.stdout.split(separator: "\n").dropFirst().map(String.init)
+            #expect(requests.allSatisfy { $0.hasPrefix("GET /api/v1/") }, "\(requests)")
+            #expect(
+                requests.filter { $0.hasPrefix("GET /api/v1/users/") } == [
+                    "GET /api/v1/users/", "GET /api/v1/users/", "GET /api/v1/users/?page=2",
+                    "GET /api/v1/users/?page=3",
+                ], "a 429 first, then pages of 3")
+            #expect(
+                requests.filter { $0.hasSuffix("/final_shifts?start_date=2027-03-01&end_date=2027-04-15") }.count == 4)
+
+            let offline = try await cli.run([
+                "migrate", "--offline", "--from", "grafana-oncall",
+                Self.examples.appendingPathComponent("grafana-oncall-export.json").path,
+            ])
+            let fromAPI = try String(contentsOfFile: file, encoding: .utf8)
+            #expect(fromAPI.split(separator: "\n").dropFirst() == offline.stdout.split(separator: "\n").dropFirst())
+        }
+    }
+
     /// `--api` against a loopback fake of PagerDuty's API: every page read through a 429, only
     /// GETs, the same file as from the export file, the rendered list fetched and compared; a
     /// refused token, a redirect and plain http off loopback each stop it with nothing written,
     /// the token never printed.
     @Test func theLiveAPIIsReadPageByPageThroughA429() async throws {
-        let home = TestScratch.directory("migrate-api")
-        defer { TestScratch.remove(home) }
-        let fake = try Self.fakeAPI(
-            "pagerduty", "pagerduty-export.json", "pagerduty-final.json", token: "pd-s3cret-token")
-        try await withCleanup(fake, cleanUp: { await $0.stop(signal: SIGKILL) }) { fake in
-            try #require(await eventually(20) { fake.stdout.contains("\n") }, "\(fake.output)")
-            let port = try #require(Int(fake.stdout.split(separator: "\n")[0].dropFirst("PORT ".count)))
-            let cli = CLI(port: 1)
-            defer { TestScratch.remove(cli.home) }
+        try await Self.withFakeAPI(
+            "pagerduty", "pagerduty-export.json", "pagerduty-final.json", token: "pd-s3cret-token"
+        ) { fake, port, cli, home in
             let token = home.appendingPathComponent("pd.token").path
             try "pd-s3cret-token\n".write(toFile: token, atomically: false, encoding: .utf8)
             let file = home.appendingPathComponent("api.yaml").path

@@ -32,6 +32,21 @@ import Testing
                 + 123)
     }
 
+    /// An HTTP `Date` header (a source's clock in `migrate --api`): IMF-fixdate only, each field
+    /// checked as an ISO instant's is.
+    @Test func httpDatesInTheirOneCurrentForm() {
+        #expect(
+            TimeText.parseHTTPDate("Fri, 26 Feb 2027 12:00:00 GMT") == TimeText.parseISO8601("2027-02-26T12:00:00Z"))
+        #expect(TimeText.parseHTTPDate("Sun, 06 Nov 1994 08:49:37 GMT") == 784_111_777_000)
+        for refused in [
+            "Sunday, 06-Nov-94 08:49:37 GMT", "Sun Nov  6 08:49:37 1994", "Sun, 6 Nov 1994 08:49:37 GMT",
+            "Sun, 06 Nov 1994 08:49:37 UTC", "Sun, 31 Feb 2027 08:49:37 GMT", "Sun, 06 Nov 1994 24:49:37 GMT",
+            "Sun, 06 Nov +994 08:49:37 GMT", "Sun, 06 Nov 1994 08:49:37 GMT ", "Xyz, 06 Nov 1994 08:49:37 GMT", "",
+        ] {
+            #expect(TimeText.parseHTTPDate(refused) == nil, "\(refused)")
+        }
+    }
+
     @Test func impossibleOrSloppyTimesAreRefused() {
         for text in [
             "2027-02-30T09:00:00Z", "2026-11-31T09:00:00Z", "2026-11-30T9:00:00Z", "2026-11-30T24:00:00Z",

@@ -20,9 +20,9 @@ import Testing
         do {
             _ = try await Migration.fetchExport(
                 from: .pagerDuty,
-                get: { path in
-                    await log.asked(path)
-                    return answer(path, await counter.next())
+                call: { request in
+                    await log.asked(request.path)
+                    return answer(request.path, await counter.next())
                 }, overrides: 0..<86_400_000, sleep: { await log.waited($0) })
             return (log, nil)
         } catch {
@@ -101,12 +101,94 @@ import Testing
     @Test func aFetchedExportReadsAsTheFileDoes() async throws {
         let data = try await Migration.fetchExport(
             from: .pagerDuty,
-            get: { path in
-                let key = String(path.dropFirst().prefix { $0 != "?" })
+            call: { request in
+                let key = String(request.path.dropFirst().prefix { $0 != "?" })
                 return SourceResponse(status: 200, body: Self.list(key, 0, more: false))
             }, overrides: 0..<1, sleep: { _ in })
         let migration = try Migration.read(
             data, from: .pagerDuty, name: "api", directory: RosterState(tenant: Tenant(id: "t", name: "T")), now: 0)
         #expect(migration.state.employees.count == 0 && migration.state.schedules.count == 1)
+    }
+
+    /// GoAlert's GraphQL: every request a POST of the one document with its operation's name,
+    /// connections followed by cursor, `exportedAt` from GoAlert's `Date` header, and a 200 that
+    /// carries `errors` stopping the fetch in GoAlert's words (a key made for another document
+    /// told how to make the right one).
+    @Test func goAlertsQueriesFollowCursorsAndTheirErrorsAreSaid() async throws {
+        actor Asked {
+            var operations: [String] = []
+            func add(_ operation: String) { operations.append(operation) }
+        }
+        let asked = Asked()
+        let data = try await Migration.fetchExport(
+            from: .goAlert,
+            call: { request in
+                #expect(request.method == .post && request.path == "/api/graphql")
+                let body = try #require(
+                    request.body.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] })
+                #expect(body["query"] as? String == Migration.goAlertQueries)
+                let operation = try #require(body["operationName"] as? String)
+                let after = (body["variables"] as? [String: Any])?["after"] as? String ?? ""
+                await asked.add("\(operation) \(after)")
+                let field = [
+                    "RosterUsers": "users", "RosterRotations": "rotations", "RosterSchedules": "schedules",
+                    "RosterOverrides": "userOverrides", "RosterEscalationPolicies": "escalationPolicies",
+                    "RosterServices": "services",
+                ][operation]!
+                let more = operation == "RosterUsers" && after.isEmpty
+                let nodes =
+                    operation == "RosterUsers"
+                    ? #"[{"id": "u\#(after)", "name": "U", "email": "u\#(after)@example.com"}]"# : "[]"
+                return SourceResponse(
+                    status: 200, date: "Fri, 26 Feb 2027 12:00:00 GMT",
+                    body: Data(
+                        #"{"data": {"\#(field)": {"nodes": \#(nodes), "pageInfo": {"endCursor": "c1", "hasNextPage": \#(more)}}}}"#
+                            .utf8))
+            }, overrides: 0..<1, sleep: { _ in })
+        #expect(await asked.operations.prefix(3) == ["RosterUsers ", "RosterUsers c1", "RosterRotations "])
+        let export = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(export["exportedAt"] as? String == "2027-02-26T12:00:00Z")
+        #expect((export["users"] as? [Any])?.count == 2)
+
+        do {
+            _ = try await Migration.fetchExport(
+                from: .goAlert,
+                call: { _ in
+                    SourceResponse(
+                        status: 200,
+                        body: Data(
+                            #"{"data": null, "errors": [{"message": "wrong query for API key", "extensions": {"code": "invalid_query"}}]}"#
+                                .utf8))
+                }, overrides: 0..<1, sleep: { _ in })
+            Issue.record("a GraphQL error was taken for an answer")
+        } catch {
+            #expect(
+                "\(error)"
+                    == "POST /api/graphql (RosterUsers): wrong query for API key (the API key was made for another "
+                    + "document: make one from docs/examples/goalert-api.graphql as it is)")
+        }
+    }
+
+    /// Grafana OnCall's lists follow `next` by its page number only; a `next` that goes back (or
+    /// names no page) stops the fetch rather than loop.
+    @Test func grafanaOnCallsPagesGoOnlyForward() async throws {
+        let answer: @Sendable (String) -> SourceResponse = { path in
+            let next =
+                path.hasSuffix("?page=2")
+                ? "https://elsewhere.example/api/v1/users/?page=1" : "https://elsewhere.example/api/v1/users/?page=2"
+            let link = path.hasPrefix("/api/v1/users/") ? "\"\(next)\"" : "null"
+            return SourceResponse(status: 200, body: Data(#"{"results": [{"id": "U1"}], "next": \#(link)}"#.utf8))
+        }
+        do {
+            _ = try await Migration.fetchExport(
+                from: .grafanaOnCall, call: { answer($0.path) }, overrides: 0..<1, sleep: { _ in })
+            Issue.record("a next page that goes back was followed")
+        } catch {
+            #expect(
+                "\(error)"
+                    == "GET /api/v1/users/?page=2: its next page is not a later page number: "
+                    + "https://elsewhere.example/api/v1/users/?page=1")
+        }
+        #expect(MigrationSource.grafanaOnCall.apiHeaders(token: "k1").map(\.1) == ["k1"], "the key is the whole header")
     }
 }

@@ -1,17 +1,29 @@
 #!/usr/bin/env python3
-"""A loopback fake of PagerDuty's REST API v2 or Opsgenie's for `migrate --api` tests.
+"""A loopback fake of PagerDuty's, Opsgenie's, GoAlert's or Grafana OnCall's API for `migrate --api` tests.
 
 Serves an export file (docs/MIGRATING.md's shape) and a rendered list as the API would.
 PagerDuty: lists in pages of at most 3 (`limit`, `offset`, `more`), GET /schedules/{id} (with
 `final_schedule` clipped to `since`/`until` when they are given), GET /schedules/{id}/overrides.
 Opsgenie: /v2/users in pages of at most 3 (`paging.next`), /v2/schedules?expand=rotation,
 /v2/schedules/{id}/overrides, /v2/escalations, /v2/schedules/{id}/timeline (the rendered one).
-The first GET of the users answers 429 with Retry-After: 1. Anything but GET is 405; a wrong
-token is 401; every path under /moved redirects (302) to the same path at the root. Each
-request is printed as "METHOD PATH" on standard output, after a first line "PORT n".
+GoAlert: POST /api/graphql with a Bearer key made for docs/examples/goalert-api.graphql, as
+GoAlert's key middleware checks it (another document: "wrong query for API key", code
+invalid_query); each operation of that document answered from the export (connections in pages
+of 3 with cursors), RosterShifts from the rendered list clipped to start/end; its `Date` header
+is the export's exportedAt (GoAlert's clock at the export). Printed "POST /api/graphql OPERATION".
+Grafana OnCall: the key as the whole Authorization header; /api/v1/{users,schedules,
+on_call_shifts,escalation_chains,escalation_policies}/ in pages of 3 (`page`, `next` links to
+another host), /api/v1/schedules/{id}/final_shifts?start_date=&end_date= (the rendered list
+within start_date 00:00 and the second before end_date).
+The first request for the users answers 429 with Retry-After: 1. Anything but GET (a POST for
+GoAlert) is 405; a wrong token is 401; every path under /moved redirects (302) to the same path
+at the root. Each request is printed as "METHOD PATH" on standard output, after a first line
+"PORT n".
 
-Usage: fake_source_api.py pagerduty|opsgenie EXPORT RENDERED TOKEN
+Usage: fake_source_api.py pagerduty|opsgenie|goalert|grafana-oncall EXPORT RENDERED TOKEN
 """
+import email.utils
+import os
 import json
 import sys
 from datetime import datetime, timedelta
@@ -22,7 +34,10 @@ SOURCE = sys.argv[1]
 EXPORT = json.load(open(sys.argv[2]))
 RENDERED = {s.get("_parent", s).get("id"): s for s in json.load(open(sys.argv[3]))["schedules"]}
 TOKEN = sys.argv[4]
-AUTHORIZATION = ("GenieKey " if SOURCE == "opsgenie" else "Token token=") + TOKEN
+AUTHORIZATION = {"opsgenie": "GenieKey ", "goalert": "Bearer ", "grafana-oncall": ""}.get(SOURCE, "Token token=") + TOKEN
+DOCUMENT = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "docs", "examples",
+                             "goalert-api.graphql")).read()
+GRAFANA_LISTS = ["users", "schedules", "on_call_shifts", "escalation_chains", "escalation_policies"]
 LISTS = {"/users": "users", "/teams": "teams", "/escalation_policies": "escalation_policies", "/services": "services"}
 limited = {"done": False}
 
@@ -52,11 +67,55 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
+    def date_time_string(self, timestamp=None):
+        if SOURCE == "goalert":
+            return email.utils.formatdate(instant(EXPORT["exportedAt"]).timestamp(), usegmt=True)
+        return super().date_time_string(timestamp)
+
     def do_POST(self):
-        print("POST " + self.path, flush=True)
+        if SOURCE != "goalert" or self.path != "/api/graphql":
+            return self.refuse()
+        request = json.loads(self.rfile.read(int(self.headers.get("Content-Length", "0"))))
+        operation, variables = request.get("operationName"), request.get("variables", {})
+        print("POST /api/graphql " + str(operation), flush=True)
+        if self.headers.get("Authorization") != AUTHORIZATION or self.headers.get("Content-Type") != "application/json":
+            return self.answer(401, {"errors": [{"message": "unauthorized"}]})
+        if request.get("query") != DOCUMENT:
+            return self.answer(200, {"errors": [{"message": "wrong query for API key",
+                                                 "extensions": {"code": "invalid_query"}}], "data": None})
+        if operation == "RosterUsers" and not limited["done"]:
+            limited["done"] = True
+            return self.answer(429, {"errors": [{"message": "rate limited"}]}, [("Retry-After", "1")])
+        fields = {"RosterUsers": "users", "RosterRotations": "rotations", "RosterSchedules": "schedules",
+                  "RosterOverrides": "userOverrides", "RosterEscalationPolicies": "escalationPolicies",
+                  "RosterServices": "services"}
+        if operation in fields:
+            items = EXPORT[fields[operation]]
+            if operation == "RosterOverrides":
+                since, until = instant(variables["start"]), instant(variables["end"])
+                items = [o for o in items if instant(o["start"]) < until and instant(o["end"]) > since]
+            offset = int(variables["after"] or "0")
+            chunk = items[offset:offset + 3]
+            more = offset + 3 < len(items)
+            connection = {"nodes": chunk, "pageInfo": {"endCursor": str(offset + 3) if more else None,
+                                                       "hasNextPage": more}}
+            return self.answer(200, {"data": {fields[operation]: connection}})
+        if operation == "RosterShifts":
+            since, until = instant(variables["start"]), instant(variables["end"])
+            schedule = RENDERED.get(variables["id"])
+            if schedule is None:
+                return self.answer(200, {"data": {"schedule": None}})
+            shifts = [{**s, "start": max(instant(s["start"]), since).isoformat(),
+                       "end": min(instant(s["end"]), until).isoformat()}
+                      for s in schedule["shifts"] if instant(s["start"]) < until and instant(s["end"]) > since]
+            return self.answer(200, {"data": {"schedule": {"id": variables["id"], "shifts": shifts}}})
+        return self.answer(200, {"errors": [{"message": "unknown operation"}], "data": None})
+
+    def refuse(self):
+        print(self.command + " " + self.path, flush=True)
         self.answer(405, {"error": "read-only"})
 
-    do_PUT = do_DELETE = do_PATCH = do_POST
+    do_PUT = do_DELETE = do_PATCH = refuse
 
     def do_GET(self):
         print("GET " + self.path, flush=True)
@@ -66,11 +125,15 @@ class Handler(BaseHTTPRequestHandler):
         path, query = parts.path, parse_qs(parts.query)
         if path.startswith("/moved/"):
             return self.answer(302, {}, [("Location", self.path[len("/moved"):])])
-        if path in ("/users", "/v2/users") and not limited["done"]:
+        if path in ("/users", "/v2/users", "/api/v1/users/") and not limited["done"]:
             limited["done"] = True
             return self.answer(429, {"error": {"message": "Rate Limit Exceeded"}}, [("Retry-After", "1")])
         if SOURCE == "opsgenie":
             return self.opsgenie(path, query)
+        if SOURCE == "grafana-oncall":
+            return self.grafana(path, query)
+        if SOURCE == "goalert":
+            return self.refuse()
         if path in LISTS:
             key = LISTS[path]
             result = page(EXPORT[key], query)
@@ -126,6 +189,30 @@ class Handler(BaseHTTPRequestHandler):
                     for p in rotation["periods"] if instant(p["startDate"]) < until and instant(p["endDate"]) > since]
             return self.answer(200, {"data": timeline})
         return self.answer(404, {"message": "Not Found"})
+
+    def grafana(self, path, query):
+        for name in GRAFANA_LISTS:
+            if path == "/api/v1/%s/" % name:
+                number = int(query.get("page", ["1"])[0])
+                items = EXPORT.get(name, [])
+                chunk = items[(number - 1) * 3:number * 3]
+                more = number * 3 < len(items)
+                return self.answer(200, {
+                    "count": len(items), "results": chunk, "previous": None, "page_size": 3,
+                    "next": "https://elsewhere.example/api/v1/%s/?page=%d" % (name, number + 1) if more else None})
+        segments = path.strip("/").split("/")
+        if len(segments) == 5 and segments[:3] == ["api", "v1", "schedules"] and segments[4] == "final_shifts":
+            schedule = RENDERED.get(segments[3])
+            if schedule is None:
+                return self.answer(404, {"detail": "Not found."})
+            since = instant(query["start_date"][0] + "T00:00:00Z")
+            until = instant(query["end_date"][0] + "T00:00:00Z") - timedelta(seconds=1)
+            shifts = [{**s, "shift_start": max(instant(s["shift_start"]), since).isoformat(),
+                       "shift_end": min(instant(s["shift_end"]), until).isoformat()}
+                      for s in schedule["final_shifts"]
+                      if instant(s["shift_start"]) < until and instant(s["shift_end"]) > since]
+            return self.answer(200, {"count": len(shifts), "next": None, "previous": None, "results": shifts})
+        return self.answer(404, {"detail": "Not found."})
 
 
 server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
