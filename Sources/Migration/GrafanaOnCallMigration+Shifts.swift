@@ -10,7 +10,7 @@ extension MigrationBuilder {
     /// `daily`: each group holds `interval` of the active days in turn (a weekend outside
     /// `by_day` is not counted); `weekly`: a group a week from `week_start`, and with an
     /// `interval` of k the next group k weeks later, the weeks between empty; `monthly`: a group
-    /// a calendar month. Anything else is reported, not mapped.
+    /// a calendar month, likewise. Anything else is reported, not mapped.
     mutating func grafanaRotation(_ shift: SourceJSON, zone: String, clock: WallClock) -> Rotation? {
         let before = reading.problems.count
         let shiftID = reading.text(shift, "id") ?? ""
@@ -89,9 +89,6 @@ extension MigrationBuilder {
             rotation.slotOffset = offset * interval
         case (_, "weekly"), (_, "monthly"):
             let weekly = frequency == "weekly"
-            guard weekly || interval == 1 else {
-                return notMapped(shift, "a monthly rotation with an interval is not read yet")
-            }
             guard weekly || days != nil else {
                 return notMapped(shift, "a monthly event on a day of the month is not read yet")
             }
@@ -128,8 +125,8 @@ extension MigrationBuilder {
             } else {
                 first = WallClock.Day(year: day.year, month: day.month, day: 1)
                 rotation.cadence = .months(1)
-                rotation.slots = groups
-                rotation.slotOffset = offset
+                rotation.slots = groups.flatMap { [$0] + Array(repeating: [], count: interval - 1) }
+                rotation.slotOffset = offset * interval
             }
             rotation.handoff = LocalDateTime(
                 year: first.year, month: first.month, day: first.day, hour: handoff.hour, minute: handoff.minute)

@@ -49,7 +49,7 @@ extension MigrationBuilder {
         scheduleIDs[sourceID] = schedule.id
         let before = reading.problems.count
         var levels: [Int: [Rotation]] = [:]
-        var overrides: [(SourceJSON, String, Range<UnixMillis>)] = []
+        var overrides: [(SourceJSON, [String], Range<UnixMillis>)] = []
         for reference in reading.list(node, "shifts", optional: true) {
             guard let shiftID = reference.string, let shift = shifts[shiftID] else {
                 reading.refuse(reference, "", "is not one of the export's on_call_shifts")
@@ -65,7 +65,7 @@ extension MigrationBuilder {
         }
         guard reading.problems.count == before else { return }
         schedule.layers = levels.keys.sorted().map { ScheduleLayer(level: $0, rotations: levels[$0]!) }
-        for (shift, person, window) in overrides.sorted(by: { $0.2.lowerBound < $1.2.lowerBound }) {
+        for (shift, people, window) in overrides.sorted(by: { $0.2.lowerBound < $1.2.lowerBound }) {
             guard !schedule.overrides.contains(where: { $0.start < window.upperBound && window.lowerBound < $0.end })
             else {
                 reading.report.add(
@@ -73,12 +73,14 @@ extension MigrationBuilder {
                 continue
             }
             let pieces = Self.overridesGiving(
-                person, alone: window, over: schedule, id: id(shift["id"]?.string ?? "override"),
+                Set(people), together: window, over: schedule, id: id(shift["id"]?.string ?? "override"),
                 reason: "Grafana OnCall override")
             schedule.overrides += pieces
             reading.report.add(
                 .changed, shift.path,
-                "\(self.name(person)) alone from \(TimeText.iso8601(window.lowerBound)) to "
+                people.map { self.name($0) }.joined(separator: ", ")
+                    + (people.count == 1 ? " alone" : " together, nobody else,")
+                    + " from \(TimeText.iso8601(window.lowerBound)) to "
                     + "\(TimeText.iso8601(window.upperBound)): written as \(pieces.count) override"
                     + "\(pieces.count == 1 ? "" : "s") naming whom they replace")
         }
@@ -103,9 +105,9 @@ extension MigrationBuilder {
             minuteOfDay: local.hour * 60 + local.minute)
     }
 
-    /// An override shift: its one user alone over [start, start + duration).
+    /// An override shift: its users (together, and nobody else) over [start, start + duration).
     private mutating func grafanaOverride(_ shift: SourceJSON, clock: WallClock) -> (
-        SourceJSON, String, Range<UnixMillis>
+        SourceJSON, [String], Range<UnixMillis>
     )? {
         let users =
             (shift["rolling_users"]?.elements?.flatMap { $0.elements ?? [] } ?? [])
@@ -114,15 +116,14 @@ extension MigrationBuilder {
         guard let start = grafanaInstant(shift, "start", zone: clock),
             let duration = reading.integer(shift, "duration", in: 60...31_536_000)
         else { return nil }
-        guard ids.count == 1, let person = personIDs[ids[0]] else {
+        let people = ids.compactMap { personIDs[$0] }
+        guard !ids.isEmpty, people.count == ids.count else {
             reading.report.add(
                 .notMapped, shift.path,
-                ids.count == 1
-                    ? "names a user the export does not have: left out"
-                    : "puts \(ids.count) users on duty together: Roster's overrides put one person in another's "
-                        + "place; left out (add them after the apply)")
+                ids.isEmpty ? "names no user: left out" : "names a user the export does not have: left out")
             return nil
         }
-        return (shift, person, start..<(start + UnixMillis(duration) * 1_000))
+        var seen = Set<String>()
+        return (shift, people.filter { seen.insert($0).inserted }, start..<(start + UnixMillis(duration) * 1_000))
     }
 }

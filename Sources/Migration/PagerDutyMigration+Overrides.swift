@@ -63,6 +63,16 @@ extension MigrationBuilder {
         _ person: String, alone window: Range<UnixMillis>, over schedule: ScheduleDefinition, id: String,
         reason: String
     ) -> [ScheduleOverride] {
+        overridesGiving([person], together: window, over: schedule, id: id, reason: reason)
+    }
+
+    /// The overrides that put `people` (and nobody else) on duty over `window`, stretch by
+    /// stretch: each who leaves is replaced by one who comes while both remain, then the rest
+    /// are removed or added.
+    static func overridesGiving(
+        _ people: Set<String>, together window: Range<UnixMillis>, over schedule: ScheduleDefinition, id: String,
+        reason: String
+    ) -> [ScheduleOverride] {
         var plain = schedule
         plain.overrides = []
         let shifts = (try? ScheduleResolver.resolve(plain, from: window.lowerBound, to: window.upperBound)) ?? []
@@ -70,15 +80,12 @@ extension MigrationBuilder {
             shifts.map { ($0.employeeID, $0.start, $0.end) }, from: window.lowerBound, to: window.upperBound)
         var pieces: [ScheduleOverride] = []
         for segment in segments {
-            let others = segment.people.subtracting([person]).sorted()
-            var kinds: [ScheduleOverride.Kind] = []
-            if segment.people.contains(person) {
-                kinds = others.map { .remove($0) }
-            } else if let first = others.first {
-                kinds = [.replace(replacing: first, with: person)] + others.dropFirst().map { .remove($0) }
-            } else {
-                kinds = [.add(person)]
-            }
+            let leaving = segment.people.subtracting(people).sorted(),
+                coming = people.subtracting(segment.people).sorted()
+            let paired = min(leaving.count, coming.count)
+            let kinds: [ScheduleOverride.Kind] =
+                zip(leaving, coming).map { .replace(replacing: $0, with: $1) }
+                + leaving.dropFirst(paired).map { .remove($0) } + coming.dropFirst(paired).map { .add($0) }
             for kind in kinds {
                 // A stretch that continues the previous one's override extends it.
                 if let index = pieces.lastIndex(where: { $0.kind == kind && $0.end == segment.start }) {

@@ -170,14 +170,22 @@ import Testing
     /// docs/examples/grafana-oncall-export.json against its final shifts, rendered by
     /// Fixtures/grafana_oncall_render.py (the rules above, written separately): a daily
     /// weekday rotation by two active days with an override, a whole-week rotation under a
-    /// fortnightly weekend layer, overnight pairs, a monthly lead from its second group.
+    /// fortnightly weekend layer with an override of two users together, overnight pairs, a
+    /// monthly lead from its second group.
     @Test func theDocumentedSampleAgreesWithItsRendering() throws {
+        let export = try Data(
+            contentsOf: MigrationFixtures.examples.appendingPathComponent("grafana-oncall-export.json"))
         let verification = try MigrationFixtures.verify(
-            Data(contentsOf: MigrationFixtures.examples.appendingPathComponent("grafana-oncall-export.json")),
+            export,
             Data(contentsOf: MigrationFixtures.examples.appendingPathComponent("grafana-oncall-final-shifts.json")),
             from: .grafanaOnCall)
         #expect(verification.schedules.count == 4)
         #expect(verification.differences.isEmpty, "\(verification.text)")
+        // The two-user override: one replaces whoever is on duty, the other is added.
+        let migration = try MigrationFixtures.migrate(export, from: .grafanaOnCall)
+        let kinds = migration.state.schedules["grafana-oncall-GS2"]?.overrides.map(\.kind) ?? []
+        #expect(kinds.contains { if case .replace(_, "grafana-oncall-U7") = $0 { true } else { false } }, "\(kinds)")
+        #expect(kinds.contains(.add("grafana-oncall-U8")), "\(kinds)")
     }
 
     /// A chain's steps in position order: a wait is the step before it's delay, persons in
@@ -201,6 +209,43 @@ import Testing
         #expect(policy.steps[0].targets == [.schedule("grafana-oncall-S1")])
         #expect(policy.steps[2].strategy == .roundRobin && policy.steps[2].targets.count == 2)
         #expect(migration.report.entries.contains { $0.kind == .notMapped && $0.message.contains("trigger_webhook") })
+    }
+
+    /// Fixtures/grafana-oncall: eleven schedules over the spring changes of four hemispheres' zones
+    /// (New York, Chicago, London, Berlin, Sydney, Santiago; Tokyo has none), rendered by
+    /// Fixtures/grafana_oncall_render.py: rotations from 2017, 2018, 2019 and 2020, weekday
+    /// restrictions, overnight turns, two levels, intervals of active days, weeks and months,
+    /// pairs, a start from the third group, and overrides of one user and of two together.
+    @Test func elevenSchedulesAgreeWithTheIndependentRenderingAcrossDaylightSaving() throws {
+        let folder = MigrationFixtures.folder.appendingPathComponent("grafana-oncall")
+        let verification = try MigrationFixtures.verify(
+            Data(contentsOf: folder.appendingPathComponent("export.json")),
+            Data(contentsOf: folder.appendingPathComponent("final-shifts.json")), from: .grafanaOnCall)
+        #expect(verification.schedules.count == 11)
+        #expect(verification.differences.isEmpty, "\(verification.text)")
+    }
+
+    /// A monthly rotation with an interval, as Grafana's get_rotation_date and event_interval
+    /// make it (and its test_rolling_users_event_with_interval_monthly checks): the next group
+    /// `interval` months later, the months between for nobody.
+    @Test func aMonthlyRotationWithAnIntervalLeavesTheMonthsBetweenEmpty() throws {
+        var expected: [String: String] = [:]
+        for (month, days, who) in [("08", 26...30, "A"), ("10", 1...31, "B")] {
+            for day in days {
+                let date = "2024-\(month)-\(day < 10 ? "0" : "")\(day)"
+                let instant = TimeText.parseISO8601(date + "T12:00:00Z")!
+                // 2024-08-26 was a Monday: weekdays are those 0...4 days on from a Monday.
+                let weekday = Int((instant - TimeText.parseISO8601("2024-08-26T12:00:00Z")!) / 86_400_000) % 7
+                if weekday < 5 { expected[date] = who }
+            }
+        }
+        let c = Case(
+            name: "Weekdays Monthly Interval 2", groups: [1, 1], start: "2024-08-26",
+            days: ["MO", "TU", "WE", "TH", "FR"], totalDays: 97, frequency: "monthly", interval: 2, expected: expected)
+        let (export, rendered) = Self.files(c)
+        let verification = try MigrationFixtures.verify(export, rendered, from: .grafanaOnCall)
+        #expect(verification.differences.isEmpty, "\(verification.text)")
+        #expect(expected.count == 5 + 23)
     }
 
     /// What Roster's rotations do not read is reported and left out, never approximated.

@@ -11,9 +11,9 @@ used to write docs/examples/grafana-oncall-final-shifts.json:
   group in turn;
 - weekly with by_day: weeks from week_start; the group of week w is w / interval when w is a
   multiple of interval, nobody otherwise; without by_day: one event a week from the start;
-- monthly (by_day): a group a calendar month;
+- monthly (by_day): a group a calendar month, the next `interval` months later, nobody between;
 - the highest level with anyone on call wins; shifts of one level add up; an override shift puts
-  its user alone on the schedule.
+  its users (one or several, together) alone on the schedule.
 
 Usage: grafana_oncall_render.py EXPORT SINCE UNTIL > FINAL_SHIFTS.json
 """
@@ -73,7 +73,8 @@ def events(shift, zone, hi):
                 w = (day.date() - first_week).days // 7
                 add(day, w // interval if w % interval == 0 else None)
             elif frequency == "monthly":
-                add(day, (day.year - start.year) * 12 + day.month - start.month)
+                m = (day.year - start.year) * 12 + day.month - start.month
+                add(day, m // interval if m % interval == 0 else None)
             active += 1
         day += timedelta(days=1)
     return out
@@ -88,7 +89,7 @@ def render(export, schedule, lo, hi):
         shift_zone = ZoneInfo(shift["time_zone"]) if shift.get("time_zone") else zone
         if shift["type"] == "override":
             s = local_start(shift, shift_zone).replace(tzinfo=shift_zone).astimezone(UTC)
-            who = (shift.get("rolling_users") or [shift.get("users")])[0][0]
+            who = {u for group in (shift.get("rolling_users") or [shift.get("users")]) for u in group}
             overrides.append((s, s + timedelta(seconds=shift["duration"]), who))
             continue
         layers.setdefault(shift.get("level", 0), []).extend(events(shift, shift_zone, hi))
@@ -103,7 +104,7 @@ def render(export, schedule, lo, hi):
                 break
         for os_, oe, who in overrides:
             if os_ <= s and e <= oe:
-                on = {who}
+                on = set(who)
         for who in sorted(on):
             last = next((x for x in reversed(final) if x[2] == who), None)
             if last and last[1] == s:
