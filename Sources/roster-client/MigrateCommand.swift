@@ -42,7 +42,11 @@ struct MigrateCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (export == nil) != (api == nil) else { throw ValidationError("give an export file or --api URL (one)") }
-        if api != nil, apiTokenFile == nil { throw ValidationError("--api needs --api-token-file FILE") }
+        if api != nil, apiTokenFile == nil {
+            throw ValidationError(
+                "--api needs --api-token-file FILE, the source's token (--token-file is Roster's own token, which "
+                    + "migrate sends only to the Roster server)")
+        }
         if api == nil, verifyDays != nil || saveExport != nil || apiCaFile != nil || apiTokenFile != nil {
             throw ValidationError("--verify-days, --save-export, --api-ca-file and --api-token-file go with --api")
         }

@@ -228,6 +228,15 @@ import Testing
                     !(refused.stdout + refused.stderr).contains("s3cret") && !refused.stderr.contains("not-the-token"))
             }
             #expect(!FileManager.default.fileExists(atPath: fresh))
+            // The source's token has its own flag: Roster's --token-file is never taken for it.
+            let asked = fake.stdout.count
+            let mixed = try await cli.run([
+                "migrate", "--offline", "--from", "pagerduty", "--api", "http://127.0.0.1:\(port)", "--token-file",
+                token, "-o", fresh,
+            ])
+            #expect(
+                mixed.status == 64 && mixed.stderr.contains("--token-file is Roster's own token"), "\(mixed.stderr)")
+            #expect(fake.stdout.count == asked, "nothing was asked of the API")
         }
     }
 
