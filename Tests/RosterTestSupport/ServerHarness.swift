@@ -186,11 +186,16 @@ public actor AsyncInbox<Element: Sendable> {
         waiter = nil
     }
 
-    public struct Timeout: Error {}
+    public struct Timeout: Error, CustomStringConvertible {
+        public var waited: Duration
+        public var description: String { "timed out waiting for the next element (\(waited))" }
+    }
     public struct Closed: Error {}
 
-    /// The next element; throws `Timeout` or `Closed`.
-    public func nextElement(timeout: Duration = .seconds(10)) async throws -> Element {
+    /// The next element; throws `Timeout` or `Closed`. The default wait is a minute: it is there
+    /// to end a hang, and a push that takes a quarter of a second alone waited over 10 s for a
+    /// core in a full run (EscalationServerTests, 2026-12-06).
+    public func nextElement(timeout: Duration = .seconds(60)) async throws -> Element {
         if !buffered.isEmpty { return buffered.removeFirst() }
         if finished { throw Closed() }
         waitNumber += 1
@@ -202,7 +207,7 @@ public actor AsyncInbox<Element: Sendable> {
                 await self?.expire(number)
             }
         }
-        guard let element else { throw finished ? Closed() : Timeout() }
+        guard let element else { throw finished ? Closed() : Timeout(waited: timeout) }
         return element
     }
 
