@@ -6,7 +6,7 @@ import Testing
 /// real roster-server serves at /v1/openapi.json and sends it generated requests, valid and
 /// invalid, checking every answer's status, content type, headers and JSON shape against the
 /// document and that none is a server error. .ci/run installs it and requires this test.
-@Suite(.timeLimit(.minutes(5))) struct OpenAPICheckTests {
+@Suite(.timeLimit(.minutes(10))) struct OpenAPICheckTests {
     static let available: Bool = {
         let probe = Process()
         probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -50,7 +50,9 @@ import Testing
                     "--phases", "examples,coverage,fuzzing,stateful", "--max-examples", "40", "--seed", "1",
                     "--generation-database", "none", "--workers", "1", "--no-color", "--request-timeout", "60",
                 ], environment: environment)
-            let status = await child.waitForExit(timeout: .seconds(240))
+            // It ended at 225 s of a 240-s wait in a full run (2026-12-06): a hang is still ended,
+            // within the suite's ten minutes.
+            let status = await child.waitForExit(timeout: .seconds(480))
             if status == nil { await child.stop(signal: SIGKILL) }
             #expect(status == 0, "\(child.output)")
             #expect(child.stdout.contains("Tested: 14"), "\(child.stdout)")

@@ -118,8 +118,10 @@ public final class ServerHarness: Sendable {
         host: String = "127.0.0.1"
     ) async throws -> RosterConnection {
         let token = token ?? adminToken
+        // A minute for the Hello's answer, not the library's 10 s: a wait in a test ends a hang,
+        // and beside the whole suite on two busy cores one took longer (ScheduleServerTests).
         return try await RosterConnection.connect(
-            host: host, port: port, tls: tls,
+            host: host, port: port, tls: tls, timeout: .seconds(60),
             hello: .with {
                 $0.tenant = tenant
                 $0.token = token
