@@ -182,17 +182,3 @@ struct SourceFetcher: Sendable {
         return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
     }
 }
-
-extension JSONValue: Encodable {
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        switch self {
-        case .object(let members): try container.encode(members)
-        case .array(let items): try container.encode(items)
-        case .string(let text): try container.encode(text)
-        case .number(let number): try container.encode(number)
-        case .bool(let flag): try container.encode(flag)
-        case .null: try container.encodeNil()
-        }
-    }
-}
