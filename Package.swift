@@ -247,6 +247,13 @@ let package = Package(
             ],
             path: "Sources/AsCode"
         ),
+        // Sign-in with a company's identity provider (docs/SSO.md): ID tokens and the provider's
+        // keys checked with the system OpenSSL (docs/ARCHITECTURE.md says why not a JOSE package).
+        .target(
+            name: "RosterIdentity",
+            dependencies: ["RosterDomain", "RosterTLS", "COpenSSL"],
+            path: "Sources/Identity"
+        ),
         // Migration from other on-call systems (docs/MIGRATING.md): their exports read into a
         // definition file, a report, and the proof against their own rendered lists.
         .target(
@@ -323,6 +330,12 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
             path: "Tests/RosterTLSTests"
+        ),
+        .testTarget(
+            name: "RosterIdentityTests",
+            dependencies: ["RosterIdentity", "RosterDomain", "RosterTestSupport"],
+            path: "Tests/RosterIdentityTests",
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "RosterDomainTests",

@@ -14,6 +14,13 @@
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
 #include <openssl/crypto.h>
+#include <openssl/core_names.h>
+#include <openssl/param_build.h>
+
+// EVP_PKEY_fromdata's selection for a public key is a macro of macros.
+static inline int roster_EVP_PKEY_PUBLIC_KEY(void) {
+    return EVP_PKEY_PUBLIC_KEY;
+}
 
 static inline long roster_SSL_CTX_set_min_proto_version(SSL_CTX *ctx, int version) {
     return SSL_CTX_set_min_proto_version(ctx, version);

@@ -1,0 +1,57 @@
+/// base64url without padding (RFC 7515 §2, RFC 4648 §5), as JWS and JWK write their parts.
+/// Strict: padding, whitespace, the standard alphabet's `+` and `/`, and a final character
+/// with bits set past the data are all refused, so one value has one spelling.
+public enum Base64URL {
+    public static func decode(_ text: Substring) -> [UInt8]? {
+        let utf8 = text.utf8
+        guard utf8.count % 4 != 1 else { return nil }
+        var output: [UInt8] = []
+        output.reserveCapacity(utf8.count * 3 / 4)
+        var buffer: UInt32 = 0
+        var bits = 0
+        for byte in utf8 {
+            guard let value = sextet(byte) else { return nil }
+            buffer = (buffer << 6) | UInt32(value)
+            bits += 6
+            if bits >= 8 {
+                bits -= 8
+                output.append(UInt8(truncatingIfNeeded: buffer >> UInt32(bits)))
+                buffer &= (1 << UInt32(bits)) - 1
+            }
+        }
+        // What is left must be zero bits the encoder added, never data.
+        guard buffer == 0 else { return nil }
+        return output
+    }
+
+    public static func decode(_ text: String) -> [UInt8]? { decode(Substring(text)) }
+
+    public static func encode(_ bytes: some Sequence<UInt8>) -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+        var output: [UInt8] = []
+        var buffer: UInt32 = 0
+        var bits = 0
+        for byte in bytes {
+            buffer = (buffer << 8) | UInt32(byte)
+            bits += 8
+            while bits >= 6 {
+                bits -= 6
+                output.append(alphabet[Int((buffer >> UInt32(bits)) & 0x3F)])
+            }
+            buffer &= (1 << UInt32(bits)) - 1
+        }
+        if bits > 0 { output.append(alphabet[Int((buffer << UInt32(6 - bits)) & 0x3F)]) }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    private static func sextet(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): byte - UInt8(ascii: "A")
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): byte - UInt8(ascii: "a") + 26
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0") + 52
+        case UInt8(ascii: "-"): 62
+        case UInt8(ascii: "_"): 63
+        default: nil
+        }
+    }
+}
