@@ -3,6 +3,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import RosterDomain
 import RosterMigration
 import RosterTLS
 
@@ -30,7 +31,7 @@ public struct SourceHTTPClient: Sendable {
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
             let host = url.host, !host.isEmpty, url.user == nil, url.query == nil
         else { throw Failure(description: "\(text): not an http(s) URL of an API such as https://api.pagerduty.com") }
-        if scheme == "http", !["127.0.0.1", "::1", "[::1]", "localhost"].contains(host) {
+        if scheme == "http", !HostPort.isLoopback(host: host) {
             throw Failure(description: "\(text): the token would cross the network in the clear; use https")
         }
         (self.base, self.headers, self.timeout) = (url, headers, TimeAmount(timeout))

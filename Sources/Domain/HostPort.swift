@@ -36,3 +36,21 @@ public struct HostPort: Sendable, Hashable, CustomStringConvertible {
     /// "host:port", with brackets around an IPv6 address.
     public var description: String { host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)" }
 }
+
+extension HostPort {
+    /// Whether `host` (a name or an address, without brackets) is this machine's loopback:
+    /// `localhost` or a name under it (RFC 6761), an address in 127.0.0.0/8, or `::1`.
+    public static func isLoopback(host: String) -> Bool {
+        var name = Substring(host.lowercased())
+        if name.hasPrefix("["), name.hasSuffix("]") { name = name.dropFirst().dropLast() }
+        if name == "::1" { return true }
+        if name.hasSuffix(".") { name = name.dropLast() }
+        if name == "localhost" || name.hasSuffix(".localhost") { return true }
+        // 127.a.b.c, written as four decimal numbers 0-255 (no other IPv4 spelling).
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 4, parts[0] == "127" else { return false }
+        return parts.allSatisfy { part in
+            !part.isEmpty && part.count <= 3 && part.allSatisfy { $0.isASCII && $0.isNumber } && Int(part)! <= 255
+        }
+    }
+}

@@ -23,14 +23,6 @@ extension HTTPAPI.Request {
         } else {
             return false  // a port that is not one, or an IPv6 address without brackets
         }
-        if name == "::1" { return true }
-        if name.hasSuffix(".") { name = name.dropLast() }
-        if name == "localhost" || name.hasSuffix(".localhost") { return true }
-        // 127.a.b.c, written as four decimal numbers 0-255 (no other IPv4 spelling).
-        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 4, parts[0] == "127" else { return false }
-        return parts.allSatisfy { part in
-            !part.isEmpty && part.count <= 3 && part.allSatisfy { $0.isASCII && $0.isNumber } && Int(part)! <= 255
-        }
+        return HostPort.isLoopback(host: String(name))
     }
 }
