@@ -251,7 +251,10 @@ let package = Package(
         // keys checked with the system OpenSSL (docs/ARCHITECTURE.md says why not a JOSE package).
         .target(
             name: "RosterIdentity",
-            dependencies: ["RosterDomain", "RosterTLS", "COpenSSL"],
+            dependencies: [
+                "RosterDomain", "RosterTLS", "COpenSSL",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
             path: "Sources/Identity"
         ),
         // Migration from other on-call systems (docs/MIGRATING.md): their exports read into a

@@ -27,6 +27,10 @@ public struct IDTokenClaims: Sendable {
     public let subject: String
     public let claims: [String: JSONValue]
 
+    public init(issuer: String, subject: String, claims: [String: JSONValue]) {
+        (self.issuer, self.subject, self.claims) = (issuer, subject, claims)
+    }
+
     /// The claim at `path`: a member name as it is (some providers put dots in names), else
     /// dotted steps into nested objects (`realm_access.roles`).
     public func value(at path: String) -> JSONValue? {
