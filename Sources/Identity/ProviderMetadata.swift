@@ -25,7 +25,9 @@ public struct ProviderMetadata: Sendable, Equatable {
     /// How the client authenticates at the token endpoint: HTTP Basic unless the provider offers
     /// only `client_secret_post`.
     public var clientSecretInBody: Bool
-    /// The URL the document was read from.
+
+    /// Where an issuer's discovery document is (Discovery 1.0 §4: the issuer, without a final
+    /// slash, then `/.well-known/openid-configuration`).
     public static func discoveryURL(issuer: String) -> URL? {
         let base = issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer
         return URL(string: base + "/.well-known/openid-configuration")
