@@ -1,3 +1,5 @@
+import Foundation
+
 /// base64url without padding (RFC 7515 §2, RFC 4648 §5), as JWS and JWK write their parts.
 /// Strict: padding, whitespace, the standard alphabet's `+` and `/`, and a final character
 /// with bits set past the data are all refused, so one value has one spelling.
@@ -26,22 +28,12 @@ public enum Base64URL {
 
     public static func decode(_ text: String) -> [UInt8]? { decode(Substring(text)) }
 
+    /// Foundation's base64 in the URL alphabet, without padding.
     public static func encode(_ bytes: some Sequence<UInt8>) -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
-        var output: [UInt8] = []
-        var buffer: UInt32 = 0
-        var bits = 0
-        for byte in bytes {
-            buffer = (buffer << 8) | UInt32(byte)
-            bits += 8
-            while bits >= 6 {
-                bits -= 6
-                output.append(alphabet[Int((buffer >> UInt32(bits)) & 0x3F)])
-            }
-            buffer &= (1 << UInt32(bits)) - 1
-        }
-        if bits > 0 { output.append(alphabet[Int((buffer << UInt32(6 - bits)) & 0x3F)]) }
-        return String(decoding: output, as: UTF8.self)
+        var text = Data(bytes).base64EncodedString()
+        text = text.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        while text.hasSuffix("=") { text.removeLast() }
+        return text
     }
 
     private static func sextet(_ byte: UInt8) -> UInt8? {

@@ -1,3 +1,5 @@
+import RosterDomain
+
 /// Why a sign-in through the identity provider did not end in a session: each case a message
 /// of its own for the sign-in page and the `auth.failed` audit entry, in words for the person
 /// signing in or the admin who set sign-in up, never the provider's raw error stack.
@@ -71,7 +73,7 @@ public enum SignInRefusal: Error, Equatable, Sendable, CustomStringConvertible {
 
     /// Text from the provider, shown on a page: printable, one line, at most 200 characters.
     static func cleaned(_ text: String) -> String {
-        let printable = text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : String($0) }
+        let printable = text.unicodeScalars.map { ControlCharacters.isControl($0) ? " " : String($0) }
             .joined()
         return printable.count > 200 ? String(printable.prefix(200)) + "…" : printable
     }

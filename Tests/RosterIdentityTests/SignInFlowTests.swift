@@ -121,11 +121,11 @@ import Testing
             _ = try flow.readRedirect(
                 [
                     "state": cancelled.state, "iss": Self.issuer, "error": "access_denied",
-                    "error_description": "The user said no\u{1B}[31m",
+                    "error_description": "The user said no\u{1B}[31m\u{202E}!",
                 ], attempts: attempts, now: 2_000)
             Issue.record("an error answer was taken")
         } catch {
-            #expect(error == .providerSaid("access_denied: The user said no [31m"))
+            #expect(error == .providerSaid("access_denied: The user said no [31m !"))
         }
     }
 
