@@ -35,7 +35,7 @@ public struct HistoryEntry: Sendable, Hashable {
 /// The server keeps every tenant's current state in memory and writes through this boundary;
 /// nothing above it knows which database is underneath. `commit` must not return before the
 /// transaction is durable: the server acknowledges an admin change only after it returns.
-public protocol RosterStore: NotificationStore {
+public protocol RosterStore: NotificationStore, IdentityStore {
     /// Every tenant with its state, revision, epoch and retained history.
     func loadTenants() async throws -> [StoredTenant]
 

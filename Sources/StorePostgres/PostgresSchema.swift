@@ -132,5 +132,6 @@ extension PostgresRosterStore {
         "v10-chat": StoreSchema.chatSQL,
         "v11-time-off": StoreSchema.timeOffSQL,
         "v12-escalation": StoreSchema.escalationSQL,
+        "v13-identity": StoreSchema.identitySQL,
     ]
 }

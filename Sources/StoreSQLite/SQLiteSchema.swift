@@ -133,6 +133,9 @@ extension SQLiteRosterStore {
         migrator.registerMigration("v12-escalation") { db in
             try db.execute(sql: StoreSchema.escalationSQL)
         }
+        migrator.registerMigration("v13-identity") { db in
+            try db.execute(sql: StoreSchema.identitySQL)
+        }
         return migrator
     }
 }

@@ -190,6 +190,32 @@
                     historyLimit: 100)
                 #expect(try await other.loadTenants().first?.state.escalation.policies.isEmpty == true)
             },
+            Check("sign-in settings and identity links are kept per tenant and replaced whole") {
+                store, other, traits in
+                #expect(try await other.singleSignOn(tenantID: "acme") == nil)
+                let first = StoredSingleSignOn(
+                    settings: "{\"issuer\":\"https://a\"}", clientSecret: "sealed:v1:x", updatedAt: 5)
+                try await store.setSingleSignOn(tenantID: "acme", first)
+                #expect(try await other.singleSignOn(tenantID: "acme") == first)
+                #expect(try await other.singleSignOn(tenantID: "other") == nil)
+                let second = StoredSingleSignOn(
+                    settings: "{\"issuer\":\"https://b\"}", clientSecret: "sealed:v1:y", updatedAt: 9)
+                try await other.setSingleSignOn(tenantID: "acme", second)
+                #expect(try await store.singleSignOn(tenantID: "acme") == second)
+                try await store.setSingleSignOn(tenantID: "acme", nil)
+                #expect(try await other.singleSignOn(tenantID: "acme") == nil)
+
+                // A person is found by (tenant, issuer, subject): another issuer's same subject is
+                // someone else, as is the same pair in another tenant.
+                try await store.linkIdentity(
+                    tenantID: "acme", issuer: "https://a", subject: "u1", employeeID: "e1", at: 1)
+                #expect(try await other.identityLink(tenantID: "acme", issuer: "https://a", subject: "u1") == "e1")
+                #expect(try await other.identityLink(tenantID: "acme", issuer: "https://b", subject: "u1") == nil)
+                #expect(try await other.identityLink(tenantID: "other", issuer: "https://a", subject: "u1") == nil)
+                try await other.linkIdentity(
+                    tenantID: "acme", issuer: "https://a", subject: "u1", employeeID: "e2", at: 2)
+                #expect(try await store.identityLink(tenantID: "acme", issuer: "https://a", subject: "u1") == "e2")
+            },
             Check("a commit at a stale revision is refused and changes nothing") { store, other, traits in
                 try await store.createTenant(Tenant(id: "acme", name: "Acme"), epoch: 1)
                 try await store.commit(

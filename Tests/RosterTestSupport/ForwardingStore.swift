@@ -62,6 +62,21 @@ extension ForwardingStore {
         try await inner.revokeToken(id: id, at: at)
     }
     public func tenantIDs() async throws -> [String] { try await inner.tenantIDs() }
+    public func singleSignOn(tenantID: String) async throws -> StoredSingleSignOn? {
+        try await inner.singleSignOn(tenantID: tenantID)
+    }
+    public func setSingleSignOn(tenantID: String, _ value: StoredSingleSignOn?) async throws {
+        try await inner.setSingleSignOn(tenantID: tenantID, value)
+    }
+    public func identityLink(tenantID: String, issuer: String, subject: String) async throws -> String? {
+        try await inner.identityLink(tenantID: tenantID, issuer: issuer, subject: subject)
+    }
+    public func linkIdentity(tenantID: String, issuer: String, subject: String, employeeID: String, at: UnixMillis)
+        async throws
+    {
+        try await inner.linkIdentity(
+            tenantID: tenantID, issuer: issuer, subject: subject, employeeID: employeeID, at: at)
+    }
     public func history(tenantID: String, after revision: UInt64) async throws -> [HistoryEntry] {
         try await inner.history(tenantID: tenantID, after: revision)
     }
