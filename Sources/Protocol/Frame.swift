@@ -57,6 +57,8 @@ public enum MessageType: UInt8, Sendable, CaseIterable {
     case definitionPlan = 0x41
     case getEscalation = 0x42
     case escalation = 0x43
+    case identityAdmin = 0x44
+    case identityAdminResult = 0x45
 }
 
 /// The release, as `--version` prints it.

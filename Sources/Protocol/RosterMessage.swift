@@ -58,6 +58,8 @@ public enum RosterMessage: Sendable, Hashable {
     case getEscalation(Roster_V1_GetEscalationRequest)
     case escalation(Roster_V1_EscalationResponse)
     case escalationChanged(Roster_V1_EscalationChanged)
+    case identityAdmin(Roster_V1_IdentityAdminRequest)
+    case identityAdminResult(Roster_V1_IdentityAdminResponse)
 
     /// The message type code this message travels under.
     public var type: MessageType {
@@ -113,6 +115,8 @@ public enum RosterMessage: Sendable, Hashable {
         case .definitionPlan: return .definitionPlan
         case .getEscalation: return .getEscalation
         case .escalation: return .escalation
+        case .identityAdmin: return .identityAdmin
+        case .identityAdminResult: return .identityAdminResult
         case .escalationChanged: return .escalationChanged
         }
     }
@@ -182,6 +186,9 @@ public enum RosterMessage: Sendable, Hashable {
             case .getEscalation: return .getEscalation(try Roster_V1_GetEscalationRequest(body: frame.body))
             case .escalation: return .escalation(try Roster_V1_EscalationResponse(body: frame.body))
             case .escalationChanged: return .escalationChanged(try Roster_V1_EscalationChanged(body: frame.body))
+            case .identityAdmin: return .identityAdmin(try Roster_V1_IdentityAdminRequest(body: frame.body))
+            case .identityAdminResult:
+                return .identityAdminResult(try Roster_V1_IdentityAdminResponse(body: frame.body))
             }
         } catch {
             throw .undecodableBody(type, String(describing: error))
@@ -243,6 +250,8 @@ public enum RosterMessage: Sendable, Hashable {
         case .getEscalation(let body): return body.bodyBuffer()
         case .escalation(let body): return body.bodyBuffer()
         case .escalationChanged(let body): return body.bodyBuffer()
+        case .identityAdmin(let body): return body.bodyBuffer()
+        case .identityAdminResult(let body): return body.bodyBuffer()
         }
     }
 
@@ -306,6 +315,8 @@ public enum RosterMessage: Sendable, Hashable {
         case .getEscalation(let body): return body
         case .escalation(let body): return body
         case .escalationChanged(let body): return body
+        case .identityAdmin(let body): return body
+        case .identityAdminResult(let body): return body
         }
     }
 }
@@ -322,6 +333,7 @@ extension RosterMessage {
         case .importData(var body): body.reason = reason; return .importData(body)
         case .editSchedule(var body): body.reason = reason; return .editSchedule(body)
         case .applyDefinition(var body): body.reason = reason; return .applyDefinition(body)
+        case .identityAdmin(var body): body.reason = reason; return .identityAdmin(body)
         default: return self
         }
     }

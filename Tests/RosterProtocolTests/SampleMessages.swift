@@ -596,6 +596,33 @@ enum SampleMessages {
                     ]
                 })
         ),
+        (
+            34,
+            .identityAdmin(
+                .with {
+                    $0.setSingleSignOn = .with {
+                        $0.issuer = "https://id.example.test/realms/staff"; $0.clientID = "roster"
+                        $0.clientSecret = "s3cret"; $0.groupsClaim = "realm_access.roles"
+                        $0.adminGroups = ["oncall-admins"]; $0.teamGroups = ["payments-oncall": "Payments"]
+                        $0.createPeople = true
+                    }
+                    $0.reason = "company sign-in"
+                })
+        ),
+        (
+            34,
+            .identityAdminResult(
+                .with {
+                    $0.singleSignOn = .with {
+                        $0.issuer = "https://id.example.test/realms/staff"; $0.clientID = "roster"
+                        $0.scopes = ["openid", "profile", "email"]; $0.groupsClaim = "realm_access.roles"
+                        $0.adminGroups = ["oncall-admins"]; $0.teamGroups = ["payments-oncall": "Payments"]
+                        $0.createPeople = true
+                    }
+                    $0.redirectUri = "https://roster.example.test/sign-in/sso/callback"
+                    $0.notes = ["the provider signs ID tokens with RS256"]
+                })
+        ),
     ]
 
     /// Further vectors for one type, named `<code>-<Type>-<what>.json`: self-service (docs/PROTOCOL.md,

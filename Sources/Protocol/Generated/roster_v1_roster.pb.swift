@@ -4656,6 +4656,150 @@ public nonisolated struct Roster_V1_EscalationChanged: Sendable {
   fileprivate var _policy: Roster_V1_EscalationPolicy? = nil
 }
 
+/// The tenant's OpenID Connect settings. The client secret is stored sealed and never returned.
+public nonisolated struct Roster_V1_SingleSignOnSetting: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// exactly as the provider's discovery document names it
+  public var issuer: String = String()
+
+  public var clientID: String = String()
+
+  /// set: the secret; empty in answers
+  public var clientSecret: String = String()
+
+  /// empty: openid profile email
+  public var scopes: [String] = []
+
+  /// each a member name or a dotted path; empty: the standard claim
+  public var nameClaim: String = String()
+
+  public var givenNameClaim: String = String()
+
+  public var familyNameClaim: String = String()
+
+  public var emailClaim: String = String()
+
+  public var phoneClaim: String = String()
+
+  /// empty: groups
+  public var groupsClaim: String = String()
+
+  /// members sign in as admins
+  public var adminGroups: [String] = []
+
+  /// not empty: only these (and admin) groups may sign in
+  public var readerGroups: [String] = []
+
+  /// group → team
+  public var teamGroups: Dictionary<String,String> = [:]
+
+  /// a first sign-in by someone unknown creates their person
+  public var createPeople: Bool = false
+
+  /// a first sign-in may be linked by a verified e-mail address
+  public var linkByVerifiedEmail: Bool = false
+
+  /// as registered with the provider; empty: this server's own
+  public var redirectUri: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Roster_V1_IdentityAdminRequest: @unchecked Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var action: OneOf_Action? {
+    get {return _storage._action}
+    set {_uniqueStorage()._action = newValue}
+  }
+
+  /// checked against the provider before it is kept
+  public var setSingleSignOn: Roster_V1_SingleSignOnSetting {
+    get {
+      if case .setSingleSignOn(let v)? = _storage._action {return v}
+      return Roster_V1_SingleSignOnSetting()
+    }
+    set {_uniqueStorage()._action = .setSingleSignOn(newValue)}
+  }
+
+  public var showSingleSignOn: Bool {
+    get {
+      if case .showSingleSignOn(let v)? = _storage._action {return v}
+      return false
+    }
+    set {_uniqueStorage()._action = .showSingleSignOn(newValue)}
+  }
+
+  public var removeSingleSignOn: Bool {
+    get {
+      if case .removeSingleSignOn(let v)? = _storage._action {return v}
+      return false
+    }
+    set {_uniqueStorage()._action = .removeSingleSignOn(newValue)}
+  }
+
+  /// set and remove: why, kept in the audit log
+  public var reason: String {
+    get {_storage._reason}
+    set {_uniqueStorage()._reason = newValue}
+  }
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public nonisolated enum OneOf_Action: Equatable, Sendable {
+    /// checked against the provider before it is kept
+    case setSingleSignOn(Roster_V1_SingleSignOnSetting)
+    case showSingleSignOn(Bool)
+    case removeSingleSignOn(Bool)
+
+  }
+
+  public init() {}
+
+  fileprivate var _storage = _StorageClass.defaultInstance
+}
+
+public nonisolated struct Roster_V1_IdentityAdminResponse: @unchecked Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// set and show: as kept (no secret); absent: not set up
+  public var singleSignOn: Roster_V1_SingleSignOnSetting {
+    get {_storage._singleSignOn ?? Roster_V1_SingleSignOnSetting()}
+    set {_uniqueStorage()._singleSignOn = newValue}
+  }
+  /// Returns true if `singleSignOn` has been explicitly set.
+  public var hasSingleSignOn: Bool {_storage._singleSignOn != nil}
+  /// Clears the value of `singleSignOn`. Subsequent reads from it will return its default value.
+  public mutating func clearSingleSignOn() {_uniqueStorage()._singleSignOn = nil}
+
+  /// the address to register with the provider ("" without an HTTP listener)
+  public var redirectUri: String {
+    get {_storage._redirectUri}
+    set {_uniqueStorage()._redirectUri = newValue}
+  }
+
+  /// what the provider's documents say that an admin should know
+  public var notes: [String] {
+    get {_storage._notes}
+    set {_uniqueStorage()._notes = newValue}
+  }
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _storage = _StorageClass.defaultInstance
+}
+
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
 
 fileprivate nonisolated let _protobuf_package = "roster.v1"
@@ -11481,6 +11625,312 @@ nonisolated extension Roster_V1_EscalationChanged: SwiftProtobuf.Message, SwiftP
     if lhs.cause != rhs.cause {return false}
     if lhs.sequence != rhs.sequence {return false}
     if lhs.removed != rhs.removed {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_SingleSignOnSetting: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".SingleSignOnSetting"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}issuer\0\u{3}client_id\0\u{3}client_secret\0\u{1}scopes\0\u{3}name_claim\0\u{3}given_name_claim\0\u{3}family_name_claim\0\u{3}email_claim\0\u{3}phone_claim\0\u{3}groups_claim\0\u{3}admin_groups\0\u{3}reader_groups\0\u{3}team_groups\0\u{3}create_people\0\u{3}link_by_verified_email\0\u{3}redirect_uri\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.issuer) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.clientID) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.clientSecret) }()
+      case 4: try { try decoder.decodeRepeatedStringField(value: &self.scopes) }()
+      case 5: try { try decoder.decodeSingularStringField(value: &self.nameClaim) }()
+      case 6: try { try decoder.decodeSingularStringField(value: &self.givenNameClaim) }()
+      case 7: try { try decoder.decodeSingularStringField(value: &self.familyNameClaim) }()
+      case 8: try { try decoder.decodeSingularStringField(value: &self.emailClaim) }()
+      case 9: try { try decoder.decodeSingularStringField(value: &self.phoneClaim) }()
+      case 10: try { try decoder.decodeSingularStringField(value: &self.groupsClaim) }()
+      case 11: try { try decoder.decodeRepeatedStringField(value: &self.adminGroups) }()
+      case 12: try { try decoder.decodeRepeatedStringField(value: &self.readerGroups) }()
+      case 13: try { try decoder.decodeMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufString>.self, value: &self.teamGroups) }()
+      case 14: try { try decoder.decodeSingularBoolField(value: &self.createPeople) }()
+      case 15: try { try decoder.decodeSingularBoolField(value: &self.linkByVerifiedEmail) }()
+      case 16: try { try decoder.decodeSingularStringField(value: &self.redirectUri) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.issuer.isEmpty {
+      try visitor.visitSingularStringField(value: self.issuer, fieldNumber: 1)
+    }
+    if !self.clientID.isEmpty {
+      try visitor.visitSingularStringField(value: self.clientID, fieldNumber: 2)
+    }
+    if !self.clientSecret.isEmpty {
+      try visitor.visitSingularStringField(value: self.clientSecret, fieldNumber: 3)
+    }
+    if !self.scopes.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.scopes, fieldNumber: 4)
+    }
+    if !self.nameClaim.isEmpty {
+      try visitor.visitSingularStringField(value: self.nameClaim, fieldNumber: 5)
+    }
+    if !self.givenNameClaim.isEmpty {
+      try visitor.visitSingularStringField(value: self.givenNameClaim, fieldNumber: 6)
+    }
+    if !self.familyNameClaim.isEmpty {
+      try visitor.visitSingularStringField(value: self.familyNameClaim, fieldNumber: 7)
+    }
+    if !self.emailClaim.isEmpty {
+      try visitor.visitSingularStringField(value: self.emailClaim, fieldNumber: 8)
+    }
+    if !self.phoneClaim.isEmpty {
+      try visitor.visitSingularStringField(value: self.phoneClaim, fieldNumber: 9)
+    }
+    if !self.groupsClaim.isEmpty {
+      try visitor.visitSingularStringField(value: self.groupsClaim, fieldNumber: 10)
+    }
+    if !self.adminGroups.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.adminGroups, fieldNumber: 11)
+    }
+    if !self.readerGroups.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.readerGroups, fieldNumber: 12)
+    }
+    if !self.teamGroups.isEmpty {
+      try visitor.visitMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufString>.self, value: self.teamGroups, fieldNumber: 13)
+    }
+    if self.createPeople != false {
+      try visitor.visitSingularBoolField(value: self.createPeople, fieldNumber: 14)
+    }
+    if self.linkByVerifiedEmail != false {
+      try visitor.visitSingularBoolField(value: self.linkByVerifiedEmail, fieldNumber: 15)
+    }
+    if !self.redirectUri.isEmpty {
+      try visitor.visitSingularStringField(value: self.redirectUri, fieldNumber: 16)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_SingleSignOnSetting, rhs: Roster_V1_SingleSignOnSetting) -> Bool {
+    if lhs.issuer != rhs.issuer {return false}
+    if lhs.clientID != rhs.clientID {return false}
+    if lhs.clientSecret != rhs.clientSecret {return false}
+    if lhs.scopes != rhs.scopes {return false}
+    if lhs.nameClaim != rhs.nameClaim {return false}
+    if lhs.givenNameClaim != rhs.givenNameClaim {return false}
+    if lhs.familyNameClaim != rhs.familyNameClaim {return false}
+    if lhs.emailClaim != rhs.emailClaim {return false}
+    if lhs.phoneClaim != rhs.phoneClaim {return false}
+    if lhs.groupsClaim != rhs.groupsClaim {return false}
+    if lhs.adminGroups != rhs.adminGroups {return false}
+    if lhs.readerGroups != rhs.readerGroups {return false}
+    if lhs.teamGroups != rhs.teamGroups {return false}
+    if lhs.createPeople != rhs.createPeople {return false}
+    if lhs.linkByVerifiedEmail != rhs.linkByVerifiedEmail {return false}
+    if lhs.redirectUri != rhs.redirectUri {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_IdentityAdminRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".IdentityAdminRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}set_single_sign_on\0\u{3}show_single_sign_on\0\u{3}remove_single_sign_on\0\u{2}\u{c}reason\0")
+
+  fileprivate class _StorageClass {
+    var _action: Roster_V1_IdentityAdminRequest.OneOf_Action?
+    var _reason: String = String()
+
+      // This property is used as the initial default value for new instances of the type.
+      // The type itself is protecting the reference to its storage via CoW semantics.
+      // This will force a copy to be made of this reference when the first mutation occurs;
+      // hence, it is safe to mark this as `nonisolated(unsafe)`.
+      static nonisolated(unsafe) let defaultInstance = _StorageClass()
+
+    private init() {}
+
+    init(copying source: _StorageClass) {
+      _action = source._action
+      _reason = source._reason
+    }
+  }
+
+  fileprivate mutating func _uniqueStorage() -> _StorageClass {
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _StorageClass(copying: _storage)
+    }
+    return _storage
+  }
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    _ = _uniqueStorage()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      while let fieldNumber = try decoder.nextFieldNumber() {
+        // The use of inline closures is to circumvent an issue where the compiler
+        // allocates stack space for every case branch when no optimizations are
+        // enabled. https://github.com/apple/swift-protobuf/issues/1034
+        switch fieldNumber {
+        case 1: try {
+          var v: Roster_V1_SingleSignOnSetting?
+          var hadOneofValue = false
+          if let current = _storage._action {
+            hadOneofValue = true
+            if case .setSingleSignOn(let m) = current {v = m}
+          }
+          try decoder.decodeSingularMessageField(value: &v)
+          if let v = v {
+            if hadOneofValue {try decoder.handleConflictingOneOf()}
+            _storage._action = .setSingleSignOn(v)
+          }
+        }()
+        case 2: try {
+          var v: Bool?
+          try decoder.decodeSingularBoolField(value: &v)
+          if let v = v {
+            if _storage._action != nil {try decoder.handleConflictingOneOf()}
+            _storage._action = .showSingleSignOn(v)
+          }
+        }()
+        case 3: try {
+          var v: Bool?
+          try decoder.decodeSingularBoolField(value: &v)
+          if let v = v {
+            if _storage._action != nil {try decoder.handleConflictingOneOf()}
+            _storage._action = .removeSingleSignOn(v)
+          }
+        }()
+        case 15: try { try decoder.decodeSingularStringField(value: &_storage._reason) }()
+        default: break
+        }
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every if/case branch local when no optimizations
+      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+      // https://github.com/apple/swift-protobuf/issues/1182
+      switch _storage._action {
+      case .setSingleSignOn?: try {
+        guard case .setSingleSignOn(let v)? = _storage._action else { preconditionFailure() }
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+      }()
+      case .showSingleSignOn?: try {
+        guard case .showSingleSignOn(let v)? = _storage._action else { preconditionFailure() }
+        try visitor.visitSingularBoolField(value: v, fieldNumber: 2)
+      }()
+      case .removeSingleSignOn?: try {
+        guard case .removeSingleSignOn(let v)? = _storage._action else { preconditionFailure() }
+        try visitor.visitSingularBoolField(value: v, fieldNumber: 3)
+      }()
+      case nil: break
+      }
+      if !_storage._reason.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._reason, fieldNumber: 15)
+      }
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_IdentityAdminRequest, rhs: Roster_V1_IdentityAdminRequest) -> Bool {
+    if lhs._storage !== rhs._storage {
+      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
+        let _storage = _args.0
+        let rhs_storage = _args.1
+        if _storage._action != rhs_storage._action {return false}
+        if _storage._reason != rhs_storage._reason {return false}
+        return true
+      }
+      if !storagesAreEqual {return false}
+    }
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_IdentityAdminResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".IdentityAdminResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}single_sign_on\0\u{3}redirect_uri\0\u{1}notes\0")
+
+  fileprivate class _StorageClass {
+    var _singleSignOn: Roster_V1_SingleSignOnSetting? = nil
+    var _redirectUri: String = String()
+    var _notes: [String] = []
+
+      // This property is used as the initial default value for new instances of the type.
+      // The type itself is protecting the reference to its storage via CoW semantics.
+      // This will force a copy to be made of this reference when the first mutation occurs;
+      // hence, it is safe to mark this as `nonisolated(unsafe)`.
+      static nonisolated(unsafe) let defaultInstance = _StorageClass()
+
+    private init() {}
+
+    init(copying source: _StorageClass) {
+      _singleSignOn = source._singleSignOn
+      _redirectUri = source._redirectUri
+      _notes = source._notes
+    }
+  }
+
+  fileprivate mutating func _uniqueStorage() -> _StorageClass {
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _StorageClass(copying: _storage)
+    }
+    return _storage
+  }
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    _ = _uniqueStorage()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      while let fieldNumber = try decoder.nextFieldNumber() {
+        // The use of inline closures is to circumvent an issue where the compiler
+        // allocates stack space for every case branch when no optimizations are
+        // enabled. https://github.com/apple/swift-protobuf/issues/1034
+        switch fieldNumber {
+        case 1: try { try decoder.decodeSingularMessageField(value: &_storage._singleSignOn) }()
+        case 2: try { try decoder.decodeSingularStringField(value: &_storage._redirectUri) }()
+        case 3: try { try decoder.decodeRepeatedStringField(value: &_storage._notes) }()
+        default: break
+        }
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every if/case branch local when no optimizations
+      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+      // https://github.com/apple/swift-protobuf/issues/1182
+      try { if let v = _storage._singleSignOn {
+        try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+      } }()
+      if !_storage._redirectUri.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._redirectUri, fieldNumber: 2)
+      }
+      if !_storage._notes.isEmpty {
+        try visitor.visitRepeatedStringField(value: _storage._notes, fieldNumber: 3)
+      }
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_IdentityAdminResponse, rhs: Roster_V1_IdentityAdminResponse) -> Bool {
+    if lhs._storage !== rhs._storage {
+      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
+        let _storage = _args.0
+        let rhs_storage = _args.1
+        if _storage._singleSignOn != rhs_storage._singleSignOn {return false}
+        if _storage._redirectUri != rhs_storage._redirectUri {return false}
+        if _storage._notes != rhs_storage._notes {return false}
+        return true
+      }
+      if !storagesAreEqual {return false}
+    }
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
