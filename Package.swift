@@ -121,7 +121,7 @@ let package = Package(
         .target(
             name: "RosterServerCore",
             dependencies: [
-                "RosterDomain", "RosterSystem", "RosterProtocol", "RosterTLS", "RosterStore",
+                "RosterDomain", "RosterSystem", "RosterProtocol", "RosterTLS", "RosterStore", "RosterIdentity",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -138,7 +138,7 @@ let package = Package(
         .target(
             name: "RosterNotifications",
             dependencies: [
-                "RosterServerCore", "RosterDomain", "RosterProtocol", "RosterTLS", "RosterStore",
+                "RosterServerCore", "RosterDomain", "RosterProtocol", "RosterTLS", "RosterStore", "RosterIdentity",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
@@ -167,7 +167,7 @@ let package = Package(
         .target(
             name: "RosterWeb",
             dependencies: [
-                "RosterServerCore", "RosterHTTP", "RosterDomain", "RosterProtocol",
+                "RosterServerCore", "RosterHTTP", "RosterDomain", "RosterProtocol", "RosterIdentity",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "CompressNIO", package: "compress-nio"),
@@ -413,7 +413,8 @@ let package = Package(
                 "RosterTLS", "RosterAsCode",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
-            path: "Tests/RosterCLITests"
+            path: "Tests/RosterCLITests",
+            exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "RosterMigrationTests",

@@ -25,6 +25,8 @@ public struct ProviderMetadata: Sendable, Equatable {
     /// How the client authenticates at the token endpoint: HTTP Basic unless the provider offers
     /// only `client_secret_post`.
     public var clientSecretInBody: Bool
+    /// The scopes the provider lists (`scopes_supported`); empty when it lists none.
+    public var scopesSupported: Set<String> = []
 
     /// Where an issuer's discovery document is (Discovery 1.0 §4: the issuer, without a final
     /// slash, then `/.well-known/openid-configuration`).
@@ -80,7 +82,7 @@ public struct ProviderMetadata: Sendable, Equatable {
             let offered = Set(methods.compactMap(\.string))
             inBody = !offered.contains("client_secret_basic") && offered.contains("client_secret_post")
         }
-        return ProviderMetadata(
+        var metadata = ProviderMetadata(
             issuer: issuer,
             authorizationEndpoint: try endpoint("authorization_endpoint", required: true)!,
             tokenEndpoint: try endpoint("token_endpoint", required: true)!,
@@ -91,6 +93,10 @@ public struct ProviderMetadata: Sendable, Equatable {
             signingAlgorithms: algorithms,
             issuerInAuthorizationResponse: document["authorization_response_iss_parameter_supported"] == .bool(true),
             clientSecretInBody: inBody)
+        if case .array(let scopes)? = document["scopes_supported"] {
+            metadata.scopesSupported = Set(scopes.compactMap(\.string))
+        }
+        return metadata
     }
 }
 

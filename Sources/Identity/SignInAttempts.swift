@@ -80,6 +80,9 @@ public final class SignInAttempts: Sendable {
 
     public var count: Int { table.withLockedValue { $0.open.count } }
 
+    /// The tenant of the attempt `state` names, if it is open (it stays open: `finish` takes it).
+    public func tenant(of state: String) -> String? { table.withLockedValue { $0.open[state]?.tenantID } }
+
     private static func dropExpired(_ table: inout Table, now: UnixMillis) {
         for attempt in table.open.values where now - attempt.startedAt >= lifetime {
             remove(attempt.state, from: &table)

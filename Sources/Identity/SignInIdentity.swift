@@ -63,18 +63,23 @@ public struct SignInIdentity: Sendable, Equatable {
     }
 
     /// Given and family names from their claims, else split from the full name at its last
-    /// space, else the e-mail's local part; each clipped to the directory's field length.
+    /// space, else the e-mail's local part; each clipped to the directory's field length. The
+    /// directory needs both: a single known name (or the local part) fills both, for an admin
+    /// to correct.
     static func names(_ claims: IDTokenClaims, paths: SingleSignOnSettings.ClaimPaths, email: String) -> (
         String, String
     ) {
         func clip(_ text: String) -> String { String(text.trimmingCharacters(in: .whitespacesAndNewlines).prefix(100)) }
         let given = clip(claims.text(at: paths.givenName) ?? ""), family = clip(claims.text(at: paths.familyName) ?? "")
-        if !given.isEmpty || !family.isEmpty { return (given, family) }
+        if !given.isEmpty && !family.isEmpty { return (given, family) }
+        if !given.isEmpty || !family.isEmpty {
+            return (given.isEmpty ? family : given, family.isEmpty ? given : family)
+        }
         let full = clip(claims.text(at: paths.name) ?? "")
         if let space = full.lastIndex(of: " ") {
             return (clip(String(full[..<space])), clip(String(full[full.index(after: space)...])))
         }
-        if !full.isEmpty { return (full, "") }
-        return (clip(String(email.split(separator: "@").first ?? "")), "")
+        let single = full.isEmpty ? clip(String(email.split(separator: "@").first ?? "")) : full
+        return (single, single)
     }
 }

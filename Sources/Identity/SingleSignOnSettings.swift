@@ -17,6 +17,9 @@ public struct SingleSignOnSettings: Sendable, Codable, Equatable {
     /// Whether a first sign-in may be linked to an existing person by an e-mail address the
     /// provider says it verified (`email_verified`); off, an admin links people by hand.
     public var linkByVerifiedEmail: Bool
+    /// The redirect URI registered with the provider; nil: this server's own address as the
+    /// browser reached it, with `/sign-in/sso/callback`.
+    public var redirectURI: String?
 
     public struct ClaimPaths: Sendable, Codable, Equatable {
         public var name = "name"
@@ -45,6 +48,9 @@ public struct SingleSignOnSettings: Sendable, Codable, Equatable {
     public var problems: [String] {
         var found: [String] = []
         if let problem = ProviderAddress.problem(issuer) { found.append("the issuer \(problem)") }
+        if let redirectURI, let problem = ProviderAddress.problem(redirectURI) {
+            found.append("the redirect URI \(problem)")
+        }
         if issuer.contains("?") || issuer.contains("#") { found.append("the issuer has a query or fragment") }
         if clientID.isEmpty || clientID.utf8.count > Self.maxTextLength {
             found.append("the client id is empty or too long")

@@ -52,7 +52,7 @@ package final class OutboxDispatcher: Sendable {
     private let settings: ServerConfiguration.NotificationSettings
     private let clock: any ServerClock
     private let logger: Logger
-    private let client: WebhookClient
+    let client: WebhookClient
     private let sealer: SecretSealer
     /// Which addresses deliveries may reach.
     var addresses: WebhookAddressPolicy { client.addresses }

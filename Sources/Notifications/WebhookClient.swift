@@ -46,6 +46,8 @@ struct WebhookClient: Sendable {
 
     struct Response: Sendable {
         var status: Int
+        /// Read only when the request asks for it (`maxBody`).
+        var body: [UInt8] = []
     }
 
     enum Failure: Error, CustomStringConvertible {
@@ -156,7 +158,7 @@ struct WebhookClient: Sendable {
 
     func post(
         url text: String, method: HTTPMethod = .POST, headers: [(String, String)], body: Data,
-        timeout: Duration
+        timeout: Duration, maxBody: Int = 0
     ) async throws(Failure) -> Response {
         if let problem = Self.validate(text, addresses: addresses) { throw .badURL(problem) }
         let url = URL(string: text)!
@@ -192,7 +194,7 @@ struct WebhookClient: Sendable {
                             try TLSHandler(context: tls, serverHostname: bare))
                     }
                     try channel.pipeline.syncOperations.addHTTPClientHandlers()
-                    try channel.pipeline.syncOperations.addHandler(ResponseHandler(promise: promise))
+                    try channel.pipeline.syncOperations.addHandler(ResponseHandler(promise: promise, maxBody: maxBody))
                 }
             }
         let connected = bootstrap.connect(to: destination)
@@ -237,17 +239,34 @@ struct WebhookClient: Sendable {
         return "\(error)"
     }
 
-    /// Completes the promise with the response head's status, or fails it when the connection
-    /// ends (or errs) before one.
+    /// Completes the promise with the response head's status (and, with `maxBody`, the body up
+    /// to that many bytes: a longer one fails), or fails it when the connection ends (or errs)
+    /// before then.
     private final class ResponseHandler: ChannelInboundHandler {
         typealias InboundIn = HTTPClientResponsePart
         let promise: EventLoopPromise<Response>
+        let maxBody: Int
+        private var response: Response?
 
-        init(promise: EventLoopPromise<Response>) { self.promise = promise }
+        init(promise: EventLoopPromise<Response>, maxBody: Int) { (self.promise, self.maxBody) = (promise, maxBody) }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-            if case .head(let head) = unwrapInboundIn(data) {
-                promise.succeed(Response(status: Int(head.status.code)))
+            switch unwrapInboundIn(data) {
+            case .head(let head):
+                let response = Response(status: Int(head.status.code))
+                if maxBody == 0 { promise.succeed(response) } else { self.response = response }
+            case .body(let part):
+                guard response != nil else { return }
+                guard response!.body.count + part.readableBytes <= maxBody else {
+                    response = nil
+                    promise.fail(Failure.connection("the answer is larger than \(maxBody / 1024) KiB"))
+                    context.close(promise: nil)
+                    return
+                }
+                response!.body += part.readableBytesView
+            case .end:
+                if let response { promise.succeed(response) }
+                response = nil
             }
         }
 

@@ -43,13 +43,17 @@ package final class ServerCore: Sendable {
     package let httpPort: Int?
     /// Webhooks and reminders; nil when the server runs without (tools, some tests).
     package let notifications: (any NotificationHooks)?
+    /// Sign-in with the tenants' identity providers; nil when the server runs without (tools,
+    /// some tests).
+    package let singleSignOn: SingleSignOn?
 
     package init(
         configuration: ServerConfiguration, defaultTenant: String, clock: any ServerClock, logger: Logger,
         tenants: [String: TenantRuntime], tokens: TokenRegistry, store: any RosterStore, metrics: ServerMetrics? = nil,
         httpPort: Int? = nil, notifications: (any NotificationHooks)? = nil, work: TenantWorkPool? = nil,
-        mutationGate: JobGate? = nil, resolvedWeeks: ResolvedWeeks? = nil
+        mutationGate: JobGate? = nil, resolvedWeeks: ResolvedWeeks? = nil, singleSignOn: SingleSignOn? = nil
     ) {
+        self.singleSignOn = singleSignOn
         self.resolvedWeeks = resolvedWeeks
         self.notifications = notifications
         self.metrics = metrics

@@ -1,3 +1,4 @@
+import Foundation
 import RosterDomain
 import RosterHTTP
 import RosterServerCore
@@ -9,13 +10,29 @@ enum SignIn {
     static let maxTokenLength = 200
 
     static func form(_ request: HTTPAPI.Request, app: WebApp, side: HTTPSide, problem: String? = nil, status: Int = 200)
-        -> HTTPAPI.Reply
+        async -> HTTPAPI.Reply
     {
         let words = request.words
         var html = HTML()
         WebPage.open(&html, title: words("Sign in"), words: words)
         html.raw("<header><h1>\(words("Sign in"))</h1></header><main id=\"main\">")
         if let problem { html.element("p", class: "problem", problem) }
+        // The tenant's identity provider first, when it has one (docs/SSO.md).
+        if let core = side.context, let singleSignOn = core.singleSignOn {
+            let tenantID = request.query["tenant"] ?? core.defaultTenant
+            if core.tenant(tenantID) != nil, await singleSignOn.isConfigured(tenantID, core: core) {
+                html.raw("<p class=\"actions\"><a class=\"button\"")
+                html.attribute(
+                    "href",
+                    "/sign-in/sso"
+                        + (request.query["tenant"].map {
+                            "?tenant=" + ($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+                        } ?? ""))
+                html.raw(">")
+                html.text(words("Sign in with your organisation’s account"))
+                html.raw("</a></p>")
+            }
+        }
         html.raw("<form class=\"edit\" method=\"post\" action=\"/sign-in\">")
         html.raw("<label for=\"token\">\(words("Token"))</label>")
         html.raw("<input id=\"token\" name=\"token\" type=\"password\" autocomplete=\"off\" required")
@@ -34,7 +51,7 @@ enum SignIn {
         return WebApp.html(status, html.output)
     }
 
-    static func signIn(_ request: HTTPAPI.Request, app: WebApp, side: HTTPSide) -> HTTPAPI.Reply {
+    static func signIn(_ request: HTTPAPI.Request, app: WebApp, side: HTTPSide) async -> HTTPAPI.Reply {
         let words = request.words
         guard let core = side.context else { return WebApp.starting(words) }
         guard WebForms.sameOrigin(request) else { return WebForms.forged(words) }
@@ -44,25 +61,29 @@ enum SignIn {
         guard let credential = core.tokens.authenticate(text, now: now), let tokenID = credential.tokenID else {
             side.metrics?.counters.authenticationFailed()
             core.auditAuthenticationFailure(token: text, address: request.peer, door: "web sign-in", at: now)
-            return form(
+            return await form(
                 request, app: app, side: side, problem: words("That token is not valid (wrong, revoked or expired)."),
                 status: 401)
         }
         guard let session = app.sessions.open(tokenID: tokenID, tenantID: credential.tenantID, now: now) else {
-            return form(
+            return await form(
                 request, app: app, side: side,
                 problem: words("This server holds as many sessions as it may; try again later."), status: 503)
         }
         return WebApp.seeOther("/", headers: [WebSessions.cookie(session, secure: !side.isLoopback)])
     }
 
-    static func signOut(_ request: HTTPAPI.Request, app: WebApp, side: HTTPSide) -> HTTPAPI.Reply {
+    static func signOut(_ request: HTTPAPI.Request, app: WebApp, side: HTTPSide) async -> HTTPAPI.Reply {
         guard let core = side.context else { return WebApp.starting(request.words) }
         guard let (session, _) = app.signedIn(request, core: core, now: core.clock.now()) else {
             return WebApp.seeOther("/sign-in", headers: [WebSessions.cookie(nil, secure: !side.isLoopback)])
         }
         guard WebForms.verified(request, session: session) else { return WebForms.forged(request.words) }
         app.sessions.close(session.id)
+        // A token minted by a sign-in with the provider ends with its session.
+        if let singleSignOn = core.singleSignOn {
+            await singleSignOn.signedOut(tokenID: session.tokenID, core: core, address: request.peer)
+        }
         // The pages the service worker kept for offline reading go too.
         return WebApp.seeOther(
             "/sign-in",

@@ -129,9 +129,15 @@ package struct WebApp: HTTPPages {
             await HoursPage.show(request, schedule: p[0], app: app, side: side)
         },
         Route("GET", ["language"]) { _, request, side, _ in Self.chooseLanguage(request, side: side) },
-        Route("GET", ["sign-in"]) { app, request, side, _ in SignIn.form(request, app: app, side: side) },
-        Route("POST", ["sign-in"]) { app, request, side, _ in SignIn.signIn(request, app: app, side: side) },
-        Route("POST", ["sign-out"]) { app, request, side, _ in SignIn.signOut(request, app: app, side: side) },
+        Route("GET", ["sign-in"]) { app, request, side, _ in await SignIn.form(request, app: app, side: side) },
+        Route("POST", ["sign-in"]) { app, request, side, _ in await SignIn.signIn(request, app: app, side: side) },
+        Route("GET", ["sign-in", "sso"]) { app, request, side, _ in
+            await SignInWithProvider.begin(request, app: app, side: side)
+        },
+        Route("GET", ["sign-in", "sso", "callback"]) { app, request, side, _ in
+            await SignInWithProvider.callback(request, app: app, side: side)
+        },
+        Route("POST", ["sign-out"]) { app, request, side, _ in await SignIn.signOut(request, app: app, side: side) },
         Route("GET", ["assets", nil]) { _, request, _, p in WebAssets.reply(for: p[0], gzip: Gzip.accepted(by: request))
         },
         // At the root, so that its scope is every page.

@@ -90,6 +90,13 @@ import Testing
             return
         }
         #expect(grace.firstName == "Grace" && grace.lastName == "Hopper")
+        // The directory needs both names: one known name fills both.
+        let single = try Self.resolve(["email": .string("ada@example.test")], Self.settings).get()
+        guard case .created(let ada) = single.person else {
+            Issue.record("not created")
+            return
+        }
+        #expect(ada.firstName == "ada" && ada.lastName == "ada")
     }
 
     @Test func readerGroupsCloseSignInToEveryoneElse() {

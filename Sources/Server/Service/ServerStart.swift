@@ -129,7 +129,8 @@ extension RosterServer {
         let core = ServerCore(
             configuration: configuration, defaultTenant: defaultTenant, clock: clock, logger: logger, tenants: runtimes,
             tokens: tokens, store: store, metrics: http?.metrics?.counters, httpPort: httpChannel?.localAddress?.port,
-            notifications: notifier, work: work, resolvedWeeks: resolvedWeeks)
+            notifications: notifier, work: work, resolvedWeeks: resolvedWeeks,
+            singleSignOn: SingleSignOn(transport: notifier.identityTransport, sealer: sealer))
         let listener = ProtocolConnections(
             core: core, tls: tls, loops: loops,
             isLoopback: isLoopback && !configuration.noDevelopmentMode)

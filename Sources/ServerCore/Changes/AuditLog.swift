@@ -258,11 +258,31 @@ extension ServerCore {
             logger.info("refused a Hello for unknown tenant \"\(AuditLog.loggable(tenantID))\" from \(address)")
             return
         }
-        var detail = refusal.detail + (door.map { " (\($0))" } ?? "")
+        let detail = refusal.detail + (door.map { " (\($0))" } ?? "")
+        record(
+            detail: detail, tokenID: refusal.tokenID, tenantID: tenantID, address: address, admitted: admitted, at: now)
+    }
+
+    /// Records a refused sign-in with the tenant's identity provider (docs/SSO.md) as a refused
+    /// Hello is: an `auth.failed` entry under the same budget, and a line in the server's log.
+    package func auditSignInFailure(tenantID: String, address: String, detail: String, at now: UnixMillis) {
+        let admitted = authFailureBudget.withLockedValue { $0.admit(at: now) }
+        guard admitted.record, tenant(tenantID) != nil else { return }
+        logger.info("sign-in with the identity provider refused from \(address): \(detail)")
+        record(
+            detail: detail + " (single sign-on)", tokenID: "", tenantID: tenantID, address: address, admitted: admitted,
+            at: now)
+    }
+
+    private func record(
+        detail: String, tokenID: String, tenantID: String, address: String,
+        admitted: (record: Bool, suppressedBefore: Int), at now: UnixMillis
+    ) {
+        var detail = detail
         if admitted.suppressedBefore > 0 {
             detail += " (\(admitted.suppressedBefore) more failures before this one were not recorded one by one)"
         }
-        let entry = AuditLog.authFailure(at: now, address: address, tokenID: refusal.tokenID, detail: detail)
+        let entry = AuditLog.authFailure(at: now, address: address, tokenID: tokenID, detail: detail)
         let store = admin.store, logger = self.logger, detachedWrites = self.detachedWrites
         detachedWrites.withLockedValue { $0 += 1 }
         Task {

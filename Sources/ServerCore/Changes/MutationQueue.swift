@@ -136,6 +136,16 @@ extension ServerCore {
             promise.completeWithTask { await self.report(request, on: tenant, actor: actor).map(RosterMessage.report) }
             return promise.futureResult
         }
+        if case .identityAdmin(let request) = message {
+            // Off the queue: setting sign-in up asks the provider, which may take seconds.
+            promise.completeWithTask {
+                guard let singleSignOn = self.singleSignOn else {
+                    return .failure(WireError(.unavailable, "sign-in with an identity provider is off on this server"))
+                }
+                return await singleSignOn.administer(request, tenant: tenant, actor: actor, core: self)
+            }
+            return promise.futureResult
+        }
         let admin = self.admin
         let queued = mutations.submit(tenant.id) {
             if case .getAudit(let request) = message {

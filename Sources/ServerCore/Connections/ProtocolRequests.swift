@@ -70,6 +70,8 @@ package enum ProtocolRequests {
             Rule(who: .admin(refusal: "webhooks and reminders are for admins"), path: .tenantQueue, lane: .long)
         case .getAudit:
             Rule(who: .admin(refusal: "the audit log is for admins"), path: .tenantQueue, lane: .long)
+        case .identityAdmin:
+            Rule(who: .admin(refusal: "sign-in settings are for admins"), path: .tenantQueue, lane: .long)
         case .getCalendar:
             Rule(who: .anyone, path: .tenantQueue, lane: .long)
         case .getReport:

@@ -853,7 +853,7 @@ msgstr ""
 msgid "Overrides are made by an admin, or by a person for themselves where the schedule allows it."
 msgstr ""
 
-#: Sources/Web/OverrideForm.swift Sources/Web/PersonPage.swift Sources/Web/ScheduleEditPage.swift Sources/Web/SignIn.swift Sources/Web/WebApp.swift Sources/Web/WebPage.swift
+#: Sources/Web/OverrideForm.swift Sources/Web/PersonPage.swift Sources/Web/ScheduleEditPage.swift Sources/Web/SignIn.swift Sources/Web/SignInWithProvider.swift Sources/Web/WebApp.swift Sources/Web/WebPage.swift
 msgid "Sign in"
 msgstr ""
 
@@ -931,7 +931,7 @@ msgstr ""
 msgid "This token names no person here: ask an admin for one made with {1}."
 msgstr ""
 
-#: Sources/Web/PersonPage.swift Sources/Web/WebPage.swift
+#: Sources/Web/PersonPage.swift Sources/Web/SignInWithProvider.swift Sources/Web/WebPage.swift
 msgid "My shifts"
 msgstr ""
 
@@ -1405,6 +1405,10 @@ msgid "named in the step"
 msgstr ""
 
 #: Sources/Web/SignIn.swift
+msgid "Sign in with your organisation’s account"
+msgstr ""
+
+#: Sources/Web/SignIn.swift
 msgid "Token"
 msgstr ""
 
@@ -1416,7 +1420,7 @@ msgstr ""
 msgid "That token is not valid (wrong, revoked or expired)."
 msgstr ""
 
-#: Sources/Web/SignIn.swift
+#: Sources/Web/SignIn.swift Sources/Web/SignInWithProvider.swift
 msgid "This server holds as many sessions as it may; try again later."
 msgstr ""
 
@@ -1434,6 +1438,18 @@ msgstr ""
 
 #: Sources/Web/SignIn.swift
 msgid "Sign in to make changes."
+msgstr ""
+
+#: Sources/Web/SignInWithProvider.swift
+msgid "Signed in"
+msgstr ""
+
+#: Sources/Web/SignInWithProvider.swift
+msgid "This sign-in was started in another browser. Start again from the sign-in page."
+msgstr ""
+
+#: Sources/Web/SignInWithProvider.swift
+msgid "Sign-in refused"
 msgstr ""
 
 #: Sources/Web/TimelineWindow.swift
@@ -2410,7 +2426,8 @@ msgstr "Vertretungen trägt ein Admin ein, oder eine Person für sich selbst, wo
 
 #: Sources/Web/OverrideForm.swift Sources/Web/PersonPage.swift
 #: Sources/Web/ScheduleEditPage.swift Sources/Web/SignIn.swift
-#: Sources/Web/WebApp.swift Sources/Web/WebPage.swift
+#: Sources/Web/SignInWithProvider.swift Sources/Web/WebApp.swift
+#: Sources/Web/WebPage.swift
 msgid "Sign in"
 msgstr "Anmelden"
 
@@ -2488,7 +2505,8 @@ msgstr "Mit einem Token anmelden, das Sie nennt (ein Admin erstellt es auf dem S
 msgid "This token names no person here: ask an admin for one made with {1}."
 msgstr "Dieses Token nennt hier keine Person: bitte einen Admin um eines, erstellt mit {1}."
 
-#: Sources/Web/PersonPage.swift Sources/Web/WebPage.swift
+#: Sources/Web/PersonPage.swift Sources/Web/SignInWithProvider.swift
+#: Sources/Web/WebPage.swift
 msgid "My shifts"
 msgstr "Meine Schichten"
 
@@ -2962,6 +2980,10 @@ msgid "named in the step"
 msgstr "im Schritt genannt"
 
 #: Sources/Web/SignIn.swift
+msgid "Sign in with your organisation’s account"
+msgstr "Mit dem Konto Ihrer Organisation anmelden"
+
+#: Sources/Web/SignIn.swift
 msgid "Token"
 msgstr "Token"
 
@@ -2973,7 +2995,7 @@ msgstr "Ein Token von roster-server token create (die Demo schreibt roster-data/
 msgid "That token is not valid (wrong, revoked or expired)."
 msgstr "Dieses Token ist nicht gültig (falsch, widerrufen oder abgelaufen)."
 
-#: Sources/Web/SignIn.swift
+#: Sources/Web/SignIn.swift Sources/Web/SignInWithProvider.swift
 msgid "This server holds as many sessions as it may; try again later."
 msgstr "Dieser Server hält so viele Sitzungen, wie er darf; bitte später noch einmal versuchen."
 
@@ -2992,6 +3014,18 @@ msgstr "Nicht angemeldet"
 #: Sources/Web/SignIn.swift
 msgid "Sign in to make changes."
 msgstr "Zum Ändern anmelden."
+
+#: Sources/Web/SignInWithProvider.swift
+msgid "Signed in"
+msgstr "Angemeldet"
+
+#: Sources/Web/SignInWithProvider.swift
+msgid "This sign-in was started in another browser. Start again from the sign-in page."
+msgstr "Diese Anmeldung wurde in einem anderen Browser begonnen. Beginnen Sie erneut auf der Anmeldeseite."
+
+#: Sources/Web/SignInWithProvider.swift
+msgid "Sign-in refused"
+msgstr "Anmeldung abgelehnt"
 
 #: Sources/Web/TimelineWindow.swift
 msgid "1 week"
@@ -3977,7 +4011,8 @@ msgstr "Les remplacements sont faits par un admin, ou par une personne pour elle
 
 #: Sources/Web/OverrideForm.swift Sources/Web/PersonPage.swift
 #: Sources/Web/ScheduleEditPage.swift Sources/Web/SignIn.swift
-#: Sources/Web/WebApp.swift Sources/Web/WebPage.swift
+#: Sources/Web/SignInWithProvider.swift Sources/Web/WebApp.swift
+#: Sources/Web/WebPage.swift
 msgid "Sign in"
 msgstr "Se connecter"
 
@@ -4055,7 +4090,8 @@ msgstr "Connectez-vous avec un jeton à votre nom (un admin le crée sur le serv
 msgid "This token names no person here: ask an admin for one made with {1}."
 msgstr "Ce jeton ne désigne personne ici : demandez à un admin d’en créer un avec {1}."
 
-#: Sources/Web/PersonPage.swift Sources/Web/WebPage.swift
+#: Sources/Web/PersonPage.swift Sources/Web/SignInWithProvider.swift
+#: Sources/Web/WebPage.swift
 msgid "My shifts"
 msgstr "Mes gardes"
 
@@ -4531,6 +4567,10 @@ msgid "named in the step"
 msgstr "nommé dans l’étape"
 
 #: Sources/Web/SignIn.swift
+msgid "Sign in with your organisation’s account"
+msgstr "Se connecter avec le compte de votre organisation"
+
+#: Sources/Web/SignIn.swift
 msgid "Token"
 msgstr "Jeton"
 
@@ -4542,7 +4582,7 @@ msgstr "Un jeton de roster-server token create (la démo écrit roster-data/admi
 msgid "That token is not valid (wrong, revoked or expired)."
 msgstr "Ce jeton n’est pas valide (erroné, révoqué ou expiré)."
 
-#: Sources/Web/SignIn.swift
+#: Sources/Web/SignIn.swift Sources/Web/SignInWithProvider.swift
 msgid "This server holds as many sessions as it may; try again later."
 msgstr "Ce serveur tient autant de sessions qu’il le peut ; réessayez plus tard."
 
@@ -4561,6 +4601,18 @@ msgstr "Non connecté"
 #: Sources/Web/SignIn.swift
 msgid "Sign in to make changes."
 msgstr "Connectez-vous pour modifier."
+
+#: Sources/Web/SignInWithProvider.swift
+msgid "Signed in"
+msgstr "Connecté"
+
+#: Sources/Web/SignInWithProvider.swift
+msgid "This sign-in was started in another browser. Start again from the sign-in page."
+msgstr "Cette connexion a été commencée dans un autre navigateur. Recommencez depuis la page de connexion."
+
+#: Sources/Web/SignInWithProvider.swift
+msgid "Sign-in refused"
+msgstr "Connexion refusée"
 
 #: Sources/Web/TimelineWindow.swift
 msgid "1 week"
@@ -5546,7 +5598,8 @@ msgstr "Las sustituciones las hace un admin, o cada persona para sí misma si el
 
 #: Sources/Web/OverrideForm.swift Sources/Web/PersonPage.swift
 #: Sources/Web/ScheduleEditPage.swift Sources/Web/SignIn.swift
-#: Sources/Web/WebApp.swift Sources/Web/WebPage.swift
+#: Sources/Web/SignInWithProvider.swift Sources/Web/WebApp.swift
+#: Sources/Web/WebPage.swift
 msgid "Sign in"
 msgstr "Iniciar sesión"
 
@@ -5624,7 +5677,8 @@ msgstr "Inicia sesión con un token a tu nombre (un admin lo crea en el servidor
 msgid "This token names no person here: ask an admin for one made with {1}."
 msgstr "Este token no nombra a ninguna persona aquí: pide a un admin uno creado con {1}."
 
-#: Sources/Web/PersonPage.swift Sources/Web/WebPage.swift
+#: Sources/Web/PersonPage.swift Sources/Web/SignInWithProvider.swift
+#: Sources/Web/WebPage.swift
 msgid "My shifts"
 msgstr "Mis turnos"
 
@@ -6100,6 +6154,10 @@ msgid "named in the step"
 msgstr "nombrado en el paso"
 
 #: Sources/Web/SignIn.swift
+msgid "Sign in with your organisation’s account"
+msgstr "Iniciar sesión con la cuenta de su organización"
+
+#: Sources/Web/SignIn.swift
 msgid "Token"
 msgstr "Token"
 
@@ -6111,7 +6169,7 @@ msgstr "Un token de roster-server token create (la demo escribe roster-data/admi
 msgid "That token is not valid (wrong, revoked or expired)."
 msgstr "Ese token no es válido (erróneo, revocado o caducado)."
 
-#: Sources/Web/SignIn.swift
+#: Sources/Web/SignIn.swift Sources/Web/SignInWithProvider.swift
 msgid "This server holds as many sessions as it may; try again later."
 msgstr "Este servidor tiene tantas sesiones como puede; inténtalo más tarde."
 
@@ -6130,6 +6188,18 @@ msgstr "Sin sesión iniciada"
 #: Sources/Web/SignIn.swift
 msgid "Sign in to make changes."
 msgstr "Inicia sesión para hacer cambios."
+
+#: Sources/Web/SignInWithProvider.swift
+msgid "Signed in"
+msgstr "Sesión iniciada"
+
+#: Sources/Web/SignInWithProvider.swift
+msgid "This sign-in was started in another browser. Start again from the sign-in page."
+msgstr "Este inicio de sesión se empezó en otro navegador. Vuelva a empezar desde la página de inicio de sesión."
+
+#: Sources/Web/SignInWithProvider.swift
+msgid "Sign-in refused"
+msgstr "Inicio de sesión rechazado"
 
 #: Sources/Web/TimelineWindow.swift
 msgid "1 week"

@@ -1,0 +1,149 @@
+import Foundation
+import RosterDomain
+import RosterIdentity
+import RosterProtocol
+import RosterStore
+
+extension SingleSignOn {
+    /// An admin's IdentityAdmin request. Settings are checked against the provider (its
+    /// discovery document and keys are fetched) before they are kept, so a wrong issuer is said
+    /// now, not at the first person's sign-in.
+    package func administer(
+        _ request: Roster_V1_IdentityAdminRequest, tenant: TenantRuntime, actor: Caller, core: ServerCore
+    ) async -> Result<RosterMessage, WireError> {
+        let store = core.admin.store
+        let now = core.clock.now()
+        var answer = Roster_V1_IdentityAdminResponse()
+        do {
+            switch request.action {
+            case .setSingleSignOn(let wire):
+                let previous = try await store.singleSignOn(tenantID: tenant.id)
+                let settings = Self.settings(wire)
+                if let problem = settings.problems.first { return .failure(WireError(.invalidArgument, problem)) }
+                var secret = wire.clientSecret
+                if secret.isEmpty, let previous, let kept = sealer.open(previous.clientSecret) { secret = kept }
+                guard !secret.isEmpty, secret.utf8.count <= SingleSignOnSettings.maxTextLength else {
+                    return .failure(WireError(.invalidArgument, "the client secret is empty or longer than 512 bytes"))
+                }
+                let metadata: ProviderMetadata
+                let keys: JSONWebKeySet
+                do {
+                    metadata = try await providers.metadata(issuer: settings.issuer, now: now, fresh: true)
+                    keys = try await providers.keys(for: metadata, now: now, refresh: true).keys
+                } catch {
+                    return .failure(WireError(.failedPrecondition, "the provider cannot be used: \(error.message)"))
+                }
+                let json = String(decoding: try JSONEncoder().encode(settings), as: UTF8.self)
+                try await store.setSingleSignOn(
+                    tenantID: tenant.id,
+                    StoredSingleSignOn(settings: json, clientSecret: sealer.seal(secret), updatedAt: now))
+                try await audit(
+                    "sso.set", detail: "sign-in with \(settings.issuer) as client \(settings.clientID)",
+                    reason: request.reason, tenant: tenant, actor: actor, store: store, at: now)
+                answer.singleSignOn = Self.wire(settings)
+                answer.notes = Self.notes(metadata, keys: keys)
+            case .showSingleSignOn:
+                if let stored = try await store.singleSignOn(tenantID: tenant.id),
+                    let settings = try? JSONDecoder().decode(
+                        SingleSignOnSettings.self, from: Data(stored.settings.utf8))
+                {
+                    answer.singleSignOn = Self.wire(settings)
+                }
+            case .removeSingleSignOn:
+                try await store.setSingleSignOn(tenantID: tenant.id, nil)
+                try await audit(
+                    "sso.removed", detail: "sign-in with an identity provider turned off", reason: request.reason,
+                    tenant: tenant, actor: actor, store: store, at: now)
+            case nil:
+                return .failure(WireError(.invalidArgument, "IdentityAdmin names no action"))
+            }
+        } catch {
+            return .failure(WireError(.unavailable, "the store could not be used: \(error)", retryable: true))
+        }
+        if answer.hasSingleSignOn {
+            answer.redirectUri =
+                answer.singleSignOn.redirectUri.isEmpty
+                ? Self.defaultRedirectURI(core) : answer.singleSignOn.redirectUri
+        }
+        return .success(.identityAdminResult(answer))
+    }
+
+    /// This server's callback on its HTTP listener, as a browser on the listener's host reaches it.
+    static func defaultRedirectURI(_ core: ServerCore) -> String {
+        guard let port = core.httpPort else { return "" }
+        let listen = core.configuration.httpListen?.host ?? "127.0.0.1"
+        let host = ["0.0.0.0", "::", ""].contains(listen) ? "127.0.0.1" : listen
+        let scheme = core.configuration.tls == nil ? "http" : "https"
+        return "\(scheme)://\(host.contains(":") ? "[\(host)]" : host):\(port)\(callbackPath)"
+    }
+
+    /// What an admin should know of the provider: the keys left out, the device grant.
+    static func notes(_ metadata: ProviderMetadata, keys: JSONWebKeySet) -> [String] {
+        var notes = [
+            "the provider signs ID tokens with \(metadata.signingAlgorithms.map(\.rawValue).sorted().joined(separator: ", "))"
+        ]
+        notes += keys.skipped.map { "a key left out: \($0)" }
+        notes.append(
+            metadata.deviceAuthorizationEndpoint == nil
+                ? "the provider offers no device grant: roster-client login opens a browser on this machine"
+                : "the provider offers the device grant: roster-client login works from any terminal")
+        return notes
+    }
+
+    private func audit(
+        _ kind: String, detail: String, reason: String, tenant: TenantRuntime, actor: Caller, store: any RosterStore,
+        at now: UnixMillis
+    ) async throws {
+        let entry = Roster_V1_AuditEntry.with {
+            $0.kind = kind
+            $0.atMs = now
+            $0.actor = actor.name
+            $0.tokenID = actor.tokenID ?? ""
+            $0.address = actor.address
+            $0.detail = detail
+            $0.reason = reason
+        }
+        try await store.appendAudit(tenantID: tenant.id, entry)
+    }
+
+    /// The settings a wire message asks for, with the standard claims where it names none.
+    static func settings(_ wire: Roster_V1_SingleSignOnSetting) -> SingleSignOnSettings {
+        var claims = SingleSignOnSettings.ClaimPaths()
+        func take(_ text: String, _ path: WritableKeyPath<SingleSignOnSettings.ClaimPaths, String>) {
+            if !text.isEmpty { claims[keyPath: path] = text }
+        }
+        take(wire.nameClaim, \.name)
+        take(wire.givenNameClaim, \.givenName)
+        take(wire.familyNameClaim, \.familyName)
+        take(wire.emailClaim, \.email)
+        take(wire.phoneClaim, \.phone)
+        take(wire.groupsClaim, \.groups)
+        var settings = SingleSignOnSettings(
+            issuer: wire.issuer, clientID: wire.clientID, claims: claims, adminGroups: wire.adminGroups,
+            readerGroups: wire.readerGroups, teamGroups: wire.teamGroups, createPeople: wire.createPeople,
+            linkByVerifiedEmail: wire.linkByVerifiedEmail)
+        if !wire.scopes.isEmpty { settings.scopes = wire.scopes }
+        settings.redirectURI = wire.redirectUri.isEmpty ? nil : wire.redirectUri
+        return settings
+    }
+
+    static func wire(_ settings: SingleSignOnSettings) -> Roster_V1_SingleSignOnSetting {
+        .with {
+            $0.issuer = settings.issuer
+            $0.clientID = settings.clientID
+            $0.scopes = settings.scopes
+            $0.nameClaim = settings.claims.name
+            $0.givenNameClaim = settings.claims.givenName
+            $0.familyNameClaim = settings.claims.familyName
+            $0.emailClaim = settings.claims.email
+            $0.phoneClaim = settings.claims.phone
+            $0.groupsClaim = settings.claims.groups
+            $0.adminGroups = settings.adminGroups
+            $0.readerGroups = settings.readerGroups
+            $0.teamGroups = settings.teamGroups
+            $0.createPeople = settings.createPeople
+            $0.linkByVerifiedEmail = settings.linkByVerifiedEmail
+            $0.redirectUri = settings.redirectURI ?? ""
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import NIOCore
+import RosterDomain
+import RosterIdentity
+import RosterProtocol
+import RosterStore
+
+extension SingleSignOn {
+    /// The person a verified ID token names, in `tenant`: found by their link, linked by e-mail
+    /// or created (each change one revision, as an admin's would be), their team refreshed from
+    /// their groups; then a token for them, stored and audited before it is used.
+    func admit(
+        _ claims: IDTokenClaims, settings: SingleSignOnSettings, tenant: TenantRuntime, core: ServerCore,
+        address: String, loop: any EventLoop, now: UnixMillis
+    ) async throws(SignInRefusal) -> (token: StoredToken, name: String) {
+        let store = core.admin.store
+        let linked: String?
+        do {
+            linked = try await store.identityLink(tenantID: tenant.id, issuer: claims.issuer, subject: claims.subject)
+        } catch {
+            throw .providerUnavailable("the store could not be read")
+        }
+        let state = tenant.view.state
+        let identity = try SignInIdentity.resolve(
+            claims, settings: settings, linked: linked, directory: Array(state.employees.values),
+            newID: { IdentifierFactory.make("emp") })
+        let actor = Caller(tokenID: nil, name: "single sign-on (\(settings.issuer))", address: address, isAdmin: true)
+        var person: Employee
+        switch identity.person {
+        case .linked(let id), .linkedByEmail(let id):
+            guard let found = state.employees[id] else { throw .linkedPersonGone }
+            person = found
+            if let team = identity.team, person.team != team {
+                person.team = team
+                try await upsert(
+                    person, reason: "team from the provider's groups", actor: actor, on: tenant, core: core, loop: loop)
+            }
+        case .created(let made):
+            person = made
+            try await upsert(person, reason: "first sign-in", actor: actor, on: tenant, core: core, loop: loop)
+        }
+        let issued = AccessToken.issue(
+            tenantID: tenant.id, role: identity.role == .admin ? .admin : .reader, label: Self.webTokenLabel, now: now,
+            expiresAt: now + Self.tokenLifetime, employeeID: person.id)
+        do {
+            if linked == nil {
+                try await store.linkIdentity(
+                    tenantID: tenant.id, issuer: claims.issuer, subject: claims.subject, employeeID: person.id, at: now)
+            }
+            try await store.insertToken(issued.stored)
+            var entry = AuditLog.token(AuditLog.Kind.tokenCreated, issued.stored, at: now)
+            entry.actor = "\(person.fullName) (\(settings.issuer))"
+            entry.address = address
+            entry.detail +=
+                linked == nil ? ", first sign-in with the identity provider" : ", signed in with the identity provider"
+            try await store.appendAudit(tenantID: tenant.id, entry)
+        } catch {
+            throw .providerUnavailable("the sign-in could not be stored")
+        }
+        core.tokens.insert(issued.stored)
+        return (issued.stored, person.fullName)
+    }
+
+    /// `person` put in the directory through the tenant's change queue, as an admin's change.
+    private func upsert(
+        _ person: Employee, reason: String, actor: Caller, on tenant: TenantRuntime, core: ServerCore,
+        loop: any EventLoop
+    ) async throws(SignInRefusal) {
+        let request = Roster_V1_UpsertEmployeeRequest.with {
+            $0.employee = Roster_V1_Employee(person)
+            $0.reason = reason
+        }
+        let answer: Result<RosterMessage, WireError>
+        do {
+            answer = try await core.perform(.upsertEmployee(request), on: tenant, actor: actor, loop: loop).get()
+        } catch {
+            throw .providerUnavailable("the server is stopping")
+        }
+        if case .failure(let error) = answer {
+            throw .directoryRefused(error.body.message)
+        }
+    }
+}
+
+extension SingleSignOn {
+    /// A web session signed out: the token a provider sign-in minted for it is revoked (a token
+    /// made otherwise, by `token create`, is the admin's to revoke).
+    package func signedOut(tokenID: String, core: ServerCore, address: String) async {
+        guard var token = core.tokens.token(id: tokenID), token.label == Self.webTokenLabel, token.revokedAt == nil
+        else { return }
+        let now = core.clock.now()
+        do {
+            _ = try await core.admin.store.revokeToken(id: tokenID, at: now)
+            token.revokedAt = now
+            var entry = AuditLog.token(AuditLog.Kind.tokenRevoked, token, at: now)
+            entry.actor = token.employeeID ?? ""
+            entry.address = address
+            entry.detail += ", signed out"
+            try await core.admin.store.appendAudit(tenantID: token.tenantID, entry)
+        } catch {
+            core.logger.warning("could not revoke the signed-out session's token \(tokenID): \(error)")
+        }
+        core.tokens.insert(token)
+    }
+}
