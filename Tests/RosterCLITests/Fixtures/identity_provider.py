@@ -1,0 +1,97 @@
+"""A real OpenID Provider on this machine, for Roster's sign-in tests and docs/SSO.md's walkthrough:
+Canaille (PyPI `canaille`, through `pytest-iam`'s Server) serving discovery, keys, the
+authorization code flow with PKCE and nonce, and userinfo; its data in memory.
+
+    identity_provider.py --redirect-uri URI --client-secret-file FILE [--port N]
+
+It registers the client `roster` (client_secret_basic, that redirect URI), and two people who
+sign in through its own login form: lynn (password "lynn-password", in the group oncall-admins)
+and jean (password "jean-password", in no group); neither is in the demo roster. Printed when it serves:
+
+    ISSUER http://localhost:PORT
+
+Commands on stdin, one per line, each answered with a line: `rotate` makes a new signing key
+the active one (the old one is still published, inactive) and answers `ROTATED <kid>`.
+"""
+import argparse
+import datetime
+import os
+import sys
+import threading
+import uuid
+
+os.environ["AUTHLIB_INSECURE_TRANSPORT"] = "1"  # plain http, on loopback only
+
+import portpicker
+from canaille import create_app
+from canaille.app import models
+from canaille.backends import Backend
+from joserfc.jwk import JWKRegistry
+from pytest_iam import Server
+
+
+def new_key():
+    key = JWKRegistry.generate_key("RSA", 2048)
+    key.ensure_kid()
+    return key.as_dict(private=True)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--redirect-uri", required=True)
+    parser.add_argument("--client-secret-file", required=True)
+    parser.add_argument("--port", type=int, default=0)
+    args = parser.parse_args()
+    with open(args.client_secret_file) as f:
+        secret = f.read().strip()
+    port = args.port or portpicker.pick_unused_port()
+    config = {
+        "TESTING": True,
+        "ENV_FILE": None,
+        "SECRET_KEY": str(uuid.uuid4()),
+        "WTF_CSRF_ENABLED": False,
+        "PREFERRED_URL_SCHEME": "http",
+        "SERVER_NAME": f"localhost:{port}",
+        "CANAILLE": {"DATABASE": "memory", "JAVASCRIPT": False, "ACL": {"DEFAULT": {"PERMISSIONS": ["use_oidc"]}}},
+        "CANAILLE_OIDC": {"ACTIVE_JWKS": [new_key()], "INACTIVE_JWKS": []},
+    }
+    app = create_app(config=config, env_file=None, env_prefix="ROSTER_TEST_IAM_")
+    server = Server(app, port, Backend.instance)
+    with app.app_context():
+        backend = Backend.instance
+        lynn = models.User(
+            user_name="lynn", given_name="Lynn", family_name="Conway", formatted_name="Lynn Conway",
+            emails=["lynn@example.test"], password="lynn-password")
+        backend.save(lynn)
+        jean = models.User(
+            user_name="jean", given_name="Jean", family_name="Sammet", formatted_name="Jean Sammet",
+            emails=["jean@example.test"], password="jean-password")
+        backend.save(jean)
+        admins = models.Group(display_name="oncall-admins", members=[lynn])
+        backend.save(admins)
+        client = models.Client(
+            client_id="roster", client_secret=secret, client_name="Roster",
+            client_id_issued_at=datetime.datetime.now(datetime.timezone.utc),
+            redirect_uris=[args.redirect_uri], grant_types=["authorization_code"], response_types=["code"],
+            token_endpoint_auth_method="client_secret_basic", id_token_signed_response_alg="RS256",
+            scope=["openid", "profile", "email", "groups"])
+        backend.save(client)
+        client.audience = [client]  # itself: saved first, so that it can be named
+        backend.save(client)
+        # Consent given ahead: the test signs in, it does not review scopes.
+        server.consent(lynn, client)
+        server.consent(jean, client)
+    threading.Thread(target=server.httpd.serve_forever, daemon=True).start()
+    print(f"ISSUER http://localhost:{port}", flush=True)
+    for line in sys.stdin:
+        if line.strip() == "rotate":
+            oidc = app.config["CANAILLE_OIDC"]
+            key = new_key()
+            oidc["INACTIVE_JWKS"] = list(oidc["INACTIVE_JWKS"] or []) + list(oidc["ACTIVE_JWKS"])
+            oidc["ACTIVE_JWKS"] = [key]
+            print(f"ROTATED {key['kid']}", flush=True)
+    server.httpd.shutdown()
+
+
+if __name__ == "__main__":
+    main()

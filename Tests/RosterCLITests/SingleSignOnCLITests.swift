@@ -1,0 +1,87 @@
+import Foundation
+import RosterTestSupport
+import Testing
+
+/// docs/SSO.md's walkthrough with real parts: the roster-server binary with its demo roster, a
+/// real OpenID Provider (Canaille) on 127.0.0.1, `roster-client admin sso set`, and chromium
+/// signing people in through the provider's own login form.
+@Suite(.timeLimit(.minutes(10))) struct SingleSignOnCLITests {
+    /// Signs `login` in from a fresh browser context and prints "AS login | header | title".
+    static let signIn = """
+        def sign_in(login):
+            context = browser.new_context()
+            page = context.new_page()
+            page.goto(url + "/sign-in")
+            page.click("text=Sign in with your organisation")
+            page.fill("#login", login)
+            page.click("button[type=submit]")
+            page.fill("#password", login + "-password")
+            page.click("button[type=submit]")
+            page.wait_for_url(url + "/me", timeout=30000)
+            print("AS " + login + " | " + page.text_content(".who") + " | " + page.title(), flush=True)
+            context.close()
+        """
+
+    @Test(.enabled(if: IdentityProviderProcess.shouldRun, "chromium, Playwright and Canaille are not installed"))
+    func peopleSignInWithTheProviderAndLandOnTheirOwnShifts() async throws {
+        try await withServerProcess(arguments: ["--demo"]) { server in
+            let base = "http://127.0.0.1:\(try #require(server.httpPort))"
+            let scratch = TestScratch.directory("roster-sso")
+            defer { TestScratch.remove(scratch) }
+            let secretFile = scratch.appendingPathComponent("client-secret").path
+            try "roster-client-secret\n".write(toFile: secretFile, atomically: false, encoding: .utf8)
+            let provider = try await IdentityProviderProcess.start(
+                redirectURI: base + "/sign-in/sso/callback", secretFile: secretFile, scratch: scratch)
+            try await withCleanup(provider, cleanUp: { await $0.stop() }) { provider in
+                let cli = CLI(port: server.port, token: server.adminToken)
+                defer { TestScratch.remove(cli.home) }
+                let set = try await cli.run([
+                    "admin", "sso", "set", "--issuer", provider.issuer, "--client-id", "roster",
+                    "--client-secret-file", secretFile, "--groups-claim", "groups", "--admin-group", "oncall-admins",
+                ])
+                #expect(set.status == 0, "\(set.stderr)")
+                #expect(set.stdout.contains("Redirect URI to register with the provider: \(base)/sign-in/sso/callback"))
+
+                // A new person who becomes an admin by their group, a new reader, and the first
+                // one again (known now: not created twice).
+                let first = try await Browser.run(
+                    Self.signIn + "\nsign_in(\"lynn\")\nsign_in(\"jean\")\nsign_in(\"lynn\")", url: base,
+                    scratch: scratch)
+                let status = await first.waitForExit(timeout: .seconds(240))
+                if status == nil { await first.stop(signal: SIGKILL) }
+                #expect(status == 0, "\(first.output)")
+                let lines = first.stdout.split(separator: "\n").filter { $0.hasPrefix("AS ") }
+                #expect(
+                    lines == [
+                        "AS lynn | Signed in: Lynn Conway · web sign-in (admin) | My shifts — Lynn Conway",
+                        "AS jean | Signed in: Jean Sammet · web sign-in (reader) | My shifts — Jean Sammet",
+                        "AS lynn | Signed in: Lynn Conway · web sign-in (admin) | My shifts — Lynn Conway",
+                    ], "\(first.output)")
+
+                // The provider rotates its signing key: the next sign-in's token names a key the
+                // server does not hold, which it fetches (at most once per 10 s) and accepts.
+                #expect(await provider.rotateKey() != nil)
+                try await Task.sleep(for: .seconds(11))
+                let again = try await Browser.run(Self.signIn + "\nsign_in(\"lynn\")", url: base, scratch: scratch)
+                let againStatus = await again.waitForExit(timeout: .seconds(120))
+                if againStatus == nil { await again.stop(signal: SIGKILL) }
+                #expect(againStatus == 0, "\(again.output)")
+                #expect(
+                    again.stdout.contains("AS lynn | Signed in: Lynn Conway · web sign-in (admin)"), "\(again.output)")
+
+                // Each person created once, each sign-in audited with its token.
+                let audit = try await cli.run(["admin", "audit", "--limit", "100"])
+                #expect(audit.status == 0, "\(audit.stderr)")
+                #expect(
+                    audit.stdout.components(separatedBy: "employee added: Lynn Conway").count == 2, "\(audit.stdout)")
+                #expect(audit.stdout.components(separatedBy: "employee added: Jean Sammet").count == 2)
+                #expect(
+                    audit.stdout.components(separatedBy: "first sign-in with the identity provider").count == 3,
+                    "\(audit.stdout)")
+                #expect(
+                    audit.stdout.components(separatedBy: ", signed in with the identity provider").count == 3,
+                    "\(audit.stdout)")
+            }
+        }
+    }
+}
