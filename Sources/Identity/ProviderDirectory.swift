@@ -88,14 +88,14 @@ public final class ProviderDirectory: Sendable {
         return metadata
     }
 
-    /// The issuer's keys: those held, or fetched when none are held or when `refresh` asks and
-    /// the last fetch is at least `keyRefetchInterval` old. `refreshed` says whether they were
-    /// fetched by this call.
-    public func keys(for metadata: ProviderMetadata, now: UnixMillis, refresh: Bool = false) async throws(IdentityError)
-        -> (keys: JSONWebKeySet, refreshed: Bool)
+    /// The issuer's keys: those held, or fetched when none are held, when `refresh` asks and
+    /// the last fetch is at least `keyRefetchInterval` old, or when `fresh` asks (an admin
+    /// setting sign-in up). `refreshed` says whether they were fetched by this call.
+    public func keys(for metadata: ProviderMetadata, now: UnixMillis, refresh: Bool = false, fresh: Bool = false)
+        async throws(IdentityError) -> (keys: JSONWebKeySet, refreshed: Bool)
     {
         let held = entry(metadata.issuer, now: now)
-        if let keys = held?.keys, !refresh || now - (held?.keysFetchedAt ?? 0) < Self.keyRefetchInterval {
+        if !fresh, let keys = held?.keys, !refresh || now - (held?.keysFetchedAt ?? 0) < Self.keyRefetchInterval {
             return (keys, false)
         }
         let answer = try await transport.send(ProviderRequest(url: metadata.jwksURI, maxBytes: JSONWebKeySet.maxBytes))

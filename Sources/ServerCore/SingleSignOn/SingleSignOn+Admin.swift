@@ -29,7 +29,7 @@ extension SingleSignOn {
                 let keys: JSONWebKeySet
                 do {
                     metadata = try await providers.metadata(issuer: settings.issuer, now: now, fresh: true)
-                    keys = try await providers.keys(for: metadata, now: now, refresh: true).keys
+                    keys = try await providers.keys(for: metadata, now: now, fresh: true).keys
                 } catch {
                     return .failure(WireError(.failedPrecondition, "the provider cannot be used: \(error.message)"))
                 }
