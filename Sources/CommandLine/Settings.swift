@@ -123,6 +123,9 @@ public struct ClientSettings: Sendable, Equatable {
             settings.token = token
         } else if let path = config["token-file"] {
             settings.token = try readToken(path)
+        } else if let saved = LoginTokens.read(server: settings.server, environment: environment) {
+            // `roster-client login`'s, for this server only.
+            settings.token = saved
         }
         return settings
     }

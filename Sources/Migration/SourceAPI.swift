@@ -29,6 +29,11 @@ public struct SourceRequest: Sendable, Equatable, CustomStringConvertible {
 
     public static func get(_ path: String) -> SourceRequest { SourceRequest(method: .get, path: path) }
 
+    /// A POST of `body` (JSON) to `path`.
+    public static func post(_ path: String, body: Data) -> SourceRequest {
+        SourceRequest(method: .post, path: path, body: body)
+    }
+
     public var description: String { "\(method.rawValue) \(path)" + (label.map { " (\($0))" } ?? "") }
 }
 

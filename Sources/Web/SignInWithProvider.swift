@@ -23,7 +23,9 @@ enum SignInWithProvider {
         let tenantID = request.query["tenant"] ?? core.defaultTenant
         guard core.tenant(tenantID) != nil else { return refused(.notConfigured, words: words) }
         let redirect = await redirectURI(request, core: core, tenantID: tenantID)
-        switch await singleSignOn.begin(tenantID: tenantID, redirectURI: redirect, returnTo: "/me", core: core) {
+        switch await singleSignOn.begin(
+            tenantID: tenantID, redirectURI: redirect, returnTo: returnPath(request.query["return"]), core: core)
+        {
         case .success(let url):
             let state =
                 URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?
@@ -98,6 +100,14 @@ enum SignInWithProvider {
         case .failure(let refusal):
             return refused(refusal, words: words, headers: [clearState])
         }
+    }
+
+    /// Where to land after signing in: a path on this server (never another host), else "/me".
+    static func returnPath(_ asked: String?) -> String {
+        guard let asked, asked.hasPrefix("/"), !asked.hasPrefix("//"), asked.utf8.count <= 200,
+            !asked.contains("\\"), !asked.unicodeScalars.contains(where: { ControlCharacters.isControl($0) })
+        else { return "/me" }
+        return asked
     }
 
     /// The callback address for the tenant: as set up, else this server as the browser reached it.

@@ -137,6 +137,19 @@ package struct WebApp: HTTPPages {
         Route("GET", ["sign-in", "sso", "callback"]) { app, request, side, _ in
             await SignInWithProvider.callback(request, app: app, side: side)
         },
+        Route("GET", ["sign-in", "cli"]) { app, request, side, _ in
+            CommandLineSignIn.page(request, app: app, side: side)
+        },
+        Route("POST", ["sign-in", "cli"]) { app, request, side, _ in
+            await CommandLineSignIn.decide(request, app: app, side: side)
+        },
+        Route("POST", ["sign-in", "cli", "start"]) { _, request, side, _ in CommandLineSignIn.start(request, side: side)
+        },
+        Route("POST", ["sign-in", "cli", "token"]) { _, request, side, _ in CommandLineSignIn.token(request, side: side)
+        },
+        Route("POST", ["sign-in", "cli", "logout"]) { _, request, side, _ in
+            await CommandLineSignIn.logout(request, side: side)
+        },
         Route("POST", ["sign-out"]) { app, request, side, _ in await SignIn.signOut(request, app: app, side: side) },
         Route("GET", ["assets", nil]) { _, request, _, p in WebAssets.reply(for: p[0], gzip: Gzip.accepted(by: request))
         },

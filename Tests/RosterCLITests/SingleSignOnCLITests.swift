@@ -81,6 +81,73 @@ import Testing
                 #expect(
                     audit.stdout.components(separatedBy: ", signed in with the identity provider").count == 3,
                     "\(audit.stdout)")
+
+                // roster-client login: Jean approves this terminal in the browser, through the
+                // provider; the terminal then acts as her, and logout ends that.
+                let person = CLI(port: server.port)
+                defer { TestScratch.remove(person.home) }
+                _ = try await cli.run([
+                    "admin", "shift", "add", "--employee", "Jean Sammet", "--start", "tomorrow 09:00", "--end",
+                    "tomorrow 17:00",
+                ])
+                let login = try ChildProcess(
+                    CLI.binary.path, ["login", "--web", base], environment: person.environment)
+                let page = await login.waitForOutput(timeout: .seconds(30)) { output in
+                    output.split(separator: "\n").first { $0.hasPrefix("Open ") }.map { String($0.dropFirst(5)) }
+                }
+                guard let page else {
+                    await login.stop(signal: SIGKILL)
+                    Issue.record("roster-client login printed no page: \(login.output)")
+                    return
+                }
+                let approve = try await Browser.run(
+                    """
+                    page.goto(url)
+                    page.click("text=Sign in with your organisation")
+                    page.fill("#login", "jean")
+                    page.click("button[type=submit]")
+                    page.fill("#password", "jean-password")
+                    page.click("button[type=submit]")
+                    page.wait_for_url("**/sign-in/cli?code=**", timeout=30000)
+                    print("ASKS " + page.text_content("main p"), flush=True)
+                    page.click("button[value=allow]")
+                    page.wait_for_load_state()
+                    print("DONE " + page.text_content("main p"), flush=True)
+                    """, url: page, scratch: scratch)
+                let approved = await approve.waitForExit(timeout: .seconds(120))
+                if approved == nil { await approve.stop(signal: SIGKILL) }
+                #expect(approved == 0, "\(approve.output)")
+                #expect(
+                    approve.stdout.contains("ASKS A roster-client asks to act as Jean Sammet (reader)"),
+                    "\(approve.stdout)")
+                let loggedIn = await login.waitForExit(timeout: .seconds(60))
+                if loggedIn == nil { await login.stop(signal: SIGKILL) }
+                #expect(
+                    loggedIn == 0 && login.stdout.contains("Signed in: roster-client acts as you"), "\(login.output)")
+
+                let cover = try await person.run([
+                    "request", "cover", "--schedule", "Default", "--from", "tomorrow 10:00", "--to", "tomorrow 12:00",
+                ])
+                #expect(
+                    cover.status == 0 && (cover.stdout + cover.stderr).contains("Asked for cover on Default"),
+                    "\(cover.stdout)\(cover.stderr)")
+                let requests = try await cli.run(["requests", "--json"])
+                #expect(requests.stdout.contains("Jean Sammet"), "\(requests.stdout)")
+                // Kept 0600, for this server only; revoked on the server by logout.
+                let saved = person.home.appendingPathComponent("config/roster/tokens/127.0.0.1_\(server.port)").path
+                let token = try String(contentsOfFile: saved, encoding: .utf8).trimmingCharacters(
+                    in: .whitespacesAndNewlines)
+                let mode = try FileManager.default.attributesOfItem(atPath: saved)[.posixPermissions] as? Int
+                #expect(mode == 0o600)
+                let logout = try await person.run(["logout", "--web", base])
+                #expect(logout.status == 0 && logout.stdout.contains("Logged out"), "\(logout.stderr)")
+                #expect(!FileManager.default.fileExists(atPath: saved))
+                let revoked = CLI(port: server.port, token: token)
+                defer { TestScratch.remove(revoked.home) }
+                let after = try await revoked.run([
+                    "request", "cover", "--schedule", "Default", "--from", "tomorrow 13:00", "--to", "tomorrow 14:00",
+                ])
+                #expect(after.status != 0, "the login's token still acts after logout: \(after.stdout)")
             }
         }
     }

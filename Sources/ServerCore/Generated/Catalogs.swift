@@ -358,6 +358,51 @@ msgstr ""
 msgid "without {1}"
 msgstr ""
 
+#: Sources/Web/CommandLineSignIn.swift
+msgid "Sign in to roster-client"
+msgstr ""
+
+#: Sources/Web/CommandLineSignIn.swift
+msgid "You are signed in with a token that names nobody: roster-client can act only for a person."
+msgstr ""
+
+#: Sources/Web/CommandLineSignIn.swift
+msgid "No roster-client is waiting for this code (it is wrong, used or older than 10 minutes)."
+msgstr ""
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Web/CommandLineSignIn.swift
+msgid "A roster-client asks to act as {1} ({2}) with the code {3}. Allow it only if you started it."
+msgstr ""
+
+#: Sources/Web/CommandLineSignIn.swift
+msgid "Allow"
+msgstr ""
+
+#: Sources/Web/CommandLineSignIn.swift
+msgid "Deny"
+msgstr ""
+
+#: Sources/Web/CommandLineSignIn.swift
+msgid "Sign in first; you come back here to allow the roster-client."
+msgstr ""
+
+#: Sources/Web/CommandLineSignIn.swift Sources/Web/SignIn.swift
+msgid "Sign in with your organisation’s account"
+msgstr ""
+
+#: Sources/Web/CommandLineSignIn.swift
+msgid "Done: go back to your terminal."
+msgstr ""
+
+#: Sources/Web/CommandLineSignIn.swift
+msgid "Refused: the roster-client gets nothing."
+msgstr ""
+
+#: Sources/Web/CommandLineSignIn.swift Sources/Web/PersonPage.swift Sources/Web/SignInWithProvider.swift Sources/Web/WebPage.swift
+msgid "My shifts"
+msgstr ""
+
 #: Sources/Web/ConflictsSection.swift
 msgid "Conflicts: on duty during time off"
 msgstr ""
@@ -931,10 +976,6 @@ msgstr ""
 msgid "This token names no person here: ask an admin for one made with {1}."
 msgstr ""
 
-#: Sources/Web/PersonPage.swift Sources/Web/SignInWithProvider.swift Sources/Web/WebPage.swift
-msgid "My shifts"
-msgstr ""
-
 #. {1}, {2}... are values put in the text; keep each once.
 #: Sources/Web/PersonPage.swift
 msgid "My shifts — {1}"
@@ -1402,10 +1443,6 @@ msgstr ""
 
 #: Sources/Web/ServicePage.swift
 msgid "named in the step"
-msgstr ""
-
-#: Sources/Web/SignIn.swift
-msgid "Sign in with your organisation’s account"
 msgstr ""
 
 #: Sources/Web/SignIn.swift
@@ -1924,6 +1961,52 @@ msgstr "{1} für {2}"
 #: Sources/Web/ChangesPage.swift
 msgid "without {1}"
 msgstr "ohne {1}"
+
+#: Sources/Web/CommandLineSignIn.swift
+msgid "Sign in to roster-client"
+msgstr "roster-client anmelden"
+
+#: Sources/Web/CommandLineSignIn.swift
+msgid "You are signed in with a token that names nobody: roster-client can act only for a person."
+msgstr "Sie sind mit einem Token angemeldet, das keine Person nennt: roster-client kann nur für eine Person handeln."
+
+#: Sources/Web/CommandLineSignIn.swift
+msgid "No roster-client is waiting for this code (it is wrong, used or older than 10 minutes)."
+msgstr "Kein roster-client wartet auf diesen Code (er ist falsch, benutzt oder älter als 10 Minuten)."
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Web/CommandLineSignIn.swift
+msgid "A roster-client asks to act as {1} ({2}) with the code {3}. Allow it only if you started it."
+msgstr "Ein roster-client möchte als {1} ({2}) handeln, mit dem Code {3}. Erlauben Sie es nur, wenn Sie ihn gestartet haben."
+
+#: Sources/Web/CommandLineSignIn.swift
+msgid "Allow"
+msgstr "Erlauben"
+
+#: Sources/Web/CommandLineSignIn.swift
+msgid "Deny"
+msgstr "Ablehnen"
+
+#: Sources/Web/CommandLineSignIn.swift
+msgid "Sign in first; you come back here to allow the roster-client."
+msgstr "Melden Sie sich zuerst an; danach kommen Sie hierher zurück, um den roster-client zu erlauben."
+
+#: Sources/Web/CommandLineSignIn.swift Sources/Web/SignIn.swift
+msgid "Sign in with your organisation’s account"
+msgstr "Mit dem Konto Ihrer Organisation anmelden"
+
+#: Sources/Web/CommandLineSignIn.swift
+msgid "Done: go back to your terminal."
+msgstr "Erledigt: Gehen Sie zurück zu Ihrem Terminal."
+
+#: Sources/Web/CommandLineSignIn.swift
+msgid "Refused: the roster-client gets nothing."
+msgstr "Abgelehnt: Der roster-client bekommt nichts."
+
+#: Sources/Web/CommandLineSignIn.swift Sources/Web/PersonPage.swift
+#: Sources/Web/SignInWithProvider.swift Sources/Web/WebPage.swift
+msgid "My shifts"
+msgstr "Meine Schichten"
 
 #: Sources/Web/ConflictsSection.swift
 msgid "Conflicts: on duty during time off"
@@ -2505,11 +2588,6 @@ msgstr "Mit einem Token anmelden, das Sie nennt (ein Admin erstellt es auf dem S
 msgid "This token names no person here: ask an admin for one made with {1}."
 msgstr "Dieses Token nennt hier keine Person: bitte einen Admin um eines, erstellt mit {1}."
 
-#: Sources/Web/PersonPage.swift Sources/Web/SignInWithProvider.swift
-#: Sources/Web/WebPage.swift
-msgid "My shifts"
-msgstr "Meine Schichten"
-
 #. {1}, {2}... are values put in the text; keep each once.
 #: Sources/Web/PersonPage.swift
 msgid "My shifts — {1}"
@@ -2978,10 +3056,6 @@ msgstr "Niemand: Der Alarm wartet trotzdem {1} Min."
 #: Sources/Web/ServicePage.swift
 msgid "named in the step"
 msgstr "im Schritt genannt"
-
-#: Sources/Web/SignIn.swift
-msgid "Sign in with your organisation’s account"
-msgstr "Mit dem Konto Ihrer Organisation anmelden"
 
 #: Sources/Web/SignIn.swift
 msgid "Token"
@@ -3502,6 +3576,52 @@ msgstr "{1} à la place de {2}"
 #: Sources/Web/ChangesPage.swift
 msgid "without {1}"
 msgstr "sans {1}"
+
+#: Sources/Web/CommandLineSignIn.swift
+msgid "Sign in to roster-client"
+msgstr "Connecter roster-client"
+
+#: Sources/Web/CommandLineSignIn.swift
+msgid "You are signed in with a token that names nobody: roster-client can act only for a person."
+msgstr "Vous êtes connecté avec un jeton qui ne nomme personne : roster-client ne peut agir que pour une personne."
+
+#: Sources/Web/CommandLineSignIn.swift
+msgid "No roster-client is waiting for this code (it is wrong, used or older than 10 minutes)."
+msgstr "Aucun roster-client n’attend ce code (il est faux, déjà utilisé ou vieux de plus de 10 minutes)."
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Web/CommandLineSignIn.swift
+msgid "A roster-client asks to act as {1} ({2}) with the code {3}. Allow it only if you started it."
+msgstr "Un roster-client demande à agir en tant que {1} ({2}) avec le code {3}. Ne l’autorisez que si vous l’avez lancé."
+
+#: Sources/Web/CommandLineSignIn.swift
+msgid "Allow"
+msgstr "Autoriser"
+
+#: Sources/Web/CommandLineSignIn.swift
+msgid "Deny"
+msgstr "Refuser"
+
+#: Sources/Web/CommandLineSignIn.swift
+msgid "Sign in first; you come back here to allow the roster-client."
+msgstr "Connectez-vous d’abord ; vous revenez ici pour autoriser le roster-client."
+
+#: Sources/Web/CommandLineSignIn.swift Sources/Web/SignIn.swift
+msgid "Sign in with your organisation’s account"
+msgstr "Se connecter avec le compte de votre organisation"
+
+#: Sources/Web/CommandLineSignIn.swift
+msgid "Done: go back to your terminal."
+msgstr "C’est fait : retournez à votre terminal."
+
+#: Sources/Web/CommandLineSignIn.swift
+msgid "Refused: the roster-client gets nothing."
+msgstr "Refusé : le roster-client n’obtient rien."
+
+#: Sources/Web/CommandLineSignIn.swift Sources/Web/PersonPage.swift
+#: Sources/Web/SignInWithProvider.swift Sources/Web/WebPage.swift
+msgid "My shifts"
+msgstr "Mes gardes"
 
 #: Sources/Web/ConflictsSection.swift
 msgid "Conflicts: on duty during time off"
@@ -4090,11 +4210,6 @@ msgstr "Connectez-vous avec un jeton à votre nom (un admin le crée sur le serv
 msgid "This token names no person here: ask an admin for one made with {1}."
 msgstr "Ce jeton ne désigne personne ici : demandez à un admin d’en créer un avec {1}."
 
-#: Sources/Web/PersonPage.swift Sources/Web/SignInWithProvider.swift
-#: Sources/Web/WebPage.swift
-msgid "My shifts"
-msgstr "Mes gardes"
-
 #. {1}, {2}... are values put in the text; keep each once.
 #: Sources/Web/PersonPage.swift
 msgid "My shifts — {1}"
@@ -4565,10 +4680,6 @@ msgstr "Personne : l’alerte attend quand même {1} min"
 #: Sources/Web/ServicePage.swift
 msgid "named in the step"
 msgstr "nommé dans l’étape"
-
-#: Sources/Web/SignIn.swift
-msgid "Sign in with your organisation’s account"
-msgstr "Se connecter avec le compte de votre organisation"
 
 #: Sources/Web/SignIn.swift
 msgid "Token"
@@ -5089,6 +5200,52 @@ msgstr "{1} en lugar de {2}"
 #: Sources/Web/ChangesPage.swift
 msgid "without {1}"
 msgstr "sin {1}"
+
+#: Sources/Web/CommandLineSignIn.swift
+msgid "Sign in to roster-client"
+msgstr "Iniciar sesión en roster-client"
+
+#: Sources/Web/CommandLineSignIn.swift
+msgid "You are signed in with a token that names nobody: roster-client can act only for a person."
+msgstr "Ha iniciado sesión con un token que no nombra a nadie: roster-client solo puede actuar por una persona."
+
+#: Sources/Web/CommandLineSignIn.swift
+msgid "No roster-client is waiting for this code (it is wrong, used or older than 10 minutes)."
+msgstr "Ningún roster-client espera este código (es incorrecto, ya se usó o tiene más de 10 minutos)."
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Web/CommandLineSignIn.swift
+msgid "A roster-client asks to act as {1} ({2}) with the code {3}. Allow it only if you started it."
+msgstr "Un roster-client pide actuar como {1} ({2}) con el código {3}. Permítalo solo si lo inició usted."
+
+#: Sources/Web/CommandLineSignIn.swift
+msgid "Allow"
+msgstr "Permitir"
+
+#: Sources/Web/CommandLineSignIn.swift
+msgid "Deny"
+msgstr "Rechazar"
+
+#: Sources/Web/CommandLineSignIn.swift
+msgid "Sign in first; you come back here to allow the roster-client."
+msgstr "Inicie sesión primero; volverá aquí para permitir el roster-client."
+
+#: Sources/Web/CommandLineSignIn.swift Sources/Web/SignIn.swift
+msgid "Sign in with your organisation’s account"
+msgstr "Iniciar sesión con la cuenta de su organización"
+
+#: Sources/Web/CommandLineSignIn.swift
+msgid "Done: go back to your terminal."
+msgstr "Listo: vuelva a su terminal."
+
+#: Sources/Web/CommandLineSignIn.swift
+msgid "Refused: the roster-client gets nothing."
+msgstr "Rechazado: el roster-client no obtiene nada."
+
+#: Sources/Web/CommandLineSignIn.swift Sources/Web/PersonPage.swift
+#: Sources/Web/SignInWithProvider.swift Sources/Web/WebPage.swift
+msgid "My shifts"
+msgstr "Mis turnos"
 
 #: Sources/Web/ConflictsSection.swift
 msgid "Conflicts: on duty during time off"
@@ -5677,11 +5834,6 @@ msgstr "Inicia sesión con un token a tu nombre (un admin lo crea en el servidor
 msgid "This token names no person here: ask an admin for one made with {1}."
 msgstr "Este token no nombra a ninguna persona aquí: pide a un admin uno creado con {1}."
 
-#: Sources/Web/PersonPage.swift Sources/Web/SignInWithProvider.swift
-#: Sources/Web/WebPage.swift
-msgid "My shifts"
-msgstr "Mis turnos"
-
 #. {1}, {2}... are values put in the text; keep each once.
 #: Sources/Web/PersonPage.swift
 msgid "My shifts — {1}"
@@ -6152,10 +6304,6 @@ msgstr "Nadie: el aviso espera igualmente {1} min"
 #: Sources/Web/ServicePage.swift
 msgid "named in the step"
 msgstr "nombrado en el paso"
-
-#: Sources/Web/SignIn.swift
-msgid "Sign in with your organisation’s account"
-msgstr "Iniciar sesión con la cuenta de su organización"
 
 #: Sources/Web/SignIn.swift
 msgid "Token"

@@ -85,20 +85,30 @@ extension SingleSignOn {
     /// A web session signed out: the token a provider sign-in minted for it is revoked (a token
     /// made otherwise, by `token create`, is the admin's to revoke).
     package func signedOut(tokenID: String, core: ServerCore, address: String) async {
-        guard var token = core.tokens.token(id: tokenID), token.label == Self.webTokenLabel, token.revokedAt == nil
+        guard let token = core.tokens.token(id: tokenID), token.label == Self.webTokenLabel, token.revokedAt == nil
         else { return }
+        _ = await revokeItself(token, why: "signed out", core: core, address: address)
+    }
+
+    /// `token` revoked by its own holder: stored, audited, and refused from now on by this node
+    /// (others see it at their next refresh). False when the store could not be written.
+    func revokeItself(_ token: StoredToken, why: String, core: ServerCore, address: String) async -> Bool {
         let now = core.clock.now()
+        var token = token
         do {
-            _ = try await core.admin.store.revokeToken(id: tokenID, at: now)
+            _ = try await core.admin.store.revokeToken(id: token.id, at: now)
             token.revokedAt = now
             var entry = AuditLog.token(AuditLog.Kind.tokenRevoked, token, at: now)
             entry.actor = token.employeeID ?? ""
+            entry.tokenID = token.id
             entry.address = address
-            entry.detail += ", signed out"
+            entry.detail += ", " + why
             try await core.admin.store.appendAudit(tenantID: token.tenantID, entry)
         } catch {
-            core.logger.warning("could not revoke the signed-out session's token \(tokenID): \(error)")
+            core.logger.warning("could not revoke token \(token.id) (\(why)): \(error)")
+            return false
         }
         core.tokens.insert(token)
+        return true
     }
 }

@@ -18,6 +18,8 @@ package final class SingleSignOn: Sendable {
     package static let callbackPath = "/sign-in/sso/callback"
 
     package let attempts = SignInAttempts()
+    /// `roster-client login`s waiting for their person's approval.
+    package let logins = DeviceLogins()
     let providers: ProviderDirectory
     let sealer: SecretSealer
 

@@ -1,0 +1,129 @@
+import Foundation
+import RosterDomain
+import RosterMigration
+import RosterSystem
+
+/// Where `roster-client login` keeps the token it got (docs/SSO.md): one file per server,
+/// `$XDG_CONFIG_HOME/roster/tokens/HOST_PORT`, 0600 in a 0700 directory. A saved token is used
+/// only for the server it was got from: a credential never goes to a host it was not given for.
+public enum LoginTokens {
+    public static func file(server: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> URL
+    {
+        let name = server.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" }
+        return XDGPaths.config("tokens/" + String(name), environment: environment)
+    }
+
+    /// The saved token for `server`, if there is one.
+    public static func read(server: String, environment: [String: String] = ProcessInfo.processInfo.environment)
+        -> String?
+    {
+        guard let text = try? String(contentsOf: file(server: server, environment: environment), encoding: .utf8) else {
+            return nil
+        }
+        let token = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return token.isEmpty ? nil : token
+    }
+
+    static func write(_ token: String, server: String) throws {
+        let url = file(server: server)
+        try FileManager.default.createDirectory(
+            at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700])
+        // Made 0600 before the token is in it.
+        guard FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600])
+        else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: url.path]) }
+        let handle = try FileHandle(forWritingTo: url)
+        defer { try? handle.close() }
+        try handle.write(contentsOf: Data((token + "\n").utf8))
+    }
+}
+
+/// `login` and `logout`: the server's web app approves the login (docs/SSO.md).
+extension CommandRunner {
+    /// The web app's address: `web`, else the server's host on the HTTP listener's usual port.
+    func webBase(_ web: String?) -> String {
+        if let web { return web.hasSuffix("/") ? String(web.dropLast()) : web }
+        let host = settings.hostAndPort?.host ?? "127.0.0.1"
+        return "\(settings.tls ? "https" : "http")://\(host.contains(":") ? "[\(host)]" : host):7480"
+    }
+
+    private func post(_ client: SourceHTTPClient, _ path: String, _ fields: [String: String]) async throws
+        -> (status: Int, fields: [String: String])
+    {
+        let body = try JSONSerialization.data(withJSONObject: fields)
+        let answer = try await client.send(.post(path, body: body))
+        let object = (try? JSONSerialization.jsonObject(with: answer.body)) as? [String: Any] ?? [:]
+        return (answer.status, object.compactMapValues { $0 as? String ?? ($0 as? NSNumber)?.stringValue })
+    }
+
+    /// Asks for a code, says where to approve it, waits for the approval, saves the token.
+    public func login(web: String?) async -> ClientExitCode {
+        let base = webBase(web)
+        do {
+            let client = try SourceHTTPClient(base: base, headers: [], caFile: settings.caFile, timeout: .seconds(20))
+            let started = try await post(client, "/sign-in/cli/start", ["tenant": settings.tenant])
+            guard started.status == 200, let device = started.fields["device_code"],
+                let page = started.fields["verification_uri_complete"], let code = started.fields["user_code"]
+            else {
+                Self.err(
+                    "roster-client: \(base) did not start a login (HTTP \(started.status) \(started.fields["error"] ?? ""))"
+                )
+                return .failure
+            }
+            Self.out("Open \(page)\nin a browser where you can sign in, and allow the code \(code).")
+            var interval = Int(started.fields["interval"] ?? "2") ?? 2
+            let deadline = ContinuousClock.now + .seconds(Int(started.fields["expires_in"] ?? "600") ?? 600)
+            while ContinuousClock.now < deadline {
+                try await Task.sleep(for: .seconds(interval))
+                let polled = try await post(client, "/sign-in/cli/token", ["device_code": device])
+                if polled.status == 200, let token = polled.fields["token"] {
+                    try LoginTokens.write(token, server: settings.server)
+                    Self.out(
+                        "Signed in: roster-client acts as you on \(settings.server) until \(polled.fields["expires_at"] ?? "the token expires") "
+                            + "(the token is in \(LoginTokens.file(server: settings.server).path); roster-client logout ends it)."
+                    )
+                    return .success
+                }
+                switch polled.fields["error"] {
+                case "authorization_pending": continue
+                case "slow_down": interval += 1
+                case "access_denied":
+                    Self.err("roster-client: the login was refused in the browser")
+                    return .permissionDenied
+                default:
+                    Self.err("roster-client: the login expired; run roster-client login again")
+                    return .failure
+                }
+            }
+            Self.err("roster-client: nobody allowed the code within 10 minutes; run roster-client login again")
+            return .failure
+        } catch {
+            Self.err("roster-client: cannot log in through \(base): \(error)")
+            return .unreachable
+        }
+    }
+
+    /// Revokes the saved token on the server and forgets it.
+    public func logout(web: String?) async -> ClientExitCode {
+        guard let token = LoginTokens.read(server: settings.server) else {
+            Self.out("Not logged in to \(settings.server).")
+            return .success
+        }
+        let base = webBase(web)
+        do {
+            let client = try SourceHTTPClient(
+                base: base, headers: [("Authorization", "Bearer " + token)], caFile: settings.caFile,
+                timeout: .seconds(20))
+            let answer = try await post(client, "/sign-in/cli/logout", [:])
+            if answer.status != 200 {
+                Self.err(
+                    "roster-client: the server did not revoke the token (HTTP \(answer.status)); forgetting it anyway")
+            }
+        } catch {
+            Self.err("roster-client: cannot reach \(base) to revoke the token (\(error)); forgetting it anyway")
+        }
+        try? FileManager.default.removeItem(at: LoginTokens.file(server: settings.server))
+        Self.out("Logged out of \(settings.server).")
+        return .success
+    }
+}

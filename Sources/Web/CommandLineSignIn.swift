@@ -1,0 +1,175 @@
+import Foundation
+import RosterDomain
+import RosterHTTP
+import RosterServerCore
+
+/// `roster-client login` and `logout` (docs/SSO.md): the terminal asks for a code
+/// (`POST /sign-in/cli/start`), the person approves it on `/sign-in/cli` in a browser where they
+/// are signed in, and the terminal's poll (`POST /sign-in/cli/token`) gets a token bound to them
+/// (`DeviceLogins`). JSON in and out for the terminal, pages for the person.
+enum CommandLineSignIn {
+    static let path = "/sign-in/cli"
+
+    struct Started: Encodable {
+        var device_code: String
+        var user_code: String
+        var verification_uri: String
+        var verification_uri_complete: String
+        var expires_in: Int64
+        var interval: Int64
+    }
+
+    /// The JSON body's string fields (a bad body gives none).
+    static func fields(_ request: HTTPAPI.Request) -> [String: String] {
+        guard request.body.count <= 4_096,
+            let object = try? JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any]
+        else { return [:] }
+        return object.compactMapValues { $0 as? String }
+    }
+
+    static func json(_ status: Int, _ value: some Encodable) -> HTTPAPI.Reply {
+        let body = (try? JSONEncoder().encode(value)) ?? Data("{}".utf8)
+        return HTTPAPI.Reply(
+            status: status, contentType: "application/json", body: Array(body), headers: [("Cache-Control", "no-store")]
+        )
+    }
+
+    static func error(_ status: Int, _ code: String) -> HTTPAPI.Reply { json(status, ["error": code]) }
+
+    /// POST /sign-in/cli/start {"tenant": ID}: a new login's codes.
+    static func start(_ request: HTTPAPI.Request, side: HTTPSide) -> HTTPAPI.Reply {
+        guard let core = side.context, let singleSignOn = core.singleSignOn else { return error(503, "unavailable") }
+        let tenantID = fields(request)["tenant"].flatMap { $0.isEmpty ? nil : $0 } ?? core.defaultTenant
+        guard core.tenant(tenantID) != nil else { return error(404, "unknown_tenant") }
+        guard
+            let (device, user) = singleSignOn.logins.begin(
+                tenantID: tenantID, address: request.peerAddress, now: core.clock.now())
+        else { return error(429, "too_many_logins") }
+        let scheme = core.configuration.tls == nil ? "http" : "https"
+        let page = "\(scheme)://\(request.host ?? "127.0.0.1")\(path)"
+        let shown = DeviceLogins.shown(user)
+        return json(
+            200,
+            Started(
+                device_code: device, user_code: shown, verification_uri: page,
+                verification_uri_complete: page + "?code=" + shown, expires_in: DeviceLogins.lifetime / 1000,
+                interval: DeviceLogins.pollInterval / 1000))
+    }
+
+    /// POST /sign-in/cli/token {"device_code": CODE}: RFC 8628 §3.5's answers.
+    static func token(_ request: HTTPAPI.Request, side: HTTPSide) -> HTTPAPI.Reply {
+        guard let core = side.context, let singleSignOn = core.singleSignOn else { return error(503, "unavailable") }
+        switch singleSignOn.logins.poll(deviceCode: fields(request)["device_code"] ?? "", now: core.clock.now()) {
+        case .pending: return error(400, "authorization_pending")
+        case .slowDown: return error(400, "slow_down")
+        case .denied: return error(400, "access_denied")
+        case .expired: return error(400, "expired_token")
+        case .approved(let token, let expiresAt):
+            return json(200, ["token": token, "expires_at": TimeText.iso8601(expiresAt)])
+        }
+    }
+
+    /// POST /sign-in/cli/logout with the login's token as Bearer: it is revoked.
+    static func logout(_ request: HTTPAPI.Request, side: HTTPSide) async -> HTTPAPI.Reply {
+        guard let core = side.context, let singleSignOn = core.singleSignOn else { return error(503, "unavailable") }
+        let header = request.authorization ?? ""
+        guard header.lowercased().hasPrefix("bearer "),
+            await singleSignOn.logout(token: String(header.dropFirst(7)), core: core, address: request.peer)
+        else { return error(401, "not_a_login_token") }
+        return json(200, ["revoked": "true"])
+    }
+
+    /// GET /sign-in/cli?code=…: the approval page, or the way to sign in first.
+    static func page(_ request: HTTPAPI.Request, app: WebApp, side: HTTPSide) -> HTTPAPI.Reply {
+        let words = request.words
+        guard let core = side.context, let singleSignOn = core.singleSignOn else { return WebApp.starting(words) }
+        let code = String((request.query["code"] ?? "").prefix(16))
+        let back = path + "?code=" + (code.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+        var html = HTML()
+        WebPage.open(&html, title: words("Sign in to roster-client"), words: words)
+        html.raw("<header><h1>\(words("Sign in to roster-client"))</h1></header><main id=\"main\">")
+        if let (session, credential) = app.signedIn(request, core: core, now: core.clock.now()) {
+            guard singleSignOn.logins.tenant(userCode: code, now: core.clock.now()) == credential.tenantID,
+                credential.employeeID != nil
+            else {
+                html.element(
+                    "p", class: "problem",
+                    credential.employeeID == nil
+                        ? words(
+                            "You are signed in with a token that names nobody: roster-client can act only for a person."
+                        )
+                        : words(
+                            "No roster-client is waiting for this code (it is wrong, used or older than 10 minutes)."))
+                html.raw("</main>")
+                WebPage.close(&html)
+                return WebApp.html(404, html.output)
+            }
+            let viewer = Viewer(
+                credential: credential, session: session, tenant: core.tenant(credential.tenantID), words: words)
+            html.element(
+                "p",
+                words(
+                    "A roster-client asks to act as \(viewer.personName ?? "") (\(credential.role.rawValue)) with the code \(code). Allow it only if you started it."
+                ))
+            html.raw("<form class=\"edit\" method=\"post\"")
+            html.attribute("action", path)
+            html.raw("><input type=\"hidden\" name=\"code\"")
+            html.attribute("value", code)
+            html.raw("><input type=\"hidden\" name=\"csrf\"")
+            html.attribute("value", session.csrf)
+            html.raw("><div class=\"actions\"><button type=\"submit\" name=\"decision\" value=\"allow\">")
+            html.text(words("Allow"))
+            html.raw("</button><button type=\"submit\" name=\"decision\" value=\"deny\">")
+            html.text(words("Deny"))
+            html.raw("</button></div></form>")
+        } else {
+            html.element("p", words("Sign in first; you come back here to allow the roster-client."))
+            html.raw("<p class=\"actions\"><a class=\"button\"")
+            html.attribute(
+                "href",
+                "/sign-in/sso?return=" + (back.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""))
+            html.raw(">")
+            html.text(words("Sign in with your organisation’s account"))
+            html.raw("</a></p>")
+        }
+        html.raw("</main>")
+        WebPage.close(&html)
+        return WebApp.html(200, html.output)
+    }
+
+    /// POST /sign-in/cli (code, csrf, decision): the person's answer.
+    static func decide(_ request: HTTPAPI.Request, app: WebApp, side: HTTPSide) async -> HTTPAPI.Reply {
+        let words = request.words
+        let poster = WebForms.poster(request, app: app, side: side)
+        guard case .success(let (viewer, _, core)) = poster else {
+            if case .failure(let refusal) = poster { return refusal.reply }
+            return WebApp.starting(words)
+        }
+        guard let singleSignOn = core.singleSignOn, let credential = viewer.credential else {
+            return WebApp.starting(words)
+        }
+        let code = request.form["code"] ?? ""
+        let done: Bool
+        if request.form["decision"] == "allow" {
+            done = await singleSignOn.approveLogin(
+                userCode: code, credential: credential, core: core, address: request.peer)
+        } else {
+            done = singleSignOn.logins.decide(userCode: code, .denied, now: core.clock.now())
+        }
+        guard done else {
+            return WebApp.html(
+                404,
+                WebPage.message(
+                    title: words("Sign in to roster-client"),
+                    words("No roster-client is waiting for this code (it is wrong, used or older than 10 minutes)."),
+                    words: words))
+        }
+        return WebApp.html(
+            200,
+            WebPage.message(
+                title: words("Sign in to roster-client"),
+                request.form["decision"] == "allow"
+                    ? words("Done: go back to your terminal.") : words("Refused: the roster-client gets nothing."),
+                words: words, link: ("/me", words("My shifts"))))
+    }
+}
