@@ -10,6 +10,8 @@ public struct SignInAttempt: Sendable, Equatable {
     public let nonce: String
     public let codeVerifier: String
     public let tenantID: String
+    /// Who started it (the browser's address), for the per-address cap.
+    public let address: String
     public let returnTo: String
     public let startedAt: UnixMillis
 
@@ -26,15 +28,18 @@ public struct SignInAttempt: Sendable, Equatable {
 /// The sign-ins under way on this node, each used once: a `state` that was finished, or that is
 /// older than `lifetime`, is refused. Bounded: at `maxAttempts` (after the expired are dropped)
 /// a new sign-in is refused, nobody's under way is evicted; one tenant holds at most
-/// `maxPerTenant`, its oldest replaced, so no tenant fills the node for the others.
+/// `maxPerTenant` and one address `maxPerAddress`, each its own oldest replaced, so no tenant
+/// fills the node for the others and no address a tenant for its other people.
 public final class SignInAttempts: Sendable {
     public static let lifetime: UnixMillis = 10 * 60_000
     public static let maxAttempts = 10_000
     public static let maxPerTenant = 2_000
+    public static let maxPerAddress = 50
 
     private struct Table {
         var open: [String: SignInAttempt] = [:]
         var perTenant: [String: Int] = [:]
+        var perAddress: [String: Int] = [:]
         /// States finished within `lifetime`, so that a replay is told apart from a stranger.
         var finished: [String: UnixMillis] = [:]
     }
@@ -42,24 +47,25 @@ public final class SignInAttempts: Sendable {
 
     public init() {}
 
-    /// A new attempt for `tenantID`, or nil when the node holds as many as it may.
-    public func begin(tenantID: String, returnTo: String, now: UnixMillis) -> SignInAttempt? {
+    /// A new attempt for `tenantID` from `address`, or nil when the node holds as many as it may.
+    public func begin(tenantID: String, address: String, returnTo: String, now: UnixMillis) -> SignInAttempt? {
         let attempt = SignInAttempt(
             state: SignInAttempt.random(), nonce: SignInAttempt.random(), codeVerifier: SignInAttempt.random(),
-            tenantID: tenantID, returnTo: returnTo, startedAt: now)
+            tenantID: tenantID, address: address, returnTo: returnTo, startedAt: now)
         return table.withLockedValue { table -> SignInAttempt? in
             // The scans below run only at a cap, so a sign-in costs O(1) until then.
             if table.open.count >= Self.maxAttempts { Self.dropExpired(&table, now: now) }
-            if table.perTenant[tenantID, default: 0] >= Self.maxPerTenant,
-                let oldest = table.open.values.filter({ $0.tenantID == tenantID }).min(by: {
-                    $0.startedAt < $1.startedAt
-                })
-            {
-                Self.remove(oldest.state, from: &table)
+            func replaceOldest(where belongs: (SignInAttempt) -> Bool) {
+                if let oldest = table.open.values.filter(belongs).min(by: { $0.startedAt < $1.startedAt }) {
+                    Self.remove(oldest.state, from: &table)
+                }
             }
+            if table.perAddress[address, default: 0] >= Self.maxPerAddress { replaceOldest { $0.address == address } }
+            if table.perTenant[tenantID, default: 0] >= Self.maxPerTenant { replaceOldest { $0.tenantID == tenantID } }
             guard table.open.count < Self.maxAttempts else { return nil }
             table.open[attempt.state] = attempt
             table.perTenant[tenantID, default: 0] += 1
+            table.perAddress[address, default: 0] += 1
             return attempt
         }
     }
@@ -95,6 +101,8 @@ public final class SignInAttempts: Sendable {
         guard let attempt = table.open.removeValue(forKey: state) else { return nil }
         table.perTenant[attempt.tenantID, default: 1] -= 1
         if table.perTenant[attempt.tenantID] == 0 { table.perTenant.removeValue(forKey: attempt.tenantID) }
+        table.perAddress[attempt.address, default: 1] -= 1
+        if table.perAddress[attempt.address] == 0 { table.perAddress.removeValue(forKey: attempt.address) }
         return attempt
     }
 }

@@ -24,7 +24,8 @@ enum SignInWithProvider {
         guard core.tenant(tenantID) != nil else { return refused(.notConfigured, words: words) }
         let redirect = await redirectURI(request, core: core, tenantID: tenantID)
         switch await singleSignOn.begin(
-            tenantID: tenantID, redirectURI: redirect, returnTo: returnPath(request.query["return"]), core: core)
+            tenantID: tenantID, address: request.peerAddress, redirectURI: redirect,
+            returnTo: returnPath(request.query["return"]), core: core)
         {
         case .success(let url):
             let state =

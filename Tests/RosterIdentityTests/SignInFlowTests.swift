@@ -75,7 +75,7 @@ import Testing
     @Test func theAuthorizationRequestCarriesStateNonceAndChallenge() throws {
         let flow = try Self.flow()
         let attempts = SignInAttempts()
-        let attempt = try #require(attempts.begin(tenantID: "default", returnTo: "/me", now: 0))
+        let attempt = try #require(attempts.begin(tenantID: "default", address: "10.0.0.1", returnTo: "/me", now: 0))
         #expect(attempt.state.count == 43 && attempt.nonce.count == 43 && attempt.codeVerifier.count == 43)
         #expect(Set([attempt.state, attempt.nonce, attempt.codeVerifier]).count == 3)
         let url = flow.authorizationURL(for: attempt)
@@ -93,7 +93,9 @@ import Testing
     @Test func theRedirectBackIsReadOnceAndFromTheRightIssuer() throws {
         let flow = try Self.flow()
         let attempts = SignInAttempts()
-        func begin() throws -> SignInAttempt { try #require(attempts.begin(tenantID: "t", returnTo: "/", now: 1_000)) }
+        func begin() throws -> SignInAttempt {
+            try #require(attempts.begin(tenantID: "t", address: "10.0.0.1", returnTo: "/", now: 1_000))
+        }
         func refusal(_ query: [String: String], now: UnixMillis = 2_000) -> String? {
             do {
                 _ = try flow.readRedirect(query, attempts: attempts, now: now)
@@ -131,27 +133,47 @@ import Testing
 
     @Test func signInAttemptsAreBoundedPerTenantAndInAll() throws {
         let attempts = SignInAttempts()
-        let first = try #require(attempts.begin(tenantID: "noisy", returnTo: "/", now: 0))
+        let first = try #require(attempts.begin(tenantID: "noisy", address: "n0", returnTo: "/", now: 0))
         for index in 1..<SignInAttempts.maxPerTenant {
-            _ = try #require(attempts.begin(tenantID: "noisy", returnTo: "/", now: UnixMillis(index)))
+            _ = try #require(
+                attempts.begin(tenantID: "noisy", address: "n\(index / 40)", returnTo: "/", now: UnixMillis(index)))
         }
         // The tenant's next one replaces its own oldest, never another tenant's.
-        let other = try #require(attempts.begin(tenantID: "quiet", returnTo: "/", now: 5))
-        _ = try #require(attempts.begin(tenantID: "noisy", returnTo: "/", now: 10_000))
+        let other = try #require(attempts.begin(tenantID: "quiet", address: "q", returnTo: "/", now: 5))
+        _ = try #require(attempts.begin(tenantID: "noisy", address: "n-last", returnTo: "/", now: 10_000))
         #expect(attempts.count == SignInAttempts.maxPerTenant + 1)
         #expect(throws: SignInRefusal.unknownState) { try attempts.finish(state: first.state, now: 10_001) }
         #expect(try attempts.finish(state: other.state, now: 10_001) == other)
         // Full in all: refused, nobody's under way is evicted; once they expire there is room.
         for index in 0..<(SignInAttempts.maxAttempts - attempts.count) {
-            _ = try #require(attempts.begin(tenantID: "t\(index % 9)", returnTo: "/", now: 20_000))
+            _ = try #require(
+                attempts.begin(tenantID: "t\(index % 9)", address: "a\(index / 40)", returnTo: "/", now: 20_000))
         }
-        #expect(attempts.begin(tenantID: "late", returnTo: "/", now: 20_001) == nil)
-        #expect(attempts.begin(tenantID: "late", returnTo: "/", now: 20_000 + SignInAttempts.lifetime) != nil)
+        #expect(attempts.begin(tenantID: "late", address: "late", returnTo: "/", now: 20_001) == nil)
+        #expect(
+            attempts.begin(tenantID: "late", address: "late", returnTo: "/", now: 20_000 + SignInAttempts.lifetime)
+                != nil)
+    }
+
+    @Test func oneAddressReplacesOnlyItsOwnAttempts() throws {
+        let attempts = SignInAttempts()
+        let healthy = try #require(attempts.begin(tenantID: "acme", address: "10.0.0.1", returnTo: "/", now: 0))
+        var hostile: [SignInAttempt] = []
+        for index in 0..<(SignInAttempts.maxPerAddress * 3) {
+            hostile.append(
+                try #require(
+                    attempts.begin(tenantID: "acme", address: "203.0.113.9", returnTo: "/", now: UnixMillis(index + 1)))
+            )
+        }
+        #expect(attempts.count == SignInAttempts.maxPerAddress + 1, "the hostile address holds its cap, no more")
+        #expect(try attempts.finish(state: healthy.state, now: 1_000) == healthy, "the healthy sign-in was kept")
+        #expect(throws: SignInRefusal.unknownState) { try attempts.finish(state: hostile[0].state, now: 1_000) }
+        #expect(try attempts.finish(state: hostile.last!.state, now: 1_000) == hostile.last!)
     }
 
     @Test func theTokenRequestAndItsAnswer() throws {
         let flow = try Self.flow()
-        let attempt = try #require(SignInAttempts().begin(tenantID: "t", returnTo: "/", now: 0))
+        let attempt = try #require(SignInAttempts().begin(tenantID: "t", address: "10.0.0.1", returnTo: "/", now: 0))
         let (headers, body) = flow.tokenRequest(code: "c/1 +", attempt: attempt)
         let text = String(decoding: body, as: UTF8.self)
         #expect(

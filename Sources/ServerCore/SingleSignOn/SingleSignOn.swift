@@ -75,15 +75,18 @@ package final class SingleSignOn: Sendable {
             scopes: scopes)
     }
 
-    /// Where to send the browser to sign in to `tenantID`, coming back to `redirectURI`.
-    package func begin(tenantID: String, redirectURI: String, returnTo: String, core: ServerCore) async -> Result<
+    /// Where to send the browser (at `address`) to sign in to `tenantID`, coming back to `redirectURI`.
+    package func begin(
+        tenantID: String, address: String, redirectURI: String, returnTo: String, core: ServerCore
+    ) async -> Result<
         URL, SignInRefusal
     > {
         let now = core.clock.now()
         do {
             let (settings, secret) = try await configured(tenantID, store: core.admin.store)
             let flow = try await flow(settings, secret: secret, redirectURI: redirectURI, now: now)
-            guard let attempt = attempts.begin(tenantID: tenantID, returnTo: returnTo, now: now) else {
+            guard let attempt = attempts.begin(tenantID: tenantID, address: address, returnTo: returnTo, now: now)
+            else {
                 return .failure(.providerUnavailable("this server has as many sign-ins under way as it may; try again"))
             }
             return .success(flow.authorizationURL(for: attempt))
