@@ -82,6 +82,10 @@ public protocol RosterStore: NotificationStore, IdentityStore {
     /// Deletes every tenant's audit entries older than `before` (the retention); returns how many.
     func pruneAudit(before: UnixMillis) async throws -> Int
 
+    /// Deletes the tokens that expired or were revoked before `before` (every sign-in mints one:
+    /// without this the table, which every node loads whole, would only grow); returns how many.
+    func pruneTokens(before: UnixMillis) async throws -> Int
+
     /// Every access token, revoked ones included (so that revocation is seen by running servers).
     func loadTokens() async throws -> [StoredToken]
 

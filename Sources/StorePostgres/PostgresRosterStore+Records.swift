@@ -93,6 +93,14 @@ extension PostgresRosterStore {
         return count
     }
 
+    public func pruneTokens(before: UnixMillis) async throws -> Int {
+        var count = 0
+        for _ in try await connections.query(
+            "DELETE FROM token WHERE expires_at_ms < \(before) OR revoked_at_ms < \(before) RETURNING id"
+        ).decode(String.self) { count += 1 }
+        return count
+    }
+
     // MARK: Calendar feeds
 
     public func calendarEvents(tenantID: String, feed: String) async throws -> [CalendarEvent] {

@@ -271,6 +271,14 @@ public final class SQLiteRosterStore: RosterStore {
         }
     }
 
+    public func pruneTokens(before: UnixMillis) async throws -> Int {
+        try await pool.write { db in
+            try db.execute(
+                sql: "DELETE FROM token WHERE expires_at_ms < ? OR revoked_at_ms < ?", arguments: [before, before])
+            return db.changesCount
+        }
+    }
+
     /// Gives every tenant a new epoch (a restored store: its revisions are another history's).
     /// Blocking.
     package func renewEpochsBlocking() throws {

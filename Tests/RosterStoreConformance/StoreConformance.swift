@@ -216,6 +216,23 @@
                     tenantID: "acme", issuer: "https://a", subject: "u1", employeeID: "e2", at: 2)
                 #expect(try await store.identityLink(tenantID: "acme", issuer: "https://a", subject: "u1") == "e2")
             },
+            Check("tokens that ended before a cutoff are pruned, the rest kept") { store, other, traits in
+                try await store.createTenant(Tenant(id: "acme", name: "Acme"), epoch: 1)
+                func token(_ id: String, expires: UnixMillis? = nil, revoked: UnixMillis? = nil) -> StoredToken {
+                    StoredToken(
+                        id: id, tenantID: "acme", role: .reader, secretHash: [1, 2], createdAt: 0, expiresAt: expires,
+                        revokedAt: revoked)
+                }
+                for made in [
+                    token("forever"), token("expired-long-ago", expires: 10), token("revoked-long-ago", revoked: 20),
+                    token("expires-later", expires: 1_000), token("revoked-lately", revoked: 900),
+                ] {
+                    try await store.insertToken(made)
+                }
+                #expect(try await other.pruneTokens(before: 500) == 2)
+                #expect(
+                    Set(try await store.loadTokens().map(\.id)) == ["forever", "expires-later", "revoked-lately"])
+            },
             Check("a commit at a stale revision is refused and changes nothing") { store, other, traits in
                 try await store.createTenant(Tenant(id: "acme", name: "Acme"), epoch: 1)
                 try await store.commit(

@@ -47,6 +47,7 @@ extension ForwardingStore {
         try await inner.auditEntries(tenantID: tenantID, since: since, limit: limit, matching: matching)
     }
     public func pruneAudit(before: UnixMillis) async throws -> Int { try await inner.pruneAudit(before: before) }
+    public func pruneTokens(before: UnixMillis) async throws -> Int { try await inner.pruneTokens(before: before) }
     public func checkWritable() async throws { try await inner.checkWritable() }
     public func calendarEvents(tenantID: String, feed: String) async throws -> [CalendarEvent] {
         try await inner.calendarEvents(tenantID: tenantID, feed: feed)

@@ -310,5 +310,16 @@ extension ServerCore {
         } catch {
             logger.warning("could not prune the audit log: \(error)")
         }
+        // Tokens that ended 30 days ago go (`token list` shows the recent ones; the audit log
+        // keeps their story): every web sign-in and login mints one.
+        do {
+            let dropped = try await admin.store.pruneTokens(before: clock.now() - Self.endedTokensKept)
+            if dropped > 0 { logger.info("tokens: dropped \(dropped) that expired or were revoked 30 days ago") }
+        } catch {
+            logger.warning("could not prune ended tokens: \(error)")
+        }
     }
+
+    /// How long a token that expired or was revoked stays in the store.
+    package static let endedTokensKept: UnixMillis = 30 * 86_400_000
 }
