@@ -107,6 +107,45 @@ public final class PrivateKey: @unchecked Sendable {
     public var pem: String {
         withOutputBIO { PEM_write_bio_PrivateKey($0, key, nil, nil, 0, nil, nil) }
     }
+
+    /// The P-256 public point, uncompressed: 0x04, X and Y (32 bytes each). For a key set a
+    /// benchmark publishes as a provider would.
+    public var publicPoint: [UInt8] {
+        var point = [UInt8](repeating: 0, count: 65)
+        var length = 0
+        _ = EVP_PKEY_get_octet_string_param(key, "pub", &point, point.count, &length)
+        return Array(point.prefix(length))
+    }
+
+    /// An ECDSA signature with SHA-256 of `data`, as JWS's ES256 writes it: R and S, 32 bytes each.
+    public func es256Signature(_ data: [UInt8]) throws -> [UInt8] {
+        guard let context = EVP_MD_CTX_new() else { throw TLSError.configuration("out of memory") }
+        defer { EVP_MD_CTX_free(context) }
+        var length = 0
+        guard EVP_DigestSignInit(context, nil, EVP_sha256(), nil, key) == 1,
+            EVP_DigestSign(context, nil, &length, data, data.count) == 1
+        else { throw TLSError.configuration("signing failed: \(OpenSSLErrorEntry.drain())") }
+        var der = [UInt8](repeating: 0, count: length)
+        guard EVP_DigestSign(context, &der, &length, data, data.count) == 1 else {
+            throw TLSError.configuration("signing failed: \(OpenSSLErrorEntry.drain())")
+        }
+        var cursor: UnsafePointer<UInt8>? = der.withUnsafeBufferPointer { $0.baseAddress }
+        guard
+            let signature = der.withUnsafeBufferPointer({ buffer -> OpaquePointer? in
+                cursor = buffer.baseAddress
+                return d2i_ECDSA_SIG(nil, &cursor, length)
+            })
+        else { throw TLSError.configuration("not an ECDSA signature") }
+        defer { ECDSA_SIG_free(signature) }
+        var r: OpaquePointer?, s: OpaquePointer?
+        ECDSA_SIG_get0(signature, &r, &s)
+        var raw = [UInt8](repeating: 0, count: 64)
+        raw.withUnsafeMutableBufferPointer { buffer in
+            _ = BN_bn2binpad(r, buffer.baseAddress, 32)
+            _ = BN_bn2binpad(s, buffer.baseAddress! + 32, 32)
+        }
+        return raw
+    }
 }
 
 /// Issues the certificates a server generates for itself (`--tls` with no certificate given)

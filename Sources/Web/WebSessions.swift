@@ -44,15 +44,15 @@ struct Viewer: Sendable {
 /// `maxPerToken` sessions and one tenant `maxPerTenant` (a new one replaces the least recently
 /// used of its own); past `maxSessions` in all a sign-in is refused, nobody is evicted. Each
 /// lasts `lifetime` from sign-in.
-final class WebSessions: Sendable {
-    struct Session: Sendable {
-        var id: String
-        var tokenID: String
-        var tenantID: String
+package final class WebSessions: Sendable {
+    package struct Session: Sendable {
+        package var id: String
+        package var tokenID: String
+        package var tenantID: String
         /// The value every form of this session carries; a change without it is refused.
-        var csrf: String
-        var signedIn: UnixMillis
-        var lastUsed: UnixMillis
+        package var csrf: String
+        package var signedIn: UnixMillis
+        package var lastUsed: UnixMillis
     }
 
     static let cookieName = "roster_session"
@@ -63,10 +63,12 @@ final class WebSessions: Sendable {
 
     private let sessions = NIOLockedValueBox<[String: Session]>([:])
 
+    package init() {}
+
     /// A new session for `tokenID` of `tenantID`, replacing the least recently used of the same
     /// token (or tenant) at its cap; nil when the node holds `maxSessions` (expired ones are
     /// dropped first).
-    func open(tokenID: String, tenantID: String, now: UnixMillis) -> Session? {
+    package func open(tokenID: String, tenantID: String, now: UnixMillis) -> Session? {
         let session = Session(
             id: Self.secret(), tokenID: tokenID, tenantID: tenantID, csrf: Self.secret(), signedIn: now, lastUsed: now)
         return sessions.withLockedValue { sessions -> Session? in
@@ -88,7 +90,7 @@ final class WebSessions: Sendable {
     }
 
     /// The session a cookie names, if it is current; an expired one is dropped.
-    func session(_ id: String, now: UnixMillis) -> Session? {
+    package func session(_ id: String, now: UnixMillis) -> Session? {
         sessions.withLockedValue { sessions in
             guard var found = sessions[id] else { return nil }
             guard now - found.signedIn < Self.lifetime else {
