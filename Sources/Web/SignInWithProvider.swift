@@ -89,7 +89,7 @@ enum SignInWithProvider {
             html.raw("<p><a")
             html.attribute("href", signedIn.returnTo)
             html.raw(">")
-            html.text(words("My shifts"))
+            html.text(signedIn.returnTo == "/me" ? words("My shifts") : words("Continue"))
             html.raw("</a></p></main>")
             WebPage.close(&html)
             return WebApp.html(

@@ -1482,6 +1482,10 @@ msgid "Signed in"
 msgstr ""
 
 #: Sources/Web/SignInWithProvider.swift
+msgid "Continue"
+msgstr ""
+
+#: Sources/Web/SignInWithProvider.swift
 msgid "This sign-in was started in another browser. Start again from the sign-in page."
 msgstr ""
 
@@ -3092,6 +3096,10 @@ msgstr "Zum Ändern anmelden."
 #: Sources/Web/SignInWithProvider.swift
 msgid "Signed in"
 msgstr "Angemeldet"
+
+#: Sources/Web/SignInWithProvider.swift
+msgid "Continue"
+msgstr "Weiter"
 
 #: Sources/Web/SignInWithProvider.swift
 msgid "This sign-in was started in another browser. Start again from the sign-in page."
@@ -4718,6 +4726,10 @@ msgid "Signed in"
 msgstr "Connecté"
 
 #: Sources/Web/SignInWithProvider.swift
+msgid "Continue"
+msgstr "Continuer"
+
+#: Sources/Web/SignInWithProvider.swift
 msgid "This sign-in was started in another browser. Start again from the sign-in page."
 msgstr "Cette connexion a été commencée dans un autre navigateur. Recommencez depuis la page de connexion."
 
@@ -6340,6 +6352,10 @@ msgstr "Inicia sesión para hacer cambios."
 #: Sources/Web/SignInWithProvider.swift
 msgid "Signed in"
 msgstr "Sesión iniciada"
+
+#: Sources/Web/SignInWithProvider.swift
+msgid "Continue"
+msgstr "Continuar"
 
 #: Sources/Web/SignInWithProvider.swift
 msgid "This sign-in was started in another browser. Start again from the sign-in page."
