@@ -18,6 +18,8 @@ package enum AuditLog {
         package static let announcementAdded = "announcement.added"
         package static let announcementRemoved = "announcement.removed"
         package static let chatCommandSet = "chat-command.set"
+        package static let singleSignOnSet = "sso.set"
+        package static let singleSignOnRemoved = "sso.removed"
     }
 
     /// The most entries one GetAudit returns (and the default).

@@ -38,7 +38,8 @@ extension SingleSignOn {
                     tenantID: tenant.id,
                     StoredSingleSignOn(settings: json, clientSecret: sealer.seal(secret), updatedAt: now))
                 try await audit(
-                    "sso.set", detail: "sign-in with \(settings.issuer) as client \(settings.clientID)",
+                    AuditLog.Kind.singleSignOnSet,
+                    detail: "sign-in with \(settings.issuer) as client \(settings.clientID)",
                     reason: request.reason, tenant: tenant, actor: actor, store: store, at: now)
                 answer.singleSignOn = Self.wire(settings)
                 answer.notes = Self.notes(metadata, keys: keys)
@@ -52,7 +53,8 @@ extension SingleSignOn {
             case .removeSingleSignOn:
                 try await store.setSingleSignOn(tenantID: tenant.id, nil)
                 try await audit(
-                    "sso.removed", detail: "sign-in with an identity provider turned off", reason: request.reason,
+                    AuditLog.Kind.singleSignOnRemoved, detail: "sign-in with an identity provider turned off",
+                    reason: request.reason,
                     tenant: tenant, actor: actor, store: store, at: now)
             case nil:
                 return .failure(WireError(.invalidArgument, "IdentityAdmin names no action"))
