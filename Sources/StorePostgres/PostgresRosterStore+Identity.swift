@@ -49,6 +49,7 @@ extension PostgresRosterStore {
                 ON CONFLICT (tenant_id, issuer, subject) DO UPDATE SET employee_id = excluded.employee_id,
                     linked_at_ms = excluded.linked_at_ms
                 """)
+            return ()
         }
     }
 }
