@@ -15,7 +15,7 @@ import Testing
     static let secret = "hostile-client-secret"
 
     /// The hostile provider, on 127.0.0.1 port 0; stopped when `body` ends.
-    static func withProvider(_ body: (_ issuer: String) async throws -> Void) async throws {
+    static func withProvider(_ body: (_ issuer: String, _ process: ChildProcess) async throws -> Void) async throws {
         let child = try ChildProcess(
             "/usr/bin/env", ["python3", "-u", script, "--client-secret", secret], stdin: true)
         try await withCleanup(
@@ -31,7 +31,7 @@ import Testing
             guard let issuer else {
                 throw TestFailure("the hostile provider did not start (python3 with joserfc): \(child.output)")
             }
-            try await body(issuer)
+            try await body(issuer, child)
         }
     }
 
@@ -68,7 +68,7 @@ import Testing
 
     @Test func eachLieIsRefusedInItsOwnWordsAndAnHonestAnswerSignsIn() async throws {
         try await HTTPTests.withHTTPServer { harness, base in
-            try await Self.withProvider { issuer in
+            try await Self.withProvider { issuer, provider in
                 let admin = try await harness.connect()
                 let setting = Roster_V1_SingleSignOnSetting.with {
                     $0.issuer = issuer
@@ -163,6 +163,25 @@ import Testing
                 }
                 let shown = try await Self.identityAdmin(admin, .with { $0.showSingleSignOn = true })
                 #expect(shown.singleSignOn.issuer == issuer, "the good settings stay")
+
+                // The provider goes down between the redirect there and the way back: the code
+                // cannot be exchanged, and the page says so (its documents were still held).
+                provider.closeInput()
+                #expect(await provider.waitForExit(timeout: .seconds(10)) != nil)
+                let downJar = scratch.appendingPathComponent("jar-down").path
+                let begun = try await HTTPGet.request(base + "/sign-in/sso", jar: downJar)
+                let there = try #require(Self.location(begun).flatMap { URLComponents(string: $0) })
+                let downState = try #require(there.queryItems?.first { $0.name == "state" }?.value)
+                var comeBack = try #require(URLComponents(string: base + "/sign-in/sso/callback"))
+                comeBack.queryItems = [
+                    URLQueryItem(name: "code", value: "code-after-the-fall"),
+                    URLQueryItem(name: "state", value: downState),
+                    URLQueryItem(name: "iss", value: issuer),
+                ]
+                let fell = try await HTTPGet.request(try #require(comeBack.url?.absoluteString), jar: downJar)
+                #expect(
+                    fell.status == 403 && fell.body.contains("cannot be used right now")
+                        && fell.body.contains("could not be reached"), "\(fell.body)")
             }
         }
     }
