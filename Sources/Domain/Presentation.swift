@@ -16,9 +16,12 @@ public struct EmployeeGroup: Sendable, Hashable {
 }
 
 extension Collection where Element == Employee {
+    /// The name of the group of deactivated people.
+    public static var deactivatedGroup: String { "Deactivated" }
+
     /// Groups by position or team: groups A→Z (ignoring case and diacritics) with people by last
-    /// name, then first name. People with no value form a last group named "No position" or
-    /// "No team".
+    /// name, then first name. People with no value form a group named "No position" or "No
+    /// team"; deactivated people (`Employee.deactivated`) come last, in "Deactivated".
     public func grouped(by grouping: EmployeeGrouping) -> [EmployeeGroup] {
         let key: (Employee) -> String = { employee in
             let value = grouping == .position ? employee.position : employee.team
@@ -27,7 +30,12 @@ extension Collection where Element == Employee {
         // Names that differ only by case or accents land in one group, under the first spelling seen
         // in display order.
         var groups: [String: EmployeeGroup] = [:]
+        var deactivated: [Employee] = []
         for employee in self.sortedForDisplay() {
+            if employee.deactivated {
+                deactivated.append(employee)
+                continue
+            }
             let name = key(employee)
             let folded = TextFolding.fold(name)
             groups[folded, default: EmployeeGroup(name: name, employees: [])].employees.append(employee)
@@ -40,6 +48,7 @@ extension Collection where Element == Employee {
             unnamed.name = emptyName
             named.append(unnamed)
         }
+        if !deactivated.isEmpty { named.append(EmployeeGroup(name: Self.deactivatedGroup, employees: deactivated)) }
         return named
     }
 

@@ -30,12 +30,17 @@ public struct Employee: Sendable, Hashable, Codable, Identifiable {
     public var type: EmployeeType
     /// Handles by chat platform name (`ChatPlatform`): how chat posts mention the person.
     public var chat: [String: String]
+    /// Gone from the organisation (SCIM `active: false`): kept, so their history stays in
+    /// reports, but they sign in no more and the directory lists them apart.
+    public var deactivated: Bool
 
     public init(
         id: String = "", firstName: String, lastName: String, email: String = "", phone: String = "",
         position: String = "", team: String = "", projects: [String] = [], biography: String = "",
-        photoURL: String = "", type: EmployeeType = .unspecified, chat: [String: String] = [:]
+        photoURL: String = "", type: EmployeeType = .unspecified, chat: [String: String] = [:],
+        deactivated: Bool = false
     ) {
+        self.deactivated = deactivated
         self.id = id
         self.firstName = firstName
         self.lastName = lastName
@@ -54,9 +59,10 @@ public struct Employee: Sendable, Hashable, Codable, Identifiable {
 
     private enum CodingKeys: String, CodingKey {
         case id, firstName, lastName, email, phone, position, team, projects, biography, photoURL, type, chat
+        case deactivated
     }
 
-    /// A record written before chat handles existed reads with none.
+    /// A record written before chat handles (or deactivation) existed reads with none.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
@@ -71,7 +77,8 @@ public struct Employee: Sendable, Hashable, Codable, Identifiable {
             biography: try container.decode(String.self, forKey: .biography),
             photoURL: try container.decode(String.self, forKey: .photoURL),
             type: try container.decode(EmployeeType.self, forKey: .type),
-            chat: try container.decodeIfPresent([String: String].self, forKey: .chat) ?? [:])
+            chat: try container.decodeIfPresent([String: String].self, forKey: .chat) ?? [:],
+            deactivated: try container.decodeIfPresent(Bool.self, forKey: .deactivated) ?? false)
     }
 }
 
