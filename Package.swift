@@ -151,7 +151,7 @@ let package = Package(
         .target(
             name: "RosterHTTP",
             dependencies: [
-                "RosterServerCore", "RosterDomain", "RosterProtocol", "RosterTLS", "RosterStore",
+                "RosterServerCore", "RosterDomain", "RosterProtocol", "RosterTLS", "RosterStore", "RosterIdentity",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

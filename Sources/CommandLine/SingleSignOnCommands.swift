@@ -1,5 +1,6 @@
 import Foundation
 import RosterClient
+import RosterDomain
 import RosterProtocol
 import SwiftProtobuf
 
@@ -48,5 +49,44 @@ extension CommandRunner {
     private func describe(_ answer: Roster_V1_IdentityAdminResponse) {
         if !answer.redirectUri.isEmpty { Self.out("Redirect URI to register with the provider: \(answer.redirectUri)") }
         for note in answer.notes { Self.out("Note: \(note)") }
+    }
+}
+
+/// `admin scim token ...` (docs/SSO.md): the bearer tokens an identity provider provisions with.
+extension CommandRunner {
+    /// Prints the new token alone on its first line (so `| head -1` takes it), then where to use it.
+    public func createProvisioningToken(label: String, reason: String = "") async -> ClientExitCode {
+        await run {
+            let answer = try await client.createProvisioningToken(label: label, reason: reason)
+            if json { return Self.out(try answer.jsonString()) }
+            Self.out(answer.provisioningSecret)
+            if !answer.provisioningURL.isEmpty { Self.out("SCIM base URL: \(answer.provisioningURL)") }
+            if let token = answer.provisioningTokens.first { Self.out("Token id: \(token.id) (shown this once)") }
+        }
+    }
+
+    public func listProvisioningTokens() async -> ClientExitCode {
+        await run {
+            let tokens = try await client.provisioningTokens()
+            if json {
+                return Self.out(
+                    try "[" + tokens.map { try $0.jsonString() }.joined(separator: ",") + "]")
+            }
+            if tokens.isEmpty { return Self.out("No SCIM tokens.") }
+            for token in tokens {
+                let state =
+                    token.revokedAtMs == 0 ? "in use" : "revoked \(TimeText.iso8601(token.revokedAtMs))"
+                Self.out(
+                    "\(token.id)  \(state)  created \(TimeText.iso8601(token.createdAtMs))"
+                        + (token.label.isEmpty ? "" : "  \(token.label)"))
+            }
+        }
+    }
+
+    public func revokeProvisioningToken(id: String, reason: String = "") async -> ClientExitCode {
+        await run {
+            try await client.revokeProvisioningToken(id: id, reason: reason)
+            if !json { Self.out("SCIM token \(id) revoked.") }
+        }
     }
 }

@@ -27,6 +27,9 @@ package struct HTTPAPI: Sendable {
         /// Slack's slash-command signature headers (X-Slack-Request-Timestamp, X-Slack-Signature).
         package var slackTimestamp: String?
         package var slackSignature: String?
+        /// If-Match and If-None-Match (SCIM's ETags).
+        package var ifMatch: String?
+        package var ifNoneMatch: String?
         package var body: [UInt8] = []
         /// Whether a proxy relayed the request (Forwarded, X-Forwarded-*, X-Real-IP or Via).
         package var forwarded = false
@@ -96,6 +99,7 @@ package struct HTTPAPI: Sendable {
                 localhost, 127.0.0.1 or [::1]; behind a proxy or tunnel, start with --no-development-mode
                 """)
         }
+        if request.path == Self.scimRoot || request.path.hasPrefix(Self.scimRoot + "/") { return await scim(request) }
         switch Self.routes.route(request.method, request.path) {
         case .found(let handle, let parameters):
             return await handle(self, request, parameters)
@@ -381,5 +385,7 @@ extension HTTPAPI.Request {
         acceptLanguage = head.headers["accept-language"].joined(separator: ", ")
         slackTimestamp = head.headers.first(name: "x-slack-request-timestamp")
         slackSignature = head.headers.first(name: "x-slack-signature")
+        ifMatch = head.headers.first(name: "if-match")
+        ifNoneMatch = head.headers.first(name: "if-none-match")
     }
 }

@@ -24,6 +24,8 @@ public enum SignInRefusal: Error, Equatable, Sendable, CustomStringConvertible {
     case unknownPerson
     case emailNotUnique
     case linkedPersonGone
+    /// The person was deactivated (SCIM `active: false`, docs/SSO.md).
+    case personDeactivated
     /// The directory refused the person a first sign-in would create (a name already taken).
     case directoryRefused(String)
 
@@ -48,6 +50,7 @@ public enum SignInRefusal: Error, Equatable, Sendable, CustomStringConvertible {
         case .emailNotUnique:
             "more than one person in Roster's directory has your e-mail address; ask your admin to link you"
         case .linkedPersonGone: "the person you are linked to is no longer in Roster's directory; ask your admin"
+        case .personDeactivated: "your person in Roster's directory is deactivated; ask your admin"
         case .directoryRefused(let why): "Roster could not add you to its directory (\(why)); ask your admin"
         }
     }
@@ -71,6 +74,7 @@ public enum SignInRefusal: Error, Equatable, Sendable, CustomStringConvertible {
         case .unknownPerson: "unknownPerson"
         case .emailNotUnique: "emailNotUnique"
         case .linkedPersonGone: "linkedPersonGone"
+        case .personDeactivated: "personDeactivated"
         case .directoryRefused: "directoryRefused"
         }
     }

@@ -27,6 +27,7 @@ extension Roster_V1_Employee {
         photoURL = employee.photoURL
         type = Roster_V1_EmployeeType(employee.type)
         chat = employee.chat
+        deactivated = employee.deactivated
     }
 }
 
@@ -35,7 +36,7 @@ extension Employee {
         self.init(
             id: wire.id, firstName: wire.firstName, lastName: wire.lastName, email: wire.email, phone: wire.phone,
             position: wire.position, team: wire.team, projects: wire.projects, biography: wire.biography,
-            photoURL: wire.photoURL, type: EmployeeType(wire.type), chat: wire.chat)
+            photoURL: wire.photoURL, type: EmployeeType(wire.type), chat: wire.chat, deactivated: wire.deactivated)
     }
 }
 

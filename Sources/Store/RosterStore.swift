@@ -48,10 +48,11 @@ public protocol RosterStore: NotificationStore, IdentityStore {
     /// transaction: an acknowledged change always has its audit entry and its notifications.
     /// Throws `StoreError.revisionConflict` unless the tenant is at `entry.revision - 1` in the
     /// store (another node committed first), changing nothing.
-    /// `duty` (the duty record up to the change, `DutyRecord`) is written in the same transaction.
+    /// `duty` (the duty record up to the change, `DutyRecord`) and `provisioning` (the SCIM
+    /// resources a provisioning request changed) are written in the same transaction.
     func commit(
         tenantID: String, entry: HistoryEntry, historyLimit: Int, audit: Roster_V1_AuditEntry?, outbox: OutboxWrite,
-        duty: DutyRecordWrite) async throws
+        duty: DutyRecordWrite, provisioning: ProvisioningWrite) async throws
 
     /// Each schedule's duty-record mark: from when to when the record holds it.
     func dutyRecordMarks(tenantID: String) async throws -> [String: DutyRecordMark]
@@ -153,5 +154,15 @@ extension RosterStore {
         try await commit(
             tenantID: tenantID, entry: entry, historyLimit: historyLimit, audit: audit, outbox: outbox,
             duty: DutyRecordWrite())
+    }
+
+    /// A commit that writes no SCIM resource.
+    public func commit(
+        tenantID: String, entry: HistoryEntry, historyLimit: Int, audit: Roster_V1_AuditEntry?,
+        outbox: OutboxWrite, duty: DutyRecordWrite
+    ) async throws {
+        try await commit(
+            tenantID: tenantID, entry: entry, historyLimit: historyLimit, audit: audit, outbox: outbox, duty: duty,
+            provisioning: ProvisioningWrite())
     }
 }

@@ -17,9 +17,11 @@ extension PostgresRosterStore {
         for row in try rows.decode(
             (String, String, String, Data, String, Int64, Int64?, Int64?, String?, String?, String?).self)
         {
+            // A role this node does not know (a newer node's) grants nothing here, never a reader's.
+            guard let role = AccessRole(rawValue: row.2) else { continue }
             tokens.append(
                 StoredToken(
-                    id: row.0, tenantID: row.1, role: AccessRole(rawValue: row.2) ?? .reader,
+                    id: row.0, tenantID: row.1, role: role,
                     secretHash: [UInt8](row.3), label: row.4, createdAt: row.5, expiresAt: row.6,
                     revokedAt: row.7, employeeID: row.8, scope: row.9, mintedBy: row.10))
         }

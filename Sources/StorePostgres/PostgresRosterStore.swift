@@ -104,19 +104,24 @@ public final class PostgresRosterStore: RosterStore, Sendable {
                 var employees: [Employee] = []
                 for row in try await connection.query(
                     """
-                    SELECT id, first_name, last_name, email, phone, position, team, projects, biography, photo_url, type, chat
+                    SELECT id, first_name, last_name, email, phone, position, team, projects, biography, photo_url, type, chat,
+                           deactivated
                     FROM employee WHERE tenant_id = \(id)
                     """
                 ).decode(
-                    (String, String, String, String, String, String, String, String, String, String, String, String)
-                        .self)
+                    (
+                        String, String, String, String, String, String, String, String, String, String, String, String,
+                        Int32
+                    )
+                    .self)
                 {
                     let projects = (try? JSONDecoder().decode([String].self, from: Data(row.7.utf8))) ?? []
                     employees.append(
                         Employee(
                             id: row.0, firstName: row.1, lastName: row.2, email: row.3, phone: row.4, position: row.5,
                             team: row.6, projects: projects, biography: row.8, photoURL: row.9,
-                            type: EmployeeType(rawValue: row.10) ?? .unspecified, chat: StoreSchema.chatHandles(row.11))
+                            type: EmployeeType(rawValue: row.10) ?? .unspecified, chat: StoreSchema.chatHandles(row.11),
+                            deactivated: row.12 != 0)
                     )
                 }
                 var shifts: [Shift] = []
@@ -177,7 +182,7 @@ public final class PostgresRosterStore: RosterStore, Sendable {
 
     public func commit(
         tenantID: String, entry: HistoryEntry, historyLimit: Int, audit: Roster_V1_AuditEntry?,
-        outbox: OutboxWrite, duty: DutyRecordWrite
+        outbox: OutboxWrite, duty: DutyRecordWrite, provisioning: ProvisioningWrite
     ) async throws {
         let body =
             try Roster_V1_RosterChanged.with {
@@ -214,6 +219,7 @@ public final class PostgresRosterStore: RosterStore, Sendable {
             }
             try await Self.writeOutbox(outbox, tenantID: tenantID, connection: connection)
             try await Self.writeDuty(duty, tenantID: tenantID, connection: connection)
+            try await Self.writeProvisioning(provisioning, tenantID: tenantID, connection: connection)
             // Delivered to the listening nodes when (and only if) this transaction commits.
             try await connection.query("SELECT pg_notify(\(Self.channel), \("c:\(entry.revision):\(tenantID)"))")
         }
@@ -269,14 +275,14 @@ public final class PostgresRosterStore: RosterStore, Sendable {
             try await connection.query(
                 """
                 INSERT INTO employee (tenant_id, id, first_name, last_name, email, phone, position, team, projects, biography, photo_url, type,
-                                      chat)
+                                      chat, deactivated)
                 VALUES (\(tenantID), \(e.id), \(e.firstName), \(e.lastName), \(e.email), \(e.phone), \(e.position), \(e.team), \(projects),
-                        \(e.biography), \(e.photoURL), \(e.type.rawValue), \(StoreSchema.chatColumn(e.chat)))
+                        \(e.biography), \(e.photoURL), \(e.type.rawValue), \(StoreSchema.chatColumn(e.chat)), \(Int32(e.deactivated ? 1 : 0)))
                 ON CONFLICT (tenant_id, id) DO UPDATE SET
                     first_name = excluded.first_name, last_name = excluded.last_name, email = excluded.email,
                     phone = excluded.phone, position = excluded.position, team = excluded.team,
                     projects = excluded.projects, biography = excluded.biography, photo_url = excluded.photo_url,
-                    type = excluded.type, chat = excluded.chat
+                    type = excluded.type, chat = excluded.chat, deactivated = excluded.deactivated
                 """)
         case .employeeDeleted(let id):
             try await connection.query("DELETE FROM shift WHERE tenant_id = \(tenantID) AND employee_id = \(id)")

@@ -133,5 +133,6 @@ extension PostgresRosterStore {
         "v11-time-off": StoreSchema.timeOffSQL,
         "v12-escalation": StoreSchema.escalationSQL,
         "v13-identity": StoreSchema.identitySQL,
+        "v14-provisioning": StoreSchema.provisioningSQL,
     ]
 }

@@ -39,9 +39,11 @@ public final class SQLiteRosterStore: RosterStore {
 
     public func loadTokens() async throws -> [StoredToken] {
         try await pool.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM token ORDER BY created_at_ms, id").map { row in
-                StoredToken(
-                    id: row["id"], tenantID: row["tenant_id"], role: AccessRole(rawValue: row["role"]) ?? .reader,
+            // A role this node does not know (a newer node's) grants nothing here, never a reader's.
+            try Row.fetchAll(db, sql: "SELECT * FROM token ORDER BY created_at_ms, id").compactMap { row in
+                guard let role = AccessRole(rawValue: row["role"]) else { return nil }
+                return StoredToken(
+                    id: row["id"], tenantID: row["tenant_id"], role: role,
                     secretHash: [UInt8](row["secret_sha256"] as Data), label: row["label"],
                     createdAt: row["created_at_ms"], expiresAt: row["expires_at_ms"], revokedAt: row["revoked_at_ms"],
                     employeeID: row["employee_id"], scope: row["scope"], mintedBy: row["minted_by"])
@@ -131,7 +133,7 @@ public final class SQLiteRosterStore: RosterStore {
 
     public func commit(
         tenantID: String, entry: HistoryEntry, historyLimit: Int, audit: Roster_V1_AuditEntry?,
-        outbox: OutboxWrite, duty: DutyRecordWrite
+        outbox: OutboxWrite, duty: DutyRecordWrite, provisioning: ProvisioningWrite
     ) async throws {
         let body =
             try Roster_V1_RosterChanged.with {
@@ -164,6 +166,7 @@ public final class SQLiteRosterStore: RosterStore {
             if let audit { try Self.insert(audit, tenantID: tenantID, db: db) }
             try Self.writeOutbox(outbox, tenantID: tenantID, db: db)
             try Self.writeDuty(duty, tenantID: tenantID, db: db)
+            try Self.writeProvisioning(provisioning, tenantID: tenantID, db: db)
         }
     }
 
@@ -312,17 +315,18 @@ public final class SQLiteRosterStore: RosterStore {
             try db.execute(
                 sql: """
                     INSERT INTO employee (tenant_id, id, first_name, last_name, email, phone, position, team, projects,
-                                          biography, photo_url, type, chat)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                          biography, photo_url, type, chat, deactivated)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT (tenant_id, id) DO UPDATE SET
                         first_name = excluded.first_name, last_name = excluded.last_name, email = excluded.email,
                         phone = excluded.phone, position = excluded.position, team = excluded.team,
                         projects = excluded.projects, biography = excluded.biography, photo_url = excluded.photo_url,
-                        type = excluded.type, chat = excluded.chat
+                        type = excluded.type, chat = excluded.chat, deactivated = excluded.deactivated
                     """,
                 arguments: [
                     tenantID, e.id, e.firstName, e.lastName, e.email, e.phone, e.position, e.team, projects,
                     e.biography, e.photoURL, e.type.rawValue, StoreSchema.chatColumn(e.chat),
+                    e.deactivated ? 1 : 0,
                 ])
         case .employeeDeleted(let id):
             try db.execute(sql: "DELETE FROM shift WHERE tenant_id = ? AND employee_id = ?", arguments: [tenantID, id])
@@ -380,6 +384,7 @@ public final class SQLiteRosterStore: RosterStore {
             id: row["id"], firstName: row["first_name"], lastName: row["last_name"], email: row["email"],
             phone: row["phone"], position: row["position"], team: row["team"], projects: projects,
             biography: row["biography"], photoURL: row["photo_url"],
-            type: EmployeeType(rawValue: row["type"]) ?? .unspecified, chat: StoreSchema.chatHandles(row["chat"]))
+            type: EmployeeType(rawValue: row["type"]) ?? .unspecified, chat: StoreSchema.chatHandles(row["chat"]),
+            deactivated: (row["deactivated"] as Int64) != 0)
     }
 }

@@ -136,6 +136,9 @@ extension SQLiteRosterStore {
         migrator.registerMigration("v13-identity") { db in
             try db.execute(sql: StoreSchema.identitySQL)
         }
+        migrator.registerMigration("v14-provisioning") { db in
+            try db.execute(sql: StoreSchema.provisioningSQL)
+        }
         return migrator
     }
 }

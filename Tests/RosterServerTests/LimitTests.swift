@@ -95,10 +95,11 @@ final class GatedStore: ForwardingStore, Sendable {
 
     func commit(
         tenantID: String, entry: HistoryEntry, historyLimit: Int, audit: Roster_V1_AuditEntry?,
-        outbox: OutboxWrite, duty: DutyRecordWrite
+        outbox: OutboxWrite, duty: DutyRecordWrite, provisioning: ProvisioningWrite
     ) async throws {
         await passGate()
         try await inner.commit(
-            tenantID: tenantID, entry: entry, historyLimit: historyLimit, audit: audit, outbox: outbox, duty: duty)
+            tenantID: tenantID, entry: entry, historyLimit: historyLimit, audit: audit, outbox: outbox, duty: duty,
+            provisioning: provisioning)
     }
 }

@@ -216,6 +216,53 @@
                     tenantID: "acme", issuer: "https://a", subject: "u1", employeeID: "e2", at: 2)
                 #expect(try await store.identityLink(tenantID: "acme", issuer: "https://a", subject: "u1") == "e2")
             },
+            Check("SCIM resources go with their revision, names stay unique, deactivation loads back") {
+                store, other, traits in
+                try await store.createTenant(Tenant(id: "acme", name: "Acme"), epoch: 1)
+                func user(_ id: String, _ name: String, at: UnixMillis) -> ProvisionedResource {
+                    ProvisionedResource(
+                        kind: .user, id: id, name: name, body: "{\"userName\":\"\(name)\"}", createdAt: 1, updatedAt: at
+                    )
+                }
+                var gone = StoreConformance.alice
+                gone.deactivated = true
+                try await store.commit(
+                    tenantID: "acme",
+                    entry: HistoryEntry(revision: 1, committedAt: 10, changes: [.employeeUpserted(gone)]),
+                    historyLimit: 100, audit: nil, outbox: OutboxWrite(), duty: DutyRecordWrite(),
+                    provisioning: ProvisioningWrite(put: [user(StoreConformance.alice.id, "alice", at: 10)]))
+                #expect(
+                    try await other.loadTenants().first?.state.employees[StoreConformance.alice.id]?.deactivated == true
+                )
+                #expect(try await other.provisioned(tenantID: "acme", kind: .user).map(\.name) == ["alice"])
+                #expect(try await other.provisioned(tenantID: "acme", kind: .group).isEmpty)
+                // The same name in another case is refused; a name given up and taken in one write is not.
+                await #expect(throws: (any Error).self) {
+                    try await other.writeProvisioning(
+                        tenantID: "acme", ProvisioningWrite(put: [user("e9", "ALICE", at: 11)]))
+                }
+                try await other.writeProvisioning(
+                    tenantID: "acme",
+                    ProvisioningWrite(put: [user("e9", "ALICE", at: 12)], removed: [(.user, StoreConformance.alice.id)])
+                )
+                #expect(try await store.provisioned(tenantID: "acme", kind: .user).map(\.id) == ["e9"])
+                // A refused commit writes none of its resources.
+                await #expect(throws: (any Error).self) {
+                    try await store.commit(
+                        tenantID: "acme", entry: HistoryEntry(revision: 1, committedAt: 20, changes: [.motdSet("x")]),
+                        historyLimit: 100, audit: nil, outbox: OutboxWrite(), duty: DutyRecordWrite(),
+                        provisioning: ProvisioningWrite(put: [user("e10", "bob", at: 20)]))
+                }
+                #expect(try await other.provisioned(tenantID: "acme", kind: .user).map(\.id) == ["e9"])
+
+                let token = ProvisioningToken(id: "p1", tenantID: "acme", secretHash: "ab", label: "okta", createdAt: 5)
+                try await store.insertProvisioningToken(token)
+                #expect(try await other.provisioningToken(id: "p1") == token)
+                #expect(try await other.revokeProvisioningToken(tenantID: "other", id: "p1", at: 6) == false)
+                #expect(try await other.revokeProvisioningToken(tenantID: "acme", id: "p1", at: 6))
+                #expect(try await store.revokeProvisioningToken(tenantID: "acme", id: "p1", at: 7) == false)
+                #expect(try await store.provisioningTokens(tenantID: "acme").map(\.revokedAt) == [6])
+            },
             Check("tokens that ended before a cutoff are pruned, the rest kept") { store, other, traits in
                 try await store.createTenant(Tenant(id: "acme", name: "Acme"), epoch: 1)
                 func token(_ id: String, expires: UnixMillis? = nil, revoked: UnixMillis? = nil) -> StoredToken {

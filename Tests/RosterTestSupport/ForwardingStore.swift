@@ -18,10 +18,11 @@ extension ForwardingStore {
     }
     public func commit(
         tenantID: String, entry: HistoryEntry, historyLimit: Int, audit: Roster_V1_AuditEntry?,
-        outbox: OutboxWrite, duty: DutyRecordWrite
+        outbox: OutboxWrite, duty: DutyRecordWrite, provisioning: ProvisioningWrite
     ) async throws {
         try await inner.commit(
-            tenantID: tenantID, entry: entry, historyLimit: historyLimit, audit: audit, outbox: outbox, duty: duty)
+            tenantID: tenantID, entry: entry, historyLimit: historyLimit, audit: audit, outbox: outbox, duty: duty,
+            provisioning: provisioning)
     }
     public func dutyRecordMarks(tenantID: String) async throws -> [String: DutyRecordMark] {
         try await inner.dutyRecordMarks(tenantID: tenantID)
@@ -77,6 +78,24 @@ extension ForwardingStore {
     {
         try await inner.linkIdentity(
             tenantID: tenantID, issuer: issuer, subject: subject, employeeID: employeeID, at: at)
+    }
+    public func provisioned(tenantID: String, kind: ProvisionedResource.Kind) async throws -> [ProvisionedResource] {
+        try await inner.provisioned(tenantID: tenantID, kind: kind)
+    }
+    public func writeProvisioning(tenantID: String, _ write: ProvisioningWrite) async throws {
+        try await inner.writeProvisioning(tenantID: tenantID, write)
+    }
+    public func provisioningToken(id: String) async throws -> ProvisioningToken? {
+        try await inner.provisioningToken(id: id)
+    }
+    public func provisioningTokens(tenantID: String) async throws -> [ProvisioningToken] {
+        try await inner.provisioningTokens(tenantID: tenantID)
+    }
+    public func insertProvisioningToken(_ token: ProvisioningToken) async throws {
+        try await inner.insertProvisioningToken(token)
+    }
+    public func revokeProvisioningToken(tenantID: String, id: String, at: UnixMillis) async throws -> Bool {
+        try await inner.revokeProvisioningToken(tenantID: tenantID, id: id, at: at)
     }
     public func history(tenantID: String, after revision: UInt64) async throws -> [HistoryEntry] {
         try await inner.history(tenantID: tenantID, after: revision)

@@ -682,6 +682,9 @@ public nonisolated struct Roster_V1_Employee: Sendable {
   /// handle by chat platform (slack, mattermost, teams, matrix,
   public var chat: Dictionary<String,String> = [:]
 
+  /// discord): how chat posts mention the person (docs/CHAT.md)
+  public var deactivated: Bool = false
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
@@ -4745,6 +4748,32 @@ public nonisolated struct Roster_V1_IdentityAdminRequest: @unchecked Sendable {
     set {_uniqueStorage()._action = .removeSingleSignOn(newValue)}
   }
 
+  /// a SCIM bearer token with this label (may be empty)
+  public var createProvisioningToken: String {
+    get {
+      if case .createProvisioningToken(let v)? = _storage._action {return v}
+      return String()
+    }
+    set {_uniqueStorage()._action = .createProvisioningToken(newValue)}
+  }
+
+  public var listProvisioningTokens: Bool {
+    get {
+      if case .listProvisioningTokens(let v)? = _storage._action {return v}
+      return false
+    }
+    set {_uniqueStorage()._action = .listProvisioningTokens(newValue)}
+  }
+
+  /// the token's id
+  public var revokeProvisioningToken: String {
+    get {
+      if case .revokeProvisioningToken(let v)? = _storage._action {return v}
+      return String()
+    }
+    set {_uniqueStorage()._action = .revokeProvisioningToken(newValue)}
+  }
+
   /// set and remove: why, kept in the audit log
   public var reason: String {
     get {_storage._reason}
@@ -4758,6 +4787,11 @@ public nonisolated struct Roster_V1_IdentityAdminRequest: @unchecked Sendable {
     case setSingleSignOn(Roster_V1_SingleSignOnSetting)
     case showSingleSignOn(Bool)
     case removeSingleSignOn(Bool)
+    /// a SCIM bearer token with this label (may be empty)
+    case createProvisioningToken(String)
+    case listProvisioningTokens(Bool)
+    /// the token's id
+    case revokeProvisioningToken(String)
 
   }
 
@@ -4793,11 +4827,49 @@ public nonisolated struct Roster_V1_IdentityAdminResponse: @unchecked Sendable {
     set {_uniqueStorage()._notes = newValue}
   }
 
+  /// create_provisioning_token: the bearer token, shown this once
+  public var provisioningSecret: String {
+    get {_storage._provisioningSecret}
+    set {_uniqueStorage()._provisioningSecret = newValue}
+  }
+
+  /// create and list (revoked ones too)
+  public var provisioningTokens: [Roster_V1_ProvisioningTokenInfo] {
+    get {_storage._provisioningTokens}
+    set {_uniqueStorage()._provisioningTokens = newValue}
+  }
+
+  /// create: the SCIM base URL ("" without an HTTP listener)
+  public var provisioningURL: String {
+    get {_storage._provisioningURL}
+    set {_uniqueStorage()._provisioningURL = newValue}
+  }
+
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
   fileprivate var _storage = _StorageClass.defaultInstance
+}
+
+/// A tenant's SCIM bearer token (docs/SSO.md), never its secret.
+public nonisolated struct Roster_V1_ProvisioningTokenInfo: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var id: String = String()
+
+  public var label: String = String()
+
+  public var createdAtMs: Int64 = 0
+
+  /// 0: in use
+  public var revokedAtMs: Int64 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
 }
 
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
@@ -4854,7 +4926,7 @@ nonisolated extension Roster_V1_EscalationCause: SwiftProtobuf._ProtoNameProvidi
 
 nonisolated extension Roster_V1_Employee: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".Employee"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{3}first_name\0\u{3}last_name\0\u{1}email\0\u{1}phone\0\u{1}position\0\u{1}team\0\u{1}projects\0\u{1}biography\0\u{3}photo_url\0\u{1}type\0\u{1}chat\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{3}first_name\0\u{3}last_name\0\u{1}email\0\u{1}phone\0\u{1}position\0\u{1}team\0\u{1}projects\0\u{1}biography\0\u{3}photo_url\0\u{1}type\0\u{1}chat\0\u{1}deactivated\0")
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -4874,6 +4946,7 @@ nonisolated extension Roster_V1_Employee: SwiftProtobuf.Message, SwiftProtobuf._
       case 10: try { try decoder.decodeSingularStringField(value: &self.photoURL) }()
       case 11: try { try decoder.decodeSingularEnumField(value: &self.type) }()
       case 12: try { try decoder.decodeMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufString>.self, value: &self.chat) }()
+      case 13: try { try decoder.decodeSingularBoolField(value: &self.deactivated) }()
       default: break
       }
     }
@@ -4916,6 +4989,9 @@ nonisolated extension Roster_V1_Employee: SwiftProtobuf.Message, SwiftProtobuf._
     if !self.chat.isEmpty {
       try visitor.visitMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufString>.self, value: self.chat, fieldNumber: 12)
     }
+    if self.deactivated != false {
+      try visitor.visitSingularBoolField(value: self.deactivated, fieldNumber: 13)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -4932,6 +5008,7 @@ nonisolated extension Roster_V1_Employee: SwiftProtobuf.Message, SwiftProtobuf._
     if lhs.photoURL != rhs.photoURL {return false}
     if lhs.type != rhs.type {return false}
     if lhs.chat != rhs.chat {return false}
+    if lhs.deactivated != rhs.deactivated {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -11737,7 +11814,7 @@ nonisolated extension Roster_V1_SingleSignOnSetting: SwiftProtobuf.Message, Swif
 
 nonisolated extension Roster_V1_IdentityAdminRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".IdentityAdminRequest"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}set_single_sign_on\0\u{3}show_single_sign_on\0\u{3}remove_single_sign_on\0\u{2}\u{c}reason\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}set_single_sign_on\0\u{3}show_single_sign_on\0\u{3}remove_single_sign_on\0\u{3}create_provisioning_token\0\u{3}list_provisioning_tokens\0\u{3}revoke_provisioning_token\0\u{2}\u{9}reason\0")
 
   fileprivate class _StorageClass {
     var _action: Roster_V1_IdentityAdminRequest.OneOf_Action?
@@ -11801,6 +11878,30 @@ nonisolated extension Roster_V1_IdentityAdminRequest: SwiftProtobuf.Message, Swi
             _storage._action = .removeSingleSignOn(v)
           }
         }()
+        case 4: try {
+          var v: String?
+          try decoder.decodeSingularStringField(value: &v)
+          if let v = v {
+            if _storage._action != nil {try decoder.handleConflictingOneOf()}
+            _storage._action = .createProvisioningToken(v)
+          }
+        }()
+        case 5: try {
+          var v: Bool?
+          try decoder.decodeSingularBoolField(value: &v)
+          if let v = v {
+            if _storage._action != nil {try decoder.handleConflictingOneOf()}
+            _storage._action = .listProvisioningTokens(v)
+          }
+        }()
+        case 6: try {
+          var v: String?
+          try decoder.decodeSingularStringField(value: &v)
+          if let v = v {
+            if _storage._action != nil {try decoder.handleConflictingOneOf()}
+            _storage._action = .revokeProvisioningToken(v)
+          }
+        }()
         case 15: try { try decoder.decodeSingularStringField(value: &_storage._reason) }()
         default: break
         }
@@ -11826,6 +11927,18 @@ nonisolated extension Roster_V1_IdentityAdminRequest: SwiftProtobuf.Message, Swi
       case .removeSingleSignOn?: try {
         guard case .removeSingleSignOn(let v)? = _storage._action else { preconditionFailure() }
         try visitor.visitSingularBoolField(value: v, fieldNumber: 3)
+      }()
+      case .createProvisioningToken?: try {
+        guard case .createProvisioningToken(let v)? = _storage._action else { preconditionFailure() }
+        try visitor.visitSingularStringField(value: v, fieldNumber: 4)
+      }()
+      case .listProvisioningTokens?: try {
+        guard case .listProvisioningTokens(let v)? = _storage._action else { preconditionFailure() }
+        try visitor.visitSingularBoolField(value: v, fieldNumber: 5)
+      }()
+      case .revokeProvisioningToken?: try {
+        guard case .revokeProvisioningToken(let v)? = _storage._action else { preconditionFailure() }
+        try visitor.visitSingularStringField(value: v, fieldNumber: 6)
       }()
       case nil: break
       }
@@ -11854,12 +11967,15 @@ nonisolated extension Roster_V1_IdentityAdminRequest: SwiftProtobuf.Message, Swi
 
 nonisolated extension Roster_V1_IdentityAdminResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".IdentityAdminResponse"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}single_sign_on\0\u{3}redirect_uri\0\u{1}notes\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}single_sign_on\0\u{3}redirect_uri\0\u{1}notes\0\u{3}provisioning_secret\0\u{3}provisioning_tokens\0\u{3}provisioning_url\0")
 
   fileprivate class _StorageClass {
     var _singleSignOn: Roster_V1_SingleSignOnSetting? = nil
     var _redirectUri: String = String()
     var _notes: [String] = []
+    var _provisioningSecret: String = String()
+    var _provisioningTokens: [Roster_V1_ProvisioningTokenInfo] = []
+    var _provisioningURL: String = String()
 
       // This property is used as the initial default value for new instances of the type.
       // The type itself is protecting the reference to its storage via CoW semantics.
@@ -11873,6 +11989,9 @@ nonisolated extension Roster_V1_IdentityAdminResponse: SwiftProtobuf.Message, Sw
       _singleSignOn = source._singleSignOn
       _redirectUri = source._redirectUri
       _notes = source._notes
+      _provisioningSecret = source._provisioningSecret
+      _provisioningTokens = source._provisioningTokens
+      _provisioningURL = source._provisioningURL
     }
   }
 
@@ -11894,6 +12013,9 @@ nonisolated extension Roster_V1_IdentityAdminResponse: SwiftProtobuf.Message, Sw
         case 1: try { try decoder.decodeSingularMessageField(value: &_storage._singleSignOn) }()
         case 2: try { try decoder.decodeSingularStringField(value: &_storage._redirectUri) }()
         case 3: try { try decoder.decodeRepeatedStringField(value: &_storage._notes) }()
+        case 4: try { try decoder.decodeSingularStringField(value: &_storage._provisioningSecret) }()
+        case 5: try { try decoder.decodeRepeatedMessageField(value: &_storage._provisioningTokens) }()
+        case 6: try { try decoder.decodeSingularStringField(value: &_storage._provisioningURL) }()
         default: break
         }
       }
@@ -11915,6 +12037,15 @@ nonisolated extension Roster_V1_IdentityAdminResponse: SwiftProtobuf.Message, Sw
       if !_storage._notes.isEmpty {
         try visitor.visitRepeatedStringField(value: _storage._notes, fieldNumber: 3)
       }
+      if !_storage._provisioningSecret.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._provisioningSecret, fieldNumber: 4)
+      }
+      if !_storage._provisioningTokens.isEmpty {
+        try visitor.visitRepeatedMessageField(value: _storage._provisioningTokens, fieldNumber: 5)
+      }
+      if !_storage._provisioningURL.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._provisioningURL, fieldNumber: 6)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
@@ -11927,10 +12058,58 @@ nonisolated extension Roster_V1_IdentityAdminResponse: SwiftProtobuf.Message, Sw
         if _storage._singleSignOn != rhs_storage._singleSignOn {return false}
         if _storage._redirectUri != rhs_storage._redirectUri {return false}
         if _storage._notes != rhs_storage._notes {return false}
+        if _storage._provisioningSecret != rhs_storage._provisioningSecret {return false}
+        if _storage._provisioningTokens != rhs_storage._provisioningTokens {return false}
+        if _storage._provisioningURL != rhs_storage._provisioningURL {return false}
         return true
       }
       if !storagesAreEqual {return false}
     }
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_ProvisioningTokenInfo: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".ProvisioningTokenInfo"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}label\0\u{3}created_at_ms\0\u{3}revoked_at_ms\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.id) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.label) }()
+      case 3: try { try decoder.decodeSingularInt64Field(value: &self.createdAtMs) }()
+      case 4: try { try decoder.decodeSingularInt64Field(value: &self.revokedAtMs) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.id.isEmpty {
+      try visitor.visitSingularStringField(value: self.id, fieldNumber: 1)
+    }
+    if !self.label.isEmpty {
+      try visitor.visitSingularStringField(value: self.label, fieldNumber: 2)
+    }
+    if self.createdAtMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.createdAtMs, fieldNumber: 3)
+    }
+    if self.revokedAtMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.revokedAtMs, fieldNumber: 4)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_ProvisioningTokenInfo, rhs: Roster_V1_ProvisioningTokenInfo) -> Bool {
+    if lhs.id != rhs.id {return false}
+    if lhs.label != rhs.label {return false}
+    if lhs.createdAtMs != rhs.createdAtMs {return false}
+    if lhs.revokedAtMs != rhs.revokedAtMs {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

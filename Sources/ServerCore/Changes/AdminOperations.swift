@@ -254,7 +254,8 @@ package struct AdminOperations: Sendable {
 
     func commitOnce(
         _ located: [RosterImport.Located], on tenant: TenantRuntime, actor: Caller, reason: String,
-        settings: NotificationSettingsWrite = NotificationSettingsWrite(), auditDetail: String = ""
+        settings: NotificationSettingsWrite = NotificationSettingsWrite(), auditDetail: String = "",
+        provisioning: ProvisioningWrite = ProvisioningWrite()
     ) async
         -> Result<(epoch: UInt64, entry: HistoryEntry, revision: TenantRuntime.CommittedRevision), CommitFailure>
     {
@@ -291,7 +292,7 @@ package struct AdminOperations: Sendable {
             let started = ContinuousClock.now
             try await store.commit(
                 tenantID: tenant.id, entry: entry, historyLimit: historyLimit, audit: ready.audit, outbox: ready.outbox,
-                duty: ready.duty)
+                duty: ready.duty, provisioning: provisioning)
             metrics?.committed(entry.changes, after: .now - started)
             notifications?.committed(tenantID: tenant.id, write: ready.outbox)
         } catch let conflict as StoreError {

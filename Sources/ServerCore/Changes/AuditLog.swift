@@ -20,6 +20,9 @@ package enum AuditLog {
         package static let chatCommandSet = "chat-command.set"
         package static let singleSignOnSet = "sso.set"
         package static let singleSignOnRemoved = "sso.removed"
+        package static let provisioned = "scim.changed"
+        package static let provisioningTokenCreated = "scim-token.created"
+        package static let provisioningTokenRevoked = "scim-token.revoked"
     }
 
     /// The most entries one GetAudit returns (and the default).
@@ -274,6 +277,17 @@ extension ServerCore {
         record(
             detail: detail + " (single sign-on)", tokenID: "", tenantID: tenantID, address: address, admitted: admitted,
             at: now)
+    }
+
+    /// Records a refused SCIM bearer token (docs/SSO.md) as a refused Hello is.
+    package func auditProvisioningFailure(tenantID: String?, address: String, detail: String, at now: UnixMillis) {
+        let admitted = authFailureBudget.withLockedValue { $0.admit(at: now) }
+        guard admitted.record else { return }
+        logger.info("SCIM request refused from \(address): \(detail)")
+        guard let tenantID, tenant(tenantID) != nil else { return }
+        record(
+            detail: detail + " (SCIM bearer token)", tokenID: "", tenantID: tenantID, address: address,
+            admitted: admitted, at: now)
     }
 
     private func record(

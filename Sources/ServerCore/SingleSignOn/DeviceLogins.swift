@@ -169,6 +169,6 @@ extension SingleSignOn {
         guard let credential = core.tokens.authenticate(text, now: now), let id = credential.tokenID,
             let token = core.tokens.token(id: id), token.label == DeviceLogins.tokenLabel
         else { return false }
-        return await revokeItself(token, why: "logged out of roster-client", core: core, address: address)
+        return await core.revoke(token, why: "logged out of roster-client", address: address)
     }
 }

@@ -45,8 +45,7 @@ extension SingleSignOn {
                 answer.notes = Self.notes(metadata, keys: keys)
             case .showSingleSignOn:
                 if let stored = try await store.singleSignOn(tenantID: tenant.id),
-                    let settings = try? JSONDecoder().decode(
-                        SingleSignOnSettings.self, from: Data(stored.settings.utf8))
+                    let settings = Self.settings(stored: stored)
                 {
                     answer.singleSignOn = Self.wire(settings)
                 }
@@ -56,6 +55,10 @@ extension SingleSignOn {
                     AuditLog.Kind.singleSignOnRemoved, detail: "sign-in with an identity provider turned off",
                     reason: request.reason,
                     tenant: tenant, actor: actor, store: store, at: now)
+            case .createProvisioningToken, .listProvisioningTokens, .revokeProvisioningToken:
+                return try await Provisioning(core: core).administer(
+                    request.action!, tenant: tenant, actor: actor, reason: request.reason
+                ).map(RosterMessage.identityAdminResult)
             case nil:
                 return .failure(WireError(.invalidArgument, "IdentityAdmin names no action"))
             }

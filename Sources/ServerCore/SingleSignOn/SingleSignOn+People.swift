@@ -28,6 +28,7 @@ extension SingleSignOn {
         switch identity.person {
         case .linked(let id), .linkedByEmail(let id):
             guard let found = state.employees[id] else { throw .linkedPersonGone }
+            guard !found.deactivated else { throw .personDeactivated }
             person = found
             if let team = identity.team, person.team != team {
                 person.team = team
@@ -87,12 +88,16 @@ extension SingleSignOn {
     package func signedOut(tokenID: String, core: ServerCore, address: String) async {
         guard let token = core.tokens.token(id: tokenID), token.label == Self.webTokenLabel, token.revokedAt == nil
         else { return }
-        _ = await revokeItself(token, why: "signed out", core: core, address: address)
+        _ = await core.revoke(token, why: "signed out", address: address)
     }
+}
 
-    /// `token` revoked by its own holder: stored, audited, and refused from now on by this node
-    /// (others see it at their next refresh). False when the store could not be written.
-    func revokeItself(_ token: StoredToken, why: String, core: ServerCore, address: String) async -> Bool {
+extension ServerCore {
+    /// `token` revoked by the server for its holder (signed out, logged out, deactivated):
+    /// stored, audited, and refused from now on by this node (others see it at their next
+    /// refresh). False when the store could not be written.
+    func revoke(_ token: StoredToken, why: String, address: String) async -> Bool {
+        let core = self
         let now = core.clock.now()
         var token = token
         do {

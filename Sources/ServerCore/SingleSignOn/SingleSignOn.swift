@@ -36,9 +36,7 @@ package final class SingleSignOn: Sendable {
         do { stored = try await store.singleSignOn(tenantID: tenantID) } catch {
             throw .providerUnavailable("the store could not be read")
         }
-        guard let stored,
-            let settings = try? JSONDecoder().decode(SingleSignOnSettings.self, from: Data(stored.settings.utf8))
-        else { throw .notConfigured }
+        guard let stored, let settings = Self.settings(stored: stored) else { throw .notConfigured }
         guard let secret = sealer.open(stored.clientSecret) else {
             throw .providerUnavailable("the client secret was sealed under another secrets key")
         }
@@ -48,7 +46,12 @@ package final class SingleSignOn: Sendable {
     /// The redirect URI the tenant's settings name, if they name one.
     package func redirectURI(tenantID: String, core: ServerCore) async -> String? {
         guard let stored = try? await core.admin.store.singleSignOn(tenantID: tenantID) else { return nil }
-        return (try? JSONDecoder().decode(SingleSignOnSettings.self, from: Data(stored.settings.utf8)))?.redirectURI
+        return Self.settings(stored: stored)?.redirectURI
+    }
+
+    /// The settings as the store keeps them (JSON), nil when they do not read.
+    static func settings(stored: StoredSingleSignOn) -> SingleSignOnSettings? {
+        try? JSONDecoder().decode(SingleSignOnSettings.self, from: Data(stored.settings.utf8))
     }
 
     /// Whether the tenant has sign-in with a provider set up (the sign-in page offers it).

@@ -1,0 +1,305 @@
+import Foundation
+import NIOCore
+import RosterDomain
+import RosterIdentity
+import RosterProtocol
+import RosterStore
+import RosterTLS
+
+/// SCIM provisioning (RFC 7644, docs/SSO.md): the tenant's identity provider creates, changes
+/// and deactivates people and groups. Reads come from the store; every write is queued behind
+/// the tenant's other changes and is one revision (with the SCIM resources in its transaction),
+/// audited and pushed like an admin's change.
+package struct Provisioning: Sendable {
+    let core: ServerCore
+
+    package init(core: ServerCore) { self.core = core }
+
+    /// The token text: `rsp_<id>_<secret>`; its own prefix, so it is never mistaken for (or
+    /// accepted as) a protocol token.
+    package static let tokenPrefix = "rsp_"
+
+    /// The tenant a presented bearer token provisions, or nil (refused, and audited).
+    package func tenant(bearer header: String?, address: String) async -> TenantRuntime? {
+        let now = core.clock.now()
+        guard let header, header.lowercased().hasPrefix("bearer ") else {
+            core.auditProvisioningFailure(tenantID: nil, address: address, detail: "no bearer token", at: now)
+            return nil
+        }
+        let text = header.dropFirst(7).trimmingCharacters(in: .whitespaces)
+        let parts = text.hasPrefix(Self.tokenPrefix) ? text.dropFirst(4).split(separator: "_", maxSplits: 1) : []
+        guard parts.count == 2, parts[0].count <= 64, parts[1].count <= 128 else {
+            core.auditProvisioningFailure(tenantID: nil, address: address, detail: "not a SCIM token", at: now)
+            return nil
+        }
+        let stored: ProvisioningToken?
+        do { stored = try await core.admin.store.provisioningToken(id: String(parts[0])) } catch { return nil }
+        let presented = Array(Crypto.hex(Crypto.sha256(Array(parts[1].utf8))).utf8)
+        guard let stored, Crypto.constantTimeEqual(presented, Array(stored.secretHash.utf8)), stored.revokedAt == nil,
+            let tenant = core.tenant(stored.tenantID)
+        else {
+            core.auditProvisioningFailure(
+                tenantID: stored?.tenantID, address: address,
+                detail: stored == nil ? "unknown token" : stored?.revokedAt != nil ? "revoked token" : "wrong secret",
+                at: now)
+            return nil
+        }
+        return tenant
+    }
+
+    // MARK: Reading
+
+    /// One resource, or 404.
+    package func resource(_ type: SCIMResourceType, id: String, tenant: TenantRuntime) async throws(SCIMError)
+        -> ProvisionedResource
+    {
+        guard let found = try await all(type, tenant: tenant).first(where: { $0.id == id }) else {
+            throw .notFound("no \(type.rawValue) \(id.prefix(80))")
+        }
+        return found
+    }
+
+    /// Every resource of `type` that `filter` matches, in id order.
+    package func list(_ type: SCIMResourceType, filter: SCIMFilter?, tenant: TenantRuntime) async throws(SCIMError)
+        -> [ProvisionedResource]
+    {
+        let found = try await all(type, tenant: tenant)
+        guard let filter else { return found }
+        return found.filter {
+            filter.matches(id: $0.id, body: SCIMResource(stored: $0.body, type: type).attributes)
+        }
+    }
+
+    private func all(_ type: SCIMResourceType, tenant: TenantRuntime) async throws(SCIMError) -> [ProvisionedResource] {
+        do {
+            return try await core.admin.store.provisioned(tenantID: tenant.id, kind: Self.kind(type))
+        } catch {
+            throw SCIMError(503, nil, "the store could not be read; try again")
+        }
+    }
+
+    static func kind(_ type: SCIMResourceType) -> ProvisionedResource.Kind { type == .user ? .user : .group }
+
+    // MARK: Writing
+
+    package enum Write: Sendable {
+        case create(JSONValue)
+        case replace(id: String, JSONValue)
+        case patch(id: String, JSONValue)
+        case delete(id: String)
+
+        var id: String? {
+            switch self {
+            case .create: nil
+            case .replace(let id, _), .patch(let id, _), .delete(let id): id
+            }
+        }
+    }
+
+    /// `write` done: the resource as it now is (nil after a delete).
+    package func perform(
+        _ write: Write, _ type: SCIMResourceType, ifMatch: String?, tenant: TenantRuntime, address: String,
+        loop: any EventLoop
+    ) async -> Result<ProvisionedResource?, SCIMError> {
+        let promise = loop.makePromise(of: Result<ProvisionedResource?, SCIMError>.self)
+        let actor = Caller(tokenID: nil, name: "SCIM provisioning", address: address, isAdmin: true)
+        let queued = core.mutations.submit(tenant.id) {
+            var outcome = await self.attempt(write, type, ifMatch: ifMatch, tenant: tenant, actor: actor)
+            let patience = ContinuousClock.now + AdminOperations.conflictPatience
+            while outcome.conflicted && ContinuousClock.now < patience {
+                await self.core.resolveConflict(tenant)
+                outcome = await self.attempt(write, type, ifMatch: ifMatch, tenant: tenant, actor: actor)
+            }
+            promise.succeed(outcome.result)
+            guard let committed = outcome.committed else { return }
+            try? await loop.submit { tenant.publish(committed) }.get()
+        }
+        if !queued { promise.succeed(.failure(SCIMError(503, nil, "the server is shutting down"))) }
+        do { return try await promise.futureResult.get() } catch { return .failure(SCIMError(503, nil, "\(error)")) }
+    }
+
+    private struct Attempt {
+        var result: Result<ProvisionedResource?, SCIMError>
+        var committed: TenantRuntime.CommittedRevision? = nil
+        var conflicted = false
+    }
+
+    private func attempt(
+        _ write: Write, _ type: SCIMResourceType, ifMatch: String?, tenant: TenantRuntime, actor: Caller
+    ) async -> Attempt {
+        let store = core.admin.store
+        let users: [ProvisionedResource], groups: [ProvisionedResource], settings: SingleSignOnSettings?
+        do {
+            users = try await store.provisioned(tenantID: tenant.id, kind: .user)
+            groups = try await store.provisioned(tenantID: tenant.id, kind: .group)
+            settings = try await store.singleSignOn(tenantID: tenant.id).flatMap { SingleSignOn.settings(stored: $0) }
+        } catch {
+            return Attempt(result: .failure(SCIMError(503, nil, "the store could not be read; try again")))
+        }
+        let planned: Plan
+        do throws(SCIMError) {
+            planned = try plan(
+                write, type, ifMatch: ifMatch, users: users, groups: groups, settings: settings,
+                state: tenant.view.state)
+        } catch {
+            return Attempt(result: .failure(error))
+        }
+        let provisioning = ProvisioningWrite(
+            put: planned.resource.map { [$0] } ?? [], removed: planned.removed.map { [(Self.kind(type), $0)] } ?? [])
+        let reason = "SCIM: \(planned.summary)"
+        if planned.people.isEmpty {
+            do {
+                try await store.writeProvisioning(tenantID: tenant.id, provisioning)
+                try await store.appendAudit(
+                    tenantID: tenant.id,
+                    .with {
+                        $0.kind = AuditLog.Kind.provisioned
+                        $0.atMs = core.clock.now()
+                        $0.actor = actor.name
+                        $0.address = actor.address
+                        $0.detail = planned.summary + " (no change to the directory)"
+                    })
+            } catch {
+                return Attempt(result: .failure(Self.storeRefused(error)))
+            }
+            return Attempt(result: .success(planned.resource))
+        }
+        let located = planned.people.map { (location: "scim", change: RosterChange.employeeUpserted($0)) }
+        let before = tenant.view.state
+        switch await core.admin.commitOnce(
+            located, on: tenant, actor: actor, reason: reason, provisioning: provisioning)
+        {
+        case .success(let done):
+            // A deactivated person's tokens (sign-ins, logins, any bound to them) stop now.
+            let gone = Set(
+                planned.people.filter { $0.deactivated && before.employees[$0.id]?.deactivated != true }.map(\.id))
+            if !gone.isEmpty {
+                for token in core.tokens.all()
+                where token.tenantID == tenant.id && token.revokedAt == nil && gone.contains(token.employeeID ?? "") {
+                    _ = await core.revoke(token, why: "the person was deactivated by SCIM", address: actor.address)
+                }
+            }
+            return Attempt(result: .success(planned.resource), committed: done.revision)
+        case .failure(let failure):
+            if failure.conflicted { return Attempt(result: .failure(SCIMError(503, nil, "busy")), conflicted: true) }
+            return Attempt(result: .failure(Self.refusal(failure.error)))
+        }
+    }
+
+    /// A write's outcome before it is stored: the resource to keep (or the id to drop), and the
+    /// people it changes.
+    struct Plan {
+        var resource: ProvisionedResource?
+        var removed: String?
+        var people: [Employee] = []
+        var summary: String
+    }
+
+    func plan(
+        _ write: Write, _ type: SCIMResourceType, ifMatch: String?, users: [ProvisionedResource],
+        groups: [ProvisionedResource], settings: SingleSignOnSettings?, state: RosterState
+    ) throws(SCIMError) -> Plan {
+        let existing = type == .user ? users : groups
+        let current = try write.id.map { (id) throws(SCIMError) -> ProvisionedResource in
+            guard let found = existing.first(where: { $0.id == id }) else {
+                throw .notFound("no \(type.rawValue) \(id.prefix(80))")
+            }
+            return found
+        }
+        if let current, let ifMatch, ifMatch != "*",
+            !ifMatch.split(separator: ",").contains(where: {
+                $0.trimmingCharacters(in: .whitespaces) == SCIMResource(stored: current.body, type: type).version
+            })
+        {
+            throw SCIMError(412, nil, "the \(type.rawValue) changed since that version (If-Match)")
+        }
+        let now = core.clock.now()
+        var after: SCIMResource?
+        switch write {
+        case .create(let body), .replace(_, let body):
+            after = try SCIMResource.canonical(body, type: type)
+        case .patch(_, let body):
+            after = try SCIMPatch.apply(body, to: SCIMResource(stored: current!.body, type: type))
+        case .delete:
+            after = nil
+        }
+        let id = current?.id ?? IdentifierFactory.make(type == .user ? "emp" : "grp")
+        var record: ProvisionedResource?
+        if let after {
+            try after.requireComplete()
+            if let other = existing.first(where: { $0.id != id && $0.nameKey == after.name.lowercased() }) {
+                throw .uniqueness(
+                    "\(type.nameAttribute) \"\(after.name.prefix(80))\" is \(type.rawValue) \(other.id)'s")
+            }
+            if type == .group {
+                let known = Set(users.map(\.id))
+                if case .array(let items)? = after.attributes["members"] {
+                    for item in items {
+                        if let kind = item["type"]?.string, kind != "User" {
+                            throw .invalidValue("a group's members are Users (not \(kind.prefix(20)))")
+                        }
+                        guard let value = item["value"]?.string, known.contains(value) else {
+                            throw .invalidValue(
+                                "member \(item["value"]?.string?.prefix(80) ?? "without value") is no User")
+                        }
+                    }
+                }
+            }
+            record = ProvisionedResource(
+                kind: Self.kind(type), id: id, name: after.name, body: after.stored,
+                createdAt: current?.createdAt ?? now,
+                updatedAt: now)
+        }
+        let verb = current == nil ? "created" : after == nil ? "deleted" : "changed"
+        var plan = Plan(
+            resource: record, removed: after == nil ? id : nil,
+            summary: "\(type.rawValue) \((after?.name ?? current?.name ?? id).prefix(80)) \(verb)")
+        // The people it touches, derived again from the resources as they will be.
+        var userResources = Dictionary(users.map { ($0.id, SCIMResource(stored: $0.body, type: .user)) }) { a, _ in a }
+        var groupResources = Dictionary(groups.map { ($0.id, SCIMResource(stored: $0.body, type: .group)) }) { a, _ in a
+        }
+        var touched: Set<String>
+        if type == .user {
+            userResources[id] = after
+            touched = [id]
+        } else {
+            touched = Set(groupResources[id].map(SCIMPeople.members) ?? [])
+            groupResources[id] = after
+            touched.formUnion(after.map(SCIMPeople.members) ?? [])
+        }
+        let roleGroups = Set((settings?.adminGroups ?? []) + (settings?.readerGroups ?? []))
+        let allGroups = groupResources.values.sorted { $0.name < $1.name }
+        for personID in touched.sorted() {
+            var person: Employee
+            if let user = userResources[personID] {
+                person = SCIMPeople.person(
+                    id: personID, user: user, groups: allGroups, existing: state.employees[personID],
+                    teamGroups: settings?.teamGroups ?? [:], roleGroups: roleGroups)
+                // Two people may share a name; the directory needs them apart.
+                if state.employeeIDs(named: person.fullName).contains(where: { $0 != personID }) {
+                    person.lastName += " (\(user.name))"
+                }
+            } else if type == .user, var gone = state.employees[personID] {
+                // Deleted by the provider: deactivated, never removed (their history stays).
+                gone.deactivated = true
+                person = gone
+            } else {
+                continue
+            }
+            if state.employees[personID] != person { plan.people.append(person) }
+        }
+        return plan
+    }
+
+    static func refusal(_ error: WireError) -> SCIMError {
+        switch error.body.code {
+        case .invalidArgument, .failedPrecondition: .invalidValue(error.body.message)
+        default: SCIMError(503, nil, error.body.message)
+        }
+    }
+
+    static func storeRefused(_ error: any Error) -> SCIMError {
+        if "\(error)".lowercased().contains("unique") { return .uniqueness("the name was taken meanwhile") }
+        return SCIMError(503, nil, "the change could not be stored; try again")
+    }
+}
