@@ -226,7 +226,7 @@ final class PageClient: Sendable {
         return try await send(.GET, path, headers: headers, body: [])
     }
 
-    /// The answer's body to a request (a status other than 200 throws).
+    /// The answer's body to a request (a status other than 2xx throws).
     func send(_ method: HTTPMethod, _ path: String, headers extra: [(String, String)], body: [UInt8]) async throws
         -> [UInt8]
     {
@@ -268,7 +268,7 @@ final class PageReader: ChannelInboundHandler {
         case .body(var part):
             body += part.readBytes(length: part.readableBytes) ?? []
         case .end:
-            if status == 200 {
+            if (200..<300).contains(status) {
                 waiting?.succeed(body)
             } else {
                 waiting?.fail(BenchError("HTTP \(status): \(String(decoding: body.prefix(200), as: UTF8.self))"))

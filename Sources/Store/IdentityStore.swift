@@ -109,6 +109,13 @@ public protocol ProvisioningStore: Sendable {
     /// Every resource of `kind` in the tenant.
     func provisioned(tenantID: String, kind: ProvisionedResource.Kind) async throws -> [ProvisionedResource]
 
+    /// One resource by id, or by its name as `ProvisionedResource.nameKey` folds it: what a write
+    /// and a provider's `userName eq` lookup read, instead of every resource.
+    func provisioned(tenantID: String, kind: ProvisionedResource.Kind, id: String) async throws
+        -> ProvisionedResource?
+    func provisioned(tenantID: String, kind: ProvisionedResource.Kind, nameKey: String) async throws
+        -> ProvisionedResource?
+
     /// `write` alone, for a request that changes no person.
     func writeProvisioning(tenantID: String, _ write: ProvisioningWrite) async throws
 
@@ -145,6 +152,24 @@ extension StoreSchema {
             revoked_at_ms BIGINT
         );
         """
+}
+
+extension ProvisioningStore {
+    /// The resources of `kind` with these ids that exist: one read each for a few, else all.
+    public func provisioned(tenantID: String, kind: ProvisionedResource.Kind, ids: Set<String>) async throws
+        -> [String: ProvisionedResource]
+    {
+        if ids.count > 20 {
+            return Dictionary(
+                try await provisioned(tenantID: tenantID, kind: kind).filter { ids.contains($0.id) }.map { ($0.id, $0) }
+            ) { first, _ in first }
+        }
+        var found: [String: ProvisionedResource] = [:]
+        for id in ids {
+            if let one = try await provisioned(tenantID: tenantID, kind: kind, id: id) { found[id] = one }
+        }
+        return found
+    }
 }
 
 extension ProvisionedResource {

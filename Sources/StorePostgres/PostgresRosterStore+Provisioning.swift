@@ -4,11 +4,31 @@ import RosterStore
 /// SCIM resources and bearer tokens in the shared store (schema v14, docs/SSO.md).
 extension PostgresRosterStore {
     public func provisioned(tenantID: String, kind: ProvisionedResource.Kind) async throws -> [ProvisionedResource] {
+        try await resources(kind, "WHERE tenant_id = \(tenantID) AND kind = \(kind.rawValue) ORDER BY id")
+    }
+
+    public func provisioned(tenantID: String, kind: ProvisionedResource.Kind, id: String) async throws
+        -> ProvisionedResource?
+    {
+        try await resources(kind, "WHERE tenant_id = \(tenantID) AND kind = \(kind.rawValue) AND id = \(id)").first
+    }
+
+    public func provisioned(tenantID: String, kind: ProvisionedResource.Kind, nameKey: String) async throws
+        -> ProvisionedResource?
+    {
+        try await resources(kind, "WHERE tenant_id = \(tenantID) AND kind = \(kind.rawValue) AND name_key = \(nameKey)")
+            .first
+    }
+
+    /// The resources a condition (`WHERE …`) selects.
+    private func resources(_ kind: ProvisionedResource.Kind, _ condition: PostgresQuery) async throws
+        -> [ProvisionedResource]
+    {
+        // The head has no values, so the condition's numbered parameters stay as they are.
         let rows = try await connections.query(
-            """
-            SELECT id, name, body, created_at_ms, updated_at_ms FROM provisioned_resource
-            WHERE tenant_id = \(tenantID) AND kind = \(kind.rawValue) ORDER BY id
-            """)
+            PostgresQuery(
+                unsafeSQL: "SELECT id, name, body, created_at_ms, updated_at_ms FROM provisioned_resource "
+                    + condition.sql, binds: condition.binds))
         return try rows.decode((String, String, String, Int64, Int64).self).map {
             ProvisionedResource(kind: kind, id: $0.0, name: $0.1, body: $0.2, createdAt: $0.3, updatedAt: $0.4)
         }

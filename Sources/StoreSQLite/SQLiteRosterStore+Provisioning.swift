@@ -17,6 +17,33 @@ extension SQLiteRosterStore {
         }
     }
 
+    public func provisioned(tenantID: String, kind: ProvisionedResource.Kind, id: String) async throws
+        -> ProvisionedResource?
+    {
+        try await provisioned(tenantID: tenantID, kind: kind, column: "id", value: id)
+    }
+
+    public func provisioned(tenantID: String, kind: ProvisionedResource.Kind, nameKey: String) async throws
+        -> ProvisionedResource?
+    {
+        try await provisioned(tenantID: tenantID, kind: kind, column: "name_key", value: nameKey)
+    }
+
+    private func provisioned(tenantID: String, kind: ProvisionedResource.Kind, column: String, value: String)
+        async throws -> ProvisionedResource?
+    {
+        try await pool.read { db in
+            try Row.fetchOne(
+                db, sql: "SELECT * FROM provisioned_resource WHERE tenant_id = ? AND kind = ? AND \(column) = ?",
+                arguments: [tenantID, kind.rawValue, value]
+            ).map {
+                ProvisionedResource(
+                    kind: kind, id: $0["id"], name: $0["name"], body: $0["body"], createdAt: $0["created_at_ms"],
+                    updatedAt: $0["updated_at_ms"])
+            }
+        }
+    }
+
     public func writeProvisioning(tenantID: String, _ write: ProvisioningWrite) async throws {
         try await pool.write { db in try Self.writeProvisioning(write, tenantID: tenantID, db: db) }
     }

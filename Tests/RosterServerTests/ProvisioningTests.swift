@@ -59,7 +59,9 @@ import Testing
             await #expect(throws: (any Error).self) {
                 _ = try await harness.connect(token: token).request(.listEmployees(.init()))
             }
-            let forged = try await Self.scim(base, String(token.dropLast()) + "0", "GET", "/Users")
+            // The secret's last digit changed (to another digit, whatever it was).
+            let forged = try await Self.scim(
+                base, String(token.dropLast()) + (token.hasSuffix("0") ? "1" : "0"), "GET", "/Users")
             #expect(forged.status == 401)
             let fine = try await Self.scim(base, token, "GET", "/Users")
             #expect(fine.status == 200 && fine.json["totalResults"] as? Int == 0, "\(fine.body)")
@@ -235,6 +237,51 @@ import Testing
             #expect(try await Self.scim(base, token, "GET", "/Nope").status == 404)
             #expect(try await Self.scim(base, token, "DELETE", "/Users").status == 405)
             #expect(try await Self.people(harness).revision == revision, "a refused request changed the directory")
+        }
+    }
+
+    /// A hostile client (guessed tokens, oversized and malformed bodies, a flood of filters)
+    /// beside the provider: every provisioning change of the provider lands, the directory
+    /// holds exactly its people, and the refusals' audit entries stay within the budget.
+    @Test func aHostileClientBesideTheProviderChangesNothingOfIt() async throws {
+        try await HTTPTests.withHTTPServer { harness, base in
+            let (token, _) = try await Self.token(harness)
+            let start = try await Self.people(harness).revision
+            let began = ContinuousClock.now
+            let hostile = Task {
+                var refused = 0
+                for round in 0..<40 {
+                    let guessed = try await Self.scim(base, "rsp_\(round)_guess", "GET", "/Users")
+                    let forged = try await Self.scim(
+                        base, harness.adminToken, "POST", "/Users", #"{"userName": "m\#(round)"}"#)
+                    let broken = try await Self.scim(base, token, "PATCH", "/Users/emp_nobody", "{\"Operations\": 3}")
+                    let filter = try await Self.scim(
+                        base, token, "GET",
+                        "/Users?filter=" + String(repeating: "userName%20eq%20%22a%22%20and%20", count: 12) + "x")
+                    refused += [guessed, forged, broken, filter].filter { $0.status >= 400 }.count
+                }
+                return refused
+            }
+            var ids: [String] = []
+            for index in 0..<20 {
+                let made = try await Self.scim(
+                    base, token, "POST", "/Users",
+                    #"{"userName": "p\#(index)", "name": {"givenName": "Person", "familyName": "Number \#(index)"}}"#)
+                #expect(made.status == 201, "\(made.body)")
+                ids.append(try #require(made.json["id"] as? String))
+            }
+            #expect(try await hostile.value == 160, "every hostile request refused")
+            let list = try await Self.people(harness)
+            #expect(list.revision == start + 20)
+            #expect(Set(list.employees.filter { $0.lastName.hasPrefix("Number ") }.map(\.id)) == Set(ids))
+            let admin = try await harness.connect()
+            guard case .audit(let audit) = try await admin.request(.getAudit(.init())) else {
+                throw TestFailure("expected the audit log")
+            }
+            // The budget shared with refused Hellos: a burst of 20, then one every 2 s.
+            let failures = audit.entries.filter { $0.kind == "auth.failed" }
+            let allowed = 20 + Int((ContinuousClock.now - began).components.seconds / 2) + 1
+            #expect(!failures.isEmpty && failures.count <= allowed, "the refused-token budget: \(failures.count)")
         }
     }
 

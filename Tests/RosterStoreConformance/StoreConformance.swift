@@ -246,6 +246,14 @@
                     ProvisioningWrite(put: [user("e9", "ALICE", at: 12)], removed: [(.user, StoreConformance.alice.id)])
                 )
                 #expect(try await store.provisioned(tenantID: "acme", kind: .user).map(\.id) == ["e9"])
+                #expect(try await other.provisioned(tenantID: "acme", kind: .user, nameKey: "alice")?.id == "e9")
+                #expect(try await other.provisioned(tenantID: "acme", kind: .group, nameKey: "alice") == nil)
+                #expect(try await other.provisioned(tenantID: "acme", kind: .user, id: "e9")?.name == "ALICE")
+                #expect(try await other.provisioned(tenantID: "other", kind: .user, id: "e9") == nil)
+                #expect(
+                    try await other.provisioned(tenantID: "acme", kind: .user, ids: ["e9", "nobody"]).keys.sorted() == [
+                        "e9"
+                    ])
                 // A refused commit writes none of its resources.
                 await #expect(throws: (any Error).self) {
                     try await store.commit(

@@ -82,6 +82,16 @@ extension ForwardingStore {
     public func provisioned(tenantID: String, kind: ProvisionedResource.Kind) async throws -> [ProvisionedResource] {
         try await inner.provisioned(tenantID: tenantID, kind: kind)
     }
+    public func provisioned(tenantID: String, kind: ProvisionedResource.Kind, id: String) async throws
+        -> ProvisionedResource?
+    {
+        try await inner.provisioned(tenantID: tenantID, kind: kind, id: id)
+    }
+    public func provisioned(tenantID: String, kind: ProvisionedResource.Kind, nameKey: String) async throws
+        -> ProvisionedResource?
+    {
+        try await inner.provisioned(tenantID: tenantID, kind: kind, nameKey: nameKey)
+    }
     public func writeProvisioning(tenantID: String, _ write: ProvisioningWrite) async throws {
         try await inner.writeProvisioning(tenantID: tenantID, write)
     }

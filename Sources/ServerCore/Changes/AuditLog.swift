@@ -279,12 +279,14 @@ extension ServerCore {
             at: now)
     }
 
-    /// Records a refused SCIM bearer token (docs/SSO.md) as a refused Hello is.
+    /// Records a refused SCIM bearer token (docs/SSO.md) as a refused Hello is: under the tenant
+    /// of the token it named, else the default tenant.
     package func auditProvisioningFailure(tenantID: String?, address: String, detail: String, at now: UnixMillis) {
         let admitted = authFailureBudget.withLockedValue { $0.admit(at: now) }
         guard admitted.record else { return }
         logger.info("SCIM request refused from \(address): \(detail)")
-        guard let tenantID, tenant(tenantID) != nil else { return }
+        let tenantID = tenantID ?? defaultTenant
+        guard tenant(tenantID) != nil else { return }
         record(
             detail: detail + " (SCIM bearer token)", tokenID: "", tenantID: tenantID, address: address,
             admitted: admitted, at: now)

@@ -63,7 +63,23 @@ package struct Provisioning: Sendable {
     package func list(_ type: SCIMResourceType, filter: SCIMFilter?, tenant: TenantRuntime) async throws(SCIMError)
         -> [ProvisionedResource]
     {
-        let found = try await all(type, tenant: tenant)
+        // What providers ask before every push (`userName eq "…"`, `id eq "…"`): one row read by
+        // its key, not every resource.
+        let found: [ProvisionedResource]
+        if let filter, let key = Self.key(of: filter, type) {
+            do {
+                let store = core.admin.store, kind = Self.kind(type)
+                found = [
+                    try await key.byID
+                        ? store.provisioned(tenantID: tenant.id, kind: kind, id: key.value)
+                        : store.provisioned(tenantID: tenant.id, kind: kind, nameKey: key.value.lowercased())
+                ].compactMap { $0 }
+            } catch {
+                throw SCIMError(503, nil, "the store could not be read; try again")
+            }
+        } else {
+            found = try await all(type, tenant: tenant)
+        }
         guard let filter else { return found }
         return found.filter {
             filter.matches(id: $0.id, body: SCIMResource(stored: $0.body, type: type).attributes)
@@ -79,6 +95,20 @@ package struct Provisioning: Sendable {
     }
 
     static func kind(_ type: SCIMResourceType) -> ProvisionedResource.Kind { type == .user ? .user : .group }
+
+    /// A comparison of the filter that names one resource by a key: its id or its unique name.
+    static func key(of filter: SCIMFilter, _ type: SCIMResourceType) -> (byID: Bool, value: String)? {
+        for comparison in filter.comparisons {
+            guard case .string(let value) = comparison.value else { continue }
+            if comparison.isID { return (true, value) }
+            if let path = comparison.path, path.container == nil, path.sub == nil,
+                path.attribute?.name == type.nameAttribute
+            {
+                return (false, value)
+            }
+        }
+        return nil
+    }
 
     // MARK: Writing
 
@@ -127,26 +157,15 @@ package struct Provisioning: Sendable {
     private func attempt(
         _ write: Write, _ type: SCIMResourceType, ifMatch: String?, tenant: TenantRuntime, actor: Caller
     ) async -> Attempt {
-        let store = core.admin.store
-        let users: [ProvisionedResource], groups: [ProvisionedResource], settings: SingleSignOnSettings?
-        do {
-            users = try await store.provisioned(tenantID: tenant.id, kind: .user)
-            groups = try await store.provisioned(tenantID: tenant.id, kind: .group)
-            settings = try await store.singleSignOn(tenantID: tenant.id).flatMap { SingleSignOn.settings(stored: $0) }
-        } catch {
-            return Attempt(result: .failure(SCIMError(503, nil, "the store could not be read; try again")))
-        }
         let planned: Plan
         do throws(SCIMError) {
-            planned = try plan(
-                write, type, ifMatch: ifMatch, users: users, groups: groups, settings: settings,
-                state: tenant.view.state)
+            planned = try await plan(write, type, ifMatch: ifMatch, tenant: tenant)
         } catch {
             return Attempt(result: .failure(error))
         }
+        let store = core.admin.store
         let provisioning = ProvisioningWrite(
             put: planned.resource.map { [$0] } ?? [], removed: planned.removed.map { [(Self.kind(type), $0)] } ?? [])
-        let reason = "SCIM: \(planned.summary)"
         if planned.people.isEmpty {
             do {
                 try await store.writeProvisioning(tenantID: tenant.id, provisioning)
@@ -167,7 +186,7 @@ package struct Provisioning: Sendable {
         let located = planned.people.map { (location: "scim", change: RosterChange.employeeUpserted($0)) }
         let before = tenant.view.state
         switch await core.admin.commitOnce(
-            located, on: tenant, actor: actor, reason: reason, provisioning: provisioning)
+            located, on: tenant, actor: actor, reason: "SCIM: \(planned.summary)", provisioning: provisioning)
         {
         case .success(let done):
             // A deactivated person's tokens (sign-ins, logins, any bound to them) stop now.
@@ -182,6 +201,9 @@ package struct Provisioning: Sendable {
             return Attempt(result: .success(planned.resource), committed: done.revision)
         case .failure(let failure):
             if failure.conflicted { return Attempt(result: .failure(SCIMError(503, nil, "busy")), conflicted: true) }
+            if "\(failure.error.body.message)".lowercased().contains("unique") {
+                return Attempt(result: .failure(.uniqueness("the name was taken meanwhile")))
+            }
             return Attempt(result: .failure(Self.refusal(failure.error)))
         }
     }
@@ -195,83 +217,75 @@ package struct Provisioning: Sendable {
         var summary: String
     }
 
-    func plan(
-        _ write: Write, _ type: SCIMResourceType, ifMatch: String?, users: [ProvisionedResource],
-        groups: [ProvisionedResource], settings: SingleSignOnSettings?, state: RosterState
-    ) throws(SCIMError) -> Plan {
-        let existing = type == .user ? users : groups
-        let current = try write.id.map { (id) throws(SCIMError) -> ProvisionedResource in
-            guard let found = existing.first(where: { $0.id == id }) else {
-                throw .notFound("no \(type.rawValue) \(id.prefix(80))")
-            }
-            return found
+    /// Reads what the write needs (the resource, the holder of its name, the users it names or
+    /// touches, the groups: never every user) and works out what it changes.
+    func plan(_ write: Write, _ type: SCIMResourceType, ifMatch: String?, tenant: TenantRuntime)
+        async throws(SCIMError) -> Plan
+    {
+        let store = core.admin.store, kind = Self.kind(type)
+        func read<T>(_ body: () async throws -> T) async throws(SCIMError) -> T {
+            do { return try await body() } catch { throw SCIMError(503, nil, "the store could not be read; try again") }
         }
-        if let current, let ifMatch, ifMatch != "*",
-            !ifMatch.split(separator: ",").contains(where: {
-                $0.trimmingCharacters(in: .whitespaces) == SCIMResource(stored: current.body, type: type).version
-            })
-        {
-            throw SCIMError(412, nil, "the \(type.rawValue) changed since that version (If-Match)")
+        var current: ProvisionedResource?
+        if let id = write.id {
+            current = try await read { try await store.provisioned(tenantID: tenant.id, kind: kind, id: id) }
+            guard current != nil else { throw .notFound("no \(type.rawValue) \(id.prefix(80))") }
         }
-        let now = core.clock.now()
-        var after: SCIMResource?
-        switch write {
-        case .create(let body), .replace(_, let body):
-            after = try SCIMResource.canonical(body, type: type)
-        case .patch(_, let body):
-            after = try SCIMPatch.apply(body, to: SCIMResource(stored: current!.body, type: type))
-        case .delete:
-            after = nil
-        }
+        let after = try Self.resolve(write, type, ifMatch: ifMatch, current: current)
         let id = current?.id ?? IdentifierFactory.make(type == .user ? "emp" : "grp")
+        let now = core.clock.now()
         var record: ProvisionedResource?
+        var named: Set<String> = []
         if let after {
             try after.requireComplete()
-            if let other = existing.first(where: { $0.id != id && $0.nameKey == after.name.lowercased() }) {
+            let holder = try await read {
+                try await store.provisioned(tenantID: tenant.id, kind: kind, nameKey: after.name.lowercased())
+            }
+            if let holder, holder.id != id {
                 throw .uniqueness(
-                    "\(type.nameAttribute) \"\(after.name.prefix(80))\" is \(type.rawValue) \(other.id)'s")
+                    "\(type.nameAttribute) \"\(after.name.prefix(80))\" is \(type.rawValue) \(holder.id)'s")
             }
             if type == .group {
-                let known = Set(users.map(\.id))
-                if case .array(let items)? = after.attributes["members"] {
-                    for item in items {
-                        if let kind = item["type"]?.string, kind != "User" {
-                            throw .invalidValue("a group's members are Users (not \(kind.prefix(20)))")
-                        }
-                        guard let value = item["value"]?.string, known.contains(value) else {
-                            throw .invalidValue(
-                                "member \(item["value"]?.string?.prefix(80) ?? "without value") is no User")
-                        }
-                    }
+                named = try Self.members(after)
+                let found = try await read { try await store.provisioned(tenantID: tenant.id, kind: .user, ids: named) }
+                if let stranger = named.sorted().first(where: { found[$0] == nil }) {
+                    throw .invalidValue("member \(stranger.prefix(80)) is no User")
                 }
             }
             record = ProvisionedResource(
-                kind: Self.kind(type), id: id, name: after.name, body: after.stored,
-                createdAt: current?.createdAt ?? now,
+                kind: kind, id: id, name: after.name, body: after.stored, createdAt: current?.createdAt ?? now,
                 updatedAt: now)
         }
         let verb = current == nil ? "created" : after == nil ? "deleted" : "changed"
         var plan = Plan(
             resource: record, removed: after == nil ? id : nil,
             summary: "\(type.rawValue) \((after?.name ?? current?.name ?? id).prefix(80)) \(verb)")
+
         // The people it touches, derived again from the resources as they will be.
-        var userResources = Dictionary(users.map { ($0.id, SCIMResource(stored: $0.body, type: .user)) }) { a, _ in a }
-        var groupResources = Dictionary(groups.map { ($0.id, SCIMResource(stored: $0.body, type: .group)) }) { a, _ in a
+        let groups = try await read { try await store.provisioned(tenantID: tenant.id, kind: .group) }
+        var groupResources = Dictionary(groups.map { ($0.id, SCIMResource(stored: $0.body, type: .group)) }) {
+            first, _ in first
         }
         var touched: Set<String>
+        var users: [String: SCIMResource?] = [:]
         if type == .user {
-            userResources[id] = after
+            users[id] = .some(after)
             touched = [id]
         } else {
-            touched = Set(groupResources[id].map(SCIMPeople.members) ?? [])
+            touched = Set(groupResources[id].map(SCIMPeople.members) ?? []).union(named)
             groupResources[id] = after
-            touched.formUnion(after.map(SCIMPeople.members) ?? [])
+            let stored = try await read { try await store.provisioned(tenantID: tenant.id, kind: .user, ids: touched) }
+            for (userID, user) in stored { users[userID] = .some(SCIMResource(stored: user.body, type: .user)) }
+        }
+        let settings = try await read { try await store.singleSignOn(tenantID: tenant.id) }.flatMap {
+            SingleSignOn.settings(stored: $0)
         }
         let roleGroups = Set((settings?.adminGroups ?? []) + (settings?.readerGroups ?? []))
         let allGroups = groupResources.values.sorted { $0.name < $1.name }
+        let state = tenant.view.state
         for personID in touched.sorted() {
             var person: Employee
-            if let user = userResources[personID] {
+            if let user = users[personID] ?? nil {
                 person = SCIMPeople.person(
                     id: personID, user: user, groups: allGroups, existing: state.employees[personID],
                     teamGroups: settings?.teamGroups ?? [:], roleGroups: roleGroups)
@@ -289,6 +303,39 @@ package struct Provisioning: Sendable {
             if state.employees[personID] != person { plan.people.append(person) }
         }
         return plan
+    }
+
+    /// The resource as the write leaves it (nil: deleted), once `ifMatch` holds.
+    static func resolve(_ write: Write, _ type: SCIMResourceType, ifMatch: String?, current: ProvisionedResource?)
+        throws(SCIMError) -> SCIMResource?
+    {
+        if let current, let ifMatch, ifMatch != "*",
+            !ifMatch.split(separator: ",").contains(where: {
+                $0.trimmingCharacters(in: .whitespaces) == SCIMResource(stored: current.body, type: type).version
+            })
+        {
+            throw SCIMError(412, nil, "the \(type.rawValue) changed since that version (If-Match)")
+        }
+        switch write {
+        case .create(let body), .replace(_, let body): return try SCIMResource.canonical(body, type: type)
+        case .patch(_, let body):
+            return try SCIMPatch.apply(body, to: SCIMResource(stored: current?.body ?? "{}", type: type))
+        case .delete: return nil
+        }
+    }
+
+    /// A group's members' ids; Users only.
+    static func members(_ group: SCIMResource) throws(SCIMError) -> Set<String> {
+        guard case .array(let items)? = group.attributes["members"] else { return [] }
+        var ids: Set<String> = []
+        for item in items {
+            if let kind = item["type"]?.string, kind != "User" {
+                throw .invalidValue("a group's members are Users (not \(kind.prefix(20)))")
+            }
+            guard let value = item["value"]?.string else { throw .invalidValue("a member without value") }
+            ids.insert(value)
+        }
+        return ids
     }
 
     static func refusal(_ error: WireError) -> SCIMError {
