@@ -25,7 +25,9 @@ final class IdentityProviderProcess: Sendable {
             "/usr/bin/env",
             ["python3", "-u", script, "--redirect-uri", redirectURI, "--client-secret-file", secretFile],
             environment: environment, stdin: true)
-        let issuer = await child.waitForOutput(timeout: .seconds(60)) { output in
+        // Canaille imports Flask, authlib and its backends: beside the whole suite's start on two
+        // cores that took over a minute once.
+        let issuer = await child.waitForOutput(timeout: .seconds(180)) { output in
             output.split(separator: "\n").first { $0.hasPrefix("ISSUER ") }.map { String($0.dropFirst(7)) }
         }
         guard let issuer else {

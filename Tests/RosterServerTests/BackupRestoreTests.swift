@@ -34,19 +34,20 @@ import Testing
                     index += 1
                 }
             }
-            // Generous: with the whole suite and two busy loops beside it, 20 changes took over 30 s.
-            let streaming = await eventually(90) { progress.withLockedValue { $0.acknowledged.count >= 20 } }
+            // Five changes on each side of the backup show it ran in the middle of the stream; more
+            // proved nothing more, and beside the whole suite 20 changes sometimes took over 90 s.
+            let streaming = await eventually(150) { progress.withLockedValue { $0.acknowledged.count >= 5 } }
             try #require(streaming, "the stream of changes did not start")
             let began = Date()
             try await StoreBackup.backup(databasePath: DataDirectory(source).database, to: backupFile)
-            let afterwards = progress.withLockedValue { $0.acknowledged.count } + 20
-            _ = await eventually(90) { progress.withLockedValue { $0.acknowledged.count >= afterwards } }
+            let afterwards = progress.withLockedValue { $0.acknowledged.count } + 5
+            _ = await eventually(150) { progress.withLockedValue { $0.acknowledged.count >= afterwards } }
             progress.withLockedValue { $0.stop = true }
             try await stream.value
             let acknowledged = progress.withLockedValue { $0.acknowledged }
             acknowledgedBefore = Set(acknowledged.filter { $0.at < began }.map(\.id))
             #expect(
-                acknowledgedBefore.count >= 20 && acknowledged.count >= acknowledgedBefore.count + 20,
+                acknowledgedBefore.count >= 5 && acknowledged.count >= acknowledgedBefore.count + 5,
                 "the backup ran in the middle of the stream")
             let probe = try await harness.connect()
             originalEpoch = probe.welcome.epoch
