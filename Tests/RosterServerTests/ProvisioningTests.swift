@@ -116,12 +116,23 @@ import Testing
             #expect(made.firstName == "Ada" && made.lastName == "Lovelace" && made.email == "ada@example.com")
             #expect(made.phone == "+44 20 7946 0000" && made.position == "Engineer")
 
+            // A subscriber hears the group's change as one push.
+            let watcher = try await harness.connect()
+            let inbox = Inbox(watcher)
+            watcher.subscribe(.with { $0.topics = [.roster] })
+            _ = try await inbox.untilSynced()
             let group = try await Self.scim(
                 base, token, "POST", "/Groups",
                 #"{"displayName": "Platform SRE", "members": [{"value": "\#(adaID)"}, {"value": "\#(alanID)"}]}"#)
             #expect(group.status == 201, "\(group.body)")
             list = try await Self.people(harness)
             #expect(list.revision == start + 3, "two people in one revision")
+            let push = try await inbox.next(timeout: .seconds(60))
+            guard case .rosterChanged(let changed) = push.message else {
+                throw TestFailure("expected RosterChanged, got \(push.message.type)")
+            }
+            #expect(changed.revision == start + 3 && changed.changes.count == 2)
+            await watcher.close()
             #expect(list.employees.filter { $0.team == "Platform SRE" }.map(\.id).sorted() == [adaID, alanID].sorted())
             let page = try await HTTPGet.request(base + "/people?group=team")
             let section = try #require(page.body.range(of: "<h2>Platform SRE</h2>"), "\(page.body)")
