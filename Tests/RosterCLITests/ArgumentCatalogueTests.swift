@@ -4,7 +4,7 @@ import Testing
 
 /// Bad command-line arguments (part of the bad-input catalogue): the real binaries exit 64 with
 /// a sentence that says what is wrong, and contact no server.
-@Suite(.timeLimit(.minutes(5))) struct ArgumentCatalogueTests {
+@Suite(.timeLimit(.minutes(10))) struct ArgumentCatalogueTests {
     static let clientCases: [(String, [String], String)] = [
         ("an unreadable time", ["now", "--at", "not a time"], "time"),
         ("a server without a port", ["now", "--server", "rosterhost"], "HOST:PORT"),

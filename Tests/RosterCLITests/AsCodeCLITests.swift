@@ -8,7 +8,7 @@ import Testing
 /// stretches that move (exit 2), `apply` commits it as one revision, `plan` again has nothing to
 /// do (exit 0). Also: a change between plan and apply is refused, a broken file's problems come
 /// with their lines, and the JSON Schema accepts the export and the example.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct AsCodeCLITests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct AsCodeCLITests {
     static func revision(_ plan: CLI.Result) -> Int? { plan.object["revision"] as? Int }
 
     @Test func exportChangeOneRotationPlanApplyPlanAgain() async throws {

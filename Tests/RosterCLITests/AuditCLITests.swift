@@ -4,7 +4,7 @@ import RosterTestSupport
 import Testing
 
 /// `admin audit` through the built binaries: "who changed the motd?"
-@Suite(.serialized, .timeLimit(.minutes(5))) struct AuditCLITests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct AuditCLITests {
     @Test func whoChangedTheMotdAsTextAndAsJSONLinesAndReadersAreRefused() async throws {
         try await withServerProcess { server in
             let cli = CLI(port: server.port, token: server.adminToken)

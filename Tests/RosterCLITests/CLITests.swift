@@ -3,7 +3,7 @@ import RosterTestSupport
 import Testing
 
 /// The built roster-client against a real roster-server process, through --json output.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct CLITests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct CLITests {
     /// A fresh server child and a CLI with its admin token; the server is stopped afterwards.
     func withFreshServer(_ body: (ServerProcess, CLI) async throws -> Void) async throws {
         try await withServerProcess { server in

@@ -5,7 +5,7 @@ import RosterTLS
 import Testing
 
 /// The cache belongs to the tenant the server authenticated, not to a flag.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct CacheTenantCLITests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct CacheTenantCLITests {
     @Test func eachTokenIsAnsweredFromItsOwnTenantsCache() async throws {
         try await withServerProcess { server in
             let directory = server.dataDirectory

@@ -4,7 +4,7 @@ import Testing
 
 /// `roster-client calendar url` and `export --ical` through the built binaries, with curl fetching
 /// the feed and Python's icalendar reading it as a calendar program would.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct CalendarCLITests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct CalendarCLITests {
     @Test func aCalendarURLServesTheFeedThatExportWrites() async throws {
         // The widest window (a year each way) holds the March 2027 change until 2028-03.
         try await withServerProcess(arguments: ["--calendar-days-back", "366", "--calendar-days-ahead", "366"]) {

@@ -7,7 +7,7 @@ import Testing
 /// receiver on loopback gets the minute's handoff in words, an announcement rule and a chat
 /// handle are set with `admin`, and "/oncall Platform primary" is answered when Slack signed it
 /// and refused (401, nothing else) when not.
-@Suite(.timeLimit(.minutes(5))) struct ChatCLITests {
+@Suite(.timeLimit(.minutes(10))) struct ChatCLITests {
     @Test func aMattermostReceiverGetsTheHandoffAndSlackGetsOnlySignedAnswers() async throws {
         let receiver = try await WebhookReceiver.start()
         try await withCleanup(receiver, cleanUp: { await $0.stop() }) { receiver in

@@ -3,7 +3,7 @@ import RosterTestSupport
 import Testing
 
 /// `--contacts FILE.vcf` (or `contacts =` in the config file) marks the people in it.
-@Suite(.timeLimit(.minutes(5))) struct ContactsCLITests {
+@Suite(.timeLimit(.minutes(10))) struct ContactsCLITests {
     /// A vCard file with Ada (spelled differently) and a card that cannot be read.
     func contactsFile() throws -> URL {
         let file = TestScratch.directory("roster-contacts").appendingPathComponent("my.vcf")

@@ -8,7 +8,7 @@ import Testing
 /// The definition file format (docs/AS-CODE.md) on its own: what export writes, parse reads back
 /// exactly, whatever the text holds; every problem of a file at its line and column; anchors
 /// refused; secrets only by reference.
-@Suite(.timeLimit(.minutes(5))) struct DefinitionFileTests {
+@Suite(.timeLimit(.minutes(10))) struct DefinitionFileTests {
     static func parse(_ text: String, secrets: [SecretReference: String] = [:]) throws(DefinitionFile.Problems)
         -> DefinitionFile
     {

@@ -8,7 +8,7 @@ import Testing
 /// page's timeline for Payments API, each step at its own instant; the policy as written;
 /// its round trip through export, plan and apply; the same answer offline; and an unknown
 /// service refused with what there is.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct EscalationCLITests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct EscalationCLITests {
     @Test func paymentsAPIsPageStepByStepAndItsPolicyRoundTrips() async throws {
         try await withServerProcess(arguments: ["--demo"]) { server in
             let admin = CLI(port: server.port, token: server.adminToken)

@@ -4,7 +4,7 @@ import Testing
 
 /// `admin import` and `export` through the real binaries: nothing changes silently, a dry run
 /// changes nothing, and an export reads back to the same state.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct ImportExportCLITests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct ImportExportCLITests {
     func file(_ cli: CLI, _ name: String, _ text: String) throws -> String {
         let url = cli.home.appendingPathComponent(name)
         try FileManager.default.createDirectory(at: cli.home, withIntermediateDirectories: true)

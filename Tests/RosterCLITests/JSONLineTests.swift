@@ -6,7 +6,7 @@ import RosterTestSupport
 import Testing
 
 /// JSON lines escape every control character, not only those JSONEncoder does.
-@Suite(.timeLimit(.minutes(5))) struct JSONLineTests {
+@Suite(.timeLimit(.minutes(10))) struct JSONLineTests {
     @Test func controlCharactersAreEscaped() {
         struct Name: Encodable { var name: String }
         let line = JSONShapes.line(Name(name: "a\u{1B}[2Jb\u{9B}c\u{7F}"))

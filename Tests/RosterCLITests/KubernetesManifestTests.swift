@@ -20,7 +20,7 @@ enum KubernetesTools {
 }
 
 @Suite(
-    .timeLimit(.minutes(5)),
+    .timeLimit(.minutes(10)),
     .enabled(if: KubernetesTools.enabled, "kubectl is not installed (ROSTER_REQUIRE_KUBERNETES=1 fails instead)"))
 struct KubernetesManifestTests {
     static var kubectl: String? { KubernetesTools.kubectl }

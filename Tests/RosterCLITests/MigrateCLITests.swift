@@ -8,7 +8,7 @@ import Testing
 /// plan, apply, and the server's own answer for each schedule over those 90 days is the list
 /// PagerDuty rendered; a second run changes nothing; a file cut short or a list that differs
 /// is said, with its exit code.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct MigrateCLITests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct MigrateCLITests {
     static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("docs/examples")
 

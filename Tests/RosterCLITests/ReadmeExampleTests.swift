@@ -4,7 +4,7 @@ import Testing
 
 /// The README's examples do what they say on the demo, whatever the week: its self-service block
 /// is run as written (with the built binaries for `swift run`) against `serve --demo`.
-@Suite(.timeLimit(.minutes(5))) struct ReadmeExampleTests {
+@Suite(.timeLimit(.minutes(10))) struct ReadmeExampleTests {
     /// The README's lines from `start` up to the end of its code block.
     static func block(startingWith start: String) throws -> String {
         let readme = try String(

@@ -7,7 +7,7 @@ import Testing
 /// 30 days as CSV for a spreadsheet (one row per person, categories adding up to the total), the
 /// quality of "Support business hours" listing its nightly and weekend gaps, a holiday file, and
 /// the errors a user makes.
-@Suite(.timeLimit(.minutes(5))) struct ReportCLITests {
+@Suite(.timeLimit(.minutes(10))) struct ReportCLITests {
     @Test func hoursAsCSVAndTheSupportScheduleGaps() async throws {
         try await withServerProcess(arguments: ["--demo"]) { server in
             let admin = CLI(port: server.port, token: server.adminToken)

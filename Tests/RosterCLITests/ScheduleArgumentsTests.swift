@@ -4,7 +4,7 @@ import Testing
 
 /// The schedule-definition arguments refuse what they do not understand exactly, naming it,
 /// instead of reading a part of it (issue #31: "Mon+Tue" became Monday, "Ada,,Alan" a slot less).
-@Suite(.timeLimit(.minutes(5))) struct ScheduleArgumentsTests {
+@Suite(.timeLimit(.minutes(10))) struct ScheduleArgumentsTests {
     @Test func restrictionsNameTheirDaysExactly() throws {
         #expect(try ScheduleArguments.restriction("Mon-Fri 09:00-17:00").weekdays == Set(2...6))
         #expect(try ScheduleArguments.restriction("Sat,Sun 10:00-14:00").weekdays == [7, 1])

@@ -3,7 +3,7 @@ import RosterTestSupport
 import Testing
 
 /// Schedules through the built roster-client against a real roster-server, as a new user would.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct ScheduleCLITests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct ScheduleCLITests {
     /// These tests' dates were written for the weeks from Monday 30 November 2026. A server
     /// process reads the real clock (an override in the past is no longer listed as coming, nor a
     /// turn beyond "the next 4 weeks"), so they move on by whole weeks until they are ahead.

@@ -5,7 +5,7 @@ import RosterTLS
 import Testing
 
 /// TLS, pinning and tokens as a user meets them: the real roster-server and roster-client binaries.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct SecurityCLITests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct SecurityCLITests {
     static func withTLSServer<T>(_ body: (ServerProcess) async throws -> T) async throws -> T {
         try await withServerProcess(arguments: ["--tls"], body)
     }

@@ -4,7 +4,7 @@ import Testing
 
 /// `roster-server self-check` from the built binary: it passes on this machine, says each step,
 /// makes its own data directory and removes it, and never touches a directory that exists.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(10)))
 struct SelfCheckCLITests {
     static var server: URL { ServerProcess.binDirectory.appendingPathComponent("roster-server") }
 

@@ -8,7 +8,7 @@ import Testing
 /// gets it; `oncall --json` names the request; Grace cancels and her week is back; the webhook
 /// heard opened, taken, cancelled in order; a reader token without a person sees the requests
 /// and may not take them.
-@Suite(.timeLimit(.minutes(5))) struct SelfServiceCLITests {
+@Suite(.timeLimit(.minutes(10))) struct SelfServiceCLITests {
     @Test func graceAsksAdaAndAlanRaceGraceCancelsAndTheWebhookHeardItAll() async throws {
         let receiver = try await WebhookReceiver.start()
         try await withCleanup(receiver, cleanUp: { await $0.stop() }) { receiver in

@@ -5,7 +5,7 @@ import RosterDomain
 import RosterTestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(5))) struct SettingsTests {
+@Suite(.timeLimit(.minutes(10))) struct SettingsTests {
     func configFile(_ text: String) throws -> URL {
         let url = TestScratch.directory("roster-config").appendingPathComponent("config")
         try text.write(to: url, atomically: false, encoding: .utf8)

@@ -2,7 +2,7 @@ import RosterCommandLine
 import Testing
 
 /// Tables line up by terminal cells: names in Chinese, Japanese or Korean, and emoji, take two.
-@Suite(.timeLimit(.minutes(5))) struct TextTableTests {
+@Suite(.timeLimit(.minutes(10))) struct TextTableTests {
     @Test func wideCharactersAndEmojiTakeTwoCells() {
         #expect(DisplayWidth.of("Ada Lovelace") == 12)
         #expect(DisplayWidth.of("李小龍") == 6)

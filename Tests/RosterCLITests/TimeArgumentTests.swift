@@ -5,7 +5,7 @@ import RosterDomain
 import RosterTestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(5))) struct TimeArgumentTests {
+@Suite(.timeLimit(.minutes(10))) struct TimeArgumentTests {
     // 2026-11-22T10:30:00Z.
     let now: UnixMillis = 1_795_343_400_000
     let utc = TimeZone(identifier: "UTC")!

@@ -7,7 +7,7 @@ import Testing
 /// receiver gets `coverage.conflict` at once, the proposal names the free people with the fewest
 /// hours, `--suggested` makes the override; a temporary schedule over 24–26 December replaces
 /// the rotation there and nowhere else.
-@Suite(.timeLimit(.minutes(5))) struct TimeOffCLITests {
+@Suite(.timeLimit(.minutes(10))) struct TimeOffCLITests {
     static let day: TimeInterval = 86_400
 
     static func iso(_ date: Date) -> String { ISO8601DateFormatter().string(from: date) }

@@ -8,7 +8,7 @@ import Testing
 /// SO_DEBUG there, a privileged option, so every protocol connection of a server and every
 /// connect of a client failed for anyone but root. Here both run as `nobody` (when the test runs
 /// as root; otherwise as the test's own user).
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(10)))
 struct UnprivilegedUserTests {
     static let user: (uid: uid_t, gid: gid_t)? = getpwnam("nobody").map { ($0.pointee.pw_uid, $0.pointee.pw_gid) }
 

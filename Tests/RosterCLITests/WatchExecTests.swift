@@ -3,7 +3,7 @@ import RosterTestSupport
 import Testing
 
 /// `roster-client watch --exec`: the real binaries, real handoffs a few seconds apart.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct WatchExecTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct WatchExecTests {
     static func iso(_ date: Date) -> String {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]

@@ -7,7 +7,7 @@ import Testing
 /// What `watch --json` prints while the server is unreachable, without a server or a socket: the
 /// cached plan read at an instant (`CommandRunner.cachedPlan`), and which of its states are news
 /// (`OfflineOnDutyLines`). WatchExecTests runs the same with the real binaries and a killed server.
-@Suite(.timeLimit(.minutes(5))) struct WatchOfflineLinesTests {
+@Suite(.timeLimit(.minutes(10))) struct WatchOfflineLinesTests {
     static let hour: UnixMillis = 3_600_000
     static let monday: UnixMillis = 1_795_996_800_000  // 2026-11-30 00:00 UTC
 

@@ -7,7 +7,7 @@ import RosterViewModels
 import Testing
 
 /// The terminal screen draws `RosterScreenModel` and handles the keys of `watch`.
-@MainActor @Suite(.timeLimit(.minutes(5))) struct WatchScreenTests {
+@MainActor @Suite(.timeLimit(.minutes(10))) struct WatchScreenTests {
     let now: UnixMillis = 1_795_343_400_000  // 10:30 UTC
     var roster: CachedRoster {
         let ada = Employee(

@@ -3,7 +3,7 @@ import NIOConcurrencyHelpers
 import RosterTestSupport
 import Testing
 
-@Suite(.serialized, .timeLimit(.minutes(5))) struct WatchTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct WatchTests {
     @Test func watchWritesOneJSONObjectPerEventWhenPiped() async throws {
         try await withServerProcess { server in
             let cli = CLI(port: server.port, token: server.adminToken)

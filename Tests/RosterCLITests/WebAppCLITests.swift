@@ -6,7 +6,7 @@ import Testing
 /// The web app as a new user meets it: the real roster-server binary with its demo roster, a
 /// real browser signing in with the admin token the server wrote, an override made by clicking
 /// a stretch of the timeline (preview, then confirm), and roster-client saying the same.
-@Suite(.timeLimit(.minutes(5))) struct WebAppCLITests {
+@Suite(.timeLimit(.minutes(10))) struct WebAppCLITests {
     @Test(
         .enabled(if: Browser.shouldRun, "chromium and Playwright for Python are not installed (.ci/run installs them)"))
     func anOverrideClickedOnTheTimelineIsWhatRosterClientSays() async throws {

@@ -9,7 +9,7 @@ import Testing
 
 /// Webhooks through the built binaries: `admin webhook add|list|deliveries`, and a server
 /// killed with SIGKILL while it delivers a backlog, restarted on the same data directory.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct WebhookCLITests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct WebhookCLITests {
     static let hour: Int64 = 3_600_000
 
     @Test func aKilledServerDeliversEveryAcknowledgedChangeAfterItsRestartAndInventsNone() async throws {

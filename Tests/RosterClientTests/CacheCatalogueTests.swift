@@ -6,7 +6,7 @@ import Testing
 
 /// Bad cache files (part of the bad-input catalogue): each is refused with its reason, never
 /// trusted, and a good file next to it still loads.
-@Suite(.timeLimit(.minutes(5))) struct CacheCatalogueTests {
+@Suite(.timeLimit(.minutes(10))) struct CacheCatalogueTests {
     static func good() throws -> (RosterCacheFile, Data) {
         let file = RosterCacheFile(directory: temporaryDirectory(), server: "127.0.0.1:1", tenant: "")
         let state = RosterState(

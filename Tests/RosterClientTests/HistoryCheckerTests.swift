@@ -8,7 +8,7 @@ import RosterTestSupport
 import Testing
 
 /// The checker itself: it must catch what it is there to catch.
-@Suite(.timeLimit(.minutes(5))) struct HistoryCheckerTests {
+@Suite(.timeLimit(.minutes(10))) struct HistoryCheckerTests {
     static func roster(_ revision: UInt64) -> CachedRoster {
         CachedRoster(
             state: RosterState(tenant: Tenant(id: "demo", name: "Demo")), epoch: 1, revision: revision, syncedAt: Date()

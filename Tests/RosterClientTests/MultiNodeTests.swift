@@ -14,7 +14,7 @@ import Testing
 /// node dies carries on from another without a gap; a restarted PostgreSQL loses nothing that
 /// was acknowledged; two nodes writing one tenant at once give one gap-free history.
 @Suite(
-    .timeLimit(.minutes(5)),
+    .timeLimit(.minutes(10)),
     .enabled(if: PostgresCluster.shouldRun, "PostgreSQL is not installed (apt-get install postgresql)"))
 struct MultiNodeTests {
     /// Nodes on `cluster` (a new database), started one after another (the first creates the

@@ -6,7 +6,7 @@ import RosterTestSupport
 import Testing
 
 /// `RosterClient.notices`: a person's notification events, across a server restart, each once.
-@Suite(.timeLimit(.minutes(5))) struct NoticesClientTests {
+@Suite(.timeLimit(.minutes(10))) struct NoticesClientTests {
     static let hour: Int64 = 3_600_000
 
     @Test func aPersonsNoticesKeepComingAcrossARestartEachOnceInOrder() async throws {

@@ -32,7 +32,7 @@ func fastReconnect(_ port: Int, cache: URL?) -> RosterClientConfiguration {
     return configuration
 }
 
-@Suite(.timeLimit(.minutes(5))) struct RosterClientTests {
+@Suite(.timeLimit(.minutes(10))) struct RosterClientTests {
     @Test func followsTheServerAndKeepsTheCacheOnDisk() async throws {
         try await using(try await ServerHarness.start(now: t0 + 10 * minute)) { harness in
             let admin = try await harness.connect()

@@ -8,7 +8,7 @@ import RosterTestSupport
 import Testing
 
 /// The library's schedules: the server's answers and the cache's offline answers are the same.
-@Suite(.timeLimit(.minutes(5))) struct ScheduleClientTests {
+@Suite(.timeLimit(.minutes(10))) struct ScheduleClientTests {
     @Test func offlineAnswersEqualTheServersAtEveryInstantAsked() async throws {
         try await using(try await ServerHarness.start(now: t0)) { harness in
             let admin = try await harness.connect(token: harness.adminToken)

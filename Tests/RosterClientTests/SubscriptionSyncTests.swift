@@ -5,7 +5,7 @@ import RosterProtocol
 import Testing
 
 /// The client's sync rules (docs/PROTOCOL.md §7) as plain values: no socket, no server.
-@Suite(.timeLimit(.minutes(5))) struct SubscriptionSyncTests {
+@Suite(.timeLimit(.minutes(10))) struct SubscriptionSyncTests {
     let tenant = Roster_V1_Tenant.with {
         $0.id = "demo"; $0.name = "Demo"
     }

@@ -9,7 +9,7 @@ import RosterTLS
 import Testing
 
 /// RosterClient over TLS: follows, resumes across a restart, and refuses a server it cannot verify.
-@Suite(.timeLimit(.minutes(5))) struct TLSClientTests {
+@Suite(.timeLimit(.minutes(10))) struct TLSClientTests {
     @Test func followsAndResumesAcrossARestartOverTLS() async throws {
         let directory = temporaryDirectory().path
         try await using(

@@ -3,7 +3,7 @@ import RosterDomain
 import Testing
 
 /// Text from elsewhere never drives a terminal, and servers refuse it in the first place.
-@Suite(.timeLimit(.minutes(5))) struct ControlCharacterTests {
+@Suite(.timeLimit(.minutes(10))) struct ControlCharacterTests {
     @Test func escapeSequencesAndControlsAreStripped() {
         #expect(ControlCharacters.stripped("Ada\u{1B}[2J\u{1B}[HLovelace") == "AdaLovelace")
         #expect(ControlCharacters.stripped("title\u{1B}]0;owned\u{07}done") == "titledone")

@@ -2,7 +2,7 @@ import RosterDomain
 import Testing
 
 /// A cover request's state at an instant, and what a schedule keeps of them.
-@Suite(.timeLimit(.minutes(5))) struct CoverRequestTests {
+@Suite(.timeLimit(.minutes(10))) struct CoverRequestTests {
     let day: UnixMillis = 86_400_000
     let now: UnixMillis = 1_796_025_600_000
 

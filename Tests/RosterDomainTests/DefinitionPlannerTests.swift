@@ -5,7 +5,7 @@ import Testing
 /// schedules against a tenant, out come the changes of one revision, the objects a reader sees
 /// (created, changed with their fields, deleted or not in the file), problems at their place in
 /// the document, and the duty preview within its budget.
-@Suite(.timeLimit(.minutes(5))) struct DefinitionPlannerTests {
+@Suite(.timeLimit(.minutes(10))) struct DefinitionPlannerTests {
     static let now: UnixMillis = 1_796_040_000_000
     static let day: UnixMillis = 86_400_000
     static let ada = Employee(id: "ada", firstName: "Ada", lastName: "Lovelace")

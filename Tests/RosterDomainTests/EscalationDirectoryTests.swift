@@ -4,7 +4,7 @@ import Testing
 
 /// Escalation policies and services as records of a tenant (issue #56): kept by id and found by
 /// name, and every bad change refused with its own sentence, nothing of it applied.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(10)))
 struct EscalationDirectoryTests {
     static let ada = Employee(id: "ada", firstName: "Ada", lastName: "Lovelace", team: "Core")
     static let primary = ScheduleDefinition(id: "primary", name: "Primary", zone: "Europe/Berlin", team: "Core")

@@ -6,7 +6,7 @@ import Testing
 /// timeline with each step at its own instant (a handoff during an escalation, the first Monday
 /// after a DST change in three zones), against an independent model of daily rotations; and the
 /// policy's problems, each at its place.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(10)))
 struct EscalationTests {
     static let minute: UnixMillis = 60_000
     static let people = ["ada", "alan", "grace", "linus"].map { Employee(id: $0, firstName: $0, lastName: "X") }

@@ -6,7 +6,7 @@ import Testing
 /// The hours and quality reports (issue #36) against a plain count: who is on duty at every
 /// quarter hour (the scheduling oracle) and what kind of time that quarter is, counted one
 /// quarter at a time, over the oracle's random schedules in zones with DST changes.
-@Suite(.timeLimit(.minutes(5))) struct HoursReportTests {
+@Suite(.timeLimit(.minutes(10))) struct HoursReportTests {
     static let quarter = ScheduleOracleTests.quarter
     static let hour: UnixMillis = 3_600_000
 

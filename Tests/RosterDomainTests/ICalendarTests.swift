@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 /// The iCalendar writer's rules from RFC 5545: folding, escaping, UTC instants, durations.
-@Suite(.timeLimit(.minutes(5))) struct ICalendarTests {
+@Suite(.timeLimit(.minutes(10))) struct ICalendarTests {
     @Test func longLinesFoldAt75OctetsAndNeverInsideACharacter() {
         let summary = String(repeating: "Håkon Wium Lie on call — Plattform Grün ", count: 6)
         let line = "SUMMARY:" + ICalendar.text(summary)

@@ -4,7 +4,7 @@ import Testing
 
 /// Imports never change data silently: what exists is an error unless asked to update (then
 /// only the given fields change), re-imports are unchanged, and every error comes in one pass.
-@Suite(.timeLimit(.minutes(5))) struct ImportRulesTests {
+@Suite(.timeLimit(.minutes(10))) struct ImportRulesTests {
     let base = RosterState(
         tenant: Tenant(id: "t", name: "T"),
         employees: [

@@ -2,7 +2,7 @@ import Foundation
 import RosterDomain
 import Testing
 
-@Suite(.timeLimit(.minutes(5))) struct ImportTests {
+@Suite(.timeLimit(.minutes(10))) struct ImportTests {
     let empty = RosterState(tenant: Tenant(id: "t", name: "T"))
 
     func importing(_ format: ImportFormat, _ text: String, into state: RosterState? = nil) throws(RosterError)

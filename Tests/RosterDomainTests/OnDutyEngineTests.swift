@@ -60,7 +60,7 @@ let planGenerator = zip(
         probes: probes.map { Int64($0) })
 }
 
-@Suite(.timeLimit(.minutes(5))) struct OnDutyEngineTests {
+@Suite(.timeLimit(.minutes(10))) struct OnDutyEngineTests {
     @Test func agreesWithTheOracleOnRandomPlans() async {
         await propertyCheck(count: 1000, input: planGenerator) { plan in
             let wrong = try await offThePool { () -> [UnixMillis] in

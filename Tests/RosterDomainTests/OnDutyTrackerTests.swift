@@ -3,7 +3,7 @@ import Testing
 
 /// The one place that decides when who is on duty changes: boundaries (on time, late, early),
 /// admin changes, deleted schedules, and the handoffs webhook notices are written from.
-@Suite(.timeLimit(.minutes(5))) struct OnDutyTrackerTests {
+@Suite(.timeLimit(.minutes(10))) struct OnDutyTrackerTests {
     static let hour: UnixMillis = 3_600_000
     static let day: UnixMillis = 24 * hour
     /// Monday 2026-03-23 09:00 in Berlin (CET, 08:00 UTC); the clocks go forward on the 29th.

@@ -6,7 +6,7 @@ import Testing
 /// names) has someone on duty, and always when it names a person; the stretches no step covers,
 /// split into nights (22:00-08:00) and weekends in the policy's zone; a step naming one person
 /// only.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(10)))
 struct PolicyQualityReportTests {
     static let hour: UnixMillis = 3_600_000
 

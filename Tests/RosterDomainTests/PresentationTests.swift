@@ -2,7 +2,7 @@ import Foundation
 @testable import RosterDomain
 import Testing
 
-@Suite(.timeLimit(.minutes(5))) struct PresentationTests {
+@Suite(.timeLimit(.minutes(10))) struct PresentationTests {
     let everyone = [ada, rene, zoe, bob]
 
     @Test func groupsByPositionAToZIgnoringCaseWithPeopleByLastName() {

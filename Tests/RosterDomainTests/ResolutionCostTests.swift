@@ -7,7 +7,7 @@ import Testing
 /// the anchor (and equals the turn-by-turn count), a request that would resolve too much is
 /// refused with a sentence, and definitions that would make the server's own windows too costly
 /// are refused on every path that stores them.
-@Suite(.timeLimit(.minutes(5))) struct ResolutionCostTests {
+@Suite(.timeLimit(.minutes(10))) struct ResolutionCostTests {
     static let zones = [
         "America/Santiago", "Asia/Beirut", "Australia/Lord_Howe", "America/Chicago", "Europe/Berlin", "UTC",
     ]

@@ -4,7 +4,7 @@ import Testing
 
 /// Admin and reader schedule edits planned as pure values (`ScheduleEdit`): who may make which,
 /// a conflict's proposal taken, time off and swaps, each with the duty it moves.
-@Suite(.timeLimit(.minutes(5))) struct ScheduleEditPlanTests {
+@Suite(.timeLimit(.minutes(10))) struct ScheduleEditPlanTests {
     typealias Fixture = SelfServicePlanTests
     static let now = Fixture.now, day = Fixture.day, hour = Fixture.hour
 

@@ -3,7 +3,7 @@ import RosterDomain
 import Testing
 
 /// Schedule definitions through the snapshot JSON (export, then import) and PagerDuty's JSON.
-@Suite(.timeLimit(.minutes(5))) struct ScheduleImportTests {
+@Suite(.timeLimit(.minutes(10))) struct ScheduleImportTests {
     func importing(_ format: ImportFormat, _ data: Data, into base: RosterState, updateExisting: Bool = false)
         throws(RosterError) -> RosterState
     {

@@ -5,7 +5,7 @@ import Testing
 
 /// The on-duty index and the chunked resolver give the oracle's answers: what the server pushes
 /// and what a client resolves offline are the final schedule, not an approximation of it.
-@Suite(.timeLimit(.minutes(5))) struct ScheduleIndexTests {
+@Suite(.timeLimit(.minutes(10))) struct ScheduleIndexTests {
     @Test func theIndexAgreesWithTheOracleAndItsUntilIsTheNextChange() async throws {
         await propertyCheck(count: 300, input: ScheduleOracleTests.caseGen) { example in
             let mismatch = try await offThePool { () -> String? in
@@ -141,7 +141,7 @@ import Testing
 }
 
 /// Versioned rotation edits and what a preview reports.
-@Suite(.timeLimit(.minutes(5))) struct ScheduleEditingTests {
+@Suite(.timeLimit(.minutes(10))) struct ScheduleEditingTests {
     static let day: UnixMillis = 86_400_000
     /// Monday 2026-11-30 09:00 in Berlin is 08:00 UTC.
     static let firstHandoff: UnixMillis = 1_796_025_600_000
@@ -225,7 +225,7 @@ import Testing
 }
 
 /// The library never traps on an instant an app passes in, however far out.
-@Suite(.timeLimit(.minutes(5))) struct ScheduleEdgeOfTimeTests {
+@Suite(.timeLimit(.minutes(10))) struct ScheduleEdgeOfTimeTests {
     @Test func instantsAtTheEdgesOfTimeAnswerNobodyInsteadOfTrapping() throws {
         let schedule = ScheduleEditingTests.weekly
         for instant in [UnixMillis.min, .min + 1, -62_135_596_800_001, 253_402_300_800_000, .max - 1, .max] {

@@ -8,7 +8,7 @@ import Testing
 /// random schedules with layers, restrictions, one-off shifts, overrides, time off (rotations
 /// that skip it and rotations that flag it) and temporary schedules, in zones with midnight and
 /// half-hour transitions, in windows across a transition.
-@Suite(.timeLimit(.minutes(5))) struct ScheduleOracleTests {
+@Suite(.timeLimit(.minutes(10))) struct ScheduleOracleTests {
     static let quarter: UnixMillis = 15 * 60_000
     static let people = ["a", "b", "c", "d"]
     /// Zones and an instant (UTC) near one of their 2027 transitions.

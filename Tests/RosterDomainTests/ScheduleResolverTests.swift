@@ -4,7 +4,7 @@ import Testing
 
 /// The resolver on the cases people write down: the acceptance schedule, and handoffs across
 /// clock changes in zones with midnight and half-hour transitions.
-@Suite(.timeLimit(.minutes(5))) struct ScheduleResolverTests {
+@Suite(.timeLimit(.minutes(10))) struct ScheduleResolverTests {
     static func utc(_ text: String) -> UnixMillis {
         UnixMillis(try! Date(text, strategy: .iso8601).timeIntervalSince1970 * 1000)
     }

@@ -4,7 +4,7 @@ import Testing
 
 /// Schedule definitions are checked before they are stored; conflicting overrides are refused
 /// with the conflict named, never resolved silently.
-@Suite(.timeLimit(.minutes(5))) struct ScheduleValidationTests {
+@Suite(.timeLimit(.minutes(10))) struct ScheduleValidationTests {
     let hour: UnixMillis = 3_600_000
     let anchor = LocalDateTime(year: 2027, month: 1, day: 4, hour: 9)
 

@@ -5,7 +5,7 @@ import Testing
 /// The shift table answers "which shifts overlap this window" as a filter over every shift would,
 /// and the on-duty index built from it (the horizon near now, every later shift when nothing
 /// changes inside it) answers as the engine over the whole plan.
-@Suite(.timeLimit(.minutes(5))) struct ShiftTableTests {
+@Suite(.timeLimit(.minutes(10))) struct ShiftTableTests {
     static let day: UnixMillis = 86_400_000
     static let schedules = ["", ScheduleDefinition.defaultID, "b"]
 

@@ -5,7 +5,7 @@ import RosterSystem
 
 /// The one of each helper: HOST:PORT, XDG paths, durations, and the query rules the server,
 /// the CLI's cache answers and the watch screen share.
-@Suite(.timeLimit(.minutes(5))) struct SystemSupportTests {
+@Suite(.timeLimit(.minutes(10))) struct SystemSupportTests {
     @Test func descriptorsOpenedWithoutCloseOnExecAreMarked() throws {
         // A socket made without SOCK_CLOEXEC, as SwiftNIO makes them.
         let descriptors = (0..<8).map { _ in socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0) }

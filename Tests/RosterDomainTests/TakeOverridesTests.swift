@@ -3,7 +3,7 @@ import Testing
 
 /// Undoing a take (docs/PROTOCOL.md §14.6) as plain values: the take's overrides are cut out of
 /// the stretch given, so undoing part of a take leaves the rest of it.
-@Suite(.timeLimit(.minutes(5))) struct TakeOverridesTests {
+@Suite(.timeLimit(.minutes(10))) struct TakeOverridesTests {
     let hour: UnixMillis = 3_600_000
     let now: UnixMillis = 1_796_025_600_000
 

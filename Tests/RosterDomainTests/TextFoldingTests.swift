@@ -4,7 +4,7 @@ import Testing
 
 /// Names are compared folded (case and accents ignored); ASCII takes a fast path of its own,
 /// which must give exactly what Foundation's folding gives.
-@Suite(.timeLimit(.minutes(5))) struct TextFoldingTests {
+@Suite(.timeLimit(.minutes(10))) struct TextFoldingTests {
     static func foundation(_ text: String) -> String {
         text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
     }

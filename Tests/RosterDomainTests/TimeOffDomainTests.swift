@@ -4,7 +4,7 @@ import Testing
 
 /// Time off read from iCalendar files, conflict ids, and temporary schedules merged and split
 /// (issue #37), as pure functions.
-@Suite(.timeLimit(.minutes(5))) struct TimeOffDomainTests {
+@Suite(.timeLimit(.minutes(10))) struct TimeOffDomainTests {
     static let berlinCalendar = """
         BEGIN:VCALENDAR\r
         VERSION:2.0\r

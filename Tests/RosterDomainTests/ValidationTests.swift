@@ -11,7 +11,7 @@ let rene = Employee(
 let zoe = Employee(id: "e3", firstName: "Zoë", lastName: "Ångström", position: "Engineer", team: "")
 let bob = Employee(id: "e4", firstName: "Bob", lastName: "Descartes", position: "Philosopher", team: "Edge")
 
-@Suite(.timeLimit(.minutes(5))) struct ValidationTests {
+@Suite(.timeLimit(.minutes(10))) struct ValidationTests {
     let state = RosterState(tenant: Tenant(id: "t", name: "T"), employees: [ada, rene])
 
     func violations(_ change: RosterChange) -> [String] {

@@ -4,7 +4,7 @@ import RosterDomain
 import Testing
 
 /// WallClock's integer date arithmetic agrees with Foundation's Gregorian calendar.
-@Suite(.timeLimit(.minutes(5))) struct WallClockTests {
+@Suite(.timeLimit(.minutes(10))) struct WallClockTests {
     @Test func dayArithmeticAndWeekdaysAgreeWithTheCalendar() async {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!

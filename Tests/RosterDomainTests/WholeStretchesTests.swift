@@ -3,7 +3,7 @@ import Testing
 
 /// A person's duty as views show it: whole rather than cut at the window, back-to-back pieces
 /// joined, and marked where it runs past what was followed.
-@Suite(.timeLimit(.minutes(5))) struct WholeStretchesTests {
+@Suite(.timeLimit(.minutes(10))) struct WholeStretchesTests {
     let day: UnixMillis = 86_400_000
     struct Piece: Equatable { var schedule: String; var start: UnixMillis; var end: UnixMillis; var source: String }
 

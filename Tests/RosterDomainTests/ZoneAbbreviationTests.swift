@@ -6,7 +6,7 @@ import Testing
 /// in their footers): what people read, "CET" and "CEST" rather than Foundation's "GMT+1"; the
 /// numeric form where the database has no letters; and a parser that refuses every damaged file
 /// with a typed error instead of reading past it.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(10)))
 struct ZoneAbbreviationTests {
     static func millis(_ text: String) -> Int64 { TimeText.parseISO8601(text)! }
 

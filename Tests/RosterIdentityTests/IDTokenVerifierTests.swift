@@ -11,7 +11,7 @@ import Testing
 /// ID tokens from an independent implementation (Fixtures/id_tokens.py: joserfc signs the valid
 /// ones, the hostile ones are made by hand, one broken rule each) checked by Roster's verifier:
 /// the valid ones accepted with their claims, each hostile one refused with its own reason.
-@Suite(.timeLimit(.minutes(5))) struct IDTokenVerifierTests {
+@Suite(.timeLimit(.minutes(10))) struct IDTokenVerifierTests {
     struct Fixture: Decodable {
         struct Case: Decodable {
             var name: String

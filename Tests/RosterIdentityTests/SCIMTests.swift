@@ -6,7 +6,7 @@ import Testing
 
 /// The SCIM values alone (RFC 7643, 7644): how a provider's JSON is read, filtered, patched, and
 /// what person a User and its Groups make.
-@Suite(.timeLimit(.minutes(5))) struct SCIMTests {
+@Suite(.timeLimit(.minutes(10))) struct SCIMTests {
     static func json(_ text: String) throws -> JSONValue { try #require(JSONValue.parse(Data(text.utf8))) }
 
     static func user(_ text: String) throws -> SCIMResource { try SCIMResource.canonical(json(text), type: .user) }

@@ -6,7 +6,7 @@ import Testing
 /// The relying party's flow as values: discovery read with its checks, the authorization
 /// request, the redirect back (single-use state, RFC 9207's issuer), the token request and its
 /// answer, and who a verified token is in the directory.
-@Suite(.timeLimit(.minutes(5))) struct SignInFlowTests {
+@Suite(.timeLimit(.minutes(10))) struct SignInFlowTests {
     static let issuer = "https://id.example.test/realms/acme"
 
     static func discovery(_ changes: [String: Any?] = [:]) -> [UInt8] {

@@ -5,7 +5,7 @@ import Testing
 /// Who a verified ID token is in the directory: keyed by (issuer, subject), linked by e-mail only
 /// when the provider verified it and the tenant allows it, created just in time when allowed;
 /// the role and team from the groups at each sign-in.
-@Suite(.timeLimit(.minutes(5))) struct SignInIdentityTests {
+@Suite(.timeLimit(.minutes(10))) struct SignInIdentityTests {
     static let directory = [
         Employee(id: "e1", firstName: "Ada", lastName: "Lovelace", email: "ada@example.test", team: "Core"),
         Employee(id: "e2", firstName: "Twin", lastName: "One", email: "twin@example.test"),

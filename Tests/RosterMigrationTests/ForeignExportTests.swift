@@ -3,7 +3,7 @@ import RosterMigration
 import Testing
 
 /// Each source's reader refuses the others' samples as foreign, before reading a field.
-@Suite(.timeLimit(.minutes(5))) struct ForeignExportTests {
+@Suite(.timeLimit(.minutes(10))) struct ForeignExportTests {
     @Test func eachReaderRefusesTheOtherSourcesExports() throws {
         var samples: [(MigrationSource, String)] = []
         for (source, file) in [

@@ -11,7 +11,7 @@ import Testing
 /// days from noon, several rules on one target, a user and a rotation on one schedule, a rule
 /// starting in the hour skipped in spring, zones in three hemispheres, a rotation handing off
 /// on another zone's clock, add, remove and replace overrides).
-@Suite(.timeLimit(.minutes(5))) struct GoAlertMigrationTests {
+@Suite(.timeLimit(.minutes(10))) struct GoAlertMigrationTests {
     static let fixtures = MigrationFixtures.folder.appendingPathComponent("goalert")
 
     static func migrate(_ data: Data) throws -> Migration { try MigrationFixtures.migrate(data, from: .goAlert) }

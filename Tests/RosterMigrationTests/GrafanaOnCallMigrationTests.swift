@@ -8,7 +8,7 @@ import Testing
 /// (engine/apps/schedules/tests/custom_shift_test_cases.py: groups of users, a start date, the
 /// days of `by_day`, a frequency and an interval, and who is on call on each day), each
 /// transcribed as a shift from 09:00 for 8 hours and compared over its window.
-@Suite(.timeLimit(.minutes(5))) struct GrafanaOnCallMigrationTests {
+@Suite(.timeLimit(.minutes(10))) struct GrafanaOnCallMigrationTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var name: String
         var groups: [Int]

@@ -10,7 +10,7 @@ import Testing
 /// two rotations on call at once, a `none` turn, a rotation that ends and one that follows,
 /// overrides of every rotation and of a named one, half-hour handoffs, zones in three
 /// hemispheres with the spring changes inside the window).
-@Suite(.timeLimit(.minutes(5))) struct OpsgenieMigrationTests {
+@Suite(.timeLimit(.minutes(10))) struct OpsgenieMigrationTests {
     @Test func elevenSchedulesAgreeWithTheIndependentRenderingToTheMinute() throws {
         let verification = try MigrationFixtures.verify(
             Data(contentsOf: MigrationFixtures.examples.appendingPathComponent("opsgenie-export.json")),

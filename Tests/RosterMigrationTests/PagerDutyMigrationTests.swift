@@ -10,7 +10,7 @@ import Testing
 /// weekly and over midnight, two layers ranked by order and by rendering_index, a layer
 /// handed over to another, overrides over people and over gaps, turns of 8 and 12 hours, two
 /// weeks, rotations from 2015 and 2019); and hand-worked intervals below.
-@Suite(.timeLimit(.minutes(5))) struct PagerDutyMigrationTests {
+@Suite(.timeLimit(.minutes(10))) struct PagerDutyMigrationTests {
     static let fixtures = MigrationFixtures.folder
     static let docs = fixtures.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("docs/examples")

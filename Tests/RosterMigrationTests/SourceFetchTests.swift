@@ -6,7 +6,7 @@ import Testing
 /// How `migrate --api` reads an API, without a network: the pages it asks for, a 429's wait
 /// (as the header says, at most a minute, at most five times), a refused token, and a list
 /// that never ends.
-@Suite(.timeLimit(.minutes(5))) struct SourceFetchTests {
+@Suite(.timeLimit(.minutes(10))) struct SourceFetchTests {
     actor Log {
         var paths: [String] = []
         var waits: [Duration] = []

@@ -4,7 +4,7 @@ import NIOTestUtils
 import RosterProtocol
 import Testing
 
-@Suite(.timeLimit(.minutes(5))) struct FrameDecoderTests {
+@Suite(.timeLimit(.minutes(10))) struct FrameDecoderTests {
     func frame(_ type: MessageType, _ requestID: UInt32, _ body: [UInt8]) -> Frame {
         Frame(type: type, requestID: requestID, body: ByteBuffer(bytes: body))
     }

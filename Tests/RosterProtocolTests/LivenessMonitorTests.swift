@@ -2,7 +2,7 @@ import NIOCore
 import RosterProtocol
 import Testing
 
-@Suite(.timeLimit(.minutes(5))) struct LivenessMonitorTests {
+@Suite(.timeLimit(.minutes(10))) struct LivenessMonitorTests {
     let start = NIODeadline.uptimeNanoseconds(1_000_000_000)
     func at(_ millis: Int64) -> NIODeadline { start + .milliseconds(millis) }
 

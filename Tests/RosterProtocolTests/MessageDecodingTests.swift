@@ -4,7 +4,7 @@ import NIOTestUtils
 import RosterProtocol
 import Testing
 
-@Suite(.timeLimit(.minutes(5))) struct MessageDecodingTests {
+@Suite(.timeLimit(.minutes(10))) struct MessageDecodingTests {
     @Test func unknownTypeWithoutIgnorableFlagIsAnError() {
         #expect(throws: ProtocolError.unknownMessageType(0x7F)) {
             try RosterMessage.decode(Frame(rawType: 0x7F, requestID: 1, body: ByteBuffer()))

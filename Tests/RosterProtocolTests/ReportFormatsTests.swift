@@ -4,7 +4,7 @@ import RosterProtocol
 import Testing
 
 /// The report's CSV and JSON shapes (docs/REPORTS.md).
-@Suite(.timeLimit(.minutes(5))) struct ReportFormatsTests {
+@Suite(.timeLimit(.minutes(10))) struct ReportFormatsTests {
     /// Rounded to hundredths, the categories still add up to the rounded total: a spreadsheet's
     /// sum matches.
     @Test func roundedCategoriesAddUpToTheRoundedTotal() async {

@@ -5,7 +5,7 @@ import Testing
 
 /// EditSchedule read into the domain's request: every field the planners use arrives, and an
 /// action this build does not know reads as none, which the planners refuse.
-@Suite(.timeLimit(.minutes(5))) struct ScheduleChangeConversionTests {
+@Suite(.timeLimit(.minutes(10))) struct ScheduleChangeConversionTests {
     @Test func eachEditKindArrivesWithItsFields() {
         func converted(_ fill: (inout Roster_V1_EditScheduleRequest) -> Void) -> ScheduleChangeRequest {
             var wire = Roster_V1_EditScheduleRequest.with {

@@ -4,7 +4,7 @@ import Testing
 
 /// Splitting a snapshot by the frame limit and assembling the parts gives the snapshot back, with
 /// every frame within the limit.
-@Suite(.timeLimit(.minutes(5))) struct SnapshotPartsTests {
+@Suite(.timeLimit(.minutes(10))) struct SnapshotPartsTests {
     static func snapshot(employees: Int, shifts: Int, nameLength: Int) -> Roster_V1_Snapshot {
         .with {
             $0.epoch = 9

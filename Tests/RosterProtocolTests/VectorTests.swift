@@ -7,7 +7,7 @@ import Testing
 /// The test vectors under Vectors/ pin the wire format: for every message type, the frame as hex
 /// and its decoded body as protobuf JSON. docs/PROTOCOL.md points implementers at them.
 /// Set ROSTER_WRITE_VECTORS=1 to rewrite them after a deliberate format change.
-@Suite(.timeLimit(.minutes(5))) struct VectorTests {
+@Suite(.timeLimit(.minutes(10))) struct VectorTests {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Vectors")
 
     static func fileName(_ message: RosterMessage) -> String {

@@ -8,7 +8,7 @@ import Testing
 
 /// Answers that list things stay within the frame size the client was given, and say what they
 /// left out.
-@Suite(.timeLimit(.minutes(5))) struct AnswerFitTests {
+@Suite(.timeLimit(.minutes(10))) struct AnswerFitTests {
     static func size(_ message: some SwiftProtobuf.Message) throws -> Int {
         try (message.serializedBytes() as [UInt8]).count
     }

@@ -10,7 +10,7 @@ import RosterTestSupport
 import Testing
 
 /// The audit log through a real server and store: who changed what, when, from where and why.
-@Suite(.timeLimit(.minutes(5))) struct AuditTests {
+@Suite(.timeLimit(.minutes(10))) struct AuditTests {
     static func audit(_ connection: RosterConnection, _ request: Roster_V1_GetAuditRequest = .init()) async throws
         -> Roster_V1_AuditResponse
     {
@@ -207,7 +207,7 @@ import Testing
 }
 
 /// The budget that keeps a flood of refused Hellos from flooding the audit log.
-@Suite(.timeLimit(.minutes(5))) struct AuditFailureBudgetTests {
+@Suite(.timeLimit(.minutes(10))) struct AuditFailureBudgetTests {
     @Test func aFloodIsRecordedInABurstThenOneEveryTwoSecondsAndTheRestCounted() {
         var budget = AuditLog.FailureBudget()
         let admitted = (0..<25).map { _ in budget.admit(at: 10_000) }

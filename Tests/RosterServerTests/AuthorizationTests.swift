@@ -9,7 +9,7 @@ import RosterTLS
 import Testing
 
 /// Tokens, roles and tenants (PROTOCOL.md section 13): who may read, subscribe and change what.
-@Suite(.timeLimit(.minutes(5))) struct AuthorizationTests {
+@Suite(.timeLimit(.minutes(10))) struct AuthorizationTests {
     /// A server with tenants "demo" (the default) and "beta", each with one employee, and tokens.
     struct TwoTenants: StoppableTestResource {
         let harness: ServerHarness

@@ -13,7 +13,7 @@ import RosterTestSupport
 import Testing
 
 /// Online backup while changes stream in, and a checked restore with a new epoch.
-@Suite(.timeLimit(.minutes(5))) struct BackupRestoreTests {
+@Suite(.timeLimit(.minutes(10))) struct BackupRestoreTests {
     @Test func aBackupTakenDuringChangesHoldsEveryChangeAcknowledgedBeforeItBegan() async throws {
         let scratch = TestScratch.directory("roster-backup")
         defer { try? FileManager.default.removeItem(at: scratch) }

@@ -6,7 +6,7 @@ import Testing
 /// `roster-server backup --into DIR --keep N`, what the Kubernetes backup CronJob runs: backups
 /// named for their instant, the oldest beyond N removed after the new one is checked, nothing
 /// else in the directory touched, and --keep range-checked.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(10)))
 struct BackupRotationTests {
     @Test func namesSortInTimeOrderAndOnlyTheirFormCounts() {
         let name = BackupRotation.fileName(at: Date(timeIntervalSince1970: 1_795_831_200))  // 2026-11-28 02:00:00 UTC

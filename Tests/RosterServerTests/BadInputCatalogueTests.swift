@@ -10,7 +10,7 @@ import Testing
 /// The bad-input catalogue (docs/RELIABILITY.md): malformed frames, bodies, field values and
 /// import files, each with the error it must get; after every one, a healthy client is still
 /// served. CLI arguments and cache files follow in their own suites.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct BadInputCatalogueTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct BadInputCatalogueTests {
     static func frame(_ type: UInt8, flags: UInt8 = 0, requestID: UInt32 = 1, body: [UInt8] = []) -> [UInt8] {
         var bytes = withUnsafeBytes(of: UInt32(6 + body.count).bigEndian, Array.init)
         bytes += [type, flags]

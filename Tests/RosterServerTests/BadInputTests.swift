@@ -9,7 +9,7 @@ import RosterTestSupport
 import Testing
 
 /// Each bad input gets its documented error and a close, and the server keeps serving others.
-@Suite(.timeLimit(.minutes(5))) struct BadInputTests {
+@Suite(.timeLimit(.minutes(10))) struct BadInputTests {
     func expectClosedWith(
         _ code: Roster_V1_ErrorCode, _ socket: RawSocket, sourceLocation: SourceLocation = #_sourceLocation
     ) async {

@@ -6,7 +6,7 @@ import Testing
 /// Who may make, list and revoke calendar links, as plain rules over tokens: no server, no
 /// socket. CalendarCLITests runs the same through the binaries; SecurityFindingsTests the limits
 /// against a server.
-@Suite(.timeLimit(.minutes(5))) struct CalendarLinkRulesTests {
+@Suite(.timeLimit(.minutes(10))) struct CalendarLinkRulesTests {
     static let now: UnixMillis = 1_795_996_800_000
 
     static func link(

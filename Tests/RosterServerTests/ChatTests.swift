@@ -12,7 +12,7 @@ import Testing
 /// Chat (docs/CHAT.md): each platform's payload as its documentation shapes it, received by a
 /// real HTTP receiver on loopback; announcements at a local time across a DST change and
 /// coalesced on change; "/oncall" answered only to requests the platform signed.
-@Suite(.timeLimit(.minutes(5))) struct ChatTests {
+@Suite(.timeLimit(.minutes(10))) struct ChatTests {
     /// 2026-11-30T07:59Z: a minute before Ada's first week on Platform primary (09:00 Berlin).
     static let beforeAdasWeek: UnixMillis = 1_796_025_540_000
     static let handles = [

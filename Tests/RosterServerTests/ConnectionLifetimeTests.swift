@@ -10,7 +10,7 @@ import Testing
 
 /// Regression for what FuzzConnection found first: a closed connection must not keep its
 /// handler, context and pipeline alive (the handler held its context, which holds the handler).
-@Suite(.timeLimit(.minutes(5))) struct ConnectionLifetimeTests {
+@Suite(.timeLimit(.minutes(10))) struct ConnectionLifetimeTests {
     static let inputs: [(String, [ByteBuffer])] = [
         ("nothing", []),
         (

@@ -5,7 +5,7 @@ import RosterProtocol
 import Testing
 
 /// Every transition of one connection, as plain values: no channel, no server.
-@Suite(.timeLimit(.minutes(5))) struct ConnectionStateMachineTests {
+@Suite(.timeLimit(.minutes(10))) struct ConnectionStateMachineTests {
     typealias Machine = ConnectionStateMachine
     static let limits = Machine.Limits(
         maxSubscriptions: 2, maxInFlight: 1, allowsAnonymous: true, defaultTenant: "demo")

@@ -13,7 +13,7 @@ import Testing
 /// to an empty tenant and exported again give the same file and the same duty; a second apply
 /// changes nothing; a change between plan and apply is refused; an apply that fails inside its
 /// transaction leaves nothing; a rename keeps the id.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct DefinitionApplyTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct DefinitionApplyTests {
     /// Monday 2026-11-30 12:00 UTC.
     static let now: UnixMillis = 1_796_040_000_000
     static let day: Int64 = 86_400_000

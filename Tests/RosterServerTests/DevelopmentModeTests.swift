@@ -9,7 +9,7 @@ import Testing
 /// Development mode (a loopback listener) grants anonymous reads and every tenant's metrics to
 /// local clients only: not to a page on another host name (DNS rebinding), not to a request a
 /// proxy relayed, and not at all with `--no-development-mode`.
-@Suite(.timeLimit(.minutes(5))) struct DevelopmentModeTests {
+@Suite(.timeLimit(.minutes(10))) struct DevelopmentModeTests {
     @Test func loopbackHostNamesAreTheOnesAnswered() {
         for host in [
             "localhost", "localhost:7480", "LOCALHOST.", "app.localhost:80", "127.0.0.1", "127.0.0.1:7480", "127.9.8.7",

@@ -4,7 +4,7 @@ import Testing
 
 /// `roster-client login`'s waiting logins: each code used once, polls paced, and the table
 /// bounded per address and in all, with a hostile address beside a healthy one.
-@Suite(.timeLimit(.minutes(5))) struct DeviceLoginsTests {
+@Suite(.timeLimit(.minutes(10))) struct DeviceLoginsTests {
     @Test func aLoginIsDecidedOnceAndHandedOutOnce() throws {
         let logins = DeviceLogins()
         let (device, user) = try #require(logins.begin(tenantID: "demo", address: "10.0.0.1", now: 0))

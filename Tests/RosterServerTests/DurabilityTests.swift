@@ -6,7 +6,7 @@ import Testing
 
 /// Nothing is acknowledged before it is durable: a change the server confirmed survives a
 /// `kill -9` of the server process at any moment.
-@Suite(.timeLimit(.minutes(5))) struct DurabilityTests {
+@Suite(.timeLimit(.minutes(10))) struct DurabilityTests {
     static let rounds = Int(ProcessInfo.processInfo.environment["ROSTER_DURABILITY_ROUNDS"] ?? "") ?? 20
 
     @Test func acknowledgedChangesSurviveKill9() async throws {

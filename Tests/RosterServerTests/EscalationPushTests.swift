@@ -9,7 +9,7 @@ import Testing
 /// changes only step 2 (at the handoff, never before, with the step named), one when the
 /// policy is edited, none for a handoff the policy does not name, and the refusals; a
 /// subscriber following the policy and one following the service both get them.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct EscalationPushTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct EscalationPushTests {
     static let now = EscalationServerTests.now
     static let minute = EscalationServerTests.minute
 

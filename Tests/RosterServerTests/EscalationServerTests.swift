@@ -9,7 +9,7 @@ import Testing
 /// timeline (a handoff during the page changes step 2 only), over the protocol, from the
 /// client's cache offline (the same answer), and over HTTP as the JSON the CLI prints; and the
 /// refusals.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct EscalationServerTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct EscalationServerTests {
     /// Monday 2026-11-30 12:00 UTC.
     static let now: UnixMillis = 1_796_040_000_000
     static let minute: Int64 = 60_000

@@ -7,7 +7,7 @@ import Testing
 /// receiver: Secondary's handoff at 12:30 changes step 2 only (planned, sent when due, once); an
 /// override from now changes step 1 (with the change); a policy edit says so even where its
 /// people stay; a deleted policy is sent as removed.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct EscalationWebhookTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct EscalationWebhookTests {
     static func escalations(_ receiver: WebhookReceiver) -> [[String: Any]] {
         receiver.requests.filter { $0.eventType == "escalation.changed" }.map(\.json)
     }

@@ -9,7 +9,7 @@ import Testing
 
 /// The API's route table: the one place a path is routed, what the OpenAPI document lists, and
 /// the 405s it derives; answered in process, without a port.
-@Suite(.timeLimit(.minutes(5))) struct HTTPRouteTests {
+@Suite(.timeLimit(.minutes(10))) struct HTTPRouteTests {
     /// Every route is in the OpenAPI document with its method, and the document has no other.
     @Test func theOpenAPIDocumentListsExactlyTheRoutes() throws {
         let document = try #require(

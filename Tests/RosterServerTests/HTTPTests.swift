@@ -13,7 +13,7 @@ import Testing
 
 /// The HTTP listener through curl against a real server: health, metrics, and the on-call JSON
 /// API answering exactly what the protocol answers.
-@Suite(.timeLimit(.minutes(5))) struct HTTPTests {
+@Suite(.timeLimit(.minutes(10))) struct HTTPTests {
     static func withHTTPServer(
         now: UnixMillis = t0, store: (any RosterStore)? = nil,
         configure: (inout ServerConfiguration) -> Void = { _ in },

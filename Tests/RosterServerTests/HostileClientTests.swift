@@ -19,7 +19,7 @@ import Testing
 ///
 /// One at a time, each attacked server with one work thread: the attacks load a core on
 /// purpose, and the rest of the suite runs beside them.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct HostileClientTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct HostileClientTests {
     /// What an attack may add to the server's resident memory (a debug build).
     static let memoryBound = 200 << 20
 

@@ -5,7 +5,7 @@ import Testing
 
 /// Our iCalendar output read by an independent implementation: Python's `icalendar` and
 /// `recurring-ical-events` (PyPI; .ci/run installs them), across a DST change.
-@Suite(.timeLimit(.minutes(5))) struct ICalendarCheckTests {
+@Suite(.timeLimit(.minutes(10))) struct ICalendarCheckTests {
     @Test func aBerlinWeeklyRotationAcrossTheMarchChangeReadsBackAtTheSameInstants() async throws {
         let schedule = ScheduleDefinition(
             id: "platform", name: "Platform primary", zone: "Europe/Berlin",

@@ -4,7 +4,7 @@ import Testing
 @testable import RosterServerCore
 
 /// The connection's small lists against the standard collections they replace.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(10)))
 struct InlineFirstArrayTests {
     /// Random appends and removals (an operation: a value to append, or a position to remove
     /// from) keep the same elements in the same order as an Array.

@@ -7,7 +7,7 @@ import Testing
 
 /// The weeks a server keeps of its answers (`ResolvedWeeks`), through a real server: a window
 /// asked again gives the same shifts, and after a change the new ones.
-@Suite(.timeLimit(.minutes(5))) struct KeptWeeksServerTests {
+@Suite(.timeLimit(.minutes(10))) struct KeptWeeksServerTests {
     @Test func aYearAskedAgainAfterAChangeShowsTheChange() async throws {
         try await withServer(now: TimeText.parseISO8601("2026-11-23T12:00:00Z")!) { harness in
             let team = try await ScheduleServerTests.team(harness)

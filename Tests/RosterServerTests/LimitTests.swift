@@ -10,7 +10,7 @@ import RosterStoreSQLite
 import RosterTestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(5))) struct LimitTests {
+@Suite(.timeLimit(.minutes(10))) struct LimitTests {
     @Test func connectionLimit() async throws {
         try await using(try await ServerHarness.start { $0.limits.maxConnections = 2 }) { harness in
             let one = try await harness.connect()
@@ -49,7 +49,7 @@ import Testing
             gate.hold()
             async let first = client.admin(.setMotd(.with { $0.motd = "one" }))
             // The first is in flight once its commit waits at the gate.
-            #expect(await eventually(10) { gate.held == 1 })
+            #expect(await eventually(120) { gate.held == 1 })
             do {
                 try await client.admin(.setMotd(.with { $0.motd = "two" }))
                 Issue.record("expected RESOURCE_EXHAUSTED")

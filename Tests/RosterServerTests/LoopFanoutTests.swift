@@ -11,7 +11,7 @@ import Testing
 /// The fan-out against a recording sink, without a connection: which subscriptions a push is
 /// handed to, how often a sink is flushed, and that a subscription's bookkeeping moves only
 /// for frames that went out.
-@Suite(.timeLimit(.minutes(5))) struct LoopFanoutTests {
+@Suite(.timeLimit(.minutes(10))) struct LoopFanoutTests {
     /// A sink that records what it is handed and answers as told.
     final class RecordingSink: PushSink {
         let eventLoop: any EventLoop

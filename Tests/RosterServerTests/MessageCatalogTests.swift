@@ -6,7 +6,7 @@ import Testing
 
 /// The web app's languages without a server: the catalogs as built into the app, the one reader
 /// of their PO files, the plural rules, and which language a request gets.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(10)))
 struct MessageCatalogTests {
     static let translated: [Language] = [.german, .french, .spanish]
 

@@ -10,7 +10,7 @@ import Testing
 
 /// A database made by release 0.3 (before schedules): the demo roster, a far-future shift for
 /// Ada with a role, and a message of the day, at revision 4.
-@Suite(.timeLimit(.minutes(5))) struct MigrationTests {
+@Suite(.timeLimit(.minutes(10))) struct MigrationTests {
     static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Fixtures/before-schedules.sqlite")
 

@@ -8,7 +8,7 @@ import Testing
 
 /// The events derived from a plan: handoffs, reminders and gaps written ahead of time, and what
 /// a change causes, on a Berlin schedule across the change to summer time (2027-03-28).
-@Suite(.timeLimit(.minutes(5))) struct NoticeDerivationTests {
+@Suite(.timeLimit(.minutes(10))) struct NoticeDerivationTests {
     static let hour: Int64 = 3_600_000
 
     static func instant(_ text: String) -> UnixMillis {

@@ -9,7 +9,7 @@ import Testing
 
 /// The NOTICES topic: the events webhooks get, pushed to subscribers when they fall due, filtered
 /// to a person or to schedules, and replayed to a subscriber that resumes from its last sequence.
-@Suite(.timeLimit(.minutes(5))) struct NoticesTopicTests {
+@Suite(.timeLimit(.minutes(10))) struct NoticesTopicTests {
     static let hour: Int64 = 3_600_000
 
     static func subscribe(

@@ -8,7 +8,7 @@ import Testing
 /// parameters and come back as the Swift types asked for, every wait ends at its deadline without
 /// costing the pool its other connections, and libpq's settings reach it from the store URL.
 @Suite(
-    .timeLimit(.minutes(5)),
+    .timeLimit(.minutes(10)),
     .enabled(if: PostgresCluster.shouldRun, "PostgreSQL is not installed (apt-get install postgresql)"))
 struct PostgresDriverTests {
     private func pool(_ address: PostgresAddress, operationLimit: Duration = .seconds(15)) -> PostgresConnections {

@@ -5,7 +5,7 @@ import Testing
 
 /// The protocol's request table, as plain values: who may send each request, where it goes, and
 /// that the machine admits by it alone (one in-flight rule for every request off the loop).
-@Suite(.timeLimit(.minutes(5))) struct ProtocolRequestsTests {
+@Suite(.timeLimit(.minutes(10))) struct ProtocolRequestsTests {
     typealias Machine = ConnectionStateMachine
     let reader = Credential(tokenID: "t1", tenantID: "demo", role: .reader)
     let person = Credential(tokenID: "t3", tenantID: "demo", role: .reader, employeeID: "e_ada")

@@ -12,7 +12,7 @@ import Testing
 /// checker, with no failure.
 /// One test at a time: each runs a server, curl processes and, for the checker, Python; beside
 /// the whole suite on two cores, five at once starved each other past curl's 20 s.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct ProvisioningTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct ProvisioningTests {
     static let checker = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Fixtures/scim_checker.py").path
 

@@ -12,7 +12,7 @@ import Testing
 /// The server's real connection pipeline on an EmbeddedChannel, without a listener or a socket:
 /// a subscriber gets its initial on-duty set, and a handoff reaches it as a BOUNDARY push at the
 /// handoff's instant, through the tracker, the tenant's fan-out and the connection's one write path.
-@Suite(.timeLimit(.minutes(5))) struct PushPipelineTests {
+@Suite(.timeLimit(.minutes(10))) struct PushPipelineTests {
     static let hour: UnixMillis = 3_600_000
 
     /// Everything written so far, decoded.

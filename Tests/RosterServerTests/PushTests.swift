@@ -10,7 +10,7 @@ func onDutyEvent(_ message: InboundMessage) -> Roster_V1_OnDutyChanged? {
     return nil
 }
 
-@Suite(.timeLimit(.minutes(5))) struct PushTests {
+@Suite(.timeLimit(.minutes(10))) struct PushTests {
     @Test func subscribeGivesSubscribedInitialStateThenSynced() async throws {
         try await using(try await SeededRoster.start()) { roster in
             let watcher = try await roster.harness.connect()

@@ -8,7 +8,7 @@ import Testing
 
 /// What a query answers, from one tenant's consistent view (`Queries.answer`), with no server
 /// and no socket. QueryTests asks the same over a real connection.
-@Suite(.timeLimit(.minutes(5))) struct QueryAnswerTests {
+@Suite(.timeLimit(.minutes(10))) struct QueryAnswerTests {
     static let minute: UnixMillis = 60_000
 
     /// Ada [0, 60m) Core, Grace [30m, 90m) Edge, René [90m, 120m) Edge.

@@ -39,7 +39,7 @@ func names(_ people: [Roster_V1_OnDutyPerson]) -> [String] {
     people.map(\.employee.firstName)
 }
 
-@Suite(.timeLimit(.minutes(5))) struct QueryTests {
+@Suite(.timeLimit(.minutes(10))) struct QueryTests {
     @Test func onDutyNowAndAtAnInstant() async throws {
         try await using(try await SeededRoster.start()) { roster in
             guard case .onDuty(let now) = try await roster.admin.request(.getOnDuty(.init())) else {

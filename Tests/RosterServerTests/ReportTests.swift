@@ -11,7 +11,7 @@ import Testing
 /// Reports on a real server (issue #36): the duty record keeps the past as it was when a later
 /// change would rewrite it, hours and quality come over the protocol and over HTTP with the
 /// same numbers, and who may ask is checked.
-@Suite(.timeLimit(.minutes(5))) struct ReportTests {
+@Suite(.timeLimit(.minutes(10))) struct ReportTests {
     static let hour: Int64 = 3_600_000
     /// Monday 2026-11-30 12:00 UTC; a daily rotation of Ada, Alan, Grace, Linus from 09:00 that day.
     static let now = SelfServiceTests.now

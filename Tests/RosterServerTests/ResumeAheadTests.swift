@@ -13,7 +13,7 @@ import Testing
 /// are lost): a client that resumes there from a revision only the first has applied is brought
 /// up to it from the store, never sent the second's older state (issue #31, failing over to a
 /// node that is behind).
-@Suite(.timeLimit(.minutes(5))) struct ResumeAheadTests {
+@Suite(.timeLimit(.minutes(10))) struct ResumeAheadTests {
     /// The real SQLite store, shared with another node, whose announcements never arrive here.
     final class DeafSharedStore: ForwardingStore, Sendable {
         let inner: SQLiteRosterStore

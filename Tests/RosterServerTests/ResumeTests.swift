@@ -4,7 +4,7 @@ import RosterProtocol
 import RosterTestSupport
 import Testing
 
-@Suite(.timeLimit(.minutes(5))) struct ResumeTests {
+@Suite(.timeLimit(.minutes(10))) struct ResumeTests {
     @Test func resumeReplaysExactlyWhatWasMissedThenGoesLive() async throws {
         try await using(try await SeededRoster.start()) { roster in
             let first = try await roster.harness.connect()

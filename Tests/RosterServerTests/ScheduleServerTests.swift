@@ -8,7 +8,7 @@ import RosterTestSupport
 import Testing
 
 /// Schedules through a real server: EditSchedule, the final schedule, per-schedule pushes.
-@Suite(.timeLimit(.minutes(5))) struct ScheduleServerTests {
+@Suite(.timeLimit(.minutes(10))) struct ScheduleServerTests {
     static let day: Int64 = 86_400_000
 
     /// Four people, and a schedule "Platform primary" in Berlin with a weekly rotation of them

@@ -8,7 +8,7 @@ import Testing
 /// `SelfCheck`, what `roster-server self-check` and the image build run: the whole server on
 /// loopback, /readyz over a real socket, a protocol connection, a clean stop; or the step that
 /// failed, with why, well before its deadline.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(10)))
 struct SelfCheckTests {
     static let logger: Logger = {
         var logger = Logger(label: "roster.test.self-check")

@@ -11,7 +11,7 @@ import Testing
 /// Self-service on a real server (issue #34): people take duty and ask for cover with tokens
 /// that name them; the first taker wins; the requester cancels and the plan is as before; a
 /// request nobody takes expires at its start; webhooks hear each step in order.
-@Suite(.timeLimit(.minutes(5))) struct SelfServiceTests {
+@Suite(.timeLimit(.minutes(10))) struct SelfServiceTests {
     static let hour: Int64 = 3_600_000
     /// Monday 2026-11-30 12:00 UTC. A daily rotation of Ada, Alan, Grace and Linus from 09:00
     /// that day: Grace is on duty from Wednesday 09:00 to Thursday 09:00.

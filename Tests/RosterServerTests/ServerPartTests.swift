@@ -8,7 +8,7 @@ import Testing
 
 /// The server's parts as services: stopped in reverse order after a graceful shutdown, each
 /// once, and a failed start undoes what it made.
-@Suite(.timeLimit(.minutes(5))) struct ServerPartTests {
+@Suite(.timeLimit(.minutes(10))) struct ServerPartTests {
     /// Names in the order their parts stopped.
     final class StopLog: Sendable {
         private let names = NIOLockedValueBox<[String]>([])

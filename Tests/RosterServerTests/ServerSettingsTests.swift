@@ -8,7 +8,7 @@ import Testing
 /// Each setting is defined once (`ServerSettings`): the layering of flag, environment and file,
 /// one grammar per kind, the ranges the library itself refuses, and the command's help and
 /// config check built from the same rows.
-@Suite(.timeLimit(.minutes(5))) struct ServerSettingsTests {
+@Suite(.timeLimit(.minutes(10))) struct ServerSettingsTests {
     static func file(_ text: String) throws -> ServerConfigFile {
         try ServerConfigFile.parse(text, path: "roster.yaml")
     }

@@ -13,7 +13,7 @@ import ServiceLifecycle
 import Testing
 
 /// The server fails clearly and keeps its data private.
-@Suite(.timeLimit(.minutes(5))) struct ServerStartTests {
+@Suite(.timeLimit(.minutes(10))) struct ServerStartTests {
     @Test func aBusyPortIsNamedAndNothingIsWrittenBeforeTheBind() async throws {
         try await withServer { running in
             let directory = TestScratch.directory("roster-busy").appendingPathComponent("data").path

@@ -6,7 +6,7 @@ import Testing
 /// each step at its own instant (a handoff during the page changes step 2 of the repeat), as the
 /// protocol and `roster-client oncall --service --simulate` answer; the list of services; an
 /// unknown name; German.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct ServicePageTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct ServicePageTests {
     /// A policy and a service over `ScheduleServerTests.team`'s Platform primary, for the pages'
     /// language and accessibility tests.
     static let payments = """

@@ -8,7 +8,7 @@ import Testing
 
 /// The server's run as a Service: its periodic work runs as child tasks on the server clock and
 /// ends with the service group.
-@Suite(.timeLimit(.minutes(5))) struct ServiceRunTests {
+@Suite(.timeLimit(.minutes(10))) struct ServiceRunTests {
     /// Who is on duty at `instant` (now when nil), asked until `condition` holds: the run's
     /// child tasks are asynchronous.
     private func onDuty(

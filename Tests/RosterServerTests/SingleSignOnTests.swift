@@ -9,7 +9,7 @@ import Testing
 /// by joserfc), over real HTTP: the browser's side is curl with a cookie jar, following each
 /// redirect by hand. Every lie is refused with its own words on the page and an `auth.failed`
 /// entry, and an honest answer still signs the person in.
-@Suite(.timeLimit(.minutes(5))) struct SingleSignOnTests {
+@Suite(.timeLimit(.minutes(10))) struct SingleSignOnTests {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Fixtures/hostile_provider.py").path
     static let secret = "hostile-client-secret"

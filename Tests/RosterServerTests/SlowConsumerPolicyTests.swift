@@ -6,7 +6,7 @@ import Testing
 
 /// The one slow-consumer rule, without a socket: what the protocol connection and the event
 /// stream do with a push while their connection cannot take more, and once it drains.
-@Suite(.timeLimit(.minutes(5))) struct SlowConsumerPolicyTests {
+@Suite(.timeLimit(.minutes(10))) struct SlowConsumerPolicyTests {
     @Test func onDutyIsHeldRosterIsOwedAResyncAndProgressWaits() {
         var policy = SlowConsumerPolicy()
         #expect(policy.push(.onDuty, to: 1, writable: true) == .write)

@@ -8,7 +8,7 @@ import RosterTestSupport
 import Testing
 
 /// A subscriber that stops reading gets the documented treatment and delays nobody else.
-@Suite(.timeLimit(.minutes(5))) struct SlowConsumerTests {
+@Suite(.timeLimit(.minutes(10))) struct SlowConsumerTests {
     /// An import of `count` people with long biographies: one large RosterChanged event.
     /// About 150 KB of events per batch, from 15 people with 9.8 KB biographies each: few people,
     /// so that each import stays cheap as the directory grows (150 people a batch made the 30

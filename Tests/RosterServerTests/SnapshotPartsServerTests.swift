@@ -12,7 +12,7 @@ import Testing
 /// A snapshot larger than the frame limit reaches a client that understands parts in frames
 /// within the limit, and the client library gives the whole of it (GetSnapshot and a roster
 /// subscription alike); a client that does not list the feature gets the single frame it always got.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct SnapshotPartsServerTests {
+@Suite(.serialized, .timeLimit(.minutes(10))) struct SnapshotPartsServerTests {
     static let limit = 8 * 1024
 
     /// A server on a store that holds 240 people and 480 shifts in one revision (about 20 KB of

@@ -6,7 +6,7 @@ import RosterTestSupport
 import Testing
 
 /// What docs/PROTOCOL.md promises a client written from it alone, checked on the real server.
-@Suite(.timeLimit(.minutes(5))) struct SpecAgreementTests {
+@Suite(.timeLimit(.minutes(10))) struct SpecAgreementTests {
     /// §7.2, §12: deleting an employee says on the wire every shift it removes, in one revision.
     @Test func anEmployeeDeletionCarriesTheirShiftDeletions() async throws {
         try await withServer { harness in

@@ -13,7 +13,7 @@ import Testing
 
 /// One suite, two backends: what the server relies on from `RosterStore` holds for the embedded
 /// SQLite file and for PostgreSQL (a real cluster of the test's own).
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(10)))
 struct StoreConformanceTests {
     enum Backend: String, CaseIterable, CustomTestStringConvertible, Sendable {
         case sqlite, postgres

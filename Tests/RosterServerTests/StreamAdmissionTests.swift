@@ -8,7 +8,7 @@ import Testing
 
 /// Event streams are capped per token, per address and in all, so that one token cannot take
 /// the HTTP listener: the rule alone, then a hostile reader beside healthy ones on real sockets.
-@Suite(.timeLimit(.minutes(5))) struct StreamAdmissionTests {
+@Suite(.timeLimit(.minutes(10))) struct StreamAdmissionTests {
     @Test func eachStreamCountsAgainstItsTokenItsAddressAndTheTotal() throws {
         var admission = StreamAdmission(limits: .init(perPrincipal: 2, perAddress: 3, total: 4))
         _ = try admission.admit(principal: "token:a", address: "10.0.0.1").get()

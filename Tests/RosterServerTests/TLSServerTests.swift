@@ -8,7 +8,7 @@ import RosterTLS
 import Testing
 
 /// The server's TLS listener against real peers: our client, and Debian's `openssl s_client`.
-@Suite(.timeLimit(.minutes(5))) struct TLSServerTests {
+@Suite(.timeLimit(.minutes(10))) struct TLSServerTests {
     /// Runs `body` with a TLS server that generated its own CA and certificate in its data dir,
     /// and a client TLS context that trusts that CA; the server stops afterwards.
     static func withTLSServer<T>(_ body: (ServerHarness, TLSContext) async throws -> T) async throws -> T {

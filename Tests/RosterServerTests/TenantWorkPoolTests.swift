@@ -10,7 +10,7 @@ import Testing
 
 /// The work pool's lanes: long work never takes the thread kept for short work, so one tenant's
 /// year queries cannot make another wait for "who is on call now".
-@Suite(.timeLimit(.minutes(5))) struct TenantWorkPoolTests {
+@Suite(.timeLimit(.minutes(10))) struct TenantWorkPoolTests {
     /// A gate the jobs wait at (on the pool's own threads, which is what they are for).
     final class Gate: Sendable {
         private let semaphore = DispatchSemaphore(value: 0)

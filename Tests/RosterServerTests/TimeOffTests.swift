@@ -11,7 +11,7 @@ import Testing
 /// their hours, taking the proposal makes the override; a rotation that skips time off hands the
 /// turn on; a temporary schedule replaces the rules inside its span and nowhere else; an offline
 /// client resolving its cached snapshot gives the server's answer.
-@Suite(.timeLimit(.minutes(5))) struct TimeOffTests {
+@Suite(.timeLimit(.minutes(10))) struct TimeOffTests {
     static let hour: Int64 = 3_600_000
     static let day: Int64 = 86_400_000
     /// Monday 2026-11-30 12:00 UTC; a daily UTC rotation of Ada, Alan, Grace and Linus from 09:00

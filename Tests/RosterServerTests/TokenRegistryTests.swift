@@ -7,7 +7,7 @@ import Testing
 /// The running server's mirror of the store's tokens, refreshed every few seconds while this
 /// server also mints and revokes: a copy of the store read before a change of this server's own
 /// must not undo it.
-@Suite(.timeLimit(.minutes(5))) struct TokenRegistryTests {
+@Suite(.timeLimit(.minutes(10))) struct TokenRegistryTests {
     let now: UnixMillis = 1_800_000_000_000
 
     func token(_ label: String) -> StoredToken {

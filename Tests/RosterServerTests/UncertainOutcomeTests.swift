@@ -10,7 +10,7 @@ import Testing
 
 /// What roster-client says when it cannot know whether a change was made, and when a request is
 /// too large to send: never "Cannot reach the server", which invites a blind retry.
-@Suite(.timeLimit(.minutes(5))) struct UncertainOutcomeTests {
+@Suite(.timeLimit(.minutes(10))) struct UncertainOutcomeTests {
     /// A server whose commits can be held at its store, and a CLI with its admin token.
     static func withGatedServer(_ name: String, _ body: (ServerHarness, GatedStore, CLI) async throws -> Void)
         async throws

@@ -12,7 +12,7 @@ import Testing
 
 /// The web app's "On call now" page against a real server (curl), and its reading rule in
 /// process: what it shows, that it escapes every name, and the headers that keep it safe.
-@Suite(.timeLimit(.minutes(5))) struct WebAppTests {
+@Suite(.timeLimit(.minutes(10))) struct WebAppTests {
     @Test func onCallNowShowsWhoIsOnDutyUntilWhenAndWhoIsNext() async throws {
         try await HTTPTests.withHTTPServer { harness, base in
             let admin = try await harness.connect()
@@ -253,7 +253,7 @@ import Testing
 
 /// A stream reader that stops reading beside a healthy one, on real sockets: its own suite, with
 /// room for a machine whose two cores are busy with the rest of the suite.
-@Suite(.timeLimit(.minutes(5))) struct WebStreamStallTests {
+@Suite(.timeLimit(.minutes(10))) struct WebStreamStallTests {
     @Test func aStreamReaderThatStopsReadingIsClosedAndAHealthyOneGetsEveryEvent() async throws {
         // The smallest send and outbound buffers, so that a few hundred events fill what the
         // server holds for a connection.

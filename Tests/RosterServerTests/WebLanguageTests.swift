@@ -10,7 +10,7 @@ import Testing
 /// no word that did not come through the catalogs; a German browser gets German pages and dates;
 /// the reader's choice is kept; and the Berlin schedule says CET in November and CEST in July on
 /// its pages and in its calendar feed.
-@Suite(.timeLimit(.minutes(5)))
+@Suite(.timeLimit(.minutes(10)))
 struct WebLanguageTests {
     /// A signed-in curl that asks for `language`.
     struct Reader {
@@ -224,7 +224,7 @@ struct WebLanguageTests {
 /// The countdown and the connection's state as a German browser shows them: the script's words
 /// come from the page, in its language.
 @Suite(
-    .timeLimit(.minutes(5)),
+    .timeLimit(.minutes(10)),
     .enabled(if: Browser.shouldRun, "chromium and Playwright are not installed"))
 struct WebLanguageBrowserTests {
     @Test func theCountdownIsInGerman() async throws {

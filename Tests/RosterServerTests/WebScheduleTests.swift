@@ -13,7 +13,7 @@ import Testing
 /// cookie is HttpOnly and SameSite=Strict and ends at sign-out, that an override made from the
 /// page is previewed, committed only on confirm and read back over the protocol, and that
 /// readers and forged posts change nothing.
-@Suite(.timeLimit(.minutes(5))) struct WebScheduleTests {
+@Suite(.timeLimit(.minutes(10))) struct WebScheduleTests {
     static let day: Int64 = 86_400_000
     /// 2026-10-22 12:00 UTC: the Thursday before Berlin leaves summer time (Sunday 25 October).
     static let beforeDST: UnixMillis = 1_792_670_400_000

@@ -7,7 +7,7 @@ import Testing
 /// An event-stream reader that stops reading and then drains, on real sockets: it is owed what
 /// a protocol subscriber is (`SlowConsumerPolicy`): each schedule's newest on-duty event, then a
 /// `resync` for the roster change it missed.
-@Suite(.timeLimit(.minutes(5))) struct WebStreamDrainTests {
+@Suite(.timeLimit(.minutes(10))) struct WebStreamDrainTests {
     @Test func aStreamThatDrainsGetsEachSchedulesLatestEventAndAResync() async throws {
         try await HTTPTests.withHTTPServer(configure: {
             $0.limits.httpIdleTimeout = .seconds(120)

@@ -16,7 +16,7 @@ import Testing
 /// signatures, order per endpoint, retries after errors and timeouts, disabling after the budget,
 /// and planned events withdrawn when the plan changes. The server runs on a manual clock: back-off
 /// and budgets are in its time, which the tests move.
-@Suite(.timeLimit(.minutes(5))) struct WebhookTests {
+@Suite(.timeLimit(.minutes(10))) struct WebhookTests {
     static let hour: Int64 = 3_600_000
 
     static func configure(_ configuration: inout ServerConfiguration) {
@@ -442,7 +442,7 @@ final class CountingStore: ForwardingStore, Sendable {
 /// A server that stops while its webhook dispatcher is reading the outbox has nothing to warn
 /// about: CI's logs had "could not read the webhook outbox: CancellationError()" at a tenth of
 /// all server stops, a warning an operator would look into for nothing.
-@Suite(.timeLimit(.minutes(5))) struct OutboxShutdownTests {
+@Suite(.timeLimit(.minutes(10))) struct OutboxShutdownTests {
     @Test func stoppingWhileTheOutboxIsReadLogsNothingAboveInfo() async throws {
         let directory = TestScratch.directory("roster-outbox")
         defer { TestScratch.remove(directory) }

@@ -6,7 +6,7 @@ import RosterTLS
 import Testing
 
 /// Certificates we issue, checked by OpenSSL's own tool.
-@Suite(.timeLimit(.minutes(5))) struct CertificateTests {
+@Suite(.timeLimit(.minutes(10))) struct CertificateTests {
     @Test func fingerprintMatchesOpenSSL() async throws {
         try #require(OpenSSLTool.isAvailable, "openssl is needed (apt-get install openssl)")
         let pki = try TestPKI()

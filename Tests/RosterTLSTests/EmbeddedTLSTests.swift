@@ -5,7 +5,7 @@ import RosterTLS
 import Testing
 
 /// Two TLSHandlers talking through EmbeddedChannels: OpenSSL on both ends, no sockets.
-@Suite(.timeLimit(.minutes(5))) struct EmbeddedTLSTests {
+@Suite(.timeLimit(.minutes(10))) struct EmbeddedTLSTests {
     /// Collects what arrives above a TLSHandler.
     final class Collector: ChannelInboundHandler {
         typealias InboundIn = ByteBuffer

@@ -6,7 +6,7 @@ import RosterTLS
 import Testing
 
 /// Our TLSHandler as a client of Debian's `openssl s_server` over real sockets.
-@Suite(.timeLimit(.minutes(5))) struct OpenSSLPeerTests {
+@Suite(.timeLimit(.minutes(10))) struct OpenSSLPeerTests {
     /// Sends a line and waits for the answer or an error.
     final class LineExchange: ChannelInboundHandler, @unchecked Sendable {
         typealias InboundIn = ByteBuffer

@@ -2,7 +2,7 @@ import RosterTLS
 import Testing
 
 /// The TLS state machine on its own: idle → handshaking → active → closing → closed.
-@Suite(.timeLimit(.minutes(5))) struct TLSConnectionStateTests {
+@Suite(.timeLimit(.minutes(10))) struct TLSConnectionStateTests {
     @Test func clientStartsTheHandshakeAndServerWaits() {
         var client = TLSConnectionState(isClient: true)
         var server = TLSConnectionState(isClient: false)

@@ -221,7 +221,7 @@ public actor AsyncInbox<Element: Sendable> {
 
     /// Reads until `predicate` holds, returning everything read.
     @discardableResult
-    public func until(timeout: Duration = .seconds(20), _ predicate: @Sendable (Element) -> Bool) async throws
+    public func until(timeout: Duration = .seconds(60), _ predicate: @Sendable (Element) -> Bool) async throws
         -> [Element]
     {
         var seen: [Element] = []
@@ -242,7 +242,7 @@ extension AsyncInbox where Element == InboundMessage {
     }
 
     /// The next message, skipping Progress bookmarks unless asked for.
-    public func next(includingProgress: Bool = false, timeout: Duration = .seconds(10)) async throws -> InboundMessage {
+    public func next(includingProgress: Bool = false, timeout: Duration = .seconds(60)) async throws -> InboundMessage {
         while true {
             let message = try await nextElement(timeout: timeout)
             if case .progress = message.message, !includingProgress { continue }

@@ -5,7 +5,7 @@ import RosterViewModels
 import Testing
 
 /// The detail and schedule screens, reading the screen model's roster.
-@MainActor @Suite(.timeLimit(.minutes(5))) struct DetailAndScheduleModelTests {
+@MainActor @Suite(.timeLimit(.minutes(10))) struct DetailAndScheduleModelTests {
     let shifts = [
         Shift(id: "s1", employeeID: ada.id, start: t0, end: t0 + 30 * minute),
         Shift(id: "s2", employeeID: grace.id, start: t0 + 30 * minute, end: t0 + 60 * minute),

@@ -6,7 +6,7 @@ import RosterViewModels
 import Testing
 
 /// The model's own handoff timer, on a clock the test moves.
-@MainActor @Suite(.timeLimit(.minutes(5))) struct HandoffTimerTests {
+@MainActor @Suite(.timeLimit(.minutes(10))) struct HandoffTimerTests {
     @Test func runTicksAtTheHandoffWhileOffline() async throws {
         let shifts = [
             Shift(id: "s1", employeeID: ada.id, start: t0, end: t0 + 30 * minute),

@@ -5,7 +5,7 @@ import RosterViewModels
 import Testing
 
 /// The roster screen's states, transitions, grouping and search, driven without a socket.
-@MainActor @Suite(.timeLimit(.minutes(5))) struct RosterScreenModelTests {
+@MainActor @Suite(.timeLimit(.minutes(10))) struct RosterScreenModelTests {
     func names(_ model: RosterScreenModel) -> [[String]] {
         model.sections.map { [$0.name] + $0.employees.map(\.fullName) }
     }

@@ -6,7 +6,7 @@ import RosterViewModels
 import Testing
 
 /// The screen model on the real RosterClient against a real server on port 0.
-@MainActor @Suite(.timeLimit(.minutes(5))) struct ScreenModelIntegrationTests {
+@MainActor @Suite(.timeLimit(.minutes(10))) struct ScreenModelIntegrationTests {
     @Test func followsARealServerAndSaysNoConnectionWhenItStops() async throws {
         let servers = ServerSlot(
             try await ServerHarness.start(now: RosterTestSupport.t0 + 10 * RosterTestSupport.minute))

@@ -4,7 +4,7 @@ import RosterViewModels
 import Testing
 
 /// vCard 3 and 4 as address books write them, and the matching rule.
-@Suite(.timeLimit(.minutes(5))) struct VCardDirectoryTests {
+@Suite(.timeLimit(.minutes(10))) struct VCardDirectoryTests {
     @Test func readsNamesPhonesAndEmailsWithFoldingAndEscapes() throws {
         let text = [
             "BEGIN:VCARD", "VERSION:3.0", "N:Lovelace;Ada;;;", "FN:Ada Lovelace", "TEL;TYPE=CELL:+44 20 7946 0000",
