@@ -22,8 +22,11 @@ public actor RosterClient {
     /// The file of the tenant the server authenticated; before the first Welcome, the one the
     /// index remembers for this credential.
     private var cacheFile: RosterCacheFile?
-    private nonisolated var credential: String {
-        RosterCacheDirectory.credential(token: configuration.token, requestedTenant: configuration.tenant)
+    private nonisolated var credential: String { Self.credential(configuration) }
+
+    private static func credential(_ configuration: RosterClientConfiguration) -> String {
+        configuration.credentialName
+            ?? RosterCacheDirectory.credential(token: configuration.token, requestedTenant: configuration.tenant)
     }
     private let cacheWriter = CacheWriter()
 
@@ -60,10 +63,7 @@ public actor RosterClient {
         self.configuration = configuration
         (updates, continuation) = AsyncStream<RosterUpdate>.makeStream()
         cacheDirectory = configuration.cacheDirectory.map(RosterCacheDirectory.init)
-        cacheFile = cacheDirectory?.file(
-            server: configuration.serverName,
-            credential: RosterCacheDirectory.credential(
-                token: configuration.token, requestedTenant: configuration.tenant))
+        cacheFile = cacheDirectory?.file(server: configuration.serverName, credential: Self.credential(configuration))
         sync = SubscriptionSync(roster: nil, topics: configuration.topics, allSchedules: configuration.allSchedules)
     }
 
@@ -124,13 +124,20 @@ public actor RosterClient {
         while !Task.isCancelled {
             setState(attempt == 0 ? .connecting : state)
             var stable = false
+            var connected = false
             do {
                 let connection = try await connect()
                 self.connection = connection
+                connected = true
                 let connectedAt = ContinuousClock.now
                 try await follow(connection)
                 stable = ContinuousClock.now - connectedAt >= configuration.reconnect.stableAfter
-            } catch let error as RosterClientError where error.isPermanent {
+            } catch let error as RosterClientError
+                where error.isPermanent
+                && !(connected && error.code == .unauthenticated && configuration.renewToken != nil)
+            {
+                // (A renewable token that expired on a live connection is retried below: the
+                // next connection asks for a new one, and only a refused handshake ends here.)
                 continuation.yield(.refused(error))
                 setState(.offline)
                 return
@@ -174,6 +181,7 @@ public actor RosterClient {
     /// say the same); a connection that fails moves on to the next node.
     private func connectToAServer() async throws -> RosterConnection {
         let servers = configuration.servers
+        let token = await configuration.renewToken?() ?? configuration.token
         var lastError: (any Error)?
         for offset in 0..<servers.count {
             let index = (preferredServer + offset) % servers.count
@@ -184,7 +192,7 @@ public actor RosterClient {
                     hello: .with {
                         $0.clientName = configuration.clientName
                         $0.tenant = configuration.tenant
-                        $0.token = configuration.token
+                        $0.token = token
                     })
                 preferredServer = index
                 return connection

@@ -24,6 +24,13 @@ public struct RosterClientConfiguration: Sendable {
     /// Empty: the server's default tenant.
     public var tenant: String = ""
     public var token: String = ""
+    /// Asked for the token before each connection, when set: a token that is renewed (a
+    /// `roster-client login`'s lasts an hour). A live connection its token's expiry closes is
+    /// then opened again with the next one, where it would otherwise end as refused.
+    public var renewToken: (@Sendable () async -> String)?
+    /// What the cache knows the credential by when the token changes (a login's id); nil: the
+    /// token's own id.
+    public var credentialName: String?
     /// nil connects in plaintext (loopback servers only allow that).
     public var tls: TLSClientConfiguration?
     public var clientName: String = "RosterClient"

@@ -1,42 +1,8 @@
 import Foundation
 import RosterDomain
 import RosterMigration
+import NIOPosix
 import RosterSystem
-
-/// Where `roster-client login` keeps the token it got (docs/SSO.md): one file per server,
-/// `$XDG_CONFIG_HOME/roster/tokens/HOST_PORT`, 0600 in a 0700 directory. A saved token is used
-/// only for the server it was got from: a credential never goes to a host it was not given for.
-public enum LoginTokens {
-    public static func file(server: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> URL
-    {
-        let name = server.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" }
-        return XDGPaths.config("tokens/" + String(name), environment: environment)
-    }
-
-    /// The saved token for `server`, if there is one.
-    public static func read(server: String, environment: [String: String] = ProcessInfo.processInfo.environment)
-        -> String?
-    {
-        guard let text = try? String(contentsOf: file(server: server, environment: environment), encoding: .utf8) else {
-            return nil
-        }
-        let token = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        return token.isEmpty ? nil : token
-    }
-
-    static func write(_ token: String, server: String) throws {
-        let url = file(server: server)
-        try FileManager.default.createDirectory(
-            at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
-            attributes: [.posixPermissions: 0o700])
-        // Made 0600 before the token is in it.
-        guard FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600])
-        else { throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: url.path]) }
-        let handle = try FileHandle(forWritingTo: url)
-        defer { try? handle.close() }
-        try handle.write(contentsOf: Data((token + "\n").utf8))
-    }
-}
 
 /// `login` and `logout`: the server's web app approves the login (docs/SSO.md).
 extension CommandRunner {
@@ -77,10 +43,16 @@ extension CommandRunner {
                 try await Task.sleep(for: .seconds(interval))
                 let polled = try await post(client, "/sign-in/cli/token", ["device_code": device])
                 if polled.status == 200, let token = polled.fields["token"] {
-                    try LoginTokens.write(token, server: settings.server)
+                    let saved = LoginTokens.Saved(
+                        token: token, expiresAt: polled.fields["expires_at_ms"].flatMap { Int64($0) },
+                        refresh: polled.fields["refresh_token"], web: base)
+                    let server = settings.server
+                    try await NIOThreadPool.singleton.runIfActive {
+                        try LoginTokens.write(saved, server: server, environment: ProcessInfo.processInfo.environment)
+                    }
                     Self.out(
-                        "Signed in: roster-client acts as you on \(settings.server) until \(polled.fields["expires_at"] ?? "the token expires") "
-                            + "(the token is in \(LoginTokens.file(server: settings.server).path); roster-client logout ends it)."
+                        "Signed in: roster-client acts as you on \(settings.server), its token renewed each hour "
+                            + "(kept in \(LoginTokens.file(server: settings.server).path); roster-client logout ends it)."
                     )
                     return .success
                 }
@@ -105,16 +77,18 @@ extension CommandRunner {
 
     /// Revokes the saved token on the server and forgets it.
     public func logout(web: String?) async -> ClientExitCode {
-        guard let token = LoginTokens.read(server: settings.server) else {
+        guard let saved = LoginTokens.read(server: settings.server) else {
             Self.out("Not logged in to \(settings.server).")
             return .success
         }
-        let base = webBase(web)
+        // The web app the login came through, where it has one: its secrets go nowhere else.
+        let base = saved.web ?? webBase(web)
         do {
             let client = try SourceHTTPClient(
-                base: base, headers: [("Authorization", "Bearer " + token)], caFile: settings.caFile,
+                base: base, headers: [("Authorization", "Bearer " + saved.token)], caFile: settings.caFile,
                 timeout: .seconds(20))
-            let answer = try await post(client, "/sign-in/cli/logout", [:])
+            let answer = try await post(
+                client, "/sign-in/cli/logout", saved.refresh.map { ["refresh_token": $0] } ?? [:])
             if answer.status != 200 {
                 Self.err(
                     "roster-client: the server did not revoke the token (HTTP \(answer.status)); forgetting it anyway")

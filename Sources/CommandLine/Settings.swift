@@ -20,6 +20,8 @@ public struct ClientSettings: Sendable, Equatable {
     public var timeout: Duration = .seconds(10)
     /// A vCard file whose people are marked in listings (`--contacts`, ROSTER_CONTACTS, `contacts =`).
     public var contactsFile: String?
+    /// The id of the `roster-client login` whose token this is: renewed before each connection.
+    public var loginID: String?
 
     /// Values given on the command line; nil where a flag was not given.
     public struct Flags: Sendable {
@@ -125,7 +127,8 @@ public struct ClientSettings: Sendable, Equatable {
             settings.token = try readToken(path)
         } else if let saved = LoginTokens.read(server: settings.server, environment: environment) {
             // `roster-client login`'s, for this server only.
-            settings.token = saved
+            settings.token = saved.token
+            settings.loginID = saved.loginID
         }
         return settings
     }
@@ -152,6 +155,19 @@ public struct ClientSettings: Sendable, Equatable {
         configuration.timeout = timeout
         // `watch` shows every schedule's on-duty people.
         configuration.allSchedules = true
+        if let loginID {
+            configuration.credentialName = "login:" + loginID
+            let (server, caFile, token) = (server, caFile, token)
+            configuration.renewToken = {
+                switch await LoginTokens.current(server: server, caFile: caFile) {
+                case .token(let renewed): return renewed
+                case .stale(let saved, let problem):
+                    CommandRunner.err("roster-client: \(problem)")
+                    return saved
+                case .none: return token
+                }
+            }
+        }
         return configuration
     }
 

@@ -15,7 +15,7 @@ public struct StoredSingleSignOn: Sendable, Equatable {
 /// Sign-in settings and the people's links to their provider's accounts. A person is found by
 /// (tenant, issuer, subject): never by subject alone, so another provider's `sub` never lands
 /// on someone else.
-public protocol IdentityStore: ProvisioningStore {
+public protocol IdentityStore: ProvisioningStore, LoginRefreshStore {
     func singleSignOn(tenantID: String) async throws -> StoredSingleSignOn?
 
     /// Stores (or, with nil, removes) the tenant's sign-in settings.

@@ -163,6 +163,7 @@ public enum StoreSchema {
         "v1", "v2-tokens", "v3-schedules", "v4-token-employee", "v5-audit", "v6-calendar",
         "v7-notifications", "v8-token-minted-by", "v9-duty-record",
         "v10-chat", "v11-time-off", "v12-escalation", "v13-identity", "v14-provisioning",
+        "v15-login-refresh",
     ]
 
     /// v12: escalation policies and services (docs/ESCALATION.md), each whole as its protobuf

@@ -100,6 +100,8 @@ extension PostgresRosterStore {
         for _ in try await connections.query(
             "DELETE FROM token WHERE expires_at_ms < \(before) OR revoked_at_ms < \(before) RETURNING id"
         ).decode(String.self) { count += 1 }
+        _ = try await connections.query(
+            "DELETE FROM login_refresh WHERE expires_at_ms < \(before) OR revoked_at_ms < \(before)")
         return count
     }
 

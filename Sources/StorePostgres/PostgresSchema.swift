@@ -134,5 +134,6 @@ extension PostgresRosterStore {
         "v12-escalation": StoreSchema.escalationSQL,
         "v13-identity": StoreSchema.identitySQL,
         "v14-provisioning": StoreSchema.provisioningSQL,
+        "v15-login-refresh": StoreSchema.loginRefreshSQL,
     ]
 }

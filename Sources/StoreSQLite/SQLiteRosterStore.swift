@@ -278,7 +278,11 @@ public final class SQLiteRosterStore: RosterStore {
         try await pool.write { db in
             try db.execute(
                 sql: "DELETE FROM token WHERE expires_at_ms < ? OR revoked_at_ms < ?", arguments: [before, before])
-            return db.changesCount
+            let tokens = db.changesCount
+            try db.execute(
+                sql: "DELETE FROM login_refresh WHERE expires_at_ms < ? OR revoked_at_ms < ?",
+                arguments: [before, before])
+            return tokens
         }
     }
 

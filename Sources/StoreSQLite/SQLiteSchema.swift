@@ -139,6 +139,9 @@ extension SQLiteRosterStore {
         migrator.registerMigration("v14-provisioning") { db in
             try db.execute(sql: StoreSchema.provisioningSQL)
         }
+        migrator.registerMigration("v15-login-refresh") { db in
+            try db.execute(sql: StoreSchema.loginRefreshSQL)
+        }
         return migrator
     }
 }

@@ -19,6 +19,20 @@ enum CommandLineSignIn {
         var interval: Int64
     }
 
+    /// A login's token and refresh secret, as the poll and a renewal answer them.
+    struct Granted: Encodable {
+        var token: String
+        var expires_at: String
+        var expires_at_ms: Int64
+        var refresh_token: String
+        var refresh_expires_at_ms: Int64
+
+        init(_ grant: LoginGrant) {
+            (token, expires_at, expires_at_ms) = (grant.token, TimeText.iso8601(grant.expiresAt), grant.expiresAt)
+            (refresh_token, refresh_expires_at_ms) = (grant.refresh, grant.refreshExpiresAt)
+        }
+    }
+
     /// The JSON body's string fields (a bad body gives none).
     static func fields(_ request: HTTPAPI.Request) -> [String: String] {
         guard request.body.count <= 4_096,
@@ -64,17 +78,32 @@ enum CommandLineSignIn {
         case .slowDown: return error(400, "slow_down")
         case .denied: return error(400, "access_denied")
         case .expired: return error(400, "expired_token")
-        case .approved(let token, let expiresAt):
-            return json(200, ["token": token, "expires_at": TimeText.iso8601(expiresAt)])
+        case .approved(let grant): return json(200, Granted(grant))
         }
     }
 
-    /// POST /sign-in/cli/logout with the login's token as Bearer: it is revoked.
+    /// POST /sign-in/cli/refresh {"refresh_token": T}: a new token and refresh secret (RFC 6749
+    /// §6's answers); the one presented is spent.
+    static func refresh(_ request: HTTPAPI.Request, side: HTTPSide) async -> HTTPAPI.Reply {
+        guard let core = side.context, let singleSignOn = core.singleSignOn else { return error(503, "unavailable") }
+        switch await singleSignOn.renewLogin(
+            refresh: fields(request)["refresh_token"] ?? "", core: core, address: request.peer)
+        {
+        case .renewed(let grant): return json(200, Granted(grant))
+        case .refused: return error(400, "invalid_grant")
+        case .unavailable: return error(503, "unavailable")
+        }
+    }
+
+    /// POST /sign-in/cli/logout with the login's token as Bearer and/or {"refresh_token": T}:
+    /// the login ends.
     static func logout(_ request: HTTPAPI.Request, side: HTTPSide) async -> HTTPAPI.Reply {
         guard let core = side.context, let singleSignOn = core.singleSignOn else { return error(503, "unavailable") }
         let header = request.authorization ?? ""
-        guard header.lowercased().hasPrefix("bearer "),
-            await singleSignOn.logout(token: String(header.dropFirst(7)), core: core, address: request.peer)
+        let token = header.lowercased().hasPrefix("bearer ") ? String(header.dropFirst(7)) : nil
+        guard
+            await singleSignOn.logout(
+                token: token, refresh: fields(request)["refresh_token"], core: core, address: request.peer)
         else { return error(401, "not_a_login_token") }
         return json(200, ["revoked": "true"])
     }

@@ -147,6 +147,9 @@ package struct WebApp: HTTPPages {
         },
         Route("POST", ["sign-in", "cli", "token"]) { _, request, side, _ in CommandLineSignIn.token(request, side: side)
         },
+        Route("POST", ["sign-in", "cli", "refresh"]) { _, request, side, _ in
+            await CommandLineSignIn.refresh(request, side: side)
+        },
         Route("POST", ["sign-in", "cli", "logout"]) { _, request, side, _ in
             await CommandLineSignIn.logout(request, side: side)
         },

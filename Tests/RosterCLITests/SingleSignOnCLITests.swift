@@ -135,10 +135,30 @@ import Testing
                 #expect(requests.stdout.contains("Jean Sammet"), "\(requests.stdout)")
                 // Kept 0600, for this server only; revoked on the server by logout.
                 let saved = person.home.appendingPathComponent("config/roster/tokens/127.0.0.1_\(server.port)").path
-                let token = try String(contentsOfFile: saved, encoding: .utf8).trimmingCharacters(
-                    in: .whitespacesAndNewlines)
+                func savedLogin() throws -> [String: Any] {
+                    try #require(
+                        JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: saved)))
+                            as? [String: Any])
+                }
+                var login1 = try savedLogin()
                 let mode = try FileManager.default.attributesOfItem(atPath: saved)[.posixPermissions] as? Int
                 #expect(mode == 0o600)
+                #expect((login1["refresh"] as? String)?.hasPrefix("rsr_") == true && login1["web"] as? String == base)
+
+                // The token said to expire now: two roster-clients at once renew it once (the
+                // second finds the first's under the file's lock), and the login goes on.
+                login1["expiresAt"] = Int64(Date().timeIntervalSince1970 * 1000)
+                try JSONSerialization.data(withJSONObject: login1).write(to: URL(fileURLWithPath: saved))
+                async let firstRun = person.run(["requests", "--json"])
+                async let secondRun = person.run(["requests", "--json"])
+                let (one, two) = try await (firstRun, secondRun)
+                #expect(one.status == 0 && two.status == 0, "\(one.stderr)\(two.stderr)")
+                let login2 = try savedLogin()
+                #expect(login2["token"] as? String != login1["token"] as? String, "renewed: \(login2)")
+                #expect(login2["refresh"] as? String != login1["refresh"] as? String)
+                let later = try await person.run(["requests", "--json"])
+                #expect(later.status == 0 && later.stderr.isEmpty, "the login goes on: \(later.stderr)")
+                let token = try #require(login2["token"] as? String)
                 let logout = try await person.run(["logout", "--web", base])
                 #expect(logout.status == 0 && logout.stdout.contains("Logged out"), "\(logout.stderr)")
                 #expect(!FileManager.default.fileExists(atPath: saved))

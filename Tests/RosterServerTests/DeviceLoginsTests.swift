@@ -15,9 +15,10 @@ import Testing
         // Typed as shown, or in lower case without the dash.
         #expect(logins.tenant(userCode: DeviceLogins.shown(user), now: 4_000) == "demo")
         #expect(logins.tenant(userCode: user.lowercased(), now: 4_000) == "demo")
-        #expect(logins.decide(userCode: user, .approved(token: "rst_x_y", expiresAt: 9), now: 5_000))
+        let grant = LoginGrant(token: "rst_x_y", expiresAt: 9, refresh: "rsr_a_b", refreshExpiresAt: 10)
+        #expect(logins.decide(userCode: user, .approved(grant), now: 5_000))
         #expect(!logins.decide(userCode: user, .denied, now: 5_001), "a code is decided once")
-        #expect(logins.poll(deviceCode: device, now: 8_000) == .approved(token: "rst_x_y", expiresAt: 9))
+        #expect(logins.poll(deviceCode: device, now: 8_000) == .approved(grant))
         #expect(logins.poll(deviceCode: device, now: 11_000) == .expired, "and handed out once")
         #expect(logins.poll(deviceCode: "a guess", now: 11_000) == .expired)
     }

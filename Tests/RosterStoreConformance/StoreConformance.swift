@@ -288,6 +288,40 @@
                 #expect(
                     Set(try await store.loadTokens().map(\.id)) == ["forever", "expires-later", "revoked-lately"])
             },
+            Check("a login's refresh secret turns over once per expected secret and goes when it ends") {
+                store, other, traits in
+                try await store.createTenant(Tenant(id: "acme", name: "Acme"), epoch: 1)
+                let login = LoginRefresh(
+                    id: "l1", tenantID: "acme", employeeID: "emp_1", role: .reader, secretHash: "s1",
+                    accessTokenID: "t1", createdAt: 10, expiresAt: 1_000)
+                try await store.insertLoginRefresh(login)
+                #expect(try await other.loginRefresh(id: "l1") == login)
+                #expect(try await other.loginRefresh(id: "nobody") == nil)
+                // Of two renewals with one secret, one wins.
+                #expect(
+                    try await store.rotateLoginRefresh(
+                        id: "l1", expectedHash: "s1", newHash: "s2", accessTokenID: "t2", expiresAt: 2_000))
+                #expect(
+                    try await other.rotateLoginRefresh(
+                        id: "l1", expectedHash: "s1", newHash: "s3", accessTokenID: "t3", expiresAt: 3_000) == false)
+                var turned = login
+                (turned.secretHash, turned.previousHash, turned.accessTokenID, turned.expiresAt) = (
+                    "s2", "s1", "t2", 2_000
+                )
+                #expect(try await other.loginRefresh(id: "l1") == turned)
+                #expect(try await other.revokeLoginRefresh(id: "l1", at: 50))
+                #expect(try await store.revokeLoginRefresh(id: "l1", at: 60) == false, "revoked once")
+                #expect(
+                    try await store.rotateLoginRefresh(
+                        id: "l1", expectedHash: "s2", newHash: "s4", accessTokenID: "t4", expiresAt: 4_000) == false,
+                    "an ended login does not turn over")
+                var lasting = login
+                (lasting.id, lasting.expiresAt) = ("l2", 5_000)
+                try await store.insertLoginRefresh(lasting)
+                _ = try await other.pruneTokens(before: 100)
+                #expect(try await store.loginRefresh(id: "l1") == nil, "ended before the cutoff: gone")
+                #expect(try await store.loginRefresh(id: "l2") == lasting)
+            },
             Check("a commit at a stale revision is refused and changes nothing") { store, other, traits in
                 try await store.createTenant(Tenant(id: "acme", name: "Acme"), epoch: 1)
                 try await store.commit(

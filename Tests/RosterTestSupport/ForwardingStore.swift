@@ -107,6 +107,17 @@ extension ForwardingStore {
     public func revokeProvisioningToken(tenantID: String, id: String, at: UnixMillis) async throws -> Bool {
         try await inner.revokeProvisioningToken(tenantID: tenantID, id: id, at: at)
     }
+    public func loginRefresh(id: String) async throws -> LoginRefresh? { try await inner.loginRefresh(id: id) }
+    public func insertLoginRefresh(_ refresh: LoginRefresh) async throws { try await inner.insertLoginRefresh(refresh) }
+    public func rotateLoginRefresh(
+        id: String, expectedHash: String, newHash: String, accessTokenID: String, expiresAt: UnixMillis
+    ) async throws -> Bool {
+        try await inner.rotateLoginRefresh(
+            id: id, expectedHash: expectedHash, newHash: newHash, accessTokenID: accessTokenID, expiresAt: expiresAt)
+    }
+    public func revokeLoginRefresh(id: String, at: UnixMillis) async throws -> Bool {
+        try await inner.revokeLoginRefresh(id: id, at: at)
+    }
     public func history(tenantID: String, after revision: UInt64) async throws -> [HistoryEntry] {
         try await inner.history(tenantID: tenantID, after: revision)
     }

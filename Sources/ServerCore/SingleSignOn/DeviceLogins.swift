@@ -19,15 +19,18 @@ package final class DeviceLogins: Sendable {
     package static let maxPending = 1_000
     package static let maxPerAddress = 10
     package static let pollInterval: UnixMillis = 2_000
-    /// How long a token a login mints lasts.
-    package static let tokenLifetime: UnixMillis = 7 * 86_400_000
+    /// How long a token a login mints lasts: an hour, renewed with the login's refresh secret
+    /// (`SingleSignOn.renewLogin`), so a copied token is of use for an hour at most.
+    package static let tokenLifetime: UnixMillis = 3_600_000
+    /// How long a login lasts unused: every renewal moves its end on by as much.
+    package static let refreshLifetime: UnixMillis = 30 * 86_400_000
     /// The label of such a token (`token list`); the token may revoke itself (`roster-client logout`).
     package static let tokenLabel = "roster-client login"
     static let alphabet = Array("BCDFGHJKLMNPQRSTVWXZ")
 
     package enum Poll: Sendable, Equatable {
         case pending, slowDown, denied, expired
-        case approved(token: String, expiresAt: UnixMillis)
+        case approved(LoginGrant)
     }
 
     private struct Pending {
@@ -131,44 +134,5 @@ package final class DeviceLogins: Sendable {
             }
         }
         return String(letters)
-    }
-}
-
-extension SingleSignOn {
-    /// The signed-in person's approval of the login `userCode`: a token for them with their
-    /// session's role, stored and audited before the terminal can fetch it. False when no such
-    /// login waits or the session names nobody.
-    package func approveLogin(userCode: String, credential: Credential, core: ServerCore, address: String) async -> Bool
-    {
-        let now = core.clock.now()
-        guard let employeeID = credential.employeeID, logins.tenant(userCode: userCode, now: now) == credential.tenantID
-        else { return false }
-        let issued = AccessToken.issue(
-            tenantID: credential.tenantID, role: credential.role, label: DeviceLogins.tokenLabel, now: now,
-            expiresAt: now + DeviceLogins.tokenLifetime, employeeID: employeeID)
-        do {
-            try await core.admin.store.insertToken(issued.stored)
-            var entry = AuditLog.token(AuditLog.Kind.tokenCreated, issued.stored, at: now)
-            entry.actor = credential.label.isEmpty ? (credential.tokenID ?? "") : credential.label
-            entry.tokenID = credential.tokenID ?? ""
-            entry.address = address
-            entry.detail += ", approved in the web app for roster-client"
-            try await core.admin.store.appendAudit(tenantID: credential.tenantID, entry)
-        } catch {
-            core.logger.warning("could not store a roster-client login's token: \(error)")
-            return false
-        }
-        core.tokens.insert(issued.stored)
-        return logins.decide(
-            userCode: userCode, .approved(token: issued.text, expiresAt: now + DeviceLogins.tokenLifetime), now: now)
-    }
-
-    /// `roster-client logout`: a token a login minted revokes itself; false for any other token.
-    package func logout(token text: String, core: ServerCore, address: String) async -> Bool {
-        let now = core.clock.now()
-        guard let credential = core.tokens.authenticate(text, now: now), let id = credential.tokenID,
-            let token = core.tokens.token(id: id), token.label == DeviceLogins.tokenLabel
-        else { return false }
-        return await core.revoke(token, why: "logged out of roster-client", address: address)
     }
 }
