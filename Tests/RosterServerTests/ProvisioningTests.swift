@@ -166,6 +166,25 @@ import Testing
             let members = try await Self.scim(
                 base, token, "GET", "/Groups?filter=displayName%20eq%20%22platform%20sre%22")
             #expect(members.json["totalResults"] as? Int == 1, "\(members.body)")
+
+            // The group still names Ada; a later change to it drops her and takes Grace, while a
+            // member that never was a User is still refused.
+            let groupID = try #require(group.json["id"] as? String)
+            let grace = try await Self.scim(
+                base, token, "POST", "/Users", #"{"userName": "grace", "displayName": "Grace Hopper"}"#)
+            let graceID = try #require(grace.json["id"] as? String)
+            func addMember(_ id: String) async throws -> HTTPResponse {
+                try await Self.scim(
+                    base, token, "PATCH", "/Groups/\(groupID)",
+                    #"{"schemas": ["urn:ietf:params:scim:api:messages:2.0:PatchOp"], "Operations": [{"op": "add", "path": "members", "value": [{"value": "\#(id)"}]}]}"#
+                )
+            }
+            let added = try await addMember(graceID)
+            #expect(added.status == 200, "\(added.body)")
+            let now = ((added.json["members"] as? [[String: Any]]) ?? []).compactMap { $0["value"] as? String }
+            #expect(Set(now) == [alanID, graceID], "\(added.body)")
+            let stranger = try await addMember("emp_never")
+            #expect(stranger.status == 400 && stranger.body.contains("is no User"), "\(stranger.body)")
         }
     }
 

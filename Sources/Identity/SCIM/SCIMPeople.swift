@@ -61,6 +61,14 @@ public enum SCIMPeople {
         return items.compactMap { $0["value"]?.string }
     }
 
+    /// `group` without the members whose ids are in `gone`.
+    public static func dropping(members gone: Set<String>, from group: SCIMResource) -> SCIMResource {
+        guard case .array(let items)? = group.attributes["members"] else { return group }
+        var kept = group
+        kept.attributes["members"] = .array(items.filter { !gone.contains($0["value"]?.string ?? "") })
+        return kept
+    }
+
     /// The primary value of a multi-valued attribute, else its first.
     static func preferred(_ values: JSONValue?) -> String? {
         guard case .array(let items)? = values else { return nil }

@@ -231,29 +231,38 @@ package struct Provisioning: Sendable {
             current = try await read { try await store.provisioned(tenantID: tenant.id, kind: kind, id: id) }
             guard current != nil else { throw .notFound("no \(type.rawValue) \(id.prefix(80))") }
         }
-        let after = try Self.resolve(write, type, ifMatch: ifMatch, current: current)
+        var after = try Self.resolve(write, type, ifMatch: ifMatch, current: current)
         let id = current?.id ?? IdentifierFactory.make(type == .user ? "emp" : "grp")
         let now = core.clock.now()
         var record: ProvisionedResource?
         var named: Set<String> = []
-        if let after {
-            try after.requireComplete()
+        if var written = after {
+            try written.requireComplete()
             let holder = try await read {
-                try await store.provisioned(tenantID: tenant.id, kind: kind, nameKey: after.name.lowercased())
+                try await store.provisioned(tenantID: tenant.id, kind: kind, nameKey: written.name.lowercased())
             }
             if let holder, holder.id != id {
                 throw .uniqueness(
-                    "\(type.nameAttribute) \"\(after.name.prefix(80))\" is \(type.rawValue) \(holder.id)'s")
+                    "\(type.nameAttribute) \"\(written.name.prefix(80))\" is \(type.rawValue) \(holder.id)'s")
             }
             if type == .group {
-                named = try Self.members(after)
+                named = try Self.members(written)
                 let found = try await read { try await store.provisioned(tenantID: tenant.id, kind: .user, ids: named) }
-                if let stranger = named.sorted().first(where: { found[$0] == nil }) {
+                let gone = named.filter { found[$0] == nil }
+                // A member whose User was deleted since is dropped; only a new one must exist.
+                let before = Set(
+                    current.map { SCIMPeople.members(of: SCIMResource(stored: $0.body, type: .group)) } ?? [])
+                if let stranger = gone.subtracting(before).sorted().first {
                     throw .invalidValue("member \(stranger.prefix(80)) is no User")
+                }
+                if !gone.isEmpty {
+                    written = SCIMPeople.dropping(members: gone, from: written)
+                    named.subtract(gone)
+                    after = written
                 }
             }
             record = ProvisionedResource(
-                kind: kind, id: id, name: after.name, body: after.stored, createdAt: current?.createdAt ?? now,
+                kind: kind, id: id, name: written.name, body: written.stored, createdAt: current?.createdAt ?? now,
                 updatedAt: now)
         }
         let verb = current == nil ? "created" : after == nil ? "deleted" : "changed"
