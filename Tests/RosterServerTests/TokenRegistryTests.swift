@@ -44,4 +44,19 @@ import Testing
         _ = registry.replace(with: [link], loadedAfter: stamp)  // read before the revocation was stored
         #expect(registry.isRevoked(link.id))
     }
+
+    /// A token revoked here (a logout, a deactivated person, a personal token's holder) is
+    /// reported once by the next refresh, whose copy agrees with the mirror, so its live
+    /// connections are closed as for a revocation made with `roster-server token revoke`.
+    @Test func aRevocationMadeHereIsReportedOnceToCloseItsConnections() {
+        let login = token("login")
+        let registry = TokenRegistry([login])
+        var revokedCopy = login
+        revokedCopy.revokedAt = now
+        registry.insert(revokedCopy)
+        #expect(registry.replace(with: [revokedCopy], loadedAfter: registry.stamp) == [login.id])
+        #expect(registry.replace(with: [revokedCopy], loadedAfter: registry.stamp).isEmpty, "once")
+        registry.insert(revokedCopy)
+        #expect(registry.replace(with: [revokedCopy], loadedAfter: registry.stamp).isEmpty, "revoked twice: no news")
+    }
 }

@@ -13,6 +13,9 @@ package final class TokenRegistry: Sendable {
         /// of its last change until a copy of the store loaded after it has replaced the mirror.
         var changes: UInt64 = 0
         var changedAt: [String: UInt64] = [:]
+        /// Tokens this server revoked (`insert` of a revoked copy) whose connections the next
+        /// `replace` reports: the copy it loads no longer differs from the mirror there.
+        var revokedHere: Set<String> = []
     }
 
     private let mirror = NIOLockedValueBox(Mirror())
@@ -41,7 +44,8 @@ package final class TokenRegistry: Sendable {
                 old.revokedAt == nil && (fresh[old.id] == nil || fresh[old.id]?.revokedAt != nil)
             }.map(\.id)
             mirror.tokens = fresh
-            return lost
+            defer { mirror.revokedHere = [] }
+            return lost + mirror.revokedHere.subtracting(lost).sorted()
         }
     }
 
@@ -52,6 +56,7 @@ package final class TokenRegistry: Sendable {
     func insert(_ token: StoredToken) {
         mirror.withLockedValue { mirror in
             mirror.changes += 1
+            if token.revokedAt != nil, mirror.tokens[token.id]?.revokedAt == nil { mirror.revokedHere.insert(token.id) }
             mirror.tokens[token.id] = token
             mirror.changedAt[token.id] = mirror.changes
         }
@@ -69,7 +74,7 @@ package final class TokenRegistry: Sendable {
         guard let stored = verified(text, now: now), stored.role != .calendar else { return nil }
         return Credential(
             tokenID: stored.id, tenantID: stored.tenantID, role: stored.role, expiresAt: stored.expiresAt,
-            employeeID: stored.employeeID, label: stored.label)
+            employeeID: stored.employeeID, label: stored.label, limits: TokenLimits(scope: stored.scope))
     }
 
     /// The credential the token with this id grants now, if it is still usable: how a web
@@ -78,7 +83,7 @@ package final class TokenRegistry: Sendable {
         guard let stored = token(id: tokenID), stored.isUsable(at: now), stored.role != .calendar else { return nil }
         return Credential(
             tokenID: stored.id, tenantID: stored.tenantID, role: stored.role, expiresAt: stored.expiresAt,
-            employeeID: stored.employeeID, label: stored.label)
+            employeeID: stored.employeeID, label: stored.label, limits: TokenLimits(scope: stored.scope))
     }
 
     /// The calendar token a feed URL presents, if it is one and usable: also the token that
