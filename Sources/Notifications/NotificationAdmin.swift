@@ -176,7 +176,7 @@ extension Notifier {
         _ kind: String, _ detail: String, _ request: Roster_V1_NotificationAdminRequest,
         _ tenant: TenantRuntime, _ actor: Caller
     ) async {
-        let entry = AuditLog.notification(kind, detail: detail, reason: request.reason, at: clock.now(), actor: actor)
+        let entry = AuditLog.administered(kind, detail: detail, reason: request.reason, at: clock.now(), actor: actor)
         do {
             try await store.appendAudit(tenantID: tenant.id, entry)
         } catch {

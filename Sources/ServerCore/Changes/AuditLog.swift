@@ -106,8 +106,9 @@ package enum AuditLog {
         }
     }
 
-    /// A webhook or reminder rule added or removed; `detail` says which and what it does.
-    package static func notification(_ kind: String, detail: String, reason: String, at: UnixMillis, actor: Caller)
+    /// An administrative act that is no change of the plan (a webhook or reminder rule added or
+    /// removed, sign-in set up, a SCIM token made); `detail` says which and what it does.
+    package static func administered(_ kind: String, detail: String, reason: String, at: UnixMillis, actor: Caller)
         -> Roster_V1_AuditEntry
     {
         var entry = entry(kind: kind, at: at, actor: actor)

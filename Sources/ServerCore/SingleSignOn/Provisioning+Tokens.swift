@@ -28,9 +28,12 @@ extension Provisioning {
                 id: id, tenantID: tenant.id, secretHash: Crypto.hex(Crypto.sha256(Array(secret.utf8))), label: label,
                 createdAt: now)
             try await store.insertProvisioningToken(token)
-            try await audit(
-                AuditLog.Kind.provisioningTokenCreated, "SCIM token \(id)\(label.isEmpty ? "" : " (\(label))")",
-                reason: reason, tenant: tenant, actor: actor, at: now)
+            try await store.appendAudit(
+                tenantID: tenant.id,
+                AuditLog.administered(
+                    AuditLog.Kind.provisioningTokenCreated,
+                    detail: "SCIM token \(id)\(label.isEmpty ? "" : " (\(label))")",
+                    reason: reason, at: now, actor: actor))
             answer.provisioningSecret = Self.tokenPrefix + id + "_" + secret
             answer.provisioningTokens = [Self.wire(token)]
             answer.provisioningURL = baseURL
@@ -40,29 +43,16 @@ extension Provisioning {
             guard try await store.revokeProvisioningToken(tenantID: tenant.id, id: id, at: now) else {
                 return .failure(WireError(.notFound, "no SCIM token \(id.prefix(80)) in use in this tenant"))
             }
-            try await audit(
-                AuditLog.Kind.provisioningTokenRevoked, "SCIM token \(id.prefix(80))", reason: reason, tenant: tenant,
-                actor: actor, at: now)
+            try await store.appendAudit(
+                tenantID: tenant.id,
+                AuditLog.administered(
+                    AuditLog.Kind.provisioningTokenRevoked, detail: "SCIM token \(id.prefix(80))", reason: reason,
+                    at: now,
+                    actor: actor))
         default:
             return .failure(WireError(.invalidArgument, "not a SCIM token action"))
         }
         return .success(answer)
-    }
-
-    private func audit(
-        _ kind: String, _ detail: String, reason: String, tenant: TenantRuntime, actor: Caller, at now: UnixMillis
-    ) async throws {
-        try await core.admin.store.appendAudit(
-            tenantID: tenant.id,
-            .with {
-                $0.kind = kind
-                $0.atMs = now
-                $0.actor = actor.name
-                $0.tokenID = actor.tokenID ?? ""
-                $0.address = actor.address
-                $0.detail = detail
-                $0.reason = reason
-            })
     }
 
     static func wire(_ token: ProvisioningToken) -> Roster_V1_ProvisioningTokenInfo {

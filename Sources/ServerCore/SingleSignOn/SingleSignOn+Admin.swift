@@ -37,10 +37,12 @@ extension SingleSignOn {
                 try await store.setSingleSignOn(
                     tenantID: tenant.id,
                     StoredSingleSignOn(settings: json, clientSecret: sealer.seal(secret), updatedAt: now))
-                try await audit(
-                    AuditLog.Kind.singleSignOnSet,
-                    detail: "sign-in with \(settings.issuer) as client \(settings.clientID)",
-                    reason: request.reason, tenant: tenant, actor: actor, store: store, at: now)
+                try await store.appendAudit(
+                    tenantID: tenant.id,
+                    AuditLog.administered(
+                        AuditLog.Kind.singleSignOnSet,
+                        detail: "sign-in with \(settings.issuer) as client \(settings.clientID)",
+                        reason: request.reason, at: now, actor: actor))
                 answer.singleSignOn = Self.wire(settings)
                 answer.notes = Self.notes(metadata, keys: keys)
             case .showSingleSignOn:
@@ -51,10 +53,11 @@ extension SingleSignOn {
                 }
             case .removeSingleSignOn:
                 try await store.setSingleSignOn(tenantID: tenant.id, nil)
-                try await audit(
-                    AuditLog.Kind.singleSignOnRemoved, detail: "sign-in with an identity provider turned off",
-                    reason: request.reason,
-                    tenant: tenant, actor: actor, store: store, at: now)
+                try await store.appendAudit(
+                    tenantID: tenant.id,
+                    AuditLog.administered(
+                        AuditLog.Kind.singleSignOnRemoved, detail: "sign-in with an identity provider turned off",
+                        reason: request.reason, at: now, actor: actor))
             case .createProvisioningToken, .listProvisioningTokens, .revokeProvisioningToken:
                 return try await Provisioning(core: core).administer(
                     request.action!, tenant: tenant, actor: actor, reason: request.reason
@@ -93,22 +96,6 @@ extension SingleSignOn {
                 ? "the provider offers no device grant: roster-client login opens a browser on this machine"
                 : "the provider offers the device grant: roster-client login works from any terminal")
         return notes
-    }
-
-    private func audit(
-        _ kind: String, detail: String, reason: String, tenant: TenantRuntime, actor: Caller, store: any RosterStore,
-        at now: UnixMillis
-    ) async throws {
-        let entry = Roster_V1_AuditEntry.with {
-            $0.kind = kind
-            $0.atMs = now
-            $0.actor = actor.name
-            $0.tokenID = actor.tokenID ?? ""
-            $0.address = actor.address
-            $0.detail = detail
-            $0.reason = reason
-        }
-        try await store.appendAudit(tenantID: tenant.id, entry)
     }
 
     /// The settings a wire message asks for, with the standard claims where it names none.
