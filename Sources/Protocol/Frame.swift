@@ -59,6 +59,8 @@ public enum MessageType: UInt8, Sendable, CaseIterable {
     case escalation = 0x43
     case identityAdmin = 0x44
     case identityAdminResult = 0x45
+    case personalTokens = 0x46
+    case personalTokensResult = 0x47
 }
 
 /// The release, as `--version` prints it.

@@ -60,6 +60,8 @@ public enum RosterMessage: Sendable, Hashable {
     case escalationChanged(Roster_V1_EscalationChanged)
     case identityAdmin(Roster_V1_IdentityAdminRequest)
     case identityAdminResult(Roster_V1_IdentityAdminResponse)
+    case personalTokens(Roster_V1_PersonalTokensRequest)
+    case personalTokensResult(Roster_V1_PersonalTokensResponse)
 
     /// The message type code this message travels under.
     public var type: MessageType {
@@ -117,6 +119,8 @@ public enum RosterMessage: Sendable, Hashable {
         case .escalation: return .escalation
         case .identityAdmin: return .identityAdmin
         case .identityAdminResult: return .identityAdminResult
+        case .personalTokens: return .personalTokens
+        case .personalTokensResult: return .personalTokensResult
         case .escalationChanged: return .escalationChanged
         }
     }
@@ -189,6 +193,9 @@ public enum RosterMessage: Sendable, Hashable {
             case .identityAdmin: return .identityAdmin(try Roster_V1_IdentityAdminRequest(body: frame.body))
             case .identityAdminResult:
                 return .identityAdminResult(try Roster_V1_IdentityAdminResponse(body: frame.body))
+            case .personalTokens: return .personalTokens(try Roster_V1_PersonalTokensRequest(body: frame.body))
+            case .personalTokensResult:
+                return .personalTokensResult(try Roster_V1_PersonalTokensResponse(body: frame.body))
             }
         } catch {
             throw .undecodableBody(type, String(describing: error))
@@ -252,6 +259,8 @@ public enum RosterMessage: Sendable, Hashable {
         case .escalationChanged(let body): return body.bodyBuffer()
         case .identityAdmin(let body): return body.bodyBuffer()
         case .identityAdminResult(let body): return body.bodyBuffer()
+        case .personalTokens(let body): return body.bodyBuffer()
+        case .personalTokensResult(let body): return body.bodyBuffer()
         }
     }
 
@@ -317,6 +326,8 @@ public enum RosterMessage: Sendable, Hashable {
         case .escalationChanged(let body): return body
         case .identityAdmin(let body): return body
         case .identityAdminResult(let body): return body
+        case .personalTokens(let body): return body
+        case .personalTokensResult(let body): return body
         }
     }
 }

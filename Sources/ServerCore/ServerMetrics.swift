@@ -34,7 +34,7 @@ package final class ServerMetrics: Sendable {
         .getFinalSchedule, .getNextOnDuty, .subscribe, .unsubscribe, .upsertEmployee, .deleteEmployee, .addShift,
         .deleteShift,
         .setMotd, .importData, .editSchedule, .getAudit, .getReport, .getCalendar, .notificationAdmin, .applyDefinition,
-        .getEscalation,
+        .getEscalation, .identityAdmin, .personalTokens,
     ]
 
     static let changeKinds = [

@@ -623,6 +623,30 @@ enum SampleMessages {
                     $0.notes = ["the provider signs ID tokens with RS256"]
                 })
         ),
+        (
+            35,
+            .personalTokens(
+                .with {
+                    $0.create = .with {
+                        $0.label = "status light"; $0.readOnly = true; $0.schedules = ["Platform primary"]
+                        $0.expiresInS = 2_592_000
+                    }
+                })
+        ),
+        (
+            35,
+            .personalTokensResult(
+                .with {
+                    $0.token = "rst_0a1b2c3d4e5f_" + String(repeating: "7", count: 64)
+                    $0.tokens = [
+                        .with {
+                            $0.tokenID = "0a1b2c3d4e5f"; $0.label = "status light"; $0.readOnly = true
+                            $0.schedules = ["sch_platform"]; $0.createdMs = 1_796_040_000_000
+                            $0.expiresMs = 1_798_632_000_000; $0.employeeID = "emp_grace"
+                        }
+                    ]
+                })
+        ),
     ]
 
     /// Further vectors for one type, named `<code>-<Type>-<what>.json`: self-service (docs/PROTOCOL.md,

@@ -7,8 +7,14 @@ public struct Caller: Sendable, Hashable {
     public var address: String
     public var isAdmin: Bool
     public var employeeID: String?
+    /// A personal token's limits; nil: the token's role alone decides.
+    public var limits: TokenLimits?
 
-    public init(tokenID: String?, name: String, address: String = "", isAdmin: Bool, employeeID: String? = nil) {
+    public init(
+        tokenID: String?, name: String, address: String = "", isAdmin: Bool, employeeID: String? = nil,
+        limits: TokenLimits? = nil
+    ) {
+        self.limits = limits
         self.tokenID = tokenID
         self.name = name
         self.address = address

@@ -139,6 +139,17 @@ public struct ScheduleChangeRequest: Sendable, Hashable {
         }
     }
 
+    /// The id of the schedule it changes (as named when there is none such); nil for what belongs
+    /// to no one schedule (time off, holidays).
+    public func scheduleID(in state: RosterState) -> String? {
+        switch edit {
+        case .timeOff, .holidays: return nil
+        default:
+            let name = schedule.isEmpty ? ScheduleDefinition.defaultID : schedule
+            return state.schedule(idOrName: name)?.id ?? name
+        }
+    }
+
     /// Whether this is a self-service edit (`SelfService` plans it).
     public var isSelfService: Bool {
         switch edit {

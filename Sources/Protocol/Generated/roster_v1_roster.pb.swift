@@ -4872,6 +4872,120 @@ public nonisolated struct Roster_V1_ProvisioningTokenInfo: Sendable {
   public init() {}
 }
 
+public nonisolated struct Roster_V1_PersonalTokensRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var action: Roster_V1_PersonalTokensRequest.OneOf_Action? = nil
+
+  /// a new token for the connection's person
+  public var create: Roster_V1_PersonalTokenSpec {
+    get {
+      if case .create(let v)? = action {return v}
+      return Roster_V1_PersonalTokenSpec()
+    }
+    set {action = .create(newValue)}
+  }
+
+  /// the holder's tokens; an admin's: every person's in the tenant
+  public var list: Bool {
+    get {
+      if case .list(let v)? = action {return v}
+      return false
+    }
+    set {action = .list(newValue)}
+  }
+
+  /// a token id: the holder's own, or any person's for an admin
+  public var revoke: String {
+    get {
+      if case .revoke(let v)? = action {return v}
+      return String()
+    }
+    set {action = .revoke(newValue)}
+  }
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public nonisolated enum OneOf_Action: Equatable, Sendable {
+    /// a new token for the connection's person
+    case create(Roster_V1_PersonalTokenSpec)
+    /// the holder's tokens; an admin's: every person's in the tenant
+    case list(Bool)
+    /// a token id: the holder's own, or any person's for an admin
+    case revoke(String)
+
+  }
+
+  public init() {}
+}
+
+public nonisolated struct Roster_V1_PersonalTokenSpec: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// up to 100 characters
+  public var label: String = String()
+
+  /// reading only; otherwise also what the person may do themselves
+  public var readOnly: Bool = false
+
+  /// ids or names: its actions only on these schedules; empty: any
+  public var schedules: [String] = []
+
+  /// 3,600 to 31,536,000 (a year); 0: 90 days
+  public var expiresInS: Int64 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Roster_V1_PersonalToken: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// never its secret: that is shown once, at create
+  public var tokenID: String = String()
+
+  public var label: String = String()
+
+  public var readOnly: Bool = false
+
+  /// schedule ids
+  public var schedules: [String] = []
+
+  public var createdMs: Int64 = 0
+
+  public var expiresMs: Int64 = 0
+
+  /// whose it is
+  public var employeeID: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Roster_V1_PersonalTokensResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// create: the token, shown this once
+  public var token: String = String()
+
+  /// create: the new one; list: the live ones, oldest first
+  public var tokens: [Roster_V1_PersonalToken] = []
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
 
 fileprivate nonisolated let _protobuf_package = "roster.v1"
@@ -12110,6 +12224,220 @@ nonisolated extension Roster_V1_ProvisioningTokenInfo: SwiftProtobuf.Message, Sw
     if lhs.label != rhs.label {return false}
     if lhs.createdAtMs != rhs.createdAtMs {return false}
     if lhs.revokedAtMs != rhs.revokedAtMs {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_PersonalTokensRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".PersonalTokensRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}create\0\u{1}list\0\u{1}revoke\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try {
+        var v: Roster_V1_PersonalTokenSpec?
+        var hadOneofValue = false
+        if let current = self.action {
+          hadOneofValue = true
+          if case .create(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.action = .create(v)
+        }
+      }()
+      case 2: try {
+        var v: Bool?
+        try decoder.decodeSingularBoolField(value: &v)
+        if let v = v {
+          if self.action != nil {try decoder.handleConflictingOneOf()}
+          self.action = .list(v)
+        }
+      }()
+      case 3: try {
+        var v: String?
+        try decoder.decodeSingularStringField(value: &v)
+        if let v = v {
+          if self.action != nil {try decoder.handleConflictingOneOf()}
+          self.action = .revoke(v)
+        }
+      }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    switch self.action {
+    case .create?: try {
+      guard case .create(let v)? = self.action else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    }()
+    case .list?: try {
+      guard case .list(let v)? = self.action else { preconditionFailure() }
+      try visitor.visitSingularBoolField(value: v, fieldNumber: 2)
+    }()
+    case .revoke?: try {
+      guard case .revoke(let v)? = self.action else { preconditionFailure() }
+      try visitor.visitSingularStringField(value: v, fieldNumber: 3)
+    }()
+    case nil: break
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_PersonalTokensRequest, rhs: Roster_V1_PersonalTokensRequest) -> Bool {
+    if lhs.action != rhs.action {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_PersonalTokenSpec: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".PersonalTokenSpec"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}label\0\u{3}read_only\0\u{1}schedules\0\u{3}expires_in_s\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.label) }()
+      case 2: try { try decoder.decodeSingularBoolField(value: &self.readOnly) }()
+      case 3: try { try decoder.decodeRepeatedStringField(value: &self.schedules) }()
+      case 4: try { try decoder.decodeSingularInt64Field(value: &self.expiresInS) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.label.isEmpty {
+      try visitor.visitSingularStringField(value: self.label, fieldNumber: 1)
+    }
+    if self.readOnly != false {
+      try visitor.visitSingularBoolField(value: self.readOnly, fieldNumber: 2)
+    }
+    if !self.schedules.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.schedules, fieldNumber: 3)
+    }
+    if self.expiresInS != 0 {
+      try visitor.visitSingularInt64Field(value: self.expiresInS, fieldNumber: 4)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_PersonalTokenSpec, rhs: Roster_V1_PersonalTokenSpec) -> Bool {
+    if lhs.label != rhs.label {return false}
+    if lhs.readOnly != rhs.readOnly {return false}
+    if lhs.schedules != rhs.schedules {return false}
+    if lhs.expiresInS != rhs.expiresInS {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_PersonalToken: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".PersonalToken"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}token_id\0\u{1}label\0\u{3}read_only\0\u{1}schedules\0\u{3}created_ms\0\u{3}expires_ms\0\u{3}employee_id\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.tokenID) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.label) }()
+      case 3: try { try decoder.decodeSingularBoolField(value: &self.readOnly) }()
+      case 4: try { try decoder.decodeRepeatedStringField(value: &self.schedules) }()
+      case 5: try { try decoder.decodeSingularInt64Field(value: &self.createdMs) }()
+      case 6: try { try decoder.decodeSingularInt64Field(value: &self.expiresMs) }()
+      case 7: try { try decoder.decodeSingularStringField(value: &self.employeeID) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.tokenID.isEmpty {
+      try visitor.visitSingularStringField(value: self.tokenID, fieldNumber: 1)
+    }
+    if !self.label.isEmpty {
+      try visitor.visitSingularStringField(value: self.label, fieldNumber: 2)
+    }
+    if self.readOnly != false {
+      try visitor.visitSingularBoolField(value: self.readOnly, fieldNumber: 3)
+    }
+    if !self.schedules.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.schedules, fieldNumber: 4)
+    }
+    if self.createdMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.createdMs, fieldNumber: 5)
+    }
+    if self.expiresMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.expiresMs, fieldNumber: 6)
+    }
+    if !self.employeeID.isEmpty {
+      try visitor.visitSingularStringField(value: self.employeeID, fieldNumber: 7)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_PersonalToken, rhs: Roster_V1_PersonalToken) -> Bool {
+    if lhs.tokenID != rhs.tokenID {return false}
+    if lhs.label != rhs.label {return false}
+    if lhs.readOnly != rhs.readOnly {return false}
+    if lhs.schedules != rhs.schedules {return false}
+    if lhs.createdMs != rhs.createdMs {return false}
+    if lhs.expiresMs != rhs.expiresMs {return false}
+    if lhs.employeeID != rhs.employeeID {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_PersonalTokensResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".PersonalTokensResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}token\0\u{1}tokens\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.token) }()
+      case 2: try { try decoder.decodeRepeatedMessageField(value: &self.tokens) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.token.isEmpty {
+      try visitor.visitSingularStringField(value: self.token, fieldNumber: 1)
+    }
+    if !self.tokens.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.tokens, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_PersonalTokensResponse, rhs: Roster_V1_PersonalTokensResponse) -> Bool {
+    if lhs.token != rhs.token {return false}
+    if lhs.tokens != rhs.tokens {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -59,6 +59,8 @@ package struct Credential: Sendable, Equatable {
     package var employeeID: String? = nil
     /// The token's label, for the audit log.
     package var label: String = ""
+    /// A personal token's limits (`TokenLimits`).
+    package var limits: TokenLimits? = nil
 
     func isValid(at now: UnixMillis) -> Bool { expiresAt.map { now < $0 } ?? true }
 }

@@ -125,6 +125,11 @@ package struct AdminOperations: Sendable {
                 let edit: ScheduleEdit
                 var auditReason: String?
                 let asked = ScheduleChangeRequest(body)
+                if let limits = actor.limits,
+                    let refusal = limits.refusal(changing: asked.scheduleID(in: view.state), state: view.state)
+                {
+                    throw refusal
+                }
                 if asked.isSelfService {
                     let planned = try SelfService.plan(
                         asked, actor: actor, state: view.state, now: now, newID: IdentifierFactory.make)

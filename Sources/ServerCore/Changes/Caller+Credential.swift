@@ -9,6 +9,7 @@ extension Caller {
         self.init(
             tokenID: credential?.tokenID,
             name: credential.map { $0.label.isEmpty ? ($0.tokenID ?? "") : $0.label } ?? "",
-            address: address, isAdmin: credential?.role == .admin, employeeID: credential?.employeeID)
+            address: address, isAdmin: credential?.role == .admin, employeeID: credential?.employeeID,
+            limits: credential?.limits)
     }
 }

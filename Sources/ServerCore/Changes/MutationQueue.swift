@@ -164,6 +164,10 @@ extension ServerCore {
                 promise.succeed(await self.calendar(request, tenant: tenant, actor: actor))
                 return
             }
+            if case .personalTokens(let request) = message {
+                promise.succeed(await self.personalTokens(request, tenant: tenant, actor: actor))
+                return
+            }
             let attempt = {
                 () async -> (
                     answer: Result<RosterMessage, WireError>, committed: TenantRuntime.CommittedRevision?,

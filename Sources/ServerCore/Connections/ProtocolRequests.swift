@@ -74,6 +74,9 @@ package enum ProtocolRequests {
             Rule(who: .admin(refusal: "sign-in settings are for admins"), path: .tenantQueue, lane: .long)
         case .getCalendar:
             Rule(who: .anyone, path: .tenantQueue, lane: .long)
+        case .personalTokens:
+            // Who holds which token is decided by `ServerCore.personalTokens`.
+            Rule(who: .anyone, path: .tenantQueue, lane: .short)
         case .getReport:
             Rule(who: .report, path: .tenantQueue, lane: .long)
         default:
