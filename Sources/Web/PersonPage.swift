@@ -82,6 +82,9 @@ enum PersonPage {
             html.element(
                 "p", words("A private feed of your shifts for your calendar app (iCalendar). The link is shown once."))
             html.raw("<button type=\"submit\">\(words("Make my calendar link"))</button></form>")
+            html.raw("<p><a href=\"\(PersonalTokensPage.path)\">\(words("My tokens"))</a> ")
+            html.text(words("for scripts and status lights"))
+            html.raw("</p>")
         }
         footer(&html, view: view, now: now, words: words)
         WebPage.close(&html)

@@ -71,6 +71,15 @@ package struct WebApp: HTTPPages {
         Route("POST", ["me", "calendar"]) { app, request, side, _ in
             await PersonPage.calendarLink(request, app: app, side: side)
         },
+        Route("GET", ["me", "tokens"]) { app, request, side, _ in
+            await PersonalTokensPage.render(request, app: app, side: side)
+        },
+        Route("POST", ["me", "tokens"]) { app, request, side, _ in
+            await PersonalTokensPage.create(request, app: app, side: side)
+        },
+        Route("POST", ["me", "tokens", "revoke"]) { app, request, side, _ in
+            await PersonalTokensPage.revoke(request, app: app, side: side)
+        },
         Route("GET", ["schedules"]) { app, request, side, _ in
             await app.page(request, side: side, lane: .short) { view, viewer, _ in
                 SchedulePage.renderList(view: view, viewer: viewer)

@@ -134,4 +134,55 @@ import Testing
             for connection in [grace, alan, asScoped, anonymous, team.admin] { await connection.close() }
         }
     }
+
+    /// The same from the web app's /me/tokens, with curl as the browser.
+    @Test func aSignedInPersonMakesAndRevokesATokenInTheWebApp() async throws {
+        try await HTTPTests.withHTTPServer(configure: { $0.limits.tokenRefresh = .milliseconds(50) }) {
+            harness, base in
+            let admin = try await harness.connect()
+            _ = try await admin.addEmployee("Grace", "Hopper")
+            let administration = try await StoreAdministration.open(dataDirectory: harness.dataDirectory)
+            let graceLogin = try await administration.createToken(
+                tenant: "demo", role: .reader, expiresIn: nil, employee: "Grace Hopper"
+            ).text
+            #expect(await eventually(60) { (try? await harness.connect(token: graceLogin)) != nil })
+            try await WebScheduleTests.withBrowser(base) { browser in
+                #expect(try await browser.signIn(graceLogin).status == 303)
+                let empty = try await browser.get("/me/tokens")
+                #expect(empty.status == 200 && empty.body.contains("No tokens."), "\(empty.body)")
+                let csrf = try browser.csrf(empty)
+                let tooLong = try await browser.post(
+                    "/me/tokens", [("csrf", csrf), ("label", "x"), ("days", "400"), ("read_only", "1")])
+                #expect(tooLong.status == 400 && tooLong.body.contains("1 to 365 days"))
+                let made = try await browser.post(
+                    "/me/tokens", [("csrf", csrf), ("label", "status light"), ("days", "30"), ("read_only", "1")])
+                #expect(made.status == 200, "\(made.body)")
+                let marker = try #require(made.body.range(of: "<code id=\"token\">"), "\(made.body)")
+                let token = String(made.body[marker.upperBound...].prefix { $0 != "<" })
+                #expect(token.hasPrefix("rst_"))
+                let asLight = try await harness.connect(token: token)
+                let readOnly = try await ScheduleServerTests.refusal(
+                    asLight,
+                    .editSchedule(
+                        .with {
+                            $0.timeOff = .with {
+                                $0.action = .add; $0.person = "Grace Hopper"; $0.startMs = t0 + 86_400_000
+                                $0.endMs = t0 + 2 * 86_400_000
+                            }
+                        }))
+                #expect(readOnly.code == .permissionDenied, "made read-only in the form")
+                let listed = try await browser.get("/me/tokens")
+                let id = try #require(token.split(separator: "_").dropFirst().first.map(String.init))
+                #expect(listed.body.contains(id) && listed.body.contains("status light"), "\(listed.body)")
+                let revoked = try await browser.post(
+                    "/me/tokens/revoke", [("csrf", try browser.csrf(listed)), ("id", id)])
+                #expect(revoked.status == 303)
+                #expect(try await browser.get("/me/tokens").body.contains("No tokens."))
+                let forged = try await browser.post("/me/tokens", [("csrf", "forged"), ("days", "30")])
+                #expect(forged.status == 403, "a forged post makes nothing")
+                await asLight.closed()
+            }
+            await admin.close()
+        }
+    }
 }

@@ -67,7 +67,7 @@ struct WebAccessibilityTests {
                         schedule + "/changes", schedule + "/hours", schedule + "/override", schedule + "/edit",
                         "/services", "/services/Payments%20API",
                     ]),
-                Visit(token: grace, paths: ["/me", schedule, "/"]),
+                Visit(token: grace, paths: ["/me", "/me/tokens", schedule, "/"]),
                 Visit(token: ada, paths: [schedule]),
             ]
             let encoder = JSONEncoder()

@@ -456,7 +456,7 @@ msgstr ""
 msgid "To"
 msgstr ""
 
-#: Sources/Web/CoverRequestsSection.swift
+#: Sources/Web/CoverRequestsSection.swift Sources/Web/PersonalTokensPage.swift
 msgid "For"
 msgstr ""
 
@@ -878,7 +878,7 @@ msgid_plural "{1} stay on."
 msgstr[0] ""
 msgstr[1] ""
 
-#: Sources/Web/OverrideForm.swift Sources/Web/SchedulePage.swift Sources/Web/ServicePage.swift
+#: Sources/Web/OverrideForm.swift Sources/Web/PersonalTokensPage.swift Sources/Web/SchedulePage.swift Sources/Web/ServicePage.swift
 msgid "Until"
 msgstr ""
 
@@ -898,7 +898,7 @@ msgstr ""
 msgid "Overrides are made by an admin, or by a person for themselves where the schedule allows it."
 msgstr ""
 
-#: Sources/Web/OverrideForm.swift Sources/Web/PersonPage.swift Sources/Web/ScheduleEditPage.swift Sources/Web/SignIn.swift Sources/Web/SignInWithProvider.swift Sources/Web/WebApp.swift Sources/Web/WebPage.swift
+#: Sources/Web/OverrideForm.swift Sources/Web/PersonPage.swift Sources/Web/PersonalTokensPage.swift Sources/Web/ScheduleEditPage.swift Sources/Web/SignIn.swift Sources/Web/SignInWithProvider.swift Sources/Web/WebApp.swift Sources/Web/WebPage.swift
 msgid "Sign in"
 msgstr ""
 
@@ -1001,6 +1001,14 @@ msgstr ""
 msgid "Make my calendar link"
 msgstr ""
 
+#: Sources/Web/PersonPage.swift Sources/Web/PersonalTokensPage.swift
+msgid "My tokens"
+msgstr ""
+
+#: Sources/Web/PersonPage.swift
+msgid "for scripts and status lights"
+msgstr ""
+
 #: Sources/Web/PersonPage.swift
 msgid "No duty planned."
 msgstr ""
@@ -1090,6 +1098,75 @@ msgstr ""
 
 #: Sources/Web/PersonPage.swift
 msgid "Try again in a moment."
+msgstr ""
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "Sign in to see your tokens."
+msgstr ""
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "Tokens of your own for scripts, calendar programs and status lights: each reads, or also does what you may do yourself, until it expires or you revoke it."
+msgstr ""
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "Make a token"
+msgstr ""
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "What it is for"
+msgstr ""
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "Days it lasts"
+msgstr ""
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "Reading only"
+msgstr ""
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "Make the token"
+msgstr ""
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "No tokens."
+msgstr ""
+
+#: Sources/Web/PersonalTokensPage.swift Sources/Web/SignIn.swift
+msgid "Token"
+msgstr ""
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "May"
+msgstr ""
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "read"
+msgstr ""
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "read and act"
+msgstr ""
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Web/PersonalTokensPage.swift
+msgid "read, act on {1}"
+msgstr ""
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "Revoke"
+msgstr ""
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "A token lasts from 1 to 365 days."
+msgstr ""
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "My new token"
+msgstr ""
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "Copy it now: it is shown only this once. Keep it private."
 msgstr ""
 
 #: Sources/Web/ScheduleEditPage.swift
@@ -1443,10 +1520,6 @@ msgstr ""
 
 #: Sources/Web/ServicePage.swift
 msgid "named in the step"
-msgstr ""
-
-#: Sources/Web/SignIn.swift
-msgid "Token"
 msgstr ""
 
 #: Sources/Web/SignIn.swift
@@ -2066,7 +2139,7 @@ msgstr "Von"
 msgid "To"
 msgstr "Bis"
 
-#: Sources/Web/CoverRequestsSection.swift
+#: Sources/Web/CoverRequestsSection.swift Sources/Web/PersonalTokensPage.swift
 msgid "For"
 msgstr "Für"
 
@@ -2490,8 +2563,8 @@ msgid_plural "{1} stay on."
 msgstr[0] "{1} bleibt im Dienst."
 msgstr[1] "{1} bleiben im Dienst."
 
-#: Sources/Web/OverrideForm.swift Sources/Web/SchedulePage.swift
-#: Sources/Web/ServicePage.swift
+#: Sources/Web/OverrideForm.swift Sources/Web/PersonalTokensPage.swift
+#: Sources/Web/SchedulePage.swift Sources/Web/ServicePage.swift
 msgid "Until"
 msgstr "Bis"
 
@@ -2512,9 +2585,9 @@ msgid "Overrides are made by an admin, or by a person for themselves where the s
 msgstr "Vertretungen trägt ein Admin ein, oder eine Person für sich selbst, wo der Dienstplan es erlaubt."
 
 #: Sources/Web/OverrideForm.swift Sources/Web/PersonPage.swift
-#: Sources/Web/ScheduleEditPage.swift Sources/Web/SignIn.swift
-#: Sources/Web/SignInWithProvider.swift Sources/Web/WebApp.swift
-#: Sources/Web/WebPage.swift
+#: Sources/Web/PersonalTokensPage.swift Sources/Web/ScheduleEditPage.swift
+#: Sources/Web/SignIn.swift Sources/Web/SignInWithProvider.swift
+#: Sources/Web/WebApp.swift Sources/Web/WebPage.swift
 msgid "Sign in"
 msgstr "Anmelden"
 
@@ -2617,6 +2690,14 @@ msgstr "Ein privater Feed Ihrer Schichten für Ihre Kalender-App (iCalendar). De
 msgid "Make my calendar link"
 msgstr "Meinen Kalender-Link erstellen"
 
+#: Sources/Web/PersonPage.swift Sources/Web/PersonalTokensPage.swift
+msgid "My tokens"
+msgstr "Meine Tokens"
+
+#: Sources/Web/PersonPage.swift
+msgid "for scripts and status lights"
+msgstr "für Skripte und Statusleuchten"
+
 #: Sources/Web/PersonPage.swift
 msgid "No duty planned."
 msgstr "Kein Dienst geplant."
@@ -2707,6 +2788,75 @@ msgstr "Kein Kalender-Link"
 #: Sources/Web/PersonPage.swift
 msgid "Try again in a moment."
 msgstr "Bitte gleich noch einmal versuchen."
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "Sign in to see your tokens."
+msgstr "Melden Sie sich an, um Ihre Tokens zu sehen."
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "Tokens of your own for scripts, calendar programs and status lights: each reads, or also does what you may do yourself, until it expires or you revoke it."
+msgstr "Eigene Tokens für Skripte, Kalenderprogramme und Statusleuchten: Jedes liest oder tut auch, was Sie selbst tun dürfen, bis es abläuft oder Sie es widerrufen."
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "Make a token"
+msgstr "Token erstellen"
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "What it is for"
+msgstr "Wofür es ist"
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "Days it lasts"
+msgstr "Gültig für Tage"
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "Reading only"
+msgstr "Nur lesen"
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "Make the token"
+msgstr "Das Token erstellen"
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "No tokens."
+msgstr "Keine Tokens."
+
+#: Sources/Web/PersonalTokensPage.swift Sources/Web/SignIn.swift
+msgid "Token"
+msgstr "Token"
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "May"
+msgstr "Darf"
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "read"
+msgstr "lesen"
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "read and act"
+msgstr "lesen und handeln"
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Web/PersonalTokensPage.swift
+msgid "read, act on {1}"
+msgstr "lesen, handeln in {1}"
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "Revoke"
+msgstr "Widerrufen"
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "A token lasts from 1 to 365 days."
+msgstr "Ein Token gilt 1 bis 365 Tage."
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "My new token"
+msgstr "Mein neues Token"
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "Copy it now: it is shown only this once. Keep it private."
+msgstr "Kopieren Sie es jetzt: Es wird nur dieses eine Mal angezeigt. Halten Sie es geheim."
 
 #: Sources/Web/ScheduleEditPage.swift
 msgid "Name the people of the rotation, one per line"
@@ -3060,10 +3210,6 @@ msgstr "Niemand: Der Alarm wartet trotzdem {1} Min."
 #: Sources/Web/ServicePage.swift
 msgid "named in the step"
 msgstr "im Schritt genannt"
-
-#: Sources/Web/SignIn.swift
-msgid "Token"
-msgstr "Token"
 
 #: Sources/Web/SignIn.swift
 msgid "A token from roster-server token create (the demo writes roster-data/admin.token). This browser keeps a session, not the token; signing out ends it."
@@ -3685,7 +3831,7 @@ msgstr "Du"
 msgid "To"
 msgstr "Au"
 
-#: Sources/Web/CoverRequestsSection.swift
+#: Sources/Web/CoverRequestsSection.swift Sources/Web/PersonalTokensPage.swift
 msgid "For"
 msgstr "Pour"
 
@@ -4116,8 +4262,8 @@ msgstr[0] "{1} reste de garde."
 msgstr[1] "{1} restent de garde."
 msgstr[2] "{1} restent de garde."
 
-#: Sources/Web/OverrideForm.swift Sources/Web/SchedulePage.swift
-#: Sources/Web/ServicePage.swift
+#: Sources/Web/OverrideForm.swift Sources/Web/PersonalTokensPage.swift
+#: Sources/Web/SchedulePage.swift Sources/Web/ServicePage.swift
 msgid "Until"
 msgstr "Jusqu’au"
 
@@ -4138,9 +4284,9 @@ msgid "Overrides are made by an admin, or by a person for themselves where the s
 msgstr "Les remplacements sont faits par un admin, ou par une personne pour elle-même si le planning le permet."
 
 #: Sources/Web/OverrideForm.swift Sources/Web/PersonPage.swift
-#: Sources/Web/ScheduleEditPage.swift Sources/Web/SignIn.swift
-#: Sources/Web/SignInWithProvider.swift Sources/Web/WebApp.swift
-#: Sources/Web/WebPage.swift
+#: Sources/Web/PersonalTokensPage.swift Sources/Web/ScheduleEditPage.swift
+#: Sources/Web/SignIn.swift Sources/Web/SignInWithProvider.swift
+#: Sources/Web/WebApp.swift Sources/Web/WebPage.swift
 msgid "Sign in"
 msgstr "Se connecter"
 
@@ -4243,6 +4389,14 @@ msgstr "Un flux privé de vos gardes pour votre application d’agenda (iCalenda
 msgid "Make my calendar link"
 msgstr "Créer mon lien d’agenda"
 
+#: Sources/Web/PersonPage.swift Sources/Web/PersonalTokensPage.swift
+msgid "My tokens"
+msgstr "Mes jetons"
+
+#: Sources/Web/PersonPage.swift
+msgid "for scripts and status lights"
+msgstr "pour les scripts et les voyants d’état"
+
 #: Sources/Web/PersonPage.swift
 msgid "No duty planned."
 msgstr "Aucune garde prévue."
@@ -4333,6 +4487,75 @@ msgstr "Pas de lien d’agenda"
 #: Sources/Web/PersonPage.swift
 msgid "Try again in a moment."
 msgstr "Réessayez dans un instant."
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "Sign in to see your tokens."
+msgstr "Connectez-vous pour voir vos jetons."
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "Tokens of your own for scripts, calendar programs and status lights: each reads, or also does what you may do yourself, until it expires or you revoke it."
+msgstr "Vos propres jetons pour les scripts, les agendas et les voyants d’état : chacun lit, ou fait aussi ce que vous pouvez faire vous-même, jusqu’à ce qu’il expire ou que vous le révoquiez."
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "Make a token"
+msgstr "Créer un jeton"
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "What it is for"
+msgstr "À quoi il sert"
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "Days it lasts"
+msgstr "Durée en jours"
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "Reading only"
+msgstr "Lecture seule"
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "Make the token"
+msgstr "Créer le jeton"
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "No tokens."
+msgstr "Aucun jeton."
+
+#: Sources/Web/PersonalTokensPage.swift Sources/Web/SignIn.swift
+msgid "Token"
+msgstr "Jeton"
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "May"
+msgstr "Peut"
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "read"
+msgstr "lire"
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "read and act"
+msgstr "lire et agir"
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Web/PersonalTokensPage.swift
+msgid "read, act on {1}"
+msgstr "lire, agir sur {1}"
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "Revoke"
+msgstr "Révoquer"
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "A token lasts from 1 to 365 days."
+msgstr "Un jeton dure de 1 à 365 jours."
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "My new token"
+msgstr "Mon nouveau jeton"
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "Copy it now: it is shown only this once. Keep it private."
+msgstr "Copiez-le maintenant : il n’est affiché que cette fois. Gardez-le privé."
 
 #: Sources/Web/ScheduleEditPage.swift
 msgid "Name the people of the rotation, one per line"
@@ -4688,10 +4911,6 @@ msgstr "Personne : l’alerte attend quand même {1} min"
 #: Sources/Web/ServicePage.swift
 msgid "named in the step"
 msgstr "nommé dans l’étape"
-
-#: Sources/Web/SignIn.swift
-msgid "Token"
-msgstr "Jeton"
 
 #: Sources/Web/SignIn.swift
 msgid "A token from roster-server token create (the demo writes roster-data/admin.token). This browser keeps a session, not the token; signing out ends it."
@@ -5313,7 +5532,7 @@ msgstr "Desde"
 msgid "To"
 msgstr "Hasta"
 
-#: Sources/Web/CoverRequestsSection.swift
+#: Sources/Web/CoverRequestsSection.swift Sources/Web/PersonalTokensPage.swift
 msgid "For"
 msgstr "Para"
 
@@ -5744,8 +5963,8 @@ msgstr[0] "{1} sigue de guardia."
 msgstr[1] "{1} siguen de guardia."
 msgstr[2] "{1} siguen de guardia."
 
-#: Sources/Web/OverrideForm.swift Sources/Web/SchedulePage.swift
-#: Sources/Web/ServicePage.swift
+#: Sources/Web/OverrideForm.swift Sources/Web/PersonalTokensPage.swift
+#: Sources/Web/SchedulePage.swift Sources/Web/ServicePage.swift
 msgid "Until"
 msgstr "Hasta"
 
@@ -5766,9 +5985,9 @@ msgid "Overrides are made by an admin, or by a person for themselves where the s
 msgstr "Las sustituciones las hace un admin, o cada persona para sí misma si el calendario lo permite."
 
 #: Sources/Web/OverrideForm.swift Sources/Web/PersonPage.swift
-#: Sources/Web/ScheduleEditPage.swift Sources/Web/SignIn.swift
-#: Sources/Web/SignInWithProvider.swift Sources/Web/WebApp.swift
-#: Sources/Web/WebPage.swift
+#: Sources/Web/PersonalTokensPage.swift Sources/Web/ScheduleEditPage.swift
+#: Sources/Web/SignIn.swift Sources/Web/SignInWithProvider.swift
+#: Sources/Web/WebApp.swift Sources/Web/WebPage.swift
 msgid "Sign in"
 msgstr "Iniciar sesión"
 
@@ -5871,6 +6090,14 @@ msgstr "Un feed privado de tus turnos para tu app de calendario (iCalendar). El 
 msgid "Make my calendar link"
 msgstr "Crear mi enlace de calendario"
 
+#: Sources/Web/PersonPage.swift Sources/Web/PersonalTokensPage.swift
+msgid "My tokens"
+msgstr "Mis tokens"
+
+#: Sources/Web/PersonPage.swift
+msgid "for scripts and status lights"
+msgstr "para scripts y luces de estado"
+
 #: Sources/Web/PersonPage.swift
 msgid "No duty planned."
 msgstr "No hay guardias previstas."
@@ -5961,6 +6188,75 @@ msgstr "Sin enlace de calendario"
 #: Sources/Web/PersonPage.swift
 msgid "Try again in a moment."
 msgstr "Inténtalo de nuevo en un momento."
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "Sign in to see your tokens."
+msgstr "Inicie sesión para ver sus tokens."
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "Tokens of your own for scripts, calendar programs and status lights: each reads, or also does what you may do yourself, until it expires or you revoke it."
+msgstr "Tokens propios para scripts, programas de calendario y luces de estado: cada uno lee, o también hace lo que usted puede hacer, hasta que caduque o lo revoque."
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "Make a token"
+msgstr "Crear un token"
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "What it is for"
+msgstr "Para qué sirve"
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "Days it lasts"
+msgstr "Días de validez"
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "Reading only"
+msgstr "Solo lectura"
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "Make the token"
+msgstr "Crear el token"
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "No tokens."
+msgstr "Ningún token."
+
+#: Sources/Web/PersonalTokensPage.swift Sources/Web/SignIn.swift
+msgid "Token"
+msgstr "Token"
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "May"
+msgstr "Puede"
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "read"
+msgstr "leer"
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "read and act"
+msgstr "leer y actuar"
+
+#. {1}, {2}... are values put in the text; keep each once.
+#: Sources/Web/PersonalTokensPage.swift
+msgid "read, act on {1}"
+msgstr "leer, actuar en {1}"
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "Revoke"
+msgstr "Revocar"
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "A token lasts from 1 to 365 days."
+msgstr "Un token dura de 1 a 365 días."
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "My new token"
+msgstr "Mi nuevo token"
+
+#: Sources/Web/PersonalTokensPage.swift
+msgid "Copy it now: it is shown only this once. Keep it private."
+msgstr "Cópielo ahora: solo se muestra esta vez. Manténgalo en privado."
 
 #: Sources/Web/ScheduleEditPage.swift
 msgid "Name the people of the rotation, one per line"
@@ -6316,10 +6612,6 @@ msgstr "Nadie: el aviso espera igualmente {1} min"
 #: Sources/Web/ServicePage.swift
 msgid "named in the step"
 msgstr "nombrado en el paso"
-
-#: Sources/Web/SignIn.swift
-msgid "Token"
-msgstr "Token"
 
 #: Sources/Web/SignIn.swift
 msgid "A token from roster-server token create (the demo writes roster-data/admin.token). This browser keeps a session, not the token; signing out ends it."
