@@ -39,6 +39,40 @@ import Testing
         #expect(try Self.user(#"{"b": 1, "userName": "u", "title": "t"}"#).stored == #"{"title":"t","userName":"u"}"#)
     }
 
+    /// Every RFC 7643 User attribute is published, as scim2-client's models (Canaille's SCIM
+    /// client) need; the ones the directory does not show are kept and given back, but a
+    /// password and a User's groups never are.
+    @Test func everyCoreAttributeIsPublishedAndThePasswordIsNeverKept() throws {
+        let published = Set(SCIMSchema.userSchema.attributes.map(\.name))
+        for name in [
+            "userName", "name", "displayName", "nickName", "profileUrl", "title", "userType", "preferredLanguage",
+            "locale", "timezone", "active", "password", "emails", "phoneNumbers", "ims", "photos", "addresses",
+            "groups", "entitlements", "roles", "x509Certificates",
+        ] {
+            #expect(published.contains(name), "\(name)")
+        }
+        var ada = try Self.user(
+            """
+            {"userName": "ada", "password": "{SSHA}secret", "preferredLanguage": "en",
+             "addresses": [{"locality": "London", "region": null}], "groups": [{"value": "g1"}]}
+            """)
+        #expect(ada.attributes["password"] == nil && ada.attributes["groups"] == nil)
+        #expect(ada.attributes["preferredLanguage"] == .string("en"))
+        #expect(ada.attributes["addresses"] == .array([.object(["locality": .string("London")])]))
+        ada = try SCIMPatch.apply(
+            Self.json(#"{"Operations": [{"op": "replace", "path": "password", "value": "s3cret"}]}"#), to: ada)
+        #expect(ada.attributes["password"] == nil && ada.attributes["userName"] == .string("ada"))
+        let groups = try Self.json(#"{"Operations": [{"op": "replace", "path": "groups", "value": []}]}"#)
+        #expect(throws: SCIMError.self) { try SCIMPatch.apply(groups, to: ada) }
+        guard case .array(let attributes)? = SCIMSchema.userSchema.published(location: "")["attributes"],
+            let password = attributes.first(where: { $0["name"] == .string("password") })
+        else {
+            Issue.record("no password in /Schemas")
+            return
+        }
+        #expect(password["returned"] == .string("never") && password["mutability"] == .string("writeOnly"))
+    }
+
     @Test func filtersTakeEqAndAndOnly() throws {
         let ada = try Self.user(
             #"{"userName": "Ada", "emails": [{"value": "ADA@example.com", "type": "work"}], "externalId": "X1"}"#)

@@ -30,6 +30,13 @@ public enum SCIMPatch {
             }
             let value = field("value")
             if let pathText = field("path")?.string, !pathText.isEmpty {
+                // A write-only attribute Roster never keeps (a User's password) is taken and dropped.
+                if let named = resource.type.schema.attributes.first(where: {
+                    !$0.kept && $0.mutability == "writeOnly" && $0.name.caseInsensitiveCompare(pathText) == .orderedSame
+                }) {
+                    guard op != .remove else { throw .noTarget("operation \(index): \(named.name) is never kept") }
+                    continue
+                }
                 let path = try SCIMPath.parse(pathText, in: resource.type)
                 try apply(op, path: path, value: value, to: &patched.attributes, type: resource.type)
             } else {

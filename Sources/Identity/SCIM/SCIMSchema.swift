@@ -2,7 +2,13 @@ import RosterDomain
 
 /// The SCIM attributes Roster keeps (RFC 7643), one description for everything: what
 /// `/Schemas` publishes, how a provider's JSON is read (`SCIMResource.canonical`) and how a
-/// filter or a PATCH path finds an attribute. What is not described here is not kept.
+/// filter or a PATCH path finds an attribute. Every attribute of RFC 7643's User, enterprise
+/// User and Group is described: a client that builds its models from `/Schemas` (scim2-client,
+/// which Canaille's SCIM client uses) refuses to send one that is not. Those the directory does
+/// not show (addresses, photos, roles ...) are kept with the SCIM resource and given back, as a
+/// checker expects of what is published; `password` and a User's `groups` are published but
+/// never kept (`kept: false`, returned never): Roster has no use for a password, and a
+/// person's groups are the Groups' members.
 public struct SCIMAttribute: Sendable {
     public enum Kind: String, Sendable { case string, boolean, complex, reference }
 
@@ -17,17 +23,35 @@ public struct SCIMAttribute: Sendable {
     public var canonicalValues: [String] = []
     public var subAttributes: [SCIMAttribute] = []
     public var description = ""
+    /// False: published so that clients may send it, and dropped (`returned: never`).
+    public var kept = true
 
-    /// The sub-attribute named `name`, ignoring case (attribute names are case-insensitive).
+    /// The kept sub-attribute named `name`, ignoring case (attribute names are case-insensitive).
     public func sub(_ name: String) -> SCIMAttribute? {
-        subAttributes.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+        subAttributes.first { $0.kept && $0.name.caseInsensitiveCompare(name) == .orderedSame }
+    }
+
+    /// An attribute kept with the SCIM resource and not shown in the directory (a `complex`
+    /// one with these sub-attributes); `kept: false`, accepted and dropped.
+    static func other(
+        _ name: String, _ kind: Kind = .string, multiValued: Bool = false, subAttributes: [String] = [],
+        mutability: String = "readWrite", kept: Bool = true
+    ) -> SCIMAttribute {
+        SCIMAttribute(
+            name: name, kind: kind, multiValued: multiValued, mutability: mutability,
+            referenceTypes: kind == .reference ? ["external"] : [],
+            subAttributes: subAttributes.map {
+                other($0, $0 == "$ref" ? .reference : $0 == "primary" ? .boolean : .string, kept: kept)
+            },
+            description: kept ? "kept for the provider, not shown in Roster" : "accepted, never kept", kept: kept)
     }
 
     var published: JSONValue {
         var members: [String: JSONValue] = [
             "name": .string(name), "type": .string(kind.rawValue), "multiValued": .bool(multiValued),
             "description": .string(description), "required": .bool(required), "caseExact": .bool(caseExact),
-            "mutability": .string(mutability), "returned": .string("default"), "uniqueness": .string(uniqueness),
+            "mutability": .string(mutability), "returned": .string(kept ? "default" : "never"),
+            "uniqueness": .string(uniqueness),
         ]
         if kind == .complex { members["subAttributes"] = .array(subAttributes.map(\.published)) }
         if kind == .reference { members["referenceTypes"] = .array(referenceTypes.map(JSONValue.string)) }
@@ -42,8 +66,9 @@ public struct SCIMSchema: Sendable {
     public var name: String
     public var attributes: [SCIMAttribute]
 
+    /// The kept attribute named `name`, ignoring case.
     public func attribute(_ name: String) -> SCIMAttribute? {
-        attributes.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+        attributes.first { $0.kept && $0.name.caseInsensitiveCompare(name) == .orderedSame }
     }
 
     /// The `/Schemas/{id}` document.
@@ -87,17 +112,41 @@ public struct SCIMSchema: Sendable {
                     SCIMAttribute(name: "givenName", kind: .string, description: "first name"),
                     SCIMAttribute(name: "familyName", kind: .string, description: "last name"),
                     SCIMAttribute(name: "formatted", kind: .string, description: "the whole name"),
+                    .other("middleName"), .other("honorificPrefix"), .other("honorificSuffix"),
                 ], description: "the person's name"),
             SCIMAttribute(name: "displayName", kind: .string, description: "the name shown when name is absent"),
             SCIMAttribute(name: "title", kind: .string, description: "the position"),
             SCIMAttribute(name: "active", kind: .boolean, description: "false: deactivated, never deleted"),
             plural("emails", "an e-mail address"),
             plural("phoneNumbers", "a phone number"),
+            .other("nickName"), .other("profileUrl", .reference), .other("userType"),
+            .other("preferredLanguage"), .other("locale"), .other("timezone"),
+            .other("password", mutability: "writeOnly", kept: false),
+            .other("ims", .complex, multiValued: true, subAttributes: ["value", "display", "type", "primary"]),
+            .other("photos", .complex, multiValued: true, subAttributes: ["value", "display", "type", "primary"]),
+            .other(
+                "addresses", .complex, multiValued: true,
+                subAttributes: [
+                    "formatted", "streetAddress", "locality", "region", "postalCode", "country", "type", "primary",
+                ]),
+            .other(
+                "groups", .complex, multiValued: true, subAttributes: ["value", "$ref", "display", "type"],
+                mutability: "readOnly", kept: false),
+            .other(
+                "entitlements", .complex, multiValued: true, subAttributes: ["value", "display", "type", "primary"]),
+            .other("roles", .complex, multiValued: true, subAttributes: ["value", "display", "type", "primary"]),
+            .other(
+                "x509Certificates", .complex, multiValued: true,
+                subAttributes: ["value", "display", "type", "primary"]),
         ])
 
     public static let enterpriseSchema = SCIMSchema(
         id: enterpriseUser, name: "EnterpriseUser",
-        attributes: [SCIMAttribute(name: "department", kind: .string, description: "the team")])
+        attributes: [
+            SCIMAttribute(name: "department", kind: .string, description: "the team"),
+            .other("employeeNumber"), .other("costCenter"), .other("organization"), .other("division"),
+            .other("manager", .complex, subAttributes: ["value", "$ref", "displayName"]),
+        ])
 
     public static let groupSchema = SCIMSchema(
         id: group, name: "Group",
@@ -113,6 +162,7 @@ public struct SCIMSchema: Sendable {
                         name: "$ref", kind: .reference, caseExact: true, referenceTypes: ["User"],
                         description: "the User's URI"),
                     SCIMAttribute(name: "type", kind: .string, canonicalValues: ["User"], description: "User"),
+                    .other("display"),
                 ], description: "the people in the group"),
         ])
 
