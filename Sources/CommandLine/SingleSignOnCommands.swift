@@ -35,6 +35,7 @@ extension CommandRunner {
             Self.out(
                 "New people: \(setting.createPeople ? "created at their first sign-in" : "added by an admin first")")
             Self.out("Linked by verified e-mail: \(setting.linkByVerifiedEmail ? "yes" : "no")")
+            Self.out("SCIM takes the provider's tokens: \(setting.scimProviderTokens ? "yes" : "no")")
             describe(answer)
         }
     }

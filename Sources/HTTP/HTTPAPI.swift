@@ -99,7 +99,7 @@ package struct HTTPAPI: Sendable {
                 localhost, 127.0.0.1 or [::1]; behind a proxy or tunnel, start with --no-development-mode
                 """)
         }
-        if request.path == Self.scimRoot || request.path.hasPrefix(Self.scimRoot + "/") { return await scim(request) }
+        if let address = Self.scimAddress(request.path) { return await scim(request, at: address) }
         switch Self.routes.route(request.method, request.path) {
         case .found(let handle, let parameters):
             return await handle(self, request, parameters)

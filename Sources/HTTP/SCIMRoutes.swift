@@ -10,24 +10,46 @@ import RosterStore
 /// `/Schemas`), and every answer, errors included, is SCIM's own JSON.
 extension HTTPAPI {
     static let scimRoot = "/scim/v2"
+    /// The same for a named tenant: `/tenants/ID/scim/v2` (a provider's own tokens, docs/SSO.md).
+    static let scimTenantsPrefix = "/tenants/"
+
+    /// Where a path is under SCIM's root: the root as the path spells it, and the tenant it names.
+    static func scimAddress(_ path: String) -> (root: String, tenant: String?)? {
+        func under(_ root: String) -> Bool { path == root || path.hasPrefix(root + "/") }
+        if under(scimRoot) { return (scimRoot, nil) }
+        guard path.hasPrefix(scimTenantsPrefix) else { return nil }
+        let rest = path.dropFirst(scimTenantsPrefix.count)
+        guard let slash = rest.firstIndex(of: "/"), slash > rest.startIndex,
+            rest.distance(from: rest.startIndex, to: slash) <= 64
+        else { return nil }
+        let root = scimTenantsPrefix + rest[..<slash] + scimRoot
+        return under(root) ? (root, String(rest[..<slash])) : nil
+    }
 
     /// Every count a list may ask for at once, and the default.
     static let scimMaxCount = 1_000
     static let scimDefaultCount = 100
 
-    func scim(_ request: Request) async -> Reply {
+    func scim(_ request: Request, at address: (root: String, tenant: String?)) async -> Reply {
         guard let core = side.context, let loop = request.loop else {
             return Self.scimError(SCIMError(503, nil, "starting: the tenants are not loaded yet"))
         }
         let provisioning = Provisioning(core: core)
-        guard let tenant = await provisioning.tenant(bearer: request.authorization, address: request.peer) else {
+        let tenant: TenantRuntime
+        switch await provisioning.tenant(bearer: request.authorization, named: address.tenant, address: request.peer) {
+        case .tenant(let found): tenant = found
+        case .busy:
+            var reply = Self.scimError(SCIMError(429, nil, "the identity provider is being asked about other tokens"))
+            reply.headers.append(("Retry-After", "1"))
+            return reply
+        case .refused:
             var reply = Self.scimError(
-                SCIMError(401, nil, "send the tenant's SCIM token: Authorization: Bearer rsp_..."))
+                SCIMError(401, nil, "send the tenant's SCIM token: Authorization: Bearer rsp_... (docs/SSO.md)"))
             reply.headers.append(("WWW-Authenticate", "Bearer"))
             return reply
         }
-        let parts = request.path.dropFirst(Self.scimRoot.count).split(separator: "/").map(String.init)
-        let base = (side.currentTLS == nil ? "http://" : "https://") + (request.host ?? "localhost") + Self.scimRoot
+        let parts = request.path.dropFirst(address.root.count).split(separator: "/").map(String.init)
+        let base = (side.currentTLS == nil ? "http://" : "https://") + (request.host ?? "localhost") + address.root
         do throws(SCIMError) {
             switch (request.method, parts.first, parts.count) {
             case ("GET", "ServiceProviderConfig", 1): return Self.scimJSON(SCIMDiscovery.serviceProviderConfig(base))

@@ -18,6 +18,12 @@ public struct ProviderMetadata: Sendable, Equatable {
     /// RFC 8628's endpoint, when the provider offers the device grant (`roster-client login`).
     public var deviceAuthorizationEndpoint: URL?
     public var revocationEndpoint: URL?
+    /// RFC 7662's endpoint, when the provider offers it: how /scim/v2 checks the access tokens
+    /// the provider's own SCIM client sends (`--scim-provider-tokens`).
+    public var introspectionEndpoint: URL?
+    /// Whether the introspection endpoint takes the client's secret in the body (it offers only
+    /// `client_secret_post`) rather than HTTP Basic.
+    public var introspectionSecretInBody = false
     /// Roster's allowlist narrowed to what the provider signs ID tokens with.
     public var signingAlgorithms: Set<SignatureAlgorithm>
     /// RFC 9207: the provider puts `iss` in every authorization response, so one without it is refused.
@@ -93,6 +99,12 @@ public struct ProviderMetadata: Sendable, Equatable {
             signingAlgorithms: algorithms,
             issuerInAuthorizationResponse: document["authorization_response_iss_parameter_supported"] == .bool(true),
             clientSecretInBody: inBody)
+        metadata.introspectionEndpoint = try endpoint("introspection_endpoint", required: false)
+        if case .array(let methods)? = document["introspection_endpoint_auth_methods_supported"] {
+            let offered = Set(methods.compactMap(\.string))
+            metadata.introspectionSecretInBody =
+                !offered.contains("client_secret_basic") && offered.contains("client_secret_post")
+        }
         if case .array(let scopes)? = document["scopes_supported"] {
             metadata.scopesSupported = Set(scopes.compactMap(\.string))
         }

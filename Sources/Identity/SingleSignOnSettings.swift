@@ -20,6 +20,10 @@ public struct SingleSignOnSettings: Sendable, Codable, Equatable {
     /// The redirect URI registered with the provider; nil: this server's own address as the
     /// browser reached it, with `/sign-in/sso/callback`.
     public var redirectURI: String?
+    /// Whether `/scim/v2` also takes access tokens this provider issued to Roster's client,
+    /// checked at its introspection endpoint (RFC 7662; `TokenIntrospection`). Optional so that
+    /// settings kept before it read as off.
+    public var scimProviderTokens: Bool?
 
     public struct ClaimPaths: Sendable, Codable, Equatable {
         public var name = "name"

@@ -35,6 +35,11 @@ struct SingleSignOnAdmin: AsyncParsableCommand {
         var noCreatePeople = false
         @Flag(help: "Link a first sign-in to the person with the e-mail address the provider says it verified.")
         var linkByVerifiedEmail = false
+        @Flag(
+            help: ArgumentHelp(
+                "Let /scim/v2 take access tokens the provider issued to this client (checked at its introspection endpoint).",
+                discussion: "For a provider whose SCIM client mints its own token, as Canaille does (docs/SSO.md)."))
+        var scimProviderTokens = false
         @OptionGroup var why: ReasonOption
 
         func run() async throws {
@@ -59,6 +64,7 @@ struct SingleSignOnAdmin: AsyncParsableCommand {
                 $0.redirectUri = redirectUri
                 $0.createPeople = !noCreatePeople
                 $0.linkByVerifiedEmail = linkByVerifiedEmail
+                $0.scimProviderTokens = scimProviderTokens
             }
             try await options.runner().setSingleSignOn(setting, reason: why.reason).exit()
         }

@@ -17,13 +17,17 @@ final class IdentityProviderProcess: Sendable {
 
     private init(child: ChildProcess, issuer: String) { (self.child, self.issuer) = (child, issuer) }
 
-    /// Starts the provider with the client's `redirectURI` and the secret in `secretFile`.
-    static func start(redirectURI: String, secretFile: String, scratch: URL) async throws -> IdentityProviderProcess {
+    /// Starts the provider with the client's `redirectURI` and the secret in `secretFile`; with
+    /// `scimClientURI`, Canaille's SCIM client provisions the client there (`provision(_:)`).
+    static func start(redirectURI: String, secretFile: String, scratch: URL, scimClientURI: String? = nil)
+        async throws -> IdentityProviderProcess
+    {
         var environment = ProcessInfo.processInfo.environment
         environment["TMPDIR"] = scratch.path
         let child = try ChildProcess(
             "/usr/bin/env",
-            ["python3", "-u", script, "--redirect-uri", redirectURI, "--client-secret-file", secretFile],
+            ["python3", "-u", script, "--redirect-uri", redirectURI, "--client-secret-file", secretFile]
+                + (scimClientURI.map { ["--scim-client-uri", $0] } ?? []),
             environment: environment, stdin: true)
         // Canaille imports Flask, authlib and its backends: beside the whole suite's start on two
         // cores that took over a minute once.
@@ -45,6 +49,17 @@ final class IdentityProviderProcess: Sendable {
             let parts = output.components(separatedBy: "ROTATED ")
             return parts.count > before ? parts.last?.split(separator: "\n").first.map(String.init) : nil
         }
+    }
+
+    /// Runs a provisioning command (`provision`, `rename`, `leave`: the script says what each
+    /// saves); true once the provider answered it, its SCIM requests made.
+    func provision(_ command: String) async -> Bool {
+        let answer = ["provision": "PROVISIONED", "rename": "RENAMED", "leave": "LEFT"][command] ?? command
+        let before = child.stdout.components(separatedBy: answer).count
+        child.write(command + "\n")
+        return await child.waitForOutput(timeout: .seconds(60)) { output in
+            output.components(separatedBy: answer).count > before ? true : nil
+        } ?? false
     }
 
     func stop() async {

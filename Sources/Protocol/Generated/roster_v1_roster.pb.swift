@@ -4660,125 +4660,175 @@ public nonisolated struct Roster_V1_EscalationChanged: Sendable {
 }
 
 /// The tenant's OpenID Connect settings. The client secret is stored sealed and never returned.
-public nonisolated struct Roster_V1_SingleSignOnSetting: Sendable {
+public nonisolated struct Roster_V1_SingleSignOnSetting: @unchecked Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// exactly as the provider's discovery document names it
-  public var issuer: String = String()
+  public var issuer: String {
+    get {_storage._issuer}
+    set {_uniqueStorage()._issuer = newValue}
+  }
 
-  public var clientID: String = String()
+  public var clientID: String {
+    get {_storage._clientID}
+    set {_uniqueStorage()._clientID = newValue}
+  }
 
   /// set: the secret; empty in answers
-  public var clientSecret: String = String()
+  public var clientSecret: String {
+    get {_storage._clientSecret}
+    set {_uniqueStorage()._clientSecret = newValue}
+  }
 
   /// empty: openid profile email
-  public var scopes: [String] = []
+  public var scopes: [String] {
+    get {_storage._scopes}
+    set {_uniqueStorage()._scopes = newValue}
+  }
 
   /// each a member name or a dotted path; empty: the standard claim
-  public var nameClaim: String = String()
+  public var nameClaim: String {
+    get {_storage._nameClaim}
+    set {_uniqueStorage()._nameClaim = newValue}
+  }
 
-  public var givenNameClaim: String = String()
+  public var givenNameClaim: String {
+    get {_storage._givenNameClaim}
+    set {_uniqueStorage()._givenNameClaim = newValue}
+  }
 
-  public var familyNameClaim: String = String()
+  public var familyNameClaim: String {
+    get {_storage._familyNameClaim}
+    set {_uniqueStorage()._familyNameClaim = newValue}
+  }
 
-  public var emailClaim: String = String()
+  public var emailClaim: String {
+    get {_storage._emailClaim}
+    set {_uniqueStorage()._emailClaim = newValue}
+  }
 
-  public var phoneClaim: String = String()
+  public var phoneClaim: String {
+    get {_storage._phoneClaim}
+    set {_uniqueStorage()._phoneClaim = newValue}
+  }
 
   /// empty: groups
-  public var groupsClaim: String = String()
+  public var groupsClaim: String {
+    get {_storage._groupsClaim}
+    set {_uniqueStorage()._groupsClaim = newValue}
+  }
 
   /// members sign in as admins
-  public var adminGroups: [String] = []
+  public var adminGroups: [String] {
+    get {_storage._adminGroups}
+    set {_uniqueStorage()._adminGroups = newValue}
+  }
 
   /// not empty: only these (and admin) groups may sign in
-  public var readerGroups: [String] = []
+  public var readerGroups: [String] {
+    get {_storage._readerGroups}
+    set {_uniqueStorage()._readerGroups = newValue}
+  }
 
   /// group → team
-  public var teamGroups: Dictionary<String,String> = [:]
+  public var teamGroups: Dictionary<String,String> {
+    get {_storage._teamGroups}
+    set {_uniqueStorage()._teamGroups = newValue}
+  }
 
   /// a first sign-in by someone unknown creates their person
-  public var createPeople: Bool = false
+  public var createPeople: Bool {
+    get {_storage._createPeople}
+    set {_uniqueStorage()._createPeople = newValue}
+  }
 
   /// a first sign-in may be linked by a verified e-mail address
-  public var linkByVerifiedEmail: Bool = false
+  public var linkByVerifiedEmail: Bool {
+    get {_storage._linkByVerifiedEmail}
+    set {_uniqueStorage()._linkByVerifiedEmail = newValue}
+  }
 
   /// as registered with the provider; empty: this server's own
-  public var redirectUri: String = String()
+  public var redirectUri: String {
+    get {_storage._redirectUri}
+    set {_uniqueStorage()._redirectUri = newValue}
+  }
+
+  /// address as the browser reached it, /sign-in/sso/callback
+  public var scimProviderTokens: Bool {
+    get {_storage._scimProviderTokens}
+    set {_uniqueStorage()._scimProviderTokens = newValue}
+  }
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
+
+  fileprivate var _storage = _StorageClass.defaultInstance
 }
 
-public nonisolated struct Roster_V1_IdentityAdminRequest: @unchecked Sendable {
+public nonisolated struct Roster_V1_IdentityAdminRequest: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
-  public var action: OneOf_Action? {
-    get {return _storage._action}
-    set {_uniqueStorage()._action = newValue}
-  }
+  public var action: Roster_V1_IdentityAdminRequest.OneOf_Action? = nil
 
   /// checked against the provider before it is kept
   public var setSingleSignOn: Roster_V1_SingleSignOnSetting {
     get {
-      if case .setSingleSignOn(let v)? = _storage._action {return v}
+      if case .setSingleSignOn(let v)? = action {return v}
       return Roster_V1_SingleSignOnSetting()
     }
-    set {_uniqueStorage()._action = .setSingleSignOn(newValue)}
+    set {action = .setSingleSignOn(newValue)}
   }
 
   public var showSingleSignOn: Bool {
     get {
-      if case .showSingleSignOn(let v)? = _storage._action {return v}
+      if case .showSingleSignOn(let v)? = action {return v}
       return false
     }
-    set {_uniqueStorage()._action = .showSingleSignOn(newValue)}
+    set {action = .showSingleSignOn(newValue)}
   }
 
   public var removeSingleSignOn: Bool {
     get {
-      if case .removeSingleSignOn(let v)? = _storage._action {return v}
+      if case .removeSingleSignOn(let v)? = action {return v}
       return false
     }
-    set {_uniqueStorage()._action = .removeSingleSignOn(newValue)}
+    set {action = .removeSingleSignOn(newValue)}
   }
 
   /// a SCIM bearer token with this label (may be empty)
   public var createProvisioningToken: String {
     get {
-      if case .createProvisioningToken(let v)? = _storage._action {return v}
+      if case .createProvisioningToken(let v)? = action {return v}
       return String()
     }
-    set {_uniqueStorage()._action = .createProvisioningToken(newValue)}
+    set {action = .createProvisioningToken(newValue)}
   }
 
   public var listProvisioningTokens: Bool {
     get {
-      if case .listProvisioningTokens(let v)? = _storage._action {return v}
+      if case .listProvisioningTokens(let v)? = action {return v}
       return false
     }
-    set {_uniqueStorage()._action = .listProvisioningTokens(newValue)}
+    set {action = .listProvisioningTokens(newValue)}
   }
 
   /// the token's id
   public var revokeProvisioningToken: String {
     get {
-      if case .revokeProvisioningToken(let v)? = _storage._action {return v}
+      if case .revokeProvisioningToken(let v)? = action {return v}
       return String()
     }
-    set {_uniqueStorage()._action = .revokeProvisioningToken(newValue)}
+    set {action = .revokeProvisioningToken(newValue)}
   }
 
   /// set and remove: why, kept in the audit log
-  public var reason: String {
-    get {_storage._reason}
-    set {_uniqueStorage()._reason = newValue}
-  }
+  public var reason: String = String()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -4796,60 +4846,43 @@ public nonisolated struct Roster_V1_IdentityAdminRequest: @unchecked Sendable {
   }
 
   public init() {}
-
-  fileprivate var _storage = _StorageClass.defaultInstance
 }
 
-public nonisolated struct Roster_V1_IdentityAdminResponse: @unchecked Sendable {
+public nonisolated struct Roster_V1_IdentityAdminResponse: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
   // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
   // methods supported on all messages.
 
   /// set and show: as kept (no secret); absent: not set up
   public var singleSignOn: Roster_V1_SingleSignOnSetting {
-    get {_storage._singleSignOn ?? Roster_V1_SingleSignOnSetting()}
-    set {_uniqueStorage()._singleSignOn = newValue}
+    get {_singleSignOn ?? Roster_V1_SingleSignOnSetting()}
+    set {_singleSignOn = newValue}
   }
   /// Returns true if `singleSignOn` has been explicitly set.
-  public var hasSingleSignOn: Bool {_storage._singleSignOn != nil}
+  public var hasSingleSignOn: Bool {self._singleSignOn != nil}
   /// Clears the value of `singleSignOn`. Subsequent reads from it will return its default value.
-  public mutating func clearSingleSignOn() {_uniqueStorage()._singleSignOn = nil}
+  public mutating func clearSingleSignOn() {self._singleSignOn = nil}
 
   /// the address to register with the provider ("" without an HTTP listener)
-  public var redirectUri: String {
-    get {_storage._redirectUri}
-    set {_uniqueStorage()._redirectUri = newValue}
-  }
+  public var redirectUri: String = String()
 
   /// what the provider's documents say that an admin should know
-  public var notes: [String] {
-    get {_storage._notes}
-    set {_uniqueStorage()._notes = newValue}
-  }
+  public var notes: [String] = []
 
   /// create_provisioning_token: the bearer token, shown this once
-  public var provisioningSecret: String {
-    get {_storage._provisioningSecret}
-    set {_uniqueStorage()._provisioningSecret = newValue}
-  }
+  public var provisioningSecret: String = String()
 
   /// create and list (revoked ones too)
-  public var provisioningTokens: [Roster_V1_ProvisioningTokenInfo] {
-    get {_storage._provisioningTokens}
-    set {_uniqueStorage()._provisioningTokens = newValue}
-  }
+  public var provisioningTokens: [Roster_V1_ProvisioningTokenInfo] = []
 
   /// create: the SCIM base URL ("" without an HTTP listener)
-  public var provisioningURL: String {
-    get {_storage._provisioningURL}
-    set {_uniqueStorage()._provisioningURL = newValue}
-  }
+  public var provisioningURL: String = String()
 
   public var unknownFields = SwiftProtobuf.UnknownStorage()
 
   public init() {}
 
-  fileprivate var _storage = _StorageClass.defaultInstance
+  fileprivate var _singleSignOn: Roster_V1_SingleSignOnSetting? = nil
 }
 
 /// A tenant's SCIM bearer token (docs/SSO.md), never its secret.
@@ -11823,104 +11856,177 @@ nonisolated extension Roster_V1_EscalationChanged: SwiftProtobuf.Message, SwiftP
 
 nonisolated extension Roster_V1_SingleSignOnSetting: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   public static let protoMessageName: String = _protobuf_package + ".SingleSignOnSetting"
-  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}issuer\0\u{3}client_id\0\u{3}client_secret\0\u{1}scopes\0\u{3}name_claim\0\u{3}given_name_claim\0\u{3}family_name_claim\0\u{3}email_claim\0\u{3}phone_claim\0\u{3}groups_claim\0\u{3}admin_groups\0\u{3}reader_groups\0\u{3}team_groups\0\u{3}create_people\0\u{3}link_by_verified_email\0\u{3}redirect_uri\0")
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}issuer\0\u{3}client_id\0\u{3}client_secret\0\u{1}scopes\0\u{3}name_claim\0\u{3}given_name_claim\0\u{3}family_name_claim\0\u{3}email_claim\0\u{3}phone_claim\0\u{3}groups_claim\0\u{3}admin_groups\0\u{3}reader_groups\0\u{3}team_groups\0\u{3}create_people\0\u{3}link_by_verified_email\0\u{3}redirect_uri\0\u{3}scim_provider_tokens\0")
+
+  fileprivate class _StorageClass {
+    var _issuer: String = String()
+    var _clientID: String = String()
+    var _clientSecret: String = String()
+    var _scopes: [String] = []
+    var _nameClaim: String = String()
+    var _givenNameClaim: String = String()
+    var _familyNameClaim: String = String()
+    var _emailClaim: String = String()
+    var _phoneClaim: String = String()
+    var _groupsClaim: String = String()
+    var _adminGroups: [String] = []
+    var _readerGroups: [String] = []
+    var _teamGroups: Dictionary<String,String> = [:]
+    var _createPeople: Bool = false
+    var _linkByVerifiedEmail: Bool = false
+    var _redirectUri: String = String()
+    var _scimProviderTokens: Bool = false
+
+      // This property is used as the initial default value for new instances of the type.
+      // The type itself is protecting the reference to its storage via CoW semantics.
+      // This will force a copy to be made of this reference when the first mutation occurs;
+      // hence, it is safe to mark this as `nonisolated(unsafe)`.
+      static nonisolated(unsafe) let defaultInstance = _StorageClass()
+
+    private init() {}
+
+    init(copying source: _StorageClass) {
+      _issuer = source._issuer
+      _clientID = source._clientID
+      _clientSecret = source._clientSecret
+      _scopes = source._scopes
+      _nameClaim = source._nameClaim
+      _givenNameClaim = source._givenNameClaim
+      _familyNameClaim = source._familyNameClaim
+      _emailClaim = source._emailClaim
+      _phoneClaim = source._phoneClaim
+      _groupsClaim = source._groupsClaim
+      _adminGroups = source._adminGroups
+      _readerGroups = source._readerGroups
+      _teamGroups = source._teamGroups
+      _createPeople = source._createPeople
+      _linkByVerifiedEmail = source._linkByVerifiedEmail
+      _redirectUri = source._redirectUri
+      _scimProviderTokens = source._scimProviderTokens
+    }
+  }
+
+  fileprivate mutating func _uniqueStorage() -> _StorageClass {
+    if !isKnownUniquelyReferenced(&_storage) {
+      _storage = _StorageClass(copying: _storage)
+    }
+    return _storage
+  }
 
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
-    while let fieldNumber = try decoder.nextFieldNumber() {
-      // The use of inline closures is to circumvent an issue where the compiler
-      // allocates stack space for every case branch when no optimizations are
-      // enabled. https://github.com/apple/swift-protobuf/issues/1034
-      switch fieldNumber {
-      case 1: try { try decoder.decodeSingularStringField(value: &self.issuer) }()
-      case 2: try { try decoder.decodeSingularStringField(value: &self.clientID) }()
-      case 3: try { try decoder.decodeSingularStringField(value: &self.clientSecret) }()
-      case 4: try { try decoder.decodeRepeatedStringField(value: &self.scopes) }()
-      case 5: try { try decoder.decodeSingularStringField(value: &self.nameClaim) }()
-      case 6: try { try decoder.decodeSingularStringField(value: &self.givenNameClaim) }()
-      case 7: try { try decoder.decodeSingularStringField(value: &self.familyNameClaim) }()
-      case 8: try { try decoder.decodeSingularStringField(value: &self.emailClaim) }()
-      case 9: try { try decoder.decodeSingularStringField(value: &self.phoneClaim) }()
-      case 10: try { try decoder.decodeSingularStringField(value: &self.groupsClaim) }()
-      case 11: try { try decoder.decodeRepeatedStringField(value: &self.adminGroups) }()
-      case 12: try { try decoder.decodeRepeatedStringField(value: &self.readerGroups) }()
-      case 13: try { try decoder.decodeMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufString>.self, value: &self.teamGroups) }()
-      case 14: try { try decoder.decodeSingularBoolField(value: &self.createPeople) }()
-      case 15: try { try decoder.decodeSingularBoolField(value: &self.linkByVerifiedEmail) }()
-      case 16: try { try decoder.decodeSingularStringField(value: &self.redirectUri) }()
-      default: break
+    _ = _uniqueStorage()
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      while let fieldNumber = try decoder.nextFieldNumber() {
+        // The use of inline closures is to circumvent an issue where the compiler
+        // allocates stack space for every case branch when no optimizations are
+        // enabled. https://github.com/apple/swift-protobuf/issues/1034
+        switch fieldNumber {
+        case 1: try { try decoder.decodeSingularStringField(value: &_storage._issuer) }()
+        case 2: try { try decoder.decodeSingularStringField(value: &_storage._clientID) }()
+        case 3: try { try decoder.decodeSingularStringField(value: &_storage._clientSecret) }()
+        case 4: try { try decoder.decodeRepeatedStringField(value: &_storage._scopes) }()
+        case 5: try { try decoder.decodeSingularStringField(value: &_storage._nameClaim) }()
+        case 6: try { try decoder.decodeSingularStringField(value: &_storage._givenNameClaim) }()
+        case 7: try { try decoder.decodeSingularStringField(value: &_storage._familyNameClaim) }()
+        case 8: try { try decoder.decodeSingularStringField(value: &_storage._emailClaim) }()
+        case 9: try { try decoder.decodeSingularStringField(value: &_storage._phoneClaim) }()
+        case 10: try { try decoder.decodeSingularStringField(value: &_storage._groupsClaim) }()
+        case 11: try { try decoder.decodeRepeatedStringField(value: &_storage._adminGroups) }()
+        case 12: try { try decoder.decodeRepeatedStringField(value: &_storage._readerGroups) }()
+        case 13: try { try decoder.decodeMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufString>.self, value: &_storage._teamGroups) }()
+        case 14: try { try decoder.decodeSingularBoolField(value: &_storage._createPeople) }()
+        case 15: try { try decoder.decodeSingularBoolField(value: &_storage._linkByVerifiedEmail) }()
+        case 16: try { try decoder.decodeSingularStringField(value: &_storage._redirectUri) }()
+        case 17: try { try decoder.decodeSingularBoolField(value: &_storage._scimProviderTokens) }()
+        default: break
+        }
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    if !self.issuer.isEmpty {
-      try visitor.visitSingularStringField(value: self.issuer, fieldNumber: 1)
-    }
-    if !self.clientID.isEmpty {
-      try visitor.visitSingularStringField(value: self.clientID, fieldNumber: 2)
-    }
-    if !self.clientSecret.isEmpty {
-      try visitor.visitSingularStringField(value: self.clientSecret, fieldNumber: 3)
-    }
-    if !self.scopes.isEmpty {
-      try visitor.visitRepeatedStringField(value: self.scopes, fieldNumber: 4)
-    }
-    if !self.nameClaim.isEmpty {
-      try visitor.visitSingularStringField(value: self.nameClaim, fieldNumber: 5)
-    }
-    if !self.givenNameClaim.isEmpty {
-      try visitor.visitSingularStringField(value: self.givenNameClaim, fieldNumber: 6)
-    }
-    if !self.familyNameClaim.isEmpty {
-      try visitor.visitSingularStringField(value: self.familyNameClaim, fieldNumber: 7)
-    }
-    if !self.emailClaim.isEmpty {
-      try visitor.visitSingularStringField(value: self.emailClaim, fieldNumber: 8)
-    }
-    if !self.phoneClaim.isEmpty {
-      try visitor.visitSingularStringField(value: self.phoneClaim, fieldNumber: 9)
-    }
-    if !self.groupsClaim.isEmpty {
-      try visitor.visitSingularStringField(value: self.groupsClaim, fieldNumber: 10)
-    }
-    if !self.adminGroups.isEmpty {
-      try visitor.visitRepeatedStringField(value: self.adminGroups, fieldNumber: 11)
-    }
-    if !self.readerGroups.isEmpty {
-      try visitor.visitRepeatedStringField(value: self.readerGroups, fieldNumber: 12)
-    }
-    if !self.teamGroups.isEmpty {
-      try visitor.visitMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufString>.self, value: self.teamGroups, fieldNumber: 13)
-    }
-    if self.createPeople != false {
-      try visitor.visitSingularBoolField(value: self.createPeople, fieldNumber: 14)
-    }
-    if self.linkByVerifiedEmail != false {
-      try visitor.visitSingularBoolField(value: self.linkByVerifiedEmail, fieldNumber: 15)
-    }
-    if !self.redirectUri.isEmpty {
-      try visitor.visitSingularStringField(value: self.redirectUri, fieldNumber: 16)
+    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
+      if !_storage._issuer.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._issuer, fieldNumber: 1)
+      }
+      if !_storage._clientID.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._clientID, fieldNumber: 2)
+      }
+      if !_storage._clientSecret.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._clientSecret, fieldNumber: 3)
+      }
+      if !_storage._scopes.isEmpty {
+        try visitor.visitRepeatedStringField(value: _storage._scopes, fieldNumber: 4)
+      }
+      if !_storage._nameClaim.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._nameClaim, fieldNumber: 5)
+      }
+      if !_storage._givenNameClaim.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._givenNameClaim, fieldNumber: 6)
+      }
+      if !_storage._familyNameClaim.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._familyNameClaim, fieldNumber: 7)
+      }
+      if !_storage._emailClaim.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._emailClaim, fieldNumber: 8)
+      }
+      if !_storage._phoneClaim.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._phoneClaim, fieldNumber: 9)
+      }
+      if !_storage._groupsClaim.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._groupsClaim, fieldNumber: 10)
+      }
+      if !_storage._adminGroups.isEmpty {
+        try visitor.visitRepeatedStringField(value: _storage._adminGroups, fieldNumber: 11)
+      }
+      if !_storage._readerGroups.isEmpty {
+        try visitor.visitRepeatedStringField(value: _storage._readerGroups, fieldNumber: 12)
+      }
+      if !_storage._teamGroups.isEmpty {
+        try visitor.visitMapField(fieldType: SwiftProtobuf._ProtobufMap<SwiftProtobuf.ProtobufString,SwiftProtobuf.ProtobufString>.self, value: _storage._teamGroups, fieldNumber: 13)
+      }
+      if _storage._createPeople != false {
+        try visitor.visitSingularBoolField(value: _storage._createPeople, fieldNumber: 14)
+      }
+      if _storage._linkByVerifiedEmail != false {
+        try visitor.visitSingularBoolField(value: _storage._linkByVerifiedEmail, fieldNumber: 15)
+      }
+      if !_storage._redirectUri.isEmpty {
+        try visitor.visitSingularStringField(value: _storage._redirectUri, fieldNumber: 16)
+      }
+      if _storage._scimProviderTokens != false {
+        try visitor.visitSingularBoolField(value: _storage._scimProviderTokens, fieldNumber: 17)
+      }
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Roster_V1_SingleSignOnSetting, rhs: Roster_V1_SingleSignOnSetting) -> Bool {
-    if lhs.issuer != rhs.issuer {return false}
-    if lhs.clientID != rhs.clientID {return false}
-    if lhs.clientSecret != rhs.clientSecret {return false}
-    if lhs.scopes != rhs.scopes {return false}
-    if lhs.nameClaim != rhs.nameClaim {return false}
-    if lhs.givenNameClaim != rhs.givenNameClaim {return false}
-    if lhs.familyNameClaim != rhs.familyNameClaim {return false}
-    if lhs.emailClaim != rhs.emailClaim {return false}
-    if lhs.phoneClaim != rhs.phoneClaim {return false}
-    if lhs.groupsClaim != rhs.groupsClaim {return false}
-    if lhs.adminGroups != rhs.adminGroups {return false}
-    if lhs.readerGroups != rhs.readerGroups {return false}
-    if lhs.teamGroups != rhs.teamGroups {return false}
-    if lhs.createPeople != rhs.createPeople {return false}
-    if lhs.linkByVerifiedEmail != rhs.linkByVerifiedEmail {return false}
-    if lhs.redirectUri != rhs.redirectUri {return false}
+    if lhs._storage !== rhs._storage {
+      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
+        let _storage = _args.0
+        let rhs_storage = _args.1
+        if _storage._issuer != rhs_storage._issuer {return false}
+        if _storage._clientID != rhs_storage._clientID {return false}
+        if _storage._clientSecret != rhs_storage._clientSecret {return false}
+        if _storage._scopes != rhs_storage._scopes {return false}
+        if _storage._nameClaim != rhs_storage._nameClaim {return false}
+        if _storage._givenNameClaim != rhs_storage._givenNameClaim {return false}
+        if _storage._familyNameClaim != rhs_storage._familyNameClaim {return false}
+        if _storage._emailClaim != rhs_storage._emailClaim {return false}
+        if _storage._phoneClaim != rhs_storage._phoneClaim {return false}
+        if _storage._groupsClaim != rhs_storage._groupsClaim {return false}
+        if _storage._adminGroups != rhs_storage._adminGroups {return false}
+        if _storage._readerGroups != rhs_storage._readerGroups {return false}
+        if _storage._teamGroups != rhs_storage._teamGroups {return false}
+        if _storage._createPeople != rhs_storage._createPeople {return false}
+        if _storage._linkByVerifiedEmail != rhs_storage._linkByVerifiedEmail {return false}
+        if _storage._redirectUri != rhs_storage._redirectUri {return false}
+        if _storage._scimProviderTokens != rhs_storage._scimProviderTokens {return false}
+        return true
+      }
+      if !storagesAreEqual {return false}
+    }
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -11930,150 +12036,112 @@ nonisolated extension Roster_V1_IdentityAdminRequest: SwiftProtobuf.Message, Swi
   public static let protoMessageName: String = _protobuf_package + ".IdentityAdminRequest"
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}set_single_sign_on\0\u{3}show_single_sign_on\0\u{3}remove_single_sign_on\0\u{3}create_provisioning_token\0\u{3}list_provisioning_tokens\0\u{3}revoke_provisioning_token\0\u{2}\u{9}reason\0")
 
-  fileprivate class _StorageClass {
-    var _action: Roster_V1_IdentityAdminRequest.OneOf_Action?
-    var _reason: String = String()
-
-      // This property is used as the initial default value for new instances of the type.
-      // The type itself is protecting the reference to its storage via CoW semantics.
-      // This will force a copy to be made of this reference when the first mutation occurs;
-      // hence, it is safe to mark this as `nonisolated(unsafe)`.
-      static nonisolated(unsafe) let defaultInstance = _StorageClass()
-
-    private init() {}
-
-    init(copying source: _StorageClass) {
-      _action = source._action
-      _reason = source._reason
-    }
-  }
-
-  fileprivate mutating func _uniqueStorage() -> _StorageClass {
-    if !isKnownUniquelyReferenced(&_storage) {
-      _storage = _StorageClass(copying: _storage)
-    }
-    return _storage
-  }
-
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
-    _ = _uniqueStorage()
-    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
-      while let fieldNumber = try decoder.nextFieldNumber() {
-        // The use of inline closures is to circumvent an issue where the compiler
-        // allocates stack space for every case branch when no optimizations are
-        // enabled. https://github.com/apple/swift-protobuf/issues/1034
-        switch fieldNumber {
-        case 1: try {
-          var v: Roster_V1_SingleSignOnSetting?
-          var hadOneofValue = false
-          if let current = _storage._action {
-            hadOneofValue = true
-            if case .setSingleSignOn(let m) = current {v = m}
-          }
-          try decoder.decodeSingularMessageField(value: &v)
-          if let v = v {
-            if hadOneofValue {try decoder.handleConflictingOneOf()}
-            _storage._action = .setSingleSignOn(v)
-          }
-        }()
-        case 2: try {
-          var v: Bool?
-          try decoder.decodeSingularBoolField(value: &v)
-          if let v = v {
-            if _storage._action != nil {try decoder.handleConflictingOneOf()}
-            _storage._action = .showSingleSignOn(v)
-          }
-        }()
-        case 3: try {
-          var v: Bool?
-          try decoder.decodeSingularBoolField(value: &v)
-          if let v = v {
-            if _storage._action != nil {try decoder.handleConflictingOneOf()}
-            _storage._action = .removeSingleSignOn(v)
-          }
-        }()
-        case 4: try {
-          var v: String?
-          try decoder.decodeSingularStringField(value: &v)
-          if let v = v {
-            if _storage._action != nil {try decoder.handleConflictingOneOf()}
-            _storage._action = .createProvisioningToken(v)
-          }
-        }()
-        case 5: try {
-          var v: Bool?
-          try decoder.decodeSingularBoolField(value: &v)
-          if let v = v {
-            if _storage._action != nil {try decoder.handleConflictingOneOf()}
-            _storage._action = .listProvisioningTokens(v)
-          }
-        }()
-        case 6: try {
-          var v: String?
-          try decoder.decodeSingularStringField(value: &v)
-          if let v = v {
-            if _storage._action != nil {try decoder.handleConflictingOneOf()}
-            _storage._action = .revokeProvisioningToken(v)
-          }
-        }()
-        case 15: try { try decoder.decodeSingularStringField(value: &_storage._reason) }()
-        default: break
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try {
+        var v: Roster_V1_SingleSignOnSetting?
+        var hadOneofValue = false
+        if let current = self.action {
+          hadOneofValue = true
+          if case .setSingleSignOn(let m) = current {v = m}
         }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.action = .setSingleSignOn(v)
+        }
+      }()
+      case 2: try {
+        var v: Bool?
+        try decoder.decodeSingularBoolField(value: &v)
+        if let v = v {
+          if self.action != nil {try decoder.handleConflictingOneOf()}
+          self.action = .showSingleSignOn(v)
+        }
+      }()
+      case 3: try {
+        var v: Bool?
+        try decoder.decodeSingularBoolField(value: &v)
+        if let v = v {
+          if self.action != nil {try decoder.handleConflictingOneOf()}
+          self.action = .removeSingleSignOn(v)
+        }
+      }()
+      case 4: try {
+        var v: String?
+        try decoder.decodeSingularStringField(value: &v)
+        if let v = v {
+          if self.action != nil {try decoder.handleConflictingOneOf()}
+          self.action = .createProvisioningToken(v)
+        }
+      }()
+      case 5: try {
+        var v: Bool?
+        try decoder.decodeSingularBoolField(value: &v)
+        if let v = v {
+          if self.action != nil {try decoder.handleConflictingOneOf()}
+          self.action = .listProvisioningTokens(v)
+        }
+      }()
+      case 6: try {
+        var v: String?
+        try decoder.decodeSingularStringField(value: &v)
+        if let v = v {
+          if self.action != nil {try decoder.handleConflictingOneOf()}
+          self.action = .revokeProvisioningToken(v)
+        }
+      }()
+      case 15: try { try decoder.decodeSingularStringField(value: &self.reason) }()
+      default: break
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
-      // The use of inline closures is to circumvent an issue where the compiler
-      // allocates stack space for every if/case branch local when no optimizations
-      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
-      // https://github.com/apple/swift-protobuf/issues/1182
-      switch _storage._action {
-      case .setSingleSignOn?: try {
-        guard case .setSingleSignOn(let v)? = _storage._action else { preconditionFailure() }
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
-      }()
-      case .showSingleSignOn?: try {
-        guard case .showSingleSignOn(let v)? = _storage._action else { preconditionFailure() }
-        try visitor.visitSingularBoolField(value: v, fieldNumber: 2)
-      }()
-      case .removeSingleSignOn?: try {
-        guard case .removeSingleSignOn(let v)? = _storage._action else { preconditionFailure() }
-        try visitor.visitSingularBoolField(value: v, fieldNumber: 3)
-      }()
-      case .createProvisioningToken?: try {
-        guard case .createProvisioningToken(let v)? = _storage._action else { preconditionFailure() }
-        try visitor.visitSingularStringField(value: v, fieldNumber: 4)
-      }()
-      case .listProvisioningTokens?: try {
-        guard case .listProvisioningTokens(let v)? = _storage._action else { preconditionFailure() }
-        try visitor.visitSingularBoolField(value: v, fieldNumber: 5)
-      }()
-      case .revokeProvisioningToken?: try {
-        guard case .revokeProvisioningToken(let v)? = _storage._action else { preconditionFailure() }
-        try visitor.visitSingularStringField(value: v, fieldNumber: 6)
-      }()
-      case nil: break
-      }
-      if !_storage._reason.isEmpty {
-        try visitor.visitSingularStringField(value: _storage._reason, fieldNumber: 15)
-      }
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    switch self.action {
+    case .setSingleSignOn?: try {
+      guard case .setSingleSignOn(let v)? = self.action else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    }()
+    case .showSingleSignOn?: try {
+      guard case .showSingleSignOn(let v)? = self.action else { preconditionFailure() }
+      try visitor.visitSingularBoolField(value: v, fieldNumber: 2)
+    }()
+    case .removeSingleSignOn?: try {
+      guard case .removeSingleSignOn(let v)? = self.action else { preconditionFailure() }
+      try visitor.visitSingularBoolField(value: v, fieldNumber: 3)
+    }()
+    case .createProvisioningToken?: try {
+      guard case .createProvisioningToken(let v)? = self.action else { preconditionFailure() }
+      try visitor.visitSingularStringField(value: v, fieldNumber: 4)
+    }()
+    case .listProvisioningTokens?: try {
+      guard case .listProvisioningTokens(let v)? = self.action else { preconditionFailure() }
+      try visitor.visitSingularBoolField(value: v, fieldNumber: 5)
+    }()
+    case .revokeProvisioningToken?: try {
+      guard case .revokeProvisioningToken(let v)? = self.action else { preconditionFailure() }
+      try visitor.visitSingularStringField(value: v, fieldNumber: 6)
+    }()
+    case nil: break
+    }
+    if !self.reason.isEmpty {
+      try visitor.visitSingularStringField(value: self.reason, fieldNumber: 15)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Roster_V1_IdentityAdminRequest, rhs: Roster_V1_IdentityAdminRequest) -> Bool {
-    if lhs._storage !== rhs._storage {
-      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
-        let _storage = _args.0
-        let rhs_storage = _args.1
-        if _storage._action != rhs_storage._action {return false}
-        if _storage._reason != rhs_storage._reason {return false}
-        return true
-      }
-      if !storagesAreEqual {return false}
-    }
+    if lhs.action != rhs.action {return false}
+    if lhs.reason != rhs.reason {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
@@ -12083,102 +12151,56 @@ nonisolated extension Roster_V1_IdentityAdminResponse: SwiftProtobuf.Message, Sw
   public static let protoMessageName: String = _protobuf_package + ".IdentityAdminResponse"
   public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}single_sign_on\0\u{3}redirect_uri\0\u{1}notes\0\u{3}provisioning_secret\0\u{3}provisioning_tokens\0\u{3}provisioning_url\0")
 
-  fileprivate class _StorageClass {
-    var _singleSignOn: Roster_V1_SingleSignOnSetting? = nil
-    var _redirectUri: String = String()
-    var _notes: [String] = []
-    var _provisioningSecret: String = String()
-    var _provisioningTokens: [Roster_V1_ProvisioningTokenInfo] = []
-    var _provisioningURL: String = String()
-
-      // This property is used as the initial default value for new instances of the type.
-      // The type itself is protecting the reference to its storage via CoW semantics.
-      // This will force a copy to be made of this reference when the first mutation occurs;
-      // hence, it is safe to mark this as `nonisolated(unsafe)`.
-      static nonisolated(unsafe) let defaultInstance = _StorageClass()
-
-    private init() {}
-
-    init(copying source: _StorageClass) {
-      _singleSignOn = source._singleSignOn
-      _redirectUri = source._redirectUri
-      _notes = source._notes
-      _provisioningSecret = source._provisioningSecret
-      _provisioningTokens = source._provisioningTokens
-      _provisioningURL = source._provisioningURL
-    }
-  }
-
-  fileprivate mutating func _uniqueStorage() -> _StorageClass {
-    if !isKnownUniquelyReferenced(&_storage) {
-      _storage = _StorageClass(copying: _storage)
-    }
-    return _storage
-  }
-
   public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
-    _ = _uniqueStorage()
-    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
-      while let fieldNumber = try decoder.nextFieldNumber() {
-        // The use of inline closures is to circumvent an issue where the compiler
-        // allocates stack space for every case branch when no optimizations are
-        // enabled. https://github.com/apple/swift-protobuf/issues/1034
-        switch fieldNumber {
-        case 1: try { try decoder.decodeSingularMessageField(value: &_storage._singleSignOn) }()
-        case 2: try { try decoder.decodeSingularStringField(value: &_storage._redirectUri) }()
-        case 3: try { try decoder.decodeRepeatedStringField(value: &_storage._notes) }()
-        case 4: try { try decoder.decodeSingularStringField(value: &_storage._provisioningSecret) }()
-        case 5: try { try decoder.decodeRepeatedMessageField(value: &_storage._provisioningTokens) }()
-        case 6: try { try decoder.decodeSingularStringField(value: &_storage._provisioningURL) }()
-        default: break
-        }
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularMessageField(value: &self._singleSignOn) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.redirectUri) }()
+      case 3: try { try decoder.decodeRepeatedStringField(value: &self.notes) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.provisioningSecret) }()
+      case 5: try { try decoder.decodeRepeatedMessageField(value: &self.provisioningTokens) }()
+      case 6: try { try decoder.decodeSingularStringField(value: &self.provisioningURL) }()
+      default: break
       }
     }
   }
 
   public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
-    try withExtendedLifetime(_storage) { (_storage: _StorageClass) in
-      // The use of inline closures is to circumvent an issue where the compiler
-      // allocates stack space for every if/case branch local when no optimizations
-      // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
-      // https://github.com/apple/swift-protobuf/issues/1182
-      try { if let v = _storage._singleSignOn {
-        try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
-      } }()
-      if !_storage._redirectUri.isEmpty {
-        try visitor.visitSingularStringField(value: _storage._redirectUri, fieldNumber: 2)
-      }
-      if !_storage._notes.isEmpty {
-        try visitor.visitRepeatedStringField(value: _storage._notes, fieldNumber: 3)
-      }
-      if !_storage._provisioningSecret.isEmpty {
-        try visitor.visitSingularStringField(value: _storage._provisioningSecret, fieldNumber: 4)
-      }
-      if !_storage._provisioningTokens.isEmpty {
-        try visitor.visitRepeatedMessageField(value: _storage._provisioningTokens, fieldNumber: 5)
-      }
-      if !_storage._provisioningURL.isEmpty {
-        try visitor.visitSingularStringField(value: _storage._provisioningURL, fieldNumber: 6)
-      }
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    try { if let v = self._singleSignOn {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    } }()
+    if !self.redirectUri.isEmpty {
+      try visitor.visitSingularStringField(value: self.redirectUri, fieldNumber: 2)
+    }
+    if !self.notes.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.notes, fieldNumber: 3)
+    }
+    if !self.provisioningSecret.isEmpty {
+      try visitor.visitSingularStringField(value: self.provisioningSecret, fieldNumber: 4)
+    }
+    if !self.provisioningTokens.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.provisioningTokens, fieldNumber: 5)
+    }
+    if !self.provisioningURL.isEmpty {
+      try visitor.visitSingularStringField(value: self.provisioningURL, fieldNumber: 6)
     }
     try unknownFields.traverse(visitor: &visitor)
   }
 
   public static func ==(lhs: Roster_V1_IdentityAdminResponse, rhs: Roster_V1_IdentityAdminResponse) -> Bool {
-    if lhs._storage !== rhs._storage {
-      let storagesAreEqual: Bool = withExtendedLifetime((lhs._storage, rhs._storage)) { (_args: (_StorageClass, _StorageClass)) in
-        let _storage = _args.0
-        let rhs_storage = _args.1
-        if _storage._singleSignOn != rhs_storage._singleSignOn {return false}
-        if _storage._redirectUri != rhs_storage._redirectUri {return false}
-        if _storage._notes != rhs_storage._notes {return false}
-        if _storage._provisioningSecret != rhs_storage._provisioningSecret {return false}
-        if _storage._provisioningTokens != rhs_storage._provisioningTokens {return false}
-        if _storage._provisioningURL != rhs_storage._provisioningURL {return false}
-        return true
-      }
-      if !storagesAreEqual {return false}
-    }
+    if lhs._singleSignOn != rhs._singleSignOn {return false}
+    if lhs.redirectUri != rhs.redirectUri {return false}
+    if lhs.notes != rhs.notes {return false}
+    if lhs.provisioningSecret != rhs.provisioningSecret {return false}
+    if lhs.provisioningTokens != rhs.provisioningTokens {return false}
+    if lhs.provisioningURL != rhs.provisioningURL {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -20,20 +20,26 @@ package struct Provisioning: Sendable {
     package static let tokenPrefix = "rsp_"
 
     /// The tenant a presented bearer token provisions, or nil (refused, and audited).
-    package func tenant(bearer header: String?, address: String) async -> TenantRuntime? {
+    /// `named` is the tenant the request's path names (nil: none named); a token of another
+    /// tenant is refused there. A token that is not Roster's own goes to the provider of that
+    /// tenant (else the default one) when it takes its provider's tokens (`ProviderTokens`).
+    package func tenant(bearer header: String?, named: String?, address: String) async -> Admission {
         let now = core.clock.now()
         guard let header, header.lowercased().hasPrefix("bearer ") else {
-            core.auditProvisioningFailure(tenantID: nil, address: address, detail: "no bearer token", at: now)
-            return nil
+            core.auditProvisioningFailure(tenantID: named, address: address, detail: "no bearer token", at: now)
+            return .refused
         }
         let text = header.dropFirst(7).trimmingCharacters(in: .whitespaces)
-        let parts = text.hasPrefix(Self.tokenPrefix) ? text.dropFirst(4).split(separator: "_", maxSplits: 1) : []
+        guard text.hasPrefix(Self.tokenPrefix) else {
+            return await providerToken(text, tenantID: named ?? core.defaultTenant, address: address, now: now)
+        }
+        let parts = text.dropFirst(4).split(separator: "_", maxSplits: 1)
         guard parts.count == 2, parts[0].count <= 64, parts[1].count <= 128 else {
-            core.auditProvisioningFailure(tenantID: nil, address: address, detail: "not a SCIM token", at: now)
-            return nil
+            core.auditProvisioningFailure(tenantID: named, address: address, detail: "not a SCIM token", at: now)
+            return .refused
         }
         let stored: ProvisioningToken?
-        do { stored = try await core.admin.store.provisioningToken(id: String(parts[0])) } catch { return nil }
+        do { stored = try await core.admin.store.provisioningToken(id: String(parts[0])) } catch { return .refused }
         let presented = Array(Crypto.hex(Crypto.sha256(Array(parts[1].utf8))).utf8)
         guard let stored, Crypto.constantTimeEqual(presented, Array(stored.secretHash.utf8)), stored.revokedAt == nil,
             let tenant = core.tenant(stored.tenantID)
@@ -42,9 +48,38 @@ package struct Provisioning: Sendable {
                 tenantID: stored?.tenantID, address: address,
                 detail: stored == nil ? "unknown token" : stored?.revokedAt != nil ? "revoked token" : "wrong secret",
                 at: now)
-            return nil
+            return .refused
         }
-        return tenant
+        guard named == nil || named == tenant.id else {
+            core.auditProvisioningFailure(
+                tenantID: named, address: address, detail: "a token of another tenant", at: now)
+            return .refused
+        }
+        return .tenant(tenant)
+    }
+
+    package enum Admission: Sendable {
+        case tenant(TenantRuntime)
+        case refused
+        /// The provider is being asked about as many tokens as it may be at once.
+        case busy
+    }
+
+    private func providerToken(_ token: String, tenantID: String, address: String, now: UnixMillis) async -> Admission {
+        guard let singleSignOn = core.singleSignOn, let tenant = core.tenant(tenantID) else {
+            core.auditProvisioningFailure(tenantID: nil, address: address, detail: "not a SCIM token", at: now)
+            return .refused
+        }
+        switch await singleSignOn.providerTokens.check(
+            token: token, tenantID: tenantID, singleSignOn: singleSignOn, core: core)
+        {
+        case .accepted: return .tenant(tenant)
+        case .busy: return .busy
+        case .refused(let why):
+            core.auditProvisioningFailure(
+                tenantID: tenantID, address: address, detail: "a provider's token refused: \(why)", at: now)
+            return .refused
+        }
     }
 
     // MARK: Reading

@@ -33,6 +33,13 @@ extension SingleSignOn {
                 } catch {
                     return .failure(WireError(.failedPrecondition, "the provider cannot be used: \(error.message)"))
                 }
+                if settings.scimProviderTokens == true, metadata.introspectionEndpoint == nil {
+                    return .failure(
+                        WireError(
+                            .failedPrecondition,
+                            "the provider offers no introspection endpoint (RFC 7662), so /scim/v2 cannot check its tokens: give it a token from `admin scim token create` instead"
+                        ))
+                }
                 let json = String(decoding: try JSONEncoder().encode(settings), as: UTF8.self)
                 try await store.setSingleSignOn(
                     tenantID: tenant.id,
@@ -43,6 +50,7 @@ extension SingleSignOn {
                         AuditLog.Kind.singleSignOnSet,
                         detail: "sign-in with \(settings.issuer) as client \(settings.clientID)",
                         reason: request.reason, at: now, actor: actor))
+                providerTokens.forget(tenantID: tenant.id)
                 answer.singleSignOn = Self.wire(settings)
                 answer.notes = Self.notes(metadata, keys: keys)
             case .showSingleSignOn:
@@ -53,6 +61,7 @@ extension SingleSignOn {
                 }
             case .removeSingleSignOn:
                 try await store.setSingleSignOn(tenantID: tenant.id, nil)
+                providerTokens.forget(tenantID: tenant.id)
                 try await store.appendAudit(
                     tenantID: tenant.id,
                     AuditLog.administered(
@@ -116,6 +125,7 @@ extension SingleSignOn {
             linkByVerifiedEmail: wire.linkByVerifiedEmail)
         if !wire.scopes.isEmpty { settings.scopes = wire.scopes }
         settings.redirectURI = wire.redirectUri.isEmpty ? nil : wire.redirectUri
+        settings.scimProviderTokens = wire.scimProviderTokens ? true : nil
         return settings
     }
 
@@ -136,6 +146,7 @@ extension SingleSignOn {
             $0.createPeople = settings.createPeople
             $0.linkByVerifiedEmail = settings.linkByVerifiedEmail
             $0.redirectUri = settings.redirectURI ?? ""
+            $0.scimProviderTokens = settings.scimProviderTokens == true
         }
     }
 }

@@ -20,6 +20,8 @@ package final class SingleSignOn: Sendable {
     package let attempts = SignInAttempts()
     /// `roster-client login`s waiting for their person's approval.
     package let logins = DeviceLogins()
+    /// The provider's own tokens /scim/v2 has checked (`--scim-provider-tokens`).
+    package let providerTokens = ProviderTokens()
     let providers: ProviderDirectory
     let sealer: SecretSealer
 

@@ -2,7 +2,7 @@
 Canaille (PyPI `canaille`, through `pytest-iam`'s Server) serving discovery, keys, the
 authorization code flow with PKCE and nonce, and userinfo; its data in memory.
 
-    identity_provider.py --redirect-uri URI --client-secret-file FILE [--port N]
+    identity_provider.py --redirect-uri URI --client-secret-file FILE [--port N] [--scim-client-uri URI]
 
 It registers the client `roster` (client_secret_basic, that redirect URI), and two people who
 sign in through its own login form: lynn (password "lynn-password", in the group oncall-admins)
@@ -12,6 +12,14 @@ and jean (password "jean-password", in no group); neither is in the demo roster.
 
 Commands on stdin, one per line, each answered with a line: `rotate` makes a new signing key
 the active one (the old one is still published, inactive) and answers `ROTATED <kid>`.
+
+With --scim-client-uri, Canaille's own SCIM client (canaille/scim/client.py) provisions the
+client `roster` at that URI whenever a person or group is saved or deleted, with an access token
+Canaille mints for the client (Roster checks it at Canaille's introspection endpoint). Then:
+`provision` saves jean again, saves grace (Grace Hopper; made the first time) and the group
+platform-sre of both (likewise), answering `PROVISIONED`; `rename` gives grace the family name Murray (`RENAMED`); `leave`
+deletes grace (`LEFT`). Canaille's client logs and swallows its failures, so each answer means
+the requests were made, not that Roster took them: the tests look at Roster.
 """
 import argparse
 import datetime
@@ -21,6 +29,10 @@ import threading
 import uuid
 
 os.environ["AUTHLIB_INSECURE_TRANSPORT"] = "1"  # plain http, on loopback only
+if "--scim-client-uri" in sys.argv:
+    # Canaille's SCIM client imports scim2_client.engines.httpx, which newer scim2-client
+    # releases dropped: scripts/test-tools installs the pair it works with in VENV/canaille-scim.
+    sys.path.insert(0, os.path.join(sys.prefix, "canaille-scim"))
 
 import portpicker
 from canaille import create_app
@@ -41,6 +53,7 @@ def main():
     parser.add_argument("--redirect-uri", required=True)
     parser.add_argument("--client-secret-file", required=True)
     parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--scim-client-uri")
     args = parser.parse_args()
     with open(args.client_secret_file) as f:
         secret = f.read().strip()
@@ -55,6 +68,10 @@ def main():
         "CANAILLE": {"DATABASE": "memory", "JAVASCRIPT": False, "ACL": {"DEFAULT": {"PERMISSIONS": ["use_oidc"]}}},
         "CANAILLE_OIDC": {"ACTIVE_JWKS": [new_key()], "INACTIVE_JWKS": []},
     }
+    if args.scim_client_uri:
+        config["CANAILLE_SCIM"] = {"ENABLE_CLIENT": True}
+        # A trusted client is provisioned with everyone, not only the people who consented.
+        config["CANAILLE_OIDC"]["TRUSTED_DOMAINS"] = ["127.0.0.1", "localhost"]
     app = create_app(config=config, env_file=None, env_prefix="ROSTER_TEST_IAM_")
     server = Server(app, port, Backend.instance)
     with app.app_context():
@@ -74,7 +91,7 @@ def main():
             client_id_issued_at=datetime.datetime.now(datetime.timezone.utc),
             redirect_uris=[args.redirect_uri], grant_types=["authorization_code"], response_types=["code"],
             token_endpoint_auth_method="client_secret_basic", id_token_signed_response_alg="RS256",
-            scope=["openid", "profile", "email", "groups"])
+            scope=["openid", "profile", "email", "groups"], client_uri=args.scim_client_uri)
         backend.save(client)
         client.audience = [client]  # itself: saved first, so that it can be named
         backend.save(client)
@@ -84,6 +101,10 @@ def main():
     threading.Thread(target=server.httpd.serve_forever, daemon=True).start()
     print(f"ISSUER http://localhost:{port}", flush=True)
     for line in sys.stdin:
+        if line.strip() in ("provision", "rename", "leave"):
+            with app.app_context(), app.test_request_context():
+                provision(line.strip(), Backend.instance)
+            continue
         if line.strip() == "rotate":
             oidc = app.config["CANAILLE_OIDC"]
             key = new_key()
@@ -91,6 +112,29 @@ def main():
             oidc["ACTIVE_JWKS"] = [key]
             print(f"ROTATED {key['kid']}", flush=True)
     server.httpd.shutdown()
+
+
+def provision(command, backend):
+    """Changes that Canaille's SCIM client pushes to Roster as they are saved."""
+    jean = backend.get(models.User, user_name="jean")
+    if command == "provision":
+        backend.save(jean)
+        grace = backend.get(models.User, user_name="grace") or models.User(
+            user_name="grace", given_name="Grace", family_name="Hopper", formatted_name="Grace Hopper",
+            emails=["grace@example.test"], phone_numbers=["+1 555 0100"], title="Rear admiral")
+        backend.save(grace)
+        group = backend.get(models.Group, display_name="platform-sre") or models.Group(
+            display_name="platform-sre", members=[grace, jean])
+        backend.save(group)
+        print("PROVISIONED", flush=True)
+    elif command == "rename":
+        grace = backend.get(models.User, user_name="grace")
+        grace.family_name, grace.formatted_name = "Murray", "Grace Murray"
+        backend.save(grace)
+        print("RENAMED", flush=True)
+    else:
+        backend.delete(backend.get(models.User, user_name="grace"))
+        print("LEFT", flush=True)
 
 
 if __name__ == "__main__":

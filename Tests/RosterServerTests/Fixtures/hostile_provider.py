@@ -10,6 +10,11 @@ Prints "ISSUER http://127.0.0.1:PORT" when it serves. POST /case with {"case": N
 UNIX_SECONDS} picks the case and the clock its tokens are stamped with (the server's test clock).
 Cases: valid, alg-none, wrong-aud, expired, bad-signature, nonce-mismatch, unknown-kid, wrong-iss,
 iss-in-response (the redirect back names another issuer), garbage-jwks (the key set is not JSON).
+
+It also introspects tokens (RFC 7662, POST /introspect, the client's secret in HTTP Basic):
+`good-…` is active and issued to roster (for an hour from the case's clock), `other-client` is
+active but issued to another client, `slow-…` is held until POST /release (at most 20 s) and
+then inactive, anything else inactive. GET /introspections says how many it answered or holds.
 """
 import argparse, base64, hashlib, json, sys, threading, time, urllib.parse, warnings
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -21,8 +26,9 @@ warnings.simplefilter("ignore")
 CLIENT = "roster"
 key = jwk.RSAKey.generate_key(2048, parameters={"kid": "rsa-1", "use": "sig"})
 stranger = jwk.RSAKey.generate_key(2048, parameters={"kid": "rsa-9"})
-state = {"case": "valid", "now": int(time.time()), "codes": {}, "used": set(), "next": 0}
+state = {"case": "valid", "now": int(time.time()), "codes": {}, "used": set(), "next": 0, "introspections": 0}
 lock = threading.Lock()
+released = threading.Event()
 
 
 def b64(data):
@@ -82,7 +88,10 @@ def main():
                     "id_token_signing_alg_values_supported": ["RS256"],
                     "code_challenge_methods_supported": ["S256"],
                     "authorization_response_iss_parameter_supported": True,
-                    "token_endpoint_auth_methods_supported": ["client_secret_basic"]})
+                    "token_endpoint_auth_methods_supported": ["client_secret_basic"],
+                    "introspection_endpoint": issuer + "/introspect"})
+            if url.path == "/introspections":
+                return self.send(200, {"count": state["introspections"]})
             if url.path == "/jwks":
                 if state["case"] == "garbage-jwks":
                     return self.send(200, b"<html>not a key set</html>", "text/html")
@@ -107,6 +116,11 @@ def main():
                 with lock:
                     state["case"], state["now"] = asked["case"], int(asked["now"])
                 return self.send(200, {"case": state["case"]})
+            if self.path == "/release":
+                released.set()
+                return self.send(200, {})
+            if self.path == "/introspect":
+                return self.introspect(dict(urllib.parse.parse_qsl(body)))
             if self.path != "/token":
                 return self.send(404, {"error": "not_found"})
             form = dict(urllib.parse.parse_qsl(body))
@@ -125,6 +139,21 @@ def main():
                 return self.send(400, {"error": "invalid_grant", "error_description": "PKCE or redirect_uri mismatch"})
             self.send(200, {"access_token": "at", "token_type": "Bearer", "expires_in": 300,
                             "id_token": id_token(issuer, nonce, case, now)})
+
+        def introspect(self, form):
+            if self.headers.get("Authorization") != basic:
+                return self.send(401, {"error": "invalid_client"})
+            token = form.get("token", "")
+            with lock:
+                state["introspections"] += 1
+            if token.startswith("good-"):
+                return self.send(200, {"active": True, "client_id": CLIENT, "aud": [CLIENT], "iss": issuer,
+                                       "exp": state["now"] + 3600})
+            if token == "other-client":
+                return self.send(200, {"active": True, "client_id": "portal", "iss": issuer})
+            if token.startswith("slow-"):
+                released.wait(20)
+            self.send(200, {"active": False})
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     issuer = f"http://127.0.0.1:{server.server_port}"
