@@ -4,7 +4,8 @@ import RosterDomain
 /// Who a verified ID token is in a tenant's directory, and what they may do (docs/SSO.md). A
 /// person is keyed by (issuer, subject), never by e-mail alone nor by subject alone; roles and
 /// teams come from the token's groups at every sign-in, so leaving a group in the provider takes
-/// effect at the next one.
+/// effect at the next one. A role also comes from the SCIM Groups the person is a member of
+/// (`provisionedGroups`), so a provider that sends groups by SCIM and not in its tokens works.
 public struct SignInIdentity: Sendable, Equatable {
     public enum Person: Sendable, Equatable {
         /// Linked before by (issuer, subject).
@@ -26,23 +27,23 @@ public struct SignInIdentity: Sendable, Equatable {
         (self.person, self.role, self.team) = (person, role, team)
     }
 
-    /// The decision for `claims` in a directory where (issuer, subject) is linked to `linked`.
+    /// The decision for `claims` in a directory where (issuer, subject) is linked to `linked`;
+    /// `provisionedGroups` are the SCIM Groups a person (by id) is a member of.
     public static func resolve(
         _ claims: IDTokenClaims, settings: SingleSignOnSettings, linked: String?, directory: [Employee],
-        newID: () -> String
+        provisionedGroups: (String) -> Set<String> = { _ in [] }, newID: () -> String
     ) throws(SignInRefusal) -> SignInIdentity {
         let paths = settings.claims
-        let groups = Set(claims.texts(at: paths.groups))
-        let role: Role
-        if !groups.isDisjoint(with: settings.adminGroups) {
-            role = .admin
-        } else if settings.readerGroups.isEmpty || !groups.isDisjoint(with: settings.readerGroups) {
-            role = .reader
-        } else {
+        let claimed = Set(claims.texts(at: paths.groups))
+        func role(of id: String?) throws(SignInRefusal) -> Role {
+            let groups = claimed.union(id.map(provisionedGroups) ?? [])
+            if !groups.isDisjoint(with: settings.adminGroups) { return .admin }
+            if settings.readerGroups.isEmpty || !groups.isDisjoint(with: settings.readerGroups) { return .reader }
             throw .notInAllowedGroup
         }
         let team = claims.texts(at: paths.groups).lazy.compactMap { settings.teamGroups[$0] }.first
         if let linked {
+            let role = try role(of: linked)
             guard directory.contains(where: { $0.id == linked }) else { throw .linkedPersonGone }
             return SignInIdentity(person: .linked(employeeID: linked), role: role, team: team)
         }
@@ -50,10 +51,15 @@ public struct SignInIdentity: Sendable, Equatable {
         if settings.linkByVerifiedEmail, claims.emailVerified, !email.isEmpty {
             let matches = directory.filter { $0.email.caseInsensitiveCompare(email) == .orderedSame }
             if matches.count == 1 {
-                return SignInIdentity(person: .linkedByEmail(employeeID: matches[0].id), role: role, team: team)
+                return SignInIdentity(
+                    person: .linkedByEmail(employeeID: matches[0].id), role: try role(of: matches[0].id), team: team)
             }
-            if matches.count > 1 { throw .emailNotUnique }
+            if matches.count > 1 {
+                _ = try role(of: nil)
+                throw .emailNotUnique
+            }
         }
+        let role = try role(of: nil)
         guard settings.createPeople else { throw .unknownPerson }
         let (first, last) = names(claims, paths: paths, email: email)
         let person = Employee(

@@ -112,6 +112,31 @@ import Testing
                 == .admin)
     }
 
+    /// A provider that sends its groups by SCIM, not in its tokens: the person's SCIM Groups
+    /// grant the role as a groups claim would; a person not yet in the directory has none.
+    @Test func aSCIMGroupGrantsItsRoleAsTheClaimWould() throws {
+        var settings = Self.settings
+        settings.readerGroups = ["oncall"]
+        func resolve(_ linked: String?, _ provisioned: [String: Set<String>]) -> Result<SignInIdentity, SignInRefusal> {
+            Result { () throws(SignInRefusal) in
+                try SignInIdentity.resolve(
+                    Self.claims(["email": .string("ada@example.test"), "email_verified": .bool(true)]),
+                    settings: settings, linked: linked, directory: Self.directory,
+                    provisionedGroups: { provisioned[$0] ?? [] }, newID: { "new-1" })
+            }
+        }
+        #expect(try resolve("e1", ["e1": ["oncall-admins"]]).get().role == .admin)
+        #expect(try resolve("e1", ["e1": ["oncall"]]).get().role == .reader)
+        #expect(resolve("e1", ["e2": ["oncall"]]) == .failure(.notInAllowedGroup))
+        // Linked by e-mail: that person's groups count.
+        #expect(
+            try resolve(nil, ["e1": ["oncall-admins"]]).get()
+                == SignInIdentity(
+                    person: .linkedByEmail(employeeID: "e1"), role: .admin, team: nil))
+        settings.linkByVerifiedEmail = false
+        #expect(resolve(nil, ["e1": ["oncall-admins"]]) == .failure(.notInAllowedGroup))
+    }
+
     @Test func settingsProblemsAreSaid() {
         #expect(Self.settings.problems.isEmpty)
         var bad = Self.settings

@@ -108,6 +108,16 @@ import Testing
                 base + "/sign-in/cli/logout", method: "POST", data: #"{"refresh_token":"\#(keptSecret)"}"#)
             #expect(again.status == 401, "an ended login is not a login")
 
+            // A login whose token an admin revoked is not renewed: it ends.
+            let revoked = try await Self.login(base: base, adaToken: ada.text)
+            let revokedToken = try #require(revoked["token"] as? String)
+            let revokedSecret = try #require(revoked["refresh_token"] as? String)
+            let tokenID = try #require(revokedToken.split(separator: "_").dropFirst().first.map(String.init))
+            try await administration.revokeToken(tokenID)
+            #expect(await eventually(60) { await Self.refused(harness, revokedToken) })
+            let notRenewed = try await Self.refresh(base, revokedSecret)
+            #expect(notRenewed.status == 400 && notRenewed.json["error"] as? String == "invalid_grant")
+
             let other = try await Self.login(base: base, adaToken: ada.text)
             let otherSecret = try #require(other["refresh_token"] as? String)
             try await admin.admin(.deleteEmployee(.with { $0.id = adaID }))

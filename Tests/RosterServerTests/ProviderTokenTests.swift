@@ -1,6 +1,8 @@
 import Foundation
 import RosterDomain
 import RosterProtocol
+import RosterServer
+import RosterStore
 import RosterTestSupport
 import Testing
 
@@ -82,6 +84,70 @@ import Testing
                         $0.kind == "auth.failed"
                             && $0.detail.contains("a provider's token refused: the token was issued to another client")
                     }, "\(audit.entries.map(\.detail))")
+            }
+        }
+    }
+}
+
+/// A SCIM Group named as an admin group grants its members the role at sign-in; the change that
+/// takes a person out of every admin group ends their admin sign-ins at once (web and
+/// roster-client login), and nothing else of theirs.
+@Suite(.timeLimit(.minutes(10))) struct ProvisionedRoleTests {
+    @Test func leavingTheSCIMAdminGroupEndsAdminSignIns() async throws {
+        try await HTTPTests.withHTTPServer(configure: { $0.limits.tokenRefresh = .milliseconds(50) }) {
+            harness, base in
+            try await SingleSignOnTests.withProvider { issuer, _ in
+                let admin = try await harness.connect()
+                try await SingleSignOnTests.play("valid", issuer: issuer, now: harness.clock.now())
+                _ = try await SingleSignOnTests.identityAdmin(
+                    admin,
+                    .with {
+                        $0.setSingleSignOn = .with {
+                            $0.issuer = issuer
+                            $0.clientID = "roster"
+                            $0.clientSecret = SingleSignOnTests.secret
+                            $0.adminGroups = ["oncall-admins"]
+                        }
+                    })
+                let (scim, _) = try await ProvisioningTests.token(harness)
+                let ada = try await ProvisioningTests.scim(
+                    base, scim, "POST", "/Users",
+                    #"{"userName": "ada", "name": {"givenName": "Ada", "familyName": "Lovelace"}}"#)
+                let adaID = try #require(ada.json["id"] as? String, "\(ada.body)")
+                let group = try await ProvisioningTests.scim(
+                    base, scim, "POST", "/Groups",
+                    #"{"displayName": "oncall-admins", "members": [{"value": "\#(adaID)"}]}"#)
+                let groupID = try #require(group.json["id"] as? String, "\(group.body)")
+
+                let administration = try await StoreAdministration.open(dataDirectory: harness.dataDirectory)
+                func token(_ role: AccessRole, _ label: String) async throws -> String {
+                    try await administration.createToken(
+                        tenant: "demo", role: role, expiresIn: nil, label: label, employee: adaID
+                    ).text
+                }
+                let webAdmin = try await token(.admin, "web sign-in")
+                let loginAdmin = try await token(.admin, "roster-client login")
+                let webReader = try await token(.reader, "web sign-in")
+                let minted = try await token(.admin, "minted by an admin")
+                for text in [webAdmin, loginAdmin, webReader, minted] {
+                    #expect(await eventually(60) { (try? await harness.connect(token: text)) != nil })
+                }
+
+                let removed = try await ProvisioningTests.scim(
+                    base, scim, "PATCH", "/Groups/\(groupID)",
+                    #"{"schemas": ["urn:ietf:params:scim:api:messages:2.0:PatchOp"], "Operations": [{"op": "remove", "path": "members[value eq \"\#(adaID)\"]"}]}"#
+                )
+                #expect(removed.status == 200, "\(removed.body)")
+                #expect(await LoginRefreshTests.refused(harness, webAdmin))
+                #expect(await LoginRefreshTests.refused(harness, loginAdmin))
+                #expect(!(await LoginRefreshTests.refused(harness, webReader)), "a reader's sign-in stays")
+                #expect(!(await LoginRefreshTests.refused(harness, minted)), "a token an admin made stays")
+                guard case .audit(let audit) = try await admin.request(.getAudit(.init())) else {
+                    throw TestFailure("expected the audit log")
+                }
+                #expect(
+                    audit.entries.filter { $0.detail.contains("SCIM took the person out of the admin groups") }.count
+                        == 2, "\(audit.entries.map(\.detail))")
             }
         }
     }

@@ -55,6 +55,18 @@ public enum SCIMPeople {
         }.map { teamGroups[$0.name] ?? $0.name }.sorted().first
     }
 
+    /// The names of the groups `id` is a member of.
+    public static func groupNames(of id: String, in groups: [SCIMResource]) -> Set<String> {
+        Set(groups.filter { members(of: $0).contains(id) }.map(\.name))
+    }
+
+    /// Every member's group names, for a sign-in to add to its token's groups claim.
+    public static func groupNamesByMember(_ groups: [SCIMResource]) -> [String: Set<String>] {
+        var found: [String: Set<String>] = [:]
+        for group in groups { for member in members(of: group) { found[member, default: []].insert(group.name) } }
+        return found
+    }
+
     /// The ids of a group's members.
     public static func members(of group: SCIMResource) -> [String] {
         guard case .array(let items)? = group.attributes["members"] else { return [] }

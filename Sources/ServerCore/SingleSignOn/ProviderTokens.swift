@@ -120,3 +120,29 @@ package final class ProviderTokens: Sendable {
         }
     }
 }
+
+extension Provisioning {
+    package enum Admission: Sendable {
+        case tenant(TenantRuntime)
+        case refused
+        /// The provider is being asked about as many tokens as it may be at once.
+        case busy
+    }
+
+    func providerToken(_ token: String, tenantID: String, address: String, now: UnixMillis) async -> Admission {
+        guard let singleSignOn = core.singleSignOn, let tenant = core.tenant(tenantID) else {
+            core.auditProvisioningFailure(tenantID: nil, address: address, detail: "not a SCIM token", at: now)
+            return .refused
+        }
+        switch await singleSignOn.providerTokens.check(
+            token: token, tenantID: tenantID, singleSignOn: singleSignOn, core: core)
+        {
+        case .accepted: return .tenant(tenant)
+        case .busy: return .busy
+        case .refused(let why):
+            core.auditProvisioningFailure(
+                tenantID: tenantID, address: address, detail: "a provider's token refused: \(why)", at: now)
+            return .refused
+        }
+    }
+}

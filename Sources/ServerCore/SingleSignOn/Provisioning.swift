@@ -58,30 +58,6 @@ package struct Provisioning: Sendable {
         return .tenant(tenant)
     }
 
-    package enum Admission: Sendable {
-        case tenant(TenantRuntime)
-        case refused
-        /// The provider is being asked about as many tokens as it may be at once.
-        case busy
-    }
-
-    private func providerToken(_ token: String, tenantID: String, address: String, now: UnixMillis) async -> Admission {
-        guard let singleSignOn = core.singleSignOn, let tenant = core.tenant(tenantID) else {
-            core.auditProvisioningFailure(tenantID: nil, address: address, detail: "not a SCIM token", at: now)
-            return .refused
-        }
-        switch await singleSignOn.providerTokens.check(
-            token: token, tenantID: tenantID, singleSignOn: singleSignOn, core: core)
-        {
-        case .accepted: return .tenant(tenant)
-        case .busy: return .busy
-        case .refused(let why):
-            core.auditProvisioningFailure(
-                tenantID: tenantID, address: address, detail: "a provider's token refused: \(why)", at: now)
-            return .refused
-        }
-    }
-
     // MARK: Reading
 
     /// One resource, or 404.
@@ -183,6 +159,24 @@ package struct Provisioning: Sendable {
         do { return try await promise.futureResult.get() } catch { return .failure(SCIMError(503, nil, "\(error)")) }
     }
 
+    /// A deactivated person's tokens (sign-ins, logins, any bound to them) stop now; so do the
+    /// admin sign-ins of people out of every admin group (they sign in again as readers).
+    private func endSignIns(deactivated: Set<String>, demoted: Set<String>, tenant: TenantRuntime, actor: Caller)
+        async
+    {
+        guard !deactivated.isEmpty || !demoted.isEmpty else { return }
+        let signIns = [SingleSignOn.webTokenLabel, DeviceLogins.tokenLabel]
+        for token in core.tokens.all() where token.tenantID == tenant.id && token.revokedAt == nil {
+            let holder = token.employeeID ?? ""
+            if deactivated.contains(holder) {
+                _ = await core.revoke(token, why: "the person was deactivated by SCIM", address: actor.address)
+            } else if demoted.contains(holder), token.role == .admin, signIns.contains(token.label) {
+                _ = await core.revoke(
+                    token, why: "SCIM took the person out of the admin groups", address: actor.address)
+            }
+        }
+    }
+
     private struct Attempt {
         var result: Result<ProvisionedResource?, SCIMError>
         var committed: TenantRuntime.CommittedRevision? = nil
@@ -216,6 +210,7 @@ package struct Provisioning: Sendable {
             } catch {
                 return Attempt(result: .failure(Self.storeRefused(error)))
             }
+            await endSignIns(deactivated: [], demoted: planned.demoted, tenant: tenant, actor: actor)
             return Attempt(result: .success(planned.resource))
         }
         let located = planned.people.map { (location: "scim", change: RosterChange.employeeUpserted($0)) }
@@ -224,15 +219,9 @@ package struct Provisioning: Sendable {
             located, on: tenant, actor: actor, reason: "SCIM: \(planned.summary)", provisioning: provisioning)
         {
         case .success(let done):
-            // A deactivated person's tokens (sign-ins, logins, any bound to them) stop now.
             let gone = Set(
                 planned.people.filter { $0.deactivated && before.employees[$0.id]?.deactivated != true }.map(\.id))
-            if !gone.isEmpty {
-                for token in core.tokens.all()
-                where token.tenantID == tenant.id && token.revokedAt == nil && gone.contains(token.employeeID ?? "") {
-                    _ = await core.revoke(token, why: "the person was deactivated by SCIM", address: actor.address)
-                }
-            }
+            await endSignIns(deactivated: gone, demoted: planned.demoted, tenant: tenant, actor: actor)
             return Attempt(result: .success(planned.resource), committed: done.revision)
         case .failure(let failure):
             if failure.conflicted { return Attempt(result: .failure(SCIMError(503, nil, "busy")), conflicted: true) }
@@ -249,6 +238,8 @@ package struct Provisioning: Sendable {
         var resource: ProvisionedResource?
         var removed: String?
         var people: [Employee] = []
+        /// People the change takes out of every admin group: their admin sign-ins end.
+        var demoted: Set<String> = []
         var summary: String
     }
 
@@ -310,6 +301,7 @@ package struct Provisioning: Sendable {
         var groupResources = Dictionary(groups.map { ($0.id, SCIMResource(stored: $0.body, type: .group)) }) {
             first, _ in first
         }
+        let groupsBefore = Array(groupResources.values)
         var touched: Set<String>
         var users: [String: SCIMResource?] = [:]
         if type == .user {
@@ -345,6 +337,12 @@ package struct Provisioning: Sendable {
                 continue
             }
             if state.employees[personID] != person { plan.people.append(person) }
+            let admins = Set(settings?.adminGroups ?? [])
+            if !SCIMPeople.groupNames(of: personID, in: groupsBefore).isDisjoint(with: admins),
+                SCIMPeople.groupNames(of: personID, in: allGroups).isDisjoint(with: admins)
+            {
+                plan.demoted.insert(personID)
+            }
         }
         return plan
     }

@@ -83,7 +83,9 @@ extension SingleSignOn {
 
     /// A new token and refresh secret for the login `text` names, the old secret replaced (a
     /// compare-and-swap: of two renewals with one secret, one wins). The person must still be in
-    /// the directory and active; the token keeps the login's role.
+    /// the directory and active, and the login's last token not revoked (by an admin, or by SCIM
+    /// taking the person out of the admin groups): else the login ends. The token keeps the
+    /// login's role.
     package func renewLogin(refresh text: String, core: ServerCore, address: String) async -> LoginRenewal {
         let now = core.clock.now()
         let store = core.admin.store
@@ -103,6 +105,10 @@ extension SingleSignOn {
             return .refused
         }
         guard presented == record.secretHash else { return .refused }
+        if let last = core.tokens.token(id: record.accessTokenID), last.revokedAt != nil {
+            await endLogin(record, why: "its token was revoked", core: core, address: address)
+            return .refused
+        }
         guard let person = core.tenant(record.tenantID)?.view.state.employees[record.employeeID], !person.deactivated
         else {
             await endLogin(record, why: "the person is gone or deactivated", core: core, address: address)

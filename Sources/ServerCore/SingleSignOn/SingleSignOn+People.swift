@@ -14,15 +14,20 @@ extension SingleSignOn {
     ) async throws(SignInRefusal) -> (token: StoredToken, name: String) {
         let store = core.admin.store
         let linked: String?
+        let provisioned: [String: Set<String>]
         do {
             linked = try await store.identityLink(tenantID: tenant.id, issuer: claims.issuer, subject: claims.subject)
+            provisioned = SCIMPeople.groupNamesByMember(
+                try await store.provisioned(tenantID: tenant.id, kind: .group).map {
+                    SCIMResource(stored: $0.body, type: .group)
+                })
         } catch {
             throw .providerUnavailable("the store could not be read")
         }
         let state = tenant.view.state
         let identity = try SignInIdentity.resolve(
             claims, settings: settings, linked: linked, directory: Array(state.employees.values),
-            newID: { IdentifierFactory.make("emp") })
+            provisionedGroups: { provisioned[$0] ?? [] }, newID: { IdentifierFactory.make("emp") })
         let actor = Caller(tokenID: nil, name: "single sign-on (\(settings.issuer))", address: address, isAdmin: true)
         var person: Employee
         switch identity.person {
