@@ -270,7 +270,7 @@ let package = Package(
             name: "RosterCommandLine",
             dependencies: [
                 "RosterClient", "RosterDomain", "RosterSystem", "RosterProtocol", "RosterTLS", "RosterViewModels",
-                "RosterAsCode", "RosterMigration",
+                "RosterAsCode", "RosterMigration", "RosterIdentity",
                 .product(name: "SwiftProtobuf", package: "swift-protobuf"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

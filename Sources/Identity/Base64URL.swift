@@ -36,6 +36,9 @@ public enum Base64URL {
         return text
     }
 
+    /// Whether `byte` is a character of the URL alphabet.
+    public static func isAlphabet(_ byte: UInt8) -> Bool { sextet(byte) != nil }
+
     private static func sextet(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"): byte - UInt8(ascii: "A")

@@ -6,7 +6,10 @@ import RosterServerCore
 /// `roster-client login` and `logout` (docs/SSO.md): the terminal asks for a code
 /// (`POST /sign-in/cli/start`), the person approves it on `/sign-in/cli` in a browser where they
 /// are signed in, and the terminal's poll (`POST /sign-in/cli/token`) gets a token bound to them
-/// (`DeviceLogins`). JSON in and out for the terminal, pages for the person.
+/// (`DeviceLogins`). With `redirect_uri`, `code_challenge` and `state` at the start (RFC 8252's
+/// loopback redirect with PKCE: `roster-client login --browser`), the approval sends the browser
+/// back to the terminal with a code instead, exchanged with the verifier at the same token
+/// endpoint. JSON in and out for the terminal, pages for the person.
 enum CommandLineSignIn {
     static let path = "/sign-in/cli"
 
@@ -50,14 +53,27 @@ enum CommandLineSignIn {
 
     static func error(_ status: Int, _ code: String) -> HTTPAPI.Reply { json(status, ["error": code]) }
 
-    /// POST /sign-in/cli/start {"tenant": ID}: a new login's codes.
+    /// POST /sign-in/cli/start {"tenant": ID[, "redirect_uri", "code_challenge",
+    /// "code_challenge_method": "S256", "state"]}: a new login's codes.
     static func start(_ request: HTTPAPI.Request, side: HTTPSide) -> HTTPAPI.Reply {
         guard let core = side.context, let singleSignOn = core.singleSignOn else { return error(503, "unavailable") }
-        let tenantID = fields(request)["tenant"].flatMap { $0.isEmpty ? nil : $0 } ?? core.defaultTenant
+        let fields = fields(request)
+        let tenantID = fields["tenant"].flatMap { $0.isEmpty ? nil : $0 } ?? core.defaultTenant
         guard core.tenant(tenantID) != nil else { return error(404, "unknown_tenant") }
+        var loopback: DeviceLogins.Loopback?
+        if let redirect = fields["redirect_uri"] {
+            switch DeviceLogins.Loopback.parse(
+                redirectURI: redirect, challenge: fields["code_challenge"] ?? "",
+                method: fields["code_challenge_method"] ?? "", state: fields["state"] ?? "")
+            {
+            case .success(let found): loopback = found
+            case .failure(let refusal):
+                return json(400, ["error": "invalid_request", "error_description": refusal.reason])
+            }
+        }
         guard
             let (device, user) = singleSignOn.logins.begin(
-                tenantID: tenantID, address: request.peerAddress, now: core.clock.now())
+                tenantID: tenantID, address: request.peerAddress, now: core.clock.now(), loopback: loopback)
         else { return error(429, "too_many_logins") }
         let scheme = core.configuration.tls == nil ? "http" : "https"
         let page = "\(scheme)://\(request.host ?? "127.0.0.1")\(path)"
@@ -65,15 +81,26 @@ enum CommandLineSignIn {
         return json(
             200,
             Started(
-                device_code: device, user_code: shown, verification_uri: page,
+                device_code: loopback == nil ? device : "", user_code: shown, verification_uri: page,
                 verification_uri_complete: page + "?code=" + shown, expires_in: DeviceLogins.lifetime / 1000,
                 interval: DeviceLogins.pollInterval / 1000))
     }
 
-    /// POST /sign-in/cli/token {"device_code": CODE}: RFC 8628 §3.5's answers.
+    /// POST /sign-in/cli/token {"device_code": CODE}: RFC 8628 §3.5's answers; or {"code": CODE,
+    /// "code_verifier": V} for a loopback login (a wrong or spent code: `invalid_grant`).
     static func token(_ request: HTTPAPI.Request, side: HTTPSide) -> HTTPAPI.Reply {
         guard let core = side.context, let singleSignOn = core.singleSignOn else { return error(503, "unavailable") }
-        switch singleSignOn.logins.poll(deviceCode: fields(request)["device_code"] ?? "", now: core.clock.now()) {
+        let fields = fields(request)
+        if let code = fields["code"] {
+            switch singleSignOn.logins.exchange(
+                authorizationCode: code, verifier: fields["code_verifier"] ?? "", now: core.clock.now())
+            {
+            case .approved(let grant): return json(200, Granted(grant))
+            case .denied: return error(400, "access_denied")
+            default: return error(400, "invalid_grant")
+            }
+        }
+        switch singleSignOn.logins.poll(deviceCode: fields["device_code"] ?? "", now: core.clock.now()) {
         case .pending: return error(400, "authorization_pending")
         case .slowDown: return error(400, "slow_down")
         case .denied: return error(400, "access_denied")
@@ -151,6 +178,14 @@ enum CommandLineSignIn {
             html.raw("</button><button type=\"submit\" name=\"decision\" value=\"deny\">")
             html.text(words("Deny"))
             html.raw("</button></div></form>")
+            // A loopback login: the answer sends the browser back to the terminal's address.
+            if let origin = singleSignOn.logins.loopbackOrigin(userCode: code, now: core.clock.now()) {
+                html.raw("</main>")
+                WebPage.close(&html)
+                return HTTPAPI.Reply(
+                    status: 200, contentType: "text/html; charset=utf-8", body: Array(html.output.utf8),
+                    headers: WebPage.headers(formAction: "'self' " + origin))
+            }
         } else {
             html.element("p", words("Sign in first; you come back here to allow the roster-client."))
             html.raw("<p class=\"actions\"><a class=\"button\"")
@@ -178,20 +213,26 @@ enum CommandLineSignIn {
             return WebApp.starting(words)
         }
         let code = request.form["code"] ?? ""
-        let done: Bool
+        let done: String??
         if request.form["decision"] == "allow" {
             done = await singleSignOn.approveLogin(
                 userCode: code, credential: credential, core: core, address: request.peer)
         } else {
-            done = singleSignOn.logins.decide(userCode: code, .denied, now: core.clock.now())
+            done = singleSignOn.logins.decideReturning(userCode: code, .denied, now: core.clock.now())
         }
-        guard done else {
+        guard let done else {
             return WebApp.html(
                 404,
                 WebPage.message(
                     title: words("Sign in to roster-client"),
                     words("No roster-client is waiting for this code (it is wrong, used or older than 10 minutes)."),
                     words: words))
+        }
+        // A loopback login: the browser goes back to the terminal with the code.
+        if let back = done {
+            return HTTPAPI.Reply(
+                status: 303, contentType: "text/plain", body: [],
+                headers: [("Location", back), ("Cache-Control", "no-store")])
         }
         return WebApp.html(
             200,

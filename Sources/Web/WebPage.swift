@@ -6,12 +6,21 @@ import RosterServerCore
 /// that allows only this server's own scripts, styles and images (no inline script, nothing from
 /// another origin), no framing, no MIME sniffing, no referrer.
 enum WebPage {
-    static let headers: [(String, String)] = [
-        (
-            "Content-Security-Policy",
-            "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
-                + "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
-        ),
+    static let headers = headers(formAction: "'self'")
+
+    /// The headers with the forms allowed to send the browser to `formAction` (CSP sources): a
+    /// form whose answer redirects elsewhere (`roster-client login --browser`) needs that place.
+    static func headers(formAction: String) -> [(String, String)] {
+        [
+            (
+                "Content-Security-Policy",
+                "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+                    + "base-uri 'none'; form-action \(formAction); frame-ancestors 'none'"
+            )
+        ] + fixedHeaders
+    }
+
+    private static let fixedHeaders: [(String, String)] = [
         ("X-Content-Type-Options", "nosniff"),
         // same-origin, not no-referrer: under no-referrer a browser sends "Origin: null" with a form
         // post, and the CSRF check needs the real origin.

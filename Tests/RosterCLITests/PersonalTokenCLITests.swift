@@ -7,19 +7,26 @@ import Testing
 /// read-only token, which reads and may not ask for cover; lists it with its limits; revokes it,
 /// and it is refused. A personal token makes no other, and a bad lifetime is one sentence.
 @Suite(.timeLimit(.minutes(10))) struct PersonalTokenCLITests {
+    /// roster-client as Grace Hopper of the demo, with a reader token bound to her that the
+    /// server already accepts (made by `roster-server token create`).
+    static func grace(_ server: ServerProcess, admin: CLI) async throws -> CLI {
+        let created = try await admin.server([
+            "token", "create", "--tenant", "demo", "--role", "reader", "--data-dir", server.dataDirectory,
+            "--employee", "Grace Hopper",
+        ])
+        try #require(created.status == 0, "\(created.stderr)")
+        let grace = CLI(port: server.port, token: created.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        let accepted = await eventually(60) { (try? await grace.run(["requests"]))?.status == 0 }
+        try #require(accepted, "the server accepts the new token")
+        return grace
+    }
+
     @Test func graceMakesAReadOnlyTokenListsItAndRevokesIt() async throws {
         try await withServerProcess(arguments: ["--demo"]) { server in
             let admin = CLI(port: server.port, token: server.adminToken)
             defer { TestScratch.remove(admin.home) }
-            let created = try await admin.server([
-                "token", "create", "--tenant", "demo", "--role", "reader", "--data-dir", server.dataDirectory,
-                "--employee", "Grace Hopper",
-            ])
-            try #require(created.status == 0, "\(created.stderr)")
-            let grace = CLI(port: server.port, token: created.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+            let grace = try await Self.grace(server, admin: admin)
             defer { TestScratch.remove(grace.home) }
-            let accepted = await eventually(60) { (try? await grace.run(["requests"]))?.status == 0 }
-            try #require(accepted, "the server accepts the new token")
 
             let made = try await grace.run(["token", "create", "--read-only", "--label", "status light"])
             #expect(made.status == 0, "\(made.stderr)")

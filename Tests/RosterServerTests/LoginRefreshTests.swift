@@ -1,8 +1,10 @@
 import Foundation
 import RosterClient
 import RosterDomain
+import RosterIdentity
 import RosterProtocol
 import RosterServer
+import RosterTLS
 import RosterTestSupport
 import Testing
 
@@ -47,17 +49,26 @@ import Testing
         }
     }
 
+    /// Ada, added to the directory, and a reader token bound to her that the server already
+    /// accepts; the admin's connection and the store's administration.
+    static func ada(_ harness: ServerHarness) async throws -> (
+        id: String, token: String, admin: RosterConnection, administration: StoreAdministration
+    ) {
+        let admin = try await harness.connect()
+        let id = try await admin.addEmployee("Ada", "Lovelace")
+        let administration = try await StoreAdministration.open(dataDirectory: harness.dataDirectory)
+        let ada = try await administration.createToken(
+            tenant: "demo", role: .reader, expiresIn: nil, label: "Ada's", employee: "Ada Lovelace")
+        #expect(await eventually(60) { (try? await harness.connect(token: ada.text)) != nil })
+        return (id, ada.text, admin, administration)
+    }
+
     @Test func aLoginIsRenewedHourByHourAndACopiedSecretEndsIt() async throws {
         try await HTTPTests.withHTTPServer(configure: { $0.limits.tokenRefresh = .milliseconds(50) }) {
             harness, base in
-            let admin = try await harness.connect()
-            _ = try await admin.addEmployee("Ada", "Lovelace")
-            let administration = try await StoreAdministration.open(dataDirectory: harness.dataDirectory)
-            let ada = try await administration.createToken(
-                tenant: "demo", role: .reader, expiresIn: nil, label: "Ada's", employee: "Ada Lovelace")
-            #expect(await eventually(60) { (try? await harness.connect(token: ada.text)) != nil })
+            let (_, adaToken, admin, _) = try await Self.ada(harness)
 
-            let granted = try await Self.login(base: base, adaToken: ada.text)
+            let granted = try await Self.login(base: base, adaToken: adaToken)
             let first = try #require(granted["token"] as? String)
             let firstSecret = try #require(granted["refresh_token"] as? String)
             #expect(firstSecret.hasPrefix("rsr_"))
@@ -89,14 +100,9 @@ import Testing
     @Test func aLogoutWithTheRefreshSecretAloneOrARemovedPersonEndsTheLogin() async throws {
         try await HTTPTests.withHTTPServer(configure: { $0.limits.tokenRefresh = .milliseconds(50) }) {
             harness, base in
-            let admin = try await harness.connect()
-            let adaID = try await admin.addEmployee("Ada", "Lovelace")
-            let administration = try await StoreAdministration.open(dataDirectory: harness.dataDirectory)
-            let ada = try await administration.createToken(
-                tenant: "demo", role: .reader, expiresIn: nil, employee: "Ada Lovelace")
-            #expect(await eventually(60) { (try? await harness.connect(token: ada.text)) != nil })
+            let (adaID, adaToken, admin, administration) = try await Self.ada(harness)
 
-            let kept = try await Self.login(base: base, adaToken: ada.text)
+            let kept = try await Self.login(base: base, adaToken: adaToken)
             let keptToken = try #require(kept["token"] as? String)
             let keptSecret = try #require(kept["refresh_token"] as? String)
             let loggedOut = try await HTTPGet.request(
@@ -109,7 +115,7 @@ import Testing
             #expect(again.status == 401, "an ended login is not a login")
 
             // A login whose token an admin revoked is not renewed: it ends.
-            let revoked = try await Self.login(base: base, adaToken: ada.text)
+            let revoked = try await Self.login(base: base, adaToken: adaToken)
             let revokedToken = try #require(revoked["token"] as? String)
             let revokedSecret = try #require(revoked["refresh_token"] as? String)
             let tokenID = try #require(revokedToken.split(separator: "_").dropFirst().first.map(String.init))
@@ -118,11 +124,80 @@ import Testing
             let notRenewed = try await Self.refresh(base, revokedSecret)
             #expect(notRenewed.status == 400 && notRenewed.json["error"] as? String == "invalid_grant")
 
-            let other = try await Self.login(base: base, adaToken: ada.text)
+            let other = try await Self.login(base: base, adaToken: adaToken)
             let otherSecret = try #require(other["refresh_token"] as? String)
             try await admin.admin(.deleteEmployee(.with { $0.id = adaID }))
             let refused = try await Self.refresh(base, otherSecret)
             #expect(refused.status == 400 && refused.json["error"] as? String == "invalid_grant")
+            await admin.close()
+        }
+    }
+
+    /// RFC 8252's loopback redirect with PKCE: only a loopback http address is taken, the
+    /// approval sends the browser there with a code and the state, and the code gives the token
+    /// only with the verifier (a wrong one spends it).
+    @Test func aLoopbackLoginNeedsItsVerifierAndALoopbackAddress() async throws {
+        try await HTTPTests.withHTTPServer(configure: { $0.limits.tokenRefresh = .milliseconds(50) }) {
+            harness, base in
+            let (_, adaToken, admin, _) = try await Self.ada(harness)
+            let scratch = TestScratch.directory("roster-loopback-jar")
+            defer { TestScratch.remove(scratch) }
+            let browser = WebScheduleTests.Browser(jar: scratch.path + "/cookies", base: base)
+            #expect(try await browser.signIn(adaToken).status == 303)
+
+            func start(_ redirect: String, challenge: String, state: String = "state-of-this-login-1")
+                async throws -> HTTPResponse
+            {
+                let body: [String: String] = [
+                    "redirect_uri": redirect, "code_challenge": challenge, "code_challenge_method": "S256",
+                    "state": state,
+                ]
+                return try await HTTPGet.request(
+                    base + "/sign-in/cli/start", method: "POST",
+                    data: String(decoding: try JSONSerialization.data(withJSONObject: body), as: UTF8.self))
+            }
+            let verifier = "a-verifier-of-forty-three-characters-or-more-0123"
+            let challenge = Base64URL.encode(Crypto.sha256(Array(verifier.utf8)))
+            for bad in [
+                "http://localhost:4000/callback", "https://127.0.0.1:4000/callback", "http://example.com/callback",
+                "http://127.0.0.1/callback", "http://127.0.0.1:4000/callback?x=1",
+            ] {
+                let refused = try await start(bad, challenge: challenge)
+                #expect(refused.status == 400 && refused.json["error"] as? String == "invalid_request", "\(bad)")
+            }
+            #expect(try await start("http://127.0.0.1:4000/cb", challenge: "short").status == 400)
+            #expect(try await start("http://127.0.0.1:4000/cb", challenge: challenge, state: "x").status == 400)
+
+            func approve() async throws -> String {
+                let started = try await start("http://127.0.0.1:4000/callback", challenge: challenge)
+                #expect(started.json["device_code"] as? String == "", "a loopback login is not polled")
+                let code = try #require(started.json["user_code"] as? String)
+                let page = try await browser.get("/sign-in/cli?code=" + code)
+                #expect(page.headers.contains("form-action 'self' http://127.0.0.1:4000"), "\(page.headers)")
+                let allowed = try await browser.post(
+                    "/sign-in/cli", [("code", code), ("csrf", try browser.csrf(page)), ("decision", "allow")])
+                #expect(allowed.status == 303, "\(allowed.body)")
+                let location = try #require(ProvisioningTests.header(allowed, "Location"))
+                let items = URLComponents(string: location)?.queryItems ?? []
+                #expect(location.hasPrefix("http://127.0.0.1:4000/callback?"))
+                #expect(items.first { $0.name == "state" }?.value == "state-of-this-login-1")
+                return try #require(items.first { $0.name == "code" }?.value)
+            }
+            func exchange(_ code: String, _ verifier: String) async throws -> HTTPResponse {
+                try await HTTPGet.request(
+                    base + "/sign-in/cli/token", method: "POST",
+                    data: #"{"code":"\#(code)","code_verifier":"\#(verifier)"}"#)
+            }
+            let spent = try await approve()
+            let wrong = try await exchange(spent, verifier + "x")
+            #expect(wrong.status == 400 && wrong.json["error"] as? String == "invalid_grant")
+            #expect(try await exchange(spent, verifier).status == 400, "a wrong verifier spends the code")
+            let good = try await approve()
+            let granted = try await exchange(good, verifier)
+            #expect(granted.status == 200, "\(granted.body)")
+            let token = try #require(granted.json["token"] as? String)
+            #expect(!(await Self.refused(harness, token)), "the token acts as Ada")
+            #expect(try await exchange(good, verifier).status == 400, "a code works once")
             await admin.close()
         }
     }

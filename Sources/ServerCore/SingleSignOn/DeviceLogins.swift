@@ -1,3 +1,4 @@
+import Foundation
 import NIOConcurrencyHelpers
 import RosterDomain
 import RosterIdentity
@@ -9,6 +10,10 @@ import RosterTLS
 /// (`begin`), the person opens the page it prints, signs in as they usually do (their provider,
 /// or a token) and approves; the terminal's next poll gets a token bound to that person, with
 /// their role. Nothing of the provider is needed: this works with every provider, and without.
+///
+/// A terminal on a machine with a browser may instead give a loopback redirect URI (RFC 8252 §7.3)
+/// with a PKCE challenge (RFC 7636, S256) and state: the approval then sends the browser back to
+/// it with a one-time code, which only the holder of the verifier exchanges (`exchange`).
 ///
 /// Bounded: at most `maxPending` logins wait on a node and `maxPerAddress` per address (then
 /// `begin` is refused, nobody's is evicted); each lasts `lifetime`; a poll sooner than
@@ -33,8 +38,43 @@ package final class DeviceLogins: Sendable {
         case approved(LoginGrant)
     }
 
+    /// Where the approval sends the browser back (`roster-client login --browser`).
+    package struct Loopback: Sendable, Equatable {
+        package var redirectURI: String
+        package var challenge: String
+        package var state: String
+
+        /// The terminal's loopback request, checked; nil with the reason when it is not one.
+        package static func parse(redirectURI: String, challenge: String, method: String, state: String)
+            -> Result<Loopback, LoopbackRefusal>
+        {
+            guard let components = URLComponents(string: redirectURI), components.scheme == "http",
+                ["127.0.0.1", "[::1]", "::1"].contains(components.host ?? ""), let port = components.port,
+                port > 0, components.user == nil, components.password == nil, components.query == nil,
+                components.fragment == nil, redirectURI.utf8.count <= 200
+            else {
+                return .failure(LoopbackRefusal("redirect_uri is http://127.0.0.1:PORT/PATH or http://[::1]:PORT/PATH"))
+            }
+            guard method == "S256", challenge.utf8.count == 43,
+                challenge.utf8.allSatisfy({ Base64URL.isAlphabet($0) })
+            else { return .failure(LoopbackRefusal("code_challenge is 43 base64url characters, method S256")) }
+            guard (16...128).contains(state.utf8.count), state.utf8.allSatisfy({ Base64URL.isAlphabet($0) }) else {
+                return .failure(LoopbackRefusal("state is 16 to 128 base64url characters"))
+            }
+            return .success(Loopback(redirectURI: redirectURI, challenge: challenge, state: state))
+        }
+    }
+
+    package struct LoopbackRefusal: Error, Equatable {
+        package var reason: String
+        init(_ reason: String) { self.reason = reason }
+    }
+
     private struct Pending {
         var deviceCode: String
+        var loopback: Loopback?
+        /// The one-time code the approval sent to the loopback address.
+        var authorizationCode: String?
         var userCode: String
         var tenantID: String
         var address: String
@@ -53,7 +93,9 @@ package final class DeviceLogins: Sendable {
 
     /// A new login for `tenantID` asked from `address`: the terminal's secret device code and the
     /// code the person confirms on the page; nil at a cap.
-    package func begin(tenantID: String, address: String, now: UnixMillis) -> (deviceCode: String, userCode: String)? {
+    package func begin(tenantID: String, address: String, now: UnixMillis, loopback: Loopback? = nil)
+        -> (deviceCode: String, userCode: String)?
+    {
         let deviceCode = Base64URL.encode(Crypto.randomBytes(32))
         return table.withLockedValue { table -> (String, String)? in
             for (code, login) in table.byDevice where now - login.startedAt >= Self.lifetime {
@@ -66,7 +108,8 @@ package final class DeviceLogins: Sendable {
             var userCode = Self.userCode()
             while table.deviceByUser[userCode] != nil { userCode = Self.userCode() }
             table.byDevice[deviceCode] = Pending(
-                deviceCode: deviceCode, userCode: userCode, tenantID: tenantID, address: address, startedAt: now)
+                deviceCode: deviceCode, loopback: loopback, userCode: userCode, tenantID: tenantID, address: address,
+                startedAt: now)
             table.deviceByUser[userCode] = deviceCode
             return (deviceCode, userCode)
         }
@@ -83,23 +126,82 @@ package final class DeviceLogins: Sendable {
         }
     }
 
-    /// Records the person's answer for `userCode`; false when no such login waits.
-    package func decide(userCode: String, _ outcome: Poll, now: UnixMillis) -> Bool {
+    /// The origin (`http://127.0.0.1:PORT`) a waiting loopback login sends the browser back to.
+    package func loopbackOrigin(userCode: String, now: UnixMillis) -> String? {
         let code = Self.normalized(userCode)
         return table.withLockedValue { table in
+            guard let device = table.deviceByUser[code], let login = table.byDevice[device],
+                now - login.startedAt < Self.lifetime, login.outcome == nil,
+                let uri = login.loopback.flatMap({ URLComponents(string: $0.redirectURI) }), let host = uri.host,
+                let port = uri.port
+            else { return nil }
+            return "http://\(host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host):\(port)"
+        }
+    }
+
+    /// Records the person's answer for `userCode`; false when no such login waits.
+    package func decide(userCode: String, _ outcome: Poll, now: UnixMillis) -> Bool {
+        decideReturning(userCode: userCode, outcome, now: now) != nil
+    }
+
+    /// Records the answer; for a loopback login, also where to send the browser: the redirect URI
+    /// with a new one-time `code` (or `error=access_denied`) and the terminal's `state`. Nil when
+    /// no such login waits; `.some(nil)` for a login that polls.
+    package func decideReturning(userCode: String, _ outcome: Poll, now: UnixMillis) -> String?? {
+        let code = Self.normalized(userCode)
+        let authorizationCode = Base64URL.encode(Crypto.randomBytes(32))
+        return table.withLockedValue { table -> String?? in
             guard let device = table.deviceByUser[code], var login = table.byDevice[device],
                 now - login.startedAt < Self.lifetime, login.outcome == nil
-            else { return false }
+            else { return nil }
             login.outcome = outcome
+            guard let loopback = login.loopback else {
+                table.byDevice[device] = login
+                return .some(nil)
+            }
+            var back = URLComponents(string: loopback.redirectURI)
+            if case .approved = outcome {
+                login.authorizationCode = authorizationCode
+                back?.queryItems = [
+                    .init(name: "code", value: authorizationCode), .init(name: "state", value: loopback.state),
+                ]
+            } else {
+                back?.queryItems = [
+                    .init(name: "error", value: "access_denied"), .init(name: "state", value: loopback.state),
+                ]
+            }
             table.byDevice[device] = login
-            return true
+            return .some(back?.string)
+        }
+    }
+
+    /// The loopback terminal's exchange of the code the browser brought back, with the PKCE
+    /// verifier: the login's outcome once; `.expired` for anything else (a wrong verifier
+    /// spends the code, so it cannot be guessed at).
+    package func exchange(authorizationCode: String, verifier: String, now: UnixMillis) -> Poll {
+        table.withLockedValue { table in
+            guard !authorizationCode.isEmpty, verifier.utf8.count <= 128,
+                let (device, login) = table.byDevice.first(where: {
+                    $0.value.authorizationCode.map {
+                        Crypto.constantTimeEqual(Array($0.utf8), Array(authorizationCode.utf8))
+                    } ?? false
+                })
+            else { return .expired }
+            table.byDevice.removeValue(forKey: device)
+            table.deviceByUser.removeValue(forKey: login.userCode)
+            let challenge = Base64URL.encode(Crypto.sha256(Array(verifier.utf8)))
+            guard now - login.startedAt < Self.lifetime, let expected = login.loopback?.challenge,
+                Crypto.constantTimeEqual(Array(challenge.utf8), Array(expected.utf8)), let outcome = login.outcome
+            else { return .expired }
+            return outcome
         }
     }
 
     /// The terminal's poll: a decided login is handed out once and forgotten.
     package func poll(deviceCode: String, now: UnixMillis) -> Poll {
         table.withLockedValue { table in
-            guard var login = table.byDevice[deviceCode] else { return .expired }
+            // A loopback login is finished by `exchange`, never by polling.
+            guard var login = table.byDevice[deviceCode], login.loopback == nil else { return .expired }
             guard now - login.startedAt < Self.lifetime else {
                 table.byDevice.removeValue(forKey: deviceCode)
                 table.deviceByUser.removeValue(forKey: login.userCode)

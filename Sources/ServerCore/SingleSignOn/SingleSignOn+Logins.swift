@@ -47,12 +47,14 @@ enum LoginRefreshText {
 extension SingleSignOn {
     /// The signed-in person's approval of the login `userCode`: a token for them with their
     /// session's role and the login's refresh record, stored and audited before the terminal can
-    /// fetch them. False when no such login waits or the session names nobody.
-    package func approveLogin(userCode: String, credential: Credential, core: ServerCore, address: String) async -> Bool
+    /// fetch them. Nil when no such login waits or the session names nobody; else where to send
+    /// the browser for a loopback login (`DeviceLogins.decideReturning`).
+    package func approveLogin(userCode: String, credential: Credential, core: ServerCore, address: String) async
+        -> String??
     {
         let now = core.clock.now()
         guard let employeeID = credential.employeeID, logins.tenant(userCode: userCode, now: now) == credential.tenantID
-        else { return false }
+        else { return nil }
         let issued = AccessToken.issue(
             tenantID: credential.tenantID, role: credential.role, label: DeviceLogins.tokenLabel, now: now,
             expiresAt: now + DeviceLogins.tokenLifetime, employeeID: employeeID)
@@ -72,13 +74,13 @@ extension SingleSignOn {
             try await core.admin.store.appendAudit(tenantID: credential.tenantID, entry)
         } catch {
             core.logger.warning("could not store a roster-client login's token: \(error)")
-            return false
+            return nil
         }
         core.tokens.insert(issued.stored)
         let grant = LoginGrant(
             token: issued.text, expiresAt: issued.stored.expiresAt ?? now,
             refresh: LoginRefreshText.make(id: id, secret: secret), refreshExpiresAt: refresh.expiresAt)
-        return logins.decide(userCode: userCode, .approved(grant), now: now)
+        return logins.decideReturning(userCode: userCode, .approved(grant), now: now)
     }
 
     /// A new token and refresh secret for the login `text` names, the old secret replaced (a
