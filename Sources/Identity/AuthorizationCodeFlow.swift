@@ -57,18 +57,27 @@ public struct AuthorizationCodeFlow: Sendable {
     /// form body. The secret goes in HTTP Basic (RFC 6749 §2.3.1: each part form-encoded) unless
     /// the provider takes it only in the body.
     public func tokenRequest(code: String, attempt: SignInAttempt) -> (headers: [(String, String)], body: [UInt8]) {
-        var fields = [
-            ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI),
-            ("code_verifier", attempt.codeVerifier),
-        ]
+        Self.clientForm(
+            [
+                ("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirectURI),
+                ("code_verifier", attempt.codeVerifier),
+            ], clientID: clientID, clientSecret: clientSecret, secretInBody: metadata.clientSecretInBody)
+    }
+
+    /// A form posted to the provider as Roster's client (RFC 6749 §2.3.1): the id and secret in
+    /// HTTP Basic, or in the body where the provider takes only that.
+    public static func clientForm(
+        _ fields: [(String, String)], clientID: String, clientSecret: String, secretInBody: Bool
+    ) -> (headers: [(String, String)], body: [UInt8]) {
+        var fields = fields
         var headers = [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")]
-        if metadata.clientSecretInBody {
+        if secretInBody {
             fields += [("client_id", clientID), ("client_secret", clientSecret)]
         } else {
-            let pair = Self.formComponent(clientID) + ":" + Self.formComponent(clientSecret)
+            let pair = formComponent(clientID) + ":" + formComponent(clientSecret)
             headers.append(("Authorization", "Basic " + Data(pair.utf8).base64EncodedString()))
         }
-        return (headers, Array(Self.formEncoded(fields).utf8))
+        return (headers, Array(formEncoded(fields).utf8))
     }
 
     /// The ID token in the token endpoint's answer, or why there is none (RFC 6749 §5.1, §5.2).

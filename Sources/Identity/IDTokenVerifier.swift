@@ -7,14 +7,15 @@ public struct IDTokenExpectation: Sendable {
     /// The issuer exactly as configured (and as discovery answered it).
     public var issuer: String
     public var clientID: String
-    /// The nonce this sign-in sent in its authorization request.
-    public var nonce: String
+    /// The nonce this sign-in sent in its authorization request; nil for the device grant, which
+    /// sends none (RFC 8628: the token comes straight from the token endpoint to the server).
+    public var nonce: String?
     /// The algorithms accepted: Roster's allowlist, narrowed to those the provider says it signs
     /// ID tokens with (`id_token_signing_alg_values_supported`).
     public var algorithms: Set<SignatureAlgorithm>
 
     public init(
-        issuer: String, clientID: String, nonce: String,
+        issuer: String, clientID: String, nonce: String?,
         algorithms: Set<SignatureAlgorithm> = Set(SignatureAlgorithm.allCases)
     ) {
         (self.issuer, self.clientID, self.nonce, self.algorithms) = (issuer, clientID, nonce, algorithms)
@@ -203,9 +204,10 @@ public enum IDTokenVerifier {
         guard now < expires + maxSkewSeconds else { throw .expired }
         guard let issued = seconds(claims["iat"]) else { throw .missingTime("iat") }
         guard issued <= now + maxSkewSeconds else { throw .issuedInFuture }
-        guard let nonce = claims["nonce"]?.string,
-            Crypto.constantTimeEqual(Array(nonce.utf8), Array(expecting.nonce.utf8))
-        else { throw .nonceMismatch }
+        if let expected = expecting.nonce {
+            guard let nonce = claims["nonce"]?.string, Crypto.constantTimeEqual(Array(nonce.utf8), Array(expected.utf8))
+            else { throw .nonceMismatch }
+        }
         guard let subject = claims["sub"]?.string, !subject.isEmpty, subject.utf8.count <= 255 else {
             throw .missingSubject
         }

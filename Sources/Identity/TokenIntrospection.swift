@@ -25,16 +25,10 @@ public enum TokenIntrospection {
         token: String, metadata: ProviderMetadata, clientID: String, clientSecret: String
     ) -> (url: URL, headers: [(String, String)], body: [UInt8])? {
         guard let url = metadata.introspectionEndpoint else { return nil }
-        var fields = [("token", token), ("token_type_hint", "access_token")]
-        var headers = [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")]
-        if metadata.introspectionSecretInBody {
-            fields += [("client_id", clientID), ("client_secret", clientSecret)]
-        } else {
-            let pair =
-                AuthorizationCodeFlow.formComponent(clientID) + ":" + AuthorizationCodeFlow.formComponent(clientSecret)
-            headers.append(("Authorization", "Basic " + Data(pair.utf8).base64EncodedString()))
-        }
-        return (url, headers, Array(AuthorizationCodeFlow.formEncoded(fields).utf8))
+        let form = AuthorizationCodeFlow.clientForm(
+            [("token", token), ("token_type_hint", "access_token")], clientID: clientID, clientSecret: clientSecret,
+            secretInBody: metadata.introspectionSecretInBody)
+        return (url, form.headers, form.body)
     }
 
     /// The provider's answer read: the token accepted, or why not.

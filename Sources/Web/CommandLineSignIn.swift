@@ -54,8 +54,10 @@ enum CommandLineSignIn {
     static func error(_ status: Int, _ code: String) -> HTTPAPI.Reply { json(status, ["error": code]) }
 
     /// POST /sign-in/cli/start {"tenant": ID[, "redirect_uri", "code_challenge",
-    /// "code_challenge_method": "S256", "state"]}: a new login's codes.
-    static func start(_ request: HTTPAPI.Request, side: HTTPSide) -> HTTPAPI.Reply {
+    /// "code_challenge_method": "S256", "state"]}: a new login's codes. Without a loopback
+    /// address, a tenant whose provider offers the device grant gets the provider's page and code
+    /// (`SingleSignOn.startProviderLogin`); if the provider cannot start one, the web app's.
+    static func start(_ request: HTTPAPI.Request, side: HTTPSide) async -> HTTPAPI.Reply {
         guard let core = side.context, let singleSignOn = core.singleSignOn else { return error(503, "unavailable") }
         let fields = fields(request)
         let tenantID = fields["tenant"].flatMap { $0.isEmpty ? nil : $0 } ?? core.defaultTenant
@@ -69,6 +71,22 @@ enum CommandLineSignIn {
             case .success(let found): loopback = found
             case .failure(let refusal):
                 return json(400, ["error": "invalid_request", "error_description": refusal.reason])
+            }
+        }
+        if loopback == nil {
+            switch await singleSignOn.startProviderLogin(tenantID: tenantID, address: request.peerAddress, core: core) {
+            case .started(let login):
+                let provider = login.provider
+                return json(
+                    200,
+                    Started(
+                        device_code: login.deviceCode, user_code: provider.userCode,
+                        verification_uri: provider.verificationURI,
+                        verification_uri_complete: provider.verificationURIComplete ?? provider.verificationURI,
+                        expires_in: min(provider.expiresIn, DeviceLogins.lifetime / 1000),
+                        interval: max(provider.interval, DeviceLogins.pollInterval / 1000)))
+            case .tooMany: return error(429, "too_many_logins")
+            case .notOffered, .failed: break
             }
         }
         guard
@@ -88,8 +106,10 @@ enum CommandLineSignIn {
 
     /// POST /sign-in/cli/token {"device_code": CODE}: RFC 8628 §3.5's answers; or {"code": CODE,
     /// "code_verifier": V} for a loopback login (a wrong or spent code: `invalid_grant`).
-    static func token(_ request: HTTPAPI.Request, side: HTTPSide) -> HTTPAPI.Reply {
-        guard let core = side.context, let singleSignOn = core.singleSignOn else { return error(503, "unavailable") }
+    static func token(_ request: HTTPAPI.Request, side: HTTPSide) async -> HTTPAPI.Reply {
+        guard let core = side.context, let singleSignOn = core.singleSignOn, let loop = request.loop else {
+            return error(503, "unavailable")
+        }
         let fields = fields(request)
         if let code = fields["code"] {
             switch singleSignOn.logins.exchange(
@@ -100,7 +120,9 @@ enum CommandLineSignIn {
             default: return error(400, "invalid_grant")
             }
         }
-        switch singleSignOn.logins.poll(deviceCode: fields["device_code"] ?? "", now: core.clock.now()) {
+        switch await singleSignOn.pollLogin(
+            deviceCode: fields["device_code"] ?? "", core: core, address: request.peer, loop: loop)
+        {
         case .pending: return error(400, "authorization_pending")
         case .slowDown: return error(400, "slow_down")
         case .denied: return error(400, "access_denied")

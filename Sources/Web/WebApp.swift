@@ -152,9 +152,11 @@ package struct WebApp: HTTPPages {
         Route("POST", ["sign-in", "cli"]) { app, request, side, _ in
             await CommandLineSignIn.decide(request, app: app, side: side)
         },
-        Route("POST", ["sign-in", "cli", "start"]) { _, request, side, _ in CommandLineSignIn.start(request, side: side)
+        Route("POST", ["sign-in", "cli", "start"]) { _, request, side, _ in
+            await CommandLineSignIn.start(request, side: side)
         },
-        Route("POST", ["sign-in", "cli", "token"]) { _, request, side, _ in CommandLineSignIn.token(request, side: side)
+        Route("POST", ["sign-in", "cli", "token"]) { _, request, side, _ in
+            await CommandLineSignIn.token(request, side: side)
         },
         Route("POST", ["sign-in", "cli", "refresh"]) { _, request, side, _ in
             await CommandLineSignIn.refresh(request, side: side)

@@ -79,6 +79,13 @@ import Testing
         // Every kind of refusal the fixture makes is a message of its own.
         #expect(Set(messages.values).count == messages.count)
         #expect(messages.count >= 17)
+        // The device grant sends no nonce, so expects none: the same token without one is taken.
+        let unnonced = try #require(fixture.cases.first { $0.name == "no nonce" })
+        let claims = try IDTokenVerifier.verify(
+            unnonced.token, keys: keys,
+            expecting: IDTokenExpectation(issuer: fixture.issuer, clientID: fixture.clientID, nonce: nil),
+            now: fixture.now)
+        #expect(claims.subject == "248289761001")
     }
 
     @Test func aKeySetThatIsGarbageIsRefusedInWords() throws {

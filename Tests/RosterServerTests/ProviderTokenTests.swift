@@ -99,16 +99,7 @@ import Testing
             try await SingleSignOnTests.withProvider { issuer, _ in
                 let admin = try await harness.connect()
                 try await SingleSignOnTests.play("valid", issuer: issuer, now: harness.clock.now())
-                _ = try await SingleSignOnTests.identityAdmin(
-                    admin,
-                    .with {
-                        $0.setSingleSignOn = .with {
-                            $0.issuer = issuer
-                            $0.clientID = "roster"
-                            $0.clientSecret = SingleSignOnTests.secret
-                            $0.adminGroups = ["oncall-admins"]
-                        }
-                    })
+                try await SingleSignOnTests.setUp(admin, issuer: issuer) { $0.adminGroups = ["oncall-admins"] }
                 let (scim, _) = try await ProvisioningTests.token(harness)
                 let ada = try await ProvisioningTests.scim(
                     base, scim, "POST", "/Users",

@@ -15,9 +15,11 @@ import Testing
     static let secret = "hostile-client-secret"
 
     /// The hostile provider, on 127.0.0.1 port 0; stopped when `body` ends.
-    static func withProvider(_ body: (_ issuer: String, _ process: ChildProcess) async throws -> Void) async throws {
+    static func withProvider(
+        arguments: [String] = [], _ body: (_ issuer: String, _ process: ChildProcess) async throws -> Void
+    ) async throws {
         let child = try ChildProcess(
-            "/usr/bin/env", ["python3", "-u", script, "--client-secret", secret], stdin: true)
+            "/usr/bin/env", ["python3", "-u", script, "--client-secret", secret] + arguments, stdin: true)
         try await withCleanup(
             child,
             cleanUp: { child in
@@ -33,6 +35,21 @@ import Testing
             }
             try await body(issuer, child)
         }
+    }
+
+    /// Sign-in with the provider at `issuer` set up (client `roster`, this fixture's secret), as
+    /// `adjust` changes it; the answer.
+    @discardableResult
+    static func setUp(
+        _ admin: RosterConnection, issuer: String, _ adjust: (inout Roster_V1_SingleSignOnSetting) -> Void = { _ in }
+    ) async throws -> Roster_V1_IdentityAdminResponse {
+        var setting = Roster_V1_SingleSignOnSetting.with {
+            $0.issuer = issuer
+            $0.clientID = "roster"
+            $0.clientSecret = secret
+        }
+        adjust(&setting)
+        return try await identityAdmin(admin, .with { $0.setSingleSignOn = setting })
     }
 
     static func location(_ response: HTTPResponse) -> String? {

@@ -70,9 +70,33 @@ package final class DeviceLogins: Sendable {
         init(_ reason: String) { self.reason = reason }
     }
 
+    /// A login the provider's own device grant carries (`SingleSignOn+ProviderDevice`): the
+    /// provider's device code and when the server may next ask the provider about it.
+    package struct ProviderPending: Sendable {
+        package var deviceCode: String
+        var interval: UnixMillis
+        var nextPollAt: UnixMillis
+        var asking = false
+
+        package init(deviceCode: String, interval: UnixMillis, now: UnixMillis) {
+            (self.deviceCode, self.interval, self.nextPollAt) = (deviceCode, interval, now + interval)
+        }
+    }
+
+    /// What the server does at a terminal's poll of a provider's device login.
+    package enum ProviderTurn: Sendable {
+        /// Not such a login: the web app approves it (`poll`).
+        case notProvider
+        /// Answered without asking the provider (not due yet, asked already, decided, gone).
+        case answered(Poll)
+        /// Ask the provider now (then `providerAnswered`).
+        case ask(tenantID: String, providerDeviceCode: String)
+    }
+
     private struct Pending {
         var deviceCode: String
         var loopback: Loopback?
+        var provider: ProviderPending?
         /// The one-time code the approval sent to the loopback address.
         var authorizationCode: String?
         var userCode: String
@@ -93,9 +117,10 @@ package final class DeviceLogins: Sendable {
 
     /// A new login for `tenantID` asked from `address`: the terminal's secret device code and the
     /// code the person confirms on the page; nil at a cap.
-    package func begin(tenantID: String, address: String, now: UnixMillis, loopback: Loopback? = nil)
-        -> (deviceCode: String, userCode: String)?
-    {
+    package func begin(
+        tenantID: String, address: String, now: UnixMillis, loopback: Loopback? = nil,
+        provider: ProviderPending? = nil
+    ) -> (deviceCode: String, userCode: String)? {
         let deviceCode = Base64URL.encode(Crypto.randomBytes(32))
         return table.withLockedValue { table -> (String, String)? in
             for (code, login) in table.byDevice where now - login.startedAt >= Self.lifetime {
@@ -108,8 +133,8 @@ package final class DeviceLogins: Sendable {
             var userCode = Self.userCode()
             while table.deviceByUser[userCode] != nil { userCode = Self.userCode() }
             table.byDevice[deviceCode] = Pending(
-                deviceCode: deviceCode, loopback: loopback, userCode: userCode, tenantID: tenantID, address: address,
-                startedAt: now)
+                deviceCode: deviceCode, loopback: loopback, provider: provider, userCode: userCode, tenantID: tenantID,
+                address: address, startedAt: now)
             table.deviceByUser[userCode] = deviceCode
             return (deviceCode, userCode)
         }
@@ -194,6 +219,50 @@ package final class DeviceLogins: Sendable {
                 Crypto.constantTimeEqual(Array(challenge.utf8), Array(expected.utf8)), let outcome = login.outcome
             else { return .expired }
             return outcome
+        }
+    }
+
+    /// The terminal's poll of a login the provider's device grant carries: whether to ask the
+    /// provider now (at most once per its interval, one question at a time).
+    package func providerTurn(deviceCode: String, now: UnixMillis) -> ProviderTurn {
+        table.withLockedValue { table in
+            guard var login = table.byDevice[deviceCode], var provider = login.provider else {
+                return table.byDevice[deviceCode] == nil ? .answered(.expired) : .notProvider
+            }
+            guard now - login.startedAt < Self.lifetime else {
+                table.byDevice.removeValue(forKey: deviceCode)
+                table.deviceByUser.removeValue(forKey: login.userCode)
+                return .answered(.expired)
+            }
+            if let outcome = login.outcome {
+                table.byDevice.removeValue(forKey: deviceCode)
+                table.deviceByUser.removeValue(forKey: login.userCode)
+                return .answered(outcome)
+            }
+            let tooSoon = now - login.lastPoll < Self.pollInterval
+            login.lastPoll = now
+            guard !provider.asking, now >= provider.nextPollAt else {
+                table.byDevice[deviceCode] = login
+                return .answered(tooSoon ? .slowDown : .pending)
+            }
+            provider.asking = true
+            login.provider = provider
+            table.byDevice[deviceCode] = login
+            return .ask(tenantID: login.tenantID, providerDeviceCode: provider.deviceCode)
+        }
+    }
+
+    /// What the provider said: still pending (`slowDown`: its interval grows by 5 s, §3.5), or
+    /// the login's outcome.
+    package func providerAnswered(deviceCode: String, _ outcome: Poll?, slowDown: Bool = false, now: UnixMillis) {
+        table.withLockedValue { table in
+            guard var login = table.byDevice[deviceCode], var provider = login.provider else { return }
+            provider.asking = false
+            if slowDown { provider.interval += 5_000 }
+            provider.nextPollAt = now + provider.interval
+            login.provider = provider
+            login.outcome = outcome
+            table.byDevice[deviceCode] = login
         }
     }
 

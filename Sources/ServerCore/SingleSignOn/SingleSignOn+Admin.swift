@@ -102,8 +102,8 @@ extension SingleSignOn {
         notes += keys.skipped.map { "a key left out: \($0)" }
         notes.append(
             metadata.deviceAuthorizationEndpoint == nil
-                ? "the provider offers no device grant: roster-client login opens a browser on this machine"
-                : "the provider offers the device grant: roster-client login works from any terminal")
+                ? "the provider offers no device grant: roster-client login is approved in Roster's web app"
+                : "the provider offers the device grant: roster-client login signs in on the provider's page")
         return notes
     }
 

@@ -53,34 +53,48 @@ extension SingleSignOn {
         -> String??
     {
         let now = core.clock.now()
-        guard let employeeID = credential.employeeID, logins.tenant(userCode: userCode, now: now) == credential.tenantID
+        guard let employeeID = credential.employeeID,
+            logins.tenant(userCode: userCode, now: now) == credential.tenantID,
+            let grant = await mintLogin(
+                tenantID: credential.tenantID, employeeID: employeeID, role: credential.role,
+                actor: credential.label.isEmpty ? (credential.tokenID ?? "") : credential.label,
+                actorToken: credential.tokenID ?? "", how: "approved in the web app", core: core, address: address)
         else { return nil }
+        return logins.decideReturning(userCode: userCode, .approved(grant), now: now)
+    }
+
+    /// A login for the person: its token and refresh record, stored and audited before anyone
+    /// can fetch them; nil when the store refused.
+    func mintLogin(
+        tenantID: String, employeeID: String, role: AccessRole, actor: String, actorToken: String, how: String,
+        core: ServerCore, address: String
+    ) async -> LoginGrant? {
+        let now = core.clock.now()
         let issued = AccessToken.issue(
-            tenantID: credential.tenantID, role: credential.role, label: DeviceLogins.tokenLabel, now: now,
+            tenantID: tenantID, role: role, label: DeviceLogins.tokenLabel, now: now,
             expiresAt: now + DeviceLogins.tokenLifetime, employeeID: employeeID)
         let id = Crypto.hex(Crypto.randomBytes(8)), secret = Crypto.hex(Crypto.randomBytes(32))
         let refresh = LoginRefresh(
-            id: id, tenantID: credential.tenantID, employeeID: employeeID, role: credential.role,
+            id: id, tenantID: tenantID, employeeID: employeeID, role: role,
             secretHash: LoginRefreshText.hash(secret), accessTokenID: issued.stored.id, createdAt: now,
             expiresAt: now + DeviceLogins.refreshLifetime)
         do {
             try await core.admin.store.insertToken(issued.stored)
             try await core.admin.store.insertLoginRefresh(refresh)
             var entry = AuditLog.token(AuditLog.Kind.tokenCreated, issued.stored, at: now)
-            entry.actor = credential.label.isEmpty ? (credential.tokenID ?? "") : credential.label
-            entry.tokenID = credential.tokenID ?? ""
+            entry.actor = actor
+            entry.tokenID = actorToken
             entry.address = address
-            entry.detail += ", approved in the web app for roster-client (login \(id))"
-            try await core.admin.store.appendAudit(tenantID: credential.tenantID, entry)
+            entry.detail += ", \(how) for roster-client (login \(id))"
+            try await core.admin.store.appendAudit(tenantID: tenantID, entry)
         } catch {
             core.logger.warning("could not store a roster-client login's token: \(error)")
             return nil
         }
         core.tokens.insert(issued.stored)
-        let grant = LoginGrant(
+        return LoginGrant(
             token: issued.text, expiresAt: issued.stored.expiresAt ?? now,
             refresh: LoginRefreshText.make(id: id, secret: secret), refreshExpiresAt: refresh.expiresAt)
-        return logins.decideReturning(userCode: userCode, .approved(grant), now: now)
     }
 
     /// A new token and refresh secret for the login `text` names, the old secret replaced (a

@@ -12,6 +12,43 @@ extension SingleSignOn {
         _ claims: IDTokenClaims, settings: SingleSignOnSettings, tenant: TenantRuntime, core: ServerCore,
         address: String, loop: any EventLoop, now: UnixMillis
     ) async throws(SignInRefusal) -> (token: StoredToken, name: String) {
+        let (person, role, linked) = try await person(
+            claims, settings: settings, tenant: tenant, core: core, address: address, loop: loop)
+        let issued = AccessToken.issue(
+            tenantID: tenant.id, role: role, label: Self.webTokenLabel, now: now,
+            expiresAt: now + Self.tokenLifetime, employeeID: person.id)
+        do {
+            try await store(linked: linked, claims: claims, person: person, tenant: tenant, core: core, now: now)
+            try await core.admin.store.insertToken(issued.stored)
+            var entry = AuditLog.token(AuditLog.Kind.tokenCreated, issued.stored, at: now)
+            entry.actor = "\(person.fullName) (\(settings.issuer))"
+            entry.address = address
+            entry.detail +=
+                linked == nil ? ", first sign-in with the identity provider" : ", signed in with the identity provider"
+            try await core.admin.store.appendAudit(tenantID: tenant.id, entry)
+        } catch {
+            throw .providerUnavailable("the sign-in could not be stored")
+        }
+        core.tokens.insert(issued.stored)
+        return (issued.stored, person.fullName)
+    }
+
+    /// The link (issuer, subject) → person, kept at a first sign-in.
+    func store(
+        linked: String?, claims: IDTokenClaims, person: Employee, tenant: TenantRuntime, core: ServerCore,
+        now: UnixMillis
+    ) async throws {
+        guard linked == nil else { return }
+        try await core.admin.store.linkIdentity(
+            tenantID: tenant.id, issuer: claims.issuer, subject: claims.subject, employeeID: person.id, at: now)
+    }
+
+    /// Who a verified ID token is (found, linked by e-mail or created, their team refreshed) and
+    /// their role; `linked`: the person the link already named, nil at a first sign-in.
+    func person(
+        _ claims: IDTokenClaims, settings: SingleSignOnSettings, tenant: TenantRuntime, core: ServerCore,
+        address: String, loop: any EventLoop
+    ) async throws(SignInRefusal) -> (person: Employee, role: AccessRole, linked: String?) {
         let store = core.admin.store
         let linked: String?
         let provisioned: [String: Set<String>]
@@ -44,26 +81,7 @@ extension SingleSignOn {
             person = made
             try await upsert(person, reason: "first sign-in", actor: actor, on: tenant, core: core, loop: loop)
         }
-        let issued = AccessToken.issue(
-            tenantID: tenant.id, role: identity.role == .admin ? .admin : .reader, label: Self.webTokenLabel, now: now,
-            expiresAt: now + Self.tokenLifetime, employeeID: person.id)
-        do {
-            if linked == nil {
-                try await store.linkIdentity(
-                    tenantID: tenant.id, issuer: claims.issuer, subject: claims.subject, employeeID: person.id, at: now)
-            }
-            try await store.insertToken(issued.stored)
-            var entry = AuditLog.token(AuditLog.Kind.tokenCreated, issued.stored, at: now)
-            entry.actor = "\(person.fullName) (\(settings.issuer))"
-            entry.address = address
-            entry.detail +=
-                linked == nil ? ", first sign-in with the identity provider" : ", signed in with the identity provider"
-            try await store.appendAudit(tenantID: tenant.id, entry)
-        } catch {
-            throw .providerUnavailable("the sign-in could not be stored")
-        }
-        core.tokens.insert(issued.stored)
-        return (issued.stored, person.fullName)
+        return (person, identity.role == .admin ? .admin : .reader, linked)
     }
 
     /// `person` put in the directory through the tenant's change queue, as an admin's change.

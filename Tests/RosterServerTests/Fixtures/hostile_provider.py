@@ -15,6 +15,12 @@ It also introspects tokens (RFC 7662, POST /introspect, the client's secret in H
 `good-…` is active and issued to roster (for an hour from the case's clock), `other-client` is
 active but issued to another client, `slow-…` is held until POST /release (at most 20 s) and
 then inactive, anything else inactive. GET /introspections says how many it answered or holds.
+
+With --device-grant it offers the device authorization grant (RFC 8628): POST /device gives
+the codes (user code WDJB-MJHT, interval 1 s), POST /device/decide {"decision": "allow" or
+"deny"} answers the newest login as the person would on the provider's page, the token endpoint
+answers each poll (an ID token of the case being played, without a nonce, once allowed), and
+GET /device/polls says how many polls it answered.
 """
 import argparse, base64, hashlib, json, sys, threading, time, urllib.parse, warnings
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -26,7 +32,8 @@ warnings.simplefilter("ignore")
 CLIENT = "roster"
 key = jwk.RSAKey.generate_key(2048, parameters={"kid": "rsa-1", "use": "sig"})
 stranger = jwk.RSAKey.generate_key(2048, parameters={"kid": "rsa-9"})
-state = {"case": "valid", "now": int(time.time()), "codes": {}, "used": set(), "next": 0, "introspections": 0}
+state = {"case": "valid", "now": int(time.time()), "codes": {}, "used": set(), "next": 0, "introspections": 0,
+         "devices": {}, "polls": 0}
 lock = threading.Lock()
 released = threading.Event()
 
@@ -38,6 +45,8 @@ def b64(data):
 def id_token(issuer, nonce, case, now):
     claims = {"iss": issuer, "sub": "hostile-1", "aud": CLIENT, "exp": now + 300, "iat": now - 5, "nonce": nonce,
               "name": "Mallory Hostile", "email": "mallory@example.test"}
+    if nonce is None:
+        del claims["nonce"]
     if case == "wrong-aud":
         claims["aud"] = "another-client"
     if case == "expired":
@@ -61,6 +70,7 @@ def id_token(issuer, nonce, case, now):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--client-secret", required=True)
+    parser.add_argument("--device-grant", action="store_true")
     args = parser.parse_args()
     basic = "Basic " + base64.b64encode(f"{CLIENT}:{args.client_secret}".encode()).decode()
 
@@ -89,7 +99,10 @@ def main():
                     "code_challenge_methods_supported": ["S256"],
                     "authorization_response_iss_parameter_supported": True,
                     "token_endpoint_auth_methods_supported": ["client_secret_basic"],
-                    "introspection_endpoint": issuer + "/introspect"})
+                    "introspection_endpoint": issuer + "/introspect",
+                    **({"device_authorization_endpoint": issuer + "/device"} if args.device_grant else {})})
+            if url.path == "/device/polls":
+                return self.send(200, {"count": state["polls"]})
             if url.path == "/introspections":
                 return self.send(200, {"count": state["introspections"]})
             if url.path == "/jwks":
@@ -121,11 +134,40 @@ def main():
                 return self.send(200, {})
             if self.path == "/introspect":
                 return self.introspect(dict(urllib.parse.parse_qsl(body)))
+            if self.path == "/device" and args.device_grant:
+                if self.headers.get("Authorization") != basic:
+                    return self.send(401, {"error": "invalid_client"})
+                with lock:
+                    state["next"] += 1
+                    code = f"device-{state['next']}"
+                    state["devices"][code] = "pending"
+                return self.send(200, {"device_code": code, "user_code": "WDJB-MJHT",
+                                       "verification_uri": issuer + "/device/verify",
+                                       "verification_uri_complete": issuer + "/device/verify?user_code=WDJB-MJHT",
+                                       "expires_in": 600, "interval": 1})
+            if self.path == "/device/decide":
+                decision = json.loads(body)["decision"]
+                with lock:
+                    newest = max(state["devices"], key=lambda code: int(code.split("-")[1]))
+                    state["devices"][newest] = decision
+                return self.send(200, {"device_code": newest})
             if self.path != "/token":
                 return self.send(404, {"error": "not_found"})
             form = dict(urllib.parse.parse_qsl(body))
             if self.headers.get("Authorization") != basic:
                 return self.send(401, {"error": "invalid_client"})
+            if form.get("grant_type") == "urn:ietf:params:oauth:grant-type:device_code":
+                with lock:
+                    state["polls"] += 1
+                    decision = state["devices"].get(form.get("device_code", ""))
+                if decision is None:
+                    return self.send(400, {"error": "expired_token"})
+                if decision == "pending":
+                    return self.send(400, {"error": "authorization_pending"})
+                if decision == "deny":
+                    return self.send(400, {"error": "access_denied"})
+                return self.send(200, {"access_token": "at", "token_type": "Bearer", "expires_in": 300,
+                                       "id_token": id_token(issuer, None, state["case"], state["now"])})
             code = form.get("code", "")
             with lock:
                 found = state["codes"].get(code)
