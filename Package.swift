@@ -292,7 +292,7 @@ let package = Package(
             name: "RosterBench",
             dependencies: [
                 "RosterProtocol", "RosterDomain", "RosterClient", "RosterTLS", "RosterServer", "RosterServerCore",
-                "RosterStore", "RosterStoreSQLite", "RosterWeb", "RosterIdentity",
+                "RosterStore", "RosterStoreSQLite", "RosterWeb", "RosterIdentity", "RosterNotifications",
                 "RosterAsCode", "RosterMigration",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

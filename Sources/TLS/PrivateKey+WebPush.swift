@@ -1,0 +1,68 @@
+import COpenSSL
+
+/// What Web Push needs of OpenSSL beyond signing (docs/PUSH.md): RFC 8291's ECDH with a
+/// subscription's key, HKDF and AES-128-GCM.
+extension PrivateKey {
+    /// ECDH with `peer` (an uncompressed P-256 point): the shared x coordinate, 32 bytes; nil
+    /// when the point is not on P-256 (an invalid-curve point must never be used).
+    public func sharedSecret(with peer: [UInt8]) -> [UInt8]? {
+        guard peer.count == 65, peer.first == 0x04, let other = EVP_PKEY_new() else { return nil }
+        defer { EVP_PKEY_free(other) }
+        guard EVP_PKEY_copy_parameters(other, key) == 1,
+            EVP_PKEY_set1_encoded_public_key(other, peer, peer.count) == 1,
+            let check = EVP_PKEY_CTX_new_from_pkey(nil, other, nil)
+        else {
+            ERR_clear_error()
+            return nil
+        }
+        defer { EVP_PKEY_CTX_free(check) }
+        guard EVP_PKEY_public_check(check) == 1, let context = EVP_PKEY_CTX_new_from_pkey(nil, key, nil) else {
+            ERR_clear_error()
+            return nil
+        }
+        defer { EVP_PKEY_CTX_free(context) }
+        var length = 0
+        guard EVP_PKEY_derive_init(context) == 1, EVP_PKEY_derive_set_peer(context, other) == 1,
+            EVP_PKEY_derive(context, nil, &length) == 1, length == 32
+        else {
+            ERR_clear_error()
+            return nil
+        }
+        var secret = [UInt8](repeating: 0, count: length)
+        guard EVP_PKEY_derive(context, &secret, &length) == 1 else {
+            ERR_clear_error()
+            return nil
+        }
+        return secret
+    }
+}
+
+extension Crypto {
+    /// HKDF with SHA-256 (RFC 5869): extract with `salt`, then expand with `info` to `length`
+    /// bytes (at most 32: one block, all Web Push needs).
+    public static func hkdf(salt: [UInt8], keyMaterial: [UInt8], info: [UInt8], length: Int) -> [UInt8] {
+        precondition(length <= 32, "one HKDF block")
+        let pseudoRandomKey = hmacSHA256(key: salt, message: keyMaterial)
+        return Array(hmacSHA256(key: pseudoRandomKey, message: info + [0x01]).prefix(length))
+    }
+
+    /// AES-128-GCM with the given key and nonce: the ciphertext, then the 16-byte tag.
+    public static func aes128GCM(key: [UInt8], nonce: [UInt8], plaintext: [UInt8]) -> [UInt8] {
+        precondition(key.count == 16 && nonce.count == 12, "AES-128-GCM takes a 16-byte key and a 12-byte nonce")
+        let context = EVP_CIPHER_CTX_new()!
+        defer { EVP_CIPHER_CTX_free(context) }
+        var output = [UInt8](repeating: 0, count: plaintext.count + 16)
+        var written: Int32 = 0, final: Int32 = 0
+        let ok =
+            EVP_EncryptInit_ex(context, EVP_aes_128_gcm(), nil, key, nonce) == 1
+            && EVP_EncryptUpdate(context, &output, &written, plaintext, Int32(plaintext.count)) == 1
+            && output.withUnsafeMutableBufferPointer {
+                EVP_EncryptFinal_ex(context, $0.baseAddress! + Int(written), &final) == 1
+            }
+            && output.withUnsafeMutableBufferPointer {
+                EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_GET_TAG, 16, $0.baseAddress! + plaintext.count) == 1
+            }
+        precondition(ok, "AES-128-GCM failed: \(OpenSSLErrorEntry.drain())")
+        return output
+    }
+}

@@ -1,0 +1,75 @@
+"""A subscriber's side of Web Push, for Roster's sender tests, by independent implementations:
+the `cryptography` package for keys and signatures, and `http_ece` (RFC 8188/8291) to decrypt.
+
+    web_push_check.py keys
+        prints {"p256dh": B64URL, "auth": B64URL, "private": B64URL}: a browser's subscription keys
+    web_push_check.py check < {"private", "auth", "body", "authorization", "endpoint", "subject", "now"}
+        decrypts the body and checks the VAPID header (RFC 8292): prints {"plaintext", "rs",
+        "keyid_length", "aud", "exp", "sub", "typ", "alg"}, or {"error": WHY} and exits 1
+"""
+import base64
+import json
+import os
+import sys
+
+import http_ece
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec, utils
+
+
+def b64(data):
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def unb64(text):
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def keys():
+    private = ec.generate_private_key(ec.SECP256R1())
+    public = private.public_key().public_bytes(
+        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+    scalar = private.private_numbers().private_value.to_bytes(32, "big")
+    print(json.dumps({"p256dh": b64(public), "auth": b64(os.urandom(16)), "private": b64(scalar)}))
+
+
+def fail(why):
+    print(json.dumps({"error": why}))
+    sys.exit(1)
+
+
+def check():
+    asked = json.load(sys.stdin)
+    private = ec.derive_private_key(int.from_bytes(unb64(asked["private"]), "big"), ec.SECP256R1())
+    body = unb64(asked["body"])
+    try:
+        plaintext = http_ece.decrypt(body, private_key=private, auth_secret=unb64(asked["auth"]),
+                                     version="aes128gcm")
+    except Exception as error:
+        fail(f"http_ece could not decrypt: {error}")
+    # "vapid t=JWT, k=KEY" (RFC 8292 §3)
+    scheme, _, rest = asked["authorization"].partition(" ")
+    if scheme != "vapid":
+        fail("not the vapid scheme")
+    params = dict(part.strip().split("=", 1) for part in rest.split(","))
+    token, key = params["t"], unb64(params["k"])
+    head, claims, signature = token.split(".")
+    public = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), key)
+    raw = unb64(signature)
+    if len(raw) != 64:
+        fail("the signature is not r and s of 32 bytes each")
+    der = utils.encode_dss_signature(int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big"))
+    try:
+        public.verify(der, (head + "." + claims).encode(), ec.ECDSA(hashes.SHA256()))
+    except InvalidSignature:
+        fail("the VAPID signature does not verify with k")
+    header, payload = json.loads(unb64(head)), json.loads(unb64(claims))
+    print(json.dumps({
+        "plaintext": plaintext.decode(), "rs": int.from_bytes(body[16:20], "big"), "keyid_length": body[20],
+        "aud": payload.get("aud"), "exp": payload.get("exp"), "sub": payload.get("sub"),
+        "typ": header.get("typ"), "alg": header.get("alg")}))
+
+
+if __name__ == "__main__":
+    {"keys": keys, "check": check}[sys.argv[1]]()
