@@ -283,7 +283,10 @@ enum LiveScript {
 /// `/sw.js`, the service worker (scope `/`): pages are fetched from the network first and the
 /// last good copy of each is kept; when the network fails or the server answers 5xx (starting,
 /// stopping, busy), the kept copy answers, and the page's script says how old it is. The API and the event stream are never kept. Signing out clears
-/// what was kept (`Clear-Site-Data`).
+/// what was kept (`Clear-Site-Data`). It also shows the notifications Web Push brings
+/// (docs/PUSH.md): the payload's `title`, `body` and `topic` (a newer notice of one topic
+/// replaces the older), and a tap opens the payload's `url` (a path of this app only; anything
+/// else opens "My shifts") in a window of the app, or focuses one already there.
 enum ServiceWorkerScript {
     static let source = """
         const KEPT = 'roster-pages-v1';
@@ -318,6 +321,32 @@ enum ServiceWorkerScript {
                 '<main id="main"><h1>No connection</h1><p>The server cannot be reached and this page was not kept from an earlier visit.</p></main>',
                 { status: 503, headers: { 'Content-Type': 'text/html; charset=utf-8' } });
             }
+          })());
+        });
+
+        // Only a path of this app is opened: a payload cannot send the person elsewhere.
+        const target = (url) => (typeof url === 'string' && url.startsWith('/') && !url.startsWith('//')) ? url : '/me';
+
+        self.addEventListener('push', (event) => {
+          let notice = {};
+          try { notice = event.data ? event.data.json() : {}; } catch (error) { notice = { body: event.data.text() }; }
+          const title = typeof notice.title === 'string' && notice.title ? notice.title : 'Roster';
+          event.waitUntil(self.registration.showNotification(title, {
+            body: typeof notice.body === 'string' ? notice.body : '',
+            tag: typeof notice.topic === 'string' ? notice.topic : undefined,
+            icon: '/assets/icon-192.png',
+            data: { url: target(notice.url) },
+          }));
+        });
+
+        self.addEventListener('notificationclick', (event) => {
+          event.notification.close();
+          const url = new URL(target(event.notification.data && event.notification.data.url), self.location.origin).href;
+          event.waitUntil((async () => {
+            const open = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+            const there = open.find((client) => client.url === url);
+            if (there) return there.focus();
+            return self.clients.openWindow(url);
           })());
         });
 

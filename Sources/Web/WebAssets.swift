@@ -75,15 +75,17 @@ enum WebAssets {
         }
         """
 
-    /// The files under /assets/, each with its type, as they are and gzipped (once).
-    private static let files: [String: (type: String, plain: [UInt8], gzipped: [UInt8])] = {
-        var files: [String: (String, [UInt8], [UInt8])] = [:]
-        for (name, type, text) in [
-            ("app.css", "text/css; charset=utf-8", styleSheet),
-            ("live.js", "text/javascript; charset=utf-8", LiveScript.source),
-        ] {
-            let plain = Array(text.utf8)
-            files[name] = (type, plain, Gzip.encode(plain, wanted: true).body)
+    /// The files under /assets/, each with its type, as they are and gzipped (once; nil when
+    /// that gains nothing: a small file, a PNG already deflated).
+    private static let files: [String: (type: String, plain: [UInt8], gzipped: [UInt8]?)] = {
+        var files: [String: (String, [UInt8], [UInt8]?)] = [:]
+        for (name, type, plain) in [
+            ("app.css", "text/css; charset=utf-8", Array(styleSheet.utf8)),
+            ("live.js", "text/javascript; charset=utf-8", Array(LiveScript.source.utf8)),
+            ("manifest.webmanifest", "application/manifest+json", Array(AppIcon.manifest.utf8)),
+        ] + AppIcon.sizes.map({ ("icon-\($0).png", "image/png", AppIcon.png(size: $0)) }) {
+            let gzipped = Gzip.encode(plain, wanted: type != "image/png")
+            files[name] = (type, plain, gzipped.compressed ? gzipped.body : nil)
         }
         return files
     }()
@@ -91,8 +93,9 @@ enum WebAssets {
     /// An asset; nil for any other name.
     static func reply(for name: String, gzip: Bool) -> HTTPAPI.Reply? {
         guard let file = files[name] else { return nil }
+        let gzipped = gzip ? file.gzipped : nil
         return HTTPAPI.Reply(
-            status: 200, contentType: file.type, body: gzip ? file.gzipped : file.plain,
-            headers: WebPage.headers + Gzip.headers(compressed: gzip))
+            status: 200, contentType: file.type, body: gzipped ?? file.plain,
+            headers: WebPage.headers + Gzip.headers(compressed: gzipped != nil))
     }
 }

@@ -15,7 +15,7 @@ enum WebPage {
             (
                 "Content-Security-Policy",
                 "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
-                    + "base-uri 'none'; form-action \(formAction); frame-ancestors 'none'"
+                    + "manifest-src 'self'; base-uri 'none'; form-action \(formAction); frame-ancestors 'none'"
             )
         ] + fixedHeaders
     }
@@ -35,7 +35,11 @@ enum WebPage {
         html.raw("<title>")
         html.text(title)
         // No icon to fetch (a browser asks for /favicon.ico otherwise).
+        // Installable (docs/PUSH.md): the manifest, its colour, and the icon iOS asks for.
         html.raw("</title><link rel=\"icon\" href=\"data:,\"><link rel=\"stylesheet\" href=\"/assets/app.css\">")
+        html.raw("<link rel=\"manifest\" href=\"/assets/manifest.webmanifest\">")
+        html.raw("<meta name=\"theme-color\" content=\"\(AppIcon.themeColor)\">")
+        html.raw("<link rel=\"apple-touch-icon\" href=\"/assets/icon-192.png\">")
         if live { html.raw("<script type=\"module\" src=\"/assets/live.js\"></script>") }
         // The first thing a keyboard reaches: past the navigation to the page's own content.
         html.raw("</head><body><a class=\"skip\" href=\"#main\">")

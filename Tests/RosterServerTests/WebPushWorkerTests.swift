@@ -1,0 +1,83 @@
+import Foundation
+import RosterTestSupport
+import Testing
+
+/// The installed web app's side of a push (docs/PUSH.md), in chromium: the service worker the
+/// pages register receives a push that DevTools delivers (`ServiceWorker.deliverPushMessage`,
+/// as a push service would) and shows it as a notification with the payload's title, body and
+/// target; a newer notice of the same topic replaces the older; a target outside the app is
+/// never kept. The manifest and icons that make the app installable are served as the browser
+/// reads them. The tap itself is not raised here: chromium lets a service worker open a window
+/// only during a real notificationclick, which headless chromium has no way to make (no
+/// notification on screen, no DevTools command), and a synthetic event has no such right; the
+/// target a tap opens is the notification's `data.url`, checked above.
+@Suite(.timeLimit(.minutes(10))) struct WebPushWorkerTests {
+    @Test(
+        .enabled(if: Browser.shouldRun, "chromium and Playwright for Python are not installed (.ci/run installs them)"))
+    func aPushBecomesANotificationThatOpensItsTarget() async throws {
+        try await HTTPTests.withHTTPServer { harness, base in
+            let scratch = TestScratch.directory("roster-push-worker")
+            defer { TestScratch.remove(scratch) }
+            let browser = try await Browser.run(
+                """
+                import json
+                context = page.context
+                context.grant_permissions(["notifications"], origin=url)
+                page.goto(url + "/")
+                page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=30000)
+                manifest = page.evaluate("async () => (await fetch(document.querySelector('link[rel=manifest]').href)).json()")
+                print("MANIFEST " + manifest["display"] + " " + " ".join(i["sizes"] for i in manifest["icons"]), flush=True)
+                icon = page.evaluate("async () => { const r = await fetch('/assets/icon-512.png');"
+                                     + " const i = await createImageBitmap(await r.blob());"
+                                     + " return r.headers.get('content-type') + ' ' + i.width + 'x' + i.height; }")
+                print("ICON " + icon, flush=True)
+                cdp = context.new_cdp_session(page)
+                registrations = []
+                cdp.on("ServiceWorker.workerRegistrationUpdated", lambda e: registrations.extend(e["registrations"]))
+                cdp.send("ServiceWorker.enable")
+                for _ in range(100):
+                    if registrations: break
+                    page.wait_for_timeout(100)
+                registration = registrations[0]["registrationId"]
+                def deliver(notice):
+                    cdp.send("ServiceWorker.deliverPushMessage",
+                             {"origin": url, "registrationId": registration, "data": json.dumps(notice)})
+                shown = ("async () => (await (await navigator.serviceWorker.ready).getNotifications())"
+                         + ".map(n => [n.title, n.body, n.tag, n.data.url].join(' | '))")
+                def wait_for(count):
+                    for _ in range(100):
+                        notes = page.evaluate(shown)
+                        if len(notes) == count: return notes
+                        page.wait_for_timeout(100)
+                    return page.evaluate(shown)
+                deliver({"title": "You are on duty now", "body": "Platform primary until Monday 09:00",
+                         "topic": "on-duty", "url": "/schedules"})
+                print("SHOWN " + json.dumps(wait_for(1)), flush=True)
+                deliver({"title": "You are on duty now", "body": "Platform primary until Tuesday 09:00",
+                         "topic": "on-duty", "url": "/schedules"})
+                page.wait_for_timeout(500)
+                print("REPLACED " + json.dumps(wait_for(1)), flush=True)
+                deliver({"title": "Cover asked", "body": "Grace asks", "topic": "cover", "url": "https://evil.example/x"})
+                print("SAFE " + json.dumps(wait_for(2)), flush=True)
+                handlers = ("async () => { const r = await navigator.serviceWorker.ready;"
+                            + " const text = await (await fetch('/sw.js')).text();"
+                            + " return ['push', 'notificationclick'].filter(e => text.includes(`'${e}'`)).join(' '); }")
+                print("HANDLERS " + page.evaluate(handlers), flush=True)
+                """, url: base, scratch: scratch)
+            let status = await browser.waitForExit(timeout: .seconds(150))
+            if status == nil { await browser.stop(signal: SIGKILL) }
+            #expect(status == 0, "\(browser.output)")
+            let out = browser.stdout
+            #expect(out.contains("MANIFEST standalone 192x192 512x512 512x512"), "\(out)")
+            #expect(out.contains("ICON image/png 512x512"), "\(out)")
+            #expect(
+                out.contains(
+                    #"SHOWN ["You are on duty now | Platform primary until Monday 09:00 | on-duty | /schedules"]"#),
+                "\(browser.output)")
+            #expect(out.contains(#"REPLACED ["You are on duty now | Platform primary until Tuesday 09:00"#), "\(out)")
+            #expect(
+                out.contains("Cover asked | Grace asks | cover | /me"), "a target outside the app is not kept: \(out)")
+            #expect(out.contains("HANDLERS push notificationclick"), "\(out)")
+        }
+    }
+}
