@@ -24,7 +24,7 @@ import Testing
                 context = page.context
                 context.grant_permissions(["notifications"], origin=url)
                 page.goto(url + "/")
-                page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=30000)
+                page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=60000)
                 manifest = page.evaluate("async () => (await fetch(document.querySelector('link[rel=manifest]').href)).json()")
                 print("MANIFEST " + manifest["display"] + " " + " ".join(i["sizes"] for i in manifest["icons"]), flush=True)
                 icon = page.evaluate("async () => { const r = await fetch('/assets/icon-512.png');"
@@ -35,7 +35,7 @@ import Testing
                 registrations = []
                 cdp.on("ServiceWorker.workerRegistrationUpdated", lambda e: registrations.extend(e["registrations"]))
                 cdp.send("ServiceWorker.enable")
-                for _ in range(100):
+                for _ in range(600):
                     if registrations: break
                     page.wait_for_timeout(100)
                 registration = registrations[0]["registrationId"]
@@ -44,21 +44,22 @@ import Testing
                              {"origin": url, "registrationId": registration, "data": json.dumps(notice)})
                 shown = ("async () => (await (await navigator.serviceWorker.ready).getNotifications())"
                          + ".map(n => [n.title, n.body, n.tag, n.data.url].join(' | '))")
-                def wait_for(count):
-                    for _ in range(100):
+                # Each push is handled by the worker in its own time (seconds on two busy cores):
+                # wait for what is expected, for up to 60 s, then print what there is.
+                def wait_until(expected):
+                    for _ in range(600):
                         notes = page.evaluate(shown)
-                        if len(notes) == count: return notes
+                        if expected(notes): return notes
                         page.wait_for_timeout(100)
                     return page.evaluate(shown)
                 deliver({"title": "You are on duty now", "body": "Platform primary until Monday 09:00",
                          "topic": "on-duty", "url": "/schedules"})
-                print("SHOWN " + json.dumps(wait_for(1)), flush=True)
+                print("SHOWN " + json.dumps(wait_until(lambda notes: len(notes) == 1)), flush=True)
                 deliver({"title": "You are on duty now", "body": "Platform primary until Tuesday 09:00",
                          "topic": "on-duty", "url": "/schedules"})
-                page.wait_for_timeout(500)
-                print("REPLACED " + json.dumps(wait_for(1)), flush=True)
+                print("REPLACED " + json.dumps(wait_until(lambda notes: any("Tuesday" in n for n in notes))), flush=True)
                 deliver({"title": "Cover asked", "body": "Grace asks", "topic": "cover", "url": "https://evil.example/x"})
-                print("SAFE " + json.dumps(wait_for(2)), flush=True)
+                print("SAFE " + json.dumps(wait_until(lambda notes: len(notes) == 2)), flush=True)
                 handlers = ("async () => { const r = await navigator.serviceWorker.ready;"
                             + " const text = await (await fetch('/sw.js')).text();"
                             + " return ['push', 'notificationclick'].filter(e => text.includes(`'${e}'`)).join(' '); }")

@@ -44,7 +44,7 @@ package final class DeviceLogins: Sendable {
         package var challenge: String
         package var state: String
 
-        /// The terminal's loopback request, checked; nil with the reason when it is not one.
+        /// The terminal's loopback request, checked; the reason when it is not one.
         package static func parse(redirectURI: String, challenge: String, method: String, state: String)
             -> Result<Loopback, LoopbackRefusal>
         {
