@@ -25,20 +25,14 @@ import Testing
         try await HTTPTests.withHTTPServer { harness, base in
             try await SingleSignOnTests.withProvider { issuer, _ in
                 let admin = try await harness.connect()
-                var setting = Roster_V1_SingleSignOnSetting.with {
-                    $0.issuer = issuer
-                    $0.clientID = "roster"
-                    $0.clientSecret = SingleSignOnTests.secret
-                }
                 try await SingleSignOnTests.play("valid", issuer: issuer, now: harness.clock.now())
-                _ = try await SingleSignOnTests.identityAdmin(admin, .with { $0.setSingleSignOn = setting })
+                try await SingleSignOnTests.setUp(admin, issuer: issuer)
 
                 // Not allowed: refused without asking the provider.
                 #expect(try await Self.users(base, "good-1") == 401)
                 #expect(try await Self.introspections(issuer) == 0)
 
-                setting.scimProviderTokens = true
-                let kept = try await SingleSignOnTests.identityAdmin(admin, .with { $0.setSingleSignOn = setting })
+                let kept = try await SingleSignOnTests.setUp(admin, issuer: issuer) { $0.scimProviderTokens = true }
                 #expect(kept.singleSignOn.scimProviderTokens)
                 for _ in 0..<4 { #expect(try await Self.users(base, "good-1") == 200) }
                 #expect(try await Self.introspections(issuer) == 1, "a burst costs one check")
