@@ -25,6 +25,13 @@ public enum NotificationType: String, Sendable, Codable, CaseIterable {
 
     /// The types a webhook may subscribe to (`--events`): not those meant for one webhook.
     public static var subscribable: [NotificationType] { allCases.filter { $0 != .ping && $0 != .announcement } }
+
+    /// The types a person's push subscription may be told of (docs/PUSH.md); which of them it is
+    /// is the person's settings' choice, made at delivery.
+    public static let pushed: Set<NotificationType> = [
+        .onDutyChanged, .shiftStarting, .shiftsChanged, .coverageConflict, .requestOpened, .requestTaken,
+        .requestExpired,
+    ]
 }
 
 /// One event in the outbox: typed, with an id that is the same however often it is derived

@@ -20,14 +20,22 @@ public struct StoredWebhook: Sendable, Hashable {
     /// Events due and not yet delivered (filled in by `webhooks(tenantID:now:)`); planned ones
     /// not yet due are not counted.
     public var pending: Int = 0
-    /// What a delivery's body is: the signed JSON event, or a chat platform's message.
+    /// What a delivery's body is: the signed JSON event, a chat platform's message, or a
+    /// person's push (then `secret` is the subscription's `auth` secret).
     public var format: WebhookFormat
+    /// A push subscription's person (docs/PUSH.md): it receives only events about them. Empty
+    /// for an admin's webhook.
+    public var personID: String = ""
+    /// A Web Push subscription's public key (`p256dh`, base64url); empty otherwise.
+    public var pushKey: String = ""
+    /// A push subscription's name for its owner ("Pixel 8"); empty otherwise.
+    public var label: String = ""
 
     public init(
         id: String, tenantID: String, url: String, secret: String, events: [String], schedules: [String],
         created: UnixMillis, disabledAt: UnixMillis? = nil, disabledReason: String = "",
         failingSince: UnixMillis? = nil,
-        format: WebhookFormat = .json
+        format: WebhookFormat = .json, personID: String = "", pushKey: String = "", label: String = ""
     ) {
         (self.id, self.tenantID, self.url, self.secret, self.events, self.schedules) = (
             id, tenantID, url, secret, events, schedules
@@ -35,7 +43,7 @@ public struct StoredWebhook: Sendable, Hashable {
         (self.created, self.disabledAt, self.disabledReason, self.failingSince) = (
             created, disabledAt, disabledReason, failingSince
         )
-        self.format = format
+        (self.format, self.personID, self.pushKey, self.label) = (format, personID, pushKey, label)
     }
 
     /// Whether `event` goes to this webhook: its type and one of its schedules are wanted; an
@@ -43,6 +51,9 @@ public struct StoredWebhook: Sendable, Hashable {
     public func wants(_ event: NotificationEvent) -> Bool {
         if let target = event.webhookID { return target == id }
         guard event.type != .ping, event.type != .announcement else { return false }
+        if !personID.isEmpty {
+            return event.people.contains(personID) && NotificationType.pushed.contains(event.type)
+        }
         guard events.isEmpty || events.contains(event.type.rawValue) else { return false }
         return schedules.isEmpty || !Set(schedules).isDisjoint(with: event.scheduleIDs)
     }
@@ -52,13 +63,21 @@ public struct StoredWebhook: Sendable, Hashable {
 /// message in the shape a chat platform's incoming webhook takes.
 public enum WebhookFormat: String, Sendable, Hashable, CaseIterable {
     case json, slack, mattermost, teams, matrix, discord
+    /// A person's push subscription: an encrypted Web Push message (RFC 8291; a browser's, or a
+    /// UnifiedPush distributor's), or a plain publish to an ntfy topic.
+    case webPush = "web-push", ntfy
 
-    /// The format named on the wire ("" is json).
+    /// An admin's webhook format named on the wire ("" is json); never a push format.
     public init?(wire: String) {
         self.init(rawValue: wire.isEmpty ? "json" : wire.lowercased())
+        if isPush { return nil }
     }
 
-    public var isChat: Bool { self != .json }
+    /// What `--format` of a webhook may name.
+    public static var webhookFormats: [WebhookFormat] { allCases.filter { !$0.isPush } }
+
+    public var isChat: Bool { self != .json && !isPush }
+    public var isPush: Bool { self == .webPush || self == .ntfy }
 }
 
 /// When a schedule's on-duty people are posted to a webhook (`admin announce`): at every change
@@ -136,6 +155,9 @@ public struct NotificationSettingsWrite: Sendable {
 public enum NotificationRuleTable: String, Sendable, Hashable, CaseIterable {
     case reminder = "reminder_rule"
     case announcement = "announce_rule"
+    /// A person's push settings (id: the person's id), and the tenant's VAPID key (docs/PUSH.md).
+    case pushSettings = "push_setting"
+    case pushKey = "push_key"
 }
 
 /// A rule the notification store keeps whole under its tenant and id: three store requirements
@@ -229,6 +251,11 @@ public enum DeliveryOutcome: Sendable {
     case retry(at: UnixMillis)
     /// The webhook has failed for its whole budget: it is disabled with this reason.
     case disable(reason: String)
+    /// Not sent yet, and not a failure (a person's quiet hours): due again at this instant, so
+    /// what falls due meanwhile (going on duty) goes first.
+    case hold(until: UnixMillis)
+    /// The push service says the subscription is gone (404, 410): it is deleted.
+    case remove
 }
 
 /// The durable side of notifications: webhooks, reminder rules, the outbox of events and the

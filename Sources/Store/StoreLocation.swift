@@ -163,8 +163,32 @@ public enum StoreSchema {
         "v1", "v2-tokens", "v3-schedules", "v4-token-employee", "v5-audit", "v6-calendar",
         "v7-notifications", "v8-token-minted-by", "v9-duty-record",
         "v10-chat", "v11-time-off", "v12-escalation", "v13-identity", "v14-provisioning",
-        "v15-login-refresh",
+        "v15-login-refresh", "v16-push",
     ]
+
+    /// v16: push to phones (docs/PUSH.md). A person's push subscription is a webhook row bound
+    /// to them (`person_id`), so it shares the outbox's durability, order and retries; a Web
+    /// Push subscription's public key is in `push_key`, its `auth` secret sealed in `secret`.
+    /// People's settings and the tenant's VAPID key are kept whole, as rules are. The same SQL
+    /// in SQLite and PostgreSQL.
+    public static let pushSQL = """
+        ALTER TABLE webhook ADD COLUMN person_id TEXT NOT NULL DEFAULT '';
+        ALTER TABLE webhook ADD COLUMN push_key TEXT NOT NULL DEFAULT '';
+        ALTER TABLE webhook ADD COLUMN label TEXT NOT NULL DEFAULT '';
+        CREATE INDEX webhook_by_person ON webhook(tenant_id, person_id);
+        CREATE TABLE push_setting (
+            tenant_id TEXT NOT NULL,
+            id TEXT NOT NULL,
+            rule TEXT NOT NULL,
+            PRIMARY KEY (tenant_id, id)
+        );
+        CREATE TABLE push_key (
+            tenant_id TEXT NOT NULL,
+            id TEXT NOT NULL,
+            rule TEXT NOT NULL,
+            PRIMARY KEY (tenant_id, id)
+        )
+        """
 
     /// v12: escalation policies and services (docs/ESCALATION.md), each whole as its protobuf
     /// message's JSON (`kind` is "policy" or "service"), as schedules are kept whole. The same

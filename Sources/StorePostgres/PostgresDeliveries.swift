@@ -25,15 +25,15 @@ extension PostgresRosterStore {
                 FOR UPDATE OF d SKIP LOCKED
                 """)
             typealias HeadRow = (
-                String, String, String, String, String, String, Int64, Int64, String, Int64, String, Int64, Int32,
-                Int64,
+                String, String, String, String, String, String, Int64, Int64, String, Int64, String, String, String,
+                String, Int64, Int32, Int64,
                 String, String, String, Int64, Int64, Int64, Bool, String, String, Data, String?
             )
             var heads: [DueDelivery] = []
             var claimed: [Int64] = []
             var nextDue: UnixMillis?
             for row in try rows.decode(HeadRow.self) where !busy.contains(row.0) {
-                let notBefore = row.13, due = row.19
+                let notBefore = row.16, due = row.22
                 let ready = max(due, notBefore)
                 guard ready <= now else {
                     nextDue = min(nextDue ?? .max, ready)
@@ -41,14 +41,17 @@ extension PostgresRosterStore {
                 }
                 guard
                     let event = Self.event(
-                        (row.14, row.15, row.16, row.17, row.18, row.19, row.20, row.21, row.22, row.23, row.24))
+                        (row.17, row.18, row.19, row.20, row.21, row.22, row.23, row.24, row.25, row.26, row.27))
                 else { continue }
                 heads.append(
                     DueDelivery(
                         webhook: Self.webhook(
-                            (row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9, row.10)),
-                        event: event, attempts: Int(row.12), notBefore: notBefore))
-                claimed.append(row.11)
+                            (
+                                row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9, row.10, row.11,
+                                row.12, row.13
+                            )),
+                        event: event, attempts: Int(row.15), notBefore: notBefore))
+                claimed.append(row.14)
             }
             // The claim: no other node sends these until the attempt is recorded or the lease ends.
             // It counts as an attempt at once, so a node that takes over from one that died says
@@ -110,6 +113,16 @@ extension PostgresRosterStore {
                     """
                     UPDATE webhook SET disabled_ms = \(attempt.at), disabled_reason = \(reason) WHERE id = \(attempt.webhookID)
                     """)
+            case .hold(let until):
+                // The lease is lifted too: the delivery is due again at `until`, not at the lease's end.
+                try await connection.query(
+                    """
+                    UPDATE delivery SET due_ms = \(until), next_attempt_ms = 0
+                    WHERE webhook_id = \(attempt.webhookID) AND event_id = \(attempt.eventID)
+                    """)
+            case .remove:
+                try await connection.query("DELETE FROM webhook WHERE id = \(attempt.webhookID)")
+                try await Self.announceSettings(tenantID: tenantID, connection: connection)
             }
         }
     }

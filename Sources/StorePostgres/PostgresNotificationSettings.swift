@@ -12,9 +12,18 @@ extension PostgresRosterStore {
                    (SELECT COUNT(*) FROM delivery d WHERE d.webhook_id = w.id AND d.delivered_ms = 0 AND d.due_ms <= \(now))
             FROM webhook w WHERE \(tenantID)::text IS NULL OR w.tenant_id = \(tenantID) ORDER BY w.created_ms, w.id
             """
-        ).decode((String, String, String, String, String, String, Int64, Int64, String, Int64, String, Int64).self) {
-            var webhook = Self.webhook((row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9, row.10))
-            webhook.pending = Int(row.11)
+        ).decode(
+            (
+                String, String, String, String, String, String, Int64, Int64, String, Int64, String, String, String,
+                String, Int64
+            ).self
+        ) {
+            var webhook = Self.webhook(
+                (
+                    row.0, row.1, row.2, row.3, row.4, row.5, row.6, row.7, row.8, row.9, row.10, row.11, row.12,
+                    row.13
+                ))
+            webhook.pending = Int(row.14)
             found.append(webhook)
         }
         return found
@@ -30,9 +39,10 @@ extension PostgresRosterStore {
     static func insert(_ webhook: StoredWebhook, connection: PostgresConnection) async throws {
         try await connection.query(
             """
-            INSERT INTO webhook (id, tenant_id, url, secret, events, schedules, created_ms, format)
+            INSERT INTO webhook (id, tenant_id, url, secret, events, schedules, created_ms, format, person_id, push_key, label)
             VALUES (\(webhook.id), \(webhook.tenantID), \(webhook.url), \(webhook.secret), \(Self.json(webhook.events)),
-                    \(Self.json(webhook.schedules)), \(webhook.created), \(webhook.format.rawValue))
+                    \(Self.json(webhook.schedules)), \(webhook.created), \(webhook.format.rawValue),
+                    \(webhook.personID), \(webhook.pushKey), \(webhook.label))
             """)
         var planned: [NotificationEvent] = []
         for row in try await connection.query(

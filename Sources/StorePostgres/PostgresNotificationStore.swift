@@ -89,15 +89,17 @@ extension PostgresRosterStore {
     }
 
     static let webhookColumns =
-        "w.id, w.tenant_id, w.url, w.secret, w.events, w.schedules, w.created_ms, w.disabled_ms, w.disabled_reason, w.failing_since_ms, w.format"
-    typealias WebhookRow = (String, String, String, String, String, String, Int64, Int64, String, Int64, String)
+        "w.id, w.tenant_id, w.url, w.secret, w.events, w.schedules, w.created_ms, w.disabled_ms, w.disabled_reason, w.failing_since_ms, w.format, w.person_id, w.push_key, w.label"
+    typealias WebhookRow = (
+        String, String, String, String, String, String, Int64, Int64, String, Int64, String, String, String, String
+    )
 
     static func webhook(_ row: WebhookRow) -> StoredWebhook {
         StoredWebhook(
             id: row.0, tenantID: row.1, url: row.2, secret: row.3, events: list(row.4), schedules: list(row.5),
             created: row.6,
             disabledAt: row.7 == 0 ? nil : row.7, disabledReason: row.8, failingSince: row.9 == 0 ? nil : row.9,
-            format: WebhookFormat(rawValue: row.10) ?? .json)
+            format: WebhookFormat(rawValue: row.10) ?? .json, personID: row.11, pushKey: row.12, label: row.13)
     }
 
     static let noticeColumns =

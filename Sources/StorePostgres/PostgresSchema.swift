@@ -135,5 +135,6 @@ extension PostgresRosterStore {
         "v13-identity": StoreSchema.identitySQL,
         "v14-provisioning": StoreSchema.provisioningSQL,
         "v15-login-refresh": StoreSchema.loginRefreshSQL,
+        "v16-push": StoreSchema.pushSQL,
     ]
 }

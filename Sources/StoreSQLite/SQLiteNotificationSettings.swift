@@ -28,11 +28,13 @@ extension SQLiteRosterStore {
     static func insert(_ webhook: StoredWebhook, db: Database) throws {
         try db.execute(
             sql: """
-                INSERT INTO webhook (id, tenant_id, url, secret, events, schedules, created_ms, format) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO webhook (id, tenant_id, url, secret, events, schedules, created_ms, format, person_id, push_key, label)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
             arguments: [
                 webhook.id, webhook.tenantID, webhook.url, webhook.secret, json(webhook.events),
-                json(webhook.schedules), webhook.created, webhook.format.rawValue,
+                json(webhook.schedules), webhook.created, webhook.format.rawValue, webhook.personID, webhook.pushKey,
+                webhook.label,
             ])
         // Events already planned for later (handoffs, reminders) are its events too.
         let planned = try Row.fetchAll(

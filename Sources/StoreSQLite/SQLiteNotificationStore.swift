@@ -19,7 +19,8 @@ extension SQLiteRosterStore {
             id: row["id"], tenantID: row["tenant_id"], url: row["url"], secret: row["secret"],
             events: list(row["events"]), schedules: list(row["schedules"]), created: row["created_ms"],
             disabledAt: disabled == 0 ? nil : disabled, disabledReason: row["disabled_reason"],
-            failingSince: failing == 0 ? nil : failing, format: WebhookFormat(rawValue: row["format"]) ?? .json)
+            failingSince: failing == 0 ? nil : failing, format: WebhookFormat(rawValue: row["format"]) ?? .json,
+            personID: row["person_id"], pushKey: row["push_key"], label: row["label"])
     }
 
     static func event(from row: Row) -> NotificationEvent? {
@@ -286,6 +287,12 @@ extension SQLiteRosterStore {
                 try db.execute(
                     sql: "UPDATE webhook SET disabled_ms = ?, disabled_reason = ? WHERE id = ?",
                     arguments: [attempt.at, reason, attempt.webhookID])
+            case .hold(let until):
+                try db.execute(
+                    sql: "UPDATE delivery SET due_ms = ? WHERE webhook_id = ? AND event_id = ?",
+                    arguments: [until, attempt.webhookID, attempt.eventID])
+            case .remove:
+                try db.execute(sql: "DELETE FROM webhook WHERE id = ?", arguments: [attempt.webhookID])
             }
         }
     }

@@ -142,6 +142,9 @@ extension SQLiteRosterStore {
         migrator.registerMigration("v15-login-refresh") { db in
             try db.execute(sql: StoreSchema.loginRefreshSQL)
         }
+        migrator.registerMigration("v16-push") { db in
+            try db.execute(sql: StoreSchema.pushSQL)
+        }
         return migrator
     }
 }
