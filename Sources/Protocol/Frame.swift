@@ -61,6 +61,8 @@ public enum MessageType: UInt8, Sendable, CaseIterable {
     case identityAdminResult = 0x45
     case personalTokens = 0x46
     case personalTokensResult = 0x47
+    case push = 0x48
+    case pushResult = 0x49
 }
 
 /// The release, as `--version` prints it.

@@ -62,6 +62,8 @@ public enum RosterMessage: Sendable, Hashable {
     case identityAdminResult(Roster_V1_IdentityAdminResponse)
     case personalTokens(Roster_V1_PersonalTokensRequest)
     case personalTokensResult(Roster_V1_PersonalTokensResponse)
+    case push(Roster_V1_PushRequest)
+    case pushResult(Roster_V1_PushResponse)
 
     /// The message type code this message travels under.
     public var type: MessageType {
@@ -121,6 +123,8 @@ public enum RosterMessage: Sendable, Hashable {
         case .identityAdminResult: return .identityAdminResult
         case .personalTokens: return .personalTokens
         case .personalTokensResult: return .personalTokensResult
+        case .push: return .push
+        case .pushResult: return .pushResult
         case .escalationChanged: return .escalationChanged
         }
     }
@@ -196,6 +200,8 @@ public enum RosterMessage: Sendable, Hashable {
             case .personalTokens: return .personalTokens(try Roster_V1_PersonalTokensRequest(body: frame.body))
             case .personalTokensResult:
                 return .personalTokensResult(try Roster_V1_PersonalTokensResponse(body: frame.body))
+            case .push: return .push(try Roster_V1_PushRequest(body: frame.body))
+            case .pushResult: return .pushResult(try Roster_V1_PushResponse(body: frame.body))
             }
         } catch {
             throw .undecodableBody(type, String(describing: error))
@@ -261,6 +267,8 @@ public enum RosterMessage: Sendable, Hashable {
         case .identityAdminResult(let body): return body.bodyBuffer()
         case .personalTokens(let body): return body.bodyBuffer()
         case .personalTokensResult(let body): return body.bodyBuffer()
+        case .push(let body): return body.bodyBuffer()
+        case .pushResult(let body): return body.bodyBuffer()
         }
     }
 
@@ -328,6 +336,8 @@ public enum RosterMessage: Sendable, Hashable {
         case .identityAdminResult(let body): return body
         case .personalTokens(let body): return body
         case .personalTokensResult(let body): return body
+        case .push(let body): return body
+        case .pushResult(let body): return body
         }
     }
 }

@@ -647,6 +647,38 @@ enum SampleMessages {
                     ]
                 })
         ),
+        (
+            36,
+            .push(
+                .with {
+                    $0.add = .with {
+                        $0.endpoint = "https://updates.push.example.net/wpush/v2/gAAAAABl"
+                        $0.p256Dh =
+                            "BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM"
+                        $0.auth = "tBHItJI5svbpez7KI4CCXg"; $0.label = "Pixel 8"
+                    }
+                })
+        ),
+        (
+            36,
+            .pushResult(
+                .with {
+                    $0.subscriptionID = "psh_0a1b2c3d4e5f"
+                    $0.subscriptions = [
+                        .with {
+                            $0.id = "psh_0a1b2c3d4e5f"; $0.format = "web-push"
+                            $0.origin = "https://updates.push.example.net"; $0.label = "Pixel 8"
+                            $0.createdMs = 1_796_040_000_000
+                        }
+                    ]
+                    $0.settings = .with {
+                        $0.kinds = ["on-duty", "cover-asked"]; $0.quiet = true; $0.quietStartMinute = 1_320
+                        $0.quietEndMinute = 420; $0.quietZone = "Europe/Berlin"
+                    }
+                    $0.vapidPublicKey =
+                        "BDd3_hVL9fZi9Ybo2UUzA284WG5FZR30_95YeZJsiApwXKpNcF1rRPF3foIiBHXRdJI2Qhumhf6_LFTeZaNndIo"
+                })
+        ),
     ]
 
     /// Further vectors for one type, named `<code>-<Type>-<what>.json`: self-service (docs/PROTOCOL.md,

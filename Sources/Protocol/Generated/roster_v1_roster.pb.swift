@@ -5019,6 +5019,195 @@ public nonisolated struct Roster_V1_PersonalTokensResponse: Sendable {
   public init() {}
 }
 
+public nonisolated struct Roster_V1_PushRequest: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var action: Roster_V1_PushRequest.OneOf_Action? = nil
+
+  /// subscribe the connection's person (the same endpoint again: replaced)
+  public var add: Roster_V1_PushSubscriptionSpec {
+    get {
+      if case .add(let v)? = action {return v}
+      return Roster_V1_PushSubscriptionSpec()
+    }
+    set {action = .add(newValue)}
+  }
+
+  /// the person's subscriptions and settings; an admin's: also counts
+  public var list: Bool {
+    get {
+      if case .list(let v)? = action {return v}
+      return false
+    }
+    set {action = .list(newValue)}
+  }
+
+  /// a subscription id of the person's own
+  public var remove: String {
+    get {
+      if case .remove(let v)? = action {return v}
+      return String()
+    }
+    set {action = .remove(newValue)}
+  }
+
+  /// the person's settings, whole
+  public var setSettings: Roster_V1_PushSettings {
+    get {
+      if case .setSettings(let v)? = action {return v}
+      return Roster_V1_PushSettings()
+    }
+    set {action = .setSettings(newValue)}
+  }
+
+  /// admin: a new VAPID key (browsers then subscribe again)
+  public var rotateKey: Bool {
+    get {
+      if case .rotateKey(let v)? = action {return v}
+      return false
+    }
+    set {action = .rotateKey(newValue)}
+  }
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public nonisolated enum OneOf_Action: Equatable, Sendable {
+    /// subscribe the connection's person (the same endpoint again: replaced)
+    case add(Roster_V1_PushSubscriptionSpec)
+    /// the person's subscriptions and settings; an admin's: also counts
+    case list(Bool)
+    /// a subscription id of the person's own
+    case remove(String)
+    /// the person's settings, whole
+    case setSettings(Roster_V1_PushSettings)
+    /// admin: a new VAPID key (browsers then subscribe again)
+    case rotateKey(Bool)
+
+  }
+
+  public init() {}
+}
+
+public nonisolated struct Roster_V1_PushSubscriptionSpec: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// https URL from PushManager or the distributor; an ntfy topic URL
+  public var endpoint: String = String()
+
+  /// web-push: base64url of the 65-byte P-256 public key
+  public var p256Dh: String = String()
+
+  /// web-push: base64url of the 16-byte auth secret
+  public var auth: String = String()
+
+  /// "web-push" (""), or "ntfy"
+  public var format: String = String()
+
+  /// up to 100 characters: "Pixel 8", "Firefox at work"
+  public var label: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Roster_V1_PushSubscription: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  public var id: String = String()
+
+  /// "web-push" or "ntfy"
+  public var format: String = String()
+
+  /// the push service's scheme://host[:port]; never the whole endpoint
+  public var origin: String = String()
+
+  public var label: String = String()
+
+  public var createdMs: Int64 = 0
+
+  /// 0: its last delivery went through
+  public var failingSinceMs: Int64 = 0
+
+  /// set when it failed for the whole retry budget
+  public var disabledReason: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Roster_V1_PushSettings: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// on-duty, cover-asked, my-requests, conflicts, shift-changes
+  public var kinds: [String] = []
+
+  /// quiet hours: nothing but going on duty from start to end
+  public var quiet: Bool = false
+
+  /// 0..1439, local time in quiet_zone
+  public var quietStartMinute: Int32 = 0
+
+  /// 0..1439; smaller than the start: across midnight
+  public var quietEndMinute: Int32 = 0
+
+  /// IANA zone; "": UTC
+  public var quietZone: String = String()
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+}
+
+public nonisolated struct Roster_V1_PushResponse: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// the person's, oldest first
+  public var subscriptions: [Roster_V1_PushSubscription] = []
+
+  /// the person's (defaults until they choose)
+  public var settings: Roster_V1_PushSettings {
+    get {_settings ?? Roster_V1_PushSettings()}
+    set {_settings = newValue}
+  }
+  /// Returns true if `settings` has been explicitly set.
+  public var hasSettings: Bool {self._settings != nil}
+  /// Clears the value of `settings`. Subsequent reads from it will return its default value.
+  public mutating func clearSettings() {self._settings = nil}
+
+  /// base64url: PushManager's applicationServerKey
+  public var vapidPublicKey: String = String()
+
+  /// add: the new subscription's id
+  public var subscriptionID: String = String()
+
+  /// admin: people with at least one subscription
+  public var peopleSubscribed: Int32 = 0
+
+  /// admin: the tenant's Web Push subscriptions
+  public var webPushSubscriptions: Int32 = 0
+
+  /// admin: the tenant's ntfy topics
+  public var ntfySubscriptions: Int32 = 0
+
+  public var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  public init() {}
+
+  fileprivate var _settings: Roster_V1_PushSettings? = nil
+}
+
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
 
 fileprivate nonisolated let _protobuf_package = "roster.v1"
@@ -12460,6 +12649,333 @@ nonisolated extension Roster_V1_PersonalTokensResponse: SwiftProtobuf.Message, S
   public static func ==(lhs: Roster_V1_PersonalTokensResponse, rhs: Roster_V1_PersonalTokensResponse) -> Bool {
     if lhs.token != rhs.token {return false}
     if lhs.tokens != rhs.tokens {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_PushRequest: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".PushRequest"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}add\0\u{1}list\0\u{1}remove\0\u{3}set_settings\0\u{3}rotate_key\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try {
+        var v: Roster_V1_PushSubscriptionSpec?
+        var hadOneofValue = false
+        if let current = self.action {
+          hadOneofValue = true
+          if case .add(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.action = .add(v)
+        }
+      }()
+      case 2: try {
+        var v: Bool?
+        try decoder.decodeSingularBoolField(value: &v)
+        if let v = v {
+          if self.action != nil {try decoder.handleConflictingOneOf()}
+          self.action = .list(v)
+        }
+      }()
+      case 3: try {
+        var v: String?
+        try decoder.decodeSingularStringField(value: &v)
+        if let v = v {
+          if self.action != nil {try decoder.handleConflictingOneOf()}
+          self.action = .remove(v)
+        }
+      }()
+      case 4: try {
+        var v: Roster_V1_PushSettings?
+        var hadOneofValue = false
+        if let current = self.action {
+          hadOneofValue = true
+          if case .setSettings(let m) = current {v = m}
+        }
+        try decoder.decodeSingularMessageField(value: &v)
+        if let v = v {
+          if hadOneofValue {try decoder.handleConflictingOneOf()}
+          self.action = .setSettings(v)
+        }
+      }()
+      case 5: try {
+        var v: Bool?
+        try decoder.decodeSingularBoolField(value: &v)
+        if let v = v {
+          if self.action != nil {try decoder.handleConflictingOneOf()}
+          self.action = .rotateKey(v)
+        }
+      }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    switch self.action {
+    case .add?: try {
+      guard case .add(let v)? = self.action else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 1)
+    }()
+    case .list?: try {
+      guard case .list(let v)? = self.action else { preconditionFailure() }
+      try visitor.visitSingularBoolField(value: v, fieldNumber: 2)
+    }()
+    case .remove?: try {
+      guard case .remove(let v)? = self.action else { preconditionFailure() }
+      try visitor.visitSingularStringField(value: v, fieldNumber: 3)
+    }()
+    case .setSettings?: try {
+      guard case .setSettings(let v)? = self.action else { preconditionFailure() }
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 4)
+    }()
+    case .rotateKey?: try {
+      guard case .rotateKey(let v)? = self.action else { preconditionFailure() }
+      try visitor.visitSingularBoolField(value: v, fieldNumber: 5)
+    }()
+    case nil: break
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_PushRequest, rhs: Roster_V1_PushRequest) -> Bool {
+    if lhs.action != rhs.action {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_PushSubscriptionSpec: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".PushSubscriptionSpec"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}endpoint\0\u{1}p256dh\0\u{1}auth\0\u{1}format\0\u{1}label\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.endpoint) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.p256Dh) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.auth) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.format) }()
+      case 5: try { try decoder.decodeSingularStringField(value: &self.label) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.endpoint.isEmpty {
+      try visitor.visitSingularStringField(value: self.endpoint, fieldNumber: 1)
+    }
+    if !self.p256Dh.isEmpty {
+      try visitor.visitSingularStringField(value: self.p256Dh, fieldNumber: 2)
+    }
+    if !self.auth.isEmpty {
+      try visitor.visitSingularStringField(value: self.auth, fieldNumber: 3)
+    }
+    if !self.format.isEmpty {
+      try visitor.visitSingularStringField(value: self.format, fieldNumber: 4)
+    }
+    if !self.label.isEmpty {
+      try visitor.visitSingularStringField(value: self.label, fieldNumber: 5)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_PushSubscriptionSpec, rhs: Roster_V1_PushSubscriptionSpec) -> Bool {
+    if lhs.endpoint != rhs.endpoint {return false}
+    if lhs.p256Dh != rhs.p256Dh {return false}
+    if lhs.auth != rhs.auth {return false}
+    if lhs.format != rhs.format {return false}
+    if lhs.label != rhs.label {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_PushSubscription: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".PushSubscription"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}id\0\u{1}format\0\u{1}origin\0\u{1}label\0\u{3}created_ms\0\u{3}failing_since_ms\0\u{3}disabled_reason\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.id) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.format) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.origin) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.label) }()
+      case 5: try { try decoder.decodeSingularInt64Field(value: &self.createdMs) }()
+      case 6: try { try decoder.decodeSingularInt64Field(value: &self.failingSinceMs) }()
+      case 7: try { try decoder.decodeSingularStringField(value: &self.disabledReason) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.id.isEmpty {
+      try visitor.visitSingularStringField(value: self.id, fieldNumber: 1)
+    }
+    if !self.format.isEmpty {
+      try visitor.visitSingularStringField(value: self.format, fieldNumber: 2)
+    }
+    if !self.origin.isEmpty {
+      try visitor.visitSingularStringField(value: self.origin, fieldNumber: 3)
+    }
+    if !self.label.isEmpty {
+      try visitor.visitSingularStringField(value: self.label, fieldNumber: 4)
+    }
+    if self.createdMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.createdMs, fieldNumber: 5)
+    }
+    if self.failingSinceMs != 0 {
+      try visitor.visitSingularInt64Field(value: self.failingSinceMs, fieldNumber: 6)
+    }
+    if !self.disabledReason.isEmpty {
+      try visitor.visitSingularStringField(value: self.disabledReason, fieldNumber: 7)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_PushSubscription, rhs: Roster_V1_PushSubscription) -> Bool {
+    if lhs.id != rhs.id {return false}
+    if lhs.format != rhs.format {return false}
+    if lhs.origin != rhs.origin {return false}
+    if lhs.label != rhs.label {return false}
+    if lhs.createdMs != rhs.createdMs {return false}
+    if lhs.failingSinceMs != rhs.failingSinceMs {return false}
+    if lhs.disabledReason != rhs.disabledReason {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_PushSettings: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".PushSettings"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}kinds\0\u{1}quiet\0\u{3}quiet_start_minute\0\u{3}quiet_end_minute\0\u{3}quiet_zone\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedStringField(value: &self.kinds) }()
+      case 2: try { try decoder.decodeSingularBoolField(value: &self.quiet) }()
+      case 3: try { try decoder.decodeSingularInt32Field(value: &self.quietStartMinute) }()
+      case 4: try { try decoder.decodeSingularInt32Field(value: &self.quietEndMinute) }()
+      case 5: try { try decoder.decodeSingularStringField(value: &self.quietZone) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.kinds.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.kinds, fieldNumber: 1)
+    }
+    if self.quiet != false {
+      try visitor.visitSingularBoolField(value: self.quiet, fieldNumber: 2)
+    }
+    if self.quietStartMinute != 0 {
+      try visitor.visitSingularInt32Field(value: self.quietStartMinute, fieldNumber: 3)
+    }
+    if self.quietEndMinute != 0 {
+      try visitor.visitSingularInt32Field(value: self.quietEndMinute, fieldNumber: 4)
+    }
+    if !self.quietZone.isEmpty {
+      try visitor.visitSingularStringField(value: self.quietZone, fieldNumber: 5)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_PushSettings, rhs: Roster_V1_PushSettings) -> Bool {
+    if lhs.kinds != rhs.kinds {return false}
+    if lhs.quiet != rhs.quiet {return false}
+    if lhs.quietStartMinute != rhs.quietStartMinute {return false}
+    if lhs.quietEndMinute != rhs.quietEndMinute {return false}
+    if lhs.quietZone != rhs.quietZone {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Roster_V1_PushResponse: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  public static let protoMessageName: String = _protobuf_package + ".PushResponse"
+  public static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}subscriptions\0\u{1}settings\0\u{3}vapid_public_key\0\u{3}subscription_id\0\u{3}people_subscribed\0\u{3}web_push_subscriptions\0\u{3}ntfy_subscriptions\0")
+
+  public mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeRepeatedMessageField(value: &self.subscriptions) }()
+      case 2: try { try decoder.decodeSingularMessageField(value: &self._settings) }()
+      case 3: try { try decoder.decodeSingularStringField(value: &self.vapidPublicKey) }()
+      case 4: try { try decoder.decodeSingularStringField(value: &self.subscriptionID) }()
+      case 5: try { try decoder.decodeSingularInt32Field(value: &self.peopleSubscribed) }()
+      case 6: try { try decoder.decodeSingularInt32Field(value: &self.webPushSubscriptions) }()
+      case 7: try { try decoder.decodeSingularInt32Field(value: &self.ntfySubscriptions) }()
+      default: break
+      }
+    }
+  }
+
+  public func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if !self.subscriptions.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.subscriptions, fieldNumber: 1)
+    }
+    try { if let v = self._settings {
+      try visitor.visitSingularMessageField(value: v, fieldNumber: 2)
+    } }()
+    if !self.vapidPublicKey.isEmpty {
+      try visitor.visitSingularStringField(value: self.vapidPublicKey, fieldNumber: 3)
+    }
+    if !self.subscriptionID.isEmpty {
+      try visitor.visitSingularStringField(value: self.subscriptionID, fieldNumber: 4)
+    }
+    if self.peopleSubscribed != 0 {
+      try visitor.visitSingularInt32Field(value: self.peopleSubscribed, fieldNumber: 5)
+    }
+    if self.webPushSubscriptions != 0 {
+      try visitor.visitSingularInt32Field(value: self.webPushSubscriptions, fieldNumber: 6)
+    }
+    if self.ntfySubscriptions != 0 {
+      try visitor.visitSingularInt32Field(value: self.ntfySubscriptions, fieldNumber: 7)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  public static func ==(lhs: Roster_V1_PushResponse, rhs: Roster_V1_PushResponse) -> Bool {
+    if lhs.subscriptions != rhs.subscriptions {return false}
+    if lhs._settings != rhs._settings {return false}
+    if lhs.vapidPublicKey != rhs.vapidPublicKey {return false}
+    if lhs.subscriptionID != rhs.subscriptionID {return false}
+    if lhs.peopleSubscribed != rhs.peopleSubscribed {return false}
+    if lhs.webPushSubscriptions != rhs.webPushSubscriptions {return false}
+    if lhs.ntfySubscriptions != rhs.ntfySubscriptions {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }
