@@ -24,7 +24,8 @@ extension Notifier {
                 RosterViolation(field: "", message: "the tenant's webhooks could not be read: \(error)"))
             return plan
         }
-        let webhooks = everyone.filter { $0.tenantID == tenantID }
+        // People's push subscriptions are theirs, not the file's: never planned nor pruned.
+        let webhooks = everyone.filter { $0.tenantID == tenantID && !$0.format.isPush }
         var known = webhooks
         if document.managesWebhooks {
             known = planWebhooks(
@@ -81,7 +82,7 @@ extension Notifier {
                 problems.append(
                     (
                         "format",
-                        "unknown format \(wire.format) (known: \(WebhookFormat.allCases.map(\.rawValue).joined(separator: ", ")))"
+                        "unknown format \(wire.format) (known: \(WebhookFormat.webhookFormats.map(\.rawValue).joined(separator: ", ")))"
                     ))
             }
             let subscribable = NotificationType.subscribable.map(\.rawValue)

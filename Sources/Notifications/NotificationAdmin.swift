@@ -20,7 +20,7 @@ extension Notifier {
                     return .failure(WireError(.invalidArgument, "the webhook URL \(problem)"))
                 }
                 guard let format = WebhookFormat(wire: wire.format) else {
-                    let known = WebhookFormat.allCases.map(\.rawValue).joined(separator: ", ")
+                    let known = WebhookFormat.webhookFormats.map(\.rawValue).joined(separator: ", ")
                     return .failure(
                         WireError(.invalidArgument, "unknown webhook format \(wire.format) (known: \(known))"))
                 }
@@ -59,18 +59,18 @@ extension Notifier {
                     AuditLog.Kind.webhookAdded, Self.describe(webhook, state: tenant.view.state), request, tenant, actor
                 )
             case .removeWebhook(let id):
-                let removed = try await store.webhooks(tenantID: tenant.id, now: clock.now()).first { $0.id == id }
-                guard try await store.removeWebhook(tenantID: tenant.id, id: id) else {
+                let removed = try await notifier.webhooks(of: tenant.id).first { $0.id == id }
+                guard removed != nil, try await store.removeWebhook(tenantID: tenant.id, id: id) else {
                     return .failure(WireError(.notFound, "no webhook \(id)"))
                 }
                 try await notifier.reload(tenantID: tenant.id)
                 let detail = removed.map { Self.describe($0, state: tenant.view.state) } ?? "webhook \(id)"
                 await audit(AuditLog.Kind.webhookRemoved, detail, request, tenant, actor)
             case .listWebhooks:
-                answer.webhooks = try await store.webhooks(tenantID: tenant.id, now: clock.now()).map(
+                answer.webhooks = try await notifier.webhooks(of: tenant.id).map(
                     Roster_V1_Webhook.init)
             case .testWebhook(let id):
-                guard try await store.webhooks(tenantID: tenant.id, now: clock.now()).contains(where: { $0.id == id })
+                guard try await notifier.webhooks(of: tenant.id).contains(where: { $0.id == id })
                 else {
                     return .failure(WireError(.notFound, "no webhook \(id)"))
                 }
@@ -117,7 +117,7 @@ extension Notifier {
                 let rule: AnnounceRule
                 switch try await AnnounceRule.make(
                     wire, id: IdentifierFactory.make("ann"), state: tenant.view.state,
-                    webhooks: store.webhooks(tenantID: tenant.id, now: clock.now()))
+                    webhooks: notifier.webhooks(of: tenant.id))
                 {
                 case .success(let made): rule = made
                 case .failure(let error): return .failure(error)

@@ -38,6 +38,10 @@ package final class Notifier: NotificationHooks {
         /// outbox write carries: a node that has not heard of a webhook added through another
         /// node yet has its change refused, reads the settings again and derives anew.
         var settingsMark: String?
+        /// People's push settings by person id (those who never chose have none: the defaults).
+        var pushSettings: [String: PushSettings] = [:]
+        /// The tenant's VAPID key (docs/PUSH.md).
+        var pushKey: PrivateKey?
     }
 
     /// Seals webhook secrets before they are stored and opens them to sign.
@@ -64,6 +68,15 @@ package final class Notifier: NotificationHooks {
             store: store, settings: settings, clock: clock, logger: logger,
             addresses: WebhookAddressPolicy(allowed: settings.webhookAllow, allowLoopback: allowLoopback),
             sealer: sealer)
+        let contact = settings.pushContact
+        dispatcher.pushContext.withLockedValue {
+            $0 = { [tenants] tenantID, personID in
+                let notices = tenants.withLockedValue { $0[tenantID] }
+                return PushDelivery.Context(
+                    settings: notices?.pushSettings[personID] ?? PushSettings(id: personID), key: notices?.pushKey,
+                    contact: contact)
+            }
+        }
     }
 
     /// Reads the tenants' reminder rules and planning marks, and seals any webhook secret still
@@ -101,6 +114,10 @@ package final class Notifier: NotificationHooks {
         notices.settingsMark = try await store.settingsMark(tenantID: tenantID)
         notices.rules = try await store.rules(ReminderRule.self, tenantID: tenantID)
         notices.announcements = try await store.rules(AnnounceRule.self, tenantID: tenantID)
+        for settings in try await store.rules(PushSettings.self, tenantID: tenantID) {
+            notices.pushSettings[settings.id] = settings
+        }
+        notices.pushKey = try await pushKey(tenantID: tenantID)
         notices.plannedThrough = try await store.plannedThrough(tenantID: tenantID)
         let hasWebhooks = try await !store.webhooks(tenantID: tenantID, now: clock.now()).isEmpty
         notices.active =
@@ -108,6 +125,18 @@ package final class Notifier: NotificationHooks {
         let loaded = notices
         tenants.withLockedValue { $0[tenantID] = loaded }
     }
+
+    /// The tenant's webhooks, an admin's: not people's push subscriptions.
+    func webhooks(of tenantID: String) async throws -> [StoredWebhook] {
+        try await store.webhooks(tenantID: tenantID, now: clock.now()).filter { !$0.format.isPush }
+    }
+
+    /// A person's push settings as this node last read them (the defaults until they choose).
+    func pushSettings(_ tenantID: String, person: String) -> PushSettings {
+        tenants.withLockedValue { $0[tenantID]?.pushSettings[person] } ?? PushSettings(id: person)
+    }
+
+    func tenantPushKey(_ tenantID: String) -> PrivateKey? { tenants.withLockedValue { $0[tenantID]?.pushKey } }
 
     private func derivation(_ tenantID: String) -> NoticeDerivation {
         NoticeDerivation(tenantID: tenantID, settings: settings)

@@ -48,12 +48,16 @@ public enum WebhookSignature {
 /// only after a 2xx, so a crash between the response and the mark sends it again with the same
 /// `Roster-Delivery` id, which the receiver deduplicates on.
 package final class OutboxDispatcher: Sendable {
-    private let store: any NotificationStore
-    private let settings: ServerConfiguration.NotificationSettings
-    private let clock: any ServerClock
-    private let logger: Logger
+    let store: any NotificationStore
+    let settings: ServerConfiguration.NotificationSettings
+    let clock: any ServerClock
+    let logger: Logger
     let client: WebhookClient
-    private let sealer: SecretSealer
+    let sealer: SecretSealer
+    /// What a push subscription's tenant and person need at sending (set by the notifier).
+    let pushContext = NIOLockedValueBox<(@Sendable (String, String) -> PushDelivery.Context)?>(nil)
+    /// VAPID tokens kept per push service.
+    let vapidTokens = VAPIDTokens()
     /// Which addresses deliveries may reach.
     var addresses: WebhookAddressPolicy { client.addresses }
     private let wakeups: AsyncStream<Void>.Continuation
@@ -169,6 +173,10 @@ package final class OutboxDispatcher: Sendable {
     private func deliver(_ head: DueDelivery) async {
         let attempt = head.attempts + 1
         let started = clock.now()
+        if head.webhook.format.isPush {
+            await deliverPush(head, attempt: attempt, started: started)
+            return
+        }
         let deliveryID = "\(head.event.id).\(head.webhook.id)"
         // A secret this node cannot open was sealed under another key: nothing is sent unsigned.
         let secret = sealer.open(head.webhook.secret)
@@ -247,7 +255,7 @@ package final class OutboxDispatcher: Sendable {
         await record(head, attempt: attempt, started: started, status: status, problem: problem, outcome: outcome)
     }
 
-    private func record(
+    func record(
         _ head: DueDelivery, attempt: Int, started: UnixMillis, status: Int?, problem: String,
         outcome: DeliveryOutcome
     ) async {

@@ -48,6 +48,8 @@ struct WebhookClient: Sendable {
         var status: Int
         /// Read only when the request asks for it (`maxBody`).
         var body: [UInt8] = []
+        /// The answer's `Retry-After` (a push service's 429), as sent.
+        var retryAfter: String?
     }
 
     enum Failure: Error, CustomStringConvertible {
@@ -253,7 +255,8 @@ struct WebhookClient: Sendable {
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             switch unwrapInboundIn(data) {
             case .head(let head):
-                let response = Response(status: Int(head.status.code))
+                let response = Response(
+                    status: Int(head.status.code), retryAfter: head.headers.first(name: "Retry-After"))
                 if maxBody == 0 { promise.succeed(response) } else { self.response = response }
             case .body(let part):
                 guard response != nil else { return }

@@ -31,6 +31,9 @@ package protocol NotificationHooks: Sendable {
         -> SettingsPlan
     /// After an apply that changed settings committed: read them again and plan.
     func settingsChanged(_ tenant: TenantRuntime) async
+    /// A person's push subscriptions and settings, or an admin's counts (docs/PUSH.md).
+    func push(_ request: Roster_V1_PushRequest, tenant: TenantRuntime, actor: Caller) async
+        -> Result<RosterMessage, WireError>
     /// How often the server runs a planning round for every tenant.
     var planningInterval: Duration { get }
     /// A chat platform's slash command (`POST /v1/chat/PLATFORM/command`, docs/CHAT.md):

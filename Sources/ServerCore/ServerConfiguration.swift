@@ -98,6 +98,9 @@ public struct ServerConfiguration: Sendable {
         public var webhookAllow: [IPRange] = []
         /// The language of chat posts and `/oncall` answers: en, de, fr or es (`Language`).
         public var chatLanguage = "en"
+        /// Who runs this server, for push services (the VAPID `sub`, RFC 8292): a `mailto:` or
+        /// `https:` URL a push service's operator can reach about a misbehaving sender.
+        public var pushContact = "mailto:roster@localhost"
 
         public init() {}
     }

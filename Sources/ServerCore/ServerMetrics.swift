@@ -34,7 +34,7 @@ package final class ServerMetrics: Sendable {
         .getFinalSchedule, .getNextOnDuty, .subscribe, .unsubscribe, .upsertEmployee, .deleteEmployee, .addShift,
         .deleteShift,
         .setMotd, .importData, .editSchedule, .getAudit, .getReport, .getCalendar, .notificationAdmin, .applyDefinition,
-        .getEscalation, .identityAdmin, .personalTokens,
+        .getEscalation, .identityAdmin, .personalTokens, .push,
     ]
 
     static let changeKinds = [

@@ -34,7 +34,7 @@ struct ChatMessage: Sendable {
     /// The body a `format` webhook posts (docs/CHAT.md has each shape).
     func body(_ format: WebhookFormat) -> Data {
         switch format {
-        case .json: Data(plain.utf8)
+        case .json, .webPush, .ntfy: Data(plain.utf8)
         case .slack: Self.json(["text": text(for: .slack)])
         case .mattermost: Self.json(["text": text(for: .mattermost)])
         case .discord:

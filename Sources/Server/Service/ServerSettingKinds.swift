@@ -2,6 +2,75 @@ import Foundation
 import RosterDomain
 import RosterServerCore
 
+/// One setting of `roster-server serve`, defined once: its name is the flag (`--NAME`), the
+/// environment variable (`ROSTER_NAME`, capitals and underscores) and the config-file key; the
+/// row says what it means, reads its text into a `ServerConfiguration` (one grammar per kind),
+/// shows the value a configuration holds (so defaults are shown from the defaults themselves),
+/// and checks its range. `ServerConfiguration.problems` runs every row's check, so a library
+/// caller gets the same refusals as the command.
+public struct ServerSetting: Sendable {
+    public enum Kind: Sendable {
+        /// One value: an address, a path, a word.
+        case text
+        /// A whole number.
+        case number
+        /// On or off: a flag, ROSTER_NAME=1, `name: true`.
+        case flag
+        /// Repeatable: the flag again, a comma-separated variable, a YAML list.
+        case list
+    }
+
+    public let name: String
+    public let kind: Kind
+    /// One sentence; `helpLine` adds the variable and the default.
+    public let help: String
+    private let read: @Sendable (inout ServerConfiguration, [String]) throws(ServerSettingError) -> Void
+    private let shown: @Sendable (ServerConfiguration) -> String
+    private let checked: @Sendable (ServerConfiguration) -> String?
+
+    public var environmentName: String { "ROSTER_" + name.uppercased().replacingOccurrences(of: "-", with: "_") }
+
+    /// The flag's help: the sentence, the variable, the default.
+    public var helpLine: String {
+        let value = shown(.serveDefaults)
+        let environment =
+            kind == .flag
+            ? "\(environmentName)=1" : kind == .list ? "\(environmentName), comma-separated" : environmentName
+        return "\(help) (env: \(environment)\(value.isEmpty ? "" : "; default: \(value)"))"
+    }
+
+    /// Reads `texts` (one, or several for a list) into `configuration`; a text this setting's
+    /// grammar does not take throws a sentence naming the setting.
+    public func read(_ texts: [String], into configuration: inout ServerConfiguration) throws(ServerSettingError) {
+        try read(&configuration, texts)
+    }
+
+    /// The value `configuration` holds, as it would be written; "" for none.
+    public func value(in configuration: ServerConfiguration) -> String { shown(configuration) }
+
+    /// What is wrong with the value `configuration` holds, if anything.
+    public func problem(in configuration: ServerConfiguration) -> String? { checked(configuration) }
+
+    init(
+        _ name: String, _ kind: Kind, _ help: String,
+        read: @escaping @Sendable (inout ServerConfiguration, [String]) throws(ServerSettingError) -> Void,
+        show: @escaping @Sendable (ServerConfiguration) -> String,
+        check: @escaping @Sendable (ServerConfiguration) -> String? = { _ in nil }
+    ) {
+        self.name = name
+        self.kind = kind
+        self.help = help
+        self.read = read
+        shown = show
+        checked = check
+    }
+}
+
+/// A setting's text its grammar does not take.
+public struct ServerSettingError: Error, CustomStringConvertible, Equatable {
+    public let description: String
+}
+
 // The grammars of the settings: one reader for each kind of value, used by the rows of
 // `ServerSettings.all`.
 

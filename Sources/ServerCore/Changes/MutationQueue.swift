@@ -160,6 +160,14 @@ extension ServerCore {
                 promise.succeed(await notifications.administer(request, tenant: tenant, actor: actor))
                 return
             }
+            if case .push(let request) = message {
+                guard let notifications = self.notifications else {
+                    promise.succeed(.failure(WireError(.unavailable, "notifications are off on this server")))
+                    return
+                }
+                promise.succeed(await notifications.push(request, tenant: tenant, actor: actor))
+                return
+            }
             if case .getCalendar(let request) = message {
                 promise.succeed(await self.calendar(request, tenant: tenant, actor: actor))
                 return

@@ -77,6 +77,9 @@ package enum ProtocolRequests {
         case .personalTokens:
             // Who holds which token is decided by `ServerCore.personalTokens`.
             Rule(who: .anyone, path: .tenantQueue, lane: .short)
+        case .push:
+            // Whose subscriptions are whose is decided by the notifier (`Notifier.push`).
+            Rule(who: .anyone, path: .tenantQueue, lane: .short)
         case .getReport:
             Rule(who: .report, path: .tenantQueue, lane: .long)
         default:

@@ -1,0 +1,82 @@
+import Foundation
+import RosterDomain
+import RosterProtocol
+import RosterServerCore
+import RosterStore
+
+/// Push subscriptions are delivered like webhooks (one at a time each, in order, at least once,
+/// retried with back-off), with what a push service's answers mean (docs/PUSH.md, "Delivery").
+extension OutboxDispatcher {
+    func deliverPush(_ head: DueDelivery, attempt: Int, started: UnixMillis) async {
+        let subscription = head.webhook
+        guard let context = pushContext.withLockedValue({ $0 })?(subscription.tenantID, subscription.personID) else {
+            await record(
+                head, attempt: attempt, started: started, status: nil, problem: "not ready",
+                outcome: .retry(at: started + 1_000))
+            return
+        }
+        guard let secret = sealer.open(subscription.secret) else {
+            await failed(
+                head, attempt: attempt, started: started, status: nil,
+                problem: """
+                    the subscription's auth secret was sealed with another key: every node needs the same secrets key \
+                    (DATA_DIR/secrets.key or --secrets-key-file; docs/SCALING.md)
+                    """, retryAt: nil)
+            return
+        }
+        let request: PushDelivery.Request
+        switch PushDelivery.prepare(head, context: context, authSecret: secret, now: clock.now(), tokens: vapidTokens) {
+        case .send(let made): request = made
+        case .skip(let why):
+            await record(head, attempt: attempt, started: started, status: nil, problem: why, outcome: .skipped)
+            return
+        case .hold(let until):
+            await record(
+                head, attempt: attempt, started: started, status: nil,
+                problem: "held: quiet hours until \(Timestamp.iso8601(until))", outcome: .hold(until: until))
+            return
+        }
+        var status: Int?
+        var answer: PushDelivery.Answer
+        do throws(WebhookClient.Failure) {
+            let response = try await client.post(
+                url: request.url, headers: request.headers + [("User-Agent", "Roster/\(RosterVersion.release)")],
+                body: request.body, timeout: settings.requestTimeout)
+            status = response.status
+            answer = PushDelivery.outcome(status: response.status, retryAfter: response.retryAfter, now: clock.now())
+        } catch {
+            answer = .retry(at: nil, error.description)
+        }
+        if Task.isCancelled { return }  // stopping: the outcome is unknown, it goes again after a start
+        switch answer {
+        case .delivered:
+            await record(head, attempt: attempt, started: started, status: status, problem: "", outcome: .delivered)
+        case .gone:
+            logger.info("push subscription \(subscription.id) is gone (HTTP \(status ?? 0)): removed")
+            await record(
+                head, attempt: attempt, started: started, status: status,
+                problem: "the push service says the subscription is gone: removed", outcome: .remove)
+        case .dropped(let why):
+            await record(head, attempt: attempt, started: started, status: status, problem: why, outcome: .skipped)
+        case .retry(let at, let why):
+            await failed(head, attempt: attempt, started: started, status: status, problem: why, retryAt: at)
+        }
+    }
+
+    /// A failed attempt: tried again after `retryAt` (a push service's Retry-After) or the
+    /// back-off; a subscription failing for the whole retry budget is disabled.
+    private func failed(
+        _ head: DueDelivery, attempt: Int, started: UnixMillis, status: Int?, problem: String, retryAt: UnixMillis?
+    ) async {
+        let now = clock.now()
+        let outcome: DeliveryOutcome
+        if now - (head.webhook.failingSince ?? now) >= settings.retryBudget.milliseconds {
+            outcome = .disable(
+                reason: "failing since \(Timestamp.iso8601(head.webhook.failingSince!)); last attempt: \(problem)")
+            logger.warning("disabled push subscription \(head.webhook.id): \(problem)")
+        } else {
+            outcome = .retry(at: max(retryAt ?? 0, now + backoff(attempt: attempt)))
+        }
+        await record(head, attempt: attempt, started: started, status: status, problem: problem, outcome: outcome)
+    }
+}
