@@ -14,7 +14,7 @@ struct Admin: AsyncParsableCommand {
             EmployeeCommands.self, ShiftCommands.self, MotdCommands.self, Import.self, ScheduleAdmin.self,
             RotationAdmin.self, TimeOffAdmin.self, TemporaryAdmin.self, HolidaysAdmin.self,
             OverrideAdmin.self, SwapCommand.self, AuditCommand.self, WebhookAdmin.self, ReminderAdmin.self,
-            AnnounceAdmin.self, ChatAdmin.self, SingleSignOnAdmin.self, ProvisioningAdmin.self,
+            AnnounceAdmin.self, ChatAdmin.self, SingleSignOnAdmin.self, ProvisioningAdmin.self, PushAdmin.self,
         ])
 }
 

@@ -30,7 +30,7 @@ struct RosterClientCommand: AsyncParsableCommand {
             Oncall.self, EscalationCommand.self, Next.self, TakeCommand.self, RequestCommand.self, RequestsCommand.self,
             CalendarCommand.self,
             Export.self, PlanCommand.self, ApplyCommand.self, MigrateCommand.self, ReportCommand.self, Admin.self,
-            Trust.self, LoginCommand.self, LogoutCommand.self, PersonalTokenCommand.self,
+            Trust.self, LoginCommand.self, LogoutCommand.self, PersonalTokenCommand.self, PushCommand.self,
         ])
 
     /// A mistake in the arguments prints one sentence and where the usage is, not the usage
