@@ -82,6 +82,9 @@ enum PersonPage {
             html.element(
                 "p", words("A private feed of your shifts for your calendar app (iCalendar). The link is shown once."))
             html.raw("<button type=\"submit\">\(words("Make my calendar link"))</button></form>")
+            html.raw("<p><a href=\"\(PushPage.path)\">\(words("Notifications"))</a> ")
+            html.text(words("on your phone or in this browser"))
+            html.raw("</p>")
             html.raw("<p><a href=\"\(PersonalTokensPage.path)\">\(words("My tokens"))</a> ")
             html.text(words("for scripts and status lights"))
             html.raw("</p>")

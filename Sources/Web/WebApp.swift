@@ -80,6 +80,18 @@ package struct WebApp: HTTPPages {
         Route("POST", ["me", "tokens", "revoke"]) { app, request, side, _ in
             await PersonalTokensPage.revoke(request, app: app, side: side)
         },
+        Route("GET", ["me", "push"]) { app, request, side, _ in
+            await PushPage.render(request, app: app, side: side)
+        },
+        Route("POST", ["me", "push"]) { app, request, side, _ in
+            await PushPage.add(request, app: app, side: side)
+        },
+        Route("POST", ["me", "push", "remove"]) { app, request, side, _ in
+            await PushPage.remove(request, app: app, side: side)
+        },
+        Route("POST", ["me", "push", "settings"]) { app, request, side, _ in
+            await PushPage.settings(request, app: app, side: side)
+        },
         Route("GET", ["schedules"]) { app, request, side, _ in
             await app.page(request, side: side, lane: .short) { view, viewer, _ in
                 SchedulePage.renderList(view: view, viewer: viewer)

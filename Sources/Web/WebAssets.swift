@@ -82,6 +82,7 @@ enum WebAssets {
         for (name, type, plain) in [
             ("app.css", "text/css; charset=utf-8", Array(styleSheet.utf8)),
             ("live.js", "text/javascript; charset=utf-8", Array(LiveScript.source.utf8)),
+            ("push.js", "text/javascript; charset=utf-8", Array(PushScript.source.utf8)),
             ("manifest.webmanifest", "application/manifest+json", Array(AppIcon.manifest.utf8)),
         ] + AppIcon.sizes.map({ ("icon-\($0).png", "image/png", AppIcon.png(size: $0)) }) {
             let gzipped = Gzip.encode(plain, wanted: type != "image/png")

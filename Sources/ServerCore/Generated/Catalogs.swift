@@ -448,11 +448,11 @@ msgstr ""
 msgid "Who asks"
 msgstr ""
 
-#: Sources/Web/CoverRequestsSection.swift Sources/Web/OverrideForm.swift Sources/Web/SchedulePage.swift
+#: Sources/Web/CoverRequestsSection.swift Sources/Web/OverrideForm.swift Sources/Web/PushPage.swift Sources/Web/SchedulePage.swift
 msgid "From"
 msgstr ""
 
-#: Sources/Web/CoverRequestsSection.swift
+#: Sources/Web/CoverRequestsSection.swift Sources/Web/PushPage.swift
 msgid "To"
 msgstr ""
 
@@ -898,7 +898,7 @@ msgstr ""
 msgid "Overrides are made by an admin, or by a person for themselves where the schedule allows it."
 msgstr ""
 
-#: Sources/Web/OverrideForm.swift Sources/Web/PersonPage.swift Sources/Web/PersonalTokensPage.swift Sources/Web/ScheduleEditPage.swift Sources/Web/SignIn.swift Sources/Web/SignInWithProvider.swift Sources/Web/WebApp.swift Sources/Web/WebPage.swift
+#: Sources/Web/OverrideForm.swift Sources/Web/PersonPage.swift Sources/Web/PersonalTokensPage.swift Sources/Web/PushPage.swift Sources/Web/ScheduleEditPage.swift Sources/Web/SignIn.swift Sources/Web/SignInWithProvider.swift Sources/Web/WebApp.swift Sources/Web/WebPage.swift
 msgid "Sign in"
 msgstr ""
 
@@ -999,6 +999,14 @@ msgstr ""
 
 #: Sources/Web/PersonPage.swift
 msgid "Make my calendar link"
+msgstr ""
+
+#: Sources/Web/PersonPage.swift Sources/Web/PushPage.swift
+msgid "Notifications"
+msgstr ""
+
+#: Sources/Web/PersonPage.swift
+msgid "on your phone or in this browser"
 msgstr ""
 
 #: Sources/Web/PersonPage.swift Sources/Web/PersonalTokensPage.swift
@@ -1167,6 +1175,90 @@ msgstr ""
 
 #: Sources/Web/PersonalTokensPage.swift
 msgid "Copy it now: it is shown only this once. Keep it private."
+msgstr ""
+
+#: Sources/Web/PushPage.swift
+msgid "Sign in to be notified on your phone."
+msgstr ""
+
+#: Sources/Web/PushPage.swift
+msgid "Your phone or this browser tells you when you go on duty and when someone asks you to cover."
+msgstr ""
+
+#: Sources/Web/PushPage.swift
+msgid "This browser may not show notifications: allow them in its settings."
+msgstr ""
+
+#: Sources/Web/PushPage.swift
+msgid "This device could not be subscribed:"
+msgstr ""
+
+#: Sources/Web/PushPage.swift
+msgid "This device was subscribed again with the server's new key."
+msgstr ""
+
+#: Sources/Web/PushPage.swift
+msgid "Notify me on this device"
+msgstr ""
+
+#: Sources/Web/PushPage.swift
+msgid "My devices"
+msgstr ""
+
+#: Sources/Web/PushPage.swift
+msgid "No devices yet."
+msgstr ""
+
+#: Sources/Web/PushPage.swift
+msgid "Device"
+msgstr ""
+
+#: Sources/Web/PushPage.swift Sources/Web/ServicePage.swift
+msgid "Through"
+msgstr ""
+
+#: Sources/Web/PushPage.swift
+msgid "stopped: it kept failing"
+msgstr ""
+
+#: Sources/Web/PushPage.swift
+msgid "Remove"
+msgstr ""
+
+#: Sources/Web/PushPage.swift
+msgid "What I am told"
+msgstr ""
+
+#: Sources/Web/PushPage.swift
+msgid "Going on duty"
+msgstr ""
+
+#: Sources/Web/PushPage.swift
+msgid "Cover asked of me"
+msgstr ""
+
+#: Sources/Web/PushPage.swift
+msgid "My requests taken or expired"
+msgstr ""
+
+#: Sources/Web/PushPage.swift
+msgid "Duty during my time off"
+msgstr ""
+
+#: Sources/Web/PushPage.swift
+msgid "Changes to my shifts"
+msgstr ""
+
+#: Sources/Web/PushPage.swift
+msgid "Quiet hours (going on duty still rings)"
+msgstr ""
+
+#: Sources/Web/PushPage.swift
+msgid "Time zone"
+msgstr ""
+
+#: Sources/Web/PushPage.swift
+msgid "Save"
 msgstr ""
 
 #: Sources/Web/ScheduleEditPage.swift
@@ -1489,10 +1581,6 @@ msgstr ""
 
 #: Sources/Web/ServicePage.swift
 msgid "How"
-msgstr ""
-
-#: Sources/Web/ServicePage.swift
-msgid "Through"
 msgstr ""
 
 #. {1}, {2}... are values put in the text; keep each once.
@@ -2131,11 +2219,11 @@ msgid "Who asks"
 msgstr "Wer fragt"
 
 #: Sources/Web/CoverRequestsSection.swift Sources/Web/OverrideForm.swift
-#: Sources/Web/SchedulePage.swift
+#: Sources/Web/PushPage.swift Sources/Web/SchedulePage.swift
 msgid "From"
 msgstr "Von"
 
-#: Sources/Web/CoverRequestsSection.swift
+#: Sources/Web/CoverRequestsSection.swift Sources/Web/PushPage.swift
 msgid "To"
 msgstr "Bis"
 
@@ -2585,9 +2673,10 @@ msgid "Overrides are made by an admin, or by a person for themselves where the s
 msgstr "Vertretungen trägt ein Admin ein, oder eine Person für sich selbst, wo der Dienstplan es erlaubt."
 
 #: Sources/Web/OverrideForm.swift Sources/Web/PersonPage.swift
-#: Sources/Web/PersonalTokensPage.swift Sources/Web/ScheduleEditPage.swift
-#: Sources/Web/SignIn.swift Sources/Web/SignInWithProvider.swift
-#: Sources/Web/WebApp.swift Sources/Web/WebPage.swift
+#: Sources/Web/PersonalTokensPage.swift Sources/Web/PushPage.swift
+#: Sources/Web/ScheduleEditPage.swift Sources/Web/SignIn.swift
+#: Sources/Web/SignInWithProvider.swift Sources/Web/WebApp.swift
+#: Sources/Web/WebPage.swift
 msgid "Sign in"
 msgstr "Anmelden"
 
@@ -2689,6 +2778,14 @@ msgstr "Ein privater Feed Ihrer Schichten für Ihre Kalender-App (iCalendar). De
 #: Sources/Web/PersonPage.swift
 msgid "Make my calendar link"
 msgstr "Meinen Kalender-Link erstellen"
+
+#: Sources/Web/PersonPage.swift Sources/Web/PushPage.swift
+msgid "Notifications"
+msgstr "Benachrichtigungen"
+
+#: Sources/Web/PersonPage.swift
+msgid "on your phone or in this browser"
+msgstr "auf Ihrem Telefon oder in diesem Browser"
 
 #: Sources/Web/PersonPage.swift Sources/Web/PersonalTokensPage.swift
 msgid "My tokens"
@@ -2857,6 +2954,90 @@ msgstr "Mein neues Token"
 #: Sources/Web/PersonalTokensPage.swift
 msgid "Copy it now: it is shown only this once. Keep it private."
 msgstr "Kopieren Sie es jetzt: Es wird nur dieses eine Mal angezeigt. Halten Sie es geheim."
+
+#: Sources/Web/PushPage.swift
+msgid "Sign in to be notified on your phone."
+msgstr "Melden Sie sich an, um auf Ihrem Telefon benachrichtigt zu werden."
+
+#: Sources/Web/PushPage.swift
+msgid "Your phone or this browser tells you when you go on duty and when someone asks you to cover."
+msgstr "Ihr Telefon oder dieser Browser sagt Ihnen, wann Ihr Dienst beginnt und wann jemand Sie um Vertretung bittet."
+
+#: Sources/Web/PushPage.swift
+msgid "This browser may not show notifications: allow them in its settings."
+msgstr "Dieser Browser darf keine Benachrichtigungen zeigen: erlauben Sie sie in seinen Einstellungen."
+
+#: Sources/Web/PushPage.swift
+msgid "This device could not be subscribed:"
+msgstr "Dieses Gerät konnte nicht angemeldet werden:"
+
+#: Sources/Web/PushPage.swift
+msgid "This device was subscribed again with the server's new key."
+msgstr "Dieses Gerät wurde mit dem neuen Schlüssel des Servers neu angemeldet."
+
+#: Sources/Web/PushPage.swift
+msgid "Notify me on this device"
+msgstr "Auf diesem Gerät benachrichtigen"
+
+#: Sources/Web/PushPage.swift
+msgid "My devices"
+msgstr "Meine Geräte"
+
+#: Sources/Web/PushPage.swift
+msgid "No devices yet."
+msgstr "Noch keine Geräte."
+
+#: Sources/Web/PushPage.swift
+msgid "Device"
+msgstr "Gerät"
+
+#: Sources/Web/PushPage.swift Sources/Web/ServicePage.swift
+msgid "Through"
+msgstr "Über"
+
+#: Sources/Web/PushPage.swift
+msgid "stopped: it kept failing"
+msgstr "gestoppt: es schlug immer wieder fehl"
+
+#: Sources/Web/PushPage.swift
+msgid "Remove"
+msgstr "Entfernen"
+
+#: Sources/Web/PushPage.swift
+msgid "What I am told"
+msgstr "Worüber ich benachrichtigt werde"
+
+#: Sources/Web/PushPage.swift
+msgid "Going on duty"
+msgstr "Dienstbeginn"
+
+#: Sources/Web/PushPage.swift
+msgid "Cover asked of me"
+msgstr "Vertretung, um die ich gebeten werde"
+
+#: Sources/Web/PushPage.swift
+msgid "My requests taken or expired"
+msgstr "Meine Anfragen übernommen oder abgelaufen"
+
+#: Sources/Web/PushPage.swift
+msgid "Duty during my time off"
+msgstr "Dienst während meiner Abwesenheit"
+
+#: Sources/Web/PushPage.swift
+msgid "Changes to my shifts"
+msgstr "Änderungen an meinen Schichten"
+
+#: Sources/Web/PushPage.swift
+msgid "Quiet hours (going on duty still rings)"
+msgstr "Ruhezeit (Dienstbeginn meldet sich trotzdem)"
+
+#: Sources/Web/PushPage.swift
+msgid "Time zone"
+msgstr "Zeitzone"
+
+#: Sources/Web/PushPage.swift
+msgid "Save"
+msgstr "Speichern"
 
 #: Sources/Web/ScheduleEditPage.swift
 msgid "Name the people of the rotation, one per line"
@@ -3179,10 +3360,6 @@ msgstr "Seiten"
 #: Sources/Web/ServicePage.swift
 msgid "How"
 msgstr "Wie"
-
-#: Sources/Web/ServicePage.swift
-msgid "Through"
-msgstr "Über"
 
 #. {1}, {2}... are values put in the text; keep each once.
 #: Sources/Web/ServicePage.swift
@@ -3823,11 +4000,11 @@ msgid "Who asks"
 msgstr "Demandeur"
 
 #: Sources/Web/CoverRequestsSection.swift Sources/Web/OverrideForm.swift
-#: Sources/Web/SchedulePage.swift
+#: Sources/Web/PushPage.swift Sources/Web/SchedulePage.swift
 msgid "From"
 msgstr "Du"
 
-#: Sources/Web/CoverRequestsSection.swift
+#: Sources/Web/CoverRequestsSection.swift Sources/Web/PushPage.swift
 msgid "To"
 msgstr "Au"
 
@@ -4284,9 +4461,10 @@ msgid "Overrides are made by an admin, or by a person for themselves where the s
 msgstr "Les remplacements sont faits par un admin, ou par une personne pour elle-même si le planning le permet."
 
 #: Sources/Web/OverrideForm.swift Sources/Web/PersonPage.swift
-#: Sources/Web/PersonalTokensPage.swift Sources/Web/ScheduleEditPage.swift
-#: Sources/Web/SignIn.swift Sources/Web/SignInWithProvider.swift
-#: Sources/Web/WebApp.swift Sources/Web/WebPage.swift
+#: Sources/Web/PersonalTokensPage.swift Sources/Web/PushPage.swift
+#: Sources/Web/ScheduleEditPage.swift Sources/Web/SignIn.swift
+#: Sources/Web/SignInWithProvider.swift Sources/Web/WebApp.swift
+#: Sources/Web/WebPage.swift
 msgid "Sign in"
 msgstr "Se connecter"
 
@@ -4388,6 +4566,14 @@ msgstr "Un flux privé de vos gardes pour votre application d’agenda (iCalenda
 #: Sources/Web/PersonPage.swift
 msgid "Make my calendar link"
 msgstr "Créer mon lien d’agenda"
+
+#: Sources/Web/PersonPage.swift Sources/Web/PushPage.swift
+msgid "Notifications"
+msgstr "Notifications"
+
+#: Sources/Web/PersonPage.swift
+msgid "on your phone or in this browser"
+msgstr "sur votre téléphone ou dans ce navigateur"
 
 #: Sources/Web/PersonPage.swift Sources/Web/PersonalTokensPage.swift
 msgid "My tokens"
@@ -4556,6 +4742,90 @@ msgstr "Mon nouveau jeton"
 #: Sources/Web/PersonalTokensPage.swift
 msgid "Copy it now: it is shown only this once. Keep it private."
 msgstr "Copiez-le maintenant : il n’est affiché que cette fois. Gardez-le privé."
+
+#: Sources/Web/PushPage.swift
+msgid "Sign in to be notified on your phone."
+msgstr "Connectez-vous pour être averti sur votre téléphone."
+
+#: Sources/Web/PushPage.swift
+msgid "Your phone or this browser tells you when you go on duty and when someone asks you to cover."
+msgstr "Votre téléphone ou ce navigateur vous dit quand votre garde commence et quand quelqu'un vous demande de le remplacer."
+
+#: Sources/Web/PushPage.swift
+msgid "This browser may not show notifications: allow them in its settings."
+msgstr "Ce navigateur ne peut pas afficher de notifications : autorisez-les dans ses réglages."
+
+#: Sources/Web/PushPage.swift
+msgid "This device could not be subscribed:"
+msgstr "Cet appareil n'a pas pu être abonné :"
+
+#: Sources/Web/PushPage.swift
+msgid "This device was subscribed again with the server's new key."
+msgstr "Cet appareil a été réabonné avec la nouvelle clé du serveur."
+
+#: Sources/Web/PushPage.swift
+msgid "Notify me on this device"
+msgstr "M'avertir sur cet appareil"
+
+#: Sources/Web/PushPage.swift
+msgid "My devices"
+msgstr "Mes appareils"
+
+#: Sources/Web/PushPage.swift
+msgid "No devices yet."
+msgstr "Aucun appareil pour l'instant."
+
+#: Sources/Web/PushPage.swift
+msgid "Device"
+msgstr "Appareil"
+
+#: Sources/Web/PushPage.swift Sources/Web/ServicePage.swift
+msgid "Through"
+msgstr "Via"
+
+#: Sources/Web/PushPage.swift
+msgid "stopped: it kept failing"
+msgstr "arrêté : les envois échouaient"
+
+#: Sources/Web/PushPage.swift
+msgid "Remove"
+msgstr "Retirer"
+
+#: Sources/Web/PushPage.swift
+msgid "What I am told"
+msgstr "Ce dont on m'avertit"
+
+#: Sources/Web/PushPage.swift
+msgid "Going on duty"
+msgstr "Début de garde"
+
+#: Sources/Web/PushPage.swift
+msgid "Cover asked of me"
+msgstr "Remplacement qu'on me demande"
+
+#: Sources/Web/PushPage.swift
+msgid "My requests taken or expired"
+msgstr "Mes demandes prises ou expirées"
+
+#: Sources/Web/PushPage.swift
+msgid "Duty during my time off"
+msgstr "Garde pendant mon absence"
+
+#: Sources/Web/PushPage.swift
+msgid "Changes to my shifts"
+msgstr "Modifications de mes gardes"
+
+#: Sources/Web/PushPage.swift
+msgid "Quiet hours (going on duty still rings)"
+msgstr "Heures calmes (le début de garde sonne quand même)"
+
+#: Sources/Web/PushPage.swift
+msgid "Time zone"
+msgstr "Fuseau horaire"
+
+#: Sources/Web/PushPage.swift
+msgid "Save"
+msgstr "Enregistrer"
 
 #: Sources/Web/ScheduleEditPage.swift
 msgid "Name the people of the rotation, one per line"
@@ -4880,10 +5150,6 @@ msgstr "Pages"
 #: Sources/Web/ServicePage.swift
 msgid "How"
 msgstr "Comment"
-
-#: Sources/Web/ServicePage.swift
-msgid "Through"
-msgstr "Via"
 
 #. {1}, {2}... are values put in the text; keep each once.
 #: Sources/Web/ServicePage.swift
@@ -5524,11 +5790,11 @@ msgid "Who asks"
 msgstr "Quién pide"
 
 #: Sources/Web/CoverRequestsSection.swift Sources/Web/OverrideForm.swift
-#: Sources/Web/SchedulePage.swift
+#: Sources/Web/PushPage.swift Sources/Web/SchedulePage.swift
 msgid "From"
 msgstr "Desde"
 
-#: Sources/Web/CoverRequestsSection.swift
+#: Sources/Web/CoverRequestsSection.swift Sources/Web/PushPage.swift
 msgid "To"
 msgstr "Hasta"
 
@@ -5985,9 +6251,10 @@ msgid "Overrides are made by an admin, or by a person for themselves where the s
 msgstr "Las sustituciones las hace un admin, o cada persona para sí misma si el calendario lo permite."
 
 #: Sources/Web/OverrideForm.swift Sources/Web/PersonPage.swift
-#: Sources/Web/PersonalTokensPage.swift Sources/Web/ScheduleEditPage.swift
-#: Sources/Web/SignIn.swift Sources/Web/SignInWithProvider.swift
-#: Sources/Web/WebApp.swift Sources/Web/WebPage.swift
+#: Sources/Web/PersonalTokensPage.swift Sources/Web/PushPage.swift
+#: Sources/Web/ScheduleEditPage.swift Sources/Web/SignIn.swift
+#: Sources/Web/SignInWithProvider.swift Sources/Web/WebApp.swift
+#: Sources/Web/WebPage.swift
 msgid "Sign in"
 msgstr "Iniciar sesión"
 
@@ -6089,6 +6356,14 @@ msgstr "Un feed privado de tus turnos para tu app de calendario (iCalendar). El 
 #: Sources/Web/PersonPage.swift
 msgid "Make my calendar link"
 msgstr "Crear mi enlace de calendario"
+
+#: Sources/Web/PersonPage.swift Sources/Web/PushPage.swift
+msgid "Notifications"
+msgstr "Notificaciones"
+
+#: Sources/Web/PersonPage.swift
+msgid "on your phone or in this browser"
+msgstr "en su teléfono o en este navegador"
 
 #: Sources/Web/PersonPage.swift Sources/Web/PersonalTokensPage.swift
 msgid "My tokens"
@@ -6257,6 +6532,90 @@ msgstr "Mi nuevo token"
 #: Sources/Web/PersonalTokensPage.swift
 msgid "Copy it now: it is shown only this once. Keep it private."
 msgstr "Cópielo ahora: solo se muestra esta vez. Manténgalo en privado."
+
+#: Sources/Web/PushPage.swift
+msgid "Sign in to be notified on your phone."
+msgstr "Inicie sesión para recibir avisos en su teléfono."
+
+#: Sources/Web/PushPage.swift
+msgid "Your phone or this browser tells you when you go on duty and when someone asks you to cover."
+msgstr "Su teléfono o este navegador le avisa cuando empieza su guardia y cuando alguien le pide que lo cubra."
+
+#: Sources/Web/PushPage.swift
+msgid "This browser may not show notifications: allow them in its settings."
+msgstr "Este navegador no puede mostrar notificaciones: permítalas en su configuración."
+
+#: Sources/Web/PushPage.swift
+msgid "This device could not be subscribed:"
+msgstr "No se pudo suscribir este dispositivo:"
+
+#: Sources/Web/PushPage.swift
+msgid "This device was subscribed again with the server's new key."
+msgstr "Este dispositivo se suscribió de nuevo con la nueva clave del servidor."
+
+#: Sources/Web/PushPage.swift
+msgid "Notify me on this device"
+msgstr "Avisarme en este dispositivo"
+
+#: Sources/Web/PushPage.swift
+msgid "My devices"
+msgstr "Mis dispositivos"
+
+#: Sources/Web/PushPage.swift
+msgid "No devices yet."
+msgstr "Todavía no hay dispositivos."
+
+#: Sources/Web/PushPage.swift
+msgid "Device"
+msgstr "Dispositivo"
+
+#: Sources/Web/PushPage.swift Sources/Web/ServicePage.swift
+msgid "Through"
+msgstr "Vía"
+
+#: Sources/Web/PushPage.swift
+msgid "stopped: it kept failing"
+msgstr "detenido: fallaba una y otra vez"
+
+#: Sources/Web/PushPage.swift
+msgid "Remove"
+msgstr "Quitar"
+
+#: Sources/Web/PushPage.swift
+msgid "What I am told"
+msgstr "De qué me avisan"
+
+#: Sources/Web/PushPage.swift
+msgid "Going on duty"
+msgstr "Inicio de guardia"
+
+#: Sources/Web/PushPage.swift
+msgid "Cover asked of me"
+msgstr "Cobertura que me piden"
+
+#: Sources/Web/PushPage.swift
+msgid "My requests taken or expired"
+msgstr "Mis solicitudes aceptadas o vencidas"
+
+#: Sources/Web/PushPage.swift
+msgid "Duty during my time off"
+msgstr "Guardia durante mi ausencia"
+
+#: Sources/Web/PushPage.swift
+msgid "Changes to my shifts"
+msgstr "Cambios en mis turnos"
+
+#: Sources/Web/PushPage.swift
+msgid "Quiet hours (going on duty still rings)"
+msgstr "Horas de silencio (el inicio de guardia suena igualmente)"
+
+#: Sources/Web/PushPage.swift
+msgid "Time zone"
+msgstr "Zona horaria"
+
+#: Sources/Web/PushPage.swift
+msgid "Save"
+msgstr "Guardar"
 
 #: Sources/Web/ScheduleEditPage.swift
 msgid "Name the people of the rotation, one per line"
@@ -6581,10 +6940,6 @@ msgstr "Páginas"
 #: Sources/Web/ServicePage.swift
 msgid "How"
 msgstr "Cómo"
-
-#: Sources/Web/ServicePage.swift
-msgid "Through"
-msgstr "Vía"
 
 #. {1}, {2}... are values put in the text; keep each once.
 #: Sources/Web/ServicePage.swift
