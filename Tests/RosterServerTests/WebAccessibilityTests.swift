@@ -170,10 +170,3 @@ extension WebAccessibilityTests {
         }
     }
 }
-
-/// `text` as a Python string literal (JSON's string syntax is Python's, for what JSON escapes).
-private func pythonString(_ text: String) -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = .withoutEscapingSlashes
-    return String(decoding: (try? encoder.encode(text)) ?? Data("\"\"".utf8), as: UTF8.self)
-}
