@@ -266,6 +266,8 @@ public protocol NotificationStore: Sendable {
     func settingsMark(tenantID: String) async throws -> String?
     /// A tenant's webhooks (nil: every tenant's), with the count of events due at `now` and not delivered.
     func webhooks(tenantID: String?, now: UnixMillis) async throws -> [StoredWebhook]
+    /// One person's push subscriptions in a tenant (a person's own request reads no one else's).
+    func pushSubscriptions(tenantID: String, personID: String, now: UnixMillis) async throws -> [StoredWebhook]
     /// Stores a webhook and queues for it the events already planned after `webhook.created`.
     func insertWebhook(_ webhook: StoredWebhook) async throws
     /// Deletes a webhook and its pending deliveries; false when the tenant has no such webhook.
@@ -306,6 +308,8 @@ public protocol NotificationStore: Sendable {
     )
     /// Records an attempt and what follows from it, in one transaction.
     func recordAttempt(_ attempt: DeliveryAttempt, outcome: DeliveryOutcome) async throws
+    /// Several attempts' outcomes in one transaction (one commit, one sync to disk for them all).
+    func recordAttempts(_ attempts: [(DeliveryAttempt, DeliveryOutcome)]) async throws
     /// Gives every unpublished event due at `now` the tenant's next notice sequence, in due
     /// order; returns them by tenant, and when the next unpublished one falls due.
     func publishDue(now: UnixMillis) async throws -> (published: [String: [PublishedNotice]], nextDue: UnixMillis?)

@@ -16,7 +16,7 @@ extension PostgresRosterStore {
             // delivered meanwhile is not sent a second time.
             let rows = try await connection.query(
                 """
-                SELECT \(unescaped: Self.webhookColumns), d.seq, d.attempts, d.next_attempt_ms, \(unescaped: Self.noticeColumns)
+                SELECT \(unescaped: Self.webhookColumns), d.seq, d.attempts, d.next_attempt_ms, \(unescaped: Self.headNoticeColumns)
                 FROM webhook w
                 JOIN delivery d ON d.seq = (SELECT d2.seq FROM delivery d2 WHERE d2.webhook_id = w.id AND d2.delivered_ms = 0
                                             ORDER BY d2.due_ms, d2.seq LIMIT 1)
@@ -62,68 +62,96 @@ extension PostgresRosterStore {
                     UPDATE delivery SET next_attempt_ms = \(now + Self.deliveryLease), attempts = attempts + 1 WHERE seq = \(seq)
                     """)
             }
+            // An event's people and payload are read once, however many webhooks it is due to: a
+            // handoff's names everyone it puts on duty, and reaches all their phones.
+            var shared: [String: (people: [String], payload: Data)] = [:]
+            for index in heads.indices {
+                let event = heads[index].event
+                let key = event.tenantID + "/" + event.id
+                if shared[key] == nil {
+                    for row in try await connection.query(
+                        "SELECT people, payload FROM notice WHERE tenant_id = \(event.tenantID) AND id = \(event.id)"
+                    ).decode((String, Data).self) {
+                        shared[key] = (Self.list(row.0), row.1)
+                    }
+                }
+                heads[index].event.people = shared[key]?.people ?? []
+                heads[index].event.payload = shared[key]?.payload ?? Data()
+            }
             return (heads, nextDue)
         }
     }
 
     public func recordAttempt(_ attempt: DeliveryAttempt, outcome: DeliveryOutcome) async throws {
+        try await recordAttempts([(attempt, outcome)])
+    }
+
+    public func recordAttempts(_ attempts: [(DeliveryAttempt, DeliveryOutcome)]) async throws {
         try await transaction { connection in
-            var tenant: String?
-            for id in try await connection.query("SELECT tenant_id FROM webhook WHERE id = \(attempt.webhookID)")
-                .decode(String.self)
-            { tenant = id }
-            guard let tenantID = tenant else { return }  // removed while the request was out
+            for (attempt, outcome) in attempts {
+                try await Self.record(attempt, outcome: outcome, connection: connection)
+            }
+        }
+    }
+
+    static func record(_ attempt: DeliveryAttempt, outcome: DeliveryOutcome, connection: PostgresConnection)
+        async throws
+    {
+        var tenant: String?
+        for id in try await connection.query("SELECT tenant_id FROM webhook WHERE id = \(attempt.webhookID)")
+            .decode(String.self)
+        { tenant = id }
+        guard let tenantID = tenant else { return }  // removed while the request was out
+        try await connection.query(
+            """
+            INSERT INTO delivery_attempt (tenant_id, webhook_id, event_id, event_type, attempt, at_ms, status, error, duration_ms)
+            VALUES (\(tenantID), \(attempt.webhookID), \(attempt.eventID), \(attempt.eventType), \(attempt.attempt), \(attempt.at),
+                    \(attempt.status), \(attempt.error), \(attempt.durationMillis))
+            """)
+        switch outcome {
+        case .delivered:
             try await connection.query(
                 """
-                INSERT INTO delivery_attempt (tenant_id, webhook_id, event_id, event_type, attempt, at_ms, status, error, duration_ms)
-                VALUES (\(tenantID), \(attempt.webhookID), \(attempt.eventID), \(attempt.eventType), \(attempt.attempt), \(attempt.at),
-                        \(attempt.status), \(attempt.error), \(attempt.durationMillis))
+                UPDATE delivery SET delivered_ms = \(attempt.at), next_attempt_ms = 0
+                WHERE webhook_id = \(attempt.webhookID) AND event_id = \(attempt.eventID)
                 """)
-            switch outcome {
-            case .delivered:
-                try await connection.query(
-                    """
-                    UPDATE delivery SET delivered_ms = \(attempt.at), next_attempt_ms = 0
-                    WHERE webhook_id = \(attempt.webhookID) AND event_id = \(attempt.eventID)
-                    """)
-                try await connection.query("UPDATE webhook SET failing_since_ms = 0 WHERE id = \(attempt.webhookID)")
-            case .skipped:
-                try await connection.query(
-                    """
-                    UPDATE delivery SET delivered_ms = \(attempt.at), next_attempt_ms = 0
-                    WHERE webhook_id = \(attempt.webhookID) AND event_id = \(attempt.eventID)
-                    """)
-            case .retry(let at):
-                try await connection.query(
-                    """
-                    UPDATE delivery SET next_attempt_ms = \(at)
-                    WHERE webhook_id = \(attempt.webhookID) AND event_id = \(attempt.eventID)
-                    """)
-                try await connection.query(
-                    """
-                    UPDATE webhook SET failing_since_ms = \(attempt.at) WHERE id = \(attempt.webhookID) AND failing_since_ms = 0
-                    """)
-            case .disable(let reason):
-                try await connection.query(
-                    """
-                    UPDATE delivery SET next_attempt_ms = 0
-                    WHERE webhook_id = \(attempt.webhookID) AND event_id = \(attempt.eventID)
-                    """)
-                try await connection.query(
-                    """
-                    UPDATE webhook SET disabled_ms = \(attempt.at), disabled_reason = \(reason) WHERE id = \(attempt.webhookID)
-                    """)
-            case .hold(let until):
-                // The lease is lifted too: the delivery is due again at `until`, not at the lease's end.
-                try await connection.query(
-                    """
-                    UPDATE delivery SET due_ms = \(until), next_attempt_ms = 0
-                    WHERE webhook_id = \(attempt.webhookID) AND event_id = \(attempt.eventID)
-                    """)
-            case .remove:
-                try await connection.query("DELETE FROM webhook WHERE id = \(attempt.webhookID)")
-                try await Self.announceSettings(tenantID: tenantID, connection: connection)
-            }
+            try await connection.query("UPDATE webhook SET failing_since_ms = 0 WHERE id = \(attempt.webhookID)")
+        case .skipped:
+            try await connection.query(
+                """
+                UPDATE delivery SET delivered_ms = \(attempt.at), next_attempt_ms = 0
+                WHERE webhook_id = \(attempt.webhookID) AND event_id = \(attempt.eventID)
+                """)
+        case .retry(let at):
+            try await connection.query(
+                """
+                UPDATE delivery SET next_attempt_ms = \(at)
+                WHERE webhook_id = \(attempt.webhookID) AND event_id = \(attempt.eventID)
+                """)
+            try await connection.query(
+                """
+                UPDATE webhook SET failing_since_ms = \(attempt.at) WHERE id = \(attempt.webhookID) AND failing_since_ms = 0
+                """)
+        case .disable(let reason):
+            try await connection.query(
+                """
+                UPDATE delivery SET next_attempt_ms = 0
+                WHERE webhook_id = \(attempt.webhookID) AND event_id = \(attempt.eventID)
+                """)
+            try await connection.query(
+                """
+                UPDATE webhook SET disabled_ms = \(attempt.at), disabled_reason = \(reason) WHERE id = \(attempt.webhookID)
+                """)
+        case .hold(let until):
+            // The lease is lifted too: the delivery is due again at `until`, not at the lease's end.
+            try await connection.query(
+                """
+                UPDATE delivery SET due_ms = \(until), next_attempt_ms = 0
+                WHERE webhook_id = \(attempt.webhookID) AND event_id = \(attempt.eventID)
+                """)
+        case .remove:
+            try await connection.query("DELETE FROM webhook WHERE id = \(attempt.webhookID)")
+            try await Self.announceSettings(tenantID: tenantID, connection: connection)
         }
     }
 

@@ -5,14 +5,29 @@ import RosterStore
 /// The notification settings: webhooks, reminder and announcement rules, chat command secrets.
 extension PostgresRosterStore {
     public func webhooks(tenantID: String?, now: UnixMillis) async throws -> [StoredWebhook] {
-        var found: [StoredWebhook] = []
-        for row in try await connections.query(
+        try await webhooks(
             """
             SELECT \(unescaped: Self.webhookColumns),
                    (SELECT COUNT(*) FROM delivery d WHERE d.webhook_id = w.id AND d.delivered_ms = 0 AND d.due_ms <= \(now))
             FROM webhook w WHERE \(tenantID)::text IS NULL OR w.tenant_id = \(tenantID) ORDER BY w.created_ms, w.id
+            """)
+    }
+
+    public func pushSubscriptions(tenantID: String, personID: String, now: UnixMillis) async throws
+        -> [StoredWebhook]
+    {
+        try await webhooks(
             """
-        ).decode(
+            SELECT \(unescaped: Self.webhookColumns),
+                   (SELECT COUNT(*) FROM delivery d WHERE d.webhook_id = w.id AND d.delivered_ms = 0 AND d.due_ms <= \(now))
+            FROM webhook w WHERE w.tenant_id = \(tenantID) AND w.person_id = \(personID) ORDER BY w.created_ms, w.id
+            """)
+    }
+
+    /// Webhooks as `query` selects them: the webhook's columns, then its pending count.
+    private func webhooks(_ query: PostgresQuery) async throws -> [StoredWebhook] {
+        var found: [StoredWebhook] = []
+        for row in try await connections.query(query).decode(
             (
                 String, String, String, String, String, String, Int64, Int64, String, Int64, String, String, String,
                 String, Int64

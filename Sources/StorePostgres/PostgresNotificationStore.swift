@@ -105,6 +105,9 @@ extension PostgresRosterStore {
     static let noticeColumns =
         "n.id, n.tenant_id, n.type, n.revision, n.about_ms, n.due_ms, n.planned, n.schedules, n.people, n.payload, n.webhook_id"
     typealias NoticeRow = (String, String, String, Int64, Int64, Int64, Bool, String, String, Data, String?)
+    /// `noticeColumns` without the people and the payload, which `deliveryHeads` reads once per event.
+    static let headNoticeColumns =
+        "n.id, n.tenant_id, n.type, n.revision, n.about_ms, n.due_ms, n.planned, n.schedules, ''::text, ''::bytea, n.webhook_id"
 
     static func event(_ row: NoticeRow) -> NotificationEvent? {
         guard let type = NotificationType(rawValue: row.2) else { return nil }

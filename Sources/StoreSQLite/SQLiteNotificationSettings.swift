@@ -21,6 +21,24 @@ extension SQLiteRosterStore {
         }
     }
 
+    public func pushSubscriptions(tenantID: String, personID: String, now: UnixMillis) async throws
+        -> [StoredWebhook]
+    {
+        try await pool.read { db in
+            let rows = try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT w.*, (SELECT COUNT(*) FROM delivery d WHERE d.webhook_id = w.id AND d.delivered_ms = 0 AND d.due_ms <= ?3) AS pending
+                    FROM webhook w WHERE w.tenant_id = ?1 AND w.person_id = ?2 ORDER BY w.created_ms, w.id
+                    """, arguments: [tenantID, personID, now])
+            return rows.map { row in
+                var webhook = Self.webhook(from: row)
+                webhook.pending = row["pending"]
+                return webhook
+            }
+        }
+    }
+
     public func insertWebhook(_ webhook: StoredWebhook) async throws {
         try await pool.write { db in try Self.insert(webhook, db: db) }
     }

@@ -211,7 +211,7 @@ extension SQLiteRosterStore {
                 db,
                 sql: """
                     SELECT w.*, d.rowid AS delivery_rowid, d.attempts, d.next_attempt_ms, n.id AS event_id, n.type, n.revision, n.about_ms, n.due_ms,
-                           n.planned, n.schedules AS event_schedules, n.people, n.payload, n.webhook_id AS event_webhook
+                           n.planned, n.schedules AS event_schedules, n.webhook_id AS event_webhook
                     FROM webhook w
                     JOIN delivery d ON d.rowid = (
                         SELECT d2.rowid FROM delivery d2 WHERE d2.webhook_id = w.id AND d2.delivered_ms = 0
@@ -221,6 +221,9 @@ extension SQLiteRosterStore {
                     """)
             var heads: [DueDelivery] = []
             var nextDue: UnixMillis?
+            // An event's people and payload are read once, however many webhooks it is due to: a
+            // handoff's names everyone it puts on duty, and reaches all their phones.
+            var shared: [String: (people: [String], payload: Data)] = [:]
             for row in rows where !busy.contains(row["id"]) {
                 let due: Int64 = row["due_ms"], notBefore: Int64 = row["next_attempt_ms"]
                 let ready = max(due, notBefore)
@@ -230,11 +233,19 @@ extension SQLiteRosterStore {
                 }
                 guard let type = NotificationType(rawValue: row["type"]) else { continue }
                 let revision: Int64 = row["revision"], planned: Int64 = row["planned"]
+                let tenantID: String = row["tenant_id"], eventID: String = row["event_id"]
+                let key = tenantID + "/" + eventID
+                if shared[key] == nil {
+                    let read = try Row.fetchOne(
+                        db, sql: "SELECT people, payload FROM notice WHERE tenant_id = ? AND id = ?",
+                        arguments: [tenantID, eventID])
+                    shared[key] = (Self.list(read?["people"] ?? ""), read?["payload"] ?? Data())
+                }
                 let event = NotificationEvent(
-                    id: row["event_id"], type: type, tenantID: row["tenant_id"], revision: UInt64(revision),
+                    id: eventID, type: type, tenantID: tenantID, revision: UInt64(revision),
                     about: row["about_ms"], due: due, planned: planned != 0,
-                    scheduleIDs: Self.list(row["event_schedules"]), people: Self.list(row["people"]),
-                    payload: row["payload"], webhookID: row["event_webhook"])
+                    scheduleIDs: Self.list(row["event_schedules"]), people: shared[key]?.people ?? [],
+                    payload: shared[key]?.payload ?? Data(), webhookID: row["event_webhook"])
                 heads.append(
                     DueDelivery(
                         webhook: Self.webhook(from: row), event: event, attempts: row["attempts"], notBefore: notBefore)
@@ -248,52 +259,60 @@ extension SQLiteRosterStore {
     }
 
     public func recordAttempt(_ attempt: DeliveryAttempt, outcome: DeliveryOutcome) async throws {
+        try await recordAttempts([(attempt, outcome)])
+    }
+
+    public func recordAttempts(_ attempts: [(DeliveryAttempt, DeliveryOutcome)]) async throws {
         try await pool.write { db in
-            guard
-                let tenantID = try String.fetchOne(
-                    db, sql: "SELECT tenant_id FROM webhook WHERE id = ?", arguments: [attempt.webhookID])
-            else { return }  // removed while the request was out
+            for (attempt, outcome) in attempts { try Self.record(attempt, outcome: outcome, db: db) }
+        }
+    }
+
+    static func record(_ attempt: DeliveryAttempt, outcome: DeliveryOutcome, db: Database) throws {
+        guard
+            let tenantID = try String.fetchOne(
+                db, sql: "SELECT tenant_id FROM webhook WHERE id = ?", arguments: [attempt.webhookID])
+        else { return }  // removed while the request was out
+        try db.execute(
+            sql: """
+                INSERT INTO delivery_attempt (tenant_id, webhook_id, event_id, event_type, attempt, at_ms, status, error, duration_ms)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                tenantID, attempt.webhookID, attempt.eventID, attempt.eventType, attempt.attempt, attempt.at,
+                attempt.status, attempt.error, attempt.durationMillis,
+            ])
+        switch outcome {
+        case .delivered:
             try db.execute(
                 sql: """
-                    INSERT INTO delivery_attempt (tenant_id, webhook_id, event_id, event_type, attempt, at_ms, status, error, duration_ms)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                arguments: [
-                    tenantID, attempt.webhookID, attempt.eventID, attempt.eventType, attempt.attempt, attempt.at,
-                    attempt.status, attempt.error, attempt.durationMillis,
-                ])
-            switch outcome {
-            case .delivered:
-                try db.execute(
-                    sql: """
-                        UPDATE delivery SET delivered_ms = ? WHERE webhook_id = ? AND event_id = ?
-                        """, arguments: [attempt.at, attempt.webhookID, attempt.eventID])
-                try db.execute(
-                    sql: "UPDATE webhook SET failing_since_ms = 0 WHERE id = ?", arguments: [attempt.webhookID])
-            case .skipped:
-                try db.execute(
-                    sql: """
-                        UPDATE delivery SET delivered_ms = ? WHERE webhook_id = ? AND event_id = ?
-                        """, arguments: [attempt.at, attempt.webhookID, attempt.eventID])
-            case .retry(let at):
-                try db.execute(
-                    sql: """
-                        UPDATE delivery SET next_attempt_ms = ? WHERE webhook_id = ? AND event_id = ?
-                        """, arguments: [at, attempt.webhookID, attempt.eventID])
-                try db.execute(
-                    sql: "UPDATE webhook SET failing_since_ms = ? WHERE id = ? AND failing_since_ms = 0",
-                    arguments: [attempt.at, attempt.webhookID])
-            case .disable(let reason):
-                try db.execute(
-                    sql: "UPDATE webhook SET disabled_ms = ?, disabled_reason = ? WHERE id = ?",
-                    arguments: [attempt.at, reason, attempt.webhookID])
-            case .hold(let until):
-                try db.execute(
-                    sql: "UPDATE delivery SET due_ms = ? WHERE webhook_id = ? AND event_id = ?",
-                    arguments: [until, attempt.webhookID, attempt.eventID])
-            case .remove:
-                try db.execute(sql: "DELETE FROM webhook WHERE id = ?", arguments: [attempt.webhookID])
-            }
+                    UPDATE delivery SET delivered_ms = ? WHERE webhook_id = ? AND event_id = ?
+                    """, arguments: [attempt.at, attempt.webhookID, attempt.eventID])
+            try db.execute(
+                sql: "UPDATE webhook SET failing_since_ms = 0 WHERE id = ?", arguments: [attempt.webhookID])
+        case .skipped:
+            try db.execute(
+                sql: """
+                    UPDATE delivery SET delivered_ms = ? WHERE webhook_id = ? AND event_id = ?
+                    """, arguments: [attempt.at, attempt.webhookID, attempt.eventID])
+        case .retry(let at):
+            try db.execute(
+                sql: """
+                    UPDATE delivery SET next_attempt_ms = ? WHERE webhook_id = ? AND event_id = ?
+                    """, arguments: [at, attempt.webhookID, attempt.eventID])
+            try db.execute(
+                sql: "UPDATE webhook SET failing_since_ms = ? WHERE id = ? AND failing_since_ms = 0",
+                arguments: [attempt.at, attempt.webhookID])
+        case .disable(let reason):
+            try db.execute(
+                sql: "UPDATE webhook SET disabled_ms = ?, disabled_reason = ? WHERE id = ?",
+                arguments: [attempt.at, reason, attempt.webhookID])
+        case .hold(let until):
+            try db.execute(
+                sql: "UPDATE delivery SET due_ms = ? WHERE webhook_id = ? AND event_id = ?",
+                arguments: [until, attempt.webhookID, attempt.eventID])
+        case .remove:
+            try db.execute(sql: "DELETE FROM webhook WHERE id = ?", arguments: [attempt.webhookID])
         }
     }
 

@@ -443,6 +443,40 @@
                 let retried = try await store.deliveryHeads(now: later + 1_000, excluding: [])
                 #expect(retried.heads.map(\.attempts) == [2], "a recorded attempt is not counted twice")
             },
+            /// A handoff due to many subscriptions: each head carries the event's people and payload
+            /// (read once for all), and their outcomes are recorded in one batch, each as its own.
+            Check("one event due to many webhooks is handed out whole and recorded in one batch") { store, other, _ in
+                try await store.createTenant(Tenant(id: "acme", name: "Acme"), epoch: 1)
+                for index in 1...3 {
+                    try await store.insertWebhook(
+                        StoredWebhook(
+                            id: "psh_\(index)", tenantID: "acme", url: "http://127.0.0.1:9/push/\(index)", secret: "s",
+                            events: [], schedules: [], created: 0, format: .webPush,
+                            personID: index == 3 ? "e2" : "e1", pushKey: "k"))
+                }
+                var handoff = StoreConformance.event("evt_h", due: 100)
+                handoff.people = ["e1", "e2"]
+                try await store.commit(
+                    tenantID: "acme", entry: HistoryEntry(revision: 1, committedAt: 100, changes: [.motdSet("x")]),
+                    historyLimit: 10, audit: nil, outbox: OutboxWrite(events: [handoff]))
+                let heads = try await other.deliveryHeads(now: 200, excluding: []).heads
+                #expect(heads.map(\.webhook.id).sorted() == ["psh_1", "psh_2", "psh_3"])
+                #expect(heads.allSatisfy { $0.event.people == ["e1", "e2"] && $0.event.payload == handoff.payload })
+                let outcomes: [DeliveryOutcome] = [.delivered, .retry(at: 1_000), .remove]
+                try await other.recordAttempts(
+                    zip(["psh_1", "psh_2", "psh_3"], outcomes).map { id, outcome in
+                        (
+                            DeliveryAttempt(
+                                webhookID: id, eventID: "evt_h", eventType: "on-duty.changed", attempt: 1, at: 210,
+                                status: 201, error: "", durationMillis: 1), outcome
+                        )
+                    })
+                #expect(try await store.webhooks(tenantID: "acme", now: 300).map(\.id) == ["psh_1", "psh_2"])
+                #expect(try await store.pushSubscriptions(tenantID: "acme", personID: "e1", now: 300).count == 2)
+                #expect(try await store.pushSubscriptions(tenantID: "acme", personID: "e2", now: 300).isEmpty)
+                let later = try await store.deliveryHeads(now: 1_000, excluding: []).heads
+                #expect(later.map(\.webhook.id) == ["psh_2"], "delivered once, retried once, removed once")
+            },
             Check("the outbox delivers each event once in order and publishes it with a sequence") {
                 store, other, traits in
                 try await store.createTenant(Tenant(id: "acme", name: "Acme"), epoch: 1)

@@ -131,6 +131,11 @@ extension ForwardingStore {
     public func webhooks(tenantID: String?, now: UnixMillis) async throws -> [StoredWebhook] {
         try await inner.webhooks(tenantID: tenantID, now: now)
     }
+    public func pushSubscriptions(tenantID: String, personID: String, now: UnixMillis) async throws
+        -> [StoredWebhook]
+    {
+        try await inner.pushSubscriptions(tenantID: tenantID, personID: personID, now: now)
+    }
     public func insertWebhook(_ webhook: StoredWebhook) async throws { try await inner.insertWebhook(webhook) }
     public func replaceWebhookSecret(tenantID: String, id: String, secret: String) async throws {
         try await inner.replaceWebhookSecret(tenantID: tenantID, id: id, secret: secret)
@@ -177,6 +182,9 @@ extension ForwardingStore {
     }
     public func recordAttempt(_ attempt: DeliveryAttempt, outcome: DeliveryOutcome) async throws {
         try await inner.recordAttempt(attempt, outcome: outcome)
+    }
+    public func recordAttempts(_ attempts: [(DeliveryAttempt, DeliveryOutcome)]) async throws {
+        try await inner.recordAttempts(attempts)
     }
     public func deliveryAttempts(tenantID: String, webhookID: String?, limit: Int) async throws -> [DeliveryAttempt] {
         try await inner.deliveryAttempts(tenantID: tenantID, webhookID: webhookID, limit: limit)
