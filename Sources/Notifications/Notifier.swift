@@ -68,13 +68,15 @@ package final class Notifier: NotificationHooks {
             store: store, settings: settings, clock: clock, logger: logger,
             addresses: WebhookAddressPolicy(allowed: settings.webhookAllow, allowLoopback: allowLoopback),
             sealer: sealer)
-        let contact = settings.pushContact
+        let (contact, webURL) = (settings.pushContact, settings.webURL)
         dispatcher.pushContext.withLockedValue {
             $0 = { [tenants] tenantID, personID in
-                let notices = tenants.withLockedValue { $0[tenantID] }
+                // Only the two fields, not a copy of the tenant's notices, per delivery.
+                let (settings, key) = tenants.withLockedValue {
+                    ($0[tenantID]?.pushSettings[personID], $0[tenantID]?.pushKey)
+                }
                 return PushDelivery.Context(
-                    settings: notices?.pushSettings[personID] ?? PushSettings(id: personID), key: notices?.pushKey,
-                    contact: contact)
+                    settings: settings ?? PushSettings(id: personID), key: key, contact: contact, webURL: webURL)
             }
         }
     }

@@ -58,6 +58,8 @@ package final class OutboxDispatcher: Sendable {
     let pushContext = NIOLockedValueBox<(@Sendable (String, String) -> PushDelivery.Context)?>(nil)
     /// VAPID tokens kept per push service.
     let vapidTokens = VAPIDTokens()
+    let pushPayloads = PushPayloads()
+    private let recorder: AttemptRecorder
     /// Which addresses deliveries may reach.
     var addresses: WebhookAddressPolicy { client.addresses }
     private let wakeups: AsyncStream<Void>.Continuation
@@ -82,6 +84,7 @@ package final class OutboxDispatcher: Sendable {
     ) {
         self.sealer = sealer
         self.store = store
+        recorder = AttemptRecorder(store: store)
         self.settings = settings
         self.clock = clock
         self.logger = logger
@@ -265,7 +268,7 @@ package final class OutboxDispatcher: Sendable {
             attempt: attempt, at: now, status: status, error: problem,
             durationMillis: Int(max(0, now - started)))
         do {
-            try await store.recordAttempt(record, outcome: outcome)
+            try await recorder.record(record, outcome: outcome)
         } catch {
             // Not recorded: the delivery stays pending and is tried again, which at-least-once allows.
             logger.warning("could not record a webhook attempt: \(error)")

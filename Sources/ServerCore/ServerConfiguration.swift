@@ -101,6 +101,9 @@ public struct ServerConfiguration: Sendable {
         /// Who runs this server, for push services (the VAPID `sub`, RFC 8292): a `mailto:` or
         /// `https:` URL a push service's operator can reach about a misbehaving sender.
         public var pushContact = "mailto:roster@localhost"
+        /// The web app's public address (`--web-url`), without a trailing slash: an ntfy
+        /// notice's click target is built on it; without it, ntfy notices lead nowhere.
+        public var webURL: String?
 
         public init() {}
     }

@@ -91,6 +91,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: .setting("webhook-allow")) var webhookAllow: [String] = []
     @Option(help: .setting("chat-language")) var chatLanguage: String?
     @Option(help: .setting("push-contact")) var pushContact: String?
+    @Option(help: .setting("web-url")) var webUrl: String?
     @Option(help: .setting("secrets-key-file")) var secretsKeyFile: String?
 
     /// The settings given as flags, by setting name: each property is named like its setting.

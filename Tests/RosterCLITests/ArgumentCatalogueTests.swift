@@ -67,6 +67,8 @@ import Testing
             "--expires"
         ),
         ("a number that is not one", ["serve", "--max-connections", "many"], "many"),
+        ("a web address with a path", ["serve", "--web-url", "https://roster.example.com/app?x=1"], "web-url"),
+        ("a push contact that is no URL", ["serve", "--push-contact", "oncall"], "push-contact"),
     ]
 
     @Test func badClientArgumentsExit64() async throws {

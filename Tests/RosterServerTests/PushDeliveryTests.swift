@@ -31,9 +31,12 @@ import Testing
             try await withServer(
                 now: SelfServiceTests.now,
                 configure: {
-                    WebhookTests.configureThreeDaysAhead(&$0)
+                    WebhookTests.configure(&$0)
+                    // A week planned at the start: Grace's second turn (12-06) with no round between.
+                    $0.notifications.planAhead = .seconds(7 * 86_400)
                     $0.limits.tokenRefresh = .milliseconds(50)
                     $0.notifications.pushContact = contact
+                    $0.notifications.webURL = "https://roster.example.com"
                 }
             ) { harness in
                 let team = try await ScheduleServerTests.team(
@@ -120,6 +123,7 @@ import Testing
             #expect(listed.subscriptions[0].origin == service.base, "the origin, never the whole endpoint")
             #expect(listed.settings.kinds == ["on-duty", "cover-asked"], "on by default")
             #expect(listed.vapidPublicKey.count == 87, "65 bytes in base64url: PushManager's applicationServerKey")
+            let tablet = try await Self.subscribe(people.grace, try await service.subscribe("grace-tablet"))
 
             // Alan's handoff (Ada → Alan) is not Grace's; hers is, a day later.
             harness.clock.advance(to: TimeText.parseISO8601("2026-12-01T09:30:00Z")!)
@@ -146,6 +150,14 @@ import Testing
             }
             #expect(skipped, "the change that ends her duty is looked at and not sent")
             #expect(try await service.received("grace").count == 1)
+
+            // Her phone removed, it hears no more; her tablet, still subscribed, hears her next turn.
+            _ = try await Self.push(people.grace, .with { $0.remove = id })
+            harness.clock.advance(to: TimeText.parseISO8601("2026-12-06T09:00:00Z")!)
+            let onTablet = try await service.received("grace-tablet", count: 2)
+            #expect(onTablet.compactMap { $0.payload?["at"] as? Int64 }.last == 1_796_547_600_000, "12-06 09:00")
+            #expect(try await service.received("grace").count == 1, "nothing after the removal")
+            #expect(try await Self.push(people.grace, .with { $0.list = true }).subscriptions.map(\.id) == [tablet])
         }
     }
 
@@ -324,6 +336,8 @@ import Testing
             #expect(publish["title"] as? String == "You are on call now")
             #expect(publish["message"] as? String == "You are on call for Platform primary until Thu 3 Dec 09:00 UTC.")
             #expect(publish["priority"] as? Int == 5)
+            #expect(publish["click"] as? String == "https://roster.example.com/schedules/Platform%20primary", "--web-url")
+            #expect(publish["tags"] as? [String] == ["on-duty"])
         }
     }
 

@@ -25,7 +25,9 @@ extension OutboxDispatcher {
             return
         }
         let request: PushDelivery.Request
-        switch PushDelivery.prepare(head, context: context, authSecret: secret, now: clock.now(), tokens: vapidTokens) {
+        switch PushDelivery.prepare(
+            head, context: context, authSecret: secret, now: clock.now(), tokens: vapidTokens, payloads: pushPayloads)
+        {
         case .send(let made): request = made
         case .skip(let why):
             await record(head, attempt: attempt, started: started, status: nil, problem: why, outcome: .skipped)

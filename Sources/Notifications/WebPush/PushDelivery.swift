@@ -32,16 +32,18 @@ enum PushDelivery {
         /// The tenant's VAPID key; nil until it is made (nothing is then sent).
         var key: PrivateKey?
         var contact: String
+        /// The web app's public address (`--web-url`): an ntfy notice's click target.
+        var webURL: String? = nil
     }
 
     static func prepare(
         _ head: DueDelivery, context: Context, authSecret: String, now: UnixMillis, tokens: VAPIDTokens,
-        wallClock: UnixMillis = UnixMillis(Date().timeIntervalSince1970 * 1000)
+        payloads: PushPayloads? = nil, wallClock: UnixMillis = UnixMillis(Date().timeIntervalSince1970 * 1000)
     ) -> Preparation {
         let subscription = head.webhook
         guard
             let notice = PushNotice.make(
-                for: head.event, personID: subscription.personID, kinds: context.settings.kinds)
+                for: head.event, personID: subscription.personID, kinds: context.settings.kinds, payloads: payloads)
         else {
             return .skip("skipped: nothing in it for this person's push settings")
         }
@@ -54,7 +56,10 @@ enum PushDelivery {
         let payload = notice.payload(eventID: head.event.id, type: head.event.type, about: head.event.about)
         switch subscription.format {
         case .ntfy:
-            return .send(ntfy(notice, payload: payload, topicURL: subscription.url, deliveryID: head.event.id))
+            return .send(
+                ntfy(
+                    notice, topicURL: subscription.url, deliveryID: head.event.id,
+                    click: context.webURL.map { $0 + notice.url }))
         default:
             guard let key = context.key else { return .skip("skipped: the tenant has no VAPID key yet") }
             guard let p256dh = Base64URL.decode(subscription.pushKey), let auth = Base64URL.decode(authSecret)
@@ -84,14 +89,15 @@ enum PushDelivery {
 
     /// ntfy's JSON publish (https://docs.ntfy.sh/publish/#publish-as-json): POSTed to the
     /// server's root with the topic in the body; going on duty at priority 5 (ntfy's "urgent").
-    static func ntfy(_ notice: PushNotice, payload: [UInt8], topicURL: String, deliveryID: String) -> Request {
+    static func ntfy(_ notice: PushNotice, topicURL: String, deliveryID: String, click: String?) -> Request {
         var components = URLComponents(string: topicURL)
         let topic = components?.path.split(separator: "/").last.map(String.init) ?? ""
         components?.path = "/"
-        let body: [String: Any] = [
+        var body: [String: Any] = [
             "topic": topic, "title": notice.title, "message": notice.body,
             "priority": notice.urgency == .high ? 5 : 3, "tags": [notice.kind.rawValue],
         ]
+        if let click { body["click"] = click }
         let data = (try? JSONSerialization.data(withJSONObject: body, options: [.sortedKeys])) ?? Data()
         return Request(
             url: components?.string ?? topicURL,
@@ -143,12 +149,14 @@ enum RetryAfter {
 /// a handoff that notifies thousands of phones through one push service signs once.
 final class VAPIDTokens: Sendable {
     static let reuse: UnixMillis = 3_600_000
-    private let made = NIOLockedValueBox<[String: (authorization: String, at: UnixMillis)]>([:])
+    private let made = NIOLockedValueBox<[String: (authorization: String, at: UnixMillis, key: PrivateKey)]>([:])
 
     func authorization(endpoint: String, subject: String, key: PrivateKey, now: UnixMillis) -> String? {
         guard let origin = VAPID.origin(of: endpoint) else { return nil }
-        let slot = origin + " " + Base64URL.encode(key.publicPoint) + " " + subject
-        if let kept = made.withLockedValue({ $0[slot] }), now - kept.at < Self.reuse, now >= kept.at {
+        // Kept per key object (a rotation makes a new one), which the entry holds, so no other
+        // key can take its place in memory; the key's point is not read per message.
+        let slot = origin + " " + subject
+        if let kept = made.withLockedValue({ $0[slot] }), kept.key === key, now - kept.at < Self.reuse, now >= kept.at {
             return kept.authorization
         }
         guard let fresh = VAPID.authorization(endpoint: endpoint, subject: subject, key: key, now: now / 1000) else {
@@ -156,7 +164,7 @@ final class VAPIDTokens: Sendable {
         }
         made.withLockedValue { table in
             if table.count > 1_000 { table.removeAll() }  // a bound: origins are few in practice
-            table[slot] = (fresh, now)
+            table[slot] = (fresh, now, key)
         }
         return fresh
     }

@@ -35,25 +35,28 @@ struct PushNotice: Sendable, Equatable {
     /// The message the device decrypts (docs/PUSH.md, "The message"); the event's id lets the
     /// app drop a second copy (deliveries are at least once).
     func payload(eventID: String, type: NotificationType, about: UnixMillis) -> [UInt8] {
-        let object: [String: Any] = [
-            "id": eventID, "type": type.rawValue, "kind": kind.rawValue, "title": title, "body": body, "url": url,
-            "topic": topic, "urgency": urgency.rawValue, "at": about,
-        ]
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
-        return [UInt8](data)
+        struct Message: Encodable {
+            var id, type, kind, title, body, url, topic, urgency: String
+            var at: UnixMillis
+        }
+        let message = Message(
+            id: eventID, type: type.rawValue, kind: kind.rawValue, title: title, body: body, url: url, topic: topic,
+            urgency: urgency.rawValue, at: about)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return [UInt8]((try? encoder.encode(message)) ?? Data())
     }
 
     /// The notice for `personID`, or nil when the event tells them nothing they asked for (they
     /// leave duty, a request is not theirs nor asked of them, a kind they turned off).
-    static func make(for event: NotificationEvent, personID: String, kinds: Set<PushKind>) -> PushNotice? {
-        let decoder = JSONDecoder()
-        func data<Body: Codable>(_ type: Body.Type) -> Body? {
-            try? decoder.decode(NotificationPayload.Envelope<Body>.self, from: event.payload).data
-        }
+    /// `payloads` keeps the event's JSON read once for all of its subscriptions.
+    static func make(
+        for event: NotificationEvent, personID: String, kinds: Set<PushKind>, payloads: PushPayloads? = nil
+    ) -> PushNotice? {
         let notice: PushNotice?
-        switch event.type {
-        case .shiftStarting:
-            notice = data(NotificationPayload.ShiftStarting.self).flatMap { starting in
+        switch payloads?.payload(of: event) ?? PushPayload(event) {
+        case .shiftStarting(let starting):
+            notice = { () -> PushNotice? in
                 guard starting.person.id == personID else { return nil }
                 let zone = ZoneLabel(zone: starting.schedule.zone ?? "UTC")
                 let from = zone.near(starting.shift.startMs, to: event.due)
@@ -63,9 +66,9 @@ struct PushNotice: Sendable, Equatable {
                     body: "You are on call for \(starting.schedule.name) from \(from) to \(to).",
                     url: schedulePath(starting.schedule.name), topic: topic("duty", starting.schedule.id),
                     urgency: .high, staleAt: starting.shift.startMs)
-            }
-        case .onDutyChanged:
-            notice = data(NotificationPayload.OnDutyChanged.self).flatMap { change in
+            }()
+        case .onDutyChanged(let change):
+            notice = { () -> PushNotice? in
                 // Only the one who comes on duty is told; leaving duty is no alarm.
                 guard change.current.contains(where: { $0.id == personID }),
                     !change.previous.contains(where: { $0.id == personID })
@@ -78,9 +81,9 @@ struct PushNotice: Sendable, Equatable {
                     body: "You are on call for \(change.schedule.name)\(until).",
                     url: schedulePath(change.schedule.name), topic: topic("duty", change.schedule.id),
                     urgency: .high, staleAt: after)
-            }
-        case .requestOpened:
-            notice = data(NotificationPayload.CoverRequestStep.self).flatMap { step in
+            }()
+        case .request(let step) where event.type == .requestOpened:
+            notice = { () -> PushNotice? in
                 guard step.addressedTo.contains(where: { $0.id == personID }), step.requester.id != personID else {
                     return nil
                 }
@@ -91,9 +94,9 @@ struct PushNotice: Sendable, Equatable {
                     kind: .coverAsked, title: "\(step.requester.name) asks you to cover",
                     body: "\(step.schedule.name), \(from) to \(to)" + (step.note.isEmpty ? "" : ": \(step.note)"),
                     url: "/me", topic: topic("ask", step.request), urgency: .normal, staleAt: step.stretch.startMs)
-            }
-        case .requestTaken, .requestExpired:
-            notice = data(NotificationPayload.CoverRequestStep.self).flatMap { step in
+            }()
+        case .request(let step):
+            notice = { () -> PushNotice? in
                 guard step.requester.id == personID else { return nil }
                 let zone = ZoneLabel(zone: step.schedule.zone ?? "UTC")
                 let stretch = "\(step.schedule.name), \(zone.label(step.stretch.startMs))"
@@ -104,9 +107,9 @@ struct PushNotice: Sendable, Equatable {
                     body: taken ? "\(stretch) is taken." : "\(stretch) began with nobody taking it: you are on call.",
                     url: "/me", topic: topic("mine", step.request), urgency: .normal,
                     staleAt: max(step.stretch.endMs, event.about + 3_600_000))
-            }
-        case .coverageConflict:
-            notice = data(NotificationPayload.CoverageConflict.self).flatMap { conflict in
+            }()
+        case .conflict(let conflict):
+            notice = { () -> PushNotice? in
                 guard conflict.person.id == personID else { return nil }
                 let zone = ZoneLabel(zone: conflict.schedule.zone ?? "UTC")
                 return PushNotice(
@@ -115,9 +118,9 @@ struct PushNotice: Sendable, Equatable {
                         + "\(zone.near(conflict.endMs, to: conflict.startMs)): ask for cover.",
                     url: "/me", topic: topic("conflict", conflict.conflict), urgency: .normal,
                     staleAt: conflict.startMs)
-            }
-        case .shiftsChanged:
-            notice = data(NotificationPayload.ShiftsChanged.self).flatMap { changed in
+            }()
+        case .shiftsChanged(let changed):
+            notice = { () -> PushNotice? in
                 guard changed.person.id == personID, !(changed.gained.isEmpty && changed.lost.isEmpty) else {
                     return nil
                 }
@@ -135,8 +138,8 @@ struct PushNotice: Sendable, Equatable {
                     kind: .shiftChanges, title: "Your shifts changed", body: lines.joined(separator: " "),
                     url: "/me", topic: topic("shifts", personID), urgency: .normal,
                     staleAt: max(first, event.about + 86_400_000))
-            }
-        default:
+            }()
+        case .none:
             notice = nil
         }
         guard let notice, kinds.contains(notice.kind) else { return nil }

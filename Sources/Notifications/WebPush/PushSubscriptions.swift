@@ -51,13 +51,11 @@ extension Notifier {
             case .remove(let id):
                 let person = try changer(actor)
                 guard
-                    let found = try await subscriptions(tenant.id).first(where: { $0.id == id && $0.personID == person }
-                    )
+                    let found = try await subscriptions(tenant.id, of: person).first(where: { $0.id == id })
                 else {
                     return .failure(WireError(.notFound, "you have no push subscription \(id)"))
                 }
                 _ = try await store.removeWebhook(tenantID: tenant.id, id: found.id)
-                try await reload(tenantID: tenant.id)
             case .setSettings(let wire):
                 let person = try changer(actor)
                 let settings = try Self.pushSettings(wire, person: person)
@@ -81,12 +79,12 @@ extension Notifier {
                 break
             }
             // Every answer says where the person stands.
-            let all = try await subscriptions(tenant.id)
             if let person = actor.employeeID {
-                answer.subscriptions = all.filter { $0.personID == person }.map(Self.wire)
+                answer.subscriptions = try await subscriptions(tenant.id, of: person).map(Self.wire)
                 answer.settings = Self.wire(pushSettings(tenant.id, person: person))
             }
             if actor.isAdmin {
+                let all = try await subscriptions(tenant.id)
                 answer.peopleSubscribed = Int32(Set(all.map(\.personID)).count)
                 answer.webPushSubscriptions = Int32(all.filter { $0.format == .webPush }.count)
                 answer.ntfySubscriptions = Int32(all.filter { $0.format == .ntfy }.count)
@@ -143,7 +141,7 @@ extension Notifier {
             }
             (secret, key) = (spec.auth, spec.p256Dh)
         }
-        let mine = try await subscriptions(tenant.id).filter { $0.personID == person }
+        let mine = try await subscriptions(tenant.id, of: person)
         let replaced = mine.filter { $0.url == spec.endpoint }
         guard mine.count - replaced.count < Self.maxPushSubscriptionsPerPerson else {
             throw WireError(
@@ -159,13 +157,18 @@ extension Notifier {
         write.settings.removedWebhooks = replaced.map(\.id)
         write.settings.insertedWebhooks = [subscription]
         try await store.writeOutbox(tenantID: tenant.id, write)
-        try await reload(tenantID: tenant.id)
-        await plan(tenant)
+        // Nothing else of the tenant's settings changed: no reload (it reads every webhook), and
+        // a planning round only for a tenant that used no notifications yet.
+        if activate(tenant.id) { await plan(tenant) }
         return subscription.id
     }
 
     func subscriptions(_ tenantID: String) async throws -> [StoredWebhook] {
         try await store.webhooks(tenantID: tenantID, now: clock.now()).filter { $0.format.isPush }
+    }
+
+    func subscriptions(_ tenantID: String, of person: String) async throws -> [StoredWebhook] {
+        try await store.pushSubscriptions(tenantID: tenantID, personID: person, now: clock.now())
     }
 
     static func pushSettings(_ wire: Roster_V1_PushSettings, person: String) throws(WireError) -> PushSettings {

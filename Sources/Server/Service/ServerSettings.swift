@@ -244,6 +244,20 @@ public enum ServerSettings {
                 configuration.notifications.pushContact = text
             },
             show: { $0.notifications.pushContact }),
+        ServerSetting(
+            "web-url", .text,
+            "The address people open the web app at, such as https://roster.example.com: where an ntfy notification leads when tapped (docs/PUSH.md).",
+            read: { configuration, texts throws(ServerSettingError) in
+                let text = texts.last ?? ""
+                guard let url = URL(string: text), ["https", "http"].contains(url.scheme ?? ""), url.host != nil,
+                    url.query == nil, url.fragment == nil, url.path.isEmpty || url.path == "/", text.count <= 200
+                else {
+                    throw ServerSettingError(
+                        description: "web-url is the web app's address, such as https://roster.example.com")
+                }
+                configuration.notifications.webURL = text.hasSuffix("/") ? String(text.dropLast()) : text
+            },
+            show: { $0.notifications.webURL ?? "none" }),
         .text(
             "secrets-key-file", \.secretsKeyFile,
             "The key webhook secrets are sealed with in the store; made if missing. Nodes sharing a store need the same file.",
