@@ -327,16 +327,41 @@ enum ServiceWorkerScript {
         // Only a path of this app is opened: a payload cannot send the person elsewhere.
         const target = (url) => (typeof url === 'string' && url.startsWith('/') && !url.startsWith('//')) ? url : '/me';
 
+        // Pushes come at least once: a message whose id was shown already is a second copy
+        // (the server died between sending it and recording that it was sent). It is not shown
+        // again: at most it silently replaces itself while still on screen.
+        const SEEN = 'roster-push-seen';
+        const seenBefore = async (id) => {
+          if (typeof id !== 'string' || !id) return false;
+          const cache = await caches.open(SEEN);
+          const kept = await cache.match('/seen');
+          const ids = kept ? await kept.json() : [];
+          if (ids.includes(id)) return true;
+          ids.push(id);
+          await cache.put('/seen', new Response(JSON.stringify(ids.slice(-64))));
+          return false;
+        };
+
         self.addEventListener('push', (event) => {
           let notice = {};
           try { notice = event.data ? event.data.json() : {}; } catch (error) { notice = { body: event.data.text() }; }
           const title = typeof notice.title === 'string' && notice.title ? notice.title : 'Roster';
-          event.waitUntil(self.registration.showNotification(title, {
+          const tag = typeof notice.topic === 'string' ? notice.topic : undefined;
+          const options = {
             body: typeof notice.body === 'string' ? notice.body : '',
-            tag: typeof notice.topic === 'string' ? notice.topic : undefined,
-            icon: '/assets/icon-192.png',
-            data: { url: target(notice.url) },
-          }));
+            tag, icon: '/assets/icon-192.png',
+            data: { url: target(notice.url), id: notice.id },
+          };
+          event.waitUntil((async () => {
+            if (await seenBefore(notice.id)) {
+              const shown = await self.registration.getNotifications(tag ? { tag } : {});
+              if (shown.some((note) => note.data && note.data.id === notice.id)) {
+                await self.registration.showNotification(title, { ...options, silent: true });
+              }
+              return;
+            }
+            await self.registration.showNotification(title, options);
+          })());
         });
 
         self.addEventListener('notificationclick', (event) => {

@@ -60,6 +60,19 @@ import Testing
                 print("REPLACED " + json.dumps(wait_until(lambda notes: any("Tuesday" in n for n in notes))), flush=True)
                 deliver({"title": "Cover asked", "body": "Grace asks", "topic": "cover", "url": "https://evil.example/x"})
                 print("SAFE " + json.dumps(wait_until(lambda notes: len(notes) == 2)), flush=True)
+                # A second copy of a message (same id), after the first was dismissed, is not shown
+                # again; the next message is.
+                close_all = "async () => (await (await navigator.serviceWorker.ready).getNotifications()).forEach(n => n.close())"
+                page.evaluate(close_all)
+                wait_until(lambda notes: len(notes) == 0)
+                first = {"id": "evt_first", "title": "First", "body": "first", "topic": "again-1", "url": "/me"}
+                deliver(first)
+                wait_until(lambda notes: len(notes) == 1)
+                page.evaluate(close_all)
+                wait_until(lambda notes: len(notes) == 0)
+                deliver(first)
+                deliver({"id": "evt_second", "title": "Second", "body": "second", "topic": "again-2", "url": "/me"})
+                print("ONCE " + json.dumps(wait_until(lambda notes: any("second" in n for n in notes))), flush=True)
                 handlers = ("async () => { const r = await navigator.serviceWorker.ready;"
                             + " const text = await (await fetch('/sw.js')).text();"
                             + " return ['push', 'notificationclick'].filter(e => text.includes(`'${e}'`)).join(' '); }")
@@ -79,6 +92,7 @@ import Testing
             #expect(
                 out.contains("Cover asked | Grace asks | cover | /me"), "a target outside the app is not kept: \(out)")
             #expect(out.contains("HANDLERS push notificationclick"), "\(out)")
+            #expect(out.contains(#"ONCE ["Second | second | again-2 | /me"]"#), "a second copy is not shown: \(out)")
         }
     }
 }
