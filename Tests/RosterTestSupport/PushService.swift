@@ -27,6 +27,8 @@ public final class PushService: Sendable, StoppableTestResource {
         public var ttl: Int? { (record["ttl"] as? String).flatMap { Int($0) } }
         public var urgency: String? { record["urgency"] as? String }
         public var topic: String? { record["topic"] as? String }
+        /// When the service had read it (Unix seconds).
+        public var receivedAt: Double? { record["received_at"] as? Double }
         public var vapid: [String: Any]? { record["vapid"] as? [String: Any] }
         /// An ntfy publish's JSON.
         public var publish: [String: Any]? { record["publish"] as? [String: Any] }
@@ -62,7 +64,8 @@ public final class PushService: Sendable, StoppableTestResource {
         return Subscription(endpoint: endpoint, p256dh: p256dh, auth: auth)
     }
 
-    /// The next answers to `name`'s pushes, in order (then 201 again).
+    /// The next answers to `name`'s pushes, in order (then 201 again); 0 keeps a message and
+    /// never answers it.
     public func answer(_ name: String, with statuses: [Int], retryAfter: String? = nil) async throws {
         var asked: [String: Any] = ["statuses": statuses]
         if let retryAfter { asked["retry_after"] = retryAfter }

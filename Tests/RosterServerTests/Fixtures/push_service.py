@@ -7,10 +7,13 @@ decrypt. It checks every request as a strict push service would and keeps what i
         POST /subscriptions/NAME  makes a subscription's keys: {"endpoint", "p256dh", "auth"}
         POST /push/NAME           a Web Push message: checked, decrypted, kept; answered 201, or
                                   what /answers/NAME asked for next
-        POST /answers/NAME        {"statuses": [410, ...], "retry_after": "2"}: the next answers
+        POST /answers/NAME        {"statuses": [410, ...], "retry_after": "2"}: the next answers;
+                                  0 keeps the message and never answers (the sender dies with
+                                  it in flight)
         POST /                    an ntfy JSON publish (https://docs.ntfy.sh/publish/#publish-as-json)
         GET  /received/NAME       what NAME received: [{"payload", "ttl", "urgency", "topic",
-                                  "vapid": {"aud", "exp", "sub"}, "problems": [...], "status"}];
+                                  "vapid": {"aud", "exp", "sub"}, "problems": [...], "status",
+                                  "received_at": UNIX SECONDS}];
                                   an ntfy topic's as /received/ntfy:TOPIC
     push_service.py prove PORT
         sends to the running service with pywebpush (a second, independent sender) and with a
@@ -135,7 +138,7 @@ class Service:
         status, retry_after = self.next_answer(name)
         self.keep(name, {
             "payload": payload, "ttl": ttl, "urgency": urgency, "topic": topic, "vapid": vapid,
-            "problems": problems, "status": status,
+            "problems": problems, "status": status, "received_at": time.time(),
         })
         return status, retry_after, problems
 
@@ -175,6 +178,10 @@ class Handler(BaseHTTPRequestHandler):
             return self.answer(204)
         if len(parts) == 2 and parts[0] == "push":
             status, retry_after, _ = service.push(parts[1], self.headers, body)
+            if status == 0:
+                # Kept and never answered: the sender is killed with this request in flight.
+                time.sleep(600)
+                return
             extra = [("Retry-After", retry_after)] if status == 429 and retry_after else []
             if status == 201:
                 extra.append(("Location", f"/messages/{os.urandom(8).hex()}"))
