@@ -14,6 +14,7 @@ struct RosterBenchCommand: AsyncParsableCommand {
             Fanout.self, Query.self, TenantSize.self, BigTenant.self, Resolve.self, Schedules.self, Attack.self,
             Cover.self, Report.self, Escalation.self, Conflicts.self, Definitions.self,
             WebPages.self, Chat.self, FloorServer.self, Migrate.self, SignIn.self, Provisioning.self, WebPush.self,
+            PushHandoff.self,
         ])
 }
 
