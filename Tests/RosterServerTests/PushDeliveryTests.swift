@@ -336,7 +336,8 @@ import Testing
             #expect(publish["title"] as? String == "You are on call now")
             #expect(publish["message"] as? String == "You are on call for Platform primary until Thu 3 Dec 09:00 UTC.")
             #expect(publish["priority"] as? Int == 5)
-            #expect(publish["click"] as? String == "https://roster.example.com/schedules/Platform%20primary", "--web-url")
+            #expect(
+                publish["click"] as? String == "https://roster.example.com/schedules/Platform%20primary", "--web-url")
             #expect(publish["tags"] as? [String] == ["on-duty"])
         }
     }
