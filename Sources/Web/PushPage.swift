@@ -15,17 +15,14 @@ enum PushPage {
     /// GET /me/push.
     static func render(_ request: HTTPAPI.Request, app: WebApp, side: HTTPSide) async -> HTTPAPI.Reply {
         let words = request.words
-        guard let core = side.context else { return WebApp.starting(words) }
-        guard let (session, credential) = app.signedIn(request, core: core, now: core.clock.now()),
-            let tenant = core.tenant(credential.tenantID)
-        else {
-            return WebApp.html(
-                401,
-                WebPage.message(
-                    title: words("Notifications"), words("Sign in to be notified on your phone."), words: words,
-                    link: ("/sign-in", words("Sign in"))))
+        let viewer: Viewer, session: WebSessions.Session, tenant: TenantRuntime, core: ServerCore
+        switch WebForms.reader(
+            request, app: app, side: side, title: words("Notifications"),
+            why: words("Sign in to be notified on your phone."))
+        {
+        case .success(let found): (viewer, session, tenant, core) = found
+        case .failure(let refusal): return refusal.reply
         }
-        let viewer = Viewer(credential: credential, session: session, tenant: tenant, words: words)
         let listed = await perform(
             .with { $0.list = true }, viewer: viewer, tenant: tenant, core: core, request: request)
         var html = HTML()

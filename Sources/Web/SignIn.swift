@@ -142,6 +142,26 @@ enum WebForms {
         return .success((viewer, tenant, core))
     }
 
+    /// The viewer of a page that is a signed-in person's own (their tokens, their phones); not
+    /// signed in, the refusal is a page titled `title` that says `why` and links to sign-in.
+    static func reader(_ request: HTTPAPI.Request, app: WebApp, side: HTTPSide, title: String, why: String)
+        -> Result<(Viewer, WebSessions.Session, TenantRuntime, ServerCore), Refusal>
+    {
+        let words = request.words
+        guard let core = side.context else { return .failure(Refusal(reply: WebApp.starting(words))) }
+        guard let (session, credential) = app.signedIn(request, core: core, now: core.clock.now()),
+            let tenant = core.tenant(credential.tenantID)
+        else {
+            return .failure(
+                Refusal(
+                    reply: WebApp.html(
+                        401,
+                        WebPage.message(title: title, why, words: words, link: ("/sign-in", words("Sign in"))))))
+        }
+        let viewer = Viewer(credential: credential, session: session, tenant: tenant, words: words)
+        return .success((viewer, session, tenant, core))
+    }
+
     /// `poster`, for a form that changes the schedule named in its path: that schedule too.
     static func poster(_ request: HTTPAPI.Request, schedule name: String, app: WebApp, side: HTTPSide)
         -> Result<(viewer: Viewer, tenant: TenantRuntime, core: ServerCore, schedule: ScheduleDefinition), Refusal>

@@ -81,15 +81,7 @@ import Testing
                         if os.path.exists(\(pythonString(handoff))): break
                         page.wait_for_timeout(100)
                     payload = open(\(pythonString(handoff))).read()
-                    cdp = context.new_cdp_session(page)
-                    registrations = []
-                    cdp.on("ServiceWorker.workerRegistrationUpdated", lambda e: registrations.extend(e["registrations"]))
-                    cdp.send("ServiceWorker.enable")
-                    for _ in range(600):
-                        if registrations: break
-                        page.wait_for_timeout(100)
-                    cdp.send("ServiceWorker.deliverPushMessage",
-                             {"origin": url, "registrationId": registrations[0]["registrationId"], "data": payload})
+                    worker_pusher(page)(payload)
                     shown = ("async () => (await (await navigator.serviceWorker.ready).getNotifications())"
                              + ".map(n => [n.title, n.body, n.data.url].join(' | '))")
                     for _ in range(600):

@@ -31,17 +31,8 @@ import Testing
                                      + " const i = await createImageBitmap(await r.blob());"
                                      + " return r.headers.get('content-type') + ' ' + i.width + 'x' + i.height; }")
                 print("ICON " + icon, flush=True)
-                cdp = context.new_cdp_session(page)
-                registrations = []
-                cdp.on("ServiceWorker.workerRegistrationUpdated", lambda e: registrations.extend(e["registrations"]))
-                cdp.send("ServiceWorker.enable")
-                for _ in range(600):
-                    if registrations: break
-                    page.wait_for_timeout(100)
-                registration = registrations[0]["registrationId"]
-                def deliver(notice):
-                    cdp.send("ServiceWorker.deliverPushMessage",
-                             {"origin": url, "registrationId": registration, "data": json.dumps(notice)})
+                push = worker_pusher(page)
+                def deliver(notice): push(json.dumps(notice))
                 shown = ("async () => (await (await navigator.serviceWorker.ready).getNotifications())"
                          + ".map(n => [n.title, n.body, n.tag, n.data.url].join(' | '))")
                 # Each push is handled by the worker in its own time (seconds on two busy cores):

@@ -56,6 +56,19 @@ public enum Browser {
             url = sys.argv[1]
             began = time.monotonic()
             def mark(what): print(f"[browser] {what} after {time.monotonic() - began:.1f} s", file=sys.stderr, flush=True)
+            def worker_pusher(page):
+                # Delivers push data to the page's service worker, as a push service would
+                # (DevTools' ServiceWorker.deliverPushMessage).
+                cdp = page.context.new_cdp_session(page)
+                registrations = []
+                cdp.on("ServiceWorker.workerRegistrationUpdated", lambda e: registrations.extend(e["registrations"]))
+                cdp.send("ServiceWorker.enable")
+                for _ in range(600):
+                    if registrations: break
+                    page.wait_for_timeout(100)
+                registration = registrations[0]["registrationId"]
+                return lambda data: cdp.send(
+                    "ServiceWorker.deliverPushMessage", {"origin": url, "registrationId": registration, "data": data})
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=sys.argv[2], args=["--no-sandbox"])
                 mark("launched")

@@ -898,7 +898,7 @@ msgstr ""
 msgid "Overrides are made by an admin, or by a person for themselves where the schedule allows it."
 msgstr ""
 
-#: Sources/Web/OverrideForm.swift Sources/Web/PersonPage.swift Sources/Web/PersonalTokensPage.swift Sources/Web/PushPage.swift Sources/Web/ScheduleEditPage.swift Sources/Web/SignIn.swift Sources/Web/SignInWithProvider.swift Sources/Web/WebApp.swift Sources/Web/WebPage.swift
+#: Sources/Web/OverrideForm.swift Sources/Web/PersonPage.swift Sources/Web/ScheduleEditPage.swift Sources/Web/SignIn.swift Sources/Web/SignInWithProvider.swift Sources/Web/WebApp.swift Sources/Web/WebPage.swift
 msgid "Sign in"
 msgstr ""
 
@@ -2673,7 +2673,6 @@ msgid "Overrides are made by an admin, or by a person for themselves where the s
 msgstr "Vertretungen trägt ein Admin ein, oder eine Person für sich selbst, wo der Dienstplan es erlaubt."
 
 #: Sources/Web/OverrideForm.swift Sources/Web/PersonPage.swift
-#: Sources/Web/PersonalTokensPage.swift Sources/Web/PushPage.swift
 #: Sources/Web/ScheduleEditPage.swift Sources/Web/SignIn.swift
 #: Sources/Web/SignInWithProvider.swift Sources/Web/WebApp.swift
 #: Sources/Web/WebPage.swift
@@ -4461,7 +4460,6 @@ msgid "Overrides are made by an admin, or by a person for themselves where the s
 msgstr "Les remplacements sont faits par un admin, ou par une personne pour elle-même si le planning le permet."
 
 #: Sources/Web/OverrideForm.swift Sources/Web/PersonPage.swift
-#: Sources/Web/PersonalTokensPage.swift Sources/Web/PushPage.swift
 #: Sources/Web/ScheduleEditPage.swift Sources/Web/SignIn.swift
 #: Sources/Web/SignInWithProvider.swift Sources/Web/WebApp.swift
 #: Sources/Web/WebPage.swift
@@ -6251,7 +6249,6 @@ msgid "Overrides are made by an admin, or by a person for themselves where the s
 msgstr "Las sustituciones las hace un admin, o cada persona para sí misma si el calendario lo permite."
 
 #: Sources/Web/OverrideForm.swift Sources/Web/PersonPage.swift
-#: Sources/Web/PersonalTokensPage.swift Sources/Web/PushPage.swift
 #: Sources/Web/ScheduleEditPage.swift Sources/Web/SignIn.swift
 #: Sources/Web/SignInWithProvider.swift Sources/Web/WebApp.swift
 #: Sources/Web/WebPage.swift
