@@ -19,7 +19,6 @@ decrypt. It checks every request as a strict push service would and keeps what i
         sends to the running service with pywebpush (a second, independent sender) and with a
         forged request: prints {"pywebpush": RECEIVED, "forged": RECEIVED}
 """
-import base64
 import json
 import os
 import sys
@@ -28,20 +27,13 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import http_ece
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec, utils
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+
+from web_push_check import b64, read_vapid  # beside this file
 
 URGENCIES = {"very-low", "low", "normal", "high"}
 BASE64URL = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
-
-
-def b64(data):
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
-
-
-def unb64(text):
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
 
 
 class Service:
@@ -74,28 +66,10 @@ class Service:
 
     def vapid(self, header, problems):
         """RFC 8292: "vapid t=JWT, k=KEY", an ES256 JWT for this origin, signed by KEY."""
-        scheme, _, rest = (header or "").partition(" ")
-        if scheme.lower() != "vapid":
-            problems.append("Authorization is not the vapid scheme")
-            return None
         try:
-            params = dict(part.strip().split("=", 1) for part in rest.split(","))
-            token, key = params["t"], unb64(params["k"])
-            head, claims, signature = token.split(".")
-            public = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), key)
-            raw = unb64(signature)
-            if len(raw) != 64:
-                problems.append("the JWT signature is not 64 bytes (ES256 is r || s)")
-                return None
-            der = utils.encode_dss_signature(int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big"))
-            public.verify(der, f"{head}.{claims}".encode(), ec.ECDSA(hashes.SHA256()))
-            header_fields = json.loads(unb64(head))
-            claim_fields = json.loads(unb64(claims))
-        except InvalidSignature:
-            problems.append("the JWT signature does not verify with k")
-            return None
-        except Exception as error:  # a malformed header is a finding, not a crash
-            problems.append(f"the vapid header cannot be read: {error}")
+            header_fields, claim_fields = read_vapid(header)
+        except ValueError as error:
+            problems.append(str(error))
             return None
         if header_fields.get("alg") != "ES256":
             problems.append("the JWT is not ES256")

@@ -39,6 +39,30 @@ def fail(why):
     sys.exit(1)
 
 
+def read_vapid(authorization):
+    """RFC 8292 §3's "vapid t=JWT, k=KEY": the JWT's header and claims once its ES256 signature
+    verifies with KEY; ValueError saying why not (push_service.py reads its requests with it)."""
+    scheme, _, rest = (authorization or "").partition(" ")
+    if scheme.lower() != "vapid":
+        raise ValueError("not the vapid scheme")
+    try:
+        params = dict(part.strip().split("=", 1) for part in rest.split(","))
+        token, key = params["t"], unb64(params["k"])
+        head, claims, signature = token.split(".")
+        public = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), key)
+        raw = unb64(signature)
+    except Exception as error:  # a malformed header is a finding, not a crash
+        raise ValueError(f"the vapid header cannot be read: {error}")
+    if len(raw) != 64:
+        raise ValueError("the signature is not r and s of 32 bytes each (ES256)")
+    der = utils.encode_dss_signature(int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big"))
+    try:
+        public.verify(der, (head + "." + claims).encode(), ec.ECDSA(hashes.SHA256()))
+    except InvalidSignature:
+        raise ValueError("the VAPID signature does not verify with k")
+    return json.loads(unb64(head)), json.loads(unb64(claims))
+
+
 def check():
     asked = json.load(sys.stdin)
     private = ec.derive_private_key(int.from_bytes(unb64(asked["private"]), "big"), ec.SECP256R1())
@@ -48,23 +72,10 @@ def check():
                                      version="aes128gcm")
     except Exception as error:
         fail(f"http_ece could not decrypt: {error}")
-    # "vapid t=JWT, k=KEY" (RFC 8292 §3)
-    scheme, _, rest = asked["authorization"].partition(" ")
-    if scheme != "vapid":
-        fail("not the vapid scheme")
-    params = dict(part.strip().split("=", 1) for part in rest.split(","))
-    token, key = params["t"], unb64(params["k"])
-    head, claims, signature = token.split(".")
-    public = ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), key)
-    raw = unb64(signature)
-    if len(raw) != 64:
-        fail("the signature is not r and s of 32 bytes each")
-    der = utils.encode_dss_signature(int.from_bytes(raw[:32], "big"), int.from_bytes(raw[32:], "big"))
     try:
-        public.verify(der, (head + "." + claims).encode(), ec.ECDSA(hashes.SHA256()))
-    except InvalidSignature:
-        fail("the VAPID signature does not verify with k")
-    header, payload = json.loads(unb64(head)), json.loads(unb64(claims))
+        header, payload = read_vapid(asked["authorization"])
+    except ValueError as error:
+        fail(str(error))
     print(json.dumps({
         "plaintext": plaintext.decode(), "rs": int.from_bytes(body[16:20], "big"), "keyid_length": body[20],
         "aud": payload.get("aud"), "exp": payload.get("exp"), "sub": payload.get("sub"),
