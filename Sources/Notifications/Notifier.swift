@@ -69,8 +69,8 @@ package final class Notifier: NotificationHooks {
             addresses: WebhookAddressPolicy(allowed: settings.webhookAllow, allowLoopback: allowLoopback),
             sealer: sealer)
         let (contact, webURL) = (settings.pushContact, settings.webURL)
-        dispatcher.pushContext.withLockedValue {
-            $0 = { [tenants] tenantID, personID in
+        dispatcher.hooks.withLockedValue {
+            $0.pushContext = { [tenants] tenantID, personID in
                 // Only the two fields, not a copy of the tenant's notices, per delivery.
                 let (settings, key) = tenants.withLockedValue {
                     ($0[tenantID]?.pushSettings[personID], $0[tenantID]?.pushKey)

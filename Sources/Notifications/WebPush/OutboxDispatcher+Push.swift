@@ -9,7 +9,7 @@ import RosterStore
 extension OutboxDispatcher {
     func deliverPush(_ head: DueDelivery, attempt: Int, started: UnixMillis) async {
         let subscription = head.webhook
-        guard let context = pushContext.withLockedValue({ $0 })?(subscription.tenantID, subscription.personID) else {
+        guard let context = pushContext(tenantID: subscription.tenantID, personID: subscription.personID) else {
             await record(
                 head, attempt: attempt, started: started, status: nil, problem: "not ready",
                 outcome: .retry(at: started + 1_000))
@@ -63,6 +63,12 @@ extension OutboxDispatcher {
         case .retry(let at, let why):
             await failed(head, attempt: attempt, started: started, status: status, problem: why, retryAt: at)
         }
+    }
+
+    /// What sending to a person's subscription needs to know of them and their tenant; nil
+    /// before the notifier has said how to find out.
+    func pushContext(tenantID: String, personID: String) -> PushDelivery.Context? {
+        hooks.withLockedValue({ $0.pushContext })?(tenantID, personID)
     }
 
     /// A failed attempt: tried again after `retryAt` (a push service's Retry-After) or the
