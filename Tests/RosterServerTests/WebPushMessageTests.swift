@@ -71,6 +71,12 @@ import Testing
         #expect(throws: WebPushMessage.Refusal.badSubscriptionKey) {
             try WebPushMessage.encrypt([1], p256dh: Array(browser.publicPoint.prefix(33)), auth: auth)
         }
+        // Coordinates at or past the field's prime, and the origin, are no points either.
+        for point in [[0x04] + [UInt8](repeating: 0xFF, count: 64), [0x04] + [UInt8](repeating: 0, count: 64)] {
+            #expect(throws: WebPushMessage.Refusal.badSubscriptionKey) {
+                try WebPushMessage.encrypt([1], p256dh: point, auth: auth)
+            }
+        }
         #expect(throws: WebPushMessage.Refusal.badSubscriptionKey) {
             try WebPushMessage.encrypt([1], p256dh: browser.publicPoint, auth: Array(auth.prefix(15)))
         }
