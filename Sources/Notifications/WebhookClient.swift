@@ -7,7 +7,7 @@ import RosterServerCore
 import RosterTLS
 
 /// Posts one webhook request and reports the response's status: one connection per request
-/// (`Connection: close`), HTTPS through the system OpenSSL like every other TLS connection of
+/// (`Connection: close`), or for push services one kept open to their origin (`KeptConnections`), HTTPS through the system OpenSSL like every other TLS connection of
 /// Roster, no redirects (a receiver that moved is a failure to see, not to follow), and one
 /// deadline for connecting, sending and the response head.
 ///
@@ -21,6 +21,8 @@ struct WebhookClient: Sendable {
     /// For https URLs: the system's trusted CAs (or a test's CA file).
     let tls: LazyTLS
     var addresses = WebhookAddressPolicy()
+    /// Connections kept open per origin, for the requests that ask for it (push deliveries).
+    var kept = KeptConnections()
 
     /// A client TLS context made on first use, on a thread of NIOThreadPool (it reads the CA file).
     final class LazyTLS: Sendable {
@@ -158,57 +160,88 @@ struct WebhookClient: Sendable {
         return found
     }
 
-    func post(
-        url text: String, method: HTTPMethod = .POST, headers: [(String, String)], body: Data,
-        timeout: Duration, maxBody: Int = 0
-    ) async throws(Failure) -> Response {
-        if let problem = Self.validate(text, addresses: addresses) { throw .badURL(problem) }
-        let url = URL(string: text)!
-        let https = url.scheme!.lowercased() == "https"
-        let host = url.host!
-        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
-        let port = url.port ?? (https ? 443 : 80)
-        // Resolved and checked now, connected to as checked.
-        let resolved = try await Self.resolve(bare, port: port)
+    /// What a request needs of its URL, checked (`validate`).
+    struct Target: Sendable {
+        var https: Bool
+        /// As written (an IPv6 address in brackets), and bare (for resolving and TLS's SNI).
+        var host: String
+        var bare: String
+        var port: Int
+        /// The request line's target: the path as written (a Matrix room id's "!" and ":" may
+        /// come percent-encoded, and must stay so) and the query.
+        var path: String
+        var hostHeader: String
+        var origin: String
+
+        init(_ text: String, addresses: WebhookAddressPolicy) throws(Failure) {
+            if let problem = WebhookClient.validate(text, addresses: addresses) { throw .badURL(problem) }
+            let url = URL(string: text)!
+            https = url.scheme!.lowercased() == "https"
+            host = url.host!
+            bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+            port = url.port ?? (https ? 443 : 80)
+            let written = URLComponents(string: text)?.percentEncodedPath ?? url.path
+            let path = written.isEmpty ? "/" : written
+            self.path = url.query.map { path + "?" + $0 } ?? path
+            let host = self.host
+            hostHeader = url.port.map { "\(host):\($0)" } ?? host
+            origin = "\(https ? "https" : "http")://\(bare.lowercased()):\(port)"
+        }
+
+        func head(method: HTTPMethod, headers: [(String, String)], length: Int, close: Bool) -> HTTPRequestHead {
+            var head = HTTPRequestHead(version: .http1_1, method: method, uri: path)
+            head.headers.add(name: "Host", value: hostHeader)
+            head.headers.add(name: "Content-Length", value: "\(length)")
+            if close { head.headers.add(name: "Connection", value: "close") }
+            for (name, value) in headers { head.headers.add(name: name, value: value) }
+            return head
+        }
+    }
+
+    /// Where to connect: the host resolved and checked now, connected to as checked.
+    func destination(_ target: Target) async throws(Failure) -> SocketAddress {
+        let resolved = try await Self.resolve(target.bare, port: target.port)
         guard let destination = resolved.first(where: { addresses.refusal(of: $0.1) == nil })?.0 else {
             let (_, bytes) = resolved[0]
             throw .forbiddenAddress(
-                addresses.explain(host: bare, address: bytes, why: addresses.refusal(of: bytes) ?? ""))
+                addresses.explain(host: target.bare, address: bytes, why: addresses.refusal(of: bytes) ?? ""))
         }
-        // As written: a Matrix room id's "!" and ":" may come percent-encoded, and must stay so.
-        let written = URLComponents(string: text)?.percentEncodedPath ?? url.path
-        let path = written.isEmpty ? "/" : written
-        let target = url.query.map { path + "?" + $0 } ?? path
-        var context: TLSContext?
-        if https {
-            do { context = try await self.tls.context() } catch { throw .connection("TLS is not available: \(error)") }
+        return destination
+    }
+
+    /// The TLS context for an https target (nil for http).
+    func tlsContext(_ target: Target) async throws(Failure) -> TLSContext? {
+        guard target.https else { return nil }
+        do { return try await self.tls.context() } catch { throw .connection("TLS is not available: \(error)") }
+    }
+
+    /// Posts `body` to `text`; with `keepAlive`, on a connection kept open to the URL's origin
+    /// (`kept`; the answer's body is then not read), else on one of its own.
+    func post(
+        url text: String, method: HTTPMethod = .POST, headers: [(String, String)], body: Data,
+        timeout: Duration, maxBody: Int = 0, keepAlive: Bool = false
+    ) async throws(Failure) -> Response {
+        if keepAlive {
+            return try await post(
+                url: text, on: try await reserve(url: text), method: method, headers: headers, body: body,
+                timeout: timeout)
         }
-        let tls = context
+        let target = try Target(text, addresses: addresses)
+        let destination = try await destination(target)
+        let tls = try await tlsContext(target)
+        let (https, bare, host, port) = (target.https, target.bare, target.host, target.port)
         let loop = group.next()
         let promise = loop.makePromise(of: Response.self)
         let deadline = loop.scheduleTask(in: TimeAmount(timeout)) { promise.fail(Failure.timedOut) }
-        let bootstrap = ClientBootstrap(group: loop)
-            .connectTimeout(TimeAmount(timeout))
-            .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    if https, let tls {
-                        try channel.pipeline.syncOperations.addHandler(
-                            try TLSHandler(context: tls, serverHostname: bare))
-                    }
-                    try channel.pipeline.syncOperations.addHTTPClientHandlers()
-                    try channel.pipeline.syncOperations.addHandler(ResponseHandler(promise: promise, maxBody: maxBody))
-                }
-            }
+        let bootstrap = Self.bootstrap(on: loop, tls: https ? tls : nil, serverHostname: bare, timeout: timeout) {
+            try $0.addHandler(ResponseHandler(promise: promise, maxBody: maxBody))
+        }
         let connected = bootstrap.connect(to: destination)
         connected.whenFailure {
             promise.fail(Failure.connection("cannot connect to \(host):\(port): \(Self.reason($0))"))
         }
         connected.whenSuccess { channel in
-            var head = HTTPRequestHead(version: .http1_1, method: method, uri: target)
-            head.headers.add(name: "Host", value: url.port.map { "\(host):\($0)" } ?? host)
-            head.headers.add(name: "Content-Length", value: "\(body.count)")
-            head.headers.add(name: "Connection", value: "close")
-            for (name, value) in headers { head.headers.add(name: name, value: value) }
+            let head = target.head(method: method, headers: headers, length: body.count, close: true)
             channel.write(HTTPClientRequestPart.head(head), promise: nil)
             channel.write(HTTPClientRequestPart.body(.byteBuffer(ByteBuffer(bytes: body))), promise: nil)
             channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
@@ -231,8 +264,27 @@ struct WebhookClient: Sendable {
         }
     }
 
+    /// A client connection's setup: TLS when there is a context, HTTP/1.1, then what `add` adds.
+    static func bootstrap(
+        on group: any EventLoopGroup, tls: TLSContext?, serverHostname: String, timeout: Duration,
+        add: @escaping @Sendable (ChannelPipeline.SynchronousOperations) throws -> Void
+    ) -> ClientBootstrap {
+        ClientBootstrap(group: group)
+            .connectTimeout(TimeAmount(timeout))
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    if let tls {
+                        try channel.pipeline.syncOperations.addHandler(
+                            try TLSHandler(context: tls, serverHostname: serverHostname))
+                    }
+                    try channel.pipeline.syncOperations.addHTTPClientHandlers()
+                    try add(channel.pipeline.syncOperations)
+                }
+            }
+    }
+
     /// "Connection refused", not NIO's nested description of every address tried.
-    private static func reason(_ error: any Error) -> String {
+    static func reason(_ error: any Error) -> String {
         var error = error
         if let connection = error as? NIOConnectionError, let first = connection.connectionErrors.first?.error {
             error = first

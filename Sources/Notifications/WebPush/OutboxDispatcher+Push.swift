@@ -24,15 +24,28 @@ extension OutboxDispatcher {
                     """, retryAt: nil)
             return
         }
+        // A place at the push service first, then the message: a handoff's thousands wait in the
+        // origin's queue (KeptConnections), and each is encrypted only when it can go.
+        let reservation: WebhookClient.Reservation
+        do throws(WebhookClient.Failure) {
+            reservation = try await client.reserve(url: subscription.url)
+        } catch {
+            if Task.isCancelled { return }
+            await failed(
+                head, attempt: attempt, started: started, status: nil, problem: error.description, retryAt: nil)
+            return
+        }
         let request: PushDelivery.Request
         switch PushDelivery.prepare(
             head, context: context, authSecret: secret, now: clock.now(), tokens: vapidTokens, payloads: pushPayloads)
         {
         case .send(let made): request = made
         case .skip(let why):
+            client.giveBack(reservation)
             await record(head, attempt: attempt, started: started, status: nil, problem: why, outcome: .skipped)
             return
         case .hold(let until):
+            client.giveBack(reservation)
             await record(
                 head, attempt: attempt, started: started, status: nil,
                 problem: "held: quiet hours until \(Timestamp.iso8601(until))", outcome: .hold(until: until))
@@ -42,7 +55,8 @@ extension OutboxDispatcher {
         var answer: PushDelivery.Answer
         do throws(WebhookClient.Failure) {
             let response = try await client.post(
-                url: request.url, headers: request.headers + [("User-Agent", "Roster/\(RosterVersion.release)")],
+                url: request.url, on: reservation,
+                headers: request.headers + [("User-Agent", "Roster/\(RosterVersion.release)")],
                 body: request.body, timeout: settings.requestTimeout)
             status = response.status
             answer = PushDelivery.outcome(status: response.status, retryAfter: response.retryAfter, now: clock.now())

@@ -1,0 +1,216 @@
+import Foundation
+import NIOPosix
+import RosterTLS
+import RosterTestSupport
+import Testing
+
+@testable import RosterNotifications
+
+/// Connections kept open per origin for push deliveries (`KeptConnections`), against real HTTP
+/// servers on 127.0.0.1: reuse, the cap per origin, a far end that closes, a hostile origin
+/// beside a healthy one, an origin that cannot be reached, and a waiting request cancelled.
+@Suite(.timeLimit(.minutes(2))) struct KeptConnectionsTests {
+    static func client(_ limits: KeptConnections.Limits = .init(), trust: TLSTrust = .system) -> WebhookClient {
+        WebhookClient(
+            group: MultiThreadedEventLoopGroup.singleton,
+            tls: WebhookClient.LazyTLS(TLSClientConfiguration(trust: trust)),
+            addresses: WebhookAddressPolicy(allowLoopback: true), kept: KeptConnections(limits: limits))
+    }
+
+    static func post(_ client: WebhookClient, _ url: String, timeout: Duration = .seconds(10)) async throws -> Int {
+        try await client.post(url: url, headers: [], body: Data("{}".utf8), timeout: timeout, keepAlive: true).status
+    }
+
+    static func origin(_ receiver: WebhookReceiver) -> String {
+        "\(receiver.https ? "https" : "http")://127.0.0.1:\(receiver.port)"
+    }
+
+    static func withReceiver(
+        _ rule: @escaping @Sendable (WebhookReceiver.Request, Int) -> WebhookReceiver.Answer,
+        _ body: (WebhookReceiver) async throws -> Void
+    ) async throws {
+        let receiver = try await WebhookReceiver.start(rule)
+        try await withCleanup(receiver, cleanUp: { await $0.stop() }, body)
+    }
+
+    @Test func requestsOneAfterAnotherShareOneConnection() async throws {
+        try await Self.withReceiver({ _, _ in .init(status: 201, connection: .keep) }) {
+            (receiver: WebhookReceiver) async throws in
+            let client = Self.client()
+            for _ in 0..<20 { #expect(try await Self.post(client, receiver.url) == 201) }
+            #expect(receiver.requests.count == 20)
+            #expect(Set(receiver.requests.map(\.peerPort)).count == 1, "one connection for all twenty")
+            let counts = client.kept.counts(Self.origin(receiver))
+            #expect(counts.open == 1 && counts.idle == 1 && counts.waiting == 0)
+        }
+    }
+
+    @Test func overTLSTooOneConnectionServesOneRequestAfterAnother() async throws {
+        let pki = try TestPKI()
+        defer { TestScratch.remove(pki.directory) }
+        let tls = try TLSContext.server(
+            TLSServerConfiguration(certificateChainFile: pki.serverChainFile, privateKeyFile: pki.serverKeyFile))
+        let receiver = try await WebhookReceiver.start(tls: tls) { _, _ in .init(status: 201, connection: .keep) }
+        try await withCleanup(receiver, cleanUp: { await $0.stop() }) { (receiver: WebhookReceiver) async throws in
+            let client = Self.client(trust: .caFile(pki.caFile))
+            for _ in 0..<10 { #expect(try await Self.post(client, receiver.url) == 201) }
+            #expect(receiver.requests.count == 10)
+            #expect(Set(receiver.requests.map(\.peerPort)).count == 1, "one TLS connection, one handshake")
+        }
+    }
+
+    @Test func anIdleConnectionIsClosedAndAnOldOneNotUsedAgain() async throws {
+        try await Self.withReceiver({ _, _ in .init(status: 201, connection: .keep) }) {
+            (receiver: WebhookReceiver) async throws in
+            var limits = KeptConnections.Limits()
+            limits.idle = .milliseconds(200)
+            let idling = Self.client(limits)
+            #expect(try await Self.post(idling, receiver.url) == 201)
+            try await receiver.wait(timeout: .seconds(10), "the idle connection closed") { _ in
+                idling.kept.counts(Self.origin(receiver)) == (0, 0, 0)
+            }
+            limits.lifetime = .zero
+            let aging = Self.client(limits)
+            for _ in 0..<3 { #expect(try await Self.post(aging, receiver.url) == 201) }
+            #expect(Set(receiver.requests.map(\.peerPort)).count == 4, "a connection past its lifetime is closed")
+        }
+    }
+
+    @Test func requestsAtOnceUseNoMoreConnectionsThanTheCap() async throws {
+        try await Self.withReceiver({ _, _ in .init(status: 201, delay: .milliseconds(5), connection: .keep) }) {
+            (receiver: WebhookReceiver) async throws in
+            var limits = KeptConnections.Limits()
+            limits.perOrigin = 4
+            let client = Self.client(limits)
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<60 { group.addTask { try await Self.post(client, receiver.url) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(statuses == Array(repeating: 201, count: 60))
+            let connections = Set(receiver.requests.map(\.peerPort)).count
+            #expect((1...4).contains(connections), "\(connections) connections")
+            #expect(client.kept.counts(Self.origin(receiver)).open <= 4)
+        }
+    }
+
+    @Test func aFarEndThatClosesGetsANewConnectionAndEachRequestOnce() async throws {
+        // Three answers say `Connection: close`; five more close without saying so, as a
+        // server ending idle connections does: the next request finds the kept one closed (or
+        // fails on it before any answer, and goes once more on a new one).
+        try await Self.withReceiver({ _, index in
+            .init(status: 201, connection: index < 3 ? .close : .dropSilently)
+        }) { (receiver: WebhookReceiver) async throws in
+            let client = Self.client()
+            for _ in 0..<8 {
+                #expect(try await Self.post(client, receiver.url) == 201)
+                // The close may reach the client before or after its next request starts.
+            }
+            #expect(receiver.requests.count == 8, "each request received once")
+            #expect(Set(receiver.requests.map(\.peerPort)).count == 8, "a connection each")
+            try await receiver.wait(timeout: .seconds(10), "the last connection closed") { _ in
+                client.kept.counts(Self.origin(receiver)).open == 0
+            }
+        }
+    }
+
+    @Test func aHostileOriginHoldsItsShareAndAHealthyOneIsServedBeside() async throws {
+        var limits = KeptConnections.Limits()
+        (limits.perOrigin, limits.waiting, limits.wait) = (2, 3, .seconds(4))
+        let client = Self.client(limits)
+        try await Self.withReceiver({ _, _ in .init(status: 201, delay: .seconds(60), connection: .keep) }) { hostile in
+            try await Self.withReceiver({ _, _ in .init(status: 201, connection: .keep) }) { healthy in
+                async let held: [String] = withTaskGroup(of: String.self) { group in
+                    for _ in 0..<10 {
+                        group.addTask {
+                            do {
+                                return "answered \(try await Self.post(client, hostile.url, timeout: .seconds(5)))"
+                            } catch {
+                                return "\(error)"
+                            }
+                        }
+                    }
+                    return await group.reduce(into: []) { $0.append($1) }
+                }
+                // Two requests hold the hostile origin's two connections and three wait; the
+                // healthy origin's requests go meanwhile.
+                try await hostile.wait(timeout: .seconds(20), "two requests at the hostile origin") { $0.count == 2 }
+                for _ in 0..<10 { #expect(try await Self.post(client, healthy.url) == 201) }
+                #expect(client.kept.counts(Self.origin(hostile)).open == 2)
+                let outcomes = await held
+                #expect(outcomes.filter { $0.contains("already wait") }.count == 5, "\(outcomes)")
+                #expect(outcomes.filter { $0 == "timed out" }.count == 5, "\(outcomes)")
+                #expect(hostile.requests.count == 2, "no third connection was opened")
+                try await hostile.wait(timeout: .seconds(10), "the hostile origin's connections closed") { _ in
+                    client.kept.counts(Self.origin(hostile)) == (0, 0, 0)
+                }
+            }
+        }
+    }
+
+    @Test func anOriginThatCannotBeReachedFailsItsWaitersWithIt() async throws {
+        let gone = try await WebhookReceiver.start()
+        let (url, origin) = (gone.url, Self.origin(gone))
+        await gone.stop()
+        var limits = KeptConnections.Limits()
+        limits.perOrigin = 1
+        let client = Self.client(limits)
+        let outcomes = await withTaskGroup(of: String.self) { group in
+            for _ in 0..<5 {
+                group.addTask {
+                    do { return "answered \(try await Self.post(client, url))" } catch { return "\(error)" }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(outcomes.allSatisfy { $0.contains("cannot connect") }, "\(outcomes)")
+        #expect(client.kept.counts(origin) == (0, 0, 0))
+    }
+
+    @Test func aPlaceTakenAndNotUsedPassesToTheNext() async throws {
+        // A push message held for quiet hours gives its reserved place back unused.
+        try await Self.withReceiver({ _, _ in .init(status: 201, connection: .keep) }) {
+            (receiver: WebhookReceiver) async throws in
+            var limits = KeptConnections.Limits()
+            limits.perOrigin = 1
+            let client = Self.client(limits)
+            let first = try await client.reserve(url: receiver.url)
+            let second = Task { try await client.reserve(url: receiver.url) }
+            try await receiver.wait(timeout: .seconds(20), "the second in the queue") { _ in
+                client.kept.counts(Self.origin(receiver)).waiting == 1
+            }
+            client.giveBack(first)
+            let place = try await second.value
+            let status = try await client.post(
+                url: receiver.url, on: place, headers: [], body: Data("{}".utf8), timeout: .seconds(10)
+            ).status
+            #expect(status == 201 && receiver.requests.count == 1)
+            // Kept and given back unused, it is there for the next.
+            client.giveBack(try await client.reserve(url: receiver.url))
+            #expect(try await Self.post(client, receiver.url) == 201)
+            #expect(Set(receiver.requests.map(\.peerPort)).count == 1)
+            let counts = client.kept.counts(Self.origin(receiver))
+            #expect(counts.open == 1 && counts.idle == 1 && counts.waiting == 0)
+        }
+    }
+
+    @Test func aWaitingRequestThatIsCancelledLeavesTheQueue() async throws {
+        var limits = KeptConnections.Limits()
+        limits.perOrigin = 1
+        let client = Self.client(limits)
+        try await Self.withReceiver({ _, _ in .init(status: 201, delay: .seconds(60), connection: .keep) }) { hostile in
+            let holding = Task { try? await Self.post(client, hostile.url, timeout: .seconds(30)) }
+            try await hostile.wait(timeout: .seconds(20), "the first request") { $0.count == 1 }
+            let waiting = Task { () -> String in
+                do { return "answered \(try await Self.post(client, hostile.url))" } catch { return "\(error)" }
+            }
+            try await hostile.wait(timeout: .seconds(20), "the second request in the queue") { _ in
+                client.kept.counts(Self.origin(hostile)).waiting == 1
+            }
+            waiting.cancel()
+            #expect(await waiting.value == "cancelled")
+            #expect(client.kept.counts(Self.origin(hostile)).waiting == 0)
+            holding.cancel()
+            _ = await holding.value
+        }
+    }
+}
