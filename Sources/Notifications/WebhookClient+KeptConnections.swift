@@ -155,6 +155,9 @@ extension WebhookClient {
         private var pending: EventLoopPromise<Answer>?
         private var answer: Answer?
         private var bodyBytes = 0
+        /// Answers received: a connection is idle only once it has served one (the first request
+        /// may come long after the connection, when the cooperative pool is busy).
+        private var answered = 0
 
         func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
             let request = unwrapOutboundIn(data)
@@ -185,12 +188,13 @@ extension WebhookClient {
             case .end:
                 guard let pending, let answer else { return }
                 (self.pending, self.answer) = (nil, nil)
+                answered += 1
                 pending.succeed(answer)
             }
         }
 
         func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-            if event is IdleStateHandler.IdleStateEvent, pending == nil {
+            if event is IdleStateHandler.IdleStateEvent, pending == nil, answered > 0 {
                 context.close(promise: nil)
             } else {
                 context.fireUserInboundEventTriggered(event)

@@ -115,15 +115,16 @@ import Testing
 
     @Test func aHostileOriginHoldsItsShareAndAHealthyOneIsServedBeside() async throws {
         var limits = KeptConnections.Limits()
-        (limits.perOrigin, limits.waiting, limits.wait) = (2, 3, .seconds(4))
+        (limits.perOrigin, limits.waiting) = (2, 3)
         let client = Self.client(limits)
-        try await Self.withReceiver({ _, _ in .init(status: 201, delay: .seconds(60), connection: .keep) }) { hostile in
+        try await Self.withReceiver({ _, _ in .init(status: 201, delay: .seconds(600), connection: .keep) }) {
+            hostile in
             try await Self.withReceiver({ _, _ in .init(status: 201, connection: .keep) }) { healthy in
                 async let held: [String] = withTaskGroup(of: String.self) { group in
                     for _ in 0..<10 {
                         group.addTask {
                             do {
-                                return "answered \(try await Self.post(client, hostile.url, timeout: .seconds(5)))"
+                                return "answered \(try await Self.post(client, hostile.url, timeout: .seconds(600)))"
                             } catch {
                                 return "\(error)"
                             }
@@ -131,19 +132,45 @@ import Testing
                     }
                     return await group.reduce(into: []) { $0.append($1) }
                 }
-                // Two requests hold the hostile origin's two connections and three wait; the
-                // healthy origin's requests go meanwhile.
-                try await hostile.wait(timeout: .seconds(20), "two requests at the hostile origin") { $0.count == 2 }
+                // Two requests hold the hostile origin's two connections, three wait, five are
+                // refused at once; the healthy origin's requests go meanwhile.
+                try await hostile.wait(timeout: .seconds(60), "two requests held, three waiting") {
+                    $0.count == 2 && client.kept.counts(Self.origin(hostile)).waiting == 3
+                }
                 for _ in 0..<10 { #expect(try await Self.post(client, healthy.url) == 201) }
-                #expect(client.kept.counts(Self.origin(hostile)).open == 2)
+                #expect(client.kept.counts(Self.origin(hostile)) == (2, 0, 3))
+                // The hostile origin goes away: its two requests fail, and the three waiting
+                // fail with the connection that could not be opened in their place.
+                await hostile.stop()
                 let outcomes = await held
                 #expect(outcomes.filter { $0.contains("already wait") }.count == 5, "\(outcomes)")
-                #expect(outcomes.filter { $0 == "timed out" }.count == 5, "\(outcomes)")
+                #expect(outcomes.filter { $0.contains("closed before a response") }.count == 2, "\(outcomes)")
+                #expect(outcomes.filter { $0.contains("cannot connect") }.count == 3, "\(outcomes)")
                 #expect(hostile.requests.count == 2, "no third connection was opened")
-                try await hostile.wait(timeout: .seconds(10), "the hostile origin's connections closed") { _ in
+                try await healthy.wait(timeout: .seconds(20), "the hostile origin's connections closed") { _ in
                     client.kept.counts(Self.origin(hostile)) == (0, 0, 0)
                 }
             }
+        }
+    }
+
+    @Test func aRequestWaitsForAConnectionNoLongerThanTheLimit() async throws {
+        var limits = KeptConnections.Limits()
+        (limits.perOrigin, limits.wait) = (1, .milliseconds(300))
+        let client = Self.client(limits)
+        try await Self.withReceiver({ _, _ in .init(status: 201, delay: .seconds(600), connection: .keep) }) {
+            hostile in
+            let holding = Task { try? await Self.post(client, hostile.url, timeout: .seconds(600)) }
+            try await hostile.wait(timeout: .seconds(60), "the first request") { $0.count == 1 }
+            do {
+                _ = try await Self.post(client, hostile.url)
+                Issue.record("the second request was answered")
+            } catch {
+                #expect("\(error)" == "timed out")
+            }
+            #expect(client.kept.counts(Self.origin(hostile)).waiting == 0)
+            holding.cancel()
+            _ = await holding.value
         }
     }
 

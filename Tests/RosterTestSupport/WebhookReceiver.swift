@@ -54,6 +54,7 @@ public final class WebhookReceiver: Sendable {
     private let channel: any Channel
     private let group: MultiThreadedEventLoopGroup
     private let state: NIOLockedValueBox<[Request]>
+    private let stopped = NIOLockedValueBox(false)
     private let answer: NIOLockedValueBox<Rule>
 
     public var requests: [Request] { state.withLockedValue { $0 } }
@@ -101,7 +102,13 @@ public final class WebhookReceiver: Sendable {
         port = channel.localAddress!.port!
     }
 
+    /// Stops it; again does nothing (an event loop group shut down twice never says it is done).
     public func stop() async {
+        let first = stopped.withLockedValue { stopped in
+            defer { stopped = true }
+            return !stopped
+        }
+        guard first else { return }
         try? await channel.close()
         try? await group.shutdownGracefully()
     }
