@@ -54,9 +54,10 @@ extension WebhookClient {
             throw error
         }
         let head = target.head(method: method, headers: headers, length: body.count, close: false)
-        // A kept connection the far end closed while it was idle fails before any answer: the
-        // request goes once more, on another (a push message carries its id, which the service
-        // worker deduplicates, so a second copy is harmless).
+        // A kept connection the far end closed while it was idle fails before any answer (closed,
+        // or reset when the request reached a socket already closed): the request goes once
+        // more, on another (a push message carries its id, which the service worker
+        // deduplicates, so a second copy is harmless). A timeout is not tried again.
         var lease = reservation.lease
         for round in 0..<2 {
             if round > 0 { lease = try await self.lease(target.origin) }
@@ -79,7 +80,10 @@ extension WebhookClient {
                 return answer.response
             } catch {
                 connection.channel.close(promise: nil)
-                if onKept, case .closedEarly = error { continue }
+                switch error {
+                case .closedEarly, .connection: if onKept { continue }
+                default: break
+                }
                 throw error
             }
         }

@@ -17,7 +17,7 @@ import Testing
             addresses: WebhookAddressPolicy(allowLoopback: true), kept: KeptConnections(limits: limits))
     }
 
-    static func post(_ client: WebhookClient, _ url: String, timeout: Duration = .seconds(10)) async throws -> Int {
+    static func post(_ client: WebhookClient, _ url: String, timeout: Duration = .seconds(60)) async throws -> Int {
         try await client.post(url: url, headers: [], body: Data("{}".utf8), timeout: timeout, keepAlive: true).status
     }
 
@@ -66,7 +66,7 @@ import Testing
             limits.idle = .milliseconds(200)
             let idling = Self.client(limits)
             #expect(try await Self.post(idling, receiver.url) == 201)
-            try await receiver.wait(timeout: .seconds(10), "the idle connection closed") { _ in
+            try await receiver.wait(timeout: .seconds(60), "the idle connection closed") { _ in
                 idling.kept.counts(Self.origin(receiver)) == (0, 0, 0)
             }
             limits.lifetime = .zero
@@ -107,7 +107,7 @@ import Testing
             }
             #expect(receiver.requests.count == 8, "each request received once")
             #expect(Set(receiver.requests.map(\.peerPort)).count == 8, "a connection each")
-            try await receiver.wait(timeout: .seconds(10), "the last connection closed") { _ in
+            try await receiver.wait(timeout: .seconds(60), "the last connection closed") { _ in
                 client.kept.counts(Self.origin(receiver)).open == 0
             }
         }
@@ -115,7 +115,8 @@ import Testing
 
     @Test func aHostileOriginHoldsItsShareAndAHealthyOneIsServedBeside() async throws {
         var limits = KeptConnections.Limits()
-        (limits.perOrigin, limits.waiting) = (2, 3)
+        // Nothing here may time out on a machine that is slow for a while: the test ends it.
+        (limits.perOrigin, limits.waiting, limits.wait) = (2, 3, .seconds(600))
         let client = Self.client(limits)
         try await Self.withReceiver({ _, _ in .init(status: 201, delay: .seconds(600), connection: .keep) }) {
             hostile in
@@ -147,7 +148,7 @@ import Testing
                 #expect(outcomes.filter { $0.contains("closed before a response") }.count == 2, "\(outcomes)")
                 #expect(outcomes.filter { $0.contains("cannot connect") }.count == 3, "\(outcomes)")
                 #expect(hostile.requests.count == 2, "no third connection was opened")
-                try await healthy.wait(timeout: .seconds(20), "the hostile origin's connections closed") { _ in
+                try await healthy.wait(timeout: .seconds(60), "the hostile origin's connections closed") { _ in
                     client.kept.counts(Self.origin(hostile)) == (0, 0, 0)
                 }
             }
@@ -202,13 +203,13 @@ import Testing
             let client = Self.client(limits)
             let first = try await client.reserve(url: receiver.url)
             let second = Task { try await client.reserve(url: receiver.url) }
-            try await receiver.wait(timeout: .seconds(20), "the second in the queue") { _ in
+            try await receiver.wait(timeout: .seconds(60), "the second in the queue") { _ in
                 client.kept.counts(Self.origin(receiver)).waiting == 1
             }
             client.giveBack(first)
             let place = try await second.value
             let status = try await client.post(
-                url: receiver.url, on: place, headers: [], body: Data("{}".utf8), timeout: .seconds(10)
+                url: receiver.url, on: place, headers: [], body: Data("{}".utf8), timeout: .seconds(60)
             ).status
             #expect(status == 201 && receiver.requests.count == 1)
             // Kept and given back unused, it is there for the next.
@@ -225,12 +226,12 @@ import Testing
         limits.perOrigin = 1
         let client = Self.client(limits)
         try await Self.withReceiver({ _, _ in .init(status: 201, delay: .seconds(60), connection: .keep) }) { hostile in
-            let holding = Task { try? await Self.post(client, hostile.url, timeout: .seconds(30)) }
-            try await hostile.wait(timeout: .seconds(20), "the first request") { $0.count == 1 }
+            let holding = Task { try? await Self.post(client, hostile.url, timeout: .seconds(600)) }
+            try await hostile.wait(timeout: .seconds(60), "the first request") { $0.count == 1 }
             let waiting = Task { () -> String in
                 do { return "answered \(try await Self.post(client, hostile.url))" } catch { return "\(error)" }
             }
-            try await hostile.wait(timeout: .seconds(20), "the second request in the queue") { _ in
+            try await hostile.wait(timeout: .seconds(60), "the second request in the queue") { _ in
                 client.kept.counts(Self.origin(hostile)).waiting == 1
             }
             waiting.cancel()
