@@ -67,12 +67,10 @@ struct PushNotice: Sendable, Equatable {
                     url: schedulePath(starting.schedule.name), topic: topic("duty", starting.schedule.id),
                     urgency: .high, staleAt: starting.shift.startMs)
             }()
-        case .onDutyChanged(let change):
+        case .onDutyChanged(let change, let arriving):
             notice = { () -> PushNotice? in
                 // Only the one who comes on duty is told; leaving duty is no alarm.
-                guard change.current.contains(where: { $0.id == personID }),
-                    !change.previous.contains(where: { $0.id == personID })
-                else { return nil }
+                guard arriving.contains(personID) else { return nil }
                 let zone = ZoneLabel(zone: change.zone ?? "UTC")
                 let until = change.untilMs.map { " until \(zone.near($0, to: event.about))" } ?? ""
                 let after = change.untilMs ?? (event.about + 3_600_000)

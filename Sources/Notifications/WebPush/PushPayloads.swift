@@ -5,7 +5,9 @@ import RosterStore
 /// An event's JSON payload as the notices need it, read once.
 enum PushPayload: Sendable {
     case shiftStarting(NotificationPayload.ShiftStarting)
-    case onDutyChanged(NotificationPayload.OnDutyChanged)
+    /// With the ids of those who come on duty (on now, not before), for one lookup per
+    /// subscription: a handoff of a thousand people is looked at for each of their phones.
+    case onDutyChanged(NotificationPayload.OnDutyChanged, arriving: Set<String>)
     /// Opened, taken or expired.
     case request(NotificationPayload.CoverRequestStep)
     case conflict(NotificationPayload.CoverageConflict)
@@ -21,7 +23,10 @@ enum PushPayload: Sendable {
         let read: PushPayload?
         switch event.type {
         case .shiftStarting: read = data(NotificationPayload.ShiftStarting.self).map { .shiftStarting($0) }
-        case .onDutyChanged: read = data(NotificationPayload.OnDutyChanged.self).map { .onDutyChanged($0) }
+        case .onDutyChanged:
+            read = data(NotificationPayload.OnDutyChanged.self).map { change in
+                .onDutyChanged(change, arriving: Set(change.current.map(\.id)).subtracting(change.previous.map(\.id)))
+            }
         case .requestOpened, .requestTaken, .requestExpired:
             read = data(NotificationPayload.CoverRequestStep.self).map { .request($0) }
         case .coverageConflict: read = data(NotificationPayload.CoverageConflict.self).map { .conflict($0) }
