@@ -9,7 +9,7 @@ import Testing
 /// Connections kept open per origin for push deliveries (`KeptConnections`), against real HTTP
 /// servers on 127.0.0.1: reuse, the cap per origin, a far end that closes, a hostile origin
 /// beside a healthy one, an origin that cannot be reached, and a waiting request cancelled.
-@Suite(.timeLimit(.minutes(2))) struct KeptConnectionsTests {
+@Suite(.timeLimit(.minutes(5))) struct KeptConnectionsTests {
     static func client(_ limits: KeptConnections.Limits = .init(), trust: TLSTrust = .system) -> WebhookClient {
         WebhookClient(
             group: MultiThreadedEventLoopGroup.singleton,
