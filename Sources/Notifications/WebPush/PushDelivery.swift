@@ -41,19 +41,24 @@ enum PushDelivery {
         payloads: PushPayloads? = nil, wallClock: UnixMillis = UnixMillis(Date().timeIntervalSince1970 * 1000)
     ) -> Preparation {
         let subscription = head.webhook
+        let (personID, kinds) = (subscription.personID, context.settings.kinds)
         guard
-            let notice = PushNotice.make(
-                for: head.event, personID: subscription.personID, kinds: context.settings.kinds, payloads: payloads)
+            let made = payloads?.notice(of: head.event, personID: personID, kinds: kinds)
+                ?? PushNotice.make(for: head.event, personID: personID, kinds: kinds).map({
+                    PushPayloads.Made(
+                        notice: $0,
+                        message: $0.payload(eventID: head.event.id, type: head.event.type, about: head.event.about))
+                })
         else {
             return .skip("skipped: nothing in it for this person's push settings")
         }
+        let (notice, payload) = (made.notice, made.message)
         guard notice.staleAt > now else {
             return .skip("skipped: stale since \(Timestamp.iso8601(notice.staleAt))")
         }
         if notice.urgency != .high, let end = context.settings.quietHours?.end(around: now) {
             return .hold(until: end)
         }
-        let payload = notice.payload(eventID: head.event.id, type: head.event.type, about: head.event.about)
         switch subscription.format {
         case .ntfy:
             return .send(

@@ -1,5 +1,6 @@
 import Foundation
 import NIOConcurrencyHelpers
+import NIOCore
 import RosterStore
 
 /// An event's JSON payload as the notices need it, read once.
@@ -56,5 +57,47 @@ final class PushPayloads: Sendable {
             if kept.order.count > Self.capacity { kept.payloads[kept.order.removeFirst()] = nil }
             return read
         }
+    }
+
+    /// A person's notice of an event and the message made of it, or nil when the event tells
+    /// them nothing: the same for each of their devices, so made once for all of them.
+    struct Made: Sendable {
+        var notice: PushNotice
+        var message: [UInt8]
+    }
+
+    /// The most notices kept (a handoff of that many people makes each person's once); the
+    /// oldest go first.
+    static let noticeCapacity = 4_096
+    private struct Notices {
+        var made: [NoticeKey: Made?] = [:]
+        var order = CircularBuffer<NoticeKey>()
+    }
+    private struct NoticeKey: Hashable {
+        var tenantID, eventID, personID: String
+        var kinds: Set<PushKind>
+    }
+    private let notices = NIOLockedValueBox(Notices())
+
+    func notice(of event: NotificationEvent, personID: String, kinds: Set<PushKind>) -> Made? {
+        let key = NoticeKey(tenantID: event.tenantID, eventID: event.id, personID: personID, kinds: kinds)
+        if let found = notices.withLockedValue({ $0.made[key] }) { return found }
+        // Made outside the lock: two devices of one person made at once make it twice, alike.
+        let made = PushNotice.make(for: event, personID: personID, kinds: kinds, payloads: self).map {
+            Made(notice: $0, message: $0.payload(eventID: event.id, type: event.type, about: event.about))
+        }
+        notices.withLockedValue { notices in
+            guard notices.made.updateValue(made, forKey: key) == nil else { return }
+            notices.order.append(key)
+            if notices.order.count > Self.noticeCapacity { notices.made[notices.order.removeFirst()] = nil }
+        }
+        return made
+    }
+
+    /// How many notices are kept, and whether one is (for tests).
+    var keptNotices: Int { notices.withLockedValue { $0.made.count } }
+    func keeps(_ event: NotificationEvent, personID: String, kinds: Set<PushKind>) -> Bool {
+        let key = NoticeKey(tenantID: event.tenantID, eventID: event.id, personID: personID, kinds: kinds)
+        return notices.withLockedValue { $0.made[key] != nil }
     }
 }
