@@ -37,7 +37,8 @@ extension OutboxDispatcher {
         }
         let request: PushDelivery.Request
         switch PushDelivery.prepare(
-            head, context: context, authSecret: secret, now: clock.now(), tokens: vapidTokens, payloads: pushPayloads)
+            head, context: context, authSecret: secret, now: clock.now(), tokens: vapidTokens, payloads: pushPayloads,
+            origin: reservation.origin)
         {
         case .send(let made): request = made
         case .skip(let why):

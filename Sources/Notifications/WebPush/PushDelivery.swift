@@ -36,9 +36,12 @@ enum PushDelivery {
         var webURL: String? = nil
     }
 
+    /// `origin`, when given, names the endpoint's origin for the VAPID tokens kept (the
+    /// dispatcher's reservation has read the URL already).
     static func prepare(
         _ head: DueDelivery, context: Context, authSecret: String, now: UnixMillis, tokens: VAPIDTokens,
-        payloads: PushPayloads? = nil, wallClock: UnixMillis = UnixMillis(Date().timeIntervalSince1970 * 1000)
+        payloads: PushPayloads? = nil, origin: String? = nil,
+        wallClock: UnixMillis = UnixMillis(Date().timeIntervalSince1970 * 1000)
     ) -> Preparation {
         let subscription = head.webhook
         let (personID, kinds) = (subscription.personID, context.settings.kinds)
@@ -79,7 +82,7 @@ enum PushDelivery {
             }
             guard
                 let authorization = tokens.authorization(
-                    endpoint: subscription.url, subject: context.contact, key: key, now: wallClock)
+                    endpoint: subscription.url, origin: origin, subject: context.contact, key: key, now: wallClock)
             else {
                 return .skip("skipped: the endpoint has no origin to sign for")
             }
@@ -156,8 +159,12 @@ final class VAPIDTokens: Sendable {
     static let reuse: UnixMillis = 3_600_000
     private let made = NIOLockedValueBox<[String: (authorization: String, at: UnixMillis, key: PrivateKey)]>([:])
 
-    func authorization(endpoint: String, subject: String, key: PrivateKey, now: UnixMillis) -> String? {
-        guard let origin = VAPID.origin(of: endpoint) else { return nil }
+    /// `origin` names the endpoint's origin in the table when the caller has it (in any
+    /// spelling that is one per origin); otherwise the endpoint is read for it.
+    func authorization(
+        endpoint: String, origin known: String? = nil, subject: String, key: PrivateKey, now: UnixMillis
+    ) -> String? {
+        guard let origin = known ?? VAPID.origin(of: endpoint) else { return nil }
         // Kept per key object (a rotation makes a new one), which the entry holds, so no other
         // key can take its place in memory; the key's point is not read per message.
         let slot = origin + " " + subject
