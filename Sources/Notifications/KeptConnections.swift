@@ -44,7 +44,12 @@ final class KeptConnections: Sendable {
         var idle: [Connection] = []
         /// Connections open or being opened.
         var counted = 0
-        var waiting = CircularBuffer<(id: UInt64, waiter: Waiter)>()
+        /// First come, first served: each with the instant it stops waiting.
+        var waiting = CircularBuffer<(id: UInt64, waiter: Waiter, until: NIODeadline)>()
+        /// A timer is set for the first waiting's deadline (one per origin, not one per request:
+        /// a handoff queues thousands, and each timer set from off the loop woke the loop).
+        /// The timer's id: one left from an entry forgotten and made anew stops when it fires.
+        var timer: UInt64?
         var unused: Bool { counted == 0 && idle.isEmpty && waiting.isEmpty }
     }
 
@@ -90,7 +95,7 @@ final class KeptConnections: Sendable {
                 enum Now {
                     case leased(Lease)
                     case failed(any Error)
-                    case queued
+                    case queued(setTimer: NIODeadline?)
                 }
                 let now: Now = state.withLockedValue { state in
                     if state.cancelled.remove(id) != nil { return .failed(CancellationError()) }
@@ -108,23 +113,45 @@ final class KeptConnections: Sendable {
                                 WebhookClient.Failure.connection(
                                     "\(limits.waiting) requests already wait for a connection to \(origin)"))
                         }
-                        found.waiting.append((id, waiter))
-                        return .queued
+                        let until = NIODeadline.now() + limits.wait
+                        found.waiting.append((id, waiter, until))
+                        guard found.timer == nil else { return .queued(setTimer: nil) }
+                        found.timer = id
+                        return .queued(setTimer: until)
                     }
                 }
                 switch now {
                 case .leased(let lease): waiter.resume(returning: lease)
                 case .failed(let error): waiter.resume(throwing: error)
-                case .queued:
-                    loop.scheduleTask(in: limits.wait) {
-                        self.leave(origin, id: id, failure: WebhookClient.Failure.timedOut)
-                    }
+                case .queued(let timer):
+                    if let timer { setTimer(origin, id: id, at: timer, on: loop) }
                 }
             }
         } onCancel: {
             if !leave(origin, id: id, failure: CancellationError()) {
                 state.withLockedValue { _ = $0.cancelled.insert(id) }
             }
+        }
+    }
+
+    /// At `deadline`, fails the requests that have waited their whole wait, and sets the timer
+    /// again for the first still waiting.
+    private func setTimer(_ origin: String, id: UInt64, at deadline: NIODeadline, on loop: any EventLoop) {
+        loop.scheduleTask(deadline: deadline) {
+            let now = NIODeadline.now()
+            let (expired, next): ([Waiter], NIODeadline?) = self.state.withLockedValue { state in
+                guard state.origins[origin]?.timer == id else { return ([], nil) }
+                return self.change(origin, in: &state) { found in
+                    var expired: [Waiter] = []
+                    while let first = found.waiting.first, first.until <= now {
+                        expired.append(found.waiting.removeFirst().waiter)
+                    }
+                    found.timer = found.waiting.isEmpty ? nil : id
+                    return (expired, found.waiting.first?.until)
+                }
+            }
+            for waiter in expired { waiter.resume(throwing: WebhookClient.Failure.timedOut) }
+            if let next { self.setTimer(origin, id: id, at: next, on: loop) }
         }
     }
 

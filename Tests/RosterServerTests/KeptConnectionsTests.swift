@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 import NIOPosix
 import RosterTLS
 import RosterTestSupport
@@ -173,6 +174,42 @@ import Testing
             holding.cancel()
             _ = await holding.value
         }
+    }
+
+    /// One timer per origin serves the whole queue: a request that joins later is not failed at
+    /// an earlier one's deadline, and is failed at its own (timers never fire early, so the
+    /// lower bounds below hold on a busy machine too).
+    @Test func eachWaitingRequestGetsItsOwnWholeWait() async throws {
+        var limits = KeptConnections.Limits()
+        (limits.perOrigin, limits.wait) = (1, .seconds(2))
+        let kept = KeptConnections(limits: limits)
+        let (origin, loop) = ("http://127.0.0.1:9", MultiThreadedEventLoopGroup.singleton.next())
+        let holding = try await kept.lease(origin, on: loop)
+        func waiter() -> (joined: NIODeadline, outcome: Task<(String, NIODeadline), Never>) {
+            let joined = NIODeadline.now()
+            return (
+                joined,
+                Task {
+                    do {
+                        let lease = try await kept.lease(origin, on: loop)
+                        kept.giveBack(lease, origin: origin)
+                        return ("leased", .now())
+                    } catch {
+                        return ("\(error)", .now())
+                    }
+                }
+            )
+        }
+        let early = waiter()
+        try await Task.sleep(for: .seconds(1))
+        let late = waiter()
+        let (earlyOutcome, earlyEnded) = await early.outcome.value
+        let (lateOutcome, lateEnded) = await late.outcome.value
+        #expect(earlyOutcome == "timed out" && lateOutcome == "timed out")
+        #expect(earlyEnded - early.joined >= limits.wait)
+        #expect(lateEnded - late.joined >= limits.wait, "the later request waited its own whole wait")
+        kept.giveBack(holding, origin: origin)
+        #expect(kept.counts(origin) == (0, 0, 0))
     }
 
     @Test func anOriginThatCannotBeReachedFailsItsWaitersWithIt() async throws {
