@@ -10,17 +10,24 @@ extension SQLiteRosterStore {
     }
 
     static func list(_ text: String) -> [String] {
-        (try? JSONDecoder().decode([String].self, from: Data(text.utf8))) ?? []
+        // Most lists are empty (a push subscription's events and schedules): no decoder for those.
+        if text == "[]" || text.isEmpty { return [] }
+        return (try? JSONDecoder().decode([String].self, from: Data(text.utf8))) ?? []
     }
 
-    static func webhook(from row: Row) -> StoredWebhook {
-        let disabled: Int64 = row["disabled_ms"], failing: Int64 = row["failing_since_ms"]
+    /// `columns`, when given, says where each column of `row` is (a query that reads thousands).
+    static func webhook(from row: Row, columns: ColumnIndex? = nil) -> StoredWebhook {
+        func value<Value: DatabaseValueConvertible>(_ name: String) -> Value {
+            if let columns { return columns(row, name) }
+            return row[name]
+        }
+        let disabled: Int64 = value("disabled_ms"), failing: Int64 = value("failing_since_ms")
         return StoredWebhook(
-            id: row["id"], tenantID: row["tenant_id"], url: row["url"], secret: row["secret"],
-            events: list(row["events"]), schedules: list(row["schedules"]), created: row["created_ms"],
-            disabledAt: disabled == 0 ? nil : disabled, disabledReason: row["disabled_reason"],
-            failingSince: failing == 0 ? nil : failing, format: WebhookFormat(rawValue: row["format"]) ?? .json,
-            personID: row["person_id"], pushKey: row["push_key"], label: row["label"])
+            id: value("id"), tenantID: value("tenant_id"), url: value("url"), secret: value("secret"),
+            events: list(value("events")), schedules: list(value("schedules")), created: value("created_ms"),
+            disabledAt: disabled == 0 ? nil : disabled, disabledReason: value("disabled_reason"),
+            failingSince: failing == 0 ? nil : failing, format: WebhookFormat(rawValue: value("format")) ?? .json,
+            personID: value("person_id"), pushKey: value("push_key"), label: value("label"))
     }
 
     static func event(from row: Row) -> NotificationEvent? {
@@ -90,7 +97,7 @@ extension SQLiteRosterStore {
             let webhooks = try Row.fetchAll(
                 db, sql: "SELECT * FROM webhook WHERE tenant_id = ? AND disabled_ms = 0",
                 arguments: [tenantID]
-            ).map(webhook(from:))
+            ).map { webhook(from: $0) }
             for event in write.events {
                 try db.execute(
                     sql: """
@@ -223,6 +230,7 @@ extension SQLiteRosterStore {
                     JOIN notice n ON n.tenant_id = w.tenant_id AND n.id = d.event_id
                     WHERE w.disabled_ms = 0
                     """)
+            let columns = ColumnIndex(cursor.columnNames)
             var rows: [Row] = []
             var nextDue: UnixMillis?
             while let row = try cursor.next() {
@@ -234,15 +242,16 @@ extension SQLiteRosterStore {
                 }
                 rows.append(row.copy())
             }
+            func value<Value: DatabaseValueConvertible>(_ row: Row, _ name: String) -> Value { columns(row, name) }
             var heads: [DueDelivery] = []
             // An event's people and payload are read once, however many webhooks it is due to: a
             // handoff's names everyone it puts on duty, and reaches all their phones.
             var shared: [String: (people: [String], payload: Data)] = [:]
             for row in rows {
-                let due: Int64 = row["due_ms"], notBefore: Int64 = row["next_attempt_ms"]
-                guard let type = NotificationType(rawValue: row["type"]) else { continue }
-                let revision: Int64 = row["revision"], planned: Int64 = row["planned"]
-                let tenantID: String = row["tenant_id"], eventID: String = row["event_id"]
+                let due: Int64 = value(row, "due_ms"), notBefore: Int64 = value(row, "next_attempt_ms")
+                guard let type = NotificationType(rawValue: value(row, "type")) else { continue }
+                let revision: Int64 = value(row, "revision"), planned: Int64 = value(row, "planned")
+                let tenantID: String = value(row, "tenant_id"), eventID: String = value(row, "event_id")
                 let key = tenantID + "/" + eventID
                 if shared[key] == nil {
                     let read = try Row.fetchOne(
@@ -252,14 +261,14 @@ extension SQLiteRosterStore {
                 }
                 let event = NotificationEvent(
                     id: eventID, type: type, tenantID: tenantID, revision: UInt64(revision),
-                    about: row["about_ms"], due: due, planned: planned != 0,
-                    scheduleIDs: Self.list(row["event_schedules"]), people: shared[key]?.people ?? [],
-                    payload: shared[key]?.payload ?? Data(), webhookID: row["event_webhook"])
+                    about: value(row, "about_ms"), due: due, planned: planned != 0,
+                    scheduleIDs: Self.list(value(row, "event_schedules")), people: shared[key]?.people ?? [],
+                    payload: shared[key]?.payload ?? Data(), webhookID: value(row, "event_webhook"))
                 heads.append(
                     DueDelivery(
-                        webhook: Self.webhook(from: row), event: event, attempts: row["attempts"], notBefore: notBefore)
-                )
-                let deliveryRow: Int64 = row["delivery_rowid"]
+                        webhook: Self.webhook(from: row, columns: columns), event: event,
+                        attempts: value(row, "attempts"), notBefore: notBefore))
+                let deliveryRow: Int64 = value(row, "delivery_rowid")
                 try db.cachedStatement(sql: "UPDATE delivery SET attempts = attempts + 1 WHERE rowid = ?")
                     .execute(arguments: [deliveryRow])
             }
