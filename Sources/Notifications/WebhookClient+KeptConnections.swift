@@ -120,13 +120,9 @@ extension WebhookClient {
     ) async throws(Failure) -> Exchange.Answer {
         let channel = connection.channel
         let promise = channel.eventLoop.makePromise(of: Exchange.Answer.self)
-        let deadline = channel.eventLoop.scheduleTask(in: TimeAmount(timeout)) {
-            promise.fail(Failure.timedOut)
-            channel.close(promise: nil)
-        }
-        defer { deadline.cancel() }
-        channel.writeAndFlush(Exchange.Request(head: head, body: ByteBuffer(bytes: body), answer: promise))
-            .whenFailure { _ in promise.fail(Failure.closedEarly) }  // nothing was answered
+        let request = Exchange.Request(
+            head: head, body: ByteBuffer(bytes: body), answer: promise, deadline: TimeAmount(timeout))
+        channel.writeAndFlush(request).whenFailure { _ in promise.fail(Failure.closedEarly) }  // nothing was answered
         do {
             return try await withTaskCancellationHandler {
                 try await promise.futureResult.get()
@@ -142,12 +138,17 @@ extension WebhookClient {
 
     /// One request at a time on a kept connection: writes it, completes its promise with the
     /// answer once the answer has ended (so the connection is ready for the next), and fails it
-    /// when the connection closes or errs first. Closes an idle connection after the idle limit.
+    /// when the connection closes or errs first, or when its deadline passes (then the connection
+    /// is closed). The deadline is set here, on the connection's loop: set and cancelled from the
+    /// cooperative pool, each request woke the loop twice more and contended for its lock.
+    /// Closes an idle connection after the idle limit.
     final class Exchange: ChannelDuplexHandler {
         struct Request: Sendable {
             var head: HTTPRequestHead
             var body: ByteBuffer
             var answer: EventLoopPromise<Answer>
+            /// How long the answer may take, from the write.
+            var deadline: TimeAmount
         }
 
         struct Answer: Sendable {
@@ -161,6 +162,7 @@ extension WebhookClient {
         typealias OutboundOut = HTTPClientRequestPart
 
         private var pending: EventLoopPromise<Answer>?
+        private var timer: Scheduled<Void>?
         private var answer: Answer?
         private var bodyBytes = 0
         /// Answers received: a connection is idle only once it has served one (the first request
@@ -175,6 +177,12 @@ extension WebhookClient {
                 return
             }
             (pending, answer, bodyBytes) = (request.answer, nil, 0)
+            let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+            timer = context.eventLoop.scheduleTask(in: request.deadline) {
+                let (handler, context) = loopBound.value
+                handler.fail(Failure.timedOut)
+                context.close(promise: nil)
+            }
             context.write(wrapOutboundOut(.head(request.head)), promise: nil)
             context.write(wrapOutboundOut(.body(.byteBuffer(request.body))), promise: nil)
             context.write(wrapOutboundOut(.end(nil)), promise: promise)
@@ -196,6 +204,8 @@ extension WebhookClient {
             case .end:
                 guard let pending, let answer else { return }
                 (self.pending, self.answer) = (nil, nil)
+                timer?.cancel()
+                timer = nil
                 answered += 1
                 pending.succeed(answer)
             }
@@ -221,7 +231,8 @@ extension WebhookClient {
 
         private func fail(_ failure: Failure) {
             pending?.fail(failure)
-            (pending, answer) = (nil, nil)
+            timer?.cancel()
+            (pending, answer, timer) = (nil, nil, nil)
         }
     }
 }

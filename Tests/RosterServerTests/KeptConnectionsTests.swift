@@ -156,6 +156,27 @@ import Testing
         }
     }
 
+    /// The answer's deadline runs on the connection's loop: a far end that takes the request and
+    /// never answers fails it with "timed out", and its connection is closed, not kept.
+    @Test func anAnswerThatNeverComesTimesOutAndItsConnectionCloses() async throws {
+        let client = Self.client()
+        try await Self.withReceiver({ _, _ in .init(status: 201, delay: .seconds(600), connection: .keep) }) {
+            silent in
+            let started = NIODeadline.now()
+            do {
+                _ = try await Self.post(client, silent.url, timeout: .seconds(1))
+                Issue.record("the request was answered")
+            } catch {
+                #expect("\(error)" == "timed out")
+            }
+            #expect(NIODeadline.now() - started >= .seconds(1), "not before its deadline")
+            #expect(silent.requests.count == 1)
+            try await silent.wait(timeout: .seconds(60), "the connection closed") { _ in
+                client.kept.counts(Self.origin(silent)) == (0, 0, 0)
+            }
+        }
+    }
+
     @Test func aRequestWaitsForAConnectionNoLongerThanTheLimit() async throws {
         var limits = KeptConnections.Limits()
         (limits.perOrigin, limits.wait) = (1, .milliseconds(300))
