@@ -23,6 +23,7 @@ the requests were made, not that Roster took them: the tests look at Roster.
 """
 import argparse
 import datetime
+import errno
 import os
 import sys
 import threading
@@ -48,16 +49,7 @@ def new_key():
     return key.as_dict(private=True)
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--redirect-uri", required=True)
-    parser.add_argument("--client-secret-file", required=True)
-    parser.add_argument("--port", type=int, default=0)
-    parser.add_argument("--scim-client-uri")
-    args = parser.parse_args()
-    with open(args.client_secret_file) as f:
-        secret = f.read().strip()
-    port = args.port or portpicker.pick_unused_port()
+def make_server(args, port):
     config = {
         "TESTING": True,
         "ENV_FILE": None,
@@ -73,7 +65,28 @@ def main():
         # A trusted client is provisioned with everyone, not only the people who consented.
         config["CANAILLE_OIDC"]["TRUSTED_DOMAINS"] = ["127.0.0.1", "localhost"]
     app = create_app(config=config, env_file=None, env_prefix="ROSTER_TEST_IAM_")
-    server = Server(app, port, Backend.instance)
+    return app, Server(app, port, Backend.instance)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--redirect-uri", required=True)
+    parser.add_argument("--client-secret-file", required=True)
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--scim-client-uri")
+    args = parser.parse_args()
+    with open(args.client_secret_file) as f:
+        secret = f.read().strip()
+    # A port picked free can be taken by another process (a test's server, an outgoing
+    # connection's source port) before it is bound here: then another is picked.
+    for attempt in range(20):
+        port = args.port or portpicker.pick_unused_port()
+        try:
+            app, server = make_server(args, port)
+            break
+        except OSError as error:
+            if args.port or error.errno != errno.EADDRINUSE or attempt == 19:
+                raise
     with app.app_context():
         backend = Backend.instance
         lynn = models.User(
