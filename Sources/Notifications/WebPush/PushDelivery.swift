@@ -47,11 +47,7 @@ enum PushDelivery {
         let (personID, kinds) = (subscription.personID, context.settings.kinds)
         guard
             let made = payloads?.notice(of: head.event, personID: personID, kinds: kinds)
-                ?? PushNotice.make(for: head.event, personID: personID, kinds: kinds).map({
-                    PushPayloads.Made(
-                        notice: $0,
-                        message: $0.payload(eventID: head.event.id, type: head.event.type, about: head.event.about))
-                })
+                ?? PushPayloads.Made.make(of: head.event, personID: personID, kinds: kinds, payloads: nil)
         else {
             return .skip("skipped: nothing in it for this person's push settings")
         }

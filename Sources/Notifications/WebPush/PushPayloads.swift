@@ -64,6 +64,15 @@ final class PushPayloads: Sendable {
     struct Made: Sendable {
         var notice: PushNotice
         var message: [UInt8]
+
+        /// Made afresh (`payloads` keeps the event's JSON read once).
+        static func make(
+            of event: NotificationEvent, personID: String, kinds: Set<PushKind>, payloads: PushPayloads?
+        ) -> Made? {
+            PushNotice.make(for: event, personID: personID, kinds: kinds, payloads: payloads).map {
+                Made(notice: $0, message: $0.payload(eventID: event.id, type: event.type, about: event.about))
+            }
+        }
     }
 
     /// The most notices kept (a handoff of that many people makes each person's once); the
@@ -83,9 +92,7 @@ final class PushPayloads: Sendable {
         let key = NoticeKey(tenantID: event.tenantID, eventID: event.id, personID: personID, kinds: kinds)
         if let found = notices.withLockedValue({ $0.made[key] }) { return found }
         // Made outside the lock: two devices of one person made at once make it twice, alike.
-        let made = PushNotice.make(for: event, personID: personID, kinds: kinds, payloads: self).map {
-            Made(notice: $0, message: $0.payload(eventID: event.id, type: event.type, about: event.about))
-        }
+        let made = Made.make(of: event, personID: personID, kinds: kinds, payloads: self)
         notices.withLockedValue { notices in
             guard notices.made.updateValue(made, forKey: key) == nil else { return }
             notices.order.append(key)
