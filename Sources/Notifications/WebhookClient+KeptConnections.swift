@@ -15,6 +15,7 @@ extension WebhookClient {
     /// a push message is encrypted only once it can be sent, so a handoff's thousands wait in
     /// the origin's queue rather than all encrypting at once on the cooperative pool. Used by
     /// `post(url:on:)`, or given back with `giveBack`.
+    ///
     /// Carries the URL it was made for, read: a push message goes to that URL, which is then
     /// not read again (parsing it was a few percent of a handoff's CPU).
     struct Reservation: Sendable {

@@ -59,8 +59,8 @@ final class PushPayloads: Sendable {
         }
     }
 
-    /// A person's notice of an event and the message made of it, or nil when the event tells
-    /// them nothing: the same for each of their devices, so made once for all of them.
+    /// A person's notice of an event and the message made of it: the same for each of their
+    /// devices, so made once for all of them.
     struct Made: Sendable {
         var notice: PushNotice
         var message: [UInt8]
@@ -88,6 +88,8 @@ final class PushPayloads: Sendable {
     }
     private let notices = NIOLockedValueBox(Notices())
 
+    /// The person's notice and message, kept or made now; nil (kept too) when the event tells
+    /// them nothing.
     func notice(of event: NotificationEvent, personID: String, kinds: Set<PushKind>) -> Made? {
         let key = NoticeKey(tenantID: event.tenantID, eventID: event.id, personID: personID, kinds: kinds)
         if let found = notices.withLockedValue({ $0.made[key] }) { return found }
