@@ -347,9 +347,12 @@ enum ServiceWorkerScript {
           try { notice = event.data ? event.data.json() : {}; } catch (error) { notice = { body: event.data.text() }; }
           const title = typeof notice.title === 'string' && notice.title ? notice.title : 'Roster';
           const tag = typeof notice.topic === 'string' ? notice.topic : undefined;
+          // Every notice is about the person's own duty and stays until they act on it: where
+          // the browser draws notices itself (chromium on Linux without a notification daemon),
+          // one that may close on its own is gone from the device after its popup's 25 s.
           const options = {
             body: typeof notice.body === 'string' ? notice.body : '',
-            tag, icon: '/assets/icon-192.png',
+            tag, icon: '/assets/icon-192.png', requireInteraction: true,
             data: { url: target(notice.url), id: notice.id },
           };
           event.waitUntil((async () => {
