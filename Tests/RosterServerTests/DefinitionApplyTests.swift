@@ -167,7 +167,7 @@ import Testing
                 let before = try await Self.apply(client, "version: 1\n", planOnly: true)
                 // The store refuses the last row the transaction writes (an announcement), after
                 // the people, the schedule and the webhooks are written in it.
-                let database = try DatabaseQueue(path: harness.dataDirectory + "/roster.sqlite")
+                let database = try harness.openStoreFile()
                 try await database.write { db in
                     try db.execute(
                         sql:
@@ -292,7 +292,7 @@ import Testing
                 #expect(exported.contains("***@127.0.0.1:9/hook") && !exported.contains("hunter2"), "\(exported)")
                 let again = try await Self.apply(client, exported, planOnly: true)
                 #expect(Self.made(again).isEmpty, "\(Self.made(again))")
-                let database = try DatabaseQueue(path: harness.dataDirectory + "/roster.sqlite")
+                let database = try harness.openStoreFile()
                 let urls = try await database.read { try String.fetchAll($0, sql: "SELECT url FROM webhook") }
                 try database.close()
                 #expect(urls.contains("http://ops:hunter2@127.0.0.1:9/hook"), "\(urls)")

@@ -109,7 +109,7 @@ import Testing
                 })
             #expect(answer.webhooks.first?.url == "http://***@127.0.0.1:9/hook")
             await admin.close()
-            let database = try DatabaseQueue(path: harness.dataDirectory + "/roster.sqlite")
+            let database = try harness.openStoreFile()
             let stored = try await database.read { try String.fetchAll($0, sql: "SELECT secret FROM webhook") }
             try database.close()
             #expect(
