@@ -52,10 +52,24 @@ public enum Browser {
     {
         let program = """
             import datetime, sys, time
-            from playwright.sync_api import sync_playwright
+            from playwright.sync_api import sync_playwright, Browser, BrowserContext
             url = sys.argv[1]
             began = time.monotonic()
             def mark(what): print(f"[browser] {what} after {time.monotonic() - began:.1f} s", file=sys.stderr, flush=True)
+            # A renderer that dies while a blank page is being made has loaded nothing of the app
+            # yet: that is chromium on a machine at its limit (once in a CI run beside the fuzzers),
+            # so the page is made once more, and the crash is said. A crash later still fails.
+            def made_again_after_a_crash(new_page):
+                def retrying(self, *args, **kwargs):
+                    try:
+                        return new_page(self, *args, **kwargs)
+                    except Exception as error:
+                        if "Target crashed" not in str(error): raise
+                        mark(f"a blank page's renderer crashed ({error}), made again")
+                        return new_page(self, *args, **kwargs)
+                return retrying
+            Browser.new_page = made_again_after_a_crash(Browser.new_page)
+            BrowserContext.new_page = made_again_after_a_crash(BrowserContext.new_page)
             def worker_pusher(page):
                 # Delivers push data to the page's service worker, as a push service would
                 # (DevTools' ServiceWorker.deliverPushMessage).
