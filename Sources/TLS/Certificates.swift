@@ -90,12 +90,24 @@ public final class PrivateKey: @unchecked Sendable {
     deinit { EVP_PKEY_free(key) }
 
     /// A new ECDSA P-256 key.
+    ///
+    /// Made from `curve`'s parameters: `EVP_EC_gen` builds the curve's group anew for every key
+    /// (its Montgomery constants cost two modular inversions), and Web Push makes a key per
+    /// message (docs/PUSH.md).
     public static func generate() throws -> PrivateKey {
-        guard let key = roster_EVP_EC_gen_p256() else {
+        guard let template = curve, let context = EVP_PKEY_CTX_new_from_pkey(nil, template.key, nil) else {
             throw TLSError.configuration("key generation failed: \(OpenSSLErrorEntry.drain())")
         }
-        return PrivateKey(taking: key)
+        defer { EVP_PKEY_CTX_free(context) }
+        var made: OpaquePointer?
+        guard EVP_PKEY_keygen_init(context) == 1, EVP_PKEY_keygen(context, &made) == 1, let made else {
+            throw TLSError.configuration("key generation failed: \(OpenSSLErrorEntry.drain())")
+        }
+        return PrivateKey(taking: made)
     }
+
+    /// A P-256 key made once, whose parameters (the curve's group) new keys copy.
+    private static let curve: PrivateKey? = roster_EVP_EC_gen_p256().map { PrivateKey(taking: $0) }
 
     public convenience init(pem: String) throws {
         guard let key = try withMemoryBIO(pem, { PEM_read_bio_PrivateKey($0, nil, nil, nil) }) else {

@@ -46,8 +46,17 @@ extension Crypto {
     /// HKDF with SHA-256 (RFC 5869): extract with `salt`, then expand with `info` to `length`
     /// bytes (at most 32: one block, all Web Push needs).
     public static func hkdf(salt: [UInt8], keyMaterial: [UInt8], info: [UInt8], length: Int) -> [UInt8] {
+        hkdfExpand(pseudoRandomKey: hkdfExtract(salt: salt, keyMaterial: keyMaterial), info: info, length: length)
+    }
+
+    /// HKDF's extract step (RFC 5869 §2.2): the pseudorandom key several expansions share.
+    public static func hkdfExtract(salt: [UInt8], keyMaterial: [UInt8]) -> [UInt8] {
+        hmacSHA256(key: salt, message: keyMaterial)
+    }
+
+    /// HKDF's expand step (§2.3) for one block: at most 32 bytes.
+    public static func hkdfExpand(pseudoRandomKey: [UInt8], info: [UInt8], length: Int) -> [UInt8] {
         precondition(length <= 32, "one HKDF block")
-        let pseudoRandomKey = hmacSHA256(key: salt, message: keyMaterial)
         return Array(hmacSHA256(key: pseudoRandomKey, message: info + [0x01]).prefix(length))
     }
 

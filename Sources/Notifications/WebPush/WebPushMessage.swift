@@ -34,10 +34,12 @@ public enum WebPushMessage {
         // §3.3: the auth secret and both public keys bind the key to this subscription.
         let keyInfo = Array("WebPush: info".utf8) + [0] + p256dh + serverPublic
         let inputKey = Crypto.hkdf(salt: auth, keyMaterial: shared, info: keyInfo, length: 32)
-        let contentKey = Crypto.hkdf(
-            salt: salt, keyMaterial: inputKey, info: Array("Content-Encoding: aes128gcm".utf8) + [0], length: 16)
-        let nonce = Crypto.hkdf(
-            salt: salt, keyMaterial: inputKey, info: Array("Content-Encoding: nonce".utf8) + [0], length: 12)
+        // The content key and the nonce are two expansions of one extract (RFC 8188 §2.2, §2.3).
+        let recordKey = Crypto.hkdfExtract(salt: salt, keyMaterial: inputKey)
+        let contentKey = Crypto.hkdfExpand(
+            pseudoRandomKey: recordKey, info: Array("Content-Encoding: aes128gcm".utf8) + [0], length: 16)
+        let nonce = Crypto.hkdfExpand(
+            pseudoRandomKey: recordKey, info: Array("Content-Encoding: nonce".utf8) + [0], length: 12)
         // One record, so the last: the delimiter 0x02 and no padding (RFC 8188 §2).
         let sealed = Crypto.aes128GCM(key: contentKey, nonce: nonce, plaintext: payload + [0x02])
         let size = recordSize
