@@ -469,20 +469,35 @@ public final class ServerSlot: StoppableTestResource, Sendable {
 public final class RefusingPort: @unchecked Sendable {
     private let fd: Int32
 
-    /// Binds 127.0.0.1:`port` (just freed by a stopped server); throws if someone took it.
+    /// Binds 127.0.0.1:`port` (just freed by a stopped server); throws if someone listens there.
+    ///
+    /// The port may still be in use without a listener: another process's connection can take
+    /// a freed port as its own end (the range port 0 draws from is the ephemeral one). Then
+    /// nothing is held, and a connection is refused all the same, which is what the test needs.
     public init(holding port: Int) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let bound = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var yes: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        let result = loopback(port: port) { bind(fd, $0, $1) }
-        guard result == 0 else {
-            let code = errno
-            close(fd)
+        setsockopt(bound, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        guard loopback(port: port, { bind(bound, $0, $1) }) != 0 else {
+            fd = bound
+            return
+        }
+        let code = errno
+        close(bound)
+        guard code == EADDRINUSE, !Self.accepts(port: port) else {
             throw TestFailure("could not hold port \(port): errno \(code)")
         }
+        fd = -1
     }
 
-    deinit { close(fd) }
+    /// Whether something listens on 127.0.0.1:`port` (a loopback connect is answered at once).
+    private static func accepts(port: Int) -> Bool {
+        let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(probe) }
+        return loopback(port: port) { connect(probe, $0, $1) } == 0
+    }
+
+    deinit { if fd >= 0 { close(fd) } }
 }
 
 /// Calls `body` (connect or bind) with 127.0.0.1:`port` as a socket address and its length.
