@@ -17,12 +17,12 @@ import Testing
         let client = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(client) }
         let own = try Socket.bound(client, port: 0)
-        #expect(Socket.loopback(client, port: listener.port, connect) == 0)
+        #expect(loopback(port: listener.port) { connect(client, $0, $1) } == 0)
         let held = try RefusingPort(holding: own)
         defer { withExtendedLifetime(held) {} }
         let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(probe) }
-        #expect(Socket.loopback(probe, port: own, connect) != 0 && errno == ECONNREFUSED)
+        #expect(loopback(port: own) { connect(probe, $0, $1) } != 0 && errno == ECONNREFUSED)
     }
 
     @Test func aPortSomeoneListensOnIsAnError() throws {
@@ -40,29 +40,15 @@ import Testing
         // Held: a listener of another test cannot take it meanwhile.
         let other = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(other) }
-        #expect(Socket.loopback(other, port: port, bind) != 0)
+        #expect(loopback(port: port) { bind(other, $0, $1) } != 0)
     }
 }
 
 /// Plain loopback sockets for the tests above.
 private enum Socket {
-    static func loopback(
-        _ fd: Int32, port: Int, _ call: (Int32, UnsafePointer<sockaddr>, socklen_t) -> Int32
-    ) -> Int32 {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                call(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-    }
-
     /// Binds `fd` to 127.0.0.1:`port` (0: any) and returns the port it has.
     static func bound(_ fd: Int32, port: Int) throws -> Int {
-        guard loopback(fd, port: port, bind) == 0 else { throw POSIXError(.EADDRINUSE) }
+        guard loopback(port: port, { bind(fd, $0, $1) }) == 0 else { throw POSIXError(.EADDRINUSE) }
         var address = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         _ = withUnsafeMutablePointer(to: &address) {

@@ -501,7 +501,7 @@ public final class RefusingPort: @unchecked Sendable {
 }
 
 /// Calls `body` (connect or bind) with 127.0.0.1:`port` as a socket address and its length.
-func loopback(port: Int, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32) -> Int32 {
+public func loopback(port: Int, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32) -> Int32 {
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = in_port_t(UInt16(port).bigEndian)
