@@ -3,6 +3,7 @@ import RosterIdentity
 import RosterNotifications
 import RosterTLS
 import RosterTestSupport
+import Synchronization
 import Testing
 
 /// The Web Push sender's message (RFC 8291) and VAPID header (RFC 8292), checked by independent
@@ -58,6 +59,27 @@ import Testing
         #expect(again != body && Array(again.prefix(16)) != Array(body.prefix(16)))
         // A kept VAPID key is the same key after a round trip through its PEM.
         #expect(try PrivateKey(pem: server.pem).publicPoint == server.publicPoint)
+    }
+
+    /// Each message's key agreement shares one P-256 group, and its HKDF one HMAC context,
+    /// across threads: messages made on several at once must each decrypt to their own payload.
+    @Test func messagesEncryptedOnManyThreadsAtOnceEachDecrypt() async throws {
+        let keys = try await Self.python("keys")
+        let p256dh = try #require((keys["p256dh"] as? String).flatMap(Base64URL.decode))
+        let auth = try #require((keys["auth"] as? String).flatMap(Base64URL.decode))
+        let count = 64
+        let bodies = Mutex([String?](repeating: nil, count: count))
+        DispatchQueue.concurrentPerform(iterations: count) { index in
+            let body = try? WebPushMessage.encrypt(Array("message \(index)".utf8), p256dh: p256dh, auth: auth)
+            bodies.withLock { $0[index] = body.map(Base64URL.encode) }
+        }
+        let made = bodies.withLock { $0 }.compactMap { $0 }
+        try #require(made.count == count, "every message encrypted")
+        let request: [String: Any] = ["private": keys["private"] as Any, "auth": keys["auth"] as Any, "bodies": made]
+        let answer = try await Self.python(
+            "decrypt", input: String(decoding: try JSONSerialization.data(withJSONObject: request), as: UTF8.self))
+        let plaintexts = try #require(answer["plaintexts"] as? [Any])
+        #expect(plaintexts.map { $0 as? String } == (0..<count).map { "message \($0)" })
     }
 
     @Test func aBadSubscriptionOrAnOversizedPayloadIsRefused() throws {

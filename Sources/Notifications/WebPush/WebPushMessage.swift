@@ -24,13 +24,15 @@ public enum WebPushMessage {
     /// secret (16 bytes), with a fresh key and salt.
     public static func encrypt(_ payload: [UInt8], p256dh: [UInt8], auth: [UInt8]) throws(Refusal) -> [UInt8] {
         guard payload.count <= maxPayload else { throw .tooLarge }
-        let ephemeral: PrivateKey
-        do { ephemeral = try PrivateKey.generate() } catch { throw .noKey }
         let salt = Crypto.randomBytes(16)
-        guard auth.count == 16, let shared = ephemeral.sharedSecret(with: p256dh) else {
-            throw .badSubscriptionKey
+        guard auth.count == 16 else { throw .badSubscriptionKey }
+        let agreed: EphemeralKeyAgreement.Agreed
+        do {
+            agreed = try EphemeralKeyAgreement.agree(with: p256dh)
+        } catch {
+            throw error == .notOnCurve ? .badSubscriptionKey : .noKey
         }
-        let serverPublic = ephemeral.publicPoint
+        let (shared, serverPublic) = (agreed.sharedSecret, agreed.publicPoint)
         // §3.3: the auth secret and both public keys bind the key to this subscription.
         let keyInfo = Array("WebPush: info".utf8) + [0] + p256dh + serverPublic
         let inputKey = Crypto.hkdf(salt: auth, keyMaterial: shared, info: keyInfo, length: 32)

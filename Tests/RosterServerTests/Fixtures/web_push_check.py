@@ -6,6 +6,8 @@ the `cryptography` package for keys and signatures, and `http_ece` (RFC 8188/829
     web_push_check.py check < {"private", "auth", "body", "authorization", "endpoint", "subject", "now"}
         decrypts the body and checks the VAPID header (RFC 8292): prints {"plaintext", "rs",
         "keyid_length", "aud", "exp", "sub", "typ", "alg"}, or {"error": WHY} and exits 1
+    web_push_check.py decrypt < {"private", "auth", "bodies": [B64URL]}
+        prints {"plaintexts": [TEXT or null]}: each body decrypted, null where it cannot be
 """
 import base64
 import json
@@ -82,5 +84,18 @@ def check():
         "typ": header.get("typ"), "alg": header.get("alg")}))
 
 
+def decrypt():
+    asked = json.load(sys.stdin)
+    private = ec.derive_private_key(int.from_bytes(unb64(asked["private"]), "big"), ec.SECP256R1())
+    plaintexts = []
+    for body in asked["bodies"]:
+        try:
+            plaintexts.append(http_ece.decrypt(unb64(body), private_key=private, auth_secret=unb64(asked["auth"]),
+                                               version="aes128gcm").decode())
+        except Exception:
+            plaintexts.append(None)
+    print(json.dumps({"plaintexts": plaintexts}))
+
+
 if __name__ == "__main__":
-    {"keys": keys, "check": check}[sys.argv[1]]()
+    {"keys": keys, "check": check, "decrypt": decrypt}[sys.argv[1]]()

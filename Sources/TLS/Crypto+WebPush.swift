@@ -1,47 +1,7 @@
 import COpenSSL
 
-/// What Web Push needs of OpenSSL beyond signing (docs/PUSH.md): RFC 8291's ECDH with a
-/// subscription's key, HKDF and AES-128-GCM.
-extension PrivateKey {
-    /// ECDH with `peer` (an uncompressed P-256 point): the shared x coordinate, 32 bytes; nil
-    /// when the point is not on P-256 (an invalid-curve point must never be used).
-    ///
-    /// The peer is checked once, with the quick check (on the curve, not the point at infinity):
-    /// P-256's order is prime (cofactor 1), so every point on it is in the group, and the full
-    /// check's extra scalar multiplication proves nothing more. It and a second full check
-    /// inside `EVP_PKEY_derive_set_peer` were half of a message's encryption time.
-    public func sharedSecret(with peer: [UInt8]) -> [UInt8]? {
-        guard peer.count == 65, peer.first == 0x04, let other = EVP_PKEY_new() else { return nil }
-        defer { EVP_PKEY_free(other) }
-        guard EVP_PKEY_copy_parameters(other, key) == 1,
-            EVP_PKEY_set1_encoded_public_key(other, peer, peer.count) == 1,
-            let check = EVP_PKEY_CTX_new_from_pkey(nil, other, nil)
-        else {
-            ERR_clear_error()
-            return nil
-        }
-        defer { EVP_PKEY_CTX_free(check) }
-        guard EVP_PKEY_public_check_quick(check) == 1, let context = EVP_PKEY_CTX_new_from_pkey(nil, key, nil) else {
-            ERR_clear_error()
-            return nil
-        }
-        defer { EVP_PKEY_CTX_free(context) }
-        var length = 0
-        guard EVP_PKEY_derive_init(context) == 1, EVP_PKEY_derive_set_peer_ex(context, other, 0) == 1,
-            EVP_PKEY_derive(context, nil, &length) == 1, length == 32
-        else {
-            ERR_clear_error()
-            return nil
-        }
-        var secret = [UInt8](repeating: 0, count: length)
-        guard EVP_PKEY_derive(context, &secret, &length) == 1 else {
-            ERR_clear_error()
-            return nil
-        }
-        return secret
-    }
-}
-
+/// What Web Push needs of OpenSSL beyond signing and its key agreement (docs/PUSH.md): RFC
+/// 8291's HKDF and AES-128-GCM.
 extension Crypto {
     /// HKDF with SHA-256 (RFC 5869): extract with `salt`, then expand with `info` to `length`
     /// bytes (at most 32: one block, all Web Push needs).
