@@ -4,14 +4,15 @@ import RosterStore
 /// Records delivery outcomes in batches (group commit): the outcomes that arrive while one batch
 /// commits go into the next, in one transaction. Every commit of the store syncs to disk, so a
 /// handoff that reaches ten thousand subscriptions costs a few dozen syncs, not ten thousand;
-/// each caller still returns only once its own outcome is committed (or has failed).
+/// each caller still returns only once its own outcome is committed (or has failed), and learns
+/// whether its webhook has more to deliver.
 final class AttemptRecorder: Sendable {
     typealias Entry = (attempt: DeliveryAttempt, outcome: DeliveryOutcome)
     /// The most outcomes one transaction writes (a bound on how long it holds the store).
     static let batchLimit = 512
 
     private struct Waiting {
-        var entries: [(Entry, CheckedContinuation<(any Error)?, Never>)] = []
+        var entries: [(Entry, CheckedContinuation<Result<Bool, any Error>, Never>)] = []
         var writing = false
     }
 
@@ -20,8 +21,10 @@ final class AttemptRecorder: Sendable {
 
     init(store: any NotificationStore) { self.store = store }
 
-    func record(_ attempt: DeliveryAttempt, outcome: DeliveryOutcome) async throws {
-        let failure: (any Error)? = await withCheckedContinuation { continuation in
+    /// Whether, once committed, the attempt's webhook still has an event to deliver (the next
+    /// queued, or this one to retry or hold).
+    func record(_ attempt: DeliveryAttempt, outcome: DeliveryOutcome) async throws -> Bool {
+        let recorded: Result<Bool, any Error> = await withCheckedContinuation { continuation in
             let startWriter = waiting.withLockedValue { waiting in
                 waiting.entries.append(((attempt, outcome), continuation))
                 guard !waiting.writing else { return false }
@@ -30,7 +33,7 @@ final class AttemptRecorder: Sendable {
             }
             if startWriter { Task { await self.write() } }
         }
-        if let failure { throw failure }
+        return try recorded.get()
     }
 
     /// Commits batches until none is waiting.
@@ -43,14 +46,14 @@ final class AttemptRecorder: Sendable {
                 return taken
             }
             guard !batch.isEmpty else { return }
-            let failure: (any Error)?
             do {
-                try await store.recordAttempts(batch.map(\.0))
-                failure = nil
+                let pending = try await store.recordAttempts(batch.map(\.0))
+                for (entry, continuation) in batch {
+                    continuation.resume(returning: .success(pending.contains(entry.attempt.webhookID)))
+                }
             } catch {
-                failure = error
+                for (_, continuation) in batch { continuation.resume(returning: .failure(error)) }
             }
-            for (_, continuation) in batch { continuation.resume(returning: failure) }
         }
     }
 }

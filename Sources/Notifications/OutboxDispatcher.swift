@@ -74,6 +74,9 @@ package final class OutboxDispatcher: Sendable {
     private let wakeups: AsyncStream<Void>.Continuation
     private let wakeStream: AsyncStream<Void>
     private let inFlight = NIOLockedValueBox<Set<String>>([])
+    /// How many times something new was said to be due (`wake`): a round that starts while a
+    /// webhook is busy skips its head, so a delivery that ends after news looks again.
+    private let news = NIOLockedValueBox<UInt64>(0)
     /// Webhook deliveries held (a data directory restored from a backup: its copy must not send
     /// production's webhooks again); NOTICES are still published to subscribers.
     private let paused = NIOLockedValueBox(false)
@@ -105,7 +108,13 @@ package final class OutboxDispatcher: Sendable {
     }
 
     /// Something new may be due: look now rather than at the next poll.
-    func wake() { wakeups.yield() }
+    func wake() {
+        news.withLockedValue { $0 += 1 }
+        lookNow()
+    }
+
+    /// A round now: the dispatcher's own alarms, and a delivery whose webhook has more.
+    private func lookNow() { wakeups.yield() }
 
     /// Rounds looked at so far, deliveries under way, and a round now: a test that asserts that
     /// nothing was sent waits for a whole round after moving its clock instead of sleeping.
@@ -128,6 +137,7 @@ package final class OutboxDispatcher: Sendable {
             while !Task.isCancelled {
                 var nextDue: UnixMillis?
                 let roundStarted = ContinuousClock.now
+                let newsBefore = news.withLockedValue { $0 }
                 do {
                     // A webhook busy when the query starts may finish during it: its head as read
                     // is then stale (already delivered), so it waits for the next round, which its
@@ -147,9 +157,12 @@ package final class OutboxDispatcher: Sendable {
                         && inFlight.withLockedValue({ $0.insert(head.webhook.id).inserted })
                     {
                         deliveries.addTask {
-                            await self.deliver(head)
+                            let more = await self.deliver(head)
                             self.inFlight.withLockedValue { _ = $0.remove(head.webhook.id) }
-                            self.wake()
+                            // Only a webhook with more to deliver, or one a round may have skipped
+                            // as busy after news, needs a round: a handoff's thousands of ends
+                            // each woke one, and each read the whole outbox.
+                            if more || self.news.withLockedValue({ $0 }) != newsBefore { self.lookNow() }
                         }
                     }
                 } catch is CancellationError {
@@ -158,10 +171,10 @@ package final class OutboxDispatcher: Sendable {
                     logger.warning("could not read the webhook outbox: \(error)")
                 }
                 rounds.withLockedValue { $0 += 1 }
-                // Every delivery that ends wakes a round (its webhook's next event may be due),
-                // and a round reads the whole outbox: during a handoff to thousands, rounds back
-                // to back took the CPU the deliveries needed. The next starts only after four
-                // times this one's length, so rounds take at most a fifth of a core.
+                // A round reads the whole outbox, and deliveries that end with more to send wake
+                // one each: rounds back to back would take the CPU the deliveries need. The next
+                // starts only after four times this one's length, so rounds take at most a fifth
+                // of a core.
                 let spent = ContinuousClock.now - roundStarted
                 if spent > .milliseconds(1) { try? await Task.sleep(for: min(.seconds(1), spent * 4)) }
                 // Sleep until woken, or until the next due instant, at most a second (the clock
@@ -171,10 +184,10 @@ package final class OutboxDispatcher: Sendable {
                 // next round would start at once, and so on.
                 let sleeper = Task {
                     guard (try? await Task.sleep(for: .milliseconds(wait))) != nil else { return }
-                    self.wake()
+                    self.lookNow()
                 }
                 // A test's manual clock moves by jumps: its alarm wakes us at the due instant.
-                let alarm = nextDue.map { clock.schedule(at: $0) { [weak self] in self?.wake() } }
+                let alarm = nextDue.map { clock.schedule(at: $0) { [weak self] in self?.lookNow() } }
                 let woken: Void? = await wakes.next()
                 sleeper.cancel()
                 alarm?.cancel()
@@ -188,13 +201,11 @@ package final class OutboxDispatcher: Sendable {
         wakeups.finish()
     }
 
-    private func deliver(_ head: DueDelivery) async {
+    /// Sends `head` and records the outcome; whether its webhook has more to deliver.
+    private func deliver(_ head: DueDelivery) async -> Bool {
         let attempt = head.attempts + 1
         let started = clock.now()
-        if head.webhook.format.isPush {
-            await deliverPush(head, attempt: attempt, started: started)
-            return
-        }
+        if head.webhook.format.isPush { return await deliverPush(head, attempt: attempt, started: started) }
         let deliveryID = "\(head.event.id).\(head.webhook.id)"
         // A secret this node cannot open was sealed under another key: nothing is sent unsigned.
         let secret = sealer.open(head.webhook.secret)
@@ -204,8 +215,8 @@ package final class OutboxDispatcher: Sendable {
             switch await ChatDelivery.prepare(head, store: store, words: words) {
             case .send(let made): request = made
             case .skip(let why):
-                await record(head, attempt: attempt, started: started, status: nil, problem: why, outcome: .skipped)
-                return
+                return await record(
+                    head, attempt: attempt, started: started, status: nil, problem: why, outcome: .skipped)
             }
         }
         var status: Int?
@@ -256,7 +267,7 @@ package final class OutboxDispatcher: Sendable {
             problem = error.description
         }
         // Stopping: the outcome is unknown, so the delivery stays pending and goes again after a start.
-        if Task.isCancelled { return }
+        if Task.isCancelled { return false }
         let now = clock.now()
         let outcome: DeliveryOutcome
         if let status, (200..<300).contains(status) {
@@ -270,24 +281,28 @@ package final class OutboxDispatcher: Sendable {
             outcome = .retry(at: now + backoff(attempt: attempt))
             logger.info("webhook \(head.webhook.id) attempt \(attempt) for \(head.event.id) failed: \(problem)")
         }
-        await record(head, attempt: attempt, started: started, status: status, problem: problem, outcome: outcome)
+        return await record(
+            head, attempt: attempt, started: started, status: status, problem: problem, outcome: outcome)
     }
 
+    /// Records an attempt; whether its webhook has more to deliver (also when the record failed:
+    /// the delivery is then still pending).
     func record(
         _ head: DueDelivery, attempt: Int, started: UnixMillis, status: Int?, problem: String,
         outcome: DeliveryOutcome
-    ) async {
+    ) async -> Bool {
         let now = clock.now()
         let record = DeliveryAttempt(
             webhookID: head.webhook.id, eventID: head.event.id, eventType: head.event.type.rawValue,
             attempt: attempt, at: now, status: status, error: problem,
             durationMillis: Int(max(0, now - started)))
         do {
-            try await recorder.record(record, outcome: outcome)
+            return try await recorder.record(record, outcome: outcome)
         } catch {
             // Not recorded: the delivery stays pending and is tried again, which at-least-once allows.
             logger.warning("could not record a webhook attempt: \(error)")
             try? await Task.sleep(for: .seconds(1))
+            return true
         }
     }
 

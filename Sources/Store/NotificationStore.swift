@@ -309,7 +309,11 @@ public protocol NotificationStore: Sendable {
     /// Records an attempt and what follows from it, in one transaction.
     func recordAttempt(_ attempt: DeliveryAttempt, outcome: DeliveryOutcome) async throws
     /// Several attempts' outcomes in one transaction (one commit, one sync to disk for them all).
-    func recordAttempts(_ attempts: [(DeliveryAttempt, DeliveryOutcome)]) async throws
+    /// Returns the webhooks among them that, once it commits, still have an event to deliver
+    /// (the next in their queue, or this one to retry or hold) and are enabled: the dispatcher
+    /// looks again for those only, not after every delivery of a handoff to thousands.
+    @discardableResult
+    func recordAttempts(_ attempts: [(DeliveryAttempt, DeliveryOutcome)]) async throws -> Set<String>
     /// Gives every unpublished event due at `now` the tenant's next notice sequence, in due
     /// order; returns them by tenant, and when the next unpublished one falls due.
     func publishDue(now: UnixMillis) async throws -> (published: [String: [PublishedNotice]], nextDue: UnixMillis?)

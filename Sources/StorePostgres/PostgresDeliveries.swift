@@ -86,11 +86,22 @@ extension PostgresRosterStore {
         try await recordAttempts([(attempt, outcome)])
     }
 
-    public func recordAttempts(_ attempts: [(DeliveryAttempt, DeliveryOutcome)]) async throws {
+    @discardableResult
+    public func recordAttempts(_ attempts: [(DeliveryAttempt, DeliveryOutcome)]) async throws -> Set<String> {
         try await transaction { connection in
             for (attempt, outcome) in attempts {
                 try await Self.record(attempt, outcome: outcome, connection: connection)
             }
+            var pending: Set<String> = []
+            for webhookID in Set(attempts.map(\.0.webhookID)) {
+                for more in try await connection.query(
+                    """
+                    SELECT EXISTS (SELECT 1 FROM delivery d JOIN webhook w ON w.id = d.webhook_id
+                                   WHERE d.webhook_id = \(webhookID) AND d.delivered_ms = 0 AND w.disabled_ms = 0)
+                    """
+                ).decode(Bool.self) where more { pending.insert(webhookID) }
+            }
+            return pending
         }
     }
 

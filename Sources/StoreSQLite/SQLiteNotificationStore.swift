@@ -280,9 +280,21 @@ extension SQLiteRosterStore {
         try await recordAttempts([(attempt, outcome)])
     }
 
-    public func recordAttempts(_ attempts: [(DeliveryAttempt, DeliveryOutcome)]) async throws {
+    @discardableResult
+    public func recordAttempts(_ attempts: [(DeliveryAttempt, DeliveryOutcome)]) async throws -> Set<String> {
         try await pool.write { db in
             for (attempt, outcome) in attempts { try Self.record(attempt, outcome: outcome, db: db) }
+            var pending: Set<String> = []
+            for webhookID in Set(attempts.map(\.0.webhookID)) {
+                let more = try Bool.fetchOne(
+                    db.cachedStatement(
+                        sql: """
+                            SELECT EXISTS (SELECT 1 FROM delivery d JOIN webhook w ON w.id = d.webhook_id
+                                           WHERE d.webhook_id = ?1 AND d.delivered_ms = 0 AND w.disabled_ms = 0)
+                            """), arguments: [webhookID])
+                if more == true { pending.insert(webhookID) }
+            }
+            return pending
         }
     }
 
@@ -291,19 +303,18 @@ extension SQLiteRosterStore {
         func execute(sql: String, arguments: StatementArguments) throws {
             try db.cachedStatement(sql: sql).execute(arguments: arguments)
         }
-        guard
-            let tenantID = try String.fetchOne(
-                db.cachedStatement(sql: "SELECT tenant_id FROM webhook WHERE id = ?"), arguments: [attempt.webhookID])
-        else { return }  // removed while the request was out
+        // The attempt takes its webhook's tenant; nothing is written for a webhook removed while
+        // the request was out.
         try execute(
             sql: """
                 INSERT INTO delivery_attempt (tenant_id, webhook_id, event_id, event_type, attempt, at_ms, status, error, duration_ms)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                SELECT tenant_id, id, ?, ?, ?, ?, ?, ?, ? FROM webhook WHERE id = ?
                 """,
             arguments: [
-                tenantID, attempt.webhookID, attempt.eventID, attempt.eventType, attempt.attempt, attempt.at,
-                attempt.status, attempt.error, attempt.durationMillis,
+                attempt.eventID, attempt.eventType, attempt.attempt, attempt.at, attempt.status, attempt.error,
+                attempt.durationMillis, attempt.webhookID,
             ])
+        guard db.changesCount > 0 else { return }
         switch outcome {
         case .delivered:
             try execute(

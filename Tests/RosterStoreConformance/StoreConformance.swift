@@ -463,19 +463,28 @@
                 #expect(heads.map(\.webhook.id).sorted() == ["psh_1", "psh_2", "psh_3"])
                 #expect(heads.allSatisfy { $0.event.people == ["e1", "e2"] && $0.event.payload == handoff.payload })
                 let outcomes: [DeliveryOutcome] = [.delivered, .retry(at: 1_000), .remove]
-                try await other.recordAttempts(
-                    zip(["psh_1", "psh_2", "psh_3"], outcomes).map { id, outcome in
-                        (
-                            DeliveryAttempt(
-                                webhookID: id, eventID: "evt_h", eventType: "on-duty.changed", attempt: 1, at: 210,
-                                status: 201, error: "", durationMillis: 1), outcome
-                        )
-                    })
+                func attempt(_ webhookID: String, _ eventID: String) -> DeliveryAttempt {
+                    DeliveryAttempt(
+                        webhookID: webhookID, eventID: eventID, eventType: "on-duty.changed", attempt: 1, at: 210,
+                        status: 201, error: "", durationMillis: 1)
+                }
+                let pending = try await other.recordAttempts(
+                    zip(["psh_1", "psh_2", "psh_3"], outcomes).map { id, outcome in (attempt(id, "evt_h"), outcome) })
+                #expect(pending == ["psh_2"], "only the one to retry has more to deliver")
                 #expect(try await store.webhooks(tenantID: "acme", now: 300).map(\.id) == ["psh_1", "psh_2"])
                 #expect(try await store.pushSubscriptions(tenantID: "acme", personID: "e1", now: 300).count == 2)
                 #expect(try await store.pushSubscriptions(tenantID: "acme", personID: "e2", now: 300).isEmpty)
                 let later = try await store.deliveryHeads(now: 1_000, excluding: []).heads
                 #expect(later.map(\.webhook.id) == ["psh_2"], "delivered once, retried once, removed once")
+                // Two more events for e1: the first delivered leaves the second to send.
+                try await store.commit(
+                    tenantID: "acme", entry: HistoryEntry(revision: 2, committedAt: 1_100, changes: [.motdSet("y")]),
+                    historyLimit: 10, audit: nil,
+                    outbox: OutboxWrite(events: [
+                        StoreConformance.event("evt_1", due: 1_100), StoreConformance.event("evt_2", due: 1_200),
+                    ]))
+                #expect(try await other.recordAttempts([(attempt("psh_1", "evt_1"), .delivered)]) == ["psh_1"])
+                #expect(try await other.recordAttempts([(attempt("psh_1", "evt_2"), .delivered)]).isEmpty)
             },
             Check("the outbox delivers each event once in order and publishes it with a sequence") {
                 store, other, traits in

@@ -183,7 +183,7 @@ extension ForwardingStore {
     public func recordAttempt(_ attempt: DeliveryAttempt, outcome: DeliveryOutcome) async throws {
         try await inner.recordAttempt(attempt, outcome: outcome)
     }
-    public func recordAttempts(_ attempts: [(DeliveryAttempt, DeliveryOutcome)]) async throws {
+    public func recordAttempts(_ attempts: [(DeliveryAttempt, DeliveryOutcome)]) async throws -> Set<String> {
         try await inner.recordAttempts(attempts)
     }
     public func deliveryAttempts(tenantID: String, webhookID: String?, limit: Int) async throws -> [DeliveryAttempt] {

@@ -7,22 +7,21 @@ import RosterStore
 /// Push subscriptions are delivered like webhooks (one at a time each, in order, at least once,
 /// retried with back-off), with what a push service's answers mean (docs/PUSH.md, "Delivery").
 extension OutboxDispatcher {
-    func deliverPush(_ head: DueDelivery, attempt: Int, started: UnixMillis) async {
+    /// Whether the subscription has more to deliver (`record`'s answer).
+    func deliverPush(_ head: DueDelivery, attempt: Int, started: UnixMillis) async -> Bool {
         let subscription = head.webhook
         guard let context = pushContext(tenantID: subscription.tenantID, personID: subscription.personID) else {
-            await record(
+            return await record(
                 head, attempt: attempt, started: started, status: nil, problem: "not ready",
                 outcome: .retry(at: started + 1_000))
-            return
         }
         guard let secret = sealer.open(subscription.secret) else {
-            await failed(
+            return await failed(
                 head, attempt: attempt, started: started, status: nil,
                 problem: """
                     the subscription's auth secret was sealed with another key: every node needs the same secrets key \
                     (DATA_DIR/secrets.key or --secrets-key-file; docs/SCALING.md)
                     """, retryAt: nil)
-            return
         }
         // A place at the push service first, then the message: a handoff's thousands wait in the
         // origin's queue (KeptConnections), and each is encrypted only when it can go.
@@ -30,10 +29,9 @@ extension OutboxDispatcher {
         do throws(WebhookClient.Failure) {
             reservation = try await client.reserve(url: subscription.url)
         } catch {
-            if Task.isCancelled { return }
-            await failed(
+            if Task.isCancelled { return false }
+            return await failed(
                 head, attempt: attempt, started: started, status: nil, problem: error.description, retryAt: nil)
-            return
         }
         let request: PushDelivery.Request
         switch PushDelivery.prepare(
@@ -43,14 +41,12 @@ extension OutboxDispatcher {
         case .send(let made): request = made
         case .skip(let why):
             client.giveBack(reservation)
-            await record(head, attempt: attempt, started: started, status: nil, problem: why, outcome: .skipped)
-            return
+            return await record(head, attempt: attempt, started: started, status: nil, problem: why, outcome: .skipped)
         case .hold(let until):
             client.giveBack(reservation)
-            await record(
+            return await record(
                 head, attempt: attempt, started: started, status: nil,
                 problem: "held: quiet hours until \(Timestamp.iso8601(until))", outcome: .hold(until: until))
-            return
         }
         var status: Int?
         var answer: PushDelivery.Answer
@@ -64,19 +60,21 @@ extension OutboxDispatcher {
         } catch {
             answer = .retry(at: nil, error.description)
         }
-        if Task.isCancelled { return }  // stopping: the outcome is unknown, it goes again after a start
+        if Task.isCancelled { return false }  // stopping: the outcome is unknown, it goes again after a start
         switch answer {
         case .delivered:
-            await record(head, attempt: attempt, started: started, status: status, problem: "", outcome: .delivered)
+            return await record(
+                head, attempt: attempt, started: started, status: status, problem: "", outcome: .delivered)
         case .gone:
             logger.info("push subscription \(subscription.id) is gone (HTTP \(status ?? 0)): removed")
-            await record(
+            return await record(
                 head, attempt: attempt, started: started, status: status,
                 problem: "the push service says the subscription is gone: removed", outcome: .remove)
         case .dropped(let why):
-            await record(head, attempt: attempt, started: started, status: status, problem: why, outcome: .skipped)
+            return await record(
+                head, attempt: attempt, started: started, status: status, problem: why, outcome: .skipped)
         case .retry(let at, let why):
-            await failed(head, attempt: attempt, started: started, status: status, problem: why, retryAt: at)
+            return await failed(head, attempt: attempt, started: started, status: status, problem: why, retryAt: at)
         }
     }
 
@@ -90,7 +88,7 @@ extension OutboxDispatcher {
     /// back-off; a subscription failing for the whole retry budget is disabled.
     private func failed(
         _ head: DueDelivery, attempt: Int, started: UnixMillis, status: Int?, problem: String, retryAt: UnixMillis?
-    ) async {
+    ) async -> Bool {
         let now = clock.now()
         let outcome: DeliveryOutcome
         if now - (head.webhook.failingSince ?? now) >= settings.retryBudget.milliseconds {
@@ -100,6 +98,7 @@ extension OutboxDispatcher {
         } else {
             outcome = .retry(at: max(retryAt ?? 0, now + backoff(attempt: attempt)))
         }
-        await record(head, attempt: attempt, started: started, status: status, problem: problem, outcome: outcome)
+        return await record(
+            head, attempt: attempt, started: started, status: status, problem: problem, outcome: outcome)
     }
 }
