@@ -26,8 +26,10 @@ public enum Crypto {
         defer { EVP_MAC_CTX_free(context) }
         var digest = [UInt8](repeating: 0, count: 32)
         var length = 0
+        // An empty key still needs an address: to EVP_MAC_init, no key means the one set before.
+        let keyBytes = key.isEmpty ? [0] : key
         let ok =
-            key.withUnsafeBytes { EVP_MAC_init(context, $0.baseAddress, $0.count, nil) } == 1
+            keyBytes.withUnsafeBytes { EVP_MAC_init(context, $0.baseAddress, key.count, nil) } == 1
             && input.withUnsafeBytes { EVP_MAC_update(context, $0.baseAddress, $0.count) } == 1
             && EVP_MAC_final(context, &digest, &length, digest.count) == 1 && length == 32
         precondition(ok, "HMAC-SHA256 failed: \(OpenSSLErrorEntry.drain())")
