@@ -89,25 +89,14 @@ public final class PrivateKey: @unchecked Sendable {
     init(taking key: OpaquePointer) { self.key = key }
     deinit { EVP_PKEY_free(key) }
 
-    /// A new ECDSA P-256 key.
-    ///
-    /// Made from `curve`'s parameters: `EVP_EC_gen` builds the curve's group anew for every key
-    /// (its Montgomery constants cost two modular inversions), and Web Push makes a key per
-    /// message (docs/PUSH.md).
+    /// A new ECDSA P-256 key (a tenant's VAPID key, a certificate's). Web Push's key per
+    /// message is not one of these: EphemeralKeyAgreement makes it on a kept group.
     public static func generate() throws -> PrivateKey {
-        guard let template = curve, let context = EVP_PKEY_CTX_new_from_pkey(nil, template.key, nil) else {
+        guard let key = roster_EVP_EC_gen_p256() else {
             throw TLSError.configuration("key generation failed: \(OpenSSLErrorEntry.drain())")
         }
-        defer { EVP_PKEY_CTX_free(context) }
-        var made: OpaquePointer?
-        guard EVP_PKEY_keygen_init(context) == 1, EVP_PKEY_keygen(context, &made) == 1, let made else {
-            throw TLSError.configuration("key generation failed: \(OpenSSLErrorEntry.drain())")
-        }
-        return PrivateKey(taking: made)
+        return PrivateKey(taking: key)
     }
-
-    /// A P-256 key made once, whose parameters (the curve's group) new keys copy.
-    private static let curve: PrivateKey? = roster_EVP_EC_gen_p256().map { PrivateKey(taking: $0) }
 
     public convenience init(pem: String) throws {
         guard let key = try withMemoryBIO(pem, { PEM_read_bio_PrivateKey($0, nil, nil, nil) }) else {
