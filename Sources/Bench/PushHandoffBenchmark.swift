@@ -11,8 +11,9 @@ import RosterTLS
 /// by one SHIFTS_CSV import made before anyone subscribes (so nothing else is queued), then
 /// each person adds their subscriptions through the protocol as `roster-client push add` does.
 /// Reports the server's resident memory and store growth per stored subscription, and from the
-/// handoff instant: the first and last message at the push service, the rate between them, and
-/// the server's CPU per message (deciding, encrypting, signing, sending, recording).
+/// handoff instant: the first and last message at the push service, the rate between them, the
+/// server's CPU per message (deciding, encrypting, signing, sending, recording) and how far its
+/// resident memory rose while they went.
 package struct PushHandoffBenchmark {
     package var people: Int
     package var perPerson: Int
@@ -27,6 +28,9 @@ package struct PushHandoffBenchmark {
         package var subscriptions: Int
         package var sent: Int
         package var residentPerSubscription: Double
+        /// How far the server's resident memory rose above what it held before the handoff, at its
+        /// peak while the messages went; nil where the peak cannot be reset.
+        package var residentPeakGrowth: Int?
         package var storePerSubscription: Double
         package var firstMillis: Double
         package var lastMillis: Double
@@ -118,12 +122,15 @@ package struct PushHandoffBenchmark {
         }
         let handoffNanos = nanos() + UInt64(untilHandoff * 1e9)
         try await Task.sleep(for: .seconds(untilHandoff - 0.3))
+        let residentAtHandoff = residentBytes(pid: server.pid)
+        let peakReset = resetResidentPeak(pid: server.pid)
         let cpuBefore = cpuMillis(pid: server.pid)
         let deadline = Date().addingTimeInterval(300)
         while sink.arrived.count < subscriptions, Date() < deadline {
             try await Task.sleep(for: .milliseconds(20))
         }
         let cpuAfter = cpuMillis(pid: server.pid)
+        let peak = peakReset ? residentBytes(pid: server.pid, peak: true) - residentAtHandoff : nil
         let arrived = sink.arrived
         guard let first = arrived.first, let last = arrived.last else {
             throw BenchError("nothing reached the push service")
@@ -132,6 +139,7 @@ package struct PushHandoffBenchmark {
         return Result(
             subscriptions: subscriptions, sent: arrived.count,
             residentPerSubscription: Double(residentAfter - residentBefore) / Double(subscriptions),
+            residentPeakGrowth: peak,
             storePerSubscription: Double(storeAfter - storeBefore) / Double(subscriptions),
             firstMillis: millis(first), lastMillis: millis(last),
             perSecond: arrived.count > 1 ? Double(arrived.count - 1) / (Double(last - first) / 1e9) : 0,

@@ -33,12 +33,18 @@ package struct LatencySummary: CustomStringConvertible {
 }
 
 /// Resident memory of a process in bytes, from /proc/PID/status (VmRSS).
-package func residentBytes(pid: Int32) -> Int {
+package func residentBytes(pid: Int32, peak: Bool = false) -> Int {
     guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix(peak ? "VmHWM:" : "VmRSS:") }),
         let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
     else { return 0 }
     return kilobytes * 1024
+}
+
+/// Starts a process's peak resident memory (`residentBytes(pid:peak:)`) afresh from what it
+/// holds now (proc(5), clear_refs); false where that cannot be done.
+package func resetResidentPeak(pid: Int32) -> Bool {
+    (try? "5".write(toFile: "/proc/\(pid)/clear_refs", atomically: false, encoding: .utf8)) != nil
 }
 
 /// CPU time (user + system) a process has used so far, in milliseconds, from /proc/PID/stat

@@ -73,7 +73,15 @@ package final class OutboxDispatcher: Sendable {
     var addresses: WebhookAddressPolicy { client.addresses }
     private let wakeups: AsyncStream<Void>.Continuation
     private let wakeStream: AsyncStream<Void>
+    /// Webhooks whose head is being delivered or waits in its lane.
     private let inFlight = NIOLockedValueBox<Set<String>>([])
+    /// A head given to its destination's lane, with the news count of the round that found it.
+    private struct LaneItem: Sendable {
+        var head: DueDelivery
+        var newsBefore: UInt64
+        var queued = ContinuousClock.now
+    }
+    private let lanes = DeliveryLanes<LaneItem>()
     /// How many times something new was said to be due (`wake`): a round that starts while a
     /// webhook is busy skips its head, so a delivery that ends after news looks again.
     private let news = NIOLockedValueBox<UInt64>(0)
@@ -156,14 +164,11 @@ package final class OutboxDispatcher: Sendable {
                     where !busy.contains(head.webhook.id)
                         && inFlight.withLockedValue({ $0.insert(head.webhook.id).inserted })
                     {
-                        deliveries.addTask {
-                            let more = await self.deliver(head)
-                            self.inFlight.withLockedValue { _ = $0.remove(head.webhook.id) }
-                            // Only a webhook with more to deliver, or one a round may have skipped
-                            // as busy after news, needs a round: a handoff's thousands of ends
-                            // each woke one, and each read the whole outbox.
-                            if more || self.news.withLockedValue({ $0 }) != newsBefore { self.lookNow() }
-                        }
+                        let (lane, item) = (
+                            lanes.lane(of: head.webhook.url), LaneItem(head: head, newsBefore: newsBefore)
+                        )
+                        guard lanes.admit(item, lane: lane) else { continue }
+                        deliveries.addTask { await self.drive(lane, from: item) }
                     }
                 } catch is CancellationError {
                     break  // the server is stopping: not a failure to report
@@ -199,6 +204,30 @@ package final class OutboxDispatcher: Sendable {
     /// Ends `run` (also when it has not started yet).
     package func shutdown() async {
         wakeups.finish()
+    }
+
+    /// Delivers `first`, then whatever waits in its lane after it, until none does or the
+    /// dispatcher stops.
+    private func drive(_ lane: String, from first: LaneItem) async {
+        var current: LaneItem? = first
+        while let item = current {
+            if ContinuousClock.now - item.queued <= settings.laneWait {
+                let more = await deliver(item.head)
+                inFlight.withLockedValue { _ = $0.remove(item.head.webhook.id) }
+                // Only a webhook with more to deliver, or one a round may have skipped as busy
+                // after news, needs a round: a handoff's thousands of ends each woke one, and
+                // each read the whole outbox.
+                if more || news.withLockedValue({ $0 }) != item.newsBefore { lookNow() }
+            } else {
+                // Read long ago: the webhook may have been removed or changed since. Left for a
+                // round to read anew (its head was counted as an attempt when handed out).
+                inFlight.withLockedValue { _ = $0.remove(item.head.webhook.id) }
+                lookNow()
+            }
+            // Stopping: what still waits stays pending in the store, and goes after a start.
+            guard !Task.isCancelled else { return }
+            current = lanes.next(in: lane)
+        }
     }
 
     /// Sends `head` and records the outcome; whether its webhook has more to deliver.

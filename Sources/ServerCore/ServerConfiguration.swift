@@ -88,6 +88,9 @@ public struct ServerConfiguration: Sendable {
         public var retryBudget: Duration = .seconds(86_400)
         /// A request that has not been answered in this time has failed.
         public var requestTimeout: Duration = .seconds(10)
+        /// A delivery that waited longer than this in its destination's lane is not sent: its
+        /// webhook's head is read anew, as the webhook then is (docs/NOTIFICATIONS.md).
+        public var laneWait: Duration = .seconds(60)
         /// Time-driven events (handoffs, reminders, gaps) are written to the outbox this far ahead.
         public var planAhead: Duration = .seconds(900)
         /// `shifts.changed` compares each person's shifts over this many days ahead.

@@ -39,6 +39,12 @@ struct PushHandoff: AsyncParsableCommand {
             String(
                 format: "  memory per stored subscription: %.0f bytes resident, %.0f bytes in the store",
                 result.residentPerSubscription, result.storePerSubscription))
+        if let growth = result.residentPeakGrowth {
+            print(
+                String(
+                    format: "  the server's resident memory at most %.1f MB above its size before the handoff",
+                    Double(growth) / 1e6))
+        }
         print("  messages at the push service: \(result.sent)")
         print(
             String(
