@@ -2,21 +2,49 @@ import NIOConcurrencyHelpers
 import NIOCore
 
 /// Deliveries under way per destination, each destination a lane: at most `width` run at once in
-/// a lane, and the heads found beyond that wait in its queue, first come first served, until one
-/// of its deliveries ends and takes the next (docs/NOTIFICATIONS.md, "Delivery").
+/// a lane, and the heads found beyond that wait in it until one of its deliveries ends and takes
+/// the next (docs/NOTIFICATIONS.md, "Durability").
 ///
 /// A handoff to ten thousand phones at one push service used to start ten thousand deliveries at
 /// once, nearly all of them waiting for one of the service's kept connections: each held its
 /// task's frames (about 16 KB), 160 MB in all, made afresh at every handoff. A head waiting here
 /// is a few hundred bytes; a lane's running deliveries are twice the connections kept to an
-/// origin, so one is ready whenever a connection frees while others record their outcomes. Lanes
-/// are independent: a slow destination's queue never holds up another's.
+/// origin, so one is ready whenever a connection frees while others record their outcomes.
+///
+/// Lanes are independent: a slow destination's queue never holds up another's. Within a lane the
+/// waiting are taken one tenant at a time in turn, each tenant's first come first served: a push
+/// service is shared by every tenant, and one tenant's handoff to ten thousand phones must not
+/// put another's five behind it.
 final class DeliveryLanes<Item: Sendable>: Sendable {
     let width: Int
 
     private struct Lane {
         var running = 0
-        var waiting = CircularBuffer<Item>()
+        /// Each tenant's waiting, and the tenants with any, in the order they are served.
+        var waiting: [String: CircularBuffer<Item>] = [:]
+        var turns = CircularBuffer<String>()
+        var waitingCount = 0
+
+        mutating func admit(_ item: Item, tenant: String, width: Int) -> Bool {
+            guard running < width else {
+                if waiting[tenant, default: []].isEmpty { turns.append(tenant) }
+                waiting[tenant, default: []].append(item)
+                waitingCount += 1
+                return false
+            }
+            running += 1
+            return true
+        }
+
+        mutating func next() -> Item? {
+            guard let tenant = turns.popFirst(), let item = waiting[tenant]?.popFirst() else {
+                running -= 1
+                return nil
+            }
+            waitingCount -= 1
+            if waiting[tenant]?.isEmpty == true { waiting[tenant] = nil } else { turns.append(tenant) }
+            return item
+        }
     }
     private let lanes = NIOLockedValueBox<[String: Lane]>([:])
 
@@ -25,39 +53,27 @@ final class DeliveryLanes<Item: Sendable>: Sendable {
         self.width = width
     }
 
-    /// Whether `item` may start now in `lane` (it is then counted as running); otherwise it is
-    /// queued there for `next`.
-    func admit(_ item: Item, lane: String) -> Bool {
-        // Changed in place: a copy of the lane would copy its queue on every append.
-        lanes.withLockedValue { lanes in
-            Self.take(item, into: &lanes[lane, default: Lane()], width: width)
-        }
+    /// Whether `item`, of `tenant`, may start now in `lane` (it is then counted as running);
+    /// otherwise it waits there for `next`.
+    func admit(_ item: Item, lane: String, tenant: String) -> Bool {
+        // Changed in place: a copy of the lane would copy its queues on every append.
+        lanes.withLockedValue { $0[lane, default: Lane()].admit(item, tenant: tenant, width: width) }
     }
 
-    private static func take(_ item: Item, into lane: inout Lane, width: Int) -> Bool {
-        guard lane.running < width else {
-            lane.waiting.append(item)
-            return false
-        }
-        lane.running += 1
-        return true
-    }
-
-    /// For a delivery that ended in `lane`: the item to run next in its place, or nil, and then
-    /// one fewer runs there.
+    /// For a delivery that ended in `lane`: the item to run next in its place (the next tenant's
+    /// turn), or nil, and then one fewer runs there.
     func next(in lane: String) -> Item? {
         lanes.withLockedValue { lanes in
-            guard var found = lanes.removeValue(forKey: lane) else { return nil }
-            let taken = found.waiting.popFirst()
-            if taken == nil { found.running -= 1 }
-            if found.running > 0 || !found.waiting.isEmpty { lanes[lane] = found }
+            guard lanes[lane] != nil else { return nil }
+            let taken = lanes[lane]!.next()
+            if lanes[lane]!.running == 0 && lanes[lane]!.waitingCount == 0 { lanes[lane] = nil }
             return taken
         }
     }
 
-    /// Running and waiting in `lane` (for tests and the notes).
+    /// Running and waiting in `lane` (for tests).
     func counts(_ lane: String) -> (running: Int, waiting: Int) {
-        lanes.withLockedValue { ($0[lane]?.running ?? 0, $0[lane]?.waiting.count ?? 0) }
+        lanes.withLockedValue { ($0[lane]?.running ?? 0, $0[lane]?.waitingCount ?? 0) }
     }
 
     /// A URL's lane: its scheme and authority as written, found without parsing the whole URL (a

@@ -167,7 +167,7 @@ package final class OutboxDispatcher: Sendable {
                         let (lane, item) = (
                             lanes.lane(of: head.webhook.url), LaneItem(head: head, newsBefore: newsBefore)
                         )
-                        guard lanes.admit(item, lane: lane) else { continue }
+                        guard lanes.admit(item, lane: lane, tenant: head.webhook.tenantID) else { continue }
                         deliveries.addTask { await self.drive(lane, from: item) }
                     }
                 } catch is CancellationError {

@@ -8,7 +8,7 @@ import Testing
 @Suite(.timeLimit(.minutes(5))) struct DeliveryLanesTests {
     @Test func beyondItsWidthALaneQueuesAndHandsOutInOrder() {
         let lanes = DeliveryLanes<Int>(width: 3)
-        let admitted = (1...7).map { lanes.admit($0, lane: "https://push.example") }
+        let admitted = (1...7).map { lanes.admit($0, lane: "https://push.example", tenant: "acme") }
         #expect(admitted == [true, true, true, false, false, false, false])
         #expect(lanes.counts("https://push.example") == (3, 4))
         // Each delivery that ends takes the next in line while any waits, then the lane empties.
@@ -19,16 +19,31 @@ import Testing
         #expect(lanes.next(in: "https://push.example") == nil)
         #expect(lanes.next(in: "https://push.example") == nil)
         #expect(lanes.counts("https://push.example") == (0, 0))
-        #expect(lanes.admit(8, lane: "https://push.example"), "an empty lane runs at once again")
+        #expect(lanes.admit(8, lane: "https://push.example", tenant: "acme"), "an empty lane runs at once again")
     }
 
     @Test func aFullLaneDoesNotHoldUpAnother() {
         let lanes = DeliveryLanes<String>(width: 2)
-        for index in 0..<50 { _ = lanes.admit("slow \(index)", lane: "https://slow.example") }
+        for index in 0..<50 { _ = lanes.admit("slow \(index)", lane: "https://slow.example", tenant: "acme") }
         #expect(lanes.counts("https://slow.example") == (2, 48))
-        #expect(lanes.admit("fast", lane: "https://fast.example"))
+        #expect(lanes.admit("fast", lane: "https://fast.example", tenant: "acme"))
         #expect(lanes.next(in: "https://fast.example") == nil)
         #expect(lanes.next(in: "https://slow.example") == "slow 2")
+    }
+
+    /// A push service is every tenant's: one tenant's handoff to thousands does not put
+    /// another's few behind it.
+    @Test func withinALaneTheWaitingTenantsTakeTurns() {
+        let lanes = DeliveryLanes<String>(width: 1)
+        #expect(lanes.admit("big 0", lane: "https://push.example", tenant: "big"))
+        for index in 1...5 { _ = lanes.admit("big \(index)", lane: "https://push.example", tenant: "big") }
+        _ = lanes.admit("small 0", lane: "https://push.example", tenant: "small")
+        _ = lanes.admit("small 1", lane: "https://push.example", tenant: "small")
+        _ = lanes.admit("other 0", lane: "https://push.example", tenant: "other")
+        var taken: [String] = []
+        while let next = lanes.next(in: "https://push.example") { taken.append(next) }
+        #expect(taken == ["big 1", "small 0", "other 0", "big 2", "small 1", "big 3", "big 4", "big 5"])
+        #expect(lanes.counts("https://push.example") == (0, 0))
     }
 
     @Test func aURLsLaneIsItsSchemeAndAuthority() {
@@ -64,7 +79,7 @@ import Testing
             }
         }
         await withTaskGroup(of: Void.self) { group in
-            for item in 0..<2_000 where lanes.admit(item, lane: "lane") {
+            for item in 0..<2_000 where lanes.admit(item, lane: "lane", tenant: "t\(item % 3)") {
                 group.addTask { await work(from: item) }
             }
         }
