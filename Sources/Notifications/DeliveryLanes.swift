@@ -23,13 +23,12 @@ final class DeliveryLanes<Item: Sendable>: Sendable {
         /// Each tenant's waiting, and the tenants with any, in the order they are served.
         var waiting: [String: CircularBuffer<Item>] = [:]
         var turns = CircularBuffer<String>()
-        var waitingCount = 0
+        var isIdle: Bool { running == 0 && turns.isEmpty }
 
         mutating func admit(_ item: Item, tenant: String, width: Int) -> Bool {
             guard running < width else {
                 if waiting[tenant, default: []].isEmpty { turns.append(tenant) }
                 waiting[tenant, default: []].append(item)
-                waitingCount += 1
                 return false
             }
             running += 1
@@ -41,7 +40,6 @@ final class DeliveryLanes<Item: Sendable>: Sendable {
                 running -= 1
                 return nil
             }
-            waitingCount -= 1
             if waiting[tenant]?.isEmpty == true { waiting[tenant] = nil } else { turns.append(tenant) }
             return item
         }
@@ -64,16 +62,19 @@ final class DeliveryLanes<Item: Sendable>: Sendable {
     /// turn), or nil, and then one fewer runs there.
     func next(in lane: String) -> Item? {
         lanes.withLockedValue { lanes in
-            guard lanes[lane] != nil else { return nil }
-            let taken = lanes[lane]!.next()
-            if lanes[lane]!.running == 0 && lanes[lane]!.waitingCount == 0 { lanes[lane] = nil }
+            // Moved out and back, so its queues change in place rather than being copied.
+            guard var found = lanes.removeValue(forKey: lane) else { return nil }
+            let taken = found.next()
+            if !found.isIdle { lanes[lane] = found }
             return taken
         }
     }
 
     /// Running and waiting in `lane` (for tests).
     func counts(_ lane: String) -> (running: Int, waiting: Int) {
-        lanes.withLockedValue { ($0[lane]?.running ?? 0, $0[lane]?.waitingCount ?? 0) }
+        lanes.withLockedValue { lanes in
+            (lanes[lane]?.running ?? 0, lanes[lane]?.waiting.values.reduce(0) { $0 + $1.count } ?? 0)
+        }
     }
 
     /// A URL's lane: its scheme and authority as written, found without parsing the whole URL (a
